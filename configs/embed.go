@@ -1,0 +1,11 @@
+// Package configs embeds the default configuration files (catalog.yaml,
+// gpus.yaml, models.yaml, config.example.yaml) into the binary, so the bot
+// runs from any directory. A file given by --config overrides them.
+package configs
+
+import "embed"
+
+// FS holds the embedded YAML files at its root.
+//
+//go:embed *.yaml
+var FS embed.FS

@@ -1,0 +1,224 @@
+package catalog
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"regexp"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+)
+
+// File names inside the catalog directory.
+const (
+	PlatformsFile = "catalog.yaml"
+	GPUsFile      = "gpus.yaml"
+	ModelsFile    = "models.yaml"
+)
+
+type platformsDoc struct {
+	// FXUSDCNY is the default USD→CNY conversion rate for list prices.
+	FXUSDCNY  float64    `yaml:"fx_usd_cny"`
+	Platforms []Platform `yaml:"platforms"`
+}
+
+type gpusDoc struct {
+	GPUs []GPU `yaml:"gpus"`
+}
+
+type modelsDoc struct {
+	Models []Model `yaml:"models"`
+}
+
+// Load reads catalog.yaml, gpus.yaml and models.yaml from fsys, decodes them
+// strictly (an unknown key is an error) and validates them. Errors name the
+// file and the entry, e.g.
+//
+//	catalog.yaml: platform "autodl": price for "RTX 9999": unknown GPU id
+func Load(fsys fs.FS) (*Catalog, error) {
+	var pd platformsDoc
+	var gd gpusDoc
+	var md modelsDoc
+	if err := decodeFile(fsys, PlatformsFile, &pd); err != nil {
+		return nil, err
+	}
+	if err := decodeFile(fsys, GPUsFile, &gd); err != nil {
+		return nil, err
+	}
+	if err := decodeFile(fsys, ModelsFile, &md); err != nil {
+		return nil, err
+	}
+	return New(pd.Platforms, gd.GPUs, md.Models, pd.FXUSDCNY)
+}
+
+func decodeFile(fsys fs.FS, name string, v any) error {
+	b, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return fmt.Errorf("catalog: read %s: %w", name, err)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(b), yaml.Strict())
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("%s: %s", name, firstLine(yaml.FormatError(err, false, false)))
+	}
+	return nil
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+var dateRe = regexp.MustCompile(`(19|20)\d\d`)
+
+// New validates the parts and builds the indexes. fx is the USD→CNY rate
+// (must be positive).
+func New(platforms []Platform, gpus []GPU, models []Model, fx float64) (*Catalog, error) {
+	c := &Catalog{Platforms: platforms, GPUs: gpus, Models: models, FXUSDCNY: fx}
+	var errs []error
+	if !(fx > 0) {
+		errs = append(errs, fmt.Errorf("%s: fx_usd_cny must be a positive number, got %v", PlatformsFile, fx))
+	}
+	c.gpuIdx = map[string]int{}
+	c.gpuNames = newMatcher()
+	families := map[string][]string{}
+	for i, g := range gpus {
+		where := fmt.Sprintf("%s: gpu %q", GPUsFile, g.ID)
+		if g.ID == "" {
+			errs = append(errs, fmt.Errorf("%s: gpu #%d: id is empty", GPUsFile, i+1))
+			continue
+		}
+		if _, dup := c.gpuIdx[g.ID]; dup {
+			errs = append(errs, fmt.Errorf("%s: duplicate id", where))
+			continue
+		}
+		c.gpuIdx[g.ID] = i
+		if !(g.MemoryGB > 0) || !(g.TensorTFLOPS > 0) || !(g.BandwidthGBs > 0) {
+			errs = append(errs, fmt.Errorf("%s: memory_gb, bandwidth_gbs and tensor_tflops must be positive", where))
+		}
+		if g.Source == "" {
+			errs = append(errs, fmt.Errorf("%s: source is empty", where))
+		}
+		switch g.Class {
+		case "consumer", "datacenter", "npu":
+		default:
+			errs = append(errs, fmt.Errorf("%s: class %q is not consumer, datacenter or npu", where, g.Class))
+		}
+		c.gpuNames.add(g.ID, g.ID, false)
+		for _, a := range g.Aliases {
+			c.gpuNames.add(a, g.ID, false)
+		}
+		if g.Family != "" {
+			families[g.Family] = append(families[g.Family], g.ID)
+		}
+	}
+	for fam, ids := range families {
+		if len(ids) == 1 {
+			c.gpuNames.add(fam, ids[0], false)
+		} else {
+			c.gpuNames.add(fam, fam, true)
+		}
+	}
+	c.modelIdx = map[string]int{}
+	c.modelNames = newMatcher()
+	for i, m := range models {
+		where := fmt.Sprintf("%s: model %q", ModelsFile, m.ID)
+		if m.ID == "" {
+			errs = append(errs, fmt.Errorf("%s: model #%d: id is empty", ModelsFile, i+1))
+			continue
+		}
+		if _, dup := c.modelIdx[m.ID]; dup {
+			errs = append(errs, fmt.Errorf("%s: duplicate id", where))
+			continue
+		}
+		c.modelIdx[m.ID] = i
+		if m.Layers <= 0 || m.Hidden <= 0 || m.Heads <= 0 || m.KVHeads <= 0 || m.HeadDim <= 0 || m.Vocab <= 0 || m.Intermediate <= 0 || !(m.ParamsB > 0) {
+			errs = append(errs, fmt.Errorf("%s: params_b, layers, hidden, heads, kv_heads, head_dim, vocab and intermediate must be positive", where))
+		}
+		if m.Source == "" {
+			errs = append(errs, fmt.Errorf("%s: source is empty", where))
+		}
+		c.modelNames.add(m.ID, m.ID, false)
+		for _, a := range m.Aliases {
+			c.modelNames.add(a, m.ID, false)
+		}
+	}
+	c.platformIdx = map[string]int{}
+	c.platNames = newMatcher()
+	for i := range platforms {
+		p := &platforms[i]
+		where := fmt.Sprintf("%s: platform %q", PlatformsFile, p.ID)
+		if p.ID == "" {
+			errs = append(errs, fmt.Errorf("%s: platform #%d: id is empty", PlatformsFile, i+1))
+			continue
+		}
+		if _, dup := c.platformIdx[p.ID]; dup {
+			errs = append(errs, fmt.Errorf("%s: duplicate id", where))
+			continue
+		}
+		c.platformIdx[p.ID] = i
+		if p.Name.Zh == "" && p.Name.En == "" {
+			errs = append(errs, fmt.Errorf("%s: name is empty", where))
+		}
+		switch p.Billing.Granularity {
+		case "second", "minute", "hour", "":
+		default:
+			errs = append(errs, fmt.Errorf("%s: billing.granularity %q is not second, minute or hour", where, p.Billing.Granularity))
+		}
+		if p.Billing.MinimumMinutes < 0 {
+			errs = append(errs, fmt.Errorf("%s: billing.minimum_minutes is negative", where))
+		}
+		if f := p.Storage.DataDiskCNYPerGBDay; f != nil {
+			errs = append(errs, checkFigure(where+": storage.data_disk_cny_per_gb_day", *f)...)
+		}
+		if f := p.Storage.NoCard.CNYPerHour; f != nil {
+			errs = append(errs, checkFigure(where+": storage.no_card.cny_per_hour", *f)...)
+		}
+		seen := map[string]bool{}
+		for _, pr := range p.Prices {
+			pw := fmt.Sprintf("%s: price for %q", where, pr.GPU)
+			if _, ok := c.gpuIdx[pr.GPU]; !ok {
+				errs = append(errs, fmt.Errorf("%s: unknown GPU id (not in %s)", pw, GPUsFile))
+			}
+			if seen[pr.GPU+"/"+pr.Mode] {
+				errs = append(errs, fmt.Errorf("%s: listed twice", pw))
+			}
+			seen[pr.GPU+"/"+pr.Mode] = true
+			errs = append(errs, checkFigure(pw, pr.CNYPerHour)...)
+		}
+		c.platNames.add(p.ID, p.ID, false)
+		c.platNames.add(p.Name.Zh, p.ID, false)
+		c.platNames.add(p.Name.En, p.ID, false)
+		for _, a := range p.Aliases {
+			c.platNames.add(a, p.ID, false)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return c, nil
+}
+
+func checkFigure(where string, f Figure) []error {
+	var errs []error
+	if f.Low < 0 || f.High < 0 || math.IsNaN(f.Low) || math.IsNaN(f.High) {
+		errs = append(errs, fmt.Errorf("%s: negative price (low %v, high %v)", where, f.Low, f.High))
+	}
+	if f.High < f.Low {
+		errs = append(errs, fmt.Errorf("%s: high %v is below low %v", where, f.High, f.Low))
+	}
+	if strings.TrimSpace(f.AsOf) == "" {
+		errs = append(errs, fmt.Errorf("%s: as_of (the date of the figure) is empty", where))
+	} else if !dateRe.MatchString(f.AsOf) {
+		errs = append(errs, fmt.Errorf("%s: as_of %q has no year", where, f.AsOf))
+	}
+	if strings.TrimSpace(f.Source) == "" {
+		errs = append(errs, fmt.Errorf("%s: source is empty", where))
+	}
+	return errs
+}

@@ -1,0 +1,48 @@
+package stock
+
+import (
+	"time"
+)
+
+// Status is the outcome of one provider's last fetch.
+type Status string
+
+const (
+	// StatusOK: the last fetch succeeded.
+	StatusOK Status = "ok"
+	// StatusStale: the last fetch failed; the offers are from an earlier
+	// successful fetch.
+	StatusStale Status = "stale"
+	// StatusError: the fetch failed and there is nothing earlier.
+	StatusError Status = "error"
+	// StatusNotConfigured: the provider lacks credentials or a base URL.
+	StatusNotConfigured Status = "not_configured"
+)
+
+// ProviderSnapshot is what one provider returned, with its health.
+type ProviderSnapshot struct {
+	Provider string  `json:"provider"`
+	Status   Status  `json:"status"`
+	Offers   []Offer `json:"offers"`
+	// FetchedAt is the time of the last successful fetch (zero if none).
+	FetchedAt time.Time `json:"fetched_at"`
+	// Err is the last error text, empty on success.
+	Err string `json:"error,omitempty"`
+	// Failures counts consecutive failed fetches.
+	Failures int `json:"failures,omitempty"`
+}
+
+// Snapshot is the combined view of all providers at one time.
+type Snapshot struct {
+	TakenAt   time.Time          `json:"taken_at"`
+	Providers []ProviderSnapshot `json:"providers"`
+}
+
+// Offers returns every offer of every provider.
+func (s Snapshot) Offers() []Offer {
+	var out []Offer
+	for _, p := range s.Providers {
+		out = append(out, p.Offers...)
+	}
+	return out
+}
