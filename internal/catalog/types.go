@@ -183,19 +183,19 @@ type Model struct {
 	HFRepo  string   `yaml:"hf_repo" json:"hf_repo"`
 	Aliases []string `yaml:"aliases,omitempty" json:"aliases,omitempty"`
 	// ParamsB is the published parameter count in billions.
-	ParamsB          float64 `yaml:"params_b" json:"params_b"`
-	Layers           int     `yaml:"layers" json:"layers"`
-	Hidden           int     `yaml:"hidden" json:"hidden"`
-	Heads            int     `yaml:"heads" json:"heads"`
-	KVHeads          int     `yaml:"kv_heads" json:"kv_heads"`
-	HeadDim          int     `yaml:"head_dim" json:"head_dim"`
-	Vocab            int     `yaml:"vocab" json:"vocab"`
-	Intermediate     int     `yaml:"intermediate" json:"intermediate"`
-	TiedEmbeddings   bool    `yaml:"tied_embeddings" json:"tied_embeddings"`
-	MaxPosition      int     `yaml:"max_position" json:"max_position"`
-	Source           string  `yaml:"source" json:"source"`
-	Note             string  `yaml:"note,omitempty" json:"note,omitempty"`
-	Typical          bool    `yaml:"typical,omitempty" json:"typical,omitempty"`
+	ParamsB        float64 `yaml:"params_b" json:"params_b"`
+	Layers         int     `yaml:"layers" json:"layers"`
+	Hidden         int     `yaml:"hidden" json:"hidden"`
+	Heads          int     `yaml:"heads" json:"heads"`
+	KVHeads        int     `yaml:"kv_heads" json:"kv_heads"`
+	HeadDim        int     `yaml:"head_dim" json:"head_dim"`
+	Vocab          int     `yaml:"vocab" json:"vocab"`
+	Intermediate   int     `yaml:"intermediate" json:"intermediate"`
+	TiedEmbeddings bool    `yaml:"tied_embeddings" json:"tied_embeddings"`
+	MaxPosition    int     `yaml:"max_position" json:"max_position"`
+	Source         string  `yaml:"source" json:"source"`
+	Note           string  `yaml:"note,omitempty" json:"note,omitempty"`
+	Typical        bool    `yaml:"typical,omitempty" json:"typical,omitempty"`
 }
 
 // Catalog is the loaded, validated reference data.
