@@ -62,8 +62,11 @@ var memRe = regexp.MustCompile(`(\d+)\s*g(?:b|ib)?\b`)
 
 // ResolveGPU maps a platform's GPU name ("NVIDIA GeForce RTX 4090",
 // "A100-SXM4-80GB", "RTX 4090D") to a catalog GPU id. A family name is
-// narrowed by a memory size in the same string ("80GB"); a family without
-// one resolves to its first member only when it has exactly one.
+// narrowed by a memory size in the same string ("80GB") and, when several
+// members share that size, by a variant word of one member's id ("PCIe" in
+// "1x H100 (80 GB PCIe)"); failing that, the first member of that size wins.
+// A family without a size or variant word resolves only when it has exactly
+// one member.
 func (c *Catalog) ResolveGPU(raw string) (string, bool) {
 	f := Fold(raw)
 	if p, ok := c.gpuNames.exact[Compact(raw)]; ok && !p.family {
@@ -78,18 +81,70 @@ func (c *Catalog) ResolveGPU(raw string) (string, bool) {
 		return m.ID, true
 	}
 	members := c.FamilyMembers(m.ID)
+	var bySize []string
 	for _, mm := range memRe.FindAllStringSubmatch(f, -1) {
 		gb, _ := strconv.ParseFloat(mm[1], 64)
 		for _, id := range members {
 			if g, _ := c.GPU(id); g != nil && g.MemoryGB == gb {
-				return id, true
+				bySize = append(bySize, id)
 			}
 		}
+		if len(bySize) > 0 {
+			break
+		}
+	}
+	cands := members
+	if len(bySize) > 0 {
+		cands = bySize
+	}
+	if len(cands) > 1 {
+		// Several members of that size ("H100 SXM", "H100 PCIe"): a
+		// variant word in the text ("1x H100 (80 GB PCIe)") decides.
+		if id, ok := pickVariant(f, m.ID, cands); ok {
+			return id, true
+		}
+	}
+	if len(bySize) > 0 {
+		return bySize[0], true
 	}
 	if len(members) == 1 {
 		return members[0], true
 	}
 	return "", false
+}
+
+var wordRe = regexp.MustCompile(`[a-z]+|[0-9]+(?:\.[0-9]+)?[a-z]*`)
+
+// pickVariant returns the one candidate whose distinguishing words (the
+// words of its id that are neither the family name nor a memory size, e.g.
+// "pcie" in "H100 PCIe") start a word of folded text f. With none or several
+// such candidates it reports false.
+func pickVariant(f, family string, cands []string) (string, bool) {
+	famWords := map[string]bool{}
+	for _, w := range wordRe.FindAllString(Fold(family), -1) {
+		famWords[w] = true
+	}
+	found := ""
+	for _, id := range cands {
+		hit := false
+		for _, w := range wordRe.FindAllString(Fold(id), -1) {
+			if famWords[w] || memRe.MatchString(w) {
+				continue
+			}
+			re := regexp.MustCompile(`(?:^|[^a-z0-9])` + regexp.QuoteMeta(w) + `(?:[^a-z]|$)`)
+			if re.MatchString(f) {
+				hit = true
+				break
+			}
+		}
+		if hit {
+			if found != "" {
+				return "", false
+			}
+			found = id
+		}
+	}
+	return found, found != ""
 }
 
 // ResolveModel maps a model name ("qwen2.5 7b") to a catalog model id.

@@ -1,0 +1,116 @@
+// Package app wires the bot together: store, catalog, stock providers and
+// board, command router. cmd/bot calls it; tests build it with a temporary
+// data directory.
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/labgpu/bot/configs"
+	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/commands"
+	"github.com/labgpu/bot/internal/config"
+	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/store/embedded"
+)
+
+// App is a running bot's parts.
+type App struct {
+	Cfg    config.Config
+	Cat    *catalog.Catalog
+	Store  *embedded.Store
+	Board  *stock.Board
+	Router *commands.Router
+	Log    *slog.Logger
+}
+
+// Options tune New for tests and commands.
+type Options struct {
+	// Log receives the bot's logs (default: stderr at the configured level).
+	Log *slog.Logger
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+}
+
+// LoadCatalog loads the embedded catalog, or the files in dir when set.
+func LoadCatalog(dir string, fx float64) (*catalog.Catalog, error) {
+	var fsys fs.FS = configs.FS
+	if dir != "" {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return nil, fmt.Errorf("catalog.dir: %q is not a directory", dir)
+		}
+		fsys = os.DirFS(dir)
+	}
+	c, err := catalog.Load(fsys)
+	if err != nil {
+		return nil, err
+	}
+	if fx > 0 {
+		c.FXUSDCNY = fx
+	}
+	return c, nil
+}
+
+// NewLogger returns a text logger on w at level ("debug", "info", …).
+func NewLogger(w io.Writer, level string) *slog.Logger {
+	var l slog.Level
+	_ = l.UnmarshalText([]byte(level))
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l}))
+}
+
+// New builds the app from a validated config.
+func New(ctx context.Context, cfg config.Config, o Options) (*App, error) {
+	if o.Log == nil {
+		o.Log = NewLogger(os.Stderr, cfg.Log.Level)
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	cat, err := LoadCatalog(cfg.Catalog.Dir, cfg.Catalog.FXUSDCNY)
+	if err != nil {
+		return nil, err
+	}
+	st, err := embedded.Open(cfg.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	a := &App{Cfg: cfg, Cat: cat, Store: st, Log: o.Log}
+	a.Board = stock.NewBoard(Providers(cfg, cat, o.Log, o.Now), stock.BoardOptions{
+		Timeout: cfg.Stock.Timeout.D(), MaxAge: cfg.Stock.MaxAge.D(), Store: st, Log: o.Log, Now: o.Now,
+	})
+	if err := a.Board.Restore(ctx); err != nil {
+		o.Log.Warn("restoring stock snapshots", "err", err)
+	}
+	a.Router = commands.NewRouter(cat, a.Board, commands.WithClock(o.Now))
+	return a, nil
+}
+
+// Providers builds the configured stock providers.
+func Providers(cfg config.Config, cat *catalog.Catalog, log *slog.Logger, now func() time.Time) []stock.Provider {
+	var ps []stock.Provider
+	p := cfg.Stock.Providers
+	if cfg.CatalogEnabled() {
+		ps = append(ps, stock.NewCatalogProvider(cat))
+	}
+	if cfg.AutoDLEnabled() {
+		ps = append(ps, stock.NewAutoDL(cat, stock.AutoDLOptions{BaseURL: p.AutoDL.BaseURL, Token: p.AutoDL.Token,
+			Regions: p.AutoDL.Regions, UseMachineList: p.AutoDL.MachineList, Timeout: p.AutoDL.Timeout.D(), Now: now}))
+	}
+	if cfg.VastAIEnabled() {
+		ps = append(ps, stock.NewVastAI(cat, stock.VastAIOptions{BaseURL: p.VastAI.BaseURL, APIKey: p.VastAI.APIKey,
+			FXUSDCNY: cat.FXUSDCNY, GPUs: p.VastAI.GPUs, Limit: p.VastAI.Limit, Timeout: p.VastAI.Timeout.D(), Now: now}))
+	}
+	if p.Replay.Dir != "" {
+		ps = append(ps, stock.NewReplay(cat, p.Replay.Dir, cat.FXUSDCNY, log))
+	}
+	return ps
+}
+
+// Close releases the store.
+func (a *App) Close() error { return a.Store.Close() }

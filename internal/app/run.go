@@ -1,0 +1,141 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"time"
+
+	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/chat/console"
+	"github.com/labgpu/bot/internal/commands"
+	"github.com/labgpu/bot/internal/stock"
+)
+
+// Formats accepted by --format.
+const (
+	FormatText = "text"
+	FormatJSON = "json"
+)
+
+// CheckFormat validates a --format value.
+func CheckFormat(f string) error {
+	if f != FormatText && f != FormatJSON {
+		return fmt.Errorf("--format: %q is not text or json", f)
+	}
+	return nil
+}
+
+// Console runs the interactive console on in/out.
+func (a *App) Console(ctx context.Context, in io.Reader, out io.Writer) error {
+	prompt := ""
+	if f, ok := in.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			prompt = "> "
+			fmt.Fprintln(out, "labgpu bot — 问我“哪家有4090”或“7B LoRA 要多少钱”；“帮助”看全部功能，exit 退出。")
+		}
+	}
+	return console.Run(ctx, in, out, a.Router, prompt)
+}
+
+// Ask answers one question on w as text or one JSON object.
+func (a *App) Ask(ctx context.Context, question, format string, w io.Writer) error {
+	msg := chat.Message{Channel: "cli", ID: "cli", ChatID: "cli", ChatType: chat.P2P, SenderID: "cli", Text: question, Time: time.Now()}
+	res := a.Router.Answer(ctx, msg)
+	if format == FormatJSON {
+		return writeJSON(w, res)
+	}
+	_, err := io.WriteString(w, chat.PlainText(res.Reply))
+	return err
+}
+
+// Estimate runs the estimator on a job given by flags.
+func (a *App) Estimate(ctx context.Context, job billing.Job, format string, w io.Writer) error {
+	q := commands.Query{Intent: commands.IntentEstimate, Model: job.Model, ParamsB: job.ParamsB, Method: job.Method, Bits: job.Bits,
+		SeqLen: job.SeqLen, Batch: job.Batch, Samples: job.Samples, Tokens: job.Tokens, Epochs: job.Epochs, GPUCount: job.GPUCount,
+		Platform: job.Platform, GPUs: job.GPUs}
+	if len(job.GPUs) > 0 {
+		q.GPU = job.GPUs[0]
+	}
+	res := a.Router.AnswerQuery(ctx, q)
+	if format == FormatJSON {
+		return writeJSON(w, res)
+	}
+	_, err := io.WriteString(w, chat.PlainText(res.Reply))
+	return err
+}
+
+// PollResult is what `bot poll --once --format json` prints.
+type PollResult struct {
+	TakenAt   time.Time                `json:"taken_at"`
+	Providers []stock.ProviderSnapshot `json:"providers"`
+	Offers    []stock.Offer            `json:"offers"`
+}
+
+// PollOnce fetches every provider once and prints the offers. It returns
+// an error when every configured live provider failed.
+func (a *App) PollOnce(ctx context.Context, format string, w io.Writer) error {
+	snap := a.Board.Refresh(ctx)
+	res := PollResult{TakenAt: snap.TakenAt, Providers: snap.Providers, Offers: snap.Offers()}
+	sort.SliceStable(res.Offers, func(i, j int) bool {
+		if res.Offers[i].GPU != res.Offers[j].GPU {
+			return res.Offers[i].GPU < res.Offers[j].GPU
+		}
+		return res.Offers[i].CNYPerGPUHour < res.Offers[j].CNYPerGPUHour
+	})
+	if format == FormatJSON {
+		if err := writeJSON(w, res); err != nil {
+			return err
+		}
+	} else {
+		t := &chat.Table{Header: []string{"provider", "status", "offers", "fetched", "error"}}
+		for _, p := range snap.Providers {
+			fetched := ""
+			if !p.FetchedAt.IsZero() {
+				fetched = p.FetchedAt.Local().Format("2006-01-02 15:04:05")
+			}
+			t.Rows = append(t.Rows, []string{p.Provider, string(p.Status), fmt.Sprint(len(p.Offers)), fetched, p.Err})
+		}
+		fmt.Fprint(w, chat.AlignTable(t))
+		o := &chat.Table{Header: []string{"platform", "GPU", "CNY/GPU-h", "free", "region", "source"}}
+		for _, of := range res.Offers {
+			if of.Source == stock.SourceCatalog {
+				continue
+			}
+			free := "?"
+			if of.Free != nil {
+				free = fmt.Sprint(*of.Free)
+			}
+			o.Rows = append(o.Rows, []string{of.Platform, of.GPU, fmt.Sprintf("%.2f", of.CNYPerGPUHour), free, of.Region, string(of.Source)})
+		}
+		if len(o.Rows) > 0 {
+			fmt.Fprintln(w)
+			fmt.Fprint(w, chat.AlignTable(o))
+		}
+	}
+	failed, live := 0, 0
+	for _, p := range snap.Providers {
+		if p.Provider == "catalog" || p.Status == stock.StatusNotConfigured {
+			continue
+		}
+		live++
+		if p.Status != stock.StatusOK {
+			failed++
+		}
+	}
+	if live > 0 && failed == live {
+		return fmt.Errorf("poll: all %d providers failed", live)
+	}
+	return nil
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

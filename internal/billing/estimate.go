@@ -1,0 +1,563 @@
+// Package billing estimates what a training or inference job needs (VRAM,
+// time) and costs per platform, including the hidden costs of storage and
+// billing granularity. Formulas and their sources:
+// ../shared/reference/estimator.md (Korthikanti et al. 2022 for activations,
+// EleutherAI "Transformer Math 101" for optimizer state, the QLoRA paper for
+// 4-bit weights, Kaplan et al. for training FLOPs).
+//
+// Units: memory in GB (1e9 bytes); time in hours; money in CNY.
+package billing
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/labgpu/bot/internal/catalog"
+)
+
+// Methods a Job can use.
+const (
+	MethodFull      = "full"
+	MethodLoRA      = "lora"
+	MethodQLoRA     = "qlora"
+	MethodInference = "inference"
+)
+
+// Defaults applied when a Job leaves a field zero. They are stated in every
+// answer ("按 seq 2048、batch 4 …估算").
+const (
+	DefaultSeqLen          = 2048
+	DefaultBatch           = 4
+	DefaultEpochs          = 3
+	DefaultTokensPerSample = 512
+	DefaultLoRARank        = 16
+	DefaultInferenceBatch  = 1
+	// SetupHours is the time a rented instance runs besides training:
+	// environment setup, downloading weights, evaluation (estimator.md §3
+	// suggests +10-20 min).
+	SetupHours = 0.25
+	// FitFraction is the share of a card's memory a job may plan to use;
+	// the rest absorbs allocator fragmentation (estimator.md §1 "O").
+	FitFraction = 0.92
+	// OverheadGB is the CUDA context and allocator overhead (estimator.md §1).
+	OverheadGB = 1.0
+)
+
+// Job describes what a user wants to run. Zero fields take defaults.
+type Job struct {
+	// Model is a catalog model id; empty when only ParamsB is known.
+	Model string
+	// ParamsB is the parameter count in billions, used when Model is empty.
+	ParamsB float64
+	// Method is full, lora, qlora or inference (default lora).
+	Method string
+	// Bits is the weight precision: 16, 8 or 4 (qlora defaults to 4).
+	Bits int
+	// SeqLen is the training sequence length or the inference context.
+	SeqLen int
+	// Batch is the micro-batch per GPU (training) or concurrent sequences.
+	Batch int
+	// Samples and TokensPerSample give the dataset size; Tokens overrides
+	// both when set (tokens in the dataset, one epoch).
+	Samples         int
+	TokensPerSample int
+	Tokens          float64
+	Epochs          float64
+	// GPUCount is the number of GPUs asked for (0 = as many as needed).
+	GPUCount int
+	// GradCheckpointing defaults to on for training (NoGradCkpt turns it off).
+	NoGradCkpt bool
+	// LoRARank defaults to 16 on all linear layers.
+	LoRARank int
+	// GPUs restricts the estimate to these GPU ids (empty = all).
+	GPUs []string
+	// Platform restricts cost rows to one platform id (empty = all).
+	Platform string
+}
+
+// VRAM is the memory breakdown of one GPU's share of the job, in GB.
+type VRAM struct {
+	Weights     float64 `json:"weights"`
+	Gradients   float64 `json:"gradients"`
+	Optimizer   float64 `json:"optimizer"`
+	Activations float64 `json:"activations"`
+	Logits      float64 `json:"logits"`
+	Overhead    float64 `json:"overhead"`
+	Total       float64 `json:"total"`
+}
+
+// Range is a low / typical / high estimate.
+type Range struct {
+	Low     float64 `json:"low"`
+	Typical float64 `json:"typical"`
+	High    float64 `json:"high"`
+}
+
+// Fit says whether and how a GPU can run the job.
+type Fit struct {
+	GPU      string  `json:"gpu"`
+	MemoryGB float64 `json:"memory_gb"`
+	Fits     bool    `json:"fits"`
+	// GPUCount is the GPUs needed (1, 2, 4 or 8); 0 when even 8 do not fit.
+	GPUCount int `json:"gpu_count"`
+	// VRAMPerGPU is the per-GPU need at GPUCount.
+	VRAMPerGPU float64 `json:"vram_per_gpu_gb"`
+	// Hours is wall-clock training time on GPUCount GPUs (zero for inference).
+	Hours Range `json:"hours"`
+}
+
+// PriceQuote is the best known hourly price of a GPU on a platform.
+type PriceQuote struct {
+	Platform      string
+	GPU           string
+	CNYPerGPUHour float64
+	// Source is live, replay or catalog; AsOf is its age or date text.
+	Source   string
+	AsOf     string
+	Verified bool
+}
+
+// Option is the cost of the job on one GPU type at one platform.
+type Option struct {
+	Platform string  `json:"platform"`
+	GPU      string  `json:"gpu"`
+	GPUCount int     `json:"gpu_count"`
+	Hours    float64 `json:"hours"`
+	// BilledGPUHours is GPU-hours after setup time, rounding to the
+	// platform's billing granularity and its minimum.
+	BilledGPUHours float64 `json:"billed_gpu_hours"`
+	PriceCNY       float64 `json:"price_cny_per_gpu_hour"`
+	GPUCostCNY     float64 `json:"gpu_cost_cny"`
+	// StorageCostCNY is data disk beyond the free quota for the job's days;
+	// -1 when the platform's disk price is unknown.
+	StorageCostCNY float64 `json:"storage_cost_cny"`
+	TotalCNY       float64 `json:"total_cny"`
+	// TotalRange is the total at the low and high time estimates.
+	TotalLowCNY  float64 `json:"total_low_cny"`
+	TotalHighCNY float64 `json:"total_high_cny"`
+	PriceSource  string  `json:"price_source"`
+	PriceAsOf    string  `json:"price_as_of"`
+	Verified     bool    `json:"verified"`
+}
+
+// Estimate is the answer for one Job.
+type Estimate struct {
+	Job Job `json:"-"`
+	// ModelID is the configuration used; Typical is true when the user gave
+	// only a size and a typical model of that size stands in.
+	ModelID string  `json:"model"`
+	Typical bool    `json:"typical_config"`
+	ParamsB float64 `json:"params_b"`
+	Method  string  `json:"method"`
+	Bits    int     `json:"bits"`
+	SeqLen  int     `json:"seq_len"`
+	Batch   int     `json:"batch"`
+	Epochs  float64 `json:"epochs"`
+	// Tokens is tokens trained (dataset tokens × epochs); FLOPs the total.
+	Tokens float64 `json:"tokens"`
+	FLOPs  float64 `json:"flops"`
+	// DiskGB is the data disk the job needs: weights + dataset + checkpoints.
+	DiskGB float64 `json:"disk_gb"`
+	// VRAM is the single-GPU requirement.
+	VRAM    VRAM     `json:"vram_gb"`
+	Fits    []Fit    `json:"fits"`
+	Options []Option `json:"options"`
+	// Cheapest and Fastest index into Options (-1 when none).
+	Cheapest int `json:"-"`
+	Fastest  int `json:"-"`
+	// Assumptions are the defaults applied, one short phrase each.
+	Assumptions []string `json:"assumptions"`
+}
+
+// ErrUnknownModel is returned when neither a known model nor a size is given.
+var ErrUnknownModel = errors.New("billing: model size unknown")
+
+// shape is the architecture used for the formulas.
+type shape struct {
+	L, h, a, kv, d, V, I float64
+	tied                 bool
+}
+
+func shapeOf(m *catalog.Model) shape {
+	return shape{L: float64(m.Layers), h: float64(m.Hidden), a: float64(m.Heads), kv: float64(m.KVHeads),
+		d: float64(m.HeadDim), V: float64(m.Vocab), I: float64(m.Intermediate), tied: m.TiedEmbeddings}
+}
+
+// params returns total and linear-layer parameter counts.
+func (s shape) params() (n, nLin float64) {
+	attn := s.h*s.a*s.d + 2*s.h*s.kv*s.d + s.a*s.d*s.h
+	mlp := 3 * s.h * s.I
+	nLin = s.L * (attn + mlp)
+	emb := s.V * s.h
+	if !s.tied {
+		emb *= 2
+	}
+	n = nLin + s.L*2*s.h + emb
+	return n, nLin
+}
+
+// loraParams is r·Σ(d_in+d_out)·L over all linear layers.
+func (s shape) loraParams(r float64) float64 {
+	q := s.h + s.a*s.d
+	kv := 2 * (s.h + s.kv*s.d)
+	o := s.a*s.d + s.h
+	mlp := 3 * (s.h + s.I)
+	return r * (q + kv + o + mlp) * s.L
+}
+
+// Estimator computes estimates against a catalog.
+type Estimator struct {
+	Cat *catalog.Catalog
+}
+
+// typicalModel picks the typical model nearest in size to paramsB.
+func (e *Estimator) typicalModel(paramsB float64) *catalog.Model {
+	var best *catalog.Model
+	bestD := math.Inf(1)
+	for i := range e.Cat.Models {
+		m := &e.Cat.Models[i]
+		if !m.Typical {
+			continue
+		}
+		d := math.Abs(math.Log(m.ParamsB / paramsB))
+		if d < bestD {
+			best, bestD = m, d
+		}
+	}
+	return best
+}
+
+// Normalize resolves the model and fills defaults, recording each default
+// as an assumption. It returns ErrUnknownModel when neither a model nor a
+// size is known.
+func (e *Estimator) Normalize(j Job) (Job, *catalog.Model, bool, []string, error) {
+	var as []string
+	var m *catalog.Model
+	typical := false
+	if j.Model != "" {
+		m, _ = e.Cat.Model(j.Model)
+	}
+	if m == nil {
+		if !(j.ParamsB > 0) {
+			return j, nil, false, nil, ErrUnknownModel
+		}
+		m = e.typicalModel(j.ParamsB)
+		if m == nil {
+			return j, nil, false, nil, ErrUnknownModel
+		}
+		typical = true
+	}
+	if j.Method == "" {
+		j.Method = MethodLoRA
+		as = append(as, "method=lora")
+	}
+	if j.Bits == 0 {
+		switch j.Method {
+		case MethodQLoRA:
+			j.Bits = 4
+		default:
+			j.Bits = 16
+		}
+	}
+	if j.Method == MethodLoRA && j.Bits < 16 {
+		j.Method = MethodQLoRA
+	}
+	if j.SeqLen <= 0 {
+		j.SeqLen = DefaultSeqLen
+		as = append(as, "seq")
+	}
+	if j.Batch <= 0 {
+		if j.Method == MethodInference {
+			j.Batch = DefaultInferenceBatch
+		} else {
+			j.Batch = DefaultBatch
+		}
+		as = append(as, "batch")
+	}
+	if j.Method != MethodInference {
+		if j.Epochs <= 0 {
+			j.Epochs = DefaultEpochs
+			as = append(as, "epochs")
+		}
+		if j.Tokens <= 0 {
+			if j.TokensPerSample <= 0 {
+				j.TokensPerSample = min(DefaultTokensPerSample, j.SeqLen)
+				as = append(as, "tokens_per_sample")
+			}
+			if j.Samples <= 0 {
+				j.Samples = 10000
+				as = append(as, "samples")
+			}
+			j.Tokens = float64(j.Samples) * float64(j.TokensPerSample)
+		}
+		if j.LoRARank <= 0 {
+			j.LoRARank = DefaultLoRARank
+		}
+	}
+	return j, m, typical, as, nil
+}
+
+// vram computes the per-GPU memory of the job sharded over n GPUs (ZeRO-3
+// style: weights, gradients and optimizer state split n ways).
+func vram(s shape, j Job, n int) VRAM {
+	N, nLin := s.params()
+	var v VRAM
+	switch j.Bits {
+	case 8:
+		v.Weights = 1*nLin + 2*(N-nLin)
+	case 4:
+		v.Weights = (0.5+0.127/8)*nLin + 2*(N-nLin)
+	default:
+		v.Weights = 2 * N
+	}
+	sb := float64(j.SeqLen) * float64(j.Batch)
+	switch j.Method {
+	case MethodInference:
+		// KV cache: K and V, bf16.
+		v.Activations = 2 * s.L * s.kv * s.d * sb * 2
+		// Working buffers of one forward step.
+		v.Activations += float64(j.Batch) * (s.h*8 + s.V*4)
+	default:
+		trainable := N
+		if j.Method != MethodFull {
+			trainable = s.loraParams(float64(j.LoRARank))
+			v.Gradients = 4 * trainable
+			v.Optimizer = 12 * trainable
+		} else {
+			v.Gradients = 2 * trainable
+			v.Optimizer = 12 * trainable
+		}
+		perLayer := sb * (14*s.h + 8*s.I)
+		if j.NoGradCkpt {
+			v.Activations = s.L * perLayer
+		} else {
+			v.Activations = 2*sb*s.h*s.L + perLayer
+		}
+		v.Logits = sb * s.V * 10
+	}
+	if n > 1 {
+		v.Weights /= float64(n)
+		v.Gradients /= float64(n)
+		v.Optimizer /= float64(n)
+	}
+	const gb = 1e9
+	v.Weights /= gb
+	v.Gradients /= gb
+	v.Optimizer /= gb
+	v.Activations /= gb
+	v.Logits /= gb
+	sum := v.Weights + v.Gradients + v.Optimizer + v.Activations + v.Logits
+	v.Overhead = OverheadGB + 0.05*sum
+	v.Total = sum + v.Overhead
+	return v
+}
+
+// mfu returns the (low, typical, high) model FLOPs utilisation for a GPU
+// (estimator.md §3 "Recommended defaults").
+func mfu(g *catalog.GPU, j Job) (lo, typ, hi float64) {
+	lo, typ, hi = 0.25, 0.35, 0.50
+	if !g.FlashAttn2 || !g.BF16 {
+		lo, typ, hi = 0.12, 0.20, 0.28
+	}
+	if g.Class == "npu" {
+		lo, typ, hi = 0.12, 0.20, 0.30
+	}
+	if j.SeqLen <= 512 {
+		lo, typ, hi = lo*0.6, typ*0.6, hi*0.6
+	}
+	if j.Method == MethodQLoRA {
+		lo, typ, hi = lo*0.75, typ*0.75, hi*0.75
+	}
+	return
+}
+
+// scaling is the multi-GPU efficiency within one machine (an assumption;
+// the seed reports 1.6x on 2x 4090 with ZeRO-2, i.e. 0.8).
+func scaling(n int) float64 {
+	switch {
+	case n <= 1:
+		return 1
+	case n == 2:
+		return 0.8
+	case n <= 4:
+		return 0.75
+	}
+	return 0.7
+}
+
+// flopsPerToken is k·N (estimator.md §3): 6 for LoRA with checkpointing or
+// full without, 4 for LoRA without, 8 for full with checkpointing; plus
+// attention 6·L·s·h.
+func flopsPerToken(s shape, j Job, N float64) float64 {
+	var k float64
+	switch j.Method {
+	case MethodFull:
+		k = 6
+		if !j.NoGradCkpt {
+			k = 8
+		}
+	default:
+		k = 4
+		if !j.NoGradCkpt {
+			k = 6
+		}
+	}
+	return k*N + 6*s.L*float64(j.SeqLen)*s.h
+}
+
+// Quotes supplies the best known price per (platform, GPU).
+type Quotes func(gpu string) []PriceQuote
+
+// Estimate computes VRAM, fits, time and cost. quotes may be nil (no cost
+// rows).
+func (e *Estimator) Estimate(j Job, quotes Quotes) (*Estimate, error) {
+	j, m, typical, as, err := e.Normalize(j)
+	if err != nil {
+		return nil, err
+	}
+	s := shapeOf(m)
+	N, _ := s.params()
+	est := &Estimate{Job: j, ModelID: m.ID, Typical: typical, ParamsB: m.ParamsB, Method: j.Method, Bits: j.Bits,
+		SeqLen: j.SeqLen, Batch: j.Batch, Epochs: j.Epochs, Assumptions: as, Cheapest: -1, Fastest: -1}
+	if typical {
+		est.ParamsB = j.ParamsB
+	}
+	est.VRAM = vram(s, j, 1)
+	if j.Method != MethodInference {
+		est.Tokens = j.Tokens * j.Epochs
+		est.FLOPs = flopsPerToken(s, j, N) * est.Tokens
+	}
+	// Disk: the downloaded bf16 weights, the dataset (~4 bytes per token of
+	// text, tokenised cache included) and checkpoints (adapters are small;
+	// a full fine-tune keeps two).
+	est.DiskGB = 2*N/1e9 + 4*j.Tokens/1e9
+	if j.Method == MethodFull {
+		est.DiskGB += 2 * 2 * N / 1e9
+	} else if j.Method != MethodInference {
+		est.DiskGB += 3 * 4 * s.loraParams(float64(j.LoRARank)) / 1e9
+	}
+
+	for i := range e.Cat.GPUs {
+		g := &e.Cat.GPUs[i]
+		if len(j.GPUs) > 0 && !contains(j.GPUs, g.ID) {
+			continue
+		}
+		f := Fit{GPU: g.ID, MemoryGB: g.MemoryGB}
+		counts := []int{1, 2, 4, 8}
+		if j.GPUCount > 0 {
+			counts = []int{j.GPUCount}
+		}
+		for _, n := range counts {
+			v := vram(s, j, n)
+			if v.Total <= FitFraction*g.MemoryGB {
+				f.Fits, f.GPUCount, f.VRAMPerGPU = true, n, round(v.Total, 1)
+				break
+			}
+			f.VRAMPerGPU = round(v.Total, 1)
+		}
+		if f.Fits && j.Method != MethodInference {
+			lo, typ, hi := mfu(g, j)
+			peak := g.TensorTFLOPS * 1e12 * float64(f.GPUCount) * scaling(f.GPUCount)
+			f.Hours = Range{
+				Low:     est.FLOPs / (hi * peak) / 3600,
+				Typical: est.FLOPs / (typ * peak) / 3600,
+				High:    est.FLOPs / (lo * peak) / 3600,
+			}
+		}
+		est.Fits = append(est.Fits, f)
+	}
+	if quotes != nil {
+		e.costRows(est, quotes)
+	}
+	return est, nil
+}
+
+func (e *Estimator) costRows(est *Estimate, quotes Quotes) {
+	j := est.Job
+	for _, f := range est.Fits {
+		if !f.Fits {
+			continue
+		}
+		for _, q := range quotes(f.GPU) {
+			if j.Platform != "" && q.Platform != j.Platform {
+				continue
+			}
+			p, ok := e.Cat.Platform(q.Platform)
+			if !ok || !(q.CNYPerGPUHour > 0) {
+				continue
+			}
+			o := Option{Platform: q.Platform, GPU: f.GPU, GPUCount: f.GPUCount, PriceCNY: q.CNYPerGPUHour,
+				PriceSource: q.Source, PriceAsOf: q.AsOf, Verified: q.Verified}
+			hours := func(h float64) float64 {
+				if j.Method == MethodInference {
+					return 1 // inference is quoted per hour of serving
+				}
+				return h + SetupHours
+			}
+			billed := func(h float64) float64 {
+				g := p.Billing.GranularityHours()
+				b := math.Ceil(h/g-1e-9) * g
+				if mm := p.Billing.MinimumMinutes / 60; b < mm {
+					b = mm
+				}
+				return b * float64(f.GPUCount)
+			}
+			o.Hours = round(hours(f.Hours.Typical), 2)
+			o.BilledGPUHours = round(billed(hours(f.Hours.Typical)), 3)
+			o.GPUCostCNY = round(o.BilledGPUHours*q.CNYPerGPUHour, 2)
+			o.StorageCostCNY = storageCost(p, est.DiskGB, hours(f.Hours.Typical))
+			st := math.Max(o.StorageCostCNY, 0)
+			o.TotalCNY = round(o.GPUCostCNY+st, 2)
+			o.TotalLowCNY = round(billed(hours(f.Hours.Low))*q.CNYPerGPUHour+math.Max(storageCost(p, est.DiskGB, hours(f.Hours.Low)), 0), 2)
+			o.TotalHighCNY = round(billed(hours(f.Hours.High))*q.CNYPerGPUHour+math.Max(storageCost(p, est.DiskGB, hours(f.Hours.High)), 0), 2)
+			est.Options = append(est.Options, o)
+		}
+	}
+	sort.SliceStable(est.Options, func(a, b int) bool { return est.Options[a].TotalCNY < est.Options[b].TotalCNY })
+	if len(est.Options) > 0 {
+		est.Cheapest = 0
+		est.Fastest = 0
+		for i, o := range est.Options {
+			if o.Hours < est.Options[est.Fastest].Hours {
+				est.Fastest = i
+			}
+		}
+	}
+}
+
+// storageCost is the data disk beyond the platform's free quota, billed per
+// GB-day for the whole days the job runs (at least one). It returns 0 when
+// the job fits the free quota and -1 when the price is unknown.
+func storageCost(p *catalog.Platform, diskGB, hours float64) float64 {
+	extra := diskGB - p.Storage.DataDiskFreeGB
+	if extra <= 0 {
+		return 0
+	}
+	f := p.Storage.DataDiskCNYPerGBDay
+	if f == nil {
+		return -1
+	}
+	days := math.Max(1, math.Ceil(hours/24))
+	return round(extra*f.High*days, 2)
+}
+
+func contains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func round(x float64, places int) float64 {
+	p := math.Pow(10, float64(places))
+	return math.Round(x*p) / p
+}
+
+// String gives a one-line summary, for logs.
+func (e *Estimate) String() string {
+	return fmt.Sprintf("%s %s %d-bit: %.1f GB, %.3g tokens", e.ModelID, e.Method, e.Bits, e.VRAM.Total, e.Tokens)
+}

@@ -1,0 +1,62 @@
+// Package chat defines what channel adapters (console, Feishu, WeChat) and
+// the command router exchange: an inbound Message and an outbound Reply.
+// It knows nothing of any channel SDK.
+package chat
+
+import "time"
+
+// ChatType is the kind of conversation a message arrived in.
+type ChatType string
+
+const (
+	// P2P is a private (one-to-one) chat with the bot.
+	P2P ChatType = "p2p"
+	// Group is a group chat; the bot answers there only when @mentioned.
+	Group ChatType = "group"
+)
+
+// Message is one inbound message, already verified, deduplicated and
+// stripped of the bot's @mention by the channel adapter.
+type Message struct {
+	// Channel names the adapter: "console", "feishu", "wechat".
+	Channel string
+	// ID is the channel's message id (Feishu message_id).
+	ID string
+	// ChatID identifies the conversation (Feishu chat_id).
+	ChatID   string
+	ChatType ChatType
+	// SenderID identifies the sender (Feishu open_id); SenderName is for
+	// display and @mentions.
+	SenderID   string
+	SenderName string
+	// Text is the message text with the bot's mention removed.
+	Text string
+	// Time is when the message was created.
+	Time time.Time
+}
+
+// Table is a small table: a header row and data rows of equal length.
+type Table struct {
+	Header []string
+	Rows   [][]string
+}
+
+// Reply is what the bot answers. Adapters render it for their channel:
+// a card in Feishu, aligned plain text in WeChat and the console.
+type Reply struct {
+	// Title is a one-line summary ("RTX 4090 报价（按价格从低到高）").
+	Title string
+	// Lines are paragraphs shown before the table.
+	Lines []string
+	// Table is optional.
+	Table *Table
+	// Notes are shown after the table: sources, freshness, caveats.
+	Notes []string
+	// Mentions are sender ids to @mention in group replies.
+	Mentions []string
+}
+
+// Empty reports whether the reply has nothing to show.
+func (r Reply) Empty() bool {
+	return r.Title == "" && len(r.Lines) == 0 && r.Table == nil && len(r.Notes) == 0
+}

@@ -1,0 +1,116 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/chat"
+)
+
+// Definition describes one command: what it answers, how users phrase it,
+// and its handler. Help is generated from these, never written by hand.
+type Definition struct {
+	// Name is a short label ("查库存 / stock").
+	Name catalog.Text
+	// Intent is the parser intent the command handles.
+	Intent string
+	// Aliases are keywords that lead to the command.
+	Aliases []string
+	// Description says what the command answers.
+	Description catalog.Text
+	// Examples are real phrasings, Chinese first.
+	Examples []string
+
+	handle func(r *Router, ctx context.Context, res *Result)
+}
+
+func definitions() []Definition {
+	return []Definition{
+		{
+			Name:        catalog.Text{Zh: "查库存和报价", En: "stock and prices"},
+			Intent:      IntentStock,
+			Aliases:     []string{"有货", "哪家有", "还有吗", "which platform", "in stock"},
+			Description: catalog.Text{Zh: "哪些平台有这张卡、多少钱、空闲几张，按价格从低到高；每条都标明来源（实时/录制/目录标价）和数据时间。", En: "Which platforms have a GPU, at what price and how many are free, cheapest first; every row says where it came from (live / replay / catalog list price) and how old it is."},
+			Examples:    []string{"哪家有4090", "3090有货吗", "A100 80G 哪家便宜", "AutoDL 的 4090 还有吗", "有没有2块以下的3090", "which platform has a 4090 right now"},
+			handle:      (*Router).stockAnswer,
+		},
+		{
+			Name:        catalog.Text{Zh: "估算费用", En: "cost estimate"},
+			Intent:      IntentEstimate,
+			Aliases:     []string{"多少钱", "显存", "LoRA", "QLoRA", "全量微调", "推理", "how much", "cost"},
+			Description: catalog.Text{Zh: "训练或推理要多少显存、哪些卡放得下、要跑多久，以及各平台总费用（含数据盘和计费粒度等隐藏成本），并写明估算假设。", En: "VRAM needed, which GPUs fit, how long it runs and the total cost per platform including hidden storage and billing costs, with the assumptions stated."},
+			Examples:    []string{"7B LoRA 要多少钱", "用4090做Qwen2.5-7B的QLoRA，5万条数据，3个epoch，大概多少钱", "部署 Qwen2.5-14B 推理要多大显存", "how much would 7B LoRA cost"},
+			handle:      (*Router).estimateAnswer,
+		},
+		{
+			Name:        catalog.Text{Zh: "平台价目和计费规则", En: "list prices and billing rules"},
+			Intent:      IntentPrices,
+			Aliases:     []string{"价格", "收费", "计费", "price list", "pricing"},
+			Description: catalog.Text{Zh: "平台的目录标价、计费粒度、数据盘价格、无卡模式和释放规则（关机多久会删数据）。", En: "A platform's list prices, billing granularity, data-disk price, no-GPU mode and retention rules (when stopped instances and data are deleted)."},
+			Examples:    []string{"AutoDL 怎么收费", "恒源云价格", "4090 价格表", "vast.ai pricing"},
+			handle:      (*Router).pricesAnswer,
+		},
+		{
+			Name:        catalog.Text{Zh: "帮助", En: "help"},
+			Intent:      IntentHelp,
+			Aliases:     []string{"help", "帮助", "怎么用"},
+			Description: catalog.Text{Zh: "列出能问的问题和例子。", En: "What you can ask, with examples."},
+			Examples:    []string{"帮助", "help"},
+			handle:      (*Router).helpAnswer,
+		},
+	}
+}
+
+// helpAnswer lists every definition with its description and examples.
+func (r *Router) helpAnswer(_ context.Context, res *Result) {
+	en := res.English
+	rep := chat.Reply{}
+	if en {
+		rep.Title = "labgpu bot — GPU rental questions for your lab"
+	} else {
+		rep.Title = "labgpu bot：帮实验室查 GPU 租用的库存、价格和费用"
+	}
+	for _, d := range r.defs {
+		rep.Lines = append(rep.Lines, fmt.Sprintf("• %s — %s", d.Name.Pick(en), d.Description.Pick(en)))
+		var ex []string
+		for _, e := range d.Examples {
+			ex = append(ex, "“"+e+"”")
+		}
+		if en {
+			rep.Lines = append(rep.Lines, "  e.g. "+strings.Join(ex, "  "))
+		} else {
+			rep.Lines = append(rep.Lines, "  例如 "+strings.Join(ex, "  "))
+		}
+	}
+	res.Reply = rep
+}
+
+// unknown answers text the parser could not place with a short help.
+func (r *Router) unknown(res *Result) {
+	en := res.English
+	rep := chat.Reply{}
+	if en {
+		rep.Title = "Sorry, I did not get that. You can ask:"
+	} else {
+		rep.Title = "没看懂这个问题。可以这样问："
+	}
+	for _, d := range r.defs {
+		if d.Intent == IntentHelp || len(d.Examples) == 0 {
+			continue
+		}
+		ex := d.Examples[0]
+		if en {
+			ex = d.Examples[len(d.Examples)-1]
+		}
+		rep.Lines = append(rep.Lines, fmt.Sprintf("• %s：“%s”", d.Name.Pick(en), ex))
+	}
+	if en {
+		rep.Notes = append(rep.Notes, "Say “help” for everything I can do.")
+	} else {
+		rep.Notes = append(rep.Notes, "发“帮助”看全部功能。")
+	}
+	res.Intent = IntentUnknown
+	res.Reply = rep
+}

@@ -1,0 +1,430 @@
+package commands
+
+import (
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/labgpu/bot/internal/catalog"
+)
+
+// Intents the parser recognises. JSON answers carry them as "intent".
+const (
+	IntentStock    = "stock"
+	IntentEstimate = "estimate"
+	IntentPrices   = "prices"
+	IntentHelp     = "help"
+	IntentUnknown  = "unknown"
+)
+
+// Query is a parsed question: the intent and every parameter found. Zero
+// values mean "not given".
+type Query struct {
+	Intent string `json:"intent"`
+	// GPU is a catalog GPU id, or a family ("A100") when GPUFamily is set;
+	// GPUs lists every GPU id the question covers.
+	GPU       string   `json:"gpu,omitempty"`
+	GPUFamily bool     `json:"gpu_family,omitempty"`
+	GPUs      []string `json:"gpus,omitempty"`
+	// Platform is a catalog platform id.
+	Platform string `json:"platform,omitempty"`
+	// MaxPriceCNY is a price ceiling, CNY per GPU-hour.
+	MaxPriceCNY float64 `json:"max_price_cny,omitempty"`
+	// Model is a catalog model id; ModelText the unknown name the user
+	// wrote when no catalog model matched.
+	Model     string  `json:"model,omitempty"`
+	ModelText string  `json:"model_text,omitempty"`
+	ParamsB   float64 `json:"params_b,omitempty"`
+	// Method is full, lora, qlora or inference.
+	Method   string  `json:"method,omitempty"`
+	Bits     int     `json:"bits,omitempty"`
+	SeqLen   int     `json:"seq_len,omitempty"`
+	Batch    int     `json:"batch,omitempty"`
+	Samples  int     `json:"samples,omitempty"`
+	Tokens   float64 `json:"tokens,omitempty"`
+	Epochs   float64 `json:"epochs,omitempty"`
+	GPUCount int     `json:"gpu_count,omitempty"`
+	// English is true when the question has no Chinese characters.
+	English bool `json:"english"`
+}
+
+// number: digits with optional decimals, or Chinese numerals.
+const numPat = `(\d+(?:\.\d+)?|[零一二两三四五六七八九十百]+)`
+
+var (
+	reHelp = regexp.MustCompile(`^\s*(?:/?help|帮助|菜单|menu|commands|怎么用|使用说明|用法|说明|你能做什么|你会什么|what can you do|usage|\?|？|h)\s*[!！?？.。]*\s*$`)
+
+	reMaxPrice = []*regexp.Regexp{
+		regexp.MustCompile(`(?:低于|不超过|不高于|小于|少于|便宜于|under|below|less than|cheaper than|max|at most|<=?|≤|≦)\s*[¥￥$]?\s*` + numPat + `\s*(?:块钱|块|元|rmb|cny|yuan|¥)?`),
+		regexp.MustCompile(`[¥￥]?\s*` + numPat + `\s*(?:块钱|块|元|rmb|cny|yuan)?\s*(?:/\s*(?:h|小时|时|hr|hour))?\s*(?:以下|以内|之内|之下|一下|or less|or cheaper|及以下)`),
+	}
+	reSamples = regexp.MustCompile(numPat + `\s*(万|千|w|k|m)?\s*(?:条|个样本|个样例|组|samples?|examples?|rows?|records?|instructions?|conversations?)`)
+	reTokens  = regexp.MustCompile(numPat + `\s*(万|亿|千|k|m|b|million|billion)?\s*(?:个\s*)?tokens?`)
+	reEpochs  = []*regexp.Regexp{
+		regexp.MustCompile(numPat + `\s*(?:个)?\s*(?:epochs?|轮|遍)`),
+		regexp.MustCompile(`(?:epochs?|轮数)\s*[=:：]?\s*` + numPat),
+	}
+	reSeq = []*regexp.Regexp{
+		regexp.MustCompile(`(?:seq(?:uence)?(?:[\s_-]*len(?:gth)?)?|max[\s_-]*len(?:gth)?|cutoff[\s_-]*len|序列长度|序列|上下文长度|上下文|context(?:[\s_-]*length)?|ctx)\s*[=:：]?\s*(\d+)\s*(k)?`),
+		regexp.MustCompile(`(\d+)\s*(k)?\s*(?:的)?\s*(?:上下文|context|ctx|长度|序列|tokens? context)`),
+	}
+	reBatch = regexp.MustCompile(`(?:batch(?:[\s_-]*size)?|bs|批大小|批次大小|批量)\s*[=:：]?\s*(\d+)`)
+	reBits  = regexp.MustCompile(`(?:(\d+)\s*-?\s*(?:bit|位|比特))|int\s*(4|8)|(fp16|bf16|fp32|nf4)`)
+	reCount = []*regexp.Regexp{
+		regexp.MustCompile(numPat + `\s*(?:张|块|个|台|卡)\s*(?:卡)?\s*$`),
+		regexp.MustCompile(`^\s*` + numPat + `\s*[x×*]\s*$`),
+		regexp.MustCompile(`^\s*[x×*]\s*` + numPat),
+		regexp.MustCompile(`(\d+)\s*(?:gpus?|cards?|卡)\b`),
+		regexp.MustCompile(`(单|双|四|八)卡`),
+	}
+	reParams = []*regexp.Regexp{
+		regexp.MustCompile(`(?:^|[^a-z0-9.])(\d+(?:\.\d+)?)\s*b(?:illion)?(?:[^a-z]|$)`),
+		regexp.MustCompile(numPat + `\s*(亿|十亿|百亿)\s*(?:参数|参数量)?`),
+	}
+	reCJK = regexp.MustCompile(`\p{Han}`)
+	// modelish catches a model-like name the catalog does not know:
+	// letters followed by a size ("foo-13b", "mymodel 7b").
+	reModelish = regexp.MustCompile(`([a-z][a-z0-9.]*(?:-[a-z0-9.]+)*?)[-_]?(\d+(?:\.\d+)?)b\b`)
+)
+
+var (
+	kwEstimate  = []string{"多少钱", "多少米", "费用", "花费", "成本", "要多久", "多久", "多长时间", "几个小时", "how much", "cost", "price it", "budget", "预算", "显存", "vram", "memory", "内存", "够不够", "能不能跑", "能跑", "fit", "oom", "估算", "估计", "estimate"}
+	kwTrain     = []string{"qlora", "lora", "微调", "finetune", "fine-tune", "fine tune", "fine-tuning", "finetuning", "sft", "训练", "train", "全量", "全参", "full", "推理", "部署", "inference", "serve", "serving", "deploy", "预训练", "pretrain"}
+	kwPrices    = []string{"价格表", "价目", "报价", "price list", "prices", "pricing", "收费", "计费", "怎么收费", "list price", "定价", "价格", "price", "billing", "rates"}
+	kwStockWord = []string{"有货", "有吗", "有没有", "还有", "哪家", "哪里", "哪个平台", "哪些平台", "在哪", "便宜", "available", "in stock", "which platform", "where", "any ", "cheapest", "cheap", "stock", "sold out", "售罄", "抢", "库存", "空闲", "free", "租"}
+)
+
+func containsAny(s string, kws []string) bool {
+	for _, k := range kws {
+		if strings.Contains(s, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// cnDigits maps Chinese numerals to values.
+var cnDigits = map[rune]float64{'零': 0, '一': 1, '二': 2, '两': 2, '三': 3, '四': 4, '五': 5, '六': 6, '七': 7, '八': 8, '九': 9}
+
+// parseNum parses "12", "1.5", "三", "十二", "二十", "一百".
+func parseNum(s string) (float64, bool) {
+	if v, err := strconv.ParseFloat(s, 64); err == nil {
+		return v, !math.IsInf(v, 0) && !math.IsNaN(v)
+	}
+	var total, cur float64
+	seen := false
+	for _, r := range s {
+		if d, ok := cnDigits[r]; ok {
+			cur, seen = d, true
+			continue
+		}
+		switch r {
+		case '十':
+			if cur == 0 {
+				cur = 1
+			}
+			total += cur * 10
+			cur = 0
+			seen = true
+		case '百':
+			if cur == 0 {
+				cur = 1
+			}
+			total += cur * 100
+			cur = 0
+			seen = true
+		default:
+			return 0, false
+		}
+	}
+	return total + cur, seen
+}
+
+func mult(unit string) float64 {
+	switch unit {
+	case "万", "w":
+		return 1e4
+	case "千", "k":
+		return 1e3
+	case "亿":
+		return 1e8
+	case "十亿":
+		return 1e9
+	case "百亿":
+		return 1e10
+	case "m", "million":
+		return 1e6
+	case "b", "billion":
+		return 1e9
+	}
+	return 1
+}
+
+// blank replaces the byte span [a,b) of s with spaces, keeping offsets.
+func blank(s string, a, b int) string {
+	return s[:a] + strings.Repeat(" ", b-a) + s[b:]
+}
+
+// Parse turns a question into a Query. It never panics and always returns
+// an intent; unparseable text yields IntentUnknown.
+func Parse(c *catalog.Catalog, text string) Query {
+	q := Query{English: !reCJK.MatchString(text)}
+	s := catalog.Fold(text)
+	s = strings.ToValidUTF8(s, " ")
+	if len(s) > 2000 {
+		s = s[:2000]
+		s = strings.ToValidUTF8(s, "")
+	}
+	if strings.TrimSpace(s) == "" {
+		q.Intent = IntentHelp
+		return q
+	}
+	if reHelp.MatchString(s) {
+		q.Intent = IntentHelp
+		return q
+	}
+
+	// Platforms first ("AutoDL 的 4090"), then models (their names contain
+	// sizes such as "7b"), then GPUs; each found span is blanked so later
+	// number rules do not see "4090" or "2.5" inside names.
+	rest := s
+	for _, m := range c.FindPlatforms(rest) {
+		if q.Platform == "" {
+			q.Platform = m.ID
+		}
+		rest = blank(rest, m.Start, m.End)
+	}
+	for _, m := range c.FindModels(rest) {
+		if q.Model == "" {
+			q.Model = m.ID
+		}
+		rest = blank(rest, m.Start, m.End)
+	}
+	gpuMatches := c.FindGPUs(rest)
+	for i, m := range gpuMatches {
+		if i == 0 {
+			q.GPU, q.GPUFamily = m.ID, m.Family
+		}
+		for _, id := range c.FamilyMembers(m.ID) {
+			if !containsStr(q.GPUs, id) {
+				q.GPUs = append(q.GPUs, id)
+			}
+		}
+	}
+	// GPU count just before the first GPU name: "两张4090", "2x 4090".
+	if len(gpuMatches) > 0 {
+		before := rest[:gpuMatches[0].Start]
+		if len(before) > 24 {
+			before = before[len(before)-24:]
+			before = strings.ToValidUTF8(before, "")
+		}
+		after := rest[gpuMatches[0].End:]
+		if len(after) > 12 {
+			after = strings.ToValidUTF8(after[:12], "")
+		}
+		for i, re := range reCount[:3] {
+			target := before
+			if i == 2 {
+				target = after
+			}
+			if m := re.FindStringSubmatch(target); m != nil {
+				if v, ok := parseNum(m[1]); ok && v >= 1 && v <= 64 {
+					q.GPUCount = int(v)
+					break
+				}
+			}
+		}
+	}
+	for _, m := range gpuMatches {
+		rest = blank(rest, m.Start, m.End)
+	}
+	if q.GPUCount == 0 {
+		if m := reCount[3].FindStringSubmatch(rest); m != nil {
+			if v, ok := parseNum(m[1]); ok && v >= 1 && v <= 64 {
+				q.GPUCount = int(v)
+			}
+		} else if m := reCount[4].FindStringSubmatch(rest); m != nil {
+			q.GPUCount = map[string]int{"单": 1, "双": 2, "四": 4, "八": 8}[m[1]]
+		}
+	}
+
+	// Price ceiling.
+	for _, re := range reMaxPrice {
+		if loc := re.FindStringSubmatchIndex(rest); loc != nil {
+			if v, ok := parseNum(rest[loc[2]:loc[3]]); ok && v > 0 && v < 1000 {
+				q.MaxPriceCNY = v
+				rest = blank(rest, loc[0], loc[1])
+				break
+			}
+		}
+	}
+	// Tokens before samples ("1.5亿 tokens").
+	if loc := reTokens.FindStringSubmatchIndex(rest); loc != nil {
+		if v, ok := parseNum(rest[loc[2]:loc[3]]); ok && v > 0 {
+			unit := ""
+			if loc[4] >= 0 {
+				unit = rest[loc[4]:loc[5]]
+			}
+			q.Tokens = v * mult(unit)
+			rest = blank(rest, loc[0], loc[1])
+		}
+	}
+	if loc := reSamples.FindStringSubmatchIndex(rest); loc != nil {
+		if v, ok := parseNum(rest[loc[2]:loc[3]]); ok && v > 0 {
+			unit := ""
+			if loc[4] >= 0 {
+				unit = rest[loc[4]:loc[5]]
+			}
+			if n := v * mult(unit); n < 1e12 {
+				q.Samples = int(n)
+			}
+			rest = blank(rest, loc[0], loc[1])
+		}
+	}
+	for _, re := range reEpochs {
+		if loc := re.FindStringSubmatchIndex(rest); loc != nil {
+			if v, ok := parseNum(rest[loc[2]:loc[3]]); ok && v > 0 && v <= 1000 {
+				q.Epochs = v
+				rest = blank(rest, loc[0], loc[1])
+				break
+			}
+		}
+	}
+	for _, re := range reSeq {
+		if loc := re.FindStringSubmatchIndex(rest); loc != nil {
+			v, err := strconv.Atoi(rest[loc[2]:loc[3]])
+			if err == nil && v > 0 {
+				if loc[4] >= 0 {
+					v *= 1024
+				}
+				if v <= 1<<21 {
+					q.SeqLen = v
+				}
+				rest = blank(rest, loc[0], loc[1])
+				break
+			}
+		}
+	}
+	if loc := reBatch.FindStringSubmatchIndex(rest); loc != nil {
+		if v, err := strconv.Atoi(rest[loc[2]:loc[3]]); err == nil && v > 0 && v <= 4096 {
+			q.Batch = v
+		}
+		rest = blank(rest, loc[0], loc[1])
+	}
+	if m := reBits.FindStringSubmatch(rest); m != nil {
+		switch {
+		case m[1] != "":
+			if v, err := strconv.Atoi(m[1]); err == nil && (v == 4 || v == 8 || v == 16 || v == 32) {
+				q.Bits = v
+			}
+		case m[2] != "":
+			q.Bits, _ = strconv.Atoi(m[2])
+		case m[3] == "nf4":
+			q.Bits = 4
+		case m[3] != "":
+			q.Bits = 16
+		}
+	}
+	// Method.
+	switch {
+	case strings.Contains(s, "qlora"):
+		q.Method = "qlora"
+	case strings.Contains(s, "lora"):
+		q.Method = "lora"
+	case containsAny(s, []string{"全量", "全参", "full fine", "full-param", "full param", "full ft", "full finetun", "full sft", "full training"}):
+		q.Method = "full"
+	case containsAny(s, []string{"推理", "部署", "inference", "serve", "serving", "deploy", "跑推理", "上线"}):
+		q.Method = "inference"
+	}
+	if q.Method == "lora" && q.Bits > 0 && q.Bits < 16 {
+		q.Method = "qlora"
+	}
+	if q.Method == "qlora" && q.Bits == 0 {
+		q.Bits = 4
+	}
+	// Parameter count ("7B", "70亿参数") when no model was named.
+	if q.Model == "" {
+		if m := reModelish.FindStringSubmatch(rest); m != nil && !isStopword(strings.TrimSpace(m[1])) {
+			q.ModelText = strings.TrimSpace(m[0])
+		}
+		for i, re := range reParams {
+			if m := re.FindStringSubmatch(rest); m != nil {
+				v, ok := parseNum(m[1])
+				if !ok {
+					continue
+				}
+				if i == 1 {
+					v = v * mult(m[2]) / 1e9
+				}
+				if v > 0 && v <= 2000 {
+					q.ParamsB = v
+					break
+				}
+			}
+		}
+	} else if mm, ok := c.Model(q.Model); ok {
+		q.ParamsB = mm.ParamsB
+	}
+
+	// Intent.
+	isTrain := containsAny(s, kwTrain)
+	hasJob := q.Model != "" || q.ParamsB > 0 || q.ModelText != ""
+	switch {
+	case hasJob && (isTrain || containsAny(s, kwEstimate) || q.Samples > 0 || q.Tokens > 0 || q.Epochs > 0):
+		q.Intent = IntentEstimate
+	case hasJob && q.GPU == "":
+		q.Intent = IntentEstimate
+	case isTrain && containsAny(s, kwEstimate) && q.GPU == "":
+		// "LoRA 要多少钱" without a size: ask for it.
+		q.Intent = IntentEstimate
+	case q.GPU != "" && containsAny(s, []string{"价格表", "价目", "price list", "list price", "定价"}):
+		q.Intent = IntentPrices
+	case q.GPU != "":
+		q.Intent = IntentStock
+	case q.Platform != "" || containsAny(s, kwPrices):
+		if q.Platform != "" || containsAny(s, kwPrices) {
+			q.Intent = IntentPrices
+		}
+	case containsAny(s, kwStockWord) && containsAny(s, []string{"卡", "gpu", "显卡", "card"}):
+		q.Intent = IntentStock
+	default:
+		q.Intent = IntentUnknown
+	}
+	if q.Intent == IntentStock && q.Method != "" && hasJob {
+		q.Intent = IntentEstimate
+	}
+	return q
+}
+
+var stopwords = map[string]bool{"a": true, "the": true, "for": true, "of": true, "run": true, "with": true, "on": true, "model": true, "llm": true, "lora": true, "qlora": true, "做": true, "用": true, "train": true, "finetune": true, "how much would": true, "how much": true}
+
+func isStopword(s string) bool {
+	if stopwords[s] {
+		return true
+	}
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return true
+	}
+	last := f[len(f)-1]
+	if stopwords[last] || len(last) < 2 {
+		return true
+	}
+	for _, r := range last {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.' {
+			return true
+		}
+	}
+	return false
+}
+
+func containsStr(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

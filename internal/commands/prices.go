@@ -1,0 +1,213 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/stock"
+)
+
+// pricesAnswer answers "AutoDL 怎么收费" (one platform's rules and list
+// prices), "4090 价格表" (one GPU's list prices across platforms) or
+// "价格" (an overview of every platform).
+func (r *Router) pricesAnswer(_ context.Context, res *Result) {
+	q := res.Query
+	en := q.English
+	switch {
+	case q.Platform != "":
+		p, _ := r.cat.Platform(q.Platform)
+		res.Reply = r.platformPrices(p, q, en)
+		for _, pr := range p.Prices {
+			if len(q.GPUs) > 0 && !containsStr(q.GPUs, pr.GPU) {
+				continue
+			}
+			res.Offers = append(res.Offers, listRow(p, pr))
+		}
+	case len(q.GPUs) > 0:
+		rep := chat.Reply{}
+		name := strings.Join(q.GPUs, " / ")
+		if en {
+			rep.Title = name + " list prices (catalog, not live stock)"
+		} else {
+			rep.Title = name + " 目录标价（非实时库存）"
+		}
+		t := &chat.Table{Header: pick(en, []string{"平台", "GPU", "元/卡时", "日期", "来源"}, []string{"platform", "GPU", "CNY/GPU-h", "as of", "source"})}
+		for i := range r.cat.Platforms {
+			p := &r.cat.Platforms[i]
+			for _, pr := range p.Prices {
+				if containsStr(q.GPUs, pr.GPU) {
+					res.Offers = append(res.Offers, listRow(p, pr))
+				}
+			}
+		}
+		sort.SliceStable(res.Offers, func(i, j int) bool { return res.Offers[i].PriceCNY < res.Offers[j].PriceCNY })
+		for _, row := range res.Offers {
+			p, _ := r.cat.Platform(row.Platform)
+			pr, _ := p.PriceFor(row.GPU)
+			t.Rows = append(t.Rows, []string{p.DisplayName(en), row.GPU, priceCell(row, en), row.AsOf, shortSource(pr.CNYPerHour.Source)})
+		}
+		if len(t.Rows) == 0 {
+			rep.Lines = append(rep.Lines, pick1(en, "目录里没有这张卡的标价。", "The catalog has no list price for this GPU."))
+		} else {
+			rep.Table = t
+		}
+		if unverified(res.Offers) {
+			rep.Notes = append(rep.Notes, pick1(en, "* 仅见于原始文章、未经其他来源核实。", "* only the seed articles report it; not confirmed by a dated source."))
+		}
+		rep.Notes = append(rep.Notes, pick1(en, "实时库存请问“哪家有"+q.GPU+"”。", "For live stock ask “which platform has a "+q.GPU+"”."))
+		res.Reply = rep
+	default:
+		rep := chat.Reply{Title: pick1(en, "各平台计费概览（目录数据）", "Platforms at a glance (catalog data)")}
+		t := &chat.Table{Header: pick(en, []string{"平台", "计费粒度", "数据盘 元/GB·天", "标价条数"}, []string{"platform", "granularity", "data disk CNY/GB-day", "list prices"})}
+		for i := range r.cat.Platforms {
+			p := &r.cat.Platforms[i]
+			disk := "?"
+			if f := p.Storage.DataDiskCNYPerGBDay; f != nil {
+				disk = figureText(*f)
+			}
+			t.Rows = append(t.Rows, []string{p.DisplayName(en), granularityText(p.Billing.Granularity, en), disk, fmt.Sprint(len(p.Prices))})
+		}
+		rep.Table = t
+		rep.Notes = append(rep.Notes, pick1(en, "问“AutoDL 怎么收费”看单个平台的详细规则。", "Ask “AutoDL pricing” for one platform's rules."))
+		res.Reply = rep
+	}
+}
+
+func (r *Router) platformPrices(p *catalog.Platform, q Query, en bool) chat.Reply {
+	rep := chat.Reply{}
+	if en {
+		rep.Title = p.DisplayName(en) + ": billing rules and list prices"
+	} else {
+		rep.Title = p.DisplayName(en) + " 计费规则和目录标价"
+	}
+	b := p.Billing
+	if len(b.Modes) > 0 || b.Granularity != "" {
+		line := pick1(en, "计费：", "Billing: ") + strings.Join(b.Modes, "/")
+		if b.Granularity != "" {
+			line += pick1(en, "，按量计费按"+granularityText(b.Granularity, en)+"计", ", pay-as-you-go per "+granularityText(b.Granularity, en))
+		}
+		if b.MinimumMinutes > 0 {
+			line += fmt.Sprintf(pick1(en, "，最少计 %g 分钟", ", minimum %g min"), b.MinimumMinutes)
+		}
+		rep.Lines = append(rep.Lines, line)
+	}
+	if t := b.Note.Pick(en); t != "" {
+		rep.Lines = append(rep.Lines, t)
+	}
+	st := p.Storage
+	disk := pick1(en, "数据盘：", "Data disk: ")
+	if st.DataDiskFreeGB > 0 {
+		disk += fmt.Sprintf(pick1(en, "免费 %g GB，", "%g GB free, "), st.DataDiskFreeGB)
+	}
+	if f := st.DataDiskCNYPerGBDay; f != nil {
+		disk += fmt.Sprintf(pick1(en, "超出部分 %s 元/GB·天（%s）", "beyond that %s CNY/GB-day (%s)"), figureText(*f), f.AsOf)
+		if !f.Verified {
+			disk += "*"
+		}
+	} else {
+		disk += pick1(en, "价格未知", "price unknown")
+	}
+	if st.BilledWhileStopped {
+		disk += pick1(en, "；关机后仍计费", "; keeps billing while shut down")
+	}
+	rep.Lines = append(rep.Lines, disk)
+	if st.NoCard.Available {
+		nc := pick1(en, "无卡模式：有", "No-GPU mode: yes")
+		if f := st.NoCard.CNYPerHour; f != nil {
+			nc += fmt.Sprintf(pick1(en, "，%s 元/小时", ", %s CNY/h"), figureText(*f))
+		}
+		if t := st.NoCard.Note.Pick(en); t != "" {
+			nc += pick1(en, "。", ". ") + t
+		}
+		rep.Lines = append(rep.Lines, nc)
+	}
+	if t := st.Note.Pick(en); t != "" {
+		rep.Lines = append(rep.Lines, t)
+	}
+	for _, rt := range p.Retention {
+		rep.Lines = append(rep.Lines, pick1(en, "⚠ ", "⚠ ")+rt.Text.Pick(en))
+	}
+	for _, c := range p.Caveats {
+		rep.Lines = append(rep.Lines, "• "+c.Pick(en))
+	}
+	t := &chat.Table{Header: pick(en, []string{"GPU", "元/卡时", "日期", "来源"}, []string{"GPU", "CNY/GPU-h", "as of", "source"})}
+	for _, pr := range p.Prices {
+		if len(q.GPUs) > 0 && !containsStr(q.GPUs, pr.GPU) {
+			continue
+		}
+		row := listRow(p, pr)
+		t.Rows = append(t.Rows, []string{pr.GPU, priceCell(row, en), pr.CNYPerHour.AsOf, shortSource(pr.CNYPerHour.Source)})
+	}
+	if len(t.Rows) > 0 {
+		rep.Table = t
+	} else {
+		rep.Notes = append(rep.Notes, pick1(en, "目录里没有这个平台的 GPU 标价。", "The catalog has no GPU list prices for this platform."))
+	}
+	for _, row := range t.Rows {
+		if strings.HasSuffix(row[1], "*") {
+			rep.Notes = append(rep.Notes, pick1(en, "* 仅见于原始文章、未经其他来源核实。", "* only the seed articles report it; not confirmed by a dated source."))
+			break
+		}
+	}
+	rep.Notes = append(rep.Notes, pick1(en, "以上是目录标价，不是实时库存；问“"+p.DisplayName(en)+" 的 4090 还有吗”查库存。", "These are catalog list prices, not live stock."))
+	return rep
+}
+
+func listRow(p *catalog.Platform, pr catalog.Price) OfferRow {
+	row := OfferRow{Platform: p.ID, GPU: pr.GPU, PriceCNY: pr.CNYPerHour.Low, Source: string(stock.SourceCatalog),
+		AsOf: pr.CNYPerHour.AsOf, AgeSeconds: -1, Verified: pr.CNYPerHour.Verified, PriceNote: pr.CNYPerHour.Note}
+	if pr.CNYPerHour.High > pr.CNYPerHour.Low {
+		row.PriceHighCNY = pr.CNYPerHour.High
+	}
+	return row
+}
+
+func figureText(f catalog.Figure) string {
+	if f.IsRange() {
+		return fmt.Sprintf("%g-%g", f.Low, f.High)
+	}
+	return fmt.Sprintf("%g", f.Low)
+}
+
+func granularityText(g string, en bool) string {
+	if en {
+		if g == "" {
+			return "?"
+		}
+		return g
+	}
+	switch g {
+	case "second":
+		return "秒"
+	case "minute":
+		return "分钟"
+	case "hour":
+		return "小时"
+	}
+	return "?"
+}
+
+func shortSource(s string) string {
+	if r := []rune(s); len(r) > 48 {
+		return string(r[:48]) + "…"
+	}
+	return s
+}
+
+func pick(en bool, zh, e []string) []string {
+	if en {
+		return e
+	}
+	return zh
+}
+
+func pick1(en bool, zh, e string) string {
+	if en {
+		return e
+	}
+	return zh
+}

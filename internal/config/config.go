@@ -1,0 +1,251 @@
+// Package config loads the bot's configuration: built-in defaults, then an
+// optional YAML file (--config or BOT_CONFIG), then environment variables.
+// Secrets (tokens, API keys) should come from the environment; a config file
+// may hold them but they are never logged or printed.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/goccy/go-yaml"
+)
+
+// Config is the whole configuration. configs/config.example.yaml documents
+// every key.
+type Config struct {
+	// DataDir is the embedded store's directory (BOT_DATA_DIR; default ./data).
+	DataDir string      `yaml:"data_dir"`
+	Catalog CatalogConf `yaml:"catalog"`
+	Stock   StockConf   `yaml:"stock"`
+	Log     LogConf     `yaml:"log"`
+}
+
+// CatalogConf points at reference data overriding the embedded files.
+type CatalogConf struct {
+	// Dir holds catalog.yaml, gpus.yaml and models.yaml; empty = built in.
+	Dir string `yaml:"dir"`
+	// FXUSDCNY overrides the catalog's USD→CNY rate (0 = catalog's).
+	FXUSDCNY float64 `yaml:"fx_usd_cny"`
+}
+
+// StockConf configures the stock providers.
+type StockConf struct {
+	// Timeout bounds each provider's fetch.
+	Timeout Duration `yaml:"timeout"`
+	// MaxAge: answers refresh data older than this before answering.
+	MaxAge    Duration      `yaml:"max_age"`
+	Providers ProvidersConf `yaml:"providers"`
+}
+
+// ProvidersConf holds one block per provider.
+type ProvidersConf struct {
+	Catalog EnableConf `yaml:"catalog"`
+	AutoDL  AutoDLConf `yaml:"autodl"`
+	VastAI  VastAIConf `yaml:"vastai"`
+	Replay  ReplayConf `yaml:"replay"`
+}
+
+// EnableConf is a provider that only needs switching on or off.
+type EnableConf struct {
+	Enabled *bool `yaml:"enabled"`
+}
+
+// AutoDLConf configures the AutoDL provider. It is enabled when a token is
+// set unless enabled: false.
+type AutoDLConf struct {
+	Enabled *bool  `yaml:"enabled"`
+	BaseURL string `yaml:"base_url"`
+	// Token is the developer token (AUTODL_TOKEN).
+	Token string `yaml:"token"`
+	// Regions are ESD region_sign values (westDC2, beijingDC1, …); empty =
+	// the global stock endpoint.
+	Regions []string `yaml:"regions"`
+	// MachineList also reads the web console's machine list (prices per
+	// machine); it is an undocumented API.
+	MachineList bool     `yaml:"machine_list"`
+	Timeout     Duration `yaml:"timeout"`
+}
+
+// VastAIConf configures the vast.ai provider (off unless enabled: true).
+type VastAIConf struct {
+	Enabled *bool  `yaml:"enabled"`
+	BaseURL string `yaml:"base_url"`
+	// APIKey is optional (VASTAI_API_KEY).
+	APIKey string `yaml:"api_key"`
+	// GPUs limits the search to these GPU names (empty = all).
+	GPUs    []string `yaml:"gpus"`
+	Limit   int      `yaml:"limit"`
+	Timeout Duration `yaml:"timeout"`
+}
+
+// ReplayConf points the replay provider at recorded responses.
+type ReplayConf struct {
+	// Dir holds recordings named by platform prefix (autodl-*.json,
+	// vastai-*.json); empty = replay off (BOT_REPLAY_DIR).
+	Dir string `yaml:"dir"`
+}
+
+// LogConf configures logging.
+type LogConf struct {
+	// Level: debug, info, warn, error.
+	Level string `yaml:"level"`
+}
+
+// Duration is a time.Duration written as "15s" or "2m" in YAML.
+type Duration time.Duration
+
+// UnmarshalYAML parses a Go duration string.
+func (d *Duration) UnmarshalYAML(b []byte) error {
+	s := strings.Trim(strings.TrimSpace(string(b)), `"'`)
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf("%q is not a duration such as 15s or 2m", s)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// D returns the value as a time.Duration.
+func (d Duration) D() time.Duration { return time.Duration(d) }
+
+// Default returns the built-in defaults: embedded store in ./data, catalog
+// list prices, no live provider, no replay.
+func Default() Config {
+	return Config{
+		DataDir: "./data",
+		Stock: StockConf{
+			Timeout: Duration(15 * time.Second),
+			MaxAge:  Duration(60 * time.Second),
+			Providers: ProvidersConf{
+				AutoDL: AutoDLConf{BaseURL: "https://api.autodl.com", Timeout: Duration(10 * time.Second)},
+				VastAI: VastAIConf{BaseURL: "https://console.vast.ai", Limit: 100, Timeout: Duration(10 * time.Second)},
+			},
+		},
+		Log: LogConf{Level: "info"},
+	}
+}
+
+// Env is the environment lookup Load uses (os.LookupEnv in production).
+type Env func(key string) (string, bool)
+
+// Load reads the file at path (empty = none) over the defaults, applies the
+// environment and validates. Errors are one line naming the file and key.
+func Load(path string, env Env) (Config, error) {
+	if env == nil {
+		env = os.LookupEnv
+	}
+	cfg := Default()
+	if path != "" {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return cfg, fmt.Errorf("config: %w", err)
+		}
+		dec := yaml.NewDecoder(bytes.NewReader(b), yaml.Strict())
+		if err := dec.Decode(&cfg); err != nil && !errors.Is(err, errEOF(err)) {
+			return cfg, fmt.Errorf("config %s: %s", path, oneLine(yaml.FormatError(err, false, false)))
+		}
+	}
+	if v, ok := env("BOT_DATA_DIR"); ok && v != "" {
+		cfg.DataDir = v
+	}
+	if v, ok := env("AUTODL_TOKEN"); ok && v != "" {
+		cfg.Stock.Providers.AutoDL.Token = v
+	}
+	if v, ok := env("VASTAI_API_KEY"); ok && v != "" {
+		cfg.Stock.Providers.VastAI.APIKey = v
+	}
+	if v, ok := env("BOT_REPLAY_DIR"); ok && v != "" {
+		cfg.Stock.Providers.Replay.Dir = v
+	}
+	if err := cfg.Validate(); err != nil {
+		if path != "" {
+			return cfg, fmt.Errorf("config %s: %w", path, err)
+		}
+		return cfg, fmt.Errorf("config: %w", err)
+	}
+	return cfg, nil
+}
+
+// errEOF treats an empty file as no settings.
+func errEOF(err error) error {
+	if err != nil && strings.Contains(err.Error(), "EOF") {
+		return err
+	}
+	return nil
+}
+
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+// Validate checks values and names the offending key.
+func (c Config) Validate() error {
+	if strings.TrimSpace(c.DataDir) == "" {
+		return errors.New("data_dir: must not be empty")
+	}
+	if c.Catalog.FXUSDCNY < 0 {
+		return errors.New("catalog.fx_usd_cny: must be positive")
+	}
+	if c.Stock.Timeout.D() <= 0 {
+		return errors.New("stock.timeout: must be positive")
+	}
+	p := c.Stock.Providers
+	if err := checkURL("stock.providers.autodl.base_url", p.AutoDL.BaseURL); err != nil {
+		return err
+	}
+	if err := checkURL("stock.providers.vastai.base_url", p.VastAI.BaseURL); err != nil {
+		return err
+	}
+	if p.VastAI.Limit < 0 || p.VastAI.Limit > 1000 {
+		return fmt.Errorf("stock.providers.vastai.limit: %d is outside 1-1000", p.VastAI.Limit)
+	}
+	if p.AutoDL.Timeout.D() < 0 || p.VastAI.Timeout.D() < 0 {
+		return errors.New("stock.providers.*.timeout: must not be negative")
+	}
+	switch c.Log.Level {
+	case "debug", "info", "warn", "error":
+	default:
+		return fmt.Errorf("log.level: %q is not debug, info, warn or error", c.Log.Level)
+	}
+	return nil
+}
+
+func checkURL(key, s string) error {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("%s: %q is not an http(s) URL", key, s)
+	}
+	return nil
+}
+
+// AutoDLEnabled reports whether the AutoDL provider should run: explicitly
+// enabled, or a token is set and it is not explicitly disabled.
+func (c Config) AutoDLEnabled() bool {
+	a := c.Stock.Providers.AutoDL
+	if a.Enabled != nil {
+		return *a.Enabled
+	}
+	return a.Token != ""
+}
+
+// VastAIEnabled reports whether the vast.ai provider should run.
+func (c Config) VastAIEnabled() bool {
+	v := c.Stock.Providers.VastAI.Enabled
+	return v != nil && *v
+}
+
+// CatalogEnabled reports whether catalog list prices are offered (default on).
+func (c Config) CatalogEnabled() bool {
+	v := c.Stock.Providers.Catalog.Enabled
+	return v == nil || *v
+}

@@ -1,0 +1,520 @@
+package stock
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/labgpu/bot/internal/catalog"
+)
+
+// AutoDL API paths (see shared/reference/stock-apis.md §1).
+const (
+	autodlGlobalStockPath = "/api/v1/dev/machine/gpu_stock"
+	autodlRegionStockPath = "/api/v1/dev/machine/region/gpu_stock"
+	autodlMachineListPath = "/api/v1/user/machine/list"
+
+	// DefaultAutoDLBaseURL is the developer API host.
+	DefaultAutoDLBaseURL = "https://api.autodl.com"
+
+	autodlPlatform = "autodl"
+	// autodlMachinePageSize is the page size of the machine list request
+	// (gpuhunter's value).
+	autodlMachinePageSize = 20
+	// AutoDLMaxPages caps the machine list paging whatever max_page says.
+	AutoDLMaxPages = 50
+)
+
+// AutoDLOptions configures the AutoDL provider.
+type AutoDLOptions struct {
+	// BaseURL defaults to https://api.autodl.com.
+	BaseURL string
+	// Token is the developer token (控制台 → 设置 → 开发者Token) or, for the
+	// machine list, a web login token. Sent raw as Authorization, no Bearer.
+	Token string
+	// Regions are region signs. With the ESD stock API they are ESD signs
+	// ("westDC2", "beijingDC1") and each is queried separately; empty means
+	// the global stock endpoint. With UseMachineList they are web signs
+	// ("west-B", "beijing-A") sent as region_sign_list; empty means all.
+	Regions []string
+	// UseMachineList switches from the official ESD stock API (counts, no
+	// price) to the undocumented web-console machine list (one offer per
+	// machine with idle GPUs, with price).
+	UseMachineList bool
+	// Timeout bounds one whole Fetch; default 10s.
+	Timeout time.Duration
+	// HTTPClient defaults to a plain client; deadlines come from the context.
+	HTTPClient *http.Client
+	// Now defaults to time.Now.
+	Now func() time.Time
+}
+
+// AutoDL fetches live stock from AutoDL.
+//
+// With the ESD stock API an offer carries Free/Total per GPU type (and
+// region) and no price (CNYPerGPUHour 0). An empty ESD answer is ambiguous:
+// AutoDL answers an unknown region sign (e.g. a web sign like "west-B") with
+// an empty success, which is indistinguishable from "nothing of any kind"; it
+// yields zero offers and no error.
+//
+// With the machine list, only machines with at least one idle GPU are
+// requested (gpuhunter's gpu_idle_num filter), so a GPU type missing from
+// the answer means none is idle on the listed machines.
+type AutoDL struct {
+	c *catalog.Catalog
+	o AutoDLOptions
+}
+
+// NewAutoDL returns an AutoDL provider. A missing token is reported by
+// Fetch (wrapping ErrNotConfigured), not here.
+func NewAutoDL(c *catalog.Catalog, o AutoDLOptions) *AutoDL {
+	if strings.TrimSpace(o.BaseURL) == "" {
+		o.BaseURL = DefaultAutoDLBaseURL
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.HTTPClient == nil {
+		o.HTTPClient = defaultClient
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return &AutoDL{c: c, o: o}
+}
+
+// Name returns "autodl".
+func (a *AutoDL) Name() string { return autodlPlatform }
+
+// Fetch queries AutoDL. Any failed request fails the whole fetch: partial
+// answers (some regions or pages missing) would read as sold out.
+func (a *AutoDL) Fetch(ctx context.Context) ([]Offer, error) {
+	if strings.TrimSpace(a.o.Token) == "" {
+		return nil, fmt.Errorf("%s: no developer token configured: %w", autodlPlatform, ErrNotConfigured)
+	}
+	ctx, cancel := withTimeout(ctx, a.o.Timeout)
+	defer cancel()
+	if a.o.UseMachineList {
+		return a.fetchMachines(ctx)
+	}
+	return a.fetchStock(ctx)
+}
+
+func (a *AutoDL) header() http.Header {
+	return http.Header{"Authorization": {strings.TrimSpace(a.o.Token)}}
+}
+
+func (a *AutoDL) fetchStock(ctx context.Context) ([]Offer, error) {
+	at := a.o.Now()
+	if len(a.o.Regions) == 0 {
+		body, err := a.call(ctx, http.MethodGet, autodlGlobalStockPath, nil)
+		if err != nil {
+			return nil, err
+		}
+		return ParseAutoDLStock(a.c, body, at)
+	}
+	var out []Offer
+	for _, region := range a.o.Regions {
+		body, err := a.call(ctx, http.MethodPost, autodlRegionStockPath, map[string]any{"region_sign": region})
+		if err != nil {
+			return nil, fmt.Errorf("%w (region %s)", err, region)
+		}
+		offers, err := ParseAutoDLStock(a.c, body, at)
+		if err != nil {
+			return nil, fmt.Errorf("%w (region %s)", err, region)
+		}
+		for i := range offers {
+			offers[i].Region = region
+		}
+		out = append(out, offers...)
+	}
+	return out, nil
+}
+
+func (a *AutoDL) fetchMachines(ctx context.Context) ([]Offer, error) {
+	at := a.o.Now()
+	regions := a.o.Regions
+	if regions == nil {
+		regions = []string{}
+	}
+	var out []Offer
+	for page := 1; page <= AutoDLMaxPages; page++ {
+		req := map[string]any{
+			"charge_type":              "payg",
+			"region_sign":              "",
+			"gpu_type_name":            []string{},
+			"machine_tag_name":         []string{},
+			"gpu_idle_num":             1,
+			"mount_net_disk":           false,
+			"instance_disk_size_order": "",
+			"date_range":               "",
+			"date_from":                "",
+			"date_to":                  "",
+			"page_index":               page,
+			"page_size":                autodlMachinePageSize,
+			"pay_price_order":          "",
+			"gpu_idle_type":            "",
+			"default_order":            true,
+			"region_sign_list":         regions,
+		}
+		body, err := a.call(ctx, http.MethodPost, autodlMachineListPath, req)
+		if err != nil {
+			return nil, fmt.Errorf("%w (page %d)", err, page)
+		}
+		offers, rows, maxPage, err := parseAutoDLMachines(a.c, body, at)
+		if err != nil {
+			return nil, fmt.Errorf("%w (page %d)", err, page)
+		}
+		out = append(out, offers...)
+		if rows == 0 || page >= maxPage {
+			break
+		}
+	}
+	return out, nil
+}
+
+// call sends one request and checks the HTTP status; the envelope code is
+// checked by the parsers.
+func (a *AutoDL) call(ctx context.Context, method, path string, payload any) ([]byte, error) {
+	r, err := doRequest(ctx, a.o.HTTPClient, autodlPlatform, method, joinURL(a.o.BaseURL, path), path, a.header(), payload)
+	if err != nil {
+		return nil, err
+	}
+	if r.status != http.StatusOK {
+		return nil, statusError(autodlPlatform, method, path, r)
+	}
+	return r.body, nil
+}
+
+// autodlData unwraps AutoDL's {"code","msg","data"} envelope. A code other
+// than "Success" (or "OK") is an *APIError; AuthorizeFailed (an expired or
+// wrong token, sent with HTTP 200) wraps ErrUnauthorized. A body without
+// the envelope (an excerpt of data alone) is returned as is.
+func autodlData(body []byte) (any, error) {
+	v, err := decodeJSON(body)
+	if err != nil {
+		return nil, malformed(autodlPlatform, "AutoDL response", err)
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return v, nil
+	}
+	code, hasCode := m["code"]
+	_, hasData := m["data"]
+	if !hasCode && !hasData {
+		return v, nil
+	}
+	c := strVal(code)
+	if hasCode && c != "Success" && c != "OK" {
+		msg := strVal(m["msg"])
+		e := &APIError{Platform: autodlPlatform, StatusCode: http.StatusOK, Code: c, Msg: msg}
+		switch {
+		case c == "AuthorizeFailed" || strings.Contains(strings.ToLower(c), "auth"):
+			e.kind = ErrUnauthorized
+			e.text = fmt.Sprintf("%s: token rejected (%s)", autodlPlatform, c)
+		case c == "":
+			e.kind = ErrBadResponse
+			e.text = fmt.Sprintf("%s: response without a code string", autodlPlatform)
+		default:
+			e.text = fmt.Sprintf("%s: API error (%s)", autodlPlatform, c)
+		}
+		if msg != "" {
+			e.text += ": " + msg
+		}
+		return nil, e
+	}
+	return m["data"], nil
+}
+
+// ParseAutoDLStock parses an AutoDL GPU stock answer: the ESD
+// gpu_stock/region gpu_stock response, the web /machine/region/gpu_type
+// response, and AutoDL private cloud's dict form. Accepted shapes, with or
+// without the {"code","msg","data"} envelope:
+//
+//	[{"RTX 4090":{"idle_gpu_num":3,"total_gpu_num":9}}, ...]
+//	{"NVIDIA GeForce RTX 4090":{"gpu_name":"...","idle_gpu_num":7,"total_gpu_num":8}, ...}
+//
+// Offers carry Free and Total, no price, Currency CNY, Source live and
+// ObservedAt at; Region is left empty (the caller knows it). An empty data
+// list gives no offers and no error.
+func ParseAutoDLStock(c *catalog.Catalog, body []byte, at time.Time) ([]Offer, error) {
+	data, err := autodlData(body)
+	if err != nil {
+		return nil, err
+	}
+	var out []Offer
+	seen := 0
+	add := func(key string, v any) {
+		st, ok := v.(map[string]any)
+		if !ok {
+			return
+		}
+		free, total := countVal(st["idle_gpu_num"]), countVal(st["total_gpu_num"])
+		_, hasIdle := st["idle_gpu_num"]
+		_, hasTotal := st["total_gpu_num"]
+		if !hasIdle && !hasTotal {
+			return
+		}
+		seen++
+		raw := strVal(st["gpu_name"])
+		if raw == "" {
+			raw = strings.TrimSpace(key)
+		}
+		if raw == "" {
+			return
+		}
+		out = append(out, Offer{
+			Platform:        autodlPlatform,
+			GPU:             resolveGPU(c, raw),
+			RawGPU:          raw,
+			GPUsPerInstance: 1,
+			Free:            free,
+			Total:           total,
+			Currency:        "CNY",
+			Source:          SourceLive,
+			ObservedAt:      at,
+			Verified:        true,
+			Note:            "stock API, no price",
+		})
+	}
+	addMap := func(m map[string]any) {
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			add(k, m[k])
+		}
+	}
+	n := 0
+	switch d := data.(type) {
+	case nil:
+		return nil, nil
+	case []any:
+		n = len(d)
+		for _, el := range d {
+			if m, ok := el.(map[string]any); ok {
+				addMap(m)
+			}
+		}
+	case map[string]any:
+		n = len(d)
+		addMap(d)
+	default:
+		return nil, fmt.Errorf("%s: stock data is a %s, not a list or object: %w", autodlPlatform, jsonKind(data), ErrBadResponse)
+	}
+	if n > 0 && seen == 0 {
+		return nil, fmt.Errorf("%s: no GPU stock entries (idle_gpu_num/total_gpu_num) in %d data elements: %w", autodlPlatform, n, ErrBadResponse)
+	}
+	return out, nil
+}
+
+// ParseAutoDLMachines parses the web console machine list
+// (POST /api/v1/user/machine/list): {"data":{"list":[...],"max_page":N}},
+// or a bare list of machine rows. One offer per machine: GPU from gpu_name,
+// price payg_price/1000 CNY per GPU-hour, Region region_name, Free
+// gpu_idle_num (else gpu_number − gpu_used, else unknown), Total
+// gpu_number. gpu_order_num is ignored: its meaning is disputed.
+func ParseAutoDLMachines(c *catalog.Catalog, body []byte, at time.Time) ([]Offer, error) {
+	offers, _, _, err := parseAutoDLMachines(c, body, at)
+	return offers, err
+}
+
+// parseAutoDLMachines also returns the number of rows and max_page (1 when
+// absent).
+func parseAutoDLMachines(c *catalog.Catalog, body []byte, at time.Time) ([]Offer, int, int, error) {
+	rows, maxPage, err := autodlRows(body, "machine list")
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	var out []Offer
+	for _, el := range rows {
+		m, ok := el.(map[string]any)
+		if !ok {
+			continue
+		}
+		raw := strVal(m["gpu_name"])
+		if raw == "" {
+			continue
+		}
+		var free *int
+		if _, ok := m["gpu_idle_num"]; ok {
+			free = countVal(m["gpu_idle_num"])
+		} else if n, ok1 := numVal(m["gpu_number"]); ok1 {
+			if u, ok2 := numVal(m["gpu_used"]); ok2 {
+				free = countVal(n - u)
+			}
+		}
+		price := milliCNY(m["payg_price"])
+		if price == 0 {
+			price = skuPrice(m["machine_sku_info"])
+		}
+		note := ""
+		if alias := strVal(m["machine_alias"]); alias != "" {
+			note = "machine " + alias
+		}
+		out = append(out, Offer{
+			Platform:        autodlPlatform,
+			GPU:             resolveGPU(c, raw),
+			RawGPU:          raw,
+			GPUsPerInstance: 1,
+			Free:            free,
+			Total:           countVal(m["gpu_number"]),
+			CNYPerGPUHour:   price,
+			OriginalPrice:   price,
+			Currency:        "CNY",
+			Region:          regionOf(m),
+			Source:          SourceLive,
+			ObservedAt:      at,
+			Verified:        true,
+			Note:            note,
+		})
+	}
+	return out, len(rows), maxPage, nil
+}
+
+// ParseAutoDLInstances parses the web console instance list
+// (POST /api/v1/instance). Each instance row describes the host machine of
+// one of the user's instances: GPU snapshot_gpu_alias_name, Free
+// gpu_idle_num, Total gpu_all_num, Region region_name. payg_price is the
+// instance's price in 1/1000 CNY per hour for req_gpu_amount GPUs, so the
+// per-GPU price divides by req_gpu_amount.
+func ParseAutoDLInstances(c *catalog.Catalog, body []byte, at time.Time) ([]Offer, error) {
+	rows, _, err := autodlRows(body, "instance list")
+	if err != nil {
+		return nil, err
+	}
+	var out []Offer
+	for _, el := range rows {
+		m, ok := el.(map[string]any)
+		if !ok {
+			continue
+		}
+		raw := strVal(m["snapshot_gpu_alias_name"])
+		if raw == "" {
+			raw = strVal(m["gpu_name"])
+		}
+		if raw == "" {
+			continue
+		}
+		price := milliCNY(m["payg_price"])
+		if n, ok := numVal(m["req_gpu_amount"]); ok && n >= 1 && n <= maxCount {
+			price /= n
+		}
+		note := "host of an instance"
+		if alias := strVal(m["machine_alias"]); alias != "" {
+			note = "host of instance on machine " + alias
+		}
+		out = append(out, Offer{
+			Platform:        autodlPlatform,
+			GPU:             resolveGPU(c, raw),
+			RawGPU:          raw,
+			GPUsPerInstance: 1,
+			Free:            countVal(m["gpu_idle_num"]),
+			Total:           countVal(m["gpu_all_num"]),
+			CNYPerGPUHour:   price,
+			OriginalPrice:   price,
+			Currency:        "CNY",
+			Region:          regionOf(m),
+			Source:          SourceLive,
+			ObservedAt:      at,
+			Verified:        true,
+			Note:            note,
+		})
+	}
+	return out, nil
+}
+
+// autodlRows unwraps a paged list: data.list with data.max_page, or a bare
+// list. Null data or list is an empty page.
+func autodlRows(body []byte, what string) ([]any, int, error) {
+	data, err := autodlData(body)
+	if err != nil {
+		return nil, 0, err
+	}
+	switch d := data.(type) {
+	case nil:
+		return nil, 1, nil
+	case []any:
+		return d, 1, nil
+	case map[string]any:
+		maxPage := 1
+		if f, ok := numVal(d["max_page"]); ok && f >= 1 {
+			maxPage = int(min(f, AutoDLMaxPages))
+		}
+		switch l := d["list"].(type) {
+		case nil:
+			if _, ok := d["list"]; ok {
+				return nil, maxPage, nil
+			}
+			return nil, 0, fmt.Errorf("%s: %s data has no list: %w", autodlPlatform, what, ErrBadResponse)
+		case []any:
+			return l, maxPage, nil
+		default:
+			return nil, 0, fmt.Errorf("%s: %s data.list is a %s, not a list: %w", autodlPlatform, what, jsonKind(l), ErrBadResponse)
+		}
+	}
+	return nil, 0, fmt.Errorf("%s: %s data is a %s, not a list or object: %w", autodlPlatform, what, jsonKind(data), ErrBadResponse)
+}
+
+// milliCNY converts AutoDL's 1/1000 CNY amounts; 0 when absent or negative.
+func milliCNY(v any) float64 {
+	f, ok := numVal(v)
+	if !ok || f <= 0 {
+		return 0
+	}
+	return f / 1000
+}
+
+// skuPrice reads machine_sku_info[type=payg].level_config[0].discounted_price
+// (the base level), in CNY.
+func skuPrice(v any) float64 {
+	skus, _ := v.([]any)
+	for _, s := range skus {
+		sm, _ := s.(map[string]any)
+		if sm == nil {
+			continue
+		}
+		if t := strVal(sm["type"]); t != "" && t != "payg" {
+			continue
+		}
+		levels, _ := sm["level_config"].([]any)
+		if len(levels) == 0 {
+			continue
+		}
+		if lm, ok := levels[0].(map[string]any); ok {
+			if p := milliCNY(lm["discounted_price"]); p > 0 {
+				return p
+			}
+		}
+	}
+	return 0
+}
+
+func regionOf(m map[string]any) string {
+	if r := strVal(m["region_name"]); r != "" {
+		return r
+	}
+	return strVal(m["region_sign"])
+}
+
+// jsonKind names the JSON type of a decoded value.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case []any:
+		return "list"
+	case map[string]any:
+		return "object"
+	}
+	return "number"
+}

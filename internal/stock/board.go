@@ -1,0 +1,192 @@
+package stock
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"sync"
+	"time"
+)
+
+// SnapshotStore keeps each provider's last snapshot across restarts.
+// Implemented by the embedded and Redis stores.
+type SnapshotStore interface {
+	SaveProviderSnapshot(ctx context.Context, ps ProviderSnapshot) error
+	LoadProviderSnapshots(ctx context.Context) ([]ProviderSnapshot, error)
+}
+
+// BoardOptions configures a Board.
+type BoardOptions struct {
+	// Timeout bounds one provider's fetch (default 15 s).
+	Timeout time.Duration
+	// MaxAge is how old a snapshot may be before Snapshot refreshes it on
+	// demand (default 60 s; negative = never refresh on demand).
+	MaxAge time.Duration
+	Store  SnapshotStore
+	Log    *slog.Logger
+	Now    func() time.Time
+}
+
+// Board holds the latest offers of every provider. A provider whose fetch
+// fails keeps its previous offers, marked stale with their age.
+type Board struct {
+	providers []Provider
+	opt       BoardOptions
+
+	mu      sync.Mutex
+	last    map[string]ProviderSnapshot
+	refresh sync.Mutex
+}
+
+// NewBoard builds a board over providers.
+func NewBoard(providers []Provider, opt BoardOptions) *Board {
+	if opt.Timeout <= 0 {
+		opt.Timeout = 15 * time.Second
+	}
+	if opt.MaxAge == 0 {
+		opt.MaxAge = 60 * time.Second
+	}
+	if opt.Log == nil {
+		opt.Log = slog.Default()
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	return &Board{providers: providers, opt: opt, last: map[string]ProviderSnapshot{}}
+}
+
+// Restore loads persisted snapshots (from before a restart). Offers keep
+// their original observation times, so answers show their true age.
+func (b *Board) Restore(ctx context.Context) error {
+	if b.opt.Store == nil {
+		return nil
+	}
+	snaps, err := b.opt.Store.LoadProviderSnapshots(ctx)
+	if err != nil {
+		return fmt.Errorf("stock: restore snapshots: %w", err)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	known := map[string]bool{}
+	for _, p := range b.providers {
+		known[p.Name()] = true
+	}
+	for _, s := range snaps {
+		if known[s.Provider] {
+			b.last[s.Provider] = s
+		}
+	}
+	return nil
+}
+
+// Refresh fetches every provider in parallel, each under its own timeout,
+// and returns the combined snapshot.
+func (b *Board) Refresh(ctx context.Context) Snapshot {
+	b.refresh.Lock()
+	defer b.refresh.Unlock()
+	var wg sync.WaitGroup
+	results := make([]ProviderSnapshot, len(b.providers))
+	for i, p := range b.providers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = b.fetchOne(ctx, p)
+		}()
+	}
+	wg.Wait()
+	b.mu.Lock()
+	for _, r := range results {
+		b.last[r.Provider] = r
+	}
+	b.mu.Unlock()
+	if b.opt.Store != nil {
+		for _, r := range results {
+			if r.Status == StatusOK {
+				if err := b.opt.Store.SaveProviderSnapshot(ctx, r); err != nil {
+					b.opt.Log.Warn("stock: save snapshot", "provider", r.Provider, "err", err)
+				}
+			}
+		}
+	}
+	return b.current()
+}
+
+func (b *Board) fetchOne(ctx context.Context, p Provider) (ps ProviderSnapshot) {
+	name := p.Name()
+	ctx, cancel := context.WithTimeout(ctx, b.opt.Timeout)
+	defer cancel()
+	defer func() {
+		if r := recover(); r != nil {
+			ps = b.failed(name, fmt.Errorf("%s: provider panicked: %v", name, r))
+		}
+	}()
+	offers, err := p.Fetch(ctx)
+	if err != nil {
+		if errors.Is(err, ErrNotConfigured) {
+			return ProviderSnapshot{Provider: name, Status: StatusNotConfigured, Err: err.Error()}
+		}
+		b.opt.Log.Warn("stock: fetch failed", "provider", name, "err", err)
+		return b.failed(name, err)
+	}
+	return ProviderSnapshot{Provider: name, Status: StatusOK, Offers: offers, FetchedAt: b.opt.Now()}
+}
+
+func (b *Board) failed(name string, err error) ProviderSnapshot {
+	b.mu.Lock()
+	prev, ok := b.last[name]
+	b.mu.Unlock()
+	ps := ProviderSnapshot{Provider: name, Status: StatusError, Err: err.Error(), Failures: 1}
+	if ok {
+		ps.Failures = prev.Failures + 1
+		if len(prev.Offers) > 0 {
+			ps.Status = StatusStale
+			ps.Offers = prev.Offers
+			ps.FetchedAt = prev.FetchedAt
+		}
+	}
+	return ps
+}
+
+// Snapshot returns the current offers, refreshing first when the newest
+// data is older than MaxAge or missing.
+func (b *Board) Snapshot(ctx context.Context) Snapshot {
+	if b.opt.MaxAge > 0 && b.needsRefresh() {
+		return b.Refresh(ctx)
+	}
+	return b.current()
+}
+
+func (b *Board) needsRefresh() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	now := b.opt.Now()
+	for _, p := range b.providers {
+		s, ok := b.last[p.Name()]
+		if !ok || s.Status != StatusOK || now.Sub(s.FetchedAt) > b.opt.MaxAge {
+			if ok && s.Status == StatusNotConfigured {
+				continue
+			}
+			return true
+		}
+	}
+	return false
+}
+
+func (b *Board) current() Snapshot {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	snap := Snapshot{TakenAt: b.opt.Now()}
+	for _, p := range b.providers {
+		if s, ok := b.last[p.Name()]; ok {
+			if s.Status == StatusOK && !s.FetchedAt.IsZero() && b.opt.MaxAge > 0 && snap.TakenAt.Sub(s.FetchedAt) > 10*b.opt.MaxAge {
+				// Restored from before a restart and not refreshed since.
+				s.Status = StatusStale
+			}
+			snap.Providers = append(snap.Providers, s)
+		}
+	}
+	sort.SliceStable(snap.Providers, func(i, j int) bool { return snap.Providers[i].Provider < snap.Providers[j].Provider })
+	return snap
+}

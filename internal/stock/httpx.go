@@ -1,0 +1,305 @@
+package stock
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/labgpu/bot/internal/catalog"
+)
+
+// Defaults shared by the HTTP providers.
+const (
+	// DefaultTimeout bounds one provider's whole Fetch (all pages and
+	// regions) when its options leave Timeout zero.
+	DefaultTimeout = 10 * time.Second
+	// MaxResponseBytes is the largest response body a provider reads.
+	MaxResponseBytes = 8 << 20
+	// UserAgent is sent with every request.
+	UserAgent = "labgpu-bot"
+)
+
+// Error kinds a provider error can wrap; test them with errors.Is.
+var (
+	// ErrNotConfigured: the provider lacks a token or base URL.
+	ErrNotConfigured = errors.New("not configured")
+	// ErrUnauthorized: the platform rejected the credentials (HTTP 401/403,
+	// AutoDL's AuthorizeFailed, vast.ai's 404 "Invalid user key").
+	ErrUnauthorized = errors.New("credentials rejected")
+	// ErrRateLimited: HTTP 429.
+	ErrRateLimited = errors.New("rate limited")
+	// ErrServer: an HTTP 5xx answer.
+	ErrServer = errors.New("server error")
+	// ErrBadResponse: the body is not JSON or not the expected shape.
+	ErrBadResponse = errors.New("bad response")
+)
+
+// APIError is an answer from a platform that is not a usable result: an
+// HTTP status other than 200, or an error code in a 200 body.
+type APIError struct {
+	// Platform is the provider id ("autodl", "vastai").
+	Platform string
+	// StatusCode is the HTTP status (200 for an error code in a 200 body).
+	StatusCode int
+	// Code and Msg are the platform's own error code and message, if any.
+	Code string
+	Msg  string
+	// RetryAfter is the Retry-After header of a 429, if given.
+	RetryAfter time.Duration
+
+	kind error
+	text string
+}
+
+func (e *APIError) Error() string { return e.text }
+
+// Unwrap returns the error kind (ErrUnauthorized, ErrRateLimited,
+// ErrServer) or nil.
+func (e *APIError) Unwrap() error { return e.kind }
+
+// httpResult is a response read to completion (up to MaxResponseBytes).
+type httpResult struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// doRequest sends one request with the common headers and reads the body.
+// Errors name the platform and the endpoint and wrap the cause.
+func doRequest(ctx context.Context, client *http.Client, platform, method, url, path string, header http.Header, payload any) (*httpResult, error) {
+	var body io.Reader
+	if payload != nil {
+		b, err := json.Marshal(payload)
+		if err != nil {
+			return nil, fmt.Errorf("%s: encode request for %s %s: %w", platform, method, path, err)
+		}
+		body = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, url, body)
+	if err != nil {
+		return nil, fmt.Errorf("%s: build request %s %s: %w", platform, method, path, err)
+	}
+	for k, vs := range header {
+		for _, v := range vs {
+			req.Header.Add(k, v)
+		}
+	}
+	req.Header.Set("User-Agent", UserAgent)
+	req.Header.Set("Accept", "application/json")
+	if payload != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, transportError(ctx, platform, method, path, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, MaxResponseBytes+1))
+	if err != nil {
+		return nil, transportError(ctx, platform, method, path, fmt.Errorf("read body: %w", err))
+	}
+	if len(b) > MaxResponseBytes {
+		return nil, fmt.Errorf("%s: %s %s: response larger than %d bytes: %w", platform, method, path, MaxResponseBytes, ErrBadResponse)
+	}
+	return &httpResult{status: resp.StatusCode, header: resp.Header, body: b}, nil
+}
+
+// transportError words a failed round trip, calling a deadline a timeout.
+func transportError(ctx context.Context, platform, method, path string, err error) error {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		if d, ok := ctx.Value(timeoutKey{}).(time.Duration); ok {
+			return fmt.Errorf("%s: %s %s: timed out after %v: %w", platform, method, path, d, err)
+		}
+		return fmt.Errorf("%s: %s %s: timed out: %w", platform, method, path, err)
+	}
+	return fmt.Errorf("%s: %s %s: %w", platform, method, path, err)
+}
+
+type timeoutKey struct{}
+
+// withTimeout bounds ctx by d (DefaultTimeout when d <= 0) and remembers d
+// for error messages.
+func withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		d = DefaultTimeout
+	}
+	ctx = context.WithValue(ctx, timeoutKey{}, d)
+	return context.WithTimeout(ctx, d)
+}
+
+// statusError turns a non-200 HTTP answer into an *APIError.
+func statusError(platform, method, path string, r *httpResult) *APIError {
+	e := &APIError{Platform: platform, StatusCode: r.status}
+	status := fmt.Sprintf("HTTP %d %s", r.status, http.StatusText(r.status))
+	where := fmt.Sprintf("%s %s", method, path)
+	snip := snippet(r.body)
+	switch {
+	case r.status == http.StatusUnauthorized || r.status == http.StatusForbidden:
+		e.kind = ErrUnauthorized
+		e.text = fmt.Sprintf("%s: credentials rejected (%s) from %s", platform, status, where)
+	case r.status == http.StatusTooManyRequests:
+		e.kind = ErrRateLimited
+		e.RetryAfter = parseRetryAfter(r.header.Get("Retry-After"))
+		e.text = fmt.Sprintf("%s: rate limited (%s) from %s", platform, status, where)
+		if e.RetryAfter > 0 {
+			e.text += fmt.Sprintf(", retry after %v", e.RetryAfter)
+		}
+	case r.status >= 500:
+		e.kind = ErrServer
+		e.text = fmt.Sprintf("%s: server error (%s) from %s", platform, status, where)
+	default:
+		e.text = fmt.Sprintf("%s: unexpected %s from %s", platform, status, where)
+	}
+	if snip != "" {
+		e.text += ": " + snip
+	}
+	return e
+}
+
+func parseRetryAfter(s string) time.Duration {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0
+	}
+	if n, err := strconv.Atoi(s); err == nil && n > 0 && n < 86400*7 {
+		return time.Duration(n) * time.Second
+	}
+	if t, err := http.ParseTime(s); err == nil {
+		if d := time.Until(t); d > 0 {
+			return d.Round(time.Second)
+		}
+	}
+	return 0
+}
+
+// snippet is the start of a body for an error message: one line, valid
+// UTF-8, at most 200 bytes.
+func snippet(b []byte) string {
+	const max = 200
+	s := strings.ToValidUTF8(string(b), "?")
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > max {
+		cut := max
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "..."
+	}
+	return s
+}
+
+// decodeJSON parses a whole body into generic values, keeping numbers as
+// json.Number. Trailing data after the value is an error.
+func decodeJSON(b []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, errors.New("empty body")
+		}
+		return nil, err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, errors.New("trailing data after the JSON value")
+	}
+	return v, nil
+}
+
+// malformed wraps a JSON decoding problem.
+func malformed(platform, what string, err error) error {
+	return fmt.Errorf("%s: malformed JSON in %s: %v: %w", platform, what, err, ErrBadResponse)
+}
+
+// numVal reads a JSON number, or a numeric string; false when absent,
+// null, non-numeric or not finite.
+func numVal(v any) (float64, bool) {
+	var f float64
+	var err error
+	switch x := v.(type) {
+	case json.Number:
+		f, err = strconv.ParseFloat(string(x), 64)
+	case float64:
+		f = x
+	case string:
+		f, err = strconv.ParseFloat(strings.TrimSpace(x), 64)
+	default:
+		return 0, false
+	}
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, false
+	}
+	return f, true
+}
+
+// maxCount bounds GPU counts read from platforms.
+const maxCount = 1_000_000
+
+// countVal reads a non-negative GPU count; nil when absent or nonsense.
+func countVal(v any) *int {
+	f, ok := numVal(v)
+	if !ok || f < 0 || f > maxCount {
+		return nil
+	}
+	return IntPtr(int(f))
+}
+
+// strVal reads a JSON string (numbers are formatted); "" otherwise.
+func strVal(v any) string {
+	switch x := v.(type) {
+	case string:
+		return strings.TrimSpace(x)
+	case json.Number:
+		return string(x)
+	}
+	return ""
+}
+
+// boolVal reads a JSON boolean (also 0/1 and "true"/"false"); ok false
+// when absent or null.
+func boolVal(v any) (val, ok bool) {
+	switch x := v.(type) {
+	case bool:
+		return x, true
+	case string:
+		b, err := strconv.ParseBool(strings.TrimSpace(x))
+		return b, err == nil
+	case json.Number:
+		f, err := strconv.ParseFloat(string(x), 64)
+		if err != nil {
+			return false, false
+		}
+		return f != 0, true
+	}
+	return false, false
+}
+
+// resolveGPU maps a platform GPU name to a catalog id, or returns the raw
+// name when the catalog does not know it.
+func resolveGPU(c *catalog.Catalog, raw string) string {
+	raw = strings.TrimSpace(raw)
+	if c != nil && raw != "" {
+		if id, ok := c.ResolveGPU(raw); ok {
+			return id
+		}
+	}
+	return raw
+}
+
+// defaultClient is used when options leave HTTPClient nil. Deadlines come
+// from the request context.
+var defaultClient = &http.Client{}
+
+// joinURL appends path to base without doubling the slash.
+func joinURL(base, path string) string {
+	return strings.TrimRight(base, "/") + path
+}

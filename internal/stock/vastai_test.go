@@ -1,0 +1,261 @@
+package stock_test
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/labgpu/bot/internal/stock"
+)
+
+const fx = 7.1
+
+func newVast(t *testing.T, url string, o stock.VastAIOptions) *stock.VastAI {
+	t.Helper()
+	o.BaseURL = url
+	o.Now = now
+	if o.FXUSDCNY == 0 {
+		o.FXUSDCNY = fx
+	}
+	return stock.NewVastAI(loadCatalog(t), o)
+}
+
+// vwant is one expected vast offer.
+type vwant struct {
+	gpu, raw, region string
+	n                int
+	usd              float64 // per bundle-hour
+	note             string
+}
+
+func checkVast(t *testing.T, got []stock.Offer, ws []vwant, src stock.Source) {
+	t.Helper()
+	if len(got) != len(ws) {
+		t.Fatalf("got %d offers, want %d: %+v", len(got), len(ws), got)
+	}
+	for i, w := range ws {
+		o := got[i]
+		checkOfferSane(t, o)
+		if o.Platform != "vastai" || o.Currency != "USD" || o.Source != src {
+			t.Errorf("offer %d: %s %s %s", i, o.Platform, o.Currency, o.Source)
+		}
+		if o.GPU != w.gpu || o.RawGPU != w.raw || o.Region != w.region {
+			t.Errorf("offer %d: gpu %q raw %q region %q; want %q %q %q", i, o.GPU, o.RawGPU, o.Region, w.gpu, w.raw, w.region)
+		}
+		if o.GPUsPerInstance != w.n || intp(o.Free) != intp(&w.n) || o.Total != nil {
+			t.Errorf("offer %d: GPUs %d free %s total %s; want %d", i, o.GPUsPerInstance, intp(o.Free), intp(o.Total), w.n)
+		}
+		if !approx(o.OriginalPrice, w.usd) || !approx(o.CNYPerGPUHour, w.usd/float64(w.n)*fx) {
+			t.Errorf("offer %d: USD %v CNY/GPU-h %v; want %v, %v", i, o.OriginalPrice, o.CNYPerGPUHour, w.usd, w.usd/float64(w.n)*fx)
+		}
+		if o.Note != w.note && !(src == stock.SourceReplay && strings.HasPrefix(o.Note, w.note)) {
+			t.Errorf("offer %d: note %q, want %q", i, o.Note, w.note)
+		}
+	}
+}
+
+func TestVastAIFetch(t *testing.T) {
+	tests := []struct {
+		dir, file string
+		want      []vwant
+	}{
+		{fixturesDir, "vastai-bundles.json", []vwant{
+			{gpu: "RTX 4090", raw: "RTX 4090", region: "Quebec, CA", n: 1, usd: 0.3369},
+			{gpu: "RTX 4090", raw: "RTX 4090", region: "Sweden, SE", n: 2, usd: 0.7347},
+		}},
+		{verbatimDir, "vastai-bundles-1.json", []vwant{ // bare array (CLI --raw)
+			{gpu: "RTX 4090", raw: "RTX 4090", region: "Guangxi, CN", n: 1, usd: 0.2466759259259259},
+		}},
+		{verbatimDir, "vastai-bundles-2.json", []vwant{ // one bare offer, 2022 schema
+			{gpu: "RTX 3090", raw: "RTX 3090", region: "Norway", n: 1, usd: 0.322777777777778},
+		}},
+		{verbatimDir, "vastai-bundles-docs-example-1.json", []vwant{ // offers is an object (doc bug)
+			{gpu: "Imaginary RTX 9999", raw: "Imaginary RTX 9999", region: "Atlantis, AT", n: 4, usd: 0.234567},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			srv := newFakeServer(t, serveBytes(200, fixture(t, tt.dir, tt.file)))
+			got, err := newVast(t, srv.URL, stock.VastAIOptions{APIKey: "k-1", GPUs: []string{"RTX 4090", "RTX 3090"}}).Fetch(fetchCtx(t))
+			if err != nil {
+				t.Fatalf("Fetch: %v", err)
+			}
+			checkVast(t, got, tt.want, stock.SourceLive)
+			for _, o := range got {
+				if !o.ObservedAt.Equal(fixedNow) {
+					t.Errorf("ObservedAt %v", o.ObservedAt)
+				}
+			}
+			reqs := srv.requests()
+			if len(reqs) != 1 {
+				t.Fatalf("%d requests", len(reqs))
+			}
+			r := reqs[0]
+			if r.Method != http.MethodPost || r.Path != "/api/v0/bundles/" {
+				t.Errorf("request %s %s", r.Method, r.Path)
+			}
+			if r.Auth != "Bearer k-1" || r.UA != "labgpu-bot" || r.CT != "application/json" {
+				t.Errorf("headers: auth %q UA %q CT %q", r.Auth, r.UA, r.CT)
+			}
+			b := r.Body
+			gn, _ := b["gpu_name"].(map[string]any)
+			in, _ := gn["in"].([]any)
+			if len(in) != 2 || in[0] != "RTX 4090" || in[1] != "RTX 3090" {
+				t.Errorf("gpu_name: %v", b["gpu_name"])
+			}
+			eq := func(field string, v any) {
+				m, _ := b[field].(map[string]any)
+				if m["eq"] != v {
+					t.Errorf("%s: %v, want eq %v", field, b[field], v)
+				}
+			}
+			eq("rentable", true)
+			eq("rented", false)
+			if b["type"] != "on-demand" || b["limit"] != float64(100) {
+				t.Errorf("type %v limit %v", b["type"], b["limit"])
+			}
+			ord, _ := b["order"].([]any)
+			if len(ord) != 1 {
+				t.Errorf("order %v", b["order"])
+			} else if o, _ := ord[0].([]any); len(o) != 2 || o[0] != "dph_total" || o[1] != "asc" {
+				t.Errorf("order %v", b["order"])
+			}
+		})
+	}
+}
+
+func TestVastAIRequestWithoutKeyOrGPUs(t *testing.T) {
+	srv := newFakeServer(t, serveBytes(200, fixture(t, "testdata", "vastai-empty-offers.json")))
+	p := newVast(t, srv.URL, stock.VastAIOptions{Limit: 25})
+	if p.Name() != "vastai" {
+		t.Errorf("Name %q", p.Name())
+	}
+	got, err := p.Fetch(fetchCtx(t))
+	if err != nil || len(got) != 0 {
+		t.Fatalf("empty offers: %v %v", got, err)
+	}
+	r := srv.requests()[0]
+	if r.Auth != "" {
+		t.Errorf("Authorization %q sent without a key", r.Auth)
+	}
+	if _, ok := r.Body["gpu_name"]; ok {
+		t.Errorf("gpu_name filter without GPUs: %v", r.Body["gpu_name"])
+	}
+	if r.Body["limit"] != float64(25) {
+		t.Errorf("limit %v", r.Body["limit"])
+	}
+}
+
+func TestParseVastAIRows(t *testing.T) {
+	c := loadCatalog(t)
+	body := `{"offers":[
+	 {"gpu_name":"RTX 4090","num_gpus":1,"discounted_dph_total":0.5,"geolocation":"A"},
+	 {"gpu_name":"RTX 4090","num_gpus":2,"search":{"totalHour":0.8},"dph_total_adj":0.9,"geolocation":"B"},
+	 {"gpu_name":"RTX 4090","num_gpus":1,"dph_total_adj":0.4,"geolocation":"C","verified":false},
+	 {"gpu_name":"RTX 4090","num_gpus":1,"dph_total":0.3,"rentable":false},
+	 {"gpu_name":"RTX 4090","num_gpus":1,"dph_total":0.3,"rented":true},
+	 {"gpu_name":"RTX 4090","num_gpus":1,"dph_total":0.3,"rentable":false,"dph_base":0.3},
+	 {"gpu_name":"H100 SXM","num_gpus":8,"dph_total":"20.0","geolocation":"D","verification":"deverified","rentable":true},
+	 {"gpu_name":"","num_gpus":1,"dph_total":1},
+	 "junk", null, 3
+	]}`
+	got, err := stock.ParseVastAI(c, []byte(body), fixedNow, fx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h100, ok := c.ResolveGPU("H100 SXM")
+	if !ok {
+		h100 = "H100 SXM"
+	}
+	checkVast(t, got, []vwant{
+		{gpu: "RTX 4090", raw: "RTX 4090", region: "A", n: 1, usd: 0.5},
+		{gpu: "RTX 4090", raw: "RTX 4090", region: "B", n: 2, usd: 0.8},
+		{gpu: "RTX 4090", raw: "RTX 4090", region: "C", n: 1, usd: 0.4, note: "unverified host"},
+		{gpu: h100, raw: "H100 SXM", region: "D", n: 8, usd: 20, note: "unverified host"},
+	}, stock.SourceLive)
+
+	// fx <= 0 falls back to the catalog's rate.
+	got, err = stock.ParseVastAI(c, []byte(`[{"gpu_name":"RTX 4090","num_gpus":2,"dph_total":1}]`), fixedNow, 0)
+	if err != nil || len(got) != 1 || !approx(got[0].CNYPerGPUHour, 0.5*c.FXUSDCNY) {
+		t.Fatalf("catalog fx: %+v %v", got, err)
+	}
+}
+
+func TestParseVastAIErrors(t *testing.T) {
+	c := loadCatalog(t)
+	tests := []struct {
+		name, body, want string
+	}{
+		{"no offers field", `{"foo":1}`, "vastai: response has no offers field"},
+		{"offers is a string", `{"offers":"x"}`, "offers is a string"},
+		{"number", `42`, "response is a number"},
+		{"error body", `{"success":false,"error":"invalid_args","msg":"bad query"}`, "vastai: API error (invalid_args): bad query"},
+		{"malformed", `{"offers":[`, "vastai: malformed JSON"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := stock.ParseVastAI(c, []byte(tt.body), fixedNow, fx)
+			if err == nil || !strings.Contains(err.Error(), tt.want) || got != nil {
+				t.Fatalf("got %v, %v; want error %q", got, err, tt.want)
+			}
+		})
+	}
+	got, err := stock.ParseVastAI(c, []byte(`{"offers":null}`), fixedNow, fx)
+	if err != nil || len(got) != 0 {
+		t.Errorf("null offers: %v %v", got, err)
+	}
+}
+
+func TestVastAIErrors(t *testing.T) {
+	tests := []struct {
+		name    string
+		handler func(http.ResponseWriter, *http.Request, map[string]any)
+		hang    bool
+		kind    error
+		want    []string
+	}{
+		{name: "HTTP 401", handler: serveBytes(401, []byte(`{"detail":"auth required"}`)), kind: stock.ErrUnauthorized,
+			want: []string{"vastai", "credentials rejected", "HTTP 401"}},
+		{name: "HTTP 429", handler: func(w http.ResponseWriter, _ *http.Request, _ map[string]any) {
+			w.Header().Set("Retry-After", "5")
+			w.WriteHeader(429)
+			_, _ = w.Write([]byte(`{"error":"too many requests"}`))
+		}, kind: stock.ErrRateLimited, want: []string{"vastai", "rate limited", "HTTP 429", "retry after 5s"}},
+		{name: "HTTP 500", handler: serveBytes(500, []byte(`oops`)), kind: stock.ErrServer,
+			want: []string{"vastai", "server error", "HTTP 500", "oops"}},
+		{name: "404 Invalid user key", handler: serveBytes(404, fixture(t, "testdata", "vastai-invalid-user-key.json")), kind: stock.ErrUnauthorized,
+			want: []string{"vastai: API key rejected (HTTP 404): Invalid user key"}},
+		{name: "plain 404", handler: serveBytes(404, []byte(`Not Found`)),
+			want: []string{"vastai", "unexpected HTTP 404", "/api/v0/bundles/"}},
+		{name: "malformed JSON", handler: serveBytes(200, fixture(t, "testdata", "malformed.json")), kind: stock.ErrBadResponse,
+			want: []string{"vastai", "malformed JSON"}},
+		{name: "hangs past the timeout", hang: true, want: []string{"vastai", "POST /api/v0/bundles/", "timed out after 150ms"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var srv *fakeServer
+			if tt.hang {
+				srv = hangingServer(t)
+			} else {
+				srv = newFakeServer(t, tt.handler)
+			}
+			got, err := newVast(t, srv.URL, stock.VastAIOptions{APIKey: "bad", Timeout: 150 * time.Millisecond}).Fetch(fetchCtx(t))
+			if err == nil {
+				t.Fatalf("no error; offers %+v", got)
+			}
+			if got != nil {
+				t.Errorf("offers with an error: %+v", got)
+			}
+			for _, s := range tt.want {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("error %q does not contain %q", err, s)
+				}
+			}
+			if tt.kind != nil && !errors.Is(err, tt.kind) {
+				t.Errorf("error %q is not %v", err, tt.kind)
+			}
+		})
+	}
+}

@@ -1,0 +1,92 @@
+// Package embedded is the default store: one bbolt file in the data
+// directory, no server. It implements the persistence interfaces declared by
+// the packages that use them (stock.SnapshotStore, …).
+package embedded
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/labgpu/bot/internal/stock"
+)
+
+// FileName is the store's file inside the data directory.
+const FileName = "labgpu.db"
+
+var bucketSnapshots = []byte("stock_snapshots")
+
+// Store is a bbolt-backed store. Safe for concurrent use.
+type Store struct {
+	db *bolt.DB
+}
+
+// Open opens (creating if needed) the store in dir. It fails with a clear
+// error when dir cannot be created or the file is locked by another process
+// for more than a second.
+func Open(dir string) (*Store, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("embedded store: create data dir %q: %w", dir, err)
+	}
+	path := filepath.Join(dir, FileName)
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		return nil, fmt.Errorf("embedded store: open %q: %w (is another bot running with the same BOT_DATA_DIR?)", path, err)
+	}
+	err = db.Update(func(tx *bolt.Tx) error {
+		_, err := tx.CreateBucketIfNotExists(bucketSnapshots)
+		return err
+	})
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("embedded store: init %q: %w", path, err)
+	}
+	return &Store{db: db}, nil
+}
+
+// Close closes the file.
+func (s *Store) Close() error { return s.db.Close() }
+
+// SaveProviderSnapshot replaces the provider's stored snapshot.
+func (s *Store) SaveProviderSnapshot(ctx context.Context, ps stock.ProviderSnapshot) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	b, err := json.Marshal(ps)
+	if err != nil {
+		return fmt.Errorf("embedded store: encode snapshot %q: %w", ps.Provider, err)
+	}
+	return s.db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketSnapshots).Put([]byte(ps.Provider), b)
+	})
+}
+
+// LoadProviderSnapshots returns every stored snapshot. A record that does
+// not decode is skipped and reported in the error, the others still load.
+func (s *Store) LoadProviderSnapshots(ctx context.Context) ([]stock.ProviderSnapshot, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var out []stock.ProviderSnapshot
+	var bad error
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketSnapshots).ForEach(func(k, v []byte) error {
+			var ps stock.ProviderSnapshot
+			if err := json.Unmarshal(v, &ps); err != nil {
+				bad = fmt.Errorf("embedded store: snapshot %q does not decode: %w", k, err)
+				return nil
+			}
+			out = append(out, ps)
+			return nil
+		})
+	})
+	if err != nil {
+		return out, fmt.Errorf("embedded store: load snapshots: %w", err)
+	}
+	return out, bad
+}
