@@ -104,6 +104,10 @@ type Fit struct {
 	GPUCount int `json:"gpu_count"`
 	// VRAMPerGPU is the per-GPU need at GPUCount.
 	VRAMPerGPU float64 `json:"vram_per_gpu_gb"`
+	// MicroBatch is the per-GPU micro-batch that fits; when the batch was
+	// not given it may be below the default, with gradient accumulation
+	// keeping the effective batch.
+	MicroBatch int `json:"micro_batch"`
 	// Hours is wall-clock training time on GPUCount GPUs (zero for inference).
 	Hours Range `json:"hours"`
 }
@@ -354,6 +358,33 @@ func vram(s shape, j Job, n int) VRAM {
 	return v
 }
 
+type layout struct{ batch, n int }
+
+// layouts lists the (micro-batch, GPU count) pairs to try, in order of
+// preference: the asked batch on one GPU; when the batch was defaulted,
+// smaller micro-batches with gradient accumulation; then more GPUs.
+func layouts(j Job, batchDefaulted bool) []layout {
+	counts := []int{1, 2, 4, 8}
+	if j.GPUCount > 0 {
+		counts = []int{j.GPUCount}
+	}
+	var out []layout
+	batches := []int{j.Batch}
+	if batchDefaulted && j.Method != MethodInference {
+		for b := j.Batch / 2; b >= 1; b /= 2 {
+			batches = append(batches, b)
+		}
+	}
+	for _, b := range batches {
+		out = append(out, layout{b, counts[0]})
+	}
+	last := batches[len(batches)-1]
+	for _, n := range counts[1:] {
+		out = append(out, layout{last, n})
+	}
+	return out
+}
+
 // mfu returns the (low, typical, high) model FLOPs utilisation for a GPU
 // (estimator.md §3 "Recommended defaults").
 func mfu(g *catalog.GPU, j Job) (lo, typ, hi float64) {
@@ -425,6 +456,7 @@ func (e *Estimator) Estimate(j Job, quotes Quotes) (*Estimate, error) {
 		est.ParamsB = j.ParamsB
 	}
 	est.VRAM = vram(s, j, 1)
+	batchDefaulted := contains(as, "batch")
 	if j.Method != MethodInference {
 		est.Tokens = j.Tokens * j.Epochs
 		est.FLOPs = flopsPerToken(s, j, N) * est.Tokens
@@ -445,14 +477,12 @@ func (e *Estimator) Estimate(j Job, quotes Quotes) (*Estimate, error) {
 			continue
 		}
 		f := Fit{GPU: g.ID, MemoryGB: g.MemoryGB}
-		counts := []int{1, 2, 4, 8}
-		if j.GPUCount > 0 {
-			counts = []int{j.GPUCount}
-		}
-		for _, n := range counts {
-			v := vram(s, j, n)
+		for _, c := range layouts(j, batchDefaulted) {
+			jj := j
+			jj.Batch = c.batch
+			v := vram(s, jj, c.n)
 			if v.Total <= FitFraction*g.MemoryGB {
-				f.Fits, f.GPUCount, f.VRAMPerGPU = true, n, round(v.Total, 1)
+				f.Fits, f.GPUCount, f.VRAMPerGPU, f.MicroBatch = true, c.n, round(v.Total, 1), c.batch
 				break
 			}
 			f.VRAMPerGPU = round(v.Total, 1)

@@ -37,7 +37,12 @@ func (r *Router) quotes(snap stock.Snapshot, now time.Time) billing.Quotes {
 				continue
 			}
 			k := key{o.Platform, o.GPU}
-			q := billing.PriceQuote{Platform: o.Platform, GPU: o.GPU, CNYPerGPUHour: o.CNYPerGPUHour, Source: string(o.Source),
+			price := o.CNYPerGPUHour
+			if o.PriceHigh > price {
+				// A list-price range from disagreeing sources: cost at its midpoint.
+				price = (price + o.PriceHigh) / 2
+			}
+			q := billing.PriceQuote{Platform: o.Platform, GPU: o.GPU, CNYPerGPUHour: price, Source: string(o.Source),
 				Verified: o.Verified || o.Source != stock.SourceCatalog}
 			if o.Source == stock.SourceCatalog {
 				q.AsOf = o.AsOfText
@@ -146,15 +151,40 @@ func (r *Router) renderEstimate(est *billing.Estimate, q Query) chat.Reply {
 			v.Total, v.Weights, v.Gradients, v.Optimizer, v.Activations, v.Logits, v.Overhead))
 	}
 	var fit, nofit []string
+	// Chat answers list the cards someone rents out (a price is known);
+	// the JSON has every GPU.
+	rented := map[string]bool{}
+	for _, o := range est.Options {
+		rented[o.GPU] = true
+	}
+	extraFit := 0
 	for _, f := range est.Fits {
+		if f.Fits && len(rented) > 0 && !rented[f.GPU] && q.GPU == "" {
+			extraFit++
+			continue
+		}
 		if f.Fits {
+			name := f.GPU
 			if f.GPUCount > 1 {
-				fit = append(fit, fmt.Sprintf("%s×%d", f.GPU, f.GPUCount))
-			} else {
-				fit = append(fit, f.GPU)
+				name = fmt.Sprintf("%s×%d", f.GPU, f.GPUCount)
 			}
+			if f.MicroBatch != est.Batch && est.Method != billing.MethodInference {
+				name += fmt.Sprintf("（batch %d+梯度累积）", f.MicroBatch)
+				if en {
+					name = strings.Replace(name, "（batch", " (batch", 1)
+					name = strings.Replace(name, "+梯度累积）", " + grad accumulation)", 1)
+				}
+			}
+			fit = append(fit, name)
 		} else {
 			nofit = append(nofit, f.GPU)
+		}
+	}
+	if extraFit > 0 {
+		if en {
+			fit = append(fit, fmt.Sprintf("and %d GPUs no platform lists a price for", extraFit))
+		} else {
+			fit = append(fit, fmt.Sprintf("另有 %d 种卡放得下但没有平台报价", extraFit))
 		}
 	}
 	if en {
@@ -223,7 +253,13 @@ func (r *Router) renderEstimate(est *billing.Estimate, q Query) chat.Reply {
 		rep.Table = t
 		if est.Method != billing.MethodInference {
 			c, f := est.Options[est.Cheapest], est.Options[est.Fastest]
-			if en {
+			if est.Cheapest == est.Fastest || f.Hours >= c.Hours {
+				if en {
+					rep.Lines = append(rep.Lines, fmt.Sprintf("Cheapest and fastest: %s %s ×%d, ~%.2f CNY (%.1f h).", r.platformName(c.Platform, en), c.GPU, c.GPUCount, c.TotalCNY, c.Hours))
+				} else {
+					rep.Lines = append(rep.Lines, fmt.Sprintf("最便宜也最快：%s %s ×%d，约 %.2f 元（%.1f 小时）。", r.platformName(c.Platform, en), c.GPU, c.GPUCount, c.TotalCNY, c.Hours))
+				}
+			} else if en {
 				rep.Lines = append(rep.Lines, fmt.Sprintf("Cheapest: %s %s ×%d, ~%.2f CNY (%.1f h). Fastest: %s %s ×%d, %.1f h, ~%.2f CNY.",
 					r.platformName(c.Platform, en), c.GPU, c.GPUCount, c.TotalCNY, c.Hours, r.platformName(f.Platform, en), f.GPU, f.GPUCount, f.Hours, f.TotalCNY))
 			} else {
@@ -290,7 +326,7 @@ func (r *Router) hiddenCostNote(platform string, en bool) string {
 		}
 	}
 	for _, rt := range p.Retention {
-		parts = append(parts, rt.Text.Pick(en))
+		parts = append(parts, strings.TrimRight(rt.Text.Pick(en), "。. "))
 	}
 	if len(parts) == 0 {
 		return ""

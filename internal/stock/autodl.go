@@ -305,10 +305,10 @@ func ParseAutoDLStock(c *catalog.Catalog, body []byte, at time.Time) ([]Offer, e
 		n = len(d)
 		addMap(d)
 	default:
-		return nil, fmt.Errorf("%s: stock data is a %s, not a list or object: %w", autodlPlatform, jsonKind(data), ErrBadResponse)
+		return nil, badResponse("%s: stock data is a %s, not a list or object", autodlPlatform, jsonKind(data))
 	}
 	if n > 0 && seen == 0 {
-		return nil, fmt.Errorf("%s: no GPU stock entries (idle_gpu_num/total_gpu_num) in %d data elements: %w", autodlPlatform, n, ErrBadResponse)
+		return nil, badResponse("%s: no GPU stock entries (idle_gpu_num/total_gpu_num) in %d data elements", autodlPlatform, n)
 	}
 	return out, nil
 }
@@ -451,14 +451,14 @@ func autodlRows(body []byte, what string) ([]any, int, error) {
 			if _, ok := d["list"]; ok {
 				return nil, maxPage, nil
 			}
-			return nil, 0, fmt.Errorf("%s: %s data has no list: %w", autodlPlatform, what, ErrBadResponse)
+			return nil, 0, badResponse("%s: %s data has no list", autodlPlatform, what)
 		case []any:
 			return l, maxPage, nil
 		default:
-			return nil, 0, fmt.Errorf("%s: %s data.list is a %s, not a list: %w", autodlPlatform, what, jsonKind(l), ErrBadResponse)
+			return nil, 0, badResponse("%s: %s data.list is a %s, not a list", autodlPlatform, what, jsonKind(l))
 		}
 	}
-	return nil, 0, fmt.Errorf("%s: %s data is a %s, not a list or object: %w", autodlPlatform, what, jsonKind(data), ErrBadResponse)
+	return nil, 0, badResponse("%s: %s data is a %s, not a list or object", autodlPlatform, what, jsonKind(data))
 }
 
 // milliCNY converts AutoDL's 1/1000 CNY amounts; 0 when absent or negative.

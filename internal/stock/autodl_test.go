@@ -1,6 +1,7 @@
 package stock_test
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strings"
@@ -438,6 +439,17 @@ func TestAutoDLOversizedBody(t *testing.T) {
 	srv := newFakeServer(t, serveBytes(200, big))
 	_, err := newAutoDL(t, srv.URL, stock.AutoDLOptions{}).Fetch(fetchCtx(t))
 	if err == nil || !strings.Contains(err.Error(), "larger than") {
+		t.Fatalf("err %v", err)
+	}
+}
+
+func TestAutoDLCallerDeadline(t *testing.T) {
+	srv := hangingServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	_, err := newAutoDL(t, srv.URL, stock.AutoDLOptions{Timeout: time.Minute}).Fetch(ctx)
+	if err == nil || !strings.Contains(err.Error(), "autodl") || !strings.Contains(err.Error(), "deadline exceeded") ||
+		strings.Contains(err.Error(), "timed out after 1m") || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err %v", err)
 	}
 }

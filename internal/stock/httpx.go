@@ -108,7 +108,7 @@ func doRequest(ctx context.Context, client *http.Client, platform, method, url, 
 		return nil, transportError(ctx, platform, method, path, fmt.Errorf("read body: %w", err))
 	}
 	if len(b) > MaxResponseBytes {
-		return nil, fmt.Errorf("%s: %s %s: response larger than %d bytes: %w", platform, method, path, MaxResponseBytes, ErrBadResponse)
+		return nil, badResponse("%s: %s %s: response larger than %d bytes", platform, method, path, MaxResponseBytes)
 	}
 	return &httpResult{status: resp.StatusCode, header: resp.Header, body: b}, nil
 }
@@ -116,15 +116,23 @@ func doRequest(ctx context.Context, client *http.Client, platform, method, url, 
 // transportError words a failed round trip, calling a deadline a timeout.
 func transportError(ctx context.Context, platform, method, path string, err error) error {
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		if d, ok := ctx.Value(timeoutKey{}).(time.Duration); ok {
-			return fmt.Errorf("%s: %s %s: timed out after %v: %w", platform, method, path, d, err)
+		// Name the provider's own timeout only when it, not an earlier
+		// deadline of the caller, expired.
+		t, ok := ctx.Value(timeoutKey{}).(timeoutInfo)
+		if dl, has := ctx.Deadline(); ok && has && dl.Equal(t.deadline) {
+			return fmt.Errorf("%s: %s %s: timed out after %v: %w", platform, method, path, t.d, err)
 		}
-		return fmt.Errorf("%s: %s %s: timed out: %w", platform, method, path, err)
+		return fmt.Errorf("%s: %s %s: deadline exceeded: %w", platform, method, path, err)
 	}
 	return fmt.Errorf("%s: %s %s: %w", platform, method, path, err)
 }
 
 type timeoutKey struct{}
+
+type timeoutInfo struct {
+	d        time.Duration
+	deadline time.Time
+}
 
 // withTimeout bounds ctx by d (DefaultTimeout when d <= 0) and remembers d
 // for error messages.
@@ -132,8 +140,9 @@ func withTimeout(ctx context.Context, d time.Duration) (context.Context, context
 	if d <= 0 {
 		d = DefaultTimeout
 	}
-	ctx = context.WithValue(ctx, timeoutKey{}, d)
-	return context.WithTimeout(ctx, d)
+	dl := time.Now().Add(d)
+	ctx = context.WithValue(ctx, timeoutKey{}, timeoutInfo{d: d, deadline: dl})
+	return context.WithDeadline(ctx, dl)
 }
 
 // statusError turns a non-200 HTTP answer into an *APIError.
@@ -215,9 +224,24 @@ func decodeJSON(b []byte) (any, error) {
 	return v, nil
 }
 
+// kindError is an error that also matches an error kind (errors.Is)
+// without adding the kind's text to the message.
+type kindError struct {
+	err  error
+	kind error
+}
+
+func (e kindError) Error() string   { return e.err.Error() }
+func (e kindError) Unwrap() []error { return []error{e.err, e.kind} }
+
+// badResponse formats an error of kind ErrBadResponse.
+func badResponse(format string, args ...any) error {
+	return kindError{err: fmt.Errorf(format, args...), kind: ErrBadResponse}
+}
+
 // malformed wraps a JSON decoding problem.
 func malformed(platform, what string, err error) error {
-	return fmt.Errorf("%s: malformed JSON in %s: %v: %w", platform, what, err, ErrBadResponse)
+	return badResponse("%s: malformed JSON in %s: %w", platform, what, err)
 }
 
 // numVal reads a JSON number, or a numeric string; false when absent,

@@ -186,7 +186,7 @@ func ParseVastAI(c *catalog.Catalog, body []byte, at time.Time, fx float64) ([]O
 			case map[string]any:
 				rows = []any{o}
 			default:
-				return nil, fmt.Errorf("%s: offers is a %s, not a list: %w", vastPlatform, jsonKind(o), ErrBadResponse)
+				return nil, badResponse("%s: offers is a %s, not a list", vastPlatform, jsonKind(o))
 			}
 			break
 		}
@@ -209,9 +209,9 @@ func ParseVastAI(c *catalog.Catalog, body []byte, at time.Time, fx float64) ([]O
 			}
 			return nil, e
 		}
-		return nil, fmt.Errorf("%s: response has no offers field: %w", vastPlatform, ErrBadResponse)
+		return nil, badResponse("%s: response has no offers field", vastPlatform)
 	default:
-		return nil, fmt.Errorf("%s: response is a %s, not an object or list: %w", vastPlatform, jsonKind(v), ErrBadResponse)
+		return nil, badResponse("%s: response is a %s, not an object or list", vastPlatform, jsonKind(v))
 	}
 	var out []Offer
 	for _, el := range rows {
