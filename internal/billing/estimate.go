@@ -539,6 +539,10 @@ func (e *Estimator) costRows(est *Estimate, quotes Quotes) {
 			o.GPUCostCNY = round(o.BilledGPUHours*q.CNYPerGPUHour, 2)
 			o.StorageCostCNY = storageCost(p, est.DiskGB, hours(f.Hours.Typical))
 			st := math.Max(o.StorageCostCNY, 0)
+			if j.Method == MethodInference {
+				// Serving is quoted per hour: GPUs only; disk is per day.
+				st = 0
+			}
 			o.TotalCNY = round(o.GPUCostCNY+st, 2)
 			o.TotalLowCNY = round(billed(hours(f.Hours.Low))*q.CNYPerGPUHour+math.Max(storageCost(p, est.DiskGB, hours(f.Hours.Low)), 0), 2)
 			o.TotalHighCNY = round(billed(hours(f.Hours.High))*q.CNYPerGPUHour+math.Max(storageCost(p, est.DiskGB, hours(f.Hours.High)), 0), 2)

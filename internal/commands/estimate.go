@@ -151,33 +151,69 @@ func (r *Router) renderEstimate(est *billing.Estimate, q Query) chat.Reply {
 			v.Total, v.Weights, v.Gradients, v.Optimizer, v.Activations, v.Logits, v.Overhead))
 	}
 	var fit, nofit []string
-	// Chat answers list the cards someone rents out (a price is known);
-	// the JSON has every GPU.
+	// Chat answers list the cards someone rents out (a price is known),
+	// grouped by layout; the JSON has every GPU.
 	rented := map[string]bool{}
 	for _, o := range est.Options {
 		rented[o.GPU] = true
 	}
+	type layoutKey struct{ n, mb int }
+	var order []layoutKey
+	groups := map[layoutKey][]string{}
 	extraFit := 0
+	smallest := 0.0
 	for _, f := range est.Fits {
-		if f.Fits && len(rented) > 0 && !rented[f.GPU] && q.GPU == "" {
+		if !f.Fits {
+			nofit = append(nofit, f.GPU)
+			continue
+		}
+		if len(rented) > 0 && !rented[f.GPU] && q.GPU == "" {
 			extraFit++
 			continue
 		}
-		if f.Fits {
-			name := f.GPU
-			if f.GPUCount > 1 {
-				name = fmt.Sprintf("%s×%d", f.GPU, f.GPUCount)
-			}
-			if f.MicroBatch != est.Batch && est.Method != billing.MethodInference {
-				name += fmt.Sprintf("（batch %d+梯度累积）", f.MicroBatch)
-				if en {
-					name = strings.Replace(name, "（batch", " (batch", 1)
-					name = strings.Replace(name, "+梯度累积）", " + grad accumulation)", 1)
-				}
-			}
-			fit = append(fit, name)
+		k := layoutKey{f.GPUCount, f.MicroBatch}
+		if est.Method == billing.MethodInference || f.MicroBatch == est.Batch {
+			k.mb = 0
+		} else if f.GPUCount == 1 && (smallest == 0 || f.VRAMPerGPU < smallest) {
+			smallest = f.VRAMPerGPU
+		}
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], f.GPU)
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		if order[i].n != order[j].n {
+			return order[i].n < order[j].n
+		}
+		a, b := order[i].mb, order[j].mb
+		if (a == 0) != (b == 0) {
+			return a == 0
+		}
+		return a > b
+	})
+	for _, k := range order {
+		var label string
+		switch {
+		case en && k.n == 1:
+			label = "1 GPU"
+		case en:
+			label = fmt.Sprintf("%d GPUs", k.n)
+		case k.n == 1:
+			label = "单卡"
+		default:
+			label = fmt.Sprintf("%d 卡", k.n)
+		}
+		if k.mb > 0 {
+			label += fmt.Sprintf(pick1(en, "（batch %d+梯度累积）", " (batch %d + grad accumulation)"), k.mb)
+		}
+		fit = append(fit, label+pick1(en, "：", ": ")+strings.Join(groups[k], pick1(en, "、", ", ")))
+	}
+	if smallest > 0 {
+		if en {
+			rep.Lines[0] += fmt.Sprintf("; with a smaller micro-batch from ~%.1f GB", smallest)
 		} else {
-			nofit = append(nofit, f.GPU)
+			rep.Lines[0] += fmt.Sprintf("；减小 batch 后最低约 %.1f GB", smallest)
 		}
 	}
 	if extraFit > 0 {
@@ -189,13 +225,13 @@ func (r *Router) renderEstimate(est *billing.Estimate, q Query) chat.Reply {
 	}
 	if en {
 		if len(fit) > 0 {
-			rep.Lines = append(rep.Lines, "Fits: "+strings.Join(fit, ", "))
+			rep.Lines = append(rep.Lines, "Fits — "+strings.Join(fit, "; "))
 		} else {
 			rep.Lines = append(rep.Lines, "Fits on none of the GPUs asked about, even 8 of them.")
 		}
 	} else {
 		if len(fit) > 0 {
-			rep.Lines = append(rep.Lines, "放得下："+strings.Join(fit, "、"))
+			rep.Lines = append(rep.Lines, "放得下——"+strings.Join(fit, "；"))
 		} else {
 			rep.Lines = append(rep.Lines, "所问的卡都放不下（8 张也不行）。")
 		}
@@ -278,7 +314,10 @@ func (r *Router) renderEstimate(est *billing.Estimate, q Query) chat.Reply {
 		}
 	}
 	rep.Notes = append(rep.Notes, assumptionLine(est, en))
-	if en {
+	if est.Method == billing.MethodInference {
+		rep.Notes = append(rep.Notes, pick1(en, fmt.Sprintf("每小时费用只含 GPU；权重约 %.0f GB，超出免费数据盘的部分另按天计费。", est.DiskGB),
+			fmt.Sprintf("Cost per hour is GPUs only; the ~%.0f GB of weights beyond the free data disk bill per day.", est.DiskGB)))
+	} else if en {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("Hours include %.0f min of setup and are rounded to each platform's billing granularity; the range is MFU 0.25-0.50. Disk: ~%.0f GB (weights + data + checkpoints) beyond each platform's free quota.", billing.SetupHours*60, est.DiskGB))
 	} else {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("时长含 %.0f 分钟环境准备，并按各平台计费粒度取整；范围对应 MFU 0.25-0.50。数据盘按约 %.0f GB（权重+数据+检查点）扣除各平台免费额度计算。", billing.SetupHours*60, est.DiskGB))

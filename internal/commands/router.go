@@ -42,6 +42,9 @@ type OfferRow struct {
 	PriceCNY float64 `json:"price_cny_per_hour"`
 	// PriceHighCNY is the top of a list-price range.
 	PriceHighCNY float64 `json:"price_high_cny_per_hour,omitempty"`
+	// ListPriceCNY is the catalog list price shown beside a live stock
+	// count that came without a price.
+	ListPriceCNY float64 `json:"list_price_cny_per_hour,omitempty"`
 	// Available is true / false when the source says, null when unknown.
 	Available *bool  `json:"available"`
 	Free      *int   `json:"free,omitempty"`

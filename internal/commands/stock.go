@@ -60,7 +60,17 @@ func (r *Router) rowsFor(snap stock.Snapshot, q Query, now time.Time) (rows []Of
 				continue
 			}
 		}
-		rows = append(rows, r.offerRow(o, now))
+		row := r.offerRow(o, now)
+		if !o.HasPrice() {
+			// A stock count without a price (AutoDL's stock API): show the
+			// catalog list price beside it, labelled as such.
+			if p, ok := r.cat.Platform(o.Platform); ok {
+				if pr, ok := p.PriceFor(o.GPU); ok {
+					row.ListPriceCNY = pr.CNYPerHour.Low
+				}
+			}
+		}
+		rows = append(rows, row)
 	}
 	rank := func(x OfferRow) int {
 		switch {
@@ -71,10 +81,12 @@ func (r *Router) rowsFor(snap stock.Snapshot, q Query, now time.Time) (rows []Of
 		}
 		return 2
 	}
+	// Offers known to be in stock first, then unknown stock (list prices),
+	// then sold out; cheapest first within each group.
 	sort.SliceStable(rows, func(i, j int) bool {
 		a, b := rows[i], rows[j]
-		if (rank(a) == 2) != (rank(b) == 2) {
-			return rank(a) != 2
+		if rank(a) != rank(b) {
+			return rank(a) < rank(b)
 		}
 		pa, pb := a.PriceCNY, b.PriceCNY
 		if pa == 0 {
@@ -134,13 +146,13 @@ func (r *Router) stockAnswer(ctx context.Context, res *Result) {
 	rep := chat.Reply{}
 	switch {
 	case en && q.Platform != "":
-		rep.Title = fmt.Sprintf("%s on %s, cheapest first", gpuName, r.platformName(q.Platform, en))
+		rep.Title = fmt.Sprintf("%s on %s: in stock first, then cheapest first", gpuName, r.platformName(q.Platform, en))
 	case en:
-		rep.Title = fmt.Sprintf("%s offers, cheapest first", gpuName)
+		rep.Title = fmt.Sprintf("%s offers: in stock first, then cheapest first", gpuName)
 	case q.Platform != "":
-		rep.Title = fmt.Sprintf("%s 上的 %s（按价格从低到高）", r.platformName(q.Platform, en), gpuName)
+		rep.Title = fmt.Sprintf("%s 上的 %s（有货的在前，再按价格从低到高）", r.platformName(q.Platform, en), gpuName)
 	default:
-		rep.Title = fmt.Sprintf("%s 报价（按价格从低到高）", gpuName)
+		rep.Title = fmt.Sprintf("%s 报价（有货的在前，再按价格从低到高）", gpuName)
 	}
 	if q.MaxPriceCNY > 0 {
 		if en {
@@ -232,7 +244,12 @@ func (r *Router) platformName(id string, en bool) string {
 
 func priceCell(row OfferRow, en bool) string {
 	if row.PriceCNY == 0 {
-		if en {
+		switch {
+		case row.ListPriceCNY > 0 && en:
+			return fmt.Sprintf("list %.2f", row.ListPriceCNY)
+		case row.ListPriceCNY > 0:
+			return fmt.Sprintf("标价 %.2f", row.ListPriceCNY)
+		case en:
 			return "no price"
 		}
 		return "无价格"

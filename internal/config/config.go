@@ -146,9 +146,11 @@ func Load(path string, env Env) (Config, error) {
 		if err != nil {
 			return cfg, fmt.Errorf("config: %w", err)
 		}
-		dec := yaml.NewDecoder(bytes.NewReader(b), yaml.Strict())
-		if err := dec.Decode(&cfg); err != nil && !errors.Is(err, errEOF(err)) {
-			return cfg, fmt.Errorf("config %s: %s", path, oneLine(yaml.FormatError(err, false, false)))
+		if hasContent(b) {
+			dec := yaml.NewDecoder(bytes.NewReader(b), yaml.Strict())
+			if err := dec.Decode(&cfg); err != nil {
+				return cfg, fmt.Errorf("config %s: %s", path, oneLine(yaml.FormatError(err, false, false)))
+			}
 		}
 	}
 	if v, ok := env("BOT_DATA_DIR"); ok && v != "" {
@@ -172,12 +174,16 @@ func Load(path string, env Env) (Config, error) {
 	return cfg, nil
 }
 
-// errEOF treats an empty file as no settings.
-func errEOF(err error) error {
-	if err != nil && strings.Contains(err.Error(), "EOF") {
-		return err
+// hasContent reports whether a YAML file has anything besides blank lines
+// and comments; an empty file means "no settings".
+func hasContent(b []byte) bool {
+	for _, l := range strings.Split(string(b), "\n") {
+		l = strings.TrimSpace(l)
+		if l != "" && !strings.HasPrefix(l, "#") && l != "---" {
+			return true
+		}
 	}
-	return nil
+	return false
 }
 
 func oneLine(s string) string {

@@ -1,0 +1,89 @@
+package commands_test
+
+import (
+	"context"
+	"flag"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/labgpu/bot/configs"
+	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/commands"
+	"github.com/labgpu/bot/internal/stock"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden")
+
+// recordedAt is the modification time given to the replay recordings; the
+// router's clock runs 5 minutes later, so ages read "5 分钟前".
+var recordedAt = time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+
+// newRouter builds a router over the embedded catalog, catalog list prices
+// and the replay recordings in testdata/replay (copied to a temp dir so
+// their times can be fixed).
+func newRouter(tb testing.TB) *commands.Router {
+	tb.Helper()
+	cat, err := catalog.Load(configs.FS)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	dir := tb.TempDir()
+	files, _ := filepath.Glob("testdata/replay/*.json")
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		dst := filepath.Join(dir, filepath.Base(f))
+		if err := os.WriteFile(dst, b, 0o600); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.Chtimes(dst, recordedAt, recordedAt); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	now := func() time.Time { return recordedAt.Add(5 * time.Minute) }
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	board := stock.NewBoard([]stock.Provider{stock.NewCatalogProvider(cat), stock.NewReplay(cat, dir, cat.FXUSDCNY, log)},
+		stock.BoardOptions{Now: now, MaxAge: -1, Log: log})
+	board.Refresh(context.Background())
+	return commands.NewRouter(cat, board, commands.WithClock(now))
+}
+
+func ask(r *commands.Router, text string) commands.Result {
+	return r.Answer(context.Background(), chat.Message{Text: text, ChatType: chat.P2P})
+}
+
+func TestGolden(t *testing.T) {
+	r := newRouter(t)
+	cases := []struct{ file, question string }{
+		{"stock_4090.golden", "哪家有4090"},
+		{"stock_4090_en.golden", "which platform has a 4090 right now"},
+		{"estimate_chatglm3.golden", "ChatGLM3-6B 4-bit LoRA，5万条数据，seq 2048，batch 4，3个epoch，3090和4090哪个划算"},
+		{"estimate_7b_en.golden", "how much would 7B LoRA cost"},
+		{"help.golden", "帮助"},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			got := chat.PlainText(ask(r, c.question).Reply)
+			path := filepath.Join("testdata", c.file)
+			if *update {
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("answer to %q changed (go test ./internal/commands -run Golden -update to accept):\n--- got\n%s\n--- want\n%s", c.question, got, want)
+			}
+		})
+	}
+}

@@ -1,0 +1,94 @@
+package config_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/labgpu/bot/internal/config"
+)
+
+func env(m map[string]string) config.Env {
+	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+}
+
+func write(t *testing.T, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestExampleLoads: the documented example is a valid config and equals the
+// defaults.
+func TestExampleLoads(t *testing.T) {
+	cfg, err := config.Load("../../configs/config.example.yaml", env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.DataDir != "./data" || cfg.Stock.Timeout.D() != 15*time.Second || cfg.Stock.Providers.VastAI.Limit != 100 {
+		t.Errorf("example differs from defaults: %+v", cfg)
+	}
+	if cfg.AutoDLEnabled() || cfg.VastAIEnabled() || !cfg.CatalogEnabled() {
+		t.Errorf("example enables live providers without credentials")
+	}
+}
+
+func TestEnvironment(t *testing.T) {
+	cfg, err := config.Load("", env(map[string]string{"BOT_DATA_DIR": "/tmp/x", "AUTODL_TOKEN": "tok", "BOT_REPLAY_DIR": "rec"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.DataDir != "/tmp/x" || cfg.Stock.Providers.AutoDL.Token != "tok" || cfg.Stock.Providers.Replay.Dir != "rec" {
+		t.Errorf("env not applied: %+v", cfg)
+	}
+	if !cfg.AutoDLEnabled() {
+		t.Error("AutoDL with a token should be enabled")
+	}
+}
+
+func TestBadConfig(t *testing.T) {
+	cases := []struct {
+		name, body, want string
+	}{
+		{"unknown key", "stock:\n  timout: 5s\n", "timout"},
+		{"bad duration", "stock:\n  timeout: soon\n", "duration"},
+		{"bad url", "stock:\n  providers:\n    vastai:\n      base_url: ftp//x\n", "stock.providers.vastai.base_url"},
+		{"bad level", "log:\n  level: loud\n", "log.level"},
+		{"zero timeout", "stock:\n  timeout: 0s\n", "stock.timeout"},
+		{"limit", "stock:\n  providers:\n    vastai:\n      limit: 5000\n", "stock.providers.vastai.limit"},
+		{"not yaml", "data_dir: [unclosed\n", "config"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := write(t, c.body)
+			_, err := config.Load(p, env(nil))
+			if err == nil {
+				t.Fatalf("no error for %q", c.body)
+			}
+			msg := err.Error()
+			if !strings.Contains(msg, c.want) || !strings.Contains(msg, p) || strings.Contains(msg, "\n") {
+				t.Errorf("error %q should be one line naming %q and the file", msg, c.want)
+			}
+		})
+	}
+}
+
+func TestMissingFile(t *testing.T) {
+	if _, err := config.Load(filepath.Join(t.TempDir(), "nope.yaml"), env(nil)); err == nil || !strings.Contains(err.Error(), "nope.yaml") {
+		t.Fatalf("err = %v, want one naming the file", err)
+	}
+}
+
+func TestEmptyFile(t *testing.T) {
+	for _, body := range []string{"", "# only a comment\n", "---\n"} {
+		cfg, err := config.Load(write(t, body), env(nil))
+		if err != nil || cfg.DataDir != "./data" {
+			t.Fatalf("empty file %q: %v, data_dir %q", body, err, cfg.DataDir)
+		}
+	}
+}
