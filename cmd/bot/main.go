@@ -39,9 +39,18 @@ func oneLine(s string) string {
 	return strings.ReplaceAll(strings.TrimSpace(s), "\n", "; ")
 }
 
+// isFlagError recognises cobra's own command-line errors that do not pass
+// through our validators (an unknown subcommand).
 func isFlagError(err error) bool {
-	s := err.Error()
-	return strings.Contains(s, "flag") || strings.Contains(s, "unknown command") || strings.Contains(s, "accepts") || strings.Contains(s, "argument")
+	return strings.Contains(err.Error(), "unknown command")
+}
+
+// noArgs rejects positional arguments with a usage error.
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usageError{fmt.Errorf("%s takes no arguments, got %q", cmd.Name(), strings.Join(args, " "))}
+	}
+	return nil
 }
 
 // load reads the config named by --config or BOT_CONFIG and builds the app.
@@ -68,7 +77,7 @@ func newRoot() *cobra.Command {
 		Long:          "With no subcommand, bot starts a console chat on the built-in defaults (embedded store, catalog list prices; no config, server or network needed).",
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Args:          cobra.NoArgs,
+		Args:          noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			a, err := load(cmd)
 			if err != nil {
@@ -79,6 +88,7 @@ func newRoot() *cobra.Command {
 		},
 	}
 	root.PersistentFlags().String("config", "", "config file (YAML); also BOT_CONFIG")
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(askCmd(), estimateCmd(), pollCmd())
 	return root
 }
@@ -89,7 +99,12 @@ func askCmd() *cobra.Command {
 		Use:     "ask [--format text|json] QUESTION",
 		Short:   "answer one question and exit",
 		Example: `  bot ask "哪家有4090"` + "\n" + `  bot ask --format json "7B LoRA 要多少钱"`,
-		Args:    cobra.MinimumNArgs(1),
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) == 0 || strings.TrimSpace(strings.Join(args, " ")) == "" {
+				return usageError{fmt.Errorf("ask needs a question, e.g. bot ask \"哪家有4090\"")}
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := app.CheckFormat(format); err != nil {
 				return usageError{err}
@@ -114,7 +129,7 @@ func estimateCmd() *cobra.Command {
 		Short: "estimate VRAM, time and cost of a training or inference job",
 		Example: `  bot estimate --model Qwen2.5-7B --method qlora --samples 50000 --epochs 3
   bot estimate --params 7 --method lora --format json`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := app.CheckFormat(format); err != nil {
 				return usageError{err}

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var botBin string
+
+// TestMain builds the real binary once; the tests run it as a user would.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "botbin")
+	if err != nil {
+		panic(err)
+	}
+	botBin = filepath.Join(dir, "bot")
+	if out, err := exec.Command("go", "build", "-o", botBin, ".").CombinedOutput(); err != nil {
+		os.Stderr.Write(out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func run(t *testing.T, stdin string, env []string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(botBin, args...)
+	cmd.Env = append(append(os.Environ(), "BOT_DATA_DIR="+t.TempDir()), env...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var o, e strings.Builder
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return o.String(), e.String(), code
+}
+
+func TestBadInputExits2(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	os.WriteFile(bad, []byte("stock:\n  timout: 5s\n"), 0o600)
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown flag", []string{"ask", "--nope", "x"}, "--nope"},
+		{"bad format", []string{"ask", "--format", "xml", "哪家有4090"}, "--format"},
+		{"bad config key", []string{"--config", bad, "ask", "帮助"}, "timout"},
+		{"missing config", []string{"--config", "/nonexistent/c.yaml", "ask", "帮助"}, "c.yaml"},
+		{"estimate no model", []string{"estimate"}, "--model"},
+		{"estimate bad method", []string{"estimate", "--params", "7", "--method", "dpo"}, "--method"},
+		{"estimate unknown model", []string{"estimate", "--model", "FooLM"}, "--params"},
+		{"poll without once", []string{"poll"}, "--once"},
+		{"ask without question", []string{"ask"}, "question"},
+		{"stray argument", []string{"poll", "--once", "now"}, "now"},
+		{"unknown command", []string{"frobnicate"}, "frobnicate"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, stderr, code := run(t, "", nil, c.args...)
+			if code != 2 {
+				t.Errorf("exit %d, want 2 (stderr %q)", code, stderr)
+			}
+			if lines := strings.Count(strings.TrimSpace(stderr), "\n"); lines != 0 || !strings.Contains(stderr, c.want) {
+				t.Errorf("stderr %q: want one line naming %q", stderr, c.want)
+			}
+		})
+	}
+}
+
+func TestAskJSON(t *testing.T) {
+	out, stderr, code := run(t, "", nil, "ask", "--format", "json", "用4090做Qwen2.5-7B的QLoRA，5万条数据，3个epoch，大概多少钱")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got map[string]any
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if got["intent"] != "estimate" || got["model"] != "Qwen2.5-7B" || got["method"] != "qlora" || got["samples"] != 50000.0 || got["epochs"] != 3.0 {
+		t.Errorf("parsed %v", got)
+	}
+	opts, _ := got["options"].([]any)
+	if len(opts) == 0 {
+		t.Fatalf("no cost options: %s", out)
+	}
+	first := opts[0].(map[string]any)
+	for _, k := range []string{"platform", "gpu", "gpu_count", "hours", "gpu_cost_cny", "storage_cost_cny", "total_cny"} {
+		if _, ok := first[k]; !ok {
+			t.Errorf("option lacks %q: %v", k, first)
+		}
+	}
+}
+
+func TestEstimateCommand(t *testing.T) {
+	out, stderr, code := run(t, "", nil, "estimate", "--model", "qwen2.5 7b", "--method", "qlora", "--samples", "50000", "--gpu", "4090", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got struct {
+		Estimate struct {
+			VRAM map[string]float64 `json:"vram_gb"`
+			Fits []struct {
+				GPU  string `json:"gpu"`
+				Fits bool   `json:"fits"`
+			} `json:"fits"`
+		} `json:"estimate"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"weights", "gradients", "optimizer", "activations", "logits", "overhead", "total"} {
+		if _, ok := got.Estimate.VRAM[k]; !ok {
+			t.Errorf("vram_gb lacks %q", k)
+		}
+	}
+	if len(got.Estimate.Fits) != 1 || got.Estimate.Fits[0].GPU != "RTX 4090" {
+		t.Errorf("fits = %+v, want only the RTX 4090", got.Estimate.Fits)
+	}
+}
+
+func TestConsoleAndPoll(t *testing.T) {
+	out, _, code := run(t, "哪家有4090\nexit\n", nil)
+	if code != 0 || !strings.Contains(out, "RTX 4090") {
+		t.Fatalf("console exit %d:\n%s", code, out)
+	}
+	fixtures := "../../../shared/fixtures/stock"
+	if _, err := os.Stat(fixtures); err != nil {
+		t.Skip("no shared fixtures")
+	}
+	out, stderr, code := run(t, "", []string{"BOT_REPLAY_DIR=" + fixtures}, "poll", "--once", "--format", "json")
+	if code != 0 {
+		t.Fatalf("poll exit %d: %s", code, stderr)
+	}
+	var got struct {
+		Providers []struct{ Provider, Status string } `json:"providers"`
+		Offers    []struct{ Platform, Source string } `json:"offers"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, o := range got.Offers {
+		seen[o.Platform+"/"+o.Source] = true
+	}
+	if !seen["autodl/replay"] || !seen["vastai/replay"] || !seen["autodl/catalog"] {
+		t.Errorf("poll offers: %v", seen)
+	}
+}
