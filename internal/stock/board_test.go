@@ -1,0 +1,163 @@
+package stock_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/labgpu/bot/internal/stock"
+)
+
+// scripted is a provider whose answers a test sets.
+type scripted struct {
+	name string
+	mu   sync.Mutex
+	fn   func(ctx context.Context) ([]stock.Offer, error)
+}
+
+func (s *scripted) Name() string { return s.name }
+func (s *scripted) Fetch(ctx context.Context) ([]stock.Offer, error) {
+	s.mu.Lock()
+	fn := s.fn
+	s.mu.Unlock()
+	return fn(ctx)
+}
+func (s *scripted) set(fn func(ctx context.Context) ([]stock.Offer, error)) {
+	s.mu.Lock()
+	s.fn = fn
+	s.mu.Unlock()
+}
+
+// memStore is an in-memory stock.SnapshotStore.
+type memStore struct {
+	mu sync.Mutex
+	m  map[string]stock.ProviderSnapshot
+}
+
+func (m *memStore) SaveProviderSnapshot(_ context.Context, ps stock.ProviderSnapshot) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.m[ps.Provider] = ps
+	return nil
+}
+func (m *memStore) LoadProviderSnapshots(context.Context) ([]stock.ProviderSnapshot, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []stock.ProviderSnapshot
+	for _, v := range m.m {
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func offers(price float64) func(context.Context) ([]stock.Offer, error) {
+	return func(context.Context) ([]stock.Offer, error) {
+		return []stock.Offer{{Platform: "autodl", GPU: "RTX 4090", CNYPerGPUHour: price, Free: stock.IntPtr(2), Source: stock.SourceLive}}, nil
+	}
+}
+
+func status(s stock.Snapshot, name string) stock.ProviderSnapshot {
+	for _, p := range s.Providers {
+		if p.Provider == name {
+			return p
+		}
+	}
+	return stock.ProviderSnapshot{}
+}
+
+func TestBoardStaleAndFailures(t *testing.T) {
+	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	p := &scripted{name: "autodl"}
+	p.set(offers(2.18))
+	st := &memStore{m: map[string]stock.ProviderSnapshot{}}
+	b := stock.NewBoard([]stock.Provider{p}, stock.BoardOptions{Now: clock, Store: st, Timeout: time.Second})
+
+	s := b.Refresh(context.Background())
+	if ps := status(s, "autodl"); ps.Status != stock.StatusOK || len(ps.Offers) != 1 || !ps.FetchedAt.Equal(now) {
+		t.Fatalf("first fetch: %+v", ps)
+	}
+	fetched := now
+	now = now.Add(5 * time.Minute)
+	p.set(func(context.Context) ([]stock.Offer, error) { return nil, errors.New("autodl: HTTP 500") })
+	for i := 1; i <= 3; i++ {
+		s = b.Refresh(context.Background())
+		ps := status(s, "autodl")
+		if ps.Status != stock.StatusStale || len(ps.Offers) != 1 || !ps.FetchedAt.Equal(fetched) || ps.Failures != i || ps.Err == "" {
+			t.Fatalf("failure %d: %+v; want stale offers from the last success and a failure count", i, ps)
+		}
+	}
+	// The store keeps the last good snapshot, not the failure.
+	saved, _ := st.LoadProviderSnapshots(context.Background())
+	if len(saved) != 1 || saved[0].Status != stock.StatusOK {
+		t.Errorf("stored %+v", saved)
+	}
+	p.set(offers(1.98))
+	s = b.Refresh(context.Background())
+	if ps := status(s, "autodl"); ps.Status != stock.StatusOK || ps.Failures != 0 || ps.Offers[0].CNYPerGPUHour != 1.98 {
+		t.Errorf("after recovery: %+v", ps)
+	}
+}
+
+func TestBoardNeverFetchedIsError(t *testing.T) {
+	p := &scripted{name: "vastai"}
+	p.set(func(context.Context) ([]stock.Offer, error) { return nil, errors.New("boom") })
+	b := stock.NewBoard([]stock.Provider{p}, stock.BoardOptions{})
+	if ps := status(b.Refresh(context.Background()), "vastai"); ps.Status != stock.StatusError || len(ps.Offers) != 0 {
+		t.Errorf("%+v", ps)
+	}
+}
+
+func TestBoardNotConfigured(t *testing.T) {
+	p := &scripted{name: "autodl"}
+	p.set(func(context.Context) ([]stock.Offer, error) {
+		return nil, fmt.Errorf("autodl: no token: %w", stock.ErrNotConfigured)
+	})
+	b := stock.NewBoard([]stock.Provider{p}, stock.BoardOptions{})
+	if ps := status(b.Refresh(context.Background()), "autodl"); ps.Status != stock.StatusNotConfigured {
+		t.Errorf("%+v, want not_configured", ps)
+	}
+}
+
+// TestBoardTimeoutAndPanic: a hanging provider is cut off by the timeout
+// and a panicking one is recovered; the healthy one still answers.
+func TestBoardTimeoutAndPanic(t *testing.T) {
+	hang := &scripted{name: "hang"}
+	hang.set(func(ctx context.Context) ([]stock.Offer, error) { <-ctx.Done(); return nil, ctx.Err() })
+	bad := &scripted{name: "bad"}
+	bad.set(func(context.Context) ([]stock.Offer, error) { panic("parser bug") })
+	good := &scripted{name: "good"}
+	good.set(offers(2))
+	b := stock.NewBoard([]stock.Provider{hang, bad, good}, stock.BoardOptions{Timeout: 50 * time.Millisecond})
+	start := time.Now()
+	s := b.Refresh(context.Background())
+	if time.Since(start) > 5*time.Second {
+		t.Fatal("refresh did not respect the timeout")
+	}
+	if status(s, "hang").Status != stock.StatusError || status(s, "bad").Status != stock.StatusError || status(s, "good").Status != stock.StatusOK {
+		t.Errorf("%+v", s.Providers)
+	}
+}
+
+// TestBoardSnapshotRefreshesWhenOld: Snapshot serves cached data while it is
+// younger than MaxAge and refreshes after.
+func TestBoardSnapshotRefreshesWhenOld(t *testing.T) {
+	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	calls := 0
+	p := &scripted{name: "p"}
+	p.set(func(context.Context) ([]stock.Offer, error) { calls++; return nil, nil })
+	b := stock.NewBoard([]stock.Provider{p}, stock.BoardOptions{Now: func() time.Time { return now }, MaxAge: time.Minute})
+	b.Snapshot(context.Background())
+	b.Snapshot(context.Background())
+	if calls != 1 {
+		t.Fatalf("calls %d after two quick snapshots, want 1", calls)
+	}
+	now = now.Add(2 * time.Minute)
+	b.Snapshot(context.Background())
+	if calls != 2 {
+		t.Fatalf("calls %d after MaxAge, want 2", calls)
+	}
+}
