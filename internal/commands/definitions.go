@@ -74,6 +74,9 @@ func (r *Router) helpAnswer(_ context.Context, res *Result) {
 	}
 	for _, d := range r.defs {
 		rep.Lines = append(rep.Lines, fmt.Sprintf("• %s — %s", d.Name.Pick(en), d.Description.Pick(en)))
+		if len(d.Aliases) > 0 {
+			rep.Lines = append(rep.Lines, pick1(en, "  关键词：", "  keywords: ")+strings.Join(d.Aliases, pick1(en, "、", ", ")))
+		}
 		var ex []string
 		for _, e := range d.Examples {
 			ex = append(ex, "“"+e+"”")
