@@ -173,21 +173,29 @@ func (m *matcher) find(folded string) []Match {
 
 // boundaryOK rejects matches glued to ASCII letters or digits. A trailing
 // memory size such as "24g" or "24gb" after a space is allowed by the caller.
+// Two gluings are allowed: a count written with x ("2x4090", "a100x8") and
+// an English plural after a digit ("4090s", "a100s").
 func boundaryOK(s string, start, end int) bool {
 	if start > 0 {
 		r := lastRune(s[:start])
-		if isWordRune(r) {
+		if isWordRune(r) && !(r == 'x' && start >= 2 && isDigit(s[start-2])) {
 			return false
 		}
 	}
 	if end < len(s) {
 		r := []rune(s[end:])[0]
-		if isWordRune(r) {
+		switch {
+		case !isWordRune(r):
+		case r == 'x' && end+1 < len(s) && isDigit(s[end+1]):
+		case r == 's' && end > start && isDigit(s[end-1]) && (end+1 == len(s) || !isWordRune([]rune(s[end+1:])[0])):
+		default:
 			return false
 		}
 	}
 	return true
 }
+
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 
 func lastRune(s string) rune {
 	rs := []rune(s)

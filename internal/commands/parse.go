@@ -57,12 +57,18 @@ var (
 	reHelp = regexp.MustCompile(`^\s*(?:/?help|帮助|菜单|menu|commands|怎么用|使用说明|用法|说明|你能做什么|你会什么|what can you do|usage|\?|？|h)\s*[!！?？.。]*\s*$`)
 
 	reMaxPrice = []*regexp.Regexp{
-		regexp.MustCompile(`(?:低于|不超过|不高于|小于|少于|便宜于|under|below|less than|cheaper than|max|at most|<=?|≤|≦)\s*[¥￥$]?\s*` + numPat + `\s*(?:块钱|块|元|rmb|cny|yuan|¥)?`),
-		regexp.MustCompile(`[¥￥]?\s*` + numPat + `\s*(?:块钱|块|元|rmb|cny|yuan)?\s*(?:/\s*(?:h|小时|时|hr|hour))?\s*(?:以下|以内|之内|之下|一下|or less|or cheaper|及以下)`),
+		regexp.MustCompile(`(?:低于|不超过|不高于|小于|少于|便宜于|under|below|less than|cheaper than|max|at most|<=?|≤|≦)\s*[¥￥$]?\s*` + numPat + `\s*(?:块钱|块|元|rmb|cny|yuan|¥|usd|dollars?|美元|美金|刀)?`),
+		regexp.MustCompile(`[¥￥$]?\s*` + numPat + `\s*(?:块钱|块|元|rmb|cny|yuan|usd|dollars?|美元|美金|刀)?\s*(?:(?:/|每|一)\s*(?:个)?\s*(?:h|小时|时|hr|hour))?\s*(?:以下|以内|之内|之下|一下|or less|or cheaper|及以下)`),
 	}
-	reSamples = regexp.MustCompile(numPat + `\s*(万|千|w|k|m)?\s*(?:条|个样本|个样例|组|samples?|examples?|rows?|records?|instructions?|conversations?)`)
-	reTokens  = regexp.MustCompile(numPat + `\s*(万|亿|千|k|m|b|million|billion)?\s*(?:个\s*)?tokens?`)
-	reEpochs  = []*regexp.Regexp{
+	// reUSD marks a price ceiling given in US dollars ("under $0.3/hr").
+	reUSD     = regexp.MustCompile(`\$|usd|dollar|美元|美金|刀`)
+	reSamples = []*regexp.Regexp{
+		regexp.MustCompile(numPat + `\s*(万|千|w|k|m)?\s*(?:条|个样本|个样例|样本|数据|组|samples?|examples?|rows?|records?|instructions?|conversations?)`),
+		// "数据5w", "数据量 10万条", "samples=50k"
+		regexp.MustCompile(`(?:数据量?|样本数?|samples?)\s*[=:：]?\s*` + numPat + `\s*(万|千|w|k|m)?\s*(?:条)?(?:[^a-z0-9.]|$)`),
+	}
+	reTokens = regexp.MustCompile(numPat + `\s*(万|亿|千|k|m|b|million|billion)?\s*(?:个\s*)?tokens?`)
+	reEpochs = []*regexp.Regexp{
 		regexp.MustCompile(numPat + `\s*(?:个)?\s*(?:epochs?|轮|遍)`),
 		regexp.MustCompile(`(?:epochs?|轮数)\s*[=:：]?\s*` + numPat),
 	}
@@ -74,9 +80,9 @@ var (
 	reBits  = regexp.MustCompile(`(?:(\d+)\s*-?\s*(?:bit|位|比特))|int\s*(4|8)|(fp16|bf16|fp32|nf4)`)
 	reCount = []*regexp.Regexp{
 		regexp.MustCompile(numPat + `\s*(?:张|块|个|台|卡)\s*(?:卡)?\s*$`),
-		regexp.MustCompile(`^\s*` + numPat + `\s*[x×*]\s*$`),
-		regexp.MustCompile(`^\s*[x×*]\s*` + numPat),
-		regexp.MustCompile(`(\d+)\s*(?:gpus?|cards?|卡)\b`),
+		regexp.MustCompile(`(?:^|[^a-z0-9.])` + numPat + `\s*[x×*]\s*$`),
+		regexp.MustCompile(`^\s*(?:[x×*]\s*` + numPat + `|` + numPat + `\s*(?:张|台))`),
+		regexp.MustCompile(numPat + `\s*(?:张|块|个|台)?\s*(?:(?:gpus?|cards?)\b|显?卡)`),
 		regexp.MustCompile(`(单|双|四|八)卡`),
 	}
 	reParams = []*regexp.Regexp{
@@ -84,13 +90,15 @@ var (
 		regexp.MustCompile(numPat + `\s*(亿|十亿|百亿)\s*(?:参数|参数量)?`),
 	}
 	reCJK = regexp.MustCompile(`\p{Han}`)
+	// rePretrain is a pretraining job, not a "pretrained" model.
+	rePretrain = regexp.MustCompile(`pre-?train(?:ing)?\b`)
 	// modelish catches a model-like name the catalog does not know:
 	// letters followed by a size ("foo-13b", "mymodel 7b").
 	reModelish = regexp.MustCompile(`([a-z][a-z0-9.]*(?:-[a-z0-9.]+)*?)[-_]?(\d+(?:\.\d+)?)b\b`)
 )
 
 var (
-	kwEstimate  = []string{"多少钱", "多少米", "费用", "花费", "成本", "要多久", "多久", "多长时间", "几个小时", "how much", "cost", "price it", "budget", "预算", "显存", "vram", "memory", "内存", "够不够", "能不能跑", "能跑", "fit", "oom", "估算", "估计", "estimate"}
+	kwEstimate  = []string{"多少钱", "多少米", "费用", "花费", "成本", "要多久", "多久", "多长时间", "几个小时", "how much", "cost", "price it", "budget", "预算", "显存", "vram", "memory", "内存", "够不够", "能不能跑", "能跑", "fit", "oom", "估算", "估计", "estimate", "跑", "run "}
 	kwTrain     = []string{"qlora", "lora", "微调", "finetune", "fine-tune", "fine tune", "fine-tuning", "finetuning", "sft", "训练", "train", "全量", "全参", "full", "推理", "部署", "inference", "serve", "serving", "deploy", "预训练", "pretrain"}
 	kwPrices    = []string{"价格表", "价目", "报价", "price list", "prices", "pricing", "收费", "计费", "怎么收费", "list price", "定价", "价格", "price", "billing", "rates"}
 	kwStockWord = []string{"有货", "有吗", "有没有", "还有", "哪家", "哪里", "哪个平台", "哪些平台", "在哪", "便宜", "available", "in stock", "which platform", "where", "any ", "cheapest", "cheap", "stock", "sold out", "售罄", "抢", "库存", "空闲", "free", "租"}
@@ -190,7 +198,12 @@ func Parse(c *catalog.Catalog, text string) Query {
 	// sizes such as "7b"), then GPUs; each found span is blanked so later
 	// number rules do not see "4090" or "2.5" inside names.
 	rest := s
+	gpuNames := c.FindGPUs(s)
 	for _, m := range c.FindPlatforms(rest) {
+		if within(m, gpuNames) {
+			// "昇腾910B" names the chip, not the 昇腾 platform.
+			continue
+		}
 		if q.Platform == "" {
 			q.Platform = m.ID
 		}
@@ -230,6 +243,9 @@ func Parse(c *catalog.Catalog, text string) Query {
 				target = after
 			}
 			if m := re.FindStringSubmatch(target); m != nil {
+				if len(m) > 2 && m[1] == "" {
+					m[1] = m[2] // "4090 两张"
+				}
 				if v, ok := parseNum(m[1]); ok && v >= 1 && v <= 64 {
 					q.GPUCount = int(v)
 					break
@@ -254,44 +270,17 @@ func Parse(c *catalog.Catalog, text string) Query {
 	for _, re := range reMaxPrice {
 		if loc := re.FindStringSubmatchIndex(rest); loc != nil {
 			if v, ok := parseNum(rest[loc[2]:loc[3]]); ok && v > 0 && v < 1000 {
+				if reUSD.MatchString(rest[loc[0]:loc[1]]) && c.FXUSDCNY > 0 {
+					v *= c.FXUSDCNY
+				}
 				q.MaxPriceCNY = v
 				rest = blank(rest, loc[0], loc[1])
 				break
 			}
 		}
 	}
-	// Tokens before samples ("1.5亿 tokens").
-	if loc := reTokens.FindStringSubmatchIndex(rest); loc != nil {
-		if v, ok := parseNum(rest[loc[2]:loc[3]]); ok && v > 0 {
-			unit := ""
-			if loc[4] >= 0 {
-				unit = rest[loc[4]:loc[5]]
-			}
-			q.Tokens = v * mult(unit)
-			rest = blank(rest, loc[0], loc[1])
-		}
-	}
-	if loc := reSamples.FindStringSubmatchIndex(rest); loc != nil {
-		if v, ok := parseNum(rest[loc[2]:loc[3]]); ok && v > 0 {
-			unit := ""
-			if loc[4] >= 0 {
-				unit = rest[loc[4]:loc[5]]
-			}
-			if n := v * mult(unit); n < 1e12 {
-				q.Samples = int(n)
-			}
-			rest = blank(rest, loc[0], loc[1])
-		}
-	}
-	for _, re := range reEpochs {
-		if loc := re.FindStringSubmatchIndex(rest); loc != nil {
-			if v, ok := parseNum(rest[loc[2]:loc[3]]); ok && v > 0 && v <= 1000 {
-				q.Epochs = v
-				rest = blank(rest, loc[0], loc[1])
-				break
-			}
-		}
-	}
+	// Sequence length before tokens ("seq_len 4096 tokens", "上下文 4096
+	// tokens"), tokens before samples ("1.5亿 tokens").
 	for _, re := range reSeq {
 		if loc := re.FindStringSubmatchIndex(rest); loc != nil {
 			v, err := strconv.Atoi(rest[loc[2]:loc[3]])
@@ -302,6 +291,42 @@ func Parse(c *catalog.Catalog, text string) Query {
 				if v <= 1<<21 {
 					q.SeqLen = v
 				}
+				rest = blank(rest, loc[0], loc[1])
+				break
+			}
+		}
+	}
+	if loc := reTokens.FindStringSubmatchIndex(rest); loc != nil {
+		if v, ok := parseNum(rest[loc[2]:loc[3]]); ok && v > 0 {
+			unit := ""
+			if loc[4] >= 0 {
+				unit = rest[loc[4]:loc[5]]
+			}
+			if n := v * mult(unit); !math.IsInf(n, 0) {
+				q.Tokens = n
+			}
+			rest = blank(rest, loc[0], loc[1])
+		}
+	}
+	for _, re := range reSamples {
+		if loc := re.FindStringSubmatchIndex(rest); loc != nil {
+			if v, ok := parseNum(rest[loc[2]:loc[3]]); ok && v > 0 {
+				unit := ""
+				if loc[4] >= 0 {
+					unit = rest[loc[4]:loc[5]]
+				}
+				if n := v * mult(unit); n < 1e12 {
+					q.Samples = int(n)
+				}
+				rest = blank(rest, loc[0], loc[1])
+				break
+			}
+		}
+	}
+	for _, re := range reEpochs {
+		if loc := re.FindStringSubmatchIndex(rest); loc != nil {
+			if v, ok := parseNum(rest[loc[2]:loc[3]]); ok && v > 0 && v <= 1000 {
+				q.Epochs = v
 				rest = blank(rest, loc[0], loc[1])
 				break
 			}
@@ -333,7 +358,9 @@ func Parse(c *catalog.Catalog, text string) Query {
 		q.Method = "qlora"
 	case strings.Contains(s, "lora"):
 		q.Method = "lora"
-	case containsAny(s, []string{"全量", "全参", "full fine", "full-param", "full param", "full ft", "full finetun", "full sft", "full training"}):
+	case containsAny(s, []string{"全量", "全参", "full fine", "full-param", "full param", "full ft", "full finetun", "full sft", "full training", "预训练"}),
+		rePretrain.MatchString(s):
+		// Pretraining updates every weight.
 		q.Method = "full"
 	case containsAny(s, []string{"推理", "部署", "inference", "serve", "serving", "deploy", "跑推理", "上线"}):
 		q.Method = "inference"
@@ -414,6 +441,16 @@ func isStopword(s string) bool {
 	}
 	for _, r := range last {
 		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.' {
+			return true
+		}
+	}
+	return false
+}
+
+// within reports whether m lies inside a longer match of ms.
+func within(m catalog.Match, ms []catalog.Match) bool {
+	for _, o := range ms {
+		if o.Start <= m.Start && m.End <= o.End && o.End-o.Start > m.End-m.Start {
 			return true
 		}
 	}
