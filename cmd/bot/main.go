@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/labgpu/bot/internal/app"
-	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/config"
 )
 
@@ -28,7 +27,7 @@ func main() {
 	root := newRoot()
 	if err := root.ExecuteContext(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "bot: "+oneLine(err.Error()))
-		if _, ok := err.(usageError); ok || isFlagError(err) {
+		if _, ok := err.(usageError); ok || strings.Contains(err.Error(), "unknown command") {
 			os.Exit(exitUsage)
 		}
 		os.Exit(1)
@@ -39,18 +38,16 @@ func oneLine(s string) string {
 	return strings.ReplaceAll(strings.TrimSpace(s), "\n", "; ")
 }
 
-// isFlagError recognises cobra's own command-line errors that do not pass
-// through our validators (an unknown subcommand).
-func isFlagError(err error) bool {
-	return strings.Contains(err.Error(), "unknown command")
-}
-
-// noArgs rejects positional arguments with a usage error.
+// noArgs rejects positional arguments with a usage error; on the root
+// command an argument is an unknown subcommand.
 func noArgs(cmd *cobra.Command, args []string) error {
-	if len(args) > 0 {
-		return usageError{fmt.Errorf("%s takes no arguments, got %q", cmd.Name(), strings.Join(args, " "))}
+	if len(args) == 0 {
+		return nil
 	}
-	return nil
+	if !cmd.HasParent() {
+		return usageError{fmt.Errorf("unknown command %q; see bot --help", args[0])}
+	}
+	return usageError{fmt.Errorf("%s takes no arguments, got %q", cmd.Name(), strings.Join(args, " "))}
 }
 
 // load reads the config named by --config or BOT_CONFIG and builds the app.
@@ -63,9 +60,14 @@ func load(cmd *cobra.Command) (*app.App, error) {
 	if err != nil {
 		return nil, usageError{err}
 	}
-	a, err := app.New(cmd.Context(), cfg, app.Options{})
-	if err != nil {
+	if _, err := app.LoadCatalog(cfg.Catalog.Dir, cfg.Catalog.FXUSDCNY); err != nil {
 		return nil, usageError{err}
+	}
+	// One-shot commands work while a console or server holds the store's
+	// lock: they then run without persisting snapshots.
+	a, err := app.New(cmd.Context(), cfg, app.Options{StoreOptional: cmd.HasParent()})
+	if err != nil {
+		return nil, err
 	}
 	return a, nil
 }
@@ -122,8 +124,8 @@ func askCmd() *cobra.Command {
 }
 
 func estimateCmd() *cobra.Command {
-	var format, gpu string
-	var j billing.Job
+	var format string
+	var f app.EstimateFlags
 	c := &cobra.Command{
 		Use:   "estimate --model NAME|--params 7 --method full|lora|qlora|inference [flags]",
 		Short: "estimate VRAM, time and cost of a training or inference job",
@@ -134,70 +136,44 @@ func estimateCmd() *cobra.Command {
 			if err := app.CheckFormat(format); err != nil {
 				return usageError{err}
 			}
-			switch j.Method {
-			case "", billing.MethodFull, billing.MethodLoRA, billing.MethodQLoRA, billing.MethodInference:
-			default:
-				return usageError{fmt.Errorf("--method: %q is not full, lora, qlora or inference", j.Method)}
+			// A flag given explicitly must carry a usable value: "--seq 0"
+			// is an error, not the default.
+			for _, name := range []string{"seq", "batch", "samples", "tokens", "epochs", "params", "gpus", "rank", "tokens-per-sample"} {
+				if fl := cmd.Flags().Lookup(name); fl != nil && fl.Changed {
+					f.Given = append(f.Given, name)
+				}
 			}
-			switch j.Bits {
-			case 0, 4, 8, 16:
-			default:
-				return usageError{fmt.Errorf("--bits: %d is not 16, 8 or 4", j.Bits)}
-			}
-			if j.SeqLen < 0 || j.Batch < 0 || j.Samples < 0 || j.Tokens < 0 || j.Epochs < 0 || j.ParamsB < 0 || j.GPUCount < 0 {
-				return usageError{fmt.Errorf("--seq, --batch, --samples, --tokens, --epochs, --params and --gpus must not be negative")}
+			job, err := f.Job()
+			if err != nil {
+				return usageError{err}
 			}
 			a, err := load(cmd)
 			if err != nil {
 				return err
 			}
 			defer a.Close()
-			if j.Model != "" {
-				id, ok := a.Cat.ResolveModel(j.Model)
-				if !ok && j.ParamsB == 0 {
-					return usageError{fmt.Errorf("--model: unknown model %q; give its size with --params (e.g. --params 7)", j.Model)}
-				}
-				j.Model = id
+			if job, err = a.ResolveJob(job, f.GPU); err != nil {
+				return usageError{err}
 			}
-			if j.Model == "" && j.ParamsB == 0 {
-				return usageError{fmt.Errorf("give --model NAME or --params SIZE_IN_BILLIONS")}
-			}
-			if gpu != "" {
-				id, ok := a.Cat.ResolveGPU(gpu)
-				members := a.Cat.FamilyMembers(gpu)
-				switch {
-				case ok:
-					j.GPUs = []string{id}
-				case len(members) > 0:
-					j.GPUs = members
-				default:
-					return usageError{fmt.Errorf("--gpu: unknown GPU %q", gpu)}
-				}
-			}
-			if j.Platform != "" {
-				id, ok := a.Cat.ResolvePlatform(j.Platform)
-				if !ok {
-					return usageError{fmt.Errorf("--platform: unknown platform %q", j.Platform)}
-				}
-				j.Platform = id
-			}
-			return a.Estimate(cmd.Context(), j, format, os.Stdout)
+			return a.Estimate(cmd.Context(), job, format, os.Stdout)
 		},
 	}
-	f := c.Flags()
-	f.StringVar(&format, "format", "text", "output format: text or json")
-	f.StringVar(&j.Model, "model", "", "model name, e.g. Qwen2.5-7B")
-	f.Float64Var(&j.ParamsB, "params", 0, "parameter count in billions when the model is not in the catalog")
-	f.StringVar(&j.Method, "method", "", "full, lora, qlora or inference (default lora)")
-	f.IntVar(&j.Bits, "bits", 0, "weight precision: 16, 8 or 4")
-	f.IntVar(&j.SeqLen, "seq", 0, "sequence length / context (default 2048)")
-	f.IntVar(&j.Batch, "batch", 0, "micro-batch per GPU (default 4; inference 1)")
-	f.IntVar(&j.Samples, "samples", 0, "training samples (default 10000)")
-	f.Float64Var(&j.Tokens, "tokens", 0, "dataset tokens per epoch (overrides --samples)")
-	f.Float64Var(&j.Epochs, "epochs", 0, "epochs (default 3)")
-	f.IntVar(&j.GPUCount, "gpus", 0, "number of GPUs (default: as many as needed)")
-	f.StringVar(&gpu, "gpu", "", "only this GPU, e.g. 4090 or A100")
-	f.StringVar(&j.Platform, "platform", "", "only this platform, e.g. autodl")
+	fl := c.Flags()
+	fl.StringVar(&format, "format", "text", "output format: text or json")
+	fl.StringVar(&f.Model, "model", "", "model name, e.g. Qwen2.5-7B")
+	fl.Float64Var(&f.ParamsB, "params", 0, "parameter count in billions, for a model not in the catalog")
+	fl.StringVar(&f.Method, "method", "", "full, lora, qlora or inference (default lora)")
+	fl.IntVar(&f.Bits, "bits", 0, "weight precision: 32, 16, 8 or 4")
+	fl.IntVar(&f.SeqLen, "seq", 0, "sequence length / context (default 2048)")
+	fl.IntVar(&f.Batch, "batch", 0, "effective batch per GPU (default 4; inference 1)")
+	fl.IntVar(&f.Samples, "samples", 0, "training samples (default 10000)")
+	fl.IntVar(&f.TokensPerSample, "tokens-per-sample", 0, "average tokens per sample (default 512)")
+	fl.Float64Var(&f.Tokens, "tokens", 0, "dataset tokens per epoch (instead of --samples)")
+	fl.Float64Var(&f.Epochs, "epochs", 0, "epochs (default 3)")
+	fl.IntVar(&f.GPUCount, "gpus", 0, "number of GPUs, 1-8 (default: as many as needed)")
+	fl.IntVar(&f.LoRARank, "rank", 0, "LoRA rank (default 16)")
+	fl.StringVar(&f.GPU, "gpu", "", "only this GPU, e.g. 4090 or A100")
+	fl.StringVar(&f.Platform, "platform", "", "only this platform, e.g. autodl")
 	return c
 }
 

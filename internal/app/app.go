@@ -36,6 +36,10 @@ type Options struct {
 	Log *slog.Logger
 	// Now is the clock (default time.Now).
 	Now func() time.Time
+	// StoreOptional lets one-shot commands run without the store when it
+	// cannot be opened (another bot process holds its lock): snapshots are
+	// then not persisted, and a warning says so.
+	StoreOptional bool
 }
 
 // LoadCatalog loads the embedded catalog, or the files in dir when set.
@@ -76,13 +80,19 @@ func New(ctx context.Context, cfg config.Config, o Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
+	a := &App{Cfg: cfg, Cat: cat, Log: o.Log}
+	var snapStore stock.SnapshotStore
 	st, err := embedded.Open(cfg.DataDir)
-	if err != nil {
+	switch {
+	case err == nil:
+		a.Store, snapStore = st, st
+	case o.StoreOptional:
+		o.Log.Warn("running without the store; snapshots will not be kept", "err", err)
+	default:
 		return nil, err
 	}
-	a := &App{Cfg: cfg, Cat: cat, Store: st, Log: o.Log}
 	a.Board = stock.NewBoard(Providers(cfg, cat, o.Log, o.Now), stock.BoardOptions{
-		Timeout: cfg.Stock.Timeout.D(), MaxAge: cfg.Stock.MaxAge.D(), Store: st, Log: o.Log, Now: o.Now,
+		Timeout: cfg.Stock.Timeout.D(), MaxAge: cfg.Stock.MaxAge.D(), Store: snapStore, Log: o.Log, Now: o.Now,
 	})
 	if err := a.Board.Restore(ctx); err != nil {
 		o.Log.Warn("restoring stock snapshots", "err", err)
@@ -113,4 +123,9 @@ func Providers(cfg config.Config, cat *catalog.Catalog, log *slog.Logger, now fu
 }
 
 // Close releases the store.
-func (a *App) Close() error { return a.Store.Close() }
+func (a *App) Close() error {
+	if a.Store == nil {
+		return nil
+	}
+	return a.Store.Close()
+}

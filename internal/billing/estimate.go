@@ -43,6 +43,13 @@ const (
 	FitFraction = 0.92
 	// OverheadGB is the CUDA context and allocator overhead (estimator.md §1).
 	OverheadGB = 1.0
+	// MaxGPUs is the most GPUs one rented instance has (8 on the platforms
+	// in the catalog); larger jobs need several machines, which this
+	// estimator does not model.
+	MaxGPUs = 8
+	// StalePriceYears: catalog prices older than this are not used for
+	// costs (Featurize's 2021 figures).
+	StalePriceYears = 2
 )
 
 // Job describes what a user wants to run. Zero fields take defaults.
@@ -53,7 +60,7 @@ type Job struct {
 	ParamsB float64
 	// Method is full, lora, qlora or inference (default lora).
 	Method string
-	// Bits is the weight precision: 16, 8 or 4 (qlora defaults to 4).
+	// Bits is the weight precision: 32, 16, 8 or 4 (qlora defaults to 4).
 	Bits int
 	// SeqLen is the training sequence length or the inference context.
 	SeqLen int
@@ -65,7 +72,8 @@ type Job struct {
 	TokensPerSample int
 	Tokens          float64
 	Epochs          float64
-	// GPUCount is the number of GPUs asked for (0 = as many as needed).
+	// GPUCount is the number of GPUs asked for (0 = as many as needed,
+	// at most MaxGPUs).
 	GPUCount int
 	// GradCheckpointing defaults to on for training (NoGradCkpt turns it off).
 	NoGradCkpt bool
@@ -110,6 +118,8 @@ type Fit struct {
 	MicroBatch int `json:"micro_batch"`
 	// Hours is wall-clock training time on GPUCount GPUs (zero for inference).
 	Hours Range `json:"hours"`
+	// MFU is the utilisation behind Hours (high MFU gives low hours).
+	MFU Range `json:"mfu"`
 }
 
 // PriceQuote is the best known hourly price of a GPU on a platform.
@@ -117,6 +127,9 @@ type PriceQuote struct {
 	Platform      string
 	GPU           string
 	CNYPerGPUHour float64
+	// Low and High bound a list-price range (both equal CNYPerGPUHour when
+	// the price is one figure).
+	Low, High float64
 	// Source is live, replay or catalog; AsOf is its age or date text.
 	Source   string
 	AsOf     string
@@ -134,11 +147,16 @@ type Option struct {
 	BilledGPUHours float64 `json:"billed_gpu_hours"`
 	PriceCNY       float64 `json:"price_cny_per_gpu_hour"`
 	GPUCostCNY     float64 `json:"gpu_cost_cny"`
+	// PriceLowCNY and PriceHighCNY bound a list-price range.
+	PriceLowCNY  float64 `json:"price_low_cny_per_gpu_hour"`
+	PriceHighCNY float64 `json:"price_high_cny_per_gpu_hour"`
 	// StorageCostCNY is data disk beyond the free quota for the job's days;
-	// -1 when the platform's disk price is unknown.
-	StorageCostCNY float64 `json:"storage_cost_cny"`
-	TotalCNY       float64 `json:"total_cny"`
-	// TotalRange is the total at the low and high time estimates.
+	// null when the platform's disk price is unknown (then TotalCNY leaves
+	// it out).
+	StorageCostCNY *float64 `json:"storage_cost_cny"`
+	TotalCNY       float64  `json:"total_cny"`
+	// TotalLowCNY and TotalHighCNY bound the total: fast run at the low
+	// price, slow run at the high price.
 	TotalLowCNY  float64 `json:"total_low_cny"`
 	TotalHighCNY float64 `json:"total_high_cny"`
 	PriceSource  string  `json:"price_source"`
@@ -151,8 +169,12 @@ type Estimate struct {
 	Job Job `json:"-"`
 	// ModelID is the configuration used; Typical is true when the user gave
 	// only a size and a typical model of that size stands in.
-	ModelID string  `json:"model"`
-	Typical bool    `json:"typical_config"`
+	ModelID string `json:"model"`
+	Typical bool   `json:"typical_config"`
+	// Layers is the layer count used; it differs from the model's when a
+	// typical configuration was scaled to the asked size.
+	Layers  int     `json:"layers"`
+	Scaled  bool    `json:"scaled_config"`
 	ParamsB float64 `json:"params_b"`
 	Method  string  `json:"method"`
 	Bits    int     `json:"bits"`
@@ -164,16 +186,32 @@ type Estimate struct {
 	FLOPs  float64 `json:"flops"`
 	// DiskGB is the data disk the job needs: weights + dataset + checkpoints.
 	DiskGB float64 `json:"disk_gb"`
-	// VRAM is the single-GPU requirement.
-	VRAM    VRAM     `json:"vram_gb"`
-	Fits    []Fit    `json:"fits"`
-	Options []Option `json:"options"`
+	// VRAM is the single-GPU requirement at the asked batch.
+	VRAM VRAM `json:"vram_gb"`
+	// VRAMMin is the single-GPU requirement at micro-batch 1 (training)
+	// with gradient accumulation keeping the effective batch.
+	VRAMMin float64 `json:"vram_min_gb"`
+	// LoRARank is the rank used (LoRA and QLoRA only).
+	LoRARank int      `json:"lora_rank,omitempty"`
+	Fits     []Fit    `json:"fits"`
+	Options  []Option `json:"options"`
 	// Cheapest and Fastest index into Options (-1 when none).
 	Cheapest int `json:"-"`
 	Fastest  int `json:"-"`
-	// Assumptions are the defaults applied, one short phrase each.
+	// Assumptions are the defaults applied, as "name=value" ("seq_len=2048").
 	Assumptions []string `json:"assumptions"`
+	// Sharded is true when some fit needs several GPUs: the estimate then
+	// assumes ZeRO-3/FSDP sharding of weights, gradients and optimizer
+	// state, and scaling efficiency below 1 (lower confidence).
+	Sharded bool `json:"sharded"`
 }
+
+// ErrBadNumber is returned when a size, token count or epoch count is
+// negative, infinite or not a number.
+var ErrBadNumber = errors.New("billing: a size, token or epoch count is negative or not a finite number")
+
+// ErrTooManyGPUs is returned for a GPU count above MaxGPUs.
+var ErrTooManyGPUs = fmt.Errorf("billing: more than %d GPUs is a multi-machine job, which is not estimated", MaxGPUs)
 
 // ErrUnknownModel is returned when neither a known model nor a size is given.
 var ErrUnknownModel = errors.New("billing: model size unknown")
@@ -244,7 +282,7 @@ func (e *Estimator) Normalize(j Job) (Job, *catalog.Model, bool, []string, error
 		m, _ = e.Cat.Model(j.Model)
 	}
 	if m == nil {
-		if !(j.ParamsB > 0) {
+		if !(j.ParamsB > 0) || math.IsInf(j.ParamsB, 0) {
 			return j, nil, false, nil, ErrUnknownModel
 		}
 		m = e.typicalModel(j.ParamsB)
@@ -252,6 +290,14 @@ func (e *Estimator) Normalize(j Job) (Job, *catalog.Model, bool, []string, error
 			return j, nil, false, nil, ErrUnknownModel
 		}
 		typical = true
+	}
+	if j.GPUCount > MaxGPUs {
+		return j, nil, false, nil, ErrTooManyGPUs
+	}
+	for _, x := range []float64{j.ParamsB, j.Tokens, j.Epochs} {
+		if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
+			return j, nil, false, nil, ErrBadNumber
+		}
 	}
 	if j.Method == "" {
 		j.Method = MethodLoRA
@@ -270,7 +316,7 @@ func (e *Estimator) Normalize(j Job) (Job, *catalog.Model, bool, []string, error
 	}
 	if j.SeqLen <= 0 {
 		j.SeqLen = DefaultSeqLen
-		as = append(as, "seq")
+		as = append(as, fmt.Sprintf("seq_len=%d", j.SeqLen))
 	}
 	if j.Batch <= 0 {
 		if j.Method == MethodInference {
@@ -278,26 +324,30 @@ func (e *Estimator) Normalize(j Job) (Job, *catalog.Model, bool, []string, error
 		} else {
 			j.Batch = DefaultBatch
 		}
-		as = append(as, "batch")
+		as = append(as, fmt.Sprintf("batch=%d", j.Batch))
 	}
 	if j.Method != MethodInference {
 		if j.Epochs <= 0 {
 			j.Epochs = DefaultEpochs
-			as = append(as, "epochs")
+			as = append(as, fmt.Sprintf("epochs=%g", j.Epochs))
 		}
 		if j.Tokens <= 0 {
 			if j.TokensPerSample <= 0 {
 				j.TokensPerSample = min(DefaultTokensPerSample, j.SeqLen)
-				as = append(as, "tokens_per_sample")
+				as = append(as, fmt.Sprintf("tokens_per_sample=%d", j.TokensPerSample))
 			}
 			if j.Samples <= 0 {
 				j.Samples = 10000
-				as = append(as, "samples")
+				as = append(as, fmt.Sprintf("samples=%d", j.Samples))
 			}
 			j.Tokens = float64(j.Samples) * float64(j.TokensPerSample)
 		}
-		if j.LoRARank <= 0 {
+		if j.LoRARank <= 0 && j.Method != MethodFull {
 			j.LoRARank = DefaultLoRARank
+			as = append(as, fmt.Sprintf("lora_rank=%d", j.LoRARank))
+		}
+		if !j.NoGradCkpt {
+			as = append(as, "gradient_checkpointing=on")
 		}
 	}
 	return j, m, typical, as, nil
@@ -313,6 +363,8 @@ func vram(s shape, j Job, n int) VRAM {
 		v.Weights = 1*nLin + 2*(N-nLin)
 	case 4:
 		v.Weights = (0.5+0.127/8)*nLin + 2*(N-nLin)
+	case 32:
+		v.Weights = 4 * N
 	default:
 		v.Weights = 2 * N
 	}
@@ -330,8 +382,14 @@ func vram(s shape, j Job, n int) VRAM {
 			v.Gradients = 4 * trainable
 			v.Optimizer = 12 * trainable
 		} else {
+			// Mixed precision: bf16 gradients, fp32 master + Adam m and v.
+			// Pure fp32: fp32 gradients, Adam m and v (the weights are the
+			// master copy).
 			v.Gradients = 2 * trainable
 			v.Optimizer = 12 * trainable
+			if j.Bits == 32 {
+				v.Gradients, v.Optimizer = 4*trainable, 8*trainable
+			}
 		}
 		perLayer := sb * (14*s.h + 8*s.I)
 		if j.NoGradCkpt {
@@ -361,16 +419,17 @@ func vram(s shape, j Job, n int) VRAM {
 type layout struct{ batch, n int }
 
 // layouts lists the (micro-batch, GPU count) pairs to try, in order of
-// preference: the asked batch on one GPU; when the batch was defaulted,
-// smaller micro-batches with gradient accumulation; then more GPUs.
-func layouts(j Job, batchDefaulted bool) []layout {
+// preference: the asked batch on one GPU; smaller micro-batches with
+// gradient accumulation (the effective batch stays as asked); then more
+// GPUs at micro-batch 1.
+func layouts(j Job) []layout {
 	counts := []int{1, 2, 4, 8}
 	if j.GPUCount > 0 {
 		counts = []int{j.GPUCount}
 	}
 	var out []layout
 	batches := []int{j.Batch}
-	if batchDefaulted && j.Method != MethodInference {
+	if j.Method != MethodInference {
 		for b := j.Batch / 2; b >= 1; b /= 2 {
 			batches = append(batches, b)
 		}
@@ -441,30 +500,61 @@ func flopsPerToken(s shape, j Job, N float64) float64 {
 // Quotes supplies the best known price per (platform, GPU).
 type Quotes func(gpu string) []PriceQuote
 
+// scaleTo returns a copy of shape s with its layer count changed so the
+// model has about paramsB billion parameters (embeddings kept). It is used
+// when a typical configuration stands in for a size the catalog lacks.
+func scaleTo(s shape, paramsB float64) shape {
+	N, nLin := s.params()
+	perLayer := (nLin + s.L*2*s.h) / s.L
+	emb := N - nLin - s.L*2*s.h
+	L := math.Round((paramsB*1e9 - emb) / perLayer)
+	if L < 1 {
+		L = 1
+	}
+	s.L = L
+	return s
+}
+
 // Estimate computes VRAM, fits, time and cost. quotes may be nil (no cost
-// rows).
+// rows). Errors: ErrUnknownModel, ErrTooManyGPUs.
 func (e *Estimator) Estimate(j Job, quotes Quotes) (*Estimate, error) {
 	j, m, typical, as, err := e.Normalize(j)
 	if err != nil {
 		return nil, err
 	}
 	s := shapeOf(m)
-	N, _ := s.params()
 	est := &Estimate{Job: j, ModelID: m.ID, Typical: typical, ParamsB: m.ParamsB, Method: j.Method, Bits: j.Bits,
 		SeqLen: j.SeqLen, Batch: j.Batch, Epochs: j.Epochs, Assumptions: as, Cheapest: -1, Fastest: -1}
+	if j.Method == MethodLoRA || j.Method == MethodQLoRA {
+		est.LoRARank = j.LoRARank
+	}
 	if typical {
 		est.ParamsB = j.ParamsB
+		if math.Abs(math.Log(j.ParamsB/m.ParamsB)) > math.Log(1.1) {
+			s = scaleTo(s, j.ParamsB)
+			est.Scaled = true
+		}
 	}
+	est.Layers = int(s.L)
+	N, _ := s.params()
 	est.VRAM = vram(s, j, 1)
-	batchDefaulted := contains(as, "batch")
+	est.VRAMMin = est.VRAM.Total
 	if j.Method != MethodInference {
+		one := j
+		one.Batch = 1
+		est.VRAMMin = round(vram(s, one, 1).Total, 1)
 		est.Tokens = j.Tokens * j.Epochs
 		est.FLOPs = flopsPerToken(s, j, N) * est.Tokens
 	}
-	// Disk: the downloaded bf16 weights, the dataset (~4 bytes per token of
-	// text, tokenised cache included) and checkpoints (adapters are small;
-	// a full fine-tune keeps two).
-	est.DiskGB = 2*N/1e9 + 4*j.Tokens/1e9
+	// Disk: the downloaded weights (16-bit for training; at the serving
+	// precision for inference), the dataset (~4 bytes per token of text,
+	// tokenised cache included) and checkpoints (adapters are small; a
+	// full fine-tune keeps two).
+	weightBytes := 2.0
+	if j.Method == MethodInference {
+		weightBytes = float64(j.Bits) / 8
+	}
+	est.DiskGB = weightBytes*N/1e9 + 4*j.Tokens/1e9
 	if j.Method == MethodFull {
 		est.DiskGB += 2 * 2 * N / 1e9
 	} else if j.Method != MethodInference {
@@ -477,7 +567,7 @@ func (e *Estimator) Estimate(j Job, quotes Quotes) (*Estimate, error) {
 			continue
 		}
 		f := Fit{GPU: g.ID, MemoryGB: g.MemoryGB}
-		for _, c := range layouts(j, batchDefaulted) {
+		for _, c := range layouts(j) {
 			jj := j
 			jj.Batch = c.batch
 			v := vram(s, jj, c.n)
@@ -487,8 +577,12 @@ func (e *Estimator) Estimate(j Job, quotes Quotes) (*Estimate, error) {
 			}
 			f.VRAMPerGPU = round(v.Total, 1)
 		}
+		if f.Fits && f.GPUCount > 1 {
+			est.Sharded = true
+		}
 		if f.Fits && j.Method != MethodInference {
 			lo, typ, hi := mfu(g, j)
+			f.MFU = Range{Low: lo, Typical: typ, High: hi}
 			peak := g.TensorTFLOPS * 1e12 * float64(f.GPUCount) * scaling(f.GPUCount)
 			f.Hours = Range{
 				Low:     est.FLOPs / (hi * peak) / 3600,
@@ -518,8 +612,15 @@ func (e *Estimator) costRows(est *Estimate, quotes Quotes) {
 			if !ok || !(q.CNYPerGPUHour > 0) {
 				continue
 			}
-			o := Option{Platform: q.Platform, GPU: f.GPU, GPUCount: f.GPUCount, PriceCNY: q.CNYPerGPUHour,
-				PriceSource: q.Source, PriceAsOf: q.AsOf, Verified: q.Verified}
+			lowP, highP := q.Low, q.High
+			if !(lowP > 0) || lowP > q.CNYPerGPUHour {
+				lowP = q.CNYPerGPUHour
+			}
+			if highP < q.CNYPerGPUHour {
+				highP = q.CNYPerGPUHour
+			}
+			o := Option{Platform: q.Platform, GPU: f.GPU, GPUCount: f.GPUCount, PriceCNY: round(q.CNYPerGPUHour, 3),
+				PriceLowCNY: lowP, PriceHighCNY: highP, PriceSource: q.Source, PriceAsOf: q.AsOf, Verified: q.Verified}
 			hours := func(h float64) float64 {
 				if j.Method == MethodInference {
 					return 1 // inference is quoted per hour of serving
@@ -534,18 +635,26 @@ func (e *Estimator) costRows(est *Estimate, quotes Quotes) {
 				}
 				return b * float64(f.GPUCount)
 			}
+			disk := func(h float64) float64 {
+				if j.Method == MethodInference {
+					// Serving is quoted per hour: GPUs only; disk bills per day.
+					return 0
+				}
+				c, ok := storageCost(p, est.DiskGB, h)
+				if !ok {
+					return 0
+				}
+				return c
+			}
 			o.Hours = round(hours(f.Hours.Typical), 2)
 			o.BilledGPUHours = round(billed(hours(f.Hours.Typical)), 3)
 			o.GPUCostCNY = round(o.BilledGPUHours*q.CNYPerGPUHour, 2)
-			o.StorageCostCNY = storageCost(p, est.DiskGB, hours(f.Hours.Typical))
-			st := math.Max(o.StorageCostCNY, 0)
-			if j.Method == MethodInference {
-				// Serving is quoted per hour: GPUs only; disk is per day.
-				st = 0
+			if c, ok := storageCost(p, est.DiskGB, hours(f.Hours.Typical)); ok {
+				o.StorageCostCNY = &c
 			}
-			o.TotalCNY = round(o.GPUCostCNY+st, 2)
-			o.TotalLowCNY = round(billed(hours(f.Hours.Low))*q.CNYPerGPUHour+math.Max(storageCost(p, est.DiskGB, hours(f.Hours.Low)), 0), 2)
-			o.TotalHighCNY = round(billed(hours(f.Hours.High))*q.CNYPerGPUHour+math.Max(storageCost(p, est.DiskGB, hours(f.Hours.High)), 0), 2)
+			o.TotalCNY = round(o.GPUCostCNY+disk(hours(f.Hours.Typical)), 2)
+			o.TotalLowCNY = round(billed(hours(f.Hours.Low))*lowP+disk(hours(f.Hours.Low)), 2)
+			o.TotalHighCNY = round(billed(hours(f.Hours.High))*highP+disk(hours(f.Hours.High)), 2)
 			est.Options = append(est.Options, o)
 		}
 	}
@@ -563,18 +672,18 @@ func (e *Estimator) costRows(est *Estimate, quotes Quotes) {
 
 // storageCost is the data disk beyond the platform's free quota, billed per
 // GB-day for the whole days the job runs (at least one). It returns 0 when
-// the job fits the free quota and -1 when the price is unknown.
-func storageCost(p *catalog.Platform, diskGB, hours float64) float64 {
+// the job fits the free quota, and false when the price is unknown.
+func storageCost(p *catalog.Platform, diskGB, hours float64) (float64, bool) {
 	extra := diskGB - p.Storage.DataDiskFreeGB
 	if extra <= 0 {
-		return 0
+		return 0, true
 	}
 	f := p.Storage.DataDiskCNYPerGBDay
 	if f == nil {
-		return -1
+		return 0, false
 	}
 	days := math.Max(1, math.Ceil(hours/24))
-	return round(extra*f.High*days, 2)
+	return round(extra*f.High*days, 2), true
 }
 
 func contains(xs []string, s string) bool {

@@ -3,6 +3,7 @@ package billing_test
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/labgpu/bot/configs"
@@ -80,6 +81,35 @@ func TestFullFineTuneNeedsMoreThanLoRA(t *testing.T) {
 	}
 }
 
+// TestScaledTypicalConfig: a size far from every catalog model scales the
+// nearest typical configuration instead of silently using its size.
+func TestScaledTypicalConfig(t *testing.T) {
+	e := estimator(t)
+	cases := []struct {
+		params float64
+		scaled bool
+	}{{7, false}, {20, true}, {405, true}, {3, true}}
+	for _, c := range cases {
+		est, err := e.Estimate(billing.Job{ParamsB: c.params, Method: "inference"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// bf16 weights are ~2 bytes per parameter.
+		if est.Scaled != c.scaled || !within(est.VRAM.Weights, 2*c.params, 0.12) {
+			t.Errorf("%gB: scaled=%v weights %.1f GB (%s, %d layers)", c.params, est.Scaled, est.VRAM.Weights, est.ModelID, est.Layers)
+		}
+	}
+}
+
+func TestBadJobs(t *testing.T) {
+	e := estimator(t)
+	for _, j := range []billing.Job{{ParamsB: 7, GPUCount: 9}, {ParamsB: 7, Tokens: math.Inf(1)}, {ParamsB: math.NaN()}, {ParamsB: 7, Epochs: -1}} {
+		if _, err := e.Estimate(j, nil); err == nil {
+			t.Errorf("%+v: no error", j)
+		}
+	}
+}
+
 func TestUnknownModel(t *testing.T) {
 	e := estimator(t)
 	if _, err := e.Estimate(billing.Job{Method: "lora"}, nil); !errors.Is(err, billing.ErrUnknownModel) {
@@ -92,9 +122,9 @@ func TestDefaultsAreAssumptions(t *testing.T) {
 	est, _ := e.Estimate(billing.Job{Model: "Qwen2.5-7B", Method: "lora", SeqLen: 4096}, nil)
 	has := map[string]bool{}
 	for _, a := range est.Assumptions {
-		has[a] = true
+		has[strings.SplitN(a, "=", 2)[0]] = true
 	}
-	if has["seq"] || !has["batch"] || !has["epochs"] || !has["samples"] {
+	if has["seq_len"] || !has["batch"] || !has["epochs"] || !has["samples"] || !has["lora_rank"] {
 		t.Errorf("assumptions %v: seq was given; batch, epochs, samples were not", est.Assumptions)
 	}
 	if est.SeqLen != 4096 || est.Batch != billing.DefaultBatch || est.Epochs != billing.DefaultEpochs {
@@ -133,8 +163,8 @@ func TestCostRounding(t *testing.T) {
 		t.Errorf("range %.2f-%.2f does not hold total %.2f", o.TotalLowCNY, o.TotalHighCNY, o.TotalCNY)
 	}
 	// Under AutoDL's 50 GB free data disk the job's ~13 GB costs nothing.
-	if o.StorageCostCNY != 0 {
-		t.Errorf("storage %.2f, want 0 under the free quota", o.StorageCostCNY)
+	if o.StorageCostCNY == nil || *o.StorageCostCNY != 0 {
+		t.Errorf("storage %v, want 0 under the free quota", o.StorageCostCNY)
 	}
 }
 
@@ -160,8 +190,8 @@ func TestHourlyGranularity(t *testing.T) {
 		t.Errorf("billed %.3f GPU-hours for a %.3f h job, want the 2 h minimum", o.BilledGPUHours, o.Hours)
 	}
 	// No free disk: the whole job's disk is billed for one day at 0.1/GB.
-	if want := math.Round(est.DiskGB*0.1*100) / 100; math.Abs(o.StorageCostCNY-want) > 0.011 {
-		t.Errorf("storage %.2f, want %.2f", o.StorageCostCNY, want)
+	if want := math.Round(est.DiskGB*0.1*100) / 100; o.StorageCostCNY == nil || math.Abs(*o.StorageCostCNY-want) > 0.011 {
+		t.Errorf("storage %v, want %.2f", o.StorageCostCNY, want)
 	}
 }
 
@@ -172,10 +202,19 @@ func TestMicroBatchBeforeMoreGPUs(t *testing.T) {
 	if !f.Fits || f.GPUCount != 1 || f.MicroBatch >= billing.DefaultBatch {
 		t.Errorf("4090 fit %+v: want one GPU with a smaller micro-batch", f)
 	}
-	// A batch the user asked for is kept: more GPUs instead.
-	est, _ = e.Estimate(billing.Job{Model: "Qwen2.5-7B", Method: "lora", Batch: 4, GPUs: []string{"RTX 4090"}}, nil)
-	if f := est.Fits[0]; f.MicroBatch != 4 {
-		t.Errorf("asked batch 4, fit uses %d", f.MicroBatch)
+	// An asked batch is the effective batch: a smaller micro-batch with
+	// gradient accumulation comes before sharding over more GPUs.
+	est, _ = e.Estimate(billing.Job{Model: "Qwen2.5-7B", Method: "lora", Batch: 8, GPUs: []string{"RTX 4090"}}, nil)
+	if f := est.Fits[0]; f.GPUCount != 1 || f.MicroBatch >= 8 || est.Sharded {
+		t.Errorf("asked batch 8: fit %+v sharded=%v", f, est.Sharded)
+	}
+	// 72B LoRA needs several 80 GB cards: sharded, and said so.
+	est, _ = e.Estimate(billing.Job{ParamsB: 72, Method: "lora", GPUs: []string{"A100 80GB"}}, nil)
+	if f := est.Fits[0]; !f.Fits || f.GPUCount < 2 || !est.Sharded {
+		t.Errorf("72B LoRA on A100 80GB: %+v sharded=%v", f, est.Sharded)
+	}
+	if est.VRAMMin > est.VRAM.Total {
+		t.Errorf("VRAMMin %.1f above VRAM %.1f", est.VRAMMin, est.VRAM.Total)
 	}
 }
 

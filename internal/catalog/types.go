@@ -90,6 +90,9 @@ type Storage struct {
 	SystemDiskFreeGB float64 `yaml:"system_disk_free_gb" json:"system_disk_free_gb"`
 	// DataDiskFreeGB is the data disk included free per instance (GB).
 	DataDiskFreeGB float64 `yaml:"data_disk_free_gb" json:"data_disk_free_gb"`
+	// DataDiskLabel names the storage the price is for when it is not a
+	// plain data disk ("/hy-nas 共享存储").
+	DataDiskLabel Text `yaml:"data_disk_label,omitempty" json:"data_disk_label,omitempty"`
 	// DataDiskCNYPerGBDay is the price of data disk beyond the free part,
 	// CNY per GB-day. Nil when no figure is known.
 	DataDiskCNYPerGBDay *Figure `yaml:"data_disk_cny_per_gb_day,omitempty" json:"data_disk_cny_per_gb_day,omitempty"`

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"time"
@@ -16,45 +17,76 @@ import (
 // maxOptionRows caps the cost table.
 const maxOptionRows = 10
 
+// maxHiddenCostNotes caps the per-platform hidden-cost notes.
+const maxHiddenCostNotes = 3
+
 // JobFromQuery maps parsed parameters onto an estimator job.
 func JobFromQuery(q Query) billing.Job {
 	j := billing.Job{Model: q.Model, ParamsB: q.ParamsB, Method: q.Method, Bits: q.Bits, SeqLen: q.SeqLen,
-		Batch: q.Batch, Samples: q.Samples, Tokens: q.Tokens, Epochs: q.Epochs, GPUCount: q.GPUCount, Platform: q.Platform}
+		Batch: q.Batch, Samples: q.Samples, TokensPerSample: q.TokensPerSample, Tokens: q.Tokens, Epochs: q.Epochs,
+		GPUCount: q.GPUCount, LoRARank: q.LoRARank}
+	if len(q.Platforms) <= 1 {
+		j.Platform = q.Platform
+	}
 	if q.GPU != "" {
 		j.GPUs = q.GPUs
 	}
 	return j
 }
 
+// usableForJob reports whether a platform's prices may be used to cost a
+// job: not an AI-art cloud or a free tier for training, and not a catalog
+// price older than billing.StalePriceYears.
+func (r *Router) usableForJob(o stock.Offer, method string, now time.Time) bool {
+	p, ok := r.cat.Platform(o.Platform)
+	if !ok {
+		return false
+	}
+	if method != billing.MethodInference && (p.Kind == "ai-art cloud" || p.Kind == "free tier") {
+		return false
+	}
+	if o.Source == stock.SourceCatalog && !o.ObservedAt.IsZero() && now.Sub(o.ObservedAt) > billing.StalePriceYears*365*24*time.Hour {
+		return false
+	}
+	return true
+}
+
 // quotes returns, for a GPU, the best known price per platform: the
-// cheapest live or replay offer with a price, else the catalog list price.
-func (r *Router) quotes(snap stock.Snapshot, now time.Time) billing.Quotes {
+// cheapest live or replay offer with a price, else the catalog list price
+// (a range is costed at its midpoint, with its ends kept for the range).
+func (r *Router) quotes(snap stock.Snapshot, q Query, method string, now time.Time, en bool) billing.Quotes {
 	type key struct{ p, g string }
 	best := map[key]billing.PriceQuote{}
 	for _, ps := range snap.Providers {
 		for _, o := range ps.Offers {
-			if !o.HasPrice() || o.State() == stock.SoldOut {
+			if !o.HasPrice() || o.State() == stock.SoldOut || !r.usableForJob(o, method, now) {
+				continue
+			}
+			if len(q.Platforms) > 0 && !containsStr(q.Platforms, o.Platform) {
 				continue
 			}
 			k := key{o.Platform, o.GPU}
-			price := o.CNYPerGPUHour
+			price, hi := o.CNYPerGPUHour, o.CNYPerGPUHour
 			if o.PriceHigh > price {
-				// A list-price range from disagreeing sources: cost at its midpoint.
-				price = (price + o.PriceHigh) / 2
+				hi = o.PriceHigh
+				price = (o.CNYPerGPUHour + o.PriceHigh) / 2
 			}
-			q := billing.PriceQuote{Platform: o.Platform, GPU: o.GPU, CNYPerGPUHour: price, Source: string(o.Source),
-				Verified: o.Verified || o.Source != stock.SourceCatalog}
-			if o.Source == stock.SourceCatalog {
-				q.AsOf = o.AsOfText
-			} else {
-				q.AsOf = Age(now.Sub(o.ObservedAt), false)
+			pq := billing.PriceQuote{Platform: o.Platform, GPU: o.GPU, CNYPerGPUHour: price, Low: o.CNYPerGPUHour, High: hi,
+				Source: string(o.Source), Verified: o.Verified || o.Source != stock.SourceCatalog}
+			switch {
+			case o.Source == stock.SourceCatalog:
+				pq.AsOf = o.AsOfText
+			case o.ObservedAt.IsZero():
+				pq.AsOf = pick1(en, "时间未知", "time unknown")
+			default:
+				pq.AsOf = Age(now.Sub(o.ObservedAt), en)
 			}
 			prev, ok := best[k]
 			better := !ok ||
-				(prev.Source == string(stock.SourceCatalog) && q.Source != string(stock.SourceCatalog)) ||
-				((prev.Source == string(stock.SourceCatalog)) == (q.Source == string(stock.SourceCatalog)) && q.CNYPerGPUHour < prev.CNYPerGPUHour)
+				(prev.Source == string(stock.SourceCatalog) && pq.Source != string(stock.SourceCatalog)) ||
+				((prev.Source == string(stock.SourceCatalog)) == (pq.Source == string(stock.SourceCatalog)) && pq.CNYPerGPUHour < prev.CNYPerGPUHour)
 			if better {
-				best[k] = q
+				best[k] = pq
 			}
 		}
 	}
@@ -73,16 +105,26 @@ func (r *Router) quotes(snap stock.Snapshot, now time.Time) billing.Quotes {
 // estimateAnswer answers "7B LoRA 要多少钱".
 func (r *Router) estimateAnswer(ctx context.Context, res *Result) {
 	q := res.Query
+	en := q.English
 	now := r.now()
 	job := JobFromQuery(q)
+	method := job.Method
+	if method == "" {
+		method = billing.MethodLoRA
+	}
 	snap := r.offers.Snapshot(ctx)
-	est, err := r.est.Estimate(job, r.quotes(snap, now))
-	if errors.Is(err, billing.ErrUnknownModel) {
+	est, err := r.est.Estimate(job, r.quotes(snap, q, method, now, en))
+	switch {
+	case errors.Is(err, billing.ErrUnknownModel):
 		r.askSize(res)
 		return
-	}
-	if err != nil {
-		res.Reply = chat.Reply{Title: "估算失败：" + err.Error()}
+	case errors.Is(err, billing.ErrTooManyGPUs):
+		res.Reply = chat.Reply{Title: pick1(en,
+			fmt.Sprintf("一台机器最多 %d 张卡；超过 %d 卡是多机训练，这里不估算。可以问“8卡 …”看单机的方案。", billing.MaxGPUs, billing.MaxGPUs),
+			fmt.Sprintf("One machine has at most %d GPUs; more is multi-node training, which I do not estimate. Ask with 8 GPUs for a single-machine plan.", billing.MaxGPUs))}
+		return
+	case err != nil:
+		res.Reply = chat.Reply{Title: pick1(en, "无法估算：", "Cannot estimate: ") + err.Error()}
 		return
 	}
 	res.Estimate = est
@@ -111,17 +153,14 @@ func (r *Router) askSize(res *Result) {
 func methodName(m string, bits int, en bool) string {
 	switch m {
 	case billing.MethodFull:
-		if en {
-			return "full fine-tune"
+		if bits == 32 {
+			return pick1(en, "全量微调（fp32）", "full fine-tune (fp32)")
 		}
-		return "全量微调"
+		return pick1(en, "全量微调", "full fine-tune")
 	case billing.MethodQLoRA:
 		return fmt.Sprintf("QLoRA %d-bit", bits)
 	case billing.MethodInference:
-		if en {
-			return fmt.Sprintf("inference (%d-bit)", bits)
-		}
-		return fmt.Sprintf("推理（%d-bit）", bits)
+		return fmt.Sprintf(pick1(en, "推理（%d-bit）", "inference (%d-bit)"), bits)
 	}
 	return "LoRA"
 }
@@ -130,29 +169,108 @@ func (r *Router) renderEstimate(est *billing.Estimate, q Query) chat.Reply {
 	en := q.English
 	rep := chat.Reply{}
 	model := est.ModelID
-	if est.Typical {
-		if en {
-			model = fmt.Sprintf("%gB model (typical config: %s)", est.ParamsB, est.ModelID)
+	switch {
+	case est.Scaled:
+		model = fmt.Sprintf(pick1(en, "%gB 模型（按 %s 的结构把层数调到 %d 层估算，仅供参考）", "%gB model (%s's architecture scaled to %d layers; a rough guide)"),
+			est.ParamsB, est.ModelID, est.Layers)
+	case est.Typical:
+		model = fmt.Sprintf(pick1(en, "%gB 模型（按典型配置 %s）", "%gB model (typical config: %s)"), est.ParamsB, est.ModelID)
+	}
+	rep.Title = fmt.Sprintf(pick1(en, "估算：%s %s", "Estimate: %s, %s"), model, methodName(est.Method, est.Bits, en))
+	rep.Lines = append(rep.Lines, problemLines(q, en)...)
+	v := est.VRAM
+	vline := fmt.Sprintf(pick1(en, "单卡显存：约 %.1f GB（权重 %.1f + 梯度 %.1f + 优化器 %.1f + 激活 %.1f + logits %.1f + 其他 %.1f）",
+		"VRAM on one GPU: ~%.1f GB (weights %.1f + gradients %.1f + optimizer %.1f + activations %.1f + logits %.1f + overhead %.1f)"),
+		v.Total, v.Weights, v.Gradients, v.Optimizer, v.Activations, v.Logits, v.Overhead)
+	if est.Method != billing.MethodInference && est.VRAMMin < v.Total-0.05 {
+		vline += fmt.Sprintf(pick1(en, "；batch 1 + 梯度累积时约 %.1f GB", "; ~%.1f GB at micro-batch 1 with gradient accumulation"), est.VRAMMin)
+	}
+	rep.Lines = append(rep.Lines, vline)
+	rep.Lines = append(rep.Lines, r.fitLine(est, q, en)...)
+	if est.Method != billing.MethodInference {
+		rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "训练量：%s tokens（数据 × %g 轮），约 %.2g FLOPs", "Training: %s tokens (dataset × %g epochs), %.2g FLOPs"),
+			humanNum(est.Tokens, en), est.Epochs, est.FLOPs))
+	}
+	shown := est.Options
+	if len(shown) > maxOptionRows {
+		shown = shown[:maxOptionRows]
+	}
+	unknownDisk := false
+	if len(shown) > 0 {
+		t := &chat.Table{}
+		if est.Method == billing.MethodInference {
+			t.Header = pick(en, []string{"平台", "GPU", "卡数", "元/卡时", "每小时费用", "价格来源"},
+				[]string{"platform", "GPU", "GPUs", "CNY/GPU-h", "CNY per hour", "price source"})
 		} else {
-			model = fmt.Sprintf("%gB 模型（按典型配置 %s）", est.ParamsB, est.ModelID)
+			t.Header = pick(en, []string{"平台", "GPU", "卡数", "元/卡时", "时长(h)", "GPU费", "数据盘", "合计（范围）", "价格来源"},
+				[]string{"platform", "GPU", "GPUs", "CNY/GPU-h", "hours", "GPU cost", "disk", "total (range)", "price source"})
+		}
+		for _, o := range shown {
+			src := sourceLabel(o.PriceSource, en) + " " + o.PriceAsOf
+			if !o.Verified {
+				src += "*"
+			}
+			price := fmt.Sprintf("%.2f", o.PriceCNY)
+			if o.PriceHighCNY > o.PriceLowCNY {
+				price = fmt.Sprintf("~%.2f (%.2f-%.2f)", o.PriceCNY, o.PriceLowCNY, o.PriceHighCNY)
+			}
+			if est.Method == billing.MethodInference {
+				t.Rows = append(t.Rows, []string{r.platformName(o.Platform, en), o.GPU, fmt.Sprint(o.GPUCount), price, money(o.GPUCostCNY), src})
+				continue
+			}
+			disk := pick1(en, "未知", "unknown")
+			if o.StorageCostCNY != nil {
+				disk = money(*o.StorageCostCNY)
+			} else {
+				unknownDisk = true
+			}
+			t.Rows = append(t.Rows, []string{r.platformName(o.Platform, en), o.GPU, fmt.Sprint(o.GPUCount), price, fmt.Sprintf("%.1f", o.Hours),
+				money(o.GPUCostCNY), disk, fmt.Sprintf("%s (%s-%s)", money(o.TotalCNY), money(o.TotalLowCNY), money(o.TotalHighCNY)), src})
+		}
+		rep.Table = t
+		if est.Method != billing.MethodInference {
+			rep.Lines = append(rep.Lines, r.cheapestLine(est, en))
+			if h := est.Options[est.Cheapest].Hours; h > 24*30 {
+				rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "⚠ 这个任务在一台机器上要跑约 %.0f 天；请核对数据量，或考虑更小的模型、QLoRA 或多机训练。",
+					"⚠ This job runs ~%.0f days on one machine; check the data size, or consider a smaller model, QLoRA or multi-node training."), h/24))
+			}
+		}
+	} else {
+		if en {
+			rep.Notes = append(rep.Notes, "No known price for the GPUs that fit (on the platforms asked about).")
+		} else {
+			rep.Notes = append(rep.Notes, "能放下的卡（在所问的平台上）目前都没有已知价格。")
 		}
 	}
-	if en {
-		rep.Title = fmt.Sprintf("Estimate: %s, %s", model, methodName(est.Method, est.Bits, en))
-	} else {
-		rep.Title = fmt.Sprintf("估算：%s %s", model, methodName(est.Method, est.Bits, en))
+	rep.Notes = append(rep.Notes, r.hiddenCostNotes(shown, en)...)
+	if unverifiedOptions(shown) {
+		rep.Notes = append(rep.Notes, pick1(en, "* 仅见于原始文章、未经其他来源核实的标价。", "* list price only the seed articles report; not confirmed by a dated source."))
 	}
-	v := est.VRAM
-	if en {
-		rep.Lines = append(rep.Lines, fmt.Sprintf("VRAM on one GPU: ~%.1f GB (weights %.1f + gradients %.1f + optimizer %.1f + activations %.1f + logits %.1f + overhead %.1f)",
-			v.Total, v.Weights, v.Gradients, v.Optimizer, v.Activations, v.Logits, v.Overhead))
-	} else {
-		rep.Lines = append(rep.Lines, fmt.Sprintf("单卡显存：约 %.1f GB（权重 %.1f + 梯度 %.1f + 优化器 %.1f + 激活 %.1f + logits %.1f + 其他 %.1f）",
-			v.Total, v.Weights, v.Gradients, v.Optimizer, v.Activations, v.Logits, v.Overhead))
+	if unknownDisk {
+		rep.Notes = append(rep.Notes, pick1(en, "“未知”：该平台数据盘价格没查到，合计不含数据盘费用。", "“unknown”: the platform's disk price was not found; the total leaves disk out."))
 	}
-	var fit, nofit []string
-	// Chat answers list the cards someone rents out (a price is known),
-	// grouped by layout; the JSON has every GPU.
+	if est.Sharded {
+		rep.Notes = append(rep.Notes, pick1(en, "多卡方案按 ZeRO-3/FSDP 把权重、梯度和优化器状态切分到各卡，并按 70-80% 的多卡加速效率估算；可信度低于单卡。",
+			"Multi-GPU rows assume ZeRO-3/FSDP sharding of weights, gradients and optimizer state and 70-80% scaling efficiency; less certain than single-GPU rows."))
+	}
+	rep.Notes = append(rep.Notes, assumptionLine(est, en))
+	if est.Method == billing.MethodInference {
+		rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en, "每小时费用只含 GPU；权重约 %.0f GB，超出免费数据盘的部分另按天计费。", "Cost per hour is GPUs only; the ~%.0f GB of weights beyond the free data disk bill per day."), est.DiskGB))
+	} else {
+		lo, hi := mfuSpan(est, shown)
+		rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en,
+			"时长含 %.0f 分钟环境准备，并按各平台计费粒度取整；范围对应 MFU %.2f-%.2f 和标价区间。数据盘按约 %.0f GB（权重+数据+检查点）扣除各平台免费额度计算。",
+			"Hours include %.0f min of setup and are rounded to each platform's billing granularity; the range covers MFU %.2f-%.2f and list-price ranges. Disk: ~%.0f GB (weights + data + checkpoints) beyond each platform's free quota."),
+			billing.SetupHours*60, lo, hi, est.DiskGB))
+	}
+	return rep
+}
+
+// fitLine lists the GPUs that fit, grouped by layout, and those that do not.
+func (r *Router) fitLine(est *billing.Estimate, q Query, en bool) []string {
+	var lines, fit, nofit []string
+	// Chat answers list the cards someone rents out (a price is known);
+	// the JSON has every GPU.
 	rented := map[string]bool{}
 	for _, o := range est.Options {
 		rented[o.GPU] = true
@@ -161,7 +279,6 @@ func (r *Router) renderEstimate(est *billing.Estimate, q Query) chat.Reply {
 	var order []layoutKey
 	groups := map[layoutKey][]string{}
 	extraFit := 0
-	smallest := 0.0
 	for _, f := range est.Fits {
 		if !f.Fits {
 			nofit = append(nofit, f.GPU)
@@ -174,8 +291,6 @@ func (r *Router) renderEstimate(est *billing.Estimate, q Query) chat.Reply {
 		k := layoutKey{f.GPUCount, f.MicroBatch}
 		if est.Method == billing.MethodInference || f.MicroBatch == est.Batch {
 			k.mb = 0
-		} else if f.GPUCount == 1 && (smallest == 0 || f.VRAMPerGPU < smallest) {
-			smallest = f.VRAMPerGPU
 		}
 		if _, ok := groups[k]; !ok {
 			order = append(order, k)
@@ -209,145 +324,157 @@ func (r *Router) renderEstimate(est *billing.Estimate, q Query) chat.Reply {
 		}
 		fit = append(fit, label+pick1(en, "：", ": ")+strings.Join(groups[k], pick1(en, "、", ", ")))
 	}
-	if smallest > 0 {
-		if en {
-			rep.Lines[0] += fmt.Sprintf("; with a smaller micro-batch from ~%.1f GB", smallest)
-		} else {
-			rep.Lines[0] += fmt.Sprintf("；减小 batch 后最低约 %.1f GB", smallest)
-		}
-	}
 	if extraFit > 0 {
-		if en {
-			fit = append(fit, fmt.Sprintf("and %d GPUs no platform lists a price for", extraFit))
-		} else {
-			fit = append(fit, fmt.Sprintf("另有 %d 种卡放得下但没有平台报价", extraFit))
+		fit = append(fit, fmt.Sprintf(pick1(en, "另有 %d 种卡也放得下，但没有符合条件的报价", "and %d more GPUs with no matching price"), extraFit))
+	}
+	switch {
+	case len(fit) > 0:
+		lines = append(lines, pick1(en, "放得下——", "Fits — ")+strings.Join(fit, pick1(en, "；", "; ")))
+	default:
+		lines = append(lines, pick1(en, "所问的卡都放不下（8 张也不行）。可以换 QLoRA、缩短 seq，或换更大显存的卡。",
+			"Fits on none of the GPUs asked about, even 8 of them. Try QLoRA, a shorter seq, or cards with more memory."))
+		if alt := r.alternatives(est, q, en); alt != "" {
+			lines = append(lines, alt)
 		}
 	}
-	if en {
-		if len(fit) > 0 {
-			rep.Lines = append(rep.Lines, "Fits — "+strings.Join(fit, "; "))
-		} else {
-			rep.Lines = append(rep.Lines, "Fits on none of the GPUs asked about, even 8 of them.")
-		}
-	} else {
-		if len(fit) > 0 {
-			rep.Lines = append(rep.Lines, "放得下——"+strings.Join(fit, "；"))
-		} else {
-			rep.Lines = append(rep.Lines, "所问的卡都放不下（8 张也不行）。")
-		}
+	if len(nofit) > 0 && q.GPU != "" && len(fit) > 0 {
+		lines = append(lines, pick1(en, "放不下：", "Does not fit: ")+strings.Join(nofit, pick1(en, "、", ", "))+
+			pick1(en, "——可以换 QLoRA、缩短 seq，或换大显存的卡。", " — try QLoRA, a shorter seq, or a bigger card."))
 	}
-	if len(nofit) > 0 && q.GPU != "" {
-		if en {
-			rep.Lines = append(rep.Lines, "Does not fit: "+strings.Join(nofit, ", ")+" — try QLoRA, a shorter seq or batch 1 with gradient accumulation, or a bigger card.")
-		} else {
-			rep.Lines = append(rep.Lines, "放不下："+strings.Join(nofit, "、")+"——可以换 QLoRA、缩短 seq、batch 1 加梯度累积，或换大显存的卡。")
-		}
-	}
-	if est.Method != billing.MethodInference {
-		if en {
-			rep.Lines = append(rep.Lines, fmt.Sprintf("Training: %s tokens (dataset × %g epochs), %.2g FLOPs", humanNum(est.Tokens, en), est.Epochs, est.FLOPs))
-		} else {
-			rep.Lines = append(rep.Lines, fmt.Sprintf("训练量：%s tokens（数据 × %g 轮），约 %.2g FLOPs", humanNum(est.Tokens, en), est.Epochs, est.FLOPs))
-		}
-	}
-	if len(est.Options) > 0 {
-		t := &chat.Table{}
-		if est.Method == billing.MethodInference {
-			if en {
-				t.Header = []string{"platform", "GPU", "GPUs", "CNY/GPU-h", "CNY per hour of serving", "price source"}
-			} else {
-				t.Header = []string{"平台", "GPU", "卡数", "元/卡时", "每小时费用", "价格来源"}
-			}
-		} else if en {
-			t.Header = []string{"platform", "GPU", "GPUs", "hours", "GPU cost", "disk", "total (range)", "price source"}
-		} else {
-			t.Header = []string{"平台", "GPU", "卡数", "时长(h)", "GPU费", "数据盘", "合计（范围）", "价格来源"}
-		}
-		for i, o := range est.Options {
-			if i >= maxOptionRows {
-				break
-			}
-			src := sourceLabel(o.PriceSource, en) + " " + o.PriceAsOf
-			if !o.Verified {
-				src += "*"
-			}
-			if est.Method == billing.MethodInference {
-				t.Rows = append(t.Rows, []string{r.platformName(o.Platform, en), o.GPU, fmt.Sprint(o.GPUCount), fmt.Sprintf("%.2f", o.PriceCNY), fmt.Sprintf("%.2f", o.GPUCostCNY), src})
-				continue
-			}
-			disk := fmt.Sprintf("%.2f", o.StorageCostCNY)
-			if o.StorageCostCNY < 0 {
-				if en {
-					disk = "unknown"
-				} else {
-					disk = "未知"
+	return lines
+}
+
+// alternatives suggests what would work when nothing asked for fits: the
+// same job as QLoRA on the asked GPU, or the cheapest GPU that fits as asked.
+func (r *Router) alternatives(est *billing.Estimate, q Query, en bool) string {
+	job := est.Job
+	var tries []string
+	if job.Method != billing.MethodQLoRA && job.Method != billing.MethodInference {
+		j := job
+		j.Method, j.Bits = billing.MethodQLoRA, 4
+		if e2, err := r.est.Estimate(j, nil); err == nil {
+			for _, f := range e2.Fits {
+				if f.Fits {
+					tries = append(tries, fmt.Sprintf(pick1(en, "改用 QLoRA 4-bit：%s×%d 放得下（约 %.1f GB/卡）", "QLoRA 4-bit fits on %s×%d (~%.1f GB per GPU)"), f.GPU, f.GPUCount, f.VRAMPerGPU))
+					break
 				}
 			}
-			t.Rows = append(t.Rows, []string{r.platformName(o.Platform, en), o.GPU, fmt.Sprint(o.GPUCount), fmt.Sprintf("%.1f", o.Hours),
-				fmt.Sprintf("%.2f", o.GPUCostCNY), disk, fmt.Sprintf("%.2f（%.0f-%.0f）", o.TotalCNY, o.TotalLowCNY, o.TotalHighCNY), src})
-		}
-		rep.Table = t
-		if est.Method != billing.MethodInference {
-			c, f := est.Options[est.Cheapest], est.Options[est.Fastest]
-			if est.Cheapest == est.Fastest || f.Hours >= c.Hours {
-				if en {
-					rep.Lines = append(rep.Lines, fmt.Sprintf("Cheapest and fastest: %s %s ×%d, ~%.2f CNY (%.1f h).", r.platformName(c.Platform, en), c.GPU, c.GPUCount, c.TotalCNY, c.Hours))
-				} else {
-					rep.Lines = append(rep.Lines, fmt.Sprintf("最便宜也最快：%s %s ×%d，约 %.2f 元（%.1f 小时）。", r.platformName(c.Platform, en), c.GPU, c.GPUCount, c.TotalCNY, c.Hours))
-				}
-			} else if en {
-				rep.Lines = append(rep.Lines, fmt.Sprintf("Cheapest: %s %s ×%d, ~%.2f CNY (%.1f h). Fastest: %s %s ×%d, %.1f h, ~%.2f CNY.",
-					r.platformName(c.Platform, en), c.GPU, c.GPUCount, c.TotalCNY, c.Hours, r.platformName(f.Platform, en), f.GPU, f.GPUCount, f.Hours, f.TotalCNY))
-			} else {
-				rep.Lines = append(rep.Lines, fmt.Sprintf("最便宜：%s %s ×%d，约 %.2f 元（%.1f 小时）；最快：%s %s ×%d，%.1f 小时，约 %.2f 元。",
-					r.platformName(c.Platform, en), c.GPU, c.GPUCount, c.TotalCNY, c.Hours, r.platformName(f.Platform, en), f.GPU, f.GPUCount, f.Hours, f.TotalCNY))
-			}
-			if h := r.hiddenCostNote(c.Platform, en); h != "" {
-				rep.Notes = append(rep.Notes, h)
-			}
-		}
-	} else if len(fit) > 0 {
-		if en {
-			rep.Notes = append(rep.Notes, "No price known for the GPUs that fit.")
-		} else {
-			rep.Notes = append(rep.Notes, "能放下的卡目前都没有已知价格。")
 		}
 	}
-	rep.Notes = append(rep.Notes, assumptionLine(est, en))
-	if est.Method == billing.MethodInference {
-		rep.Notes = append(rep.Notes, pick1(en, fmt.Sprintf("每小时费用只含 GPU；权重约 %.0f GB，超出免费数据盘的部分另按天计费。", est.DiskGB),
-			fmt.Sprintf("Cost per hour is GPUs only; the ~%.0f GB of weights beyond the free data disk bill per day.", est.DiskGB)))
-	} else if en {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("Hours include %.0f min of setup and are rounded to each platform's billing granularity; the range is MFU 0.25-0.50. Disk: ~%.0f GB (weights + data + checkpoints) beyond each platform's free quota.", billing.SetupHours*60, est.DiskGB))
-	} else {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("时长含 %.0f 分钟环境准备，并按各平台计费粒度取整；范围对应 MFU 0.25-0.50。数据盘按约 %.0f GB（权重+数据+检查点）扣除各平台免费额度计算。", billing.SetupHours*60, est.DiskGB))
+	j := job
+	j.GPUs, j.GPUCount = nil, 0
+	if e2, err := r.est.Estimate(j, nil); err == nil {
+		best := -1
+		for i, f := range e2.Fits {
+			if f.Fits && (best < 0 || f.GPUCount*int(f.MemoryGB) < e2.Fits[best].GPUCount*int(e2.Fits[best].MemoryGB)) {
+				best = i
+			}
+		}
+		if best >= 0 {
+			f := e2.Fits[best]
+			tries = append(tries, fmt.Sprintf(pick1(en, "或换卡：%s×%d 放得下", "or another card: %s×%d fits"), f.GPU, f.GPUCount))
+		}
 	}
-	return rep
+	if len(tries) == 0 {
+		return ""
+	}
+	return pick1(en, "可行的做法：", "What would work: ") + strings.Join(tries, pick1(en, "；", "; ")) + pick1(en, "。", ".")
+}
+
+func (r *Router) cheapestLine(est *billing.Estimate, en bool) string {
+	c, f := est.Options[est.Cheapest], est.Options[est.Fastest]
+	star := func(o billing.Option) string {
+		if !o.Verified {
+			return "*"
+		}
+		return ""
+	}
+	if est.Cheapest == est.Fastest || f.Hours >= c.Hours {
+		return fmt.Sprintf(pick1(en, "最便宜也最快：%s %s ×%d，约 %s 元%s（%.1f 小时）。", "Cheapest and fastest: %s %s ×%d, ~%s CNY%s (%.1f h)."),
+			r.platformName(c.Platform, en), c.GPU, c.GPUCount, money(c.TotalCNY), star(c), c.Hours)
+	}
+	return fmt.Sprintf(pick1(en, "最便宜：%s %s ×%d，约 %s 元%s（%.1f 小时）；最快：%s %s ×%d，%.1f 小时，约 %s 元%s。",
+		"Cheapest: %s %s ×%d, ~%s CNY%s (%.1f h). Fastest: %s %s ×%d, %.1f h, ~%s CNY%s."),
+		r.platformName(c.Platform, en), c.GPU, c.GPUCount, money(c.TotalCNY), star(c), c.Hours,
+		r.platformName(f.Platform, en), f.GPU, f.GPUCount, f.Hours, money(f.TotalCNY), star(f))
+}
+
+// mfuSpan is the lowest and highest MFU behind the rows shown.
+func mfuSpan(est *billing.Estimate, shown []billing.Option) (lo, hi float64) {
+	in := map[string]bool{}
+	for _, o := range shown {
+		in[o.GPU] = true
+	}
+	lo, hi = math.Inf(1), 0
+	for _, f := range est.Fits {
+		if f.Fits && (len(in) == 0 || in[f.GPU]) && f.MFU.High > 0 {
+			lo, hi = math.Min(lo, f.MFU.Low), math.Max(hi, f.MFU.High)
+		}
+	}
+	if hi == 0 {
+		return 0, 0
+	}
+	return lo, hi
+}
+
+func unverifiedOptions(os []billing.Option) bool {
+	for _, o := range os {
+		if !o.Verified {
+			return true
+		}
+	}
+	return false
+}
+
+// money formats CNY with two decimals below 100 and none above.
+func money(x float64) string {
+	if math.Abs(x) >= 100 {
+		return fmt.Sprintf("%.0f", x)
+	}
+	return fmt.Sprintf("%.2f", x)
 }
 
 // assumptionLine states the assumptions and how to change them.
 func assumptionLine(est *billing.Estimate, en bool) string {
 	j := est.Job
-	ck := "开启梯度检查点"
-	if j.NoGradCkpt {
-		ck = "关闭梯度检查点"
-	}
 	if est.Method == billing.MethodInference {
-		if en {
-			return fmt.Sprintf("Assumed context %d, batch %d, %d-bit weights, bf16 KV cache; say “seq 8192” or “int4” to change.", est.SeqLen, est.Batch, est.Bits)
-		}
-		return fmt.Sprintf("按上下文 %d、并发 %d、%d-bit 权重、bf16 KV cache 估算；可以说“seq 8192”或“int4”修改。", est.SeqLen, est.Batch, est.Bits)
+		return fmt.Sprintf(pick1(en, "按上下文 %d、并发 %d、%d-bit 权重、bf16 KV cache 估算；可以接着说“seq 8192”或“int4”修改。",
+			"Assumed context %d, batch %d, %d-bit weights, bf16 KV cache; reply “seq 8192” or “int4” to change."), est.SeqLen, est.Batch, est.Bits)
 	}
-	data := fmt.Sprintf("%s 条 × %d tokens", humanNum(float64(j.Samples), en), j.TokensPerSample)
+	data := fmt.Sprintf(pick1(en, "%s 条 × %d tokens", "%s samples × %d tokens"), humanNum(float64(j.Samples), en), j.TokensPerSample)
 	if j.Samples == 0 {
 		data = humanNum(j.Tokens, en) + " tokens"
 	}
-	if en {
-		return fmt.Sprintf("Assumed seq %d, batch %d, gradient checkpointing on, LoRA rank %d, data %s, %g epochs; say “seq 4096”, “batch 8”, “5万条” or “3 epochs” to change.",
-			est.SeqLen, est.Batch, j.LoRARank, strings.ReplaceAll(data, "条", "samples"), est.Epochs)
+	ck := pick1(en, "开启梯度检查点", "gradient checkpointing on")
+	if j.NoGradCkpt {
+		ck = pick1(en, "关闭梯度检查点", "gradient checkpointing off")
 	}
-	return fmt.Sprintf("按 seq %d、batch %d、%s、LoRA rank %d、数据 %s、%g 轮估算；可以说“seq 4096”“batch 8”“5万条”“3个epoch”修改。",
-		est.SeqLen, est.Batch, ck, j.LoRARank, data, est.Epochs)
+	parts := []string{fmt.Sprintf("seq %d", est.SeqLen), fmt.Sprintf(pick1(en, "batch %d（有效 batch）", "batch %d (effective)"), est.Batch), ck}
+	if est.LoRARank > 0 {
+		parts = append(parts, fmt.Sprintf("LoRA rank %d", est.LoRARank))
+	}
+	parts = append(parts, pick1(en, "数据 ", "data ")+data, fmt.Sprintf(pick1(en, "%g 轮", "%g epochs"), est.Epochs))
+	if en {
+		return "Assumed " + strings.Join(parts, ", ") + "; reply “seq 4096”, “batch 8”, “50k samples”, “512 tokens per sample” or “3 epochs” to change."
+	}
+	return "按 " + strings.Join(parts, "、") + "估算；可以接着说“seq 4096”“batch 8”“5万条”“每条512 tokens”“3个epoch”修改。"
+}
+
+// hiddenCostNotes names the storage and retention traps of the platforms
+// in the rows shown (at most maxHiddenCostNotes platforms).
+func (r *Router) hiddenCostNotes(shown []billing.Option, en bool) []string {
+	var notes []string
+	seen := map[string]bool{}
+	for _, o := range shown {
+		if seen[o.Platform] || len(notes) >= maxHiddenCostNotes {
+			continue
+		}
+		seen[o.Platform] = true
+		if h := r.hiddenCostNote(o.Platform, en); h != "" {
+			notes = append(notes, h)
+		}
+	}
+	return notes
 }
 
 // hiddenCostNote names a platform's storage and retention traps.
@@ -358,11 +485,7 @@ func (r *Router) hiddenCostNote(platform string, en bool) string {
 	}
 	var parts []string
 	if p.Storage.BilledWhileStopped {
-		if en {
-			parts = append(parts, "paid disks keep billing while the instance is shut down")
-		} else {
-			parts = append(parts, "关机后付费数据盘仍计费")
-		}
+		parts = append(parts, pick1(en, "关机后付费数据盘仍计费", "paid disks keep billing while the instance is shut down"))
 	}
 	for _, rt := range p.Retention {
 		parts = append(parts, strings.TrimRight(rt.Text.Pick(en), "。. "))
@@ -370,35 +493,25 @@ func (r *Router) hiddenCostNote(platform string, en bool) string {
 	if len(parts) == 0 {
 		return ""
 	}
-	if en {
-		return p.DisplayName(en) + " hidden costs: " + strings.Join(parts, "; ")
-	}
-	return p.DisplayName(en) + " 隐藏成本：" + strings.Join(parts, "；")
+	return p.DisplayName(en) + pick1(en, " 隐藏成本：", " hidden costs: ") + strings.Join(parts, pick1(en, "；", "; "))
 }
 
 func sourceLabel(s string, en bool) string {
 	switch s {
 	case string(stock.SourceLive):
-		if en {
-			return "live"
-		}
-		return "实时"
+		return pick1(en, "实时", "live")
 	case string(stock.SourceReplay):
-		if en {
-			return "replay"
-		}
-		return "录制"
+		return pick1(en, "录制", "replay")
 	}
-	if en {
-		return "list price"
-	}
-	return "目录标价"
+	return pick1(en, "目录标价", "list price")
 }
 
 // humanNum formats 50000 as "5万" (or "50k" in English), 1.5e8 as "1.5亿".
 func humanNum(x float64, en bool) string {
 	if en {
 		switch {
+		case x >= 1e12:
+			return fmt.Sprintf("%.3g", x)
 		case x >= 1e9:
 			return trimF(x/1e9) + "B"
 		case x >= 1e6:
@@ -409,6 +522,8 @@ func humanNum(x float64, en bool) string {
 		return trimF(x)
 	}
 	switch {
+	case x >= 1e12:
+		return trimF(x/1e12) + "万亿"
 	case x >= 1e8:
 		return trimF(x/1e8) + "亿"
 	case x >= 1e4:
@@ -421,4 +536,16 @@ func trimF(x float64) string {
 	s := fmt.Sprintf("%.2f", x)
 	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	return s
+}
+
+// problemLines turns parser problems and unknown names into short lines.
+func problemLines(q Query, en bool) []string {
+	var out []string
+	for _, p := range q.Problems {
+		out = append(out, fmt.Sprintf(pick1(en, "⚠ 没有使用“%s”：数值无效，已按默认值估算。", "⚠ Ignored “%s”: not a valid value; the default is used."), p))
+	}
+	if q.UnknownGPU != "" {
+		out = append(out, fmt.Sprintf(pick1(en, "⚠ 目录里没有“%s”这张卡。", "⚠ The catalog has no GPU “%s”."), q.UnknownGPU))
+	}
+	return out
 }

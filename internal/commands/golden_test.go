@@ -19,13 +19,14 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 
-// recordedAt is the modification time given to the replay recordings; the
-// router's clock runs 5 minutes later, so ages read "5 分钟前".
+// recordedAt is the recording time given to the replay recordings (in
+// their RECORDED_AT file); the router's clock runs 5 minutes later, so ages
+// read "5 分钟前".
 var recordedAt = time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
 
 // newRouter builds a router over the embedded catalog, catalog list prices
-// and the replay recordings in testdata/replay (copied to a temp dir so
-// their times can be fixed).
+// and the replay recordings in testdata/replay (copied to a temp dir with
+// a RECORDED_AT file).
 func newRouter(tb testing.TB) *commands.Router {
 	tb.Helper()
 	cat, err := catalog.Load(configs.FS)
@@ -43,9 +44,9 @@ func newRouter(tb testing.TB) *commands.Router {
 		if err := os.WriteFile(dst, b, 0o600); err != nil {
 			tb.Fatal(err)
 		}
-		if err := os.Chtimes(dst, recordedAt, recordedAt); err != nil {
-			tb.Fatal(err)
-		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, stock.RecordedAtFile), []byte(recordedAt.Format(time.RFC3339)+"\n"), 0o600); err != nil {
+		tb.Fatal(err)
 	}
 	now := func() time.Time { return recordedAt.Add(5 * time.Minute) }
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))

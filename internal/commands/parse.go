@@ -28,8 +28,13 @@ type Query struct {
 	GPU       string   `json:"gpu,omitempty"`
 	GPUFamily bool     `json:"gpu_family,omitempty"`
 	GPUs      []string `json:"gpus,omitempty"`
-	// Platform is a catalog platform id.
-	Platform string `json:"platform,omitempty"`
+	// UnknownGPU is a GPU-like name the catalog does not know ("3090 ti",
+	// "b200"); answers name it instead of guessing.
+	UnknownGPU string `json:"unknown_gpu,omitempty"`
+	// Platform is the first catalog platform id named; Platforms lists all
+	// of them ("autodl 和 恒源云").
+	Platform  string   `json:"platform,omitempty"`
+	Platforms []string `json:"platforms,omitempty"`
 	// MaxPriceCNY is a price ceiling, CNY per GPU-hour.
 	MaxPriceCNY float64 `json:"max_price_cny,omitempty"`
 	// Model is a catalog model id; ModelText the unknown name the user
@@ -38,28 +43,43 @@ type Query struct {
 	ModelText string  `json:"model_text,omitempty"`
 	ParamsB   float64 `json:"params_b,omitempty"`
 	// Method is full, lora, qlora or inference.
-	Method   string  `json:"method,omitempty"`
-	Bits     int     `json:"bits,omitempty"`
-	SeqLen   int     `json:"seq_len,omitempty"`
-	Batch    int     `json:"batch,omitempty"`
-	Samples  int     `json:"samples,omitempty"`
-	Tokens   float64 `json:"tokens,omitempty"`
+	Method  string `json:"method,omitempty"`
+	Bits    int    `json:"bits,omitempty"`
+	SeqLen  int    `json:"seq_len,omitempty"`
+	Batch   int    `json:"batch,omitempty"`
+	Samples int    `json:"samples,omitempty"`
+	// TokensPerSample is the average length of one training sample.
+	TokensPerSample int `json:"tokens_per_sample,omitempty"`
+	// Tokens is the dataset size in tokens (one epoch).
+	Tokens float64 `json:"tokens,omitempty"`
+	// LoRARank is the LoRA rank r.
+	LoRARank int     `json:"lora_rank,omitempty"`
 	Epochs   float64 `json:"epochs,omitempty"`
 	GPUCount int     `json:"gpu_count,omitempty"`
-	// English is true when the question has no Chinese characters.
+	// English is true when the question, apart from platform, model and
+	// GPU names, has Latin letters and no Chinese characters.
 	English bool `json:"english"`
+	// Problems are parts of the question that were not understood or not
+	// used, each one short sentence for the answer ("batch 0 无效").
+	Problems []string `json:"problems,omitempty"`
+
+	// sizeB is a bare size ("7B") kept even when it is not used as
+	// ParamsB, so a follow-up can answer "多大参数量？".
+	sizeB float64
 }
 
 // number: digits with optional decimals, or Chinese numerals.
 const numPat = `(\d+(?:\.\d+)?|[零一二两三四五六七八九十百]+)`
 
 var (
-	reHelp = regexp.MustCompile(`^\s*(?:/?help|帮助|菜单|menu|commands|怎么用|使用说明|用法|说明|你能做什么|你会什么|what can you do|usage|\?|？|h)\s*[!！?？.。]*\s*$`)
+	reHelp = regexp.MustCompile(`^\s*(?:/?help(?: me)?|帮助|菜单|menu|commands|怎么用|使用说明|用法|说明|你能做什么|你会什么|what can you do|usage|\?|？|h)\s*[!！?？.。]*\s*$`)
 
 	reMaxPrice = []*regexp.Regexp{
 		regexp.MustCompile(`(?:低于|不超过|不高于|小于|少于|便宜于|under|below|less than|cheaper than|max|at most|<=?|≤|≦)\s*[¥￥$]?\s*` + numPat + `\s*(?:块钱|块|元|rmb|cny|yuan|¥|usd|dollars?|美元|美金|刀)?`),
 		regexp.MustCompile(`[¥￥$]?\s*` + numPat + `\s*(?:块钱|块|元|rmb|cny|yuan|usd|dollars?|美元|美金|刀)?\s*(?:(?:/|每|一)\s*(?:个)?\s*(?:h|小时|时|hr|hour))?\s*(?:以下|以内|之内|之下|一下|or less|or cheaper|及以下)`),
 	}
+	// reCurrency marks a number as money.
+	reCurrency = regexp.MustCompile(`[¥￥$]|块|元|rmb|cny|yuan|usd|dollar|美元|美金|刀|/\s*(?:h|小时|hr)`)
 	// reUSD marks a price ceiling given in US dollars ("under $0.3/hr").
 	reUSD     = regexp.MustCompile(`\$|usd|dollar|美元|美金|刀`)
 	reSamples = []*regexp.Regexp{
@@ -68,7 +88,21 @@ var (
 		regexp.MustCompile(`(?:数据量?|样本数?|samples?)\s*[=:：]?\s*` + numPat + `\s*(万|千|w|k|m)?\s*(?:条)?(?:[^a-z0-9.]|$)`),
 	}
 	reTokens = regexp.MustCompile(numPat + `\s*(万|亿|千|k|m|b|million|billion)?\s*(?:个\s*)?tokens?`)
-	reEpochs = []*regexp.Regexp{
+	// rePerSample is a sample length: "每条1000 tokens", "平均 512 token",
+	// "512 tokens per sample", "10k samples of 1024 tokens".
+	rePerSample = []*regexp.Regexp{
+		regexp.MustCompile(`(?:每条|每个样本|每条数据|平均|average|avg|about|约|大概)\s*(?:约|大概|长度)?\s*(\d+)\s*(k)?\s*(?:个\s*)?tokens?`),
+		regexp.MustCompile(`(\d+)\s*(k)?\s*tokens?\s*(?:每条|/条|一条|per sample|per example|each|/sample)`),
+		// The sample count's word stays for the samples rule: only the
+		// "of 1024 tokens" tail is consumed (group 3 spans it).
+		regexp.MustCompile(`(?:samples?|examples?|条)\s*((?:of|x|×|,|，|\*)\s*(\d+)\s*(k)?\s*tokens?)`),
+	}
+	reRank = regexp.MustCompile(`(?:rank|秩|lora[\s_-]?r)\s*[=:：]?\s*(\d+)|(?:^|[^a-z])r\s*=\s*(\d+)`)
+	// reGPUish is a GPU-like name: "3080", "rtx 3090 ti", "b200", "h20e".
+	reGPUish = regexp.MustCompile(`(?:^|[^a-z0-9.])((?:rtx\s*|gtx\s*)?[1-9]0[5-9]0(?:\s*(?:ti|super))?|(?:[abhlt]|mi)\d{2,3}[a-z]?)(?:[^a-z0-9.]|$)`)
+	// reCountUnit follows a number that is a count, not a price.
+	reCountUnit = regexp.MustCompile(`^\s*(?:万|千|亿|条|个|张|块卡|卡|台|轮|遍|epoch|token|样本|数据|g\b|gb|b\b|k\b|w\b)`)
+	reEpochs    = []*regexp.Regexp{
 		regexp.MustCompile(numPat + `\s*(?:个)?\s*(?:epochs?|轮|遍)`),
 		regexp.MustCompile(`(?:epochs?|轮数)\s*[=:：]?\s*` + numPat),
 	}
@@ -86,10 +120,14 @@ var (
 		regexp.MustCompile(`(单|双|四|八)卡`),
 	}
 	reParams = []*regexp.Regexp{
-		regexp.MustCompile(`(?:^|[^a-z0-9.])(\d+(?:\.\d+)?)\s*b(?:illion)?(?:[^a-z]|$)`),
+		regexp.MustCompile(`(?:^|[^a-z0-9.])(\d+(?:\.\d+)?)\s*b(?:illion)?(?:[^a-z0-9]|$)`),
 		regexp.MustCompile(numPat + `\s*(亿|十亿|百亿)\s*(?:参数|参数量)?`),
 	}
 	reCJK = regexp.MustCompile(`\p{Han}`)
+	// reLatin is an English word of two letters or more.
+	reLatin = regexp.MustCompile(`[a-z]{2,}`)
+	// reVariant is a suffix naming a GPU variant: "ti", "super".
+	reVariant = regexp.MustCompile(`^\s*(ti|super)\b`)
 	// rePretrain is a pretraining job, not a "pretrained" model.
 	rePretrain = regexp.MustCompile(`pre-?train(?:ing)?\b`)
 	// modelish catches a model-like name the catalog does not know:
@@ -100,7 +138,7 @@ var (
 var (
 	kwEstimate  = []string{"多少钱", "多少米", "费用", "花费", "成本", "要多久", "多久", "多长时间", "几个小时", "how much", "cost", "price it", "budget", "预算", "显存", "vram", "memory", "内存", "够不够", "能不能跑", "能跑", "fit", "oom", "估算", "估计", "estimate", "跑", "run "}
 	kwTrain     = []string{"qlora", "lora", "微调", "finetune", "fine-tune", "fine tune", "fine-tuning", "finetuning", "sft", "训练", "train", "全量", "全参", "full", "推理", "部署", "inference", "serve", "serving", "deploy", "预训练", "pretrain"}
-	kwPrices    = []string{"价格表", "价目", "报价", "price list", "prices", "pricing", "收费", "计费", "怎么收费", "list price", "定价", "价格", "price", "billing", "rates"}
+	kwPrices    = []string{"价格表", "价目", "报价", "price list", "prices", "pricing", "收费", "计费", "怎么收费", "list price", "定价", "价格", "price", "billing", "rates", "数据盘", "存储", "硬盘", "data disk", "storage"}
 	kwStockWord = []string{"有货", "有吗", "有没有", "还有", "哪家", "哪里", "哪个平台", "哪些平台", "在哪", "便宜", "available", "in stock", "which platform", "where", "any ", "cheapest", "cheap", "stock", "sold out", "售罄", "抢", "库存", "空闲", "free", "租"}
 )
 
@@ -178,7 +216,7 @@ func blank(s string, a, b int) string {
 // Parse turns a question into a Query. It never panics and always returns
 // an intent; unparseable text yields IntentUnknown.
 func Parse(c *catalog.Catalog, text string) Query {
-	q := Query{English: !reCJK.MatchString(text)}
+	var q Query
 	s := catalog.Fold(text)
 	s = strings.ToValidUTF8(s, " ")
 	if len(s) > 2000 {
@@ -190,6 +228,7 @@ func Parse(c *catalog.Catalog, text string) Query {
 		return q
 	}
 	if reHelp.MatchString(s) {
+		q.English = reLatin.MatchString(s) && !reCJK.MatchString(s)
 		q.Intent = IntentHelp
 		return q
 	}
@@ -206,6 +245,9 @@ func Parse(c *catalog.Catalog, text string) Query {
 		}
 		if q.Platform == "" {
 			q.Platform = m.ID
+		}
+		if !containsStr(q.Platforms, m.ID) {
+			q.Platforms = append(q.Platforms, m.ID)
 		}
 		rest = blank(rest, m.Start, m.End)
 	}
@@ -254,8 +296,20 @@ func Parse(c *catalog.Catalog, text string) Query {
 		}
 	}
 	for _, m := range gpuMatches {
+		// "3090 ti", "4090 super": a variant the catalog does not have.
+		if sm := reVariant.FindStringSubmatch(rest[m.End:]); sm != nil && q.UnknownGPU == "" {
+			q.UnknownGPU = strings.TrimSpace(s[m.Start:m.End] + " " + sm[1])
+		}
 		rest = blank(rest, m.Start, m.End)
 	}
+	if q.UnknownGPU == "" && len(gpuMatches) == 0 {
+		if m := reGPUish.FindStringSubmatch(rest); m != nil {
+			q.UnknownGPU = strings.TrimSpace(m[1])
+		}
+	}
+	// Language: judge the words around the names, so "how much is a 4090 on
+	// 恒源云" is English and "A100 80G 哪家便宜" Chinese.
+	q.English = reLatin.MatchString(rest) && !reCJK.MatchString(rest)
 	if q.GPUCount == 0 {
 		if m := reCount[3].FindStringSubmatch(rest); m != nil {
 			if v, ok := parseNum(m[1]); ok && v >= 1 && v <= 64 {
@@ -269,6 +323,11 @@ func Parse(c *catalog.Catalog, text string) Query {
 	// Price ceiling.
 	for _, re := range reMaxPrice {
 		if loc := re.FindStringSubmatchIndex(rest); loc != nil {
+			// "少于5万条" is a count: without a currency the number must not
+			// be followed by a count unit.
+			if !reCurrency.MatchString(rest[loc[0]:loc[1]]) && reCountUnit.MatchString(rest[loc[3]:]) {
+				continue
+			}
 			if v, ok := parseNum(rest[loc[2]:loc[3]]); ok && v > 0 && v < 1000 {
 				if reUSD.MatchString(rest[loc[0]:loc[1]]) && c.FXUSDCNY > 0 {
 					v *= c.FXUSDCNY
@@ -295,6 +354,34 @@ func Parse(c *catalog.Catalog, text string) Query {
 				break
 			}
 		}
+	}
+	for i, re := range rePerSample {
+		if loc := re.FindStringSubmatchIndex(rest); loc != nil {
+			if i == 2 {
+				// Drop the tail group so [2:3] is the number, [4:5] the k.
+				loc = append(loc[:0:0], loc[2], loc[3], loc[4], loc[5], loc[6], loc[7])
+			}
+			if v, err := strconv.Atoi(rest[loc[2]:loc[3]]); err == nil && v > 0 {
+				if loc[4] >= 0 {
+					v *= 1000
+				}
+				if v <= 1<<21 {
+					q.TokensPerSample = v
+				}
+				rest = blank(rest, loc[0], loc[1])
+				break
+			}
+		}
+	}
+	if loc := reRank.FindStringSubmatchIndex(rest); loc != nil {
+		g := 2
+		if loc[2] < 0 {
+			g = 4
+		}
+		if v, err := strconv.Atoi(rest[loc[g]:loc[g+1]]); err == nil && v >= 1 && v <= 4096 {
+			q.LoRARank = v
+		}
+		rest = blank(rest, loc[0], loc[1])
 	}
 	if loc := reTokens.FindStringSubmatchIndex(rest); loc != nil {
 		if v, ok := parseNum(rest[loc[2]:loc[3]]); ok && v > 0 {
@@ -323,6 +410,11 @@ func Parse(c *catalog.Catalog, text string) Query {
 			}
 		}
 	}
+	if q.Samples > 0 && q.Tokens > 0 && q.Tokens < 1e5 && q.TokensPerSample == 0 {
+		// "2万条 512 tokens": a sample length, not a dataset size.
+		q.TokensPerSample = int(q.Tokens)
+		q.Tokens = 0
+	}
 	for _, re := range reEpochs {
 		if loc := re.FindStringSubmatchIndex(rest); loc != nil {
 			if v, ok := parseNum(rest[loc[2]:loc[3]]); ok && v > 0 && v <= 1000 {
@@ -335,6 +427,8 @@ func Parse(c *catalog.Catalog, text string) Query {
 	if loc := reBatch.FindStringSubmatchIndex(rest); loc != nil {
 		if v, err := strconv.Atoi(rest[loc[2]:loc[3]]); err == nil && v > 0 && v <= 4096 {
 			q.Batch = v
+		} else {
+			q.Problems = append(q.Problems, "batch "+rest[loc[2]:loc[3]])
 		}
 		rest = blank(rest, loc[0], loc[1])
 	}
@@ -348,6 +442,8 @@ func Parse(c *catalog.Catalog, text string) Query {
 			q.Bits, _ = strconv.Atoi(m[2])
 		case m[3] == "nf4":
 			q.Bits = 4
+		case m[3] == "fp32":
+			q.Bits = 32
 		case m[3] != "":
 			q.Bits = 16
 		}
@@ -401,14 +497,19 @@ func Parse(c *catalog.Catalog, text string) Query {
 	switch {
 	case hasJob && (isTrain || containsAny(s, kwEstimate) || q.Samples > 0 || q.Tokens > 0 || q.Epochs > 0):
 		q.Intent = IntentEstimate
-	case hasJob && q.GPU == "":
+	case (q.Model != "" || q.ModelText != "") && q.GPU == "":
+		// A named model alone ("Qwen2.5-7B") asks what it takes; a bare
+		// size ("我在3B教室") does not.
+		q.Intent = IntentEstimate
+	case q.Method != "" && containsAny(s, []string{"几张", "几块", "多少张", "how many", "多少显存", "多大显存"}):
+		// "DeepSeek-V3 推理要几张H100": an estimate that needs the size.
 		q.Intent = IntentEstimate
 	case isTrain && containsAny(s, kwEstimate) && q.GPU == "":
 		// "LoRA 要多少钱" without a size: ask for it.
 		q.Intent = IntentEstimate
 	case q.GPU != "" && containsAny(s, []string{"价格表", "价目", "price list", "list price", "定价"}):
 		q.Intent = IntentPrices
-	case q.GPU != "":
+	case q.GPU != "" || q.UnknownGPU != "":
 		q.Intent = IntentStock
 	case q.Platform != "" || containsAny(s, kwPrices):
 		if q.Platform != "" || containsAny(s, kwPrices) {
@@ -421,6 +522,10 @@ func Parse(c *catalog.Catalog, text string) Query {
 	}
 	if q.Intent == IntentStock && q.Method != "" && hasJob {
 		q.Intent = IntentEstimate
+	}
+	if q.Intent != IntentEstimate && q.Model == "" {
+		// A size outside an estimate is not a model size ("我在3B教室").
+		q.sizeB, q.ParamsB = q.ParamsB, 0
 	}
 	return q
 }

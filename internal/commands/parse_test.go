@@ -63,6 +63,10 @@ type parseCase struct {
 	epochs    float64
 	count     int
 	en        bool
+	perSample int      // tokens_per_sample
+	rank      int      // lora_rank
+	platforms []string // nil with platform set means [platform]
+	unknown   string   // unknown_gpu
 }
 
 var (
@@ -73,6 +77,25 @@ var (
 // parseCases are phrasings as lab members write them (the "@bot" mention is
 // already stripped by the chat adapter).
 var parseCases = []parseCase{
+	// Regressions found by trying the bot as a new user.
+	{in: "Qwen2.5-7B LoRA 1万条 每条1000 tokens 3个epoch 多少钱", intent: iEstimate, model: "Qwen2.5-7B", method: "lora", samples: 10000, perSample: 1000, epochs: 3},
+	{in: "7B LoRA 2万条 每条 512 token", intent: iEstimate, params: 7, method: "lora", samples: 20000, perSample: 512},
+	{in: "7B LoRA 10k samples of 1024 tokens", intent: iEstimate, params: 7, method: "lora", samples: 10000, perSample: 1024, en: true},
+	{in: "7b lora 2万条 512 tokens", intent: iEstimate, params: 7, method: "lora", samples: 20000, perSample: 512},
+	{in: "7B LoRA rank 64 多少钱", intent: iEstimate, params: 7, method: "lora", rank: 64},
+	{in: "qwen2.5 7b lora r=8", intent: iEstimate, model: "Qwen2.5-7B", method: "lora", rank: 8, en: true},
+	{in: "我在3B教室", intent: iUnknown},
+	{in: "看了3b1b的视频", intent: iUnknown},
+	{in: "少于5万条数据 7B lora 多少钱", intent: iEstimate, params: 7, method: "lora", samples: 50000},
+	{in: "how much is a 4090 on 恒源云", intent: iStock, gpu: "RTX 4090", platform: "hengyuan", en: true},
+	{in: "which is cheaper, autodl or 恒源云 for 4090", intent: iStock, gpu: "RTX 4090", platform: "autodl", platforms: []string{"autodl", "hengyuan"}, en: true},
+	{in: "3090 ti 有货吗", intent: iStock, gpu: "RTX 3090", unknown: "3090 ti"},
+	{in: "B200 哪家有", intent: iStock, unknown: "b200"},
+	{in: "3080 有货吗", intent: iStock, unknown: "3080"},
+	{in: "DeepSeek-V3 推理 要几张H100", intent: iEstimate, gpu: "H100", fam: true, gpus: h100Both, method: "inference"},
+	{in: "数据盘多少钱", intent: iPrices},
+	{in: "fp32 全量微调 1.5B 要多少显存", intent: iEstimate, params: 1.5, method: "full", bits: 32},
+	{in: "help me", intent: iHelp, en: true},
 	// The phrasings, verbatim.
 	{in: "哪家有4090", intent: iStock, gpu: "RTX 4090"},
 	{in: "which platform has a 4090 right now", intent: iStock, gpu: "RTX 4090", en: true},
@@ -93,23 +116,23 @@ var parseCases = []parseCase{
 	{in: "ＲＴＸ４０９０ 有货吗", intent: iStock, gpu: "RTX 4090"},
 	{in: "4090  有  货  吗", intent: iStock, gpu: "RTX 4090"},
 	{in: "4090有吗😭", intent: iStock, gpu: "RTX 4090"},
-	{in: "4090 🔥🔥", intent: iStock, gpu: "RTX 4090", en: true},
-	{in: "3090 !!!", intent: iStock, gpu: "RTX 3090", en: true},
-	{in: "rtx4090", intent: iStock, gpu: "RTX 4090", en: true},
-	{in: "RTX 4090", intent: iStock, gpu: "RTX 4090", en: true},
-	{in: "4090 24G", intent: iStock, gpu: "RTX 4090", en: true},
+	{in: "4090 🔥🔥", intent: iStock, gpu: "RTX 4090"},  // no words besides the name: answered in Chinese
+	{in: "3090 !!!", intent: iStock, gpu: "RTX 3090"}, // no words besides the name: answered in Chinese
+	{in: "rtx4090", intent: iStock, gpu: "RTX 4090"},  // no words besides the name: answered in Chinese
+	{in: "RTX 4090", intent: iStock, gpu: "RTX 4090"}, // no words besides the name: answered in Chinese
+	{in: "4090 24G", intent: iStock, gpu: "RTX 4090"}, // no words besides the name: answered in Chinese
 	{in: "RTX-4090 24G 哪里便宜", intent: iStock, gpu: "RTX 4090"},
 	{in: "帮我看一下4090有没有", intent: iStock, gpu: "RTX 4090"},
 	// 4090D is a different card, however it is spelled.
 	{in: "4090D 有没有", intent: iStock, gpu: "RTX 4090D"},
 	{in: "RTX 4090 D 有吗", intent: iStock, gpu: "RTX 4090D"},
-	{in: "RTX-4090D", intent: iStock, gpu: "RTX 4090D", en: true},
+	{in: "RTX-4090D", intent: iStock, gpu: "RTX 4090D"}, // no words besides the name: answered in Chinese
 	// A bare A100 means both variants; a size picks one.
 	{in: "a100 哪家有", intent: iStock, gpu: "A100", fam: true, gpus: a100Both},
-	{in: "A100", intent: iStock, gpu: "A100", fam: true, gpus: a100Both, en: true},
-	{in: "A100-80GB", intent: iStock, gpu: "A100 80GB", en: true},
-	{in: "a100-80g", intent: iStock, gpu: "A100 80GB", en: true},
-	{in: "A100  80G", intent: iStock, gpu: "A100 80GB", en: true},
+	{in: "A100", intent: iStock, gpu: "A100", fam: true, gpus: a100Both}, // no words besides the name: answered in Chinese
+	{in: "A100-80GB", intent: iStock, gpu: "A100 80GB"},                  // no words besides the name: answered in Chinese
+	{in: "a100-80g", intent: iStock, gpu: "A100 80GB"},                   // no words besides the name: answered in Chinese
+	{in: "A100  80G", intent: iStock, gpu: "A100 80GB"},                  // no words besides the name: answered in Chinese
 	{in: "Ａ１００ ８０Ｇ 哪家便宜", intent: iStock, gpu: "A100 80GB"},
 	{in: "A100 40G 还有吗", intent: iStock, gpu: "A100 40GB"},
 	{in: "cheapest A100 80GB", intent: iStock, gpu: "A100 80GB", en: true},
@@ -253,10 +276,10 @@ var parseCases = []parseCase{
 	{in: "怎么用", intent: iHelp},
 	// "？" has no Chinese character, so English is true as documented,
 	// although whoever typed a full-width "？" probably reads Chinese.
-	{in: "？", intent: iHelp, en: true},
-	{in: "?", intent: iHelp, en: true},
-	{in: "", intent: iHelp, en: true},
-	{in: "    ", intent: iHelp, en: true},
+	{in: "？", intent: iHelp}, // no words besides the name: answered in Chinese
+	{in: "?", intent: iHelp}, // no words besides the name: answered in Chinese
+	{in: "", intent: iHelp},
+	{in: "    ", intent: iHelp}, // no words besides the name: answered in Chinese
 
 	// Unrelated chat.
 	{in: "你好", intent: iUnknown},
@@ -272,7 +295,7 @@ var parseCases = []parseCase{
 	{in: "我们组有8个人", intent: iUnknown},
 	{in: "跑了3个epoch loss不降了", intent: iUnknown, epochs: 3},
 	{in: "老板说预算2万", intent: iUnknown},
-	{in: "😀🎉🔥👍", intent: iUnknown, en: true},
+	{in: "😀🎉🔥👍", intent: iUnknown}, // no words besides the name: answered in Chinese
 	{in: strings.Repeat("哈", 5000), intent: iUnknown},
 	{in: strings.Repeat("a", 5000), intent: iUnknown, en: true},
 	// A long message is cut, but a question at its start still counts.
@@ -318,6 +341,9 @@ func TestParse(t *testing.T) {
 				}
 				w.params = m.ParamsB
 			}
+			if w.platforms == nil && w.platform != "" {
+				w.platforms = []string{w.platform}
+			}
 			if w.priceUSD != 0 {
 				w.price = w.priceUSD * c.FXUSDCNY
 			}
@@ -346,6 +372,10 @@ func TestParse(t *testing.T) {
 			check("epochs", parseApprox(q.Epochs, w.epochs), q.Epochs, w.epochs)
 			check("gpu_count", q.GPUCount == w.count, q.GPUCount, w.count)
 			check("english", q.English == w.en, q.English, w.en)
+			check("tokens_per_sample", q.TokensPerSample == w.perSample, q.TokensPerSample, w.perSample)
+			check("lora_rank", q.LoRARank == w.rank, q.LoRARank, w.rank)
+			check("platforms", reflect.DeepEqual(q.Platforms, w.platforms), q.Platforms, w.platforms)
+			check("unknown_gpu", q.UnknownGPU == w.unknown, q.UnknownGPU, w.unknown)
 			if len(errs) > 0 {
 				t.Errorf("Parse(%q):\n  %s", caseName(tc.in), strings.Join(errs, "\n  "))
 			}

@@ -17,15 +17,29 @@ import (
 func (r *Router) pricesAnswer(_ context.Context, res *Result) {
 	q := res.Query
 	en := q.English
+	var plats []*catalog.Platform
+	for _, id := range q.Platforms {
+		if p, ok := r.cat.Platform(id); ok {
+			plats = append(plats, p)
+		}
+	}
 	switch {
-	case q.Platform != "":
-		p, _ := r.cat.Platform(q.Platform)
-		res.Reply = r.platformPrices(p, q, en)
-		for _, pr := range p.Prices {
-			if len(q.GPUs) > 0 && !containsStr(q.GPUs, pr.GPU) {
-				continue
+	case len(plats) > 0:
+		for i, p := range plats {
+			rp := r.platformPrices(p, q, en)
+			if i == 0 {
+				res.Reply = rp
+			} else {
+				// Several platforms ("autodl vs 矩池云"): one section each.
+				res.Reply.Lines = append(res.Reply.Lines, "")
+				res.Reply.Lines = append(res.Reply.Lines, chat.PlainText(rp))
 			}
-			res.Offers = append(res.Offers, listRow(p, pr))
+			for _, pr := range p.Prices {
+				if len(q.GPUs) > 0 && !containsStr(q.GPUs, pr.GPU) {
+					continue
+				}
+				res.Offers = append(res.Offers, listRow(p, pr))
+			}
 		}
 	case len(q.GPUs) > 0:
 		rep := chat.Reply{}
@@ -44,7 +58,7 @@ func (r *Router) pricesAnswer(_ context.Context, res *Result) {
 				}
 			}
 		}
-		sort.SliceStable(res.Offers, func(i, j int) bool { return res.Offers[i].PriceCNY < res.Offers[j].PriceCNY })
+		sort.SliceStable(res.Offers, func(i, j int) bool { return *res.Offers[i].PriceCNY < *res.Offers[j].PriceCNY })
 		for _, row := range res.Offers {
 			p, _ := r.cat.Platform(row.Platform)
 			pr, _ := p.PriceFor(row.GPU)
@@ -86,7 +100,11 @@ func (r *Router) platformPrices(p *catalog.Platform, q Query, en bool) chat.Repl
 	}
 	b := p.Billing
 	if len(b.Modes) > 0 || b.Granularity != "" {
-		line := pick1(en, "计费：", "Billing: ") + strings.Join(b.Modes, "/")
+		var modes []string
+		for _, m := range b.Modes {
+			modes = append(modes, modeText(m, en))
+		}
+		line := pick1(en, "计费：", "Billing: ") + strings.Join(modes, "/")
 		if b.Granularity != "" {
 			line += pick1(en, "，按量计费按"+granularityText(b.Granularity, en)+"计", ", pay-as-you-go per "+granularityText(b.Granularity, en))
 		}
@@ -100,6 +118,9 @@ func (r *Router) platformPrices(p *catalog.Platform, q Query, en bool) chat.Repl
 	}
 	st := p.Storage
 	disk := pick1(en, "数据盘：", "Data disk: ")
+	if l := st.DataDiskLabel.Pick(en); l != "" {
+		disk = pick1(en, "数据盘（"+l+"）：", "Data disk ("+l+"): ")
+	}
 	if st.DataDiskFreeGB > 0 {
 		disk += fmt.Sprintf(pick1(en, "免费 %g GB，", "%g GB free, "), st.DataDiskFreeGB)
 	}
@@ -158,7 +179,8 @@ func (r *Router) platformPrices(p *catalog.Platform, q Query, en bool) chat.Repl
 }
 
 func listRow(p *catalog.Platform, pr catalog.Price) OfferRow {
-	row := OfferRow{Platform: p.ID, GPU: pr.GPU, PriceCNY: pr.CNYPerHour.Low, Source: string(stock.SourceCatalog),
+	low := pr.CNYPerHour.Low
+	row := OfferRow{Platform: p.ID, GPU: pr.GPU, PriceCNY: &low, Source: string(stock.SourceCatalog),
 		AsOf: pr.CNYPerHour.AsOf, AgeSeconds: -1, Verified: pr.CNYPerHour.Verified, PriceNote: pr.CNYPerHour.Note}
 	if pr.CNYPerHour.High > pr.CNYPerHour.Low {
 		row.PriceHighCNY = pr.CNYPerHour.High
@@ -210,4 +232,13 @@ func pick1(en bool, zh, e string) string {
 		return e
 	}
 	return zh
+}
+
+// modeText names a billing mode in the reader's language.
+func modeText(m string, en bool) string {
+	zh := map[string]string{"hourly": "按量计费", "daily": "包日", "weekly": "包周", "monthly": "包月", "spot": "竞价", "yearly": "包年", "prepaid": "预充值", "package": "时长包", "free": "免费额度"}
+	if t, ok := zh[m]; ok && !en {
+		return t
+	}
+	return m
 }

@@ -6,6 +6,8 @@ package commands
 
 import (
 	"context"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/labgpu/bot/internal/billing"
@@ -31,20 +33,24 @@ type Result struct {
 	// Providers summarises each provider's health (intent stock).
 	Providers []ProviderRow `json:"providers,omitempty"`
 	// Question is set when the bot needs more information ("多大参数量？").
-	Question string     `json:"question,omitempty"`
-	Reply    chat.Reply `json:"-"`
+	Question string `json:"question,omitempty"`
+	// Text is the reply as plain text, as the console shows it.
+	Text  string     `json:"text"`
+	Reply chat.Reply `json:"-"`
 }
 
 // OfferRow is one offer as answers show it.
 type OfferRow struct {
-	Platform string  `json:"platform"`
-	GPU      string  `json:"gpu"`
-	PriceCNY float64 `json:"price_cny_per_hour"`
+	Platform string `json:"platform"`
+	GPU      string `json:"gpu"`
+	// PriceCNY is CNY per GPU-hour; null when the source gives no price.
+	PriceCNY *float64 `json:"price_cny_per_hour"`
 	// PriceHighCNY is the top of a list-price range.
 	PriceHighCNY float64 `json:"price_high_cny_per_hour,omitempty"`
 	// ListPriceCNY is the catalog list price shown beside a live stock
 	// count that came without a price.
-	ListPriceCNY float64 `json:"list_price_cny_per_hour,omitempty"`
+	ListPriceCNY     float64 `json:"list_price_cny_per_hour,omitempty"`
+	ListPriceHighCNY float64 `json:"list_price_high_cny_per_hour,omitempty"`
 	// Available is true / false when the source says, null when unknown.
 	Available *bool  `json:"available"`
 	Free      *int   `json:"free,omitempty"`
@@ -53,10 +59,14 @@ type OfferRow struct {
 	// AsOf is the observation time (RFC 3339) or the list price's date.
 	AsOf string `json:"as_of"`
 	// AgeSeconds is the age of the figure at answer time (-1 if unknown).
-	AgeSeconds int64  `json:"age_seconds"`
-	Stale      bool   `json:"stale,omitempty"`
-	Verified   bool   `json:"verified"`
-	PriceNote  string `json:"price_note,omitempty"`
+	AgeSeconds int64 `json:"age_seconds"`
+	Stale      bool  `json:"stale"`
+	// OriginalPrice and Currency are the price as the platform gave it,
+	// per rental unit per hour (USD for vast.ai bundles).
+	OriginalPrice float64 `json:"original_price,omitempty"`
+	Currency      string  `json:"currency,omitempty"`
+	Verified      bool    `json:"verified"`
+	PriceNote     string  `json:"price_note,omitempty"`
 }
 
 // ProviderRow is a provider's health in an answer.
@@ -74,7 +84,24 @@ type Router struct {
 	est    *billing.Estimator
 	now    func() time.Time
 	defs   []Definition
+
+	mu sync.Mutex
+	// last holds each conversation's last estimate question, so that a
+	// follow-up such as "seq 4096" changes it.
+	last map[string]lastQuery
 }
+
+type lastQuery struct {
+	q  Query
+	at time.Time
+}
+
+// Follow-ups apply within FollowUpWindow of the question they change; at
+// most maxConversations conversations are remembered.
+const (
+	FollowUpWindow   = 30 * time.Minute
+	maxConversations = 2000
+)
 
 // Option configures a Router.
 type Option func(*Router)
@@ -84,7 +111,7 @@ func WithClock(now func() time.Time) Option { return func(r *Router) { r.now = n
 
 // NewRouter builds a router over the catalog and an offer source.
 func NewRouter(cat *catalog.Catalog, offers Offers, opts ...Option) *Router {
-	r := &Router{cat: cat, offers: offers, est: &billing.Estimator{Cat: cat}, now: time.Now}
+	r := &Router{cat: cat, offers: offers, est: &billing.Estimator{Cat: cat}, now: time.Now, last: map[string]lastQuery{}}
 	for _, o := range opts {
 		o(r)
 	}
@@ -100,9 +127,87 @@ func (r *Router) Handle(ctx context.Context, msg chat.Message) chat.Reply {
 	return r.Answer(ctx, msg).Reply
 }
 
-// Answer parses the message and runs its intent's handler.
+// Answer parses the message and runs its intent's handler. A message that
+// only changes parameters ("seq 4096", "5万条", "7B") after an estimate in
+// the same conversation re-runs that estimate with the change.
 func (r *Router) Answer(ctx context.Context, msg chat.Message) Result {
-	return r.AnswerQuery(ctx, Parse(r.cat, msg.Text))
+	q := Parse(r.cat, msg.Text)
+	key := msg.Channel + "/" + msg.ChatID + "/" + msg.SenderID
+	if msg.ChatID != "" {
+		q = r.followUp(key, q)
+	}
+	res := r.AnswerQuery(ctx, q)
+	if msg.ChatID != "" && res.Intent == IntentEstimate {
+		r.remember(key, res.Query)
+	}
+	res.Text = chat.PlainText(res.Reply)
+	return res
+}
+
+// followUp merges q into the conversation's last estimate question when q
+// names no model or size of its own but changes a parameter.
+func (r *Router) followUp(key string, q Query) Query {
+	r.mu.Lock()
+	prev, ok := r.last[key]
+	r.mu.Unlock()
+	if !ok || r.now().Sub(prev.at) > FollowUpWindow {
+		return q
+	}
+	if q.Intent != IntentUnknown && !(q.Intent == IntentEstimate && q.Model == "" && q.ParamsB == 0 && q.ModelText == "") {
+		return q
+	}
+	m := prev.q
+	changed := false
+	set := func(cond bool, f func()) {
+		if cond {
+			f()
+			changed = true
+		}
+	}
+	set(q.sizeB > 0 && m.Model == "" && m.ParamsB == 0, func() { m.ParamsB = q.sizeB })
+	set(q.SeqLen > 0, func() { m.SeqLen = q.SeqLen })
+	set(q.Batch > 0, func() { m.Batch = q.Batch })
+	set(q.Samples > 0, func() { m.Samples = q.Samples; m.Tokens = 0 })
+	set(q.Tokens > 0, func() { m.Tokens = q.Tokens })
+	set(q.TokensPerSample > 0, func() { m.TokensPerSample = q.TokensPerSample })
+	set(q.Epochs > 0, func() { m.Epochs = q.Epochs })
+	set(q.Bits > 0, func() { m.Bits = q.Bits })
+	set(q.LoRARank > 0, func() { m.LoRARank = q.LoRARank })
+	set(q.Method != "", func() { m.Method = q.Method })
+	set(q.GPUCount > 0, func() { m.GPUCount = q.GPUCount })
+	set(len(q.GPUs) > 0, func() { m.GPU, m.GPUs, m.GPUFamily = q.GPU, q.GPUs, q.GPUFamily })
+	set(len(q.Platforms) > 0, func() { m.Platform, m.Platforms = q.Platform, q.Platforms })
+	if !changed {
+		return q
+	}
+	if m.Method == "qlora" && m.Bits == 16 {
+		m.Method = "lora"
+	}
+	if m.Method == "lora" && m.Bits > 0 && m.Bits < 16 {
+		m.Method = "qlora"
+	}
+	m.Intent = IntentEstimate
+	m.Problems = q.Problems
+	if reCJK.MatchString(strings.Join(q.Problems, "")) {
+		m.English = false
+	}
+	return m
+}
+
+func (r *Router) remember(key string, q Query) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.last) >= maxConversations {
+		// Drop the oldest conversation.
+		oldest, at := "", r.now()
+		for k, v := range r.last {
+			if v.at.Before(at) {
+				oldest, at = k, v.at
+			}
+		}
+		delete(r.last, oldest)
+	}
+	r.last[key] = lastQuery{q: q, at: r.now()}
 }
 
 // AnswerQuery runs the handler for an already parsed query (`bot estimate`
@@ -112,9 +217,11 @@ func (r *Router) AnswerQuery(ctx context.Context, q Query) Result {
 	for _, d := range r.defs {
 		if d.Intent == q.Intent && d.handle != nil {
 			d.handle(r, ctx, &res)
+			res.Text = chat.PlainText(res.Reply)
 			return res
 		}
 	}
 	r.unknown(&res)
+	res.Text = chat.PlainText(res.Reply)
 	return res
 }

@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"time"
@@ -14,10 +15,11 @@ import (
 // maxOfferRows caps the table; the rest is counted in a note.
 const maxOfferRows = 12
 
-// rowsFor collects the offers for the query's GPUs and platform from the
-// snapshot, cheapest first, with sold-out rows last. A catalog list price is
-// dropped when a live or replay offer with a price covers the same platform
-// and GPU.
+// rowsFor collects the offers for the query's GPUs and platforms from the
+// snapshot: offers known to be in stock first, then unknown stock (list
+// prices), then sold out, cheapest first within each group. A catalog list
+// price is dropped when a live or replay offer with a price covers the same
+// platform and GPU.
 func (r *Router) rowsFor(snap stock.Snapshot, q Query, now time.Time) (rows []OfferRow, skippedNoPrice int) {
 	want := map[string]bool{}
 	for _, g := range q.GPUs {
@@ -26,20 +28,13 @@ func (r *Router) rowsFor(snap stock.Snapshot, q Query, now time.Time) (rows []Of
 	type key struct{ p, g string }
 	observed := map[key]bool{}
 	var offers []stock.Offer
-	var stale = map[string]bool{}
 	for _, ps := range snap.Providers {
-		if ps.Status == stock.StatusStale {
-			stale[ps.Provider] = true
-		}
 		for _, o := range ps.Offers {
 			if len(want) > 0 && !want[o.GPU] {
 				continue
 			}
-			if q.Platform != "" && o.Platform != q.Platform {
+			if len(q.Platforms) > 0 && !containsStr(q.Platforms, o.Platform) {
 				continue
-			}
-			if stale[ps.Provider] {
-				o.Note = strings.TrimSpace(o.Note + " stale")
 			}
 			offers = append(offers, o)
 			if o.Source != stock.SourceCatalog && o.HasPrice() {
@@ -56,7 +51,9 @@ func (r *Router) rowsFor(snap stock.Snapshot, q Query, now time.Time) (rows []Of
 				skippedNoPrice++
 				continue
 			}
-			if o.CNYPerGPUHour > q.MaxPriceCNY {
+			// A list-price range counts by its top: "1.50-2.40" is not
+			// "2 元以下".
+			if math.Max(o.CNYPerGPUHour, o.PriceHigh) > q.MaxPriceCNY+1e-9 {
 				continue
 			}
 		}
@@ -66,7 +63,7 @@ func (r *Router) rowsFor(snap stock.Snapshot, q Query, now time.Time) (rows []Of
 			// catalog list price beside it, labelled as such.
 			if p, ok := r.cat.Platform(o.Platform); ok {
 				if pr, ok := p.PriceFor(o.GPU); ok {
-					row.ListPriceCNY = pr.CNYPerHour.Low
+					row.ListPriceCNY, row.ListPriceHighCNY = pr.CNYPerHour.Low, pr.CNYPerHour.High
 				}
 			}
 		}
@@ -81,32 +78,30 @@ func (r *Router) rowsFor(snap stock.Snapshot, q Query, now time.Time) (rows []Of
 		}
 		return 2
 	}
-	// Offers known to be in stock first, then unknown stock (list prices),
-	// then sold out; cheapest first within each group.
+	price := func(x OfferRow) float64 {
+		if x.PriceCNY == nil {
+			return math.Inf(1)
+		}
+		return *x.PriceCNY
+	}
 	sort.SliceStable(rows, func(i, j int) bool {
 		a, b := rows[i], rows[j]
 		if rank(a) != rank(b) {
 			return rank(a) < rank(b)
 		}
-		pa, pb := a.PriceCNY, b.PriceCNY
-		if pa == 0 {
-			pa = 1e9
-		}
-		if pb == 0 {
-			pb = 1e9
-		}
-		if pa != pb {
-			return pa < pb
-		}
-		return rank(a) < rank(b)
+		return price(a) < price(b)
 	})
 	return rows, skippedNoPrice
 }
 
 func (r *Router) offerRow(o stock.Offer, now time.Time) OfferRow {
-	row := OfferRow{Platform: o.Platform, GPU: o.GPU, PriceCNY: round2(o.CNYPerGPUHour), PriceHighCNY: round2(o.PriceHigh),
+	row := OfferRow{Platform: o.Platform, GPU: o.GPU, PriceHighCNY: round2(o.PriceHigh),
 		Free: o.Free, Region: o.Region, Source: string(o.Source), Verified: o.Verified || o.Source != stock.SourceCatalog,
-		Stale: strings.Contains(o.Note, "stale"), AgeSeconds: -1}
+		Stale: o.Stale, AgeSeconds: -1, PriceNote: o.Note, OriginalPrice: o.OriginalPrice, Currency: o.Currency}
+	if o.HasPrice() {
+		p := round2(o.CNYPerGPUHour)
+		row.PriceCNY = &p
+	}
 	switch o.State() {
 	case stock.InStock:
 		t := true
@@ -120,9 +115,6 @@ func (r *Router) offerRow(o stock.Offer, now time.Time) OfferRow {
 	} else if !o.ObservedAt.IsZero() {
 		row.AsOf = o.ObservedAt.UTC().Format(time.RFC3339)
 		row.AgeSeconds = int64(now.Sub(o.ObservedAt).Seconds())
-	}
-	if o.Note != "" {
-		row.PriceNote = strings.TrimSpace(strings.ReplaceAll(o.Note, "stale", ""))
 	}
 	return row
 }
@@ -144,13 +136,20 @@ func (r *Router) stockAnswer(ctx context.Context, res *Result) {
 		gpuName = strings.Join(q.GPUs, " / ")
 	}
 	rep := chat.Reply{}
+	if q.GPU == "" && q.UnknownGPU != "" {
+		rep.Title = fmt.Sprintf(pick1(en, "目录里没有“%s”这张卡，查不到它的库存和价格。", "The catalog has no GPU “%s”, so I have no stock or prices for it."), q.UnknownGPU)
+		rep.Lines = append(rep.Lines, pick1(en, "可以问的卡：", "GPUs I know: ")+r.knownGPUs())
+		res.Reply = rep
+		return
+	}
+	rep.Lines = append(rep.Lines, problemLines(q, en)...)
 	switch {
-	case en && q.Platform != "":
-		rep.Title = fmt.Sprintf("%s on %s: in stock first, then cheapest first", gpuName, r.platformName(q.Platform, en))
+	case en && len(q.Platforms) > 0:
+		rep.Title = fmt.Sprintf("%s on %s: in stock first, then cheapest first", gpuName, r.platformNames(q.Platforms, en))
 	case en:
 		rep.Title = fmt.Sprintf("%s offers: in stock first, then cheapest first", gpuName)
-	case q.Platform != "":
-		rep.Title = fmt.Sprintf("%s 上的 %s（有货的在前，再按价格从低到高）", r.platformName(q.Platform, en), gpuName)
+	case len(q.Platforms) > 0:
+		rep.Title = fmt.Sprintf("%s 上的 %s（有货的在前，再按价格从低到高）", r.platformNames(q.Platforms, en), gpuName)
 	default:
 		rep.Title = fmt.Sprintf("%s 报价（有货的在前，再按价格从低到高）", gpuName)
 	}
@@ -162,10 +161,10 @@ func (r *Router) stockAnswer(ctx context.Context, res *Result) {
 		}
 	}
 
-	hasObserved := false
+	hasLive := false
 	for _, row := range rows {
-		if row.Source != string(stock.SourceCatalog) {
-			hasObserved = true
+		if row.Source == string(stock.SourceLive) && !row.Stale {
+			hasLive = true
 		}
 	}
 	if len(rows) == 0 {
@@ -179,12 +178,8 @@ func (r *Router) stockAnswer(ctx context.Context, res *Result) {
 		default:
 			rep.Lines = append(rep.Lines, fmt.Sprintf("没有 %s 的报价或目录标价。", gpuName))
 		}
-	} else if !hasObserved {
-		if en {
-			rep.Lines = append(rep.Lines, "No live stock data right now (no live provider configured, or all failed). These are catalog list prices; stock unknown.")
-		} else {
-			rep.Lines = append(rep.Lines, "目前没有实时库存数据（没有配置实时数据源，或全部获取失败）。以下是目录标价，库存未知。")
-		}
+	} else if !hasLive {
+		rep.Lines = append(rep.Lines, r.noLiveLine(snap, en))
 	}
 	if len(rows) > 0 {
 		t := &chat.Table{}
@@ -243,19 +238,23 @@ func (r *Router) platformName(id string, en bool) string {
 }
 
 func priceCell(row OfferRow, en bool) string {
-	if row.PriceCNY == 0 {
+	if row.PriceCNY == nil {
+		list := fmt.Sprintf("%.2f", row.ListPriceCNY)
+		if row.ListPriceHighCNY > row.ListPriceCNY {
+			list += fmt.Sprintf("-%.2f", row.ListPriceHighCNY)
+		}
 		switch {
 		case row.ListPriceCNY > 0 && en:
-			return fmt.Sprintf("list %.2f", row.ListPriceCNY)
+			return "list " + list
 		case row.ListPriceCNY > 0:
-			return fmt.Sprintf("标价 %.2f", row.ListPriceCNY)
+			return "标价 " + list
 		case en:
 			return "no price"
 		}
 		return "无价格"
 	}
-	s := fmt.Sprintf("%.2f", row.PriceCNY)
-	if row.PriceHighCNY > row.PriceCNY {
+	s := fmt.Sprintf("%.2f", *row.PriceCNY)
+	if row.PriceHighCNY > *row.PriceCNY {
 		s += fmt.Sprintf("-%.2f", row.PriceHighCNY)
 	}
 	if !row.Verified {
@@ -298,7 +297,7 @@ func sourceCell(row OfferRow, en bool) string {
 	}
 	age := Age(time.Duration(row.AgeSeconds)*time.Second, en)
 	if row.AgeSeconds < 0 {
-		age = "?"
+		age = pick1(en, "时间未知", "time unknown")
 	}
 	s := name + " · " + age
 	if row.Stale {
@@ -354,6 +353,10 @@ func providerNotes(s stock.Snapshot, en bool, now time.Time) []string {
 	var notes []string
 	for _, p := range s.Providers {
 		switch p.Status {
+		case stock.StatusOK:
+			if p.Err != "" {
+				notes = append(notes, fmt.Sprintf(pick1(en, "%s：部分数据读取失败（%s）。", "%s: some inputs failed (%s)."), p.Provider, shortErr(p.Err)))
+			}
 		case stock.StatusStale:
 			if en {
 				notes = append(notes, fmt.Sprintf("%s: last fetch failed (%s); showing data from %s.", p.Provider, shortErr(p.Err), Age(now.Sub(p.FetchedAt), en)))
@@ -376,4 +379,56 @@ func shortErr(s string) string {
 		return string([]rune(s)[:80]) + "…"
 	}
 	return s
+}
+
+// noLiveLine explains why no live figure is shown: nothing live is
+// configured, the live providers failed, or they have no such offer.
+func (r *Router) noLiveLine(snap stock.Snapshot, en bool) string {
+	configured, failed, replay := 0, 0, false
+	for _, p := range snap.Providers {
+		switch p.Provider {
+		case "catalog":
+			continue
+		case "replay":
+			replay = true
+			continue
+		}
+		if p.Status == stock.StatusNotConfigured {
+			continue
+		}
+		configured++
+		if p.Status != stock.StatusOK {
+			failed++
+		}
+	}
+	var why string
+	switch {
+	case configured == 0:
+		why = pick1(en, "没有配置实时数据源", "no live provider is configured")
+	case failed == configured:
+		why = pick1(en, "实时数据源全部获取失败", "every live provider failed")
+	default:
+		why = pick1(en, "实时数据源里没有这张卡的报价", "the live providers have no offer for it")
+	}
+	if replay {
+		return fmt.Sprintf(pick1(en, "没有实时数据（%s）。以下是录制回放的数据和目录标价，不代表现在的库存。", "No live data (%s). Below are replayed recordings and catalog list prices, not current stock."), why)
+	}
+	return fmt.Sprintf(pick1(en, "没有实时数据（%s）。以下是目录标价，库存未知。", "No live data (%s). These are catalog list prices; stock unknown."), why)
+}
+
+func (r *Router) platformNames(ids []string, en bool) string {
+	var names []string
+	for _, id := range ids {
+		names = append(names, r.platformName(id, en))
+	}
+	return strings.Join(names, pick1(en, "、", ", "))
+}
+
+// knownGPUs lists the catalog's GPU ids.
+func (r *Router) knownGPUs() string {
+	var ids []string
+	for _, g := range r.cat.GPUs {
+		ids = append(ids, g.ID)
+	}
+	return strings.Join(ids, ", ")
 }

@@ -316,7 +316,8 @@ func ParseAutoDLStock(c *catalog.Catalog, body []byte, at time.Time) ([]Offer, e
 // ParseAutoDLMachines parses the web console machine list
 // (POST /api/v1/user/machine/list): {"data":{"list":[...],"max_page":N}},
 // or a bare list of machine rows. One offer per machine: GPU from gpu_name,
-// price payg_price/1000 CNY per GPU-hour, Region region_name, Free
+// price payg_price/1000 CNY per GPU-hour (without payg_price, the last
+// level of machine_sku_info's payg SKU), Region region_name, Free
 // gpu_idle_num (else gpu_number − gpu_used, else unknown), Total
 // gpu_number. gpu_order_num is ignored: its meaning is disputed.
 func ParseAutoDLMachines(c *catalog.Catalog, body []byte, at time.Time) ([]Offer, error) {
@@ -470,8 +471,10 @@ func milliCNY(v any) float64 {
 	return f / 1000
 }
 
-// skuPrice reads machine_sku_info[type=payg].level_config[0].discounted_price
-// (the base level), in CNY.
+// skuPrice reads the price from machine_sku_info, in CNY: the first SKU
+// of type payg (or without a type), its last level_config entry's
+// discounted_price (stock-apis.md: machine_sku_info[0].level_config[-1]).
+// A last level without a positive price falls back to the level before.
 func skuPrice(v any) float64 {
 	skus, _ := v.([]any)
 	for _, s := range skus {
@@ -483,12 +486,11 @@ func skuPrice(v any) float64 {
 			continue
 		}
 		levels, _ := sm["level_config"].([]any)
-		if len(levels) == 0 {
-			continue
-		}
-		if lm, ok := levels[0].(map[string]any); ok {
-			if p := milliCNY(lm["discounted_price"]); p > 0 {
-				return p
+		for i := len(levels) - 1; i >= 0; i-- {
+			if lm, ok := levels[i].(map[string]any); ok {
+				if p := milliCNY(lm["discounted_price"]); p > 0 {
+					return p
+				}
 			}
 		}
 	}

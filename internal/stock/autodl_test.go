@@ -2,6 +2,7 @@ package stock_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"strings"
@@ -451,5 +452,51 @@ func TestAutoDLCallerDeadline(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "autodl") || !strings.Contains(err.Error(), "deadline exceeded") ||
 		strings.Contains(err.Error(), "timed out after 1m") || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err %v", err)
+	}
+}
+
+// TestAutoDLSkuPrice: without payg_price the price is the last level of
+// machine_sku_info (stock-apis.md: level_config[-1].discounted_price).
+func TestAutoDLSkuPrice(t *testing.T) {
+	c := loadCatalog(t)
+	var doc map[string]any
+	if err := json.Unmarshal(fixture(t, fixturesDir, "autodl-web-user-machine-list.json"), &doc); err != nil {
+		t.Fatal(err)
+	}
+	rows := doc["data"].(map[string]any)["list"].([]any)
+	for _, r := range rows {
+		delete(r.(map[string]any), "payg_price")
+	}
+	body, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := stock.ParseAutoDLMachines(c, body, fixedNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 063机 has levels LV0 2180, LV1 2070; 091机 one level 1980.
+	if len(got) != 2 || !approx(got[0].CNYPerGPUHour, 2.07) || !approx(got[0].OriginalPrice, 2.07) || !approx(got[1].CNYPerGPUHour, 1.98) {
+		t.Errorf("sku prices: %+v", got)
+	}
+
+	// payg_price still wins; a last level without a price falls back; a
+	// non-payg SKU is skipped.
+	tests := []struct {
+		name string
+		row  string
+		want float64
+	}{
+		{"payg_price wins", `{"gpu_name":"RTX 4090","payg_price":2180,"machine_sku_info":[{"type":"payg","level_config":[{"discounted_price":2180},{"discounted_price":2070}]}]}`, 2.18},
+		{"last level unpriced", `{"gpu_name":"RTX 4090","machine_sku_info":[{"type":"payg","level_config":[{"discounted_price":2180},{"discounted_price":2070},{"level":"LV2"}]}]}`, 2.07},
+		{"non-payg SKU skipped", `{"gpu_name":"RTX 4090","machine_sku_info":[{"type":"monthly","level_config":[{"discounted_price":900000}]},{"type":"payg","level_config":[{"discounted_price":2000},{"discounted_price":1900}]}]}`, 1.9},
+		{"no levels", `{"gpu_name":"RTX 4090","machine_sku_info":[{"type":"payg","level_config":[]}]}`, 0},
+		{"junk", `{"gpu_name":"RTX 4090","machine_sku_info":[null,1,{"level_config":[null,{"discounted_price":-5}]}]}`, 0},
+	}
+	for _, tt := range tests {
+		got, err := stock.ParseAutoDLMachines(c, []byte(`[`+tt.row+`]`), fixedNow)
+		if err != nil || len(got) != 1 || !approx(got[0].CNYPerGPUHour, tt.want) {
+			t.Errorf("%s: %+v, %v; want price %v", tt.name, got, err, tt.want)
+		}
 	}
 }

@@ -102,11 +102,14 @@ func (b *Board) Refresh(ctx context.Context) Snapshot {
 	}
 	b.mu.Unlock()
 	if b.opt.Store != nil {
+		// Failures are saved too (a stale snapshot keeps the last good
+		// offers), so the next process knows the provider is failing.
 		for _, r := range results {
-			if r.Status == StatusOK {
-				if err := b.opt.Store.SaveProviderSnapshot(ctx, r); err != nil {
-					b.opt.Log.Warn("stock: save snapshot", "provider", r.Provider, "err", err)
-				}
+			if r.Status == StatusNotConfigured {
+				continue
+			}
+			if err := b.opt.Store.SaveProviderSnapshot(ctx, r); err != nil {
+				b.opt.Log.Warn("stock: save snapshot", "provider", r.Provider, "err", err)
 			}
 		}
 	}
@@ -123,6 +126,12 @@ func (b *Board) fetchOne(ctx context.Context, p Provider) (ps ProviderSnapshot) 
 		}
 	}()
 	offers, err := p.Fetch(ctx)
+	if err != nil && errors.Is(err, ErrPartial) {
+		// Some inputs failed but others answered: keep the offers and say
+		// what failed.
+		b.opt.Log.Warn("stock: partial fetch", "provider", name, "err", err)
+		return ProviderSnapshot{Provider: name, Status: StatusOK, Offers: offers, FetchedAt: b.opt.Now(), Err: err.Error()}
+	}
 	if err != nil {
 		if errors.Is(err, ErrNotConfigured) {
 			return ProviderSnapshot{Provider: name, Status: StatusNotConfigured, Err: err.Error()}
@@ -183,6 +192,14 @@ func (b *Board) current() Snapshot {
 			if s.Status == StatusOK && !s.FetchedAt.IsZero() && b.opt.MaxAge > 0 && snap.TakenAt.Sub(s.FetchedAt) > 10*b.opt.MaxAge {
 				// Restored from before a restart and not refreshed since.
 				s.Status = StatusStale
+			}
+			if s.Status == StatusStale {
+				offers := make([]Offer, len(s.Offers))
+				copy(offers, s.Offers)
+				for i := range offers {
+					offers[i].Stale = true
+				}
+				s.Offers = offers
 			}
 			snap.Providers = append(snap.Providers, s)
 		}

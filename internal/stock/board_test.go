@@ -90,10 +90,16 @@ func TestBoardStaleAndFailures(t *testing.T) {
 			t.Fatalf("failure %d: %+v; want stale offers from the last success and a failure count", i, ps)
 		}
 	}
-	// The store keeps the last good snapshot, not the failure.
+	// The store keeps the failure with the last good offers, so the next
+	// process knows the provider is failing and how old the offers are.
 	saved, _ := st.LoadProviderSnapshots(context.Background())
-	if len(saved) != 1 || saved[0].Status != stock.StatusOK {
+	if len(saved) != 1 || saved[0].Status != stock.StatusStale || len(saved[0].Offers) != 1 || !saved[0].FetchedAt.Equal(fetched) {
 		t.Errorf("stored %+v", saved)
+	}
+	for _, o := range s.Offers() {
+		if !o.Stale {
+			t.Errorf("offer of a stale provider not marked stale: %+v", o)
+		}
 	}
 	p.set(offers(1.98))
 	s = b.Refresh(context.Background())

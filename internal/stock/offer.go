@@ -47,8 +47,9 @@ type Offer struct {
 	Currency      string  `json:"currency"`
 	Region        string  `json:"region,omitempty"`
 	Source        Source  `json:"source"`
-	// ObservedAt is when the figure was observed: fetch time for live,
-	// file time for replay, the price date for catalog.
+	// ObservedAt is when the figure was observed: fetch time for live; for
+	// replay the recording time (a stamp in the file name or the directory's
+	// RECORDED_AT file; zero when unknown); the price date for catalog.
 	ObservedAt time.Time `json:"as_of"`
 	// AsOfText is the catalog price's own date text ("2026-08") when
 	// ObservedAt is only approximate.
@@ -57,6 +58,9 @@ type Offer struct {
 	Verified bool `json:"verified"`
 	// Note carries a short caveat ("member price", "excerpt").
 	Note string `json:"note,omitempty"`
+	// Stale is set by the Board when the provider's latest fetch failed
+	// and this offer is from an earlier successful one.
+	Stale bool `json:"stale"`
 }
 
 // Available is the three-valued stock state of an offer.

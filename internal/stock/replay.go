@@ -1,23 +1,94 @@
 package stock
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/labgpu/bot/internal/catalog"
 )
 
+// ErrPartial is matched (errors.Is) by a *PartialError: the provider
+// returned offers although some of its inputs failed.
+var ErrPartial = errors.New("some inputs failed")
+
+// PartialError is returned by a Fetch together with the offers it could
+// read when some of its inputs (replay files) failed. The offers are valid;
+// the error is a warning to show beside them. errors.Is(err, ErrPartial)
+// reports true.
+type PartialError struct {
+	// Provider is the provider id ("replay").
+	Provider string
+	// Inputs is how many inputs were tried (0 when unknown).
+	Inputs int
+	// Failed lists each failed input as "file: reason".
+	Failed []string
+}
+
+// Error returns one line, e.g. "replay: 2 of 5 files failed: a.json:
+// reason; b.json: reason", listing at most three failures.
+func (e *PartialError) Error() string {
+	if e == nil {
+		return ErrPartial.Error()
+	}
+	p := e.Provider
+	if p == "" {
+		p = "stock"
+	}
+	n := len(e.Failed)
+	head := fmt.Sprintf("%s: %d %s failed", p, n, plural(n, "file", "files"))
+	if e.Inputs >= n && e.Inputs > 0 {
+		head = fmt.Sprintf("%s: %d of %d %s failed", p, n, e.Inputs, plural(e.Inputs, "file", "files"))
+	}
+	if n == 0 {
+		return head
+	}
+	return head + ": " + failureList(e.Failed)
+}
+
+// Is reports whether target is ErrPartial.
+func (e *PartialError) Is(target error) bool { return target == ErrPartial }
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// maxListedFailures is how many failures an error message names.
+const maxListedFailures = 3
+
+// failureList joins failures on one line, truncated after three with "…".
+func failureList(failed []string) string {
+	n := min(len(failed), maxListedFailures)
+	parts := make([]string, 0, n+1)
+	for _, f := range failed[:n] {
+		parts = append(parts, strings.Join(strings.Fields(f), " "))
+	}
+	if len(failed) > n {
+		parts = append(parts, "…")
+	}
+	return strings.Join(parts, "; ")
+}
+
 // replayParser parses one recorded file.
 type replayParser func(c *catalog.Catalog, body []byte, at time.Time, fx float64) ([]Offer, error)
 
 // replayKinds maps file name prefixes to parsers; a nil parser marks a
-// known file that carries no offers. Longer prefixes come first.
+// known file that carries no offers. The first matching prefix wins, so
+// longer prefixes come first and the generic "autodl-" comes last.
 var replayKinds = []struct {
 	prefix string
 	parse  replayParser
@@ -28,11 +99,88 @@ var replayKinds = []struct {
 	{"autodl-web-region-list", nil},
 	{"autodl-private-esd-", stockParser(ParseAutoDLStock)},
 	{"autodl-esd-", stockParser(ParseAutoDLStock)},
+	{"autodl-", stockParser(parseAutoDLAny)},
 	{"vastai-", ParseVastAI},
 }
 
 func stockParser(f func(*catalog.Catalog, []byte, time.Time) ([]Offer, error)) replayParser {
 	return func(c *catalog.Catalog, b []byte, at time.Time, _ float64) ([]Offer, error) { return f(c, b, at) }
+}
+
+// parseAutoDLAny parses an AutoDL recording of unknown kind: the stock
+// parser, then the machine list, then the instance list; the first that
+// yields at least one offer wins. An envelope error (AuthorizeFailed) is
+// returned as is; a valid but empty answer gives no offers and no error.
+func parseAutoDLAny(c *catalog.Catalog, body []byte, at time.Time) ([]Offer, error) {
+	data, err := autodlData(body)
+	if err != nil {
+		return nil, err
+	}
+	parsers := []func(*catalog.Catalog, []byte, time.Time) ([]Offer, error){ParseAutoDLStock, ParseAutoDLMachines, ParseAutoDLInstances}
+	if looksLikeInstances(data) {
+		// Instance rows may carry gpu_name too; read as machines their
+		// price (for req_gpu_amount GPUs) would pass as a per-GPU price.
+		parsers = []func(*catalog.Catalog, []byte, time.Time) ([]Offer, error){ParseAutoDLStock, ParseAutoDLInstances}
+	}
+	for _, p := range parsers {
+		if offers, err := p(c, body, at); err == nil && len(offers) > 0 {
+			return offers, nil
+		}
+	}
+	if autodlEmpty(data) {
+		return nil, nil
+	}
+	return nil, badResponse("%s: no AutoDL response shape recognised (tried stock, machine list, instance list)", autodlPlatform)
+}
+
+// autodlRowList returns the rows of a bare list or of data.list.
+func autodlRowList(data any) []any {
+	switch d := data.(type) {
+	case []any:
+		return d
+	case map[string]any:
+		l, _ := d["list"].([]any)
+		return l
+	}
+	return nil
+}
+
+// looksLikeInstances reports whether the first row carries instance-only
+// fields.
+func looksLikeInstances(data any) bool {
+	rows := autodlRowList(data)
+	if len(rows) == 0 {
+		return false
+	}
+	m, _ := rows[0].(map[string]any)
+	_, alias := m["snapshot_gpu_alias_name"]
+	_, req := m["req_gpu_amount"]
+	return alias || req
+}
+
+// autodlEmpty reports whether unwrapped AutoDL data holds nothing: null,
+// an empty list or object, or a null or empty data.list.
+func autodlEmpty(data any) bool {
+	switch d := data.(type) {
+	case nil:
+		return true
+	case []any:
+		return len(d) == 0
+	case map[string]any:
+		if len(d) == 0 {
+			return true
+		}
+		l, has := d["list"]
+		if !has {
+			return false
+		}
+		if l == nil {
+			return true
+		}
+		rows, isList := l.([]any)
+		return isList && len(rows) == 0
+	}
+	return false
 }
 
 type replay struct {
@@ -42,15 +190,43 @@ type replay struct {
 	log *slog.Logger
 }
 
+// RecordedAtFile is the name of the optional file in a replay directory
+// whose first line (an RFC 3339 time or a YYYY-MM-DD date) gives the
+// recording time of every file whose name carries none.
+const RecordedAtFile = "RECORDED_AT"
+
 // NewReplay returns a provider (Name "replay") that reads every *.json file
 // in dir, in file name order, and parses it by its name prefix:
 // autodl-esd-*, autodl-private-esd-*, autodl-web-machine-region-gpu_type*
 // (AutoDL stock), autodl-web-user-machine-list* (machine list),
-// autodl-web-instance-list* (instance list) and vastai-* (bundles, USD
-// converted at fx, the catalog's rate when fx <= 0). Other files, and files
-// that fail to parse, are skipped with a warning on log (nil: discarded).
-// Offers are marked Source replay with ObservedAt the file's modification
-// time and the file name in Note. Fetch fails only when dir cannot be read.
+// autodl-web-instance-list* (instance list), any other autodl-* (tried as
+// stock, then machine list, then instance list; the first giving an offer
+// wins) and vastai-* (bundles, USD converted at fx, the catalog's rate when
+// fx <= 0). Offers are marked Source replay with the file name in Note.
+//
+// Recording time. A file's modification time is never used (a fresh clone
+// would make old recordings look new). Offer.ObservedAt is, in order:
+//
+//   - a UTC date-time in the file name: ...-20261129T1000Z.json,
+//     ...-20261129T100000Z.json, ...-2026-11-29T10-00-00Z.json,
+//     ...-2026-11-29T10:00Z.json (the trailing Z may be left out; the time
+//     is UTC anyway), or a date ...-2026-11-29.json meaning 00:00 UTC;
+//   - else the first line of a RECORDED_AT file in dir, an RFC 3339 time
+//     or a YYYY-MM-DD date (00:00 UTC), applying to all such files;
+//   - else the zero time: recording time unknown.
+//
+// A date without a time adds "recorded 2026-11-29 (date only)" to Note, an
+// unknown time "recording time unknown"; show the age only when ObservedAt
+// is not zero.
+//
+// Errors. Fetch fails when dir cannot be read, holds no recognised
+// recording, or every recognised file failed to read or parse. When some
+// failed and others parsed, it returns the offers and a *PartialError
+// (errors.Is(err, ErrPartial)): callers should keep the offers and show the
+// error as a warning. Files with other names (other platforms, notes) are
+// not failures: they are logged at Debug level, once per process. A parse
+// failure is logged at Warn level once per file version (name, size,
+// modification time) per process.
 func NewReplay(c *catalog.Catalog, dir string, fx float64, log *slog.Logger) Provider {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -63,12 +239,65 @@ func NewReplay(c *catalog.Catalog, dir string, fx float64, log *slog.Logger) Pro
 
 func (r *replay) Name() string { return string(SourceReplay) }
 
+// Per-process log de-duplication, keyed by file path.
+var (
+	// replaySkipLogged holds paths whose "skipped" Debug line was logged.
+	replaySkipLogged sync.Map // string → struct{}
+	// replayWarned holds, per path, the fileStamp last warned about.
+	replayWarned sync.Map // string → fileStamp
+)
+
+// fileStamp identifies one version of a file.
+type fileStamp struct {
+	size int64
+	mod  int64 // UnixNano
+}
+
+func stampOf(info fs.FileInfo) fileStamp {
+	if info == nil {
+		return fileStamp{size: -1}
+	}
+	return fileStamp{size: info.Size(), mod: info.ModTime().UnixNano()}
+}
+
+// warnOnce logs msg at Warn level unless it was logged for this version
+// of the file already.
+func (r *replay) warnOnce(path string, st fileStamp, msg string, args ...any) {
+	if prev, loaded := replayWarned.Swap(path, st); loaded && prev == st {
+		return
+	}
+	r.log.Warn(msg, args...)
+}
+
+// recTime is a recording time and how precise it is.
+type recTime struct {
+	t        time.Time
+	dateOnly bool
+}
+
+// note is the Note suffix for the time ("" for a full time).
+func (rt recTime) note() string {
+	switch {
+	case rt.t.IsZero():
+		return "recording time unknown"
+	case rt.dateOnly:
+		return "recorded " + rt.t.Format(time.DateOnly) + " (date only)"
+	}
+	return ""
+}
+
 func (r *replay) Fetch(ctx context.Context) ([]Offer, error) {
 	entries, err := os.ReadDir(r.dir)
 	if err != nil {
 		return nil, fmt.Errorf("replay: read directory %s: %w", r.dir, err)
 	}
-	var out []Offer
+	dirTime := r.dirRecordedAt()
+	var (
+		out                 []Offer
+		failed              []string
+		recognised, parsed  int
+		unknown, otherFiles int
+	)
 	for _, e := range entries { // os.ReadDir sorts by name
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("replay: %w", err)
@@ -77,37 +306,164 @@ func (r *replay) Fetch(ctx context.Context) ([]Offer, error) {
 		if e.IsDir() || !strings.HasSuffix(strings.ToLower(name), ".json") {
 			continue
 		}
+		path := filepath.Join(r.dir, name)
 		parse, known := replayParserFor(name)
 		if parse == nil {
 			if known {
-				r.log.Warn("replay: file carries no offers, skipped", "file", name)
+				otherFiles++
 			} else {
-				r.log.Warn("replay: no parser for file, skipped", "file", name)
+				unknown++
+			}
+			if _, logged := replaySkipLogged.LoadOrStore(path, struct{}{}); !logged {
+				if known {
+					r.log.Debug("replay: file carries no offers, skipped", "file", name)
+				} else {
+					r.log.Debug("replay: file name not recognised, skipped", "file", name)
+				}
 			}
 			continue
 		}
-		body, mod, err := readReplayFile(filepath.Join(r.dir, name))
+		recognised++
+		info, _ := e.Info()
+		offers, err := r.parseFile(path, name, parse, dirTime)
 		if err != nil {
-			r.log.Warn("replay: cannot read file, skipped", "file", name, "err", err)
+			failed = append(failed, name+": "+err.Error())
+			r.warnOnce(path, stampOf(info), "replay: cannot parse file, skipped", "file", name, "err", err)
 			continue
 		}
-		offers, err := parse(r.c, body, mod, r.fx)
-		if err != nil {
-			r.log.Warn("replay: cannot parse file, skipped", "file", name, "err", err)
-			continue
-		}
-		for i := range offers {
-			offers[i].Source = SourceReplay
-			offers[i].ObservedAt = mod
-			if offers[i].Note == "" {
-				offers[i].Note = name
-			} else {
-				offers[i].Note += " (" + name + ")"
-			}
-		}
+		replayWarned.Delete(path)
+		parsed++
 		out = append(out, offers...)
 	}
+	switch {
+	case recognised == 0:
+		hint := "want autodl-*.json or vastai-*.json files"
+		if n := unknown + otherFiles; n > 0 {
+			hint += fmt.Sprintf("; it has %d other JSON %s", n, plural(n, "file", "files"))
+		}
+		return nil, fmt.Errorf("replay: no recordings in %s (%s)", r.dir, hint)
+	case parsed == 0 && recognised == 1:
+		return nil, fmt.Errorf("replay: the only recording in %s failed: %s", r.dir, failureList(failed))
+	case parsed == 0:
+		return nil, fmt.Errorf("replay: all %d recordings in %s failed: %s", recognised, r.dir, failureList(failed))
+	case len(failed) > 0:
+		return out, &PartialError{Provider: r.Name(), Inputs: recognised, Failed: failed}
+	}
 	return out, nil
+}
+
+// parseFile reads and parses one recording and marks its offers.
+func (r *replay) parseFile(path, name string, parse replayParser, dirTime recTime) ([]Offer, error) {
+	body, err := readReplayFile(path)
+	if err != nil {
+		return nil, err
+	}
+	rt, ok := nameRecordedAt(name)
+	if !ok {
+		rt = dirTime
+	}
+	offers, err := parse(r.c, body, rt.t, r.fx)
+	if err != nil {
+		return nil, err
+	}
+	extra := rt.note()
+	for i := range offers {
+		offers[i].Source = SourceReplay
+		offers[i].ObservedAt = rt.t
+		note := name
+		if offers[i].Note != "" {
+			note = offers[i].Note + " (" + name + ")"
+		}
+		if extra != "" {
+			note += ", " + extra
+		}
+		offers[i].Note = note
+	}
+	return offers, nil
+}
+
+// dirRecordedAt reads the directory's RECORDED_AT file; the zero recTime
+// when it is absent or unusable (the latter logged once per version).
+func (r *replay) dirRecordedAt() recTime {
+	path := filepath.Join(r.dir, RecordedAtFile)
+	f, err := os.Open(path)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			r.warnOnce(path, fileStamp{size: -1}, "replay: cannot read "+RecordedAtFile+", recording time unknown", "err", err)
+		}
+		return recTime{}
+	}
+	defer f.Close()
+	info, _ := f.Stat()
+	line, err := bufio.NewReader(io.LimitReader(f, 1024)).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		r.warnOnce(path, stampOf(info), "replay: cannot read "+RecordedAtFile+", recording time unknown", "err", err)
+		return recTime{}
+	}
+	rt, err := parseRecordedAt(line)
+	if err != nil {
+		r.warnOnce(path, stampOf(info), "replay: bad "+RecordedAtFile+", recording time unknown", "err", err)
+		return recTime{}
+	}
+	replayWarned.Delete(path)
+	return rt
+}
+
+// parseRecordedAt parses a RECORDED_AT line: RFC 3339 or YYYY-MM-DD.
+func parseRecordedAt(line string) (recTime, error) {
+	s := strings.TrimSpace(strings.TrimPrefix(line, "\ufeff"))
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return recTime{t: t.UTC()}, nil
+	}
+	if t, err := time.Parse(time.DateOnly, s); err == nil {
+		return recTime{t: t, dateOnly: true}, nil
+	}
+	return recTime{}, fmt.Errorf("first line %q is neither an RFC 3339 time nor a YYYY-MM-DD date", snippet([]byte(s)))
+}
+
+// File name time stamps: 20261129T1000Z, 20261129T100000Z,
+// 2026-11-29T10-00-00Z, 2026-11-29T10:00Z, 2026-11-29 (Z optional,
+// case-insensitive), not glued to other digits.
+var (
+	nameStampCompact = regexp.MustCompile(`(?i)(?:^|[^0-9])(2[0-9]{3})([0-9]{2})([0-9]{2})t([0-9]{2})([0-9]{2})([0-9]{2})?z?(?:[^0-9]|$)`)
+	nameStampDashed  = regexp.MustCompile(`(?i)(?:^|[^0-9])(2[0-9]{3})-([0-9]{2})-([0-9]{2})(?:t([0-9]{2})[-:]?([0-9]{2})(?:[-:]?([0-9]{2}))?z?)?(?:[^0-9]|$)`)
+)
+
+// nameRecordedAt finds the rightmost valid time stamp in a file name.
+func nameRecordedAt(name string) (recTime, bool) {
+	stem := name
+	if i := strings.LastIndexByte(stem, '.'); i > 0 {
+		stem = stem[:i]
+	}
+	best, bestPos, found := recTime{}, -1, false
+	for _, re := range []*regexp.Regexp{nameStampCompact, nameStampDashed} {
+		for _, m := range re.FindAllStringSubmatchIndex(stem, -1) {
+			group := func(i int) string {
+				if m[2*i] < 0 {
+					return ""
+				}
+				return stem[m[2*i]:m[2*i+1]]
+			}
+			rt, ok := stampTime(group(1), group(2), group(3), group(4), group(5), group(6))
+			if ok && m[2] > bestPos {
+				best, bestPos, found = rt, m[2], true
+			}
+		}
+	}
+	return best, found
+}
+
+// stampTime validates and builds a UTC time; hh and mm empty mean a date.
+func stampTime(y, mo, d, hh, mm, ss string) (recTime, bool) {
+	if hh == "" {
+		t, err := time.Parse(time.DateOnly, y+"-"+mo+"-"+d)
+		return recTime{t: t, dateOnly: true}, err == nil
+	}
+	if ss == "" {
+		ss = "00"
+	}
+	t, err := time.Parse(time.RFC3339, y+"-"+mo+"-"+d+"T"+hh+":"+mm+":"+ss+"Z")
+	return recTime{t: t}, err == nil
 }
 
 // replayParserFor returns the parser for a file name, and whether the
@@ -122,25 +478,35 @@ func replayParserFor(name string) (replayParser, bool) {
 }
 
 // readReplayFile reads a regular file of at most MaxResponseBytes.
-func readReplayFile(path string) ([]byte, time.Time, error) {
+func readReplayFile(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, time.Time{}, err
+		return nil, fmt.Errorf("cannot open: %w", unwrapPathError(err))
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, time.Time{}, err
+		return nil, fmt.Errorf("cannot stat: %w", unwrapPathError(err))
 	}
 	if !st.Mode().IsRegular() {
-		return nil, time.Time{}, fmt.Errorf("not a regular file")
+		return nil, errors.New("not a regular file")
 	}
-	b, err := io.ReadAll(io.LimitReader(f, MaxResponseBytes+1))
-	if err != nil {
-		return nil, time.Time{}, err
+	var buf bytes.Buffer
+	if _, err := buf.ReadFrom(io.LimitReader(f, MaxResponseBytes+1)); err != nil {
+		return nil, fmt.Errorf("cannot read: %w", unwrapPathError(err))
 	}
-	if len(b) > MaxResponseBytes {
-		return nil, time.Time{}, fmt.Errorf("larger than %d bytes", MaxResponseBytes)
+	if buf.Len() > MaxResponseBytes {
+		return nil, fmt.Errorf("larger than %d bytes", MaxResponseBytes)
 	}
-	return b, st.ModTime(), nil
+	return buf.Bytes(), nil
+}
+
+// unwrapPathError drops the path from an *fs.PathError: the caller names
+// the file already.
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }

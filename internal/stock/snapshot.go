@@ -26,7 +26,8 @@ type ProviderSnapshot struct {
 	Offers   []Offer `json:"offers"`
 	// FetchedAt is the time of the last successful fetch (zero if none).
 	FetchedAt time.Time `json:"fetched_at"`
-	// Err is the last error text, empty on success.
+	// Err is the last error text; with StatusOK it is a warning about
+	// inputs that failed while others answered (a *PartialError).
 	Err string `json:"error,omitempty"`
 	// Failures counts consecutive failed fetches.
 	Failures int `json:"failures,omitempty"`

@@ -1,0 +1,113 @@
+package app
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/labgpu/bot/internal/billing"
+)
+
+// EstimateFlags are `bot estimate`'s flags before validation.
+type EstimateFlags struct {
+	Model, Method, GPU, Platform string
+	ParamsB, Tokens, Epochs      float64
+	Bits, SeqLen, Batch, Samples int
+	TokensPerSample, GPUCount    int
+	LoRARank                     int
+	// Given names the numeric flags set explicitly ("seq", "batch", …):
+	// an explicit zero is an error rather than "use the default".
+	Given []string
+}
+
+// Job validates the flags and returns the job. Errors name the flag.
+func (f EstimateFlags) Job() (billing.Job, error) {
+	j := billing.Job{Model: f.Model, ParamsB: f.ParamsB, Method: f.Method, Bits: f.Bits, SeqLen: f.SeqLen, Batch: f.Batch,
+		Samples: f.Samples, TokensPerSample: f.TokensPerSample, Tokens: f.Tokens, Epochs: f.Epochs, GPUCount: f.GPUCount,
+		LoRARank: f.LoRARank, Platform: f.Platform}
+	switch f.Method {
+	case "", billing.MethodFull, billing.MethodLoRA, billing.MethodQLoRA, billing.MethodInference:
+	default:
+		return j, fmt.Errorf("--method: %q is not full, lora, qlora or inference", f.Method)
+	}
+	switch f.Bits {
+	case 0, 4, 8, 16, 32:
+	default:
+		return j, fmt.Errorf("--bits: %d is not 32, 16, 8 or 4", f.Bits)
+	}
+	switch {
+	case f.Method == billing.MethodQLoRA && (f.Bits == 16 || f.Bits == 32):
+		return j, fmt.Errorf("--bits %d contradicts --method qlora (4 or 8 bits); use --method lora for 16-bit", f.Bits)
+	case f.Method == billing.MethodFull && f.Bits > 0 && f.Bits < 16:
+		return j, fmt.Errorf("--bits %d: a full fine-tune trains 16- or 32-bit weights; use --method qlora for %d-bit", f.Bits, f.Bits)
+	case f.Method == billing.MethodInference && f.Bits == 32:
+		return j, fmt.Errorf("--bits 32: inference is estimated at 16, 8 or 4 bits")
+	}
+	nums := map[string]float64{"params": f.ParamsB, "tokens": f.Tokens, "epochs": f.Epochs, "seq": float64(f.SeqLen), "batch": float64(f.Batch),
+		"samples": float64(f.Samples), "tokens-per-sample": float64(f.TokensPerSample), "gpus": float64(f.GPUCount), "rank": float64(f.LoRARank)}
+	for _, name := range []string{"params", "tokens", "epochs", "seq", "batch", "samples", "tokens-per-sample", "gpus", "rank"} {
+		v := nums[name]
+		switch {
+		case math.IsNaN(v) || math.IsInf(v, 0):
+			return j, fmt.Errorf("--%s: %v is not a number", name, v)
+		case v < 0:
+			return j, fmt.Errorf("--%s: must not be negative, got %v", name, v)
+		case v == 0 && slices.Contains(f.Given, name):
+			return j, fmt.Errorf("--%s: must be positive (leave it out for the default)", name)
+		}
+	}
+	if f.ParamsB > 20000 {
+		return j, fmt.Errorf("--params: %g billion is beyond any model; give the size in billions (7 for 7B)", f.ParamsB)
+	}
+	if f.GPUCount > billing.MaxGPUs {
+		return j, fmt.Errorf("--gpus: %d is more than one machine holds (%d); multi-node jobs are not estimated", f.GPUCount, billing.MaxGPUs)
+	}
+	if f.Samples > 0 && f.Tokens > 0 {
+		return j, fmt.Errorf("--samples and --tokens both give the dataset size; use one")
+	}
+	if f.Model == "" && f.ParamsB == 0 {
+		return j, fmt.Errorf("give --model NAME or --params SIZE_IN_BILLIONS")
+	}
+	return j, nil
+}
+
+// ResolveJob maps the names in a job (model, GPU, platform) to catalog ids.
+// A model the catalog lacks needs --params; a known model with a --params
+// that disagrees by more than 10% is an error.
+func (a *App) ResolveJob(j billing.Job, gpu string) (billing.Job, error) {
+	if j.Model != "" {
+		id, ok := a.Cat.ResolveModel(j.Model)
+		switch {
+		case !ok && j.ParamsB == 0:
+			return j, fmt.Errorf("--model: unknown model %q; give its size with --params (e.g. --params 7)", j.Model)
+		case !ok:
+			j.Model = ""
+		default:
+			m, _ := a.Cat.Model(id)
+			if j.ParamsB > 0 && math.Abs(j.ParamsB-m.ParamsB) > 0.1*m.ParamsB {
+				return j, fmt.Errorf("--params %g contradicts --model %s (%gB); give one of them", j.ParamsB, id, m.ParamsB)
+			}
+			j.Model = id
+		}
+	}
+	if gpu != "" {
+		id, ok := a.Cat.ResolveGPU(gpu)
+		members := a.Cat.FamilyMembers(gpu)
+		switch {
+		case ok:
+			j.GPUs = []string{id}
+		case len(members) > 0:
+			j.GPUs = members
+		default:
+			return j, fmt.Errorf("--gpu: unknown GPU %q", gpu)
+		}
+	}
+	if j.Platform != "" {
+		id, ok := a.Cat.ResolvePlatform(j.Platform)
+		if !ok {
+			return j, fmt.Errorf("--platform: unknown platform %q", j.Platform)
+		}
+		j.Platform = id
+	}
+	return j, nil
+}

@@ -1,0 +1,58 @@
+package commands_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/commands"
+)
+
+func say(r *commands.Router, chatID, sender, text string) commands.Result {
+	return r.Answer(context.Background(), chat.Message{Channel: "test", ChatID: chatID, SenderID: sender, Text: text, ChatType: chat.Group})
+}
+
+// TestFollowUp: the hints an estimate prints ("可以说 seq 4096 修改") work,
+// per conversation and per sender.
+func TestFollowUp(t *testing.T) {
+	r := newRouter(t)
+	first := say(r, "g1", "alice", "7B LoRA 要多少钱")
+	if first.Intent != commands.IntentEstimate || first.Estimate == nil || first.Estimate.SeqLen != 2048 {
+		t.Fatalf("first: %+v", first.Query)
+	}
+	res := say(r, "g1", "alice", "seq 4096")
+	if res.Intent != commands.IntentEstimate || res.Estimate == nil || res.Estimate.SeqLen != 4096 || res.Estimate.ParamsB != 7 {
+		t.Fatalf("follow-up seq: intent %q est %+v", res.Intent, res.Estimate)
+	}
+	if res.English {
+		t.Error("a Latin-only follow-up to a Chinese question switched to English")
+	}
+	res = say(r, "g1", "alice", "5万条")
+	if res.Estimate == nil || res.Estimate.SeqLen != 4096 || res.Estimate.Job.Samples != 50000 {
+		t.Fatalf("second follow-up lost earlier changes: %+v", res.Estimate)
+	}
+	// Another member's "seq 4096" is not a follow-up to alice's question.
+	if res := say(r, "g1", "bob", "seq 4096"); res.Intent != commands.IntentUnknown {
+		t.Errorf("bob's message merged into alice's estimate: %q", res.Intent)
+	}
+	// A new question replaces the old one.
+	res = say(r, "g1", "alice", "Qwen2.5-14B 推理要多大显存")
+	if res.Estimate == nil || res.Estimate.Method != "inference" || res.Estimate.ModelID != "Qwen2.5-14B" {
+		t.Fatalf("new question: %+v", res.Estimate)
+	}
+}
+
+// TestFollowUpAnswersSizeQuestion: "LoRA 多少钱" asks for the size; "7B"
+// answers it.
+func TestFollowUpAnswersSizeQuestion(t *testing.T) {
+	r := newRouter(t)
+	res := say(r, "g2", "alice", "LoRA 微调要多少钱")
+	if res.Question == "" || !strings.Contains(res.Text, "参数量") {
+		t.Fatalf("no size question: %+v", res)
+	}
+	res = say(r, "g2", "alice", "7B")
+	if res.Estimate == nil || res.Estimate.ParamsB != 7 || res.Estimate.Method != "lora" {
+		t.Fatalf("size answer not merged: %+v %+v", res.Query, res.Estimate)
+	}
+}
