@@ -4,13 +4,18 @@ WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
-RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/bot ./cmd/bot
+RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/bot ./cmd/bot \
+ && mkdir -p /out/data
 
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/bot /usr/local/bin/bot
-# The embedded store lives here; mount a volume to keep it across restarts.
+# The embedded store lives in /data, owned by the non-root user; mount a
+# volume there to keep it across restarts.
+COPY --from=build --chown=nonroot:nonroot /out/data /data
 ENV BOT_DATA_DIR=/data
 WORKDIR /data
 USER nonroot:nonroot
 ENTRYPOINT ["/usr/local/bin/bot"]
-CMD ["serve"]
+# With no arguments: the console chat (run with -it). `bot serve` arrives
+# with the chat channels.
+CMD []

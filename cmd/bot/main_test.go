@@ -136,6 +136,9 @@ func TestConsoleAndPoll(t *testing.T) {
 	}
 	fixtures := "../../../shared/fixtures/stock"
 	if _, err := os.Stat(fixtures); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("CI must have ../shared beside the clone:", err)
+		}
 		t.Skip("no shared fixtures")
 	}
 	out, stderr, code := run(t, "", []string{"BOT_REPLAY_DIR=" + fixtures}, "poll", "--once", "--format", "json")

@@ -54,6 +54,9 @@ type askJSON struct {
 // several platforms with prices and sources, AutoDL and vast.ai as replay.
 func TestAskReplay(t *testing.T) {
 	if _, err := os.Stat(fixtures); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("CI must have ../shared beside the clone:", err)
+		}
 		t.Skip("shared fixtures not present:", err)
 	}
 	// The shared recordings carry no time; a copy with RECORDED_AT does.
@@ -99,6 +102,9 @@ func TestAskReplay(t *testing.T) {
 // after it, marked stale, when the provider now fails.
 func TestSnapshotSurvivesRestart(t *testing.T) {
 	if _, err := os.Stat(fixtures); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("CI must have ../shared beside the clone:", err)
+		}
 		t.Skip("shared fixtures not present:", err)
 	}
 	data := t.TempDir()

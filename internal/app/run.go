@@ -101,16 +101,22 @@ func (a *App) PollOnce(ctx context.Context, format string, w io.Writer) error {
 			t.Rows = append(t.Rows, []string{p.Provider, string(p.Status), fmt.Sprint(len(p.Offers)), fetched, p.Err})
 		}
 		fmt.Fprint(w, chat.AlignTable(t))
-		o := &chat.Table{Header: []string{"platform", "GPU", "CNY/GPU-h", "free", "region", "source"}}
+		o := &chat.Table{Header: []string{"platform", "GPU", "CNY/GPU-h", "free", "region", "source", "observed"}}
 		for _, of := range res.Offers {
 			if of.Source == stock.SourceCatalog {
 				continue
 			}
-			free := "?"
+			free, price, seen := "?", "?", "unknown"
 			if of.Free != nil {
 				free = fmt.Sprint(*of.Free)
 			}
-			o.Rows = append(o.Rows, []string{of.Platform, of.GPU, fmt.Sprintf("%.2f", of.CNYPerGPUHour), free, of.Region, string(of.Source)})
+			if of.HasPrice() {
+				price = fmt.Sprintf("%.2f", of.CNYPerGPUHour)
+			}
+			if !of.ObservedAt.IsZero() {
+				seen = of.ObservedAt.Local().Format("2006-01-02 15:04")
+			}
+			o.Rows = append(o.Rows, []string{of.Platform, of.GPU, price, free, of.Region, string(of.Source), seen})
 		}
 		if len(o.Rows) > 0 {
 			fmt.Fprintln(w)

@@ -97,22 +97,38 @@ type LogConf struct {
 	Level string `yaml:"level"`
 }
 
-// Duration is a time.Duration written as "15s" or "2m" in YAML.
-type Duration time.Duration
+// Duration is a time.Duration written as "15s" or "2m" in YAML. A value
+// that does not parse is kept and reported by Validate with its key.
+type Duration struct {
+	d   time.Duration
+	bad string
+}
+
+// Dur returns a Duration of d.
+func Dur(d time.Duration) Duration { return Duration{d: d} }
 
 // UnmarshalYAML parses a Go duration string.
 func (d *Duration) UnmarshalYAML(b []byte) error {
 	s := strings.Trim(strings.TrimSpace(string(b)), `"'`)
 	v, err := time.ParseDuration(s)
 	if err != nil {
-		return fmt.Errorf("%q is not a duration such as 15s or 2m", s)
+		*d = Duration{bad: s}
+		return nil
 	}
-	*d = Duration(v)
+	*d = Duration{d: v}
 	return nil
 }
 
 // D returns the value as a time.Duration.
-func (d Duration) D() time.Duration { return time.Duration(d) }
+func (d Duration) D() time.Duration { return d.d }
+
+// check reports a value that did not parse, naming its key.
+func (d Duration) check(key string) error {
+	if d.bad != "" {
+		return fmt.Errorf("%s: %q is not a duration such as 15s or 2m", key, d.bad)
+	}
+	return nil
+}
 
 // Default returns the built-in defaults: embedded store in ./data, catalog
 // list prices, no live provider, no replay.
@@ -120,11 +136,11 @@ func Default() Config {
 	return Config{
 		DataDir: "./data",
 		Stock: StockConf{
-			Timeout: Duration(15 * time.Second),
-			MaxAge:  Duration(60 * time.Second),
+			Timeout: Dur(15 * time.Second),
+			MaxAge:  Dur(60 * time.Second),
 			Providers: ProvidersConf{
-				AutoDL: AutoDLConf{BaseURL: "https://api.autodl.com", Timeout: Duration(10 * time.Second)},
-				VastAI: VastAIConf{BaseURL: "https://console.vast.ai", Limit: 100, Timeout: Duration(10 * time.Second)},
+				AutoDL: AutoDLConf{BaseURL: "https://api.autodl.com", Timeout: Dur(10 * time.Second)},
+				VastAI: VastAIConf{BaseURL: "https://console.vast.ai", Limit: 100, Timeout: Dur(10 * time.Second)},
 			},
 		},
 		Log: LogConf{Level: "info"},
@@ -201,6 +217,12 @@ func (c Config) Validate() error {
 	}
 	if c.Catalog.FXUSDCNY < 0 {
 		return errors.New("catalog.fx_usd_cny: must be positive")
+	}
+	for key, d := range map[string]Duration{"stock.timeout": c.Stock.Timeout, "stock.max_age": c.Stock.MaxAge,
+		"stock.providers.autodl.timeout": c.Stock.Providers.AutoDL.Timeout, "stock.providers.vastai.timeout": c.Stock.Providers.VastAI.Timeout} {
+		if err := d.check(key); err != nil {
+			return err
+		}
 	}
 	if c.Stock.Timeout.D() <= 0 {
 		return errors.New("stock.timeout: must be positive")

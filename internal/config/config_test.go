@@ -56,7 +56,8 @@ func TestBadConfig(t *testing.T) {
 		name, body, want string
 	}{
 		{"unknown key", "stock:\n  timout: 5s\n", "timout"},
-		{"bad duration", "stock:\n  timeout: soon\n", "duration"},
+		{"bad duration", "stock:\n  timeout: soon\n", "stock.timeout"},
+		{"bad provider duration", "stock:\n  providers:\n    autodl:\n      timeout: 5 parsecs\n", "stock.providers.autodl.timeout"},
 		{"bad url", "stock:\n  providers:\n    vastai:\n      base_url: ftp//x\n", "stock.providers.vastai.base_url"},
 		{"bad level", "log:\n  level: loud\n", "log.level"},
 		{"zero timeout", "stock:\n  timeout: 0s\n", "stock.timeout"},
