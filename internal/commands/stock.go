@@ -210,6 +210,12 @@ func (r *Router) stockAnswer(ctx context.Context, res *Result) {
 			rep.Notes = append(rep.Notes, fmt.Sprintf("有 %d 条没有价格的数据未参与价格筛选。", noPrice))
 		}
 	}
+	for _, row := range rows {
+		if row.Currency == "USD" {
+			rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en, "美元报价按 1 USD = %.2f 元换算（原价见 JSON 的 original_price）。", "USD prices converted at 1 USD = %.2f CNY (original_price in the JSON)."), r.cat.FXUSDCNY))
+			break
+		}
+	}
 	rep.Notes = append(rep.Notes, providerNotes(snap, en, now)...)
 	if unverified(rows) {
 		if en {
