@@ -25,6 +25,17 @@ const (
 	MethodInference = "inference"
 )
 
+// CapacityGB is a card's memory in GB (1e9 bytes). Vendors' "24GB" and
+// "80GB" are binary: an RTX 4090 has 24 GiB = 25.8 GB (vast.ai reports
+// gpu_ram 24564 MiB), so the memory_gb figure is read as GiB.
+func CapacityGB(g *catalog.GPU) float64 { return g.MemoryGB * (1 << 30) / 1e9 }
+
+// Optimizers a full fine-tune can use (Job.Optimizer).
+const (
+	OptimizerPureBF16  = "bf16"
+	OptimizerAdamW8bit = "adamw8bit"
+)
+
 // Defaults applied when a Job leaves a field zero. They are stated in every
 // answer ("按 seq 2048、batch 4 …估算").
 const (
@@ -41,8 +52,11 @@ const (
 	// FitFraction is the share of a card's memory a job may plan to use;
 	// the rest absorbs allocator fragmentation (estimator.md §1 "O").
 	FitFraction = 0.92
-	// OverheadGB is the CUDA context and allocator overhead (estimator.md §1).
-	OverheadGB = 1.0
+	// OverheadGB is the fixed CUDA context, cuBLAS workspace and allocator
+	// overhead. estimator.md §1 starts from 1.0 GB; the Qwen README's
+	// measured small-model rows (Qwen-1.8B LoRA, 11.0 GB) need 1.5 GB, on
+	// top of 5% of the rest for fragmentation.
+	OverheadGB = 1.5
 	// MaxGPUs is the most GPUs one rented instance has (8 on the platforms
 	// in the catalog); larger jobs need several machines, which this
 	// estimator does not model.
@@ -79,6 +93,17 @@ type Job struct {
 	NoGradCkpt bool
 	// LoRARank defaults to 16 on all linear layers.
 	LoRARank int
+	// ChunkedCE computes the loss in chunks (torchtune's chunked cross
+	// entropy, Liger kernels), so the full logits buffer is never held.
+	ChunkedCE bool
+	// TrainEmbeddings makes the embedding and lm_head trainable in a LoRA
+	// job (Qwen's "LoRA (emb)"), which adds their gradients and Adam state.
+	TrainEmbeddings bool
+	// Optimizer for a full fine-tune: "" (mixed-precision AdamW: fp32
+	// master + m + v, 12 B/param), OptimizerPureBF16 (bf16 m and v,
+	// 4 B/param) or OptimizerAdamW8bit (bitsandbytes 8-bit m and v plus an
+	// fp32 master, 6 B/param). Source: EleutherAI "Transformer Math 101".
+	Optimizer string
 	// GPUs restricts the estimate to these GPU ids (empty = all).
 	GPUs []string
 	// Platform restricts cost rows to one platform id (empty = all).
@@ -120,6 +145,43 @@ type Fit struct {
 	Hours Range `json:"hours"`
 	// MFU is the utilisation behind Hours (high MFU gives low hours).
 	MFU Range `json:"mfu"`
+	// TokensPerSec is training throughput (tokens/s over all GPUs) or,
+	// for inference, single-stream decode speed.
+	TokensPerSec Range `json:"tokens_per_sec"`
+}
+
+// Decode efficiency against the memory-bandwidth bound (estimator.md §3
+// "Inference decode speed"): HF transformers eager with quantised kernels
+// reaches ~0.12-0.3 of it (Qwen README: 40.9 tok/s for Qwen-7B bf16 on an
+// A100 against a 132 tok/s bound), vLLM and llama.cpp 0.6-0.8.
+const (
+	decodeEffLow     = 0.12
+	decodeEffTypical = 0.45
+	decodeEffHigh    = 0.8
+)
+
+// tpEfficiency is tensor-parallel decode efficiency: 90% per GPU beyond
+// the first (an assumption; the Qwen README's vLLM run of Qwen-72B on two
+// A100s reaches 17.6 tok/s against a one-GPU bound of 14).
+func tpEfficiency(n int) float64 {
+	if n <= 1 {
+		return 1
+	}
+	return 0.9
+}
+
+// decodeSpeed is batch-1 decode tokens/s: every token reads the weights
+// and the KV cache once. Several GPUs help only with tensor parallelism
+// (the high end, 90% efficient); a layer split (HF device_map) does not.
+func decodeSpeed(s shape, j Job, g *catalog.GPU, n int) Range {
+	v := vram(s, Job{Method: MethodInference, Bits: j.Bits, SeqLen: j.SeqLen, Batch: 1}, 1)
+	perToken := (v.Weights + v.Activations) * 1e9
+	bw := g.BandwidthGBs * 1e9
+	return Range{
+		Low:     decodeEffLow * bw / perToken,
+		Typical: decodeEffTypical * bw / perToken,
+		High:    decodeEffHigh * bw * float64(n) * tpEfficiency(n) / perToken,
+	}
 }
 
 // PriceQuote is the best known hourly price of a GPU on a platform.
@@ -381,14 +443,28 @@ func vram(s shape, j Job, n int) VRAM {
 			trainable = s.loraParams(float64(j.LoRARank))
 			v.Gradients = 4 * trainable
 			v.Optimizer = 12 * trainable
+			if j.TrainEmbeddings {
+				// bf16 gradients and fp32 Adam m, v for embed and lm_head.
+				emb := s.V * s.h
+				if !s.tied {
+					emb *= 2
+				}
+				v.Gradients += 2 * emb
+				v.Optimizer += 8 * emb
+			}
 		} else {
 			// Mixed precision: bf16 gradients, fp32 master + Adam m and v.
 			// Pure fp32: fp32 gradients, Adam m and v (the weights are the
 			// master copy).
 			v.Gradients = 2 * trainable
 			v.Optimizer = 12 * trainable
-			if j.Bits == 32 {
+			switch {
+			case j.Bits == 32:
 				v.Gradients, v.Optimizer = 4*trainable, 8*trainable
+			case j.Optimizer == OptimizerPureBF16:
+				v.Optimizer = 4 * trainable
+			case j.Optimizer == OptimizerAdamW8bit:
+				v.Optimizer = 6 * trainable
 			}
 		}
 		perLayer := sb * (14*s.h + 8*s.I)
@@ -397,12 +473,21 @@ func vram(s shape, j Job, n int) VRAM {
 		} else {
 			v.Activations = 2*sb*s.h*s.L + perLayer
 		}
+		// bf16 logits, their fp32 upcast and its gradient: 10 bytes per
+		// token and vocabulary entry; chunked loss holds one chunk of 8.
 		v.Logits = sb * s.V * 10
+		if j.ChunkedCE {
+			v.Logits /= 8
+		}
 	}
 	if n > 1 {
 		v.Weights /= float64(n)
 		v.Gradients /= float64(n)
 		v.Optimizer /= float64(n)
+		if j.Method == MethodInference {
+			// Tensor parallelism splits the KV cache by heads too.
+			v.Activations /= float64(n)
+		}
 	}
 	const gb = 1e9
 	v.Weights /= gb
@@ -444,21 +529,27 @@ func layouts(j Job) []layout {
 	return out
 }
 
-// mfu returns the (low, typical, high) model FLOPs utilisation for a GPU
-// (estimator.md §3 "Recommended defaults").
+// mfu returns the (low, typical, high) model FLOPs utilisation for a GPU.
+// Typical and low follow estimator.md §3 ("Recommended defaults": 0.35,
+// range from 0.25). The high end is an optimised stack (packed sequences,
+// torch.compile, fused kernels): the torchtune README's runs imply 0.55-0.65
+// on A100 and RTX 4090, so it is 0.65. Cards without BF16/FlashAttention-2
+// (Turing, Volta) and NPUs run lower; sequences of 512 or less use the GPU
+// poorly (×0.6); QLoRA dequantisation costs 10-30% (measured QLoRA/LoRA
+// ratios 0.74 and 0.78, and 0.98 with torchtune's kernels).
 func mfu(g *catalog.GPU, j Job) (lo, typ, hi float64) {
-	lo, typ, hi = 0.25, 0.35, 0.50
+	lo, typ, hi = 0.25, 0.35, 0.65
 	if !g.FlashAttn2 || !g.BF16 {
-		lo, typ, hi = 0.12, 0.20, 0.28
+		lo, typ, hi = 0.12, 0.20, 0.35
 	}
 	if g.Class == "npu" {
-		lo, typ, hi = 0.12, 0.20, 0.30
+		lo, typ, hi = 0.12, 0.20, 0.35
 	}
 	if j.SeqLen <= 512 {
 		lo, typ, hi = lo*0.6, typ*0.6, hi*0.6
 	}
 	if j.Method == MethodQLoRA {
-		lo, typ, hi = lo*0.75, typ*0.75, hi*0.75
+		lo, typ, hi = lo*0.7, typ*0.75, hi*0.9
 	}
 	return
 }
@@ -571,7 +662,7 @@ func (e *Estimator) Estimate(j Job, quotes Quotes) (*Estimate, error) {
 			jj := j
 			jj.Batch = c.batch
 			v := vram(s, jj, c.n)
-			if v.Total <= FitFraction*g.MemoryGB {
+			if v.Total <= FitFraction*CapacityGB(g) {
 				f.Fits, f.GPUCount, f.VRAMPerGPU, f.MicroBatch = true, c.n, round(v.Total, 1), c.batch
 				break
 			}
@@ -584,11 +675,20 @@ func (e *Estimator) Estimate(j Job, quotes Quotes) (*Estimate, error) {
 			lo, typ, hi := mfu(g, j)
 			f.MFU = Range{Low: lo, Typical: typ, High: hi}
 			peak := g.TensorTFLOPS * 1e12 * float64(f.GPUCount) * scaling(f.GPUCount)
+			// The fast end also skips activation recomputation, as an
+			// optimised stack does when memory allows.
+			fast := j
+			fast.NoGradCkpt = true
+			fpt, fptFast := flopsPerToken(s, j, N), flopsPerToken(s, fast, N)
+			f.TokensPerSec = Range{Low: lo * peak / fpt, Typical: typ * peak / fpt, High: hi * peak / fptFast}
 			f.Hours = Range{
-				Low:     est.FLOPs / (hi * peak) / 3600,
-				Typical: est.FLOPs / (typ * peak) / 3600,
-				High:    est.FLOPs / (lo * peak) / 3600,
+				Low:     est.Tokens / f.TokensPerSec.High / 3600,
+				Typical: est.Tokens / f.TokensPerSec.Typical / 3600,
+				High:    est.Tokens / f.TokensPerSec.Low / 3600,
 			}
+		}
+		if f.Fits && j.Method == MethodInference {
+			f.TokensPerSec = decodeSpeed(s, j, g, f.GPUCount)
 		}
 		est.Fits = append(est.Fits, f)
 	}

@@ -230,6 +230,9 @@ func (r *Router) renderEstimate(est *billing.Estimate, q Query) chat.Reply {
 		rep.Table = t
 		if est.Method != billing.MethodInference {
 			rep.Lines = append(rep.Lines, r.cheapestLine(est, en))
+			if l := r.fasterCheaperLine(est, en); l != "" {
+				rep.Lines = append(rep.Lines, l)
+			}
 			if h := est.Options[est.Cheapest].Hours; h > 24*30 {
 				rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "⚠ 这个任务在一台机器上要跑约 %.0f 天；请核对数据量，或考虑更小的模型、QLoRA 或多机训练。",
 					"⚠ This job runs ~%.0f days on one machine; check the data size, or consider a smaller model, QLoRA or multi-node training."), h/24))
@@ -259,8 +262,8 @@ func (r *Router) renderEstimate(est *billing.Estimate, q Query) chat.Reply {
 	} else {
 		lo, hi := mfuSpan(est, shown)
 		rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en,
-			"时长含 %.0f 分钟环境准备，并按各平台计费粒度取整；范围对应 MFU %.2f-%.2f 和标价区间。数据盘按约 %.0f GB（权重+数据+检查点）扣除各平台免费额度计算。",
-			"Hours include %.0f min of setup and are rounded to each platform's billing granularity; the range covers MFU %.2f-%.2f and list-price ranges. Disk: ~%.0f GB (weights + data + checkpoints) beyond each platform's free quota."),
+			"时长含 %.0f 分钟环境准备，并按各平台计费粒度取整；范围对应 MFU %.2f-%.2f（快的一端是打包序列、torch.compile、不做重计算的优化训练栈）和标价区间。数据盘按约 %.0f GB（权重+数据+检查点）扣除各平台免费额度计算。",
+			"Hours include %.0f min of setup and are rounded to each platform's billing granularity; the range covers MFU %.2f-%.2f (the fast end is an optimised stack: packed sequences, torch.compile, no recomputation) and list-price ranges. Disk: ~%.0f GB (weights + data + checkpoints) beyond each platform's free quota."),
 			billing.SetupHours*60, lo, hi, est.DiskGB))
 	}
 	return rep
@@ -548,4 +551,30 @@ func problemLines(q Query, en bool) []string {
 		out = append(out, fmt.Sprintf(pick1(en, "⚠ 目录里没有“%s”这张卡。", "⚠ The catalog has no GPU “%s”."), q.UnknownGPU))
 	}
 	return out
+}
+
+// fasterCheaperLine points out, on one platform, a faster card that is
+// also the cheaper job (the seeds' 3090 vs 4090 example): the pair with the
+// largest saving where the faster card costs less in total.
+func (r *Router) fasterCheaperLine(est *billing.Estimate, en bool) string {
+	var best [2]billing.Option
+	saving := 0.0
+	for _, fast := range est.Options {
+		for _, slow := range est.Options {
+			if fast.Platform != slow.Platform || fast.GPU == slow.GPU {
+				continue
+			}
+			if fast.Hours < slow.Hours && fast.PriceCNY > slow.PriceCNY && fast.TotalCNY < slow.TotalCNY && slow.TotalCNY-fast.TotalCNY > saving {
+				best, saving = [2]billing.Option{fast, slow}, slow.TotalCNY-fast.TotalCNY
+			}
+		}
+	}
+	if saving == 0 {
+		return ""
+	}
+	f, sl := best[0], best[1]
+	return fmt.Sprintf(pick1(en, "贵的卡反而省钱：在 %s 上，%s 每卡时 %.2f 元、约 %.1f 小时共 %s 元；%s 每卡时 %.2f 元、约 %.1f 小时共 %s 元——%s 快 %.1f 倍，总价少 %s 元。",
+		"The pricier card is the cheaper job: on %s, %s at %.2f CNY/GPU-h takes ~%.1f h for %s CNY; %s at %.2f takes ~%.1f h for %s CNY — %s is %.1fx faster and %s CNY cheaper."),
+		r.platformName(f.Platform, en), f.GPU, f.PriceCNY, f.Hours, money(f.TotalCNY), sl.GPU, sl.PriceCNY, sl.Hours, money(sl.TotalCNY),
+		f.GPU, sl.Hours/f.Hours, money(saving))
 }

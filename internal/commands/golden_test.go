@@ -3,10 +3,12 @@ package commands_test
 import (
 	"context"
 	"flag"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -88,3 +90,38 @@ func TestGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestSeedWorkedExample reproduces the seed's comparison (ChatGLM3-6B
+// 4-bit LoRA, 50k samples, seq 2048, batch 4, 3 epochs; 3090 against 4090
+// at AutoDL prices): the 4090 is the cheaper job, and the answer shows the
+// figures for both cards.
+func TestSeedWorkedExample(t *testing.T) {
+	r := newRouter(t)
+	res := ask(r, "ChatGLM3-6B 4-bit LoRA，5万条数据，seq 2048，batch 4，3个epoch，AutoDL 上 3090 和 4090 哪个划算")
+	if res.Estimate == nil {
+		t.Fatalf("no estimate: %s", res.Text)
+	}
+	var c3090, c4090 *float64
+	for _, o := range res.Options {
+		if o.Platform != "autodl" {
+			t.Errorf("option on %s, asked AutoDL only", o.Platform)
+		}
+		total := o.TotalCNY
+		switch o.GPU {
+		case "RTX 3090":
+			c3090 = &total
+		case "RTX 4090":
+			c4090 = &total
+		}
+	}
+	if c3090 == nil || c4090 == nil || !(*c4090 < *c3090) {
+		t.Fatalf("want both cards with the 4090 cheaper; options %+v", res.Options)
+	}
+	for _, want := range []string{"贵的卡反而省钱", "RTX 4090", "RTX 3090", money2(*c4090), money2(*c3090)} {
+		if !strings.Contains(res.Text, want) {
+			t.Errorf("answer lacks %q:\n%s", want, res.Text)
+		}
+	}
+}
+
+func money2(x float64) string { return fmt.Sprintf("%.2f", x) }

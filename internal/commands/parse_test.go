@@ -231,7 +231,7 @@ var parseCases = []parseCase{
 	{in: "用A100 80G训练llama2-7b,10万条,2轮", intent: iEstimate, gpu: "A100 80GB", model: "Llama-2-7B", samples: 100000, epochs: 2},
 	{in: "在矩池云上用3090 lora微调chatglm3-6b要多少钱", intent: iEstimate, gpu: "RTX 3090", platform: "matpool", model: "ChatGLM3-6B", method: "lora"},
 	// Models the catalog does not know keep their name and size.
-	{in: "qwen-7b lora 多少钱", intent: iEstimate, modelText: "qwen-7b", params: 7, method: "lora"},
+	{in: "qwen-7b lora 多少钱", intent: iEstimate, model: "Qwen-7B", method: "lora"}, // first-generation Qwen, in the catalog
 	{in: "internlm2-7b lora 多少钱", intent: iEstimate, modelText: "internlm2-7b", params: 7, method: "lora"},
 	{in: "7B模型 lora 1万条", intent: iEstimate, params: 7, method: "lora", samples: 10000},
 	{in: "70亿参数 lora 多少钱", intent: iEstimate, params: 7, method: "lora"},

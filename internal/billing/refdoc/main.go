@@ -1,0 +1,59 @@
+// Command refdoc regenerates docs/estimator.md: the estimator's VRAM and
+// throughput figures against the published measurements in
+// ../shared/data/estimator/. Run from the repository root:
+//
+//	go run ./internal/billing/refdoc
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/labgpu/bot/configs"
+	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/catalog"
+)
+
+func main() {
+	data := flag.String("data", "../shared/data/estimator", "directory with vram_reference.csv and throughput_reference.csv")
+	out := flag.String("out", "docs/estimator.md", "file to write")
+	flag.Parse()
+	if err := run(*data, *out); err != nil {
+		fmt.Fprintln(os.Stderr, "refdoc:", err)
+		os.Exit(1)
+	}
+}
+
+func run(data, out string) error {
+	cat, err := catalog.Load(configs.FS)
+	if err != nil {
+		return err
+	}
+	e := &billing.Estimator{Cat: cat}
+	vf, err := os.Open(filepath.Join(data, "vram_reference.csv"))
+	if err != nil {
+		return err
+	}
+	defer vf.Close()
+	vrows, err := billing.ReadVRAMReference(vf)
+	if err != nil {
+		return err
+	}
+	tf, err := os.Open(filepath.Join(data, "throughput_reference.csv"))
+	if err != nil {
+		return err
+	}
+	defer tf.Close()
+	trows, err := billing.ReadThroughputReference(tf)
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	if err := billing.WriteReferenceReport(&b, e.CheckVRAM(vrows), e.CheckThroughput(trows)); err != nil {
+		return err
+	}
+	return os.WriteFile(out, b.Bytes(), 0o644)
+}

@@ -1,0 +1,123 @@
+package billing_test
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/labgpu/bot/internal/billing"
+)
+
+const vramReference = "../../../shared/data/estimator/vram_reference.csv"
+
+// TestVRAMReference checks every row of the published measurements the
+// estimator can express: never more than 10% under a reported peak, and a
+// median absolute error of at most 20%.
+func TestVRAMReference(t *testing.T) {
+	f, err := os.Open(vramReference)
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	defer f.Close()
+	e := estimator(t)
+	rows, err := readRef(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks := e.CheckVRAM(rows)
+	var b strings.Builder
+	for _, c := range checks {
+		if c.Skip != "" {
+			fmt.Fprintf(&b, "skip  %-14s %-30s %s\n", c.Row.Model, c.Row.Method, c.Skip)
+			continue
+		}
+		fmt.Fprintf(&b, "%+5.0f%% %-14s %-16s s%-5d b%d  est %6.1f  rep %6.1f %s\n", 100*c.Error, c.Row.Model, c.Row.Method, c.Job.SeqLen, c.Job.Batch, c.EstimateGB, c.Row.ReportedGB, c.Bound)
+		switch {
+		case c.Bound == "upper" && c.EstimateGB > 1.1*c.Row.ReportedGB:
+			t.Errorf("%s %s: estimate %.1f GB above the published upper bound %.1f", c.Row.Model, c.Row.Method, c.EstimateGB, c.Row.ReportedGB)
+		case c.Bound != "upper" && c.Error < -0.10:
+			t.Errorf("%s %s seq %d: estimate %.1f GB is %.0f%% under the reported %.1f GB", c.Row.Model, c.Row.Method, c.Job.SeqLen, c.EstimateGB, -100*c.Error, c.Row.ReportedGB)
+		}
+	}
+	median, worst, n := summary(checks)
+	t.Logf("\n%s\nmedian |error| %.1f%% over %d rows; worst under-estimate %.1f%%", b.String(), 100*median, n, 100*worst)
+	if n < 25 {
+		t.Errorf("only %d rows compared", n)
+	}
+	if median > 0.20 {
+		t.Errorf("median absolute error %.1f%%, want at most 20%%", 100*median)
+	}
+}
+
+const throughputReference = "../../../shared/data/estimator/throughput_reference.csv"
+
+// TestThroughputReference: every published speed lies inside the
+// estimated low-high range for its model, method and GPU.
+func TestThroughputReference(t *testing.T) {
+	f, err := os.Open(throughputReference)
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	defer f.Close()
+	e := estimator(t)
+	rows, err := billing.ReadThroughputReference(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks := e.CheckThroughput(rows)
+	if len(checks) != len(rows) || len(rows) < 20 {
+		t.Fatalf("%d checks for %d rows", len(checks), len(rows))
+	}
+	for _, c := range checks {
+		if c.Skip != "" {
+			t.Errorf("%s %s on %s: not estimated: %s", c.Row.Model, c.Row.Method, c.Row.GPU, c.Skip)
+			continue
+		}
+		t.Logf("%-8v %-12s %-40s %-18s s%-5d reported %7.1f  range %7.1f - %7.1f (typical %.1f)", c.Inside, c.Row.Model, c.Row.Method, c.Row.GPU, c.Row.SeqLen, c.Row.TokensPerSec, c.Range.Low, c.Range.High, c.Range.Typical)
+		if !c.Inside {
+			t.Errorf("%s %s on %s seq %d: reported %.0f tok/s outside %.0f-%.0f", c.Row.Model, c.Row.Method, c.Row.GPU, c.Row.SeqLen, c.Row.TokensPerSec, c.Range.Low, c.Range.High)
+		}
+	}
+}
+
+// TestEstimatorDocUpToDate: docs/estimator.md is what refdoc generates from
+// the current estimator, so it is never stale or edited by hand.
+func TestEstimatorDocUpToDate(t *testing.T) {
+	vf, err := os.Open(vramReference)
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	defer vf.Close()
+	tf, err := os.Open(throughputReference)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tf.Close()
+	e := estimator(t)
+	vrows, err := billing.ReadVRAMReference(vf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trows, err := billing.ReadThroughputReference(tf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := billing.WriteReferenceReport(&b, e.CheckVRAM(vrows), e.CheckThroughput(trows)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile("../../docs/estimator.md")
+	if err != nil || string(got) != b.String() {
+		t.Errorf("docs/estimator.md is stale; run: go run ./internal/billing/refdoc")
+	}
+}
