@@ -172,6 +172,11 @@ func estimateCmd() *cobra.Command {
 	fl.Float64Var(&f.Epochs, "epochs", 0, "epochs (default 3)")
 	fl.IntVar(&f.GPUCount, "gpus", 0, "number of GPUs, 1-8 (default: as many as needed)")
 	fl.IntVar(&f.LoRARank, "rank", 0, "LoRA rank (default 16)")
+	fl.StringVar(&f.Targets, "targets", "", "LoRA target layers: all (default), attn or qv")
+	fl.StringVar(&f.Optimizer, "optimizer", "", "full fine-tune optimizer: adamw (default), adamw8bit or bf16")
+	fl.BoolVar(&f.NoGradCkpt, "no-grad-ckpt", false, "gradient checkpointing off")
+	fl.BoolVar(&f.NoFlashAttn, "no-flash-attn", false, "no FlashAttention (attention scores stored)")
+	fl.IntVar(&f.ZeRO, "zero", 0, "multi-GPU sharding: 3 (default) or 2")
 	fl.StringVar(&f.GPU, "gpu", "", "only this GPU, e.g. 4090 or A100")
 	fl.StringVar(&f.Platform, "platform", "", "only this platform, e.g. autodl")
 	return c

@@ -14,7 +14,9 @@ type EstimateFlags struct {
 	ParamsB, Tokens, Epochs      float64
 	Bits, SeqLen, Batch, Samples int
 	TokensPerSample, GPUCount    int
-	LoRARank                     int
+	LoRARank, ZeRO               int
+	Targets, Optimizer           string
+	NoGradCkpt, NoFlashAttn      bool
 	// Given names the numeric flags set explicitly ("seq", "batch", …):
 	// an explicit zero is an error rather than "use the default".
 	Given []string
@@ -24,7 +26,26 @@ type EstimateFlags struct {
 func (f EstimateFlags) Job() (billing.Job, error) {
 	j := billing.Job{Model: f.Model, ParamsB: f.ParamsB, Method: f.Method, Bits: f.Bits, SeqLen: f.SeqLen, Batch: f.Batch,
 		Samples: f.Samples, TokensPerSample: f.TokensPerSample, Tokens: f.Tokens, Epochs: f.Epochs, GPUCount: f.GPUCount,
-		LoRARank: f.LoRARank, Platform: f.Platform}
+		LoRARank: f.LoRARank, Platform: f.Platform, NoGradCkpt: f.NoGradCkpt, NoFlashAttn: f.NoFlashAttn, ZeRO: f.ZeRO}
+	switch f.Targets {
+	case "", "all":
+	case "attn", "qv":
+		j.LoRATargets = f.Targets
+	default:
+		return j, fmt.Errorf("--targets: %q is not all, attn or qv", f.Targets)
+	}
+	switch f.Optimizer {
+	case "", "adamw":
+	case billing.OptimizerAdamW8bit, billing.OptimizerPureBF16:
+		j.Optimizer = f.Optimizer
+	default:
+		return j, fmt.Errorf("--optimizer: %q is not adamw, adamw8bit or bf16", f.Optimizer)
+	}
+	switch f.ZeRO {
+	case 0, 2, 3:
+	default:
+		return j, fmt.Errorf("--zero: %d is not 2 or 3", f.ZeRO)
+	}
 	switch f.Method {
 	case "", billing.MethodFull, billing.MethodLoRA, billing.MethodQLoRA, billing.MethodInference:
 	default:

@@ -56,8 +56,12 @@ func (a *App) Ask(ctx context.Context, question, format string, w io.Writer) err
 // Estimate runs the estimator on a job given by flags.
 func (a *App) Estimate(ctx context.Context, job billing.Job, format string, w io.Writer) error {
 	q := commands.Query{Intent: commands.IntentEstimate, Model: job.Model, ParamsB: job.ParamsB, Method: job.Method, Bits: job.Bits,
-		SeqLen: job.SeqLen, Batch: job.Batch, Samples: job.Samples, Tokens: job.Tokens, Epochs: job.Epochs, GPUCount: job.GPUCount,
-		Platform: job.Platform, GPUs: job.GPUs}
+		SeqLen: job.SeqLen, Batch: job.Batch, Samples: job.Samples, TokensPerSample: job.TokensPerSample, Tokens: job.Tokens,
+		Epochs: job.Epochs, GPUCount: job.GPUCount, LoRARank: job.LoRARank, LoRATargets: job.LoRATargets, Optimizer: job.Optimizer,
+		NoGradCkpt: job.NoGradCkpt, NoFlashAttn: job.NoFlashAttn, ZeRO: job.ZeRO, GPUs: job.GPUs}
+	if job.Platform != "" {
+		q.Platform, q.Platforms = job.Platform, []string{job.Platform}
+	}
 	if len(job.GPUs) > 0 {
 		q.GPU = job.GPUs[0]
 	}

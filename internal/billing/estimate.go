@@ -30,6 +30,13 @@ const (
 // gpu_ram 24564 MiB), so the memory_gb figure is read as GiB.
 func CapacityGB(g *catalog.GPU) float64 { return g.MemoryGB * (1 << 30) / 1e9 }
 
+// LoRA target sets (Job.LoRATargets).
+const (
+	TargetsAll       = ""
+	TargetsAttention = "attn"
+	TargetsQV        = "qv"
+)
+
 // Optimizers a full fine-tune can use (Job.Optimizer).
 const (
 	OptimizerPureBF16  = "bf16"
@@ -96,6 +103,16 @@ type Job struct {
 	// ChunkedCE computes the loss in chunks (torchtune's chunked cross
 	// entropy, Liger kernels), so the full logits buffer is never held.
 	ChunkedCE bool
+	// LoRATargets: "" (all linear layers), TargetsAttention (q, k, v, o)
+	// or TargetsQV (q and v only, PEFT's default for many models).
+	LoRATargets string
+	// NoFlashAttn stores the s² attention scores (no FlashAttention/SDPA);
+	// cards without FlashAttention-2 support (Turing, Volta) always do.
+	NoFlashAttn bool
+	// ZeRO is the multi-GPU sharding: 3 (default: weights, gradients and
+	// optimizer state split across GPUs) or 2 (gradients and optimizer
+	// state only; every GPU holds the whole model).
+	ZeRO int
 	// TrainEmbeddings makes the embedding and lm_head trainable in a LoRA
 	// job (Qwen's "LoRA (emb)"), which adds their gradients and Adam state.
 	TrainEmbeddings bool
@@ -303,11 +320,18 @@ func (s shape) params() (n, nLin float64) {
 }
 
 // loraParams is r·Σ(d_in+d_out)·L over all linear layers.
-func (s shape) loraParams(r float64) float64 {
+func (s shape) loraParams(r float64, targets string) float64 {
 	q := s.h + s.a*s.d
-	kv := 2 * (s.h + s.kv*s.d)
+	v := s.h + s.kv*s.d
+	kv := 2 * v
 	o := s.a*s.d + s.h
 	mlp := 3 * (s.h + s.I)
+	switch targets {
+	case TargetsQV:
+		return r * (q + v) * s.L
+	case TargetsAttention:
+		return r * (q + kv + o) * s.L
+	}
 	return r * (q + kv + o + mlp) * s.L
 }
 
@@ -440,7 +464,7 @@ func vram(s shape, j Job, n int) VRAM {
 	default:
 		trainable := N
 		if j.Method != MethodFull {
-			trainable = s.loraParams(float64(j.LoRARank))
+			trainable = s.loraParams(float64(j.LoRARank), j.LoRATargets)
 			v.Gradients = 4 * trainable
 			v.Optimizer = 12 * trainable
 			if j.TrainEmbeddings {
@@ -468,6 +492,11 @@ func vram(s shape, j Job, n int) VRAM {
 			}
 		}
 		perLayer := sb * (14*s.h + 8*s.I)
+		if j.NoFlashAttn {
+			// Without FlashAttention the attention scores are stored:
+			// 5·a·s²·b bytes per layer (Korthikanti et al. 2022, eq. 5).
+			perLayer += 5 * s.a * float64(j.SeqLen) * sb
+		}
 		if j.NoGradCkpt {
 			v.Activations = s.L * perLayer
 		} else {
@@ -481,7 +510,9 @@ func vram(s shape, j Job, n int) VRAM {
 		}
 	}
 	if n > 1 {
-		v.Weights /= float64(n)
+		if j.ZeRO != 2 {
+			v.Weights /= float64(n)
+		}
 		v.Gradients /= float64(n)
 		v.Optimizer /= float64(n)
 		if j.Method == MethodInference {
@@ -649,7 +680,7 @@ func (e *Estimator) Estimate(j Job, quotes Quotes) (*Estimate, error) {
 	if j.Method == MethodFull {
 		est.DiskGB += 2 * 2 * N / 1e9
 	} else if j.Method != MethodInference {
-		est.DiskGB += 3 * 4 * s.loraParams(float64(j.LoRARank)) / 1e9
+		est.DiskGB += 3 * 4 * s.loraParams(float64(j.LoRARank), j.LoRATargets) / 1e9
 	}
 
 	for i := range e.Cat.GPUs {
@@ -661,6 +692,7 @@ func (e *Estimator) Estimate(j Job, quotes Quotes) (*Estimate, error) {
 		for _, c := range layouts(j) {
 			jj := j
 			jj.Batch = c.batch
+			jj.NoFlashAttn = j.NoFlashAttn || !g.FlashAttn2
 			v := vram(s, jj, c.n)
 			if v.Total <= FitFraction*CapacityGB(g) {
 				f.Fits, f.GPUCount, f.VRAMPerGPU, f.MicroBatch = true, c.n, round(v.Total, 1), c.batch

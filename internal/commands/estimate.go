@@ -24,7 +24,8 @@ const maxHiddenCostNotes = 3
 func JobFromQuery(q Query) billing.Job {
 	j := billing.Job{Model: q.Model, ParamsB: q.ParamsB, Method: q.Method, Bits: q.Bits, SeqLen: q.SeqLen,
 		Batch: q.Batch, Samples: q.Samples, TokensPerSample: q.TokensPerSample, Tokens: q.Tokens, Epochs: q.Epochs,
-		GPUCount: q.GPUCount, LoRARank: q.LoRARank}
+		GPUCount: q.GPUCount, LoRARank: q.LoRARank, LoRATargets: q.LoRATargets, Optimizer: q.Optimizer,
+		NoGradCkpt: q.NoGradCkpt, NoFlashAttn: q.NoFlashAttn, ZeRO: q.ZeRO}
 	if len(q.Platforms) <= 1 {
 		j.Platform = q.Platform
 	}
@@ -113,7 +114,8 @@ func (r *Router) estimateAnswer(ctx context.Context, res *Result) {
 		method = billing.MethodLoRA
 	}
 	snap := r.offers.Snapshot(ctx)
-	est, err := r.est.Estimate(job, r.quotes(snap, q, method, now, en))
+	quotes := r.quotes(snap, q, method, now, en)
+	est, err := r.est.Estimate(job, quotes)
 	switch {
 	case errors.Is(err, billing.ErrUnknownModel):
 		r.askSize(res)
@@ -129,7 +131,19 @@ func (r *Router) estimateAnswer(ctx context.Context, res *Result) {
 	}
 	res.Estimate = est
 	res.Options = est.Options
-	res.Reply = r.renderEstimate(est, q)
+	res.VRAMGB = &est.VRAM
+	res.Fits = est.Fits
+	res.TokensTrained = est.Tokens
+	res.FLOPs = est.FLOPs
+	if est.Method != billing.MethodInference {
+		res.Hours = map[string]billing.Range{}
+		for _, f := range est.Fits {
+			if f.Fits {
+				res.Hours[f.GPU] = f.Hours
+			}
+		}
+	}
+	res.Reply = r.renderEstimate(est, q, quotes)
 }
 
 func (r *Router) askSize(res *Result) {
@@ -165,7 +179,7 @@ func methodName(m string, bits int, en bool) string {
 	return "LoRA"
 }
 
-func (r *Router) renderEstimate(est *billing.Estimate, q Query) chat.Reply {
+func (r *Router) renderEstimate(est *billing.Estimate, q Query, quotes billing.Quotes) chat.Reply {
 	en := q.English
 	rep := chat.Reply{}
 	model := est.ModelID
@@ -186,7 +200,7 @@ func (r *Router) renderEstimate(est *billing.Estimate, q Query) chat.Reply {
 		vline += fmt.Sprintf(pick1(en, "；batch 1 + 梯度累积时约 %.1f GB", "; ~%.1f GB at micro-batch 1 with gradient accumulation"), est.VRAMMin)
 	}
 	rep.Lines = append(rep.Lines, vline)
-	rep.Lines = append(rep.Lines, r.fitLine(est, q, en)...)
+	rep.Lines = append(rep.Lines, r.fitLine(est, q, quotes, en)...)
 	if est.Method != billing.MethodInference {
 		rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "训练量：%s tokens（数据 × %g 轮），约 %.2g FLOPs", "Training: %s tokens (dataset × %g epochs), %.2g FLOPs"),
 			humanNum(est.Tokens, en), est.Epochs, est.FLOPs))
@@ -238,7 +252,7 @@ func (r *Router) renderEstimate(est *billing.Estimate, q Query) chat.Reply {
 					"⚠ This job runs ~%.0f days on one machine; check the data size, or consider a smaller model, QLoRA or multi-node training."), h/24))
 			}
 		}
-	} else {
+	} else if anyFits(est) {
 		if en {
 			rep.Notes = append(rep.Notes, "No known price for the GPUs that fit (on the platforms asked about).")
 		} else {
@@ -270,7 +284,7 @@ func (r *Router) renderEstimate(est *billing.Estimate, q Query) chat.Reply {
 }
 
 // fitLine lists the GPUs that fit, grouped by layout, and those that do not.
-func (r *Router) fitLine(est *billing.Estimate, q Query, en bool) []string {
+func (r *Router) fitLine(est *billing.Estimate, q Query, quotes billing.Quotes, en bool) []string {
 	var lines, fit, nofit []string
 	// Chat answers list the cards someone rents out (a price is known);
 	// the JSON has every GPU.
@@ -333,10 +347,15 @@ func (r *Router) fitLine(est *billing.Estimate, q Query, en bool) []string {
 	switch {
 	case len(fit) > 0:
 		lines = append(lines, pick1(en, "放得下——", "Fits — ")+strings.Join(fit, pick1(en, "；", "; ")))
+	case est.Job.GPUCount > 0:
+		lines = append(lines, fmt.Sprintf(pick1(en, "%d 张 %s 放不下。", "Does not fit on %d× %s."), est.Job.GPUCount, strings.Join(est.Job.GPUs, "/")))
+		if alt := r.alternatives(est, q, quotes, en); alt != "" {
+			lines = append(lines, alt)
+		}
 	default:
 		lines = append(lines, pick1(en, "所问的卡都放不下（8 张也不行）。可以换 QLoRA、缩短 seq，或换更大显存的卡。",
 			"Fits on none of the GPUs asked about, even 8 of them. Try QLoRA, a shorter seq, or cards with more memory."))
-		if alt := r.alternatives(est, q, en); alt != "" {
+		if alt := r.alternatives(est, q, quotes, en); alt != "" {
 			lines = append(lines, alt)
 		}
 	}
@@ -347,41 +366,56 @@ func (r *Router) fitLine(est *billing.Estimate, q Query, en bool) []string {
 	return lines
 }
 
-// alternatives suggests what would work when nothing asked for fits: the
-// same job as QLoRA on the asked GPU, or the cheapest GPU that fits as asked.
-func (r *Router) alternatives(est *billing.Estimate, q Query, en bool) string {
+// alternatives suggests what would work when nothing asked for fits, each
+// with its cheapest known cost: the same job as QLoRA 4-bit, the same card
+// in more GPUs (up to 8), and the cheapest other card.
+func (r *Router) alternatives(est *billing.Estimate, q Query, quotes billing.Quotes, en bool) string {
 	job := est.Job
 	var tries []string
+	cost := func(j billing.Job) (billing.Option, *billing.Fit, bool) {
+		e2, err := r.est.Estimate(j, quotes)
+		if err != nil {
+			return billing.Option{}, nil, false
+		}
+		for i := range e2.Fits {
+			if e2.Fits[i].Fits {
+				if len(e2.Options) > 0 {
+					return e2.Options[e2.Cheapest], &e2.Fits[i], true
+				}
+				return billing.Option{}, &e2.Fits[i], true
+			}
+		}
+		return billing.Option{}, nil, false
+	}
+	describe := func(label string, o billing.Option, f *billing.Fit) string {
+		if o.Platform == "" {
+			return fmt.Sprintf(pick1(en, "%s：%s×%d 放得下（约 %.1f GB/卡），暂无报价", "%s: fits on %s×%d (~%.1f GB per GPU), no price known"), label, f.GPU, f.GPUCount, f.VRAMPerGPU)
+		}
+		return fmt.Sprintf(pick1(en, "%s：%s %s×%d，约 %s 元（%.1f 小时）", "%s: %s %s×%d, ~%s CNY (%.1f h)"), label, r.platformName(o.Platform, en), o.GPU, o.GPUCount, money(o.TotalCNY), o.Hours)
+	}
 	if job.Method != billing.MethodQLoRA && job.Method != billing.MethodInference {
 		j := job
-		j.Method, j.Bits = billing.MethodQLoRA, 4
-		if e2, err := r.est.Estimate(j, nil); err == nil {
-			for _, f := range e2.Fits {
-				if f.Fits {
-					tries = append(tries, fmt.Sprintf(pick1(en, "改用 QLoRA 4-bit：%s×%d 放得下（约 %.1f GB/卡）", "QLoRA 4-bit fits on %s×%d (~%.1f GB per GPU)"), f.GPU, f.GPUCount, f.VRAMPerGPU))
-					break
-				}
-			}
+		j.Method, j.Bits, j.GPUCount = billing.MethodQLoRA, 4, 0
+		if o, f, ok := cost(j); ok {
+			tries = append(tries, describe(pick1(en, "改用 QLoRA 4-bit", "QLoRA 4-bit"), o, f))
+		}
+	}
+	if job.GPUCount > 0 && job.GPUCount < billing.MaxGPUs {
+		j := job
+		j.GPUCount = 0
+		if o, f, ok := cost(j); ok {
+			tries = append(tries, describe(pick1(en, "加卡", "more GPUs"), o, f))
 		}
 	}
 	j := job
 	j.GPUs, j.GPUCount = nil, 0
-	if e2, err := r.est.Estimate(j, nil); err == nil {
-		best := -1
-		for i, f := range e2.Fits {
-			if f.Fits && (best < 0 || f.GPUCount*int(f.MemoryGB) < e2.Fits[best].GPUCount*int(e2.Fits[best].MemoryGB)) {
-				best = i
-			}
-		}
-		if best >= 0 {
-			f := e2.Fits[best]
-			tries = append(tries, fmt.Sprintf(pick1(en, "或换卡：%s×%d 放得下", "or another card: %s×%d fits"), f.GPU, f.GPUCount))
-		}
+	if o, f, ok := cost(j); ok {
+		tries = append(tries, describe(pick1(en, "换卡", "another card"), o, f))
 	}
 	if len(tries) == 0 {
 		return ""
 	}
-	return pick1(en, "可行的做法：", "What would work: ") + strings.Join(tries, pick1(en, "；", "; ")) + pick1(en, "。", ".")
+	return pick1(en, "可行的做法——", "What would work — ") + strings.Join(tries, pick1(en, "；", "; ")) + pick1(en, "。", ".")
 }
 
 func (r *Router) cheapestLine(est *billing.Estimate, en bool) string {
@@ -453,8 +487,40 @@ func assumptionLine(est *billing.Estimate, en bool) string {
 		ck = pick1(en, "关闭梯度检查点", "gradient checkpointing off")
 	}
 	parts := []string{fmt.Sprintf("seq %d", est.SeqLen), fmt.Sprintf(pick1(en, "batch %d（有效 batch）", "batch %d (effective)"), est.Batch), ck}
+	if j.NoFlashAttn {
+		parts = append(parts, pick1(en, "不用 FlashAttention", "no FlashAttention"))
+	} else {
+		parts = append(parts, pick1(en, "FlashAttention（T4/V100 按不支持算）", "FlashAttention (not on T4/V100)"))
+	}
 	if est.LoRARank > 0 {
-		parts = append(parts, fmt.Sprintf("LoRA rank %d", est.LoRARank))
+		targets := pick1(en, "全部线性层", "all linear layers")
+		switch j.LoRATargets {
+		case billing.TargetsQV:
+			targets = "q_proj+v_proj"
+		case billing.TargetsAttention:
+			targets = pick1(en, "注意力层", "attention layers")
+		}
+		parts = append(parts, fmt.Sprintf("LoRA rank %d（%s）", est.LoRARank, targets))
+		if en {
+			parts[len(parts)-1] = fmt.Sprintf("LoRA rank %d (%s)", est.LoRARank, targets)
+		}
+	}
+	if est.Method == billing.MethodFull {
+		opt := pick1(en, "AdamW 混合精度", "mixed-precision AdamW")
+		switch j.Optimizer {
+		case billing.OptimizerAdamW8bit:
+			opt = "8-bit AdamW"
+		case billing.OptimizerPureBF16:
+			opt = pick1(en, "纯 bf16 AdamW", "pure-bf16 AdamW")
+		}
+		parts = append(parts, opt)
+	}
+	if est.Sharded {
+		if j.ZeRO == 2 {
+			parts = append(parts, "ZeRO-2")
+		} else {
+			parts = append(parts, "ZeRO-3")
+		}
 	}
 	parts = append(parts, pick1(en, "数据 ", "data ")+data, fmt.Sprintf(pick1(en, "%g 轮", "%g epochs"), est.Epochs))
 	if en {
@@ -577,4 +643,13 @@ func (r *Router) fasterCheaperLine(est *billing.Estimate, en bool) string {
 		"The pricier card is the cheaper job: on %s, %s at %.2f CNY/GPU-h takes ~%.1f h for %s CNY; %s at %.2f takes ~%.1f h for %s CNY — %s is %.1fx faster and %s CNY cheaper."),
 		r.platformName(f.Platform, en), f.GPU, f.PriceCNY, f.Hours, money(f.TotalCNY), sl.GPU, sl.PriceCNY, sl.Hours, money(sl.TotalCNY),
 		f.GPU, sl.Hours/f.Hours, money(saving))
+}
+
+func anyFits(est *billing.Estimate) bool {
+	for _, f := range est.Fits {
+		if f.Fits {
+			return true
+		}
+	}
+	return false
 }

@@ -53,9 +53,18 @@ type Query struct {
 	// Tokens is the dataset size in tokens (one epoch).
 	Tokens float64 `json:"tokens,omitempty"`
 	// LoRARank is the LoRA rank r.
-	LoRARank int     `json:"lora_rank,omitempty"`
-	Epochs   float64 `json:"epochs,omitempty"`
-	GPUCount int     `json:"gpu_count,omitempty"`
+	LoRARank int `json:"lora_rank,omitempty"`
+	// LoRATargets is "attn" or "qv" when the question names them.
+	LoRATargets string `json:"lora_targets,omitempty"`
+	// Optimizer is "bf16" (pure bf16) or "adamw8bit" when named.
+	Optimizer string `json:"optimizer,omitempty"`
+	// NoGradCkpt and NoFlashAttn turn off gradient checkpointing and
+	// FlashAttention; ZeRO is 2 or 3 when named.
+	NoGradCkpt  bool    `json:"no_grad_ckpt,omitempty"`
+	NoFlashAttn bool    `json:"no_flash_attn,omitempty"`
+	ZeRO        int     `json:"zero,omitempty"`
+	Epochs      float64 `json:"epochs,omitempty"`
+	GPUCount    int     `json:"gpu_count,omitempty"`
 	// English is true when the question, apart from platform, model and
 	// GPU names, has Latin letters and no Chinese characters.
 	English bool `json:"english"`
@@ -124,6 +133,17 @@ var (
 		regexp.MustCompile(numPat + `\s*(亿|十亿|百亿)\s*(?:参数|参数量)?`),
 	}
 	reCJK = regexp.MustCompile(`\p{Han}`)
+	// reCountEN is an English count right before a GPU name ("one 4090").
+	reCountEN = regexp.MustCompile(`(?:^|\s)(one|a single|single|two|four|eight)\s*$`)
+	// Training switches: LoRA targets, optimizer, recomputation, attention
+	// kernel, ZeRO stage.
+	reQV       = regexp.MustCompile(`q_?proj\s*[+,/和与&]\s*v_?proj|\bqv\b|只训?\s*q\s*[,、和]?\s*v`)
+	reAttnOnly = regexp.MustCompile(`(?:only|只)\s*(?:attention|注意力)|attention only|注意力层`)
+	re8bitAdam = regexp.MustCompile(`8\s*-?\s*bit\s*adam|adamw?\s*8\s*-?\s*bit|paged\s*adam|8\s*位\s*(?:adam|优化器)`)
+	rePureBF16 = regexp.MustCompile(`pure[\s_-]*bf16|纯\s*bf16`)
+	reNoCkpt   = regexp.MustCompile(`(?:no|without|不开|关闭|关掉|不用|disable)\s*(?:the\s*)?(?:gradient|grad|梯度)[\s_-]*(?:checkpointing|ckpt|checkpoint|检查点)`)
+	reNoFlash  = regexp.MustCompile(`(?:no|without|不开|关闭|不用|disable)\s*(?:flash[\s_-]*attn|flash[\s_-]*attention|fa2?\b)`)
+	reZeRO     = regexp.MustCompile(`zero[\s_-]*(?:stage)?[\s_-]*([23])`)
 	// reLatin is an English word of two letters or more.
 	reLatin = regexp.MustCompile(`[a-z]{2,}`)
 	// reVariant is a suffix naming a GPU variant: "ti", "super".
@@ -279,7 +299,13 @@ func Parse(c *catalog.Catalog, text string) Query {
 		if len(after) > 12 {
 			after = strings.ToValidUTF8(after[:12], "")
 		}
+		if m := reCountEN.FindStringSubmatch(before); m != nil {
+			q.GPUCount = map[string]int{"one": 1, "a single": 1, "single": 1, "a": 1, "an": 1, "two": 2, "four": 4, "eight": 8}[m[1]]
+		}
 		for i, re := range reCount[:3] {
+			if q.GPUCount > 0 {
+				break
+			}
 			target := before
 			if i == 2 {
 				target = after
@@ -432,6 +458,14 @@ func Parse(c *catalog.Catalog, text string) Query {
 		}
 		rest = blank(rest, loc[0], loc[1])
 	}
+	// The optimizer first: "8-bit AdamW" is not 8-bit weights.
+	if loc := re8bitAdam.FindStringIndex(rest); loc != nil {
+		q.Optimizer = "adamw8bit"
+		rest = blank(rest, loc[0], loc[1])
+	} else if loc := rePureBF16.FindStringIndex(rest); loc != nil {
+		q.Optimizer = "bf16"
+		rest = blank(rest, loc[0], loc[1])
+	}
 	if m := reBits.FindStringSubmatch(rest); m != nil {
 		switch {
 		case m[1] != "":
@@ -447,6 +481,18 @@ func Parse(c *catalog.Catalog, text string) Query {
 		case m[3] != "":
 			q.Bits = 16
 		}
+	}
+	// Training switches.
+	switch {
+	case reQV.MatchString(s):
+		q.LoRATargets = "qv"
+	case reAttnOnly.MatchString(s):
+		q.LoRATargets = "attn"
+	}
+	q.NoGradCkpt = reNoCkpt.MatchString(s)
+	q.NoFlashAttn = reNoFlash.MatchString(s)
+	if m := reZeRO.FindStringSubmatch(s); m != nil {
+		q.ZeRO, _ = strconv.Atoi(m[1])
 	}
 	// Method.
 	switch {

@@ -67,6 +67,11 @@ type parseCase struct {
 	rank      int      // lora_rank
 	platforms []string // nil with platform set means [platform]
 	unknown   string   // unknown_gpu
+	optimizer string
+	targets   string
+	noCkpt    bool
+	noFlash   bool
+	zero      int
 }
 
 var (
@@ -96,6 +101,10 @@ var parseCases = []parseCase{
 	{in: "数据盘多少钱", intent: iPrices},
 	{in: "fp32 全量微调 1.5B 要多少显存", intent: iEstimate, params: 1.5, method: "full", bits: 32},
 	{in: "help me", intent: iHelp, en: true},
+	{in: "7B 全量微调 8-bit AdamW 多少钱", intent: iEstimate, params: 7, method: "full", optimizer: "adamw8bit"},
+	{in: "ChatGLM3-6B 4-bit LoRA r=16 q_proj+v_proj 5万条", intent: iEstimate, model: "ChatGLM3-6B", method: "qlora", bits: 4, rank: 16, targets: "qv", samples: 50000},
+	{in: "qwen2.5 7b lora no gradient checkpointing zero2 2张4090", intent: iEstimate, model: "Qwen2.5-7B", method: "lora", noCkpt: true, zero: 2, count: 2, gpu: "RTX 4090"}, // "张" makes it Chinese
+	{in: "7B lora 不开 flash attention 在 V100 上要多少显存", intent: iEstimate, params: 7, method: "lora", noFlash: true, gpu: "V100", fam: true, gpus: []string{"V100 16GB", "V100 32GB"}},
 	// The phrasings, verbatim.
 	{in: "哪家有4090", intent: iStock, gpu: "RTX 4090"},
 	{in: "which platform has a 4090 right now", intent: iStock, gpu: "RTX 4090", en: true},
@@ -376,6 +385,11 @@ func TestParse(t *testing.T) {
 			check("lora_rank", q.LoRARank == w.rank, q.LoRARank, w.rank)
 			check("platforms", reflect.DeepEqual(q.Platforms, w.platforms), q.Platforms, w.platforms)
 			check("unknown_gpu", q.UnknownGPU == w.unknown, q.UnknownGPU, w.unknown)
+			check("optimizer", q.Optimizer == w.optimizer, q.Optimizer, w.optimizer)
+			check("lora_targets", q.LoRATargets == w.targets, q.LoRATargets, w.targets)
+			check("no_grad_ckpt", q.NoGradCkpt == w.noCkpt, q.NoGradCkpt, w.noCkpt)
+			check("no_flash_attn", q.NoFlashAttn == w.noFlash, q.NoFlashAttn, w.noFlash)
+			check("zero", q.ZeRO == w.zero, q.ZeRO, w.zero)
 			if len(errs) > 0 {
 				t.Errorf("Parse(%q):\n  %s", caseName(tc.in), strings.Join(errs, "\n  "))
 			}

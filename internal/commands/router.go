@@ -27,9 +27,16 @@ type Result struct {
 	Query
 	// Offers are the stock rows (intent stock and prices).
 	Offers []OfferRow `json:"offers,omitempty"`
-	// Estimate and Options are set for intent estimate.
-	Estimate *billing.Estimate `json:"estimate,omitempty"`
-	Options  []billing.Option  `json:"options,omitempty"`
+	// Estimate and Options are set for intent estimate; VRAMGB, Fits,
+	// TokensTrained, FLOPs and Hours repeat its main figures at the top
+	// level of the JSON (hours per GPU id: low / typical / high).
+	Estimate      *billing.Estimate        `json:"estimate,omitempty"`
+	VRAMGB        *billing.VRAM            `json:"vram_gb,omitempty"`
+	Fits          []billing.Fit            `json:"fits,omitempty"`
+	TokensTrained float64                  `json:"tokens_trained,omitempty"`
+	FLOPs         float64                  `json:"flops,omitempty"`
+	Hours         map[string]billing.Range `json:"hours,omitempty"`
+	Options       []billing.Option         `json:"options,omitempty"`
 	// Providers summarises each provider's health (intent stock).
 	Providers []ProviderRow `json:"providers,omitempty"`
 	// Question is set when the bot needs more information ("多大参数量？").
@@ -173,6 +180,11 @@ func (r *Router) followUp(key string, q Query) Query {
 	set(q.Epochs > 0, func() { m.Epochs = q.Epochs })
 	set(q.Bits > 0, func() { m.Bits = q.Bits })
 	set(q.LoRARank > 0, func() { m.LoRARank = q.LoRARank })
+	set(q.LoRATargets != "", func() { m.LoRATargets = q.LoRATargets })
+	set(q.Optimizer != "", func() { m.Optimizer = q.Optimizer })
+	set(q.NoGradCkpt, func() { m.NoGradCkpt = true })
+	set(q.NoFlashAttn, func() { m.NoFlashAttn = true })
+	set(q.ZeRO > 0, func() { m.ZeRO = q.ZeRO })
 	set(q.Method != "", func() { m.Method = q.Method })
 	set(q.GPUCount > 0, func() { m.GPUCount = q.GPUCount })
 	set(len(q.GPUs) > 0, func() { m.GPU, m.GPUs, m.GPUFamily = q.GPU, q.GPUs, q.GPUFamily })
