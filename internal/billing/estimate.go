@@ -400,6 +400,7 @@ func (e *Estimator) Normalize(j Job) (Job, *catalog.Model, bool, []string, error
 	if j.Method == MethodLoRA && j.Bits < 16 {
 		j.Method = MethodQLoRA
 	}
+	seqDefaulted := j.SeqLen <= 0
 	if j.SeqLen <= 0 {
 		j.SeqLen = DefaultSeqLen
 		as = append(as, fmt.Sprintf("seq_len=%d", j.SeqLen))
@@ -411,6 +412,17 @@ func (e *Estimator) Normalize(j Job) (Job, *catalog.Model, bool, []string, error
 			j.Batch = DefaultBatch
 		}
 		as = append(as, fmt.Sprintf("batch=%d", j.Batch))
+	}
+	if j.Method != MethodInference && j.TokensPerSample > j.SeqLen {
+		if seqDefaulted {
+			// Samples longer than the default sequence: train at their length.
+			j.SeqLen = j.TokensPerSample
+			as = append(as, fmt.Sprintf("seq_len=%d (the sample length)", j.SeqLen))
+		} else {
+			// A shorter seq truncates each sample.
+			j.TokensPerSample = j.SeqLen
+			as = append(as, fmt.Sprintf("tokens_per_sample=%d (truncated to seq_len)", j.SeqLen))
+		}
 	}
 	if j.Method != MethodInference {
 		if j.Epochs <= 0 {

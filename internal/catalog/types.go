@@ -63,17 +63,18 @@ type Billing struct {
 	Note   Text   `yaml:"note,omitempty" json:"note,omitempty"`
 }
 
-// GranularityHours is the billing granularity in hours (second = 1/3600).
+// GranularityHours is the billing granularity in hours (second = 1/3600);
+// an unknown granularity counts as a whole hour.
 func (b Billing) GranularityHours() float64 {
 	switch b.Granularity {
 	case "second":
 		return 1.0 / 3600
 	case "minute":
 		return 1.0 / 60
-	case "hour":
-		return 1
 	}
-	return 1.0 / 3600
+	// "hour", and unknown granularity: rounding up to the hour is the
+	// cautious assumption.
+	return 1
 }
 
 // NoCard is a platform's "无卡模式": the instance runs without a GPU at a low

@@ -107,7 +107,7 @@ func (r *Router) unknown(res *Result) {
 		if en {
 			ex = d.Examples[len(d.Examples)-1]
 		}
-		rep.Lines = append(rep.Lines, fmt.Sprintf("• %s：“%s”", d.Name.Pick(en), ex))
+		rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "• %s：“%s”", "• %s: “%s”"), d.Name.Pick(en), ex))
 	}
 	if en {
 		rep.Notes = append(rep.Notes, "Say “help” for everything I can do.")

@@ -38,7 +38,7 @@ func JobFromQuery(q Query) billing.Job {
 // usableForJob reports whether a platform's prices may be used to cost a
 // job: not an AI-art cloud or a free tier for training, and not a catalog
 // price older than billing.StalePriceYears.
-func (r *Router) usableForJob(o stock.Offer, method string, now time.Time) bool {
+func (r *Router) usableForJob(o stock.Offer, method string, now time.Time, named bool) bool {
 	p, ok := r.cat.Platform(o.Platform)
 	if !ok {
 		return false
@@ -46,7 +46,8 @@ func (r *Router) usableForJob(o stock.Offer, method string, now time.Time) bool 
 	if method != billing.MethodInference && (p.Kind == "ai-art cloud" || p.Kind == "free tier") {
 		return false
 	}
-	if o.Source == stock.SourceCatalog && !o.ObservedAt.IsZero() && now.Sub(o.ObservedAt) > billing.StalePriceYears*365*24*time.Hour {
+	if stalePrice(o, now) && !named {
+		// An old list price is used only when its platform is named.
 		return false
 	}
 	return true
@@ -60,7 +61,7 @@ func (r *Router) quotes(snap stock.Snapshot, q Query, method string, now time.Ti
 	best := map[key]billing.PriceQuote{}
 	for _, ps := range snap.Providers {
 		for _, o := range ps.Offers {
-			if !o.HasPrice() || o.State() == stock.SoldOut || !r.usableForJob(o, method, now) {
+			if !o.HasPrice() || o.State() == stock.SoldOut || !r.usableForJob(o, method, now, containsStr(q.Platforms, o.Platform)) {
 				continue
 			}
 			if len(q.Platforms) > 0 && !containsStr(q.Platforms, o.Platform) {
@@ -75,6 +76,9 @@ func (r *Router) quotes(snap stock.Snapshot, q Query, method string, now time.Ti
 			pq := billing.PriceQuote{Platform: o.Platform, GPU: o.GPU, CNYPerGPUHour: price, Low: o.CNYPerGPUHour, High: hi,
 				Source: string(o.Source), Verified: o.Verified || o.Source != stock.SourceCatalog}
 			switch {
+			case o.Source == stock.SourceCatalog && stalePrice(o, now):
+				pq.AsOf = o.AsOfText + pick1(en, "（旧价）", " (old)")
+				pq.Verified = false
 			case o.Source == stock.SourceCatalog:
 				pq.AsOf = o.AsOfText
 			case o.ObservedAt.IsZero():
@@ -190,6 +194,9 @@ func (r *Router) renderEstimate(est *billing.Estimate, q Query, quotes billing.Q
 	case est.Typical:
 		model = fmt.Sprintf(pick1(en, "%gB 模型（按典型配置 %s）", "%gB model (typical config: %s)"), est.ParamsB, est.ModelID)
 	}
+	if q.ModelText != "" && q.Model == "" {
+		model += fmt.Sprintf(pick1(en, "——目录里没有“%s”，按它的参数量估算", " — “%s” is not in the catalog; estimated from its size"), q.ModelText)
+	}
 	rep.Title = fmt.Sprintf(pick1(en, "估算：%s %s", "Estimate: %s, %s"), model, methodName(est.Method, est.Bits, en))
 	rep.Lines = append(rep.Lines, problemLines(q, en)...)
 	v := est.VRAM
@@ -266,18 +273,21 @@ func (r *Router) renderEstimate(est *billing.Estimate, q Query, quotes billing.Q
 	if unknownDisk {
 		rep.Notes = append(rep.Notes, pick1(en, "“未知”：该平台数据盘价格没查到，合计不含数据盘费用。", "“unknown”: the platform's disk price was not found; the total leaves disk out."))
 	}
-	if est.Sharded {
+	if est.Sharded && est.Method == billing.MethodInference {
+		rep.Notes = append(rep.Notes, pick1(en, "多卡推理按张量并行（如 vLLM）把权重和 KV cache 平分到各卡估算。",
+			"Multi-GPU inference assumes tensor parallelism (e.g. vLLM) splitting weights and KV cache across GPUs."))
+	} else if est.Sharded {
 		rep.Notes = append(rep.Notes, pick1(en, "多卡方案按 ZeRO-3/FSDP 把权重、梯度和优化器状态切分到各卡，并按 70-80% 的多卡加速效率估算；可信度低于单卡。",
 			"Multi-GPU rows assume ZeRO-3/FSDP sharding of weights, gradients and optimizer state and 70-80% scaling efficiency; less certain than single-GPU rows."))
 	}
 	rep.Notes = append(rep.Notes, assumptionLine(est, en))
 	if est.Method == billing.MethodInference {
 		rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en, "每小时费用只含 GPU；权重约 %.0f GB，超出免费数据盘的部分另按天计费。", "Cost per hour is GPUs only; the ~%.0f GB of weights beyond the free data disk bill per day."), est.DiskGB))
-	} else {
+	} else if len(shown) > 0 {
 		lo, hi := mfuSpan(est, shown)
 		rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en,
-			"时长含 %.0f 分钟环境准备，并按各平台计费粒度取整；范围对应 MFU %.2f-%.2f（快的一端是打包序列、torch.compile、不做重计算的优化训练栈）和标价区间。数据盘按约 %.0f GB（权重+数据+检查点）扣除各平台免费额度计算。",
-			"Hours include %.0f min of setup and are rounded to each platform's billing granularity; the range covers MFU %.2f-%.2f (the fast end is an optimised stack: packed sequences, torch.compile, no recomputation) and list-price ranges. Disk: ~%.0f GB (weights + data + checkpoints) beyond each platform's free quota."),
+			"时长含 %.0f 分钟环境准备，并按各平台计费粒度取整；范围对应 MFU %.2f-%.2f（快的一端是打包序列、torch.compile、不做重计算的优化训练栈）和标价区间。数据盘按约 %.0f GB（权重+数据+检查点）扣除各平台免费额度、按天计（不足一天按一天）。",
+			"Hours include %.0f min of setup and are rounded to each platform's billing granularity; the range covers MFU %.2f-%.2f (the fast end is an optimised stack: packed sequences, torch.compile, no recomputation) and list-price ranges. Disk: ~%.0f GB (weights + data + checkpoints) beyond each platform's free quota, billed per started day."),
 			billing.SetupHours*60, lo, hi, est.DiskGB))
 	}
 	return rep
@@ -352,6 +362,11 @@ func (r *Router) fitLine(est *billing.Estimate, q Query, quotes billing.Quotes, 
 		if alt := r.alternatives(est, q, quotes, en); alt != "" {
 			lines = append(lines, alt)
 		}
+	case q.GPU == "":
+		lines = append(lines, pick1(en, "目录里任何一种卡用 8 张也放不下（一台机器最多 8 卡）。", "No GPU in the catalog fits this, even 8 of them (one machine's most)."))
+		if alt := r.alternatives(est, q, quotes, en); alt != "" {
+			lines = append(lines, alt)
+		}
 	default:
 		lines = append(lines, pick1(en, "所问的卡都放不下（8 张也不行）。可以换 QLoRA、缩短 seq，或换更大显存的卡。",
 			"Fits on none of the GPUs asked about, even 8 of them. Try QLoRA, a shorter seq, or cards with more memory."))
@@ -377,11 +392,22 @@ func (r *Router) alternatives(est *billing.Estimate, q Query, quotes billing.Quo
 		if err != nil {
 			return billing.Option{}, nil, false
 		}
+		// The fewest GPUs first, then the cheapest: a 72B QLoRA on one
+		// A100 beats eight T4s.
+		best := -1
+		for i, o := range e2.Options {
+			if best < 0 || o.GPUCount < e2.Options[best].GPUCount || o.GPUCount == e2.Options[best].GPUCount && o.TotalCNY < e2.Options[best].TotalCNY {
+				best = i
+			}
+		}
+		for i := range e2.Fits {
+			f := &e2.Fits[i]
+			if best >= 0 && f.GPU == e2.Options[best].GPU {
+				return e2.Options[best], f, true
+			}
+		}
 		for i := range e2.Fits {
 			if e2.Fits[i].Fits {
-				if len(e2.Options) > 0 {
-					return e2.Options[e2.Cheapest], &e2.Fits[i], true
-				}
 				return billing.Option{}, &e2.Fits[i], true
 			}
 		}
@@ -611,7 +637,7 @@ func trimF(x float64) string {
 func problemLines(q Query, en bool) []string {
 	var out []string
 	for _, p := range q.Problems {
-		out = append(out, fmt.Sprintf(pick1(en, "⚠ 没有使用“%s”：数值无效，已按默认值估算。", "⚠ Ignored “%s”: not a valid value; the default is used."), p))
+		out = append(out, "⚠ "+p+pick1(en, "。", "."))
 	}
 	if q.UnknownGPU != "" {
 		out = append(out, fmt.Sprintf(pick1(en, "⚠ 目录里没有“%s”这张卡。", "⚠ The catalog has no GPU “%s”."), q.UnknownGPU))
@@ -652,4 +678,9 @@ func anyFits(est *billing.Estimate) bool {
 		}
 	}
 	return false
+}
+
+// stalePrice reports a catalog price older than billing.StalePriceYears.
+func stalePrice(o stock.Offer, now time.Time) bool {
+	return o.Source == stock.SourceCatalog && !o.ObservedAt.IsZero() && now.Sub(o.ObservedAt) > billing.StalePriceYears*365*24*time.Hour
 }

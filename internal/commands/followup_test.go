@@ -56,3 +56,27 @@ func TestFollowUpAnswersSizeQuestion(t *testing.T) {
 		t.Fatalf("size answer not merged: %+v %+v", res.Query, res.Estimate)
 	}
 }
+
+// TestFollowUpSwitchesCardAndPlatform: "用4090" and "在恒源云呢" after an
+// estimate re-run it on that card and platform, not a stock lookup.
+func TestFollowUpSwitchesCardAndPlatform(t *testing.T) {
+	r := newRouter(t)
+	say(r, "g3", "alice", "7B LoRA 要多少钱")
+	res := say(r, "g3", "alice", "用4090")
+	if res.Intent != commands.IntentEstimate || res.Estimate == nil || len(res.Estimate.Fits) != 1 || res.Estimate.Fits[0].GPU != "RTX 4090" {
+		t.Fatalf("用4090: intent %q", res.Intent)
+	}
+	res = say(r, "g3", "alice", "在恒源云呢")
+	if res.Intent != commands.IntentEstimate || len(res.Options) == 0 {
+		t.Fatalf("在恒源云呢: intent %q, %d options", res.Intent, len(res.Options))
+	}
+	for _, o := range res.Options {
+		if o.Platform != "hengyuan" || o.GPU != "RTX 4090" {
+			t.Errorf("option %s %s, want hengyuan RTX 4090", o.Platform, o.GPU)
+		}
+	}
+	// A stock question is still a stock question.
+	if res := say(r, "g3", "alice", "哪家有4090"); res.Intent != commands.IntentStock {
+		t.Errorf("哪家有4090 after an estimate: %q", res.Intent)
+	}
+}

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"fmt"
 	"math"
 	"regexp"
 	"strconv"
@@ -75,6 +76,9 @@ type Query struct {
 	// sizeB is a bare size ("7B") kept even when it is not used as
 	// ParamsB, so a follow-up can answer "多大参数量？".
 	sizeB float64
+	// switchTo is set for "用4090", "换成 A100", "在恒源云呢": a message that
+	// changes the card or platform of the previous question.
+	switchTo bool
 }
 
 // number: digits with optional decimals, or Chinese numerals.
@@ -108,7 +112,7 @@ var (
 	}
 	reRank = regexp.MustCompile(`(?:rank|秩|lora[\s_-]?r)\s*[=:：]?\s*(\d+)|(?:^|[^a-z])r\s*=\s*(\d+)`)
 	// reGPUish is a GPU-like name: "3080", "rtx 3090 ti", "b200", "h20e".
-	reGPUish = regexp.MustCompile(`(?:^|[^a-z0-9.])((?:rtx\s*|gtx\s*)?[1-9]0[5-9]0(?:\s*(?:ti|super))?|(?:[abhlt]|mi)\d{2,3}[a-z]?)(?:[^a-z0-9.]|$)`)
+	reGPUish = regexp.MustCompile(`(?:^|[^a-z0-9.])((?:rtx\s*|gtx\s*)?[1-9]0[5-9]0(?:\s*(?:ti|super))?|(?:[abhltpk]|mi)\d{2,3}[a-z]?)(?:[^a-z0-9.]|$)`)
 	// reCountUnit follows a number that is a count, not a price.
 	reCountUnit = regexp.MustCompile(`^\s*(?:万|千|亿|条|个|张|块卡|卡|台|轮|遍|epoch|token|样本|数据|g\b|gb|b\b|k\b|w\b)`)
 	reEpochs    = []*regexp.Regexp{
@@ -119,7 +123,7 @@ var (
 		regexp.MustCompile(`(?:seq(?:uence)?(?:[\s_-]*len(?:gth)?)?|max[\s_-]*len(?:gth)?|cutoff[\s_-]*len|序列长度|序列|上下文长度|上下文|context(?:[\s_-]*length)?|ctx)\s*[=:：]?\s*(\d+)\s*(k)?`),
 		regexp.MustCompile(`(\d+)\s*(k)?\s*(?:的)?\s*(?:上下文|context|ctx|长度|序列|tokens? context)`),
 	}
-	reBatch = regexp.MustCompile(`(?:batch(?:[\s_-]*size)?|bs|批大小|批次大小|批量)\s*[=:：]?\s*(\d+)`)
+	reBatch = regexp.MustCompile(`(?:batch(?:[\s_-]*size)?|bs|批大小|批次大小|批量|并发数?|concurrency|concurrent(?:\s*requests)?)\s*[=:：]?\s*(-?\d+)`)
 	reBits  = regexp.MustCompile(`(?:(\d+)\s*-?\s*(?:bit|位|比特))|int\s*(4|8)|(fp16|bf16|fp32|nf4)`)
 	reCount = []*regexp.Regexp{
 		regexp.MustCompile(numPat + `\s*(?:张|块|个|台|卡)\s*(?:卡)?\s*$`),
@@ -133,6 +137,9 @@ var (
 		regexp.MustCompile(numPat + `\s*(亿|十亿|百亿)\s*(?:参数|参数量)?`),
 	}
 	reCJK = regexp.MustCompile(`\p{Han}`)
+	// reSwitch is a short message switching card or platform: "用4090",
+	// "换成A100", "在恒源云呢", "on autodl instead", "what about a 3090".
+	reSwitch = regexp.MustCompile(`^\s*(?:那|那么|如果)?\s*(?:用|换成|换|改用|改成|在|on|with|use|using|what about|how about|and)\b?.{0,24}$|^.{0,24}(?:呢|instead)\s*[?？]?\s*$`)
 	// reCountEN is an English count right before a GPU name ("one 4090").
 	reCountEN = regexp.MustCompile(`(?:^|\s)(one|a single|single|two|four|eight)\s*$`)
 	// Training switches: LoRA targets, optimizer, recomputation, attention
@@ -162,14 +169,30 @@ var (
 	kwStockWord = []string{"有货", "有吗", "有没有", "还有", "哪家", "哪里", "哪个平台", "哪些平台", "在哪", "便宜", "available", "in stock", "which platform", "where", "any ", "cheapest", "cheap", "stock", "sold out", "售罄", "抢", "库存", "空闲", "free", "租"}
 )
 
+// containsAny reports whether s contains one of kws. A keyword that starts
+// or ends with an ASCII letter must not be glued to further letters there
+// ("oom" is not in "room", "train" is not in "trainee").
 func containsAny(s string, kws []string) bool {
 	for _, k := range kws {
-		if strings.Contains(s, k) {
-			return true
+		for from := 0; from < len(s); {
+			i := strings.Index(s[from:], k)
+			if i < 0 {
+				break
+			}
+			i += from
+			end := i + len(k)
+			okStart := i == 0 || !isASCIILetter(k[0]) || !isASCIILetter(s[i-1])
+			okEnd := end == len(s) || !isASCIILetter(k[len(k)-1]) || !isASCIILetter(s[end]) || strings.HasSuffix(k, "train") || strings.HasSuffix(k, "tune")
+			if okStart && okEnd {
+				return true
+			}
+			from = i + 1
 		}
 	}
 	return false
 }
+
+func isASCIILetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
 
 // cnDigits maps Chinese numerals to values.
 var cnDigits = map[rune]float64{'零': 0, '一': 1, '二': 2, '两': 2, '三': 3, '四': 4, '五': 5, '六': 6, '七': 7, '八': 8, '九': 9}
@@ -454,7 +477,7 @@ func Parse(c *catalog.Catalog, text string) Query {
 		if v, err := strconv.Atoi(rest[loc[2]:loc[3]]); err == nil && v > 0 && v <= 4096 {
 			q.Batch = v
 		} else {
-			q.Problems = append(q.Problems, "batch "+rest[loc[2]:loc[3]])
+			q.problem("batch "+rest[loc[2]:loc[3]]+" 无效，按默认值估算", "batch "+rest[loc[2]:loc[3]]+" is not valid; the default is used")
 		}
 		rest = blank(rest, loc[0], loc[1])
 	}
@@ -510,6 +533,16 @@ func Parse(c *catalog.Catalog, text string) Query {
 	if q.Method == "lora" && q.Bits > 0 && q.Bits < 16 {
 		q.Method = "qlora"
 	}
+	if q.Method == "qlora" && q.Bits >= 16 {
+		q.problem(fmt.Sprintf("QLoRA 是 4/8-bit 量化，%d-bit 就是普通 LoRA，按 LoRA 估算", q.Bits),
+			fmt.Sprintf("QLoRA means 4- or 8-bit weights; at %d-bit it is plain LoRA, estimated as such", q.Bits))
+		q.Method = "lora"
+	}
+	if q.Method == "full" && q.Bits > 0 && q.Bits < 16 {
+		q.problem(fmt.Sprintf("全量微调不能用 %d-bit 权重，按 16-bit 估算；想省显存可以用 QLoRA", q.Bits),
+			fmt.Sprintf("a full fine-tune cannot train %d-bit weights; estimated at 16-bit (QLoRA saves memory)", q.Bits))
+		q.Bits = 0
+	}
 	if q.Method == "qlora" && q.Bits == 0 {
 		q.Bits = 4
 	}
@@ -535,8 +568,15 @@ func Parse(c *catalog.Catalog, text string) Query {
 		}
 	} else if mm, ok := c.Model(q.Model); ok {
 		q.ParamsB = mm.ParamsB
+		if m := reParams[0].FindStringSubmatch(rest); m != nil {
+			if v, ok := parseNum(m[1]); ok && math.Abs(v-mm.ParamsB) > 0.15*mm.ParamsB {
+				q.problem(fmt.Sprintf("同时写了 %s 和 %sB，按 %s（%gB）估算", mm.ID, m[1], mm.ID, mm.ParamsB),
+					fmt.Sprintf("both %s and %sB given; estimated for %s (%gB)", mm.ID, m[1], mm.ID, mm.ParamsB))
+			}
+		}
 	}
 
+	q.switchTo = reSwitch.MatchString(s) && !containsAny(s, kwStockWord)
 	// Intent.
 	isTrain := containsAny(s, kwTrain)
 	hasJob := q.Model != "" || q.ParamsB > 0 || q.ModelText != ""
@@ -556,6 +596,9 @@ func Parse(c *catalog.Catalog, text string) Query {
 	case q.GPU != "" && containsAny(s, []string{"价格表", "价目", "price list", "list price", "定价"}):
 		q.Intent = IntentPrices
 	case q.GPU != "" || q.UnknownGPU != "":
+		q.Intent = IntentStock
+	case q.Platform != "" && containsAny(s, []string{"有货", "还有卡", "有卡", "有没有卡", "有空闲", "in stock", "available", "any gpu", "any card"}):
+		// "AutoDL 还有卡吗": every offer on that platform.
 		q.Intent = IntentStock
 	case q.Platform != "" || containsAny(s, kwPrices):
 		if q.Platform != "" || containsAny(s, kwPrices) {
@@ -615,4 +658,14 @@ func containsStr(xs []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// problem records a part of the question that was not used as written, in
+// the question's language.
+func (q *Query) problem(zh, en string) {
+	if q.English {
+		q.Problems = append(q.Problems, en)
+	} else {
+		q.Problems = append(q.Problems, zh)
+	}
 }

@@ -27,12 +27,16 @@ func (r *Router) pricesAnswer(_ context.Context, res *Result) {
 	case len(plats) > 0:
 		for i, p := range plats {
 			rp := r.platformPrices(p, q, en)
-			if i == 0 {
+			switch {
+			case len(plats) == 1:
 				res.Reply = rp
-			} else {
-				// Several platforms ("autodl vs 矩池云"): one section each.
-				res.Reply.Lines = append(res.Reply.Lines, "")
-				res.Reply.Lines = append(res.Reply.Lines, chat.PlainText(rp))
+			case i == 0:
+				// Several platforms ("autodl vs 矩池云"): one whole section
+				// each, the table inside its own section.
+				res.Reply = chat.Reply{Title: r.platformNames(q.Platforms, en) + pick1(en, "：计费规则和目录标价", ": billing rules and list prices")}
+				fallthrough
+			default:
+				res.Reply.Lines = append(res.Reply.Lines, "", "【"+p.DisplayName(en)+"】", strings.TrimRight(chat.PlainText(rp), "\n"))
 			}
 			for _, pr := range p.Prices {
 				if len(q.GPUs) > 0 && !containsStr(q.GPUs, pr.GPU) {

@@ -62,14 +62,16 @@ type OfferRow struct {
 	Available *bool  `json:"available"`
 	Free      *int   `json:"free,omitempty"`
 	Region    string `json:"region,omitempty"`
-	Source    string `json:"source"`
+	// GPUsPerInstance is the GPUs in one rental unit (a vast.ai bundle).
+	GPUsPerInstance int    `json:"gpus_per_instance,omitempty"`
+	Source          string `json:"source"`
 	// AsOf is the observation time (RFC 3339) or the list price's date.
 	AsOf string `json:"as_of"`
 	// AgeSeconds is the age of the figure at answer time (-1 if unknown).
 	AgeSeconds int64 `json:"age_seconds"`
 	Stale      bool  `json:"stale"`
 	// OriginalPrice and Currency are the price as the platform gave it,
-	// per rental unit per hour (USD for vast.ai bundles).
+	// per rental unit (GPUsPerInstance GPUs) per hour (USD for vast.ai).
 	OriginalPrice float64 `json:"original_price,omitempty"`
 	Currency      string  `json:"currency,omitempty"`
 	Verified      bool    `json:"verified"`
@@ -160,7 +162,12 @@ func (r *Router) followUp(key string, q Query) Query {
 	if !ok || r.now().Sub(prev.at) > FollowUpWindow {
 		return q
 	}
-	if q.Intent != IntentUnknown && !(q.Intent == IntentEstimate && q.Model == "" && q.ParamsB == 0 && q.ModelText == "") {
+	switch {
+	case q.Intent == IntentUnknown:
+	case q.Intent == IntentEstimate && q.Model == "" && q.ParamsB == 0 && q.ModelText == "":
+	case (q.Intent == IntentStock || q.Intent == IntentPrices) && q.switchTo:
+		// "用4090", "在恒源云呢": the same estimate on another card or platform.
+	default:
 		return q
 	}
 	m := prev.q

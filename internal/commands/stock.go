@@ -24,6 +24,11 @@ func (r *Router) rowsFor(snap stock.Snapshot, q Query, now time.Time) (rows []Of
 	want := map[string]bool{}
 	for _, g := range q.GPUs {
 		want[g] = true
+		// A platform that names only the family ("H100") could not be
+		// narrowed to a variant; it still answers for the family.
+		if gg, ok := r.cat.GPU(g); ok && gg.Family != "" {
+			want[gg.Family] = true
+		}
 	}
 	type key struct{ p, g string }
 	observed := map[key]bool{}
@@ -97,7 +102,8 @@ func (r *Router) rowsFor(snap stock.Snapshot, q Query, now time.Time) (rows []Of
 func (r *Router) offerRow(o stock.Offer, now time.Time) OfferRow {
 	row := OfferRow{Platform: o.Platform, GPU: o.GPU, PriceHighCNY: round2(o.PriceHigh),
 		Free: o.Free, Region: o.Region, Source: string(o.Source), Verified: o.Verified || o.Source != stock.SourceCatalog,
-		Stale: o.Stale, AgeSeconds: -1, PriceNote: o.Note, OriginalPrice: o.OriginalPrice, Currency: o.Currency}
+		Stale: o.Stale, AgeSeconds: -1, PriceNote: o.Note, OriginalPrice: o.OriginalPrice, Currency: o.Currency,
+		GPUsPerInstance: o.GPUsPerInstance}
 	if o.HasPrice() {
 		p := round2(o.CNYPerGPUHour)
 		row.PriceCNY = &p
@@ -131,9 +137,9 @@ func (r *Router) stockAnswer(ctx context.Context, res *Result) {
 	res.Offers = rows
 	res.Providers = providerRows(snap)
 
-	gpuName := q.GPU
-	if q.GPUFamily {
-		gpuName = strings.Join(q.GPUs, " / ")
+	gpuName := strings.Join(q.GPUs, " / ")
+	if gpuName == "" {
+		gpuName = pick1(en, "各种卡", "GPU")
 	}
 	rep := chat.Reply{}
 	if q.GPU == "" && q.UnknownGPU != "" {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"sort"
 	"sync"
 	"time"
@@ -16,6 +17,24 @@ type SnapshotStore interface {
 	SaveProviderSnapshot(ctx context.Context, ps ProviderSnapshot) error
 	LoadProviderSnapshots(ctx context.Context) ([]ProviderSnapshot, error)
 }
+
+// Identifier is implemented by providers whose configuration can change
+// what they return (the replay directory).
+type Identifier interface {
+	Identity() string
+}
+
+func identity(p Provider) string {
+	if i, ok := p.(Identifier); ok {
+		return i.Identity()
+	}
+	return p.Name()
+}
+
+// MaxSanePrice is the highest CNY per GPU-hour an offer may carry; anything
+// above (a unit error, a corrupt recording) is dropped with a warning. The
+// dearest list price in the catalog is below 100.
+const MaxSanePrice = 1000
 
 // BoardOptions configures a Board.
 type BoardOptions struct {
@@ -69,12 +88,12 @@ func (b *Board) Restore(ctx context.Context) error {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	known := map[string]bool{}
+	known := map[string]string{}
 	for _, p := range b.providers {
-		known[p.Name()] = true
+		known[p.Name()] = identity(p)
 	}
 	for _, s := range snaps {
-		if known[s.Provider] {
+		if id, ok := known[s.Provider]; ok && (s.Identity == "" || s.Identity == id) {
 			b.last[s.Provider] = s
 		}
 	}
@@ -126,6 +145,14 @@ func (b *Board) fetchOne(ctx context.Context, p Provider) (ps ProviderSnapshot) 
 		}
 	}()
 	offers, err := p.Fetch(ctx)
+	offers, dropped := sane(offers)
+	if dropped > 0 {
+		b.opt.Log.Warn("stock: dropped offers with impossible prices", "provider", name, "count", dropped)
+		if err == nil {
+			err = fmt.Errorf("%s: dropped %d offers priced above %d CNY/GPU-hour or below 0: %w", name, dropped, MaxSanePrice, ErrPartial)
+		}
+	}
+	defer func() { ps.Identity = identity(p) }()
 	if err != nil && errors.Is(err, ErrPartial) {
 		// Some inputs failed but others answered: keep the offers and say
 		// what failed.
@@ -206,4 +233,18 @@ func (b *Board) current() Snapshot {
 	}
 	sort.SliceStable(snap.Providers, func(i, j int) bool { return snap.Providers[i].Provider < snap.Providers[j].Provider })
 	return snap
+}
+
+// sane drops offers with a negative, non-finite or absurd price.
+func sane(offers []Offer) ([]Offer, int) {
+	out := offers[:0:0]
+	dropped := 0
+	for _, o := range offers {
+		if o.CNYPerGPUHour < 0 || o.CNYPerGPUHour > MaxSanePrice || math.IsNaN(o.CNYPerGPUHour) {
+			dropped++
+			continue
+		}
+		out = append(out, o)
+	}
+	return out, dropped
 }

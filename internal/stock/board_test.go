@@ -167,3 +167,42 @@ func TestBoardSnapshotRefreshesWhenOld(t *testing.T) {
 		t.Fatalf("calls %d after MaxAge, want 2", calls)
 	}
 }
+
+// TestBoardDropsImpossiblePrices: a price of 7.2e9 CNY/GPU-hour (a unit
+// error or a corrupt recording) is dropped and reported, the rest kept.
+func TestBoardDropsImpossiblePrices(t *testing.T) {
+	p := &scripted{name: "p"}
+	p.set(func(context.Context) ([]stock.Offer, error) {
+		return []stock.Offer{{GPU: "RTX 4090", CNYPerGPUHour: 2}, {GPU: "RTX 4090", CNYPerGPUHour: 7.2e9}, {GPU: "RTX 3090", CNYPerGPUHour: -1}}, nil
+	})
+	b := stock.NewBoard([]stock.Provider{p}, stock.BoardOptions{})
+	ps := status(b.Refresh(context.Background()), "p")
+	if ps.Status != stock.StatusOK || len(ps.Offers) != 1 || ps.Err == "" {
+		t.Errorf("%+v", ps)
+	}
+}
+
+// idProvider has an identity, like the replay provider's directory.
+type idProvider struct {
+	scripted
+	id string
+}
+
+func (p *idProvider) Identity() string { return p.id }
+
+// TestRestoreSkipsOtherIdentity: a snapshot stored for another replay
+// directory is not restored.
+func TestRestoreSkipsOtherIdentity(t *testing.T) {
+	st := &memStore{m: map[string]stock.ProviderSnapshot{}}
+	a := &idProvider{scripted: scripted{name: "replay"}, id: "replay:/a"}
+	a.set(offers(2))
+	stock.NewBoard([]stock.Provider{a}, stock.BoardOptions{Store: st}).Refresh(context.Background())
+	b := &idProvider{scripted: scripted{name: "replay"}, id: "replay:/b"}
+	board := stock.NewBoard([]stock.Provider{b}, stock.BoardOptions{Store: st, MaxAge: -1})
+	if err := board.Restore(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := board.Snapshot(context.Background()); len(got.Providers) != 0 {
+		t.Errorf("restored %+v from another directory", got.Providers)
+	}
+}

@@ -239,6 +239,10 @@ func NewReplay(c *catalog.Catalog, dir string, fx float64, log *slog.Logger) Pro
 
 func (r *replay) Name() string { return string(SourceReplay) }
 
+// Identity names the directory, so a snapshot stored for another directory
+// is not restored as this one's.
+func (r *replay) Identity() string { return "replay:" + r.dir }
+
 // Per-process log de-duplication, keyed by file path.
 var (
 	// replaySkipLogged holds paths whose "skipped" Debug line was logged.

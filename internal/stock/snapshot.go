@@ -31,6 +31,9 @@ type ProviderSnapshot struct {
 	Err string `json:"error,omitempty"`
 	// Failures counts consecutive failed fetches.
 	Failures int `json:"failures,omitempty"`
+	// Identity distinguishes configurations of one provider (the replay
+	// directory); a stored snapshot of another identity is not restored.
+	Identity string `json:"identity,omitempty"`
 }
 
 // Snapshot is the combined view of all providers at one time.
