@@ -18,16 +18,31 @@ import (
 	"github.com/labgpu/bot/internal/config"
 	"github.com/labgpu/bot/internal/stock"
 	"github.com/labgpu/bot/internal/store/embedded"
+	redisstore "github.com/labgpu/bot/internal/store/redis"
 )
+
+// Store is everything the bot persists: snapshots, subscriptions, the
+// notification log and locks. The embedded and Redis stores implement it.
+type Store interface {
+	stock.SnapshotStore
+	stock.SubscriptionStore
+	stock.AlertStore
+	stock.Locker
+	Close() error
+}
 
 // App is a running bot's parts.
 type App struct {
-	Cfg    config.Config
-	Cat    *catalog.Catalog
-	Store  *embedded.Store
-	Board  *stock.Board
-	Router *commands.Router
-	Log    *slog.Logger
+	Cfg      config.Config
+	Cat      *catalog.Catalog
+	Store    Store // nil when it could not be opened and was optional
+	Board    *stock.Board
+	Router   *commands.Router
+	Alerter  *stock.Alerter
+	Notifier *Dispatcher
+	Location *time.Location
+	Log      *slog.Logger
+	now      func() time.Time
 }
 
 // Options tune New for tests and commands.
@@ -80,24 +95,35 @@ func New(ctx context.Context, cfg config.Config, o Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &App{Cfg: cfg, Cat: cat, Log: o.Log}
+	loc, err := time.LoadLocation(cfg.Stock.Poll.Timezone)
+	if err != nil {
+		return nil, fmt.Errorf("stock.poll.timezone: %w", err)
+	}
+	a := &App{Cfg: cfg, Cat: cat, Log: o.Log, Location: loc, now: o.Now, Notifier: NewDispatcher()}
 	var snapStore stock.SnapshotStore
-	st, err := embedded.Open(cfg.DataDir)
+	st, err := OpenStore(ctx, cfg)
 	switch {
 	case err == nil:
 		a.Store, snapStore = st, st
 	case o.StoreOptional:
-		o.Log.Warn("running without the store; snapshots will not be kept", "err", err)
+		o.Log.Warn("running without the store; snapshots and subscriptions are not available", "err", err)
 	default:
 		return nil, err
 	}
 	a.Board = stock.NewBoard(Providers(cfg, cat, o.Log, o.Now), stock.BoardOptions{
 		Timeout: cfg.Stock.Timeout.D(), MaxAge: cfg.Stock.MaxAge.D(), Store: snapStore, Log: o.Log, Now: o.Now,
+		Retries: cfg.Stock.Poll.Retries,
 	})
 	if err := a.Board.Restore(ctx); err != nil {
 		o.Log.Warn("restoring stock snapshots", "err", err)
 	}
-	a.Router = commands.NewRouter(cat, a.Board, commands.WithClock(o.Now))
+	policy := stock.Policy{Debounce: cfg.Alerts.Debounce, Cooldown: cfg.Alerts.Cooldown.D(), MinDrop: cfg.Alerts.MinDrop, SoldOutAgain: cfg.Alerts.SoldOutAgain}
+	opts := []commands.Option{commands.WithClock(o.Now), commands.WithLocation(loc)}
+	if a.Store != nil {
+		opts = append(opts, commands.WithAlerts(a.Store, a.Store, policy))
+		a.Alerter = &stock.Alerter{Subs: a.Store, Log: a.Store, Notifier: a.Notifier, Policy: policy, Quiet: quietHours(cfg.Alerts.QuietHours, loc), Logger: o.Log}
+	}
+	a.Router = commands.NewRouter(cat, a.Board, opts...)
 	return a, nil
 }
 
@@ -120,6 +146,42 @@ func Providers(cfg config.Config, cat *catalog.Catalog, log *slog.Logger, now fu
 		ps = append(ps, stock.NewReplay(cat, p.Replay.Dir, cat.FXUSDCNY, log))
 	}
 	return ps
+}
+
+// OpenStore opens the configured store: the embedded bbolt file in
+// data_dir, or Redis at store.redis_url.
+func OpenStore(ctx context.Context, cfg config.Config) (Store, error) {
+	if cfg.Store.Kind == "redis" {
+		return redisstore.Open(ctx, cfg.Store.RedisURL, cfg.Store.Prefix)
+	}
+	return embedded.Open(cfg.DataDir)
+}
+
+// quietHours builds the per-chat quiet-hours check from config ("*" is
+// every chat).
+func quietHours(windows map[string]string, loc *time.Location) stock.QuietHours {
+	if len(windows) == 0 {
+		return nil
+	}
+	return func(chat string, t time.Time) bool {
+		w, ok := windows[chat]
+		if !ok {
+			w, ok = windows["*"]
+		}
+		if !ok {
+			return false
+		}
+		start, end, err := config.ParseWindow(w)
+		if err != nil {
+			return false
+		}
+		lt := t.In(loc)
+		m := lt.Hour()*60 + lt.Minute()
+		if start <= end {
+			return m >= start && m < end
+		}
+		return m >= start || m < end
+	}
 }
 
 // Close releases the store.

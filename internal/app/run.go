@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -38,6 +39,14 @@ func (a *App) Console(ctx context.Context, in io.Reader, out io.Writer) error {
 			prompt = "> "
 			fmt.Fprintln(out, "labgpu bot — 问我“哪家有4090”或“7B LoRA 要多少钱”；“帮助”看全部功能，exit 退出。")
 		}
+	}
+	a.Notifier.Register("console", &ConsoleNotifier{Router: a.Router, W: out})
+	if a.Cfg.Stock.Poll.Schedule != "" && a.LiveProviders() && a.Store != nil {
+		c, err := a.NewPoller().Start(ctx, a.Cfg.Stock.Poll.Schedule, a.Location)
+		if err != nil {
+			return err
+		}
+		defer c.Stop()
 	}
 	return console.Run(ctx, in, out, a.Router, prompt)
 }
@@ -78,13 +87,24 @@ type PollResult struct {
 	TakenAt   time.Time                `json:"taken_at"`
 	Providers []stock.ProviderSnapshot `json:"providers"`
 	Offers    []stock.Offer            `json:"offers"`
+	Alerts    stock.ProcessResult      `json:"alerts"`
 }
 
 // PollOnce fetches every provider once and prints the offers. It returns
 // an error when every configured live provider failed.
 func (a *App) PollOnce(ctx context.Context, format string, w io.Writer) error {
-	snap := a.Board.Refresh(ctx)
-	res := PollResult{TakenAt: snap.TakenAt, Providers: snap.Providers, Offers: snap.Offers()}
+	// Alerts for console subscriptions print here; others wait for their
+	// channel.
+	alerts := &bytes.Buffer{}
+	a.Notifier.Register("console", &ConsoleNotifier{Router: a.Router, W: alerts})
+	ran, snap, pres, err := a.NewPoller().RunOnce(ctx)
+	if err != nil {
+		return err
+	}
+	if !ran {
+		return fmt.Errorf("poll: another bot process is polling (it holds the %q lock); try again later", PollLock)
+	}
+	res := PollResult{TakenAt: snap.TakenAt, Providers: snap.Providers, Offers: snap.Offers(), Alerts: pres}
 	sort.SliceStable(res.Offers, func(i, j int) bool {
 		if res.Offers[i].GPU != res.Offers[j].GPU {
 			return res.Offers[i].GPU < res.Offers[j].GPU
@@ -96,13 +116,19 @@ func (a *App) PollOnce(ctx context.Context, format string, w io.Writer) error {
 			return err
 		}
 	} else {
-		t := &chat.Table{Header: []string{"provider", "status", "offers", "fetched", "error"}}
+		// One status line per provider: ok / not configured / error,
+		// offers, latency.
+		t := &chat.Table{Header: []string{"provider", "status", "offers", "latency", "data from", "error"}}
 		for _, p := range snap.Providers {
 			fetched := ""
 			if !p.FetchedAt.IsZero() {
-				fetched = p.FetchedAt.Local().Format("2006-01-02 15:04:05")
+				fetched = p.FetchedAt.In(a.Location).Format("2006-01-02 15:04:05")
 			}
-			t.Rows = append(t.Rows, []string{p.Provider, string(p.Status), fmt.Sprint(len(p.Offers)), fetched, p.Err})
+			status := string(p.Status)
+			if p.Status == stock.StatusNotConfigured {
+				status = "not configured"
+			}
+			t.Rows = append(t.Rows, []string{p.Provider, status, fmt.Sprint(len(p.Offers)), p.Latency.Round(time.Millisecond).String(), fetched, p.Err})
 		}
 		fmt.Fprint(w, chat.AlignTable(t))
 		o := &chat.Table{Header: []string{"platform", "GPU", "CNY/GPU-h", "free", "region", "source", "observed"}}
@@ -126,6 +152,9 @@ func (a *App) PollOnce(ctx context.Context, format string, w io.Writer) error {
 			fmt.Fprintln(w)
 			fmt.Fprint(w, chat.AlignTable(o))
 		}
+	}
+	if alerts.Len() > 0 && format != FormatJSON {
+		fmt.Fprint(w, alerts.String())
 	}
 	failed, live := 0, 0
 	for _, p := range snap.Providers {

@@ -100,6 +100,10 @@ type Job struct {
 	NoGradCkpt bool
 	// LoRARank defaults to 16 on all linear layers.
 	LoRARank int
+	// Optimized is a tuned training stack (packed sequences, torch.compile,
+	// fused kernels, as in torchtune's published runs): utilisation up to
+	// 0.65 and no recomputation at the fast end.
+	Optimized bool
 	// ChunkedCE computes the loss in chunks (torchtune's chunked cross
 	// entropy, Liger kernels), so the full logits buffer is never held.
 	ChunkedCE bool
@@ -234,8 +238,8 @@ type Option struct {
 	// it out).
 	StorageCostCNY *float64 `json:"storage_cost_cny"`
 	TotalCNY       float64  `json:"total_cny"`
-	// TotalLowCNY and TotalHighCNY bound the total: fast run at the low
-	// price, slow run at the high price.
+	// TotalLowCNY and TotalHighCNY bound the total over the time range
+	// (fast and slow run) at the typical price.
 	TotalLowCNY  float64 `json:"total_low_cny"`
 	TotalHighCNY float64 `json:"total_high_cny"`
 	PriceSource  string  `json:"price_source"`
@@ -522,11 +526,24 @@ func vram(s shape, j Job, n int) VRAM {
 		}
 	}
 	if n > 1 {
+		if j.Method == MethodFull && j.Method != MethodInference {
+			// DeepSpeed accumulates sharded gradients in fp32 (bf16
+			// gradients plus an fp32 partition): 4 bytes per parameter.
+			v.Gradients = 4 * N
+		}
 		if j.ZeRO != 2 {
 			v.Weights /= float64(n)
 		}
 		v.Gradients /= float64(n)
 		v.Optimizer /= float64(n)
+		if j.ZeRO != 2 && j.Method != MethodInference {
+			// ZeRO-3 gathers whole layers to compute them: the live
+			// parameter buffer (DeepSpeed's stage3_max_live_parameters,
+			// 1e9 parameters by default, capped at the model) and two
+			// layers prefetched, in bf16.
+			layer := (N - s.V*s.h) / s.L
+			v.Weights += 2*math.Min(1e9, N) + 2*2*layer
+		}
 		if j.Method == MethodInference {
 			// Tensor parallelism splits the KV cache by heads too.
 			v.Activations /= float64(n)
@@ -573,26 +590,28 @@ func layouts(j Job) []layout {
 }
 
 // mfu returns the (low, typical, high) model FLOPs utilisation for a GPU.
-// Typical and low follow estimator.md §3 ("Recommended defaults": 0.35,
-// range from 0.25). The high end is an optimised stack (packed sequences,
-// torch.compile, fused kernels): the torchtune README's runs imply 0.55-0.65
-// on A100 and RTX 4090, so it is 0.65. Cards without BF16/FlashAttention-2
-// (Turing, Volta) and NPUs run lower; sequences of 512 or less use the GPU
-// poorly (×0.6); QLoRA dequantisation costs 10-30% (measured QLoRA/LoRA
-// ratios 0.74 and 0.78, and 0.98 with torchtune's kernels).
+// For a plain Hugging Face / DeepSpeed job on a card with BF16 and
+// FlashAttention-2 the range is 0.28-0.55 with 0.42 typical: the Qwen
+// README's LoRA runs on an A100 imply 0.44-0.55 at seq 1024-8192 (padded
+// tokens), estimator.md §3 recommends 0.35 for unpadded data. An Optimized
+// stack reaches 0.65 (torchtune's RTX 4090 LoRA run implies 0.63 without
+// recomputation). Cards without BF16/FlashAttention-2 (Turing, Volta) and
+// NPUs run lower; sequences of 512 or less use the GPU poorly (×0.6);
+// QLoRA dequantisation costs 10-30% (measured QLoRA/LoRA ratios 0.74 and
+// 0.78; 0.98 with torchtune's kernels).
 func mfu(g *catalog.GPU, j Job) (lo, typ, hi float64) {
-	lo, typ, hi = 0.25, 0.35, 0.65
-	if !g.FlashAttn2 || !g.BF16 {
-		lo, typ, hi = 0.12, 0.20, 0.35
+	lo, typ, hi = 0.28, 0.42, 0.55
+	if j.Optimized {
+		hi = 0.65
 	}
-	if g.Class == "npu" {
-		lo, typ, hi = 0.12, 0.20, 0.35
+	if !g.FlashAttn2 || !g.BF16 || g.Class == "npu" {
+		lo, typ, hi = 0.12, 0.20, 0.30
 	}
 	if j.SeqLen <= 512 {
 		lo, typ, hi = lo*0.6, typ*0.6, hi*0.6
 	}
 	if j.Method == MethodQLoRA {
-		lo, typ, hi = lo*0.7, typ*0.75, hi*0.9
+		lo, typ, hi = lo*0.72, typ*0.75, hi*0.9
 	}
 	return
 }
@@ -719,10 +738,11 @@ func (e *Estimator) Estimate(j Job, quotes Quotes) (*Estimate, error) {
 			lo, typ, hi := mfu(g, j)
 			f.MFU = Range{Low: lo, Typical: typ, High: hi}
 			peak := g.TensorTFLOPS * 1e12 * float64(f.GPUCount) * scaling(f.GPUCount)
-			// The fast end also skips activation recomputation, as an
-			// optimised stack does when memory allows.
+			// An optimised stack's fast end also avoids recomputation: it
+			// offloads activations to CPU memory instead (torchtune's
+			// activation offloading), so memory does not force it.
 			fast := j
-			fast.NoGradCkpt = true
+			fast.NoGradCkpt = fast.NoGradCkpt || j.Optimized
 			fpt, fptFast := flopsPerToken(s, j, N), flopsPerToken(s, fast, N)
 			f.TokensPerSec = Range{Low: lo * peak / fpt, Typical: typ * peak / fpt, High: hi * peak / fptFast}
 			f.Hours = Range{
@@ -797,8 +817,10 @@ func (e *Estimator) costRows(est *Estimate, quotes Quotes) {
 				o.StorageCostCNY = &c
 			}
 			o.TotalCNY = round(o.GPUCostCNY+disk(hours(f.Hours.Typical)), 2)
-			o.TotalLowCNY = round(billed(hours(f.Hours.Low))*lowP+disk(hours(f.Hours.Low)), 2)
-			o.TotalHighCNY = round(billed(hours(f.Hours.High))*highP+disk(hours(f.Hours.High)), 2)
+			// The total's range is the time range at the typical price; the
+			// price range is shown beside it (PriceLowCNY/PriceHighCNY).
+			o.TotalLowCNY = round(billed(hours(f.Hours.Low))*q.CNYPerGPUHour+disk(hours(f.Hours.Low)), 2)
+			o.TotalHighCNY = round(billed(hours(f.Hours.High))*q.CNYPerGPUHour+disk(hours(f.Hours.High)), 2)
 			est.Options = append(est.Options, o)
 		}
 	}
@@ -827,7 +849,7 @@ func storageCost(p *catalog.Platform, diskGB, hours float64) (float64, bool) {
 		return 0, false
 	}
 	days := math.Max(1, math.Ceil(hours/24))
-	return round(extra*f.High*days, 2), true
+	return round(extra*f.Mid()*days, 2), true
 }
 
 func contains(xs []string, s string) bool {

@@ -203,6 +203,10 @@ func (r *Router) renderEstimate(est *billing.Estimate, q Query, quotes billing.Q
 	vline := fmt.Sprintf(pick1(en, "单卡显存：约 %.1f GB（权重 %.1f + 梯度 %.1f + 优化器 %.1f + 激活 %.1f + logits %.1f + 其他 %.1f）",
 		"VRAM on one GPU: ~%.1f GB (weights %.1f + gradients %.1f + optimizer %.1f + activations %.1f + logits %.1f + overhead %.1f)"),
 		v.Total, v.Weights, v.Gradients, v.Optimizer, v.Activations, v.Logits, v.Overhead)
+	if est.Method == billing.MethodInference {
+		vline = fmt.Sprintf(pick1(en, "单卡显存：约 %.1f GB（权重 %.1f + KV cache 和推理缓冲 %.1f + 其他 %.1f）",
+			"VRAM on one GPU: ~%.1f GB (weights %.1f + KV cache and buffers %.1f + overhead %.1f)"), v.Total, v.Weights, v.Activations, v.Overhead)
+	}
 	if est.Method != billing.MethodInference && est.VRAMMin < v.Total-0.05 {
 		vline += fmt.Sprintf(pick1(en, "；batch 1 + 梯度累积时约 %.1f GB", "; ~%.1f GB at micro-batch 1 with gradient accumulation"), est.VRAMMin)
 	}
@@ -286,8 +290,8 @@ func (r *Router) renderEstimate(est *billing.Estimate, q Query, quotes billing.Q
 	} else if len(shown) > 0 {
 		lo, hi := mfuSpan(est, shown)
 		rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en,
-			"时长含 %.0f 分钟环境准备，并按各平台计费粒度取整；范围对应 MFU %.2f-%.2f（快的一端是打包序列、torch.compile、不做重计算的优化训练栈）和标价区间。数据盘按约 %.0f GB（权重+数据+检查点）扣除各平台免费额度、按天计（不足一天按一天）。",
-			"Hours include %.0f min of setup and are rounded to each platform's billing granularity; the range covers MFU %.2f-%.2f (the fast end is an optimised stack: packed sequences, torch.compile, no recomputation) and list-price ranges. Disk: ~%.0f GB (weights + data + checkpoints) beyond each platform's free quota, billed per started day."),
+			"时长含 %.0f 分钟环境准备，并按各平台计费粒度取整；合计的范围对应 MFU %.2f-%.2f（按典型价格；标价区间见“元/卡时”一列）。数据盘按约 %.0f GB（权重+数据+检查点）扣除各平台免费额度、按天计（不足一天按一天）。",
+			"Hours include %.0f min of setup and are rounded to each platform's billing granularity; the total's range covers MFU %.2f-%.2f at the typical price (list-price ranges are in the CNY/GPU-h column). Disk: ~%.0f GB (weights + data + checkpoints) beyond each platform's free quota, billed per started day."),
 			billing.SetupHours*60, lo, hi, est.DiskGB))
 	}
 	return rep
@@ -645,18 +649,23 @@ func problemLines(q Query, en bool) []string {
 	return out
 }
 
-// fasterCheaperLine points out, on one platform, a faster card that is
-// also the cheaper job (the seeds' 3090 vs 4090 example): the pair with the
-// largest saving where the faster card costs less in total.
+// fasterCheaperLine points out, on the cheapest option's platform, a faster
+// card that is also the cheaper job (the seeds' 3090 vs 4090 example), at
+// typical speed.
 func (r *Router) fasterCheaperLine(est *billing.Estimate, en bool) string {
+	if est.Cheapest < 0 {
+		return ""
+	}
+	plat := est.Options[est.Cheapest].Platform
 	var best [2]billing.Option
 	saving := 0.0
 	for _, fast := range est.Options {
 		for _, slow := range est.Options {
-			if fast.Platform != slow.Platform || fast.GPU == slow.GPU {
+			if fast.Platform != plat || slow.Platform != plat || fast.GPU == slow.GPU {
 				continue
 			}
-			if fast.Hours < slow.Hours && fast.PriceCNY > slow.PriceCNY && fast.TotalCNY < slow.TotalCNY && slow.TotalCNY-fast.TotalCNY > saving {
+			if fast.Hours < slow.Hours && fast.PriceCNY*float64(fast.GPUCount) > slow.PriceCNY*float64(slow.GPUCount) &&
+				fast.TotalCNY < slow.TotalCNY && slow.TotalCNY-fast.TotalCNY > saving {
 				best, saving = [2]billing.Option{fast, slow}, slow.TotalCNY-fast.TotalCNY
 			}
 		}
@@ -665,10 +674,10 @@ func (r *Router) fasterCheaperLine(est *billing.Estimate, en bool) string {
 		return ""
 	}
 	f, sl := best[0], best[1]
-	return fmt.Sprintf(pick1(en, "贵的卡反而省钱：在 %s 上，%s 每卡时 %.2f 元、约 %.1f 小时共 %s 元；%s 每卡时 %.2f 元、约 %.1f 小时共 %s 元——%s 快 %.1f 倍，总价少 %s 元。",
-		"The pricier card is the cheaper job: on %s, %s at %.2f CNY/GPU-h takes ~%.1f h for %s CNY; %s at %.2f takes ~%.1f h for %s CNY — %s is %.1fx faster and %s CNY cheaper."),
-		r.platformName(f.Platform, en), f.GPU, f.PriceCNY, f.Hours, money(f.TotalCNY), sl.GPU, sl.PriceCNY, sl.Hours, money(sl.TotalCNY),
-		f.GPU, sl.Hours/f.Hours, money(saving))
+	return fmt.Sprintf(pick1(en, "贵的卡反而省钱（按典型速度）：在 %s 上，%s×%d 每卡时 %.2f 元、约 %.1f 小时共 %s 元；%s×%d 每卡时 %.2f 元、约 %.1f 小时共 %s 元——快 %.1f 倍，总价少 %s 元。",
+		"The pricier card is the cheaper job (at typical speed): on %s, %s×%d at %.2f CNY/GPU-h takes ~%.1f h for %s CNY; %s×%d at %.2f takes ~%.1f h for %s CNY — %.1fx faster and %s CNY cheaper."),
+		r.platformName(plat, en), f.GPU, f.GPUCount, f.PriceCNY, f.Hours, money(f.TotalCNY), sl.GPU, sl.GPUCount, sl.PriceCNY, sl.Hours, money(sl.TotalCNY),
+		sl.Hours/f.Hours, money(saving))
 }
 
 func anyFits(est *billing.Estimate) bool {

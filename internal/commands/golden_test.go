@@ -29,7 +29,7 @@ var recordedAt = time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
 // newRouter builds a router over the embedded catalog, catalog list prices
 // and the replay recordings in testdata/replay (copied to a temp dir with
 // a RECORDED_AT file).
-func newRouter(tb testing.TB) *commands.Router {
+func newRouter(tb testing.TB, opts ...commands.Option) *commands.Router {
 	tb.Helper()
 	cat, err := catalog.Load(configs.FS)
 	if err != nil {
@@ -55,7 +55,12 @@ func newRouter(tb testing.TB) *commands.Router {
 	board := stock.NewBoard([]stock.Provider{stock.NewCatalogProvider(cat), stock.NewReplay(cat, dir, cat.FXUSDCNY, log)},
 		stock.BoardOptions{Now: now, MaxAge: -1, Log: log})
 	board.Refresh(context.Background())
-	return commands.NewRouter(cat, board, commands.WithClock(now))
+	return commands.NewRouter(cat, board, append([]commands.Option{commands.WithClock(now)}, opts...)...)
+}
+
+// newRouterWith is newRouter with extra options.
+func newRouterWith(tb testing.TB, opts ...commands.Option) *commands.Router {
+	return newRouter(tb, opts...)
 }
 
 func ask(r *commands.Router, text string) commands.Result {
@@ -97,7 +102,7 @@ func TestGolden(t *testing.T) {
 // figures for both cards.
 func TestSeedWorkedExample(t *testing.T) {
 	r := newRouter(t)
-	res := ask(r, "ChatGLM3-6B 4-bit LoRA，5万条数据，seq 2048，batch 4，3个epoch，AutoDL 上 3090 和 4090 哪个划算")
+	res := ask(r, "ChatGLM3-6B 4-bit LoRA r=16 q_proj+v_proj，5万条数据，seq 2048，batch 4，3个epoch，AutoDL 上 3090 和 4090 哪个划算")
 	if res.Estimate == nil {
 		t.Fatalf("no estimate: %s", res.Text)
 	}

@@ -18,6 +18,11 @@ const (
 	IntentPrices   = "prices"
 	IntentHelp     = "help"
 	IntentUnknown  = "unknown"
+	// Stock alert intents.
+	IntentSubscribe     = "subscribe"
+	IntentUnsubscribe   = "unsubscribe"
+	IntentSubscriptions = "subscriptions"
+	IntentMute          = "mute"
 )
 
 // Query is a parsed question: the intent and every parameter found. Zero
@@ -66,6 +71,17 @@ type Query struct {
 	ZeRO        int     `json:"zero,omitempty"`
 	Epochs      float64 `json:"epochs,omitempty"`
 	GPUCount    int     `json:"gpu_count,omitempty"`
+	// MinFree is the fewest free GPUs a subscription wants ("至少2张").
+	MinFree int `json:"min_free,omitempty"`
+	// Region is a region a subscription is limited to ("西北", "quebec").
+	Region string `json:"region,omitempty"`
+	// All is "unsubscribe all"; SubRef names one subscription to cancel
+	// (its number in "我的订阅" or its id).
+	All    bool   `json:"all,omitempty"`
+	SubRef string `json:"sub_ref,omitempty"`
+	// MuteMinutes is how long "静音 2小时" mutes the chat; 0 with intent
+	// mute means unmute.
+	MuteMinutes int `json:"mute_minutes,omitempty"`
 	// English is true when the question, apart from platform, model and
 	// GPU names, has Latin letters and no Chinese characters.
 	English bool `json:"english"`
@@ -140,6 +156,15 @@ var (
 	// reSwitch is a short message switching card or platform: "用4090",
 	// "换成A100", "在恒源云呢", "on autodl instead", "what about a 3090".
 	reSwitch = regexp.MustCompile(`^\s*(?:那|那么|如果)?\s*(?:用|换成|换|改用|改成|在|on|with|use|using|what about|how about|and)\b?.{0,24}$|^.{0,24}(?:呢|instead)\s*[?？]?\s*$`)
+	// Alert phrasing.
+	reMute        = regexp.MustCompile(`(?:静音|免打扰|mute|snooze)\s*(?:for)?\s*(\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)?\s*(个)?\s*(小时|钟头|h|hours?|hrs?|分钟|min(?:ute)?s?|m|天|d|days?)?`)
+	reUnmute      = regexp.MustCompile(`取消静音|解除静音|unmute|un-mute|恢复提醒`)
+	reUnsubscribe = regexp.MustCompile(`取消订阅|退订|取消提醒|不用提醒|别提醒|unsubscribe|cancel (?:my )?(?:subscription|alert)s?|stop (?:notifying|alerting)`)
+	reListSubs    = regexp.MustCompile(`我的订阅|订阅列表|查看订阅|有哪些订阅|my subscriptions|list (?:my )?subscriptions|my alerts`)
+	reSubscribe   = regexp.MustCompile(`订阅|提醒我|通知我|叫我|告诉我|喊我|notify me|alert me|let me know|ping me|tell me when|subscribe|watch for`)
+	reMinFree     = regexp.MustCompile(`(?:至少|不少于|最少|at least|min(?:imum)?)\s*` + numPat + `\s*(?:张|块|个|台|gpus?|cards?)|` + numPat + `\s*(?:张|块|台)\s*(?:以上|及以上|起)`)
+	reRegion      = regexp.MustCompile(`(?:地区|区域|region|机房)\s*[:：=]?\s*([\p{Han}a-z0-9-]+)|(西北|北京|内蒙|佛山|重庆|扬州|华东|华北|华南|西南|宁夏|芜湖|杭州|上海|深圳|广州)[a-z]?区?`)
+	reSubRef      = regexp.MustCompile(`(?:^|\s|订阅|#|第)\s*(s-[a-z0-9]+|\d{1,3})\s*(?:个|号)?\s*$`)
 	// reCountEN is an English count right before a GPU name ("one 4090").
 	reCountEN = regexp.MustCompile(`(?:^|\s)(one|a single|single|two|four|eight)\s*$`)
 	// Training switches: LoRA targets, optimizer, recomputation, attention
@@ -577,6 +602,10 @@ func Parse(c *catalog.Catalog, text string) Query {
 	}
 
 	q.switchTo = reSwitch.MatchString(s) && !containsAny(s, kwStockWord)
+	// Stock alerts come first: "4090 有货了提醒我" is not a stock question.
+	if alertIntent(&q, s, rest) {
+		return q
+	}
 	// Intent.
 	isTrain := containsAny(s, kwTrain)
 	hasJob := q.Model != "" || q.ParamsB > 0 || q.ModelText != ""
@@ -668,4 +697,74 @@ func (q *Query) problem(zh, en string) {
 	} else {
 		q.Problems = append(q.Problems, zh)
 	}
+}
+
+// alertIntent recognises subscription and mute commands, filling q. It
+// returns false when the text is not one.
+func alertIntent(q *Query, s, rest string) bool {
+	switch {
+	case reUnmute.MatchString(s):
+		q.Intent = IntentMute
+		return true
+	case reMute.MatchString(s) && !reSubscribe.MatchString(s):
+		m := reMute.FindStringSubmatch(s)
+		q.Intent = IntentMute
+		q.MuteMinutes = 60 // "静音" alone: one hour
+		if m[1] != "" {
+			v, ok := parseNum(m[1])
+			if strings.Contains(m[1], "半") {
+				v, ok = 0.5, true
+			}
+			if !ok || v <= 0 {
+				q.problem("静音时长无效，按 1 小时", "invalid mute duration; muting for 1 hour")
+				return true
+			}
+			unit := m[3]
+			switch {
+			case strings.HasPrefix(unit, "分") || strings.HasPrefix(unit, "min") || unit == "m":
+				q.MuteMinutes = int(v)
+			case unit == "天" || strings.HasPrefix(unit, "d"):
+				q.MuteMinutes = int(v * 24 * 60)
+			default:
+				q.MuteMinutes = int(v * 60)
+			}
+		}
+		if q.MuteMinutes > 7*24*60 {
+			q.problem("最长静音 7 天", "muting is capped at 7 days")
+			q.MuteMinutes = 7 * 24 * 60
+		}
+		if q.MuteMinutes < 1 {
+			q.MuteMinutes = 1
+		}
+		return true
+	case reListSubs.MatchString(s):
+		q.Intent = IntentSubscriptions
+		return true
+	case reUnsubscribe.MatchString(s):
+		q.Intent = IntentUnsubscribe
+		q.All = strings.Contains(s, "all") || strings.Contains(s, "全部") || strings.Contains(s, "所有") || strings.Contains(s, "全都")
+		if q.GPU == "" && !q.All {
+			if m := reSubRef.FindStringSubmatch(rest); m != nil {
+				q.SubRef = m[1]
+			}
+		}
+		return true
+	case reSubscribe.MatchString(s) && (q.GPU != "" || q.UnknownGPU != "" || strings.Contains(s, "订阅")):
+		q.Intent = IntentSubscribe
+		if m := reMinFree.FindStringSubmatch(rest); m != nil {
+			n := m[1]
+			if n == "" {
+				n = m[2]
+			}
+			if v, ok := parseNum(n); ok && v >= 1 && v <= 64 {
+				q.MinFree = int(v)
+				q.GPUCount = 0
+			}
+		}
+		if m := reRegion.FindStringSubmatch(rest); m != nil {
+			q.Region = m[1] + m[2]
+		}
+		return true
+	}
+	return false
 }

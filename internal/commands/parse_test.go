@@ -15,11 +15,15 @@ import (
 )
 
 const (
-	iStock    = commands.IntentStock
-	iEstimate = commands.IntentEstimate
-	iPrices   = commands.IntentPrices
-	iHelp     = commands.IntentHelp
-	iUnknown  = commands.IntentUnknown
+	iStock         = commands.IntentStock
+	iEstimate      = commands.IntentEstimate
+	iPrices        = commands.IntentPrices
+	iHelp          = commands.IntentHelp
+	iUnknown       = commands.IntentUnknown
+	iSubscribe     = commands.IntentSubscribe
+	iUnsubscribe   = commands.IntentUnsubscribe
+	iSubscriptions = commands.IntentSubscriptions
+	iMute          = commands.IntentMute
 )
 
 var (
@@ -72,6 +76,11 @@ type parseCase struct {
 	noCkpt    bool
 	noFlash   bool
 	zero      int
+	minFree   int
+	region    string
+	all       bool
+	subRef    string
+	mute      int
 }
 
 var (
@@ -82,6 +91,21 @@ var (
 // parseCases are phrasings as lab members write them (the "@bot" mention is
 // already stripped by the chat adapter).
 var parseCases = []parseCase{
+	// Stock alerts.
+	{in: "订阅 4090", intent: iSubscribe, gpu: "RTX 4090"},
+	{in: "4090 有货了提醒我", intent: iSubscribe, gpu: "RTX 4090"},
+	{in: "notify me when an A100 80G is under 6 yuan", intent: iSubscribe, gpu: "A100 80GB", price: 6, en: true},
+	{in: "AutoDL 3090 低于1.5元通知我", intent: iSubscribe, gpu: "RTX 3090", platform: "autodl", price: 1.5},
+	{in: "4090 至少2张 西北 有货提醒我", intent: iSubscribe, gpu: "RTX 4090", minFree: 2, region: "西北"},
+	{in: "取消订阅 4090", intent: iUnsubscribe, gpu: "RTX 4090"},
+	{in: "unsubscribe all", intent: iUnsubscribe, all: true, en: true},
+	{in: "取消订阅 2", intent: iUnsubscribe, subRef: "2"},
+	{in: "我的订阅", intent: iSubscriptions},
+	{in: "my subscriptions", intent: iSubscriptions, en: true},
+	{in: "静音 2小时", intent: iMute, mute: 120},
+	{in: "mute 30m", intent: iMute, mute: 30, en: true},
+	{in: "静音半小时", intent: iMute, mute: 30},
+	{in: "取消静音", intent: iMute},
 	// Regressions found by trying the bot as a new user.
 	{in: "Qwen2.5-7B LoRA 1万条 每条1000 tokens 3个epoch 多少钱", intent: iEstimate, model: "Qwen2.5-7B", method: "lora", samples: 10000, perSample: 1000, epochs: 3},
 	{in: "7B LoRA 2万条 每条 512 token", intent: iEstimate, params: 7, method: "lora", samples: 20000, perSample: 512},
@@ -390,6 +414,11 @@ func TestParse(t *testing.T) {
 			check("no_grad_ckpt", q.NoGradCkpt == w.noCkpt, q.NoGradCkpt, w.noCkpt)
 			check("no_flash_attn", q.NoFlashAttn == w.noFlash, q.NoFlashAttn, w.noFlash)
 			check("zero", q.ZeRO == w.zero, q.ZeRO, w.zero)
+			check("min_free", q.MinFree == w.minFree, q.MinFree, w.minFree)
+			check("region", q.Region == w.region, q.Region, w.region)
+			check("all", q.All == w.all, q.All, w.all)
+			check("sub_ref", q.SubRef == w.subRef, q.SubRef, w.subRef)
+			check("mute_minutes", q.MuteMinutes == w.mute, q.MuteMinutes, w.mute)
 			if len(errs) > 0 {
 				t.Errorf("Parse(%q):\n  %s", caseName(tc.in), strings.Join(errs, "\n  "))
 			}
@@ -397,7 +426,7 @@ func TestParse(t *testing.T) {
 	}
 }
 
-var parseIntents = map[string]bool{iStock: true, iEstimate: true, iPrices: true, iHelp: true, iUnknown: true}
+var parseIntents = map[string]bool{iStock: true, iEstimate: true, iPrices: true, iHelp: true, iUnknown: true, iSubscribe: true, iUnsubscribe: true, iSubscriptions: true, iMute: true}
 
 func FuzzParse(f *testing.F) {
 	c := parseCatalog(f)

@@ -41,9 +41,15 @@ type Result struct {
 	Providers []ProviderRow `json:"providers,omitempty"`
 	// Question is set when the bot needs more information ("多大参数量？").
 	Question string `json:"question,omitempty"`
+	// Subscription is the subscription made or found (intent subscribe);
+	// Subscriptions the member's list (intent subscriptions).
+	Subscription  *stock.Subscription  `json:"subscription,omitempty"`
+	Subscriptions []stock.Subscription `json:"subscriptions,omitempty"`
 	// Text is the reply as plain text, as the console shows it.
 	Text  string     `json:"text"`
 	Reply chat.Reply `json:"-"`
+
+	msg chat.Message
 }
 
 // OfferRow is one offer as answers show it.
@@ -94,6 +100,12 @@ type Router struct {
 	now    func() time.Time
 	defs   []Definition
 
+	// Stock alerts (nil when not enabled).
+	subs     stock.SubscriptionStore
+	alerts   stock.AlertStore
+	policy   stock.Policy
+	location *time.Location
+
 	mu sync.Mutex
 	// last holds each conversation's last estimate question, so that a
 	// follow-up such as "seq 4096" changes it.
@@ -114,6 +126,9 @@ const (
 
 // Option configures a Router.
 type Option func(*Router)
+
+// WithLocation sets the time zone of times shown in replies (mute ends).
+func WithLocation(l *time.Location) Option { return func(r *Router) { r.location = l } }
 
 // WithClock injects the clock used for ages (tests).
 func WithClock(now func() time.Time) Option { return func(r *Router) { r.now = now } }
@@ -145,7 +160,7 @@ func (r *Router) Answer(ctx context.Context, msg chat.Message) Result {
 	if msg.ChatID != "" {
 		q = r.followUp(key, q)
 	}
-	res := r.AnswerQuery(ctx, q)
+	res := r.answer(ctx, q, msg)
 	if msg.ChatID != "" && res.Intent == IntentEstimate {
 		r.remember(key, res.Query)
 	}
@@ -232,7 +247,11 @@ func (r *Router) remember(key string, q Query) {
 // AnswerQuery runs the handler for an already parsed query (`bot estimate`
 // builds one from flags).
 func (r *Router) AnswerQuery(ctx context.Context, q Query) Result {
-	res := Result{Query: q}
+	return r.answer(ctx, q, chat.Message{Channel: "cli", ChatID: "cli", SenderID: "cli"})
+}
+
+func (r *Router) answer(ctx context.Context, q Query, msg chat.Message) Result {
+	res := Result{Query: q, msg: msg}
 	for _, d := range r.defs {
 		if d.Intent == q.Intent && d.handle != nil {
 			d.handle(r, ctx, &res)

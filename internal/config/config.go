@@ -21,9 +21,40 @@ import (
 type Config struct {
 	// DataDir is the embedded store's directory (BOT_DATA_DIR; default ./data).
 	DataDir string      `yaml:"data_dir"`
+	Store   StoreConf   `yaml:"store"`
 	Catalog CatalogConf `yaml:"catalog"`
 	Stock   StockConf   `yaml:"stock"`
+	Alerts  AlertsConf  `yaml:"alerts"`
 	Log     LogConf     `yaml:"log"`
+}
+
+// StoreConf chooses where subscriptions, the notification log and
+// snapshots live.
+type StoreConf struct {
+	// Kind is "embedded" (default: a bbolt file in data_dir) or "redis"
+	// (needed for several replicas).
+	Kind string `yaml:"kind"`
+	// RedisURL is the server (REDIS_URL); the password goes in the URL
+	// or the environment, never in logs.
+	RedisURL string `yaml:"redis_url"`
+	// Prefix namespaces the keys (default "labgpu:").
+	Prefix string `yaml:"prefix"`
+}
+
+// AlertsConf is how stock alerts are decided (stock.Policy).
+type AlertsConf struct {
+	// Debounce: polls a state must hold before it counts (default 1).
+	Debounce int `yaml:"debounce"`
+	// Cooldown between two alerts of one subscription (default 30m).
+	Cooldown Duration `yaml:"cooldown"`
+	// MinDrop is the fraction a price must fall for a second alert
+	// (default 0.05).
+	MinDrop float64 `yaml:"min_drop"`
+	// SoldOutAgain also announces stock that is gone (default false).
+	SoldOutAgain bool `yaml:"sold_out_again"`
+	// QuietHours maps a chat ("console/console", "feishu/oc_xxx", or "*"
+	// for every chat) to a daily window "23:00-08:00" in poll.timezone.
+	QuietHours map[string]string `yaml:"quiet_hours"`
 }
 
 // CatalogConf points at reference data overriding the embedded files.
@@ -41,6 +72,20 @@ type StockConf struct {
 	// MaxAge: answers refresh data older than this before answering.
 	MaxAge    Duration      `yaml:"max_age"`
 	Providers ProvidersConf `yaml:"providers"`
+	Poll      PollConf      `yaml:"poll"`
+}
+
+// PollConf schedules stock polling (robfig/cron).
+type PollConf struct {
+	// Schedule is a cron spec ("*/2 * * * *") or "@every 2m"; empty turns
+	// polling off.
+	Schedule string `yaml:"schedule"`
+	// Timezone of the schedule and quiet hours (default Asia/Shanghai).
+	Timezone string `yaml:"timezone"`
+	// Jitter delays each run by a random time up to this (default 10s).
+	Jitter Duration `yaml:"jitter"`
+	// Retries of a failed provider fetch within its timeout (default 2).
+	Retries int `yaml:"retries"`
 }
 
 // ProvidersConf holds one block per provider.
@@ -135,9 +180,12 @@ func (d Duration) check(key string) error {
 func Default() Config {
 	return Config{
 		DataDir: "./data",
+		Store:   StoreConf{Kind: "embedded", RedisURL: "redis://127.0.0.1:6379/0", Prefix: "labgpu:"},
+		Alerts:  AlertsConf{Debounce: 1, Cooldown: Dur(30 * time.Minute), MinDrop: 0.05},
 		Stock: StockConf{
 			Timeout: Dur(15 * time.Second),
 			MaxAge:  Dur(60 * time.Second),
+			Poll:    PollConf{Schedule: "@every 2m", Timezone: "Asia/Shanghai", Jitter: Dur(10 * time.Second), Retries: 2},
 			Providers: ProvidersConf{
 				AutoDL: AutoDLConf{BaseURL: "https://api.autodl.com", Timeout: Dur(10 * time.Second)},
 				VastAI: VastAIConf{BaseURL: "https://console.vast.ai", Limit: 100, Timeout: Dur(10 * time.Second)},
@@ -177,6 +225,9 @@ func Load(path string, env Env) (Config, error) {
 	}
 	if v, ok := env("VASTAI_API_KEY"); ok && v != "" {
 		cfg.Stock.Providers.VastAI.APIKey = v
+	}
+	if v, ok := env("REDIS_URL"); ok && v != "" {
+		cfg.Store.RedisURL = v
 	}
 	if v, ok := env("BOT_REPLAY_DIR"); ok && v != "" {
 		cfg.Stock.Providers.Replay.Dir = v
@@ -218,7 +269,34 @@ func (c Config) Validate() error {
 	if c.Catalog.FXUSDCNY < 0 {
 		return errors.New("catalog.fx_usd_cny: must be positive")
 	}
-	for key, d := range map[string]Duration{"stock.timeout": c.Stock.Timeout, "stock.max_age": c.Stock.MaxAge,
+	switch c.Store.Kind {
+	case "embedded", "redis":
+	default:
+		return fmt.Errorf("store.kind: %q is not embedded or redis", c.Store.Kind)
+	}
+	if c.Store.Kind == "redis" {
+		if u, err := url.Parse(c.Store.RedisURL); err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") {
+			return fmt.Errorf("store.redis_url: not a redis:// URL")
+		}
+	}
+	if _, err := time.LoadLocation(c.Stock.Poll.Timezone); err != nil {
+		return fmt.Errorf("stock.poll.timezone: %q is not a time zone such as Asia/Shanghai", c.Stock.Poll.Timezone)
+	}
+	if c.Stock.Poll.Retries < 0 || c.Stock.Poll.Retries > 5 {
+		return fmt.Errorf("stock.poll.retries: %d is outside 0-5", c.Stock.Poll.Retries)
+	}
+	if c.Alerts.Debounce < 1 || c.Alerts.Debounce > 100 {
+		return fmt.Errorf("alerts.debounce: %d is outside 1-100", c.Alerts.Debounce)
+	}
+	if c.Alerts.MinDrop < 0 || c.Alerts.MinDrop >= 1 {
+		return fmt.Errorf("alerts.min_drop: %v is outside 0-1", c.Alerts.MinDrop)
+	}
+	for chat, w := range c.Alerts.QuietHours {
+		if _, _, err := ParseWindow(w); err != nil {
+			return fmt.Errorf("alerts.quiet_hours[%s]: %w", chat, err)
+		}
+	}
+	for key, d := range map[string]Duration{"stock.timeout": c.Stock.Timeout, "stock.max_age": c.Stock.MaxAge, "stock.poll.jitter": c.Stock.Poll.Jitter, "alerts.cooldown": c.Alerts.Cooldown,
 		"stock.providers.autodl.timeout": c.Stock.Providers.AutoDL.Timeout, "stock.providers.vastai.timeout": c.Stock.Providers.VastAI.Timeout} {
 		if err := d.check(key); err != nil {
 			return err
@@ -276,4 +354,15 @@ func (c Config) VastAIEnabled() bool {
 func (c Config) CatalogEnabled() bool {
 	v := c.Stock.Providers.Catalog.Enabled
 	return v == nil || *v
+}
+
+// ParseWindow parses a daily window "23:00-08:00" into minutes after
+// midnight; the end may be before the start (across midnight).
+func ParseWindow(s string) (start, end int, err error) {
+	var h1, m1, h2, m2 int
+	if _, err := fmt.Sscanf(strings.TrimSpace(s), "%d:%d-%d:%d", &h1, &m1, &h2, &m2); err != nil ||
+		h1 < 0 || h1 > 23 || h2 < 0 || h2 > 24 || m1 < 0 || m1 > 59 || m2 < 0 || m2 > 59 {
+		return 0, 0, fmt.Errorf("%q is not a window such as 23:00-08:00", s)
+	}
+	return h1*60 + m1, h2*60 + m2, nil
 }

@@ -46,6 +46,12 @@ type BoardOptions struct {
 	Store  SnapshotStore
 	Log    *slog.Logger
 	Now    func() time.Time
+	// Retries is how many times a failed fetch is tried again within its
+	// timeout (rate limits, 5xx, network errors; not rejected credentials
+	// or unreadable answers), with backoff starting at Backoff (200 ms)
+	// and doubling.
+	Retries int
+	Backoff time.Duration
 }
 
 // Board holds the latest offers of every provider. A provider whose fetch
@@ -144,7 +150,9 @@ func (b *Board) fetchOne(ctx context.Context, p Provider) (ps ProviderSnapshot) 
 			ps = b.failed(name, fmt.Errorf("%s: provider panicked: %v", name, r))
 		}
 	}()
-	offers, err := p.Fetch(ctx)
+	start := time.Now()
+	offers, err := b.fetchRetrying(ctx, p)
+	defer func() { ps.Latency = time.Since(start) }()
 	offers, dropped := sane(offers)
 	if dropped > 0 {
 		b.opt.Log.Warn("stock: dropped offers with impossible prices", "provider", name, "count", dropped)
@@ -247,4 +255,39 @@ func sane(offers []Offer) ([]Offer, int) {
 		out = append(out, o)
 	}
 	return out, dropped
+}
+
+// fetchRetrying calls p.Fetch, retrying transient failures with
+// exponential backoff while ctx allows.
+func (b *Board) fetchRetrying(ctx context.Context, p Provider) ([]Offer, error) {
+	backoff := b.opt.Backoff
+	if backoff <= 0 {
+		backoff = 200 * time.Millisecond
+	}
+	for attempt := 0; ; attempt++ {
+		offers, err := p.Fetch(ctx)
+		if err == nil || attempt >= b.opt.Retries || !transient(err) {
+			return offers, err
+		}
+		b.opt.Log.Debug("stock: retrying", "provider", p.Name(), "attempt", attempt+1, "err", err)
+		select {
+		case <-ctx.Done():
+			return offers, err
+		case <-time.After(backoff):
+		}
+		backoff *= 2
+	}
+}
+
+// transient reports errors worth retrying: rate limits, server errors and
+// network trouble, not rejected credentials, missing configuration, bad
+// answers or partial results.
+func transient(err error) bool {
+	switch {
+	case errors.Is(err, ErrNotConfigured), errors.Is(err, ErrUnauthorized), errors.Is(err, ErrBadResponse), errors.Is(err, ErrPartial):
+		return false
+	case errors.Is(err, context.Canceled):
+		return false
+	}
+	return true
 }

@@ -327,3 +327,107 @@ var defaultClient = &http.Client{}
 func joinURL(base, path string) string {
 	return strings.TrimRight(base, "/") + path
 }
+
+// fxRate is fx when positive, else the catalog's USD→CNY rate (0 without a
+// catalog, which leaves converted prices at 0).
+func fxRate(c *catalog.Catalog, fx float64) float64 {
+	if fx > 0 && !math.IsInf(fx, 0) {
+		return fx
+	}
+	if c != nil && c.FXUSDCNY > 0 {
+		return c.FXUSDCNY
+	}
+	return 0
+}
+
+// notConfigured is the Fetch error of a provider without credentials,
+// naming the environment variables that supply them, e.g. "lambda: no API
+// key configured (set LAMBDA_API_KEY)". It wraps ErrNotConfigured.
+func notConfigured(platform, what string, env ...string) error {
+	return fmt.Errorf("%s: no %s configured (set %s): %w", platform, what, strings.Join(env, " and "), ErrNotConfigured)
+}
+
+// bearer returns the header "Authorization: Bearer <token>".
+func bearer(token string) http.Header {
+	return http.Header{"Authorization": {"Bearer " + strings.TrimSpace(token)}}
+}
+
+// resolveFirst maps the first of names the catalog knows to its GPU id;
+// when it knows none, the first non-empty name is returned as is.
+func resolveFirst(c *catalog.Catalog, names ...string) string {
+	first := ""
+	for _, n := range names {
+		n = strings.TrimSpace(n)
+		if n == "" {
+			continue
+		}
+		if first == "" {
+			first = n
+		}
+		if c != nil {
+			if id, ok := c.ResolveGPU(n); ok {
+				return id
+			}
+		}
+	}
+	return first
+}
+
+// dig follows object keys into decoded JSON; nil when a step is missing
+// or not an object.
+func dig(v any, keys ...string) any {
+	for _, k := range keys {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[k]
+	}
+	return v
+}
+
+// has reports whether the object m has key k (even with a null value).
+func has(m map[string]any, k string) bool {
+	_, ok := m[k]
+	return ok
+}
+
+// newAPIError builds an *APIError with an error kind (nil for none) and
+// its message text.
+func newAPIError(platform string, status int, code, msg string, kind error, text string) *APIError {
+	return &APIError{Platform: platform, StatusCode: status, Code: code, Msg: msg, kind: kind, text: text}
+}
+
+// kindWords names an error kind for a message built from a platform's own
+// error body: "API key rejected", "rate limited", "server error" or "API
+// error".
+func kindWords(kind error) string {
+	switch kind {
+	case ErrUnauthorized:
+		return "API key rejected"
+	case ErrRateLimited:
+		return "rate limited"
+	case ErrServer:
+		return "server error"
+	}
+	return "API error"
+}
+
+// maxHourlyPrice bounds prices read from platforms, per rental unit per
+// hour in the platform's currency; larger figures are nonsense and read as
+// no price (they would overflow once converted).
+const maxHourlyPrice = 1e6
+
+// priceVal reads a positive price of at most maxHourlyPrice, given in
+// units of 1/per (per 1e5 for Matpool's millicent, 100 for US cents); 0
+// otherwise.
+func priceVal(v any, per float64) float64 {
+	f, ok := numVal(v)
+	if !ok || f <= 0 || per <= 0 {
+		return 0
+	}
+	if f /= per; f > maxHourlyPrice || math.IsInf(f, 0) {
+		return 0
+	}
+	return f
+}

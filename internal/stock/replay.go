@@ -101,6 +101,12 @@ var replayKinds = []struct {
 	{"autodl-esd-", stockParser(ParseAutoDLStock)},
 	{"autodl-", stockParser(parseAutoDLAny)},
 	{"vastai-", ParseVastAI},
+	{"runpod-rest-v2-error-", nil}, // recorded error answers, no stock
+	{"lambda-error-", nil},
+	{"gpushare-", stockParser(ParseGPUShare)},
+	{"matpool-", stockParser(ParseMatpool)},
+	{"runpod-", ParseRunPod},
+	{"lambda-", ParseLambda},
 }
 
 func stockParser(f func(*catalog.Catalog, []byte, time.Time) ([]Offer, error)) replayParser {
@@ -201,8 +207,12 @@ const RecordedAtFile = "RECORDED_AT"
 // (AutoDL stock), autodl-web-user-machine-list* (machine list),
 // autodl-web-instance-list* (instance list), any other autodl-* (tried as
 // stock, then machine list, then instance list; the first giving an offer
-// wins) and vastai-* (bundles, USD converted at fx, the catalog's rate when
-// fx <= 0). Offers are marked Source replay with the file name in Note.
+// wins), vastai-* (bundles, USD converted at fx, the catalog's rate when
+// fx <= 0), gpushare-* (恒源云 machine list), matpool-* (矩池云 machines),
+// runpod-* (REST v2 catalog, GraphQL gpuTypes or runpodctl output, told
+// apart by content) and lambda-* (instance types); runpod-rest-v2-error-*
+// and lambda-error-* are recorded error answers and carry no offers. Offers
+// are marked Source replay with the file name in Note.
 //
 // Recording time. A file's modification time is never used (a fresh clone
 // would make old recordings look new). Offer.ObservedAt is, in order:
@@ -341,7 +351,7 @@ func (r *replay) Fetch(ctx context.Context) ([]Offer, error) {
 	}
 	switch {
 	case recognised == 0:
-		hint := "want autodl-*.json or vastai-*.json files"
+		hint := "want autodl-*, vastai-*, gpushare-*, matpool-*, runpod-* or lambda-*.json files"
 		if n := unknown + otherFiles; n > 0 {
 			hint += fmt.Sprintf("; it has %d other JSON %s", n, plural(n, "file", "files"))
 		}

@@ -82,7 +82,9 @@ func TestReplayFixtures(t *testing.T) {
 		if o.Source != stock.SourceReplay {
 			t.Errorf("offer not marked replay: %+v", o)
 		}
-		if o.Platform != "autodl" && o.Platform != "vastai" {
+		switch o.Platform {
+		case "autodl", "vastai", "hengyuan", "matpool", "runpod", "lambda":
+		default:
 			t.Errorf("platform %q", o.Platform)
 		}
 		// The fixtures carry no time stamp and no RECORDED_AT: the
@@ -97,11 +99,17 @@ func TestReplayFixtures(t *testing.T) {
 		}
 	}
 	wantPerFile := map[string]int{
-		"autodl-esd-gpu_stock-global.json":        2,
-		"autodl-esd-region-gpu_stock.json":        4,
-		"autodl-web-machine-region-gpu_type.json": 2,
-		"autodl-web-user-machine-list.json":       2,
-		"vastai-bundles.json":                     2,
+		"autodl-esd-gpu_stock-global.json":         2,
+		"autodl-esd-region-gpu_stock.json":         4,
+		"autodl-web-machine-region-gpu_type.json":  2,
+		"autodl-web-user-machine-list.json":        2,
+		"vastai-bundles.json":                      2,
+		"gpushare-market-machine-list.json":        2,
+		"matpool-machines.json":                    2,
+		"runpod-graphql-gpuTypes-lowestPrice.json": 2,
+		"runpod-runpodctl-gpu-list.json":           2,
+		"lambda-instance-types.json":               1,
+		"lambda-instance-types-multi.json":         2,
 	}
 	for f, n := range wantPerFile {
 		if perFile[f] != n {
@@ -154,6 +162,11 @@ func TestReplayVerbatim(t *testing.T) {
 		"vastai-bundles-1.json":                             1,
 		"vastai-bundles-2.json":                             1,
 		"vastai-bundles-docs-example-1.json":                1,
+		"runpod-rest-v2-catalog-gpus-1.json":                1,
+		"runpod-runpodctl-datacenter-list-1.json":           2,
+		"runpod-runpodctl-gpu-list-1.json":                  2,
+		"runpod-sdk-get_gpu-1.json":                         1,
+		"lambda-instance-types-1.json":                      1,
 	}
 	for f, n := range want {
 		if perFile[f] != n {
@@ -330,7 +343,7 @@ func TestReplayPartial(t *testing.T) {
 	d.write("vastai-b.json", []byte(`{"offers":[{"gpu_name":"RTX 4090","num_gpus":1,"dph_total":0.5}]}`))
 	d.write("notes.txt", []byte(`not json`))
 	d.write("other.json", []byte(`{}`))
-	d.write("runpod-gpus.json", []byte(`[]`))
+	d.write("qingjiao-gpus.json", []byte(`[]`))
 	d.write("autodl-web-region-list.json", []byte(`{"code":"Success","data":[]}`))
 	if err := os.Mkdir(filepath.Join(d.dir, "vastai-dir.json"), 0o755); err != nil {
 		t.Fatal(err)
@@ -359,7 +372,7 @@ func TestReplayPartial(t *testing.T) {
 	for _, s := range []string{"level=WARN msg=\"replay: cannot parse file, skipped\" file=autodl-esd-broken.json",
 		"level=WARN msg=\"replay: cannot parse file, skipped\" file=autodl-esd-denied.json",
 		"level=DEBUG msg=\"replay: file name not recognised, skipped\" file=other.json",
-		"level=DEBUG msg=\"replay: file name not recognised, skipped\" file=runpod-gpus.json",
+		"level=DEBUG msg=\"replay: file name not recognised, skipped\" file=qingjiao-gpus.json",
 		"level=DEBUG msg=\"replay: file carries no offers, skipped\" file=autodl-web-region-list.json"} {
 		if strings.Count(logs, s) != 1 {
 			t.Errorf("log lacks %q once:\n%s", s, logs)
@@ -397,7 +410,7 @@ func TestReplayAllFailed(t *testing.T) {
 	d := newReplayDir(t)
 	d.write("autodl-esd-broken.json", []byte(`{"code":`))
 	d.write("vastai-bundles.json", []byte(`not json`))
-	d.write("lambda-x.json", []byte(`{}`))
+	d.write("qingjiao-x.json", []byte(`{}`))
 	got, err := d.fetch(nil)
 	if got != nil || err == nil {
 		t.Fatalf("offers %v, err %v", got, err)
@@ -411,7 +424,7 @@ func TestReplayAllFailed(t *testing.T) {
 			t.Errorf("error %q lacks %q", msg, s)
 		}
 	}
-	if strings.Contains(msg, "lambda") {
+	if strings.Contains(msg, "qingjiao") {
 		t.Errorf("unknown file reported as failed: %q", msg)
 	}
 }
@@ -422,7 +435,7 @@ func TestReplayEmptyAndMissingDir(t *testing.T) {
 	if got != nil || err == nil || !strings.Contains(err.Error(), "replay: no recordings in "+d.dir) {
 		t.Errorf("empty dir: %v, %v", got, err)
 	}
-	d.write("runpod-gpus.json", []byte(`[]`))
+	d.write("qingjiao-gpus.json", []byte(`[]`))
 	d.write("autodl-web-region-list.json", []byte(`[]`))
 	if _, err := d.fetch(nil); err == nil || !strings.Contains(err.Error(), "replay: no recordings in "+d.dir) || !strings.Contains(err.Error(), "it has 2 other JSON files") {
 		t.Errorf("dir without recordings: %v", err)

@@ -31,6 +31,8 @@ type ProviderSnapshot struct {
 	Err string `json:"error,omitempty"`
 	// Failures counts consecutive failed fetches.
 	Failures int `json:"failures,omitempty"`
+	// Latency is how long the last fetch took, retries included.
+	Latency time.Duration `json:"latency_ns"`
 	// Identity distinguishes configurations of one provider (the replay
 	// directory); a stored snapshot of another identity is not restored.
 	Identity string `json:"identity,omitempty"`

@@ -1,6 +1,11 @@
 // Package embedded is the default store: one bbolt file in the data
 // directory, no server. It implements the persistence interfaces declared by
-// the packages that use them (stock.SnapshotStore, …).
+// the packages that use them (stock.SnapshotStore, stock.SubscriptionStore,
+// stock.AlertStore, stock.Locker).
+//
+// bbolt allows one process per file, so claims and locks here only
+// coordinate goroutines of that process; several replicas need the Redis
+// store.
 package embedded
 
 import (
@@ -9,6 +14,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -19,11 +25,25 @@ import (
 // FileName is the store's file inside the data directory.
 const FileName = "labgpu.db"
 
-var bucketSnapshots = []byte("stock_snapshots")
+// Buckets, one per kind. Values are JSON.
+var (
+	bucketSnapshots     = []byte("stock_snapshots")     // provider → stock.ProviderSnapshot
+	bucketSubscriptions = []byte("stock_subscriptions") // id → stock.Subscription
+	bucketNotify        = []byte("stock_notify")        // subscription id → stock.NotifyRecord
+	bucketClaims        = []byte("alert_claims")        // key → expiry (time.Time)
+	bucketMutes         = []byte("chat_mutes")          // chat key → until (time.Time)
+	bucketLocks         = []byte("locks")               // name → lockEntry
+	allBuckets          = [][]byte{bucketSnapshots, bucketSubscriptions, bucketNotify, bucketClaims, bucketMutes, bucketLocks}
+)
 
 // Store is a bbolt-backed store. Safe for concurrent use.
 type Store struct {
-	db *bolt.DB
+	db  *bolt.DB
+	now func() time.Time
+
+	// lastSweep (UnixNano) is when expired claims and mutes were last
+	// pruned; see sweep.
+	lastSweep atomic.Int64
 }
 
 // Open opens (creating if needed) the store in dir. It fails with a clear
@@ -39,14 +59,18 @@ func Open(dir string) (*Store, error) {
 		return nil, fmt.Errorf("embedded store: open %q: %w (is another bot running with the same BOT_DATA_DIR?)", path, err)
 	}
 	err = db.Update(func(tx *bolt.Tx) error {
-		_, err := tx.CreateBucketIfNotExists(bucketSnapshots)
-		return err
+		for _, b := range allBuckets {
+			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+				return fmt.Errorf("bucket %s: %w", b, err)
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("embedded store: init %q: %w", path, err)
 	}
-	return &Store{db: db}, nil
+	return &Store{db: db, now: time.Now}, nil
 }
 
 // Close closes the file.
@@ -61,9 +85,13 @@ func (s *Store) SaveProviderSnapshot(ctx context.Context, ps stock.ProviderSnaps
 	if err != nil {
 		return fmt.Errorf("embedded store: encode snapshot %q: %w", ps.Provider, err)
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
+	err = s.db.Update(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketSnapshots).Put([]byte(ps.Provider), b)
 	})
+	if err != nil {
+		return fmt.Errorf("embedded store: save snapshot %q: %w", ps.Provider, err)
+	}
+	return nil
 }
 
 // LoadProviderSnapshots returns every stored snapshot. A record that does

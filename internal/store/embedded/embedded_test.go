@@ -16,7 +16,71 @@ func TestConformance(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	storetest.Snapshots(t, s)
+	t.Run("Snapshots", func(t *testing.T) { storetest.Snapshots(t, s) })
+	t.Run("Subscriptions", func(t *testing.T) { storetest.Subscriptions(t, s) })
+	t.Run("Alerts", func(t *testing.T) { storetest.Alerts(t, s) })
+	t.Run("Lock", func(t *testing.T) { storetest.Lock(t, s) })
+}
+
+// Compile-time checks: the embedded store implements every store interface.
+var (
+	_ stock.SnapshotStore     = (*embedded.Store)(nil)
+	_ stock.SubscriptionStore = (*embedded.Store)(nil)
+	_ stock.AlertStore        = (*embedded.Store)(nil)
+	_ stock.Locker            = (*embedded.Store)(nil)
+)
+
+// TestAlertStateSurvivesRestart: subscriptions, records, claims, mutes and
+// locks saved before Close are there after Open.
+func TestAlertStateSurvivesRestart(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := embedded.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	until := time.Now().Add(time.Hour).UTC()
+	steps := []error{
+		s.AddSubscription(ctx, stock.Subscription{ID: "s-1", Channel: "feishu", ChatID: "oc", GPUs: []string{"RTX 4090"}}),
+		s.PutNotifyRecords(ctx, []stock.NotifyRecord{{SubscriptionID: "s-1", Seq: 7, Active: true}}),
+		s.SetMute(ctx, "feishu/oc", until),
+	}
+	for _, err := range steps {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ok, err := s.ClaimAlert(ctx, "s-1/7", time.Hour); err != nil || !ok {
+		t.Fatalf("claim: %v, %v", ok, err)
+	}
+	if ok, err := s.TryLock(ctx, "poller", "a", time.Hour); err != nil || !ok {
+		t.Fatalf("lock: %v, %v", ok, err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, err = embedded.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	subs, err := s.Subscriptions(ctx)
+	if err != nil || len(subs) != 1 || subs[0].ID != "s-1" || subs[0].GPUs[0] != "RTX 4090" {
+		t.Errorf("subscriptions after reopen: %+v, %v", subs, err)
+	}
+	recs, err := s.NotifyRecords(ctx, []string{"s-1"})
+	if err != nil || recs["s-1"].Seq != 7 || !recs["s-1"].Active {
+		t.Errorf("records after reopen: %+v, %v", recs, err)
+	}
+	if u, err := s.MutedUntil(ctx, "feishu/oc"); err != nil || !u.Equal(until) {
+		t.Errorf("mute after reopen: %v, %v; want %v", u, err, until)
+	}
+	if ok, err := s.ClaimAlert(ctx, "s-1/7", time.Hour); err != nil || ok {
+		t.Errorf("claim after reopen: %v, %v; want false (already sent)", ok, err)
+	}
+	if ok, err := s.TryLock(ctx, "poller", "b", time.Hour); err != nil || ok {
+		t.Errorf("lock after reopen: %v, %v; want false (held by a)", ok, err)
+	}
 }
 
 // TestSurvivesRestart: a snapshot saved before Close is there after Open.

@@ -4,6 +4,12 @@ package storetest
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"reflect"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -49,5 +55,369 @@ func Snapshots(t *testing.T, s stock.SnapshotStore) {
 	if !ga.FetchedAt.Equal(a2.FetchedAt) || len(ga.Offers) != 1 || ga.Offers[0].CNYPerGPUHour != 1.98 ||
 		ga.Offers[0].Free == nil || *ga.Offers[0].Free != 3 || ga.Offers[0].Region != "西北B区" || !ga.Offers[0].ObservedAt.Equal(at) {
 		t.Errorf("autodl snapshot = %+v, want the second save", ga)
+	}
+}
+
+// unique returns a name no earlier run on the same store used, so the suite
+// also passes on a store that is not empty.
+func unique(t *testing.T, what string) string {
+	t.Helper()
+	var b [6]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		t.Fatal(err)
+	}
+	return what + "-" + hex.EncodeToString(b[:])
+}
+
+// Subscriptions checks stock.SubscriptionStore: added subscriptions list
+// back with every field, adding the same ID replaces, removing deletes and
+// removing a missing id is no error.
+func Subscriptions(t *testing.T, s stock.SubscriptionStore) {
+	t.Helper()
+	ctx := context.Background()
+	before, err := s.Subscriptions(ctx)
+	if err != nil {
+		t.Fatalf("list: %v", err)
+	}
+	at := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	a := stock.Subscription{ID: unique(t, "s"), Channel: "feishu", ChatID: "oc_1", OwnerID: "ou_1", OwnerName: "张三",
+		GPUs: []string{"RTX 4090"}, Platforms: []string{"autodl"}, MaxPriceCNY: 2.5, MinFree: 2, Region: "西北",
+		English: true, CreatedAt: at}
+	b := stock.Subscription{ID: unique(t, "s"), Channel: "console", ChatID: "c", OwnerID: "ou_2",
+		GPUs: []string{"A100 40GB", "A100 80GB"}, CreatedAt: at.Add(time.Second)}
+	for _, sub := range []stock.Subscription{a, b} {
+		if err := s.AddSubscription(ctx, sub); err != nil {
+			t.Fatalf("add %s: %v", sub.ID, err)
+		}
+	}
+	mine := func() map[string]stock.Subscription {
+		t.Helper()
+		got, err := s.Subscriptions(ctx)
+		if err != nil {
+			t.Fatalf("list: %v", err)
+		}
+		m := map[string]stock.Subscription{}
+		for _, g := range got {
+			if g.ID == a.ID || g.ID == b.ID {
+				m[g.ID] = g
+			}
+		}
+		if len(got)-len(m) != len(before) {
+			t.Fatalf("list has %d subscriptions, %d of them ours; want %d others", len(got), len(m), len(before))
+		}
+		return m
+	}
+	m := mine()
+	if len(m) != 2 {
+		t.Fatalf("listed %v, want %s and %s", m, a.ID, b.ID)
+	}
+	if !reflect.DeepEqual(normSub(m[a.ID]), normSub(a)) {
+		t.Errorf("listed %+v, want %+v", m[a.ID], a)
+	}
+	if !reflect.DeepEqual(normSub(m[b.ID]), normSub(b)) {
+		t.Errorf("listed %+v, want %+v", m[b.ID], b)
+	}
+
+	a2 := a
+	a2.MaxPriceCNY = 1.9
+	if err := s.AddSubscription(ctx, a2); err != nil {
+		t.Fatalf("add again: %v", err)
+	}
+	if m := mine(); len(m) != 2 || m[a.ID].MaxPriceCNY != 1.9 {
+		t.Errorf("after adding %s again: %+v, want it replaced", a.ID, m)
+	}
+
+	if err := s.RemoveSubscription(ctx, a.ID); err != nil {
+		t.Fatalf("remove: %v", err)
+	}
+	if m := mine(); len(m) != 1 || m[b.ID].ID != b.ID {
+		t.Errorf("after removing %s: %+v, want only %s", a.ID, m, b.ID)
+	}
+	if err := s.RemoveSubscription(ctx, a.ID); err != nil {
+		t.Errorf("remove again: %v, want no error", err)
+	}
+	if err := s.RemoveSubscription(ctx, unique(t, "never")); err != nil {
+		t.Errorf("remove missing: %v, want no error", err)
+	}
+	if err := s.RemoveSubscription(ctx, b.ID); err != nil {
+		t.Fatalf("remove: %v", err)
+	}
+	if m := mine(); len(m) != 0 {
+		t.Errorf("after removing both: %+v", m)
+	}
+}
+
+// normSub makes a subscription comparable after a round trip (times by
+// instant, nil and empty slices alike).
+func normSub(s stock.Subscription) stock.Subscription {
+	s.CreatedAt = s.CreatedAt.UTC()
+	if len(s.GPUs) == 0 {
+		s.GPUs = nil
+	}
+	if len(s.Platforms) == 0 {
+		s.Platforms = nil
+	}
+	return s
+}
+
+// Alerts checks stock.AlertStore: notify records, claims and mutes.
+func Alerts(t *testing.T, s stock.AlertStore) {
+	t.Helper()
+	t.Run("NotifyRecords", func(t *testing.T) { notifyRecords(t, s) })
+	t.Run("Claim", func(t *testing.T) { claim(t, s) })
+	t.Run("ClaimConcurrent", func(t *testing.T) { claimConcurrent(t, s) })
+	t.Run("Mutes", func(t *testing.T) { mutes(t, s) })
+}
+
+func notifyRecords(t *testing.T, s stock.AlertStore) {
+	ctx := context.Background()
+	at := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	a := stock.NotifyRecord{SubscriptionID: unique(t, "s"), Observed: stock.InStock, Streak: 3, Active: true,
+		NotifiedAt: at, NotifiedPrice: 2.18, Seq: 4}
+	b := stock.NotifyRecord{SubscriptionID: unique(t, "s"), Observed: stock.SoldOut, Streak: 1}
+	missing := unique(t, "missing")
+
+	got, err := s.NotifyRecords(ctx, []string{a.SubscriptionID, missing})
+	if err != nil || len(got) != 0 {
+		t.Fatalf("records before any put = %v, %v; want empty", got, err)
+	}
+	if err := s.PutNotifyRecords(ctx, []stock.NotifyRecord{a, b}); err != nil {
+		t.Fatalf("put: %v", err)
+	}
+	got, err = s.NotifyRecords(ctx, []string{a.SubscriptionID, missing, b.SubscriptionID})
+	if err != nil {
+		t.Fatalf("get: %v", err)
+	}
+	if len(got) != 2 {
+		t.Fatalf("got %d records %v, want 2 (the missing id absent)", len(got), got)
+	}
+	if _, ok := got[missing]; ok {
+		t.Errorf("missing id %s present in %v", missing, got)
+	}
+	if g := got[a.SubscriptionID]; !g.NotifiedAt.Equal(at) || g.Observed != a.Observed || g.Streak != 3 || !g.Active ||
+		g.NotifiedPrice != 2.18 || g.Seq != 4 || g.SubscriptionID != a.SubscriptionID {
+		t.Errorf("record = %+v, want %+v", g, a)
+	}
+	if g := got[b.SubscriptionID]; g.Observed != b.Observed || g.Streak != 1 || g.Active {
+		t.Errorf("record = %+v, want %+v", g, b)
+	}
+	got, err = s.NotifyRecords(ctx, nil)
+	if err != nil || got == nil || len(got) != 0 {
+		t.Errorf("records of no ids = %#v, %v; want an empty map", got, err)
+	}
+
+	a2 := a
+	a2.Seq, a2.Active = 5, false
+	if err := s.PutNotifyRecords(ctx, []stock.NotifyRecord{a2}); err != nil {
+		t.Fatalf("put again: %v", err)
+	}
+	got, err = s.NotifyRecords(ctx, []string{a.SubscriptionID, b.SubscriptionID})
+	if err != nil || got[a.SubscriptionID].Seq != 5 || got[a.SubscriptionID].Active || got[b.SubscriptionID].Streak != 1 {
+		t.Errorf("after replacing a: %+v, %v", got, err)
+	}
+
+	if err := s.DeleteNotifyRecord(ctx, a.SubscriptionID); err != nil {
+		t.Fatalf("delete: %v", err)
+	}
+	if err := s.DeleteNotifyRecord(ctx, missing); err != nil {
+		t.Errorf("delete missing: %v, want no error", err)
+	}
+	got, err = s.NotifyRecords(ctx, []string{a.SubscriptionID, b.SubscriptionID})
+	if _, ok := got[a.SubscriptionID]; err != nil || ok || len(got) != 1 {
+		t.Errorf("after delete: %+v, %v; want only %s", got, err, b.SubscriptionID)
+	}
+	if err := s.DeleteNotifyRecord(ctx, b.SubscriptionID); err != nil {
+		t.Fatalf("delete: %v", err)
+	}
+}
+
+func claim(t *testing.T, s stock.AlertStore) {
+	ctx := context.Background()
+	key, other := unique(t, "alert"), unique(t, "alert")
+	const ttl = 100 * time.Millisecond
+	if ok, err := s.ClaimAlert(ctx, key, ttl); err != nil || !ok {
+		t.Fatalf("first claim = %v, %v; want true", ok, err)
+	}
+	if ok, err := s.ClaimAlert(ctx, key, ttl); err != nil || ok {
+		t.Fatalf("second claim = %v, %v; want false", ok, err)
+	}
+	if ok, err := s.ClaimAlert(ctx, other, ttl); err != nil || !ok {
+		t.Errorf("claim of another key = %v, %v; want true", ok, err)
+	}
+	time.Sleep(ttl + 60*time.Millisecond)
+	if ok, err := s.ClaimAlert(ctx, key, time.Minute); err != nil || !ok {
+		t.Fatalf("claim after expiry = %v, %v; want true", ok, err)
+	}
+	if ok, err := s.ClaimAlert(ctx, key, time.Minute); err != nil || ok {
+		t.Errorf("claim again = %v, %v; want false", ok, err)
+	}
+	if _, err := s.ClaimAlert(ctx, unique(t, "alert"), 0); err == nil {
+		t.Errorf("claim with zero ttl: no error")
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if ok, err := s.ClaimAlert(cctx, unique(t, "alert"), time.Minute); err == nil || ok {
+		t.Errorf("claim with a canceled context = %v, %v; want an error", ok, err)
+	}
+}
+
+func claimConcurrent(t *testing.T, s stock.AlertStore) {
+	ctx := context.Background()
+	key := unique(t, "alert")
+	const n = 20
+	var wg sync.WaitGroup
+	var won atomic.Int32
+	errs := make(chan error, n)
+	start := make(chan struct{})
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			ok, err := s.ClaimAlert(ctx, key, time.Minute)
+			if err != nil {
+				errs <- err
+				return
+			}
+			if ok {
+				won.Add(1)
+			}
+		}()
+	}
+	close(start)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Errorf("claim: %v", err)
+	}
+	if w := won.Load(); w != 1 {
+		t.Errorf("%d of %d concurrent claims won, want exactly 1", w, n)
+	}
+}
+
+func mutes(t *testing.T, s stock.AlertStore) {
+	ctx := context.Background()
+	chat, other := "feishu/"+unique(t, "oc"), "feishu/"+unique(t, "oc")
+	if u, err := s.MutedUntil(ctx, chat); err != nil || !u.IsZero() {
+		t.Fatalf("never muted: %v, %v; want the zero time", u, err)
+	}
+	until := time.Now().Add(time.Hour).UTC()
+	if err := s.SetMute(ctx, chat, until); err != nil {
+		t.Fatalf("mute: %v", err)
+	}
+	if u, err := s.MutedUntil(ctx, chat); err != nil || !u.Equal(until) {
+		t.Errorf("muted until %v, %v; want %v", u, err, until)
+	}
+	if u, err := s.MutedUntil(ctx, other); err != nil || !u.IsZero() {
+		t.Errorf("other chat muted until %v, %v; want the zero time", u, err)
+	}
+	if err := s.SetMute(ctx, chat, time.Time{}); err != nil {
+		t.Fatalf("unmute: %v", err)
+	}
+	if u, err := s.MutedUntil(ctx, chat); err != nil || !u.IsZero() {
+		t.Errorf("after unmute: %v, %v; want the zero time", u, err)
+	}
+	if err := s.SetMute(ctx, chat, time.Time{}); err != nil {
+		t.Errorf("unmute an unmuted chat: %v", err)
+	}
+	if err := s.SetMute(ctx, chat, time.Now().Add(-time.Minute)); err != nil {
+		t.Fatalf("mute in the past: %v", err)
+	}
+	if u, err := s.MutedUntil(ctx, chat); err != nil || !u.IsZero() {
+		t.Errorf("muted until a past time: %v, %v; want the zero time", u, err)
+	}
+	short := time.Now().Add(100 * time.Millisecond)
+	if err := s.SetMute(ctx, other, short); err != nil {
+		t.Fatalf("mute: %v", err)
+	}
+	if u, err := s.MutedUntil(ctx, other); err != nil || !u.Equal(short) {
+		t.Errorf("muted until %v, %v; want %v", u, err, short)
+	}
+	time.Sleep(time.Until(short) + 60*time.Millisecond)
+	if u, err := s.MutedUntil(ctx, other); err != nil || !u.IsZero() {
+		t.Errorf("after the mute expired: %v, %v; want the zero time", u, err)
+	}
+}
+
+// Lock checks stock.Locker: one holder at a time, renewal by the holder,
+// expiry and Unlock only by the holder.
+func Lock(t *testing.T, l stock.Locker) {
+	t.Helper()
+	ctx := context.Background()
+	name := unique(t, "poller")
+	const ttl = 200 * time.Millisecond
+	try := func(owner string, ttl time.Duration, want bool, what string) {
+		t.Helper()
+		if ok, err := l.TryLock(ctx, name, owner, ttl); err != nil || ok != want {
+			t.Fatalf("%s: TryLock(%s) = %v, %v; want %v", what, owner, ok, err, want)
+		}
+	}
+	start := time.Now()
+	try("a", ttl, true, "free lock")
+	try("b", ttl, false, "held by a")
+	if ok, err := l.TryLock(ctx, unique(t, "digest"), "b", ttl); err != nil || !ok {
+		t.Fatalf("another lock name: %v, %v; want true", ok, err)
+	}
+
+	// Renew at 120 ms for 300 ms: still a's at 270 ms, past the first
+	// expiry.
+	time.Sleep(120*time.Millisecond - time.Since(start))
+	try("a", 300*time.Millisecond, true, "renew by the holder")
+	time.Sleep(270*time.Millisecond - time.Since(start))
+	try("b", ttl, false, "after the first ttl, renewed")
+
+	// Unlock by another owner does nothing.
+	if err := l.Unlock(ctx, name, "b"); err != nil {
+		t.Fatalf("unlock by non-owner: %v", err)
+	}
+	try("b", ttl, false, "after unlock by non-owner")
+
+	// Expiry frees it: wait past the renewed expiry (420 ms).
+	time.Sleep(480*time.Millisecond - time.Since(start))
+	try("b", time.Minute, true, "after expiry")
+	try("a", ttl, false, "held by b")
+
+	// Unlock by the holder frees it at once; unlocking again is harmless.
+	if err := l.Unlock(ctx, name, "b"); err != nil {
+		t.Fatalf("unlock: %v", err)
+	}
+	if err := l.Unlock(ctx, name, "b"); err != nil {
+		t.Fatalf("unlock again: %v", err)
+	}
+	if err := l.Unlock(ctx, unique(t, "never"), "b"); err != nil {
+		t.Fatalf("unlock of a lock never taken: %v", err)
+	}
+	try("a", time.Minute, true, "after unlock")
+	if err := l.Unlock(ctx, name, "a"); err != nil {
+		t.Fatalf("unlock: %v", err)
+	}
+	if _, err := l.TryLock(ctx, name, "a", 0); err == nil {
+		t.Errorf("TryLock with zero ttl: no error")
+	}
+
+	// Exclusive under contention.
+	name = unique(t, "poller")
+	const n = 20
+	var wg sync.WaitGroup
+	var held atomic.Int32
+	begin := make(chan struct{})
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-begin
+			ok, err := l.TryLock(ctx, name, fmt.Sprintf("owner-%d", i), time.Minute)
+			if err != nil {
+				t.Errorf("TryLock: %v", err)
+			}
+			if ok {
+				held.Add(1)
+			}
+		}()
+	}
+	close(begin)
+	wg.Wait()
+	if h := held.Load(); h != 1 {
+		t.Errorf("%d of %d concurrent owners got the lock, want exactly 1", h, n)
 	}
 }

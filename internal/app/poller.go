@@ -1,0 +1,185 @@
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/big"
+	"sync"
+	"time"
+
+	"github.com/robfig/cron/v3"
+
+	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/commands"
+	"github.com/labgpu/bot/internal/stock"
+)
+
+// Dispatcher routes alerts to the notifier of their channel ("console",
+// "feishu", …). An alert for a channel that is not running is an error,
+// so it is decided again at the next poll instead of being lost.
+type Dispatcher struct {
+	mu sync.RWMutex
+	by map[string]stock.Notifier
+}
+
+// NewDispatcher returns a dispatcher without channels.
+func NewDispatcher() *Dispatcher { return &Dispatcher{by: map[string]stock.Notifier{}} }
+
+// Register sets the notifier of a channel.
+func (d *Dispatcher) Register(channel string, n stock.Notifier) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.by[channel] = n
+}
+
+// Notify implements stock.Notifier.
+func (d *Dispatcher) Notify(ctx context.Context, a stock.Alert) error {
+	d.mu.RLock()
+	n, ok := d.by[a.Channel]
+	d.mu.RUnlock()
+	if !ok {
+		return fmt.Errorf("alerts: channel %q is not running", a.Channel)
+	}
+	return n.Notify(ctx, a)
+}
+
+// ConsoleNotifier prints alerts as plain text to a writer (the console).
+type ConsoleNotifier struct {
+	Router *commands.Router
+	mu     sync.Mutex
+	W      io.Writer
+}
+
+// Notify implements stock.Notifier.
+func (c *ConsoleNotifier) Notify(_ context.Context, a stock.Alert) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, err := fmt.Fprintln(c.W, "\n"+chat.PlainText(c.Router.RenderAlert(a)))
+	return err
+}
+
+// PollLock is the lock name that makes one replica poll at a time.
+const PollLock = "poll"
+
+// Poller runs one poll: refresh every provider, then decide and send
+// alerts. With a Locker only the replica holding the lock polls.
+type Poller struct {
+	Board   *stock.Board
+	Alerter *stock.Alerter
+	Locker  stock.Locker
+	// Owner identifies this replica for the lock (random when empty).
+	Owner string
+	// LockTTL is the lock's lifetime; the holder renews it every poll
+	// (default 10 min, longer than any poll).
+	LockTTL time.Duration
+	// Jitter delays each run by a random time up to it.
+	Jitter time.Duration
+	Log    *slog.Logger
+	Now    func() time.Time
+}
+
+// RunOnce polls once. It returns false when another replica holds the
+// lock. Alerts are decided at the poll's time.
+func (p *Poller) RunOnce(ctx context.Context) (bool, stock.Snapshot, stock.ProcessResult, error) {
+	var res stock.ProcessResult
+	if p.Locker != nil {
+		ttl := p.LockTTL
+		if ttl <= 0 {
+			ttl = 10 * time.Minute
+		}
+		held, err := p.Locker.TryLock(ctx, PollLock, p.owner(), ttl)
+		if err != nil {
+			return false, stock.Snapshot{}, res, fmt.Errorf("poll: lock: %w", err)
+		}
+		if !held {
+			return false, stock.Snapshot{}, res, nil
+		}
+	}
+	snap := p.Board.Refresh(ctx)
+	if p.Alerter == nil {
+		return true, snap, res, nil
+	}
+	now := time.Now
+	if p.Now != nil {
+		now = p.Now
+	}
+	res, err := p.Alerter.Process(ctx, snap, now())
+	return true, snap, res, err
+}
+
+func (p *Poller) owner() string {
+	if p.Owner == "" {
+		b := make([]byte, 8)
+		_, _ = rand.Read(b)
+		p.Owner = "replica-" + hex.EncodeToString(b)
+	}
+	return p.Owner
+}
+
+// Start runs the poller on a cron schedule ("@every 2m", "*/2 * * * *") in
+// loc, skipping a run while the previous one is still running and
+// recovering from panics. Stop the returned cron to end it.
+func (p *Poller) Start(ctx context.Context, spec string, loc *time.Location) (*cron.Cron, error) {
+	logger := cron.VerbosePrintfLogger(slogPrintf{p.log()})
+	c := cron.New(cron.WithLocation(loc), cron.WithChain(cron.Recover(logger), cron.SkipIfStillRunning(logger)))
+	_, err := c.AddFunc(spec, func() {
+		if p.Jitter > 0 {
+			n, _ := rand.Int(rand.Reader, big.NewInt(int64(p.Jitter)))
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(time.Duration(n.Int64())):
+			}
+		}
+		ran, snap, res, err := p.RunOnce(ctx)
+		switch {
+		case err != nil:
+			p.log().Warn("poll failed", "err", err)
+		case !ran:
+			p.log().Debug("poll skipped: another replica holds the lock")
+		default:
+			p.log().Info("poll", "providers", len(snap.Providers), "offers", len(snap.Offers()), "subscriptions", res.Subscriptions, "alerts", res.Alerts, "held", res.Held)
+		}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("stock.poll.schedule: %q: %w", spec, err)
+	}
+	c.Start()
+	return c, nil
+}
+
+func (p *Poller) log() *slog.Logger {
+	if p.Log != nil {
+		return p.Log
+	}
+	return slog.Default()
+}
+
+// slogPrintf adapts slog to cron's Printf logger.
+type slogPrintf struct{ l *slog.Logger }
+
+func (s slogPrintf) Printf(format string, args ...any) { s.l.Debug(fmt.Sprintf(format, args...)) }
+
+// NewPoller builds the app's poller.
+func (a *App) NewPoller() *Poller {
+	p := &Poller{Board: a.Board, Alerter: a.Alerter, Jitter: a.Cfg.Stock.Poll.Jitter.D(), Log: a.Log, Now: a.now}
+	if a.Store != nil {
+		p.Locker = a.Store
+	}
+	return p
+}
+
+// LiveProviders reports whether any provider besides the catalog runs, so
+// polling has something to watch.
+func (a *App) LiveProviders() bool {
+	for _, p := range Providers(a.Cfg, a.Cat, a.Log, a.now) {
+		if p.Name() != string(stock.SourceCatalog) {
+			return true
+		}
+	}
+	return false
+}

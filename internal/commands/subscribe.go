@@ -1,0 +1,360 @@
+package commands
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/stock"
+)
+
+// MaxSubscriptionsPerMember caps one member's subscriptions in one chat.
+const MaxSubscriptionsPerMember = 20
+
+// WithAlerts enables the subscription commands over the given stores, with
+// the policy whose cooldown the replies mention.
+func WithAlerts(subs stock.SubscriptionStore, log stock.AlertStore, p stock.Policy) Option {
+	return func(r *Router) { r.subs, r.alerts, r.policy = subs, log, p }
+}
+
+func (r *Router) alertsOff(res *Result) bool {
+	if r.subs != nil && r.alerts != nil {
+		return false
+	}
+	res.Reply = chat.Reply{Title: pick1(res.English, "这个入口没有开启库存提醒。", "Stock alerts are not enabled here.")}
+	return true
+}
+
+// subscribeAnswer handles "4090 有货了提醒我".
+func (r *Router) subscribeAnswer(ctx context.Context, res *Result) {
+	q := res.Query
+	en := q.English
+	if r.alertsOff(res) {
+		return
+	}
+	if len(q.GPUs) == 0 {
+		if q.UnknownGPU != "" {
+			res.Reply = chat.Reply{Title: fmt.Sprintf(pick1(en, "目录里没有“%s”这张卡，没法订阅。", "The catalog has no GPU “%s” to subscribe to."), q.UnknownGPU)}
+		} else {
+			res.Reply = chat.Reply{Title: pick1(en, "订阅哪张卡？例如“4090 有货了提醒我”或“AutoDL 3090 低于1.5元通知我”。", "Which GPU? e.g. “notify me when a 4090 is under 2.5 yuan”.")}
+		}
+		res.Question = res.Reply.Title
+		return
+	}
+	msg := res.msg
+	sub := stock.Subscription{Channel: msg.Channel, ChatID: msg.ChatID, OwnerID: msg.SenderID, OwnerName: msg.SenderName,
+		GPUs: q.GPUs, Platforms: q.Platforms, MaxPriceCNY: q.MaxPriceCNY, MinFree: q.MinFree, Region: q.Region, English: en, CreatedAt: r.now()}
+	all, err := r.subs.Subscriptions(ctx)
+	if err != nil {
+		res.Reply = storeError(en, err)
+		return
+	}
+	mine := 0
+	for _, s := range all {
+		if s.ChatKey() != sub.ChatKey() || s.OwnerID != sub.OwnerID {
+			continue
+		}
+		mine++
+		if sameConditions(s, sub) {
+			res.Subscription = &s
+			res.Reply = chat.Reply{Title: pick1(en, "已经订阅过了：", "Already subscribed: ") + describeSub(r, s, en)}
+			return
+		}
+	}
+	if mine >= MaxSubscriptionsPerMember {
+		res.Reply = chat.Reply{Title: fmt.Sprintf(pick1(en, "你在这个群已有 %d 个订阅（上限 %d），先“取消订阅”一些吧。", "You have %d subscriptions here (the limit is %d); cancel some first."), mine, MaxSubscriptionsPerMember)}
+		return
+	}
+	sub.ID = newID()
+	if err := r.subs.AddSubscription(ctx, sub); err != nil {
+		res.Reply = storeError(en, err)
+		return
+	}
+	res.Subscription = &sub
+	rep := chat.Reply{Title: pick1(en, "已订阅：", "Subscribed: ") + describeSub(r, sub, en)}
+	rep.Lines = append(rep.Lines, problemLines(q, en)...)
+	// Say where stock stands now; if it is already available, record that
+	// as announced so the first poll does not repeat this reply.
+	now := r.now()
+	obs := stock.NewIndex(r.offers.Snapshot(ctx)).Observe(sub)
+	switch obs.State {
+	case stock.InStock:
+		o := obs.List()[0]
+		rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "现在就有：%s %s %s，%s 张空闲。", "Available now: %s %s %s, %s free."),
+			r.platformName(o.Platform, en), o.GPU, priceText(o, en), freeText(o)))
+		rec := stock.NotifyRecord{SubscriptionID: sub.ID, Observed: stock.InStock, Streak: 1, Active: true, NotifiedAt: now, NotifiedPrice: obs.BestPrice(), Seq: 1}
+		if err := r.alerts.PutNotifyRecords(ctx, []stock.NotifyRecord{rec}); err != nil {
+			rep.Notes = append(rep.Notes, storeError(en, err).Title)
+		}
+	case stock.SoldOut:
+		rep.Lines = append(rep.Lines, pick1(en, "现在没有符合条件的空闲卡；一有就通知你。", "Nothing matches right now; you will hear when something does."))
+	default:
+		rep.Lines = append(rep.Lines, pick1(en, "现在查不到这张卡的实时库存（没有实时数据源或获取失败）；库存未知时不会乱报。", "No live stock for it right now (no live provider, or it failed); unknown stock never triggers an alert."))
+	}
+	rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en, "有货或降价时在本群 @你；同一个订阅 %s 内最多提醒一次。“我的订阅”查看，“取消订阅 4090”取消，“静音 2小时”暂停本群提醒。",
+		"You are @mentioned here when it is available or cheaper, at most once per %s per subscription. “my subscriptions” lists them, “unsubscribe 4090” cancels, “mute 2h” pauses alerts in this chat."),
+		durationText(r.policy.Cooldown, en)))
+	rep.Mentions = []string{msg.SenderID}
+	res.Reply = rep
+}
+
+// unsubscribeAnswer handles "取消订阅 4090", "unsubscribe all", "取消订阅 2".
+func (r *Router) unsubscribeAnswer(ctx context.Context, res *Result) {
+	q := res.Query
+	en := q.English
+	if r.alertsOff(res) {
+		return
+	}
+	mine, err := r.mySubscriptions(ctx, res.msg)
+	if err != nil {
+		res.Reply = storeError(en, err)
+		return
+	}
+	var drop []stock.Subscription
+	switch {
+	case q.All:
+		drop = mine
+	case q.SubRef != "":
+		if n, err := strconv.Atoi(q.SubRef); err == nil && n >= 1 && n <= len(mine) {
+			drop = mine[n-1 : n]
+		}
+		for _, s := range mine {
+			if s.ID == q.SubRef {
+				drop = []stock.Subscription{s}
+			}
+		}
+	case len(q.GPUs) > 0:
+		for _, s := range mine {
+			if overlaps(s.GPUs, q.GPUs) && (len(q.Platforms) == 0 || overlaps(s.Platforms, q.Platforms)) {
+				drop = append(drop, s)
+			}
+		}
+	default:
+		res.Reply = chat.Reply{Title: pick1(en, "取消哪个订阅？说“取消订阅 4090”、“取消订阅 1”（“我的订阅”里的编号）或“取消全部订阅”。",
+			"Cancel which one? Say “unsubscribe 4090”, “unsubscribe 1” (its number in “my subscriptions”) or “unsubscribe all”.")}
+		res.Question = res.Reply.Title
+		return
+	}
+	if len(drop) == 0 {
+		res.Reply = chat.Reply{Title: pick1(en, "没有找到符合的订阅。", "No matching subscription.")}
+		if len(mine) > 0 {
+			res.Reply.Lines = subLines(r, mine, en)
+		}
+		return
+	}
+	for _, s := range drop {
+		if err := r.subs.RemoveSubscription(ctx, s.ID); err != nil {
+			res.Reply = storeError(en, err)
+			return
+		}
+		if err := r.alerts.DeleteNotifyRecord(ctx, s.ID); err != nil {
+			res.Reply = storeError(en, err)
+			return
+		}
+	}
+	rep := chat.Reply{Title: fmt.Sprintf(pick1(en, "已取消 %d 个订阅：", "Cancelled %d subscriptions:"), len(drop))}
+	rep.Lines = subLines(r, drop, en)
+	res.Reply = rep
+}
+
+// subscriptionsAnswer handles "我的订阅".
+func (r *Router) subscriptionsAnswer(ctx context.Context, res *Result) {
+	en := res.English
+	if r.alertsOff(res) {
+		return
+	}
+	mine, err := r.mySubscriptions(ctx, res.msg)
+	if err != nil {
+		res.Reply = storeError(en, err)
+		return
+	}
+	res.Subscriptions = mine
+	if len(mine) == 0 {
+		res.Reply = chat.Reply{Title: pick1(en, "你在这个群还没有订阅。例如说“4090 有货了提醒我”。", "You have no subscriptions here. Try “notify me when a 4090 is free”.")}
+		return
+	}
+	rep := chat.Reply{Title: fmt.Sprintf(pick1(en, "你在这个群的 %d 个订阅：", "Your %d subscriptions here:"), len(mine))}
+	rep.Lines = subLines(r, mine, en)
+	if until, err := r.alerts.MutedUntil(ctx, res.msg.Channel+"/"+res.msg.ChatID); err == nil && r.now().Before(until) {
+		rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en, "本群提醒静音到 %s。", "Alerts in this chat are muted until %s."), until.In(r.loc()).Format("01-02 15:04")))
+	}
+	rep.Notes = append(rep.Notes, pick1(en, "“取消订阅 1”按编号取消。", "“unsubscribe 1” cancels by number."))
+	res.Reply = rep
+}
+
+// muteAnswer handles "静音 2小时" and "取消静音".
+func (r *Router) muteAnswer(ctx context.Context, res *Result) {
+	q := res.Query
+	en := q.English
+	if r.alertsOff(res) {
+		return
+	}
+	key := res.msg.Channel + "/" + res.msg.ChatID
+	var until time.Time
+	if q.MuteMinutes > 0 {
+		until = r.now().Add(time.Duration(q.MuteMinutes) * time.Minute)
+	}
+	if err := r.alerts.SetMute(ctx, key, until); err != nil {
+		res.Reply = storeError(en, err)
+		return
+	}
+	rep := chat.Reply{}
+	if until.IsZero() {
+		rep.Title = pick1(en, "已恢复本群的库存提醒。", "Alerts are back on in this chat.")
+	} else {
+		rep.Title = fmt.Sprintf(pick1(en, "本群库存提醒静音到 %s（%s）。期间有货不会提醒，结束后如果还有货会补发一次。", "Alerts in this chat are muted until %s (%s). Stock that is still there afterwards is announced once then."),
+			until.In(r.loc()).Format("01-02 15:04"), durationText(time.Duration(q.MuteMinutes)*time.Minute, en))
+	}
+	rep.Lines = append(rep.Lines, problemLines(q, en)...)
+	res.Reply = rep
+}
+
+func (r *Router) loc() *time.Location {
+	if r.location != nil {
+		return r.location
+	}
+	return time.Local
+}
+
+// mySubscriptions lists the sender's subscriptions in this chat, oldest
+// first. Other members' and other chats' are never shown.
+func (r *Router) mySubscriptions(ctx context.Context, msg chat.Message) ([]stock.Subscription, error) {
+	all, err := r.subs.Subscriptions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var mine []stock.Subscription
+	for _, s := range all {
+		if s.Channel == msg.Channel && s.ChatID == msg.ChatID && s.OwnerID == msg.SenderID {
+			mine = append(mine, s)
+		}
+	}
+	sort.SliceStable(mine, func(i, j int) bool { return mine[i].CreatedAt.Before(mine[j].CreatedAt) })
+	return mine, nil
+}
+
+func subLines(r *Router, subs []stock.Subscription, en bool) []string {
+	var out []string
+	for i, s := range subs {
+		out = append(out, fmt.Sprintf("%d. %s", i+1, describeSub(r, s, en)))
+	}
+	return out
+}
+
+// describeSub is a one-line summary of a subscription's conditions.
+func describeSub(r *Router, s stock.Subscription, en bool) string {
+	parts := []string{strings.Join(s.GPUs, "/")}
+	if len(s.Platforms) > 0 {
+		parts = append(parts, r.platformNames(s.Platforms, en))
+	} else {
+		parts = append(parts, pick1(en, "任意平台", "any platform"))
+	}
+	if s.MaxPriceCNY > 0 {
+		parts = append(parts, fmt.Sprintf(pick1(en, "≤ %.2f 元/卡时", "≤ %.2f CNY/GPU-h"), s.MaxPriceCNY))
+	}
+	parts = append(parts, fmt.Sprintf(pick1(en, "至少 %d 张空闲", "at least %d free"), s.MinFreeOrDefault()))
+	if s.Region != "" {
+		parts = append(parts, pick1(en, "地区 ", "region ")+s.Region)
+	}
+	return strings.Join(parts, pick1(en, "，", ", "))
+}
+
+func sameConditions(a, b stock.Subscription) bool {
+	return strings.Join(a.GPUs, ",") == strings.Join(b.GPUs, ",") && strings.Join(a.Platforms, ",") == strings.Join(b.Platforms, ",") &&
+		a.MaxPriceCNY == b.MaxPriceCNY && a.MinFreeOrDefault() == b.MinFreeOrDefault() && strings.EqualFold(a.Region, b.Region)
+}
+
+func overlaps(a, b []string) bool {
+	for _, x := range a {
+		if containsStr(b, x) {
+			return true
+		}
+	}
+	return false
+}
+
+func storeError(en bool, err error) chat.Reply {
+	return chat.Reply{Title: pick1(en, "存储出错，这次没有保存：", "Storage error, nothing was saved: ") + shortErr(err.Error())}
+}
+
+func newID() string {
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	return "s-" + hex.EncodeToString(b)
+}
+
+func priceText(o stock.Offer, en bool) string {
+	if !o.HasPrice() {
+		return pick1(en, "价格未知", "price unknown")
+	}
+	return fmt.Sprintf(pick1(en, "%.2f 元/卡时", "%.2f CNY/GPU-h"), o.CNYPerGPUHour)
+}
+
+func freeText(o stock.Offer) string {
+	if o.Free == nil {
+		return "?"
+	}
+	return strconv.Itoa(*o.Free)
+}
+
+func durationText(d time.Duration, en bool) string {
+	switch {
+	case d >= 24*time.Hour && d%(24*time.Hour) == 0:
+		return fmt.Sprintf(pick1(en, "%d 天", "%d days"), int(d.Hours()/24))
+	case d >= time.Hour && d%time.Hour == 0:
+		return fmt.Sprintf(pick1(en, "%d 小时", "%d h"), int(d.Hours()))
+	}
+	return fmt.Sprintf(pick1(en, "%d 分钟", "%d min"), int(d.Minutes()))
+}
+
+// RenderAlert turns an alert into a reply for the chat it goes to: one
+// message for all its items, each owner @mentioned, every offer with its
+// source and age.
+func (r *Router) RenderAlert(a stock.Alert) chat.Reply {
+	en := a.English
+	rep := chat.Reply{Title: pick1(en, "库存提醒", "Stock alert")}
+	seen := map[string]bool{}
+	for _, it := range a.Items {
+		s := it.Subscription
+		if !seen[s.OwnerID] {
+			rep.Mentions = append(rep.Mentions, s.OwnerID)
+			seen[s.OwnerID] = true
+		}
+		who := s.OwnerName
+		if who == "" {
+			who = s.OwnerID
+		}
+		var head string
+		switch it.Reason {
+		case stock.ReasonPriceDrop:
+			head = pick1(en, "降价了", "cheaper now")
+		case stock.ReasonSoldOut:
+			head = pick1(en, "又没货了", "sold out again")
+		default:
+			head = pick1(en, "有货了", "available")
+		}
+		rep.Lines = append(rep.Lines, fmt.Sprintf("@%s %s：%s", who, head, describeSub(r, s, en)))
+		if en {
+			rep.Lines[len(rep.Lines)-1] = fmt.Sprintf("@%s %s: %s", who, head, describeSub(r, s, en))
+		}
+		for _, o := range it.Offers {
+			age := pick1(en, "时间未知", "time unknown")
+			if !o.ObservedAt.IsZero() {
+				age = Age(a.At.Sub(o.ObservedAt), en)
+			}
+			line := fmt.Sprintf("  · %s %s %s，%s %s，%s · %s", r.platformName(o.Platform, en), o.GPU, priceText(o, en), pick1(en, "空闲", "free"), freeText(o), sourceLabel(string(o.Source), en), age)
+			if o.Region != "" {
+				line += "（" + o.Region + "）"
+			}
+			rep.Lines = append(rep.Lines, line)
+		}
+	}
+	rep.Notes = append(rep.Notes, pick1(en, "库存变化很快，以平台页面为准。“静音 2小时”暂停提醒，“取消订阅”不再提醒。", "Stock changes fast; check the platform. “mute 2h” pauses, “unsubscribe” stops."))
+	return rep
+}

@@ -1,0 +1,129 @@
+package commands_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/commands"
+	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/store/embedded"
+)
+
+func alertRouter(t *testing.T) (*commands.Router, *embedded.Store) {
+	t.Helper()
+	st, err := embedded.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	r := newRouterWith(t, commands.WithAlerts(st, st, stock.DefaultPolicy()))
+	return r, st
+}
+
+func from(r *commands.Router, chatID, sender, text string) commands.Result {
+	return r.Answer(context.Background(), chat.Message{Channel: "test", ChatID: chatID, SenderID: sender, SenderName: sender, Text: text, ChatType: chat.Group})
+}
+
+func TestSubscribeListUnsubscribe(t *testing.T) {
+	r, st := alertRouter(t)
+	ctx := context.Background()
+	res := from(r, "lab1", "alice", "AutoDL 3090 低于1.5元通知我")
+	if res.Intent != commands.IntentSubscribe || res.Subscription == nil {
+		t.Fatalf("subscribe: %q %s", res.Intent, res.Text)
+	}
+	s := res.Subscription
+	if s.OwnerID != "alice" || s.ChatID != "lab1" || s.MaxPriceCNY != 1.5 || len(s.Platforms) != 1 || s.Platforms[0] != "autodl" || s.GPUs[0] != "RTX 3090" {
+		t.Errorf("subscription %+v", s)
+	}
+	if !strings.Contains(res.Text, "已订阅") || len(res.Reply.Mentions) != 1 {
+		t.Errorf("reply %q mentions %v", res.Text, res.Reply.Mentions)
+	}
+	// The same conditions again: no duplicate.
+	if res := from(r, "lab1", "alice", "AutoDL 3090 低于1.5元通知我"); !strings.Contains(res.Text, "已经订阅过了") {
+		t.Errorf("duplicate: %s", res.Text)
+	}
+	from(r, "lab1", "alice", "4090 有货了提醒我")
+	from(r, "lab1", "bob", "4090 有货了提醒我")
+	from(r, "lab2", "alice", "A100 有货提醒我")
+	all, _ := st.Subscriptions(ctx)
+	if len(all) != 4 {
+		t.Fatalf("%d subscriptions stored, want 4", len(all))
+	}
+	// Only alice's, only in lab1.
+	res = from(r, "lab1", "alice", "我的订阅")
+	if len(res.Subscriptions) != 2 || strings.Contains(res.Text, "A100") {
+		t.Fatalf("list: %d %s", len(res.Subscriptions), res.Text)
+	}
+	// Bob cannot cancel alice's.
+	from(r, "lab1", "bob", "取消订阅 3090")
+	if all, _ := st.Subscriptions(ctx); len(all) != 4 {
+		t.Fatalf("bob cancelled someone else's subscription")
+	}
+	if res := from(r, "lab1", "alice", "取消订阅 3090"); !strings.Contains(res.Text, "已取消 1") {
+		t.Errorf("unsubscribe by GPU: %s", res.Text)
+	}
+	if res := from(r, "lab1", "alice", "取消订阅 1"); !strings.Contains(res.Text, "已取消 1") {
+		t.Errorf("unsubscribe by number: %s", res.Text)
+	}
+	if res := from(r, "lab2", "alice", "unsubscribe all"); !strings.Contains(res.Text, "Cancelled 1") {
+		t.Errorf("unsubscribe all: %s", res.Text)
+	}
+	if all, _ := st.Subscriptions(ctx); len(all) != 1 || all[0].OwnerID != "bob" {
+		t.Fatalf("left: %+v", all)
+	}
+	if res := from(r, "lab1", "alice", "取消订阅"); res.Question == "" {
+		t.Errorf("unsubscribe without a target should ask which: %s", res.Text)
+	}
+	if res := from(r, "lab1", "alice", "订阅"); res.Question == "" {
+		t.Errorf("subscribe without a GPU should ask which: %s", res.Text)
+	}
+}
+
+func TestMute(t *testing.T) {
+	r, st := alertRouter(t)
+	res := from(r, "lab1", "alice", "静音 2小时")
+	if res.Intent != commands.IntentMute || !strings.Contains(res.Text, "静音到") {
+		t.Fatalf("%q %s", res.Intent, res.Text)
+	}
+	// The router's clock is recordedAt+5m; the store may treat a past
+	// mute as over, so read the raw end through a mute of known length.
+	want := recordedAt.Add(5*time.Minute + 2*time.Hour)
+	if !strings.Contains(res.Text, want.Local().Format("01-02 15:04")) {
+		t.Errorf("reply does not say the mute ends %s: %s", want.Local().Format("01-02 15:04"), res.Text)
+	}
+	from(r, "lab1", "alice", "取消静音")
+	if until, _ := st.MutedUntil(context.Background(), "test/lab1"); !until.IsZero() {
+		t.Errorf("still muted until %v", until)
+	}
+}
+
+func TestAlertsOffWithoutStore(t *testing.T) {
+	r := newRouter(t)
+	if res := from(r, "lab1", "alice", "4090 有货了提醒我"); !strings.Contains(res.Text, "没有开启") {
+		t.Errorf("%s", res.Text)
+	}
+}
+
+func TestRenderAlert(t *testing.T) {
+	r := newRouter(t)
+	at := time.Date(2026, 11, 29, 20, 0, 0, 0, time.UTC)
+	a := stock.Alert{Channel: "test", ChatID: "lab1", At: at, Items: []stock.AlertItem{
+		{Subscription: stock.Subscription{OwnerID: "ou_a", OwnerName: "alice", GPUs: []string{"RTX 4090"}, MaxPriceCNY: 2.5}, Reason: stock.ReasonAvailable,
+			Offers: []stock.Offer{{Platform: "autodl", GPU: "RTX 4090", CNYPerGPUHour: 2.18, Free: stock.IntPtr(2), Source: stock.SourceLive, ObservedAt: at.Add(-time.Minute), Region: "西北B区"}}},
+		{Subscription: stock.Subscription{OwnerID: "ou_b", OwnerName: "bob", GPUs: []string{"RTX 3090"}}, Reason: stock.ReasonPriceDrop,
+			Offers: []stock.Offer{{Platform: "autodl", GPU: "RTX 3090", CNYPerGPUHour: 1.2, Free: stock.IntPtr(1), Source: stock.SourceLive, ObservedAt: at}}},
+	}}
+	rep := r.RenderAlert(a)
+	text := chat.PlainText(rep)
+	for _, want := range []string{"@alice 有货了", "@bob 降价了", "2.18 元/卡时", "实时 · 1 分钟前", "西北B区"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("alert lacks %q:\n%s", want, text)
+		}
+	}
+	if len(rep.Mentions) != 2 {
+		t.Errorf("mentions %v", rep.Mentions)
+	}
+}

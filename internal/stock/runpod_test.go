@@ -1,0 +1,333 @@
+package stock_test
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/labgpu/bot/internal/stock"
+)
+
+const runpodKey = "rp-key-1"
+
+func newRunPod(t *testing.T, u string, o stock.RunPodOptions) *stock.RunPod {
+	t.Helper()
+	o.BaseURL = u
+	if o.APIKey == "" {
+		o.APIKey = runpodKey
+	}
+	if o.FXUSDCNY == 0 {
+		o.FXUSDCNY = fx
+	}
+	o.Now = now
+	return stock.NewRunPod(loadCatalog(t), o)
+}
+
+// rwant is one expected RunPod offer.
+type rwant struct {
+	gpu, raw, region string
+	free             string  // "nil", "0" or "1"
+	usd              float64 // per GPU-hour
+	note             string  // exact (replay: prefix)
+}
+
+func checkRunPod(t *testing.T, got []stock.Offer, ws []rwant, src stock.Source) {
+	t.Helper()
+	if len(got) != len(ws) {
+		t.Fatalf("got %d offers, want %d: %+v", len(got), len(ws), got)
+	}
+	for i, w := range ws {
+		o := got[i]
+		checkOfferSane(t, o)
+		if o.Platform != "runpod" || o.Currency != "USD" || o.Source != src || o.GPUsPerInstance != 1 || o.Total != nil {
+			t.Errorf("offer %d: %+v", i, o)
+		}
+		if o.GPU != w.gpu || o.RawGPU != w.raw || o.Region != w.region {
+			t.Errorf("offer %d: gpu %q raw %q region %q; want %q %q %q", i, o.GPU, o.RawGPU, o.Region, w.gpu, w.raw, w.region)
+		}
+		if intp(o.Free) != w.free {
+			t.Errorf("offer %d (%s %s): free %s, want %s", i, o.GPU, o.Region, intp(o.Free), w.free)
+		}
+		if !approx(o.OriginalPrice, w.usd) || !approx(o.CNYPerGPUHour, w.usd*fx) {
+			t.Errorf("offer %d (%s %s): USD %v CNY %v; want %v, %v", i, o.GPU, o.Region, o.OriginalPrice, o.CNYPerGPUHour, w.usd, w.usd*fx)
+		}
+		if o.Note != w.note && !(src == stock.SourceReplay && strings.HasPrefix(o.Note, w.note+" (")) {
+			t.Errorf("offer %d (%s %s): note %q, want %q", i, o.GPU, o.Region, o.Note, w.note)
+		}
+		if src == stock.SourceLive && !o.ObservedAt.Equal(fixedNow) {
+			t.Errorf("offer %d: ObservedAt %v", i, o.ObservedAt)
+		}
+	}
+}
+
+const (
+	levelHigh = "stock level HIGH (a level, not a count)"
+	levelLow  = "stock level LOW (a level, not a count)"
+)
+
+func TestRunPodFetchDocExample(t *testing.T) {
+	// The v2 doc example answers both clouds: HIGH in US-KS-2 for each, so
+	// the cheaper community price wins.
+	srv := newRecServer(t, respondBytes(200, fixture(t, verbatimDir, "runpod-rest-v2-catalog-gpus-1.json")))
+	p := newRunPod(t, srv.URL, stock.RunPodOptions{})
+	if p.Name() != "runpod" {
+		t.Errorf("Name %q", p.Name())
+	}
+	got, err := p.Fetch(fetchCtx(t))
+	if err != nil {
+		t.Fatalf("Fetch: %v", err)
+	}
+	checkRunPod(t, got, []rwant{
+		{gpu: "RTX 4090", raw: "NVIDIA GeForce RTX 4090", region: "US-KS-2", free: "1", usd: 0.31, note: levelHigh + ", community cloud price"},
+	}, stock.SourceLive)
+	if got[0].State() != stock.InStock {
+		t.Errorf("state %v", got[0].State())
+	}
+	reqs := srv.requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2 (one per cloud)", len(reqs))
+	}
+	for i, cloud := range []string{"COMMUNITY", "SECURE"} {
+		checkGET(t, reqs[i], "/v2/catalog/gpus", "Bearer "+runpodKey)
+		checkQuery(t, reqs[i].Query, url.Values{"include": {"AVAILABILITY"}, "product": {"POD"}, "cloud": {cloud}})
+	}
+}
+
+func TestRunPodFetchPerCloud(t *testing.T) {
+	// Levels differ per cloud: each (GPU, data center) takes the cheaper
+	// cloud that has stock.
+	community := `{"gpus":[
+	 {"id":"NVIDIA GeForce RTX 4090","name":"RTX 4090","secure":true,"community":true,"price":{"secure":0.44,"community":0.31},"availability":"LOW",
+	  "dataCenters":[{"id":"US-KS-2","availability":"NONE"},{"id":"EU-RO-1","availability":"LOW"}]},
+	 {"id":"NVIDIA H100 80GB HBM3","name":"H100 SXM","secure":true,"community":false,"price":{"secure":2.69,"community":1.99},"availability":"NONE"},
+	 {"id":"NVIDIA A100 80GB PCIe","name":"A100 PCIe","secure":true,"community":true,"price":{"secure":1.64,"community":1.19},"availability":"NONE"}
+	]}`
+	secure := `{"gpus":[
+	 {"id":"NVIDIA GeForce RTX 4090","name":"RTX 4090","secure":true,"community":true,"price":{"secure":0.44,"community":0.31},"availability":"HIGH",
+	  "dataCenters":[{"id":"US-KS-2","availability":"HIGH"},{"id":"EU-RO-1","availability":"MEDIUM"}]},
+	 {"id":"NVIDIA H100 80GB HBM3","name":"H100 SXM","secure":true,"community":false,"price":{"secure":2.69,"community":1.99},"availability":"MEDIUM"},
+	 {"id":"NVIDIA A100 80GB PCIe","name":"A100 PCIe","secure":true,"community":true,"price":{"secure":1.64,"community":1.19},"availability":"NONE"}
+	]}`
+	srv := newRecServer(t, func(w http.ResponseWriter, r *http.Request) {
+		body := community
+		if r.URL.Query().Get("cloud") == "SECURE" {
+			body = secure
+		}
+		respondBytes(200, []byte(body))(w, r)
+	})
+	got, err := newRunPod(t, srv.URL, stock.RunPodOptions{}).Fetch(fetchCtx(t))
+	if err != nil {
+		t.Fatalf("Fetch: %v", err)
+	}
+	checkRunPod(t, got, []rwant{
+		{gpu: "RTX 4090", raw: "NVIDIA GeForce RTX 4090", region: "US-KS-2", free: "1", usd: 0.44, note: levelHigh + ", secure cloud price"},
+		{gpu: "RTX 4090", raw: "NVIDIA GeForce RTX 4090", region: "EU-RO-1", free: "1", usd: 0.31, note: levelLow + ", community cloud price"},
+		// community false: its price is not offered.
+		{gpu: "H100 SXM", raw: "NVIDIA H100 80GB HBM3", free: "1", usd: 2.69, note: "stock level MEDIUM (a level, not a count), secure cloud price"},
+		// NONE in both: sold out, priced at the cheaper cloud.
+		{gpu: "A100 80GB", raw: "NVIDIA A100 80GB PCIe", free: "0", usd: 1.19, note: "stock level NONE, community cloud price"},
+	}, stock.SourceLive)
+	if got[3].State() != stock.SoldOut {
+		t.Errorf("NONE is not sold out: %v", got[3].State())
+	}
+}
+
+func TestRunPodFXFromCatalog(t *testing.T) {
+	c := loadCatalog(t)
+	srv := newRecServer(t, respondBytes(200, fixture(t, verbatimDir, "runpod-rest-v2-catalog-gpus-1.json")))
+	got, err := stock.NewRunPod(c, stock.RunPodOptions{BaseURL: srv.URL, APIKey: "k"}).Fetch(fetchCtx(t))
+	if err != nil || len(got) != 1 || !approx(got[0].CNYPerGPUHour, 0.31*c.FXUSDCNY) {
+		t.Fatalf("catalog fx: %+v %v", got, err)
+	}
+}
+
+func TestParseRunPodShapes(t *testing.T) {
+	c := loadCatalog(t)
+	tests := []struct {
+		dir, file string
+		want      []rwant
+	}{
+		{verbatimDir, "runpod-rest-v2-catalog-gpus-1.json", []rwant{
+			{gpu: "RTX 4090", raw: "NVIDIA GeForce RTX 4090", region: "US-KS-2", free: "1", usd: 0.31, note: levelHigh + ", community cloud price"},
+		}},
+		{fixturesDir, "runpod-graphql-gpuTypes-lowestPrice.json", []rwant{
+			{gpu: "RTX 4090", raw: "NVIDIA GeForce RTX 4090", free: "1", usd: 0.34, note: levelHigh + ", community cloud price"},
+			// stockStatus null: none; communityPrice null: secure only.
+			{gpu: "H100 SXM", raw: "NVIDIA H100 80GB HBM3", free: "0", usd: 2.69, note: "stock level NONE, secure cloud price"},
+		}},
+		{fixturesDir, "runpod-runpodctl-gpu-list.json", []rwant{
+			{gpu: "RTX 4090", raw: "NVIDIA GeForce RTX 4090", free: "1", note: levelHigh + ", no price"},
+			{gpu: "A100 80GB", raw: "NVIDIA A100 80GB PCIe", free: "1", note: levelHigh + ", no price"},
+		}},
+		{verbatimDir, "runpod-runpodctl-gpu-list-1.json", []rwant{
+			{gpu: "RTX 4090", raw: "NVIDIA GeForce RTX 4090", free: "1", note: levelHigh + ", no price"},
+			{gpu: "A100 80GB", raw: "NVIDIA A100 80GB PCIe", free: "1", note: levelHigh + ", no price"},
+		}},
+		{verbatimDir, "runpod-runpodctl-datacenter-list-1.json", []rwant{
+			{gpu: "RTX 4090", raw: "NVIDIA GeForce RTX 4090", region: "US-GA-1", free: "1", note: levelHigh + ", no price"},
+			{gpu: "A100 80GB", raw: "NVIDIA A100 80GB PCIe", region: "EU-RO-1", free: "1", note: levelHigh + ", no price"},
+		}},
+		// The SDK's get_gpu asks for no stockStatus: level unknown.
+		{verbatimDir, "runpod-sdk-get_gpu-1.json", []rwant{
+			{gpu: "A100 80GB", raw: "NVIDIA A100 80GB PCIe", free: "nil", usd: 1.59, note: "stock level unknown, community cloud price"},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			got, err := stock.ParseRunPod(c, fixture(t, tt.dir, tt.file), fixedNow, fx)
+			if err != nil {
+				t.Fatalf("ParseRunPod: %v", err)
+			}
+			checkRunPod(t, got, tt.want, stock.SourceLive)
+		})
+	}
+}
+
+func TestParseRunPodRows(t *testing.T) {
+	c := loadCatalog(t)
+	tests := []struct {
+		name string
+		body string
+		want []rwant
+	}{
+		{"REST: data centers without levels fall back to the GPU's", `{"gpus":[{"id":"NVIDIA GeForce RTX 4090","name":"RTX 4090","price":{"secure":0.44,"community":0.31},"availability":"medium","dataCenters":[{"id":"US-KS-2"}]}]}`, []rwant{
+			{gpu: "RTX 4090", raw: "NVIDIA GeForce RTX 4090", free: "1", usd: 0.31, note: "stock level MEDIUM (a level, not a count), community cloud price"},
+		}},
+		{"REST: one GPU object (GET /v2/catalog/gpus/{id}), NONE", `{"id":"NVIDIA GeForce RTX 4090","availability":"NONE","price":{"secure":0.53,"community":0.33}}`, []rwant{
+			{gpu: "RTX 4090", raw: "NVIDIA GeForce RTX 4090", free: "0", usd: 0.33, note: "stock level NONE, community cloud price"},
+		}},
+		{"REST: no availability asked for, unknown level string", `{"gpus":[{"id":"NVIDIA GeForce RTX 4090","name":"RTX 4090","price":{"secure":0.44}},{"id":"x","name":"RTX 3090","availability":"PLENTY","price":{"community":0.22}}]}`, []rwant{
+			{gpu: "RTX 4090", raw: "NVIDIA GeForce RTX 4090", free: "nil", usd: 0.44, note: "stock level unknown, secure cloud price"},
+			{gpu: "RTX 3090", raw: "x", free: "nil", usd: 0.22, note: "stock level unknown, community cloud price"},
+		}},
+		{"REST: per-DC NONE kept as sold out", `{"gpus":[{"id":"NVIDIA GeForce RTX 4090","price":{"community":0.31},"dataCenters":[{"id":"A","availability":"NONE"},{"name":"B","availability":"HIGH"},"junk"]}]}`, []rwant{
+			{gpu: "RTX 4090", raw: "NVIDIA GeForce RTX 4090", region: "A", free: "0", usd: 0.31, note: "stock level NONE, community cloud price"},
+			{gpu: "RTX 4090", raw: "NVIDIA GeForce RTX 4090", region: "B", free: "1", usd: 0.31, note: levelHigh + ", community cloud price"},
+		}},
+		{"GraphQL: secureCloud false, lowestPrice null, no level or price skipped", `{"data":{"gpuTypes":[
+			{"id":"NVIDIA GeForce RTX 3090","displayName":"RTX 3090","secureCloud":false,"communityCloud":true,"securePrice":0.43,"communityPrice":0.22,"lowestPrice":{"stockStatus":"Low"}},
+			{"id":"NVIDIA L40S","displayName":"L40S","securePrice":0.86,"lowestPrice":null},
+			{"id":"NVIDIA A30","displayName":"A30","memoryInGb":24}]}}`, []rwant{
+			{gpu: "RTX 3090", raw: "NVIDIA GeForce RTX 3090", free: "1", usd: 0.22, note: levelLow + ", community cloud price"},
+			{gpu: "L40S", raw: "NVIDIA L40S", free: "nil", usd: 0.86, note: "stock level unknown, secure cloud price"},
+		}},
+		{"GraphQL: one gpuType", `{"data":{"gpuType":{"id":"NVIDIA GeForce RTX 4090","displayName":"RTX 4090","communityPrice":0.34,"lowestPrice":{"stockStatus":"Medium"}}}}`, []rwant{
+			{gpu: "RTX 4090", raw: "NVIDIA GeForce RTX 4090", free: "1", usd: 0.34, note: "stock level MEDIUM (a level, not a count), community cloud price"},
+		}},
+		{"GraphQL: errors beside data are ignored", `{"data":{"gpuTypes":[{"id":"NVIDIA GeForce RTX 4090","communityPrice":0.34,"lowestPrice":{"stockStatus":"High"}}]},"errors":[{"message":"partial"}]}`, []rwant{
+			{gpu: "RTX 4090", raw: "NVIDIA GeForce RTX 4090", free: "1", usd: 0.34, note: levelHigh + ", community cloud price"},
+		}},
+		{"runpodctl --include-unavailable row", `[{"available":false,"displayName":"H100 SXM","gpuId":"NVIDIA H100 80GB HBM3","memoryInGb":80},{"available":true,"gpuId":"NVIDIA GeForce RTX 4090","displayName":"RTX 4090"}]`, []rwant{
+			{gpu: "H100 SXM", raw: "NVIDIA H100 80GB HBM3", free: "0", note: "stock level NONE, no price"},
+		}},
+		{"data center list: empty level is none, v2 availability key", `[{"id":"EU-RO-1","gpuAvailability":[{"gpuId":"NVIDIA GeForce RTX 4090","stockStatus":""},{"id":"NVIDIA RTX A6000","availability":"LOW"},null]}]`, []rwant{
+			{gpu: "RTX 4090", raw: "NVIDIA GeForce RTX 4090", region: "EU-RO-1", free: "0", note: "stock level NONE, no price"},
+			{gpu: "RTX A6000", raw: "NVIDIA RTX A6000", region: "EU-RO-1", free: "1", note: levelLow + ", no price"},
+		}},
+		{"display name unknown to the catalog, id known", `{"gpus":[{"id":"NVIDIA A100-SXM4-80GB","name":"A100 SXM","price":{"secure":1.74},"availability":"LOW"}]}`, []rwant{
+			{gpu: "A100 80GB", raw: "NVIDIA A100-SXM4-80GB", free: "1", usd: 1.74, note: levelLow + ", secure cloud price"},
+		}},
+		{"unknown GPU keeps its display name", `{"gpus":[{"id":"NVIDIA B200","name":"B200","price":{"secure":5.99},"availability":"HIGH"}]}`, []rwant{
+			{gpu: "B200", raw: "NVIDIA B200", free: "1", usd: 5.99, note: levelHigh + ", secure cloud price"},
+		}},
+		{"empty list", `{"gpus":[]}`, nil},
+		{"null gpus", `{"gpus":null}`, nil},
+		{"null", `null`, nil},
+		{"empty array", `[]`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := stock.ParseRunPod(c, []byte(tt.body), fixedNow, fx)
+			if err != nil {
+				t.Fatalf("ParseRunPod: %v", err)
+			}
+			checkRunPod(t, got, tt.want, stock.SourceLive)
+		})
+	}
+}
+
+func TestParseRunPodErrors(t *testing.T) {
+	c := loadCatalog(t)
+	tests := []struct {
+		name string
+		body []byte
+		kind error
+		want string
+	}{
+		{"problem 401 (doc example)", fixture(t, verbatimDir, "runpod-rest-v2-error-401-1.json"), stock.ErrUnauthorized, "runpod: API key rejected (status 401): Unauthorized: missing bearer token"},
+		{"problem 429 (doc example)", fixture(t, verbatimDir, "runpod-rest-v2-error-429-1.json"), stock.ErrRateLimited, "runpod: rate limited (status 429): Too Many Requests: rate limit exceeded for the minute window"},
+		{"problem 503", []byte(`{"title":"Service Unavailable","status":503}`), stock.ErrServer, "runpod: server error (status 503): Service Unavailable"},
+		{"GraphQL errors in HTTP 200", []byte(`{"errors":[{"message":"API key is invalid"}],"data":null}`), stock.ErrUnauthorized, "runpod: GraphQL error: API key is invalid"},
+		{"GraphQL other error", []byte(`{"errors":[{"message":"Cannot query field \"x\""},{"message":"second"}]}`), nil, `runpod: GraphQL error: Cannot query field "x"; second`},
+		{"gpus is a string", []byte(`{"gpus":"x"}`), stock.ErrBadResponse, "runpod: gpus is a string"},
+		{"gpuTypes is a number", []byte(`{"data":{"gpuTypes":3}}`), stock.ErrBadResponse, "gpuTypes is a number"},
+		{"data without gpuTypes", []byte(`{"data":{"pods":[]}}`), stock.ErrBadResponse, "GraphQL data has no gpuTypes"},
+		{"unknown object", []byte(`{"foo":1}`), stock.ErrBadResponse, "runpod: no RunPod response shape recognised"},
+		{"a string", []byte(`"x"`), stock.ErrBadResponse, "response is a string"},
+		{"malformed", []byte(`{"gpus":[`), stock.ErrBadResponse, "runpod: malformed JSON"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := stock.ParseRunPod(c, tt.body, fixedNow, fx)
+			if err == nil || got != nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("got %v, %v; want error %q", got, err, tt.want)
+			}
+			if tt.kind != nil && !errors.Is(err, tt.kind) {
+				t.Errorf("error %q is not %v", err, tt.kind)
+			}
+		})
+	}
+}
+
+func TestRunPodErrors(t *testing.T) {
+	path := "/v2/catalog/gpus"
+	problem := "application/problem+json"
+	cases := append(commonErrCases("runpod", path),
+		errCase{name: "401 problem+json (doc example)", respond: func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", problem)
+			w.WriteHeader(401)
+			_, _ = w.Write(fixture(t, verbatimDir, "runpod-rest-v2-error-401-1.json"))
+		}, kind: stock.ErrUnauthorized, want: []string{"runpod: credentials rejected (HTTP 401 Unauthorized) from GET " + path + ": Unauthorized: missing bearer token (cloud COMMUNITY)"}, status: 401},
+		errCase{name: "429 problem+json with Retry-After (doc example)", respond: respondRetry("12", problem, fixture(t, verbatimDir, "runpod-rest-v2-error-429-1.json")),
+			kind: stock.ErrRateLimited, want: []string{"runpod: rate limited (HTTP 429 Too Many Requests) from GET " + path + ", retry after 12s: Too Many Requests: rate limit exceeded for the minute window"},
+			retry: 12 * time.Second, status: 429},
+		errCase{name: "400 without product", respond: respondBytes(400, []byte(`{"title":"Bad Request","status":400,"detail":"product is required with include=AVAILABILITY"}`)),
+			want: []string{"runpod: unexpected HTTP 400 Bad Request", "product is required"}, status: 400},
+	)
+	runErrCases(t, cases, func(t *testing.T, u string) ([]stock.Offer, error) {
+		return newRunPod(t, u, stock.RunPodOptions{Timeout: 150 * time.Millisecond}).Fetch(fetchCtx(t))
+	})
+
+	// The second (SECURE) request failing fails the whole fetch.
+	srv := newRecServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("cloud") == "SECURE" {
+			w.WriteHeader(503)
+			return
+		}
+		respondBytes(200, fixture(t, verbatimDir, "runpod-rest-v2-catalog-gpus-1.json"))(w, r)
+	})
+	got, err := newRunPod(t, srv.URL, stock.RunPodOptions{}).Fetch(fetchCtx(t))
+	if got != nil || !errors.Is(err, stock.ErrServer) || !strings.HasSuffix(err.Error(), "(cloud SECURE)") {
+		t.Errorf("second request failed: %v, %v", got, err)
+	}
+}
+
+func TestRunPodEmptyCatalog(t *testing.T) {
+	srv := newRecServer(t, respondBytes(200, []byte(`{"gpus":[]}`)))
+	got, err := newRunPod(t, srv.URL, stock.RunPodOptions{}).Fetch(fetchCtx(t))
+	if err != nil || len(got) != 0 {
+		t.Fatalf("empty catalog: %v, %v", got, err)
+	}
+}
+
+func TestRunPodNotConfigured(t *testing.T) {
+	p := stock.NewRunPod(loadCatalog(t), stock.RunPodOptions{BaseURL: noRequestServer(t)})
+	got, err := p.Fetch(fetchCtx(t))
+	checkNotConfigured(t, got, err, "runpod", "RUNPOD_API_KEY")
+	if stock.DefaultRunPodBaseURL != "https://api.runpod.io" {
+		t.Errorf("default base %q", stock.DefaultRunPodBaseURL)
+	}
+}

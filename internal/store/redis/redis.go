@@ -1,0 +1,157 @@
+// Package redis is the shared store for several replicas: go-redis's
+// UniversalClient, so a single server, Sentinel or Cluster work. It
+// implements stock.SnapshotStore, stock.SubscriptionStore, stock.AlertStore
+// and stock.Locker.
+//
+// Key layout (P is the prefix, "labgpu:" by default):
+//
+//	P+"snapshots"        hash  provider → JSON stock.ProviderSnapshot
+//	P+"subscriptions"    hash  subscription id → JSON stock.Subscription
+//	P+"notify"           hash  subscription id → JSON stock.NotifyRecord
+//	P+"claim:"+key       string "1", expires after the claim's ttl
+//	P+"mute:"+chatKey    string RFC 3339 time, expires at that time
+//	P+"lock:"+name       string owner, expires after the lock's ttl
+//
+// Every command and script touches one key, so no hash tags are needed on a
+// Cluster. Expiry uses the Redis server's clock.
+package redis
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"sort"
+	"time"
+
+	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/labgpu/bot/internal/stock"
+)
+
+// DefaultPrefix is the key prefix used when none is given.
+const DefaultPrefix = "labgpu:"
+
+// DefaultURL is the REDIS_URL used when none is configured.
+const DefaultURL = "redis://127.0.0.1:6379/0"
+
+// pingTimeout bounds Open's connectivity check.
+const pingTimeout = 5 * time.Second
+
+// Store is a Redis-backed store. Safe for concurrent use, also by several
+// processes sharing the same server and prefix.
+type Store struct {
+	c      goredis.UniversalClient
+	prefix string
+}
+
+// New returns a store over client with keys under prefix (DefaultPrefix
+// when empty). The store does not ping; Close closes client.
+func New(client goredis.UniversalClient, prefix string) *Store {
+	if prefix == "" {
+		prefix = DefaultPrefix
+	}
+	return &Store{c: client, prefix: prefix}
+}
+
+// Open connects to a single Redis server given by a REDIS_URL-style URL
+// ("redis://[user:password@]host:port/db", "rediss://…" for TLS, "unix://…";
+// empty means DefaultURL) and pings it, bounded by ctx and a 5 s timeout.
+// Errors name the host, never the password. For Sentinel or Cluster, build a
+// goredis.UniversalClient and use New.
+func Open(ctx context.Context, rawURL, prefix string) (*Store, error) {
+	if rawURL == "" {
+		rawURL = DefaultURL
+	}
+	host := urlHost(rawURL)
+	opt, err := goredis.ParseURL(rawURL)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			// url.Error repeats the whole URL, password included.
+			err = ue.Err
+		}
+		return nil, fmt.Errorf("redis store: invalid REDIS_URL (host %q): %w", host, err)
+	}
+	c := goredis.NewClient(opt)
+	pctx, cancel := context.WithTimeout(ctx, pingTimeout)
+	defer cancel()
+	if err := c.Ping(pctx).Err(); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("redis store: no answer from Redis at %s: %w", host, err)
+	}
+	return New(c, prefix), nil
+}
+
+// urlHost is the URL's host[:port] (the socket path for unix://), without
+// user or password; "?" when it does not parse.
+func urlHost(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return "?"
+	}
+	if u.Host == "" && u.Path != "" && u.Scheme == "unix" {
+		return u.Path
+	}
+	return u.Host
+}
+
+// Client returns the underlying client.
+func (s *Store) Client() goredis.UniversalClient { return s.c }
+
+// Prefix returns the key prefix.
+func (s *Store) Prefix() string { return s.prefix }
+
+// Close closes the client.
+func (s *Store) Close() error { return s.c.Close() }
+
+func (s *Store) key(parts ...string) string {
+	k := s.prefix
+	for _, p := range parts {
+		k += p
+	}
+	return k
+}
+
+// SaveProviderSnapshot replaces the provider's stored snapshot.
+func (s *Store) SaveProviderSnapshot(ctx context.Context, ps stock.ProviderSnapshot) error {
+	b, err := json.Marshal(ps)
+	if err != nil {
+		return fmt.Errorf("redis store: encode snapshot %q: %w", ps.Provider, err)
+	}
+	if err := s.c.HSet(ctx, s.key("snapshots"), ps.Provider, b).Err(); err != nil {
+		return fmt.Errorf("redis store: save snapshot %q: %w", ps.Provider, err)
+	}
+	return nil
+}
+
+// LoadProviderSnapshots returns every stored snapshot. A record that does
+// not decode is skipped and reported in the error, the others still load.
+func (s *Store) LoadProviderSnapshots(ctx context.Context) ([]stock.ProviderSnapshot, error) {
+	m, err := s.c.HGetAll(ctx, s.key("snapshots")).Result()
+	if err != nil {
+		return nil, fmt.Errorf("redis store: load snapshots: %w", err)
+	}
+	names := sortedKeys(m)
+	var out []stock.ProviderSnapshot
+	var bad error
+	for _, k := range names {
+		var ps stock.ProviderSnapshot
+		if err := json.Unmarshal([]byte(m[k]), &ps); err != nil {
+			bad = fmt.Errorf("redis store: snapshot %q does not decode: %w", k, err)
+			continue
+		}
+		out = append(out, ps)
+	}
+	return out, bad
+}
+
+func sortedKeys(m map[string]string) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
