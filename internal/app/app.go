@@ -134,13 +134,26 @@ func Providers(cfg config.Config, cat *catalog.Catalog, log *slog.Logger, now fu
 	if cfg.CatalogEnabled() {
 		ps = append(ps, stock.NewCatalogProvider(cat))
 	}
-	if cfg.AutoDLEnabled() {
+	if a := p.AutoDL.Enabled; a == nil || *a {
+		// Without a token it reports "not configured".
 		ps = append(ps, stock.NewAutoDL(cat, stock.AutoDLOptions{BaseURL: p.AutoDL.BaseURL, Token: p.AutoDL.Token,
 			Regions: p.AutoDL.Regions, UseMachineList: p.AutoDL.MachineList, Timeout: p.AutoDL.Timeout.D(), Now: now}))
 	}
 	if cfg.VastAIEnabled() {
 		ps = append(ps, stock.NewVastAI(cat, stock.VastAIOptions{BaseURL: p.VastAI.BaseURL, APIKey: p.VastAI.APIKey,
 			FXUSDCNY: cat.FXUSDCNY, GPUs: p.VastAI.GPUs, Limit: p.VastAI.Limit, Timeout: p.VastAI.Timeout.D(), Now: now}))
+	}
+	if p.GPUShare.On() {
+		ps = append(ps, stock.NewGPUShare(cat, stock.GPUShareOptions{BaseURL: p.GPUShare.BaseURL, Token: p.GPUShare.Token, Timeout: p.GPUShare.Timeout.D(), Now: now}))
+	}
+	if p.Matpool.On() {
+		ps = append(ps, stock.NewMatpool(cat, stock.MatpoolOptions{BaseURL: p.Matpool.BaseURL, Token: p.Matpool.Token, UserID: p.Matpool.UserID, Timeout: p.Matpool.Timeout.D(), Now: now}))
+	}
+	if p.RunPod.On() {
+		ps = append(ps, stock.NewRunPod(cat, stock.RunPodOptions{BaseURL: p.RunPod.BaseURL, APIKey: p.RunPod.Token, FXUSDCNY: cat.FXUSDCNY, Timeout: p.RunPod.Timeout.D(), Now: now}))
+	}
+	if p.Lambda.On() {
+		ps = append(ps, stock.NewLambda(cat, stock.LambdaOptions{BaseURL: p.Lambda.BaseURL, APIKey: p.Lambda.Token, FXUSDCNY: cat.FXUSDCNY, Timeout: p.Lambda.Timeout.D(), Now: now}))
 	}
 	if p.Replay.Dir != "" {
 		ps = append(ps, stock.NewReplay(cat, p.Replay.Dir, cat.FXUSDCNY, log))

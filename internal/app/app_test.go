@@ -169,3 +169,45 @@ func TestConsole(t *testing.T) {
 		t.Error("input after exit was answered")
 	}
 }
+
+// TestSubscribeThenPoll: a subscription made with `bot ask` is announced
+// by `bot poll --once` when a recording shows stock, and only once.
+func TestSubscribeThenPoll(t *testing.T) {
+	if _, err := os.Stat(fixtures); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("CI must have ../shared beside the clone:", err)
+		}
+		t.Skip("shared fixtures not present:", err)
+	}
+	rec := t.TempDir()
+	data := t.TempDir()
+	copyFile := func(src string) {
+		b, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(rec, filepath.Base(src)), b, 0o600)
+	}
+	copyFile(filepath.Join(fixtures, "autodl-web-user-machine-list.json"))
+	a := newApp(t, data, rec)
+	var out bytes.Buffer
+	if err := a.Ask(context.Background(), "3090 有货了提醒我", app.FormatText, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "已订阅") {
+		t.Fatalf("subscribe: %s", out.String())
+	}
+	a.Close()
+	copyFile("../../../shared/fixtures/stock-verbatim/vastai-bundles-2.json")
+	for i, want := range []int{1, 0} {
+		a := newApp(t, data, rec)
+		out.Reset()
+		if err := a.PollOnce(context.Background(), app.FormatText, &out); err != nil {
+			t.Fatal(err)
+		}
+		a.Close()
+		if got := strings.Count(out.String(), "库存提醒"); got != want {
+			t.Fatalf("poll %d: %d alerts, want %d:\n%s", i+1, got, want, out.String())
+		}
+	}
+}

@@ -111,6 +111,17 @@ func (p *Poller) RunOnce(ctx context.Context) (bool, stock.Snapshot, stock.Proce
 	return true, snap, res, err
 }
 
+// Release gives up the poll lock (at shutdown, or after a one-shot poll),
+// so another replica or the next run does not wait for it to expire.
+func (p *Poller) Release(ctx context.Context) {
+	if p.Locker == nil {
+		return
+	}
+	if err := p.Locker.Unlock(ctx, PollLock, p.owner()); err != nil {
+		p.log().Warn("poll: release lock", "err", err)
+	}
+}
+
 func (p *Poller) owner() string {
 	if p.Owner == "" {
 		b := make([]byte, 8)
@@ -176,10 +187,8 @@ func (a *App) NewPoller() *Poller {
 // LiveProviders reports whether any provider besides the catalog runs, so
 // polling has something to watch.
 func (a *App) LiveProviders() bool {
-	for _, p := range Providers(a.Cfg, a.Cat, a.Log, a.now) {
-		if p.Name() != string(stock.SourceCatalog) {
-			return true
-		}
-	}
-	return false
+	p := a.Cfg.Stock.Providers
+	return a.Cfg.AutoDLEnabled() || a.Cfg.VastAIEnabled() || p.Replay.Dir != "" ||
+		p.GPUShare.On() && p.GPUShare.Token != "" || p.Matpool.On() && p.Matpool.Token != "" ||
+		p.RunPod.On() && p.RunPod.Token != "" || p.Lambda.On() && p.Lambda.Token != ""
 }

@@ -42,18 +42,22 @@ func (a *App) Console(ctx context.Context, in io.Reader, out io.Writer) error {
 	}
 	a.Notifier.Register("console", &ConsoleNotifier{Router: a.Router, W: out})
 	if a.Cfg.Stock.Poll.Schedule != "" && a.LiveProviders() && a.Store != nil {
-		c, err := a.NewPoller().Start(ctx, a.Cfg.Stock.Poll.Schedule, a.Location)
+		poller := a.NewPoller()
+		c, err := poller.Start(ctx, a.Cfg.Stock.Poll.Schedule, a.Location)
 		if err != nil {
 			return err
 		}
-		defer c.Stop()
+		defer func() {
+			<-c.Stop().Done()
+			poller.Release(context.WithoutCancel(ctx))
+		}()
 	}
 	return console.Run(ctx, in, out, a.Router, prompt)
 }
 
 // Ask answers one question on w as text or one JSON object.
 func (a *App) Ask(ctx context.Context, question, format string, w io.Writer) error {
-	msg := chat.Message{Channel: "cli", ID: "cli", ChatID: "cli", ChatType: chat.P2P, SenderID: "cli", Text: question, Time: time.Now()}
+	msg := chat.Message{Channel: "console", ID: "cli", ChatID: "console", ChatType: chat.P2P, SenderID: "console", SenderName: "you", Text: question, Time: time.Now()}
 	res := a.Router.Answer(ctx, msg)
 	if format == FormatJSON {
 		return writeJSON(w, res)
@@ -97,7 +101,11 @@ func (a *App) PollOnce(ctx context.Context, format string, w io.Writer) error {
 	// channel.
 	alerts := &bytes.Buffer{}
 	a.Notifier.Register("console", &ConsoleNotifier{Router: a.Router, W: alerts})
-	ran, snap, pres, err := a.NewPoller().RunOnce(ctx)
+	poller := a.NewPoller()
+	ran, snap, pres, err := poller.RunOnce(ctx)
+	if ran {
+		defer poller.Release(context.WithoutCancel(ctx))
+	}
 	if err != nil {
 		return err
 	}

@@ -97,7 +97,7 @@ func (r *Router) subscribeAnswer(ctx context.Context, res *Result) {
 	default:
 		rep.Lines = append(rep.Lines, pick1(en, "现在查不到这张卡的实时库存（没有实时数据源或获取失败）；库存未知时不会乱报。", "No live stock for it right now (no live provider, or it failed); unknown stock never triggers an alert."))
 	}
-	rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en, "有货或降价时在本群 @你；同一个订阅 %s 内最多提醒一次。“我的订阅”查看，“取消订阅 4090”取消，“静音 2小时”暂停本群提醒。",
+	rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en, "有货或降价时在本群 @你；同一个订阅 %s内最多提醒一次。“我的订阅”查看，“取消订阅 4090”取消，“静音 2小时”暂停本群提醒。",
 		"You are @mentioned here when it is available or cheaper, at most once per %s per subscription. “my subscriptions” lists them, “unsubscribe 4090” cancels, “mute 2h” pauses alerts in this chat."),
 		durationText(r.policy.Cooldown, en)))
 	rep.Mentions = []string{msg.SenderID}

@@ -90,11 +90,30 @@ type PollConf struct {
 
 // ProvidersConf holds one block per provider.
 type ProvidersConf struct {
-	Catalog EnableConf `yaml:"catalog"`
-	AutoDL  AutoDLConf `yaml:"autodl"`
-	VastAI  VastAIConf `yaml:"vastai"`
-	Replay  ReplayConf `yaml:"replay"`
+	Catalog  EnableConf `yaml:"catalog"`
+	AutoDL   AutoDLConf `yaml:"autodl"`
+	VastAI   VastAIConf `yaml:"vastai"`
+	GPUShare TokenConf  `yaml:"gpushare"`
+	Matpool  TokenConf  `yaml:"matpool"`
+	RunPod   TokenConf  `yaml:"runpod"`
+	Lambda   TokenConf  `yaml:"lambda"`
+	Replay   ReplayConf `yaml:"replay"`
 }
+
+// TokenConf is a provider that needs a token or API key: 恒源云 (GPUSHARE_TOKEN),
+// 矩池云 (MATPOOL_TOKEN and MATPOOL_USER_ID), RunPod (RUNPOD_API_KEY),
+// Lambda (LAMBDA_API_KEY). It runs unless enabled: false; without
+// credentials it reports "not configured".
+type TokenConf struct {
+	Enabled *bool    `yaml:"enabled"`
+	BaseURL string   `yaml:"base_url"`
+	Token   string   `yaml:"token"`
+	UserID  string   `yaml:"user_id"`
+	Timeout Duration `yaml:"timeout"`
+}
+
+// On reports whether the provider is not switched off.
+func (t TokenConf) On() bool { return t.Enabled == nil || *t.Enabled }
 
 // EnableConf is a provider that only needs switching on or off.
 type EnableConf struct {
@@ -226,6 +245,16 @@ func Load(path string, env Env) (Config, error) {
 	if v, ok := env("VASTAI_API_KEY"); ok && v != "" {
 		cfg.Stock.Providers.VastAI.APIKey = v
 	}
+	for _, e := range []struct {
+		name string
+		dst  *string
+	}{{"GPUSHARE_TOKEN", &cfg.Stock.Providers.GPUShare.Token}, {"MATPOOL_TOKEN", &cfg.Stock.Providers.Matpool.Token},
+		{"MATPOOL_USER_ID", &cfg.Stock.Providers.Matpool.UserID}, {"RUNPOD_API_KEY", &cfg.Stock.Providers.RunPod.Token},
+		{"LAMBDA_API_KEY", &cfg.Stock.Providers.Lambda.Token}} {
+		if v, ok := env(e.name); ok && v != "" {
+			*e.dst = v
+		}
+	}
 	if v, ok := env("REDIS_URL"); ok && v != "" {
 		cfg.Store.RedisURL = v
 	}
@@ -297,7 +326,9 @@ func (c Config) Validate() error {
 		}
 	}
 	for key, d := range map[string]Duration{"stock.timeout": c.Stock.Timeout, "stock.max_age": c.Stock.MaxAge, "stock.poll.jitter": c.Stock.Poll.Jitter, "alerts.cooldown": c.Alerts.Cooldown,
-		"stock.providers.autodl.timeout": c.Stock.Providers.AutoDL.Timeout, "stock.providers.vastai.timeout": c.Stock.Providers.VastAI.Timeout} {
+		"stock.providers.autodl.timeout": c.Stock.Providers.AutoDL.Timeout, "stock.providers.vastai.timeout": c.Stock.Providers.VastAI.Timeout,
+		"stock.providers.gpushare.timeout": c.Stock.Providers.GPUShare.Timeout, "stock.providers.matpool.timeout": c.Stock.Providers.Matpool.Timeout,
+		"stock.providers.runpod.timeout": c.Stock.Providers.RunPod.Timeout, "stock.providers.lambda.timeout": c.Stock.Providers.Lambda.Timeout} {
 		if err := d.check(key); err != nil {
 			return err
 		}
@@ -311,6 +342,14 @@ func (c Config) Validate() error {
 	}
 	if err := checkURL("stock.providers.vastai.base_url", p.VastAI.BaseURL); err != nil {
 		return err
+	}
+	for key, u := range map[string]string{"stock.providers.gpushare.base_url": p.GPUShare.BaseURL, "stock.providers.matpool.base_url": p.Matpool.BaseURL,
+		"stock.providers.runpod.base_url": p.RunPod.BaseURL, "stock.providers.lambda.base_url": p.Lambda.BaseURL} {
+		if u != "" {
+			if err := checkURL(key, u); err != nil {
+				return err
+			}
+		}
 	}
 	if p.VastAI.Limit < 0 || p.VastAI.Limit > 1000 {
 		return fmt.Errorf("stock.providers.vastai.limit: %d is outside 1-1000", p.VastAI.Limit)
