@@ -16,6 +16,8 @@ ENV BOT_DATA_DIR=/data
 WORKDIR /data
 USER nonroot:nonroot
 ENTRYPOINT ["/usr/local/bin/bot"]
-# With no arguments: the console chat (run with -it). `bot serve` arrives
-# with the chat channels.
-CMD []
+# Feishu (FEISHU_* env), webhooks, polling and alerts; /feishu/events,
+# /healthz and /metrics on :8080. `docker run -it IMAGE` with no
+# arguments after the image name runs this; pass "ask ..." for one answer.
+EXPOSE 8080
+CMD ["serve"]

@@ -91,12 +91,12 @@ func newRoot() *cobra.Command {
 	}
 	root.PersistentFlags().String("config", "", "config file (YAML); also BOT_CONFIG")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(askCmd(), estimateCmd(), pollCmd())
+	root.AddCommand(askCmd(), estimateCmd(), pollCmd(), serveCmd())
 	return root
 }
 
 func askCmd() *cobra.Command {
-	var format string
+	var format, chatKey string
 	c := &cobra.Command{
 		Use:     "ask [--format text|json] QUESTION",
 		Short:   "answer one question and exit",
@@ -116,10 +116,15 @@ func askCmd() *cobra.Command {
 				return err
 			}
 			defer a.Close()
-			return a.Ask(cmd.Context(), strings.Join(args, " "), format, os.Stdout)
+			channel, chatID, ok := strings.Cut(chatKey, "/")
+			if !ok || channel == "" || chatID == "" {
+				return usageError{fmt.Errorf("--chat: %q is not CHANNEL/CHAT_ID, e.g. webhook/lab", chatKey)}
+			}
+			return a.AskIn(cmd.Context(), channel, chatID, strings.Join(args, " "), format, os.Stdout)
 		},
 	}
 	c.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	c.Flags().StringVar(&chatKey, "chat", "console/console", "the chat the question comes from (subscriptions alert there), e.g. webhook/lab for a configured webhook")
 	return c
 }
 
@@ -182,6 +187,23 @@ func estimateCmd() *cobra.Command {
 	return c
 }
 
+func serveCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "serve [--config FILE]",
+		Short: "run the chat channels (Feishu, webhooks), polling and alerts, with /healthz and /metrics",
+		Long:  "Runs until SIGTERM or Ctrl-C. Feishu runs when FEISHU_APP_ID is set (FEISHU_MODE webhook or websocket); the HTTP server listens on BOT_HTTP_ADDR (default :8080).",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			a, err := load(cmd)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			return a.Serve(cmd.Context(), app.ServeOptions{})
+		},
+	}
+}
+
 func pollCmd() *cobra.Command {
 	var format string
 	var once bool
@@ -194,7 +216,7 @@ func pollCmd() *cobra.Command {
 				return usageError{err}
 			}
 			if !once {
-				return usageError{fmt.Errorf("poll needs --once (continuous polling runs under bot serve)")}
+				return usageError{fmt.Errorf("poll needs --once (bot serve, or the console, polls on the schedule)")}
 			}
 			a, err := load(cmd)
 			if err != nil {

@@ -31,7 +31,13 @@ func TestMain(m *testing.M) {
 func run(t *testing.T, stdin string, env []string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	cmd := exec.Command(botBin, args...)
-	cmd.Env = append(append(os.Environ(), "BOT_DATA_DIR="+t.TempDir()), env...)
+	var base []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "REDIS_URL=") && !strings.HasPrefix(kv, "FEISHU_") && !strings.HasPrefix(kv, "BOT_") {
+			base = append(base, kv)
+		}
+	}
+	cmd.Env = append(append(base, "BOT_DATA_DIR="+t.TempDir()), env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var o, e strings.Builder
 	cmd.Stdout, cmd.Stderr = &o, &e

@@ -165,6 +165,9 @@ func Providers(cfg config.Config, cat *catalog.Catalog, log *slog.Logger, now fu
 // data_dir, or Redis at store.redis_url.
 func OpenStore(ctx context.Context, cfg config.Config) (Store, error) {
 	if cfg.Store.Kind == "redis" {
+		if len(cfg.Store.RedisAddrs) > 0 {
+			return redisstore.OpenCluster(ctx, cfg.Store.RedisAddrs, cfg.Store.RedisMasterName, cfg.Store.RedisURL, cfg.Store.Prefix)
+		}
 		return redisstore.Open(ctx, cfg.Store.RedisURL, cfg.Store.Prefix)
 	}
 	return embedded.Open(cfg.DataDir)

@@ -73,13 +73,16 @@ type Poller struct {
 	Locker  stock.Locker
 	// Owner identifies this replica for the lock (random when empty).
 	Owner string
-	// LockTTL is the lock's lifetime; the holder renews it every poll
-	// (default 10 min, longer than any poll).
+	// LockTTL is the lock's lifetime; the holder renews it every poll and
+	// every TTL/3 while polling (default 3 min: a dead replica's lock
+	// frees within 3 min).
 	LockTTL time.Duration
 	// Jitter delays each run by a random time up to it.
 	Jitter time.Duration
 	Log    *slog.Logger
 	Now    func() time.Time
+	// OnPoll, when set, sees every scheduled poll's result (metrics).
+	OnPoll func(stock.Snapshot, stock.ProcessResult)
 }
 
 // RunOnce polls once. It returns false when another replica holds the
@@ -89,7 +92,7 @@ func (p *Poller) RunOnce(ctx context.Context) (bool, stock.Snapshot, stock.Proce
 	if p.Locker != nil {
 		ttl := p.LockTTL
 		if ttl <= 0 {
-			ttl = 10 * time.Minute
+			ttl = 3 * time.Minute
 		}
 		held, err := p.Locker.TryLock(ctx, PollLock, p.owner(), ttl)
 		if err != nil {
@@ -98,6 +101,24 @@ func (p *Poller) RunOnce(ctx context.Context) (bool, stock.Snapshot, stock.Proce
 		if !held {
 			return false, stock.Snapshot{}, res, nil
 		}
+		// Renew while the poll runs, so a slow poll keeps the lock and a
+		// dead replica loses it within one TTL.
+		rctx, stop := context.WithCancel(ctx)
+		defer stop()
+		go func() {
+			t := time.NewTicker(ttl / 3)
+			defer t.Stop()
+			for {
+				select {
+				case <-rctx.Done():
+					return
+				case <-t.C:
+					if _, err := p.Locker.TryLock(rctx, PollLock, p.owner(), ttl); err != nil && rctx.Err() == nil {
+						p.log().Warn("poll: renew lock", "err", err)
+					}
+				}
+			}
+		}()
 	}
 	snap := p.Board.Refresh(ctx)
 	if p.Alerter == nil {
@@ -135,7 +156,7 @@ func (p *Poller) owner() string {
 // loc, skipping a run while the previous one is still running and
 // recovering from panics. Stop the returned cron to end it.
 func (p *Poller) Start(ctx context.Context, spec string, loc *time.Location) (*cron.Cron, error) {
-	logger := cron.VerbosePrintfLogger(slogPrintf{p.log()})
+	logger := cronLogger{p.log()}
 	c := cron.New(cron.WithLocation(loc), cron.WithChain(cron.Recover(logger), cron.SkipIfStillRunning(logger)))
 	_, err := c.AddFunc(spec, func() {
 		if p.Jitter > 0 {
@@ -155,6 +176,9 @@ func (p *Poller) Start(ctx context.Context, spec string, loc *time.Location) (*c
 		default:
 			p.log().Info("poll", "providers", len(snap.Providers), "offers", len(snap.Offers()), "subscriptions", res.Subscriptions, "alerts", res.Alerts, "held", res.Held)
 		}
+		if ran && p.OnPoll != nil {
+			p.OnPoll(snap, res)
+		}
 	})
 	if err != nil {
 		return nil, fmt.Errorf("stock.poll.schedule: %q: %w", spec, err)
@@ -170,10 +194,14 @@ func (p *Poller) log() *slog.Logger {
 	return slog.Default()
 }
 
-// slogPrintf adapts slog to cron's Printf logger.
-type slogPrintf struct{ l *slog.Logger }
+// cronLogger adapts slog to cron.Logger: errors (recovered panics) at
+// error level, the rest (skipped runs, schedule) at debug.
+type cronLogger struct{ l *slog.Logger }
 
-func (s slogPrintf) Printf(format string, args ...any) { s.l.Debug(fmt.Sprintf(format, args...)) }
+func (c cronLogger) Info(msg string, kv ...any) { c.l.Debug("cron: "+msg, kv...) }
+func (c cronLogger) Error(err error, msg string, kv ...any) {
+	c.l.Error("cron: "+msg, append(kv, "err", err)...)
+}
 
 // NewPoller builds the app's poller.
 func (a *App) NewPoller() *Poller {

@@ -57,7 +57,13 @@ func (a *App) Console(ctx context.Context, in io.Reader, out io.Writer) error {
 
 // Ask answers one question on w as text or one JSON object.
 func (a *App) Ask(ctx context.Context, question, format string, w io.Writer) error {
-	msg := chat.Message{Channel: "console", ID: "cli", ChatID: "console", ChatType: chat.P2P, SenderID: "console", SenderName: "you", Text: question, Time: time.Now()}
+	return a.AskIn(ctx, "console", "console", question, format, w)
+}
+
+// AskIn answers one question as if asked in the given chat (channel and
+// chat id): a subscription made this way alerts that chat.
+func (a *App) AskIn(ctx context.Context, channel, chatID, question, format string, w io.Writer) error {
+	msg := chat.Message{Channel: channel, ID: "cli", ChatID: chatID, ChatType: chat.P2P, SenderID: "console", SenderName: "you", Text: question, Time: time.Now()}
 	res := a.Router.Answer(ctx, msg)
 	if format == FormatJSON {
 		return writeJSON(w, res)
@@ -92,6 +98,9 @@ type PollResult struct {
 	Providers []stock.ProviderSnapshot `json:"providers"`
 	Offers    []stock.Offer            `json:"offers"`
 	Alerts    stock.ProcessResult      `json:"alerts"`
+	// AlertText is the console alerts this poll sent, as printed.
+	AlertText string `json:"alert_text,omitempty"`
+	Note      string `json:"note,omitempty"`
 }
 
 // PollOnce fetches every provider once and prints the offers. It returns
@@ -109,10 +118,13 @@ func (a *App) PollOnce(ctx context.Context, format string, w io.Writer) error {
 	if err != nil {
 		return err
 	}
+	note := ""
 	if !ran {
-		return fmt.Errorf("poll: another bot process is polling (it holds the %q lock); try again later", PollLock)
+		// Another replica polls and alerts; still show the providers.
+		snap = a.Board.Refresh(ctx)
+		note = fmt.Sprintf("another bot process holds the %q lock: it sends the alerts", PollLock)
 	}
-	res := PollResult{TakenAt: snap.TakenAt, Providers: snap.Providers, Offers: snap.Offers(), Alerts: pres}
+	res := PollResult{TakenAt: snap.TakenAt, Providers: snap.Providers, Offers: snap.Offers(), Alerts: pres, AlertText: alerts.String(), Note: note}
 	sort.SliceStable(res.Offers, func(i, j int) bool {
 		if res.Offers[i].GPU != res.Offers[j].GPU {
 			return res.Offers[i].GPU < res.Offers[j].GPU
@@ -161,8 +173,13 @@ func (a *App) PollOnce(ctx context.Context, format string, w io.Writer) error {
 			fmt.Fprint(w, chat.AlignTable(o))
 		}
 	}
-	if alerts.Len() > 0 && format != FormatJSON {
-		fmt.Fprint(w, alerts.String())
+	if format != FormatJSON {
+		if alerts.Len() > 0 {
+			fmt.Fprint(w, alerts.String())
+		}
+		if note != "" {
+			fmt.Fprintln(w, note)
+		}
 	}
 	failed, live := 0, 0
 	for _, p := range snap.Providers {

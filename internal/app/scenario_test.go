@@ -221,11 +221,15 @@ func TestTwoReplicasOneAlert(t *testing.T) {
 	// Both try to poll at the same tick, concurrently.
 	var wg sync.WaitGroup
 	ran := make([]bool, 2)
+	perr := make([]error, 2)
 	for i, r := range []*rig{ra, rb} {
 		wg.Add(1)
-		go func() { defer wg.Done(); ran[i] = r.poll(t) }()
+		go func() { defer wg.Done(); ran[i], _, _, perr[i] = r.poller.RunOnce(ctx) }()
 	}
 	wg.Wait()
+	if perr[0] != nil || perr[1] != nil {
+		t.Fatal(perr)
+	}
 	if ran[0] == ran[1] {
 		t.Fatalf("both or neither replica polled: %v", ran)
 	}
@@ -233,19 +237,87 @@ func TestTwoReplicasOneAlert(t *testing.T) {
 	// the alert key lets one send.
 	rb.poller.Locker = nil
 	ra.poller.Locker = nil
-	// Forget the record so both decide again for the same poll minute.
-	if err := a.DeleteNotifyRecord(ctx, "s1"); err != nil {
+	// A new subscription, decided by both replicas at once: SET NX on its
+	// alert key lets exactly one of them send it.
+	if err := a.AddSubscription(ctx, sub("s2")); err != nil {
 		t.Fatal(err)
 	}
 	clk.step(time.Minute)
 	before := ra.sink.count() + rb.sink.count()
+	errs := make([]error, 2)
 	for i, r := range []*rig{ra, rb} {
 		wg.Add(1)
-		go func() { defer wg.Done(); ran[i] = r.poll(t) }()
+		go func() { defer wg.Done(); _, _, _, errs[i] = r.poller.RunOnce(ctx) }()
 	}
 	wg.Wait()
+	if errs[0] != nil || errs[1] != nil {
+		t.Fatal(errs)
+	}
 	total := ra.sink.count() + rb.sink.count()
 	if before != 1 || total != 2 {
 		t.Fatalf("alerts sent: %d after the first tick, %d after the second; want 1 and 2 (one replica each time)", before, total)
+	}
+}
+
+// failingLog wraps a store: the notification log cannot be written.
+type failingLog struct{ app.Store }
+
+func (f failingLog) PutNotifyRecords(context.Context, []stock.NotifyRecord) error {
+	return fmt.Errorf("disk full")
+}
+
+// flakySink fails its first n sends.
+type flakySink struct {
+	sink
+	fail int
+}
+
+func (f *flakySink) Notify(ctx context.Context, a stock.Alert) error {
+	if f.fail > 0 {
+		f.fail--
+		return fmt.Errorf("feishu: HTTP 502")
+	}
+	return f.sink.Notify(ctx, a)
+}
+
+// TestFailedLogWriteDoesNotResend: an alert that went out but could not be
+// recorded is not sent again at every poll (its claim stops it).
+func TestFailedLogWriteDoesNotResend(t *testing.T) {
+	ctx := context.Background()
+	st := embeddedStore(t, t.TempDir())
+	defer st.Close()
+	st.AddSubscription(ctx, sub("s1"))
+	clk := &clock{t: time.Date(2026, 11, 29, 20, 0, 0, 0, time.UTC)}
+	prov := &script{}
+	prov.set(2, 2.2, nil)
+	r := newRig(t, failingLog{st}, stock.DefaultPolicy(), prov, clk, "a")
+	for i := 0; i < 5; i++ {
+		r.poll(t)
+		clk.step(2 * time.Minute)
+	}
+	if r.sink.count() != 1 {
+		t.Fatalf("%d alerts over 5 polls with a failing log, want 1", r.sink.count())
+	}
+}
+
+// TestFailedSendIsRetried: a send that fails is released and goes out at
+// the next poll, once.
+func TestFailedSendIsRetried(t *testing.T) {
+	ctx := context.Background()
+	st := embeddedStore(t, t.TempDir())
+	defer st.Close()
+	st.AddSubscription(ctx, sub("s1"))
+	clk := &clock{t: time.Date(2026, 11, 29, 20, 0, 0, 0, time.UTC)}
+	prov := &script{}
+	prov.set(2, 2.2, nil)
+	r := newRig(t, st, stock.DefaultPolicy(), prov, clk, "a")
+	flaky := &flakySink{fail: 1}
+	r.poller.Alerter.Notifier = flaky
+	for i := 0; i < 3; i++ {
+		r.poll(t)
+		clk.step(2 * time.Minute)
+	}
+	if flaky.count() != 1 {
+		t.Fatalf("%d alerts delivered, want 1 (after one failed try)", flaky.count())
 	}
 }

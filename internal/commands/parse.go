@@ -161,10 +161,15 @@ var (
 	reUnmute      = regexp.MustCompile(`取消静音|解除静音|unmute|un-mute|恢复提醒`)
 	reUnsubscribe = regexp.MustCompile(`取消订阅|退订|取消提醒|不用提醒|别提醒|unsubscribe|cancel (?:my )?(?:subscription|alert)s?|stop (?:notifying|alerting)`)
 	reListSubs    = regexp.MustCompile(`我的订阅|订阅列表|查看订阅|有哪些订阅|my subscriptions|list (?:my )?subscriptions|my alerts`)
-	reSubscribe   = regexp.MustCompile(`订阅|提醒我|通知我|叫我|告诉我|喊我|notify me|alert me|let me know|ping me|tell me when|subscribe|watch for`)
-	reMinFree     = regexp.MustCompile(`(?:至少|不少于|最少|at least|min(?:imum)?)\s*` + numPat + `\s*(?:张|块|个|台|gpus?|cards?)|` + numPat + `\s*(?:张|块|台)\s*(?:以上|及以上|起)`)
-	reRegion      = regexp.MustCompile(`(?:地区|区域|region|机房)\s*[:：=]?\s*([\p{Han}a-z0-9-]+)|(西北|北京|内蒙|佛山|重庆|扬州|华东|华北|华南|西南|宁夏|芜湖|杭州|上海|深圳|广州)[a-z]?区?`)
-	reSubRef      = regexp.MustCompile(`(?:^|\s|订阅|#|第)\s*(s-[a-z0-9]+|\d{1,3})\s*(?:个|号)?\s*$`)
+	// "告诉我哪家有4090" is a question: 告诉我 and "let me know" subscribe
+	// only with a when-word (有货, 降价, 的时候, when).
+	reSubscribe = regexp.MustCompile(`订阅|提醒我|通知我|叫我|喊我|notify me|alert me|ping me|tell me when|subscribe|watch for|(?:告诉我|let me know).*(?:有货|降价|便宜了|的时候|when|once)|(?:有货|降价|便宜了|的时候).*(?:告诉我|let me know)|(?:let me know|tell me) (?:when|once|if)`)
+	reMinFree   = regexp.MustCompile(`(?:至少|不少于|最少|at least|min(?:imum)?)\s*` + numPat + `\s*(?:张|块|个|台|gpus?|cards?)|` + numPat + `\s*(?:张|块|台)\s*(?:以上|及以上|起)`)
+	reMinFreeEN = regexp.MustCompile(`(\d+|two|three|four|eight)\s+(?:[a-z0-9 ]*?)(?:s|gpus|cards)?\s+(?:are|is)\s+free`)
+	reRegion    = regexp.MustCompile(`(?:地区|区域|region|机房)\s*[:：=]?\s*([\p{Han}a-z0-9-]+)|(西北|北京|内蒙|佛山|重庆|扬州|华东|华北|华南|西南|宁夏|芜湖|杭州|上海|深圳|广州)[a-z]?区?`)
+	reSubRef    = regexp.MustCompile(`(?:^|\s|订阅|#|第)\s*(s-[a-z0-9]+|\d{1,3})\s*(?:个|号)?\s*$`)
+	// rePriceWord marks a price condition the ceiling rules did not take.
+	rePriceWord = regexp.MustCompile(`低于|不超过|小于|以下|under|below|less than|cheaper than`)
 	// reCountEN is an English count right before a GPU name ("one 4090").
 	reCountEN = regexp.MustCompile(`(?:^|\s)(one|a single|single|two|four|eight)\s*$`)
 	// Training switches: LoRA targets, optimizer, recomputation, attention
@@ -751,6 +756,9 @@ func alertIntent(q *Query, s, rest string) bool {
 		return true
 	case reSubscribe.MatchString(s) && (q.GPU != "" || q.UnknownGPU != "" || strings.Contains(s, "订阅")):
 		q.Intent = IntentSubscribe
+		if q.MaxPriceCNY == 0 && rePriceWord.MatchString(s) {
+			q.problem("价格条件没看懂（要在 0 到 1000 元/卡时之间），这个订阅不限价格", "the price limit was not understood (it must be between 0 and 1000 CNY/GPU-h); this subscription has no price limit")
+		}
 		if m := reMinFree.FindStringSubmatch(rest); m != nil {
 			n := m[1]
 			if n == "" {
@@ -759,6 +767,18 @@ func alertIntent(q *Query, s, rest string) bool {
 			if v, ok := parseNum(n); ok && v >= 1 && v <= 64 {
 				q.MinFree = int(v)
 				q.GPUCount = 0
+			}
+		}
+		if q.MinFree == 0 {
+			if m := reMinFreeEN.FindStringSubmatch(s); m != nil {
+				n := map[string]int{"two": 2, "three": 3, "four": 4, "eight": 8}[m[1]]
+				if n == 0 {
+					n, _ = strconv.Atoi(m[1])
+				}
+				if n >= 2 && n <= 64 {
+					q.MinFree = n
+					q.GPUCount = 0
+				}
 			}
 		}
 		if m := reRegion.FindStringSubmatch(rest); m != nil {

@@ -106,6 +106,10 @@ var parseCases = []parseCase{
 	{in: "mute 30m", intent: iMute, mute: 30, en: true},
 	{in: "静音半小时", intent: iMute, mute: 30},
 	{in: "取消静音", intent: iMute},
+	{in: "告诉我哪家有4090", intent: iStock, gpu: "RTX 4090"},
+	{in: "let me know which platform has a 4090", intent: iStock, gpu: "RTX 4090", en: true},
+	{in: "4090 有货了告诉我", intent: iSubscribe, gpu: "RTX 4090"},
+	{in: "notify me when 2 A100 80G are free", intent: iSubscribe, gpu: "A100 80GB", minFree: 2, en: true},
 	// Regressions found by trying the bot as a new user.
 	{in: "Qwen2.5-7B LoRA 1万条 每条1000 tokens 3个epoch 多少钱", intent: iEstimate, model: "Qwen2.5-7B", method: "lora", samples: 10000, perSample: 1000, epochs: 3},
 	{in: "7B LoRA 2万条 每条 512 token", intent: iEstimate, params: 7, method: "lora", samples: 20000, perSample: 512},

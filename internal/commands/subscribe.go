@@ -86,8 +86,12 @@ func (r *Router) subscribeAnswer(ctx context.Context, res *Result) {
 	switch obs.State {
 	case stock.InStock:
 		o := obs.List()[0]
-		rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "现在就有：%s %s %s，%s 张空闲。", "Available now: %s %s %s, %s free."),
-			r.platformName(o.Platform, en), o.GPU, priceText(o, en), freeText(o)))
+		age := pick1(en, "时间未知", "time unknown")
+		if !o.ObservedAt.IsZero() {
+			age = Age(now.Sub(o.ObservedAt), en)
+		}
+		rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "现在就有：%s %s %s，%s 张空闲（%s · %s）。", "Available now: %s %s %s, %s free (%s · %s)."),
+			r.platformName(o.Platform, en), o.GPU, priceText(o, en), freeText(o), sourceLabel(string(o.Source), en), age))
 		rec := stock.NotifyRecord{SubscriptionID: sub.ID, Observed: stock.InStock, Streak: 1, Active: true, NotifiedAt: now, NotifiedPrice: obs.BestPrice(), Seq: 1}
 		if err := r.alerts.PutNotifyRecords(ctx, []stock.NotifyRecord{rec}); err != nil {
 			rep.Notes = append(rep.Notes, storeError(en, err).Title)
@@ -309,8 +313,10 @@ func durationText(d time.Duration, en bool) string {
 		return fmt.Sprintf(pick1(en, "%d 天", "%d days"), int(d.Hours()/24))
 	case d >= time.Hour && d%time.Hour == 0:
 		return fmt.Sprintf(pick1(en, "%d 小时", "%d h"), int(d.Hours()))
+	case d >= time.Minute:
+		return fmt.Sprintf(pick1(en, "%d 分钟", "%d min"), int(d.Minutes()))
 	}
-	return fmt.Sprintf(pick1(en, "%d 分钟", "%d min"), int(d.Minutes()))
+	return fmt.Sprintf(pick1(en, "%d 秒", "%d s"), int(d.Seconds()))
 }
 
 // RenderAlert turns an alert into a reply for the chat it goes to: one

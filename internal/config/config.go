@@ -20,12 +20,55 @@ import (
 // every key.
 type Config struct {
 	// DataDir is the embedded store's directory (BOT_DATA_DIR; default ./data).
-	DataDir string      `yaml:"data_dir"`
-	Store   StoreConf   `yaml:"store"`
-	Catalog CatalogConf `yaml:"catalog"`
-	Stock   StockConf   `yaml:"stock"`
-	Alerts  AlertsConf  `yaml:"alerts"`
-	Log     LogConf     `yaml:"log"`
+	DataDir  string        `yaml:"data_dir"`
+	Store    StoreConf     `yaml:"store"`
+	Catalog  CatalogConf   `yaml:"catalog"`
+	Stock    StockConf     `yaml:"stock"`
+	Alerts   AlertsConf    `yaml:"alerts"`
+	HTTP     HTTPConf      `yaml:"http"`
+	Feishu   FeishuConf    `yaml:"feishu"`
+	Webhooks []WebhookConf `yaml:"webhooks"`
+	Log      LogConf       `yaml:"log"`
+}
+
+// HTTPConf is `bot serve`'s HTTP server: /feishu/events, /healthz, /metrics.
+type HTTPConf struct {
+	// Addr is the listen address (BOT_HTTP_ADDR; default ":8080").
+	Addr string `yaml:"addr"`
+}
+
+// FeishuConf is the Feishu (Lark) app. It runs when an app id is set.
+type FeishuConf struct {
+	// AppID and AppSecret (FEISHU_APP_ID, FEISHU_APP_SECRET).
+	AppID     string `yaml:"app_id"`
+	AppSecret string `yaml:"app_secret"`
+	// VerificationToken and EncryptKey from the app's event settings
+	// (FEISHU_VERIFICATION_TOKEN, FEISHU_ENCRYPT_KEY).
+	VerificationToken string `yaml:"verification_token"`
+	EncryptKey        string `yaml:"encrypt_key"`
+	// AllowNoEncryptKey lets the HTTP callback run without an Encrypt Key
+	// (then requests are not signed; not recommended).
+	AllowNoEncryptKey bool `yaml:"allow_no_encrypt_key"`
+	// Mode is "webhook" (HTTP callback at /feishu/events; needs a public
+	// URL) or "websocket" (long connection; works behind NAT)
+	// (FEISHU_MODE; default websocket).
+	Mode string `yaml:"mode"`
+	// BaseURL is the open platform (FEISHU_BASE_URL; default
+	// https://open.feishu.cn; https://open.larksuite.com for Lark).
+	BaseURL string `yaml:"base_url"`
+}
+
+// WebhookConf is a push-only chat: a Feishu custom bot or a WeCom group
+// robot. Alerts of subscriptions made for chat "webhook/<name>" (bot ask
+// --chat webhook/<name>) go to it.
+type WebhookConf struct {
+	Name string `yaml:"name"`
+	// Kind is "feishu" or "wecom".
+	Kind string `yaml:"kind"`
+	// URL is the webhook address (it contains the key: keep it secret).
+	URL string `yaml:"url"`
+	// Secret is the Feishu custom bot's signing secret (optional).
+	Secret string `yaml:"secret"`
 }
 
 // StoreConf chooses where subscriptions, the notification log and
@@ -39,6 +82,11 @@ type StoreConf struct {
 	RedisURL string `yaml:"redis_url"`
 	// Prefix namespaces the keys (default "labgpu:").
 	Prefix string `yaml:"prefix"`
+	// RedisAddrs lists Sentinel or Cluster nodes ("host:port"); with them
+	// redis_url only supplies the password and database.
+	RedisAddrs []string `yaml:"redis_addrs"`
+	// RedisMasterName is the Sentinel master's name (Sentinel mode).
+	RedisMasterName string `yaml:"redis_master_name"`
 }
 
 // AlertsConf is how stock alerts are decided (stock.Policy).
@@ -210,7 +258,9 @@ func Default() Config {
 				VastAI: VastAIConf{BaseURL: "https://console.vast.ai", Limit: 100, Timeout: Dur(10 * time.Second)},
 			},
 		},
-		Log: LogConf{Level: "info"},
+		HTTP:   HTTPConf{Addr: ":8080"},
+		Feishu: FeishuConf{Mode: "websocket", BaseURL: "https://open.feishu.cn"},
+		Log:    LogConf{Level: "info"},
 	}
 }
 
@@ -257,6 +307,17 @@ func Load(path string, env Env) (Config, error) {
 	}
 	if v, ok := env("REDIS_URL"); ok && v != "" {
 		cfg.Store.RedisURL = v
+		cfg.Store.Kind = "redis"
+	}
+	for _, e := range []struct {
+		name string
+		dst  *string
+	}{{"FEISHU_APP_ID", &cfg.Feishu.AppID}, {"FEISHU_APP_SECRET", &cfg.Feishu.AppSecret}, {"FEISHU_VERIFICATION_TOKEN", &cfg.Feishu.VerificationToken},
+		{"FEISHU_ENCRYPT_KEY", &cfg.Feishu.EncryptKey}, {"FEISHU_MODE", &cfg.Feishu.Mode}, {"FEISHU_BASE_URL", &cfg.Feishu.BaseURL},
+		{"BOT_HTTP_ADDR", &cfg.HTTP.Addr}} {
+		if v, ok := env(e.name); ok && v != "" {
+			*e.dst = v
+		}
 	}
 	if v, ok := env("BOT_REPLAY_DIR"); ok && v != "" {
 		cfg.Stock.Providers.Replay.Dir = v
@@ -297,6 +358,39 @@ func (c Config) Validate() error {
 	}
 	if c.Catalog.FXUSDCNY < 0 {
 		return errors.New("catalog.fx_usd_cny: must be positive")
+	}
+	switch c.Feishu.Mode {
+	case "webhook", "websocket":
+	default:
+		return fmt.Errorf("feishu.mode: %q is not webhook or websocket", c.Feishu.Mode)
+	}
+	if c.Feishu.AppID != "" {
+		if c.Feishu.AppSecret == "" {
+			return errors.New("feishu.app_secret: empty (set FEISHU_APP_SECRET)")
+		}
+		if err := checkURL("feishu.base_url", c.Feishu.BaseURL); err != nil {
+			return err
+		}
+		if c.Feishu.Mode == "webhook" && c.Feishu.EncryptKey == "" && !c.Feishu.AllowNoEncryptKey {
+			return errors.New("feishu.encrypt_key: the HTTP callback needs an Encrypt Key (FEISHU_ENCRYPT_KEY); set feishu.allow_no_encrypt_key: true to run without one")
+		}
+		if c.Feishu.Mode == "webhook" && c.Feishu.VerificationToken == "" {
+			return errors.New("feishu.verification_token: empty (set FEISHU_VERIFICATION_TOKEN)")
+		}
+	}
+	seenHook := map[string]bool{}
+	for i, w := range c.Webhooks {
+		key := fmt.Sprintf("webhooks[%d]", i)
+		if w.Name == "" || seenHook[w.Name] {
+			return fmt.Errorf("%s.name: empty or repeated", key)
+		}
+		seenHook[w.Name] = true
+		if w.Kind != "feishu" && w.Kind != "wecom" {
+			return fmt.Errorf("%s.kind: %q is not feishu or wecom", key, w.Kind)
+		}
+		if err := checkURL(key+".url", w.URL); err != nil {
+			return fmt.Errorf("%s.url: not an http(s) URL", key)
+		}
 	}
 	switch c.Store.Kind {
 	case "embedded", "redis":

@@ -116,7 +116,9 @@ func Decide(rec NotifyRecord, obs Observation, now time.Time, p Policy) (Decisio
 	switch obs.State {
 	case InStock:
 		if rec.Observed == InStock {
-			next.Streak++
+			// The streak only counts up to the debounce window, so a
+			// steady state leaves the record unchanged (no store write).
+			next.Streak = min(rec.Streak+1, p.Debounce)
 		} else {
 			next.Observed, next.Streak = InStock, 1
 		}
@@ -142,7 +144,7 @@ func Decide(rec NotifyRecord, obs Observation, now time.Time, p Policy) (Decisio
 		return Decision{}, next
 	case SoldOut:
 		if rec.Observed == SoldOut {
-			next.Streak++
+			next.Streak = min(rec.Streak+1, p.Debounce)
 		} else {
 			next.Observed, next.Streak = SoldOut, 1
 		}
@@ -181,6 +183,7 @@ type indexed struct {
 	region string // lower case
 	price  float64
 	free   int // -1 unknown
+	level  bool
 }
 
 // NewIndex builds the index of a snapshot.
@@ -201,8 +204,11 @@ func NewIndex(s Snapshot) *Index {
 			}
 			ix.failed[ps.Provider] = true
 		}
-		if ps.Status == StatusOK && ps.Provider != string(SourceReplay) {
+		if ps.Status == StatusOK && ps.Provider != string(SourceReplay) && !containsString(ps.FailedPlatforms, ps.Provider) {
 			ix.covered[ps.Provider] = true
+		}
+		for _, p := range ps.FailedPlatforms {
+			ix.failed[p] = true
 		}
 		for _, o := range ps.Offers {
 			if o.Source == SourceCatalog {
@@ -214,6 +220,7 @@ func NewIndex(s Snapshot) *Index {
 			}
 			if o.Free != nil && !o.Stale {
 				in.free = *o.Free
+				in.level = o.FreeIsLevel
 			}
 			if in.free < 0 {
 				if !containsString(ix.unknown[o.GPU], o.Platform) {
@@ -250,7 +257,7 @@ func (ix *Index) scan(l []int32, maxPrice float64, minFree int, region string, h
 		if maxPrice > 0 && in.price > maxPrice+1e-9 {
 			break // sorted by price: nothing cheaper follows
 		}
-		if in.free < minFree || region != "" && !strings.Contains(in.region, region) {
+		if in.free < minFree || minFree > 1 && in.level || region != "" && !strings.Contains(in.region, region) {
 			continue
 		}
 		if len(hits) == cap(hits) {
@@ -262,6 +269,43 @@ func (ix *Index) scan(l []int32, maxPrice float64, minFree int, region string, h
 		}
 	}
 	return hits
+}
+
+// undecided reports whether some offer of the subscription's GPUs and
+// platforms is in stock but cannot be judged: no price under a ceiling, no
+// region under a region filter, or a stock level under "at least N".
+func (ix *Index) undecided(s Subscription, minFree int, region string) bool {
+	check := func(l []int32) bool {
+		for _, i := range l {
+			in := &ix.offers[i]
+			if in.free < 1 {
+				continue
+			}
+			switch {
+			case s.MaxPriceCNY > 0 && math.IsInf(in.price, 1):
+				return true
+			case region != "" && in.region == "":
+				return true
+			case minFree > 1 && in.level:
+				return true
+			}
+		}
+		return false
+	}
+	for _, g := range s.GPUs {
+		if len(s.Platforms) == 0 {
+			if check(ix.byGPU[g]) {
+				return true
+			}
+			continue
+		}
+		for _, p := range s.Platforms {
+			if check(ix.byPlat[[2]string{g, p}]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // maxAlertOffers is how many offers an alert lists.
@@ -296,10 +340,12 @@ func (ix *Index) Observe(s Subscription) Observation {
 		return obs
 	}
 	// Nothing satisfies it. That is "sold out" only when every platform
-	// that could have answered did; otherwise the state is unknown, which
+	// that could have answered did, and no wanted offer was left out only
+	// for what its source does not say (its price, region, or an exact
+	// count behind a stock level); otherwise the state is unknown, which
 	// never fires or clears an alert.
 	obs.State = Unknown
-	if ix.allFailed {
+	if ix.allFailed || ix.undecided(s, minFree, region) {
 		return obs
 	}
 	for _, g := range s.GPUs {

@@ -106,3 +106,53 @@ func TestObserve(t *testing.T) {
 		})
 	}
 }
+
+// TestObserveUndecided: what a source does not say never reads as sold
+// out.
+func TestObserveUndecided(t *testing.T) {
+	free := stock.IntPtr
+	snap := stock.Snapshot{Providers: []stock.ProviderSnapshot{
+		{Provider: "autodl", Status: stock.StatusOK, Offers: []stock.Offer{
+			{Platform: "autodl", GPU: "RTX 3090", Free: free(3), Source: stock.SourceLive},                // stock API: no price, no region
+			{Platform: "autodl", GPU: "H800", Free: free(3), CNYPerGPUHour: 9, Source: stock.SourceLive}}, // no region
+		},
+		{Provider: "runpod", Status: stock.StatusOK, Offers: []stock.Offer{
+			{Platform: "runpod", GPU: "RTX 4090", Free: free(1), FreeIsLevel: true, CNYPerGPUHour: 2.5, Source: stock.SourceLive}}},
+		{Provider: "replay", Status: stock.StatusOK, FailedPlatforms: []string{"hengyuan"}, Offers: []stock.Offer{
+			{Platform: "matpool", GPU: "A100 80GB", Free: free(0), CNYPerGPUHour: 5, Source: stock.SourceReplay}}},
+	}}
+	ix := stock.NewIndex(snap)
+	cases := []struct {
+		name string
+		sub  stock.Subscription
+		want stock.Available
+	}{
+		{"price limit, source without prices", stock.Subscription{GPUs: []string{"RTX 3090"}, Platforms: []string{"autodl"}, MaxPriceCNY: 1.5}, stock.Unknown},
+		{"no limit: available", stock.Subscription{GPUs: []string{"RTX 3090"}, Platforms: []string{"autodl"}}, stock.InStock},
+		{"region filter, source without regions", stock.Subscription{GPUs: []string{"H800"}, Platforms: []string{"autodl"}, Region: "西北"}, stock.Unknown},
+		{"a level is not a count", stock.Subscription{GPUs: []string{"RTX 4090"}, Platforms: []string{"runpod"}, MinFree: 2}, stock.Unknown},
+		{"a level says some", stock.Subscription{GPUs: []string{"RTX 4090"}, Platforms: []string{"runpod"}}, stock.InStock},
+		{"platform whose recording failed", stock.Subscription{GPUs: []string{"A100 80GB"}, Platforms: []string{"hengyuan"}}, stock.Unknown},
+		{"no filter while a platform failed", stock.Subscription{GPUs: []string{"A100 80GB"}}, stock.Unknown},
+		{"answered platform: sold out", stock.Subscription{GPUs: []string{"A100 80GB"}, Platforms: []string{"matpool"}}, stock.SoldOut},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := ix.Observe(c.sub).State; got != c.want {
+				t.Errorf("state %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+// TestSteadyStateWritesNothing: a state that holds leaves the record as
+// it was, so a poll does not rewrite every subscription.
+func TestSteadyStateWritesNothing(t *testing.T) {
+	p := stock.DefaultPolicy()
+	p.Debounce = 2
+	rec := stock.NotifyRecord{Observed: stock.SoldOut, Streak: 2}
+	_, next := stock.Decide(rec, obs(stock.SoldOut, 0), time.Now(), p)
+	if next != rec {
+		t.Errorf("record changed in a steady state: %+v → %+v", rec, next)
+	}
+}

@@ -59,10 +59,10 @@ type Alerter struct {
 
 // ProcessResult counts what one Process call did.
 type ProcessResult struct {
-	Subscriptions int
-	Alerts        int // messages sent
-	Items         int // subscription items in them
-	Held          int // muted, quiet hours, claimed elsewhere, or failed
+	Subscriptions int `json:"subscriptions"`
+	Alerts        int `json:"alerts"` // messages sent
+	Items         int `json:"items"`  // subscription items in them
+	Held          int `json:"held"`   // muted, quiet hours, claimed elsewhere, or failed
 }
 
 // Process decides every subscription against the snapshot at time now,
@@ -74,7 +74,11 @@ func (a *Alerter) Process(ctx context.Context, snap Snapshot, now time.Time) (Pr
 	var res ProcessResult
 	subs, err := a.Subs.Subscriptions(ctx)
 	if err != nil {
-		return res, fmt.Errorf("alerts: list subscriptions: %w", err)
+		if len(subs) == 0 {
+			return res, fmt.Errorf("alerts: list subscriptions: %w", err)
+		}
+		// Some entries did not decode: go on with the others.
+		a.logger().Warn("alerts: some subscriptions unreadable", "err", err)
 	}
 	res.Subscriptions = len(subs)
 	if len(subs) == 0 {
@@ -86,7 +90,12 @@ func (a *Alerter) Process(ctx context.Context, snap Snapshot, now time.Time) (Pr
 	}
 	recs, err := a.Log.NotifyRecords(ctx, ids)
 	if err != nil {
-		return res, fmt.Errorf("alerts: read notification log: %w", err)
+		if recs == nil {
+			return res, fmt.Errorf("alerts: read notification log: %w", err)
+		}
+		// A record that does not decode is skipped, not its whole log;
+		// its subscription starts afresh.
+		a.logger().Warn("alerts: some notification records unreadable", "err", err)
 	}
 	ix := NewIndex(snap)
 	type pending struct {
@@ -118,6 +127,9 @@ func (a *Alerter) Process(ctx context.Context, snap Snapshot, now time.Time) (Pr
 	if ttl <= 0 {
 		ttl = 24 * time.Hour
 	}
+	if ttl < a.Policy.Cooldown {
+		ttl = a.Policy.Cooldown
+	}
 	for _, chat := range chats {
 		items := byChat[chat]
 		// Held items keep their observation but not the notification, so
@@ -136,8 +148,12 @@ func (a *Alerter) Process(ctx context.Context, snap Snapshot, now time.Time) (Pr
 		}
 		alert := Alert{Channel: items[0].item.Subscription.Channel, ChatID: items[0].item.Subscription.ChatID, English: true, At: now}
 		var sent []pending
+		var keys []string
 		for _, p := range items {
-			key := fmt.Sprintf("alert:%s:%d:%d", p.item.Subscription.ID, p.next.Seq, now.Unix()/60)
+			// One key per subscription and alert number: a second
+			// replica, or a retry after a failed log write, finds it
+			// taken. A failed send releases it.
+			key := fmt.Sprintf("alert:%s:%d", p.item.Subscription.ID, p.next.Seq)
 			ok, err := a.Log.ClaimAlert(ctx, key, ttl)
 			if err != nil {
 				a.logger().Warn("alerts: claim failed", "subscription", p.item.Subscription.ID, "err", err)
@@ -152,21 +168,30 @@ func (a *Alerter) Process(ctx context.Context, snap Snapshot, now time.Time) (Pr
 			alert.Items = append(alert.Items, p.item)
 			alert.English = alert.English && p.item.Subscription.English
 			sent = append(sent, p)
+			keys = append(keys, key)
 		}
 		if len(alert.Items) == 0 {
 			continue
 		}
 		if err := a.Notifier.Notify(ctx, alert); err != nil {
 			a.logger().Warn("alerts: send failed; will retry at the next poll", "chat", chat, "items", len(alert.Items), "err", err)
-			for _, p := range sent {
+			for i, p := range sent {
 				hold(p)
+				if err := a.Log.ReleaseAlert(ctx, keys[i]); err != nil {
+					a.logger().Warn("alerts: release claim", "key", keys[i], "err", err)
+				}
 			}
 			continue
 		}
 		res.Alerts++
 		res.Items += len(sent)
+		// Record what went out right away, chat by chat.
+		var done []NotifyRecord
 		for _, p := range sent {
-			updates = append(updates, p.next)
+			done = append(done, p.next)
+		}
+		if err := a.Log.PutNotifyRecords(ctx, done); err != nil {
+			a.logger().Error("alerts: sent but not recorded; the claims stop a repeat", "chat", chat, "err", err)
 		}
 	}
 	if len(updates) > 0 {

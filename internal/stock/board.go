@@ -165,7 +165,12 @@ func (b *Board) fetchOne(ctx context.Context, p Provider) (ps ProviderSnapshot) 
 		// Some inputs failed but others answered: keep the offers and say
 		// what failed.
 		b.opt.Log.Warn("stock: partial fetch", "provider", name, "err", err)
-		return ProviderSnapshot{Provider: name, Status: StatusOK, Offers: offers, FetchedAt: b.opt.Now(), Err: err.Error()}
+		ps := ProviderSnapshot{Provider: name, Status: StatusOK, Offers: offers, FetchedAt: b.opt.Now(), Err: err.Error()}
+		var pe *PartialError
+		if errors.As(err, &pe) {
+			ps.FailedPlatforms = pe.Platforms
+		}
+		return ps
 	}
 	if err != nil {
 		if errors.Is(err, ErrNotConfigured) {

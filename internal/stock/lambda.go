@@ -268,6 +268,7 @@ func ParseLambda(c *catalog.Catalog, body []byte, at time.Time, fx float64) ([]O
 			ro := o
 			ro.Region = rn
 			ro.Free = IntPtr(gpus)
+			ro.FreeIsLevel = true
 			ro.Note = "instance " + name + ", " + lambdaCapacityNote
 			out = append(out, ro)
 		}

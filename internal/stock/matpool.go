@@ -250,6 +250,11 @@ func parseMatpool(c *catalog.Catalog, body []byte, at time.Time) ([]Offer, int, 
 		if g, ok := m["gpu"].(map[string]any); ok {
 			free, total = countVal(g["available"]), countVal(g["total"])
 		}
+		if free != nil && *free == 0 {
+			// gpu.available is often 0 while the website shows free
+			// machines (stock-apis.md §3): a 0 is not "sold out".
+			free = nil
+		}
 		note := matpoolUnreliableNote
 		if id := strVal(m["agentId"]); id != "" {
 			note = "machine " + id + ", " + note

@@ -35,7 +35,7 @@ func newMatpool(t *testing.T, u string, o stock.MatpoolOptions) *stock.Matpool {
 // millicent = 2.2 CNY/h) and agent 342 (3090 in domain 11, 0 of 0, 1.85).
 var matpoolFixtureWant = []want{
 	{gpu: "RTX 4090", raw: "NVIDIA GeForce RTX 4090", region: "1区", free: "3", total: "8", price: 2.2, note: "machine 119, free count unreliable"},
-	{gpu: "RTX 3090", raw: "NVIDIA GeForce RTX 3090", region: "亚太2区", free: "0", total: "0", price: 1.85, note: "machine 342, free count unreliable"},
+	{gpu: "RTX 3090", raw: "NVIDIA GeForce RTX 3090", region: "亚太2区", free: "nil", total: "0", price: 1.85, note: "machine 342, free count unreliable"}, // a 0 from Matpool is unknown, not sold out
 }
 
 func TestMatpoolFetch(t *testing.T) {
@@ -119,7 +119,7 @@ func TestParseMatpool(t *testing.T) {
 			{gpu: "RTX 3090", raw: "RTX 3090 24G", region: "domain 99", free: "nil", total: "nil", price: 1.85, note: "free count unreliable"},
 		}},
 		{"domestic card domain, no price", `[{"domain":15,"hardware":{"gpu":{"gpuName":"Ascend 910B"}},"gpu":{"available":0,"total":8}}]`, []want{
-			{gpu: "Ascend 910B", raw: "Ascend 910B", region: "国产卡", free: "0", total: "8"},
+			{gpu: "Ascend 910B", raw: "Ascend 910B", region: "国产卡", free: "nil", total: "8"},
 		}},
 		{"negative or absurd counts dropped, junk rows skipped", `{"code":0,"data":{"machines":[1,"x",null,{"hardware":{}},{"hardware":{"gpu":{"gpuName":"RTX 4090"},"priceMillicent":-5},"gpu":{"available":-1,"total":1e30}}]}}`, []want{
 			{gpu: "RTX 4090", raw: "RTX 4090", free: "nil", total: "nil"},

@@ -58,6 +58,9 @@ type Offer struct {
 	Verified bool `json:"verified"`
 	// Note carries a short caveat ("member price", "excerpt").
 	Note string `json:"note,omitempty"`
+	// FreeIsLevel is true when Free encodes a stock level or a region's
+	// capacity (RunPod, Lambda), not a count: 1 means "some".
+	FreeIsLevel bool `json:"free_is_level,omitempty"`
 	// Stale is set by the Board when the provider's latest fetch failed
 	// and this offer is from an earlier successful one.
 	Stale bool `json:"stale"`

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -34,6 +35,9 @@ type PartialError struct {
 	Inputs int
 	// Failed lists each failed input as "file: reason".
 	Failed []string
+	// Platforms are the platforms whose data is incomplete because of
+	// the failures; alerts treat them as unknown, never as sold out.
+	Platforms []string
 }
 
 // Error returns one line, e.g. "replay: 2 of 5 files failed: a.json:
@@ -309,6 +313,7 @@ func (r *replay) Fetch(ctx context.Context) ([]Offer, error) {
 	var (
 		out                 []Offer
 		failed              []string
+		failedPlatforms     []string
 		recognised, parsed  int
 		unknown, otherFiles int
 	)
@@ -342,6 +347,9 @@ func (r *replay) Fetch(ctx context.Context) ([]Offer, error) {
 		offers, err := r.parseFile(path, name, parse, dirTime)
 		if err != nil {
 			failed = append(failed, name+": "+err.Error())
+			if p := platformOfFile(name); p != "" && !slices.Contains(failedPlatforms, p) {
+				failedPlatforms = append(failedPlatforms, p)
+			}
 			r.warnOnce(path, stampOf(info), "replay: cannot parse file, skipped", "file", name, "err", err)
 			continue
 		}
@@ -361,7 +369,7 @@ func (r *replay) Fetch(ctx context.Context) ([]Offer, error) {
 	case parsed == 0:
 		return nil, fmt.Errorf("replay: all %d recordings in %s failed: %s", recognised, r.dir, failureList(failed))
 	case len(failed) > 0:
-		return out, &PartialError{Provider: r.Name(), Inputs: recognised, Failed: failed}
+		return out, &PartialError{Provider: r.Name(), Inputs: recognised, Failed: failed, Platforms: failedPlatforms}
 	}
 	return out, nil
 }
@@ -523,4 +531,14 @@ func unwrapPathError(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// platformOfFile maps a recording's name to its platform id by prefix.
+func platformOfFile(name string) string {
+	for prefix, p := range map[string]string{"autodl-": "autodl", "vastai-": "vastai", "gpushare-": "hengyuan", "matpool-": "matpool", "runpod-": "runpod", "lambda-": "lambda"} {
+		if strings.HasPrefix(name, prefix) {
+			return p
+		}
+	}
+	return ""
 }

@@ -530,6 +530,7 @@ func runpodOffers(c *catalog.Catalog, entries []*runpodEntry, at time.Time, fx f
 			RawGPU:          raw,
 			GPUsPerInstance: 1,
 			Free:            free,
+			FreeIsLevel:     free != nil && *free > 0,
 			CNYPerGPUHour:   usd * fx,
 			OriginalPrice:   usd,
 			Currency:        "USD",

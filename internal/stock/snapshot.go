@@ -31,6 +31,9 @@ type ProviderSnapshot struct {
 	Err string `json:"error,omitempty"`
 	// Failures counts consecutive failed fetches.
 	Failures int `json:"failures,omitempty"`
+	// FailedPlatforms are platforms whose data is incomplete in an
+	// otherwise good fetch (a replayed file that failed, a cut-off answer).
+	FailedPlatforms []string `json:"failed_platforms,omitempty"`
 	// Latency is how long the last fetch took, retries included.
 	Latency time.Duration `json:"latency_ns"`
 	// Identity distinguishes configurations of one provider (the replay

@@ -129,6 +129,8 @@ type AlertStore interface {
 	// ClaimAlert returns true for the first caller with this key within
 	// ttl, false for every later one (SET NX).
 	ClaimAlert(ctx context.Context, key string, ttl time.Duration) (bool, error)
+	// ReleaseAlert frees a claim whose send failed.
+	ReleaseAlert(ctx context.Context, key string) error
 	// SetMute mutes a chat (ChatKey) until the given time; a zero time
 	// unmutes. MutedUntil returns the zero time when not muted.
 	SetMute(ctx context.Context, chatKey string, until time.Time) error

@@ -2,6 +2,7 @@ package stock
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -118,7 +119,14 @@ func (v *VastAI) Fetch(ctx context.Context) ([]Offer, error) {
 		}
 		return nil, statusError(vastPlatform, method, vastBundlesPath, r)
 	}
-	return ParseVastAI(v.c, r.body, at, v.fx())
+	offers, err := ParseVastAI(v.c, r.body, at, v.fx())
+	if err == nil && countRows(r.body) >= v.o.Limit {
+		// The answer is cut off at the limit: what is not in it is not
+		// known to be sold out.
+		return offers, &PartialError{Provider: vastPlatform, Platforms: []string{vastPlatform},
+			Failed: []string{fmt.Sprintf("answer cut off at %d offers", v.o.Limit)}}
+	}
+	return offers, err
 }
 
 func (v *VastAI) fx() float64 {
@@ -290,4 +298,20 @@ func vastUnverified(m map[string]any) bool {
 		return true
 	}
 	return false
+}
+
+// countRows counts the offers in a bundles answer (0 when it does not
+// parse).
+func countRows(body []byte) int {
+	var v struct {
+		Offers json.RawMessage `json:"offers"`
+	}
+	if json.Unmarshal(body, &v) != nil {
+		return 0
+	}
+	var rows []json.RawMessage
+	if json.Unmarshal(v.Offers, &rows) != nil {
+		return 0
+	}
+	return len(rows)
 }

@@ -382,3 +382,14 @@ func (s *Store) sweep(tx *bolt.Tx, now time.Time) {
 		return e.Expires, json.Unmarshal(v, &e) == nil
 	})
 }
+
+// ReleaseAlert frees a claim (after its send failed), so the alert can be
+// claimed and sent again. Releasing a missing key is no error.
+func (s *Store) ReleaseAlert(ctx context.Context, key string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("embedded store: release alert %q: %w", key, err)
+	}
+	return s.db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketClaims).Delete([]byte(key))
+	})
+}

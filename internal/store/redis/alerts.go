@@ -244,3 +244,12 @@ func roundUpMs(d time.Duration) time.Duration {
 	}
 	return d
 }
+
+// ReleaseAlert frees a claim (after its send failed), so the alert can be
+// claimed and sent again. Releasing a missing key is no error.
+func (s *Store) ReleaseAlert(ctx context.Context, key string) error {
+	if err := s.c.Del(ctx, s.key("claim:", key)).Err(); err != nil {
+		return fmt.Errorf("redis store: release alert %q: %w", key, err)
+	}
+	return nil
+}

@@ -155,3 +155,24 @@ func sortedKeys(m map[string]string) []string {
 	sort.Strings(ks)
 	return ks
 }
+
+// OpenCluster connects through a Sentinel group (masterName set) or a
+// Cluster (several addrs) or a single server (one addr), with the
+// password and database of rawURL when given (its host is ignored), and
+// pings it. It is how `store.redis_addrs` reaches UniversalClient.
+func OpenCluster(ctx context.Context, addrs []string, masterName, rawURL, prefix string) (*Store, error) {
+	opt := &goredis.UniversalOptions{Addrs: addrs, MasterName: masterName}
+	if rawURL != "" {
+		if u, err := goredis.ParseURL(rawURL); err == nil {
+			opt.Username, opt.Password, opt.DB, opt.TLSConfig = u.Username, u.Password, u.DB, u.TLSConfig
+		}
+	}
+	c := goredis.NewUniversalClient(opt)
+	pctx, cancel := context.WithTimeout(ctx, pingTimeout)
+	defer cancel()
+	if err := c.Ping(pctx).Err(); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("redis store: no answer from Redis at %v: %w", addrs, err)
+	}
+	return New(c, prefix), nil
+}

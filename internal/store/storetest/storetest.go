@@ -165,6 +165,7 @@ func Alerts(t *testing.T, s stock.AlertStore) {
 	t.Helper()
 	t.Run("NotifyRecords", func(t *testing.T) { notifyRecords(t, s) })
 	t.Run("Claim", func(t *testing.T) { claim(t, s) })
+	t.Run("Release", func(t *testing.T) { release(t, s) })
 	t.Run("ClaimConcurrent", func(t *testing.T) { claimConcurrent(t, s) })
 	t.Run("Mutes", func(t *testing.T) { mutes(t, s) })
 }
@@ -419,5 +420,24 @@ func Lock(t *testing.T, l stock.Locker) {
 	wg.Wait()
 	if h := held.Load(); h != 1 {
 		t.Errorf("%d of %d concurrent owners got the lock, want exactly 1", h, n)
+	}
+}
+
+// release: a released claim can be claimed again; releasing a missing key
+// is no error.
+func release(t *testing.T, s stock.AlertStore) {
+	ctx := context.Background()
+	key := unique(t, "release")
+	if ok, err := s.ClaimAlert(ctx, key, time.Hour); err != nil || !ok {
+		t.Fatalf("first claim = %v, %v", ok, err)
+	}
+	if err := s.ReleaseAlert(ctx, key); err != nil {
+		t.Fatalf("release: %v", err)
+	}
+	if ok, err := s.ClaimAlert(ctx, key, time.Hour); err != nil || !ok {
+		t.Fatalf("claim after release = %v, %v; want true", ok, err)
+	}
+	if err := s.ReleaseAlert(ctx, unique(t, "never-claimed")); err != nil {
+		t.Errorf("releasing a missing key: %v", err)
 	}
 }

@@ -1,0 +1,226 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/chat/feishu"
+	"github.com/labgpu/bot/internal/chat/webhook"
+	"github.com/labgpu/bot/internal/stock"
+)
+
+// Metrics are the counters `bot serve` exposes at /metrics.
+type Metrics struct {
+	Registry       *prometheus.Registry
+	Messages       *prometheus.CounterVec   // by channel
+	Replies        *prometheus.CounterVec   // by channel
+	SendErrors     *prometheus.CounterVec   // by channel
+	PollLatency    *prometheus.HistogramVec // seconds, by provider
+	PollFailures   *prometheus.CounterVec   // by provider
+	AlertsSent     prometheus.Counter
+	AlertsHeld     prometheus.Counter
+	ProviderStatus *prometheus.GaugeVec // 1 ok, 0 otherwise, by provider
+}
+
+// NewMetrics registers the bot's metrics on a fresh registry (plus the Go
+// runtime and process collectors).
+func NewMetrics() *Metrics {
+	r := prometheus.NewRegistry()
+	m := &Metrics{
+		Registry:       r,
+		Messages:       prometheus.NewCounterVec(prometheus.CounterOpts{Name: "labgpu_messages_handled_total", Help: "Chat messages answered, by channel."}, []string{"channel"}),
+		Replies:        prometheus.NewCounterVec(prometheus.CounterOpts{Name: "labgpu_replies_sent_total", Help: "Replies and pushes delivered, by channel."}, []string{"channel"}),
+		SendErrors:     prometheus.NewCounterVec(prometheus.CounterOpts{Name: "labgpu_send_errors_total", Help: "Failed sends, by channel."}, []string{"channel"}),
+		PollLatency:    prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "labgpu_provider_poll_seconds", Help: "Provider fetch time, retries included.", Buckets: prometheus.ExponentialBuckets(0.05, 2, 10)}, []string{"provider"}),
+		PollFailures:   prometheus.NewCounterVec(prometheus.CounterOpts{Name: "labgpu_provider_poll_failures_total", Help: "Failed provider fetches."}, []string{"provider"}),
+		AlertsSent:     prometheus.NewCounter(prometheus.CounterOpts{Name: "labgpu_alerts_sent_total", Help: "Stock alert messages sent."}),
+		AlertsHeld:     prometheus.NewCounter(prometheus.CounterOpts{Name: "labgpu_alerts_held_total", Help: "Alert items held (muted, quiet hours, claimed elsewhere, failed)."}),
+		ProviderStatus: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "labgpu_provider_up", Help: "1 when the provider's last fetch succeeded."}, []string{"provider"}),
+	}
+	r.MustRegister(m.Messages, m.Replies, m.SendErrors, m.PollLatency, m.PollFailures, m.AlertsSent, m.AlertsHeld, m.ProviderStatus,
+		prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
+	return m
+}
+
+// observePoll records a poll's provider latencies and failures.
+func (m *Metrics) observePoll(s stock.Snapshot, r stock.ProcessResult) {
+	for _, p := range s.Providers {
+		if p.Status == stock.StatusNotConfigured {
+			continue
+		}
+		m.PollLatency.WithLabelValues(p.Provider).Observe(p.Latency.Seconds())
+		up := 0.0
+		if p.Status == stock.StatusOK {
+			up = 1
+		} else {
+			m.PollFailures.WithLabelValues(p.Provider).Inc()
+		}
+		m.ProviderStatus.WithLabelValues(p.Provider).Set(up)
+	}
+	m.AlertsSent.Add(float64(r.Alerts))
+	m.AlertsHeld.Add(float64(r.Held))
+}
+
+// countingHandler counts the messages a channel hands to the router.
+type countingHandler struct {
+	a *App
+	m *Metrics
+}
+
+func (h countingHandler) Handle(ctx context.Context, msg chat.Message) chat.Reply {
+	h.m.Messages.WithLabelValues(msg.Channel).Inc()
+	return h.a.Router.Handle(ctx, msg)
+}
+
+// ServeOptions tune Serve for tests.
+type ServeOptions struct {
+	// Listener replaces listening on cfg.HTTP.Addr.
+	Listener net.Listener
+	// Ready is closed once the server accepts requests.
+	Ready chan struct{}
+}
+
+// Serve runs the configured channels (Feishu by callback or long
+// connection, push-only webhooks), the poller and the HTTP server with
+// /feishu/events, /healthz and /metrics, until ctx ends; then it shuts
+// down gracefully.
+func (a *App) Serve(ctx context.Context, o ServeOptions) error {
+	if a.Store == nil {
+		return errors.New("serve: the store is not open")
+	}
+	m := NewMetrics()
+	mux := http.NewServeMux()
+	started := time.Now()
+
+	if fc := a.Cfg.Feishu; fc.AppID != "" {
+		bot, err := feishu.New(ctx, feishu.Options{AppID: fc.AppID, AppSecret: fc.AppSecret, VerificationToken: fc.VerificationToken,
+			EncryptKey: fc.EncryptKey, AllowNoEncryptKey: fc.AllowNoEncryptKey, BaseURL: fc.BaseURL, Mode: fc.Mode,
+			Started: started, Dedup: a.Store, Handler: countingHandler{a: a, m: m}, Log: a.Log})
+		if err != nil {
+			return fmt.Errorf("feishu: %w", err)
+		}
+		a.Notifier.Register("feishu", stock.NotifierFunc(func(ctx context.Context, al stock.Alert) error {
+			key := fmt.Sprintf("alert-%s-%d", al.ChatID, al.At.Unix())
+			err := bot.Send(ctx, al.ChatID, a.Router.RenderAlert(al), "", key)
+			if err != nil {
+				m.SendErrors.WithLabelValues("feishu").Inc()
+			} else {
+				m.Replies.WithLabelValues("feishu").Inc()
+			}
+			return err
+		}))
+		if fc.Mode == "webhook" {
+			mux.Handle("/feishu/events", bot.HTTPHandler())
+		} else {
+			go func() {
+				if err := bot.RunWebsocket(ctx); err != nil && ctx.Err() == nil {
+					a.Log.Error("feishu long connection ended", "err", err)
+				}
+			}()
+		}
+		a.Log.Info("feishu channel running", "mode", fc.Mode)
+	}
+	if len(a.Cfg.Webhooks) > 0 {
+		hooks := map[string]interface {
+			Send(context.Context, chat.Reply) error
+		}{}
+		for _, w := range a.Cfg.Webhooks {
+			var err error
+			switch w.Kind {
+			case "feishu":
+				hooks[w.Name], err = webhook.NewFeishuBot(w.URL, w.Secret)
+			default:
+				hooks[w.Name], err = webhook.NewWeCom(w.URL)
+			}
+			if err != nil {
+				return fmt.Errorf("webhooks %s: %w", w.Name, err)
+			}
+		}
+		a.Notifier.Register("webhook", stock.NotifierFunc(func(ctx context.Context, al stock.Alert) error {
+			h, ok := hooks[al.ChatID]
+			if !ok {
+				return fmt.Errorf("webhook %q is not configured", al.ChatID)
+			}
+			err := h.Send(ctx, a.Router.RenderAlert(al))
+			if err != nil {
+				m.SendErrors.WithLabelValues("webhook").Inc()
+			} else {
+				m.Replies.WithLabelValues("webhook").Inc()
+			}
+			return err
+		}))
+	}
+
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
+		snap := a.Board.Snapshot(r.Context())
+		var bad []string
+		for _, p := range snap.Providers {
+			if p.Status == stock.StatusError {
+				bad = append(bad, p.Provider)
+			}
+		}
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		if len(bad) > 0 {
+			fmt.Fprintf(w, "ok (failing providers: %s)\n", strings.Join(bad, ", "))
+			return
+		}
+		fmt.Fprintln(w, "ok")
+	})
+	mux.Handle("/metrics", promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{}))
+
+	var stopPoll func()
+	if a.Cfg.Stock.Poll.Schedule != "" {
+		poller := a.NewPoller()
+		poller.OnPoll = m.observePoll
+		c, err := poller.Start(ctx, a.Cfg.Stock.Poll.Schedule, a.Location)
+		if err != nil {
+			return err
+		}
+		stopPoll = func() {
+			<-c.Stop().Done()
+			poller.Release(context.Background())
+		}
+	}
+
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, WriteTimeout: 30 * time.Second}
+	ln := o.Listener
+	if ln == nil {
+		var err error
+		if ln, err = net.Listen("tcp", a.Cfg.HTTP.Addr); err != nil {
+			return fmt.Errorf("http.addr: %w", err)
+		}
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	a.Log.Info("serving", "addr", ln.Addr().String())
+	if o.Ready != nil {
+		close(o.Ready)
+	}
+	var err error
+	select {
+	case <-ctx.Done():
+	case err = <-errc:
+	}
+	a.Log.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if e := srv.Shutdown(sctx); e != nil && err == nil {
+		err = e
+	}
+	if stopPoll != nil {
+		stopPoll()
+	}
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}

@@ -1,0 +1,138 @@
+package feishu_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/chat/feishu"
+)
+
+// noopHandler answers nothing, so the benchmark measures the callback and
+// the workers' gating and dedup, not sending.
+type noopHandler struct{}
+
+func (noopHandler) Handle(context.Context, chat.Message) chat.Reply { return chat.Reply{} }
+
+// eventMaker returns a generator of distinct signed, encrypted group
+// events (@bot, from the fixture) with fresh timestamps.
+func eventMaker(tb testing.TB) func(i int) delivery {
+	ev := groupEvent(tb, "EVENTID", "MSGID", "", nil)
+	tmpl := mustJSON(ev)
+	run := time.Now().UnixNano()
+	return func(i int) delivery {
+		id := fmt.Sprintf("%x-%d", run, i)
+		plain := strings.Replace(strings.Replace(tmpl, "EVENTID", "ev-"+id, 1), "MSGID", "om-"+id, 1)
+		return signedDelivery(encrypt([]byte(plain), encryptKey), time.Now(), encryptKey)
+	}
+}
+
+// benchHTTP posts b.N deliveries to url from conc goroutines over
+// keep-alive connections and reports events/s and the p99 latency of the
+// acknowledgement. Deliveries are made in chunks with the timer stopped.
+func benchHTTP(b *testing.B, url string, conc int, gen func(i int) delivery) {
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conc, MaxConnsPerHost: conc}}
+	defer client.CloseIdleConnections()
+	lat := make([]time.Duration, b.N)
+	var failed atomic.Value
+	const chunk = 2048
+	b.ResetTimer()
+	for start := 0; start < b.N; start += chunk {
+		n := min(chunk, b.N-start)
+		b.StopTimer()
+		ds := make([]delivery, n)
+		for i := range ds {
+			ds[i] = gen(start + i)
+		}
+		b.StartTimer()
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range conc {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					i := int(next.Add(1)) - 1
+					if i >= n {
+						return
+					}
+					req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(ds[i].body))
+					req.Header = ds[i].header
+					t0 := time.Now()
+					resp, err := client.Do(req)
+					if err != nil {
+						failed.Store(err.Error())
+						return
+					}
+					_, _ = io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+					lat[start+i] = time.Since(t0)
+					if resp.StatusCode != http.StatusOK {
+						failed.Store(fmt.Sprintf("status %d", resp.StatusCode))
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		if msg := failed.Load(); msg != nil {
+			b.Fatalf("delivery failed: %v", msg)
+		}
+	}
+	b.StopTimer()
+	slices.Sort(lat)
+	p99 := lat[min(len(lat)-1, len(lat)*99/100)]
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+	b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
+}
+
+var benchConcurrency = []int{1, 8}
+
+// BenchmarkCallback: signed, encrypted events through HTTPHandler on a
+// loopback server (verify timestamp, decrypt, verify signature, check the
+// token, claim event_id in a MemoryDeduper, enqueue), with the workers
+// gating, claiming message_id and calling a no-op Handler alongside.
+func BenchmarkCallback(b *testing.B) {
+	f := newFake(b)
+	gen := eventMaker(b)
+	for _, conc := range benchConcurrency {
+		b.Run(fmt.Sprintf("conc=%d", conc), func(b *testing.B) {
+			opts := baseOptions(f, noopHandler{}, nil)
+			opts.QueueSize = 1 << 16
+			bot, err := feishu.New(context.Background(), opts)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer bot.Close()
+			srv := httptest.NewServer(bot.HTTPHandler())
+			defer srv.Close()
+			benchHTTP(b, srv.URL+"/feishu/events", conc, gen)
+		})
+	}
+}
+
+// BenchmarkBareHandler: the same payloads to a net/http handler that only
+// reads the body and answers 200, for comparison.
+func BenchmarkBareHandler(b *testing.B) {
+	gen := eventMaker(b)
+	for _, conc := range benchConcurrency {
+		b.Run(fmt.Sprintf("conc=%d", conc), func(b *testing.B) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				_, _ = io.Copy(io.Discard, r.Body)
+				w.Header().Set("Content-Type", "application/json")
+				_, _ = w.Write([]byte(`{"msg":"success"}`))
+			}))
+			defer srv.Close()
+			benchHTTP(b, srv.URL, conc, gen)
+		})
+	}
+}

@@ -1,0 +1,372 @@
+package feishu
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"time"
+
+	larkcore "github.com/larksuite/oapi-sdk-go/v3/core"
+	larkevent "github.com/larksuite/oapi-sdk-go/v3/event"
+	larkim "github.com/larksuite/oapi-sdk-go/v3/service/im/v1"
+	larkws "github.com/larksuite/oapi-sdk-go/v3/ws"
+
+	"github.com/labgpu/bot/internal/chat"
+)
+
+// job is one deduplicated event waiting for a worker.
+type job struct {
+	ev       *larkim.P2MessageReceiveV1
+	received time.Time
+}
+
+// reqState carries the outcome of the event handler back to HTTPHandler
+// through the context the SDK passes along; it is absent in the
+// long-connection mode.
+type reqState struct {
+	reached bool // the event handler ran (so the SDK's checks passed)
+	status  int  // non-zero: answer with this status instead of the SDK's
+	msg     string
+}
+
+type reqStateKey struct{}
+
+var (
+	errQueueFull = errors.New("feishu: event queue full")
+	errClosed    = errors.New("feishu: bot is shutting down")
+	errRejected  = errors.New("feishu: event rejected")
+)
+
+// HTTPHandler returns the handler for the event callback (mounted at
+// /feishu/events). Before the SDK's dispatcher sees a request it checks:
+// the method is POST (405), the body fits MaxBodyBytes (413),
+// X-Lark-Request-Timestamp is present and within MaxSkew of Now (401
+// "stale or missing timestamp"; only url_verification may come without
+// it) and, when no Encrypt Key is set, that the body's token is the
+// verification token (401). The dispatcher then decrypts, verifies
+// X-Lark-Signature (a failure becomes 401) and answers url_verification
+// with the challenge. For im.message.receive_v1 the handler compares
+// header.token (401), claims event_id and enqueues; a full queue answers
+// 503 so that Feishu retries. The request never waits for the answer.
+//
+// In websocket mode it answers 404.
+func (b *Bot) HTTPHandler() http.Handler {
+	return http.HandlerFunc(b.serveHTTP)
+}
+
+func (b *Bot) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if b.opts.Mode != ModeWebhook {
+		writeJSON(w, http.StatusNotFound, "callback disabled in websocket mode")
+		return
+	}
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		writeJSON(w, http.StatusMethodNotAllowed, "POST only")
+		return
+	}
+	if r.ContentLength > b.opts.MaxBodyBytes {
+		b.log.Warn("feishu callback: body too large", "bytes", r.ContentLength, "limit", b.opts.MaxBodyBytes)
+		writeJSON(w, http.StatusRequestEntityTooLarge, "body too large")
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, b.opts.MaxBodyBytes))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			b.log.Warn("feishu callback: body too large", "limit", b.opts.MaxBodyBytes)
+			writeJSON(w, http.StatusRequestEntityTooLarge, "body too large")
+			return
+		}
+		writeJSON(w, http.StatusBadRequest, "cannot read body")
+		return
+	}
+
+	if ts := r.Header.Get(larkevent.EventRequestTimestamp); ts != "" || !b.isChallenge(body) {
+		if !b.freshTimestamp(ts) {
+			b.log.Warn("feishu callback: stale or missing timestamp", "timestamp", ts, "remote", r.RemoteAddr)
+			writeJSON(w, http.StatusUnauthorized, "stale or missing timestamp")
+			return
+		}
+	}
+	if b.opts.EncryptKey == "" && !b.plainTokenOK(body) {
+		b.log.Warn("feishu callback: wrong verification token", "remote", r.RemoteAddr)
+		writeJSON(w, http.StatusUnauthorized, "wrong verification token")
+		return
+	}
+
+	st := &reqState{}
+	ctx := context.WithValue(r.Context(), reqStateKey{}, st)
+	resp := b.disp.Handle(ctx, &larkevent.EventReq{Header: r.Header, Body: body, RequestURI: r.RequestURI})
+	switch {
+	case st.status != 0:
+		writeJSON(w, st.status, st.msg)
+	case resp == nil:
+		writeJSON(w, http.StatusInternalServerError, "no response")
+	case resp.StatusCode >= 500 && !st.reached:
+		// The dispatcher refused the request before any handler ran: it
+		// did not decrypt or parse, the signature did not match, or a
+		// url_verification carried the wrong token. The SDK's message was
+		// logged (as a warning) by the SDK logger.
+		b.log.Warn("feishu callback: rejected by the SDK", "sdk_status", resp.StatusCode, "remote", r.RemoteAddr)
+		writeJSON(w, http.StatusUnauthorized, "rejected: signature, encryption or token mismatch")
+	default:
+		for k, vs := range resp.Header {
+			for _, v := range vs {
+				w.Header().Add(k, v)
+			}
+		}
+		w.WriteHeader(resp.StatusCode)
+		_, _ = w.Write(resp.Body)
+	}
+}
+
+// writeJSON answers {"msg": msg} with status.
+func writeJSON(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	out, _ := json.Marshal(map[string]string{"msg": msg})
+	_, _ = w.Write(out)
+}
+
+// freshTimestamp reports whether ts (Unix seconds) is within MaxSkew of Now.
+func (b *Bot) freshTimestamp(ts string) bool {
+	if ts == "" {
+		return false
+	}
+	sec, err := strconv.ParseInt(ts, 10, 64)
+	if err != nil {
+		return false
+	}
+	d := b.opts.Now().Sub(time.Unix(sec, 0))
+	return d <= b.opts.MaxSkew && d >= -b.opts.MaxSkew
+}
+
+// isChallenge reports whether body is a url_verification request, which
+// Feishu may send without the timestamp headers. It is called only when
+// the timestamp header is missing, so the extra decryption costs nothing
+// on the normal path. The dispatcher still checks the challenge's token.
+func (b *Bot) isChallenge(body []byte) bool {
+	plain := body
+	if b.opts.EncryptKey != "" {
+		var enc larkevent.EventEncryptMsg
+		if json.Unmarshal(body, &enc) != nil || enc.Encrypt == "" {
+			return false
+		}
+		p, err := larkevent.EventDecrypt(enc.Encrypt, b.opts.EncryptKey)
+		if err != nil {
+			return false
+		}
+		plain = p
+	}
+	var v struct {
+		Type   string          `json:"type"`
+		Header json.RawMessage `json:"header"`
+	}
+	return json.Unmarshal(plain, &v) == nil && v.Type == string(larkevent.ReqTypeChallenge) && v.Header == nil
+}
+
+// plainTokenOK checks the verification token of an unencrypted body, for
+// every event type (the SDK checks it only for url_verification).
+func (b *Bot) plainTokenOK(body []byte) bool {
+	var v struct {
+		Token  string `json:"token"`
+		Header *struct {
+			Token string `json:"token"`
+		} `json:"header"`
+	}
+	if json.Unmarshal(body, &v) != nil {
+		return false
+	}
+	tok := v.Token
+	if v.Header != nil {
+		tok = v.Header.Token
+	}
+	return tokenEqual(tok, b.opts.VerificationToken)
+}
+
+func tokenEqual(a, b string) bool {
+	return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1
+}
+
+// onMessage is the dispatcher's im.message.receive_v1 handler. It runs
+// inside the callback request (or the long connection's frame handler),
+// so it only checks the token, claims event_id and enqueues.
+func (b *Bot) onMessage(ctx context.Context, ev *larkim.P2MessageReceiveV1) error {
+	st, _ := ctx.Value(reqStateKey{}).(*reqState)
+	reject := func(status int, msg string, err error) error {
+		if st != nil {
+			st.status, st.msg = status, msg
+		}
+		return err
+	}
+	if st != nil {
+		st.reached = true
+	}
+	if ev == nil || ev.EventV2Base == nil || ev.EventV2Base.Header == nil || ev.EventV2Base.Header.EventID == "" {
+		b.log.Warn("feishu event without header or event_id")
+		return reject(http.StatusBadRequest, "event without header", errRejected)
+	}
+	hdr := ev.EventV2Base.Header
+	if st != nil && !tokenEqual(hdr.Token, b.opts.VerificationToken) {
+		b.log.Warn("feishu event: wrong verification token in header.token", "event_id", hdr.EventID)
+		return reject(http.StatusUnauthorized, "wrong verification token", errRejected)
+	}
+	if !b.reserve() {
+		if b.closing() {
+			b.log.Warn("feishu event refused: shutting down", "event_id", hdr.EventID)
+			return reject(http.StatusServiceUnavailable, "shutting down", errClosed)
+		}
+		b.log.Warn("feishu event refused: queue full, Feishu will retry", "event_id", hdr.EventID, "queue", cap(b.jobs))
+		return reject(http.StatusServiceUnavailable, "queue full", errQueueFull)
+	}
+	ok, err := b.opts.Dedup.ClaimAlert(ctx, "feishu:event:"+hdr.EventID, DedupTTL)
+	if err != nil {
+		b.release()
+		b.log.Warn("feishu event: dedup store failed, Feishu will retry", "event_id", hdr.EventID, "err", err)
+		return reject(http.StatusServiceUnavailable, "dedup store unavailable", fmt.Errorf("feishu: claim event: %w", err))
+	}
+	if !ok {
+		b.release()
+		b.log.Debug("feishu event: duplicate delivery ignored", "event_id", hdr.EventID)
+		return nil
+	}
+	if err := b.push(job{ev: ev, received: b.opts.Now()}); err != nil {
+		b.release()
+		// The event id is claimed already; a retry would be dropped.
+		b.log.Warn("feishu event dropped: shutting down", "event_id", hdr.EventID)
+		return reject(http.StatusServiceUnavailable, "shutting down", err)
+	}
+	return nil
+}
+
+// reserve takes a queue slot without blocking. Slots are taken before
+// event_id is claimed, so that a full queue never swallows a claimed event.
+func (b *Bot) reserve() bool {
+	if b.closing() {
+		return false
+	}
+	select {
+	case b.slots <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
+
+func (b *Bot) release() { <-b.slots }
+
+func (b *Bot) closing() bool {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	return b.closed || b.runCtx.Err() != nil
+}
+
+// push queues j; the caller holds a slot, so the send never blocks.
+func (b *Bot) push(j job) error {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	if b.closed {
+		return errClosed
+	}
+	b.jobs <- j
+	return nil
+}
+
+// jobTimeout bounds the handling of one message (answer and reply).
+const jobTimeout = 2 * time.Minute
+
+func (b *Bot) worker() {
+	defer b.wg.Done()
+	for j := range b.jobs {
+		b.release()
+		if b.runCtx.Err() != nil {
+			b.log.Warn("feishu event dropped at shutdown", "event_id", j.ev.EventV2Base.Header.EventID)
+			continue
+		}
+		ctx, cancel := context.WithTimeout(b.runCtx, jobTimeout)
+		b.process(ctx, j)
+		cancel()
+	}
+}
+
+// unsupportedText answers messages that are not text.
+const unsupportedText = "目前只支持文字消息"
+
+// process gates one event, deduplicates its message_id, asks the Handler
+// and sends the reply.
+func (b *Bot) process(ctx context.Context, j job) {
+	defer func() {
+		if p := recover(); p != nil {
+			b.log.Error("feishu: panic while handling a message", "event_id", j.ev.EventV2Base.Header.EventID, "panic", fmt.Sprint(p))
+		}
+	}()
+	eventID := j.ev.EventV2Base.Header.EventID
+	msg, v := Gate(j.ev, b.botOpenID, b.opts.Started)
+	if v != Answer && v != Unsupported {
+		b.log.Debug("feishu message ignored", "event_id", eventID, "message_id", msg.ID, "chat_id", msg.ChatID, "reason", v.String())
+		return
+	}
+	if msg.ChatType == chat.P2P {
+		b.chatTypes.Store(msg.ChatID, chat.P2P)
+	}
+	ok, err := b.opts.Dedup.ClaimAlert(ctx, "feishu:msg:"+msg.ID, DedupTTL)
+	switch {
+	case err != nil:
+		// event_id was claimed already, so a duplicate is unlikely:
+		// answer rather than stay silent.
+		b.log.Warn("feishu: message_id dedup failed, answering anyway", "message_id", msg.ID, "err", err)
+	case !ok:
+		b.log.Debug("feishu message already answered", "event_id", eventID, "message_id", msg.ID)
+		return
+	}
+	var reply chat.Reply
+	if v == Unsupported {
+		reply = chat.Reply{Lines: []string{unsupportedText}}
+	} else {
+		reply = b.opts.Handler.Handle(ctx, msg)
+	}
+	if reply.Empty() {
+		return
+	}
+	if err := b.Send(ctx, msg.ChatID, reply, msg.ID, "reply:"+msg.ID); err != nil {
+		b.log.Error("feishu: reply failed", "message_id", msg.ID, "chat_id", msg.ChatID, "err", err)
+		return
+	}
+	b.log.Info("feishu: answered", "message_id", msg.ID, "chat_id", msg.ChatID, "chat_type", string(msg.ChatType),
+		"latency_ms", b.opts.Now().Sub(j.received).Milliseconds())
+}
+
+// RunWebsocket receives events over the SDK's long connection (larkws)
+// until ctx ends; no public URL is needed. The SDK's Client.Start blocks
+// forever and ignores ctx, and v3.5.4 has no Stop or Close, so Start runs
+// in a goroutine: RunWebsocket returns nil when ctx ends (the connection
+// lives on until the process exits) or Start's error when it gives up
+// (for example *larkws.ClientError on bad credentials). Events are the
+// same plain JSON as the callback's and go through the same handler,
+// minus the HTTP checks (the connection is authenticated by the app
+// secret).
+func (b *Bot) RunWebsocket(ctx context.Context) error {
+	if b.opts.Mode != ModeWebsocket {
+		return fmt.Errorf("feishu: RunWebsocket needs FEISHU_MODE=%s, have %q", ModeWebsocket, b.opts.Mode)
+	}
+	cli := larkws.NewClient(b.opts.AppID, b.opts.AppSecret,
+		larkws.WithEventHandler(b.disp),
+		larkws.WithDomain(b.opts.BaseURL),
+		larkws.WithLogger(sdkLogger{b.log.With("component", "lark-ws")}),
+		// Info logs the connection URL, which carries a ticket.
+		larkws.WithLogLevel(larkcore.LogLevelWarn),
+	)
+	errc := make(chan error, 1)
+	go func() { errc <- cli.Start(ctx) }()
+	select {
+	case <-ctx.Done():
+		return nil
+	case err := <-errc:
+		return fmt.Errorf("feishu: long connection: %w", err)
+	}
+}

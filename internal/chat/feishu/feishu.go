@@ -1,0 +1,447 @@
+// Package feishu is the Feishu (Lark) channel: it receives
+// im.message.receive_v1 events over the HTTP callback or the SDK's long
+// connection, decides whether the bot is addressed (Gate), hands the
+// message to the command router and sends the answer back as an
+// interactive card (tables) or text.
+//
+// It is built on github.com/larksuite/oapi-sdk-go/v3 v3.5.4 and closes the
+// gaps that SDK version leaves open (see ../shared/reference/chat-platforms.md §1):
+//
+//   - the callback rejects stale or missing X-Lark-Request-Timestamp headers
+//     (the SDK checks signatures but not their age, so replays would pass);
+//   - every event's header.token is compared with the verification token
+//     (the SDK compares it only for url_verification);
+//   - request bodies are size-limited;
+//   - the handler only deduplicates (event_id) and enqueues, so Feishu gets
+//     its 200 fast; workers gate, deduplicate message_id, answer and reply;
+//   - the tenant_access_token is cached per Bot, not in the SDK's
+//     process-wide cache (which is keyed by app id only, §1d);
+//   - message content is built with encoding/json (the SDK's text builder
+//     does not escape).
+package feishu
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	lark "github.com/larksuite/oapi-sdk-go/v3"
+	larkcore "github.com/larksuite/oapi-sdk-go/v3/core"
+	larkevent "github.com/larksuite/oapi-sdk-go/v3/event"
+	"github.com/larksuite/oapi-sdk-go/v3/event/dispatcher"
+	"golang.org/x/time/rate"
+
+	"github.com/labgpu/bot/internal/chat"
+)
+
+// Handler answers a message (commands.Router implements it).
+type Handler interface {
+	Handle(ctx context.Context, msg chat.Message) chat.Reply
+}
+
+// Deduper is the stores' SET NX: ClaimAlert returns true for the first
+// caller with key within ttl and false for every later one. The embedded
+// and Redis stores implement it; MemoryDeduper is a process-local one.
+type Deduper interface {
+	ClaimAlert(ctx context.Context, key string, ttl time.Duration) (bool, error)
+}
+
+// Modes accepted in Options.Mode.
+const (
+	// ModeWebhook receives events on the HTTP callback (HTTPHandler).
+	ModeWebhook = "webhook"
+	// ModeWebsocket receives events over the SDK's long connection
+	// (RunWebsocket); no public URL is needed.
+	ModeWebsocket = "websocket"
+)
+
+// DedupTTL is how long an event_id or message_id is remembered. Feishu
+// retries a delivery for a few hours; a day and an hour covers that and a
+// restart.
+const DedupTTL = 25 * time.Hour
+
+// Defaults applied by New to zero Options fields.
+const (
+	// DefaultMaxBodyBytes is the default callback body limit (1 MiB).
+	DefaultMaxBodyBytes = 1 << 20
+	// DefaultMaxSkew is the default tolerance for X-Lark-Request-Timestamp.
+	DefaultMaxSkew = 5 * time.Minute
+	// DefaultWorkers is the default number of event workers.
+	DefaultWorkers = 4
+	// DefaultQueueSize is the default number of queued events.
+	DefaultQueueSize = 1024
+	// DefaultRatePerChat is one message per second per chat, with a burst
+	// of RateBurst.
+	DefaultRatePerChat rate.Limit = 1
+	// RateBurst is the per-chat limiter's burst.
+	RateBurst = 5
+)
+
+// MaxMessageAge: messages created more than this long before
+// Options.Started are ignored (a restart must not answer a backlog).
+const MaxMessageAge = 60 * time.Second
+
+// Options configures a Bot. AppID and AppSecret are always required; the
+// webhook mode also needs VerificationToken and EncryptKey (or
+// AllowNoEncryptKey).
+type Options struct {
+	// AppID and AppSecret identify the self-built app (FEISHU_APP_ID,
+	// FEISHU_APP_SECRET).
+	AppID, AppSecret string
+	// VerificationToken is compared with every event's header.token
+	// (FEISHU_VERIFICATION_TOKEN). EncryptKey decrypts events and verifies
+	// X-Lark-Signature (FEISHU_ENCRYPT_KEY).
+	VerificationToken, EncryptKey string
+	// AllowNoEncryptKey lets the webhook mode run without an Encrypt Key:
+	// events are then neither encrypted nor signed, and only the
+	// verification token and the timestamp protect the callback.
+	AllowNoEncryptKey bool
+	// BaseURL is the open platform's address; default lark.FeishuBaseUrl
+	// (lark.LarkBaseUrl for Lark). Tests point it at a fake.
+	BaseURL string
+	// Mode is "webhook" (default) or "websocket".
+	Mode string
+	// MaxBodyBytes limits callback request bodies; default 1 MiB.
+	MaxBodyBytes int64
+	// MaxSkew is the largest accepted difference between
+	// X-Lark-Request-Timestamp and Now; default 5 minutes.
+	MaxSkew time.Duration
+	// Started is the process start; messages created more than 60 s before
+	// it are ignored. Default: the time New is called.
+	Started time.Time
+	// Dedup remembers event and message ids (keys "feishu:event:<id>" and
+	// "feishu:msg:<id>", TTL DedupTTL). Default: a MemoryDeduper, which
+	// is neither shared between replicas nor kept across restarts.
+	Dedup Deduper
+	// Handler answers messages. Required.
+	Handler Handler
+	// Log receives structured logs; it never gets a secret. Default
+	// slog.Default().
+	Log *slog.Logger
+	// RatePerChat limits sent messages per chat (burst RateBurst); default
+	// one per second. rate.Inf disables the limit.
+	RatePerChat rate.Limit
+	// HTTPClient sends requests to the open platform; default a client
+	// with a 15 s timeout. (The SDK's long connection uses
+	// http.DefaultClient for its endpoint request regardless.)
+	HTTPClient *http.Client
+	// Now is the clock used for timestamp checks; default time.Now.
+	Now func() time.Time
+	// Workers handle queued events; default 4.
+	Workers int
+	// QueueSize is the number of events waiting for a worker; when it is
+	// full the callback answers 503 so that Feishu retries. Default 1024.
+	QueueSize int
+}
+
+// Bot is a Feishu channel: it receives events, answers them through the
+// Handler and sends messages. Create it with New; it is safe for
+// concurrent use.
+type Bot struct {
+	opts      Options
+	log       *slog.Logger
+	client    *lark.Client
+	disp      *dispatcher.EventDispatcher
+	botOpenID string
+
+	tokMu  sync.Mutex
+	tok    string
+	tokExp time.Time
+
+	limMu    sync.Mutex
+	limiters map[string]*chatLimiter
+
+	// chatTypes remembers chat ids seen as p2p, so that Send leaves
+	// @mentions out of private chats.
+	chatTypes sync.Map // chat id -> chat.ChatType
+
+	runCtx    context.Context
+	cancel    context.CancelFunc
+	mu        sync.RWMutex // guards closed and sends on jobs
+	closed    bool
+	slots     chan struct{}
+	jobs      chan job
+	wg        sync.WaitGroup
+	closeOnce sync.Once
+
+	// backoff is the first retry delay of Send; it doubles per retry.
+	backoff time.Duration
+}
+
+// botInfoTimeout bounds the start-up request for the bot's open_id.
+const botInfoTimeout = 10 * time.Second
+
+// New validates opts, builds the SDK client and the event dispatcher,
+// fetches the bot's open_id from GET /open-apis/bot/v3/info and starts the
+// workers.
+//
+// ctx bounds the Bot's life: when it ends the workers stop (so does Close).
+// The bot-info request gets its own 10 s timeout within ctx.
+//
+// Token cache: the SDK keeps tenant_access_tokens in a process-wide cache
+// keyed by app id only, so two clients with the same app id (tests, or a
+// changed base URL) would share a token. New therefore disables the SDK
+// cache (lark.WithEnableTokenCache(false)); the Bot fetches the token
+// itself through the SDK's GetTenantAccessTokenBySelfBuiltApp, caches it
+// per Bot until 3 minutes before it expires, passes it to every call with
+// larkcore.WithTenantAccessToken, and refetches it when Feishu answers
+// with a token-invalid code.
+func New(ctx context.Context, opts Options) (*Bot, error) {
+	if strings.TrimSpace(opts.AppID) == "" {
+		return nil, errors.New("feishu: app id is empty: set FEISHU_APP_ID")
+	}
+	if strings.TrimSpace(opts.AppSecret) == "" {
+		return nil, errors.New("feishu: app secret is empty: set FEISHU_APP_SECRET")
+	}
+	if opts.Handler == nil {
+		return nil, errors.New("feishu: Options.Handler is nil")
+	}
+	switch opts.Mode {
+	case "":
+		opts.Mode = ModeWebhook
+	case ModeWebhook, ModeWebsocket:
+	default:
+		return nil, fmt.Errorf("feishu: FEISHU_MODE %q: want %q or %q", opts.Mode, ModeWebhook, ModeWebsocket)
+	}
+	if opts.Mode == ModeWebhook {
+		if opts.VerificationToken == "" {
+			return nil, errors.New("feishu: webhook mode needs the verification token: set FEISHU_VERIFICATION_TOKEN")
+		}
+		if opts.EncryptKey == "" && !opts.AllowNoEncryptKey {
+			return nil, errors.New("feishu: webhook mode refuses to start without an Encrypt Key " +
+				"(unsigned events could be forged): set FEISHU_ENCRYPT_KEY, or allow it explicitly")
+		}
+	}
+	if opts.BaseURL == "" {
+		opts.BaseURL = lark.FeishuBaseUrl
+	}
+	opts.BaseURL = strings.TrimRight(opts.BaseURL, "/")
+	if u, err := url.Parse(opts.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("feishu: FEISHU_BASE_URL %q is not an http(s) URL", opts.BaseURL)
+	}
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if opts.MaxSkew <= 0 {
+		opts.MaxSkew = DefaultMaxSkew
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Started.IsZero() {
+		opts.Started = opts.Now()
+	}
+	if opts.Dedup == nil {
+		opts.Dedup = NewMemoryDeduper()
+	}
+	if opts.Log == nil {
+		opts.Log = slog.Default()
+	}
+	if opts.RatePerChat <= 0 {
+		opts.RatePerChat = DefaultRatePerChat
+	}
+	if opts.HTTPClient == nil {
+		opts.HTTPClient = &http.Client{Timeout: 15 * time.Second}
+	}
+	if opts.Workers <= 0 {
+		opts.Workers = DefaultWorkers
+	}
+	if opts.QueueSize <= 0 {
+		opts.QueueSize = DefaultQueueSize
+	}
+
+	log := opts.Log.With("channel", "feishu")
+	sdkLog := sdkLogger{log.With("component", "lark-sdk")}
+	b := &Bot{
+		opts:     opts,
+		log:      log,
+		limiters: make(map[string]*chatLimiter),
+		slots:    make(chan struct{}, opts.QueueSize),
+		jobs:     make(chan job, opts.QueueSize),
+		backoff:  200 * time.Millisecond,
+	}
+	b.client = lark.NewClient(opts.AppID, opts.AppSecret,
+		lark.WithOpenBaseUrl(opts.BaseURL),
+		lark.WithEnableTokenCache(false),
+		lark.WithHttpClient(statusRecorder{opts.HTTPClient}),
+		lark.WithLogger(sdkLog),
+		// Info and Debug could print request URLs and bodies.
+		lark.WithLogLevel(larkcore.LogLevelWarn),
+	)
+	b.disp = dispatcher.NewEventDispatcher(opts.VerificationToken, opts.EncryptKey)
+	// Without InitConfig the dispatcher's logger has no level filter and
+	// prints every request (headers and body) to stdout at Debug.
+	b.disp.InitConfig(larkevent.WithLogger(sdkLog), larkevent.WithLogLevel(larkcore.LogLevelWarn))
+	b.disp.OnP2MessageReceiveV1(b.onMessage)
+
+	ictx, cancel := context.WithTimeout(ctx, botInfoTimeout)
+	id, err := b.fetchBotOpenID(ictx)
+	cancel()
+	if err != nil {
+		return nil, err
+	}
+	b.botOpenID = id
+
+	b.runCtx, b.cancel = context.WithCancel(ctx)
+	for range opts.Workers {
+		b.wg.Add(1)
+		go b.worker()
+	}
+	go func() {
+		<-b.runCtx.Done()
+		b.shutdown()
+	}()
+	log.Info("feishu bot ready", "mode", opts.Mode, "base_url", opts.BaseURL, "bot_open_id", id,
+		"encrypted", opts.EncryptKey != "")
+	return b, nil
+}
+
+// BotOpenID is the bot's own open_id, as reported by /open-apis/bot/v3/info.
+func (b *Bot) BotOpenID() string { return b.botOpenID }
+
+// Close stops accepting events (the callback then answers 503), lets the
+// workers finish the queued ones and waits for them. It is idempotent.
+func (b *Bot) Close() error {
+	b.shutdown()
+	b.wg.Wait()
+	b.cancel()
+	return nil
+}
+
+func (b *Bot) shutdown() {
+	b.closeOnce.Do(func() {
+		b.mu.Lock()
+		b.closed = true
+		close(b.jobs)
+		b.mu.Unlock()
+	})
+}
+
+// token returns the cached tenant_access_token, fetching a new one when
+// there is none or it is about to expire.
+func (b *Bot) token(ctx context.Context) (string, error) {
+	b.tokMu.Lock()
+	defer b.tokMu.Unlock()
+	now := time.Now()
+	if b.tok != "" && now.Before(b.tokExp) {
+		return b.tok, nil
+	}
+	resp, err := b.client.GetTenantAccessTokenBySelfBuiltApp(ctx, &larkcore.SelfBuiltTenantAccessTokenReq{
+		AppID: b.opts.AppID, AppSecret: b.opts.AppSecret,
+	})
+	if err != nil {
+		return "", fmt.Errorf("feishu: get tenant_access_token from %s: %w", b.opts.BaseURL, err)
+	}
+	if !resp.Success() || resp.TenantAccessToken == "" {
+		return "", fmt.Errorf("feishu: get tenant_access_token from %s: code %d: %s (check FEISHU_APP_ID and FEISHU_APP_SECRET)",
+			b.opts.BaseURL, resp.Code, resp.Msg)
+	}
+	ttl := time.Duration(resp.Expire)*time.Second - 3*time.Minute
+	if ttl < 30*time.Second {
+		ttl = 30 * time.Second
+	}
+	b.tok, b.tokExp = resp.TenantAccessToken, now.Add(ttl)
+	return b.tok, nil
+}
+
+// invalidateToken forgets tok if it is still the cached token.
+func (b *Bot) invalidateToken(tok string) {
+	b.tokMu.Lock()
+	if b.tok == tok {
+		b.tok = ""
+	}
+	b.tokMu.Unlock()
+}
+
+// botInfoPath is where the bot's own identity is read.
+const botInfoPath = "/open-apis/bot/v3/info"
+
+// fetchBotOpenID asks GET /open-apis/bot/v3/info for the bot's open_id. The
+// answer has "bot" at the top level, not under "data".
+func (b *Bot) fetchBotOpenID(ctx context.Context) (string, error) {
+	wrap := func(err error) error {
+		return fmt.Errorf("feishu: fetch bot open_id from %s%s: %w", b.opts.BaseURL, botInfoPath, err)
+	}
+	for attempt := 0; attempt < 2; attempt++ {
+		tok, err := b.token(ctx)
+		if err != nil {
+			return "", err
+		}
+		resp, err := b.client.Get(ctx, botInfoPath, nil, larkcore.AccessTokenTypeTenant, larkcore.WithTenantAccessToken(tok))
+		if err != nil {
+			return "", wrap(err)
+		}
+		var info struct {
+			Code int    `json:"code"`
+			Msg  string `json:"msg"`
+			Bot  *struct {
+				OpenID  string `json:"open_id"`
+				AppName string `json:"app_name"`
+			} `json:"bot"`
+		}
+		if err := json.Unmarshal(resp.RawBody, &info); err != nil {
+			return "", wrap(fmt.Errorf("HTTP %d, body is not JSON: %w", resp.StatusCode, err))
+		}
+		if tokenInvalid(info.Code) && attempt == 0 {
+			b.invalidateToken(tok)
+			continue
+		}
+		if info.Code != 0 {
+			return "", wrap(fmt.Errorf("HTTP %d, code %d: %s (is the bot capability enabled for the app?)", resp.StatusCode, info.Code, info.Msg))
+		}
+		if info.Bot == nil || info.Bot.OpenID == "" {
+			return "", wrap(errors.New(`answer has no "bot.open_id"`))
+		}
+		return info.Bot.OpenID, nil
+	}
+	return "", wrap(errors.New("tenant_access_token rejected twice"))
+}
+
+// tokenInvalid reports Feishu's "access token invalid" codes, after which
+// the token is fetched again.
+func tokenInvalid(code int) bool {
+	return code == 99991663 || code == 99991664 || code == 99991671
+}
+
+// callStatus is where statusRecorder leaves the HTTP status of the last
+// response for a request made with its context.
+type callStatus struct{ status int }
+
+type callStatusKey struct{}
+
+// statusRecorder wraps the HTTP client given to the SDK so that Send sees
+// the HTTP status even when the SDK returns only an error (a non-JSON
+// 502 page, a 504).
+type statusRecorder struct{ c *http.Client }
+
+// Do implements larkcore.HttpClient.
+func (r statusRecorder) Do(req *http.Request) (*http.Response, error) {
+	resp, err := r.c.Do(req)
+	if cs, ok := req.Context().Value(callStatusKey{}).(*callStatus); ok && resp != nil {
+		cs.status = resp.StatusCode
+	}
+	return resp, err
+}
+
+// sdkLogger sends the SDK's logs to slog. The SDK runs at Warn, so its
+// Debug/Info lines (request dumps, the long connection's URL with its
+// ticket) never reach it.
+type sdkLogger struct{ l *slog.Logger }
+
+func (s sdkLogger) Debug(ctx context.Context, args ...any) {
+	s.l.DebugContext(ctx, fmt.Sprint(args...))
+}
+func (s sdkLogger) Info(ctx context.Context, args ...any) { s.l.InfoContext(ctx, fmt.Sprint(args...)) }
+func (s sdkLogger) Warn(ctx context.Context, args ...any) { s.l.WarnContext(ctx, fmt.Sprint(args...)) }
+func (s sdkLogger) Error(ctx context.Context, args ...any) {
+	// The SDK logs rejected requests (bad signature, unknown event type)
+	// as errors; they are the sender's problem, not ours.
+	s.l.WarnContext(ctx, fmt.Sprint(args...))
+}

@@ -1,0 +1,515 @@
+package feishu
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	mrand "math/rand/v2"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	larkcore "github.com/larksuite/oapi-sdk-go/v3/core"
+	larkim "github.com/larksuite/oapi-sdk-go/v3/service/im/v1"
+	"golang.org/x/time/rate"
+
+	"github.com/labgpu/bot/internal/chat"
+)
+
+// Size limits for one sent message. Feishu's own limits are 150 KB for a
+// text request body and 30 KB for a card; these leave headroom.
+const (
+	// MaxTextRunes is the most runes in one text message (including the
+	// @mention tags).
+	MaxTextRunes = 4000
+	// MaxTextBytes bounds one text message's content JSON.
+	MaxTextBytes = 150 << 10
+	// MaxCardBytes bounds one card's JSON.
+	MaxCardBytes = 25 << 10
+)
+
+// maxTries is how often Send tries one part before giving up.
+const maxTries = 3
+
+// APIError is a non-zero answer from the open platform.
+type APIError struct {
+	// Status is the HTTP status, Code and Msg Feishu's error code and
+	// message, LogID its request id (for support tickets).
+	Status int
+	Code   int
+	Msg    string
+	LogID  string
+}
+
+// Error implements error.
+func (e *APIError) Error() string {
+	s := fmt.Sprintf("feishu API: HTTP %d, code %d: %s", e.Status, e.Code, e.Msg)
+	if e.LogID != "" {
+		s += " (log id " + e.LogID + ")"
+	}
+	return s
+}
+
+// retryable: rate limits (HTTP 429, codes 99991400 and 230020), server
+// errors and invalid tokens.
+func (e *APIError) retryable() bool {
+	return e.Status == 429 || e.Status >= 500 || e.Code == 99991400 || e.Code == 230020 || tokenInvalid(e.Code)
+}
+
+// contentError reports an error that blames the message content, after
+// which a card is sent again as plain text.
+func contentError(err error) bool {
+	var ae *APIError
+	if !errors.As(err, &ae) {
+		return false
+	}
+	switch ae.Code {
+	case 230001, // invalid request parameter (content)
+		230025, // content too long
+		230099, // failed to create card content
+		11310:  // card content invalid
+		return true
+	}
+	return ae.Status == 400 && !ae.retryable()
+}
+
+// Send delivers r to chatID: an interactive card (schema 2.0) when r has
+// a table, text otherwise. Long replies are split at line boundaries into
+// parts under MaxTextRunes/MaxTextBytes (text) or MaxCardBytes (cards,
+// split between table rows). r.Mentions become <at> tags unless chatID is
+// known to be a private chat.
+//
+// When replyTo (a message_id) is set the parts answer that message
+// (Im.Message.Reply), otherwise they are created in chatID
+// (Im.Message.Create, receive_id_type chat_id).
+//
+// Each part carries uuid = hash(idemKey, part index), so a retried Send
+// with the same idemKey is deduplicated by Feishu (for an hour); an empty
+// idemKey gets a random one. Sends wait for the per-chat rate limiter. A
+// part is tried up to 3 times with exponential backoff on HTTP 429, 5xx,
+// network errors and token-invalid codes (the token is fetched again);
+// other errors are returned at once. If the first card is refused for its
+// content, the whole reply goes out as plain text (chat.PlainText).
+func (b *Bot) Send(ctx context.Context, chatID string, r chat.Reply, replyTo, idemKey string) error {
+	if chatID == "" && replyTo == "" {
+		return errors.New("feishu: send: no chat id and no message to reply to")
+	}
+	if r.Empty() {
+		return nil
+	}
+	if idemKey == "" {
+		var rnd [16]byte
+		_, _ = rand.Read(rnd[:])
+		idemKey = hex.EncodeToString(rnd[:])
+	}
+	mentions := r.Mentions
+	if t, ok := b.chatTypes.Load(chatID); ok && t == chat.P2P {
+		mentions = nil
+	}
+	limKey := chatID
+	if limKey == "" {
+		limKey = "reply:" + replyTo
+	}
+
+	textKey := idemKey
+	if r.Table != nil {
+		cards, err := renderCards(r, mentions)
+		if err != nil {
+			b.log.Warn("feishu: reply does not fit in cards, sending text", "chat_id", chatID, "err", err)
+			textKey = idemKey + "/text"
+		} else {
+			for i, c := range cards {
+				err := b.sendPart(ctx, limKey, chatID, replyTo, larkim.MsgTypeInteractive, c, partUUID(idemKey, i))
+				if err == nil {
+					continue
+				}
+				if i == 0 && contentError(err) {
+					b.log.Warn("feishu: card refused, falling back to text", "chat_id", chatID, "err", err)
+					textKey = idemKey + "/text"
+					break
+				}
+				return err
+			}
+			if textKey == idemKey {
+				return nil
+			}
+		}
+	}
+	for i, t := range renderTexts(r, mentions) {
+		if err := b.sendPart(ctx, limKey, chatID, replyTo, larkim.MsgTypeText, t, partUUID(textKey, i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// partUUID is the idempotency uuid of part i: stable for a given idemKey,
+// 32 hex digits (Feishu allows 50 characters).
+func partUUID(idemKey string, i int) string {
+	sum := sha256.Sum256([]byte(idemKey + "#" + strconv.Itoa(i)))
+	return hex.EncodeToString(sum[:16])
+}
+
+// sendPart waits for the chat's rate limiter and posts one message, with
+// retries.
+func (b *Bot) sendPart(ctx context.Context, limKey, chatID, replyTo, msgType, content, uuid string) error {
+	if err := b.limiter(limKey).Wait(ctx); err != nil {
+		return fmt.Errorf("feishu: send to %s: rate limiter: %w", limKey, err)
+	}
+	var last error
+	for attempt := 0; attempt < maxTries; attempt++ {
+		if attempt > 0 {
+			d := b.backoff << (attempt - 1)
+			d += time.Duration(mrand.Int64N(int64(d)/4 + 1))
+			t := time.NewTimer(d)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return fmt.Errorf("feishu: send to %s: %w (last error: %v)", limKey, ctx.Err(), last)
+			case <-t.C:
+			}
+		}
+		retry, err := b.postOnce(ctx, chatID, replyTo, msgType, content, uuid)
+		if err == nil {
+			return nil
+		}
+		last = err
+		if !retry || ctx.Err() != nil {
+			b.log.Warn("feishu: send failed", "chat_id", chatID, "reply_to", replyTo, "msg_type", msgType, "err", err)
+			return fmt.Errorf("feishu: send %s to %s: %w", msgType, limKey, err)
+		}
+		b.log.Warn("feishu: send failed, will retry", "chat_id", chatID, "reply_to", replyTo, "attempt", attempt+1, "err", err)
+	}
+	return fmt.Errorf("feishu: send %s to %s: giving up after %d tries: %w", msgType, limKey, maxTries, last)
+}
+
+// postOnce makes one Create or Reply call and says whether a failure is
+// worth retrying.
+func (b *Bot) postOnce(ctx context.Context, chatID, replyTo, msgType, content, uuid string) (retry bool, err error) {
+	tok, err := b.token(ctx)
+	if err != nil {
+		return ctx.Err() == nil, err
+	}
+	cs := &callStatus{}
+	cctx := context.WithValue(ctx, callStatusKey{}, cs)
+	var (
+		apiResp *larkcore.ApiResp
+		code    int
+		msg     string
+	)
+	if replyTo != "" {
+		resp, err := b.client.Im.Message.Reply(cctx, larkim.NewReplyMessageReqBuilder().
+			MessageId(replyTo).
+			Body(larkim.NewReplyMessageReqBodyBuilder().MsgType(msgType).Content(content).Uuid(uuid).Build()).
+			Build(), larkcore.WithTenantAccessToken(tok))
+		if err != nil {
+			return transportRetry(ctx, cs), fmt.Errorf("reply to %s: %w", replyTo, err)
+		}
+		apiResp, code, msg = resp.ApiResp, resp.Code, resp.Msg
+	} else {
+		resp, err := b.client.Im.Message.Create(cctx, larkim.NewCreateMessageReqBuilder().
+			ReceiveIdType(larkim.ReceiveIdTypeChatId).
+			Body(larkim.NewCreateMessageReqBodyBuilder().ReceiveId(chatID).MsgType(msgType).Content(content).Uuid(uuid).Build()).
+			Build(), larkcore.WithTenantAccessToken(tok))
+		if err != nil {
+			return transportRetry(ctx, cs), fmt.Errorf("create in %s: %w", chatID, err)
+		}
+		apiResp, code, msg = resp.ApiResp, resp.Code, resp.Msg
+	}
+	status := cs.status
+	if apiResp != nil {
+		status = apiResp.StatusCode
+	}
+	if code == 0 && status < 300 {
+		return false, nil
+	}
+	ae := &APIError{Status: status, Code: code, Msg: msg}
+	if apiResp != nil {
+		ae.LogID = apiResp.RequestId()
+	}
+	if tokenInvalid(code) {
+		b.invalidateToken(tok)
+	}
+	return ae.retryable(), ae
+}
+
+// transportRetry: an error without a parsed answer is retried when there
+// was no HTTP answer at all (network) or it was 429 or 5xx.
+func transportRetry(ctx context.Context, cs *callStatus) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	return cs.status == 0 || cs.status == 429 || cs.status >= 500
+}
+
+// chatLimiter is one chat's rate limiter and when it was last used.
+type chatLimiter struct {
+	lim  *rate.Limiter
+	last time.Time
+}
+
+// limiter returns the chat's limiter, forgetting limiters idle for ten
+// minutes once there are many.
+func (b *Bot) limiter(key string) *rate.Limiter {
+	b.limMu.Lock()
+	defer b.limMu.Unlock()
+	now := time.Now()
+	if len(b.limiters) > 4096 {
+		for k, l := range b.limiters {
+			if now.Sub(l.last) > 10*time.Minute {
+				delete(b.limiters, k)
+			}
+		}
+	}
+	l, ok := b.limiters[key]
+	if !ok {
+		l = &chatLimiter{lim: rate.NewLimiter(b.opts.RatePerChat, RateBurst)}
+		b.limiters[key] = l
+	}
+	l.last = now
+	return l.lim
+}
+
+// marshal is json.Marshal without HTML escaping (so "<at ...>" stays
+// readable) and without the encoder's trailing newline.
+func marshal(v any) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		// Only maps, slices and strings are encoded here.
+		panic("feishu: marshal: " + err.Error())
+	}
+	return strings.TrimSuffix(buf.String(), "\n")
+}
+
+// renderTexts renders r as plain text message contents ({"text": ...}),
+// split under the text limits, with @mentions at the start of the first.
+func renderTexts(r chat.Reply, mentions []string) []string {
+	var prefix strings.Builder
+	for _, id := range mentions {
+		if id == "" {
+			continue
+		}
+		prefix.WriteString(`<at user_id="` + id + `"></at> `)
+	}
+	body := strings.TrimRight(chat.PlainText(r), "\n")
+	limit := MaxTextRunes - utf8.RuneCountInString(prefix.String())
+	parts := splitLines(body, max(limit, 200), MaxTextBytes/8)
+	out := make([]string, 0, len(parts))
+	for i, p := range parts {
+		if i == 0 {
+			p = prefix.String() + p
+		}
+		out = append(out, marshal(map[string]string{"text": p}))
+	}
+	return out
+}
+
+// splitLines cuts s into parts of at most maxRunes runes and maxBytes
+// bytes, at line boundaries where possible (a longer line is cut between
+// runes). Blank parts are dropped.
+func splitLines(s string, maxRunes, maxBytes int) []string {
+	var parts []string
+	var cur strings.Builder
+	curRunes := 0
+	flush := func() {
+		if p := strings.TrimRight(cur.String(), "\n"); strings.TrimSpace(p) != "" {
+			parts = append(parts, p)
+		}
+		cur.Reset()
+		curRunes = 0
+	}
+	for _, line := range strings.SplitAfter(s, "\n") {
+		n := utf8.RuneCountInString(line)
+		for n > maxRunes || len(line) > maxBytes {
+			// Cut an over-long line between runes.
+			cut, runes := 0, 0
+			for cut < len(line) && runes < maxRunes {
+				_, size := utf8.DecodeRuneInString(line[cut:])
+				if cut+size > maxBytes {
+					break
+				}
+				cut += size
+				runes++
+			}
+			flush()
+			cur.WriteString(line[:cut])
+			flush()
+			line, n = line[cut:], n-runes
+		}
+		if curRunes+n > maxRunes || cur.Len()+len(line) > maxBytes {
+			flush()
+		}
+		cur.WriteString(line)
+		curRunes += n
+	}
+	flush()
+	return parts
+}
+
+// Card JSON 2.0, built by hand: the SDK's larkcard package models only
+// card 1.0.
+type card struct {
+	Schema string      `json:"schema"`
+	Config cardConfig  `json:"config"`
+	Header *cardHeader `json:"header,omitempty"`
+	Body   cardBody    `json:"body"`
+}
+
+type cardConfig struct {
+	UpdateMulti bool      `json:"update_multi"`
+	Summary     *cardText `json:"summary,omitempty"`
+}
+
+type cardText struct {
+	Tag     string `json:"tag,omitempty"`
+	Content string `json:"content"`
+}
+
+type cardHeader struct {
+	Title    cardText `json:"title"`
+	Template string   `json:"template,omitempty"`
+}
+
+type cardBody struct {
+	Elements []cardElement `json:"elements"`
+}
+
+type cardElement struct {
+	Tag     string `json:"tag"`
+	Content string `json:"content"`
+}
+
+// buildCard marshals one card: a header with title (when there is one)
+// and markdown elements.
+func buildCard(title string, blocks []string) string {
+	c := card{Schema: "2.0", Config: cardConfig{UpdateMulti: true}}
+	if title != "" {
+		c.Header = &cardHeader{Title: cardText{Tag: "plain_text", Content: title}, Template: "blue"}
+		c.Config.Summary = &cardText{Content: title}
+	}
+	for _, b := range blocks {
+		if strings.TrimSpace(b) != "" {
+			c.Body.Elements = append(c.Body.Elements, cardElement{Tag: "markdown", Content: b})
+		}
+	}
+	if len(c.Body.Elements) == 0 {
+		c.Body.Elements = []cardElement{{Tag: "markdown", Content: " "}}
+	}
+	return marshal(c)
+}
+
+// renderCards renders r (which has a table) as one card or, when that is
+// over MaxCardBytes, several, split between table rows: lines in the
+// first, notes in the last. It fails when a single row or the lines alone
+// do not fit.
+func renderCards(r chat.Reply, mentions []string) ([]string, error) {
+	var head []string
+	var at strings.Builder
+	for _, id := range mentions {
+		if id != "" {
+			at.WriteString("<at id=" + id + "></at> ")
+		}
+	}
+	lines := make([]string, 0, len(r.Lines))
+	for _, l := range r.Lines {
+		lines = append(lines, mdEscape(l))
+	}
+	if s := strings.TrimSpace(at.String() + strings.Join(lines, "\n")); s != "" {
+		head = append(head, s)
+	}
+	notes := make([]string, 0, len(r.Notes))
+	for _, n := range r.Notes {
+		notes = append(notes, mdEscape(n))
+	}
+	tail := strings.Join(notes, "\n")
+	cols := len(r.Table.Header)
+	for _, row := range r.Table.Rows {
+		cols = max(cols, len(row))
+	}
+
+	one := buildCard(r.Title, append(append(append([]string{}, head...), mdTable(r.Table.Header, r.Table.Rows, cols)), tail))
+	if len(one) <= MaxCardBytes {
+		return []string{one}, nil
+	}
+
+	cont := r.Title
+	if cont != "" {
+		cont += "（续）"
+	}
+	var cards []string
+	var rows [][]string
+	title, blocks := r.Title, head
+	build := func(rs [][]string, extra ...string) string {
+		bs := append(append([]string{}, blocks...), mdTable(r.Table.Header, rs, cols))
+		return buildCard(title, append(bs, extra...))
+	}
+	for _, row := range r.Table.Rows {
+		if len(rows) > 0 && len(build(append(rows, row))) > MaxCardBytes {
+			c := build(rows)
+			if len(c) > MaxCardBytes {
+				return nil, fmt.Errorf("card of %d bytes over %d", len(c), MaxCardBytes)
+			}
+			cards = append(cards, c)
+			rows, title, blocks = nil, cont, nil
+		}
+		rows = append(rows, row)
+	}
+	last := build(rows, tail)
+	if len(last) > MaxCardBytes {
+		c := build(rows)
+		if len(c) > MaxCardBytes {
+			return nil, fmt.Errorf("card of %d bytes over %d", len(c), MaxCardBytes)
+		}
+		cards = append(cards, c)
+		last = buildCard(cont, []string{tail})
+		if len(last) > MaxCardBytes {
+			return nil, fmt.Errorf("notes card of %d bytes over %d", len(last), MaxCardBytes)
+		}
+	}
+	return append(cards, last), nil
+}
+
+// mdTable renders a markdown table with cols columns.
+func mdTable(header []string, rows [][]string, cols int) string {
+	var b strings.Builder
+	row := func(cells []string) {
+		b.WriteString("|")
+		for i := 0; i < cols; i++ {
+			c := ""
+			if i < len(cells) {
+				c = cells[i]
+			}
+			b.WriteString(" " + mdCell(c) + " |")
+		}
+		b.WriteString("\n")
+	}
+	row(header)
+	b.WriteString("|" + strings.Repeat(" --- |", cols) + "\n")
+	for _, r := range rows {
+		row(r)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+var mdReplacer = strings.NewReplacer("<", "&lt;", ">", "&gt;")
+
+// mdEscape keeps "<" and ">" from being read as card tags.
+func mdEscape(s string) string { return mdReplacer.Replace(s) }
+
+var cellReplacer = strings.NewReplacer("|", `\|`, "\r\n", " ", "\n", " ", "<", "&lt;", ">", "&gt;")
+
+// mdCell escapes a table cell: pipes, line breaks and tag brackets.
+func mdCell(s string) string {
+	if s == "" {
+		return " "
+	}
+	return cellReplacer.Replace(s)
+}

@@ -1,0 +1,377 @@
+package webhook
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labgpu/bot/internal/chat"
+)
+
+// Feishu custom bot limits. The request body is limited to 20 KB; 20,000
+// bytes stays under it whichever K is meant. The rate limit is 100
+// requests per minute and 5 per second per bot.
+const (
+	feishuMaxBody = 20000
+	// feishuSlack covers what the overhead estimate does not: the part
+	// counter in a card title, a longer timestamp.
+	feishuSlack = 64
+)
+
+var feishuLimits = []limit{{5, time.Second}, {100, time.Minute}}
+
+// Feishu custom bot answer codes with a known meaning.
+const (
+	FeishuCodeSignMismatch   = 19021 // bad signature, or timestamp more than 1 h off
+	FeishuCodeIPNotAllowed   = 19022 // the IP allow-list rejects this host
+	FeishuCodeKeywordMissing = 19024 // the message lacks the bot's keyword
+	FeishuCodeBadRequest     = 9499  // malformed request body
+	FeishuCodeRateLimited    = 11232 // too many requests: retried
+)
+
+// FeishuBot posts to a Feishu (or Lark) custom bot webhook
+// (群机器人 → 自定义机器人). It is safe for concurrent use; concurrent Sends
+// are serialised so that each reply's parts arrive together and in order.
+type FeishuBot struct {
+	s      *sender
+	secret string
+}
+
+// NewFeishuBot returns a sender for the custom bot webhook url
+// (https://open.feishu.cn/open-apis/bot/v2/hook/<hook_id>; plain http is
+// accepted only for a loopback test server). secret is the bot's
+// signature secret ("签名校验"), empty when the bot has none.
+func NewFeishuBot(url, secret string, opts ...Option) (*FeishuBot, error) {
+	u, err := parseWebhookURL("feishu", url)
+	if err != nil {
+		return nil, err
+	}
+	p := strings.TrimRight(u.Path, "/")
+	hook := p[strings.LastIndex(p, "/")+1:]
+	if hook == "" {
+		return nil, errors.New("feishu webhook: the URL has no hook id (…/open-apis/bot/v2/hook/<hook_id>)")
+	}
+	cf := newConfig(feishuLimits, opts)
+	secrets := []string{hook, secret}
+	for _, vs := range u.Query() {
+		secrets = append(secrets, vs...)
+	}
+	return &FeishuBot{
+		s:      newSender("feishu", u.String(), redactURL(u, true), secrets, cf, feishuCheck),
+		secret: secret,
+	}, nil
+}
+
+// String is the webhook with its hook id masked.
+func (b *FeishuBot) String() string { return b.s.redacted }
+
+// Send posts a reply: a text message, or, when the reply has a table, an
+// interactive card (JSON 2.0) whose markdown renders the table. Mentions
+// (open_ids, or "all") go at the start of the first part. Content too long
+// for one message is sent as several, in order. When Feishu rejects the
+// first card as invalid, the reply is sent as text instead. An empty reply
+// sends nothing.
+func (b *FeishuBot) Send(ctx context.Context, r chat.Reply) error {
+	if r.Empty() {
+		return nil
+	}
+	if err := b.s.lock(ctx); err != nil {
+		return b.s.wrap(err, "send")
+	}
+	defer b.s.unlock()
+	card := !b.s.cfg.plainText && hasTable(r)
+	parts := b.render(r, card)
+	for i, p := range parts {
+		err := b.s.post(ctx, func() ([]byte, error) { return b.body(p) })
+		if err == nil {
+			continue
+		}
+		if card && i == 0 && cardRejected(err) {
+			if terr := b.sendAll(ctx, b.render(r, false)); terr != nil {
+				return b.s.wrap(terr, "card rejected (%v), then as text", err)
+			}
+			return nil
+		}
+		return b.s.wrap(err, "part %d of %d", i+1, len(parts))
+	}
+	return nil
+}
+
+func (b *FeishuBot) sendAll(ctx context.Context, parts []feishuMsg) error {
+	for i, p := range parts {
+		if err := b.s.post(ctx, func() ([]byte, error) { return b.body(p) }); err != nil {
+			return fmt.Errorf("part %d of %d: %w", i+1, len(parts), err)
+		}
+	}
+	return nil
+}
+
+// cardRejected reports whether err says the card itself was refused (so a
+// text message may pass), rather than the webhook, its security settings
+// or the network.
+func cardRejected(err error) bool {
+	var ae *APIError
+	if !errors.As(err, &ae) || ae.Retryable || ae.Code == 0 {
+		return false
+	}
+	switch ae.Code {
+	case FeishuCodeSignMismatch, FeishuCodeIPNotAllowed, FeishuCodeKeywordMissing:
+		return false
+	}
+	return true
+}
+
+func hasTable(r chat.Reply) bool { return r.Table != nil && len(r.Table.Rows) > 0 }
+
+// FeishuSign is the custom bot signature: base64 of HMAC-SHA256 keyed with
+// "<timestamp>\n<secret>" over empty data, timestamp in Unix seconds.
+func FeishuSign(secret string, timestamp int64) string {
+	h := hmac.New(sha256.New, []byte(strconv.FormatInt(timestamp, 10)+"\n"+secret))
+	return base64.StdEncoding.EncodeToString(h.Sum(nil))
+}
+
+// feishuMsg is one message to post: text or a card, unsigned.
+type feishuMsg struct {
+	MsgType string      `json:"msg_type"`
+	Content *feishuText `json:"content,omitempty"`
+	Card    *feishuCard `json:"card,omitempty"`
+}
+
+type feishuText struct {
+	Text string `json:"text"`
+}
+
+// feishuCard is a card in JSON 2.0: schema, optional header, and markdown
+// elements under body.
+type feishuCard struct {
+	Schema string       `json:"schema"`
+	Header *cardHeader  `json:"header,omitempty"`
+	Body   cardElements `json:"body"`
+}
+
+type cardHeader struct {
+	Title cardText `json:"title"`
+}
+
+type cardText struct {
+	Tag     string `json:"tag"`
+	Content string `json:"content"`
+}
+
+type cardElements struct {
+	Elements []cardText `json:"elements"`
+}
+
+// feishuSigned is the request body: the message plus, with a secret, the
+// timestamp and signature at the top level.
+type feishuSigned struct {
+	Timestamp string `json:"timestamp,omitempty"`
+	Sign      string `json:"sign,omitempty"`
+	feishuMsg
+}
+
+// body signs and encodes one message, with the current time.
+func (b *FeishuBot) body(m feishuMsg) ([]byte, error) {
+	v := feishuSigned{feishuMsg: m}
+	if b.secret != "" {
+		ts := b.s.cfg.now().Unix()
+		v.Timestamp = strconv.FormatInt(ts, 10)
+		v.Sign = FeishuSign(b.secret, ts)
+	}
+	return marshal(v)
+}
+
+// overhead is the encoded size of a message with empty content.
+func (b *FeishuBot) overhead(m feishuMsg) int {
+	v := feishuSigned{feishuMsg: m}
+	if b.secret != "" {
+		v.Timestamp = "1700000000"
+		v.Sign = FeishuSign("x", 1700000000)
+	}
+	data, err := marshal(v)
+	if err != nil {
+		return feishuMaxBody / 2
+	}
+	return len(data) + feishuSlack
+}
+
+// render turns a reply into messages, each under the body limit.
+func (b *FeishuBot) render(r chat.Reply, card bool) []feishuMsg {
+	if !card {
+		var segs []segment
+		if m := feishuTextMentions(r.Mentions); m != "" {
+			segs = append(segs, segment{lines: []string{m}})
+		}
+		segs = append(segs, textSegment(chat.PlainText(r)))
+		budget := feishuMaxBody - b.overhead(feishuMsg{MsgType: "text", Content: &feishuText{}})
+		var out []feishuMsg
+		for _, p := range split(segs, budget, jsonCost, false) {
+			out = append(out, feishuMsg{MsgType: "text", Content: &feishuText{Text: p}})
+		}
+		return out
+	}
+	var segs []segment
+	if m := feishuCardMentions(r.Mentions); m != "" {
+		segs = append(segs, segment{lines: []string{m}})
+	}
+	if len(r.Lines) > 0 {
+		segs = append(segs, textSegment(strings.Join(r.Lines, "\n")))
+	}
+	segs = append(segs, markdownTable(r.Table))
+	if len(r.Notes) > 0 {
+		segs = append(segs, textSegment(strings.Join(r.Notes, "\n")))
+	}
+	newCard := func(title, md string) *feishuCard {
+		c := &feishuCard{Schema: "2.0", Body: cardElements{Elements: []cardText{{Tag: "markdown", Content: md}}}}
+		if title != "" {
+			c.Header = &cardHeader{Title: cardText{Tag: "plain_text", Content: title}}
+		}
+		return c
+	}
+	title := truncate(oneLine(r.Title), maxCardTitle)
+	budget := feishuMaxBody - b.overhead(feishuMsg{MsgType: "interactive", Card: newCard(title, "")})
+	parts := split(segs, budget, jsonCost, true)
+	out := make([]feishuMsg, len(parts))
+	for i, p := range parts {
+		t := title
+		if t != "" && len(parts) > 1 {
+			t = fmt.Sprintf("%s (%d/%d)", title, i+1, len(parts))
+		}
+		out[i] = feishuMsg{MsgType: "interactive", Card: newCard(t, p)}
+	}
+	return out
+}
+
+// markdownTable renders a table in GitHub markdown, which card JSON 2.0
+// markdown renders; the header rows repeat in every part.
+func markdownTable(t *chat.Table) segment {
+	cols := len(t.Header)
+	for _, r := range t.Rows {
+		cols = max(cols, len(r))
+	}
+	row := func(cells []string) string {
+		var b strings.Builder
+		b.WriteString("|")
+		for i := range cols {
+			c := ""
+			if i < len(cells) {
+				c = cells[i]
+			}
+			b.WriteString(" ")
+			b.WriteString(mdCell(c))
+			b.WriteString(" |")
+		}
+		return b.String()
+	}
+	sep := "|" + strings.Repeat(" --- |", cols)
+	sg := segment{head: []string{row(t.Header), sep}}
+	for _, r := range t.Rows {
+		sg.lines = append(sg.lines, row(r))
+	}
+	return sg
+}
+
+// mdCell escapes a table cell: pipes and line breaks would end it.
+func mdCell(s string) string {
+	s = strings.ReplaceAll(oneLine(s), "|", `\|`)
+	if strings.TrimSpace(s) == "" {
+		return " "
+	}
+	return s
+}
+
+// maxCardTitle bounds a card header title, in runes, so that a huge title
+// cannot leave no room for the content under the body limit.
+const maxCardTitle = 100
+
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(strings.NewReplacer("\r", " ", "\n", " ").Replace(s)), " ")
+}
+
+// mentionIDs drops ids that cannot be put in a tag attribute.
+func mentionIDs(ids []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, id := range ids {
+		id = strings.TrimSpace(id)
+		if id == "" || seen[id] || strings.ContainsAny(id, "\"'<> \t\r\n&") {
+			continue
+		}
+		seen[id] = true
+		out = append(out, id)
+	}
+	return out
+}
+
+func isAll(id string) bool { return id == "all" || id == "@all" }
+
+// feishuTextMentions renders mentions for a text message:
+// <at user_id="ou_…"></at>, <at user_id="all">所有人</at> for everyone.
+func feishuTextMentions(ids []string) string {
+	var tags []string
+	for _, id := range mentionIDs(ids) {
+		if isAll(id) {
+			tags = append(tags, `<at user_id="all">所有人</at>`)
+			continue
+		}
+		tags = append(tags, `<at user_id="`+id+`"></at>`)
+	}
+	return strings.Join(tags, " ")
+}
+
+// feishuCardMentions renders mentions for card markdown: <at id=ou_…></at>.
+func feishuCardMentions(ids []string) string {
+	var tags []string
+	for _, id := range mentionIDs(ids) {
+		if isAll(id) {
+			id = "all"
+		}
+		tags = append(tags, "<at id="+id+"></at>")
+	}
+	return strings.Join(tags, " ")
+}
+
+// feishuCheck reads a custom bot answer: {"code":0,"msg":"success"}, or the
+// legacy {"StatusCode":0,"StatusMessage":"success"}.
+func feishuCheck(status int, _ http.Header, body []byte) error {
+	var v struct {
+		Code          *int   `json:"code"`
+		Msg           string `json:"msg"`
+		StatusCode    *int   `json:"StatusCode"`
+		StatusMessage string `json:"StatusMessage"`
+	}
+	has, code, msg := false, 0, ""
+	if json.Unmarshal(body, &v) == nil {
+		switch {
+		case v.Code != nil:
+			has, code, msg = true, *v.Code, v.Msg
+		case v.StatusCode != nil:
+			has, code, msg = true, *v.StatusCode, v.StatusMessage
+		}
+	}
+	if status/100 == 2 && has && code == 0 {
+		return nil
+	}
+	e := &APIError{Platform: "feishu", HTTPStatus: status, Code: code, Msg: msg}
+	if !has {
+		e.Msg = "unexpected response: " + snippet(body)
+	}
+	e.Retryable = status == http.StatusTooManyRequests || status >= 500 || code == FeishuCodeRateLimited
+	return e
+}

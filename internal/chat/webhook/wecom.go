@@ -1,0 +1,201 @@
+package webhook
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/labgpu/bot/internal/chat"
+)
+
+// WeCom group robot limits: text content at most 2048 bytes, markdown
+// content at most 4096 bytes (UTF-8), 20 messages per minute per robot.
+const (
+	wecomMaxText     = 2048
+	wecomMaxMarkdown = 4096
+)
+
+var wecomLimits = []limit{{20, time.Minute}}
+
+// WeCom group robot answer codes with a known meaning.
+const (
+	WeComCodeSystemBusy  = -1    // retry later
+	WeComCodeRateLimited = 45009 // over 20 messages a minute: retried
+)
+
+// WeCom posts to a WeCom (企业微信) group robot webhook. It is safe for
+// concurrent use; concurrent Sends are serialised so that each reply's
+// parts arrive together and in order.
+type WeCom struct {
+	s *sender
+}
+
+// NewWeCom returns a sender for the group robot webhook url
+// (https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=<KEY>; plain http
+// is accepted only for a loopback test server). The key is the secret.
+func NewWeCom(url string, opts ...Option) (*WeCom, error) {
+	u, err := parseWebhookURL("wecom", url)
+	if err != nil {
+		return nil, err
+	}
+	key := u.Query().Get("key")
+	if key == "" {
+		return nil, errors.New("wecom webhook: the URL has no key (…/cgi-bin/webhook/send?key=<KEY>)")
+	}
+	var secrets []string
+	for _, vs := range u.Query() {
+		secrets = append(secrets, vs...)
+	}
+	cf := newConfig(wecomLimits, opts)
+	return &WeCom{s: newSender("wecom", u.String(), redactURL(u, false), secrets, cf, wecomCheck)}, nil
+}
+
+// String is the webhook with its key masked.
+func (w *WeCom) String() string { return w.s.redacted }
+
+// Send posts a reply. A reply without a table goes as text, with its
+// Mentions (WeCom userids; "all" for everyone) in mentioned_list. A reply
+// with a table goes as markdown, which renders no tables: each row becomes
+// a list item ("- **first** · header: value · …"), and mentions become
+// <@userid> (a reply that mentions everyone goes as text instead, since
+// only text documents @all). Content too long for one message is sent as
+// several, in order; mentions go with the first. An empty reply sends
+// nothing.
+func (w *WeCom) Send(ctx context.Context, r chat.Reply) error {
+	if r.Empty() {
+		return nil
+	}
+	if err := w.s.lock(ctx); err != nil {
+		return w.s.wrap(err, "send")
+	}
+	defer w.s.unlock()
+	parts := w.render(r)
+	for i, p := range parts {
+		if err := w.s.post(ctx, func() ([]byte, error) { return marshal(p) }); err != nil {
+			return w.s.wrap(err, "part %d of %d", i+1, len(parts))
+		}
+	}
+	return nil
+}
+
+type wecomMsg struct {
+	MsgType  string         `json:"msgtype"`
+	Text     *wecomText     `json:"text,omitempty"`
+	Markdown *wecomMarkdown `json:"markdown,omitempty"`
+}
+
+type wecomText struct {
+	Content       string   `json:"content"`
+	MentionedList []string `json:"mentioned_list,omitempty"`
+}
+
+type wecomMarkdown struct {
+	Content string `json:"content"`
+}
+
+func (w *WeCom) render(r chat.Reply) []wecomMsg {
+	ids := mentionIDs(r.Mentions)
+	all := slices.ContainsFunc(ids, isAll)
+	if w.s.cfg.plainText || !hasTable(r) || all {
+		var mentioned []string
+		for _, id := range ids {
+			if isAll(id) {
+				id = "@all"
+			}
+			mentioned = append(mentioned, id)
+		}
+		parts := split([]segment{textSegment(chat.PlainText(r))}, wecomMaxText, byteCost, false)
+		out := make([]wecomMsg, len(parts))
+		for i, p := range parts {
+			out[i] = wecomMsg{MsgType: "text", Text: &wecomText{Content: p}}
+			if i == 0 {
+				out[i].Text.MentionedList = mentioned
+			}
+		}
+		return out
+	}
+	var segs []segment
+	if len(ids) > 0 {
+		tags := make([]string, len(ids))
+		for i, id := range ids {
+			tags[i] = "<@" + id + ">"
+		}
+		segs = append(segs, segment{lines: []string{strings.Join(tags, " ")}})
+	}
+	if t := oneLine(r.Title); t != "" {
+		segs = append(segs, segment{lines: []string{"**" + t + "**"}})
+	}
+	if len(r.Lines) > 0 {
+		segs = append(segs, textSegment(strings.Join(r.Lines, "\n")))
+	}
+	segs = append(segs, wecomTableList(r.Table))
+	if len(r.Notes) > 0 {
+		var sg segment
+		for _, n := range r.Notes {
+			for _, l := range strings.Split(strings.TrimRight(n, "\n"), "\n") {
+				sg.lines = append(sg.lines, `<font color="comment">`+l+`</font>`)
+			}
+		}
+		segs = append(segs, sg)
+	}
+	parts := split(segs, wecomMaxMarkdown, byteCost, true)
+	out := make([]wecomMsg, len(parts))
+	for i, p := range parts {
+		out[i] = wecomMsg{MsgType: "markdown", Markdown: &wecomMarkdown{Content: p}}
+	}
+	return out
+}
+
+// wecomTableList renders a table as a markdown list, one row an item: the
+// first cell in bold, then "header: value" for the other non-empty cells.
+func wecomTableList(t *chat.Table) segment {
+	var sg segment
+	for _, row := range t.Rows {
+		var cells []string
+		for i, c := range row {
+			c = oneLine(c)
+			if c == "" {
+				continue
+			}
+			switch {
+			case i == 0:
+				cells = append(cells, "**"+c+"**")
+			case i < len(t.Header) && oneLine(t.Header[i]) != "":
+				cells = append(cells, oneLine(t.Header[i])+": "+c)
+			default:
+				cells = append(cells, c)
+			}
+		}
+		if len(cells) > 0 {
+			sg.lines = append(sg.lines, "- "+strings.Join(cells, " · "))
+		}
+	}
+	return sg
+}
+
+// wecomCheck reads a robot answer: {"errcode":0,"errmsg":"ok"}.
+func wecomCheck(status int, _ http.Header, body []byte) error {
+	var v struct {
+		ErrCode *int   `json:"errcode"`
+		ErrMsg  string `json:"errmsg"`
+	}
+	has := json.Unmarshal(body, &v) == nil && v.ErrCode != nil
+	code := 0
+	if has {
+		code = *v.ErrCode
+	}
+	if status/100 == 2 && has && code == 0 {
+		return nil
+	}
+	e := &APIError{Platform: "wecom", HTTPStatus: status, Code: code, Msg: v.ErrMsg}
+	if !has {
+		e.Msg = "unexpected response: " + snippet(body)
+	}
+	e.Retryable = status == http.StatusTooManyRequests || status >= 500 ||
+		code == WeComCodeRateLimited || code == WeComCodeSystemBusy
+	return e
+}
