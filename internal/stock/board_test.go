@@ -206,3 +206,31 @@ func TestRestoreSkipsOtherIdentity(t *testing.T) {
 		t.Errorf("restored %+v from another directory", got.Providers)
 	}
 }
+
+// TestBoardRetries: a transient failure is retried within the timeout; a
+// rejected credential is not.
+func TestBoardRetries(t *testing.T) {
+	calls := 0
+	p := &scripted{name: "p"}
+	p.set(func(context.Context) ([]stock.Offer, error) {
+		calls++
+		if calls < 3 {
+			return nil, fmt.Errorf("p: HTTP 502: %w", stock.ErrServer)
+		}
+		return []stock.Offer{{GPU: "RTX 4090", CNYPerGPUHour: 2, Free: stock.IntPtr(1)}}, nil
+	})
+	b := stock.NewBoard([]stock.Provider{p}, stock.BoardOptions{Retries: 2, Backoff: time.Millisecond})
+	if ps := status(b.Refresh(context.Background()), "p"); ps.Status != stock.StatusOK || calls != 3 {
+		t.Errorf("after %d calls: %+v", calls, ps)
+	}
+	calls = 0
+	p.set(func(context.Context) ([]stock.Offer, error) {
+		calls++
+		return nil, fmt.Errorf("p: token rejected: %w", stock.ErrUnauthorized)
+	})
+	b = stock.NewBoard([]stock.Provider{p}, stock.BoardOptions{Retries: 2, Backoff: time.Millisecond})
+	b.Refresh(context.Background())
+	if calls != 1 {
+		t.Errorf("rejected credentials tried %d times, want 1", calls)
+	}
+}
