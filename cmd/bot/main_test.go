@@ -1,13 +1,20 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+
+	"github.com/labgpu/bot/internal/chat/feishu/feishutest"
 )
 
 var botBin string
@@ -164,5 +171,84 @@ func TestConsoleAndPoll(t *testing.T) {
 	}
 	if !seen["autodl/replay"] || !seen["vastai/replay"] || !seen["autodl/catalog"] {
 		t.Errorf("poll offers: %v", seen)
+	}
+}
+
+// TestServeBinary: `bot serve` with the Feishu environment and
+// FEISHU_BASE_URL pointing at a fake answers a signed event by posting a
+// reply, serves /healthz, and exits cleanly on SIGTERM.
+func TestServeBinary(t *testing.T) {
+	fixtures := "../../../shared/fixtures/feishu"
+	if _, err := os.Stat(fixtures); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("CI must have ../shared beside the clone:", err)
+		}
+		t.Skip(err)
+	}
+	fake, err := feishutest.NewServer(fixtures)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fake.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	cmd := exec.Command(botBin, "serve")
+	cmd.Env = append(os.Environ(), "BOT_DATA_DIR="+t.TempDir(), "BOT_HTTP_ADDR="+addr, "FEISHU_APP_ID=cli_serve_test", "FEISHU_APP_SECRET=s",
+		"FEISHU_VERIFICATION_TOKEN=labbot-verify-token-0001", "FEISHU_ENCRYPT_KEY=labbot-encrypt-key-0001", "FEISHU_MODE=webhook",
+		"FEISHU_BASE_URL="+fake.URL, "REDIS_URL=")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	base := "http://" + addr
+	up := false
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && !up; time.Sleep(50 * time.Millisecond) {
+		if resp, err := http.Get(base + "/healthz"); err == nil {
+			resp.Body.Close()
+			up = resp.StatusCode == 200
+		}
+	}
+	if !up {
+		t.Fatalf("bot serve did not come up:\n%s", stderr.String())
+	}
+	plain, err := feishutest.GroupEvent(fixtures, "ev-serve", "om_serve", "哪家有4090")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, hdr := feishutest.Seal(plain, "labbot-encrypt-key-0001", time.Now())
+	req, _ := http.NewRequest(http.MethodPost, base+"/feishu/events", bytes.NewReader(body))
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("event: %v %v\n%s", resp, err, stderr.String())
+	}
+	resp.Body.Close()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline) && len(fake.Messages()) == 0; time.Sleep(20 * time.Millisecond) {
+	}
+	msgs := fake.Messages()
+	if len(msgs) != 1 || !strings.Contains(msgs[0].Path, "/open-apis/im/v1/messages/om_serve/reply") {
+		t.Fatalf("posted: %+v\n%s", msgs, stderr.String())
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	errc := make(chan error, 1)
+	go func() { errc <- cmd.Wait() }()
+	select {
+	case err := <-errc:
+		if err != nil {
+			t.Errorf("exit after SIGTERM: %v\n%s", err, stderr.String())
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("bot serve did not stop on SIGTERM")
+	}
+	if strings.Contains(stderr.String(), "labbot-encrypt-key-0001") || strings.Contains(stderr.String(), "FEISHU_APP_SECRET=s") {
+		t.Error("a secret was logged")
 	}
 }

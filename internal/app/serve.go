@@ -104,20 +104,23 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 	if fc := a.Cfg.Feishu; fc.AppID != "" {
 		bot, err := feishu.New(ctx, feishu.Options{AppID: fc.AppID, AppSecret: fc.AppSecret, VerificationToken: fc.VerificationToken,
 			EncryptKey: fc.EncryptKey, AllowNoEncryptKey: fc.AllowNoEncryptKey, BaseURL: fc.BaseURL, Mode: fc.Mode,
-			Started: started, Dedup: a.Store, Handler: countingHandler{a: a, m: m}, Log: a.Log})
+			Started: started, Dedup: a.Store, Handler: countingHandler{a: a, m: m}, Log: a.Log,
+			OnSend: func(err error) {
+				if err != nil {
+					m.SendErrors.WithLabelValues("feishu").Inc()
+				} else {
+					m.Replies.WithLabelValues("feishu").Inc()
+				}
+			}})
 		if err != nil {
 			return fmt.Errorf("feishu: %w", err)
 		}
 		a.Notifier.Register("feishu", stock.NotifierFunc(func(ctx context.Context, al stock.Alert) error {
 			key := fmt.Sprintf("alert-%s-%d", al.ChatID, al.At.Unix())
-			err := bot.Send(ctx, al.ChatID, a.Router.RenderAlert(al), "", key)
-			if err != nil {
-				m.SendErrors.WithLabelValues("feishu").Inc()
-			} else {
-				m.Replies.WithLabelValues("feishu").Inc()
-			}
-			return err
+			return bot.Send(ctx, al.ChatID, a.Router.RenderAlert(al), "", key)
 		}))
+		// At shutdown, drain the queue before the store closes.
+		defer bot.Close()
 		if fc.Mode == "webhook" {
 			mux.Handle("/feishu/events", bot.HTTPHandler())
 		} else {

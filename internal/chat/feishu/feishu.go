@@ -92,6 +92,10 @@ const MaxMessageAge = 60 * time.Second
 // webhook mode also needs VerificationToken and EncryptKey (or
 // AllowNoEncryptKey).
 type Options struct {
+	// OnSend, when set, is called after every Send (replies and pushes)
+	// with its outcome: for metrics.
+	OnSend func(err error)
+
 	// AppID and AppSecret identify the self-built app (FEISHU_APP_ID,
 	// FEISHU_APP_SECRET).
 	AppID, AppSecret string

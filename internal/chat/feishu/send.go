@@ -96,7 +96,10 @@ func contentError(err error) bool {
 // network errors and token-invalid codes (the token is fetched again);
 // other errors are returned at once. If the first card is refused for its
 // content, the whole reply goes out as plain text (chat.PlainText).
-func (b *Bot) Send(ctx context.Context, chatID string, r chat.Reply, replyTo, idemKey string) error {
+func (b *Bot) Send(ctx context.Context, chatID string, r chat.Reply, replyTo, idemKey string) (err error) {
+	if b.opts.OnSend != nil && !r.Empty() {
+		defer func() { b.opts.OnSend(err) }()
+	}
 	if chatID == "" && replyTo == "" {
 		return errors.New("feishu: send: no chat id and no message to reply to")
 	}

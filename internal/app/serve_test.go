@@ -1,0 +1,192 @@
+package app_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/labgpu/bot/internal/app"
+	"github.com/labgpu/bot/internal/chat/feishu/feishutest"
+	"github.com/labgpu/bot/internal/config"
+)
+
+const (
+	feishuFixtures = "../../../shared/fixtures/feishu"
+	encryptKey     = "labbot-encrypt-key-0001"
+	verifyToken    = "labbot-verify-token-0001"
+	botOpenID      = "ou_b07a1c2d3e4f5a6b7c8d9e0f1a2b3c4d"
+	groupChat      = "oc_5ad11d72b830411d72b836c20ad11d72"
+)
+
+func newFakeFeishu(t *testing.T) *feishutest.Server {
+	f, err := feishutest.NewServer(feishuFixtures)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(f.Close)
+	return f
+}
+
+// waitFor polls cond for up to 5 s.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if cond() {
+			return
+		}
+	}
+	t.Fatalf("timed out waiting for %s", what)
+}
+
+func groupEvent(t *testing.T, eventID, messageID, text string) []byte {
+	b, err := feishutest.GroupEvent(feishuFixtures, eventID, messageID, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func sealed(_ *testing.T, plain []byte, ts time.Time) ([]byte, map[string]string) {
+	return feishutest.Seal(plain, encryptKey, ts)
+}
+
+func post(t *testing.T, url string, body []byte, headers map[string]string) int {
+	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// TestServeFeishu runs `bot serve`'s Serve against a fake Feishu: signed,
+// encrypted group messages are answered once each; a subscription made in
+// the group gets one alert in that chat when a recording shows stock.
+func TestServeFeishu(t *testing.T) {
+	if _, err := os.Stat(feishuFixtures); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("CI must have ../shared beside the clone:", err)
+		}
+		t.Skip(err)
+	}
+	fake := newFakeFeishu(t)
+	rec := t.TempDir()
+	cfg := config.Default()
+	cfg.DataDir = t.TempDir()
+	cfg.Stock.Providers.Replay.Dir = rec
+	cfg.Stock.Poll.Schedule = "" // polled by hand below
+	cfg.Feishu = config.FeishuConf{AppID: fmt.Sprintf("cli_test_%d", time.Now().UnixNano()), AppSecret: "secret", VerificationToken: verifyToken,
+		EncryptKey: encryptKey, Mode: "webhook", BaseURL: fake.URL}
+	copyTo := func(src string) {
+		b, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(rec, filepath.Base(src)), b, 0o600)
+	}
+	copyTo(filepath.Join(fixtures, "vastai-bundles.json")) // 4090s, but not under 0.5 yuan
+	os.WriteFile(filepath.Join(rec, "RECORDED_AT"), []byte(time.Now().UTC().Format(time.RFC3339)), 0o600)
+
+	a, err := app.New(context.Background(), cfg, app.Options{Log: app.NewLogger(io.Discard, "error")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ready := make(chan struct{})
+	done := make(chan error, 1)
+	go func() { done <- a.Serve(ctx, app.ServeOptions{Listener: ln, Ready: ready}) }()
+	<-ready
+	base := "http://" + ln.Addr().String()
+	events := base + "/feishu/events"
+
+	// A group message @bot, delivered 3 times: one reply, in that chat.
+	body, hdr := sealed(t, groupEvent(t, "ev-1", "om_1", "哪家有4090"), time.Now())
+	for i := 0; i < 3; i++ {
+		if code := post(t, events, body, hdr); code != http.StatusOK {
+			t.Fatalf("delivery %d: HTTP %d", i+1, code)
+		}
+	}
+	waitFor(t, "the reply", func() bool { return len(fake.Messages()) >= 1 })
+	time.Sleep(200 * time.Millisecond)
+	if msgs := fake.Messages(); len(msgs) != 1 || !strings.Contains(msgs[0].Path, "om_1/reply") || !strings.Contains(msgs[0].Content, "RTX 4090") {
+		t.Fatalf("replies: %+v", msgs)
+	}
+
+	// A bad signature and a stale timestamp are refused; nothing is posted.
+	body2, hdr2 := sealed(t, groupEvent(t, "ev-2", "om_2", "哪家有3090"), time.Now())
+	hdr2["X-Lark-Signature"] = strings.Repeat("0", 64)
+	if code := post(t, events, body2, hdr2); code == http.StatusOK {
+		t.Error("bad signature accepted")
+	}
+	body3, hdr3 := sealed(t, groupEvent(t, "ev-3", "om_3", "哪家有3090"), time.Now().Add(-10*time.Minute))
+	if code := post(t, events, body3, hdr3); code == http.StatusOK {
+		t.Error("stale timestamp accepted")
+	}
+
+	// A subscription in the group; the recording then shows stock: one
+	// alert, posted to the group.
+	body4, hdr4 := sealed(t, groupEvent(t, "ev-4", "om_4", "AutoDL 4090 有货了提醒我"), time.Now())
+	post(t, events, body4, hdr4)
+	waitFor(t, "the subscription reply", func() bool { return len(fake.Messages()) >= 2 })
+	if m := fake.Messages()[1]; !strings.Contains(m.Content, "已订阅") {
+		t.Fatalf("subscription reply: %+v", m)
+	}
+	copyTo(filepath.Join(fixtures, "autodl-web-user-machine-list.json"))
+	for i := 0; i < 2; i++ {
+		if _, _, _, err := a.NewPoller().RunOnce(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	msgs := fake.Messages()
+	if len(msgs) != 3 || msgs[2].ChatID != groupChat || !strings.Contains(msgs[2].Content, "库存提醒") || !strings.Contains(msgs[2].Content, botOpenID[:0]+"RTX 4090") {
+		t.Fatalf("after two polls: %+v", msgs)
+	}
+
+	// Health and metrics.
+	resp, err := http.Get(base + "/healthz")
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("healthz: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	resp, err = http.Get(base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mb, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(mb), `labgpu_messages_handled_total{channel="feishu"} 2`) || !strings.Contains(string(mb), `labgpu_replies_sent_total{channel="feishu"} 3`) {
+		t.Errorf("metrics lack message and alert counts:\n%s", grep(string(mb), "labgpu_"))
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("serve: %v", err)
+	}
+}
+
+func grep(s, sub string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, sub) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
