@@ -7,9 +7,11 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -189,4 +191,113 @@ func grep(s, sub string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// startServe runs Serve for cfg until the returned stop is called.
+func startServe(t *testing.T, cfg config.Config) (a *app.App, base string, stop func()) {
+	t.Helper()
+	a, err := app.New(context.Background(), cfg, app.Options{Log: app.NewLogger(io.Discard, "error")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ready := make(chan struct{})
+	done := make(chan error, 1)
+	go func() { done <- a.Serve(ctx, app.ServeOptions{Listener: ln, Ready: ready}) }()
+	<-ready
+	return a, "http://" + ln.Addr().String(), func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+		a.Close()
+	}
+}
+
+func feishuConfig(t *testing.T, fakeURL, dataDir string) config.Config {
+	cfg := config.Default()
+	cfg.DataDir = dataDir
+	cfg.Stock.Poll.Schedule = ""
+	cfg.Feishu = config.FeishuConf{AppID: fmt.Sprintf("cli_test_%d", time.Now().UnixNano()), AppSecret: "secret", VerificationToken: verifyToken,
+		EncryptKey: encryptKey, Mode: "webhook", BaseURL: fakeURL}
+	return cfg
+}
+
+// TestEventDedupAcrossRestart: an event redelivered after a restart gets
+// no second reply (the dedup keys are in the store).
+func TestEventDedupAcrossRestart(t *testing.T) {
+	if _, err := os.Stat(feishuFixtures); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	fake := newFakeFeishu(t)
+	data := t.TempDir()
+	body, hdr := sealed(t, groupEvent(t, "ev-r", "om_r", "哪家有4090"), time.Now())
+	_, base, stop := startServe(t, feishuConfig(t, fake.URL, data))
+	post(t, base+"/feishu/events", body, hdr)
+	waitFor(t, "the reply", func() bool { return len(fake.Messages()) == 1 })
+	stop()
+	_, base, stop = startServe(t, feishuConfig(t, fake.URL, data))
+	defer stop()
+	// The same event again (Feishu retries with a fresh signature).
+	body, hdr = sealed(t, groupEvent(t, "ev-r", "om_r", "哪家有4090"), time.Now())
+	if code := post(t, base+"/feishu/events", body, hdr); code != http.StatusOK {
+		t.Fatalf("redelivery: HTTP %d", code)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if n := len(fake.Messages()); n != 1 {
+		t.Fatalf("%d replies after a restart and a redelivery, want 1", n)
+	}
+}
+
+// TestWebhookAlert: a subscription made for a configured WeCom robot gets
+// its alert there.
+func TestWebhookAlert(t *testing.T) {
+	if _, err := os.Stat(fixtures); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	var mu sync.Mutex
+	var got []string
+	wecom := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		got = append(got, string(b))
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"errcode":0,"errmsg":"ok"}`))
+	}))
+	defer wecom.Close()
+	rec := t.TempDir()
+	cfg := config.Default()
+	cfg.DataDir = t.TempDir()
+	cfg.Stock.Poll.Schedule = ""
+	cfg.Stock.Providers.Replay.Dir = rec
+	cfg.Webhooks = []config.WebhookConf{{Name: "lab", Kind: "wecom", URL: wecom.URL + "/cgi-bin/webhook/send?key=test-key"}}
+	b, _ := os.ReadFile(filepath.Join(fixtures, "vastai-bundles.json"))
+	os.WriteFile(filepath.Join(rec, "vastai-bundles.json"), b, 0o600)
+	a, _, stop := startServe(t, cfg)
+	defer stop()
+	var out bytes.Buffer
+	if err := a.AskIn(context.Background(), "webhook", "lab", "AutoDL 4090 有货了提醒我", app.FormatText, &out); err != nil {
+		t.Fatal(err)
+	}
+	b, _ = os.ReadFile(filepath.Join(fixtures, "autodl-web-user-machine-list.json"))
+	os.WriteFile(filepath.Join(rec, "autodl-web-user-machine-list.json"), b, 0o600)
+	if _, _, _, err := a.NewPoller().RunOnce(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != 1 || !strings.Contains(got[0], "4090") {
+		t.Fatalf("WeCom got %q", got)
+	}
 }
