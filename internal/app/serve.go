@@ -116,8 +116,7 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 			return fmt.Errorf("feishu: %w", err)
 		}
 		a.Notifier.Register("feishu", stock.NotifierFunc(func(ctx context.Context, al stock.Alert) error {
-			key := fmt.Sprintf("alert-%s-%d", al.ChatID, al.At.Unix())
-			return bot.Send(ctx, al.ChatID, a.Router.RenderAlert(al), "", key)
+			return bot.Send(ctx, al.ChatID, a.Router.RenderAlert(al), "", "alert:"+al.Key)
 		}))
 		// At shutdown, drain the queue before the store closes.
 		defer bot.Close()

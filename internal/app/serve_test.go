@@ -3,6 +3,7 @@ package app_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -299,5 +300,49 @@ func TestWebhookAlert(t *testing.T) {
 	defer mu.Unlock()
 	if len(got) != 1 || !strings.Contains(got[0], "4090") {
 		t.Fatalf("WeCom got %q", got)
+	}
+}
+
+// TestServeGatingAndHelp: @all alone is not answered; a private "/help"
+// gets the generated help.
+func TestServeGatingAndHelp(t *testing.T) {
+	if _, err := os.Stat(feishuFixtures); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	fake := newFakeFeishu(t)
+	_, base, stop := startServe(t, feishuConfig(t, fake.URL, t.TempDir()))
+	defer stop()
+	// @all only: no mention of the bot.
+	var ev map[string]any
+	json.Unmarshal(groupEvent(t, "ev-all", "om_all", "哪家有4090"), &ev)
+	msg := ev["event"].(map[string]any)["message"].(map[string]any)
+	msg["mentions"] = []any{map[string]any{"key": "@_all", "id": map[string]any{"open_id": "", "union_id": "", "user_id": "all"}, "name": "所有人"}}
+	msg["content"] = `{"text":"@_all 哪家有4090"}`
+	plain, _ := json.Marshal(ev)
+	body, hdr := sealed(t, plain, time.Now())
+	if code := post(t, base+"/feishu/events", body, hdr); code != http.StatusOK {
+		t.Fatalf("@all: HTTP %d", code)
+	}
+	// p2p "/help".
+	b, err := os.ReadFile(filepath.Join(feishuFixtures, "event_im_message_receive_p2p.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	json.Unmarshal(b, &ev)
+	now := fmt.Sprint(time.Now().UnixMilli())
+	ev["header"].(map[string]any)["event_id"], ev["header"].(map[string]any)["create_time"] = "ev-help", now
+	msg = ev["event"].(map[string]any)["message"].(map[string]any)
+	msg["message_id"], msg["create_time"], msg["content"] = "om_help", now, `{"text":"/help"}`
+	plain, _ = json.Marshal(ev)
+	body, hdr = sealed(t, plain, time.Now())
+	post(t, base+"/feishu/events", body, hdr)
+	waitFor(t, "the help", func() bool { return len(fake.Messages()) >= 1 })
+	time.Sleep(200 * time.Millisecond)
+	msgs := fake.Messages()
+	if len(msgs) != 1 || !strings.Contains(msgs[0].Path, "om_help") || !strings.Contains(msgs[0].Content, "有货提醒") {
+		t.Fatalf("sent %+v; want only the help, in reply to om_help", msgs)
 	}
 }

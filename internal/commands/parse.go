@@ -301,7 +301,8 @@ func Parse(c *catalog.Catalog, text string) Query {
 		return q
 	}
 	if reHelp.MatchString(s) {
-		q.English = reLatin.MatchString(s) && !reCJK.MatchString(s)
+		// "/help" is a command, not English: Chinese first.
+		q.English = reLatin.MatchString(s) && !reCJK.MatchString(s) && !strings.HasPrefix(strings.TrimSpace(s), "/")
 		q.Intent = IntentHelp
 		return q
 	}

@@ -307,7 +307,7 @@ var parseCases = []parseCase{
 	// Help. Empty text (a bare @mention) gets help too.
 	{in: "help", intent: iHelp, en: true},
 	{in: "HELP!", intent: iHelp, en: true},
-	{in: "/help", intent: iHelp, en: true},
+	{in: "/help", intent: iHelp}, // a slash command: Chinese first
 	{in: "帮助", intent: iHelp},
 	{in: "帮助。", intent: iHelp},
 	{in: "怎么用", intent: iHelp},

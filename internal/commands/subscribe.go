@@ -14,6 +14,9 @@ import (
 	"github.com/labgpu/bot/internal/stock"
 )
 
+// ConsoleOwner is the sender id of the console and the command line.
+const ConsoleOwner = "console"
+
 // MaxSubscriptionsPerMember caps one member's subscriptions in one chat.
 const MaxSubscriptionsPerMember = 20
 
@@ -328,7 +331,8 @@ func (r *Router) RenderAlert(a stock.Alert) chat.Reply {
 	seen := map[string]bool{}
 	for _, it := range a.Items {
 		s := it.Subscription
-		if !seen[s.OwnerID] {
+		// The command line's owner ("console") is nobody to @mention.
+		if !seen[s.OwnerID] && s.OwnerID != "" && s.OwnerID != ConsoleOwner {
 			rep.Mentions = append(rep.Mentions, s.OwnerID)
 			seen[s.OwnerID] = true
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -26,6 +27,10 @@ type Alert struct {
 	Items   []AlertItem
 	// At is the poll time.
 	At time.Time
+	// Key identifies the alert's content across retries (its items' claim
+	// keys): a channel uses it as the send's idempotency key, so a retry
+	// of a send that did arrive is not posted twice.
+	Key string
 }
 
 // Notifier delivers alerts to a chat (console, Feishu, WeChat).
@@ -173,6 +178,7 @@ func (a *Alerter) Process(ctx context.Context, snap Snapshot, now time.Time) (Pr
 		if len(alert.Items) == 0 {
 			continue
 		}
+		alert.Key = strings.Join(keys, ",")
 		if err := a.Notifier.Notify(ctx, alert); err != nil {
 			a.logger().Warn("alerts: send failed; will retry at the next poll", "chat", chat, "items", len(alert.Items), "err", err)
 			for i, p := range sent {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/chat/feishu"
+	"github.com/labgpu/bot/internal/store/embedded"
 )
 
 // noopHandler answers nothing, so the benchmark measures the callback and
@@ -108,6 +109,33 @@ func BenchmarkCallback(b *testing.B) {
 		b.Run(fmt.Sprintf("conc=%d", conc), func(b *testing.B) {
 			opts := baseOptions(f, noopHandler{}, nil)
 			opts.QueueSize = 1 << 16
+			bot, err := feishu.New(context.Background(), opts)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer bot.Close()
+			srv := httptest.NewServer(bot.HTTPHandler())
+			defer srv.Close()
+			benchHTTP(b, srv.URL+"/feishu/events", conc, gen)
+		})
+	}
+}
+
+// BenchmarkCallbackEmbeddedStore is BenchmarkCallback with the dedup
+// claims in the embedded store, as `bot serve` runs by default.
+func BenchmarkCallbackEmbeddedStore(b *testing.B) {
+	f := newFake(b)
+	gen := eventMaker(b)
+	for _, conc := range benchConcurrency {
+		b.Run(fmt.Sprintf("conc=%d", conc), func(b *testing.B) {
+			st, err := embedded.Open(b.TempDir())
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer st.Close()
+			opts := baseOptions(f, noopHandler{}, nil)
+			opts.QueueSize = 1 << 16
+			opts.Dedup = st
 			bot, err := feishu.New(context.Background(), opts)
 			if err != nil {
 				b.Fatal(err)

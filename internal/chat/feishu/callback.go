@@ -285,7 +285,9 @@ func (b *Bot) worker() {
 	for j := range b.jobs {
 		b.release()
 		if b.runCtx.Err() != nil {
-			b.log.Warn("feishu event dropped at shutdown", "event_id", j.ev.EventV2Base.Header.EventID)
+			id := j.ev.EventV2Base.Header.EventID
+			b.log.Warn("feishu event not handled at shutdown; released for Feishu to retry", "event_id", id)
+			b.releaseKeys("feishu:event:" + id)
 			continue
 		}
 		ctx, cancel := context.WithTimeout(b.runCtx, jobTimeout)
@@ -334,7 +336,10 @@ func (b *Bot) process(ctx context.Context, j job) {
 		return
 	}
 	if err := b.Send(ctx, msg.ChatID, reply, msg.ID, "reply:"+msg.ID); err != nil {
-		b.log.Error("feishu: reply failed", "message_id", msg.ID, "chat_id", msg.ChatID, "err", err)
+		// Release both claims: Feishu's retry of this event is then
+		// answered instead of being taken for a duplicate.
+		b.log.Error("feishu: reply failed; released for Feishu to retry", "message_id", msg.ID, "chat_id", msg.ChatID, "err", err)
+		b.releaseKeys("feishu:event:"+eventID, "feishu:msg:"+msg.ID)
 		return
 	}
 	b.log.Info("feishu: answered", "message_id", msg.ID, "chat_id", msg.ChatID, "chat_type", string(msg.ChatType),
@@ -368,5 +373,16 @@ func (b *Bot) RunWebsocket(ctx context.Context) error {
 		return nil
 	case err := <-errc:
 		return fmt.Errorf("feishu: long connection: %w", err)
+	}
+}
+
+// releaseKeys frees dedup claims whose work was not done.
+func (b *Bot) releaseKeys(keys ...string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	for _, k := range keys {
+		if err := b.opts.Dedup.ReleaseAlert(ctx, k); err != nil {
+			b.log.Warn("feishu: release dedup key", "key", k, "err", err)
+		}
 	}
 }

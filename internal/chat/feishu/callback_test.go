@@ -630,3 +630,70 @@ type brokenDedup struct{}
 func (brokenDedup) ClaimAlert(context.Context, string, time.Duration) (bool, error) {
 	return false, errors.New("redis: connection refused")
 }
+
+func (brokenDedup) ReleaseAlert(context.Context, string) error {
+	return errors.New("redis: connection refused")
+}
+
+// TestShutdownDrainsQueue: events accepted before the caller's ctx ends
+// are still answered by Close (not dropped with their claims taken).
+func TestShutdownDrainsQueue(t *testing.T) {
+	f := newFake(t)
+	h := &recHandler{gate: make(chan struct{}), got: make(chan struct{}, 8)}
+	opts := baseOptions(f, h, nil)
+	opts.Workers = 1
+	ctx, cancel := context.WithCancel(context.Background())
+	b, err := feishu.New(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hh := b.HTTPHandler()
+	now := time.Now()
+	for _, id := range []string{"a", "b"} {
+		if rec := deliver(hh, sealed(p2pEvent(t, "ev-sd-"+id, "om-sd-"+id, id), now)); rec.Code != 200 {
+			t.Fatalf("%s: %d", id, rec.Code)
+		}
+	}
+	<-h.got
+	cancel() // SIGTERM
+	close(h.gate)
+	go func() {
+		for range h.got {
+		}
+	}()
+	_ = b.Close()
+	if n := len(f.messages()); n != 2 {
+		t.Fatalf("%d replies after shutdown, want 2 (the queue drained)", n)
+	}
+}
+
+// TestFailedReplyIsRetriedByFeishu: when the reply cannot be sent, the
+// claims are released, so Feishu's redelivery is answered.
+func TestFailedReplyIsRetriedByFeishu(t *testing.T) {
+	f := newFake(t)
+	h := &recHandler{}
+	b := newBot(t, baseOptions(f, h, nil))
+	hh := b.HTTPHandler()
+	f.setScript(reply{status: 500}, reply{status: 500}, reply{status: 500})
+	if rec := deliver(hh, sealed(p2pEvent(t, "ev-fr", "om-fr", "hi"), time.Now())); rec.Code != 200 {
+		t.Fatal(rec.Code)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for len(h.texts()) < 1 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(1500 * time.Millisecond) // three failed tries with backoff
+	var rec = deliver(hh, sealed(p2pEvent(t, "ev-fr", "om-fr", "hi"), time.Now()))
+	if rec.Code != 200 {
+		t.Fatal(rec.Code)
+	}
+	for len(h.texts()) < 2 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	for len(f.messages()) < 4 && time.Now().Before(deadline) { // 3 failed tries, then the answer
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := h.texts(); len(got) != 2 || len(f.messages()) != 4 {
+		t.Errorf("handled %q, want the message twice (the redelivery answered)", got)
+	}
+}

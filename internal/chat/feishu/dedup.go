@@ -44,3 +44,11 @@ func (d *MemoryDeduper) ClaimAlert(_ context.Context, key string, ttl time.Durat
 	}
 	return true, nil
 }
+
+// ReleaseAlert frees a claim.
+func (d *MemoryDeduper) ReleaseAlert(_ context.Context, key string) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	delete(d.m, key)
+	return nil
+}

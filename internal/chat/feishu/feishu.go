@@ -51,6 +51,9 @@ type Handler interface {
 // and Redis stores implement it; MemoryDeduper is a process-local one.
 type Deduper interface {
 	ClaimAlert(ctx context.Context, key string, ttl time.Duration) (bool, error)
+	// ReleaseAlert frees a claim whose work was not done (a failed reply,
+	// a job dropped at shutdown), so Feishu's retry is answered.
+	ReleaseAlert(ctx context.Context, key string) error
 }
 
 // Modes accepted in Options.Mode.
@@ -167,6 +170,7 @@ type Bot struct {
 	chatTypes sync.Map // chat id -> chat.ChatType
 
 	runCtx    context.Context
+	parent    context.Context
 	cancel    context.CancelFunc
 	mu        sync.RWMutex // guards closed and sends on jobs
 	closed    bool
@@ -293,13 +297,18 @@ func New(ctx context.Context, opts Options) (*Bot, error) {
 	}
 	b.botOpenID = id
 
-	b.runCtx, b.cancel = context.WithCancel(ctx)
+	// Workers outlive a cancelled ctx until Close has drained the queue:
+	// a claimed event must be answered (or released), not dropped.
+	b.runCtx, b.cancel = context.WithCancel(context.WithoutCancel(ctx))
+	b.parent = ctx
 	for range opts.Workers {
 		b.wg.Add(1)
 		go b.worker()
 	}
 	go func() {
-		<-b.runCtx.Done()
+		// When the caller's ctx ends, stop taking events; the workers
+		// finish the queue (Close waits for them).
+		<-ctx.Done()
 		b.shutdown()
 	}()
 	log.Info("feishu bot ready", "mode", opts.Mode, "base_url", opts.BaseURL, "bot_open_id", id,
@@ -310,11 +319,24 @@ func New(ctx context.Context, opts Options) (*Bot, error) {
 // BotOpenID is the bot's own open_id, as reported by /open-apis/bot/v3/info.
 func (b *Bot) BotOpenID() string { return b.botOpenID }
 
+// DrainTimeout bounds how long Close waits for queued events; what is left
+// then is released, so Feishu's retries are answered after a restart.
+const DrainTimeout = 10 * time.Second
+
 // Close stops accepting events (the callback then answers 503), lets the
-// workers finish the queued ones and waits for them. It is idempotent.
+// workers finish the queued ones for up to DrainTimeout and waits for
+// them. It is idempotent.
 func (b *Bot) Close() error {
 	b.shutdown()
-	b.wg.Wait()
+	done := make(chan struct{})
+	go func() { b.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(DrainTimeout):
+		b.log.Warn("feishu: shutdown deadline; unfinished events are released for Feishu to retry")
+		b.cancel()
+		<-done
+	}
 	b.cancel()
 	return nil
 }

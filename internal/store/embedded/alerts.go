@@ -199,9 +199,9 @@ func (s *Store) ClaimAlert(ctx context.Context, key string, ttl time.Duration) (
 		return false, fmt.Errorf("embedded store: claim alert %q: ttl %v is not positive", key, ttl)
 	}
 	won := false
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.claims.Update(func(tx *bolt.Tx) error {
 		now := s.now()
-		s.sweep(tx, now)
+		s.sweepClaims(tx, now)
 		b := tx.Bucket(bucketClaims)
 		if v := b.Get([]byte(key)); v != nil {
 			var exp time.Time
@@ -389,7 +389,27 @@ func (s *Store) ReleaseAlert(ctx context.Context, key string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("embedded store: release alert %q: %w", key, err)
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.claims.Update(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketClaims).Delete([]byte(key))
 	})
+}
+
+// sweepClaims prunes expired claims at most once a minute.
+func (s *Store) sweepClaims(tx *bolt.Tx, now time.Time) {
+	if last := s.lastClaimSweep.Load(); now.UnixNano()-last < int64(time.Minute) {
+		return
+	}
+	s.lastClaimSweep.Store(now.UnixNano())
+	b := tx.Bucket(bucketClaims)
+	var dead [][]byte
+	_ = b.ForEach(func(k, v []byte) error {
+		var exp time.Time
+		if json.Unmarshal(v, &exp) != nil || !now.Before(exp) {
+			dead = append(dead, append([]byte(nil), k...))
+		}
+		return nil
+	})
+	for _, k := range dead {
+		_ = b.Delete(k)
+	}
 }

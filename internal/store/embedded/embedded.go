@@ -38,12 +38,19 @@ var (
 
 // Store is a bbolt-backed store. Safe for concurrent use.
 type Store struct {
-	db  *bolt.DB
-	now func() time.Time
+	db *bolt.DB
+	// claims holds the dedup claims (ClaimAlert) in a second file written
+	// without fsync: a claim is taken for every incoming Feishu event, and
+	// an fsync each would cap the callback at a few hundred events a
+	// second. A power cut may lose the newest claims (a duplicate reply at
+	// worst); a crash of the process loses nothing.
+	claims *bolt.DB
+	now    func() time.Time
 
 	// lastSweep (UnixNano) is when expired claims and mutes were last
 	// pruned; see sweep.
-	lastSweep atomic.Int64
+	lastSweep      atomic.Int64
+	lastClaimSweep atomic.Int64
 }
 
 // Open opens (creating if needed) the store in dir. It fails with a clear
@@ -70,11 +77,37 @@ func Open(dir string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("embedded store: init %q: %w", path, err)
 	}
-	return &Store{db: db, now: time.Now}, nil
+	cpath := filepath.Join(dir, ClaimsFileName)
+	claims, err := bolt.Open(cpath, 0o600, &bolt.Options{Timeout: time.Second, NoSync: true, NoFreelistSync: true})
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("embedded store: open %q: %w (is another bot running with the same BOT_DATA_DIR?)", cpath, err)
+	}
+	if err := claims.Update(func(tx *bolt.Tx) error {
+		_, err := tx.CreateBucketIfNotExists(bucketClaims)
+		return err
+	}); err != nil {
+		db.Close()
+		claims.Close()
+		return nil, fmt.Errorf("embedded store: init %q: %w", cpath, err)
+	}
+	return &Store{db: db, claims: claims, now: time.Now}, nil
 }
 
-// Close closes the file.
-func (s *Store) Close() error { return s.db.Close() }
+// ClaimsFileName is the dedup-claims file beside FileName.
+const ClaimsFileName = "labgpu-claims.db"
+
+// Close closes the files (syncing the claims file first).
+func (s *Store) Close() error {
+	err := s.claims.Sync()
+	if e := s.claims.Close(); err == nil {
+		err = e
+	}
+	if e := s.db.Close(); err == nil {
+		err = e
+	}
+	return err
+}
 
 // SaveProviderSnapshot replaces the provider's stored snapshot.
 func (s *Store) SaveProviderSnapshot(ctx context.Context, ps stock.ProviderSnapshot) error {
