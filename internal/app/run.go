@@ -144,7 +144,7 @@ func (a *App) PollOnce(ctx context.Context, format string, w io.Writer) error {
 	} else {
 		// One status line per provider: ok / not configured / error,
 		// offers, latency.
-		t := &chat.Table{Header: []string{"provider", "status", "offers", "latency", "data from", "error"}}
+		t := &chat.Table{Header: []string{"provider", "status", "offers", "latency", "failures", "data from", "error"}}
 		for _, p := range snap.Providers {
 			fetched := ""
 			if !p.FetchedAt.IsZero() {
@@ -154,7 +154,7 @@ func (a *App) PollOnce(ctx context.Context, format string, w io.Writer) error {
 			if p.Status == stock.StatusNotConfigured {
 				status = "not configured"
 			}
-			t.Rows = append(t.Rows, []string{p.Provider, status, fmt.Sprint(len(p.Offers)), p.Latency.Round(time.Millisecond).String(), fetched, p.Err})
+			t.Rows = append(t.Rows, []string{p.Provider, status, fmt.Sprint(len(p.Offers)), p.Latency.Round(time.Millisecond).String(), fmt.Sprint(p.Failures), fetched, p.Err})
 		}
 		fmt.Fprint(w, chat.AlignTable(t))
 		o := &chat.Table{Header: []string{"platform", "GPU", "CNY/GPU-h", "free", "region", "source", "observed"}}
