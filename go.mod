@@ -3,12 +3,15 @@ module github.com/labgpu/bot
 go 1.26.0
 
 require (
+	github.com/eatmoreapple/openwechat v1.4.10
 	github.com/goccy/go-yaml v1.19.2
 	github.com/larksuite/oapi-sdk-go/v3 v3.5.4
 	github.com/mattn/go-runewidth v0.0.31
+	github.com/mdp/qrterminal/v3 v3.2.1
 	github.com/prometheus/client_golang v1.25.0
 	github.com/redis/go-redis/v9 v9.23.0
 	github.com/robfig/cron/v3 v3.0.1
+	github.com/skip2/go-qrcode v0.0.0-20200617195104-da1b6568686e
 	github.com/spf13/cobra v1.10.2
 	go.etcd.io/bbolt v1.5.0
 	golang.org/x/text v0.44.0
@@ -19,7 +22,6 @@ require (
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/clipperhouse/uax29/v2 v2.2.0 // indirect
-	github.com/eatmoreapple/openwechat v1.4.10 // indirect
 	github.com/gogo/protobuf v1.3.2 // indirect
 	github.com/gorilla/websocket v1.5.0 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
@@ -30,5 +32,7 @@ require (
 	github.com/spf13/pflag v1.0.10 // indirect
 	go.uber.org/atomic v1.12.0 // indirect
 	golang.org/x/sys v0.48.0 // indirect
+	golang.org/x/term v0.13.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
+	rsc.io/qr v0.2.0 // indirect
 )

@@ -1,0 +1,256 @@
+package wechat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/eatmoreapple/openwechat"
+
+	"github.com/labgpu/bot/internal/chat"
+)
+
+// contactCache maps names to the per-session UserNames of one session,
+// from this package's own webwxgetcontact calls (openwechat's Self caches
+// are not safe to read outside its sync goroutine) and from the group
+// messages seen.
+type contactCache struct {
+	s       *session
+	fetched bool
+	// groups: group NickName → UserNames (several when names clash).
+	groups map[string][]string
+	// friends: RemarkName and NickName → UserNames.
+	friends map[string][]string
+	// learned: group NickName → UserName of groups that sent the bot a
+	// message in this session (so that even a group not saved to contacts
+	// gets its alerts while the session lasts).
+	learned map[string]string
+}
+
+// cacheFor returns the session's cache; the caller holds b.mu.
+func (b *Bot) cacheFor(s *session) *contactCache {
+	if b.contacts == nil || b.contacts.s != s {
+		b.contacts = &contactCache{s: s, learned: map[string]string{}}
+	}
+	return b.contacts
+}
+
+// learnGroup remembers the UserName of a group that sent a message.
+func (b *Bot) learnGroup(s *session, name, userName string) {
+	if name == "" || userName == "" {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.cacheFor(s).learned[name] = userName
+}
+
+// fetchContacts loads the account's contacts through openwechat's Caller
+// (webwxgetcontact, all pages) and indexes them.
+func (b *Bot) fetchContacts(ctx context.Context, s *session) (groups, friends map[string][]string, err error) {
+	members, err := s.ow.Caller.WebWxGetContact(ctx, s.loginInfo)
+	if err != nil {
+		return nil, nil, fmt.Errorf("wechat: list contacts: %s", describe(err))
+	}
+	groups, friends = map[string][]string{}, map[string][]string{}
+	for _, u := range members {
+		if u == nil || u.UserName == "" {
+			continue
+		}
+		switch {
+		case u.IsGroup():
+			if n := strings.TrimSpace(openwechat.FormatEmoji(u.NickName)); n != "" {
+				groups[n] = appendUniq(groups[n], u.UserName)
+			}
+		case u.IsFriend():
+			if n := strings.TrimSpace(openwechat.FormatEmoji(u.RemarkName)); n != "" {
+				friends[n] = appendUniq(friends[n], u.UserName)
+			}
+			if n := strings.TrimSpace(openwechat.FormatEmoji(u.NickName)); n != "" {
+				friends[n] = appendUniq(friends[n], u.UserName)
+			}
+		}
+	}
+	return groups, friends, nil
+}
+
+func appendUniq(list []string, v string) []string {
+	for _, x := range list {
+		if x == v {
+			return list
+		}
+	}
+	return append(list, v)
+}
+
+// lookup finds name among groups (group true) or friends in the session's
+// cache, fetching the contacts when they were never fetched, and once more
+// when the name is not found.
+func (b *Bot) lookup(ctx context.Context, s *session, name string, group bool) (string, error) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return "", errors.New("wechat: empty chat name")
+	}
+	find := func(c *contactCache) (string, bool, error) {
+		m := c.friends
+		if group {
+			m = c.groups
+		}
+		switch ids := m[name]; len(ids) {
+		case 0:
+		case 1:
+			return ids[0], true, nil
+		default:
+			kind := "friends"
+			if group {
+				kind = "groups"
+			}
+			return "", true, fmt.Errorf("wechat: %d %s are named %q; rename one so that messages reach the right chat", len(ids), kind, name)
+		}
+		if group {
+			if id, ok := c.learned[name]; ok {
+				return id, true, nil
+			}
+		}
+		return "", false, nil
+	}
+	// b.mu is not held while fetching, so that the message handler is
+	// never blocked by a slow webwxgetcontact.
+	b.mu.Lock()
+	c := b.cacheFor(s)
+	if c.fetched {
+		if id, ok, err := find(c); ok {
+			b.mu.Unlock()
+			return id, err
+		}
+	}
+	b.mu.Unlock()
+
+	groups, friends, err := b.fetchContacts(ctx, s)
+	if err != nil {
+		return "", err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	c = b.cacheFor(s)
+	c.fetched, c.groups, c.friends = true, groups, friends
+	if id, ok, err := find(c); ok {
+		return id, err
+	}
+	if group {
+		return "", fmt.Errorf("%w: no group named %q among the account's contacts. WeChat's web protocol lists only "+
+			"groups saved to contacts: in WeChat open the group → 聊天信息 (Chat Info) → turn on 保存到通讯录 "+
+			"(Save to Contacts), then try again", ErrGroupNotFound, name)
+	}
+	return "", fmt.Errorf("%w: no friend with remark or nickname %q among the account's contacts", errFriendNotFound, name)
+}
+
+// SendToGroup posts r as plain text to the group named groupName (its
+// NickName, as in Options.Groups), with "@name\u2005" for each of
+// mentions and r.Mentions (nicknames, the SenderIDs of chat.Message) at
+// the start, shown by the member's group display name when there is one. The group is
+// looked up among the account's contacts (refreshed once when it is not
+// found) and among the groups that messaged the bot in this session. The
+// web protocol lists only groups saved to contacts (保存到通讯录); when the
+// group is not found the error (wrapping ErrGroupNotFound) says so.
+//
+// The reply is split under Options.MaxRunes and sent at the chat's rate
+// limit, retrying when WeChat says messages are too frequent.
+func (b *Bot) SendToGroup(ctx context.Context, groupName string, r chat.Reply, mentions ...string) error {
+	s := b.current()
+	if err := s.alive(); err != nil {
+		return err
+	}
+	if r.Empty() {
+		return nil
+	}
+	to, err := b.lookup(ctx, s, groupName, true)
+	if err != nil {
+		return err
+	}
+	all := append(append([]string{}, mentions...), r.Mentions...)
+	if len(all) > 0 {
+		all = b.displayNames(ctx, s, to, all)
+	}
+	parts := renderParts(r, mentionPrefix(all), b.opts.MaxRunes)
+	if err := b.sendParts(ctx, s, to, groupName, parts); err != nil {
+		return err
+	}
+	b.log.Info("wechat: posted to group", "group", groupName, "parts", len(parts))
+	return nil
+}
+
+// displayNames maps nicknames (SenderIDs) to the members' display names
+// in the group (群昵称), which is what WeChat shows and what members
+// recognise in an "@name". It asks webwxbatchgetcontact for the group's
+// members; names it cannot map, or a failed request, stay as they are.
+func (b *Bot) displayNames(ctx context.Context, s *session, groupUserName string, nicks []string) []string {
+	res, err := s.ow.Caller.WebWxBatchGetContact(ctx, openwechat.Members{{UserName: groupUserName}}, s.baseRequest)
+	if err != nil || len(res) == 0 || res[0] == nil {
+		b.log.Debug("wechat: cannot read the group's members for @mentions; using nicknames", "err", err)
+		return nicks
+	}
+	disp := map[string]string{}
+	for _, m := range res[0].MemberList {
+		if m == nil {
+			continue
+		}
+		n, d := openwechat.FormatEmoji(m.NickName), openwechat.FormatEmoji(m.DisplayName)
+		if _, dup := disp[n]; dup {
+			disp[n] = "" // two members with one nickname: keep the nickname
+			continue
+		}
+		disp[n] = d
+	}
+	out := make([]string, len(nicks))
+	for i, n := range nicks {
+		out[i] = n
+		if d := disp[n]; strings.TrimSpace(d) != "" {
+			out[i] = d
+		}
+	}
+	return out
+}
+
+// SendToFriend posts r as plain text to the friend whose RemarkName (备注)
+// or NickName is name: the ChatID of a private chat.
+func (b *Bot) SendToFriend(ctx context.Context, name string, r chat.Reply) error {
+	s := b.current()
+	if err := s.alive(); err != nil {
+		return err
+	}
+	if r.Empty() {
+		return nil
+	}
+	to, err := b.lookup(ctx, s, name, false)
+	if err != nil {
+		return err
+	}
+	parts := renderParts(r, "", b.opts.MaxRunes)
+	if err := b.sendParts(ctx, s, to, name, parts); err != nil {
+		return err
+	}
+	b.log.Info("wechat: posted to friend", "friend", name, "parts", len(parts))
+	return nil
+}
+
+// Send posts r to the chat with the given ChatID (as in chat.Message):
+// a group of that name when there is one, else a friend (the app's
+// Notifier uses it for alerts, which carry only the ChatID). mentions are
+// used in groups only.
+func (b *Bot) Send(ctx context.Context, chatID string, r chat.Reply, mentions ...string) error {
+	err := b.SendToGroup(ctx, chatID, r, mentions...)
+	if !errors.Is(err, ErrGroupNotFound) {
+		return err
+	}
+	ferr := b.SendToFriend(ctx, chatID, r)
+	if errors.Is(ferr, errFriendNotFound) {
+		return fmt.Errorf("%w (nor is there a friend of that name)", err)
+	}
+	return ferr
+}
+
+// errFriendNotFound is wrapped by SendToFriend's error when no friend has
+// that name.
+var errFriendNotFound = errors.New("wechat: friend not found")

@@ -1,0 +1,237 @@
+package wechat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	mrand "math/rand/v2"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/eatmoreapple/openwechat"
+	"golang.org/x/time/rate"
+
+	"github.com/labgpu/bot/internal/chat"
+)
+
+// RetTooFrequent is the BaseResponse.Ret WeChat answers a send with when
+// the account sends too often: openwechat v1.4.10 names it optTooOften
+// ("operate too often", base_response.go). Such a send is retried with
+// backoff, at most maxSendTries times in all.
+const RetTooFrequent = openwechat.Ret(1205)
+
+// maxSendTries bounds the tries of one message part.
+const maxSendTries = 3
+
+// Session-ending codes (openwechat's defaultMessageErrorHandler exits on
+// them): a send answered with one of them is not retried.
+const (
+	retFailedLoginWarn  = openwechat.Ret(1100)
+	retFailedLoginCheck = openwechat.Ret(1101)
+	retCookieInvalid    = openwechat.Ret(1102)
+)
+
+// sessionEnded reports whether err carries a Ret that means the web
+// session is gone.
+func sessionEnded(err error) bool {
+	var ret openwechat.Ret
+	if errors.As(err, &ret) {
+		switch ret {
+		case retFailedLoginWarn, retFailedLoginCheck, retCookieInvalid:
+			return true
+		}
+	}
+	return false
+}
+
+// tooFrequent reports whether err is WeChat's "operate too often".
+func tooFrequent(err error) bool {
+	var ret openwechat.Ret
+	return errors.As(err, &ret) && ret == RetTooFrequent
+}
+
+// mentionPrefix renders "@name\u2005" for each name, skipping empty ones
+// and repeats. It is plain text: the web protocol cannot attach a real
+// mention, so whether the member is notified is up to WeChat.
+func mentionPrefix(names []string) string {
+	var b strings.Builder
+	seen := map[string]bool{}
+	for _, n := range names {
+		n = strings.TrimSpace(n)
+		if n == "" || seen[n] {
+			continue
+		}
+		seen[n] = true
+		b.WriteString("@" + n + "\u2005")
+	}
+	return b.String()
+}
+
+// renderParts renders r as WeChat text (WeChat shows markdown raw, so
+// chat.PlainText: columns aligned by display width), split into parts of
+// at most maxRunes runes at line boundaries, with prefix (the @mentions)
+// at the start of the first part.
+func renderParts(r chat.Reply, prefix string, maxRunes int) []string {
+	body := strings.TrimRight(chat.PlainText(r), "\n")
+	if strings.TrimSpace(body) == "" {
+		return nil
+	}
+	limit := max(maxRunes, 1)
+	first := max(limit-utf8.RuneCountInString(prefix), 1)
+	parts := splitLines(body, first, limit)
+	if len(parts) > 0 {
+		parts[0] = prefix + parts[0]
+	}
+	return parts
+}
+
+// splitLines cuts s into parts of at most firstMax runes (the first part)
+// and maxRunes runes (the others), at line boundaries where possible; a
+// line too long for a part is cut between runes. Blank parts are dropped,
+// and so are the line breaks at a cut.
+func splitLines(s string, firstMax, maxRunes int) []string {
+	var parts []string
+	var cur []string
+	curRunes := 0
+	limit := func() int {
+		if len(parts) == 0 {
+			return firstMax
+		}
+		return maxRunes
+	}
+	flush := func() {
+		p := strings.Join(cur, "\n")
+		if strings.TrimSpace(p) != "" {
+			parts = append(parts, p)
+		}
+		cur, curRunes = nil, 0
+	}
+	for _, line := range strings.Split(s, "\n") {
+		n := utf8.RuneCountInString(line)
+		need := n
+		if len(cur) > 0 {
+			need++ // the "\n" joining it
+		}
+		if curRunes+need <= limit() {
+			cur = append(cur, line)
+			curRunes += need
+			continue
+		}
+		if len(cur) > 0 {
+			flush()
+		}
+		for utf8.RuneCountInString(line) > limit() {
+			cut := runeOffset(line, limit())
+			cur = append(cur, line[:cut])
+			flush()
+			line = line[cut:]
+		}
+		cur = append(cur, line)
+		curRunes = utf8.RuneCountInString(line)
+	}
+	flush()
+	return parts
+}
+
+// runeOffset returns the byte offset of rune n in s.
+func runeOffset(s string, n int) int {
+	i := 0
+	for off := range s {
+		if i == n {
+			return off
+		}
+		i++
+	}
+	return len(s)
+}
+
+// limiter returns the rate limiter of the chat key (a UserName), forgetting
+// limiters idle for ten minutes once there are many.
+func (b *Bot) limiter(key string) *rate.Limiter {
+	b.limMu.Lock()
+	defer b.limMu.Unlock()
+	now := time.Now()
+	if len(b.limiters) > 1024 {
+		for k, l := range b.limiters {
+			if now.Sub(l.last) > 10*time.Minute {
+				delete(b.limiters, k)
+			}
+		}
+	}
+	l, ok := b.limiters[key]
+	if !ok {
+		l = &chatLimiter{lim: rate.NewLimiter(b.opts.RatePerChat, RateBurst)}
+		b.limiters[key] = l
+	}
+	l.last = now
+	return l.lim
+}
+
+// chatLimiter is one chat's limiter and when it was last used.
+type chatLimiter struct {
+	lim  *rate.Limiter
+	last time.Time
+}
+
+// sendParts sends the parts, in order, to the chat with UserName to. It
+// stops at the first part that fails.
+func (b *Bot) sendParts(ctx context.Context, s *session, to, chatName string, parts []string) error {
+	for i, p := range parts {
+		if err := b.sendText(ctx, s, to, chatName, p); err != nil {
+			if len(parts) > 1 {
+				return fmt.Errorf("part %d of %d: %w", i+1, len(parts), err)
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// sendText waits for the chat's rate limiter and posts one text message
+// through openwechat's webwxsendmsg, retrying with backoff while WeChat
+// answers RetTooFrequent (at most maxSendTries tries). Other failures are
+// not retried here: openwechat's client already repeats a request that
+// got no HTTP answer (MaxRetryTimes 5), and a repeated send could post
+// the message twice.
+func (b *Bot) sendText(ctx context.Context, s *session, to, chatName, text string) error {
+	if err := s.alive(); err != nil {
+		return err
+	}
+	if err := b.limiter(to).Wait(ctx); err != nil {
+		return fmt.Errorf("wechat: send to %q: rate limiter: %w", chatName, err)
+	}
+	var last error
+	for attempt := 0; attempt < maxSendTries; attempt++ {
+		if attempt > 0 {
+			d := b.sendBackoff << (attempt - 1)
+			d += time.Duration(mrand.Int64N(int64(d)/4 + 1))
+			b.log.Warn("wechat: WeChat says messages are too frequent; retrying", "chat", chatName,
+				"attempt", attempt+1, "in", d)
+			t := time.NewTimer(d)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return fmt.Errorf("wechat: send to %q: %w (last error: %v)", chatName, ctx.Err(), last)
+			case <-t.C:
+			}
+		}
+		msg := openwechat.NewTextSendMessage(text, s.selfUserName, to)
+		_, err := s.ow.Caller.WebWxSendMsg(ctx, &openwechat.CallerWebWxSendMsgOptions{
+			LoginInfo:   s.loginInfo,
+			BaseRequest: s.baseRequest,
+			Message:     msg,
+		})
+		if err == nil {
+			return nil
+		}
+		last = err
+		if !tooFrequent(err) || ctx.Err() != nil {
+			if sessionEnded(err) {
+				return fmt.Errorf("wechat: send to %q: %w (the WeChat session has ended; re-login needed)", chatName, err)
+			}
+			return fmt.Errorf("wechat: send to %q: %w", chatName, err)
+		}
+	}
+	return fmt.Errorf("wechat: send to %q: giving up after %d tries: %w", chatName, maxSendTries, last)
+}
