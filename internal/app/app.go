@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"net/http"
 	"os"
 	"time"
 
@@ -41,8 +42,12 @@ type App struct {
 	Alerter  *stock.Alerter
 	Notifier *Dispatcher
 	Location *time.Location
-	Log      *slog.Logger
-	now      func() time.Time
+	// WeChatTransport, when set, replaces the WeChat client's HTTP
+	// transport (tests point it at a fake WeChat: openwechat hard-codes
+	// its hosts).
+	WeChatTransport http.RoundTripper
+	Log             *slog.Logger
+	now             func() time.Time
 }
 
 // Options tune New for tests and commands.

@@ -100,6 +100,9 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 	m := NewMetrics()
 	mux := http.NewServeMux()
 	started := time.Now()
+	// admin sends a notice to a chat given as "<channel>/<chat id>"
+	// through the channels set up below (for wechat.admin).
+	admin := adminSenders{}
 
 	if fc := a.Cfg.Feishu; fc.AppID != "" {
 		bot, err := feishu.New(ctx, feishu.Options{AppID: fc.AppID, AppSecret: fc.AppSecret, VerificationToken: fc.VerificationToken,
@@ -118,6 +121,9 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 		a.Notifier.Register("feishu", stock.NotifierFunc(func(ctx context.Context, al stock.Alert) error {
 			return bot.Send(ctx, al.ChatID, a.Router.RenderAlert(al), "", "alert:"+al.Key)
 		}))
+		admin["feishu"] = func(ctx context.Context, chatID string, r chat.Reply) error {
+			return bot.Send(ctx, chatID, r, "", "")
+		}
 		// At shutdown, drain the queue before the store closes.
 		defer bot.Close()
 		if fc.Mode == "webhook" {
@@ -160,6 +166,21 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 			}
 			return err
 		}))
+		admin["webhook"] = func(ctx context.Context, name string, r chat.Reply) error {
+			h, ok := hooks[name]
+			if !ok {
+				return fmt.Errorf("webhook %q is not configured", name)
+			}
+			return h.Send(ctx, r)
+		}
+	}
+	if a.Cfg.WeChat.Enabled {
+		stop, err := a.startWeChat(ctx, m, admin)
+		if err != nil {
+			return err
+		}
+		// At shutdown, stop WeChat (draining its queue) before the store closes.
+		defer stop()
 	}
 
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {

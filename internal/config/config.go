@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -28,6 +29,7 @@ type Config struct {
 	HTTP     HTTPConf      `yaml:"http"`
 	Feishu   FeishuConf    `yaml:"feishu"`
 	Webhooks []WebhookConf `yaml:"webhooks"`
+	WeChat   WeChatConf    `yaml:"wechat"`
 	Log      LogConf       `yaml:"log"`
 }
 
@@ -69,6 +71,23 @@ type WebhookConf struct {
 	URL string `yaml:"url"`
 	// Secret is the Feishu custom bot's signing secret (optional).
 	Secret string `yaml:"secret"`
+}
+
+// WeChatConf is the personal-WeChat channel (openwechat, Desktop mode).
+// It is best effort: see the README's WeChat section for the ban risk.
+type WeChatConf struct {
+	// Enabled starts the channel in `bot serve` (WECHAT_ENABLED=true).
+	Enabled bool `yaml:"enabled"`
+	// Groups is the allow-list of group names the bot answers in; empty or
+	// ["*"] allows every group. Private messages from friends are answered.
+	Groups []string `yaml:"groups"`
+	// QRCodePNG is where the login QR code is saved when a scan is needed
+	// (default <data_dir>/wechat-qr.png).
+	QRCodePNG string `yaml:"qr_code_png"`
+	// Admin is the chat told when the WeChat session drops, as
+	// "<channel>/<chat id>": "webhook/<name>" (a configured webhook) or
+	// "feishu/<chat_id>". Empty: the drop is only logged.
+	Admin string `yaml:"admin"`
 }
 
 // StoreConf chooses where subscriptions, the notification log and
@@ -319,6 +338,13 @@ func Load(path string, env Env) (Config, error) {
 			*e.dst = v
 		}
 	}
+	if v, ok := env("WECHAT_ENABLED"); ok && v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return cfg, fmt.Errorf("config: WECHAT_ENABLED: %q is not true or false", v)
+		}
+		cfg.WeChat.Enabled = b
+	}
 	if v, ok := env("BOT_REPLAY_DIR"); ok && v != "" {
 		cfg.Stock.Providers.Replay.Dir = v
 	}
@@ -390,6 +416,19 @@ func (c Config) Validate() error {
 		}
 		if err := checkURL(key+".url", w.URL); err != nil {
 			return fmt.Errorf("%s.url: not an http(s) URL", key)
+		}
+	}
+	if a := c.WeChat.Admin; a != "" {
+		ch, id, ok := strings.Cut(a, "/")
+		switch {
+		case !ok || id == "":
+			return fmt.Errorf("wechat.admin: %q is not <channel>/<chat id>, e.g. webhook/ops", a)
+		case ch == "webhook" && !seenHook[id]:
+			return fmt.Errorf("wechat.admin: no webhook named %q", id)
+		case ch == "feishu" && c.Feishu.AppID == "":
+			return fmt.Errorf("wechat.admin: %q needs the Feishu app (feishu.app_id)", a)
+		case ch != "webhook" && ch != "feishu":
+			return fmt.Errorf("wechat.admin: channel %q is not webhook or feishu", ch)
 		}
 	}
 	switch c.Store.Kind {

@@ -46,6 +46,12 @@ func TestEnvironment(t *testing.T) {
 	if cfg.DataDir != "/tmp/x" || cfg.Stock.Providers.AutoDL.Token != "tok" || cfg.Stock.Providers.Replay.Dir != "rec" {
 		t.Errorf("env not applied: %+v", cfg)
 	}
+	if w, err := config.Load("", env(map[string]string{"WECHAT_ENABLED": "true"})); err != nil || !w.WeChat.Enabled {
+		t.Errorf("WECHAT_ENABLED=true: %v, enabled %v", err, w.WeChat.Enabled)
+	}
+	if _, err := config.Load("", env(map[string]string{"WECHAT_ENABLED": "yes please"})); err == nil || !strings.Contains(err.Error(), "WECHAT_ENABLED") {
+		t.Errorf("bad WECHAT_ENABLED: %v", err)
+	}
 	if !cfg.AutoDLEnabled() {
 		t.Error("AutoDL with a token should be enabled")
 	}
@@ -63,6 +69,10 @@ func TestBadConfig(t *testing.T) {
 		{"zero timeout", "stock:\n  timeout: 0s\n", "stock.timeout"},
 		{"limit", "stock:\n  providers:\n    vastai:\n      limit: 5000\n", "stock.providers.vastai.limit"},
 		{"not yaml", "data_dir: [unclosed\n", "config"},
+		{"wechat admin form", "wechat:\n  admin: ops\n", "wechat.admin"},
+		{"wechat admin unknown webhook", "wechat:\n  admin: webhook/ops\n", "no webhook named"},
+		{"wechat admin feishu off", "wechat:\n  admin: feishu/oc_1\n", "feishu.app_id"},
+		{"wechat admin channel", "wechat:\n  admin: slack/x\n", "wechat.admin"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -33,7 +33,8 @@ var (
 	bucketClaims        = []byte("alert_claims")        // key → expiry (time.Time)
 	bucketMutes         = []byte("chat_mutes")          // chat key → until (time.Time)
 	bucketLocks         = []byte("locks")               // name → lockEntry
-	allBuckets          = [][]byte{bucketSnapshots, bucketSubscriptions, bucketNotify, bucketClaims, bucketMutes, bucketLocks}
+	bucketBlobs         = []byte("blobs")               // name → opaque bytes (the WeChat hot-login state)
+	allBuckets          = [][]byte{bucketSnapshots, bucketSubscriptions, bucketNotify, bucketClaims, bucketMutes, bucketLocks, bucketBlobs}
 )
 
 // Store is a bbolt-backed store. Safe for concurrent use.

@@ -20,6 +20,7 @@ func TestConformance(t *testing.T) {
 	t.Run("Subscriptions", func(t *testing.T) { storetest.Subscriptions(t, s) })
 	t.Run("Alerts", func(t *testing.T) { storetest.Alerts(t, s) })
 	t.Run("Lock", func(t *testing.T) { storetest.Lock(t, s) })
+	t.Run("Blobs", func(t *testing.T) { storetest.Blobs(t, s) })
 }
 
 // Compile-time checks: the embedded store implements every store interface.

@@ -441,3 +441,37 @@ func release(t *testing.T, s stock.AlertStore) {
 		t.Errorf("releasing a missing key: %v", err)
 	}
 }
+
+// BlobStore is a store of opaque named bytes (the WeChat hot-login state).
+type BlobStore interface {
+	GetBlob(ctx context.Context, name string) ([]byte, error)
+	PutBlob(ctx context.Context, name string, data []byte) error
+}
+
+// Blobs checks a BlobStore: missing is nil without error, put replaces,
+// names are separate, empty data deletes.
+func Blobs(t *testing.T, s BlobStore) {
+	t.Helper()
+	ctx := context.Background()
+	name, other := unique(t, "blob"), unique(t, "blob")
+	if b, err := s.GetBlob(ctx, name); err != nil || b != nil {
+		t.Fatalf("missing blob: %q, %v; want nil, nil", b, err)
+	}
+	for _, v := range []string{`{"cookies":1}`, "二进制\x00state"} {
+		if err := s.PutBlob(ctx, name, []byte(v)); err != nil {
+			t.Fatalf("put: %v", err)
+		}
+		if b, err := s.GetBlob(ctx, name); err != nil || string(b) != v {
+			t.Errorf("get after put: %q, %v; want %q", b, err, v)
+		}
+	}
+	if b, err := s.GetBlob(ctx, other); err != nil || b != nil {
+		t.Errorf("other name: %q, %v; want nil", b, err)
+	}
+	if err := s.PutBlob(ctx, name, nil); err != nil {
+		t.Fatalf("delete: %v", err)
+	}
+	if b, err := s.GetBlob(ctx, name); err != nil || b != nil {
+		t.Errorf("after delete: %q, %v; want nil", b, err)
+	}
+}

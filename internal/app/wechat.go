@@ -1,0 +1,138 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/chat/wechat"
+	"github.com/labgpu/bot/internal/stock"
+)
+
+// adminSenders sends a notice to a chat of a channel: "feishu" → a Feishu
+// chat_id, "webhook" → a configured webhook's name.
+type adminSenders map[string]func(ctx context.Context, chatID string, r chat.Reply) error
+
+// send delivers r to target ("<channel>/<chat id>").
+func (s adminSenders) send(ctx context.Context, target string, r chat.Reply) error {
+	ch, id, _ := strings.Cut(target, "/")
+	f, ok := s[ch]
+	if !ok {
+		return fmt.Errorf("admin chat %q: channel %q is not running", target, ch)
+	}
+	return f(ctx, id, r)
+}
+
+// blobStore is a store that keeps opaque named bytes (both stores do).
+type blobStore interface {
+	GetBlob(ctx context.Context, name string) ([]byte, error)
+	PutBlob(ctx context.Context, name string, data []byte) error
+}
+
+// WeChatStateBlob is the store blob holding the WeChat hot-login state.
+const WeChatStateBlob = "wechat-hot-login"
+
+// storeHot keeps the WeChat hot-login state in the store, so a restart
+// (or another replica, with Redis) logs in without a QR scan.
+type storeHot struct{ s blobStore }
+
+func (h storeHot) Load(ctx context.Context) ([]byte, error) { return h.s.GetBlob(ctx, WeChatStateBlob) }
+func (h storeHot) Save(ctx context.Context, b []byte) error {
+	return h.s.PutBlob(ctx, WeChatStateBlob, b)
+}
+
+// WeChatDropNotice is the admin notice sent when the WeChat session drops.
+func WeChatDropNotice(reason error, at time.Time) chat.Reply {
+	return chat.Reply{
+		Title: "⚠️ 微信登录已掉线 / WeChat session dropped",
+		Lines: []string{
+			fmt.Sprintf("labgpu bot 的微信登录已掉线（%s，原因：%v）。其他渠道照常工作；微信群暂时收不到回答和提醒。", at.Format("2006-01-02 15:04 MST"), reason),
+			"处理：bot 会自动重试登录；若需扫码，二维码在日志里并保存为 PNG（wechat.qr_code_png），请用机器人的微信号扫码确认。",
+			fmt.Sprintf("The bot's WeChat session dropped (%v). Other channels keep working; it retries the login, and if a scan is needed the QR code is in the log and the PNG.", reason),
+		},
+	}
+}
+
+// weChatOnLogout returns the Options.OnLogout callback: it tells the admin
+// chat (cfg wechat.admin) through admin, and logs when that fails or no
+// admin chat is set.
+func (a *App) weChatOnLogout(ctx context.Context, admin adminSenders) func(error) {
+	return func(reason error) {
+		target := a.Cfg.WeChat.Admin
+		if target == "" {
+			a.Log.Warn("wechat session dropped and wechat.admin is not set: nobody is told")
+			return
+		}
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		defer cancel()
+		if err := admin.send(sctx, target, WeChatDropNotice(reason, time.Now().In(a.Location))); err != nil {
+			a.Log.Error("wechat session dropped; telling the admin failed", "admin", target, "err", err)
+			return
+		}
+		a.Log.Info("wechat session dropped; admin told", "admin", target)
+	}
+}
+
+// startWeChat creates the WeChat channel, registers its notifier and runs
+// login and the message loop in the background: a login waiting for a QR
+// scan does not hold up the other channels. After a session drop it logs
+// in again with backoff (1 min doubling to 30 min) until ctx ends. The
+// returned stop closes the channel and waits for the loop.
+func (a *App) startWeChat(ctx context.Context, m *Metrics, admin adminSenders) (stop func(), err error) {
+	wc := a.Cfg.WeChat
+	var hot wechat.HotStorage
+	if bs, ok := a.Store.(blobStore); ok {
+		hot = storeHot{bs}
+	} else {
+		hot = wechat.FileStorage(filepath.Join(a.Cfg.DataDir, "wechat-hot-login.json"))
+	}
+	qr := wc.QRCodePNG
+	if qr == "" {
+		qr = filepath.Join(a.Cfg.DataDir, "wechat-qr.png")
+	}
+	bot, err := wechat.New(wechat.Options{Handler: countingHandler{a: a, m: m}, Storage: hot, Groups: wc.Groups,
+		QRCodePNG: qr, OnLogout: a.weChatOnLogout(ctx, admin), Log: a.Log, HTTPTransport: a.WeChatTransport})
+	if err != nil {
+		return nil, fmt.Errorf("wechat: %w", err)
+	}
+	a.Notifier.Register("wechat", stock.NotifierFunc(func(ctx context.Context, al stock.Alert) error {
+		err := bot.Send(ctx, al.ChatID, a.Router.RenderAlert(al))
+		if err != nil {
+			m.SendErrors.WithLabelValues("wechat").Inc()
+		} else {
+			m.Replies.WithLabelValues("wechat").Inc()
+		}
+		return err
+	}))
+	admin["wechat"] = func(ctx context.Context, chatID string, r chat.Reply) error { return bot.Send(ctx, chatID, r) }
+
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		backoff := time.Minute
+		for ctx.Err() == nil {
+			if err := bot.Login(ctx); err != nil {
+				if ctx.Err() != nil {
+					return
+				}
+				a.Log.Error("wechat login failed; retrying", "err", err, "in", backoff)
+			} else if err := bot.Run(ctx); err == nil || ctx.Err() != nil {
+				return
+			} else {
+				backoff = time.Minute
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(backoff):
+			}
+			backoff = min(2*backoff, 30*time.Minute)
+		}
+	}()
+	a.Log.Info("wechat channel starting", "groups", len(wc.Groups))
+	return func() { cancel(); bot.Close(); <-done }, nil
+}

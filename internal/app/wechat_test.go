@@ -1,0 +1,218 @@
+package app_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/labgpu/bot/internal/app"
+	"github.com/labgpu/bot/internal/config"
+)
+
+// A minimal fake of WeChat's web API for the app-level test: the hot login
+// (webwxinit), contacts, the sync loop and sends. The adapter's own tests
+// (internal/chat/wechat) cover the protocol in depth; this one checks the
+// wiring in `bot serve`. openwechat hard-codes its hosts, so App.WeChatTransport
+// sends every request here.
+type miniWeChat struct {
+	srv     *httptest.Server
+	mu      sync.Mutex
+	queue   []map[string]any
+	syncRet string
+	sent    []map[string]any
+}
+
+const wxHotState = `{"Jar":{},"BaseRequest":{"Uin":1001,"Sid":"sid-1","Skey":"@crypt_skey","DeviceID":"e123456789012345"},` +
+	`"LoginInfo":{"Ret":0,"WxUin":1001,"IsGrayScale":1,"Message":"","SKey":"@crypt_skey","WxSid":"sid-1","PassTicket":"pt-1"},` +
+	`"WechatDomain":"wx2.qq.com","SyncKey":{"Count":1,"List":[{"Key":1,"Val":1}]},"UUID":""}`
+
+func newMiniWeChat(t *testing.T) *miniWeChat {
+	f := &miniWeChat{}
+	members := []map[string]any{{"UserName": "@alice", "NickName": "Alice"}, {"UserName": "@self", "NickName": "LabBot"}}
+	group := map[string]any{"UserName": "@@lab", "NickName": "Lab Group", "MemberList": members, "MemberCount": 2}
+	ok := map[string]any{"Ret": 0, "ErrMsg": ""}
+	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		js := func(v any) { w.Header().Set("Content-Type", "application/json"); json.NewEncoder(w).Encode(v) }
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		switch strings.TrimPrefix(r.URL.Path, "/cgi-bin/mmwebwx-bin/") {
+		case "webwxinit":
+			js(map[string]any{"BaseResponse": ok, "User": map[string]any{"UserName": "@self", "NickName": "LabBot"},
+				"SyncKey": map[string]any{"Count": 1, "List": []map[string]int{{"Key": 1, "Val": 1}}}, "ContactList": []any{}})
+		case "webwxstatusnotify":
+			js(map[string]any{"BaseResponse": ok, "MsgID": "n1"})
+		case "webwxgetcontact":
+			js(map[string]any{"BaseResponse": ok, "MemberCount": 1, "MemberList": []any{map[string]any{"UserName": "@@lab", "NickName": "Lab Group"}}})
+		case "webwxbatchgetcontact":
+			js(map[string]any{"BaseResponse": ok, "Count": 1, "ContactList": []any{group}})
+		case "synccheck":
+			switch {
+			case f.syncRet != "":
+				fmt.Fprintf(w, `window.synccheck={retcode:"%s",selector:"0"}`, f.syncRet)
+			case len(f.queue) > 0:
+				fmt.Fprint(w, `window.synccheck={retcode:"0",selector:"2"}`)
+			default:
+				f.mu.Unlock()
+				time.Sleep(50 * time.Millisecond)
+				f.mu.Lock()
+				fmt.Fprint(w, `window.synccheck={retcode:"0",selector:"0"}`)
+			}
+		case "webwxsync":
+			msgs := f.queue
+			f.queue = nil
+			if msgs == nil {
+				msgs = []map[string]any{}
+			}
+			js(map[string]any{"BaseResponse": ok, "AddMsgCount": len(msgs), "AddMsgList": msgs,
+				"SyncKey": map[string]any{"Count": 1, "List": []map[string]int{{"Key": 1, "Val": 2}}}})
+		case "webwxsendmsg":
+			var req struct{ Msg map[string]any }
+			json.Unmarshal(body, &req)
+			f.sent = append(f.sent, req.Msg)
+			js(map[string]any{"BaseResponse": ok, "MsgID": "m1", "LocalID": "l1"})
+		default:
+			// A QR login (jslogin) would mean the stored state was not used.
+			t.Errorf("fake wechat: unexpected %s %s", r.Method, r.URL.Path)
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+func (f *miniWeChat) RoundTrip(r *http.Request) (*http.Response, error) {
+	u, _ := url.Parse(f.srv.URL)
+	c := r.Clone(r.Context())
+	c.URL.Scheme, c.URL.Host, c.Host = u.Scheme, u.Host, u.Host
+	return f.srv.Client().Transport.RoundTrip(c)
+}
+
+var wxSeq int
+
+func (f *miniWeChat) say(text string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	wxSeq++
+	f.queue = append(f.queue, map[string]any{"MsgId": fmt.Sprint("w", wxSeq), "FromUserName": "@@lab", "ToUserName": "@self",
+		"MsgType": 1, "Content": "@alice:<br/>" + text, "CreateTime": time.Now().Unix()})
+}
+
+func (f *miniWeChat) sends() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []string
+	for _, m := range f.sent {
+		out = append(out, fmt.Sprint(m["ToUserName"], " ", m["Content"]))
+	}
+	return out
+}
+
+// TestServeWeChat runs `bot serve` with the WeChat channel on a fake WeChat:
+// the stored hot-login state logs in without a QR code; a group message
+// that @mentions the bot gets one reply in that group, @所有人 gets none; a
+// subscription made in the group gets its alert in the group; when the
+// session drops, the admin is told on the other channel (a WeCom robot).
+func TestServeWeChat(t *testing.T) {
+	if _, err := os.Stat(fixtures); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	wx := newMiniWeChat(t)
+	var mu sync.Mutex
+	var admin []string
+	wecom := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		admin = append(admin, string(b))
+		mu.Unlock()
+		w.Write([]byte(`{"errcode":0,"errmsg":"ok"}`))
+	}))
+	defer wecom.Close()
+
+	rec := t.TempDir()
+	cfg := config.Default()
+	cfg.DataDir = t.TempDir()
+	cfg.Stock.Poll.Schedule = ""
+	cfg.Stock.Providers.Replay.Dir = rec
+	cfg.Webhooks = []config.WebhookConf{{Name: "ops", Kind: "wecom", URL: wecom.URL + "/cgi-bin/webhook/send?key=k"}}
+	cfg.WeChat = config.WeChatConf{Enabled: true, Groups: []string{"Lab Group"}, Admin: "webhook/ops"}
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(fixtures, "vastai-bundles.json"))
+	os.WriteFile(filepath.Join(rec, "vastai-bundles.json"), b, 0o600)
+
+	a, err := app.New(context.Background(), cfg, app.Options{Log: app.NewLogger(io.Discard, "error")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	blobs, ok := a.Store.(interface {
+		PutBlob(context.Context, string, []byte) error
+	})
+	if !ok {
+		t.Fatal("the embedded store keeps no blobs")
+	}
+	if err := blobs.PutBlob(context.Background(), app.WeChatStateBlob, []byte(wxHotState)); err != nil {
+		t.Fatal(err)
+	}
+	a.WeChatTransport = wx
+	ctx, cancel := context.WithCancel(context.Background())
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- a.Serve(ctx, app.ServeOptions{Listener: ln}) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	}()
+
+	wx.say("@所有人 今晚停电")
+	wx.say("@LabBot\u2005哪家有4090")
+	waitFor(t, "the reply in the group", func() bool { return len(wx.sends()) >= 1 })
+	s := wx.sends()
+	if !strings.HasPrefix(s[0], "@@lab @Alice") || !strings.Contains(s[0], "4090") {
+		t.Errorf("reply %q: want it in @@lab, @Alice, about the 4090", s[0])
+	}
+
+	wx.say("@LabBot\u2005AutoDL 4090 有货了提醒我")
+	waitFor(t, "the subscription's confirmation", func() bool { return len(wx.sends()) >= 2 })
+	b, _ = os.ReadFile(filepath.Join(fixtures, "autodl-web-user-machine-list.json"))
+	os.WriteFile(filepath.Join(rec, "autodl-web-user-machine-list.json"), b, 0o600)
+	if _, _, _, err := a.NewPoller().RunOnce(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the alert in the group", func() bool { return len(wx.sends()) >= 3 })
+	s = wx.sends()
+	if len(s) != 3 || !strings.HasPrefix(s[2], "@@lab ") || !strings.Contains(s[2], "4090") {
+		t.Fatalf("sends %q: want 3 (reply, confirmation, alert in @@lab); @所有人 must get none", s)
+	}
+
+	wx.mu.Lock()
+	wx.syncRet = "1101"
+	wx.mu.Unlock()
+	waitFor(t, "the admin alert", func() bool { mu.Lock(); defer mu.Unlock(); return len(admin) == 1 })
+	mu.Lock()
+	if !strings.Contains(admin[0], "微信登录已掉线") || !strings.Contains(admin[0], "failed login check") {
+		t.Errorf("admin alert %q", admin[0])
+	}
+	mu.Unlock()
+}
