@@ -53,12 +53,7 @@ type askJSON struct {
 // the shared recordings, `ask --format json "哪家有4090"` lists offers from
 // several platforms with prices and sources, AutoDL and vast.ai as replay.
 func TestAskReplay(t *testing.T) {
-	if _, err := os.Stat(fixtures); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("CI must have ../shared beside the clone:", err)
-		}
-		t.Skip("shared fixtures not present:", err)
-	}
+	needShared(t, fixtures)
 	// The shared recordings carry no time; a copy with RECORDED_AT does.
 	rec := t.TempDir()
 	files, _ := filepath.Glob(filepath.Join(fixtures, "*.json"))
@@ -101,12 +96,7 @@ func TestAskReplay(t *testing.T) {
 // TestSnapshotSurvivesRestart: offers fetched before a restart are shown
 // after it, marked stale, when the provider now fails.
 func TestSnapshotSurvivesRestart(t *testing.T) {
-	if _, err := os.Stat(fixtures); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("CI must have ../shared beside the clone:", err)
-		}
-		t.Skip("shared fixtures not present:", err)
-	}
+	needShared(t, fixtures)
 	data := t.TempDir()
 	rec := filepath.Join(t.TempDir(), "rec")
 	if err := os.Mkdir(rec, 0o700); err != nil {
@@ -173,12 +163,7 @@ func TestConsole(t *testing.T) {
 // TestSubscribeThenPoll: a subscription made with `bot ask` is announced
 // by `bot poll --once` when a recording shows stock, and only once.
 func TestSubscribeThenPoll(t *testing.T) {
-	if _, err := os.Stat(fixtures); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("CI must have ../shared beside the clone:", err)
-		}
-		t.Skip("shared fixtures not present:", err)
-	}
+	needShared(t, fixtures)
 	rec := t.TempDir()
 	data := t.TempDir()
 	copyFile := func(src string) {
@@ -209,5 +194,17 @@ func TestSubscribeThenPoll(t *testing.T) {
 		if got := strings.Count(out.String(), "库存提醒"); got != want {
 			t.Fatalf("poll %d: %d alerts, want %d:\n%s", i+1, got, want, out.String())
 		}
+	}
+}
+
+// needShared skips the test when the shared fixtures (../shared beside the
+// repository) are missing, and fails it under CI, where they must be.
+func needShared(t *testing.T, dir string) {
+	t.Helper()
+	if _, err := os.Stat(dir); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("CI must have ../shared beside the clone:", err)
+		}
+		t.Skip("shared fixtures not present:", err)
 	}
 }

@@ -231,12 +231,7 @@ func feishuConfig(t *testing.T, fakeURL, dataDir string) config.Config {
 // TestEventDedupAcrossRestart: an event redelivered after a restart gets
 // no second reply (the dedup keys are in the store).
 func TestEventDedupAcrossRestart(t *testing.T) {
-	if _, err := os.Stat(feishuFixtures); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
+	needShared(t, feishuFixtures)
 	fake := newFakeFeishu(t)
 	data := t.TempDir()
 	body, hdr := sealed(t, groupEvent(t, "ev-r", "om_r", "哪家有4090"), time.Now())
@@ -260,45 +255,18 @@ func TestEventDedupAcrossRestart(t *testing.T) {
 // TestWebhookAlert: a subscription made for a configured WeCom robot gets
 // its alert there.
 func TestWebhookAlert(t *testing.T) {
-	if _, err := os.Stat(fixtures); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
-	var mu sync.Mutex
-	var got []string
-	wecom := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		mu.Lock()
-		got = append(got, string(b))
-		mu.Unlock()
-		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`{"errcode":0,"errmsg":"ok"}`))
-	}))
-	defer wecom.Close()
-	rec := t.TempDir()
-	cfg := config.Default()
-	cfg.DataDir = t.TempDir()
-	cfg.Stock.Poll.Schedule = ""
-	cfg.Stock.Providers.Replay.Dir = rec
-	cfg.Webhooks = []config.WebhookConf{{Name: "lab", Kind: "wecom", URL: wecom.URL + "/cgi-bin/webhook/send?key=test-key"}}
-	b, _ := os.ReadFile(filepath.Join(fixtures, "vastai-bundles.json"))
-	os.WriteFile(filepath.Join(rec, "vastai-bundles.json"), b, 0o600)
+	needShared(t, fixtures)
+	wecom := newFakeWeCom(t)
+	cfg, rec := replayConfig(t)
+	cfg.Webhooks = []config.WebhookConf{{Name: "lab", Kind: "wecom", URL: wecom.url}}
 	a, _, stop := startServe(t, cfg)
 	defer stop()
 	var out bytes.Buffer
 	if err := a.AskIn(context.Background(), "webhook", "lab", "AutoDL 4090 有货了提醒我", app.FormatText, &out); err != nil {
 		t.Fatal(err)
 	}
-	b, _ = os.ReadFile(filepath.Join(fixtures, "autodl-web-user-machine-list.json"))
-	os.WriteFile(filepath.Join(rec, "autodl-web-user-machine-list.json"), b, 0o600)
-	if _, _, _, err := a.NewPoller().RunOnce(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(got) != 1 || !strings.Contains(got[0], "4090") {
+	stockArrives(t, a, rec)
+	if got := wecom.got(); len(got) != 1 || !strings.Contains(got[0], "4090") {
 		t.Fatalf("WeCom got %q", got)
 	}
 }
@@ -306,12 +274,7 @@ func TestWebhookAlert(t *testing.T) {
 // TestServeGatingAndHelp: @all alone is not answered; a private "/help"
 // gets the generated help.
 func TestServeGatingAndHelp(t *testing.T) {
-	if _, err := os.Stat(feishuFixtures); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
+	needShared(t, feishuFixtures)
 	fake := newFakeFeishu(t)
 	_, base, stop := startServe(t, feishuConfig(t, fake.URL, t.TempDir()))
 	defer stop()
@@ -344,5 +307,66 @@ func TestServeGatingAndHelp(t *testing.T) {
 	msgs := fake.Messages()
 	if len(msgs) != 1 || !strings.Contains(msgs[0].Path, "om_help") || !strings.Contains(msgs[0].Content, "有货提醒") {
 		t.Fatalf("sent %+v; want only the help, in reply to om_help", msgs)
+	}
+}
+
+// fakeWeCom is a WeCom group robot that records the bodies it gets.
+type fakeWeCom struct {
+	url    string
+	mu     sync.Mutex
+	bodies []string
+}
+
+func newFakeWeCom(t *testing.T) *fakeWeCom {
+	f := &fakeWeCom{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		f.mu.Lock()
+		f.bodies = append(f.bodies, string(b))
+		f.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"errcode":0,"errmsg":"ok"}`))
+	}))
+	t.Cleanup(srv.Close)
+	f.url = srv.URL + "/cgi-bin/webhook/send?key=test-key"
+	return f
+}
+
+func (f *fakeWeCom) got() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.bodies...)
+}
+
+// replayConfig is a config with no schedule and only the replay provider,
+// whose directory rec holds the vast.ai recording (no 4090 at AutoDL yet).
+func replayConfig(t *testing.T) (cfg config.Config, rec string) {
+	rec = t.TempDir()
+	cfg = config.Default()
+	cfg.DataDir = t.TempDir()
+	cfg.Stock.Poll.Schedule = ""
+	cfg.Stock.Providers.Replay.Dir = rec
+	b, err := os.ReadFile(filepath.Join(fixtures, "vastai-bundles.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(rec, "vastai-bundles.json"), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return cfg, rec
+}
+
+// stockArrives adds the AutoDL recording (4090s in stock) to rec and polls
+// once, so subscriptions for an AutoDL 4090 fire.
+func stockArrives(t *testing.T, a *app.App, rec string) {
+	b, err := os.ReadFile(filepath.Join(fixtures, "autodl-web-user-machine-list.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(rec, "autodl-web-user-machine-list.json"), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, err := a.NewPoller().RunOnce(context.Background()); err != nil {
+		t.Fatal(err)
 	}
 }

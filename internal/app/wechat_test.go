@@ -9,8 +9,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -125,37 +123,15 @@ func (f *miniWeChat) sends() []string {
 // subscription made in the group gets its alert in the group; when the
 // session drops, the admin is told on the other channel (a WeCom robot).
 func TestServeWeChat(t *testing.T) {
-	if _, err := os.Stat(fixtures); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
+	needShared(t, fixtures)
 	wx := newMiniWeChat(t)
-	var mu sync.Mutex
-	var admin []string
-	wecom := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		mu.Lock()
-		admin = append(admin, string(b))
-		mu.Unlock()
-		w.Write([]byte(`{"errcode":0,"errmsg":"ok"}`))
-	}))
-	defer wecom.Close()
-
-	rec := t.TempDir()
-	cfg := config.Default()
-	cfg.DataDir = t.TempDir()
-	cfg.Stock.Poll.Schedule = ""
-	cfg.Stock.Providers.Replay.Dir = rec
-	cfg.Webhooks = []config.WebhookConf{{Name: "ops", Kind: "wecom", URL: wecom.URL + "/cgi-bin/webhook/send?key=k"}}
+	wecom := newFakeWeCom(t)
+	cfg, rec := replayConfig(t)
+	cfg.Webhooks = []config.WebhookConf{{Name: "ops", Kind: "wecom", URL: wecom.url}}
 	cfg.WeChat = config.WeChatConf{Enabled: true, Groups: []string{"Lab Group"}, Admin: "webhook/ops"}
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	b, _ := os.ReadFile(filepath.Join(fixtures, "vastai-bundles.json"))
-	os.WriteFile(filepath.Join(rec, "vastai-bundles.json"), b, 0o600)
-
 	a, err := app.New(context.Background(), cfg, app.Options{Log: app.NewLogger(io.Discard, "error")})
 	if err != nil {
 		t.Fatal(err)
@@ -195,11 +171,7 @@ func TestServeWeChat(t *testing.T) {
 
 	wx.say("@LabBot\u2005AutoDL 4090 有货了提醒我")
 	waitFor(t, "the subscription's confirmation", func() bool { return len(wx.sends()) >= 2 })
-	b, _ = os.ReadFile(filepath.Join(fixtures, "autodl-web-user-machine-list.json"))
-	os.WriteFile(filepath.Join(rec, "autodl-web-user-machine-list.json"), b, 0o600)
-	if _, _, _, err := a.NewPoller().RunOnce(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	stockArrives(t, a, rec)
 	waitFor(t, "the alert in the group", func() bool { return len(wx.sends()) >= 3 })
 	s = wx.sends()
 	if len(s) != 3 || !strings.HasPrefix(s[2], "@@lab ") || !strings.Contains(s[2], "4090") {
@@ -209,10 +181,8 @@ func TestServeWeChat(t *testing.T) {
 	wx.mu.Lock()
 	wx.syncRet = "1101"
 	wx.mu.Unlock()
-	waitFor(t, "the admin alert", func() bool { mu.Lock(); defer mu.Unlock(); return len(admin) == 1 })
-	mu.Lock()
-	if !strings.Contains(admin[0], "微信登录已掉线") || !strings.Contains(admin[0], "failed login check") {
-		t.Errorf("admin alert %q", admin[0])
+	waitFor(t, "the admin alert", func() bool { return len(wecom.got()) == 1 })
+	if admin := wecom.got()[0]; !strings.Contains(admin, "微信登录已掉线") || !strings.Contains(admin, "failed login check") {
+		t.Errorf("admin alert %q", admin)
 	}
-	mu.Unlock()
 }

@@ -162,8 +162,7 @@ type Bot struct {
 	tok    string
 	tokExp time.Time
 
-	limMu    sync.Mutex
-	limiters map[string]*chatLimiter
+	limiters *chat.Limiters
 
 	// chatTypes remembers chat ids seen as p2p, so that Send leaves
 	// @mentions out of private chats.
@@ -270,7 +269,7 @@ func New(ctx context.Context, opts Options) (*Bot, error) {
 	b := &Bot{
 		opts:     opts,
 		log:      log,
-		limiters: make(map[string]*chatLimiter),
+		limiters: chat.NewLimiters(opts.RatePerChat, RateBurst, 4096),
 		slots:    make(chan struct{}, opts.QueueSize),
 		jobs:     make(chan job, opts.QueueSize),
 		backoff:  200 * time.Millisecond,

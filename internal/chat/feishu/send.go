@@ -17,7 +17,6 @@ import (
 
 	larkcore "github.com/larksuite/oapi-sdk-go/v3/core"
 	larkim "github.com/larksuite/oapi-sdk-go/v3/service/im/v1"
-	"golang.org/x/time/rate"
 
 	"github.com/labgpu/bot/internal/chat"
 )
@@ -162,7 +161,7 @@ func partUUID(idemKey string, i int) string {
 // sendPart waits for the chat's rate limiter and posts one message, with
 // retries.
 func (b *Bot) sendPart(ctx context.Context, limKey, chatID, replyTo, msgType, content, uuid string) error {
-	if err := b.limiter(limKey).Wait(ctx); err != nil {
+	if err := b.limiters.For(limKey).Wait(ctx); err != nil {
 		return fmt.Errorf("feishu: send to %s: rate limiter: %w", limKey, err)
 	}
 	var last error
@@ -249,34 +248,6 @@ func transportRetry(ctx context.Context, cs *callStatus) bool {
 		return false
 	}
 	return cs.status == 0 || cs.status == 429 || cs.status >= 500
-}
-
-// chatLimiter is one chat's rate limiter and when it was last used.
-type chatLimiter struct {
-	lim  *rate.Limiter
-	last time.Time
-}
-
-// limiter returns the chat's limiter, forgetting limiters idle for ten
-// minutes once there are many.
-func (b *Bot) limiter(key string) *rate.Limiter {
-	b.limMu.Lock()
-	defer b.limMu.Unlock()
-	now := time.Now()
-	if len(b.limiters) > 4096 {
-		for k, l := range b.limiters {
-			if now.Sub(l.last) > 10*time.Minute {
-				delete(b.limiters, k)
-			}
-		}
-	}
-	l, ok := b.limiters[key]
-	if !ok {
-		l = &chatLimiter{lim: rate.NewLimiter(b.opts.RatePerChat, RateBurst)}
-		b.limiters[key] = l
-	}
-	l.last = now
-	return l.lim
 }
 
 // marshal is json.Marshal without HTML escaping (so "<at ...>" stays

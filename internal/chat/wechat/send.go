@@ -10,7 +10,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/eatmoreapple/openwechat"
-	"golang.org/x/time/rate"
 
 	"github.com/labgpu/bot/internal/chat"
 )
@@ -146,34 +145,6 @@ func runeOffset(s string, n int) int {
 	return len(s)
 }
 
-// limiter returns the rate limiter of the chat key (a UserName), forgetting
-// limiters idle for ten minutes once there are many.
-func (b *Bot) limiter(key string) *rate.Limiter {
-	b.limMu.Lock()
-	defer b.limMu.Unlock()
-	now := time.Now()
-	if len(b.limiters) > 1024 {
-		for k, l := range b.limiters {
-			if now.Sub(l.last) > 10*time.Minute {
-				delete(b.limiters, k)
-			}
-		}
-	}
-	l, ok := b.limiters[key]
-	if !ok {
-		l = &chatLimiter{lim: rate.NewLimiter(b.opts.RatePerChat, RateBurst)}
-		b.limiters[key] = l
-	}
-	l.last = now
-	return l.lim
-}
-
-// chatLimiter is one chat's limiter and when it was last used.
-type chatLimiter struct {
-	lim  *rate.Limiter
-	last time.Time
-}
-
 // sendParts sends the parts, in order, to the chat with UserName to. It
 // stops at the first part that fails.
 func (b *Bot) sendParts(ctx context.Context, s *session, to, chatName string, parts []string) error {
@@ -198,7 +169,7 @@ func (b *Bot) sendText(ctx context.Context, s *session, to, chatName, text strin
 	if err := s.alive(); err != nil {
 		return err
 	}
-	if err := b.limiter(to).Wait(ctx); err != nil {
+	if err := b.limiters.For(to).Wait(ctx); err != nil {
 		return fmt.Errorf("wechat: send to %q: rate limiter: %w", chatName, err)
 	}
 	var last error

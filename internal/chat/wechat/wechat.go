@@ -130,8 +130,7 @@ type Bot struct {
 	seenRing []string
 	seenNext int
 
-	limMu    sync.Mutex
-	limiters map[string]*chatLimiter
+	limiters *chat.Limiters
 
 	jobs    chan job
 	running atomic.Bool
@@ -221,7 +220,7 @@ func New(opts Options) (*Bot, error) {
 		allow:        newAllowList(opts.Groups),
 		seen:         map[string]bool{},
 		seenRing:     make([]string, 1024),
-		limiters:     map[string]*chatLimiter{},
+		limiters:     chat.NewLimiters(opts.RatePerChat, RateBurst, 1024),
 		jobs:         make(chan job, QueueSize),
 		workers:      4,
 		sendBackoff:  3 * time.Second,
