@@ -46,8 +46,11 @@ type App struct {
 	// transport (tests point it at a fake WeChat: openwechat hard-codes
 	// its hosts).
 	WeChatTransport http.RoundTripper
-	Log             *slog.Logger
-	now             func() time.Time
+
+	// replicaID names this process in store locks ("replica-<16 hex>").
+	replicaID string
+	Log       *slog.Logger
+	now       func() time.Time
 }
 
 // Options tune New for tests and commands.
@@ -104,7 +107,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (*App, error) {
 	if err != nil {
 		return nil, fmt.Errorf("stock.poll.timezone: %w", err)
 	}
-	a := &App{Cfg: cfg, Cat: cat, Log: o.Log, Location: loc, now: o.Now, Notifier: NewDispatcher()}
+	a := &App{Cfg: cfg, Cat: cat, Log: o.Log, Location: loc, now: o.Now, Notifier: NewDispatcher(), replicaID: newReplicaID()}
 	var snapStore stock.SnapshotStore
 	st, err := OpenStore(ctx, cfg)
 	switch {

@@ -145,9 +145,7 @@ func (p *Poller) Release(ctx context.Context) {
 
 func (p *Poller) owner() string {
 	if p.Owner == "" {
-		b := make([]byte, 8)
-		_, _ = rand.Read(b)
-		p.Owner = "replica-" + hex.EncodeToString(b)
+		p.Owner = newReplicaID()
 	}
 	return p.Owner
 }
@@ -219,4 +217,11 @@ func (a *App) LiveProviders() bool {
 	return a.Cfg.AutoDLEnabled() || a.Cfg.VastAIEnabled() || p.Replay.Dir != "" ||
 		p.GPUShare.On() && p.GPUShare.Token != "" || p.Matpool.On() && p.Matpool.Token != "" ||
 		p.RunPod.On() && p.RunPod.Token != "" || p.Lambda.On() && p.Lambda.Token != ""
+}
+
+// newReplicaID is a random name for this process in store locks.
+func newReplicaID() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return "replica-" + hex.EncodeToString(b)
 }

@@ -113,6 +113,12 @@ func (a *App) startWeChat(ctx context.Context, m *Metrics, admin adminSenders) (
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
+		// One replica runs WeChat: two logged in with the same state would
+		// both answer every message.
+		if !a.holdWeChatLock(ctx) {
+			return
+		}
+		defer a.Store.Unlock(context.WithoutCancel(ctx), WeChatLock, a.replicaID)
 		backoff := time.Minute
 		for ctx.Err() == nil {
 			if err := bot.Login(ctx); err != nil {
@@ -134,5 +140,65 @@ func (a *App) startWeChat(ctx context.Context, m *Metrics, admin adminSenders) (
 		}
 	}()
 	a.Log.Info("wechat channel starting", "groups", len(wc.Groups))
-	return func() { cancel(); bot.Close(); <-done }, nil
+	// At shutdown, let Run drain the queued answers (it stops when ctx
+	// ends) before Close makes sends fail.
+	return func() {
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(wechat.DrainTimeout + 5*time.Second):
+		}
+		bot.Close()
+		<-done
+	}, nil
+}
+
+// WeChatLock is the store lock held by the replica that runs WeChat.
+const WeChatLock = "wechat"
+
+// weChatLockTTL is the lock's lifetime; the holder renews it every third.
+const weChatLockTTL = 90 * time.Second
+
+// weChatStandbyEvery is how often a standby replica tries the lock.
+var weChatStandbyEvery = 30 * time.Second
+
+// holdWeChatLock waits until this replica holds WeChatLock (checking every
+// 30 s, so a standby takes over within two minutes of the holder dying),
+// then renews it in the background until ctx ends. It returns false when
+// ctx ends first.
+func (a *App) holdWeChatLock(ctx context.Context) bool {
+	logged := false
+	for {
+		held, err := a.Store.TryLock(ctx, WeChatLock, a.replicaID, weChatLockTTL)
+		if err != nil && ctx.Err() == nil {
+			a.Log.Warn("wechat: cannot take the replica lock; retrying", "err", err)
+		}
+		if held {
+			break
+		}
+		if !logged && err == nil {
+			a.Log.Info("wechat: another replica runs WeChat; this one stands by")
+			logged = true
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(weChatStandbyEvery):
+		}
+	}
+	go func() {
+		t := time.NewTicker(weChatLockTTL / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if held, err := a.Store.TryLock(ctx, WeChatLock, a.replicaID, weChatLockTTL); (err != nil || !held) && ctx.Err() == nil {
+					a.Log.Warn("wechat: renewing the replica lock failed", "held", held, "err", err)
+				}
+			}
+		}
+	}()
+	return true
 }

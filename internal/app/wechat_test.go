@@ -29,6 +29,8 @@ type miniWeChat struct {
 	queue   []map[string]any
 	syncRet string
 	sent    []map[string]any
+	// initCalls counts webwxinit: one per login.
+	initCalls int
 }
 
 const wxHotState = `{"Jar":{},"BaseRequest":{"Uin":1001,"Sid":"sid-1","Skey":"@crypt_skey","DeviceID":"e123456789012345"},` +
@@ -47,6 +49,7 @@ func newMiniWeChat(t *testing.T) *miniWeChat {
 		defer f.mu.Unlock()
 		switch strings.TrimPrefix(r.URL.Path, "/cgi-bin/mmwebwx-bin/") {
 		case "webwxinit":
+			f.initCalls++
 			js(map[string]any{"BaseResponse": ok, "User": map[string]any{"UserName": "@self", "NickName": "LabBot"},
 				"SyncKey": map[string]any{"Count": 1, "List": []map[string]int{{"Key": 1, "Val": 1}}}, "ContactList": []any{}})
 		case "webwxstatusnotify":
@@ -99,12 +102,22 @@ func (f *miniWeChat) RoundTrip(r *http.Request) (*http.Response, error) {
 
 var wxSeq int
 
-func (f *miniWeChat) say(text string) {
+// say queues a text from Alice in the group.
+func (f *miniWeChat) say(text string) { f.push("@@lab", "@self", "@alice:<br/>"+text) }
+
+// push queues a text message for webwxsync.
+func (f *miniWeChat) push(from, to, content string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	wxSeq++
-	f.queue = append(f.queue, map[string]any{"MsgId": fmt.Sprint("w", wxSeq), "FromUserName": "@@lab", "ToUserName": "@self",
-		"MsgType": 1, "Content": "@alice:<br/>" + text, "CreateTime": time.Now().Unix()})
+	f.queue = append(f.queue, map[string]any{"MsgId": fmt.Sprint("w", wxSeq), "FromUserName": from, "ToUserName": to,
+		"MsgType": 1, "Content": content, "CreateTime": time.Now().Unix()})
+}
+
+func (f *miniWeChat) inits() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.initCalls
 }
 
 func (f *miniWeChat) sends() []string {
@@ -119,7 +132,8 @@ func (f *miniWeChat) sends() []string {
 
 // TestServeWeChat runs `bot serve` with the WeChat channel on a fake WeChat:
 // the stored hot-login state logs in without a QR code; a group message
-// that @mentions the bot gets one reply in that group, @所有人 gets none; a
+// that @mentions the bot gets one reply in that group, @所有人 and a message
+// the bot's account sent itself get none; a
 // subscription made in the group gets its alert in the group; when the
 // session drops, the admin is told on the other channel (a WeCom robot).
 func TestServeWeChat(t *testing.T) {
@@ -132,36 +146,9 @@ func TestServeWeChat(t *testing.T) {
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	a, err := app.New(context.Background(), cfg, app.Options{Log: app.NewLogger(io.Discard, "error")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	blobs, ok := a.Store.(interface {
-		PutBlob(context.Context, string, []byte) error
-	})
-	if !ok {
-		t.Fatal("the embedded store keeps no blobs")
-	}
-	if err := blobs.PutBlob(context.Background(), app.WeChatStateBlob, []byte(wxHotState)); err != nil {
-		t.Fatal(err)
-	}
-	a.WeChatTransport = wx
-	ctx, cancel := context.WithCancel(context.Background())
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- a.Serve(ctx, app.ServeOptions{Listener: ln}) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	}()
-
+	a := startWeChatServe(t, cfg, wx, nil)
 	wx.say("@所有人 今晚停电")
+	wx.push("@self", "@@lab", "@LabBot\u2005哪家有4090") // sent by the bot's account itself
 	wx.say("@LabBot\u2005哪家有4090")
 	waitFor(t, "the reply in the group", func() bool { return len(wx.sends()) >= 1 })
 	s := wx.sends()
@@ -175,7 +162,7 @@ func TestServeWeChat(t *testing.T) {
 	waitFor(t, "the alert in the group", func() bool { return len(wx.sends()) >= 3 })
 	s = wx.sends()
 	if len(s) != 3 || !strings.HasPrefix(s[2], "@@lab ") || !strings.Contains(s[2], "4090") {
-		t.Fatalf("sends %q: want 3 (reply, confirmation, alert in @@lab); @所有人 must get none", s)
+		t.Fatalf("sends %q: want 3 (reply, confirmation, alert in @@lab); @所有人 and the self-sent message must get none", s)
 	}
 
 	wx.mu.Lock()
@@ -185,4 +172,68 @@ func TestServeWeChat(t *testing.T) {
 	if admin := wecom.got()[0]; !strings.Contains(admin, "微信登录已掉线") || !strings.Contains(admin, "failed login check") {
 		t.Errorf("admin alert %q", admin)
 	}
+}
+
+// startWeChatServe runs Serve with the WeChat channel on wx, the hot-login
+// state already in the store; before runs first (nil: nothing).
+func startWeChatServe(t *testing.T, cfg config.Config, wx *miniWeChat, before func(*app.App)) *app.App {
+	t.Helper()
+	a, err := app.New(context.Background(), cfg, app.Options{Log: app.NewLogger(io.Discard, "error")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	blobs, ok := a.Store.(interface {
+		PutBlob(context.Context, string, []byte) error
+	})
+	if !ok {
+		t.Fatal("the embedded store keeps no blobs")
+	}
+	if err := blobs.PutBlob(context.Background(), app.WeChatStateBlob, []byte(wxHotState)); err != nil {
+		t.Fatal(err)
+	}
+	if before != nil {
+		before(a)
+	}
+	a.WeChatTransport = wx
+	ctx, cancel := context.WithCancel(context.Background())
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- a.Serve(ctx, app.ServeOptions{Listener: ln}) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+		a.Close()
+	})
+	return a
+}
+
+// TestWeChatOneReplica: while another replica holds the WeChat lock this
+// one does not log in (two would both answer every message); when the
+// lock is free it takes over.
+func TestWeChatOneReplica(t *testing.T) {
+	defer app.SetWeChatStandbyEvery(50 * time.Millisecond)()
+	wx := newMiniWeChat(t)
+	cfg := config.Default()
+	cfg.DataDir = t.TempDir()
+	cfg.Stock.Poll.Schedule = ""
+	cfg.WeChat = config.WeChatConf{Enabled: true}
+	a := startWeChatServe(t, cfg, wx, func(a *app.App) {
+		if held, err := a.Store.TryLock(context.Background(), app.WeChatLock, "replica-other", time.Hour); err != nil || !held {
+			t.Fatalf("take the lock: %v %v", held, err)
+		}
+	})
+	wx.say("@LabBot /help")
+	time.Sleep(300 * time.Millisecond)
+	if s := wx.sends(); len(s) != 0 || wx.inits() != 0 {
+		t.Fatalf("standby replica logged in (%d webwxinit) and sent %q", wx.inits(), s)
+	}
+	if err := a.Store.Unlock(context.Background(), app.WeChatLock, "replica-other"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the takeover's reply", func() bool { return len(wx.sends()) == 1 })
 }

@@ -188,7 +188,7 @@ func (b *Bot) SendToGroup(ctx context.Context, groupName string, r chat.Reply, m
 func (b *Bot) displayNames(ctx context.Context, s *session, groupUserName string, nicks []string) []string {
 	res, err := s.ow.Caller.WebWxBatchGetContact(ctx, openwechat.Members{{UserName: groupUserName}}, s.baseRequest)
 	if err != nil || len(res) == 0 || res[0] == nil {
-		b.log.Debug("wechat: cannot read the group's members for @mentions; using nicknames", "err", err)
+		b.log.Debug("wechat: cannot read the group's members for @mentions; using nicknames", "err", redact(err))
 		return nicks
 	}
 	disp := map[string]string{}

@@ -94,7 +94,7 @@ func adapt(m *openwechat.Message) (rawMessage, error) {
 		}
 		group, err := m.Sender()
 		if err != nil {
-			return raw, fmt.Errorf("look up group %s: %w", m.FromUserName, err)
+			return raw, fmt.Errorf("look up group %s: %w", m.FromUserName, redact(err))
 		}
 		raw.GroupName = group.NickName
 		if me := group.MemberList.SearchByUserName(1, owner.UserName); me.Count() > 0 {
@@ -102,7 +102,7 @@ func adapt(m *openwechat.Message) (rawMessage, error) {
 		}
 		member, err := m.SenderInGroup()
 		if err != nil {
-			return raw, fmt.Errorf("look up the sender in group %q: %w", raw.GroupName, err)
+			return raw, fmt.Errorf("look up the sender in group %q: %w", raw.GroupName, redact(err))
 		}
 		raw.SenderNick, raw.SenderDisplay = member.NickName, member.DisplayName
 		return raw, nil
@@ -113,7 +113,7 @@ func adapt(m *openwechat.Message) (rawMessage, error) {
 	}
 	sender, err := m.Sender()
 	if err != nil {
-		return raw, fmt.Errorf("look up sender %s: %w", m.FromUserName, err)
+		return raw, fmt.Errorf("look up sender %s: %w", m.FromUserName, redact(err))
 	}
 	raw.FromFriend = sender.IsFriend()
 	raw.SenderNick, raw.SenderRemark = sender.NickName, sender.RemarkName

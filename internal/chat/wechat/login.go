@@ -45,7 +45,7 @@ func (b *Bot) Login(ctx context.Context) error {
 			select {
 			case <-ctx.Done():
 				t.Stop()
-				return fmt.Errorf("wechat: login: %w (last error: %v)", ctx.Err(), last)
+				return fmt.Errorf("wechat: login: %w (last error: %s)", ctx.Err(), describe(last))
 			case <-t.C:
 			}
 		}
@@ -248,7 +248,7 @@ func describe(err error) string {
 		return "unknown reason"
 	}
 	// openwechat joins its network errors with errors.Join (newlines).
-	msg := strings.ReplaceAll(err.Error(), "\n", ": ")
+	msg := redactText(strings.ReplaceAll(err.Error(), "\n", ": "))
 	var ret openwechat.Ret
 	if errors.As(err, &ret) {
 		return fmt.Sprintf("%s (ret %d)", msg, int(ret))

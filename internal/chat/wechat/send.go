@@ -183,7 +183,7 @@ func (b *Bot) sendText(ctx context.Context, s *session, to, chatName, text strin
 			select {
 			case <-ctx.Done():
 				t.Stop()
-				return fmt.Errorf("wechat: send to %q: %w (last error: %v)", chatName, ctx.Err(), last)
+				return fmt.Errorf("wechat: send to %q: %w (last error: %s)", chatName, ctx.Err(), describe(last))
 			case <-t.C:
 			}
 		}
@@ -196,6 +196,7 @@ func (b *Bot) sendText(ctx context.Context, s *session, to, chatName, text strin
 		if err == nil {
 			return nil
 		}
+		err = redact(err)
 		last = err
 		if !tooFrequent(err) || ctx.Err() != nil {
 			if sessionEnded(err) {

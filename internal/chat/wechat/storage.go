@@ -176,7 +176,8 @@ func (a *hotReloadAdapter) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// Write replaces the saved state with p.
+// Write replaces the saved state with p. A failed save is logged, not
+// returned: the session works without it, only a restart needs a scan.
 func (a *hotReloadAdapter) Write(p []byte) (int, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -184,8 +185,9 @@ func (a *hotReloadAdapter) Write(p []byte) (int, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), storageTimeout)
 	defer cancel()
 	if err := a.st.Save(ctx, bytes.Clone(p)); err != nil {
+		// openwechat fails the whole login when the state cannot be saved;
+		// a store hiccup must not log the bot out, so report and go on.
 		a.log.Warn("wechat: saving the hot-login state failed; a restart may need a new QR scan", "err", err)
-		return 0, err
 	}
 	return len(p), nil
 }

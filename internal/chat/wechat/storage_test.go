@@ -1,6 +1,7 @@
 package wechat
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/eatmoreapple/openwechat"
@@ -97,10 +99,15 @@ func TestHotReloadAdapter(t *testing.T) {
 		t.Errorf("read after write: %+v %v", back.LoginInfo, err)
 	}
 
-	// A failing store is reported to the writer.
-	a = newHotReloadAdapter(failingStorage{}, log)
-	if _, err := a.Write([]byte("{}")); err == nil {
-		t.Error("Write to a failing store succeeded")
+	// A failing save is logged, not returned: openwechat would fail the
+	// login over it, though the session works without the saved state.
+	var logged bytes.Buffer
+	a = newHotReloadAdapter(failingStorage{}, slog.New(slog.NewTextHandler(&logged, nil)))
+	if n, err := a.Write([]byte("{}")); err != nil || n != 2 {
+		t.Errorf("Write to a failing store: %d, %v; want 2, nil", n, err)
+	}
+	if !strings.Contains(logged.String(), "saving the hot-login state failed") || !strings.Contains(logged.String(), "store down") {
+		t.Errorf("the failed save is not logged: %q", logged.String())
 	}
 	if _, err := a.Read(make([]byte, 10)); err == nil {
 		t.Error("Read from a failing store succeeded")

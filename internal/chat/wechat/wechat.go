@@ -297,6 +297,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	}
 
 	if reason := s.ow.CrashReason(); reason != nil {
+		reason = redact(reason)
 		b.log.Error("wechat session dropped: "+describe(reason)+"; re-login needed "+
 			"(restart the bot or call Login: it tries the saved session, then shows a QR code)",
 			"account", s.selfNick, "reason", reason)
