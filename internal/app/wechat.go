@@ -76,6 +76,35 @@ func (a *App) weChatOnLogout(ctx context.Context, admin adminSenders) func(error
 	}
 }
 
+// weChatOnScanNeeded returns the Options.OnScanNeeded callback: it tells
+// the admin chat that a QR scan is needed and where the code is, at most
+// once an hour (a QR code expires in minutes and a new one follows).
+func (a *App) weChatOnScanNeeded(ctx context.Context, admin adminSenders, png string) func() {
+	var last time.Time
+	return func() {
+		target := a.Cfg.WeChat.Admin
+		if target == "" || time.Since(last) < time.Hour {
+			return
+		}
+		last = time.Now()
+		r := chat.Reply{
+			Title: "🔑 微信需要扫码登录 / WeChat needs a QR scan",
+			Lines: []string{
+				"labgpu bot 的微信没有可用的登录状态（首次登录，或微信不再接受保存的会话）。请用机器人的微信号扫码：二维码在 bot 的日志/终端里，并保存在 " + png + "。",
+				"The bot's WeChat has no usable session; scan the QR code (in the bot's log/terminal and at " + png + ") with the bot's account.",
+			},
+		}
+		// Sent in the background: the QR code must stay on screen meanwhile.
+		go func() {
+			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+			defer cancel()
+			if err := admin.send(sctx, target, r); err != nil {
+				a.Log.Error("wechat: telling the admin a scan is needed failed", "admin", target, "err", err)
+			}
+		}()
+	}
+}
+
 // startWeChat creates the WeChat channel, registers its notifier and runs
 // login and the message loop in the background: a login waiting for a QR
 // scan does not hold up the other channels. After a session drop it logs
@@ -94,7 +123,7 @@ func (a *App) startWeChat(ctx context.Context, m *Metrics, admin adminSenders) (
 		qr = filepath.Join(a.Cfg.DataDir, "wechat-qr.png")
 	}
 	bot, err := wechat.New(wechat.Options{Handler: countingHandler{a: a, m: m}, Storage: hot, Groups: wc.Groups,
-		QRCodePNG: qr, OnLogout: a.weChatOnLogout(ctx, admin), Log: a.Log, HTTPTransport: a.WeChatTransport})
+		QRCodePNG: qr, OnLogout: a.weChatOnLogout(ctx, admin), OnScanNeeded: a.weChatOnScanNeeded(ctx, admin, qr), Log: a.Log, HTTPTransport: a.WeChatTransport})
 	if err != nil {
 		return nil, fmt.Errorf("wechat: %w", err)
 	}

@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,6 +10,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -31,6 +34,8 @@ type miniWeChat struct {
 	sent    []map[string]any
 	// initCalls counts webwxinit: one per login.
 	initCalls int
+	// allowQR lets a QR login start (jslogin).
+	allowQR bool
 }
 
 const wxHotState = `{"Jar":{},"BaseRequest":{"Uin":1001,"Sid":"sid-1","Skey":"@crypt_skey","DeviceID":"e123456789012345"},` +
@@ -83,8 +88,17 @@ func newMiniWeChat(t *testing.T) *miniWeChat {
 			json.Unmarshal(body, &req)
 			f.sent = append(f.sent, req.Msg)
 			js(map[string]any{"BaseResponse": ok, "MsgID": "m1", "LocalID": "l1"})
+		case "/jslogin":
+			if !f.allowQR {
+				t.Errorf("fake wechat: QR login, but the stored state should have been used")
+			}
+			fmt.Fprint(w, `window.QRLogin.code = 200; window.QRLogin.uuid = "uuid-abc==";`)
+		case "login": // the scan check: nobody scans
+			f.mu.Unlock()
+			time.Sleep(20 * time.Millisecond)
+			f.mu.Lock()
+			fmt.Fprint(w, `window.code=408;`)
 		default:
-			// A QR login (jslogin) would mean the stored state was not used.
 			t.Errorf("fake wechat: unexpected %s %s", r.Method, r.URL.Path)
 			http.NotFound(w, r)
 		}
@@ -182,18 +196,25 @@ func startWeChatServe(t *testing.T, cfg config.Config, wx *miniWeChat, before fu
 	if err != nil {
 		t.Fatal(err)
 	}
+	if before != nil {
+		before(a)
+	}
 	blobs, ok := a.Store.(interface {
 		PutBlob(context.Context, string, []byte) error
 	})
 	if !ok {
 		t.Fatal("the embedded store keeps no blobs")
 	}
+	if wx.allowQR {
+		return startServeApp(t, a, wx)
+	}
 	if err := blobs.PutBlob(context.Background(), app.WeChatStateBlob, []byte(wxHotState)); err != nil {
 		t.Fatal(err)
 	}
-	if before != nil {
-		before(a)
-	}
+	return startServeApp(t, a, wx)
+}
+
+func startServeApp(t *testing.T, a *app.App, wx *miniWeChat) *app.App {
 	a.WeChatTransport = wx
 	ctx, cancel := context.WithCancel(context.Background())
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -236,4 +257,26 @@ func TestWeChatOneReplica(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, "the takeover's reply", func() bool { return len(wx.sends()) == 1 })
+}
+
+// TestWeChatScanNeededTellsAdmin: with no saved session the bot shows a QR
+// code, saves it as a PNG and tells the admin chat that a scan is needed.
+func TestWeChatScanNeededTellsAdmin(t *testing.T) {
+	wx := newMiniWeChat(t)
+	wx.allowQR = true
+	wecom := newFakeWeCom(t)
+	cfg := config.Default()
+	cfg.DataDir = t.TempDir()
+	cfg.Stock.Poll.Schedule = ""
+	cfg.Webhooks = []config.WebhookConf{{Name: "ops", Kind: "wecom", URL: wecom.url}}
+	cfg.WeChat = config.WeChatConf{Enabled: true, Admin: "webhook/ops"}
+	startWeChatServe(t, cfg, wx, nil)
+	waitFor(t, "the scan notice", func() bool { return len(wecom.got()) == 1 })
+	png := filepath.Join(cfg.DataDir, "wechat-qr.png")
+	if got := wecom.got()[0]; !strings.Contains(got, "扫码") || !strings.Contains(got, png) {
+		t.Errorf("scan notice %q: want 扫码 and the PNG path %s", got, png)
+	}
+	if b, err := os.ReadFile(png); err != nil || !bytes.HasPrefix(b, []byte("\x89PNG")) {
+		t.Errorf("QR code PNG: %v (%d bytes)", err, len(b))
+	}
 }

@@ -197,6 +197,9 @@ func (b *Bot) showQR(uuid string) {
 		HalfBlocks: true,
 		QuietZone:  2,
 	})
+	if b.opts.OnScanNeeded != nil {
+		b.opts.OnScanNeeded()
+	}
 	if png != "" {
 		fmt.Fprintf(w, "The QR code is also saved to %s\n", png)
 	}

@@ -90,6 +90,10 @@ type Options struct {
 	// the admin through another channel; a re-login (Login, which may need
 	// a new scan) is needed.
 	OnLogout func(reason error)
+	// OnScanNeeded is called each time a login needs a QR scan (no saved
+	// session, or WeChat refused it): someone has to scan, so the app tells
+	// the admin. It must not block for long.
+	OnScanNeeded func()
 	// Log receives structured logs; message texts and the hot-login state
 	// are never logged. Default slog.Default().
 	Log *slog.Logger
