@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"github.com/labgpu/bot/configs"
@@ -47,6 +48,9 @@ type App struct {
 	// its hosts).
 	WeChatTransport http.RoundTripper
 
+	// weChatStatus is the WeChat channel's state for /healthz (nil when
+	// the channel is off; weChatUp when logged in).
+	weChatStatus atomic.Pointer[string]
 	// replicaID names this process in store locks ("replica-<16 hex>").
 	replicaID string
 	Log       *slog.Logger

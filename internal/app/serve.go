@@ -29,6 +29,7 @@ type Metrics struct {
 	AlertsSent     prometheus.Counter
 	AlertsHeld     prometheus.Counter
 	ProviderStatus *prometheus.GaugeVec // 1 ok, 0 otherwise, by provider
+	ChannelUp      *prometheus.GaugeVec // 1 logged in and answering, by channel (wechat)
 }
 
 // NewMetrics registers the bot's metrics on a fresh registry (plus the Go
@@ -45,8 +46,9 @@ func NewMetrics() *Metrics {
 		AlertsSent:     prometheus.NewCounter(prometheus.CounterOpts{Name: "labgpu_alerts_sent_total", Help: "Stock alert messages sent."}),
 		AlertsHeld:     prometheus.NewCounter(prometheus.CounterOpts{Name: "labgpu_alerts_held_total", Help: "Alert items held (muted, quiet hours, claimed elsewhere, failed)."}),
 		ProviderStatus: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "labgpu_provider_up", Help: "1 when the provider's last fetch succeeded."}, []string{"provider"}),
+		ChannelUp:      prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "labgpu_channel_up", Help: "1 when the chat channel is logged in and answering (wechat)."}, []string{"channel"}),
 	}
-	r.MustRegister(m.Messages, m.Replies, m.SendErrors, m.PollLatency, m.PollFailures, m.AlertsSent, m.AlertsHeld, m.ProviderStatus,
+	r.MustRegister(m.Messages, m.Replies, m.SendErrors, m.PollLatency, m.PollFailures, m.AlertsSent, m.AlertsHeld, m.ProviderStatus, m.ChannelUp,
 		prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
 	return m
 }
@@ -97,6 +99,15 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 	if a.Store == nil {
 		return errors.New("serve: the store is not open")
 	}
+	// Listen first: a bad or busy address fails before any channel starts.
+	ln := o.Listener
+	if ln == nil {
+		var err error
+		if ln, err = net.Listen("tcp", a.Cfg.HTTP.Addr); err != nil {
+			return fmt.Errorf("http.addr: %w", err)
+		}
+	}
+	defer ln.Close() // for the early returns; Shutdown closes it otherwise
 	m := NewMetrics()
 	mux := http.NewServeMux()
 	started := time.Now()
@@ -191,9 +202,12 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 				bad = append(bad, p.Provider)
 			}
 		}
+		if st := a.weChatStatus.Load(); st != nil && *st != weChatUp {
+			bad = append(bad, "wechat: "+*st)
+		}
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		if len(bad) > 0 {
-			fmt.Fprintf(w, "ok (failing providers: %s)\n", strings.Join(bad, ", "))
+			fmt.Fprintf(w, "ok (degraded: %s)\n", strings.Join(bad, "; "))
 			return
 		}
 		fmt.Fprintln(w, "ok")
@@ -215,13 +229,6 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 	}
 
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, WriteTimeout: 30 * time.Second}
-	ln := o.Listener
-	if ln == nil {
-		var err error
-		if ln, err = net.Listen("tcp", a.Cfg.HTTP.Addr); err != nil {
-			return fmt.Errorf("http.addr: %w", err)
-		}
-	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	a.Log.Info("serving", "addr", ln.Addr().String())

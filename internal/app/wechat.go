@@ -95,13 +95,7 @@ func (a *App) weChatOnScanNeeded(ctx context.Context, admin adminSenders, png st
 			},
 		}
 		// Sent in the background: the QR code must stay on screen meanwhile.
-		go func() {
-			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-			defer cancel()
-			if err := admin.send(sctx, target, r); err != nil {
-				a.Log.Error("wechat: telling the admin a scan is needed failed", "admin", target, "err", err)
-			}
-		}()
+		a.tellAdmin(ctx, admin, r)
 	}
 }
 
@@ -140,6 +134,16 @@ func (a *App) startWeChat(ctx context.Context, m *Metrics, admin adminSenders) (
 
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
+	status := func(st string) {
+		a.weChatStatus.Store(&st)
+		up := 0.0
+		if st == weChatUp {
+			up = 1
+		}
+		m.ChannelUp.WithLabelValues("wechat").Set(up)
+	}
+	status("standing by for the replica lock")
+	var lastFailNotice time.Time
 	go func() {
 		defer close(done)
 		// One replica runs WeChat: two logged in with the same state would
@@ -150,14 +154,23 @@ func (a *App) startWeChat(ctx context.Context, m *Metrics, admin adminSenders) (
 		defer a.Store.Unlock(context.WithoutCancel(ctx), WeChatLock, a.replicaID)
 		backoff := time.Minute
 		for ctx.Err() == nil {
+			status("logging in")
 			if err := bot.Login(ctx); err != nil {
 				if ctx.Err() != nil {
 					return
 				}
+				status("login failed, retrying")
 				a.Log.Error("wechat login failed; retrying", "err", err, "in", backoff)
-			} else if err := bot.Run(ctx); err == nil || ctx.Err() != nil {
+				if wc.Admin != "" && time.Since(lastFailNotice) > time.Hour {
+					lastFailNotice = time.Now()
+					a.tellAdmin(ctx, admin, chat.Reply{Title: "⚠️ 微信登录失败 / WeChat login failed",
+						Lines: []string{"labgpu bot 登录微信失败，将在 " + backoff.String() + " 后重试（每小时最多提醒一次）。原因：" + err.Error(),
+							"The bot could not log in to WeChat; retrying in " + backoff.String() + ". Reason: " + err.Error()}})
+				}
+			} else if status(weChatUp); bot.Run(ctx) == nil || ctx.Err() != nil {
 				return
 			} else {
+				status("session dropped, re-login needed")
 				backoff = time.Minute
 			}
 			select {
@@ -168,7 +181,11 @@ func (a *App) startWeChat(ctx context.Context, m *Metrics, admin adminSenders) (
 			backoff = min(2*backoff, 30*time.Minute)
 		}
 	}()
-	a.Log.Info("wechat channel starting", "groups", len(wc.Groups))
+	groups := strings.Join(wc.Groups, ", ")
+	if groups == "" || groups == "*" {
+		groups = "all"
+	}
+	a.Log.Info("wechat channel starting", "groups", groups)
 	// At shutdown, let Run drain the queued answers (it stops when ctx
 	// ends) before Close makes sends fail.
 	return func() {
@@ -180,6 +197,22 @@ func (a *App) startWeChat(ctx context.Context, m *Metrics, admin adminSenders) (
 		bot.Close()
 		<-done
 	}, nil
+}
+
+// weChatUp is the WeChat status when logged in.
+const weChatUp = "up"
+
+// tellAdmin sends r to the admin chat (wechat.admin) in the background,
+// logging a failure.
+func (a *App) tellAdmin(ctx context.Context, admin adminSenders, r chat.Reply) {
+	target := a.Cfg.WeChat.Admin
+	go func() {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		defer cancel()
+		if err := admin.send(sctx, target, r); err != nil {
+			a.Log.Error("wechat: telling the admin failed", "admin", target, "err", err)
+		}
+	}()
 }
 
 // WeChatLock is the store lock held by the replica that runs WeChat.

@@ -160,7 +160,7 @@ func TestServeWeChat(t *testing.T) {
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	a := startWeChatServe(t, cfg, wx, nil)
+	a, _ := startWeChatServe(t, cfg, wx, nil)
 	wx.say("@所有人 今晚停电")
 	wx.push("@self", "@@lab", "@LabBot\u2005哪家有4090") // sent by the bot's account itself
 	wx.say("@LabBot\u2005哪家有4090")
@@ -190,7 +190,7 @@ func TestServeWeChat(t *testing.T) {
 
 // startWeChatServe runs Serve with the WeChat channel on wx, the hot-login
 // state already in the store; before runs first (nil: nothing).
-func startWeChatServe(t *testing.T, cfg config.Config, wx *miniWeChat, before func(*app.App)) *app.App {
+func startWeChatServe(t *testing.T, cfg config.Config, wx *miniWeChat, before func(*app.App)) (*app.App, string) {
 	t.Helper()
 	a, err := app.New(context.Background(), cfg, app.Options{Log: app.NewLogger(io.Discard, "error")})
 	if err != nil {
@@ -214,7 +214,7 @@ func startWeChatServe(t *testing.T, cfg config.Config, wx *miniWeChat, before fu
 	return startServeApp(t, a, wx)
 }
 
-func startServeApp(t *testing.T, a *app.App, wx *miniWeChat) *app.App {
+func startServeApp(t *testing.T, a *app.App, wx *miniWeChat) (*app.App, string) {
 	a.WeChatTransport = wx
 	ctx, cancel := context.WithCancel(context.Background())
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -230,7 +230,7 @@ func startServeApp(t *testing.T, a *app.App, wx *miniWeChat) *app.App {
 		}
 		a.Close()
 	})
-	return a
+	return a, "http://" + ln.Addr().String()
 }
 
 // TestWeChatOneReplica: while another replica holds the WeChat lock this
@@ -243,7 +243,7 @@ func TestWeChatOneReplica(t *testing.T) {
 	cfg.DataDir = t.TempDir()
 	cfg.Stock.Poll.Schedule = ""
 	cfg.WeChat = config.WeChatConf{Enabled: true}
-	a := startWeChatServe(t, cfg, wx, func(a *app.App) {
+	a, base := startWeChatServe(t, cfg, wx, func(a *app.App) {
 		if held, err := a.Store.TryLock(context.Background(), app.WeChatLock, "replica-other", time.Hour); err != nil || !held {
 			t.Fatalf("take the lock: %v %v", held, err)
 		}
@@ -253,10 +253,30 @@ func TestWeChatOneReplica(t *testing.T) {
 	if s := wx.sends(); len(s) != 0 || wx.inits() != 0 {
 		t.Fatalf("standby replica logged in (%d webwxinit) and sent %q", wx.inits(), s)
 	}
+	if h := get(t, base+"/healthz"); !strings.Contains(h, "wechat: standing by") {
+		t.Errorf("/healthz of the standby: %q", h)
+	}
 	if err := a.Store.Unlock(context.Background(), app.WeChatLock, "replica-other"); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, "the takeover's reply", func() bool { return len(wx.sends()) == 1 })
+	if h := get(t, base+"/healthz"); h != "ok\n" {
+		t.Errorf("/healthz after the takeover: %q", h)
+	}
+	if m := get(t, base+"/metrics"); !strings.Contains(m, `labgpu_channel_up{channel="wechat"} 1`) {
+		t.Error("/metrics: labgpu_channel_up for wechat is not 1")
+	}
+}
+
+func get(t *testing.T, url string) string {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return string(b)
 }
 
 // TestWeChatScanNeededTellsAdmin: with no saved session the bot shows a QR

@@ -8,8 +8,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -417,6 +419,19 @@ func (c Config) Validate() error {
 		if err := checkURL(key+".url", w.URL); err != nil {
 			return fmt.Errorf("%s.url: not an http(s) URL", key)
 		}
+	}
+	for i, g := range c.WeChat.Groups {
+		if strings.TrimSpace(g) == "" {
+			return fmt.Errorf("wechat.groups[%d]: empty group name (leave the list empty, or use \"*\", for all groups)", i)
+		}
+	}
+	if c.WeChat.QRCodePNG != "" {
+		if st, err := os.Stat(filepath.Dir(c.WeChat.QRCodePNG)); err != nil || !st.IsDir() {
+			return fmt.Errorf("wechat.qr_code_png: directory %s does not exist", filepath.Dir(c.WeChat.QRCodePNG))
+		}
+	}
+	if _, _, err := net.SplitHostPort(c.HTTP.Addr); err != nil {
+		return fmt.Errorf("http.addr: %q is not host:port (e.g. :8080)", c.HTTP.Addr)
 	}
 	if a := c.WeChat.Admin; a != "" {
 		ch, id, ok := strings.Cut(a, "/")

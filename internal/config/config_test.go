@@ -73,6 +73,9 @@ func TestBadConfig(t *testing.T) {
 		{"wechat admin unknown webhook", "wechat:\n  admin: webhook/ops\n", "no webhook named"},
 		{"wechat admin feishu off", "wechat:\n  admin: feishu/oc_1\n", "feishu.app_id"},
 		{"wechat admin channel", "wechat:\n  admin: slack/x\n", "wechat.admin"},
+		{"wechat blank group", "wechat:\n  groups: [\" \"]\n", "wechat.groups[0]"},
+		{"wechat qr dir", "wechat:\n  qr_code_png: /nonexistent/dir/qr.png\n", "wechat.qr_code_png"},
+		{"http addr", "http:\n  addr: nonsense\n", "http.addr"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
