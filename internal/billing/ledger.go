@@ -1,0 +1,266 @@
+package billing
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"time"
+)
+
+// StorageAction is what a ledger event does to a disk.
+type StorageAction string
+
+// The ledger's actions (the CSV's action column).
+const (
+	ActionAdd    StorageAction = "add"    // a disk is registered, running
+	ActionResize StorageAction = "resize" // SizeGB is the new size
+	ActionStop   StorageAction = "stop"   // its instance is shut down
+	ActionStart  StorageAction = "start"  // its instance runs again
+	ActionRemove StorageAction = "remove" // the disk is deleted
+)
+
+// StorageEvent is one entry of a lab's storage ledger. The ledger keeps
+// events, not states, so any past week can be recomputed.
+type StorageEvent struct {
+	Time     time.Time
+	Lab      string // the lab (a chat key by default)
+	Owner    string // who holds the disk (the sender's id)
+	Platform string // catalog platform id
+	Disk     string // the disk's id within the lab
+	Action   StorageAction
+	SizeGB   float64 // GB = 1e9 bytes; for add and resize
+	Note     string
+}
+
+// DiskState is a disk as the ledger knows it at an instant.
+type DiskState struct {
+	Lab, Disk, Owner, Platform, Note string
+	SizeGB                           float64
+	Stopped                          bool
+	// Since is when the disk was last added, resized, stopped or started.
+	Since time.Time
+	// Added is when the disk was registered.
+	Added time.Time
+}
+
+// StoragePrice returns the data disk price of a platform in CNY per
+// GB-day and the free GB per disk; ok is false when no price is known.
+// stopped asks for the price while the instance is shut down (0 on
+// platforms that do not bill stopped disks).
+type StoragePrice func(platform string, stopped bool) (cnyPerGBDay, freeGB float64, ok bool)
+
+// DiskCost is one disk's storage cost over a period.
+type DiskCost struct {
+	DiskState
+	// GBDays is the billable size (beyond the free part) integrated over
+	// the time the disk existed in the period, in GB-days.
+	GBDays float64
+	// CNY is GBDays at the platform's price.
+	CNY float64
+	// Priced is false when the platform has no known price (CNY is 0).
+	Priced bool
+}
+
+// validate checks one event.
+func (e StorageEvent) validate() error {
+	switch e.Action {
+	case ActionAdd, ActionResize:
+		if !(e.SizeGB > 0) || e.SizeGB > 1e6 {
+			return fmt.Errorf("disk %s: size %v GB is not between 0 and 1,000,000", e.Disk, e.SizeGB)
+		}
+	case ActionStop, ActionStart, ActionRemove:
+	default:
+		return fmt.Errorf("disk %s: unknown action %q (add, resize, stop, start, remove)", e.Disk, e.Action)
+	}
+	if e.Disk == "" || e.Lab == "" {
+		return fmt.Errorf("event at %s: lab and disk are required", e.Time.Format(time.RFC3339))
+	}
+	if e.Time.IsZero() {
+		return fmt.Errorf("disk %s: the event has no time", e.Disk)
+	}
+	return nil
+}
+
+// sortEvents orders events by time, keeping the input order of ties.
+func sortEvents(events []StorageEvent) []StorageEvent {
+	out := append([]StorageEvent(nil), events...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Time.Before(out[j].Time) })
+	return out
+}
+
+// apply folds one event into the disks of a lab. Events for an unknown
+// disk (other than add) and adds of an existing disk are errors.
+func apply(disks map[string]*DiskState, e StorageEvent) error {
+	if err := e.validate(); err != nil {
+		return err
+	}
+	key := e.Lab + "\x00" + e.Disk
+	d, ok := disks[key]
+	if e.Action == ActionAdd {
+		if ok {
+			return fmt.Errorf("disk %s is added twice (at %s)", e.Disk, e.Time.Format(time.RFC3339))
+		}
+		disks[key] = &DiskState{Lab: e.Lab, Disk: e.Disk, Owner: e.Owner, Platform: e.Platform, Note: e.Note,
+			SizeGB: e.SizeGB, Since: e.Time, Added: e.Time}
+		return nil
+	}
+	if !ok {
+		return fmt.Errorf("disk %s: %s before it was added (at %s)", e.Disk, e.Action, e.Time.Format(time.RFC3339))
+	}
+	switch e.Action {
+	case ActionResize:
+		d.SizeGB = e.SizeGB
+	case ActionStop:
+		d.Stopped = true
+	case ActionStart:
+		d.Stopped = false
+	case ActionRemove:
+		delete(disks, key)
+		return nil
+	}
+	d.Since = e.Time
+	return nil
+}
+
+// DisksAt returns the disks that exist at t (events at t included),
+// sorted by lab and disk id. The first bad event stops it with an error
+// naming the disk.
+func DisksAt(events []StorageEvent, t time.Time) ([]DiskState, error) {
+	disks := map[string]*DiskState{}
+	for _, e := range sortEvents(events) {
+		if e.Time.After(t) {
+			break
+		}
+		if err := apply(disks, e); err != nil {
+			return nil, err
+		}
+	}
+	return sortedDisks(disks), nil
+}
+
+func sortedDisks(m map[string]*DiskState) []DiskState {
+	out := make([]DiskState, 0, len(m))
+	for _, d := range m {
+		out = append(out, *d)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Lab != out[j].Lab {
+			return out[i].Lab < out[j].Lab
+		}
+		return out[i].Disk < out[j].Disk
+	})
+	return out
+}
+
+// StorageCost integrates each disk's billable GB-days over [from, to) and
+// prices them: a disk costs (size − free GB, at least 0) × days × the
+// price for its running or stopped state, continuously (platforms that
+// bill per started day or hour cost up to one unit more; the seeds'
+// platforms bill disks per hour or finer). Disks removed before from or
+// added at or after to are left out; a disk that existed in part of the
+// period appears with its state at the end of its time in it.
+func StorageCost(events []StorageEvent, from, to time.Time, price StoragePrice) ([]DiskCost, error) {
+	if !from.Before(to) {
+		return nil, fmt.Errorf("storage cost: the period %s – %s is empty", from.Format(time.RFC3339), to.Format(time.RFC3339))
+	}
+	disks := map[string]*DiskState{}
+	acc := map[string]*DiskCost{}
+	// charge accrues every existing disk's cost from t0 to t1 within the period.
+	charge := func(t0, t1 time.Time) {
+		if t0.Before(from) {
+			t0 = from
+		}
+		if t1.After(to) {
+			t1 = to
+		}
+		if !t0.Before(t1) {
+			return
+		}
+		days := t1.Sub(t0).Hours() / 24
+		for k, d := range disks {
+			c := acc[k]
+			if c == nil {
+				c = &DiskCost{}
+				acc[k] = c
+			}
+			c.DiskState = *d
+			perDay, free, ok := price(d.Platform, d.Stopped)
+			billable := d.SizeGB - free
+			if billable < 0 {
+				billable = 0
+			}
+			c.GBDays += billable * days
+			if ok {
+				c.Priced = true
+				c.CNY += billable * days * perDay
+			}
+		}
+	}
+	last := from
+	for _, e := range sortEvents(events) {
+		if !e.Time.Before(to) {
+			break
+		}
+		if e.Time.After(last) {
+			charge(last, e.Time)
+			last = e.Time
+		}
+		key := e.Lab + "\x00" + e.Disk
+		if e.Action == ActionRemove {
+			if d, ok := disks[key]; ok && acc[key] != nil {
+				acc[key].DiskState = *d
+			}
+		}
+		if err := apply(disks, e); err != nil {
+			return nil, err
+		}
+		if d, ok := disks[key]; ok && !e.Time.Before(from) {
+			if acc[key] == nil {
+				acc[key] = &DiskCost{}
+			}
+			acc[key].DiskState = *d
+		}
+	}
+	if last.Before(to) {
+		charge(last, to)
+	}
+	out := make([]DiskCost, 0, len(acc))
+	for _, c := range acc {
+		out = append(out, *c)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Lab != out[j].Lab {
+			return out[i].Lab < out[j].Lab
+		}
+		return out[i].Disk < out[j].Disk
+	})
+	return out, nil
+}
+
+var isoWeekRE = regexp.MustCompile(`^(\d{4})-W(\d{2})$`)
+
+// ISOWeek returns the ISO 8601 week "2026-W48" in loc as [Monday 00:00,
+// next Monday 00:00). Errors name the bad text.
+func ISOWeek(s string, loc *time.Location) (from, to time.Time, err error) {
+	m := isoWeekRE.FindStringSubmatch(s)
+	if m == nil {
+		return from, to, fmt.Errorf("week %q: want YYYY-Www, e.g. 2026-W48", s)
+	}
+	year, _ := strconv.Atoi(m[1])
+	week, _ := strconv.Atoi(m[2])
+	// January 4th is always in week 1.
+	jan4 := time.Date(year, 1, 4, 0, 0, 0, 0, loc)
+	monday1 := jan4.AddDate(0, 0, -((int(jan4.Weekday()) + 6) % 7))
+	from = monday1.AddDate(0, 0, 7*(week-1))
+	if y, w := from.ISOWeek(); week < 1 || y != year || w != week {
+		return time.Time{}, time.Time{}, fmt.Errorf("week %q: %d has no week %d", s, year, week)
+	}
+	return from, from.AddDate(0, 0, 7), nil
+}
+
+// WeekOf returns the ISO week containing t in loc, as "2026-W48".
+func WeekOf(t time.Time, loc *time.Location) string {
+	y, w := t.In(loc).ISOWeek()
+	return fmt.Sprintf("%04d-W%02d", y, w)
+}
