@@ -34,7 +34,8 @@ var (
 	bucketMutes         = []byte("chat_mutes")          // chat key → until (time.Time)
 	bucketLocks         = []byte("locks")               // name → lockEntry
 	bucketBlobs         = []byte("blobs")               // name → opaque bytes (the WeChat hot-login state)
-	allBuckets          = [][]byte{bucketSnapshots, bucketSubscriptions, bucketNotify, bucketClaims, bucketMutes, bucketLocks, bucketBlobs}
+	bucketStorage       = []byte("storage_ledger")      // lab → (sequence → billing.StorageEvent)
+	allBuckets          = [][]byte{bucketSnapshots, bucketSubscriptions, bucketNotify, bucketClaims, bucketMutes, bucketLocks, bucketBlobs, bucketStorage}
 )
 
 // Store is a bbolt-backed store. Safe for concurrent use.

@@ -113,6 +113,7 @@ func TestConformance(t *testing.T) {
 	t.Run("Alerts", func(t *testing.T) { storetest.Alerts(t, s) })
 	t.Run("Lock", func(t *testing.T) { storetest.Lock(t, s) })
 	t.Run("Blobs", func(t *testing.T) { storetest.Blobs(t, s) })
+	t.Run("Ledger", func(t *testing.T) { storetest.Ledger(t, s) })
 }
 
 // TestReplicas: two stores on their own connections (two replicas) share

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/labgpu/bot/internal/billing"
+
 	"github.com/labgpu/bot/internal/stock"
 )
 
@@ -473,5 +475,62 @@ func Blobs(t *testing.T, s BlobStore) {
 	}
 	if b, err := s.GetBlob(ctx, name); err != nil || b != nil {
 		t.Errorf("after delete: %q, %v; want nil", b, err)
+	}
+}
+
+// LedgerStore keeps the labs' storage ledgers.
+type LedgerStore interface {
+	AppendStorageEvents(ctx context.Context, events []billing.StorageEvent) error
+	StorageEvents(ctx context.Context, lab string) ([]billing.StorageEvent, error)
+}
+
+// Ledger checks a LedgerStore: events come back per lab in write order
+// with every field, labs are separate, "" lists every lab, and an event
+// without a lab is refused with nothing written.
+func Ledger(t *testing.T, s LedgerStore) {
+	t.Helper()
+	ctx := context.Background()
+	lab, other := "feishu/"+unique(t, "oc"), "wechat/"+unique(t, "组")
+	at := time.Date(2026, 11, 23, 9, 30, 0, 0, time.FixedZone("CST", 8*3600))
+	a := billing.StorageEvent{Time: at, Lab: lab, Owner: "ou_alice", Platform: "autodl", Disk: "1", Action: billing.ActionAdd, SizeGB: 80, Note: "实验数据"}
+	b := billing.StorageEvent{Time: at.Add(-time.Hour), Lab: lab, Owner: "ou_alice", Platform: "autodl", Disk: "1", Action: billing.ActionResize, SizeGB: 120}
+	c := billing.StorageEvent{Time: at, Lab: other, Owner: "Bob", Platform: "matpool", Disk: "1", Action: billing.ActionAdd, SizeGB: 200}
+	if err := s.AppendStorageEvents(ctx, []billing.StorageEvent{a, b}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AppendStorageEvents(ctx, []billing.StorageEvent{c}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.StorageEvents(ctx, lab)
+	if err != nil || len(got) != 2 || !got[0].Time.Equal(a.Time) || got[0].Note != a.Note || got[0].SizeGB != 80 ||
+		got[1].Action != billing.ActionResize || got[1].SizeGB != 120 || got[0].Owner != "ou_alice" || got[0].Platform != "autodl" {
+		t.Fatalf("lab ledger: %+v, %v", got, err)
+	}
+	if got, err := s.StorageEvents(ctx, other); err != nil || len(got) != 1 || got[0].Owner != "Bob" {
+		t.Errorf("other lab: %+v, %v", got, err)
+	}
+	all, err := s.StorageEvents(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range all {
+		if e.Lab == lab || e.Lab == other {
+			n++
+		}
+	}
+	if n != 3 {
+		t.Errorf("all labs: %d of our 3 events", n)
+	}
+	bad := a
+	bad.Lab = ""
+	if err := s.AppendStorageEvents(ctx, []billing.StorageEvent{c, bad}); err == nil {
+		t.Error("an event without a lab was accepted")
+	}
+	if got, _ := s.StorageEvents(ctx, other); len(got) != 1 {
+		t.Errorf("a refused batch wrote %d events", len(got)-1)
+	}
+	if got, err := s.StorageEvents(ctx, "feishu/"+unique(t, "none")); err != nil || len(got) != 0 {
+		t.Errorf("an unknown lab: %+v, %v", got, err)
 	}
 }

@@ -1,0 +1,82 @@
+package embedded
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/labgpu/bot/internal/billing"
+)
+
+// AppendStorageEvents adds events to their labs' storage ledgers in one
+// transaction (all or none). The ledger is append-only.
+func (s *Store) AppendStorageEvents(ctx context.Context, events []billing.StorageEvent) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("embedded store: append storage events: %w", err)
+	}
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		root := tx.Bucket(bucketStorage)
+		for _, e := range events {
+			if e.Lab == "" {
+				return errors.New("an event without a lab")
+			}
+			b, err := root.CreateBucketIfNotExists([]byte(e.Lab))
+			if err != nil {
+				return err
+			}
+			seq, err := b.NextSequence()
+			if err != nil {
+				return err
+			}
+			v, err := json.Marshal(e)
+			if err != nil {
+				return err
+			}
+			if err := b.Put(binary.BigEndian.AppendUint64(nil, seq), v); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("embedded store: append storage events: %w", err)
+	}
+	return nil
+}
+
+// StorageEvents returns a lab's ledger in the order it was written, or
+// every lab's (lab by lab) when lab is "".
+func (s *Store) StorageEvents(ctx context.Context, lab string) ([]billing.StorageEvent, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("embedded store: storage events: %w", err)
+	}
+	var out []billing.StorageEvent
+	read := func(b *bolt.Bucket) error {
+		return b.ForEach(func(_, v []byte) error {
+			var e billing.StorageEvent
+			if err := json.Unmarshal(v, &e); err != nil {
+				return fmt.Errorf("a ledger record does not decode: %w", err)
+			}
+			out = append(out, e)
+			return nil
+		})
+	}
+	err := s.db.View(func(tx *bolt.Tx) error {
+		root := tx.Bucket(bucketStorage)
+		if lab != "" {
+			if b := root.Bucket([]byte(lab)); b != nil {
+				return read(b)
+			}
+			return nil
+		}
+		return root.ForEachBucket(func(k []byte) error { return read(root.Bucket(k)) })
+	})
+	if err != nil {
+		return nil, fmt.Errorf("embedded store: storage events of %q: %w", lab, err)
+	}
+	return out, nil
+}
