@@ -1,0 +1,241 @@
+package billing
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"time"
+
+	"github.com/labgpu/bot/internal/catalog"
+)
+
+// CatalogStoragePrice prices data disks from the catalog (the midpoint of
+// each platform's data disk CNY per GB-day, its free GB per disk, and 0
+// while stopped on platforms that do not bill stopped disks), with
+// per-lab overrides in CNY per GB-day (config storage.prices) taking
+// precedence. Platforms without a figure are unpriced.
+func CatalogStoragePrice(cat *catalog.Catalog, overrides map[string]float64) StoragePrice {
+	return func(platform string, stopped bool) (float64, float64, bool) {
+		p, ok := cat.Platform(platform)
+		free := 0.0
+		billedStopped := true
+		var price float64
+		priced := false
+		if ok {
+			free = p.Storage.DataDiskFreeGB
+			billedStopped = p.Storage.BilledWhileStopped
+			if f := p.Storage.DataDiskCNYPerGBDay; f != nil {
+				price, priced = f.Mid(), true
+			}
+		}
+		if v, ok := overrides[platform]; ok {
+			price, priced = v, true
+		}
+		if stopped && !billedStopped {
+			price = 0
+		}
+		return price, free, priced
+	}
+}
+
+// Share is one member's or platform's part of a week's spend.
+type Share struct {
+	Name string  `json:"name"`
+	CNY  float64 `json:"cny"`
+	// Share is CNY over the week's total (0–1; 0 when the total is 0).
+	Share float64 `json:"share"`
+}
+
+// Mover is a disk whose weekly cost changed most against the week before.
+type Mover struct {
+	Disk, Owner, Platform string
+	CNY, PreviousCNY      float64
+}
+
+// IdleDisk is a disk worth deleting or moving.
+type IdleDisk struct {
+	Disk     string  `json:"disk"`
+	Owner    string  `json:"owner"`
+	Platform string  `json:"platform"`
+	SizeGB   float64 `json:"size_gb"`
+	// Reason is "stopped" (instance stopped 7 days or more) or "unchanged"
+	// (no change for 30 days or more).
+	Reason string `json:"reason"`
+	// Days is how long it has been stopped or unchanged.
+	Days float64 `json:"days"`
+	// MonthlyCNY is what it costs per 30 days as it is (the saving if
+	// deleted).
+	MonthlyCNY float64 `json:"monthly_saving_cny"`
+	Note       string  `json:"note,omitempty"`
+}
+
+// Digest is a lab's storage spend for one ISO week.
+type Digest struct {
+	Lab              string    `json:"lab"`
+	Week             string    `json:"week"`
+	From             time.Time `json:"from"`
+	To               time.Time `json:"to"`
+	TotalCNY         float64   `json:"total_cny"`
+	PreviousTotalCNY float64   `json:"previous_total_cny"`
+	DeltaCNY         float64   `json:"delta_cny"`
+	// DeltaPct is the change in percent; nil when last week was 0.
+	DeltaPct  *float64   `json:"delta_pct"`
+	Members   []Share    `json:"members"`
+	Platforms []Share    `json:"platforms"`
+	Movers    []Mover    `json:"movers"`
+	Idle      []IdleDisk `json:"idle"`
+	// MonthToDateCNY is the spend from the 1st of the month of the week's
+	// end (or of now, for the current week) up to then; ForecastCNY adds
+	// the disks as they are then until the month's end.
+	MonthToDateCNY float64 `json:"month_to_date_cny"`
+	ForecastCNY    float64 `json:"month_forecast_cny"`
+	Month          string  `json:"month"`
+	// Unpriced lists platforms with disks but no known price.
+	Unpriced []string `json:"unpriced,omitempty"`
+	// LastEntry is the newest ledger event (zero when there is none): how
+	// fresh the data is.
+	LastEntry time.Time `json:"last_entry"`
+	// AsOf is the instant the figures run to (the week's end, or now for
+	// the current week).
+	AsOf time.Time `json:"as_of"`
+}
+
+// IdleStoppedDays and IdleUnchangedDays are the idle thresholds.
+const (
+	IdleStoppedDays   = 7
+	IdleUnchangedDays = 30
+)
+
+// BuildDigest computes the digest of week ("2026-W48", in loc) from a
+// lab's ledger. now bounds the current week (figures run to now, not to
+// Sunday). Errors come from a bad week or a bad ledger.
+func BuildDigest(events []StorageEvent, lab, week string, loc *time.Location, price StoragePrice, now time.Time) (Digest, error) {
+	from, to, err := ISOWeek(week, loc)
+	if err != nil {
+		return Digest{}, err
+	}
+	d := Digest{Lab: lab, Week: week, From: from, To: to, AsOf: to}
+	if now.Before(to) {
+		d.AsOf = now
+	}
+	if !d.AsOf.After(from) {
+		return d, fmt.Errorf("week %s has not started yet", week)
+	}
+	cur, err := StorageCost(events, from, d.AsOf, price)
+	if err != nil {
+		return d, err
+	}
+	prev, err := StorageCost(events, from.AddDate(0, 0, -7), from, price)
+	if err != nil {
+		return d, err
+	}
+	members, platforms := map[string]float64{}, map[string]float64{}
+	prevByDisk := map[string]DiskCost{}
+	unpriced := map[string]bool{}
+	for _, c := range prev {
+		d.PreviousTotalCNY += c.CNY
+		prevByDisk[c.Disk] = c
+	}
+	curByDisk := map[string]bool{}
+	for _, c := range cur {
+		d.TotalCNY += c.CNY
+		members[c.Owner] += c.CNY
+		platforms[c.Platform] += c.CNY
+		if !c.Priced {
+			unpriced[c.Platform] = true
+		}
+		curByDisk[c.Disk] = true
+		d.Movers = append(d.Movers, Mover{Disk: c.Disk, Owner: c.Owner, Platform: c.Platform, CNY: c.CNY, PreviousCNY: prevByDisk[c.Disk].CNY})
+	}
+	for _, c := range prev {
+		if !curByDisk[c.Disk] {
+			d.Movers = append(d.Movers, Mover{Disk: c.Disk, Owner: c.Owner, Platform: c.Platform, PreviousCNY: c.CNY})
+		}
+	}
+	d.DeltaCNY = d.TotalCNY - d.PreviousTotalCNY
+	if d.PreviousTotalCNY > 0 {
+		pct := d.DeltaCNY / d.PreviousTotalCNY * 100
+		d.DeltaPct = &pct
+	}
+	d.Members = shares(members, d.TotalCNY)
+	d.Platforms = shares(platforms, d.TotalCNY)
+	sort.SliceStable(d.Movers, func(i, j int) bool {
+		return math.Abs(d.Movers[i].CNY-d.Movers[i].PreviousCNY) > math.Abs(d.Movers[j].CNY-d.Movers[j].PreviousCNY)
+	})
+	for len(d.Movers) > 0 && d.Movers[len(d.Movers)-1].CNY == d.Movers[len(d.Movers)-1].PreviousCNY {
+		d.Movers = d.Movers[:len(d.Movers)-1]
+	}
+	if len(d.Movers) > 3 {
+		d.Movers = d.Movers[:3]
+	}
+	for p := range unpriced {
+		d.Unpriced = append(d.Unpriced, p)
+	}
+	sort.Strings(d.Unpriced)
+
+	// Idle disks and the month, as of AsOf.
+	disks, err := DisksAt(events, d.AsOf)
+	if err != nil {
+		return d, err
+	}
+	for _, disk := range disks {
+		days := d.AsOf.Sub(disk.Since).Hours() / 24
+		reason := ""
+		switch {
+		case disk.Stopped && days >= IdleStoppedDays:
+			reason = "stopped"
+		case days >= IdleUnchangedDays:
+			reason = "unchanged"
+		default:
+			continue
+		}
+		perDay, free, _ := price(disk.Platform, disk.Stopped)
+		d.Idle = append(d.Idle, IdleDisk{Disk: disk.Disk, Owner: disk.Owner, Platform: disk.Platform, SizeGB: disk.SizeGB,
+			Reason: reason, Days: math.Floor(days), MonthlyCNY: math.Max(disk.SizeGB-free, 0) * 30 * perDay, Note: disk.Note})
+	}
+	sort.SliceStable(d.Idle, func(i, j int) bool { return d.Idle[i].MonthlyCNY > d.Idle[j].MonthlyCNY })
+
+	asOfLocal := d.AsOf.Add(-time.Nanosecond).In(loc)
+	monthStart := time.Date(asOfLocal.Year(), asOfLocal.Month(), 1, 0, 0, 0, 0, loc)
+	monthEnd := monthStart.AddDate(0, 1, 0)
+	d.Month = monthStart.Format("2006-01")
+	mtd, err := StorageCost(events, monthStart, d.AsOf, price)
+	if err != nil {
+		return d, err
+	}
+	for _, c := range mtd {
+		d.MonthToDateCNY += c.CNY
+	}
+	d.ForecastCNY = d.MonthToDateCNY
+	if d.AsOf.Before(monthEnd) {
+		rest := monthEnd.Sub(d.AsOf).Hours() / 24
+		for _, disk := range disks {
+			perDay, free, _ := price(disk.Platform, disk.Stopped)
+			d.ForecastCNY += math.Max(disk.SizeGB-free, 0) * rest * perDay
+		}
+	}
+	for _, e := range events {
+		if e.Time.After(d.LastEntry) && !e.Time.After(d.AsOf) {
+			d.LastEntry = e.Time
+		}
+	}
+	return d, nil
+}
+
+func shares(m map[string]float64, total float64) []Share {
+	out := make([]Share, 0, len(m))
+	for k, v := range m {
+		s := Share{Name: k, CNY: v}
+		if total > 0 {
+			s.Share = v / total
+		}
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].CNY != out[j].CNY {
+			return out[i].CNY > out[j].CNY
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}

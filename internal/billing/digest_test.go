@@ -1,0 +1,117 @@
+package billing
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/labgpu/bot/configs"
+	"github.com/labgpu/bot/internal/catalog"
+)
+
+func testCatalog(t *testing.T) *catalog.Catalog {
+	t.Helper()
+	c, err := catalog.Load(configs.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func digestLedger() []StorageEvent {
+	return []StorageEvent{
+		// d1: 250 GB on AutoDL since 1 Oct: 200 billable GB = 2.00 CNY a day.
+		ev(cst("2026-10-01 00:00"), "d1", "alice", "autodl", ActionAdd, 250),
+		// d2: 150 GB (1.00 a day, billed while stopped), stopped Fri 20 Nov.
+		ev(cst("2026-11-18 00:00"), "d2", "bob", "autodl", ActionAdd, 150),
+		ev(cst("2026-11-20 00:00"), "d2", "bob", "autodl", ActionStop, 0),
+		// d3: 50 GB on Matpool from Wed 25 Nov: 1.00 a day.
+		ev(cst("2026-11-25 00:00"), "d3", "carol", "matpool", ActionAdd, 50),
+	}
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+
+// TestDigestWeek48 works the digest of 2026-W48 out by hand.
+func TestDigestWeek48(t *testing.T) {
+	d, err := BuildDigest(digestLedger(), "feishu/oc_lab", "2026-W48", shanghai, testPrice, cst("2026-12-01 09:00"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// W48: d1 2×7 = 14, d2 1×7 = 7, d3 1×5 = 5. W47: d1 14, d2 1×5 = 5.
+	if !near(d.TotalCNY, 26) || !near(d.PreviousTotalCNY, 19) || !near(d.DeltaCNY, 7) || d.DeltaPct == nil || !near(*d.DeltaPct, 700.0/19) {
+		t.Errorf("totals %v, previous %v, delta %v, pct %v", d.TotalCNY, d.PreviousTotalCNY, d.DeltaCNY, d.DeltaPct)
+	}
+	wantMembers := []Share{{"alice", 14, 14.0 / 26}, {"bob", 7, 7.0 / 26}, {"carol", 5, 5.0 / 26}}
+	wantPlatforms := []Share{{"autodl", 21, 21.0 / 26}, {"matpool", 5, 5.0 / 26}}
+	for name, pair := range map[string][2][]Share{"members": {d.Members, wantMembers}, "platforms": {d.Platforms, wantPlatforms}} {
+		got, want := pair[0], pair[1]
+		if len(got) != len(want) {
+			t.Fatalf("%s: %+v", name, got)
+		}
+		for i := range want {
+			if got[i].Name != want[i].Name || !near(got[i].CNY, want[i].CNY) || !near(got[i].Share, want[i].Share) {
+				t.Errorf("%s[%d] = %+v, want %+v", name, i, got[i], want[i])
+			}
+		}
+	}
+	// Movers: d3 0 → 5, d2 5 → 7; d1 did not move.
+	if len(d.Movers) != 2 || d.Movers[0].Disk != "d3" || d.Movers[1].Disk != "d2" || !near(d.Movers[1].PreviousCNY, 5) {
+		t.Errorf("movers %+v", d.Movers)
+	}
+	// Idle at Mon 30 Nov 00:00: d1 unchanged 60 days (60.00 a month),
+	// d2 stopped 10 days (30.00 a month).
+	if len(d.Idle) != 2 || d.Idle[0].Disk != "d1" || d.Idle[0].Reason != "unchanged" || d.Idle[0].Days != 60 || !near(d.Idle[0].MonthlyCNY, 60) ||
+		d.Idle[1].Disk != "d2" || d.Idle[1].Reason != "stopped" || d.Idle[1].Days != 10 || !near(d.Idle[1].MonthlyCNY, 30) {
+		t.Errorf("idle %+v", d.Idle)
+	}
+	// November to the 30th 00:00: d1 2×29 = 58, d2 1×12 = 12, d3 5 → 75;
+	// the last day adds 2 + 1 + 1 → 79.
+	if d.Month != "2026-11" || !near(d.MonthToDateCNY, 75) || !near(d.ForecastCNY, 79) {
+		t.Errorf("month %s to date %v forecast %v", d.Month, d.MonthToDateCNY, d.ForecastCNY)
+	}
+	if !d.LastEntry.Equal(cst("2026-11-25 00:00")) || !d.AsOf.Equal(cst("2026-11-30 00:00")) || len(d.Unpriced) != 0 {
+		t.Errorf("last entry %v, as of %v, unpriced %v", d.LastEntry, d.AsOf, d.Unpriced)
+	}
+}
+
+func TestDigestCurrentAndEmptyWeeks(t *testing.T) {
+	// Thursday 26 Nov 00:00: the week so far is d1 2×3, d2 1×3, d3 1×1 = 10.
+	d, err := BuildDigest(digestLedger(), "lab", "2026-W48", shanghai, testPrice, cst("2026-11-26 00:00"))
+	if err != nil || !near(d.TotalCNY, 10) || !d.AsOf.Equal(cst("2026-11-26 00:00")) {
+		t.Errorf("current week: %v CNY as of %v, %v", d.TotalCNY, d.AsOf, err)
+	}
+	// W40 (28 Sep – 5 Oct): d1 from 1 Oct, 4 days = 8; W39 was 0, so no %.
+	d, err = BuildDigest(digestLedger(), "lab", "2026-W40", shanghai, testPrice, cst("2026-12-01 00:00"))
+	if err != nil || !near(d.TotalCNY, 8) || d.PreviousTotalCNY != 0 || d.DeltaPct != nil {
+		t.Errorf("W40: %v CNY, previous %v, pct %v, %v", d.TotalCNY, d.PreviousTotalCNY, d.DeltaPct, err)
+	}
+	// An empty week before any disk.
+	d, err = BuildDigest(digestLedger(), "lab", "2026-W30", shanghai, testPrice, cst("2026-12-01 00:00"))
+	if err != nil || d.TotalCNY != 0 || len(d.Members) != 0 || d.DeltaPct != nil || !d.LastEntry.IsZero() {
+		t.Errorf("empty week: %+v, %v", d, err)
+	}
+	if _, err := BuildDigest(digestLedger(), "lab", "2027-W10", shanghai, testPrice, cst("2026-12-01 00:00")); err == nil {
+		t.Error("a future week has a digest")
+	}
+	if _, err := BuildDigest(digestLedger(), "lab", "W48", shanghai, testPrice, time.Now()); err == nil {
+		t.Error("a bad week is accepted")
+	}
+}
+
+func TestCatalogStoragePrice(t *testing.T) {
+	cat := testCatalog(t)
+	price := CatalogStoragePrice(cat, map[string]float64{"matpool": 0.03})
+	// AutoDL: 0.0066–0.01 per GB-day (midpoint 0.0083), 50 GB free, billed while stopped.
+	for _, stopped := range []bool{false, true} {
+		if p, free, ok := price("autodl", stopped); !ok || !near(p, 0.0083) || free != 50 {
+			t.Errorf("autodl (stopped %v): %v, %v, %v", stopped, p, free, ok)
+		}
+	}
+	if p, _, ok := price("matpool", false); !ok || p != 0.03 {
+		t.Errorf("override: %v %v", p, ok)
+	}
+	if _, _, ok := price("no-such-platform", false); ok {
+		t.Error("an unknown platform is priced")
+	}
+}
