@@ -79,6 +79,18 @@ type Query struct {
 	// (its number in "我的订阅" or its id).
 	All    bool   `json:"all,omitempty"`
 	SubRef string `json:"sub_ref,omitempty"`
+	// SizeGB is a disk size in GB (1e9 bytes) for storage_add and
+	// storage_resize; DiskRef the disk's number in the lab's list; Note the
+	// rest of a storage_add ("实验数据"); Mine limits storage_list to the
+	// sender's disks.
+	SizeGB  float64 `json:"size_gb,omitempty"`
+	DiskRef string  `json:"disk,omitempty"`
+	Note    string  `json:"note,omitempty"`
+	Mine    bool    `json:"mine,omitempty"`
+	// Week is an ISO week ("2026-W48") for a digest; LastWeek asks for the
+	// week before the current one.
+	Week     string `json:"week,omitempty"`
+	LastWeek bool   `json:"last_week,omitempty"`
 	// MuteMinutes is how long "静音 2小时" mutes the chat; 0 with intent
 	// mute means unmute.
 	MuteMinutes int `json:"mute_minutes,omitempty"`
@@ -300,6 +312,11 @@ func Parse(c *catalog.Catalog, text string) Query {
 		q.Intent = IntentHelp
 		return q
 	}
+	q.English = reLatin.MatchString(s) && !reCJK.MatchString(s)
+	if parseStorage(c, &q, s) {
+		return q
+	}
+	q.English = false
 	if reHelp.MatchString(s) {
 		// "/help" is a command, not English: Chinese first.
 		q.English = reLatin.MatchString(s) && !reCJK.MatchString(s) && !strings.HasPrefix(strings.TrimSpace(s), "/")
