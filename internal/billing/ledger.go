@@ -23,21 +23,23 @@ const (
 // StorageEvent is one entry of a lab's storage ledger. The ledger keeps
 // events, not states, so any past week can be recomputed.
 type StorageEvent struct {
-	Time     time.Time
-	Lab      string // the lab (a chat key by default)
-	Owner    string // who holds the disk (the sender's id)
-	Platform string // catalog platform id
-	Disk     string // the disk's id within the lab
-	Action   StorageAction
-	SizeGB   float64 // GB = 1e9 bytes; for add and resize
-	Note     string
+	Time  time.Time
+	Lab   string // the lab (a chat key by default)
+	Owner string // who holds the disk (the sender's id)
+	// OwnerName is the owner's display name when known (answers show it).
+	OwnerName string `json:",omitempty"`
+	Platform  string // catalog platform id
+	Disk      string // the disk's id within the lab
+	Action    StorageAction
+	SizeGB    float64 // GB = 1e9 bytes; for add and resize
+	Note      string
 }
 
 // DiskState is a disk as the ledger knows it at an instant.
 type DiskState struct {
-	Lab, Disk, Owner, Platform, Note string
-	SizeGB                           float64
-	Stopped                          bool
+	Lab, Disk, Owner, OwnerName, Platform, Note string
+	SizeGB                                      float64
+	Stopped                                     bool
 	// Since is when the disk was last added, resized, stopped or started.
 	Since time.Time
 	// Added is when the disk was registered.
@@ -101,7 +103,7 @@ func apply(disks map[string]*DiskState, e StorageEvent) error {
 		if ok {
 			return fmt.Errorf("disk %s is added twice (at %s)", e.Disk, e.Time.Format(time.RFC3339))
 		}
-		disks[key] = &DiskState{Lab: e.Lab, Disk: e.Disk, Owner: e.Owner, Platform: e.Platform, Note: e.Note,
+		disks[key] = &DiskState{Lab: e.Lab, Disk: e.Disk, Owner: e.Owner, OwnerName: e.OwnerName, Platform: e.Platform, Note: e.Note,
 			SizeGB: e.SizeGB, Since: e.Time, Added: e.Time}
 		return nil
 	}

@@ -14,8 +14,10 @@ import (
 type Definition struct {
 	// Name is a short label ("查库存 / stock").
 	Name catalog.Text
-	// Intent is the parser intent the command handles.
+	// Intent is the parser intent the command handles; Also lists further
+	// intents the same handler serves (resize, stop, start, remove).
 	Intent string
+	Also   []string
 	// Aliases are keywords that lead to the command.
 	Aliases []string
 	// Description says what the command answers.
@@ -83,6 +85,39 @@ func definitions() []Definition {
 			Description: catalog.Text{Zh: "暂停本群的库存提醒一段时间（最长 7 天）；“取消静音”恢复。", En: "Pauses stock alerts in this chat for a while (up to 7 days); “unmute” resumes."},
 			Examples:    []string{"静音 2小时", "取消静音", "mute 2h"},
 			handle:      (*Router).muteAnswer,
+		},
+		{
+			Name:        catalog.Text{Zh: "登记存储", En: "register storage"},
+			Intent:      IntentStorageAdd,
+			Aliases:     []string{"登记存储", "记一下", "storage add"},
+			Description: catalog.Text{Zh: "把你在某个平台的数据盘记进本群的存储账本（平台、大小、用途），周报按它算花费。", En: "Records a data disk you hold on a platform in this chat's storage ledger (platform, size, purpose); the weekly digest costs it."},
+			Examples:    []string{"登记存储 AutoDL 数据盘 80G 实验数据", "记一下：矩池云 200GB 数据集盘", "storage add autodl 80GB"},
+			handle:      (*Router).storageAddAnswer,
+		},
+		{
+			Name:        catalog.Text{Zh: "存储列表", En: "storage list"},
+			Intent:      IntentStorageList,
+			Aliases:     []string{"我的存储", "存储列表", "my storage"},
+			Description: catalog.Text{Zh: "列出本群（或你自己）登记的存储：编号、平台、大小、状态、每月费用。", En: "Lists the storage registered in this chat (or yours): number, platform, size, state, monthly cost."},
+			Examples:    []string{"我的存储", "存储列表", "my storage"},
+			handle:      (*Router).storageListAnswer,
+		},
+		{
+			Name:        catalog.Text{Zh: "修改存储", En: "change storage"},
+			Intent:      IntentStorageResize,
+			Also:        []string{IntentStorageStop, IntentStorageStart, IntentStorageRemove},
+			Aliases:     []string{"扩容", "已关机", "开机", "删除存储", "storage resize/stop/start/remove"},
+			Description: catalog.Text{Zh: "按编号改大小、记关机/开机、删除；只有登记人或管理员能改。", En: "Resizes, marks stopped/started or removes an entry by number; only its owner or an admin can."},
+			Examples:    []string{"存储 3 扩容到 200G", "存储 2 已关机", "存储 2 开机", "删除存储 3", "storage remove 3"},
+			handle:      (*Router).storageChangeAnswer,
+		},
+		{
+			Name:        catalog.Text{Zh: "存储花费周报", En: "storage spend"},
+			Intent:      IntentDigest,
+			Aliases:     []string{"本周存储花费", "存储周报", "storage spend"},
+			Description: catalog.Text{Zh: "本周（或指定周）存储花了多少：和上周比、按人按平台、闲置盘和删掉能省多少、本月至今和全月预计。", En: "What storage cost this week (or a given week): against last week, by member and platform, idle disks and what deleting them saves, month to date and forecast."},
+			Examples:    []string{"本周存储花费", "上周存储花费", "存储周报 2026-W47", "storage spend this week"},
+			handle:      (*Router).digestAnswer,
 		},
 		{
 			Name:        catalog.Text{Zh: "帮助", En: "help"},

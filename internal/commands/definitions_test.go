@@ -1,6 +1,7 @@
 package commands_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -23,7 +24,7 @@ func TestExamplesMatchTheirCommand(t *testing.T) {
 			if !strings.Contains(help, ex) {
 				t.Errorf("help lacks example %q", ex)
 			}
-			if got := ask(r, ex).Intent; got != d.Intent {
+			if got := ask(r, ex).Intent; got != d.Intent && !slices.Contains(d.Also, got) {
 				t.Errorf("example %q of %q parses as %q", ex, d.Name.En, got)
 			}
 		}

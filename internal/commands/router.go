@@ -45,6 +45,8 @@ type Result struct {
 	// Subscriptions the member's list (intent subscriptions).
 	Subscription  *stock.Subscription  `json:"subscription,omitempty"`
 	Subscriptions []stock.Subscription `json:"subscriptions,omitempty"`
+	// Digest is the storage digest (intent digest).
+	Digest *billing.Digest `json:"digest,omitempty"`
 	// Text is the reply as plain text, as the console shows it.
 	Text  string     `json:"text"`
 	Reply chat.Reply `json:"-"`
@@ -105,6 +107,9 @@ type Router struct {
 	alerts   stock.AlertStore
 	policy   stock.Policy
 	location *time.Location
+
+	// Storage ledger and digest (nil when not enabled).
+	storage *StorageOptions
 
 	mu sync.Mutex
 	// last holds each conversation's last estimate question, so that a
@@ -253,7 +258,7 @@ func (r *Router) AnswerQuery(ctx context.Context, q Query) Result {
 func (r *Router) answer(ctx context.Context, q Query, msg chat.Message) Result {
 	res := Result{Query: q, msg: msg}
 	for _, d := range r.defs {
-		if d.Intent == q.Intent && d.handle != nil {
+		if (d.Intent == q.Intent || containsStr(d.Also, q.Intent)) && d.handle != nil {
 			d.handle(r, ctx, &res)
 			res.Text = chat.PlainText(res.Reply)
 			return res

@@ -1,0 +1,360 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/chat"
+)
+
+// Ledger keeps the labs' storage ledgers (both stores implement it).
+type Ledger interface {
+	AppendStorageEvents(ctx context.Context, events []billing.StorageEvent) error
+	StorageEvents(ctx context.Context, lab string) ([]billing.StorageEvent, error)
+}
+
+// StorageOptions configures the storage commands.
+type StorageOptions struct {
+	Ledger Ledger
+	// Price prices data disks (billing.CatalogStoragePrice).
+	Price billing.StoragePrice
+	// Admins are sender ids (open_id, WeChat nickname) allowed to change
+	// any entry of their lab; others change only their own.
+	Admins []string
+	// Labs maps chat keys ("feishu/oc_…") to a lab name; a chat not listed
+	// is its own lab.
+	Labs map[string]string
+}
+
+// WithStorage turns on the storage ledger and digest commands.
+func WithStorage(o StorageOptions) Option { return func(r *Router) { r.storage = &o } }
+
+// LabOf returns the lab of a chat key: its configured lab or the chat
+// itself.
+func (o *StorageOptions) LabOf(chatKey string) string {
+	if l, ok := o.Labs[chatKey]; ok && l != "" {
+		return l
+	}
+	return chatKey
+}
+
+func (r *Router) storageOff(res *Result) bool {
+	if r.storage != nil && r.storage.Ledger != nil {
+		return false
+	}
+	res.Reply = chat.Reply{Title: pick1(res.English, "存储账本没有开启（需要数据存储）。", "The storage ledger is not enabled (it needs the data store).")}
+	return true
+}
+
+func (r *Router) labEvents(ctx context.Context, msg chat.Message) (string, []billing.StorageEvent, error) {
+	lab := r.storage.LabOf(msg.Channel + "/" + msg.ChatID)
+	ev, err := r.storage.Ledger.StorageEvents(ctx, lab)
+	return lab, ev, err
+}
+
+// storageAddAnswer handles "登记存储 AutoDL 数据盘 80G 实验数据".
+func (r *Router) storageAddAnswer(ctx context.Context, res *Result) {
+	q, en := res.Query, res.English
+	if r.storageOff(res) {
+		return
+	}
+	if q.Platform == "" || !(q.SizeGB > 0) || q.SizeGB > 1e6 {
+		rep := chat.Reply{Title: pick1(en, "没有登记：需要平台和大小。", "Nothing registered: a platform and a size are needed.")}
+		rep.Lines = append(problemLines(q, en), pick1(en, "例如：登记存储 AutoDL 数据盘 80G 实验数据", "For example: storage add autodl 80GB experiment data"))
+		res.Reply = rep
+		return
+	}
+	lab, events, err := r.labEvents(ctx, res.msg)
+	if err != nil {
+		res.Reply = storeError(en, err)
+		return
+	}
+	id := nextDiskID(events)
+	e := billing.StorageEvent{Time: r.now(), Lab: lab, Owner: res.msg.SenderID, OwnerName: res.msg.SenderName, Platform: q.Platform,
+		Disk: id, Action: billing.ActionAdd, SizeGB: q.SizeGB, Note: q.Note}
+	if err := r.storage.Ledger.AppendStorageEvents(ctx, []billing.StorageEvent{e}); err != nil {
+		res.Reply = storeError(en, err)
+		return
+	}
+	rep := chat.Reply{Title: fmt.Sprintf(pick1(en, "已登记存储 #%s：%s %s", "Registered storage #%s: %s %s"), id, r.platformName(q.Platform, en), gbText(q.SizeGB))}
+	if q.Note != "" {
+		rep.Title += "（" + q.Note + "）"
+	}
+	rep.Lines = append(rep.Lines, r.diskCostLine(q.Platform, q.SizeGB, false, en))
+	rep.Notes = append(rep.Notes, pick1(en, "实例关机后说“存储 "+id+" 已关机”，删除后说“删除存储 "+id+"”，这样周报才准。",
+		"Say “storage stop "+id+"” when its instance is shut down and “storage remove "+id+"” when it is deleted, so the digest stays right."))
+	res.Reply = rep
+}
+
+// diskCostLine prices a disk per day and per 30 days, with the price's source.
+func (r *Router) diskCostLine(platform string, sizeGB float64, stopped bool, en bool) string {
+	perDay, free, ok := r.storage.Price(platform, stopped)
+	if !ok {
+		return pick1(en, "目录里没有这个平台的数据盘价格，周报里不计费用（只计 GB·天）。", "The catalog has no data-disk price for this platform; the digest counts GB-days but no CNY.")
+	}
+	billable := sizeGB - free
+	if billable < 0 {
+		billable = 0
+	}
+	src := ""
+	if p, ok := r.cat.Platform(platform); ok && p.Storage.DataDiskCNYPerGBDay != nil {
+		f := p.Storage.DataDiskCNYPerGBDay
+		src = fmt.Sprintf(pick1(en, "（目录价 %s，%s）", " (catalog price as of %s, %s)"), f.AsOf, shortSource(f.Source))
+	}
+	return fmt.Sprintf(pick1(en, "按 %.4g 元/GB·天、免费 %g GB 计：约 %.2f 元/天，%.1f 元/30天%s。", "At %.4g CNY per GB-day with %g GB free: about %.2f CNY a day, %.1f CNY per 30 days%s."),
+		perDay, free, billable*perDay, billable*perDay*30, src)
+}
+
+
+
+func gbText(gb float64) string {
+	if gb >= 1000 && int(gb)%100 == 0 {
+		return strconv.FormatFloat(gb/1000, 'f', -1, 64) + " TB"
+	}
+	return strconv.FormatFloat(gb, 'f', -1, 64) + " GB"
+}
+
+// nextDiskID is one more than the largest numeric disk id of the lab.
+// Two registrations at the same instant on two replicas could get the
+// same number; the ledger then refuses the second add (added twice).
+func nextDiskID(events []billing.StorageEvent) string {
+	max := 0
+	for _, e := range events {
+		if n, err := strconv.Atoi(e.Disk); err == nil && n > max {
+			max = n
+		}
+	}
+	return strconv.Itoa(max + 1)
+}
+
+// storageListAnswer handles "我的存储" and "存储列表".
+func (r *Router) storageListAnswer(ctx context.Context, res *Result) {
+	en := res.English
+	if r.storageOff(res) {
+		return
+	}
+	_, events, err := r.labEvents(ctx, res.msg)
+	if err != nil {
+		res.Reply = storeError(en, err)
+		return
+	}
+	disks, err := billing.DisksAt(events, r.now())
+	if err != nil {
+		res.Reply = chat.Reply{Title: pick1(en, "账本有误：", "The ledger is inconsistent: ") + err.Error()}
+		return
+	}
+	rows := [][]string{}
+	total := 0.0
+	for _, d := range disks {
+		if res.Mine && d.Owner != res.msg.SenderID {
+			continue
+		}
+		state := pick1(en, "运行中", "running")
+		if d.Stopped {
+			state = pick1(en, "已关机", "stopped")
+		}
+		state += fmt.Sprintf(pick1(en, " %d天", " %dd"), int(r.now().Sub(d.Since).Hours()/24))
+		monthly := "?"
+		if perDay, free, ok := r.storage.Price(d.Platform, d.Stopped); ok {
+			m := max(d.SizeGB-free, 0) * perDay * 30
+			total += m
+			monthly = fmt.Sprintf("%.1f", m)
+		}
+		rows = append(rows, []string{"#" + d.Disk, r.platformName(d.Platform, en), gbText(d.SizeGB), state, ownerText(d), monthly, d.Note})
+	}
+	if len(rows) == 0 {
+		res.Reply = chat.Reply{Title: pick1(en, "这里还没有登记的存储。例如说“登记存储 AutoDL 数据盘 80G 实验数据”。", "No storage registered here yet. Try “storage add autodl 80GB experiment data”.")}
+		return
+	}
+	title := pick1(en, "本群登记的存储", "Storage registered in this chat")
+	if res.Mine {
+		title = pick1(en, "你登记的存储", "Your storage")
+	}
+	res.Reply = chat.Reply{
+		Title: fmt.Sprintf("%s（%d）", title, len(rows)),
+		Table: &chat.Table{Header: strings.Split(pick1(en, "编号|平台|大小|状态|持有人|元/30天|备注", "#|platform|size|state|owner|CNY/30d|note"), "|"), Rows: rows},
+		Notes: []string{fmt.Sprintf(pick1(en, "按目录数据盘价估算，合计约 %.1f 元/30天；数据来自本群账本，截至 %s。", "Estimated from catalog data-disk prices: about %.1f CNY per 30 days in all; from this chat's ledger as of %s."),
+			total, r.now().In(r.loc()).Format("01-02 15:04"))},
+	}
+}
+
+func ownerText(d billing.DiskState) string {
+	if d.OwnerName != "" {
+		return d.OwnerName
+	}
+	return d.Owner
+}
+
+// storageChangeAnswer handles resize, stop, start and remove.
+func (r *Router) storageChangeAnswer(ctx context.Context, res *Result) {
+	q, en := res.Query, res.English
+	if r.storageOff(res) {
+		return
+	}
+	lab, events, err := r.labEvents(ctx, res.msg)
+	if err != nil {
+		res.Reply = storeError(en, err)
+		return
+	}
+	disks, err := billing.DisksAt(events, r.now())
+	if err != nil {
+		res.Reply = chat.Reply{Title: pick1(en, "账本有误：", "The ledger is inconsistent: ") + err.Error()}
+		return
+	}
+	var disk *billing.DiskState
+	for i := range disks {
+		if disks[i].Disk == q.DiskRef {
+			disk = &disks[i]
+		}
+	}
+	if disk == nil {
+		res.Reply = chat.Reply{Title: fmt.Sprintf(pick1(en, "本群没有编号 #%s 的存储。说“存储列表”看编号。", "There is no storage #%s in this chat. “storage list” shows the numbers."), q.DiskRef)}
+		return
+	}
+	if disk.Owner != res.msg.SenderID && !r.isStorageAdmin(res.msg.SenderID) {
+		res.Reply = chat.Reply{Title: fmt.Sprintf(pick1(en, "#%s 是 %s 登记的，只有本人或管理员可以修改。", "#%s belongs to %s; only they or an admin can change it."), disk.Disk, ownerText(*disk))}
+		return
+	}
+	e := billing.StorageEvent{Time: r.now(), Lab: lab, Owner: disk.Owner, OwnerName: disk.OwnerName, Platform: disk.Platform, Disk: disk.Disk, SizeGB: q.SizeGB}
+	var done string
+	switch res.Intent {
+	case IntentStorageResize:
+		if !(q.SizeGB > 0) || q.SizeGB > 1e6 {
+			res.Reply = chat.Reply{Title: pick1(en, "新大小无效，例如“存储 3 扩容到 200G”。", "Invalid new size; for example “storage resize 3 200GB”.")}
+			return
+		}
+		e.Action = billing.ActionResize
+		done = fmt.Sprintf(pick1(en, "#%s 已改为 %s。", "#%s is now %s."), disk.Disk, gbText(q.SizeGB))
+	case IntentStorageStop:
+		if disk.Stopped {
+			res.Reply = chat.Reply{Title: fmt.Sprintf(pick1(en, "#%s 已经是关机状态。", "#%s is already stopped."), disk.Disk)}
+			return
+		}
+		e.Action = billing.ActionStop
+		done = fmt.Sprintf(pick1(en, "#%s 已记为关机。", "#%s is marked stopped."), disk.Disk)
+	case IntentStorageStart:
+		if !disk.Stopped {
+			res.Reply = chat.Reply{Title: fmt.Sprintf(pick1(en, "#%s 已经是运行状态。", "#%s is already running."), disk.Disk)}
+			return
+		}
+		e.Action = billing.ActionStart
+		done = fmt.Sprintf(pick1(en, "#%s 已记为开机。", "#%s is marked running."), disk.Disk)
+	case IntentStorageRemove:
+		e.Action = billing.ActionRemove
+		done = fmt.Sprintf(pick1(en, "#%s（%s %s）已从账本删除，不再计费。", "#%s (%s %s) is removed from the ledger and no longer counted."), disk.Disk, r.platformName(disk.Platform, en), gbText(disk.SizeGB))
+	}
+	if e.Action != billing.ActionResize {
+		e.SizeGB = 0
+	}
+	if err := r.storage.Ledger.AppendStorageEvents(ctx, []billing.StorageEvent{e}); err != nil {
+		res.Reply = storeError(en, err)
+		return
+	}
+	rep := chat.Reply{Title: done}
+	switch e.Action {
+	case billing.ActionResize:
+		rep.Lines = append(rep.Lines, r.diskCostLine(disk.Platform, q.SizeGB, disk.Stopped, en))
+	case billing.ActionStop:
+		rep.Lines = append(rep.Lines, r.diskCostLine(disk.Platform, disk.SizeGB, true, en))
+		if p, ok := r.cat.Platform(disk.Platform); ok && p.Storage.BilledWhileStopped {
+			rep.Notes = append(rep.Notes, pick1(en, "这个平台关机后数据盘照样计费；长期不用请删除或迁走。", "This platform keeps billing disks while stopped; delete or move data you will not use soon."))
+		}
+	}
+	res.Reply = rep
+}
+
+func (r *Router) isStorageAdmin(id string) bool {
+	for _, a := range r.storage.Admins {
+		if a == id && id != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// digestAnswer handles "本周存储花费" and "存储周报 2026-W47".
+func (r *Router) digestAnswer(ctx context.Context, res *Result) {
+	en := res.English
+	if r.storageOff(res) {
+		return
+	}
+	lab, events, err := r.labEvents(ctx, res.msg)
+	if err != nil {
+		res.Reply = storeError(en, err)
+		return
+	}
+	week := res.Week
+	if week == "" {
+		at := r.now()
+		if res.LastWeek {
+			at = at.AddDate(0, 0, -7)
+		}
+		week = billing.WeekOf(at, r.loc())
+	}
+	d, err := billing.BuildDigest(events, lab, week, r.loc(), r.storage.Price, r.now())
+	if err != nil {
+		res.Reply = chat.Reply{Title: pick1(en, "做不了周报：", "No digest: ") + err.Error()}
+		return
+	}
+	res.Digest = &d
+	res.Reply = RenderDigest(d, en, r.platformName)
+}
+
+// RenderDigest renders a storage digest; name turns platform ids into
+// names.
+func RenderDigest(d billing.Digest, en bool, name func(id string, en bool) string) chat.Reply {
+	rep := chat.Reply{Title: fmt.Sprintf(pick1(en, "存储花费周报 %s（%s – %s）", "Storage spend %s (%s – %s)"), d.Week,
+		d.From.Format("01-02"), d.To.Add(-time.Second).Format("01-02"))}
+	line := fmt.Sprintf(pick1(en, "本周 %.2f 元", "This week %.2f CNY"), d.TotalCNY)
+	switch {
+	case d.DeltaPct != nil:
+		line += fmt.Sprintf(pick1(en, "，比上周 %+.2f 元（%+.0f%%）", ", %+.2f CNY (%+.0f%%) against last week"), d.DeltaCNY, *d.DeltaPct)
+	case d.PreviousTotalCNY == 0 && d.TotalCNY > 0:
+		line += pick1(en, "，上周为 0", ", last week was 0")
+	}
+	if d.AsOf.Before(d.To) {
+		line += fmt.Sprintf(pick1(en, "（截至 %s）", " (so far, to %s)"), d.AsOf.Format("01-02 15:04"))
+	}
+	rep.Lines = append(rep.Lines, line+pick1(en, "。", "."))
+	if len(d.Members) > 0 {
+		var parts []string
+		for _, m := range d.Members {
+			parts = append(parts, fmt.Sprintf("%s %.2f（%.0f%%）", m.Name, m.CNY, m.Share*100))
+		}
+		rep.Lines = append(rep.Lines, pick1(en, "按人：", "By member: ")+strings.Join(parts, pick1(en, "，", ", ")))
+		parts = nil
+		for _, p := range d.Platforms {
+			parts = append(parts, fmt.Sprintf("%s %.2f（%.0f%%）", name(p.Name, en), p.CNY, p.Share*100))
+		}
+		rep.Lines = append(rep.Lines, pick1(en, "按平台：", "By platform: ")+strings.Join(parts, pick1(en, "，", ", ")))
+	}
+	for _, m := range d.Movers {
+		rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "变化最大：#%s（%s，%s）%.2f → %.2f 元", "Largest change: #%s (%s, %s) %.2f → %.2f CNY"), m.Disk, m.Owner, name(m.Platform, en), m.PreviousCNY, m.CNY))
+	}
+	if len(d.Idle) > 0 {
+		rows := [][]string{}
+		for _, i := range d.Idle {
+			why := fmt.Sprintf(pick1(en, "关机 %g 天", "stopped %gd"), i.Days)
+			if i.Reason == "unchanged" {
+				why = fmt.Sprintf(pick1(en, "%g 天未变动", "unchanged %gd"), i.Days)
+			}
+			rows = append(rows, []string{"#" + i.Disk, i.Owner, name(i.Platform, en), gbText(i.SizeGB), why, fmt.Sprintf("%.1f", i.MonthlyCNY)})
+		}
+		rep.Table = &chat.Table{Header: strings.Split(pick1(en, "闲置|持有人|平台|大小|原因|删除可省 元/月", "idle|owner|platform|size|why|saves CNY/month"), "|"), Rows: rows}
+		rep.Notes = append(rep.Notes, pick1(en, "闲置盘：不用的数据删掉，或下载到本地/对象存储后释放；关机不等于不收费。", "Idle disks: delete what you do not need, or move it to local or object storage and release the disk; a stopped instance still pays for its disk."))
+	}
+	rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "%s 月至今 %.2f 元，按现有存储估计全月 %.2f 元。", "%s to date %.2f CNY; at the current disks the month comes to about %.2f CNY."), d.Month, d.MonthToDateCNY, d.ForecastCNY))
+	if len(d.Unpriced) > 0 {
+		rep.Notes = append(rep.Notes, pick1(en, "没有价格、未计入金额的平台：", "Platforms without a price, not in the CNY figures: ")+strings.Join(d.Unpriced, ", "))
+	}
+	fresh := pick1(en, "账本里还没有记录。", "The ledger has no entries yet.")
+	if !d.LastEntry.IsZero() {
+		fresh = fmt.Sprintf(pick1(en, "数据来自本群存储账本（成员自己登记，最后一条 %s），按目录数据盘价计算，不是平台账单。", "From this chat's storage ledger (entered by members, last entry %s), priced at catalog data-disk prices; not the platforms' bills."), d.LastEntry.Format("2006-01-02 15:04"))
+	}
+	rep.Notes = append(rep.Notes, fresh)
+	return rep
+}

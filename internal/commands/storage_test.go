@@ -1,0 +1,134 @@
+package commands_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/labgpu/bot/configs"
+	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/commands"
+	"github.com/labgpu/bot/internal/store/embedded"
+)
+
+// storageRouter is a router with the storage commands on a real embedded
+// store, a clock the test moves, Asia/Shanghai, and "boss" as admin.
+func storageRouter(t *testing.T) (*commands.Router, *embedded.Store, *time.Time) {
+	t.Helper()
+	st, err := embedded.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	cat, err := catalog.Load(configs.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loc, _ := time.LoadLocation("Asia/Shanghai")
+	now := time.Date(2026, 11, 23, 10, 0, 0, 0, loc) // Monday of 2026-W48
+	r := newRouterWith(t, commands.WithClock(func() time.Time { return now }), commands.WithLocation(loc),
+		commands.WithStorage(commands.StorageOptions{Ledger: st, Admins: []string{"boss"},
+			Price: billing.CatalogStoragePrice(cat, map[string]float64{"autodl": 0.01, "matpool": 0.02})}))
+	return r, st, &now
+}
+
+func TestStorageCommands(t *testing.T) {
+	r, st, now := storageRouter(t)
+	res := from(r, "lab1", "alice", "登记存储 AutoDL 数据盘 80G 实验数据")
+	// (80 − 50 free) × 0.01 = 0.30 a day, 9.0 per 30 days.
+	if res.Intent != commands.IntentStorageAdd || !strings.Contains(res.Text, "#1") || !strings.Contains(res.Text, "0.30 元/天") || !strings.Contains(res.Text, "9.0 元/30天") {
+		t.Fatalf("add: %s", res.Text)
+	}
+	from(r, "lab1", "bob", "记一下：矩池云 200GB 数据集盘")
+	from(r, "lab2", "carol", "storage add autodl 500GB")
+	if res := from(r, "lab1", "alice", "登记存储 100G"); !strings.Contains(res.Text, "没有登记") || !strings.Contains(res.Text, "平台") {
+		t.Errorf("add without platform: %s", res.Text)
+	}
+
+	// Lists: the chat's, then mine; lab2's disk never shows in lab1.
+	*now = now.Add(24 * time.Hour)
+	res = from(r, "lab1", "alice", "存储列表")
+	if res.Reply.Table == nil || len(res.Reply.Table.Rows) != 2 || strings.Contains(res.Text, "500 GB") || !strings.Contains(res.Text, "117.0") {
+		t.Errorf("list: %s", res.Text) // bob: (200 − 5 free on Matpool) × 0.02 × 30 = 117.0
+	}
+	if res := from(r, "lab1", "alice", "我的存储"); res.Reply.Table == nil || len(res.Reply.Table.Rows) != 1 || res.Reply.Table.Rows[0][0] != "#1" {
+		t.Errorf("mine: %s", res.Text)
+	}
+
+	// Only the owner or an admin changes an entry.
+	if res := from(r, "lab1", "alice", "存储 2 已关机"); !strings.Contains(res.Text, "只有本人或管理员") {
+		t.Errorf("alice stops bob's disk: %s", res.Text)
+	}
+	if res := from(r, "lab1", "bob", "存储 2 已关机"); !strings.Contains(res.Text, "已记为关机") {
+		t.Errorf("bob stops his disk: %s", res.Text)
+	}
+	if res := from(r, "lab1", "bob", "存储 2 已关机"); !strings.Contains(res.Text, "已经是关机") {
+		t.Errorf("stop twice: %s", res.Text)
+	}
+	if res := from(r, "lab1", "alice", "存储 1 扩容到 150G"); !strings.Contains(res.Text, "150 GB") || !strings.Contains(res.Text, "1.00 元/天") {
+		t.Errorf("resize: %s", res.Text)
+	}
+	if res := from(r, "lab1", "boss", "删除存储 2"); !strings.Contains(res.Text, "已从账本删除") {
+		t.Errorf("admin removes: %s", res.Text)
+	}
+	if res := from(r, "lab1", "alice", "删除存储 9"); !strings.Contains(res.Text, "没有编号 #9") {
+		t.Errorf("unknown disk: %s", res.Text)
+	}
+	if res := from(r, "lab2", "carol", "删除存储 1"); !strings.Contains(res.Text, "已从账本删除") || !strings.Contains(res.Text, "500 GB") {
+		t.Errorf("lab2's own #1: %s", res.Text)
+	}
+	ev, _ := st.StorageEvents(context.Background(), "test/lab1")
+	if len(ev) != 5 { // add, add, stop, resize, remove
+		t.Errorf("lab1 ledger has %d events: %+v", len(ev), ev)
+	}
+	if ev[1].OwnerName != "bob" || ev[4].Owner != "bob" || ev[4].Action != billing.ActionRemove {
+		t.Errorf("events keep the owner: %+v", ev)
+	}
+}
+
+// TestDigestCommand: the week so far and the last full week, by hand.
+func TestDigestCommand(t *testing.T) {
+	r, _, now := storageRouter(t)
+	from(r, "lab1", "alice", "登记存储 AutoDL 80G") // Mon 23 Nov 10:00: 0.30 a day
+	*now = now.Add(48 * time.Hour)                 // Wed 25 Nov 10:00
+	from(r, "lab1", "bob", "登记存储 矩池云 100G")      // (100 − 5 free) × 0.02 = 1.90 a day
+	*now = now.Add(24 * time.Hour)                 // Thu 26 Nov 10:00
+	res := from(r, "lab1", "alice", "本周存储花费")
+	// alice 3 days × 0.30 = 0.90; bob 1 day × 1.90.
+	if res.Digest == nil || !near(res.Digest.TotalCNY, 2.8) || res.Digest.Week != "2026-W48" {
+		t.Fatalf("digest so far: %+v\n%s", res.Digest, res.Text)
+	}
+	if !strings.Contains(res.Text, "本周 2.80 元") || !strings.Contains(res.Text, "bob 1.90（68%）") || !strings.Contains(res.Text, "截至") {
+		t.Errorf("digest text: %s", res.Text)
+	}
+	*now = time.Date(2026, 12, 1, 9, 0, 0, 0, now.Location()) // Tuesday of W49
+	res = from(r, "lab1", "alice", "上周存储花费")
+	// W48 in full: alice Mon 10:00 → Mon 00:00 = 6d14h × 0.30 = 1.975; bob Wed 10:00 → 4d14h × 1.90 = 8.7083.
+	want := 0.30*(6+14.0/24) + 1.90*(4+14.0/24)
+	if res.Digest == nil || res.Digest.Week != "2026-W48" || !near(res.Digest.TotalCNY, want) || res.Digest.DeltaPct != nil {
+		t.Errorf("last week: %+v", res.Digest)
+	}
+	if res := from(r, "lab1", "alice", "storage spend this week"); !res.English || !strings.Contains(res.Text, "Storage spend 2026-W49") {
+		t.Errorf("English digest: %s", res.Text)
+	}
+	if res := from(r, "lab1", "alice", "存储周报 2026-W60"); !strings.Contains(res.Text, "做不了周报") {
+		t.Errorf("bad week: %s", res.Text)
+	}
+	// Another chat sees nothing of lab1's.
+	if res := from(r, "lab9", "eve", "本周存储花费"); res.Digest == nil || res.Digest.TotalCNY != 0 || strings.Contains(res.Text, "alice") {
+		t.Errorf("lab9: %s", res.Text)
+	}
+}
+
+func TestStorageOff(t *testing.T) {
+	r := newRouter(t)
+	res := r.Answer(context.Background(), chat.Message{Channel: "test", ChatID: "x", SenderID: "a", Text: "我的存储"})
+	if !strings.Contains(res.Text, "没有开启") {
+		t.Errorf("without a ledger: %s", res.Text)
+	}
+}
+
+func near(a, b float64) bool { d := a - b; return d < 1e-9 && d > -1e-9 }
