@@ -109,8 +109,6 @@ func (r *Router) diskCostLine(platform string, sizeGB float64, stopped bool, en 
 		perDay, free, billable*perDay, billable*perDay*30, src)
 }
 
-
-
 func gbText(gb float64) string {
 	if gb >= 1000 && int(gb)%100 == 0 {
 		return strconv.FormatFloat(gb/1000, 'f', -1, 64) + " TB"

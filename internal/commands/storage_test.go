@@ -93,9 +93,9 @@ func TestStorageCommands(t *testing.T) {
 func TestDigestCommand(t *testing.T) {
 	r, _, now := storageRouter(t)
 	from(r, "lab1", "alice", "登记存储 AutoDL 80G") // Mon 23 Nov 10:00: 0.30 a day
-	*now = now.Add(48 * time.Hour)                 // Wed 25 Nov 10:00
-	from(r, "lab1", "bob", "登记存储 矩池云 100G")      // (100 − 5 free) × 0.02 = 1.90 a day
-	*now = now.Add(24 * time.Hour)                 // Thu 26 Nov 10:00
+	*now = now.Add(48 * time.Hour)              // Wed 25 Nov 10:00
+	from(r, "lab1", "bob", "登记存储 矩池云 100G")     // (100 − 5 free) × 0.02 = 1.90 a day
+	*now = now.Add(24 * time.Hour)              // Thu 26 Nov 10:00
 	res := from(r, "lab1", "alice", "本周存储花费")
 	// alice 3 days × 0.30 = 0.90; bob 1 day × 1.90.
 	if res.Digest == nil || !near(res.Digest.TotalCNY, 2.8) || res.Digest.Week != "2026-W48" {
