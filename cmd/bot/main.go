@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/labgpu/bot/internal/app"
+	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/config"
 )
 
@@ -91,7 +92,7 @@ func newRoot() *cobra.Command {
 	}
 	root.PersistentFlags().String("config", "", "config file (YAML); also BOT_CONFIG")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(askCmd(), estimateCmd(), pollCmd(), serveCmd())
+	root.AddCommand(askCmd(), estimateCmd(), pollCmd(), serveCmd(), storageCmd(), digestCmd())
 	return root
 }
 
@@ -228,5 +229,96 @@ func pollCmd() *cobra.Command {
 	}
 	c.Flags().StringVar(&format, "format", "text", "output format: text or json")
 	c.Flags().BoolVar(&once, "once", false, "poll once and exit")
+	return c
+}
+
+// labFlag is the --lab flag of storage and digest: a lab name from
+// storage.labs or a chat key; default the console's chat.
+func labFlag(c *cobra.Command, lab *string) {
+	c.Flags().StringVar(lab, "lab", "console/console", "the lab: a name from storage.labs, or a chat key such as feishu/oc_123 (each chat is its own lab by default)")
+}
+
+func storageCmd() *cobra.Command {
+	var lab string
+	c := &cobra.Command{
+		Use:   "storage import FILE.csv | storage export",
+		Short: "import or export a lab's storage ledger as CSV (time,owner,platform,disk,action,size_gb,note)",
+		Args:  noArgs,
+	}
+	imp := &cobra.Command{
+		Use:     "import FILE.csv",
+		Short:   "add a CSV's rows to the lab's ledger (all or none)",
+		Example: "  bot storage import --lab feishu/oc_123 ledger.csv",
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageError{fmt.Errorf("storage import needs one CSV file, e.g. bot storage import ledger.csv")}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f, err := os.Open(args[0])
+			if err != nil {
+				return usageError{err}
+			}
+			defer f.Close()
+			a, err := load(cmd)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			n, err := a.ImportStorage(cmd.Context(), a.LabFor(lab), f)
+			if err != nil {
+				return fmt.Errorf("%s: %w", args[0], err)
+			}
+			fmt.Fprintf(os.Stdout, "imported %d events into lab %s\n", n, a.LabFor(lab))
+			return nil
+		},
+	}
+	exp := &cobra.Command{
+		Use:   "export",
+		Short: "print the lab's ledger as CSV",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			a, err := load(cmd)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			return a.ExportStorage(cmd.Context(), a.LabFor(lab), os.Stdout)
+		},
+	}
+	labFlag(imp, &lab)
+	labFlag(exp, &lab)
+	c.AddCommand(imp, exp)
+	return c
+}
+
+func digestCmd() *cobra.Command {
+	var lab, week, format string
+	c := &cobra.Command{
+		Use:     "digest [--week 2026-W48] [--format text|json] [--lab LAB]",
+		Short:   "print a lab's weekly storage spend digest",
+		Example: "  bot digest --week 2026-W48 --format json",
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := app.CheckFormat(format); err != nil {
+				return usageError{err}
+			}
+			a, err := load(cmd)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			if week != "" {
+				if _, _, err := billing.ISOWeek(week, a.Location); err != nil {
+					return usageError{fmt.Errorf("--week: %w", err)}
+				}
+			}
+			return a.WriteDigest(cmd.Context(), a.LabFor(lab), week, format, os.Stdout)
+		},
+	}
+	c.Flags().StringVar(&week, "week", "", "ISO week, e.g. 2026-W48 (default: this week so far)")
+	c.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	labFlag(c, &lab)
 	return c
 }

@@ -252,3 +252,63 @@ func TestServeBinary(t *testing.T) {
 		t.Error("a secret was logged")
 	}
 }
+
+// TestStorageImportAndDigest: `bot storage import` of a CSV, then `bot
+// digest --week … --format json`, with figures worked out by hand.
+func TestStorageImportAndDigest(t *testing.T) {
+	dir := t.TempDir()
+	csvPath := filepath.Join(dir, "ledger.csv")
+	cfgPath := filepath.Join(dir, "bot.yaml")
+	os.WriteFile(csvPath, []byte(`time,owner,platform,disk,action,size_gb,note
+2026-11-16T00:00:00+08:00,alice,autodl,1,add,80,实验数据
+2026-11-25T12:00:00+08:00,bob,matpool,2,add,105,数据集
+2026-11-27T00:00:00+08:00,bob,,2,stop,,
+2026-11-28T00:00:00+08:00,alice,,1,remove,,
+`), 0o600)
+	os.WriteFile(cfgPath, []byte("storage:\n  prices: {autodl: 0.01, matpool: 0.02}\n"), 0o600)
+	env := []string{"BOT_DATA_DIR=" + filepath.Join(dir, "data"), "BOT_CONFIG=" + cfgPath}
+	out, stderr, code := run(t, "", env, "storage", "import", "--lab", "feishu/oc_lab", csvPath)
+	if code != 0 || !strings.Contains(out, "imported 4 events") {
+		t.Fatalf("import: exit %d %s %s", code, out, stderr)
+	}
+	out, stderr, code = run(t, "", env, "digest", "--lab", "feishu/oc_lab", "--week", "2026-W48", "--format", "json")
+	if code != 0 {
+		t.Fatalf("digest: exit %d %s", code, stderr)
+	}
+	var d struct {
+		Week     string  `json:"week"`
+		Total    float64 `json:"total_cny"`
+		Previous float64 `json:"previous_total_cny"`
+		Members  []struct {
+			Name string
+			CNY  float64
+		}
+		Platforms []struct {
+			Name string
+			CNY  float64
+		}
+		Idle []map[string]any
+	}
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	// W48 (23–30 Nov, Asia/Shanghai): alice (80−50)×0.01 = 0.30 a day for
+	// 5 days (removed Sat 28) = 1.50; bob (105−5)×0.02 = 2.00 a day from Wed
+	// 12:00 to Mon 00:00, billed while stopped: 4.5 days = 9.00. W47: alice 7 × 0.30 = 2.10.
+	near := func(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
+	if d.Week != "2026-W48" || !near(d.Total, 10.5) || !near(d.Previous, 2.1) || len(d.Members) != 2 || d.Members[0].Name != "bob" ||
+		!near(d.Members[0].CNY, 9) || len(d.Platforms) != 2 || d.Idle == nil {
+		t.Errorf("digest %+v\n%s", d, out)
+	}
+	// Importing the same file again is refused whole.
+	if _, stderr, code := run(t, "", env, "storage", "import", "--lab", "feishu/oc_lab", csvPath); code == 0 || !strings.Contains(stderr, "added twice") {
+		t.Errorf("re-import: exit %d %s", code, stderr)
+	}
+	if _, stderr, code := run(t, "", env, "digest", "--week", "48"); code != 2 || !strings.Contains(stderr, "--week") {
+		t.Errorf("bad week: exit %d %s", code, stderr)
+	}
+	out, _, _ = run(t, "", env, "storage", "export", "--lab", "feishu/oc_lab")
+	if strings.Count(out, "\n") != 5 || !strings.HasPrefix(out, "time,owner,platform,disk,action,size_gb,note\n") {
+		t.Errorf("export:\n%s", out)
+	}
+}

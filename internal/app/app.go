@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/configs"
+	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/commands"
 	"github.com/labgpu/bot/internal/config"
@@ -30,6 +31,7 @@ type Store interface {
 	stock.SubscriptionStore
 	stock.AlertStore
 	stock.Locker
+	commands.Ledger
 	Close() error
 }
 
@@ -132,11 +134,21 @@ func New(ctx context.Context, cfg config.Config, o Options) (*App, error) {
 	policy := stock.Policy{Debounce: cfg.Alerts.Debounce, Cooldown: cfg.Alerts.Cooldown.D(), MinDrop: cfg.Alerts.MinDrop, SoldOutAgain: cfg.Alerts.SoldOutAgain}
 	opts := []commands.Option{commands.WithClock(o.Now), commands.WithLocation(loc)}
 	if a.Store != nil {
-		opts = append(opts, commands.WithAlerts(a.Store, a.Store, policy))
+		opts = append(opts, commands.WithAlerts(a.Store, a.Store, policy), commands.WithStorage(a.StorageOptions()))
 		a.Alerter = &stock.Alerter{Subs: a.Store, Log: a.Store, Notifier: a.Notifier, Policy: policy, Quiet: quietHours(cfg.Alerts.QuietHours, loc), Logger: o.Log}
 	}
 	a.Router = commands.NewRouter(cat, a.Board, opts...)
 	return a, nil
+}
+
+// StorageOptions are the storage commands' settings from the config.
+func (a *App) StorageOptions() commands.StorageOptions {
+	o := commands.StorageOptions{Price: billing.CatalogStoragePrice(a.Cat, a.Cfg.Storage.Prices), Admins: a.Cfg.Storage.Admins,
+		Labs: a.Cfg.Storage.LabOfChat()}
+	if a.Store != nil {
+		o.Ledger = a.Store
+	}
+	return o
 }
 
 // Providers builds the configured stock providers.

@@ -66,7 +66,9 @@ func (a *App) AskIn(ctx context.Context, channel, chatID, question, format strin
 	msg := chat.Message{Channel: channel, ID: "cli", ChatID: chatID, ChatType: chat.P2P, SenderID: "console", SenderName: "you", Text: question, Time: time.Now()}
 	res := a.Router.Answer(ctx, msg)
 	switch res.Intent {
-	case commands.IntentSubscribe, commands.IntentUnsubscribe, commands.IntentSubscriptions, commands.IntentMute:
+	case commands.IntentSubscribe, commands.IntentUnsubscribe, commands.IntentSubscriptions, commands.IntentMute,
+		commands.IntentStorageAdd, commands.IntentStorageList, commands.IntentStorageResize, commands.IntentStorageStop,
+		commands.IntentStorageStart, commands.IntentStorageRemove, commands.IntentDigest:
 		if a.Store == nil {
 			return fmt.Errorf("the store is in use by another bot process (bot serve or a console) with the same BOT_DATA_DIR: stop it, use the Redis store (REDIS_URL), or send this in the chat")
 		}

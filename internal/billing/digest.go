@@ -48,8 +48,11 @@ type Share struct {
 
 // Mover is a disk whose weekly cost changed most against the week before.
 type Mover struct {
-	Disk, Owner, Platform string
-	CNY, PreviousCNY      float64
+	Disk        string  `json:"disk"`
+	Owner       string  `json:"owner"`
+	Platform    string  `json:"platform"`
+	CNY         float64 `json:"cny"`
+	PreviousCNY float64 `json:"previous_cny"`
 }
 
 // IdleDisk is a disk worth deleting or moving.
@@ -114,7 +117,7 @@ func BuildDigest(events []StorageEvent, lab, week string, loc *time.Location, pr
 	if err != nil {
 		return Digest{}, err
 	}
-	d := Digest{Lab: lab, Week: week, From: from, To: to, AsOf: to}
+	d := Digest{Lab: lab, Week: week, From: from, To: to, AsOf: to, Movers: []Mover{}, Idle: []IdleDisk{}}
 	if now.Before(to) {
 		d.AsOf = now
 	}

@@ -32,6 +32,7 @@ type Config struct {
 	Feishu   FeishuConf    `yaml:"feishu"`
 	Webhooks []WebhookConf `yaml:"webhooks"`
 	WeChat   WeChatConf    `yaml:"wechat"`
+	Storage  StorageConf   `yaml:"storage"`
 	Log      LogConf       `yaml:"log"`
 }
 
@@ -73,6 +74,30 @@ type WebhookConf struct {
 	URL string `yaml:"url"`
 	// Secret is the Feishu custom bot's signing secret (optional).
 	Secret string `yaml:"secret"`
+}
+
+// StorageConf is the labs' storage ledger and weekly digest.
+type StorageConf struct {
+	// Prices override the catalog's data disk price per platform id, in
+	// CNY per GB-day (e.g. a lab's negotiated or member price).
+	Prices map[string]float64 `yaml:"prices"`
+	// Labs groups chats into labs: lab name → chat keys
+	// ("feishu/oc_…", "wechat/Lab Group"). A chat not listed is its own lab.
+	Labs map[string][]string `yaml:"labs"`
+	// Admins are sender ids (Feishu open_id, WeChat nickname, "console")
+	// allowed to change or remove any entry of their lab.
+	Admins []string `yaml:"admins"`
+}
+
+// LabOfChat maps each configured chat key to its lab.
+func (s StorageConf) LabOfChat() map[string]string {
+	m := map[string]string{}
+	for lab, chats := range s.Labs {
+		for _, c := range chats {
+			m[c] = lab
+		}
+	}
+	return m
 }
 
 // WeChatConf is the personal-WeChat channel (openwechat, Desktop mode).
@@ -432,6 +457,23 @@ func (c Config) Validate() error {
 	}
 	if _, _, err := net.SplitHostPort(c.HTTP.Addr); err != nil {
 		return fmt.Errorf("http.addr: %q is not host:port (e.g. :8080)", c.HTTP.Addr)
+	}
+	for p, v := range c.Storage.Prices {
+		if !(v >= 0) || v > 10 {
+			return fmt.Errorf("storage.prices.%s: %v is not a price between 0 and 10 CNY per GB-day", p, v)
+		}
+	}
+	seenChat := map[string]string{}
+	for lab, chats := range c.Storage.Labs {
+		for _, ch := range chats {
+			if a, b, ok := strings.Cut(ch, "/"); !ok || a == "" || b == "" {
+				return fmt.Errorf("storage.labs.%s: %q is not CHANNEL/CHAT_ID (e.g. feishu/oc_123)", lab, ch)
+			}
+			if other, dup := seenChat[ch]; dup && other != lab {
+				return fmt.Errorf("storage.labs: chat %q is in both %s and %s", ch, other, lab)
+			}
+			seenChat[ch] = lab
+		}
 	}
 	if a := c.WeChat.Admin; a != "" {
 		ch, id, ok := strings.Cut(a, "/")

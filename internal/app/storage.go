@@ -1,0 +1,100 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/commands"
+)
+
+// errNoStore explains why ledger commands cannot run without the store.
+var errNoStore = errors.New("the store is in use by another bot process (bot serve or a console) with the same BOT_DATA_DIR: stop it, or use the Redis store (REDIS_URL)")
+
+// LabFor returns the lab of a chat key ("console/console") per config.
+func (a *App) LabFor(chatKey string) string {
+	o := a.StorageOptions()
+	return o.LabOf(chatKey)
+}
+
+// ImportStorage reads a ledger CSV (billing.LedgerCSVHeader) into lab's
+// ledger, all rows or none, checked together with what the lab's ledger
+// already holds. It returns the number of events added.
+func (a *App) ImportStorage(ctx context.Context, lab string, r io.Reader) (int, error) {
+	if a.Store == nil {
+		return 0, errNoStore
+	}
+	ev, err := billing.ReadLedgerCSV(r, lab)
+	if err != nil {
+		return 0, err
+	}
+	old, err := a.Store.StorageEvents(ctx, lab)
+	if err != nil {
+		return 0, err
+	}
+	if _, err := billing.DisksAt(append(old, ev...), time.Now().AddDate(100, 0, 0)); err != nil {
+		return 0, fmt.Errorf("the file does not fit lab %s's ledger: %w", lab, err)
+	}
+	if err := a.Store.AppendStorageEvents(ctx, ev); err != nil {
+		return 0, err
+	}
+	return len(ev), nil
+}
+
+// ExportStorage writes lab's ledger as CSV ("" = every lab, without the
+// lab column: export one lab at a time to re-import).
+func (a *App) ExportStorage(ctx context.Context, lab string, w io.Writer) error {
+	if a.Store == nil {
+		return errNoStore
+	}
+	ev, err := a.Store.StorageEvents(ctx, lab)
+	if err != nil {
+		return err
+	}
+	return billing.WriteLedgerCSV(w, ev)
+}
+
+// WriteDigest writes lab's storage digest for week ("" = the current
+// week) as text or JSON (billing.Digest).
+func (a *App) WriteDigest(ctx context.Context, lab, week, format string, w io.Writer) error {
+	d, err := a.BuildDigest(ctx, lab, week)
+	if err != nil {
+		return err
+	}
+	if format == FormatJSON {
+		return writeJSON(w, d)
+	}
+	_, err = io.WriteString(w, chat.PlainText(commands.RenderDigest(d, false, a.platformName)))
+	return err
+}
+
+// BuildDigest computes lab's digest for week ("" = the current week, in
+// the poll time zone).
+func (a *App) BuildDigest(ctx context.Context, lab, week string) (billing.Digest, error) {
+	if a.Store == nil {
+		return billing.Digest{}, errNoStore
+	}
+	now := a.now()
+	if week == "" {
+		week = billing.WeekOf(now, a.Location)
+	}
+	if _, _, err := billing.ISOWeek(week, a.Location); err != nil {
+		return billing.Digest{}, err
+	}
+	ev, err := a.Store.StorageEvents(ctx, lab)
+	if err != nil {
+		return billing.Digest{}, err
+	}
+	return billing.BuildDigest(ev, lab, week, a.Location, a.StorageOptions().Price, now)
+}
+
+func (a *App) platformName(id string, en bool) string {
+	if p, ok := a.Cat.Platform(id); ok {
+		return p.DisplayName(en)
+	}
+	return id
+}
