@@ -120,6 +120,15 @@ func definitions() []Definition {
 			handle:      (*Router).digestAnswer,
 		},
 		{
+			Name:        catalog.Text{Zh: "周报开关", En: "weekly digest on/off"},
+			Intent:      IntentDigestOn,
+			Also:        []string{IntentDigestOff},
+			Aliases:     []string{"开启周报", "关闭周报", "digest on", "digest off"},
+			Description: catalog.Text{Zh: "每周一上午在本群发上周的存储花费周报（多副本部署也只发一次）。", En: "Posts last week's storage spend digest in this chat every Monday morning (once, even with several replicas)."},
+			Examples:    []string{"开启周报", "关闭周报", "digest on", "digest off"},
+			handle:      (*Router).digestSwitchAnswer,
+		},
+		{
 			Name:        catalog.Text{Zh: "帮助", En: "help"},
 			Intent:      IntentHelp,
 			Aliases:     []string{"help", "帮助", "怎么用"},

@@ -15,6 +15,7 @@ import (
 type Ledger interface {
 	AppendStorageEvents(ctx context.Context, events []billing.StorageEvent) error
 	StorageEvents(ctx context.Context, lab string) ([]billing.StorageEvent, error)
+	SetDigestChat(ctx context.Context, chatKey string, on bool) error
 }
 
 // StorageOptions configures the storage commands.
@@ -355,4 +356,23 @@ func RenderDigest(d billing.Digest, en bool, name func(id string, en bool) strin
 	}
 	rep.Notes = append(rep.Notes, fresh)
 	return rep
+}
+
+// digestSwitchAnswer handles "开启周报" and "关闭周报" for this chat.
+func (r *Router) digestSwitchAnswer(ctx context.Context, res *Result) {
+	en := res.English
+	if r.storageOff(res) {
+		return
+	}
+	on := res.Intent == IntentDigestOn
+	if err := r.storage.Ledger.SetDigestChat(ctx, res.msg.Channel+"/"+res.msg.ChatID, on); err != nil {
+		res.Reply = storeError(en, err)
+		return
+	}
+	if on {
+		res.Reply = chat.Reply{Title: pick1(en, "已开启：每周一上午把上周的存储花费周报发到本群。", "On: every Monday morning this chat gets last week's storage spend digest."),
+			Notes: []string{pick1(en, "随时可以问“本周存储花费”；“关闭周报”停止。", "Ask “storage spend this week” any time; “digest off” stops it.")}}
+		return
+	}
+	res.Reply = chat.Reply{Title: pick1(en, "已关闭本群的存储周报。", "The weekly storage digest is off for this chat.")}
 }

@@ -84,6 +84,18 @@ func TestStorageCommands(t *testing.T) {
 	if len(ev) != 5 { // add, add, stop, resize, remove
 		t.Errorf("lab1 ledger has %d events: %+v", len(ev), ev)
 	}
+	if res := from(r, "lab1", "alice", "开启周报"); !strings.Contains(res.Text, "已开启") {
+		t.Errorf("digest on: %s", res.Text)
+	}
+	if chats, _ := st.DigestChats(context.Background()); len(chats) != 1 || chats[0] != "test/lab1" {
+		t.Errorf("digest chats %v", chats)
+	}
+	if res := from(r, "lab1", "alice", "digest off"); !strings.Contains(res.Text, "is off") {
+		t.Errorf("digest off: %s", res.Text)
+	}
+	if chats, _ := st.DigestChats(context.Background()); len(chats) != 0 {
+		t.Errorf("digest chats after off %v", chats)
+	}
 	if ev[1].OwnerName != "bob" || ev[4].Owner != "bob" || ev[4].Action != billing.ActionRemove {
 		t.Errorf("events keep the owner: %+v", ev)
 	}

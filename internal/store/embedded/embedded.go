@@ -35,7 +35,8 @@ var (
 	bucketLocks         = []byte("locks")               // name → lockEntry
 	bucketBlobs         = []byte("blobs")               // name → opaque bytes (the WeChat hot-login state)
 	bucketStorage       = []byte("storage_ledger")      // lab → (sequence → billing.StorageEvent)
-	allBuckets          = [][]byte{bucketSnapshots, bucketSubscriptions, bucketNotify, bucketClaims, bucketMutes, bucketLocks, bucketBlobs, bucketStorage}
+	bucketDigest        = []byte("digest_chats")        // chat key → 1 (weekly digest on)
+	allBuckets          = [][]byte{bucketSnapshots, bucketSubscriptions, bucketNotify, bucketClaims, bucketMutes, bucketLocks, bucketBlobs, bucketStorage, bucketDigest}
 )
 
 // Store is a bbolt-backed store. Safe for concurrent use.

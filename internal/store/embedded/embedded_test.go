@@ -22,6 +22,7 @@ func TestConformance(t *testing.T) {
 	t.Run("Lock", func(t *testing.T) { storetest.Lock(t, s) })
 	t.Run("Blobs", func(t *testing.T) { storetest.Blobs(t, s) })
 	t.Run("Ledger", func(t *testing.T) { storetest.Ledger(t, s) })
+	t.Run("DigestChats", func(t *testing.T) { storetest.DigestChats(t, s) })
 }
 
 // Compile-time checks: the embedded store implements every store interface.

@@ -80,3 +80,39 @@ func (s *Store) StorageEvents(ctx context.Context, lab string) ([]billing.Storag
 	}
 	return out, nil
 }
+
+// SetDigestChat turns the weekly digest on or off for a chat key.
+func (s *Store) SetDigestChat(ctx context.Context, chatKey string, on bool) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("embedded store: digest chat: %w", err)
+	}
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketDigest)
+		if on {
+			return b.Put([]byte(chatKey), []byte{1})
+		}
+		return b.Delete([]byte(chatKey))
+	})
+	if err != nil {
+		return fmt.Errorf("embedded store: digest chat %q: %w", chatKey, err)
+	}
+	return nil
+}
+
+// DigestChats lists the chat keys with the weekly digest on, sorted.
+func (s *Store) DigestChats(ctx context.Context) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("embedded store: digest chats: %w", err)
+	}
+	var out []string
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketDigest).ForEach(func(k, _ []byte) error {
+			out = append(out, string(k))
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("embedded store: digest chats: %w", err)
+	}
+	return out, nil
+}

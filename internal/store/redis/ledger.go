@@ -66,3 +66,31 @@ func (s *Store) StorageEvents(ctx context.Context, lab string) ([]billing.Storag
 	}
 	return out, nil
 }
+
+// SetDigestChat turns the weekly digest on or off for a chat key (set
+// <prefix>digest-chats).
+func (s *Store) SetDigestChat(ctx context.Context, chatKey string, on bool) error {
+	var err error
+	if on {
+		err = s.c.SAdd(ctx, s.key("digest-chats"), chatKey).Err()
+	} else {
+		err = s.c.SRem(ctx, s.key("digest-chats"), chatKey).Err()
+	}
+	if err != nil {
+		return fmt.Errorf("redis store: digest chat %q: %w", chatKey, err)
+	}
+	return nil
+}
+
+// DigestChats lists the chat keys with the weekly digest on, sorted.
+func (s *Store) DigestChats(ctx context.Context) ([]string, error) {
+	all, err := s.c.SMembers(ctx, s.key("digest-chats")).Result()
+	if err != nil {
+		return nil, fmt.Errorf("redis store: digest chats: %w", err)
+	}
+	m := map[string]string{}
+	for _, c := range all {
+		m[c] = c
+	}
+	return sortedKeys(m), nil
+}

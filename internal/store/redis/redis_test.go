@@ -114,6 +114,7 @@ func TestConformance(t *testing.T) {
 	t.Run("Lock", func(t *testing.T) { storetest.Lock(t, s) })
 	t.Run("Blobs", func(t *testing.T) { storetest.Blobs(t, s) })
 	t.Run("Ledger", func(t *testing.T) { storetest.Ledger(t, s) })
+	t.Run("DigestChats", func(t *testing.T) { storetest.DigestChats(t, s) })
 }
 
 // TestReplicas: two stores on their own connections (two replicas) share

@@ -482,6 +482,8 @@ func Blobs(t *testing.T, s BlobStore) {
 type LedgerStore interface {
 	AppendStorageEvents(ctx context.Context, events []billing.StorageEvent) error
 	StorageEvents(ctx context.Context, lab string) ([]billing.StorageEvent, error)
+	SetDigestChat(ctx context.Context, chatKey string, on bool) error
+	DigestChats(ctx context.Context) ([]string, error)
 }
 
 // Ledger checks a LedgerStore: events come back per lab in write order
@@ -532,5 +534,41 @@ func Ledger(t *testing.T, s LedgerStore) {
 	}
 	if got, err := s.StorageEvents(ctx, "feishu/"+unique(t, "none")); err != nil || len(got) != 0 {
 		t.Errorf("an unknown lab: %+v, %v", got, err)
+	}
+}
+
+// DigestChats checks the weekly-digest chat list: on, idempotent, off.
+func DigestChats(t *testing.T, s LedgerStore) {
+	t.Helper()
+	ctx := context.Background()
+	a, b := "feishu/"+unique(t, "oc"), "wechat/"+unique(t, "组")
+	has := func(k string) bool {
+		all, err := s.DigestChats(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range all {
+			if c == k {
+				return true
+			}
+		}
+		return false
+	}
+	for _, k := range []string{a, a, b} {
+		if err := s.SetDigestChat(ctx, k, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !has(a) || !has(b) {
+		t.Error("chats turned on are not listed")
+	}
+	if err := s.SetDigestChat(ctx, a, false); err != nil {
+		t.Fatal(err)
+	}
+	if has(a) || !has(b) {
+		t.Error("off did not remove just that chat")
+	}
+	if err := s.SetDigestChat(ctx, a, false); err != nil {
+		t.Errorf("off twice: %v", err)
 	}
 }
