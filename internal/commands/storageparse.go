@@ -29,8 +29,8 @@ var (
 	reStorageStart  = regexp.MustCompile(`^\s*(?:(?:存储|硬盘|数据盘|storage|disk)\s*#?(\d+)\s*(?:的实例)?\s*(?:已)?(?:开机|启动|start(?:ed)?)|(?:开机|启动)\s*(?:存储|硬盘|数据盘)\s*#?(\d+)|storage\s+start\s+#?(\d+))\s*$`)
 	reStorageRemove = regexp.MustCompile(`^\s*(?:(?:删除|删掉|删|释放|移除)\s*(?:存储|硬盘|数据盘)\s*#?(\d+)|(?:存储|硬盘|数据盘)\s*#?(\d+)\s*(?:已)?(?:删除|删掉|释放|移除)|storage\s+(?:remove|rm|delete)\s+#?(\d+))\s*$`)
 	reDigest        = regexp.MustCompile(`^\s*(?:(?:本周|这周|上周|)\s*(?:的)?\s*存储(?:花费|费用|开销|账单|周报|花了多少钱?)|存储周报|storage\s+(?:spend|cost|digest)(?:\s+this\s+week|\s+last\s+week)?|digest)\s*(\d{4}-w\d{2})?\s*[?？]?\s*$`)
-	reDigestOn  = regexp.MustCompile(`^\s*(?:开启|打开|订阅|开通)\s*(?:存储)?\s*周报|^\s*digest\s+on\s*$|^\s*(?:turn\s+on|enable)\s+(?:the\s+)?(?:weekly\s+)?digest\s*$`)
-	reDigestOff = regexp.MustCompile(`^\s*(?:关闭|关掉|取消|退订|停止)\s*(?:存储)?\s*周报|^\s*digest\s+off\s*$|^\s*(?:turn\s+off|disable)\s+(?:the\s+)?(?:weekly\s+)?digest\s*$`)
+	reDigestOn      = regexp.MustCompile(`^\s*(?:开启|打开|订阅|开通)\s*(?:存储)?\s*周报|^\s*digest\s+on\s*$|^\s*(?:turn\s+on|enable)\s+(?:the\s+)?(?:weekly\s+)?digest\s*$`)
+	reDigestOff     = regexp.MustCompile(`^\s*(?:关闭|关掉|取消|退订|停止)\s*(?:存储)?\s*周报|^\s*digest\s+off\s*$|^\s*(?:turn\s+off|disable)\s+(?:the\s+)?(?:weekly\s+)?digest\s*$`)
 	// sizePat is a disk size: "80G", "200 GB", "1.5T", "2TB".
 	sizePat = `(\d+(?:\.\d+)?)\s*(gb|g|gib|tb|t|tib)\b`
 	reSize  = regexp.MustCompile(sizePat)
