@@ -32,6 +32,7 @@ type Store interface {
 	stock.AlertStore
 	stock.Locker
 	commands.Ledger
+	DigestChats(ctx context.Context) ([]string, error)
 	Close() error
 }
 

@@ -111,8 +111,8 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 	m := NewMetrics()
 	mux := http.NewServeMux()
 	started := time.Now()
-	// admin sends a notice to a chat given as "<channel>/<chat id>"
-	// through the channels set up below (for wechat.admin).
+	// admin sends to a chat given as "<channel>/<chat id>" through the
+	// channels set up below (wechat.admin notices, the weekly digest).
 	admin := adminSenders{}
 
 	if fc := a.Cfg.Feishu; fc.AppID != "" {
@@ -214,6 +214,14 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 	})
 	mux.Handle("/metrics", promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{}))
 
+	if spec := a.Cfg.Storage.DigestSchedule; spec != "" && a.Store != nil {
+		poster := &DigestPoster{App: a, Send: admin.send}
+		c, err := poster.Start(ctx, spec)
+		if err != nil {
+			return err
+		}
+		defer func() { <-c.Stop().Done() }()
+	}
 	var stopPoll func()
 	if a.Cfg.Stock.Poll.Schedule != "" {
 		poller := a.NewPoller()

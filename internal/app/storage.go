@@ -75,10 +75,13 @@ func (a *App) WriteDigest(ctx context.Context, lab, week, format string, w io.Wr
 // BuildDigest computes lab's digest for week ("" = the current week, in
 // the poll time zone).
 func (a *App) BuildDigest(ctx context.Context, lab, week string) (billing.Digest, error) {
+	return a.buildDigestAt(ctx, lab, week, a.now())
+}
+
+func (a *App) buildDigestAt(ctx context.Context, lab, week string, now time.Time) (billing.Digest, error) {
 	if a.Store == nil {
 		return billing.Digest{}, errNoStore
 	}
-	now := a.now()
 	if week == "" {
 		week = billing.WeekOf(now, a.Location)
 	}

@@ -308,7 +308,7 @@ func (r *Router) digestAnswer(ctx context.Context, res *Result) {
 func RenderDigest(d billing.Digest, en bool, name func(id string, en bool) string) chat.Reply {
 	rep := chat.Reply{Title: fmt.Sprintf(pick1(en, "存储花费周报 %s（%s – %s）", "Storage spend %s (%s – %s)"), d.Week,
 		d.From.Format("01-02"), d.To.Add(-time.Second).Format("01-02"))}
-	line := fmt.Sprintf(pick1(en, "本周 %.2f 元", "This week %.2f CNY"), d.TotalCNY)
+	line := fmt.Sprintf(pick1(en, "合计 %.2f 元", "Total %.2f CNY"), d.TotalCNY)
 	switch {
 	case d.DeltaPct != nil:
 		line += fmt.Sprintf(pick1(en, "，比上周 %+.2f 元（%+.0f%%）", ", %+.2f CNY (%+.0f%%) against last week"), d.DeltaCNY, *d.DeltaPct)

@@ -113,7 +113,7 @@ func TestDigestCommand(t *testing.T) {
 	if res.Digest == nil || !near(res.Digest.TotalCNY, 2.8) || res.Digest.Week != "2026-W48" {
 		t.Fatalf("digest so far: %+v\n%s", res.Digest, res.Text)
 	}
-	if !strings.Contains(res.Text, "本周 2.80 元") || !strings.Contains(res.Text, "bob 1.90（68%）") || !strings.Contains(res.Text, "截至") {
+	if !strings.Contains(res.Text, "合计 2.80 元") || !strings.Contains(res.Text, "bob 1.90（68%）") || !strings.Contains(res.Text, "截至") {
 		t.Errorf("digest text: %s", res.Text)
 	}
 	*now = time.Date(2026, 12, 1, 9, 0, 0, 0, now.Location()) // Tuesday of W49

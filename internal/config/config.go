@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/robfig/cron/v3"
 	"net"
 	"net/url"
 	"os"
@@ -87,6 +88,10 @@ type StorageConf struct {
 	// Admins are sender ids (Feishu open_id, WeChat nickname, "console")
 	// allowed to change or remove any entry of their lab.
 	Admins []string `yaml:"admins"`
+	// DigestSchedule is when `bot serve` posts last week's digest to the
+	// chats that turned it on: a cron spec in stock.poll.timezone
+	// (default "0 9 * * 1", Monday 09:00); empty turns it off.
+	DigestSchedule string `yaml:"digest_schedule"`
 }
 
 // LabOfChat maps each configured chat key to its lab.
@@ -304,9 +309,10 @@ func Default() Config {
 				VastAI: VastAIConf{BaseURL: "https://console.vast.ai", Limit: 100, Timeout: Dur(10 * time.Second)},
 			},
 		},
-		HTTP:   HTTPConf{Addr: ":8080"},
-		Feishu: FeishuConf{Mode: "websocket", BaseURL: "https://open.feishu.cn"},
-		Log:    LogConf{Level: "info"},
+		HTTP:    HTTPConf{Addr: ":8080"},
+		Feishu:  FeishuConf{Mode: "websocket", BaseURL: "https://open.feishu.cn"},
+		Storage: StorageConf{DigestSchedule: "0 9 * * 1"},
+		Log:     LogConf{Level: "info"},
 	}
 }
 
@@ -457,6 +463,11 @@ func (c Config) Validate() error {
 	}
 	if _, _, err := net.SplitHostPort(c.HTTP.Addr); err != nil {
 		return fmt.Errorf("http.addr: %q is not host:port (e.g. :8080)", c.HTTP.Addr)
+	}
+	if sc := c.Storage.DigestSchedule; sc != "" {
+		if _, err := cron.ParseStandard(sc); err != nil {
+			return fmt.Errorf("storage.digest_schedule: %q is not a cron spec (e.g. \"0 9 * * 1\" for Monday 09:00)", sc)
+		}
 	}
 	for p, v := range c.Storage.Prices {
 		if !(v >= 0) || v > 10 {

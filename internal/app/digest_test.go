@@ -1,0 +1,134 @@
+package app_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/robfig/cron/v3"
+
+	"github.com/labgpu/bot/internal/app"
+	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/config"
+	redisstore "github.com/labgpu/bot/internal/store/redis"
+)
+
+// TestDigestPostedOnceByTwoReplicas: two replicas on one Redis run the
+// Monday job; each chat that turned the digest on gets last week's digest
+// once; a failed send is retried by the next run.
+func TestDigestPostedOnceByTwoReplicas(t *testing.T) {
+	url := os.Getenv("REDIS_URL")
+	if url == "" {
+		url = "redis://127.0.0.1:6379/0"
+	}
+	prefix := fmt.Sprintf("labgpu-digest-%d:", time.Now().UnixNano())
+	probe, err := redisstore.Open(context.Background(), url, prefix)
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("no Redis at %s under CI: %v", url, err)
+		}
+		t.Skipf("no Redis at %s: %v", url, err)
+	}
+	defer func() {
+		ctx := context.Background()
+		if keys, _ := probe.Client().Keys(ctx, prefix+"*").Result(); len(keys) > 0 {
+			probe.Client().Del(ctx, keys...)
+		}
+		probe.Close()
+	}()
+	cfg := config.Default()
+	cfg.DataDir = t.TempDir()
+	cfg.Stock.Poll.Schedule = ""
+	cfg.Store = config.StoreConf{Kind: "redis", RedisURL: url, Prefix: prefix}
+	cfg.Storage.Prices = map[string]float64{"autodl": 0.01}
+	var replicas []*app.App
+	for range 2 {
+		a, err := app.New(context.Background(), cfg, app.Options{Log: app.NewLogger(io.Discard, "error")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer a.Close()
+		replicas = append(replicas, a)
+	}
+	ctx := context.Background()
+	st := replicas[0].Store
+	loc := replicas[0].Location
+	// Lab "feishu/oc_a": 80 GB on AutoDL since W47: (80−50)×0.01×7 = 2.10 in W48.
+	if err := st.AppendStorageEvents(ctx, []billing.StorageEvent{{Time: time.Date(2026, 11, 16, 0, 0, 0, 0, loc), Lab: "feishu/oc_a",
+		Owner: "ou_alice", Platform: "autodl", Disk: "1", Action: billing.ActionAdd, SizeGB: 80}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, ck := range []string{"feishu/oc_a", "webhook/lab"} {
+		if err := st.SetDigestChat(ctx, ck, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var mu sync.Mutex
+	got := map[string][]string{}
+	failWebhook := true
+	send := func(_ context.Context, ck string, r chat.Reply) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if ck == "webhook/lab" && failWebhook {
+			return context.DeadlineExceeded
+		}
+		got[ck] = append(got[ck], chat.PlainText(r))
+		return nil
+	}
+	monday := time.Date(2026, 11, 30, 9, 0, 0, 0, loc)
+	var wg sync.WaitGroup
+	for _, a := range replicas {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := &app.DigestPoster{App: a, Send: send, Now: func() time.Time { return monday }}
+			p.RunOnce(ctx)
+		}()
+	}
+	wg.Wait()
+	if len(got["feishu/oc_a"]) != 1 || !strings.Contains(got["feishu/oc_a"][0], "2026-W48") || !strings.Contains(got["feishu/oc_a"][0], "合计 2.10 元") {
+		t.Fatalf("oc_a got %q", got["feishu/oc_a"])
+	}
+	if len(got["webhook/lab"]) != 0 {
+		t.Fatalf("the failed send was recorded: %q", got["webhook/lab"])
+	}
+	// The next run (an hour later, same week) retries only the failed chat.
+	mu.Lock()
+	failWebhook = false
+	mu.Unlock()
+	p := &app.DigestPoster{App: replicas[1], Send: send, Now: func() time.Time { return monday.Add(time.Hour) }}
+	if n, err := p.RunOnce(ctx); n != 1 || err != nil {
+		t.Errorf("retry run sent %d, %v", n, err)
+	}
+	if len(got["feishu/oc_a"]) != 1 || len(got["webhook/lab"]) != 1 {
+		t.Errorf("after the retry: %d and %d digests", len(got["feishu/oc_a"]), len(got["webhook/lab"]))
+	}
+}
+
+// TestDigestScheduleFiresMonday: the default schedule, read in Asia/Shanghai
+// under an injected clock, fires at Monday 09:00 local (01:00 UTC).
+func TestDigestScheduleFiresMonday(t *testing.T) {
+	cfg := config.Default()
+	sched, err := cron.ParseStandard(cfg.Storage.DigestSchedule)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loc, _ := time.LoadLocation(cfg.Stock.Poll.Timezone)
+	for _, c := range []struct{ from, want time.Time }{
+		{time.Date(2026, 11, 29, 23, 0, 0, 0, loc), time.Date(2026, 11, 30, 9, 0, 0, 0, loc)},
+		{time.Date(2026, 11, 30, 9, 0, 0, 0, loc), time.Date(2026, 12, 7, 9, 0, 0, 0, loc)},
+		// 00:30 UTC Monday is 08:30 in Shanghai: today 09:00 local.
+		{time.Date(2026, 11, 30, 0, 30, 0, 0, time.UTC), time.Date(2026, 11, 30, 9, 0, 0, 0, loc)},
+		{time.Date(2026, 11, 30, 1, 30, 0, 0, time.UTC), time.Date(2026, 12, 7, 9, 0, 0, 0, loc)},
+	} {
+		if next := sched.Next(c.from.In(loc)); !next.Equal(c.want) {
+			t.Errorf("after %v: next %v, want %v", c.from, next, c.want)
+		}
+	}
+}
