@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/robfig/cron/v3"
@@ -88,4 +89,94 @@ func (p *DigestPoster) Start(ctx context.Context, spec string) (*cron.Cron, erro
 	}
 	c.Start()
 	return c, nil
+}
+
+// BudgetWatcher tells a lab's chats when its month-to-date storage spend
+// reaches 50%, 80% and 100% of its budget (config storage.budgets), each
+// threshold once per month across replicas (claims
+// budget:<lab>:<month>:<percent>). When several thresholds are reached
+// at once, one message names the highest.
+type BudgetWatcher struct {
+	App  *App
+	Send func(ctx context.Context, chatKey string, r chat.Reply) error
+	Now  func() time.Time
+}
+
+// RunOnce checks every budget and returns how many messages were sent.
+func (w *BudgetWatcher) RunOnce(ctx context.Context) (int, error) {
+	a := w.App
+	if a.Store == nil {
+		return 0, errNoStore
+	}
+	now := a.now()
+	if w.Now != nil {
+		now = w.Now()
+	}
+	month := now.In(a.Location).Format("2006-01")
+	price := a.StorageOptions().Price
+	sent := 0
+	var errs []error
+	for lab, budget := range a.Cfg.Storage.Budgets {
+		ev, err := a.Store.StorageEvents(ctx, lab)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		mtd, err := billing.MonthToDate(ev, now, a.Location, price)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("lab %s: %w", lab, err))
+			continue
+		}
+		var claimed []string
+		top := 0
+		for _, p := range billing.BudgetCrossed(mtd, budget) {
+			key := fmt.Sprintf("budget:%s:%s:%d", lab, month, p)
+			ok, err := a.Store.ClaimAlert(ctx, key, 40*24*time.Hour)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			if ok {
+				claimed = append(claimed, key)
+				top = p
+			}
+		}
+		if top == 0 {
+			continue
+		}
+		r := chat.Reply{
+			Title: fmt.Sprintf("💰 存储预算提醒：%s 月已用 %.0f%%（%.2f / %.0f 元）", month, mtd/budget*100, mtd, budget),
+			Lines: []string{fmt.Sprintf("本月存储花费已达到预算的 %d%%。问“本周存储花费”看明细和闲置盘。", top),
+				fmt.Sprintf("Storage spend this month has reached %d%% of the budget (%.2f of %.0f CNY).", top, mtd, budget)},
+			Notes: []string{"按存储账本和目录数据盘价估算，不是平台账单。/ Estimated from the storage ledger at catalog prices, not the platforms' bills."},
+		}
+		var failed error
+		for _, ck := range a.labChats(lab) {
+			if err := w.Send(ctx, ck, r); err != nil {
+				failed = errors.Join(failed, fmt.Errorf("budget notice to %s: %w", ck, err))
+				continue
+			}
+			sent++
+		}
+		if failed != nil {
+			// Nobody may have heard it: let the next run try again.
+			for _, k := range claimed {
+				_ = a.Store.ReleaseAlert(context.WithoutCancel(ctx), k)
+			}
+			errs = append(errs, failed)
+		}
+	}
+	return sent, errors.Join(errs...)
+}
+
+// labChats are the chat keys of a lab: its storage.labs entry, or the lab
+// itself when it is a chat key.
+func (a *App) labChats(lab string) []string {
+	if chats, ok := a.Cfg.Storage.Labs[lab]; ok {
+		return chats
+	}
+	if strings.Contains(lab, "/") {
+		return []string{lab}
+	}
+	return nil
 }

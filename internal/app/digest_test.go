@@ -132,3 +132,51 @@ func TestDigestScheduleFiresMonday(t *testing.T) {
 		}
 	}
 }
+
+// TestBudgetThresholdsOncePerMonth: 50% and 80% are announced once each in
+// a month, in the lab's configured chats; a new month starts over.
+func TestBudgetThresholdsOncePerMonth(t *testing.T) {
+	cfg := config.Default()
+	cfg.DataDir = t.TempDir()
+	cfg.Stock.Poll.Schedule = ""
+	cfg.Storage.Prices = map[string]float64{"autodl": 0.01}
+	cfg.Storage.Labs = map[string][]string{"nlp": {"feishu/oc_a", "webhook/lab"}}
+	cfg.Storage.Budgets = map[string]float64{"nlp": 100}
+	a, err := app.New(context.Background(), cfg, app.Options{Log: app.NewLogger(io.Discard, "error")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	loc := a.Location
+	// 1050 GB on AutoDL: (1050−50)×0.01 = 10 CNY a day from 1 Nov 00:00.
+	a.Store.AppendStorageEvents(context.Background(), []billing.StorageEvent{{Time: time.Date(2026, 11, 1, 0, 0, 0, 0, loc), Lab: "nlp",
+		Owner: "ou_a", Platform: "autodl", Disk: "1", Action: billing.ActionAdd, SizeGB: 1050}})
+	var got []string
+	send := func(_ context.Context, ck string, r chat.Reply) error { got = append(got, ck+" "+r.Title); return nil }
+	run := func(at time.Time) int {
+		w := &app.BudgetWatcher{App: a, Send: send, Now: func() time.Time { return at }}
+		n, err := w.RunOnce(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := run(time.Date(2026, 11, 4, 0, 0, 0, 0, loc)); n != 0 { // 30 CNY: 30%
+		t.Errorf("at 30%%: %d sent", n)
+	}
+	if n := run(time.Date(2026, 11, 6, 0, 0, 0, 0, loc)); n != 2 || !strings.Contains(got[0], "50%") { // 50 CNY
+		t.Errorf("at 50%%: %d sent %q", n, got)
+	}
+	if n := run(time.Date(2026, 11, 6, 1, 0, 0, 0, loc)); n != 0 {
+		t.Errorf("50%% again: %d sent", n)
+	}
+	if n := run(time.Date(2026, 11, 15, 0, 0, 0, 0, loc)); n != 2 || !strings.Contains(got[2], "140%") { // 140 CNY: 80 and 100 at once
+		t.Errorf("at 140%%: %d sent %q", n, got)
+	}
+	if n := run(time.Date(2026, 11, 20, 0, 0, 0, 0, loc)); n != 0 {
+		t.Errorf("after 100%%: %d sent", n)
+	}
+	if n := run(time.Date(2026, 12, 6, 0, 0, 0, 0, loc)); n != 2 { // December: 50 CNY again
+		t.Errorf("new month at 50%%: %d sent", n)
+	}
+}

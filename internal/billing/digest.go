@@ -242,3 +242,41 @@ func shares(m map[string]float64, total float64) []Share {
 	})
 	return out
 }
+
+// BudgetThresholds are the shares of a monthly budget that are announced.
+var BudgetThresholds = []int{50, 80, 100}
+
+// BudgetCrossed returns the thresholds (percent) that spend has reached
+// against a monthly budget, lowest first; none when the budget is not
+// positive.
+func BudgetCrossed(spendCNY, budgetCNY float64) []int {
+	var out []int
+	if !(budgetCNY > 0) {
+		return nil
+	}
+	for _, p := range BudgetThresholds {
+		if spendCNY >= budgetCNY*float64(p)/100 {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// MonthToDate is a lab's storage spend from the 1st of now's month (in
+// loc) to now, in CNY.
+func MonthToDate(events []StorageEvent, now time.Time, loc *time.Location, price StoragePrice) (float64, error) {
+	l := now.In(loc)
+	start := time.Date(l.Year(), l.Month(), 1, 0, 0, 0, 0, loc)
+	if !start.Before(now) {
+		return 0, nil
+	}
+	costs, err := StorageCost(events, start, now, price)
+	if err != nil {
+		return 0, err
+	}
+	total := 0.0
+	for _, c := range costs {
+		total += c.CNY
+	}
+	return total, nil
+}

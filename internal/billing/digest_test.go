@@ -115,3 +115,34 @@ func TestCatalogStoragePrice(t *testing.T) {
 		t.Error("an unknown platform is priced")
 	}
 }
+
+func TestBudgetCrossed(t *testing.T) {
+	cases := []struct {
+		spend, budget float64
+		want          []int
+	}{
+		{49.99, 100, nil},
+		{50, 100, []int{50}},
+		{79, 100, []int{50}},
+		{80, 100, []int{50, 80}},
+		{150, 100, []int{50, 80, 100}},
+		{10, 0, nil},
+	}
+	for _, c := range cases {
+		got := BudgetCrossed(c.spend, c.budget)
+		if len(got) != len(c.want) {
+			t.Errorf("%v of %v: %v, want %v", c.spend, c.budget, got, c.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != c.want[i] {
+				t.Errorf("%v of %v: %v, want %v", c.spend, c.budget, got, c.want)
+			}
+		}
+	}
+	// Month to date on 26 Nov 00:00 (Shanghai): d1 2×25 = 50, d2 1×8 = 8, d3 1×1 = 1.
+	mtd, err := MonthToDate(digestLedger(), cst("2026-11-26 00:00"), shanghai, testPrice)
+	if err != nil || !near(mtd, 59) {
+		t.Errorf("month to date %v, %v; want 59", mtd, err)
+	}
+}

@@ -92,6 +92,10 @@ type StorageConf struct {
 	// chats that turned it on: a cron spec in stock.poll.timezone
 	// (default "0 9 * * 1", Monday 09:00); empty turns it off.
 	DigestSchedule string `yaml:"digest_schedule"`
+	// Budgets are monthly storage budgets in CNY per lab (a storage.labs
+	// name or a chat key); the lab's chats are told once a month at 50%,
+	// 80% and 100% (checked hourly by `bot serve`).
+	Budgets map[string]float64 `yaml:"budgets"`
 }
 
 // LabOfChat maps each configured chat key to its lab.
@@ -467,6 +471,11 @@ func (c Config) Validate() error {
 	if sc := c.Storage.DigestSchedule; sc != "" {
 		if _, err := cron.ParseStandard(sc); err != nil {
 			return fmt.Errorf("storage.digest_schedule: %q is not a cron spec (e.g. \"0 9 * * 1\" for Monday 09:00)", sc)
+		}
+	}
+	for lab, v := range c.Storage.Budgets {
+		if !(v > 0) || v > 1e7 {
+			return fmt.Errorf("storage.budgets.%s: %v is not a monthly budget in CNY above 0", lab, v)
 		}
 	}
 	for p, v := range c.Storage.Prices {
