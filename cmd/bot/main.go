@@ -294,9 +294,9 @@ func storageCmd() *cobra.Command {
 }
 
 func digestCmd() *cobra.Command {
-	var lab, week, format string
+	var lab, week, format, pngPath string
 	c := &cobra.Command{
-		Use:     "digest [--week 2026-W48] [--format text|json] [--lab LAB]",
+		Use:     "digest [--week 2026-W48] [--format text|json] [--lab LAB] [--png FILE]",
 		Short:   "print a lab's weekly storage spend digest",
 		Example: "  bot digest --week 2026-W48 --format json",
 		Args:    noArgs,
@@ -314,9 +314,15 @@ func digestCmd() *cobra.Command {
 					return usageError{fmt.Errorf("--week: %w", err)}
 				}
 			}
+			if pngPath != "" {
+				if err := a.WriteDigestPNG(cmd.Context(), a.LabFor(lab), week, pngPath); err != nil {
+					return fmt.Errorf("--png: %w", err)
+				}
+			}
 			return a.WriteDigest(cmd.Context(), a.LabFor(lab), week, format, os.Stdout)
 		},
 	}
+	c.Flags().StringVar(&pngPath, "png", "", "also draw the last 8 weeks as a PNG bar chart in FILE")
 	c.Flags().StringVar(&week, "week", "", "ISO week, e.g. 2026-W48 (default: this week so far)")
 	c.Flags().StringVar(&format, "format", "text", "output format: text or json")
 	labFlag(c, &lab)

@@ -307,6 +307,13 @@ func TestStorageImportAndDigest(t *testing.T) {
 	if _, stderr, code := run(t, "", env, "digest", "--week", "48"); code != 2 || !strings.Contains(stderr, "--week") {
 		t.Errorf("bad week: exit %d %s", code, stderr)
 	}
+	pngPath := filepath.Join(dir, "spend.png")
+	if _, stderr, code := run(t, "", env, "digest", "--lab", "feishu/oc_lab", "--week", "2026-W48", "--png", pngPath); code != 0 {
+		t.Errorf("--png: exit %d %s", code, stderr)
+	}
+	if b, err := os.ReadFile(pngPath); err != nil || !bytes.HasPrefix(b, []byte("\x89PNG")) {
+		t.Errorf("--png wrote no PNG: %v", err)
+	}
 	out, _, _ = run(t, "", env, "storage", "export", "--lab", "feishu/oc_lab")
 	if strings.Count(out, "\n") != 5 || !strings.HasPrefix(out, "time,owner,platform,disk,action,size_gb,note\n") {
 		t.Errorf("export:\n%s", out)

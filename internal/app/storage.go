@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/chart"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands"
 )
@@ -100,4 +102,27 @@ func (a *App) platformName(id string, en bool) string {
 		return p.DisplayName(en)
 	}
 	return id
+}
+
+// WriteDigestPNG draws lab's last 8 weeks of storage spend, ending with
+// week ("" = this week), as a PNG bar chart at path.
+func (a *App) WriteDigestPNG(ctx context.Context, lab, week, path string) error {
+	d, err := a.BuildDigest(ctx, lab, week)
+	if err != nil {
+		return err
+	}
+	c := &chat.BarChart{}
+	for _, w := range d.History {
+		c.Labels = append(c.Labels, w.Week[5:])
+		c.Values = append(c.Values, w.CNY)
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if err := chart.BarsPNG(f, c, "Storage spend, weeks to "+d.Week, "CNY"); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

@@ -101,7 +101,19 @@ type Digest struct {
 	// AsOf is the instant the figures run to (the week's end, or now for
 	// the current week).
 	AsOf time.Time `json:"as_of"`
+	// History is the spend of the last HistoryWeeks weeks, oldest first,
+	// ending with this one.
+	History []WeekTotal `json:"history"`
 }
+
+// WeekTotal is one week's storage spend.
+type WeekTotal struct {
+	Week string  `json:"week"`
+	CNY  float64 `json:"cny"`
+}
+
+// HistoryWeeks is how many weeks the digest's chart shows.
+const HistoryWeeks = 8
 
 // IdleStoppedDays and IdleUnchangedDays are the idle thresholds.
 const (
@@ -216,6 +228,28 @@ func BuildDigest(events []StorageEvent, lab, week string, loc *time.Location, pr
 			perDay, free, _ := price(disk.Platform, disk.Stopped)
 			d.ForecastCNY += math.Max(disk.SizeGB-free, 0) * rest * perDay
 		}
+	}
+	for i := HistoryWeeks - 1; i >= 0; i-- {
+		wf := from.AddDate(0, 0, -7*i)
+		wt := wf.AddDate(0, 0, 7)
+		if i == 0 {
+			wt = d.AsOf
+		}
+		wk := WeekTotal{Week: WeekOf(wf, loc)}
+		if i == 0 {
+			wk.CNY = d.TotalCNY
+		} else if i == 1 {
+			wk.CNY = d.PreviousTotalCNY
+		} else {
+			costs, err := StorageCost(events, wf, wt, price)
+			if err != nil {
+				return d, err
+			}
+			for _, c := range costs {
+				wk.CNY += c.CNY
+			}
+		}
+		d.History = append(d.History, wk)
 	}
 	for _, e := range events {
 		if e.Time.After(d.LastEntry) && !e.Time.After(d.AsOf) {

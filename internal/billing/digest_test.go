@@ -70,6 +70,11 @@ func TestDigestWeek48(t *testing.T) {
 	if d.Month != "2026-11" || !near(d.MonthToDateCNY, 75) || !near(d.ForecastCNY, 79) {
 		t.Errorf("month %s to date %v forecast %v", d.Month, d.MonthToDateCNY, d.ForecastCNY)
 	}
+	// History: W41–W48; d1 alone costs 14 a week from W41 on (from 5 Oct).
+	if len(d.History) != 8 || d.History[0].Week != "2026-W41" || !near(d.History[0].CNY, 14) || d.History[7].Week != "2026-W48" ||
+		!near(d.History[7].CNY, 26) || !near(d.History[6].CNY, 19) {
+		t.Errorf("history %+v", d.History)
+	}
 	if !d.LastEntry.Equal(cst("2026-11-25 00:00")) || !d.AsOf.Equal(cst("2026-11-30 00:00")) || len(d.Unpriced) != 0 {
 		t.Errorf("last entry %v, as of %v, unpriced %v", d.LastEntry, d.AsOf, d.Unpriced)
 	}

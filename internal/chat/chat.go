@@ -54,9 +54,21 @@ type Reply struct {
 	Notes []string
 	// Mentions are sender ids to @mention in group replies.
 	Mentions []string
+	// Chart is an optional bar chart: a chart element in Feishu cards,
+	// text bars in plain text.
+	Chart *BarChart
+}
+
+// BarChart is a small bar chart: one bar per label.
+type BarChart struct {
+	Title  string
+	Labels []string
+	Values []float64
+	// Unit follows each value in text ("元").
+	Unit string
 }
 
 // Empty reports whether the reply has nothing to show.
 func (r Reply) Empty() bool {
-	return r.Title == "" && len(r.Lines) == 0 && r.Table == nil && len(r.Notes) == 0
+	return r.Title == "" && len(r.Lines) == 0 && r.Table == nil && len(r.Notes) == 0 && r.Chart == nil
 }

@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/mattn/go-runewidth"
@@ -18,6 +19,9 @@ func PlainText(r Reply) string {
 	for _, l := range r.Lines {
 		b.WriteString(l)
 		b.WriteByte('\n')
+	}
+	if r.Chart != nil {
+		b.WriteString(TextBars(r.Chart))
 	}
 	if r.Table != nil && len(r.Table.Rows) > 0 {
 		b.WriteString(AlignTable(r.Table))
@@ -59,6 +63,35 @@ func AlignTable(t *Table) string {
 		}
 		b.WriteString(strings.TrimRight(line.String(), " "))
 		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// TextBars renders a bar chart as text: the title, then a line per bar
+// with the label, a bar of █ up to 20 cells long scaled to the largest
+// value, and the value.
+func TextBars(c *BarChart) string {
+	var b strings.Builder
+	if c.Title != "" {
+		b.WriteString(c.Title + "\n")
+	}
+	top, lw := 0.0, 0
+	for i, v := range c.Values {
+		top = max(top, v)
+		if i < len(c.Labels) {
+			lw = max(lw, runewidth.StringWidth(c.Labels[i]))
+		}
+	}
+	for i, v := range c.Values {
+		label := ""
+		if i < len(c.Labels) {
+			label = c.Labels[i]
+		}
+		n := 0
+		if top > 0 && v > 0 {
+			n = max(1, int(v/top*20+0.5))
+		}
+		b.WriteString(runewidth.FillRight(label, lw) + " " + strings.Repeat("█", n) + " " + strconv.FormatFloat(v, 'f', 2, 64) + c.Unit + "\n")
 	}
 	return b.String()
 }

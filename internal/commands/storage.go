@@ -350,6 +350,14 @@ func RenderDigest(d billing.Digest, en bool, name func(id string, en bool) strin
 	if len(d.Unpriced) > 0 {
 		rep.Notes = append(rep.Notes, pick1(en, "没有价格、未计入金额的平台：", "Platforms without a price, not in the CNY figures: ")+strings.Join(d.Unpriced, ", "))
 	}
+	if len(d.History) > 1 {
+		c := &chat.BarChart{Title: pick1(en, "近 8 周存储花费（元）", "Storage spend, last 8 weeks (CNY)"), Unit: pick1(en, " 元", " CNY")}
+		for _, w := range d.History {
+			c.Labels = append(c.Labels, w.Week[5:])
+			c.Values = append(c.Values, w.CNY)
+		}
+		rep.Chart = c
+	}
 	fresh := pick1(en, "账本里还没有记录。", "The ledger has no entries yet.")
 	if !d.LastEntry.IsZero() {
 		fresh = fmt.Sprintf(pick1(en, "数据来自本群存储账本（成员自己登记，最后一条 %s），按目录数据盘价计算，不是平台账单。", "From this chat's storage ledger (entered by members, last entry %s), priced at catalog data-disk prices; not the platforms' bills."), d.LastEntry.Format("2006-01-02 15:04"))

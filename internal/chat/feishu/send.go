@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	mrand "math/rand/v2"
 	"strconv"
 	"strings"
@@ -120,7 +121,7 @@ func (b *Bot) Send(ctx context.Context, chatID string, r chat.Reply, replyTo, id
 	}
 
 	textKey := idemKey
-	if r.Table != nil {
+	if r.Table != nil || r.Chart != nil {
 		cards, err := renderCards(r, mentions)
 		if err != nil {
 			b.log.Warn("feishu: reply does not fit in cards, sending text", "chat_id", chatID, "err", err)
@@ -357,22 +358,50 @@ type cardBody struct {
 }
 
 type cardElement struct {
-	Tag     string `json:"tag"`
-	Content string `json:"content"`
+	Tag       string `json:"tag"`
+	Content   string `json:"content,omitempty"`
+	ChartSpec any    `json:"chart_spec,omitempty"`
+}
+
+// chartElement is a card 2.0 chart element (tag "chart", a VChart bar
+// spec) for a bar chart.
+func chartElement(c *chat.BarChart) cardElement {
+	values := make([]map[string]any, 0, len(c.Values))
+	for i, v := range c.Values {
+		label := ""
+		if i < len(c.Labels) {
+			label = c.Labels[i]
+		}
+		values = append(values, map[string]any{"x": label, "y": math.Round(v*100) / 100})
+	}
+	spec := map[string]any{"type": "bar", "data": []any{map[string]any{"values": values}}, "xField": "x", "yField": "y"}
+	if c.Title != "" {
+		spec["title"] = map[string]any{"text": c.Title}
+	}
+	return cardElement{Tag: "chart", ChartSpec: spec}
 }
 
 // buildCard marshals one card: a header with title (when there is one)
 // and markdown elements.
-func buildCard(title string, blocks []string) string {
+func buildCard(title string, blocks []string) string { return buildChartCard(title, blocks, nil) }
+
+// buildChartCard is buildCard with a chart after the first block.
+func buildChartCard(title string, blocks []string, chart *chat.BarChart) string {
 	c := card{Schema: "2.0", Config: cardConfig{UpdateMulti: true}}
 	if title != "" {
 		c.Header = &cardHeader{Title: cardText{Tag: "plain_text", Content: title}, Template: "blue"}
 		c.Config.Summary = &cardText{Content: title}
 	}
-	for _, b := range blocks {
+	for i, b := range blocks {
 		if strings.TrimSpace(b) != "" {
 			c.Body.Elements = append(c.Body.Elements, cardElement{Tag: "markdown", Content: b})
 		}
+		if i == 0 && chart != nil {
+			c.Body.Elements = append(c.Body.Elements, chartElement(chart))
+		}
+	}
+	if len(blocks) == 0 && chart != nil {
+		c.Body.Elements = append(c.Body.Elements, chartElement(chart))
 	}
 	if len(c.Body.Elements) == 0 {
 		c.Body.Elements = []cardElement{{Tag: "markdown", Content: " "}}
@@ -404,12 +433,19 @@ func renderCards(r chat.Reply, mentions []string) ([]string, error) {
 		notes = append(notes, mdEscape(n))
 	}
 	tail := strings.Join(notes, "\n")
+	if r.Table == nil {
+		one := buildChartCard(r.Title, append(append([]string{}, strings.Join(head, "\n")), tail), r.Chart)
+		if len(one) > MaxCardBytes {
+			return nil, fmt.Errorf("card of %d bytes over %d", len(one), MaxCardBytes)
+		}
+		return []string{one}, nil
+	}
 	cols := len(r.Table.Header)
 	for _, row := range r.Table.Rows {
 		cols = max(cols, len(row))
 	}
 
-	one := buildCard(r.Title, append(append(append([]string{}, head...), mdTable(r.Table.Header, r.Table.Rows, cols)), tail))
+	one := buildChartCard(r.Title, append(append(append([]string{}, strings.Join(head, "\n")), mdTable(r.Table.Header, r.Table.Rows, cols)), tail), r.Chart)
 	if len(one) <= MaxCardBytes {
 		return []string{one}, nil
 	}
