@@ -430,12 +430,17 @@ func TestParse(t *testing.T) {
 	}
 }
 
-var parseIntents = map[string]bool{iStock: true, iEstimate: true, iPrices: true, iHelp: true, iUnknown: true, iSubscribe: true, iUnsubscribe: true, iSubscriptions: true, iMute: true}
+var parseIntents = map[string]bool{iStock: true, iEstimate: true, iPrices: true, iHelp: true, iUnknown: true, iSubscribe: true, iUnsubscribe: true, iSubscriptions: true, iMute: true,
+	commands.IntentStorageAdd: true, commands.IntentStorageList: true, commands.IntentStorageResize: true, commands.IntentStorageStop: true,
+	commands.IntentStorageStart: true, commands.IntentStorageRemove: true, commands.IntentDigest: true, commands.IntentDigestOn: true, commands.IntentDigestOff: true}
 
 func FuzzParse(f *testing.F) {
 	c := parseCatalog(f)
 	for _, tc := range parseCases {
 		f.Add(tc.in)
+	}
+	for _, in := range []string{"登记存储 AutoDL 数据盘 80G 实验数据", "存储 3 扩容到 1.5T", "删除存储 12", "存储周报 2026-W47", "开启周报", "storage add autodl 80GB"} {
+		f.Add(in)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		q := commands.Parse(c, in)
@@ -445,7 +450,7 @@ func FuzzParse(f *testing.F) {
 		for name, v := range map[string]float64{
 			"max_price_cny": q.MaxPriceCNY, "params_b": q.ParamsB, "tokens": q.Tokens, "epochs": q.Epochs,
 			"bits": float64(q.Bits), "seq_len": float64(q.SeqLen), "batch": float64(q.Batch),
-			"samples": float64(q.Samples), "gpu_count": float64(q.GPUCount),
+			"samples": float64(q.Samples), "gpu_count": float64(q.GPUCount), "size_gb": q.SizeGB,
 		} {
 			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
 				t.Fatalf("Parse(%q): %s = %v", in, name, v)
