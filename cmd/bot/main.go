@@ -295,8 +295,9 @@ func storageCmd() *cobra.Command {
 
 func digestCmd() *cobra.Command {
 	var lab, week, format, pngPath string
+	var send bool
 	c := &cobra.Command{
-		Use:     "digest [--week 2026-W48] [--format text|json] [--lab LAB] [--png FILE]",
+		Use:     "digest [--week 2026-W48] [--format text|json] [--lab LAB] [--png FILE] [--send]",
 		Short:   "print a lab's weekly storage spend digest",
 		Example: "  bot digest --week 2026-W48 --format json",
 		Args:    noArgs,
@@ -319,9 +320,19 @@ func digestCmd() *cobra.Command {
 					return fmt.Errorf("--png: %w", err)
 				}
 			}
+			if send {
+				sent, err := a.SendDigest(cmd.Context(), a.LabFor(lab), week)
+				if len(sent) > 0 {
+					fmt.Fprintf(os.Stderr, "sent to %s\n", strings.Join(sent, ", "))
+				}
+				if err != nil {
+					return fmt.Errorf("--send: %w", err)
+				}
+			}
 			return a.WriteDigest(cmd.Context(), a.LabFor(lab), week, format, os.Stdout)
 		},
 	}
+	c.Flags().BoolVar(&send, "send", false, "also post it to the lab's chats (webhooks and Feishu; WeChat only from bot serve)")
 	c.Flags().StringVar(&pngPath, "png", "", "also draw the last 8 weeks as a PNG bar chart in FILE")
 	c.Flags().StringVar(&week, "week", "", "ISO week, e.g. 2026-W48 (default: this week so far)")
 	c.Flags().StringVar(&format, "format", "text", "output format: text or json")

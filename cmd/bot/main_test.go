@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -313,6 +315,22 @@ func TestStorageImportAndDigest(t *testing.T) {
 	}
 	if b, err := os.ReadFile(pngPath); err != nil || !bytes.HasPrefix(b, []byte("\x89PNG")) {
 		t.Errorf("--png wrote no PNG: %v", err)
+	}
+	// --send posts to the lab's chats: here a WeCom robot.
+	var hits []string
+	wecom := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		hits = append(hits, string(b))
+		w.Write([]byte(`{"errcode":0,"errmsg":"ok"}`))
+	}))
+	defer wecom.Close()
+	os.WriteFile(cfgPath, []byte("storage:\n  prices: {autodl: 0.01, matpool: 0.02}\n  labs: {nlp: [\"webhook/lab\"]}\n"+
+		"webhooks:\n  - {name: lab, kind: wecom, url: \""+wecom.URL+"/cgi-bin/webhook/send?key=k\"}\n"), 0o600)
+	if _, stderr, code := run(t, "", env, "digest", "--lab", "nlp", "--week", "2026-W48", "--send"); code != 0 || len(hits) != 1 || !strings.Contains(hits[0], "2026-W48") {
+		t.Errorf("--send: exit %d %s; WeCom got %q", code, stderr, hits)
+	}
+	if _, stderr, code := run(t, "", env, "digest", "--lab", "feishu/oc_x", "--send"); code == 0 || !strings.Contains(stderr, "Feishu app is not configured") {
+		t.Errorf("--send to Feishu without an app: exit %d %s", code, stderr)
 	}
 	out, _, _ = run(t, "", env, "storage", "export", "--lab", "feishu/oc_lab")
 	if strings.Count(out, "\n") != 5 || !strings.HasPrefix(out, "time,owner,platform,disk,action,size_gb,note\n") {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/chat/feishu"
 	"github.com/labgpu/bot/internal/commands"
 )
 
@@ -179,4 +180,57 @@ func (a *App) labChats(lab string) []string {
 		return []string{lab}
 	}
 	return nil
+}
+
+// SendDigest posts lab's digest for week ("" = this week so far) to the
+// lab's chats now (`bot digest --send`), through the configured webhooks
+// and the Feishu app; WeChat needs `bot serve`'s login and is refused.
+// It returns the chats served.
+func (a *App) SendDigest(ctx context.Context, lab, week string) ([]string, error) {
+	chats := a.labChats(lab)
+	if len(chats) == 0 {
+		return nil, fmt.Errorf("lab %q has no chats: name a chat key (feishu/oc_…, webhook/<name>) or list its chats in storage.labs", lab)
+	}
+	d, err := a.BuildDigest(ctx, lab, week)
+	if err != nil {
+		return nil, err
+	}
+	r := commands.RenderDigest(d, false, a.platformName)
+	hooks, err := a.webhooks()
+	if err != nil {
+		return nil, err
+	}
+	var fs *feishu.Bot
+	var sent []string
+	for _, ck := range chats {
+		ch, id, _ := strings.Cut(ck, "/")
+		switch ch {
+		case "webhook":
+			h, ok := hooks[id]
+			if !ok {
+				return sent, fmt.Errorf("%s: webhook %q is not configured", ck, id)
+			}
+			err = h.Send(ctx, r)
+		case "feishu":
+			if fs == nil {
+				fc := a.Cfg.Feishu
+				if fc.AppID == "" {
+					return sent, fmt.Errorf("%s: the Feishu app is not configured (FEISHU_APP_ID)", ck)
+				}
+				if fs, err = feishu.New(ctx, feishu.Options{AppID: fc.AppID, AppSecret: fc.AppSecret, VerificationToken: fc.VerificationToken,
+					EncryptKey: fc.EncryptKey, AllowNoEncryptKey: true, BaseURL: fc.BaseURL, Mode: fc.Mode, Handler: a.Router, Log: a.Log}); err != nil {
+					return sent, err
+				}
+				defer fs.Close()
+			}
+			err = fs.Send(ctx, id, r, "", "digest:"+ck+":"+d.Week)
+		default:
+			err = fmt.Errorf("channel %q cannot be reached from the command line (WeChat needs bot serve)", ch)
+		}
+		if err != nil {
+			return sent, fmt.Errorf("%s: %w", ck, err)
+		}
+		sent = append(sent, ck)
+	}
+	return sent, nil
 }

@@ -150,20 +150,9 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 		a.Log.Info("feishu channel running", "mode", fc.Mode)
 	}
 	if len(a.Cfg.Webhooks) > 0 {
-		hooks := map[string]interface {
-			Send(context.Context, chat.Reply) error
-		}{}
-		for _, w := range a.Cfg.Webhooks {
-			var err error
-			switch w.Kind {
-			case "feishu":
-				hooks[w.Name], err = webhook.NewFeishuBot(w.URL, w.Secret)
-			default:
-				hooks[w.Name], err = webhook.NewWeCom(w.URL)
-			}
-			if err != nil {
-				return fmt.Errorf("webhooks %s: %w", w.Name, err)
-			}
+		hooks, err := a.webhooks()
+		if err != nil {
+			return err
 		}
 		a.Notifier.Register("webhook", stock.NotifierFunc(func(ctx context.Context, al stock.Alert) error {
 			h, ok := hooks[al.ChatID]
@@ -273,4 +262,27 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 		err = nil
 	}
 	return err
+}
+
+// hookSender is a push-only webhook.
+type hookSender interface {
+	Send(context.Context, chat.Reply) error
+}
+
+// webhooks builds the configured push-only webhooks by name.
+func (a *App) webhooks() (map[string]hookSender, error) {
+	hooks := map[string]hookSender{}
+	for _, w := range a.Cfg.Webhooks {
+		var err error
+		switch w.Kind {
+		case "feishu":
+			hooks[w.Name], err = webhook.NewFeishuBot(w.URL, w.Secret)
+		default:
+			hooks[w.Name], err = webhook.NewWeCom(w.URL)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("webhooks %s: %w", w.Name, err)
+		}
+	}
+	return hooks, nil
 }
