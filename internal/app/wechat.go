@@ -1,12 +1,14 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/labgpu/bot/internal/chart"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/chat/wechat"
 	"github.com/labgpu/bot/internal/stock"
@@ -117,7 +119,7 @@ func (a *App) startWeChat(ctx context.Context, m *Metrics, admin adminSenders) (
 		qr = filepath.Join(a.Cfg.DataDir, "wechat-qr.png")
 	}
 	bot, err := wechat.New(wechat.Options{Handler: countingHandler{a: a, m: m}, Storage: hot, Groups: wc.Groups,
-		QRCodePNG: qr, OnLogout: a.weChatOnLogout(ctx, admin), OnScanNeeded: a.weChatOnScanNeeded(ctx, admin, qr), Log: a.Log, HTTPTransport: a.WeChatTransport})
+		ChartPNG: weChatChart, QRCodePNG: qr, OnLogout: a.weChatOnLogout(ctx, admin), OnScanNeeded: a.weChatOnScanNeeded(ctx, admin, qr), Log: a.Log, HTTPTransport: a.WeChatTransport})
 	if err != nil {
 		return nil, fmt.Errorf("wechat: %w", err)
 	}
@@ -263,4 +265,14 @@ func (a *App) holdWeChatLock(ctx context.Context) bool {
 		}
 	}()
 	return true
+}
+
+// weChatChart draws a reply's chart for WeChat, which cannot draw one (the
+// only chart is the digest's weekly storage spend).
+func weChatChart(c *chat.BarChart) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := chart.BarsPNG(&buf, c, "Storage spend by ISO week", "CNY"); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }

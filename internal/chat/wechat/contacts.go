@@ -1,6 +1,7 @@
 package wechat
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -177,8 +178,28 @@ func (b *Bot) SendToGroup(ctx context.Context, groupName string, r chat.Reply, m
 	if err := b.sendParts(ctx, s, to, groupName, parts); err != nil {
 		return err
 	}
+	b.sendChart(ctx, s, to, groupName, r.Chart)
 	b.log.Info("wechat: posted to group", "group", groupName, "parts", len(parts))
 	return nil
+}
+
+// sendChart sends a reply's chart as a PNG image after its text. A
+// failure is logged only: the text already carries the chart as bars.
+func (b *Bot) sendChart(ctx context.Context, s *session, to, chatName string, c *chat.BarChart) {
+	if c == nil || b.opts.ChartPNG == nil {
+		return
+	}
+	img, err := b.opts.ChartPNG(c)
+	if err == nil {
+		err = b.limiters.For(to).Wait(ctx)
+	}
+	if err == nil {
+		_, err = s.ow.Caller.WebWxSendImageMsg(ctx, bytes.NewReader(img), &openwechat.CallerWebWxSendImageMsgOptions{
+			FromUserName: s.selfUserName, ToUserName: to, BaseRequest: s.baseRequest, LoginInfo: s.loginInfo})
+	}
+	if err != nil {
+		b.log.Warn("wechat: chart image not sent (the text has it as bars)", "chat", chatName, "err", redact(err))
+	}
 }
 
 // displayNames maps nicknames (SenderIDs) to the members' display names
@@ -231,6 +252,7 @@ func (b *Bot) SendToFriend(ctx context.Context, name string, r chat.Reply) error
 	if err := b.sendParts(ctx, s, to, name, parts); err != nil {
 		return err
 	}
+	b.sendChart(ctx, s, to, name, r.Chart)
 	b.log.Info("wechat: posted to friend", "friend", name, "parts", len(parts))
 	return nil
 }

@@ -724,3 +724,43 @@ func TestRatePerChat(t *testing.T) {
 		t.Errorf("5 sends took %v; the limiter (10/s, burst 3) should hold the last two", d)
 	}
 }
+
+// TestChartSentAsImage: a reply with a chart goes out as text (with the
+// chart as bars) and then as a PNG image uploaded to WeChat; a failing
+// image does not fail the send.
+func TestChartSentAsImage(t *testing.T) {
+	f := newFake(t)
+	png := []byte("\x89PNG\r\n\x1a\nfake-image-bytes")
+	fail := false
+	hs := start(t, f, func(o *Options) {
+		o.ChartPNG = func(c *chat.BarChart) ([]byte, error) {
+			if fail {
+				return nil, errors.New("no fonts")
+			}
+			return png, nil
+		}
+	})
+	r := chat.Reply{Title: "存储花费周报", Chart: &chat.BarChart{Labels: []string{"W47", "W48"}, Values: []float64{2.1, 10.5}, Unit: " 元"}}
+	if err := hs.b.SendToGroup(context.Background(), grpName, r); err != nil {
+		t.Fatal(err)
+	}
+	text, ok1 := f.waitSend(5 * time.Second)
+	img, ok2 := f.waitSend(5 * time.Second)
+	if !ok1 || !ok2 || text.Type != 1 || !strings.Contains(text.Content, "W48 ████████████████████ 10.50 元") ||
+		img.Type != 3 || img.To != grpUser || img.Content != "image:@media-1" {
+		t.Fatalf("sent %+v then %+v", text, img)
+	}
+	f.mu.Lock()
+	up := f.uploads
+	f.mu.Unlock()
+	if len(up) != 1 || string(up[0].Data) != string(png) || up[0].Ticket != "ticket-1" {
+		t.Errorf("uploads %+v", up)
+	}
+	fail = true
+	if err := hs.b.SendToGroup(context.Background(), grpName, r); err != nil {
+		t.Errorf("a failing chart failed the send: %v", err)
+	}
+	if _, ok := f.waitSend(5 * time.Second); !ok {
+		t.Error("the text was not sent")
+	}
+}

@@ -1,6 +1,7 @@
 package wechat
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -115,6 +116,14 @@ type fakeWeChat struct {
 	initRets  []int    // Ret of the next webwxinit calls (then 0)
 	jslogin   string   // body of jslogin; "" = a valid uuid
 	onCheck   func()   // called when the login check is hit
+	uploads   []upload // webwxuploadmedia files
+}
+
+// upload is one file posted to webwxuploadmedia.
+type upload struct {
+	Name   string
+	Data   []byte
+	Ticket string
 }
 
 func newFake(t testing.TB) *fakeWeChat {
@@ -253,6 +262,8 @@ func (f *fakeWeChat) serve(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, map[string]any{"BaseResponse": map[string]any{"Ret": ret, "ErrMsg": ""}})
 			return
 		}
+		// The upload needs this cookie; the real login sets it for .qq.com.
+		http.SetCookie(w, &http.Cookie{Name: "webwx_data_ticket", Value: "ticket-1", Domain: ".qq.com", Path: "/"})
 		writeJSON(w, map[string]any{
 			"BaseResponse": map[string]any{"Ret": 0, "ErrMsg": ""},
 			"User":         fakeUser{UserName: selfUser, NickName: selfNick},
@@ -337,6 +348,37 @@ func (f *fakeWeChat) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		f.sentCh <- m
 		writeJSON(w, map[string]any{"BaseResponse": map[string]any{"Ret": 0}, "MsgID": "srv-1", "LocalID": "l-1"})
+	case cgi + "webwxuploadmedia":
+		r.Body = io.NopCloser(bytes.NewReader(body)) // read above
+		if err := r.ParseMultipartForm(1 << 20); err != nil {
+			f.t.Errorf("webwxuploadmedia: %v", err)
+		}
+		f.mu.Lock()
+		if file, hdr, err := r.FormFile("filename"); err == nil {
+			b, _ := io.ReadAll(file)
+			f.uploads = append(f.uploads, upload{Name: hdr.Filename, Data: b, Ticket: r.FormValue("webwx_data_ticket")})
+		} else {
+			f.t.Errorf("webwxuploadmedia: no file: %v", err)
+		}
+		f.mu.Unlock()
+		writeJSON(w, map[string]any{"BaseResponse": map[string]any{"Ret": 0, "ErrMsg": ""}, "MediaId": "@media-1"})
+	case cgi + "webwxsendmsgimg":
+		var req struct {
+			Msg struct {
+				Type                              int
+				MediaId, FromUserName, ToUserName string
+			}
+		}
+		if err := json.Unmarshal(body, &req); err != nil {
+			f.t.Errorf("webwxsendmsgimg: bad body %q: %v", body, err)
+		}
+		m := sentMsg{To: req.Msg.ToUserName, From: req.Msg.FromUserName, Content: "image:" + req.Msg.MediaId, Type: req.Msg.Type,
+			Host: r.Header.Get(origHostHeader)}
+		f.mu.Lock()
+		f.sent = append(f.sent, m)
+		f.mu.Unlock()
+		f.sentCh <- m
+		writeJSON(w, map[string]any{"BaseResponse": map[string]any{"Ret": 0}, "MsgID": "srv-img", "LocalID": "l-img"})
 	default:
 		f.t.Errorf("fake wechat: unexpected request %s %s (host %s)", r.Method, r.URL.Path, r.Header.Get(origHostHeader))
 		http.NotFound(w, r)

@@ -106,6 +106,10 @@ type Options struct {
 	// (tests point it at a fake WeChat; a proxy could be set here). The
 	// library hard-codes its hosts, so this is the only way in.
 	HTTPTransport http.RoundTripper
+	// ChartPNG draws a reply's bar chart as a PNG image, sent after the
+	// text (which has the chart as text bars, so a failed image loses
+	// nothing); nil sends no images.
+	ChartPNG func(c *chat.BarChart) ([]byte, error)
 	// Now is the clock for message ages; default time.Now.
 	Now func() time.Time
 }
@@ -394,5 +398,6 @@ func (b *Bot) answer(ctx context.Context, j job) {
 		b.log.Error("wechat: reply failed", "chat", j.msg.ChatID, "chat_type", j.msg.ChatType, "err", err)
 		return
 	}
+	b.sendChart(ctx, j.s, j.to, j.msg.ChatID, reply.Chart)
 	b.log.Info("wechat: replied", "chat", j.msg.ChatID, "chat_type", j.msg.ChatType, "parts", len(parts))
 }
