@@ -2,6 +2,7 @@ package feishu
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/labgpu/bot/internal/chat"
@@ -43,6 +44,25 @@ func TestChartCard(t *testing.T) {
 		v := els[1].ChartSpec.Data[0].Values
 		if len(v) != 2 || v[1].X != "W48" || v[1].Y != 10.46 {
 			t.Errorf("chart values %+v", v)
+		}
+	}
+}
+
+// TestChartInFirstOfSeveralCards: a long table splits into cards; only the
+// first carries the chart.
+func TestChartInFirstOfSeveralCards(t *testing.T) {
+	rows := make([][]string, 400)
+	for i := range rows {
+		rows[i] = []string{"#" + strings.Repeat("9", 3), strings.Repeat("很长的备注", 6)}
+	}
+	cards, err := renderCards(chat.Reply{Title: "周报", Lines: []string{"合计"}, Table: &chat.Table{Header: []string{"a", "b"}, Rows: rows},
+		Chart: &chat.BarChart{Labels: []string{"W48"}, Values: []float64{1}}}, nil)
+	if err != nil || len(cards) < 2 {
+		t.Fatalf("%d cards, %v", len(cards), err)
+	}
+	for i, c := range cards {
+		if has := strings.Contains(c, `"tag":"chart"`); has != (i == 0) {
+			t.Errorf("card %d has a chart: %v", i, has)
 		}
 	}
 }

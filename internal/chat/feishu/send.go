@@ -457,8 +457,12 @@ func renderCards(r chat.Reply, mentions []string) ([]string, error) {
 	var cards []string
 	var rows [][]string
 	title, blocks := r.Title, head
+	first := true // the first card carries the chart
 	build := func(rs [][]string, extra ...string) string {
-		bs := append(append([]string{}, blocks...), mdTable(r.Table.Header, rs, cols))
+		bs := append(append([]string{}, strings.Join(blocks, "\n")), mdTable(r.Table.Header, rs, cols))
+		if first {
+			return buildChartCard(title, append(bs, extra...), r.Chart)
+		}
 		return buildCard(title, append(bs, extra...))
 	}
 	for _, row := range r.Table.Rows {
@@ -468,7 +472,7 @@ func renderCards(r chat.Reply, mentions []string) ([]string, error) {
 				return nil, fmt.Errorf("card of %d bytes over %d", len(c), MaxCardBytes)
 			}
 			cards = append(cards, c)
-			rows, title, blocks = nil, cont, nil
+			rows, title, blocks, first = nil, cont, nil, false
 		}
 		rows = append(rows, row)
 	}
