@@ -94,7 +94,11 @@ func (a *App) buildDigestAt(ctx context.Context, lab, week string, now time.Time
 	if err != nil {
 		return billing.Digest{}, err
 	}
-	return billing.BuildDigest(ev, lab, week, a.Location, a.StorageOptions().Price, now)
+	d, err := billing.BuildDigest(ev, lab, week, a.Location, a.StorageOptions().Price, now)
+	if err == nil {
+		billing.PriceNotes(&d, a.Cat, a.Cfg.Storage.Prices)
+	}
+	return d, err
 }
 
 func (a *App) platformName(id string, en bool) string {

@@ -104,6 +104,41 @@ type Digest struct {
 	// History is the spend of the last HistoryWeeks weeks, oldest first,
 	// ending with this one.
 	History []WeekTotal `json:"history"`
+	// Prices are the data disk prices used, per platform in the digest
+	// (set by PriceNotes).
+	Prices []PriceNote `json:"prices"`
+}
+
+// PriceNote says which data disk price a digest used for a platform and
+// where it comes from.
+type PriceNote struct {
+	Platform    string  `json:"platform"`
+	CNYPerGBDay float64 `json:"cny_per_gb_day"`
+	FreeGB      float64 `json:"free_gb"`
+	// AsOf and Source are the catalog figure's; Override is true for a
+	// price from config storage.prices.
+	AsOf     string `json:"as_of,omitempty"`
+	Source   string `json:"source,omitempty"`
+	Override bool   `json:"override,omitempty"`
+}
+
+// PriceNotes fills d.Prices for the platforms in d from the catalog and
+// the overrides (as CatalogStoragePrice prices them).
+func PriceNotes(d *Digest, cat *catalog.Catalog, overrides map[string]float64) {
+	d.Prices = []PriceNote{}
+	for _, sh := range d.Platforms {
+		n := PriceNote{Platform: sh.Name}
+		if p, ok := cat.Platform(sh.Name); ok {
+			n.FreeGB = p.Storage.DataDiskFreeGB
+			if f := p.Storage.DataDiskCNYPerGBDay; f != nil {
+				n.CNYPerGBDay, n.AsOf, n.Source = f.Mid(), f.AsOf, f.Source
+			}
+		}
+		if v, ok := overrides[sh.Name]; ok {
+			n.CNYPerGBDay, n.Override, n.AsOf, n.Source = v, true, "", "config storage.prices"
+		}
+		d.Prices = append(d.Prices, n)
+	}
 }
 
 // WeekTotal is one week's storage spend.

@@ -26,6 +26,9 @@ type StorageOptions struct {
 	// Admins are sender ids (open_id, WeChat nickname) allowed to change
 	// any entry of their lab; others change only their own.
 	Admins []string
+	// Overrides are the configured data disk prices (storage.prices), for
+	// the digest's price notes.
+	Overrides map[string]float64
 	// Labs maps chat keys ("feishu/oc_…") to a lab name; a chat not listed
 	// is its own lab.
 	Labs map[string]string
@@ -299,6 +302,7 @@ func (r *Router) digestAnswer(ctx context.Context, res *Result) {
 		res.Reply = chat.Reply{Title: pick1(en, "做不了周报：", "No digest: ") + err.Error()}
 		return
 	}
+	billing.PriceNotes(&d, r.cat, r.storage.Overrides)
 	res.Digest = &d
 	res.Reply = RenderDigest(d, en, r.platformName)
 }
@@ -357,6 +361,20 @@ func RenderDigest(d billing.Digest, en bool, name func(id string, en bool) strin
 			c.Values = append(c.Values, w.CNY)
 		}
 		rep.Chart = c
+	}
+	if len(d.Prices) > 0 {
+		var ps []string
+		for _, p := range d.Prices {
+			src := pick1(en, "目录价", "catalog")
+			if p.AsOf != "" {
+				src += " " + p.AsOf
+			}
+			if p.Override {
+				src = pick1(en, "本实验室配置", "lab config")
+			}
+			ps = append(ps, fmt.Sprintf(pick1(en, "%s %.4g 元/GB·天（免费 %g GB，%s）", "%s %.4g CNY per GB-day (%g GB free, %s)"), name(p.Platform, en), p.CNYPerGBDay, p.FreeGB, src))
+		}
+		rep.Notes = append(rep.Notes, pick1(en, "价格：", "Prices: ")+strings.Join(ps, pick1(en, "；", "; ")))
 	}
 	fresh := pick1(en, "账本里还没有记录。", "The ledger has no entries yet.")
 	if !d.LastEntry.IsZero() {

@@ -29,9 +29,10 @@ func storageRouter(t *testing.T) (*commands.Router, *embedded.Store, *time.Time)
 	}
 	loc, _ := time.LoadLocation("Asia/Shanghai")
 	now := time.Date(2026, 11, 23, 10, 0, 0, 0, loc) // Monday of 2026-W48
+	overrides := map[string]float64{"autodl": 0.01, "matpool": 0.02}
 	r := newRouterWith(t, commands.WithClock(func() time.Time { return now }), commands.WithLocation(loc),
-		commands.WithStorage(commands.StorageOptions{Ledger: st, Admins: []string{"boss"},
-			Price: billing.CatalogStoragePrice(cat, map[string]float64{"autodl": 0.01, "matpool": 0.02})}))
+		commands.WithStorage(commands.StorageOptions{Ledger: st, Admins: []string{"boss"}, Overrides: overrides,
+			Price: billing.CatalogStoragePrice(cat, overrides)}))
 	return r, st, &now
 }
 
@@ -113,7 +114,8 @@ func TestDigestCommand(t *testing.T) {
 	if res.Digest == nil || !near(res.Digest.TotalCNY, 2.8) || res.Digest.Week != "2026-W48" {
 		t.Fatalf("digest so far: %+v\n%s", res.Digest, res.Text)
 	}
-	if !strings.Contains(res.Text, "合计 2.80 元") || !strings.Contains(res.Text, "bob 1.90（68%）") || !strings.Contains(res.Text, "截至") {
+	if !strings.Contains(res.Text, "合计 2.80 元") || !strings.Contains(res.Text, "bob 1.90（68%）") || !strings.Contains(res.Text, "截至") ||
+		!strings.Contains(res.Text, "矩池云 0.02 元/GB·天（免费 5 GB，本实验室配置）") {
 		t.Errorf("digest text: %s", res.Text)
 	}
 	*now = time.Date(2026, 12, 1, 9, 0, 0, 0, now.Location()) // Tuesday of W49
