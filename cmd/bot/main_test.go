@@ -329,6 +329,9 @@ func TestStorageImportAndDigest(t *testing.T) {
 	if _, stderr, code := run(t, "", env, "digest", "--lab", "nlp", "--week", "2026-W48", "--send"); code != 0 || len(hits) != 1 || !strings.Contains(hits[0], "2026-W48") {
 		t.Errorf("--send: exit %d %s; WeCom got %q", code, stderr, hits)
 	}
+	if _, stderr, code := run(t, "", env, "digest", "--lab", "nlp", "--week", "2026-W48", "--send"); code != 0 || len(hits) != 1 {
+		t.Errorf("--send again: exit %d %s; WeCom got %d (want the week once)", code, stderr, len(hits))
+	}
 	if _, stderr, code := run(t, "", env, "digest", "--lab", "feishu/oc_x", "--send"); code == 0 || !strings.Contains(stderr, "Feishu app is not configured") {
 		t.Errorf("--send to Feishu without an app: exit %d %s", code, stderr)
 	}

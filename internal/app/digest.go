@@ -152,15 +152,18 @@ func (w *BudgetWatcher) RunOnce(ctx context.Context) (int, error) {
 			Notes: []string{"按存储账本和目录数据盘价估算，不是平台账单。/ Estimated from the storage ledger at catalog prices, not the platforms' bills."},
 		}
 		var failed error
+		labSent := 0
 		for _, ck := range a.labChats(lab) {
 			if err := w.Send(ctx, ck, r); err != nil {
 				failed = errors.Join(failed, fmt.Errorf("budget notice to %s: %w", ck, err))
 				continue
 			}
-			sent++
+			labSent++
 		}
-		if failed != nil {
-			// Nobody may have heard it: let the next run try again.
+		sent += labSent
+		if failed != nil && labSent == 0 {
+			// Nobody heard it: let the next run try again. (When some
+			// chats got it, a retry would repeat it there.)
 			for _, k := range claimed {
 				_ = a.Store.ReleaseAlert(context.WithoutCancel(ctx), k)
 			}
@@ -184,7 +187,9 @@ func (a *App) labChats(lab string) []string {
 
 // SendDigest posts lab's digest for week ("" = this week so far) to the
 // lab's chats now (`bot digest --send`), through the configured webhooks
-// and the Feishu app; WeChat needs `bot serve`'s login and is refused.
+// and the Feishu app; WeChat needs `bot serve`'s login and is refused. A
+// chat that already got that week's digest (from the Monday job or an
+// earlier --send) is skipped.
 // It returns the chats served.
 func (a *App) SendDigest(ctx context.Context, lab, week string) ([]string, error) {
 	chats := a.labChats(lab)
@@ -203,6 +208,14 @@ func (a *App) SendDigest(ctx context.Context, lab, week string) ([]string, error
 	var fs *feishu.Bot
 	var sent []string
 	for _, ck := range chats {
+		// The same claim as the Monday job: a chat never gets a week twice.
+		key := "digest:" + ck + ":" + d.Week
+		if ok, err := a.Store.ClaimAlert(ctx, key, digestClaimTTL); err != nil {
+			return sent, err
+		} else if !ok {
+			a.Log.Warn("digest already sent to this chat for this week; not sent again", "chat", ck, "week", d.Week)
+			continue
+		}
 		ch, id, _ := strings.Cut(ck, "/")
 		switch ch {
 		case "webhook":
@@ -228,6 +241,7 @@ func (a *App) SendDigest(ctx context.Context, lab, week string) ([]string, error
 			err = fmt.Errorf("channel %q cannot be reached from the command line (WeChat needs bot serve)", ch)
 		}
 		if err != nil {
+			_ = a.Store.ReleaseAlert(context.WithoutCancel(ctx), key)
 			return sent, fmt.Errorf("%s: %w", ck, err)
 		}
 		sent = append(sent, ck)

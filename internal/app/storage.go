@@ -38,8 +38,14 @@ func (a *App) ImportStorage(ctx context.Context, lab string, r io.Reader) (int, 
 	if err != nil {
 		return 0, err
 	}
-	if _, err := billing.DisksAt(append(old, ev...), time.Now().AddDate(100, 0, 0)); err != nil {
-		return 0, fmt.Errorf("the file does not fit lab %s's ledger: %w", lab, err)
+	had := map[string]bool{}
+	for _, e := range billing.CheckLedger(old) {
+		had[e.Error()] = true
+	}
+	for _, e := range billing.CheckLedger(append(old, ev...)) {
+		if !had[e.Error()] {
+			return 0, fmt.Errorf("the file does not fit lab %s's ledger: %w", lab, e)
+		}
 	}
 	if err := a.Store.AppendStorageEvents(ctx, ev); err != nil {
 		return 0, err

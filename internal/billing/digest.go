@@ -104,6 +104,8 @@ type Digest struct {
 	// History is the spend of the last HistoryWeeks weeks, oldest first,
 	// ending with this one.
 	History []WeekTotal `json:"history"`
+	// Skipped counts inconsistent ledger events left out (CheckLedger).
+	Skipped int `json:"skipped_events,omitempty"`
 	// Prices are the data disk prices used, per platform in the digest
 	// (set by PriceNotes).
 	Prices []PriceNote `json:"prices"`
@@ -179,6 +181,7 @@ func BuildDigest(events []StorageEvent, lab, week string, loc *time.Location, pr
 	if err != nil {
 		return d, err
 	}
+	d.Skipped = len(CheckLedger(events))
 	members, platforms := map[string]float64{}, map[string]float64{}
 	prevByDisk := map[string]DiskCost{}
 	unpriced := map[string]bool{}
@@ -189,17 +192,17 @@ func BuildDigest(events []StorageEvent, lab, week string, loc *time.Location, pr
 	curByDisk := map[string]bool{}
 	for _, c := range cur {
 		d.TotalCNY += c.CNY
-		members[c.Owner] += c.CNY
+		members[ownerLabel(c.DiskState)] += c.CNY
 		platforms[c.Platform] += c.CNY
 		if !c.Priced {
 			unpriced[c.Platform] = true
 		}
 		curByDisk[c.Disk] = true
-		d.Movers = append(d.Movers, Mover{Disk: c.Disk, Owner: c.Owner, Platform: c.Platform, CNY: c.CNY, PreviousCNY: prevByDisk[c.Disk].CNY})
+		d.Movers = append(d.Movers, Mover{Disk: c.Disk, Owner: ownerLabel(c.DiskState), Platform: c.Platform, CNY: c.CNY, PreviousCNY: prevByDisk[c.Disk].CNY})
 	}
 	for _, c := range prev {
 		if !curByDisk[c.Disk] {
-			d.Movers = append(d.Movers, Mover{Disk: c.Disk, Owner: c.Owner, Platform: c.Platform, PreviousCNY: c.CNY})
+			d.Movers = append(d.Movers, Mover{Disk: c.Disk, Owner: ownerLabel(c.DiskState), Platform: c.Platform, PreviousCNY: c.CNY})
 		}
 	}
 	d.DeltaCNY = d.TotalCNY - d.PreviousTotalCNY
@@ -240,7 +243,7 @@ func BuildDigest(events []StorageEvent, lab, week string, loc *time.Location, pr
 			continue
 		}
 		perDay, free, _ := price(disk.Platform, disk.Stopped)
-		d.Idle = append(d.Idle, IdleDisk{Disk: disk.Disk, Owner: disk.Owner, Platform: disk.Platform, SizeGB: disk.SizeGB,
+		d.Idle = append(d.Idle, IdleDisk{Disk: disk.Disk, Owner: ownerLabel(disk), Platform: disk.Platform, SizeGB: disk.SizeGB,
 			Reason: reason, Days: math.Floor(days), MonthlyCNY: math.Max(disk.SizeGB-free, 0) * 30 * perDay, Note: disk.Note})
 	}
 	sort.SliceStable(d.Idle, func(i, j int) bool { return d.Idle[i].MonthlyCNY > d.Idle[j].MonthlyCNY })
@@ -292,6 +295,15 @@ func BuildDigest(events []StorageEvent, lab, week string, loc *time.Location, pr
 		}
 	}
 	return d, nil
+}
+
+// ownerLabel is how answers name a disk's owner: the display name when
+// known, else the id.
+func ownerLabel(d DiskState) string {
+	if d.OwnerName != "" {
+		return d.OwnerName
+	}
+	return d.Owner
 }
 
 func shares(m map[string]float64, total float64) []Share {

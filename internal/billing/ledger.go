@@ -126,17 +126,17 @@ func apply(disks map[string]*DiskState, e StorageEvent) error {
 }
 
 // DisksAt returns the disks that exist at t (events at t included),
-// sorted by lab and disk id. The first bad event stops it with an error
-// naming the disk.
+// sorted by lab and disk id. Inconsistent events (a second add of a disk,
+// a change of a disk that does not exist, a bad size) are skipped, so a
+// race between two chats never makes a lab's ledger unreadable;
+// CheckLedger lists them. The error is always nil (kept for callers).
 func DisksAt(events []StorageEvent, t time.Time) ([]DiskState, error) {
 	disks := map[string]*DiskState{}
 	for _, e := range sortEvents(events) {
 		if e.Time.After(t) {
 			break
 		}
-		if err := apply(disks, e); err != nil {
-			return nil, err
-		}
+		_ = apply(disks, e) // an inconsistent event is skipped (CheckLedger reports it)
 	}
 	return sortedDisks(disks), nil
 }
@@ -152,6 +152,19 @@ func sortedDisks(m map[string]*DiskState) []DiskState {
 		}
 		return out[i].Disk < out[j].Disk
 	})
+	return out
+}
+
+// CheckLedger returns one error per inconsistent event, in time order
+// (the events DisksAt and StorageCost skip).
+func CheckLedger(events []StorageEvent) []error {
+	disks := map[string]*DiskState{}
+	var out []error
+	for _, e := range sortEvents(events) {
+		if err := apply(disks, e); err != nil {
+			out = append(out, err)
+		}
+	}
 	return out
 }
 
@@ -215,7 +228,7 @@ func StorageCost(events []StorageEvent, from, to time.Time, price StoragePrice) 
 			}
 		}
 		if err := apply(disks, e); err != nil {
-			return nil, err
+			continue // an inconsistent event is skipped (CheckLedger reports it)
 		}
 		if d, ok := disks[key]; ok && !e.Time.Before(from) {
 			if acc[key] == nil {

@@ -121,8 +121,9 @@ func gbText(gb float64) string {
 }
 
 // nextDiskID is one more than the largest numeric disk id of the lab.
-// Two registrations at the same instant on two replicas could get the
-// same number; the ledger then refuses the second add (added twice).
+// Two registrations at the same instant could get the same number; the
+// ledger then skips the second add (billing.CheckLedger reports it and
+// the digest says so).
 func nextDiskID(events []billing.StorageEvent) string {
 	max := 0
 	for _, e := range events {
@@ -351,6 +352,9 @@ func RenderDigest(d billing.Digest, en bool, name func(id string, en bool) strin
 		rep.Notes = append(rep.Notes, pick1(en, "闲置盘：不用的数据删掉，或下载到本地/对象存储后释放；关机不等于不收费。", "Idle disks: delete what you do not need, or move it to local or object storage and release the disk; a stopped instance still pays for its disk."))
 	}
 	rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "%s 月至今 %.2f 元，按现有存储估计全月 %.2f 元。", "%s to date %.2f CNY; at the current disks the month comes to about %.2f CNY."), d.Month, d.MonthToDateCNY, d.ForecastCNY))
+	if d.Skipped > 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en, "账本里有 %d 条前后矛盾的记录（例如同一编号被同时登记两次），计算时已忽略。", "%d inconsistent ledger entries (e.g. one number registered twice at once) were left out."), d.Skipped))
+	}
 	if len(d.Unpriced) > 0 {
 		rep.Notes = append(rep.Notes, pick1(en, "没有价格、未计入金额的平台：", "Platforms without a price, not in the CNY figures: ")+strings.Join(d.Unpriced, ", "))
 	}
