@@ -180,3 +180,45 @@ func TestBudgetThresholdsOncePerMonth(t *testing.T) {
 		t.Errorf("new month at 50%%: %d sent", n)
 	}
 }
+
+// TestDigestPosterStartFires: the poster's cron job runs RunOnce with the
+// injected clock (here a Monday), posting last week's digest once even
+// though the job fires every second.
+func TestDigestPosterStartFires(t *testing.T) {
+	cfg := config.Default()
+	cfg.DataDir = t.TempDir()
+	cfg.Stock.Poll.Schedule = ""
+	a, err := app.New(context.Background(), cfg, app.Options{Log: app.NewLogger(io.Discard, "error")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if err := a.Store.SetDigestChat(context.Background(), "webhook/lab", true); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var got []string
+	monday := time.Date(2026, 11, 30, 9, 0, 0, 0, a.Location)
+	p := &app.DigestPoster{App: a, Now: func() time.Time { return monday }, Send: func(_ context.Context, ck string, r chat.Reply) error {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, ck+" "+r.Title)
+		return nil
+	}}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c, err := p.Start(ctx, "@every 1s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2500 * time.Millisecond) // two or three firings
+	<-c.Stop().Done()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != 1 || !strings.Contains(got[0], "webhook/lab") || !strings.Contains(got[0], "2026-W48") {
+		t.Errorf("posted %q; want last week's (W48) digest once", got)
+	}
+	if _, err := p.Start(ctx, "every monday"); err == nil {
+		t.Error("a bad schedule was accepted")
+	}
+}

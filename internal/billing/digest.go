@@ -177,7 +177,9 @@ func BuildDigest(events []StorageEvent, lab, week string, loc *time.Location, pr
 	if err != nil {
 		return d, err
 	}
-	prev, err := StorageCost(events, from.AddDate(0, 0, -7), from, price)
+	// Last week over the same span: all of it for a finished week, the
+	// same days and hours so far for the current one.
+	prev, err := StorageCost(events, from.AddDate(0, 0, -7), d.AsOf.AddDate(0, 0, -7), price)
 	if err != nil {
 		return d, err
 	}
@@ -276,8 +278,6 @@ func BuildDigest(events []StorageEvent, lab, week string, loc *time.Location, pr
 		wk := WeekTotal{Week: WeekOf(wf, loc)}
 		if i == 0 {
 			wk.CNY = d.TotalCNY
-		} else if i == 1 {
-			wk.CNY = d.PreviousTotalCNY
 		} else {
 			costs, err := StorageCost(events, wf, wt, price)
 			if err != nil {

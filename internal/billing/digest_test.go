@@ -86,6 +86,11 @@ func TestDigestCurrentAndEmptyWeeks(t *testing.T) {
 	if err != nil || !near(d.TotalCNY, 10) || !d.AsOf.Equal(cst("2026-11-26 00:00")) {
 		t.Errorf("current week: %v CNY as of %v, %v", d.TotalCNY, d.AsOf, err)
 	}
+	// Against last week over the same span (16–19 Nov 00:00): d1 2×3, d2 1×1 = 7;
+	// the chart still shows all of W47 (19).
+	if !near(d.PreviousTotalCNY, 7) || !near(d.History[6].CNY, 19) {
+		t.Errorf("current week: previous %v, W47 in the chart %v", d.PreviousTotalCNY, d.History[6].CNY)
+	}
 	// W40 (28 Sep – 5 Oct): d1 from 1 Oct, 4 days = 8; W39 was 0, so no %.
 	d, err = BuildDigest(digestLedger(), "lab", "2026-W40", shanghai, testPrice, cst("2026-12-01 00:00"))
 	if err != nil || !near(d.TotalCNY, 8) || d.PreviousTotalCNY != 0 || d.DeltaPct != nil {
