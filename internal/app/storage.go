@@ -74,7 +74,7 @@ func (a *App) WriteDigest(ctx context.Context, lab, week, format string, w io.Wr
 		return err
 	}
 	if format == FormatJSON {
-		return writeJSON(w, d)
+		return writeJSON(w, d.Rounded())
 	}
 	_, err = io.WriteString(w, chat.PlainText(commands.RenderDigest(d, false, a.platformName)))
 	return err

@@ -361,3 +361,38 @@ func MonthToDate(events []StorageEvent, now time.Time, loc *time.Location, price
 	}
 	return total, nil
 }
+
+// Rounded returns a copy of d with every CNY figure rounded to 0.0001 CNY
+// (and shares to 0.0001), for output without float noise such as
+// 6.2250000000000005.
+func (d Digest) Rounded() Digest {
+	r := func(v float64) float64 { return math.Round(v*1e4) / 1e4 }
+	out := d
+	out.TotalCNY, out.PreviousTotalCNY, out.DeltaCNY = r(d.TotalCNY), r(d.PreviousTotalCNY), r(d.DeltaCNY)
+	out.MonthToDateCNY, out.ForecastCNY = r(d.MonthToDateCNY), r(d.ForecastCNY)
+	if d.DeltaPct != nil {
+		p := math.Round(*d.DeltaPct*100) / 100
+		out.DeltaPct = &p
+	}
+	share := func(in []Share) []Share {
+		o := make([]Share, len(in))
+		for i, s := range in {
+			o[i] = Share{Name: s.Name, CNY: r(s.CNY), Share: r(s.Share)}
+		}
+		return o
+	}
+	out.Members, out.Platforms = share(d.Members), share(d.Platforms)
+	out.Movers = append([]Mover{}, d.Movers...)
+	for i := range out.Movers {
+		out.Movers[i].CNY, out.Movers[i].PreviousCNY = r(out.Movers[i].CNY), r(out.Movers[i].PreviousCNY)
+	}
+	out.Idle = append([]IdleDisk{}, d.Idle...)
+	for i := range out.Idle {
+		out.Idle[i].MonthlyCNY = r(out.Idle[i].MonthlyCNY)
+	}
+	out.History = append([]WeekTotal{}, d.History...)
+	for i := range out.History {
+		out.History[i].CNY = r(out.History[i].CNY)
+	}
+	return out
+}

@@ -156,3 +156,17 @@ func TestBudgetCrossed(t *testing.T) {
 		t.Errorf("month to date %v, %v; want 59", mtd, err)
 	}
 }
+
+func TestDigestRounded(t *testing.T) {
+	pct := 421.10752688172
+	d := Digest{TotalCNY: 6.2250000000000005, DeltaPct: &pct, Members: []Share{{"a", 1.00000001, 0.333333333}},
+		History: []WeekTotal{{"2026-W48", 6.979166666}}, Idle: []IdleDisk{{MonthlyCNY: 29.999999999}}}
+	r := d.Rounded()
+	if r.TotalCNY != 6.225 || *r.DeltaPct != 421.11 || r.Members[0].CNY != 1 || r.Members[0].Share != 0.3333 ||
+		r.History[0].CNY != 6.9792 || r.Idle[0].MonthlyCNY != 30 {
+		t.Errorf("rounded %+v", r)
+	}
+	if d.Members[0].CNY != 1.00000001 || d.Idle[0].MonthlyCNY != 29.999999999 {
+		t.Error("Rounded changed the original")
+	}
+}

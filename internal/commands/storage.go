@@ -304,7 +304,8 @@ func (r *Router) digestAnswer(ctx context.Context, res *Result) {
 		return
 	}
 	billing.PriceNotes(&d, r.cat, r.storage.Overrides)
-	res.Digest = &d
+	rounded := d.Rounded()
+	res.Digest = &rounded
 	res.Reply = RenderDigest(d, en, r.platformName)
 }
 

@@ -122,7 +122,7 @@ func TestDigestCommand(t *testing.T) {
 	res = from(r, "lab1", "alice", "上周存储花费")
 	// W48 in full: alice Mon 10:00 → Mon 00:00 = 6d14h × 0.30 = 1.975; bob Wed 10:00 → 4d14h × 1.90 = 8.7083.
 	want := 0.30*(6+14.0/24) + 1.90*(4+14.0/24)
-	if res.Digest == nil || res.Digest.Week != "2026-W48" || !near(res.Digest.TotalCNY, want) || res.Digest.DeltaPct != nil {
+	if res.Digest == nil || res.Digest.Week != "2026-W48" || !nearRounded(res.Digest.TotalCNY, want) || res.Digest.DeltaPct != nil {
 		t.Errorf("last week: %+v", res.Digest)
 	}
 	if res := from(r, "lab1", "alice", "storage spend this week"); !res.English || !strings.Contains(res.Text, "Storage spend 2026-W49") {
@@ -146,3 +146,6 @@ func TestStorageOff(t *testing.T) {
 }
 
 func near(a, b float64) bool { d := a - b; return d < 1e-9 && d > -1e-9 }
+
+// nearRounded compares a figure answers round to 0.0001 CNY.
+func nearRounded(a, b float64) bool { d := a - b; return d < 5e-5 && d > -5e-5 }
