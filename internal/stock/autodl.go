@@ -71,18 +71,7 @@ type AutoDL struct {
 // NewAutoDL returns an AutoDL provider. A missing token is reported by
 // Fetch (wrapping ErrNotConfigured), not here.
 func NewAutoDL(c *catalog.Catalog, o AutoDLOptions) *AutoDL {
-	if strings.TrimSpace(o.BaseURL) == "" {
-		o.BaseURL = DefaultAutoDLBaseURL
-	}
-	if o.Timeout <= 0 {
-		o.Timeout = DefaultTimeout
-	}
-	if o.HTTPClient == nil {
-		o.HTTPClient = defaultClient
-	}
-	if o.Now == nil {
-		o.Now = time.Now
-	}
+	httpDefaults(&o.BaseURL, DefaultAutoDLBaseURL, &o.Timeout, &o.HTTPClient, &o.Now)
 	return &AutoDL{c: c, o: o}
 }
 

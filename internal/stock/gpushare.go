@@ -60,18 +60,7 @@ type GPUShare struct {
 // NewGPUShare returns a 恒源云 provider (Name "hengyuan"). A missing token
 // is reported by Fetch (wrapping ErrNotConfigured), not here.
 func NewGPUShare(c *catalog.Catalog, o GPUShareOptions) *GPUShare {
-	if strings.TrimSpace(o.BaseURL) == "" {
-		o.BaseURL = DefaultGPUShareBaseURL
-	}
-	if o.Timeout <= 0 {
-		o.Timeout = DefaultTimeout
-	}
-	if o.HTTPClient == nil {
-		o.HTTPClient = defaultClient
-	}
-	if o.Now == nil {
-		o.Now = time.Now
-	}
+	httpDefaults(&o.BaseURL, DefaultGPUShareBaseURL, &o.Timeout, &o.HTTPClient, &o.Now)
 	return &GPUShare{c: c, o: o}
 }
 

@@ -431,3 +431,20 @@ func priceVal(v any, per float64) float64 {
 	}
 	return f
 }
+
+// httpDefaults fills a provider's common options left zero: the base URL
+// (def), DefaultTimeout, defaultClient and time.Now.
+func httpDefaults(baseURL *string, def string, timeout *time.Duration, client **http.Client, now *func() time.Time) {
+	if strings.TrimSpace(*baseURL) == "" {
+		*baseURL = def
+	}
+	if *timeout <= 0 {
+		*timeout = DefaultTimeout
+	}
+	if *client == nil {
+		*client = defaultClient
+	}
+	if *now == nil {
+		*now = time.Now
+	}
+}

@@ -55,18 +55,7 @@ type Lambda struct {
 // NewLambda returns a Lambda Cloud provider. A missing API key is reported
 // by Fetch (wrapping ErrNotConfigured), not here.
 func NewLambda(c *catalog.Catalog, o LambdaOptions) *Lambda {
-	if strings.TrimSpace(o.BaseURL) == "" {
-		o.BaseURL = DefaultLambdaBaseURL
-	}
-	if o.Timeout <= 0 {
-		o.Timeout = DefaultTimeout
-	}
-	if o.HTTPClient == nil {
-		o.HTTPClient = defaultClient
-	}
-	if o.Now == nil {
-		o.Now = time.Now
-	}
+	httpDefaults(&o.BaseURL, DefaultLambdaBaseURL, &o.Timeout, &o.HTTPClient, &o.Now)
 	return &Lambda{c: c, o: o}
 }
 

@@ -76,18 +76,7 @@ type Matpool struct {
 // NewMatpool returns a Matpool provider. Missing credentials are reported
 // by Fetch (wrapping ErrNotConfigured), not here.
 func NewMatpool(c *catalog.Catalog, o MatpoolOptions) *Matpool {
-	if strings.TrimSpace(o.BaseURL) == "" {
-		o.BaseURL = DefaultMatpoolBaseURL
-	}
-	if o.Timeout <= 0 {
-		o.Timeout = DefaultTimeout
-	}
-	if o.HTTPClient == nil {
-		o.HTTPClient = defaultClient
-	}
-	if o.Now == nil {
-		o.Now = time.Now
-	}
+	httpDefaults(&o.BaseURL, DefaultMatpoolBaseURL, &o.Timeout, &o.HTTPClient, &o.Now)
 	return &Matpool{c: c, o: o}
 }
 

@@ -75,18 +75,7 @@ type RunPod struct {
 // NewRunPod returns a RunPod provider. A missing API key is reported by
 // Fetch (wrapping ErrNotConfigured), not here.
 func NewRunPod(c *catalog.Catalog, o RunPodOptions) *RunPod {
-	if strings.TrimSpace(o.BaseURL) == "" {
-		o.BaseURL = DefaultRunPodBaseURL
-	}
-	if o.Timeout <= 0 {
-		o.Timeout = DefaultTimeout
-	}
-	if o.HTTPClient == nil {
-		o.HTTPClient = defaultClient
-	}
-	if o.Now == nil {
-		o.Now = time.Now
-	}
+	httpDefaults(&o.BaseURL, DefaultRunPodBaseURL, &o.Timeout, &o.HTTPClient, &o.Now)
 	return &RunPod{c: c, o: o}
 }
 

@@ -53,20 +53,9 @@ type VastAI struct {
 
 // NewVastAI returns a vast.ai provider.
 func NewVastAI(c *catalog.Catalog, o VastAIOptions) *VastAI {
-	if strings.TrimSpace(o.BaseURL) == "" {
-		o.BaseURL = DefaultVastAIBaseURL
-	}
+	httpDefaults(&o.BaseURL, DefaultVastAIBaseURL, &o.Timeout, &o.HTTPClient, &o.Now)
 	if o.Limit <= 0 {
 		o.Limit = DefaultVastAILimit
-	}
-	if o.Timeout <= 0 {
-		o.Timeout = DefaultTimeout
-	}
-	if o.HTTPClient == nil {
-		o.HTTPClient = defaultClient
-	}
-	if o.Now == nil {
-		o.Now = time.Now
 	}
 	return &VastAI{c: c, o: o}
 }
