@@ -76,8 +76,7 @@ func (p *DigestPoster) RunOnce(ctx context.Context) (int, error) {
 // Start runs RunOnce on the cron spec in the app's time zone, with
 // Recover and SkipIfStillRunning. Stop the returned cron at shutdown.
 func (p *DigestPoster) Start(ctx context.Context, spec string) (*cron.Cron, error) {
-	logger := cronLogger{p.App.Log}
-	c := cron.New(cron.WithLocation(p.App.Location), cron.WithChain(cron.Recover(logger), cron.SkipIfStillRunning(logger)))
+	c := newCron(p.App.Location, p.App.Log)
 	if _, err := c.AddFunc(spec, func() {
 		n, err := p.RunOnce(ctx)
 		if err != nil {

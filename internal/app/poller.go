@@ -154,8 +154,7 @@ func (p *Poller) owner() string {
 // loc, skipping a run while the previous one is still running and
 // recovering from panics. Stop the returned cron to end it.
 func (p *Poller) Start(ctx context.Context, spec string, loc *time.Location) (*cron.Cron, error) {
-	logger := cronLogger{p.log()}
-	c := cron.New(cron.WithLocation(loc), cron.WithChain(cron.Recover(logger), cron.SkipIfStillRunning(logger)))
+	c := newCron(loc, p.log())
 	_, err := c.AddFunc(spec, func() {
 		if p.Jitter > 0 {
 			n, _ := rand.Int(rand.Reader, big.NewInt(int64(p.Jitter)))
@@ -224,4 +223,11 @@ func newReplicaID() string {
 	b := make([]byte, 8)
 	_, _ = rand.Read(b)
 	return "replica-" + hex.EncodeToString(b)
+}
+
+// newCron is a cron in loc whose jobs recover from panics and skip a run
+// while the previous one is still running, logging both.
+func newCron(loc *time.Location, log *slog.Logger) *cron.Cron {
+	logger := cronLogger{log}
+	return cron.New(cron.WithLocation(loc), cron.WithChain(cron.Recover(logger), cron.SkipIfStillRunning(logger)))
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/robfig/cron/v3"
 	"net"
 	"net/http"
 	"strings"
@@ -214,7 +213,7 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 	}
 	if len(a.Cfg.Storage.Budgets) > 0 && a.Store != nil {
 		w := &BudgetWatcher{App: a, Send: admin.send}
-		c := cron.New(cron.WithLocation(a.Location), cron.WithChain(cron.Recover(cronLogger{a.Log}), cron.SkipIfStillRunning(cronLogger{a.Log})))
+		c := newCron(a.Location, a.Log)
 		c.AddFunc("@hourly", func() {
 			if n, err := w.RunOnce(ctx); err != nil {
 				a.Log.Error("storage budgets", "sent", n, "err", err)

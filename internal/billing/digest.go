@@ -229,10 +229,7 @@ func BuildDigest(events []StorageEvent, lab, week string, loc *time.Location, pr
 	sort.Strings(d.Unpriced)
 
 	// Idle disks and the month, as of AsOf.
-	disks, err := DisksAt(events, d.AsOf)
-	if err != nil {
-		return d, err
-	}
+	disks, _ := DisksAt(events, d.AsOf) // never fails: bad events are skipped
 	for _, disk := range disks {
 		days := d.AsOf.Sub(disk.Since).Hours() / 24
 		reason := ""

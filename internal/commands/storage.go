@@ -60,6 +60,19 @@ func (r *Router) labEvents(ctx context.Context, msg chat.Message) (string, []bil
 	return lab, ev, err
 }
 
+// labDisks returns the sender's lab and its disks now; on a store error
+// it sets the reply and returns false. (DisksAt skips inconsistent
+// events and never fails.)
+func (r *Router) labDisks(ctx context.Context, res *Result) (string, []billing.DiskState, bool) {
+	lab, events, err := r.labEvents(ctx, res.msg)
+	if err != nil {
+		res.Reply = storeError(res.English, err)
+		return "", nil, false
+	}
+	disks, _ := billing.DisksAt(events, r.now())
+	return lab, disks, true
+}
+
 // storageAddAnswer handles "登记存储 AutoDL 数据盘 80G 实验数据".
 func (r *Router) storageAddAnswer(ctx context.Context, res *Result) {
 	q, en := res.Query, res.English
@@ -140,14 +153,8 @@ func (r *Router) storageListAnswer(ctx context.Context, res *Result) {
 	if r.storageOff(res) {
 		return
 	}
-	_, events, err := r.labEvents(ctx, res.msg)
-	if err != nil {
-		res.Reply = storeError(en, err)
-		return
-	}
-	disks, err := billing.DisksAt(events, r.now())
-	if err != nil {
-		res.Reply = chat.Reply{Title: pick1(en, "账本有误：", "The ledger is inconsistent: ") + err.Error()}
+	_, disks, ok := r.labDisks(ctx, res)
+	if !ok {
 		return
 	}
 	rows := [][]string{}
@@ -198,14 +205,8 @@ func (r *Router) storageChangeAnswer(ctx context.Context, res *Result) {
 	if r.storageOff(res) {
 		return
 	}
-	lab, events, err := r.labEvents(ctx, res.msg)
-	if err != nil {
-		res.Reply = storeError(en, err)
-		return
-	}
-	disks, err := billing.DisksAt(events, r.now())
-	if err != nil {
-		res.Reply = chat.Reply{Title: pick1(en, "账本有误：", "The ledger is inconsistent: ") + err.Error()}
+	lab, disks, ok := r.labDisks(ctx, res)
+	if !ok {
 		return
 	}
 	var disk *billing.DiskState
