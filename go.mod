@@ -3,6 +3,7 @@ module github.com/labgpu/bot
 go 1.26.0
 
 require (
+	github.com/BobuSumisu/aho-corasick v1.0.3
 	github.com/eatmoreapple/openwechat v1.4.10
 	github.com/goccy/go-yaml v1.19.2
 	github.com/larksuite/oapi-sdk-go/v3 v3.5.4

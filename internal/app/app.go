@@ -11,10 +11,12 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"path/filepath"
 	"sync/atomic"
 	"time"
 
 	"github.com/labgpu/bot/configs"
+	"github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/commands"
@@ -91,6 +93,18 @@ func LoadCatalog(dir string, fx float64) (*catalog.Catalog, error) {
 	return c, nil
 }
 
+// LoadAdvice loads the advice knowledge base: dir's advice.yaml when dir
+// has one (a lab's own catalog directory), else the embedded one.
+func LoadAdvice(dir string) (*advice.Base, error) {
+	var fsys fs.FS = configs.FS
+	if dir != "" {
+		if _, err := os.Stat(filepath.Join(dir, advice.File)); err == nil {
+			fsys = os.DirFS(dir)
+		}
+	}
+	return advice.Load(fsys)
+}
+
 // NewLogger returns a text logger on w at level ("debug", "info", …).
 func NewLogger(w io.Writer, level string) *slog.Logger {
 	var l slog.Level
@@ -114,6 +128,10 @@ func New(ctx context.Context, cfg config.Config, o Options) (*App, error) {
 	if err != nil {
 		return nil, fmt.Errorf("stock.poll.timezone: %w", err)
 	}
+	kb, err := LoadAdvice(cfg.Catalog.Dir)
+	if err != nil {
+		return nil, err
+	}
 	a := &App{Cfg: cfg, Cat: cat, Log: o.Log, Location: loc, now: o.Now, Notifier: NewDispatcher(), replicaID: newReplicaID()}
 	var snapStore stock.SnapshotStore
 	st, err := OpenStore(ctx, cfg)
@@ -133,7 +151,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (*App, error) {
 		o.Log.Warn("restoring stock snapshots", "err", err)
 	}
 	policy := stock.Policy{Debounce: cfg.Alerts.Debounce, Cooldown: cfg.Alerts.Cooldown.D(), MinDrop: cfg.Alerts.MinDrop, SoldOutAgain: cfg.Alerts.SoldOutAgain}
-	opts := []commands.Option{commands.WithClock(o.Now), commands.WithLocation(loc)}
+	opts := []commands.Option{commands.WithClock(o.Now), commands.WithLocation(loc), commands.WithAdvice(kb)}
 	if a.Store != nil {
 		opts = append(opts, commands.WithAlerts(a.Store, a.Store, policy), commands.WithStorage(a.StorageOptions()))
 		a.Alerter = &stock.Alerter{Subs: a.Store, Log: a.Store, Notifier: a.Notifier, Policy: policy, Quiet: quietHours(cfg.Alerts.QuietHours, loc), Logger: o.Log}

@@ -129,6 +129,14 @@ func definitions() []Definition {
 			handle:      (*Router).digestSwitchAnswer,
 		},
 		{
+			Name:        catalog.Text{Zh: "排错和选卡", En: "troubleshooting and card choice"},
+			Intent:      IntentAdvice,
+			Aliases:     []string{"报错", "怎么办", "用什么卡", "error", "which gpu"},
+			Description: catalog.Text{Zh: "把报错（整段 traceback、nvidia-smi 或 ssh 输出都行）或问题发来：给出最可能的原因、按步骤的解决办法、相关话题和出处；爆显存会按你的任务估算显存，磁盘满会给数据盘价格，选卡会列出放得下的卡、最便宜的在前。", En: "Paste an error (a whole traceback, nvidia-smi or ssh output) or ask: the likely causes, numbered steps, related topics and the source; an OOM gets the VRAM estimate of your job, a full disk the data-disk prices, a card question the cards that fit, cheapest first."},
+			Examples:    []string{"CUDA out of memory 怎么办", "torch.cuda.is_available() 返回 False", "SSH 连不上 Permission denied", "训练跑着跑着进程没了", "微调 BERT 用什么卡", "which GPU should I rent for SDXL images"},
+			handle:      (*Router).adviceAnswer,
+		},
+		{
 			Name:        catalog.Text{Zh: "帮助", En: "help"},
 			Intent:      IntentHelp,
 			Aliases:     []string{"help", "帮助", "怎么用"},
@@ -161,6 +169,13 @@ func (r *Router) helpAnswer(_ context.Context, res *Result) {
 			rep.Lines = append(rep.Lines, "  e.g. "+strings.Join(ex, "  "))
 		} else {
 			rep.Lines = append(rep.Lines, "  例如 "+strings.Join(ex, "  "))
+		}
+		if d.Intent == IntentAdvice && r.advice != nil {
+			var titles []string
+			for _, t := range r.advice.Topics {
+				titles = append(titles, t.Title.Pick(en))
+			}
+			rep.Lines = append(rep.Lines, pick1(en, "  话题：", "  topics: ")+strings.Join(titles, pick1(en, "；", "; ")))
 		}
 	}
 	res.Reply = rep

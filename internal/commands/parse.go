@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/catalog"
 )
 
@@ -94,6 +95,10 @@ type Query struct {
 	// MuteMinutes is how long "静音 2小时" mutes the chat; 0 with intent
 	// mute means unmute.
 	MuteMinutes int `json:"mute_minutes,omitempty"`
+	// Topic is the advice entry id (intent advice; empty when nothing
+	// matched well enough) and Score its confidence in [0, 1).
+	Topic string  `json:"topic,omitempty"`
+	Score float64 `json:"score,omitempty"`
 	// English is true when the question, apart from platform, model and
 	// GPU names, has Latin letters and no Chinese characters.
 	English bool `json:"english"`
@@ -107,6 +112,10 @@ type Query struct {
 	// switchTo is set for "用4090", "换成 A100", "在恒源云呢": a message that
 	// changes the card or platform of the previous question.
 	switchTo bool
+	// match and text are the advice match and the original text (intent
+	// advice).
+	match *advice.Result
+	text  string
 }
 
 // number: digits with optional decimals, or Chinese numerals.

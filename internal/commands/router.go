@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
@@ -47,6 +48,8 @@ type Result struct {
 	Subscriptions []stock.Subscription `json:"subscriptions,omitempty"`
 	// Digest is the storage digest (intent digest).
 	Digest *billing.Digest `json:"digest,omitempty"`
+	// Advice is the knowledge-base answer (intent advice).
+	Advice *AdviceResult `json:"advice,omitempty"`
 	// Text is the reply as plain text, as the console shows it.
 	Text  string     `json:"text"`
 	Reply chat.Reply `json:"-"`
@@ -111,6 +114,9 @@ type Router struct {
 	// Storage ledger and digest (nil when not enabled).
 	storage *StorageOptions
 
+	// advice is the troubleshooting knowledge base (nil when not enabled).
+	advice *advice.Base
+
 	mu sync.Mutex
 	// last holds each conversation's last estimate question, so that a
 	// follow-up such as "seq 4096" changes it.
@@ -144,7 +150,12 @@ func NewRouter(cat *catalog.Catalog, offers Offers, opts ...Option) *Router {
 	for _, o := range opts {
 		o(r)
 	}
-	r.defs = definitions()
+	for _, d := range definitions() {
+		if d.Intent == IntentAdvice && r.advice == nil {
+			continue
+		}
+		r.defs = append(r.defs, d)
+	}
 	return r
 }
 
@@ -161,13 +172,18 @@ func (r *Router) Handle(ctx context.Context, msg chat.Message) chat.Reply {
 // the same conversation re-runs that estimate with the change.
 func (r *Router) Answer(ctx context.Context, msg chat.Message) Result {
 	q := Parse(r.cat, msg.Text)
+	r.adviceQuery(&q, msg.Text)
 	key := msg.Channel + "/" + msg.ChatID + "/" + msg.SenderID
-	if msg.ChatID != "" {
+	if msg.ChatID != "" && q.Intent != IntentAdvice {
 		q = r.followUp(key, q)
 	}
 	res := r.answer(ctx, q, msg)
-	if msg.ChatID != "" && res.Intent == IntentEstimate {
-		r.remember(key, res.Query)
+	if msg.ChatID != "" && (res.Intent == IntentEstimate || res.Intent == IntentAdvice && res.Estimate != nil) {
+		// An OOM or card answer with an estimate can be followed up
+		// ("seq 2048") like an estimate.
+		fq := res.Query
+		fq.Intent, fq.match, fq.text, fq.Topic, fq.Score = IntentEstimate, nil, "", "", 0
+		r.remember(key, fq)
 	}
 	res.Text = chat.PlainText(res.Reply)
 	return res

@@ -1,0 +1,562 @@
+// Package advice answers the troubleshooting and card-choice questions lab
+// members paste into the group: "CUDA out of memory", "SSH 连不上", "微调
+// BERT 用什么卡". Its knowledge base is configs/advice.yaml (topics with the
+// symptoms they match, causes, numbered fix steps and their source; and
+// workloads with the VRAM they need), loaded and validated like the catalog.
+// Match maps a question or a pasted error (a traceback, nvidia-smi or ssh
+// output) to the best topic with a confidence.
+package advice
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"regexp"
+	"regexp/syntax"
+	"strings"
+
+	ahocorasick "github.com/BobuSumisu/aho-corasick"
+	"github.com/goccy/go-yaml"
+
+	"github.com/labgpu/bot/internal/catalog"
+)
+
+// File is the knowledge base's file name inside the configs directory.
+const File = "advice.yaml"
+
+// Ties name the lab data an answer adds to a topic's steps.
+const (
+	TieOOM       = "oom"       // the estimate of the job in the question
+	TieDisk      = "disk"      // data-disk prices and how to expand
+	TieCard      = "card"      // the cards that fit, cheapest first
+	TieStorage   = "storage"   // storage prices and the no-GPU mode (无卡模式)
+	TieBilling   = "billing"   // billing granularity and minimum per start
+	TieStock     = "stock"     // current stock and the subscribe hint
+	TieRetention = "retention" // when stopped instances and data are deleted
+	TiePlatform  = "platform"  // the named platform's hidden costs
+)
+
+var ties = []string{TieOOM, TieDisk, TieCard, TieStorage, TieBilling, TieStock, TieRetention, TiePlatform}
+
+// Lines is a list of short sentences in Chinese and English (same count).
+type Lines struct {
+	Zh []string `yaml:"zh" json:"zh"`
+	En []string `yaml:"en" json:"en"`
+}
+
+// Pick returns the English lines when en is set, else the Chinese ones.
+func (l Lines) Pick(en bool) []string {
+	if en {
+		return l.En
+	}
+	return l.Zh
+}
+
+// Topic is one pitfall: what it looks like, why it happens, how to fix it.
+//
+// Terms are lowercase; the text they are matched against is folded
+// (catalog.Fold: lowercase, full-width ASCII narrowed) with whitespace runs
+// collapsed to one space. A term starting or ending with an ASCII letter or
+// digit matches only at an ASCII word boundary there ("oom" not in "room").
+type Topic struct {
+	// ID is the kebab-case name answers and JSON use ("cuda-oom").
+	ID    string       `yaml:"id" json:"id"`
+	Title catalog.Text `yaml:"title" json:"title"`
+	// Errors are texts as a program prints them (weight WeightError).
+	Errors []string `yaml:"errors,omitempty" json:"errors,omitempty"`
+	// Patterns are RE2 regular expressions in lowercase (WeightError).
+	Patterns []string `yaml:"patterns,omitempty" json:"patterns,omitempty"`
+	// Phrases are chat wordings that name the topic alone (WeightPhrase).
+	Phrases []string `yaml:"phrases,omitempty" json:"phrases,omitempty"`
+	// Hints support a match but do not make one alone (WeightHint).
+	Hints []string `yaml:"hints,omitempty" json:"hints,omitempty"`
+	// Causes are the likely causes; Steps the fix, in order.
+	Causes Lines `yaml:"causes" json:"causes"`
+	Steps  Lines `yaml:"steps" json:"steps"`
+	// Related are other topic ids worth reading next.
+	Related []string `yaml:"related,omitempty" json:"related,omitempty"`
+	// Tie is the lab data the answer adds (one of the Tie constants, or
+	// empty).
+	Tie string `yaml:"tie,omitempty" json:"tie,omitempty"`
+	// Source names where the facts come from: a seed section or a vendor
+	// document.
+	Source string `yaml:"source" json:"source"`
+	// Examples are real-style inputs; every term must occur in one of
+	// them, which Load checks.
+	Examples []string `yaml:"examples" json:"examples,omitempty"`
+
+	res []*regexp.Regexp
+	// anchored[k] is set when pattern k uses ^ or $ (run on the whole text).
+	anchored []bool
+}
+
+// Workload is a job the LLM estimator does not model (BERT fine-tuning,
+// Stable Diffusion images, CNN training): the VRAM it needs on one card.
+type Workload struct {
+	ID   string       `yaml:"id" json:"id"`
+	Name catalog.Text `yaml:"name" json:"name"`
+	// Keywords name the workload in a question (lowercase).
+	Keywords []string `yaml:"keywords" json:"keywords"`
+	// Kind is "training" or "inference".
+	Kind string `yaml:"kind" json:"kind"`
+	// VRAMGB is the memory one card needs, GB (1e9 bytes): Low for the
+	// smallest sensible setting, High for a comfortable one.
+	VRAMGB Range `yaml:"vram_gb" json:"vram_gb"`
+	// Refines lists workloads this one is a special case of ("sdxl-images"
+	// refines "sd15-images"): when both are named, this one is meant.
+	Refines []string `yaml:"refines,omitempty" json:"-"`
+	// Note is what to know beyond memory (speed, environment).
+	Note   catalog.Text `yaml:"note,omitempty" json:"note,omitempty"`
+	Source string       `yaml:"source" json:"source"`
+	// Examples are questions that name the workload.
+	Examples []string `yaml:"examples" json:"examples,omitempty"`
+}
+
+// Range is a low–high figure.
+type Range struct {
+	Low  float64 `yaml:"low" json:"low"`
+	High float64 `yaml:"high" json:"high"`
+}
+
+// Base is the loaded knowledge base. It is safe for concurrent use.
+type Base struct {
+	Topics    []Topic
+	Workloads []Workload
+
+	byID map[string]*Topic
+	// always are the patterns with no required literal: they run on every
+	// text; the others run only when each of their clauses has one of its
+	// literals in the text (clauses[ref] is how many they have).
+	always  []patRef
+	clauses map[patRef]int
+	// trie finds every literal in one pass; lits[i] is its pattern i, and
+	// one literal can be a term of several topics (a shared hint).
+	trie  *ahocorasick.Trie
+	terms []term
+	lits  []literal
+	// wtrie finds workload keywords; wterms[i] is keyword i's workload.
+	wtrie  *ahocorasick.Trie
+	wterms []term
+}
+
+// literal is a distinct string in the trie, the terms it stands for, and
+// the patterns it is a required part of (found anywhere, it lets them run).
+type literal struct {
+	term  term // for the boundary check
+	terms []int
+	pats  []clauseRef
+	// problem marks one of problemWords.
+	problem bool
+}
+
+// patRef is pattern k of topic t.
+type patRef struct{ t, k int }
+
+// clauseRef is clause c of pattern ref's required literals.
+type clauseRef struct {
+	ref patRef
+	c   int
+}
+
+// term is a literal of one topic (or workload) with its weight.
+type term struct {
+	text   string
+	topic  int
+	weight float64
+	strong bool
+	// boundL/boundR: the term starts/ends with an ASCII letter or digit,
+	// so the text must have a word boundary there.
+	boundL, boundR bool
+}
+
+type doc struct {
+	Topics    []Topic    `yaml:"topics"`
+	Workloads []Workload `yaml:"workloads"`
+}
+
+// Load reads advice.yaml from fsys, decodes it strictly and validates it
+// (see New). Errors name the file and the entry:
+//
+//	advice.yaml: topic "cuda-oom": phrase "爆显存" occurs in none of its examples
+func Load(fsys fs.FS) (*Base, error) {
+	b, err := fs.ReadFile(fsys, File)
+	if err != nil {
+		return nil, fmt.Errorf("advice: read %s: %w", File, err)
+	}
+	var d doc
+	dec := yaml.NewDecoder(bytes.NewReader(b), yaml.Strict())
+	if err := dec.Decode(&d); err != nil {
+		msg := strings.TrimSpace(yaml.FormatError(err, false, false))
+		if i := strings.IndexByte(msg, '\n'); i >= 0 {
+			msg = msg[:i]
+		}
+		return nil, fmt.Errorf("%s: %s", File, msg)
+	}
+	base, err := New(d.Topics, d.Workloads)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", File, err)
+	}
+	return base, nil
+}
+
+var (
+	reID = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
+	// reUpper finds an uppercase ASCII letter not after a backslash (\S,
+	// \D and \W are classes, not letters).
+	reUpper = regexp.MustCompile(`(?:^|[^\\])[A-Z]`)
+)
+
+// New validates topics and workloads and builds the matcher. It checks:
+// unique kebab-case ids; titles, causes, steps (same count in zh and en)
+// and source present; at least one error, pattern or phrase per topic;
+// terms lowercase, folded and trimmed, errors and phrases not shared
+// between topics; patterns compile; related ids exist; tie known; every
+// term and pattern occurs in one of the topic's examples; workloads have
+// keywords found in their examples, a kind and 0 < low ≤ high VRAM.
+func New(topics []Topic, workloads []Workload) (*Base, error) {
+	if len(topics) == 0 {
+		return nil, errors.New("no topics")
+	}
+	b := &Base{Topics: topics, Workloads: workloads, byID: map[string]*Topic{}, clauses: map[patRef]int{}}
+	owner := map[string]string{} // strong literal → topic id
+	litIndex := map[string]int{}
+	tb := ahocorasick.NewTrieBuilder()
+	for i := range b.Topics {
+		t := &b.Topics[i]
+		if !reID.MatchString(t.ID) {
+			return nil, fmt.Errorf("topic %q: id must be kebab-case (a-z, 0-9, -)", t.ID)
+		}
+		if _, dup := b.byID[t.ID]; dup {
+			return nil, fmt.Errorf("topic %q: duplicate id", t.ID)
+		}
+		b.byID[t.ID] = t
+		bad := func(format string, a ...any) error {
+			return fmt.Errorf("topic %q: %s", t.ID, fmt.Sprintf(format, a...))
+		}
+		switch {
+		case strings.TrimSpace(t.Title.Zh) == "" || strings.TrimSpace(t.Title.En) == "":
+			return nil, bad("title needs zh and en")
+		case len(t.Causes.Zh) == 0 || len(t.Causes.Zh) != len(t.Causes.En):
+			return nil, bad("causes need zh and en lines, as many of each (%d zh, %d en)", len(t.Causes.Zh), len(t.Causes.En))
+		case len(t.Steps.Zh) == 0 || len(t.Steps.Zh) != len(t.Steps.En):
+			return nil, bad("steps need zh and en lines, as many of each (%d zh, %d en)", len(t.Steps.Zh), len(t.Steps.En))
+		case strings.TrimSpace(t.Source) == "":
+			return nil, bad("source is missing")
+		case len(t.Errors)+len(t.Patterns)+len(t.Phrases) == 0:
+			return nil, bad("needs at least one error, pattern or phrase (hints alone never make a match)")
+		case len(t.Examples) == 0:
+			return nil, bad("needs examples")
+		case t.Tie != "" && !contains(ties, t.Tie):
+			return nil, bad("tie %q is not one of %s", t.Tie, strings.Join(ties, ", "))
+		}
+		for _, l := range append(append(append([]string{}, t.Causes.Zh...), t.Causes.En...), append(t.Steps.Zh, t.Steps.En...)...) {
+			if strings.TrimSpace(l) == "" {
+				return nil, bad("empty cause or step")
+			}
+		}
+		examples := make([][]byte, len(t.Examples))
+		for k, e := range t.Examples {
+			examples[k] = Normalize(e)
+		}
+		seen := map[string]bool{}
+		add := func(kind string, list []string, weight float64, strong bool) error {
+			for _, s := range list {
+				switch {
+				case s == "" || s != strings.TrimSpace(s):
+					return bad("%s %q: empty or padded with spaces", kind, s)
+				case string(Normalize(s)) != s:
+					return bad("%s %q: write it lowercase, half-width, single-spaced (%q)", kind, s, Normalize(s))
+				case seen[s]:
+					return bad("%s %q: listed twice", kind, s)
+				}
+				seen[s] = true
+				if strong {
+					if other, ok := owner[s]; ok {
+						return bad("%s %q is also an error or phrase of %q; shared words can only be hints", kind, s, other)
+					}
+					owner[s] = t.ID
+				}
+				tm := newTerm(s, i, weight, kind == "error")
+				found := false
+				for _, ex := range examples {
+					if tm.in(ex) {
+						found = true
+						break
+					}
+				}
+				if !found {
+					return bad("%s %q occurs in none of its examples", kind, s)
+				}
+				b.terms = append(b.terms, tm)
+				li := b.literal(s, litIndex, tb)
+				b.lits[li].terms = append(b.lits[li].terms, len(b.terms)-1)
+			}
+			return nil
+		}
+		if err := add("error", t.Errors, WeightError, true); err != nil {
+			return nil, err
+		}
+		if err := add("phrase", t.Phrases, WeightPhrase, true); err != nil {
+			return nil, err
+		}
+		if err := add("hint", t.Hints, WeightHint, false); err != nil {
+			return nil, err
+		}
+		t.res, t.anchored = nil, nil
+		for _, p := range t.Patterns {
+			if reUpper.MatchString(p) || strings.Contains(p, "(?i") {
+				return nil, bad("pattern %q: write it lowercase without (?i); the text is lowercased first", p)
+			}
+			re, err := regexp.Compile(p)
+			if err != nil {
+				return nil, bad("pattern %q: %v", p, err)
+			}
+			found := false
+			for _, ex := range examples {
+				if re.Match(ex) {
+					found = true
+					break
+				}
+			}
+			if !found {
+				return nil, bad("pattern %q matches none of its examples", p)
+			}
+			ref := patRef{i, len(t.res)}
+			t.res = append(t.res, re)
+			t.anchored = append(t.anchored, hasTextAnchor(p))
+			if req := requiredLiterals(p); len(req) > 0 {
+				b.clauses[ref] = len(req)
+				for c, clause := range req {
+					for _, l := range clause {
+						li := b.literal(l, litIndex, tb)
+						b.lits[li].pats = append(b.lits[li].pats, clauseRef{ref, c})
+					}
+				}
+			} else {
+				b.always = append(b.always, ref)
+			}
+		}
+	}
+	for i := range b.Topics {
+		t := &b.Topics[i]
+		for _, r := range t.Related {
+			if _, ok := b.byID[r]; !ok || r == t.ID {
+				return nil, fmt.Errorf("topic %q: related %q is not another topic", t.ID, r)
+			}
+		}
+	}
+	for _, w := range problemWords {
+		li := b.literal(w, litIndex, tb)
+		b.lits[li].problem = true
+	}
+	b.trie = tb.Build()
+
+	wb := ahocorasick.NewTrieBuilder()
+	wids := map[string]bool{}
+	wkeys := map[string]string{}
+	for i := range b.Workloads {
+		w := &b.Workloads[i]
+		bad := func(format string, a ...any) error {
+			return fmt.Errorf("workload %q: %s", w.ID, fmt.Sprintf(format, a...))
+		}
+		switch {
+		case !reID.MatchString(w.ID):
+			return nil, bad("id must be kebab-case")
+		case wids[w.ID]:
+			return nil, bad("duplicate id")
+		case w.Name.Zh == "" || w.Name.En == "":
+			return nil, bad("name needs zh and en")
+		case w.Kind != "training" && w.Kind != "inference":
+			return nil, bad("kind %q must be training or inference", w.Kind)
+		case !(w.VRAMGB.Low > 0 && w.VRAMGB.High >= w.VRAMGB.Low && w.VRAMGB.High <= 2000):
+			return nil, bad("vram_gb needs 0 < low ≤ high ≤ 2000 (GB), got %g–%g", w.VRAMGB.Low, w.VRAMGB.High)
+		case strings.TrimSpace(w.Source) == "":
+			return nil, bad("source is missing")
+		case len(w.Keywords) == 0 || len(w.Examples) == 0:
+			return nil, bad("needs keywords and examples")
+		}
+		wids[w.ID] = true
+		for _, k := range w.Keywords {
+			if k == "" || string(Normalize(k)) != k {
+				return nil, bad("keyword %q: write it lowercase, half-width, single-spaced", k)
+			}
+			tm := newTerm(k, i, 1, false)
+			found := false
+			for _, e := range w.Examples {
+				if tm.in(Normalize(e)) {
+					found = true
+				}
+			}
+			if !found {
+				return nil, bad("keyword %q occurs in none of its examples", k)
+			}
+			if other, dup := wkeys[k]; dup {
+				return nil, bad("keyword %q is also a keyword of %q", k, other)
+			}
+			wkeys[k] = w.ID
+			b.wterms = append(b.wterms, tm)
+			wb.AddString(k)
+		}
+	}
+	for _, w := range b.Workloads {
+		for _, r := range w.Refines {
+			if !wids[r] || r == w.ID {
+				return nil, fmt.Errorf("workload %q: refines %q, which is not another workload", w.ID, r)
+			}
+		}
+	}
+	b.wtrie = wb.Build()
+	return b, nil
+}
+
+// literal returns the index of s in b.lits, adding it (and to the trie).
+func (b *Base) literal(s string, index map[string]int, tb *ahocorasick.TrieBuilder) int {
+	if li, ok := index[s]; ok {
+		return li
+	}
+	li := len(b.lits)
+	index[s] = li
+	b.lits = append(b.lits, literal{term: newTerm(s, -1, 0, false)})
+	tb.AddString(s)
+	return li
+}
+
+// requiredLiterals returns what every match of the pattern contains, as
+// clauses: each match contains at least one string of every clause. Nil
+// means no such literal is known and the pattern runs on every text. It
+// reads the parsed pattern: a literal is one clause; a concatenation
+// needs all its parts' clauses; an alternation needs, from each branch,
+// one of that branch's most selective clause; x+ and x{n,} with n ≥ 1 need
+// what x needs; anything optional needs nothing.
+func requiredLiterals(pattern string) [][]string {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	return required(re.Simplify())
+}
+
+func required(re *syntax.Regexp) [][]string {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase != 0 {
+			return nil
+		}
+		return [][]string{{string(re.Rune)}}
+	case syntax.OpCapture, syntax.OpPlus:
+		return required(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return required(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		var all [][]string
+		for _, sub := range re.Sub {
+			all = append(all, required(sub)...)
+		}
+		return all
+	case syntax.OpAlternate:
+		var union []string
+		for _, sub := range re.Sub {
+			r := required(sub)
+			if r == nil {
+				return nil
+			}
+			best := r[0]
+			for _, c := range r[1:] {
+				if shortest(c) > shortest(best) {
+					best = c
+				}
+			}
+			union = append(union, best...)
+		}
+		return [][]string{union}
+	}
+	return nil
+}
+
+// hasTextAnchor reports whether a pattern uses ^ or $ (or \A, \z).
+func hasTextAnchor(pattern string) bool {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return true
+	}
+	var walk func(*syntax.Regexp) bool
+	walk = func(r *syntax.Regexp) bool {
+		switch r.Op {
+		case syntax.OpBeginText, syntax.OpEndText, syntax.OpBeginLine, syntax.OpEndLine:
+			return true
+		}
+		for _, s := range r.Sub {
+			if walk(s) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(re)
+}
+
+// shortest is the byte length of the shortest string in a set.
+func shortest(xs []string) int {
+	n := -1
+	for _, x := range xs {
+		if n < 0 || len(x) < n {
+			n = len(x)
+		}
+	}
+	return n
+}
+
+// Topic returns the topic with the id.
+func (b *Base) Topic(id string) (*Topic, bool) {
+	t, ok := b.byID[id]
+	return t, ok
+}
+
+func newTerm(s string, topic int, weight float64, strong bool) term {
+	return term{text: s, topic: topic, weight: weight, strong: strong,
+		boundL: isWord(s[0]), boundR: isWord(s[len(s)-1])}
+}
+
+// in reports whether the term occurs in normalized text at a boundary.
+func (t term) in(text []byte) bool {
+	off := 0
+	for {
+		i := bytes.Index(text[off:], []byte(t.text))
+		if i < 0 {
+			return false
+		}
+		end := off + i + len(t.text)
+		if t.bounded(text, end) {
+			return true
+		}
+		off += i + 1
+	}
+}
+
+// bounded checks the word boundaries of a match ending at end.
+func (t term) bounded(text []byte, end int) bool {
+	start := end - len(t.text)
+	if t.boundL && start > 0 && isWord(text[start-1]) {
+		return false
+	}
+	if t.boundR && end < len(text) && isWord(text[end]) {
+		return false
+	}
+	return true
+}
+
+func isWord(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+func contains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,385 @@
+package advice
+
+import (
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/labgpu/bot/internal/catalog"
+)
+
+// Term weights. A topic's raw score is the sum of the weights of its
+// distinct terms found; a strong term (error or pattern) found in the last
+// lines of a multi-line paste (where a traceback names its exception)
+// counts TailBoost times.
+const (
+	WeightError  = 1.0
+	WeightPhrase = 0.6
+	WeightHint   = 0.2
+	TailBoost    = 1.5
+)
+
+// Confidence thresholds on Score (1 − e^(−raw)): Threshold picks a topic
+// (one error or one phrase suffices: 0.63 and 0.45); RelatedMin lists
+// another topic beside it.
+const (
+	Threshold  = 0.4
+	RelatedMin = 0.3
+)
+
+// MaxInput is the most text matched, bytes: longer pastes keep their first
+// quarter and last three quarters (the exception is at the end).
+const MaxInput = 64 << 10
+
+// tailLines is how many last non-empty lines of a paste get TailBoost.
+const tailLines = 3
+
+// Hit is a topic found in a text.
+type Hit struct {
+	Topic *Topic
+	// Score is the confidence in [0, 1).
+	Score float64
+	// Terms are the terms found, strongest first.
+	Terms []string
+}
+
+// Result is what Match found.
+type Result struct {
+	// Best is the topic with the highest score when it reaches Threshold.
+	Best *Hit
+	// Related are other topics at RelatedMin or more, then the best
+	// topic's declared related topics (Score 0 when not found in the text),
+	// at most 3.
+	Related []Hit
+	// Closest are the highest-scoring topics when none reached Threshold,
+	// at most 3 (empty when nothing matched at all).
+	Closest []Hit
+	// Problem is true when the text reads as a problem report or a
+	// question about one ("报错", "怎么办", "error", a traceback).
+	Problem bool
+}
+
+// problemWords make a text a problem report (Result.Problem) wherever they
+// occur, also inside words ("RuntimeError").
+var problemWords = []string{"报错", "错误", "出错", "失败", "怎么办", "怎么解决", "咋办", "咋整", "为什么", "为啥", "怎么回事", "异常", "卡住", "没反应",
+	"traceback", "error", "exception", "failed", "failure", "cannot", "can't", "couldn't", "unable to", "not working", "doesn't work",
+	"won't", "how do i fix", "how can i fix", "how to fix", "how do i solve", "why does", "why is", "why do", "warning:", "fatal", "killed", "timed out"}
+
+// Normalize folds text for matching (catalog.Fold: lowercase, full-width
+// ASCII narrowed, ideographic spaces to spaces), turns invalid UTF-8 into
+// spaces and collapses whitespace runs (including newlines) to one space.
+func Normalize(text string) []byte {
+	return normalize(text, nil)
+}
+
+// normalize is Normalize that also records, when tail is non-nil, the byte
+// offset in the output where the last tailLines non-empty lines begin.
+func normalize(text string, tail *int) []byte {
+	out := make([]byte, 0, len(text))
+	space := true // drop leading spaces
+	var lineStarts []int
+	lineHasText := false
+	for i := 0; i < len(text); {
+		r, n := utf8.DecodeRuneInString(text[i:])
+		i += n
+		if r == utf8.RuneError && n == 1 {
+			r = ' '
+		}
+		if r == '\n' {
+			lineHasText = false
+		}
+		if r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\v' || r == '\f' || r == 0x85 || r == 0x3000 || r == 0x2005 || r == 0xa0 {
+			if !space {
+				out = append(out, ' ')
+				space = true
+			}
+			continue
+		}
+		if !lineHasText {
+			lineHasText = true
+			if tail != nil {
+				lineStarts = append(lineStarts, len(out))
+			}
+		}
+		r = foldRune(r)
+		out = utf8.AppendRune(out, r)
+		space = false
+	}
+	if len(out) > 0 && out[len(out)-1] == ' ' {
+		out = out[:len(out)-1]
+	}
+	if tail != nil {
+		*tail = len(out) + 1 // nothing boosted
+		if len(lineStarts) > tailLines {
+			*tail = lineStarts[len(lineStarts)-tailLines]
+		}
+	}
+	return out
+}
+
+func foldRune(r rune) rune {
+	if r < 0x80 {
+		if r >= 'A' && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return r
+	}
+	s := catalog.Fold(string(r))
+	fr, _ := utf8.DecodeRuneInString(s)
+	return fr
+}
+
+// clip keeps at most MaxInput bytes of a text on rune boundaries.
+func clip(text string) string {
+	if len(text) <= MaxInput {
+		return text
+	}
+	head := strings.ToValidUTF8(text[:MaxInput/4], "")
+	tail := strings.ToValidUTF8(text[len(text)-MaxInput*3/4:], "")
+	return head + "\n" + tail
+}
+
+// Match scores every topic against a question or a pasted error.
+func (b *Base) Match(text string) Result {
+	var tail int
+	norm := normalize(clip(text), &tail)
+	raw := make([]float64, len(b.Topics))
+	found := make([][]int, len(b.Topics)) // term indexes per topic
+	// seen[l] records literal l's occurrences: any (a pattern's required
+	// literal needs no word boundary) with up to maxSpans spans, as a whole
+	// term, in the tail.
+	type occ struct {
+		spans      [][2]int
+		term, tail bool
+	}
+	seen := make(map[int]*occ, 16)
+	problem := false
+	b.trie.Walk(norm, func(end, n, pattern int64) bool {
+		l := int(pattern)
+		end++ // Walk gives the index of the last byte
+		if b.lits[l].problem {
+			problem = true
+		}
+		o := seen[l]
+		if o == nil {
+			o = &occ{}
+			seen[l] = o
+		}
+		sp := [2]int{int(end - n), int(end)}
+		if len(o.spans) < maxSpans {
+			o.spans = append(o.spans, sp)
+		} else {
+			// Keep the first two and the latest ones: a paste ends with
+			// its error.
+			copy(o.spans[2:], o.spans[3:])
+			o.spans[maxSpans-1] = sp
+		}
+		if b.lits[l].term.bounded(norm, int(end)) {
+			o.term = true
+			o.tail = o.tail || int(end-n) >= tail
+		}
+		return true
+	})
+	// spans[ref][c] are where pattern ref's clause c literals occur.
+	spans := map[patRef][][][2]int{}
+	for l, o := range seen {
+		lit := &b.lits[l]
+		for _, cr := range lit.pats {
+			sp := spans[cr.ref]
+			if sp == nil {
+				sp = make([][][2]int, b.clauses[cr.ref])
+				spans[cr.ref] = sp
+			}
+			sp[cr.c] = append(sp[cr.c], o.spans...)
+		}
+		if !o.term {
+			continue
+		}
+		for _, p := range lit.terms {
+			t := b.terms[p]
+			w := t.weight
+			if t.strong && o.tail {
+				w *= TailBoost
+			}
+			raw[t.topic] += w
+			found[t.topic] = append(found[t.topic], p)
+		}
+	}
+	// A pattern runs when every clause occurs, near the rarest clause.
+	near := map[patRef][][2]int{}
+	for ref, sp := range spans {
+		var rarest [][2]int
+		for _, c := range sp {
+			if len(c) == 0 {
+				rarest = nil
+				break
+			}
+			if rarest == nil || len(c) < len(rarest) {
+				rarest = c
+			}
+		}
+		if rarest != nil {
+			near[ref] = rarest
+		}
+	}
+	for _, ref := range b.always {
+		near[ref] = [][2]int{{0, len(norm)}}
+	}
+	spansRun := near
+	run := make([]patRef, 0, len(spansRun))
+	for ref := range spansRun {
+		run = append(run, ref)
+	}
+	sort.Slice(run, func(i, j int) bool { return run[i].t < run[j].t || run[i].t == run[j].t && run[i].k < run[j].k })
+	patHits := make([][]string, len(b.Topics))
+	for _, ref := range run {
+		t := &b.Topics[ref.t]
+		loc := findNear(t.res[ref.k], norm, spansRun[ref], t.anchored[ref.k])
+		if loc == nil {
+			continue
+		}
+		w := WeightError
+		if loc[0] >= tail {
+			w *= TailBoost
+		}
+		raw[ref.t] += w
+		patHits[ref.t] = append(patHits[ref.t], excerpt(norm[loc[0]:loc[1]]))
+	}
+	var hits []Hit
+	for i, r := range raw {
+		if r == 0 {
+			continue
+		}
+		h := Hit{Topic: &b.Topics[i], Score: 1 - math.Exp(-r)}
+		idx := found[i]
+		sort.Slice(idx, func(x, y int) bool {
+			if b.terms[idx[x]].weight != b.terms[idx[y]].weight {
+				return b.terms[idx[x]].weight > b.terms[idx[y]].weight
+			}
+			return idx[x] < idx[y]
+		})
+		h.Terms = append(h.Terms, patHits[i]...)
+		for _, p := range idx {
+			h.Terms = append(h.Terms, b.terms[p].text)
+		}
+		hits = append(hits, h)
+	}
+	sort.SliceStable(hits, func(i, j int) bool {
+		if hits[i].Score != hits[j].Score {
+			return hits[i].Score > hits[j].Score
+		}
+		return hits[i].Topic.ID < hits[j].Topic.ID
+	})
+	res := Result{Problem: problem}
+	if len(hits) == 0 || hits[0].Score < Threshold {
+		for i := 0; i < len(hits) && i < 3; i++ {
+			res.Closest = append(res.Closest, hits[i])
+		}
+		return res
+	}
+	best := hits[0]
+	res.Best = &best
+	listed := map[string]bool{best.Topic.ID: true}
+	for _, h := range hits[1:] {
+		if len(res.Related) == 3 || h.Score < RelatedMin {
+			break
+		}
+		res.Related = append(res.Related, h)
+		listed[h.Topic.ID] = true
+	}
+	for _, id := range best.Topic.Related {
+		if len(res.Related) == 3 {
+			break
+		}
+		if listed[id] {
+			continue
+		}
+		t := b.byID[id]
+		res.Related = append(res.Related, Hit{Topic: t})
+		listed[id] = true
+	}
+	return res
+}
+
+// Patterns run only near their required literals: within PatternReach
+// bytes either side of each occurrence (per literal the first two and the
+// latest maxSpans-2), so
+// a long paste costs the regexp engine a few short windows, not the whole
+// text per pattern. A pattern with ^ or $ runs on the whole text.
+const (
+	PatternReach = 160
+	maxSpans     = 8
+)
+
+// findNear returns the first match of re in text within the windows
+// around spans (the whole text when whole is set), as [start, end) in
+// text. Short windows also let the regexp package use its backtracker,
+// much faster than its NFA on kilobytes of text.
+func findNear(re *regexp.Regexp, text []byte, spans [][2]int, whole bool) []int {
+	if whole {
+		return re.FindIndex(text)
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i][0] < spans[j][0] })
+	var wins [][2]int
+	for _, sp := range spans {
+		lo, hi := max(0, sp[0]-PatternReach), min(len(text), sp[1]+PatternReach)
+		if n := len(wins); n > 0 && lo <= wins[n-1][1] {
+			wins[n-1][1] = max(wins[n-1][1], hi)
+			continue
+		}
+		wins = append(wins, [2]int{lo, hi})
+	}
+	for _, w := range wins {
+		if loc := re.FindIndex(text[w[0]:w[1]]); loc != nil {
+			return []int{w[0] + loc[0], w[0] + loc[1]}
+		}
+	}
+	return nil
+}
+
+// excerpt is matched text as answers quote it: at most 40 bytes, valid
+// UTF-8.
+func excerpt(b []byte) string {
+	if len(b) > 40 {
+		b = b[:40]
+	}
+	return strings.ToValidUTF8(string(b), "")
+}
+
+// WorkloadIn returns the workload a question names, or nil: of those whose
+// keywords occur, leaving out any another one refines, the one with the
+// most keyword bytes found.
+func (b *Base) WorkloadIn(text string) *Workload {
+	if len(b.Workloads) == 0 {
+		return nil
+	}
+	norm := Normalize(clip(text))
+	score := make([]int, len(b.Workloads))
+	b.wtrie.Walk(norm, func(end, n, pattern int64) bool {
+		t := b.wterms[pattern]
+		if t.bounded(norm, int(end)+1) {
+			score[t.topic] += int(n)
+		}
+		return true
+	})
+	refined := map[string]bool{}
+	for i, s := range score {
+		if s > 0 {
+			for _, r := range b.Workloads[i].Refines {
+				refined[r] = true
+			}
+		}
+	}
+	best := -1
+	for i, s := range score {
+		if s > 0 && !refined[b.Workloads[i].ID] && (best < 0 || s > score[best]) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	return &b.Workloads[best]
+}

@@ -1,0 +1,582 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/labgpu/bot/internal/advice"
+	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/chat"
+)
+
+// IntentAdvice answers a pasted error or a troubleshooting or card-choice
+// question from the advice knowledge base (configs/advice.yaml).
+const IntentAdvice = "advice"
+
+// AdviceResult is the advice behind an answer (intent advice).
+type AdviceResult struct {
+	// Topic is the entry id, empty when no entry matched well enough.
+	Topic string `json:"topic,omitempty"`
+	Title string `json:"title,omitempty"`
+	// Score is the confidence in [0, 1) (advice.Threshold picks a topic).
+	Score float64 `json:"score"`
+	// Matched are the terms found in the text, strongest first.
+	Matched []string `json:"matched,omitempty"`
+	Causes  []string `json:"causes,omitempty"`
+	Steps   []string `json:"steps,omitempty"`
+	Source  string   `json:"source,omitempty"`
+	// Related are further entries worth reading; Closest the nearest
+	// entries when none matched.
+	Related []AdviceRef `json:"related,omitempty"`
+	Closest []AdviceRef `json:"closest,omitempty"`
+	// Workload is the non-LLM job a card-choice question named.
+	Workload *advice.Workload `json:"workload,omitempty"`
+	// Cards are the cards that fit a card-choice question, cheapest first.
+	Cards []CardRow `json:"cards,omitempty"`
+}
+
+// AdviceRef names another entry.
+type AdviceRef struct {
+	Topic string  `json:"topic"`
+	Title string  `json:"title"`
+	Score float64 `json:"score"`
+}
+
+// CardRow is a card that fits a workload, at its cheapest known price.
+type CardRow struct {
+	GPU      string  `json:"gpu"`
+	MemoryGB float64 `json:"memory_gb"`
+	// Comfortable is true when the card holds the workload's high figure.
+	Comfortable bool    `json:"comfortable"`
+	Platform    string  `json:"platform,omitempty"`
+	PriceCNY    float64 `json:"price_cny_per_hour,omitempty"`
+	Source      string  `json:"source,omitempty"`
+	AsOf        string  `json:"as_of,omitempty"`
+	Verified    bool    `json:"verified"`
+}
+
+// WithAdvice enables answers from the advice knowledge base.
+func WithAdvice(b *advice.Base) Option { return func(r *Router) { r.advice = b } }
+
+// AdviceTopics returns the knowledge base's topics (nil without one).
+func (r *Router) AdviceTopics() []advice.Topic {
+	if r.advice == nil {
+		return nil
+	}
+	return r.advice.Topics
+}
+
+// commandIntents are explicit commands advice never overrides.
+var commandIntents = []string{IntentHelp, IntentSubscribe, IntentUnsubscribe, IntentSubscriptions, IntentMute,
+	IntentStorageAdd, IntentStorageList, IntentStorageResize, IntentStorageStop, IntentStorageStart, IntentStorageRemove,
+	IntentDigest, IntentDigestOn, IntentDigestOff}
+
+// adviceQuery turns q into an advice question when the text matches a
+// topic well (an error paste, "SSH 连不上", "微调 BERT 用什么卡"), or when it
+// reads as a problem report no other command took ("I don't know this
+// one"). Explicit commands are never overridden.
+func (r *Router) adviceQuery(q *Query, text string) {
+	if r.advice == nil || containsStr(commandIntents, q.Intent) {
+		return
+	}
+	m := r.advice.Match(text)
+	switch {
+	case m.Best != nil:
+		q.Topic = m.Best.Topic.ID
+		q.Score = round2(m.Best.Score)
+	case q.Intent == IntentUnknown && m.Problem:
+		if len(m.Closest) > 0 {
+			q.Score = round2(m.Closest[0].Score)
+		}
+	default:
+		return
+	}
+	q.Intent = IntentAdvice
+	q.English = !reCJK.MatchString(text) && reLatin.MatchString(catalog.Fold(text))
+	q.match = &m
+	q.text = text
+}
+
+// adviceAnswer answers intent advice: the topic's causes and numbered
+// steps, the lab data its tie adds, related topics and the source.
+func (r *Router) adviceAnswer(ctx context.Context, res *Result) {
+	q := res.Query
+	en := q.English
+	if q.match == nil {
+		// AnswerQuery with a bare advice intent: match the topic id.
+		m := advice.Result{}
+		if t, ok := r.topic(q.Topic); ok {
+			m.Best = &advice.Hit{Topic: t, Score: q.Score}
+		}
+		q.match = &m
+	}
+	m := q.match
+	if m.Best == nil {
+		r.adviceUnknown(res, m)
+		return
+	}
+	t := m.Best.Topic
+	ar := &AdviceResult{Topic: t.ID, Title: t.Title.Pick(en), Score: round2(m.Best.Score), Matched: m.Best.Terms,
+		Causes: t.Causes.Pick(en), Steps: t.Steps.Pick(en), Source: t.Source}
+	res.Advice = ar
+	rep := chat.Reply{}
+	conf := int(math.Round(m.Best.Score * 100))
+	switch {
+	case m.Best.Score >= 0.75:
+		rep.Title = fmt.Sprintf(pick1(en, "很可能是：%s（把握 %d%%）", "Most likely: %s (confidence %d%%)"), ar.Title, conf)
+	default:
+		rep.Title = fmt.Sprintf(pick1(en, "可能是：%s（把握 %d%%）", "Possibly: %s (confidence %d%%)"), ar.Title, conf)
+	}
+	causes, steps := pick1(en, "可能的原因：", "Likely causes:"), pick1(en, "怎么做：", "What to do:")
+	if t.Tie == advice.TieCard {
+		// A card question: the cards first, then the general logic.
+		rep.Title = pick1(en, "选卡", "Choosing a GPU")
+		r.cardChoice(ctx, res, &rep)
+		causes, steps = pick1(en, "选卡思路：", "How to choose:"), pick1(en, "分档参考：", "Rough tiers:")
+	}
+	rep.Lines = append(rep.Lines, causes)
+	for _, c := range ar.Causes {
+		rep.Lines = append(rep.Lines, "• "+c)
+	}
+	rep.Lines = append(rep.Lines, steps)
+	for i, s := range ar.Steps {
+		rep.Lines = append(rep.Lines, fmt.Sprintf("%d. %s", i+1, s))
+	}
+	switch t.Tie {
+	case advice.TieOOM:
+		r.oomTie(ctx, res, &rep)
+	case advice.TieDisk, advice.TieStorage:
+		r.diskTie(res, &rep, t.Tie == advice.TieStorage)
+	case advice.TieBilling:
+		r.billingTie(res, &rep)
+	case advice.TieRetention:
+		r.retentionTie(res, &rep)
+	case advice.TieStock:
+		r.stockTie(ctx, res, &rep)
+	case advice.TiePlatform:
+		for _, p := range res.Platforms {
+			if l := r.hiddenCostNote(p, en); l != "" {
+				rep.Lines = append(rep.Lines, l)
+			}
+		}
+	}
+	for _, h := range m.Related {
+		ar.Related = append(ar.Related, AdviceRef{Topic: h.Topic.ID, Title: h.Topic.Title.Pick(en), Score: round2(h.Score)})
+	}
+	if len(ar.Related) > 0 {
+		var names []string
+		for _, x := range ar.Related {
+			names = append(names, x.Title)
+		}
+		rep.Notes = append(rep.Notes, pick1(en, "相关：", "Related: ")+strings.Join(names, pick1(en, "；", "; ")))
+	}
+	if len(ar.Matched) > 0 {
+		rep.Notes = append(rep.Notes, pick1(en, "依据：文字里有 ", "Matched on: ")+quoteList(ar.Matched, 4, en))
+	}
+	rep.Notes = append(rep.Notes, pick1(en, "来源：", "Source: ")+t.Source)
+	res.Reply = rep
+}
+
+// adviceUnknown says no topic matched and names the closest ones.
+func (r *Router) adviceUnknown(res *Result, m *advice.Result) {
+	en := res.English
+	ar := &AdviceResult{}
+	res.Advice = ar
+	rep := chat.Reply{Title: pick1(en, "这个问题我不认识，没把握给出排查步骤。", "I don't know this one well enough to give steps.")}
+	if len(m.Closest) > 0 {
+		ar.Score = round2(m.Closest[0].Score)
+		var names []string
+		for _, h := range m.Closest {
+			ar.Closest = append(ar.Closest, AdviceRef{Topic: h.Topic.ID, Title: h.Topic.Title.Pick(en), Score: round2(h.Score)})
+			names = append(names, h.Topic.Title.Pick(en))
+		}
+		rep.Lines = append(rep.Lines, pick1(en, "最接近的话题：", "Closest topics: ")+strings.Join(names, pick1(en, "；", "; ")))
+		rep.Lines = append(rep.Lines, pick1(en, "如果是其中之一，把完整报错（最后几行）贴上来，或者用话题里的说法再问一次。",
+			"If it is one of these, paste the full error (its last lines) or ask again in those words."))
+	} else {
+		rep.Lines = append(rep.Lines, pick1(en, "把完整报错的最后几行贴上来会更好认；我认识的话题见“帮助”。",
+			"Pasting the last lines of the full error helps; “help” lists the topics I know."))
+	}
+	res.Reply = rep
+}
+
+func (r *Router) topic(id string) (*advice.Topic, bool) {
+	if r.advice == nil || id == "" {
+		return nil, false
+	}
+	return r.advice.Topic(id)
+}
+
+// quoteList quotes up to n terms.
+func quoteList(xs []string, n int, en bool) string {
+	if len(xs) > n {
+		xs = xs[:n]
+	}
+	var out []string
+	for _, x := range xs {
+		out = append(out, "“"+x+"”")
+	}
+	return strings.Join(out, pick1(en, "、", ", "))
+}
+
+// OOM figures PyTorch prints: "Tried to allocate 2.00 GiB (GPU 0; 23.65 GiB
+// total capacity; 21.40 GiB already allocated; ...)" (1.x) and "GPU 0 has a
+// total capacity of 23.65 GiB of which 1.06 GiB is free" (2.x).
+var (
+	reOOMAlloc = regexp.MustCompile(`tried to allocate ([\d.]+) (gib|mib)`)
+	reOOMTotal = regexp.MustCompile(`([\d.]+) gib total capacity|total capacity of ([\d.]+) gib`)
+	reOOMFree  = regexp.MustCompile(`([\d.]+) (gib|mib) free|of which ([\d.]+) (gib|mib) is free`)
+)
+
+func gib(num, unit string) float64 {
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil || v < 0 || v > 1e6 {
+		return -1
+	}
+	if unit == "mib" {
+		v /= 1024
+	}
+	return v
+}
+
+// oomTie adds what the error says about the card and, when the question
+// names a job ("7B LoRA seq 4096 on 4090"), the estimate of that job and
+// of the usual ways out (QLoRA, half the sequence).
+func (r *Router) oomTie(ctx context.Context, res *Result, rep *chat.Reply) {
+	q := res.Query
+	en := q.English
+	folded := string(advice.Normalize(q.text))
+	if m := reOOMAlloc.FindStringSubmatch(folded); m != nil {
+		line := fmt.Sprintf(pick1(en, "报错里：这一步还要 %.2f GiB", "From the error: this step wanted %.2f GiB more"), gib(m[1], m[2]))
+		if t := reOOMTotal.FindStringSubmatch(folded); t != nil {
+			total := t[1] + t[2]
+			line += fmt.Sprintf(pick1(en, "，卡总共 %s GiB", " on a %s GiB card"), total)
+		}
+		if f := reOOMFree.FindStringSubmatch(folded); f != nil {
+			free, unit := f[1], f[2]
+			if free == "" {
+				free, unit = f[3], f[4]
+			}
+			line += fmt.Sprintf(pick1(en, "，只剩 %.2f GiB 空闲", ", %.2f GiB free"), gib(free, unit))
+		}
+		rep.Lines = append(rep.Lines, line+pick1(en, "。", "."))
+	}
+	if q.Model == "" && q.ParamsB == 0 {
+		rep.Lines = append(rep.Lines, pick1(en, "告诉我模型、方法和序列长度（如“7B LoRA seq 4096 用4090 OOM”），我算一下要多少显存、哪些卡放得下。",
+			"Tell me the model, method and sequence length (e.g. “7B LoRA seq 4096 on a 4090 OOM”) and I will work out the VRAM and which cards fit."))
+		return
+	}
+	job := JobFromQuery(q)
+	if job.Method == "" || job.Method == billing.MethodInference && !containsAny(catalog.Fold(q.text), []string{"推理", "inference", "部署", "serve", "serving", "vllm", "generate"}) {
+		job.Method = billing.MethodLoRA
+	}
+	if job.Method == billing.MethodQLoRA && job.Bits == 0 {
+		job.Bits = 4
+	}
+	noQuotes := func(string) []billing.PriceQuote { return nil }
+	est, err := r.est.Estimate(job, noQuotes)
+	if err != nil {
+		if !errors.Is(err, billing.ErrUnknownModel) {
+			rep.Lines = append(rep.Lines, pick1(en, "无法估算这个任务：", "Cannot estimate this job: ")+err.Error())
+		}
+		return
+	}
+	res.Estimate, res.VRAMGB, res.Fits = est, &est.VRAM, est.Fits
+	gpu := ""
+	if len(q.GPUs) > 0 {
+		gpu = q.GPUs[0]
+	}
+	need := est.VRAM.Total
+	line := fmt.Sprintf(pick1(en, "按你说的任务（%s，%s，seq %d，batch %d）：单卡约需 %.1f GB",
+		"For the job you describe (%s, %s, seq %d, batch %d): ~%.1f GB on one GPU"),
+		est.ModelID, methodName(est.Method, est.Bits, en), est.SeqLen, est.Batch, need)
+	if est.Method != billing.MethodInference && est.VRAMMin < need-0.05 {
+		line += fmt.Sprintf(pick1(en, "（batch 1 + 梯度累积约 %.1f GB）", " (~%.1f GB at micro-batch 1 with gradient accumulation)"), est.VRAMMin)
+	}
+	if g, ok := r.cat.GPU(gpu); ok {
+		line += fmt.Sprintf(pick1(en, "；%s 有 %.1f GB", "; a %s has %.1f GB"), g.ID, billing.CapacityGB(g))
+	}
+	rep.Lines = append(rep.Lines, line+pick1(en, "。", "."))
+	// The usual ways out, estimated.
+	var outs []string
+	try := func(label string, j billing.Job) {
+		e, err := r.est.Estimate(j, noQuotes)
+		if err != nil {
+			return
+		}
+		v := e.VRAM.Total
+		if e.Method != billing.MethodInference && e.VRAMMin < v {
+			v = e.VRAMMin
+		}
+		outs = append(outs, fmt.Sprintf("%s ~%.1f GB", label, v))
+	}
+	if job.Method == billing.MethodLoRA || job.Method == billing.MethodFull {
+		j := job
+		j.Method, j.Bits = billing.MethodQLoRA, 4
+		try("QLoRA 4-bit", j)
+	}
+	if est.SeqLen >= 1024 && job.Method != billing.MethodInference {
+		j := job
+		j.SeqLen = est.SeqLen / 2
+		try(fmt.Sprintf("seq %d", j.SeqLen), j)
+	}
+	if len(outs) > 0 {
+		rep.Lines = append(rep.Lines, pick1(en, "省显存的做法估一下：", "The usual savings, estimated: ")+strings.Join(outs, pick1(en, "；", "; "))+
+			pick1(en, "（batch 1 + 梯度累积时）", " (at micro-batch 1 with gradient accumulation)"))
+	}
+	var fit []string
+	for _, f := range est.Fits {
+		if f.Fits && f.GPUCount == 1 {
+			fit = append(fit, f.GPU)
+		}
+	}
+	if len(fit) > 0 {
+		if len(fit) > 6 {
+			fit = fit[:6]
+		}
+		rep.Lines = append(rep.Lines, pick1(en, "原样单卡放得下的卡：", "Single cards that fit it as is: ")+strings.Join(fit, pick1(en, "、", ", "))+
+			pick1(en, "（问“这个任务要多少钱”看各平台费用）", " (ask what it costs for per-platform totals)"))
+	}
+}
+
+// mainPlatforms are the platforms a disk or billing answer lists when the
+// question names none: the GPU marketplaces, in catalog order.
+func (r *Router) mainPlatforms(q Query) []*catalog.Platform {
+	var out []*catalog.Platform
+	if len(q.Platforms) > 0 {
+		for _, id := range q.Platforms {
+			if p, ok := r.cat.Platform(id); ok {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
+	for i := range r.cat.Platforms {
+		p := &r.cat.Platforms[i]
+		if p.Kind == "marketplace" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// diskTie shows data-disk prices (CNY per GB-day, beyond the free part)
+// with their dates, a 100 GB month, and with storage the no-GPU mode.
+func (r *Router) diskTie(res *Result, rep *chat.Reply, noCard bool) {
+	en := res.English
+	t := &chat.Table{Header: pick(en, []string{"平台", "免费数据盘", "数据盘 元/GB·天", "100GB 一个月", "价格日期"},
+		[]string{"platform", "free data disk", "CNY/GB-day", "100 GB for a month", "as of"})}
+	if noCard {
+		t.Header = append(t.Header, pick1(en, "无卡模式", "no-GPU mode"))
+	}
+	unverified := false
+	for _, p := range r.mainPlatforms(res.Query) {
+		f := p.Storage.DataDiskCNYPerGBDay
+		price, month, asOf := pick1(en, "未知", "unknown"), "-", "-"
+		if f != nil {
+			price = figureText(*f)
+			mid := (f.Low + f.High) / 2
+			month = fmt.Sprintf("~%.0f", mid*100*30)
+			asOf = f.AsOf
+			if !f.Verified {
+				asOf += "*"
+				unverified = true
+			}
+		}
+		row := []string{p.DisplayName(en), fmt.Sprintf("%g GB", p.Storage.DataDiskFreeGB), price, month, asOf}
+		if noCard {
+			nc := pick1(en, "无", "none")
+			if p.Storage.NoCard.Available {
+				nc = pick1(en, "有", "yes")
+				if p.Storage.NoCard.CNYPerHour != nil {
+					nc = figureText(*p.Storage.NoCard.CNYPerHour) + pick1(en, " 元/时", " CNY/h")
+				}
+			}
+			row = append(row, nc)
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	if len(t.Rows) == 0 {
+		return
+	}
+	rep.Table = t
+	rep.Notes = append(rep.Notes, pick1(en, "数据盘价格来自目录（非实时）；100GB 一个月按区间中值、不扣免费额度。",
+		"Disk prices are catalog list prices (not live); the month column uses the range midpoint, before the free part."))
+	if unverified {
+		rep.Notes = append(rep.Notes, pick1(en, "* 仅见于原始文章、未经其他来源核实。", "* only the seed articles report it; not confirmed by a dated source."))
+	}
+	if r.storage != nil {
+		rep.Notes = append(rep.Notes, pick1(en, "在本群“登记存储 平台 大小”记下这块盘，周报会算它每周花多少。",
+			"Register the disk here (“storage add <platform> <size>”) and the weekly digest will cost it."))
+	}
+}
+
+// billingTie shows each platform's billing granularity and minimum.
+func (r *Router) billingTie(res *Result, rep *chat.Reply) {
+	en := res.English
+	var parts []string
+	for _, p := range r.mainPlatforms(res.Query) {
+		s := p.DisplayName(en) + " " + granularityText(p.Billing.Granularity, en)
+		if p.Billing.MinimumMinutes > 0 {
+			s += fmt.Sprintf(pick1(en, "，每次最少 %g 分钟", ", minimum %g min per run"), p.Billing.MinimumMinutes)
+		}
+		parts = append(parts, s)
+	}
+	if len(parts) > 0 {
+		rep.Lines = append(rep.Lines, pick1(en, "各平台计费（目录）：", "Billing per platform (catalog): ")+strings.Join(parts, pick1(en, "；", "; ")))
+	}
+}
+
+// retentionTie shows when platforms release stopped instances and data.
+func (r *Router) retentionTie(res *Result, rep *chat.Reply) {
+	en := res.English
+	for _, p := range r.mainPlatforms(res.Query) {
+		for _, rt := range p.Retention {
+			rep.Lines = append(rep.Lines, p.DisplayName(en)+pick1(en, "：", ": ")+strings.TrimRight(rt.Text.Pick(en), "。. "))
+		}
+	}
+}
+
+// stockTie counts the offers available now for the GPUs named and offers
+// the subscription.
+func (r *Router) stockTie(ctx context.Context, res *Result, rep *chat.Reply) {
+	q := res.Query
+	en := q.English
+	gpu := ""
+	if len(q.GPUs) > 0 {
+		snap := r.offers.Snapshot(ctx)
+		rows, _ := r.rowsFor(snap, q, r.now())
+		live := 0
+		var where []string
+		for _, row := range rows {
+			if row.Available != nil && *row.Available && row.Source != "catalog" {
+				live++
+				if !containsStr(where, r.platformName(row.Platform, en)) {
+					where = append(where, r.platformName(row.Platform, en))
+				}
+			}
+		}
+		gpu = q.GPU
+		if live > 0 {
+			rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "现在 %s 有货的报价 %d 条：%s（问“哪家有%s”看价格和数据时间）。",
+				"%s is available in %d offers right now: %s (ask “which platform has a %s” for prices and ages)."), q.GPU, live, strings.Join(where, pick1(en, "、", ", ")), q.GPU))
+		} else {
+			rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "现在没有看到 %s 有货的实时报价。", "No live offer shows %s available right now."), q.GPU))
+		}
+	}
+	if r.subs != nil && len(q.GPUs) > 0 {
+		rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "发“%s 有货了提醒我”，有货时在本群 @你（每次变化只提醒一次）。",
+			"Say “notify me when a %s is available” and I will @mention you here once it is (once per change)."), gpu))
+	}
+}
+
+// cardChoice answers "用什么卡": with an LLM job, the estimate (cards that
+// fit, cheapest first); with a known workload, the cards whose VRAM holds
+// it at their cheapest known price; otherwise it asks for the task.
+func (r *Router) cardChoice(ctx context.Context, res *Result, rep *chat.Reply) {
+	q := res.Query
+	en := q.English
+	if q.Model != "" || q.ParamsB > 0 {
+		sub := *res
+		sub.Query.Intent = IntentEstimate
+		r.estimateAnswer(ctx, &sub)
+		res.Estimate, res.Options, res.VRAMGB, res.Fits, res.Hours = sub.Estimate, sub.Options, sub.VRAMGB, sub.Fits, sub.Hours
+		res.TokensTrained, res.FLOPs = sub.TokensTrained, sub.FLOPs
+		if sub.Estimate != nil {
+			rep.Title += pick1(en, "：", ": ") + strings.TrimPrefix(strings.TrimPrefix(sub.Reply.Title, "估算："), "Estimate: ")
+			rep.Lines = append(rep.Lines, pick1(en, "放得下的卡和费用（最便宜的在前）：", "Cards that fit and what they cost (cheapest first):"))
+		} else {
+			rep.Lines = append(rep.Lines, sub.Reply.Title)
+		}
+		rep.Lines = append(rep.Lines, sub.Reply.Lines...)
+		rep.Table = sub.Reply.Table
+		rep.Notes = append(rep.Notes, sub.Reply.Notes...)
+		return
+	}
+	w := r.advice.WorkloadIn(q.text)
+	if w == nil {
+		rep.Lines = append(rep.Lines, pick1(en, "什么任务？比如“微调 BERT 用什么卡”“跑 SD 出图用什么卡”“7B 推理用什么卡”“Qwen2.5-7B LoRA 用什么卡”，我按显存列出放得下的卡、最便宜的在前。",
+			"What is the job? E.g. “which GPU for fine-tuning BERT”, “which GPU for SDXL images”, “which GPU for 7B inference”; I list the cards that fit, cheapest first."))
+		return
+	}
+	res.Advice.Workload = w
+	method := billing.MethodInference
+	if w.Kind == "training" {
+		method = billing.MethodFull
+	}
+	now := r.now()
+	quotes := r.quotes(r.offers.Snapshot(ctx), q, method, now, en)
+	var cards []CardRow
+	for i := range r.cat.GPUs {
+		g := &r.cat.GPUs[i]
+		usable := billing.CapacityGB(g) * billing.FitFraction
+		if usable < w.VRAMGB.Low || g.Class == "npu" {
+			continue
+		}
+		row := CardRow{GPU: g.ID, MemoryGB: math.Round(billing.CapacityGB(g)*10) / 10, Comfortable: usable >= w.VRAMGB.High}
+		for _, pq := range quotes(g.ID) {
+			if row.Platform == "" || pq.CNYPerGPUHour < row.PriceCNY {
+				row.Platform, row.PriceCNY, row.Source, row.AsOf, row.Verified = pq.Platform, round2(pq.CNYPerGPUHour), pq.Source, pq.AsOf, pq.Verified
+			}
+		}
+		if row.Platform == "" {
+			continue
+		}
+		cards = append(cards, row)
+	}
+	sort.SliceStable(cards, func(i, j int) bool {
+		if cards[i].PriceCNY != cards[j].PriceCNY {
+			return cards[i].PriceCNY < cards[j].PriceCNY
+		}
+		return cards[i].MemoryGB > cards[j].MemoryGB
+	})
+	res.Advice.Cards = cards
+	rep.Title += pick1(en, "：", ": ") + w.Name.Pick(en)
+	rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "单卡显存约 %g–%g GB。%s", "About %g–%g GB on one card. %s"),
+		w.VRAMGB.Low, w.VRAMGB.High, w.Note.Pick(en)))
+	if len(cards) == 0 {
+		rep.Lines = append(rep.Lines, pick1(en, "没有已知价格的卡放得下。", "No card with a known price fits."))
+		return
+	}
+	t := &chat.Table{Header: pick(en, []string{"GPU", "显存（标称）", "余量", "最低 元/卡时", "平台", "价格来源"},
+		[]string{"GPU", "VRAM (nominal)", "headroom", "from CNY/GPU-h", "platform", "price source"})}
+	shown := cards
+	if len(shown) > maxOptionRows {
+		shown = shown[:maxOptionRows]
+	}
+	unverified := false
+	for _, c := range shown {
+		head := pick1(en, "够用", "enough")
+		if c.Comfortable {
+			head = pick1(en, "宽裕", "comfortable")
+		}
+		src := sourceLabel(c.Source, en) + " " + c.AsOf
+		if !c.Verified {
+			src += "*"
+			unverified = true
+		}
+		nominal := c.MemoryGB
+		if g, ok := r.cat.GPU(c.GPU); ok {
+			nominal = g.MemoryGB
+		}
+		t.Rows = append(t.Rows, []string{c.GPU, fmt.Sprintf("%gG", nominal), head, fmt.Sprintf("%.2f", c.PriceCNY), r.platformName(c.Platform, en), src})
+	}
+	rep.Table = t
+	if w.Kind == "training" {
+		rep.Lines = append(rep.Lines, pick1(en, "训练按总费用比：更快的卡每小时贵，但常常是更便宜的一次训练（如 4090 对 3090）。",
+			"For training compare the total: a faster card costs more per hour but is often the cheaper run (e.g. a 4090 against a 3090)."))
+	}
+	rep.Notes = append(rep.Notes, pick1(en, "显存需求来源：", "VRAM figure from: ")+w.Source)
+	rep.Notes = append(rep.Notes, pick1(en, "“够用”：放得下最低设置；“宽裕”：放得下舒服的设置。价格是各卡已知最低的一条（实时或目录标价，见来源列）。",
+		"“enough” holds the smallest setting, “comfortable” a roomy one. Each price is the lowest known for the card (live or catalog list price, see the source column)."))
+	if unverified {
+		rep.Notes = append(rep.Notes, pick1(en, "* 仅见于原始文章、未经其他来源核实的标价。", "* list price only the seed articles report; not confirmed by a dated source."))
+	}
+}

@@ -1,0 +1,240 @@
+package commands_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/labgpu/bot/configs"
+	"github.com/labgpu/bot/internal/advice"
+	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/commands"
+)
+
+func adviceRouter(tb testing.TB, opts ...commands.Option) *commands.Router {
+	tb.Helper()
+	kb, err := advice.Load(configs.FS)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return newRouter(tb, append([]commands.Option{commands.WithAdvice(kb)}, opts...)...)
+}
+
+func mustContain(t *testing.T, text string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(text, w) {
+			t.Errorf("answer lacks %q:\n%s", w, text)
+		}
+	}
+}
+
+func TestAdviceIntentJSON(t *testing.T) {
+	r := adviceRouter(t)
+	res := ask(r, "CUDA out of memory 怎么办")
+	if res.Intent != commands.IntentAdvice || res.Topic != "cuda-oom" || res.Score < advice.Threshold {
+		t.Fatalf("intent %q topic %q score %v", res.Intent, res.Topic, res.Score)
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got["intent"] != "advice" || got["topic"] != "cuda-oom" {
+		t.Fatalf("json intent %v topic %v", got["intent"], got["topic"])
+	}
+	if s, ok := got["score"].(float64); !ok || s < advice.Threshold || s >= 1 {
+		t.Fatalf("json score %v", got["score"])
+	}
+	adv, _ := got["advice"].(map[string]any)
+	if steps, _ := adv["steps"].([]any); len(steps) < 3 {
+		t.Fatalf("advice steps %v", adv["steps"])
+	}
+	// Numbered steps, causes and the source in the text.
+	mustContain(t, res.Text, "1. ", "2. ", "可能的原因", "来源：", "把握")
+}
+
+// An OOM with a job described gets the estimate of that job, the usual
+// ways out estimated, and the figures the error printed.
+func TestAdviceOOMEstimatesTheJob(t *testing.T) {
+	r := adviceRouter(t)
+	res := ask(r, "7B LoRA seq 4096 在 4090 上跑，torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.96 GiB. GPU 0 has a total capacity of 23.65 GiB of which 1.06 GiB is free.")
+	if res.Topic != "cuda-oom" {
+		t.Fatalf("topic %q", res.Topic)
+	}
+	if res.VRAMGB == nil || res.VRAMGB.Total < 25.8 {
+		t.Fatalf("want an estimate above the 4090's 25.8 GB, got %+v", res.VRAMGB)
+	}
+	mustContain(t, res.Text, "单卡约需", "RTX 4090 有 25.8 GB", "QLoRA 4-bit ~", "seq 2048 ~",
+		"这一步还要 1.96 GiB", "卡总共 23.65 GiB", "只剩 1.06 GiB 空闲")
+
+	// Without a job, it asks for one instead of guessing.
+	res = ask(r, "CUDA out of memory 怎么办")
+	if res.VRAMGB != nil {
+		t.Fatalf("estimate without a job: %+v", res.VRAMGB)
+	}
+	mustContain(t, res.Text, "告诉我模型")
+
+	// In English.
+	res = ask(r, "got CUDA OOM running 7B LoRA with seq 4096 on a 4090, how do I fix it")
+	if !res.English || res.VRAMGB == nil {
+		t.Fatalf("english %v vram %+v", res.English, res.VRAMGB)
+	}
+	mustContain(t, res.Text, "For the job you describe", "What to do:")
+}
+
+// After an OOM answer with a job, "seq 2048" re-runs that job's estimate.
+func TestAdviceOOMFollowUp(t *testing.T) {
+	r := adviceRouter(t)
+	msg := chat.Message{Channel: "feishu", ChatID: "oc_1", SenderID: "ou_1", ChatType: chat.Group}
+	msg.Text = "Qwen2.5-7B LoRA seq 4096 用 4090 爆显存了"
+	first := r.Answer(context.Background(), msg)
+	if first.Intent != commands.IntentAdvice || first.Estimate == nil {
+		t.Fatalf("first: intent %q estimate %v", first.Intent, first.Estimate != nil)
+	}
+	msg.Text = "seq 2048"
+	res := r.Answer(context.Background(), msg)
+	if res.Intent != commands.IntentEstimate || res.SeqLen != 2048 || res.Model != "Qwen2.5-7B" || res.Method != billing.MethodLoRA {
+		t.Fatalf("follow-up: intent %q seq %d model %q method %q", res.Intent, res.SeqLen, res.Model, res.Method)
+	}
+}
+
+func TestAdviceDiskFullShowsPrices(t *testing.T) {
+	r := adviceRouter(t)
+	res := ask(r, "OSError: [Errno 28] No space left on device 怎么办")
+	if res.Topic != "disk-full" || res.Reply.Table == nil {
+		t.Fatalf("topic %q table %v", res.Topic, res.Reply.Table != nil)
+	}
+	mustContain(t, res.Text, "AutoDL", "0.0066", "元/GB·天", "非实时")
+	// A named platform: only its row.
+	res = ask(r, "恒源云数据盘满了，No space left on device")
+	if res.Reply.Table == nil || len(res.Reply.Table.Rows) != 1 || !strings.Contains(res.Reply.Table.Rows[0][0], "恒源云") {
+		t.Fatalf("want one 恒源云 row: %+v", res.Reply.Table)
+	}
+}
+
+func TestCardChoiceWorkloads(t *testing.T) {
+	r := adviceRouter(t)
+	cases := []struct {
+		q, workload string
+		en          bool
+	}{
+		{"微调 BERT 用什么卡", "bert-base-finetune", false},
+		{"跑 SD 出图用什么卡", "sd15-images", false},
+		{"which GPU should I rent for fine-tuning BERT", "bert-base-finetune", true},
+		{"sdxl 出图用什么卡", "sdxl-images", false},
+	}
+	for _, c := range cases {
+		t.Run(c.q, func(t *testing.T) {
+			res := ask(r, c.q)
+			if res.Topic != "card-choice" || res.Advice == nil || res.Advice.Workload == nil || res.Advice.Workload.ID != c.workload {
+				t.Fatalf("topic %q advice %+v", res.Topic, res.Advice)
+			}
+			if res.English != c.en {
+				t.Errorf("english = %v", res.English)
+			}
+			cards := res.Advice.Cards
+			if len(cards) < 3 {
+				t.Fatalf("only %d cards", len(cards))
+			}
+			for i, cd := range cards {
+				if cd.MemoryGB*billing.FitFraction < res.Advice.Workload.VRAMGB.Low {
+					t.Errorf("%s (%.1f GB) does not hold %g GB", cd.GPU, cd.MemoryGB, res.Advice.Workload.VRAMGB.Low)
+				}
+				if i > 0 && cd.PriceCNY < cards[i-1].PriceCNY {
+					t.Errorf("not cheapest first: %s %.2f after %s %.2f", cd.GPU, cd.PriceCNY, cards[i-1].GPU, cards[i-1].PriceCNY)
+				}
+				if cd.Source == "" || cd.AsOf == "" {
+					t.Errorf("%s: price without source or date", cd.GPU)
+				}
+			}
+			if res.Reply.Table == nil || res.Reply.Table.Rows[0][0] != cards[0].GPU {
+				t.Fatalf("table does not start with the cheapest card")
+			}
+		})
+	}
+	// SDXL needs more than SD 1.5: no 8 GB-class card is "comfortable".
+	res := ask(r, "sdxl 出图用什么卡")
+	for _, cd := range res.Advice.Cards {
+		if cd.Comfortable && cd.MemoryGB*billing.FitFraction < 16 {
+			t.Errorf("%s marked comfortable for SDXL", cd.GPU)
+		}
+	}
+}
+
+// "7B 推理用什么卡" goes through the estimator: the cards that fit and the
+// cheapest option first.
+func TestCardChoiceLLM(t *testing.T) {
+	r := adviceRouter(t)
+	res := ask(r, "7B 推理用什么卡")
+	if res.Topic != "card-choice" || res.Estimate == nil || res.Estimate.Method != billing.MethodInference {
+		t.Fatalf("topic %q estimate %+v", res.Topic, res.Estimate)
+	}
+	if len(res.Options) < 2 || res.Options[0].TotalCNY > res.Options[1].TotalCNY {
+		t.Fatalf("options not cheapest first: %+v", res.Options)
+	}
+	mustContain(t, res.Text, "放得下的卡和费用", "显存")
+	// No job at all: it asks.
+	res = ask(r, "租卡用什么卡好")
+	if res.Topic != "card-choice" {
+		t.Fatalf("topic %q", res.Topic)
+	}
+	mustContain(t, res.Text, "什么任务")
+}
+
+// Commands keep their intent; unrelated chat stays unknown; a problem the
+// base does not know says so with the closest topics.
+func TestAdviceBoundaries(t *testing.T) {
+	r := adviceRouter(t)
+	for q, intent := range map[string]string{
+		"哪家有4090":            commands.IntentStock,
+		"7B LoRA 要多少钱":       commands.IntentEstimate,
+		"AutoDL 怎么收费":        commands.IntentPrices,
+		"4090 有货了提醒我":        commands.IntentSubscribe,
+		"取消订阅 4090":          commands.IntentUnsubscribe,
+		"今天中午吃什么":            commands.IntentUnknown,
+		"帮助":                 commands.IntentHelp,
+		"登记存储 AutoDL 80G 数据": commands.IntentStorageAdd,
+	} {
+		if res := ask(r, q); res.Intent != intent || res.Topic != "" {
+			t.Errorf("%q: intent %q topic %q, want %q and no topic", q, res.Intent, res.Topic, intent)
+		}
+	}
+	res := ask(r, "我的代码报错了 ValueError: too many values to unpack 怎么办")
+	if res.Intent != commands.IntentAdvice || res.Topic != "" {
+		t.Fatalf("intent %q topic %q", res.Intent, res.Topic)
+	}
+	mustContain(t, res.Text, "不认识")
+	// Help lists the topics.
+	help := ask(r, "帮助").Text
+	mustContain(t, help, "排错和选卡", "话题：")
+	for _, tp := range r.AdviceTopics() {
+		mustContain(t, help, tp.Title.Zh)
+	}
+}
+
+// BenchmarkAdviceAnswer answers a pasted 50-line traceback end to end
+// (match, render).
+func BenchmarkAdviceAnswer(b *testing.B) {
+	r := adviceRouter(b)
+	var sb strings.Builder
+	sb.WriteString("Traceback (most recent call last):\n")
+	for i := 0; i < 24; i++ {
+		sb.WriteString("  File \"/root/miniconda3/lib/python3.10/site-packages/transformers/trainer.py\", line 1938, in train\n")
+		sb.WriteString("    return inner_training_loop(args=args)\n")
+	}
+	sb.WriteString("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.96 GiB.")
+	text := sb.String()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if res := ask(r, text); res.Topic != "cuda-oom" {
+			b.Fatal(res.Topic)
+		}
+	}
+}
