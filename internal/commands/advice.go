@@ -235,6 +235,8 @@ var (
 	reOOMFree  = regexp.MustCompile(`([\d.]+) (gib|mib) free|of which ([\d.]+) (gib|mib) is free`)
 )
 
+// gib reads a PyTorch memory figure as GiB; -1 when it is not a
+// plausible number (the error text is pasted by users).
 func gib(num, unit string) float64 {
 	v, err := strconv.ParseFloat(num, 64)
 	if err != nil || v < 0 || v > 1e6 {
@@ -253,18 +255,19 @@ func (r *Router) oomTie(ctx context.Context, res *Result, rep *chat.Reply) {
 	q := res.Query
 	en := q.English
 	folded := string(advice.Normalize(q.text))
-	if m := reOOMAlloc.FindStringSubmatch(folded); m != nil {
+	if m := reOOMAlloc.FindStringSubmatch(folded); m != nil && gib(m[1], m[2]) >= 0 {
 		line := fmt.Sprintf(pick1(en, "报错里：这一步还要 %.2f GiB", "From the error: this step wanted %.2f GiB more"), gib(m[1], m[2]))
-		if t := reOOMTotal.FindStringSubmatch(folded); t != nil {
-			total := t[1] + t[2]
-			line += fmt.Sprintf(pick1(en, "，卡总共 %s GiB", " on a %s GiB card"), total)
+		if t := reOOMTotal.FindStringSubmatch(folded); t != nil && gib(t[1]+t[2], "gib") >= 0 {
+			line += fmt.Sprintf(pick1(en, "，卡总共 %.2f GiB", " on a %.2f GiB card"), gib(t[1]+t[2], "gib"))
 		}
 		if f := reOOMFree.FindStringSubmatch(folded); f != nil {
 			free, unit := f[1], f[2]
 			if free == "" {
 				free, unit = f[3], f[4]
 			}
-			line += fmt.Sprintf(pick1(en, "，只剩 %.2f GiB 空闲", ", %.2f GiB free"), gib(free, unit))
+			if v := gib(free, unit); v >= 0 {
+				line += fmt.Sprintf(pick1(en, "，只剩 %.2f GiB 空闲", ", %.2f GiB free"), v)
+			}
 		}
 		rep.Lines = append(rep.Lines, line+pick1(en, "。", "."))
 	}

@@ -238,3 +238,28 @@ func BenchmarkAdviceAnswer(b *testing.B) {
 		}
 	}
 }
+
+// FuzzAdviceAnswer: any text gets a non-empty reply without a panic, and
+// an advice answer always names a known topic or none.
+func FuzzAdviceAnswer(f *testing.F) {
+	for _, s := range []string{"CUDA out of memory 怎么办", "7B LoRA seq 4096 用4090 爆显存了", "微调 BERT 用什么卡", "No space left on device",
+		"Tried to allocate 99999999999999999999 GiB", "\xff\xfe 报错", "", "帮助"} {
+		f.Add(s)
+	}
+	r := adviceRouter(f)
+	f.Fuzz(func(t *testing.T, text string) {
+		res := ask(r, text)
+		if res.Reply.Empty() {
+			t.Fatalf("empty reply to %q", text)
+		}
+		if res.Intent == commands.IntentAdvice && res.Topic != "" {
+			found := false
+			for _, tp := range r.AdviceTopics() {
+				found = found || tp.ID == res.Topic
+			}
+			if !found {
+				t.Fatalf("unknown topic %q", res.Topic)
+			}
+		}
+	})
+}
