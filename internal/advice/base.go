@@ -313,8 +313,8 @@ func New(topics []Topic, workloads []Workload) (*Base, error) {
 				return nil, bad("pattern %q: %v", p, err)
 			}
 			found := false
-			for _, ex := range examples {
-				if re.Match(ex) {
+			for _, ex := range t.Examples {
+				if re.Match(normalizeLines(ex)) {
 					found = true
 					break
 				}
@@ -444,6 +444,23 @@ func required(re *syntax.Regexp) [][]string {
 			return nil
 		}
 		return [][]string{{string(re.Rune)}}
+	case syntax.OpCharClass:
+		// A small class of Chinese characters ("没|无|非" parses as
+		// [无没非]) is one clause of single characters.
+		var lits []string
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			lo, hi := re.Rune[i], re.Rune[i+1]
+			if lo < 0x80 || hi-lo > 8 || len(lits) > 8 {
+				return nil
+			}
+			for r := lo; r <= hi; r++ {
+				lits = append(lits, string(r))
+			}
+		}
+		if len(lits) == 0 {
+			return nil
+		}
+		return [][]string{lits}
 	case syntax.OpCapture, syntax.OpPlus:
 		return required(re.Sub[0])
 	case syntax.OpRepeat:

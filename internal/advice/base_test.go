@@ -1,9 +1,11 @@
 package advice
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/labgpu/bot/configs"
 	"github.com/labgpu/bot/internal/catalog"
 )
 
@@ -41,6 +43,23 @@ func TestNormalize(t *testing.T) {
 	for in, want := range cases {
 		if got := string(Normalize(in)); got != want {
 			t.Errorf("Normalize(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestNormalizeLines(t *testing.T) {
+	for in, want := range map[string]string{
+		"a \n\n  b":         "a\nb",
+		"Loading\nKilled\n": "loading\nkilled",
+		"x  y":              "x y",
+		"\n\nstart":         "start",
+	} {
+		got := normalizeLines(in)
+		if string(got) != want {
+			t.Errorf("normalizeLines(%q) = %q, want %q", in, got, want)
+		}
+		if len(got) != len(Normalize(in)) {
+			t.Errorf("%q: offsets differ from Normalize", in)
 		}
 	}
 }
@@ -233,4 +252,53 @@ func FuzzMatch(f *testing.F) {
 		}
 		_ = b.WorkloadIn(text)
 	})
+}
+
+// TestRequiredLiteralsSound: the prefilter never hides a match. For every
+// pattern of the real knowledge base and every example it matches, each of
+// its required clauses has a literal in that example.
+func TestRequiredLiteralsSound(t *testing.T) {
+	b, err := Load(configs.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, tp := range b.Topics {
+		for k, re := range tp.res {
+			req := requiredLiterals(tp.Patterns[k])
+			for _, ex := range tp.Examples {
+				lines := normalizeLines(ex)
+				if !re.Match(lines) {
+					continue
+				}
+				checked++
+				for _, clause := range req {
+					ok := false
+					for _, l := range clause {
+						ok = ok || strings.Contains(string(lines), l)
+					}
+					if !ok {
+						t.Errorf("%s: pattern %q matches %q but none of %q occurs", tp.ID, tp.Patterns[k], ex, clause)
+					}
+				}
+			}
+		}
+	}
+	if checked < 50 {
+		t.Fatalf("only %d pattern matches checked", checked)
+	}
+	// And by construction on a few shapes.
+	for p, want := range map[string]string{
+		`abc`:                 `[["abc"]]`,
+		`a(b|c)d`:             `[["a"] ["d"]]`, // an ASCII class is not a clause
+		`(没|无|非) ?root`:       `[["无" "没" "非"] ["root"]]`,
+		`(x)?y+`:              `[["y"]]`,
+		`\d+ killed`:          `[[" killed"]]`,
+		`(^|\] )killed(\n|$)`: `[["killed"]]`,
+		`.*`:                  `[]`,
+	} {
+		if got := fmt.Sprintf("%q", requiredLiterals(p)); got != want && !(want == "[]" && got == "[]") {
+			t.Errorf("requiredLiterals(%q) = %s, want %s", p, got, want)
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package advice
 
 import (
+	"bytes"
 	"math"
 	"regexp"
 	"sort"
@@ -43,6 +44,9 @@ type Hit struct {
 	Score float64
 	// Terms are the terms found, strongest first.
 	Terms []string
+	// Strong is set when an error or a pattern matched (not only phrases
+	// and hints).
+	Strong bool
 }
 
 // Result is what Match found.
@@ -65,18 +69,35 @@ type Result struct {
 // occur, also inside words ("RuntimeError").
 var problemWords = []string{"报错", "错误", "出错", "失败", "怎么办", "怎么解决", "咋办", "咋整", "为什么", "为啥", "怎么回事", "异常", "卡住", "没反应",
 	"traceback", "error", "exception", "failed", "failure", "cannot", "can't", "couldn't", "unable to", "not working", "doesn't work",
-	"won't", "how do i fix", "how can i fix", "how to fix", "how do i solve", "why does", "why is", "why do", "warning:", "fatal", "killed", "timed out"}
+	"won't", "how do i fix", "how can i fix", "how to fix", "how do i solve", "why does", "why is", "why do", "warning:", "fatal", "timed out",
+	"permission denied", "connection refused", "被杀", "no such file"}
 
 // Normalize folds text for matching (catalog.Fold: lowercase, full-width
 // ASCII narrowed, ideographic spaces to spaces), turns invalid UTF-8 into
 // spaces and collapses whitespace runs (including newlines) to one space.
+// Terms are matched against it.
 func Normalize(text string) []byte {
-	return normalize(text, nil)
+	return normalize(text, nil, nil)
+}
+
+// normalizeLines is Normalize that keeps a line break as "\n" (a
+// whitespace run containing one becomes "\n" instead of " "), with the
+// same byte offsets. Patterns are matched against it, so "^killed$" can
+// mean a line of its own and "." stops at the end of a line.
+func normalizeLines(text string) []byte {
+	var breaks []int
+	out := normalize(text, nil, &breaks)
+	for _, b := range breaks {
+		out[b] = '\n'
+	}
+	return out
 }
 
 // normalize is Normalize that also records, when tail is non-nil, the byte
-// offset in the output where the last tailLines non-empty lines begin.
-func normalize(text string, tail *int) []byte {
+// offset in the output where the last tailLines non-empty lines begin, and
+// when breaks is non-nil the offsets of the spaces that stand for a line
+// break.
+func normalize(text string, tail *int, breaks *[]int) []byte {
 	out := make([]byte, 0, len(text))
 	space := true // drop leading spaces
 	var lineStarts []int
@@ -89,6 +110,15 @@ func normalize(text string, tail *int) []byte {
 		}
 		if r == '\n' {
 			lineHasText = false
+			if breaks != nil && len(out) > 0 {
+				if !space {
+					out = append(out, ' ')
+					space = true
+				}
+				if k := len(*breaks); k == 0 || (*breaks)[k-1] != len(out)-1 {
+					*breaks = append(*breaks, len(out)-1)
+				}
+			}
 		}
 		if r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\v' || r == '\f' || r == 0x85 || r == 0x3000 || r == 0x2005 || r == 0xa0 {
 			if !space {
@@ -109,6 +139,9 @@ func normalize(text string, tail *int) []byte {
 	}
 	if len(out) > 0 && out[len(out)-1] == ' ' {
 		out = out[:len(out)-1]
+		if breaks != nil && len(*breaks) > 0 && (*breaks)[len(*breaks)-1] >= len(out) {
+			*breaks = (*breaks)[:len(*breaks)-1]
+		}
 	}
 	if tail != nil {
 		*tail = len(out) + 1 // nothing boosted
@@ -144,7 +177,16 @@ func clip(text string) string {
 // Match scores every topic against a question or a pasted error.
 func (b *Base) Match(text string) Result {
 	var tail int
-	norm := normalize(clip(text), &tail)
+	var breaks []int
+	norm := normalize(clip(text), &tail, &breaks)
+	// lines is norm with its line breaks back, for the patterns.
+	lines := norm
+	if len(breaks) > 0 {
+		lines = bytes.Clone(norm)
+		for _, b := range breaks {
+			lines[b] = '\n'
+		}
+	}
 	raw := make([]float64, len(b.Topics))
 	found := make([][]int, len(b.Topics)) // term indexes per topic
 	// seen[l] records literal l's occurrences: any (a pattern's required
@@ -236,7 +278,7 @@ func (b *Base) Match(text string) Result {
 	patHits := make([][]string, len(b.Topics))
 	for _, ref := range run {
 		t := &b.Topics[ref.t]
-		loc := findNear(t.res[ref.k], norm, spansRun[ref], t.anchored[ref.k])
+		loc := findNear(t.res[ref.k], lines, spansRun[ref], t.anchored[ref.k])
 		if loc == nil {
 			continue
 		}
@@ -252,8 +294,11 @@ func (b *Base) Match(text string) Result {
 		if r == 0 {
 			continue
 		}
-		h := Hit{Topic: &b.Topics[i], Score: 1 - math.Exp(-r)}
+		h := Hit{Topic: &b.Topics[i], Score: 1 - math.Exp(-r), Strong: len(patHits[i]) > 0}
 		idx := found[i]
+		for _, p := range idx {
+			h.Strong = h.Strong || b.terms[p].strong
+		}
 		sort.Slice(idx, func(x, y int) bool {
 			if b.terms[idx[x]].weight != b.terms[idx[y]].weight {
 				return b.terms[idx[x]].weight > b.terms[idx[y]].weight

@@ -57,7 +57,11 @@ type CardRow struct {
 	Comfortable bool    `json:"comfortable"`
 	Platform    string  `json:"platform,omitempty"`
 	PriceCNY    float64 `json:"price_cny_per_hour,omitempty"`
-	Source      string  `json:"source,omitempty"`
+	// PriceLowCNY and PriceHighCNY bound a list-price range (PriceCNY is
+	// its midpoint).
+	PriceLowCNY  float64 `json:"price_low_cny_per_hour,omitempty"`
+	PriceHighCNY float64 `json:"price_high_cny_per_hour,omitempty"`
+	Source       string  `json:"source,omitempty"`
 	AsOf        string  `json:"as_of,omitempty"`
 	Verified    bool    `json:"verified"`
 }
@@ -87,6 +91,9 @@ func (r *Router) adviceQuery(q *Query, text string) {
 		return
 	}
 	m := r.advice.Match(text)
+	if m.Best != nil && !r.adviceWins(*q, m, text) {
+		return
+	}
 	switch {
 	case m.Best != nil:
 		q.Topic = m.Best.Topic.ID
@@ -99,10 +106,45 @@ func (r *Router) adviceQuery(q *Query, text string) {
 		return
 	}
 	q.Intent = IntentAdvice
-	q.English = !reCJK.MatchString(text) && reLatin.MatchString(catalog.Fold(text))
+	// A bare paste (no English sentence around it) is answered in Chinese,
+	// the group's language; "how do I fix …" in English.
+	folded := catalog.Fold(text)
+	q.English = !reCJK.MatchString(text) && reLatin.MatchString(folded) &&
+		(reEnglishAsk.MatchString(folded) || !strings.Contains(strings.TrimSpace(text), "\n") && !reErrorLine.MatchString(folded))
 	q.match = &m
 	q.text = text
 }
+
+// adviceWins decides between a topic and what the parser made of the text
+// when the parser found a stock, prices or estimate question (a GPU, a
+// platform or a model was named). A question about money or stock ("4090
+// sold out?", "AutoDL 存储费多少", "7B LoRA 要多少钱，会不会爆显存") stays
+// with its command unless an error message was pasted; otherwise the topic
+// wins when it is a symptom (its entry lists error messages) or the text
+// reads as a problem report ("为什么", "报错") or the match is strong.
+func (r *Router) adviceWins(q Query, m advice.Result, text string) bool {
+	if q.Intent != IntentStock && q.Intent != IntentPrices && q.Intent != IntentEstimate {
+		return true
+	}
+	best := m.Best
+	symptom := len(best.Topic.Errors) > 0
+	folded := catalog.Fold(text)
+	if containsAny(folded, kwCost) || containsAny(folded, kwStockAsk) {
+		return best.Strong && symptom
+	}
+	return symptom || m.Problem || best.Score >= 0.6
+}
+
+var (
+	// kwStockAsk ask whether a card is in stock.
+	kwStockAsk = []string{"有货", "有没有卡", "还有卡", "有卡吗", "哪家有", "sold out", "in stock", "available?"}
+	// kwCost are words asking for money, which the estimate answers.
+	kwCost = []string{"多少钱", "费用", "花费", "成本", "how much", "cost", "price", "预算", "budget"}
+	// reEnglishAsk is English prose around a paste ("how do I fix this").
+	reEnglishAsk = regexp.MustCompile(`\b(?:how|why|what|which|help|my|i|i'm|we|please|should|can|does|is there)\b`)
+	// reErrorLine is a line as programs print errors.
+	reErrorLine = regexp.MustCompile(`^\s*(?:[\w.]+(?:error|exception|warning)\b|e:|error:|fatal:|ssh:|traceback)|\b(?:error|errno)\b.*:`)
+)
 
 // adviceAnswer answers intent advice: the topic's causes and numbered
 // steps, the lab data its tie adds, related topics and the source.
@@ -135,19 +177,23 @@ func (r *Router) adviceAnswer(ctx context.Context, res *Result) {
 		rep.Title = fmt.Sprintf(pick1(en, "可能是：%s（把握 %d%%）", "Possibly: %s (confidence %d%%)"), ar.Title, conf)
 	}
 	causes, steps := pick1(en, "可能的原因：", "Likely causes:"), pick1(en, "怎么做：", "What to do:")
+	showSteps := true
 	if t.Tie == advice.TieCard {
-		// A card question: the cards first, then the general logic.
+		// A card question: the cards first, then the general logic; the
+		// rough tiers only when no job was named.
 		rep.Title = pick1(en, "选卡", "Choosing a GPU")
-		r.cardChoice(ctx, res, &rep)
+		showSteps = !r.cardChoice(ctx, res, &rep)
 		causes, steps = pick1(en, "选卡思路：", "How to choose:"), pick1(en, "分档参考：", "Rough tiers:")
 	}
 	rep.Lines = append(rep.Lines, causes)
 	for _, c := range ar.Causes {
 		rep.Lines = append(rep.Lines, "• "+c)
 	}
-	rep.Lines = append(rep.Lines, steps)
-	for i, s := range ar.Steps {
-		rep.Lines = append(rep.Lines, fmt.Sprintf("%d. %s", i+1, s))
+	if showSteps {
+		rep.Lines = append(rep.Lines, steps)
+		for i, s := range ar.Steps {
+			rep.Lines = append(rep.Lines, fmt.Sprintf("%d. %s", i+1, s))
+		}
 	}
 	switch t.Tie {
 	case advice.TieOOM:
@@ -180,8 +226,24 @@ func (r *Router) adviceAnswer(ctx context.Context, res *Result) {
 	if len(ar.Matched) > 0 {
 		rep.Notes = append(rep.Notes, pick1(en, "依据：文字里有 ", "Matched on: ")+quoteList(ar.Matched, 4, en))
 	}
-	rep.Notes = append(rep.Notes, pick1(en, "来源：", "Source: ")+t.Source)
+	rep.Notes = append(rep.Notes, pick1(en, "来源：", "Source: ")+SourceText(t.Source, en))
 	res.Reply = rep
+}
+
+// seedTitles name the two seed articles for readers who never saw the
+// project's files.
+var seedTitles = map[string]catalog.Text{
+	"seed 000": {Zh: "原文《高校学生租 GPU：4 家平台横评》", En: "the article “Renting GPUs as a student: four platforms compared”"},
+	"seed 001": {Zh: "原文《GPU 租赁平台实测：价格与避坑》", En: "the article “GPU rental platforms tested: prices and pitfalls”"},
+}
+
+// SourceText is a knowledge-base source as a chat reader sees it: the seed
+// articles by name instead of their file numbers.
+func SourceText(src string, en bool) string {
+	for id, t := range seedTitles {
+		src = strings.ReplaceAll(src, id, t.Pick(en))
+	}
+	return src
 }
 
 // adviceUnknown says no topic matched and names the closest ones.
@@ -277,6 +339,7 @@ func (r *Router) oomTie(ctx context.Context, res *Result, rep *chat.Reply) {
 		return
 	}
 	job := JobFromQuery(q)
+	job.GPUs, job.Platform = nil, "" // which cards would hold it, not only the one that failed
 	if job.Method == "" || job.Method == billing.MethodInference && !containsAny(catalog.Fold(q.text), []string{"推理", "inference", "部署", "serve", "serving", "vllm", "generate"}) {
 		job.Method = billing.MethodLoRA
 	}
@@ -304,7 +367,7 @@ func (r *Router) oomTie(ctx context.Context, res *Result, rep *chat.Reply) {
 		line += fmt.Sprintf(pick1(en, "（batch 1 + 梯度累积约 %.1f GB）", " (~%.1f GB at micro-batch 1 with gradient accumulation)"), est.VRAMMin)
 	}
 	if g, ok := r.cat.GPU(gpu); ok {
-		line += fmt.Sprintf(pick1(en, "；%s 有 %.1f GB", "; a %s has %.1f GB"), g.ID, billing.CapacityGB(g))
+		line += fmt.Sprintf(pick1(en, "；%s 是 %gG 卡（约 %.1f GB）", "; a %s is a %g GiB card (%.1f GB)"), g.ID, g.MemoryGB, billing.CapacityGB(g))
 	}
 	rep.Lines = append(rep.Lines, line+pick1(en, "。", "."))
 	// The usual ways out, estimated.
@@ -334,19 +397,37 @@ func (r *Router) oomTie(ctx context.Context, res *Result, rep *chat.Reply) {
 		rep.Lines = append(rep.Lines, pick1(en, "省显存的做法估一下：", "The usual savings, estimated: ")+strings.Join(outs, pick1(en, "；", "; "))+
 			pick1(en, "（batch 1 + 梯度累积时）", " (at micro-batch 1 with gradient accumulation)"))
 	}
-	var fit []string
-	for _, f := range est.Fits {
-		if f.Fits && f.GPUCount == 1 {
-			fit = append(fit, f.GPU)
+	// Single cards that hold the job, smallest first: as described, and
+	// only at micro-batch 1 with gradient accumulation.
+	var asIs, accum []*billing.Fit
+	for i := range est.Fits {
+		f := &est.Fits[i]
+		switch {
+		case !f.Fits || f.GPUCount != 1:
+		case est.Method == billing.MethodInference || f.MicroBatch >= est.Batch:
+			asIs = append(asIs, f)
+		default:
+			accum = append(accum, f)
 		}
 	}
-	if len(fit) > 0 {
-		if len(fit) > 6 {
-			fit = fit[:6]
+	names := func(fs []*billing.Fit) string {
+		sort.SliceStable(fs, func(i, j int) bool { return fs[i].MemoryGB < fs[j].MemoryGB })
+		var out []string
+		for i, f := range fs {
+			if i == 6 {
+				break
+			}
+			out = append(out, f.GPU)
 		}
-		rep.Lines = append(rep.Lines, pick1(en, "原样单卡放得下的卡：", "Single cards that fit it as is: ")+strings.Join(fit, pick1(en, "、", ", "))+
-			pick1(en, "（问“这个任务要多少钱”看各平台费用）", " (ask what it costs for per-platform totals)"))
+		return strings.Join(out, pick1(en, "、", ", "))
 	}
+	if len(asIs) > 0 {
+		rep.Lines = append(rep.Lines, pick1(en, "原样放得下的单卡（小的在前）：", "Single cards that hold it as is (smallest first): ")+names(asIs))
+	}
+	if len(accum) > 0 {
+		rep.Lines = append(rep.Lines, pick1(en, "batch 1 + 梯度累积才放得下的单卡：", "Single cards that hold it only at micro-batch 1 with accumulation: ")+names(accum))
+	}
+	rep.Lines = append(rep.Lines, pick1(en, "问“这个任务要多少钱”看各平台费用。", "Ask what it costs for per-platform totals."))
 }
 
 // mainPlatforms are the platforms a disk or billing answer lists when the
@@ -482,8 +563,10 @@ func (r *Router) stockTie(ctx context.Context, res *Result, rep *chat.Reply) {
 
 // cardChoice answers "用什么卡": with an LLM job, the estimate (cards that
 // fit, cheapest first); with a known workload, the cards whose VRAM holds
-// it at their cheapest known price; otherwise it asks for the task.
-func (r *Router) cardChoice(ctx context.Context, res *Result, rep *chat.Reply) {
+// it at their cheapest known price; with two or more cards named, their
+// figures side by side; otherwise it asks for the task. It reports whether
+// it named a job (and the card list replaces the general tiers).
+func (r *Router) cardChoice(ctx context.Context, res *Result, rep *chat.Reply) bool {
 	q := res.Query
 	en := q.English
 	if q.Model != "" || q.ParamsB > 0 {
@@ -501,13 +584,14 @@ func (r *Router) cardChoice(ctx context.Context, res *Result, rep *chat.Reply) {
 		rep.Lines = append(rep.Lines, sub.Reply.Lines...)
 		rep.Table = sub.Reply.Table
 		rep.Notes = append(rep.Notes, sub.Reply.Notes...)
-		return
+		return sub.Estimate != nil
 	}
 	w := r.advice.WorkloadIn(q.text)
 	if w == nil {
+		compared := len(q.GPUs) >= 2 && r.compareCards(ctx, res, rep)
 		rep.Lines = append(rep.Lines, pick1(en, "什么任务？比如“微调 BERT 用什么卡”“跑 SD 出图用什么卡”“7B 推理用什么卡”“Qwen2.5-7B LoRA 用什么卡”，我按显存列出放得下的卡、最便宜的在前。",
 			"What is the job? E.g. “which GPU for fine-tuning BERT”, “which GPU for SDXL images”, “which GPU for 7B inference”; I list the cards that fit, cheapest first."))
-		return
+		return compared
 	}
 	res.Advice.Workload = w
 	method := billing.MethodInference
@@ -526,7 +610,7 @@ func (r *Router) cardChoice(ctx context.Context, res *Result, rep *chat.Reply) {
 		row := CardRow{GPU: g.ID, MemoryGB: math.Round(billing.CapacityGB(g)*10) / 10, Comfortable: usable >= w.VRAMGB.High}
 		for _, pq := range quotes(g.ID) {
 			if row.Platform == "" || pq.CNYPerGPUHour < row.PriceCNY {
-				row.Platform, row.PriceCNY, row.Source, row.AsOf, row.Verified = pq.Platform, round2(pq.CNYPerGPUHour), pq.Source, pq.AsOf, pq.Verified
+				row.setPrice(pq)
 			}
 		}
 		if row.Platform == "" {
@@ -546,13 +630,13 @@ func (r *Router) cardChoice(ctx context.Context, res *Result, rep *chat.Reply) {
 		w.VRAMGB.Low, w.VRAMGB.High, w.Note.Pick(en)))
 	if len(cards) == 0 {
 		rep.Lines = append(rep.Lines, pick1(en, "没有已知价格的卡放得下。", "No card with a known price fits."))
-		return
+		return true
 	}
-	t := &chat.Table{Header: pick(en, []string{"GPU", "显存（标称）", "余量", "最低 元/卡时", "平台", "价格来源"},
-		[]string{"GPU", "VRAM (nominal)", "headroom", "from CNY/GPU-h", "platform", "price source"})}
+	t := &chat.Table{Header: pick(en, []string{"GPU", "显存（标称）", "余量", "元/卡时", "平台", "价格来源"},
+		[]string{"GPU", "VRAM (nominal)", "headroom", "CNY/GPU-h", "platform", "price source"})}
 	shown := cards
-	if len(shown) > maxOptionRows {
-		shown = shown[:maxOptionRows]
+	if len(shown) > maxCardRows {
+		shown = shown[:maxCardRows]
 	}
 	unverified := false
 	for _, c := range shown {
@@ -569,17 +653,73 @@ func (r *Router) cardChoice(ctx context.Context, res *Result, rep *chat.Reply) {
 		if g, ok := r.cat.GPU(c.GPU); ok {
 			nominal = g.MemoryGB
 		}
-		t.Rows = append(t.Rows, []string{c.GPU, fmt.Sprintf("%gG", nominal), head, fmt.Sprintf("%.2f", c.PriceCNY), r.platformName(c.Platform, en), src})
+		t.Rows = append(t.Rows, []string{c.GPU, fmt.Sprintf("%gG", nominal), head, c.priceText(), r.platformName(c.Platform, en), src})
 	}
 	rep.Table = t
 	if w.Kind == "training" {
 		rep.Lines = append(rep.Lines, pick1(en, "训练按总费用比：更快的卡每小时贵，但常常是更便宜的一次训练（如 4090 对 3090）。",
 			"For training compare the total: a faster card costs more per hour but is often the cheaper run (e.g. a 4090 against a 3090)."))
 	}
-	rep.Notes = append(rep.Notes, pick1(en, "显存需求来源：", "VRAM figure from: ")+w.Source)
+	rep.Notes = append(rep.Notes, pick1(en, "显存需求来源：", "VRAM figure from: ")+SourceText(w.Source, en))
 	rep.Notes = append(rep.Notes, pick1(en, "“够用”：放得下最低设置；“宽裕”：放得下舒服的设置。价格是各卡已知最低的一条（实时或目录标价，见来源列）。",
 		"“enough” holds the smallest setting, “comfortable” a roomy one. Each price is the lowest known for the card (live or catalog list price, see the source column)."))
 	if unverified {
 		rep.Notes = append(rep.Notes, pick1(en, "* 仅见于原始文章、未经其他来源核实的标价。", "* list price only the seed articles report; not confirmed by a dated source."))
 	}
+	return true
+}
+
+// setPrice takes a quote's price, range, source and date.
+func (c *CardRow) setPrice(pq billing.PriceQuote) {
+	c.Platform, c.PriceCNY, c.Source, c.AsOf, c.Verified = pq.Platform, round2(pq.CNYPerGPUHour), pq.Source, pq.AsOf, pq.Verified
+	c.PriceLowCNY, c.PriceHighCNY = 0, 0
+	if pq.High > pq.Low && pq.Low > 0 {
+		c.PriceLowCNY, c.PriceHighCNY = round2(pq.Low), round2(pq.High)
+	}
+}
+
+// priceText is the price cell: the figure, or "~mid (low-high)".
+func (c CardRow) priceText() string {
+	if c.PriceHighCNY > c.PriceLowCNY {
+		return fmt.Sprintf("~%.2f (%.2f-%.2f)", c.PriceCNY, c.PriceLowCNY, c.PriceHighCNY)
+	}
+	return fmt.Sprintf("%.2f", c.PriceCNY)
+}
+
+// maxCardRows is the most cards a card-choice table shows.
+const maxCardRows = 6
+
+// compareCards puts the named cards side by side: memory, BF16 tensor
+// TFLOPS (dense), memory bandwidth and the cheapest known price.
+func (r *Router) compareCards(ctx context.Context, res *Result, rep *chat.Reply) bool {
+	en := res.English
+	quotes := r.quotes(r.offers.Snapshot(ctx), res.Query, billing.MethodFull, r.now(), en)
+	t := &chat.Table{Header: pick(en, []string{"GPU", "显存", "BF16 TFLOPS", "带宽 GB/s", "元/卡时", "平台", "价格来源"},
+		[]string{"GPU", "VRAM", "BF16 TFLOPS", "bandwidth GB/s", "CNY/GPU-h", "platform", "price source"})}
+	for _, id := range res.GPUs {
+		g, ok := r.cat.GPU(id)
+		if !ok {
+			continue
+		}
+		row := CardRow{GPU: g.ID, MemoryGB: math.Round(billing.CapacityGB(g)*10) / 10}
+		for _, pq := range quotes(g.ID) {
+			if row.Platform == "" || pq.CNYPerGPUHour < row.PriceCNY {
+				row.setPrice(pq)
+			}
+		}
+		res.Advice.Cards = append(res.Advice.Cards, row)
+		price, plat, src := "-", "-", "-"
+		if row.Platform != "" {
+			price, plat, src = row.priceText(), r.platformName(row.Platform, en), sourceLabel(row.Source, en)+" "+row.AsOf
+		}
+		t.Rows = append(t.Rows, []string{g.ID, fmt.Sprintf("%gG", g.MemoryGB), fmt.Sprintf("%g", g.TensorTFLOPS), fmt.Sprintf("%g", g.BandwidthGBs), price, plat, src})
+	}
+	if len(t.Rows) < 2 {
+		return false
+	}
+	rep.Table = t
+	rep.Lines = append(rep.Lines, pick1(en, "训练看算力（TFLOPS）和总费用，LLM 推理生成看显存带宽，两者都先看显存够不够。",
+		"Training follows compute (TFLOPS) and the total cost; LLM generation follows memory bandwidth; memory comes first for both."))
+	rep.Notes = append(rep.Notes, pick1(en, "规格来自目录（gpus.yaml）；价格是各卡已知最低的一条。", "Specs from the catalog (gpus.yaml); each price is the lowest known for the card."))
+	return true
 }

@@ -13,6 +13,15 @@ import (
 	"github.com/labgpu/bot/internal/commands"
 )
 
+// nvidiaSMI is nvidia-smi output as pasted (it names an RTX 4090).
+const nvidiaSMI = `+-----------------------------------------------------------------------------------------+
+| NVIDIA-SMI 550.54.14              Driver Version: 550.54.14      CUDA Version: 12.4     |
+|-----------------------------------------+------------------------+----------------------+
+| GPU  Name                 Persistence-M | Bus-Id          Disp.A | Volatile Uncorr. ECC |
+|   0  NVIDIA GeForce RTX 4090        On  |   00000000:01:00.0 Off |                  Off |
+| 30%   35C    P2             80W /  450W |   20312MiB /  24564MiB |      3%      Default |
++-----------------------------------------+------------------------+----------------------+`
+
 func adviceRouter(tb testing.TB, opts ...commands.Option) *commands.Router {
 	tb.Helper()
 	kb, err := advice.Load(configs.FS)
@@ -70,8 +79,15 @@ func TestAdviceOOMEstimatesTheJob(t *testing.T) {
 	if res.VRAMGB == nil || res.VRAMGB.Total < 25.8 {
 		t.Fatalf("want an estimate above the 4090's 25.8 GB, got %+v", res.VRAMGB)
 	}
-	mustContain(t, res.Text, "单卡约需", "RTX 4090 有 25.8 GB", "QLoRA 4-bit ~", "seq 2048 ~",
-		"这一步还要 1.96 GiB", "卡总共 23.65 GiB", "只剩 1.06 GiB 空闲")
+	mustContain(t, res.Text, "单卡约需", "RTX 4090 是 24G 卡（约 25.8 GB）", "QLoRA 4-bit ~", "seq 2048 ~",
+		"这一步还要 1.96 GiB", "卡总共 23.65 GiB", "只剩 1.06 GiB 空闲", "原样放得下的单卡")
+	// The cards listed "as is" hold the whole batch: the 4090 that failed
+	// is not among them.
+	for _, l := range res.Reply.Lines {
+		if strings.HasPrefix(l, "原样放得下的单卡") && strings.Contains(l, "RTX 4090") {
+			t.Errorf("the failing card is listed as fitting: %s", l)
+		}
+	}
 
 	// Without a job, it asks for one instead of guessing.
 	res = ask(r, "CUDA out of memory 怎么办")
@@ -101,6 +117,45 @@ func TestAdviceOOMFollowUp(t *testing.T) {
 	res := r.Answer(context.Background(), msg)
 	if res.Intent != commands.IntentEstimate || res.SeqLen != 2048 || res.Model != "Qwen2.5-7B" || res.Method != billing.MethodLoRA {
 		t.Fatalf("follow-up: intent %q seq %d model %q method %q", res.Intent, res.SeqLen, res.Model, res.Method)
+	}
+	// And the other way: an estimate, then "爆显存了" uses its job.
+	msg.Text = "Qwen2.5-14B LoRA seq 4096 batch 8 用 4090"
+	r.Answer(context.Background(), msg)
+	msg.Text = "爆显存了"
+	res = r.Answer(context.Background(), msg)
+	if res.Topic != "cuda-oom" || res.VRAMGB == nil || res.Model != "Qwen2.5-14B" {
+		t.Fatalf("OOM after an estimate: topic %q model %q vram %v", res.Topic, res.Model, res.VRAMGB)
+	}
+	msg.Text = "seq 2048"
+	res = r.Answer(context.Background(), msg)
+	if res.Intent != commands.IntentEstimate || res.SeqLen != 2048 || res.Model != "Qwen2.5-14B" {
+		t.Fatalf("second follow-up: intent %q seq %d model %q", res.Intent, res.SeqLen, res.Model)
+	}
+}
+
+// Two cards named: their figures side by side.
+func TestCardChoiceCompare(t *testing.T) {
+	r := adviceRouter(t)
+	res := ask(r, "4090 和 3090 选哪个")
+	if res.Topic != "card-choice" || res.Reply.Table == nil || len(res.Reply.Table.Rows) != 2 {
+		t.Fatalf("topic %q table %+v", res.Topic, res.Reply.Table)
+	}
+	mustContain(t, res.Text, "RTX 4090", "RTX 3090", "BF16 TFLOPS", "带宽", "选卡思路")
+}
+
+// A pasted error in a Chinese group is answered in Chinese; English prose
+// gets English.
+func TestAdviceLanguage(t *testing.T) {
+	r := adviceRouter(t)
+	for text, en := range map[string]bool{
+		"RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB":                   false,
+		"Traceback (most recent call last):\nOSError: [Errno 28] No space left on device": false,
+		"how do I fix CUDA out of memory":                                                 true,
+		"my training dies whenever my SSH session disconnects":                            true,
+	} {
+		if res := ask(r, text); res.English != en {
+			t.Errorf("%q: english = %v, want %v", text, res.English, en)
+		}
 	}
 }
 
@@ -203,6 +258,48 @@ func TestAdviceBoundaries(t *testing.T) {
 	} {
 		if res := ask(r, q); res.Intent != intent || res.Topic != "" {
 			t.Errorf("%q: intent %q topic %q, want %q and no topic", q, res.Intent, res.Topic, intent)
+		}
+	}
+	// Questions about stock, prices and money stay with their commands even
+	// when they use a topic's words (a review found these taken over).
+	for q, intent := range map[string]string{
+		"4090 sold out?":                commands.IntentStock,
+		"A100 out of stock on autodl?":  commands.IntentStock,
+		"4090 现在要排队吗":                   commands.IntentStock,
+		"AutoDL 4090 要排队吗，多少钱":          commands.IntentStock,
+		"哪家 A100 有货，AutoDL 又没卡了":        commands.IntentStock,
+		"恒源云 nvlink 的 A100 多少钱":         commands.IntentStock,
+		"昇腾 910B 多少钱":                   commands.IntentStock,
+		"stable diffusion 4090 多少钱":     commands.IntentStock,
+		"哪张卡便宜":                         commands.IntentStock,
+		"AutoDL 存储费多少":                  commands.IntentPrices,
+		"AutoDL 怎么充值":                   commands.IntentPrices,
+		"AutoDL 有没有 root":               commands.IntentPrices,
+		"7B LoRA 要多少钱 会不会爆显存":           commands.IntentEstimate,
+		"排队吃饭吗":                         commands.IntentUnknown,
+		"Killed the old kernel, thanks": commands.IntentUnknown,
+		"谢谢":                            commands.IntentUnknown,
+	} {
+		if res := ask(r, q); res.Intent != intent || res.Topic != "" {
+			t.Errorf("%q: intent %q topic %q, want %q and no topic", q, res.Intent, res.Topic, intent)
+		}
+	}
+	// A symptom wins over a card or platform name in the same message.
+	for q, topic := range map[string]string{
+		"4090 爆显存了":                "cuda-oom",
+		"3090 上 loss nan 了":        "loss-nan",
+		"A100 上 NCCL timeout":      "nccl-error",
+		"4090 和 3090 选哪个":          "card-choice",
+		nvidiaSMI + "\n为什么利用率只有3%": "slow-dataloader",
+	} {
+		if res := ask(r, q); res.Intent != commands.IntentAdvice || res.Topic != topic {
+			t.Errorf("%q: intent %q topic %q, want advice %q", q, res.Intent, res.Topic, topic)
+		}
+	}
+	// Thanks and greetings get one line, not the menu.
+	for _, q := range []string{"谢谢", "你好", "thanks"} {
+		if res := ask(r, q); len(res.Reply.Lines) != 0 || res.Reply.Table != nil || strings.Count(res.Text, "\n") > 1 {
+			t.Errorf("%q: %q", q, res.Text)
 		}
 	}
 	res := ask(r, "我的代码报错了 ValueError: too many values to unpack 怎么办")

@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/labgpu/bot/internal/catalog"
@@ -181,10 +182,25 @@ func (r *Router) helpAnswer(_ context.Context, res *Result) {
 	res.Reply = rep
 }
 
+// reSmallTalk is thanks (group 1) or a greeting, alone.
+var reSmallTalk = regexp.MustCompile(`^(?:(谢谢|多谢|感谢|thanks?(?: you)?|thx|ty|好的谢谢|收到谢谢)|你好|您好|hi|hello|hey|在吗|在不在)[\s!！。.~～]*$`)
+
 // unknown answers text the parser could not place with a short help.
 func (r *Router) unknown(res *Result) {
 	en := res.English
 	rep := chat.Reply{}
+	if m := reSmallTalk.FindStringSubmatch(strings.TrimSpace(catalog.Fold(res.msg.Text))); m != nil {
+		// "谢谢", "你好": one short line, not the menu.
+		switch {
+		case m[1] != "":
+			rep.Title = pick1(en, "不客气！", "You're welcome!")
+		default:
+			rep.Title = pick1(en, "你好！发“帮助”看我能做什么。", "Hi! Say “help” to see what I can do.")
+		}
+		res.Intent = IntentUnknown
+		res.Reply = rep
+		return
+	}
 	if en {
 		rep.Title = "Sorry, I did not get that. You can ask:"
 	} else {

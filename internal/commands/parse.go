@@ -161,7 +161,7 @@ var (
 		regexp.MustCompile(`(\d+)\s*(k)?\s*(?:的)?\s*(?:上下文|context|ctx|长度|序列|tokens? context)`),
 	}
 	reBatch = regexp.MustCompile(`(?:batch(?:[\s_-]*size)?|bs|批大小|批次大小|批量|并发数?|concurrency|concurrent(?:\s*requests)?)\s*[=:：]?\s*(-?\d+)`)
-	reBits  = regexp.MustCompile(`(?:(\d+)\s*-?\s*(?:bit|位|比特))|int\s*(4|8)|(fp16|bf16|fp32|nf4)`)
+	reBits  = regexp.MustCompile(`(?:(\d+)\s*-?\s*(?:bit|位|比特))|int\s*(4|8)|(fp16|bf16|fp32|nf4|awq|gptq)`)
 	reCount = []*regexp.Regexp{
 		regexp.MustCompile(numPat + `\s*(?:张|块|个|台|卡)\s*(?:卡)?\s*$`),
 		regexp.MustCompile(`(?:^|[^a-z0-9.])` + numPat + `\s*[x×*]\s*$`),
@@ -554,7 +554,7 @@ func Parse(c *catalog.Catalog, text string) Query {
 			}
 		case m[2] != "":
 			q.Bits, _ = strconv.Atoi(m[2])
-		case m[3] == "nf4":
+		case m[3] == "nf4" || m[3] == "awq" || m[3] == "gptq":
 			q.Bits = 4
 		case m[3] == "fp32":
 			q.Bits = 32

@@ -174,8 +174,12 @@ func (r *Router) Answer(ctx context.Context, msg chat.Message) Result {
 	q := Parse(r.cat, msg.Text)
 	r.adviceQuery(&q, msg.Text)
 	key := msg.Channel + "/" + msg.ChatID + "/" + msg.SenderID
-	if msg.ChatID != "" && q.Intent != IntentAdvice {
+	switch {
+	case msg.ChatID == "":
+	case q.Intent != IntentAdvice:
 		q = r.followUp(key, q)
+	default:
+		r.adviceJob(key, &q)
 	}
 	res := r.answer(ctx, q, msg)
 	if msg.ChatID != "" && (res.Intent == IntentEstimate || res.Intent == IntentAdvice && res.Estimate != nil) {
@@ -247,6 +251,28 @@ func (r *Router) followUp(key string, q Query) Query {
 		m.English = false
 	}
 	return m
+}
+
+// adviceJob gives an OOM or card question that names no job ("爆显存了")
+// the job of the conversation's last estimate, within FollowUpWindow.
+func (r *Router) adviceJob(key string, q *Query) {
+	t, ok := r.topic(q.Topic)
+	if !ok || q.Model != "" || q.ParamsB > 0 || t.Tie != advice.TieOOM && t.Tie != advice.TieCard {
+		return
+	}
+	r.mu.Lock()
+	prev, ok := r.last[key]
+	r.mu.Unlock()
+	if !ok || r.now().Sub(prev.at) > FollowUpWindow {
+		return
+	}
+	p := prev.q
+	q.Model, q.ModelText, q.ParamsB, q.Method, q.Bits = p.Model, p.ModelText, p.ParamsB, p.Method, p.Bits
+	q.SeqLen, q.Batch, q.Samples, q.Tokens, q.TokensPerSample, q.Epochs = p.SeqLen, p.Batch, p.Samples, p.Tokens, p.TokensPerSample, p.Epochs
+	q.LoRARank, q.LoRATargets, q.Optimizer, q.NoGradCkpt, q.NoFlashAttn, q.ZeRO = p.LoRARank, p.LoRATargets, p.Optimizer, p.NoGradCkpt, p.NoFlashAttn, p.ZeRO
+	if len(q.GPUs) == 0 {
+		q.GPU, q.GPUs, q.GPUFamily, q.GPUCount = p.GPU, p.GPUs, p.GPUFamily, p.GPUCount
+	}
 }
 
 func (r *Router) remember(key string, q Query) {
