@@ -62,8 +62,8 @@ type CardRow struct {
 	PriceLowCNY  float64 `json:"price_low_cny_per_hour,omitempty"`
 	PriceHighCNY float64 `json:"price_high_cny_per_hour,omitempty"`
 	Source       string  `json:"source,omitempty"`
-	AsOf        string  `json:"as_of,omitempty"`
-	Verified    bool    `json:"verified"`
+	AsOf         string  `json:"as_of,omitempty"`
+	Verified     bool    `json:"verified"`
 }
 
 // WithAdvice enables answers from the advice knowledge base.
