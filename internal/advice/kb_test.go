@@ -160,6 +160,10 @@ func TestRealInputs(t *testing.T) {
 		{"数据加载太慢了", "slow-dataloader"},
 		{"4090 和 3090 选哪个", "card-choice"},
 		{"显存空间不足", "cuda-oom"},
+		{"$ git clone git@github.com:lab/project.git\nCloning into 'project'...\ngit@github.com: Permission denied (publickey).\nfatal: Could not read from remote repository.", "git-ssh-key"},
+		{"OSError: You are trying to access a gated repo.\nCannot access gated repo for url https://huggingface.co/meta-llama/Llama-2-7b-hf/resolve/main/config.json.", "hf-gated-repo"},
+		{"(base) root@autodl:~# conda activate llm\nCondaError: Run 'conda init' before 'conda activate'", "conda-init"},
+		{"OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.", "extension-build"},
 	}
 	// Unrelated chat: no topic.
 	unrelated := []string{"今天中午吃什么", "哪家有4090", "7B LoRA 要多少钱", "AutoDL 怎么收费", "收到，谢谢", "明天组会几点", "the room is cold today", "4090 有货了提醒我",

@@ -33,11 +33,13 @@ func CheckFormat(f string) error {
 
 // Console runs the interactive console on in/out.
 func (a *App) Console(ctx context.Context, in io.Reader, out io.Writer) error {
-	prompt := ""
+	opts := console.Options{}
 	if f, ok := in.(*os.File); ok {
 		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			prompt = "> "
-			fmt.Fprintln(out, "labgpu bot — 问我“哪家有4090”或“7B LoRA 要多少钱”；“帮助”看全部功能，exit 退出。")
+			// A terminal: a pasted traceback arrives as many lines at
+			// once and is one question.
+			opts = console.Options{Prompt: "> ", PasteWindow: 50 * time.Millisecond}
+			fmt.Fprintln(out, "labgpu bot — 问我“哪家有4090”“7B LoRA 要多少钱”，或直接粘贴报错；“帮助”看全部功能，exit 退出。")
 		}
 	}
 	a.Notifier.Register("console", &ConsoleNotifier{Router: a.Router, W: out})
@@ -52,7 +54,7 @@ func (a *App) Console(ctx context.Context, in io.Reader, out io.Writer) error {
 			poller.Release(context.WithoutCancel(ctx))
 		}()
 	}
-	return console.Run(ctx, in, out, a.Router, prompt)
+	return console.RunWith(ctx, in, out, a.Router, opts)
 }
 
 // Ask answers one question on w as text or one JSON object.

@@ -22,13 +22,29 @@ type Handler interface {
 // answered with an error instead of being cut silently.
 const MaxLine = 16 << 10
 
+// MaxPaste is the longest pasted block accepted, in bytes.
+const MaxPaste = 64 << 10
+
+// Options tune RunWith.
+type Options struct {
+	// Prompt is printed before each question when non-empty.
+	Prompt string
+	// PasteWindow joins lines that arrive within it of each other into one
+	// message, so a pasted traceback is one question, not one per line.
+	// Zero answers every line on its own (piped input).
+	PasteWindow time.Duration
+}
+
 // Run reads lines from in until EOF, "exit"/"quit" or ctx ends, and writes
 // each answer to out. prompt is printed before each line when non-empty.
 func Run(ctx context.Context, in io.Reader, out io.Writer, h Handler, prompt string) error {
-	type line struct {
-		text string
-		err  error
-	}
+	return RunWith(ctx, in, out, h, Options{Prompt: prompt})
+}
+
+// RunWith is Run with options.
+func RunWith(ctx context.Context, in io.Reader, out io.Writer, h Handler, o Options) error {
+	prompt := o.Prompt
+	type line = inputLine
 	lines := make(chan line)
 	// Lines are read in their own goroutine so that ctx (Ctrl-C) ends the
 	// console even while it waits for input.
@@ -66,14 +82,26 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, h Handler, prompt str
 		if l.err != nil && l.err != io.EOF {
 			return fmt.Errorf("console: read: %w", l.err)
 		}
-		if len(l.text) > MaxLine {
+		pasted := false
+		if o.PasteWindow > 0 && l.err == nil {
+			l, pasted = joinPaste(lines, l, o.PasteWindow)
+		}
+		if l.err != nil && l.err != io.EOF {
+			return fmt.Errorf("console: read: %w", l.err)
+		}
+		if pasted && len(l.text) > MaxPaste {
+			fmt.Fprintf(out, "粘贴的内容太长（%d 字节，上限 %d），请只贴报错的最后几十行。Paste too long.\n\n", len(l.text), MaxPaste)
+		} else if !pasted && len(l.text) > MaxLine {
 			fmt.Fprintf(out, "输入太长（%d 字节，上限 %d），请缩短后再问。Input too long.\n\n", len(l.text), MaxLine)
 		} else {
 			text := strings.TrimSpace(l.text)
 			switch strings.ToLower(text) {
 			case "":
 			case "exit", "quit", "退出", "/exit", "/quit":
-				return nil
+				if !pasted {
+					return nil
+				}
+				fallthrough
 			default:
 				n++
 				msg := chat.Message{Channel: "console", ID: fmt.Sprintf("console-%d", n), ChatID: "console", ChatType: chat.P2P,
@@ -88,4 +116,34 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, h Handler, prompt str
 			return nil
 		}
 	}
+}
+
+// inputLine is a line read from the input, with the read error after it.
+type inputLine struct {
+	text string
+	err  error
+}
+
+// joinPaste appends to first the lines that follow it within window of
+// each other (a paste), until MaxPaste bytes are passed. It reports whether
+// it joined any; the result carries the last line's read error.
+func joinPaste(lines <-chan inputLine, first inputLine, window time.Duration) (inputLine, bool) {
+	joined := false
+	t := time.NewTimer(window)
+	defer t.Stop()
+	for first.err == nil && len(first.text) <= MaxPaste {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				return first, joined
+			}
+			first.text += l.text
+			first.err = l.err
+			joined = true
+			t.Reset(window)
+		case <-t.C:
+			return first, joined
+		}
+	}
+	return first, joined
 }

@@ -53,3 +53,31 @@ func TestCancelWhileWaiting(t *testing.T) {
 		t.Fatal("console did not stop after cancel")
 	}
 }
+
+// TestPasteIsOneQuestion: with a paste window, lines that arrive together
+// are one message (a traceback); a line typed later is the next one.
+func TestPasteIsOneQuestion(t *testing.T) {
+	h := &echo{}
+	r, w := io.Pipe()
+	var out bytes.Buffer
+	done := make(chan error, 1)
+	go func() {
+		done <- console.RunWith(context.Background(), r, &out, h, console.Options{PasteWindow: 200 * time.Millisecond})
+	}()
+	// One write, as a terminal delivers a paste.
+	if _, err := io.WriteString(w, "Traceback (most recent call last):\n  File \"x.py\", line 1\nexit\nRuntimeError: CUDA out of memory\n"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(600 * time.Millisecond)
+	if _, err := io.WriteString(w, "哪家有4090\n"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(600 * time.Millisecond)
+	w.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if len(h.got) != 2 || strings.Count(h.got[0], "\n") != 3 || h.got[1] != "哪家有4090" {
+		t.Fatalf("messages %q", h.got)
+	}
+}
