@@ -628,6 +628,24 @@ func (r *Router) cardChoice(ctx context.Context, res *Result, rep *chat.Reply) b
 	rep.Title += pick1(en, "：", ": ") + w.Name.Pick(en)
 	rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "单卡显存约 %g–%g GB。%s", "About %g–%g GB on one card. %s"),
 		w.VRAMGB.Low, w.VRAMGB.High, w.Note.Pick(en)))
+	// "SDXL 用 3090 够吗": the named cards first.
+	for _, id := range q.GPUs {
+		g, ok := r.cat.GPU(id)
+		if !ok {
+			continue
+		}
+		usable := billing.CapacityGB(g) * billing.FitFraction
+		var verdict string
+		switch {
+		case usable >= w.VRAMGB.High:
+			verdict = pick1(en, "够，而且宽裕", "yes, comfortably")
+		case usable >= w.VRAMGB.Low:
+			verdict = pick1(en, "够，但只够较省显存的设置", "yes, but only with memory-saving settings")
+		default:
+			verdict = fmt.Sprintf(pick1(en, "不够（至少要约 %g GB）", "no (it needs about %g GB at least)"), w.VRAMGB.Low)
+		}
+		rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "%s（%gG）：%s。", "%s (%g GiB): %s."), g.ID, g.MemoryGB, verdict))
+	}
 	if len(cards) == 0 {
 		rep.Lines = append(rep.Lines, pick1(en, "没有已知价格的卡放得下。", "No card with a known price fits."))
 		return true

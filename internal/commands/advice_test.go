@@ -213,6 +213,13 @@ func TestCardChoiceWorkloads(t *testing.T) {
 			}
 		})
 	}
+	// "SDXL 用 3090 够吗": a verdict for the named card.
+	res0 := ask(r, "SDXL 用 3090 够吗")
+	if res0.Topic != "card-choice" {
+		t.Fatalf("topic %q", res0.Topic)
+	}
+	mustContain(t, res0.Text, "RTX 3090（24G）：够，而且宽裕")
+	mustContain(t, ask(r, "bert-large 微调用 T4 够不够").Text, "T4（16G）：够，但只够较省显存的设置")
 	// SDXL needs more than SD 1.5: no 8 GB-class card is "comfortable".
 	res := ask(r, "sdxl 出图用什么卡")
 	for _, cd := range res.Advice.Cards {
