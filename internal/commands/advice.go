@@ -402,8 +402,10 @@ func (r *Router) oomTie(ctx context.Context, res *Result, rep *chat.Reply) {
 	var asIs, accum []*billing.Fit
 	for i := range est.Fits {
 		f := &est.Fits[i]
+		g, _ := r.cat.GPU(f.GPU)
 		switch {
-		case !f.Fits || f.GPUCount != 1:
+		case !f.Fits || f.GPUCount != 1 || g == nil || g.Class == "npu":
+			// NPUs do not run a CUDA job as is (see ascend-compat).
 		case est.Method == billing.MethodInference || f.MicroBatch >= est.Batch:
 			asIs = append(asIs, f)
 		default:
