@@ -44,8 +44,8 @@ type Hit struct {
 	Score float64
 	// Terms are the terms found, strongest first.
 	Terms []string
-	// Strong is set when an error or a pattern matched (not only phrases
-	// and hints).
+	// Strong is set when one of the topic's errors (text as a program
+	// prints it) was found, not only patterns, phrases and hints.
 	Strong bool
 }
 
@@ -294,7 +294,7 @@ func (b *Base) Match(text string) Result {
 		if r == 0 {
 			continue
 		}
-		h := Hit{Topic: &b.Topics[i], Score: 1 - math.Exp(-r), Strong: len(patHits[i]) > 0}
+		h := Hit{Topic: &b.Topics[i], Score: 1 - math.Exp(-r)}
 		idx := found[i]
 		for _, p := range idx {
 			h.Strong = h.Strong || b.terms[p].strong

@@ -98,7 +98,10 @@ func (r *Router) adviceQuery(q *Query, text string) {
 	case m.Best != nil:
 		q.Topic = m.Best.Topic.ID
 		q.Score = round2(m.Best.Score)
-	case q.Intent == IntentUnknown && m.Problem:
+	case m.Problem && (q.Intent == IntentUnknown || isPaste(text)):
+		// A problem report the base does not know, or a pasted log that
+		// only names a platform in a path ("/root/autodl-tmp"): say so,
+		// not a price list.
 		if len(m.Closest) > 0 {
 			q.Score = round2(m.Closest[0].Score)
 		}
@@ -106,13 +109,37 @@ func (r *Router) adviceQuery(q *Query, text string) {
 		return
 	}
 	q.Intent = IntentAdvice
-	// A bare paste (no English sentence around it) is answered in Chinese,
-	// the group's language; "how do I fix …" in English.
-	folded := catalog.Fold(text)
-	q.English = !reCJK.MatchString(text) && reLatin.MatchString(folded) &&
-		(reEnglishAsk.MatchString(folded) || !strings.Contains(strings.TrimSpace(text), "\n") && !reErrorLine.MatchString(folded))
+	q.English = englishAsk(text)
 	q.match = &m
 	q.text = text
+}
+
+// isPaste reports whether text looks like pasted terminal output: three
+// lines or more.
+func isPaste(text string) bool {
+	return strings.Count(strings.TrimSpace(text), "\n") >= 2
+}
+
+// englishAsk decides the answer's language for advice: English only when
+// the message has no Chinese and the user wrote an English sentence (a
+// line that is not an error line, or one that asks "how/why/…" or ends
+// with "?"); a bare paste is answered in Chinese, the group's language.
+func englishAsk(text string) bool {
+	if reCJK.MatchString(text) {
+		return false
+	}
+	lines := strings.Split(strings.TrimSpace(catalog.Fold(text)), "\n")
+	if len(lines) == 1 {
+		l := lines[0]
+		return reLatin.MatchString(l) && (!reErrorLine.MatchString(l) && !reLogLine.MatchString(l) || reAskStart.MatchString(l))
+	}
+	for _, l := range lines {
+		l = strings.TrimSpace(l)
+		if reAskStart.MatchString(l) || strings.HasSuffix(l, "?") && !reErrorLine.MatchString(l) {
+			return true
+		}
+	}
+	return false
 }
 
 // adviceWins decides between a topic and what the parser made of the text
@@ -129,8 +156,9 @@ func (r *Router) adviceWins(q Query, m advice.Result, text string) bool {
 	best := m.Best
 	symptom := len(best.Topic.Errors) > 0
 	folded := catalog.Fold(text)
-	if containsAny(folded, kwCost) || containsAny(folded, kwStockAsk) {
-		return best.Strong && symptom
+	if containsAny(folded, kwCost) || containsAny(folded, kwStockAsk) ||
+		q.Intent == IntentEstimate && containsAny(folded, kwWillIt) {
+		return best.Strong
 	}
 	return symptom || m.Problem || best.Score >= 0.6
 }
@@ -138,10 +166,18 @@ func (r *Router) adviceWins(q Query, m advice.Result, text string) bool {
 var (
 	// kwStockAsk ask whether a card is in stock.
 	kwStockAsk = []string{"有货", "有没有卡", "还有卡", "有卡吗", "哪家有", "sold out", "in stock", "available?"}
-	// kwCost are words asking for money, which the estimate answers.
-	kwCost = []string{"多少钱", "费用", "花费", "成本", "how much", "cost", "price", "预算", "budget"}
-	// reEnglishAsk is English prose around a paste ("how do I fix this").
-	reEnglishAsk = regexp.MustCompile(`\b(?:how|why|what|which|help|my|i|i'm|we|please|should|can|does|is there)\b`)
+	// kwCost are words asking for money, which the stock, prices and
+	// estimate answers give.
+	kwCost = []string{"多少钱", "费用", "花费", "成本", "价格", "收费", "计费", "贵吗", "便宜", "划算", "how much", "cost", "price", "预算", "budget", "cheap"}
+	// kwWillIt ask before the fact whether a job fits ("13B LoRA 4090 会不会
+	// 爆显存"): the estimate answers that.
+	kwWillIt = []string{"会不会", "能不能", "够不够", "够吗", "放得下吗", "will it", "would it", "enough", "can i", "does it fit"}
+	// reLogLine is a line as logs and shells print them: a dict, a
+	// bracketed prefix, a prompt.
+	reLogLine = regexp.MustCompile(`^\s*[{\[$>#(|+@]|^\s*\w+@[\w.-]+:`)
+	// reAskStart is a line of English prose ("how do I fix this", "my
+	// training dies …").
+	reAskStart = regexp.MustCompile(`^\s*(?:how|why|what|which|help|my|i|i'm|we|please|should|can|could|does|is there|anyone|any idea|got|getting|when|after)\b`)
 	// reErrorLine is a line as programs print errors.
 	reErrorLine = regexp.MustCompile(`^\s*(?:[\w.]+(?:error|exception|warning)\b|e:|error:|fatal:|ssh:|traceback)|\b(?:error|errno)\b.*:`)
 )
@@ -366,8 +402,17 @@ func (r *Router) oomTie(ctx context.Context, res *Result, rep *chat.Reply) {
 	if est.Method != billing.MethodInference && est.VRAMMin < need-0.05 {
 		line += fmt.Sprintf(pick1(en, "（batch 1 + 梯度累积约 %.1f GB）", " (~%.1f GB at micro-batch 1 with gradient accumulation)"), est.VRAMMin)
 	}
-	if g, ok := r.cat.GPU(gpu); ok {
-		line += fmt.Sprintf(pick1(en, "；%s 是 %gG 卡（约 %.1f GB）", "; a %s is a %g GiB card (%.1f GB)"), g.ID, g.MemoryGB, billing.CapacityGB(g))
+	var cards []string
+	for _, id := range q.GPUs {
+		if g, ok := r.cat.GPU(id); ok {
+			cards = append(cards, fmt.Sprintf(pick1(en, "%s 是 %gG 卡（约 %.1f GB）", "a %s is a %g GiB card (%.1f GB)"), g.ID, g.MemoryGB, billing.CapacityGB(g)))
+		}
+		if !q.GPUFamily {
+			break // one named card; a family ("A100") lists its variants
+		}
+	}
+	if len(cards) > 0 {
+		line += pick1(en, "；", "; ") + strings.Join(cards, pick1(en, "，", ", "))
 	}
 	rep.Lines = append(rep.Lines, line+pick1(en, "。", "."))
 	// The usual ways out, estimated.
@@ -423,8 +468,48 @@ func (r *Router) oomTie(ctx context.Context, res *Result, rep *chat.Reply) {
 		}
 		return strings.Join(out, pick1(en, "、", ", "))
 	}
+	for _, f := range asIs {
+		if f.GPU == gpu {
+			rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en,
+				"按估算 %s 放得下这个任务；还是 OOM 的话，多半是实际的 batch 或序列比写的长、别的进程占着显存，或推理框架预留了显存（vLLM 调 `--gpu-memory-utilization`、`--max-model-len`）。",
+				"By the estimate a %s holds this job; an OOM anyway usually means a longer batch or sequence than stated, another process on the GPU, or memory reserved by the serving framework (vLLM: `--gpu-memory-utilization`, `--max-model-len`)."), gpu))
+		}
+	}
 	if len(asIs) > 0 {
 		rep.Lines = append(rep.Lines, pick1(en, "原样放得下的单卡（小的在前）：", "Single cards that hold it as is (smallest first): ")+names(asIs))
+	}
+	if len(asIs) == 0 && len(accum) == 0 {
+		// No single card: the fewest cards per GPU that hold it (ZeRO-3 or
+		// tensor parallel).
+		best := map[string]int{}
+		var order []string
+		for _, f := range est.Fits {
+			g, _ := r.cat.GPU(f.GPU)
+			if !f.Fits || g == nil || g.Class == "npu" {
+				continue
+			}
+			if n, ok := best[f.GPU]; !ok || f.GPUCount < n {
+				if !ok {
+					order = append(order, f.GPU)
+				}
+				best[f.GPU] = f.GPUCount
+			}
+		}
+		sort.SliceStable(order, func(i, j int) bool { return best[order[i]] < best[order[j]] })
+		var multi []string
+		for i, id := range order {
+			if i == 6 {
+				break
+			}
+			multi = append(multi, fmt.Sprintf("%s×%d", id, best[id]))
+		}
+		if len(multi) > 0 {
+			how := pick1(en, "（按 ZeRO-3 切分）", " (ZeRO-3 sharding)")
+			if est.Method == billing.MethodInference {
+				how = pick1(en, "（按张量并行）", " (tensor parallel)")
+			}
+			rep.Lines = append(rep.Lines, pick1(en, "单卡放不下；多卡放得下的最少卡数", "No single card holds it; fewest GPUs that do")+how+pick1(en, "：", ": ")+strings.Join(multi, pick1(en, "、", ", ")))
+		}
 	}
 	if len(accum) > 0 {
 		rep.Lines = append(rep.Lines, pick1(en, "batch 1 + 梯度累积才放得下的单卡：", "Single cards that hold it only at micro-batch 1 with accumulation: ")+names(accum))
@@ -605,11 +690,12 @@ func (r *Router) cardChoice(ctx context.Context, res *Result, rep *chat.Reply) b
 	var cards []CardRow
 	for i := range r.cat.GPUs {
 		g := &r.cat.GPUs[i]
-		usable := billing.CapacityGB(g) * billing.FitFraction
-		if usable < w.VRAMGB.Low || g.Class == "npu" {
+		// Workload figures are in the cards' own terms ("24G 的 3090"):
+		// compared with the nominal memory.
+		if g.MemoryGB < w.VRAMGB.Low || g.Class == "npu" {
 			continue
 		}
-		row := CardRow{GPU: g.ID, MemoryGB: math.Round(billing.CapacityGB(g)*10) / 10, Comfortable: usable >= w.VRAMGB.High}
+		row := CardRow{GPU: g.ID, MemoryGB: math.Round(billing.CapacityGB(g)*10) / 10, Comfortable: g.MemoryGB >= w.VRAMGB.High}
 		for _, pq := range quotes(g.ID) {
 			if row.Platform == "" || pq.CNYPerGPUHour < row.PriceCNY {
 				row.setPrice(pq)
@@ -636,12 +722,11 @@ func (r *Router) cardChoice(ctx context.Context, res *Result, rep *chat.Reply) b
 		if !ok {
 			continue
 		}
-		usable := billing.CapacityGB(g) * billing.FitFraction
 		var verdict string
 		switch {
-		case usable >= w.VRAMGB.High:
+		case g.MemoryGB >= w.VRAMGB.High:
 			verdict = pick1(en, "够，而且宽裕", "yes, comfortably")
-		case usable >= w.VRAMGB.Low:
+		case g.MemoryGB >= w.VRAMGB.Low:
 			verdict = pick1(en, "够，但只够较省显存的设置", "yes, but only with memory-saving settings")
 		default:
 			verdict = fmt.Sprintf(pick1(en, "不够（至少要约 %g GB）", "no (it needs about %g GB at least)"), w.VRAMGB.Low)
