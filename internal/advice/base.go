@@ -255,9 +255,11 @@ func New(topics []Topic, workloads []Workload) (*Base, error) {
 				return nil, bad("empty cause or step")
 			}
 		}
+		// The examples as terms (spaces) and patterns (line breaks) see them.
 		examples := make([][]byte, len(t.Examples))
+		exLines := make([][]byte, len(t.Examples))
 		for k, e := range t.Examples {
-			examples[k] = Normalize(e)
+			examples[k], exLines[k] = Normalize(e), normalizeLines(e)
 		}
 		seen := map[string]bool{}
 		add := func(kind string, list []string, weight float64, strong bool) error {
@@ -278,14 +280,7 @@ func New(topics []Topic, workloads []Workload) (*Base, error) {
 					owner[s] = t.ID
 				}
 				tm := newTerm(s, i, weight, kind == "error")
-				found := false
-				for _, ex := range examples {
-					if tm.in(ex) {
-						found = true
-						break
-					}
-				}
-				if !found {
+				if !anyOf(examples, tm.in) {
 					return bad("%s %q occurs in none of its examples", kind, s)
 				}
 				b.terms = append(b.terms, tm)
@@ -312,14 +307,7 @@ func New(topics []Topic, workloads []Workload) (*Base, error) {
 			if err != nil {
 				return nil, bad("pattern %q: %v", p, err)
 			}
-			found := false
-			for _, ex := range t.Examples {
-				if re.Match(normalizeLines(ex)) {
-					found = true
-					break
-				}
-			}
-			if !found {
+			if !anyOf(exLines, re.Match) {
 				return nil, bad("pattern %q matches none of its examples", p)
 			}
 			ref := patRef{i, len(t.res)}
@@ -377,18 +365,16 @@ func New(topics []Topic, workloads []Workload) (*Base, error) {
 			return nil, bad("needs keywords and examples")
 		}
 		wids[w.ID] = true
+		wexamples := make([][]byte, len(w.Examples))
+		for k, e := range w.Examples {
+			wexamples[k] = Normalize(e)
+		}
 		for _, k := range w.Keywords {
 			if k == "" || string(Normalize(k)) != k {
 				return nil, bad("keyword %q: write it lowercase, half-width, single-spaced", k)
 			}
 			tm := newTerm(k, i, 1, false)
-			found := false
-			for _, e := range w.Examples {
-				if tm.in(Normalize(e)) {
-					found = true
-				}
-			}
-			if !found {
+			if !anyOf(wexamples, tm.in) {
 				return nil, bad("keyword %q occurs in none of its examples", k)
 			}
 			if other, dup := wkeys[k]; dup {
@@ -524,6 +510,16 @@ func shortest(xs []string) int {
 		}
 	}
 	return n
+}
+
+// anyOf reports whether f holds for one of the texts.
+func anyOf(texts [][]byte, f func([]byte) bool) bool {
+	for _, t := range texts {
+		if f(t) {
+			return true
+		}
+	}
+	return false
 }
 
 // Topic returns the topic with the id.

@@ -91,7 +91,8 @@ func (r *Router) adviceQuery(q *Query, text string) {
 		return
 	}
 	m := r.advice.Match(text)
-	if m.Best != nil && !r.adviceWins(*q, m, text) {
+	folded := catalog.Fold(text)
+	if m.Best != nil && !adviceWins(*q, m, folded) {
 		return
 	}
 	switch {
@@ -109,7 +110,7 @@ func (r *Router) adviceQuery(q *Query, text string) {
 		return
 	}
 	q.Intent = IntentAdvice
-	q.English = englishAsk(text)
+	q.English = englishAsk(folded)
 	q.match = &m
 	q.text = text
 }
@@ -124,11 +125,13 @@ func isPaste(text string) bool {
 // the message has no Chinese and the user wrote an English sentence (a
 // line that is not an error line, or one that asks "how/why/…" or ends
 // with "?"); a bare paste is answered in Chinese, the group's language.
-func englishAsk(text string) bool {
-	if reCJK.MatchString(text) {
+//
+// folded is the message through catalog.Fold.
+func englishAsk(folded string) bool {
+	if reCJK.MatchString(folded) {
 		return false
 	}
-	lines := strings.Split(strings.TrimSpace(catalog.Fold(text)), "\n")
+	lines := strings.Split(strings.TrimSpace(folded), "\n")
 	if len(lines) == 1 {
 		l := lines[0]
 		return reLatin.MatchString(l) && (!reErrorLine.MatchString(l) && !reLogLine.MatchString(l) || reAskStart.MatchString(l))
@@ -149,13 +152,14 @@ func englishAsk(text string) bool {
 // with its command unless an error message was pasted; otherwise the topic
 // wins when it is a symptom (its entry lists error messages) or the text
 // reads as a problem report ("为什么", "报错") or the match is strong.
-func (r *Router) adviceWins(q Query, m advice.Result, text string) bool {
+//
+// folded is the message through catalog.Fold.
+func adviceWins(q Query, m advice.Result, folded string) bool {
 	if q.Intent != IntentStock && q.Intent != IntentPrices && q.Intent != IntentEstimate {
 		return true
 	}
 	best := m.Best
 	symptom := len(best.Topic.Errors) > 0
-	folded := catalog.Fold(text)
 	if containsAny(folded, kwCost) || containsAny(folded, kwStockAsk) ||
 		q.Intent == IntentEstimate && containsAny(folded, kwWillIt) {
 		return best.Strong
@@ -249,15 +253,8 @@ func (r *Router) adviceAnswer(ctx context.Context, res *Result) {
 			}
 		}
 	}
-	for _, h := range m.Related {
-		ar.Related = append(ar.Related, AdviceRef{Topic: h.Topic.ID, Title: h.Topic.Title.Pick(en), Score: round2(h.Score)})
-	}
-	if len(ar.Related) > 0 {
-		var names []string
-		for _, x := range ar.Related {
-			names = append(names, x.Title)
-		}
-		rep.Notes = append(rep.Notes, pick1(en, "相关：", "Related: ")+strings.Join(names, pick1(en, "；", "; ")))
+	if ar.Related = adviceRefs(m.Related, en); len(ar.Related) > 0 {
+		rep.Notes = append(rep.Notes, pick1(en, "相关：", "Related: ")+refTitles(ar.Related, en))
 	}
 	if len(ar.Matched) > 0 {
 		rep.Notes = append(rep.Notes, pick1(en, "依据：文字里有 ", "Matched on: ")+quoteList(ar.Matched, 4, en))
@@ -290,12 +287,8 @@ func (r *Router) adviceUnknown(res *Result, m *advice.Result) {
 	rep := chat.Reply{Title: pick1(en, "这个问题我不认识，没把握给出排查步骤。", "I don't know this one well enough to give steps.")}
 	if len(m.Closest) > 0 {
 		ar.Score = round2(m.Closest[0].Score)
-		var names []string
-		for _, h := range m.Closest {
-			ar.Closest = append(ar.Closest, AdviceRef{Topic: h.Topic.ID, Title: h.Topic.Title.Pick(en), Score: round2(h.Score)})
-			names = append(names, h.Topic.Title.Pick(en))
-		}
-		rep.Lines = append(rep.Lines, pick1(en, "最接近的话题：", "Closest topics: ")+strings.Join(names, pick1(en, "；", "; ")))
+		ar.Closest = adviceRefs(m.Closest, en)
+		rep.Lines = append(rep.Lines, pick1(en, "最接近的话题：", "Closest topics: ")+refTitles(ar.Closest, en))
 		rep.Lines = append(rep.Lines, pick1(en, "如果是其中之一，把完整报错（最后几行）贴上来，或者用话题里的说法再问一次。",
 			"If it is one of these, paste the full error (its last lines) or ask again in those words."))
 	} else {
@@ -303,6 +296,24 @@ func (r *Router) adviceUnknown(res *Result, m *advice.Result) {
 			"Pasting the last lines of the full error helps; “help” lists the topics I know."))
 	}
 	res.Reply = rep
+}
+
+// adviceRefs names the topics of hits.
+func adviceRefs(hs []advice.Hit, en bool) []AdviceRef {
+	var out []AdviceRef
+	for _, h := range hs {
+		out = append(out, AdviceRef{Topic: h.Topic.ID, Title: h.Topic.Title.Pick(en), Score: round2(h.Score)})
+	}
+	return out
+}
+
+// refTitles joins the titles of refs for a line of text.
+func refTitles(refs []AdviceRef, en bool) string {
+	var names []string
+	for _, x := range refs {
+		names = append(names, x.Title)
+	}
+	return strings.Join(names, pick1(en, "；", "; "))
 }
 
 func (r *Router) topic(id string) (*advice.Topic, bool) {
@@ -355,8 +366,10 @@ func (r *Router) oomTie(ctx context.Context, res *Result, rep *chat.Reply) {
 	folded := string(advice.Normalize(q.text))
 	if m := reOOMAlloc.FindStringSubmatch(folded); m != nil && gib(m[1], m[2]) >= 0 {
 		line := fmt.Sprintf(pick1(en, "报错里：这一步还要 %.2f GiB", "From the error: this step wanted %.2f GiB more"), gib(m[1], m[2]))
-		if t := reOOMTotal.FindStringSubmatch(folded); t != nil && gib(t[1]+t[2], "gib") >= 0 {
-			line += fmt.Sprintf(pick1(en, "，卡总共 %.2f GiB", " on a %.2f GiB card"), gib(t[1]+t[2], "gib"))
+		if t := reOOMTotal.FindStringSubmatch(folded); t != nil {
+			if v := gib(t[1]+t[2], "gib"); v >= 0 {
+				line += fmt.Sprintf(pick1(en, "，卡总共 %.2f GiB", " on a %.2f GiB card"), v)
+			}
 		}
 		if f := reOOMFree.FindStringSubmatch(folded); f != nil {
 			free, unit := f[1], f[2]
@@ -442,14 +455,23 @@ func (r *Router) oomTie(ctx context.Context, res *Result, rep *chat.Reply) {
 		rep.Lines = append(rep.Lines, pick1(en, "省显存的做法估一下：", "The usual savings, estimated: ")+strings.Join(outs, pick1(en, "；", "; "))+
 			pick1(en, "（batch 1 + 梯度累积时）", " (at micro-batch 1 with gradient accumulation)"))
 	}
+	rep.Lines = append(rep.Lines, r.oomFitLines(est, gpu, en)...)
+	rep.Lines = append(rep.Lines, pick1(en, "问“这个任务要多少钱”看各平台费用。", "Ask what it costs for per-platform totals."))
+}
+
+// oomFitLines lists the cards that hold an estimated job, smallest first:
+// single cards as described, then only at micro-batch 1 with gradient
+// accumulation, or the fewest GPUs when no single card does; and the usual
+// reasons when gpu (the card that failed) should have held it.
+func (r *Router) oomFitLines(est *billing.Estimate, gpu string, en bool) []string {
+	var lines []string
 	// Single cards that hold the job, smallest first: as described, and
 	// only at micro-batch 1 with gradient accumulation.
 	var asIs, accum []*billing.Fit
 	for i := range est.Fits {
 		f := &est.Fits[i]
-		g, _ := r.cat.GPU(f.GPU)
 		switch {
-		case !f.Fits || f.GPUCount != 1 || g == nil || g.Class == "npu":
+		case !f.Fits || f.GPUCount != 1 || !r.cudaCard(f.GPU):
 			// NPUs do not run a CUDA job as is (see ascend-compat).
 		case est.Method == billing.MethodInference || f.MicroBatch >= est.Batch:
 			asIs = append(asIs, f)
@@ -470,13 +492,13 @@ func (r *Router) oomTie(ctx context.Context, res *Result, rep *chat.Reply) {
 	}
 	for _, f := range asIs {
 		if f.GPU == gpu {
-			rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en,
+			lines = append(lines, fmt.Sprintf(pick1(en,
 				"按估算 %s 放得下这个任务；还是 OOM 的话，多半是实际的 batch 或序列比写的长、别的进程占着显存，或推理框架预留了显存（vLLM 调 `--gpu-memory-utilization`、`--max-model-len`）。",
 				"By the estimate a %s holds this job; an OOM anyway usually means a longer batch or sequence than stated, another process on the GPU, or memory reserved by the serving framework (vLLM: `--gpu-memory-utilization`, `--max-model-len`)."), gpu))
 		}
 	}
 	if len(asIs) > 0 {
-		rep.Lines = append(rep.Lines, pick1(en, "原样放得下的单卡（小的在前）：", "Single cards that hold it as is (smallest first): ")+names(asIs))
+		lines = append(lines, pick1(en, "原样放得下的单卡（小的在前）：", "Single cards that hold it as is (smallest first): ")+names(asIs))
 	}
 	if len(asIs) == 0 && len(accum) == 0 {
 		// No single card: the fewest cards per GPU that hold it (ZeRO-3 or
@@ -484,8 +506,7 @@ func (r *Router) oomTie(ctx context.Context, res *Result, rep *chat.Reply) {
 		best := map[string]int{}
 		var order []string
 		for _, f := range est.Fits {
-			g, _ := r.cat.GPU(f.GPU)
-			if !f.Fits || g == nil || g.Class == "npu" {
+			if !f.Fits || !r.cudaCard(f.GPU) {
 				continue
 			}
 			if n, ok := best[f.GPU]; !ok || f.GPUCount < n {
@@ -508,13 +529,20 @@ func (r *Router) oomTie(ctx context.Context, res *Result, rep *chat.Reply) {
 			if est.Method == billing.MethodInference {
 				how = pick1(en, "（按张量并行）", " (tensor parallel)")
 			}
-			rep.Lines = append(rep.Lines, pick1(en, "单卡放不下；多卡放得下的最少卡数", "No single card holds it; fewest GPUs that do")+how+pick1(en, "：", ": ")+strings.Join(multi, pick1(en, "、", ", ")))
+			lines = append(lines, pick1(en, "单卡放不下；多卡放得下的最少卡数", "No single card holds it; fewest GPUs that do")+how+pick1(en, "：", ": ")+strings.Join(multi, pick1(en, "、", ", ")))
 		}
 	}
 	if len(accum) > 0 {
-		rep.Lines = append(rep.Lines, pick1(en, "batch 1 + 梯度累积才放得下的单卡：", "Single cards that hold it only at micro-batch 1 with accumulation: ")+names(accum))
+		lines = append(lines, pick1(en, "batch 1 + 梯度累积才放得下的单卡：", "Single cards that hold it only at micro-batch 1 with accumulation: ")+names(accum))
 	}
-	rep.Lines = append(rep.Lines, pick1(en, "问“这个任务要多少钱”看各平台费用。", "Ask what it costs for per-platform totals."))
+	return lines
+}
+
+// cudaCard reports whether a catalog GPU runs CUDA jobs as they are (not
+// an NPU, see the ascend-compat topic).
+func (r *Router) cudaCard(id string) bool {
+	g, ok := r.cat.GPU(id)
+	return ok && g.Class != "npu"
 }
 
 // mainPlatforms are the platforms a disk or billing answer lists when the
@@ -581,7 +609,7 @@ func (r *Router) diskTie(res *Result, rep *chat.Reply, noCard bool) {
 	rep.Notes = append(rep.Notes, pick1(en, "数据盘价格来自目录（非实时）；100GB 一个月按区间中值、不扣免费额度。",
 		"Disk prices are catalog list prices (not live); the month column uses the range midpoint, before the free part."))
 	if unverified {
-		rep.Notes = append(rep.Notes, pick1(en, "* 仅见于原始文章、未经其他来源核实。", "* only the seed articles report it; not confirmed by a dated source."))
+		rep.Notes = append(rep.Notes, unverifiedFigureNote(en))
 	}
 	if r.storage != nil {
 		rep.Notes = append(rep.Notes, pick1(en, "在本群“登记存储 平台 大小”记下这块盘，周报会算它每周花多少。",
@@ -692,15 +720,11 @@ func (r *Router) cardChoice(ctx context.Context, res *Result, rep *chat.Reply) b
 		g := &r.cat.GPUs[i]
 		// Workload figures are in the cards' own terms ("24G 的 3090"):
 		// compared with the nominal memory.
-		if g.MemoryGB < w.VRAMGB.Low || g.Class == "npu" {
+		if g.MemoryGB < w.VRAMGB.Low || !r.cudaCard(g.ID) {
 			continue
 		}
-		row := CardRow{GPU: g.ID, MemoryGB: math.Round(billing.CapacityGB(g)*10) / 10, Comfortable: g.MemoryGB >= w.VRAMGB.High}
-		for _, pq := range quotes(g.ID) {
-			if row.Platform == "" || pq.CNYPerGPUHour < row.PriceCNY {
-				row.setPrice(pq)
-			}
-		}
+		row := cardRow(g, quotes)
+		row.Comfortable = g.MemoryGB >= w.VRAMGB.High
 		if row.Platform == "" {
 			continue
 		}
@@ -769,18 +793,28 @@ func (r *Router) cardChoice(ctx context.Context, res *Result, rep *chat.Reply) b
 	rep.Notes = append(rep.Notes, pick1(en, "“够用”：放得下最低设置；“宽裕”：放得下舒服的设置。价格是各卡已知最低的一条（实时或目录标价，见来源列）。",
 		"“enough” holds the smallest setting, “comfortable” a roomy one. Each price is the lowest known for the card (live or catalog list price, see the source column)."))
 	if unverified {
-		rep.Notes = append(rep.Notes, pick1(en, "* 仅见于原始文章、未经其他来源核实的标价。", "* list price only the seed articles report; not confirmed by a dated source."))
+		rep.Notes = append(rep.Notes, unverifiedPriceNote(en))
 	}
 	return true
 }
 
-// setPrice takes a quote's price, range, source and date.
-func (c *CardRow) setPrice(pq billing.PriceQuote) {
-	c.Platform, c.PriceCNY, c.Source, c.AsOf, c.Verified = pq.Platform, round2(pq.CNYPerGPUHour), pq.Source, pq.AsOf, pq.Verified
-	c.PriceLowCNY, c.PriceHighCNY = 0, 0
-	if pq.High > pq.Low && pq.Low > 0 {
-		c.PriceLowCNY, c.PriceHighCNY = round2(pq.Low), round2(pq.High)
+// cardRow is a card at its cheapest known quote (no platform when none).
+func cardRow(g *catalog.GPU, quotes billing.Quotes) CardRow {
+	c := CardRow{GPU: g.ID, MemoryGB: math.Round(billing.CapacityGB(g)*10) / 10}
+	var best *billing.PriceQuote
+	for _, pq := range quotes(g.ID) {
+		if best == nil || pq.CNYPerGPUHour < best.CNYPerGPUHour {
+			best = &pq
+		}
 	}
+	if best == nil {
+		return c
+	}
+	c.Platform, c.PriceCNY, c.Source, c.AsOf, c.Verified = best.Platform, round2(best.CNYPerGPUHour), best.Source, best.AsOf, best.Verified
+	if best.High > best.Low && best.Low > 0 {
+		c.PriceLowCNY, c.PriceHighCNY = round2(best.Low), round2(best.High)
+	}
+	return c
 }
 
 // priceText is the price cell: the figure, or "~mid (low-high)".
@@ -806,12 +840,7 @@ func (r *Router) compareCards(ctx context.Context, res *Result, rep *chat.Reply)
 		if !ok {
 			continue
 		}
-		row := CardRow{GPU: g.ID, MemoryGB: math.Round(billing.CapacityGB(g)*10) / 10}
-		for _, pq := range quotes(g.ID) {
-			if row.Platform == "" || pq.CNYPerGPUHour < row.PriceCNY {
-				row.setPrice(pq)
-			}
-		}
+		row := cardRow(g, quotes)
 		res.Advice.Cards = append(res.Advice.Cards, row)
 		price, plat, src := "-", "-", "-"
 		if row.Platform != "" {

@@ -272,7 +272,7 @@ func (r *Router) renderEstimate(est *billing.Estimate, q Query, quotes billing.Q
 	}
 	rep.Notes = append(rep.Notes, r.hiddenCostNotes(shown, en)...)
 	if unverifiedOptions(shown) {
-		rep.Notes = append(rep.Notes, pick1(en, "* 仅见于原始文章、未经其他来源核实的标价。", "* list price only the seed articles report; not confirmed by a dated source."))
+		rep.Notes = append(rep.Notes, unverifiedPriceNote(en))
 	}
 	if unknownDisk {
 		rep.Notes = append(rep.Notes, pick1(en, "“未知”：该平台数据盘价格没查到，合计不含数据盘费用。", "“unknown”: the platform's disk price was not found; the total leaves disk out."))

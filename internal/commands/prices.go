@@ -74,7 +74,7 @@ func (r *Router) pricesAnswer(_ context.Context, res *Result) {
 			rep.Table = t
 		}
 		if unverified(res.Offers) {
-			rep.Notes = append(rep.Notes, pick1(en, "* 仅见于原始文章、未经其他来源核实。", "* only the seed articles report it; not confirmed by a dated source."))
+			rep.Notes = append(rep.Notes, unverifiedFigureNote(en))
 		}
 		rep.Notes = append(rep.Notes, pick1(en, "实时库存请问“哪家有"+q.GPU+"”。", "For live stock ask “which platform has a "+q.GPU+"”."))
 		res.Reply = rep
@@ -174,7 +174,7 @@ func (r *Router) platformPrices(p *catalog.Platform, q Query, en bool) chat.Repl
 	}
 	for _, row := range t.Rows {
 		if strings.HasSuffix(row[1], "*") {
-			rep.Notes = append(rep.Notes, pick1(en, "* 仅见于原始文章、未经其他来源核实。", "* only the seed articles report it; not confirmed by a dated source."))
+			rep.Notes = append(rep.Notes, unverifiedFigureNote(en))
 			break
 		}
 	}
@@ -229,6 +229,16 @@ func pick(en bool, zh, e []string) []string {
 		return e
 	}
 	return zh
+}
+
+// unverifiedPriceNote explains the * after a list price only the seed
+// articles report; unverifiedFigureNote the same for any other figure.
+func unverifiedPriceNote(en bool) string {
+	return pick1(en, "* 仅见于原始文章、未经其他来源核实的标价。", "* list price only the seed articles report; not confirmed by a dated source.")
+}
+
+func unverifiedFigureNote(en bool) string {
+	return pick1(en, "* 仅见于原始文章、未经其他来源核实。", "* only the seed articles report it; not confirmed by a dated source.")
 }
 
 func pick1(en bool, zh, e string) string {

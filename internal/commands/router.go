@@ -282,13 +282,15 @@ func (r *Router) adviceJob(key string, q *Query) {
 	if !ok || r.now().Sub(prev.at) > FollowUpWindow {
 		return
 	}
+	// The question keeps what makes it advice (topic, match, language, a
+	// card it names); the job comes from the estimate.
 	p := prev.q
-	q.Model, q.ModelText, q.ParamsB, q.Method, q.Bits = p.Model, p.ModelText, p.ParamsB, p.Method, p.Bits
-	q.SeqLen, q.Batch, q.Samples, q.Tokens, q.TokensPerSample, q.Epochs = p.SeqLen, p.Batch, p.Samples, p.Tokens, p.TokensPerSample, p.Epochs
-	q.LoRARank, q.LoRATargets, q.Optimizer, q.NoGradCkpt, q.NoFlashAttn, q.ZeRO = p.LoRARank, p.LoRATargets, p.Optimizer, p.NoGradCkpt, p.NoFlashAttn, p.ZeRO
-	if len(q.GPUs) == 0 {
-		q.GPU, q.GPUs, q.GPUFamily, q.GPUCount = p.GPU, p.GPUs, p.GPUFamily, p.GPUCount
+	p.Intent, p.Topic, p.Score, p.match, p.text, p.English, p.Problems = q.Intent, q.Topic, q.Score, q.match, q.text, q.English, q.Problems
+	p.Platform, p.Platforms = q.Platform, q.Platforms
+	if len(q.GPUs) > 0 {
+		p.GPU, p.GPUs, p.GPUFamily, p.GPUCount = q.GPU, q.GPUs, q.GPUFamily, q.GPUCount
 	}
+	*q = p
 }
 
 func (r *Router) remember(key string, q Query) {

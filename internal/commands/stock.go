@@ -224,11 +224,7 @@ func (r *Router) stockAnswer(ctx context.Context, res *Result) {
 	}
 	rep.Notes = append(rep.Notes, providerNotes(snap, en, now)...)
 	if unverified(rows) {
-		if en {
-			rep.Notes = append(rep.Notes, "* list price only the seed articles report; not confirmed by a dated source.")
-		} else {
-			rep.Notes = append(rep.Notes, "* 仅见于原始文章、未经其他来源核实的标价。")
-		}
+		rep.Notes = append(rep.Notes, unverifiedPriceNote(en))
 	}
 	res.Reply = rep
 }

@@ -44,8 +44,7 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, h Handler, prompt str
 // RunWith is Run with options.
 func RunWith(ctx context.Context, in io.Reader, out io.Writer, h Handler, o Options) error {
 	prompt := o.Prompt
-	type line = inputLine
-	lines := make(chan line)
+	lines := make(chan inputLine)
 	// Lines are read in their own goroutine so that ctx (Ctrl-C) ends the
 	// console even while it waits for input.
 	go func() {
@@ -54,7 +53,7 @@ func RunWith(ctx context.Context, in io.Reader, out io.Writer, h Handler, o Opti
 		for {
 			raw, err := rd.ReadString('\n')
 			select {
-			case lines <- line{raw, err}:
+			case lines <- inputLine{raw, err}:
 			case <-ctx.Done():
 				return
 			}
@@ -68,7 +67,7 @@ func RunWith(ctx context.Context, in io.Reader, out io.Writer, h Handler, o Opti
 		if prompt != "" {
 			fmt.Fprint(out, prompt)
 		}
-		var l line
+		var l inputLine
 		var ok bool
 		select {
 		case <-ctx.Done():
