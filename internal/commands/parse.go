@@ -308,15 +308,13 @@ func blank(s string, a, b int) string {
 }
 
 // Parse turns a question into a Query. It never panics and always returns
-// an intent; unparseable text yields IntentUnknown.
+// an intent; unparseable text yields IntentUnknown. Of a message longer
+// than MaxQuestion bytes it reads the first and last MaxQuestion/2.
 func Parse(c *catalog.Catalog, text string) Query {
 	var q Query
 	s := catalog.Fold(text)
 	s = strings.ToValidUTF8(s, " ")
-	if len(s) > 2000 {
-		s = s[:2000]
-		s = strings.ToValidUTF8(s, "")
-	}
+	s = questionPart(s)
 	if strings.TrimSpace(s) == "" {
 		q.Intent = IntentHelp
 		return q

@@ -171,7 +171,7 @@ func (r *Router) Handle(ctx context.Context, msg chat.Message) chat.Reply {
 // only changes parameters ("seq 4096", "5万条", "7B") after an estimate in
 // the same conversation re-runs that estimate with the change.
 func (r *Router) Answer(ctx context.Context, msg chat.Message) Result {
-	q := Parse(r.cat, questionPart(msg.Text))
+	q := Parse(r.cat, msg.Text)
 	r.adviceQuery(&q, msg.Text)
 	key := msg.Channel + "/" + msg.ChatID + "/" + msg.SenderID
 	switch {
@@ -193,10 +193,10 @@ func (r *Router) Answer(ctx context.Context, msg chat.Message) Result {
 	return res
 }
 
-// MaxQuestion is how much of a long message the parser reads, bytes: its
-// first and last halves of this. A longer message is a paste (a traceback,
-// a log) with the question before or after it; the advice matcher reads
-// all of it, and the parser's regular expressions stay fast.
+// MaxQuestion is how much of a long message Parse reads, bytes: the first
+// and last halves of this. A longer message is a paste (a traceback, a log)
+// with the question before or after it; the advice matcher reads all of
+// it, and the parser's regular expressions stay fast.
 const MaxQuestion = 320
 
 // questionPart is the text the parser reads (see MaxQuestion).
