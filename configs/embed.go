@@ -1,5 +1,6 @@
 // Package configs embeds the default configuration files (catalog.yaml,
-// gpus.yaml, models.yaml, config.example.yaml) into the binary, so the bot
+// gpus.yaml, models.yaml, advice.yaml, config.example.yaml and the intent
+// definitions and corpus in intents/) into the binary, so the bot
 // runs from any directory. A file given by --config overrides them.
 package configs
 
@@ -7,5 +8,5 @@ import "embed"
 
 // FS holds the embedded YAML files at its root.
 //
-//go:embed *.yaml
+//go:embed *.yaml intents/*.yaml
 var FS embed.FS

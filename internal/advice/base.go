@@ -20,6 +20,7 @@ import (
 	"github.com/goccy/go-yaml"
 
 	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/textgate"
 )
 
 // File is the knowledge base's file name inside the configs directory.
@@ -109,8 +110,22 @@ type Workload struct {
 	// Note is what to know beyond memory (speed, environment).
 	Note   catalog.Text `yaml:"note,omitempty" json:"note,omitempty"`
 	Source string       `yaml:"source" json:"source"`
+	// Reference is a measured run of the workload, when a source gives
+	// one: cost questions ("训练一个ResNet50要多少钱") are scaled from it.
+	Reference *Reference `yaml:"reference,omitempty" json:"reference,omitempty"`
 	// Examples are questions that name the workload.
 	Examples []string `yaml:"examples" json:"examples,omitempty"`
+}
+
+// Reference is one measured run: the setting, the GPU (a catalog id) and
+// its wall-clock hours; Reported are the totals the source paid per
+// platform (CNY, at the source's prices); Source names where it comes from.
+type Reference struct {
+	Setting  catalog.Text       `yaml:"setting" json:"setting"`
+	GPU      string             `yaml:"gpu" json:"gpu"`
+	Hours    float64            `yaml:"hours" json:"hours"`
+	Reported map[string]float64 `yaml:"reported,omitempty" json:"reported,omitempty"`
+	Source   string             `yaml:"source" json:"source"`
 }
 
 // Range is a low–high figure.
@@ -313,7 +328,7 @@ func New(topics []Topic, workloads []Workload) (*Base, error) {
 			ref := patRef{i, len(t.res)}
 			t.res = append(t.res, re)
 			t.anchored = append(t.anchored, hasTextAnchor(p))
-			if req := requiredLiterals(p); len(req) > 0 {
+			if req := textgate.RequiredLiterals(p); len(req) > 0 {
 				b.clauses[ref] = len(req)
 				for c, clause := range req {
 					for _, l := range clause {
@@ -363,6 +378,8 @@ func New(topics []Topic, workloads []Workload) (*Base, error) {
 			return nil, bad("source is missing")
 		case len(w.Keywords) == 0 || len(w.Examples) == 0:
 			return nil, bad("needs keywords and examples")
+		case w.Reference != nil && (!(w.Reference.Hours > 0) || w.Reference.GPU == "" || w.Reference.Source == "" || w.Reference.Setting.Zh == "" || w.Reference.Setting.En == ""):
+			return nil, bad("reference needs a setting (zh and en), a gpu, hours > 0 and a source")
 		}
 		wids[w.ID] = true
 		wexamples := make([][]byte, len(w.Examples))
@@ -408,77 +425,6 @@ func (b *Base) literal(s string, index map[string]int, tb *ahocorasick.TrieBuild
 	return li
 }
 
-// requiredLiterals returns what every match of the pattern contains, as
-// clauses: each match contains at least one string of every clause. Nil
-// means no such literal is known and the pattern runs on every text. It
-// reads the parsed pattern: a literal is one clause; a concatenation
-// needs all its parts' clauses; an alternation needs, from each branch,
-// one of that branch's most selective clause; x+ and x{n,} with n ≥ 1 need
-// what x needs; anything optional needs nothing.
-func requiredLiterals(pattern string) [][]string {
-	re, err := syntax.Parse(pattern, syntax.Perl)
-	if err != nil {
-		return nil
-	}
-	return required(re.Simplify())
-}
-
-func required(re *syntax.Regexp) [][]string {
-	switch re.Op {
-	case syntax.OpLiteral:
-		if re.Flags&syntax.FoldCase != 0 {
-			return nil
-		}
-		return [][]string{{string(re.Rune)}}
-	case syntax.OpCharClass:
-		// A small class of Chinese characters ("没|无|非" parses as
-		// [无没非]) is one clause of single characters.
-		var lits []string
-		for i := 0; i+1 < len(re.Rune); i += 2 {
-			lo, hi := re.Rune[i], re.Rune[i+1]
-			if lo < 0x80 || hi-lo > 8 || len(lits) > 8 {
-				return nil
-			}
-			for r := lo; r <= hi; r++ {
-				lits = append(lits, string(r))
-			}
-		}
-		if len(lits) == 0 {
-			return nil
-		}
-		return [][]string{lits}
-	case syntax.OpCapture, syntax.OpPlus:
-		return required(re.Sub[0])
-	case syntax.OpRepeat:
-		if re.Min >= 1 {
-			return required(re.Sub[0])
-		}
-	case syntax.OpConcat:
-		var all [][]string
-		for _, sub := range re.Sub {
-			all = append(all, required(sub)...)
-		}
-		return all
-	case syntax.OpAlternate:
-		var union []string
-		for _, sub := range re.Sub {
-			r := required(sub)
-			if r == nil {
-				return nil
-			}
-			best := r[0]
-			for _, c := range r[1:] {
-				if shortest(c) > shortest(best) {
-					best = c
-				}
-			}
-			union = append(union, best...)
-		}
-		return [][]string{union}
-	}
-	return nil
-}
-
 // hasTextAnchor reports whether a pattern uses ^ or $ (or \A, \z).
 func hasTextAnchor(pattern string) bool {
 	re, err := syntax.Parse(pattern, syntax.Perl)
@@ -499,17 +445,6 @@ func hasTextAnchor(pattern string) bool {
 		return false
 	}
 	return walk(re)
-}
-
-// shortest is the byte length of the shortest string in a set.
-func shortest(xs []string) int {
-	n := -1
-	for _, x := range xs {
-		if n < 0 || len(x) < n {
-			n = len(x)
-		}
-	}
-	return n
 }
 
 // anyOf reports whether f holds for one of the texts.

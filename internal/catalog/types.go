@@ -122,6 +122,31 @@ type Price struct {
 	CNYPerHour Figure `yaml:"cny_per_hour" json:"cny_per_hour"`
 	// Mode is the billing mode the price is for (default "hourly").
 	Mode string `yaml:"mode,omitempty" json:"mode,omitempty"`
+	// Plans are the GPU's prices in other billing modes, where a source
+	// gives one.
+	Plans []Plan `yaml:"plans,omitempty" json:"plans,omitempty"`
+}
+
+// PlanModes are the billing modes a Plan may have, with the hours of wall
+// clock one period covers (spot is priced per GPU-hour, 1).
+var PlanModes = map[string]float64{"daily": 24, "weekly": 7 * 24, "monthly": 30 * 24, "yearly": 365 * 24, "spot": 1}
+
+// Plan is a price in a billing mode other than pay-as-you-go: CNY per GPU
+// for one whole period (包日 a day, 包周 7 days, 包月 30 days, 包年 a year)
+// or, for spot, CNY per GPU-hour.
+type Plan struct {
+	Mode string `yaml:"mode" json:"mode"`
+	CNY  Figure `yaml:"cny" json:"cny"`
+}
+
+// PlanFor returns the price's plan in a billing mode.
+func (p Price) PlanFor(mode string) (Plan, bool) {
+	for _, pl := range p.Plans {
+		if pl.Mode == mode {
+			return pl, true
+		}
+	}
+	return Plan{}, false
 }
 
 // Platform is one rental platform.

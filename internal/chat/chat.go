@@ -57,6 +57,30 @@ type Reply struct {
 	// Chart is an optional bar chart: a chart element in Feishu cards,
 	// text bars in plain text.
 	Chart *BarChart
+	// Full is the long form of this answer when this one is its short
+	// form (nil when the short form is all of it). Feishu shows it in a
+	// collapsible panel of the same card; plain-text channels end the
+	// short form with MoreHint and answer "详情" / "more" with it.
+	Full *Reply
+	// English is the reply's language, for the channel's own words
+	// (MoreHint, the panel's title).
+	English bool
+}
+
+// MoreHint is the last line of a short form in plain text.
+func MoreHint(en bool) string {
+	if en {
+		return "(say “more” for the whole answer)"
+	}
+	return "（发“详情”看完整内容）"
+}
+
+// MoreTitle is the title of the collapsible panel that holds the full form.
+func MoreTitle(en bool) string {
+	if en {
+		return "More"
+	}
+	return "详情"
 }
 
 // BarChart is a small bar chart: one bar per label.
@@ -70,5 +94,5 @@ type BarChart struct {
 
 // Empty reports whether the reply has nothing to show.
 func (r Reply) Empty() bool {
-	return r.Title == "" && len(r.Lines) == 0 && r.Table == nil && len(r.Notes) == 0 && r.Chart == nil
+	return r.Title == "" && len(r.Lines) == 0 && r.Table == nil && len(r.Notes) == 0 && r.Chart == nil && r.Full == nil
 }

@@ -9,7 +9,8 @@ import (
 
 // PlainText renders a reply for channels without rich formatting (the
 // console, WeChat): title, lines, the table with columns aligned by display
-// width (a CJK character is two columns wide), then notes.
+// width (a CJK character is two columns wide), notes, then MoreHint when
+// the reply has a full form.
 func PlainText(r Reply) string {
 	var b strings.Builder
 	if r.Title != "" {
@@ -28,6 +29,10 @@ func PlainText(r Reply) string {
 	}
 	for _, n := range r.Notes {
 		b.WriteString(n)
+		b.WriteByte('\n')
+	}
+	if r.Full != nil {
+		b.WriteString(MoreHint(r.English))
 		b.WriteByte('\n')
 	}
 	return b.String()

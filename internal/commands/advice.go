@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/labgpu/bot/internal/textgate"
 	"math"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,10 +15,6 @@ import (
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 )
-
-// IntentAdvice answers a pasted error or a troubleshooting or card-choice
-// question from the advice knowledge base (configs/advice.yaml).
-const IntentAdvice = "advice"
 
 // AdviceResult is the advice behind an answer (intent advice).
 type AdviceResult struct {
@@ -66,9 +62,6 @@ type CardRow struct {
 	Verified     bool    `json:"verified"`
 }
 
-// WithAdvice enables answers from the advice knowledge base.
-func WithAdvice(b *advice.Base) Option { return func(r *Router) { r.advice = b } }
-
 // AdviceTopics returns the knowledge base's topics (nil without one).
 func (r *Router) AdviceTopics() []advice.Topic {
 	if r.advice == nil {
@@ -77,134 +70,21 @@ func (r *Router) AdviceTopics() []advice.Topic {
 	return r.advice.Topics
 }
 
-// commandIntents are explicit commands advice never overrides.
-var commandIntents = []string{IntentHelp, IntentSubscribe, IntentUnsubscribe, IntentSubscriptions, IntentMute,
-	IntentStorageAdd, IntentStorageList, IntentStorageResize, IntentStorageStop, IntentStorageStart, IntentStorageRemove,
-	IntentDigest, IntentDigestOn, IntentDigestOff}
-
-// adviceQuery turns q into an advice question when the text matches a
-// topic well (an error paste, "SSH 连不上", "微调 BERT 用什么卡"), or when it
-// reads as a problem report no other command took ("I don't know this
-// one"). Explicit commands are never overridden.
-func (r *Router) adviceQuery(q *Query, text string) {
-	if r.advice == nil || containsStr(commandIntents, q.Intent) {
-		return
-	}
-	m := r.advice.Match(text)
-	folded := catalog.Fold(text)
-	if m.Best != nil && !adviceWins(*q, m, folded) {
-		return
-	}
-	switch {
-	case m.Best != nil:
-		q.Topic = m.Best.Topic.ID
-		q.Score = round2(m.Best.Score)
-	case m.Problem && (q.Intent == IntentUnknown || isPaste(text)):
-		// A problem report the base does not know, or a pasted log that
-		// only names a platform in a path ("/root/autodl-tmp"): say so,
-		// not a price list.
-		if len(m.Closest) > 0 {
-			q.Score = round2(m.Closest[0].Score)
-		}
-	default:
-		return
-	}
-	q.Intent = IntentAdvice
-	q.English = englishAsk(folded)
-	q.match = &m
-	q.text = text
-}
-
-// isPaste reports whether text looks like pasted terminal output: three
-// lines or more.
-func isPaste(text string) bool {
-	return strings.Count(strings.TrimSpace(text), "\n") >= 2
-}
-
-// englishAsk decides the answer's language for advice: English only when
-// the message has no Chinese and the user wrote an English sentence (a
-// line that is not an error line, or one that asks "how/why/…" or ends
-// with "?"); a bare paste is answered in Chinese, the group's language.
-//
-// folded is the message through catalog.Fold.
-func englishAsk(folded string) bool {
-	if reCJK.MatchString(folded) {
-		return false
-	}
-	lines := strings.Split(strings.TrimSpace(folded), "\n")
-	if len(lines) == 1 {
-		l := lines[0]
-		return reLatin.MatchString(l) && (!reErrorLine.MatchString(l) && !reLogLine.MatchString(l) || reAskStart.MatchString(l))
-	}
-	for _, l := range lines {
-		l = strings.TrimSpace(l)
-		if reAskStart.MatchString(l) || strings.HasSuffix(l, "?") && !reErrorLine.MatchString(l) {
-			return true
-		}
-	}
-	return false
-}
-
-// adviceWins decides between a topic and what the parser made of the text
-// when the parser found a stock, prices or estimate question (a GPU, a
-// platform or a model was named). A question about money or stock ("4090
-// sold out?", "AutoDL 存储费多少", "7B LoRA 要多少钱，会不会爆显存") stays
-// with its command unless an error message was pasted; otherwise the topic
-// wins when it is a symptom (its entry lists error messages) or the text
-// reads as a problem report ("为什么", "报错") or the match is strong.
-//
-// folded is the message through catalog.Fold.
-func adviceWins(q Query, m advice.Result, folded string) bool {
-	if q.Intent != IntentStock && q.Intent != IntentPrices && q.Intent != IntentEstimate {
-		return true
-	}
-	best := m.Best
-	symptom := len(best.Topic.Errors) > 0
-	if containsAny(folded, kwCost) || containsAny(folded, kwStockAsk) ||
-		q.Intent == IntentEstimate && containsAny(folded, kwWillIt) {
-		return best.Strong
-	}
-	return symptom || m.Problem || best.Score >= 0.6
-}
-
-var (
-	// kwStockAsk ask whether a card is in stock.
-	kwStockAsk = []string{"有货", "有没有卡", "还有卡", "有卡吗", "哪家有", "sold out", "in stock", "available?"}
-	// kwCost are words asking for money, which the stock, prices and
-	// estimate answers give.
-	kwCost = []string{"多少钱", "费用", "花费", "成本", "价格", "收费", "计费", "贵吗", "便宜", "划算", "how much", "cost", "price", "预算", "budget", "cheap"}
-	// kwWillIt ask before the fact whether a job fits ("13B LoRA 4090 会不会
-	// 爆显存"): the estimate answers that.
-	kwWillIt = []string{"会不会", "能不能", "够不够", "够吗", "放得下吗", "will it", "would it", "enough", "can i", "does it fit"}
-	// reLogLine is a line as logs and shells print them: a dict, a
-	// bracketed prefix, a prompt.
-	reLogLine = regexp.MustCompile(`^\s*[{\[$>#(|+@]|^\s*\w+@[\w.-]+:`)
-	// reAskStart is a line of English prose ("how do I fix this", "my
-	// training dies …").
-	reAskStart = regexp.MustCompile(`^\s*(?:how|why|what|which|help|my|i|i'm|we|please|should|can|could|does|is there|anyone|any idea|got|getting|when|after)\b`)
-	// reErrorLine is a line as programs print errors.
-	reErrorLine = regexp.MustCompile(`^\s*(?:[\w.]+(?:error|exception|warning)\b|e:|error:|fatal:|ssh:|traceback)|\b(?:error|errno)\b.*:`)
-)
-
 // adviceAnswer answers intent advice: the topic's causes and numbered
 // steps, the lab data its tie adds, related topics and the source.
 func (r *Router) adviceAnswer(ctx context.Context, res *Result) {
 	q := res.Query
 	en := q.English
-	if q.match == nil {
-		// AnswerQuery with a bare advice intent: match the topic id.
+	t, ok := r.topic(q.Topic)
+	if !ok {
 		m := advice.Result{}
-		if t, ok := r.topic(q.Topic); ok {
-			m.Best = &advice.Hit{Topic: t, Score: q.Score}
+		if q.match != nil {
+			m = *q.match
 		}
-		q.match = &m
-	}
-	m := q.match
-	if m.Best == nil {
-		r.adviceUnknown(res, m)
+		r.adviceUnknown(res, &m)
 		return
 	}
-	t := m.Best.Topic
+	m := topicHit(q.match, t, q.Score)
 	ar := &AdviceResult{Topic: t.ID, Title: t.Title.Pick(en), Score: round2(m.Best.Score), Matched: m.Best.Terms,
 		Causes: t.Causes.Pick(en), Steps: t.Steps.Pick(en), Source: t.Source}
 	res.Advice = ar
@@ -218,41 +98,42 @@ func (r *Router) adviceAnswer(ctx context.Context, res *Result) {
 	}
 	causes, steps := pick1(en, "可能的原因：", "Likely causes:"), pick1(en, "怎么做：", "What to do:")
 	showSteps := true
+	// tie holds what the lab's data adds (estimate, prices, stock), kept
+	// apart so the short form can take its first lines.
+	tie := chat.Reply{}
 	if t.Tie == advice.TieCard {
 		// A card question: the cards first, then the general logic; the
 		// rough tiers only when no job was named.
-		rep.Title = pick1(en, "选卡", "Choosing a GPU")
-		showSteps = !r.cardChoice(ctx, res, &rep)
+		tie.Title = pick1(en, "选卡", "Choosing a GPU")
+		showSteps = !r.cardChoice(ctx, res, &tie)
+		rep.Title, tie.Title = tie.Title, ""
+		if rep.Title == "" {
+			rep.Title = pick1(en, "选卡", "Choosing a GPU")
+		}
 		causes, steps = pick1(en, "选卡思路：", "How to choose:"), pick1(en, "分档参考：", "Rough tiers:")
 	}
-	rep.Lines = append(rep.Lines, causes)
+	var causeLines, stepLines []string
 	for _, c := range ar.Causes {
-		rep.Lines = append(rep.Lines, "• "+c)
+		causeLines = append(causeLines, "• "+c)
 	}
 	if showSteps {
-		rep.Lines = append(rep.Lines, steps)
 		for i, s := range ar.Steps {
-			rep.Lines = append(rep.Lines, fmt.Sprintf("%d. %s", i+1, s))
+			stepLines = append(stepLines, fmt.Sprintf("%d. %s", i+1, s))
 		}
 	}
-	switch t.Tie {
-	case advice.TieOOM:
-		r.oomTie(ctx, res, &rep)
-	case advice.TieDisk, advice.TieStorage:
-		r.diskTie(res, &rep, t.Tie == advice.TieStorage)
-	case advice.TieBilling:
-		r.billingTie(res, &rep)
-	case advice.TieRetention:
-		r.retentionTie(res, &rep)
-	case advice.TieStock:
-		r.stockTie(ctx, res, &rep)
-	case advice.TiePlatform:
-		for _, p := range res.Platforms {
-			if l := r.hiddenCostNote(p, en); l != "" {
-				rep.Lines = append(rep.Lines, l)
-			}
+	r.adviceTie(ctx, res, t, &tie)
+	rep.Lines = append(append(append(append(rep.Lines, causes), causeLines...), tie.Lines...), stepsBlock(steps, stepLines)...)
+	rep.Table, rep.Notes = tie.Table, tie.Notes
+	short := chat.Reply{Title: rep.Title, Table: shortTable(tie.Table)}
+	if len(causeLines) > 0 {
+		lead := pick1(en, "最常见的原因：", "Most common cause: ")
+		if t.Tie == advice.TieCard {
+			lead = causes
 		}
+		short.Lines = append(short.Lines, lead+strings.TrimPrefix(causeLines[0], "• "))
 	}
+	short.Lines = append(short.Lines, firstN(tie.Lines, 2)...)
+	short.Lines = append(short.Lines, stepsBlock(steps, firstN(stepLines, 3))...)
 	if ar.Related = adviceRefs(m.Related, en); len(ar.Related) > 0 {
 		rep.Notes = append(rep.Notes, pick1(en, "相关：", "Related: ")+refTitles(ar.Related, en))
 	}
@@ -260,23 +141,66 @@ func (r *Router) adviceAnswer(ctx context.Context, res *Result) {
 		rep.Notes = append(rep.Notes, pick1(en, "依据：文字里有 ", "Matched on: ")+quoteList(ar.Matched, 4, en))
 	}
 	rep.Notes = append(rep.Notes, pick1(en, "来源：", "Source: ")+SourceText(t.Source, en))
-	res.Reply = rep
-}
-
-// seedTitles name the two seed articles for readers who never saw the
-// project's files.
-var seedTitles = map[string]catalog.Text{
-	"seed 000": {Zh: "原文《高校学生租 GPU：4 家平台横评》", En: "the article “Renting GPUs as a student: four platforms compared”"},
-	"seed 001": {Zh: "原文《GPU 租赁平台实测：价格与避坑》", En: "the article “GPU rental platforms tested: prices and pitfalls”"},
-}
-
-// SourceText is a knowledge-base source as a chat reader sees it: the seed
-// articles by name instead of their file numbers.
-func SourceText(src string, en bool) string {
-	for id, t := range seedTitles {
-		src = strings.ReplaceAll(src, id, t.Pick(en))
+	short.Notes = append(short.Notes, firstN(tie.Notes, 1)...)
+	if len(ar.Related) > 0 {
+		short.Notes = append(short.Notes, pick1(en, "相关：", "Related: ")+refTitles(firstRefs(ar.Related, 2), en))
 	}
-	return src
+	short.Full = &rep
+	res.Reply = short
+}
+
+// adviceTie adds the lab data a topic's tie asks for.
+func (r *Router) adviceTie(ctx context.Context, res *Result, t *advice.Topic, tie *chat.Reply) {
+	switch t.Tie {
+	case advice.TieOOM:
+		r.oomTie(ctx, res, tie)
+	case advice.TieDisk, advice.TieStorage:
+		r.diskTie(res, tie, t.Tie == advice.TieStorage)
+	case advice.TieBilling:
+		r.billingTie(res, tie)
+	case advice.TieRetention:
+		r.retentionTie(res, tie)
+	case advice.TieStock:
+		r.stockTie(ctx, res, tie)
+	case advice.TiePlatform:
+		for _, p := range res.Platforms {
+			if l := r.hiddenCostNote(p, res.English); l != "" {
+				tie.Lines = append(tie.Lines, l)
+			}
+		}
+	}
+}
+
+// stepsBlock is a heading and its numbered steps (nothing without steps).
+func stepsBlock(heading string, steps []string) []string {
+	if len(steps) == 0 {
+		return nil
+	}
+	return append([]string{heading}, steps...)
+}
+
+func firstN(xs []string, n int) []string {
+	if len(xs) > n {
+		return xs[:n]
+	}
+	return xs
+}
+
+func firstRefs(xs []AdviceRef, n int) []AdviceRef {
+	if len(xs) > n {
+		return xs[:n]
+	}
+	return xs
+}
+
+// shortTable is a table cut to MaxShortRows rows (nil stays nil).
+func shortTable(t *chat.Table) *chat.Table {
+	if t == nil || len(t.Rows) <= MaxShortRows {
+		return t
+	}
+	c := *t
+	c.Rows = c.Rows[:MaxShortRows]
+	return &c
 }
 
 // adviceUnknown says no topic matched and names the closest ones.
@@ -339,9 +263,9 @@ func quoteList(xs []string, n int, en bool) string {
 // total capacity; 21.40 GiB already allocated; ...)" (1.x) and "GPU 0 has a
 // total capacity of 23.65 GiB of which 1.06 GiB is free" (2.x).
 var (
-	reOOMAlloc = regexp.MustCompile(`tried to allocate ([\d.]+) (gib|mib)`)
-	reOOMTotal = regexp.MustCompile(`([\d.]+) gib total capacity|total capacity of ([\d.]+) gib`)
-	reOOMFree  = regexp.MustCompile(`([\d.]+) (gib|mib) free|of which ([\d.]+) (gib|mib) is free`)
+	reOOMAlloc = textgate.MustCompile(`tried to allocate ([\d.]+) (gib|mib)`)
+	reOOMTotal = textgate.MustCompile(`([\d.]+) gib total capacity|total capacity of ([\d.]+) gib`)
+	reOOMFree  = textgate.MustCompile(`([\d.]+) (gib|mib) free|of which ([\d.]+) (gib|mib) is free`)
 )
 
 // gib reads a PyTorch memory figure as GiB; -1 when it is not a
@@ -756,6 +680,9 @@ func (r *Router) cardChoice(ctx context.Context, res *Result, rep *chat.Reply) b
 			verdict = fmt.Sprintf(pick1(en, "不够（至少要约 %g GB）", "no (it needs about %g GB at least)"), w.VRAMGB.Low)
 		}
 		rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "%s（%gG）：%s。", "%s (%g GiB): %s."), g.ID, g.MemoryGB, verdict))
+		if len(q.GPUs) == 1 {
+			rep.Title = fmt.Sprintf(pick1(en, "%s 跑%s：%s。", "%s for %s: %s."), g.ID, w.Name.Pick(en), verdict)
+		}
 	}
 	if len(cards) == 0 {
 		rep.Lines = append(rep.Lines, pick1(en, "没有已知价格的卡放得下。", "No card with a known price fits."))
@@ -856,4 +783,27 @@ func (r *Router) compareCards(ctx context.Context, res *Result, rep *chat.Reply)
 		"Training follows compute (TFLOPS) and the total cost; LLM generation follows memory bandwidth; memory comes first for both."))
 	rep.Notes = append(rep.Notes, pick1(en, "规格来自目录（gpus.yaml）；价格是各卡已知最低的一条。", "Specs from the catalog (gpus.yaml); each price is the lowest known for the card."))
 	return true
+}
+
+// topicHit is the match of the topic the understanding chose: the
+// matcher's own when it chose the same, else a hit at the scorer's
+// confidence with the terms the matcher found for it, and as related the
+// matcher's pick and the topic's declared related topics.
+func topicHit(m *advice.Result, t *advice.Topic, score float64) *advice.Result {
+	if m != nil && m.Best != nil && m.Best.Topic.ID == t.ID {
+		return m
+	}
+	out := &advice.Result{Best: &advice.Hit{Topic: t, Score: score}}
+	if m != nil {
+		out.Problem = m.Problem
+		for _, h := range append(append([]advice.Hit{}, m.Related...), m.Closest...) {
+			if h.Topic.ID == t.ID {
+				out.Best.Terms = h.Terms
+			}
+		}
+		if m.Best != nil && m.Best.Score >= advice.RelatedMin {
+			out.Related = append(out.Related, *m.Best)
+		}
+	}
+	return out
 }

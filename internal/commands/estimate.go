@@ -117,6 +117,14 @@ func (r *Router) estimateAnswer(ctx context.Context, res *Result) {
 	if method == "" {
 		method = billing.MethodLoRA
 	}
+	if q.Model == "" && q.ParamsB == 0 && q.Workload != "" && r.advice != nil {
+		for i := range r.advice.Workloads {
+			if w := &r.advice.Workloads[i]; w.ID == q.Workload && w.Reference != nil {
+				r.workloadEstimate(ctx, res, w)
+				return
+			}
+		}
+	}
 	snap := r.offers.Snapshot(ctx)
 	quotes := r.quotes(snap, q, method, now, en)
 	est, err := r.est.Estimate(job, quotes)
@@ -147,7 +155,174 @@ func (r *Router) estimateAnswer(ctx context.Context, res *Result) {
 			}
 		}
 	}
-	res.Reply = r.renderEstimate(est, q, quotes)
+	full := r.renderEstimate(est, q, quotes)
+	short := r.estimateShort(est, q, full)
+	short.Full = &full
+	res.Reply = short
+}
+
+// estimateShort is the estimate's first screen: the verdict (the cheapest
+// option, or the named cards compared), the VRAM line, what fits, at most
+// five options and the assumptions in one line.
+func (r *Router) estimateShort(est *billing.Estimate, q Query, full chat.Reply) chat.Reply {
+	en := q.English
+	rep := chat.Reply{Title: full.Title}
+	if v := r.estimateVerdict(est, q, en); v != "" {
+		rep.Title = v
+	}
+	rep.Lines = append(rep.Lines, problemLines(q, en)...)
+	v := est.VRAM
+	line := fmt.Sprintf(pick1(en, "显存约 %.1f GB", "VRAM about %.1f GB"), v.Total)
+	if est.Method != billing.MethodInference && est.VRAMMin < v.Total-0.05 {
+		line += fmt.Sprintf(pick1(en, "（batch 1 + 梯度累积约 %.1f GB）", " (%.1f GB at micro-batch 1 with accumulation)"), est.VRAMMin)
+	}
+	rep.Lines = append(rep.Lines, line+pick1(en, "。", "."))
+	if len(full.Lines) > 0 {
+		for _, l := range full.Lines {
+			if strings.HasPrefix(l, pick1(en, "放得下——", "Fits — ")) || strings.HasPrefix(l, pick1(en, "可行的做法", "What would work")) ||
+				strings.Contains(l, pick1(en, "放不下", "not fit")) {
+				rep.Lines = append(rep.Lines, shorten(l, 70))
+			}
+		}
+	}
+	if full.Table != nil {
+		rep.Table = r.estimateTable(est, en)
+	}
+	if len(est.Options) > MaxShortRows {
+		rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "……还有 %d 种方案。", "… %d more options."), len(est.Options)-MaxShortRows))
+	}
+	rep.Notes = append(rep.Notes, r.optionSourcesNote(est, en))
+	rep.Notes = append(rep.Notes, shortAssumptions(est, en))
+	return rep
+}
+
+// shorten cuts a line to n runes with an ellipsis.
+func shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// estimateVerdict is the first line: the cheapest way to run the job
+// (for inference, the cheapest hour), or with two cards named, which is
+// the cheaper run.
+func (r *Router) estimateVerdict(est *billing.Estimate, q Query, en bool) string {
+	if len(est.Options) == 0 || est.Cheapest < 0 {
+		return ""
+	}
+	what := strings.TrimPrefix(strings.TrimPrefix(r.renderEstimateTitle(est, q, en), "估算："), "Estimate: ")
+	c := est.Options[est.Cheapest]
+	if est.Method == billing.MethodInference {
+		return fmt.Sprintf(pick1(en, "%s：最便宜 %s %s×%d，每小时约 %s 元。", "%s: cheapest %s %s×%d, about %s CNY an hour."),
+			what, r.platformName(c.Platform, en), c.GPU, c.GPUCount, money(c.GPUCostCNY))
+	}
+	if len(q.NamedGPUs) >= 2 {
+		if l := r.cardsVerdict(est, q.NamedGPUs, en); l != "" {
+			return what + pick1(en, "：", ": ") + l
+		}
+	}
+	return fmt.Sprintf(pick1(en, "%s：最便宜 %s %s×%d 约 %s 元（%s–%s），%.1f 小时。", "%s: cheapest %s %s×%d, about %s CNY (%s–%s), %.1f h."),
+		what, r.platformName(c.Platform, en), c.GPU, c.GPUCount, money(c.TotalCNY), money(c.TotalLowCNY), money(c.TotalHighCNY), c.Hours)
+}
+
+// cardsVerdict compares the cheapest option of each named card.
+func (r *Router) cardsVerdict(est *billing.Estimate, named []string, en bool) string {
+	best := map[string]billing.Option{}
+	for _, o := range est.Options {
+		for _, n := range named {
+			if o.GPU == n || r.representative(n) == o.GPU || containsStr(r.cat.FamilyMembers(n), o.GPU) {
+				if b, ok := best[n]; !ok || o.TotalCNY < b.TotalCNY {
+					best[n] = o
+				}
+			}
+		}
+	}
+	if len(best) < 2 {
+		return ""
+	}
+	var opts []billing.Option
+	for _, n := range named {
+		if o, ok := best[n]; ok {
+			opts = append(opts, o)
+		}
+	}
+	sort.SliceStable(opts, func(i, j int) bool { return opts[i].TotalCNY < opts[j].TotalCNY })
+	a, b := opts[0], opts[1]
+	return fmt.Sprintf(pick1(en, "%s 更划算，约 %s 元（%.1f 小时，%s）vs %s 约 %s 元（%.1f 小时）。", "%s is the cheaper run, about %s CNY (%.1f h, %s) vs %s about %s CNY (%.1f h)."),
+		a.GPU, money(a.TotalCNY), a.Hours, r.platformName(a.Platform, en), b.GPU, money(b.TotalCNY), b.Hours)
+}
+
+// estimateTable is the short form's table: five options, fewer columns.
+func (r *Router) estimateTable(est *billing.Estimate, en bool) *chat.Table {
+	t := &chat.Table{}
+	inference := est.Method == billing.MethodInference
+	if inference {
+		t.Header = pick(en, []string{"平台", "GPU", "卡数", "元/小时", "价格来源"}, []string{"platform", "GPU", "GPUs", "CNY/hour", "price source"})
+	} else {
+		t.Header = pick(en, []string{"平台", "GPU", "卡数", "时长(h)", "合计（范围）"}, []string{"platform", "GPU", "GPUs", "hours", "total (range)"})
+	}
+	for i, o := range est.Options {
+		if i == MaxShortRows {
+			break
+		}
+		star := ""
+		if !o.Verified {
+			star = "*"
+		}
+		if inference {
+			t.Rows = append(t.Rows, []string{r.platformName(o.Platform, en), o.GPU, fmt.Sprint(o.GPUCount), money(o.GPUCostCNY) + star, sourceLabel(o.PriceSource, en) + " " + o.PriceAsOf})
+			continue
+		}
+		t.Rows = append(t.Rows, []string{r.platformName(o.Platform, en), o.GPU, fmt.Sprint(o.GPUCount), fmt.Sprintf("%.1f", o.Hours),
+			fmt.Sprintf("%s%s (%s-%s)", money(o.TotalCNY), star, money(o.TotalLowCNY), money(o.TotalHighCNY))})
+	}
+	return t
+}
+
+// optionSourcesNote says in one line where the prices come from and how
+// old they are.
+func (r *Router) optionSourcesNote(est *billing.Estimate, en bool) string {
+	live, unverified := false, false
+	var dates []string
+	for i, o := range est.Options {
+		if i == MaxShortRows {
+			break
+		}
+		if o.PriceSource != string(stock.SourceCatalog) {
+			live = true
+		}
+		if !o.Verified {
+			unverified = true
+		}
+		if !containsStr(dates, o.PriceAsOf) {
+			dates = append(dates, o.PriceAsOf)
+		}
+	}
+	kind := pick1(en, "价格是目录标价（不是实时价）：", "Prices are list prices (not live): ")
+	if live {
+		kind = pick1(en, "价格有实时/录制报价时用它，否则用目录标价：", "Prices are live or replayed where there are offers, else list prices: ")
+	}
+	note := kind + strings.Join(dates, pick1(en, "、", ", "))
+	if unverified {
+		note += pick1(en, "；* 仅见于 2025 年测评文章、未核实", "; * only a 2025 review reports it, unverified")
+	}
+	return note + pick1(en, "。", ".")
+}
+
+// shortAssumptions is the assumptions in one line with the follow-ups.
+func shortAssumptions(est *billing.Estimate, en bool) string {
+	j := est.Job
+	if est.Method == billing.MethodInference {
+		return fmt.Sprintf(pick1(en, "按上下文 %d、并发 %d、%d-bit 估算；说“seq 8192”“int4”可改。", "Assumed context %d, batch %d, %d-bit; say “seq 8192” or “int4” to change."), est.SeqLen, est.Batch, est.Bits)
+	}
+	data := fmt.Sprintf(pick1(en, "%s 条×%d tokens", "%s samples × %d tokens"), humanNum(float64(j.Samples), en), j.TokensPerSample)
+	if j.Samples == 0 {
+		data = humanNum(j.Tokens, en) + " tokens"
+	}
+	return fmt.Sprintf(pick1(en, "按 seq %d、batch %d、%s、%g 轮估算，含数据盘和计费粒度；说“seq 4096”“5万条”可改。", "Assumed seq %d, batch %d, %s, %g epochs, with disk and billing granularity; say “seq 4096” or “50k samples” to change."),
+		est.SeqLen, est.Batch, data, est.Epochs)
 }
 
 func (r *Router) askSize(res *Result) {
@@ -183,9 +358,8 @@ func methodName(m string, bits int, en bool) string {
 	return "LoRA"
 }
 
-func (r *Router) renderEstimate(est *billing.Estimate, q Query, quotes billing.Quotes) chat.Reply {
-	en := q.English
-	rep := chat.Reply{}
+// renderEstimateTitle names the job: "估算：7B 模型（按典型配置 Qwen2.5-7B） LoRA".
+func (r *Router) renderEstimateTitle(est *billing.Estimate, q Query, en bool) string {
 	model := est.ModelID
 	switch {
 	case est.Scaled:
@@ -197,7 +371,13 @@ func (r *Router) renderEstimate(est *billing.Estimate, q Query, quotes billing.Q
 	if q.ModelText != "" && q.Model == "" {
 		model += fmt.Sprintf(pick1(en, "——目录里没有“%s”，按它的参数量估算", " — “%s” is not in the catalog; estimated from its size"), q.ModelText)
 	}
-	rep.Title = fmt.Sprintf(pick1(en, "估算：%s %s", "Estimate: %s, %s"), model, methodName(est.Method, est.Bits, en))
+	return fmt.Sprintf(pick1(en, "估算：%s %s", "Estimate: %s, %s"), model, methodName(est.Method, est.Bits, en))
+}
+
+func (r *Router) renderEstimate(est *billing.Estimate, q Query, quotes billing.Quotes) chat.Reply {
+	en := q.English
+	rep := chat.Reply{}
+	rep.Title = r.renderEstimateTitle(est, q, en)
 	rep.Lines = append(rep.Lines, problemLines(q, en)...)
 	v := est.VRAM
 	vline := fmt.Sprintf(pick1(en, "单卡显存：约 %.1f GB（权重 %.1f + 梯度 %.1f + 优化器 %.1f + 激活 %.1f + logits %.1f + 其他 %.1f）",

@@ -48,7 +48,7 @@ func TestFollowUp(t *testing.T) {
 func TestFollowUpAnswersSizeQuestion(t *testing.T) {
 	r := newRouter(t)
 	res := say(r, "g2", "alice", "LoRA 微调要多少钱")
-	if res.Question == "" || !strings.Contains(res.Text, "参数量") {
+	if res.Question == "" || !strings.Contains(whole(res), "参数量") {
 		t.Fatalf("no size question: %+v", res)
 	}
 	res = say(r, "g2", "alice", "7B")

@@ -123,10 +123,14 @@ func TestSeedWorkedExample(t *testing.T) {
 		t.Fatalf("want both cards with the 4090 cheaper; options %+v", res.Options)
 	}
 	for _, want := range []string{"贵的卡反而省钱", "RTX 4090", "RTX 3090", money2(*c4090), money2(*c3090)} {
-		if !strings.Contains(res.Text, want) {
+		if !strings.Contains(whole(res), want) {
 			t.Errorf("answer lacks %q:\n%s", want, res.Text)
 		}
 	}
 }
 
 func money2(x float64) string { return fmt.Sprintf("%.2f", x) }
+
+// whole is an answer's short and full forms together, for checks of what
+// the answer says anywhere.
+func whole(res commands.Result) string { return res.Text + "\n" + res.FullText }

@@ -9,6 +9,7 @@ import (
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/textgate"
 )
 
 // pricesAnswer answers "AutoDL 怎么收费" (one platform's rules and list
@@ -17,6 +18,10 @@ import (
 func (r *Router) pricesAnswer(_ context.Context, res *Result) {
 	q := res.Query
 	en := q.English
+	if reNoCardAsk.MatchString(catalog.Fold(q.text)) {
+		r.noCardAnswer(res)
+		return
+	}
 	var plats []*catalog.Platform
 	for _, id := range q.Platforms {
 		if p, ok := r.cat.Platform(id); ok {
@@ -29,7 +34,9 @@ func (r *Router) pricesAnswer(_ context.Context, res *Result) {
 			rp := r.platformPrices(p, q, en)
 			switch {
 			case len(plats) == 1:
-				res.Reply = rp
+				short := r.platformShort(p, q, en)
+				short.Full = &rp
+				res.Reply = short
 			case i == 0:
 				// Several platforms ("autodl vs 矩池云"): one whole section
 				// each, the table inside its own section.
@@ -66,7 +73,7 @@ func (r *Router) pricesAnswer(_ context.Context, res *Result) {
 		for _, row := range res.Offers {
 			p, _ := r.cat.Platform(row.Platform)
 			pr, _ := p.PriceFor(row.GPU)
-			t.Rows = append(t.Rows, []string{p.DisplayName(en), row.GPU, priceCell(row, en), row.AsOf, shortSource(pr.CNYPerHour.Source)})
+			t.Rows = append(t.Rows, []string{p.DisplayName(en), row.GPU, priceCell(row, en), row.AsOf, Cite(r.cat, p.ID, pr.CNYPerHour, en)})
 		}
 		if len(t.Rows) == 0 {
 			rep.Lines = append(rep.Lines, pick1(en, "目录里没有这张卡的标价。", "The catalog has no list price for this GPU."))
@@ -93,6 +100,91 @@ func (r *Router) pricesAnswer(_ context.Context, res *Result) {
 		rep.Notes = append(rep.Notes, pick1(en, "问“AutoDL 怎么收费”看单个平台的详细规则。", "Ask “AutoDL pricing” for one platform's rules."))
 		res.Reply = rep
 	}
+}
+
+// reNoCardAsk asks about the no-GPU mode (无卡模式) rather than GPUs.
+var reNoCardAsk = textgate.MustCompile(`无卡|不带卡|不带gpu|no[- ]gpu mode|without a gpu`)
+
+// platformShort is a platform's rules on one screen: granularity and the
+// cheapest list prices first, then its data disk, no-GPU mode and the
+// first data-loss rule, and five list prices.
+func (r *Router) platformShort(p *catalog.Platform, q Query, en bool) chat.Reply {
+	var prices []string
+	t := &chat.Table{Header: pick(en, []string{"GPU", "元/卡时", "来源"}, []string{"GPU", "CNY/GPU-h", "source"})}
+	for _, pr := range p.Prices {
+		if len(q.GPUs) > 0 && !containsStr(q.GPUs, pr.GPU) {
+			continue
+		}
+		row := listRow(p, pr)
+		if len(prices) < 2 {
+			prices = append(prices, pr.GPU+" "+priceCell(row, en))
+		}
+		if len(t.Rows) < MaxShortRows {
+			t.Rows = append(t.Rows, []string{pr.GPU, priceCell(row, en), Cite(r.cat, p.ID, pr.CNYPerHour, en)})
+		}
+	}
+	title := p.DisplayName(en) + pick1(en, "：", ": ")
+	if g := p.Billing.Granularity; g != "" {
+		title += fmt.Sprintf(pick1(en, "按量按%s计费", "pay-as-you-go per %s"), granularityText(g, en))
+	}
+	if len(prices) > 0 {
+		title += pick1(en, "；", "; ") + strings.Join(prices, pick1(en, "、", ", ")) + pick1(en, " 元/卡时（目录标价）", " CNY/GPU-h (list price)")
+	}
+	rep := chat.Reply{Title: title}
+	st := p.Storage
+	if f := st.DataDiskCNYPerGBDay; f != nil {
+		line := fmt.Sprintf(pick1(en, "数据盘：免费 %g GB，超出 %s 元/GB·天", "Data disk: %g GB free, then %s CNY/GB-day"), st.DataDiskFreeGB, figureText(*f))
+		if st.BilledWhileStopped {
+			line += pick1(en, "，关机也收", ", billed while stopped")
+		}
+		rep.Lines = append(rep.Lines, line+pick1(en, "。", "."))
+	}
+	if st.NoCard.Available {
+		nc := pick1(en, "无卡模式：有", "No-GPU mode: yes")
+		if f := st.NoCard.CNYPerHour; f != nil {
+			nc += fmt.Sprintf(pick1(en, "，%s 元/小时", ", %s CNY/h"), figureText(*f))
+		}
+		rep.Lines = append(rep.Lines, nc+pick1(en, "。", "."))
+	}
+	if len(p.Retention) > 0 {
+		rep.Lines = append(rep.Lines, "⚠ "+p.Retention[0].Text.Pick(en))
+	}
+	if len(t.Rows) > 0 {
+		rep.Table = t
+	}
+	rep.Notes = append(rep.Notes, pick1(en, "以上是目录标价，不是实时库存；问“"+p.DisplayName(en)+" 的 4090 还有吗”查库存。", "List prices, not live stock; ask “any 4090 on "+p.DisplayName(en)+"?” for stock."))
+	return rep
+}
+
+// noCardAnswer answers "无卡模式多少钱": which platforms have a no-GPU mode
+// and at what price, with its limits.
+func (r *Router) noCardAnswer(res *Result) {
+	en := res.English
+	t := &chat.Table{Header: pick(en, []string{"平台", "无卡模式", "元/小时", "来源"}, []string{"platform", "no-GPU mode", "CNY/h", "source"})}
+	var priced []string
+	for _, p := range r.mainPlatforms(res.Query) {
+		nc := p.Storage.NoCard
+		has, price, src := pick1(en, "没有", "no"), "-", "-"
+		if nc.Available {
+			has, price = pick1(en, "有", "yes"), pick1(en, "价格未查到", "price not found")
+		}
+		if f := nc.CNYPerHour; f != nil && nc.Available {
+			price, src = figureText(*f), Cite(r.cat, p.ID, *f, en)
+			priced = append(priced, fmt.Sprintf("%s %s", p.DisplayName(en), figureText(*f)))
+		}
+		t.Rows = append(t.Rows, []string{p.DisplayName(en), has, price, src})
+	}
+	title := pick1(en, "无卡模式（不带 GPU 开机，配环境、传数据用）：", "No-GPU mode (power on without a GPU, to set up and move data): ")
+	if len(priced) > 0 {
+		title += strings.Join(priced, pick1(en, "、", ", ")) + pick1(en, " 元/小时；", " CNY/h; ")
+	}
+	title += pick1(en, "其他平台见下表。", "the others below.")
+	rep := chat.Reply{Title: title, Table: t}
+	if p, ok := r.cat.Platform("autodl"); ok && p.Storage.NoCard.Note.Pick(en) != "" {
+		rep.Lines = append(rep.Lines, p.DisplayName(en)+pick1(en, "：", ": ")+p.Storage.NoCard.Note.Pick(en))
+	}
+	rep.Notes = append(rep.Notes, pick1(en, "数据盘在无卡模式下照常计费。", "Data disks keep billing in no-GPU mode."))
+	res.Reply = rep
 }
 
 func (r *Router) platformPrices(p *catalog.Platform, q Query, en bool) chat.Reply {
@@ -165,7 +257,7 @@ func (r *Router) platformPrices(p *catalog.Platform, q Query, en bool) chat.Repl
 			continue
 		}
 		row := listRow(p, pr)
-		t.Rows = append(t.Rows, []string{pr.GPU, priceCell(row, en), pr.CNYPerHour.AsOf, shortSource(pr.CNYPerHour.Source)})
+		t.Rows = append(t.Rows, []string{pr.GPU, priceCell(row, en), pr.CNYPerHour.AsOf, Cite(r.cat, p.ID, pr.CNYPerHour, en)})
 	}
 	if len(t.Rows) > 0 {
 		rep.Table = t
@@ -234,11 +326,11 @@ func pick(en bool, zh, e []string) []string {
 // unverifiedPriceNote explains the * after a list price only the seed
 // articles report; unverifiedFigureNote the same for any other figure.
 func unverifiedPriceNote(en bool) string {
-	return pick1(en, "* 仅见于原始文章、未经其他来源核实的标价。", "* list price only the seed articles report; not confirmed by a dated source.")
+	return pick1(en, "* 只有 2025 年的租卡测评文章这么写，未经其他来源核实的标价。", "* a list price only 2025 rental reviews give; not confirmed by a dated source.")
 }
 
 func unverifiedFigureNote(en bool) string {
-	return pick1(en, "* 仅见于原始文章、未经其他来源核实。", "* only the seed articles report it; not confirmed by a dated source.")
+	return pick1(en, "* 只有 2025 年的租卡测评文章这么写，未经其他来源核实。", "* only 2025 rental reviews say so; not confirmed by a dated source.")
 }
 
 func pick1(en bool, zh, e string) string {

@@ -1,15 +1,18 @@
-// Package commands turns a chat message into an answer: it parses the text
-// into an intent with parameters (Parse), runs the intent's handler against
-// the catalog, the stock board and the estimator, and returns a chat.Reply.
-// It knows nothing of Feishu or WeChat.
+// Package commands turns a chat message into an answer. Understanding is a
+// small pipeline (see understand.go): shared slot extractors, each
+// intent's high-precision patterns, and a naive Bayes scorer trained on
+// the corpus in configs/intents. The chosen intent's handler then answers
+// from the catalog, the stock board, the estimator, the knowledge base and
+// the stores, as a short reply with the full form behind "详情". It knows
+// nothing of Feishu or WeChat.
 package commands
 
 import (
 	"context"
-	"strings"
 	"sync"
 	"time"
 
+	"github.com/labgpu/bot/configs"
 	"github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/catalog"
@@ -22,8 +25,8 @@ type Offers interface {
 	Snapshot(ctx context.Context) stock.Snapshot
 }
 
-// Result is a full answer: the parsed query, the rows behind the answer and
-// the rendered reply. `bot ask --format json` prints it.
+// Result is a full answer: the understood query, the rows behind the
+// answer and the rendered reply. `bot ask --format json` prints it.
 type Result struct {
 	Query
 	// Offers are the stock rows (intent stock and prices).
@@ -38,6 +41,9 @@ type Result struct {
 	FLOPs         float64                  `json:"flops,omitempty"`
 	Hours         map[string]billing.Range `json:"hours,omitempty"`
 	Options       []billing.Option         `json:"options,omitempty"`
+	// WorkloadCosts are a non-LLM job's costs scaled from its reference
+	// run ("训练一个ResNet50要多少钱").
+	WorkloadCosts []WorkloadCost `json:"workload_costs,omitempty"`
 	// Providers summarises each provider's health (intent stock).
 	Providers []ProviderRow `json:"providers,omitempty"`
 	// Question is set when the bot needs more information ("多大参数量？").
@@ -50,60 +56,29 @@ type Result struct {
 	Digest *billing.Digest `json:"digest,omitempty"`
 	// Advice is the knowledge-base answer (intent advice).
 	Advice *AdviceResult `json:"advice,omitempty"`
-	// Text is the reply as plain text, as the console shows it.
-	Text  string     `json:"text"`
-	Reply chat.Reply `json:"-"`
+	// Compare, Plan and Check are the rows behind a comparison, a
+	// billing-mode answer and a fact check.
+	Compare *CompareResult `json:"compare,omitempty"`
+	Plan    *PlanResult    `json:"plan,omitempty"`
+	Check   *CheckResult   `json:"check,omitempty"`
+	// Text is the short answer as the console shows it; FullText the long
+	// form behind "详情" (empty when the short answer is all of it).
+	Text     string     `json:"text"`
+	FullText string     `json:"full_text,omitempty"`
+	Reply    chat.Reply `json:"-"`
 
 	msg chat.Message
 }
 
-// OfferRow is one offer as answers show it.
-type OfferRow struct {
-	Platform string `json:"platform"`
-	GPU      string `json:"gpu"`
-	// PriceCNY is CNY per GPU-hour; null when the source gives no price.
-	PriceCNY *float64 `json:"price_cny_per_hour"`
-	// PriceHighCNY is the top of a list-price range.
-	PriceHighCNY float64 `json:"price_high_cny_per_hour,omitempty"`
-	// ListPriceCNY is the catalog list price shown beside a live stock
-	// count that came without a price.
-	ListPriceCNY     float64 `json:"list_price_cny_per_hour,omitempty"`
-	ListPriceHighCNY float64 `json:"list_price_high_cny_per_hour,omitempty"`
-	// Available is true / false when the source says, null when unknown.
-	Available *bool  `json:"available"`
-	Free      *int   `json:"free,omitempty"`
-	Region    string `json:"region,omitempty"`
-	// GPUsPerInstance is the GPUs in one rental unit (a vast.ai bundle).
-	GPUsPerInstance int    `json:"gpus_per_instance,omitempty"`
-	Source          string `json:"source"`
-	// AsOf is the observation time (RFC 3339) or the list price's date.
-	AsOf string `json:"as_of"`
-	// AgeSeconds is the age of the figure at answer time (-1 if unknown).
-	AgeSeconds int64 `json:"age_seconds"`
-	Stale      bool  `json:"stale"`
-	// OriginalPrice and Currency are the price as the platform gave it,
-	// per rental unit (GPUsPerInstance GPUs) per hour (USD for vast.ai).
-	OriginalPrice float64 `json:"original_price,omitempty"`
-	Currency      string  `json:"currency,omitempty"`
-	Verified      bool    `json:"verified"`
-	PriceNote     string  `json:"price_note,omitempty"`
-}
-
-// ProviderRow is a provider's health in an answer.
-type ProviderRow struct {
-	Provider  string `json:"provider"`
-	Status    string `json:"status"`
-	FetchedAt string `json:"fetched_at,omitempty"`
-	Error     string `json:"error,omitempty"`
-}
-
-// Router dispatches messages to handlers by intent.
+// Router understands messages and dispatches them to handlers by intent.
 type Router struct {
 	cat    *catalog.Catalog
 	offers Offers
 	est    *billing.Estimator
 	now    func() time.Time
-	defs   []Definition
+	u      *Understander
+	in     *Intents
+	chatEn bool
 
 	// Stock alerts (nil when not enabled).
 	subs     stock.SubscriptionStore
@@ -118,17 +93,11 @@ type Router struct {
 	advice *advice.Base
 
 	mu sync.Mutex
-	// last holds each conversation's last estimate question, so that a
-	// follow-up such as "seq 4096" changes it.
-	last map[string]lastQuery
+	// convs holds each conversation's recent state (see conversation).
+	convs map[string]*conversation
 }
 
-type lastQuery struct {
-	q  Query
-	at time.Time
-}
-
-// Follow-ups apply within FollowUpWindow of the question they change; at
+// Follow-ups apply within FollowUpWindow of the answer they refer to; at
 // most maxConversations conversations are remembered.
 const (
 	FollowUpWindow   = 30 * time.Minute
@@ -144,169 +113,94 @@ func WithLocation(l *time.Location) Option { return func(r *Router) { r.location
 // WithClock injects the clock used for ages (tests).
 func WithClock(now func() time.Time) Option { return func(r *Router) { r.now = now } }
 
-// NewRouter builds a router over the catalog and an offer source.
+// WithAdvice enables answers from the advice knowledge base.
+func WithAdvice(b *advice.Base) Option { return func(r *Router) { r.advice = b } }
+
+// WithIntents uses these intent definitions instead of the embedded ones.
+func WithIntents(in *Intents) Option { return func(r *Router) { r.in = in } }
+
+// WithChatLanguage sets the language of answers to bare pastes ("en" or
+// "zh", the default); questions are answered in their own language.
+func WithChatLanguage(lang string) Option { return func(r *Router) { r.chatEn = lang == "en" } }
+
+// NewRouter builds a router over the catalog and an offer source. It
+// trains the intent scorer (or takes it from a cache of routers built on
+// the same catalog, knowledge base and definitions). It panics only when
+// the embedded intent definitions do not load, which their tests rule
+// out.
 func NewRouter(cat *catalog.Catalog, offers Offers, opts ...Option) *Router {
-	r := &Router{cat: cat, offers: offers, est: &billing.Estimator{Cat: cat}, now: time.Now, last: map[string]lastQuery{}}
+	r := &Router{cat: cat, offers: offers, est: &billing.Estimator{Cat: cat}, now: time.Now, convs: map[string]*conversation{}}
 	for _, o := range opts {
 		o(r)
 	}
-	for _, d := range definitions() {
-		if d.Intent == IntentAdvice && r.advice == nil {
-			continue
+	if r.in == nil {
+		in, err := embeddedIntents()
+		if err != nil {
+			panic(err)
 		}
-		r.defs = append(r.defs, d)
+		r.in = in
 	}
+	r.u = cachedUnderstander(cat, r.advice, r.in, r.chatEn)
 	return r
 }
 
-// Definitions returns the command definitions help is generated from.
-func (r *Router) Definitions() []Definition { return r.defs }
+var (
+	embeddedOnce sync.Once
+	embedded     *Intents
+	embeddedErr  error
+	understood   sync.Map // understanderKey → *Understander
+)
+
+func embeddedIntents() (*Intents, error) {
+	embeddedOnce.Do(func() { embedded, embeddedErr = LoadIntents(configs.FS) })
+	return embedded, embeddedErr
+}
+
+type understanderKey struct {
+	cat    *catalog.Catalog
+	base   *advice.Base
+	in     *Intents
+	chatEn bool
+}
+
+func cachedUnderstander(cat *catalog.Catalog, base *advice.Base, in *Intents, chatEn bool) *Understander {
+	k := understanderKey{cat, base, in, chatEn}
+	if u, ok := understood.Load(k); ok {
+		return u.(*Understander)
+	}
+	u := NewUnderstander(cat, base, in, UnderstanderOptions{ChatEnglish: chatEn})
+	understood.Store(k, u)
+	return u
+}
+
+// Understand reads a message as the router would, without answering.
+func (r *Router) Understand(text string) Query { return r.u.Understand(text) }
+
+// Understander returns the router's understanding pipeline.
+func (r *Router) Understander() *Understander { return r.u }
+
+// Intents returns the intent definitions help is generated from.
+func (r *Router) Intents() *Intents { return r.in }
 
 // Handle answers a message with a reply.
 func (r *Router) Handle(ctx context.Context, msg chat.Message) chat.Reply {
 	return r.Answer(ctx, msg).Reply
 }
 
-// Answer parses the message and runs its intent's handler. A message that
-// only changes parameters ("seq 4096", "5万条", "7B") after an estimate in
-// the same conversation re-runs that estimate with the change.
+// Answer understands the message, applies the conversation (a pick after
+// an ask-back, "详情", a parameter change after an estimate) and runs the
+// intent's handler.
 func (r *Router) Answer(ctx context.Context, msg chat.Message) Result {
-	q := Parse(r.cat, msg.Text)
-	r.adviceQuery(&q, msg.Text)
-	key := msg.Channel + "/" + msg.ChatID + "/" + msg.SenderID
-	switch {
-	case msg.ChatID == "":
-	case q.Intent != IntentAdvice:
-		q = r.followUp(key, q)
-	default:
-		r.adviceJob(key, &q)
+	q := r.u.Understand(msg.Text)
+	conv := r.conversation(msg)
+	if conv != nil {
+		q = r.inContext(conv, q)
 	}
 	res := r.answer(ctx, q, msg)
-	if msg.ChatID != "" && (res.Intent == IntentEstimate || res.Intent == IntentAdvice && res.Estimate != nil) {
-		// An OOM or card answer with an estimate can be followed up
-		// ("seq 2048") like an estimate.
-		fq := res.Query
-		fq.Intent, fq.match, fq.text, fq.Topic, fq.Score = IntentEstimate, nil, "", "", 0
-		r.remember(key, fq)
+	if conv != nil {
+		r.remember(msg, res)
 	}
-	res.Text = chat.PlainText(res.Reply)
 	return res
-}
-
-// MaxQuestion is how much of a long message Parse reads, bytes: the first
-// and last halves of this. A longer message is a paste (a traceback, a log)
-// with the question before or after it; the advice matcher reads all of
-// it, and the parser's regular expressions stay fast.
-const MaxQuestion = 320
-
-// questionPart is the text the parser reads (see MaxQuestion).
-func questionPart(text string) string {
-	if len(text) <= MaxQuestion {
-		return text
-	}
-	head := strings.ToValidUTF8(text[:MaxQuestion/2], "")
-	tail := strings.ToValidUTF8(text[len(text)-MaxQuestion/2:], "")
-	return head + "\n" + tail
-}
-
-// followUp merges q into the conversation's last estimate question when q
-// names no model or size of its own but changes a parameter.
-func (r *Router) followUp(key string, q Query) Query {
-	r.mu.Lock()
-	prev, ok := r.last[key]
-	r.mu.Unlock()
-	if !ok || r.now().Sub(prev.at) > FollowUpWindow {
-		return q
-	}
-	switch {
-	case q.Intent == IntentUnknown:
-	case q.Intent == IntentEstimate && q.Model == "" && q.ParamsB == 0 && q.ModelText == "":
-	case (q.Intent == IntentStock || q.Intent == IntentPrices) && q.switchTo:
-		// "用4090", "在恒源云呢": the same estimate on another card or platform.
-	default:
-		return q
-	}
-	m := prev.q
-	changed := false
-	set := func(cond bool, f func()) {
-		if cond {
-			f()
-			changed = true
-		}
-	}
-	set(q.sizeB > 0 && m.Model == "" && m.ParamsB == 0, func() { m.ParamsB = q.sizeB })
-	set(q.SeqLen > 0, func() { m.SeqLen = q.SeqLen })
-	set(q.Batch > 0, func() { m.Batch = q.Batch })
-	set(q.Samples > 0, func() { m.Samples = q.Samples; m.Tokens = 0 })
-	set(q.Tokens > 0, func() { m.Tokens = q.Tokens })
-	set(q.TokensPerSample > 0, func() { m.TokensPerSample = q.TokensPerSample })
-	set(q.Epochs > 0, func() { m.Epochs = q.Epochs })
-	set(q.Bits > 0, func() { m.Bits = q.Bits })
-	set(q.LoRARank > 0, func() { m.LoRARank = q.LoRARank })
-	set(q.LoRATargets != "", func() { m.LoRATargets = q.LoRATargets })
-	set(q.Optimizer != "", func() { m.Optimizer = q.Optimizer })
-	set(q.NoGradCkpt, func() { m.NoGradCkpt = true })
-	set(q.NoFlashAttn, func() { m.NoFlashAttn = true })
-	set(q.ZeRO > 0, func() { m.ZeRO = q.ZeRO })
-	set(q.Method != "", func() { m.Method = q.Method })
-	set(q.GPUCount > 0, func() { m.GPUCount = q.GPUCount })
-	set(len(q.GPUs) > 0, func() { m.GPU, m.GPUs, m.GPUFamily = q.GPU, q.GPUs, q.GPUFamily })
-	set(len(q.Platforms) > 0, func() { m.Platform, m.Platforms = q.Platform, q.Platforms })
-	if !changed {
-		return q
-	}
-	if m.Method == "qlora" && m.Bits == 16 {
-		m.Method = "lora"
-	}
-	if m.Method == "lora" && m.Bits > 0 && m.Bits < 16 {
-		m.Method = "qlora"
-	}
-	m.Intent = IntentEstimate
-	m.Problems = q.Problems
-	if reCJK.MatchString(strings.Join(q.Problems, "")) {
-		m.English = false
-	}
-	return m
-}
-
-// adviceJob gives an OOM or card question that names no job ("爆显存了")
-// the job of the conversation's last estimate, within FollowUpWindow.
-func (r *Router) adviceJob(key string, q *Query) {
-	t, ok := r.topic(q.Topic)
-	if !ok || q.Model != "" || q.ParamsB > 0 || t.Tie != advice.TieOOM && t.Tie != advice.TieCard {
-		return
-	}
-	r.mu.Lock()
-	prev, ok := r.last[key]
-	r.mu.Unlock()
-	if !ok || r.now().Sub(prev.at) > FollowUpWindow {
-		return
-	}
-	// The question keeps what makes it advice (topic, match, language, a
-	// card it names); the job comes from the estimate.
-	p := prev.q
-	p.Intent, p.Topic, p.Score, p.match, p.text, p.English, p.Problems = q.Intent, q.Topic, q.Score, q.match, q.text, q.English, q.Problems
-	p.Platform, p.Platforms = q.Platform, q.Platforms
-	if len(q.GPUs) > 0 {
-		p.GPU, p.GPUs, p.GPUFamily, p.GPUCount = q.GPU, q.GPUs, q.GPUFamily, q.GPUCount
-	}
-	*q = p
-}
-
-func (r *Router) remember(key string, q Query) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if len(r.last) >= maxConversations {
-		// Drop the oldest conversation.
-		oldest, at := "", r.now()
-		for k, v := range r.last {
-			if v.at.Before(at) {
-				oldest, at = k, v.at
-			}
-		}
-		delete(r.last, oldest)
-	}
-	r.last[key] = lastQuery{q: q, at: r.now()}
 }
 
 // AnswerQuery runs the handler for an already parsed query (`bot estimate`
@@ -317,14 +211,33 @@ func (r *Router) AnswerQuery(ctx context.Context, q Query) Result {
 
 func (r *Router) answer(ctx context.Context, q Query, msg chat.Message) Result {
 	res := Result{Query: q, msg: msg}
-	for _, d := range r.defs {
-		if (d.Intent == q.Intent || containsStr(d.Also, q.Intent)) && d.handle != nil {
-			d.handle(r, ctx, &res)
-			res.Text = chat.PlainText(res.Reply)
-			return res
-		}
+	h, ok := handlers[q.Intent]
+	if !ok {
+		h = (*Router).unknownAnswer
 	}
-	r.unknown(&res)
+	h(r, ctx, &res)
+	res.Reply = r.shortForm(res.Reply, res.English)
 	res.Text = chat.PlainText(res.Reply)
+	if res.Reply.Full != nil {
+		res.FullText = chat.PlainText(*res.Reply.Full)
+	}
 	return res
+}
+
+// handlers binds each intent to its answer.
+var handlers map[string]func(r *Router, ctx context.Context, res *Result)
+
+func init() {
+	handlers = map[string]func(r *Router, ctx context.Context, res *Result){
+		IntentStock: (*Router).stockAnswer, IntentPrices: (*Router).pricesAnswer, IntentEstimate: (*Router).estimateAnswer,
+		IntentCompare: (*Router).compareAnswer, IntentPlan: (*Router).planAnswer, IntentFactCheck: (*Router).factCheckAnswer,
+		IntentSubscribe: (*Router).subscribeAnswer, IntentSubscriptions: (*Router).subscriptionsAnswer,
+		IntentUnsubscribe: (*Router).unsubscribeAnswer, IntentMute: (*Router).muteAnswer,
+		IntentStorageAdd: (*Router).storageAddAnswer, IntentStorageList: (*Router).storageListAnswer,
+		IntentStorageResize: (*Router).storageChangeAnswer, IntentStorageStop: (*Router).storageChangeAnswer,
+		IntentStorageStart: (*Router).storageChangeAnswer, IntentStorageRemove: (*Router).storageChangeAnswer,
+		IntentDigest: (*Router).digestAnswer, IntentDigestOn: (*Router).digestSwitchAnswer, IntentDigestOff: (*Router).digestSwitchAnswer,
+		IntentAdvice: (*Router).adviceAnswer, IntentHelp: (*Router).helpAnswer, IntentMore: (*Router).moreAnswer,
+		IntentChitChat: (*Router).chitChatAnswer, IntentClarify: (*Router).clarifyAnswer, IntentUnknown: (*Router).unknownAnswer,
+	}
 }

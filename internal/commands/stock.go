@@ -12,8 +12,51 @@ import (
 	"github.com/labgpu/bot/internal/stock"
 )
 
-// maxOfferRows caps the table; the rest is counted in a note.
+// maxOfferRows caps the full form's table; the rest is counted in a note.
 const maxOfferRows = 12
+
+// OfferRow is one offer as answers show it.
+type OfferRow struct {
+	Platform string `json:"platform"`
+	GPU      string `json:"gpu"`
+	// PriceCNY is CNY per GPU-hour; null when the source gives no price.
+	PriceCNY *float64 `json:"price_cny_per_hour"`
+	// PriceHighCNY is the top of a list-price range.
+	PriceHighCNY float64 `json:"price_high_cny_per_hour,omitempty"`
+	// ListPriceCNY is the catalog list price shown beside a live stock
+	// count that came without a price.
+	ListPriceCNY     float64 `json:"list_price_cny_per_hour,omitempty"`
+	ListPriceHighCNY float64 `json:"list_price_high_cny_per_hour,omitempty"`
+	// Available is true / false when the source says, null when unknown.
+	Available *bool  `json:"available"`
+	Free      *int   `json:"free,omitempty"`
+	Region    string `json:"region,omitempty"`
+	// GPUsPerInstance is the GPUs in one rental unit (a vast.ai bundle).
+	GPUsPerInstance int    `json:"gpus_per_instance,omitempty"`
+	Source          string `json:"source"`
+	// AsOf is the observation time (RFC 3339) or the list price's date.
+	AsOf string `json:"as_of"`
+	// AgeSeconds is the age of the figure at answer time (-1 if unknown).
+	AgeSeconds int64 `json:"age_seconds"`
+	Stale      bool  `json:"stale"`
+	// OriginalPrice and Currency are the price as the platform gave it,
+	// per rental unit (GPUsPerInstance GPUs) per hour (USD for vast.ai).
+	OriginalPrice float64 `json:"original_price,omitempty"`
+	Currency      string  `json:"currency,omitempty"`
+	Verified      bool    `json:"verified"`
+	PriceNote     string  `json:"price_note,omitempty"`
+	// PartlyUnder is set when only the low end of a list-price range is
+	// under the question's ceiling.
+	PartlyUnder bool `json:"partly_under,omitempty"`
+}
+
+// ProviderRow is a provider's health in an answer.
+type ProviderRow struct {
+	Provider  string `json:"provider"`
+	Status    string `json:"status"`
+	FetchedAt string `json:"fetched_at,omitempty"`
+	Error     string `json:"error,omitempty"`
+}
 
 // rowsFor collects the offers for the query's GPUs and platforms from the
 // snapshot: offers known to be in stock first, then unknown stock (list
@@ -56,13 +99,15 @@ func (r *Router) rowsFor(snap stock.Snapshot, q Query, now time.Time) (rows []Of
 				skippedNoPrice++
 				continue
 			}
-			// A list-price range counts by its top: "1.50-2.40" is not
-			// "2 元以下".
-			if math.Max(o.CNYPerGPUHour, o.PriceHigh) > q.MaxPriceCNY+1e-9 {
+			// A list-price range whose low end is under the ceiling is
+			// kept, marked: "1.20-2.70" is partly "2 元以下" (by region
+			// and time), never wholly.
+			if o.CNYPerGPUHour > q.MaxPriceCNY+1e-9 {
 				continue
 			}
 		}
 		row := r.offerRow(o, now)
+		row.PartlyUnder = q.MaxPriceCNY > 0 && o.PriceHigh > q.MaxPriceCNY+1e-9
 		if !o.HasPrice() {
 			// A stock count without a price (AutoDL's stock API): show the
 			// catalog list price beside it, labelled as such.
@@ -93,6 +138,9 @@ func (r *Router) rowsFor(snap stock.Snapshot, q Query, now time.Time) (rows []Of
 		a, b := rows[i], rows[j]
 		if rank(a) != rank(b) {
 			return rank(a) < rank(b)
+		}
+		if a.PartlyUnder != b.PartlyUnder {
+			return b.PartlyUnder
 		}
 		return price(a) < price(b)
 	})
@@ -127,7 +175,8 @@ func (r *Router) offerRow(o stock.Offer, now time.Time) OfferRow {
 
 func round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }
 
-// stockAnswer answers "哪家有4090".
+// stockAnswer answers "哪家有4090": a verdict and the five best rows, the
+// whole table behind "详情".
 func (r *Router) stockAnswer(ctx context.Context, res *Result) {
 	q := res.Query
 	en := q.English
@@ -136,97 +185,141 @@ func (r *Router) stockAnswer(ctx context.Context, res *Result) {
 	rows, noPrice := r.rowsFor(snap, q, now)
 	res.Offers = rows
 	res.Providers = providerRows(snap)
-
-	gpuName := strings.Join(q.GPUs, " / ")
-	if gpuName == "" {
-		gpuName = pick1(en, "各种卡", "GPU")
-	}
-	rep := chat.Reply{}
 	if q.GPU == "" && q.UnknownGPU != "" {
-		rep.Title = fmt.Sprintf(pick1(en, "目录里没有“%s”这张卡，查不到它的库存和价格。", "The catalog has no GPU “%s”, so I have no stock or prices for it."), q.UnknownGPU)
+		rep := chat.Reply{Title: fmt.Sprintf(pick1(en, "目录里没有“%s”这张卡，查不到它的库存和价格。", "The catalog has no GPU “%s”, so I have no stock or prices for it."), q.UnknownGPU)}
 		rep.Lines = append(rep.Lines, pick1(en, "可以问的卡：", "GPUs I know: ")+r.knownGPUs())
 		res.Reply = rep
 		return
 	}
-	rep.Lines = append(rep.Lines, problemLines(q, en)...)
-	switch {
-	case en && len(q.Platforms) > 0:
-		rep.Title = fmt.Sprintf("%s on %s: in stock first, then cheapest first", gpuName, r.platformNames(q.Platforms, en))
-	case en:
-		rep.Title = fmt.Sprintf("%s offers: in stock first, then cheapest first", gpuName)
-	case len(q.Platforms) > 0:
-		rep.Title = fmt.Sprintf("%s 上的 %s（有货的在前，再按价格从低到高）", r.platformNames(q.Platforms, en), gpuName)
-	default:
-		rep.Title = fmt.Sprintf("%s 报价（有货的在前，再按价格从低到高）", gpuName)
-	}
-	if q.MaxPriceCNY > 0 {
-		if en {
-			rep.Title += fmt.Sprintf(", at most %.2f CNY/GPU-hour", q.MaxPriceCNY)
-		} else {
-			rep.Title += fmt.Sprintf("，不高于 %.2f 元/卡时", q.MaxPriceCNY)
+	full := r.stockFull(rows, noPrice, snap, q, now)
+	short := chat.Reply{Title: r.stockVerdict(rows, snap, q)}
+	short.Lines = problemLines(q, en)
+	if t := r.offerTable(rows, MaxShortRows, en); t != nil {
+		short.Table = t
+		if len(rows) > MaxShortRows {
+			short.Lines = append(short.Lines, fmt.Sprintf(pick1(en, "……还有 %d 条。", "… %d more."), len(rows)-MaxShortRows))
 		}
 	}
+	short.Notes = r.stockNotes(rows, snap, en, now)
+	if len(short.Notes) > 2 {
+		short.Notes = short.Notes[:2]
+	}
+	if len(rows) > MaxShortRows || len(full.Notes) > len(short.Notes) {
+		short.Full = &full
+	}
+	res.Reply = short
+}
 
+// gpuLabel names the GPUs asked about.
+func gpuLabel(q Query, en bool) string {
+	if len(q.NamedGPUs) > 0 {
+		return strings.Join(q.NamedGPUs, " / ")
+	}
+	if len(q.GPUs) > 0 {
+		return strings.Join(q.GPUs, " / ")
+	}
+	return pick1(en, "各种卡", "GPUs")
+}
+
+// stockVerdict is the first line: who has it, the cheapest and how fresh,
+// or plainly that no live figure exists.
+func (r *Router) stockVerdict(rows []OfferRow, snap stock.Snapshot, q Query) string {
+	en := q.English
+	name := gpuLabel(q, en)
+	if len(q.Platforms) > 0 {
+		name = r.platformNames(q.Platforms, en) + " " + name
+	}
+	if q.MaxPriceCNY > 0 {
+		name += fmt.Sprintf(pick1(en, "（%s 元/卡时以内）", " (at most %s CNY/GPU-h)"), trimF(q.MaxPriceCNY))
+	}
+	if len(rows) == 0 {
+		if q.MaxPriceCNY > 0 {
+			return fmt.Sprintf(pick1(en, "%s：现有数据里没有这个价以内的报价。", "%s: nothing at or under that price in the data I have."), name)
+		}
+		return fmt.Sprintf(pick1(en, "%s：没有报价或目录标价。", "%s: no offers or list prices."), name)
+	}
+	var live []OfferRow
+	platforms := map[string]bool{}
+	for _, row := range rows {
+		if row.Source == string(stock.SourceLive) && !row.Stale && row.Available != nil && *row.Available {
+			live = append(live, row)
+			platforms[row.Platform] = true
+		}
+	}
+	best := rows[0]
+	switch {
+	case len(live) > 0:
+		return fmt.Sprintf(pick1(en, "%s 有货：%d 个平台，最便宜 %s %s 元/卡时，空闲 %s（%s）。", "%s is available on %d platforms; cheapest %s at %s CNY/GPU-h, %s free (%s)."),
+			name, len(platforms), r.platformName(live[0].Platform, en), priceCell(live[0], en), freeCell(live[0], en), sourceCell(live[0], en))
+	case best.Source == string(stock.SourceLive) && best.Available != nil && !*best.Available:
+		return fmt.Sprintf(pick1(en, "%s 现在都没货（%s）；发“%s 有货了提醒我”，有货时 @你。", "%s is sold out everywhere (%s); say “notify me when a %s is available”."),
+			name, sourceCell(best, en), q.GPU)
+	}
+	return fmt.Sprintf(pick1(en, "%s：%s。最低 %s %s 元/卡时（%s），库存未知。", "%s: %s. Lowest %s at %s CNY/GPU-h (%s); stock unknown."),
+		name, r.noLiveReason(snap, en), r.platformName(best.Platform, en), priceCell(best, en), sourceCell(best, en))
+}
+
+// offerTable is the first n rows as a table (nil without rows).
+func (r *Router) offerTable(rows []OfferRow, n int, en bool) *chat.Table {
+	if len(rows) == 0 {
+		return nil
+	}
+	t := &chat.Table{Header: pick(en, []string{"平台", "GPU", "元/卡时", "空闲", "地区", "来源 · 时间"}, []string{"platform", "GPU", "CNY/GPU-h", "free", "region", "source · age"})}
+	for i, row := range rows {
+		if i >= n {
+			break
+		}
+		t.Rows = append(t.Rows, []string{r.platformName(row.Platform, en), row.GPU, priceCell(row, en), freeCell(row, en), row.Region, sourceCell(row, en)})
+	}
+	return t
+}
+
+// stockNotes are the notes every stock answer carries: a part-range
+// mark, unverified prices, USD conversion, provider failures.
+func (r *Router) stockNotes(rows []OfferRow, snap stock.Snapshot, en bool, now time.Time) []string {
+	var notes []string
+	for _, row := range rows {
+		if row.PartlyUnder {
+			notes = append(notes, pick1(en, "† 标价是区间，只有低端在这个价以内（看地区和时段）。", "† a list-price range whose low end only is under the limit (by region and time)."))
+			break
+		}
+	}
+	if unverified(rows) {
+		notes = append(notes, unverifiedPriceNote(en))
+	}
+	notes = append(notes, providerNotes(snap, en, now)...)
+	for _, row := range rows {
+		if row.Currency == "USD" {
+			notes = append(notes, fmt.Sprintf(pick1(en, "美元报价按 1 USD = %.2f 元换算。", "USD prices converted at 1 USD = %.2f CNY."), r.cat.FXUSDCNY))
+			break
+		}
+	}
+	return notes
+}
+
+// stockFull is the whole stock answer behind "详情".
+func (r *Router) stockFull(rows []OfferRow, noPrice int, snap stock.Snapshot, q Query, now time.Time) chat.Reply {
+	en := q.English
+	rep := chat.Reply{Title: fmt.Sprintf(pick1(en, "%s 全部报价（有货的在前，再按价格从低到高）", "%s: all offers (available first, then cheapest first)"), gpuLabel(q, en))}
+	rep.Lines = problemLines(q, en)
 	hasLive := false
 	for _, row := range rows {
 		if row.Source == string(stock.SourceLive) && !row.Stale {
 			hasLive = true
 		}
 	}
-	if len(rows) == 0 {
-		switch {
-		case en && q.MaxPriceCNY > 0:
-			rep.Lines = append(rep.Lines, fmt.Sprintf("No %s offer at or under %.2f CNY/GPU-hour in the data I have.", gpuName, q.MaxPriceCNY))
-		case en:
-			rep.Lines = append(rep.Lines, fmt.Sprintf("I have no offers or list prices for %s.", gpuName))
-		case q.MaxPriceCNY > 0:
-			rep.Lines = append(rep.Lines, fmt.Sprintf("现有数据里没有 %.2f 元/卡时以内的 %s。", q.MaxPriceCNY, gpuName))
-		default:
-			rep.Lines = append(rep.Lines, fmt.Sprintf("没有 %s 的报价或目录标价。", gpuName))
-		}
-	} else if !hasLive {
+	if len(rows) > 0 && !hasLive {
 		rep.Lines = append(rep.Lines, r.noLiveLine(snap, en))
 	}
-	if len(rows) > 0 {
-		t := &chat.Table{}
-		if en {
-			t.Header = []string{"platform", "GPU", "CNY/GPU-h", "free", "region", "source · age"}
-		} else {
-			t.Header = []string{"平台", "GPU", "元/卡时", "空闲", "地区", "来源 · 时间"}
-		}
-		for i, row := range rows {
-			if i >= maxOfferRows {
-				break
-			}
-			t.Rows = append(t.Rows, []string{r.platformName(row.Platform, en), row.GPU, priceCell(row, en), freeCell(row, en), row.Region, sourceCell(row, en)})
-		}
-		rep.Table = t
-		if len(rows) > maxOfferRows {
-			if en {
-				rep.Notes = append(rep.Notes, fmt.Sprintf("%d more offers not shown.", len(rows)-maxOfferRows))
-			} else {
-				rep.Notes = append(rep.Notes, fmt.Sprintf("还有 %d 条未显示。", len(rows)-maxOfferRows))
-			}
-		}
+	rep.Table = r.offerTable(rows, maxOfferRows, en)
+	if len(rows) > maxOfferRows {
+		rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en, "还有 %d 条未显示。", "%d more offers not shown."), len(rows)-maxOfferRows))
 	}
 	if noPrice > 0 {
-		if en {
-			rep.Notes = append(rep.Notes, fmt.Sprintf("%d offers without a price were left out of the price filter.", noPrice))
-		} else {
-			rep.Notes = append(rep.Notes, fmt.Sprintf("有 %d 条没有价格的数据未参与价格筛选。", noPrice))
-		}
+		rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en, "有 %d 条没有价格的数据未参与价格筛选。", "%d offers without a price were left out of the price filter."), noPrice))
 	}
-	for _, row := range rows {
-		if row.Currency == "USD" {
-			rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en, "美元报价按 1 USD = %.2f 元换算（原价见 JSON 的 original_price）。", "USD prices converted at 1 USD = %.2f CNY (original_price in the JSON)."), r.cat.FXUSDCNY))
-			break
-		}
-	}
-	rep.Notes = append(rep.Notes, providerNotes(snap, en, now)...)
-	if unverified(rows) {
-		rep.Notes = append(rep.Notes, unverifiedPriceNote(en))
-	}
-	res.Reply = rep
+	rep.Notes = append(rep.Notes, r.stockNotes(rows, snap, en, now)...)
+	return rep
 }
 
 func unverified(rows []OfferRow) bool {
@@ -267,6 +360,9 @@ func priceCell(row OfferRow, en bool) string {
 	}
 	if !row.Verified {
 		s += "*"
+	}
+	if row.PartlyUnder {
+		s += "†"
 	}
 	return s
 }
@@ -387,6 +483,15 @@ func shortErr(s string) string {
 		return string([]rune(s)[:80]) + "…"
 	}
 	return s
+}
+
+// noLiveReason says in a few words why no live figure is shown.
+func (r *Router) noLiveReason(snap stock.Snapshot, en bool) string {
+	line := r.noLiveLine(snap, en)
+	if i := strings.IndexAny(line, "。."); i > 0 {
+		return strings.TrimRight(line[:i], "。.")
+	}
+	return line
 }
 
 // noLiveLine explains why no live figure is shown: nothing live is

@@ -174,7 +174,7 @@ func (r *Router) storageListAnswer(ctx context.Context, res *Result) {
 			total += m
 			monthly = fmt.Sprintf("%.1f", m)
 		}
-		rows = append(rows, []string{"#" + d.Disk, r.platformName(d.Platform, en), gbText(d.SizeGB), state, ownerText(d), monthly, d.Note})
+		rows = append(rows, []string{"#" + d.Disk, r.platformName(d.Platform, en), gbText(d.SizeGB), state, ownerText(d, res.msg.SenderID, en), monthly, d.Note})
 	}
 	if len(rows) == 0 {
 		res.Reply = chat.Reply{Title: pick1(en, "这里还没有登记的存储。例如说“登记存储 AutoDL 数据盘 80G 实验数据”。", "No storage registered here yet. Try “storage add autodl 80GB experiment data”.")}
@@ -192,11 +192,16 @@ func (r *Router) storageListAnswer(ctx context.Context, res *Result) {
 	}
 }
 
-func ownerText(d billing.DiskState) string {
-	if d.OwnerName != "" {
+// ownerText names a disk's owner for the asker: "你" for their own, the
+// display name, else a short member label (never a raw id).
+func ownerText(d billing.DiskState, asker string, en bool) string {
+	switch {
+	case d.Owner == asker && asker != "":
+		return pick1(en, "你", "you")
+	case d.OwnerName != "":
 		return d.OwnerName
 	}
-	return d.Owner
+	return billing.MemberLabel(d.Owner)
 }
 
 // storageChangeAnswer handles resize, stop, start and remove.
@@ -220,7 +225,7 @@ func (r *Router) storageChangeAnswer(ctx context.Context, res *Result) {
 		return
 	}
 	if disk.Owner != res.msg.SenderID && !r.isStorageAdmin(res.msg.SenderID) {
-		res.Reply = chat.Reply{Title: fmt.Sprintf(pick1(en, "#%s 是 %s 登记的，只有本人或管理员可以修改。", "#%s belongs to %s; only they or an admin can change it."), disk.Disk, ownerText(*disk))}
+		res.Reply = chat.Reply{Title: fmt.Sprintf(pick1(en, "#%s 是 %s 登记的，只有本人或管理员可以修改。", "#%s belongs to %s; only they or an admin can change it."), disk.Disk, ownerText(*disk, res.msg.SenderID, en))}
 		return
 	}
 	e := billing.StorageEvent{Time: r.now(), Lab: lab, Owner: disk.Owner, OwnerName: disk.OwnerName, Platform: disk.Platform, Disk: disk.Disk, SizeGB: q.SizeGB}
@@ -291,14 +296,7 @@ func (r *Router) digestAnswer(ctx context.Context, res *Result) {
 		res.Reply = storeError(en, err)
 		return
 	}
-	week := res.Week
-	if week == "" {
-		at := r.now()
-		if res.LastWeek {
-			at = at.AddDate(0, 0, -7)
-		}
-		week = billing.WeekOf(at, r.loc())
-	}
+	week := digestWeek(res.Query, r.now().In(r.loc()), r.loc())
 	d, err := billing.BuildDigest(events, lab, week, r.loc(), r.storage.Price, r.now())
 	if err != nil {
 		res.Reply = chat.Reply{Title: pick1(en, "做不了周报：", "No digest: ") + err.Error()}
@@ -307,7 +305,62 @@ func (r *Router) digestAnswer(ctx context.Context, res *Result) {
 	billing.PriceNotes(&d, r.cat, r.storage.Overrides)
 	rounded := d.Rounded()
 	res.Digest = &rounded
-	res.Reply = RenderDigest(d, en, r.platformName)
+	res.Reply = DigestReply(d, en, r.platformName)
+}
+
+// DigestReply is the digest on one screen, the whole of it (RenderDigest)
+// behind "详情": the total against last week, the top members and
+// platforms, the month, the idle disks (five) and where the figures
+// come from.
+func DigestReply(d billing.Digest, en bool, name func(id string, en bool) string) chat.Reply {
+	full := RenderDigest(d, en, name)
+	short := chat.Reply{Title: fmt.Sprintf(pick1(en, "存储花费 %s（%s – %s）", "Storage spend %s (%s – %s)"), d.Week,
+		d.From.Format("01-02"), d.To.Add(-time.Second).Format("01-02")), Chart: full.Chart, Full: &full}
+	if len(full.Lines) > 0 {
+		short.Lines = append(short.Lines, full.Lines[0])
+	}
+	if len(d.Members) > 0 {
+		short.Lines = append(short.Lines, topShares(pick1(en, "按人：", "By member: "), d.Members, func(s string) string { return s }, en))
+		short.Lines = append(short.Lines, topShares(pick1(en, "按平台：", "By platform: "), d.Platforms, func(s string) string { return name(s, en) }, en))
+	}
+	short.Lines = append(short.Lines, fmt.Sprintf(pick1(en, "%s 月至今 %.2f 元，全月预计 %.2f 元。", "%s to date %.2f CNY; about %.2f CNY for the month."), d.Month, d.MonthToDateCNY, d.ForecastCNY))
+	short.Table = shortTable(full.Table)
+	if full.Table != nil && len(full.Table.Rows) > MaxShortRows {
+		short.Lines = append(short.Lines, fmt.Sprintf(pick1(en, "闲置盘还有 %d 块。", "%d more idle disks."), len(full.Table.Rows)-MaxShortRows))
+	}
+	short.Notes = full.Notes[len(full.Notes)-1:]
+	return short
+}
+
+// topShares is the top three shares and how many more.
+func topShares(label string, shares []billing.Share, name func(string) string, en bool) string {
+	var parts []string
+	for i, s := range shares {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf(pick1(en, "等 %d 个", "and %d more"), len(shares)-3))
+			break
+		}
+		parts = append(parts, fmt.Sprintf(pick1(en, "%s %.2f（%.0f%%）", "%s %.2f (%.0f%%)"), name(s.Name), s.CNY, s.Share*100))
+	}
+	return label + strings.Join(parts, pick1(en, "，", ", "))
+}
+
+// digestWeek is the ISO week a digest question asks about: the week it
+// names ("2026-W47"; "W47" in the current year), last week, the week
+// holding the end of last month, or the current week.
+func digestWeek(q Query, now time.Time, loc *time.Location) string {
+	switch {
+	case strings.HasPrefix(q.Week, "-W") || strings.HasPrefix(q.Week, "W"):
+		return fmt.Sprintf("%d-W%s", now.Year(), strings.TrimLeft(q.Week, "-W"))
+	case q.Week != "":
+		return q.Week
+	case q.Period == PeriodLastWeek:
+		return billing.WeekOf(now.AddDate(0, 0, -7), loc)
+	case q.Period == PeriodLastMonth:
+		first := time.Date(now.Year(), now.Month(), 1, 12, 0, 0, 0, loc)
+		return billing.WeekOf(first.AddDate(0, 0, -1), loc)
+	}
+	return billing.WeekOf(now, loc)
 }
 
 // RenderDigest renders a storage digest; name turns platform ids into
@@ -328,11 +381,10 @@ func RenderDigest(d billing.Digest, en bool, name func(id string, en bool) strin
 	rep.Lines = append(rep.Lines, line+pick1(en, "。", "."))
 	if len(d.Members) > 0 {
 		var parts []string
+		rep.Lines = append(rep.Lines, pick1(en, "按人：", "By member:"))
 		for _, m := range d.Members {
-			parts = append(parts, fmt.Sprintf("%s %.2f（%.0f%%）", m.Name, m.CNY, m.Share*100))
+			rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "  %s %.2f 元（%.0f%%）", "  %s %.2f CNY (%.0f%%)"), m.Name, m.CNY, m.Share*100))
 		}
-		rep.Lines = append(rep.Lines, pick1(en, "按人：", "By member: ")+strings.Join(parts, pick1(en, "，", ", ")))
-		parts = nil
 		for _, p := range d.Platforms {
 			parts = append(parts, fmt.Sprintf("%s %.2f（%.0f%%）", name(p.Name, en), p.CNY, p.Share*100))
 		}

@@ -40,19 +40,19 @@ func TestStorageCommands(t *testing.T) {
 	r, st, now := storageRouter(t)
 	res := from(r, "lab1", "alice", "登记存储 AutoDL 数据盘 80G 实验数据")
 	// (80 − 50 free) × 0.01 = 0.30 a day, 9.0 per 30 days.
-	if res.Intent != commands.IntentStorageAdd || !strings.Contains(res.Text, "#1") || !strings.Contains(res.Text, "0.30 元/天") || !strings.Contains(res.Text, "9.0 元/30天") {
+	if res.Intent != commands.IntentStorageAdd || !strings.Contains(whole(res), "#1") || !strings.Contains(whole(res), "0.30 元/天") || !strings.Contains(whole(res), "9.0 元/30天") {
 		t.Fatalf("add: %s", res.Text)
 	}
 	from(r, "lab1", "bob", "记一下：矩池云 200GB 数据集盘")
 	from(r, "lab2", "carol", "storage add autodl 500GB")
-	if res := from(r, "lab1", "alice", "登记存储 100G"); !strings.Contains(res.Text, "没有登记") || !strings.Contains(res.Text, "平台") {
+	if res := from(r, "lab1", "alice", "登记存储 100G"); !strings.Contains(whole(res), "没有登记") || !strings.Contains(whole(res), "平台") {
 		t.Errorf("add without platform: %s", res.Text)
 	}
 
 	// Lists: the chat's, then mine; lab2's disk never shows in lab1.
 	*now = now.Add(24 * time.Hour)
 	res = from(r, "lab1", "alice", "存储列表")
-	if res.Reply.Table == nil || len(res.Reply.Table.Rows) != 2 || strings.Contains(res.Text, "500 GB") || !strings.Contains(res.Text, "117.0") {
+	if res.Reply.Table == nil || len(res.Reply.Table.Rows) != 2 || strings.Contains(whole(res), "500 GB") || !strings.Contains(whole(res), "117.0") {
 		t.Errorf("list: %s", res.Text) // bob: (200 − 5 free on Matpool) × 0.02 × 30 = 117.0
 	}
 	if res := from(r, "lab1", "alice", "我的存储"); res.Reply.Table == nil || len(res.Reply.Table.Rows) != 1 || res.Reply.Table.Rows[0][0] != "#1" {
@@ -60,38 +60,38 @@ func TestStorageCommands(t *testing.T) {
 	}
 
 	// Only the owner or an admin changes an entry.
-	if res := from(r, "lab1", "alice", "存储 2 已关机"); !strings.Contains(res.Text, "只有本人或管理员") {
+	if res := from(r, "lab1", "alice", "存储 2 已关机"); !strings.Contains(whole(res), "只有本人或管理员") {
 		t.Errorf("alice stops bob's disk: %s", res.Text)
 	}
-	if res := from(r, "lab1", "bob", "存储 2 已关机"); !strings.Contains(res.Text, "已记为关机") {
+	if res := from(r, "lab1", "bob", "存储 2 已关机"); !strings.Contains(whole(res), "已记为关机") {
 		t.Errorf("bob stops his disk: %s", res.Text)
 	}
-	if res := from(r, "lab1", "bob", "存储 2 已关机"); !strings.Contains(res.Text, "已经是关机") {
+	if res := from(r, "lab1", "bob", "存储 2 已关机"); !strings.Contains(whole(res), "已经是关机") {
 		t.Errorf("stop twice: %s", res.Text)
 	}
-	if res := from(r, "lab1", "alice", "存储 1 扩容到 150G"); !strings.Contains(res.Text, "150 GB") || !strings.Contains(res.Text, "1.00 元/天") {
+	if res := from(r, "lab1", "alice", "存储 1 扩容到 150G"); !strings.Contains(whole(res), "150 GB") || !strings.Contains(whole(res), "1.00 元/天") {
 		t.Errorf("resize: %s", res.Text)
 	}
-	if res := from(r, "lab1", "boss", "删除存储 2"); !strings.Contains(res.Text, "已从账本删除") {
+	if res := from(r, "lab1", "boss", "删除存储 2"); !strings.Contains(whole(res), "已从账本删除") {
 		t.Errorf("admin removes: %s", res.Text)
 	}
-	if res := from(r, "lab1", "alice", "删除存储 9"); !strings.Contains(res.Text, "没有编号 #9") {
+	if res := from(r, "lab1", "alice", "删除存储 9"); !strings.Contains(whole(res), "没有编号 #9") {
 		t.Errorf("unknown disk: %s", res.Text)
 	}
-	if res := from(r, "lab2", "carol", "删除存储 1"); !strings.Contains(res.Text, "已从账本删除") || !strings.Contains(res.Text, "500 GB") {
+	if res := from(r, "lab2", "carol", "删除存储 1"); !strings.Contains(whole(res), "已从账本删除") || !strings.Contains(whole(res), "500 GB") {
 		t.Errorf("lab2's own #1: %s", res.Text)
 	}
 	ev, _ := st.StorageEvents(context.Background(), "test/lab1")
 	if len(ev) != 5 { // add, add, stop, resize, remove
 		t.Errorf("lab1 ledger has %d events: %+v", len(ev), ev)
 	}
-	if res := from(r, "lab1", "alice", "开启周报"); !strings.Contains(res.Text, "已开启") {
+	if res := from(r, "lab1", "alice", "开启周报"); !strings.Contains(whole(res), "已开启") {
 		t.Errorf("digest on: %s", res.Text)
 	}
 	if chats, _ := st.DigestChats(context.Background()); len(chats) != 1 || chats[0] != "test/lab1" {
 		t.Errorf("digest chats %v", chats)
 	}
-	if res := from(r, "lab1", "alice", "digest off"); !strings.Contains(res.Text, "is off") {
+	if res := from(r, "lab1", "alice", "digest off"); !strings.Contains(whole(res), "is off") {
 		t.Errorf("digest off: %s", res.Text)
 	}
 	if chats, _ := st.DigestChats(context.Background()); len(chats) != 0 {
@@ -114,8 +114,8 @@ func TestDigestCommand(t *testing.T) {
 	if res.Digest == nil || !near(res.Digest.TotalCNY, 2.8) || res.Digest.Week != "2026-W48" {
 		t.Fatalf("digest so far: %+v\n%s", res.Digest, res.Text)
 	}
-	if !strings.Contains(res.Text, "合计 2.80 元") || !strings.Contains(res.Text, "bob 1.90（68%）") || !strings.Contains(res.Text, "截至") ||
-		!strings.Contains(res.Text, "矩池云 0.02 元/GB·天（免费 5 GB，本实验室配置）") {
+	if !strings.Contains(whole(res), "合计 2.80 元") || !strings.Contains(whole(res), "bob 1.90（68%）") || !strings.Contains(whole(res), "截至") ||
+		!strings.Contains(whole(res), "矩池云 0.02 元/GB·天（免费 5 GB，本实验室配置）") {
 		t.Errorf("digest text: %s", res.Text)
 	}
 	*now = time.Date(2026, 12, 1, 9, 0, 0, 0, now.Location()) // Tuesday of W49
@@ -125,14 +125,14 @@ func TestDigestCommand(t *testing.T) {
 	if res.Digest == nil || res.Digest.Week != "2026-W48" || !nearRounded(res.Digest.TotalCNY, want) || res.Digest.DeltaPct != nil {
 		t.Errorf("last week: %+v", res.Digest)
 	}
-	if res := from(r, "lab1", "alice", "storage spend this week"); !res.English || !strings.Contains(res.Text, "Storage spend 2026-W49") {
+	if res := from(r, "lab1", "alice", "storage spend this week"); !res.English || !strings.Contains(whole(res), "Storage spend 2026-W49") {
 		t.Errorf("English digest: %s", res.Text)
 	}
-	if res := from(r, "lab1", "alice", "存储周报 2026-W60"); !strings.Contains(res.Text, "做不了周报") {
+	if res := from(r, "lab1", "alice", "存储周报 2026-W60"); !strings.Contains(whole(res), "做不了周报") {
 		t.Errorf("bad week: %s", res.Text)
 	}
 	// Another chat sees nothing of lab1's.
-	if res := from(r, "lab9", "eve", "本周存储花费"); res.Digest == nil || res.Digest.TotalCNY != 0 || strings.Contains(res.Text, "alice") {
+	if res := from(r, "lab9", "eve", "本周存储花费"); res.Digest == nil || res.Digest.TotalCNY != 0 || strings.Contains(whole(res), "alice") {
 		t.Errorf("lab9: %s", res.Text)
 	}
 }
@@ -140,7 +140,7 @@ func TestDigestCommand(t *testing.T) {
 func TestStorageOff(t *testing.T) {
 	r := newRouter(t)
 	res := r.Answer(context.Background(), chat.Message{Channel: "test", ChatID: "x", SenderID: "a", Text: "我的存储"})
-	if !strings.Contains(res.Text, "没有开启") {
+	if !strings.Contains(whole(res), "没有开启") {
 		t.Errorf("without a ledger: %s", res.Text)
 	}
 }

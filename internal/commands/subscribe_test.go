@@ -38,11 +38,11 @@ func TestSubscribeListUnsubscribe(t *testing.T) {
 	if s.OwnerID != "alice" || s.ChatID != "lab1" || s.MaxPriceCNY != 1.5 || len(s.Platforms) != 1 || s.Platforms[0] != "autodl" || s.GPUs[0] != "RTX 3090" {
 		t.Errorf("subscription %+v", s)
 	}
-	if !strings.Contains(res.Text, "已订阅") || len(res.Reply.Mentions) != 1 {
+	if !strings.Contains(whole(res), "已订阅") || len(res.Reply.Mentions) != 1 {
 		t.Errorf("reply %q mentions %v", res.Text, res.Reply.Mentions)
 	}
 	// The same conditions again: no duplicate.
-	if res := from(r, "lab1", "alice", "AutoDL 3090 低于1.5元通知我"); !strings.Contains(res.Text, "已经订阅过了") {
+	if res := from(r, "lab1", "alice", "AutoDL 3090 低于1.5元通知我"); !strings.Contains(whole(res), "已经订阅过了") {
 		t.Errorf("duplicate: %s", res.Text)
 	}
 	from(r, "lab1", "alice", "4090 有货了提醒我")
@@ -54,7 +54,7 @@ func TestSubscribeListUnsubscribe(t *testing.T) {
 	}
 	// Only alice's, only in lab1.
 	res = from(r, "lab1", "alice", "我的订阅")
-	if len(res.Subscriptions) != 2 || strings.Contains(res.Text, "A100") {
+	if len(res.Subscriptions) != 2 || strings.Contains(whole(res), "A100") {
 		t.Fatalf("list: %d %s", len(res.Subscriptions), res.Text)
 	}
 	// Bob cannot cancel alice's.
@@ -62,13 +62,13 @@ func TestSubscribeListUnsubscribe(t *testing.T) {
 	if all, _ := st.Subscriptions(ctx); len(all) != 4 {
 		t.Fatalf("bob cancelled someone else's subscription")
 	}
-	if res := from(r, "lab1", "alice", "取消订阅 3090"); !strings.Contains(res.Text, "已取消 1") {
+	if res := from(r, "lab1", "alice", "取消订阅 3090"); !strings.Contains(whole(res), "已取消 1") {
 		t.Errorf("unsubscribe by GPU: %s", res.Text)
 	}
-	if res := from(r, "lab1", "alice", "取消订阅 1"); !strings.Contains(res.Text, "已取消 1") {
+	if res := from(r, "lab1", "alice", "取消订阅 1"); !strings.Contains(whole(res), "已取消 1") {
 		t.Errorf("unsubscribe by number: %s", res.Text)
 	}
-	if res := from(r, "lab2", "alice", "unsubscribe all"); !strings.Contains(res.Text, "Cancelled 1") {
+	if res := from(r, "lab2", "alice", "unsubscribe all"); !strings.Contains(whole(res), "Cancelled 1") {
 		t.Errorf("unsubscribe all: %s", res.Text)
 	}
 	if all, _ := st.Subscriptions(ctx); len(all) != 1 || all[0].OwnerID != "bob" {
@@ -85,13 +85,13 @@ func TestSubscribeListUnsubscribe(t *testing.T) {
 func TestMute(t *testing.T) {
 	r, st := alertRouter(t)
 	res := from(r, "lab1", "alice", "静音 2小时")
-	if res.Intent != commands.IntentMute || !strings.Contains(res.Text, "静音到") {
+	if res.Intent != commands.IntentMute || !strings.Contains(whole(res), "静音到") {
 		t.Fatalf("%q %s", res.Intent, res.Text)
 	}
 	// The router's clock is recordedAt+5m; the store may treat a past
 	// mute as over, so read the raw end through a mute of known length.
 	want := recordedAt.Add(5*time.Minute + 2*time.Hour)
-	if !strings.Contains(res.Text, want.Local().Format("01-02 15:04")) {
+	if !strings.Contains(whole(res), want.Local().Format("01-02 15:04")) {
 		t.Errorf("reply does not say the mute ends %s: %s", want.Local().Format("01-02 15:04"), res.Text)
 	}
 	from(r, "lab1", "alice", "取消静音")
@@ -102,7 +102,7 @@ func TestMute(t *testing.T) {
 
 func TestAlertsOffWithoutStore(t *testing.T) {
 	r := newRouter(t)
-	if res := from(r, "lab1", "alice", "4090 有货了提醒我"); !strings.Contains(res.Text, "没有开启") {
+	if res := from(r, "lab1", "alice", "4090 有货了提醒我"); !strings.Contains(whole(res), "没有开启") {
 		t.Errorf("%s", res.Text)
 	}
 }

@@ -121,7 +121,7 @@ func (b *Bot) Send(ctx context.Context, chatID string, r chat.Reply, replyTo, id
 	}
 
 	textKey := idemKey
-	if r.Table != nil || r.Chart != nil {
+	if r.Table != nil || r.Chart != nil || r.Full != nil {
 		cards, err := renderCards(r, mentions)
 		if err != nil {
 			b.log.Warn("feishu: reply does not fit in cards, sending text", "chat_id", chatID, "err", err)
@@ -361,6 +361,41 @@ type cardElement struct {
 	Tag       string `json:"tag"`
 	Content   string `json:"content,omitempty"`
 	ChartSpec any    `json:"chart_spec,omitempty"`
+	// Expanded, Header and Elements make a collapsible_panel.
+	Expanded *bool         `json:"expanded,omitempty"`
+	Header   *panelHeader  `json:"header,omitempty"`
+	Elements []cardElement `json:"elements,omitempty"`
+}
+
+type panelHeader struct {
+	Title cardText `json:"title"`
+}
+
+// panelElement is a card 2.0 collapsible_panel, closed, titled "详情" /
+// "More", holding a reply's full form as markdown.
+func panelElement(full *chat.Reply) cardElement {
+	closed := false
+	var parts []string
+	for _, l := range full.Lines {
+		parts = append(parts, mdEscape(l))
+	}
+	if full.Table != nil && len(full.Table.Rows) > 0 {
+		cols := len(full.Table.Header)
+		for _, row := range full.Table.Rows {
+			cols = max(cols, len(row))
+		}
+		parts = append(parts, mdTable(full.Table.Header, full.Table.Rows, cols))
+	}
+	for _, n := range full.Notes {
+		parts = append(parts, mdEscape(n))
+	}
+	body := strings.Join(parts, "\n")
+	if strings.TrimSpace(body) == "" {
+		body = " "
+	}
+	return cardElement{Tag: "collapsible_panel", Expanded: &closed,
+		Header:   &panelHeader{Title: cardText{Tag: "plain_text", Content: chat.MoreTitle(full.English)}},
+		Elements: []cardElement{{Tag: "markdown", Content: body}}}
 }
 
 // chartElement is a card 2.0 chart element (tag "chart", a VChart bar
@@ -387,6 +422,12 @@ func buildCard(title string, blocks []string) string { return buildChartCard(tit
 
 // buildChartCard is buildCard with a chart after the first block.
 func buildChartCard(title string, blocks []string, chart *chat.BarChart) string {
+	return buildPanelCard(title, blocks, chart, nil)
+}
+
+// buildPanelCard is buildChartCard with extra elements (a collapsible
+// panel) at the end.
+func buildPanelCard(title string, blocks []string, chart *chat.BarChart, extra []cardElement) string {
 	c := card{Schema: "2.0", Config: cardConfig{UpdateMulti: true}}
 	if title != "" {
 		c.Header = &cardHeader{Title: cardText{Tag: "plain_text", Content: title}, Template: "blue"}
@@ -403,17 +444,36 @@ func buildChartCard(title string, blocks []string, chart *chat.BarChart) string 
 	if len(blocks) == 0 && chart != nil {
 		c.Body.Elements = append(c.Body.Elements, chartElement(chart))
 	}
+	c.Body.Elements = append(c.Body.Elements, extra...)
 	if len(c.Body.Elements) == 0 {
 		c.Body.Elements = []cardElement{{Tag: "markdown", Content: " "}}
 	}
 	return marshal(c)
 }
 
-// renderCards renders r (which has a table) as one card or, when that is
-// over MaxCardBytes, several, split between table rows: lines in the
-// first, notes in the last. It fails when a single row or the lines alone
-// do not fit.
+// renderCards renders r as cards: with a full form, one card whose last
+// element is a closed collapsible panel holding it (when that card is
+// too big, the short form alone with a "发“详情”" note); otherwise
+// renderTableCards.
 func renderCards(r chat.Reply, mentions []string) ([]string, error) {
+	if r.Full == nil {
+		return renderTableCards(r, mentions, nil)
+	}
+	full := r.Full
+	short := r
+	short.Full = nil
+	if cards, err := renderTableCards(short, mentions, full); err == nil && len(cards) == 1 {
+		return cards, nil
+	}
+	short.Notes = append(append([]string{}, short.Notes...), chat.MoreHint(r.English))
+	return renderTableCards(short, mentions, nil)
+}
+
+// renderTableCards renders r (a table or a chart) as one card or, when
+// that is over MaxCardBytes, several, split between table rows: lines in
+// the first, notes in the last; panel, when set, ends the only card. It
+// fails when a single row or the lines alone do not fit.
+func renderTableCards(r chat.Reply, mentions []string, panel *chat.Reply) ([]string, error) {
 	var head []string
 	var at strings.Builder
 	for _, id := range mentions {
@@ -433,8 +493,12 @@ func renderCards(r chat.Reply, mentions []string) ([]string, error) {
 		notes = append(notes, mdEscape(n))
 	}
 	tail := strings.Join(notes, "\n")
+	var extra []cardElement
+	if panel != nil {
+		extra = append(extra, panelElement(panel))
+	}
 	if r.Table == nil {
-		one := buildChartCard(r.Title, append(append([]string{}, strings.Join(head, "\n")), tail), r.Chart)
+		one := buildPanelCard(r.Title, append(append([]string{}, strings.Join(head, "\n")), tail), r.Chart, extra)
 		if len(one) > MaxCardBytes {
 			return nil, fmt.Errorf("card of %d bytes over %d", len(one), MaxCardBytes)
 		}
@@ -445,9 +509,12 @@ func renderCards(r chat.Reply, mentions []string) ([]string, error) {
 		cols = max(cols, len(row))
 	}
 
-	one := buildChartCard(r.Title, append(append(append([]string{}, strings.Join(head, "\n")), mdTable(r.Table.Header, r.Table.Rows, cols)), tail), r.Chart)
+	one := buildPanelCard(r.Title, append(append(append([]string{}, strings.Join(head, "\n")), mdTable(r.Table.Header, r.Table.Rows, cols)), tail), r.Chart, extra)
 	if len(one) <= MaxCardBytes {
 		return []string{one}, nil
+	}
+	if panel != nil {
+		return nil, fmt.Errorf("card with its panel of %d bytes over %d", len(one), MaxCardBytes)
 	}
 
 	cont := r.Title

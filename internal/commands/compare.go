@@ -1,0 +1,361 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"github.com/labgpu/bot/internal/textgate"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/stock"
+)
+
+// CompareResult is the comparison behind an answer (intent compare).
+type CompareResult struct {
+	// Aspect is what was asked: price, speed or both ("").
+	Aspect string `json:"aspect,omitempty"`
+	// Verdict is the answer's first line.
+	Verdict string `json:"verdict"`
+	// Cards are the GPUs compared (two or more GPUs named).
+	Cards []CardCompare `json:"cards,omitempty"`
+	// Prices are the per-GPU prices on each platform compared.
+	Prices []PlatformPrice `json:"prices,omitempty"`
+}
+
+// CardCompare is one GPU's figures in a comparison.
+type CardCompare struct {
+	CardRow
+	TensorTFLOPS float64 `json:"bf16_tflops"`
+	BandwidthGBs float64 `json:"bandwidth_gbs"`
+}
+
+// PlatformPrice is one GPU's best known price on each platform compared
+// (CNY per GPU-hour; a missing platform has no price).
+type PlatformPrice struct {
+	GPU    string                        `json:"gpu"`
+	Quotes map[string]billing.PriceQuote `json:"quotes"`
+	// Cheaper is the cheaper platform, "" when the prices are about the
+	// same (ranges overlapping and midpoints within 10%).
+	Cheaper string `json:"cheaper,omitempty"`
+	// SavingPct is how much cheaper, in percent of the dearer midpoint.
+	SavingPct float64 `json:"saving_pct,omitempty"`
+}
+
+var (
+	reAspectPrice = textgate.MustCompile(`便宜|划算|省钱|性价比|贵|价格|价钱|多少钱|cheap|cost|price|worth|value|budget`)
+	reAspectSpeed = textgate.MustCompile(`快|速度|性能|算力|强|fast|speed|perf|quick`)
+)
+
+// compareAnswer answers "恒源云和AutoDL哪个便宜", "3090 还是 4090": a
+// verdict first, then at most five rows.
+func (r *Router) compareAnswer(ctx context.Context, res *Result) {
+	q := res.Query
+	s := catalog.Fold(q.text)
+	cr := &CompareResult{}
+	switch {
+	case reAspectPrice.MatchString(s) && !reAspectSpeed.MatchString(s):
+		cr.Aspect = "price"
+	case reAspectSpeed.MatchString(s) && !reAspectPrice.MatchString(s):
+		cr.Aspect = "speed"
+	}
+	res.Compare = cr
+	quotes := r.quotes(r.offers.Snapshot(ctx), Query{}, billing.MethodFull, r.now(), q.English)
+	if len(q.Platforms) >= 2 {
+		r.comparePlatforms(res, quotes)
+		return
+	}
+	r.compareGPUs(res, quotes)
+}
+
+// compareGPUs puts two or more named cards side by side: memory, BF16
+// TFLOPS, bandwidth and the cheapest known price, with a verdict on what
+// was asked (per hour, per unit of compute, speed).
+func (r *Router) compareGPUs(res *Result, quotes billing.Quotes) {
+	en := res.English
+	cr := res.Compare
+	for _, id := range res.NamedGPUs {
+		if g, ok := r.cat.GPU(r.representative(id)); ok {
+			cr.Cards = append(cr.Cards, CardCompare{CardRow: cardRow(g, r.platformQuotes(quotes, res.Platforms)), TensorTFLOPS: g.TensorTFLOPS, BandwidthGBs: g.BandwidthGBs})
+		}
+	}
+	if len(cr.Cards) < 2 {
+		res.Reply = chat.Reply{Title: pick1(en, "要比较的卡至少要两张我认识的。", "Name at least two GPUs I know to compare.")}
+		return
+	}
+	a, b := cr.Cards[0], cr.Cards[1]
+	cr.Verdict = gpuVerdict(a, b, cr.Aspect, en)
+	t := &chat.Table{Header: pick(en, []string{"GPU", "显存", "BF16 TFLOPS", "带宽 GB/s", "最低 元/卡时", "平台 · 来源"},
+		[]string{"GPU", "VRAM", "BF16 TFLOPS", "bandwidth GB/s", "lowest CNY/GPU-h", "platform · source"})}
+	for _, c := range cr.Cards {
+		price, where := "-", pick1(en, "没有已知价格", "no known price")
+		if c.Platform != "" {
+			price = c.priceText()
+			where = r.platformName(c.Platform, en) + " · " + sourceLabel(c.Source, en) + " " + c.AsOf
+			if !c.Verified {
+				where += "*"
+			}
+		}
+		t.Rows = append(t.Rows, []string{c.GPU, fmt.Sprintf("%gG", c.MemoryGB), fmt.Sprintf("%g", c.TensorTFLOPS), fmt.Sprintf("%g", c.BandwidthGBs), price, where})
+	}
+	rep := chat.Reply{Title: cr.Verdict, Table: t}
+	rep.Lines = append(rep.Lines, pick1(en, "训练看算力和总价，大模型推理看显存带宽，两者都先看显存够不够。",
+		"Training follows compute and the total; LLM generation follows memory bandwidth; memory comes first for both."))
+	rep.Notes = append(rep.Notes, pick1(en, "规格是厂商标称值；价格是各卡已知最低的一条（实时或目录标价，见来源）。问“7B LoRA 用 3090 和 4090 哪个划算”按具体任务算总价。",
+		"Specs are vendor figures; each price is the lowest known for the card (live or list price, see the source). Ask with a job (“7B LoRA on a 3090 or a 4090”) for the total."))
+	if unverifiedCards(cr.Cards) {
+		rep.Notes = append(rep.Notes, unverifiedPriceNote(en))
+	}
+	res.Reply = rep
+}
+
+// representative is a family's best-known member ("A100" → the first
+// A100 in the catalog) or the id itself.
+func (r *Router) representative(id string) string {
+	if ms := r.cat.FamilyMembers(id); len(ms) > 0 {
+		return ms[0]
+	}
+	return id
+}
+
+func unverifiedCards(cs []CardCompare) bool {
+	for _, c := range cs {
+		if c.Platform != "" && !c.Verified {
+			return true
+		}
+	}
+	return false
+}
+
+// gpuVerdict compares two cards on what was asked: price per hour and per
+// unit of compute, or speed (BF16 TFLOPS and bandwidth).
+func gpuVerdict(a, b CardCompare, aspect string, en bool) string {
+	speed := a.TensorTFLOPS / b.TensorTFLOPS
+	fast, slow, ratio := a, b, speed
+	if speed < 1 {
+		fast, slow, ratio = b, a, 1/speed
+	}
+	speedLine := fmt.Sprintf(pick1(en, "%s 算力约是 %s 的 %.1f 倍（BF16 %g vs %g TFLOPS）", "%s has about %.1f× the compute of %s (BF16 %g vs %g TFLOPS)"),
+		fast.GPU, slow.GPU, ratio, fast.TensorTFLOPS, slow.TensorTFLOPS)
+	if en {
+		speedLine = fmt.Sprintf("%s has about %.1f× the compute of %s (BF16 %g vs %g TFLOPS)", fast.GPU, ratio, slow.GPU, fast.TensorTFLOPS, slow.TensorTFLOPS)
+	}
+	if aspect == "speed" || a.PriceCNY == 0 || b.PriceCNY == 0 {
+		return speedLine + pick1(en, "。", ".")
+	}
+	perA, perB := a.PriceCNY/a.TensorTFLOPS, b.PriceCNY/b.TensorTFLOPS
+	cheapHour := a
+	if b.PriceCNY < a.PriceCNY {
+		cheapHour = b
+	}
+	value, other := a, b
+	if perB < perA {
+		value, other = b, a
+	}
+	save := (1 - math.Min(perA, perB)/math.Max(perA, perB)) * 100
+	if cheapHour.GPU == value.GPU {
+		return fmt.Sprintf(pick1(en, "%s 更划算：每卡时更便宜（%s vs %s 元），按同样的算力也便宜约 %.0f%%；%s。", "%s is the better deal: cheaper per hour (%s vs %s CNY) and about %.0f%% cheaper per unit of compute; %s."),
+			value.GPU, value.priceText(), other.priceText(), save, speedLine)
+	}
+	return fmt.Sprintf(pick1(en, "按小时 %s 便宜（%s vs %s 元/卡时），但 %s 更快，同一个训练任务的总价约低 %.0f%%；%s。", "Per hour %s is cheaper (%s vs %s CNY), but %s is faster, so the same training job costs about %.0f%% less on it; %s."),
+		cheapHour.GPU, cheapHour.priceText(), other.priceText(), value.GPU, save, speedLine)
+}
+
+// platformQuotes limits quotes to the given platforms (all when none).
+func (r *Router) platformQuotes(quotes billing.Quotes, platforms []string) billing.Quotes {
+	if len(platforms) == 0 {
+		return quotes
+	}
+	return func(gpu string) []billing.PriceQuote {
+		var out []billing.PriceQuote
+		for _, pq := range quotes(gpu) {
+			if containsStr(platforms, pq.Platform) {
+				out = append(out, pq)
+			}
+		}
+		return out
+	}
+}
+
+// cheaperOf decides between two quotes: the cheaper platform and by how
+// much, or "" when the prices are about the same.
+func cheaperOf(a, b billing.PriceQuote) (string, float64) {
+	lo, hi := a, b
+	if b.CNYPerGPUHour < a.CNYPerGPUHour {
+		lo, hi = b, a
+	}
+	pct := (1 - lo.CNYPerGPUHour/hi.CNYPerGPUHour) * 100
+	overlap := lo.High >= hi.Low
+	if pct < 10 && overlap || pct < 3 {
+		return "", pct
+	}
+	return lo.Platform, pct
+}
+
+// platformRows are the GPUs priced on at least two of the platforms
+// (the named GPUs when there are any), most-asked cards first.
+func (r *Router) platformRows(res *Result, quotes billing.Quotes) []PlatformPrice {
+	gpus := res.GPUs
+	if len(gpus) == 0 {
+		for _, g := range r.cat.GPUs {
+			gpus = append(gpus, g.ID)
+		}
+	}
+	var rows []PlatformPrice
+	for _, g := range gpus {
+		pp := PlatformPrice{GPU: g, Quotes: map[string]billing.PriceQuote{}}
+		for _, pq := range quotes(g) {
+			if containsStr(res.Platforms, pq.Platform) {
+				pp.Quotes[pq.Platform] = pq
+			}
+		}
+		if len(pp.Quotes) < 2 && len(res.GPUs) == 0 {
+			continue
+		}
+		if a, ok := pp.Quotes[res.Platforms[0]]; ok {
+			if b, ok := pp.Quotes[res.Platforms[1]]; ok {
+				pp.Cheaper, pp.SavingPct = cheaperOf(a, b)
+				pp.SavingPct = math.Round(pp.SavingPct)
+			}
+		}
+		rows = append(rows, pp)
+	}
+	return rows
+}
+
+// comparePlatforms answers "恒源云和AutoDL哪个便宜": per GPU, which
+// platform is cheaper and by how much, then the data disk.
+func (r *Router) comparePlatforms(res *Result, quotes billing.Quotes) {
+	en := res.English
+	cr := res.Compare
+	cr.Prices = r.platformRows(res, quotes)
+	a, b := res.Platforms[0], res.Platforms[1]
+	cr.Verdict = r.platformVerdict(cr.Prices, a, b, en)
+	t := &chat.Table{Header: []string{"GPU", r.platformName(a, en), r.platformName(b, en), pick1(en, "更便宜", "cheaper")}}
+	unverified := false
+	for _, pp := range cr.Prices {
+		row := []string{pp.GPU}
+		for _, p := range []string{a, b} {
+			pq, ok := pp.Quotes[p]
+			cell := "-"
+			if ok {
+				cell = quoteText(pq)
+				if !pq.Verified {
+					cell += "*"
+					unverified = true
+				}
+			}
+			row = append(row, cell)
+		}
+		switch {
+		case len(pp.Quotes) < 2:
+			row = append(row, pick1(en, "无法比", "n/a"))
+		case pp.Cheaper == "":
+			row = append(row, pick1(en, "差不多", "about the same"))
+		default:
+			row = append(row, fmt.Sprintf(pick1(en, "%s 低 %.0f%%", "%s, %.0f%% less"), r.platformName(pp.Cheaper, en), pp.SavingPct))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	rep := chat.Reply{Title: cr.Verdict}
+	if len(t.Rows) > 0 {
+		rep.Table = t
+	}
+	if l := r.diskCompareLine(a, b, en); l != "" {
+		rep.Lines = append(rep.Lines, l)
+	}
+	rep.Notes = append(rep.Notes, r.quoteSourcesNote(cr.Prices, en))
+	if unverified {
+		rep.Notes = append(rep.Notes, unverifiedPriceNote(en))
+	}
+	res.Reply = rep
+}
+
+// platformVerdict sums up the per-GPU comparison in one line.
+func (r *Router) platformVerdict(rows []PlatformPrice, a, b string, en bool) string {
+	na, nb := r.platformName(a, en), r.platformName(b, en)
+	wins := map[string]int{}
+	compared := 0
+	var pcts []float64
+	for _, pp := range rows {
+		if len(pp.Quotes) < 2 {
+			continue
+		}
+		compared++
+		wins[pp.Cheaper]++
+		if pp.Cheaper != "" {
+			pcts = append(pcts, pp.SavingPct)
+		}
+	}
+	if compared == 0 {
+		return fmt.Sprintf(pick1(en, "%s 和 %s 没有都有价格的卡，没法直接比价。", "%s and %s have no GPU with a known price on both, so they cannot be compared directly."), na, nb)
+	}
+	sort.Float64s(pcts)
+	span := ""
+	if len(pcts) > 0 {
+		span = fmt.Sprintf(pick1(en, "，低 %.0f–%.0f%%", ", %.0f–%.0f%% less"), pcts[0], pcts[len(pcts)-1])
+		if pcts[0] == pcts[len(pcts)-1] {
+			span = fmt.Sprintf(pick1(en, "，低 %.0f%%", ", %.0f%% less"), pcts[0])
+		}
+	}
+	switch {
+	case compared == 1 && wins[""] == 1:
+		return fmt.Sprintf(pick1(en, "%s 上 %s 和 %s 价格差不多（区间重叠）。", "On %s, %s and %s cost about the same (the ranges overlap)."), rows[0].GPU, na, nb)
+	case wins[a] > 0 && wins[b] == 0:
+		return fmt.Sprintf(pick1(en, "%s 更便宜：可比的 %d 张卡里 %d 张更低%s。", "%s is cheaper: lower on %d of the %d GPUs priced on both%s."), na, compared, wins[a], span)
+	case wins[b] > 0 && wins[a] == 0:
+		return fmt.Sprintf(pick1(en, "%s 更便宜：可比的 %d 张卡里 %d 张更低%s。", "%s is cheaper: lower on %d of the %d GPUs priced on both%s."), nb, compared, wins[b], span)
+	case wins[a] == 0 && wins[b] == 0:
+		return fmt.Sprintf(pick1(en, "%s 和 %s 价格差不多：可比的 %d 张卡价格区间都重叠。", "%s and %s cost about the same: the price ranges overlap on all %d GPUs priced on both."), na, nb, compared)
+	}
+	return fmt.Sprintf(pick1(en, "各有便宜：%s 在 %d 张卡上更低，%s 在 %d 张上更低（见下表）。", "It depends on the card: %s is lower on %d GPUs, %s on %d (see below)."), na, wins[a], nb, wins[b])
+}
+
+// quoteText is a quote's price: one figure or "~mid (low-high)".
+func quoteText(pq billing.PriceQuote) string {
+	if pq.High > pq.Low {
+		return fmt.Sprintf("%.2f-%.2f", pq.Low, pq.High)
+	}
+	return fmt.Sprintf("%.2f", pq.CNYPerGPUHour)
+}
+
+// diskCompareLine compares the data-disk prices of two platforms.
+func (r *Router) diskCompareLine(a, b string, en bool) string {
+	pa, oka := r.cat.Platform(a)
+	pb, okb := r.cat.Platform(b)
+	if !oka || !okb || pa.Storage.DataDiskCNYPerGBDay == nil || pb.Storage.DataDiskCNYPerGBDay == nil {
+		return ""
+	}
+	fa, fb := *pa.Storage.DataDiskCNYPerGBDay, *pb.Storage.DataDiskCNYPerGBDay
+	return fmt.Sprintf(pick1(en, "数据盘：%s %s vs %s %s 元/GB·天（免费 %g GB vs %g GB）。", "Data disk: %s %s vs %s %s CNY/GB-day (%g GB vs %g GB free)."),
+		pa.DisplayName(en), figureText(fa), pb.DisplayName(en), figureText(fb), pa.Storage.DataDiskFreeGB, pb.Storage.DataDiskFreeGB)
+}
+
+// quoteSourcesNote says whether the compared prices are live or list
+// prices, and how old.
+func (r *Router) quoteSourcesNote(rows []PlatformPrice, en bool) string {
+	var dates []string
+	live := false
+	for _, pp := range rows {
+		for _, pq := range pp.Quotes {
+			if pq.Source != string(stock.SourceCatalog) {
+				live = true
+			}
+			if !containsStr(dates, pq.AsOf) {
+				dates = append(dates, pq.AsOf)
+			}
+		}
+	}
+	sort.Strings(dates)
+	kind := pick1(en, "都是目录标价（不是实时价），日期 ", "All list prices (not live), dated ")
+	if live {
+		kind = pick1(en, "有实时或录制的报价时用它们，否则用目录标价；时间 ", "Live or replayed offers where there are any, else list prices; as of ")
+	}
+	if len(dates) > 4 {
+		dates = append(dates[:2], "…", dates[len(dates)-1])
+	}
+	return kind + strings.Join(dates, "、") + pick1(en, "。区间按中值比较，相差不到 10% 且区间重叠算差不多。", ". Ranges compare by their midpoints; under 10% apart with overlapping ranges counts as the same.")
+}

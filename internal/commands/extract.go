@@ -1,0 +1,286 @@
+package commands
+
+import (
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/labgpu/bot/internal/advice"
+	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/commands/scorer"
+	"github.com/labgpu/bot/internal/textgate"
+)
+
+// extraction is one message on its way through the slot extractors. Each
+// extractor reads rest (the folded question with the spans earlier
+// extractors used blanked out, so "4090" in a GPU name is not read again
+// as a price), fills slots of q and marks what it used.
+type extraction struct {
+	cat *catalog.Catalog
+	q   *Query
+	// s is the folded question part (see questionPart); rest is s with
+	// used spans replaced by spaces (same byte offsets).
+	s, rest string
+	// marks are the spans the scorer sees as placeholders ("§gpu").
+	marks []mark
+	// kb is what the knowledge base's matcher found in the text (nil
+	// without a knowledge base); concepts are the lexicon's tags.
+	kb       *advice.Result
+	concepts []string
+}
+
+type mark struct {
+	start, end int
+	token      string
+}
+
+// Placeholders the scorer sees instead of names and figures, so that it
+// learns "§gpu 有货吗" once for every card.
+const (
+	phGPU      = "§gpu"
+	phPlatform = "§plat"
+	phModel    = "§model"
+	phMoney    = "§money"
+	phParams   = "§params"
+	phSize     = "§size"
+	phMode     = "§mode"
+)
+
+// use blanks [a, b) of rest and, with a token, shows it to the scorer as
+// that placeholder.
+func (x *extraction) use(a, b int, token string) {
+	x.rest = blank(x.rest, a, b)
+	if token != "" {
+		x.marks = append(x.marks, mark{a, b, token})
+	}
+}
+
+// scorerText is s with the marked spans replaced by their placeholders
+// (an overlapping later mark is dropped).
+func (x *extraction) scorerText() string {
+	ms := append([]mark(nil), x.marks...)
+	sort.SliceStable(ms, func(i, j int) bool { return ms[i].start < ms[j].start })
+	var b strings.Builder
+	at := 0
+	for _, m := range ms {
+		if m.start < at {
+			continue
+		}
+		b.WriteString(x.s[at:m.start])
+		b.WriteString(" " + m.token + " ")
+		at = m.end
+	}
+	b.WriteString(x.s[at:])
+	return b.String()
+}
+
+// Extractors run in this order: names first (their sizes and numbers must
+// not be read as prices or counts), then money, then the job's numbers,
+// then words.
+var extractors = []func(*extraction){
+	extractNames, extractGPUCount, extractMoney, extractSeqAndSample, extractDataSize,
+	extractBatchAndSwitches, extractMethod, extractParams, extractBillingMode, extractPeriod,
+	extractSize, extractDiskRef,
+}
+
+// Extract fills the slots of a question. It never panics; English says
+// whether the answer is in English (see answerEnglish). The returned
+// extraction keeps what the scorer and the intent patterns read.
+func extract(c *catalog.Catalog, text string, chatEnglish bool) *extraction {
+	s := strings.ToValidUTF8(catalog.Fold(text), " ")
+	s = questionPart(s)
+	q := &Query{text: text}
+	q.English = answerEnglish(text, chatEnglish)
+	x := &extraction{cat: c, q: q, s: s, rest: s}
+	if strings.TrimSpace(s) == "" {
+		return x
+	}
+	for _, f := range extractors {
+		f(x)
+	}
+	q.switchTo = reSwitch.MatchString(s) && !containsAny(s, kwStockWord)
+	q.onlyParams = onlyParams(x)
+	q.choice = choiceOf(s)
+	return x
+}
+
+// number: digits with optional decimals, or Chinese numerals.
+const numPat = `(\d+(?:\.\d+)?|[零一二两三四五六七八九十百]+)`
+
+// cnDigits maps Chinese numerals to values.
+var cnDigits = map[rune]float64{'零': 0, '一': 1, '二': 2, '两': 2, '三': 3, '四': 4, '五': 5, '六': 6, '七': 7, '八': 8, '九': 9}
+
+// parseNum parses "12", "1.5", "三", "十二", "二十", "一百".
+func parseNum(s string) (float64, bool) {
+	if v, err := strconv.ParseFloat(s, 64); err == nil {
+		return v, !math.IsInf(v, 0) && !math.IsNaN(v)
+	}
+	var total, cur float64
+	seen := false
+	for _, r := range s {
+		if d, ok := cnDigits[r]; ok {
+			cur, seen = d, true
+			continue
+		}
+		switch r {
+		case '十', '百':
+			unit := 10.0
+			if r == '百' {
+				unit = 100
+			}
+			if cur == 0 {
+				cur = 1
+			}
+			total += cur * unit
+			cur = 0
+			seen = true
+		default:
+			return 0, false
+		}
+	}
+	return total + cur, seen
+}
+
+func mult(unit string) float64 {
+	switch unit {
+	case "万", "w":
+		return 1e4
+	case "千", "k":
+		return 1e3
+	case "亿":
+		return 1e8
+	case "十亿":
+		return 1e9
+	case "百亿":
+		return 1e10
+	case "m", "million":
+		return 1e6
+	case "b", "billion":
+		return 1e9
+	}
+	return 1
+}
+
+// blank replaces the byte span [a,b) of s with spaces, keeping offsets.
+func blank(s string, a, b int) string {
+	return s[:a] + strings.Repeat(" ", b-a) + s[b:]
+}
+
+// containsAny reports whether s contains one of kws. A keyword that starts
+// or ends with an ASCII letter must not be glued to further letters there
+// ("oom" is not in "room", "train" is not in "trainee").
+func containsAny(s string, kws []string) bool {
+	for _, k := range kws {
+		for from := 0; from < len(s); {
+			i := strings.Index(s[from:], k)
+			if i < 0 {
+				break
+			}
+			i += from
+			end := i + len(k)
+			okStart := i == 0 || !isASCIILetter(k[0]) || !isASCIILetter(s[i-1])
+			okEnd := end == len(s) || !isASCIILetter(k[len(k)-1]) || !isASCIILetter(s[end]) || strings.HasSuffix(k, "train") || strings.HasSuffix(k, "tune")
+			if okStart && okEnd {
+				return true
+			}
+			from = i + 1
+		}
+	}
+	return false
+}
+
+func isASCIILetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
+
+func containsStr(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// MaxQuestion is how much of a long message the slot extractors read,
+// bytes: the first and last halves of this. A longer message is a paste (a
+// traceback, a log) with the question before or after it; the advice
+// matcher reads all of it and the scorer scorer.MaxText of it.
+const MaxQuestion = 320
+
+// questionPart is the text the extractors read (see MaxQuestion).
+func questionPart(text string) string {
+	if len(text) <= MaxQuestion {
+		return text
+	}
+	head := strings.ToValidUTF8(text[:MaxQuestion/2], "")
+	tail := strings.ToValidUTF8(text[len(text)-MaxQuestion/2:], "")
+	return head + "\n" + tail
+}
+
+// scorerInput is the text and tags the intent scorer reads: the folded
+// text with names and figures as placeholders (the whole paste up to
+// scorer.MaxText, not only the question part) and tags for the slots.
+func (x *extraction) scorerInput() (string, []string) {
+	text := x.scorerText()
+	if len(x.q.text) > MaxQuestion {
+		// The placeholders were found in the question part only; the
+		// scorer also reads the rest of a long paste.
+		full := strings.ToValidUTF8(catalog.Fold(x.q.text), " ")
+		if len(full) > scorer.MaxText {
+			full = full[:scorer.MaxText/2] + "\n" + full[len(full)-scorer.MaxText/2:]
+		}
+		text = strings.ToValidUTF8(full, " ")
+	}
+	tags := slotTags(x.q, x.s)
+	if x.kb != nil && x.kb.Best != nil {
+		tags = append(tags, "kb_hit")
+	} else if x.kb != nil && len(x.kb.Closest) > 0 {
+		tags = append(tags, "kb_near")
+	}
+	if len(x.q.Platforms) == 1 {
+		tags = append(tags, "one_platform")
+	}
+	return text, append(tags, x.concepts...)
+}
+
+// slotTags are the scorer's features for slots: which kinds were found
+// and how many.
+func slotTags(q *Query, s string) []string {
+	var tags []string
+	add := func(cond bool, tag string) {
+		if cond {
+			tags = append(tags, tag)
+		}
+	}
+	add(len(q.NamedGPUs) >= 2, "two_gpus")
+	add(len(q.Platforms) >= 2, "two_platforms")
+	add(q.Model != "" || q.ParamsB > 0 || q.ModelText != "", "job")
+	add(q.Method != "", "method")
+	add(q.BillingMode != "" && q.BillingMode != ModeHourly, "mode")
+	add(q.MaxPriceCNY > 0, "ceiling")
+	add(q.Period != "", "period")
+	add(q.SizeGB != 0, "size")
+	add(q.DiskRef != "", "disk")
+	add(q.Workload != "", "workload")
+	add(strings.Count(strings.TrimSpace(q.text), "\n") >= 2, "paste")
+	add(reErrorLine.MatchString(s), "error_line")
+	add(reOffWords.MatchString(s), "off")
+	add(reOnWords.MatchString(s), "on")
+	domain := len(q.GPUs) > 0 || len(q.Platforms) > 0 || q.Model != "" || q.ParamsB > 0 || q.MaxPriceCNY > 0 || q.PriceCNY > 0 || q.SizeGB != 0 || reDomain.MatchString(s)
+	add(!domain, "no_domain")
+	if n := len([]rune(strings.TrimSpace(s))); n <= 6 {
+		tags = append(tags, "short")
+	}
+	return tags
+}
+
+var (
+	// reOffWords and reOnWords say which way a switch goes ("关掉周报",
+	// "digest on", "实例又开机了").
+	reOffWords = textgate.MustCompile(`关|停|别|不要|不用|不想|取消|退|删|撤|暂停|安静|\boff\b|\bstop|\bdisable|no more|\bcancel|\bremove|\bunsub|\bmute|shut|gone|released|delete`)
+	reOnWords  = textgate.MustCompile(`开启|打开|开一下|开通|开机|开起来|开回|恢复|重新|又开|启动|\bon\b|\benable|\bresume|\bstart|back on|\bup\b|running`)
+	// reDomain are words of the bot's world: cards, rental, training,
+	// errors, storage, alerts; a message with none (and no name or figure)
+	// is small talk or outside what the bot does.
+	reDomain = textgate.MustCompile(`卡|显存|算力|cuda|gpu|nvidia|训练|推理|微调|租|实例|服务器|机器|容器|镜像|ssh|jupyter|报错|error|错误|存储|硬盘|磁盘|数据盘|盘|订阅|提醒|周报|价|钱|元|块|便宜|收费|计费|包月|oom|显卡|模型|model|lora|train|finetun|deploy|torch|pip|conda|docker|driver|驱动|disk|storage|volume|alert|digest|subscri|price|cost|cheap|rent|instance|node|vram|memory|内存|epoch|batch|loss|nccl|token|数据集|dataset|checkpoint|下载|上传|download|upload|bot|机器人|详情|帮助|help|more|menu`)
+)

@@ -1,0 +1,149 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"github.com/labgpu/bot/internal/textgate"
+	"strings"
+
+	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/chat"
+)
+
+// areas are the help menu's sections, in order, with the words that ask
+// for one ("帮助 告警").
+var areas = []struct {
+	id    string
+	name  catalog.Text
+	words *textgate.Regexp
+}{
+	{"price", catalog.Text{Zh: "查价和库存", En: "prices and stock"}, textgate.MustCompile(`价|库存|有货|报价|包月|对比|price|stock|compare|plan`)},
+	{"estimate", catalog.Text{Zh: "估算费用", En: "cost estimates"}, textgate.MustCompile(`估算|费用|多少钱|显存|estimate|cost|vram`)},
+	{"alerts", catalog.Text{Zh: "有货提醒", En: "stock alerts"}, textgate.MustCompile(`告警|提醒|订阅|通知|静音|alert|subscri|notif|mute`)},
+	{"storage", catalog.Text{Zh: "存储账本和周报", En: "storage ledger and digest"}, textgate.MustCompile(`存储|周报|硬盘|数据盘|账本|storage|digest|disk|ledger`)},
+	{"advice", catalog.Text{Zh: "排错和选卡", En: "troubleshooting and card choice"}, textgate.MustCompile(`排错|报错|错误|选卡|用什么卡|error|troubleshoot|card|gpu`)},
+}
+
+// helpArea is the area a help question names ("" for the menu).
+func helpArea(s string) string {
+	for _, a := range areas {
+		if a.words.MatchString(s) {
+			return a.id
+		}
+	}
+	return ""
+}
+
+// helpAnswer shows the menu (one line per area with two phrasings), or
+// one area in full: each intent with its description and phrasings.
+func (r *Router) helpAnswer(_ context.Context, res *Result) {
+	en := res.English
+	if res.Area != "" {
+		res.Reply = r.areaHelp(res.Area, en)
+		return
+	}
+	rep := chat.Reply{Title: pick1(en, "我能帮实验室查 GPU 租用的这些事，@我 直接问就行：", "I help the lab with renting GPUs; @mention me and ask:")}
+	for _, a := range areas {
+		var ex []string
+		for _, d := range r.in.Defs {
+			if d.Area == a.id && (a.id != "advice" || r.advice != nil) {
+				if e := helpExample(d, en); e != "" && len(ex) < 3 {
+					ex = append(ex, "“"+e+"”")
+				}
+			}
+		}
+		if len(ex) > 0 {
+			rep.Lines = append(rep.Lines, "• "+a.name.Pick(en)+pick1(en, "：", ": ")+strings.Join(ex, pick1(en, "", " ")))
+		}
+	}
+	rep.Notes = append(rep.Notes,
+		pick1(en, "回答只先给要点；发“详情”看完整内容。", "Answers come short first; say “more” for the whole answer."),
+		pick1(en, "发“帮助 提醒”“帮助 存储”等看某一类的全部说法。", "Say “help alerts”, “help storage” … for one area in full."))
+	res.Reply = rep
+}
+
+// helpExample is a definition's first help phrasing in the language.
+func helpExample(d *Definition, en bool) string {
+	for _, h := range d.Help {
+		if reCJK.MatchString(h) != en {
+			return h
+		}
+	}
+	return ""
+}
+
+// areaHelp lists one area's intents with their descriptions and
+// phrasings; the advice area also names its topics.
+func (r *Router) areaHelp(area string, en bool) chat.Reply {
+	rep := chat.Reply{}
+	for _, a := range areas {
+		if a.id == area {
+			rep.Title = a.name.Pick(en)
+		}
+	}
+	for _, d := range r.in.Defs {
+		if d.Area != area {
+			continue
+		}
+		var ex []string
+		for _, h := range d.Help {
+			if reCJK.MatchString(h) != en {
+				ex = append(ex, "“"+h+"”")
+			}
+		}
+		rep.Lines = append(rep.Lines, fmt.Sprintf("• %s — %s", d.Name.Pick(en), d.Description.Pick(en)))
+		if len(ex) > 0 {
+			rep.Lines = append(rep.Lines, pick1(en, "  例如 ", "  e.g. ")+strings.Join(ex, pick1(en, "", " ")))
+		}
+	}
+	if area == "advice" && r.advice != nil {
+		var titles []string
+		for _, t := range r.advice.Topics {
+			titles = append(titles, t.Title.Pick(en))
+		}
+		full := rep
+		full.Lines = append(append([]string{}, rep.Lines...), pick1(en, "我认识的问题：", "Topics I know: ")+strings.Join(titles, pick1(en, "；", "; ")))
+		rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en, "我认识 %d 类常见问题，发“详情”看清单。", "I know %d common problems; say “more” for the list."), len(titles)))
+		rep.Full = &full
+	}
+	return rep
+}
+
+// readingName names an intent (or a topic) for an ask-back.
+func (r *Router) readingName(a Alternative, en bool) string {
+	if a.Intent == IntentAdvice {
+		if t, ok := r.topic(a.Topic); ok {
+			return pick1(en, "排错：", "troubleshooting: ") + t.Title.Pick(en)
+		}
+	}
+	if d := r.in.Def(a.Intent); d != nil && d.Name.Pick(en) != "" {
+		return d.Name.Pick(en)
+	}
+	return a.Intent
+}
+
+// clarifyAnswer asks back with the two likeliest readings.
+func (r *Router) clarifyAnswer(_ context.Context, res *Result) {
+	en := res.English
+	alts := res.Alternatives
+	if len(alts) > 2 {
+		alts = alts[:2]
+	}
+	res.Alternatives = alts
+	if len(alts) < 2 {
+		r.unknownAnswer(context.Background(), res)
+		return
+	}
+	rep := chat.Reply{Title: fmt.Sprintf(pick1(en, "你是想问“%s”还是“%s”？", "Do you mean “%s” or “%s”?"), r.readingName(alts[0], en), r.readingName(alts[1], en))}
+	rep.Lines = append(rep.Lines, pick1(en, "回 1 或 2，或者换个说法再问一次。", "Reply 1 or 2, or ask again in other words."))
+	res.Reply = rep
+}
+
+// unknownAnswer answers text outside what the bot does.
+func (r *Router) unknownAnswer(_ context.Context, res *Result) {
+	en := res.English
+	rep := chat.Reply{Title: pick1(en, "这个我帮不上：我只管 GPU 租用的库存、价格、费用估算、有货提醒、存储账本和排错。", "I can't help with that: I do GPU rental stock, prices, cost estimates, stock alerts, the storage ledger and troubleshooting.")}
+	rep.Lines = append(rep.Lines, pick1(en, "发“帮助”看能怎么问。", "Say “help” to see what to ask."))
+	res.Intent = IntentUnknown
+	res.Reply = rep
+}

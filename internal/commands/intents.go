@@ -1,0 +1,237 @@
+package commands
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"github.com/labgpu/bot/internal/textgate"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+
+	"github.com/labgpu/bot/internal/catalog"
+)
+
+// IntentsDir is the directory of intent definitions in the configs FS.
+const IntentsDir = "intents"
+
+// Definition is one intent as configs/intents/<intent>.yaml defines it:
+// what it answers (help is generated from it), how it is recognised (its
+// high-precision patterns, keywords and example phrasings) and which slots
+// it takes. The handler is bound in Go (handlers).
+type Definition struct {
+	Intent string `yaml:"intent"`
+	// Area groups intents in the help menu (price, estimate, alerts,
+	// storage, advice, meta); Order sorts them there and orders the
+	// pattern checks (lower first).
+	Area  string `yaml:"area"`
+	Order int    `yaml:"order"`
+	// Name is a short label, Description what it answers.
+	Name        catalog.Text `yaml:"name"`
+	Description catalog.Text `yaml:"description"`
+	// Help are the phrasings help shows, Chinese first, then English.
+	Help []string `yaml:"help"`
+	// Slots are the slots the intent takes (JSON names).
+	Slots []string `yaml:"slots"`
+	// Patterns recognise the intent outright (confidence 1).
+	Patterns []Pattern `yaml:"patterns"`
+	// Keywords and Examples train the scorer; Scored are phrasings held
+	// out of training, only scored by the corpus test.
+	Keywords []string `yaml:"keywords"`
+	Examples []string `yaml:"examples"`
+	Scored   []string `yaml:"scored"`
+}
+
+// Pattern is a high-precision rule: an RE2 regex on the folded text
+// (lower case, half-width), the slots that must have been found for it to
+// apply (gpu, platform, disk, size, job) and an optional veto regex.
+type Pattern struct {
+	Re     string   `yaml:"re"`
+	Needs  []string `yaml:"needs"`
+	Unless string   `yaml:"unless"`
+
+	re, unless *textgate.Regexp
+}
+
+// TopicCorpus are phrasings of one knowledge-base topic.
+type TopicCorpus struct {
+	Examples []string `yaml:"examples"`
+	Scored   []string `yaml:"scored"`
+}
+
+// intentFile is one file of configs/intents: an intent definition, or
+// phrasings of knowledge-base topics.
+type intentFile struct {
+	Definition `yaml:",inline"`
+	Topics     map[string]TopicCorpus `yaml:"topics"`
+	Concepts   map[string][]string    `yaml:"concepts"`
+}
+
+// Intents are the loaded definitions and topic phrasings.
+type Intents struct {
+	// Defs are sorted by Order.
+	Defs []*Definition
+	// Topics maps a knowledge-base topic id to its phrasings.
+	Topics map[string]TopicCorpus
+	// Lexicon finds the concepts of lexicon.yaml in a text.
+	Lexicon *Lexicon
+}
+
+// slotNames are the slots a pattern may need, with the test.
+var slotNames = map[string]func(q *Query) bool{
+	"gpu":           func(q *Query) bool { return len(q.GPUs) > 0 || q.UnknownGPU != "" },
+	"platform":      func(q *Query) bool { return len(q.Platforms) > 0 },
+	"disk":          func(q *Query) bool { return q.DiskRef != "" },
+	"size":          func(q *Query) bool { return q.SizeGB != 0 },
+	"job":           func(q *Query) bool { return q.Model != "" || q.ParamsB > 0 || q.ModelText != "" },
+	"no_gpu":        func(q *Query) bool { return len(q.GPUs) == 0 && q.UnknownGPU == "" },
+	"no_job":        func(q *Query) bool { return q.Model == "" && q.ParamsB == 0 && q.ModelText == "" },
+	"two_gpus":      func(q *Query) bool { return len(q.NamedGPUs) >= 2 },
+	"no_workload":   func(q *Query) bool { return q.Workload == "" },
+	"two_platforms": func(q *Query) bool { return len(q.Platforms) >= 2 },
+}
+
+// LoadIntents reads every configs/intents/*.yaml strictly (an unknown key
+// is an error) and checks it: known intents, compiling lowercase
+// patterns with known slot names, no phrasing twice.
+func LoadIntents(fsys fs.FS) (*Intents, error) {
+	names, err := fs.Glob(fsys, path.Join(IntentsDir, "*.yaml"))
+	if err != nil || len(names) == 0 {
+		return nil, fmt.Errorf("intents: no %s/*.yaml", IntentsDir)
+	}
+	out := &Intents{Topics: map[string]TopicCorpus{}}
+	seen := map[string]string{}
+	concepts := map[string][]string{}
+	for _, name := range names {
+		f, err := readIntentFile(fsys, name)
+		if err != nil {
+			return nil, err
+		}
+		if err := collect(out, f, name, seen); err != nil {
+			return nil, err
+		}
+		for c, ws := range f.Concepts {
+			concepts[c] = append(concepts[c], ws...)
+		}
+	}
+	lx, err := newLexicon(concepts)
+	if err != nil {
+		return nil, err
+	}
+	out.Lexicon = lx
+	sort.SliceStable(out.Defs, func(i, j int) bool { return out.Defs[i].Order < out.Defs[j].Order })
+	return out, nil
+}
+
+func readIntentFile(fsys fs.FS, name string) (*intentFile, error) {
+	b, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return nil, fmt.Errorf("intents: %w", err)
+	}
+	var f intentFile
+	if err := yaml.NewDecoder(bytes.NewReader(b), yaml.Strict()).Decode(&f); err != nil {
+		msg := strings.TrimSpace(yaml.FormatError(err, false, false))
+		if i := strings.IndexByte(msg, '\n'); i >= 0 {
+			msg = msg[:i]
+		}
+		return nil, fmt.Errorf("%s: %s", name, msg)
+	}
+	return &f, nil
+}
+
+// collect checks one file and adds it to out; seen maps each folded
+// phrasing to the file that has it.
+func collect(out *Intents, f *intentFile, name string, seen map[string]string) error {
+	phrase := func(p string) error {
+		k := strings.Join(strings.Fields(catalog.Fold(p)), " ")
+		if k == "" {
+			return fmt.Errorf("%s: empty phrasing", name)
+		}
+		if other, dup := seen[k]; dup {
+			return fmt.Errorf("%s: %q is also in %s", name, p, other)
+		}
+		seen[k] = name
+		return nil
+	}
+	for id, tc := range f.Topics {
+		for _, p := range append(append([]string{}, tc.Examples...), tc.Scored...) {
+			if err := phrase(p); err != nil {
+				return err
+			}
+		}
+		prev := out.Topics[id]
+		prev.Examples = append(prev.Examples, tc.Examples...)
+		prev.Scored = append(prev.Scored, tc.Scored...)
+		out.Topics[id] = prev
+	}
+	d := f.Definition
+	if d.Intent == "" {
+		if len(f.Topics) == 0 && len(f.Concepts) == 0 {
+			return fmt.Errorf("%s: neither an intent nor topics", name)
+		}
+		return nil
+	}
+	if _, ok := handlers[d.Intent]; !ok && d.Intent != IntentUnknown {
+		return fmt.Errorf("%s: intent %q has no handler", name, d.Intent)
+	}
+	for _, p := range append(append(append([]string{}, d.Examples...), d.Scored...), d.Keywords...) {
+		if err := phrase(p); err != nil {
+			return err
+		}
+	}
+	for i := range d.Patterns {
+		if err := d.Patterns[i].compile(); err != nil {
+			return fmt.Errorf("%s: pattern %d: %w", name, i+1, err)
+		}
+	}
+	out.Defs = append(out.Defs, &d)
+	return nil
+}
+
+func (p *Pattern) compile() error {
+	if p.Re != strings.ToLower(p.Re) && !textgate.MustCompile(`\\[A-Z]`).MatchString(p.Re) {
+		return fmt.Errorf("%q: patterns read folded (lowercase) text; write them in lowercase", p.Re)
+	}
+	var err error
+	if p.re, err = textgate.Compile(p.Re); err != nil {
+		return err
+	}
+	if p.Unless != "" {
+		if p.unless, err = textgate.Compile(p.Unless); err != nil {
+			return err
+		}
+	}
+	for _, n := range p.Needs {
+		if slotNames[n] == nil {
+			return errors.New("unknown slot " + n + " in needs")
+		}
+	}
+	return nil
+}
+
+// matches reports whether the pattern recognises the folded text s with
+// slots q.
+func (p *Pattern) matches(s string, q *Query) bool {
+	if !p.re.MatchString(s) || p.unless != nil && p.unless.MatchString(s) {
+		return false
+	}
+	for _, n := range p.Needs {
+		if !slotNames[n](q) {
+			return false
+		}
+	}
+	return true
+}
+
+// Def returns the definition of an intent.
+func (in *Intents) Def(intent string) *Definition {
+	for _, d := range in.Defs {
+		if d.Intent == intent {
+			return d
+		}
+	}
+	return nil
+}

@@ -1,0 +1,74 @@
+package commands
+
+import (
+	"github.com/labgpu/bot/internal/textgate"
+	"strings"
+
+	"github.com/labgpu/bot/internal/catalog"
+)
+
+var (
+	reCJK = textgate.MustCompile(`\p{Han}`)
+	// reLatin is an English word of two letters or more.
+	reLatin = textgate.MustCompile(`[a-z]{2,}`)
+	// reChatEnglish are the words people use when they write to the bot in
+	// English (question words, pronouns, the bot's command words); error
+	// messages and logs rarely have them.
+	reChatEnglish = textgate.MustCompile(`\b(?:i|i'm|im|i've|my|me|we|our|us|how|why|what|what's|whats|which|where|who|anyone|anybody|someone|please|pls|plz|need|want|wanna|thanks|thank|thx|ty|hi|hello|hey|much|many|cost|costs|price|prices|pricing|cheap|cheaper|cheapest|avail|rent|renting|notify|alert|alerts|subscribe|unsubscribe|subscriptions|mute|unmute|digest|storage|list|show|cancel|stop|enable|disable|turn|add|remove|register|resize|more|details|menu|really|heard|says|said|vs|versus|better|worth|enough|fit|estimate|should|can|could|does|would|help)\b`)
+	// reLogLine is a line as logs and shells print them: a dict, a
+	// bracketed prefix, a prompt.
+	reLogLine = textgate.MustCompile(`^\s*[{\[$>#(|+@]|^\s*\w+@[\w.-]+:`)
+	// reErrorLine is a line as programs print errors.
+	reErrorLine = textgate.MustCompile(`^\s*(?:[\w.]+(?:error|exception|warning)\b|e:|error:|fatal:|ssh:|traceback)|\b(?:error|errno)\b.*:`)
+	// reCodeToken is a token only code has: "torch.cuda", "is_available()",
+	// "/root/autodl-tmp", "--gpus".
+	reCodeToken = textgate.MustCompile(`\w[._]\w|\(\)|/\w+/|--\w|::|=`)
+	// reAskStart is a line of English prose ("how do I fix this").
+	reAskStart = textgate.MustCompile(`^\s*(?:how|why|what|which|help|my|i|i'm|we|please|should|can|could|does|is there|anyone|any idea|got|getting|when|after)\b`)
+)
+
+// answerEnglish decides the answer's language: Chinese when the message
+// has Chinese characters; English when a line is English chat (it has
+// words people use with the bot, or is a sentence of six plain words or
+// more) and not program output; otherwise, for a bare paste or a bare
+// error ("Killed", "CUDA out of memroy"), the chat's language.
+func answerEnglish(text string, chatEnglish bool) bool {
+	folded := catalog.Fold(text)
+	if reCJK.MatchString(folded) {
+		return false
+	}
+	if !reLatin.MatchString(folded) {
+		return chatEnglish
+	}
+	for _, line := range strings.Split(folded, "\n") {
+		if englishChatLine(line) {
+			return true
+		}
+	}
+	return chatEnglish
+}
+
+// englishChatLine reports whether a folded line is English written to the
+// bot rather than program output.
+func englishChatLine(line string) bool {
+	line = strings.TrimSpace(line)
+	if line == "" || reLogLine.MatchString(line) || reErrorLine.MatchString(line) && !reAskStart.MatchString(line) {
+		return false
+	}
+	plain := 0
+	chat := false
+	for _, w := range strings.Fields(line) {
+		if reCodeToken.MatchString(w) {
+			continue
+		}
+		w = strings.Trim(w, ".,!?;:\"'()[]")
+		if !reLatin.MatchString(w) {
+			continue
+		}
+		plain++
+		if reChatEnglish.MatchString(w) {
+			chat = true
+		}
+	}
+	return chat || plain >= 6
+}

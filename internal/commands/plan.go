@@ -1,0 +1,197 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/chat"
+)
+
+// PlanResult is a billing-mode answer (intent plan): each platform's price
+// for the mode asked, or the pay-as-you-go price times the mode's hours
+// when no such price is on record. A later plan optimizer fills in here.
+type PlanResult struct {
+	Mode string    `json:"billing_mode"`
+	Rows []PlanRow `json:"rows"`
+}
+
+// PlanRow is one platform and GPU in a billing-mode answer. PlanCNY is
+// the plan's price for one period (CNY per GPU; for spot, per GPU-hour),
+// nil when no source gives one; HourlyCNY is the pay-as-you-go list price
+// (CNY per GPU-hour) and HourlyTimesCNY that price times the period's
+// hours (24, 168, 720, 8760).
+type PlanRow struct {
+	Platform       string          `json:"platform"`
+	GPU            string          `json:"gpu"`
+	Offered        bool            `json:"offered"`
+	PlanCNY        *catalog.Figure `json:"plan_cny,omitempty"`
+	HourlyCNY      catalog.Figure  `json:"hourly_cny_per_gpu_hour"`
+	HourlyTimesCNY [2]float64      `json:"hourly_times_period_cny"`
+	Source         string          `json:"source"`
+}
+
+// modeName names a billing mode; modeHours are the wall-clock hours of one
+// period.
+func modeName(mode string, en bool) string {
+	zh := map[string]string{ModeDaily: "包日（按天）", ModeWeekly: "包周", ModeMonthly: "包月", ModeYearly: "包年", ModeSpot: "竞价（可中断）", ModeHourly: "按量"}
+	e := map[string]string{ModeDaily: "daily", ModeWeekly: "weekly", ModeMonthly: "monthly", ModeYearly: "yearly", ModeSpot: "spot (interruptible)", ModeHourly: "pay-as-you-go"}
+	if en {
+		return e[mode]
+	}
+	return zh[mode]
+}
+
+// planAnswer answers "A100 80G 包月多少", "AutoDL 3090 包周多少钱", "3090 一天
+// 多少钱": in the mode asked.
+func (r *Router) planAnswer(_ context.Context, res *Result) {
+	q := res.Query
+	en := q.English
+	mode := q.BillingMode
+	pr := &PlanResult{Mode: mode}
+	res.Plan = pr
+	pr.Rows = r.planRows(q)
+	if len(pr.Rows) == 0 {
+		res.Reply = chat.Reply{Title: fmt.Sprintf(pick1(en, "目录里没有%s的价格，也没有能折算的按量标价。", "No %s price on record, and no pay-as-you-go list price to scale."), modeName(mode, en))}
+		return
+	}
+	hours := catalog.PlanModes[mode]
+	withPlan := 0
+	for _, row := range pr.Rows {
+		if row.PlanCNY != nil {
+			withPlan++
+		}
+	}
+	rep := chat.Reply{Title: r.planVerdict(pr, q, withPlan, en)}
+	t := &chat.Table{Header: pick(en, []string{"平台", "GPU", modeName(mode, en) + "价", fmt.Sprintf("按量×%g 小时", hours), "有这种计费吗", "来源"},
+		[]string{"platform", "GPU", modeName(mode, en) + " price", fmt.Sprintf("hourly × %g h", hours), "offered", "source"})}
+	for _, row := range pr.Rows {
+		plan := pick1(en, "没有记录", "none on record")
+		if row.PlanCNY != nil {
+			plan = figureText(*row.PlanCNY)
+		}
+		offered := pick1(en, "有", "yes")
+		if !row.Offered {
+			offered = pick1(en, "没有", "no")
+		}
+		times := fmt.Sprintf("%.0f", row.HourlyTimesCNY[0])
+		if row.HourlyTimesCNY[1] > row.HourlyTimesCNY[0]+0.5 {
+			times += fmt.Sprintf("-%.0f", row.HourlyTimesCNY[1])
+		}
+		if mode == ModeSpot {
+			times = "-"
+		}
+		t.Rows = append(t.Rows, []string{r.platformName(row.Platform, en), row.GPU, plan, times, offered, row.Source})
+	}
+	rep.Table = t
+	if mode != ModeSpot {
+		rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en, "“按量×%g 小时”是按量标价乘上一整%s的小时数，只作对照，不是平台的%s价；包期内关机通常也保留 GPU。",
+			"“hourly × %g h” is the pay-as-you-go list price times the hours of a whole %s period, for comparison only, not the platform's %s price; plans usually keep the GPU while shut down."),
+			hours, modeName(mode, en), modeName(mode, en)))
+	} else {
+		rep.Notes = append(rep.Notes, pick1(en, "竞价实例随时可能被回收，要能断点续训（见“竞价实例被回收”）。", "Spot instances can be reclaimed at any time; checkpoint so you can resume."))
+	}
+	res.Reply = rep
+}
+
+// planRows are the platforms and GPUs asked about (the named ones, or
+// every marketplace) with a list price, those with a plan price first.
+func (r *Router) planRows(q Query) []PlanRow {
+	var rows []PlanRow
+	for _, p := range r.planPlatforms(q) {
+		for _, pr := range p.Prices {
+			if len(q.GPUs) > 0 && !containsStr(q.GPUs, pr.GPU) {
+				continue
+			}
+			row := PlanRow{Platform: p.ID, GPU: pr.GPU, Offered: containsStr(p.Billing.Modes, q.BillingMode), HourlyCNY: pr.CNYPerHour}
+			h := catalog.PlanModes[q.BillingMode]
+			row.HourlyTimesCNY = [2]float64{pr.CNYPerHour.Low * h, pr.CNYPerHour.High * h}
+			row.Source = Cite(r.cat, p.ID, pr.CNYPerHour, q.English)
+			if pl, ok := pr.PlanFor(q.BillingMode); ok {
+				f := pl.CNY
+				row.PlanCNY = &f
+				row.Source = Cite(r.cat, p.ID, f, q.English)
+			}
+			rows = append(rows, row)
+		}
+	}
+	sort.SliceStable(rows, func(i, j int) bool {
+		if (rows[i].PlanCNY != nil) != (rows[j].PlanCNY != nil) {
+			return rows[i].PlanCNY != nil
+		}
+		return rows[i].HourlyCNY.Mid() < rows[j].HourlyCNY.Mid()
+	})
+	return rows
+}
+
+func (r *Router) planPlatforms(q Query) []*catalog.Platform {
+	if len(q.Platforms) > 0 {
+		return r.mainPlatforms(q)
+	}
+	var out []*catalog.Platform
+	for i := range r.cat.Platforms {
+		p := &r.cat.Platforms[i]
+		if p.Kind != "free tier" && p.Kind != "ai-art cloud" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// planVerdict is the first line: the plan prices on record, or plainly
+// that there are none and what pay-as-you-go comes to.
+func (r *Router) planVerdict(pr *PlanResult, q Query, withPlan int, en bool) string {
+	mode := modeName(pr.Mode, en)
+	what := r.platformNames(q.Platforms, en)
+	if len(q.NamedGPUs) > 0 {
+		what += " " + joinIDs(q.NamedGPUs, en)
+	}
+	if what == "" || what == " " {
+		what = pick1(en, "各平台", "across platforms")
+	}
+	best := pr.Rows[0]
+	if pr.Mode == ModeSpot {
+		var offered []string
+		for _, row := range pr.Rows {
+			if row.Offered && !containsStr(offered, r.platformName(row.Platform, en)) {
+				offered = append(offered, r.platformName(row.Platform, en))
+			}
+		}
+		if len(offered) == 0 {
+			return fmt.Sprintf(pick1(en, "%s 没有竞价（可中断）实例的记录，只有按量价。", "%s: no spot (interruptible) instances on record, only pay-as-you-go."), what)
+		}
+		return fmt.Sprintf(pick1(en, "%s：有竞价实例的是 %s；竞价价格随行情变，目录里没有具体数字。", "%s: spot instances exist on %s; spot prices move with the market and none is on record."), what, joinIDs(offered, en))
+	}
+	if withPlan > 0 {
+		star := ""
+		if !best.PlanCNY.Verified {
+			star = pick1(en, "（未核实）", " (unverified)")
+		}
+		return fmt.Sprintf(pick1(en, "%s%s：%s %s 约 %s 元%s（%s），按量折算 %.0f 元。", "%s %s: %s %s about %s CNY%s (%s); pay-as-you-go would come to %.0f."),
+			what, mode, r.platformName(best.Platform, en), best.GPU, figureText(*best.PlanCNY), star, best.Source, best.HourlyTimesCNY[0])
+	}
+	return fmt.Sprintf(pick1(en, "%s：目录里没有%s价。按量标价折算，最低 %s %s 约 %.0f 元/%s（%.2f 元/卡时 × %g 小时）。", "%s: no %s price on record. At pay-as-you-go list prices the lowest is %s %s, about %.0f CNY per %s (%.2f CNY/GPU-h × %g h)."),
+		what, mode, r.platformName(best.Platform, en), best.GPU, best.HourlyTimesCNY[0], periodWord(pr.Mode, en), best.HourlyCNY.Low, catalog.PlanModes[pr.Mode])
+}
+
+func periodWord(mode string, en bool) string {
+	zh := map[string]string{ModeDaily: "天", ModeWeekly: "周", ModeMonthly: "月", ModeYearly: "年"}
+	e := map[string]string{ModeDaily: "day", ModeWeekly: "week", ModeMonthly: "month", ModeYearly: "year"}
+	if en {
+		return e[mode]
+	}
+	return zh[mode]
+}
+
+// joinIDs joins names for a line of text.
+func joinIDs(ids []string, en bool) string {
+	out := ""
+	for i, id := range ids {
+		if i > 0 {
+			out += pick1(en, "、", ", ")
+		}
+		out += id
+	}
+	return out
+}

@@ -1,0 +1,106 @@
+package scorer_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/labgpu/bot/internal/commands/scorer"
+)
+
+func collect(text string) []string {
+	var out []string
+	scorer.Features(text, func(kind byte, parts ...string) {
+		out = append(out, string(kind)+":"+strings.Join(parts, "|"))
+	})
+	return out
+}
+
+func TestFeatures(t *testing.T) {
+	cases := []struct {
+		in   string
+		want []string
+	}{
+		{"§gpu有货吗", []string{"u:§gpu", "u:有", "b:§gpu|有", "u:货", "b:有|货", "u:吗", "b:货|吗"}},
+		{"out of memroy", []string{"u:out", "u:of", "b:out|of", "t:^me", "t:mem", "t:emr", "t:mro", "t:roy", "t:oy$", "u:memroy", "b:of|memroy"}},
+		{"killed 137", []string{"t:^ki", "t:kil", "t:ill", "t:lle", "t:led", "t:ed$", "u:killed", "u:<n3>", "b:killed|<n3>"}},
+		// Punctuation ends a phrase: no bigram across the comma.
+		{"谢谢，好", []string{"u:谢", "u:谢", "b:谢|谢", "u:好"}},
+		{"👍?", []string{"u:👍", "u:?", "b:👍|?"}},
+	}
+	for _, c := range cases {
+		if got := collect(c.in); strings.Join(got, " ") != strings.Join(c.want, " ") {
+			t.Errorf("Features(%q)\n got %q\nwant %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestFeaturesLongText reads the head and tail of a long paste only, and
+// never splits a rune.
+func TestFeaturesLongText(t *testing.T) {
+	text := "问题开头" + strings.Repeat("中", 2000) + "killed"
+	got := collect(text)
+	joined := strings.Join(got, " ")
+	if !strings.Contains(joined, "u:问") || !strings.Contains(joined, "u:killed") {
+		t.Errorf("head or tail missing: %.200s", joined)
+	}
+	if n := strings.Count(joined, "u:中"); n > scorer.MaxText/3 {
+		t.Errorf("%d middle characters read; want at most %d", n, scorer.MaxText/3)
+	}
+	for _, f := range got {
+		if strings.ContainsRune(f, '\uFFFD') {
+			t.Fatalf("split rune in %q", f)
+		}
+	}
+}
+
+func TestTrainScore(t *testing.T) {
+	ex := []scorer.Example{
+		{Text: "哪家有§gpu", Label: "stock"},
+		{Text: "§gpu还有货吗", Label: "stock"},
+		{Text: "§gpu现在有没有", Label: "stock"},
+		{Text: "§model lora 要多少钱", Label: "estimate"},
+		{Text: "§params 全量微调多少钱", Label: "estimate"},
+		{Text: "§model 训练费用", Label: "estimate"},
+		{Text: "谢谢", Label: "chitchat"},
+	}
+	m := scorer.Train(ex, scorer.Options{})
+	cases := []struct{ in, want string }{
+		{"§gpu有货没", "stock"},
+		{"§params qlora 多少钱", "estimate"},
+		{"多谢", "chitchat"},
+	}
+	for _, c := range cases {
+		got := m.Score(c.in, nil)
+		if got[0].Label != c.want {
+			t.Errorf("Score(%q) = %v, want %s first", c.in, got, c.want)
+		}
+		sum := 0.0
+		for _, s := range got {
+			sum += s.P
+			if s.P < 0 || s.P > 1 {
+				t.Errorf("P out of range: %v", s)
+			}
+		}
+		if sum < 0.999 || sum > 1.001 {
+			t.Errorf("posteriors sum to %g", sum)
+		}
+	}
+	// Tags are features too.
+	m2 := scorer.Train([]scorer.Example{{Text: "x", Tags: []string{"two_gpus"}, Label: "compare"}, {Text: "x", Label: "stock"}}, scorer.Options{})
+	if got := m2.Score("x", []string{"two_gpus"}); got[0].Label != "compare" {
+		t.Errorf("tag ignored: %v", got)
+	}
+	// Unknown text gets the priors, not a crash.
+	if got := m.Score("zzz qqq", nil); len(got) != 3 {
+		t.Errorf("labels: %v", got)
+	}
+}
+
+func FuzzFeatures(f *testing.F) {
+	for _, s := range []string{"", "§", "§gpu", "哪家有4090", "\xff\xfe", strings.Repeat("é", 700)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		scorer.Features(s, func(byte, ...string) {})
+	})
+}

@@ -1,0 +1,146 @@
+package commands
+
+import (
+	"github.com/labgpu/bot/internal/textgate"
+	"strconv"
+	"strings"
+)
+
+var (
+	reMute   = textgate.MustCompile(`(\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)\s*(个)?\s*(小时|钟头|h|hours?|hrs?|分钟|min(?:ute)?s?|m|天|d|days?|晚上?|夜)\b?`)
+	reUnmute = textgate.MustCompile(`取消静音|解除静音|解除免打扰|关闭免打扰|恢复提醒|恢复通知|重新提醒|unmute|un-mute|resume (?:the )?alerts`)
+	// reAllWords cancel every subscription ("取消全部订阅", "退订全部").
+	reAllWords = textgate.MustCompile(`全部|所有|全都|都|一切|统统|\ball\b|\beverything\b|\bevery\b`)
+	reSubRef   = textgate.MustCompile(`(?:^|\s|订阅|提醒|#|第|no\.?)\s*(s-[a-z0-9]+|\d{1,3})\s*(?:个|号|条)?\s*(?:订阅|提醒)?\s*(?:$|[^\d])`)
+	reMinFree  = textgate.MustCompile(`(?:至少|不少于|最少|at least|min(?:imum)?)\s*(?:有)?\s*` + numPat + `\s*(?:张|块|个|台|gpus?|cards?)|` + numPat + `\s*(?:张|块|台)\s*(?:以上|及以上|起)`)
+	reMinEN    = textgate.MustCompile(`(\d+|two|three|four|eight)\s+(?:[a-z0-9 ]*?)(?:s|gpus|cards)?\s+(?:are|is)\s+free`)
+	reRegion   = textgate.MustCompile(`(?:地区|区域|region|机房)\s*[:：=]?\s*([\p{Han}a-z0-9-]+)|(西北|北京|内蒙|佛山|重庆|扬州|华东|华北|华南|西南|宁夏|芜湖|杭州|上海|深圳|广州)[a-z]?区?`)
+	// reChoice picks a reading after an ask-back: "1", "第二个", "后者".
+	reChoice = textgate.MustCompile(`^\s*(?:(1|一|第一个?|第1个?|前者|前面那个|上面那个|a|第一种)|(2|二|第二个?|第2个?|后者|后面那个|下面那个|b|第二种))\s*(?:吧|呗|个|啊|的|。|!|！)?\s*$`)
+	// reSwitch is a short message switching card or platform: "用4090",
+	// "换成A100", "在恒源云呢", "on autodl instead", "what about a 3090".
+	reSwitch = textgate.MustCompile(`^\s*(?:那|那么|如果)?\s*(?:用|换成|换|改用|改成|在|on|with|use|using|what about|how about|and)\b?.{0,24}$|^.{0,24}(?:呢|instead)\s*[?？]?\s*$`)
+	// reParamsOnly is what may remain of a message that only changes
+	// parameters ("seq 4096", "5万条", "batch 8 呢").
+	reParamsOnly = textgate.MustCompile(`^[\s,，.。、;；:：和与及加再改成换成变成设为设成用呢吧那如果要是呢?？!！the and with to set use make it]*$`)
+)
+
+var kwStockWord = []string{"有货", "有吗", "有没有", "还有", "哪家", "哪里", "哪个平台", "哪些平台", "在哪", "便宜", "available", "in stock", "which platform", "where", "any ", "cheapest", "cheap", "stock", "sold out", "售罄", "抢", "库存", "空闲", "free", "租"}
+
+// choiceOf is 1 or 2 for a pick after an ask-back, else 0.
+func choiceOf(s string) int {
+	m := reChoice.FindStringSubmatch(s)
+	switch {
+	case m == nil:
+		return 0
+	case m[1] != "":
+		return 1
+	}
+	return 2
+}
+
+// onlyParams reports whether the message holds job parameters and nothing
+// else: a follow-up that changes the last estimate.
+func onlyParams(x *extraction) bool {
+	q := x.q
+	any := q.SeqLen > 0 || q.Batch > 0 || q.Samples > 0 || q.Tokens > 0 || q.TokensPerSample > 0 || q.Epochs > 0 ||
+		q.Bits > 0 || q.LoRARank > 0 || q.LoRATargets != "" || q.Optimizer != "" || q.NoGradCkpt || q.NoFlashAttn ||
+		q.ZeRO > 0 || q.GPUCount > 0 || q.Method != "" || q.ParamsB > 0 && q.Model == ""
+	if !any {
+		return false
+	}
+	rest := x.rest
+	for _, w := range []string{"qlora", "lora", "全量", "全参", "推理", "inference", "int4", "int8", "fp16", "bf16", "4bit", "8bit", "4-bit", "8-bit", "梯度检查点", "gradient checkpointing", "flash attention", "flash-attn", "flashattention", "不开", "关闭", "不用", "no", "zero"} {
+		rest = strings.ReplaceAll(rest, w, " ")
+	}
+	rest = reBits.ReplaceAllString(rest, " ")
+	rest = reZeRO.ReplaceAllString(rest, " ")
+	return reParamsOnly.MatchString(rest)
+}
+
+// muteMinutes reads how long "静音 2小时" mutes (60 when no duration is
+// given, 0 for "取消静音"), capped at 7 days.
+func muteMinutes(q *Query, s string) {
+	if reUnmute.MatchString(s) {
+		q.MuteMinutes = 0
+		return
+	}
+	q.MuteMinutes = 60
+	m := reMute.FindStringSubmatch(s)
+	if m == nil {
+		return
+	}
+	v, ok := parseNum(m[1])
+	if strings.Contains(m[1], "半") {
+		v, ok = 0.5, true
+	}
+	unit := m[3]
+	if !ok || v <= 0 {
+		q.problem("静音时长无效，按 1 小时", "invalid mute duration; muting for 1 hour")
+		return
+	}
+	switch {
+	case strings.HasPrefix(unit, "分") || strings.HasPrefix(unit, "min") || unit == "m":
+		q.MuteMinutes = int(v)
+	case unit == "天" || strings.HasPrefix(unit, "d"):
+		q.MuteMinutes = int(v * 24 * 60)
+	case strings.HasPrefix(unit, "晚") || unit == "夜":
+		q.MuteMinutes = int(v * 12 * 60)
+	default:
+		q.MuteMinutes = int(v * 60)
+	}
+	if q.MuteMinutes > 7*24*60 {
+		q.problem("最长静音 7 天", "muting is capped at 7 days")
+		q.MuteMinutes = 7 * 24 * 60
+	}
+	q.MuteMinutes = max(q.MuteMinutes, 1)
+}
+
+// subscribeSlots reads the fewest free GPUs and the region of a
+// subscription; a count there is not a job's GPU count.
+func subscribeSlots(q *Query, s, rest string) {
+	if m := reMinFree.FindStringSubmatch(rest); m != nil {
+		n := m[1] + m[2]
+		if v, ok := parseNum(n); ok && v >= 1 && v <= 64 {
+			q.MinFree, q.GPUCount = int(v), 0
+		}
+	}
+	if q.MinFree == 0 {
+		if m := reMinEN.FindStringSubmatch(s); m != nil {
+			n := map[string]int{"two": 2, "three": 3, "four": 4, "eight": 8}[m[1]]
+			if n == 0 {
+				n, _ = strconv.Atoi(m[1])
+			}
+			if n >= 2 && n <= 64 {
+				q.MinFree, q.GPUCount = n, 0
+			}
+		}
+	}
+	if q.MinFree == 0 && q.GPUCount > 1 && strings.Contains(s, "空") {
+		// "4090有两张空的时候通知我"
+		q.MinFree, q.GPUCount = q.GPUCount, 0
+	}
+	if m := reRegion.FindStringSubmatch(rest); m != nil {
+		q.Region = m[1] + m[2]
+	}
+	if q.MaxPriceCNY == 0 && rePriceWord.MatchString(s) {
+		q.problem("价格条件没看懂（要在 0 到 1000 元/卡时之间），这个订阅不限价格", "the price limit was not understood (it must be between 0 and 1000 CNY/GPU-h); this subscription has no price limit")
+	}
+}
+
+// rePriceWord marks a price condition the money rules did not take.
+var rePriceWord = textgate.MustCompile(`低于|不超过|小于|以下|under|below|less than`)
+
+// unsubscribeSlots reads "all" or the subscription to cancel.
+func unsubscribeSlots(q *Query, rest string) {
+	q.All = reAllWords.MatchString(rest) && len(q.GPUs) == 0
+	if q.GPU == "" && !q.All {
+		if m := reSubRef.FindStringSubmatch(rest); m != nil {
+			q.SubRef = m[1]
+		} else if q.DiskRef != "" {
+			// "把第2个订阅删了" was read as a disk number.
+			q.SubRef = q.DiskRef
+		}
+	}
+	q.DiskRef = ""
+}

@@ -1,0 +1,162 @@
+package commands
+
+import (
+	"github.com/labgpu/bot/internal/textgate"
+	"sort"
+	"strings"
+)
+
+// Money amounts as students write them (folded text). Each rule gives the
+// amount's value from its groups.
+var amountRules = []struct {
+	re    *textgate.Regexp
+	value func(m []string) (float64, bool)
+	usd   func(m []string) bool
+}{
+	// "1块5", "两块五", "1元5角", "一块五毛钱": yuan and a tenth digit.
+	{re: textgate.MustCompile(`(\d+|[一二两三四五六七八九十]+)\s*(?:块|元)\s*(\d|[一二两三四五六七八九])(?:\s*(?:毛|角))?(?:钱)?`),
+		value: func(m []string) (float64, bool) { return yuanJiao(m[1], m[2]) }},
+	// "块半", "一块半", "两块半".
+	{re: textgate.MustCompile(`(\d+|[一二两三四五六七八九十]+)?\s*块半`),
+		value: func(m []string) (float64, bool) {
+			if m[1] == "" {
+				return 1.5, true
+			}
+			v, ok := parseNum(m[1])
+			return v + 0.5, ok
+		}},
+	// "5毛", "八毛钱", "3角".
+	{re: textgate.MustCompile(`(\d|[一二两三四五六七八九])\s*(?:毛|角)(?:钱)?`),
+		value: func(m []string) (float64, bool) { v, ok := parseNum(m[1]); return v / 10, ok }},
+	// "¥1.5", "$0.35".
+	{re: textgate.MustCompile(`([¥$])\s*(\d+(?:\.\d+)?)`),
+		value: func(m []string) (float64, bool) { return parseNum(m[2]) },
+		usd:   func(m []string) bool { return m[1] == "$" }},
+	// "1.5元", "两块", "3 rmb", "2 bucks", "0.4 usd".
+	{re: textgate.MustCompile(numPat + `\s*(块钱|块|元|rmb|cny|yuan|usd|dollars?|bucks?|美元|美金|刀)`),
+		value: func(m []string) (float64, bool) { return parseNum(m[1]) },
+		usd:   func(m []string) bool { return reUSD.MatchString(m[2]) }},
+}
+
+var (
+	// reUSD marks an amount in US dollars.
+	reUSD = textgate.MustCompile(`\$|usd|dollar|buck|美元|美金|刀`)
+	// reAfterKuai follows "块" when it counts cards or disks ("两块4090",
+	// "一块盘"), not money.
+	reAfterKuai = textgate.MustCompile(`^\s*(?:的)?\s*(?:卡|显卡|盘|硬盘|数据盘|gpu|§|\d)`)
+	// rePerUnit is the unit after a price: per hour, per GB-day, per
+	// GB-month.
+	rePerUnit = textgate.MustCompile(`^\s*(?:(?:/|每|一|per|an?)\s*(?:个)?\s*(h|hr|hour|小时|时|钟头)\b?|(?:/|每)\s*gb?\s*(?:/|每|·|\*|一)?\s*(天|day|d|月|month|mo)\b?)`)
+	// reCeilBefore and reCeilAfter make an amount a ceiling: "低于2块",
+	// "降到1块5", "2块5以内", "under $2".
+	reCeilBefore = textgate.MustCompile(`(?:低于|不超过|不高于|小于|少于|便宜于|降到|降至|跌到|跌破|掉到|低过|最多|不到|under|below|less than|cheaper than|max|at most|<=?|≤|≦)\s*(?:到)?\s*$`)
+	reCeilAfter  = textgate.MustCompile(`^\s*(?:以下|以内|之内|之下|一下|内|及以下|or less|or cheaper|or under)`)
+	// reBareCeiling is a ceiling without a currency: "低于2.5".
+	reBareCeiling = textgate.MustCompile(`(?:低于|不超过|不高于|小于|少于|便宜于|降到|降至|跌破|under|below|less than|cheaper than|max|at most|<=?|≤|≦)\s*` + numPat)
+	// reCountUnit follows a number that is a count, not a price.
+	reCountUnit = textgate.MustCompile(`^\s*(?:万|千|亿|条|个|张|块卡|卡|台|轮|遍|epoch|token|样本|数据|g\b|gb|b\b|k\b|w\b)`)
+)
+
+// yuanJiao is "1块5" = 1.5: yuan and a tenth digit.
+func yuanJiao(yuan, jiao string) (float64, bool) {
+	a, ok1 := parseNum(yuan)
+	b, ok2 := parseNum(jiao)
+	return a + b/10, ok1 && ok2 && b < 10
+}
+
+type amount struct {
+	start, end int
+	value      float64
+	usd        bool
+}
+
+// amounts finds the money amounts in s, longest first where they overlap;
+// orig is s before names were blanked (same offsets).
+func amounts(s, orig string) []amount {
+	var found []amount
+	for _, rule := range amountRules {
+		for _, loc := range rule.re.FindAllStringSubmatchIndex(s, -1) {
+			m := submatches(s, loc)
+			v, ok := rule.value(m)
+			if !ok || v <= 0 {
+				continue
+			}
+			if strings.HasSuffix(m[0], "块") && reAfterKuai.MatchString(orig[loc[1]:]) {
+				continue // "两块4090" counts cards
+			}
+			found = append(found, amount{loc[0], loc[1], v, rule.usd != nil && rule.usd(m)})
+		}
+	}
+	sort.SliceStable(found, func(i, j int) bool {
+		if found[i].start != found[j].start {
+			return found[i].start < found[j].start
+		}
+		return found[i].end > found[j].end
+	})
+	var out []amount
+	for _, a := range found {
+		if len(out) > 0 && a.start < out[len(out)-1].end {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func submatches(s string, loc []int) []string {
+	m := make([]string, len(loc)/2)
+	for i := range m {
+		if loc[2*i] >= 0 {
+			m[i] = s[loc[2*i]:loc[2*i+1]]
+		}
+	}
+	return m
+}
+
+// extractMoney fills MaxPriceCNY (an amount with a ceiling word) or
+// PriceCNY and PriceUnit (an amount stated as a fact).
+func extractMoney(x *extraction) {
+	q := x.q
+	for _, a := range amounts(x.rest, x.s) {
+		end := a.end
+		unit := ""
+		if m := rePerUnit.FindStringSubmatchIndex(x.rest[end:]); m != nil {
+			switch {
+			case m[2] >= 0:
+				unit = "hour"
+			case strings.ContainsAny(x.rest[end+m[4]:end+m[5]], "月m"):
+				unit = "gb_month"
+			default:
+				unit = "gb_day"
+			}
+			end += m[1]
+		}
+		v := a.value
+		if a.usd && x.cat.FXUSDCNY > 0 {
+			v *= x.cat.FXUSDCNY
+		}
+		before := x.rest[:a.start]
+		ceil := reCeilBefore.MatchString(before) || reCeilAfter.MatchString(x.rest[end:])
+		switch {
+		case ceil && q.MaxPriceCNY == 0 && v < 1000 && unit != "gb_day" && unit != "gb_month":
+			q.MaxPriceCNY = round4(v)
+		case q.PriceCNY == 0:
+			q.PriceCNY, q.PriceUnit = round4(v), unit
+		default:
+			continue
+		}
+		x.use(a.start, end, phMoney)
+	}
+	if q.MaxPriceCNY > 0 {
+		return
+	}
+	// "低于2.5" without a currency; "少于5万条" is a count.
+	if loc := reBareCeiling.FindStringSubmatchIndex(x.rest); loc != nil && !reCountUnit.MatchString(x.rest[loc[3]:]) {
+		if v, ok := parseNum(x.rest[loc[2]:loc[3]]); ok && v > 0 && v < 1000 {
+			q.MaxPriceCNY = v
+			x.use(loc[0], loc[1], phMoney)
+		}
+	}
+}
+
+func round4(x float64) float64 { return float64(int64(x*1e4+0.5)) / 1e4 }

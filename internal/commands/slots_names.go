@@ -1,0 +1,143 @@
+package commands
+
+import (
+	"github.com/labgpu/bot/internal/textgate"
+	"strings"
+
+	"github.com/labgpu/bot/internal/catalog"
+)
+
+var (
+	// reGPUish is a GPU-like name: "3080", "rtx 3090 ti", "b200", "h20e".
+	reGPUish = textgate.MustCompile(`(?:^|[^a-z0-9.])((?:rtx\s*|gtx\s*)?[1-9]0[5-9]0(?:\s*(?:ti|super))?|(?:[abhltpk]|mi)\d{2,3}[a-z]?)(?:[^a-z0-9.]|$)`)
+	// reVariant is a suffix naming a GPU variant: "ti", "super".
+	reVariant = textgate.MustCompile(`^\s*(ti|super)\b`)
+	// reCountEN is an English count right before a GPU name ("one 4090").
+	reCountEN = textgate.MustCompile(`(?:^|\s)(one|a single|single|two|four|eight)\s*$`)
+	// reCount are GPU counts: before a GPU name ("两张4090", "2x 4090"),
+	// after it ("4090 两张"), and anywhere ("8 卡", "双卡").
+	reCount = []*textgate.Regexp{
+		textgate.MustCompile(numPat + `\s*(?:张|块|个|台|卡)\s*(?:卡)?\s*$`),
+		textgate.MustCompile(`(?:^|[^a-z0-9.])` + numPat + `\s*[x×*]\s*$`),
+		textgate.MustCompile(`^\s*(?:[x×*]\s*` + numPat + `|` + numPat + `\s*(?:张|台))`),
+		textgate.MustCompile(numPat + `\s*(?:张|块|个|台)?\s*(?:(?:gpus?|cards?)\b|显?卡)`),
+		textgate.MustCompile(`(单|双|四|八)卡`),
+	}
+)
+
+// extractNames finds platforms first ("AutoDL 的 4090"), then models
+// (their names contain sizes such as "7b"), then GPUs; each found span is
+// blanked so later rules do not see "4090" or "2.5" inside names.
+func extractNames(x *extraction) {
+	q := x.q
+	var gpuNames []catalog.Match
+	plats := x.cat.FindPlatforms(x.rest)
+	if len(plats) > 0 {
+		gpuNames = x.cat.FindGPUs(x.s)
+	}
+	for _, m := range plats {
+		if within(m, gpuNames) {
+			// "昇腾910B" names the chip, not the 昇腾 platform.
+			continue
+		}
+		if q.Platform == "" {
+			q.Platform = m.ID
+		}
+		if !containsStr(q.Platforms, m.ID) {
+			q.Platforms = append(q.Platforms, m.ID)
+		}
+		x.use(m.Start, m.End, phPlatform)
+	}
+	for _, m := range x.cat.FindModels(x.rest) {
+		if q.Model == "" {
+			q.Model = m.ID
+		}
+		x.use(m.Start, m.End, phModel)
+	}
+	gpus := x.cat.FindGPUs(x.rest)
+	for i, m := range gpus {
+		if i == 0 {
+			q.GPU, q.GPUFamily = m.ID, m.Family
+		}
+		if !containsStr(q.NamedGPUs, m.ID) {
+			q.NamedGPUs = append(q.NamedGPUs, m.ID)
+		}
+		for _, id := range x.cat.FamilyMembers(m.ID) {
+			if !containsStr(q.GPUs, id) {
+				q.GPUs = append(q.GPUs, id)
+			}
+		}
+	}
+	if len(gpus) > 0 {
+		q.GPUCount = countNear(x.rest, gpus[0])
+	}
+	for _, m := range gpus {
+		// "3090 ti", "4090 super": a variant the catalog does not have.
+		if sm := reVariant.FindStringSubmatch(x.rest[m.End:]); sm != nil && q.UnknownGPU == "" {
+			q.UnknownGPU = strings.TrimSpace(x.s[m.Start:m.End] + " " + sm[1])
+		}
+		x.use(m.Start, m.End, phGPU)
+	}
+	if q.UnknownGPU == "" && len(gpus) == 0 {
+		if m := reGPUish.FindStringSubmatchIndex(x.rest); m != nil {
+			q.UnknownGPU = strings.TrimSpace(x.rest[m[2]:m[3]])
+			x.marks = append(x.marks, mark{m[2], m[3], phGPU})
+		}
+	}
+}
+
+// countNear reads a GPU count just before or after a GPU name: "两张4090",
+// "2x 4090", "one 4090", "4090 两张".
+func countNear(rest string, m catalog.Match) int {
+	before := rest[:m.Start]
+	if len(before) > 24 {
+		before = strings.ToValidUTF8(before[len(before)-24:], "")
+	}
+	after := rest[m.End:]
+	if len(after) > 12 {
+		after = strings.ToValidUTF8(after[:12], "")
+	}
+	if sm := reCountEN.FindStringSubmatch(before); sm != nil {
+		return map[string]int{"one": 1, "a single": 1, "single": 1, "two": 2, "four": 4, "eight": 8}[sm[1]]
+	}
+	for i, re := range reCount[:3] {
+		target := before
+		if i == 2 {
+			target = after
+		}
+		if sm := re.FindStringSubmatch(target); sm != nil {
+			if len(sm) > 2 && sm[1] == "" {
+				sm[1] = sm[2] // "4090 两张"
+			}
+			if v, ok := parseNum(sm[1]); ok && v >= 1 && v <= 64 {
+				return int(v)
+			}
+		}
+	}
+	return 0
+}
+
+// extractGPUCount reads a count not next to a GPU name ("8 卡", "双卡").
+func extractGPUCount(x *extraction) {
+	q := x.q
+	if q.GPUCount > 0 {
+		return
+	}
+	if m := reCount[3].FindStringSubmatch(x.rest); m != nil {
+		if v, ok := parseNum(m[1]); ok && v >= 1 && v <= 64 {
+			q.GPUCount = int(v)
+		}
+	} else if m := reCount[4].FindStringSubmatch(x.rest); m != nil {
+		q.GPUCount = map[string]int{"单": 1, "双": 2, "四": 4, "八": 8}[m[1]]
+	}
+}
+
+// within reports whether m lies inside a longer match of ms.
+func within(m catalog.Match, ms []catalog.Match) bool {
+	for _, o := range ms {
+		if o.Start <= m.Start && m.End <= o.End && o.End-o.Start > m.End-m.Start {
+			return true
+		}
+	}
+	return false
+}

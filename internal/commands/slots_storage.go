@@ -1,0 +1,82 @@
+package commands
+
+import (
+	"github.com/labgpu/bot/internal/textgate"
+	"strconv"
+	"strings"
+)
+
+var (
+	// reSize is a disk size: "80G", "200 GB", "1.5T", "2TB", "-50G".
+	reSize = textgate.MustCompile(`(-\s*)?(\d+(?:\.\d+)?)\s*(gb|g|gib|tb|t|tib)\b`)
+	// reDiskRef names a disk of the lab's list by number: "#3", "3号盘",
+	// "存储 3", "disk 3", "第3块".
+	reDiskRef = []*textgate.Regexp{
+		textgate.MustCompile(`#\s*(\d{1,4})\b`),
+		textgate.MustCompile(`(?:存储|硬盘|数据盘|盘|storage|disk|volume|vol)\s*(?:编号|no\.?|number)?\s*(\d{1,4})(?:\s*号)?(?:[^\d.]|$)`),
+		textgate.MustCompile(`(\d{1,4})\s*号\s*(?:盘|存储|硬盘|数据盘|那块|那台|那个|实例)?`),
+		textgate.MustCompile(`第\s*(\d{1,4}|[一二三四五六七八九十]+)\s*(?:个|块|号|条)`),
+	}
+	// reStorageAddHead is the command words before a registration's
+	// platform, size and note.
+	reStorageAddHead = textgate.MustCompile(`^\s*(?:登记存储|登记一下|登记|记一下|记录存储|添加存储|新增存储|storage\s+add|add\s+storage|register\s+storage)\s*[:：]?\s*`)
+	// reNoteNoise are words of a registration that are not its note.
+	reNoteNoise = textgate.MustCompile(`数据盘|硬盘|存储|记一下|登记一下|登记|记上|帮我|一下|记账|台账|账本|记录|[：:，,。!！]|\b(?:add|it|to|the|ledger|please|pls|storage|register|log|disk|volume|on|a|i have|i've got)\b`)
+)
+
+// extractSize reads a disk size in GB (1e9 bytes); a negative size is
+// kept negative so the answer can name it.
+func extractSize(x *extraction) {
+	loc := reSize.FindStringSubmatchIndex(x.rest)
+	if loc == nil {
+		return
+	}
+	gb := sizeGB(x.rest[loc[4]:loc[5]], x.rest[loc[6]:loc[7]])
+	if loc[2] >= 0 {
+		gb = -gb
+	}
+	x.q.SizeGB = gb
+	x.use(loc[0], loc[1], phSize)
+}
+
+// sizeGB converts "1.5" "t" to GB (1e9 bytes); GiB and TiB convert exactly.
+func sizeGB(num, unit string) float64 {
+	v, ok := parseNum(num)
+	if !ok {
+		return 0
+	}
+	switch unit {
+	case "t", "tb":
+		return v * 1000
+	case "tib":
+		return v * 1099.511627776
+	case "gib":
+		return v * 1.073741824
+	}
+	return v
+}
+
+// extractDiskRef reads a disk number ("#3", "3号盘").
+func extractDiskRef(x *extraction) {
+	for _, re := range reDiskRef {
+		loc := re.FindStringSubmatchIndex(x.rest)
+		if loc == nil {
+			continue
+		}
+		v, ok := parseNum(x.rest[loc[2]:loc[3]])
+		if !ok || v < 1 {
+			continue
+		}
+		x.q.DiskRef = strconv.Itoa(int(v))
+		x.use(loc[0], loc[3], "")
+		return
+	}
+}
+
+// storageNote is what a registration says beyond platform and size
+// ("实验数据").
+func storageNote(x *extraction) string {
+	rest := reStorageAddHead.ReplaceAllString(x.rest, "")
+	rest = reNoteNoise.ReplaceAllString(rest, " ")
+	return strings.Join(strings.Fields(rest), " ")
+}

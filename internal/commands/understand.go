@@ -1,0 +1,506 @@
+package commands
+
+import (
+	"math"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/labgpu/bot/internal/advice"
+	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/commands/scorer"
+)
+
+// Understanding a message is a small pipeline (Understand):
+//
+//  1. extract: the shared slot extractors fill the slots (GPUs, platforms,
+//     money, sizes, the job, billing mode, period …) and mark names and
+//     figures as placeholders for the scorer;
+//  2. patterns: an intent whose high-precision pattern matches is taken
+//     outright (explicit commands such as "登记存储 …", "取消全部订阅");
+//  3. score: the naive Bayes scorer, trained on the corpus, rates every
+//     intent and every knowledge-base topic; the knowledge base's own
+//     matcher adds its evidence for the topics (a pasted error);
+//  4. decide: the best reading when it is clear enough, the two likeliest
+//     readings to ask back when it is not;
+//  5. finish: the chosen intent's own slots (mute duration, disk note …).
+
+// Decision thresholds on the scorer's calibrated posteriors, chosen on
+// the corpus's k-fold run (TestCorpus prints the figures): a reading of
+// Accept or more is answered; below it, one with a lead of Lead over the
+// runner-up still is; otherwise the bot asks back.
+// A message whose best reading is "outside what the bot does" at
+// OutOfScope or more gets that answer instead of an ask-back. An advice
+// question whose best topic has less than TopicAccept of advice's
+// probability gets "I don't know this one" with the closest topics.
+const (
+	Accept      = 0.5
+	Lead        = 0.3
+	OutOfScope  = 0.4
+	TopicAccept = 0.4
+)
+
+// adviceWeight scales the knowledge-base matcher's raw score (the sum of
+// its term weights: 1 for a printed error) into log-odds for its topic.
+const adviceWeight = 8.0
+
+// topicLabel is the scorer's label for a knowledge-base topic.
+func topicLabel(id string) string { return IntentAdvice + "/" + id }
+
+// Understander turns text into a Query. Build it with NewUnderstander; it
+// is read-only and safe for concurrent use.
+type Understander struct {
+	cat  *catalog.Catalog
+	base *advice.Base
+	in   *Intents
+	// intents rates the intents (advice as one); topics rates the
+	// knowledge-base topics of an advice question.
+	intents, topics *scorer.Model
+	chatEn          bool
+	kbW             float64
+}
+
+// UnderstanderOptions tune NewUnderstander.
+type UnderstanderOptions struct {
+	// ChatEnglish answers bare pastes in English (the chat's language).
+	ChatEnglish bool
+	// Exclude leaves these phrasings out of training (the corpus test's
+	// held-out fold).
+	Exclude map[string]bool
+	// Scorer tunes the naive Bayes model.
+	Scorer scorer.Options
+	// AdviceWeight overrides adviceWeight (tests tune it).
+	AdviceWeight float64
+}
+
+// NewUnderstander trains the scorer on the intents' examples and keywords
+// and on the knowledge base's topics (their examples in advice.yaml and
+// their phrasings in configs/intents). base may be nil.
+func NewUnderstander(cat *catalog.Catalog, base *advice.Base, in *Intents, o UnderstanderOptions) *Understander {
+	u := &Understander{cat: cat, base: base, in: in, chatEn: o.ChatEnglish, kbW: adviceWeight}
+	if o.AdviceWeight > 0 {
+		u.kbW = o.AdviceWeight
+	}
+	var train []Labelled
+	for _, t := range u.Training() {
+		if !o.Exclude[t.Text] {
+			train = append(train, t)
+		}
+	}
+	ex := scorerExamples(cat, base, in.Lexicon, train)
+	var byIntent, byTopic []scorer.Example
+	for _, e := range ex {
+		i, t := splitLabel(e.Label)
+		if t != "" {
+			byTopic = append(byTopic, scorer.Example{Text: e.Text, Tags: e.Tags, Label: t})
+		}
+		e.Label = i
+		byIntent = append(byIntent, e)
+	}
+	io := o.Scorer
+	if io.Prior == nil {
+		io.Prior = func(string) float64 { return 1 }
+	}
+	u.intents = scorer.Train(byIntent, io)
+	u.topics = scorer.Train(byTopic, o.Scorer)
+	return u
+}
+
+// scorerExamples runs the slot extractors over the training phrasings
+// (in parallel: they are most of the start-up time) and returns what the
+// scorer reads of each.
+func scorerExamples(cat *catalog.Catalog, base *advice.Base, lx *Lexicon, train []Labelled) []scorer.Example {
+	ex := make([]scorer.Example, len(train))
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < len(train); i += workers {
+				text, tags := read(cat, base, lx, train[i].Text, false).scorerInput()
+				ex[i] = scorer.Example{Text: text, Tags: tags, Label: train[i].Label}
+			}
+		}(w)
+	}
+	wg.Wait()
+	return ex
+}
+
+// read runs the slot extractors and the knowledge base's matcher over a
+// text: what the scorer reads, the same in training and in use.
+func read(cat *catalog.Catalog, base *advice.Base, lx *Lexicon, text string, chatEn bool) *extraction {
+	x := extract(cat, text, chatEn)
+	x.concepts = conceptTags(lx, x.s)
+	m := advice.Result{}
+	if base != nil {
+		m = base.Match(text)
+		if w := base.WorkloadIn(text); w != nil && x.q.Model == "" && x.q.ParamsB == 0 {
+			x.q.Workload = w.ID
+		}
+	}
+	x.kb = &m
+	return x
+}
+
+// Labelled is a phrasing with its label: an intent, or "advice/<topic>".
+type Labelled struct {
+	Text, Label string
+}
+
+// Training returns the phrasings the scorer trains on.
+func (u *Understander) Training() []Labelled {
+	var out []Labelled
+	for _, d := range u.in.Defs {
+		for _, e := range append(append([]string{}, d.Examples...), d.Keywords...) {
+			out = append(out, Labelled{e, d.Intent})
+		}
+	}
+	if u.base == nil {
+		return out
+	}
+	ids := make([]string, 0, len(u.in.Topics))
+	for id := range u.in.Topics {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		if _, ok := u.base.Topic(id); !ok {
+			continue
+		}
+		for _, e := range u.in.Topics[id].Examples {
+			out = append(out, Labelled{e, topicLabel(id)})
+		}
+	}
+	for _, t := range u.base.Topics {
+		for _, e := range t.Examples {
+			out = append(out, Labelled{e, topicLabel(t.ID)})
+		}
+	}
+	for _, w := range u.base.Workloads {
+		for _, e := range w.Examples {
+			out = append(out, Labelled{e, topicLabel("card-choice")})
+		}
+	}
+	return out
+}
+
+// Scored returns the held-out phrasings: never trained on, only scored.
+func (u *Understander) Scored() []Labelled {
+	var out []Labelled
+	for _, d := range u.in.Defs {
+		for _, e := range d.Scored {
+			out = append(out, Labelled{e, d.Intent})
+		}
+	}
+	for id, tc := range u.in.Topics {
+		for _, e := range tc.Scored {
+			out = append(out, Labelled{e, topicLabel(id)})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Text < out[j].Text })
+	return out
+}
+
+// Understand reads a message. It never panics and always returns an
+// intent.
+func (u *Understander) Understand(text string) Query {
+	x := read(u.cat, u.base, u.in.Lexicon, text, u.chatEn)
+	q := x.q
+	if strings.TrimSpace(x.s) == "" {
+		q.Intent, q.Confidence = IntentHelp, 1
+		return *q
+	}
+	m := *x.kb
+	q.match = &m
+	ranked := u.rank(x, &m)
+	if d := u.pattern(x); d != "" {
+		q.Intent, q.Confidence = d, 1
+		q.Alternatives = alternatives(ranked, d, "")
+	} else {
+		u.decide(q, ranked)
+		symptomRule(q, &m, x.s)
+		commandRule(q, &m, x.s, ranked)
+	}
+	u.finish(x, &m)
+	return *q
+}
+
+// Ranked returns every reading of a text with its probability, best
+// first, and the intent a pattern recognises ("" when none): what decide
+// chooses from (the corpus test reads it).
+func (u *Understander) Ranked(text string) ([]scorer.Scored, string) {
+	x := read(u.cat, u.base, u.in.Lexicon, text, u.chatEn)
+	return u.rank(x, x.kb), u.pattern(x)
+}
+
+// pattern returns the first intent (by Order) whose pattern matches.
+func (u *Understander) pattern(x *extraction) string {
+	for _, d := range u.in.Defs {
+		for i := range d.Patterns {
+			if d.Patterns[i].matches(x.s, x.q) {
+				return d.Intent
+			}
+		}
+	}
+	return ""
+}
+
+// rank scores every label: P(intent) from the intent scorer, and for
+// advice P(topic | advice) from the topic scorer; the knowledge base's
+// matcher adds its evidence to both (a printed error is strong evidence
+// for advice and for its topic); readings the slots rule out are dropped.
+func (u *Understander) rank(x *extraction, m *advice.Result) []scorer.Scored {
+	text, tags := x.scorerInput()
+	raw := map[string]float64{}
+	best := 0.0
+	for _, h := range append(append([]advice.Hit{}, m.Closest...), m.Related...) {
+		raw[h.Topic.ID] = rawScore(h.Score)
+	}
+	if m.Best != nil {
+		raw[m.Best.Topic.ID] = rawScore(m.Best.Score)
+	}
+	for _, v := range raw {
+		best = math.Max(best, v)
+	}
+	intents := adjust(u.intents.Score(text, tags), func(s scorer.Scored) float64 {
+		if !slotsAllow(s.Label, x) {
+			return math.Inf(-1)
+		}
+		if s.Label == IntentAdvice {
+			return u.kbW * best
+		}
+		return 0
+	})
+	var out []scorer.Scored
+	for _, i := range intents {
+		if i.Label != IntentAdvice {
+			out = append(out, i)
+			continue
+		}
+		topics := adjust(u.topics.Score(text, tags), func(s scorer.Scored) float64 { return u.kbW * raw[s.Label] })
+		for _, t := range topics {
+			out = append(out, scorer.Scored{Label: topicLabel(t.Label), P: i.P * t.P})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].P > out[j].P })
+	return out
+}
+
+// adjust adds log-odds to each reading's probability and renormalises.
+func adjust(ranked []scorer.Scored, add func(scorer.Scored) float64) []scorer.Scored {
+	top := math.Inf(-1)
+	for i := range ranked {
+		ranked[i].P = math.Log(math.Max(ranked[i].P, 1e-300)) + add(ranked[i])
+		top = math.Max(top, ranked[i].P)
+	}
+	sum := 0.0
+	for i := range ranked {
+		ranked[i].P = math.Exp(ranked[i].P - top)
+		sum += ranked[i].P
+	}
+	for i := range ranked {
+		ranked[i].P /= sum
+	}
+	sort.SliceStable(ranked, func(i, j int) bool { return ranked[i].P > ranked[j].P })
+	return ranked
+}
+
+// rawScore inverts advice's confidence 1 − e^(−raw).
+func rawScore(conf float64) float64 {
+	if conf <= 0 {
+		return 0
+	}
+	return -math.Log(math.Max(1-conf, 1e-9))
+}
+
+// slotsAllow drops readings the message rules out: a plan needs a
+// billing mode other than hourly; a subscription is never made unless
+// the message asks to be told (an alert word: 提醒, 通知, 订阅, notify …);
+// an estimate needs a job when a card is named; a disk command a disk.
+func slotsAllow(label string, x *extraction) bool {
+	switch label {
+	case IntentPlan:
+		return x.q.BillingMode != "" && x.q.BillingMode != ModeHourly
+	case IntentSubscribe:
+		return containsStr(x.concepts, "@alert")
+	case IntentEstimate:
+		// A card and a price with no job is the card's price, not an
+		// estimate ("AutoDL 4090 要排队吗，多少钱").
+		q := x.q
+		return len(q.GPUs) == 0 || q.Model != "" || q.ParamsB > 0 || q.ModelText != "" || q.Method != "" || q.Workload != ""
+	case IntentStorageResize, IntentStorageStop, IntentStorageStart, IntentStorageRemove:
+		// A disk command names a disk ("offer 被释放了" is not one).
+		return x.q.DiskRef != "" || containsStr(x.concepts, "@disk")
+	}
+	return true
+}
+
+// decide picks the reading from the ranked labels, or asks back. The
+// intent is decided first, on the summed probability of its labels (all
+// of advice's topics count for advice); the topic then is advice's best.
+func (u *Understander) decide(q *Query, ranked []scorer.Scored) {
+	intents := byIntent(ranked)
+	best := intents[0]
+	second := scorer.Scored{}
+	if len(intents) > 1 {
+		second = intents[1]
+	}
+	topic := ""
+	if best.Label == IntentAdvice {
+		_, topic = splitLabel(topLabel(ranked, IntentAdvice))
+		if share := labelP(ranked, topicLabel(topic)) / best.P; share < TopicAccept || !u.evidence(q) && share < 0.8 {
+			// Advice, but no topic stands out: "I don't know this one"
+			// with the closest topics, not a wrong topic's steps.
+			q.Alternatives = alternatives(ranked, "", "")
+			topic = ""
+		}
+	}
+	q.Confidence = round2(best.P)
+	q.Alternatives = alternatives(ranked, best.Label, topic)
+	switch {
+	case best.P >= Accept || best.P-second.P >= Lead:
+		q.Intent, q.Topic = best.Label, topic
+	case best.Label == IntentUnknown && best.P >= OutOfScope:
+		q.Intent = IntentUnknown
+	default:
+		q.Intent = IntentClarify
+		q.Alternatives = alternatives(ranked, "", "")
+	}
+}
+
+// symptomRule is the high-precision rule between the knowledge base and
+// the stock, prices and estimate answers: when the matcher found a topic
+// and the scorer chose one of those, a question about money or stock
+// ("4090 sold out?", "7B LoRA 要多少钱，会不会爆显存") stays with its answer
+// unless an error was pasted; otherwise the topic wins when it is a
+// symptom (its entry lists printed errors: "用 4090 OOM 了"), the text
+// reads as a problem report ("为什么", "报错") or the match is strong.
+func symptomRule(q *Query, m *advice.Result, folded string) {
+	best := m.Best
+	if best == nil || q.Intent != IntentStock && q.Intent != IntentPrices && q.Intent != IntentEstimate {
+		return
+	}
+	wins := len(best.Topic.Errors) > 0 || m.Problem || best.Score >= 0.6
+	if containsAny(folded, kwCost) || containsAny(folded, kwStockAsk) || q.Intent == IntentEstimate && containsAny(folded, kwWillIt) {
+		wins = best.Strong
+	}
+	if !wins {
+		return
+	}
+	q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
+	q.Intent, q.Topic, q.Confidence = IntentAdvice, best.Topic.ID, round2(best.Score)
+}
+
+// commandRule is symptomRule's other half: a question that asks about
+// money or stock ("4090 sold out?", "腾讯云 GPU 价格", "13B LoRA 4090 会不会
+// 爆显存") and names a card, a platform or a job is answered by the
+// stock, prices or estimate command, not by a knowledge-base topic,
+// unless a printed error was pasted.
+func commandRule(q *Query, m *advice.Result, folded string, ranked []scorer.Scored) {
+	if q.Intent != IntentAdvice || m.Best != nil && m.Best.Strong {
+		return
+	}
+	named := len(q.GPUs) > 0 || len(q.Platforms) > 0 || q.Model != "" || q.ParamsB > 0
+	job := q.Model != "" || q.ParamsB > 0
+	if !named || !(containsAny(folded, kwCost) || containsAny(folded, kwStockAsk) || job && containsAny(folded, kwWillIt)) {
+		return
+	}
+	for _, s := range ranked {
+		switch s.Label {
+		case IntentStock, IntentPrices, IntentEstimate, IntentCompare, IntentPlan:
+			q.Alternatives = append([]Alternative{{Intent: IntentAdvice, Topic: q.Topic, Score: q.Confidence}}, q.Alternatives...)
+			q.Intent, q.Topic, q.Confidence = s.Label, "", round2(s.P)
+			return
+		}
+	}
+}
+
+var (
+	// kwStockAsk ask whether a card is in stock.
+	kwStockAsk = []string{"有货", "有没有卡", "还有卡", "有卡吗", "哪家有", "sold out", "in stock", "out of stock", "available?"}
+	// kwCost are words asking for money, which the stock, prices and
+	// estimate answers give.
+	kwCost = []string{"多少钱", "费用", "花费", "成本", "价格", "收费", "计费", "贵吗", "便宜", "划算", "how much", "cost", "price", "预算", "budget", "cheap"}
+	// kwWillIt ask before the fact whether a job fits ("13B LoRA 4090 会不会
+	// 爆显存"): the estimate answers that.
+	kwWillIt = []string{"会不会", "能不能", "够不够", "够吗", "放得下吗", "will it", "would it", "enough", "can i", "does it fit"}
+)
+
+// evidence reports whether the knowledge base backs an advice reading of
+// a pasted error: a paste (three lines or more) or a printed error line
+// the matcher does not recognise is "I don't know this one", whatever
+// the scorer guesses from its words.
+func (u *Understander) evidence(q *Query) bool {
+	m := q.match
+	if m == nil || m.Best != nil {
+		return true
+	}
+	text := strings.TrimSpace(q.text)
+	return strings.Count(text, "\n") < 2 && !reErrorLine.MatchString(catalog.Fold(text))
+}
+
+// labelP is one label's probability.
+func labelP(ranked []scorer.Scored, label string) float64 {
+	for _, s := range ranked {
+		if s.Label == label {
+			return s.P
+		}
+	}
+	return 0
+}
+
+// byIntent sums the labels' probabilities per intent, best first.
+func byIntent(ranked []scorer.Scored) []scorer.Scored {
+	sum := map[string]float64{}
+	var order []string
+	for _, s := range ranked {
+		i, _ := splitLabel(s.Label)
+		if _, ok := sum[i]; !ok {
+			order = append(order, i)
+		}
+		sum[i] += s.P
+	}
+	out := make([]scorer.Scored, 0, len(order))
+	for _, i := range order {
+		out = append(out, scorer.Scored{Label: i, P: sum[i]})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].P > out[j].P })
+	return out
+}
+
+// topLabel is the best label of an intent.
+func topLabel(ranked []scorer.Scored, intent string) string {
+	for _, s := range ranked {
+		if i, _ := splitLabel(s.Label); i == intent {
+			return s.Label
+		}
+	}
+	return intent
+}
+
+// splitLabel splits "advice/cuda-oom" into intent and topic.
+func splitLabel(label string) (intent, topic string) {
+	if i, t, ok := strings.Cut(label, "/"); ok {
+		return i, t
+	}
+	return label, ""
+}
+
+// alternatives are the next readings after the chosen one (at most 3,
+// each intent once, out-of-scope left out).
+func alternatives(ranked []scorer.Scored, intent, topic string) []Alternative {
+	var out []Alternative
+	for _, s := range ranked {
+		i, t := splitLabel(s.Label)
+		if i == intent && t == topic || i == IntentUnknown || s.P < 0.005 {
+			continue
+		}
+		out = append(out, Alternative{Intent: i, Topic: t, Score: round2(s.P)})
+		if len(out) == 3 {
+			break
+		}
+	}
+	return out
+}

@@ -1,0 +1,127 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/labgpu/bot/internal/advice"
+	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/chat"
+)
+
+// WorkloadCost is a non-LLM job's cost on one card at one platform, scaled
+// from the workload's reference run: hours = reference hours ÷ s^k, where
+// s is the card's BF16 tensor TFLOPS over the reference card's and k runs
+// from 1 (compute-bound, the low end) to 0.5 (data loading and small
+// kernels eat part of the speed-up, the high end); plus SetupHours.
+// Prices are CNY per GPU-hour; totals are GPU time only.
+type WorkloadCost struct {
+	Platform  string        `json:"platform"`
+	GPU       string        `json:"gpu"`
+	Hours     billing.Range `json:"hours"`
+	PriceCNY  float64       `json:"price_cny_per_gpu_hour"`
+	TotalCNY  billing.Range `json:"total_cny"`
+	Source    string        `json:"price_source"`
+	AsOf      string        `json:"price_as_of"`
+	Verified  bool          `json:"verified"`
+	MemoryGB  float64       `json:"memory_gb"`
+	Reference string        `json:"reference"`
+}
+
+// workloadCosts scales the reference run to every CUDA card that holds the
+// workload and has a known price, cheapest typical total first.
+func (r *Router) workloadCosts(w *advice.Workload, quotes billing.Quotes) []WorkloadCost {
+	ref, ok := r.cat.GPU(w.Reference.GPU)
+	if !ok {
+		return nil
+	}
+	var out []WorkloadCost
+	for i := range r.cat.GPUs {
+		g := &r.cat.GPUs[i]
+		if g.MemoryGB < w.VRAMGB.Low || !r.cudaCard(g.ID) {
+			continue
+		}
+		s := g.TensorTFLOPS / ref.TensorTFLOPS
+		lo := w.Reference.Hours/math.Max(s, 1e-9) + billing.SetupHours
+		hi := w.Reference.Hours/math.Pow(math.Max(s, 1e-9), 0.5) + billing.SetupHours
+		if s < 1 {
+			lo, hi = hi, lo
+		}
+		typ := (lo + hi) / 2
+		for _, pq := range quotes(g.ID) {
+			out = append(out, WorkloadCost{Platform: pq.Platform, GPU: g.ID, PriceCNY: round2(pq.CNYPerGPUHour),
+				Hours:    billing.Range{Low: round2(lo), Typical: round2(typ), High: round2(hi)},
+				TotalCNY: billing.Range{Low: round2(lo * pq.Low), Typical: round2(typ * pq.CNYPerGPUHour), High: round2(hi * pq.High)},
+				Source:   pq.Source, AsOf: pq.AsOf, Verified: pq.Verified, MemoryGB: g.MemoryGB, Reference: ref.ID})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].TotalCNY.Typical < out[j].TotalCNY.Typical })
+	return out
+}
+
+// workloadEstimate answers "训练一个ResNet50要多少钱" from the workload's
+// reference run: the cheapest cards first, with the setting assumed and
+// what the source itself paid.
+func (r *Router) workloadEstimate(ctx context.Context, res *Result, w *advice.Workload) {
+	en := res.English
+	quotes := r.quotes(r.offers.Snapshot(ctx), res.Query, billing.MethodFull, r.now(), en)
+	costs := r.workloadCosts(w, quotes)
+	res.WorkloadCosts = costs
+	ref := w.Reference
+	if len(costs) == 0 {
+		res.Reply = chat.Reply{Title: fmt.Sprintf(pick1(en, "%s：没有已知价格的卡放得下。", "%s: no card with a known price holds it."), w.Name.Pick(en))}
+		return
+	}
+	c := costs[0]
+	title := fmt.Sprintf(pick1(en, "%s：最便宜 %s %s 约 %s 元（%s–%s），%.1f 小时。", "%s: cheapest %s %s, about %s CNY (%s–%s), %.1f h."),
+		w.Name.Pick(en), r.platformName(c.Platform, en), c.GPU, money(c.TotalCNY.Typical), money(c.TotalCNY.Low), money(c.TotalCNY.High), c.Hours.Typical)
+	rep := chat.Reply{Title: title}
+	rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "按原文的实测任务估算：%s，%s 约 %g 小时。", "Scaled from a measured run: %s, about %g h on a %s."),
+		ref.Setting.Pick(en), ref.GPU, ref.Hours))
+	if en {
+		rep.Lines[0] = fmt.Sprintf("Scaled from a measured run: %s, about %g h on a %s.", ref.Setting.Pick(en), ref.Hours, ref.GPU)
+	}
+	t := &chat.Table{Header: pick(en, []string{"平台", "GPU", "时长(h)", "元/卡时", "合计（范围）"}, []string{"platform", "GPU", "hours", "CNY/GPU-h", "total (range)"})}
+	unverified := false
+	for _, wc := range costs {
+		star := ""
+		if !wc.Verified {
+			star, unverified = "*", true
+		}
+		t.Rows = append(t.Rows, []string{r.platformName(wc.Platform, en), wc.GPU, fmt.Sprintf("%.1f", wc.Hours.Typical),
+			fmt.Sprintf("%.2f%s", wc.PriceCNY, star), fmt.Sprintf("%s (%s-%s)", money(wc.TotalCNY.Typical), money(wc.TotalCNY.Low), money(wc.TotalCNY.High))})
+	}
+	rep.Table = t
+	rep.Notes = append(rep.Notes, r.reportedLine(ref, en))
+	if unverified {
+		rep.Notes = append(rep.Notes, unverifiedPriceNote(en))
+	}
+	rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en, "时长按各卡 BF16 算力相对 %s 换算（范围：完全按算力到只快一半的平方根），含 %.0f 分钟环境准备；只算 GPU 费，数据盘另计。换数据量或轮数就按比例放大。",
+		"Hours scale with each card's BF16 TFLOPS against the %s (range: fully compute-bound to the square root of the speed-up) plus %.0f min of setup; GPU time only, disk extra. Scale with your data size and epochs."),
+		ref.GPU, billing.SetupHours*60))
+	res.Reply = rep
+}
+
+// reportedLine says what the reference's source paid, as a reader would
+// name it.
+func (r *Router) reportedLine(ref *advice.Reference, en bool) string {
+	var ids []string
+	for id := range ref.Reported {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	var parts []string
+	for _, id := range ids {
+		parts = append(parts, fmt.Sprintf(pick1(en, "%s 约 %g 元", "%s about %g CNY"), r.platformName(id, en), ref.Reported[id]))
+	}
+	src := seedCite(ref.Source, en)
+	if !reSeedRef.MatchString(ref.Source) {
+		src = SourceText(ref.Source, en)
+	}
+	if len(parts) == 0 {
+		return pick1(en, "参考：", "Reference: ") + src
+	}
+	return fmt.Sprintf(pick1(en, "%s里实际花费：%s（当时的价格）。", "What %s paid: %s (at its prices then)."), src, joinIDs(parts, en))
+}

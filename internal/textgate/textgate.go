@@ -1,0 +1,193 @@
+// Package textgate runs a regular expression only on texts that contain
+// the literals every match must contain. Go's regexp engine has no
+// literal prefilter for unanchored patterns with alternations, and the
+// bot runs dozens of them on every message; most messages contain none of
+// a pattern's words, and a few strings.Contains calls rule them out.
+package textgate
+
+import (
+	"regexp"
+	"regexp/syntax"
+	"strings"
+)
+
+// Regexp is a regexp.Regexp with a literal gate. Its Find and Match
+// methods return what the regexp would, only faster on texts the gate
+// rules out.
+type Regexp struct {
+	*regexp.Regexp
+	// clauses: every match contains one string of each clause (nil when
+	// nothing is known and the gate is always open).
+	clauses [][]string
+}
+
+// MustCompile compiles pattern and its gate; it panics like
+// regexp.MustCompile.
+func MustCompile(pattern string) *Regexp {
+	return &Regexp{Regexp: regexp.MustCompile(pattern), clauses: RequiredLiterals(pattern)}
+}
+
+// Possible reports whether s contains a string of every clause.
+func (r *Regexp) Possible(s string) bool {
+	for _, c := range r.clauses {
+		found := false
+		for _, lit := range c {
+			if strings.Contains(s, lit) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// MatchString is regexp's MatchString behind the gate.
+func (r *Regexp) MatchString(s string) bool { return r.Possible(s) && r.Regexp.MatchString(s) }
+
+// FindStringSubmatch is regexp's FindStringSubmatch behind the gate.
+func (r *Regexp) FindStringSubmatch(s string) []string {
+	if !r.Possible(s) {
+		return nil
+	}
+	return r.Regexp.FindStringSubmatch(s)
+}
+
+// FindStringSubmatchIndex is regexp's FindStringSubmatchIndex behind the
+// gate.
+func (r *Regexp) FindStringSubmatchIndex(s string) []int {
+	if !r.Possible(s) {
+		return nil
+	}
+	return r.Regexp.FindStringSubmatchIndex(s)
+}
+
+// FindStringIndex is regexp's FindStringIndex behind the gate.
+func (r *Regexp) FindStringIndex(s string) []int {
+	if !r.Possible(s) {
+		return nil
+	}
+	return r.Regexp.FindStringIndex(s)
+}
+
+// FindAllStringSubmatchIndex is regexp's FindAllStringSubmatchIndex
+// behind the gate.
+func (r *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
+	if !r.Possible(s) {
+		return nil
+	}
+	return r.Regexp.FindAllStringSubmatchIndex(s, n)
+}
+
+// FindAllStringIndex is regexp's FindAllStringIndex behind the gate.
+func (r *Regexp) FindAllStringIndex(s string, n int) [][]int {
+	if !r.Possible(s) {
+		return nil
+	}
+	return r.Regexp.FindAllStringIndex(s, n)
+}
+
+// ReplaceAllString is regexp's ReplaceAllString behind the gate.
+func (r *Regexp) ReplaceAllString(src, repl string) string {
+	if !r.Possible(src) {
+		return src
+	}
+	return r.Regexp.ReplaceAllString(src, repl)
+}
+
+// RequiredLiterals returns what every match of the pattern contains, as
+// clauses: each match contains at least one string of every clause. Nil
+// means no such literal is known (the pattern must run on every text). It
+// reads the parsed pattern: a literal is one clause; a concatenation needs
+// all its parts' clauses; an alternation needs, from each branch, one of
+// that branch's most selective clause; x+ and x{n,} with n ≥ 1 need what x
+// needs; anything optional needs nothing; a small class of Chinese
+// characters ("没|无" parses as [无没]) is a clause of single characters.
+func RequiredLiterals(pattern string) [][]string {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	return required(re.Simplify())
+}
+
+func required(re *syntax.Regexp) [][]string {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase != 0 {
+			return nil
+		}
+		return [][]string{{string(re.Rune)}}
+	case syntax.OpCharClass:
+		return classLiterals(re)
+	case syntax.OpCapture, syntax.OpPlus:
+		return required(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return required(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		var all [][]string
+		for _, sub := range re.Sub {
+			all = append(all, required(sub)...)
+		}
+		return all
+	case syntax.OpAlternate:
+		var union []string
+		for _, sub := range re.Sub {
+			r := required(sub)
+			if r == nil {
+				return nil
+			}
+			best := r[0]
+			for _, c := range r[1:] {
+				if shortest(c) > shortest(best) {
+					best = c
+				}
+			}
+			union = append(union, best...)
+		}
+		return [][]string{union}
+	}
+	return nil
+}
+
+// classLiterals is a small class of non-ASCII characters as one clause.
+func classLiterals(re *syntax.Regexp) [][]string {
+	var lits []string
+	for i := 0; i+1 < len(re.Rune); i += 2 {
+		lo, hi := re.Rune[i], re.Rune[i+1]
+		if lo < 0x80 || hi-lo > 8 || len(lits) > 8 {
+			return nil
+		}
+		for r := lo; r <= hi; r++ {
+			lits = append(lits, string(r))
+		}
+	}
+	if len(lits) == 0 {
+		return nil
+	}
+	return [][]string{lits}
+}
+
+// shortest is the byte length of the shortest string in a set.
+func shortest(xs []string) int {
+	n := -1
+	for _, x := range xs {
+		if n < 0 || len(x) < n {
+			n = len(x)
+		}
+	}
+	return n
+}
+
+// Compile is MustCompile that returns the error.
+func Compile(pattern string) (*Regexp, error) {
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return nil, err
+	}
+	return &Regexp{Regexp: re, clauses: RequiredLiterals(pattern)}, nil
+}

@@ -1,0 +1,68 @@
+package textgate_test
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/labgpu/bot/internal/textgate"
+)
+
+func TestRequiredLiterals(t *testing.T) {
+	cases := []struct {
+		re   string
+		want [][]string
+	}{
+		{`包月|包周`, [][]string{{"包"}, {"周", "月"}}},
+		{`(\d+)\s*(?:块|元)`, [][]string{{"元", "块"}}},
+		{`seq\s*=?\s*(\d+)`, [][]string{{"seq"}}},
+		{`a?b`, [][]string{{"b"}}},
+		{`\d+`, nil},
+		{`x|\d`, nil},
+		{`(没|无)卡`, [][]string{{"无", "没"}, {"卡"}}},
+	}
+	for _, c := range cases {
+		if got := textgate.RequiredLiterals(c.re); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("RequiredLiterals(%q) = %q, want %q", c.re, got, c.want)
+		}
+	}
+}
+
+// TestGateAgrees: the gated regexp finds what the plain one finds.
+func TestGateAgrees(t *testing.T) {
+	pats := []string{`包月|包周|\bmonthly\b`, `(\d+)\s*(?:块|元)(\d)?`, `^\s*(?:静音|mute)\b`, `seq\s*(\d+)`}
+	texts := []string{"4090包月多少", "1块5以下", "mute 2h", "静音", "seq 4096", "nothing here", "", "monthly price", "月包"}
+	for _, p := range pats {
+		g := textgate.MustCompile(p)
+		for _, s := range texts {
+			if g.MatchString(s) != g.Regexp.MatchString(s) || !reflect.DeepEqual(g.FindStringSubmatchIndex(s), g.Regexp.FindStringSubmatchIndex(s)) {
+				t.Errorf("%q on %q: gate disagrees", p, s)
+			}
+		}
+	}
+}
+
+func FuzzGate(f *testing.F) {
+	f.Add(`包月|\bweekly\b`, "4090 weekly 包月")
+	f.Fuzz(func(t *testing.T, p, s string) {
+		g, err := func() (g *textgate.Regexp, err error) {
+			defer func() {
+				if recover() != nil {
+					err = errBad
+				}
+			}()
+			return textgate.MustCompile(p), nil
+		}()
+		if err != nil {
+			return
+		}
+		if g.MatchString(s) != g.Regexp.MatchString(s) {
+			t.Fatalf("%q on %q: gate disagrees", p, s)
+		}
+	})
+}
+
+type badPattern struct{}
+
+func (badPattern) Error() string { return "bad pattern" }
+
+var errBad = badPattern{}
