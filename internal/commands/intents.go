@@ -116,6 +116,12 @@ func LoadIntents(fsys fs.FS) (*Intents, error) {
 		for c, ws := range f.Concepts {
 			concepts[c] = append(concepts[c], ws...)
 		}
+		if f.Intent != "" && len(f.Keywords) > 0 {
+			// An intent's keywords are a concept of their own ("@kw_stock").
+			for _, k := range f.Keywords {
+				concepts["kw_"+f.Intent] = append(concepts["kw_"+f.Intent], catalog.Fold(k))
+			}
+		}
 	}
 	lx, err := newLexicon(concepts)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/commands/scorer"
+	"github.com/labgpu/bot/internal/textgate"
 )
 
 // Understanding a message is a small pipeline (Understand):
@@ -54,11 +55,11 @@ type Understander struct {
 	cat  *catalog.Catalog
 	base *advice.Base
 	in   *Intents
-	// intents rates the intents (advice as one); topics rates the
-	// knowledge-base topics of an advice question.
-	intents, topics *scorer.Model
-	chatEn          bool
-	kbW             float64
+	// model rates every intent and every knowledge-base topic (labels
+	// "stock", "advice/cuda-oom" …).
+	model  *scorer.Model
+	chatEn bool
+	kbW    float64
 }
 
 // UnderstanderOptions tune NewUnderstander.
@@ -89,21 +90,10 @@ func NewUnderstander(cat *catalog.Catalog, base *advice.Base, in *Intents, o Und
 		}
 	}
 	ex := scorerExamples(cat, base, in.Lexicon, train)
-	var byIntent, byTopic []scorer.Example
-	for _, e := range ex {
-		i, t := splitLabel(e.Label)
-		if t != "" {
-			byTopic = append(byTopic, scorer.Example{Text: e.Text, Tags: e.Tags, Label: t})
-		}
-		e.Label = i
-		byIntent = append(byIntent, e)
+	if o.Scorer.Prior == nil {
+		o.Scorer.Prior = intentPrior(ex)
 	}
-	io := o.Scorer
-	if io.Prior == nil {
-		io.Prior = func(string) float64 { return 1 }
-	}
-	u.intents = scorer.Train(byIntent, io)
-	u.topics = scorer.Train(byTopic, o.Scorer)
+	u.model = scorer.Train(ex, o.Scorer)
 	return u
 }
 
@@ -128,6 +118,24 @@ func scorerExamples(cat *catalog.Catalog, base *advice.Base, lx *Lexicon, train 
 	return ex
 }
 
+// intentPrior gives every intent the same prior and splits advice's among
+// its topics, so that forty topics do not make advice the default reading
+// of any text.
+func intentPrior(ex []scorer.Example) func(string) float64 {
+	topics := map[string]bool{}
+	for _, e := range ex {
+		if _, t := splitLabel(e.Label); t != "" {
+			topics[t] = true
+		}
+	}
+	return func(label string) float64 {
+		if _, t := splitLabel(label); t != "" {
+			return 1 / float64(len(topics))
+		}
+		return 1
+	}
+}
+
 // read runs the slot extractors and the knowledge base's matcher over a
 // text: what the scorer reads, the same in training and in use.
 func read(cat *catalog.Catalog, base *advice.Base, lx *Lexicon, text string, chatEn bool) *extraction {
@@ -145,16 +153,21 @@ func read(cat *catalog.Catalog, base *advice.Base, lx *Lexicon, text string, cha
 }
 
 // Labelled is a phrasing with its label: an intent, or "advice/<topic>".
+// Keyword marks an intent's keyword (trained on, never scored).
 type Labelled struct {
 	Text, Label string
+	Keyword     bool
 }
 
 // Training returns the phrasings the scorer trains on.
 func (u *Understander) Training() []Labelled {
 	var out []Labelled
 	for _, d := range u.in.Defs {
-		for _, e := range append(append([]string{}, d.Examples...), d.Keywords...) {
-			out = append(out, Labelled{e, d.Intent})
+		for _, e := range d.Examples {
+			out = append(out, Labelled{Text: e, Label: d.Intent})
+		}
+		for _, e := range d.Keywords {
+			out = append(out, Labelled{Text: e, Label: d.Intent, Keyword: true})
 		}
 	}
 	if u.base == nil {
@@ -170,17 +183,17 @@ func (u *Understander) Training() []Labelled {
 			continue
 		}
 		for _, e := range u.in.Topics[id].Examples {
-			out = append(out, Labelled{e, topicLabel(id)})
+			out = append(out, Labelled{Text: e, Label: topicLabel(id)})
 		}
 	}
 	for _, t := range u.base.Topics {
 		for _, e := range t.Examples {
-			out = append(out, Labelled{e, topicLabel(t.ID)})
+			out = append(out, Labelled{Text: e, Label: topicLabel(t.ID)})
 		}
 	}
 	for _, w := range u.base.Workloads {
 		for _, e := range w.Examples {
-			out = append(out, Labelled{e, topicLabel("card-choice")})
+			out = append(out, Labelled{Text: e, Label: topicLabel("card-choice")})
 		}
 	}
 	return out
@@ -191,12 +204,12 @@ func (u *Understander) Scored() []Labelled {
 	var out []Labelled
 	for _, d := range u.in.Defs {
 		for _, e := range d.Scored {
-			out = append(out, Labelled{e, d.Intent})
+			out = append(out, Labelled{Text: e, Label: d.Intent})
 		}
 	}
 	for id, tc := range u.in.Topics {
 		for _, e := range tc.Scored {
-			out = append(out, Labelled{e, topicLabel(id)})
+			out = append(out, Labelled{Text: e, Label: topicLabel(id)})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Text < out[j].Text })
@@ -222,6 +235,7 @@ func (u *Understander) Understand(text string) Query {
 		u.decide(q, ranked)
 		symptomRule(q, &m, x.s)
 		commandRule(q, &m, x.s, ranked)
+		boundaryRules(q, &m, x, ranked)
 	}
 	u.finish(x, &m)
 	return *q
@@ -247,45 +261,25 @@ func (u *Understander) pattern(x *extraction) string {
 	return ""
 }
 
-// rank scores every label: P(intent) from the intent scorer, and for
-// advice P(topic | advice) from the topic scorer; the knowledge base's
-// matcher adds its evidence to both (a printed error is strong evidence
-// for advice and for its topic); readings the slots rule out are dropped.
+// rank scores every label: the scorer's posterior, the knowledge base's
+// matcher adding its evidence to its topics (a printed error is strong
+// evidence), readings the message rules out dropped (slotsAllow).
 func (u *Understander) rank(x *extraction, m *advice.Result) []scorer.Scored {
 	text, tags := x.scorerInput()
 	raw := map[string]float64{}
-	best := 0.0
 	for _, h := range append(append([]advice.Hit{}, m.Closest...), m.Related...) {
 		raw[h.Topic.ID] = rawScore(h.Score)
 	}
 	if m.Best != nil {
 		raw[m.Best.Topic.ID] = rawScore(m.Best.Score)
 	}
-	for _, v := range raw {
-		best = math.Max(best, v)
-	}
-	intents := adjust(u.intents.Score(text, tags), func(s scorer.Scored) float64 {
-		if !slotsAllow(s.Label, x) {
+	return adjust(u.model.Score(text, tags), func(s scorer.Scored) float64 {
+		i, t := splitLabel(s.Label)
+		if !slotsAllow(i, x) {
 			return math.Inf(-1)
 		}
-		if s.Label == IntentAdvice {
-			return u.kbW * best
-		}
-		return 0
+		return u.kbW * raw[t]
 	})
-	var out []scorer.Scored
-	for _, i := range intents {
-		if i.Label != IntentAdvice {
-			out = append(out, i)
-			continue
-		}
-		topics := adjust(u.topics.Score(text, tags), func(s scorer.Scored) float64 { return u.kbW * raw[s.Label] })
-		for _, t := range topics {
-			out = append(out, scorer.Scored{Label: topicLabel(t.Label), P: i.P * t.P})
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].P > out[j].P })
-	return out
 }
 
 // adjust adds log-odds to each reading's probability and renormalises.
@@ -417,7 +411,42 @@ func commandRule(q *Query, m *advice.Result, folded string, ranked []scorer.Scor
 	}
 }
 
+// billingTopics are the knowledge-base pitfalls about how platforms bill
+// and keep data; the prices answer gives a named platform's rules.
+var billingTopics = []string{"idle-storage-cost", "min-billing-restart", "data-lost-on-release"}
+
+// boundaryRules apply the corpus's written boundaries where the scorer
+// cannot see them:
+//   - a named platform's billing or retention rules are the prices
+//     answer; the same words without a platform, or with a problem
+//     ("为啥还在扣钱", "数据没了"), are the knowledge-base pitfall;
+//   - a card question that names an LLM job ("qwen2.5-7b lora 选卡") is an
+//     estimate; an estimate question reporting an OOM that happened is
+//     the OOM topic;
+//   - an advice reading the knowledge base does not back (no term of any
+//     topic), about nothing of the bot's world (no card, platform, job or
+//     domain word), is outside what the bot does.
+func boundaryRules(q *Query, m *advice.Result, x *extraction, ranked []scorer.Scored) {
+	named := len(q.Platforms) > 0
+	job := q.Model != "" || q.ParamsB > 0
+	switch {
+	case q.Intent == IntentPrices && !named && m.Best != nil && containsStr(billingTopics, m.Best.Topic.ID):
+		q.Intent, q.Topic = IntentAdvice, m.Best.Topic.ID
+	case q.Intent == IntentAdvice && q.Topic == "card-choice" && job:
+		q.Intent, q.Topic = IntentEstimate, ""
+	case q.Intent == IntentEstimate && m.Best != nil && m.Best.Topic.ID == "cuda-oom" && reHappened.MatchString(x.s) && !containsAny(x.s, kwWillIt):
+		q.Intent, q.Topic = IntentAdvice, "cuda-oom"
+	case q.Intent == IntentAdvice && m.Best == nil && len(m.Closest) == 0 && !named && len(q.GPUs) == 0 && !job &&
+		containsStr(slotTags(q, x.s), "no_domain") && labelP(ranked, IntentUnknown) > 0.01:
+		q.Intent, q.Topic = IntentUnknown, ""
+	}
+}
+
 var (
+	// reProblemWords report something that went wrong.
+	reProblemWords = textgate.MustCompile(`为啥|为什么|怎么回事|怎么办|咋办|咋整|还在扣|一直扣|扣了|被扣|没了|丢了|找回|不见了|坑|why|lost|gone|still (?:charged|billing|paying)|charged me|how do i stop`)
+	// reHappened says an OOM already happened ("爆了", "OOM 了", "报错").
+	reHappened = textgate.MustCompile(`爆了|炸了|oom了|oom 了|报错|报了|挂了|崩了|又oom|still ooms?|ooms? (?:on|at|when|after)|ran out of|got (?:an? )?oom|error:|outofmemoryerror|out of memory\.`)
 	// kwStockAsk ask whether a card is in stock.
 	kwStockAsk = []string{"有货", "有没有卡", "还有卡", "有卡吗", "哪家有", "sold out", "in stock", "out of stock", "available?"}
 	// kwCost are words asking for money, which the stock, prices and
@@ -451,7 +480,8 @@ func labelP(ranked []scorer.Scored, label string) float64 {
 	return 0
 }
 
-// byIntent sums the labels' probabilities per intent, best first.
+// byIntent rates each intent by its best label (advice by its best
+// topic), best first.
 func byIntent(ranked []scorer.Scored) []scorer.Scored {
 	sum := map[string]float64{}
 	var order []string
@@ -460,7 +490,7 @@ func byIntent(ranked []scorer.Scored) []scorer.Scored {
 		if _, ok := sum[i]; !ok {
 			order = append(order, i)
 		}
-		sum[i] += s.P
+		sum[i] = math.Max(sum[i], s.P)
 	}
 	out := make([]scorer.Scored, 0, len(order))
 	for _, i := range order {
