@@ -8,5 +8,6 @@ import "embed"
 
 // FS holds the embedded YAML files at its root.
 //
-//go:embed *.yaml intents/*.yaml
+//go:generate go run ../internal/commands/compile intents.json
+//go:embed *.yaml *.json intents/*.yaml
 var FS embed.FS

@@ -98,8 +98,9 @@ func newRoot() *cobra.Command {
 
 func askCmd() *cobra.Command {
 	var format, chatKey string
+	var full bool
 	c := &cobra.Command{
-		Use:     "ask [--format text|json] QUESTION",
+		Use:     "ask [--format text|json] [--full] QUESTION",
 		Short:   "answer one question and exit",
 		Example: `  bot ask "哪家有4090"` + "\n" + `  bot ask --format json "7B LoRA 要多少钱"`,
 		Args: func(_ *cobra.Command, args []string) error {
@@ -121,10 +122,15 @@ func askCmd() *cobra.Command {
 			if !ok || channel == "" || chatID == "" {
 				return usageError{fmt.Errorf("--chat: %q is not CHANNEL/CHAT_ID, e.g. webhook/lab", chatKey)}
 			}
-			return a.AskIn(cmd.Context(), channel, chatID, strings.Join(args, " "), format, os.Stdout)
+			var opts []app.AskOption
+			if full {
+				opts = append(opts, app.Full())
+			}
+			return a.AskIn(cmd.Context(), channel, chatID, strings.Join(args, " "), format, os.Stdout, opts...)
 		},
 	}
 	c.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	c.Flags().BoolVar(&full, "full", false, "print the whole answer (what 详情 shows) instead of the short form")
 	c.Flags().StringVar(&chatKey, "chat", "console/console", "the chat the question comes from (subscriptions alert there), e.g. webhook/lab for a configured webhook")
 	return c
 }

@@ -121,9 +121,15 @@ type Workload struct {
 // its wall-clock hours; Reported are the totals the source paid per
 // platform (CNY, at the source's prices); Source names where it comes from.
 type Reference struct {
-	Setting  catalog.Text       `yaml:"setting" json:"setting"`
-	GPU      string             `yaml:"gpu" json:"gpu"`
-	Hours    float64            `yaml:"hours" json:"hours"`
+	Setting catalog.Text `yaml:"setting" json:"setting"`
+	GPU     string       `yaml:"gpu" json:"gpu"`
+	Hours   float64      `yaml:"hours" json:"hours"`
+	// Epochs is the run's epochs; Dataset names its dataset as folded
+	// text says it ("imagenet") and Fraction the part of it used (0.1), so
+	// a question about the whole dataset or more epochs scales up.
+	Epochs   float64            `yaml:"epochs,omitempty" json:"epochs,omitempty"`
+	Dataset  string             `yaml:"dataset,omitempty" json:"dataset,omitempty"`
+	Fraction float64            `yaml:"fraction,omitempty" json:"fraction,omitempty"`
 	Reported map[string]float64 `yaml:"reported,omitempty" json:"reported,omitempty"`
 	Source   string             `yaml:"source" json:"source"`
 }

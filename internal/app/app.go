@@ -151,7 +151,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (*App, error) {
 		o.Log.Warn("restoring stock snapshots", "err", err)
 	}
 	policy := stock.Policy{Debounce: cfg.Alerts.Debounce, Cooldown: cfg.Alerts.Cooldown.D(), MinDrop: cfg.Alerts.MinDrop, SoldOutAgain: cfg.Alerts.SoldOutAgain}
-	opts := []commands.Option{commands.WithClock(o.Now), commands.WithLocation(loc), commands.WithAdvice(kb)}
+	opts := []commands.Option{commands.WithClock(o.Now), commands.WithLocation(loc), commands.WithAdvice(kb), commands.WithChatLanguage(cfg.Chat.Language)}
 	if a.Store != nil {
 		opts = append(opts, commands.WithAlerts(a.Store, a.Store, policy), commands.WithStorage(a.StorageOptions()))
 		a.Alerter = &stock.Alerter{Subs: a.Store, Log: a.Store, Notifier: a.Notifier, Policy: policy, Quiet: quietHours(cfg.Alerts.QuietHours, loc), Logger: o.Log}

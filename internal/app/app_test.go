@@ -150,12 +150,12 @@ func TestConsole(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := out.String()
-	for _, want := range []string{"RTX 4090", "目录标价", "输入太长", "Estimate", "Cheapest"} {
+	for _, want := range []string{"RTX 4090", "目录标价", "输入太长", "7B model", "cheapest", "say “more”"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("console output lacks %q:\n%s", want, s)
 		}
 	}
-	if strings.Contains(s, "labgpu bot：帮实验室") {
+	if strings.Contains(s, "我能帮实验室") {
 		t.Error("input after exit was answered")
 	}
 }

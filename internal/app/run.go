@@ -62,10 +62,23 @@ func (a *App) Ask(ctx context.Context, question, format string, w io.Writer) err
 	return a.AskIn(ctx, "console", "console", question, format, w)
 }
 
+// AskOption tunes AskIn.
+type AskOption func(*askOptions)
+
+type askOptions struct{ full bool }
+
+// Full prints the long form of the answer (what "详情" shows) instead of
+// the short one.
+func Full() AskOption { return func(o *askOptions) { o.full = true } }
+
 // AskIn answers one question as if asked in the given chat (channel and
 // chat id): a subscription made this way alerts that chat.
-func (a *App) AskIn(ctx context.Context, channel, chatID, question, format string, w io.Writer) error {
-	msg := chat.Message{Channel: channel, ID: "cli", ChatID: chatID, ChatType: chat.P2P, SenderID: "console", SenderName: "you", Text: question, Time: time.Now()}
+func (a *App) AskIn(ctx context.Context, channel, chatID, question, format string, w io.Writer, opts ...AskOption) error {
+	var o askOptions
+	for _, f := range opts {
+		f(&o)
+	}
+	msg := chat.Message{Channel: channel, ID: "cli", ChatID: chatID, ChatType: chat.P2P, SenderID: "console", SenderName: "我", Text: question, Time: time.Now()}
 	res := a.Router.Answer(ctx, msg)
 	switch res.Intent {
 	case commands.IntentSubscribe, commands.IntentUnsubscribe, commands.IntentSubscriptions, commands.IntentMute,
@@ -78,7 +91,11 @@ func (a *App) AskIn(ctx context.Context, channel, chatID, question, format strin
 	if format == FormatJSON {
 		return writeJSON(w, res)
 	}
-	_, err := io.WriteString(w, chat.PlainText(res.Reply))
+	text := res.Text
+	if o.full && res.Reply.Full != nil {
+		text = res.FullText
+	}
+	_, err := io.WriteString(w, text)
 	return err
 }
 

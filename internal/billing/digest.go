@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/labgpu/bot/internal/catalog"
@@ -304,10 +305,15 @@ func ownerLabel(d DiskState) string {
 	return MemberLabel(d.Owner)
 }
 
-// MemberLabel names a member whose display name is unknown: "成员" and
-// the last four characters of the id.
+// MemberLabel names a member whose display name is unknown: a chat
+// platform's opaque id (Feishu "ou_…", a WeChat "@…" user name, anything
+// over 20 characters) becomes "成员" and its last four characters; a short
+// id someone chose ("alice" in an imported ledger) is kept.
 func MemberLabel(id string) string {
 	r := []rune(id)
+	if !strings.HasPrefix(id, "ou_") && !strings.HasPrefix(id, "on_") && !strings.HasPrefix(id, "@") && len(r) <= 20 {
+		return id
+	}
 	if len(r) > 4 {
 		r = r[len(r)-4:]
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/labgpu/bot/internal/textgate"
 	"math"
 	"sort"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/textgate"
 )
 
 // AdviceResult is the advice behind an answer (intent advice).

@@ -1,10 +1,10 @@
 package commands
 
 import (
-	"github.com/labgpu/bot/internal/textgate"
 	"strings"
 
 	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/textgate"
 )
 
 // officialDomains are each platform's own sites: a source that cites one

@@ -3,7 +3,6 @@ package commands
 import (
 	"context"
 	"fmt"
-	"github.com/labgpu/bot/internal/textgate"
 	"math"
 	"sort"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/textgate"
 )
 
 // CompareResult is the comparison behind an answer (intent compare).
@@ -83,7 +83,7 @@ func (r *Router) compareGPUs(res *Result, quotes billing.Quotes) {
 		}
 	}
 	if len(cr.Cards) < 2 {
-		res.Reply = chat.Reply{Title: pick1(en, "要比较的卡至少要两张我认识的。", "Name at least two GPUs I know to compare.")}
+		res.Reply = r.compareWhat(res)
 		return
 	}
 	a, b := cr.Cards[0], cr.Cards[1]
@@ -110,6 +110,22 @@ func (r *Router) compareGPUs(res *Result, quotes billing.Quotes) {
 		rep.Notes = append(rep.Notes, unverifiedPriceNote(en))
 	}
 	res.Reply = rep
+}
+
+// compareWhat asks which two to compare, naming what was recognised.
+func (r *Router) compareWhat(res *Result) chat.Reply {
+	en := res.English
+	var known []string
+	for _, p := range res.Platforms {
+		known = append(known, r.platformName(p, en))
+	}
+	known = append(known, res.NamedGPUs...)
+	rep := chat.Reply{Title: pick1(en, "比较哪两个？说两个平台或两张卡，例如“恒源云和AutoDL哪个便宜”“3090 还是 4090”。", "Compare which two? Name two platforms or two GPUs, e.g. “autodl vs runpod” or “3090 or 4090”.")}
+	if len(known) > 0 {
+		rep.Lines = append(rep.Lines, pick1(en, "只认出了：", "I only recognised: ")+strings.Join(known, pick1(en, "、", ", "))+pick1(en, "（平台名写错了？）", " (a name misspelt?)"))
+	}
+	res.Question = rep.Title
+	return rep
 }
 
 // representative is a family's best-known member ("A100" → the first
@@ -160,8 +176,8 @@ func gpuVerdict(a, b CardCompare, aspect string, en bool) string {
 		return fmt.Sprintf(pick1(en, "%s 更划算：每卡时更便宜（%s vs %s 元），按同样的算力也便宜约 %.0f%%；%s。", "%s is the better deal: cheaper per hour (%s vs %s CNY) and about %.0f%% cheaper per unit of compute; %s."),
 			value.GPU, value.priceText(), other.priceText(), save, speedLine)
 	}
-	return fmt.Sprintf(pick1(en, "按小时 %s 便宜（%s vs %s 元/卡时），但 %s 更快，同一个训练任务的总价约低 %.0f%%；%s。", "Per hour %s is cheaper (%s vs %s CNY), but %s is faster, so the same training job costs about %.0f%% less on it; %s."),
-		cheapHour.GPU, cheapHour.priceText(), other.priceText(), value.GPU, save, speedLine)
+	return fmt.Sprintf(pick1(en, "按总价 %s 更划算：按小时 %s 便宜（%s vs %s 元/卡时），但 %s 快得多，同一个训练任务的总价约低 %.0f%%；%s。", "%s is the better deal by the total: per hour %s is cheaper (%s vs %s CNY), but %s is much faster, so the same training job costs about %.0f%% less on it; %s."),
+		value.GPU, cheapHour.GPU, cheapHour.priceText(), value.priceText(), value.GPU, save, speedLine)
 }
 
 // platformQuotes limits quotes to the given platforms (all when none).
@@ -195,9 +211,14 @@ func cheaperOf(a, b billing.PriceQuote) (string, float64) {
 	return lo.Platform, pct
 }
 
+// maxComparePlatforms is the most platforms one comparison table shows.
+const maxComparePlatforms = 4
+
 // platformRows are the GPUs priced on at least two of the platforms
-// (the named GPUs when there are any), most-asked cards first.
-func (r *Router) platformRows(res *Result, quotes billing.Quotes) []PlatformPrice {
+// (the named GPUs when there are any), in catalog order; each says which
+// platform is the cheapest and by how much against the runner-up, or ""
+// when the two are about the same.
+func (r *Router) platformRows(res *Result, plats []string, quotes billing.Quotes) []PlatformPrice {
 	gpus := res.GPUs
 	if len(gpus) == 0 {
 		for _, g := range r.cat.GPUs {
@@ -207,41 +228,48 @@ func (r *Router) platformRows(res *Result, quotes billing.Quotes) []PlatformPric
 	var rows []PlatformPrice
 	for _, g := range gpus {
 		pp := PlatformPrice{GPU: g, Quotes: map[string]billing.PriceQuote{}}
+		var qs []billing.PriceQuote
 		for _, pq := range quotes(g) {
-			if containsStr(res.Platforms, pq.Platform) {
+			if containsStr(plats, pq.Platform) {
 				pp.Quotes[pq.Platform] = pq
+				qs = append(qs, pq)
 			}
 		}
-		if len(pp.Quotes) < 2 && len(res.GPUs) == 0 {
+		if len(qs) < 2 && len(res.GPUs) == 0 {
 			continue
 		}
-		if a, ok := pp.Quotes[res.Platforms[0]]; ok {
-			if b, ok := pp.Quotes[res.Platforms[1]]; ok {
-				pp.Cheaper, pp.SavingPct = cheaperOf(a, b)
-				pp.SavingPct = math.Round(pp.SavingPct)
-			}
+		sort.SliceStable(qs, func(i, j int) bool { return qs[i].CNYPerGPUHour < qs[j].CNYPerGPUHour })
+		if len(qs) >= 2 {
+			pp.Cheaper, pp.SavingPct = cheaperOf(qs[0], qs[1])
+			pp.SavingPct = math.Round(pp.SavingPct)
 		}
 		rows = append(rows, pp)
 	}
 	return rows
 }
 
-// comparePlatforms answers "恒源云和AutoDL哪个便宜": per GPU, which
-// platform is cheaper and by how much, then the data disk.
+// comparePlatforms answers "恒源云和AutoDL哪个便宜", "矩池云 秘塔 揽睿 三家3090":
+// per GPU, which platform is cheapest and by how much, then the data disk.
 func (r *Router) comparePlatforms(res *Result, quotes billing.Quotes) {
 	en := res.English
 	cr := res.Compare
-	cr.Prices = r.platformRows(res, quotes)
-	a, b := res.Platforms[0], res.Platforms[1]
-	cr.Verdict = r.platformVerdict(cr.Prices, a, b, en)
-	t := &chat.Table{Header: []string{"GPU", r.platformName(a, en), r.platformName(b, en), pick1(en, "更便宜", "cheaper")}}
+	plats := res.Platforms
+	if len(plats) > maxComparePlatforms {
+		plats = plats[:maxComparePlatforms]
+	}
+	cr.Prices = r.platformRows(res, plats, quotes)
+	cr.Verdict = r.platformVerdict(cr.Prices, plats, en)
+	t := &chat.Table{Header: []string{"GPU"}}
+	for _, p := range plats {
+		t.Header = append(t.Header, r.platformName(p, en))
+	}
+	t.Header = append(t.Header, pick1(en, "最便宜", "cheapest"))
 	unverified := false
 	for _, pp := range cr.Prices {
 		row := []string{pp.GPU}
-		for _, p := range []string{a, b} {
-			pq, ok := pp.Quotes[p]
+		for _, p := range plats {
 			cell := "-"
-			if ok {
+			if pq, ok := pp.Quotes[p]; ok {
 				cell = quoteText(pq)
 				if !pq.Verified {
 					cell += "*"
@@ -264,7 +292,7 @@ func (r *Router) comparePlatforms(res *Result, quotes billing.Quotes) {
 	if len(t.Rows) > 0 {
 		rep.Table = t
 	}
-	if l := r.diskCompareLine(a, b, en); l != "" {
+	if l := r.diskCompareLine(plats, en); l != "" {
 		rep.Lines = append(rep.Lines, l)
 	}
 	rep.Notes = append(rep.Notes, r.quoteSourcesNote(cr.Prices, en))
@@ -275,43 +303,51 @@ func (r *Router) comparePlatforms(res *Result, quotes billing.Quotes) {
 }
 
 // platformVerdict sums up the per-GPU comparison in one line.
-func (r *Router) platformVerdict(rows []PlatformPrice, a, b string, en bool) string {
-	na, nb := r.platformName(a, en), r.platformName(b, en)
+func (r *Router) platformVerdict(rows []PlatformPrice, plats []string, en bool) string {
 	wins := map[string]int{}
-	compared := 0
+	compared, same := 0, 0
 	var pcts []float64
 	for _, pp := range rows {
 		if len(pp.Quotes) < 2 {
 			continue
 		}
 		compared++
-		wins[pp.Cheaper]++
-		if pp.Cheaper != "" {
-			pcts = append(pcts, pp.SavingPct)
+		if pp.Cheaper == "" {
+			same++
+			continue
 		}
+		wins[pp.Cheaper]++
+		pcts = append(pcts, pp.SavingPct)
 	}
+	names := r.platformNames(plats, en)
 	if compared == 0 {
-		return fmt.Sprintf(pick1(en, "%s 和 %s 没有都有价格的卡，没法直接比价。", "%s and %s have no GPU with a known price on both, so they cannot be compared directly."), na, nb)
+		return fmt.Sprintf(pick1(en, "%s 没有都有价格的卡，没法直接比价。", "%s have no GPU with a known price on two of them, so they cannot be compared directly."), names)
+	}
+	if same == compared {
+		return fmt.Sprintf(pick1(en, "%s 价格差不多：可比的 %d 张卡价格区间都重叠。", "%s cost about the same: the price ranges overlap on all %d GPUs compared."), names, compared)
 	}
 	sort.Float64s(pcts)
-	span := ""
-	if len(pcts) > 0 {
-		span = fmt.Sprintf(pick1(en, "，低 %.0f–%.0f%%", ", %.0f–%.0f%% less"), pcts[0], pcts[len(pcts)-1])
-		if pcts[0] == pcts[len(pcts)-1] {
-			span = fmt.Sprintf(pick1(en, "，低 %.0f%%", ", %.0f%% less"), pcts[0])
+	span := fmt.Sprintf(pick1(en, "低 %.0f–%.0f%%", "%.0f–%.0f%% less"), pcts[0], pcts[len(pcts)-1])
+	if pcts[0] == pcts[len(pcts)-1] {
+		span = fmt.Sprintf(pick1(en, "低 %.0f%%", "%.0f%% less"), pcts[0])
+	}
+	var leaders []string
+	for _, p := range plats {
+		if wins[p] > 0 {
+			leaders = append(leaders, p)
 		}
 	}
-	switch {
-	case compared == 1 && wins[""] == 1:
-		return fmt.Sprintf(pick1(en, "%s 上 %s 和 %s 价格差不多（区间重叠）。", "On %s, %s and %s cost about the same (the ranges overlap)."), rows[0].GPU, na, nb)
-	case wins[a] > 0 && wins[b] == 0:
-		return fmt.Sprintf(pick1(en, "%s 更便宜：可比的 %d 张卡里 %d 张更低%s。", "%s is cheaper: lower on %d of the %d GPUs priced on both%s."), na, compared, wins[a], span)
-	case wins[b] > 0 && wins[a] == 0:
-		return fmt.Sprintf(pick1(en, "%s 更便宜：可比的 %d 张卡里 %d 张更低%s。", "%s is cheaper: lower on %d of the %d GPUs priced on both%s."), nb, compared, wins[b], span)
-	case wins[a] == 0 && wins[b] == 0:
-		return fmt.Sprintf(pick1(en, "%s 和 %s 价格差不多：可比的 %d 张卡价格区间都重叠。", "%s and %s cost about the same: the price ranges overlap on all %d GPUs priced on both."), na, nb, compared)
+	if len(leaders) == 1 {
+		return fmt.Sprintf(pick1(en, "%s 最便宜：可比的 %d 张卡里 %d 张最低，%s。", "%s is cheapest: lowest on %d of the %d GPUs compared, %s."),
+			r.platformName(leaders[0], en), compared, wins[leaders[0]], span)
 	}
-	return fmt.Sprintf(pick1(en, "各有便宜：%s 在 %d 张卡上更低，%s 在 %d 张上更低（见下表）。", "It depends on the card: %s is lower on %d GPUs, %s on %d (see below)."), na, wins[a], nb, wins[b])
+	var parts []string
+	for _, pp := range rows {
+		if pp.Cheaper != "" && len(parts) < 3 {
+			parts = append(parts, fmt.Sprintf(pick1(en, "%s 上 %s 低 %.0f%%", "%s on %s, %.0f%% less"), pp.GPU, r.platformName(pp.Cheaper, en), pp.SavingPct))
+		}
+	}
+	return pick1(en, "看卡：", "It depends on the card: ") + strings.Join(parts, pick1(en, "；", "; ")) + pick1(en, "。", ".")
 }
 
 // quoteText is a quote's price: one figure or "~mid (low-high)".
@@ -322,16 +358,26 @@ func quoteText(pq billing.PriceQuote) string {
 	return fmt.Sprintf("%.2f", pq.CNYPerGPUHour)
 }
 
-// diskCompareLine compares the data-disk prices of two platforms.
-func (r *Router) diskCompareLine(a, b string, en bool) string {
-	pa, oka := r.cat.Platform(a)
-	pb, okb := r.cat.Platform(b)
-	if !oka || !okb || pa.Storage.DataDiskCNYPerGBDay == nil || pb.Storage.DataDiskCNYPerGBDay == nil {
+// diskCompareLine compares the platforms' data-disk prices (CNY per
+// GB-day beyond the free part; * a figure only a 2025 review gives).
+func (r *Router) diskCompareLine(plats []string, en bool) string {
+	var parts []string
+	for _, id := range plats {
+		p, ok := r.cat.Platform(id)
+		if !ok || p.Storage.DataDiskCNYPerGBDay == nil {
+			continue
+		}
+		f := *p.Storage.DataDiskCNYPerGBDay
+		star := ""
+		if !f.Verified {
+			star = "*"
+		}
+		parts = append(parts, fmt.Sprintf(pick1(en, "%s %s%s（免费 %g GB）", "%s %s%s (%g GB free)"), p.DisplayName(en), figureText(f), star, p.Storage.DataDiskFreeGB))
+	}
+	if len(parts) < 2 {
 		return ""
 	}
-	fa, fb := *pa.Storage.DataDiskCNYPerGBDay, *pb.Storage.DataDiskCNYPerGBDay
-	return fmt.Sprintf(pick1(en, "数据盘：%s %s vs %s %s 元/GB·天（免费 %g GB vs %g GB）。", "Data disk: %s %s vs %s %s CNY/GB-day (%g GB vs %g GB free)."),
-		pa.DisplayName(en), figureText(fa), pb.DisplayName(en), figureText(fb), pa.Storage.DataDiskFreeGB, pb.Storage.DataDiskFreeGB)
+	return pick1(en, "数据盘 元/GB·天：", "Data disk, CNY/GB-day: ") + strings.Join(parts, pick1(en, "；", "; ")) + pick1(en, "。", ".")
 }
 
 // quoteSourcesNote says whether the compared prices are live or list

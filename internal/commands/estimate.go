@@ -317,7 +317,7 @@ func shortAssumptions(est *billing.Estimate, en bool) string {
 	if est.Method == billing.MethodInference {
 		return fmt.Sprintf(pick1(en, "按上下文 %d、并发 %d、%d-bit 估算；说“seq 8192”“int4”可改。", "Assumed context %d, batch %d, %d-bit; say “seq 8192” or “int4” to change."), est.SeqLen, est.Batch, est.Bits)
 	}
-	data := fmt.Sprintf(pick1(en, "%s 条×%d tokens", "%s samples × %d tokens"), humanNum(float64(j.Samples), en), j.TokensPerSample)
+	data := fmt.Sprintf(pick1(en, "%s条×%d tokens", "%s samples × %d tokens"), humanNum(float64(j.Samples), en), j.TokensPerSample)
 	if j.Samples == 0 {
 		data = humanNum(j.Tokens, en) + " tokens"
 	}

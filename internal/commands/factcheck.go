@@ -3,11 +3,11 @@ package commands
 import (
 	"context"
 	"fmt"
-	"github.com/labgpu/bot/internal/textgate"
 	"math"
 
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/textgate"
 )
 
 // CheckResult is a fact check (intent factcheck): the kind of claim, the
@@ -72,13 +72,13 @@ func (r *Router) factCheckAnswer(_ context.Context, res *Result) {
 	res.Reply = r.renderCheck(c, q, en)
 }
 
-// judge compares a claimed value with a sourced range: within 10% of it
-// is right, within 30% partly right, further is wrong.
+// judge compares a claimed value with a sourced range: within 5% of it
+// is right, within 15% partly right, further is wrong.
 func judge(claimed, low, high float64) string {
 	switch {
-	case claimed >= low*0.9 && claimed <= high*1.1:
+	case claimed >= low*0.95 && claimed <= high*1.05:
 		return VerdictYes
-	case claimed >= low*0.7 && claimed <= high*1.3:
+	case claimed >= low*0.85 && claimed <= high*1.15:
 		return VerdictPartly
 	}
 	return VerdictNo

@@ -33,7 +33,7 @@ func TestFollowUp(t *testing.T) {
 		t.Fatalf("second follow-up lost earlier changes: %+v", res.Estimate)
 	}
 	// Another member's "seq 4096" is not a follow-up to alice's question.
-	if res := say(r, "g1", "bob", "seq 4096"); res.Intent != commands.IntentUnknown {
+	if res := say(r, "g1", "bob", "seq 4096"); res.Intent == commands.IntentEstimate {
 		t.Errorf("bob's message merged into alice's estimate: %q", res.Intent)
 	}
 	// A new question replaces the old one.

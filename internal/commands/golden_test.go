@@ -68,17 +68,26 @@ func ask(r *commands.Router, text string) commands.Result {
 }
 
 func TestGolden(t *testing.T) {
-	r := newRouter(t)
+	r := adviceRouter(t)
 	cases := []struct{ file, question string }{
 		{"stock_4090.golden", "哪家有4090"},
 		{"stock_4090_en.golden", "which platform has a 4090 right now"},
 		{"estimate_chatglm3.golden", "ChatGLM3-6B 4-bit LoRA，5万条数据，seq 2048，batch 4，3个epoch，3090和4090哪个划算"},
 		{"estimate_7b_en.golden", "how much would 7B LoRA cost"},
 		{"help.golden", "帮助"},
+		{"compare_platforms.golden", "恒源云和AutoDL哪个便宜"},
+		{"plan_monthly.golden", "A100 80G 包月多少"},
+		{"factcheck_disk.golden", "文章里说AutoDL数据盘0.5元/GB/天，是真的吗"},
+		{"workload_resnet.golden", "训练一个ResNet50要多少钱"},
+		{"advice_killed.golden", "nohup python train.py & 跑了一晚上…日志最后是 Killed"},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
-			got := chat.PlainText(ask(r, c.question).Reply)
+			res := ask(r, c.question)
+			got := res.Text
+			if res.FullText != "" {
+				got += "\n--- 详情 (the full form) ---\n" + res.FullText
+			}
 			path := filepath.Join("testdata", c.file)
 			if *update {
 				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {

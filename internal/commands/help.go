@@ -3,11 +3,12 @@ package commands
 import (
 	"context"
 	"fmt"
-	"github.com/labgpu/bot/internal/textgate"
+	"sort"
 	"strings"
 
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/textgate"
 )
 
 // areas are the help menu's sections, in order, with the words that ask
@@ -44,11 +45,18 @@ func (r *Router) helpAnswer(_ context.Context, res *Result) {
 	}
 	rep := chat.Reply{Title: pick1(en, "我能帮实验室查 GPU 租用的这些事，@我 直接问就行：", "I help the lab with renting GPUs; @mention me and ask:")}
 	for _, a := range areas {
-		var ex []string
+		var defs []*Definition
 		for _, d := range r.in.Defs {
-			if d.Area == a.id && (a.id != "advice" || r.advice != nil) {
-				if e := helpExample(d, en); e != "" && len(ex) < 3 {
-					ex = append(ex, "“"+e+"”")
+			if d.Area == a.id && d.Menu > 0 && (a.id != "advice" || r.advice != nil) {
+				defs = append(defs, d)
+			}
+		}
+		sort.SliceStable(defs, func(i, j int) bool { return defs[i].Menu < defs[j].Menu })
+		var ex []string
+		for _, d := range defs {
+			for _, h := range helpExamples(d, en, 2) {
+				if len(ex) < 3 {
+					ex = append(ex, "“"+h+"”")
 				}
 			}
 		}
@@ -62,14 +70,16 @@ func (r *Router) helpAnswer(_ context.Context, res *Result) {
 	res.Reply = rep
 }
 
-// helpExample is a definition's first help phrasing in the language.
-func helpExample(d *Definition, en bool) string {
+// helpExamples are a definition's first n help phrasings in the
+// language.
+func helpExamples(d *Definition, en bool, n int) []string {
+	var out []string
 	for _, h := range d.Help {
-		if reCJK.MatchString(h) != en {
-			return h
+		if reCJK.MatchString(h) != en && len(out) < n {
+			out = append(out, h)
 		}
 	}
-	return ""
+	return out
 }
 
 // areaHelp lists one area's intents with their descriptions and
@@ -81,10 +91,21 @@ func (r *Router) areaHelp(area string, en bool) chat.Reply {
 			rep.Title = a.name.Pick(en)
 		}
 	}
+	var defs []*Definition
 	for _, d := range r.in.Defs {
-		if d.Area != area {
-			continue
+		if d.Area == area {
+			defs = append(defs, d)
 		}
+	}
+	// The menu's intents first, in menu order.
+	sort.SliceStable(defs, func(i, j int) bool {
+		mi, mj := defs[i].Menu, defs[j].Menu
+		if (mi == 0) != (mj == 0) {
+			return mi != 0
+		}
+		return mi < mj
+	})
+	for _, d := range defs {
 		var ex []string
 		for _, h := range d.Help {
 			if reCJK.MatchString(h) != en {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/labgpu/bot/internal/textgate"
 	"io/fs"
 	"path"
 	"sort"
@@ -13,6 +12,7 @@ import (
 	"github.com/goccy/go-yaml"
 
 	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/textgate"
 )
 
 // IntentsDir is the directory of intent definitions in the configs FS.
@@ -29,6 +29,9 @@ type Definition struct {
 	// pattern checks (lower first).
 	Area  string `yaml:"area"`
 	Order int    `yaml:"order"`
+	// Menu places the intent's first help phrasing in the help menu's line
+	// for its area (1 first; 0 leaves it out of the menu).
+	Menu int `yaml:"menu"`
 	// Name is a short label, Description what it answers.
 	Name        catalog.Text `yaml:"name"`
 	Description catalog.Text `yaml:"description"`
@@ -76,8 +79,10 @@ type Intents struct {
 	Defs []*Definition
 	// Topics maps a knowledge-base topic id to its phrasings.
 	Topics map[string]TopicCorpus
-	// Lexicon finds the concepts of lexicon.yaml in a text.
-	Lexicon *Lexicon
+	// Concepts are lexicon.yaml's word groups (and each intent's keywords
+	// as "kw_<intent>"); Lexicon finds them in a text.
+	Concepts map[string][]string
+	Lexicon  *Lexicon
 }
 
 // slotNames are the slots a pattern may need, with the test.
@@ -127,7 +132,7 @@ func LoadIntents(fsys fs.FS) (*Intents, error) {
 	if err != nil {
 		return nil, err
 	}
-	out.Lexicon = lx
+	out.Concepts, out.Lexicon = concepts, lx
 	sort.SliceStable(out.Defs, func(i, j int) bool { return out.Defs[i].Order < out.Defs[j].Order })
 	return out, nil
 }

@@ -1,10 +1,10 @@
 package commands
 
 import (
-	"github.com/labgpu/bot/internal/textgate"
 	"strings"
 
 	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/textgate"
 )
 
 var (
@@ -38,6 +38,10 @@ func answerEnglish(text string, chatEnglish bool) bool {
 		return false
 	}
 	if !reLatin.MatchString(folded) {
+		return chatEnglish
+	}
+	if t := strings.TrimSpace(folded); strings.HasPrefix(t, "/") && len(strings.Fields(t)) <= 2 {
+		// "/help" is a command, not English.
 		return chatEnglish
 	}
 	for _, line := range strings.Split(folded, "\n") {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
@@ -143,12 +144,12 @@ func (r *Router) planPlatforms(q Query) []*catalog.Platform {
 // that there are none and what pay-as-you-go comes to.
 func (r *Router) planVerdict(pr *PlanResult, q Query, withPlan int, en bool) string {
 	mode := modeName(pr.Mode, en)
-	what := r.platformNames(q.Platforms, en)
-	if len(q.NamedGPUs) > 0 {
-		what += " " + joinIDs(q.NamedGPUs, en)
-	}
-	if what == "" || what == " " {
+	what := strings.TrimSpace(r.platformNames(q.Platforms, en) + " " + joinIDs(q.NamedGPUs, en))
+	if what == "" {
 		what = pick1(en, "各平台", "across platforms")
+	}
+	if !en {
+		what += " "
 	}
 	best := pr.Rows[0]
 	if pr.Mode == ModeSpot {
@@ -163,16 +164,19 @@ func (r *Router) planVerdict(pr *PlanResult, q Query, withPlan int, en bool) str
 		}
 		return fmt.Sprintf(pick1(en, "%s：有竞价实例的是 %s；竞价价格随行情变，目录里没有具体数字。", "%s: spot instances exist on %s; spot prices move with the market and none is on record."), what, joinIDs(offered, en))
 	}
-	if withPlan > 0 {
-		star := ""
-		if !best.PlanCNY.Verified {
-			star = pick1(en, "（未核实）", " (unverified)")
+	cheapest := pr.Rows[0]
+	for _, row := range pr.Rows {
+		if row.HourlyTimesCNY[0] < cheapest.HourlyTimesCNY[0] {
+			cheapest = row
 		}
-		return fmt.Sprintf(pick1(en, "%s%s：%s %s 约 %s 元%s（%s），按量折算 %.0f 元。", "%s %s: %s %s about %s CNY%s (%s); pay-as-you-go would come to %.0f."),
-			what, mode, r.platformName(best.Platform, en), best.GPU, figureText(*best.PlanCNY), star, best.Source, best.HourlyTimesCNY[0])
 	}
-	return fmt.Sprintf(pick1(en, "%s：目录里没有%s价。按量标价折算，最低 %s %s 约 %.0f 元/%s（%.2f 元/卡时 × %g 小时）。", "%s: no %s price on record. At pay-as-you-go list prices the lowest is %s %s, about %.0f CNY per %s (%.2f CNY/GPU-h × %g h)."),
-		what, mode, r.platformName(best.Platform, en), best.GPU, best.HourlyTimesCNY[0], periodWord(pr.Mode, en), best.HourlyCNY.Low, catalog.PlanModes[pr.Mode])
+	hourly := fmt.Sprintf(pick1(en, "按量标价折算最低 %s %s 约 %.0f 元/%s（%.2f 元/卡时 × %g 小时）", "at pay-as-you-go list prices the lowest is %s %s, about %.0f CNY per %s (%.2f CNY/GPU-h × %g h)"),
+		r.platformName(cheapest.Platform, en), cheapest.GPU, cheapest.HourlyTimesCNY[0], periodWord(pr.Mode, en), cheapest.HourlyCNY.Low, catalog.PlanModes[pr.Mode])
+	if withPlan > 0 {
+		return fmt.Sprintf(pick1(en, "%s%s：目录里有 %s %s 的%s价 %s 元（%s）；%s。", "%s %s: on record, %s %s at %s CNY per %s (%s); %s."),
+			what, mode, r.platformName(best.Platform, en), best.GPU, mode, figureText(*best.PlanCNY), best.Source, hourly)
+	}
+	return fmt.Sprintf(pick1(en, "%s%s：目录里没有%s价；%s。", "%s %s: no %s price on record; %s."), what, mode, mode, hourly)
 }
 
 func periodWord(mode string, en bool) string {

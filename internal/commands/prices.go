@@ -102,6 +102,9 @@ func (r *Router) pricesAnswer(_ context.Context, res *Result) {
 	}
 }
 
+// reRetentionAsk asks how long a platform keeps data.
+var reRetentionAsk = textgate.MustCompile(`保留|多久.{0,6}删|会删|清空|被清|释放|回收|retention|how long.{0,30}keep|wipe|deleted`)
+
 // reNoCardAsk asks about the no-GPU mode (无卡模式) rather than GPUs.
 var reNoCardAsk = textgate.MustCompile(`无卡|不带卡|不带gpu|no[- ]gpu mode|without a gpu`)
 
@@ -123,12 +126,16 @@ func (r *Router) platformShort(p *catalog.Platform, q Query, en bool) chat.Reply
 			t.Rows = append(t.Rows, []string{pr.GPU, priceCell(row, en), Cite(r.cat, p.ID, pr.CNYPerHour, en)})
 		}
 	}
-	title := p.DisplayName(en) + pick1(en, "：", ": ")
+	var parts []string
 	if g := p.Billing.Granularity; g != "" {
-		title += fmt.Sprintf(pick1(en, "按量按%s计费", "pay-as-you-go per %s"), granularityText(g, en))
+		parts = append(parts, fmt.Sprintf(pick1(en, "按量按%s计费", "pay-as-you-go per %s"), granularityText(g, en)))
 	}
 	if len(prices) > 0 {
-		title += pick1(en, "；", "; ") + strings.Join(prices, pick1(en, "、", ", ")) + pick1(en, " 元/卡时（目录标价）", " CNY/GPU-h (list price)")
+		parts = append(parts, strings.Join(prices, pick1(en, "、", ", "))+pick1(en, " 元/卡时（目录标价）", " CNY/GPU-h (list price)"))
+	}
+	title := p.DisplayName(en) + pick1(en, "：", ": ") + strings.Join(parts, pick1(en, "；", "; "))
+	if len(parts) == 0 {
+		title = p.DisplayName(en) + pick1(en, " 计费规则", ": billing rules")
 	}
 	rep := chat.Reply{Title: title}
 	st := p.Storage
@@ -146,7 +153,16 @@ func (r *Router) platformShort(p *catalog.Platform, q Query, en bool) chat.Reply
 		}
 		rep.Lines = append(rep.Lines, nc+pick1(en, "。", "."))
 	}
-	if len(p.Retention) > 0 {
+	switch {
+	case reRetentionAsk.MatchString(catalog.Fold(q.text)) && len(p.Retention) == 0:
+		rep.Title = fmt.Sprintf(pick1(en, "%s：没有查到它关机后保留数据多久的规则（目录里没有有出处的说法）。", "%s: no sourced rule on how long it keeps a stopped instance's data."), p.DisplayName(en))
+		rep.Lines = append(rep.Lines, pick1(en, "稳妥起见，关机前把要留的数据下载到本地或对象存储。", "To be safe, download what you need before shutting down."))
+	case reRetentionAsk.MatchString(catalog.Fold(q.text)):
+		rep.Title = p.DisplayName(en) + pick1(en, "：", ": ") + p.Retention[0].Text.Pick(en)
+		for _, rt := range p.Retention[1:] {
+			rep.Lines = append(rep.Lines, "⚠ "+rt.Text.Pick(en))
+		}
+	case len(p.Retention) > 0:
 		rep.Lines = append(rep.Lines, "⚠ "+p.Retention[0].Text.Pick(en))
 	}
 	if len(t.Rows) > 0 {

@@ -134,6 +134,10 @@ func NewRouter(cat *catalog.Catalog, offers Offers, opts ...Option) *Router {
 		o(r)
 	}
 	if r.in == nil {
+		if u, ok := compiledUnderstander(cat, r.advice, r.chatEn); ok {
+			r.in, r.u = u.in, u
+			return r
+		}
 		in, err := embeddedIntents()
 		if err != nil {
 			panic(err)
@@ -142,6 +146,31 @@ func NewRouter(cat *catalog.Catalog, offers Offers, opts ...Option) *Router {
 	}
 	r.u = cachedUnderstander(cat, r.advice, r.in, r.chatEn)
 	return r
+}
+
+var (
+	compiledOnce   sync.Once
+	compiledIn     *Intents
+	compiledInputs []Input
+	compiledBase   string
+	compiledErr    error
+)
+
+// compiledUnderstander trains from the embedded compiled intents when they
+// were built with this knowledge base (a lab's own advice.yaml trains from
+// the YAML instead).
+func compiledUnderstander(cat *catalog.Catalog, base *advice.Base, chatEn bool) (*Understander, bool) {
+	compiledOnce.Do(func() { compiledIn, compiledInputs, compiledBase, compiledErr = LoadCompiled(configs.FS) })
+	if compiledErr != nil || compiledBase != baseHash(base) {
+		return nil, false
+	}
+	k := understanderKey{cat, base, compiledIn, chatEn}
+	if u, ok := understood.Load(k); ok {
+		return u.(*Understander), true
+	}
+	u := newUnderstanderFrom(cat, base, compiledIn, compiledInputs, chatEn)
+	understood.Store(k, u)
+	return u, true
 }
 
 var (

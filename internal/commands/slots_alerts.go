@@ -1,9 +1,10 @@
 package commands
 
 import (
-	"github.com/labgpu/bot/internal/textgate"
 	"strconv"
 	"strings"
+
+	"github.com/labgpu/bot/internal/textgate"
 )
 
 var (
@@ -46,7 +47,7 @@ func onlyParams(x *extraction) bool {
 	any := q.SeqLen > 0 || q.Batch > 0 || q.Samples > 0 || q.Tokens > 0 || q.TokensPerSample > 0 || q.Epochs > 0 ||
 		q.Bits > 0 || q.LoRARank > 0 || q.LoRATargets != "" || q.Optimizer != "" || q.NoGradCkpt || q.NoFlashAttn ||
 		q.ZeRO > 0 || q.GPUCount > 0 || q.Method != "" || q.ParamsB > 0 && q.Model == ""
-	if !any {
+	if !any || q.Model != "" || q.ModelText != "" {
 		return false
 	}
 	rest := x.rest

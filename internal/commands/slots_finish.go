@@ -1,9 +1,8 @@
 package commands
 
 import (
-	"github.com/labgpu/bot/internal/textgate"
-
 	"github.com/labgpu/bot/internal/advice"
+	"github.com/labgpu/bot/internal/textgate"
 )
 
 // reMine limits a storage list to the sender's own disks.

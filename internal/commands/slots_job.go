@@ -2,11 +2,12 @@ package commands
 
 import (
 	"fmt"
-	"github.com/labgpu/bot/internal/textgate"
 	"math"
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/labgpu/bot/internal/textgate"
 )
 
 // The job's numbers and switches: sequence length, sample length, LoRA

@@ -1,9 +1,10 @@
 package commands
 
 import (
-	"github.com/labgpu/bot/internal/textgate"
 	"sort"
 	"strings"
+
+	"github.com/labgpu/bot/internal/textgate"
 )
 
 // Money amounts as students write them (folded text). Each rule gives the

@@ -1,10 +1,10 @@
 package commands
 
 import (
-	"github.com/labgpu/bot/internal/textgate"
 	"strings"
 
 	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/textgate"
 )
 
 var (

@@ -1,9 +1,10 @@
 package commands
 
 import (
-	"github.com/labgpu/bot/internal/textgate"
 	"strconv"
 	"strings"
+
+	"github.com/labgpu/bot/internal/textgate"
 )
 
 var (

@@ -1,8 +1,9 @@
 package commands
 
 import (
-	"github.com/labgpu/bot/internal/textgate"
 	"strings"
+
+	"github.com/labgpu/bot/internal/textgate"
 )
 
 // billingModes are the words for each billing mode, non-hourly first.
@@ -69,7 +70,8 @@ func extractPeriod(x *extraction) {
 		if len(w) == 1 {
 			w = "0" + w
 		}
-		if w != "00" && w <= "53" {
+		if w != "00" {
+			// An impossible week ("W60") is kept: the digest names it.
 			x.q.Week = strings.TrimPrefix(m[1]+"-W"+w, "-")
 		}
 	}

@@ -8,8 +8,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/textgate"
 )
 
 // maxOfferRows caps the full form's table; the rest is counted in a note.
@@ -180,9 +182,24 @@ func round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }
 func (r *Router) stockAnswer(ctx context.Context, res *Result) {
 	q := res.Query
 	en := q.English
+	if reElsewhere.MatchString(catalog.Fold(q.text)) {
+		// "autodl 上全是灰的，哪里还能租到": every platform but the one named.
+		q.Platforms, q.Platform = nil, ""
+		res.Query.Platforms, res.Query.Platform = nil, ""
+	}
 	now := r.now()
 	snap := r.offers.Snapshot(ctx)
 	rows, noPrice := r.rowsFor(snap, q, now)
+	var capLine []string
+	if len(rows) == 0 && q.MaxPriceCNY > 0 {
+		// Nothing under the ceiling: show the cheapest there is instead.
+		above := q
+		above.MaxPriceCNY = 0
+		if all, _ := r.rowsFor(snap, above, now); len(all) > 0 {
+			rows = all
+			capLine = append(capLine, fmt.Sprintf(pick1(en, "没有 %s 元/卡时以内的；下面是已知最便宜的。", "Nothing at or under %s CNY/GPU-h; the cheapest known are below."), trimF(q.MaxPriceCNY)))
+		}
+	}
 	res.Offers = rows
 	res.Providers = providerRows(snap)
 	if q.GPU == "" && q.UnknownGPU != "" {
@@ -193,7 +210,7 @@ func (r *Router) stockAnswer(ctx context.Context, res *Result) {
 	}
 	full := r.stockFull(rows, noPrice, snap, q, now)
 	short := chat.Reply{Title: r.stockVerdict(rows, snap, q)}
-	short.Lines = problemLines(q, en)
+	short.Lines = append(problemLines(q, en), capLine...)
 	if t := r.offerTable(rows, MaxShortRows, en); t != nil {
 		short.Table = t
 		if len(rows) > MaxShortRows {
@@ -209,6 +226,10 @@ func (r *Router) stockAnswer(ctx context.Context, res *Result) {
 	}
 	res.Reply = short
 }
+
+// reElsewhere asks for other platforms than the one named ("哪里还能",
+// "别家", "elsewhere").
+var reElsewhere = textgate.MustCompile(`哪里还能|哪还能|别家|别的平台|其他平台|其它平台|换一家|除了|elsewhere|other platforms?|anywhere else|besides`)
 
 // gpuLabel names the GPUs asked about.
 func gpuLabel(q Query, en bool) string {
@@ -234,7 +255,7 @@ func (r *Router) stockVerdict(rows []OfferRow, snap stock.Snapshot, q Query) str
 	}
 	if len(rows) == 0 {
 		if q.MaxPriceCNY > 0 {
-			return fmt.Sprintf(pick1(en, "%s：现有数据里没有这个价以内的报价。", "%s: nothing at or under that price in the data I have."), name)
+			return fmt.Sprintf(pick1(en, "%s：实时数据和目录里都没有它的报价，更没有这个价以内的。", "%s: no offer or list price for it at all, so none at or under that price."), name)
 		}
 		return fmt.Sprintf(pick1(en, "%s：没有报价或目录标价。", "%s: no offers or list prices."), name)
 	}
@@ -247,7 +268,16 @@ func (r *Router) stockVerdict(rows []OfferRow, snap stock.Snapshot, q Query) str
 		}
 	}
 	best := rows[0]
+	var replayed []OfferRow
+	for _, row := range rows {
+		if row.Source == string(stock.SourceReplay) && row.Available != nil && *row.Available {
+			replayed = append(replayed, row)
+		}
+	}
 	switch {
+	case len(live) == 0 && len(replayed) > 0:
+		return fmt.Sprintf(pick1(en, "%s：%s。录制回放里最便宜有货的是 %s %s 元/卡时，空闲 %s（%s），不代表现在的库存。", "%s: %s. In the replayed recordings the cheapest available is %s at %s CNY/GPU-h, %s free (%s); not current stock."),
+			name, r.noLiveReason(snap, en), r.platformName(replayed[0].Platform, en), priceCell(replayed[0], en), freeCell(replayed[0], en), sourceCell(replayed[0], en))
 	case len(live) > 0:
 		return fmt.Sprintf(pick1(en, "%s 有货：%d 个平台，最便宜 %s %s 元/卡时，空闲 %s（%s）。", "%s is available on %d platforms; cheapest %s at %s CNY/GPU-h, %s free (%s)."),
 			name, len(platforms), r.platformName(live[0].Platform, en), priceCell(live[0], en), freeCell(live[0], en), sourceCell(live[0], en))

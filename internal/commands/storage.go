@@ -120,7 +120,7 @@ func (r *Router) diskCostLine(platform string, sizeGB float64, stopped bool, en 
 	src := ""
 	if p, ok := r.cat.Platform(platform); ok && p.Storage.DataDiskCNYPerGBDay != nil {
 		f := p.Storage.DataDiskCNYPerGBDay
-		src = fmt.Sprintf(pick1(en, "（目录价 %s，%s）", " (catalog price as of %s, %s)"), f.AsOf, shortSource(f.Source))
+		src = pick1(en, "（", " (") + Cite(r.cat, platform, *f, en) + pick1(en, "）", ")")
 	}
 	return fmt.Sprintf(pick1(en, "按 %.4g 元/GB·天、免费 %g GB 计：约 %.2f 元/天，%.1f 元/30天%s。", "At %.4g CNY per GB-day with %g GB free: about %.2f CNY a day, %.1f CNY per 30 days%s."),
 		perDay, free, billable*perDay, billable*perDay*30, src)
@@ -305,7 +305,20 @@ func (r *Router) digestAnswer(ctx context.Context, res *Result) {
 	billing.PriceNotes(&d, r.cat, r.storage.Overrides)
 	rounded := d.Rounded()
 	res.Digest = &rounded
-	res.Reply = DigestReply(d, en, r.platformName)
+	rep := DigestReply(d, en, r.platformName)
+	if res.Period == PeriodThisMonth || res.Period == PeriodLastMonth {
+		// A month question: the month first, the week after.
+		month := fmt.Sprintf(pick1(en, "%s 月存储花费：至今 %.2f 元，按现有存储估计全月 %.2f 元。", "Storage spend in %s: %.2f CNY so far, about %.2f CNY for the whole month."), d.Month, d.MonthToDateCNY, d.ForecastCNY)
+		var lines []string
+		for _, l := range rep.Lines {
+			if !strings.Contains(l, d.Month) {
+				lines = append(lines, l)
+			}
+		}
+		rep.Lines = append([]string{pick1(en, "本周：", "This week: ") + rep.Title}, lines...)
+		rep.Title = month
+	}
+	res.Reply = rep
 }
 
 // DigestReply is the digest on one screen, the whole of it (RenderDigest)

@@ -324,6 +324,10 @@ func slotsAllow(label string, x *extraction) bool {
 		// estimate ("AutoDL 4090 要排队吗，多少钱").
 		q := x.q
 		return len(q.GPUs) == 0 || q.Model != "" || q.ParamsB > 0 || q.ModelText != "" || q.Method != "" || q.Workload != ""
+	case IntentDigest:
+		// Storage spend names storage, a week or a month ("昇腾 910B 多少钱"
+		// is not a digest question).
+		return x.q.Period != "" || x.q.Week != "" || containsStr(x.concepts, "@disk") || containsStr(x.concepts, "@weekly")
 	case IntentStorageResize, IntentStorageStop, IntentStorageStart, IntentStorageRemove:
 		// A disk command names a disk ("offer 被释放了" is not one).
 		return x.q.DiskRef != "" || containsStr(x.concepts, "@disk")
@@ -344,7 +348,7 @@ func (u *Understander) decide(q *Query, ranked []scorer.Scored) {
 	topic := ""
 	if best.Label == IntentAdvice {
 		_, topic = splitLabel(topLabel(ranked, IntentAdvice))
-		if share := labelP(ranked, topicLabel(topic)) / best.P; share < TopicAccept || !u.evidence(q) && share < 0.8 {
+		if share := labelP(ranked, topicLabel(topic)) / intentP(ranked, IntentAdvice); share < TopicAccept || !u.evidence(q) && share < 0.95 {
 			// Advice, but no topic stands out: "I don't know this one"
 			// with the closest topics, not a wrong topic's steps.
 			q.Alternatives = alternatives(ranked, "", "")
@@ -363,6 +367,9 @@ func (u *Understander) decide(q *Query, ranked []scorer.Scored) {
 		q.Alternatives = alternatives(ranked, "", "")
 	}
 }
+
+// Rules decide outright (confidence 1), as patterns do; the scorer's own
+// reading is kept as the first alternative.
 
 // symptomRule is the high-precision rule between the knowledge base and
 // the stock, prices and estimate answers: when the matcher found a topic
@@ -384,7 +391,7 @@ func symptomRule(q *Query, m *advice.Result, folded string) {
 		return
 	}
 	q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
-	q.Intent, q.Topic, q.Confidence = IntentAdvice, best.Topic.ID, round2(best.Score)
+	q.Intent, q.Topic, q.Confidence = IntentAdvice, best.Topic.ID, 1
 }
 
 // commandRule is symptomRule's other half: a question that asks about
@@ -405,7 +412,7 @@ func commandRule(q *Query, m *advice.Result, folded string, ranked []scorer.Scor
 		switch s.Label {
 		case IntentStock, IntentPrices, IntentEstimate, IntentCompare, IntentPlan:
 			q.Alternatives = append([]Alternative{{Intent: IntentAdvice, Topic: q.Topic, Score: q.Confidence}}, q.Alternatives...)
-			q.Intent, q.Topic, q.Confidence = s.Label, "", round2(s.P)
+			q.Intent, q.Topic, q.Confidence = s.Label, "", 1
 			return
 		}
 	}
@@ -427,6 +434,14 @@ var billingTopics = []string{"idle-storage-cost", "min-billing-restart", "data-l
 //     topic), about nothing of the bot's world (no card, platform, job or
 //     domain word), is outside what the bot does.
 func boundaryRules(q *Query, m *advice.Result, x *extraction, ranked []scorer.Scored) {
+	before := Alternative{Intent: q.Intent, Topic: q.Topic, Score: q.Confidence}
+	defer func() {
+		// A rule decided: the scorer's reading becomes an alternative.
+		if q.Intent != before.Intent || q.Topic != before.Topic {
+			q.Alternatives = append([]Alternative{before}, q.Alternatives...)
+			q.Confidence = 1
+		}
+	}()
 	named := len(q.Platforms) > 0
 	job := q.Model != "" || q.ParamsB > 0
 	switch {
@@ -436,9 +451,12 @@ func boundaryRules(q *Query, m *advice.Result, x *extraction, ranked []scorer.Sc
 		q.Intent, q.Topic = IntentEstimate, ""
 	case q.Intent == IntentEstimate && m.Best != nil && m.Best.Topic.ID == "cuda-oom" && reHappened.MatchString(x.s) && !containsAny(x.s, kwWillIt):
 		q.Intent, q.Topic = IntentAdvice, "cuda-oom"
-	case q.Intent == IntentAdvice && m.Best == nil && len(m.Closest) == 0 && !named && len(q.GPUs) == 0 && !job &&
+	case q.Intent == IntentAdvice && m.Best == nil && !named && len(q.GPUs) == 0 && !job &&
 		containsStr(slotTags(q, x.s), "no_domain") && labelP(ranked, IntentUnknown) > 0.01:
 		q.Intent, q.Topic = IntentUnknown, ""
+	case q.Intent == IntentAdvice && m.Best == nil && containsStr(x.concepts, "@thanks") && !strings.ContainsAny(x.s, "?？") && !reErrorLine.MatchString(x.s):
+		// "Killed the old kernel, thanks": thanks, not a problem.
+		q.Intent, q.Topic = IntentChitChat, ""
 	}
 }
 
@@ -468,6 +486,17 @@ func (u *Understander) evidence(q *Query) bool {
 	}
 	text := strings.TrimSpace(q.text)
 	return strings.Count(text, "\n") < 2 && !reErrorLine.MatchString(catalog.Fold(text))
+}
+
+// intentP is the summed probability of an intent's labels.
+func intentP(ranked []scorer.Scored, intent string) float64 {
+	sum := 0.0
+	for _, s := range ranked {
+		if i, _ := splitLabel(s.Label); i == intent {
+			sum += s.P
+		}
+	}
+	return math.Max(sum, 1e-300)
 }
 
 // labelP is one label's probability.

@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/textgate"
 )
 
 // WorkloadCost is a non-LLM job's cost on one card at one platform, scaled
@@ -32,11 +35,12 @@ type WorkloadCost struct {
 
 // workloadCosts scales the reference run to every CUDA card that holds the
 // workload and has a known price, cheapest typical total first.
-func (r *Router) workloadCosts(w *advice.Workload, quotes billing.Quotes) []WorkloadCost {
+func (r *Router) workloadCosts(w *advice.Workload, quotes billing.Quotes, scale float64) []WorkloadCost {
 	ref, ok := r.cat.GPU(w.Reference.GPU)
 	if !ok {
 		return nil
 	}
+	refHours := w.Reference.Hours * scale
 	var out []WorkloadCost
 	for i := range r.cat.GPUs {
 		g := &r.cat.GPUs[i]
@@ -44,8 +48,8 @@ func (r *Router) workloadCosts(w *advice.Workload, quotes billing.Quotes) []Work
 			continue
 		}
 		s := g.TensorTFLOPS / ref.TensorTFLOPS
-		lo := w.Reference.Hours/math.Max(s, 1e-9) + billing.SetupHours
-		hi := w.Reference.Hours/math.Pow(math.Max(s, 1e-9), 0.5) + billing.SetupHours
+		lo := refHours/math.Max(s, 1e-9) + billing.SetupHours
+		hi := refHours/math.Pow(math.Max(s, 1e-9), 0.5) + billing.SetupHours
 		if s < 1 {
 			lo, hi = hi, lo
 		}
@@ -67,9 +71,10 @@ func (r *Router) workloadCosts(w *advice.Workload, quotes billing.Quotes) []Work
 func (r *Router) workloadEstimate(ctx context.Context, res *Result, w *advice.Workload) {
 	en := res.English
 	quotes := r.quotes(r.offers.Snapshot(ctx), res.Query, billing.MethodFull, r.now(), en)
-	costs := r.workloadCosts(w, quotes)
-	res.WorkloadCosts = costs
 	ref := w.Reference
+	scale, scaled := workloadScale(ref, res.Query)
+	costs := r.workloadCosts(w, quotes, scale)
+	res.WorkloadCosts = costs
 	if len(costs) == 0 {
 		res.Reply = chat.Reply{Title: fmt.Sprintf(pick1(en, "%s：没有已知价格的卡放得下。", "%s: no card with a known price holds it."), w.Name.Pick(en))}
 		return
@@ -82,6 +87,9 @@ func (r *Router) workloadEstimate(ctx context.Context, res *Result, w *advice.Wo
 		ref.Setting.Pick(en), ref.GPU, ref.Hours))
 	if en {
 		rep.Lines[0] = fmt.Sprintf("Scaled from a measured run: %s, about %g h on a %s.", ref.Setting.Pick(en), ref.Hours, ref.GPU)
+	}
+	if scaled != "" {
+		rep.Lines = append(rep.Lines, scaled)
 	}
 	t := &chat.Table{Header: pick(en, []string{"平台", "GPU", "时长(h)", "元/卡时", "合计（范围）"}, []string{"platform", "GPU", "hours", "CNY/GPU-h", "total (range)"})}
 	unverified := false
@@ -103,6 +111,31 @@ func (r *Router) workloadEstimate(ctx context.Context, res *Result, w *advice.Wo
 		ref.GPU, billing.SetupHours*60))
 	res.Reply = rep
 }
+
+// workloadScale scales the reference run to the question: more epochs,
+// or the whole dataset where the reference used part of it. It returns
+// the factor and a line saying so ("" when nothing changed).
+func workloadScale(ref *advice.Reference, q Query) (float64, string) {
+	en := q.English
+	scale := 1.0
+	var why []string
+	if q.Epochs > 0 && ref.Epochs > 0 && q.Epochs != ref.Epochs {
+		scale *= q.Epochs / ref.Epochs
+		why = append(why, fmt.Sprintf(pick1(en, "%g 轮（原文 %g 轮）", "%g epochs (the run had %g)"), q.Epochs, ref.Epochs))
+	}
+	folded := catalog.Fold(q.text)
+	if ref.Dataset != "" && ref.Fraction > 0 && ref.Fraction < 1 && strings.Contains(folded, ref.Dataset) && !reSubset.MatchString(folded) {
+		scale /= ref.Fraction
+		why = append(why, fmt.Sprintf(pick1(en, "整个 %s（原文只用了 %.0f%%）", "the whole %s (the run used %.0f%%)"), ref.Dataset, ref.Fraction*100))
+	}
+	if len(why) == 0 {
+		return 1, ""
+	}
+	return scale, fmt.Sprintf(pick1(en, "按你说的%s，时长和费用乘 %g。", "For %s, hours and cost × %g."), strings.Join(why, pick1(en, "、", " and ")), scale)
+}
+
+// reSubset says a dataset is used in part ("10% 子集", "subset").
+var reSubset = textgate.MustCompile(`子集|\d+ ?%|subset|部分|一部分|part of`)
 
 // reportedLine says what the reference's source paid, as a reader would
 // name it.

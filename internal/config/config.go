@@ -8,7 +8,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/robfig/cron/v3"
 	"net"
 	"net/url"
 	"os"
@@ -18,6 +17,7 @@ import (
 	"time"
 
 	"github.com/goccy/go-yaml"
+	"github.com/robfig/cron/v3"
 )
 
 // Config is the whole configuration. configs/config.example.yaml documents
@@ -34,7 +34,16 @@ type Config struct {
 	Webhooks []WebhookConf `yaml:"webhooks"`
 	WeChat   WeChatConf    `yaml:"wechat"`
 	Storage  StorageConf   `yaml:"storage"`
+	Chat     ChatConf      `yaml:"chat"`
 	Log      LogConf       `yaml:"log"`
+}
+
+// ChatConf is how the bot talks in the lab's chats.
+type ChatConf struct {
+	// Language answers a bare paste (an error with no words of the
+	// asker's own): "zh" (default) or "en". Questions are answered in
+	// their own language.
+	Language string `yaml:"language"`
 }
 
 // HTTPConf is `bot serve`'s HTTP server: /feishu/events, /healthz, /metrics.
@@ -317,6 +326,7 @@ func Default() Config {
 		Feishu:  FeishuConf{Mode: "websocket", BaseURL: "https://open.feishu.cn"},
 		Storage: StorageConf{DigestSchedule: "0 9 * * 1"},
 		Log:     LogConf{Level: "info"},
+		Chat:    ChatConf{Language: "zh"},
 	}
 }
 
@@ -571,6 +581,11 @@ func (c Config) Validate() error {
 	case "debug", "info", "warn", "error":
 	default:
 		return fmt.Errorf("log.level: %q is not debug, info, warn or error", c.Log.Level)
+	}
+	switch c.Chat.Language {
+	case "zh", "en":
+	default:
+		return fmt.Errorf("chat.language: %q is not zh or en", c.Chat.Language)
 	}
 	return nil
 }

@@ -104,7 +104,7 @@ func RunWith(ctx context.Context, in io.Reader, out io.Writer, h Handler, o Opti
 			default:
 				n++
 				msg := chat.Message{Channel: "console", ID: fmt.Sprintf("console-%d", n), ChatID: "console", ChatType: chat.P2P,
-					SenderID: "console", SenderName: "you", Text: text, Time: time.Now()}
+					SenderID: "console", SenderName: "我", Text: text, Time: time.Now()}
 				fmt.Fprintln(out, chat.PlainText(h.Handle(ctx, msg)))
 			}
 		}

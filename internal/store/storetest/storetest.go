@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/billing"
-
 	"github.com/labgpu/bot/internal/stock"
 )
 

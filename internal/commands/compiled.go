@@ -1,0 +1,212 @@
+package commands
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"sort"
+
+	"github.com/labgpu/bot/configs"
+	"github.com/labgpu/bot/internal/advice"
+	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/commands/scorer"
+)
+
+// CompiledFile is the compiled intents in the configs FS, written by `go
+// generate ./configs` from configs/intents/*.yaml and configs/advice.yaml.
+const CompiledFile = "intents.json"
+
+// Compiled is what the bot needs of configs/intents at start-up, already
+// read: the definitions (without their phrasings), the concept lexicon and
+// what the scorer reads of every training phrasing (the slot extractors'
+// placeholders and tags). Start-up then only counts features; reading the
+// YAML and running the extractors over three thousand phrasings is done
+// by `go generate`, and TestCompiledIsCurrent fails when the file is stale.
+type Compiled struct {
+	// Source is a hash of everything the file is built from (the intents'
+	// YAML and the knowledge base's phrasings), to tell it is current.
+	Source string `json:"source"`
+	// Base fingerprints the knowledge base the inputs were built with; a
+	// lab's own advice.yaml differs, and the bot then trains from the
+	// YAML at start-up instead.
+	Base     string              `json:"base"`
+	Defs     []*Definition       `json:"defs"`
+	Concepts map[string][]string `json:"concepts"`
+	Inputs   []Input             `json:"inputs,omitempty"`
+}
+
+// Input is one training phrasing as the scorer reads it.
+type Input struct {
+	Label string   `json:"l"`
+	Text  string   `json:"t"`
+	Tags  []string `json:"g,omitempty"`
+}
+
+// Compile builds the compiled intents from the definitions and the
+// knowledge base, running the slot extractors over every phrasing.
+func Compile(cat *catalog.Catalog, base *advice.Base, in *Intents) *Compiled {
+	u := &Understander{cat: cat, base: base, in: in}
+	var train []Labelled
+	train = append(train, u.Training()...)
+	ex := scorerExamples(cat, base, in.Lexicon, train)
+	c := &Compiled{Source: SourceHash(in, base), Base: baseHash(base), Concepts: in.Concepts}
+	for _, d := range in.Defs {
+		cp := *d
+		cp.Examples, cp.Scored = nil, nil
+		c.Defs = append(c.Defs, &cp)
+	}
+	for _, e := range ex {
+		c.Inputs = append(c.Inputs, Input{Label: e.Label, Text: e.Text, Tags: e.Tags})
+	}
+	return c
+}
+
+// Marshal writes the compiled intents as JSON, one training input per
+// line (stable order, readable diffs).
+func (c *Compiled) Marshal() ([]byte, error) {
+	head := *c
+	head.Inputs = nil
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(head); err != nil {
+		return nil, fmt.Errorf("intents: compile: %w", err)
+	}
+	// Splice the inputs in, one per line, before the closing brace.
+	b.Truncate(b.Len() - 2)
+	b.WriteString(",\"inputs\":[\n")
+	for i, x := range c.Inputs {
+		line, err := json.Marshal(x)
+		if err != nil {
+			return nil, fmt.Errorf("intents: compile: %w", err)
+		}
+		b.Write(bytes.ReplaceAll(line, []byte(`\u0026`), []byte("&")))
+		if i < len(c.Inputs)-1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("]}\n")
+	return b.Bytes(), nil
+}
+
+// LoadCompiled reads the compiled intents from fsys and checks their
+// patterns and lexicon. It returns the definitions, the scorer inputs and
+// the fingerprint of the knowledge base they were built with.
+func LoadCompiled(fsys fs.FS) (*Intents, []Input, string, error) {
+	b, err := fs.ReadFile(fsys, CompiledFile)
+	if err != nil {
+		return nil, nil, "", fmt.Errorf("intents: %w", err)
+	}
+	var c Compiled
+	if err := json.Unmarshal(b, &c); err != nil {
+		return nil, nil, "", fmt.Errorf("intents: %s: %w", CompiledFile, err)
+	}
+	in := &Intents{Defs: c.Defs, Concepts: c.Concepts}
+	for _, d := range in.Defs {
+		for i := range d.Patterns {
+			if err := d.Patterns[i].compile(); err != nil {
+				return nil, nil, "", fmt.Errorf("intents: %s: %s: pattern %d: %w", CompiledFile, d.Intent, i+1, err)
+			}
+		}
+	}
+	if in.Lexicon, err = newLexicon(c.Concepts); err != nil {
+		return nil, nil, "", err
+	}
+	return in, c.Inputs, c.Base, nil
+}
+
+// SourceHash fingerprints what the compiled file is built from: every
+// phrasing, keyword, pattern and concept of the intents, and the knowledge
+// base's topic and workload phrasings.
+func SourceHash(in *Intents, base *advice.Base) string {
+	h := sha256.New()
+	w := func(parts ...string) {
+		for _, p := range parts {
+			h.Write([]byte(p))
+			h.Write([]byte{0})
+		}
+	}
+	for _, d := range in.Defs {
+		w("def", d.Intent)
+		w(d.Examples...)
+		w(d.Keywords...)
+		for _, p := range d.Patterns {
+			w(p.Re, p.Unless)
+			w(p.Needs...)
+		}
+	}
+	ids := make([]string, 0, len(in.Topics))
+	for id := range in.Topics {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		w("topic", id)
+		w(in.Topics[id].Examples...)
+	}
+	names := make([]string, 0, len(in.Concepts))
+	for c := range in.Concepts {
+		names = append(names, c)
+	}
+	sort.Strings(names)
+	for _, c := range names {
+		w("concept", c)
+		w(in.Concepts[c]...)
+	}
+	w("base", baseHash(base))
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// baseHash fingerprints the knowledge base's phrasings (a lab's own
+// advice.yaml changes it, and the bot then trains from the YAML).
+func baseHash(base *advice.Base) string {
+	if base == nil {
+		return ""
+	}
+	h := sha256.New()
+	for _, t := range base.Topics {
+		h.Write([]byte(t.ID))
+		for _, e := range t.Examples {
+			h.Write([]byte(e))
+		}
+	}
+	for _, wl := range base.Workloads {
+		h.Write([]byte(wl.ID))
+		for _, e := range wl.Examples {
+			h.Write([]byte(e))
+		}
+		for _, k := range wl.Keywords {
+			h.Write([]byte(k))
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// newUnderstanderFrom trains the scorer on compiled inputs.
+func newUnderstanderFrom(cat *catalog.Catalog, base *advice.Base, in *Intents, inputs []Input, chatEn bool) *Understander {
+	u := &Understander{cat: cat, base: base, in: in, chatEn: chatEn, kbW: adviceWeight}
+	ex := make([]scorer.Example, len(inputs))
+	for i, x := range inputs {
+		ex[i] = scorer.Example{Text: x.Text, Tags: x.Tags, Label: x.Label}
+	}
+	u.model = scorer.Train(ex, scorer.Options{Prior: intentPrior(ex)})
+	return u
+}
+
+// NewStartupUnderstander is what a router does at start-up without
+// WithIntents: read the embedded compiled intents and train on them
+// (uncached; BenchmarkStartup measures it).
+func NewStartupUnderstander(cat *catalog.Catalog, base *advice.Base) (*Understander, error) {
+	in, inputs, bh, err := LoadCompiled(configs.FS)
+	if err != nil {
+		return nil, err
+	}
+	if bh != baseHash(base) {
+		return nil, fmt.Errorf("intents: %s was built with another knowledge base", CompiledFile)
+	}
+	return newUnderstanderFrom(cat, base, in, inputs, false), nil
+}

@@ -1,0 +1,71 @@
+package commands_test
+
+import (
+	"bytes"
+	"runtime"
+	"testing"
+
+	"github.com/labgpu/bot/configs"
+	"github.com/labgpu/bot/internal/commands"
+)
+
+// TestCompiledIsCurrent: configs/intents.json is what `go generate
+// ./configs` builds from the YAML and the slot extractors as they are now.
+func TestCompiledIsCurrent(t *testing.T) {
+	cat, kb, in := corpus(t)
+	want, err := commands.Compile(cat, kb, in).Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := configs.FS.ReadFile(commands.CompiledFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("configs/%s is stale: run `go generate ./configs` (intents, knowledge base or extractors changed)", commands.CompiledFile)
+	}
+}
+
+// TestCompiledLoads: the compiled definitions load, and a router built on
+// them understands as one trained from the YAML does.
+func TestCompiledLoads(t *testing.T) {
+	in, inputs, _, err := commands.LoadCompiled(configs.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(in.Defs) < 20 || len(inputs) < 1000 || in.Lexicon == nil {
+		t.Fatalf("%d definitions, %d inputs", len(in.Defs), len(inputs))
+	}
+	r := adviceRouter(t)
+	cat, kb, yin := corpus(t)
+	u := commands.NewUnderstander(cat, kb, yin, commands.UnderstanderOptions{})
+	for _, q := range []string{"哪家有4090", "7B LoRA 要多少钱", "取消全部订阅", "Killed", "恒源云和AutoDL哪个便宜"} {
+		a, b := r.Understand(q), u.Understand(q)
+		if a.Intent != b.Intent || a.Topic != b.Topic {
+			t.Errorf("%q: compiled %s/%s, YAML %s/%s", q, a.Intent, a.Topic, b.Intent, b.Topic)
+		}
+	}
+}
+
+// BenchmarkStartup is the intent model's start-up cost on the compiled
+// intents: reading configs/intents.json and counting the features.
+func BenchmarkStartup(b *testing.B) {
+	cat, kb, _ := corpus(b)
+	b.ReportAllocs()
+	var retained float64
+	for b.Loop() {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		u, err := commands.NewStartupUnderstander(cat, kb)
+		if err != nil {
+			b.Fatal(err)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		retained = float64(after.HeapAlloc-before.HeapAlloc) / (1 << 20)
+		runtime.KeepAlive(u)
+	}
+	// The model's live heap after start-up, MiB.
+	b.ReportMetric(retained, "MiB-live")
+}
