@@ -306,7 +306,6 @@ func (r *Router) comparePlatforms(res *Result, quotes billing.Quotes) {
 func (r *Router) platformVerdict(rows []PlatformPrice, plats []string, en bool) string {
 	wins := map[string]int{}
 	compared, same := 0, 0
-	var pcts []float64
 	for _, pp := range rows {
 		if len(pp.Quotes) < 2 {
 			continue
@@ -317,7 +316,6 @@ func (r *Router) platformVerdict(rows []PlatformPrice, plats []string, en bool) 
 			continue
 		}
 		wins[pp.Cheaper]++
-		pcts = append(pcts, pp.SavingPct)
 	}
 	names := r.platformNames(plats, en)
 	if compared == 0 {
@@ -326,26 +324,32 @@ func (r *Router) platformVerdict(rows []PlatformPrice, plats []string, en bool) 
 	if same == compared {
 		return fmt.Sprintf(pick1(en, "%s 价格差不多：可比的 %d 张卡价格区间都重叠。", "%s cost about the same: the price ranges overlap on all %d GPUs compared."), names, compared)
 	}
-	sort.Float64s(pcts)
-	span := fmt.Sprintf(pick1(en, "低 %.0f–%.0f%%", "%.0f–%.0f%% less"), pcts[0], pcts[len(pcts)-1])
-	if pcts[0] == pcts[len(pcts)-1] {
-		span = fmt.Sprintf(pick1(en, "低 %.0f%%", "%.0f%% less"), pcts[0])
-	}
 	var leaders []string
 	for _, p := range plats {
 		if wins[p] > 0 {
 			leaders = append(leaders, p)
 		}
 	}
-	if len(leaders) == 1 {
-		return fmt.Sprintf(pick1(en, "%s 最便宜：可比的 %d 张卡里 %d 张最低，%s。", "%s is cheapest: lowest on %d of the %d GPUs compared, %s."),
-			r.platformName(leaders[0], en), compared, wins[leaders[0]], span)
-	}
 	var parts []string
 	for _, pp := range rows {
-		if pp.Cheaper != "" && len(parts) < 3 {
-			parts = append(parts, fmt.Sprintf(pick1(en, "%s 上 %s 低 %.0f%%", "%s on %s, %.0f%% less"), pp.GPU, r.platformName(pp.Cheaper, en), pp.SavingPct))
+		if len(pp.Quotes) < 2 || len(parts) == 3 {
+			continue
 		}
+		if pp.Cheaper == "" {
+			parts = append(parts, fmt.Sprintf(pick1(en, "%s 差不多", "%s about the same"), pp.GPU))
+			continue
+		}
+		part := fmt.Sprintf(pick1(en, "%s 上低 %.0f%%", "%.0f%% less on the %s"), pp.GPU, pp.SavingPct)
+		if en {
+			part = fmt.Sprintf("%.0f%% less on the %s", pp.SavingPct, pp.GPU)
+		}
+		if len(leaders) > 1 {
+			part = r.platformName(pp.Cheaper, en) + " " + part
+		}
+		parts = append(parts, part)
+	}
+	if len(leaders) == 1 {
+		return fmt.Sprintf(pick1(en, "%s 更便宜：%s。", "%s is cheaper: %s."), r.platformName(leaders[0], en), strings.Join(parts, pick1(en, "；", "; ")))
 	}
 	return pick1(en, "看卡：", "It depends on the card: ") + strings.Join(parts, pick1(en, "；", "; ")) + pick1(en, "。", ".")
 }

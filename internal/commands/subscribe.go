@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/stock"
 )
@@ -336,9 +337,13 @@ func (r *Router) RenderAlert(a stock.Alert) chat.Reply {
 			rep.Mentions = append(rep.Mentions, s.OwnerID)
 			seen[s.OwnerID] = true
 		}
-		who := s.OwnerName
-		if who == "" {
-			who = s.OwnerID
+		who := "@" + s.OwnerName
+		switch {
+		case s.OwnerID == ConsoleOwner || s.OwnerID == "":
+			// The command line's owner is nobody to @mention.
+			who = pick1(en, "你订阅的", "yours")
+		case s.OwnerName == "":
+			who = "@" + billing.MemberLabel(s.OwnerID)
 		}
 		var head string
 		switch it.Reason {
@@ -349,10 +354,7 @@ func (r *Router) RenderAlert(a stock.Alert) chat.Reply {
 		default:
 			head = pick1(en, "有货了", "available")
 		}
-		rep.Lines = append(rep.Lines, fmt.Sprintf("@%s %s：%s", who, head, describeSub(r, s, en)))
-		if en {
-			rep.Lines[len(rep.Lines)-1] = fmt.Sprintf("@%s %s: %s", who, head, describeSub(r, s, en))
-		}
+		rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "%s %s：%s", "%s %s: %s"), who, head, describeSub(r, s, en)))
 		for _, o := range it.Offers {
 			age := pick1(en, "时间未知", "time unknown")
 			if !o.ObservedAt.IsZero() {

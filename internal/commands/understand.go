@@ -249,8 +249,23 @@ func (u *Understander) Ranked(text string) ([]scorer.Scored, string) {
 	return u.rank(x, x.kb), u.pattern(x)
 }
 
-// pattern returns the first intent (by Order) whose pattern matches.
+// reBare is what may surround a bare name ("3090?", "AutoDL 呢").
+var reBare = textgate.MustCompile(`^[\s?？!！。.,，~呢吗啊呀哦]*$`)
+
+// pattern returns the first intent (by Order) whose pattern matches; a
+// message that is only a name asks about it: a card its offers, a
+// platform its prices, a model its estimate.
 func (u *Understander) pattern(x *extraction) string {
+	if reBare.MatchString(x.rest) {
+		switch q := x.q; {
+		case q.Model != "":
+			return IntentEstimate
+		case len(q.GPUs) > 0 && len(q.Platforms) == 0:
+			return IntentStock
+		case len(q.Platforms) > 0 && len(q.GPUs) == 0:
+			return IntentPrices
+		}
+	}
 	for _, d := range u.in.Defs {
 		for i := range d.Patterns {
 			if d.Patterns[i].matches(x.s, x.q) {
