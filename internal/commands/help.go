@@ -146,9 +146,12 @@ func (r *Router) readingName(a Alternative, en bool) string {
 // clarifyAnswer asks back with the two likeliest readings.
 func (r *Router) clarifyAnswer(_ context.Context, res *Result) {
 	en := res.English
-	alts := res.Alternatives
-	if len(alts) > 2 {
-		alts = alts[:2]
+	var alts []Alternative
+	for _, a := range res.Alternatives {
+		// "Not something I do" is no reading to offer.
+		if a.Intent != IntentUnknown && len(alts) < 2 {
+			alts = append(alts, a)
+		}
 	}
 	res.Alternatives = alts
 	if len(alts) < 2 {

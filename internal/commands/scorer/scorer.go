@@ -37,10 +37,10 @@ type Example struct {
 
 // Options tune training. Zero values take the defaults.
 type Options struct {
-	// Alpha is the additive (Lidstone) smoothing; default 0.1.
+	// Alpha is the additive (Lidstone) smoothing; default 0.05.
 	Alpha float64
 	// Temperature divides the log-likelihoods before the softmax;
-	// default 4.
+	// default 2.
 	Temperature float64
 	// Prior weights each label's prior probability (default: its share of
 	// the examples); they need not sum to 1.
@@ -77,7 +77,7 @@ type entry struct {
 // TagWeight is how many features a tag counts as: the caller's tags are
 // few and reliable, and one feature among fifty would barely move naive
 // Bayes.
-var TagWeight = 3
+var TagWeight = 4
 
 // count keys the number of examples of a label with a feature.
 type count struct {
@@ -92,10 +92,10 @@ var seed = maphash.MakeSeed()
 // Train counts the examples' features per label.
 func Train(examples []Example, o Options) *Model {
 	if o.Alpha <= 0 {
-		o.Alpha = 0.1
+		o.Alpha = 0.05
 	}
 	if o.Temperature <= 0 {
-		o.Temperature = 4
+		o.Temperature = 2
 	}
 	m := &Model{index: map[uint64]int32{}, temp: o.Temperature}
 	labelIdx := map[string]int{}
