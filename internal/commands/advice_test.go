@@ -318,7 +318,7 @@ func TestAdviceBoundaries(t *testing.T) {
 		"4090 vs 3090 哪个便宜":             {commands.IntentCompare},
 		"磁盘满了，AutoDL 数据盘多少钱":            {commands.IntentPrices},
 		"13B LoRA 4090 会不会爆显存":          {commands.IntentEstimate},
-		"Killed the old kernel, thanks": {commands.IntentChitChat},
+		"Killed the old kernel, thanks": {commands.IntentChitChat, commands.IntentClarify},
 		"谢谢":                            {commands.IntentChitChat},
 	} {
 		if res := ask(r, q); !containsIntent(intents, res.Intent) || res.Topic != "" {
