@@ -207,16 +207,18 @@ func decodeSpeed(s shape, j Job, g *catalog.GPU, n int) Range {
 
 // PriceQuote is the best known hourly price of a GPU on a platform.
 type PriceQuote struct {
-	Platform      string
-	GPU           string
-	CNYPerGPUHour float64
+	Platform      string  `json:"platform"`
+	GPU           string  `json:"gpu"`
+	CNYPerGPUHour float64 `json:"cny_per_gpu_hour"`
 	// Low and High bound a list-price range (both equal CNYPerGPUHour when
 	// the price is one figure).
-	Low, High float64
+	Low  float64 `json:"low_cny_per_gpu_hour"`
+	High float64 `json:"high_cny_per_gpu_hour"`
 	// Source is live, replay or catalog; AsOf is its age or date text.
-	Source   string
-	AsOf     string
-	Verified bool
+	Source string `json:"source"`
+	AsOf   string `json:"as_of"`
+	// Verified is false for a list price only the seed articles give.
+	Verified bool `json:"verified"`
 }
 
 // Option is the cost of the job on one GPU type at one platform.

@@ -101,7 +101,8 @@ func (r *Router) adviceAnswer(ctx context.Context, res *Result) {
 	// tie holds what the lab's data adds (estimate, prices, stock), kept
 	// apart so the short form can take its first lines.
 	tie := chat.Reply{}
-	if t.Tie == advice.TieCard {
+	cardQuestion := t.Tie == advice.TieCard && (t.ID == "card-choice" || q.Model != "" || q.ParamsB > 0)
+	if cardQuestion {
 		// A card question: the cards first, then the general logic; the
 		// rough tiers only when no job was named.
 		tie.Title = pick1(en, "选卡", "Choosing a GPU")
@@ -111,6 +112,12 @@ func (r *Router) adviceAnswer(ctx context.Context, res *Result) {
 			rep.Title = pick1(en, "选卡", "Choosing a GPU")
 		}
 		causes, steps = pick1(en, "选卡思路：", "How to choose:"), pick1(en, "分档参考：", "Rough tiers:")
+		if t.ID != "card-choice" {
+			// Another topic that lists cards (multi-GPU scaling): its own
+			// title, causes and steps, with the cards for the job.
+			rep.Title, showSteps = fmt.Sprintf(pick1(en, "可能是：%s（把握 %d%%）", "Possibly: %s (confidence %d%%)"), ar.Title, conf), true
+			causes, steps = pick1(en, "可能的原因：", "Likely causes:"), pick1(en, "怎么做：", "What to do:")
+		}
 	}
 	var causeLines, stepLines []string
 	for _, c := range ar.Causes {
@@ -127,7 +134,7 @@ func (r *Router) adviceAnswer(ctx context.Context, res *Result) {
 	short := chat.Reply{Title: rep.Title, Table: shortTable(tie.Table)}
 	if len(causeLines) > 0 {
 		lead := pick1(en, "最常见的原因：", "Most common cause: ")
-		if t.Tie == advice.TieCard {
+		if cardQuestion {
 			lead = causes
 		}
 		short.Lines = append(short.Lines, lead+strings.TrimPrefix(causeLines[0], "• "))
@@ -287,39 +294,15 @@ func gib(num, unit string) float64 {
 func (r *Router) oomTie(ctx context.Context, res *Result, rep *chat.Reply) {
 	q := res.Query
 	en := q.English
-	folded := string(advice.Normalize(q.text))
-	if m := reOOMAlloc.FindStringSubmatch(folded); m != nil && gib(m[1], m[2]) >= 0 {
-		line := fmt.Sprintf(pick1(en, "报错里：这一步还要 %.2f GiB", "From the error: this step wanted %.2f GiB more"), gib(m[1], m[2]))
-		if t := reOOMTotal.FindStringSubmatch(folded); t != nil {
-			if v := gib(t[1]+t[2], "gib"); v >= 0 {
-				line += fmt.Sprintf(pick1(en, "，卡总共 %.2f GiB", " on a %.2f GiB card"), v)
-			}
-		}
-		if f := reOOMFree.FindStringSubmatch(folded); f != nil {
-			free, unit := f[1], f[2]
-			if free == "" {
-				free, unit = f[3], f[4]
-			}
-			if v := gib(free, unit); v >= 0 {
-				line += fmt.Sprintf(pick1(en, "，只剩 %.2f GiB 空闲", ", %.2f GiB free"), v)
-			}
-		}
-		rep.Lines = append(rep.Lines, line+pick1(en, "。", "."))
+	if line := oomErrorLine(q.text, en); line != "" {
+		rep.Lines = append(rep.Lines, line)
 	}
 	if q.Model == "" && q.ParamsB == 0 {
 		rep.Lines = append(rep.Lines, pick1(en, "告诉我模型、方法和序列长度（如“7B LoRA seq 4096 用4090 OOM”），我算一下要多少显存、哪些卡放得下。",
 			"Tell me the model, method and sequence length (e.g. “7B LoRA seq 4096 on a 4090 OOM”) and I will work out the VRAM and which cards fit."))
 		return
 	}
-	job := JobFromQuery(q)
-	job.GPUs, job.Platform = nil, "" // which cards would hold it, not only the one that failed
-	if job.Method == "" || job.Method == billing.MethodInference && !containsAny(catalog.Fold(q.text), []string{"推理", "inference", "部署", "serve", "serving", "vllm", "generate"}) {
-		job.Method = billing.MethodLoRA
-	}
-	if job.Method == billing.MethodQLoRA && job.Bits == 0 {
-		job.Bits = 4
-	}
-	noQuotes := func(string) []billing.PriceQuote { return nil }
+	job := oomJob(q)
 	est, err := r.est.Estimate(job, noQuotes)
 	if err != nil {
 		if !errors.Is(err, billing.ErrUnknownModel) {
@@ -332,6 +315,63 @@ func (r *Router) oomTie(ctx context.Context, res *Result, rep *chat.Reply) {
 	if len(q.GPUs) > 0 {
 		gpu = q.GPUs[0]
 	}
+	rep.Lines = append(rep.Lines, r.oomNeedLine(q, est))
+	if outs := r.oomSavings(job, est); len(outs) > 0 {
+		rep.Lines = append(rep.Lines, pick1(en, "省显存的做法估一下：", "The usual savings, estimated: ")+strings.Join(outs, pick1(en, "；", "; "))+
+			pick1(en, "（batch 1 + 梯度累积时）", " (at micro-batch 1 with gradient accumulation)"))
+	}
+	rep.Lines = append(rep.Lines, r.oomFitLines(est, gpu, en)...)
+	rep.Lines = append(rep.Lines, pick1(en, "问“这个任务要多少钱”看各平台费用。", "Ask what it costs for per-platform totals."))
+}
+
+// noQuotes prices nothing: the OOM answer is about VRAM only.
+func noQuotes(string) []billing.PriceQuote { return nil }
+
+// oomErrorLine reads the figures of a pasted CUDA OOM error ("Tried to
+// allocate 2.00 GiB … 23.65 GiB total capacity … 1.02 GiB free"); "" when
+// the text has none.
+func oomErrorLine(text string, en bool) string {
+	folded := string(advice.Normalize(text))
+	m := reOOMAlloc.FindStringSubmatch(folded)
+	if m == nil || gib(m[1], m[2]) < 0 {
+		return ""
+	}
+	line := fmt.Sprintf(pick1(en, "报错里：这一步还要 %.2f GiB", "From the error: this step wanted %.2f GiB more"), gib(m[1], m[2]))
+	if t := reOOMTotal.FindStringSubmatch(folded); t != nil {
+		if v := gib(t[1]+t[2], "gib"); v >= 0 {
+			line += fmt.Sprintf(pick1(en, "，卡总共 %.2f GiB", " on a %.2f GiB card"), v)
+		}
+	}
+	if f := reOOMFree.FindStringSubmatch(folded); f != nil {
+		free, unit := f[1], f[2]
+		if free == "" {
+			free, unit = f[3], f[4]
+		}
+		if v := gib(free, unit); v >= 0 {
+			line += fmt.Sprintf(pick1(en, "，只剩 %.2f GiB 空闲", ", %.2f GiB free"), v)
+		}
+	}
+	return line + pick1(en, "。", ".")
+}
+
+// oomJob is the job an OOM report describes, on any card (which cards
+// would hold it, not only the one that failed); training unless it says
+// inference, LoRA when no method is named.
+func oomJob(q Query) billing.Job {
+	job := JobFromQuery(q)
+	job.GPUs, job.Platform = nil, ""
+	if job.Method == "" || job.Method == billing.MethodInference && !containsAny(catalog.Fold(q.text), []string{"推理", "inference", "部署", "serve", "serving", "vllm", "generate"}) {
+		job.Method = billing.MethodLoRA
+	}
+	if job.Method == billing.MethodQLoRA && job.Bits == 0 {
+		job.Bits = 4
+	}
+	return job
+}
+
+// oomNeedLine is the job's VRAM on one card beside the named card's size.
+func (r *Router) oomNeedLine(q Query, est *billing.Estimate) string {
+	en := q.English
 	need := est.VRAM.Total
 	line := fmt.Sprintf(pick1(en, "按你说的任务（%s，%s，seq %d，batch %d）：单卡约需 %.1f GB",
 		"For the job you describe (%s, %s, seq %d, batch %d): ~%.1f GB on one GPU"),
@@ -351,8 +391,13 @@ func (r *Router) oomTie(ctx context.Context, res *Result, rep *chat.Reply) {
 	if len(cards) > 0 {
 		line += pick1(en, "；", "; ") + strings.Join(cards, pick1(en, "，", ", "))
 	}
-	rep.Lines = append(rep.Lines, line+pick1(en, "。", "."))
-	// The usual ways out, estimated.
+	return line + pick1(en, "。", ".")
+}
+
+// oomSavings estimates the usual ways out of an OOM: QLoRA 4-bit for a
+// LoRA or full run, half the sequence length for training; each at
+// micro-batch 1 with accumulation ("QLoRA 4-bit ~9.8 GB").
+func (r *Router) oomSavings(job billing.Job, est *billing.Estimate) []string {
 	var outs []string
 	try := func(label string, j billing.Job) {
 		e, err := r.est.Estimate(j, noQuotes)
@@ -375,12 +420,7 @@ func (r *Router) oomTie(ctx context.Context, res *Result, rep *chat.Reply) {
 		j.SeqLen = est.SeqLen / 2
 		try(fmt.Sprintf("seq %d", j.SeqLen), j)
 	}
-	if len(outs) > 0 {
-		rep.Lines = append(rep.Lines, pick1(en, "省显存的做法估一下：", "The usual savings, estimated: ")+strings.Join(outs, pick1(en, "；", "; "))+
-			pick1(en, "（batch 1 + 梯度累积时）", " (at micro-batch 1 with gradient accumulation)"))
-	}
-	rep.Lines = append(rep.Lines, r.oomFitLines(est, gpu, en)...)
-	rep.Lines = append(rep.Lines, pick1(en, "问“这个任务要多少钱”看各平台费用。", "Ask what it costs for per-platform totals."))
+	return outs
 }
 
 // oomFitLines lists the cards that hold an estimated job, smallest first:
@@ -609,21 +649,7 @@ func (r *Router) cardChoice(ctx context.Context, res *Result, rep *chat.Reply) b
 	q := res.Query
 	en := q.English
 	if q.Model != "" || q.ParamsB > 0 {
-		sub := *res
-		sub.Query.Intent = IntentEstimate
-		r.estimateAnswer(ctx, &sub)
-		res.Estimate, res.Options, res.VRAMGB, res.Fits, res.Hours = sub.Estimate, sub.Options, sub.VRAMGB, sub.Fits, sub.Hours
-		res.TokensTrained, res.FLOPs = sub.TokensTrained, sub.FLOPs
-		if sub.Estimate != nil {
-			rep.Title += pick1(en, "：", ": ") + strings.TrimPrefix(strings.TrimPrefix(sub.Reply.Title, "估算："), "Estimate: ")
-			rep.Lines = append(rep.Lines, pick1(en, "放得下的卡和费用（最便宜的在前）：", "Cards that fit and what they cost (cheapest first):"))
-		} else {
-			rep.Lines = append(rep.Lines, sub.Reply.Title)
-		}
-		rep.Lines = append(rep.Lines, sub.Reply.Lines...)
-		rep.Table = sub.Reply.Table
-		rep.Notes = append(rep.Notes, sub.Reply.Notes...)
-		return sub.Estimate != nil
+		return r.cardChoiceEstimate(ctx, res, rep)
 	}
 	w := r.advice.WorkloadIn(q.text)
 	if w == nil {
@@ -633,12 +659,60 @@ func (r *Router) cardChoice(ctx context.Context, res *Result, rep *chat.Reply) b
 		return compared
 	}
 	res.Advice.Workload = w
+	cards := r.workloadCards(ctx, q, w)
+	res.Advice.Cards = cards
+	rep.Title += pick1(en, "：", ": ") + w.Name.Pick(en)
+	rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "单卡显存约 %g–%g GB。%s", "About %g–%g GB on one card. %s"),
+		w.VRAMGB.Low, w.VRAMGB.High, w.Note.Pick(en)))
+	r.namedCardVerdicts(q, w, rep)
+	if len(cards) == 0 {
+		rep.Lines = append(rep.Lines, pick1(en, "没有已知价格的卡放得下。", "No card with a known price fits."))
+		return true
+	}
+	unverified := r.cardTable(cards, en, rep)
+	if w.Kind == "training" {
+		rep.Lines = append(rep.Lines, pick1(en, "训练按总费用比：更快的卡每小时贵，但常常是更便宜的一次训练（如 4090 对 3090）。",
+			"For training compare the total: a faster card costs more per hour but is often the cheaper run (e.g. a 4090 against a 3090)."))
+	}
+	rep.Notes = append(rep.Notes, pick1(en, "显存需求来源：", "VRAM figure from: ")+SourceText(w.Source, en))
+	rep.Notes = append(rep.Notes, pick1(en, "“够用”：放得下最低设置；“宽裕”：放得下舒服的设置。价格是各卡已知最低的一条（实时或目录标价，见来源列）。",
+		"“enough” holds the smallest setting, “comfortable” a roomy one. Each price is the lowest known for the card (live or catalog list price, see the source column)."))
+	if unverified {
+		rep.Notes = append(rep.Notes, unverifiedPriceNote(en))
+	}
+	return true
+}
+
+// cardChoiceEstimate answers a card question about an LLM job with the
+// estimate: the cards that fit and what the run costs, cheapest first.
+func (r *Router) cardChoiceEstimate(ctx context.Context, res *Result, rep *chat.Reply) bool {
+	en := res.Query.English
+	sub := *res
+	sub.Query.Intent = IntentEstimate
+	r.estimateAnswer(ctx, &sub)
+	res.Estimate, res.Options, res.VRAMGB, res.Fits, res.Hours = sub.Estimate, sub.Options, sub.VRAMGB, sub.Fits, sub.Hours
+	res.TokensTrained, res.FLOPs = sub.TokensTrained, sub.FLOPs
+	if sub.Estimate != nil {
+		rep.Title += pick1(en, "：", ": ") + strings.TrimPrefix(strings.TrimPrefix(sub.Reply.Title, "估算："), "Estimate: ")
+		rep.Lines = append(rep.Lines, pick1(en, "放得下的卡和费用（最便宜的在前）：", "Cards that fit and what they cost (cheapest first):"))
+	} else {
+		rep.Lines = append(rep.Lines, sub.Reply.Title)
+	}
+	rep.Lines = append(rep.Lines, sub.Reply.Lines...)
+	rep.Table = sub.Reply.Table
+	rep.Notes = append(rep.Notes, sub.Reply.Notes...)
+	return sub.Estimate != nil
+}
+
+// workloadCards are the CUDA cards whose nominal memory holds a workload
+// at its smallest setting, each at its cheapest known quote, cheapest
+// first (the larger card first at one price).
+func (r *Router) workloadCards(ctx context.Context, q Query, w *advice.Workload) []CardRow {
 	method := billing.MethodInference
 	if w.Kind == "training" {
 		method = billing.MethodFull
 	}
-	now := r.now()
-	quotes := r.quotes(r.offers.Snapshot(ctx), q, method, now, en)
+	quotes := r.quotes(r.offers.Snapshot(ctx), q, method, r.now(), q.English)
 	var cards []CardRow
 	for i := range r.cat.GPUs {
 		g := &r.cat.GPUs[i]
@@ -660,11 +734,14 @@ func (r *Router) cardChoice(ctx context.Context, res *Result, rep *chat.Reply) b
 		}
 		return cards[i].MemoryGB > cards[j].MemoryGB
 	})
-	res.Advice.Cards = cards
-	rep.Title += pick1(en, "：", ": ") + w.Name.Pick(en)
-	rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "单卡显存约 %g–%g GB。%s", "About %g–%g GB on one card. %s"),
-		w.VRAMGB.Low, w.VRAMGB.High, w.Note.Pick(en)))
-	// "SDXL 用 3090 够吗": the named cards first.
+	return cards
+}
+
+// namedCardVerdicts says, for each card the question names ("SDXL 用 3090
+// 够吗"), whether it holds the workload; one named card's verdict is the
+// title.
+func (r *Router) namedCardVerdicts(q Query, w *advice.Workload, rep *chat.Reply) {
+	en := q.English
 	for _, id := range q.GPUs {
 		g, ok := r.cat.GPU(id)
 		if !ok {
@@ -684,17 +761,17 @@ func (r *Router) cardChoice(ctx context.Context, res *Result, rep *chat.Reply) b
 			rep.Title = fmt.Sprintf(pick1(en, "%s 跑%s：%s。", "%s for %s: %s."), g.ID, w.Name.Pick(en), verdict)
 		}
 	}
-	if len(cards) == 0 {
-		rep.Lines = append(rep.Lines, pick1(en, "没有已知价格的卡放得下。", "No card with a known price fits."))
-		return true
-	}
+}
+
+// cardTable is the first maxCardRows cards as a table; it reports whether
+// a price in it is seed-only (marked *).
+func (r *Router) cardTable(cards []CardRow, en bool, rep *chat.Reply) (unverified bool) {
 	t := &chat.Table{Header: pick(en, []string{"GPU", "显存（标称）", "余量", "元/卡时", "平台", "价格来源"},
 		[]string{"GPU", "VRAM (nominal)", "headroom", "CNY/GPU-h", "platform", "price source"})}
 	shown := cards
 	if len(shown) > maxCardRows {
 		shown = shown[:maxCardRows]
 	}
-	unverified := false
 	for _, c := range shown {
 		head := pick1(en, "够用", "enough")
 		if c.Comfortable {
@@ -712,17 +789,7 @@ func (r *Router) cardChoice(ctx context.Context, res *Result, rep *chat.Reply) b
 		t.Rows = append(t.Rows, []string{c.GPU, fmt.Sprintf("%gG", nominal), head, c.priceText(), r.platformName(c.Platform, en), src})
 	}
 	rep.Table = t
-	if w.Kind == "training" {
-		rep.Lines = append(rep.Lines, pick1(en, "训练按总费用比：更快的卡每小时贵，但常常是更便宜的一次训练（如 4090 对 3090）。",
-			"For training compare the total: a faster card costs more per hour but is often the cheaper run (e.g. a 4090 against a 3090)."))
-	}
-	rep.Notes = append(rep.Notes, pick1(en, "显存需求来源：", "VRAM figure from: ")+SourceText(w.Source, en))
-	rep.Notes = append(rep.Notes, pick1(en, "“够用”：放得下最低设置；“宽裕”：放得下舒服的设置。价格是各卡已知最低的一条（实时或目录标价，见来源列）。",
-		"“enough” holds the smallest setting, “comfortable” a roomy one. Each price is the lowest known for the card (live or catalog list price, see the source column)."))
-	if unverified {
-		rep.Notes = append(rep.Notes, unverifiedPriceNote(en))
-	}
-	return true
+	return unverified
 }
 
 // cardRow is a card at its cheapest known quote (no platform when none).

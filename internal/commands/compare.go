@@ -48,6 +48,8 @@ type PlatformPrice struct {
 var (
 	reAspectPrice = textgate.MustCompile(`便宜|划算|省钱|性价比|贵|价格|价钱|多少钱|cheap|cost|price|worth|value|budget`)
 	reAspectSpeed = textgate.MustCompile(`快|速度|性能|算力|强|fast|speed|perf|quick`)
+	// reAspectStable asks which is more reliable: no source measures it.
+	reAspectStable = textgate.MustCompile(`稳|靠谱|翻车|宕机|掉线|reliab|stable|outage|downtime`)
 )
 
 // compareAnswer answers "恒源云和AutoDL哪个便宜", "3090 还是 4090": a
@@ -57,6 +59,8 @@ func (r *Router) compareAnswer(ctx context.Context, res *Result) {
 	s := catalog.Fold(q.text)
 	cr := &CompareResult{}
 	switch {
+	case reAspectStable.MatchString(s):
+		cr.Aspect = "stability"
 	case reAspectPrice.MatchString(s) && !reAspectSpeed.MatchString(s):
 		cr.Aspect = "price"
 	case reAspectSpeed.MatchString(s) && !reAspectPrice.MatchString(s):
@@ -77,17 +81,17 @@ func (r *Router) compareAnswer(ctx context.Context, res *Result) {
 func (r *Router) compareGPUs(res *Result, quotes billing.Quotes) {
 	en := res.English
 	cr := res.Compare
+	pq := r.platformQuotes(quotes, res.Platforms)
 	for _, id := range res.NamedGPUs {
-		if g, ok := r.cat.GPU(r.representative(id)); ok {
-			cr.Cards = append(cr.Cards, CardCompare{CardRow: cardRow(g, r.platformQuotes(quotes, res.Platforms)), TensorTFLOPS: g.TensorTFLOPS, BandwidthGBs: g.BandwidthGBs})
+		if c, ok := r.familyCard(id, pq); ok {
+			cr.Cards = append(cr.Cards, c)
 		}
 	}
 	if len(cr.Cards) < 2 {
 		res.Reply = r.compareWhat(res)
 		return
 	}
-	a, b := cr.Cards[0], cr.Cards[1]
-	cr.Verdict = gpuVerdict(a, b, cr.Aspect, en)
+	cr.Verdict = cardsVerdict(cr.Cards, cr.Aspect, en)
 	t := &chat.Table{Header: pick(en, []string{"GPU", "显存", "BF16 TFLOPS", "带宽 GB/s", "最低 元/卡时", "平台 · 来源"},
 		[]string{"GPU", "VRAM", "BF16 TFLOPS", "bandwidth GB/s", "lowest CNY/GPU-h", "platform · source"})}
 	for _, c := range cr.Cards {
@@ -99,7 +103,11 @@ func (r *Router) compareGPUs(res *Result, quotes billing.Quotes) {
 				where += "*"
 			}
 		}
-		t.Rows = append(t.Rows, []string{c.GPU, fmt.Sprintf("%gG", c.MemoryGB), fmt.Sprintf("%g", c.TensorTFLOPS), fmt.Sprintf("%g", c.BandwidthGBs), price, where})
+		nominal := c.MemoryGB
+		if g, ok := r.cat.GPU(c.GPU); ok {
+			nominal = g.MemoryGB
+		}
+		t.Rows = append(t.Rows, []string{c.GPU, fmt.Sprintf("%gG", nominal), fmt.Sprintf("%g", c.TensorTFLOPS), fmt.Sprintf("%g", c.BandwidthGBs), price, where})
 	}
 	rep := chat.Reply{Title: cr.Verdict, Table: t}
 	rep.Lines = append(rep.Lines, pick1(en, "训练看算力和总价，大模型推理看显存带宽，两者都先看显存够不够。",
@@ -128,6 +136,54 @@ func (r *Router) compareWhat(res *Result) chat.Reply {
 	return rep
 }
 
+// familyCard is a named card at its cheapest known price; a family ("A100")
+// is its member with the cheapest price (the first member when none has
+// one).
+func (r *Router) familyCard(id string, quotes billing.Quotes) (CardCompare, bool) {
+	ids := r.cat.FamilyMembers(id)
+	if len(ids) == 0 {
+		ids = []string{id}
+	}
+	var best CardCompare
+	found := false
+	for _, m := range ids {
+		g, ok := r.cat.GPU(m)
+		if !ok {
+			continue
+		}
+		c := CardCompare{CardRow: cardRow(g, quotes), TensorTFLOPS: g.TensorTFLOPS, BandwidthGBs: g.BandwidthGBs}
+		if !found || c.Platform != "" && (best.Platform == "" || c.PriceCNY < best.PriceCNY) {
+			best, found = c, true
+		}
+	}
+	return best, found
+}
+
+// cardsVerdict compares named cards: the best value and the fastest
+// among all of them (two cards: gpuVerdict's sentence).
+func cardsVerdict(cards []CardCompare, aspect string, en bool) string {
+	if aspect == "stability" {
+		return pick1(en, "稳定性没有哪个来源实测过，我没法比；下面是规格和已知最低价。", "No source measures reliability, so I can't compare it; specs and lowest known prices below.")
+	}
+	if len(cards) == 2 {
+		return gpuVerdict(cards[0], cards[1], aspect, en)
+	}
+	fast, value := cards[0], cards[0]
+	for _, c := range cards[1:] {
+		if c.TensorTFLOPS > fast.TensorTFLOPS {
+			fast = c
+		}
+		if c.PriceCNY > 0 && (value.PriceCNY == 0 || c.PriceCNY/c.TensorTFLOPS < value.PriceCNY/value.TensorTFLOPS) {
+			value = c
+		}
+	}
+	if aspect == "speed" || value.PriceCNY == 0 {
+		return fmt.Sprintf(pick1(en, "算力最高的是 %s（BF16 %g TFLOPS）。", "The %s has the most compute (BF16 %g TFLOPS)."), fast.GPU, fast.TensorTFLOPS)
+	}
+	return fmt.Sprintf(pick1(en, "按同样的算力 %s 最便宜（%s 元/卡时，BF16 %g TFLOPS）；算力最高的是 %s。", "Per unit of compute the %s is cheapest (%s CNY/GPU-h, BF16 %g TFLOPS); the %s has the most compute."),
+		value.GPU, value.priceText(), value.TensorTFLOPS, fast.GPU)
+}
+
 // representative is a family's best-known member ("A100" → the first
 // A100 in the catalog) or the id itself.
 func (r *Router) representative(id string) string {
@@ -154,8 +210,7 @@ func gpuVerdict(a, b CardCompare, aspect string, en bool) string {
 	if speed < 1 {
 		fast, slow, ratio = b, a, 1/speed
 	}
-	speedLine := fmt.Sprintf(pick1(en, "%s 算力约是 %s 的 %.1f 倍（BF16 %g vs %g TFLOPS）", "%s has about %.1f× the compute of %s (BF16 %g vs %g TFLOPS)"),
-		fast.GPU, slow.GPU, ratio, fast.TensorTFLOPS, slow.TensorTFLOPS)
+	speedLine := fmt.Sprintf("%s 算力约是 %s 的 %.1f 倍（BF16 %g vs %g TFLOPS）", fast.GPU, slow.GPU, ratio, fast.TensorTFLOPS, slow.TensorTFLOPS)
 	if en {
 		speedLine = fmt.Sprintf("%s has about %.1f× the compute of %s (BF16 %g vs %g TFLOPS)", fast.GPU, ratio, slow.GPU, fast.TensorTFLOPS, slow.TensorTFLOPS)
 	}
@@ -176,7 +231,7 @@ func gpuVerdict(a, b CardCompare, aspect string, en bool) string {
 		return fmt.Sprintf(pick1(en, "%s 更划算：每卡时更便宜（%s vs %s 元），按同样的算力也便宜约 %.0f%%；%s。", "%s is the better deal: cheaper per hour (%s vs %s CNY) and about %.0f%% cheaper per unit of compute; %s."),
 			value.GPU, value.priceText(), other.priceText(), save, speedLine)
 	}
-	return fmt.Sprintf(pick1(en, "按总价 %s 更划算：按小时 %s 便宜（%s vs %s 元/卡时），但 %s 快得多，同一个训练任务的总价约低 %.0f%%；%s。", "%s is the better deal by the total: per hour %s is cheaper (%s vs %s CNY), but %s is much faster, so the same training job costs about %.0f%% less on it; %s."),
+	return fmt.Sprintf(pick1(en, "按总价 %s 更划算：按小时 %s 便宜（%s vs %s 元/卡时），但 %s 快得多，按算力算同一个训练任务的总价约低 %.0f%%；%s。", "%s is the better deal by the total: per hour %s is cheaper (%s vs %s CNY), but %s is much faster; by compute the same training job costs about %.0f%% less on it; %s."),
 		value.GPU, cheapHour.GPU, cheapHour.priceText(), value.priceText(), value.GPU, save, speedLine)
 }
 
@@ -259,6 +314,15 @@ func (r *Router) comparePlatforms(res *Result, quotes billing.Quotes) {
 	}
 	cr.Prices = r.platformRows(res, plats, quotes)
 	cr.Verdict = r.platformVerdict(cr.Prices, plats, en)
+	var caveats []string
+	if cr.Aspect == "stability" {
+		cr.Verdict = pick1(en, "稳定性没有哪个来源实测过，我没法排名；各家已知的问题和价格如下。", "No source measures reliability, so I can't rank them; their known issues and prices are below.")
+		for _, id := range plats {
+			if p, ok := r.cat.Platform(id); ok && len(p.Caveats) > 0 {
+				caveats = append(caveats, p.DisplayName(en)+pick1(en, "：", ": ")+p.Caveats[0].Pick(en))
+			}
+		}
+	}
 	t := &chat.Table{Header: []string{"GPU"}}
 	for _, p := range plats {
 		t.Header = append(t.Header, r.platformName(p, en))
@@ -288,7 +352,7 @@ func (r *Router) comparePlatforms(res *Result, quotes billing.Quotes) {
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	rep := chat.Reply{Title: cr.Verdict}
+	rep := chat.Reply{Title: cr.Verdict, Lines: caveats}
 	if len(t.Rows) > 0 {
 		rep.Table = t
 	}

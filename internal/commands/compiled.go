@@ -197,8 +197,8 @@ func newUnderstanderFrom(cat *catalog.Catalog, base *advice.Base, in *Intents, i
 	return u
 }
 
-// NewStartupUnderstander is what a router does at start-up without
-// WithIntents: read the embedded compiled intents and train on them
+// NewStartupUnderstander is what a router does at start-up: read the
+// embedded compiled intents and train on them
 // (uncached; BenchmarkStartup measures it).
 func NewStartupUnderstander(cat *catalog.Catalog, base *advice.Base) (*Understander, error) {
 	in, inputs, bh, err := LoadCompiled(configs.FS)

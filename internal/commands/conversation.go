@@ -53,6 +53,7 @@ func (r *Router) inContext(c *conversation, q Query) Query {
 		alt := c.clarify.Alternatives[q.choice-1]
 		picked := *c.clarify
 		picked.Intent, picked.Topic, picked.Confidence, picked.Alternatives = alt.Intent, alt.Topic, 1, nil
+		picked.Score = alt.Score
 		return picked
 	}
 	if c.estimate != nil && r.recent(c.estimateAt) {
@@ -208,6 +209,7 @@ func (r *Router) moreAnswer(_ context.Context, res *Result) {
 	}
 	rep := *full
 	rep.Full = nil
+	res.English = rep.English // in the language of the answer it expands
 	res.Reply = rep
 }
 

@@ -189,7 +189,7 @@ func (r *Router) estimateShort(est *billing.Estimate, q Query, full chat.Reply) 
 		rep.Table = r.estimateTable(est, en)
 	}
 	if len(est.Options) > MaxShortRows {
-		rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "……还有 %d 种方案。", "… %d more options."), len(est.Options)-MaxShortRows))
+		rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en, "……还有 %d 种方案。", "… %d more options."), len(est.Options)-MaxShortRows))
 	}
 	rep.Notes = append(rep.Notes, r.optionSourcesNote(est, en))
 	rep.Notes = append(rep.Notes, shortAssumptions(est, en))
@@ -374,23 +374,16 @@ func (r *Router) renderEstimateTitle(est *billing.Estimate, q Query, en bool) st
 	return fmt.Sprintf(pick1(en, "估算：%s %s", "Estimate: %s, %s"), model, methodName(est.Method, est.Bits, en))
 }
 
+// renderEstimate is the full estimate: the VRAM breakdown, the cards that
+// fit, the training volume, the options table (maxOptionRows) with the
+// cheapest and faster-and-cheaper lines, then notes on hidden costs,
+// sharding and assumptions.
 func (r *Router) renderEstimate(est *billing.Estimate, q Query, quotes billing.Quotes) chat.Reply {
 	en := q.English
 	rep := chat.Reply{}
 	rep.Title = r.renderEstimateTitle(est, q, en)
 	rep.Lines = append(rep.Lines, problemLines(q, en)...)
-	v := est.VRAM
-	vline := fmt.Sprintf(pick1(en, "单卡显存：约 %.1f GB（权重 %.1f + 梯度 %.1f + 优化器 %.1f + 激活 %.1f + logits %.1f + 其他 %.1f）",
-		"VRAM on one GPU: ~%.1f GB (weights %.1f + gradients %.1f + optimizer %.1f + activations %.1f + logits %.1f + overhead %.1f)"),
-		v.Total, v.Weights, v.Gradients, v.Optimizer, v.Activations, v.Logits, v.Overhead)
-	if est.Method == billing.MethodInference {
-		vline = fmt.Sprintf(pick1(en, "单卡显存：约 %.1f GB（权重 %.1f + KV cache 和推理缓冲 %.1f + 其他 %.1f）",
-			"VRAM on one GPU: ~%.1f GB (weights %.1f + KV cache and buffers %.1f + overhead %.1f)"), v.Total, v.Weights, v.Activations, v.Overhead)
-	}
-	if est.Method != billing.MethodInference && est.VRAMMin < v.Total-0.05 {
-		vline += fmt.Sprintf(pick1(en, "；batch 1 + 梯度累积时约 %.1f GB", "; ~%.1f GB at micro-batch 1 with gradient accumulation"), est.VRAMMin)
-	}
-	rep.Lines = append(rep.Lines, vline)
+	rep.Lines = append(rep.Lines, vramLine(est, en))
 	rep.Lines = append(rep.Lines, r.fitLine(est, q, quotes, en)...)
 	if est.Method != billing.MethodInference {
 		rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "训练量：%s tokens（数据 × %g 轮），约 %.2g FLOPs", "Training: %s tokens (dataset × %g epochs), %.2g FLOPs"),
@@ -402,37 +395,7 @@ func (r *Router) renderEstimate(est *billing.Estimate, q Query, quotes billing.Q
 	}
 	unknownDisk := false
 	if len(shown) > 0 {
-		t := &chat.Table{}
-		if est.Method == billing.MethodInference {
-			t.Header = pick(en, []string{"平台", "GPU", "卡数", "元/卡时", "每小时费用", "价格来源"},
-				[]string{"platform", "GPU", "GPUs", "CNY/GPU-h", "CNY per hour", "price source"})
-		} else {
-			t.Header = pick(en, []string{"平台", "GPU", "卡数", "元/卡时", "时长(h)", "GPU费", "数据盘", "合计（范围）", "价格来源"},
-				[]string{"platform", "GPU", "GPUs", "CNY/GPU-h", "hours", "GPU cost", "disk", "total (range)", "price source"})
-		}
-		for _, o := range shown {
-			src := sourceLabel(o.PriceSource, en) + " " + o.PriceAsOf
-			if !o.Verified {
-				src += "*"
-			}
-			price := fmt.Sprintf("%.2f", o.PriceCNY)
-			if o.PriceHighCNY > o.PriceLowCNY {
-				price = fmt.Sprintf("~%.2f (%.2f-%.2f)", o.PriceCNY, o.PriceLowCNY, o.PriceHighCNY)
-			}
-			if est.Method == billing.MethodInference {
-				t.Rows = append(t.Rows, []string{r.platformName(o.Platform, en), o.GPU, fmt.Sprint(o.GPUCount), price, money(o.GPUCostCNY), src})
-				continue
-			}
-			disk := pick1(en, "未知", "unknown")
-			if o.StorageCostCNY != nil {
-				disk = money(*o.StorageCostCNY)
-			} else {
-				unknownDisk = true
-			}
-			t.Rows = append(t.Rows, []string{r.platformName(o.Platform, en), o.GPU, fmt.Sprint(o.GPUCount), price, fmt.Sprintf("%.1f", o.Hours),
-				money(o.GPUCostCNY), disk, fmt.Sprintf("%s (%s-%s)", money(o.TotalCNY), money(o.TotalLowCNY), money(o.TotalHighCNY)), src})
-		}
-		rep.Table = t
+		rep.Table, unknownDisk = r.optionsTable(est, shown, en)
 		if est.Method != billing.MethodInference {
 			rep.Lines = append(rep.Lines, r.cheapestLine(est, en))
 			if l := r.fasterCheaperLine(est, en); l != "" {
@@ -444,11 +407,7 @@ func (r *Router) renderEstimate(est *billing.Estimate, q Query, quotes billing.Q
 			}
 		}
 	} else if anyFits(est) {
-		if en {
-			rep.Notes = append(rep.Notes, "No known price for the GPUs that fit (on the platforms asked about).")
-		} else {
-			rep.Notes = append(rep.Notes, "能放下的卡（在所问的平台上）目前都没有已知价格。")
-		}
+		rep.Notes = append(rep.Notes, pick1(en, "能放下的卡（在所问的平台上）目前都没有已知价格。", "No known price for the GPUs that fit (on the platforms asked about)."))
 	}
 	rep.Notes = append(rep.Notes, r.hiddenCostNotes(shown, en)...)
 	if unverifiedOptions(shown) {
@@ -457,24 +416,87 @@ func (r *Router) renderEstimate(est *billing.Estimate, q Query, quotes billing.Q
 	if unknownDisk {
 		rep.Notes = append(rep.Notes, pick1(en, "“未知”：该平台数据盘价格没查到，合计不含数据盘费用。", "“unknown”: the platform's disk price was not found; the total leaves disk out."))
 	}
+	rep.Notes = append(rep.Notes, estimateNotes(est, shown, en)...)
+	return rep
+}
+
+// vramLine is the VRAM one card needs, by part (GB = 1e9 bytes).
+func vramLine(est *billing.Estimate, en bool) string {
+	v := est.VRAM
+	if est.Method == billing.MethodInference {
+		return fmt.Sprintf(pick1(en, "单卡显存：约 %.1f GB（权重 %.1f + KV cache 和推理缓冲 %.1f + 其他 %.1f）",
+			"VRAM on one GPU: ~%.1f GB (weights %.1f + KV cache and buffers %.1f + overhead %.1f)"), v.Total, v.Weights, v.Activations, v.Overhead)
+	}
+	line := fmt.Sprintf(pick1(en, "单卡显存：约 %.1f GB（权重 %.1f + 梯度 %.1f + 优化器 %.1f + 激活 %.1f + logits %.1f + 其他 %.1f）",
+		"VRAM on one GPU: ~%.1f GB (weights %.1f + gradients %.1f + optimizer %.1f + activations %.1f + logits %.1f + overhead %.1f)"),
+		v.Total, v.Weights, v.Gradients, v.Optimizer, v.Activations, v.Logits, v.Overhead)
+	if est.VRAMMin < v.Total-0.05 {
+		line += fmt.Sprintf(pick1(en, "；batch 1 + 梯度累积时约 %.1f GB", "; ~%.1f GB at micro-batch 1 with gradient accumulation"), est.VRAMMin)
+	}
+	return line
+}
+
+// optionsTable is the options as a table (inference: the cost per hour;
+// training: hours, GPU, disk and total with its range); it reports
+// whether a disk price was unknown.
+func (r *Router) optionsTable(est *billing.Estimate, shown []billing.Option, en bool) (*chat.Table, bool) {
+	t := &chat.Table{}
+	inference := est.Method == billing.MethodInference
+	if inference {
+		t.Header = pick(en, []string{"平台", "GPU", "卡数", "元/卡时", "每小时费用", "价格来源"},
+			[]string{"platform", "GPU", "GPUs", "CNY/GPU-h", "CNY per hour", "price source"})
+	} else {
+		t.Header = pick(en, []string{"平台", "GPU", "卡数", "元/卡时", "时长(h)", "GPU费", "数据盘", "合计（范围）", "价格来源"},
+			[]string{"platform", "GPU", "GPUs", "CNY/GPU-h", "hours", "GPU cost", "disk", "total (range)", "price source"})
+	}
+	unknownDisk := false
+	for _, o := range shown {
+		src := sourceLabel(o.PriceSource, en) + " " + o.PriceAsOf
+		if !o.Verified {
+			src += "*"
+		}
+		price := fmt.Sprintf("%.2f", o.PriceCNY)
+		if o.PriceHighCNY > o.PriceLowCNY {
+			price = fmt.Sprintf("~%.2f (%.2f-%.2f)", o.PriceCNY, o.PriceLowCNY, o.PriceHighCNY)
+		}
+		if inference {
+			t.Rows = append(t.Rows, []string{r.platformName(o.Platform, en), o.GPU, fmt.Sprint(o.GPUCount), price, money(o.GPUCostCNY), src})
+			continue
+		}
+		disk := pick1(en, "未知", "unknown")
+		if o.StorageCostCNY != nil {
+			disk = money(*o.StorageCostCNY)
+		} else {
+			unknownDisk = true
+		}
+		t.Rows = append(t.Rows, []string{r.platformName(o.Platform, en), o.GPU, fmt.Sprint(o.GPUCount), price, fmt.Sprintf("%.1f", o.Hours),
+			money(o.GPUCostCNY), disk, fmt.Sprintf("%s (%s-%s)", money(o.TotalCNY), money(o.TotalLowCNY), money(o.TotalHighCNY)), src})
+	}
+	return t, unknownDisk
+}
+
+// estimateNotes state how the estimate was made: sharding, the assumed
+// job, and what the hours and totals include.
+func estimateNotes(est *billing.Estimate, shown []billing.Option, en bool) []string {
+	var notes []string
 	if est.Sharded && est.Method == billing.MethodInference {
-		rep.Notes = append(rep.Notes, pick1(en, "多卡推理按张量并行（如 vLLM）把权重和 KV cache 平分到各卡估算。",
+		notes = append(notes, pick1(en, "多卡推理按张量并行（如 vLLM）把权重和 KV cache 平分到各卡估算。",
 			"Multi-GPU inference assumes tensor parallelism (e.g. vLLM) splitting weights and KV cache across GPUs."))
 	} else if est.Sharded {
-		rep.Notes = append(rep.Notes, pick1(en, "多卡方案按 ZeRO-3/FSDP 把权重、梯度和优化器状态切分到各卡，并按 70-80% 的多卡加速效率估算；可信度低于单卡。",
+		notes = append(notes, pick1(en, "多卡方案按 ZeRO-3/FSDP 把权重、梯度和优化器状态切分到各卡，并按 70-80% 的多卡加速效率估算；可信度低于单卡。",
 			"Multi-GPU rows assume ZeRO-3/FSDP sharding of weights, gradients and optimizer state and 70-80% scaling efficiency; less certain than single-GPU rows."))
 	}
-	rep.Notes = append(rep.Notes, assumptionLine(est, en))
+	notes = append(notes, assumptionLine(est, en))
 	if est.Method == billing.MethodInference {
-		rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en, "每小时费用只含 GPU；权重约 %.0f GB，超出免费数据盘的部分另按天计费。", "Cost per hour is GPUs only; the ~%.0f GB of weights beyond the free data disk bill per day."), est.DiskGB))
+		notes = append(notes, fmt.Sprintf(pick1(en, "每小时费用只含 GPU；权重约 %.0f GB，超出免费数据盘的部分另按天计费。", "Cost per hour is GPUs only; the ~%.0f GB of weights beyond the free data disk bill per day."), est.DiskGB))
 	} else if len(shown) > 0 {
 		lo, hi := mfuSpan(est, shown)
-		rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en,
+		notes = append(notes, fmt.Sprintf(pick1(en,
 			"时长含 %.0f 分钟环境准备，并按各平台计费粒度取整；合计的范围对应 MFU %.2f-%.2f（按典型价格；标价区间见“元/卡时”一列）。数据盘按约 %.0f GB（权重+数据+检查点）扣除各平台免费额度、按天计（不足一天按一天）。",
 			"Hours include %.0f min of setup and are rounded to each platform's billing granularity; the total's range covers MFU %.2f-%.2f at the typical price (list-price ranges are in the CNY/GPU-h column). Disk: ~%.0f GB (weights + data + checkpoints) beyond each platform's free quota, billed per started day."),
 			billing.SetupHours*60, lo, hi, est.DiskGB))
 	}
-	return rep
+	return notes
 }
 
 // fitLine lists the GPUs that fit, grouped by layout, and those that do not.

@@ -90,6 +90,7 @@ var extractors = []func(*extraction){
 func extract(c *catalog.Catalog, text string, chatEnglish bool) *extraction {
 	s := strings.ToValidUTF8(catalog.Fold(text), " ")
 	s = questionPart(s)
+	s = fixDigitTypos(s)
 	q := &Query{text: text}
 	q.English = answerEnglish(text, chatEnglish)
 	x := &extraction{cat: c, q: q, s: s, rest: s}
@@ -99,10 +100,38 @@ func extract(c *catalog.Catalog, text string, chatEnglish bool) *extraction {
 	for _, f := range extractors {
 		f(x)
 	}
+	if !q.English && reCJK.MatchString(s) && !reCJK.MatchString(x.rest) && englishChatLine(x.rest) {
+		// Chinese only inside names ("how much is a 4090 on 恒源云"): the
+		// words around them are English.
+		q.English = true
+	}
 	q.switchTo = reSwitch.MatchString(s) && !containsAny(s, kwStockWord)
 	q.onlyParams = onlyParams(x)
 	q.choice = choiceOf(s)
 	return x
+}
+
+// reDigitTypo is a card number typed with a letter o for a zero ("4o90",
+// "3o90", "5o9o").
+var reDigitTypo = textgate.MustCompile(`(?:^|[^a-z0-9])[1-9][0o][0-9o]0(?:[^a-z0-9]|$)`)
+
+// fixDigitTypos turns the o of "4o90" into 0, keeping byte offsets.
+func fixDigitTypos(s string) string {
+	locs := reDigitTypo.FindAllStringIndex(s, -1)
+	if locs == nil {
+		return s
+	}
+	b := []byte(s)
+	for _, l := range locs {
+		for i := l[0]; i < l[1]; i++ {
+			if b[i] == 'o' && i > l[0] && b[i-1] >= '0' && b[i-1] <= '9' {
+				b[i] = '0'
+			} else if b[i] == 'o' && i+1 < l[1] && b[i+1] >= '0' && b[i+1] <= '9' {
+				b[i] = '0'
+			}
+		}
+	}
+	return string(b)
 }
 
 // number: digits with optional decimals, or Chinese numerals.

@@ -38,6 +38,7 @@ var (
 	reClaimDelete = textgate.MustCompile(`删|释放|清空|清除|回收|没了|丢|delete|wipe|release|gone|lost`)
 	reClaimGrain  = textgate.MustCompile(`按\s*(秒|分钟|分|小时)|(?:per|by the)\s+(second|minute|hour)`)
 	reClaimSpot   = textgate.MustCompile(`竞价|抢占|spot|interruptible`)
+	reClaimFree   = textgate.MustCompile(`免费|不要钱|不收费|\bfree\b`)
 	reClaimTimes  = textgate.MustCompile(`(\d+(?:\.\d+)?)\s*(?:(?:到|-|~|至)\s*(\d+(?:\.\d+)?))?\s*(?:倍|x\b|times)`)
 )
 
@@ -50,6 +51,8 @@ func (r *Router) factCheckAnswer(_ context.Context, res *Result) {
 	s := catalog.Fold(q.text)
 	var c *CheckResult
 	switch {
+	case reClaimFree.MatchString(s) && reClaimDisk.MatchString(s) && q.Platform != "":
+		c = r.checkFreeDisk(q)
 	case len(q.NamedGPUs) >= 2 && reClaimTimes.MatchString(s):
 		c = r.checkSpeed(q, s)
 	case reClaimNoCard.MatchString(s):
@@ -204,6 +207,30 @@ func (r *Router) checkSpot(q Query) *CheckResult {
 	return c
 }
 
+// checkFreeDisk checks "数据盘免费（50G）": the free part of the data disk
+// (GB) and what the rest costs.
+func (r *Router) checkFreeDisk(q Query) *CheckResult {
+	p, ok := r.claimPlatform(q)
+	if !ok {
+		return nil
+	}
+	st := p.Storage
+	c := &CheckResult{Claim: "free_disk", Platform: p.ID, Actual: trimF4(st.DataDiskFreeGB), Claimed: "free", Verdict: VerdictNo,
+		Source: Cite(r.cat, p.ID, catalog.Figure{Source: p.Billing.Source, AsOf: p.Billing.AsOf, Verified: true}, q.English)}
+	if f := st.DataDiskCNYPerGBDay; f != nil {
+		c.Source = Cite(r.cat, p.ID, *f, q.English)
+	}
+	switch {
+	case q.SizeGB > 0:
+		c.Claimed = trimF4(q.SizeGB)
+		c.Verdict = judge(q.SizeGB, st.DataDiskFreeGB, st.DataDiskFreeGB)
+	case st.DataDiskFreeGB > 0:
+		// "数据盘免费": only a part is.
+		c.Verdict = VerdictPartly
+	}
+	return c
+}
+
 // checkSpeed checks "4090 比 3090 快 1.5–2 倍" against the cards' BF16
 // tensor TFLOPS.
 func (r *Router) checkSpeed(q Query, s string) *CheckResult {
@@ -275,6 +302,8 @@ func (r *Router) claimSubject(c *CheckResult, en bool) string {
 		return name + pick1(en, " 的竞价实例", " spot instances")
 	case "speed":
 		return c.GPU + pick1(en, " 的算力比", " compute ratio")
+	case "free_disk":
+		return name + pick1(en, " 免费的数据盘", " free data disk")
 	case "gpu_price":
 		if c.Platform == "" {
 			return c.GPU + pick1(en, " 的价格", " price")
@@ -302,6 +331,11 @@ func (r *Router) actualText(c *CheckResult, en bool) string {
 		return pick1(en, "没有", "not offered")
 	case "speed":
 		return c.Actual + pick1(en, " 倍", "×")
+	case "free_disk":
+		if c.Actual == "free" {
+			return pick1(en, "全免费", "all free")
+		}
+		return fmt.Sprintf(pick1(en, "%s GB，超出部分按天收费", "%s GB, the rest billed per day"), c.Actual)
 	}
 	return c.Actual + pick1(en, " 元/卡时", " CNY per GPU-hour")
 }

@@ -148,8 +148,9 @@ func (r *Router) clarifyAnswer(_ context.Context, res *Result) {
 	en := res.English
 	var alts []Alternative
 	for _, a := range res.Alternatives {
-		// "Not something I do" is no reading to offer.
-		if a.Intent != IntentUnknown && len(alts) < 2 {
+		// "Not something I do", small talk and "详情" are no readings to
+		// offer.
+		if a.Intent != IntentUnknown && a.Intent != IntentChitChat && a.Intent != IntentMore && len(alts) < 2 {
 			alts = append(alts, a)
 		}
 	}

@@ -65,8 +65,12 @@ func (r *Router) planAnswer(_ context.Context, res *Result) {
 		}
 	}
 	rep := chat.Reply{Title: r.planVerdict(pr, q, withPlan, en)}
-	t := &chat.Table{Header: pick(en, []string{"平台", "GPU", modeName(mode, en) + "价", fmt.Sprintf("按量×%g 小时", hours), "有这种计费吗", "来源"},
-		[]string{"platform", "GPU", modeName(mode, en) + " price", fmt.Sprintf("hourly × %g h", hours), "offered", "source"})}
+	times := fmt.Sprintf(pick1(en, "按量×%g 小时", "hourly × %g h"), hours)
+	if mode == ModeSpot {
+		times = pick1(en, "按量 元/卡时", "pay-as-you-go CNY/GPU-h")
+	}
+	t := &chat.Table{Header: pick(en, []string{"平台", "GPU", modeName(mode, en) + "价", times, "有这种计费吗", "来源"},
+		[]string{"platform", "GPU", modeName(mode, en) + " price", times, "offered", "source"})}
 	for _, row := range pr.Rows {
 		plan := pick1(en, "没有记录", "none on record")
 		if row.PlanCNY != nil {
@@ -81,7 +85,7 @@ func (r *Router) planAnswer(_ context.Context, res *Result) {
 			times += fmt.Sprintf("-%.0f", row.HourlyTimesCNY[1])
 		}
 		if mode == ModeSpot {
-			times = "-"
+			times = figureText(row.HourlyCNY)
 		}
 		t.Rows = append(t.Rows, []string{r.platformName(row.Platform, en), row.GPU, plan, times, offered, row.Source})
 	}
@@ -153,6 +157,7 @@ func (r *Router) planVerdict(pr *PlanResult, q Query, withPlan int, en bool) str
 	}
 	best := pr.Rows[0]
 	if pr.Mode == ModeSpot {
+		what = strings.TrimSpace(what)
 		var offered []string
 		for _, row := range pr.Rows {
 			if row.Offered && !containsStr(offered, r.platformName(row.Platform, en)) {

@@ -17,7 +17,6 @@ import (
 // "价格" (an overview of every platform).
 func (r *Router) pricesAnswer(_ context.Context, res *Result) {
 	q := res.Query
-	en := q.English
 	if reNoCardAsk.MatchString(catalog.Fold(q.text)) {
 		r.noCardAnswer(res)
 		return
@@ -30,76 +29,92 @@ func (r *Router) pricesAnswer(_ context.Context, res *Result) {
 	}
 	switch {
 	case len(plats) > 0:
-		for i, p := range plats {
-			rp := r.platformPrices(p, q, en)
-			switch {
-			case len(plats) == 1:
-				short := r.platformShort(p, q, en)
-				short.Full = &rp
-				res.Reply = short
-			case i == 0:
-				// Several platforms ("autodl vs 矩池云"): one whole section
-				// each, the table inside its own section.
-				res.Reply = chat.Reply{Title: r.platformNames(q.Platforms, en) + pick1(en, "：计费规则和目录标价", ": billing rules and list prices")}
-				fallthrough
-			default:
-				res.Reply.Lines = append(res.Reply.Lines, "", "【"+p.DisplayName(en)+"】", strings.TrimRight(chat.PlainText(rp), "\n"))
+		r.platformsPrices(res, plats)
+	case len(q.GPUs) > 0:
+		r.gpuPrices(res)
+	default:
+		r.pricesOverview(res)
+	}
+}
+
+// platformsPrices answers for named platforms: one platform's short form
+// with its whole card behind 详情, or, for several ("autodl vs 矩池云"),
+// one section each with its table inside.
+func (r *Router) platformsPrices(res *Result, plats []*catalog.Platform) {
+	q := res.Query
+	en := q.English
+	for i, p := range plats {
+		rp := r.platformPrices(p, q, en)
+		switch {
+		case len(plats) == 1:
+			short := r.platformShort(p, q, en)
+			short.Full = &rp
+			res.Reply = short
+		case i == 0:
+			res.Reply = chat.Reply{Title: r.platformNames(q.Platforms, en) + pick1(en, "：计费规则和目录标价", ": billing rules and list prices")}
+			fallthrough
+		default:
+			res.Reply.Lines = append(res.Reply.Lines, "", "【"+p.DisplayName(en)+"】", strings.TrimRight(chat.PlainText(rp), "\n"))
+		}
+		for _, pr := range p.Prices {
+			if len(q.GPUs) > 0 && !containsStr(q.GPUs, pr.GPU) {
+				continue
 			}
-			for _, pr := range p.Prices {
-				if len(q.GPUs) > 0 && !containsStr(q.GPUs, pr.GPU) {
-					continue
-				}
+			res.Offers = append(res.Offers, listRow(p, pr))
+		}
+	}
+}
+
+// gpuPrices lists the named cards' list prices on every platform,
+// cheapest first.
+func (r *Router) gpuPrices(res *Result) {
+	q := res.Query
+	en := q.English
+	rep := chat.Reply{Title: strings.Join(q.GPUs, " / ") + pick1(en, " 目录标价（非实时库存）", " list prices (catalog, not live stock)")}
+	t := &chat.Table{Header: pick(en, []string{"平台", "GPU", "元/卡时", "日期", "来源"}, []string{"platform", "GPU", "CNY/GPU-h", "as of", "source"})}
+	for i := range r.cat.Platforms {
+		p := &r.cat.Platforms[i]
+		for _, pr := range p.Prices {
+			if containsStr(q.GPUs, pr.GPU) {
 				res.Offers = append(res.Offers, listRow(p, pr))
 			}
 		}
-	case len(q.GPUs) > 0:
-		rep := chat.Reply{}
-		name := strings.Join(q.GPUs, " / ")
-		if en {
-			rep.Title = name + " list prices (catalog, not live stock)"
-		} else {
-			rep.Title = name + " 目录标价（非实时库存）"
-		}
-		t := &chat.Table{Header: pick(en, []string{"平台", "GPU", "元/卡时", "日期", "来源"}, []string{"platform", "GPU", "CNY/GPU-h", "as of", "source"})}
-		for i := range r.cat.Platforms {
-			p := &r.cat.Platforms[i]
-			for _, pr := range p.Prices {
-				if containsStr(q.GPUs, pr.GPU) {
-					res.Offers = append(res.Offers, listRow(p, pr))
-				}
-			}
-		}
-		sort.SliceStable(res.Offers, func(i, j int) bool { return *res.Offers[i].PriceCNY < *res.Offers[j].PriceCNY })
-		for _, row := range res.Offers {
-			p, _ := r.cat.Platform(row.Platform)
-			pr, _ := p.PriceFor(row.GPU)
-			t.Rows = append(t.Rows, []string{p.DisplayName(en), row.GPU, priceCell(row, en), row.AsOf, Cite(r.cat, p.ID, pr.CNYPerHour, en)})
-		}
-		if len(t.Rows) == 0 {
-			rep.Lines = append(rep.Lines, pick1(en, "目录里没有这张卡的标价。", "The catalog has no list price for this GPU."))
-		} else {
-			rep.Table = t
-		}
-		if unverified(res.Offers) {
-			rep.Notes = append(rep.Notes, unverifiedFigureNote(en))
-		}
-		rep.Notes = append(rep.Notes, pick1(en, "实时库存请问“哪家有"+q.GPU+"”。", "For live stock ask “which platform has a "+q.GPU+"”."))
-		res.Reply = rep
-	default:
-		rep := chat.Reply{Title: pick1(en, "各平台计费概览（目录数据）", "Platforms at a glance (catalog data)")}
-		t := &chat.Table{Header: pick(en, []string{"平台", "计费粒度", "数据盘 元/GB·天", "标价条数"}, []string{"platform", "granularity", "data disk CNY/GB-day", "list prices"})}
-		for i := range r.cat.Platforms {
-			p := &r.cat.Platforms[i]
-			disk := "?"
-			if f := p.Storage.DataDiskCNYPerGBDay; f != nil {
-				disk = figureText(*f)
-			}
-			t.Rows = append(t.Rows, []string{p.DisplayName(en), granularityText(p.Billing.Granularity, en), disk, fmt.Sprint(len(p.Prices))})
-		}
-		rep.Table = t
-		rep.Notes = append(rep.Notes, pick1(en, "问“AutoDL 怎么收费”看单个平台的详细规则。", "Ask “AutoDL pricing” for one platform's rules."))
-		res.Reply = rep
 	}
+	sort.SliceStable(res.Offers, func(i, j int) bool { return *res.Offers[i].PriceCNY < *res.Offers[j].PriceCNY })
+	for _, row := range res.Offers {
+		p, _ := r.cat.Platform(row.Platform)
+		pr, _ := p.PriceFor(row.GPU)
+		t.Rows = append(t.Rows, []string{p.DisplayName(en), row.GPU, priceCell(row, en), row.AsOf, Cite(r.cat, p.ID, pr.CNYPerHour, en)})
+	}
+	if len(t.Rows) == 0 {
+		rep.Lines = append(rep.Lines, pick1(en, "目录里没有这张卡的标价。", "The catalog has no list price for this GPU."))
+	} else {
+		rep.Table = t
+	}
+	if unverified(res.Offers) {
+		rep.Notes = append(rep.Notes, unverifiedFigureNote(en))
+	}
+	rep.Notes = append(rep.Notes, pick1(en, "实时库存请问“哪家有"+q.GPU+"”。", "For live stock ask “which platform has a "+q.GPU+"”."))
+	res.Reply = rep
+}
+
+// pricesOverview is every platform's billing granularity, data-disk price
+// and number of list prices.
+func (r *Router) pricesOverview(res *Result) {
+	en := res.Query.English
+	rep := chat.Reply{Title: pick1(en, "各平台计费概览（目录数据）", "Platforms at a glance (catalog data)")}
+	t := &chat.Table{Header: pick(en, []string{"平台", "计费粒度", "数据盘 元/GB·天", "标价条数"}, []string{"platform", "granularity", "data disk CNY/GB-day", "list prices"})}
+	for i := range r.cat.Platforms {
+		p := &r.cat.Platforms[i]
+		disk := pick1(en, "未知", "unknown")
+		if f := p.Storage.DataDiskCNYPerGBDay; f != nil {
+			disk = figureText(*f)
+		}
+		t.Rows = append(t.Rows, []string{p.DisplayName(en), granularityText(p.Billing.Granularity, en), disk, fmt.Sprint(len(p.Prices))})
+	}
+	rep.Table = t
+	rep.Notes = append(rep.Notes, pick1(en, "问“AutoDL 怎么收费”看单个平台的详细规则。", "Ask “AutoDL pricing” for one platform's rules."))
+	res.Reply = rep
 }
 
 // reRetentionAsk asks how long a platform keeps data.
@@ -307,11 +322,13 @@ func figureText(f catalog.Figure) string {
 	return fmt.Sprintf("%g", f.Low)
 }
 
+// granularityText names a billing granularity (second, minute, hour);
+// "未知"/"unknown" when the catalog has none.
 func granularityText(g string, en bool) string {
+	if g == "" {
+		return pick1(en, "未知", "unknown")
+	}
 	if en {
-		if g == "" {
-			return "?"
-		}
 		return g
 	}
 	switch g {
@@ -322,14 +339,7 @@ func granularityText(g string, en bool) string {
 	case "hour":
 		return "小时"
 	}
-	return "?"
-}
-
-func shortSource(s string) string {
-	if r := []rune(s); len(r) > 48 {
-		return string(r[:48]) + "…"
-	}
-	return s
+	return g
 }
 
 func pick(en bool, zh, e []string) []string {

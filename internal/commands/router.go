@@ -116,9 +116,6 @@ func WithClock(now func() time.Time) Option { return func(r *Router) { r.now = n
 // WithAdvice enables answers from the advice knowledge base.
 func WithAdvice(b *advice.Base) Option { return func(r *Router) { r.advice = b } }
 
-// WithIntents uses these intent definitions instead of the embedded ones.
-func WithIntents(in *Intents) Option { return func(r *Router) { r.in = in } }
-
 // WithChatLanguage sets the language of answers to bare pastes ("en" or
 // "zh", the default); questions are answered in their own language.
 func WithChatLanguage(lang string) Option { return func(r *Router) { r.chatEn = lang == "en" } }
@@ -133,17 +130,15 @@ func NewRouter(cat *catalog.Catalog, offers Offers, opts ...Option) *Router {
 	for _, o := range opts {
 		o(r)
 	}
-	if r.in == nil {
-		if u, ok := compiledUnderstander(cat, r.advice, r.chatEn); ok {
-			r.in, r.u = u.in, u
-			return r
-		}
-		in, err := embeddedIntents()
-		if err != nil {
-			panic(err)
-		}
-		r.in = in
+	if u, ok := compiledUnderstander(cat, r.advice, r.chatEn); ok {
+		r.in, r.u = u.in, u
+		return r
 	}
+	in, err := embeddedIntents()
+	if err != nil {
+		panic(err)
+	}
+	r.in = in
 	r.u = cachedUnderstander(cat, r.advice, r.in, r.chatEn)
 	return r
 }
@@ -245,7 +240,10 @@ func (r *Router) answer(ctx context.Context, q Query, msg chat.Message) Result {
 		h = (*Router).unknownAnswer
 	}
 	h(r, ctx, &res)
-	res.Reply = r.shortForm(res.Reply, res.English)
+	if q.Intent != IntentMore {
+		// "详情" is the full form: it is not cut again.
+		res.Reply = r.shortForm(res.Reply, res.English)
+	}
 	res.Text = chat.PlainText(res.Reply)
 	if res.Reply.Full != nil {
 		res.FullText = chat.PlainText(*res.Reply.Full)

@@ -91,9 +91,10 @@ func (r *Router) shortForm(rep chat.Reply, en bool) chat.Reply {
 		short.Lines = append(short.Lines, l)
 		budget -= c
 	}
-	if more > 0 {
-		short.Lines = append(short.Lines, fmt.Sprintf(pick1(en, "……还有 %d 行。", "… %d more rows."), more))
-	}
 	short.Notes = notes
+	if more > 0 {
+		// Under the table it cuts.
+		short.Notes = append([]string{fmt.Sprintf(pick1(en, "……还有 %d 行。", "… %d more rows."), more)}, notes...)
+	}
 	return short
 }

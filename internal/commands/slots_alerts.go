@@ -11,7 +11,7 @@ var (
 	reMute   = textgate.MustCompile(`(\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)\s*(个)?\s*(小时|钟头|h|hours?|hrs?|分钟|min(?:ute)?s?|m|天|d|days?|晚上?|夜)\b?`)
 	reUnmute = textgate.MustCompile(`取消静音|解除静音|解除免打扰|关闭免打扰|恢复提醒|恢复通知|重新提醒|unmute|un-mute|resume (?:the )?alerts`)
 	// reAllWords cancel every subscription ("取消全部订阅", "退订全部").
-	reAllWords = textgate.MustCompile(`全部|所有|全都|都|一切|统统|\ball\b|\beverything\b|\bevery\b`)
+	reAllWords = textgate.MustCompile(`全部|所有|全都|都|一切|统统|全(?:关|删|取消|退|清|撤|停|不要)|\ball\b|\beverything\b|\bevery\b`)
 	reSubRef   = textgate.MustCompile(`(?:^|\s|订阅|提醒|#|第|no\.?)\s*(s-[a-z0-9]+|\d{1,3})\s*(?:个|号|条)?\s*(?:订阅|提醒)?\s*(?:$|[^\d])`)
 	reMinFree  = textgate.MustCompile(`(?:至少|不少于|最少|at least|min(?:imum)?)\s*(?:有)?\s*` + numPat + `\s*(?:张|块|个|台|gpus?|cards?)|` + numPat + `\s*(?:张|块|台)\s*(?:以上|及以上|起)`)
 	reMinEN    = textgate.MustCompile(`(\d+|two|three|four|eight)\s+(?:[a-z0-9 ]*?)(?:s|gpus|cards)?\s+(?:are|is)\s+free`)

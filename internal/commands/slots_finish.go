@@ -49,7 +49,7 @@ func (u *Understander) finish(x *extraction, m *advice.Result) {
 		if q.Intent != IntentStorageList {
 			q.DiskRef = ""
 		}
-		if q.Intent != IntentAdvice {
+		if q.Intent != IntentAdvice && q.Intent != IntentFactCheck {
 			q.SizeGB = 0
 		}
 	}

@@ -14,6 +14,20 @@ var amountRules = []struct {
 	value func(m []string) (float64, bool)
 	usd   func(m []string) bool
 }{
+	// "一块二毛五", "1块2毛5分": yuan, jiao and fen.
+	{re: textgate.MustCompile(`(\d+|[一二两三四五六七八九十]+)\s*(?:块|元)\s*(\d|[一二两三四五六七八九])\s*(?:毛|角)\s*(\d|[一二两三四五六七八九])\s*(?:分)?`),
+		value: func(m []string) (float64, bool) {
+			v, ok := yuanJiao(m[1], m[2])
+			f, ok2 := parseNum(m[3])
+			return v + f/100, ok && ok2
+		}},
+	// "八毛五", "5毛5": jiao and fen.
+	{re: textgate.MustCompile(`(\d|[一二两三四五六七八九])\s*(?:毛|角)\s*(\d|[一二两三四五六七八九])\s*(?:分)?`),
+		value: func(m []string) (float64, bool) {
+			j, ok := parseNum(m[1])
+			f, ok2 := parseNum(m[2])
+			return j/10 + f/100, ok && ok2
+		}},
 	// "1块5", "两块五", "1元5角", "一块五毛钱": yuan and a tenth digit.
 	{re: textgate.MustCompile(`(\d+|[一二两三四五六七八九十]+)\s*(?:块|元)\s*(\d|[一二两三四五六七八九])(?:\s*(?:毛|角))?(?:钱)?`),
 		value: func(m []string) (float64, bool) { return yuanJiao(m[1], m[2]) }},
@@ -52,6 +66,8 @@ var (
 	// "降到1块5", "2块5以内", "under $2".
 	reCeilBefore = textgate.MustCompile(`(?:低于|不超过|不高于|小于|少于|便宜于|降到|降至|跌到|跌破|掉到|低过|最多|不到|under|below|less than|cheaper than|max|at most|<=?|≤|≦)\s*(?:到)?\s*$`)
 	reCeilAfter  = textgate.MustCompile(`^\s*(?:以下|以内|之内|之下|一下|内|及以下|or less|or cheaper|or under)`)
+	// reRangeTo joins the two ends of a price range ("1块5到2块").
+	reRangeTo = textgate.MustCompile(`(?:到|至|~|～|-|—)\s*$`)
 	// reBareCeiling is a ceiling without a currency: "低于2.5".
 	reBareCeiling = textgate.MustCompile(`(?:低于|不超过|不高于|小于|少于|便宜于|降到|降至|跌破|under|below|less than|cheaper than|max|at most|<=?|≤|≦)\s*` + numPat)
 	// reCountUnit follows a number that is a count, not a price.
@@ -82,7 +98,7 @@ func amounts(s, orig string) []amount {
 			if !ok || v <= 0 {
 				continue
 			}
-			if strings.HasSuffix(m[0], "块") && reAfterKuai.MatchString(orig[loc[1]:]) {
+			if strings.HasSuffix(m[0], "块") && reAfterKuai.MatchString(orig[loc[1]:]) && !reRangeTo.MatchString(s[:loc[0]]) {
 				continue // "两块4090" counts cards
 			}
 			found = append(found, amount{loc[0], loc[1], v, rule.usd != nil && rule.usd(m)})
@@ -137,10 +153,16 @@ func extractMoney(x *extraction) {
 			v *= x.cat.FXUSDCNY
 		}
 		before := x.rest[:a.start]
-		ceil := reCeilBefore.MatchString(before) || reCeilAfter.MatchString(x.rest[end:])
+		// The top of a range ("1块5到2块的4090") is a ceiling too.
+		ceil := reCeilBefore.MatchString(before) || reCeilAfter.MatchString(x.rest[end:]) || reRangeTo.MatchString(before) && q.PriceCNY > 0
 		switch {
 		case ceil && q.MaxPriceCNY == 0 && v < 1000 && unit != "gb_day" && unit != "gb_month":
 			q.MaxPriceCNY = round4(v)
+			if reRangeTo.MatchString(before) {
+				// The range's low end was no stated price.
+				q.PriceCNY, q.PriceUnit = 0, ""
+			}
+		case ceil && q.MaxPriceCNY == 0:
 		case q.PriceCNY == 0:
 			q.PriceCNY, q.PriceUnit = round4(v), unit
 		default:

@@ -22,7 +22,7 @@ var (
 	// platform, size and note.
 	reStorageAddHead = textgate.MustCompile(`^\s*(?:登记存储|登记一下|登记|记一下|记录存储|添加存储|新增存储|storage\s+add|add\s+storage|register\s+storage)\s*[:：]?\s*`)
 	// reNoteNoise are words of a registration that are not its note.
-	reNoteNoise = textgate.MustCompile(`数据盘|硬盘|存储|记一下|登记一下|登记|记上|帮我|一下|记账|台账|账本|记录|[：:，,。!！]|\b(?:add|it|to|the|ledger|please|pls|storage|register|log|disk|volume|on|a|i have|i've got)\b`)
+	reNoteNoise = textgate.MustCompile(`数据盘|硬盘|存储|记一下|登记一下|登记|记上|帮我|一下|记账|台账|账本|记录|我在|我有|开了个?|租了个?|买了个?|挂了个?|有个|有块|一块|一个|的盘|盘子?|用来|用于|拿来|[：:，,。!！]|\b(?:add|it|to|the|ledger|please|pls|storage|register|log|disk|volume|on|a|i have|i've got|for|holding|with)\b`)
 )
 
 // extractSize reads a disk size in GB (1e9 bytes); a negative size is

@@ -213,13 +213,13 @@ func (r *Router) stockAnswer(ctx context.Context, res *Result) {
 	short.Lines = append(problemLines(q, en), capLine...)
 	if t := r.offerTable(rows, MaxShortRows, en); t != nil {
 		short.Table = t
-		if len(rows) > MaxShortRows {
-			short.Lines = append(short.Lines, fmt.Sprintf(pick1(en, "……还有 %d 条。", "… %d more."), len(rows)-MaxShortRows))
-		}
 	}
 	short.Notes = r.stockNotes(rows, snap, en, now)
 	if len(short.Notes) > 2 {
 		short.Notes = short.Notes[:2]
+	}
+	if len(rows) > MaxShortRows {
+		short.Notes = append([]string{fmt.Sprintf(pick1(en, "……还有 %d 条。", "… %d more."), len(rows)-MaxShortRows)}, short.Notes...)
 	}
 	if len(rows) > MaxShortRows || len(full.Notes) > len(short.Notes) {
 		short.Full = &full

@@ -168,7 +168,7 @@ func (r *Router) storageListAnswer(ctx context.Context, res *Result) {
 			state = pick1(en, "已关机", "stopped")
 		}
 		state += fmt.Sprintf(pick1(en, " %d天", " %dd"), int(r.now().Sub(d.Since).Hours()/24))
-		monthly := "?"
+		monthly := pick1(en, "未知", "unknown")
 		if perDay, free, ok := r.storage.Price(d.Platform, d.Stopped); ok {
 			m := max(d.SizeGB-free, 0) * perDay * 30
 			total += m
@@ -315,7 +315,11 @@ func (r *Router) digestAnswer(ctx context.Context, res *Result) {
 				lines = append(lines, l)
 			}
 		}
-		rep.Lines = append([]string{pick1(en, "本周：", "This week: ") + rep.Title}, lines...)
+		label := pick1(en, "本周：", "This week: ")
+		if res.Period == PeriodLastMonth {
+			label = pick1(en, "那个月最后一整周：", "Its last whole week: ")
+		}
+		rep.Lines = append([]string{label + rep.Title}, lines...)
 		rep.Title = month
 	}
 	res.Reply = rep
@@ -370,8 +374,10 @@ func digestWeek(q Query, now time.Time, loc *time.Location) string {
 	case q.Period == PeriodLastWeek:
 		return billing.WeekOf(now.AddDate(0, 0, -7), loc)
 	case q.Period == PeriodLastMonth:
+		// The last week that lies wholly in last month: its digest's
+		// month-to-date is last month's.
 		first := time.Date(now.Year(), now.Month(), 1, 12, 0, 0, 0, loc)
-		return billing.WeekOf(first.AddDate(0, 0, -1), loc)
+		return billing.WeekOf(first.AddDate(0, 0, -7), loc)
 	}
 	return billing.WeekOf(now, loc)
 }

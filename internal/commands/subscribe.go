@@ -95,7 +95,7 @@ func (r *Router) subscribeAnswer(ctx context.Context, res *Result) {
 			age = Age(now.Sub(o.ObservedAt), en)
 		}
 		rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "现在就有：%s %s %s，%s 张空闲（%s · %s）。", "Available now: %s %s %s, %s free (%s · %s)."),
-			r.platformName(o.Platform, en), o.GPU, priceText(o, en), freeText(o), sourceLabel(string(o.Source), en), age))
+			r.platformName(o.Platform, en), o.GPU, priceText(o, en), freeText(o, en), sourceLabel(string(o.Source), en), age))
 		rec := stock.NotifyRecord{SubscriptionID: sub.ID, Observed: stock.InStock, Streak: 1, Active: true, NotifiedAt: now, NotifiedPrice: obs.BestPrice(), Seq: 1}
 		if err := r.alerts.PutNotifyRecords(ctx, []stock.NotifyRecord{rec}); err != nil {
 			rep.Notes = append(rep.Notes, storeError(en, err).Title)
@@ -304,9 +304,11 @@ func priceText(o stock.Offer, en bool) string {
 	return fmt.Sprintf(pick1(en, "%.2f 元/卡时", "%.2f CNY/GPU-h"), o.CNYPerGPUHour)
 }
 
-func freeText(o stock.Offer) string {
+// freeText is an offer's free GPU count, "未知"/"unknown" when the source
+// did not say (never shown as 0).
+func freeText(o stock.Offer, en bool) string {
 	if o.Free == nil {
-		return "?"
+		return pick1(en, "未知", "unknown")
 	}
 	return strconv.Itoa(*o.Free)
 }
@@ -360,7 +362,7 @@ func (r *Router) RenderAlert(a stock.Alert) chat.Reply {
 			if !o.ObservedAt.IsZero() {
 				age = Age(a.At.Sub(o.ObservedAt), en)
 			}
-			line := fmt.Sprintf("  · %s %s %s，%s %s，%s · %s", r.platformName(o.Platform, en), o.GPU, priceText(o, en), pick1(en, "空闲", "free"), freeText(o), sourceLabel(string(o.Source), en), age)
+			line := fmt.Sprintf("  · %s %s %s，%s %s，%s · %s", r.platformName(o.Platform, en), o.GPU, priceText(o, en), pick1(en, "空闲", "free"), freeText(o, en), sourceLabel(string(o.Source), en), age)
 			if o.Region != "" {
 				line += "（" + o.Region + "）"
 			}

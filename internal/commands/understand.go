@@ -330,6 +330,9 @@ func slotsAllow(label string, x *extraction) bool {
 	switch label {
 	case IntentPlan:
 		return x.q.BillingMode != "" && x.q.BillingMode != ModeHourly
+	case IntentCompare:
+		// Two names, or comparison words ("国内和国外哪个划算").
+		return len(x.q.NamedGPUs) >= 2 || len(x.q.Platforms) >= 2 || containsStr(x.concepts, "@compare")
 	case IntentSubscribe:
 		return containsStr(x.concepts, "@alert")
 	case IntentEstimate:
@@ -339,8 +342,14 @@ func slotsAllow(label string, x *extraction) bool {
 		return len(q.GPUs) == 0 || q.Model != "" || q.ParamsB > 0 || q.ModelText != "" || q.Method != "" || q.Workload != ""
 	case IntentDigest:
 		// Storage spend names storage, a week or a month ("昇腾 910B 多少钱"
-		// is not a digest question).
-		return x.q.Period != "" || x.q.Week != "" || containsStr(x.concepts, "@disk") || containsStr(x.concepts, "@weekly")
+		// is not a digest question); with a platform named, a time or
+		// spend word ("AutoDL 存储费多少" is the platform's price).
+		q := x.q
+		when := q.Period != "" || q.Week != "" || containsStr(x.concepts, "@weekly")
+		if len(q.Platforms) > 0 {
+			return when || containsStr(x.concepts, "@spend")
+		}
+		return when || containsStr(x.concepts, "@disk")
 	case IntentStorageResize, IntentStorageStop, IntentStorageStart, IntentStorageRemove:
 		// A disk command names a disk ("offer 被释放了" is not one).
 		return x.q.DiskRef != "" || containsStr(x.concepts, "@disk")
@@ -349,8 +358,8 @@ func slotsAllow(label string, x *extraction) bool {
 }
 
 // decide picks the reading from the ranked labels, or asks back. The
-// intent is decided first, on the summed probability of its labels (all
-// of advice's topics count for advice); the topic then is advice's best.
+// intent is decided first, on its best label's probability (advice on
+// its best topic's); the topic then is advice's best.
 func (u *Understander) decide(q *Query, ranked []scorer.Scored) {
 	ranked = calibrate(ranked)
 	intents := byIntent(ranked)
@@ -422,6 +431,9 @@ func symptomRule(q *Query, m *advice.Result, folded string) {
 	if best == nil || q.Intent != IntentStock && q.Intent != IntentPrices && q.Intent != IntentEstimate {
 		return
 	}
+	if q.Intent == IntentEstimate && best.Topic.Tie == advice.TieCard {
+		return // "13B LoRA 在 V100 上跑得动吗": the estimate is the card answer
+	}
 	wins := len(best.Topic.Errors) > 0 || m.Problem || best.Score >= 0.6
 	if containsAny(folded, kwCost) || containsAny(folded, kwStockAsk) || q.Intent == IntentEstimate && containsAny(folded, kwWillIt) {
 		wins = best.Strong
@@ -448,7 +460,7 @@ func commandRule(q *Query, m *advice.Result, folded string, ranked []scorer.Scor
 		return
 	}
 	for _, s := range ranked {
-		if s.P < 0.001 {
+		if s.P < 1e-5 {
 			return
 		}
 		switch s.Label {
@@ -489,6 +501,9 @@ func boundaryRules(q *Query, m *advice.Result, x *extraction, ranked []scorer.Sc
 	switch {
 	case q.Intent == IntentPrices && !named && m.Best != nil && containsStr(billingTopics, m.Best.Topic.ID):
 		q.Intent, q.Topic = IntentAdvice, m.Best.Topic.ID
+	case q.Intent == IntentCompare && job:
+		// "H100 和 A100 训练7B LoRA哪个划算": the named cards for that job.
+		q.Intent = IntentEstimate
 	case q.Intent == IntentEstimate && m.Best != nil && m.Best.Topic.ID == "cuda-oom" && reHappened.MatchString(x.s) && !containsAny(x.s, kwWillIt):
 		q.Intent, q.Topic = IntentAdvice, "cuda-oom"
 	case q.Intent == IntentAdvice && q.Topic == "cuda-oom" && job && containsAny(x.s, kwWillIt) && !reHappened.MatchString(x.s) && (m.Best == nil || !m.Best.Strong):
@@ -508,18 +523,16 @@ var (
 	// reComplaint tells a complaint about stock or money ("又 sold out 了，
 	// 每次晚上都这样") from a question about it ("4090 sold out?").
 	reComplaint = textgate.MustCompile(`每次|总是|老是|经常|一直|又|全是|全线|好几天|几天了|again|always|every time|keeps|for \d+ days|怎么办|咋办|为什么|为啥|why`)
-	// reProblemWords report something that went wrong.
-	reProblemWords = textgate.MustCompile(`为啥|为什么|怎么回事|怎么办|咋办|咋整|还在扣|一直扣|扣了|被扣|没了|丢了|找回|不见了|坑|why|lost|gone|still (?:charged|billing|paying)|charged me|how do i stop`)
 	// reHappened says an OOM already happened ("爆了", "OOM 了", "报错").
 	reHappened = textgate.MustCompile(`爆了|炸了|oom了|oom 了|报错|报了|挂了|崩了|又oom|still ooms?|ooms? (?:on|at|when|after)|ran out of|got (?:an? )?oom|error:|outofmemoryerror|out of memory\.`)
 	// kwStockAsk ask whether a card is in stock.
 	kwStockAsk = []string{"有货", "有没有卡", "还有卡", "有卡吗", "哪家有", "sold out", "in stock", "out of stock", "available?"}
 	// kwCost are words asking for money, which the stock, prices and
 	// estimate answers give.
-	kwCost = []string{"多少钱", "费用", "花费", "成本", "价格", "收费", "计费", "贵吗", "便宜", "划算", "how much", "cost", "price", "预算", "budget", "cheap"}
+	kwCost = []string{"多少钱", "费用", "花费", "成本", "价格", "单价", "官方价", "报价", "价钱", "付多少", "收多少", "杂费", "收费", "计费", "怎么算", "贵吗", "便宜", "划算", "how much", "cost", "price", "预算", "budget", "cheap"}
 	// kwWillIt ask before the fact whether a job fits ("13B LoRA 4090 会不会
 	// 爆显存"): the estimate answers that.
-	kwWillIt = []string{"会不会", "能不能", "够不够", "够吗", "放得下吗", "will it", "would it", "enough", "can i", "does it fit"}
+	kwWillIt = []string{"会不会", "能不能", "够不够", "够吗", "放得下", "跑得动", "带得动", "能跑吗", "will it", "would it", "enough", "can i", "does it fit", "fit in", "fits in"}
 )
 
 // evidence reports whether the knowledge base backs an advice reading of
@@ -581,18 +594,18 @@ func labelP(ranked []scorer.Scored, label string) float64 {
 // byIntent rates each intent by its best label (advice by its best
 // topic), best first.
 func byIntent(ranked []scorer.Scored) []scorer.Scored {
-	sum := map[string]float64{}
+	best := map[string]float64{}
 	var order []string
 	for _, s := range ranked {
 		i, _ := splitLabel(s.Label)
-		if _, ok := sum[i]; !ok {
+		if _, ok := best[i]; !ok {
 			order = append(order, i)
 		}
-		sum[i] = math.Max(sum[i], s.P)
+		best[i] = math.Max(best[i], s.P)
 	}
 	out := make([]scorer.Scored, 0, len(order))
 	for _, i := range order {
-		out = append(out, scorer.Scored{Label: i, P: sum[i]})
+		out = append(out, scorer.Scored{Label: i, P: best[i]})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].P > out[j].P })
 	return out

@@ -25,6 +25,7 @@ package scorer
 import (
 	"hash/maphash"
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -45,6 +46,10 @@ type Options struct {
 	// Prior weights each label's prior probability (default: its share of
 	// the examples); they need not sum to 1.
 	Prior func(label string) float64
+	// TagWeight is how many features a tag counts as (default 4): the
+	// caller's tags are few and reliable, and one feature among fifty
+	// would barely move naive Bayes.
+	TagWeight int
 }
 
 // Scored is a label with its posterior probability.
@@ -67,6 +72,7 @@ type Model struct {
 	unseen []float64
 	prior  []float64
 	temp   float64
+	tagW   int
 }
 
 type entry struct {
@@ -74,15 +80,10 @@ type entry struct {
 	delta float32
 }
 
-// TagWeight is how many features a tag counts as: the caller's tags are
-// few and reliable, and one feature among fifty would barely move naive
-// Bayes.
-var TagWeight = 4
-
-// count keys the number of examples of a label with a feature.
+// count is the number of examples of a label with a feature.
 type count struct {
-	f     int32
 	label int32
+	n     int32
 }
 
 // seed makes feature hashes stable within a process (models are trained
@@ -97,11 +98,17 @@ func Train(examples []Example, o Options) *Model {
 	if o.Temperature <= 0 {
 		o.Temperature = 2
 	}
-	m := &Model{index: map[uint64]int32{}, temp: o.Temperature}
+	if o.TagWeight <= 0 {
+		o.TagWeight = 4
+	}
+	m := &Model{index: make(map[uint64]int32, 8*len(examples)), temp: o.Temperature, tagW: o.TagWeight}
 	labelIdx := map[string]int{}
 	var docs []int
-	counts := map[count]int{}
+	// counts[f] is how many examples of each label saw feature f: few
+	// labels see a feature, so a short slice scanned in order.
+	var counts [][]count
 	var totals []float64
+	var buf []uint64
 	for _, ex := range examples {
 		l, ok := labelIdx[ex.Label]
 		if !ok {
@@ -112,13 +119,15 @@ func Train(examples []Example, o Options) *Model {
 			totals = append(totals, 0)
 		}
 		docs[l]++
-		for _, h := range hashes(ex.Text, ex.Tags) {
+		buf = hashes(buf, ex.Text, ex.Tags, o.TagWeight)
+		for _, h := range buf {
 			i, ok := m.index[h]
 			if !ok {
 				i = int32(len(m.index))
 				m.index[h] = i
+				counts = append(counts, nil)
 			}
-			counts[count{i, int32(l)}]++
+			counts[i] = addCount(counts[i], int32(l))
 			totals[l]++
 		}
 	}
@@ -133,12 +142,26 @@ func Train(examples []Example, o Options) *Model {
 		}
 	}
 	m.rows = make([][]entry, len(m.index))
-	for c, n := range counts {
-		l := c.label
-		lp := math.Log((float64(n) + o.Alpha) / (totals[l] + o.Alpha*v))
-		m.rows[c.f] = append(m.rows[c.f], entry{label: l, delta: float32(lp - m.unseen[l])})
+	for f, cs := range counts {
+		row := make([]entry, len(cs))
+		for j, c := range cs {
+			lp := math.Log((float64(c.n) + o.Alpha) / (totals[c.label] + o.Alpha*v))
+			row[j] = entry{label: c.label, delta: float32(lp - m.unseen[c.label])}
+		}
+		m.rows[f] = row
 	}
 	return m
+}
+
+// addCount counts one more example of label in a feature's counts.
+func addCount(cs []count, label int32) []count {
+	for j := range cs {
+		if cs[j].label == label {
+			cs[j].n++
+			return cs
+		}
+	}
+	return append(cs, count{label: label, n: 1})
 }
 
 // Labels returns the labels in training order.
@@ -152,7 +175,7 @@ func (m *Model) Features() int { return len(m.index) }
 func (m *Model) Score(text string, tags []string) []Scored {
 	logp := make([]float64, len(m.labels))
 	known := 0
-	for _, h := range hashes(text, tags) {
+	for _, h := range hashes(nil, text, tags, m.tagW) {
 		i, ok := m.index[h]
 		if !ok {
 			continue
@@ -187,12 +210,12 @@ func (m *Model) softmax(logp []float64, scale float64) []Scored {
 	return out
 }
 
-// hashes is the distinct feature hashes of a text and its tags.
-func hashes(text string, tags []string) []uint64 {
-	seen := map[uint64]struct{}{}
-	var out []uint64
+// hashes appends to buf the distinct feature hashes of a text and its
+// tags (in no particular order) and returns it.
+func hashes(buf []uint64, text string, tags []string, tagWeight int) []uint64 {
+	out := buf[:0]
+	var h maphash.Hash
 	add := func(kind byte, parts ...string) {
-		var h maphash.Hash
 		h.SetSeed(seed)
 		h.WriteByte(kind)
 		for i, p := range parts {
@@ -201,17 +224,14 @@ func hashes(text string, tags []string) []uint64 {
 			}
 			h.WriteString(p)
 		}
-		s := h.Sum64()
-		if _, ok := seen[s]; !ok {
-			seen[s] = struct{}{}
-			out = append(out, s)
-		}
+		out = append(out, h.Sum64())
 	}
 	Features(text, add)
 	for _, t := range tags {
-		for i := 0; i < TagWeight; i++ {
+		for i := 0; i < tagWeight; i++ {
 			add('#', t, string(rune('0'+i)))
 		}
 	}
-	return out
+	slices.Sort(out)
+	return slices.Compact(out)
 }
