@@ -149,6 +149,7 @@ func (r *Router) adviceAnswer(ctx context.Context, res *Result) {
 	}
 	rep.Notes = append(rep.Notes, pick1(en, "来源：", "Source: ")+SourceText(t.Source, en))
 	short.Notes = append(short.Notes, firstN(tie.Notes, 1)...)
+	short.Notes = append(short.Notes, starNote(short.Table, tie.Notes[min(1, len(tie.Notes)):])...)
 	if len(ar.Related) > 0 {
 		short.Notes = append(short.Notes, pick1(en, "相关：", "Related: ")+refTitles(firstRefs(ar.Related, 2), en))
 	}
@@ -198,6 +199,28 @@ func firstRefs(xs []AdviceRef, n int) []AdviceRef {
 		return xs[:n]
 	}
 	return xs
+}
+
+// starNote is the note that explains a * in a table's cells (a figure
+// only the seed articles give), when a cell has one.
+func starNote(t *chat.Table, notes []string) []string {
+	if t == nil {
+		return nil
+	}
+	for _, row := range t.Rows {
+		for _, c := range row {
+			if !strings.HasSuffix(c, "*") {
+				continue
+			}
+			for _, n := range notes {
+				if strings.HasPrefix(n, "* ") {
+					return []string{n}
+				}
+			}
+			return nil
+		}
+	}
+	return nil
 }
 
 // shortTable is a table cut to MaxShortRows rows (nil stays nil).
@@ -542,7 +565,7 @@ func (r *Router) diskTie(res *Result, rep *chat.Reply, noCard bool) {
 	unverified := false
 	for _, p := range r.mainPlatforms(res.Query) {
 		f := p.Storage.DataDiskCNYPerGBDay
-		price, month, asOf := pick1(en, "未知", "unknown"), "-", "-"
+		price, month, asOf := pick1(en, "未知", "unknown"), pick1(en, "未知", "unknown"), ""
 		if f != nil {
 			price = figureText(*f)
 			mid := (f.Low + f.High) / 2

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/labgpu/bot/internal/catalog"
@@ -75,10 +76,41 @@ var seedTitles = map[string]catalog.Text{
 }
 
 // SourceText is a knowledge-base source as a chat reader sees it: the
-// seed articles described instead of their file numbers.
+// seed articles described instead of their file numbers ("一篇 2025 年的
+// 高校租卡横评"), without section numbers or the maintainers' notes in
+// parentheses, each source once: "seed 000 §2 (detection: 3090 tier);
+// google-research/bert README (batch sizes)" → "一篇 2025 年的高校租卡横评；
+// google-research/bert README".
 func SourceText(src string, en bool) string {
-	for id, t := range seedTitles {
-		src = strings.ReplaceAll(src, id, t.Pick(en))
+	src = reSourceNote.ReplaceAllString(src, "")
+	src = reSourceSection.ReplaceAllString(src, "")
+	var parts []string
+	seen := map[string]bool{}
+	for _, p := range strings.Split(src, ";") {
+		for id, t := range seedTitles {
+			p = strings.ReplaceAll(p, id, t.Pick(en))
+		}
+		p = reSourceCommas.ReplaceAllString(p, ", ")
+		p = strings.Trim(strings.TrimSuffix(strings.Trim(p, " ,"), " and"), " ,")
+		switch p {
+		case "rough":
+			p = pick1(en, "粗略估计", "rough")
+		case "community reports":
+			p = pick1(en, "社区经验", "community reports")
+		}
+		if p != "" && !seen[p] {
+			seen[p] = true
+			parts = append(parts, p)
+		}
 	}
-	return src
+	return strings.Join(parts, pick1(en, "；", "; "))
 }
+
+var (
+	// reSourceNote is a maintainers' note in parentheses.
+	reSourceNote = regexp.MustCompile(`\s*\([^()]*\)`)
+	// reSourceSection is a section number ("§4.1", "§6 table").
+	reSourceSection = regexp.MustCompile(`\s*§[\d.]+(?:\s+table)?|,\s*table\b`)
+	// reSourceCommas are the commas left between removed sections.
+	reSourceCommas = regexp.MustCompile(`\s*(?:,\s*)+`)
+)

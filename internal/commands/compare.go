@@ -214,8 +214,20 @@ func gpuVerdict(a, b CardCompare, aspect string, en bool) string {
 	if en {
 		speedLine = fmt.Sprintf("%s has about %.1f× the compute of %s (BF16 %g vs %g TFLOPS)", fast.GPU, ratio, slow.GPU, fast.TensorTFLOPS, slow.TensorTFLOPS)
 	}
-	if aspect == "speed" || a.PriceCNY == 0 || b.PriceCNY == 0 {
+	switch {
+	case aspect == "speed":
 		return speedLine + pick1(en, "。", ".")
+	case a.PriceCNY == 0 && b.PriceCNY == 0:
+		// A price question gets no made-up answer: say none is known first.
+		return fmt.Sprintf(pick1(en, "%s 和 %s 都没有已知价格（目录和报价里都没有），比不了价；%s。", "Neither the %s nor the %s has a known price (not in the catalog or any quote), so no price comparison; %s."),
+			a.GPU, b.GPU, speedLine)
+	case a.PriceCNY == 0 || b.PriceCNY == 0:
+		known, unknown := a, b
+		if a.PriceCNY == 0 {
+			known, unknown = b, a
+		}
+		return fmt.Sprintf(pick1(en, "%s 没有已知价格，比不了价（%s 最低 %s 元/卡时）；%s。", "The %s has no known price, so no price comparison (the %s from %s CNY/GPU-h); %s."),
+			unknown.GPU, known.GPU, known.priceText(), speedLine)
 	}
 	perA, perB := a.PriceCNY/a.TensorTFLOPS, b.PriceCNY/b.TensorTFLOPS
 	cheapHour := a

@@ -181,7 +181,7 @@ func (r *Router) estimateShort(est *billing.Estimate, q Query, full chat.Reply) 
 		for _, l := range full.Lines {
 			if strings.HasPrefix(l, pick1(en, "放得下——", "Fits — ")) || strings.HasPrefix(l, pick1(en, "可行的做法", "What would work")) ||
 				strings.Contains(l, pick1(en, "放不下", "not fit")) {
-				rep.Lines = append(rep.Lines, shorten(l, 70))
+				rep.Lines = append(rep.Lines, shortenList(l, 70, en))
 			}
 		}
 	}
@@ -203,6 +203,25 @@ func shorten(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// shortenList cuts a list line to about n runes at the last separator
+// ("、", "；", ", ") so that no name is cut in half: "放得下——单卡：A100
+// 80GB、H100 SXM等".
+func shortenList(s string, n int, en bool) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	for i := n - 2; i > n/2; i-- {
+		switch {
+		case r[i] == '、' || r[i] == '；' || r[i] == '，':
+			return string(r[:i]) + pick1(en, "等", ", …")
+		case (r[i] == ',' || r[i] == ';') && i+1 < len(r) && r[i+1] == ' ':
+			return string(r[:i]) + pick1(en, "等", ", …")
+		}
+	}
+	return shorten(s, n)
 }
 
 // estimateVerdict is the first line: the cheapest way to run the job

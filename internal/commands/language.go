@@ -30,8 +30,10 @@ var (
 // answerEnglish decides the answer's language: Chinese when the message
 // has Chinese characters; English when a line is English chat (it has
 // words people use with the bot, or is a sentence of six plain words or
-// more) and not program output; otherwise, for a bare paste or a bare
-// error ("Killed", "CUDA out of memroy"), the chat's language.
+// more) and not program output — in a paste (a message with an error or
+// log line) only a line with the asker's words counts; otherwise, for a
+// bare paste or a bare error ("Killed", "CUDA out of memroy"), the chat's
+// language.
 func answerEnglish(text string, chatEnglish bool) bool {
 	folded := catalog.Fold(text)
 	if reCJK.MatchString(folded) {
@@ -44,12 +46,39 @@ func answerEnglish(text string, chatEnglish bool) bool {
 		// "/help" is a command, not English.
 		return chatEnglish
 	}
-	for _, line := range strings.Split(folded, "\n") {
-		if englishChatLine(line) {
+	lines := strings.Split(folded, "\n")
+	paste := false
+	for _, line := range lines {
+		if reErrorLine.MatchString(line) || reLogLine.MatchString(line) {
+			paste = true
+		}
+	}
+	for _, line := range lines {
+		if paste && proseLine(line) || !paste && englishChatLine(line) {
 			return true
 		}
 	}
 	return chatEnglish
+}
+
+// proseLine reports whether a line of a paste is the asker's own English
+// ("getting this after an hour, any idea?"): it has words people use with
+// the bot or starts like a question. A paste's other English lines ("CUDA
+// kernel errors might be asynchronously reported …") are the program's.
+func proseLine(line string) bool {
+	line = strings.TrimSpace(line)
+	if line == "" || reLogLine.MatchString(line) || reErrorLine.MatchString(line) && !reAskStart.MatchString(line) {
+		return false
+	}
+	if reAskStart.MatchString(line) {
+		return true
+	}
+	for _, w := range strings.Fields(line) {
+		if !reCodeToken.MatchString(w) && reChatEnglish.MatchString(strings.Trim(w, ".,!?;:\"'()[]")) {
+			return true
+		}
+	}
+	return false
 }
 
 // englishChatLine reports whether a folded line is English written to the

@@ -154,6 +154,11 @@ type Query struct {
 	// MuteMinutes is how long "静音 2小时" mutes the chat; 0 with intent
 	// mute means unmute.
 	MuteMinutes int `json:"mute_minutes,omitempty"`
+	// MuteUntil is a local clock time a mute ends at ("免打扰到明早" →
+	// "08:00", "静音到晚上10点" → "22:00"): its next occurrence, the next
+	// day's when MuteTomorrow. It wins over MuteMinutes.
+	MuteUntil    string `json:"mute_until,omitempty"`
+	MuteTomorrow bool   `json:"mute_tomorrow,omitempty"`
 	// Area is the help area asked about ("帮助 告警" → alerts).
 	Area string `json:"area,omitempty"`
 	// Topic is the advice entry id (intent advice; empty when nothing

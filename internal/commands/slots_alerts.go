@@ -1,8 +1,10 @@
 package commands
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labgpu/bot/internal/textgate"
 )
@@ -67,6 +69,9 @@ func muteMinutes(q *Query, s string) {
 		return
 	}
 	q.MuteMinutes = 60
+	if muteUntil(q, s) {
+		return
+	}
 	m := reMute.FindStringSubmatch(s)
 	if m == nil {
 		return
@@ -95,6 +100,61 @@ func muteMinutes(q *Query, s string) {
 		q.MuteMinutes = 7 * 24 * 60
 	}
 	q.MuteMinutes = max(q.MuteMinutes, 1)
+}
+
+var (
+	// reMuteClock is a clock time a mute ends at: "到明早8点", "到明天上午9点",
+	// "到晚上10点", "until 8am", "till tomorrow 9".
+	reMuteClock = textgate.MustCompile(`(?:到|至|until|till|til)\s*(明天|明早|明儿|tomorrow)?\s*(早上|早晨|上午|morning|中午|下午|晚上|evening|night)?\s*(\d{1,2}|[一二两三四五六七八九十]{1,3})\s*(?:点|时|:00|：00|\s*am|\s*pm|\s*o'?clock)(半)?`)
+	// reMuteMorning is the morning without an hour: "到明早", "今晚别推了",
+	// "until tomorrow morning": until 08:00.
+	reMuteMorning = textgate.MustCompile(`明早|明天早上|明天上午|明儿早上|明天一早|今晚|今天晚上|tonight|tomorrow morning|overnight|until morning|till morning`)
+)
+
+// muteUntil reads a mute's end as a clock time; it reports whether one
+// was given.
+func muteUntil(q *Query, s string) bool {
+	if m := reMuteClock.FindStringSubmatch(s); m != nil {
+		h, ok := parseNum(m[3])
+		if !ok || h > 24 {
+			return false
+		}
+		pm := m[2] == "下午" || m[2] == "晚上" || m[2] == "evening" || m[2] == "night" || strings.Contains(m[0], "pm")
+		if pm && h < 12 {
+			h += 12
+		}
+		minute := 0
+		if m[4] != "" {
+			minute = 30
+		}
+		q.MuteUntil = fmt.Sprintf("%02d:%02d", int(h)%24, minute)
+		q.MuteTomorrow = m[1] != ""
+		return true
+	}
+	if reMuteMorning.MatchString(s) {
+		q.MuteUntil = "08:00"
+		return true
+	}
+	return false
+}
+
+// muteEnd is when a mute given as a clock time ends: its next occurrence
+// after now in loc (the next day's when tomorrow is said and the time is
+// still ahead today).
+func muteEnd(now time.Time, loc *time.Location, clock string, tomorrow bool) time.Time {
+	var h, m int
+	fmt.Sscanf(clock, "%d:%d", &h, &m)
+	local := now.In(loc)
+	end := time.Date(local.Year(), local.Month(), local.Day(), h, m, 0, 0, loc)
+	if !end.After(local) {
+		end = end.AddDate(0, 0, 1)
+	}
+	// "明早" said after midnight (before 05:00) still means the coming
+	// morning.
+	if tomorrow && local.Hour() >= 5 && end.YearDay() == local.YearDay() {
+		end = end.AddDate(0, 0, 1)
+	}
+	return end
 }
 
 // subscribeSlots reads the fewest free GPUs and the region of a

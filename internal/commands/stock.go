@@ -182,8 +182,9 @@ func round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }
 func (r *Router) stockAnswer(ctx context.Context, res *Result) {
 	q := res.Query
 	en := q.English
-	if reElsewhere.MatchString(catalog.Fold(q.text)) {
-		// "autodl 上全是灰的，哪里还能租到": every platform but the one named.
+	if folded := catalog.Fold(q.text); reElsewhere.MatchString(folded) || reWhichPlatform.MatchString(folded) && reNoneThere.MatchString(folded) {
+		// "autodl 上全是灰的，哪里还能租到", "哪家还有4090 autodl一直抢不到":
+		// every platform, not only the one named.
 		q.Platforms, q.Platform = nil, ""
 		res.Query.Platforms, res.Query.Platform = nil, ""
 	}
@@ -229,6 +230,13 @@ func (r *Router) stockAnswer(ctx context.Context, res *Result) {
 
 // reElsewhere asks for other platforms than the one named ("哪里还能",
 // "别家", "elsewhere").
+var (
+	// reWhichPlatform asks which platform has a card ("哪家还有").
+	reWhichPlatform = textgate.MustCompile(`哪家|哪个平台|哪些平台|哪儿|哪里|which platform|where can|where to|anyone have|who has`)
+	// reNoneThere says the named platform has none ("一直抢不到").
+	reNoneThere = textgate.MustCompile(`抢不到|租不到|开不出|没有了|没货|没卡|全是灰|售罄|一直排队|sold out|out of stock|none left|can'?t get`)
+)
+
 var reElsewhere = textgate.MustCompile(`哪里还能|哪还能|别家|别的平台|其他平台|其它平台|换一家|除了|elsewhere|other platforms?|anywhere else|besides`)
 
 // gpuLabel names the GPUs asked about.

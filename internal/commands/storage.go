@@ -332,11 +332,15 @@ func (r *Router) digestAnswer(ctx context.Context, res *Result) {
 func DigestReply(d billing.Digest, en bool, name func(id string, en bool) string) chat.Reply {
 	full := RenderDigest(d, en, name)
 	short := chat.Reply{Title: fmt.Sprintf(pick1(en, "存储花费 %s（%s – %s）", "Storage spend %s (%s – %s)"), d.Week,
-		d.From.Format("01-02"), d.To.Add(-time.Second).Format("01-02")), Chart: full.Chart, Full: &full}
+		d.From.Format("01-02"), d.To.Add(-time.Second).Format("01-02")), Full: &full}
+	if anyPositive(full.Chart) {
+		// Eight weeks of nothing is not worth a screen.
+		short.Chart = full.Chart
+	}
 	if len(full.Lines) > 0 {
 		short.Lines = append(short.Lines, full.Lines[0])
 	}
-	if len(d.Members) > 0 {
+	if len(d.Members) > 0 && d.TotalCNY > 0 {
 		short.Lines = append(short.Lines, topShares(pick1(en, "按人：", "By member: "), d.Members, func(s string) string { return s }, en))
 		short.Lines = append(short.Lines, topShares(pick1(en, "按平台：", "By platform: "), d.Platforms, func(s string) string { return name(s, en) }, en))
 	}
@@ -350,6 +354,19 @@ func DigestReply(d billing.Digest, en bool, name func(id string, en bool) string
 }
 
 // topShares is the top three shares and how many more.
+// anyPositive reports whether a chart has a bar above zero.
+func anyPositive(c *chat.BarChart) bool {
+	if c == nil {
+		return false
+	}
+	for _, v := range c.Values {
+		if v > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 func topShares(label string, shares []billing.Share, name func(string) string, en bool) string {
 	var parts []string
 	for i, s := range shares {

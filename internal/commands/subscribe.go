@@ -205,7 +205,15 @@ func (r *Router) muteAnswer(ctx context.Context, res *Result) {
 	}
 	key := res.msg.Channel + "/" + res.msg.ChatID
 	var until time.Time
-	if q.MuteMinutes > 0 {
+	switch {
+	case q.MuteUntil != "":
+		until = muteEnd(r.now(), r.loc(), q.MuteUntil, q.MuteTomorrow)
+		q.MuteMinutes = int(until.Sub(r.now()).Round(time.Minute).Minutes())
+		if q.MuteMinutes > 7*24*60 {
+			q.MuteMinutes = 7 * 24 * 60
+			until = r.now().Add(7 * 24 * time.Hour)
+		}
+	case q.MuteMinutes > 0:
 		until = r.now().Add(time.Duration(q.MuteMinutes) * time.Minute)
 	}
 	if err := r.alerts.SetMute(ctx, key, until); err != nil {

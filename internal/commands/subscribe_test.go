@@ -94,6 +94,11 @@ func TestMute(t *testing.T) {
 	if !strings.Contains(whole(res), want.Local().Format("01-02 15:04")) {
 		t.Errorf("reply does not say the mute ends %s: %s", want.Local().Format("01-02 15:04"), res.Text)
 	}
+	// A clock time: until the next 08:00, not one hour.
+	res = from(r, "lab1", "alice", "今晚别再推送了，免打扰到明早")
+	if res.Intent != commands.IntentMute || !strings.Contains(whole(res), " 08:00") || strings.Contains(whole(res), "（1 小时）") {
+		t.Errorf("mute until the morning: %q %s", res.Intent, res.Text)
+	}
 	from(r, "lab1", "alice", "取消静音")
 	if until, _ := st.MutedUntil(context.Background(), "test/lab1"); !until.IsZero() {
 		t.Errorf("still muted until %v", until)

@@ -39,6 +39,7 @@ var whyCases = []whyCase{
 	{text: "退订全部", intent: commands.IntentUnsubscribe, all: true},
 	// Routing.
 	{text: "敏感数据能放到租的卡上吗", intent: commands.IntentAdvice, topic: "data-security"},
+	{text: "第一次租卡要注意什么", intent: commands.IntentAdvice, topic: "top-up-small"},
 	{text: "无卡模式多少钱", intent: commands.IntentPrices},
 	{text: "镜像选哪个pytorch版本好", intent: commands.IntentAdvice, topic: "image-dependency-conflict"},
 	{text: "数据集几十G怎么传上去", intent: commands.IntentAdvice, topic: "slow-upload"},
@@ -121,6 +122,9 @@ func TestWhyLanguage(t *testing.T) {
 		"how much is a 4090 on 恒源云":                   true,
 		"my training gets Killed after an hour":       true,
 		"7B LoRA 要多少钱":                                false,
+		// A paste's English sentences are the program's, not the asker's.
+		"RuntimeError: CUDA error: device-side assert triggered\nCUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.": false,
+		"RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\ngetting this after an hour of training, any idea?":                                                                 true,
 	} {
 		if got := ask(r, text); got.English != english {
 			t.Errorf("%q answered in English=%v, want %v:\n%s", text, got.English, english, got.Text)
@@ -134,7 +138,7 @@ func TestWhyLanguage(t *testing.T) {
 
 // reJargon is what a reader must never see: file names, ids, placeholders,
 // the seeds' file numbers, "@you".
-var reJargon = regexp.MustCompile(`seed 00[01]|price-facts|\.csv|\.yaml|public file id|§[a-z]|@you|持有人 you|ou_[0-9a-f]{6}|%!|\{\{`)
+var reJargon = regexp.MustCompile(`seed 00[01]|price-facts|\.csv|\.yaml|public file id|§[a-z0-9]|@you|持有人 you|ou_[0-9a-f]{6}|%!|\{\{`)
 
 // TestWhyShortAndClean: the first answer fits a phone screen (at most
 // about 12 lines of text and 5 table rows, help at most 20), and no answer
@@ -209,5 +213,24 @@ func TestAskBackPick(t *testing.T) {
 	// A pick with no ask-back before it is not taken as one.
 	if got := say(r, "p2", "bob", "1"); got.Intent == commands.IntentStock {
 		t.Errorf("a bare 1 answered as %q", got.Intent)
+	}
+}
+
+// TestStockElsewhere: a platform named as the one without cards is not a
+// filter ("哪家还有4090 autodl一直抢不到" wants every platform).
+func TestStockElsewhere(t *testing.T) {
+	r := newRouter(t)
+	for _, text := range []string{"现在哪家还有4090空着啊😭 autodl一直抢不到", "autodl 上4090全是灰的，哪里还能租到", "AutoDL 4090 有货吗"} {
+		res := ask(r, text)
+		others := 0
+		for _, o := range res.Offers {
+			if o.Platform != "autodl" {
+				others++
+			}
+		}
+		wantOthers := !strings.HasPrefix(text, "AutoDL")
+		if res.Intent != commands.IntentStock || (others > 0) != wantOthers {
+			t.Errorf("%q: intent %s, %d offers off AutoDL (want some: %v)", text, res.Intent, others, wantOthers)
+		}
 	}
 }

@@ -1,0 +1,54 @@
+package commands
+
+import (
+	"testing"
+	"time"
+)
+
+func TestMuteUntilSlot(t *testing.T) {
+	for _, c := range []struct {
+		text     string
+		until    string
+		tomorrow bool
+		minutes  int
+	}{
+		{text: "今晚别再推送了，免打扰到明早", until: "08:00"},
+		{text: "静音到明早8点", until: "08:00", tomorrow: true},
+		{text: "静音到明天上午9点半", until: "09:30", tomorrow: true},
+		{text: "提醒先停到晚上10点", until: "22:00"},
+		{text: "mute until 7pm", until: "19:00"},
+		{text: "mute alerts till tomorrow morning", until: "08:00"},
+		{text: "静音 2小时", minutes: 120},
+		{text: "静音", minutes: 60},
+	} {
+		q := &Query{}
+		muteMinutes(q, c.text)
+		if q.MuteUntil != c.until || q.MuteTomorrow != c.tomorrow || c.until == "" && q.MuteMinutes != c.minutes {
+			t.Errorf("%q: until %q tomorrow %v minutes %d, want %q %v %d", c.text, q.MuteUntil, q.MuteTomorrow, q.MuteMinutes, c.until, c.tomorrow, c.minutes)
+		}
+	}
+}
+
+func TestMuteEnd(t *testing.T) {
+	sh := time.FixedZone("CST", 8*3600)
+	at := func(d, h, m int) time.Time { return time.Date(2026, 12, d, h, m, 0, 0, sh) }
+	for _, c := range []struct {
+		now      time.Time
+		clock    string
+		tomorrow bool
+		want     time.Time
+	}{
+		{at(1, 23, 17), "08:00", false, at(2, 8, 0)}, // late evening: the next morning
+		{at(2, 1, 30), "08:00", false, at(2, 8, 0)},  // after midnight: this morning
+		{at(2, 1, 30), "08:00", true, at(2, 8, 0)},   // "明早8点" said after midnight: the coming morning
+		{at(1, 7, 0), "08:00", true, at(2, 8, 0)},    // "明早8点" said at 7: tomorrow's
+		{at(1, 9, 0), "22:00", false, at(1, 22, 0)},  // later today
+		{at(1, 23, 0), "22:00", false, at(2, 22, 0)}, // passed: tomorrow
+		{at(1, 23, 0), "09:30", true, at(2, 9, 30)},  // tomorrow, already the next occurrence
+		{at(1, 8, 0), "08:00", false, at(2, 8, 0)},   // now exactly: the next one
+	} {
+		if got := muteEnd(c.now.UTC(), sh, c.clock, c.tomorrow); !got.Equal(c.want) {
+			t.Errorf("now %v clock %s tomorrow %v: %v, want %v", c.now, c.clock, c.tomorrow, got, c.want)
+		}
+	}
+}
