@@ -90,13 +90,21 @@ func (r *Router) adviceAnswer(ctx context.Context, res *Result) {
 	res.Advice = ar
 	rep := chat.Reply{}
 	conf := int(math.Round(m.Best.Score * 100))
+	// A how-to question ("第一次租卡要注意什么") gets the topic as advice,
+	// not as a diagnosis with a confidence.
+	howTo := len(t.Errors) == 0 && !m.Problem && t.Tie != advice.TieCard
 	switch {
+	case howTo:
+		rep.Title = ar.Title
 	case m.Best.Score >= 0.75:
 		rep.Title = fmt.Sprintf(pick1(en, "很可能是：%s（把握 %d%%）", "Most likely: %s (confidence %d%%)"), ar.Title, conf)
 	default:
 		rep.Title = fmt.Sprintf(pick1(en, "可能是：%s（把握 %d%%）", "Possibly: %s (confidence %d%%)"), ar.Title, conf)
 	}
 	causes, steps := pick1(en, "可能的原因：", "Likely causes:"), pick1(en, "怎么做：", "What to do:")
+	if howTo {
+		causes = pick1(en, "要点：", "Key points:")
+	}
 	showSteps := true
 	// tie holds what the lab's data adds (estimate, prices, stock), kept
 	// apart so the short form can take its first lines.
@@ -134,6 +142,9 @@ func (r *Router) adviceAnswer(ctx context.Context, res *Result) {
 	short := chat.Reply{Title: rep.Title, Table: shortTable(tie.Table)}
 	if len(causeLines) > 0 {
 		lead := pick1(en, "最常见的原因：", "Most common cause: ")
+		if howTo {
+			lead = pick1(en, "要点：", "Key point: ")
+		}
 		if cardQuestion {
 			lead = causes
 		}

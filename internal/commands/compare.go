@@ -130,7 +130,7 @@ func (r *Router) compareWhat(res *Result) chat.Reply {
 	known = append(known, res.NamedGPUs...)
 	rep := chat.Reply{Title: pick1(en, "比较哪两个？说两个平台或两张卡，例如“恒源云和AutoDL哪个便宜”“3090 还是 4090”。", "Compare which two? Name two platforms or two GPUs, e.g. “autodl vs runpod” or “3090 or 4090”.")}
 	if len(known) > 0 {
-		rep.Lines = append(rep.Lines, pick1(en, "只认出了：", "I only recognised: ")+strings.Join(known, pick1(en, "、", ", "))+pick1(en, "（平台名写错了？）", " (a name misspelt?)"))
+		rep.Lines = append(rep.Lines, pick1(en, "只认出了：", "I only recognised: ")+strings.Join(known, pick1(en, "、", ", "))+pick1(en, "（另一个名字写错了，或者目录里没有？）", " (the other name misspelt, or not in the catalog?)"))
 	}
 	res.Question = rep.Title
 	return rep
@@ -395,7 +395,7 @@ func (r *Router) platformVerdict(rows []PlatformPrice, plats []string, en bool) 
 	}
 	names := r.platformNames(plats, en)
 	if compared == 0 {
-		return fmt.Sprintf(pick1(en, "%s 没有都有价格的卡，没法直接比价。", "%s have no GPU with a known price on two of them, so they cannot be compared directly."), names)
+		return fmt.Sprintf(pick1(en, "%s 没有一张卡在两家都有已知价格，没法直接比价。", "%s have no GPU with a known price on two of them, so they cannot be compared directly."), names)
 	}
 	if same == compared {
 		return fmt.Sprintf(pick1(en, "%s 价格差不多：可比的 %d 张卡价格区间都重叠。", "%s cost about the same: the price ranges overlap on all %d GPUs compared."), names, compared)
@@ -465,23 +465,28 @@ func (r *Router) diskCompareLine(plats []string, en bool) string {
 func (r *Router) quoteSourcesNote(rows []PlatformPrice, en bool) string {
 	var dates []string
 	live := false
+	unknown := pick1(en, "时间未知", "time unknown")
 	for _, pp := range rows {
 		for _, pq := range pp.Quotes {
 			if pq.Source != string(stock.SourceCatalog) {
 				live = true
 			}
-			if !containsStr(dates, pq.AsOf) {
+			if pq.AsOf != "" && pq.AsOf != unknown && !containsStr(dates, pq.AsOf) {
 				dates = append(dates, pq.AsOf)
 			}
 		}
 	}
 	sort.Strings(dates)
-	kind := pick1(en, "都是目录标价（不是实时价），日期 ", "All list prices (not live), dated ")
-	if live {
-		kind = pick1(en, "有实时或录制的报价时用它们，否则用目录标价；时间 ", "Live or replayed offers where there are any, else list prices; as of ")
-	}
 	if len(dates) > 4 {
 		dates = append(dates[:2], "…", dates[len(dates)-1])
 	}
-	return kind + strings.Join(dates, "、") + pick1(en, "。区间按中值比较，相差不到 10% 且区间重叠算差不多。", ". Ranges compare by their midpoints; under 10% apart with overlapping ranges counts as the same.")
+	kind, when := pick1(en, "都是目录标价（不是实时价）", "All list prices (not live)"), pick1(en, "，日期：", ", dated ")
+	if live {
+		kind = pick1(en, "有实时或录制的报价时用它们，否则用目录标价", "Live or replayed offers where there are any, else list prices")
+		when = pick1(en, "；时间：", "; as of ")
+	}
+	if len(dates) > 0 {
+		kind += when + strings.Join(dates, pick1(en, "、", ", "))
+	}
+	return kind + pick1(en, "。区间按中值比较，相差不到 10% 且区间重叠算差不多。", ". Ranges compare by their midpoints; under 10% apart with overlapping ranges counts as the same.")
 }

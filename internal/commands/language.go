@@ -53,32 +53,39 @@ func answerEnglish(text string, chatEnglish bool) bool {
 			paste = true
 		}
 	}
-	for _, line := range lines {
-		if paste && proseLine(line) || !paste && englishChatLine(line) {
+	for i, line := range strings.Split(text, "\n") {
+		if paste && proseLine(line, lines[min(i, len(lines)-1)]) || !paste && englishChatLine(lines[min(i, len(lines)-1)]) {
 			return true
 		}
 	}
 	return chatEnglish
 }
 
-// proseLine reports whether a line of a paste is the asker's own English
-// ("getting this after an hour, any idea?"): it has words people use with
-// the bot or starts like a question. A paste's other English lines ("CUDA
-// kernel errors might be asynchronously reported …") are the program's.
-func proseLine(line string) bool {
-	line = strings.TrimSpace(line)
-	if line == "" || reLogLine.MatchString(line) || reErrorLine.MatchString(line) && !reAskStart.MatchString(line) {
+// proseLine reports whether a line of a paste (as written, and folded)
+// is the asker's own English: it starts like a question ("any idea",
+// "getting this …") or ends with a question mark, or it is a lower-case
+// sentence of three words or more without a "name: message" colon ("still
+// not working after restart"). A paste's other lines ("CUDA kernel errors
+// might be asynchronously reported …", "You should consider upgrading")
+// are the program's: programs write sentences with a capital.
+func proseLine(line, folded string) bool {
+	line, folded = strings.TrimSpace(line), strings.TrimSpace(folded)
+	if folded == "" || reLogLine.MatchString(folded) || reErrorLine.MatchString(folded) && !reAskStart.MatchString(folded) {
 		return false
 	}
-	if reAskStart.MatchString(line) {
+	if reAskStart.MatchString(folded) || strings.HasSuffix(line, "?") || strings.HasSuffix(line, "？") {
 		return true
 	}
-	for _, w := range strings.Fields(line) {
-		if !reCodeToken.MatchString(w) && reChatEnglish.MatchString(strings.Trim(w, ".,!?;:\"'()[]")) {
-			return true
+	if line[0] < 'a' || line[0] > 'z' || strings.ContainsAny(line, ":：") {
+		return false
+	}
+	plain := 0
+	for _, w := range strings.Fields(folded) {
+		if !reCodeToken.MatchString(w) && reLatin.MatchString(strings.Trim(w, ".,!?;:\"'()[]")) {
+			plain++
 		}
 	}
-	return false
+	return plain >= 3
 }
 
 // englishChatLine reports whether a folded line is English written to the

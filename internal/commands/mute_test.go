@@ -12,19 +12,42 @@ func TestMuteUntilSlot(t *testing.T) {
 		tomorrow bool
 		minutes  int
 	}{
-		{text: "今晚别再推送了，免打扰到明早", until: "08:00"},
+		{text: "今晚别再推送了，免打扰到明早", until: "08:00", tomorrow: true},
+		{text: "今晚别推了", until: "08:00"},
 		{text: "静音到明早8点", until: "08:00", tomorrow: true},
 		{text: "静音到明天上午9点半", until: "09:30", tomorrow: true},
+		{text: "静音到8点30分", until: "08:30"},
 		{text: "提醒先停到晚上10点", until: "22:00"},
+		{text: "静音到晚上12点", until: "00:00"},
+		{text: "静音到晚上十二点", until: "00:00"},
+		{text: "静音到0点", until: "00:00"},
+		{text: "静音到中午1点", until: "13:00"},
+		{text: "静音到中午12点", until: "12:00"},
+		{text: "静音到凌晨2点", until: "02:00"},
+		{text: "静音到今晚10点", until: "22:00"},
+		{text: "今晚11点前别推了", until: "23:00"},
+		{text: "静音到明天", until: "08:00", tomorrow: true},
+		{text: "静音到明天晚上", until: "20:00", tomorrow: true},
+		{text: "静音到中午", until: "12:00"},
 		{text: "mute until 7pm", until: "19:00"},
-		{text: "mute alerts till tomorrow morning", until: "08:00"},
+		{text: "mute until 7:30pm", until: "19:30"},
+		{text: "mute alerts until 9:30am", until: "09:30"},
+		{text: "mute until 12am", until: "00:00"},
+		{text: "mute until 12pm", until: "12:00"},
+		{text: "mute until tonight 10pm", until: "22:00"},
+		{text: "mute alerts till tomorrow morning", until: "08:00", tomorrow: true},
+		{text: "静音到25点", minutes: 60},
 		{text: "静音 2小时", minutes: 120},
+		{text: "静音 1个半小时", minutes: 90},
 		{text: "静音", minutes: 60},
 	} {
 		q := &Query{}
 		muteMinutes(q, c.text)
 		if q.MuteUntil != c.until || q.MuteTomorrow != c.tomorrow || c.until == "" && q.MuteMinutes != c.minutes {
 			t.Errorf("%q: until %q tomorrow %v minutes %d, want %q %v %d", c.text, q.MuteUntil, q.MuteTomorrow, q.MuteMinutes, c.until, c.tomorrow, c.minutes)
+		}
+		if c.text == "静音到25点" && len(q.Problems) == 0 {
+			t.Errorf("%q: no note that the time was not understood", c.text)
 		}
 	}
 }

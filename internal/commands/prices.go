@@ -143,7 +143,7 @@ func (r *Router) platformShort(p *catalog.Platform, q Query, en bool) chat.Reply
 	}
 	var parts []string
 	if g := p.Billing.Granularity; g != "" {
-		parts = append(parts, fmt.Sprintf(pick1(en, "按量按%s计费", "pay-as-you-go per %s"), granularityText(g, en)))
+		parts = append(parts, fmt.Sprintf(pick1(en, "按量按%s计费", "pay-as-you-go %s"), granularityText(g, en)))
 	}
 	if len(prices) > 0 {
 		parts = append(parts, strings.Join(prices, pick1(en, "、", ", "))+pick1(en, " 元/卡时（目录标价）", " CNY/GPU-h (list price)"))
@@ -233,7 +233,7 @@ func (r *Router) platformPrices(p *catalog.Platform, q Query, en bool) chat.Repl
 		}
 		line := pick1(en, "计费：", "Billing: ") + strings.Join(modes, "/")
 		if b.Granularity != "" {
-			line += pick1(en, "，按量计费按"+granularityText(b.Granularity, en)+"计", ", pay-as-you-go per "+granularityText(b.Granularity, en))
+			line += pick1(en, "，按量计费按"+granularityText(b.Granularity, en)+"计", ", pay-as-you-go "+granularityText(b.Granularity, en))
 		}
 		if b.MinimumMinutes > 0 {
 			line += fmt.Sprintf(pick1(en, "，最少计 %g 分钟", ", minimum %g min"), b.MinimumMinutes)
@@ -329,7 +329,7 @@ func granularityText(g string, en bool) string {
 		return pick1(en, "未知", "unknown")
 	}
 	if en {
-		return g
+		return "per " + g
 	}
 	switch g {
 	case "second":

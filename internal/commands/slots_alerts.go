@@ -10,8 +10,10 @@ import (
 )
 
 var (
-	reMute   = textgate.MustCompile(`(\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)\s*(个)?\s*(小时|钟头|h|hours?|hrs?|分钟|min(?:ute)?s?|m|天|d|days?|晚上?|夜)\b?`)
-	reUnmute = textgate.MustCompile(`取消静音|解除静音|解除免打扰|关闭免打扰|恢复提醒|恢复通知|重新提醒|unmute|un-mute|resume (?:the )?alerts`)
+	// reHourAndHalf is "1个半小时", "两个半钟头".
+	reHourAndHalf = textgate.MustCompile(`(\d+|[一二两三四五六七八九十]+)\s*个半\s*(?:小时|钟头)`)
+	reMute        = textgate.MustCompile(`(\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)\s*(个)?\s*(小时|钟头|h|hours?|hrs?|分钟|min(?:ute)?s?|m|天|d|days?|晚上?|夜)\b?`)
+	reUnmute      = textgate.MustCompile(`取消静音|解除静音|解除免打扰|关闭免打扰|恢复提醒|恢复通知|重新提醒|unmute|un-mute|resume (?:the )?alerts`)
 	// reAllWords cancel every subscription ("取消全部订阅", "退订全部").
 	reAllWords = textgate.MustCompile(`全部|所有|全都|都|一切|统统|全(?:关|删|取消|退|清|撤|停|不要)|\ball\b|\beverything\b|\bevery\b`)
 	reSubRef   = textgate.MustCompile(`(?:^|\s|订阅|提醒|#|第|no\.?)\s*(s-[a-z0-9]+|\d{1,3})\s*(?:个|号|条)?\s*(?:订阅|提醒)?\s*(?:$|[^\d])`)
@@ -72,6 +74,13 @@ func muteMinutes(q *Query, s string) {
 	if muteUntil(q, s) {
 		return
 	}
+	if m := reHourAndHalf.FindStringSubmatch(s); m != nil {
+		// "1个半小时": an hour and a half.
+		if v, ok := parseNum(m[1]); ok && v > 0 && v <= 7*24 {
+			q.MuteMinutes = int(v*60) + 30
+			return
+		}
+	}
 	m := reMute.FindStringSubmatch(s)
 	if m == nil {
 		return
@@ -103,39 +112,131 @@ func muteMinutes(q *Query, s string) {
 }
 
 var (
-	// reMuteClock is a clock time a mute ends at: "到明早8点", "到明天上午9点",
-	// "到晚上10点", "until 8am", "till tomorrow 9".
-	reMuteClock = textgate.MustCompile(`(?:到|至|until|till|til)\s*(明天|明早|明儿|tomorrow)?\s*(早上|早晨|上午|morning|中午|下午|晚上|evening|night)?\s*(\d{1,2}|[一二两三四五六七八九十]{1,3})\s*(?:点|时|:00|：00|\s*am|\s*pm|\s*o'?clock)(半)?`)
-	// reMuteMorning is the morning without an hour: "到明早", "今晚别推了",
-	// "until tomorrow morning": until 08:00.
-	reMuteMorning = textgate.MustCompile(`明早|明天早上|明天上午|明儿早上|明天一早|今晚|今天晚上|tonight|tomorrow morning|overnight|until morning|till morning`)
+	// reClockPoint is a Chinese clock time: "8点", "十点半", "8点30(分)".
+	reClockPoint = textgate.MustCompile(`(\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点\s*(半|\d{1,2})?`)
+	// reClockAMPM is "7pm", "9:30am", "12 am".
+	reClockAMPM = textgate.MustCompile(`\b(\d{1,2})(?:[:：](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)`)
+	// reClockColon is "19:30"; reClockOClock "9 o'clock".
+	reClockColon  = textgate.MustCompile(`\b(\d{1,2})[:：](\d{2})\b`)
+	reClockOClock = textgate.MustCompile(`\b(\d{1,2})\s*o'?clock\b`)
+	// reMuteTomorrow names tomorrow; reMuteToday today.
+	reMuteTomorrow = textgate.MustCompile(`明天|明早|明儿|明晚|tomorrow`)
+	// reUntilWord comes before a mute's end: "到明早", "until 7pm",
+	// "8点前" has none (the time is the end).
+	reUntilWord = textgate.MustCompile(`到|至|until|till|\btil\b`)
+	// reMuteMorning is a quiet night: "今晚别推了", "overnight": until 08:00.
+	reMuteMorning = textgate.MustCompile(`今晚|今天晚上|tonight|overnight|明早|明天早上|tomorrow morning`)
 )
 
-// muteUntil reads a mute's end as a clock time; it reports whether one
-// was given.
+// dayParts are the parts of a day: the word, how a clock hour in it
+// reads (pm: add 12 below 12; noon: 1–5 are afternoon), and its default
+// hour when no clock time is given.
+var dayParts = []struct {
+	words       []string
+	pm, noon    bool
+	defaultHour int
+}{
+	{words: []string{"凌晨"}, defaultHour: 5},
+	{words: []string{"早上", "早晨", "上午", "明早", "morning"}, defaultHour: 8},
+	{words: []string{"中午", "noon"}, noon: true, defaultHour: 12},
+	{words: []string{"下午", "afternoon"}, pm: true, defaultHour: 14},
+	{words: []string{"晚上", "今晚", "明晚", "evening", "night", "tonight"}, pm: true, defaultHour: 20},
+}
+
+// muteUntil reads a mute's end as a clock time ("到明早8点", "静音到晚上
+// 12点", "mute until 7:30pm", "到中午", "今晚别推了"); it reports whether
+// one was given. What follows the last "到/until" is the end; an
+// impossible time ("25点") mutes for an hour and says so.
 func muteUntil(q *Query, s string) bool {
-	if m := reMuteClock.FindStringSubmatch(s); m != nil {
-		h, ok := parseNum(m[3])
-		if !ok || h > 24 {
-			return false
+	target := s
+	if loc := reUntilWord.FindAllStringIndex(s, -1); loc != nil {
+		target = s[loc[len(loc)-1][1]:]
+	}
+	h, m, found := clockIn(target)
+	part := -1
+	for i, d := range dayParts {
+		if containsAny(target, d.words) {
+			part = i
 		}
-		pm := m[2] == "下午" || m[2] == "晚上" || m[2] == "evening" || m[2] == "night" || strings.Contains(m[0], "pm")
-		if pm && h < 12 {
+	}
+	tomorrow := reMuteTomorrow.MatchString(target)
+	switch {
+	case found && (h > 24 || m > 59):
+		q.problem("没看懂静音到几点，按 1 小时", "could not read the time; muting for 1 hour")
+		return true
+	case found:
+		if part >= 0 {
+			h = dayHour(h, part)
+		}
+		if strings.Contains(target, "am") || strings.Contains(target, "a.m.") {
+			h %= 12
+		}
+		if (strings.Contains(target, "pm") || strings.Contains(target, "p.m.")) && h < 12 {
 			h += 12
 		}
-		minute := 0
-		if m[4] != "" {
-			minute = 30
+	case target != s && (part >= 0 || tomorrow):
+		h, m = 8, 0
+		if part >= 0 {
+			h = dayParts[part].defaultHour
 		}
-		q.MuteUntil = fmt.Sprintf("%02d:%02d", int(h)%24, minute)
-		q.MuteTomorrow = m[1] != ""
-		return true
+	case reMuteMorning.MatchString(s):
+		h, m = 8, 0
+	default:
+		return false
 	}
-	if reMuteMorning.MatchString(s) {
-		q.MuteUntil = "08:00"
-		return true
+	q.MuteUntil = fmt.Sprintf("%02d:%02d", h%24, m)
+	q.MuteTomorrow = tomorrow
+	return true
+}
+
+// clockIn finds a clock time in a folded text: its hour and minute as
+// written (12-hour or 24-hour).
+func clockIn(s string) (h, m int, ok bool) {
+	num := func(t string) int {
+		v, _ := parseNum(t)
+		return int(v)
 	}
-	return false
+	if x := reClockPoint.FindStringSubmatch(s); x != nil {
+		if _, okN := parseNum(x[1]); okN {
+			h = num(x[1])
+			if x[2] == "半" {
+				m = 30
+			} else if x[2] != "" {
+				m = num(x[2])
+			}
+			return h, m, true
+		}
+	}
+	if x := reClockAMPM.FindStringSubmatch(s); x != nil {
+		if x[2] != "" {
+			m = num(x[2])
+		}
+		return num(x[1]), m, true
+	}
+	if x := reClockColon.FindStringSubmatch(s); x != nil {
+		return num(x[1]), num(x[2]), true
+	}
+	if x := reClockOClock.FindStringSubmatch(s); x != nil {
+		return num(x[1]), 0, true
+	}
+	return 0, 0, false
+}
+
+// dayHour turns an hour said with a part of the day into 0–23: "晚上10点"
+// → 22, "晚上12点" → 0 (midnight), "中午1点" → 13, "凌晨12点" → 0.
+func dayHour(h, part int) int {
+	d := dayParts[part]
+	switch {
+	case d.pm && h == 12:
+		return 0
+	case d.pm && h < 12:
+		return h + 12
+	case d.noon && h >= 1 && h <= 5:
+		return h + 12
+	case d.defaultHour == 5 && h == 12:
+		return 0
+	}
+	return h
 }
 
 // muteEnd is when a mute given as a clock time ends: its next occurrence

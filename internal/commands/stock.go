@@ -232,7 +232,7 @@ func (r *Router) stockAnswer(ctx context.Context, res *Result) {
 // "别家", "elsewhere").
 var (
 	// reWhichPlatform asks which platform has a card ("哪家还有").
-	reWhichPlatform = textgate.MustCompile(`哪家|哪个平台|哪些平台|哪儿|哪里|which platform|where can|where to|anyone have|who has`)
+	reWhichPlatform = textgate.MustCompile(`哪家|哪个平台|哪些平台|别的地方|哪里还|哪儿还|哪里能|哪儿能|哪里有|哪儿有|which platform|where else|where can|anyone have|who has`)
 	// reNoneThere says the named platform has none ("一直抢不到").
 	reNoneThere = textgate.MustCompile(`抢不到|租不到|开不出|没有了|没货|没卡|全是灰|售罄|一直排队|sold out|out of stock|none left|can'?t get`)
 )

@@ -213,6 +213,7 @@ func (r *Router) muteAnswer(ctx context.Context, res *Result) {
 			q.MuteMinutes = 7 * 24 * 60
 			until = r.now().Add(7 * 24 * time.Hour)
 		}
+		res.Query.MuteMinutes = q.MuteMinutes
 	case q.MuteMinutes > 0:
 		until = r.now().Add(time.Duration(q.MuteMinutes) * time.Minute)
 	}
@@ -327,6 +328,8 @@ func durationText(d time.Duration, en bool) string {
 		return fmt.Sprintf(pick1(en, "%d 天", "%d days"), int(d.Hours()/24))
 	case d >= time.Hour && d%time.Hour == 0:
 		return fmt.Sprintf(pick1(en, "%d 小时", "%d h"), int(d.Hours()))
+	case d >= time.Hour:
+		return fmt.Sprintf(pick1(en, "%d 小时 %d 分钟", "%d h %d min"), int(d.Hours()), int(d.Minutes())%60)
 	case d >= time.Minute:
 		return fmt.Sprintf(pick1(en, "%d 分钟", "%d min"), int(d.Minutes()))
 	}

@@ -96,8 +96,13 @@ func TestMute(t *testing.T) {
 	}
 	// A clock time: until the next 08:00, not one hour.
 	res = from(r, "lab1", "alice", "今晚别再推送了，免打扰到明早")
-	if res.Intent != commands.IntentMute || !strings.Contains(whole(res), " 08:00") || strings.Contains(whole(res), "（1 小时）") {
-		t.Errorf("mute until the morning: %q %s", res.Intent, res.Text)
+	now := recordedAt.Add(5 * time.Minute).Local()
+	morning := time.Date(now.Year(), now.Month(), now.Day(), 8, 0, 0, 0, time.Local)
+	if !morning.After(now) || now.Hour() >= 5 {
+		morning = morning.AddDate(0, 0, 1) // "明早" is tomorrow's
+	}
+	if want := morning.Format("01-02 15:04"); res.Intent != commands.IntentMute || !strings.Contains(whole(res), "静音到 "+want) || res.Query.MuteMinutes != int(morning.Sub(recordedAt.Add(5*time.Minute)).Minutes()) {
+		t.Errorf("mute until the morning: %q %s (want until %s, %d min)", res.Intent, res.Text, want, res.Query.MuteMinutes)
 	}
 	from(r, "lab1", "alice", "取消静音")
 	if until, _ := st.MutedUntil(context.Background(), "test/lab1"); !until.IsZero() {

@@ -123,8 +123,12 @@ func TestWhyLanguage(t *testing.T) {
 		"my training gets Killed after an hour":       true,
 		"7B LoRA 要多少钱":                                false,
 		// A paste's English sentences are the program's, not the asker's.
-		"RuntimeError: CUDA error: device-side assert triggered\nCUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.": false,
-		"RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\ngetting this after an hour of training, any idea?":                                                                 true,
+		"RuntimeError: CUDA error: device-side assert triggered\nCUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.":        false,
+		"RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\ngetting this after an hour of training, any idea?":                                                                        true,
+		"RuntimeError: CUDA error: device-side assert triggered\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.":                                                            false,
+		"ERROR: pip's dependency resolver does not currently take into account all the packages that are installed.\nYou should consider upgrading via the 'pip install --upgrade pip' command.": false,
+		"torch.OutOfMemoryError: CUDA out of memory.\nthis happens when fine-tuning llama 7b on a 3090 with batch 8":                                                                             true,
+		"ssh: connect to host region-1.autodl.com port 22: Connection refused\nstill not working after restart":                                                                                  true,
 	} {
 		if got := ask(r, text); got.English != english {
 			t.Errorf("%q answered in English=%v, want %v:\n%s", text, got.English, english, got.Text)
@@ -138,7 +142,11 @@ func TestWhyLanguage(t *testing.T) {
 
 // reJargon is what a reader must never see: file names, ids, placeholders,
 // the seeds' file numbers, "@you".
-var reJargon = regexp.MustCompile(`seed 00[01]|price-facts|\.csv|\.yaml|public file id|§[a-z0-9]|@you|持有人 you|ou_[0-9a-f]{6}|%!|\{\{`)
+var reJargon = regexp.MustCompile(`seed 00[01]|price-facts|\.csv|\.yaml|public file id|§[a-z0-9]|@you|持有人 you|ou_[0-9a-f]{6}|%!|\{\{|NaN ?(?:元|GB|CNY|小时|h\b|%)|[+-]Inf|<nil>|日期 ?。|时间 时间|日期：。|(?m)(?:^|\s)\?(?:\s|$)`)
+
+// reEnglishJargon is what an English answer must not show: Chinese list
+// punctuation, or Chinese sentences of our own.
+var reEnglishJargon = regexp.MustCompile(`、|。|（|元/卡时`)
 
 // TestWhyShortAndClean: the first answer fits a phone screen (at most
 // about 12 lines of text and 5 table rows, help at most 20), and no answer
@@ -147,7 +155,9 @@ func TestWhyShortAndClean(t *testing.T) {
 	r := adviceRouter(t)
 	questions := []string{"哪家有4090", "which platform has a 4090 right now", "AutoDL 怎么收费", "4090 价格表", "价格",
 		"H100 和 A100 训练7B LoRA哪个划算", "3090 4090 A100 哪个划算", "微调 BERT 用什么卡", "SDXL 用 3090 够吗", "我的代码报错了 ValueError 怎么办",
-		"帮助 排错", "帮助 存储", "help alerts", "3090 竞价实例多少钱一小时", "听说AutoDL关机15天会删数据？", "有人说恒源云按分钟计费，真的假的"}
+		"帮助 排错", "帮助 存储", "help alerts", "3090 竞价实例多少钱一小时", "听说AutoDL关机15天会删数据？", "有人说恒源云按分钟计费，真的假的",
+		"Lambda vs AutoDL which is cheaper", "秘塔智算和RunPod哪个便宜", "A800和H800差多少钱", "is it my first time renting a cloud gpu, what should I watch out for",
+		"how much is a 4090 on runpod", "which gpu for sdxl", "A100 80G monthly price?"}
 	for _, c := range whyCases {
 		questions = append(questions, c.text)
 	}
@@ -166,6 +176,9 @@ func TestWhyShortAndClean(t *testing.T) {
 		}
 		if m := reJargon.FindString(res.Text + res.FullText); m != "" {
 			t.Errorf("%q: the answer shows %q:\n%s\n%s", text, m, res.Text, res.FullText)
+		}
+		if m := reEnglishJargon.FindString(res.Text + res.FullText); res.English && m != "" {
+			t.Errorf("%q: the English answer shows %q:\n%s\n%s", text, m, res.Text, res.FullText)
 		}
 	}
 }
@@ -211,8 +224,12 @@ func TestAskBackPick(t *testing.T) {
 		t.Fatalf("picked %q (%v), want %q", picked.Intent, picked.Confidence, first.Alternatives[1].Intent)
 	}
 	// A pick with no ask-back before it is not taken as one.
-	if got := say(r, "p2", "bob", "1"); got.Intent == commands.IntentStock {
+	if got := say(r, "p2", "bob", "1"); got.Intent != commands.IntentUnknown && got.Intent != commands.IntentClarify {
 		t.Errorf("a bare 1 answered as %q", got.Intent)
+	}
+	// The ask-back is used up: another "1" is not a pick.
+	if got := say(r, "p1", "alice", "1"); got.Intent == first.Alternatives[0].Intent && got.Confidence == 1 {
+		t.Errorf("a second 1 picked %q again", got.Intent)
 	}
 }
 
@@ -220,7 +237,7 @@ func TestAskBackPick(t *testing.T) {
 // filter ("哪家还有4090 autodl一直抢不到" wants every platform).
 func TestStockElsewhere(t *testing.T) {
 	r := newRouter(t)
-	for _, text := range []string{"现在哪家还有4090空着啊😭 autodl一直抢不到", "autodl 上4090全是灰的，哪里还能租到", "AutoDL 4090 有货吗"} {
+	for _, text := range []string{"现在哪家还有4090空着啊😭 autodl一直抢不到", "autodl 上4090全是灰的，哪里还能租到", "AutoDL 4090 有货吗", "AutoDL 哪里看4090库存，是不是没货了"} {
 		res := ask(r, text)
 		others := 0
 		for _, o := range res.Offers {
