@@ -70,6 +70,37 @@ func (r *Router) AdviceTopics() []advice.Topic {
 	return r.advice.Topics
 }
 
+// adviceTitle is an advice answer's first line: the topic, as a
+// diagnosis with its confidence ("很可能是：…（把握 86%）" at 0.75 or more)
+// unless the question asks how to do something.
+func adviceTitle(title string, score float64, howTo, en bool) string {
+	conf := int(math.Round(score * 100))
+	switch {
+	case howTo:
+		return title
+	case score >= 0.75:
+		return fmt.Sprintf(pick1(en, "很可能是：%s（把握 %d%%）", "Most likely: %s (confidence %d%%)"), title, conf)
+	}
+	return fmt.Sprintf(pick1(en, "可能是：%s（把握 %d%%）", "Possibly: %s (confidence %d%%)"), title, conf)
+}
+
+// bullets marks each line with "• "; numbered numbers them "1. ".
+func bullets(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = "• " + l
+	}
+	return out
+}
+
+func numbered(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = fmt.Sprintf("%d. %s", i+1, l)
+	}
+	return out
+}
+
 // adviceAnswer answers intent advice: the topic's causes and numbered
 // steps, the lab data its tie adds, related topics and the source.
 func (r *Router) adviceAnswer(ctx context.Context, res *Result) {
@@ -88,19 +119,10 @@ func (r *Router) adviceAnswer(ctx context.Context, res *Result) {
 	ar := &AdviceResult{Topic: t.ID, Title: t.Title.Pick(en), Score: round2(m.Best.Score), Matched: m.Best.Terms,
 		Causes: t.Causes.Pick(en), Steps: t.Steps.Pick(en), Source: t.Source}
 	res.Advice = ar
-	rep := chat.Reply{}
-	conf := int(math.Round(m.Best.Score * 100))
 	// A how-to question ("第一次租卡要注意什么") gets the topic as advice,
 	// not as a diagnosis with a confidence.
 	howTo := len(t.Errors) == 0 && !m.Problem && t.Tie != advice.TieCard
-	switch {
-	case howTo:
-		rep.Title = ar.Title
-	case m.Best.Score >= 0.75:
-		rep.Title = fmt.Sprintf(pick1(en, "很可能是：%s（把握 %d%%）", "Most likely: %s (confidence %d%%)"), ar.Title, conf)
-	default:
-		rep.Title = fmt.Sprintf(pick1(en, "可能是：%s（把握 %d%%）", "Possibly: %s (confidence %d%%)"), ar.Title, conf)
-	}
+	rep := chat.Reply{Title: adviceTitle(ar.Title, m.Best.Score, howTo, en)}
 	causes, steps := pick1(en, "可能的原因：", "Likely causes:"), pick1(en, "怎么做：", "What to do:")
 	if howTo {
 		causes = pick1(en, "要点：", "Key points:")
@@ -123,18 +145,13 @@ func (r *Router) adviceAnswer(ctx context.Context, res *Result) {
 		if t.ID != "card-choice" {
 			// Another topic that lists cards (multi-GPU scaling): its own
 			// title, causes and steps, with the cards for the job.
-			rep.Title, showSteps = fmt.Sprintf(pick1(en, "可能是：%s（把握 %d%%）", "Possibly: %s (confidence %d%%)"), ar.Title, conf), true
+			rep.Title, showSteps = adviceTitle(ar.Title, m.Best.Score, false, en), true
 			causes, steps = pick1(en, "可能的原因：", "Likely causes:"), pick1(en, "怎么做：", "What to do:")
 		}
 	}
-	var causeLines, stepLines []string
-	for _, c := range ar.Causes {
-		causeLines = append(causeLines, "• "+c)
-	}
+	causeLines, stepLines := bullets(ar.Causes), []string(nil)
 	if showSteps {
-		for i, s := range ar.Steps {
-			stepLines = append(stepLines, fmt.Sprintf("%d. %s", i+1, s))
-		}
+		stepLines = numbered(ar.Steps)
 	}
 	r.adviceTie(ctx, res, t, &tie)
 	rep.Lines = append(append(append(append(rep.Lines, causes), causeLines...), tie.Lines...), stepsBlock(steps, stepLines)...)
