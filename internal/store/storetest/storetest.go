@@ -236,7 +236,9 @@ func notifyRecords(t *testing.T, s stock.AlertStore) {
 func claim(t *testing.T, s stock.AlertStore) {
 	ctx := context.Background()
 	key, other := unique(t, "alert"), unique(t, "alert")
-	const ttl = 100 * time.Millisecond
+	// Long enough that the second claim comes before expiry on a slow,
+	// loaded machine (-race, two cores, fsync).
+	const ttl = 500 * time.Millisecond
 	if ok, err := s.ClaimAlert(ctx, key, ttl); err != nil || !ok {
 		t.Fatalf("first claim = %v, %v; want true", ok, err)
 	}
@@ -328,7 +330,7 @@ func mutes(t *testing.T, s stock.AlertStore) {
 	if u, err := s.MutedUntil(ctx, chat); err != nil || !u.IsZero() {
 		t.Errorf("muted until a past time: %v, %v; want the zero time", u, err)
 	}
-	short := time.Now().Add(100 * time.Millisecond)
+	short := time.Now().Add(500 * time.Millisecond)
 	if err := s.SetMute(ctx, other, short); err != nil {
 		t.Fatalf("mute: %v", err)
 	}
@@ -361,10 +363,11 @@ func Lock(t *testing.T, l stock.Locker) {
 		t.Fatalf("another lock name: %v, %v; want true", ok, err)
 	}
 
-	// Renew at 120 ms for 300 ms: still a's at 270 ms, past the first
-	// expiry.
+	// Renew at 120 ms for 1 s: still a's at 270 ms, past the first
+	// expiry. The renewal is long so that a slow machine (-race, two
+	// cores, fsync) still checks the next steps well before it ends.
 	time.Sleep(120*time.Millisecond - time.Since(start))
-	try("a", 300*time.Millisecond, true, "renew by the holder")
+	try("a", time.Second, true, "renew by the holder")
 	time.Sleep(270*time.Millisecond - time.Since(start))
 	try("b", ttl, false, "after the first ttl, renewed")
 
@@ -374,8 +377,8 @@ func Lock(t *testing.T, l stock.Locker) {
 	}
 	try("b", ttl, false, "after unlock by non-owner")
 
-	// Expiry frees it: wait past the renewed expiry (420 ms).
-	time.Sleep(480*time.Millisecond - time.Since(start))
+	// Expiry frees it: wait past the renewed expiry (about 1120 ms).
+	time.Sleep(1250*time.Millisecond - time.Since(start))
 	try("b", time.Minute, true, "after expiry")
 	try("a", ttl, false, "held by b")
 
