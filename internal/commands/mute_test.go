@@ -30,6 +30,7 @@ func TestMuteUntilSlot(t *testing.T) {
 		{text: "静音到明天晚上", until: "20:00", tomorrow: true},
 		{text: "静音到中午", until: "12:00"},
 		{text: "mute until 7pm", until: "19:00"},
+		{text: "mute until 21:00, team meeting", until: "21:00"},
 		{text: "mute until 7:30pm", until: "19:30"},
 		{text: "mute alerts until 9:30am", until: "09:30"},
 		{text: "mute until 12am", until: "00:00"},

@@ -152,7 +152,7 @@ func muteUntil(q *Query, s string) bool {
 	if loc := reUntilWord.FindAllStringIndex(s, -1); loc != nil {
 		target = s[loc[len(loc)-1][1]:]
 	}
-	h, m, found := clockIn(target)
+	h, m, meridiem, found := clockIn(target)
 	part := -1
 	for i, d := range dayParts {
 		if containsAny(target, d.words) {
@@ -168,10 +168,10 @@ func muteUntil(q *Query, s string) bool {
 		if part >= 0 {
 			h = dayHour(h, part)
 		}
-		if strings.Contains(target, "am") || strings.Contains(target, "a.m.") {
+		switch {
+		case strings.HasPrefix(meridiem, "a"):
 			h %= 12
-		}
-		if (strings.Contains(target, "pm") || strings.Contains(target, "p.m.")) && h < 12 {
+		case strings.HasPrefix(meridiem, "p") && h < 12:
 			h += 12
 		}
 	case target != s && (part >= 0 || tomorrow):
@@ -190,8 +190,8 @@ func muteUntil(q *Query, s string) bool {
 }
 
 // clockIn finds a clock time in a folded text: its hour and minute as
-// written (12-hour or 24-hour).
-func clockIn(s string) (h, m int, ok bool) {
+// written (12-hour or 24-hour) and "am"/"pm" when it says one.
+func clockIn(s string) (h, m int, meridiem string, ok bool) {
 	num := func(t string) int {
 		v, _ := parseNum(t)
 		return int(v)
@@ -204,22 +204,22 @@ func clockIn(s string) (h, m int, ok bool) {
 			} else if x[2] != "" {
 				m = num(x[2])
 			}
-			return h, m, true
+			return h, m, "", true
 		}
 	}
 	if x := reClockAMPM.FindStringSubmatch(s); x != nil {
 		if x[2] != "" {
 			m = num(x[2])
 		}
-		return num(x[1]), m, true
+		return num(x[1]), m, x[3], true
 	}
 	if x := reClockColon.FindStringSubmatch(s); x != nil {
-		return num(x[1]), num(x[2]), true
+		return num(x[1]), num(x[2]), "", true
 	}
 	if x := reClockOClock.FindStringSubmatch(s); x != nil {
-		return num(x[1]), 0, true
+		return num(x[1]), 0, "", true
 	}
-	return 0, 0, false
+	return 0, 0, "", false
 }
 
 // dayHour turns an hour said with a part of the day into 0–23: "晚上10点"
