@@ -70,7 +70,7 @@ func answerEnglish(text string, chatEnglish bool) bool {
 // are the program's: programs write sentences with a capital.
 func proseLine(line, folded string) bool {
 	line, folded = strings.TrimSpace(line), strings.TrimSpace(folded)
-	if folded == "" || reLogLine.MatchString(folded) || reErrorLine.MatchString(folded) && !reAskStart.MatchString(folded) {
+	if programLine(folded) {
 		return false
 	}
 	if reAskStart.MatchString(folded) || strings.HasSuffix(line, "?") || strings.HasSuffix(line, "？") {
@@ -79,12 +79,7 @@ func proseLine(line, folded string) bool {
 	if line[0] < 'a' || line[0] > 'z' || strings.ContainsAny(line, ":：") {
 		return false
 	}
-	plain := 0
-	for _, w := range strings.Fields(folded) {
-		if !reCodeToken.MatchString(w) && reLatin.MatchString(strings.Trim(w, ".,!?;:\"'()[]")) {
-			plain++
-		}
-	}
+	plain, _ := plainWords(folded)
 	return plain >= 3
 }
 
@@ -92,12 +87,24 @@ func proseLine(line, folded string) bool {
 // bot rather than program output.
 func englishChatLine(line string) bool {
 	line = strings.TrimSpace(line)
-	if line == "" || reLogLine.MatchString(line) || reErrorLine.MatchString(line) && !reAskStart.MatchString(line) {
+	if programLine(line) {
 		return false
 	}
-	plain := 0
-	chat := false
-	for _, w := range strings.Fields(line) {
+	plain, chat := plainWords(line)
+	return chat || plain >= 6
+}
+
+// programLine reports whether a folded line is empty or printed by a
+// program (a log line, or an error line that is not a question).
+func programLine(folded string) bool {
+	return folded == "" || reLogLine.MatchString(folded) || reErrorLine.MatchString(folded) && !reAskStart.MatchString(folded)
+}
+
+// plainWords counts a folded line's English words that are not code
+// ("torch.cuda", "--gpus") and reports whether one is a word people use
+// with the bot.
+func plainWords(folded string) (plain int, chat bool) {
+	for _, w := range strings.Fields(folded) {
 		if reCodeToken.MatchString(w) {
 			continue
 		}
@@ -106,9 +113,7 @@ func englishChatLine(line string) bool {
 			continue
 		}
 		plain++
-		if reChatEnglish.MatchString(w) {
-			chat = true
-		}
+		chat = chat || reChatEnglish.MatchString(w)
 	}
-	return chat || plain >= 6
+	return plain, chat
 }
