@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -672,7 +673,7 @@ func (r *Router) stockTie(ctx context.Context, res *Result, rep *chat.Reply) {
 		for _, row := range rows {
 			if row.Available != nil && *row.Available && row.Source != "catalog" {
 				live++
-				if !containsStr(where, r.platformName(row.Platform, en)) {
+				if !slices.Contains(where, r.platformName(row.Platform, en)) {
 					where = append(where, r.platformName(row.Platform, en))
 				}
 			}

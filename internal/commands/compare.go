@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -255,7 +256,7 @@ func (r *Router) platformQuotes(quotes billing.Quotes, platforms []string) billi
 	return func(gpu string) []billing.PriceQuote {
 		var out []billing.PriceQuote
 		for _, pq := range quotes(gpu) {
-			if containsStr(platforms, pq.Platform) {
+			if slices.Contains(platforms, pq.Platform) {
 				out = append(out, pq)
 			}
 		}
@@ -297,7 +298,7 @@ func (r *Router) platformRows(res *Result, plats []string, quotes billing.Quotes
 		pp := PlatformPrice{GPU: g, Quotes: map[string]billing.PriceQuote{}}
 		var qs []billing.PriceQuote
 		for _, pq := range quotes(g) {
-			if containsStr(plats, pq.Platform) {
+			if slices.Contains(plats, pq.Platform) {
 				pp.Quotes[pq.Platform] = pq
 				qs = append(qs, pq)
 			}
@@ -471,7 +472,7 @@ func (r *Router) quoteSourcesNote(rows []PlatformPrice, en bool) string {
 			if pq.Source != string(stock.SourceCatalog) {
 				live = true
 			}
-			if pq.AsOf != "" && pq.AsOf != unknown && !containsStr(dates, pq.AsOf) {
+			if pq.AsOf != "" && pq.AsOf != unknown && !slices.Contains(dates, pq.AsOf) {
 				dates = append(dates, pq.AsOf)
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -61,10 +62,10 @@ func (r *Router) quotes(snap stock.Snapshot, q Query, method string, now time.Ti
 	best := map[key]billing.PriceQuote{}
 	for _, ps := range snap.Providers {
 		for _, o := range ps.Offers {
-			if !o.HasPrice() || o.State() == stock.SoldOut || !r.usableForJob(o, method, now, containsStr(q.Platforms, o.Platform)) {
+			if !o.HasPrice() || o.State() == stock.SoldOut || !r.usableForJob(o, method, now, slices.Contains(q.Platforms, o.Platform)) {
 				continue
 			}
-			if len(q.Platforms) > 0 && !containsStr(q.Platforms, o.Platform) {
+			if len(q.Platforms) > 0 && !slices.Contains(q.Platforms, o.Platform) {
 				continue
 			}
 			k := key{o.Platform, o.GPU}
@@ -251,7 +252,7 @@ func (r *Router) cardsVerdict(est *billing.Estimate, named []string, en bool) st
 	best := map[string]billing.Option{}
 	for _, o := range est.Options {
 		for _, n := range named {
-			if o.GPU == n || r.representative(n) == o.GPU || containsStr(r.cat.FamilyMembers(n), o.GPU) {
+			if o.GPU == n || r.representative(n) == o.GPU || slices.Contains(r.cat.FamilyMembers(n), o.GPU) {
 				if b, ok := best[n]; !ok || o.TotalCNY < b.TotalCNY {
 					best[n] = o
 				}
@@ -315,7 +316,7 @@ func (r *Router) optionSourcesNote(est *billing.Estimate, en bool) string {
 		if !o.Verified {
 			unverified = true
 		}
-		if !containsStr(dates, o.PriceAsOf) {
+		if !slices.Contains(dates, o.PriceAsOf) {
 			dates = append(dates, o.PriceAsOf)
 		}
 	}

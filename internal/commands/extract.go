@@ -221,15 +221,6 @@ func containsAny(s string, kws []string) bool {
 
 func isASCIILetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
 
-func containsStr(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // MaxQuestion is how much of a long message the slot extractors read,
 // bytes: the first and last halves of this. A longer message is a paste (a
 // traceback, a log) with the question before or after it; the advice

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
@@ -133,7 +134,7 @@ func (r *Router) checkGPUPrice(q Query) *CheckResult {
 			continue
 		}
 		for _, pr := range p.Prices {
-			if !containsStr(q.GPUs, pr.GPU) || best != nil && pr.CNYPerHour.Low >= best.Low {
+			if !slices.Contains(q.GPUs, pr.GPU) || best != nil && pr.CNYPerHour.Low >= best.Low {
 				continue
 			}
 			f := pr.CNYPerHour
@@ -201,7 +202,7 @@ func (r *Router) checkSpot(q Query) *CheckResult {
 	}
 	c := &CheckResult{Claim: "spot", Platform: p.ID, Claimed: "spot", Actual: "none", Verdict: VerdictNo,
 		Source: Cite(r.cat, p.ID, catalog.Figure{Source: p.Billing.Source, AsOf: p.Billing.AsOf, Verified: true}, q.English)}
-	if containsStr(p.Billing.Modes, ModeSpot) {
+	if slices.Contains(p.Billing.Modes, ModeSpot) {
 		c.Actual, c.Verdict = "spot", VerdictYes
 	}
 	return c

@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -106,10 +107,10 @@ func (r *Router) planRows(q Query) []PlanRow {
 	var rows []PlanRow
 	for _, p := range r.planPlatforms(q) {
 		for _, pr := range p.Prices {
-			if len(q.GPUs) > 0 && !containsStr(q.GPUs, pr.GPU) {
+			if len(q.GPUs) > 0 && !slices.Contains(q.GPUs, pr.GPU) {
 				continue
 			}
-			row := PlanRow{Platform: p.ID, GPU: pr.GPU, Offered: containsStr(p.Billing.Modes, q.BillingMode), HourlyCNY: pr.CNYPerHour}
+			row := PlanRow{Platform: p.ID, GPU: pr.GPU, Offered: slices.Contains(p.Billing.Modes, q.BillingMode), HourlyCNY: pr.CNYPerHour}
 			h := catalog.PlanModes[q.BillingMode]
 			row.HourlyTimesCNY = [2]float64{pr.CNYPerHour.Low * h, pr.CNYPerHour.High * h}
 			row.Source = Cite(r.cat, p.ID, pr.CNYPerHour, q.English)
@@ -160,7 +161,7 @@ func (r *Router) planVerdict(pr *PlanResult, q Query, withPlan int, en bool) str
 		what = strings.TrimSpace(what)
 		var offered []string
 		for _, row := range pr.Rows {
-			if row.Offered && !containsStr(offered, r.platformName(row.Platform, en)) {
+			if row.Offered && !slices.Contains(offered, r.platformName(row.Platform, en)) {
 				offered = append(offered, r.platformName(row.Platform, en))
 			}
 		}

@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -57,7 +58,7 @@ func (r *Router) platformsPrices(res *Result, plats []*catalog.Platform) {
 			res.Reply.Lines = append(res.Reply.Lines, "", "【"+p.DisplayName(en)+"】", strings.TrimRight(chat.PlainText(rp), "\n"))
 		}
 		for _, pr := range p.Prices {
-			if len(q.GPUs) > 0 && !containsStr(q.GPUs, pr.GPU) {
+			if len(q.GPUs) > 0 && !slices.Contains(q.GPUs, pr.GPU) {
 				continue
 			}
 			res.Offers = append(res.Offers, listRow(p, pr))
@@ -75,7 +76,7 @@ func (r *Router) gpuPrices(res *Result) {
 	for i := range r.cat.Platforms {
 		p := &r.cat.Platforms[i]
 		for _, pr := range p.Prices {
-			if containsStr(q.GPUs, pr.GPU) {
+			if slices.Contains(q.GPUs, pr.GPU) {
 				res.Offers = append(res.Offers, listRow(p, pr))
 			}
 		}
@@ -130,7 +131,7 @@ func (r *Router) platformShort(p *catalog.Platform, q Query, en bool) chat.Reply
 	var prices []string
 	t := &chat.Table{Header: pick(en, []string{"GPU", "元/卡时", "来源"}, []string{"GPU", "CNY/GPU-h", "source"})}
 	for _, pr := range p.Prices {
-		if len(q.GPUs) > 0 && !containsStr(q.GPUs, pr.GPU) {
+		if len(q.GPUs) > 0 && !slices.Contains(q.GPUs, pr.GPU) {
 			continue
 		}
 		row := listRow(p, pr)
@@ -284,7 +285,7 @@ func (r *Router) platformPrices(p *catalog.Platform, q Query, en bool) chat.Repl
 	}
 	t := &chat.Table{Header: pick(en, []string{"GPU", "元/卡时", "日期", "来源"}, []string{"GPU", "CNY/GPU-h", "as of", "source"})}
 	for _, pr := range p.Prices {
-		if len(q.GPUs) > 0 && !containsStr(q.GPUs, pr.GPU) {
+		if len(q.GPUs) > 0 && !slices.Contains(q.GPUs, pr.GPU) {
 			continue
 		}
 		row := listRow(p, pr)

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/labgpu/bot/internal/catalog"
@@ -43,7 +44,7 @@ func extractNames(x *extraction) {
 		if q.Platform == "" {
 			q.Platform = m.ID
 		}
-		if !containsStr(q.Platforms, m.ID) {
+		if !slices.Contains(q.Platforms, m.ID) {
 			q.Platforms = append(q.Platforms, m.ID)
 		}
 		x.use(m.Start, m.End, phPlatform)
@@ -59,11 +60,11 @@ func extractNames(x *extraction) {
 		if i == 0 {
 			q.GPU, q.GPUFamily = m.ID, m.Family
 		}
-		if !containsStr(q.NamedGPUs, m.ID) {
+		if !slices.Contains(q.NamedGPUs, m.ID) {
 			q.NamedGPUs = append(q.NamedGPUs, m.ID)
 		}
 		for _, id := range x.cat.FamilyMembers(m.ID) {
-			if !containsStr(q.GPUs, id) {
+			if !slices.Contains(q.GPUs, id) {
 				q.GPUs = append(q.GPUs, id)
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -83,7 +84,7 @@ func (r *Router) rowsFor(snap stock.Snapshot, q Query, now time.Time) (rows []Of
 			if len(want) > 0 && !want[o.GPU] {
 				continue
 			}
-			if len(q.Platforms) > 0 && !containsStr(q.Platforms, o.Platform) {
+			if len(q.Platforms) > 0 && !slices.Contains(q.Platforms, o.Platform) {
 				continue
 			}
 			offers = append(offers, o)

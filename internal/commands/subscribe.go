@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -289,7 +290,7 @@ func sameConditions(a, b stock.Subscription) bool {
 
 func overlaps(a, b []string) bool {
 	for _, x := range a {
-		if containsStr(b, x) {
+		if slices.Contains(b, x) {
 			return true
 		}
 	}

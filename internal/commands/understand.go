@@ -3,6 +3,7 @@ package commands
 import (
 	"math"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -332,9 +333,9 @@ func slotsAllow(label string, x *extraction) bool {
 		return x.q.BillingMode != "" && x.q.BillingMode != ModeHourly
 	case IntentCompare:
 		// Two names, or comparison words ("国内和国外哪个划算").
-		return len(x.q.NamedGPUs) >= 2 || len(x.q.Platforms) >= 2 || containsStr(x.concepts, "@compare")
+		return len(x.q.NamedGPUs) >= 2 || len(x.q.Platforms) >= 2 || slices.Contains(x.concepts, "@compare")
 	case IntentSubscribe:
-		return containsStr(x.concepts, "@alert")
+		return slices.Contains(x.concepts, "@alert")
 	case IntentEstimate:
 		// A card and a price with no job is the card's price, not an
 		// estimate ("AutoDL 4090 要排队吗，多少钱").
@@ -345,14 +346,14 @@ func slotsAllow(label string, x *extraction) bool {
 		// is not a digest question); with a platform named, a time or
 		// spend word ("AutoDL 存储费多少" is the platform's price).
 		q := x.q
-		when := q.Period != "" || q.Week != "" || containsStr(x.concepts, "@weekly")
+		when := q.Period != "" || q.Week != "" || slices.Contains(x.concepts, "@weekly")
 		if len(q.Platforms) > 0 {
-			return when || containsStr(x.concepts, "@spend")
+			return when || slices.Contains(x.concepts, "@spend")
 		}
-		return when || containsStr(x.concepts, "@disk")
+		return when || slices.Contains(x.concepts, "@disk")
 	case IntentStorageResize, IntentStorageStop, IntentStorageStart, IntentStorageRemove:
 		// A disk command names a disk ("offer 被释放了" is not one).
-		return x.q.DiskRef != "" || containsStr(x.concepts, "@disk")
+		return x.q.DiskRef != "" || slices.Contains(x.concepts, "@disk")
 	}
 	return true
 }
@@ -499,7 +500,7 @@ func boundaryRules(q *Query, m *advice.Result, x *extraction, ranked []scorer.Sc
 	named := len(q.Platforms) > 0
 	job := q.Model != "" || q.ParamsB > 0
 	switch {
-	case q.Intent == IntentPrices && !named && m.Best != nil && containsStr(billingTopics, m.Best.Topic.ID):
+	case q.Intent == IntentPrices && !named && m.Best != nil && slices.Contains(billingTopics, m.Best.Topic.ID):
 		q.Intent, q.Topic = IntentAdvice, m.Best.Topic.ID
 	case q.Intent == IntentCompare && job:
 		// "H100 和 A100 训练7B LoRA哪个划算": the named cards for that job.
@@ -511,9 +512,9 @@ func boundaryRules(q *Query, m *advice.Result, x *extraction, ranked []scorer.Sc
 		// answers it.
 		q.Intent, q.Topic = IntentEstimate, ""
 	case q.Intent == IntentAdvice && m.Best == nil && !named && len(q.GPUs) == 0 && !job &&
-		containsStr(slotTags(q, x.s), "no_domain") && labelP(ranked, IntentUnknown) > 0.01:
+		slices.Contains(slotTags(q, x.s), "no_domain") && labelP(ranked, IntentUnknown) > 0.01:
 		q.Intent, q.Topic = IntentUnknown, ""
-	case q.Intent == IntentAdvice && m.Best == nil && containsStr(x.concepts, "@thanks") && !strings.ContainsAny(x.s, "?？") && !reErrorLine.MatchString(x.s):
+	case q.Intent == IntentAdvice && m.Best == nil && slices.Contains(x.concepts, "@thanks") && !strings.ContainsAny(x.s, "?？") && !reErrorLine.MatchString(x.s):
 		// "Killed the old kernel, thanks": thanks, not a problem.
 		q.Intent, q.Topic = IntentChitChat, ""
 	}
