@@ -2,6 +2,7 @@ package commands
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -28,6 +29,18 @@ type extraction struct {
 	// without a knowledge base); concepts are the lexicon's tags.
 	kb       *advice.Result
 	concepts []string
+	// tags are slotTags of the extracted slots, computed once (tagged).
+	tags   []string
+	tagged bool
+}
+
+// slotTags are the scorer's slot features of this extraction, computed
+// once: the scorer and the rules both read them.
+func (x *extraction) slotTags() []string {
+	if !x.tagged {
+		x.tags, x.tagged = slotTags(x.q, x.s), true
+	}
+	return x.tags
 }
 
 type mark struct {
@@ -251,7 +264,7 @@ func (x *extraction) scorerInput() (string, []string) {
 		}
 		text = strings.ToValidUTF8(full, " ")
 	}
-	tags := slotTags(x.q, x.s)
+	tags := slices.Clone(x.slotTags())
 	if x.kb != nil && x.kb.Best != nil {
 		tags = append(tags, "kb_hit")
 	} else if x.kb != nil && len(x.kb.Closest) > 0 {

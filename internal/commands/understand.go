@@ -512,7 +512,7 @@ func boundaryRules(q *Query, m *advice.Result, x *extraction, ranked []scorer.Sc
 		// answers it.
 		q.Intent, q.Topic = IntentEstimate, ""
 	case q.Intent == IntentAdvice && m.Best == nil && !named && len(q.GPUs) == 0 && !job &&
-		slices.Contains(slotTags(q, x.s), "no_domain") && labelP(ranked, IntentUnknown) > 0.01:
+		slices.Contains(x.slotTags(), "no_domain") && labelP(ranked, IntentUnknown) > 0.01:
 		q.Intent, q.Topic = IntentUnknown, ""
 	case q.Intent == IntentAdvice && m.Best == nil && slices.Contains(x.concepts, "@thanks") && !strings.ContainsAny(x.s, "?？") && !reErrorLine.MatchString(x.s):
 		// "Killed the old kernel, thanks": thanks, not a problem.
