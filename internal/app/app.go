@@ -175,7 +175,7 @@ func Providers(cfg config.Config, cat *catalog.Catalog, log *slog.Logger, now fu
 	var ps []stock.Provider
 	p := cfg.Stock.Providers
 	if cfg.CatalogEnabled() {
-		ps = append(ps, stock.NewCatalogProvider(cat))
+		ps = append(ps, stock.NewCatalogProvider(cat, stock.CatalogOptions{MaxAgeMonths: cfg.Stock.ListPriceMaxAgeMonths, Now: now}))
 	}
 	if a := p.AutoDL.Enabled; a == nil || *a {
 		// Without a token it reports "not configured".

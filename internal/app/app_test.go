@@ -174,6 +174,7 @@ func TestSubscribeThenPoll(t *testing.T) {
 		os.WriteFile(filepath.Join(rec, filepath.Base(src)), b, 0o600)
 	}
 	copyFile(filepath.Join(fixtures, "autodl-web-user-machine-list.json"))
+	recordedNow(t, rec)
 	a := newApp(t, data, rec)
 	var out bytes.Buffer
 	if err := a.Ask(context.Background(), "3090 有货了提醒我", app.FormatText, &out); err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/labgpu/bot/internal/app"
 	"github.com/labgpu/bot/internal/chat/feishu/feishutest"
 	"github.com/labgpu/bot/internal/config"
+	"github.com/labgpu/bot/internal/stock"
 )
 
 const (
@@ -101,6 +102,7 @@ func TestServeFeishu(t *testing.T) {
 		os.WriteFile(filepath.Join(rec, filepath.Base(src)), b, 0o600)
 	}
 	copyTo(filepath.Join(fixtures, "vastai-bundles.json")) // 4090s, but not under 0.5 yuan
+	recordedNow(t, rec)
 	os.WriteFile(filepath.Join(rec, "RECORDED_AT"), []byte(time.Now().UTC().Format(time.RFC3339)), 0o600)
 
 	a, err := app.New(context.Background(), cfg, app.Options{Log: app.NewLogger(io.Discard, "error")})
@@ -353,7 +355,17 @@ func replayConfig(t *testing.T) (cfg config.Config, rec string) {
 	if err := os.WriteFile(filepath.Join(rec, "vastai-bundles.json"), b, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	recordedNow(t, rec)
 	return cfg, rec
+}
+
+// recordedNow dates every recording in dir to now (a RECORDED_AT file):
+// recordings of unknown time never fire alerts.
+func recordedNow(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, stock.RecordedAtFile), []byte(time.Now().UTC().Format(time.RFC3339)+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // stockArrives adds the AutoDL recording (4090s in stock) to rec and polls

@@ -52,7 +52,7 @@ func newRouter(tb testing.TB, opts ...commands.Option) *commands.Router {
 	}
 	now := func() time.Time { return recordedAt.Add(5 * time.Minute) }
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	board := stock.NewBoard([]stock.Provider{stock.NewCatalogProvider(cat), stock.NewReplay(cat, dir, cat.FXUSDCNY, log)},
+	board := stock.NewBoard([]stock.Provider{stock.NewCatalogProvider(cat, stock.CatalogOptions{Now: now}), stock.NewReplay(cat, dir, cat.FXUSDCNY, log)},
 		stock.BoardOptions{Now: now, MaxAge: -1, Log: log})
 	board.Refresh(context.Background())
 	return commands.NewRouter(cat, board, append([]commands.Option{commands.WithClock(now)}, opts...)...)

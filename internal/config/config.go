@@ -185,6 +185,14 @@ type StockConf struct {
 	MaxAge    Duration      `yaml:"max_age"`
 	Providers ProvidersConf `yaml:"providers"`
 	Poll      PollConf      `yaml:"poll"`
+	// ListPriceMaxAgeMonths is how many months after its date a catalog
+	// list price is marked stale in answers and ranked after fresh ones
+	// (default 12; negative: never).
+	ListPriceMaxAgeMonths int `yaml:"list_price_max_age_months"`
+	// InterimAfter is how long a chat waits for an answer that needs
+	// fresh data before it gets a short "查询中…" (default 1s; negative:
+	// never).
+	InterimAfter Duration `yaml:"interim_after"`
 }
 
 // PollConf schedules stock polling (robfig/cron).

@@ -210,7 +210,7 @@ func NewIndex(s Snapshot) *Index {
 		for _, p := range ps.FailedPlatforms {
 			ix.failed[p] = true
 		}
-		for _, o := range ps.Offers {
+		for _, o := range Merge(ps.Offers) {
 			if o.Source == SourceCatalog {
 				continue
 			}
@@ -218,7 +218,10 @@ func NewIndex(s Snapshot) *Index {
 			if o.HasPrice() {
 				in.price = o.CNYPerGPUHour
 			}
-			if o.Free != nil && !o.Stale {
+			// A recording of unknown time is not news: its stock counts
+			// as unknown, so it never fires (or clears) an alert.
+			untimed := o.Source == SourceReplay && o.ObservedAt.IsZero()
+			if o.Free != nil && !o.Stale && !untimed {
 				in.free = *o.Free
 				in.level = o.FreeIsLevel
 			}

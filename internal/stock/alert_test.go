@@ -119,7 +119,9 @@ func TestObserveUndecided(t *testing.T) {
 		{Provider: "runpod", Status: stock.StatusOK, Offers: []stock.Offer{
 			{Platform: "runpod", GPU: "RTX 4090", Free: free(1), FreeIsLevel: true, CNYPerGPUHour: 2.5, Source: stock.SourceLive}}},
 		{Provider: "replay", Status: stock.StatusOK, FailedPlatforms: []string{"hengyuan"}, Offers: []stock.Offer{
-			{Platform: "matpool", GPU: "A100 80GB", Free: free(0), CNYPerGPUHour: 5, Source: stock.SourceReplay}}},
+			{Platform: "matpool", GPU: "A100 80GB", Free: free(0), CNYPerGPUHour: 5, Source: stock.SourceReplay, ObservedAt: time.Unix(1_800_000_000, 0)},
+			// A recording of unknown time: not news.
+			{Platform: "lambda", GPU: "H100 SXM", Free: free(2), CNYPerGPUHour: 20, Source: stock.SourceReplay}}},
 	}}
 	ix := stock.NewIndex(snap)
 	cases := []struct {
@@ -135,6 +137,7 @@ func TestObserveUndecided(t *testing.T) {
 		{"platform whose recording failed", stock.Subscription{GPUs: []string{"A100 80GB"}, Platforms: []string{"hengyuan"}}, stock.Unknown},
 		{"no filter while a platform failed", stock.Subscription{GPUs: []string{"A100 80GB"}}, stock.Unknown},
 		{"answered platform: sold out", stock.Subscription{GPUs: []string{"A100 80GB"}, Platforms: []string{"matpool"}}, stock.SoldOut},
+		{"recording of unknown time fires nothing", stock.Subscription{GPUs: []string{"H100 SXM"}, Platforms: []string{"lambda"}}, stock.Unknown},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

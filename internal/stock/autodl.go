@@ -103,7 +103,9 @@ func (a *AutoDL) fetchStock(ctx context.Context) ([]Offer, error) {
 		if err != nil {
 			return nil, err
 		}
-		return ParseAutoDLStock(a.c, body, at)
+		offers, err := ParseAutoDLStock(a.c, body, at)
+		markAutoDL(offers, EndpointESDGlobal)
+		return offers, err
 	}
 	var out []Offer
 	for _, region := range a.o.Regions {
@@ -115,6 +117,7 @@ func (a *AutoDL) fetchStock(ctx context.Context) ([]Offer, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w (region %s)", err, region)
 		}
+		markAutoDL(offers, EndpointESDRegion)
 		for i := range offers {
 			offers[i].Region = region
 		}
@@ -157,12 +160,32 @@ func (a *AutoDL) fetchMachines(ctx context.Context) ([]Offer, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w (page %d)", err, page)
 		}
+		markAutoDL(offers, EndpointWebMachines)
 		out = append(out, offers...)
 		if rows == 0 || page >= maxPage {
 			break
 		}
 	}
 	return out, nil
+}
+
+// markAutoDL records which endpoint offers came from, what their counts
+// cover and, for the developer (ESD) stock endpoints, that an idle count
+// may not be what can be created.
+func markAutoDL(offers []Offer, endpoint string) {
+	scope := ScopeRegion
+	switch endpoint {
+	case EndpointESDGlobal:
+		scope = ScopePlatform
+	case EndpointWebMachines:
+		scope = ScopeMachine
+	}
+	for i := range offers {
+		offers[i].Endpoint, offers[i].Scope = endpoint, scope
+		if endpoint == EndpointESDGlobal || endpoint == EndpointESDRegion {
+			offers[i].Caveats = withCaveat(offers[i].Caveats, CaveatMayNotCreate)
+		}
+	}
 }
 
 // call sends one request and checks the HTTP status; the envelope code is

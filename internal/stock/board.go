@@ -154,6 +154,11 @@ func (b *Board) fetchOne(ctx context.Context, p Provider) (ps ProviderSnapshot) 
 	offers, err := b.fetchRetrying(ctx, p)
 	defer func() { ps.Latency = time.Since(start) }()
 	offers, dropped := sane(offers)
+	offers, examples := withoutPlaceholders(offers)
+	if examples > 0 {
+		b.opt.Log.Warn("stock: skipped example rows of an API's documentation", "provider", name, "count", examples)
+		defer func() { ps.Placeholders = examples }()
+	}
 	if dropped > 0 {
 		b.opt.Log.Warn("stock: dropped offers with impossible prices", "provider", name, "count", dropped)
 		if err == nil {
@@ -165,7 +170,7 @@ func (b *Board) fetchOne(ctx context.Context, p Provider) (ps ProviderSnapshot) 
 		// Some inputs failed but others answered: keep the offers and say
 		// what failed.
 		b.opt.Log.Warn("stock: partial fetch", "provider", name, "err", err)
-		ps := ProviderSnapshot{Provider: name, Status: StatusOK, Offers: offers, FetchedAt: b.opt.Now(), Err: err.Error()}
+		ps := ProviderSnapshot{Provider: name, Status: StatusOK, Offers: offers, FetchedAt: b.opt.Now(), Err: err.Error(), Reason: ReasonPartial}
 		var pe *PartialError
 		if errors.As(err, &pe) {
 			ps.FailedPlatforms = pe.Platforms
@@ -186,7 +191,7 @@ func (b *Board) failed(name string, err error) ProviderSnapshot {
 	b.mu.Lock()
 	prev, ok := b.last[name]
 	b.mu.Unlock()
-	ps := ProviderSnapshot{Provider: name, Status: StatusError, Err: err.Error(), Failures: 1}
+	ps := ProviderSnapshot{Provider: name, Status: StatusError, Err: err.Error(), Failures: 1, Reason: Classify(err)}
 	if ok {
 		ps.Failures = prev.Failures + 1
 		if len(prev.Offers) > 0 {
@@ -260,6 +265,17 @@ func sane(offers []Offer) ([]Offer, int) {
 		out = append(out, o)
 	}
 	return out, dropped
+}
+
+// withoutPlaceholders drops example rows (Placeholder).
+func withoutPlaceholders(offers []Offer) ([]Offer, int) {
+	out := offers[:0:0]
+	for _, o := range offers {
+		if !Placeholder(o) {
+			out = append(out, o)
+		}
+	}
+	return out, len(offers) - len(out)
 }
 
 // fetchRetrying calls p.Fetch, retrying transient failures with

@@ -10,14 +10,63 @@ import (
 
 type catalogProvider struct {
 	c *catalog.Catalog
+	o CatalogOptions
+}
+
+// DefaultListPriceMaxAgeMonths is how old a list price may be before it is
+// marked stale.
+const DefaultListPriceMaxAgeMonths = 12
+
+// CatalogOptions configures the catalog provider.
+type CatalogOptions struct {
+	// MaxAgeMonths is how many months after its date a list price is
+	// marked stale (CaveatStalePrice); 0 means
+	// DefaultListPriceMaxAgeMonths, negative never.
+	MaxAgeMonths int
+	// Now defaults to time.Now.
+	Now func() time.Time
 }
 
 // NewCatalogProvider returns a provider that turns every list price in the
 // catalog into an offer: Source catalog, stock unknown (Free nil), the price
 // (low end of a range, PriceHigh the top) in CNY per GPU-hour, ObservedAt
-// the figure's date as far as it can be parsed (zero otherwise) and
-// AsOfText the date as written.
-func NewCatalogProvider(c *catalog.Catalog) Provider { return catalogProvider{c: c} }
+// the figure's date as far as it can be parsed (zero otherwise), AsOfText
+// the date as written and CaveatStalePrice when the date is older than
+// o.MaxAgeMonths (see ListPriceStale).
+func NewCatalogProvider(c *catalog.Catalog, o CatalogOptions) Provider {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return catalogProvider{c: c, o: o}
+}
+
+// ListPriceStale reports whether a list price dated asOf ("2021",
+// "2026-08", "2026-08-21") is more than maxAgeMonths months old at now,
+// counting from the end of the period the date names (a price dated
+// "2025" is taken as of 2025-12-31). 0 months means
+// DefaultListPriceMaxAgeMonths, negative never; an undated price is not
+// stale (it is shown as undated).
+func ListPriceStale(asOf string, now time.Time, maxAgeMonths int) bool {
+	if maxAgeMonths < 0 {
+		return false
+	}
+	if maxAgeMonths == 0 {
+		maxAgeMonths = DefaultListPriceMaxAgeMonths
+	}
+	start := ParseAsOf(asOf)
+	if start.IsZero() {
+		return false
+	}
+	s := strings.TrimSpace(asOf)
+	end := start.AddDate(0, 0, 1)
+	switch {
+	case len(s) == 4 || len(s) > 4 && (s[4] < '0' || s[4] > '9') && s[4] != '-':
+		end = start.AddDate(1, 0, 0)
+	case len(s) == 7 || len(s) > 7 && (s[7] < '0' || s[7] > '9') && s[7] != '-':
+		end = start.AddDate(0, 1, 0)
+	}
+	return now.After(end.AddDate(0, maxAgeMonths, 0))
+}
 
 func (catalogProvider) Name() string { return string(SourceCatalog) }
 
@@ -28,6 +77,7 @@ func (p catalogProvider) Fetch(ctx context.Context) ([]Offer, error) {
 	if p.c == nil {
 		return nil, nil
 	}
+	now := p.o.Now()
 	var out []Offer
 	for _, pl := range p.c.Platforms {
 		for _, pr := range pl.Prices {
@@ -47,6 +97,9 @@ func (p catalogProvider) Fetch(ctx context.Context) ([]Offer, error) {
 			}
 			if f.IsRange() {
 				o.PriceHigh = f.High
+			}
+			if ListPriceStale(f.AsOf, now, p.o.MaxAgeMonths) {
+				o.Caveats = []Caveat{CaveatStalePrice}
 			}
 			if m := strings.TrimSpace(pr.Mode); m != "" && m != "hourly" {
 				if o.Note == "" {

@@ -199,6 +199,8 @@ func parseGPUShare(c *catalog.Catalog, body []byte, at time.Time) ([]Offer, int,
 			ObservedAt:      at,
 			Verified:        true,
 			Note:            strings.Join(notes, ", "),
+			Caveats:         []Caveat{CaveatUnitUnverified},
+			Scope:           ScopeMachine,
 		})
 	}
 	return out, len(rows), total, nil

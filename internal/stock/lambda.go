@@ -249,6 +249,8 @@ func ParseLambda(c *catalog.Catalog, body []byte, at time.Time, fx float64) ([]O
 		}
 		if len(regions) == 0 {
 			o.Free = IntPtr(0)
+			o.Level = LevelNone
+			o.Scope = ScopePlatform
 			o.Note = "instance " + name + ", no region has capacity"
 			out = append(out, o)
 			continue
@@ -258,6 +260,8 @@ func ParseLambda(c *catalog.Catalog, body []byte, at time.Time, fx float64) ([]O
 			ro.Region = rn
 			ro.Free = IntPtr(gpus)
 			ro.FreeIsLevel = true
+			ro.Level = LevelSome
+			ro.Scope = ScopeRegion
 			ro.Note = "instance " + name + ", " + lambdaCapacityNote
 			out = append(out, ro)
 		}

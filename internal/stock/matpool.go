@@ -263,6 +263,8 @@ func parseMatpool(c *catalog.Catalog, body []byte, at time.Time) ([]Offer, int, 
 			ObservedAt:      at,
 			Verified:        true,
 			Note:            note,
+			Caveats:         []Caveat{CaveatCountUnreliable},
+			Scope:           ScopeMachine,
 		})
 	}
 	return out, len(rows), total, nil

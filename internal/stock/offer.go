@@ -64,6 +64,116 @@ type Offer struct {
 	// Stale is set by the Board when the provider's latest fetch failed
 	// and this offer is from an earlier successful one.
 	Stale bool `json:"stale"`
+	// Caveats are the known limits of the offer's figures (an unverified
+	// price unit, an unreliable count, …); answers show each as a mark
+	// next to the figure with a one-line legend.
+	Caveats []Caveat `json:"caveats,omitempty"`
+	// Level is the stock level when the source gives a level instead of a
+	// count: LevelHigh, LevelMedium, LevelLow, LevelNone (RunPod's
+	// stockStatus) or LevelSome (Lambda: the region has capacity).
+	Level string `json:"level,omitempty"`
+	// Scope is what the stock figure covers: one machine or bundle, one
+	// region, or the whole platform. Empty for list prices.
+	Scope Scope `json:"scope,omitempty"`
+	// Endpoint names the API the figure came from when a platform has
+	// several (EndpointESDGlobal, …); empty when it has one.
+	Endpoint string `json:"endpoint,omitempty"`
+	// Machines is how many machine rows Merge folded into this offer.
+	Machines int `json:"machines,omitempty"`
+	// Others are the figures other endpoints gave for the same platform
+	// and GPU that Merge folded into this offer (see Merge).
+	Others []Figure `json:"others,omitempty"`
+}
+
+// Caveat is a known limit of an offer's figure.
+type Caveat string
+
+const (
+	// CaveatUnitUnverified: the platform does not document the price's
+	// unit; it is read as CNY per GPU-hour (恒源云's skuList price).
+	CaveatUnitUnverified Caveat = "unit_unverified"
+	// CaveatCountUnreliable: the free count is known to disagree with the
+	// platform's web page (矩池云's gpu.available, often 0 while the page
+	// shows free machines; stock-apis.md §3).
+	CaveatCountUnreliable Caveat = "count_unreliable"
+	// CaveatMayNotCreate: the idle count may not be what can actually be
+	// created (AutoDL's developer stock endpoint counts schedulable
+	// 1-card units, "advisory" per a public AutoDL client, 2026-08).
+	CaveatMayNotCreate Caveat = "may_not_create"
+	// CaveatStalePrice: a list price older than the configured age
+	// (default 12 months).
+	CaveatStalePrice Caveat = "stale_price"
+)
+
+// HasCaveat reports whether the offer carries c.
+func (o Offer) HasCaveat(c Caveat) bool {
+	for _, x := range o.Caveats {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}
+
+// withCaveat returns caveats with c added once.
+func withCaveat(caveats []Caveat, c Caveat) []Caveat {
+	for _, x := range caveats {
+		if x == c {
+			return caveats
+		}
+	}
+	return append(caveats, c)
+}
+
+// Stock levels (Offer.Level).
+const (
+	LevelHigh   = "high"
+	LevelMedium = "medium"
+	LevelLow    = "low"
+	LevelNone   = "none"
+	// LevelSome: there is capacity, of unknown size (Lambda regions).
+	LevelSome = "some"
+)
+
+// Scope is what a stock figure covers.
+type Scope string
+
+const (
+	// ScopeMachine: one machine or one rentable bundle.
+	ScopeMachine Scope = "machine"
+	// ScopeRegion: every machine of one region (a region may be unknown
+	// when a recording does not say which was asked for).
+	ScopeRegion Scope = "region"
+	// ScopePlatform: every region of the platform.
+	ScopePlatform Scope = "platform"
+)
+
+// AutoDL endpoints (Offer.Endpoint), most trusted last.
+const (
+	// EndpointESDGlobal: GET /api/v1/dev/machine/gpu_stock (developer
+	// token, every region).
+	EndpointESDGlobal = "autodl_esd_global"
+	// EndpointESDRegion: POST /api/v1/dev/machine/region/gpu_stock.
+	EndpointESDRegion = "autodl_esd_region"
+	// EndpointWebRegion: the console's POST /api/v1/machine/region/gpu_type.
+	EndpointWebRegion = "autodl_web_region"
+	// EndpointWebMachines: the console's machine list, per machine with
+	// price and orderable count.
+	EndpointWebMachines = "autodl_web_machines"
+)
+
+// Figure is what one endpoint said about a platform × GPU, kept beside the
+// figure Merge chose.
+type Figure struct {
+	Endpoint string `json:"endpoint,omitempty"`
+	Scope    Scope  `json:"scope,omitempty"`
+	Region   string `json:"region,omitempty"`
+	// Free is the free count (nil unknown); Level a stock level.
+	Free  *int   `json:"free,omitempty"`
+	Level string `json:"level,omitempty"`
+	// CNYPerGPUHour is 0 without a price.
+	CNYPerGPUHour float64  `json:"price_cny_per_hour,omitempty"`
+	Caveats       []Caveat `json:"caveats,omitempty"`
 }
 
 // Available is the three-valued stock state of an offer.

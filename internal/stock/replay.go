@@ -24,6 +24,10 @@ import (
 // returned offers although some of its inputs failed.
 var ErrPartial = errors.New("some inputs failed")
 
+// ErrNoRecordings is matched by a replay Fetch error when the directory
+// holds no recording it knows.
+var ErrNoRecordings = errors.New("no recordings")
+
 // PartialError is returned by a Fetch together with the offers it could
 // read when some of its inputs (replay files) failed. The offers are valid;
 // the error is a warning to show beside them. errors.Is(err, ErrPartial)
@@ -97,12 +101,13 @@ var replayKinds = []struct {
 	prefix string
 	parse  replayParser
 }{
-	{"autodl-web-machine-region-gpu_type", stockParser(ParseAutoDLStock)},
-	{"autodl-web-user-machine-list", stockParser(ParseAutoDLMachines)},
+	{"autodl-web-machine-region-gpu_type", autodlParser(ParseAutoDLStock, EndpointWebRegion)},
+	{"autodl-web-user-machine-list", autodlParser(ParseAutoDLMachines, EndpointWebMachines)},
 	{"autodl-web-instance-list", stockParser(ParseAutoDLInstances)},
 	{"autodl-web-region-list", nil},
 	{"autodl-private-esd-", stockParser(ParseAutoDLStock)},
-	{"autodl-esd-", stockParser(ParseAutoDLStock)},
+	{"autodl-esd-gpu_stock-global", autodlParser(ParseAutoDLStock, EndpointESDGlobal)},
+	{"autodl-esd-", autodlParser(ParseAutoDLStock, EndpointESDRegion)},
 	{"autodl-", stockParser(parseAutoDLAny)},
 	{"vastai-", ParseVastAI},
 	{"runpod-rest-v2-error-", nil}, // recorded error answers, no stock
@@ -115,6 +120,15 @@ var replayKinds = []struct {
 
 func stockParser(f func(*catalog.Catalog, []byte, time.Time) ([]Offer, error)) replayParser {
 	return func(c *catalog.Catalog, b []byte, at time.Time, _ float64) ([]Offer, error) { return f(c, b, at) }
+}
+
+// autodlParser is a replay parser for one AutoDL endpoint's recordings.
+func autodlParser(f func(*catalog.Catalog, []byte, time.Time) ([]Offer, error), endpoint string) replayParser {
+	return func(c *catalog.Catalog, b []byte, at time.Time, _ float64) ([]Offer, error) {
+		offers, err := f(c, b, at)
+		markAutoDL(offers, endpoint)
+		return offers, err
+	}
 }
 
 // parseAutoDLAny parses an AutoDL recording of unknown kind: the stock
@@ -363,11 +377,11 @@ func (r *replay) Fetch(ctx context.Context) ([]Offer, error) {
 		if n := unknown + otherFiles; n > 0 {
 			hint += fmt.Sprintf("; it has %d other JSON %s", n, plural(n, "file", "files"))
 		}
-		return nil, fmt.Errorf("replay: no recordings in %s (%s)", r.dir, hint)
+		return nil, fmt.Errorf("replay: %w in %s (%s)", ErrNoRecordings, r.dir, hint)
 	case parsed == 0 && recognised == 1:
-		return nil, fmt.Errorf("replay: the only recording in %s failed: %s", r.dir, failureList(failed))
+		return nil, fmt.Errorf("replay: the only recording in %s failed: %s: %w", r.dir, failureList(failed), ErrBadResponse)
 	case parsed == 0:
-		return nil, fmt.Errorf("replay: all %d recordings in %s failed: %s", recognised, r.dir, failureList(failed))
+		return nil, fmt.Errorf("replay: all %d recordings in %s failed: %s: %w", recognised, r.dir, failureList(failed), ErrBadResponse)
 	case len(failed) > 0:
 		return out, &PartialError{Provider: r.Name(), Inputs: recognised, Failed: failed, Platforms: failedPlatforms}
 	}

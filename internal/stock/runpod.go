@@ -520,6 +520,8 @@ func runpodOffers(c *catalog.Catalog, entries []*runpodEntry, at time.Time, fx f
 			GPUsPerInstance: 1,
 			Free:            free,
 			FreeIsLevel:     free != nil && *free > 0,
+			Level:           runpodLevel(level),
+			Scope:           ScopePlatform,
 			CNYPerGPUHour:   usd * fx,
 			OriginalPrice:   usd,
 			Currency:        "USD",
@@ -531,6 +533,22 @@ func runpodOffers(c *catalog.Catalog, entries []*runpodEntry, at time.Time, fx f
 		})
 	}
 	return out
+}
+
+// runpodLevel maps stockStatus (HIGH, MEDIUM, LOW, NONE) to Offer.Level;
+// "" when unknown.
+func runpodLevel(level string) string {
+	switch strings.ToUpper(level) {
+	case "HIGH":
+		return LevelHigh
+	case "MEDIUM":
+		return LevelMedium
+	case "LOW":
+		return LevelLow
+	case "NONE":
+		return LevelNone
+	}
+	return ""
 }
 
 // pick chooses the level and the priced cloud of an entry: with a level of

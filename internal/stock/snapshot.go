@@ -1,6 +1,11 @@
 package stock
 
 import (
+	"context"
+	"errors"
+	"io/fs"
+	"net"
+	"syscall"
 	"time"
 )
 
@@ -39,6 +44,58 @@ type ProviderSnapshot struct {
 	// Identity distinguishes configurations of one provider (the replay
 	// directory); a stored snapshot of another identity is not restored.
 	Identity string `json:"identity,omitempty"`
+	// Placeholders counts example rows from API documentation that the
+	// last fetch skipped (see Placeholder).
+	Placeholders int `json:"skipped_placeholders,omitempty"`
+	// Reason classifies Err for people (FailReason); empty without one.
+	Reason FailReason `json:"reason,omitempty"`
+}
+
+// FailReason is why a provider's fetch failed, in terms a person can act on.
+type FailReason string
+
+const (
+	ReasonTimeout      FailReason = "timeout"
+	ReasonUnauthorized FailReason = "unauthorized"
+	ReasonRateLimited  FailReason = "rate_limited"
+	ReasonServer       FailReason = "server_error"
+	ReasonBadResponse  FailReason = "bad_response"
+	// ReasonNoDir: the replay directory does not exist or cannot be read.
+	ReasonNoDir FailReason = "no_directory"
+	// ReasonNoRecordings: the replay directory holds no recording.
+	ReasonNoRecordings FailReason = "no_recordings"
+	// ReasonPartial: some inputs failed while others answered.
+	ReasonPartial FailReason = "partial"
+	ReasonNetwork FailReason = "network"
+)
+
+// Classify returns the FailReason of a fetch error ("" for nil).
+func Classify(err error) FailReason {
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, ErrPartial):
+		return ReasonPartial
+	case errors.Is(err, context.DeadlineExceeded):
+		return ReasonTimeout
+	case errors.Is(err, ErrUnauthorized):
+		return ReasonUnauthorized
+	case errors.Is(err, ErrRateLimited):
+		return ReasonRateLimited
+	case errors.Is(err, ErrServer):
+		return ReasonServer
+	case errors.Is(err, ErrNoRecordings):
+		return ReasonNoRecordings
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission), errors.Is(err, syscall.ENOTDIR):
+		return ReasonNoDir
+	case errors.Is(err, ErrBadResponse):
+		return ReasonBadResponse
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return ReasonTimeout
+	}
+	return ReasonNetwork
 }
 
 // Snapshot is the combined view of all providers at one time.

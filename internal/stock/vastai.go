@@ -244,6 +244,7 @@ func ParseVastAI(c *catalog.Catalog, body []byte, at time.Time, fx float64) ([]O
 			Source:          SourceLive,
 			ObservedAt:      at,
 			Verified:        true,
+			Scope:           ScopeMachine,
 		}
 		if fx <= 0 {
 			o.CNYPerGPUHour = 0
