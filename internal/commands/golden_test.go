@@ -31,12 +31,18 @@ var recordedAt = time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
 // a RECORDED_AT file).
 func newRouter(tb testing.TB, opts ...commands.Option) *commands.Router {
 	tb.Helper()
+	return routerOver(tb, "testdata/replay", opts...)
+}
+
+// routerOver is newRouter over the recordings in src.
+func routerOver(tb testing.TB, src string, opts ...commands.Option) *commands.Router {
+	tb.Helper()
 	cat, err := catalog.Load(configs.FS)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	dir := tb.TempDir()
-	files, _ := filepath.Glob("testdata/replay/*.json")
+	files, _ := filepath.Glob(filepath.Join(src, "*.json"))
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {

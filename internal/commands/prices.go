@@ -61,7 +61,7 @@ func (r *Router) platformsPrices(res *Result, plats []*catalog.Platform) {
 			if len(q.GPUs) > 0 && !slices.Contains(q.GPUs, pr.GPU) {
 				continue
 			}
-			res.Offers = append(res.Offers, listRow(p, pr))
+			res.Offers = append(res.Offers, r.listRow(p, pr))
 		}
 	}
 }
@@ -77,15 +77,21 @@ func (r *Router) gpuPrices(res *Result) {
 		p := &r.cat.Platforms[i]
 		for _, pr := range p.Prices {
 			if slices.Contains(q.GPUs, pr.GPU) {
-				res.Offers = append(res.Offers, listRow(p, pr))
+				res.Offers = append(res.Offers, r.listRow(p, pr))
 			}
 		}
 	}
-	sort.SliceStable(res.Offers, func(i, j int) bool { return *res.Offers[i].PriceCNY < *res.Offers[j].PriceCNY })
+	sort.SliceStable(res.Offers, func(i, j int) bool {
+		a, b := res.Offers[i], res.Offers[j]
+		if trust(a) != trust(b) {
+			return trust(a) < trust(b)
+		}
+		return *a.PriceCNY < *b.PriceCNY
+	})
 	for _, row := range res.Offers {
 		p, _ := r.cat.Platform(row.Platform)
 		pr, _ := p.PriceFor(row.GPU)
-		t.Rows = append(t.Rows, []string{p.DisplayName(en), row.GPU, priceCell(row, en), row.AsOf, Cite(r.cat, p.ID, pr.CNYPerHour, en)})
+		t.Rows = append(t.Rows, []string{p.DisplayName(en), row.GPU, priceCell(row, en), row.AsOf + staleTag(row, en), Cite(r.cat, p.ID, pr.CNYPerHour, en)})
 	}
 	if len(t.Rows) == 0 {
 		rep.Lines = append(rep.Lines, pick1(en, "目录里没有这张卡的标价。", "The catalog has no list price for this GPU."))
@@ -94,6 +100,9 @@ func (r *Router) gpuPrices(res *Result) {
 	}
 	if unverified(res.Offers) {
 		rep.Notes = append(rep.Notes, unverifiedFigureNote(en))
+	}
+	if l := r.staleLine(res.Offers, en); l != "" {
+		rep.Notes = append(rep.Notes, l+pick1(en, "。", "."))
 	}
 	rep.Notes = append(rep.Notes, pick1(en, "实时库存请问“哪家有"+q.GPU+"”。", "For live stock ask “which platform has a "+q.GPU+"”."))
 	res.Reply = rep
@@ -129,17 +138,19 @@ var reNoCardAsk = textgate.MustCompile(`无卡|不带卡|不带gpu|no[- ]gpu mod
 // first data-loss rule, and five list prices.
 func (r *Router) platformShort(p *catalog.Platform, q Query, en bool) chat.Reply {
 	var prices []string
+	var rows []OfferRow
 	t := &chat.Table{Header: pick(en, []string{"GPU", "元/卡时", "来源"}, []string{"GPU", "CNY/GPU-h", "source"})}
 	for _, pr := range p.Prices {
 		if len(q.GPUs) > 0 && !slices.Contains(q.GPUs, pr.GPU) {
 			continue
 		}
-		row := listRow(p, pr)
+		row := r.listRow(p, pr)
+		rows = append(rows, row)
 		if len(prices) < 2 {
-			prices = append(prices, pr.GPU+" "+priceCell(row, en))
+			prices = append(prices, pr.GPU+" "+priceCell(row, en)+staleTag(row, en))
 		}
 		if len(t.Rows) < MaxShortRows {
-			t.Rows = append(t.Rows, []string{pr.GPU, priceCell(row, en), Cite(r.cat, p.ID, pr.CNYPerHour, en)})
+			t.Rows = append(t.Rows, []string{pr.GPU, priceCell(row, en), Cite(r.cat, p.ID, pr.CNYPerHour, en) + staleTag(row, en)})
 		}
 	}
 	var parts []string
@@ -183,6 +194,9 @@ func (r *Router) platformShort(p *catalog.Platform, q Query, en bool) chat.Reply
 	}
 	if len(t.Rows) > 0 {
 		rep.Table = t
+	}
+	if l := r.staleLine(rows, en); l != "" {
+		rep.Notes = append(rep.Notes, l+pick1(en, "。", "."))
 	}
 	rep.Notes = append(rep.Notes, pick1(en, "以上是目录标价，不是实时库存；问“"+p.DisplayName(en)+" 的 4090 还有吗”查库存。", "List prices, not live stock; ask “any 4090 on "+p.DisplayName(en)+"?” for stock."))
 	return rep
@@ -284,12 +298,17 @@ func (r *Router) platformPrices(p *catalog.Platform, q Query, en bool) chat.Repl
 		rep.Lines = append(rep.Lines, "• "+c.Pick(en))
 	}
 	t := &chat.Table{Header: pick(en, []string{"GPU", "元/卡时", "日期", "来源"}, []string{"GPU", "CNY/GPU-h", "as of", "source"})}
+	var rows []OfferRow
 	for _, pr := range p.Prices {
 		if len(q.GPUs) > 0 && !slices.Contains(q.GPUs, pr.GPU) {
 			continue
 		}
-		row := listRow(p, pr)
-		t.Rows = append(t.Rows, []string{pr.GPU, priceCell(row, en), pr.CNYPerHour.AsOf, Cite(r.cat, p.ID, pr.CNYPerHour, en)})
+		row := r.listRow(p, pr)
+		rows = append(rows, row)
+		t.Rows = append(t.Rows, []string{pr.GPU, priceCell(row, en), pr.CNYPerHour.AsOf + staleTag(row, en), Cite(r.cat, p.ID, pr.CNYPerHour, en)})
+	}
+	if l := r.staleLine(rows, en); l != "" {
+		rep.Notes = append(rep.Notes, l+pick1(en, "。", "."))
 	}
 	if len(t.Rows) > 0 {
 		rep.Table = t
@@ -306,12 +325,15 @@ func (r *Router) platformPrices(p *catalog.Platform, q Query, en bool) chat.Repl
 	return rep
 }
 
-func listRow(p *catalog.Platform, pr catalog.Price) OfferRow {
+func (r *Router) listRow(p *catalog.Platform, pr catalog.Price) OfferRow {
 	low := pr.CNYPerHour.Low
 	row := OfferRow{Platform: p.ID, GPU: pr.GPU, PriceCNY: &low, Source: string(stock.SourceCatalog),
 		AsOf: pr.CNYPerHour.AsOf, AgeSeconds: -1, Verified: pr.CNYPerHour.Verified, PriceNote: pr.CNYPerHour.Note}
 	if pr.CNYPerHour.High > pr.CNYPerHour.Low {
 		row.PriceHighCNY = pr.CNYPerHour.High
+	}
+	if stock.ListPriceStale(pr.CNYPerHour.AsOf, r.now(), r.listPriceMaxAge) {
+		row.Caveats = []stock.Caveat{stock.CaveatStalePrice}
 	}
 	return row
 }

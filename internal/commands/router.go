@@ -79,6 +79,9 @@ type Router struct {
 	u      *Understander
 	in     *Intents
 	chatEn bool
+	// listPriceMaxAge is the months after which a list price is stale
+	// (0: stock.DefaultListPriceMaxAgeMonths).
+	listPriceMaxAge int
 
 	// Stock alerts (nil when not enabled).
 	subs     stock.SubscriptionStore
@@ -112,6 +115,10 @@ func WithLocation(l *time.Location) Option { return func(r *Router) { r.location
 
 // WithClock injects the clock used for ages (tests).
 func WithClock(now func() time.Time) Option { return func(r *Router) { r.now = now } }
+
+// WithListPriceMaxAge sets how many months after its date a list price is
+// marked stale in answers (the catalog provider's setting; default 12).
+func WithListPriceMaxAge(months int) Option { return func(r *Router) { r.listPriceMaxAge = months } }
 
 // WithAdvice enables answers from the advice knowledge base.
 func WithAdvice(b *advice.Base) Option { return func(r *Router) { r.advice = b } }

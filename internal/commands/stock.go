@@ -51,7 +51,29 @@ type OfferRow struct {
 	// PartlyUnder is set when only the low end of a list-price range is
 	// under the question's ceiling.
 	PartlyUnder bool `json:"partly_under,omitempty"`
+	// Caveats are the offer's known limits (stock.Caveat values), shown
+	// as marks next to the figures with a legend.
+	Caveats []stock.Caveat `json:"caveats,omitempty"`
+	// Level is a stock level instead of a count (stock.LevelHigh, …).
+	Level string `json:"level,omitempty"`
+	// Machines is how many machines the row sums.
+	Machines int `json:"machines,omitempty"`
+	// Others are other endpoints' figures for the same platform and GPU;
+	// Disagree is set when one of them gives another free count.
+	Others   []stock.Figure `json:"others,omitempty"`
+	Disagree bool           `json:"disagree,omitempty"`
+	// Endpoint names the API of a platform with several; Scope is what
+	// the free count covers (machine, region, platform).
+	Endpoint string      `json:"endpoint,omitempty"`
+	Scope    stock.Scope `json:"scope,omitempty"`
 }
+
+// has reports whether the row carries caveat c.
+func (row OfferRow) has(c stock.Caveat) bool { return slices.Contains(row.Caveats, c) }
+
+// doubtful reports whether the row's price is less trustworthy than a
+// verified one: only the seed articles give it, or its unit is unverified.
+func (row OfferRow) doubtful() bool { return !row.Verified || row.has(stock.CaveatUnitUnverified) }
 
 // ProviderRow is a provider's health in an answer.
 type ProviderRow struct {
@@ -93,6 +115,9 @@ func (r *Router) rowsFor(snap stock.Snapshot, q Query, now time.Time) (rows []Of
 			}
 		}
 	}
+	// One row per offer a person could rent: endpoints and machines that
+	// describe the same platform, GPU and region are folded together.
+	offers = stock.Merge(offers)
 	for _, o := range offers {
 		if o.Source == stock.SourceCatalog && observed[key{o.Platform, o.GPU}] {
 			continue
@@ -142,6 +167,12 @@ func (r *Router) rowsFor(snap stock.Snapshot, q Query, now time.Time) (rows []Of
 		if rank(a) != rank(b) {
 			return rank(a) < rank(b)
 		}
+		// A verified, current price ranks before an unverified one, and
+		// both before a stale list price, whatever the figures: the
+		// verdict names a cheaper doubtful one (cheaperDoubt).
+		if trust(a) != trust(b) {
+			return trust(a) < trust(b)
+		}
 		if a.PartlyUnder != b.PartlyUnder {
 			return b.PartlyUnder
 		}
@@ -150,11 +181,30 @@ func (r *Router) rowsFor(snap stock.Snapshot, q Query, now time.Time) (rows []Of
 	return rows, skippedNoPrice
 }
 
-func (r *Router) offerRow(o stock.Offer, now time.Time) OfferRow {
+// trust orders rows by how far their price can be trusted: 0 verified and
+// current, 1 unverified (seed-only, or an unverified unit), 2 a stale list
+// price.
+func trust(row OfferRow) int {
+	switch {
+	case row.has(stock.CaveatStalePrice):
+		return 2
+	case row.doubtful():
+		return 1
+	}
+	return 0
+}
+
+// rowOf is an offer as a row, for its cells (no age).
+func rowOf(o stock.Offer) OfferRow { return offerRow(o, time.Time{}) }
+
+func (r *Router) offerRow(o stock.Offer, now time.Time) OfferRow { return offerRow(o, now) }
+
+func offerRow(o stock.Offer, now time.Time) OfferRow {
 	row := OfferRow{Platform: o.Platform, GPU: o.GPU, PriceHighCNY: round2(o.PriceHigh),
 		Free: o.Free, Region: o.Region, Source: string(o.Source), Verified: o.Verified || o.Source != stock.SourceCatalog,
 		Stale: o.Stale, AgeSeconds: -1, PriceNote: o.Note, OriginalPrice: o.OriginalPrice, Currency: o.Currency,
-		GPUsPerInstance: o.GPUsPerInstance}
+		GPUsPerInstance: o.GPUsPerInstance, Caveats: o.Caveats, Level: o.Level, Machines: o.Machines, Others: o.Others,
+		Disagree: o.Disagree(), Endpoint: o.Endpoint, Scope: o.Scope}
 	if o.HasPrice() {
 		p := round2(o.CNYPerGPUHour)
 		row.PriceCNY = &p
@@ -171,7 +221,9 @@ func (r *Router) offerRow(o stock.Offer, now time.Time) OfferRow {
 		row.AsOf = o.AsOfText
 	} else if !o.ObservedAt.IsZero() {
 		row.AsOf = o.ObservedAt.UTC().Format(time.RFC3339)
-		row.AgeSeconds = int64(now.Sub(o.ObservedAt).Seconds())
+		if !now.IsZero() {
+			row.AgeSeconds = int64(now.Sub(o.ObservedAt).Seconds())
+		}
 	}
 	return row
 }
@@ -212,17 +264,15 @@ func (r *Router) stockAnswer(ctx context.Context, res *Result) {
 	}
 	full := r.stockFull(rows, noPrice, snap, q, now)
 	short := chat.Reply{Title: r.stockVerdict(rows, snap, q)}
-	short.Lines = append(problemLines(q, en), capLine...)
+	short.Lines = append(append(problemLines(q, en), r.failureLines(snap, en)...), capLine...)
 	if t := r.offerTable(rows, MaxShortRows, en); t != nil {
 		short.Table = t
 	}
-	short.Notes = r.stockNotes(rows, snap, en, now)
-	if len(short.Notes) > 2 {
-		short.Notes = short.Notes[:2]
-	}
+	shown := rows[:min(len(rows), MaxShortRows)]
 	if len(rows) > MaxShortRows {
-		short.Notes = append([]string{fmt.Sprintf(pick1(en, "……还有 %d 条。", "… %d more."), len(rows)-MaxShortRows)}, short.Notes...)
+		short.Notes = append(short.Notes, fmt.Sprintf(pick1(en, "……还有 %d 条。", "… %d more."), len(rows)-MaxShortRows))
 	}
+	short.Notes = append(short.Notes, r.stockNotes(shown, en)...)
 	if len(rows) > MaxShortRows || len(full.Notes) > len(short.Notes) {
 		short.Full = &full
 	}
@@ -285,17 +335,50 @@ func (r *Router) stockVerdict(rows []OfferRow, snap stock.Snapshot, q Query) str
 	}
 	switch {
 	case len(live) == 0 && len(replayed) > 0:
-		return fmt.Sprintf(pick1(en, "%s：%s。录制回放里最便宜有货的是 %s %s 元/卡时，空闲 %s（%s），不代表现在的库存。", "%s: %s. In the replayed recordings the cheapest available is %s at %s CNY/GPU-h, %s free (%s); not current stock."),
-			name, r.noLiveReason(snap, en), r.platformName(replayed[0].Platform, en), priceCell(replayed[0], en), freeCell(replayed[0], en), sourceCell(replayed[0], en))
+		return fmt.Sprintf(pick1(en, "%s：%s。录制回放里最便宜有货的是 %s %s 元/卡时，空闲 %s（%s），不代表现在的库存%s。", "%s: %s. In the replayed recordings the cheapest available is %s at %s CNY/GPU-h, %s free (%s); not current stock%s."),
+			name, r.noLiveReason(snap, en), r.platformName(replayed[0].Platform, en), priceCell(replayed[0], en), freeCell(replayed[0], en), sourceCell(replayed[0], en), r.cheaperDoubt(replayed, en))
 	case len(live) > 0:
-		return fmt.Sprintf(pick1(en, "%s 有货：%d 个平台，最便宜 %s %s 元/卡时，空闲 %s（%s）。", "%s is available on %d platforms; cheapest %s at %s CNY/GPU-h, %s free (%s)."),
-			name, len(platforms), r.platformName(live[0].Platform, en), priceCell(live[0], en), freeCell(live[0], en), sourceCell(live[0], en))
+		return fmt.Sprintf(pick1(en, "%s 有货：%d 个平台，最便宜 %s %s 元/卡时，空闲 %s（%s）%s。", "%s is available on %d platforms; cheapest %s at %s CNY/GPU-h, %s free (%s)%s."),
+			name, len(platforms), r.platformName(live[0].Platform, en), priceCell(live[0], en), freeCell(live[0], en), sourceCell(live[0], en), r.cheaperDoubt(live, en))
 	case best.Source == string(stock.SourceLive) && best.Available != nil && !*best.Available:
 		return fmt.Sprintf(pick1(en, "%s 现在都没货（%s）；发“%s 有货了提醒我”，有货时 @你。", "%s is sold out everywhere (%s); say “notify me when a %s is available”."),
 			name, sourceCell(best, en), q.GPU)
 	}
-	return fmt.Sprintf(pick1(en, "%s：%s。最低 %s %s 元/卡时（%s），库存未知。", "%s: %s. Lowest %s at %s CNY/GPU-h (%s); stock unknown."),
-		name, r.noLiveReason(snap, en), r.platformName(best.Platform, en), priceCell(best, en), sourceCell(best, en))
+	var same []OfferRow
+	for _, row := range rows {
+		if (row.Available == nil) == (best.Available == nil) {
+			same = append(same, row)
+		}
+	}
+	return fmt.Sprintf(pick1(en, "%s：%s。最低 %s %s 元/卡时（%s），库存未知%s。", "%s: %s. Lowest %s at %s CNY/GPU-h (%s); stock unknown%s."),
+		name, r.noLiveReason(snap, en), r.platformName(best.Platform, en), priceCell(best, en), sourceCell(best, en), r.cheaperDoubt(same, en))
+}
+
+// cheaperDoubt names a row cheaper than the first of rows that was ranked
+// after it because its price is unverified or stale ("" when none): the
+// ordering never hides a lower figure without saying so.
+func (r *Router) cheaperDoubt(rows []OfferRow, en bool) string {
+	if len(rows) == 0 || rows[0].PriceCNY == nil {
+		return ""
+	}
+	var low *OfferRow
+	for i := range rows[1:] {
+		row := &rows[i+1]
+		if trust(*row) > trust(rows[0]) && row.PriceCNY != nil && *row.PriceCNY < *rows[0].PriceCNY && (low == nil || *row.PriceCNY < *low.PriceCNY) {
+			low = row
+		}
+	}
+	if low == nil {
+		return ""
+	}
+	why := pick1(en, "未经核实", "unverified")
+	switch {
+	case low.has(stock.CaveatStalePrice):
+		why = pick1(en, "标价过时", "an old list price")
+	case low.has(stock.CaveatUnitUnverified):
+		why = pick1(en, "价格单位未核实", "its price unit is unverified")
+	}
+	return fmt.Sprintf(pick1(en, "；%s %s 更低，但%s", "; %s %s is lower but %s"), r.platformName(low.Platform, en), priceCell(*low, en), why)
 }
 
 // offerTable is the first n rows as a table (nil without rows).
@@ -313,9 +396,9 @@ func (r *Router) offerTable(rows []OfferRow, n int, en bool) *chat.Table {
 	return t
 }
 
-// stockNotes are the notes every stock answer carries: a part-range
-// mark, unverified prices, USD conversion, provider failures.
-func (r *Router) stockNotes(rows []OfferRow, snap stock.Snapshot, en bool, now time.Time) []string {
+// stockNotes are the notes under the rows shown: the legend of their marks,
+// endpoints that disagree, the USD conversion.
+func (r *Router) stockNotes(rows []OfferRow, en bool) []string {
 	var notes []string
 	for _, row := range rows {
 		if row.PartlyUnder {
@@ -323,10 +406,8 @@ func (r *Router) stockNotes(rows []OfferRow, snap stock.Snapshot, en bool, now t
 			break
 		}
 	}
-	if unverified(rows) {
-		notes = append(notes, unverifiedPriceNote(en))
-	}
-	notes = append(notes, providerNotes(snap, en, now)...)
+	notes = append(notes, r.legendLines(rows, en)...)
+	notes = append(notes, r.disagreeLines(rows, en)...)
 	for _, row := range rows {
 		if row.Currency == "USD" {
 			notes = append(notes, fmt.Sprintf(pick1(en, "美元报价按 1 USD = %.2f 元换算。", "USD prices converted at 1 USD = %.2f CNY."), r.cat.FXUSDCNY))
@@ -340,7 +421,7 @@ func (r *Router) stockNotes(rows []OfferRow, snap stock.Snapshot, en bool, now t
 func (r *Router) stockFull(rows []OfferRow, noPrice int, snap stock.Snapshot, q Query, now time.Time) chat.Reply {
 	en := q.English
 	rep := chat.Reply{Title: fmt.Sprintf(pick1(en, "%s 全部报价（有货的在前，再按价格从低到高）", "%s: all offers (available first, then cheapest first)"), gpuLabel(q, en))}
-	rep.Lines = problemLines(q, en)
+	rep.Lines = append(problemLines(q, en), r.failureLines(snap, en)...)
 	hasLive := false
 	for _, row := range rows {
 		if row.Source == string(stock.SourceLive) && !row.Stale {
@@ -357,7 +438,7 @@ func (r *Router) stockFull(rows []OfferRow, noPrice int, snap stock.Snapshot, q 
 	if noPrice > 0 {
 		rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en, "有 %d 条没有价格的数据未参与价格筛选。", "%d offers without a price were left out of the price filter."), noPrice))
 	}
-	rep.Notes = append(rep.Notes, r.stockNotes(rows, snap, en, now)...)
+	rep.Notes = append(rep.Notes, r.stockNotes(rows[:min(len(rows), maxOfferRows)], en)...)
 	return rep
 }
 
@@ -397,38 +478,17 @@ func priceCell(row OfferRow, en bool) string {
 	if row.PriceHighCNY > *row.PriceCNY {
 		s += fmt.Sprintf("-%.2f", row.PriceHighCNY)
 	}
-	if !row.Verified {
-		s += "*"
-	}
-	if row.PartlyUnder {
-		s += "†"
-	}
-	return s
-}
-
-func freeCell(row OfferRow, en bool) string {
-	switch {
-	case row.Free != nil && *row.Free > 0:
-		return fmt.Sprintf("%d", *row.Free)
-	case row.Free != nil:
-		if en {
-			return "sold out"
-		}
-		return "无货"
-	}
-	if en {
-		return "unknown"
-	}
-	return "未知"
+	return s + priceMarks(row)
 }
 
 func sourceCell(row OfferRow, en bool) string {
 	switch row.Source {
 	case string(stock.SourceCatalog):
-		if en {
-			return "list price " + row.AsOf
+		s := pick1(en, "目录标价 ", "list price ") + row.AsOf
+		if row.has(stock.CaveatStalePrice) {
+			s += pick1(en, "（过时）", " (old)")
 		}
-		return "目录标价 " + row.AsOf
+		return s
 	}
 	label := map[string][2]string{"live": {"实时", "live"}, "replay": {"录制回放", "replay"}}[row.Source]
 	name := label[0]
@@ -443,6 +503,9 @@ func sourceCell(row OfferRow, en bool) string {
 		age = pick1(en, "时间未知", "time unknown")
 	}
 	s := name + " · " + age
+	if row.Machines > 1 {
+		s += fmt.Sprintf(pick1(en, " · %d 台机器", " · %d machines"), row.Machines)
+	}
 	if row.Stale {
 		if en {
 			s += " (stale)"
@@ -491,32 +554,6 @@ func providerRows(s stock.Snapshot) []ProviderRow {
 	return out
 }
 
-// providerNotes says which providers failed or are stale.
-func providerNotes(s stock.Snapshot, en bool, now time.Time) []string {
-	var notes []string
-	for _, p := range s.Providers {
-		switch p.Status {
-		case stock.StatusOK:
-			if p.Err != "" {
-				notes = append(notes, fmt.Sprintf(pick1(en, "%s：部分数据读取失败（%s）。", "%s: some inputs failed (%s)."), p.Provider, shortErr(p.Err)))
-			}
-		case stock.StatusStale:
-			if en {
-				notes = append(notes, fmt.Sprintf("%s: last fetch failed (%s); showing data from %s.", p.Provider, shortErr(p.Err), Age(now.Sub(p.FetchedAt), en)))
-			} else {
-				notes = append(notes, fmt.Sprintf("%s：最近一次获取失败（%s），显示的是%s的数据。", p.Provider, shortErr(p.Err), Age(now.Sub(p.FetchedAt), en)))
-			}
-		case stock.StatusError:
-			if en {
-				notes = append(notes, fmt.Sprintf("%s: fetch failed (%s); its stock is unknown.", p.Provider, shortErr(p.Err)))
-			} else {
-				notes = append(notes, fmt.Sprintf("%s：获取失败（%s），库存未知。", p.Provider, shortErr(p.Err)))
-			}
-		}
-	}
-	return notes
-}
-
 func shortErr(s string) string {
 	if len([]rune(s)) > 80 {
 		return string([]rune(s)[:80]) + "…"
@@ -542,7 +579,8 @@ func (r *Router) noLiveLine(snap stock.Snapshot, en bool) string {
 		case "catalog":
 			continue
 		case "replay":
-			replay = true
+			// Only recordings that were read are "below".
+			replay = len(p.Offers) > 0
 			continue
 		}
 		if p.Status == stock.StatusNotConfigured {

@@ -95,8 +95,12 @@ func (r *Router) subscribeAnswer(ctx context.Context, res *Result) {
 		if !o.ObservedAt.IsZero() {
 			age = Age(now.Sub(o.ObservedAt), en)
 		}
-		rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "现在就有：%s %s %s，%s 张空闲（%s · %s）。", "Available now: %s %s %s, %s free (%s · %s)."),
-			r.platformName(o.Platform, en), o.GPU, priceText(o, en), freeText(o, en), sourceLabel(string(o.Source), en), age))
+		head := pick1(en, "现在就有：%s %s %s，空闲 %s（%s · %s）。", "Available now: %s %s %s, free %s (%s · %s).")
+		if o.Source != stock.SourceLive {
+			head = pick1(en, "录制回放里有（不代表现在）：%s %s %s，空闲 %s（%s · %s）。", "In a replayed recording (not current): %s %s %s, free %s (%s · %s).")
+		}
+		rep.Lines = append(rep.Lines, fmt.Sprintf(head, r.platformName(o.Platform, en), o.GPU, priceText(o, en), freeText(o, en), sourceLabel(string(o.Source), en), age))
+		rep.Notes = append(rep.Notes, r.legendLines([]OfferRow{rowOf(o)}, en)...)
 		rec := stock.NotifyRecord{SubscriptionID: sub.ID, Observed: stock.InStock, Streak: 1, Active: true, NotifiedAt: now, NotifiedPrice: obs.BestPrice(), Seq: 1}
 		if err := r.alerts.PutNotifyRecords(ctx, []stock.NotifyRecord{rec}); err != nil {
 			rep.Notes = append(rep.Notes, storeError(en, err).Title)
@@ -311,16 +315,13 @@ func priceText(o stock.Offer, en bool) string {
 	if !o.HasPrice() {
 		return pick1(en, "价格未知", "price unknown")
 	}
-	return fmt.Sprintf(pick1(en, "%.2f 元/卡时", "%.2f CNY/GPU-h"), o.CNYPerGPUHour)
+	return priceCell(rowOf(o), en) + pick1(en, " 元/卡时", " CNY/GPU-h")
 }
 
-// freeText is an offer's free GPU count, "未知"/"unknown" when the source
-// did not say (never shown as 0).
+// freeText is an offer's free GPU count with its marks, or its level;
+// "未知"/"unknown" when the source did not say (never shown as 0).
 func freeText(o stock.Offer, en bool) string {
-	if o.Free == nil {
-		return pick1(en, "未知", "unknown")
-	}
-	return strconv.Itoa(*o.Free)
+	return freeCell(rowOf(o), en)
 }
 
 func durationText(d time.Duration, en bool) string {
@@ -381,6 +382,13 @@ func (r *Router) RenderAlert(a stock.Alert) chat.Reply {
 			rep.Lines = append(rep.Lines, line)
 		}
 	}
+	var rows []OfferRow
+	for _, it := range a.Items {
+		for _, o := range it.Offers {
+			rows = append(rows, rowOf(o))
+		}
+	}
+	rep.Notes = append(rep.Notes, r.legendLines(rows, en)...)
 	rep.Notes = append(rep.Notes, pick1(en, "库存变化很快，以平台页面为准。“静音 2小时”暂停提醒，“取消订阅”不再提醒。", "Stock changes fast; check the platform. “mute 2h” pauses, “unsubscribe” stops."))
 	return rep
 }

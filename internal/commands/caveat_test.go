@@ -1,0 +1,192 @@
+package commands_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/labgpu/bot/configs"
+	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/commands"
+	"github.com/labgpu/bot/internal/stock"
+)
+
+// recordingsRouter answers from every recorded platform body
+// (testdata/recordings, a copy of ../shared/fixtures/stock).
+func recordingsRouter(t *testing.T) *commands.Router {
+	return routerOver(t, "testdata/recordings")
+}
+
+// TestStockRecordingsGolden: the stock answer over every recording.
+func TestStockRecordingsGolden(t *testing.T) {
+	r := recordingsRouter(t)
+	for file, question := range map[string]string{"stock_4090_recordings.golden": "哪家有4090", "stock_4090_recordings_en.golden": "which platform has a 4090 right now"} {
+		t.Run(file, func(t *testing.T) {
+			res := ask(r, question)
+			got := res.Text + "\n--- 详情 (the full form) ---\n" + res.FullText
+			path := filepath.Join("testdata", file)
+			if *update {
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("answer to %q changed (go test ./internal/commands -run Golden -update to accept):\n--- got\n%s\n--- want\n%s", question, got, want)
+			}
+		})
+	}
+}
+
+// tableLines returns the RTX 4090 table rows of a platform in text.
+func tableLines(text, platform string) []string {
+	var out []string
+	row := regexp.MustCompile(`^` + regexp.QuoteMeta(platform) + `\s{2,}RTX 4090\s`)
+	for _, l := range strings.Split(text, "\n") {
+		if row.MatchString(l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// TestStockCaveatsTravel: every caveat a provider attaches is in the chat
+// text next to its figure, with a legend, in both languages.
+func TestStockCaveatsTravel(t *testing.T) {
+	r := recordingsRouter(t)
+	zh := ask(r, "哪家有4090")
+	full := zh.FullText
+	// 恒源云: price unit unverified → ‡, and not ranked above a verified price.
+	if l := tableLines(full, "恒源云"); len(l) == 0 || !strings.Contains(l[0], "2.09‡") {
+		t.Errorf("恒源云 row without the ‡ mark: %q", l)
+	}
+	mustContain(t, full, "‡ 恒源云接口的价格单位未核实")
+	if first := tableLines(full, "AutoDL"); !strings.Contains(full, "平台") || len(first) == 0 {
+		t.Fatalf("no AutoDL rows:\n%s", full)
+	}
+	if i, j := strings.Index(full, "2.09‡"), strings.Index(full, "AutoDL   RTX 4090  2.18"); i < j {
+		t.Errorf("the unverified 恒源云 price is ranked above AutoDL's verified one:\n%s", full)
+	}
+	mustContain(t, zh.Text, "恒源云 2.09‡ 更低，但价格单位未核实")
+	// 矩池云: an unreliable count → "3?" with its legend.
+	if l := tableLines(full, "矩池云"); len(l) == 0 || !regexp.MustCompile(`\s3\?\s`).MatchString(l[0]) {
+		t.Errorf("矩池云 row without the ? mark: %q", l)
+	}
+	mustContain(t, full, "? 矩池云接口的空闲数")
+	// RunPod: a level, never "1".
+	rp := tableLines(full, "RunPod")
+	if len(rp) == 0 || !strings.Contains(rp[0], "充足") {
+		t.Errorf("RunPod row does not show its level: %q", rp)
+	}
+	// AutoDL: one row per region, the disagreement said.
+	regions := map[string]int{}
+	for _, l := range tableLines(full, "AutoDL") {
+		for _, reg := range []string{"西北B区", "西北企业区"} {
+			if strings.Contains(l, reg) {
+				regions[reg]++
+			}
+		}
+	}
+	if len(tableLines(full, "AutoDL")) != 2 || regions["西北B区"] != 1 || regions["西北企业区"] != 1 {
+		t.Errorf("want one AutoDL 4090 row per region, got %q", tableLines(full, "AutoDL"))
+	}
+	mustContain(t, full, "AutoDL RTX 4090 各接口的空闲数不一致", "215", "表中用机器列表（西北B区）的 2")
+	// No example rows from API documentation.
+	all := ask(r, "各平台都有什么卡")
+	for _, text := range []string{full, all.Text, all.FullText} {
+		if strings.Contains(strings.ToLower(text), "example") {
+			t.Errorf("an API example row reached the answer:\n%s", text)
+		}
+	}
+	// The short form carries the marks' legend too.
+	mustContain(t, zh.Text, "? 矩池云接口的空闲数")
+
+	en := ask(r, "which platform has a 4090 right now")
+	mustContain(t, en.FullText, "2.09‡", "‡ GPUShare (Hengyuan Cloud) does not document its price unit", "plenty", "endpoints disagree")
+	if strings.Contains(en.FullText, "充足") {
+		t.Errorf("English answer shows a Chinese level:\n%s", en.FullText)
+	}
+}
+
+// TestStaleListPricesMarked: a 2021 list price is marked old wherever it
+// is shown, and ranked after current ones.
+func TestStaleListPricesMarked(t *testing.T) {
+	r := newRouter(t)
+	mustContain(t, ask(r, "Featurize 怎么收费").Text, "3.60（过时）", "过时：Featurize的标价已超过 12 个月")
+	mustContain(t, ask(r, "2080ti 多少钱").Text, "2021-06-15（过时）")
+	res := ask(r, "3090 哪家有")
+	text := res.FullText
+	if text == "" {
+		text = res.Text
+	}
+	var last string
+	for _, row := range res.Offers {
+		if row.Source == "catalog" {
+			last = row.Platform
+		}
+	}
+	if last != "featurize" {
+		t.Errorf("the stale Featurize price is not ranked after the other list prices (last %q):\n%s", last, text)
+	}
+	if got := ask(routerOver(t, "testdata/replay", commands.WithListPriceMaxAge(120)), "Featurize 怎么收费").Text; strings.Contains(got, "过时") {
+		t.Errorf("with a 120-month limit a 2021 price is not stale:\n%s", got)
+	}
+}
+
+// failing is a provider that always fails with err.
+type failing struct {
+	name string
+	err  error
+}
+
+func (f failing) Name() string                                 { return f.name }
+func (f failing) Fetch(context.Context) ([]stock.Offer, error) { return nil, f.err }
+
+// TestStockSaysWhatFailed: a missing replay directory and a failing
+// provider are named near the top in words a person can act on; the
+// header never claims recordings that were not read.
+func TestStockSaysWhatFailed(t *testing.T) {
+	cat, err := catalog.Load(configs.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	now := func() time.Time { return recordedAt }
+	missing := filepath.Join(t.TempDir(), "nope")
+	board := stock.NewBoard([]stock.Provider{
+		stock.NewCatalogProvider(cat, stock.CatalogOptions{Now: now}),
+		stock.NewReplay(cat, missing, cat.FXUSDCNY, log),
+		failing{"hengyuan", context.DeadlineExceeded},
+		failing{"matpool", errors.Join(errors.New("matpool: credentials rejected (HTTP 401) from GET /api/machines"), stock.ErrUnauthorized)},
+	}, stock.BoardOptions{Now: now, MaxAge: -1, Log: log})
+	board.Refresh(context.Background())
+	r := commands.NewRouter(cat, board, commands.WithClock(now))
+	for _, q := range []string{"哪家有4090", "which platform has a 4090 right now"} {
+		res := ask(r, q)
+		lines := strings.Split(res.Text, "\n")
+		top := strings.Join(lines[:min(4, len(lines))], "\n")
+		en := strings.HasPrefix(q, "which")
+		wants := []string{"录制回放没有读到：回放目录不存在或读不了", "恒源云 数据获取失败：超时", "矩池云 数据获取失败：登录凭证被拒"}
+		if en {
+			wants = []string{"No recording was read: the replay directory is missing", "GPUShare (Hengyuan Cloud) could not be read: timed out", "Matpool could not be read: credentials rejected"}
+		}
+		mustContain(t, top, wants...)
+		for _, text := range []string{res.Text, res.FullText} {
+			for _, bad := range []string{"以下是录制回放的数据", "replayed recordings and", missing, "no such file", "deadline exceeded", "/api/"} {
+				if strings.Contains(text, bad) {
+					t.Errorf("%q: the answer shows %q:\n%s", q, bad, text)
+				}
+			}
+		}
+	}
+}
