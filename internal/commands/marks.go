@@ -12,11 +12,11 @@ import (
 // Marks next to a figure, each explained by one legend line under the
 // table (legendLines):
 //
-//	*  a list price only the seed articles give (unverified)
-//	†  a list-price range whose low end only is under the asked limit
-//	‡  a price whose unit the platform does not document
-//	?  a free count to take with care: the API is known to disagree with
-//	   the web page, or the count may not be what can be created
+//   - a list price only the seed articles give (unverified)
+//     †  a list-price range whose low end only is under the asked limit
+//     ‡  a price whose unit the platform does not document
+//     ?  a free count to take with care: the API is known to disagree with
+//     the web page, or the count may not be what can be created
 //
 // A stock level is written as a level (充足 / 有 / 紧张 / 无), a stale list
 // price as "（过时）" beside its date.
@@ -85,7 +85,7 @@ func levelText(level string, en bool) string {
 // them (the seed-only * keeps its own line).
 func (r *Router) legendLines(rows []OfferRow, en bool) []string {
 	var out, parts []string
-	var unit, count, levels []string
+	var unit, unreliable, advisory, levels []string
 	seedOnly := false
 	add := func(list *[]string, platform string) {
 		if name := r.platformName(platform, en); !slices.Contains(*list, name) {
@@ -97,8 +97,13 @@ func (r *Router) legendLines(rows []OfferRow, en bool) []string {
 		if row.has(stock.CaveatUnitUnverified) {
 			add(&unit, row.Platform)
 		}
-		if countDoubt(row) && row.Free != nil && *row.Free > 0 {
-			add(&count, row.Platform)
+		if row.Free != nil && *row.Free > 0 && row.Level == "" {
+			if row.has(stock.CaveatCountUnreliable) {
+				add(&unreliable, row.Platform)
+			}
+			if row.has(stock.CaveatMayNotCreate) {
+				add(&advisory, row.Platform)
+			}
 		}
 		if row.Level != "" {
 			add(&levels, row.Platform)
@@ -111,8 +116,15 @@ func (r *Router) legendLines(rows []OfferRow, en bool) []string {
 	if len(unit) > 0 {
 		parts = append(parts, fmt.Sprintf(pick1(en, "‡ %s接口的价格单位未核实，按元/卡时显示", "‡ %s does not document its price unit; read as CNY/GPU-h"), strings.Join(unit, sep)))
 	}
-	if len(count) > 0 {
-		parts = append(parts, fmt.Sprintf(pick1(en, "? %s接口的空闲数和实际能开的常对不上，以开机页为准", "? %s's free count often differs from what can be started; check before paying"), strings.Join(count, sep)))
+	var doubts []string
+	if len(unreliable) > 0 {
+		doubts = append(doubts, fmt.Sprintf(pick1(en, "%s接口的空闲数常不准（常显示 0 而网页上有卡）", "%s's API free count is often wrong (0 while the web page shows cards)"), strings.Join(unreliable, sep)))
+	}
+	if len(advisory) > 0 {
+		doubts = append(doubts, fmt.Sprintf(pick1(en, "%s开发者库存接口的空闲数不一定开得出来（一个公开的 AutoDL 客户端 2026-08 实测对不上）", "%s's developer stock API counts may not be creatable (a public AutoDL client found a mismatch, 2026-08)"), strings.Join(advisory, sep)))
+	}
+	if len(doubts) > 0 {
+		parts = append(parts, markCount+" "+strings.Join(doubts, pick1(en, "，", ", "))+pick1(en, "，以开机页为准", "; check before paying"))
 	}
 	if len(levels) > 0 {
 		parts = append(parts, fmt.Sprintf(pick1(en, "%s只给库存档位，不给数量", "%s gives a stock level, not a count"), strings.Join(levels, sep)))

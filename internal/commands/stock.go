@@ -335,11 +335,11 @@ func (r *Router) stockVerdict(rows []OfferRow, snap stock.Snapshot, q Query) str
 	}
 	switch {
 	case len(live) == 0 && len(replayed) > 0:
-		return fmt.Sprintf(pick1(en, "%s：%s。录制回放里最便宜有货的是 %s %s 元/卡时，空闲 %s（%s），不代表现在的库存%s。", "%s: %s. In the replayed recordings the cheapest available is %s at %s CNY/GPU-h, %s free (%s); not current stock%s."),
-			name, r.noLiveReason(snap, en), r.platformName(replayed[0].Platform, en), priceCell(replayed[0], en), freeCell(replayed[0], en), sourceCell(replayed[0], en), r.cheaperDoubt(replayed, en))
+		return fmt.Sprintf(pick1(en, "%s：%s。录制回放里最便宜有货的是 %s %s，空闲 %s（%s），不代表现在的库存%s。", "%s: %s. In the replayed recordings the cheapest available is %s at %s, %s free (%s); not current stock%s."),
+			name, r.noLiveReason(snap, en), r.platformName(replayed[0].Platform, en), priceWithUnit(replayed[0], en), freeCell(replayed[0], en), sourceCell(replayed[0], en), r.cheaperDoubt(replayed, en))
 	case len(live) > 0:
-		return fmt.Sprintf(pick1(en, "%s 有货：%d 个平台，最便宜 %s %s 元/卡时，空闲 %s（%s）%s。", "%s is available on %d platforms; cheapest %s at %s CNY/GPU-h, %s free (%s)%s."),
-			name, len(platforms), r.platformName(live[0].Platform, en), priceCell(live[0], en), freeCell(live[0], en), sourceCell(live[0], en), r.cheaperDoubt(live, en))
+		return fmt.Sprintf(pick1(en, "%s 有货：%d 个平台，最便宜 %s %s，空闲 %s（%s）%s。", "%s is available on %d platforms; cheapest %s at %s, %s free (%s)%s."),
+			name, len(platforms), r.platformName(live[0].Platform, en), priceWithUnit(live[0], en), freeCell(live[0], en), sourceCell(live[0], en), r.cheaperDoubt(live, en))
 	case best.Source == string(stock.SourceLive) && best.Available != nil && !*best.Available:
 		return fmt.Sprintf(pick1(en, "%s 现在都没货（%s）；发“%s 有货了提醒我”，有货时 @你。", "%s is sold out everywhere (%s); say “notify me when a %s is available”."),
 			name, sourceCell(best, en), q.GPU)
@@ -350,8 +350,8 @@ func (r *Router) stockVerdict(rows []OfferRow, snap stock.Snapshot, q Query) str
 			same = append(same, row)
 		}
 	}
-	return fmt.Sprintf(pick1(en, "%s：%s。最低 %s %s 元/卡时（%s），库存未知%s。", "%s: %s. Lowest %s at %s CNY/GPU-h (%s); stock unknown%s."),
-		name, r.noLiveReason(snap, en), r.platformName(best.Platform, en), priceCell(best, en), sourceCell(best, en), r.cheaperDoubt(same, en))
+	return fmt.Sprintf(pick1(en, "%s：%s。最低 %s %s（%s），库存未知%s。", "%s: %s. Lowest %s at %s (%s); stock unknown%s."),
+		name, r.noLiveReason(snap, en), r.platformName(best.Platform, en), priceWithUnit(best, en), sourceCell(best, en), r.cheaperDoubt(same, en))
 }
 
 // cheaperDoubt names a row cheaper than the first of rows that was ranked
@@ -456,6 +456,15 @@ func (r *Router) platformName(id string, en bool) string {
 		return p.DisplayName(en)
 	}
 	return id
+}
+
+// priceWithUnit is the price cell with its unit, or "价格未知" when the
+// row has no price at all.
+func priceWithUnit(row OfferRow, en bool) string {
+	if row.PriceCNY == nil && row.ListPriceCNY == 0 {
+		return pick1(en, "价格未知", "price unknown")
+	}
+	return priceCell(row, en) + pick1(en, " 元/卡时", " CNY/GPU-h")
 }
 
 func priceCell(row OfferRow, en bool) string {
