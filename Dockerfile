@@ -17,7 +17,8 @@ WORKDIR /data
 USER nonroot:nonroot
 ENTRYPOINT ["/usr/local/bin/bot"]
 # Feishu (FEISHU_* env), webhooks, polling and alerts; /feishu/events,
-# /healthz and /metrics on :8080. `docker run -it IMAGE` with no
-# arguments after the image name runs this; pass "ask ..." for one answer.
+# /healthz and /metrics on :8080. `docker run IMAGE` with no arguments
+# after the image name runs this; pass "console" for the console chat or
+# "ask ..." for one answer (README.md, Docker).
 EXPOSE 8080
 CMD ["serve"]

@@ -35,6 +35,12 @@ func main() {
 	}
 }
 
+// terminal reports whether f is a terminal (progress lines go there).
+func terminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
 func oneLine(s string) string {
 	return strings.ReplaceAll(strings.TrimSpace(s), "\n", "; ")
 }
@@ -92,8 +98,26 @@ func newRoot() *cobra.Command {
 	}
 	root.PersistentFlags().String("config", "", "config file (YAML); also BOT_CONFIG")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(askCmd(), estimateCmd(), pollCmd(), serveCmd(), storageCmd(), digestCmd())
+	root.AddCommand(consoleCmd(), askCmd(), estimateCmd(), pollCmd(), serveCmd(), storageCmd(), digestCmd())
 	return root
+}
+
+// consoleCmd is the console chat by name, for where a bare "bot" cannot be
+// typed (the Docker image's default command is serve).
+func consoleCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "console",
+		Short: "console chat (what bot with no subcommand does)",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			a, err := load(cmd)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			return a.Console(cmd.Context(), os.Stdin, os.Stdout)
+		},
+	}
 }
 
 func askCmd() *cobra.Command {
@@ -122,7 +146,7 @@ func askCmd() *cobra.Command {
 			if !ok || channel == "" || chatID == "" {
 				return usageError{fmt.Errorf("--chat: %q is not CHANNEL/CHAT_ID, e.g. webhook/lab", chatKey)}
 			}
-			var opts []app.AskOption
+			opts := []app.AskOption{app.InterimTo(os.Stderr)}
 			if full {
 				opts = append(opts, app.Full())
 			}
@@ -230,7 +254,11 @@ func pollCmd() *cobra.Command {
 				return err
 			}
 			defer a.Close()
-			return a.PollOnce(cmd.Context(), format, os.Stdout)
+			var opts []app.PollOption
+			if terminal(os.Stderr) {
+				opts = append(opts, app.ProgressTo(os.Stderr))
+			}
+			return a.PollOnce(cmd.Context(), format, os.Stdout, opts...)
 		},
 	}
 	c.Flags().StringVar(&format, "format", "text", "output format: text or json")

@@ -63,6 +63,8 @@ func run(t *testing.T, stdin string, env []string, args ...string) (stdout, stde
 func TestBadInputExits2(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "bad.yaml")
 	os.WriteFile(bad, []byte("stock:\n  timout: 5s\n"), 0o600)
+	sched := filepath.Join(t.TempDir(), "sched.yaml")
+	os.WriteFile(sched, []byte("stock:\n  poll:\n    schedule: every two minutes\n"), 0o600)
 	cases := []struct {
 		name string
 		args []string
@@ -72,6 +74,8 @@ func TestBadInputExits2(t *testing.T) {
 		{"bad format", []string{"ask", "--format", "xml", "哪家有4090"}, "--format"},
 		{"bad config key", []string{"--config", bad, "ask", "帮助"}, "timout"},
 		{"missing config", []string{"--config", "/nonexistent/c.yaml", "ask", "帮助"}, "c.yaml"},
+		{"bad schedule, ask", []string{"--config", sched, "ask", "帮助"}, "stock.poll.schedule"},
+		{"bad schedule, serve", []string{"--config", sched, "serve"}, "stock.poll.schedule"},
 		{"estimate no model", []string{"estimate"}, "--model"},
 		{"estimate bad method", []string{"estimate", "--params", "7", "--method", "dpo"}, "--method"},
 		{"estimate unknown model", []string{"estimate", "--model", "FooLM"}, "--params"},

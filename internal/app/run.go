@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/labgpu/bot/internal/billing"
@@ -54,6 +55,7 @@ func (a *App) Console(ctx context.Context, in io.Reader, out io.Writer) error {
 			poller.Release(context.WithoutCancel(ctx))
 		}()
 	}
+	opts.InterimAfter = a.Cfg.Stock.InterimAfter.D()
 	return console.RunWith(ctx, in, out, a.Router, opts)
 }
 
@@ -65,7 +67,14 @@ func (a *App) Ask(ctx context.Context, question, format string, w io.Writer) err
 // AskOption tunes AskIn.
 type AskOption func(*askOptions)
 
-type askOptions struct{ full bool }
+type askOptions struct {
+	full    bool
+	interim io.Writer
+}
+
+// InterimTo writes the "查询中…" of a slow answer to w (stderr) at once,
+// so a terminal is never silent while fresh data is fetched.
+func InterimTo(w io.Writer) AskOption { return func(o *askOptions) { o.interim = w } }
 
 // Full prints the long form of the answer (what "详情" shows) instead of
 // the short one.
@@ -79,7 +88,12 @@ func (a *App) AskIn(ctx context.Context, channel, chatID, question, format strin
 		f(&o)
 	}
 	msg := chat.Message{Channel: channel, ID: "cli", ChatID: chatID, ChatType: chat.P2P, SenderID: "console", SenderName: "我", Text: question, Time: time.Now()}
-	res := a.Router.Answer(ctx, msg)
+	var res commands.Result
+	var interim func()
+	if o.interim != nil {
+		interim = func() { fmt.Fprintln(o.interim, chat.PlainText(a.Router.Interim(msg))) }
+	}
+	chat.AnswerWithInterim(ctx, a.Cfg.Stock.InterimAfter.D(), func() chat.Reply { res = a.Router.Answer(ctx, msg); return res.Reply }, interim)
 	switch res.Intent {
 	case commands.IntentSubscribe, commands.IntentUnsubscribe, commands.IntentSubscriptions, commands.IntentMute,
 		commands.IntentStorageAdd, commands.IntentStorageList, commands.IntentStorageResize, commands.IntentStorageStop,
@@ -119,6 +133,34 @@ func (a *App) Estimate(ctx context.Context, job billing.Job, format string, w io
 	return err
 }
 
+// PollOption tunes PollOnce.
+type PollOption func(*pollOptions)
+
+type pollOptions struct{ progress io.Writer }
+
+// ProgressTo prints one line per provider to w as each fetch ends
+// (stderr on a terminal), so a slow provider never means a silent wait.
+func ProgressTo(w io.Writer) PollOption { return func(o *pollOptions) { o.progress = w } }
+
+// pollProgress writes "[2/7] hengyuan: ok, 12 offers, 1.2s" lines.
+func pollProgress(w io.Writer, total int) stock.Progress {
+	var mu sync.Mutex
+	done := 0
+	return func(ps stock.ProviderSnapshot) {
+		mu.Lock()
+		defer mu.Unlock()
+		done++
+		status := string(ps.Status)
+		switch ps.Status {
+		case stock.StatusNotConfigured:
+			status = "not configured"
+		case stock.StatusError, stock.StatusStale:
+			status += " (" + string(ps.Reason) + ")"
+		}
+		fmt.Fprintf(w, "[%d/%d] %s: %s, %d offers, %s\n", done, total, ps.Provider, status, len(ps.Offers), ps.Latency.Round(time.Millisecond))
+	}
+}
+
 // PollResult is what `bot poll --once --format json` prints.
 type PollResult struct {
 	TakenAt   time.Time                `json:"taken_at"`
@@ -132,7 +174,14 @@ type PollResult struct {
 
 // PollOnce fetches every provider once and prints the offers. It returns
 // an error when every configured live provider failed.
-func (a *App) PollOnce(ctx context.Context, format string, w io.Writer) error {
+func (a *App) PollOnce(ctx context.Context, format string, w io.Writer, opts ...PollOption) error {
+	var o pollOptions
+	for _, f := range opts {
+		f(&o)
+	}
+	if o.progress != nil {
+		ctx = stock.WithProgress(ctx, pollProgress(o.progress, len(a.Board.Providers())))
+	}
 	// Alerts for console subscriptions print here; others wait for their
 	// channel.
 	alerts := &bytes.Buffer{}

@@ -83,6 +83,9 @@ func (h countingHandler) Handle(ctx context.Context, msg chat.Message) chat.Repl
 	return h.a.Router.Handle(ctx, msg)
 }
 
+// Interim is the router's "查询中…" for a slow answer.
+func (h countingHandler) Interim(msg chat.Message) chat.Reply { return h.a.Router.Interim(msg) }
+
 // ServeOptions tune Serve for tests.
 type ServeOptions struct {
 	// Listener replaces listening on cfg.HTTP.Addr.
@@ -118,7 +121,7 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 	if fc := a.Cfg.Feishu; fc.AppID != "" {
 		bot, err := feishu.New(ctx, feishu.Options{AppID: fc.AppID, AppSecret: fc.AppSecret, VerificationToken: fc.VerificationToken,
 			EncryptKey: fc.EncryptKey, AllowNoEncryptKey: fc.AllowNoEncryptKey, BaseURL: fc.BaseURL, Mode: fc.Mode,
-			Started: started, Dedup: a.Store, Handler: countingHandler{a: a, m: m}, Log: a.Log,
+			Started: started, Dedup: a.Store, Handler: countingHandler{a: a, m: m}, InterimAfter: a.Cfg.Stock.InterimAfter.D(), Log: a.Log,
 			OnSend: func(err error) {
 				if err != nil {
 					m.SendErrors.WithLabelValues("feishu").Inc()

@@ -118,7 +118,7 @@ func (a *App) startWeChat(ctx context.Context, m *Metrics, admin adminSenders) (
 	if qr == "" {
 		qr = filepath.Join(a.Cfg.DataDir, "wechat-qr.png")
 	}
-	bot, err := wechat.New(wechat.Options{Handler: countingHandler{a: a, m: m}, Storage: hot, Groups: wc.Groups,
+	bot, err := wechat.New(wechat.Options{Handler: countingHandler{a: a, m: m}, InterimAfter: a.Cfg.Stock.InterimAfter.D(), Storage: hot, Groups: wc.Groups,
 		ChartPNG: weChatChart, QRCodePNG: qr, OnLogout: a.weChatOnLogout(ctx, admin), OnScanNeeded: a.weChatOnScanNeeded(ctx, admin, qr), Log: a.Log, HTTPTransport: a.WeChatTransport})
 	if err != nil {
 		return nil, fmt.Errorf("wechat: %w", err)

@@ -275,3 +275,12 @@ func init() {
 		IntentChitChat: (*Router).chitChatAnswer, IntentClarify: (*Router).clarifyAnswer, IntentUnknown: (*Router).unknownAnswer,
 	}
 }
+
+// Interim is the short message a chat gets at once when an answer is slow
+// (fresh stock being fetched): "查询中…", in the asker's language.
+func (r *Router) Interim(msg chat.Message) chat.Reply {
+	if answerEnglish(msg.Text, r.chatEn) {
+		return chat.Reply{Title: "Checking…", Lines: []string{"Fetching fresh data from the platforms; the answer follows in a few seconds."}, English: true}
+	}
+	return chat.Reply{Title: "查询中…", Lines: []string{"正在向各平台取最新数据，几秒后回复。"}}
+}

@@ -190,7 +190,7 @@ type StockConf struct {
 	// (default 12; negative: never).
 	ListPriceMaxAgeMonths int `yaml:"list_price_max_age_months"`
 	// InterimAfter is how long a chat waits for an answer that needs
-	// fresh data before it gets a short "查询中…" (default 1s; negative:
+	// fresh data before it gets a short "查询中…" (default 600ms; negative:
 	// never).
 	InterimAfter Duration `yaml:"interim_after"`
 }
@@ -324,7 +324,9 @@ func Default() Config {
 		Stock: StockConf{
 			Timeout: Dur(15 * time.Second),
 			MaxAge:  Dur(60 * time.Second),
-			Poll:    PollConf{Schedule: "@every 2m", Timezone: "Asia/Shanghai", Jitter: Dur(10 * time.Second), Retries: 2},
+			// chat.DefaultInterimAfter
+			InterimAfter: Dur(600 * time.Millisecond),
+			Poll:         PollConf{Schedule: "@every 2m", Timezone: "Asia/Shanghai", Jitter: Dur(10 * time.Second), Retries: 2},
 			Providers: ProvidersConf{
 				AutoDL: AutoDLConf{BaseURL: "https://api.autodl.com", Timeout: Dur(10 * time.Second)},
 				VastAI: VastAIConf{BaseURL: "https://console.vast.ai", Limit: 100, Timeout: Dur(10 * time.Second)},
@@ -353,6 +355,9 @@ func Load(path string, env Env) (Config, error) {
 		if err != nil {
 			return cfg, fmt.Errorf("config: %w", err)
 		}
+		// Editors on Windows save UTF-8 with a byte-order mark; it is not
+		// part of the first key.
+		b = bytes.TrimPrefix(b, []byte("\ufeff"))
 		if hasContent(b) {
 			dec := yaml.NewDecoder(bytes.NewReader(b), yaml.Strict())
 			if err := dec.Decode(&cfg); err != nil {
@@ -486,6 +491,11 @@ func (c Config) Validate() error {
 	if _, _, err := net.SplitHostPort(c.HTTP.Addr); err != nil {
 		return fmt.Errorf("http.addr: %q is not host:port (e.g. :8080)", c.HTTP.Addr)
 	}
+	if sc := c.Stock.Poll.Schedule; sc != "" {
+		if _, err := cron.ParseStandard(sc); err != nil {
+			return fmt.Errorf("stock.poll.schedule: %q is not a cron spec (e.g. \"*/2 * * * *\" or \"@every 2m\")", sc)
+		}
+	}
 	if sc := c.Storage.DigestSchedule; sc != "" {
 		if _, err := cron.ParseStandard(sc); err != nil {
 			return fmt.Errorf("storage.digest_schedule: %q is not a cron spec (e.g. \"0 9 * * 1\" for Monday 09:00)", sc)
@@ -553,7 +563,7 @@ func (c Config) Validate() error {
 			return fmt.Errorf("alerts.quiet_hours[%s]: %w", chat, err)
 		}
 	}
-	for key, d := range map[string]Duration{"stock.timeout": c.Stock.Timeout, "stock.max_age": c.Stock.MaxAge, "stock.poll.jitter": c.Stock.Poll.Jitter, "alerts.cooldown": c.Alerts.Cooldown,
+	for key, d := range map[string]Duration{"stock.timeout": c.Stock.Timeout, "stock.max_age": c.Stock.MaxAge, "stock.interim_after": c.Stock.InterimAfter, "stock.poll.jitter": c.Stock.Poll.Jitter, "alerts.cooldown": c.Alerts.Cooldown,
 		"stock.providers.autodl.timeout": c.Stock.Providers.AutoDL.Timeout, "stock.providers.vastai.timeout": c.Stock.Providers.VastAI.Timeout,
 		"stock.providers.gpushare.timeout": c.Stock.Providers.GPUShare.Timeout, "stock.providers.matpool.timeout": c.Stock.Providers.Matpool.Timeout,
 		"stock.providers.runpod.timeout": c.Stock.Providers.RunPod.Timeout, "stock.providers.lambda.timeout": c.Stock.Providers.Lambda.Timeout} {

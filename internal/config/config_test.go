@@ -76,6 +76,8 @@ func TestBadConfig(t *testing.T) {
 		{"wechat blank group", "wechat:\n  groups: [\" \"]\n", "wechat.groups[0]"},
 		{"wechat qr dir", "wechat:\n  qr_code_png: /nonexistent/dir/qr.png\n", "wechat.qr_code_png"},
 		{"http addr", "http:\n  addr: nonsense\n", "http.addr"},
+		{"poll schedule", "stock:\n  poll:\n    schedule: every two minutes\n", "stock.poll.schedule"},
+		{"interim", "stock:\n  interim_after: soon\n", "stock.interim_after"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -95,6 +97,14 @@ func TestBadConfig(t *testing.T) {
 func TestMissingFile(t *testing.T) {
 	if _, err := config.Load(filepath.Join(t.TempDir(), "nope.yaml"), env(nil)); err == nil || !strings.Contains(err.Error(), "nope.yaml") {
 		t.Fatalf("err = %v, want one naming the file", err)
+	}
+}
+
+// TestByteOrderMark: a file saved with a UTF-8 BOM loads like one without.
+func TestByteOrderMark(t *testing.T) {
+	cfg, err := config.Load(write(t, "\ufeffstock:\n  timeout: 7s\n"), env(nil))
+	if err != nil || cfg.Stock.Timeout.D() != 7*time.Second {
+		t.Fatalf("BOM file: %v, timeout %v", err, cfg.Stock.Timeout.D())
 	}
 }
 

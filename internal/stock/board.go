@@ -106,11 +106,26 @@ func (b *Board) Restore(ctx context.Context) error {
 	return nil
 }
 
+// progressKey carries a Progress in a context.
+type progressKey struct{}
+
+// Progress is told about each provider as its fetch ends (from the
+// fetch's goroutine), like net/http/httptrace's hooks.
+type Progress func(ps ProviderSnapshot)
+
+// WithProgress returns a context under which Refresh reports each
+// provider's result to fn as soon as it has one (bot poll --once prints
+// them on a terminal).
+func WithProgress(ctx context.Context, fn Progress) context.Context {
+	return context.WithValue(ctx, progressKey{}, fn)
+}
+
 // Refresh fetches every provider in parallel, each under its own timeout,
 // and returns the combined snapshot.
 func (b *Board) Refresh(ctx context.Context) Snapshot {
 	b.refresh.Lock()
 	defer b.refresh.Unlock()
+	progress, _ := ctx.Value(progressKey{}).(Progress)
 	var wg sync.WaitGroup
 	results := make([]ProviderSnapshot, len(b.providers))
 	for i, p := range b.providers {
@@ -118,6 +133,9 @@ func (b *Board) Refresh(ctx context.Context) Snapshot {
 		go func() {
 			defer wg.Done()
 			results[i] = b.fetchOne(ctx, p)
+			if progress != nil {
+				progress(results[i])
+			}
 		}()
 	}
 	wg.Wait()
@@ -312,3 +330,6 @@ func transient(err error) bool {
 	}
 	return true
 }
+
+// Providers returns the board's providers.
+func (b *Board) Providers() []Provider { return b.providers }

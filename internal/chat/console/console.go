@@ -33,6 +33,10 @@ type Options struct {
 	// message, so a pasted traceback is one question, not one per line.
 	// Zero answers every line on its own (piped input).
 	PasteWindow time.Duration
+	// InterimAfter: a slower answer is preceded by the Handler's
+	// "查询中…" line (chat.Interimer); 0 chat.DefaultInterimAfter,
+	// negative never.
+	InterimAfter time.Duration
 }
 
 // Run reads lines from in until EOF, "exit"/"quit" or ctx ends, and writes
@@ -105,7 +109,11 @@ func RunWith(ctx context.Context, in io.Reader, out io.Writer, h Handler, o Opti
 				n++
 				msg := chat.Message{Channel: "console", ID: fmt.Sprintf("console-%d", n), ChatID: "console", ChatType: chat.P2P,
 					SenderID: "console", SenderName: "我", Text: text, Time: time.Now()}
-				fmt.Fprintln(out, chat.PlainText(h.Handle(ctx, msg)))
+				var interim func()
+				if ir, ok := h.(chat.Interimer); ok {
+					interim = func() { fmt.Fprintln(out, chat.PlainText(ir.Interim(msg))) }
+				}
+				fmt.Fprintln(out, chat.PlainText(chat.AnswerWithInterim(ctx, o.InterimAfter, func() chat.Reply { return h.Handle(ctx, msg) }, interim)))
 			}
 		}
 		if l.err == io.EOF {

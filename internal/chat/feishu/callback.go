@@ -327,13 +327,23 @@ func (b *Bot) process(ctx context.Context, j job) {
 		return
 	}
 	var reply chat.Reply
+	var interimID string
 	if v == Unsupported {
 		reply = chat.Reply{Lines: []string{unsupportedText}}
 	} else {
-		reply = b.opts.Handler.Handle(ctx, msg)
+		reply, interimID = b.answerMessage(ctx, msg)
 	}
 	if reply.Empty() {
 		return
+	}
+	if interimID != "" {
+		// The "查询中…" card becomes the answer.
+		err := b.Update(ctx, interimID, msg.ChatID, reply, msg.ID, "reply:"+msg.ID)
+		if err == nil {
+			b.log.Info("feishu: answered in place", "message_id", msg.ID, "chat_id", msg.ChatID, "latency_ms", b.opts.Now().Sub(j.received).Milliseconds())
+			return
+		}
+		b.log.Warn("feishu: could not update the interim card; sending the answer", "message_id", msg.ID, "err", err)
 	}
 	if err := b.Send(ctx, msg.ChatID, reply, msg.ID, "reply:"+msg.ID); err != nil {
 		// Release both claims: Feishu's retry of this event is then

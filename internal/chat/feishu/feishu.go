@@ -129,6 +129,10 @@ type Options struct {
 	Dedup Deduper
 	// Handler answers messages. Required.
 	Handler Handler
+	// InterimAfter is how long a slow answer may take before the chat gets
+	// the Handler's "查询中…" (when it implements chat.Interimer);
+	// default chat.DefaultInterimAfter, negative never.
+	InterimAfter time.Duration
 	// Log receives structured logs; it never gets a secret. Default
 	// slog.Default().
 	Log *slog.Logger

@@ -279,6 +279,7 @@ func newFake(tb testing.TB) *fake {
 	mux.HandleFunc("GET /open-apis/bot/v3/info", f.info)
 	mux.HandleFunc("POST /open-apis/im/v1/messages", f.message)
 	mux.HandleFunc("POST /open-apis/im/v1/messages/{id}/reply", f.message)
+	mux.HandleFunc("PATCH /open-apis/im/v1/messages/{id}", f.patch)
 	mux.HandleFunc("POST /callback/ws/endpoint", f.ws)
 	f.srv = httptest.NewServer(mux)
 	tb.Cleanup(f.srv.Close)
@@ -365,6 +366,26 @@ func (f *fake) message(w http.ResponseWriter, r *http.Request) {
 	default:
 		writeResp(w, 200, f.fixtureResp["resp_im_v1_messages_create.json"])
 	}
+}
+
+// patch records a card update (PATCH /open-apis/im/v1/messages/{id}) as
+// a sent entry whose Path names the message and MsgType is "patch".
+func (f *fake) patch(w http.ResponseWriter, r *http.Request) {
+	var s sent
+	body, _ := io.ReadAll(r.Body)
+	if err := json.Unmarshal(body, &s); err != nil || !json.Valid([]byte(s.Content)) {
+		writeResp(w, 400, []byte(`{"code":230001,"msg":"invalid content"}`))
+		return
+	}
+	s.Path, s.MsgType, s.Auth = r.URL.Path, "patch", r.Header.Get("Authorization")
+	if !f.authOK(r) {
+		writeResp(w, 400, f.fixtureResp["resp_error_tenant_token_invalid.json"])
+		return
+	}
+	f.mu.Lock()
+	f.sent = append(f.sent, s)
+	f.mu.Unlock()
+	writeResp(w, 200, []byte(`{"code":0,"msg":"success","data":{}}`))
 }
 
 func (f *fake) ws(w http.ResponseWriter, r *http.Request) {

@@ -162,8 +162,22 @@ func partUUID(idemKey string, i int) string {
 // sendPart waits for the chat's rate limiter and posts one message, with
 // retries.
 func (b *Bot) sendPart(ctx context.Context, limKey, chatID, replyTo, msgType, content, uuid string) error {
+	_, err := b.sendPartID(ctx, limKey, chatID, replyTo, msgType, content, uuid)
+	return err
+}
+
+// sendPartID is sendPart returning the new message's message_id.
+func (b *Bot) sendPartID(ctx context.Context, limKey, chatID, replyTo, msgType, content, uuid string) (string, error) {
+	return b.withRetries(ctx, limKey, chatID, replyTo, msgType, func() (string, bool, error) {
+		return b.postOnce(ctx, chatID, replyTo, msgType, content, uuid)
+	})
+}
+
+// withRetries waits for the chat's rate limiter and makes one call with
+// retries; call returns a message_id, whether to retry, and its error.
+func (b *Bot) withRetries(ctx context.Context, limKey, chatID, replyTo, msgType string, call func() (string, bool, error)) (string, error) {
 	if err := b.limiters.For(limKey).Wait(ctx); err != nil {
-		return fmt.Errorf("feishu: send to %s: rate limiter: %w", limKey, err)
+		return "", fmt.Errorf("feishu: send to %s: rate limiter: %w", limKey, err)
 	}
 	var last error
 	for attempt := 0; attempt < maxTries; attempt++ {
@@ -174,30 +188,30 @@ func (b *Bot) sendPart(ctx context.Context, limKey, chatID, replyTo, msgType, co
 			select {
 			case <-ctx.Done():
 				t.Stop()
-				return fmt.Errorf("feishu: send to %s: %w (last error: %v)", limKey, ctx.Err(), last)
+				return "", fmt.Errorf("feishu: send to %s: %w (last error: %v)", limKey, ctx.Err(), last)
 			case <-t.C:
 			}
 		}
-		retry, err := b.postOnce(ctx, chatID, replyTo, msgType, content, uuid)
+		id, retry, err := call()
 		if err == nil {
-			return nil
+			return id, nil
 		}
 		last = err
 		if !retry || ctx.Err() != nil {
 			b.log.Warn("feishu: send failed", "chat_id", chatID, "reply_to", replyTo, "msg_type", msgType, "err", err)
-			return fmt.Errorf("feishu: send %s to %s: %w", msgType, limKey, err)
+			return "", fmt.Errorf("feishu: send %s to %s: %w", msgType, limKey, err)
 		}
 		b.log.Warn("feishu: send failed, will retry", "chat_id", chatID, "reply_to", replyTo, "attempt", attempt+1, "err", err)
 	}
-	return fmt.Errorf("feishu: send %s to %s: giving up after %d tries: %w", msgType, limKey, maxTries, last)
+	return "", fmt.Errorf("feishu: send %s to %s: giving up after %d tries: %w", msgType, limKey, maxTries, last)
 }
 
 // postOnce makes one Create or Reply call and says whether a failure is
 // worth retrying.
-func (b *Bot) postOnce(ctx context.Context, chatID, replyTo, msgType, content, uuid string) (retry bool, err error) {
+func (b *Bot) postOnce(ctx context.Context, chatID, replyTo, msgType, content, uuid string) (id string, retry bool, err error) {
 	tok, err := b.token(ctx)
 	if err != nil {
-		return ctx.Err() == nil, err
+		return "", ctx.Err() == nil, err
 	}
 	cs := &callStatus{}
 	cctx := context.WithValue(ctx, callStatusKey{}, cs)
@@ -212,23 +226,37 @@ func (b *Bot) postOnce(ctx context.Context, chatID, replyTo, msgType, content, u
 			Body(larkim.NewReplyMessageReqBodyBuilder().MsgType(msgType).Content(content).Uuid(uuid).Build()).
 			Build(), larkcore.WithTenantAccessToken(tok))
 		if err != nil {
-			return transportRetry(ctx, cs), fmt.Errorf("reply to %s: %w", replyTo, err)
+			return "", transportRetry(ctx, cs), fmt.Errorf("reply to %s: %w", replyTo, err)
 		}
 		apiResp, code, msg = resp.ApiResp, resp.Code, resp.Msg
+		if resp.Data != nil && resp.Data.MessageId != nil {
+			id = *resp.Data.MessageId
+		}
 	} else {
 		resp, err := b.client.Im.Message.Create(cctx, larkim.NewCreateMessageReqBuilder().
 			ReceiveIdType(larkim.ReceiveIdTypeChatId).
 			Body(larkim.NewCreateMessageReqBodyBuilder().ReceiveId(chatID).MsgType(msgType).Content(content).Uuid(uuid).Build()).
 			Build(), larkcore.WithTenantAccessToken(tok))
 		if err != nil {
-			return transportRetry(ctx, cs), fmt.Errorf("create in %s: %w", chatID, err)
+			return "", transportRetry(ctx, cs), fmt.Errorf("create in %s: %w", chatID, err)
 		}
 		apiResp, code, msg = resp.ApiResp, resp.Code, resp.Msg
+		if resp.Data != nil && resp.Data.MessageId != nil {
+			id = *resp.Data.MessageId
+		}
 	}
 	status := cs.status
 	if apiResp != nil {
 		status = apiResp.StatusCode
 	}
+	retry, err = b.callError(tok, apiResp, status, code, msg)
+	return id, retry, err
+}
+
+// callError turns an answer's status and code into nil or an *APIError
+// (and drops a token the platform called invalid); retryable says whether
+// to try again.
+func (b *Bot) callError(tok string, apiResp *larkcore.ApiResp, status, code int, msg string) (retryable bool, err error) {
 	if code == 0 && status < 300 {
 		return false, nil
 	}

@@ -71,6 +71,10 @@ const (
 type Options struct {
 	// Handler answers messages. Required.
 	Handler Handler
+	// InterimAfter is how long a slow answer may take before the chat gets
+	// the Handler's "查询中…" (when it implements chat.Interimer);
+	// default chat.DefaultInterimAfter, negative never.
+	InterimAfter time.Duration
 	// Storage keeps the hot-login state. Default: a MemoryStorage, so every
 	// start needs a QR scan.
 	Storage HotStorage
@@ -364,6 +368,22 @@ func (b *Bot) worker(ctx context.Context, stopping <-chan struct{}) {
 	}
 }
 
+// interim returns what sends the Handler's "查询中…" for a slow answer
+// (nil when the Handler has none). WeChat cannot edit a message: the
+// answer follows as a new one.
+func (b *Bot) interim(ctx context.Context, j job) func() {
+	ir, ok := b.opts.Handler.(chat.Interimer)
+	if !ok {
+		return nil
+	}
+	return func() {
+		parts := renderParts(ir.Interim(j.msg), "", b.opts.MaxRunes)
+		if err := b.sendParts(ctx, j.s, j.to, j.msg.ChatID, parts); err != nil {
+			b.log.Warn("wechat: interim message failed", "chat", j.msg.ChatID, "err", err)
+		}
+	}
+}
+
 // answer runs the Handler for one message and sends the reply.
 func (b *Bot) answer(ctx context.Context, j job) {
 	defer func() {
@@ -378,7 +398,7 @@ func (b *Bot) answer(ctx context.Context, j job) {
 		b.log.Warn("wechat: dropping a message from an earlier session", "chat", j.msg.ChatID)
 		return
 	}
-	reply := b.opts.Handler.Handle(ctx, j.msg)
+	reply := chat.AnswerWithInterim(ctx, b.opts.InterimAfter, func() chat.Reply { return b.opts.Handler.Handle(ctx, j.msg) }, b.interim(ctx, j))
 	if reply.Empty() {
 		return
 	}

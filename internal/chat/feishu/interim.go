@@ -1,0 +1,84 @@
+package feishu
+
+import (
+	"context"
+	"fmt"
+
+	larkcore "github.com/larksuite/oapi-sdk-go/v3/core"
+	larkim "github.com/larksuite/oapi-sdk-go/v3/service/im/v1"
+
+	"github.com/labgpu/bot/internal/chat"
+)
+
+// answerMessage runs the Handler for msg. When the answer is slow and the
+// Handler has a "查询中…" (chat.Interimer), that goes out first as a card
+// replying to msg; its message_id is returned so the answer can replace
+// it in place (Update).
+func (b *Bot) answerMessage(ctx context.Context, msg chat.Message) (reply chat.Reply, interimID string) {
+	ir, ok := b.opts.Handler.(chat.Interimer)
+	var interim func()
+	if ok {
+		interim = func() {
+			cards, err := renderTableCards(ir.Interim(msg), nil, nil)
+			if err != nil || len(cards) == 0 {
+				return
+			}
+			id, err := b.sendPartID(ctx, msg.ChatID, msg.ChatID, msg.ID, larkim.MsgTypeInteractive, cards[0], partUUID("interim:"+msg.ID, 0))
+			if err != nil {
+				b.log.Warn("feishu: interim message failed", "message_id", msg.ID, "err", err)
+				return
+			}
+			interimID = id
+		}
+	}
+	reply = chat.AnswerWithInterim(ctx, b.opts.InterimAfter, func() chat.Reply { return b.opts.Handler.Handle(ctx, msg) }, interim)
+	return reply, interimID
+}
+
+// Update replaces the card messageID (one the bot sent, such as a
+// "查询中…") with r: the first card of r in place, any further cards as
+// replies to replyTo. A reply that is not a card is sent as one.
+func (b *Bot) Update(ctx context.Context, messageID, chatID string, r chat.Reply, replyTo, idemKey string) error {
+	mentions := r.Mentions
+	if t, ok := b.chatTypes.Load(chatID); ok && t == chat.P2P {
+		mentions = nil
+	}
+	cards, err := renderCards(r, mentions)
+	if err != nil {
+		return fmt.Errorf("feishu: update %s: %w", messageID, err)
+	}
+	if _, err := b.withRetries(ctx, chatID, chatID, replyTo, "patch", func() (string, bool, error) {
+		return b.patchOnce(ctx, messageID, cards[0])
+	}); err != nil {
+		return err
+	}
+	for i, c := range cards[1:] {
+		if err := b.sendPart(ctx, chatID, chatID, replyTo, larkim.MsgTypeInteractive, c, partUUID(idemKey, i+1)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// patchOnce makes one PATCH /open-apis/im/v1/messages/:message_id call.
+func (b *Bot) patchOnce(ctx context.Context, messageID, content string) (string, bool, error) {
+	tok, err := b.token(ctx)
+	if err != nil {
+		return "", ctx.Err() == nil, err
+	}
+	cs := &callStatus{}
+	cctx := context.WithValue(ctx, callStatusKey{}, cs)
+	resp, err := b.client.Im.Message.Patch(cctx, larkim.NewPatchMessageReqBuilder().
+		MessageId(messageID).
+		Body(larkim.NewPatchMessageReqBodyBuilder().Content(content).Build()).
+		Build(), larkcore.WithTenantAccessToken(tok))
+	if err != nil {
+		return "", transportRetry(ctx, cs), fmt.Errorf("patch %s: %w", messageID, err)
+	}
+	status := cs.status
+	if resp.ApiResp != nil {
+		status = resp.ApiResp.StatusCode
+	}
+	retry, err := b.callError(tok, resp.ApiResp, status, resp.Code, resp.Msg)
+	return messageID, retry, err
+}
