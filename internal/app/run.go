@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -133,6 +134,57 @@ func (a *App) Estimate(ctx context.Context, job billing.Job, format string, w io
 	return err
 }
 
+// writePollTables prints one status line per provider (ok / not
+// configured / error, offers, latency, skipped example rows) and the
+// offers with their caveats, times in the configured zone.
+func (a *App) writePollTables(w io.Writer, snap stock.Snapshot, offers []stock.Offer) {
+	t := &chat.Table{Header: []string{"provider", "status", "offers", "latency", "failures", "data from", "error"}}
+	for _, p := range snap.Providers {
+		fetched := ""
+		if !p.FetchedAt.IsZero() {
+			fetched = p.FetchedAt.In(a.Location).Format("2006-01-02 15:04:05")
+		}
+		status := string(p.Status)
+		if p.Status == stock.StatusNotConfigured {
+			status = "not configured"
+		}
+		errText := p.Err
+		if p.Placeholders > 0 {
+			errText = strings.TrimSpace(errText + fmt.Sprintf(" (skipped %d example rows of the API's documentation)", p.Placeholders))
+		}
+		t.Rows = append(t.Rows, []string{p.Provider, status, fmt.Sprint(len(p.Offers)), p.Latency.Round(time.Millisecond).String(), fmt.Sprint(p.Failures), fetched, errText})
+	}
+	fmt.Fprint(w, chat.AlignTable(t))
+	o := &chat.Table{Header: []string{"platform", "GPU", "CNY/GPU-h", "free", "region", "source", "observed", "caveats"}}
+	for _, of := range offers {
+		if of.Source == stock.SourceCatalog {
+			continue
+		}
+		free, price, seen := "?", "?", "unknown"
+		switch {
+		case of.Level != "":
+			free = "level " + of.Level
+		case of.Free != nil:
+			free = fmt.Sprint(*of.Free)
+		}
+		if of.HasPrice() {
+			price = fmt.Sprintf("%.2f", of.CNYPerGPUHour)
+		}
+		if !of.ObservedAt.IsZero() {
+			seen = of.ObservedAt.In(a.Location).Format("2006-01-02 15:04")
+		}
+		var caveats []string
+		for _, c := range of.Caveats {
+			caveats = append(caveats, string(c))
+		}
+		o.Rows = append(o.Rows, []string{of.Platform, of.GPU, price, free, of.Region, string(of.Source), seen, strings.Join(caveats, ",")})
+	}
+	if len(o.Rows) > 0 {
+		fmt.Fprintln(w)
+		fmt.Fprint(w, chat.AlignTable(o))
+	}
+}
+
 // PollOption tunes PollOnce.
 type PollOption func(*pollOptions)
 
@@ -212,42 +264,7 @@ func (a *App) PollOnce(ctx context.Context, format string, w io.Writer, opts ...
 			return err
 		}
 	} else {
-		// One status line per provider: ok / not configured / error,
-		// offers, latency.
-		t := &chat.Table{Header: []string{"provider", "status", "offers", "latency", "failures", "data from", "error"}}
-		for _, p := range snap.Providers {
-			fetched := ""
-			if !p.FetchedAt.IsZero() {
-				fetched = p.FetchedAt.In(a.Location).Format("2006-01-02 15:04:05")
-			}
-			status := string(p.Status)
-			if p.Status == stock.StatusNotConfigured {
-				status = "not configured"
-			}
-			t.Rows = append(t.Rows, []string{p.Provider, status, fmt.Sprint(len(p.Offers)), p.Latency.Round(time.Millisecond).String(), fmt.Sprint(p.Failures), fetched, p.Err})
-		}
-		fmt.Fprint(w, chat.AlignTable(t))
-		o := &chat.Table{Header: []string{"platform", "GPU", "CNY/GPU-h", "free", "region", "source", "observed"}}
-		for _, of := range res.Offers {
-			if of.Source == stock.SourceCatalog {
-				continue
-			}
-			free, price, seen := "?", "?", "unknown"
-			if of.Free != nil {
-				free = fmt.Sprint(*of.Free)
-			}
-			if of.HasPrice() {
-				price = fmt.Sprintf("%.2f", of.CNYPerGPUHour)
-			}
-			if !of.ObservedAt.IsZero() {
-				seen = of.ObservedAt.Local().Format("2006-01-02 15:04")
-			}
-			o.Rows = append(o.Rows, []string{of.Platform, of.GPU, price, free, of.Region, string(of.Source), seen})
-		}
-		if len(o.Rows) > 0 {
-			fmt.Fprintln(w)
-			fmt.Fprint(w, chat.AlignTable(o))
-		}
+		a.writePollTables(w, snap, res.Offers)
 	}
 	if format != FormatJSON {
 		if alerts.Len() > 0 {

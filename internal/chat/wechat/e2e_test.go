@@ -764,3 +764,41 @@ func TestChartSentAsImage(t *testing.T) {
 		t.Error("the text was not sent")
 	}
 }
+
+// slowRecorder answers after a delay and has a "查询中…".
+type slowRecorder struct {
+	*recorder
+	delay time.Duration
+}
+
+func (s slowRecorder) Handle(ctx context.Context, msg chat.Message) chat.Reply {
+	time.Sleep(s.delay)
+	return s.recorder.Handle(ctx, msg)
+}
+
+func (s slowRecorder) Interim(chat.Message) chat.Reply { return chat.Reply{Title: "查询中…"} }
+
+// TestSlowAnswerInterim: a slow answer is preceded by "查询中…" in the same
+// chat (WeChat cannot edit a message, so the answer follows as another).
+func TestSlowAnswerInterim(t *testing.T) {
+	f := newFake(t)
+	start(t, f, func(o *Options) {
+		o.Handler = slowRecorder{recorder: &recorder{}, delay: 400 * time.Millisecond}
+		o.InterimAfter = 50 * time.Millisecond
+	})
+	f.push(groupMsg(aliceUser, "@"+botInGrp+"\u2005哪家有4090"))
+	var got []string
+	for len(got) < 2 {
+		s, ok := f.waitSend(5 * time.Second)
+		if !ok {
+			t.Fatalf("sends so far %q, want an interim then the answer", got)
+		}
+		if s.To != grpUser {
+			t.Fatalf("sent to %s", s.To)
+		}
+		got = append(got, s.Content)
+	}
+	if !strings.Contains(got[0], "查询中") || !strings.Contains(got[1], "answer: 哪家有4090") {
+		t.Errorf("sends %q: want 查询中… then the answer", got)
+	}
+}
