@@ -210,7 +210,7 @@ func NewIndex(s Snapshot) *Index {
 		for _, p := range ps.FailedPlatforms {
 			ix.failed[p] = true
 		}
-		for _, o := range Merge(ps.Offers) {
+		for _, o := range ps.Offers {
 			if o.Source == SourceCatalog {
 				continue
 			}

@@ -290,6 +290,7 @@ func ParseAutoDLStock(c *catalog.Catalog, body []byte, at time.Time) ([]Offer, e
 			ObservedAt:      at,
 			Verified:        true,
 			Note:            "stock API, no price",
+			Scope:           ScopeRegion,
 		})
 	}
 	addMap := func(m map[string]any) {
@@ -385,6 +386,7 @@ func parseAutoDLMachines(c *catalog.Catalog, body []byte, at time.Time) ([]Offer
 			ObservedAt:      at,
 			Verified:        true,
 			Note:            note,
+			Scope:           ScopeMachine,
 		})
 	}
 	return out, len(rows), maxPage, nil
@@ -437,6 +439,7 @@ func ParseAutoDLInstances(c *catalog.Catalog, body []byte, at time.Time) ([]Offe
 			ObservedAt:      at,
 			Verified:        true,
 			Note:            note,
+			Scope:           ScopeMachine,
 		})
 	}
 	return out, nil

@@ -3,7 +3,6 @@ package stock
 import (
 	"math"
 	"regexp"
-	"sort"
 	"strings"
 )
 
@@ -36,18 +35,20 @@ func RegionName(platform, region string) string {
 // through unchanged. For the others, per platform and GPU:
 //
 //   - Offers with a region are grouped by region name (RegionName). In a
-//     group, machine rows are summed (Free, Total) and priced at the
-//     cheapest machine with a free GPU (the cheapest machine when none is
-//     free), Machines counting them; a region aggregate is used only when
-//     no machine row exists. Whatever is not used goes to Others.
+//     group, machine rows (ScopeMachine, or no scope: a listed machine or
+//     bundle) are summed (Free, Total) and priced at the cheapest machine
+//     with a free GPU (the cheapest machine when none is free), Machines
+//     counting them; a region aggregate is used only when no machine row
+//     exists. Whatever is not used goes to Others.
 //   - Offers without a region (a platform-wide count, a recording that
 //     does not say which region it asked about, a stock level) go to the
 //     Others of the first regional offer when there is one; otherwise one
-//     of them is kept (a platform-wide figure first, then one with a price,
-//     then one without caveats) and the rest go to its Others.
+//     of them is kept (a platform-wide figure first, then machines, then
+//     one with a price, one without caveats) and the rest go to its Others.
 //
-// The result keeps the order in which groups first appear. Offers with
-// different Stale flags or sources are never folded together.
+// The result keeps the order in which groups first appear; the input is
+// not changed. Offers of different sources or Stale flags are never
+// folded together.
 func Merge(offers []Offer) []Offer {
 	type key struct {
 		platform, gpu string
@@ -55,124 +56,122 @@ func Merge(offers []Offer) []Offer {
 		stale         bool
 	}
 	var order []key
-	groups := map[key][]Offer{}
-	var out []Offer
-	for _, o := range offers {
+	groups := map[key][]int{}
+	out := make([]Offer, 0, len(offers))
+	for i := range offers {
+		o := &offers[i]
 		if o.Source == SourceCatalog {
-			out = append(out, o)
+			out = append(out, *o)
 			continue
 		}
 		k := key{o.Platform, o.GPU, o.Source, o.Stale}
 		if _, ok := groups[k]; !ok {
 			order = append(order, k)
 		}
-		groups[k] = append(groups[k], o)
+		groups[k] = append(groups[k], i)
 	}
 	for _, k := range order {
-		out = append(out, mergeGroup(groups[k])...)
+		out = mergeGroup(out, offers, groups[k])
 	}
 	return out
 }
 
-// mergeGroup merges the offers of one platform and GPU.
-func mergeGroup(offers []Offer) []Offer {
-	if len(offers) == 1 {
-		o := offers[0]
+// mergeGroup appends to out the merged offers of one platform and GPU
+// (offers[ids]).
+func mergeGroup(out, offers []Offer, ids []int) []Offer {
+	if len(ids) == 1 {
+		o := offers[ids[0]]
 		o.Region = RegionName(o.Platform, o.Region)
-		return []Offer{o}
+		return append(out, o)
 	}
 	var regions []string
-	byRegion := map[string][]Offer{}
-	var loose []Offer
-	for _, o := range offers {
-		r := RegionName(o.Platform, o.Region)
+	byRegion := map[string][]int{}
+	var loose []int
+	for _, i := range ids {
+		r := RegionName(offers[i].Platform, offers[i].Region)
 		if r == "" {
-			loose = append(loose, o)
+			loose = append(loose, i)
 			continue
 		}
-		o.Region = r
 		if _, ok := byRegion[r]; !ok {
 			regions = append(regions, r)
 		}
-		byRegion[r] = append(byRegion[r], o)
+		byRegion[r] = append(byRegion[r], i)
 	}
-	var out []Offer
+	start := len(out)
 	for _, r := range regions {
-		out = append(out, mergeRegion(byRegion[r]))
+		o := pickOrSum(offers, byRegion[r], false)
+		o.Region = r
+		out = append(out, o)
 	}
 	if len(loose) == 0 {
 		return out
 	}
-	if len(out) > 0 {
+	if len(out) > start {
 		// Figures that cannot be placed in a region stay beside the
 		// regional rows: on the one a reader sees first.
-		first := bestIndex(out)
-		for _, o := range loose {
-			out[first].Others = append(out[first].Others, figureOf(o))
+		first := start + bestIndex(out[start:])
+		for _, i := range loose {
+			out[first].Others = append(out[first].Others, figureOf(offers[i]))
 		}
 		return out
 	}
-	return []Offer{mergeLoose(loose)}
+	return append(out, pickOrSum(offers, loose, true))
 }
 
-// mergeRegion merges one region's offers.
-func mergeRegion(offers []Offer) Offer {
-	var machines, rest []Offer
-	for _, o := range offers {
-		if o.Scope == ScopeMachine {
-			machines = append(machines, o)
+// isMachine reports whether an offer is one rentable machine or bundle.
+func isMachine(o *Offer) bool { return o.Scope == ScopeMachine || o.Scope == "" }
+
+// pickOrSum merges the offers of one place (offers[ids]): machine rows
+// summed (sumMachines); the others kept beside them in Others, or, without
+// machine rows, the best of them kept (pickIndex; wholePlatform prefers a
+// figure covering every region) and the rest in its Others.
+func pickOrSum(offers []Offer, ids []int, wholePlatform bool) Offer {
+	var machines, rest []int
+	for _, i := range ids {
+		if isMachine(&offers[i]) {
+			machines = append(machines, i)
 		} else {
-			rest = append(rest, o)
+			rest = append(rest, i)
 		}
 	}
 	var kept Offer
-	if len(machines) > 0 {
-		kept = sumMachines(machines)
-	} else {
-		i := pickIndex(rest)
-		kept = rest[i]
-		rest = append(rest[:i:i], rest[i+1:]...)
+	switch {
+	case len(machines) > 0 && !(wholePlatform && hasScope(offers, rest, ScopePlatform)):
+		kept = sumMachines(offers, machines)
+	default:
+		rest = ids
+		best := pickIndex(offers, rest)
+		kept = offers[rest[best]]
+		rest = append(rest[:best:best], rest[best+1:]...)
+		machines = nil
 	}
-	for _, o := range rest {
-		kept.Others = append(kept.Others, figureOf(o))
+	kept.Others = append([]Figure(nil), kept.Others...)
+	for _, i := range rest {
+		kept.Others = append(kept.Others, figureOf(offers[i]))
 	}
 	return kept
 }
 
-// mergeLoose keeps one of the offers without a region.
-func mergeLoose(offers []Offer) Offer {
-	var machines, rest []Offer
-	for _, o := range offers {
-		if o.Scope == ScopeMachine {
-			machines = append(machines, o)
-		} else {
-			rest = append(rest, o)
+func hasScope(offers []Offer, ids []int, s Scope) bool {
+	for _, i := range ids {
+		if offers[i].Scope == s {
+			return true
 		}
 	}
-	if len(machines) > 0 {
-		// Machines of a platform that reports no regions (恒源云).
-		rest = append(rest, sumMachines(machines))
-	}
-	i := pickIndex(rest)
-	kept := rest[i]
-	for j, o := range rest {
-		if j != i {
-			kept.Others = append(kept.Others, figureOf(o))
-		}
-	}
-	return kept
+	return false
 }
 
 // pickIndex chooses among figures of the same place: one covering the
 // whole platform, then machine rows, then one with a price, with a count,
-// with fewer caveats; the first on a tie.
-func pickIndex(offers []Offer) int {
-	score := func(o Offer) int {
+// with fewer caveats; the first on a tie. It returns a position in ids.
+func pickIndex(offers []Offer, ids []int) int {
+	score := func(o *Offer) int {
 		s := 0
-		switch o.Scope {
-		case ScopePlatform:
+		switch {
+		case o.Scope == ScopePlatform:
 			s += 8
-		case ScopeMachine:
+		case isMachine(o):
 			s += 4
 		}
 		if o.HasPrice() {
@@ -184,40 +183,47 @@ func pickIndex(offers []Offer) int {
 		return s*4 - min(len(o.Caveats), 3)
 	}
 	best := 0
-	for i, o := range offers {
-		if score(o) > score(offers[best]) {
-			best = i
+	for j, i := range ids {
+		if score(&offers[i]) > score(&offers[ids[best]]) {
+			best = j
 		}
 	}
 	return best
 }
 
-// sumMachines folds machine rows into one offer.
-func sumMachines(machines []Offer) Offer {
-	sort.SliceStable(machines, func(i, j int) bool {
-		fi, fj := machines[i].State() == InStock, machines[j].State() == InStock
-		if fi != fj {
-			return fi
+// sumMachines folds machine rows (offers[ids]) into one offer: the
+// cheapest machine with a free GPU (else the cheapest), with the summed
+// counts, every machine's caveats and the oldest observation time.
+func sumMachines(offers []Offer, ids []int) Offer {
+	best := ids[0]
+	for _, i := range ids[1:] {
+		o, b := &offers[i], &offers[best]
+		if fi, fb := o.State() == InStock, b.State() == InStock; fi != fb {
+			if fi {
+				best = i
+			}
+			continue
 		}
-		return priceKey(machines[i]) < priceKey(machines[j])
-	})
-	kept := machines[0]
-	if len(machines) == 1 {
-		kept.Machines = 1
+		if priceKey(*o) < priceKey(*b) {
+			best = i
+		}
+	}
+	kept := offers[best]
+	kept.Machines = len(ids)
+	if len(ids) == 1 {
 		return kept
 	}
-	kept.Machines = len(machines)
 	kept.Note = ""
+	kept.Caveats = append([]Caveat(nil), kept.Caveats...)
 	var free, total *int
-	for _, m := range machines[1:] {
+	for _, i := range ids {
+		m := &offers[i]
 		for _, c := range m.Caveats {
 			kept.Caveats = withCaveat(kept.Caveats, c)
 		}
 		if m.ObservedAt.Before(kept.ObservedAt) {
 			kept.ObservedAt = m.ObservedAt
 		}
-	}
-	for _, m := range machines {
 		free = addCount(free, m.Free)
 		total = addCount(total, m.Total)
 	}

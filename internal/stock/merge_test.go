@@ -42,6 +42,10 @@ func TestMerge(t *testing.T) {
 		{"without regions the platform-wide figure is kept",
 			[]stock.Offer{agg(stock.EndpointWebRegion, stock.ScopeRegion, "", 0), agg(stock.EndpointESDGlobal, stock.ScopePlatform, "", 1)},
 			1, []int{1}, []float64{0}, []string{""}, []int{1}, []bool{true}},
+		{"rows without a scope are machines: summed",
+			[]stock.Offer{{Platform: "vastai", GPU: "RTX 4090", Region: "Quebec, CA", Free: free(1), CNYPerGPUHour: 2.6, Source: stock.SourceLive},
+				{Platform: "vastai", GPU: "RTX 4090", Region: "Quebec, CA", Free: free(2), CNYPerGPUHour: 2.4, Source: stock.SourceLive}},
+			1, []int{3}, []float64{2.4}, []string{"Quebec, CA"}, []int{0}, []bool{false}},
 		{"agreeing figures are not a disagreement",
 			[]stock.Offer{agg(stock.EndpointWebRegion, stock.ScopeRegion, "", 3), agg(stock.EndpointESDRegion, stock.ScopeRegion, "", 3)},
 			1, []int{3}, []float64{0}, []string{""}, []int{1}, []bool{false}},
@@ -72,8 +76,12 @@ func TestMergeKeepsCatalogAndSources(t *testing.T) {
 	rep := live
 	rep.Source = stock.SourceReplay
 	cat := stock.Offer{Platform: "vastai", GPU: "RTX 4090", CNYPerGPUHour: 3.2, Source: stock.SourceCatalog}
-	if got := stock.Merge([]stock.Offer{live, stale, rep, cat}); len(got) != 4 {
+	in := []stock.Offer{live, stale, rep, cat}
+	if got := stock.Merge(in); len(got) != 4 {
 		t.Errorf("%d offers, want 4 (nothing folded): %+v", len(got), got)
+	}
+	if in[0].Region != "Quebec, CA" || in[0].Others != nil {
+		t.Error("Merge changed its input")
 	}
 }
 
