@@ -185,7 +185,7 @@ func (r *Router) disagreeLines(rows []OfferRow, en bool) []string {
 			}
 			said = append(said, figurePlace(f, en)+pick1(en, "", " ")+strconv.Itoa(*f.Free))
 		}
-		used := figurePlace(stock.Figure{Endpoint: row.Endpoint, Scope: row.Scope, Region: row.Region}, en)
+		used := figurePlace(stock.Figure{Endpoint: row.Endpoint, Scope: row.Scope, Region: regionText(row.Region, en)}, en)
 		out = append(out, fmt.Sprintf(pick1(en, "%s %s 各接口的空闲数不一致：%s；表中用%s的 %s。", "%s %s: endpoints disagree on the free count: %s; the table uses the %s figure (%s)."),
 			r.platformName(row.Platform, en), row.GPU, strings.Join(said, pick1(en, "，", ", ")), used, freeCell(row, en)))
 	}
@@ -199,7 +199,7 @@ func figurePlace(f stock.Figure, en bool) string {
 	case f.Scope == stock.ScopePlatform:
 		return name + pick1(en, "（全平台）", " (all regions)")
 	case f.Region != "":
-		return name + pick1(en, "（", " (") + f.Region + pick1(en, "）", ")")
+		return name + pick1(en, "（", " (") + regionText(f.Region, en) + pick1(en, "）", ")")
 	case f.Scope == stock.ScopeRegion:
 		return name + pick1(en, "（地区不明）", " (region unknown)")
 	}

@@ -391,7 +391,7 @@ func (r *Router) offerTable(rows []OfferRow, n int, en bool) *chat.Table {
 		if i >= n {
 			break
 		}
-		t.Rows = append(t.Rows, []string{r.platformName(row.Platform, en), row.GPU, priceCell(row, en), freeCell(row, en), row.Region, sourceCell(row, en)})
+		t.Rows = append(t.Rows, []string{r.platformName(row.Platform, en), row.GPU, priceCell(row, en), freeCell(row, en), regionText(row.Region, en), sourceCell(row, en)})
 	}
 	return t
 }
