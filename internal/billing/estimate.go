@@ -219,6 +219,9 @@ type PriceQuote struct {
 	AsOf   string `json:"as_of"`
 	// Verified is false for a list price only the seed articles give.
 	Verified bool `json:"verified"`
+	// UnitUnverified is set when the platform does not document the
+	// price's unit (恒源云's API price, read as CNY per GPU-hour).
+	UnitUnverified bool `json:"unit_unverified,omitempty"`
 }
 
 // Option is the cost of the job on one GPU type at one platform.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -188,5 +189,37 @@ func TestStockSaysWhatFailed(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestExcludedPlatforms: "不要vast" / "除了autodl" / "not on vast" rule a
+// platform out; they never narrow the answer to it.
+func TestExcludedPlatforms(t *testing.T) {
+	r := recordingsRouter(t)
+	cases := []struct{ q, out string }{
+		{"4090现在还有货吗 不要vast", "vastai"},
+		{"4090 不要autodl 哪家有", "autodl"},
+		{"除了vast还有哪家有4090", "vastai"},
+		{"any 4090 free, not on vast pls", "vastai"},
+		{"autodl 除外 哪家有3090", "autodl"},
+		{"不要 autodl 的 4090 报价", "autodl"},
+	}
+	for _, c := range cases {
+		res := ask(r, c.q)
+		if !slices.Contains(res.Query.ExcludePlatforms, c.out) || slices.Contains(res.Query.Platforms, c.out) {
+			t.Errorf("%q: platforms %v, excluded %v; want %s excluded", c.q, res.Query.Platforms, res.Query.ExcludePlatforms, c.out)
+		}
+		if len(res.Offers) == 0 {
+			t.Errorf("%q: no offers at all:\n%s", c.q, res.Text)
+		}
+		for _, o := range res.Offers {
+			if o.Platform == c.out {
+				t.Errorf("%q: the answer lists %s:\n%s", c.q, c.out, res.Text)
+				break
+			}
+		}
+	}
+	if res := ask(r, "autodl的4090还有吗"); !slices.Equal(res.Query.Platforms, []string{"autodl"}) {
+		t.Errorf("a plainly named platform: %v", res.Query.Platforms)
 	}
 }

@@ -342,6 +342,7 @@ func (r *Router) comparePlatforms(res *Result, quotes billing.Quotes) {
 	}
 	t.Header = append(t.Header, pick1(en, "最便宜", "cheapest"))
 	unverified := false
+	var unitDoubt []OfferRow
 	for _, pp := range cr.Prices {
 		row := []string{pp.GPU}
 		for _, p := range plats {
@@ -349,8 +350,12 @@ func (r *Router) comparePlatforms(res *Result, quotes billing.Quotes) {
 			if pq, ok := pp.Quotes[p]; ok {
 				cell = quoteText(pq)
 				if !pq.Verified {
-					cell += "*"
+					cell += markUnverified
 					unverified = true
+				}
+				if pq.UnitUnverified {
+					cell += markUnit
+					unitDoubt = append(unitDoubt, OfferRow{Platform: p, Verified: true, Caveats: []stock.Caveat{stock.CaveatUnitUnverified}})
 				}
 			}
 			row = append(row, cell)
@@ -376,6 +381,7 @@ func (r *Router) comparePlatforms(res *Result, quotes billing.Quotes) {
 	if unverified {
 		rep.Notes = append(rep.Notes, unverifiedPriceNote(en))
 	}
+	rep.Notes = append(rep.Notes, r.legendLines(unitDoubt, en)...)
 	res.Reply = rep
 }
 
@@ -425,10 +431,39 @@ func (r *Router) platformVerdict(rows []PlatformPrice, plats []string, en bool) 
 		}
 		parts = append(parts, part)
 	}
+	doubt := r.winnerDoubt(rows, en)
 	if len(leaders) == 1 {
-		return fmt.Sprintf(pick1(en, "%s 更便宜：%s。", "%s is cheaper: %s."), r.platformName(leaders[0], en), strings.Join(parts, pick1(en, "；", "; ")))
+		return fmt.Sprintf(pick1(en, "%s 更便宜：%s%s。", "%s is cheaper: %s%s."), r.platformName(leaders[0], en), strings.Join(parts, pick1(en, "；", "; ")), doubt)
 	}
-	return pick1(en, "看卡：", "It depends on the card: ") + strings.Join(parts, pick1(en, "；", "; ")) + pick1(en, "。", ".")
+	return pick1(en, "看卡：", "It depends on the card: ") + strings.Join(parts, pick1(en, "；", "; ")) + doubt + pick1(en, "。", ".")
+}
+
+// winnerDoubt says when a cheaper price in the comparison is one whose
+// unit is unverified or that only the seed articles give: a verdict never
+// rests on it without saying so ("" when none does).
+func (r *Router) winnerDoubt(rows []PlatformPrice, en bool) string {
+	var unit, seed []string
+	for _, pp := range rows {
+		pq, ok := pp.Quotes[pp.Cheaper]
+		if !ok || len(pp.Quotes) < 2 {
+			continue
+		}
+		name := r.platformName(pp.Cheaper, en) + " " + pp.GPU
+		switch {
+		case pq.UnitUnverified:
+			unit = append(unit, name)
+		case !pq.Verified:
+			seed = append(seed, name)
+		}
+	}
+	var out string
+	if len(unit) > 0 {
+		out += fmt.Sprintf(pick1(en, "（但%s 的价格单位未核实）", " (but the price unit of %s is unverified)"), strings.Join(unit, pick1(en, "、", ", ")))
+	}
+	if len(seed) > 0 {
+		out += fmt.Sprintf(pick1(en, "（但%s 的标价未经核实）", " (but the %s list price is unverified)"), strings.Join(seed, pick1(en, "、", ", ")))
+	}
+	return out
 }
 
 // quoteText is a quote's price: one figure or "~mid (low-high)".

@@ -65,7 +65,7 @@ func (r *Router) quotes(snap stock.Snapshot, q Query, method string, now time.Ti
 			if !o.HasPrice() || o.State() == stock.SoldOut || !r.usableForJob(o, method, now, slices.Contains(q.Platforms, o.Platform)) {
 				continue
 			}
-			if len(q.Platforms) > 0 && !slices.Contains(q.Platforms, o.Platform) {
+			if len(q.Platforms) > 0 && !slices.Contains(q.Platforms, o.Platform) || slices.Contains(q.ExcludePlatforms, o.Platform) {
 				continue
 			}
 			k := key{o.Platform, o.GPU}
@@ -75,7 +75,7 @@ func (r *Router) quotes(snap stock.Snapshot, q Query, method string, now time.Ti
 				price = (o.CNYPerGPUHour + o.PriceHigh) / 2
 			}
 			pq := billing.PriceQuote{Platform: o.Platform, GPU: o.GPU, CNYPerGPUHour: price, Low: o.CNYPerGPUHour, High: hi,
-				Source: string(o.Source), Verified: o.Verified || o.Source != stock.SourceCatalog}
+				Source: string(o.Source), Verified: o.Verified || o.Source != stock.SourceCatalog, UnitUnverified: o.HasCaveat(stock.CaveatUnitUnverified)}
 			switch {
 			case o.Source == stock.SourceCatalog && stalePrice(o, now):
 				pq.AsOf = o.AsOfText + pick1(en, "（旧价）", " (old)")

@@ -66,6 +66,14 @@ func freeCell(row OfferRow, en bool) string {
 	return pick1(en, "未知", "unknown")
 }
 
+// freePhrase is the free cell in a sentence: "空闲 3?", "库存充足".
+func freePhrase(row OfferRow, en bool) string {
+	if row.Level != "" {
+		return pick1(en, "库存", "stock ") + levelText(row.Level, en)
+	}
+	return pick1(en, "空闲 ", "") + freeCell(row, en) + pick1(en, "", " free")
+}
+
 // levelText names a stock level.
 func levelText(level string, en bool) string {
 	switch level {

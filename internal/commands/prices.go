@@ -72,9 +72,15 @@ func (r *Router) gpuPrices(res *Result) {
 	q := res.Query
 	en := q.English
 	rep := chat.Reply{Title: strings.Join(q.GPUs, " / ") + pick1(en, " 目录标价（非实时库存）", " list prices (catalog, not live stock)")}
+	if len(q.ExcludePlatforms) > 0 {
+		rep.Title += fmt.Sprintf(pick1(en, "，不含 %s", ", not %s"), r.platformNames(q.ExcludePlatforms, en))
+	}
 	t := &chat.Table{Header: pick(en, []string{"平台", "GPU", "元/卡时", "日期", "来源"}, []string{"platform", "GPU", "CNY/GPU-h", "as of", "source"})}
 	for i := range r.cat.Platforms {
 		p := &r.cat.Platforms[i]
+		if slices.Contains(q.ExcludePlatforms, p.ID) {
+			continue
+		}
 		for _, pr := range p.Prices {
 			if slices.Contains(q.GPUs, pr.GPU) {
 				res.Offers = append(res.Offers, r.listRow(p, pr))

@@ -92,6 +92,9 @@ type Query struct {
 	// of them ("autodl 和 恒源云").
 	Platform  string   `json:"platform,omitempty"`
 	Platforms []string `json:"platforms,omitempty"`
+	// ExcludePlatforms are platforms the asker rules out ("不要vast",
+	// "除了autodl", "except runpod").
+	ExcludePlatforms []string `json:"exclude_platforms,omitempty"`
 	// MaxPriceCNY is a price ceiling, CNY per GPU-hour ("1块5以下" → 1.5).
 	MaxPriceCNY float64 `json:"max_price_cny,omitempty"`
 	// PriceCNY is a price the question states without a ceiling word

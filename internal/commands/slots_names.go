@@ -3,6 +3,7 @@ package commands
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/textgate"
@@ -26,6 +27,24 @@ var (
 	}
 )
 
+var (
+	// reExcludeBefore rules out the platform named right after it ("不要
+	// vast", "除了 autodl", "except runpod").
+	reExcludeBefore = textgate.MustCompile(`(?:不要|不用|不考虑|排除|除了|除去|除开|别用|别推|except|excluding|besides|other than|not on|not|no)\s*$`)
+	// reExcludeAfter rules out the platform named right before it
+	// ("autodl 除外", "vast 不要", "runpod 不考虑").
+	reExcludeAfter = textgate.MustCompile(`^\s*(?:除外|以外|之外|不要|不用|不考虑|不行|排除)`)
+)
+
+// excluded reports whether the asker rules out the platform m names.
+func excluded(folded string, m catalog.Match) bool {
+	before := folded[max(0, m.Start-16):m.Start]
+	for len(before) > 0 && !utf8.RuneStart(before[0]) {
+		before = before[1:]
+	}
+	return reExcludeBefore.MatchString(before) || reExcludeAfter.MatchString(folded[m.End:])
+}
+
 // extractNames finds platforms first ("AutoDL 的 4090"), then models
 // (their names contain sizes such as "7b"), then GPUs; each found span is
 // blanked so later rules do not see "4090" or "2.5" inside names.
@@ -39,6 +58,13 @@ func extractNames(x *extraction) {
 	for _, m := range plats {
 		if within(m, gpuNames) {
 			// "昇腾910B" names the chip, not the 昇腾 platform.
+			continue
+		}
+		if excluded(x.rest, m) {
+			if !slices.Contains(q.ExcludePlatforms, m.ID) {
+				q.ExcludePlatforms = append(q.ExcludePlatforms, m.ID)
+			}
+			x.use(m.Start, m.End, phPlatform)
 			continue
 		}
 		if q.Platform == "" {

@@ -86,8 +86,8 @@ type ProviderRow struct {
 // rowsFor collects the offers for the query's GPUs and platforms from the
 // snapshot: offers known to be in stock first, then unknown stock (list
 // prices), then sold out, cheapest first within each group. A catalog list
-// price is dropped when a live or replay offer with a price covers the same
-// platform and GPU.
+// price is dropped when a live or replay offer covers the same platform and
+// GPU (under a price limit, only one with a price).
 func (r *Router) rowsFor(snap stock.Snapshot, q Query, now time.Time) (rows []OfferRow, skippedNoPrice int) {
 	want := map[string]bool{}
 	for _, g := range q.GPUs {
@@ -106,11 +106,14 @@ func (r *Router) rowsFor(snap stock.Snapshot, q Query, now time.Time) (rows []Of
 			if len(want) > 0 && !want[o.GPU] {
 				continue
 			}
-			if len(q.Platforms) > 0 && !slices.Contains(q.Platforms, o.Platform) {
+			if len(q.Platforms) > 0 && !slices.Contains(q.Platforms, o.Platform) || slices.Contains(q.ExcludePlatforms, o.Platform) {
 				continue
 			}
 			offers = append(offers, o)
-			if o.Source != stock.SourceCatalog && o.HasPrice() {
+			if o.Source != stock.SourceCatalog && (o.HasPrice() || q.MaxPriceCNY == 0) {
+				// An observed offer replaces the list price: one without a
+				// price of its own shows the list price beside its count
+				// (but cannot answer a price limit, so the list price stays).
 				observed[key{o.Platform, o.GPU}] = true
 			}
 		}
@@ -312,6 +315,9 @@ func (r *Router) stockVerdict(rows []OfferRow, snap stock.Snapshot, q Query) str
 	if q.MaxPriceCNY > 0 {
 		name += fmt.Sprintf(pick1(en, "（%s 元/卡时以内）", " (at most %s CNY/GPU-h)"), trimF(q.MaxPriceCNY))
 	}
+	if len(q.ExcludePlatforms) > 0 {
+		name += fmt.Sprintf(pick1(en, "（不含 %s）", " (not %s)"), r.platformNames(q.ExcludePlatforms, en))
+	}
 	if len(rows) == 0 {
 		if q.MaxPriceCNY > 0 {
 			return fmt.Sprintf(pick1(en, "%s：实时数据和目录里都没有它的报价，更没有这个价以内的。", "%s: no offer or list price for it at all, so none at or under that price."), name)
@@ -335,14 +341,17 @@ func (r *Router) stockVerdict(rows []OfferRow, snap stock.Snapshot, q Query) str
 	}
 	switch {
 	case len(live) == 0 && len(replayed) > 0:
-		return fmt.Sprintf(pick1(en, "%s：%s。录制回放里最便宜有货的是 %s %s，空闲 %s（%s），不代表现在的库存%s。", "%s: %s. In the replayed recordings the cheapest available is %s at %s, %s free (%s); not current stock%s."),
-			name, r.noLiveReason(snap, en), r.platformName(replayed[0].Platform, en), priceWithUnit(replayed[0], en), freeCell(replayed[0], en), sourceCell(replayed[0], en), r.cheaperDoubt(replayed, en))
+		return fmt.Sprintf(pick1(en, "%s：%s。录制回放里%s，%s（%s），不代表现在的库存%s。", "%s: %s. In the replayed recordings %s, %s (%s); not current stock%s."),
+			name, r.noLiveReason(snap, en), r.cheapestPhrase(replayed[0], en), freePhrase(replayed[0], en), sourceCell(replayed[0], en), r.cheaperDoubt(replayed, en))
 	case len(live) > 0:
-		return fmt.Sprintf(pick1(en, "%s 有货：%d 个平台，最便宜 %s %s，空闲 %s（%s）%s。", "%s is available on %d platforms; cheapest %s at %s, %s free (%s)%s."),
-			name, len(platforms), r.platformName(live[0].Platform, en), priceWithUnit(live[0], en), freeCell(live[0], en), sourceCell(live[0], en), r.cheaperDoubt(live, en))
+		return fmt.Sprintf(pick1(en, "%s 有货：%d 个平台，最便宜 %s %s，%s（%s）%s。", "%s is available on %d platforms; cheapest %s at %s, %s (%s)%s."),
+			name, len(platforms), r.platformName(live[0].Platform, en), priceWithUnit(live[0], en), freePhrase(live[0], en), sourceCell(live[0], en), r.cheaperDoubt(live, en))
 	case best.Source == string(stock.SourceLive) && best.Available != nil && !*best.Available:
 		return fmt.Sprintf(pick1(en, "%s 现在都没货（%s）；发“%s 有货了提醒我”，有货时 @你。", "%s is sold out everywhere (%s); say “notify me when a %s is available”."),
 			name, sourceCell(best, en), q.GPU)
+	case best.Available != nil && !*best.Available:
+		return fmt.Sprintf(pick1(en, "%s：%s。录制回放里都没货（%s），不代表现在的库存。", "%s: %s. Sold out in the replayed recordings (%s); not current stock."),
+			name, r.noLiveReason(snap, en), sourceCell(best, en))
 	}
 	var same []OfferRow
 	for _, row := range rows {
@@ -456,6 +465,16 @@ func (r *Router) platformName(id string, en bool) string {
 		return p.DisplayName(en)
 	}
 	return id
+}
+
+// cheapestPhrase names the first available row in a verdict: "最便宜有货的是
+// AutoDL 2.18 元/卡时", or without a price "有货的是 AutoDL（价格未知）".
+func (r *Router) cheapestPhrase(row OfferRow, en bool) string {
+	name := r.platformName(row.Platform, en)
+	if row.PriceCNY == nil && row.ListPriceCNY == 0 {
+		return fmt.Sprintf(pick1(en, "有货的是 %s（价格未知）", "%s has some (price unknown)"), name)
+	}
+	return fmt.Sprintf(pick1(en, "最便宜有货的是 %s %s", "the cheapest available is %s at %s"), name, priceWithUnit(row, en))
 }
 
 // priceWithUnit is the price cell with its unit, or "价格未知" when the
