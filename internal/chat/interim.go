@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"fmt"
+	"runtime/debug"
 	"time"
 )
 
@@ -36,7 +37,10 @@ func AnswerWithInterim(ctx context.Context, after time.Duration, answer func() R
 	go func() {
 		var res result
 		defer func() {
-			res.panic = recover()
+			if p := recover(); p != nil {
+				// Keep where it happened: the caller re-raises it.
+				res.panic = fmt.Sprintf("%v\n%s", p, debug.Stack())
+			}
 			done <- res
 		}()
 		res.r = answer()
@@ -54,7 +58,7 @@ func AnswerWithInterim(ctx context.Context, after time.Duration, answer func() R
 		res = <-done
 	}
 	if res.panic != nil {
-		panic(fmt.Sprint(res.panic))
+		panic(res.panic)
 	}
 	return res.r
 }

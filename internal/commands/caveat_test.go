@@ -223,3 +223,24 @@ func TestExcludedPlatforms(t *testing.T) {
 		t.Errorf("a plainly named platform: %v", res.Query.Platforms)
 	}
 }
+
+// panicky is an offers source that panics, standing in for a bug.
+type panicky struct{}
+
+func (panicky) Snapshot(context.Context) stock.Snapshot { panic("bug") }
+
+// TestAnswerNeverPanics: a bug in one answer gets a short apology in the
+// asker's language, not a crash or silence.
+func TestAnswerNeverPanics(t *testing.T) {
+	cat, err := catalog.Load(configs.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := commands.NewRouter(cat, panicky{})
+	if got := ask(r, "哪家有4090").Text; !strings.Contains(got, "出错了") {
+		t.Errorf("zh: %q", got)
+	}
+	if got := ask(r, "which platform has a 4090 right now").Text; !strings.Contains(got, "went wrong") {
+		t.Errorf("en: %q", got)
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/stock"
 )
 
 // PlanResult is a billing-mode answer (intent plan): each platform's price
@@ -32,6 +33,21 @@ type PlanRow struct {
 	HourlyCNY      catalog.Figure  `json:"hourly_cny_per_gpu_hour"`
 	HourlyTimesCNY [2]float64      `json:"hourly_times_period_cny"`
 	Source         string          `json:"source"`
+	// Stale is set when the figure shown (the plan price, else the hourly
+	// one) is an old list price (see stock.ListPriceStale).
+	Stale bool `json:"stale_price,omitempty"`
+}
+
+// figureMarks are the marks of a catalog figure: * unverified, 过时 old.
+func (r *Router) figureMarks(f catalog.Figure, en bool) string {
+	s := ""
+	if !f.Verified {
+		s += markUnverified
+	}
+	if stock.ListPriceStale(f.AsOf, r.now(), r.listPriceMaxAge) {
+		s += pick1(en, "（过时）", " (old)")
+	}
+	return s
 }
 
 // modeName names a billing mode; modeHours are the wall-clock hours of one
@@ -75,7 +91,7 @@ func (r *Router) planAnswer(_ context.Context, res *Result) {
 	for _, row := range pr.Rows {
 		plan := pick1(en, "没有记录", "none on record")
 		if row.PlanCNY != nil {
-			plan = figureText(*row.PlanCNY)
+			plan = figureText(*row.PlanCNY) + r.figureMarks(*row.PlanCNY, en)
 		}
 		offered := pick1(en, "有", "yes")
 		if !row.Offered {
@@ -85,6 +101,7 @@ func (r *Router) planAnswer(_ context.Context, res *Result) {
 		if row.HourlyTimesCNY[1] > row.HourlyTimesCNY[0]+0.5 {
 			times += fmt.Sprintf("-%.0f", row.HourlyTimesCNY[1])
 		}
+		times += r.figureMarks(row.HourlyCNY, en)
 		if mode == ModeSpot {
 			times = figureText(row.HourlyCNY)
 		}
@@ -98,6 +115,7 @@ func (r *Router) planAnswer(_ context.Context, res *Result) {
 	} else {
 		rep.Notes = append(rep.Notes, pick1(en, "竞价实例随时可能被回收，要能断点续训（见“竞价实例被回收”）。", "Spot instances can be reclaimed at any time; checkpoint so you can resume."))
 	}
+	rep.Notes = append(rep.Notes, r.planLegend(pr.Rows, en)...)
 	res.Reply = rep
 }
 
@@ -114,15 +132,21 @@ func (r *Router) planRows(q Query) []PlanRow {
 			h := catalog.PlanModes[q.BillingMode]
 			row.HourlyTimesCNY = [2]float64{pr.CNYPerHour.Low * h, pr.CNYPerHour.High * h}
 			row.Source = Cite(r.cat, p.ID, pr.CNYPerHour, q.English)
+			shown := pr.CNYPerHour
 			if pl, ok := pr.PlanFor(q.BillingMode); ok {
 				f := pl.CNY
 				row.PlanCNY = &f
 				row.Source = Cite(r.cat, p.ID, f, q.English)
+				shown = f
 			}
+			row.Stale = stock.ListPriceStale(shown.AsOf, r.now(), r.listPriceMaxAge)
 			rows = append(rows, row)
 		}
 	}
 	sort.SliceStable(rows, func(i, j int) bool {
+		if rows[i].Stale != rows[j].Stale {
+			return !rows[i].Stale
+		}
 		if (rows[i].PlanCNY != nil) != (rows[j].PlanCNY != nil) {
 			return rows[i].PlanCNY != nil
 		}
@@ -170,19 +194,49 @@ func (r *Router) planVerdict(pr *PlanResult, q Query, withPlan int, en bool) str
 		}
 		return fmt.Sprintf(pick1(en, "%s：有竞价实例的是 %s；竞价价格随行情变，目录里没有具体数字。", "%s: spot instances exist on %s; spot prices move with the market and none is on record."), what, joinIDs(offered, en))
 	}
-	cheapest := pr.Rows[0]
+	// The cheapest hourly figure among verified, current ones when there
+	// are any: a verdict never rests on a doubtful price unmarked.
+	cheapest, found := pr.Rows[0], false
 	for _, row := range pr.Rows {
-		if row.HourlyTimesCNY[0] < cheapest.HourlyTimesCNY[0] {
-			cheapest = row
+		trusted := row.HourlyCNY.Verified && !row.Stale
+		if trusted && (!found || row.HourlyTimesCNY[0] < cheapest.HourlyTimesCNY[0]) {
+			cheapest, found = row, true
 		}
 	}
-	hourly := fmt.Sprintf(pick1(en, "按量标价折算最低 %s %s 约 %.0f 元/%s（%.2f 元/卡时 × %g 小时）", "at pay-as-you-go list prices the lowest is %s %s, about %.0f CNY per %s (%.2f CNY/GPU-h × %g h)"),
-		r.platformName(cheapest.Platform, en), cheapest.GPU, cheapest.HourlyTimesCNY[0], periodWord(pr.Mode, en), cheapest.HourlyCNY.Low, catalog.PlanModes[pr.Mode])
+	hourly := fmt.Sprintf(pick1(en, "按量标价折算最低 %s %s 约 %.0f 元/%s（%.2f%s 元/卡时 × %g 小时）", "at pay-as-you-go list prices the lowest is %s %s, about %.0f CNY per %s (%.2f%s CNY/GPU-h × %g h)"),
+		r.platformName(cheapest.Platform, en), cheapest.GPU, cheapest.HourlyTimesCNY[0], periodWord(pr.Mode, en), cheapest.HourlyCNY.Low, r.figureMarks(cheapest.HourlyCNY, en), catalog.PlanModes[pr.Mode])
+	for _, row := range pr.Rows {
+		if row.PlanCNY != nil {
+			// The first row with a plan price (current ones rank first).
+			best = row
+			break
+		}
+	}
 	if withPlan > 0 {
-		return fmt.Sprintf(pick1(en, "%s%s：目录里有 %s %s 的%s价 %s 元（%s）；%s。", "%s %s: on record, %s %s at %s CNY per %s (%s); %s."),
-			what, mode, r.platformName(best.Platform, en), best.GPU, mode, figureText(*best.PlanCNY), best.Source, hourly)
+		return fmt.Sprintf(pick1(en, "%s%s：目录里有 %s %s 的%s价 %s%s 元（%s）；%s。", "%s %s: on record, %s %s %s price %s%s CNY (%s); %s."),
+			what, mode, r.platformName(best.Platform, en), best.GPU, mode, figureText(*best.PlanCNY), r.figureMarks(*best.PlanCNY, en), best.Source, hourly)
 	}
 	return fmt.Sprintf(pick1(en, "%s%s：目录里没有%s价；%s。", "%s %s: no %s price on record; %s."), what, mode, mode, hourly)
+}
+
+// planLegend explains the marks the plan rows carry.
+func (r *Router) planLegend(rows []PlanRow, en bool) []string {
+	var out []string
+	unverified := false
+	var stale []OfferRow
+	for _, row := range rows {
+		unverified = unverified || !row.HourlyCNY.Verified || row.PlanCNY != nil && !row.PlanCNY.Verified
+		if row.Stale {
+			stale = append(stale, OfferRow{Platform: row.Platform, Caveats: []stock.Caveat{stock.CaveatStalePrice}})
+		}
+	}
+	if unverified {
+		out = append(out, unverifiedFigureNote(en))
+	}
+	if l := r.staleLine(stale, en); l != "" {
+		out = append(out, l+pick1(en, "，排在后面。", "; ranked last."))
+	}
+	return out
 }
 
 func periodWord(mode string, en bool) string {

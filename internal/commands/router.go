@@ -9,6 +9,9 @@ package commands
 
 import (
 	"context"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -221,13 +224,25 @@ func (r *Router) Handle(ctx context.Context, msg chat.Message) chat.Reply {
 // Answer understands the message, applies the conversation (a pick after
 // an ask-back, "详情", a parameter change after an estimate) and runs the
 // intent's handler.
-func (r *Router) Answer(ctx context.Context, msg chat.Message) Result {
+func (r *Router) Answer(ctx context.Context, msg chat.Message) (res Result) {
+	defer func() {
+		// A bug in one answer must not leave the chat silent: say so in
+		// the asker's language, and log where it happened.
+		if p := recover(); p != nil {
+			slog.Error("commands: panic while answering", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			en := answerEnglish(msg.Text, r.chatEn)
+			res = Result{Query: Query{Intent: IntentUnknown, English: en}, Reply: chat.Reply{English: en, Title: pick1(en,
+				"这个问题我这边出错了，没能回答（已记录）。换个说法再问，或者先问别的。",
+				"Something went wrong on my side answering this (logged). Try asking another way, or ask something else.")}}
+			res.Text = chat.PlainText(res.Reply)
+		}
+	}()
 	q := r.u.Understand(msg.Text)
 	conv := r.conversation(msg)
 	if conv != nil {
 		q = r.inContext(conv, q)
 	}
-	res := r.answer(ctx, q, msg)
+	res = r.answer(ctx, q, msg)
 	if conv != nil {
 		r.remember(msg, res)
 	}
