@@ -138,7 +138,7 @@ func (a *App) Estimate(ctx context.Context, job billing.Job, format string, w io
 // configured / error, offers, latency, skipped example rows) and the
 // offers with their caveats, times in the configured zone.
 func (a *App) writePollTables(w io.Writer, snap stock.Snapshot, offers []stock.Offer) {
-	t := &chat.Table{Header: []string{"provider", "status", "offers", "latency", "failures", "data from", "error"}}
+	t := &chat.Table{Header: []string{"provider", "status", "offers", "latency", "failures", "fetched", "error"}}
 	for _, p := range snap.Providers {
 		fetched := ""
 		if !p.FetchedAt.IsZero() {

@@ -245,7 +245,7 @@ func (r *Router) failureLines(snap stock.Snapshot, en bool) []string {
 			out = append(out, fmt.Sprintf(pick1(en, "⚠ %s 最近一次获取失败：%s，显示的是%s的数据。", "⚠ %s failed just now: %s; showing data from %s."), name, why, Age(r.now().Sub(p.FetchedAt), en)))
 		case stock.StatusOK:
 			if p.Err != "" {
-				out = append(out, fmt.Sprintf(pick1(en, "⚠ %s 部分数据读取失败（%s），这些平台的库存未知。", "⚠ %s: part of the data failed (%s); their stock is unknown."), name, r.failedPlatforms(p, en)))
+				out = append(out, fmt.Sprintf(pick1(en, "⚠ %s有一部分没读出来（%s），这些平台的数字可能不全。", "⚠ %s: part of the data could not be read (%s); figures for them may be incomplete."), name, r.failedPlatforms(p, en)))
 			}
 		}
 	}

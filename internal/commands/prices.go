@@ -170,6 +170,10 @@ func (r *Router) platformShort(p *catalog.Platform, q Query, en bool) chat.Reply
 	if len(parts) == 0 {
 		title = p.DisplayName(en) + pick1(en, " 计费规则", ": billing rules")
 	}
+	if len(prices) == 0 && len(q.GPUs) > 0 {
+		// The card asked about has no list price here: say so first.
+		title = r.noListPrice(p, q, en) + " " + title
+	}
 	rep := chat.Reply{Title: title}
 	st := p.Storage
 	if f := st.DataDiskCNYPerGBDay; f != nil {
@@ -319,7 +323,7 @@ func (r *Router) platformPrices(p *catalog.Platform, q Query, en bool) chat.Repl
 	if len(t.Rows) > 0 {
 		rep.Table = t
 	} else {
-		rep.Notes = append(rep.Notes, pick1(en, "目录里没有这个平台的 GPU 标价。", "The catalog has no GPU list prices for this platform."))
+		rep.Notes = append(rep.Notes, r.noListPrice(p, q, en))
 	}
 	for _, row := range t.Rows {
 		if strings.HasSuffix(row[1], "*") {
@@ -329,6 +333,22 @@ func (r *Router) platformPrices(p *catalog.Platform, q Query, en bool) chat.Repl
 	}
 	rep.Notes = append(rep.Notes, pick1(en, "以上是目录标价，不是实时库存；问“"+p.DisplayName(en)+" 的 4090 还有吗”查库存。", "These are catalog list prices, not live stock."))
 	return rep
+}
+
+// noListPrice says that the catalog has no list price for the asked GPUs on
+// p (or none at all), and which GPUs it does have there.
+func (r *Router) noListPrice(p *catalog.Platform, q Query, en bool) string {
+	var have []string
+	for _, pr := range p.Prices {
+		if !slices.Contains(have, pr.GPU) {
+			have = append(have, pr.GPU)
+		}
+	}
+	if len(q.GPUs) == 0 || len(have) == 0 {
+		return pick1(en, "目录里没有这个平台的 GPU 标价。", "The catalog has no GPU list prices for this platform.")
+	}
+	return fmt.Sprintf(pick1(en, "目录里没有 %s 的 %s 标价（有的是：%s）。", "The catalog has no %s list price on %s (it has: %s)."),
+		pick1(en, p.DisplayName(en), joinIDs(q.NamedGPUs, en)), pick1(en, joinIDs(q.NamedGPUs, en), p.DisplayName(en)), strings.Join(have, pick1(en, "、", ", ")))
 }
 
 func (r *Router) listRow(p *catalog.Platform, pr catalog.Price) OfferRow {

@@ -342,10 +342,10 @@ func (r *Router) stockVerdict(rows []OfferRow, snap stock.Snapshot, q Query) str
 	switch {
 	case len(live) == 0 && len(replayed) > 0:
 		return fmt.Sprintf(pick1(en, "%s：%s。录制回放里%s，%s（%s），不代表现在的库存%s。", "%s: %s. In the replayed recordings %s, %s (%s); not current stock%s."),
-			name, r.noLiveReason(snap, en), r.cheapestPhrase(replayed[0], en), freePhrase(replayed[0], en), sourceCell(replayed[0], en), r.cheaperDoubt(replayed, en))
+			name, r.noLiveReason(snap, en), r.cheapestPhrase(replayed[0], q), freePhrase(replayed[0], en), sourceCell(replayed[0], en), r.cheaperDoubt(replayed, en))
 	case len(live) > 0:
 		return fmt.Sprintf(pick1(en, "%s 有货：%d 个平台，最便宜 %s %s，%s（%s）%s。", "%s is available on %d platforms; cheapest %s at %s, %s (%s)%s."),
-			name, len(platforms), r.platformName(live[0].Platform, en), priceWithUnit(live[0], en), freePhrase(live[0], en), sourceCell(live[0], en), r.cheaperDoubt(live, en))
+			name, len(platforms), r.offerName(live[0], q), priceWithUnit(live[0], en), freePhrase(live[0], en), sourceCell(live[0], en), r.cheaperDoubt(live, en))
 	case best.Source == string(stock.SourceLive) && best.Available != nil && !*best.Available:
 		return fmt.Sprintf(pick1(en, "%s 现在都没货（%s）；发“%s 有货了提醒我”，有货时 @你。", "%s is sold out everywhere (%s); say “notify me when a %s is available”."),
 			name, sourceCell(best, en), q.GPU)
@@ -360,7 +360,7 @@ func (r *Router) stockVerdict(rows []OfferRow, snap stock.Snapshot, q Query) str
 		}
 	}
 	return fmt.Sprintf(pick1(en, "%s：%s。最低 %s %s（%s），库存未知%s。", "%s: %s. Lowest %s at %s (%s); stock unknown%s."),
-		name, r.noLiveReason(snap, en), r.platformName(best.Platform, en), priceWithUnit(best, en), sourceCell(best, en), r.cheaperDoubt(same, en))
+		name, r.noLiveReason(snap, en), r.offerName(best, q), priceWithUnit(best, en), sourceCell(best, en), r.cheaperDoubt(same, en))
 }
 
 // cheaperDoubt names a row cheaper than the first of rows that was ranked
@@ -469,12 +469,22 @@ func (r *Router) platformName(id string, en bool) string {
 
 // cheapestPhrase names the first available row in a verdict: "最便宜有货的是
 // AutoDL 2.18 元/卡时", or without a price "有货的是 AutoDL（价格未知）".
-func (r *Router) cheapestPhrase(row OfferRow, en bool) string {
-	name := r.platformName(row.Platform, en)
+func (r *Router) cheapestPhrase(row OfferRow, q Query) string {
+	en := q.English
+	name := r.offerName(row, q)
 	if row.PriceCNY == nil && row.ListPriceCNY == 0 {
 		return fmt.Sprintf(pick1(en, "有货的是 %s（价格未知）", "%s has some (price unknown)"), name)
 	}
 	return fmt.Sprintf(pick1(en, "最便宜有货的是 %s %s", "the cheapest available is %s at %s"), name, priceWithUnit(row, en))
+}
+
+// offerName names a row's platform in a verdict, and its GPU when the
+// question named none ("便宜点的卡").
+func (r *Router) offerName(row OfferRow, q Query) string {
+	if len(q.GPUs) == 0 {
+		return r.platformName(row.Platform, q.English) + " " + row.GPU
+	}
+	return r.platformName(row.Platform, q.English)
 }
 
 // priceWithUnit is the price cell with its unit, or "价格未知" when the

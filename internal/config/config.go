@@ -314,6 +314,9 @@ func (d Duration) check(key string) error {
 	return nil
 }
 
+// MinPollInterval is the shortest "@every" poll schedule accepted.
+const MinPollInterval = 30 * time.Second
+
 // Default returns the built-in defaults: embedded store in ./data, catalog
 // list prices, no live provider, no replay.
 func Default() Config {
@@ -492,8 +495,14 @@ func (c Config) Validate() error {
 		return fmt.Errorf("http.addr: %q is not host:port (e.g. :8080)", c.HTTP.Addr)
 	}
 	if sc := c.Stock.Poll.Schedule; sc != "" {
-		if _, err := cron.ParseStandard(sc); err != nil {
+		s, err := cron.ParseStandard(sc)
+		if err != nil {
 			return fmt.Errorf("stock.poll.schedule: %q is not a cron spec (e.g. \"*/2 * * * *\" or \"@every 2m\")", sc)
+		}
+		// The platforms ask for gentle polling (stock-apis.md: at least
+		// 30 s per platform); cron specs are at least a minute apart.
+		if every, ok := s.(cron.ConstantDelaySchedule); ok && every.Delay < MinPollInterval {
+			return fmt.Errorf("stock.poll.schedule: %q polls more often than every %v, which the platforms rate-limit", sc, MinPollInterval)
 		}
 	}
 	if sc := c.Storage.DigestSchedule; sc != "" {

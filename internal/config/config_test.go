@@ -77,6 +77,8 @@ func TestBadConfig(t *testing.T) {
 		{"wechat qr dir", "wechat:\n  qr_code_png: /nonexistent/dir/qr.png\n", "wechat.qr_code_png"},
 		{"http addr", "http:\n  addr: nonsense\n", "http.addr"},
 		{"poll schedule", "stock:\n  poll:\n    schedule: every two minutes\n", "stock.poll.schedule"},
+		{"poll every 0s", "stock:\n  poll:\n    schedule: \"@every 0s\"\n", "stock.poll.schedule"},
+		{"poll every 5s", "stock:\n  poll:\n    schedule: \"@every 5s\"\n", "rate-limit"},
 		{"interim", "stock:\n  interim_after: soon\n", "stock.interim_after"},
 	}
 	for _, c := range cases {

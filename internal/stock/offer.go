@@ -36,8 +36,9 @@ type Offer struct {
 	// Total is the number of GPUs of this kind, when the platform says.
 	Total *int `json:"total,omitempty"`
 	// CNYPerGPUHour is the price per GPU-hour in CNY; 0 when the source
-	// gives no price (AutoDL's stock API).
-	CNYPerGPUHour float64 `json:"price_cny_per_hour"`
+	// gives no price (AutoDL's stock API), and then left out of JSON: a
+	// missing price is never shown as zero.
+	CNYPerGPUHour float64 `json:"price_cny_per_hour,omitempty"`
 	// PriceHigh is the top of a list-price range (catalog offers only).
 	PriceHigh float64 `json:"price_high_cny_per_hour,omitempty"`
 	// OriginalPrice and Currency are the price as the platform gave it, per
@@ -50,7 +51,7 @@ type Offer struct {
 	// ObservedAt is when the figure was observed: fetch time for live; for
 	// replay the recording time (a stamp in the file name or the directory's
 	// RECORDED_AT file; zero when unknown); the price date for catalog.
-	ObservedAt time.Time `json:"as_of"`
+	ObservedAt time.Time `json:"as_of,omitzero"`
 	// AsOfText is the catalog price's own date text ("2026-08") when
 	// ObservedAt is only approximate.
 	AsOfText string `json:"as_of_text,omitempty"`

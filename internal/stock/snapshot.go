@@ -30,7 +30,7 @@ type ProviderSnapshot struct {
 	Status   Status  `json:"status"`
 	Offers   []Offer `json:"offers"`
 	// FetchedAt is the time of the last successful fetch (zero if none).
-	FetchedAt time.Time `json:"fetched_at"`
+	FetchedAt time.Time `json:"fetched_at,omitzero"`
 	// Err is the last error text; with StatusOK it is a warning about
 	// inputs that failed while others answered (a *PartialError).
 	Err string `json:"error,omitempty"`
