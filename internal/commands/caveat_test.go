@@ -75,7 +75,7 @@ func TestStockCaveatsTravel(t *testing.T) {
 	if first := tableLines(full, "AutoDL"); !strings.Contains(full, "平台") || len(first) == 0 {
 		t.Fatalf("no AutoDL rows:\n%s", full)
 	}
-	if i, j := strings.Index(full, "2.09‡"), strings.Index(full, "AutoDL   RTX 4090  2.18"); i < j {
+	if i, j := strings.Index(full, "2.09‡"), strings.Index(full, "AutoDL   RTX 4090  2.18"); i < 0 || j < 0 || i < j {
 		t.Errorf("the unverified 恒源云 price is ranked above AutoDL's verified one:\n%s", full)
 	}
 	mustContain(t, zh.Text, "恒源云 2.09‡ 更低，但价格单位未核实")
@@ -83,7 +83,7 @@ func TestStockCaveatsTravel(t *testing.T) {
 	if l := tableLines(full, "矩池云"); len(l) == 0 || !regexp.MustCompile(`\s3\?\s`).MatchString(l[0]) {
 		t.Errorf("矩池云 row without the ? mark: %q", l)
 	}
-	mustContain(t, full, "? 矩池云接口的空闲数")
+	mustContain(t, full, "空闲数带“?”的：矩池云接口的空闲数常不准")
 	// RunPod: a level, never "1".
 	rp := tableLines(full, "RunPod")
 	if len(rp) == 0 || !strings.Contains(rp[0], "充足") {
@@ -101,7 +101,7 @@ func TestStockCaveatsTravel(t *testing.T) {
 	if len(tableLines(full, "AutoDL")) != 2 || regions["西北B区"] != 1 || regions["西北企业区"] != 1 {
 		t.Errorf("want one AutoDL 4090 row per region, got %q", tableLines(full, "AutoDL"))
 	}
-	mustContain(t, full, "AutoDL RTX 4090 各接口的空闲数不一致", "215", "表中用机器列表（西北B区）的 2")
+	mustContain(t, full, "AutoDL RTX 4090 其他接口给的空闲数", "开发者库存接口（全平台）215?", "表中用机器列表（西北B区）的 2", "AutoDL开发者库存接口的空闲数不一定开得出来")
 	// No example rows from API documentation.
 	all := ask(r, "各平台都有什么卡")
 	for _, text := range []string{full, all.Text, all.FullText} {
@@ -110,10 +110,10 @@ func TestStockCaveatsTravel(t *testing.T) {
 		}
 	}
 	// The short form carries the marks' legend too.
-	mustContain(t, zh.Text, "? 矩池云接口的空闲数")
+	mustContain(t, zh.Text, "空闲数带“?”的：矩池云接口的空闲数常不准")
 
 	en := ask(r, "which platform has a 4090 right now")
-	mustContain(t, en.FullText, "2.09‡", "‡ GPUShare (Hengyuan Cloud) does not document its price unit", "plenty", "endpoints disagree")
+	mustContain(t, en.FullText, "2.09‡", "‡ GPUShare (Hengyuan Cloud) does not document its price unit", "plenty", "other endpoints' free counts", "(all regions) 215?")
 	if strings.Contains(en.FullText, "充足") {
 		t.Errorf("English answer shows a Chinese level:\n%s", en.FullText)
 	}
@@ -242,5 +242,42 @@ func TestAnswerNeverPanics(t *testing.T) {
 	}
 	if got := ask(r, "which platform has a 4090 right now").Text; !strings.Contains(got, "went wrong") {
 		t.Errorf("en: %q", got)
+	}
+}
+
+// fixed is a provider that returns the same offers every time.
+type fixed struct {
+	name   string
+	offers []stock.Offer
+}
+
+func (f fixed) Name() string                                 { return f.name }
+func (f fixed) Fetch(context.Context) ([]stock.Offer, error) { return f.offers, nil }
+
+// TestMergedMachinesHonest: machines of one region are one row priced
+// "from" the cheapest, and under a price limit the row counts only the
+// machines at that price.
+func TestMergedMachinesHonest(t *testing.T) {
+	cat, err := catalog.Load(configs.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := func() time.Time { return recordedAt }
+	m := func(free int, price float64) stock.Offer {
+		return stock.Offer{Platform: "autodl", GPU: "RTX 4090", Region: "west-B", Free: stock.IntPtr(free), CNYPerGPUHour: price,
+			Source: stock.SourceLive, Scope: stock.ScopeMachine, Endpoint: stock.EndpointWebMachines, ObservedAt: recordedAt, Verified: true}
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	board := stock.NewBoard([]stock.Provider{fixed{"autodl", []stock.Offer{m(2, 2.18), m(3, 2.05)}}}, stock.BoardOptions{Now: now, MaxAge: -1, Log: log})
+	board.Refresh(context.Background())
+	r := commands.NewRouter(cat, board, commands.WithClock(now))
+	all := ask(r, "autodl 4090 还有吗")
+	if len(all.Offers) != 1 || *all.Offers[0].Free != 5 || !all.Offers[0].PriceFrom || all.Offers[0].Region != "西北B区" {
+		t.Fatalf("want one 西北B区 row, 5 free, priced from 2.05: %+v\n%s", all.Offers, all.Text)
+	}
+	mustContain(t, all.Text, "2.05起")
+	under := ask(r, "autodl 4090 2块1以下")
+	if len(under.Offers) != 1 || *under.Offers[0].Free != 3 || under.Offers[0].PriceFrom {
+		t.Fatalf("under 2.1: want the 2.05 machine's 3 free only: %+v\n%s", under.Offers, under.Text)
 	}
 }

@@ -3,7 +3,6 @@ package commands
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/labgpu/bot/internal/stock"
@@ -132,7 +131,7 @@ func (r *Router) legendLines(rows []OfferRow, en bool) []string {
 		doubts = append(doubts, fmt.Sprintf(pick1(en, "%s开发者库存接口的空闲数不一定开得出来（一个公开的 AutoDL 客户端 2026-08 实测对不上）", "%s's developer stock API counts may not be creatable (a public AutoDL client found a mismatch, 2026-08)"), strings.Join(advisory, sep)))
 	}
 	if len(doubts) > 0 {
-		parts = append(parts, markCount+" "+strings.Join(doubts, pick1(en, "，", ", "))+pick1(en, "，以开机页为准", "; check before paying"))
+		parts = append(parts, pick1(en, "空闲数带“?”的：", "free counts marked “?”: ")+strings.Join(doubts, pick1(en, "，", ", "))+pick1(en, "，以开机页为准", "; check before paying"))
 	}
 	if len(levels) > 0 {
 		parts = append(parts, fmt.Sprintf(pick1(en, "%s只给库存档位，不给数量", "%s gives a stock level, not a count"), strings.Join(levels, sep)))
@@ -178,24 +177,51 @@ func (r *Router) listPriceMonths() int {
 	return stock.DefaultListPriceMaxAgeMonths
 }
 
-// disagreeLines say, for each shown row whose figure other endpoints
-// contradict, what each said and which the table uses.
+// disagreeLines say, for each shown row that other endpoints gave other
+// free counts for, what each said (with its marks) and which the table
+// uses: "不一致" when they count the same place, else only what they said.
 func (r *Router) disagreeLines(rows []OfferRow, en bool) []string {
 	var out []string
 	for _, row := range rows {
-		if !row.Disagree {
+		if !row.Differs {
 			continue
 		}
 		var said []string
 		for _, f := range row.Others {
-			if f.Free == nil {
+			if f.Free == nil || f.Level != "" {
 				continue
 			}
-			said = append(said, figurePlace(f, en)+pick1(en, "", " ")+strconv.Itoa(*f.Free))
+			said = append(said, figurePlace(f, en)+pick1(en, "", " ")+freeCell(figureRow(row.Platform, f), en))
 		}
-		used := figurePlace(stock.Figure{Endpoint: row.Endpoint, Scope: row.Scope, Region: regionText(row.Region, en)}, en)
-		out = append(out, fmt.Sprintf(pick1(en, "%s %s 各接口的空闲数不一致：%s；表中用%s的 %s。", "%s %s: endpoints disagree on the free count: %s; the table uses the %s figure (%s)."),
-			r.platformName(row.Platform, en), row.GPU, strings.Join(said, pick1(en, "，", ", ")), used, freeCell(row, en)))
+		used := figurePlace(stock.Figure{Endpoint: row.Endpoint, Scope: row.Scope, Region: row.Region}, en)
+		head := pick1(en, "%s %s 其他接口给的空闲数：%s；表中用%s的 %s。", "%s %s: other endpoints' free counts: %s; the table uses the %s figure (%s).")
+		if row.Disagree {
+			head = pick1(en, "%s %s 各接口的空闲数不一致：%s；表中用%s的 %s。", "%s %s: endpoints disagree on the free count: %s; the table uses the %s figure (%s).")
+		}
+		out = append(out, fmt.Sprintf(head, r.platformName(row.Platform, en), row.GPU, strings.Join(said, pick1(en, "，", ", ")), used, freeCell(row, en)))
+	}
+	return out
+}
+
+// figureRow is another endpoint's figure as a row, for its free cell and
+// its legend.
+func figureRow(platform string, f stock.Figure) OfferRow {
+	return OfferRow{Platform: platform, Free: f.Free, Level: f.Level, Caveats: f.Caveats, Verified: true}
+}
+
+// withOthers is rows plus the other endpoints' figures of the rows whose
+// figures the answer lists (disagreeLines), for the legend.
+func withOthers(rows []OfferRow) []OfferRow {
+	out := rows
+	for _, row := range rows {
+		if !row.Differs {
+			continue
+		}
+		for _, f := range row.Others {
+			if f.Free != nil && f.Level == "" {
+				out = append(out[:len(out):len(out)], figureRow(row.Platform, f))
+			}
+		}
 	}
 	return out
 }
@@ -208,6 +234,8 @@ func figurePlace(f stock.Figure, en bool) string {
 		return name + pick1(en, "（全平台）", " (all regions)")
 	case f.Region != "":
 		return name + pick1(en, "（", " (") + regionText(f.Region, en) + pick1(en, "）", ")")
+	case f.Scope == stock.ScopeMachine:
+		return name
 	case f.Scope == stock.ScopeRegion:
 		return name + pick1(en, "（地区不明）", " (region unknown)")
 	}
@@ -238,26 +266,29 @@ func (r *Router) failureLines(snap stock.Snapshot, en bool) []string {
 			out = append(out, fmt.Sprintf(pick1(en, "⚠ 录制回放没有读到：%s，下面没有回放数据。", "⚠ No recording was read: %s; nothing below is from a recording."), why))
 			continue
 		}
+		switch {
+		case p.Status == stock.StatusStale && p.Err == "":
+			// Restored from before a restart and not refreshed yet:
+			// nothing failed.
+			out = append(out, fmt.Sprintf(pick1(en, "⚠ %s 的数据是%s的，还没刷新。", "⚠ %s data is from %s and not refreshed yet."), name, Age(r.now().Sub(p.FetchedAt), en)))
+			continue
+		}
 		switch p.Status {
 		case stock.StatusError:
 			out = append(out, fmt.Sprintf(pick1(en, "⚠ %s 数据获取失败：%s，它的库存未知。", "⚠ %s could not be read: %s; its stock is unknown."), name, why))
 		case stock.StatusStale:
 			out = append(out, fmt.Sprintf(pick1(en, "⚠ %s 最近一次获取失败：%s，显示的是%s的数据。", "⚠ %s failed just now: %s; showing data from %s."), name, why, Age(r.now().Sub(p.FetchedAt), en)))
 		case stock.StatusOK:
-			if p.Err != "" {
-				out = append(out, fmt.Sprintf(pick1(en, "⚠ %s有一部分没读出来（%s），这些平台的数字可能不全。", "⚠ %s: part of the data could not be read (%s); figures for them may be incomplete."), name, r.failedPlatforms(p, en)))
+			switch {
+			case p.Err == "":
+			case len(p.FailedPlatforms) == 0:
+				out = append(out, fmt.Sprintf(pick1(en, "⚠ %s有一部分数据读不了或明显不对，已丢掉，数字可能不全。", "⚠ %s: part of the data was unreadable or impossible and was dropped; figures may be incomplete."), name))
+			default:
+				out = append(out, fmt.Sprintf(pick1(en, "⚠ %s有一部分没读出来（%s），这些平台的数字可能不全。", "⚠ %s: part of the data could not be read (%s); figures for them may be incomplete."), name, r.platformNames(p.FailedPlatforms, en)))
 			}
 		}
 	}
 	return out
-}
-
-// failedPlatforms names the platforms of a partial failure.
-func (r *Router) failedPlatforms(p stock.ProviderSnapshot, en bool) string {
-	if len(p.FailedPlatforms) == 0 {
-		return reasonText(p.Reason, en)
-	}
-	return r.platformNames(p.FailedPlatforms, en)
 }
 
 // providerName names a provider: a platform's display name, or the replay
@@ -288,6 +319,8 @@ func reasonText(reason stock.FailReason, en bool) string {
 		return pick1(en, "回放目录里没有录制文件", "the replay directory holds no recordings")
 	case stock.ReasonPartial:
 		return pick1(en, "部分数据读取失败", "part of the data failed")
+	case stock.ReasonNetwork:
+		return pick1(en, "连不上", "could not connect")
 	}
-	return pick1(en, "连不上", "could not connect")
+	return pick1(en, "获取失败", "the fetch failed")
 }

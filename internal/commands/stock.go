@@ -62,6 +62,11 @@ type OfferRow struct {
 	// Disagree is set when one of them gives another free count.
 	Others   []stock.Figure `json:"others,omitempty"`
 	Disagree bool           `json:"disagree,omitempty"`
+	// Differs is set when another endpoint gave any other free count
+	// (comparable or not: a platform-wide one beside a region's).
+	Differs bool `json:"differs,omitempty"`
+	// PriceFrom marks the lowest price of machines priced differently.
+	PriceFrom bool `json:"price_from,omitempty"`
 	// Endpoint names the API of a platform with several; Scope is what
 	// the free count covers (machine, region, platform).
 	Endpoint string      `json:"endpoint,omitempty"`
@@ -109,47 +114,58 @@ func (r *Router) rowsFor(snap stock.Snapshot, q Query, now time.Time) (rows []Of
 			if len(q.Platforms) > 0 && !slices.Contains(q.Platforms, o.Platform) || slices.Contains(q.ExcludePlatforms, o.Platform) {
 				continue
 			}
-			offers = append(offers, o)
 			if o.Source != stock.SourceCatalog && (o.HasPrice() || q.MaxPriceCNY == 0) {
 				// An observed offer replaces the list price: one without a
 				// price of its own shows the list price beside its count
 				// (but cannot answer a price limit, so the list price stays).
 				observed[key{o.Platform, o.GPU}] = true
 			}
+			if q.MaxPriceCNY > 0 {
+				// Under the ceiling before merging, so a merged row counts
+				// only machines at that price. A list-price range whose low
+				// end is under it is kept, marked (PartlyUnder).
+				if !o.HasPrice() {
+					skippedNoPrice++
+					continue
+				}
+				if o.CNYPerGPUHour > q.MaxPriceCNY+1e-9 {
+					continue
+				}
+			}
+			offers = append(offers, o)
 		}
 	}
 	// One row per offer a person could rent: endpoints and machines that
 	// describe the same platform, GPU and region are folded together.
-	offers = stock.Merge(offers)
-	for _, o := range offers {
+	for _, o := range stock.Merge(offers) {
 		if o.Source == stock.SourceCatalog && observed[key{o.Platform, o.GPU}] {
 			continue
 		}
-		if q.MaxPriceCNY > 0 {
-			if !o.HasPrice() {
-				skippedNoPrice++
-				continue
-			}
-			// A list-price range whose low end is under the ceiling is
-			// kept, marked: "1.20-2.70" is partly "2 元以下" (by region
-			// and time), never wholly.
-			if o.CNYPerGPUHour > q.MaxPriceCNY+1e-9 {
-				continue
-			}
-		}
-		row := r.offerRow(o, now)
-		row.PartlyUnder = q.MaxPriceCNY > 0 && o.PriceHigh > q.MaxPriceCNY+1e-9
-		if !o.HasPrice() {
-			// A stock count without a price (AutoDL's stock API): show the
-			// catalog list price beside it, labelled as such.
-			if p, ok := r.cat.Platform(o.Platform); ok {
-				if pr, ok := p.PriceFor(o.GPU); ok {
-					row.ListPriceCNY, row.ListPriceHighCNY = pr.CNYPerHour.Low, pr.CNYPerHour.High
-				}
-			}
-		}
-		rows = append(rows, row)
+		rows = append(rows, r.stockRow(o, q, now))
 	}
+	sortRows(rows)
+	return rows, skippedNoPrice
+}
+
+// stockRow is an offer as a stock answer's row: a count without a price
+// (AutoDL's stock API) shows the catalog list price beside it, labelled.
+func (r *Router) stockRow(o stock.Offer, q Query, now time.Time) OfferRow {
+	row := r.offerRow(o, now)
+	row.PartlyUnder = q.MaxPriceCNY > 0 && o.PriceHigh > q.MaxPriceCNY+1e-9
+	if !o.HasPrice() {
+		if p, ok := r.cat.Platform(o.Platform); ok {
+			if pr, ok := p.PriceFor(o.GPU); ok {
+				row.ListPriceCNY, row.ListPriceHighCNY = pr.CNYPerHour.Low, pr.CNYPerHour.High
+			}
+		}
+	}
+	return row
+}
+
+// sortRows ranks rows: in stock, then unknown stock, then sold out; within
+// each, verified current prices, then unverified, then stale (trust); then
+// whole ranges before part-under ones; then cheapest first.
+func sortRows(rows []OfferRow) {
 	rank := func(x OfferRow) int {
 		switch {
 		case x.Available == nil:
@@ -170,9 +186,7 @@ func (r *Router) rowsFor(snap stock.Snapshot, q Query, now time.Time) (rows []Of
 		if rank(a) != rank(b) {
 			return rank(a) < rank(b)
 		}
-		// A verified, current price ranks before an unverified one, and
-		// both before a stale list price, whatever the figures: the
-		// verdict names a cheaper doubtful one (cheaperDoubt).
+		// The verdict names a cheaper doubtful one (cheaperDoubt).
 		if trust(a) != trust(b) {
 			return trust(a) < trust(b)
 		}
@@ -181,7 +195,6 @@ func (r *Router) rowsFor(snap stock.Snapshot, q Query, now time.Time) (rows []Of
 		}
 		return price(a) < price(b)
 	})
-	return rows, skippedNoPrice
 }
 
 // trust orders rows by how far their price can be trusted: 0 verified and
@@ -207,7 +220,7 @@ func offerRow(o stock.Offer, now time.Time) OfferRow {
 		Free: o.Free, Region: o.Region, Source: string(o.Source), Verified: o.Verified || o.Source != stock.SourceCatalog,
 		Stale: o.Stale, AgeSeconds: -1, PriceNote: o.Note, OriginalPrice: o.OriginalPrice, Currency: o.Currency,
 		GPUsPerInstance: o.GPUsPerInstance, Caveats: o.Caveats, Level: o.Level, Machines: o.Machines, Others: o.Others,
-		Disagree: o.Disagree(), Endpoint: o.Endpoint, Scope: o.Scope}
+		Disagree: o.Disagree(), Differs: o.Differs(), Endpoint: o.Endpoint, Scope: o.Scope, PriceFrom: o.PriceFrom}
 	if o.HasPrice() {
 		p := round2(o.CNYPerGPUHour)
 		row.PriceCNY = &p
@@ -415,7 +428,7 @@ func (r *Router) stockNotes(rows []OfferRow, en bool) []string {
 			break
 		}
 	}
-	notes = append(notes, r.legendLines(rows, en)...)
+	notes = append(notes, r.legendLines(withOthers(rows), en)...)
 	notes = append(notes, r.disagreeLines(rows, en)...)
 	for _, row := range rows {
 		if row.Currency == "USD" {
@@ -515,6 +528,10 @@ func priceCell(row OfferRow, en bool) string {
 	s := fmt.Sprintf("%.2f", *row.PriceCNY)
 	if row.PriceHighCNY > *row.PriceCNY {
 		s += fmt.Sprintf("-%.2f", row.PriceHighCNY)
+	}
+	if row.PriceFrom {
+		// Machines priced differently: the lowest of them.
+		s = pick1(en, s+"起", "from "+s)
 	}
 	return s + priceMarks(row)
 }

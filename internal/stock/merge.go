@@ -47,13 +47,14 @@ func RegionName(platform, region string) string {
 //     one with a price, one without caveats) and the rest go to its Others.
 //
 // The result keeps the order in which groups first appear; the input is
-// not changed. Offers of different sources or Stale flags are never
-// folded together.
+// not changed. Offers of different sources, Stale flags or GPUs per rental
+// unit (a 1-GPU and an 8-GPU bundle) are never folded together.
 func Merge(offers []Offer) []Offer {
 	type key struct {
 		platform, gpu string
 		source        Source
 		stale         bool
+		perInstance   int
 	}
 	var order []key
 	groups := map[key][]int{}
@@ -64,7 +65,7 @@ func Merge(offers []Offer) []Offer {
 			out = append(out, *o)
 			continue
 		}
-		k := key{o.Platform, o.GPU, o.Source, o.Stale}
+		k := key{o.Platform, o.GPU, o.Source, o.Stale, o.GPUsPerInstance}
 		if _, ok := groups[k]; !ok {
 			order = append(order, k)
 		}
@@ -184,7 +185,8 @@ func pickIndex(offers []Offer, ids []int) int {
 	}
 	best := 0
 	for j, i := range ids {
-		if score(&offers[i]) > score(&offers[ids[best]]) {
+		si, sb := score(&offers[i]), score(&offers[ids[best]])
+		if si > sb || si == sb && priceKey(offers[i]) < priceKey(offers[ids[best]]) {
 			best = j
 		}
 	}
@@ -228,6 +230,11 @@ func sumMachines(offers []Offer, ids []int) Offer {
 		total = addCount(total, m.Total)
 	}
 	kept.Free, kept.Total = free, total
+	for _, i := range ids {
+		if p := offers[i].CNYPerGPUHour; p != kept.CNYPerGPUHour && offers[i].HasPrice() {
+			kept.PriceFrom = true
+		}
+	}
 	return kept
 }
 
@@ -267,15 +274,32 @@ func bestIndex(offers []Offer) int {
 }
 
 func figureOf(o Offer) Figure {
-	return Figure{Endpoint: o.Endpoint, Scope: o.Scope, Region: o.Region, Free: o.Free, Level: o.Level, CNYPerGPUHour: o.CNYPerGPUHour, Caveats: o.Caveats}
+	return Figure{Endpoint: o.Endpoint, Scope: o.Scope, Region: RegionName(o.Platform, o.Region), Free: o.Free, Level: o.Level, CNYPerGPUHour: o.CNYPerGPUHour, Caveats: o.Caveats}
 }
 
 // Disagree reports whether another endpoint gave a different free count
-// for this offer's place (its region, or the whole platform): the figures
-// a reader should be told about.
+// for the same place: the same region (or both the whole platform) and
+// both counts, not levels. A platform-wide 215 beside one region's 2 is
+// not a disagreement (see Differs).
 func (o Offer) Disagree() bool {
 	for _, f := range o.Others {
-		if f.Free != nil && (o.Free == nil || *f.Free != *o.Free) {
+		if f.Level != "" || o.Level != "" || f.Free == nil || o.Free == nil || f.Region == "" && f.Scope != ScopePlatform {
+			continue
+		}
+		samePlace := f.Region == o.Region && (f.Scope == ScopePlatform) == (o.Scope == ScopePlatform)
+		if samePlace && *f.Free != *o.Free {
+			return true
+		}
+	}
+	return false
+}
+
+// Differs reports whether another endpoint gave a different free count
+// for the platform and GPU at all, comparable or not: answers list them
+// so a reader sees every figure.
+func (o Offer) Differs() bool {
+	for _, f := range o.Others {
+		if f.Level == "" && f.Free != nil && (o.Free == nil || *f.Free != *o.Free) {
 			return true
 		}
 	}

@@ -79,8 +79,11 @@ type Offer struct {
 	// Endpoint names the API the figure came from when a platform has
 	// several (EndpointESDGlobal, …); empty when it has one.
 	Endpoint string `json:"endpoint,omitempty"`
-	// Machines is how many machine rows Merge folded into this offer.
-	Machines int `json:"machines,omitempty"`
+	// Machines is how many machine rows Merge folded into this offer;
+	// PriceFrom is set when their prices differ, so the price is the
+	// lowest ("2.05 起"), not every machine's.
+	Machines  int  `json:"machines,omitempty"`
+	PriceFrom bool `json:"price_from,omitempty"`
 	// Others are the figures other endpoints gave for the same platform
 	// and GPU that Merge folded into this offer (see Merge).
 	Others []Figure `json:"others,omitempty"`

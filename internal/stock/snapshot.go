@@ -66,7 +66,10 @@ const (
 	ReasonNoRecordings FailReason = "no_recordings"
 	// ReasonPartial: some inputs failed while others answered.
 	ReasonPartial FailReason = "partial"
+	// ReasonNetwork: no answer at all (refused, reset, DNS).
 	ReasonNetwork FailReason = "network"
+	// ReasonFailed: any other failure (a provider bug, a cancelled fetch).
+	ReasonFailed FailReason = "failed"
 )
 
 // Classify returns the FailReason of a fetch error ("" for nil).
@@ -92,10 +95,17 @@ func Classify(err error) FailReason {
 		return ReasonBadResponse
 	}
 	var ne net.Error
-	if errors.As(err, &ne) && ne.Timeout() {
-		return ReasonTimeout
+	if errors.As(err, &ne) {
+		if ne.Timeout() {
+			return ReasonTimeout
+		}
+		return ReasonNetwork
 	}
-	return ReasonNetwork
+	var oe *net.OpError
+	if errors.As(err, &oe) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) {
+		return ReasonNetwork
+	}
+	return ReasonFailed
 }
 
 // Snapshot is the combined view of all providers at one time.
