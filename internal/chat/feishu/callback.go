@@ -302,9 +302,13 @@ const unsupportedText = "目前只支持文字消息"
 // process gates one event, deduplicates its message_id, asks the Handler
 // and sends the reply.
 func (b *Bot) process(ctx context.Context, j job) {
+	var interimID, chatID string
 	defer func() {
 		if p := recover(); p != nil {
 			b.log.Error("feishu: panic while handling a message", "event_id", j.ev.EventV2Base.Header.EventID, "panic", fmt.Sprint(p))
+			if interimID != "" {
+				b.finishInterim(context.WithoutCancel(ctx), interimID, chatID, "出错了，这次没能回答，请再问一次。")
+			}
 		}
 	}()
 	eventID := j.ev.EventV2Base.Header.EventID
@@ -326,24 +330,34 @@ func (b *Bot) process(ctx context.Context, j job) {
 		b.log.Debug("feishu message already answered", "event_id", eventID, "message_id", msg.ID)
 		return
 	}
+	chatID = msg.ChatID
 	var reply chat.Reply
-	var interimID string
 	if v == Unsupported {
 		reply = chat.Reply{Lines: []string{unsupportedText}}
 	} else {
-		reply, interimID = b.answerMessage(ctx, msg)
+		reply = b.answerMessage(ctx, msg, &interimID)
 	}
 	if reply.Empty() {
+		if interimID != "" {
+			b.finishInterim(ctx, interimID, msg.ChatID, "（没有要回复的内容）")
+		}
 		return
 	}
 	if interimID != "" {
 		// The "查询中…" card becomes the answer.
-		err := b.Update(ctx, interimID, msg.ChatID, reply, msg.ID, "reply:"+msg.ID)
-		if err == nil {
+		patched, err := b.Update(ctx, interimID, msg.ChatID, reply, msg.ID, "reply:"+msg.ID)
+		switch {
+		case err == nil:
 			b.log.Info("feishu: answered in place", "message_id", msg.ID, "chat_id", msg.ChatID, "latency_ms", b.opts.Now().Sub(j.received).Milliseconds())
+			return
+		case patched:
+			// The answer's first card is in place; sending it all again
+			// would show it twice.
+			b.log.Error("feishu: answered in place, but a further card failed", "message_id", msg.ID, "chat_id", msg.ChatID, "err", err)
 			return
 		}
 		b.log.Warn("feishu: could not update the interim card; sending the answer", "message_id", msg.ID, "err", err)
+		defer b.finishInterim(ctx, interimID, msg.ChatID, "答案见下一条。")
 	}
 	if err := b.Send(ctx, msg.ChatID, reply, msg.ID, "reply:"+msg.ID); err != nil {
 		// Release both claims: Feishu's retry of this event is then

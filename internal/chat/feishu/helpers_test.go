@@ -266,6 +266,7 @@ type fake struct {
 	infoReply   *reply
 	wsReply     *reply
 	fixtureResp map[string][]byte
+	refusePatch bool // PATCH answers 400
 }
 
 func newFake(tb testing.TB) *fake {
@@ -384,7 +385,12 @@ func (f *fake) patch(w http.ResponseWriter, r *http.Request) {
 	}
 	f.mu.Lock()
 	f.sent = append(f.sent, s)
+	refuse := f.refusePatch
 	f.mu.Unlock()
+	if refuse {
+		writeResp(w, 400, []byte(`{"code":230031,"msg":"the card cannot be updated"}`))
+		return
+	}
 	writeResp(w, 200, []byte(`{"code":0,"msg":"success","data":{}}`))
 }
 

@@ -3,6 +3,7 @@ package feishu
 import (
 	"context"
 	"fmt"
+	"time"
 
 	larkcore "github.com/larksuite/oapi-sdk-go/v3/core"
 	larkim "github.com/larksuite/oapi-sdk-go/v3/service/im/v1"
@@ -10,11 +11,15 @@ import (
 	"github.com/labgpu/bot/internal/chat"
 )
 
+// interimSendTimeout bounds sending the "查询中…" card, so a slow send
+// never holds up the answer.
+const interimSendTimeout = 3 * time.Second
+
 // answerMessage runs the Handler for msg. When the answer is slow and the
 // Handler has a "查询中…" (chat.Interimer), that goes out first as a card
-// replying to msg; its message_id is returned so the answer can replace
-// it in place (Update).
-func (b *Bot) answerMessage(ctx context.Context, msg chat.Message) (reply chat.Reply, interimID string) {
+// replying to msg and *interimID is set to its message_id, so the answer
+// can replace it in place (Update), even when the Handler panics.
+func (b *Bot) answerMessage(ctx context.Context, msg chat.Message, interimID *string) chat.Reply {
 	ir, ok := b.opts.Handler.(chat.Interimer)
 	var interim func()
 	if ok {
@@ -23,41 +28,60 @@ func (b *Bot) answerMessage(ctx context.Context, msg chat.Message) (reply chat.R
 			if err != nil || len(cards) == 0 {
 				return
 			}
-			id, err := b.sendPartID(ctx, msg.ChatID, msg.ChatID, msg.ID, larkim.MsgTypeInteractive, cards[0], partUUID("interim:"+msg.ID, 0))
+			ictx, cancel := context.WithTimeout(ctx, interimSendTimeout)
+			defer cancel()
+			id, err := b.sendPartID(ictx, msg.ChatID, msg.ChatID, msg.ID, larkim.MsgTypeInteractive, cards[0], partUUID("interim:"+msg.ID, 0))
 			if err != nil {
 				b.log.Warn("feishu: interim message failed", "message_id", msg.ID, "err", err)
 				return
 			}
-			interimID = id
+			*interimID = id
 		}
 	}
-	reply = chat.AnswerWithInterim(ctx, b.opts.InterimAfter, func() chat.Reply { return b.opts.Handler.Handle(ctx, msg) }, interim)
-	return reply, interimID
+	return chat.AnswerWithInterim(ctx, b.opts.InterimAfter, func() chat.Reply { return b.opts.Handler.Handle(ctx, msg) }, interim)
+}
+
+// finishInterim replaces a "查询中…" card that will not become the answer
+// with a final line (best effort: one try), so it never promises a reply
+// that is not coming.
+func (b *Bot) finishInterim(ctx context.Context, messageID, chatID, text string) {
+	cards, err := renderTableCards(chat.Reply{Lines: []string{text}}, nil, nil)
+	if err != nil {
+		return
+	}
+	if _, _, err := b.patchOnce(ctx, messageID, cards[0]); err != nil {
+		b.log.Warn("feishu: could not close the interim card", "message_id", messageID, "chat_id", chatID, "err", err)
+	}
 }
 
 // Update replaces the card messageID (one the bot sent, such as a
 // "查询中…") with r: the first card of r in place, any further cards as
-// replies to replyTo. A reply that is not a card is sent as one.
-func (b *Bot) Update(ctx context.Context, messageID, chatID string, r chat.Reply, replyTo, idemKey string) error {
+// replies to replyTo. patched reports whether the card was replaced: when
+// it was, an error concerns only the further cards, and sending r again
+// would show its first card twice.
+func (b *Bot) Update(ctx context.Context, messageID, chatID string, r chat.Reply, replyTo, idemKey string) (patched bool, err error) {
+	if b.opts.OnSend != nil {
+		defer func() { b.opts.OnSend(err) }()
+	}
 	mentions := r.Mentions
 	if t, ok := b.chatTypes.Load(chatID); ok && t == chat.P2P {
 		mentions = nil
 	}
 	cards, err := renderCards(r, mentions)
 	if err != nil {
-		return fmt.Errorf("feishu: update %s: %w", messageID, err)
+		return false, fmt.Errorf("feishu: update %s: %w", messageID, err)
 	}
 	if _, err := b.withRetries(ctx, chatID, chatID, replyTo, "patch", func() (string, bool, error) {
 		return b.patchOnce(ctx, messageID, cards[0])
 	}); err != nil {
-		return err
+		return false, err
 	}
 	for i, c := range cards[1:] {
 		if err := b.sendPart(ctx, chatID, chatID, replyTo, larkim.MsgTypeInteractive, c, partUUID(idemKey, i+1)); err != nil {
-			return err
+			return true, err
 		}
 	}
-	return nil
+	return true, nil
 }
 
 // patchOnce makes one PATCH /open-apis/im/v1/messages/:message_id call.
