@@ -2,6 +2,8 @@ package stock
 
 import (
 	"context"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -41,11 +43,11 @@ func NewCatalogProvider(c *catalog.Catalog, o CatalogOptions) Provider {
 }
 
 // ListPriceStale reports whether a list price dated asOf ("2021",
-// "2026-08", "2026-08-21") is more than maxAgeMonths months old at now,
-// counting from the end of the period the date names (a price dated
-// "2025" is taken as of 2025-12-31). 0 months means
-// DefaultListPriceMaxAgeMonths, negative never; an undated price is not
-// stale (it is shown as undated).
+// "2026-08", "2026-8", "2026-08-21", a range "2025-2026" or
+// "2026-05/2026-10") is more than maxAgeMonths months old at now, counting
+// from the end of the latest period the text names (a price dated "2025"
+// is taken as of 2025-12-31). 0 months means DefaultListPriceMaxAgeMonths,
+// negative never; an undated price is not stale (it is shown as undated).
 func ListPriceStale(asOf string, now time.Time, maxAgeMonths int) bool {
 	if maxAgeMonths < 0 {
 		return false
@@ -53,19 +55,64 @@ func ListPriceStale(asOf string, now time.Time, maxAgeMonths int) bool {
 	if maxAgeMonths == 0 {
 		maxAgeMonths = DefaultListPriceMaxAgeMonths
 	}
-	start := ParseAsOf(asOf)
-	if start.IsZero() {
-		return false
+	end := asOfEnd(asOf)
+	return !end.IsZero() && now.After(end.AddDate(0, maxAgeMonths, 0))
+}
+
+// reDateToken is a run of digits and dashes: "2026-08-21", "2025-2026".
+var reDateToken = regexp.MustCompile(`[0-9]+(?:-[0-9]+)*`)
+
+// asOfEnd is the end of the latest year, month or day a date text names
+// (the zero time when it names none).
+func asOfEnd(s string) time.Time {
+	var latest time.Time
+	for _, tok := range reDateToken.FindAllString(s, -1) {
+		parts := strings.Split(tok, "-")
+		var ends []time.Time
+		switch {
+		case len(parts[0]) != 4:
+			continue
+		case len(parts) >= 2 && len(parts[1]) == 4:
+			// "2025-2026": a range of years.
+			for _, y := range parts {
+				if t, err := time.Parse("2006", y); err == nil && len(y) == 4 {
+					ends = append(ends, t.AddDate(1, 0, 0))
+				}
+			}
+		default:
+			ends = append(ends, periodEnd(parts))
+		}
+		for _, e := range ends {
+			if e.After(latest) {
+				latest = e
+			}
+		}
 	}
-	s := strings.TrimSpace(asOf)
-	end := start.AddDate(0, 0, 1)
-	switch {
-	case len(s) == 4 || len(s) > 4 && (s[4] < '0' || s[4] > '9') && s[4] != '-':
-		end = start.AddDate(1, 0, 0)
-	case len(s) == 7 || len(s) > 7 && (s[7] < '0' || s[7] > '9') && s[7] != '-':
-		end = start.AddDate(0, 1, 0)
+	return latest
+}
+
+// periodEnd is the end of "2026", "2026-8" or "2026-08-21" split at the
+// dashes (the zero time when it is not a date).
+func periodEnd(parts []string) time.Time {
+	y, err := strconv.Atoi(parts[0])
+	if err != nil || y < 1990 || y > 2100 {
+		return time.Time{}
 	}
-	return now.After(end.AddDate(0, maxAgeMonths, 0))
+	if len(parts) == 1 {
+		return time.Date(y+1, 1, 1, 0, 0, 0, 0, time.UTC)
+	}
+	m, err := strconv.Atoi(parts[1])
+	if err != nil || m < 1 || m > 12 {
+		return time.Date(y+1, 1, 1, 0, 0, 0, 0, time.UTC)
+	}
+	if len(parts) == 2 {
+		return time.Date(y, time.Month(m)+1, 1, 0, 0, 0, 0, time.UTC)
+	}
+	d, err := strconv.Atoi(parts[2])
+	if err != nil || d < 1 || d > 31 {
+		return time.Date(y, time.Month(m)+1, 1, 0, 0, 0, 0, time.UTC)
+	}
+	return time.Date(y, time.Month(m), d+1, 0, 0, 0, 0, time.UTC)
 }
 
 func (catalogProvider) Name() string { return string(SourceCatalog) }

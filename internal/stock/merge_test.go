@@ -144,6 +144,13 @@ func TestListPriceStale(t *testing.T) {
 		{"2021", -1, false},
 		{"", 0, false},
 		{"2025-10-31 survey", 0, true},
+		{"2025-8", 0, true},
+		{"2026-8", 0, false},
+		{"2025-2026", 0, false},
+		{"2020-2021", 0, true},
+		{"2025-05/2026-10", 0, false},
+		{"2025-05/2025-10", 0, true},
+		{"2026 (doc cites arXiv 2602.*)", 0, false},
 	}
 	for _, c := range cases {
 		if got := stock.ListPriceStale(c.asOf, now, c.months); got != c.want {
