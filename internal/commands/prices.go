@@ -307,8 +307,27 @@ func (r *Router) platformPrices(p *catalog.Platform, q Query, en bool) chat.Repl
 	for _, c := range p.Caveats {
 		rep.Lines = append(rep.Lines, "• "+c.Pick(en))
 	}
+	t, notes := r.platformPriceTable(p, q, en)
+	if len(t.Rows) > 0 {
+		rep.Table = t
+	}
+	rep.Notes = append(rep.Notes, notes...)
+	for _, row := range t.Rows {
+		if strings.HasSuffix(row[1], "*") {
+			rep.Notes = append(rep.Notes, unverifiedFigureNote(en))
+			break
+		}
+	}
+	rep.Notes = append(rep.Notes, pick1(en, "以上是目录标价，不是实时库存；问“"+p.DisplayName(en)+" 的 4090 还有吗”查库存。", "These are catalog list prices, not live stock."))
+	return rep
+}
+
+// platformPriceTable is a platform's list prices (the asked GPUs, or all)
+// with their dates and sources, and the notes they need.
+func (r *Router) platformPriceTable(p *catalog.Platform, q Query, en bool) (*chat.Table, []string) {
 	t := &chat.Table{Header: pick(en, []string{"GPU", "元/卡时", "日期", "来源"}, []string{"GPU", "CNY/GPU-h", "as of", "source"})}
 	var rows []OfferRow
+	var notes []string
 	for _, pr := range p.Prices {
 		if len(q.GPUs) > 0 && !slices.Contains(q.GPUs, pr.GPU) {
 			continue
@@ -318,21 +337,12 @@ func (r *Router) platformPrices(p *catalog.Platform, q Query, en bool) chat.Repl
 		t.Rows = append(t.Rows, []string{pr.GPU, priceCell(row, en), pr.CNYPerHour.AsOf + staleTag(row, en), Cite(r.cat, p.ID, pr.CNYPerHour, en)})
 	}
 	if l := r.staleLine(rows, en); l != "" {
-		rep.Notes = append(rep.Notes, l+pick1(en, "。", "."))
+		notes = append(notes, l+pick1(en, "。", "."))
 	}
-	if len(t.Rows) > 0 {
-		rep.Table = t
-	} else {
-		rep.Notes = append(rep.Notes, r.noListPrice(p, q, en))
+	if len(t.Rows) == 0 {
+		notes = append(notes, r.noListPrice(p, q, en))
 	}
-	for _, row := range t.Rows {
-		if strings.HasSuffix(row[1], "*") {
-			rep.Notes = append(rep.Notes, unverifiedFigureNote(en))
-			break
-		}
-	}
-	rep.Notes = append(rep.Notes, pick1(en, "以上是目录标价，不是实时库存；问“"+p.DisplayName(en)+" 的 4090 还有吗”查库存。", "These are catalog list prices, not live stock."))
-	return rep
+	return t, notes
 }
 
 // noListPrice says that the catalog has no list price for the asked GPUs on

@@ -295,7 +295,7 @@ func init() {
 // (fresh stock being fetched): "查询中…", in the asker's language.
 func (r *Router) Interim(msg chat.Message) chat.Reply {
 	if answerEnglish(msg.Text, r.chatEn) {
-		return chat.Reply{Title: "Checking…", Lines: []string{"Fetching fresh data from the platforms; the answer follows in a few seconds."}, English: true}
+		return chat.Reply{Title: "Checking…", Lines: []string{"Getting fresh figures; the answer follows in a few seconds."}, English: true}
 	}
-	return chat.Reply{Title: "查询中…", Lines: []string{"正在向各平台取最新数据，几秒后回复。"}}
+	return chat.Reply{Title: "查询中…", Lines: []string{"正在取最新数据，几秒后回复。"}}
 }
