@@ -99,7 +99,7 @@ func (r *Router) subscribeAnswer(ctx context.Context, res *Result) {
 		if o.Source != stock.SourceLive {
 			head = pick1(en, "录制回放里有（不代表现在）：%s %s %s，空闲 %s（%s · %s）。", "In a replayed recording (not current): %s %s %s, free %s (%s · %s).")
 		}
-		rep.Lines = append(rep.Lines, fmt.Sprintf(head, r.platformName(o.Platform, en), o.GPU, priceText(o, en), freeText(o, en), sourceLabel(string(o.Source), en), age))
+		rep.Lines = append(rep.Lines, fmt.Sprintf(head, r.platformName(o.Platform, en), o.GPU, r.priceText(o, en), freeText(o, en), sourceLabel(string(o.Source), en), age))
 		rep.Notes = append(rep.Notes, r.legendLines([]OfferRow{rowOf(o)}, en)...)
 		rec := stock.NotifyRecord{SubscriptionID: sub.ID, Observed: stock.InStock, Streak: 1, Active: true, NotifiedAt: now, NotifiedPrice: obs.BestPrice(), Seq: 1}
 		if err := r.alerts.PutNotifyRecords(ctx, []stock.NotifyRecord{rec}); err != nil {
@@ -311,11 +311,11 @@ func newID() string {
 	return "s-" + hex.EncodeToString(b)
 }
 
-func priceText(o stock.Offer, en bool) string {
-	if !o.HasPrice() {
-		return pick1(en, "价格未知", "price unknown")
-	}
-	return priceCell(rowOf(o), en) + pick1(en, " 元/卡时", " CNY/GPU-h")
+// priceText is an offer's price with its marks and unit in alerts and
+// subscription replies; a count without a price (AutoDL's stock API)
+// shows the list price, labelled as such.
+func (r *Router) priceText(o stock.Offer, en bool) string {
+	return priceWithUnit(r.stockRow(o, Query{}, time.Time{}), en)
 }
 
 // freeText is an offer's free GPU count with its marks, or its level;
@@ -375,7 +375,7 @@ func (r *Router) RenderAlert(a stock.Alert) chat.Reply {
 			if !o.ObservedAt.IsZero() {
 				age = Age(a.At.Sub(o.ObservedAt), en)
 			}
-			line := fmt.Sprintf("  · %s %s %s，%s %s，%s · %s", r.platformName(o.Platform, en), o.GPU, priceText(o, en), pick1(en, "空闲", "free"), freeText(o, en), sourceLabel(string(o.Source), en), age)
+			line := fmt.Sprintf("  · %s %s %s，%s %s，%s · %s", r.platformName(o.Platform, en), o.GPU, r.priceText(o, en), pick1(en, "空闲", "free"), freeText(o, en), sourceLabel(string(o.Source), en), age)
 			if o.Region != "" {
 				line += "（" + o.Region + "）"
 			}
