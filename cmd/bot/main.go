@@ -87,19 +87,24 @@ func newRoot() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			a, err := load(cmd)
-			if err != nil {
-				return err
-			}
-			defer a.Close()
-			return a.Console(cmd.Context(), os.Stdin, os.Stdout)
-		},
+		RunE:          withApp(func(cmd *cobra.Command, a *app.App) error { return a.Console(cmd.Context(), os.Stdin, os.Stdout) }),
 	}
 	root.PersistentFlags().String("config", "", "config file (YAML); also BOT_CONFIG")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(consoleCmd(), askCmd(), estimateCmd(), pollCmd(), serveCmd(), storageCmd(), digestCmd())
 	return root
+}
+
+// withApp is a command's RunE that loads the app, runs f and closes it.
+func withApp(f func(cmd *cobra.Command, a *app.App) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, _ []string) error {
+		a, err := load(cmd)
+		if err != nil {
+			return err
+		}
+		defer a.Close()
+		return f(cmd, a)
+	}
 }
 
 // consoleCmd is the console chat by name, for where a bare "bot" cannot be
@@ -109,14 +114,7 @@ func consoleCmd() *cobra.Command {
 		Use:   "console",
 		Short: "console chat (what bot with no subcommand does)",
 		Args:  noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			a, err := load(cmd)
-			if err != nil {
-				return err
-			}
-			defer a.Close()
-			return a.Console(cmd.Context(), os.Stdin, os.Stdout)
-		},
+		RunE:  withApp(func(cmd *cobra.Command, a *app.App) error { return a.Console(cmd.Context(), os.Stdin, os.Stdout) }),
 	}
 }
 
@@ -224,14 +222,7 @@ func serveCmd() *cobra.Command {
 		Short: "run the chat channels (Feishu, webhooks), polling and alerts, with /healthz and /metrics",
 		Long:  "Runs until SIGTERM or Ctrl-C. Feishu runs when FEISHU_APP_ID is set (FEISHU_MODE webhook or websocket); the HTTP server listens on BOT_HTTP_ADDR (default :8080).",
 		Args:  noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			a, err := load(cmd)
-			if err != nil {
-				return err
-			}
-			defer a.Close()
-			return a.Serve(cmd.Context(), app.ServeOptions{})
-		},
+		RunE:  withApp(func(cmd *cobra.Command, a *app.App) error { return a.Serve(cmd.Context(), app.ServeOptions{}) }),
 	}
 }
 

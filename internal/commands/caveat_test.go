@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -31,20 +30,7 @@ func TestStockRecordingsGolden(t *testing.T) {
 	for file, question := range map[string]string{"stock_4090_recordings.golden": "哪家有4090", "stock_4090_recordings_en.golden": "which platform has a 4090 right now"} {
 		t.Run(file, func(t *testing.T) {
 			res := ask(r, question)
-			got := res.Text + "\n--- 详情 (the full form) ---\n" + res.FullText
-			path := filepath.Join("testdata", file)
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("answer to %q changed (go test ./internal/commands -run Golden -update to accept):\n--- got\n%s\n--- want\n%s", question, got, want)
-			}
+			checkGolden(t, file, question, res.Text+"\n--- 详情 (the full form) ---\n"+res.FullText)
 		})
 	}
 }

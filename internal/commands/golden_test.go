@@ -94,20 +94,27 @@ func TestGolden(t *testing.T) {
 			if res.FullText != "" {
 				got += "\n--- 详情 (the full form) ---\n" + res.FullText
 			}
-			path := filepath.Join("testdata", c.file)
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("answer to %q changed (go test ./internal/commands -run Golden -update to accept):\n--- got\n%s\n--- want\n%s", c.question, got, want)
-			}
+			checkGolden(t, c.file, c.question, got)
 		})
+	}
+}
+
+// checkGolden compares an answer with testdata/file (rewritten with
+// -update).
+func checkGolden(t *testing.T, file, question, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", file)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("answer to %q changed (go test ./internal/commands -run Golden -update to accept):\n--- got\n%s\n--- want\n%s", question, got, want)
 	}
 }
 
