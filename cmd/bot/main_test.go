@@ -344,3 +344,14 @@ func TestStorageImportAndDigest(t *testing.T) {
 		t.Errorf("export:\n%s", out)
 	}
 }
+
+// TestConfigWithBOM: a config saved with a byte-order mark works for every
+// command.
+func TestConfigWithBOM(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "bom.yaml")
+	os.WriteFile(cfg, []byte("\ufeffstock:\n  timeout: 5s\n"), 0o600)
+	out, stderr, code := run(t, "", nil, "--config", cfg, "ask", "帮助")
+	if code != 0 || !strings.Contains(out, "哪家有4090") {
+		t.Errorf("ask: exit %d, stderr %q", code, stderr)
+	}
+}
