@@ -209,3 +209,36 @@ func needShared(t *testing.T, dir string) {
 		t.Skip("shared fixtures not present:", err)
 	}
 }
+
+// TestUntimedRecordingNoAlert: a recording whose time is unknown answers
+// questions, labelled, but is no news: subscribing does not call it stock
+// "now" and a poll fires no alert (TestSubscribeThenPoll: a dated one does).
+func TestUntimedRecordingNoAlert(t *testing.T) {
+	needShared(t, fixtures)
+	rec, data := t.TempDir(), t.TempDir()
+	b, err := os.ReadFile(filepath.Join(fixtures, "autodl-web-user-machine-list.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(rec, "autodl-web-user-machine-list.json"), b, 0o600)
+	a := newApp(t, data, rec)
+	var sub, poll, answer bytes.Buffer
+	if err := a.Ask(context.Background(), "4090 有货了提醒我", app.FormatText, &sub); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(sub.String(), "已订阅") || strings.Contains(sub.String(), "现在就有") {
+		t.Errorf("subscribing on an untimed recording:\n%s", sub.String())
+	}
+	if err := a.PollOnce(context.Background(), app.FormatText, &poll); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(poll.String(), "库存提醒") {
+		t.Errorf("an alert fired on a recording of unknown time:\n%s", poll.String())
+	}
+	if err := a.Ask(context.Background(), "哪家有4090", app.FormatText, &answer); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(answer.String(), "录制回放 · 时间未知") {
+		t.Errorf("the recording does not answer questions, labelled:\n%s", answer.String())
+	}
+}

@@ -39,8 +39,10 @@ type OfferRow struct {
 	Source          string `json:"source"`
 	// AsOf is the observation time (RFC 3339) or the list price's date.
 	AsOf string `json:"as_of"`
-	// AgeSeconds is the age of the figure at answer time (-1 if unknown).
+	// AgeSeconds is the age of the figure at answer time (-1 if unknown);
+	// DateOnly says the time is a recording's date only.
 	AgeSeconds int64 `json:"age_seconds"`
+	DateOnly   bool  `json:"date_only,omitempty"`
 	Stale      bool  `json:"stale"`
 	// OriginalPrice and Currency are the price as the platform gave it,
 	// per rental unit (GPUsPerInstance GPUs) per hour (USD for vast.ai).
@@ -220,7 +222,7 @@ func offerRow(o stock.Offer, now time.Time) OfferRow {
 		Free: o.Free, Region: o.Region, Source: string(o.Source), Verified: o.Verified || o.Source != stock.SourceCatalog,
 		Stale: o.Stale, AgeSeconds: -1, PriceNote: o.Note, OriginalPrice: o.OriginalPrice, Currency: o.Currency,
 		GPUsPerInstance: o.GPUsPerInstance, Caveats: o.Caveats, Level: o.Level, Machines: o.Machines, Others: o.Others,
-		Disagree: o.Disagree(), Differs: o.Differs(), Endpoint: o.Endpoint, Scope: o.Scope, PriceFrom: o.PriceFrom}
+		Disagree: o.Disagree(), Differs: o.Differs(), Endpoint: o.Endpoint, Scope: o.Scope, PriceFrom: o.PriceFrom, DateOnly: o.DateOnly}
 	if o.HasPrice() {
 		p := round2(o.CNYPerGPUHour)
 		row.PriceCNY = &p
@@ -554,8 +556,12 @@ func sourceCell(row OfferRow, en bool) string {
 		name = row.Source
 	}
 	age := Age(time.Duration(row.AgeSeconds)*time.Second, en)
-	if row.AgeSeconds < 0 {
+	switch {
+	case row.AgeSeconds < 0:
 		age = pick1(en, "时间未知", "time unknown")
+	case row.DateOnly && len(row.AsOf) >= 10:
+		// A date without a time: the date, not a precise age.
+		age = pick1(en, row.AsOf[5:10]+" 录制", "recorded "+row.AsOf[5:10])
 	}
 	s := name + " · " + age
 	if row.Machines > 1 {

@@ -55,6 +55,9 @@ type Offer struct {
 	// AsOfText is the catalog price's own date text ("2026-08") when
 	// ObservedAt is only approximate.
 	AsOfText string `json:"as_of_text,omitempty"`
+	// DateOnly is set when ObservedAt is a recording's date without a
+	// time (answers say the date, not an age in hours).
+	DateOnly bool `json:"date_only,omitempty"`
 	// Verified is false for catalog figures only the seed articles support.
 	Verified bool `json:"verified"`
 	// Note carries a short caveat ("member price", "excerpt").

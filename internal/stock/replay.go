@@ -406,6 +406,7 @@ func (r *replay) parseFile(path, name string, parse replayParser, dirTime recTim
 	for i := range offers {
 		offers[i].Source = SourceReplay
 		offers[i].ObservedAt = rt.t
+		offers[i].DateOnly = rt.dateOnly
 		note := name
 		if offers[i].Note != "" {
 			note = offers[i].Note + " (" + name + ")"

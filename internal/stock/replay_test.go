@@ -225,6 +225,9 @@ func TestReplayTimeFromFileName(t *testing.T) {
 			if tt.dateNote == "" && (strings.Contains(o.Note, "date only") || strings.Contains(o.Note, "unknown")) {
 				t.Errorf("%s: note %q", tt.file, o.Note)
 			}
+			if o.DateOnly != strings.Contains(tt.dateNote, "date only") {
+				t.Errorf("%s: DateOnly %v with note %q", tt.file, o.DateOnly, tt.dateNote)
+			}
 		}
 	}
 }
