@@ -68,6 +68,14 @@ func (r *Router) compareAnswer(ctx context.Context, res *Result) {
 		cr.Aspect = "speed"
 	}
 	res.Compare = cr
+	if len(q.Platforms) < 2 && len(q.NamedGPUs) == 1 && reWhichPlatform.MatchString(s) {
+		// "3090 哪家便宜": one card across platforms is the stock list,
+		// cheapest first, not a comparison of two things.
+		res.Query.Intent = IntentStock
+		res.Compare = nil
+		r.stockAnswer(ctx, res)
+		return
+	}
 	quotes := r.quotes(r.offers.Snapshot(ctx), Query{}, billing.MethodFull, r.now(), q.English)
 	if len(q.Platforms) >= 2 {
 		r.comparePlatforms(res, quotes)

@@ -560,8 +560,13 @@ func sourceCell(row OfferRow, en bool) string {
 	case row.AgeSeconds < 0:
 		age = pick1(en, "时间未知", "time unknown")
 	case row.DateOnly && len(row.AsOf) >= 10:
-		// A date without a time: the date, not a precise age.
-		age = pick1(en, row.AsOf[5:10]+" 录制", "recorded "+row.AsOf[5:10])
+		// A date without a time: the date, not a precise age (with its
+		// year when it is not this year's).
+		day := row.AsOf[5:10]
+		if row.AgeSeconds > 300*24*3600 {
+			day = row.AsOf[:10]
+		}
+		age = pick1(en, day+" 录制", "recorded "+day)
 	}
 	s := name + " · " + age
 	if row.Machines > 1 {

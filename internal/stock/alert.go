@@ -186,6 +186,10 @@ type indexed struct {
 	level  bool
 }
 
+// MaxAlertAge is the oldest a stock figure may be (at the snapshot's
+// time) and still fire or clear an alert: a day-old recording is not news.
+const MaxAlertAge = 24 * time.Hour
+
 // NewIndex builds the index of a snapshot.
 func NewIndex(s Snapshot) *Index {
 	ix := &Index{byGPU: map[string][]int32{}, byPlat: map[[2]string][]int32{}, unknown: map[string][]string{}, failed: map[string]bool{}, covered: map[string]bool{}}
@@ -218,10 +222,12 @@ func NewIndex(s Snapshot) *Index {
 			if o.HasPrice() {
 				in.price = o.CNYPerGPUHour
 			}
-			// A recording of unknown time is not news: its stock counts
-			// as unknown, so it never fires (or clears) an alert.
+			// A recording of unknown time, or any figure older than
+			// MaxAlertAge, is not news: its stock counts as unknown, so it
+			// never fires (or clears) an alert.
 			untimed := o.Source == SourceReplay && o.ObservedAt.IsZero()
-			if o.Free != nil && !o.Stale && !untimed {
+			old := !s.TakenAt.IsZero() && !o.ObservedAt.IsZero() && s.TakenAt.Sub(o.ObservedAt) > MaxAlertAge
+			if o.Free != nil && !o.Stale && !untimed && !old {
 				in.free = *o.Free
 				in.level = o.FreeIsLevel
 			}

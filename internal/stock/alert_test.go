@@ -121,8 +121,10 @@ func TestObserveUndecided(t *testing.T) {
 		{Provider: "replay", Status: stock.StatusOK, FailedPlatforms: []string{"hengyuan"}, Offers: []stock.Offer{
 			{Platform: "matpool", GPU: "A100 80GB", Free: free(0), CNYPerGPUHour: 5, Source: stock.SourceReplay, ObservedAt: time.Unix(1_800_000_000, 0)},
 			// A recording of unknown time: not news.
-			{Platform: "lambda", GPU: "H100 SXM", Free: free(2), CNYPerGPUHour: 20, Source: stock.SourceReplay}}},
-	}}
+			{Platform: "lambda", GPU: "H100 SXM", Free: free(2), CNYPerGPUHour: 20, Source: stock.SourceReplay},
+			// A recording two days old: not news either.
+			{Platform: "vastai", GPU: "L40S", Free: free(1), CNYPerGPUHour: 5, Source: stock.SourceReplay, ObservedAt: time.Unix(1_800_000_000, 0).Add(-48 * time.Hour)}}},
+	}, TakenAt: time.Unix(1_800_000_000, 0)}
 	ix := stock.NewIndex(snap)
 	cases := []struct {
 		name string
@@ -138,6 +140,7 @@ func TestObserveUndecided(t *testing.T) {
 		{"no filter while a platform failed", stock.Subscription{GPUs: []string{"A100 80GB"}}, stock.Unknown},
 		{"answered platform: sold out", stock.Subscription{GPUs: []string{"A100 80GB"}, Platforms: []string{"matpool"}}, stock.SoldOut},
 		{"recording of unknown time fires nothing", stock.Subscription{GPUs: []string{"H100 SXM"}, Platforms: []string{"lambda"}}, stock.Unknown},
+		{"a two-day-old recording fires nothing", stock.Subscription{GPUs: []string{"L40S"}, Platforms: []string{"vastai"}}, stock.Unknown},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

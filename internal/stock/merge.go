@@ -4,6 +4,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"time"
 )
 
 // autodlRegionNames maps AutoDL region signs of both namespaces, the
@@ -46,6 +47,9 @@ func RegionName(platform, region string) string {
 //     of them is kept (a platform-wide figure first, then machines, then
 //     one with a price, one without caveats) and the rest go to its Others.
 //
+// Of one endpoint's figures only the newest observation counts: an older
+// recording of it (more than a minute older) is dropped.
+//
 // The result keeps the order in which groups first appear; the input is
 // not changed. Offers of different sources, Stale flags or GPUs per rental
 // unit (a 1-GPU and an 8-GPU bundle) are never folded together.
@@ -59,10 +63,16 @@ func Merge(offers []Offer) []Offer {
 	var order []key
 	groups := map[key][]int{}
 	out := make([]Offer, 0, len(offers))
+	newest := newestPerEndpoint(offers)
 	for i := range offers {
 		o := &offers[i]
 		if o.Source == SourceCatalog {
 			out = append(out, *o)
+			continue
+		}
+		if t := newest[endpointKey{o.Platform, o.GPU, o.Source, o.Endpoint}]; t.Sub(o.ObservedAt) > time.Minute {
+			// An older recording of the same endpoint: the newer one
+			// replaces it (the same machines must not count twice).
 			continue
 		}
 		k := key{o.Platform, o.GPU, o.Source, o.Stale, o.GPUsPerInstance}
@@ -75,6 +85,27 @@ func Merge(offers []Offer) []Offer {
 		out = mergeGroup(out, offers, groups[k])
 	}
 	return out
+}
+
+// endpointKey is one endpoint's figures for a platform and GPU.
+type endpointKey struct {
+	platform, gpu string
+	source        Source
+	endpoint      string
+}
+
+// newestPerEndpoint is the latest observation time of each endpoint's
+// figures (the zero time, unknown, counts as oldest).
+func newestPerEndpoint(offers []Offer) map[endpointKey]time.Time {
+	newest := map[endpointKey]time.Time{}
+	for i := range offers {
+		o := &offers[i]
+		k := endpointKey{o.Platform, o.GPU, o.Source, o.Endpoint}
+		if t, ok := newest[k]; !ok || o.ObservedAt.After(t) {
+			newest[k] = o.ObservedAt
+		}
+	}
+	return newest
 }
 
 // mergeGroup appends to out the merged offers of one platform and GPU
