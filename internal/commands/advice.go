@@ -61,6 +61,8 @@ type CardRow struct {
 	Source       string  `json:"source,omitempty"`
 	AsOf         string  `json:"as_of,omitempty"`
 	Verified     bool    `json:"verified"`
+	// UnitUnverified: the platform does not document the price's unit.
+	UnitUnverified bool `json:"unit_unverified,omitempty"`
 }
 
 // AdviceTopics returns the knowledge base's topics (nil without one).
@@ -847,9 +849,12 @@ func (r *Router) cardTable(cards []CardRow, en bool, rep *chat.Reply) (unverifie
 // cardRow is a card at its cheapest known quote (no platform when none).
 func cardRow(g *catalog.GPU, quotes billing.Quotes) CardRow {
 	c := CardRow{GPU: g.ID, MemoryGB: math.Round(billing.CapacityGB(g)*10) / 10}
+	// The cheapest trusted price (verified, unit documented) when there is
+	// one: a doubtful price is never "the lowest" unmarked.
 	var best *billing.PriceQuote
+	doubt := func(pq *billing.PriceQuote) bool { return !pq.Verified || pq.UnitUnverified }
 	for _, pq := range quotes(g.ID) {
-		if best == nil || pq.CNYPerGPUHour < best.CNYPerGPUHour {
+		if best == nil || doubt(best) && !doubt(&pq) || doubt(best) == doubt(&pq) && pq.CNYPerGPUHour < best.CNYPerGPUHour {
 			best = &pq
 		}
 	}
@@ -857,6 +862,7 @@ func cardRow(g *catalog.GPU, quotes billing.Quotes) CardRow {
 		return c
 	}
 	c.Platform, c.PriceCNY, c.Source, c.AsOf, c.Verified = best.Platform, round2(best.CNYPerGPUHour), best.Source, best.AsOf, best.Verified
+	c.UnitUnverified = best.UnitUnverified
 	if best.High > best.Low && best.Low > 0 {
 		c.PriceLowCNY, c.PriceHighCNY = round2(best.Low), round2(best.High)
 	}
@@ -865,10 +871,14 @@ func cardRow(g *catalog.GPU, quotes billing.Quotes) CardRow {
 
 // priceText is the price cell: the figure, or "~mid (low-high)".
 func (c CardRow) priceText() string {
-	if c.PriceHighCNY > c.PriceLowCNY {
-		return fmt.Sprintf("~%.2f (%.2f-%.2f)", c.PriceCNY, c.PriceLowCNY, c.PriceHighCNY)
+	mark := ""
+	if c.UnitUnverified {
+		mark = markUnit
 	}
-	return fmt.Sprintf("%.2f", c.PriceCNY)
+	if c.PriceHighCNY > c.PriceLowCNY {
+		return fmt.Sprintf("~%.2f (%.2f-%.2f)", c.PriceCNY, c.PriceLowCNY, c.PriceHighCNY) + mark
+	}
+	return fmt.Sprintf("%.2f", c.PriceCNY) + mark
 }
 
 // maxCardRows is the most cards a card-choice table shows.

@@ -126,6 +126,13 @@ func (r *Router) compareGPUs(res *Result, quotes billing.Quotes) {
 	if unverifiedCards(cr.Cards) {
 		rep.Notes = append(rep.Notes, unverifiedPriceNote(en))
 	}
+	var unit []OfferRow
+	for _, c := range cr.Cards {
+		if c.UnitUnverified {
+			unit = append(unit, OfferRow{Platform: c.Platform, Verified: true, Caveats: []stock.Caveat{stock.CaveatUnitUnverified}})
+		}
+	}
+	rep.Notes = append(rep.Notes, r.legendLines(unit, en)...)
 	res.Reply = rep
 }
 

@@ -54,7 +54,7 @@ func (r *Router) subscribeAnswer(ctx context.Context, res *Result) {
 	}
 	msg := res.msg
 	sub := stock.Subscription{Channel: msg.Channel, ChatID: msg.ChatID, OwnerID: msg.SenderID, OwnerName: msg.SenderName,
-		GPUs: q.GPUs, Platforms: q.Platforms, MaxPriceCNY: q.MaxPriceCNY, MinFree: q.MinFree, Region: q.Region, English: en, CreatedAt: r.now()}
+		GPUs: q.GPUs, Platforms: q.Platforms, ExcludePlatforms: q.ExcludePlatforms, MaxPriceCNY: q.MaxPriceCNY, MinFree: q.MinFree, Region: q.Region, English: en, CreatedAt: r.now()}
 	all, err := r.subs.Subscriptions(ctx)
 	if err != nil {
 		res.Reply = storeError(en, err)
@@ -108,11 +108,13 @@ func (r *Router) subscribeAnswer(ctx context.Context, res *Result) {
 	case stock.SoldOut:
 		rep.Lines = append(rep.Lines, pick1(en, "现在没有符合条件的空闲卡；一有就通知你。", "Nothing matches right now; you will hear when something does."))
 	default:
-		rep.Lines = append(rep.Lines, pick1(en, "现在查不到这张卡的实时库存（没有实时数据源或获取失败）；库存未知时不会乱报。", "No live stock for it right now (no live provider, or it failed); unknown stock never triggers an alert."))
+		rep.Lines = append(rep.Lines, pick1(en, "现在还判断不了（没有够新的实时数据，或数据里看不出价格、地区或张数）；判断不了时不会乱报，等有实时数据再提醒。",
+			"Cannot tell yet (no recent live data, or the data does not show the price, region or count asked); nothing is sent until live data can tell."))
 	}
-	rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en, "有货或降价时在本群 @你；同一个订阅 %s内最多提醒一次。“我的订阅”查看，“取消订阅 4090”取消，“静音 2小时”暂停本群提醒。",
-		"You are @mentioned here when it is available or cheaper, at most once per %s per subscription. “my subscriptions” lists them, “unsubscribe 4090” cancels, “mute 2h” pauses alerts in this chat."),
-		durationText(r.policy.Cooldown, en)))
+	card := strings.TrimPrefix(strings.TrimPrefix(sub.GPUs[0], "RTX "), "GTX ")
+	rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en, "有货或降价时在本群 @你；同一个订阅 %s内最多提醒一次。“我的订阅”查看，“取消订阅 %s”取消，“静音 2小时”暂停本群提醒。",
+		"You are @mentioned here when it is available or cheaper, at most once per %s per subscription. “my subscriptions” lists them, “unsubscribe %s” cancels, “mute 2h” pauses alerts in this chat."),
+		durationText(r.policy.Cooldown, en), card))
 	rep.Mentions = []string{msg.SenderID}
 	res.Reply = rep
 }
@@ -277,6 +279,9 @@ func describeSub(r *Router, s stock.Subscription, en bool) string {
 	} else {
 		parts = append(parts, pick1(en, "任意平台", "any platform"))
 	}
+	if len(s.ExcludePlatforms) > 0 {
+		parts = append(parts, pick1(en, "不含 ", "not ")+r.platformNames(s.ExcludePlatforms, en))
+	}
 	if s.MaxPriceCNY > 0 {
 		parts = append(parts, fmt.Sprintf(pick1(en, "≤ %.2f 元/卡时", "≤ %.2f CNY/GPU-h"), s.MaxPriceCNY))
 	}
@@ -289,6 +294,7 @@ func describeSub(r *Router, s stock.Subscription, en bool) string {
 
 func sameConditions(a, b stock.Subscription) bool {
 	return strings.Join(a.GPUs, ",") == strings.Join(b.GPUs, ",") && strings.Join(a.Platforms, ",") == strings.Join(b.Platforms, ",") &&
+		strings.Join(a.ExcludePlatforms, ",") == strings.Join(b.ExcludePlatforms, ",") &&
 		a.MaxPriceCNY == b.MaxPriceCNY && a.MinFreeOrDefault() == b.MinFreeOrDefault() && strings.EqualFold(a.Region, b.Region)
 }
 

@@ -137,3 +137,16 @@ func TestRenderAlert(t *testing.T) {
 		t.Errorf("mentions %v", rep.Mentions)
 	}
 }
+
+// TestSubscribeExcludesPlatform: "不要autodl" is kept with the
+// subscription and said back.
+func TestSubscribeExcludesPlatform(t *testing.T) {
+	r, _ := alertRouter(t)
+	res := from(r, "lab1", "alice", "4090有货了提醒我 不要autodl")
+	if res.Subscription == nil || len(res.Subscription.ExcludePlatforms) != 1 || res.Subscription.ExcludePlatforms[0] != "autodl" {
+		t.Fatalf("subscription %+v: %s", res.Subscription, res.Text)
+	}
+	if !strings.Contains(res.Text, "不含 AutoDL") {
+		t.Errorf("reply does not say AutoDL is ruled out: %s", res.Text)
+	}
+}

@@ -259,14 +259,14 @@ func NewIndex(s Snapshot) *Index {
 
 // scan appends to hits up to maxAlertOffers satisfying offers of a
 // price-sorted list.
-func (ix *Index) scan(l []int32, maxPrice float64, minFree int, region string, hits []int32) []int32 {
+func (ix *Index) scan(l []int32, maxPrice float64, minFree int, region string, exclude []string, hits []int32) []int32 {
 	n := 0
 	for _, i := range l {
 		in := &ix.offers[i]
 		if maxPrice > 0 && in.price > maxPrice+1e-9 {
 			break // sorted by price: nothing cheaper follows
 		}
-		if in.free < minFree || minFree > 1 && in.level || region != "" && !strings.Contains(in.region, region) {
+		if in.free < minFree || minFree > 1 && in.level || region != "" && !strings.Contains(in.region, region) || len(exclude) > 0 && containsString(exclude, in.o.Platform) {
 			continue
 		}
 		if len(hits) == cap(hits) {
@@ -287,7 +287,7 @@ func (ix *Index) undecided(s Subscription, minFree int, region string) bool {
 	check := func(l []int32) bool {
 		for _, i := range l {
 			in := &ix.offers[i]
-			if in.free < 1 {
+			if in.free < 1 || containsString(s.ExcludePlatforms, in.o.Platform) {
 				continue
 			}
 			switch {
@@ -329,11 +329,11 @@ func (ix *Index) Observe(s Subscription) Observation {
 	hits := found[:0]
 	for _, g := range s.GPUs {
 		if len(s.Platforms) == 0 {
-			hits = ix.scan(ix.byGPU[g], s.MaxPriceCNY, minFree, region, hits)
+			hits = ix.scan(ix.byGPU[g], s.MaxPriceCNY, minFree, region, s.ExcludePlatforms, hits)
 			continue
 		}
 		for _, p := range s.Platforms {
-			hits = ix.scan(ix.byPlat[[2]string{g, p}], s.MaxPriceCNY, minFree, region, hits)
+			hits = ix.scan(ix.byPlat[[2]string{g, p}], s.MaxPriceCNY, minFree, region, s.ExcludePlatforms, hits)
 		}
 	}
 	if len(hits) > 0 {
@@ -359,7 +359,7 @@ func (ix *Index) Observe(s Subscription) Observation {
 	}
 	for _, g := range s.GPUs {
 		for _, p := range ix.unknown[g] {
-			if len(s.Platforms) == 0 || containsString(s.Platforms, p) {
+			if (len(s.Platforms) == 0 || containsString(s.Platforms, p)) && !containsString(s.ExcludePlatforms, p) {
 				return obs
 			}
 		}

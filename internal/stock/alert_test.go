@@ -136,6 +136,7 @@ func TestObserveUndecided(t *testing.T) {
 		{"region filter, source without regions", stock.Subscription{GPUs: []string{"H800"}, Platforms: []string{"autodl"}, Region: "西北"}, stock.Unknown},
 		{"a level is not a count", stock.Subscription{GPUs: []string{"RTX 4090"}, Platforms: []string{"runpod"}, MinFree: 2}, stock.Unknown},
 		{"a level says some", stock.Subscription{GPUs: []string{"RTX 4090"}, Platforms: []string{"runpod"}}, stock.InStock},
+		{"the only platform with it is ruled out", stock.Subscription{GPUs: []string{"RTX 4090"}, ExcludePlatforms: []string{"runpod"}}, stock.Unknown},
 		{"platform whose recording failed", stock.Subscription{GPUs: []string{"A100 80GB"}, Platforms: []string{"hengyuan"}}, stock.Unknown},
 		{"no filter while a platform failed", stock.Subscription{GPUs: []string{"A100 80GB"}}, stock.Unknown},
 		{"answered platform: sold out", stock.Subscription{GPUs: []string{"A100 80GB"}, Platforms: []string{"matpool"}}, stock.SoldOut},

@@ -23,7 +23,9 @@ type Subscription struct {
 	// GPUs are catalog GPU ids; a family ("A100") is stored expanded.
 	GPUs []string `json:"gpus"`
 	// Platforms limits the platforms (catalog ids); empty means any.
-	Platforms []string `json:"platforms,omitempty"`
+	// ExcludePlatforms are ruled out ("4090有货了提醒我 不要autodl").
+	Platforms        []string `json:"platforms,omitempty"`
+	ExcludePlatforms []string `json:"exclude_platforms,omitempty"`
 	// MaxPriceCNY is the price ceiling per GPU-hour; 0 means any price.
 	MaxPriceCNY float64 `json:"max_price_cny,omitempty"`
 	// MinFree is the fewest free GPUs in one offer (default 1).
@@ -53,7 +55,7 @@ func (s Subscription) Wants(o Offer) bool {
 	if !containsString(s.GPUs, o.GPU) {
 		return false
 	}
-	if len(s.Platforms) > 0 && !containsString(s.Platforms, o.Platform) {
+	if len(s.Platforms) > 0 && !containsString(s.Platforms, o.Platform) || containsString(s.ExcludePlatforms, o.Platform) {
 		return false
 	}
 	if s.Region != "" && !strings.Contains(strings.ToLower(o.Region), strings.ToLower(s.Region)) {
