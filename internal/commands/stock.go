@@ -30,6 +30,7 @@ type OfferRow struct {
 	// count that came without a price.
 	ListPriceCNY     float64 `json:"list_price_cny_per_hour,omitempty"`
 	ListPriceHighCNY float64 `json:"list_price_high_cny_per_hour,omitempty"`
+	ListAsOf         string  `json:"list_price_as_of,omitempty"`
 	// Available is true / false when the source says, null when unknown.
 	Available *bool  `json:"available"`
 	Free      *int   `json:"free,omitempty"`
@@ -116,21 +117,26 @@ func (r *Router) rowsFor(snap stock.Snapshot, q Query, now time.Time) (rows []Of
 			if len(q.Platforms) > 0 && !slices.Contains(q.Platforms, o.Platform) || slices.Contains(q.ExcludePlatforms, o.Platform) {
 				continue
 			}
-			if o.Source != stock.SourceCatalog && (o.HasPrice() || q.MaxPriceCNY == 0) {
+			if o.Source != stock.SourceCatalog {
 				// An observed offer replaces the list price: one without a
-				// price of its own shows the list price beside its count
-				// (but cannot answer a price limit, so the list price stays).
+				// price of its own shows the list price beside its count.
 				observed[key{o.Platform, o.GPU}] = true
 			}
 			if q.MaxPriceCNY > 0 {
 				// Under the ceiling before merging, so a merged row counts
-				// only machines at that price. A list-price range whose low
-				// end is under it is kept, marked (PartlyUnder).
+				// only machines at that price. A count without a price is
+				// judged by the list price shown beside it; a list-price
+				// range whose low end is under it is kept, marked
+				// (PartlyUnder).
+				low := o.CNYPerGPUHour
 				if !o.HasPrice() {
+					low = r.listLow(o)
+				}
+				if low <= 0 {
 					skippedNoPrice++
 					continue
 				}
-				if o.CNYPerGPUHour > q.MaxPriceCNY+1e-9 {
+				if low > q.MaxPriceCNY+1e-9 {
 					continue
 				}
 			}
@@ -149,6 +155,17 @@ func (r *Router) rowsFor(snap stock.Snapshot, q Query, now time.Time) (rows []Of
 	return rows, skippedNoPrice
 }
 
+// listLow is the low end of the catalog list price of an offer's platform
+// and GPU (0 when there is none).
+func (r *Router) listLow(o stock.Offer) float64 {
+	if p, ok := r.cat.Platform(o.Platform); ok {
+		if pr, ok := p.PriceFor(o.GPU); ok {
+			return pr.CNYPerHour.Low
+		}
+	}
+	return 0
+}
+
 // stockRow is an offer as a stock answer's row: a count without a price
 // (AutoDL's stock API) shows the catalog list price beside it, labelled.
 func (r *Router) stockRow(o stock.Offer, q Query, now time.Time) OfferRow {
@@ -157,7 +174,8 @@ func (r *Router) stockRow(o stock.Offer, q Query, now time.Time) OfferRow {
 	if !o.HasPrice() {
 		if p, ok := r.cat.Platform(o.Platform); ok {
 			if pr, ok := p.PriceFor(o.GPU); ok {
-				row.ListPriceCNY, row.ListPriceHighCNY = pr.CNYPerHour.Low, pr.CNYPerHour.High
+				row.ListPriceCNY, row.ListPriceHighCNY, row.ListAsOf = pr.CNYPerHour.Low, pr.CNYPerHour.High, pr.CNYPerHour.AsOf
+				row.PartlyUnder = q.MaxPriceCNY > 0 && pr.CNYPerHour.High > q.MaxPriceCNY+1e-9
 			}
 		}
 	}
@@ -226,6 +244,10 @@ func offerRow(o stock.Offer, now time.Time) OfferRow {
 	if o.HasPrice() {
 		p := round2(o.CNYPerGPUHour)
 		row.PriceCNY = &p
+	}
+	if o.Level != "" {
+		// A level is not a count: JSON says "level", never "free": 1.
+		row.Free = nil
 	}
 	switch o.State() {
 	case stock.InStock:
@@ -517,6 +539,9 @@ func priceCell(row OfferRow, en bool) string {
 		if row.ListPriceHighCNY > row.ListPriceCNY {
 			list += fmt.Sprintf("-%.2f", row.ListPriceHighCNY)
 		}
+		if row.PartlyUnder {
+			list += markPartly
+		}
 		switch {
 		case row.ListPriceCNY > 0 && en:
 			return "list " + list
@@ -569,6 +594,10 @@ func sourceCell(row OfferRow, en bool) string {
 		age = pick1(en, day+" 录制", "recorded "+day)
 	}
 	s := name + " · " + age
+	if row.ListAsOf != "" {
+		// The list price beside a count is dated too.
+		s += pick1(en, " · 标价 ", " · list ") + row.ListAsOf
+	}
 	if row.Machines > 1 {
 		s += fmt.Sprintf(pick1(en, " · %d 台机器", " · %d machines"), row.Machines)
 	}

@@ -362,7 +362,7 @@ func (r *Router) RenderAlert(a stock.Alert) chat.Reply {
 		switch {
 		case s.OwnerID == ConsoleOwner || s.OwnerID == "":
 			// The command line's owner is nobody to @mention.
-			who = pick1(en, "你订阅的", "yours")
+			who = pick1(en, "你订阅的", "Your subscription")
 		case s.OwnerName == "":
 			who = "@" + billing.MemberLabel(s.OwnerID)
 		}
@@ -375,15 +375,15 @@ func (r *Router) RenderAlert(a stock.Alert) chat.Reply {
 		default:
 			head = pick1(en, "有货了", "available")
 		}
-		rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "%s %s：%s", "%s %s: %s"), who, head, describeSub(r, s, en)))
+		rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "%s %s：%s", "%s: %s — %s"), who, head, describeSub(r, s, en)))
 		for _, o := range it.Offers {
 			age := pick1(en, "时间未知", "time unknown")
 			if !o.ObservedAt.IsZero() {
 				age = Age(a.At.Sub(o.ObservedAt), en)
 			}
-			line := fmt.Sprintf("  · %s %s %s，%s %s，%s · %s", r.platformName(o.Platform, en), o.GPU, r.priceText(o, en), pick1(en, "空闲", "free"), freeText(o, en), sourceLabel(string(o.Source), en), age)
+			line := fmt.Sprintf(pick1(en, "  · %s %s %s，空闲 %s，%s · %s", "  · %s %s %s, free %s, %s · %s"), r.platformName(o.Platform, en), o.GPU, r.priceText(o, en), freeText(o, en), sourceLabel(string(o.Source), en), age)
 			if o.Region != "" {
-				line += "（" + o.Region + "）"
+				line += pick1(en, "（", " (") + regionText(stock.RegionName(o.Platform, o.Region), en) + pick1(en, "）", ")")
 			}
 			rep.Lines = append(rep.Lines, line)
 		}

@@ -389,6 +389,11 @@ func parseAutoDLMachines(c *catalog.Catalog, body []byte, at time.Time) ([]Offer
 			Scope:           ScopeMachine,
 		})
 	}
+	if len(rows) > 0 && len(out) == 0 {
+		// Rows, but none a machine (another endpoint's answer saved under
+		// this name): an answer we cannot read, never "nothing idle".
+		return nil, 0, 0, badResponse("%s: no machine rows (gpu_name) in %d list elements", autodlPlatform, len(rows))
+	}
 	return out, len(rows), maxPage, nil
 }
 

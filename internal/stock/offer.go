@@ -44,7 +44,7 @@ type Offer struct {
 	// OriginalPrice and Currency are the price as the platform gave it, per
 	// rental unit per hour, before conversion ("USD" 0.3369 for a vast
 	// bundle, "CNY" 2.18 for AutoDL).
-	OriginalPrice float64 `json:"original_price"`
+	OriginalPrice float64 `json:"original_price,omitempty"`
 	Currency      string  `json:"currency"`
 	Region        string  `json:"region,omitempty"`
 	Source        Source  `json:"source"`
