@@ -517,8 +517,16 @@ func boundaryRules(q *Query, m *advice.Result, x *extraction, ranked []scorer.Sc
 	case q.Intent == IntentAdvice && m.Best == nil && slices.Contains(x.concepts, "@thanks") && !strings.ContainsAny(x.s, "?？") && !reErrorLine.MatchString(x.s):
 		// "Killed the old kernel, thanks": thanks, not a problem.
 		q.Intent, q.Topic = IntentChitChat, ""
+	case (q.Intent == IntentUnsubscribe || q.Intent == IntentSubscriptions) && len(q.ExcludePlatforms) > 0 && len(q.GPUs) > 0 && !reAlertWord.MatchString(x.s):
+		// "4090 不要autodl 其他家呢": 不要 rules a platform out of a stock
+		// question; it cancels nothing.
+		q.Intent, q.Topic = IntentStock, ""
 	}
 }
+
+// reAlertWord names alerts and subscriptions, which only unsubscribe and
+// the subscription list are about.
+var reAlertWord = textgate.MustCompile(`订阅|提醒|通知|alert|subscri|notif|ping`)
 
 var (
 	// reComplaint tells a complaint about stock or money ("又 sold out 了，
