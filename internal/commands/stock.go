@@ -305,6 +305,11 @@ func (r *Router) stockAnswer(ctx context.Context, res *Result) {
 	full := r.stockFull(rows, noPrice, snap, q, now)
 	short := chat.Reply{Title: r.stockVerdict(rows, snap, q)}
 	short.Lines = append(append(problemLines(q, en), r.failureLines(snap, en)...), capLine...)
+	if q.GPUCount > 1 {
+		// The counts are per region or platform, not per machine.
+		short.Lines = append(short.Lines, fmt.Sprintf(pick1(en, "要 %d 张在同一台机器上：表里的空闲数是整个地区或平台的合计，不一定凑得齐一台，开机时按 %d 卡选一下确认。",
+			"For %d on one machine: the free counts are per region or platform, not per machine; check a %d-GPU instance when starting it."), q.GPUCount, q.GPUCount))
+	}
 	if t := r.offerTable(rows, MaxShortRows, en); t != nil {
 		short.Table = t
 	}
