@@ -184,6 +184,42 @@ func (a *App) labChats(lab string) []string {
 	return nil
 }
 
+// commandLineChannels are the channels a one-shot command can send
+// through for the given chat keys: the configured webhooks, and the
+// Feishu app when a key needs it. WeChat needs bot serve's login. The
+// returned close releases them.
+func (a *App) commandLineChannels(ctx context.Context, chatKeys []string) (chat.Channels, func(), error) {
+	chans := chat.Channels{}
+	hooks, err := a.webhooks()
+	if err != nil {
+		return nil, nil, err
+	}
+	chans.Add(hooks)
+	closeAll := func() {}
+	for _, ck := range chatKeys {
+		switch name, _, _ := strings.Cut(ck, "/"); name {
+		case "feishu":
+			if chans["feishu"] != nil {
+				continue
+			}
+			fc := a.Cfg.Feishu
+			if fc.AppID == "" {
+				return nil, nil, fmt.Errorf("%s: the Feishu app is not configured (FEISHU_APP_ID)", ck)
+			}
+			bot, err := feishu.New(ctx, feishu.Options{AppID: fc.AppID, AppSecret: fc.AppSecret, VerificationToken: fc.VerificationToken,
+				EncryptKey: fc.EncryptKey, AllowNoEncryptKey: true, BaseURL: fc.BaseURL, Mode: fc.Mode, Handler: a.Router, Log: a.Log})
+			if err != nil {
+				return nil, nil, err
+			}
+			chans.Add(bot)
+			closeAll = func() { bot.Close() }
+		case "wechat":
+			return nil, nil, fmt.Errorf("%s: WeChat cannot be reached from the command line (it needs bot serve's login)", ck)
+		}
+	}
+	return chans, closeAll, nil
+}
+
 // SendDigest posts lab's digest for week ("" = this week so far) to the
 // lab's chats now (`bot digest --send`), through the configured webhooks
 // and the Feishu app; WeChat needs `bot serve`'s login and is refused. A
@@ -200,11 +236,11 @@ func (a *App) SendDigest(ctx context.Context, lab, week string) ([]string, error
 		return nil, err
 	}
 	r := commands.RenderDigest(d, false, a.platformName)
-	hooks, err := a.webhooks()
+	chans, closeAll, err := a.commandLineChannels(ctx, chats)
 	if err != nil {
 		return nil, err
 	}
-	var fs *feishu.Bot
+	defer closeAll()
 	var sent []string
 	for _, ck := range chats {
 		// The same claim as the Monday job: a chat never gets a week twice.
@@ -215,31 +251,7 @@ func (a *App) SendDigest(ctx context.Context, lab, week string) ([]string, error
 			a.Log.Warn("digest already sent to this chat for this week; not sent again", "chat", ck, "week", d.Week)
 			continue
 		}
-		ch, id, _ := strings.Cut(ck, "/")
-		switch ch {
-		case "webhook":
-			h, ok := hooks[id]
-			if !ok {
-				return sent, fmt.Errorf("%s: webhook %q is not configured", ck, id)
-			}
-			err = h.Send(ctx, r)
-		case "feishu":
-			if fs == nil {
-				fc := a.Cfg.Feishu
-				if fc.AppID == "" {
-					return sent, fmt.Errorf("%s: the Feishu app is not configured (FEISHU_APP_ID)", ck)
-				}
-				if fs, err = feishu.New(ctx, feishu.Options{AppID: fc.AppID, AppSecret: fc.AppSecret, VerificationToken: fc.VerificationToken,
-					EncryptKey: fc.EncryptKey, AllowNoEncryptKey: true, BaseURL: fc.BaseURL, Mode: fc.Mode, Handler: a.Router, Log: a.Log}); err != nil {
-					return sent, err
-				}
-				defer fs.Close()
-			}
-			err = fs.Send(ctx, id, r, "", "digest:"+ck+":"+d.Week)
-		default:
-			err = fmt.Errorf("channel %q cannot be reached from the command line (WeChat needs bot serve)", ch)
-		}
-		if err != nil {
+		if err := chans.Send(ctx, ck, r, chat.SendOptions{IdempotencyKey: key}); err != nil {
 			_ = a.Store.ReleaseAlert(context.WithoutCancel(ctx), key)
 			return sent, fmt.Errorf("%s: %w", ck, err)
 		}

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"log/slog"
 	"math/big"
 	"sync"
@@ -13,8 +12,6 @@ import (
 
 	"github.com/robfig/cron/v3"
 
-	"github.com/labgpu/bot/internal/chat"
-	"github.com/labgpu/bot/internal/commands"
 	"github.com/labgpu/bot/internal/stock"
 )
 
@@ -45,21 +42,6 @@ func (d *Dispatcher) Notify(ctx context.Context, a stock.Alert) error {
 		return fmt.Errorf("alerts: channel %q is not running", a.Channel)
 	}
 	return n.Notify(ctx, a)
-}
-
-// ConsoleNotifier prints alerts as plain text to a writer (the console).
-type ConsoleNotifier struct {
-	Router *commands.Router
-	mu     sync.Mutex
-	W      io.Writer
-}
-
-// Notify implements stock.Notifier.
-func (c *ConsoleNotifier) Notify(_ context.Context, a stock.Alert) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	_, err := fmt.Fprintln(c.W, "\n"+chat.PlainText(c.Router.RenderAlert(a)))
-	return err
 }
 
 // PollLock is the lock name that makes one replica poll at a time.

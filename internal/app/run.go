@@ -44,7 +44,7 @@ func (a *App) Console(ctx context.Context, in io.Reader, out io.Writer) error {
 			fmt.Fprintln(out, "labgpu bot — 问我“哪家有4090”“7B LoRA 要多少钱”，或直接粘贴报错；“帮助”看全部功能，exit 退出。")
 		}
 	}
-	a.Notifier.Register("console", &ConsoleNotifier{Router: a.Router, W: out})
+	a.Notifier.Register("console", a.alertsTo(&console.Out{W: out}))
 	if a.Cfg.Stock.Poll.Schedule != "" && a.LiveProviders() && a.Store != nil {
 		poller := a.NewPoller()
 		c, err := poller.Start(ctx, a.Cfg.Stock.Poll.Schedule, a.Location)
@@ -237,7 +237,7 @@ func (a *App) PollOnce(ctx context.Context, format string, w io.Writer, opts ...
 	// Alerts for console subscriptions print here; others wait for their
 	// channel.
 	alerts := &bytes.Buffer{}
-	a.Notifier.Register("console", &ConsoleNotifier{Router: a.Router, W: alerts})
+	a.Notifier.Register("console", a.alertsTo(&console.Out{W: alerts}))
 	poller := a.NewPoller()
 	ran, snap, pres, err := poller.RunOnce(ctx)
 	if ran {

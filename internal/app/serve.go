@@ -114,9 +114,10 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 	m := NewMetrics()
 	mux := http.NewServeMux()
 	started := time.Now()
-	// admin sends to a chat given as "<channel>/<chat id>" through the
-	// channels set up below (wechat.admin notices, the weekly digest).
-	admin := adminSenders{}
+	// The running channels: answers come in through them; alerts, admin
+	// notices and the weekly digest go out through them, by chat key
+	// "<channel>/<chat id>".
+	chans := chat.Channels{}
 
 	if fc := a.Cfg.Feishu; fc.AppID != "" {
 		bot, err := feishu.New(ctx, feishu.Options{AppID: fc.AppID, AppSecret: fc.AppSecret, VerificationToken: fc.VerificationToken,
@@ -132,12 +133,7 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 		if err != nil {
 			return fmt.Errorf("feishu: %w", err)
 		}
-		a.Notifier.Register("feishu", stock.NotifierFunc(func(ctx context.Context, al stock.Alert) error {
-			return bot.Send(ctx, al.ChatID, a.Router.RenderAlert(al), "", "alert:"+al.Key)
-		}))
-		admin["feishu"] = func(ctx context.Context, chatID string, r chat.Reply) error {
-			return bot.Send(ctx, chatID, r, "", "")
-		}
+		chans.Add(bot) // counted by OnSend
 		// At shutdown, drain the queue before the store closes.
 		defer bot.Close()
 		if fc.Mode == "webhook" {
@@ -156,34 +152,18 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 		if err != nil {
 			return err
 		}
-		a.Notifier.Register("webhook", stock.NotifierFunc(func(ctx context.Context, al stock.Alert) error {
-			h, ok := hooks[al.ChatID]
-			if !ok {
-				return fmt.Errorf("webhook %q is not configured", al.ChatID)
-			}
-			err := h.Send(ctx, a.Router.RenderAlert(al))
-			if err != nil {
-				m.SendErrors.WithLabelValues("webhook").Inc()
-			} else {
-				m.Replies.WithLabelValues("webhook").Inc()
-			}
-			return err
-		}))
-		admin["webhook"] = func(ctx context.Context, name string, r chat.Reply) error {
-			h, ok := hooks[name]
-			if !ok {
-				return fmt.Errorf("webhook %q is not configured", name)
-			}
-			return h.Send(ctx, r)
-		}
+		chans.Add(metered{hooks, m})
 	}
 	if a.Cfg.WeChat.Enabled {
-		stop, err := a.startWeChat(ctx, m, admin)
+		stop, err := a.startWeChat(ctx, m, chans)
 		if err != nil {
 			return err
 		}
 		// At shutdown, stop WeChat (draining its queue) before the store closes.
 		defer stop()
+	}
+	for _, ch := range chans {
+		a.Notifier.Register(ch.Name(), a.alertsTo(ch))
 	}
 
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
@@ -207,7 +187,7 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 	mux.Handle("/metrics", promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{}))
 
 	if spec := a.Cfg.Storage.DigestSchedule; spec != "" && a.Store != nil {
-		poster := &DigestPoster{App: a, Send: admin.send}
+		poster := &DigestPoster{App: a, Send: sendTo(chans)}
 		c, err := poster.Start(ctx, spec)
 		if err != nil {
 			return err
@@ -215,7 +195,7 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 		defer func() { <-c.Stop().Done() }()
 	}
 	if len(a.Cfg.Storage.Budgets) > 0 && a.Store != nil {
-		w := &BudgetWatcher{App: a, Send: admin.send}
+		w := &BudgetWatcher{App: a, Send: sendTo(chans)}
 		c := newCron(a.Location, a.Log)
 		c.AddFunc("@hourly", func() {
 			if n, err := w.RunOnce(ctx); err != nil {
@@ -266,14 +246,42 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 	return err
 }
 
-// hookSender is a push-only webhook.
-type hookSender interface {
-	Send(context.Context, chat.Reply) error
+// metered counts a channel's sends in the metrics (Feishu counts its own,
+// answers included, through OnSend).
+type metered struct {
+	chat.Channel
+	m *Metrics
+}
+
+func (c metered) Send(ctx context.Context, chatID string, r chat.Reply, o chat.SendOptions) error {
+	err := c.Channel.Send(ctx, chatID, r, o)
+	if err != nil {
+		c.m.SendErrors.WithLabelValues(c.Name()).Inc()
+	} else {
+		c.m.Replies.WithLabelValues(c.Name()).Inc()
+	}
+	return err
+}
+
+// alertsTo is the alert notifier of a channel: the alert rendered for its
+// chat, sent once per alert key.
+func (a *App) alertsTo(ch chat.Channel) stock.Notifier {
+	return stock.NotifierFunc(func(ctx context.Context, al stock.Alert) error {
+		return ch.Send(ctx, al.ChatID, a.Router.RenderAlert(al), chat.SendOptions{IdempotencyKey: "alert:" + al.Key})
+	})
+}
+
+// sendTo is the digest and budget jobs' send: r to a chat key through
+// the running channels.
+func sendTo(chans chat.Channels) func(ctx context.Context, chatKey string, r chat.Reply) error {
+	return func(ctx context.Context, chatKey string, r chat.Reply) error {
+		return chans.Send(ctx, chatKey, r, chat.SendOptions{})
+	}
 }
 
 // webhooks builds the configured push-only webhooks by name.
-func (a *App) webhooks() (map[string]hookSender, error) {
-	hooks := map[string]hookSender{}
+func (a *App) webhooks() (webhook.Set, error) {
+	hooks := webhook.Set{}
 	for _, w := range a.Cfg.Webhooks {
 		var err error
 		switch w.Kind {

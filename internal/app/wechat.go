@@ -11,22 +11,7 @@ import (
 	"github.com/labgpu/bot/internal/chart"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/chat/wechat"
-	"github.com/labgpu/bot/internal/stock"
 )
-
-// adminSenders sends a notice to a chat of a channel: "feishu" → a Feishu
-// chat_id, "webhook" → a configured webhook's name.
-type adminSenders map[string]func(ctx context.Context, chatID string, r chat.Reply) error
-
-// send delivers r to target ("<channel>/<chat id>").
-func (s adminSenders) send(ctx context.Context, target string, r chat.Reply) error {
-	ch, id, _ := strings.Cut(target, "/")
-	f, ok := s[ch]
-	if !ok {
-		return fmt.Errorf("admin chat %q: channel %q is not running", target, ch)
-	}
-	return f(ctx, id, r)
-}
 
 // blobStore is a store that keeps opaque named bytes (both stores do).
 type blobStore interface {
@@ -61,7 +46,7 @@ func WeChatDropNotice(reason error, at time.Time) chat.Reply {
 // weChatOnLogout returns the Options.OnLogout callback: it tells the admin
 // chat (cfg wechat.admin) through admin, and logs when that fails or no
 // admin chat is set.
-func (a *App) weChatOnLogout(ctx context.Context, admin adminSenders) func(error) {
+func (a *App) weChatOnLogout(ctx context.Context, admin chat.Channels) func(error) {
 	return func(reason error) {
 		target := a.Cfg.WeChat.Admin
 		if target == "" {
@@ -70,7 +55,7 @@ func (a *App) weChatOnLogout(ctx context.Context, admin adminSenders) func(error
 		}
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 		defer cancel()
-		if err := admin.send(sctx, target, WeChatDropNotice(reason, time.Now().In(a.Location))); err != nil {
+		if err := admin.Send(sctx, target, WeChatDropNotice(reason, time.Now().In(a.Location)), chat.SendOptions{}); err != nil {
 			a.Log.Error("wechat session dropped; telling the admin failed", "admin", target, "err", err)
 			return
 		}
@@ -81,7 +66,7 @@ func (a *App) weChatOnLogout(ctx context.Context, admin adminSenders) func(error
 // weChatOnScanNeeded returns the Options.OnScanNeeded callback: it tells
 // the admin chat that a QR scan is needed and where the code is, at most
 // once an hour (a QR code expires in minutes and a new one follows).
-func (a *App) weChatOnScanNeeded(ctx context.Context, admin adminSenders, png string) func() {
+func (a *App) weChatOnScanNeeded(ctx context.Context, admin chat.Channels, png string) func() {
 	var last time.Time
 	return func() {
 		target := a.Cfg.WeChat.Admin
@@ -106,7 +91,7 @@ func (a *App) weChatOnScanNeeded(ctx context.Context, admin adminSenders, png st
 // scan does not hold up the other channels. After a session drop it logs
 // in again with backoff (1 min doubling to 30 min) until ctx ends. The
 // returned stop closes the channel and waits for the loop.
-func (a *App) startWeChat(ctx context.Context, m *Metrics, admin adminSenders) (stop func(), err error) {
+func (a *App) startWeChat(ctx context.Context, m *Metrics, admin chat.Channels) (stop func(), err error) {
 	wc := a.Cfg.WeChat
 	var hot wechat.HotStorage
 	if bs, ok := a.Store.(blobStore); ok {
@@ -123,16 +108,7 @@ func (a *App) startWeChat(ctx context.Context, m *Metrics, admin adminSenders) (
 	if err != nil {
 		return nil, fmt.Errorf("wechat: %w", err)
 	}
-	a.Notifier.Register("wechat", stock.NotifierFunc(func(ctx context.Context, al stock.Alert) error {
-		err := bot.Send(ctx, al.ChatID, a.Router.RenderAlert(al))
-		if err != nil {
-			m.SendErrors.WithLabelValues("wechat").Inc()
-		} else {
-			m.Replies.WithLabelValues("wechat").Inc()
-		}
-		return err
-	}))
-	admin["wechat"] = func(ctx context.Context, chatID string, r chat.Reply) error { return bot.Send(ctx, chatID, r) }
+	admin.Add(metered{bot, m})
 
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
@@ -206,12 +182,12 @@ const weChatUp = "up"
 
 // tellAdmin sends r to the admin chat (wechat.admin) in the background,
 // logging a failure.
-func (a *App) tellAdmin(ctx context.Context, admin adminSenders, r chat.Reply) {
+func (a *App) tellAdmin(ctx context.Context, admin chat.Channels, r chat.Reply) {
 	target := a.Cfg.WeChat.Admin
 	go func() {
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 		defer cancel()
-		if err := admin.send(sctx, target, r); err != nil {
+		if err := admin.Send(sctx, target, r, chat.SendOptions{}); err != nil {
 			a.Log.Error("wechat: telling the admin failed", "admin", target, "err", err)
 		}
 	}()

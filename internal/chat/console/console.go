@@ -13,11 +13,6 @@ import (
 	"github.com/labgpu/bot/internal/chat"
 )
 
-// Handler answers a message (commands.Router implements it).
-type Handler interface {
-	Handle(ctx context.Context, msg chat.Message) chat.Reply
-}
-
 // MaxLine is the longest input line accepted, in bytes; longer lines are
 // answered with an error instead of being cut silently.
 const MaxLine = 16 << 10
@@ -41,12 +36,12 @@ type Options struct {
 
 // Run reads lines from in until EOF, "exit"/"quit" or ctx ends, and writes
 // each answer to out. prompt is printed before each line when non-empty.
-func Run(ctx context.Context, in io.Reader, out io.Writer, h Handler, prompt string) error {
+func Run(ctx context.Context, in io.Reader, out io.Writer, h chat.Handler, prompt string) error {
 	return RunWith(ctx, in, out, h, Options{Prompt: prompt})
 }
 
 // RunWith is Run with options.
-func RunWith(ctx context.Context, in io.Reader, out io.Writer, h Handler, o Options) error {
+func RunWith(ctx context.Context, in io.Reader, out io.Writer, h chat.Handler, o Options) error {
 	prompt := o.Prompt
 	lines := make(chan inputLine)
 	// Lines are read in their own goroutine so that ctx (Ctrl-C) ends the

@@ -14,6 +14,7 @@ import (
 	larkevent "github.com/larksuite/oapi-sdk-go/v3/event"
 	larkws "github.com/larksuite/oapi-sdk-go/v3/ws"
 
+	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/chat/feishu"
 )
 
@@ -573,7 +574,7 @@ func TestNew(t *testing.T) {
 		b1 := newBot(t, baseOptions(f1, &recHandler{}, nil))
 		b2 := newBot(t, baseOptions(f2, &recHandler{}, nil))
 		for _, b := range []*feishu.Bot{b1, b2} {
-			if err := b.Send(context.Background(), groupChat, replyOf("hi"), "", ""); err != nil {
+			if err := b.Send(context.Background(), groupChat, replyOf("hi"), chat.SendOptions{}); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -41,11 +41,6 @@ import (
 	"github.com/labgpu/bot/internal/chat"
 )
 
-// Handler answers a message (commands.Router implements it).
-type Handler interface {
-	Handle(ctx context.Context, msg chat.Message) chat.Reply
-}
-
 // Deduper is the stores' SET NX: ClaimAlert returns true for the first
 // caller with key within ttl and false for every later one. The embedded
 // and Redis stores implement it; MemoryDeduper is a process-local one.
@@ -128,7 +123,7 @@ type Options struct {
 	// is neither shared between replicas nor kept across restarts.
 	Dedup Deduper
 	// Handler answers messages. Required.
-	Handler Handler
+	Handler chat.Handler
 	// InterimAfter is how long a slow answer may take before the chat gets
 	// the Handler's "查询中…" (when it implements chat.Interimer);
 	// default chat.DefaultInterimAfter, negative never.

@@ -486,7 +486,7 @@ func (s *syncBuffer) String() string {
 }
 
 // baseOptions are options for a webhook bot against f.
-func baseOptions(f *fake, h feishu.Handler, logs io.Writer) feishu.Options {
+func baseOptions(f *fake, h chat.Handler, logs io.Writer) feishu.Options {
 	if logs == nil {
 		logs = io.Discard
 	}

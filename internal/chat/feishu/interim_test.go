@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/chat"
-	"github.com/labgpu/bot/internal/chat/feishu"
 )
 
 // slowHandler answers after a delay and has a "查询中…"; reply, when set,
@@ -141,4 +140,4 @@ func TestInterimCardNeverLeftBehind(t *testing.T) {
 }
 
 var _ chat.Interimer = (*slowHandler)(nil)
-var _ feishu.Handler = (*slowHandler)(nil)
+var _ chat.Handler = (*slowHandler)(nil)

@@ -79,6 +79,9 @@ func contentError(err error) bool {
 	return ae.Status == 400 && !ae.retryable()
 }
 
+// Name is "feishu" (chat.Channel).
+func (b *Bot) Name() string { return "feishu" }
+
 // Send delivers r to chatID: an interactive card (schema 2.0) when r has
 // a table, text otherwise. Long replies are split at line boundaries into
 // parts under MaxTextRunes/MaxTextBytes (text) or MaxCardBytes (cards,
@@ -96,7 +99,8 @@ func contentError(err error) bool {
 // network errors and token-invalid codes (the token is fetched again);
 // other errors are returned at once. If the first card is refused for its
 // content, the whole reply goes out as plain text (chat.PlainText).
-func (b *Bot) Send(ctx context.Context, chatID string, r chat.Reply, replyTo, idemKey string) (err error) {
+func (b *Bot) Send(ctx context.Context, chatID string, r chat.Reply, o chat.SendOptions) (err error) {
+	replyTo, idemKey := o.ReplyTo, o.IdempotencyKey
 	if b.opts.OnSend != nil && !r.Empty() {
 		defer func() { b.opts.OnSend(err) }()
 	}

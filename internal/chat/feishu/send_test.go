@@ -313,7 +313,7 @@ func TestSend(t *testing.T) {
 			if c.before != nil {
 				c.before(f)
 			}
-			err := b.Send(ctx, groupChat, c.reply, c.replyTo, "idem-"+c.name)
+			err := b.Send(ctx, groupChat, c.reply, chat.SendOptions{ReplyTo: c.replyTo, IdempotencyKey: "idem-" + c.name})
 			if (err != nil) != c.wantErr {
 				t.Fatalf("Send: %v, want error %v", err, c.wantErr)
 			}
@@ -343,15 +343,15 @@ func TestSendIdempotent(t *testing.T) {
 		return u
 	}
 	ctx := context.Background()
-	if err := b.Send(ctx, groupChat, r, "", "alert:s-1:7"); err != nil {
+	if err := b.Send(ctx, groupChat, r, chat.SendOptions{IdempotencyKey: "alert:s-1:7"}); err != nil {
 		t.Fatal(err)
 	}
 	first := uuids()
-	if err := b.Send(ctx, groupChat, r, "", "alert:s-1:7"); err != nil {
+	if err := b.Send(ctx, groupChat, r, chat.SendOptions{IdempotencyKey: "alert:s-1:7"}); err != nil {
 		t.Fatal(err)
 	}
 	again := uuids()
-	if err := b.Send(ctx, groupChat, r, "", "alert:s-1:8"); err != nil {
+	if err := b.Send(ctx, groupChat, r, chat.SendOptions{IdempotencyKey: "alert:s-1:8"}); err != nil {
 		t.Fatal(err)
 	}
 	other := uuids()
@@ -375,7 +375,7 @@ func TestSendRateLimit(t *testing.T) {
 	ctx := context.Background()
 	start := time.Now()
 	for i := range feishu.RateBurst + 3 {
-		if err := b.Send(ctx, groupChat, replyOf(fmt.Sprint(i)), "", ""); err != nil {
+		if err := b.Send(ctx, groupChat, replyOf(fmt.Sprint(i)), chat.SendOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -383,7 +383,7 @@ func TestSendRateLimit(t *testing.T) {
 		t.Errorf("%d sends in %v: not rate limited", feishu.RateBurst+3, d)
 	}
 	start = time.Now()
-	if err := b.Send(ctx, p2pChat, replyOf("x"), "", ""); err != nil {
+	if err := b.Send(ctx, p2pChat, replyOf("x"), chat.SendOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if d := time.Since(start); d > 100*time.Millisecond {
@@ -391,7 +391,7 @@ func TestSendRateLimit(t *testing.T) {
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if err := b.Send(cctx, groupChat, replyOf("late"), "", ""); err == nil {
+	if err := b.Send(cctx, groupChat, replyOf("late"), chat.SendOptions{}); err == nil {
 		t.Error("Send with a cancelled context succeeded")
 	}
 }

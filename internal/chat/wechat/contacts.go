@@ -257,12 +257,15 @@ func (b *Bot) SendToFriend(ctx context.Context, name string, r chat.Reply) error
 	return nil
 }
 
+// Name is "wechat" (chat.Channel).
+func (b *Bot) Name() string { return "wechat" }
+
 // Send posts r to the chat with the given ChatID (as in chat.Message):
-// a group of that name when there is one, else a friend (the app's
-// Notifier uses it for alerts, which carry only the ChatID). mentions are
-// used in groups only.
-func (b *Bot) Send(ctx context.Context, chatID string, r chat.Reply, mentions ...string) error {
-	err := b.SendToGroup(ctx, chatID, r, mentions...)
+// a group of that name when there is one, else a friend (alerts and
+// notices carry only the ChatID); r.Mentions are used in groups only.
+// WeChat has no idempotency keys: o is not used.
+func (b *Bot) Send(ctx context.Context, chatID string, r chat.Reply, _ chat.SendOptions) error {
+	err := b.SendToGroup(ctx, chatID, r)
 	if !errors.Is(err, ErrGroupNotFound) {
 		return err
 	}

@@ -413,7 +413,7 @@ func TestSendToGroup(t *testing.T) {
 		t.Errorf("webwxgetcontact called %d times, want 1 (cached)", n)
 	}
 	// Send resolves a ChatID to the group, or to a friend.
-	if err := hs.b.Send(context.Background(), aliceRem, chat.Reply{Title: "私聊提醒"}); err != nil {
+	if err := hs.b.Send(context.Background(), aliceRem, chat.Reply{Title: "私聊提醒"}, chat.SendOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	for {
@@ -442,7 +442,7 @@ func TestAlertToSubscribingGroup(t *testing.T) {
 	}
 	sub := hs.h.got()[0]
 	alert := chat.Reply{Title: "RTX 4090 有货了：AutoDL 1.98 元/时", Mentions: []string{sub.SenderID}}
-	if err := hs.b.Send(context.Background(), sub.ChatID, alert); err != nil {
+	if err := hs.b.Send(context.Background(), sub.ChatID, alert, chat.SendOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	s, ok := f.waitSend(5 * time.Second)
@@ -475,7 +475,7 @@ func TestSendToUnknownGroup(t *testing.T) {
 	if s, ok := f.waitSend(5 * time.Second); !ok || s.To != "@@grp9" {
 		t.Errorf("sent %+v, want to @@grp9", s)
 	}
-	if err := hs.b.Send(context.Background(), "Nobody", chat.Reply{Title: "x"}); !errors.Is(err, ErrGroupNotFound) {
+	if err := hs.b.Send(context.Background(), "Nobody", chat.Reply{Title: "x"}, chat.SendOptions{}); !errors.Is(err, ErrGroupNotFound) {
 		t.Errorf("Send to an unknown chat: %v", err)
 	}
 	if len(f.sends()) != 1 {

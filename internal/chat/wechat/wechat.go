@@ -41,11 +41,6 @@ import (
 	"github.com/labgpu/bot/internal/chat"
 )
 
-// Handler answers a message (commands.Router implements it).
-type Handler interface {
-	Handle(ctx context.Context, msg chat.Message) chat.Reply
-}
-
 // Defaults applied by New to zero Options fields, and fixed limits.
 const (
 	// DefaultRatePerChat is one message per two seconds per chat, with a
@@ -70,7 +65,7 @@ const (
 // Options configures a Bot. Handler is required.
 type Options struct {
 	// Handler answers messages. Required.
-	Handler Handler
+	Handler chat.Handler
 	// InterimAfter is how long a slow answer may take before the chat gets
 	// the Handler's "查询中…" (when it implements chat.Interimer);
 	// default chat.DefaultInterimAfter, negative never.

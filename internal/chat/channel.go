@@ -1,0 +1,55 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// Handler answers a message (commands.Router implements it). Every channel
+// hands its messages to one.
+type Handler interface {
+	Handle(ctx context.Context, msg Message) Reply
+}
+
+// SendOptions tune one Channel.Send.
+type SendOptions struct {
+	// ReplyTo is the message being answered (Feishu message_id), if any.
+	ReplyTo string
+	// IdempotencyKey makes a retried send deliver once ("alert:<key>");
+	// empty means a fresh one.
+	IdempotencyKey string
+}
+
+// Channel is a chat channel as the rest of the bot sees it: something that
+// delivers a Reply to one of its chats. The console, Feishu, WeChat and the
+// push-only webhooks implement it; answers, alerts, admin notices and the
+// weekly digest all go out through it.
+type Channel interface {
+	// Name is the channel's id in chat keys ("feishu", "wechat",
+	// "webhook", "console").
+	Name() string
+	// Send delivers r to chatID (a Feishu chat_id, a WeChat group or
+	// friend name, a webhook's name).
+	Send(ctx context.Context, chatID string, r Reply, o SendOptions) error
+}
+
+// Channels are the running channels by name.
+type Channels map[string]Channel
+
+// Add registers ch under its name.
+func (cs Channels) Add(ch Channel) { cs[ch.Name()] = ch }
+
+// Send delivers r to a chat key "<channel>/<chat id>" ("feishu/oc_1",
+// "webhook/lab").
+func (cs Channels) Send(ctx context.Context, chatKey string, r Reply, o SendOptions) error {
+	name, id, ok := strings.Cut(chatKey, "/")
+	if !ok || id == "" {
+		return fmt.Errorf("chat %q is not <channel>/<chat id>", chatKey)
+	}
+	ch, found := cs[name]
+	if !found {
+		return fmt.Errorf("chat %q: channel %q is not running", chatKey, name)
+	}
+	return ch.Send(ctx, id, r, o)
+}

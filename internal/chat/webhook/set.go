@@ -1,0 +1,33 @@
+package webhook
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/labgpu/bot/internal/chat"
+)
+
+// Sender is one push-only webhook (a Feishu custom bot or a WeCom group
+// robot).
+type Sender interface {
+	Send(ctx context.Context, r chat.Reply) error
+}
+
+// Set is the configured webhooks by name, as one chat.Channel named
+// "webhook": a chat id is a webhook's name ("webhook/lab").
+type Set map[string]Sender
+
+// Name is "webhook".
+func (Set) Name() string { return "webhook" }
+
+// Send posts r to the webhook named name. Webhooks have no idempotency
+// keys: o is not used.
+func (s Set) Send(ctx context.Context, name string, r chat.Reply, _ chat.SendOptions) error {
+	h, ok := s[name]
+	if !ok {
+		return fmt.Errorf("webhook %q is not configured", name)
+	}
+	return h.Send(ctx, r)
+}
+
+var _ chat.Channel = Set(nil)
