@@ -54,6 +54,18 @@ func NewMetrics() *Metrics {
 }
 
 // observePoll records a poll's provider latencies and failures.
+// countSend counts one channel's sends as replies or send errors (for a
+// channel's OnSend).
+func (m *Metrics) countSend(channel string) func(error) {
+	return func(err error) {
+		if err != nil {
+			m.SendErrors.WithLabelValues(channel).Inc()
+		} else {
+			m.Replies.WithLabelValues(channel).Inc()
+		}
+	}
+}
+
 func (m *Metrics) observePoll(s stock.Snapshot, r stock.ProcessResult) {
 	for _, p := range s.Providers {
 		if p.Status == stock.StatusNotConfigured {
@@ -113,29 +125,48 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 	defer ln.Close() // for the early returns; Shutdown closes it otherwise
 	m := NewMetrics()
 	mux := http.NewServeMux()
-	started := time.Now()
-	// The running channels: answers come in through them; alerts, admin
-	// notices and the weekly digest go out through them, by chat key
-	// "<channel>/<chat id>".
-	chans := chat.Channels{}
+	chans, stopChannels, err := a.startChannels(ctx, m, mux)
+	// At shutdown, channels drain their queues before the store closes.
+	defer stopChannels()
+	if err != nil {
+		return err
+	}
+	for _, ch := range chans {
+		a.Notifier.Register(ch.Name(), a.alertsTo(ch))
+	}
+	mux.HandleFunc("/healthz", a.healthz)
+	mux.Handle("/metrics", promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{}))
+	stopJobs, err := a.startJobs(ctx, chans, m)
+	defer stopJobs()
+	if err != nil {
+		return err
+	}
+	return a.serveHTTP(ctx, ln, mux, o.Ready)
+}
 
+// startChannels starts the configured channels (Feishu by callback on mux
+// or by long connection, the push-only webhooks, WeChat). The running
+// channels are where answers come in and where alerts, admin notices and
+// the weekly digest go out, by chat key "<channel>/<chat id>". stop
+// closes them, last started first; it is never nil.
+func (a *App) startChannels(ctx context.Context, m *Metrics, mux *http.ServeMux) (chans chat.Channels, stop func(), err error) {
+	chans = chat.Channels{}
+	var stops []func()
+	stop = func() {
+		for i := len(stops) - 1; i >= 0; i-- {
+			stops[i]()
+		}
+	}
 	if fc := a.Cfg.Feishu; fc.AppID != "" {
 		bot, err := feishu.New(ctx, feishu.Options{AppID: fc.AppID, AppSecret: fc.AppSecret, VerificationToken: fc.VerificationToken,
 			EncryptKey: fc.EncryptKey, AllowNoEncryptKey: fc.AllowNoEncryptKey, BaseURL: fc.BaseURL, Mode: fc.Mode,
-			Started: started, Dedup: a.Store, Handler: countingHandler{a: a, m: m}, InterimAfter: a.Cfg.Stock.InterimAfter.D(), Log: a.Log,
-			OnSend: func(err error) {
-				if err != nil {
-					m.SendErrors.WithLabelValues("feishu").Inc()
-				} else {
-					m.Replies.WithLabelValues("feishu").Inc()
-				}
-			}})
+			Started: time.Now(), Dedup: a.Store, Handler: countingHandler{a: a, m: m}, InterimAfter: a.Cfg.Stock.InterimAfter.D(), Log: a.Log,
+			OnSend: m.countSend("feishu")})
 		if err != nil {
-			return fmt.Errorf("feishu: %w", err)
+			return chans, stop, fmt.Errorf("feishu: %w", err)
 		}
-		chans.Add(bot) // counted by OnSend
-		// At shutdown, drain the queue before the store closes.
-		defer bot.Close()
+		chans.Add(bot) // counted by OnSend, answers included
+		stops = append(stops, func() { bot.Close() })
 		if fc.Mode == "webhook" {
 			mux.Handle("/feishu/events", bot.HTTPHandler())
 		} else {
@@ -150,51 +181,72 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 	if len(a.Cfg.Webhooks) > 0 {
 		hooks, err := a.webhooks()
 		if err != nil {
-			return err
+			return chans, stop, err
 		}
 		chans.Add(metered{hooks, m})
 	}
 	if a.Cfg.WeChat.Enabled {
-		stop, err := a.startWeChat(ctx, m, chans)
+		stopWeChat, err := a.startWeChat(ctx, m, chans)
 		if err != nil {
-			return err
+			return chans, stop, err
 		}
-		// At shutdown, stop WeChat (draining its queue) before the store closes.
-		defer stop()
+		stops = append(stops, stopWeChat)
 	}
-	for _, ch := range chans {
-		a.Notifier.Register(ch.Name(), a.alertsTo(ch))
+	return chans, stop, nil
+}
+
+// healthz answers /healthz: "ok", or "ok (degraded: …)" naming failed
+// providers and a WeChat channel that is not up.
+func (a *App) healthz(w http.ResponseWriter, r *http.Request) {
+	snap := a.Board.Snapshot(r.Context())
+	var bad []string
+	for _, p := range snap.Providers {
+		if p.Status == stock.StatusError {
+			bad = append(bad, p.Provider)
+		}
 	}
+	if st := a.weChatStatus.Load(); st != nil && *st != weChatUp {
+		bad = append(bad, "wechat: "+*st)
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	if len(bad) > 0 {
+		fmt.Fprintf(w, "ok (degraded: %s)\n", strings.Join(bad, "; "))
+		return
+	}
+	fmt.Fprintln(w, "ok")
+}
 
-	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
-		snap := a.Board.Snapshot(r.Context())
-		var bad []string
-		for _, p := range snap.Providers {
-			if p.Status == stock.StatusError {
-				bad = append(bad, p.Provider)
-			}
+// startJobs schedules the weekly digest, the hourly budget check and the
+// stock poll, sending through chans. stop stops the poll first, then the
+// others; it is never nil.
+func (a *App) startJobs(ctx context.Context, chans chat.Channels, m *Metrics) (stop func(), err error) {
+	var stops []func()
+	stop = func() {
+		for _, f := range stops {
+			f()
 		}
-		if st := a.weChatStatus.Load(); st != nil && *st != weChatUp {
-			bad = append(bad, "wechat: "+*st)
+	}
+	if a.Cfg.Stock.Poll.Schedule != "" {
+		poller := a.NewPoller()
+		poller.OnPoll = m.observePoll
+		c, err := poller.Start(ctx, a.Cfg.Stock.Poll.Schedule, a.Location)
+		if err != nil {
+			return stop, err
 		}
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		if len(bad) > 0 {
-			fmt.Fprintf(w, "ok (degraded: %s)\n", strings.Join(bad, "; "))
-			return
-		}
-		fmt.Fprintln(w, "ok")
-	})
-	mux.Handle("/metrics", promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{}))
-
-	if spec := a.Cfg.Storage.DigestSchedule; spec != "" && a.Store != nil {
+		stops = append(stops, func() {
+			<-c.Stop().Done()
+			poller.Release(context.Background())
+		})
+	}
+	if spec := a.Cfg.Storage.DigestSchedule; spec != "" {
 		poster := &DigestPoster{App: a, Send: sendTo(chans)}
 		c, err := poster.Start(ctx, spec)
 		if err != nil {
-			return err
+			return stop, err
 		}
-		defer func() { <-c.Stop().Done() }()
+		stops = append(stops, func() { <-c.Stop().Done() })
 	}
-	if len(a.Cfg.Storage.Budgets) > 0 && a.Store != nil {
+	if len(a.Cfg.Storage.Budgets) > 0 {
 		w := &BudgetWatcher{App: a, Send: sendTo(chans)}
 		c := newCron(a.Location, a.Log)
 		c.AddFunc("@hourly", func() {
@@ -203,28 +255,19 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 			}
 		})
 		c.Start()
-		defer func() { <-c.Stop().Done() }()
+		stops = append(stops, func() { <-c.Stop().Done() })
 	}
-	var stopPoll func()
-	if a.Cfg.Stock.Poll.Schedule != "" {
-		poller := a.NewPoller()
-		poller.OnPoll = m.observePoll
-		c, err := poller.Start(ctx, a.Cfg.Stock.Poll.Schedule, a.Location)
-		if err != nil {
-			return err
-		}
-		stopPoll = func() {
-			<-c.Stop().Done()
-			poller.Release(context.Background())
-		}
-	}
+	return stop, nil
+}
 
+// serveHTTP serves mux on ln until ctx ends, then shuts down within 10 s.
+func (a *App) serveHTTP(ctx context.Context, ln net.Listener, mux *http.ServeMux, ready chan struct{}) error {
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, WriteTimeout: 30 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	a.Log.Info("serving", "addr", ln.Addr().String())
-	if o.Ready != nil {
-		close(o.Ready)
+	if ready != nil {
+		close(ready)
 	}
 	var err error
 	select {
@@ -236,9 +279,6 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 	defer cancel()
 	if e := srv.Shutdown(sctx); e != nil && err == nil {
 		err = e
-	}
-	if stopPoll != nil {
-		stopPoll()
 	}
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
@@ -255,11 +295,7 @@ type metered struct {
 
 func (c metered) Send(ctx context.Context, chatID string, r chat.Reply, o chat.SendOptions) error {
 	err := c.Channel.Send(ctx, chatID, r, o)
-	if err != nil {
-		c.m.SendErrors.WithLabelValues(c.Name()).Inc()
-	} else {
-		c.m.Replies.WithLabelValues(c.Name()).Inc()
-	}
+	c.m.countSend(c.Name())(err)
 	return err
 }
 
