@@ -53,7 +53,6 @@ func NewMetrics() *Metrics {
 	return m
 }
 
-// observePoll records a poll's provider latencies and failures.
 // countSend counts one channel's sends as replies or send errors (for a
 // channel's OnSend).
 func (m *Metrics) countSend(channel string) func(error) {
@@ -66,6 +65,7 @@ func (m *Metrics) countSend(channel string) func(error) {
 	}
 }
 
+// observePoll records a poll's provider latencies and failures.
 func (m *Metrics) observePoll(s stock.Snapshot, r stock.ProcessResult) {
 	for _, p := range s.Providers {
 		if p.Status == stock.StatusNotConfigured {
