@@ -2,174 +2,35 @@ package app
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
 
-	"github.com/robfig/cron/v3"
-
-	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/chat/feishu"
 	"github.com/labgpu/bot/internal/commands"
+	"github.com/labgpu/bot/internal/jobs"
 )
 
-// DigestPoster posts last week's storage digest to every chat that turned
-// it on ("开启周报"). Each chat gets it once per week even with several
-// replicas: the send is claimed in the store under digest:<chat>:<week>,
-// and the claim is released when the send fails so the next run retries.
-type DigestPoster struct {
-	App *App
-	// Send delivers a reply to a chat key ("feishu/oc_…", "webhook/lab").
-	Send func(ctx context.Context, chatKey string, r chat.Reply) error
-	// Now is the clock (default the app's).
-	Now func() time.Time
-}
-
-// digestClaimTTL keeps a week's claims past the week.
-const digestClaimTTL = 30 * 24 * time.Hour
-
-// RunOnce posts the digest of the ISO week before now's to each enabled
-// chat not yet served. It returns how many were sent; errors of single
-// chats are joined, the others still go out.
-func (p *DigestPoster) RunOnce(ctx context.Context) (int, error) {
-	a := p.App
-	if a.Store == nil {
-		return 0, errNoStore
-	}
-	now := a.now()
-	if p.Now != nil {
-		now = p.Now()
-	}
-	week := billing.WeekOf(now.AddDate(0, 0, -7), a.Location)
-	chats, err := a.Store.DigestChats(ctx)
-	if err != nil {
-		return 0, err
-	}
-	sent := 0
-	var errs []error
-	for _, ck := range chats {
-		key := "digest:" + ck + ":" + week
-		ok, err := a.Store.ClaimAlert(ctx, key, digestClaimTTL)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: claim: %w", ck, err))
-			continue
-		}
-		if !ok {
-			continue // sent already, by this or another replica
-		}
-		d, err := a.buildDigestAt(ctx, a.LabFor(ck), week, now)
-		if err == nil {
-			err = p.Send(ctx, ck, commands.RenderDigest(d, false, a.platformName))
-		}
-		if err != nil {
-			_ = a.Store.ReleaseAlert(context.WithoutCancel(ctx), key)
-			errs = append(errs, fmt.Errorf("digest to %s: %w", ck, err))
-			continue
-		}
-		sent++
-	}
-	return sent, errors.Join(errs...)
-}
-
-// Start runs RunOnce on the cron spec in the app's time zone, with
-// Recover and SkipIfStillRunning. Stop the returned cron at shutdown.
-func (p *DigestPoster) Start(ctx context.Context, spec string) (*cron.Cron, error) {
-	c := newCron(p.App.Location, p.App.Log)
-	if _, err := c.AddFunc(spec, func() {
-		n, err := p.RunOnce(ctx)
-		if err != nil {
-			p.App.Log.Error("storage digest", "sent", n, "err", err)
-			return
-		}
-		p.App.Log.Info("storage digest posted", "chats", n)
-	}); err != nil {
-		return nil, fmt.Errorf("storage.digest_schedule: %q: %w", spec, err)
-	}
-	c.Start()
-	return c, nil
-}
-
-// BudgetWatcher tells a lab's chats when its month-to-date storage spend
-// reaches 50%, 80% and 100% of its budget (config storage.budgets), each
-// threshold once per month across replicas (claims
-// budget:<lab>:<month>:<percent>). When several thresholds are reached
-// at once, one message names the highest.
-type BudgetWatcher struct {
-	App  *App
-	Send func(ctx context.Context, chatKey string, r chat.Reply) error
-	Now  func() time.Time
-}
-
-// RunOnce checks every budget and returns how many messages were sent.
-func (w *BudgetWatcher) RunOnce(ctx context.Context) (int, error) {
-	a := w.App
-	if a.Store == nil {
-		return 0, errNoStore
-	}
-	now := a.now()
-	if w.Now != nil {
-		now = w.Now()
-	}
-	month := now.In(a.Location).Format("2006-01")
-	price := a.StorageOptions().Price
-	sent := 0
-	var errs []error
-	for lab, budget := range a.Cfg.Storage.Budgets {
-		ev, err := a.Store.StorageEvents(ctx, lab)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		mtd, err := billing.MonthToDate(ev, now, a.Location, price)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("lab %s: %w", lab, err))
-			continue
-		}
-		var claimed []string
-		top := 0
-		for _, p := range billing.BudgetCrossed(mtd, budget) {
-			key := fmt.Sprintf("budget:%s:%s:%d", lab, month, p)
-			ok, err := a.Store.ClaimAlert(ctx, key, 40*24*time.Hour)
+// NewDigestJob builds the weekly digest job over the app's store, sending
+// through send. The app must have its store.
+func (a *App) NewDigestJob(send jobs.SendFunc) *jobs.Digest {
+	return &jobs.Digest{Chats: a.Store, Claims: a.Store, Send: send, Location: a.Location, Now: a.now, Log: a.Log,
+		Render: func(ctx context.Context, ck, week string, now time.Time) (chat.Reply, error) {
+			d, err := a.buildDigestAt(ctx, a.LabFor(ck), week, now)
 			if err != nil {
-				errs = append(errs, err)
-				continue
+				return chat.Reply{}, err
 			}
-			if ok {
-				claimed = append(claimed, key)
-				top = p
-			}
-		}
-		if top == 0 {
-			continue
-		}
-		r := chat.Reply{
-			Title: fmt.Sprintf("💰 存储预算提醒：%s 月已用 %.0f%%（%.2f / %.0f 元）", month, mtd/budget*100, mtd, budget),
-			Lines: []string{fmt.Sprintf("本月存储花费已达到预算的 %d%%。问“本周存储花费”看明细和闲置盘。", top),
-				fmt.Sprintf("Storage spend this month has reached %d%% of the budget (%.2f of %.0f CNY).", top, mtd, budget)},
-			Notes: []string{"按存储账本和目录数据盘价估算，不是平台账单。/ Estimated from the storage ledger at catalog prices, not the platforms' bills."},
-		}
-		var failed error
-		labSent := 0
-		for _, ck := range a.labChats(lab) {
-			if err := w.Send(ctx, ck, r); err != nil {
-				failed = errors.Join(failed, fmt.Errorf("budget notice to %s: %w", ck, err))
-				continue
-			}
-			labSent++
-		}
-		sent += labSent
-		if failed != nil && labSent == 0 {
-			// Nobody heard it: let the next run try again. (When some
-			// chats got it, a retry would repeat it there.)
-			for _, k := range claimed {
-				_ = a.Store.ReleaseAlert(context.WithoutCancel(ctx), k)
-			}
-			errs = append(errs, failed)
-		}
-	}
-	return sent, errors.Join(errs...)
+			return commands.RenderDigest(d, false, a.platformName), nil
+		}}
+}
+
+// NewBudgetJob builds the storage budget check over the app's store and
+// config (storage.budgets), sending through send. The app must have its
+// store.
+func (a *App) NewBudgetJob(send jobs.SendFunc) *jobs.Budget {
+	return &jobs.Budget{Events: a.Store, Claims: a.Store, Budgets: a.Cfg.Storage.Budgets, Price: a.StorageOptions().Price,
+		Chats: a.labChats, Send: send, Location: a.Location, Now: a.now, Log: a.Log}
 }
 
 // labChats are the chat keys of a lab: its storage.labs entry, or the lab
@@ -245,7 +106,7 @@ func (a *App) SendDigest(ctx context.Context, lab, week string) ([]string, error
 	for _, ck := range chats {
 		// The same claim as the Monday job: a chat never gets a week twice.
 		key := "digest:" + ck + ":" + d.Week
-		if ok, err := a.Store.ClaimAlert(ctx, key, digestClaimTTL); err != nil {
+		if ok, err := a.Store.ClaimAlert(ctx, key, jobs.DigestClaimTTL); err != nil {
 			return sent, err
 		} else if !ok {
 			a.Log.Warn("digest already sent to this chat for this week; not sent again", "chat", ck, "week", d.Week)

@@ -10,12 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robfig/cron/v3"
-
 	"github.com/labgpu/bot/internal/app"
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/config"
+	"github.com/labgpu/bot/internal/jobs"
 	redisstore "github.com/labgpu/bot/internal/store/redis"
 )
 
@@ -87,7 +86,8 @@ func TestDigestPostedOnceByTwoReplicas(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p := &app.DigestPoster{App: a, Send: send, Now: func() time.Time { return monday }}
+			p := a.NewDigestJob(send)
+			p.Now = func() time.Time { return monday }
 			p.RunOnce(ctx)
 		}()
 	}
@@ -102,7 +102,8 @@ func TestDigestPostedOnceByTwoReplicas(t *testing.T) {
 	mu.Lock()
 	failWebhook = false
 	mu.Unlock()
-	p := &app.DigestPoster{App: replicas[1], Send: send, Now: func() time.Time { return monday.Add(time.Hour) }}
+	p := replicas[1].NewDigestJob(send)
+	p.Now = func() time.Time { return monday.Add(time.Hour) }
 	if n, err := p.RunOnce(ctx); n != 1 || err != nil {
 		t.Errorf("retry run sent %d, %v", n, err)
 	}
@@ -115,10 +116,6 @@ func TestDigestPostedOnceByTwoReplicas(t *testing.T) {
 // under an injected clock, fires at Monday 09:00 local (01:00 UTC).
 func TestDigestScheduleFiresMonday(t *testing.T) {
 	cfg := config.Default()
-	sched, err := cron.ParseStandard(cfg.Storage.DigestSchedule)
-	if err != nil {
-		t.Fatal(err)
-	}
 	loc, _ := time.LoadLocation(cfg.Stock.Poll.Timezone)
 	for _, c := range []struct{ from, want time.Time }{
 		{time.Date(2026, 11, 29, 23, 0, 0, 0, loc), time.Date(2026, 11, 30, 9, 0, 0, 0, loc)},
@@ -127,7 +124,7 @@ func TestDigestScheduleFiresMonday(t *testing.T) {
 		{time.Date(2026, 11, 30, 0, 30, 0, 0, time.UTC), time.Date(2026, 11, 30, 9, 0, 0, 0, loc)},
 		{time.Date(2026, 11, 30, 1, 30, 0, 0, time.UTC), time.Date(2026, 12, 7, 9, 0, 0, 0, loc)},
 	} {
-		if next := sched.Next(c.from.In(loc)); !next.Equal(c.want) {
+		if next, err := jobs.Next(cfg.Storage.DigestSchedule, c.from.In(loc)); err != nil || !next.Equal(c.want) {
 			t.Errorf("after %v: next %v, want %v", c.from, next, c.want)
 		}
 	}
@@ -154,7 +151,8 @@ func TestBudgetThresholdsOncePerMonth(t *testing.T) {
 	var got []string
 	send := func(_ context.Context, ck string, r chat.Reply) error { got = append(got, ck+" "+r.Title); return nil }
 	run := func(at time.Time) int {
-		w := &app.BudgetWatcher{App: a, Send: send, Now: func() time.Time { return at }}
+		w := a.NewBudgetJob(send)
+		w.Now = func() time.Time { return at }
 		n, err := w.RunOnce(context.Background())
 		if err != nil {
 			t.Fatal(err)
@@ -199,26 +197,28 @@ func TestDigestPosterStartFires(t *testing.T) {
 	var mu sync.Mutex
 	var got []string
 	monday := time.Date(2026, 11, 30, 9, 0, 0, 0, a.Location)
-	p := &app.DigestPoster{App: a, Now: func() time.Time { return monday }, Send: func(_ context.Context, ck string, r chat.Reply) error {
+	p := a.NewDigestJob(func(_ context.Context, ck string, r chat.Reply) error {
 		mu.Lock()
 		defer mu.Unlock()
 		got = append(got, ck+" "+r.Title)
 		return nil
-	}}
+	})
+	p.Now = func() time.Time { return monday }
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	c, err := p.Start(ctx, "@every 1s")
-	if err != nil {
+	s := jobs.NewScheduler(a.Location, nil)
+	if err := s.Add(ctx, "@every 1s", p.Run); err != nil {
 		t.Fatal(err)
 	}
+	s.Start()
 	time.Sleep(2500 * time.Millisecond) // two or three firings
-	<-c.Stop().Done()
+	s.Stop()
 	mu.Lock()
 	defer mu.Unlock()
 	if len(got) != 1 || !strings.Contains(got[0], "webhook/lab") || !strings.Contains(got[0], "2026-W48") {
 		t.Errorf("posted %q; want last week's (W48) digest once", got)
 	}
-	if _, err := p.Start(ctx, "every monday"); err == nil {
+	if err := s.Add(ctx, "every monday", p.Run); err == nil {
 		t.Error("a bad schedule was accepted")
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/chat/console"
 	"github.com/labgpu/bot/internal/commands"
+	"github.com/labgpu/bot/internal/jobs"
 	"github.com/labgpu/bot/internal/stock"
 )
 
@@ -47,12 +48,13 @@ func (a *App) Console(ctx context.Context, in io.Reader, out io.Writer) error {
 	a.Notifier.Register("console", a.alertsTo(&console.Out{W: out}))
 	if a.Cfg.Stock.Poll.Schedule != "" && a.LiveProviders() && a.Store != nil {
 		poller := a.NewPoller()
-		c, err := poller.Start(ctx, a.Cfg.Stock.Poll.Schedule, a.Location)
-		if err != nil {
-			return err
+		s := jobs.NewScheduler(a.Location, a.Log)
+		if err := s.Add(ctx, a.Cfg.Stock.Poll.Schedule, poller.Run, jobs.Jitter(ctx, a.Cfg.Stock.Poll.Jitter.D())); err != nil {
+			return fmt.Errorf("stock.poll.schedule: %w", err)
 		}
+		s.Start()
 		defer func() {
-			<-c.Stop().Done()
+			s.Stop()
 			poller.Release(context.WithoutCancel(ctx))
 		}()
 	}
@@ -250,7 +252,7 @@ func (a *App) PollOnce(ctx context.Context, format string, w io.Writer, opts ...
 	if !ran {
 		// Another replica polls and alerts; still show the providers.
 		snap = a.Board.Refresh(ctx)
-		note = fmt.Sprintf("another bot process holds the %q lock: it sends the alerts", PollLock)
+		note = fmt.Sprintf("another bot process holds the %q lock: it sends the alerts", jobs.PollLock)
 	}
 	res := PollResult{TakenAt: snap.TakenAt, Providers: snap.Providers, Offers: snap.Offers(), Alerts: pres, AlertText: alerts.String(), Note: note}
 	sort.SliceStable(res.Offers, func(i, j int) bool {

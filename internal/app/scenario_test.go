@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/app"
+	"github.com/labgpu/bot/internal/jobs"
 	"github.com/labgpu/bot/internal/stock"
 	"github.com/labgpu/bot/internal/store/embedded"
 	redisstore "github.com/labgpu/bot/internal/store/redis"
@@ -68,7 +69,7 @@ type rig struct {
 	prov   *script
 	sink   *sink
 	clk    *clock
-	poller *app.Poller
+	poller *jobs.Poller
 }
 
 func newRig(t *testing.T, st app.Store, policy stock.Policy, prov *script, clk *clock, owner string) *rig {
@@ -76,7 +77,7 @@ func newRig(t *testing.T, st app.Store, policy stock.Policy, prov *script, clk *
 	k := &sink{}
 	board := stock.NewBoard([]stock.Provider{prov}, stock.BoardOptions{Now: clk.now, Log: quiet(), Timeout: time.Second})
 	al := &stock.Alerter{Subs: st, Log: st, Notifier: k, Policy: policy, Logger: quiet()}
-	return &rig{prov: prov, sink: k, clk: clk, poller: &app.Poller{Board: board, Alerter: al, Locker: st, Owner: owner, Now: clk.now, Log: quiet()}}
+	return &rig{prov: prov, sink: k, clk: clk, poller: &jobs.Poller{Board: board, Alerter: al, Locker: st, Owner: owner, Now: clk.now, Log: quiet()}}
 }
 
 func (r *rig) poll(t *testing.T) bool {
@@ -312,7 +313,7 @@ func TestFailedSendIsRetried(t *testing.T) {
 	prov.set(2, 2.2, nil)
 	r := newRig(t, st, stock.DefaultPolicy(), prov, clk, "a")
 	flaky := &flakySink{fail: 1}
-	r.poller.Alerter.Notifier = flaky
+	r.poller.Alerter.(*stock.Alerter).Notifier = flaky
 	for i := 0; i < 3; i++ {
 		r.poll(t)
 		clk.step(2 * time.Minute)

@@ -15,6 +15,7 @@ import (
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/chat/feishu"
 	"github.com/labgpu/bot/internal/chat/webhook"
+	"github.com/labgpu/bot/internal/jobs"
 	"github.com/labgpu/bot/internal/stock"
 )
 
@@ -216,47 +217,36 @@ func (a *App) healthz(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprintln(w, "ok")
 }
 
-// startJobs schedules the weekly digest, the hourly budget check and the
-// stock poll, sending through chans. stop stops the poll first, then the
-// others; it is never nil.
+// startJobs schedules the stock poll, the weekly digest and the hourly
+// budget check, sending through chans. stop stops them (waiting for
+// running ones) and gives up the poll lock; it is never nil.
 func (a *App) startJobs(ctx context.Context, chans chat.Channels, m *Metrics) (stop func(), err error) {
-	var stops []func()
+	s := jobs.NewScheduler(a.Location, a.Log)
+	var poller *jobs.Poller
 	stop = func() {
-		for _, f := range stops {
-			f()
+		s.Stop()
+		if poller != nil {
+			poller.Release(context.Background())
 		}
 	}
-	if a.Cfg.Stock.Poll.Schedule != "" {
-		poller := a.NewPoller()
+	if spec := a.Cfg.Stock.Poll.Schedule; spec != "" {
+		poller = a.NewPoller()
 		poller.OnPoll = m.observePoll
-		c, err := poller.Start(ctx, a.Cfg.Stock.Poll.Schedule, a.Location)
-		if err != nil {
-			return stop, err
+		if err := s.Add(ctx, spec, poller.Run, jobs.Jitter(ctx, a.Cfg.Stock.Poll.Jitter.D())); err != nil {
+			return stop, fmt.Errorf("stock.poll.schedule: %w", err)
 		}
-		stops = append(stops, func() {
-			<-c.Stop().Done()
-			poller.Release(context.Background())
-		})
 	}
 	if spec := a.Cfg.Storage.DigestSchedule; spec != "" {
-		poster := &DigestPoster{App: a, Send: sendTo(chans)}
-		c, err := poster.Start(ctx, spec)
-		if err != nil {
-			return stop, err
+		if err := s.Add(ctx, spec, a.NewDigestJob(sendTo(chans)).Run); err != nil {
+			return stop, fmt.Errorf("storage.digest_schedule: %w", err)
 		}
-		stops = append(stops, func() { <-c.Stop().Done() })
 	}
 	if len(a.Cfg.Storage.Budgets) > 0 {
-		w := &BudgetWatcher{App: a, Send: sendTo(chans)}
-		c := newCron(a.Location, a.Log)
-		c.AddFunc("@hourly", func() {
-			if n, err := w.RunOnce(ctx); err != nil {
-				a.Log.Error("storage budgets", "sent", n, "err", err)
-			}
-		})
-		c.Start()
-		stops = append(stops, func() { <-c.Stop().Done() })
+		if err := s.Add(ctx, "@hourly", a.NewBudgetJob(sendTo(chans)).Run); err != nil {
+			return stop, err
+		}
 	}
+	s.Start()
 	return stop, nil
 }
 

@@ -17,7 +17,8 @@ import (
 	"time"
 
 	"github.com/goccy/go-yaml"
-	"github.com/robfig/cron/v3"
+
+	"github.com/labgpu/bot/internal/jobs"
 )
 
 // Config is the whole configuration. configs/config.example.yaml documents
@@ -314,9 +315,6 @@ func (d Duration) check(key string) error {
 	return nil
 }
 
-// MinPollInterval is the shortest "@every" poll schedule accepted.
-const MinPollInterval = 30 * time.Second
-
 // Default returns the built-in defaults: embedded store in ./data, catalog
 // list prices, no live provider, no replay.
 func Default() Config {
@@ -495,19 +493,15 @@ func (c Config) Validate() error {
 		return fmt.Errorf("http.addr: %q is not host:port (e.g. :8080)", c.HTTP.Addr)
 	}
 	if sc := c.Stock.Poll.Schedule; sc != "" {
-		s, err := cron.ParseStandard(sc)
-		if err != nil {
-			return fmt.Errorf("stock.poll.schedule: %q is not a cron spec (e.g. \"*/2 * * * *\" or \"@every 2m\")", sc)
-		}
 		// The platforms ask for gentle polling (stock-apis.md: at least
 		// 30 s per platform); cron specs are at least a minute apart.
-		if every, ok := s.(cron.ConstantDelaySchedule); ok && every.Delay < MinPollInterval {
-			return fmt.Errorf("stock.poll.schedule: %q polls more often than every %v, which the platforms rate-limit", sc, MinPollInterval)
+		if err := jobs.ValidateSchedule(sc, jobs.MinInterval); err != nil {
+			return fmt.Errorf("stock.poll.schedule: %w (e.g. \"*/2 * * * *\" or \"@every 2m\"; faster polling is rate-limited by the platforms)", err)
 		}
 	}
 	if sc := c.Storage.DigestSchedule; sc != "" {
-		if _, err := cron.ParseStandard(sc); err != nil {
-			return fmt.Errorf("storage.digest_schedule: %q is not a cron spec (e.g. \"0 9 * * 1\" for Monday 09:00)", sc)
+		if err := jobs.ValidateSchedule(sc, 0); err != nil {
+			return fmt.Errorf("storage.digest_schedule: %w (e.g. \"0 9 * * 1\" for Monday 09:00)", err)
 		}
 	}
 	for lab, v := range c.Storage.Budgets {

@@ -1,0 +1,125 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/chat"
+)
+
+// StorageEvents reads a lab's storage ledger.
+type StorageEvents interface {
+	StorageEvents(ctx context.Context, lab string) ([]billing.StorageEvent, error)
+}
+
+// Budget tells a lab's chats when its month-to-date storage spend reaches
+// 50%, 80% and 100% of its budget, each threshold once per month across
+// replicas (claims budget:<lab>:<month>:<percent>). When several
+// thresholds are reached at once, one message names the highest.
+type Budget struct {
+	Events StorageEvents
+	Claims Claimer
+	// Budgets are CNY per month by lab (config storage.budgets).
+	Budgets map[string]float64
+	Price   billing.StoragePrice
+	// Chats are a lab's chat keys.
+	Chats    func(lab string) []string
+	Send     SendFunc
+	Location *time.Location
+	Now      func() time.Time
+	Log      *slog.Logger
+}
+
+// budgetClaimTTL keeps a month's claims past the month.
+const budgetClaimTTL = 40 * 24 * time.Hour
+
+// RunOnce checks every budget and returns how many messages were sent.
+func (b *Budget) RunOnce(ctx context.Context) (int, error) {
+	now := clock(b.Now)
+	month := now.In(b.Location).Format("2006-01")
+	sent := 0
+	var errs []error
+	for lab, budget := range b.Budgets {
+		n, err := b.checkLab(ctx, lab, budget, now, month)
+		sent += n
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return sent, errors.Join(errs...)
+}
+
+// checkLab claims the thresholds a lab crossed and tells its chats.
+func (b *Budget) checkLab(ctx context.Context, lab string, budget float64, now time.Time, month string) (int, error) {
+	ev, err := b.Events.StorageEvents(ctx, lab)
+	if err != nil {
+		return 0, err
+	}
+	mtd, err := billing.MonthToDate(ev, now, b.Location, b.Price)
+	if err != nil {
+		return 0, fmt.Errorf("lab %s: %w", lab, err)
+	}
+	var claimed []string
+	var errs []error
+	top := 0
+	for _, p := range billing.BudgetCrossed(mtd, budget) {
+		key := fmt.Sprintf("budget:%s:%s:%d", lab, month, p)
+		ok, err := b.Claims.ClaimAlert(ctx, key, budgetClaimTTL)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if ok {
+			claimed = append(claimed, key)
+			top = p
+		}
+	}
+	if top == 0 {
+		return 0, errors.Join(errs...)
+	}
+	r := budgetReply(month, mtd, budget, top)
+	var failed error
+	sent := 0
+	for _, ck := range b.Chats(lab) {
+		if err := b.Send(ctx, ck, r); err != nil {
+			failed = errors.Join(failed, fmt.Errorf("budget notice to %s: %w", ck, err))
+			continue
+		}
+		sent++
+	}
+	if failed != nil && sent == 0 {
+		// Nobody heard it: let the next run try again. (When some chats
+		// got it, a retry would repeat it there.)
+		for _, k := range claimed {
+			_ = b.Claims.ReleaseAlert(context.WithoutCancel(ctx), k)
+		}
+		errs = append(errs, failed)
+	}
+	return sent, errors.Join(errs...)
+}
+
+// budgetReply is the notice that a lab's storage spend reached top% of
+// its budget, in both languages (it goes to the lab's chats).
+func budgetReply(month string, mtd, budget float64, top int) chat.Reply {
+	return chat.Reply{
+		Title: fmt.Sprintf("💰 存储预算提醒：%s 月已用 %.0f%%（%.2f / %.0f 元）", month, mtd/budget*100, mtd, budget),
+		Lines: []string{fmt.Sprintf("本月存储花费已达到预算的 %d%%。问“本周存储花费”看明细和闲置盘。", top),
+			fmt.Sprintf("Storage spend this month has reached %d%% of the budget (%.2f of %.0f CNY).", top, mtd, budget)},
+		Notes: []string{"按存储账本和目录数据盘价估算，不是平台账单。/ Estimated from the storage ledger at catalog prices, not the platforms' bills."},
+	}
+}
+
+// Run is the scheduled budget check: RunOnce, logged.
+func (b *Budget) Run(ctx context.Context) {
+	log := b.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	if n, err := b.RunOnce(ctx); err != nil {
+		log.Error("storage budgets", "sent", n, "err", err)
+	}
+}
