@@ -1,0 +1,3 @@
+package jobs
+
+import _ "github.com/robfig/cron/v3"

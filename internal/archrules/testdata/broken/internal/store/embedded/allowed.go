@@ -1,0 +1,3 @@
+package embedded
+
+import _ "github.com/labgpu/bot/internal/stock"
