@@ -9,6 +9,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/labgpu/bot/internal/retry"
 )
 
 // SnapshotStore keeps each provider's last snapshot across restarts.
@@ -296,26 +298,32 @@ func withoutPlaceholders(offers []Offer) ([]Offer, int) {
 	return out, len(offers) - len(out)
 }
 
-// fetchRetrying calls p.Fetch, retrying transient failures with
-// exponential backoff while ctx allows.
+// fetchRetrying calls p.Fetch under the bot's retry policy: transient
+// failures are tried again (Retries times, backoff from Backoff), a 429's
+// Retry-After is waited out, or ends the retries when it would outlast the
+// fetch's timeout.
 func (b *Board) fetchRetrying(ctx context.Context, p Provider) ([]Offer, error) {
-	backoff := b.opt.Backoff
-	if backoff <= 0 {
-		backoff = 200 * time.Millisecond
-	}
-	for attempt := 0; ; attempt++ {
-		offers, err := p.Fetch(ctx)
-		if err == nil || attempt >= b.opt.Retries || !transient(err) {
-			return offers, err
+	var offers []Offer
+	var last error
+	tries := 0
+	err := retry.Do(ctx, retry.Policy{Tries: b.opt.Retries + 1, Initial: b.opt.Backoff}, func(ctx context.Context) error {
+		if tries++; tries > 1 {
+			b.opt.Log.Debug("stock: retrying", "provider", p.Name(), "attempt", tries, "err", last)
 		}
-		b.opt.Log.Debug("stock: retrying", "provider", p.Name(), "attempt", attempt+1, "err", err)
-		select {
-		case <-ctx.Done():
-			return offers, err
-		case <-time.After(backoff):
+		offers, last = p.Fetch(ctx)
+		return last
+	}, func(err error) retry.Verdict {
+		v := retry.Verdict{Retry: transient(err)}
+		var ae *APIError
+		if errors.As(err, &ae) {
+			v.After = ae.RetryAfter
 		}
-		backoff *= 2
+		return v
+	})
+	if err != nil && !errors.Is(err, ErrPartial) {
+		return nil, err
 	}
+	return offers, err
 }
 
 // transient reports errors worth retrying: rate limits, server errors and

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"sync"
 	"testing"
 	"time"
@@ -232,5 +235,56 @@ func TestBoardRetries(t *testing.T) {
 	b.Refresh(context.Background())
 	if calls != 1 {
 		t.Errorf("rejected credentials tried %d times, want 1", calls)
+	}
+}
+
+// TestBoardHonoursRetryAfter: a 429's Retry-After is waited out before the
+// next try, and one longer than the fetch's timeout ends the retries at
+// once instead of hammering the platform.
+func TestBoardHonoursRetryAfter(t *testing.T) {
+	cases := []struct {
+		name       string
+		retryAfter string
+		timeout    time.Duration
+		requests   int
+		ok         bool
+		minGap     time.Duration
+	}{
+		{"Retry-After 1 s, then served", "1", 5 * time.Second, 2, true, 900 * time.Millisecond},
+		{"Retry-After 12 s outlasts a 2 s timeout", "12", 2 * time.Second, 1, false, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var mu sync.Mutex
+			var times []time.Time
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				times = append(times, time.Now())
+				n := len(times)
+				mu.Unlock()
+				if n == 1 {
+					w.Header().Set("Retry-After", c.retryAfter)
+					w.WriteHeader(http.StatusTooManyRequests)
+					return
+				}
+				w.Header().Set("Content-Type", "application/json")
+				fmt.Fprint(w, `{"offers":[]}`)
+			}))
+			defer srv.Close()
+			p := stock.NewVastAI(nil, stock.VastAIOptions{BaseURL: srv.URL, FXUSDCNY: 7.2})
+			b := stock.NewBoard([]stock.Provider{p}, stock.BoardOptions{Timeout: c.timeout, Retries: 2, Backoff: 10 * time.Millisecond, Log: slog.New(slog.DiscardHandler)})
+			snap := b.Refresh(context.Background())
+			mu.Lock()
+			defer mu.Unlock()
+			if len(times) != c.requests || (snap.Providers[0].Status == stock.StatusOK) != c.ok {
+				t.Fatalf("%d requests, status %s; want %d, ok %v", len(times), snap.Providers[0].Status, c.requests, c.ok)
+			}
+			if len(times) > 1 && times[1].Sub(times[0]) < c.minGap {
+				t.Errorf("retried after %v, before the Retry-After", times[1].Sub(times[0]))
+			}
+			if !c.ok && snap.Providers[0].Reason != stock.ReasonRateLimited {
+				t.Errorf("reason %q, want rate_limited", snap.Providers[0].Reason)
+			}
+		})
 	}
 }

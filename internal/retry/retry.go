@@ -1,0 +1,85 @@
+// Package retry is the bot's one retry policy, on cenkalti/backoff:
+// exponential backoff with jitter between tries, a server's Retry-After
+// honoured (never retried sooner, and not at all when it would outlast
+// the caller's deadline), and errors classified as worth retrying or
+// permanent by the caller.
+package retry
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/cenkalti/backoff/v5"
+)
+
+// Policy bounds the retries of one operation.
+type Policy struct {
+	// Tries is the most attempts, the first included (default 3).
+	Tries int
+	// Initial is the first wait (default 200 ms); later waits double, with
+	// ±50% jitter, up to Max (default 5 s).
+	Initial, Max time.Duration
+}
+
+// Verdict is what a Classify function says of an error.
+type Verdict struct {
+	// Retry: the error is worth another try (a rate limit, a server error,
+	// a network failure); false: permanent (rejected credentials, a bad
+	// answer).
+	Retry bool
+	// After is the server's Retry-After, when it gave one: the next try
+	// waits at least this long.
+	After time.Duration
+}
+
+// Do runs op until it succeeds, classify calls its error permanent, the
+// tries run out or ctx ends, and returns op's last error. A Retry-After
+// longer than the time left before ctx's deadline ends the retries at once
+// (waiting would only hit the deadline).
+func Do(ctx context.Context, p Policy, op func(ctx context.Context) error, classify func(error) Verdict) error {
+	if p.Tries <= 0 {
+		p.Tries = 3
+	}
+	b := backoff.NewExponentialBackOff()
+	b.InitialInterval, b.MaxInterval = or(p.Initial, 200*time.Millisecond), or(p.Max, 5*time.Second)
+	_, err := backoff.Retry(ctx, func() (struct{}, error) {
+		err := op(ctx)
+		if err == nil {
+			return struct{}{}, nil
+		}
+		v := classify(err)
+		switch {
+		case !v.Retry:
+			return struct{}{}, backoff.Permanent(err)
+		case v.After > 0:
+			if dl, ok := ctx.Deadline(); ok && time.Until(dl) < v.After {
+				return struct{}{}, backoff.Permanent(err)
+			}
+			return struct{}{}, &afterError{err: err, ra: &backoff.RetryAfterError{Duration: v.After}}
+		}
+		return struct{}{}, err
+	}, backoff.WithBackOff(b), backoff.WithMaxTries(uint(p.Tries)), backoff.WithMaxElapsedTime(0))
+	var ae *afterError
+	if errors.As(err, &ae) {
+		return ae.err
+	}
+	return err
+}
+
+func or(d, def time.Duration) time.Duration {
+	if d > 0 {
+		return d
+	}
+	return def
+}
+
+// afterError carries an operation's error and the server's Retry-After to
+// backoff.Retry, which finds the latter with errors.As.
+type afterError struct {
+	err error
+	ra  *backoff.RetryAfterError
+}
+
+func (e *afterError) Error() string   { return e.err.Error() }
+func (e *afterError) Unwrap() []error { return []error{e.err, e.ra} }
