@@ -8,6 +8,7 @@ package retry
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/cenkalti/backoff/v5"
@@ -42,12 +43,14 @@ func Do(ctx context.Context, p Policy, op func(ctx context.Context) error, class
 		p.Tries = 3
 	}
 	b := backoff.NewExponentialBackOff()
-	b.InitialInterval, b.MaxInterval = or(p.Initial, 200*time.Millisecond), or(p.Max, 5*time.Second)
+	b.InitialInterval, b.MaxInterval, b.Multiplier = or(p.Initial, 200*time.Millisecond), or(p.Max, 5*time.Second), 2
+	var last error
 	_, err := backoff.Retry(ctx, func() (struct{}, error) {
 		err := op(ctx)
 		if err == nil {
 			return struct{}{}, nil
 		}
+		last = err
 		v := classify(err)
 		switch {
 		case !v.Retry:
@@ -61,8 +64,13 @@ func Do(ctx context.Context, p Policy, op func(ctx context.Context) error, class
 		return struct{}{}, err
 	}, backoff.WithBackOff(b), backoff.WithMaxTries(uint(p.Tries)), backoff.WithMaxElapsedTime(0))
 	var ae *afterError
-	if errors.As(err, &ae) {
+	switch {
+	case errors.As(err, &ae):
 		return ae.err
+	case last != nil && err != nil && !errors.Is(err, last) && ctx.Err() != nil:
+		// ctx ended while waiting to retry: say what failed, and why
+		// there was no further try.
+		return fmt.Errorf("%w (gave up waiting to retry: %w)", last, err)
 	}
 	return err
 }

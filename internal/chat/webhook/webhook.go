@@ -19,7 +19,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/url"
@@ -27,6 +26,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/labgpu/bot/internal/retry"
 )
 
 const (
@@ -236,8 +237,13 @@ func (s *sender) unlock() { <-s.sem }
 
 // post sends one message, building its body anew for every attempt (the
 // Feishu signature carries a timestamp).
+// Retries follow the bot's retry policy (internal/retry): backoff from
+// the configured base, a Retry-After honoured.
 func (s *sender) post(ctx context.Context, body func() ([]byte, error)) error {
-	for attempt := 1; ; attempt++ {
+	attempts := 0
+	var retryAfter time.Duration
+	err := retry.Do(ctx, retry.Policy{Tries: s.cfg.attempts, Initial: s.cfg.backoff, Max: maxBackoff}, func(ctx context.Context) error {
+		attempts++
 		if err := s.lim.wait(ctx); err != nil {
 			return err
 		}
@@ -245,46 +251,15 @@ func (s *sender) post(ctx context.Context, body func() ([]byte, error)) error {
 		if err != nil {
 			return err
 		}
-		retryAfter, err := s.once(ctx, b)
-		if err == nil {
-			return nil
-		}
-		if ctx.Err() != nil {
-			return err
-		}
-		if !IsRetryable(err) || attempt >= s.cfg.attempts {
-			if attempt > 1 {
-				return fmt.Errorf("after %d attempts: %w", attempt, err)
-			}
-			return err
-		}
-		d := s.backoff(attempt)
-		if retryAfter > d {
-			d = retryAfter
-		}
-		t := time.NewTimer(d)
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			t.Stop()
-			return fmt.Errorf("%w (gave up waiting to retry: %w)", err, ctx.Err())
-		}
+		retryAfter, err = s.once(ctx, b)
+		return err
+	}, func(err error) retry.Verdict {
+		return retry.Verdict{Retry: IsRetryable(err) && ctx.Err() == nil, After: retryAfter}
+	})
+	if err != nil && attempts > 1 {
+		return fmt.Errorf("after %d attempts: %w", attempts, err)
 	}
-}
-
-// backoff is the delay before retry number attempt (1-based): the base
-// doubled per attempt, capped, with the upper half jittered.
-func (s *sender) backoff(attempt int) time.Duration {
-	d := s.cfg.backoff
-	for i := 1; i < attempt && d < maxBackoff; i++ {
-		d *= 2
-	}
-	d = min(d, maxBackoff)
-	half := d / 2
-	if half <= 0 {
-		return d
-	}
-	return half + rand.N(half+1)
+	return err
 }
 
 // once makes one HTTP attempt. It returns the server's Retry-After, if any.
