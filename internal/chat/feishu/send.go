@@ -10,16 +10,15 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	mrand "math/rand/v2"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	larkcore "github.com/larksuite/oapi-sdk-go/v3/core"
 	larkim "github.com/larksuite/oapi-sdk-go/v3/service/im/v1"
 
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/retry"
 )
 
 // Size limits for one sent message. Feishu's own limits are 150 KB for a
@@ -183,31 +182,26 @@ func (b *Bot) withRetries(ctx context.Context, limKey, chatID, replyTo, msgType 
 	if err := b.limiters.For(limKey).Wait(ctx); err != nil {
 		return "", fmt.Errorf("feishu: send to %s: rate limiter: %w", limKey, err)
 	}
-	var last error
-	for attempt := 0; attempt < maxTries; attempt++ {
-		if attempt > 0 {
-			d := b.backoff << (attempt - 1)
-			d += time.Duration(mrand.Int64N(int64(d)/4 + 1))
-			t := time.NewTimer(d)
-			select {
-			case <-ctx.Done():
-				t.Stop()
-				return "", fmt.Errorf("feishu: send to %s: %w (last error: %v)", limKey, ctx.Err(), last)
-			case <-t.C:
-			}
+	var id string
+	retryable := false
+	tries := 0
+	err := retry.Do(ctx, retry.Policy{Tries: maxTries, Initial: b.backoff}, func(context.Context) error {
+		tries++
+		var err error
+		id, retryable, err = call()
+		if err != nil && retryable && tries < maxTries && ctx.Err() == nil {
+			b.log.Warn("feishu: send failed, will retry", "chat_id", chatID, "reply_to", replyTo, "attempt", tries, "err", err)
 		}
-		id, retry, err := call()
-		if err == nil {
-			return id, nil
-		}
-		last = err
-		if !retry || ctx.Err() != nil {
-			b.log.Warn("feishu: send failed", "chat_id", chatID, "reply_to", replyTo, "msg_type", msgType, "err", err)
-			return "", fmt.Errorf("feishu: send %s to %s: %w", msgType, limKey, err)
-		}
-		b.log.Warn("feishu: send failed, will retry", "chat_id", chatID, "reply_to", replyTo, "attempt", attempt+1, "err", err)
+		return err
+	}, func(error) retry.Verdict { return retry.Verdict{Retry: retryable && ctx.Err() == nil} })
+	if err == nil {
+		return id, nil
 	}
-	return "", fmt.Errorf("feishu: send %s to %s: giving up after %d tries: %w", msgType, limKey, maxTries, last)
+	b.log.Warn("feishu: send failed", "chat_id", chatID, "reply_to", replyTo, "msg_type", msgType, "err", err)
+	if retryable && tries >= maxTries {
+		return "", fmt.Errorf("feishu: send %s to %s: giving up after %d tries: %w", msgType, limKey, maxTries, err)
+	}
+	return "", fmt.Errorf("feishu: send %s to %s: %w", msgType, limKey, err)
 }
 
 // postOnce makes one Create or Reply call and says whether a failure is
