@@ -4,14 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	mrand "math/rand/v2"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/eatmoreapple/openwechat"
 
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/retry"
 )
 
 // RetTooFrequent is the BaseResponse.Ret WeChat answers a send with when
@@ -172,20 +171,10 @@ func (b *Bot) sendText(ctx context.Context, s *session, to, chatName, text strin
 	if err := b.limiters.For(to).Wait(ctx); err != nil {
 		return fmt.Errorf("wechat: send to %q: rate limiter: %w", chatName, err)
 	}
-	var last error
-	for attempt := 0; attempt < maxSendTries; attempt++ {
-		if attempt > 0 {
-			d := b.sendBackoff << (attempt - 1)
-			d += time.Duration(mrand.Int64N(int64(d)/4 + 1))
-			b.log.Warn("wechat: WeChat says messages are too frequent; retrying", "chat", chatName,
-				"attempt", attempt+1, "in", d)
-			t := time.NewTimer(d)
-			select {
-			case <-ctx.Done():
-				t.Stop()
-				return fmt.Errorf("wechat: send to %q: %w (last error: %s)", chatName, ctx.Err(), describe(last))
-			case <-t.C:
-			}
+	tries := 0
+	err := retry.Do(ctx, retry.Policy{Tries: maxSendTries, Initial: b.sendBackoff}, func(ctx context.Context) error {
+		if tries++; tries > 1 {
+			b.log.Warn("wechat: WeChat says messages are too frequent; retrying", "chat", chatName, "attempt", tries)
 		}
 		msg := openwechat.NewTextSendMessage(text, s.selfUserName, to)
 		_, err := s.ow.Caller.WebWxSendMsg(ctx, &openwechat.CallerWebWxSendMsgOptions{
@@ -193,17 +182,15 @@ func (b *Bot) sendText(ctx context.Context, s *session, to, chatName, text strin
 			BaseRequest: s.baseRequest,
 			Message:     msg,
 		})
-		if err == nil {
-			return nil
-		}
-		err = redact(err)
-		last = err
-		if !tooFrequent(err) || ctx.Err() != nil {
-			if sessionEnded(err) {
-				return fmt.Errorf("wechat: send to %q: %w (the WeChat session has ended; re-login needed)", chatName, err)
-			}
-			return fmt.Errorf("wechat: send to %q: %w", chatName, err)
-		}
+		return redact(err)
+	}, func(err error) retry.Verdict { return retry.Verdict{Retry: tooFrequent(err) && ctx.Err() == nil} })
+	switch {
+	case err == nil:
+		return nil
+	case sessionEnded(err):
+		return fmt.Errorf("wechat: send to %q: %w (the WeChat session has ended; re-login needed)", chatName, err)
+	case tooFrequent(err) && tries >= maxSendTries:
+		return fmt.Errorf("wechat: send to %q: giving up after %d tries: %w", chatName, maxSendTries, err)
 	}
-	return fmt.Errorf("wechat: send to %q: giving up after %d tries: %w", chatName, maxSendTries, last)
+	return fmt.Errorf("wechat: send to %q: %w", chatName, err)
 }
