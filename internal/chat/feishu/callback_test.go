@@ -514,9 +514,9 @@ func TestNew(t *testing.T) {
 		{name: "bad base url", mutate: func(o *feishu.Options) { o.BaseURL = "open.feishu.cn" }, wantErr: "FEISHU_BASE_URL"},
 		{name: "no handler", mutate: func(o *feishu.Options) { o.Handler = nil }, wantErr: "Handler"},
 		{name: "wrong secret", mutate: func(o *feishu.Options) { o.AppSecret = "wrong" }, wantErr: "tenant_access_token"},
-		{name: "bot info refused", info: &reply{400, `{"code":10003,"msg":"app has no bot"}`}, wantErr: "/open-apis/bot/v3/info"},
-		{name: "bot info without bot", info: &reply{200, `{"code":0,"msg":"ok","data":{}}`}, wantErr: "bot.open_id"},
-		{name: "bot info not JSON", info: &reply{502, `<html>bad gateway</html>`}, wantErr: "/open-apis/bot/v3/info"},
+		{name: "bot info refused", info: &reply{status: 400, body: `{"code":10003,"msg":"app has no bot"}`}, wantErr: "/open-apis/bot/v3/info"},
+		{name: "bot info without bot", info: &reply{status: 200, body: `{"code":0,"msg":"ok","data":{}}`}, wantErr: "bot.open_id"},
+		{name: "bot info not JSON", info: &reply{status: 502, body: `<html>bad gateway</html>`}, wantErr: "/open-apis/bot/v3/info"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -604,7 +604,7 @@ func TestRunWebsocket(t *testing.T) {
 
 	// A server error makes the SDK retry forever; ctx ends RunWebsocket.
 	f.mu.Lock()
-	f.wsReply = &reply{200, `{"code":1,"msg":"system busy"}`}
+	f.wsReply = &reply{status: 200, body: `{"code":1,"msg":"system busy"}`}
 	f.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()

@@ -250,6 +250,7 @@ func (s sent) text(tb testing.TB) string {
 type reply struct {
 	status int
 	body   string
+	header http.Header // extra response headers, if any
 }
 
 // fake is a fake Feishu open platform on 127.0.0.1.
@@ -359,6 +360,9 @@ func (f *fake) message(w http.ResponseWriter, r *http.Request) {
 	case !ok:
 		writeResp(w, 400, f.fixtureResp["resp_error_tenant_token_invalid.json"])
 	case next != nil:
+		for k, v := range next.header {
+			w.Header()[k] = v
+		}
 		writeResp(w, next.status, []byte(next.body))
 	case !json.Valid([]byte(s.Content)):
 		writeResp(w, 400, []byte(`{"code":230001,"msg":"invalid content"}`))
@@ -399,7 +403,7 @@ func (f *fake) ws(w http.ResponseWriter, r *http.Request) {
 	wr := f.wsReply
 	f.mu.Unlock()
 	if wr == nil {
-		wr = &reply{200, `{"code":1000040345,"msg":"app not allowed to use long connection"}`}
+		wr = &reply{status: 200, body: `{"code":1000040345,"msg":"app not allowed to use long connection"}`}
 	}
 	writeResp(w, wr.status, []byte(wr.body))
 }

@@ -12,6 +12,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	larkcore "github.com/larksuite/oapi-sdk-go/v3/core"
@@ -44,6 +45,9 @@ type APIError struct {
 	Code   int
 	Msg    string
 	LogID  string
+	// RetryAfter is how long Feishu asks to wait after a rate limit (its
+	// x-ogw-ratelimit-reset header, seconds); 0 when it did not say.
+	RetryAfter time.Duration
 }
 
 // Error implements error.
@@ -193,7 +197,15 @@ func (b *Bot) withRetries(ctx context.Context, limKey, chatID, replyTo, msgType 
 			b.log.Warn("feishu: send failed, will retry", "chat_id", chatID, "reply_to", replyTo, "attempt", tries, "err", err)
 		}
 		return err
-	}, func(error) retry.Verdict { return retry.Verdict{Retry: retryable && ctx.Err() == nil} })
+	}, func(err error) retry.Verdict {
+		v := retry.Verdict{Retry: retryable && ctx.Err() == nil}
+		var ae *APIError
+		if errors.As(err, &ae) {
+			// Feishu's x-ogw-ratelimit-reset: wait it out.
+			v.After = ae.RetryAfter
+		}
+		return v
+	})
 	if err == nil {
 		return id, nil
 	}
@@ -261,6 +273,9 @@ func (b *Bot) callError(tok string, apiResp *larkcore.ApiResp, status, code int,
 	ae := &APIError{Status: status, Code: code, Msg: msg}
 	if apiResp != nil {
 		ae.LogID = apiResp.RequestId()
+		if s, err := strconv.Atoi(strings.TrimSpace(apiResp.Header.Get("x-ogw-ratelimit-reset"))); err == nil && s > 0 && s <= 3600 {
+			ae.RetryAfter = time.Duration(s) * time.Second
+		}
 	}
 	if tokenInvalid(code) {
 		b.invalidateToken(tok)

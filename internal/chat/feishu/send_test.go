@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -220,7 +221,7 @@ func TestSend(t *testing.T) {
 		{
 			name:   "429 then success: retried with the same uuid",
 			reply:  replyOf("hi"),
-			script: []reply{{429, `{"code":99991400,"msg":"request trigger frequency limit"}`}},
+			script: []reply{{status: 429, body: `{"code":99991400,"msg":"request trigger frequency limit"}`}},
 			check: func(t *testing.T, f *fake, s []sent) {
 				if len(s) != 2 || s[0].UUID != s[1].UUID || s[0].Content != s[1].Content {
 					t.Errorf("sent %+v", s)
@@ -230,7 +231,7 @@ func TestSend(t *testing.T) {
 		{
 			name:    "500 three times: error",
 			reply:   replyOf("hi"),
-			script:  []reply{{500, `{"code":1,"msg":"internal"}`}, {500, `{"code":1,"msg":"internal"}`}, {500, `<html>oops</html>`}},
+			script:  []reply{{status: 500, body: `{"code":1,"msg":"internal"}`}, {status: 500, body: `{"code":1,"msg":"internal"}`}, {status: 500, body: `<html>oops</html>`}},
 			wantErr: true,
 			check: func(t *testing.T, f *fake, s []sent) {
 				if len(s) != 3 {
@@ -241,7 +242,7 @@ func TestSend(t *testing.T) {
 		{
 			name:   "502 page without JSON, then success",
 			reply:  replyOf("hi"),
-			script: []reply{{502, `<html>bad gateway</html>`}},
+			script: []reply{{status: 502, body: `<html>bad gateway</html>`}},
 			check: func(t *testing.T, f *fake, s []sent) {
 				if len(s) != 2 {
 					t.Errorf("%d tries", len(s))
@@ -264,7 +265,7 @@ func TestSend(t *testing.T) {
 		{
 			name:   "card rejected: plain-text fallback",
 			reply:  offersReply(2),
-			script: []reply{{400, `{"code":230099,"msg":"Failed to create card content"}`}},
+			script: []reply{{status: 400, body: `{"code":230099,"msg":"Failed to create card content"}`}},
 			check: func(t *testing.T, f *fake, s []sent) {
 				if len(s) != 2 || s[0].MsgType != "interactive" || s[1].MsgType != "text" {
 					t.Fatalf("sent %+v", s)
@@ -277,7 +278,7 @@ func TestSend(t *testing.T) {
 		{
 			name:    "other errors: returned, not retried",
 			reply:   replyOf("hi"),
-			script:  []reply{{400, `{"code":230002,"msg":"Bot/User can NOT be out of the chat."}`}},
+			script:  []reply{{status: 400, body: `{"code":230002,"msg":"Bot/User can NOT be out of the chat."}`}},
 			wantErr: true,
 			check: func(t *testing.T, f *fake, s []sent) {
 				if len(s) != 1 {
@@ -393,5 +394,38 @@ func TestSendRateLimit(t *testing.T) {
 	cancel()
 	if err := b.Send(cctx, groupChat, replyOf("late"), chat.SendOptions{}); err == nil {
 		t.Error("Send with a cancelled context succeeded")
+	}
+}
+
+// TestSendRetryAfter: a rate limit is waited out for as long as Feishu's
+// x-ogw-ratelimit-reset says, and a permanent error is not retried.
+func TestSendRetryAfter(t *testing.T) {
+	limited := reply{status: 429, body: `{"code":99991400,"msg":"request trigger frequency limit"}`,
+		header: http.Header{"X-Ogw-Ratelimit-Reset": {"1"}}}
+	cases := []struct {
+		name     string
+		script   []reply
+		requests int
+		ok       bool
+		minTook  time.Duration
+	}{
+		{"429 with x-ogw-ratelimit-reset: waited out, then sent", []reply{limited}, 2, true, 900 * time.Millisecond},
+		{"bot not in the chat: permanent, one request", []reply{{status: 400, body: `{"code":230002,"msg":"Bot/User can NOT be out of the chat."}`}}, 1, false, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFake(t)
+			b := newBot(t, baseOptions(f, &recHandler{}, nil))
+			f.setScript(c.script...)
+			start := time.Now()
+			err := b.Send(context.Background(), groupChat, replyOf("hi"), chat.SendOptions{})
+			took := time.Since(start)
+			if (err == nil) != c.ok || len(f.messages()) != c.requests {
+				t.Fatalf("err %v after %d requests; want ok %v after %d", err, len(f.messages()), c.ok, c.requests)
+			}
+			if took < c.minTook {
+				t.Errorf("retried after %v, before the reset", took)
+			}
+		})
 	}
 }
