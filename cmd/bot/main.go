@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -28,7 +29,8 @@ func main() {
 	root := newRoot()
 	if err := root.ExecuteContext(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "bot: "+oneLine(err.Error()))
-		if _, ok := err.(usageError); ok || strings.Contains(err.Error(), "unknown command") {
+		var ue usageError
+		if errors.As(err, &ue) {
 			os.Exit(exitUsage)
 		}
 		os.Exit(1)
@@ -67,12 +69,15 @@ func load(cmd *cobra.Command) (*app.App, error) {
 	if err != nil {
 		return nil, usageError{err}
 	}
-	if _, err := app.LoadCatalog(cfg.Catalog.Dir, cfg.Catalog.FXUSDCNY); err != nil {
+	// Loaded once here, so a bad catalog directory is a usage error (2),
+	// and handed to the app.
+	cat, err := app.LoadCatalog(cfg.Catalog.Dir, cfg.Catalog.FXUSDCNY)
+	if err != nil {
 		return nil, usageError{err}
 	}
 	// One-shot commands work while a console or server holds the store's
 	// lock: they then run without persisting snapshots.
-	a, err := app.New(cmd.Context(), cfg, app.Options{StoreOptional: cmd.HasParent()})
+	a, err := app.New(cmd.Context(), cfg, app.Options{StoreOptional: cmd.HasParent(), Catalog: cat})
 	if err != nil {
 		return nil, err
 	}
@@ -232,7 +237,7 @@ func pollCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "poll --once [--format text|json]",
 		Short: "poll every configured stock provider once and print the offers",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := app.CheckFormat(format); err != nil {
 				return usageError{err}
@@ -269,6 +274,9 @@ func storageCmd() *cobra.Command {
 		Use:   "storage import FILE.csv | storage export",
 		Short: "import or export a lab's storage ledger as CSV (time,owner,platform,disk,action,size_gb,note)",
 		Args:  noArgs,
+		RunE: func(*cobra.Command, []string) error {
+			return usageError{errors.New("storage needs a subcommand: import FILE.csv or export")}
+		},
 	}
 	imp := &cobra.Command{
 		Use:     "import FILE.csv",

@@ -83,6 +83,8 @@ func TestBadInputExits2(t *testing.T) {
 		{"ask without question", []string{"ask"}, "question"},
 		{"stray argument", []string{"poll", "--once", "now"}, "now"},
 		{"unknown command", []string{"frobnicate"}, "frobnicate"},
+		{"unknown storage subcommand", []string{"storage", "frob"}, "frob"},
+		{"storage without subcommand", []string{"storage"}, "import"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -73,6 +73,9 @@ type Options struct {
 	// cannot be opened (another bot process holds its lock): snapshots are
 	// then not persisted, and a warning says so.
 	StoreOptional bool
+	// Catalog is the loaded catalog (LoadCatalog), when the caller has
+	// loaded it already; nil loads it from the config.
+	Catalog *catalog.Catalog
 }
 
 // LoadCatalog loads the embedded catalog, or the files in dir when set.
@@ -121,9 +124,12 @@ func New(ctx context.Context, cfg config.Config, o Options) (*App, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	cat, err := LoadCatalog(cfg.Catalog.Dir, cfg.Catalog.FXUSDCNY)
-	if err != nil {
-		return nil, err
+	cat := o.Catalog
+	if cat == nil {
+		var err error
+		if cat, err = LoadCatalog(cfg.Catalog.Dir, cfg.Catalog.FXUSDCNY); err != nil {
+			return nil, err
+		}
 	}
 	loc, err := time.LoadLocation(cfg.Stock.Poll.Timezone)
 	if err != nil {
