@@ -348,13 +348,18 @@ func digestCmd() *cobra.Command {
 					return usageError{fmt.Errorf("--week: %w", err)}
 				}
 			}
+			// Built once for the PNG, the chats and the output.
+			d, err := a.BuildDigest(cmd.Context(), a.LabFor(lab), week)
+			if err != nil {
+				return err
+			}
 			if pngPath != "" {
-				if err := a.WriteDigestPNG(cmd.Context(), a.LabFor(lab), week, pngPath); err != nil {
+				if err := a.WriteDigestPNG(d, pngPath); err != nil {
 					return fmt.Errorf("--png: %w", err)
 				}
 			}
 			if send {
-				sent, err := a.SendDigest(cmd.Context(), a.LabFor(lab), week)
+				sent, err := a.SendDigest(cmd.Context(), a.LabFor(lab), d)
 				if len(sent) > 0 {
 					fmt.Fprintf(os.Stderr, "sent to %s\n", strings.Join(sent, ", "))
 				}
@@ -362,7 +367,7 @@ func digestCmd() *cobra.Command {
 					return fmt.Errorf("--send: %w", err)
 				}
 			}
-			return a.WriteDigest(cmd.Context(), a.LabFor(lab), week, format, os.Stdout)
+			return a.WriteDigest(os.Stdout, d, format)
 		},
 	}
 	c.Flags().BoolVar(&send, "send", false, "also post it to the lab's chats (webhooks and Feishu; WeChat only from bot serve)")

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/chat/feishu"
 	"github.com/labgpu/bot/internal/commands"
@@ -81,20 +82,15 @@ func (a *App) commandLineChannels(ctx context.Context, chatKeys []string) (chat.
 	return chans, closeAll, nil
 }
 
-// SendDigest posts lab's digest for week ("" = this week so far) to the
-// lab's chats now (`bot digest --send`), through the configured webhooks
+// SendDigest posts lab's digest d (BuildDigest) to the lab's chats now (`bot digest --send`), through the configured webhooks
 // and the Feishu app; WeChat needs `bot serve`'s login and is refused. A
 // chat that already got that week's digest (from the Monday job or an
 // earlier --send) is skipped.
 // It returns the chats served.
-func (a *App) SendDigest(ctx context.Context, lab, week string) ([]string, error) {
+func (a *App) SendDigest(ctx context.Context, lab string, d billing.Digest) ([]string, error) {
 	chats := a.labChats(lab)
 	if len(chats) == 0 {
 		return nil, fmt.Errorf("lab %q has no chats: name a chat key (feishu/oc_…, webhook/<name>) or list its chats in storage.labs", lab)
-	}
-	d, err := a.BuildDigest(ctx, lab, week)
-	if err != nil {
-		return nil, err
 	}
 	r := commands.RenderDigest(d, false, a.platformName)
 	chans, closeAll, err := a.commandLineChannels(ctx, chats)

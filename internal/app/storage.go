@@ -66,17 +66,13 @@ func (a *App) ExportStorage(ctx context.Context, lab string, w io.Writer) error 
 	return billing.WriteLedgerCSV(w, ev)
 }
 
-// WriteDigest writes lab's storage digest for week ("" = the current
-// week) as text or JSON (billing.Digest).
-func (a *App) WriteDigest(ctx context.Context, lab, week, format string, w io.Writer) error {
-	d, err := a.BuildDigest(ctx, lab, week)
-	if err != nil {
-		return err
-	}
+// WriteDigest writes a digest (BuildDigest) as text or JSON
+// (billing.Digest).
+func (a *App) WriteDigest(w io.Writer, d billing.Digest, format string) error {
 	if format == FormatJSON {
 		return writeJSON(w, d.Rounded())
 	}
-	_, err = io.WriteString(w, chat.PlainText(commands.RenderDigest(d, false, a.platformName)))
+	_, err := io.WriteString(w, chat.PlainText(commands.RenderDigest(d, false, a.platformName)))
 	return err
 }
 
@@ -114,13 +110,9 @@ func (a *App) platformName(id string, en bool) string {
 	return id
 }
 
-// WriteDigestPNG draws lab's last 8 weeks of storage spend, ending with
-// week ("" = this week), as a PNG bar chart at path.
-func (a *App) WriteDigestPNG(ctx context.Context, lab, week, path string) error {
-	d, err := a.BuildDigest(ctx, lab, week)
-	if err != nil {
-		return err
-	}
+// WriteDigestPNG draws a digest's last 8 weeks of storage spend (its
+// History) as a PNG bar chart at path.
+func (a *App) WriteDigestPNG(d billing.Digest, path string) error {
 	c := &chat.BarChart{}
 	for _, w := range d.History {
 		c.Labels = append(c.Labels, w.Week[5:])

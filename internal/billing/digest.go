@@ -174,17 +174,54 @@ func BuildDigest(events []StorageEvent, lab, week string, loc *time.Location, pr
 	if !d.AsOf.After(from) {
 		return d, fmt.Errorf("week %s has not started yet", week)
 	}
-	cur, err := StorageCost(events, from, d.AsOf, price)
+	// One sorted copy and one replay for every period the digest needs.
+	sorted := sortEvents(events)
+	asOfLocal := d.AsOf.Add(-time.Nanosecond).In(loc)
+	monthStart := time.Date(asOfLocal.Year(), asOfLocal.Month(), 1, 0, 0, 0, 0, loc)
+	// Periods: this week, last week over the same span (all of it for a
+	// finished week, the same days and hours so far for the current one),
+	// the month to date, then the earlier weeks of the history.
+	periods := []period{{from, d.AsOf}, {from.AddDate(0, 0, -7), d.AsOf.AddDate(0, 0, -7)}, {monthStart, d.AsOf}}
+	for i := HistoryWeeks - 1; i >= 1; i-- {
+		wf := from.AddDate(0, 0, -7*i)
+		periods = append(periods, period{wf, wf.AddDate(0, 0, 7)})
+	}
+	costs, err := storageCosts(sorted, periods, price)
 	if err != nil {
 		return d, err
 	}
-	// Last week over the same span: all of it for a finished week, the
-	// same days and hours so far for the current one.
-	prev, err := StorageCost(events, from.AddDate(0, 0, -7), d.AsOf.AddDate(0, 0, -7), price)
-	if err != nil {
-		return d, err
+	d.Skipped = len(checkSorted(sorted))
+	d.addWeek(costs[0], costs[1])
+	disks := disksAt(sorted, d.AsOf)
+	d.addIdle(disks, price)
+	d.addMonth(costs[2], disks, monthStart, price)
+	for i := HistoryWeeks - 1; i >= 0; i-- {
+		wk := WeekTotal{Week: WeekOf(from.AddDate(0, 0, -7*i), loc), CNY: d.TotalCNY}
+		if i > 0 {
+			wk.CNY = sumCNY(costs[3+HistoryWeeks-1-i])
+		}
+		d.History = append(d.History, wk)
 	}
-	d.Skipped = len(CheckLedger(events))
+	for _, e := range events {
+		if e.Time.After(d.LastEntry) && !e.Time.After(d.AsOf) {
+			d.LastEntry = e.Time
+		}
+	}
+	return d, nil
+}
+
+// sumCNY is the total of costs.
+func sumCNY(costs []DiskCost) float64 {
+	total := 0.0
+	for _, c := range costs {
+		total += c.CNY
+	}
+	return total
+}
+
+// addWeek sets the week's totals, shares and movers from this week's and
+// last week's costs.
+func (d *Digest) addWeek(cur, prev []DiskCost) {
 	members, platforms := map[string]float64{}, map[string]float64{}
 	prevByDisk := map[string]DiskCost{}
 	unpriced := map[string]bool{}
@@ -228,9 +265,11 @@ func BuildDigest(events []StorageEvent, lab, week string, loc *time.Location, pr
 		d.Unpriced = append(d.Unpriced, p)
 	}
 	sort.Strings(d.Unpriced)
+}
 
-	// Idle disks and the month, as of AsOf.
-	disks, _ := DisksAt(events, d.AsOf) // never fails: bad events are skipped
+// addIdle lists the disks idle at AsOf: stopped for IdleStoppedDays or
+// unchanged for IdleUnchangedDays, dearest first.
+func (d *Digest) addIdle(disks []DiskState, price StoragePrice) {
 	for _, disk := range disks {
 		days := d.AsOf.Sub(disk.Since).Hours() / 24
 		reason := ""
@@ -247,18 +286,14 @@ func BuildDigest(events []StorageEvent, lab, week string, loc *time.Location, pr
 			Reason: reason, Days: math.Floor(days), MonthlyCNY: math.Max(disk.SizeGB-free, 0) * 30 * perDay, Note: disk.Note})
 	}
 	sort.SliceStable(d.Idle, func(i, j int) bool { return d.Idle[i].MonthlyCNY > d.Idle[j].MonthlyCNY })
+}
 
-	asOfLocal := d.AsOf.Add(-time.Nanosecond).In(loc)
-	monthStart := time.Date(asOfLocal.Year(), asOfLocal.Month(), 1, 0, 0, 0, 0, loc)
+// addMonth sets the month to date and the forecast to the month's end
+// (today's disks kept as they are).
+func (d *Digest) addMonth(mtd []DiskCost, disks []DiskState, monthStart time.Time, price StoragePrice) {
 	monthEnd := monthStart.AddDate(0, 1, 0)
 	d.Month = monthStart.Format("2006-01")
-	mtd, err := StorageCost(events, monthStart, d.AsOf, price)
-	if err != nil {
-		return d, err
-	}
-	for _, c := range mtd {
-		d.MonthToDateCNY += c.CNY
-	}
+	d.MonthToDateCNY = sumCNY(mtd)
 	d.ForecastCNY = d.MonthToDateCNY
 	if d.AsOf.Before(monthEnd) {
 		rest := monthEnd.Sub(d.AsOf).Hours() / 24
@@ -267,32 +302,6 @@ func BuildDigest(events []StorageEvent, lab, week string, loc *time.Location, pr
 			d.ForecastCNY += math.Max(disk.SizeGB-free, 0) * rest * perDay
 		}
 	}
-	for i := HistoryWeeks - 1; i >= 0; i-- {
-		wf := from.AddDate(0, 0, -7*i)
-		wt := wf.AddDate(0, 0, 7)
-		if i == 0 {
-			wt = d.AsOf
-		}
-		wk := WeekTotal{Week: WeekOf(wf, loc)}
-		if i == 0 {
-			wk.CNY = d.TotalCNY
-		} else {
-			costs, err := StorageCost(events, wf, wt, price)
-			if err != nil {
-				return d, err
-			}
-			for _, c := range costs {
-				wk.CNY += c.CNY
-			}
-		}
-		d.History = append(d.History, wk)
-	}
-	for _, e := range events {
-		if e.Time.After(d.LastEntry) && !e.Time.After(d.AsOf) {
-			d.LastEntry = e.Time
-		}
-	}
-	return d, nil
 }
 
 // ownerLabel is how answers name a disk's owner: the display name when

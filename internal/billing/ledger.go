@@ -2,6 +2,7 @@ package billing
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"sort"
 	"strconv"
@@ -131,14 +132,19 @@ func apply(disks map[string]*DiskState, e StorageEvent) error {
 // race between two chats never makes a lab's ledger unreadable;
 // CheckLedger lists them. The error is always nil (kept for callers).
 func DisksAt(events []StorageEvent, t time.Time) ([]DiskState, error) {
+	return disksAt(sortEvents(events), t), nil
+}
+
+// disksAt is DisksAt over events sorted by time.
+func disksAt(sorted []StorageEvent, t time.Time) []DiskState {
 	disks := map[string]*DiskState{}
-	for _, e := range sortEvents(events) {
+	for _, e := range sorted {
 		if e.Time.After(t) {
 			break
 		}
 		_ = apply(disks, e) // an inconsistent event is skipped (CheckLedger reports it)
 	}
-	return sortedDisks(disks), nil
+	return sortedDisks(disks)
 }
 
 func sortedDisks(m map[string]*DiskState) []DiskState {
@@ -158,9 +164,14 @@ func sortedDisks(m map[string]*DiskState) []DiskState {
 // CheckLedger returns one error per inconsistent event, in time order
 // (the events DisksAt and StorageCost skip).
 func CheckLedger(events []StorageEvent) []error {
+	return checkSorted(sortEvents(events))
+}
+
+// checkSorted is CheckLedger over events sorted by time.
+func checkSorted(sorted []StorageEvent) []error {
 	disks := map[string]*DiskState{}
 	var out []error
-	for _, e := range sortEvents(events) {
+	for _, e := range sorted {
 		if err := apply(disks, e); err != nil {
 			out = append(out, err)
 		}
@@ -176,81 +187,137 @@ func CheckLedger(events []StorageEvent) []error {
 // added at or after to are left out; a disk that existed in part of the
 // period appears with its state at the end of its time in it.
 func StorageCost(events []StorageEvent, from, to time.Time, price StoragePrice) ([]DiskCost, error) {
-	if !from.Before(to) {
-		return nil, fmt.Errorf("storage cost: the period %s – %s is empty", from.Format(time.RFC3339), to.Format(time.RFC3339))
+	costs, err := storageCosts(sortEvents(events), []period{{from, to}}, price)
+	if err != nil {
+		return nil, err
 	}
-	disks := map[string]*DiskState{}
-	acc := map[string]*DiskCost{}
-	// charge accrues every existing disk's cost from t0 to t1 within the period.
-	charge := func(t0, t1 time.Time) {
-		if t0.Before(from) {
-			t0 = from
+	return costs[0], nil
+}
+
+// period is [from, to).
+type period struct{ from, to time.Time }
+
+// storageCosts is StorageCost for several periods at once, in one replay
+// of the ledger (sorted by time): each disk is charged when its state
+// changes and at the end, for the part of each period it overlaps, so the
+// work is the events plus the disks, not events × disks × periods.
+func storageCosts(sorted []StorageEvent, periods []period, price StoragePrice) ([][]DiskCost, error) {
+	end := time.Time{}
+	for _, p := range periods {
+		if !p.from.Before(p.to) {
+			return nil, fmt.Errorf("storage cost: the period %s – %s is empty", p.from.Format(time.RFC3339), p.to.Format(time.RFC3339))
 		}
-		if t1.After(to) {
-			t1 = to
-		}
-		if !t0.Before(t1) {
-			return
-		}
-		days := t1.Sub(t0).Hours() / 24
-		for k, d := range disks {
-			c := acc[k]
-			if c == nil {
-				c = &DiskCost{}
-				acc[k] = c
-			}
-			c.DiskState = *d
-			perDay, free, ok := price(d.Platform, d.Stopped)
-			billable := d.SizeGB - free
-			if billable < 0 {
-				billable = 0
-			}
-			c.GBDays += billable * days
-			if ok {
-				c.Priced = true
-				c.CNY += billable * days * perDay
-			}
+		if p.to.After(end) {
+			end = p.to
 		}
 	}
-	last := from
-	for _, e := range sortEvents(events) {
-		if !e.Time.Before(to) {
+	r := costReplay{periods: periods, price: price, disks: map[string]*DiskState{}, since: map[string]time.Time{}, acc: make([]map[string]*DiskCost, len(periods))}
+	for i := range r.acc {
+		r.acc[i] = map[string]*DiskCost{}
+	}
+	for _, e := range sorted {
+		if !e.Time.Before(end) {
 			break
 		}
-		if e.Time.After(last) {
-			charge(last, e.Time)
-			last = e.Time
+		r.event(e)
+	}
+	for k := range r.disks {
+		r.charge(k, end)
+	}
+	out := make([][]DiskCost, len(periods))
+	for i, acc := range r.acc {
+		out[i] = make([]DiskCost, 0, len(acc))
+		for _, c := range acc {
+			out[i] = append(out[i], *c)
 		}
-		key := e.Lab + "\x00" + e.Disk
-		if e.Action == ActionRemove {
-			if d, ok := disks[key]; ok && acc[key] != nil {
-				acc[key].DiskState = *d
+		sort.Slice(out[i], func(a, b int) bool {
+			if out[i][a].Lab != out[i][b].Lab {
+				return out[i][a].Lab < out[i][b].Lab
 			}
-		}
-		if err := apply(disks, e); err != nil {
-			continue // an inconsistent event is skipped (CheckLedger reports it)
-		}
-		if d, ok := disks[key]; ok && !e.Time.Before(from) {
-			if acc[key] == nil {
-				acc[key] = &DiskCost{}
-			}
-			acc[key].DiskState = *d
-		}
+			return out[i][a].Disk < out[i][b].Disk
+		})
 	}
-	if last.Before(to) {
-		charge(last, to)
-	}
-	out := make([]DiskCost, 0, len(acc))
-	for _, c := range acc {
-		out = append(out, *c)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Lab != out[j].Lab {
-			return out[i].Lab < out[j].Lab
-		}
-		return out[i].Disk < out[j].Disk
-	})
 	return out, nil
+}
+
+// costReplay is the state of storageCosts' replay: the disks, when each
+// was last charged to, and each period's costs by disk.
+type costReplay struct {
+	periods []period
+	price   StoragePrice
+	disks   map[string]*DiskState
+	since   map[string]time.Time
+	acc     []map[string]*DiskCost
+}
+
+// event charges the event's disk up to the event, then applies it.
+func (r *costReplay) event(e StorageEvent) {
+	key := e.Lab + "\x00" + e.Disk
+	if _, ok := r.disks[key]; ok {
+		r.charge(key, e.Time)
+	}
+	if e.Action == ActionRemove {
+		if d, ok := r.disks[key]; ok {
+			for _, acc := range r.acc {
+				if c := acc[key]; c != nil {
+					c.DiskState = *d
+				}
+			}
+		}
+	}
+	if err := apply(r.disks, e); err != nil {
+		return // an inconsistent event is skipped (CheckLedger reports it)
+	}
+	d, ok := r.disks[key]
+	if !ok {
+		delete(r.since, key)
+		return
+	}
+	r.since[key] = e.Time
+	for i, p := range r.periods {
+		if !e.Time.Before(p.from) && e.Time.Before(p.to) {
+			c := r.acc[i][key]
+			if c == nil {
+				c = &DiskCost{}
+				r.acc[i][key] = c
+			}
+			c.DiskState = *d
+		}
+	}
+}
+
+// charge accrues disk key's cost from when it was last charged to t, in
+// its current state, within each period.
+func (r *costReplay) charge(key string, t time.Time) {
+	d := r.disks[key]
+	t0 := r.since[key]
+	r.since[key] = t
+	perDay, free, ok := r.price(d.Platform, d.Stopped)
+	billable := math.Max(d.SizeGB-free, 0)
+	for i, p := range r.periods {
+		a, b := t0, t
+		if a.Before(p.from) {
+			a = p.from
+		}
+		if b.After(p.to) {
+			b = p.to
+		}
+		if !a.Before(b) {
+			continue
+		}
+		c := r.acc[i][key]
+		if c == nil {
+			c = &DiskCost{}
+			r.acc[i][key] = c
+		}
+		c.DiskState = *d
+		days := b.Sub(a).Hours() / 24
+		c.GBDays += billable * days
+		if ok {
+			c.Priced = true
+			c.CNY += billable * days * perDay
+		}
+	}
 }
 
 var isoWeekRE = regexp.MustCompile(`^(\d{4})-W(\d{2})$`)
