@@ -23,6 +23,7 @@ import (
 	"github.com/labgpu/bot/internal/config"
 	"github.com/labgpu/bot/internal/jobs"
 	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/stock/provider"
 	"github.com/labgpu/bot/internal/store/embedded"
 	redisstore "github.com/labgpu/bot/internal/store/redis"
 )
@@ -182,31 +183,31 @@ func Providers(cfg config.Config, cat *catalog.Catalog, log *slog.Logger, now fu
 	var ps []stock.Provider
 	p := cfg.Stock.Providers
 	if cfg.CatalogEnabled() {
-		ps = append(ps, stock.NewCatalogProvider(cat, stock.CatalogOptions{MaxAgeMonths: cfg.Stock.ListPriceMaxAgeMonths, Now: now}))
+		ps = append(ps, provider.NewCatalog(cat, provider.CatalogOptions{MaxAgeMonths: cfg.Stock.ListPriceMaxAgeMonths, Now: now}))
 	}
 	if a := p.AutoDL.Enabled; a == nil || *a {
 		// Without a token it reports "not configured".
-		ps = append(ps, stock.NewAutoDL(cat, stock.AutoDLOptions{BaseURL: p.AutoDL.BaseURL, Token: p.AutoDL.Token,
+		ps = append(ps, provider.NewAutoDL(cat, provider.AutoDLOptions{BaseURL: p.AutoDL.BaseURL, Token: p.AutoDL.Token,
 			Regions: p.AutoDL.Regions, UseMachineList: p.AutoDL.MachineList, Timeout: p.AutoDL.Timeout.D(), Now: now}))
 	}
 	if cfg.VastAIEnabled() {
-		ps = append(ps, stock.NewVastAI(cat, stock.VastAIOptions{BaseURL: p.VastAI.BaseURL, APIKey: p.VastAI.APIKey,
+		ps = append(ps, provider.NewVastAI(cat, provider.VastAIOptions{BaseURL: p.VastAI.BaseURL, APIKey: p.VastAI.APIKey,
 			FXUSDCNY: cat.FXUSDCNY, GPUs: p.VastAI.GPUs, Limit: p.VastAI.Limit, Timeout: p.VastAI.Timeout.D(), Now: now}))
 	}
 	if p.GPUShare.On() {
-		ps = append(ps, stock.NewGPUShare(cat, stock.GPUShareOptions{BaseURL: p.GPUShare.BaseURL, Token: p.GPUShare.Token, Timeout: p.GPUShare.Timeout.D(), Now: now}))
+		ps = append(ps, provider.NewGPUShare(cat, provider.GPUShareOptions{BaseURL: p.GPUShare.BaseURL, Token: p.GPUShare.Token, Timeout: p.GPUShare.Timeout.D(), Now: now}))
 	}
 	if p.Matpool.On() {
-		ps = append(ps, stock.NewMatpool(cat, stock.MatpoolOptions{BaseURL: p.Matpool.BaseURL, Token: p.Matpool.Token, UserID: p.Matpool.UserID, Timeout: p.Matpool.Timeout.D(), Now: now}))
+		ps = append(ps, provider.NewMatpool(cat, provider.MatpoolOptions{BaseURL: p.Matpool.BaseURL, Token: p.Matpool.Token, UserID: p.Matpool.UserID, Timeout: p.Matpool.Timeout.D(), Now: now}))
 	}
 	if p.RunPod.On() {
-		ps = append(ps, stock.NewRunPod(cat, stock.RunPodOptions{BaseURL: p.RunPod.BaseURL, APIKey: p.RunPod.Token, FXUSDCNY: cat.FXUSDCNY, Timeout: p.RunPod.Timeout.D(), Now: now}))
+		ps = append(ps, provider.NewRunPod(cat, provider.RunPodOptions{BaseURL: p.RunPod.BaseURL, APIKey: p.RunPod.Token, FXUSDCNY: cat.FXUSDCNY, Timeout: p.RunPod.Timeout.D(), Now: now}))
 	}
 	if p.Lambda.On() {
-		ps = append(ps, stock.NewLambda(cat, stock.LambdaOptions{BaseURL: p.Lambda.BaseURL, APIKey: p.Lambda.Token, FXUSDCNY: cat.FXUSDCNY, Timeout: p.Lambda.Timeout.D(), Now: now}))
+		ps = append(ps, provider.NewLambda(cat, provider.LambdaOptions{BaseURL: p.Lambda.BaseURL, APIKey: p.Lambda.Token, FXUSDCNY: cat.FXUSDCNY, Timeout: p.Lambda.Timeout.D(), Now: now}))
 	}
 	if p.Replay.Dir != "" {
-		ps = append(ps, stock.NewReplay(cat, p.Replay.Dir, cat.FXUSDCNY, log))
+		ps = append(ps, provider.NewReplay(cat, p.Replay.Dir, cat.FXUSDCNY, log))
 	}
 	return ps
 }

@@ -19,7 +19,7 @@ import (
 	"github.com/labgpu/bot/internal/app"
 	"github.com/labgpu/bot/internal/chat/feishu/feishutest"
 	"github.com/labgpu/bot/internal/config"
-	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/stock/provider"
 )
 
 const (
@@ -363,7 +363,7 @@ func replayConfig(t *testing.T) (cfg config.Config, rec string) {
 // recordings of unknown time never fire alerts.
 func recordedNow(t *testing.T, dir string) {
 	t.Helper()
-	if err := os.WriteFile(filepath.Join(dir, stock.RecordedAtFile), []byte(time.Now().UTC().Format(time.RFC3339)+"\n"), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, provider.RecordedAtFile), []byte(time.Now().UTC().Format(time.RFC3339)+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 }

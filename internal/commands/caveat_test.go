@@ -16,6 +16,7 @@ import (
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/commands"
 	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/stock/provider"
 )
 
 // recordingsRouter answers from every recorded platform body
@@ -151,8 +152,8 @@ func TestStockSaysWhatFailed(t *testing.T) {
 	now := func() time.Time { return recordedAt }
 	missing := filepath.Join(t.TempDir(), "nope")
 	board := stock.NewBoard([]stock.Provider{
-		stock.NewCatalogProvider(cat, stock.CatalogOptions{Now: now}),
-		stock.NewReplay(cat, missing, cat.FXUSDCNY, log),
+		provider.NewCatalog(cat, provider.CatalogOptions{Now: now}),
+		provider.NewReplay(cat, missing, cat.FXUSDCNY, log),
 		failing{"hengyuan", context.DeadlineExceeded},
 		failing{"matpool", errors.Join(errors.New("matpool: credentials rejected (HTTP 401) from GET /api/machines"), stock.ErrUnauthorized)},
 	}, stock.BoardOptions{Now: now, MaxAge: -1, Log: log})

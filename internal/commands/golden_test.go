@@ -17,6 +17,7 @@ import (
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands"
 	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/stock/provider"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden")
@@ -53,12 +54,12 @@ func routerOver(tb testing.TB, src string, opts ...commands.Option) *commands.Ro
 			tb.Fatal(err)
 		}
 	}
-	if err := os.WriteFile(filepath.Join(dir, stock.RecordedAtFile), []byte(recordedAt.Format(time.RFC3339)+"\n"), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, provider.RecordedAtFile), []byte(recordedAt.Format(time.RFC3339)+"\n"), 0o600); err != nil {
 		tb.Fatal(err)
 	}
 	now := func() time.Time { return recordedAt.Add(5 * time.Minute) }
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	board := stock.NewBoard([]stock.Provider{stock.NewCatalogProvider(cat, stock.CatalogOptions{Now: now}), stock.NewReplay(cat, dir, cat.FXUSDCNY, log)},
+	board := stock.NewBoard([]stock.Provider{provider.NewCatalog(cat, provider.CatalogOptions{Now: now}), provider.NewReplay(cat, dir, cat.FXUSDCNY, log)},
 		stock.BoardOptions{Now: now, MaxAge: -1, Log: log})
 	board.Refresh(context.Background())
 	return commands.NewRouter(cat, board, append([]commands.Option{commands.WithClock(now)}, opts...)...)

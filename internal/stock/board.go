@@ -313,12 +313,7 @@ func (b *Board) fetchRetrying(ctx context.Context, p Provider) ([]Offer, error) 
 		offers, last = p.Fetch(ctx)
 		return last
 	}, func(err error) retry.Verdict {
-		v := retry.Verdict{Retry: transient(err)}
-		var ae *APIError
-		if errors.As(err, &ae) {
-			v.After = ae.RetryAfter
-		}
-		return v
+		return retry.Verdict{Retry: transient(err), After: RetryAfter(err)}
 	})
 	if err != nil && !errors.Is(err, ErrPartial) {
 		return nil, err

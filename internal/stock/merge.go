@@ -23,7 +23,7 @@ var autodlRegionNames = map[string]string{
 // anything else is returned trimmed.
 func RegionName(platform, region string) string {
 	region = strings.TrimSpace(region)
-	if platform == autodlPlatform {
+	if platform == "autodl" {
 		if n, ok := autodlRegionNames[strings.ToLower(region)]; ok {
 			return n
 		}

@@ -1,6 +1,9 @@
-// Package stock models GPU offers on rental platforms and fetches them from
-// providers: the catalog's list prices, the platforms' HTTP APIs and recorded
-// responses replayed from a directory.
+// Package stock is the stock domain: GPU offers on rental platforms with
+// their caveats (Offer), merging what several endpoints say (Merge), the
+// board of every provider's latest snapshot (Board), subscriptions and the
+// alert decision (Decide, Alerter), and the errors providers return. The
+// providers themselves (the platforms' HTTP APIs, recordings, the
+// catalog's list prices) are in stock/provider.
 package stock
 
 import (

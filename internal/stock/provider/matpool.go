@@ -1,4 +1,4 @@
-package stock
+package provider
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/stock"
 )
 
 // 矩池云 Matpool (see shared/reference/stock-apis.md §3). The API is the
@@ -40,7 +41,7 @@ const (
 // 13 = 13区, 15 = 国产卡, 16 = 16区), in request order.
 var matpoolDomains = []string{"0", "11", "13", "15", "16"}
 
-// matpoolDomainNames names the domains for Offer.Region.
+// matpoolDomainNames names the domains for stock.Offer.Region.
 var matpoolDomainNames = map[string]string{"0": "1区", "11": "亚太2区", "13": "13区", "15": "国产卡", "16": "16区"}
 
 // matpoolCondition is the base64 of {"filters":null,"sorts":null}, the
@@ -74,7 +75,7 @@ type Matpool struct {
 }
 
 // NewMatpool returns a Matpool provider. Missing credentials are reported
-// by Fetch (wrapping ErrNotConfigured), not here.
+// by Fetch (wrapping stock.ErrNotConfigured), not here.
 func NewMatpool(c *catalog.Catalog, o MatpoolOptions) *Matpool {
 	httpDefaults(&o.BaseURL, DefaultMatpoolBaseURL, &o.Timeout, &o.HTTPClient, &o.Now)
 	return &Matpool{c: c, o: o}
@@ -86,7 +87,7 @@ func (p *Matpool) Name() string { return matpoolPlatform }
 // Fetch pages through the GPU machines of all domains (MatpoolPageSize a
 // page, until total is reached or a short page, at most MatpoolMaxPages).
 // Any failed page fails the whole fetch.
-func (p *Matpool) Fetch(ctx context.Context) ([]Offer, error) {
+func (p *Matpool) Fetch(ctx context.Context) ([]stock.Offer, error) {
 	token, user := strings.TrimSpace(p.o.Token), strings.TrimSpace(p.o.UserID)
 	switch {
 	case token == "" && user == "":
@@ -101,7 +102,7 @@ func (p *Matpool) Fetch(ctx context.Context) ([]Offer, error) {
 	at := p.o.Now()
 	h := bearer(token)
 	h.Set("x-matpool-user-id", user)
-	var out []Offer
+	var out []stock.Offer
 	for page := 1; page <= MatpoolMaxPages; page++ {
 		q := url.Values{
 			"domains":          matpoolDomains,
@@ -145,7 +146,7 @@ func matpoolEnvelopeError(status int, body []byte) error {
 	if m == nil || m["code"] == nil {
 		return nil
 	}
-	if e := matpoolCodeError(status, strVal(m["code"]), matpoolMsg(m)); e.kind == ErrUnauthorized {
+	if e := matpoolCodeError(status, strVal(m["code"]), matpoolMsg(m)); e.kind == stock.ErrUnauthorized {
 		return e
 	}
 	return nil
@@ -173,7 +174,7 @@ func matpoolCodeError(status int, code, msg string) *APIError {
 			text += ": " + msg
 		}
 		text += "; log in again and update " + MatpoolTokenEnv
-		return newAPIError(matpoolPlatform, status, code, msg, ErrUnauthorized, text)
+		return newAPIError(matpoolPlatform, status, code, msg, stock.ErrUnauthorized, text)
 	}
 	text := fmt.Sprintf("%s: API error (code %s)", matpoolPlatform, code)
 	if code == "" {
@@ -195,7 +196,7 @@ func matpoolCodeError(status int, code, msg string) *APIError {
 //
 // A bare list of machines is accepted too. Code 0 is success; 176 or a
 // message about the JWT/token ("check jwt token failed") is an *APIError
-// wrapping ErrUnauthorized, any other code an *APIError.
+// wrapping stock.ErrUnauthorized, any other code an *APIError.
 //
 // One offer per machine: GPU from hardware.gpu.gpuName (else
 // hardware.name), GPUsPerInstance 1, CNYPerGPUHour priceMillicent / 1e5
@@ -204,14 +205,14 @@ func matpoolCodeError(status int, code, msg string) *APIError {
 // count is reported as the API gives it but is unreliable (often 0 while the
 // website shows free machines): every offer's Note says "free count
 // unreliable".
-func ParseMatpool(c *catalog.Catalog, body []byte, at time.Time) ([]Offer, error) {
+func ParseMatpool(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, error) {
 	offers, _, _, err := parseMatpool(c, body, at)
 	return offers, err
 }
 
 // parseMatpool also returns the number of rows and the total (-1 when
 // absent).
-func parseMatpool(c *catalog.Catalog, body []byte, at time.Time) ([]Offer, int, int, error) {
+func parseMatpool(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, int, int, error) {
 	v, err := decodeJSON(body)
 	if err != nil {
 		return nil, 0, 0, malformed(matpoolPlatform, "machine list", err)
@@ -220,7 +221,7 @@ func parseMatpool(c *catalog.Catalog, body []byte, at time.Time) ([]Offer, int, 
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	var out []Offer
+	var out []stock.Offer
 	for _, el := range rows {
 		m, ok := el.(map[string]any)
 		if !ok {
@@ -248,7 +249,7 @@ func parseMatpool(c *catalog.Catalog, body []byte, at time.Time) ([]Offer, int, 
 		if id := strVal(m["agentId"]); id != "" {
 			note = "machine " + id + ", " + note
 		}
-		out = append(out, Offer{
+		out = append(out, stock.Offer{
 			Platform:        matpoolPlatform,
 			GPU:             resolveFirst(c, raw, strVal(dig(hw, "name"))),
 			RawGPU:          raw,
@@ -259,12 +260,12 @@ func parseMatpool(c *catalog.Catalog, body []byte, at time.Time) ([]Offer, int, 
 			OriginalPrice:   price,
 			Currency:        "CNY",
 			Region:          matpoolRegion(m["domain"]),
-			Source:          SourceLive,
+			Source:          stock.SourceLive,
 			ObservedAt:      at,
 			Verified:        true,
 			Note:            note,
-			Caveats:         []Caveat{CaveatCountUnreliable},
-			Scope:           ScopeMachine,
+			Caveats:         []stock.Caveat{stock.CaveatCountUnreliable},
+			Scope:           stock.ScopeMachine,
 		})
 	}
 	return out, len(rows), total, nil

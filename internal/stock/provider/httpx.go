@@ -1,4 +1,9 @@
-package stock
+// Package provider fetches stock.Offers: from the platforms' HTTP APIs
+// (AutoDL, vast.ai, 恒源云, 矩池云, RunPod, Lambda), from recorded
+// responses replayed from a directory, and from the catalog's list prices.
+// Each implements stock.Provider; its errors wrap stock's error kinds
+// (stock.ErrUnauthorized, …) and a 429's *APIError says how long to wait.
+package provider
 
 import (
 	"bytes"
@@ -15,6 +20,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/stock"
 )
 
 // Defaults shared by the HTTP providers.
@@ -26,21 +32,6 @@ const (
 	MaxResponseBytes = 8 << 20
 	// UserAgent is sent with every request.
 	UserAgent = "labgpu-bot"
-)
-
-// Error kinds a provider error can wrap; test them with errors.Is.
-var (
-	// ErrNotConfigured: the provider lacks a token or base URL.
-	ErrNotConfigured = errors.New("not configured")
-	// ErrUnauthorized: the platform rejected the credentials (HTTP 401/403,
-	// AutoDL's AuthorizeFailed, vast.ai's 404 "Invalid user key").
-	ErrUnauthorized = errors.New("credentials rejected")
-	// ErrRateLimited: HTTP 429.
-	ErrRateLimited = errors.New("rate limited")
-	// ErrServer: an HTTP 5xx answer.
-	ErrServer = errors.New("server error")
-	// ErrBadResponse: the body is not JSON or not the expected shape.
-	ErrBadResponse = errors.New("bad response")
 )
 
 // APIError is an answer from a platform that is not a usable result: an
@@ -62,8 +53,11 @@ type APIError struct {
 
 func (e *APIError) Error() string { return e.text }
 
-// Unwrap returns the error kind (ErrUnauthorized, ErrRateLimited,
-// ErrServer) or nil.
+// Wait is the Retry-After of a 429 (stock.Waiter), 0 when none was given.
+func (e *APIError) Wait() time.Duration { return e.RetryAfter }
+
+// Unwrap returns the error kind (stock.ErrUnauthorized, stock.ErrRateLimited,
+// stock.ErrServer) or nil.
 func (e *APIError) Unwrap() error { return e.kind }
 
 // httpResult is a response read to completion (up to MaxResponseBytes).
@@ -153,17 +147,17 @@ func statusError(platform, method, path string, r *httpResult) *APIError {
 	snip := snippet(r.body)
 	switch {
 	case r.status == http.StatusUnauthorized || r.status == http.StatusForbidden:
-		e.kind = ErrUnauthorized
+		e.kind = stock.ErrUnauthorized
 		e.text = fmt.Sprintf("%s: credentials rejected (%s) from %s", platform, status, where)
 	case r.status == http.StatusTooManyRequests:
-		e.kind = ErrRateLimited
+		e.kind = stock.ErrRateLimited
 		e.RetryAfter = parseRetryAfter(r.header.Get("Retry-After"))
 		e.text = fmt.Sprintf("%s: rate limited (%s) from %s", platform, status, where)
 		if e.RetryAfter > 0 {
 			e.text += fmt.Sprintf(", retry after %v", e.RetryAfter)
 		}
 	case r.status >= 500:
-		e.kind = ErrServer
+		e.kind = stock.ErrServer
 		e.text = fmt.Sprintf("%s: server error (%s) from %s", platform, status, where)
 	default:
 		e.text = fmt.Sprintf("%s: unexpected %s from %s", platform, status, where)
@@ -234,9 +228,9 @@ type kindError struct {
 func (e kindError) Error() string   { return e.err.Error() }
 func (e kindError) Unwrap() []error { return []error{e.err, e.kind} }
 
-// badResponse formats an error of kind ErrBadResponse.
+// badResponse formats an error of kind stock.ErrBadResponse.
 func badResponse(format string, args ...any) error {
-	return kindError{err: fmt.Errorf(format, args...), kind: ErrBadResponse}
+	return kindError{err: fmt.Errorf(format, args...), kind: stock.ErrBadResponse}
 }
 
 // malformed wraps a JSON decoding problem.
@@ -274,7 +268,7 @@ func countVal(v any) *int {
 	if !ok || f < 0 || f > maxCount {
 		return nil
 	}
-	return IntPtr(int(f))
+	return stock.IntPtr(int(f))
 }
 
 // strVal reads a JSON string (numbers are formatted); "" otherwise.
@@ -342,9 +336,9 @@ func fxRate(c *catalog.Catalog, fx float64) float64 {
 
 // notConfigured is the Fetch error of a provider without credentials,
 // naming the environment variables that supply them, e.g. "lambda: no API
-// key configured (set LAMBDA_API_KEY)". It wraps ErrNotConfigured.
+// key configured (set LAMBDA_API_KEY)". It wraps stock.ErrNotConfigured.
 func notConfigured(platform, what string, env ...string) error {
-	return fmt.Errorf("%s: no %s configured (set %s): %w", platform, what, strings.Join(env, " and "), ErrNotConfigured)
+	return fmt.Errorf("%s: no %s configured (set %s): %w", platform, what, strings.Join(env, " and "), stock.ErrNotConfigured)
 }
 
 // bearer returns the header "Authorization: Bearer <token>".
@@ -403,11 +397,11 @@ func newAPIError(platform string, status int, code, msg string, kind error, text
 // error".
 func kindWords(kind error) string {
 	switch kind {
-	case ErrUnauthorized:
+	case stock.ErrUnauthorized:
 		return "API key rejected"
-	case ErrRateLimited:
+	case stock.ErrRateLimited:
 		return "rate limited"
-	case ErrServer:
+	case stock.ErrServer:
 		return "server error"
 	}
 	return "API error"

@@ -1,9 +1,9 @@
-package stock_test
+package provider_test
 
 import (
 	"testing"
 
-	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/stock/provider"
 )
 
 // Fuzz tests for the GPUShare, Matpool, RunPod and Lambda parsers, seeded
@@ -21,7 +21,7 @@ func FuzzParseGPUShare(f *testing.F) {
 		`{"code":401,"msg":"token"}`, `{"code":null,"data":[{"gpuName":"x","gpuNum":"NaN"}]}`)
 	c := loadCatalog(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		offers, err := stock.ParseGPUShare(c, b, fixedNow)
+		offers, err := provider.ParseGPUShare(c, b, fixedNow)
 		checkParsed(t, offers, err)
 	})
 }
@@ -32,7 +32,7 @@ func FuzzParseMatpool(f *testing.F) {
 		`{"code":176,"msg":"check jwt token failed"}`, `{"code":0,"data":{"machines":"x"}}`)
 	c := loadCatalog(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		offers, err := stock.ParseMatpool(c, b, fixedNow)
+		offers, err := provider.ParseMatpool(c, b, fixedNow)
 		checkParsed(t, offers, err)
 	})
 }
@@ -45,7 +45,7 @@ func FuzzParseRunPod(f *testing.F) {
 		`{"title":"x","status":429}`, `{"errors":[{"message":"api key"}]}`)
 	c := loadCatalog(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		offers, err := stock.ParseRunPod(c, b, fixedNow, fx)
+		offers, err := provider.ParseRunPod(c, b, fixedNow, fx)
 		checkParsed(t, offers, err)
 		for _, o := range offers {
 			if o.Free != nil && *o.Free > 1 {
@@ -61,7 +61,7 @@ func FuzzParseLambda(f *testing.F) {
 		`{"error":"x"}`, `{"error":{"code":"provider/x"}}`, `{"data":{"b":{"instance_type":{"description":"1x H100","specs":{"gpus":-1}}}}}`)
 	c := loadCatalog(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		offers, err := stock.ParseLambda(c, b, fixedNow, fx)
+		offers, err := provider.ParseLambda(c, b, fixedNow, fx)
 		checkParsed(t, offers, err)
 	})
 }

@@ -1,4 +1,4 @@
-package stock
+package provider
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/stock"
 )
 
 // AutoDL API paths (see shared/reference/stock-apis.md §1).
@@ -69,7 +70,7 @@ type AutoDL struct {
 }
 
 // NewAutoDL returns an AutoDL provider. A missing token is reported by
-// Fetch (wrapping ErrNotConfigured), not here.
+// Fetch (wrapping stock.ErrNotConfigured), not here.
 func NewAutoDL(c *catalog.Catalog, o AutoDLOptions) *AutoDL {
 	httpDefaults(&o.BaseURL, DefaultAutoDLBaseURL, &o.Timeout, &o.HTTPClient, &o.Now)
 	return &AutoDL{c: c, o: o}
@@ -80,9 +81,9 @@ func (a *AutoDL) Name() string { return autodlPlatform }
 
 // Fetch queries AutoDL. Any failed request fails the whole fetch: partial
 // answers (some regions or pages missing) would read as sold out.
-func (a *AutoDL) Fetch(ctx context.Context) ([]Offer, error) {
+func (a *AutoDL) Fetch(ctx context.Context) ([]stock.Offer, error) {
 	if strings.TrimSpace(a.o.Token) == "" {
-		return nil, fmt.Errorf("%s: no developer token configured: %w", autodlPlatform, ErrNotConfigured)
+		return nil, fmt.Errorf("%s: no developer token configured: %w", autodlPlatform, stock.ErrNotConfigured)
 	}
 	ctx, cancel := withTimeout(ctx, a.o.Timeout)
 	defer cancel()
@@ -96,7 +97,7 @@ func (a *AutoDL) header() http.Header {
 	return http.Header{"Authorization": {strings.TrimSpace(a.o.Token)}}
 }
 
-func (a *AutoDL) fetchStock(ctx context.Context) ([]Offer, error) {
+func (a *AutoDL) fetchStock(ctx context.Context) ([]stock.Offer, error) {
 	at := a.o.Now()
 	if len(a.o.Regions) == 0 {
 		body, err := a.call(ctx, http.MethodGet, autodlGlobalStockPath, nil)
@@ -104,10 +105,10 @@ func (a *AutoDL) fetchStock(ctx context.Context) ([]Offer, error) {
 			return nil, err
 		}
 		offers, err := ParseAutoDLStock(a.c, body, at)
-		markAutoDL(offers, EndpointESDGlobal)
+		markAutoDL(offers, stock.EndpointESDGlobal)
 		return offers, err
 	}
-	var out []Offer
+	var out []stock.Offer
 	for _, region := range a.o.Regions {
 		body, err := a.call(ctx, http.MethodPost, autodlRegionStockPath, map[string]any{"region_sign": region})
 		if err != nil {
@@ -117,7 +118,7 @@ func (a *AutoDL) fetchStock(ctx context.Context) ([]Offer, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w (region %s)", err, region)
 		}
-		markAutoDL(offers, EndpointESDRegion)
+		markAutoDL(offers, stock.EndpointESDRegion)
 		for i := range offers {
 			offers[i].Region = region
 		}
@@ -126,13 +127,13 @@ func (a *AutoDL) fetchStock(ctx context.Context) ([]Offer, error) {
 	return out, nil
 }
 
-func (a *AutoDL) fetchMachines(ctx context.Context) ([]Offer, error) {
+func (a *AutoDL) fetchMachines(ctx context.Context) ([]stock.Offer, error) {
 	at := a.o.Now()
 	regions := a.o.Regions
 	if regions == nil {
 		regions = []string{}
 	}
-	var out []Offer
+	var out []stock.Offer
 	for page := 1; page <= AutoDLMaxPages; page++ {
 		req := map[string]any{
 			"charge_type":              "payg",
@@ -160,7 +161,7 @@ func (a *AutoDL) fetchMachines(ctx context.Context) ([]Offer, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w (page %d)", err, page)
 		}
-		markAutoDL(offers, EndpointWebMachines)
+		markAutoDL(offers, stock.EndpointWebMachines)
 		out = append(out, offers...)
 		if rows == 0 || page >= maxPage {
 			break
@@ -172,18 +173,20 @@ func (a *AutoDL) fetchMachines(ctx context.Context) ([]Offer, error) {
 // markAutoDL records which endpoint offers came from, what their counts
 // cover and, for the developer (ESD) stock endpoints, that an idle count
 // may not be what can be created.
-func markAutoDL(offers []Offer, endpoint string) {
-	scope := ScopeRegion
+func markAutoDL(offers []stock.Offer, endpoint string) {
+	scope := stock.ScopeRegion
 	switch endpoint {
-	case EndpointESDGlobal:
-		scope = ScopePlatform
-	case EndpointWebMachines:
-		scope = ScopeMachine
+	case stock.EndpointESDGlobal:
+		scope = stock.ScopePlatform
+	case stock.EndpointWebMachines:
+		scope = stock.ScopeMachine
 	}
 	for i := range offers {
 		offers[i].Endpoint, offers[i].Scope = endpoint, scope
-		if endpoint == EndpointESDGlobal || endpoint == EndpointESDRegion {
-			offers[i].Caveats = withCaveat(offers[i].Caveats, CaveatMayNotCreate)
+		if endpoint == stock.EndpointESDGlobal || endpoint == stock.EndpointESDRegion {
+			if !offers[i].HasCaveat(stock.CaveatMayNotCreate) {
+				offers[i].Caveats = append(offers[i].Caveats, stock.CaveatMayNotCreate)
+			}
 		}
 	}
 }
@@ -203,7 +206,7 @@ func (a *AutoDL) call(ctx context.Context, method, path string, payload any) ([]
 
 // autodlData unwraps AutoDL's {"code","msg","data"} envelope. A code other
 // than "Success" (or "OK") is an *APIError; AuthorizeFailed (an expired or
-// wrong token, sent with HTTP 200) wraps ErrUnauthorized. A body without
+// wrong token, sent with HTTP 200) wraps stock.ErrUnauthorized. A body without
 // the envelope (an excerpt of data alone) is returned as is.
 func autodlData(body []byte) (any, error) {
 	v, err := decodeJSON(body)
@@ -225,10 +228,10 @@ func autodlData(body []byte) (any, error) {
 		e := &APIError{Platform: autodlPlatform, StatusCode: http.StatusOK, Code: c, Msg: msg}
 		switch {
 		case c == "AuthorizeFailed" || strings.Contains(strings.ToLower(c), "auth"):
-			e.kind = ErrUnauthorized
+			e.kind = stock.ErrUnauthorized
 			e.text = fmt.Sprintf("%s: token rejected (%s)", autodlPlatform, c)
 		case c == "":
-			e.kind = ErrBadResponse
+			e.kind = stock.ErrBadResponse
 			e.text = fmt.Sprintf("%s: response without a code string", autodlPlatform)
 		default:
 			e.text = fmt.Sprintf("%s: API error (%s)", autodlPlatform, c)
@@ -249,15 +252,15 @@ func autodlData(body []byte) (any, error) {
 //	[{"RTX 4090":{"idle_gpu_num":3,"total_gpu_num":9}}, ...]
 //	{"NVIDIA GeForce RTX 4090":{"gpu_name":"...","idle_gpu_num":7,"total_gpu_num":8}, ...}
 //
-// Offers carry Free and Total, no price, Currency CNY, Source live and
+// Offers carry Free and Total, no price, Currency CNY, stock.Source live and
 // ObservedAt at; Region is left empty (the caller knows it). An empty data
 // list gives no offers and no error.
-func ParseAutoDLStock(c *catalog.Catalog, body []byte, at time.Time) ([]Offer, error) {
+func ParseAutoDLStock(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, error) {
 	data, err := autodlData(body)
 	if err != nil {
 		return nil, err
 	}
-	var out []Offer
+	var out []stock.Offer
 	seen := 0
 	add := func(key string, v any) {
 		st, ok := v.(map[string]any)
@@ -278,7 +281,7 @@ func ParseAutoDLStock(c *catalog.Catalog, body []byte, at time.Time) ([]Offer, e
 		if raw == "" {
 			return
 		}
-		out = append(out, Offer{
+		out = append(out, stock.Offer{
 			Platform:        autodlPlatform,
 			GPU:             resolveGPU(c, raw),
 			RawGPU:          raw,
@@ -286,11 +289,11 @@ func ParseAutoDLStock(c *catalog.Catalog, body []byte, at time.Time) ([]Offer, e
 			Free:            free,
 			Total:           total,
 			Currency:        "CNY",
-			Source:          SourceLive,
+			Source:          stock.SourceLive,
 			ObservedAt:      at,
 			Verified:        true,
 			Note:            "stock API, no price",
-			Scope:           ScopeRegion,
+			Scope:           stock.ScopeRegion,
 		})
 	}
 	addMap := func(m map[string]any) {
@@ -333,19 +336,19 @@ func ParseAutoDLStock(c *catalog.Catalog, body []byte, at time.Time) ([]Offer, e
 // level of machine_sku_info's payg SKU), Region region_name, Free
 // gpu_idle_num (else gpu_number − gpu_used, else unknown), Total
 // gpu_number. gpu_order_num is ignored: its meaning is disputed.
-func ParseAutoDLMachines(c *catalog.Catalog, body []byte, at time.Time) ([]Offer, error) {
+func ParseAutoDLMachines(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, error) {
 	offers, _, _, err := parseAutoDLMachines(c, body, at)
 	return offers, err
 }
 
 // parseAutoDLMachines also returns the number of rows and max_page (1 when
 // absent).
-func parseAutoDLMachines(c *catalog.Catalog, body []byte, at time.Time) ([]Offer, int, int, error) {
+func parseAutoDLMachines(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, int, int, error) {
 	rows, maxPage, err := autodlRows(body, "machine list")
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	var out []Offer
+	var out []stock.Offer
 	for _, el := range rows {
 		m, ok := el.(map[string]any)
 		if !ok {
@@ -371,7 +374,7 @@ func parseAutoDLMachines(c *catalog.Catalog, body []byte, at time.Time) ([]Offer
 		if alias := strVal(m["machine_alias"]); alias != "" {
 			note = "machine " + alias
 		}
-		out = append(out, Offer{
+		out = append(out, stock.Offer{
 			Platform:        autodlPlatform,
 			GPU:             resolveGPU(c, raw),
 			RawGPU:          raw,
@@ -382,11 +385,11 @@ func parseAutoDLMachines(c *catalog.Catalog, body []byte, at time.Time) ([]Offer
 			OriginalPrice:   price,
 			Currency:        "CNY",
 			Region:          regionOf(m),
-			Source:          SourceLive,
+			Source:          stock.SourceLive,
 			ObservedAt:      at,
 			Verified:        true,
 			Note:            note,
-			Scope:           ScopeMachine,
+			Scope:           stock.ScopeMachine,
 		})
 	}
 	if len(rows) > 0 && len(out) == 0 {
@@ -403,12 +406,12 @@ func parseAutoDLMachines(c *catalog.Catalog, body []byte, at time.Time) ([]Offer
 // gpu_idle_num, Total gpu_all_num, Region region_name. payg_price is the
 // instance's price in 1/1000 CNY per hour for req_gpu_amount GPUs, so the
 // per-GPU price divides by req_gpu_amount.
-func ParseAutoDLInstances(c *catalog.Catalog, body []byte, at time.Time) ([]Offer, error) {
+func ParseAutoDLInstances(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, error) {
 	rows, _, err := autodlRows(body, "instance list")
 	if err != nil {
 		return nil, err
 	}
-	var out []Offer
+	var out []stock.Offer
 	for _, el := range rows {
 		m, ok := el.(map[string]any)
 		if !ok {
@@ -429,7 +432,7 @@ func ParseAutoDLInstances(c *catalog.Catalog, body []byte, at time.Time) ([]Offe
 		if alias := strVal(m["machine_alias"]); alias != "" {
 			note = "host of instance on machine " + alias
 		}
-		out = append(out, Offer{
+		out = append(out, stock.Offer{
 			Platform:        autodlPlatform,
 			GPU:             resolveGPU(c, raw),
 			RawGPU:          raw,
@@ -440,11 +443,11 @@ func ParseAutoDLInstances(c *catalog.Catalog, body []byte, at time.Time) ([]Offe
 			OriginalPrice:   price,
 			Currency:        "CNY",
 			Region:          regionOf(m),
-			Source:          SourceLive,
+			Source:          stock.SourceLive,
 			ObservedAt:      at,
 			Verified:        true,
 			Note:            note,
-			Scope:           ScopeMachine,
+			Scope:           stock.ScopeMachine,
 		})
 	}
 	return out, nil

@@ -1,4 +1,4 @@
-package stock_test
+package provider_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/stock/provider"
 )
 
 // Shared test machinery for the GPUShare, Matpool, RunPod and Lambda
@@ -139,7 +140,7 @@ func runErrCases(t *testing.T, cases []errCase, fetch func(t *testing.T, url str
 				t.Errorf("timeout error %q is not context.DeadlineExceeded", err)
 			}
 			if tt.retry > 0 || tt.status > 0 {
-				var ae *stock.APIError
+				var ae *provider.APIError
 				if !errors.As(err, &ae) {
 					t.Fatalf("error %q is not an *APIError", err)
 				}

@@ -1,4 +1,4 @@
-package stock_test
+package provider_test
 
 import (
 	"encoding/base64"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/stock/provider"
 )
 
 const (
@@ -18,7 +19,7 @@ const (
 	matpoolUser  = "4242"
 )
 
-func newMatpool(t *testing.T, u string, o stock.MatpoolOptions) *stock.Matpool {
+func newMatpool(t *testing.T, u string, o provider.MatpoolOptions) *provider.Matpool {
 	t.Helper()
 	o.BaseURL = u
 	if o.Token == "" {
@@ -28,7 +29,7 @@ func newMatpool(t *testing.T, u string, o stock.MatpoolOptions) *stock.Matpool {
 		o.UserID = matpoolUser
 	}
 	o.Now = now
-	return stock.NewMatpool(loadCatalog(t), o)
+	return provider.NewMatpool(loadCatalog(t), o)
 }
 
 // The fixture: agent 119 (4090 in domain 0, 3 of 8 available, 220000
@@ -40,7 +41,7 @@ var matpoolFixtureWant = []want{
 
 func TestMatpoolFetch(t *testing.T) {
 	srv := newRecServer(t, respondBytes(200, fixture(t, fixturesDir, "matpool-machines.json")))
-	p := newMatpool(t, srv.URL, stock.MatpoolOptions{})
+	p := newMatpool(t, srv.URL, provider.MatpoolOptions{})
 	if p.Name() != "matpool" {
 		t.Errorf("Name %q", p.Name())
 	}
@@ -87,7 +88,7 @@ func TestMatpoolPaging(t *testing.T) {
 		// Top-level machines and total, no data wrapper.
 		respondBytes(200, []byte(`{"code":0,"machines":[`+strings.Join(rows, ",")+`],"total":107}`))(w, r)
 	})
-	got, err := newMatpool(t, srv.URL, stock.MatpoolOptions{}).Fetch(fetchCtx(t))
+	got, err := newMatpool(t, srv.URL, provider.MatpoolOptions{}).Fetch(fetchCtx(t))
 	if err != nil {
 		t.Fatalf("Fetch: %v", err)
 	}
@@ -130,7 +131,7 @@ func TestParseMatpool(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := stock.ParseMatpool(c, []byte(tt.body), fixedNow)
+			got, err := provider.ParseMatpool(c, []byte(tt.body), fixedNow)
 			if err != nil {
 				t.Fatalf("ParseMatpool: %v", err)
 			}
@@ -157,7 +158,7 @@ func TestParseMatpoolErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := stock.ParseMatpool(c, []byte(tt.body), fixedNow)
+			got, err := provider.ParseMatpool(c, []byte(tt.body), fixedNow)
 			if err == nil || got != nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("got %v, %v; want error %q", got, err, tt.want)
 			}
@@ -181,7 +182,7 @@ func TestMatpoolErrors(t *testing.T) {
 			want: []string{"matpool: unexpected HTTP 400 Bad Request from GET /machines", "bad page"}, status: 400},
 	)
 	runErrCases(t, cases, func(t *testing.T, u string) ([]stock.Offer, error) {
-		return newMatpool(t, u, stock.MatpoolOptions{Timeout: 150 * time.Millisecond}).Fetch(fetchCtx(t))
+		return newMatpool(t, u, provider.MatpoolOptions{Timeout: 150 * time.Millisecond}).Fetch(fetchCtx(t))
 	})
 }
 
@@ -196,7 +197,7 @@ func TestMatpoolNotConfigured(t *testing.T) {
 		{"tok", " ", []string{"MATPOOL_USER_ID"}, "no user id configured"},
 	}
 	for _, tt := range tests {
-		p := stock.NewMatpool(loadCatalog(t), stock.MatpoolOptions{BaseURL: noRequestServer(t), Token: tt.token, UserID: tt.user})
+		p := provider.NewMatpool(loadCatalog(t), provider.MatpoolOptions{BaseURL: noRequestServer(t), Token: tt.token, UserID: tt.user})
 		got, err := p.Fetch(fetchCtx(t))
 		checkNotConfigured(t, got, err, "matpool", tt.env...)
 		if err != nil && !strings.Contains(err.Error(), tt.what) {

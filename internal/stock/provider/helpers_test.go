@@ -1,4 +1,4 @@
-package stock_test
+package provider_test
 
 import (
 	"context"
@@ -20,8 +20,8 @@ import (
 )
 
 const (
-	fixturesDir = "../../../shared/fixtures/stock"
-	verbatimDir = "../../../shared/fixtures/stock-verbatim"
+	fixturesDir = "../../../../shared/fixtures/stock"
+	verbatimDir = "../../../../shared/fixtures/stock-verbatim"
 )
 
 var fixedNow = time.Date(2026, 9, 1, 12, 0, 0, 0, time.UTC)

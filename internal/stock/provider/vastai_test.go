@@ -1,4 +1,4 @@
-package stock_test
+package provider_test
 
 import (
 	"errors"
@@ -8,18 +8,19 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/stock/provider"
 )
 
 const fx = 7.1
 
-func newVast(t *testing.T, url string, o stock.VastAIOptions) *stock.VastAI {
+func newVast(t *testing.T, url string, o provider.VastAIOptions) *provider.VastAI {
 	t.Helper()
 	o.BaseURL = url
 	o.Now = now
 	if o.FXUSDCNY == 0 {
 		o.FXUSDCNY = fx
 	}
-	return stock.NewVastAI(loadCatalog(t), o)
+	return provider.NewVastAI(loadCatalog(t), o)
 }
 
 // vwant is one expected vast offer.
@@ -78,7 +79,7 @@ func TestVastAIFetch(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			srv := newFakeServer(t, serveBytes(200, fixture(t, tt.dir, tt.file)))
-			got, err := newVast(t, srv.URL, stock.VastAIOptions{APIKey: "k-1", GPUs: []string{"RTX 4090", "RTX 3090"}}).Fetch(fetchCtx(t))
+			got, err := newVast(t, srv.URL, provider.VastAIOptions{APIKey: "k-1", GPUs: []string{"RTX 4090", "RTX 3090"}}).Fetch(fetchCtx(t))
 			if err != nil {
 				t.Fatalf("Fetch: %v", err)
 			}
@@ -128,7 +129,7 @@ func TestVastAIFetch(t *testing.T) {
 
 func TestVastAIRequestWithoutKeyOrGPUs(t *testing.T) {
 	srv := newFakeServer(t, serveBytes(200, fixture(t, "testdata", "vastai-empty-offers.json")))
-	p := newVast(t, srv.URL, stock.VastAIOptions{Limit: 25})
+	p := newVast(t, srv.URL, provider.VastAIOptions{Limit: 25})
 	if p.Name() != "vastai" {
 		t.Errorf("Name %q", p.Name())
 	}
@@ -161,7 +162,7 @@ func TestParseVastAIRows(t *testing.T) {
 	 {"gpu_name":"","num_gpus":1,"dph_total":1},
 	 "junk", null, 3
 	]}`
-	got, err := stock.ParseVastAI(c, []byte(body), fixedNow, fx)
+	got, err := provider.ParseVastAI(c, []byte(body), fixedNow, fx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +178,7 @@ func TestParseVastAIRows(t *testing.T) {
 	}, stock.SourceLive)
 
 	// fx <= 0 falls back to the catalog's rate.
-	got, err = stock.ParseVastAI(c, []byte(`[{"gpu_name":"RTX 4090","num_gpus":2,"dph_total":1}]`), fixedNow, 0)
+	got, err = provider.ParseVastAI(c, []byte(`[{"gpu_name":"RTX 4090","num_gpus":2,"dph_total":1}]`), fixedNow, 0)
 	if err != nil || len(got) != 1 || !approx(got[0].CNYPerGPUHour, 0.5*c.FXUSDCNY) {
 		t.Fatalf("catalog fx: %+v %v", got, err)
 	}
@@ -196,13 +197,13 @@ func TestParseVastAIErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := stock.ParseVastAI(c, []byte(tt.body), fixedNow, fx)
+			got, err := provider.ParseVastAI(c, []byte(tt.body), fixedNow, fx)
 			if err == nil || !strings.Contains(err.Error(), tt.want) || got != nil {
 				t.Fatalf("got %v, %v; want error %q", got, err, tt.want)
 			}
 		})
 	}
-	got, err := stock.ParseVastAI(c, []byte(`{"offers":null}`), fixedNow, fx)
+	got, err := provider.ParseVastAI(c, []byte(`{"offers":null}`), fixedNow, fx)
 	if err != nil || len(got) != 0 {
 		t.Errorf("null offers: %v %v", got, err)
 	}
@@ -241,7 +242,7 @@ func TestVastAIErrors(t *testing.T) {
 			} else {
 				srv = newFakeServer(t, tt.handler)
 			}
-			got, err := newVast(t, srv.URL, stock.VastAIOptions{APIKey: "bad", Timeout: 150 * time.Millisecond}).Fetch(fetchCtx(t))
+			got, err := newVast(t, srv.URL, provider.VastAIOptions{APIKey: "bad", Timeout: 150 * time.Millisecond}).Fetch(fetchCtx(t))
 			if err == nil {
 				t.Fatalf("no error; offers %+v", got)
 			}

@@ -1,4 +1,4 @@
-package stock_test
+package provider_test
 
 import (
 	"errors"
@@ -7,11 +7,12 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/stock/provider"
 )
 
 const lambdaKey = "secret_lambda_1"
 
-func newLambda(t *testing.T, u string, o stock.LambdaOptions) *stock.Lambda {
+func newLambda(t *testing.T, u string, o provider.LambdaOptions) *provider.Lambda {
 	t.Helper()
 	o.BaseURL = u
 	if o.APIKey == "" {
@@ -21,7 +22,7 @@ func newLambda(t *testing.T, u string, o stock.LambdaOptions) *stock.Lambda {
 		o.FXUSDCNY = fx
 	}
 	o.Now = now
-	return stock.NewLambda(loadCatalog(t), o)
+	return provider.NewLambda(loadCatalog(t), o)
 }
 
 // lwant is one expected Lambda offer.
@@ -86,7 +87,7 @@ func TestLambdaFetch(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			srv := newRecServer(t, respondBytes(200, fixture(t, tt.dir, tt.file)))
-			p := newLambda(t, srv.URL, stock.LambdaOptions{})
+			p := newLambda(t, srv.URL, provider.LambdaOptions{})
 			if p.Name() != "lambda" {
 				t.Errorf("Name %q", p.Name())
 			}
@@ -131,7 +132,7 @@ func TestParseLambdaRows(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := stock.ParseLambda(c, []byte(tt.body), fixedNow, fx)
+			got, err := provider.ParseLambda(c, []byte(tt.body), fixedNow, fx)
 			if err != nil {
 				t.Fatalf("ParseLambda: %v", err)
 			}
@@ -140,7 +141,7 @@ func TestParseLambdaRows(t *testing.T) {
 	}
 
 	// fx <= 0 falls back to the catalog's rate.
-	got, err := stock.ParseLambda(c, fixture(t, fixturesDir, "lambda-instance-types.json"), fixedNow, 0)
+	got, err := provider.ParseLambda(c, fixture(t, fixturesDir, "lambda-instance-types.json"), fixedNow, 0)
 	if err != nil || len(got) != 1 || !approx(got[0].CNYPerGPUHour, 15.92/8*c.FXUSDCNY) {
 		t.Fatalf("catalog fx: %+v %v", got, err)
 	}
@@ -166,7 +167,7 @@ func TestParseLambdaErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := stock.ParseLambda(c, tt.body, fixedNow, fx)
+			got, err := provider.ParseLambda(c, tt.body, fixedNow, fx)
 			if err == nil || got != nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("got %v, %v; want error %q", got, err, tt.want)
 			}
@@ -194,19 +195,19 @@ func TestLambdaErrors(t *testing.T) {
 			want: []string{"lambda: server error (provider/internal-unavailable): Provider unavailable"}, status: 200},
 	)
 	runErrCases(t, cases, func(t *testing.T, u string) ([]stock.Offer, error) {
-		return newLambda(t, u, stock.LambdaOptions{Timeout: 150 * time.Millisecond}).Fetch(fetchCtx(t))
+		return newLambda(t, u, provider.LambdaOptions{Timeout: 150 * time.Millisecond}).Fetch(fetchCtx(t))
 	})
 }
 
 func TestLambdaEmpty(t *testing.T) {
 	srv := newRecServer(t, respondBytes(200, []byte(`{"data":{}}`)))
-	got, err := newLambda(t, srv.URL, stock.LambdaOptions{}).Fetch(fetchCtx(t))
+	got, err := newLambda(t, srv.URL, provider.LambdaOptions{}).Fetch(fetchCtx(t))
 	if err != nil || len(got) != 0 {
 		t.Fatalf("empty: %v, %v", got, err)
 	}
 }
 
 func TestLambdaNotConfigured(t *testing.T) {
-	got, err := stock.NewLambda(loadCatalog(t), stock.LambdaOptions{BaseURL: noRequestServer(t)}).Fetch(fetchCtx(t))
+	got, err := provider.NewLambda(loadCatalog(t), provider.LambdaOptions{BaseURL: noRequestServer(t)}).Fetch(fetchCtx(t))
 	checkNotConfigured(t, got, err, "lambda", "LAMBDA_API_KEY")
 }

@@ -1,46 +1,15 @@
 package stock
 
 import (
-	"context"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/labgpu/bot/internal/catalog"
 )
-
-type catalogProvider struct {
-	c *catalog.Catalog
-	o CatalogOptions
-}
 
 // DefaultListPriceMaxAgeMonths is how old a list price may be before it is
 // marked stale.
 const DefaultListPriceMaxAgeMonths = 12
-
-// CatalogOptions configures the catalog provider.
-type CatalogOptions struct {
-	// MaxAgeMonths is how many months after its date a list price is
-	// marked stale (CaveatStalePrice); 0 means
-	// DefaultListPriceMaxAgeMonths, negative never.
-	MaxAgeMonths int
-	// Now defaults to time.Now.
-	Now func() time.Time
-}
-
-// NewCatalogProvider returns a provider that turns every list price in the
-// catalog into an offer: Source catalog, stock unknown (Free nil), the price
-// (low end of a range, PriceHigh the top) in CNY per GPU-hour, ObservedAt
-// the figure's date as far as it can be parsed (zero otherwise), AsOfText
-// the date as written and CaveatStalePrice when the date is older than
-// o.MaxAgeMonths (see ListPriceStale).
-func NewCatalogProvider(c *catalog.Catalog, o CatalogOptions) Provider {
-	if o.Now == nil {
-		o.Now = time.Now
-	}
-	return catalogProvider{c: c, o: o}
-}
 
 // ListPriceStale reports whether a list price dated asOf ("2021",
 // "2026-08", "2026-8", "2026-08-21", a range "2025-2026" or
@@ -113,52 +82,6 @@ func periodEnd(parts []string) time.Time {
 		return time.Date(y, time.Month(m)+1, 1, 0, 0, 0, 0, time.UTC)
 	}
 	return time.Date(y, time.Month(m), d+1, 0, 0, 0, 0, time.UTC)
-}
-
-func (catalogProvider) Name() string { return string(SourceCatalog) }
-
-func (p catalogProvider) Fetch(ctx context.Context) ([]Offer, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if p.c == nil {
-		return nil, nil
-	}
-	now := p.o.Now()
-	var out []Offer
-	for _, pl := range p.c.Platforms {
-		for _, pr := range pl.Prices {
-			f := pr.CNYPerHour
-			o := Offer{
-				Platform:        pl.ID,
-				GPU:             pr.GPU,
-				GPUsPerInstance: 1,
-				CNYPerGPUHour:   f.Low,
-				OriginalPrice:   f.Low,
-				Currency:        "CNY",
-				Source:          SourceCatalog,
-				ObservedAt:      ParseAsOf(f.AsOf),
-				AsOfText:        f.AsOf,
-				Verified:        f.Verified,
-				Note:            f.Note,
-			}
-			if f.IsRange() {
-				o.PriceHigh = f.High
-			}
-			if ListPriceStale(f.AsOf, now, p.o.MaxAgeMonths) {
-				o.Caveats = []Caveat{CaveatStalePrice}
-			}
-			if m := strings.TrimSpace(pr.Mode); m != "" && m != "hourly" {
-				if o.Note == "" {
-					o.Note = "billing mode " + m
-				} else {
-					o.Note = "billing mode " + m + "; " + o.Note
-				}
-			}
-			out = append(out, o)
-		}
-	}
-	return out, nil
 }
 
 // ParseAsOf reads the date a catalog figure carries: "2006-01-02",

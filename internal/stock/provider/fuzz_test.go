@@ -1,9 +1,10 @@
-package stock_test
+package provider_test
 
 import (
 	"testing"
 
 	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/stock/provider"
 )
 
 func seed(f *testing.F, prefixes ...string) {
@@ -31,7 +32,7 @@ func FuzzParseAutoDLStock(f *testing.F) {
 	seed(f, "autodl-")
 	c := loadCatalog(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		offers, err := stock.ParseAutoDLStock(c, b, fixedNow)
+		offers, err := provider.ParseAutoDLStock(c, b, fixedNow)
 		checkParsed(t, offers, err)
 	})
 }
@@ -40,9 +41,9 @@ func FuzzParseAutoDLMachines(f *testing.F) {
 	seed(f, "autodl-")
 	c := loadCatalog(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		offers, err := stock.ParseAutoDLMachines(c, b, fixedNow)
+		offers, err := provider.ParseAutoDLMachines(c, b, fixedNow)
 		checkParsed(t, offers, err)
-		offers, err = stock.ParseAutoDLInstances(c, b, fixedNow)
+		offers, err = provider.ParseAutoDLInstances(c, b, fixedNow)
 		checkParsed(t, offers, err)
 	})
 }
@@ -51,7 +52,7 @@ func FuzzParseVastAI(f *testing.F) {
 	seed(f, "vastai-")
 	c := loadCatalog(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		offers, err := stock.ParseVastAI(c, b, fixedNow, fx)
+		offers, err := provider.ParseVastAI(c, b, fixedNow, fx)
 		checkParsed(t, offers, err)
 	})
 }

@@ -1,4 +1,4 @@
-package stock
+package provider
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/stock"
 )
 
 const (
@@ -89,7 +90,7 @@ func (v *VastAI) query() map[string]any {
 }
 
 // Fetch searches the offers.
-func (v *VastAI) Fetch(ctx context.Context) ([]Offer, error) {
+func (v *VastAI) Fetch(ctx context.Context) ([]stock.Offer, error) {
 	ctx, cancel := withTimeout(ctx, v.o.Timeout)
 	defer cancel()
 	h := http.Header{}
@@ -112,7 +113,7 @@ func (v *VastAI) Fetch(ctx context.Context) ([]Offer, error) {
 	if err == nil && countRows(r.body) >= v.o.Limit {
 		// The answer is cut off at the limit: what is not in it is not
 		// known to be sold out.
-		return offers, &PartialError{Provider: vastPlatform, Platforms: []string{vastPlatform},
+		return offers, &stock.PartialError{Provider: vastPlatform, Platforms: []string{vastPlatform},
 			Failed: []string{fmt.Sprintf("answer cut off at %d offers", v.o.Limit)}}
 	}
 	return offers, err
@@ -149,7 +150,7 @@ func vastKeyError(r *httpResult) *APIError {
 	} else if code != "" {
 		text += ": " + code
 	}
-	return &APIError{Platform: vastPlatform, StatusCode: r.status, Code: code, Msg: msg, kind: ErrUnauthorized, text: text}
+	return &APIError{Platform: vastPlatform, StatusCode: r.status, Code: code, Msg: msg, kind: stock.ErrUnauthorized, text: text}
 }
 
 // ParseVastAI parses a bundles search answer: {"offers":[...]}, the docs'
@@ -160,7 +161,7 @@ func vastKeyError(r *httpResult) *APIError {
 // CNY price per GPU-hour divides by num_gpus and multiplies by fx (the
 // catalog's rate when fx <= 0). An unknown GPU name is kept as the GPU.
 // A body {"error":..., "msg":...} is an *APIError.
-func ParseVastAI(c *catalog.Catalog, body []byte, at time.Time, fx float64) ([]Offer, error) {
+func ParseVastAI(c *catalog.Catalog, body []byte, at time.Time, fx float64) ([]stock.Offer, error) {
 	if fx <= 0 && c != nil {
 		fx = c.FXUSDCNY
 	}
@@ -202,7 +203,7 @@ func ParseVastAI(c *catalog.Catalog, body []byte, at time.Time, fx float64) ([]O
 				e.text += ": " + msg
 			}
 			if strings.Contains(strings.ToLower(msg+" "+code), "key") {
-				e.kind = ErrUnauthorized
+				e.kind = stock.ErrUnauthorized
 			}
 			return nil, e
 		}
@@ -210,7 +211,7 @@ func ParseVastAI(c *catalog.Catalog, body []byte, at time.Time, fx float64) ([]O
 	default:
 		return nil, badResponse("%s: response is a %s, not an object or list", vastPlatform, jsonKind(v))
 	}
-	var out []Offer
+	var out []stock.Offer
 	for _, el := range rows {
 		m, ok := el.(map[string]any)
 		if !ok {
@@ -231,20 +232,20 @@ func ParseVastAI(c *catalog.Catalog, body []byte, at time.Time, fx float64) ([]O
 			n = *p
 		}
 		price := vastPrice(m)
-		o := Offer{
+		o := stock.Offer{
 			Platform:        vastPlatform,
 			GPU:             resolveGPU(c, raw),
 			RawGPU:          raw,
 			GPUsPerInstance: n,
-			Free:            IntPtr(n),
+			Free:            stock.IntPtr(n),
 			CNYPerGPUHour:   price / float64(n) * fx,
 			OriginalPrice:   price,
 			Currency:        "USD",
 			Region:          strVal(m["geolocation"]),
-			Source:          SourceLive,
+			Source:          stock.SourceLive,
 			ObservedAt:      at,
 			Verified:        true,
-			Scope:           ScopeMachine,
+			Scope:           stock.ScopeMachine,
 		}
 		if fx <= 0 {
 			o.CNYPerGPUHour = 0

@@ -1,4 +1,4 @@
-package stock_test
+package provider_test
 
 import (
 	"context"
@@ -7,11 +7,12 @@ import (
 
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/stock/provider"
 )
 
 func TestCatalogProvider(t *testing.T) {
 	c := loadCatalog(t)
-	p := stock.NewCatalogProvider(c, stock.CatalogOptions{})
+	p := provider.NewCatalog(c, provider.CatalogOptions{})
 	if p.Name() != "catalog" {
 		t.Errorf("Name %q", p.Name())
 	}
@@ -73,7 +74,7 @@ func TestCatalogProviderRangeAndMode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := stock.NewCatalogProvider(c, stock.CatalogOptions{}).Fetch(context.Background())
+	got, err := provider.NewCatalog(c, provider.CatalogOptions{}).Fetch(context.Background())
 	if err != nil || len(got) != 2 {
 		t.Fatalf("%+v %v", got, err)
 	}
@@ -84,7 +85,7 @@ func TestCatalogProviderRangeAndMode(t *testing.T) {
 	if got[1].PriceHigh != 0 || got[1].Note != "billing mode monthly" || !got[1].ObservedAt.IsZero() || got[1].AsOfText != "late 2026" {
 		t.Errorf("mode offer %+v", got[1])
 	}
-	if got, err := stock.NewCatalogProvider(nil, stock.CatalogOptions{}).Fetch(context.Background()); err != nil || got != nil {
+	if got, err := provider.NewCatalog(nil, provider.CatalogOptions{}).Fetch(context.Background()); err != nil || got != nil {
 		t.Errorf("nil catalog: %v %v", got, err)
 	}
 }

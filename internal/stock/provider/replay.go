@@ -1,4 +1,4 @@
-package stock
+package provider
 
 import (
 	"bufio"
@@ -18,81 +18,11 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/stock"
 )
 
-// ErrPartial is matched (errors.Is) by a *PartialError: the provider
-// returned offers although some of its inputs failed.
-var ErrPartial = errors.New("some inputs failed")
-
-// ErrNoRecordings is matched by a replay Fetch error when the directory
-// holds no recording it knows.
-var ErrNoRecordings = errors.New("no recordings")
-
-// PartialError is returned by a Fetch together with the offers it could
-// read when some of its inputs (replay files) failed. The offers are valid;
-// the error is a warning to show beside them. errors.Is(err, ErrPartial)
-// reports true.
-type PartialError struct {
-	// Provider is the provider id ("replay").
-	Provider string
-	// Inputs is how many inputs were tried (0 when unknown).
-	Inputs int
-	// Failed lists each failed input as "file: reason".
-	Failed []string
-	// Platforms are the platforms whose data is incomplete because of
-	// the failures; alerts treat them as unknown, never as sold out.
-	Platforms []string
-}
-
-// Error returns one line, e.g. "replay: 2 of 5 files failed: a.json:
-// reason; b.json: reason", listing at most three failures.
-func (e *PartialError) Error() string {
-	if e == nil {
-		return ErrPartial.Error()
-	}
-	p := e.Provider
-	if p == "" {
-		p = "stock"
-	}
-	n := len(e.Failed)
-	head := fmt.Sprintf("%s: %d %s failed", p, n, plural(n, "file", "files"))
-	if e.Inputs >= n && e.Inputs > 0 {
-		head = fmt.Sprintf("%s: %d of %d %s failed", p, n, e.Inputs, plural(e.Inputs, "file", "files"))
-	}
-	if n == 0 {
-		return head
-	}
-	return head + ": " + failureList(e.Failed)
-}
-
-// Is reports whether target is ErrPartial.
-func (e *PartialError) Is(target error) bool { return target == ErrPartial }
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-// maxListedFailures is how many failures an error message names.
-const maxListedFailures = 3
-
-// failureList joins failures on one line, truncated after three with "…".
-func failureList(failed []string) string {
-	n := min(len(failed), maxListedFailures)
-	parts := make([]string, 0, n+1)
-	for _, f := range failed[:n] {
-		parts = append(parts, strings.Join(strings.Fields(f), " "))
-	}
-	if len(failed) > n {
-		parts = append(parts, "…")
-	}
-	return strings.Join(parts, "; ")
-}
-
 // replayParser parses one recorded file.
-type replayParser func(c *catalog.Catalog, body []byte, at time.Time, fx float64) ([]Offer, error)
+type replayParser func(c *catalog.Catalog, body []byte, at time.Time, fx float64) ([]stock.Offer, error)
 
 // replayKinds maps file name prefixes to parsers; a nil parser marks a
 // known file that carries no offers. The first matching prefix wins, so
@@ -101,13 +31,13 @@ var replayKinds = []struct {
 	prefix string
 	parse  replayParser
 }{
-	{"autodl-web-machine-region-gpu_type", autodlParser(ParseAutoDLStock, EndpointWebRegion)},
-	{"autodl-web-user-machine-list", autodlParser(ParseAutoDLMachines, EndpointWebMachines)},
+	{"autodl-web-machine-region-gpu_type", autodlParser(ParseAutoDLStock, stock.EndpointWebRegion)},
+	{"autodl-web-user-machine-list", autodlParser(ParseAutoDLMachines, stock.EndpointWebMachines)},
 	{"autodl-web-instance-list", stockParser(ParseAutoDLInstances)},
 	{"autodl-web-region-list", nil},
 	{"autodl-private-esd-", stockParser(ParseAutoDLStock)},
-	{"autodl-esd-gpu_stock-global", autodlParser(ParseAutoDLStock, EndpointESDGlobal)},
-	{"autodl-esd-", autodlParser(ParseAutoDLStock, EndpointESDRegion)},
+	{"autodl-esd-gpu_stock-global", autodlParser(ParseAutoDLStock, stock.EndpointESDGlobal)},
+	{"autodl-esd-", autodlParser(ParseAutoDLStock, stock.EndpointESDRegion)},
 	{"autodl-", stockParser(parseAutoDLAny)},
 	{"vastai-", ParseVastAI},
 	{"runpod-rest-v2-error-", nil}, // recorded error answers, no stock
@@ -118,13 +48,13 @@ var replayKinds = []struct {
 	{"lambda-", ParseLambda},
 }
 
-func stockParser(f func(*catalog.Catalog, []byte, time.Time) ([]Offer, error)) replayParser {
-	return func(c *catalog.Catalog, b []byte, at time.Time, _ float64) ([]Offer, error) { return f(c, b, at) }
+func stockParser(f func(*catalog.Catalog, []byte, time.Time) ([]stock.Offer, error)) replayParser {
+	return func(c *catalog.Catalog, b []byte, at time.Time, _ float64) ([]stock.Offer, error) { return f(c, b, at) }
 }
 
 // autodlParser is a replay parser for one AutoDL endpoint's recordings.
-func autodlParser(f func(*catalog.Catalog, []byte, time.Time) ([]Offer, error), endpoint string) replayParser {
-	return func(c *catalog.Catalog, b []byte, at time.Time, _ float64) ([]Offer, error) {
+func autodlParser(f func(*catalog.Catalog, []byte, time.Time) ([]stock.Offer, error), endpoint string) replayParser {
+	return func(c *catalog.Catalog, b []byte, at time.Time, _ float64) ([]stock.Offer, error) {
 		offers, err := f(c, b, at)
 		markAutoDL(offers, endpoint)
 		return offers, err
@@ -135,16 +65,16 @@ func autodlParser(f func(*catalog.Catalog, []byte, time.Time) ([]Offer, error), 
 // parser, then the machine list, then the instance list; the first that
 // yields at least one offer wins. An envelope error (AuthorizeFailed) is
 // returned as is; a valid but empty answer gives no offers and no error.
-func parseAutoDLAny(c *catalog.Catalog, body []byte, at time.Time) ([]Offer, error) {
+func parseAutoDLAny(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, error) {
 	data, err := autodlData(body)
 	if err != nil {
 		return nil, err
 	}
-	parsers := []func(*catalog.Catalog, []byte, time.Time) ([]Offer, error){ParseAutoDLStock, ParseAutoDLMachines, ParseAutoDLInstances}
+	parsers := []func(*catalog.Catalog, []byte, time.Time) ([]stock.Offer, error){ParseAutoDLStock, ParseAutoDLMachines, ParseAutoDLInstances}
 	if looksLikeInstances(data) {
 		// Instance rows may carry gpu_name too; read as machines their
 		// price (for req_gpu_amount GPUs) would pass as a per-GPU price.
-		parsers = []func(*catalog.Catalog, []byte, time.Time) ([]Offer, error){ParseAutoDLStock, ParseAutoDLInstances}
+		parsers = []func(*catalog.Catalog, []byte, time.Time) ([]stock.Offer, error){ParseAutoDLStock, ParseAutoDLInstances}
 	}
 	for _, p := range parsers {
 		if offers, err := p(c, body, at); err == nil && len(offers) > 0 {
@@ -230,10 +160,10 @@ const RecordedAtFile = "RECORDED_AT"
 // runpod-* (REST v2 catalog, GraphQL gpuTypes or runpodctl output, told
 // apart by content) and lambda-* (instance types); runpod-rest-v2-error-*
 // and lambda-error-* are recorded error answers and carry no offers. Offers
-// are marked Source replay with the file name in Note.
+// are marked stock.Source replay with the file name in Note.
 //
 // Recording time. A file's modification time is never used (a fresh clone
-// would make old recordings look new). Offer.ObservedAt is, in order:
+// would make old recordings look new). stock.Offer.ObservedAt is, in order:
 //
 //   - a UTC date-time in the file name: ...-20261129T1000Z.json,
 //     ...-20261129T100000Z.json, ...-2026-11-29T10-00-00Z.json,
@@ -249,13 +179,13 @@ const RecordedAtFile = "RECORDED_AT"
 //
 // Errors. Fetch fails when dir cannot be read, holds no recognised
 // recording, or every recognised file failed to read or parse. When some
-// failed and others parsed, it returns the offers and a *PartialError
-// (errors.Is(err, ErrPartial)): callers should keep the offers and show the
+// failed and others parsed, it returns the offers and a *stock.PartialError
+// (errors.Is(err, stock.ErrPartial)): callers should keep the offers and show the
 // error as a warning. Files with other names (other platforms, notes) are
 // not failures: they are logged at Debug level, once per process. A parse
 // failure is logged at Warn level once per file version (name, size,
 // modification time) per process.
-func NewReplay(c *catalog.Catalog, dir string, fx float64, log *slog.Logger) Provider {
+func NewReplay(c *catalog.Catalog, dir string, fx float64, log *slog.Logger) stock.Provider {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -265,7 +195,7 @@ func NewReplay(c *catalog.Catalog, dir string, fx float64, log *slog.Logger) Pro
 	return &replay{c: c, dir: dir, fx: fx, log: log}
 }
 
-func (r *replay) Name() string { return string(SourceReplay) }
+func (r *replay) Name() string { return string(stock.SourceReplay) }
 
 // Identity names the directory, so a snapshot stored for another directory
 // is not restored as this one's.
@@ -318,14 +248,14 @@ func (rt recTime) note() string {
 	return ""
 }
 
-func (r *replay) Fetch(ctx context.Context) ([]Offer, error) {
+func (r *replay) Fetch(ctx context.Context) ([]stock.Offer, error) {
 	entries, err := os.ReadDir(r.dir)
 	if err != nil {
 		return nil, fmt.Errorf("replay: read directory %s: %w", r.dir, err)
 	}
 	dirTime := r.dirRecordedAt()
 	var (
-		out                 []Offer
+		out                 []stock.Offer
 		failed              []string
 		failedPlatforms     []string
 		recognised, parsed  int
@@ -375,21 +305,25 @@ func (r *replay) Fetch(ctx context.Context) ([]Offer, error) {
 	case recognised == 0:
 		hint := "want autodl-*, vastai-*, gpushare-*, matpool-*, runpod-* or lambda-*.json files"
 		if n := unknown + otherFiles; n > 0 {
-			hint += fmt.Sprintf("; it has %d other JSON %s", n, plural(n, "file", "files"))
+			files := "files"
+			if n == 1 {
+				files = "file"
+			}
+			hint += fmt.Sprintf("; it has %d other JSON %s", n, files)
 		}
-		return nil, fmt.Errorf("replay: %w in %s (%s)", ErrNoRecordings, r.dir, hint)
+		return nil, fmt.Errorf("replay: %w in %s (%s)", stock.ErrNoRecordings, r.dir, hint)
 	case parsed == 0 && recognised == 1:
-		return nil, fmt.Errorf("replay: the only recording in %s failed: %s: %w", r.dir, failureList(failed), ErrBadResponse)
+		return nil, fmt.Errorf("replay: the only recording in %s failed: %s: %w", r.dir, stock.FailureList(failed), stock.ErrBadResponse)
 	case parsed == 0:
-		return nil, fmt.Errorf("replay: all %d recordings in %s failed: %s: %w", recognised, r.dir, failureList(failed), ErrBadResponse)
+		return nil, fmt.Errorf("replay: all %d recordings in %s failed: %s: %w", recognised, r.dir, stock.FailureList(failed), stock.ErrBadResponse)
 	case len(failed) > 0:
-		return out, &PartialError{Provider: r.Name(), Inputs: recognised, Failed: failed, Platforms: failedPlatforms}
+		return out, &stock.PartialError{Provider: r.Name(), Inputs: recognised, Failed: failed, Platforms: failedPlatforms}
 	}
 	return out, nil
 }
 
 // parseFile reads and parses one recording and marks its offers.
-func (r *replay) parseFile(path, name string, parse replayParser, dirTime recTime) ([]Offer, error) {
+func (r *replay) parseFile(path, name string, parse replayParser, dirTime recTime) ([]stock.Offer, error) {
 	body, err := readReplayFile(path)
 	if err != nil {
 		return nil, err
@@ -404,7 +338,7 @@ func (r *replay) parseFile(path, name string, parse replayParser, dirTime recTim
 	}
 	extra := rt.note()
 	for i := range offers {
-		offers[i].Source = SourceReplay
+		offers[i].Source = stock.SourceReplay
 		offers[i].ObservedAt = rt.t
 		offers[i].DateOnly = rt.dateOnly
 		note := name

@@ -1,4 +1,4 @@
-package stock
+package provider
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/stock"
 )
 
 // 恒源云 GPUShare (see shared/reference/stock-apis.md §2). The API is the
@@ -51,14 +52,14 @@ type GPUShareOptions struct {
 
 // GPUShare fetches the 恒源云 machine market: one offer per machine, Free
 // = gpuNum − gpuUsed, Total = gpuNum, price the pay-as-you-go SKU in CNY
-// per GPU-hour (unit unverified, see Offer.Note).
+// per GPU-hour (unit unverified, see stock.Offer.Note).
 type GPUShare struct {
 	c *catalog.Catalog
 	o GPUShareOptions
 }
 
 // NewGPUShare returns a 恒源云 provider (Name "hengyuan"). A missing token
-// is reported by Fetch (wrapping ErrNotConfigured), not here.
+// is reported by Fetch (wrapping stock.ErrNotConfigured), not here.
 func NewGPUShare(c *catalog.Catalog, o GPUShareOptions) *GPUShare {
 	httpDefaults(&o.BaseURL, DefaultGPUShareBaseURL, &o.Timeout, &o.HTTPClient, &o.Now)
 	return &GPUShare{c: c, o: o}
@@ -70,7 +71,7 @@ func (g *GPUShare) Name() string { return gpusharePlatform }
 // Fetch pages through the machine list (GPUSharePageSize machines a page,
 // until data.total is reached, at most GPUShareMaxPages pages). Any failed
 // page fails the whole fetch: a partial list would read as sold out.
-func (g *GPUShare) Fetch(ctx context.Context) ([]Offer, error) {
+func (g *GPUShare) Fetch(ctx context.Context) ([]stock.Offer, error) {
 	if strings.TrimSpace(g.o.Token) == "" {
 		return nil, notConfigured(gpusharePlatform, "token", GPUShareTokenEnv)
 	}
@@ -80,7 +81,7 @@ func (g *GPUShare) Fetch(ctx context.Context) ([]Offer, error) {
 	h := bearer(g.o.Token)
 	h.Set("Origin", gpushareOrigin)
 	h.Set("Referer", gpushareReferer)
-	var out []Offer
+	var out []stock.Offer
 	for page := 1; page <= GPUShareMaxPages; page++ {
 		q := url.Values{
 			"models":     {"-1"},
@@ -118,7 +119,7 @@ func gpushareStatusError(method string, r *httpResult) error {
 	if r.status == http.StatusUnauthorized {
 		text := fmt.Sprintf("%s: token expired or invalid (HTTP 401) from %s %s; log in to gpushare.com again and update %s",
 			gpusharePlatform, method, gpushareListPath, GPUShareTokenEnv)
-		return newAPIError(gpusharePlatform, r.status, "", snippet(r.body), ErrUnauthorized, text)
+		return newAPIError(gpusharePlatform, r.status, "", snippet(r.body), stock.ErrUnauthorized, text)
 	}
 	return statusError(gpusharePlatform, method, gpushareListPath, r)
 }
@@ -132,7 +133,7 @@ func gpushareStatusError(method string, r *httpResult) error {
 //
 // The envelope is a guess; a bare data object or a bare list of machines is
 // accepted too. A code other than 0 (or 200) is an *APIError (code 401 or a
-// message about the token wraps ErrUnauthorized).
+// message about the token wraps stock.ErrUnauthorized).
 //
 // One offer per machine: GPU from baseInfo.gpuName, Free gpuNum − gpuUsed
 // (never below 0; unknown when either is missing), Total gpuNum,
@@ -140,14 +141,14 @@ func gpushareStatusError(method string, r *httpResult) error {
 // (0 when there is none) with "price unit unverified" in Note. A machine
 // with isOnline false is kept with Free 0 and "offline" in Note: its GPUs
 // exist but cannot be rented now. Region is empty (the list carries none).
-func ParseGPUShare(c *catalog.Catalog, body []byte, at time.Time) ([]Offer, error) {
+func ParseGPUShare(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, error) {
 	offers, _, _, err := parseGPUShare(c, body, at)
 	return offers, err
 }
 
 // parseGPUShare also returns the number of rows and data.total (-1 when
 // absent).
-func parseGPUShare(c *catalog.Catalog, body []byte, at time.Time) ([]Offer, int, int, error) {
+func parseGPUShare(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, int, int, error) {
 	v, err := decodeJSON(body)
 	if err != nil {
 		return nil, 0, 0, malformed(gpusharePlatform, "machine list", err)
@@ -156,7 +157,7 @@ func parseGPUShare(c *catalog.Catalog, body []byte, at time.Time) ([]Offer, int,
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	var out []Offer
+	var out []stock.Offer
 	for _, el := range rows {
 		m, ok := el.(map[string]any)
 		if !ok {
@@ -180,12 +181,12 @@ func parseGPUShare(c *catalog.Catalog, body []byte, at time.Time) ([]Offer, int,
 			notes = append(notes, "machine "+name)
 		}
 		if online, ok := boolVal(m["isOnline"]); ok && !online {
-			free = IntPtr(0)
+			free = stock.IntPtr(0)
 			notes = append(notes, "offline")
 		}
 		price := gpusharePrice(m["skuList"])
 		notes = append(notes, gpushareUnitNote)
-		out = append(out, Offer{
+		out = append(out, stock.Offer{
 			Platform:        gpusharePlatform,
 			GPU:             resolveGPU(c, raw),
 			RawGPU:          raw,
@@ -195,12 +196,12 @@ func parseGPUShare(c *catalog.Catalog, body []byte, at time.Time) ([]Offer, int,
 			CNYPerGPUHour:   price,
 			OriginalPrice:   price,
 			Currency:        "CNY",
-			Source:          SourceLive,
+			Source:          stock.SourceLive,
 			ObservedAt:      at,
 			Verified:        true,
 			Note:            strings.Join(notes, ", "),
-			Caveats:         []Caveat{CaveatUnitUnverified},
-			Scope:           ScopeMachine,
+			Caveats:         []stock.Caveat{stock.CaveatUnitUnverified},
+			Scope:           stock.ScopeMachine,
 		})
 	}
 	return out, len(rows), total, nil
@@ -257,7 +258,7 @@ func gpushareCodeError(code, msg string) error {
 	what := "API error"
 	if code == "401" || code == "403" || strings.Contains(lm, "token") || strings.Contains(lm, "unauthor") ||
 		strings.Contains(msg, "登录") || strings.Contains(msg, "过期") || strings.Contains(lm, "expired") {
-		kind = ErrUnauthorized
+		kind = stock.ErrUnauthorized
 		what = "token expired or invalid"
 	}
 	text := fmt.Sprintf("%s: %s (code %s)", gpusharePlatform, what, code)

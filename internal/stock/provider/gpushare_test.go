@@ -1,4 +1,4 @@
-package stock_test
+package provider_test
 
 import (
 	"errors"
@@ -11,18 +11,19 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/stock/provider"
 )
 
 const gpushareToken = "gs-jwt-1"
 
-func newGPUShare(t *testing.T, u string, o stock.GPUShareOptions) *stock.GPUShare {
+func newGPUShare(t *testing.T, u string, o provider.GPUShareOptions) *provider.GPUShare {
 	t.Helper()
 	o.BaseURL = u
 	if o.Token == "" {
 		o.Token = gpushareToken
 	}
 	o.Now = now
-	return stock.NewGPUShare(loadCatalog(t), o)
+	return provider.NewGPUShare(loadCatalog(t), o)
 }
 
 // The fixture's two machines: N204 (4090, 8 GPUs, 6 used, 2.09) and N117
@@ -35,7 +36,7 @@ var gpushareFixtureWant = []want{
 func TestGPUShareFetch(t *testing.T) {
 	// data.total is 87: with 50 a page, two pages are asked for.
 	srv := newRecServer(t, respondBytes(200, fixture(t, fixturesDir, "gpushare-market-machine-list.json")))
-	p := newGPUShare(t, srv.URL, stock.GPUShareOptions{})
+	p := newGPUShare(t, srv.URL, provider.GPUShareOptions{})
 	if p.Name() != "hengyuan" {
 		t.Errorf("Name %q", p.Name())
 	}
@@ -87,8 +88,8 @@ func TestGPUSharePaging(t *testing.T) {
 		{"total fits one page", page("3", 3), 1, 3},
 		{"total exactly two pages", page("100", 50), 2, 100},
 		{"no total, short page", page("", 10), 1, 10},
-		{"no total, full pages until the cap", page("", 50), stock.GPUShareMaxPages, 50 * stock.GPUShareMaxPages},
-		{"large total capped", page("100000", 50), stock.GPUShareMaxPages, 50 * stock.GPUShareMaxPages},
+		{"no total, full pages until the cap", page("", 50), provider.GPUShareMaxPages, 50 * provider.GPUShareMaxPages},
+		{"large total capped", page("100000", 50), provider.GPUShareMaxPages, 50 * provider.GPUShareMaxPages},
 		{"absurd total ignored, short page stops", page("1e9", 1), 1, 1},
 		{"empty list stops", page("500", 0), 1, 0},
 		{"null list", []byte(`{"code":0,"msg":"success","data":{"total":0,"list":null}}`), 1, 0},
@@ -97,7 +98,7 @@ func TestGPUSharePaging(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := newRecServer(t, respondBytes(200, tt.body))
-			got, err := newGPUShare(t, srv.URL, stock.GPUShareOptions{}).Fetch(fetchCtx(t))
+			got, err := newGPUShare(t, srv.URL, provider.GPUShareOptions{}).Fetch(fetchCtx(t))
 			if err != nil {
 				t.Fatalf("Fetch: %v", err)
 			}
@@ -117,7 +118,7 @@ func TestGPUShareFailedPage(t *testing.T) {
 		}
 		respondBytes(200, first)(w, r)
 	})
-	got, err := newGPUShare(t, srv.URL, stock.GPUShareOptions{}).Fetch(fetchCtx(t))
+	got, err := newGPUShare(t, srv.URL, provider.GPUShareOptions{}).Fetch(fetchCtx(t))
 	if err == nil || got != nil || !strings.Contains(err.Error(), "(page 2)") {
 		t.Fatalf("got %d offers, err %v; want no offers and an error naming page 2", len(got), err)
 	}
@@ -152,7 +153,7 @@ func TestParseGPUShare(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := stock.ParseGPUShare(c, []byte(tt.body), fixedNow)
+			got, err := provider.ParseGPUShare(c, []byte(tt.body), fixedNow)
 			if err != nil {
 				t.Fatalf("ParseGPUShare: %v", err)
 			}
@@ -179,7 +180,7 @@ func TestParseGPUShareErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := stock.ParseGPUShare(c, []byte(tt.body), fixedNow)
+			got, err := provider.ParseGPUShare(c, []byte(tt.body), fixedNow)
 			if err == nil || got != nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("got %v, %v; want error %q", got, err, tt.want)
 			}
@@ -199,18 +200,18 @@ func TestGPUShareErrors(t *testing.T) {
 			want: []string{"hengyuan: token expired or invalid (code 401): token expired (page 1)"}, status: 200},
 	)
 	runErrCases(t, cases, func(t *testing.T, u string) ([]stock.Offer, error) {
-		return newGPUShare(t, u, stock.GPUShareOptions{Timeout: 150 * time.Millisecond}).Fetch(fetchCtx(t))
+		return newGPUShare(t, u, provider.GPUShareOptions{Timeout: 150 * time.Millisecond}).Fetch(fetchCtx(t))
 	})
 }
 
 func TestGPUShareNotConfigured(t *testing.T) {
 	for _, tok := range []string{"", "  "} {
-		p := stock.NewGPUShare(loadCatalog(t), stock.GPUShareOptions{BaseURL: noRequestServer(t), Token: tok})
+		p := provider.NewGPUShare(loadCatalog(t), provider.GPUShareOptions{BaseURL: noRequestServer(t), Token: tok})
 		got, err := p.Fetch(fetchCtx(t))
 		checkNotConfigured(t, got, err, "hengyuan", "GPUSHARE_TOKEN")
 	}
-	if want := fmt.Sprintf("hengyuan: no token configured (set %s): not configured", stock.GPUShareTokenEnv); func() string {
-		_, err := stock.NewGPUShare(nil, stock.GPUShareOptions{}).Fetch(fetchCtx(t))
+	if want := fmt.Sprintf("hengyuan: no token configured (set %s): not configured", provider.GPUShareTokenEnv); func() string {
+		_, err := provider.NewGPUShare(nil, provider.GPUShareOptions{}).Fetch(fetchCtx(t))
 		return err.Error()
 	}() != want {
 		t.Errorf("message differs from %q", want)

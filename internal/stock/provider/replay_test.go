@@ -1,4 +1,4 @@
-package stock_test
+package provider_test
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/stock/provider"
 )
 
 // replayLogger logs at Debug level into a buffer.
@@ -53,7 +54,7 @@ func (d replayDir) write(name string, body []byte) {
 }
 
 func (d replayDir) fetch(log *slog.Logger) ([]stock.Offer, error) {
-	return stock.NewReplay(loadCatalog(d.t), d.dir, fx, log).Fetch(context.Background())
+	return provider.NewReplay(loadCatalog(d.t), d.dir, fx, log).Fetch(context.Background())
 }
 
 // byFile groups offers by the file their Note names.
@@ -68,7 +69,7 @@ func byFile(offers []stock.Offer) map[string][]stock.Offer {
 func TestReplayFixtures(t *testing.T) {
 	c := loadCatalog(t)
 	log, buf := replayLogger()
-	p := stock.NewReplay(c, fixturesDir, fx, log)
+	p := provider.NewReplay(c, fixturesDir, fx, log)
 	if p.Name() != "replay" {
 		t.Errorf("Name %q", p.Name())
 	}
@@ -144,7 +145,7 @@ func TestReplayFixtures(t *testing.T) {
 
 func TestReplayVerbatim(t *testing.T) {
 	log, buf := replayLogger()
-	got, err := stock.NewReplay(loadCatalog(t), verbatimDir, fx, log).Fetch(context.Background())
+	got, err := provider.NewReplay(loadCatalog(t), verbatimDir, fx, log).Fetch(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +190,7 @@ func TestReplayTimeFromFileName(t *testing.T) {
 	d.write("autodl-esd-day-2026-11-29.json", stockBody)
 	d.write("autodl-esd-bad-date-2026-13-40.json", stockBody)
 	// A RECORDED_AT applies only to files without a stamp in the name.
-	if err := os.WriteFile(filepath.Join(d.dir, stock.RecordedAtFile), []byte("2025-01-02T03:04:05Z\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(d.dir, provider.RecordedAtFile), []byte("2025-01-02T03:04:05Z\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	got, err := d.fetch(nil)
@@ -255,7 +256,7 @@ func TestNameRecordedAt(t *testing.T) {
 		{"autodl-esd-gpu_stock-global.json", "", false},
 	}
 	for _, tt := range tests {
-		at, dateOnly, ok := stock.NameRecordedAt(tt.name)
+		at, dateOnly, ok := provider.NameRecordedAt(tt.name)
 		if tt.want == "" {
 			if ok {
 				t.Errorf("%s: got %v, want none", tt.name, at)
@@ -286,7 +287,7 @@ func TestReplayRecordedAtFile(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			d := newReplayDir(t)
 			d.write("vastai-bundles.json", body)
-			if err := os.WriteFile(filepath.Join(d.dir, stock.RecordedAtFile), []byte(tt.content), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(d.dir, provider.RecordedAtFile), []byte(tt.content), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			log, buf := replayLogger()
@@ -445,14 +446,14 @@ func TestReplayEmptyAndMissingDir(t *testing.T) {
 	}
 
 	missing := filepath.Join(d.dir, "missing")
-	_, err = stock.NewReplay(nil, missing, fx, nil).Fetch(context.Background())
+	_, err = provider.NewReplay(nil, missing, fx, nil).Fetch(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "replay") || !strings.Contains(err.Error(), missing) || !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing dir: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	d.write("vastai-b.json", []byte(`[]`))
-	if _, err := stock.NewReplay(nil, d.dir, fx, nil).Fetch(ctx); !errors.Is(err, context.Canceled) {
+	if _, err := provider.NewReplay(nil, d.dir, fx, nil).Fetch(ctx); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled context: %v", err)
 	}
 }

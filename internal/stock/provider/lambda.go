@@ -1,4 +1,4 @@
-package stock
+package provider
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/stock"
 )
 
 // Lambda Cloud (see shared/reference/stock-apis.md §8 and
@@ -53,7 +54,7 @@ type Lambda struct {
 }
 
 // NewLambda returns a Lambda Cloud provider. A missing API key is reported
-// by Fetch (wrapping ErrNotConfigured), not here.
+// by Fetch (wrapping stock.ErrNotConfigured), not here.
 func NewLambda(c *catalog.Catalog, o LambdaOptions) *Lambda {
 	httpDefaults(&o.BaseURL, DefaultLambdaBaseURL, &o.Timeout, &o.HTTPClient, &o.Now)
 	return &Lambda{c: c, o: o}
@@ -63,7 +64,7 @@ func NewLambda(c *catalog.Catalog, o LambdaOptions) *Lambda {
 func (l *Lambda) Name() string { return lambdaPlatform }
 
 // Fetch lists the instance types (GET /api/v1/instance-types).
-func (l *Lambda) Fetch(ctx context.Context) ([]Offer, error) {
+func (l *Lambda) Fetch(ctx context.Context) ([]stock.Offer, error) {
 	if strings.TrimSpace(l.o.APIKey) == "" {
 		return nil, notConfigured(lambdaPlatform, "API key", LambdaAPIKeyEnv)
 	}
@@ -124,9 +125,9 @@ func lambdaErrorBody(body []byte) (code, msg, suggestion string, ok bool) {
 func lambdaErrorKind(code string) error {
 	switch {
 	case code == "global/invalid-api-key" || code == "global/account-inactive":
-		return ErrUnauthorized
+		return stock.ErrUnauthorized
 	case strings.HasPrefix(code, "provider/"):
-		return ErrServer
+		return stock.ErrServer
 	}
 	return nil
 }
@@ -161,8 +162,8 @@ func lambdaErrorTail(msg, suggestion string) string {
 // is skipped.
 //
 // A body {"error":{"code","message","suggestion"}} is an *APIError
-// (global/invalid-api-key wraps ErrUnauthorized, provider/* ErrServer).
-func ParseLambda(c *catalog.Catalog, body []byte, at time.Time, fx float64) ([]Offer, error) {
+// (global/invalid-api-key wraps stock.ErrUnauthorized, provider/* stock.ErrServer).
+func ParseLambda(c *catalog.Catalog, body []byte, at time.Time, fx float64) ([]stock.Offer, error) {
 	fx = fxRate(c, fx)
 	v, err := decodeJSON(body)
 	if err != nil {
@@ -200,7 +201,7 @@ func ParseLambda(c *catalog.Catalog, body []byte, at time.Time, fx float64) ([]O
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	var out []Offer
+	var out []stock.Offer
 	for _, k := range keys {
 		entry, _ := data[k].(map[string]any)
 		it, _ := entry["instance_type"].(map[string]any)
@@ -224,7 +225,7 @@ func ParseLambda(c *catalog.Catalog, body []byte, at time.Time, fx float64) ([]O
 			continue
 		}
 		usd := priceVal(it["price_cents_per_hour"], 100)
-		o := Offer{
+		o := stock.Offer{
 			Platform:        lambdaPlatform,
 			GPU:             resolveFirst(c, gdesc, desc),
 			RawGPU:          raw,
@@ -232,7 +233,7 @@ func ParseLambda(c *catalog.Catalog, body []byte, at time.Time, fx float64) ([]O
 			CNYPerGPUHour:   usd / float64(gpus) * fx,
 			OriginalPrice:   usd,
 			Currency:        "USD",
-			Source:          SourceLive,
+			Source:          stock.SourceLive,
 			ObservedAt:      at,
 			Verified:        true,
 		}
@@ -248,9 +249,9 @@ func ParseLambda(c *catalog.Catalog, body []byte, at time.Time, fx float64) ([]O
 			}
 		}
 		if len(regions) == 0 {
-			o.Free = IntPtr(0)
-			o.Level = LevelNone
-			o.Scope = ScopePlatform
+			o.Free = stock.IntPtr(0)
+			o.Level = stock.LevelNone
+			o.Scope = stock.ScopePlatform
 			o.Note = "instance " + name + ", no region has capacity"
 			out = append(out, o)
 			continue
@@ -258,10 +259,10 @@ func ParseLambda(c *catalog.Catalog, body []byte, at time.Time, fx float64) ([]O
 		for _, rn := range regions {
 			ro := o
 			ro.Region = rn
-			ro.Free = IntPtr(gpus)
+			ro.Free = stock.IntPtr(gpus)
 			ro.FreeIsLevel = true
-			ro.Level = LevelSome
-			ro.Scope = ScopeRegion
+			ro.Level = stock.LevelSome
+			ro.Scope = stock.ScopeRegion
 			ro.Note = "instance " + name + ", " + lambdaCapacityNote
 			out = append(out, ro)
 		}

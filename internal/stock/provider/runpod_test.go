@@ -1,4 +1,4 @@
-package stock_test
+package provider_test
 
 import (
 	"errors"
@@ -9,11 +9,12 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/stock/provider"
 )
 
 const runpodKey = "rp-key-1"
 
-func newRunPod(t *testing.T, u string, o stock.RunPodOptions) *stock.RunPod {
+func newRunPod(t *testing.T, u string, o provider.RunPodOptions) *provider.RunPod {
 	t.Helper()
 	o.BaseURL = u
 	if o.APIKey == "" {
@@ -23,7 +24,7 @@ func newRunPod(t *testing.T, u string, o stock.RunPodOptions) *stock.RunPod {
 		o.FXUSDCNY = fx
 	}
 	o.Now = now
-	return stock.NewRunPod(loadCatalog(t), o)
+	return provider.NewRunPod(loadCatalog(t), o)
 }
 
 // rwant is one expected RunPod offer.
@@ -72,7 +73,7 @@ func TestRunPodFetchDocExample(t *testing.T) {
 	// The v2 doc example answers both clouds: HIGH in US-KS-2 for each, so
 	// the cheaper community price wins.
 	srv := newRecServer(t, respondBytes(200, fixture(t, verbatimDir, "runpod-rest-v2-catalog-gpus-1.json")))
-	p := newRunPod(t, srv.URL, stock.RunPodOptions{})
+	p := newRunPod(t, srv.URL, provider.RunPodOptions{})
 	if p.Name() != "runpod" {
 		t.Errorf("Name %q", p.Name())
 	}
@@ -118,7 +119,7 @@ func TestRunPodFetchPerCloud(t *testing.T) {
 		}
 		respondBytes(200, []byte(body))(w, r)
 	})
-	got, err := newRunPod(t, srv.URL, stock.RunPodOptions{}).Fetch(fetchCtx(t))
+	got, err := newRunPod(t, srv.URL, provider.RunPodOptions{}).Fetch(fetchCtx(t))
 	if err != nil {
 		t.Fatalf("Fetch: %v", err)
 	}
@@ -138,7 +139,7 @@ func TestRunPodFetchPerCloud(t *testing.T) {
 func TestRunPodFXFromCatalog(t *testing.T) {
 	c := loadCatalog(t)
 	srv := newRecServer(t, respondBytes(200, fixture(t, verbatimDir, "runpod-rest-v2-catalog-gpus-1.json")))
-	got, err := stock.NewRunPod(c, stock.RunPodOptions{BaseURL: srv.URL, APIKey: "k"}).Fetch(fetchCtx(t))
+	got, err := provider.NewRunPod(c, provider.RunPodOptions{BaseURL: srv.URL, APIKey: "k"}).Fetch(fetchCtx(t))
 	if err != nil || len(got) != 1 || !approx(got[0].CNYPerGPUHour, 0.31*c.FXUSDCNY) {
 		t.Fatalf("catalog fx: %+v %v", got, err)
 	}
@@ -177,7 +178,7 @@ func TestParseRunPodShapes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			got, err := stock.ParseRunPod(c, fixture(t, tt.dir, tt.file), fixedNow, fx)
+			got, err := provider.ParseRunPod(c, fixture(t, tt.dir, tt.file), fixedNow, fx)
 			if err != nil {
 				t.Fatalf("ParseRunPod: %v", err)
 			}
@@ -240,7 +241,7 @@ func TestParseRunPodRows(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := stock.ParseRunPod(c, []byte(tt.body), fixedNow, fx)
+			got, err := provider.ParseRunPod(c, []byte(tt.body), fixedNow, fx)
 			if err != nil {
 				t.Fatalf("ParseRunPod: %v", err)
 			}
@@ -271,7 +272,7 @@ func TestParseRunPodErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := stock.ParseRunPod(c, tt.body, fixedNow, fx)
+			got, err := provider.ParseRunPod(c, tt.body, fixedNow, fx)
 			if err == nil || got != nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("got %v, %v; want error %q", got, err, tt.want)
 			}
@@ -298,7 +299,7 @@ func TestRunPodErrors(t *testing.T) {
 			want: []string{"runpod: unexpected HTTP 400 Bad Request", "product is required"}, status: 400},
 	)
 	runErrCases(t, cases, func(t *testing.T, u string) ([]stock.Offer, error) {
-		return newRunPod(t, u, stock.RunPodOptions{Timeout: 150 * time.Millisecond}).Fetch(fetchCtx(t))
+		return newRunPod(t, u, provider.RunPodOptions{Timeout: 150 * time.Millisecond}).Fetch(fetchCtx(t))
 	})
 
 	// The second (SECURE) request failing fails the whole fetch.
@@ -309,7 +310,7 @@ func TestRunPodErrors(t *testing.T) {
 		}
 		respondBytes(200, fixture(t, verbatimDir, "runpod-rest-v2-catalog-gpus-1.json"))(w, r)
 	})
-	got, err := newRunPod(t, srv.URL, stock.RunPodOptions{}).Fetch(fetchCtx(t))
+	got, err := newRunPod(t, srv.URL, provider.RunPodOptions{}).Fetch(fetchCtx(t))
 	if got != nil || !errors.Is(err, stock.ErrServer) || !strings.HasSuffix(err.Error(), "(cloud SECURE)") {
 		t.Errorf("second request failed: %v, %v", got, err)
 	}
@@ -317,17 +318,17 @@ func TestRunPodErrors(t *testing.T) {
 
 func TestRunPodEmptyCatalog(t *testing.T) {
 	srv := newRecServer(t, respondBytes(200, []byte(`{"gpus":[]}`)))
-	got, err := newRunPod(t, srv.URL, stock.RunPodOptions{}).Fetch(fetchCtx(t))
+	got, err := newRunPod(t, srv.URL, provider.RunPodOptions{}).Fetch(fetchCtx(t))
 	if err != nil || len(got) != 0 {
 		t.Fatalf("empty catalog: %v, %v", got, err)
 	}
 }
 
 func TestRunPodNotConfigured(t *testing.T) {
-	p := stock.NewRunPod(loadCatalog(t), stock.RunPodOptions{BaseURL: noRequestServer(t)})
+	p := provider.NewRunPod(loadCatalog(t), provider.RunPodOptions{BaseURL: noRequestServer(t)})
 	got, err := p.Fetch(fetchCtx(t))
 	checkNotConfigured(t, got, err, "runpod", "RUNPOD_API_KEY")
-	if stock.DefaultRunPodBaseURL != "https://api.runpod.io" {
-		t.Errorf("default base %q", stock.DefaultRunPodBaseURL)
+	if provider.DefaultRunPodBaseURL != "https://api.runpod.io" {
+		t.Errorf("default base %q", provider.DefaultRunPodBaseURL)
 	}
 }

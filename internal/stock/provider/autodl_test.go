@@ -1,4 +1,4 @@
-package stock_test
+package provider_test
 
 import (
 	"context"
@@ -10,18 +10,19 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/stock/provider"
 )
 
 const testToken = "dev-token-123"
 
-func newAutoDL(t *testing.T, url string, o stock.AutoDLOptions) *stock.AutoDL {
+func newAutoDL(t *testing.T, url string, o provider.AutoDLOptions) *provider.AutoDL {
 	t.Helper()
 	o.BaseURL = url
 	if o.Token == "" {
 		o.Token = testToken
 	}
 	o.Now = now
-	return stock.NewAutoDL(loadCatalog(t), o)
+	return provider.NewAutoDL(loadCatalog(t), o)
 }
 
 // want describes one expected offer.
@@ -90,7 +91,7 @@ func TestAutoDLStockGlobal(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			srv := newFakeServer(t, serveBytes(200, fixture(t, tt.dir, tt.file)))
-			got, err := newAutoDL(t, srv.URL, stock.AutoDLOptions{}).Fetch(fetchCtx(t))
+			got, err := newAutoDL(t, srv.URL, provider.AutoDLOptions{}).Fetch(fetchCtx(t))
 			if err != nil {
 				t.Fatalf("Fetch: %v", err)
 			}
@@ -121,7 +122,7 @@ func TestAutoDLStockGlobal(t *testing.T) {
 func TestAutoDLStockRegions(t *testing.T) {
 	body := fixture(t, fixturesDir, "autodl-esd-region-gpu_stock.json")
 	srv := newFakeServer(t, serveBytes(200, body))
-	p := newAutoDL(t, srv.URL, stock.AutoDLOptions{Regions: []string{"westDC2", "beijingDC1"}})
+	p := newAutoDL(t, srv.URL, provider.AutoDLOptions{Regions: []string{"westDC2", "beijingDC1"}})
 	got, err := p.Fetch(fetchCtx(t))
 	if err != nil {
 		t.Fatalf("Fetch: %v", err)
@@ -160,7 +161,7 @@ func TestAutoDLStockRegions(t *testing.T) {
 func TestAutoDLMachineList(t *testing.T) {
 	body := fixture(t, fixturesDir, "autodl-web-user-machine-list.json") // max_page 3
 	srv := newFakeServer(t, serveBytes(200, body))
-	p := newAutoDL(t, srv.URL, stock.AutoDLOptions{UseMachineList: true, Regions: []string{"west-B", "west-C"}})
+	p := newAutoDL(t, srv.URL, provider.AutoDLOptions{UseMachineList: true, Regions: []string{"west-B", "west-C"}})
 	got, err := p.Fetch(fetchCtx(t))
 	if err != nil {
 		t.Fatalf("Fetch: %v", err)
@@ -194,12 +195,12 @@ func TestAutoDLMachineList(t *testing.T) {
 func TestAutoDLMachineListPageCap(t *testing.T) {
 	body := []byte(`{"code":"Success","msg":"","data":{"list":[{"gpu_name":"RTX 4090","gpu_idle_num":1,"payg_price":2000,"region_name":"x"}],"max_page":100000}}`)
 	srv := newFakeServer(t, serveBytes(200, body))
-	got, err := newAutoDL(t, srv.URL, stock.AutoDLOptions{UseMachineList: true}).Fetch(fetchCtx(t))
+	got, err := newAutoDL(t, srv.URL, provider.AutoDLOptions{UseMachineList: true}).Fetch(fetchCtx(t))
 	if err != nil {
 		t.Fatalf("Fetch: %v", err)
 	}
-	if n := len(srv.requests()); n != stock.AutoDLMaxPages || len(got) != stock.AutoDLMaxPages {
-		t.Errorf("%d requests, %d offers; want %d", n, len(got), stock.AutoDLMaxPages)
+	if n := len(srv.requests()); n != provider.AutoDLMaxPages || len(got) != provider.AutoDLMaxPages {
+		t.Errorf("%d requests, %d offers; want %d", n, len(got), provider.AutoDLMaxPages)
 	}
 	rl, ok := srv.requests()[0].Body["region_sign_list"].([]any)
 	if !ok || len(rl) != 0 {
@@ -230,7 +231,7 @@ func TestParseAutoDLMachines(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := stock.ParseAutoDLMachines(c, tt.body, fixedNow)
+			got, err := provider.ParseAutoDLMachines(c, tt.body, fixedNow)
 			if err != nil {
 				t.Fatalf("ParseAutoDLMachines: %v", err)
 			}
@@ -241,7 +242,7 @@ func TestParseAutoDLMachines(t *testing.T) {
 
 func TestParseAutoDLInstances(t *testing.T) {
 	c := loadCatalog(t)
-	got, err := stock.ParseAutoDLInstances(c, fixture(t, verbatimDir, "autodl-web-instance-list-1.json"), fixedNow)
+	got, err := provider.ParseAutoDLInstances(c, fixture(t, verbatimDir, "autodl-web-instance-list-1.json"), fixedNow)
 	if err != nil {
 		t.Fatalf("ParseAutoDLInstances: %v", err)
 	}
@@ -250,7 +251,7 @@ func TestParseAutoDLInstances(t *testing.T) {
 	}, "autodl", "CNY", stock.SourceLive)
 
 	// payg_price of an instance covers req_gpu_amount GPUs.
-	got, err = stock.ParseAutoDLInstances(c, []byte(`{"code":"Success","data":{"list":[{"snapshot_gpu_alias_name":"RTX 4090","req_gpu_amount":4,"payg_price":9536,"gpu_all_num":8,"gpu_idle_num":0}]}}`), fixedNow)
+	got, err = provider.ParseAutoDLInstances(c, []byte(`{"code":"Success","data":{"list":[{"snapshot_gpu_alias_name":"RTX 4090","req_gpu_amount":4,"payg_price":9536,"gpu_all_num":8,"gpu_idle_num":0}]}}`), fixedNow)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,7 +280,7 @@ func TestParseAutoDLStockShapes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := stock.ParseAutoDLStock(c, []byte(tt.body), fixedNow)
+			got, err := provider.ParseAutoDLStock(c, []byte(tt.body), fixedNow)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err %v, want %q", err, tt.wantErr)
@@ -300,7 +301,7 @@ func TestParseAutoDLStockShapes(t *testing.T) {
 			}
 		})
 	}
-	got, _ := stock.ParseAutoDLStock(c, []byte(`[{"Ascend 910B":{"idle_gpu_num":2,"total_gpu_num":8}}]`), fixedNow)
+	got, _ := provider.ParseAutoDLStock(c, []byte(`[{"Ascend 910B":{"idle_gpu_num":2,"total_gpu_num":8}}]`), fixedNow)
 	if len(got) == 1 && (got[0].GPU != "Ascend 910B" && got[0].RawGPU != "Ascend 910B") {
 		t.Errorf("unknown GPU: %+v", got[0])
 	}
@@ -336,11 +337,11 @@ func TestAutoDLErrors(t *testing.T) {
 	}
 	for _, mode := range []struct {
 		name string
-		o    stock.AutoDLOptions
+		o    provider.AutoDLOptions
 	}{
-		{"esd-global", stock.AutoDLOptions{}},
-		{"esd-region", stock.AutoDLOptions{Regions: []string{"westDC2"}}},
-		{"machine-list", stock.AutoDLOptions{UseMachineList: true}},
+		{"esd-global", provider.AutoDLOptions{}},
+		{"esd-region", provider.AutoDLOptions{Regions: []string{"westDC2"}}},
+		{"machine-list", provider.AutoDLOptions{UseMachineList: true}},
 	} {
 		for _, tt := range tests {
 			t.Run(mode.name+"/"+tt.name, func(t *testing.T) {
@@ -376,7 +377,7 @@ func TestAutoDLErrors(t *testing.T) {
 					t.Errorf("error %q is not %v", msg, tt.kind)
 				}
 				if tt.name == "HTTP 429" {
-					var ae *stock.APIError
+					var ae *provider.APIError
 					if !errors.As(err, &ae) || ae.RetryAfter != 30*time.Second || ae.StatusCode != 429 {
 						t.Errorf("APIError: %+v", ae)
 					}
@@ -390,12 +391,12 @@ func TestAutoDLEmptyAnswers(t *testing.T) {
 	tests := []struct {
 		name string
 		file string
-		o    stock.AutoDLOptions
+		o    provider.AutoDLOptions
 	}{
 		// An empty ESD list is ambiguous (wrong region namespace or nothing
 		// at all): no offers, no error.
-		{"esd empty list", "autodl-esd-empty.json", stock.AutoDLOptions{Regions: []string{"west-B"}}},
-		{"machine list empty", "autodl-machine-list-empty.json", stock.AutoDLOptions{UseMachineList: true}},
+		{"esd empty list", "autodl-esd-empty.json", provider.AutoDLOptions{Regions: []string{"west-B"}}},
+		{"machine list empty", "autodl-machine-list-empty.json", provider.AutoDLOptions{UseMachineList: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -412,7 +413,7 @@ func TestAutoDLEmptyAnswers(t *testing.T) {
 }
 
 func TestAutoDLNoToken(t *testing.T) {
-	p := stock.NewAutoDL(loadCatalog(t), stock.AutoDLOptions{BaseURL: "http://127.0.0.1:1"})
+	p := provider.NewAutoDL(loadCatalog(t), provider.AutoDLOptions{BaseURL: "http://127.0.0.1:1"})
 	if p.Name() != "autodl" {
 		t.Errorf("Name %q", p.Name())
 	}
@@ -426,19 +427,19 @@ func TestAutoDLConnectionRefused(t *testing.T) {
 	srv := newFakeServer(t, serveBytes(200, nil))
 	url := srv.URL
 	srv.Close()
-	_, err := newAutoDL(t, url, stock.AutoDLOptions{}).Fetch(fetchCtx(t))
+	_, err := newAutoDL(t, url, provider.AutoDLOptions{}).Fetch(fetchCtx(t))
 	if err == nil || !strings.HasPrefix(err.Error(), "autodl: GET /api/v1/dev/machine/gpu_stock") {
 		t.Fatalf("err %v", err)
 	}
 }
 
 func TestAutoDLOversizedBody(t *testing.T) {
-	big := make([]byte, stock.MaxResponseBytes+10)
+	big := make([]byte, provider.MaxResponseBytes+10)
 	for i := range big {
 		big[i] = ' '
 	}
 	srv := newFakeServer(t, serveBytes(200, big))
-	_, err := newAutoDL(t, srv.URL, stock.AutoDLOptions{}).Fetch(fetchCtx(t))
+	_, err := newAutoDL(t, srv.URL, provider.AutoDLOptions{}).Fetch(fetchCtx(t))
 	if err == nil || !strings.Contains(err.Error(), "larger than") {
 		t.Fatalf("err %v", err)
 	}
@@ -448,7 +449,7 @@ func TestAutoDLCallerDeadline(t *testing.T) {
 	srv := hangingServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	_, err := newAutoDL(t, srv.URL, stock.AutoDLOptions{Timeout: time.Minute}).Fetch(ctx)
+	_, err := newAutoDL(t, srv.URL, provider.AutoDLOptions{Timeout: time.Minute}).Fetch(ctx)
 	if err == nil || !strings.Contains(err.Error(), "autodl") || !strings.Contains(err.Error(), "deadline exceeded") ||
 		strings.Contains(err.Error(), "timed out after 1m") || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err %v", err)
@@ -471,7 +472,7 @@ func TestAutoDLSkuPrice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := stock.ParseAutoDLMachines(c, body, fixedNow)
+	got, err := provider.ParseAutoDLMachines(c, body, fixedNow)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -494,7 +495,7 @@ func TestAutoDLSkuPrice(t *testing.T) {
 		{"junk", `{"gpu_name":"RTX 4090","machine_sku_info":[null,1,{"level_config":[null,{"discounted_price":-5}]}]}`, 0},
 	}
 	for _, tt := range tests {
-		got, err := stock.ParseAutoDLMachines(c, []byte(`[`+tt.row+`]`), fixedNow)
+		got, err := provider.ParseAutoDLMachines(c, []byte(`[`+tt.row+`]`), fixedNow)
 		if err != nil || len(got) != 1 || !approx(got[0].CNYPerGPUHour, tt.want) {
 			t.Errorf("%s: %+v, %v; want price %v", tt.name, got, err, tt.want)
 		}

@@ -1,4 +1,4 @@
-package stock
+package provider
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/stock"
 )
 
 // RunPod (see shared/reference/stock-apis.md §7 and
@@ -73,7 +74,7 @@ type RunPod struct {
 }
 
 // NewRunPod returns a RunPod provider. A missing API key is reported by
-// Fetch (wrapping ErrNotConfigured), not here.
+// Fetch (wrapping stock.ErrNotConfigured), not here.
 func NewRunPod(c *catalog.Catalog, o RunPodOptions) *RunPod {
 	httpDefaults(&o.BaseURL, DefaultRunPodBaseURL, &o.Timeout, &o.HTTPClient, &o.Now)
 	return &RunPod{c: c, o: o}
@@ -87,7 +88,7 @@ func (p *RunPod) Name() string { return runpodPlatform }
 // Each (GPU, data center) offer then carries the cheaper cloud that has
 // stock (or, with none in stock, the cheaper offered price and Free 0).
 // Either request failing fails the fetch.
-func (p *RunPod) Fetch(ctx context.Context) ([]Offer, error) {
+func (p *RunPod) Fetch(ctx context.Context) ([]stock.Offer, error) {
 	if strings.TrimSpace(p.o.APIKey) == "" {
 		return nil, notConfigured(runpodPlatform, "API key", RunPodAPIKeyEnv)
 	}
@@ -161,10 +162,10 @@ func runpodProblem(body []byte) (title, detail string) {
 // GPU with neither a level nor a price gives no offer.
 //
 // A GraphQL {"errors":[...]} body and an RFC 7807 problem body are
-// *APIErrors (an API key complaint wraps ErrUnauthorized; a problem's
-// status 401/403, 429 and 5xx wrap ErrUnauthorized, ErrRateLimited and
-// ErrServer).
-func ParseRunPod(c *catalog.Catalog, body []byte, at time.Time, fx float64) ([]Offer, error) {
+// *APIErrors (an API key complaint wraps stock.ErrUnauthorized; a problem's
+// status 401/403, 429 and 5xx wrap stock.ErrUnauthorized, stock.ErrRateLimited and
+// stock.ErrServer).
+func ParseRunPod(c *catalog.Catalog, body []byte, at time.Time, fx float64) ([]stock.Offer, error) {
 	entries, err := runpodEntries(body, "")
 	if err != nil {
 		return nil, err
@@ -282,7 +283,7 @@ func runpodBodyError(d map[string]any) *APIError {
 		var kind error
 		lm := strings.ToLower(msg)
 		if strings.Contains(lm, "api key") || strings.Contains(lm, "unauthori") || strings.Contains(lm, "authenticat") {
-			kind = ErrUnauthorized
+			kind = stock.ErrUnauthorized
 		}
 		text := runpodPlatform + ": GraphQL error"
 		if msg != "" {
@@ -302,11 +303,11 @@ func runpodBodyError(d map[string]any) *APIError {
 	var kind error
 	switch {
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
-		kind = ErrUnauthorized
+		kind = stock.ErrUnauthorized
 	case status == http.StatusTooManyRequests:
-		kind = ErrRateLimited
+		kind = stock.ErrRateLimited
 	case status >= 500:
-		kind = ErrServer
+		kind = stock.ErrServer
 	}
 	text := fmt.Sprintf("%s: %s (status %d)", runpodPlatform, kindWords(kind), status)
 	if s := strings.Trim(title+": "+detail, ": "); s != "" {
@@ -484,8 +485,8 @@ func mergeRunPod(entries []*runpodEntry) []*runpodEntry {
 }
 
 // runpodOffers turns entries into offers.
-func runpodOffers(c *catalog.Catalog, entries []*runpodEntry, at time.Time, fx float64) []Offer {
-	var out []Offer
+func runpodOffers(c *catalog.Catalog, entries []*runpodEntry, at time.Time, fx float64) []stock.Offer {
+	var out []stock.Offer
 	for _, e := range entries {
 		level, cloud := e.pick()
 		usd := e.prices[cloud]
@@ -498,10 +499,10 @@ func runpodOffers(c *catalog.Catalog, entries []*runpodEntry, at time.Time, fx f
 		case "":
 			notes = append(notes, "stock level unknown")
 		case runpodNone:
-			free = IntPtr(0)
+			free = stock.IntPtr(0)
 			notes = append(notes, "stock level NONE")
 		default:
-			free = IntPtr(1)
+			free = stock.IntPtr(1)
 			notes = append(notes, "stock level "+level+" (a level, not a count)")
 		}
 		if usd > 0 {
@@ -513,7 +514,7 @@ func runpodOffers(c *catalog.Catalog, entries []*runpodEntry, at time.Time, fx f
 		if raw == "" {
 			raw = e.name
 		}
-		out = append(out, Offer{
+		out = append(out, stock.Offer{
 			Platform:        runpodPlatform,
 			GPU:             resolveFirst(c, e.name, e.id),
 			RawGPU:          raw,
@@ -521,12 +522,12 @@ func runpodOffers(c *catalog.Catalog, entries []*runpodEntry, at time.Time, fx f
 			Free:            free,
 			FreeIsLevel:     free != nil && *free > 0,
 			Level:           runpodLevel(level),
-			Scope:           ScopePlatform,
+			Scope:           stock.ScopePlatform,
 			CNYPerGPUHour:   usd * fx,
 			OriginalPrice:   usd,
 			Currency:        "USD",
 			Region:          e.region,
-			Source:          SourceLive,
+			Source:          stock.SourceLive,
 			ObservedAt:      at,
 			Verified:        true,
 			Note:            strings.Join(notes, ", "),
@@ -535,18 +536,18 @@ func runpodOffers(c *catalog.Catalog, entries []*runpodEntry, at time.Time, fx f
 	return out
 }
 
-// runpodLevel maps stockStatus (HIGH, MEDIUM, LOW, NONE) to Offer.Level;
+// runpodLevel maps stockStatus (HIGH, MEDIUM, LOW, NONE) to stock.Offer.Level;
 // "" when unknown.
 func runpodLevel(level string) string {
 	switch strings.ToUpper(level) {
 	case "HIGH":
-		return LevelHigh
+		return stock.LevelHigh
 	case "MEDIUM":
-		return LevelMedium
+		return stock.LevelMedium
 	case "LOW":
-		return LevelLow
+		return stock.LevelLow
 	case "NONE":
-		return LevelNone
+		return stock.LevelNone
 	}
 	return ""
 }
