@@ -22,6 +22,7 @@ import (
 	"github.com/labgpu/bot/internal/commands"
 	"github.com/labgpu/bot/internal/config"
 	"github.com/labgpu/bot/internal/jobs"
+	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/stock"
 	"github.com/labgpu/bot/internal/stock/provider"
 	"github.com/labgpu/bot/internal/store/embedded"
@@ -42,11 +43,13 @@ type Store interface {
 
 // App is a running bot's parts.
 type App struct {
-	Cfg      config.Config
-	Cat      *catalog.Catalog
-	Store    Store // nil when it could not be opened and was optional
-	Board    *stock.Board
-	Router   *commands.Router
+	Cfg    config.Config
+	Cat    *catalog.Catalog
+	Store  Store // nil when it could not be opened and was optional
+	Board  *stock.Board
+	Router *commands.Router
+	// Render renders alerts (for every channel) with the catalog's names.
+	Render   *render.Renderer
 	Alerter  *stock.Alerter
 	Notifier *Dispatcher
 	Location *time.Location
@@ -159,12 +162,14 @@ func New(ctx context.Context, cfg config.Config, o Options) (*App, error) {
 		o.Log.Warn("restoring stock snapshots", "err", err)
 	}
 	policy := stock.Policy{Debounce: cfg.Alerts.Debounce, Cooldown: cfg.Alerts.Cooldown.D(), MinDrop: cfg.Alerts.MinDrop, SoldOutAgain: cfg.Alerts.SoldOutAgain}
-	opts := []commands.Option{commands.WithClock(o.Now), commands.WithLocation(loc), commands.WithAdvice(kb), commands.WithChatLanguage(cfg.Chat.Language)}
+	opts := []commands.Option{commands.WithClock(o.Now), commands.WithLocation(loc), commands.WithAdvice(kb), commands.WithChatLanguage(cfg.Chat.Language),
+		commands.WithListPriceMaxAge(cfg.Stock.ListPriceMaxAgeMonths)}
 	if a.Store != nil {
 		opts = append(opts, commands.WithAlerts(a.Store, a.Store, policy), commands.WithStorage(a.StorageOptions()))
 		a.Alerter = &stock.Alerter{Subs: a.Store, Log: a.Store, Notifier: a.Notifier, Policy: policy, Quiet: quietHours(cfg.Alerts.QuietHours, loc), Logger: o.Log}
 	}
 	a.Router = commands.NewRouter(cat, a.Board, opts...)
+	a.Render = &render.Renderer{Cat: cat, ListPriceMaxAge: cfg.Stock.ListPriceMaxAgeMonths}
 	return a, nil
 }
 

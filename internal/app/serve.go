@@ -293,7 +293,7 @@ func (c metered) Send(ctx context.Context, chatID string, r chat.Reply, o chat.S
 // chat, sent once per alert key.
 func (a *App) alertsTo(ch chat.Channel) stock.Notifier {
 	return stock.NotifierFunc(func(ctx context.Context, al stock.Alert) error {
-		return ch.Send(ctx, al.ChatID, a.Router.RenderAlert(al), chat.SendOptions{IdempotencyKey: "alert:" + al.Key})
+		return ch.Send(ctx, al.ChatID, a.Render.Alert(al), chat.SendOptions{IdempotencyKey: "alert:" + al.Key})
 	})
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/textgate"
 )
 
@@ -119,7 +120,7 @@ func (r *Router) adviceAnswer(ctx context.Context, res *Result) {
 		return
 	}
 	m := topicHit(q.match, t, q.Score)
-	ar := &AdviceResult{Topic: t.ID, Title: t.Title.Pick(en), Score: round2(m.Best.Score), Matched: m.Best.Terms,
+	ar := &AdviceResult{Topic: t.ID, Title: t.Title.Pick(en), Score: render.Round2(m.Best.Score), Matched: m.Best.Terms,
 		Causes: t.Causes.Pick(en), Steps: t.Steps.Pick(en), Source: t.Source}
 	res.Advice = ar
 	// A how-to question ("第一次租卡要注意什么") gets the topic as advice,
@@ -271,7 +272,7 @@ func (r *Router) adviceUnknown(res *Result, m *advice.Result) {
 	res.Advice = ar
 	rep := chat.Reply{Title: pick1(en, "这个问题我不认识，没把握给出排查步骤。", "I don't know this one well enough to give steps.")}
 	if len(m.Closest) > 0 {
-		ar.Score = round2(m.Closest[0].Score)
+		ar.Score = render.Round2(m.Closest[0].Score)
 		ar.Closest = adviceRefs(m.Closest, en)
 		rep.Lines = append(rep.Lines, pick1(en, "最接近的话题：", "Closest topics: ")+refTitles(ar.Closest, en))
 		rep.Lines = append(rep.Lines, pick1(en, "如果是其中之一，把完整报错（最后几行）贴上来，或者用话题里的说法再问一次。",
@@ -287,7 +288,7 @@ func (r *Router) adviceUnknown(res *Result, m *advice.Result) {
 func adviceRefs(hs []advice.Hit, en bool) []AdviceRef {
 	var out []AdviceRef
 	for _, h := range hs {
-		out = append(out, AdviceRef{Topic: h.Topic.ID, Title: h.Topic.Title.Pick(en), Score: round2(h.Score)})
+		out = append(out, AdviceRef{Topic: h.Topic.ID, Title: h.Topic.Title.Pick(en), Score: render.Round2(h.Score)})
 	}
 	return out
 }
@@ -732,7 +733,7 @@ func (r *Router) cardChoice(ctx context.Context, res *Result, rep *chat.Reply) b
 	rep.Notes = append(rep.Notes, pick1(en, "“够用”：放得下最低设置；“宽裕”：放得下舒服的设置。价格是各卡已知最低的一条（实时或目录标价，见来源列）。",
 		"“enough” holds the smallest setting, “comfortable” a roomy one. Each price is the lowest known for the card (live or catalog list price, see the source column)."))
 	if unverified {
-		rep.Notes = append(rep.Notes, unverifiedPriceNote(en))
+		rep.Notes = append(rep.Notes, render.UnverifiedPriceNote(en))
 	}
 	return true
 }
@@ -831,7 +832,7 @@ func (r *Router) cardTable(cards []CardRow, en bool, rep *chat.Reply) (unverifie
 		if c.Comfortable {
 			head = pick1(en, "宽裕", "comfortable")
 		}
-		src := sourceLabel(c.Source, en) + " " + c.AsOf
+		src := render.SourceLabel(c.Source, en) + " " + c.AsOf
 		if !c.Verified {
 			src += "*"
 			unverified = true
@@ -861,10 +862,10 @@ func cardRow(g *catalog.GPU, quotes billing.Quotes) CardRow {
 	if best == nil {
 		return c
 	}
-	c.Platform, c.PriceCNY, c.Source, c.AsOf, c.Verified = best.Platform, round2(best.CNYPerGPUHour), best.Source, best.AsOf, best.Verified
+	c.Platform, c.PriceCNY, c.Source, c.AsOf, c.Verified = best.Platform, render.Round2(best.CNYPerGPUHour), best.Source, best.AsOf, best.Verified
 	c.UnitUnverified = best.UnitUnverified
 	if best.High > best.Low && best.Low > 0 {
-		c.PriceLowCNY, c.PriceHighCNY = round2(best.Low), round2(best.High)
+		c.PriceLowCNY, c.PriceHighCNY = render.Round2(best.Low), render.Round2(best.High)
 	}
 	return c
 }
@@ -873,7 +874,7 @@ func cardRow(g *catalog.GPU, quotes billing.Quotes) CardRow {
 func (c CardRow) priceText() string {
 	mark := ""
 	if c.UnitUnverified {
-		mark = markUnit
+		mark = render.MarkUnit
 	}
 	if c.PriceHighCNY > c.PriceLowCNY {
 		return fmt.Sprintf("~%.2f (%.2f-%.2f)", c.PriceCNY, c.PriceLowCNY, c.PriceHighCNY) + mark
@@ -900,7 +901,7 @@ func (r *Router) compareCards(ctx context.Context, res *Result, rep *chat.Reply)
 		res.Advice.Cards = append(res.Advice.Cards, row)
 		price, plat, src := "-", "-", "-"
 		if row.Platform != "" {
-			price, plat, src = row.priceText(), r.platformName(row.Platform, en), sourceLabel(row.Source, en)+" "+row.AsOf
+			price, plat, src = row.priceText(), r.platformName(row.Platform, en), render.SourceLabel(row.Source, en)+" "+row.AsOf
 		}
 		t.Rows = append(t.Rows, []string{g.ID, fmt.Sprintf("%gG", g.MemoryGB), fmt.Sprintf("%g", g.TensorTFLOPS), fmt.Sprintf("%g", g.BandwidthGBs), price, plat, src})
 	}

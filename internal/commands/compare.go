@@ -11,6 +11,7 @@ import (
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/stock"
 	"github.com/labgpu/bot/internal/textgate"
 )
@@ -107,7 +108,7 @@ func (r *Router) compareGPUs(res *Result, quotes billing.Quotes) {
 		price, where := "-", pick1(en, "没有已知价格", "no known price")
 		if c.Platform != "" {
 			price = c.priceText()
-			where = r.platformName(c.Platform, en) + " · " + sourceLabel(c.Source, en) + " " + c.AsOf
+			where = r.platformName(c.Platform, en) + " · " + render.SourceLabel(c.Source, en) + " " + c.AsOf
 			if !c.Verified {
 				where += "*"
 			}
@@ -124,7 +125,7 @@ func (r *Router) compareGPUs(res *Result, quotes billing.Quotes) {
 	rep.Notes = append(rep.Notes, pick1(en, "规格是厂商标称值；价格是各卡已知最低的一条（实时或目录标价，见来源）。问“7B LoRA 用 3090 和 4090 哪个划算”按具体任务算总价。",
 		"Specs are vendor figures; each price is the lowest known for the card (live or list price, see the source). Ask with a job (“7B LoRA on a 3090 or a 4090”) for the total."))
 	if unverifiedCards(cr.Cards) {
-		rep.Notes = append(rep.Notes, unverifiedPriceNote(en))
+		rep.Notes = append(rep.Notes, render.UnverifiedPriceNote(en))
 	}
 	var unit []OfferRow
 	for _, c := range cr.Cards {
@@ -132,7 +133,7 @@ func (r *Router) compareGPUs(res *Result, quotes billing.Quotes) {
 			unit = append(unit, OfferRow{Platform: c.Platform, Verified: true, Caveats: []stock.Caveat{stock.CaveatUnitUnverified}})
 		}
 	}
-	rep.Notes = append(rep.Notes, r.legendLines(unit, en)...)
+	rep.Notes = append(rep.Notes, r.rd.Legend(unit, en)...)
 	res.Reply = rep
 }
 
@@ -365,11 +366,11 @@ func (r *Router) comparePlatforms(res *Result, quotes billing.Quotes) {
 			if pq, ok := pp.Quotes[p]; ok {
 				cell = quoteText(pq)
 				if !pq.Verified {
-					cell += markUnverified
+					cell += render.MarkUnverified
 					unverified = true
 				}
 				if pq.UnitUnverified {
-					cell += markUnit
+					cell += render.MarkUnit
 					unitDoubt = append(unitDoubt, OfferRow{Platform: p, Verified: true, Caveats: []stock.Caveat{stock.CaveatUnitUnverified}})
 				}
 			}
@@ -394,9 +395,9 @@ func (r *Router) comparePlatforms(res *Result, quotes billing.Quotes) {
 	}
 	rep.Notes = append(rep.Notes, r.quoteSourcesNote(cr.Prices, en))
 	if unverified {
-		rep.Notes = append(rep.Notes, unverifiedPriceNote(en))
+		rep.Notes = append(rep.Notes, render.UnverifiedPriceNote(en))
 	}
-	rep.Notes = append(rep.Notes, r.legendLines(unitDoubt, en)...)
+	rep.Notes = append(rep.Notes, r.rd.Legend(unitDoubt, en)...)
 	res.Reply = rep
 }
 

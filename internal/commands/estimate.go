@@ -12,6 +12,7 @@ import (
 
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/stock"
 )
 
@@ -85,7 +86,7 @@ func (r *Router) quotes(snap stock.Snapshot, q Query, method string, now time.Ti
 			case o.ObservedAt.IsZero():
 				pq.AsOf = pick1(en, "时间未知", "time unknown")
 			default:
-				pq.AsOf = Age(now.Sub(o.ObservedAt), en)
+				pq.AsOf = render.Age(now.Sub(o.ObservedAt), en)
 			}
 			prev, ok := best[k]
 			better := !ok ||
@@ -292,7 +293,7 @@ func (r *Router) estimateTable(est *billing.Estimate, en bool) *chat.Table {
 			star = "*"
 		}
 		if inference {
-			t.Rows = append(t.Rows, []string{r.platformName(o.Platform, en), o.GPU, fmt.Sprint(o.GPUCount), money(o.GPUCostCNY) + star, sourceLabel(o.PriceSource, en) + " " + o.PriceAsOf})
+			t.Rows = append(t.Rows, []string{r.platformName(o.Platform, en), o.GPU, fmt.Sprint(o.GPUCount), money(o.GPUCostCNY) + star, render.SourceLabel(o.PriceSource, en) + " " + o.PriceAsOf})
 			continue
 		}
 		t.Rows = append(t.Rows, []string{r.platformName(o.Platform, en), o.GPU, fmt.Sprint(o.GPUCount), fmt.Sprintf("%.1f", o.Hours),
@@ -431,7 +432,7 @@ func (r *Router) renderEstimate(est *billing.Estimate, q Query, quotes billing.Q
 	}
 	rep.Notes = append(rep.Notes, r.hiddenCostNotes(shown, en)...)
 	if unverifiedOptions(shown) {
-		rep.Notes = append(rep.Notes, unverifiedPriceNote(en))
+		rep.Notes = append(rep.Notes, render.UnverifiedPriceNote(en))
 	}
 	if unknownDisk {
 		rep.Notes = append(rep.Notes, pick1(en, "“未知”：该平台数据盘价格没查到，合计不含数据盘费用。", "“unknown”: the platform's disk price was not found; the total leaves disk out."))
@@ -471,7 +472,7 @@ func (r *Router) optionsTable(est *billing.Estimate, shown []billing.Option, en 
 	}
 	unknownDisk := false
 	for _, o := range shown {
-		src := sourceLabel(o.PriceSource, en) + " " + o.PriceAsOf
+		src := render.SourceLabel(o.PriceSource, en) + " " + o.PriceAsOf
 		if !o.Verified {
 			src += "*"
 		}
@@ -815,16 +816,6 @@ func (r *Router) hiddenCostNote(platform string, en bool) string {
 		return ""
 	}
 	return p.DisplayName(en) + pick1(en, " 隐藏成本：", " hidden costs: ") + strings.Join(parts, pick1(en, "；", "; "))
-}
-
-func sourceLabel(s string, en bool) string {
-	switch s {
-	case string(stock.SourceLive):
-		return pick1(en, "实时", "live")
-	case string(stock.SourceReplay):
-		return pick1(en, "录制", "replay")
-	}
-	return pick1(en, "目录标价", "list price")
 }
 
 // humanNum formats 50000 as "5万" (or "50k" in English), 1.5e8 as "1.5亿".

@@ -9,6 +9,7 @@ import (
 
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/stock"
 )
 
@@ -42,7 +43,7 @@ type PlanRow struct {
 func (r *Router) figureMarks(f catalog.Figure, en bool) string {
 	s := ""
 	if !f.Verified {
-		s += markUnverified
+		s += render.MarkUnverified
 	}
 	if stock.ListPriceStale(f.AsOf, r.now(), r.listPriceMaxAge) {
 		s += pick1(en, "（过时）", " (old)")
@@ -233,7 +234,7 @@ func (r *Router) planLegend(rows []PlanRow, en bool) []string {
 	if unverified {
 		out = append(out, unverifiedFigureNote(en))
 	}
-	if l := r.staleLine(stale, en); l != "" {
+	if l := r.rd.StaleLine(stale, en); l != "" {
 		out = append(out, l+pick1(en, "，排在后面。", "; ranked last."))
 	}
 	return out

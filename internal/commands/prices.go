@@ -9,6 +9,7 @@ import (
 
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/stock"
 	"github.com/labgpu/bot/internal/textgate"
 )
@@ -89,15 +90,15 @@ func (r *Router) gpuPrices(res *Result) {
 	}
 	sort.SliceStable(res.Offers, func(i, j int) bool {
 		a, b := res.Offers[i], res.Offers[j]
-		if trust(a) != trust(b) {
-			return trust(a) < trust(b)
+		if render.Trust(a) != render.Trust(b) {
+			return render.Trust(a) < render.Trust(b)
 		}
 		return *a.PriceCNY < *b.PriceCNY
 	})
 	for _, row := range res.Offers {
 		p, _ := r.cat.Platform(row.Platform)
 		pr, _ := p.PriceFor(row.GPU)
-		t.Rows = append(t.Rows, []string{p.DisplayName(en), row.GPU, priceCell(row, en), row.AsOf + staleTag(row, en), Cite(r.cat, p.ID, pr.CNYPerHour, en)})
+		t.Rows = append(t.Rows, []string{p.DisplayName(en), row.GPU, render.PriceCell(row, en), row.AsOf + render.StaleTag(row, en), Cite(r.cat, p.ID, pr.CNYPerHour, en)})
 	}
 	if len(t.Rows) == 0 {
 		rep.Lines = append(rep.Lines, pick1(en, "目录里没有这张卡的标价。", "The catalog has no list price for this GPU."))
@@ -107,7 +108,7 @@ func (r *Router) gpuPrices(res *Result) {
 	if unverified(res.Offers) {
 		rep.Notes = append(rep.Notes, unverifiedFigureNote(en))
 	}
-	if l := r.staleLine(res.Offers, en); l != "" {
+	if l := r.rd.StaleLine(res.Offers, en); l != "" {
 		rep.Notes = append(rep.Notes, l+pick1(en, "。", "."))
 	}
 	rep.Notes = append(rep.Notes, pick1(en, "实时库存请问“哪家有"+q.GPU+"”。", "For live stock ask “which platform has a "+q.GPU+"”."))
@@ -153,10 +154,10 @@ func (r *Router) platformShort(p *catalog.Platform, q Query, en bool) chat.Reply
 		row := r.listRow(p, pr)
 		rows = append(rows, row)
 		if len(prices) < 2 {
-			prices = append(prices, pr.GPU+" "+priceCell(row, en)+staleTag(row, en))
+			prices = append(prices, pr.GPU+" "+render.PriceCell(row, en)+render.StaleTag(row, en))
 		}
 		if len(t.Rows) < MaxShortRows {
-			t.Rows = append(t.Rows, []string{pr.GPU, priceCell(row, en), Cite(r.cat, p.ID, pr.CNYPerHour, en) + staleTag(row, en)})
+			t.Rows = append(t.Rows, []string{pr.GPU, render.PriceCell(row, en), Cite(r.cat, p.ID, pr.CNYPerHour, en) + render.StaleTag(row, en)})
 		}
 	}
 	var parts []string
@@ -205,7 +206,7 @@ func (r *Router) platformShort(p *catalog.Platform, q Query, en bool) chat.Reply
 	if len(t.Rows) > 0 {
 		rep.Table = t
 	}
-	if l := r.staleLine(rows, en); l != "" {
+	if l := r.rd.StaleLine(rows, en); l != "" {
 		rep.Notes = append(rep.Notes, l+pick1(en, "。", "."))
 	}
 	rep.Notes = append(rep.Notes, pick1(en, "以上是目录标价，不是实时库存；问“"+p.DisplayName(en)+" 的 4090 还有吗”查库存。", "List prices, not live stock; ask “any 4090 on "+p.DisplayName(en)+"?” for stock."))
@@ -334,9 +335,9 @@ func (r *Router) platformPriceTable(p *catalog.Platform, q Query, en bool) (*cha
 		}
 		row := r.listRow(p, pr)
 		rows = append(rows, row)
-		t.Rows = append(t.Rows, []string{pr.GPU, priceCell(row, en), pr.CNYPerHour.AsOf + staleTag(row, en), Cite(r.cat, p.ID, pr.CNYPerHour, en)})
+		t.Rows = append(t.Rows, []string{pr.GPU, render.PriceCell(row, en), pr.CNYPerHour.AsOf + render.StaleTag(row, en), Cite(r.cat, p.ID, pr.CNYPerHour, en)})
 	}
-	if l := r.staleLine(rows, en); l != "" {
+	if l := r.rd.StaleLine(rows, en); l != "" {
 		notes = append(notes, l+pick1(en, "。", "."))
 	}
 	if len(t.Rows) == 0 {
@@ -406,12 +407,6 @@ func pick(en bool, zh, e []string) []string {
 		return e
 	}
 	return zh
-}
-
-// unverifiedPriceNote explains the * after a list price only the seed
-// articles report; unverifiedFigureNote the same for any other figure.
-func unverifiedPriceNote(en bool) string {
-	return pick1(en, "* 只有 2025 年的租卡测评文章这么写，未经其他来源核实的标价。", "* a list price only 2025 rental reviews give; not confirmed by a dated source.")
 }
 
 func unverifiedFigureNote(en bool) string {

@@ -20,6 +20,7 @@ import (
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/stock"
 )
 
@@ -85,6 +86,8 @@ type Router struct {
 	// listPriceMaxAge is the months after which a list price is stale
 	// (0: stock.DefaultListPriceMaxAgeMonths).
 	listPriceMaxAge int
+	// rd renders offers, marks and alerts with the catalog's names.
+	rd *render.Renderer
 
 	// Stock alerts (nil when not enabled).
 	subs     stock.SubscriptionStore
@@ -140,6 +143,7 @@ func NewRouter(cat *catalog.Catalog, offers Offers, opts ...Option) *Router {
 	for _, o := range opts {
 		o(r)
 	}
+	r.rd = &render.Renderer{Cat: cat, ListPriceMaxAge: r.listPriceMaxAge}
 	if u, ok := compiledUnderstander(cat, r.advice, r.chatEn); ok {
 		r.in, r.u = u.in, u
 		return r

@@ -11,6 +11,7 @@ import (
 
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/stock"
 	"github.com/labgpu/bot/internal/textgate"
 )
@@ -18,70 +19,8 @@ import (
 // maxOfferRows caps the full form's table; the rest is counted in a note.
 const maxOfferRows = 12
 
-// OfferRow is one offer as answers show it.
-type OfferRow struct {
-	Platform string `json:"platform"`
-	GPU      string `json:"gpu"`
-	// PriceCNY is CNY per GPU-hour; null when the source gives no price.
-	PriceCNY *float64 `json:"price_cny_per_hour"`
-	// PriceHighCNY is the top of a list-price range.
-	PriceHighCNY float64 `json:"price_high_cny_per_hour,omitempty"`
-	// ListPriceCNY is the catalog list price shown beside a live stock
-	// count that came without a price.
-	ListPriceCNY     float64 `json:"list_price_cny_per_hour,omitempty"`
-	ListPriceHighCNY float64 `json:"list_price_high_cny_per_hour,omitempty"`
-	ListAsOf         string  `json:"list_price_as_of,omitempty"`
-	// Available is true / false when the source says, null when unknown.
-	Available *bool  `json:"available"`
-	Free      *int   `json:"free,omitempty"`
-	Region    string `json:"region,omitempty"`
-	// GPUsPerInstance is the GPUs in one rental unit (a vast.ai bundle).
-	GPUsPerInstance int    `json:"gpus_per_instance,omitempty"`
-	Source          string `json:"source"`
-	// AsOf is the observation time (RFC 3339) or the list price's date.
-	AsOf string `json:"as_of"`
-	// AgeSeconds is the age of the figure at answer time (-1 if unknown);
-	// DateOnly says the time is a recording's date only.
-	AgeSeconds int64 `json:"age_seconds"`
-	DateOnly   bool  `json:"date_only,omitempty"`
-	Stale      bool  `json:"stale"`
-	// OriginalPrice and Currency are the price as the platform gave it,
-	// per rental unit (GPUsPerInstance GPUs) per hour (USD for vast.ai).
-	OriginalPrice float64 `json:"original_price,omitempty"`
-	Currency      string  `json:"currency,omitempty"`
-	Verified      bool    `json:"verified"`
-	PriceNote     string  `json:"price_note,omitempty"`
-	// PartlyUnder is set when only the low end of a list-price range is
-	// under the question's ceiling.
-	PartlyUnder bool `json:"partly_under,omitempty"`
-	// Caveats are the offer's known limits (stock.Caveat values), shown
-	// as marks next to the figures with a legend.
-	Caveats []stock.Caveat `json:"caveats,omitempty"`
-	// Level is a stock level instead of a count (stock.LevelHigh, …).
-	Level string `json:"level,omitempty"`
-	// Machines is how many machines the row sums.
-	Machines int `json:"machines,omitempty"`
-	// Others are other endpoints' figures for the same platform and GPU;
-	// Disagree is set when one of them gives another free count.
-	Others   []stock.Figure `json:"others,omitempty"`
-	Disagree bool           `json:"disagree,omitempty"`
-	// Differs is set when another endpoint gave any other free count
-	// (comparable or not: a platform-wide one beside a region's).
-	Differs bool `json:"differs,omitempty"`
-	// PriceFrom marks the lowest price of machines priced differently.
-	PriceFrom bool `json:"price_from,omitempty"`
-	// Endpoint names the API of a platform with several; Scope is what
-	// the free count covers (machine, region, platform).
-	Endpoint string      `json:"endpoint,omitempty"`
-	Scope    stock.Scope `json:"scope,omitempty"`
-}
-
-// has reports whether the row carries caveat c.
-func (row OfferRow) has(c stock.Caveat) bool { return slices.Contains(row.Caveats, c) }
-
-// doubtful reports whether the row's price is less trustworthy than a
-// verified one: only the seed articles give it, or its unit is unverified.
-func (row OfferRow) doubtful() bool { return !row.Verified || row.has(stock.CaveatUnitUnverified) }
+// OfferRow is one offer as answers show it (render.OfferRow).
+type OfferRow = render.OfferRow
 
 // ProviderRow is a provider's health in an answer.
 type ProviderRow struct {
@@ -169,7 +108,7 @@ func (r *Router) listLow(o stock.Offer) float64 {
 // stockRow is an offer as a stock answer's row: a count without a price
 // (AutoDL's stock API) shows the catalog list price beside it, labelled.
 func (r *Router) stockRow(o stock.Offer, q Query, now time.Time) OfferRow {
-	row := r.offerRow(o, now)
+	row := render.RowAt(o, now)
 	row.PartlyUnder = q.MaxPriceCNY > 0 && o.PriceHigh > q.MaxPriceCNY+1e-9
 	if !o.HasPrice() {
 		if p, ok := r.cat.Platform(o.Platform); ok {
@@ -207,8 +146,8 @@ func sortRows(rows []OfferRow) {
 			return rank(a) < rank(b)
 		}
 		// The verdict names a cheaper doubtful one (cheaperDoubt).
-		if trust(a) != trust(b) {
-			return trust(a) < trust(b)
+		if render.Trust(a) != render.Trust(b) {
+			return render.Trust(a) < render.Trust(b)
 		}
 		if a.PartlyUnder != b.PartlyUnder {
 			return b.PartlyUnder
@@ -216,59 +155,6 @@ func sortRows(rows []OfferRow) {
 		return price(a) < price(b)
 	})
 }
-
-// trust orders rows by how far their price can be trusted: 0 verified and
-// current, 1 unverified (seed-only, or an unverified unit), 2 a stale list
-// price.
-func trust(row OfferRow) int {
-	switch {
-	case row.has(stock.CaveatStalePrice):
-		return 2
-	case row.doubtful():
-		return 1
-	}
-	return 0
-}
-
-// rowOf is an offer as a row, for its cells (no age).
-func rowOf(o stock.Offer) OfferRow { return offerRow(o, time.Time{}) }
-
-func (r *Router) offerRow(o stock.Offer, now time.Time) OfferRow { return offerRow(o, now) }
-
-func offerRow(o stock.Offer, now time.Time) OfferRow {
-	row := OfferRow{Platform: o.Platform, GPU: o.GPU, PriceHighCNY: round2(o.PriceHigh),
-		Free: o.Free, Region: o.Region, Source: string(o.Source), Verified: o.Verified || o.Source != stock.SourceCatalog,
-		Stale: o.Stale, AgeSeconds: -1, PriceNote: o.Note, OriginalPrice: o.OriginalPrice, Currency: o.Currency,
-		GPUsPerInstance: o.GPUsPerInstance, Caveats: o.Caveats, Level: o.Level, Machines: o.Machines, Others: o.Others,
-		Disagree: o.Disagree(), Differs: o.Differs(), Endpoint: o.Endpoint, Scope: o.Scope, PriceFrom: o.PriceFrom, DateOnly: o.DateOnly}
-	if o.HasPrice() {
-		p := round2(o.CNYPerGPUHour)
-		row.PriceCNY = &p
-	}
-	if o.Level != "" {
-		// A level is not a count: JSON says "level", never "free": 1.
-		row.Free = nil
-	}
-	switch o.State() {
-	case stock.InStock:
-		t := true
-		row.Available = &t
-	case stock.SoldOut:
-		f := false
-		row.Available = &f
-	}
-	if o.Source == stock.SourceCatalog {
-		row.AsOf = o.AsOfText
-	} else if !o.ObservedAt.IsZero() {
-		row.AsOf = o.ObservedAt.UTC().Format(time.RFC3339)
-		if !now.IsZero() {
-			row.AgeSeconds = int64(now.Sub(o.ObservedAt).Seconds())
-		}
-	}
-	return row
-}
-
-func round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }
 
 // stockAnswer answers "哪家有4090": a verdict and the five best rows, the
 // whole table behind "详情".
@@ -384,16 +270,16 @@ func (r *Router) stockVerdict(rows []OfferRow, snap stock.Snapshot, q Query) str
 	switch {
 	case len(live) == 0 && len(replayed) > 0:
 		return fmt.Sprintf(pick1(en, "%s：%s。录制回放里%s，%s（%s），不代表现在的库存%s。", "%s: %s. In the replayed recordings %s, %s (%s); not current stock%s."),
-			name, r.noLiveReason(snap, en), r.cheapestPhrase(replayed[0], q), freePhrase(replayed[0], en), sourceCell(replayed[0], en), r.cheaperDoubt(replayed, en))
+			name, r.noLiveReason(snap, en), r.cheapestPhrase(replayed[0], q), render.FreePhrase(replayed[0], en), render.SourceCell(replayed[0], en), r.cheaperDoubt(replayed, en))
 	case len(live) > 0:
 		return fmt.Sprintf(pick1(en, "%s 有货：%d 个平台，最便宜 %s %s，%s（%s）%s。", "%s is available on %d platforms; cheapest %s at %s, %s (%s)%s."),
-			name, len(platforms), r.offerName(live[0], q), priceWithUnit(live[0], en), freePhrase(live[0], en), sourceCell(live[0], en), r.cheaperDoubt(live, en))
+			name, len(platforms), r.offerName(live[0], q), render.PriceWithUnit(live[0], en), render.FreePhrase(live[0], en), render.SourceCell(live[0], en), r.cheaperDoubt(live, en))
 	case best.Source == string(stock.SourceLive) && best.Available != nil && !*best.Available:
 		return fmt.Sprintf(pick1(en, "%s 现在都没货（%s）；发“%s 有货了提醒我”，有货时 @你。", "%s is sold out everywhere (%s); say “notify me when a %s is available”."),
-			name, sourceCell(best, en), q.GPU)
+			name, render.SourceCell(best, en), q.GPU)
 	case best.Available != nil && !*best.Available:
 		return fmt.Sprintf(pick1(en, "%s：%s。录制回放里都没货（%s），不代表现在的库存。", "%s: %s. Sold out in the replayed recordings (%s); not current stock."),
-			name, r.noLiveReason(snap, en), sourceCell(best, en))
+			name, r.noLiveReason(snap, en), render.SourceCell(best, en))
 	}
 	var same []OfferRow
 	for _, row := range rows {
@@ -402,7 +288,7 @@ func (r *Router) stockVerdict(rows []OfferRow, snap stock.Snapshot, q Query) str
 		}
 	}
 	return fmt.Sprintf(pick1(en, "%s：%s。最低 %s %s（%s），库存未知%s。", "%s: %s. Lowest %s at %s (%s); stock unknown%s."),
-		name, r.noLiveReason(snap, en), r.offerName(best, q), priceWithUnit(best, en), sourceCell(best, en), r.cheaperDoubt(same, en))
+		name, r.noLiveReason(snap, en), r.offerName(best, q), render.PriceWithUnit(best, en), render.SourceCell(best, en), r.cheaperDoubt(same, en))
 }
 
 // cheaperDoubt names a row cheaper than the first of rows that was ranked
@@ -415,7 +301,7 @@ func (r *Router) cheaperDoubt(rows []OfferRow, en bool) string {
 	var low *OfferRow
 	for i := range rows[1:] {
 		row := &rows[i+1]
-		if trust(*row) > trust(rows[0]) && row.PriceCNY != nil && *row.PriceCNY < *rows[0].PriceCNY && (low == nil || *row.PriceCNY < *low.PriceCNY) {
+		if render.Trust(*row) > render.Trust(rows[0]) && row.PriceCNY != nil && *row.PriceCNY < *rows[0].PriceCNY && (low == nil || *row.PriceCNY < *low.PriceCNY) {
 			low = row
 		}
 	}
@@ -424,12 +310,12 @@ func (r *Router) cheaperDoubt(rows []OfferRow, en bool) string {
 	}
 	why := pick1(en, "未经核实", "unverified")
 	switch {
-	case low.has(stock.CaveatStalePrice):
+	case low.Has(stock.CaveatStalePrice):
 		why = pick1(en, "标价过时", "an old list price")
-	case low.has(stock.CaveatUnitUnverified):
+	case low.Has(stock.CaveatUnitUnverified):
 		why = pick1(en, "价格单位未核实", "its price unit is unverified")
 	}
-	return fmt.Sprintf(pick1(en, "；%s %s 更低，但%s", "; %s %s is lower but %s"), r.platformName(low.Platform, en), priceCell(*low, en), why)
+	return fmt.Sprintf(pick1(en, "；%s %s 更低，但%s", "; %s %s is lower but %s"), r.platformName(low.Platform, en), render.PriceCell(*low, en), why)
 }
 
 // offerTable is the first n rows as a table (nil without rows).
@@ -442,7 +328,7 @@ func (r *Router) offerTable(rows []OfferRow, n int, en bool) *chat.Table {
 		if i >= n {
 			break
 		}
-		t.Rows = append(t.Rows, []string{r.platformName(row.Platform, en), row.GPU, priceCell(row, en), freeCell(row, en), regionText(row.Region, en), sourceCell(row, en)})
+		t.Rows = append(t.Rows, []string{r.platformName(row.Platform, en), row.GPU, render.PriceCell(row, en), render.FreeCell(row, en), render.RegionText(row.Region, en), render.SourceCell(row, en)})
 	}
 	return t
 }
@@ -457,8 +343,8 @@ func (r *Router) stockNotes(rows []OfferRow, en bool) []string {
 			break
 		}
 	}
-	notes = append(notes, r.legendLines(withOthers(rows), en)...)
-	notes = append(notes, r.disagreeLines(rows, en)...)
+	notes = append(notes, r.rd.Legend(render.WithOthers(rows), en)...)
+	notes = append(notes, r.rd.DisagreeLines(rows, en)...)
 	for _, row := range rows {
 		if row.Currency == "USD" {
 			notes = append(notes, fmt.Sprintf(pick1(en, "美元报价按 1 USD = %.2f 元换算。", "USD prices converted at 1 USD = %.2f CNY."), r.cat.FXUSDCNY))
@@ -517,7 +403,7 @@ func (r *Router) cheapestPhrase(row OfferRow, q Query) string {
 	if row.PriceCNY == nil && row.ListPriceCNY == 0 {
 		return fmt.Sprintf(pick1(en, "有货的是 %s（价格未知）", "%s has some (price unknown)"), name)
 	}
-	return fmt.Sprintf(pick1(en, "最便宜有货的是 %s %s", "the cheapest available is %s at %s"), name, priceWithUnit(row, en))
+	return fmt.Sprintf(pick1(en, "最便宜有货的是 %s %s", "the cheapest available is %s at %s"), name, render.PriceWithUnit(row, en))
 }
 
 // offerName names a row's platform in a verdict, and its GPU when the
@@ -527,119 +413,6 @@ func (r *Router) offerName(row OfferRow, q Query) string {
 		return r.platformName(row.Platform, q.English) + " " + row.GPU
 	}
 	return r.platformName(row.Platform, q.English)
-}
-
-// priceWithUnit is the price cell with its unit, or "价格未知" when the
-// row has no price at all.
-func priceWithUnit(row OfferRow, en bool) string {
-	if row.PriceCNY == nil && row.ListPriceCNY == 0 {
-		return pick1(en, "价格未知", "price unknown")
-	}
-	return priceCell(row, en) + pick1(en, " 元/卡时", " CNY/GPU-h")
-}
-
-func priceCell(row OfferRow, en bool) string {
-	if row.PriceCNY == nil {
-		list := fmt.Sprintf("%.2f", row.ListPriceCNY)
-		if row.ListPriceHighCNY > row.ListPriceCNY {
-			list += fmt.Sprintf("-%.2f", row.ListPriceHighCNY)
-		}
-		if row.PartlyUnder {
-			list += markPartly
-		}
-		switch {
-		case row.ListPriceCNY > 0 && en:
-			return "list " + list
-		case row.ListPriceCNY > 0:
-			return "标价 " + list
-		case en:
-			return "no price"
-		}
-		return "无价格"
-	}
-	s := fmt.Sprintf("%.2f", *row.PriceCNY)
-	if row.PriceHighCNY > *row.PriceCNY {
-		s += fmt.Sprintf("-%.2f", row.PriceHighCNY)
-	}
-	if row.PriceFrom {
-		// Machines priced differently: the lowest of them.
-		s = pick1(en, s+"起", "from "+s)
-	}
-	return s + priceMarks(row)
-}
-
-func sourceCell(row OfferRow, en bool) string {
-	switch row.Source {
-	case string(stock.SourceCatalog):
-		s := pick1(en, "目录标价 ", "list price ") + row.AsOf
-		if row.has(stock.CaveatStalePrice) {
-			s += pick1(en, "（过时）", " (old)")
-		}
-		return s
-	}
-	label := map[string][2]string{"live": {"实时", "live"}, "replay": {"录制回放", "replay"}}[row.Source]
-	name := label[0]
-	if en {
-		name = label[1]
-	}
-	if name == "" {
-		name = row.Source
-	}
-	age := Age(time.Duration(row.AgeSeconds)*time.Second, en)
-	switch {
-	case row.AgeSeconds < 0:
-		age = pick1(en, "时间未知", "time unknown")
-	case row.DateOnly && len(row.AsOf) >= 10:
-		// A date without a time: the date, not a precise age (with its
-		// year when it is not this year's).
-		day := row.AsOf[5:10]
-		if row.AgeSeconds > 300*24*3600 {
-			day = row.AsOf[:10]
-		}
-		age = pick1(en, day+" 录制", "recorded "+day)
-	}
-	s := name + " · " + age
-	if row.ListAsOf != "" {
-		// The list price beside a count is dated too.
-		s += pick1(en, " · 标价 ", " · list ") + row.ListAsOf
-	}
-	if row.Machines > 1 {
-		s += fmt.Sprintf(pick1(en, " · %d 台机器", " · %d machines"), row.Machines)
-	}
-	if row.Stale {
-		if en {
-			s += " (stale)"
-		} else {
-			s += "（旧数据）"
-		}
-	}
-	return s
-}
-
-// Age formats a duration as "刚刚", "3 分钟前", "2 小时前", "5 天前" (or the
-// English "just now", "3 min ago", …).
-func Age(d time.Duration, en bool) string {
-	switch {
-	case d < time.Minute:
-		if en {
-			return "just now"
-		}
-		return "刚刚"
-	case d < time.Hour:
-		if en {
-			return fmt.Sprintf("%d min ago", int(d.Minutes()))
-		}
-		return fmt.Sprintf("%d 分钟前", int(d.Minutes()))
-	case d < 48*time.Hour:
-		if en {
-			return fmt.Sprintf("%d h ago", int(d.Hours()))
-		}
-		return fmt.Sprintf("%d 小时前", int(d.Hours()))
-	}
-	if en {
-		return fmt.Sprintf("%d days ago", int(d.Hours()/24))
-	}
-	return fmt.Sprintf("%d 天前", int(d.Hours()/24))
 }
 
 func providerRows(s stock.Snapshot) []ProviderRow {

@@ -11,13 +11,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/stock"
 )
 
 // ConsoleOwner is the sender id of the console and the command line.
-const ConsoleOwner = "console"
+const ConsoleOwner = render.ConsoleOwner
 
 // MaxSubscriptionsPerMember caps one member's subscriptions in one chat.
 const MaxSubscriptionsPerMember = 20
@@ -68,7 +68,7 @@ func (r *Router) subscribeAnswer(ctx context.Context, res *Result) {
 		mine++
 		if sameConditions(s, sub) {
 			res.Subscription = &s
-			res.Reply = chat.Reply{Title: pick1(en, "已经订阅过了：", "Already subscribed: ") + describeSub(r, s, en)}
+			res.Reply = chat.Reply{Title: pick1(en, "已经订阅过了：", "Already subscribed: ") + r.rd.Describe(s, en)}
 			return
 		}
 	}
@@ -82,7 +82,7 @@ func (r *Router) subscribeAnswer(ctx context.Context, res *Result) {
 		return
 	}
 	res.Subscription = &sub
-	rep := chat.Reply{Title: pick1(en, "已订阅：", "Subscribed: ") + describeSub(r, sub, en)}
+	rep := chat.Reply{Title: pick1(en, "已订阅：", "Subscribed: ") + r.rd.Describe(sub, en)}
 	rep.Lines = append(rep.Lines, problemLines(q, en)...)
 	// Say where stock stands now; if it is already available, record that
 	// as announced so the first poll does not repeat this reply.
@@ -93,14 +93,14 @@ func (r *Router) subscribeAnswer(ctx context.Context, res *Result) {
 		o := obs.List()[0]
 		age := pick1(en, "时间未知", "time unknown")
 		if !o.ObservedAt.IsZero() {
-			age = Age(now.Sub(o.ObservedAt), en)
+			age = render.Age(now.Sub(o.ObservedAt), en)
 		}
 		head := pick1(en, "现在就有：%s %s %s，空闲 %s（%s · %s）。", "Available now: %s %s %s, free %s (%s · %s).")
 		if o.Source != stock.SourceLive {
 			head = pick1(en, "录制回放里有（不代表现在）：%s %s %s，空闲 %s（%s · %s）。", "In a replayed recording (not current): %s %s %s, free %s (%s · %s).")
 		}
-		rep.Lines = append(rep.Lines, fmt.Sprintf(head, r.platformName(o.Platform, en), o.GPU, r.priceText(o, en), freeText(o, en), sourceLabel(string(o.Source), en), age))
-		rep.Notes = append(rep.Notes, r.legendLines([]OfferRow{rowOf(o)}, en)...)
+		rep.Lines = append(rep.Lines, fmt.Sprintf(head, r.platformName(o.Platform, en), o.GPU, r.rd.PriceText(o, en), render.FreeText(o, en), render.SourceLabel(string(o.Source), en), age))
+		rep.Notes = append(rep.Notes, r.rd.Legend([]OfferRow{render.RowOf(o)}, en)...)
 		rec := stock.NotifyRecord{SubscriptionID: sub.ID, Observed: stock.InStock, Streak: 1, Active: true, NotifiedAt: now, NotifiedPrice: obs.BestPrice(), Seq: 1}
 		if err := r.alerts.PutNotifyRecords(ctx, []stock.NotifyRecord{rec}); err != nil {
 			rep.Notes = append(rep.Notes, storeError(en, err).Title)
@@ -266,30 +266,9 @@ func (r *Router) mySubscriptions(ctx context.Context, msg chat.Message) ([]stock
 func subLines(r *Router, subs []stock.Subscription, en bool) []string {
 	var out []string
 	for i, s := range subs {
-		out = append(out, fmt.Sprintf("%d. %s", i+1, describeSub(r, s, en)))
+		out = append(out, fmt.Sprintf("%d. %s", i+1, r.rd.Describe(s, en)))
 	}
 	return out
-}
-
-// describeSub is a one-line summary of a subscription's conditions.
-func describeSub(r *Router, s stock.Subscription, en bool) string {
-	parts := []string{strings.Join(s.GPUs, "/")}
-	if len(s.Platforms) > 0 {
-		parts = append(parts, r.platformNames(s.Platforms, en))
-	} else {
-		parts = append(parts, pick1(en, "任意平台", "any platform"))
-	}
-	if len(s.ExcludePlatforms) > 0 {
-		parts = append(parts, pick1(en, "不含 ", "not ")+r.platformNames(s.ExcludePlatforms, en))
-	}
-	if s.MaxPriceCNY > 0 {
-		parts = append(parts, fmt.Sprintf(pick1(en, "≤ %.2f 元/卡时", "≤ %.2f CNY/GPU-h"), s.MaxPriceCNY))
-	}
-	parts = append(parts, fmt.Sprintf(pick1(en, "至少 %d 张空闲", "at least %d free"), s.MinFreeOrDefault()))
-	if s.Region != "" {
-		parts = append(parts, pick1(en, "地区 ", "region ")+s.Region)
-	}
-	return strings.Join(parts, pick1(en, "，", ", "))
 }
 
 func sameConditions(a, b stock.Subscription) bool {
@@ -317,19 +296,6 @@ func newID() string {
 	return "s-" + hex.EncodeToString(b)
 }
 
-// priceText is an offer's price with its marks and unit in alerts and
-// subscription replies; a count without a price (AutoDL's stock API)
-// shows the list price, labelled as such.
-func (r *Router) priceText(o stock.Offer, en bool) string {
-	return priceWithUnit(r.stockRow(o, Query{}, time.Time{}), en)
-}
-
-// freeText is an offer's free GPU count with its marks, or its level;
-// "未知"/"unknown" when the source did not say (never shown as 0).
-func freeText(o stock.Offer, en bool) string {
-	return freeCell(rowOf(o), en)
-}
-
 func durationText(d time.Duration, en bool) string {
 	switch {
 	case d >= 24*time.Hour && d%(24*time.Hour) == 0:
@@ -342,59 +308,4 @@ func durationText(d time.Duration, en bool) string {
 		return fmt.Sprintf(pick1(en, "%d 分钟", "%d min"), int(d.Minutes()))
 	}
 	return fmt.Sprintf(pick1(en, "%d 秒", "%d s"), int(d.Seconds()))
-}
-
-// RenderAlert turns an alert into a reply for the chat it goes to: one
-// message for all its items, each owner @mentioned, every offer with its
-// source and age.
-func (r *Router) RenderAlert(a stock.Alert) chat.Reply {
-	en := a.English
-	rep := chat.Reply{Title: pick1(en, "库存提醒", "Stock alert")}
-	seen := map[string]bool{}
-	for _, it := range a.Items {
-		s := it.Subscription
-		// The command line's owner ("console") is nobody to @mention.
-		if !seen[s.OwnerID] && s.OwnerID != "" && s.OwnerID != ConsoleOwner {
-			rep.Mentions = append(rep.Mentions, s.OwnerID)
-			seen[s.OwnerID] = true
-		}
-		who := "@" + s.OwnerName
-		switch {
-		case s.OwnerID == ConsoleOwner || s.OwnerID == "":
-			// The command line's owner is nobody to @mention.
-			who = pick1(en, "你订阅的", "Your subscription")
-		case s.OwnerName == "":
-			who = "@" + billing.MemberLabel(s.OwnerID)
-		}
-		var head string
-		switch it.Reason {
-		case stock.ReasonPriceDrop:
-			head = pick1(en, "降价了", "cheaper now")
-		case stock.ReasonSoldOut:
-			head = pick1(en, "又没货了", "sold out again")
-		default:
-			head = pick1(en, "有货了", "available")
-		}
-		rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "%s %s：%s", "%s: %s — %s"), who, head, describeSub(r, s, en)))
-		for _, o := range it.Offers {
-			age := pick1(en, "时间未知", "time unknown")
-			if !o.ObservedAt.IsZero() {
-				age = Age(a.At.Sub(o.ObservedAt), en)
-			}
-			line := fmt.Sprintf(pick1(en, "  · %s %s %s，空闲 %s，%s · %s", "  · %s %s %s, free %s, %s · %s"), r.platformName(o.Platform, en), o.GPU, r.priceText(o, en), freeText(o, en), sourceLabel(string(o.Source), en), age)
-			if o.Region != "" {
-				line += pick1(en, "（", " (") + regionText(stock.RegionName(o.Platform, o.Region), en) + pick1(en, "）", ")")
-			}
-			rep.Lines = append(rep.Lines, line)
-		}
-	}
-	var rows []OfferRow
-	for _, it := range a.Items {
-		for _, o := range it.Offers {
-			rows = append(rows, rowOf(o))
-		}
-	}
-	rep.Notes = append(rep.Notes, r.legendLines(rows, en)...)
-	rep.Notes = append(rep.Notes, pick1(en, "库存变化很快，以平台页面为准。“静音 2小时”暂停提醒，“取消订阅”不再提醒。", "Stock changes fast; check the platform. “mute 2h” pauses, “unsubscribe” stops."))
-	return rep
 }

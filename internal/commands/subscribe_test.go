@@ -117,27 +117,6 @@ func TestAlertsOffWithoutStore(t *testing.T) {
 	}
 }
 
-func TestRenderAlert(t *testing.T) {
-	r := newRouter(t)
-	at := time.Date(2026, 11, 29, 20, 0, 0, 0, time.UTC)
-	a := stock.Alert{Channel: "test", ChatID: "lab1", At: at, Items: []stock.AlertItem{
-		{Subscription: stock.Subscription{OwnerID: "ou_a", OwnerName: "alice", GPUs: []string{"RTX 4090"}, MaxPriceCNY: 2.5}, Reason: stock.ReasonAvailable,
-			Offers: []stock.Offer{{Platform: "autodl", GPU: "RTX 4090", CNYPerGPUHour: 2.18, Free: stock.IntPtr(2), Source: stock.SourceLive, ObservedAt: at.Add(-time.Minute), Region: "西北B区"}}},
-		{Subscription: stock.Subscription{OwnerID: "ou_b", OwnerName: "bob", GPUs: []string{"RTX 3090"}}, Reason: stock.ReasonPriceDrop,
-			Offers: []stock.Offer{{Platform: "autodl", GPU: "RTX 3090", CNYPerGPUHour: 1.2, Free: stock.IntPtr(1), Source: stock.SourceLive, ObservedAt: at}}},
-	}}
-	rep := r.RenderAlert(a)
-	text := chat.PlainText(rep)
-	for _, want := range []string{"@alice 有货了", "@bob 降价了", "2.18 元/卡时", "实时 · 1 分钟前", "西北B区"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("alert lacks %q:\n%s", want, text)
-		}
-	}
-	if len(rep.Mentions) != 2 {
-		t.Errorf("mentions %v", rep.Mentions)
-	}
-}
-
 // TestSubscribeExcludesPlatform: "不要autodl" is kept with the
 // subscription and said back.
 func TestSubscribeExcludesPlatform(t *testing.T) {

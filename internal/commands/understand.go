@@ -653,3 +653,6 @@ func alternatives(ranked []scorer.Scored, intent, topic string) []Alternative {
 	}
 	return out
 }
+
+// round2 rounds a confidence to two decimals for the JSON.
+func round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }

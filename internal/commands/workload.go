@@ -11,6 +11,7 @@ import (
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/textgate"
 )
 
@@ -55,9 +56,9 @@ func (r *Router) workloadCosts(w *advice.Workload, quotes billing.Quotes, scale 
 		}
 		typ := (lo + hi) / 2
 		for _, pq := range quotes(g.ID) {
-			out = append(out, WorkloadCost{Platform: pq.Platform, GPU: g.ID, PriceCNY: round2(pq.CNYPerGPUHour),
-				Hours:    billing.Range{Low: round2(lo), Typical: round2(typ), High: round2(hi)},
-				TotalCNY: billing.Range{Low: round2(lo * pq.Low), Typical: round2(typ * pq.CNYPerGPUHour), High: round2(hi * pq.High)},
+			out = append(out, WorkloadCost{Platform: pq.Platform, GPU: g.ID, PriceCNY: render.Round2(pq.CNYPerGPUHour),
+				Hours:    billing.Range{Low: render.Round2(lo), Typical: render.Round2(typ), High: render.Round2(hi)},
+				TotalCNY: billing.Range{Low: render.Round2(lo * pq.Low), Typical: render.Round2(typ * pq.CNYPerGPUHour), High: render.Round2(hi * pq.High)},
 				Source:   pq.Source, AsOf: pq.AsOf, Verified: pq.Verified, MemoryGB: g.MemoryGB, Reference: ref.ID})
 		}
 	}
@@ -104,7 +105,7 @@ func (r *Router) workloadEstimate(ctx context.Context, res *Result, w *advice.Wo
 	rep.Table = t
 	rep.Notes = append(rep.Notes, r.reportedLine(ref, en))
 	if unverified {
-		rep.Notes = append(rep.Notes, unverifiedPriceNote(en))
+		rep.Notes = append(rep.Notes, render.UnverifiedPriceNote(en))
 	}
 	rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en, "时长按各卡 BF16 算力相对 %s 换算（范围：完全按算力到只快一半的平方根），含 %.0f 分钟环境准备；只算 GPU 费，数据盘另计。换数据量或轮数就按比例放大。",
 		"Hours scale with each card's BF16 TFLOPS against the %s (range: fully compute-bound to the square root of the speed-up) plus %.0f min of setup; GPU time only, disk extra. Scale with your data size and epochs."),
