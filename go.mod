@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/BobuSumisu/aho-corasick v1.0.3
+	github.com/cenkalti/backoff/v5 v5.0.3
 	github.com/eatmoreapple/openwechat v1.4.10
 	github.com/goccy/go-yaml v1.19.2
 	github.com/larksuite/oapi-sdk-go/v3 v3.5.4
@@ -27,7 +28,6 @@ require (
 	git.sr.ht/~sbinet/gg v0.7.0 // indirect
 	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
 	github.com/beorn7/perks v1.0.1 // indirect
-	github.com/cenkalti/backoff/v5 v5.0.3 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/clipperhouse/uax29/v2 v2.2.0 // indirect
 	github.com/gogo/protobuf v1.3.2 // indirect

@@ -236,12 +236,14 @@ func (a *App) startJobs(ctx context.Context, chans chat.Channels, m *Metrics) (s
 			return stop, fmt.Errorf("stock.poll.schedule: %w", err)
 		}
 	}
-	if spec := a.Cfg.Storage.DigestSchedule; spec != "" {
+	// The digest and the budgets read the store; without it (serve runs
+	// on when the store could not be opened) they do not run.
+	if spec := a.Cfg.Storage.DigestSchedule; spec != "" && a.Store != nil {
 		if err := s.Add(ctx, spec, a.NewDigestJob(sendTo(chans)).Run); err != nil {
 			return stop, fmt.Errorf("storage.digest_schedule: %w", err)
 		}
 	}
-	if len(a.Cfg.Storage.Budgets) > 0 {
+	if len(a.Cfg.Storage.Budgets) > 0 && a.Store != nil {
 		if err := s.Add(ctx, "@hourly", a.NewBudgetJob(sendTo(chans)).Run); err != nil {
 			return stop, err
 		}

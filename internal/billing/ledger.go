@@ -258,8 +258,10 @@ func (r *costReplay) event(e StorageEvent) {
 	}
 	if e.Action == ActionRemove {
 		if d, ok := r.disks[key]; ok {
-			for _, acc := range r.acc {
-				if c := acc[key]; c != nil {
+			for i, acc := range r.acc {
+				// Its state at the removal, in the periods it falls in
+				// (an earlier period keeps the state at its own end).
+				if c := acc[key]; c != nil && e.Time.Before(r.periods[i].to) {
 					c.DiskState = *d
 				}
 			}

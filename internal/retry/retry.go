@@ -18,9 +18,11 @@ import (
 type Policy struct {
 	// Tries is the most attempts, the first included (default 3).
 	Tries int
-	// Initial is the first wait (default 200 ms); later waits double, with
-	// ±50% jitter, up to Max (default 5 s).
+	// Initial is the first wait (default 200 ms); later waits double up to
+	// Max (default 5 s), each spread by ±Jitter of itself (default 0.25) so
+	// callers do not retry in step.
 	Initial, Max time.Duration
+	Jitter       float64
 }
 
 // Verdict is what a Classify function says of an error.
@@ -44,6 +46,10 @@ func Do(ctx context.Context, p Policy, op func(ctx context.Context) error, class
 	}
 	b := backoff.NewExponentialBackOff()
 	b.InitialInterval, b.MaxInterval, b.Multiplier = or(p.Initial, 200*time.Millisecond), or(p.Max, 5*time.Second), 2
+	b.RandomizationFactor = 0.25
+	if p.Jitter > 0 && p.Jitter < 1 {
+		b.RandomizationFactor = p.Jitter
+	}
 	var last error
 	_, err := backoff.Retry(ctx, func() (struct{}, error) {
 		err := op(ctx)

@@ -315,6 +315,11 @@ func (b *Board) fetchRetrying(ctx context.Context, p Provider) ([]Offer, error) 
 	}, func(err error) retry.Verdict {
 		return retry.Verdict{Retry: transient(err), After: RetryAfter(err)}
 	})
+	if err != nil && last != nil && ctx.Err() != nil {
+		// The timeout ended a wait to retry: what failed is the last
+		// answer (a 502, a rate limit), and that is what answers name.
+		err = last
+	}
 	if err != nil && !errors.Is(err, ErrPartial) {
 		return nil, err
 	}

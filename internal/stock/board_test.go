@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -287,5 +288,19 @@ func TestBoardHonoursRetryAfter(t *testing.T) {
 				t.Errorf("reason %q, want rate_limited", snap.Providers[0].Reason)
 			}
 		})
+	}
+}
+
+// TestBoardTimeoutWhileRetrying: a fetch that fails with a server error
+// and then runs out of time while waiting to retry is reported as the
+// server error, not as a timeout.
+func TestBoardTimeoutWhileRetrying(t *testing.T) {
+	p := &scripted{name: "p", fn: func(context.Context) ([]stock.Offer, error) {
+		return nil, fmt.Errorf("p: HTTP 502: %w", stock.ErrServer)
+	}}
+	b := stock.NewBoard([]stock.Provider{p}, stock.BoardOptions{Timeout: 150 * time.Millisecond, Retries: 3, Backoff: time.Second, Log: slog.New(slog.DiscardHandler)})
+	ps := b.Refresh(context.Background()).Providers[0]
+	if ps.Reason != stock.ReasonServer || !strings.Contains(ps.Err, "502") {
+		t.Errorf("reason %q, error %q; want server_error naming the 502", ps.Reason, ps.Err)
 	}
 }

@@ -37,6 +37,9 @@ const (
 // maxTries is how often Send tries one part before giving up.
 const maxTries = 3
 
+// maxRetryAfter caps how long a send waits out Feishu's rate-limit reset.
+const maxRetryAfter = time.Minute
+
 // APIError is a non-zero answer from the open platform.
 type APIError struct {
 	// Status is the HTTP status, Code and Msg Feishu's error code and
@@ -273,8 +276,10 @@ func (b *Bot) callError(tok string, apiResp *larkcore.ApiResp, status, code int,
 	ae := &APIError{Status: status, Code: code, Msg: msg}
 	if apiResp != nil {
 		ae.LogID = apiResp.RequestId()
-		if s, err := strconv.Atoi(strings.TrimSpace(apiResp.Header.Get("x-ogw-ratelimit-reset"))); err == nil && s > 0 && s <= 3600 {
-			ae.RetryAfter = time.Duration(s) * time.Second
+		if s, err := strconv.Atoi(strings.TrimSpace(apiResp.Header.Get("x-ogw-ratelimit-reset"))); err == nil && s > 0 {
+			// At most a minute: a longer wait would hold an alert (and the
+			// poll behind it); the send then fails and is retried later.
+			ae.RetryAfter = min(time.Duration(s)*time.Second, maxRetryAfter)
 		}
 	}
 	if tokenInvalid(code) {

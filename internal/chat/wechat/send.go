@@ -172,7 +172,7 @@ func (b *Bot) sendText(ctx context.Context, s *session, to, chatName, text strin
 		return fmt.Errorf("wechat: send to %q: rate limiter: %w", chatName, err)
 	}
 	tries := 0
-	err := retry.Do(ctx, retry.Policy{Tries: maxSendTries, Initial: b.sendBackoff}, func(ctx context.Context) error {
+	err := retry.Do(ctx, retry.Policy{Tries: maxSendTries, Initial: b.sendBackoff, Max: 4 * b.sendBackoff}, func(ctx context.Context) error {
 		if tries++; tries > 1 {
 			b.log.Warn("wechat: WeChat says messages are too frequent; retrying", "chat", chatName, "attempt", tries)
 		}
