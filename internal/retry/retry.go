@@ -9,6 +9,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/cenkalti/backoff/v5"
@@ -97,3 +100,23 @@ type afterError struct {
 
 func (e *afterError) Error() string   { return e.err.Error() }
 func (e *afterError) Unwrap() []error { return []error{e.err, e.ra} }
+
+// ParseAfter reads a Retry-After value: seconds ("12") or an HTTP date,
+// capped at limit (no cap when limit is 0); 0 when it is absent, bad or
+// already past.
+func ParseAfter(v string, limit time.Duration) time.Duration {
+	v = strings.TrimSpace(v)
+	var d time.Duration
+	if n, err := strconv.Atoi(v); err == nil && n > 0 && n < 86400*7 {
+		d = time.Duration(n) * time.Second
+	} else if t, err := http.ParseTime(v); err == nil {
+		d = time.Until(t).Round(time.Second)
+	}
+	if d <= 0 {
+		return 0
+	}
+	if limit > 0 {
+		d = min(d, limit)
+	}
+	return d
+}

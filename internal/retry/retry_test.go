@@ -3,6 +3,7 @@ package retry_test
 import (
 	"context"
 	"errors"
+	"net/http"
 	"testing"
 	"time"
 
@@ -61,5 +62,27 @@ func TestDo(t *testing.T) {
 				t.Errorf("took %v, want %v–%v", took, c.minWait, c.maxWait)
 			}
 		})
+	}
+}
+
+func TestParseAfter(t *testing.T) {
+	soon := time.Now().Add(90 * time.Second).UTC().Format(http.TimeFormat)
+	cases := []struct {
+		v        string
+		limit    time.Duration
+		min, max time.Duration
+	}{
+		{"12", 0, 12 * time.Second, 12 * time.Second},
+		{"120", time.Minute, time.Minute, time.Minute},
+		{soon, 0, 80 * time.Second, 91 * time.Second},
+		{"Wed, 21 Oct 2015 07:28:00 GMT", 0, 0, 0},
+		{"soon", 0, 0, 0},
+		{"", 0, 0, 0},
+		{"-5", 0, 0, 0},
+	}
+	for _, c := range cases {
+		if got := retry.ParseAfter(c.v, c.limit); got < c.min || got > c.max {
+			t.Errorf("ParseAfter(%q, %v) = %v, want %v–%v", c.v, c.limit, got, c.min, c.max)
+		}
 	}
 }

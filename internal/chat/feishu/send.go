@@ -321,8 +321,10 @@ func renderTexts(r chat.Reply, mentions []string) []string {
 		prefix.WriteString(`<at user_id="` + id + `"></at> `)
 	}
 	body := strings.TrimRight(chat.PlainText(r), "\n")
-	limit := MaxTextRunes - utf8.RuneCountInString(prefix.String())
-	parts := splitLines(body, max(limit, 200), MaxTextBytes/8)
+	// The first part keeps room for the @mentions. A part of MaxTextRunes
+	// runes is at most 16 KB, well under MaxTextBytes.
+	first := max(MaxTextRunes-utf8.RuneCountInString(prefix.String()), 200)
+	parts := chat.SplitText(body, chat.SplitOptions{Budget: MaxTextRunes, First: first, Cost: chat.RuneCost})
 	out := make([]string, 0, len(parts))
 	for i, p := range parts {
 		if i == 0 {
@@ -331,48 +333,6 @@ func renderTexts(r chat.Reply, mentions []string) []string {
 		out = append(out, marshal(map[string]string{"text": p}))
 	}
 	return out
-}
-
-// splitLines cuts s into parts of at most maxRunes runes and maxBytes
-// bytes, at line boundaries where possible (a longer line is cut between
-// runes). Blank parts are dropped.
-func splitLines(s string, maxRunes, maxBytes int) []string {
-	var parts []string
-	var cur strings.Builder
-	curRunes := 0
-	flush := func() {
-		if p := strings.TrimRight(cur.String(), "\n"); strings.TrimSpace(p) != "" {
-			parts = append(parts, p)
-		}
-		cur.Reset()
-		curRunes = 0
-	}
-	for _, line := range strings.SplitAfter(s, "\n") {
-		n := utf8.RuneCountInString(line)
-		for n > maxRunes || len(line) > maxBytes {
-			// Cut an over-long line between runes.
-			cut, runes := 0, 0
-			for cut < len(line) && runes < maxRunes {
-				_, size := utf8.DecodeRuneInString(line[cut:])
-				if cut+size > maxBytes {
-					break
-				}
-				cut += size
-				runes++
-			}
-			flush()
-			cur.WriteString(line[:cut])
-			flush()
-			line, n = line[cut:], n-runes
-		}
-		if curRunes+n > maxRunes || cur.Len()+len(line) > maxBytes {
-			flush()
-		}
-		cur.WriteString(line)
-		curRunes += n
-	}
-	flush()
-	return parts
 }
 
 // Card JSON 2.0, built by hand: the SDK's larkcard package models only

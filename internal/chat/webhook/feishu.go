@@ -206,28 +206,28 @@ func (b *FeishuBot) overhead(m feishuMsg) int {
 // render turns a reply into messages, each under the body limit.
 func (b *FeishuBot) render(r chat.Reply, card bool) []feishuMsg {
 	if !card {
-		var segs []segment
+		var segs []chat.Segment
 		if m := feishuTextMentions(r.Mentions); m != "" {
-			segs = append(segs, segment{lines: []string{m}})
+			segs = append(segs, chat.Segment{Lines: []string{m}})
 		}
-		segs = append(segs, textSegment(chat.PlainText(r)))
+		segs = append(segs, chat.TextSegment(chat.PlainText(r)))
 		budget := feishuMaxBody - b.overhead(feishuMsg{MsgType: "text", Content: &feishuText{}})
 		var out []feishuMsg
-		for _, p := range split(segs, budget, jsonCost, false) {
+		for _, p := range chat.Split(segs, chat.SplitOptions{Budget: budget, Cost: jsonCost}) {
 			out = append(out, feishuMsg{MsgType: "text", Content: &feishuText{Text: p}})
 		}
 		return out
 	}
-	var segs []segment
+	var segs []chat.Segment
 	if m := feishuCardMentions(r.Mentions); m != "" {
-		segs = append(segs, segment{lines: []string{m}})
+		segs = append(segs, chat.Segment{Lines: []string{m}})
 	}
 	if len(r.Lines) > 0 {
-		segs = append(segs, textSegment(strings.Join(r.Lines, "\n")))
+		segs = append(segs, chat.TextSegment(strings.Join(r.Lines, "\n")))
 	}
 	segs = append(segs, markdownTable(r.Table))
 	if len(r.Notes) > 0 {
-		segs = append(segs, textSegment(strings.Join(r.Notes, "\n")))
+		segs = append(segs, chat.TextSegment(strings.Join(r.Notes, "\n")))
 	}
 	newCard := func(title, md string) *feishuCard {
 		c := &feishuCard{Schema: "2.0", Body: cardElements{Elements: []cardText{{Tag: "markdown", Content: md}}}}
@@ -238,7 +238,7 @@ func (b *FeishuBot) render(r chat.Reply, card bool) []feishuMsg {
 	}
 	title := truncate(oneLine(r.Title), maxCardTitle)
 	budget := feishuMaxBody - b.overhead(feishuMsg{MsgType: "interactive", Card: newCard(title, "")})
-	parts := split(segs, budget, jsonCost, true)
+	parts := chat.Split(segs, chat.SplitOptions{Budget: budget, Cost: jsonCost, Gap: true})
 	out := make([]feishuMsg, len(parts))
 	for i, p := range parts {
 		t := title
@@ -252,7 +252,7 @@ func (b *FeishuBot) render(r chat.Reply, card bool) []feishuMsg {
 
 // markdownTable renders a table in GitHub markdown, which card JSON 2.0
 // markdown renders; the header rows repeat in every part.
-func markdownTable(t *chat.Table) segment {
+func markdownTable(t *chat.Table) chat.Segment {
 	cols := len(t.Header)
 	for _, r := range t.Rows {
 		cols = max(cols, len(r))
@@ -272,9 +272,9 @@ func markdownTable(t *chat.Table) segment {
 		return b.String()
 	}
 	sep := "|" + strings.Repeat(" --- |", cols)
-	sg := segment{head: []string{row(t.Header), sep}}
+	sg := chat.Segment{Head: []string{row(t.Header), sep}}
 	for _, r := range t.Rows {
-		sg.lines = append(sg.lines, row(r))
+		sg.Lines = append(sg.Lines, row(r))
 	}
 	return sg
 }

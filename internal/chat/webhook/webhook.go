@@ -22,11 +22,11 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/retry"
 )
 
@@ -193,15 +193,6 @@ type transportError struct{ err error }
 func (e *transportError) Error() string { return e.err.Error() }
 func (e *transportError) Unwrap() error { return e.err }
 
-// scrubbed hides secrets from an error's text while keeping it unwrappable.
-type scrubbed struct {
-	msg string
-	err error
-}
-
-func (e *scrubbed) Error() string { return e.msg }
-func (e *scrubbed) Unwrap() error { return e.err }
-
 // sender is what FeishuBot and WeCom share: the HTTP post with rate limit,
 // timeout and retries, and error redaction.
 type sender struct {
@@ -303,29 +294,19 @@ func (s *sender) wrap(err error, format string, args ...any) error {
 		return nil
 	}
 	err = fmt.Errorf("%s webhook %s: %s: %w", s.platform, s.redacted, fmt.Sprintf(format, args...), err)
-	msg := err.Error()
-	for _, sec := range s.secrets {
-		if len(sec) >= 4 {
-			msg = strings.ReplaceAll(msg, sec, "***")
+	return chat.Redact(err, func(msg string) string {
+		for _, sec := range s.secrets {
+			if len(sec) >= 4 {
+				msg = strings.ReplaceAll(msg, sec, "***")
+			}
 		}
-	}
-	return &scrubbed{msg: msg, err: err}
+		return msg
+	})
 }
 
+// retryAfter is a response's Retry-After, at most maxRetryAfter.
 func retryAfter(h http.Header) time.Duration {
-	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
-		return 0
-	}
-	if n, err := strconv.Atoi(v); err == nil && n > 0 {
-		return min(time.Duration(n)*time.Second, maxRetryAfter)
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		if d := time.Until(t); d > 0 {
-			return min(d, maxRetryAfter)
-		}
-	}
-	return 0
+	return retry.ParseAfter(h.Get("Retry-After"), maxRetryAfter)
 }
 
 // snippet is the start of an unexpected response body, for an error.
@@ -415,9 +396,6 @@ func jsonCost(s string) int {
 	}
 	return len(b) - 2
 }
-
-// byteCost is the UTF-8 length of s.
-func byteCost(s string) int { return len(s) }
 
 // limiter allows at most n requests in any window of length per, for each
 // of its rules, by keeping the times of the latest requests.

@@ -237,48 +237,6 @@ func TestEmptyReplySendsNothing(t *testing.T) {
 	}
 }
 
-func TestSplit(t *testing.T) {
-	long := strings.Repeat("长", 50) // 150 bytes
-	for _, tc := range []struct {
-		name   string
-		segs   []segment
-		budget int
-		gap    bool
-		want   []string
-	}{
-		{"fits", []segment{textSegment("a\nb\nc")}, 100, false, []string{"a\nb\nc"}},
-		{"line boundaries", []segment{textSegment("aaaa\nbbbb\ncccc")}, 9, false, []string{"aaaa\nbbbb", "cccc"}},
-		{"gap between segments", []segment{textSegment("a"), textSegment("b")}, 100, true, []string{"a\n\nb"}},
-		{"gap dropped at part start", []segment{textSegment("aaaa"), textSegment("bbbb")}, 8, true, []string{"aaaa", "bbbb"}},
-		{"head repeated", []segment{{head: []string{"H"}, lines: []string{"r1", "r2", "r3"}}}, 8, false, []string{"H\nr1\nr2", "H\nr3"}},
-		{"long line cut at runes", []segment{textSegment(long)}, 64, false, nil},
-		{"empty", []segment{textSegment(""), textSegment("\n\n")}, 10, true, nil},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got := split(tc.segs, tc.budget, byteCost, tc.gap)
-			for _, p := range got {
-				if len(p) > tc.budget {
-					t.Errorf("part %q over budget %d", p, tc.budget)
-				}
-			}
-			if tc.name == "long line cut at runes" {
-				if strings.Join(got, "") != long || len(got) < 3 {
-					t.Fatalf("cut: %q", got)
-				}
-				for _, p := range got {
-					if strings.ContainsRune(p, '\uFFFD') {
-						t.Fatalf("cut inside a rune: %q", p)
-					}
-				}
-				return
-			}
-			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
-				t.Fatalf("got %q, want %q", got, tc.want)
-			}
-		})
-	}
-}
-
 func TestJSONCost(t *testing.T) {
 	for s, want := range map[string]int{"ab": 2, `"`: 2, "\n": 2, "中": 3, "<at>": 4, "\x01": 6, "\u2028": 6} {
 		if got := jsonCost(s); got != want {

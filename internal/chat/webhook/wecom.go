@@ -108,7 +108,7 @@ func (w *WeCom) render(r chat.Reply) []wecomMsg {
 			}
 			mentioned = append(mentioned, id)
 		}
-		parts := split([]segment{textSegment(chat.PlainText(r))}, wecomMaxText, byteCost, false)
+		parts := chat.SplitText(chat.PlainText(r), chat.SplitOptions{Budget: wecomMaxText, Cost: chat.ByteCost})
 		out := make([]wecomMsg, len(parts))
 		for i, p := range parts {
 			out[i] = wecomMsg{MsgType: "text", Text: &wecomText{Content: p}}
@@ -118,31 +118,31 @@ func (w *WeCom) render(r chat.Reply) []wecomMsg {
 		}
 		return out
 	}
-	var segs []segment
+	var segs []chat.Segment
 	if len(ids) > 0 {
 		tags := make([]string, len(ids))
 		for i, id := range ids {
 			tags[i] = "<@" + id + ">"
 		}
-		segs = append(segs, segment{lines: []string{strings.Join(tags, " ")}})
+		segs = append(segs, chat.Segment{Lines: []string{strings.Join(tags, " ")}})
 	}
 	if t := oneLine(r.Title); t != "" {
-		segs = append(segs, segment{lines: []string{"**" + t + "**"}})
+		segs = append(segs, chat.Segment{Lines: []string{"**" + t + "**"}})
 	}
 	if len(r.Lines) > 0 {
-		segs = append(segs, textSegment(strings.Join(r.Lines, "\n")))
+		segs = append(segs, chat.TextSegment(strings.Join(r.Lines, "\n")))
 	}
 	segs = append(segs, wecomTableList(r.Table))
 	if len(r.Notes) > 0 {
-		var sg segment
+		var sg chat.Segment
 		for _, n := range r.Notes {
 			for _, l := range strings.Split(strings.TrimRight(n, "\n"), "\n") {
-				sg.lines = append(sg.lines, `<font color="comment">`+l+`</font>`)
+				sg.Lines = append(sg.Lines, `<font color="comment">`+l+`</font>`)
 			}
 		}
 		segs = append(segs, sg)
 	}
-	parts := split(segs, wecomMaxMarkdown, byteCost, true)
+	parts := chat.Split(segs, chat.SplitOptions{Budget: wecomMaxMarkdown, Cost: chat.ByteCost, Gap: true})
 	out := make([]wecomMsg, len(parts))
 	for i, p := range parts {
 		out[i] = wecomMsg{MsgType: "markdown", Markdown: &wecomMarkdown{Content: p}}
@@ -152,8 +152,8 @@ func (w *WeCom) render(r chat.Reply) []wecomMsg {
 
 // wecomTableList renders a table as a markdown list, one row an item: the
 // first cell in bold, then "header: value" for the other non-empty cells.
-func wecomTableList(t *chat.Table) segment {
-	var sg segment
+func wecomTableList(t *chat.Table) chat.Segment {
+	var sg chat.Segment
 	for _, row := range t.Rows {
 		var cells []string
 		for i, c := range row {
@@ -171,7 +171,7 @@ func wecomTableList(t *chat.Table) segment {
 			}
 		}
 		if len(cells) > 0 {
-			sg.lines = append(sg.lines, "- "+strings.Join(cells, " · "))
+			sg.Lines = append(sg.Lines, "- "+strings.Join(cells, " · "))
 		}
 	}
 	return sg

@@ -3,6 +3,8 @@ package wechat
 import (
 	"regexp"
 	"strings"
+
+	"github.com/labgpu/bot/internal/chat"
 )
 
 // queryRE matches a URL's query string. openwechat's network errors
@@ -19,18 +21,6 @@ func redactText(s string) string {
 	return queryRE.ReplaceAllString(s, "$1?[redacted]")
 }
 
-// redactedError is an error whose text has its URLs' query strings
-// removed; errors.Is and errors.As still see the original.
-type redactedError struct{ err error }
-
-func (e redactedError) Error() string { return redactText(e.err.Error()) }
-func (e redactedError) Unwrap() error { return e.err }
-
-// redact wraps err so that its text carries no session credentials; nil
-// stays nil.
-func redact(err error) error {
-	if err == nil {
-		return nil
-	}
-	return redactedError{err}
-}
+// redact wraps err so that its text carries no session credentials
+// (chat.Redact); nil stays nil.
+func redact(err error) error { return chat.Redact(err, redactText) }

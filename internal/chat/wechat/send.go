@@ -77,71 +77,11 @@ func renderParts(r chat.Reply, prefix string, maxRunes int) []string {
 	}
 	limit := max(maxRunes, 1)
 	first := max(limit-utf8.RuneCountInString(prefix), 1)
-	parts := splitLines(body, first, limit)
+	parts := chat.SplitText(body, chat.SplitOptions{Budget: limit, First: first, Cost: chat.RuneCost})
 	if len(parts) > 0 {
 		parts[0] = prefix + parts[0]
 	}
 	return parts
-}
-
-// splitLines cuts s into parts of at most firstMax runes (the first part)
-// and maxRunes runes (the others), at line boundaries where possible; a
-// line too long for a part is cut between runes. Blank parts are dropped,
-// and so are the line breaks at a cut.
-func splitLines(s string, firstMax, maxRunes int) []string {
-	var parts []string
-	var cur []string
-	curRunes := 0
-	limit := func() int {
-		if len(parts) == 0 {
-			return firstMax
-		}
-		return maxRunes
-	}
-	flush := func() {
-		p := strings.Join(cur, "\n")
-		if strings.TrimSpace(p) != "" {
-			parts = append(parts, p)
-		}
-		cur, curRunes = nil, 0
-	}
-	for _, line := range strings.Split(s, "\n") {
-		n := utf8.RuneCountInString(line)
-		need := n
-		if len(cur) > 0 {
-			need++ // the "\n" joining it
-		}
-		if curRunes+need <= limit() {
-			cur = append(cur, line)
-			curRunes += need
-			continue
-		}
-		if len(cur) > 0 {
-			flush()
-		}
-		for utf8.RuneCountInString(line) > limit() {
-			cut := runeOffset(line, limit())
-			cur = append(cur, line[:cut])
-			flush()
-			line = line[cut:]
-		}
-		cur = append(cur, line)
-		curRunes = utf8.RuneCountInString(line)
-	}
-	flush()
-	return parts
-}
-
-// runeOffset returns the byte offset of rune n in s.
-func runeOffset(s string, n int) int {
-	i := 0
-	for off := range s {
-		if i == n {
-			return off
-		}
-		i++
-	}
-	return len(s)
 }
 
 // sendParts sends the parts, in order, to the chat with UserName to. It

@@ -12,40 +12,6 @@ import (
 	"github.com/labgpu/bot/internal/chat"
 )
 
-func TestSplitLines(t *testing.T) {
-	long := strings.Repeat("算", 25)
-	cases := []struct {
-		name       string
-		in         string
-		first, max int
-		want       []string
-	}{
-		{"fits", "a\nb", 10, 10, []string{"a\nb"}},
-		{"at line boundaries", "aaaa\nbbbb\ncccc", 9, 9, []string{"aaaa\nbbbb", "cccc"}},
-		{"smaller first part", "aaaa\nbbbb\ncccc", 4, 9, []string{"aaaa", "bbbb\ncccc"}},
-		{"long line cut between runes", long, 10, 10, []string{strings.Repeat("算", 10), strings.Repeat("算", 10), strings.Repeat("算", 5)}},
-		{"blank parts dropped", "a\n\n\n\nb", 1, 1, []string{"a", "b"}},
-		{"blank lines kept inside a part", "a\n\nb", 10, 10, []string{"a\n\nb"}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			got := splitLines(c.in, c.first, c.max)
-			if fmt.Sprintf("%q", got) != fmt.Sprintf("%q", c.want) {
-				t.Errorf("splitLines = %q, want %q", got, c.want)
-			}
-			for i, p := range got {
-				limit := c.max
-				if i == 0 {
-					limit = c.first
-				}
-				if n := utf8.RuneCountInString(p); n > limit {
-					t.Errorf("part %d: %d runes > %d", i, n, limit)
-				}
-			}
-		})
-	}
-}
-
 func TestRenderParts(t *testing.T) {
 	r := chat.Reply{Title: "GPU 报价", Table: &chat.Table{Header: []string{"平台", "GPU", "价格"},
 		Rows: [][]string{{"AutoDL", "4090", "1.98"}, {"恒源云", "4090", "2.10"}}}, Notes: []string{"来源：官网"}}

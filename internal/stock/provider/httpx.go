@@ -20,6 +20,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/retry"
 	"github.com/labgpu/bot/internal/stock"
 )
 
@@ -168,21 +169,7 @@ func statusError(platform, method, path string, r *httpResult) *APIError {
 	return e
 }
 
-func parseRetryAfter(s string) time.Duration {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return 0
-	}
-	if n, err := strconv.Atoi(s); err == nil && n > 0 && n < 86400*7 {
-		return time.Duration(n) * time.Second
-	}
-	if t, err := http.ParseTime(s); err == nil {
-		if d := time.Until(t); d > 0 {
-			return d.Round(time.Second)
-		}
-	}
-	return 0
-}
+func parseRetryAfter(s string) time.Duration { return retry.ParseAfter(s, 0) }
 
 // snippet is the start of a body for an error message: one line, valid
 // UTF-8, at most 200 bytes.
