@@ -440,12 +440,28 @@ func oneLine(s string) string {
 
 // Validate checks values and names the offending key.
 func (c Config) Validate() error {
+	for _, check := range []func() error{c.validateBasics, c.validateFeishu, c.validateWebhooks, c.validateWeChat, c.validateSchedules,
+		c.validateWeChatAdmin, c.validateStore, c.validateAlerts, c.validateStock, c.validateLogAndChat} {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validateBasics checks data_dir and the catalog.
+func (c Config) validateBasics() error {
 	if strings.TrimSpace(c.DataDir) == "" {
 		return errors.New("data_dir: must not be empty")
 	}
 	if c.Catalog.FXUSDCNY < 0 {
 		return errors.New("catalog.fx_usd_cny: must be positive")
 	}
+	return nil
+}
+
+// validateFeishu checks the Feishu app.
+func (c Config) validateFeishu() error {
 	switch c.Feishu.Mode {
 	case "webhook", "websocket":
 	default:
@@ -465,6 +481,11 @@ func (c Config) Validate() error {
 			return errors.New("feishu.verification_token: empty (set FEISHU_VERIFICATION_TOKEN)")
 		}
 	}
+	return nil
+}
+
+// validateWebhooks checks the push-only webhooks: named once each, a known kind, a URL.
+func (c Config) validateWebhooks() error {
 	seenHook := map[string]bool{}
 	for i, w := range c.Webhooks {
 		key := fmt.Sprintf("webhooks[%d]", i)
@@ -479,6 +500,11 @@ func (c Config) Validate() error {
 			return fmt.Errorf("%s.url: not an http(s) URL", key)
 		}
 	}
+	return nil
+}
+
+// validateWeChat checks the WeChat groups, the QR code path and the HTTP address.
+func (c Config) validateWeChat() error {
 	for i, g := range c.WeChat.Groups {
 		if strings.TrimSpace(g) == "" {
 			return fmt.Errorf("wechat.groups[%d]: empty group name (leave the list empty, or use \"*\", for all groups)", i)
@@ -492,6 +518,11 @@ func (c Config) Validate() error {
 	if _, _, err := net.SplitHostPort(c.HTTP.Addr); err != nil {
 		return fmt.Errorf("http.addr: %q is not host:port (e.g. :8080)", c.HTTP.Addr)
 	}
+	return nil
+}
+
+// validateSchedules checks the poll and digest schedules (through jobs) and the storage budgets, prices and labs.
+func (c Config) validateSchedules() error {
 	if sc := c.Stock.Poll.Schedule; sc != "" {
 		// The platforms ask for gentle polling (stock-apis.md: at least
 		// 30 s per platform); cron specs are at least a minute apart.
@@ -526,12 +557,17 @@ func (c Config) Validate() error {
 			seenChat[ch] = lab
 		}
 	}
+	return nil
+}
+
+// validateWeChatAdmin checks the chat WeChat notices go to.
+func (c Config) validateWeChatAdmin() error {
 	if a := c.WeChat.Admin; a != "" {
 		ch, id, ok := strings.Cut(a, "/")
 		switch {
 		case !ok || id == "":
 			return fmt.Errorf("wechat.admin: %q is not <channel>/<chat id>, e.g. webhook/ops", a)
-		case ch == "webhook" && !seenHook[id]:
+		case ch == "webhook" && !c.hasWebhook(id):
 			return fmt.Errorf("wechat.admin: no webhook named %q", id)
 		case ch == "feishu" && c.Feishu.AppID == "":
 			return fmt.Errorf("wechat.admin: %q needs the Feishu app (feishu.app_id)", a)
@@ -539,6 +575,11 @@ func (c Config) Validate() error {
 			return fmt.Errorf("wechat.admin: channel %q is not webhook or feishu", ch)
 		}
 	}
+	return nil
+}
+
+// validateStore checks the store.
+func (c Config) validateStore() error {
 	switch c.Store.Kind {
 	case "embedded", "redis":
 	default:
@@ -549,6 +590,11 @@ func (c Config) Validate() error {
 			return fmt.Errorf("store.redis_url: not a redis:// URL")
 		}
 	}
+	return nil
+}
+
+// validateAlerts checks the time zone, retries and the alert policy.
+func (c Config) validateAlerts() error {
 	if _, err := time.LoadLocation(c.Stock.Poll.Timezone); err != nil {
 		return fmt.Errorf("stock.poll.timezone: %q is not a time zone such as Asia/Shanghai", c.Stock.Poll.Timezone)
 	}
@@ -566,6 +612,11 @@ func (c Config) Validate() error {
 			return fmt.Errorf("alerts.quiet_hours[%s]: %w", chat, err)
 		}
 	}
+	return nil
+}
+
+// validateStock checks the durations, timeouts and provider URLs.
+func (c Config) validateStock() error {
 	for key, d := range map[string]Duration{"stock.timeout": c.Stock.Timeout, "stock.max_age": c.Stock.MaxAge, "stock.interim_after": c.Stock.InterimAfter, "stock.poll.jitter": c.Stock.Poll.Jitter, "alerts.cooldown": c.Alerts.Cooldown,
 		"stock.providers.autodl.timeout": c.Stock.Providers.AutoDL.Timeout, "stock.providers.vastai.timeout": c.Stock.Providers.VastAI.Timeout,
 		"stock.providers.gpushare.timeout": c.Stock.Providers.GPUShare.Timeout, "stock.providers.matpool.timeout": c.Stock.Providers.Matpool.Timeout,
@@ -598,6 +649,11 @@ func (c Config) Validate() error {
 	if p.AutoDL.Timeout.D() < 0 || p.VastAI.Timeout.D() < 0 {
 		return errors.New("stock.providers.*.timeout: must not be negative")
 	}
+	return nil
+}
+
+// validateLogAndChat checks the log level and the chat language.
+func (c Config) validateLogAndChat() error {
 	switch c.Log.Level {
 	case "debug", "info", "warn", "error":
 	default:
@@ -609,6 +665,16 @@ func (c Config) Validate() error {
 		return fmt.Errorf("chat.language: %q is not zh or en", c.Chat.Language)
 	}
 	return nil
+}
+
+// hasWebhook reports whether a webhook of that name is configured.
+func (c Config) hasWebhook(name string) bool {
+	for _, w := range c.Webhooks {
+		if w.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 func checkURL(key, s string) error {
