@@ -77,17 +77,42 @@ type ProcessResult struct {
 // both send it.
 func (a *Alerter) Process(ctx context.Context, snap Snapshot, now time.Time) (ProcessResult, error) {
 	var res ProcessResult
+	subs, recs, err := a.load(ctx)
+	res.Subscriptions = len(subs)
+	if err != nil || len(subs) == 0 {
+		return res, err
+	}
+	ps := &pass{a: a, now: now, res: &res, ttl: a.claimTTL()}
+	byChat := ps.decide(ctx, NewIndex(snap), subs, recs)
+	chats := make([]string, 0, len(byChat))
+	for k := range byChat {
+		chats = append(chats, k)
+	}
+	sort.Strings(chats)
+	for _, chat := range chats {
+		ps.sendChat(ctx, chat, byChat[chat])
+	}
+	if len(ps.updates) > 0 {
+		if err := a.Log.PutNotifyRecords(ctx, ps.updates); err != nil {
+			return res, fmt.Errorf("alerts: write notification log: %w", err)
+		}
+	}
+	return res, nil
+}
+
+// load reads the subscriptions and their notification records; entries
+// that do not decode are skipped with a warning (their subscription starts
+// afresh), not the whole list.
+func (a *Alerter) load(ctx context.Context) ([]Subscription, map[string]NotifyRecord, error) {
 	subs, err := a.Subs.Subscriptions(ctx)
 	if err != nil {
 		if len(subs) == 0 {
-			return res, fmt.Errorf("alerts: list subscriptions: %w", err)
+			return nil, nil, fmt.Errorf("alerts: list subscriptions: %w", err)
 		}
-		// Some entries did not decode: go on with the others.
 		a.logger().Warn("alerts: some subscriptions unreadable", "err", err)
 	}
-	res.Subscriptions = len(subs)
 	if len(subs) == 0 {
-		return res, nil
+		return subs, nil, nil
 	}
 	ids := make([]string, len(subs))
 	for i, s := range subs {
@@ -96,116 +121,132 @@ func (a *Alerter) Process(ctx context.Context, snap Snapshot, now time.Time) (Pr
 	recs, err := a.Log.NotifyRecords(ctx, ids)
 	if err != nil {
 		if recs == nil {
-			return res, fmt.Errorf("alerts: read notification log: %w", err)
+			return subs, nil, fmt.Errorf("alerts: read notification log: %w", err)
 		}
-		// A record that does not decode is skipped, not its whole log;
-		// its subscription starts afresh.
 		a.logger().Warn("alerts: some notification records unreadable", "err", err)
 	}
-	ix := NewIndex(snap)
-	type pending struct {
-		item AlertItem
-		prev NotifyRecord
-		next NotifyRecord
+	return subs, recs, nil
+}
+
+// claimTTL is how long an alert's claim lasts: a day, at least the
+// cooldown.
+func (a *Alerter) claimTTL() time.Duration {
+	ttl := a.ClaimTTL
+	if ttl <= 0 {
+		ttl = 24 * time.Hour
 	}
+	return max(ttl, a.Policy.Cooldown)
+}
+
+// pass is one Process run: its result and the records to write.
+type pass struct {
+	a       *Alerter
+	now     time.Time
+	ttl     time.Duration
+	res     *ProcessResult
+	updates []NotifyRecord
+}
+
+// pending is an alert item decided to go out, with its records before and
+// after.
+type pending struct {
+	item AlertItem
+	prev NotifyRecord
+	next NotifyRecord
+}
+
+// decide observes every subscription and returns the items to send by
+// chat; records that changed without an alert are queued as updates.
+func (ps *pass) decide(ctx context.Context, ix *Index, subs []Subscription, recs map[string]NotifyRecord) map[string][]pending {
 	byChat := map[string][]pending{}
-	var updates []NotifyRecord
 	for _, s := range subs {
 		prev := recs[s.ID]
 		prev.SubscriptionID = s.ID
 		o := ix.Observe(s)
-		d, next := Decide(prev, o, now, a.Policy)
+		d, next := Decide(prev, o, ps.now, ps.a.Policy)
 		if d.Notify {
 			byChat[s.ChatKey()] = append(byChat[s.ChatKey()], pending{item: AlertItem{Subscription: s, Reason: d.Reason, Offers: o.List()}, prev: prev, next: next})
 			continue
 		}
 		if next != prev {
-			updates = append(updates, next)
+			ps.updates = append(ps.updates, next)
 		}
 	}
-	chats := make([]string, 0, len(byChat))
-	for k := range byChat {
-		chats = append(chats, k)
-	}
-	sort.Strings(chats)
-	ttl := a.ClaimTTL
-	if ttl <= 0 {
-		ttl = 24 * time.Hour
-	}
-	if ttl < a.Policy.Cooldown {
-		ttl = a.Policy.Cooldown
-	}
-	for _, chat := range chats {
-		items := byChat[chat]
-		// Held items keep their observation but not the notification, so
-		// they are decided again at the next poll.
-		hold := func(p pending) {
-			r := p.next
-			r.Active, r.NotifiedAt, r.NotifiedPrice, r.Seq = p.prev.Active, p.prev.NotifiedAt, p.prev.NotifiedPrice, p.prev.Seq
-			updates = append(updates, r)
-			res.Held++
-		}
-		if a.muted(ctx, chat, now) {
-			for _, p := range items {
-				hold(p)
-			}
-			continue
-		}
-		alert := Alert{Channel: items[0].item.Subscription.Channel, ChatID: items[0].item.Subscription.ChatID, English: true, At: now}
-		var sent []pending
-		var keys []string
+	return byChat
+}
+
+// hold keeps an item's observation but not its notification, so it is
+// decided again at the next poll.
+func (ps *pass) hold(p pending) {
+	r := p.next
+	r.Active, r.NotifiedAt, r.NotifiedPrice, r.Seq = p.prev.Active, p.prev.NotifiedAt, p.prev.NotifiedPrice, p.prev.Seq
+	ps.updates = append(ps.updates, r)
+	ps.res.Held++
+}
+
+// sendChat claims a chat's items and sends them as one alert (held when
+// the chat is muted or the send fails), recording what went out at once.
+func (ps *pass) sendChat(ctx context.Context, chat string, items []pending) {
+	a := ps.a
+	if a.muted(ctx, chat, ps.now) {
 		for _, p := range items {
-			// One key per subscription and alert number: a second
-			// replica, or a retry after a failed log write, finds it
-			// taken. A failed send releases it.
-			key := fmt.Sprintf("alert:%s:%d", p.item.Subscription.ID, p.next.Seq)
-			ok, err := a.Log.ClaimAlert(ctx, key, ttl)
-			if err != nil {
-				a.logger().Warn("alerts: claim failed", "subscription", p.item.Subscription.ID, "err", err)
-				hold(p)
-				continue
-			}
-			if !ok {
-				// Another replica sends it and records it.
-				res.Held++
-				continue
-			}
-			alert.Items = append(alert.Items, p.item)
-			alert.English = alert.English && p.item.Subscription.English
-			sent = append(sent, p)
-			keys = append(keys, key)
+			ps.hold(p)
 		}
-		if len(alert.Items) == 0 {
+		return
+	}
+	alert, sent, keys := ps.claim(ctx, items)
+	if len(alert.Items) == 0 {
+		return
+	}
+	if err := a.Notifier.Notify(ctx, alert); err != nil {
+		a.logger().Warn("alerts: send failed; will retry at the next poll", "chat", chat, "items", len(alert.Items), "err", err)
+		for i, p := range sent {
+			ps.hold(p)
+			if err := a.Log.ReleaseAlert(ctx, keys[i]); err != nil {
+				a.logger().Warn("alerts: release claim", "key", keys[i], "err", err)
+			}
+		}
+		return
+	}
+	ps.res.Alerts++
+	ps.res.Items += len(sent)
+	done := make([]NotifyRecord, 0, len(sent))
+	for _, p := range sent {
+		done = append(done, p.next)
+	}
+	if err := a.Log.PutNotifyRecords(ctx, done); err != nil {
+		a.logger().Error("alerts: sent but not recorded; the claims stop a repeat", "chat", chat, "err", err)
+	}
+}
+
+// claim takes one key per subscription and alert number (a second replica,
+// or a retry after a failed log write, finds it taken; a failed send
+// releases it) and builds the alert of the items claimed.
+func (ps *pass) claim(ctx context.Context, items []pending) (Alert, []pending, []string) {
+	first := items[0].item.Subscription
+	alert := Alert{Channel: first.Channel, ChatID: first.ChatID, English: true, At: ps.now}
+	var sent []pending
+	var keys []string
+	for _, p := range items {
+		key := fmt.Sprintf("alert:%s:%d", p.item.Subscription.ID, p.next.Seq)
+		ok, err := ps.a.Log.ClaimAlert(ctx, key, ps.ttl)
+		if err != nil {
+			ps.a.logger().Warn("alerts: claim failed", "subscription", p.item.Subscription.ID, "err", err)
+			ps.hold(p)
 			continue
 		}
-		alert.Key = strings.Join(keys, ",")
-		if err := a.Notifier.Notify(ctx, alert); err != nil {
-			a.logger().Warn("alerts: send failed; will retry at the next poll", "chat", chat, "items", len(alert.Items), "err", err)
-			for i, p := range sent {
-				hold(p)
-				if err := a.Log.ReleaseAlert(ctx, keys[i]); err != nil {
-					a.logger().Warn("alerts: release claim", "key", keys[i], "err", err)
-				}
-			}
+		if !ok {
+			// Another replica sends it and records it.
+			ps.res.Held++
 			continue
 		}
-		res.Alerts++
-		res.Items += len(sent)
-		// Record what went out right away, chat by chat.
-		var done []NotifyRecord
-		for _, p := range sent {
-			done = append(done, p.next)
-		}
-		if err := a.Log.PutNotifyRecords(ctx, done); err != nil {
-			a.logger().Error("alerts: sent but not recorded; the claims stop a repeat", "chat", chat, "err", err)
-		}
+		alert.Items = append(alert.Items, p.item)
+		alert.English = alert.English && p.item.Subscription.English
+		sent = append(sent, p)
+		keys = append(keys, key)
 	}
-	if len(updates) > 0 {
-		if err := a.Log.PutNotifyRecords(ctx, updates); err != nil {
-			return res, fmt.Errorf("alerts: write notification log: %w", err)
-		}
-	}
-	return res, nil
+	alert.Key = strings.Join(keys, ",")
+	return alert, sent, keys
 }
 
 func (a *Alerter) muted(ctx context.Context, chat string, now time.Time) bool {
