@@ -62,9 +62,11 @@ type Board struct {
 	providers []Provider
 	opt       BoardOptions
 
-	mu      sync.Mutex
-	last    map[string]ProviderSnapshot
-	refresh sync.Mutex
+	mu   sync.Mutex
+	last map[string]ProviderSnapshot
+	// examples is the example-row count last skipped per provider.
+	examples map[string]int
+	refresh  sync.Mutex
 }
 
 // NewBoard builds a board over providers.
@@ -176,7 +178,10 @@ func (b *Board) fetchOne(ctx context.Context, p Provider) (ps ProviderSnapshot) 
 	offers, dropped := sane(offers)
 	offers, examples := withoutPlaceholders(offers)
 	if examples > 0 {
-		b.opt.Log.Warn("stock: skipped example rows of an API's documentation", "provider", name, "count", examples)
+		if b.placeholdersChanged(name, examples) {
+			// Once per provider and count, not at every poll.
+			b.opt.Log.Warn("stock: skipped example rows of an API's documentation", "provider", name, "count", examples)
+		}
 		defer func() { ps.Placeholders = examples }()
 	}
 	if dropped > 0 {
@@ -285,6 +290,19 @@ func sane(offers []Offer) ([]Offer, int) {
 		out = append(out, o)
 	}
 	return out, dropped
+}
+
+// placeholdersChanged records how many example rows a provider's fetch
+// skipped and reports whether that differs from the last time.
+func (b *Board) placeholdersChanged(provider string, n int) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.examples == nil {
+		b.examples = map[string]int{}
+	}
+	changed := b.examples[provider] != n
+	b.examples[provider] = n
+	return changed
 }
 
 // withoutPlaceholders drops example rows (Placeholder).
