@@ -81,8 +81,7 @@ func (g *GPUShare) Fetch(ctx context.Context) ([]stock.Offer, error) {
 	h := bearer(g.o.Token)
 	h.Set("Origin", gpushareOrigin)
 	h.Set("Referer", gpushareReferer)
-	var out []stock.Offer
-	for page := 1; page <= GPUShareMaxPages; page++ {
+	return fetchPages(ctx, GPUShareMaxPages, GPUSharePageSize, func(ctx context.Context, page int) ([]stock.Offer, int, int, error) {
 		q := url.Values{
 			"models":     {"-1"},
 			"gpuName":    {""},
@@ -93,24 +92,13 @@ func (g *GPUShare) Fetch(ctx context.Context) ([]stock.Offer, error) {
 		method := http.MethodGet
 		r, err := doRequest(ctx, g.o.HTTPClient, gpusharePlatform, method, joinURL(g.o.BaseURL, gpushareListPath)+"?"+q.Encode(), gpushareListPath, h, nil)
 		if err != nil {
-			return nil, fmt.Errorf("%w (page %d)", err, page)
+			return nil, 0, 0, err
 		}
 		if r.status != http.StatusOK {
-			return nil, fmt.Errorf("%w (page %d)", gpushareStatusError(method, r), page)
+			return nil, 0, 0, gpushareStatusError(method, r)
 		}
-		offers, rows, total, err := parseGPUShare(g.c, r.body, at)
-		if err != nil {
-			return nil, fmt.Errorf("%w (page %d)", err, page)
-		}
-		out = append(out, offers...)
-		if rows == 0 {
-			break
-		}
-		if total >= 0 && page*GPUSharePageSize >= total || total < 0 && rows < GPUSharePageSize {
-			break
-		}
-	}
-	return out, nil
+		return parseGPUShare(g.c, r.body, at)
+	})
 }
 
 // gpushareStatusError words a non-200 answer; 401 means the session token

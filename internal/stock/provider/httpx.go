@@ -429,3 +429,27 @@ func httpDefaults(baseURL *string, def string, timeout *time.Duration, client **
 		*now = time.Now
 	}
 }
+
+// pageFunc fetches page n (1-based) of a paged machine list and returns
+// its offers, how many rows the page had and the list's total (-1 when the
+// answer does not say).
+type pageFunc func(ctx context.Context, n int) (offers []stock.Offer, rows, total int, err error)
+
+// fetchPages reads pages 1, 2, … of size pageSize until a page is empty,
+// the total is reached, a short page ends a list without a total, or
+// maxPages were read. Any failed page fails the whole fetch (a partial
+// list would read as sold out); its error names the page.
+func fetchPages(ctx context.Context, maxPages, pageSize int, page pageFunc) ([]stock.Offer, error) {
+	var out []stock.Offer
+	for n := 1; n <= maxPages; n++ {
+		offers, rows, total, err := page(ctx, n)
+		if err != nil {
+			return nil, fmt.Errorf("%w (page %d)", err, n)
+		}
+		out = append(out, offers...)
+		if rows == 0 || total >= 0 && n*pageSize >= total || total < 0 && rows < pageSize {
+			break
+		}
+	}
+	return out, nil
+}

@@ -102,8 +102,7 @@ func (p *Matpool) Fetch(ctx context.Context) ([]stock.Offer, error) {
 	at := p.o.Now()
 	h := bearer(token)
 	h.Set("x-matpool-user-id", user)
-	var out []stock.Offer
-	for page := 1; page <= MatpoolMaxPages; page++ {
+	return fetchPages(ctx, MatpoolMaxPages, MatpoolPageSize, func(ctx context.Context, page int) ([]stock.Offer, int, int, error) {
 		q := url.Values{
 			"domains":          matpoolDomains,
 			"machine_category": {"0"},
@@ -115,24 +114,16 @@ func (p *Matpool) Fetch(ctx context.Context) ([]stock.Offer, error) {
 		method := http.MethodGet
 		r, err := doRequest(ctx, p.o.HTTPClient, matpoolPlatform, method, joinURL(p.o.BaseURL, matpoolMachinesPath)+"?"+q.Encode(), matpoolMachinesPath, h, nil)
 		if err != nil {
-			return nil, fmt.Errorf("%w (page %d)", err, page)
+			return nil, 0, 0, err
 		}
 		if r.status != http.StatusOK {
 			if e := matpoolEnvelopeError(r.status, r.body); e != nil {
-				return nil, fmt.Errorf("%w (page %d)", e, page)
+				return nil, 0, 0, e
 			}
-			return nil, fmt.Errorf("%w (page %d)", statusError(matpoolPlatform, method, matpoolMachinesPath, r), page)
+			return nil, 0, 0, statusError(matpoolPlatform, method, matpoolMachinesPath, r)
 		}
-		offers, rows, total, err := parseMatpool(p.c, r.body, at)
-		if err != nil {
-			return nil, fmt.Errorf("%w (page %d)", err, page)
-		}
-		out = append(out, offers...)
-		if rows == 0 || total >= 0 && page*MatpoolPageSize >= total || total < 0 && rows < MatpoolPageSize {
-			break
-		}
-	}
-	return out, nil
+		return parseMatpool(p.c, r.body, at)
+	})
 }
 
 // matpoolEnvelopeError recognises a token error in a non-200 body
