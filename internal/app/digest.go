@@ -9,8 +9,8 @@ import (
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/chat/feishu"
-	"github.com/labgpu/bot/internal/commands"
 	"github.com/labgpu/bot/internal/jobs"
+	"github.com/labgpu/bot/internal/render"
 )
 
 // NewDigestJob builds the weekly digest job over the app's store, sending
@@ -22,7 +22,7 @@ func (a *App) NewDigestJob(send jobs.SendFunc) *jobs.Digest {
 			if err != nil {
 				return chat.Reply{}, err
 			}
-			return commands.RenderDigest(d, false, a.platformName), nil
+			return render.Digest(d, false, a.platformName), nil
 		}}
 }
 
@@ -92,7 +92,7 @@ func (a *App) SendDigest(ctx context.Context, lab string, d billing.Digest) ([]s
 	if len(chats) == 0 {
 		return nil, fmt.Errorf("lab %q has no chats: name a chat key (feishu/oc_…, webhook/<name>) or list its chats in storage.labs", lab)
 	}
-	r := commands.RenderDigest(d, false, a.platformName)
+	r := render.Digest(d, false, a.platformName)
 	chans, closeAll, err := a.commandLineChannels(ctx, chats)
 	if err != nil {
 		return nil, err

@@ -11,7 +11,7 @@ import (
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/chart"
 	"github.com/labgpu/bot/internal/chat"
-	"github.com/labgpu/bot/internal/commands"
+	"github.com/labgpu/bot/internal/render"
 )
 
 // errNoStore explains why ledger commands cannot run without the store.
@@ -72,7 +72,7 @@ func (a *App) WriteDigest(w io.Writer, d billing.Digest, format string) error {
 	if format == FormatJSON {
 		return writeJSON(w, d.Rounded())
 	}
-	_, err := io.WriteString(w, chat.PlainText(commands.RenderDigest(d, false, a.platformName)))
+	_, err := io.WriteString(w, chat.PlainText(render.Digest(d, false, a.platformName)))
 	return err
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/render"
 )
 
 // Ledger keeps the labs' storage ledgers (both stores implement it).
@@ -97,7 +98,7 @@ func (r *Router) storageAddAnswer(ctx context.Context, res *Result) {
 		res.Reply = storeError(en, err)
 		return
 	}
-	rep := chat.Reply{Title: fmt.Sprintf(pick1(en, "已登记存储 #%s：%s %s", "Registered storage #%s: %s %s"), id, r.platformName(q.Platform, en), gbText(q.SizeGB))}
+	rep := chat.Reply{Title: fmt.Sprintf(pick1(en, "已登记存储 #%s：%s %s", "Registered storage #%s: %s %s"), id, r.platformName(q.Platform, en), render.GBText(q.SizeGB))}
 	if q.Note != "" {
 		rep.Title += "（" + q.Note + "）"
 	}
@@ -124,13 +125,6 @@ func (r *Router) diskCostLine(platform string, sizeGB float64, stopped bool, en 
 	}
 	return fmt.Sprintf(pick1(en, "按 %.4g 元/GB·天、免费 %g GB 计：约 %.2f 元/天，%.1f 元/30天%s。", "At %.4g CNY per GB-day with %g GB free: about %.2f CNY a day, %.1f CNY per 30 days%s."),
 		perDay, free, billable*perDay, billable*perDay*30, src)
-}
-
-func gbText(gb float64) string {
-	if gb >= 1000 && int(gb)%100 == 0 {
-		return strconv.FormatFloat(gb/1000, 'f', -1, 64) + " TB"
-	}
-	return strconv.FormatFloat(gb, 'f', -1, 64) + " GB"
 }
 
 // nextDiskID is one more than the largest numeric disk id of the lab.
@@ -174,7 +168,7 @@ func (r *Router) storageListAnswer(ctx context.Context, res *Result) {
 			total += m
 			monthly = fmt.Sprintf("%.1f", m)
 		}
-		rows = append(rows, []string{"#" + d.Disk, r.platformName(d.Platform, en), gbText(d.SizeGB), state, ownerText(d, res.msg.SenderID, en), monthly, d.Note})
+		rows = append(rows, []string{"#" + d.Disk, r.platformName(d.Platform, en), render.GBText(d.SizeGB), state, ownerText(d, res.msg.SenderID, en), monthly, d.Note})
 	}
 	if len(rows) == 0 {
 		res.Reply = chat.Reply{Title: pick1(en, "这里还没有登记的存储。例如说“登记存储 AutoDL 数据盘 80G 实验数据”。", "No storage registered here yet. Try “storage add autodl 80GB experiment data”.")}
@@ -237,7 +231,7 @@ func (r *Router) storageChangeAnswer(ctx context.Context, res *Result) {
 			return
 		}
 		e.Action = billing.ActionResize
-		done = fmt.Sprintf(pick1(en, "#%s 已改为 %s。", "#%s is now %s."), disk.Disk, gbText(q.SizeGB))
+		done = fmt.Sprintf(pick1(en, "#%s 已改为 %s。", "#%s is now %s."), disk.Disk, render.GBText(q.SizeGB))
 	case IntentStorageStop:
 		if disk.Stopped {
 			res.Reply = chat.Reply{Title: fmt.Sprintf(pick1(en, "#%s 已经是关机状态。", "#%s is already stopped."), disk.Disk)}
@@ -254,7 +248,7 @@ func (r *Router) storageChangeAnswer(ctx context.Context, res *Result) {
 		done = fmt.Sprintf(pick1(en, "#%s 已记为开机。", "#%s is marked running."), disk.Disk)
 	case IntentStorageRemove:
 		e.Action = billing.ActionRemove
-		done = fmt.Sprintf(pick1(en, "#%s（%s %s）已从账本删除，不再计费。", "#%s (%s %s) is removed from the ledger and no longer counted."), disk.Disk, r.platformName(disk.Platform, en), gbText(disk.SizeGB))
+		done = fmt.Sprintf(pick1(en, "#%s（%s %s）已从账本删除，不再计费。", "#%s (%s %s) is removed from the ledger and no longer counted."), disk.Disk, r.platformName(disk.Platform, en), render.GBText(disk.SizeGB))
 	}
 	if e.Action != billing.ActionResize {
 		e.SizeGB = 0
@@ -325,12 +319,51 @@ func (r *Router) digestAnswer(ctx context.Context, res *Result) {
 	res.Reply = rep
 }
 
-// DigestReply is the digest on one screen, the whole of it (RenderDigest)
+// digestWeek is the ISO week a digest question asks about: the week it
+// names ("2026-W47"; "W47" in the current year), last week, the week
+// holding the end of last month, or the current week.
+func digestWeek(q Query, now time.Time, loc *time.Location) string {
+	switch {
+	case strings.HasPrefix(q.Week, "-W") || strings.HasPrefix(q.Week, "W"):
+		return fmt.Sprintf("%d-W%s", now.Year(), strings.TrimLeft(q.Week, "-W"))
+	case q.Week != "":
+		return q.Week
+	case q.Period == PeriodLastWeek:
+		return billing.WeekOf(now.AddDate(0, 0, -7), loc)
+	case q.Period == PeriodLastMonth:
+		// The last week that lies wholly in last month: its digest's
+		// month-to-date is last month's.
+		first := time.Date(now.Year(), now.Month(), 1, 12, 0, 0, 0, loc)
+		return billing.WeekOf(first.AddDate(0, 0, -7), loc)
+	}
+	return billing.WeekOf(now, loc)
+}
+
+// digestSwitchAnswer handles "开启周报" and "关闭周报" for this chat.
+func (r *Router) digestSwitchAnswer(ctx context.Context, res *Result) {
+	en := res.English
+	if r.storageOff(res) {
+		return
+	}
+	on := res.Intent == IntentDigestOn
+	if err := r.storage.Ledger.SetDigestChat(ctx, res.msg.Channel+"/"+res.msg.ChatID, on); err != nil {
+		res.Reply = storeError(en, err)
+		return
+	}
+	if on {
+		res.Reply = chat.Reply{Title: pick1(en, "已开启：每周一上午把上周的存储花费周报发到本群。", "On: every Monday morning this chat gets last week's storage spend digest."),
+			Notes: []string{pick1(en, "随时可以问“本周存储花费”；“关闭周报”停止。", "Ask “storage spend this week” any time; “digest off” stops it.")}}
+		return
+	}
+	res.Reply = chat.Reply{Title: pick1(en, "已关闭本群的存储周报。", "The weekly storage digest is off for this chat.")}
+}
+
+// DigestReply is the digest on one screen, the whole of it (render.Digest)
 // behind "详情": the total against last week, the top members and
 // platforms, the month, the idle disks (five) and where the figures
 // come from.
 func DigestReply(d billing.Digest, en bool, name func(id string, en bool) string) chat.Reply {
-	full := RenderDigest(d, en, name)
+	full := render.Digest(d, en, name)
 	short := chat.Reply{Title: fmt.Sprintf(pick1(en, "存储花费 %s（%s – %s）", "Storage spend %s (%s – %s)"), d.Week,
 		d.From.Format("01-02"), d.To.Add(-time.Second).Format("01-02")), Full: &full}
 	if anyPositive(full.Chart) {
@@ -377,122 +410,4 @@ func topShares(label string, shares []billing.Share, name func(string) string, e
 		parts = append(parts, fmt.Sprintf(pick1(en, "%s %.2f（%.0f%%）", "%s %.2f (%.0f%%)"), name(s.Name), s.CNY, s.Share*100))
 	}
 	return label + strings.Join(parts, pick1(en, "，", ", "))
-}
-
-// digestWeek is the ISO week a digest question asks about: the week it
-// names ("2026-W47"; "W47" in the current year), last week, the week
-// holding the end of last month, or the current week.
-func digestWeek(q Query, now time.Time, loc *time.Location) string {
-	switch {
-	case strings.HasPrefix(q.Week, "-W") || strings.HasPrefix(q.Week, "W"):
-		return fmt.Sprintf("%d-W%s", now.Year(), strings.TrimLeft(q.Week, "-W"))
-	case q.Week != "":
-		return q.Week
-	case q.Period == PeriodLastWeek:
-		return billing.WeekOf(now.AddDate(0, 0, -7), loc)
-	case q.Period == PeriodLastMonth:
-		// The last week that lies wholly in last month: its digest's
-		// month-to-date is last month's.
-		first := time.Date(now.Year(), now.Month(), 1, 12, 0, 0, 0, loc)
-		return billing.WeekOf(first.AddDate(0, 0, -7), loc)
-	}
-	return billing.WeekOf(now, loc)
-}
-
-// RenderDigest renders a storage digest; name turns platform ids into
-// names.
-func RenderDigest(d billing.Digest, en bool, name func(id string, en bool) string) chat.Reply {
-	rep := chat.Reply{Title: fmt.Sprintf(pick1(en, "存储花费周报 %s（%s – %s）", "Storage spend %s (%s – %s)"), d.Week,
-		d.From.Format("01-02"), d.To.Add(-time.Second).Format("01-02"))}
-	line := fmt.Sprintf(pick1(en, "合计 %.2f 元", "Total %.2f CNY"), d.TotalCNY)
-	switch {
-	case d.DeltaPct != nil:
-		line += fmt.Sprintf(pick1(en, "，比上周 %+.2f 元（%+.0f%%）", ", %+.2f CNY (%+.0f%%) against last week"), d.DeltaCNY, *d.DeltaPct)
-	case d.PreviousTotalCNY == 0 && d.TotalCNY > 0:
-		line += pick1(en, "，上周为 0", ", last week was 0")
-	}
-	if d.AsOf.Before(d.To) {
-		line += fmt.Sprintf(pick1(en, "（截至 %s）", " (so far, to %s)"), d.AsOf.Format("01-02 15:04"))
-	}
-	rep.Lines = append(rep.Lines, line+pick1(en, "。", "."))
-	if len(d.Members) > 0 {
-		var parts []string
-		rep.Lines = append(rep.Lines, pick1(en, "按人：", "By member:"))
-		for _, m := range d.Members {
-			rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "  %s %.2f 元（%.0f%%）", "  %s %.2f CNY (%.0f%%)"), m.Name, m.CNY, m.Share*100))
-		}
-		for _, p := range d.Platforms {
-			parts = append(parts, fmt.Sprintf("%s %.2f（%.0f%%）", name(p.Name, en), p.CNY, p.Share*100))
-		}
-		rep.Lines = append(rep.Lines, pick1(en, "按平台：", "By platform: ")+strings.Join(parts, pick1(en, "，", ", ")))
-	}
-	for _, m := range d.Movers {
-		rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "变化最大：#%s（%s，%s）%.2f → %.2f 元", "Largest change: #%s (%s, %s) %.2f → %.2f CNY"), m.Disk, m.Owner, name(m.Platform, en), m.PreviousCNY, m.CNY))
-	}
-	if len(d.Idle) > 0 {
-		rows := [][]string{}
-		for _, i := range d.Idle {
-			why := fmt.Sprintf(pick1(en, "关机 %g 天", "stopped %gd"), i.Days)
-			if i.Reason == "unchanged" {
-				why = fmt.Sprintf(pick1(en, "%g 天未变动", "unchanged %gd"), i.Days)
-			}
-			rows = append(rows, []string{"#" + i.Disk, i.Owner, name(i.Platform, en), gbText(i.SizeGB), why, fmt.Sprintf("%.1f", i.MonthlyCNY)})
-		}
-		rep.Table = &chat.Table{Header: strings.Split(pick1(en, "闲置|持有人|平台|大小|原因|删除可省 元/月", "idle|owner|platform|size|why|saves CNY/month"), "|"), Rows: rows}
-		rep.Notes = append(rep.Notes, pick1(en, "闲置盘：不用的数据删掉，或下载到本地/对象存储后释放；关机不等于不收费。", "Idle disks: delete what you do not need, or move it to local or object storage and release the disk; a stopped instance still pays for its disk."))
-	}
-	rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "%s 月至今 %.2f 元，按现有存储估计全月 %.2f 元。", "%s to date %.2f CNY; at the current disks the month comes to about %.2f CNY."), d.Month, d.MonthToDateCNY, d.ForecastCNY))
-	if d.Skipped > 0 {
-		rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en, "账本里有 %d 条前后矛盾的记录（例如同一编号被同时登记两次），计算时已忽略。", "%d inconsistent ledger entries (e.g. one number registered twice at once) were left out."), d.Skipped))
-	}
-	if len(d.Unpriced) > 0 {
-		rep.Notes = append(rep.Notes, pick1(en, "没有价格、未计入金额的平台：", "Platforms without a price, not in the CNY figures: ")+strings.Join(d.Unpriced, ", "))
-	}
-	if len(d.History) > 1 {
-		c := &chat.BarChart{Title: pick1(en, "近 8 周存储花费（元）", "Storage spend, last 8 weeks (CNY)"), Unit: pick1(en, " 元", " CNY")}
-		for _, w := range d.History {
-			c.Labels = append(c.Labels, w.Week[5:])
-			c.Values = append(c.Values, w.CNY)
-		}
-		rep.Chart = c
-	}
-	if len(d.Prices) > 0 {
-		var ps []string
-		for _, p := range d.Prices {
-			src := pick1(en, "目录价", "catalog")
-			if p.AsOf != "" {
-				src += " " + p.AsOf
-			}
-			if p.Override {
-				src = pick1(en, "本实验室配置", "lab config")
-			}
-			ps = append(ps, fmt.Sprintf(pick1(en, "%s %.4g 元/GB·天（免费 %g GB，%s）", "%s %.4g CNY per GB-day (%g GB free, %s)"), name(p.Platform, en), p.CNYPerGBDay, p.FreeGB, src))
-		}
-		rep.Notes = append(rep.Notes, pick1(en, "价格：", "Prices: ")+strings.Join(ps, pick1(en, "；", "; ")))
-	}
-	fresh := pick1(en, "账本里还没有记录。", "The ledger has no entries yet.")
-	if !d.LastEntry.IsZero() {
-		fresh = fmt.Sprintf(pick1(en, "数据来自本群存储账本（成员自己登记，最后一条 %s），按目录数据盘价计算，不是平台账单。", "From this chat's storage ledger (entered by members, last entry %s), priced at catalog data-disk prices; not the platforms' bills."), d.LastEntry.Format("2006-01-02 15:04"))
-	}
-	rep.Notes = append(rep.Notes, fresh)
-	return rep
-}
-
-// digestSwitchAnswer handles "开启周报" and "关闭周报" for this chat.
-func (r *Router) digestSwitchAnswer(ctx context.Context, res *Result) {
-	en := res.English
-	if r.storageOff(res) {
-		return
-	}
-	on := res.Intent == IntentDigestOn
-	if err := r.storage.Ledger.SetDigestChat(ctx, res.msg.Channel+"/"+res.msg.ChatID, on); err != nil {
-		res.Reply = storeError(en, err)
-		return
-	}
-	if on {
-		res.Reply = chat.Reply{Title: pick1(en, "已开启：每周一上午把上周的存储花费周报发到本群。", "On: every Monday morning this chat gets last week's storage spend digest."),
-			Notes: []string{pick1(en, "随时可以问“本周存储花费”；“关闭周报”停止。", "Ask “storage spend this week” any time; “digest off” stops it.")}}
-		return
-	}
-	res.Reply = chat.Reply{Title: pick1(en, "已关闭本群的存储周报。", "The weekly storage digest is off for this chat.")}
 }
