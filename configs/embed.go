@@ -8,6 +8,6 @@ import "embed"
 
 // FS holds the embedded YAML files at its root.
 //
-//go:generate go run ../internal/commands/compile intents.json
+//go:generate go run ../internal/understand/compile intents.json
 //go:embed *.yaml *.json intents/*.yaml
 var FS embed.FS

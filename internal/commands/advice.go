@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/labgpu/bot/internal/understand"
 	"math"
 	"slices"
 	"sort"
@@ -113,13 +114,13 @@ func (r *Router) adviceAnswer(ctx context.Context, res *Result) {
 	t, ok := r.topic(q.Topic)
 	if !ok {
 		m := advice.Result{}
-		if q.match != nil {
-			m = *q.match
+		if q.KB != nil {
+			m = *q.KB
 		}
 		r.adviceUnknown(res, &m)
 		return
 	}
-	m := topicHit(q.match, t, q.Score)
+	m := topicHit(q.KB, t, q.Score)
 	ar := &AdviceResult{Topic: t.ID, Title: t.Title.Pick(en), Score: render.Round2(m.Best.Score), Matched: m.Best.Terms,
 		Causes: t.Causes.Pick(en), Steps: t.Steps.Pick(en), Source: t.Source}
 	res.Advice = ar
@@ -349,7 +350,7 @@ func gib(num, unit string) float64 {
 func (r *Router) oomTie(ctx context.Context, res *Result, rep *chat.Reply) {
 	q := res.Query
 	en := q.English
-	if line := oomErrorLine(q.text, en); line != "" {
+	if line := oomErrorLine(q.Asked, en); line != "" {
 		rep.Lines = append(rep.Lines, line)
 	}
 	if q.Model == "" && q.ParamsB == 0 {
@@ -415,7 +416,7 @@ func oomErrorLine(text string, en bool) string {
 func oomJob(q Query) billing.Job {
 	job := JobFromQuery(q)
 	job.GPUs, job.Platform = nil, ""
-	if job.Method == "" || job.Method == billing.MethodInference && !containsAny(catalog.Fold(q.text), []string{"推理", "inference", "部署", "serve", "serving", "vllm", "generate"}) {
+	if job.Method == "" || job.Method == billing.MethodInference && !understand.ContainsAny(catalog.Fold(q.Asked), []string{"推理", "inference", "部署", "serve", "serving", "vllm", "generate"}) {
 		job.Method = billing.MethodLoRA
 	}
 	if job.Method == billing.MethodQLoRA && job.Bits == 0 {
@@ -706,7 +707,7 @@ func (r *Router) cardChoice(ctx context.Context, res *Result, rep *chat.Reply) b
 	if q.Model != "" || q.ParamsB > 0 {
 		return r.cardChoiceEstimate(ctx, res, rep)
 	}
-	w := r.advice.WorkloadIn(q.text)
+	w := r.advice.WorkloadIn(q.Asked)
 	if w == nil {
 		compared := len(q.GPUs) >= 2 && r.compareCards(ctx, res, rep)
 		rep.Lines = append(rep.Lines, pick1(en, "什么任务？比如“微调 BERT 用什么卡”“跑 SD 出图用什么卡”“7B 推理用什么卡”“Qwen2.5-7B LoRA 用什么卡”，我按显存列出放得下的卡、最便宜的在前。",

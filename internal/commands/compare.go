@@ -58,7 +58,7 @@ var (
 // verdict first, then at most five rows.
 func (r *Router) compareAnswer(ctx context.Context, res *Result) {
 	q := res.Query
-	s := catalog.Fold(q.text)
+	s := catalog.Fold(q.Asked)
 	cr := &CompareResult{}
 	switch {
 	case reAspectStable.MatchString(s):

@@ -7,29 +7,30 @@ import (
 
 	"github.com/labgpu/bot/configs"
 	"github.com/labgpu/bot/internal/commands"
+	"github.com/labgpu/bot/internal/understand"
 )
 
 // TestCompiledIsCurrent: configs/intents.json is what `go generate
 // ./configs` builds from the YAML and the slot extractors as they are now.
 func TestCompiledIsCurrent(t *testing.T) {
 	cat, kb, in := corpus(t)
-	want, err := commands.Compile(cat, kb, in).Marshal()
+	want, err := understand.Compile(cat, kb, in).Marshal()
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := configs.FS.ReadFile(commands.CompiledFile)
+	got, err := configs.FS.ReadFile(understand.CompiledFile)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Fatalf("configs/%s is stale: run `go generate ./configs` (intents, knowledge base or extractors changed)", commands.CompiledFile)
+		t.Fatalf("configs/%s is stale: run `go generate ./configs` (intents, knowledge base or extractors changed)", understand.CompiledFile)
 	}
 }
 
 // TestCompiledLoads: the compiled definitions load, and a router built on
 // them understands as one trained from the YAML does.
 func TestCompiledLoads(t *testing.T) {
-	in, inputs, _, err := commands.LoadCompiled(configs.FS)
+	in, inputs, _, err := understand.LoadCompiled(configs.FS)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +39,7 @@ func TestCompiledLoads(t *testing.T) {
 	}
 	r := adviceRouter(t)
 	cat, kb, yin := corpus(t)
-	u := commands.NewUnderstander(cat, kb, yin, commands.UnderstanderOptions{})
+	u := understand.NewUnderstander(cat, kb, yin, commands.UnderstanderOptions{})
 	for _, q := range []string{"哪家有4090", "7B LoRA 要多少钱", "取消全部订阅", "Killed", "恒源云和AutoDL哪个便宜"} {
 		a, b := r.Understand(q), u.Understand(q)
 		if a.Intent != b.Intent || a.Topic != b.Topic {
@@ -57,7 +58,7 @@ func BenchmarkStartup(b *testing.B) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		u, err := commands.NewStartupUnderstander(cat, kb)
+		u, err := understand.NewStartupUnderstander(cat, kb)
 		if err != nil {
 			b.Fatal(err)
 		}

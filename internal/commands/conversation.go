@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"github.com/labgpu/bot/internal/understand"
 	"strings"
 	"time"
 
@@ -49,8 +50,8 @@ func (r *Router) recent(at time.Time) bool { return !at.IsZero() && r.now().Sub(
 // ask-back, a change to the last estimate, or an OOM or card question
 // about the job just estimated.
 func (r *Router) inContext(c *conversation, q Query) Query {
-	if c.clarify != nil && r.recent(c.clarifyAt) && q.choice > 0 && q.choice <= len(c.clarify.Alternatives) {
-		alt := c.clarify.Alternatives[q.choice-1]
+	if c.clarify != nil && r.recent(c.clarifyAt) && q.Choice > 0 && q.Choice <= len(c.clarify.Alternatives) {
+		alt := c.clarify.Alternatives[q.Choice-1]
 		picked := *c.clarify
 		picked.Intent, picked.Topic, picked.Confidence, picked.Alternatives = alt.Intent, alt.Topic, 1, nil
 		picked.Score = alt.Score
@@ -74,8 +75,8 @@ func (r *Router) inContext(c *conversation, q Query) Query {
 func mergeFollowUp(m, q Query) (Query, bool) {
 	noJob := q.Model == "" && q.ParamsB == 0 && q.ModelText == ""
 	switch {
-	case q.onlyParams:
-	case q.switchTo && noJob && q.Intent != IntentSubscribe && q.Intent != IntentUnsubscribe && q.Intent != IntentMute:
+	case q.OnlyParams:
+	case q.SwitchTo && noJob && q.Intent != IntentSubscribe && q.Intent != IntentUnsubscribe && q.Intent != IntentMute:
 	case noJob && (q.Intent == IntentEstimate || q.Intent == IntentClarify || q.Intent == IntentUnknown):
 	default:
 		return q, false
@@ -87,7 +88,7 @@ func mergeFollowUp(m, q Query) (Query, bool) {
 			changed = true
 		}
 	}
-	size := q.sizeB + q.ParamsB
+	size := q.SizeB + q.ParamsB
 	set(size > 0 && m.Model == "" && m.ParamsB == 0, func() { m.ParamsB = size })
 	set(q.SeqLen > 0, func() { m.SeqLen = q.SeqLen })
 	set(q.Batch > 0, func() { m.Batch = q.Batch })
@@ -116,7 +117,7 @@ func mergeFollowUp(m, q Query) (Query, bool) {
 		m.Method = "qlora"
 	}
 	m.Intent, m.Confidence, m.Alternatives, m.Problems = IntentEstimate, q.Confidence, nil, q.Problems
-	if reCJK.MatchString(q.text) {
+	if understand.ReCJK.MatchString(q.Asked) {
 		m.English = false
 	}
 	return m, true
@@ -133,7 +134,7 @@ func adviceJob(r *Router, prev Query, q *Query) {
 	// card it names); the job comes from the estimate.
 	p := prev
 	p.Intent, p.Topic, p.Score, p.Confidence, p.Alternatives = q.Intent, q.Topic, q.Score, q.Confidence, q.Alternatives
-	p.match, p.text, p.English, p.Problems, p.Workload = q.match, q.text, q.English, q.Problems, q.Workload
+	p.KB, p.Asked, p.English, p.Problems, p.Workload = q.KB, q.Asked, q.English, q.Problems, q.Workload
 	p.Platform, p.Platforms = q.Platform, q.Platforms
 	if len(q.GPUs) > 0 {
 		p.GPU, p.GPUs, p.NamedGPUs, p.GPUFamily, p.GPUCount = q.GPU, q.GPUs, q.NamedGPUs, q.GPUFamily, q.GPUCount
@@ -158,7 +159,7 @@ func (r *Router) remember(msg chat.Message, res Result) {
 		// An OOM or card answer with an estimate can be followed up
 		// ("seq 2048") like an estimate.
 		fq := res.Query
-		fq.Intent, fq.match, fq.text, fq.Topic, fq.Score = IntentEstimate, nil, "", "", 0
+		fq.Intent, fq.KB, fq.Asked, fq.Topic, fq.Score = IntentEstimate, nil, "", "", 0
 		c.estimate, c.estimateAt = &fq, now
 	}
 	c.clarify = nil
@@ -217,11 +218,11 @@ func (r *Router) moreAnswer(_ context.Context, res *Result) {
 // menu.
 func (r *Router) chitChatAnswer(_ context.Context, res *Result) {
 	en := res.English
-	s := strings.ToLower(strings.TrimSpace(res.text))
+	s := strings.ToLower(strings.TrimSpace(res.Asked))
 	switch {
-	case containsAny(s, []string{"谢", "thank", "thx", "ty", "感谢", "多谢", "辛苦"}):
+	case understand.ContainsAny(s, []string{"谢", "thank", "thx", "ty", "感谢", "多谢", "辛苦"}):
 		res.Reply = chat.Reply{Title: pick1(en, "不客气！", "You're welcome!")}
-	case containsAny(s, []string{"你好", "您好", "hi", "hello", "hey", "在吗", "在不在", "早", "晚上好", "哈喽"}):
+	case understand.ContainsAny(s, []string{"你好", "您好", "hi", "hello", "hey", "在吗", "在不在", "早", "晚上好", "哈喽"}):
 		res.Reply = chat.Reply{Title: pick1(en, "你好！发“帮助”看我能做什么。", "Hi! Say “help” to see what I can do.")}
 	default:
 		res.Reply = chat.Reply{Title: "👌"}

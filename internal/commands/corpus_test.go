@@ -12,6 +12,7 @@ import (
 	"github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/commands"
+	"github.com/labgpu/bot/internal/understand"
 )
 
 // Corpus figures the understanding must reach (issue 12): the reading
@@ -42,7 +43,7 @@ func corpus(tb testing.TB) (*catalog.Catalog, *advice.Base, *commands.Intents) {
 		if corpusKB, corpusErr = advice.Load(configs.FS); corpusErr != nil {
 			return
 		}
-		corpusIn, corpusErr = commands.LoadIntents(configs.FS)
+		corpusIn, corpusErr = understand.LoadIntents(configs.FS)
 	})
 	if corpusErr != nil {
 		tb.Fatal(corpusErr)
@@ -57,7 +58,7 @@ type tally struct {
 	misses                                            []string
 }
 
-func (t *tally) add(u *commands.Understander, l commands.Labelled) {
+func (t *tally) add(u *commands.Understander, l understand.Labelled) {
 	want, wantTopic, _ := strings.Cut(l.Label, "/")
 	q := u.Understand(l.Text)
 	top, topTopic := q.Intent, q.Topic
@@ -135,8 +136,8 @@ func TestCorpus(t *testing.T) {
 		t.Skip("trains five models")
 	}
 	cat, kb, in := corpus(t)
-	full := commands.NewUnderstander(cat, kb, in, commands.UnderstanderOptions{})
-	var all []commands.Labelled
+	full := understand.NewUnderstander(cat, kb, in, commands.UnderstanderOptions{})
+	var all []understand.Labelled
 	for _, l := range full.Training() {
 		if !l.Keyword {
 			all = append(all, l)
@@ -148,14 +149,14 @@ func TestCorpus(t *testing.T) {
 	k := tally{confusions: map[string]int{}}
 	for f := 0; f < folds; f++ {
 		held := map[string]bool{}
-		var test []commands.Labelled
+		var test []understand.Labelled
 		for _, l := range all {
 			if foldOf(l.Text) == f {
 				held[l.Text] = true
 				test = append(test, l)
 			}
 		}
-		u := commands.NewUnderstander(cat, kb, in, commands.UnderstanderOptions{Exclude: held})
+		u := understand.NewUnderstander(cat, kb, in, commands.UnderstanderOptions{Exclude: held})
 		for _, l := range test {
 			k.add(u, l)
 		}
@@ -178,7 +179,7 @@ func TestCorpus(t *testing.T) {
 // loader refuses a phrasing written twice; this checks the model's input).
 func TestScoredNeverTrained(t *testing.T) {
 	cat, kb, in := corpus(t)
-	u := commands.NewUnderstander(cat, kb, in, commands.UnderstanderOptions{})
+	u := understand.NewUnderstander(cat, kb, in, commands.UnderstanderOptions{})
 	train := map[string]bool{}
 	for _, l := range u.Training() {
 		train[catalog.Fold(l.Text)] = true

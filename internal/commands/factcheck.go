@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"github.com/labgpu/bot/internal/understand"
 	"math"
 	"slices"
 
@@ -49,7 +50,7 @@ var (
 func (r *Router) factCheckAnswer(_ context.Context, res *Result) {
 	q := res.Query
 	en := q.English
-	s := catalog.Fold(q.text)
+	s := catalog.Fold(q.Asked)
 	var c *CheckResult
 	switch {
 	case reClaimFree.MatchString(s) && reClaimDisk.MatchString(s) && q.Platform != "":
@@ -156,7 +157,7 @@ func (r *Router) checkRetention(q Query, s string) *CheckResult {
 		return nil
 	}
 	m := reClaimDays.FindStringSubmatch(s)
-	days, _ := parseNum(m[1])
+	days, _ := understand.ParseNum(m[1])
 	c := &CheckResult{Claim: "retention_days", Platform: p.ID, Claimed: trimF4(days), Verdict: VerdictNo}
 	for _, rt := range p.Retention {
 		if rt.Days == 0 {
@@ -176,7 +177,7 @@ func (r *Router) checkRetention(q Query, s string) *CheckResult {
 	return c
 }
 
-func mustNum(s string) float64 { v, _ := parseNum(s); return v }
+func mustNum(s string) float64 { v, _ := understand.ParseNum(s); return v }
 
 // checkGranularity checks "按分钟计费" against the platform's billing.
 func (r *Router) checkGranularity(q Query, s string) *CheckResult {
@@ -241,10 +242,10 @@ func (r *Router) checkSpeed(q Query, s string) *CheckResult {
 		return nil
 	}
 	m := reClaimTimes.FindStringSubmatch(s)
-	lo, _ := parseNum(m[1])
+	lo, _ := understand.ParseNum(m[1])
 	hi := lo
 	if m[2] != "" {
-		hi, _ = parseNum(m[2])
+		hi, _ = understand.ParseNum(m[2])
 	}
 	ratio := math.Max(a.TensorTFLOPS, b.TensorTFLOPS) / math.Min(a.TensorTFLOPS, b.TensorTFLOPS)
 	c := &CheckResult{Claim: "speed", GPU: a.ID + " / " + b.ID, Claimed: trimF4(lo), Actual: fmt.Sprintf("%.1f", ratio),
@@ -256,7 +257,7 @@ func (r *Router) checkSpeed(q Query, s string) *CheckResult {
 	return c
 }
 
-func trimF4(x float64) string { return trimF(round4(x)) }
+func trimF4(x float64) string { return trimF(understand.Round4(x)) }
 
 // renderCheck writes the verdict first: yes, no or partly, the value, its
 // date and source.
@@ -354,7 +355,7 @@ func (r *Router) claimedText(c *CheckResult, en bool) string {
 
 // claimRatio is how many times the claim is off a numeric figure.
 func claimRatio(c *CheckResult) float64 {
-	claimed, ok1 := parseNum(c.Claimed)
+	claimed, ok1 := understand.ParseNum(c.Claimed)
 	lo, hi := rangeOf(c.Actual)
 	if !ok1 || lo <= 0 || claimed <= 0 {
 		return 0
@@ -371,6 +372,6 @@ func rangeOf(s string) (float64, float64) {
 	if n, _ := fmt.Sscanf(s, "%g-%g", &lo, &hi); n == 2 {
 		return lo, hi
 	}
-	v, _ := parseNum(s)
+	v, _ := understand.ParseNum(s)
 	return v, v
 }

@@ -3,37 +3,12 @@ package commands
 import (
 	"context"
 	"fmt"
+	"github.com/labgpu/bot/internal/understand"
 	"sort"
 	"strings"
 
-	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
-	"github.com/labgpu/bot/internal/textgate"
 )
-
-// areas are the help menu's sections, in order, with the words that ask
-// for one ("帮助 告警").
-var areas = []struct {
-	id    string
-	name  catalog.Text
-	words *textgate.Regexp
-}{
-	{"price", catalog.Text{Zh: "查价和库存", En: "prices and stock"}, textgate.MustCompile(`价|库存|有货|报价|包月|对比|price|stock|compare|plan`)},
-	{"estimate", catalog.Text{Zh: "估算费用", En: "cost estimates"}, textgate.MustCompile(`估算|费用|多少钱|显存|estimate|cost|vram`)},
-	{"alerts", catalog.Text{Zh: "有货提醒", En: "stock alerts"}, textgate.MustCompile(`告警|提醒|订阅|通知|静音|alert|subscri|notif|mute`)},
-	{"storage", catalog.Text{Zh: "存储账本和周报", En: "storage ledger and digest"}, textgate.MustCompile(`存储|周报|硬盘|数据盘|账本|storage|digest|disk|ledger`)},
-	{"advice", catalog.Text{Zh: "排错和选卡", En: "troubleshooting and card choice"}, textgate.MustCompile(`排错|报错|错误|选卡|用什么卡|error|troubleshoot|card|gpu`)},
-}
-
-// helpArea is the area a help question names ("" for the menu).
-func helpArea(s string) string {
-	for _, a := range areas {
-		if a.words.MatchString(s) {
-			return a.id
-		}
-	}
-	return ""
-}
 
 // helpAnswer shows the menu (one line per area with two phrasings), or
 // one area in full: each intent with its description and phrasings.
@@ -44,10 +19,10 @@ func (r *Router) helpAnswer(_ context.Context, res *Result) {
 		return
 	}
 	rep := chat.Reply{Title: pick1(en, "我能帮实验室查 GPU 租用的这些事，@我 直接问就行：", "I help the lab with renting GPUs; @mention me and ask:")}
-	for _, a := range areas {
+	for _, a := range understand.HelpAreas {
 		var defs []*Definition
 		for _, d := range r.in.Defs {
-			if d.Area == a.id && d.Menu > 0 && (a.id != "advice" || r.advice != nil) {
+			if d.Area == a.ID && d.Menu > 0 && (a.ID != "advice" || r.advice != nil) {
 				defs = append(defs, d)
 			}
 		}
@@ -61,7 +36,7 @@ func (r *Router) helpAnswer(_ context.Context, res *Result) {
 			}
 		}
 		if len(ex) > 0 {
-			rep.Lines = append(rep.Lines, "• "+a.name.Pick(en)+pick1(en, "：", ": ")+strings.Join(ex, pick1(en, "", " ")))
+			rep.Lines = append(rep.Lines, "• "+a.Name.Pick(en)+pick1(en, "：", ": ")+strings.Join(ex, pick1(en, "", " ")))
 		}
 	}
 	rep.Notes = append(rep.Notes,
@@ -75,7 +50,7 @@ func (r *Router) helpAnswer(_ context.Context, res *Result) {
 func helpExamples(d *Definition, en bool, n int) []string {
 	var out []string
 	for _, h := range d.Help {
-		if reCJK.MatchString(h) != en && len(out) < n {
+		if understand.ReCJK.MatchString(h) != en && len(out) < n {
 			out = append(out, h)
 		}
 	}
@@ -86,9 +61,9 @@ func helpExamples(d *Definition, en bool, n int) []string {
 // phrasings; the advice area also names its topics.
 func (r *Router) areaHelp(area string, en bool) chat.Reply {
 	rep := chat.Reply{}
-	for _, a := range areas {
-		if a.id == area {
-			rep.Title = a.name.Pick(en)
+	for _, a := range understand.HelpAreas {
+		if a.ID == area {
+			rep.Title = a.Name.Pick(en)
 		}
 	}
 	var defs []*Definition
@@ -108,7 +83,7 @@ func (r *Router) areaHelp(area string, en bool) chat.Reply {
 	for _, d := range defs {
 		var ex []string
 		for _, h := range d.Help {
-			if reCJK.MatchString(h) != en {
+			if understand.ReCJK.MatchString(h) != en {
 				ex = append(ex, "“"+h+"”")
 			}
 		}

@@ -19,7 +19,7 @@ import (
 // "价格" (an overview of every platform).
 func (r *Router) pricesAnswer(_ context.Context, res *Result) {
 	q := res.Query
-	if reNoCardAsk.MatchString(catalog.Fold(q.text)) {
+	if reNoCardAsk.MatchString(catalog.Fold(q.Asked)) {
 		r.noCardAnswer(res)
 		return
 	}
@@ -192,10 +192,10 @@ func (r *Router) platformShort(p *catalog.Platform, q Query, en bool) chat.Reply
 		rep.Lines = append(rep.Lines, nc+pick1(en, "。", "."))
 	}
 	switch {
-	case reRetentionAsk.MatchString(catalog.Fold(q.text)) && len(p.Retention) == 0:
+	case reRetentionAsk.MatchString(catalog.Fold(q.Asked)) && len(p.Retention) == 0:
 		rep.Title = fmt.Sprintf(pick1(en, "%s：没有查到它关机后保留数据多久的规则（目录里没有有出处的说法）。", "%s: no sourced rule on how long it keeps a stopped instance's data."), p.DisplayName(en))
 		rep.Lines = append(rep.Lines, pick1(en, "稳妥起见，关机前把要留的数据下载到本地或对象存储。", "To be safe, download what you need before shutting down."))
-	case reRetentionAsk.MatchString(catalog.Fold(q.text)):
+	case reRetentionAsk.MatchString(catalog.Fold(q.Asked)):
 		rep.Title = p.DisplayName(en) + pick1(en, "：", ": ") + p.Retention[0].Text.Pick(en)
 		for _, rt := range p.Retention[1:] {
 			rep.Lines = append(rep.Lines, "⚠ "+rt.Text.Pick(en))

@@ -10,12 +10,12 @@ package commands
 import (
 	"context"
 	"fmt"
+	"github.com/labgpu/bot/internal/understand"
 	"log/slog"
 	"runtime/debug"
 	"sync"
 	"time"
 
-	"github.com/labgpu/bot/configs"
 	"github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/catalog"
@@ -144,71 +144,12 @@ func NewRouter(cat *catalog.Catalog, offers Offers, opts ...Option) *Router {
 		o(r)
 	}
 	r.rd = &render.Renderer{Cat: cat, ListPriceMaxAge: r.listPriceMaxAge}
-	if u, ok := compiledUnderstander(cat, r.advice, r.chatEn); ok {
-		r.in, r.u = u.in, u
-		return r
-	}
-	in, err := embeddedIntents()
+	u, err := understand.Shared(cat, r.advice, r.chatEn)
 	if err != nil {
 		panic(err)
 	}
-	r.in = in
-	r.u = cachedUnderstander(cat, r.advice, r.in, r.chatEn)
+	r.u, r.in = u, u.Intents()
 	return r
-}
-
-var (
-	compiledOnce   sync.Once
-	compiledIn     *Intents
-	compiledInputs []Input
-	compiledBase   string
-	compiledErr    error
-)
-
-// compiledUnderstander trains from the embedded compiled intents when they
-// were built with this knowledge base (a lab's own advice.yaml trains from
-// the YAML instead).
-func compiledUnderstander(cat *catalog.Catalog, base *advice.Base, chatEn bool) (*Understander, bool) {
-	compiledOnce.Do(func() { compiledIn, compiledInputs, compiledBase, compiledErr = LoadCompiled(configs.FS) })
-	if compiledErr != nil || compiledBase != baseHash(base) {
-		return nil, false
-	}
-	k := understanderKey{cat, base, compiledIn, chatEn}
-	if u, ok := understood.Load(k); ok {
-		return u.(*Understander), true
-	}
-	u := newUnderstanderFrom(cat, base, compiledIn, compiledInputs, chatEn)
-	understood.Store(k, u)
-	return u, true
-}
-
-var (
-	embeddedOnce sync.Once
-	embedded     *Intents
-	embeddedErr  error
-	understood   sync.Map // understanderKey → *Understander
-)
-
-func embeddedIntents() (*Intents, error) {
-	embeddedOnce.Do(func() { embedded, embeddedErr = LoadIntents(configs.FS) })
-	return embedded, embeddedErr
-}
-
-type understanderKey struct {
-	cat    *catalog.Catalog
-	base   *advice.Base
-	in     *Intents
-	chatEn bool
-}
-
-func cachedUnderstander(cat *catalog.Catalog, base *advice.Base, in *Intents, chatEn bool) *Understander {
-	k := understanderKey{cat, base, in, chatEn}
-	if u, ok := understood.Load(k); ok {
-		return u.(*Understander)
-	}
-	u := NewUnderstander(cat, base, in, UnderstanderOptions{ChatEnglish: chatEn})
-	understood.Store(k, u)
-	return u
 }
 
 // Understand reads a message as the router would, without answering.
@@ -234,7 +175,7 @@ func (r *Router) Answer(ctx context.Context, msg chat.Message) (res Result) {
 		// the asker's language, and log where it happened.
 		if p := recover(); p != nil {
 			slog.Error("commands: panic while answering", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			en := answerEnglish(msg.Text, r.chatEn)
+			en := understand.AnswerEnglish(msg.Text, r.chatEn)
 			res = Result{Query: Query{Intent: IntentUnknown, English: en}, Reply: chat.Reply{English: en, Title: pick1(en,
 				"这个问题我这边出错了，没能回答（已记录）。换个说法再问，或者先问别的。",
 				"Something went wrong on my side answering this (logged). Try asking another way, or ask something else.")}}
@@ -298,7 +239,7 @@ func init() {
 // Interim is the short message a chat gets at once when an answer is slow
 // (fresh stock being fetched): "查询中…", in the asker's language.
 func (r *Router) Interim(msg chat.Message) chat.Reply {
-	if answerEnglish(msg.Text, r.chatEn) {
+	if understand.AnswerEnglish(msg.Text, r.chatEn) {
 		return chat.Reply{Title: "Checking…", Lines: []string{"Getting fresh figures; the answer follows in a few seconds."}, English: true}
 	}
 	return chat.Reply{Title: "查询中…", Lines: []string{"正在取最新数据，几秒后回复。"}}

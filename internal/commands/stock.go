@@ -161,7 +161,7 @@ func sortRows(rows []OfferRow) {
 func (r *Router) stockAnswer(ctx context.Context, res *Result) {
 	q := res.Query
 	en := q.English
-	if folded := catalog.Fold(q.text); reElsewhere.MatchString(folded) || reWhichPlatform.MatchString(folded) && reNoneThere.MatchString(folded) {
+	if folded := catalog.Fold(q.Asked); reElsewhere.MatchString(folded) || reWhichPlatform.MatchString(folded) && reNoneThere.MatchString(folded) {
 		// "autodl 上全是灰的，哪里还能租到", "哪家还有4090 autodl一直抢不到":
 		// every platform, not only the one named.
 		q.Platforms, q.Platform = nil, ""

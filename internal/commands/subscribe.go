@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"github.com/labgpu/bot/internal/understand"
 	"slices"
 	"sort"
 	"strconv"
@@ -214,7 +215,7 @@ func (r *Router) muteAnswer(ctx context.Context, res *Result) {
 	var until time.Time
 	switch {
 	case q.MuteUntil != "":
-		until = muteEnd(r.now(), r.loc(), q.MuteUntil, q.MuteTomorrow)
+		until = understand.MuteEnd(r.now(), r.loc(), q.MuteUntil, q.MuteTomorrow)
 		q.MuteMinutes = int(until.Sub(r.now()).Round(time.Minute).Minutes())
 		if q.MuteMinutes > 7*24*60 {
 			q.MuteMinutes = 7 * 24 * 60

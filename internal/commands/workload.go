@@ -124,7 +124,7 @@ func workloadScale(ref *advice.Reference, q Query) (float64, string) {
 		scale *= q.Epochs / ref.Epochs
 		why = append(why, fmt.Sprintf(pick1(en, "%g 轮（原文 %g 轮）", "%g epochs (the run had %g)"), q.Epochs, ref.Epochs))
 	}
-	folded := catalog.Fold(q.text)
+	folded := catalog.Fold(q.Asked)
 	if ref.Dataset != "" && ref.Fraction > 0 && ref.Fraction < 1 && strings.Contains(folded, ref.Dataset) && !reSubset.MatchString(folded) {
 		scale /= ref.Fraction
 		why = append(why, fmt.Sprintf(pick1(en, "整个 %s（原文只用了 %.0f%%）", "the whole %s (the run used %.0f%%)"), ref.Dataset, ref.Fraction*100))

@@ -1,4 +1,4 @@
-package commands
+package understand
 
 import (
 	"github.com/labgpu/bot/internal/advice"
@@ -29,7 +29,7 @@ func (u *Understander) finish(x *extraction, m *advice.Result) {
 	case IntentHelp:
 		q.Area = helpArea(x.s)
 	case IntentAdvice:
-		q.match = m
+		q.KB = m
 		if m.Best != nil && m.Best.Topic.ID == q.Topic {
 			q.Score = round2(m.Best.Score)
 		} else {
@@ -38,7 +38,7 @@ func (u *Understander) finish(x *extraction, m *advice.Result) {
 	}
 	if q.Intent != IntentEstimate && q.Intent != IntentAdvice && q.Model == "" {
 		// A size outside an estimate is not a model size ("我在3B教室").
-		q.sizeB, q.ParamsB = q.ParamsB, 0
+		q.SizeB, q.ParamsB = q.ParamsB, 0
 	}
 	if q.Intent != IntentEstimate && q.Intent != IntentAdvice {
 		q.Workload = ""

@@ -1,4 +1,4 @@
-package commands
+package understand
 
 import (
 	"fmt"
@@ -127,7 +127,7 @@ func extractSeqAndSample(x *extraction) {
 func extractDataSize(x *extraction) {
 	q := x.q
 	if loc := reTokens.FindStringSubmatchIndex(x.rest); loc != nil {
-		if v, ok := parseNum(x.rest[loc[2]:loc[3]]); ok && v > 0 {
+		if v, ok := ParseNum(x.rest[loc[2]:loc[3]]); ok && v > 0 {
 			unit := ""
 			if loc[4] >= 0 {
 				unit = x.rest[loc[4]:loc[5]]
@@ -143,7 +143,7 @@ func extractDataSize(x *extraction) {
 		if loc == nil {
 			continue
 		}
-		if v, ok := parseNum(x.rest[loc[2]:loc[3]]); ok && v > 0 {
+		if v, ok := ParseNum(x.rest[loc[2]:loc[3]]); ok && v > 0 {
 			unit := ""
 			if loc[4] >= 0 {
 				unit = x.rest[loc[4]:loc[5]]
@@ -162,7 +162,7 @@ func extractDataSize(x *extraction) {
 	}
 	for _, re := range reEpochs {
 		if loc := re.FindStringSubmatchIndex(x.rest); loc != nil {
-			if v, ok := parseNum(x.rest[loc[2]:loc[3]]); ok && v > 0 && v <= 1000 {
+			if v, ok := ParseNum(x.rest[loc[2]:loc[3]]); ok && v > 0 && v <= 1000 {
 				q.Epochs = v
 				x.use(loc[0], loc[1], "")
 				break
@@ -230,10 +230,10 @@ func extractMethod(x *extraction) {
 		q.Method = "qlora"
 	case strings.Contains(s, "lora"):
 		q.Method = "lora"
-	case containsAny(s, kwFull), rePretrain.MatchString(s):
+	case ContainsAny(s, kwFull), rePretrain.MatchString(s):
 		// Pretraining updates every weight.
 		q.Method = "full"
-	case containsAny(s, kwInference):
+	case ContainsAny(s, kwInference):
 		q.Method = "inference"
 	}
 	if q.Method == "lora" && q.Bits > 0 && q.Bits < 16 {
@@ -265,7 +265,7 @@ func extractParams(x *extraction) {
 		}
 		q.ParamsB = mm.ParamsB
 		if m := reParams[0].FindStringSubmatch(x.rest); m != nil {
-			if v, ok := parseNum(m[1]); ok && math.Abs(v-mm.ParamsB) > 0.15*mm.ParamsB {
+			if v, ok := ParseNum(m[1]); ok && math.Abs(v-mm.ParamsB) > 0.15*mm.ParamsB {
 				q.problem(fmt.Sprintf("同时写了 %s 和 %sB，按 %s（%gB）估算", mm.ID, m[1], mm.ID, mm.ParamsB),
 					fmt.Sprintf("both %s and %sB given; estimated for %s (%gB)", mm.ID, m[1], mm.ID, mm.ParamsB))
 			}
@@ -281,7 +281,7 @@ func extractParams(x *extraction) {
 			continue
 		}
 		m := submatches(x.rest, loc)
-		v, ok := parseNum(m[1])
+		v, ok := ParseNum(m[1])
 		if !ok {
 			continue
 		}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labgpu/bot/internal/commands/scorer"
+	"github.com/labgpu/bot/internal/understand/scorer"
 )
 
 func collect(text string) []string {

@@ -1,4 +1,4 @@
-package commands
+package understand
 
 import (
 	"math"
@@ -9,7 +9,7 @@ import (
 
 	"github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/catalog"
-	"github.com/labgpu/bot/internal/commands/scorer"
+	"github.com/labgpu/bot/internal/understand/scorer"
 	"github.com/labgpu/bot/internal/textgate"
 )
 
@@ -98,14 +98,14 @@ var extractors = []func(*extraction){
 }
 
 // Extract fills the slots of a question. It never panics; English says
-// whether the answer is in English (see answerEnglish). The returned
+// whether the answer is in English (see AnswerEnglish). The returned
 // extraction keeps what the scorer and the intent patterns read.
 func extract(c *catalog.Catalog, text string, chatEnglish bool) *extraction {
 	s := strings.ToValidUTF8(catalog.Fold(text), " ")
 	s = questionPart(s)
 	s = fixDigitTypos(s)
-	q := &Query{text: text}
-	q.English = answerEnglish(text, chatEnglish)
+	q := &Query{Asked: text}
+	q.English = AnswerEnglish(text, chatEnglish)
 	x := &extraction{cat: c, q: q, s: s, rest: s}
 	if strings.TrimSpace(s) == "" {
 		return x
@@ -113,14 +113,14 @@ func extract(c *catalog.Catalog, text string, chatEnglish bool) *extraction {
 	for _, f := range extractors {
 		f(x)
 	}
-	if !q.English && reCJK.MatchString(s) && !reCJK.MatchString(x.rest) && englishChatLine(x.rest) {
+	if !q.English && ReCJK.MatchString(s) && !ReCJK.MatchString(x.rest) && englishChatLine(x.rest) {
 		// Chinese only inside names ("how much is a 4090 on 恒源云"): the
 		// words around them are English.
 		q.English = true
 	}
-	q.switchTo = reSwitch.MatchString(s) && !containsAny(s, kwStockWord)
-	q.onlyParams = onlyParams(x)
-	q.choice = choiceOf(s)
+	q.SwitchTo = reSwitch.MatchString(s) && !ContainsAny(s, kwStockWord)
+	q.OnlyParams = onlyParams(x)
+	q.Choice = choiceOf(s)
 	return x
 }
 
@@ -153,8 +153,8 @@ const numPat = `(\d+(?:\.\d+)?|[零一二两三四五六七八九十百]+)`
 // cnDigits maps Chinese numerals to values.
 var cnDigits = map[rune]float64{'零': 0, '一': 1, '二': 2, '两': 2, '三': 3, '四': 4, '五': 5, '六': 6, '七': 7, '八': 8, '九': 9}
 
-// parseNum parses "12", "1.5", "三", "十二", "二十", "一百".
-func parseNum(s string) (float64, bool) {
+// ParseNum parses "12", "1.5", "三", "十二", "二十", "一百".
+func ParseNum(s string) (float64, bool) {
 	if v, err := strconv.ParseFloat(s, 64); err == nil {
 		return v, !math.IsInf(v, 0) && !math.IsNaN(v)
 	}
@@ -209,10 +209,10 @@ func blank(s string, a, b int) string {
 	return s[:a] + strings.Repeat(" ", b-a) + s[b:]
 }
 
-// containsAny reports whether s contains one of kws. A keyword that starts
+// ContainsAny reports whether s contains one of kws. A keyword that starts
 // or ends with an ASCII letter must not be glued to further letters there
 // ("oom" is not in "room", "train" is not in "trainee").
-func containsAny(s string, kws []string) bool {
+func ContainsAny(s string, kws []string) bool {
 	for _, k := range kws {
 		for from := 0; from < len(s); {
 			i := strings.Index(s[from:], k)
@@ -255,10 +255,10 @@ func questionPart(text string) string {
 // scorer.MaxText, not only the question part) and tags for the slots.
 func (x *extraction) scorerInput() (string, []string) {
 	text := x.scorerText()
-	if len(x.q.text) > MaxQuestion {
+	if len(x.q.Asked) > MaxQuestion {
 		// The placeholders were found in the question part only; the
 		// scorer also reads the rest of a long paste.
-		full := strings.ToValidUTF8(catalog.Fold(x.q.text), " ")
+		full := strings.ToValidUTF8(catalog.Fold(x.q.Asked), " ")
 		if len(full) > scorer.MaxText {
 			full = full[:scorer.MaxText/2] + "\n" + full[len(full)-scorer.MaxText/2:]
 		}
@@ -295,7 +295,7 @@ func slotTags(q *Query, s string) []string {
 	add(q.SizeGB != 0, "size")
 	add(q.DiskRef != "", "disk")
 	add(q.Workload != "", "workload")
-	add(strings.Count(strings.TrimSpace(q.text), "\n") >= 2, "paste")
+	add(strings.Count(strings.TrimSpace(q.Asked), "\n") >= 2, "paste")
 	add(reErrorLine.MatchString(s), "error_line")
 	add(reOffWords.MatchString(s), "off")
 	add(reOnWords.MatchString(s), "on")

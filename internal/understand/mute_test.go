@@ -1,4 +1,4 @@
-package commands
+package understand
 
 import (
 	"testing"
@@ -71,7 +71,7 @@ func TestMuteEnd(t *testing.T) {
 		{at(1, 23, 0), "09:30", true, at(2, 9, 30)},  // tomorrow, already the next occurrence
 		{at(1, 8, 0), "08:00", false, at(2, 8, 0)},   // now exactly: the next one
 	} {
-		if got := muteEnd(c.now.UTC(), sh, c.clock, c.tomorrow); !got.Equal(c.want) {
+		if got := MuteEnd(c.now.UTC(), sh, c.clock, c.tomorrow); !got.Equal(c.want) {
 			t.Errorf("now %v clock %s tomorrow %v: %v, want %v", c.now, c.clock, c.tomorrow, got, c.want)
 		}
 	}

@@ -1,4 +1,4 @@
-package commands
+package understand
 
 import (
 	"strings"
@@ -8,7 +8,7 @@ import (
 )
 
 var (
-	reCJK = textgate.MustCompile(`\p{Han}`)
+	ReCJK = textgate.MustCompile(`\p{Han}`)
 	// reLatin is an English word of two letters or more.
 	reLatin = textgate.MustCompile(`[a-z]{2,}`)
 	// reChatEnglish are the words people use when they write to the bot in
@@ -27,16 +27,16 @@ var (
 	reAskStart = textgate.MustCompile(`^\s*(?:how|why|what|which|help|my|i|i'm|we|please|should|can|could|does|is there|anyone|any idea|got|getting|when|after)\b`)
 )
 
-// answerEnglish decides the answer's language: Chinese when the message
+// AnswerEnglish decides the answer's language: Chinese when the message
 // has Chinese characters; English when a line is English chat (it has
 // words people use with the bot, or is a sentence of six plain words or
 // more) and not program output — in a paste (a message with an error or
 // log line) only a line with the asker's words counts; otherwise, for a
 // bare paste or a bare error ("Killed", "CUDA out of memroy"), the chat's
 // language.
-func answerEnglish(text string, chatEnglish bool) bool {
+func AnswerEnglish(text string, chatEnglish bool) bool {
 	folded := catalog.Fold(text)
-	if reCJK.MatchString(folded) {
+	if ReCJK.MatchString(folded) {
 		return false
 	}
 	if !reLatin.MatchString(folded) {

@@ -1,4 +1,4 @@
-package commands
+package understand
 
 import (
 	"math"
@@ -10,7 +10,7 @@ import (
 
 	"github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/catalog"
-	"github.com/labgpu/bot/internal/commands/scorer"
+	"github.com/labgpu/bot/internal/understand/scorer"
 	"github.com/labgpu/bot/internal/textgate"
 )
 
@@ -227,7 +227,7 @@ func (u *Understander) Understand(text string) Query {
 		return *q
 	}
 	m := *x.kb
-	q.match = &m
+	q.KB = &m
 	ranked := u.rank(x, &m)
 	if d := u.pattern(x); d != "" {
 		q.Intent, q.Confidence = d, 1
@@ -436,7 +436,7 @@ func symptomRule(q *Query, m *advice.Result, folded string) {
 		return // "13B LoRA 在 V100 上跑得动吗": the estimate is the card answer
 	}
 	wins := len(best.Topic.Errors) > 0 || m.Problem || best.Score >= 0.6
-	if containsAny(folded, kwCost) || containsAny(folded, kwStockAsk) || q.Intent == IntentEstimate && containsAny(folded, kwWillIt) {
+	if ContainsAny(folded, kwCost) || ContainsAny(folded, kwStockAsk) || q.Intent == IntentEstimate && ContainsAny(folded, kwWillIt) {
 		wins = best.Strong
 	}
 	if !wins {
@@ -457,7 +457,7 @@ func commandRule(q *Query, m *advice.Result, folded string, ranked []scorer.Scor
 	}
 	named := len(q.GPUs) > 0 || len(q.Platforms) > 0 || q.Model != "" || q.ParamsB > 0
 	job := q.Model != "" || q.ParamsB > 0
-	if !named || !(containsAny(folded, kwCost) || containsAny(folded, kwStockAsk) || job && containsAny(folded, kwWillIt)) {
+	if !named || !(ContainsAny(folded, kwCost) || ContainsAny(folded, kwStockAsk) || job && ContainsAny(folded, kwWillIt)) {
 		return
 	}
 	for _, s := range ranked {
@@ -505,9 +505,9 @@ func boundaryRules(q *Query, m *advice.Result, x *extraction, ranked []scorer.Sc
 	case q.Intent == IntentCompare && job:
 		// "H100 和 A100 训练7B LoRA哪个划算": the named cards for that job.
 		q.Intent = IntentEstimate
-	case q.Intent == IntentEstimate && m.Best != nil && m.Best.Topic.ID == "cuda-oom" && reHappened.MatchString(x.s) && !containsAny(x.s, kwWillIt):
+	case q.Intent == IntentEstimate && m.Best != nil && m.Best.Topic.ID == "cuda-oom" && reHappened.MatchString(x.s) && !ContainsAny(x.s, kwWillIt):
 		q.Intent, q.Topic = IntentAdvice, "cuda-oom"
-	case q.Intent == IntentAdvice && q.Topic == "cuda-oom" && job && containsAny(x.s, kwWillIt) && !reHappened.MatchString(x.s) && (m.Best == nil || !m.Best.Strong):
+	case q.Intent == IntentAdvice && q.Topic == "cuda-oom" && job && ContainsAny(x.s, kwWillIt) && !reHappened.MatchString(x.s) && (m.Best == nil || !m.Best.Strong):
 		// "13B LoRA 4090 会不会爆显存": asked before the fact, the estimate
 		// answers it.
 		q.Intent, q.Topic = IntentEstimate, ""
@@ -549,11 +549,11 @@ var (
 // the matcher does not recognise is "I don't know this one", whatever
 // the scorer guesses from its words.
 func (u *Understander) evidence(q *Query) bool {
-	m := q.match
+	m := q.KB
 	if m == nil || m.Best != nil {
 		return true
 	}
-	text := strings.TrimSpace(q.text)
+	text := strings.TrimSpace(q.Asked)
 	return strings.Count(text, "\n") < 2 && !reErrorLine.MatchString(catalog.Fold(text))
 }
 

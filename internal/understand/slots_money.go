@@ -1,4 +1,4 @@
-package commands
+package understand
 
 import (
 	"sort"
@@ -18,14 +18,14 @@ var amountRules = []struct {
 	{re: textgate.MustCompile(`(\d+|[一二两三四五六七八九十]+)\s*(?:块|元)\s*(\d|[一二两三四五六七八九])\s*(?:毛|角)\s*(\d|[一二两三四五六七八九])\s*(?:分)?`),
 		value: func(m []string) (float64, bool) {
 			v, ok := yuanJiao(m[1], m[2])
-			f, ok2 := parseNum(m[3])
+			f, ok2 := ParseNum(m[3])
 			return v + f/100, ok && ok2
 		}},
 	// "八毛五", "5毛5": jiao and fen.
 	{re: textgate.MustCompile(`(\d|[一二两三四五六七八九])\s*(?:毛|角)\s*(\d|[一二两三四五六七八九])\s*(?:分)?`),
 		value: func(m []string) (float64, bool) {
-			j, ok := parseNum(m[1])
-			f, ok2 := parseNum(m[2])
+			j, ok := ParseNum(m[1])
+			f, ok2 := ParseNum(m[2])
 			return j/10 + f/100, ok && ok2
 		}},
 	// "1块5", "两块五", "1元5角", "一块五毛钱": yuan and a tenth digit.
@@ -37,19 +37,19 @@ var amountRules = []struct {
 			if m[1] == "" {
 				return 1.5, true
 			}
-			v, ok := parseNum(m[1])
+			v, ok := ParseNum(m[1])
 			return v + 0.5, ok
 		}},
 	// "5毛", "八毛钱", "3角".
 	{re: textgate.MustCompile(`(\d|[一二两三四五六七八九])\s*(?:毛|角)(?:钱)?`),
-		value: func(m []string) (float64, bool) { v, ok := parseNum(m[1]); return v / 10, ok }},
+		value: func(m []string) (float64, bool) { v, ok := ParseNum(m[1]); return v / 10, ok }},
 	// "¥1.5", "$0.35".
 	{re: textgate.MustCompile(`([¥$])\s*(\d+(?:\.\d+)?)`),
-		value: func(m []string) (float64, bool) { return parseNum(m[2]) },
+		value: func(m []string) (float64, bool) { return ParseNum(m[2]) },
 		usd:   func(m []string) bool { return m[1] == "$" }},
 	// "1.5元", "两块", "3 rmb", "2 bucks", "0.4 usd".
 	{re: textgate.MustCompile(numPat + `\s*(块钱|块|元|rmb|cny|yuan|usd|dollars?|bucks?|美元|美金|刀)`),
-		value: func(m []string) (float64, bool) { return parseNum(m[1]) },
+		value: func(m []string) (float64, bool) { return ParseNum(m[1]) },
 		usd:   func(m []string) bool { return reUSD.MatchString(m[2]) }},
 }
 
@@ -76,8 +76,8 @@ var (
 
 // yuanJiao is "1块5" = 1.5: yuan and a tenth digit.
 func yuanJiao(yuan, jiao string) (float64, bool) {
-	a, ok1 := parseNum(yuan)
-	b, ok2 := parseNum(jiao)
+	a, ok1 := ParseNum(yuan)
+	b, ok2 := ParseNum(jiao)
 	return a + b/10, ok1 && ok2 && b < 10
 }
 
@@ -157,14 +157,14 @@ func extractMoney(x *extraction) {
 		ceil := reCeilBefore.MatchString(before) || reCeilAfter.MatchString(x.rest[end:]) || reRangeTo.MatchString(before) && q.PriceCNY > 0
 		switch {
 		case ceil && q.MaxPriceCNY == 0 && v < 1000 && unit != "gb_day" && unit != "gb_month":
-			q.MaxPriceCNY = round4(v)
+			q.MaxPriceCNY = Round4(v)
 			if reRangeTo.MatchString(before) {
 				// The range's low end was no stated price.
 				q.PriceCNY, q.PriceUnit = 0, ""
 			}
 		case ceil && q.MaxPriceCNY == 0:
 		case q.PriceCNY == 0:
-			q.PriceCNY, q.PriceUnit = round4(v), unit
+			q.PriceCNY, q.PriceUnit = Round4(v), unit
 		default:
 			continue
 		}
@@ -175,11 +175,11 @@ func extractMoney(x *extraction) {
 	}
 	// "低于2.5" without a currency; "少于5万条" is a count.
 	if loc := reBareCeiling.FindStringSubmatchIndex(x.rest); loc != nil && !reCountUnit.MatchString(x.rest[loc[3]:]) {
-		if v, ok := parseNum(x.rest[loc[2]:loc[3]]); ok && v > 0 && v < 1000 {
+		if v, ok := ParseNum(x.rest[loc[2]:loc[3]]); ok && v > 0 && v < 1000 {
 			q.MaxPriceCNY = v
 			x.use(loc[0], loc[1], phMoney)
 		}
 	}
 }
 
-func round4(x float64) float64 { return float64(int64(x*1e4+0.5)) / 1e4 }
+func Round4(x float64) float64 { return float64(int64(x*1e4+0.5)) / 1e4 }

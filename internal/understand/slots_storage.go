@@ -1,4 +1,4 @@
-package commands
+package understand
 
 import (
 	"strconv"
@@ -42,7 +42,7 @@ func extractSize(x *extraction) {
 
 // sizeGB converts "1.5" "t" to GB (1e9 bytes); GiB and TiB convert exactly.
 func sizeGB(num, unit string) float64 {
-	v, ok := parseNum(num)
+	v, ok := ParseNum(num)
 	if !ok {
 		return 0
 	}
@@ -64,7 +64,7 @@ func extractDiskRef(x *extraction) {
 		if loc == nil {
 			continue
 		}
-		v, ok := parseNum(x.rest[loc[2]:loc[3]])
+		v, ok := ParseNum(x.rest[loc[2]:loc[3]])
 		if !ok || v < 1 {
 			continue
 		}

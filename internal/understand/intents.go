@@ -1,4 +1,4 @@
-package commands
+package understand
 
 import (
 	"bytes"
@@ -184,9 +184,6 @@ func collect(out *Intents, f *intentFile, name string, seen map[string]string) e
 			return fmt.Errorf("%s: neither an intent nor topics", name)
 		}
 		return nil
-	}
-	if _, ok := handlers[d.Intent]; !ok && d.Intent != IntentUnknown {
-		return fmt.Errorf("%s: intent %q has no handler", name, d.Intent)
 	}
 	for _, p := range append(append(append([]string{}, d.Examples...), d.Scored...), d.Keywords...) {
 		if err := phrase(p); err != nil {

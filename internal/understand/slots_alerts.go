@@ -1,4 +1,4 @@
-package commands
+package understand
 
 import (
 	"fmt"
@@ -76,7 +76,7 @@ func muteMinutes(q *Query, s string) {
 	}
 	if m := reHourAndHalf.FindStringSubmatch(s); m != nil {
 		// "1个半小时": an hour and a half.
-		if v, ok := parseNum(m[1]); ok && v > 0 && v <= 7*24 {
+		if v, ok := ParseNum(m[1]); ok && v > 0 && v <= 7*24 {
 			q.MuteMinutes = int(v*60) + 30
 			return
 		}
@@ -85,7 +85,7 @@ func muteMinutes(q *Query, s string) {
 	if m == nil {
 		return
 	}
-	v, ok := parseNum(m[1])
+	v, ok := ParseNum(m[1])
 	if strings.Contains(m[1], "半") {
 		v, ok = 0.5, true
 	}
@@ -155,7 +155,7 @@ func muteUntil(q *Query, s string) bool {
 	h, m, meridiem, found := clockIn(target)
 	part := -1
 	for i, d := range dayParts {
-		if containsAny(target, d.words) {
+		if ContainsAny(target, d.words) {
 			part = i
 		}
 	}
@@ -193,11 +193,11 @@ func muteUntil(q *Query, s string) bool {
 // written (12-hour or 24-hour) and "am"/"pm" when it says one.
 func clockIn(s string) (h, m int, meridiem string, ok bool) {
 	num := func(t string) int {
-		v, _ := parseNum(t)
+		v, _ := ParseNum(t)
 		return int(v)
 	}
 	if x := reClockPoint.FindStringSubmatch(s); x != nil {
-		if _, okN := parseNum(x[1]); okN {
+		if _, okN := ParseNum(x[1]); okN {
 			h = num(x[1])
 			if x[2] == "半" {
 				m = 30
@@ -239,10 +239,10 @@ func dayHour(h, part int) int {
 	return h
 }
 
-// muteEnd is when a mute given as a clock time ends: its next occurrence
+// MuteEnd is when a mute given as a clock time ends: its next occurrence
 // after now in loc (the next day's when tomorrow is said and the time is
 // still ahead today).
-func muteEnd(now time.Time, loc *time.Location, clock string, tomorrow bool) time.Time {
+func MuteEnd(now time.Time, loc *time.Location, clock string, tomorrow bool) time.Time {
 	var h, m int
 	fmt.Sscanf(clock, "%d:%d", &h, &m)
 	local := now.In(loc)
@@ -263,7 +263,7 @@ func muteEnd(now time.Time, loc *time.Location, clock string, tomorrow bool) tim
 func subscribeSlots(q *Query, s, rest string) {
 	if m := reMinFree.FindStringSubmatch(rest); m != nil {
 		n := m[1] + m[2]
-		if v, ok := parseNum(n); ok && v >= 1 && v <= 64 {
+		if v, ok := ParseNum(n); ok && v >= 1 && v <= 64 {
 			q.MinFree, q.GPUCount = int(v), 0
 		}
 	}

@@ -1,4 +1,4 @@
-package commands
+package understand
 
 import "github.com/labgpu/bot/internal/advice"
 
@@ -175,20 +175,21 @@ type Query struct {
 	// used, each one short sentence for the answer ("batch 0 无效").
 	Problems []string `json:"problems,omitempty"`
 
-	// sizeB is a bare size ("7B") kept even when it is not used as
+	// SizeB is a bare size ("7B") kept even when it is not used as
 	// ParamsB, so a follow-up can answer "多大参数量？".
-	sizeB float64
-	// switchTo is set for "用4090", "换成 A100", "在恒源云呢": a message that
+	SizeB float64 `json:"-"`
+	// SwitchTo is set for "用4090", "换成 A100", "在恒源云呢": a message that
 	// changes the card or platform of the previous question.
-	switchTo bool
-	// onlyParams is set when the text holds parameters (seq, batch, data
+	SwitchTo bool `json:"-"`
+	// OnlyParams is set when the text holds parameters (seq, batch, data
 	// size, epochs …) and nothing that names a job or another question.
-	onlyParams bool
-	// choice is 1 or 2 for "1", "第二个", "后者": a pick after an ask-back.
-	choice int
-	// match is the advice match and text the original text.
-	match *advice.Result
-	text  string
+	OnlyParams bool `json:"-"`
+	// Choice is 1 or 2 for "1", "第二个", "后者": a pick after an ask-back.
+	Choice int `json:"-"`
+	// KB is the knowledge base's match of the text, and Asked the text as
+	// the member wrote it.
+	KB    *advice.Result `json:"-"`
+	Asked string         `json:"-"`
 }
 
 // problem records a part of the question that was not used as written, in

@@ -1,4 +1,4 @@
-package commands
+package understand
 
 import (
 	"slices"
@@ -136,7 +136,7 @@ func countNear(rest string, m catalog.Match) int {
 			if len(sm) > 2 && sm[1] == "" {
 				sm[1] = sm[2] // "4090 两张"
 			}
-			if v, ok := parseNum(sm[1]); ok && v >= 1 && v <= 64 {
+			if v, ok := ParseNum(sm[1]); ok && v >= 1 && v <= 64 {
 				return int(v)
 			}
 		}
@@ -151,7 +151,7 @@ func extractGPUCount(x *extraction) {
 		return
 	}
 	if m := reCount[3].FindStringSubmatch(x.rest); m != nil {
-		if v, ok := parseNum(m[1]); ok && v >= 1 && v <= 64 {
+		if v, ok := ParseNum(m[1]); ok && v >= 1 && v <= 64 {
 			q.GPUCount = int(v)
 		}
 	} else if m := reCount[4].FindStringSubmatch(x.rest); m != nil {

@@ -1,4 +1,4 @@
-package commands
+package understand
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 	"github.com/labgpu/bot/configs"
 	"github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/catalog"
-	"github.com/labgpu/bot/internal/commands/scorer"
+	"github.com/labgpu/bot/internal/understand/scorer"
 )
 
 // CompiledFile is the compiled intents in the configs FS, written by `go

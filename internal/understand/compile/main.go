@@ -12,7 +12,7 @@ import (
 	"github.com/labgpu/bot/configs"
 	"github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/catalog"
-	"github.com/labgpu/bot/internal/commands"
+	"github.com/labgpu/bot/internal/understand"
 )
 
 func main() {
@@ -35,11 +35,11 @@ func run(out string) error {
 	if err != nil {
 		return err
 	}
-	in, err := commands.LoadIntents(configs.FS)
+	in, err := understand.LoadIntents(configs.FS)
 	if err != nil {
 		return err
 	}
-	b, err := commands.Compile(cat, base, in).Marshal()
+	b, err := understand.Compile(cat, base, in).Marshal()
 	if err != nil {
 		return err
 	}

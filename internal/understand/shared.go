@@ -1,0 +1,82 @@
+package understand
+
+import (
+	"sync"
+
+	"github.com/labgpu/bot/configs"
+	"github.com/labgpu/bot/internal/advice"
+	"github.com/labgpu/bot/internal/catalog"
+)
+
+// Shared is the understander for a catalog, knowledge base and chat
+// language, built once per process: trained from the embedded compiled
+// intents when they were built with this knowledge base, else from the
+// embedded YAML definitions (a lab's own advice.yaml). It fails only when
+// the embedded definitions do not load, which their tests rule out.
+func Shared(cat *catalog.Catalog, base *advice.Base, chatEn bool) (*Understander, error) {
+	if u, ok := compiledUnderstander(cat, base, chatEn); ok {
+		return u, nil
+	}
+	in, err := embeddedIntents()
+	if err != nil {
+		return nil, err
+	}
+	return cachedUnderstander(cat, base, in, chatEn), nil
+}
+
+// Intents returns the definitions the understander was trained on.
+func (u *Understander) Intents() *Intents { return u.in }
+
+var (
+	compiledOnce   sync.Once
+	compiledIn     *Intents
+	compiledInputs []Input
+	compiledBase   string
+	compiledErr    error
+)
+
+// compiledUnderstander trains from the embedded compiled intents when they
+// were built with this knowledge base (a lab's own advice.yaml trains from
+// the YAML instead).
+func compiledUnderstander(cat *catalog.Catalog, base *advice.Base, chatEn bool) (*Understander, bool) {
+	compiledOnce.Do(func() { compiledIn, compiledInputs, compiledBase, compiledErr = LoadCompiled(configs.FS) })
+	if compiledErr != nil || compiledBase != baseHash(base) {
+		return nil, false
+	}
+	k := understanderKey{cat, base, compiledIn, chatEn}
+	if u, ok := understood.Load(k); ok {
+		return u.(*Understander), true
+	}
+	u := newUnderstanderFrom(cat, base, compiledIn, compiledInputs, chatEn)
+	understood.Store(k, u)
+	return u, true
+}
+
+var (
+	embeddedOnce sync.Once
+	embedded     *Intents
+	embeddedErr  error
+	understood   sync.Map // understanderKey → *Understander
+)
+
+func embeddedIntents() (*Intents, error) {
+	embeddedOnce.Do(func() { embedded, embeddedErr = LoadIntents(configs.FS) })
+	return embedded, embeddedErr
+}
+
+type understanderKey struct {
+	cat    *catalog.Catalog
+	base   *advice.Base
+	in     *Intents
+	chatEn bool
+}
+
+func cachedUnderstander(cat *catalog.Catalog, base *advice.Base, in *Intents, chatEn bool) *Understander {
+	k := understanderKey{cat, base, in, chatEn}
+	if u, ok := understood.Load(k); ok {
+		return u.(*Understander)
+	}
+	u := NewUnderstander(cat, base, in, UnderstanderOptions{ChatEnglish: chatEn})
+	understood.Store(k, u)
+	return u
+}
