@@ -9,8 +9,8 @@ import (
 
 	"github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/catalog"
-	"github.com/labgpu/bot/internal/understand/scorer"
 	"github.com/labgpu/bot/internal/textgate"
+	"github.com/labgpu/bot/internal/understand/scorer"
 )
 
 // extraction is one message on its way through the slot extractors. Each

@@ -10,8 +10,8 @@ import (
 
 	"github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/catalog"
-	"github.com/labgpu/bot/internal/understand/scorer"
 	"github.com/labgpu/bot/internal/textgate"
+	"github.com/labgpu/bot/internal/understand/scorer"
 )
 
 // Understanding a message is a small pipeline (Understand):
