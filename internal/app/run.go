@@ -45,7 +45,7 @@ func (a *App) Console(ctx context.Context, in io.Reader, out io.Writer) error {
 			fmt.Fprintln(out, "labgpu bot — 问我“哪家有4090”“7B LoRA 要多少钱”，或直接粘贴报错；“帮助”看全部功能，exit 退出。")
 		}
 	}
-	a.Notifier.Register("console", a.alertsTo(&console.Out{W: out}))
+	a.Notifier.Register("console", a.alertsTo(console.NewOut(out)))
 	if a.Cfg.Stock.Poll.Schedule != "" && a.LiveProviders() && a.Store != nil {
 		poller := a.NewPoller()
 		s := jobs.NewScheduler(a.Location, a.Log)
@@ -239,7 +239,7 @@ func (a *App) PollOnce(ctx context.Context, format string, w io.Writer, opts ...
 	// Alerts for console subscriptions print here; others wait for their
 	// channel.
 	alerts := &bytes.Buffer{}
-	a.Notifier.Register("console", a.alertsTo(&console.Out{W: alerts}))
+	a.Notifier.Register("console", a.alertsTo(console.NewOut(alerts)))
 	poller := a.NewPoller()
 	ran, snap, pres, err := poller.RunOnce(ctx)
 	if ran {

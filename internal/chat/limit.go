@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"context"
 	"sync"
 	"time"
 
@@ -58,3 +59,7 @@ func (l *Limiters) Len() int {
 	defer l.mu.Unlock()
 	return len(l.by)
 }
+
+// Wait blocks until the chat key's limiter allows one more message
+// (Waiter).
+func (l *Limiters) Wait(ctx context.Context, key string) error { return l.For(key).Wait(ctx) }

@@ -43,6 +43,8 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, h chat.Handler, promp
 // RunWith is Run with options.
 func RunWith(ctx context.Context, in io.Reader, out io.Writer, h chat.Handler, o Options) error {
 	prompt := o.Prompt
+	// Answers go out through the console's outbox, as every channel's do.
+	answers := newOut(out, "")
 	lines := make(chan inputLine)
 	// Lines are read in their own goroutine so that ctx (Ctrl-C) ends the
 	// console even while it waits for input.
@@ -106,9 +108,12 @@ func RunWith(ctx context.Context, in io.Reader, out io.Writer, h chat.Handler, o
 					SenderID: "console", SenderName: "我", Text: text, Time: time.Now()}
 				var interim func()
 				if ir, ok := h.(chat.Interimer); ok {
-					interim = func() { fmt.Fprintln(out, chat.PlainText(ir.Interim(msg))) }
+					interim = func() { _ = answers.Send(ctx, msg.ChatID, ir.Interim(msg), chat.SendOptions{}) }
 				}
-				fmt.Fprintln(out, chat.PlainText(chat.AnswerWithInterim(ctx, o.InterimAfter, func() chat.Reply { return h.Handle(ctx, msg) }, interim)))
+				r := chat.AnswerWithInterim(ctx, o.InterimAfter, func() chat.Reply { return h.Handle(ctx, msg) }, interim)
+				if err := answers.Send(ctx, msg.ChatID, r, chat.SendOptions{ReplyTo: msg.ID}); err != nil {
+					return fmt.Errorf("console: write: %w", err)
+				}
 			}
 		}
 		if l.err == io.EOF {

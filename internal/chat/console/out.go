@@ -4,29 +4,36 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"sync"
 
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/retry"
 )
 
-// Out is the console as a chat.Channel named "console": what is sent to
-// it (alerts for console subscriptions) is printed as plain text, each
-// after a blank line. It is safe for concurrent use.
-type Out struct {
-	mu sync.Mutex
-	W  io.Writer
+// NewOut returns the console as a chat.Channel named "console": what is
+// sent to it (alerts for console subscriptions) is printed to w as plain
+// text, each after a blank line, through the one chat.Outbox (which keeps
+// one reply at a time). The chat id is not used: there is one console.
+func NewOut(w io.Writer) *chat.Outbox { return newOut(w, "\n") }
+
+// newOut is the console's outbox printing each reply after lead.
+func newOut(w io.Writer, lead string) *chat.Outbox {
+	return chat.NewOutbox("console", outWire{w, lead}, chat.OutboxOptions{Retry: retry.Policy{Tries: 1}})
 }
 
-// Name is "console".
-func (*Out) Name() string { return "console" }
+// outWire prints a reply whole, after lead: a terminal has no size limit.
+type outWire struct {
+	w    io.Writer
+	lead string
+}
 
-// Send prints r; the chat id and options are not used (there is one
-// console).
-func (o *Out) Send(_ context.Context, _ string, r chat.Reply, _ chat.SendOptions) error {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	_, err := fmt.Fprintln(o.W, "\n"+chat.PlainText(r))
+func (o outWire) Parts(_ context.Context, _ string, r chat.Reply, _ chat.SendOptions) ([]chat.Part, error) {
+	return []chat.Part{{Kind: "text", Payload: o.lead + chat.PlainText(r)}}, nil
+}
+
+func (o outWire) Post(_ context.Context, _ string, p chat.Part, _ chat.PostOptions) error {
+	_, err := fmt.Fprintln(o.w, p.Payload)
 	return err
 }
 
-var _ chat.Channel = (*Out)(nil)
+// Retry: a failed write to the terminal is not worth repeating.
+func (outWire) Retry(error) retry.Verdict { return retry.Verdict{} }

@@ -162,6 +162,8 @@ type Bot struct {
 	tokExp time.Time
 
 	limiters *chat.Limiters
+	// out is the one path every message takes out (chat.Outbox).
+	out *chat.Outbox
 
 	// chatTypes remembers chat ids seen as p2p, so that Send leaves
 	// @mentions out of private chats.
@@ -273,6 +275,7 @@ func New(ctx context.Context, opts Options) (*Bot, error) {
 		jobs:     make(chan job, opts.QueueSize),
 		backoff:  200 * time.Millisecond,
 	}
+	b.out = b.newOutbox()
 	b.client = lark.NewClient(opts.AppID, opts.AppSecret,
 		lark.WithOpenBaseUrl(opts.BaseURL),
 		lark.WithEnableTokenCache(false),

@@ -30,7 +30,11 @@ func (b *Bot) answerMessage(ctx context.Context, msg chat.Message, interimID *st
 			}
 			ictx, cancel := context.WithTimeout(ctx, interimSendTimeout)
 			defer cancel()
-			id, err := b.sendPartID(ictx, msg.ChatID, msg.ChatID, msg.ID, larkim.MsgTypeInteractive, cards[0], partUUID("interim:"+msg.ID, 0))
+			var id string
+			err = b.out.Call(ictx, msg.ChatID, "interim card", func(ctx context.Context) (err error) {
+				id, err = b.postOnce(ctx, msg.ChatID, msg.ID, larkim.MsgTypeInteractive, cards[0], partUUID("interim:"+msg.ID))
+				return err
+			})
 			if err != nil {
 				b.log.Warn("feishu: interim message failed", "message_id", msg.ID, "err", err)
 				return
@@ -49,7 +53,7 @@ func (b *Bot) finishInterim(ctx context.Context, messageID, chatID, text string)
 	if err != nil {
 		return
 	}
-	if _, _, err := b.patchOnce(ctx, messageID, cards[0]); err != nil {
+	if err := b.patchOnce(ctx, messageID, cards[0]); err != nil {
 		b.log.Warn("feishu: could not close the interim card", "message_id", messageID, "chat_id", chatID, "err", err)
 	}
 }
@@ -63,32 +67,25 @@ func (b *Bot) Update(ctx context.Context, messageID, chatID string, r chat.Reply
 	if b.opts.OnSend != nil {
 		defer func() { b.opts.OnSend(err) }()
 	}
-	mentions := r.Mentions
-	if t, ok := b.chatTypes.Load(chatID); ok && t == chat.P2P {
-		mentions = nil
-	}
-	cards, err := renderCards(r, mentions)
+	cards, err := renderCards(r, b.mentionsFor(chatID, r))
 	if err != nil {
 		return false, fmt.Errorf("feishu: update %s: %w", messageID, err)
 	}
-	if _, err := b.withRetries(ctx, chatID, chatID, replyTo, "patch", func() (string, bool, error) {
+	if err := b.out.Call(ctx, chatID, "card update", func(ctx context.Context) error {
 		return b.patchOnce(ctx, messageID, cards[0])
 	}); err != nil {
-		return false, err
+		return false, fmt.Errorf("feishu: %w", err)
 	}
-	for i, c := range cards[1:] {
-		if err := b.sendPart(ctx, chatID, chatID, replyTo, larkim.MsgTypeInteractive, c, partUUID(idemKey, i+1)); err != nil {
-			return true, err
-		}
-	}
-	return true, nil
+	// The further cards go on the outbox's path, keyed after the first.
+	more := parts(larkim.MsgTypeInteractive, cards[1:])
+	return true, b.out.SendParts(ctx, chatID, more, chat.SendOptions{ReplyTo: replyTo, IdempotencyKey: idemKey + "/more"})
 }
 
 // patchOnce makes one PATCH /open-apis/im/v1/messages/:message_id call.
-func (b *Bot) patchOnce(ctx context.Context, messageID, content string) (string, bool, error) {
+func (b *Bot) patchOnce(ctx context.Context, messageID, content string) error {
 	tok, err := b.token(ctx)
 	if err != nil {
-		return "", ctx.Err() == nil, err
+		return transient(err, ctx.Err() == nil)
 	}
 	cs := &callStatus{}
 	cctx := context.WithValue(ctx, callStatusKey{}, cs)
@@ -97,12 +94,11 @@ func (b *Bot) patchOnce(ctx context.Context, messageID, content string) (string,
 		Body(larkim.NewPatchMessageReqBodyBuilder().Content(content).Build()).
 		Build(), larkcore.WithTenantAccessToken(tok))
 	if err != nil {
-		return "", transportRetry(ctx, cs), fmt.Errorf("patch %s: %w", messageID, err)
+		return transient(fmt.Errorf("patch %s: %w", messageID, err), transportRetry(ctx, cs))
 	}
 	status := cs.status
 	if resp.ApiResp != nil {
 		status = resp.ApiResp.StatusCode
 	}
-	retry, err := b.callError(tok, resp.ApiResp, status, resp.Code, resp.Msg)
-	return messageID, retry, err
+	return b.callError(tok, resp.ApiResp, status, resp.Code, resp.Msg)
 }

@@ -3,7 +3,6 @@ package feishu
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -88,143 +87,139 @@ func contentError(err error) bool {
 // Name is "feishu" (chat.Channel).
 func (b *Bot) Name() string { return "feishu" }
 
-// Send delivers r to chatID: an interactive card (schema 2.0) when r has
-// a table, text otherwise. Long replies are split at line boundaries into
-// parts under MaxTextRunes/MaxTextBytes (text) or MaxCardBytes (cards,
-// split between table rows). r.Mentions become <at> tags unless chatID is
-// known to be a private chat.
+// Send delivers r to chatID through the channel's chat.Outbox: an
+// interactive card (schema 2.0) when r has a table, text otherwise. Long
+// replies are split at line boundaries into parts under
+// MaxTextRunes/MaxTextBytes (text) or MaxCardBytes (cards, split between
+// table rows). r.Mentions become <at> tags unless chatID is known to be a
+// private chat.
 //
-// When replyTo (a message_id) is set the parts answer that message
+// When o.ReplyTo (a message_id) is set the parts answer that message
 // (Im.Message.Reply), otherwise they are created in chatID
 // (Im.Message.Create, receive_id_type chat_id).
 //
-// Each part carries uuid = hash(idemKey, part index), so a retried Send
-// with the same idemKey is deduplicated by Feishu (for an hour); an empty
-// idemKey gets a random one. Sends wait for the per-chat rate limiter. A
-// part is tried up to 3 times with exponential backoff on HTTP 429, 5xx,
-// network errors and token-invalid codes (the token is fetched again);
-// other errors are returned at once. If the first card is refused for its
-// content, the whole reply goes out as plain text (chat.PlainText).
-func (b *Bot) Send(ctx context.Context, chatID string, r chat.Reply, o chat.SendOptions) (err error) {
-	replyTo, idemKey := o.ReplyTo, o.IdempotencyKey
-	if b.opts.OnSend != nil && !r.Empty() {
-		defer func() { b.opts.OnSend(err) }()
-	}
-	if chatID == "" && replyTo == "" {
+// Each part carries uuid = hash of its outbox key (o.IdempotencyKey and
+// the part's index), so a Send repeated with the same key after a restart
+// is deduplicated by Feishu (for an hour); within a run the outbox skips
+// the parts already delivered. Sends wait for the per-chat rate limiter.
+// A part is tried up to 3 times with exponential backoff on HTTP 429 (as
+// long as x-ogw-ratelimit-reset asks), 5xx, network errors and
+// token-invalid codes (the token is fetched again); other errors are
+// returned at once. If the first card is refused for its content, the
+// whole reply goes out as plain text (chat.PlainText).
+func (b *Bot) Send(ctx context.Context, chatID string, r chat.Reply, o chat.SendOptions) error {
+	if chatID == "" && o.ReplyTo == "" {
 		return errors.New("feishu: send: no chat id and no message to reply to")
 	}
-	if r.Empty() {
-		return nil
-	}
-	if idemKey == "" {
-		var rnd [16]byte
-		_, _ = rand.Read(rnd[:])
-		idemKey = hex.EncodeToString(rnd[:])
-	}
-	mentions := r.Mentions
-	if t, ok := b.chatTypes.Load(chatID); ok && t == chat.P2P {
-		mentions = nil
-	}
-	limKey := chatID
-	if limKey == "" {
-		limKey = "reply:" + replyTo
-	}
+	return b.out.Send(ctx, chatID, r, o)
+}
 
-	textKey := idemKey
+// newOutbox is the Bot's chat.Outbox.
+func (b *Bot) newOutbox() *chat.Outbox {
+	return chat.NewOutbox("feishu", wire{b}, chat.OutboxOptions{
+		Retry: retry.Policy{Tries: maxTries, Initial: b.backoff}, Limit: b.limiters,
+		OnSend: b.opts.OnSend, Log: b.log,
+	})
+}
+
+// feishuPart is a Feishu part's payload: a message type and its content
+// JSON.
+type feishuPart struct {
+	msgType, content string
+}
+
+// wire is Feishu's chat.Wire.
+type wire struct{ b *Bot }
+
+// Parts renders r as cards (when it has a table, chart or full form and
+// they fit) or text.
+func (w wire) Parts(_ context.Context, chatID string, r chat.Reply, _ chat.SendOptions) ([]chat.Part, error) {
+	mentions := w.b.mentionsFor(chatID, r)
 	if r.Table != nil || r.Chart != nil || r.Full != nil {
 		cards, err := renderCards(r, mentions)
-		if err != nil {
-			b.log.Warn("feishu: reply does not fit in cards, sending text", "chat_id", chatID, "err", err)
-			textKey = idemKey + "/text"
-		} else {
-			for i, c := range cards {
-				err := b.sendPart(ctx, limKey, chatID, replyTo, larkim.MsgTypeInteractive, c, partUUID(idemKey, i))
-				if err == nil {
-					continue
-				}
-				if i == 0 && contentError(err) {
-					b.log.Warn("feishu: card refused, falling back to text", "chat_id", chatID, "err", err)
-					textKey = idemKey + "/text"
-					break
-				}
-				return err
-			}
-			if textKey == idemKey {
-				return nil
-			}
+		if err == nil {
+			return parts(larkim.MsgTypeInteractive, cards), nil
 		}
+		w.b.log.Warn("feishu: reply does not fit in cards, sending text", "chat_id", chatID, "err", err)
 	}
-	for i, t := range renderTexts(r, mentions) {
-		if err := b.sendPart(ctx, limKey, chatID, replyTo, larkim.MsgTypeText, t, partUUID(textKey, i)); err != nil {
-			return err
-		}
-	}
-	return nil
+	return parts(larkim.MsgTypeText, renderTexts(r, mentions)), nil
 }
 
-// partUUID is the idempotency uuid of part i: stable for a given idemKey,
-// 32 hex digits (Feishu allows 50 characters).
-func partUUID(idemKey string, i int) string {
-	sum := sha256.Sum256([]byte(idemKey + "#" + strconv.Itoa(i)))
-	return hex.EncodeToString(sum[:16])
+// Fallback: a first card refused for its content goes again as text (a
+// reply that went as text has no plainer form).
+func (w wire) Fallback(_ context.Context, chatID string, r chat.Reply, _ chat.SendOptions, err error) ([]chat.Part, bool) {
+	mentions := w.b.mentionsFor(chatID, r)
+	if !contentError(err) || (r.Table == nil && r.Chart == nil && r.Full == nil) {
+		return nil, false
+	}
+	if _, cerr := renderCards(r, mentions); cerr != nil {
+		return nil, false
+	}
+	return parts(larkim.MsgTypeText, renderTexts(r, mentions)), true
 }
 
-// sendPart waits for the chat's rate limiter and posts one message, with
-// retries.
-func (b *Bot) sendPart(ctx context.Context, limKey, chatID, replyTo, msgType, content, uuid string) error {
-	_, err := b.sendPartID(ctx, limKey, chatID, replyTo, msgType, content, uuid)
+// Post makes one Create or Reply call.
+func (w wire) Post(ctx context.Context, chatID string, p chat.Part, o chat.PostOptions) error {
+	fp := p.Payload.(feishuPart)
+	_, err := w.b.postOnce(ctx, chatID, o.ReplyTo, fp.msgType, fp.content, partUUID(o.Key))
 	return err
 }
 
-// sendPartID is sendPart returning the new message's message_id.
-func (b *Bot) sendPartID(ctx context.Context, limKey, chatID, replyTo, msgType, content, uuid string) (string, error) {
-	return b.withRetries(ctx, limKey, chatID, replyTo, msgType, func() (string, bool, error) {
-		return b.postOnce(ctx, chatID, replyTo, msgType, content, uuid)
-	})
+// Retry: rate limits (after x-ogw-ratelimit-reset), server errors,
+// invalid tokens and calls that got no answer are tried again.
+func (wire) Retry(err error) retry.Verdict {
+	var ae *APIError
+	if errors.As(err, &ae) {
+		return retry.Verdict{Retry: ae.retryable(), After: ae.RetryAfter}
+	}
+	var te *transientError
+	return retry.Verdict{Retry: errors.As(err, &te)}
 }
 
-// withRetries waits for the chat's rate limiter and makes one call with
-// retries; call returns a message_id, whether to retry, and its error.
-func (b *Bot) withRetries(ctx context.Context, limKey, chatID, replyTo, msgType string, call func() (string, bool, error)) (string, error) {
-	if err := b.limiters.For(limKey).Wait(ctx); err != nil {
-		return "", fmt.Errorf("feishu: send to %s: rate limiter: %w", limKey, err)
-	}
-	var id string
-	retryable := false
-	tries := 0
-	err := retry.Do(ctx, retry.Policy{Tries: maxTries, Initial: b.backoff}, func(context.Context) error {
-		tries++
-		var err error
-		id, retryable, err = call()
-		if err != nil && retryable && tries < maxTries && ctx.Err() == nil {
-			b.log.Warn("feishu: send failed, will retry", "chat_id", chatID, "reply_to", replyTo, "attempt", tries, "err", err)
-		}
+// transientError is a call that got no usable answer (network, 429 or
+// 5xx without a body the SDK could read, a token that could not be had).
+type transientError struct{ err error }
+
+func (e *transientError) Error() string { return e.err.Error() }
+func (e *transientError) Unwrap() error { return e.err }
+
+// transient wraps err as worth retrying when retry is set.
+func transient(err error, retry bool) error {
+	if err == nil || !retry {
 		return err
-	}, func(err error) retry.Verdict {
-		v := retry.Verdict{Retry: retryable && ctx.Err() == nil}
-		var ae *APIError
-		if errors.As(err, &ae) {
-			// Feishu's x-ogw-ratelimit-reset: wait it out.
-			v.After = ae.RetryAfter
-		}
-		return v
-	})
-	if err == nil {
-		return id, nil
 	}
-	b.log.Warn("feishu: send failed", "chat_id", chatID, "reply_to", replyTo, "msg_type", msgType, "err", err)
-	if retryable && tries >= maxTries {
-		return "", fmt.Errorf("feishu: send %s to %s: giving up after %d tries: %w", msgType, limKey, maxTries, err)
-	}
-	return "", fmt.Errorf("feishu: send %s to %s: %w", msgType, limKey, err)
+	return &transientError{err}
 }
 
-// postOnce makes one Create or Reply call and says whether a failure is
-// worth retrying.
-func (b *Bot) postOnce(ctx context.Context, chatID, replyTo, msgType, content, uuid string) (id string, retry bool, err error) {
+func parts(msgType string, contents []string) []chat.Part {
+	out := make([]chat.Part, len(contents))
+	for i, c := range contents {
+		out[i] = chat.Part{Kind: msgType, Payload: feishuPart{msgType, c}}
+	}
+	return out
+}
+
+// mentionsFor is r.Mentions, or none in a chat known to be private.
+func (b *Bot) mentionsFor(chatID string, r chat.Reply) []string {
+	if t, ok := b.chatTypes.Load(chatID); ok && t == chat.P2P {
+		return nil
+	}
+	return r.Mentions
+}
+
+// partUUID is the Feishu uuid of a part's outbox key: 32 hex digits
+// (Feishu allows 50 characters).
+func partUUID(key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return hex.EncodeToString(sum[:16])
+}
+
+// postOnce makes one Create or Reply call; a failure worth retrying is an
+// *APIError that says so or a *transientError.
+func (b *Bot) postOnce(ctx context.Context, chatID, replyTo, msgType, content, uuid string) (id string, err error) {
 	tok, err := b.token(ctx)
 	if err != nil {
-		return "", ctx.Err() == nil, err
+		return "", transient(err, ctx.Err() == nil)
 	}
 	cs := &callStatus{}
 	cctx := context.WithValue(ctx, callStatusKey{}, cs)
@@ -239,7 +234,7 @@ func (b *Bot) postOnce(ctx context.Context, chatID, replyTo, msgType, content, u
 			Body(larkim.NewReplyMessageReqBodyBuilder().MsgType(msgType).Content(content).Uuid(uuid).Build()).
 			Build(), larkcore.WithTenantAccessToken(tok))
 		if err != nil {
-			return "", transportRetry(ctx, cs), fmt.Errorf("reply to %s: %w", replyTo, err)
+			return "", transient(fmt.Errorf("reply to %s: %w", replyTo, err), transportRetry(ctx, cs))
 		}
 		apiResp, code, msg = resp.ApiResp, resp.Code, resp.Msg
 		if resp.Data != nil && resp.Data.MessageId != nil {
@@ -251,7 +246,7 @@ func (b *Bot) postOnce(ctx context.Context, chatID, replyTo, msgType, content, u
 			Body(larkim.NewCreateMessageReqBodyBuilder().ReceiveId(chatID).MsgType(msgType).Content(content).Uuid(uuid).Build()).
 			Build(), larkcore.WithTenantAccessToken(tok))
 		if err != nil {
-			return "", transportRetry(ctx, cs), fmt.Errorf("create in %s: %w", chatID, err)
+			return "", transient(fmt.Errorf("create in %s: %w", chatID, err), transportRetry(ctx, cs))
 		}
 		apiResp, code, msg = resp.ApiResp, resp.Code, resp.Msg
 		if resp.Data != nil && resp.Data.MessageId != nil {
@@ -262,16 +257,14 @@ func (b *Bot) postOnce(ctx context.Context, chatID, replyTo, msgType, content, u
 	if apiResp != nil {
 		status = apiResp.StatusCode
 	}
-	retry, err = b.callError(tok, apiResp, status, code, msg)
-	return id, retry, err
+	return id, b.callError(tok, apiResp, status, code, msg)
 }
 
 // callError turns an answer's status and code into nil or an *APIError
-// (and drops a token the platform called invalid); retryable says whether
-// to try again.
-func (b *Bot) callError(tok string, apiResp *larkcore.ApiResp, status, code int, msg string) (retryable bool, err error) {
+// (and drops a token the platform called invalid).
+func (b *Bot) callError(tok string, apiResp *larkcore.ApiResp, status, code int, msg string) error {
 	if code == 0 && status < 300 {
-		return false, nil
+		return nil
 	}
 	ae := &APIError{Status: status, Code: code, Msg: msg}
 	if apiResp != nil {
@@ -285,7 +278,7 @@ func (b *Bot) callError(tok string, apiResp *larkcore.ApiResp, status, code int,
 	if tokenInvalid(code) {
 		b.invalidateToken(tok)
 	}
-	return ae.retryable(), ae
+	return ae
 }
 
 // transportRetry: an error without a parsed answer is retried when there

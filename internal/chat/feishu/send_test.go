@@ -323,8 +323,10 @@ func TestSend(t *testing.T) {
 	}
 }
 
-// TestSendIdempotent: sending the same reply again with the same key
-// reuses every part's uuid; another key gets other uuids.
+// TestSendIdempotent: a Send repeated with the same key posts nothing
+// again (the outbox remembers the delivered parts); after a restart (a new
+// Bot) it reuses every part's uuid, so Feishu drops the repeats; another
+// key gets other uuids.
 func TestSendIdempotent(t *testing.T) {
 	f := newFake(t)
 	b := newBot(t, baseOptions(f, &recHandler{}, nil))
@@ -351,13 +353,20 @@ func TestSendIdempotent(t *testing.T) {
 	if err := b.Send(ctx, groupChat, r, chat.SendOptions{IdempotencyKey: "alert:s-1:7"}); err != nil {
 		t.Fatal(err)
 	}
+	if again := uuids(); len(again) != 0 {
+		t.Errorf("a repeated Send posted %d parts again", len(again))
+	}
+	restarted := newBot(t, baseOptions(f, &recHandler{}, nil))
+	if err := restarted.Send(ctx, groupChat, r, chat.SendOptions{IdempotencyKey: "alert:s-1:7"}); err != nil {
+		t.Fatal(err)
+	}
 	again := uuids()
 	if err := b.Send(ctx, groupChat, r, chat.SendOptions{IdempotencyKey: "alert:s-1:8"}); err != nil {
 		t.Fatal(err)
 	}
 	other := uuids()
 	if len(first) < 2 || !slices.Equal(first, again) {
-		t.Errorf("retry uuids %q vs %q", again, first)
+		t.Errorf("uuids after a restart %q vs %q", again, first)
 	}
 	for _, u := range other {
 		if slices.Contains(first, u) {

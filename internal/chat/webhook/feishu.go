@@ -64,10 +64,9 @@ func NewFeishuBot(url, secret string, opts ...Option) (*FeishuBot, error) {
 	for _, vs := range u.Query() {
 		secrets = append(secrets, vs...)
 	}
-	return &FeishuBot{
-		s:      newSender("feishu", u.String(), redactURL(u, true), secrets, cf, feishuCheck),
-		secret: secret,
-	}, nil
+	b := &FeishuBot{secret: secret}
+	b.s = newSender("feishu", u.String(), redactURL(u, true), secrets, cf, feishuCheck, b)
+	return b, nil
 }
 
 // String is the webhook with its hook id masked.
@@ -80,38 +79,28 @@ func (b *FeishuBot) String() string { return b.s.redacted }
 // first card as invalid, the reply is sent as text instead. An empty reply
 // sends nothing.
 func (b *FeishuBot) Send(ctx context.Context, r chat.Reply) error {
-	if r.Empty() {
-		return nil
-	}
-	if err := b.s.lock(ctx); err != nil {
-		return b.s.wrap(err, "send")
-	}
-	defer b.s.unlock()
-	card := !b.s.cfg.plainText && hasTable(r)
-	parts := b.render(r, card)
-	for i, p := range parts {
-		err := b.s.post(ctx, func() ([]byte, error) { return b.body(p) })
-		if err == nil {
-			continue
-		}
-		if card && i == 0 && cardRejected(err) {
-			if terr := b.sendAll(ctx, b.render(r, false)); terr != nil {
-				return b.s.wrap(terr, "card rejected (%v), then as text", err)
-			}
-			return nil
-		}
-		return b.s.wrap(err, "part %d of %d", i+1, len(parts))
-	}
-	return nil
+	return b.s.out.Send(ctx, "", r, chat.SendOptions{})
 }
 
-func (b *FeishuBot) sendAll(ctx context.Context, parts []feishuMsg) error {
-	for i, p := range parts {
-		if err := b.s.post(ctx, func() ([]byte, error) { return b.body(p) }); err != nil {
-			return fmt.Errorf("part %d of %d: %w", i+1, len(parts), err)
-		}
+// parts renders r as signed request bodies: a card when r has a table.
+func (b *FeishuBot) parts(r chat.Reply) []chat.Part {
+	return b.bodies(b.render(r, !b.s.cfg.plainText && hasTable(r)))
+}
+
+// fallback: a first card Feishu refused for itself goes again as text.
+func (b *FeishuBot) fallback(r chat.Reply, err error) ([]chat.Part, bool) {
+	if b.s.cfg.plainText || !hasTable(r) || !cardRejected(err) {
+		return nil, false
 	}
-	return nil
+	return b.bodies(b.render(r, false)), true
+}
+
+func (b *FeishuBot) bodies(msgs []feishuMsg) []chat.Part {
+	out := make([]chat.Part, len(msgs))
+	for i, m := range msgs {
+		out[i] = bodyPart(m.MsgType, func() ([]byte, error) { return b.body(m) })
+	}
+	return out
 }
 
 // cardRejected reports whether err says the card itself was refused (so a

@@ -320,7 +320,7 @@ func TestFeishuErrors(t *testing.T) {
 		{"rate limited then ok", []func(http.ResponseWriter){status(200, `{"code":11232,"msg":"frequency limited psm[lark.oapi.app_platform_runtime]appID[1]"}`), ok}, 2, nil, false},
 		{"429 then ok", []func(http.ResponseWriter){status(429, `{"code":99991400,"msg":"too many request"}`), ok}, 2, nil, false},
 		{"502 then ok", []func(http.ResponseWriter){status(502, `bad gateway`), ok}, 2, nil, false},
-		{"500 always", []func(http.ResponseWriter){status(500, `oops`)}, 3, []string{"after 3 attempts", "HTTP 500"}, true},
+		{"500 always", []func(http.ResponseWriter){status(500, `oops`)}, 3, []string{"giving up after 3 tries", "HTTP 500"}, true},
 		{"rate limited always", []func(http.ResponseWriter){status(200, `{"code":11232,"msg":"frequency limited"}`)}, 3, []string{"11232", "retryable"}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -155,6 +155,9 @@ type APIError struct {
 	Msg string
 	// Retryable is true for rate limits, 429 and 5xx.
 	Retryable bool
+	// RetryAfter is the answer's Retry-After (at most a minute); 0 when
+	// it gave none.
+	RetryAfter time.Duration
 }
 
 func (e *APIError) Error() string {
@@ -193,88 +196,108 @@ type transportError struct{ err error }
 func (e *transportError) Error() string { return e.err.Error() }
 func (e *transportError) Unwrap() error { return e.err }
 
-// sender is what FeishuBot and WeCom share: the HTTP post with rate limit,
-// timeout and retries, and error redaction.
+// sender is what FeishuBot and WeCom share: the HTTP post with its
+// timeout and answer check, and the chat.Outbox every send goes through
+// (rate limit, retries, one reply at a time, redaction).
 type sender struct {
 	platform string
 	url      string // the full webhook URL: a secret
 	redacted string
 	secrets  []string
 	cfg      config
-	lim      *limiter
-	sem      chan struct{} // serialises Sends so that a reply's parts stay together
+	out      *chat.Outbox
 	// check classifies a response: nil for success.
 	check func(status int, header http.Header, body []byte) error
 }
 
-func newSender(platform, rawURL, redacted string, secrets []string, cf config, check func(int, http.Header, []byte) error) *sender {
-	return &sender{
-		platform: platform, url: rawURL, redacted: redacted, secrets: secrets, cfg: cf,
-		lim: newLimiter(cf.limits), sem: make(chan struct{}, 1), check: check,
-	}
-}
-
-// lock takes the send slot, or fails when ctx ends first.
-func (s *sender) lock(ctx context.Context) error {
-	select {
-	case s.sem <- struct{}{}:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-func (s *sender) unlock() { <-s.sem }
-
-// post sends one message, building its body anew for every attempt (the
-// Feishu signature carries a timestamp).
-// Retries follow the bot's retry policy (internal/retry): backoff from
-// the configured base, a Retry-After honoured.
-func (s *sender) post(ctx context.Context, body func() ([]byte, error)) error {
-	attempts := 0
-	var retryAfter time.Duration
-	err := retry.Do(ctx, retry.Policy{Tries: s.cfg.attempts, Initial: s.cfg.backoff, Max: maxBackoff}, func(ctx context.Context) error {
-		attempts++
-		if err := s.lim.wait(ctx); err != nil {
-			return err
-		}
-		b, err := body()
-		if err != nil {
-			return err
-		}
-		retryAfter, err = s.once(ctx, b)
-		return err
-	}, func(err error) retry.Verdict {
-		return retry.Verdict{Retry: IsRetryable(err) && ctx.Err() == nil, After: retryAfter}
+// newSender returns the sender of one webhook; w renders its replies.
+func newSender(platform, rawURL, redacted string, secrets []string, cf config, check func(int, http.Header, []byte) error, w parts) *sender {
+	s := &sender{platform: platform, url: rawURL, redacted: redacted, secrets: secrets, cfg: cf, check: check}
+	s.out = chat.NewOutbox("webhook", wire{s, w}, chat.OutboxOptions{
+		Retry:    retry.Policy{Tries: cf.attempts, Initial: cf.backoff, Max: maxBackoff},
+		Limit:    newLimiter(cf.limits),
+		Clean:    s.clean,
+		Describe: func(string) string { return platform + " webhook " + redacted },
 	})
-	if err != nil && attempts > 1 {
-		return fmt.Errorf("after %d attempts: %w", attempts, err)
-	}
-	return err
+	return s
 }
 
-// once makes one HTTP attempt. It returns the server's Retry-After, if any.
-func (s *sender) once(ctx context.Context, body []byte) (time.Duration, error) {
+// parts is how a webhook renders a reply: FeishuBot and WeCom.
+type parts interface {
+	parts(r chat.Reply) []chat.Part
+}
+
+// wire is a webhook's chat.Wire: its parts are request bodies, built anew
+// for every attempt (the Feishu signature carries a timestamp).
+type wire struct {
+	s *sender
+	r parts
+}
+
+func (w wire) Parts(_ context.Context, _ string, r chat.Reply, _ chat.SendOptions) ([]chat.Part, error) {
+	return w.r.parts(r), nil
+}
+
+func (w wire) Post(ctx context.Context, _ string, p chat.Part, _ chat.PostOptions) error {
+	body, err := p.Payload.(func() ([]byte, error))()
+	if err != nil {
+		return err
+	}
+	return w.s.once(ctx, body)
+}
+
+// Retry: rate limits, 429, 5xx and network errors are retried, after the
+// answer's Retry-After when it gave one.
+func (w wire) Retry(err error) retry.Verdict {
+	v := retry.Verdict{Retry: IsRetryable(err)}
+	var ae *APIError
+	if errors.As(err, &ae) {
+		v.After = ae.RetryAfter
+	}
+	return v
+}
+
+// Fallback: a card refused for its content goes again as text.
+func (w wire) Fallback(_ context.Context, _ string, r chat.Reply, _ chat.SendOptions, err error) ([]chat.Part, bool) {
+	fb, ok := w.r.(interface {
+		fallback(r chat.Reply, err error) ([]chat.Part, bool)
+	})
+	if !ok {
+		return nil, false
+	}
+	return fb.fallback(r, err)
+}
+
+// once makes one HTTP attempt; an error answer carries the server's
+// Retry-After.
+func (s *sender) once(ctx context.Context, body []byte) error {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.url, bytes.NewReader(body))
 	if err != nil {
-		return 0, s.redactURLError(err)
+		return s.redactURLError(err)
 	}
 	req.Header.Set("Content-Type", "application/json; charset=utf-8")
 	resp, err := s.cfg.client.Do(req)
 	if err != nil {
-		return 0, &transportError{s.redactURLError(err)}
+		return &transportError{s.redactURLError(err)}
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
 	if err != nil {
-		return 0, &transportError{fmt.Errorf("read response (HTTP %d): %w", resp.StatusCode, s.redactURLError(err))}
+		return &transportError{fmt.Errorf("read response (HTTP %d): %w", resp.StatusCode, s.redactURLError(err))}
 	}
-	if err := s.check(resp.StatusCode, resp.Header, data); err != nil {
-		return retryAfter(resp.Header), err
+	err = s.check(resp.StatusCode, resp.Header, data)
+	var ae *APIError
+	if errors.As(err, &ae) {
+		ae.RetryAfter = retryAfter(resp.Header)
 	}
-	return 0, nil
+	return err
+}
+
+// bodyPart is a part whose request body is built by body at each attempt.
+func bodyPart(kind string, body func() ([]byte, error)) chat.Part {
+	return chat.Part{Kind: kind, Payload: body}
 }
 
 // redactURLError replaces the URL in a *url.Error with the redacted one.
@@ -288,20 +311,14 @@ func (s *sender) redactURLError(err error) error {
 	return err
 }
 
-// wrap names the webhook (redacted) and scrubs any secret from the text.
-func (s *sender) wrap(err error, format string, args ...any) error {
-	if err == nil {
-		return nil
-	}
-	err = fmt.Errorf("%s webhook %s: %s: %w", s.platform, s.redacted, fmt.Sprintf(format, args...), err)
-	return chat.Redact(err, func(msg string) string {
-		for _, sec := range s.secrets {
-			if len(sec) >= 4 {
-				msg = strings.ReplaceAll(msg, sec, "***")
-			}
+// clean scrubs the webhook's secrets from an error's text.
+func (s *sender) clean(msg string) string {
+	for _, sec := range s.secrets {
+		if len(sec) >= 4 {
+			msg = strings.ReplaceAll(msg, sec, "***")
 		}
-		return msg
-	})
+	}
+	return msg
 }
 
 // retryAfter is a response's Retry-After, at most maxRetryAfter.
@@ -414,8 +431,9 @@ func newLimiter(rules []limit) *limiter {
 	return l
 }
 
-// wait blocks until a request is allowed, then records it.
-func (l *limiter) wait(ctx context.Context) error {
+// Wait blocks until a request is allowed, then records it (chat.Waiter;
+// the key is not used: one limiter serves one webhook).
+func (l *limiter) Wait(ctx context.Context, _ string) error {
 	if err := ctx.Err(); err != nil || len(l.rules) == 0 {
 		return err
 	}

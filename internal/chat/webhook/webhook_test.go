@@ -50,7 +50,7 @@ func TestTimeout(t *testing.T) {
 			if !errors.Is(err, context.DeadlineExceeded) {
 				t.Errorf("not a deadline error: %v", err)
 			}
-			if !IsRetryable(err) || !strings.Contains(err.Error(), "after 2 attempts") {
+			if !IsRetryable(err) || !strings.Contains(err.Error(), "giving up after 2 tries") {
 				t.Errorf("timeout not retried: %v", err)
 			}
 			if d := time.Since(start); d > 2*time.Second {
@@ -177,7 +177,7 @@ func TestLimiterRules(t *testing.T) {
 	start := time.Now()
 	var at []time.Duration
 	for range 5 {
-		if err := l.wait(ctx); err != nil {
+		if err := l.Wait(ctx, ""); err != nil {
 			t.Fatal(err)
 		}
 		at = append(at, time.Since(start))
@@ -187,7 +187,7 @@ func TestLimiterRules(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if err := l.wait(ctx); !errors.Is(err, context.Canceled) {
+	if err := l.Wait(ctx, ""); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled wait: %v", err)
 	}
 }

@@ -51,7 +51,9 @@ func NewWeCom(url string, opts ...Option) (*WeCom, error) {
 		secrets = append(secrets, vs...)
 	}
 	cf := newConfig(wecomLimits, opts)
-	return &WeCom{s: newSender("wecom", u.String(), redactURL(u, false), secrets, cf, wecomCheck)}, nil
+	w := &WeCom{}
+	w.s = newSender("wecom", u.String(), redactURL(u, false), secrets, cf, wecomCheck, w)
+	return w, nil
 }
 
 // String is the webhook with its key masked.
@@ -66,20 +68,17 @@ func (w *WeCom) String() string { return w.s.redacted }
 // several, in order; mentions go with the first. An empty reply sends
 // nothing.
 func (w *WeCom) Send(ctx context.Context, r chat.Reply) error {
-	if r.Empty() {
-		return nil
+	return w.s.out.Send(ctx, "", r, chat.SendOptions{})
+}
+
+// parts renders r as request bodies.
+func (w *WeCom) parts(r chat.Reply) []chat.Part {
+	msgs := w.render(r)
+	out := make([]chat.Part, len(msgs))
+	for i, m := range msgs {
+		out[i] = bodyPart(m.MsgType, func() ([]byte, error) { return marshal(m) })
 	}
-	if err := w.s.lock(ctx); err != nil {
-		return w.s.wrap(err, "send")
-	}
-	defer w.s.unlock()
-	parts := w.render(r)
-	for i, p := range parts {
-		if err := w.s.post(ctx, func() ([]byte, error) { return marshal(p) }); err != nil {
-			return w.s.wrap(err, "part %d of %d", i+1, len(parts))
-		}
-	}
-	return nil
+	return out
 }
 
 type wecomMsg struct {

@@ -168,7 +168,7 @@ func TestWeComErrors(t *testing.T) {
 		{"503 then ok", []func(http.ResponseWriter){status(503, `unavailable`), ok}, 2, nil},
 		{"bad key", []func(http.ResponseWriter){status(200, `{"errcode":93000,"errmsg":"invalid webhook url, hint: [1700000000_1_abc]"}`)}, 1, []string{"wecom", "93000", "invalid webhook url"}},
 		{"too long", []func(http.ResponseWriter){status(200, `{"errcode":40058,"errmsg":"content exceed max length"}`)}, 1, []string{"40058"}},
-		{"rate limited always", []func(http.ResponseWriter){status(200, `{"errcode":45009,"errmsg":"api freq out of limit"}`)}, 3, []string{"45009", "after 3 attempts"}},
+		{"rate limited always", []func(http.ResponseWriter){status(200, `{"errcode":45009,"errmsg":"api freq out of limit"}`)}, 3, []string{"45009", "giving up after 3 tries"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFake(t, "", sequence(tc.steps...))

@@ -1,7 +1,6 @@
 package wechat
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -159,47 +158,37 @@ func (b *Bot) lookup(ctx context.Context, s *session, name string, group bool) (
 // The reply is split under Options.MaxRunes and sent at the chat's rate
 // limit, retrying when WeChat says messages are too frequent.
 func (b *Bot) SendToGroup(ctx context.Context, groupName string, r chat.Reply, mentions ...string) error {
-	s := b.current()
-	if err := s.alive(); err != nil {
+	parts, err := b.groupParts(ctx, groupName, r, mentions)
+	if err != nil {
 		return err
 	}
+	if err := b.out().SendParts(ctx, groupName, parts, chat.SendOptions{}); err != nil {
+		return err
+	}
+	b.log.Info("wechat: posted to group", "group", groupName, "parts", len(parts))
+	return nil
+}
+
+// groupParts renders r for the group named groupName, with mentions and
+// r.Mentions (nicknames) as "@display name" at the start.
+func (b *Bot) groupParts(ctx context.Context, groupName string, r chat.Reply, mentions []string) ([]chat.Part, error) {
+	s := b.current()
+	if err := s.alive(); err != nil {
+		return nil, err
+	}
 	if r.Empty() {
-		return nil
+		return nil, nil
 	}
 	to, err := b.lookup(ctx, s, groupName, true)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	all := append(append([]string{}, mentions...), r.Mentions...)
 	if len(all) > 0 {
 		all = b.displayNames(ctx, s, to, all)
 	}
-	parts := renderParts(r, mentionPrefix(all), b.opts.MaxRunes)
-	if err := b.sendParts(ctx, s, to, groupName, parts); err != nil {
-		return err
-	}
-	b.sendChart(ctx, s, to, groupName, r.Chart)
-	b.log.Info("wechat: posted to group", "group", groupName, "parts", len(parts))
-	return nil
-}
-
-// sendChart sends a reply's chart as a PNG image after its text. A
-// failure is logged only: the text already carries the chart as bars.
-func (b *Bot) sendChart(ctx context.Context, s *session, to, chatName string, c *chat.BarChart) {
-	if c == nil || b.opts.ChartPNG == nil {
-		return
-	}
-	img, err := b.opts.ChartPNG(c)
-	if err == nil {
-		err = b.limiters.For(to).Wait(ctx)
-	}
-	if err == nil {
-		_, err = s.ow.Caller.WebWxSendImageMsg(ctx, bytes.NewReader(img), &openwechat.CallerWebWxSendImageMsgOptions{
-			FromUserName: s.selfUserName, ToUserName: to, BaseRequest: s.baseRequest, LoginInfo: s.loginInfo})
-	}
-	if err != nil {
-		b.log.Warn("wechat: chart image not sent (the text has it as bars)", "chat", chatName, "err", redact(err))
-	}
+	parts := textParts(s, to, renderParts(r, mentionPrefix(all), b.opts.MaxRunes))
+	return append(parts, b.chartPart(s, to, r.Chart)...), nil
 }
 
 // displayNames maps nicknames (SenderIDs) to the members' display names
@@ -237,43 +226,44 @@ func (b *Bot) displayNames(ctx context.Context, s *session, groupUserName string
 // SendToFriend posts r as plain text to the friend whose RemarkName (备注)
 // or NickName is name: the ChatID of a private chat.
 func (b *Bot) SendToFriend(ctx context.Context, name string, r chat.Reply) error {
-	s := b.current()
-	if err := s.alive(); err != nil {
-		return err
-	}
-	if r.Empty() {
-		return nil
-	}
-	to, err := b.lookup(ctx, s, name, false)
+	parts, err := b.friendParts(ctx, name, r)
 	if err != nil {
 		return err
 	}
-	parts := renderParts(r, "", b.opts.MaxRunes)
-	if err := b.sendParts(ctx, s, to, name, parts); err != nil {
+	if err := b.out().SendParts(ctx, name, parts, chat.SendOptions{}); err != nil {
 		return err
 	}
-	b.sendChart(ctx, s, to, name, r.Chart)
 	b.log.Info("wechat: posted to friend", "friend", name, "parts", len(parts))
 	return nil
+}
+
+// friendParts renders r for the friend called name.
+func (b *Bot) friendParts(ctx context.Context, name string, r chat.Reply) ([]chat.Part, error) {
+	s := b.current()
+	if err := s.alive(); err != nil {
+		return nil, err
+	}
+	if r.Empty() {
+		return nil, nil
+	}
+	to, err := b.lookup(ctx, s, name, false)
+	if err != nil {
+		return nil, err
+	}
+	parts := textParts(s, to, renderParts(r, "", b.opts.MaxRunes))
+	return append(parts, b.chartPart(s, to, r.Chart)...), nil
 }
 
 // Name is "wechat" (chat.Channel).
 func (b *Bot) Name() string { return "wechat" }
 
-// Send posts r to the chat with the given ChatID (as in chat.Message):
-// a group of that name when there is one, else a friend (alerts and
-// notices carry only the ChatID); r.Mentions are used in groups only.
-// WeChat has no idempotency keys: o is not used.
-func (b *Bot) Send(ctx context.Context, chatID string, r chat.Reply, _ chat.SendOptions) error {
-	err := b.SendToGroup(ctx, chatID, r)
-	if !errors.Is(err, ErrGroupNotFound) {
-		return err
-	}
-	ferr := b.SendToFriend(ctx, chatID, r)
-	if errors.Is(ferr, errFriendNotFound) {
-		return fmt.Errorf("%w (nor is there a friend of that name)", err)
-	}
-	return ferr
+// Send posts r to the chat with the given ChatID (as in chat.Message)
+// through the channel's outbox: a group of that name when there is one,
+// else a friend; r.Mentions are used in groups only. WeChat has no
+// idempotency keys: the outbox's own record keeps a keyed Send from
+// posting a part twice.
+func (b *Bot) Send(ctx context.Context, chatID string, r chat.Reply, o chat.SendOptions) error {
+	return b.out().Send(ctx, chatID, r, o)
 }
 
 // errFriendNotFound is wrapped by SendToFriend's error when no friend has

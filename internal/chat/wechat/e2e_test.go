@@ -384,6 +384,42 @@ func TestTooFrequentGivesUpAfterThreeTries(t *testing.T) {
 	}
 }
 
+// TestSendRetryAfterAndPermanent: through the Channel (Send, the path of
+// alerts and digests), an HTTP 429 is waited out for as long as its
+// Retry-After says, and an error that ends the session is not retried.
+func TestSendRetryAfterAndPermanent(t *testing.T) {
+	cases := []struct {
+		name    string
+		rets    []int
+		calls   int
+		ok      bool
+		minTook time.Duration
+		errHas  string
+	}{
+		{"429 with Retry-After: 1 s, then sent", []int{http.StatusTooManyRequests}, 2, true, 900 * time.Millisecond, ""},
+		{"session ended (1101): one try", []int{1101, 0}, 1, false, 0, "re-login"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFake(t)
+			f.sendRets = c.rets
+			hs := start(t, f, nil)
+			began := time.Now()
+			err := hs.b.Send(context.Background(), grpName, chat.Reply{Title: "alert"}, chat.SendOptions{IdempotencyKey: "alert:1"})
+			took := time.Since(began)
+			if (err == nil) != c.ok || (err != nil && !strings.Contains(err.Error(), c.errHas)) {
+				t.Fatalf("err = %v, want ok %v (mentioning %q)", err, c.ok, c.errHas)
+			}
+			if n := f.count(cgi + "webwxsendmsg"); n != c.calls {
+				t.Errorf("webwxsendmsg called %d times, want %d", n, c.calls)
+			}
+			if took < c.minTook {
+				t.Errorf("retried after %v, before the Retry-After", took)
+			}
+		})
+	}
+}
+
 func TestSendToGroup(t *testing.T) {
 	f := newFake(t)
 	hs := start(t, f, nil)

@@ -104,7 +104,7 @@ type fakeWeChat struct {
 	queue     [][]fakeMsg // batches for webwxsync
 	syncRet   string      // synccheck retcode; "" = "0"
 	sent      []sentMsg
-	sendRets  []int // Ret of the next sends (then 0)
+	sendRets  []int // Ret of the next sends (then 0); 429: an HTTP 429 with Retry-After: 1
 	contacts  []fakeUser
 	groups    map[string]fakeUser // UserName → group with members
 	calls     map[string]int      // path → count
@@ -342,6 +342,12 @@ func (f *fakeWeChat) serve(w http.ResponseWriter, r *http.Request) {
 			f.sent = append(f.sent, m)
 		}
 		f.mu.Unlock()
+		if ret == http.StatusTooManyRequests {
+			// An HTTP rate limit in front of the API, not a Ret.
+			w.Header().Set("Retry-After", "1")
+			http.Error(w, "too many requests", http.StatusTooManyRequests)
+			return
+		}
 		if ret != 0 {
 			writeJSON(w, map[string]any{"BaseResponse": map[string]any{"Ret": ret, "ErrMsg": ""}})
 			return

@@ -78,6 +78,7 @@ func (b *Bot) loginOnce(ctx context.Context) (*session, error) {
 	if b.opts.HTTPTransport != nil {
 		ow.Caller.Client.HTTPClient().Transport = b.opts.HTTPTransport
 	}
+	ow.Caller.Client.AddHttpHook(statusHook{})
 	s := &session{ow: ow, cancel: cancel, started: b.opts.Now()}
 	ow.UUIDCallback = func(uuid string) {
 		s.qrShown = true

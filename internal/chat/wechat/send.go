@@ -1,10 +1,13 @@
 package wechat
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/eatmoreapple/openwechat"
@@ -84,53 +87,149 @@ func renderParts(r chat.Reply, prefix string, maxRunes int) []string {
 	return parts
 }
 
-// sendParts sends the parts, in order, to the chat with UserName to. It
-// stops at the first part that fails.
-func (b *Bot) sendParts(ctx context.Context, s *session, to, chatName string, parts []string) error {
-	for i, p := range parts {
-		if err := b.sendText(ctx, s, to, chatName, p); err != nil {
-			if len(parts) > 1 {
-				return fmt.Errorf("part %d of %d: %w", i+1, len(parts), err)
-			}
-			return err
-		}
-	}
-	return nil
+// maxRetryAfter caps how long a send waits out an HTTP 429's Retry-After.
+const maxRetryAfter = time.Minute
+
+// wxPart is a WeChat part's payload: the session and the chat's UserName
+// it goes to, and a text or a PNG image.
+type wxPart struct {
+	s    *session
+	to   string
+	text string
+	img  []byte
 }
 
-// sendText waits for the chat's rate limiter and posts one text message
-// through openwechat's webwxsendmsg, retrying with backoff while WeChat
-// answers RetTooFrequent (at most maxSendTries tries). Other failures are
-// not retried here: openwechat's client already repeats a request that
-// got no HTTP answer (MaxRetryTimes 5), and a repeated send could post
-// the message twice.
-func (b *Bot) sendText(ctx context.Context, s *session, to, chatName, text string) error {
+// textParts are the parts of a text split by renderParts.
+func textParts(s *session, to string, texts []string) []chat.Part {
+	out := make([]chat.Part, len(texts))
+	for i, t := range texts {
+		out[i] = chat.Part{Kind: "text", Payload: wxPart{s: s, to: to, text: t}}
+	}
+	return out
+}
+
+// chartPart is a reply's chart as an optional PNG part after its text (a
+// failure is logged only: the text already carries the chart as bars);
+// nil without a chart or a renderer.
+func (b *Bot) chartPart(s *session, to string, c *chat.BarChart) []chat.Part {
+	if c == nil || b.opts.ChartPNG == nil {
+		return nil
+	}
+	img, err := b.opts.ChartPNG(c)
+	if err != nil {
+		b.log.Warn("wechat: chart image not rendered (the text has it as bars)", "err", err)
+		return nil
+	}
+	return []chat.Part{{Kind: "image", Payload: wxPart{s: s, to: to, img: img}, Optional: true}}
+}
+
+// out is the channel's chat.Outbox, made on first use (tests shorten
+// sendBackoff after New). Every WeChat send goes through it: one reply
+// at a time per chat, the chat's rate limit, "too often" and HTTP 429/5xx
+// answers retried with backoff (at most maxSendTries tries), errors
+// without the session's credentials.
+func (b *Bot) out() *chat.Outbox {
+	b.outOnce.Do(func() {
+		b.outbox = chat.NewOutbox("wechat", wire{b}, chat.OutboxOptions{
+			Retry: retry.Policy{Tries: maxSendTries, Initial: b.sendBackoff, Max: 4 * b.sendBackoff},
+			Limit: b.limiters, Clean: redactText, Log: b.log,
+			Describe: func(id string) string { return fmt.Sprintf("%q", id) },
+		})
+	})
+	return b.outbox
+}
+
+// wire is WeChat's chat.Wire.
+type wire struct{ b *Bot }
+
+// Parts renders r for the chat named chatID: a group of that name when
+// there is one, else a friend (alerts and notices carry only the ChatID).
+func (w wire) Parts(ctx context.Context, chatID string, r chat.Reply, _ chat.SendOptions) ([]chat.Part, error) {
+	parts, err := w.b.groupParts(ctx, chatID, r, nil)
+	if !errors.Is(err, ErrGroupNotFound) {
+		return parts, err
+	}
+	parts, ferr := w.b.friendParts(ctx, chatID, r)
+	if errors.Is(ferr, errFriendNotFound) {
+		return nil, fmt.Errorf("%w (nor is there a friend of that name)", err)
+	}
+	return parts, ferr
+}
+
+// Post makes one webwxsendmsg (or image) call. The HTTP status and
+// Retry-After of the answer are read by statusHook.
+func (w wire) Post(ctx context.Context, _ string, p chat.Part, _ chat.PostOptions) error {
+	wp := p.Payload.(wxPart)
+	s := wp.s
 	if err := s.alive(); err != nil {
 		return err
 	}
-	if err := b.limiters.For(to).Wait(ctx); err != nil {
-		return fmt.Errorf("wechat: send to %q: rate limiter: %w", chatName, err)
-	}
-	tries := 0
-	err := retry.Do(ctx, retry.Policy{Tries: maxSendTries, Initial: b.sendBackoff, Max: 4 * b.sendBackoff}, func(ctx context.Context) error {
-		if tries++; tries > 1 {
-			b.log.Warn("wechat: WeChat says messages are too frequent; retrying", "chat", chatName, "attempt", tries)
-		}
-		msg := openwechat.NewTextSendMessage(text, s.selfUserName, to)
-		_, err := s.ow.Caller.WebWxSendMsg(ctx, &openwechat.CallerWebWxSendMsgOptions{
-			LoginInfo:   s.loginInfo,
-			BaseRequest: s.baseRequest,
-			Message:     msg,
+	cs := &callStatus{}
+	ctx = context.WithValue(ctx, callStatusKey{}, cs)
+	var err error
+	if wp.img != nil {
+		_, err = s.ow.Caller.WebWxSendImageMsg(ctx, bytes.NewReader(wp.img), &openwechat.CallerWebWxSendImageMsgOptions{
+			FromUserName: s.selfUserName, ToUserName: wp.to, BaseRequest: s.baseRequest, LoginInfo: s.loginInfo})
+	} else {
+		_, err = s.ow.Caller.WebWxSendMsg(ctx, &openwechat.CallerWebWxSendMsgOptions{
+			LoginInfo: s.loginInfo, BaseRequest: s.baseRequest,
+			Message: openwechat.NewTextSendMessage(wp.text, s.selfUserName, wp.to),
 		})
-		return redact(err)
-	}, func(err error) retry.Verdict { return retry.Verdict{Retry: tooFrequent(err) && ctx.Err() == nil} })
+	}
 	switch {
 	case err == nil:
 		return nil
+	case cs.status == http.StatusTooManyRequests || cs.status >= 500:
+		return &HTTPError{Status: cs.status, RetryAfter: cs.after, Err: err}
 	case sessionEnded(err):
-		return fmt.Errorf("wechat: send to %q: %w (the WeChat session has ended; re-login needed)", chatName, err)
-	case tooFrequent(err) && tries >= maxSendTries:
-		return fmt.Errorf("wechat: send to %q: giving up after %d tries: %w", chatName, maxSendTries, err)
+		return fmt.Errorf("%w (the WeChat session has ended; re-login needed)", err)
 	}
-	return fmt.Errorf("wechat: send to %q: %w", chatName, err)
+	return err
+}
+
+// Retry: WeChat's "operate too often" and HTTP 429 or 5xx answers are
+// tried again (after a 429's Retry-After); anything else is not:
+// openwechat's client already repeats a request that got no HTTP answer
+// (MaxRetryTimes 5), and a repeated send could post the message twice.
+func (wire) Retry(err error) retry.Verdict {
+	var he *HTTPError
+	if errors.As(err, &he) {
+		return retry.Verdict{Retry: true, After: he.RetryAfter}
+	}
+	return retry.Verdict{Retry: tooFrequent(err)}
+}
+
+// HTTPError is a send WeChat's server answered with HTTP 429 or a 5xx.
+type HTTPError struct {
+	Status     int
+	RetryAfter time.Duration // the answer's Retry-After, at most a minute
+	Err        error
+}
+
+func (e *HTTPError) Error() string { return fmt.Sprintf("HTTP %d: %v", e.Status, e.Err) }
+func (e *HTTPError) Unwrap() error { return e.Err }
+
+// callStatus records the HTTP answer of one call (statusHook).
+type callStatus struct {
+	status int
+	after  time.Duration
+}
+
+type callStatusKey struct{}
+
+// statusHook is an openwechat HttpHook that records, for a call whose
+// context carries a *callStatus, the answer's status and Retry-After
+// (openwechat itself reads only the body).
+type statusHook struct{}
+
+func (statusHook) BeforeRequest(*http.Request) {}
+
+func (statusHook) AfterRequest(resp *http.Response, _ error) {
+	if resp == nil || resp.Request == nil {
+		return
+	}
+	if cs, ok := resp.Request.Context().Value(callStatusKey{}).(*callStatus); ok {
+		cs.status = resp.StatusCode
+		cs.after = retry.ParseAfter(resp.Header.Get("Retry-After"), maxRetryAfter)
+	}
 }

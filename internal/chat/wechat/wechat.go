@@ -138,6 +138,8 @@ type Bot struct {
 	seenNext int
 
 	limiters *chat.Limiters
+	outOnce  sync.Once
+	outbox   *chat.Outbox
 
 	jobs    chan job
 	running atomic.Bool
@@ -372,8 +374,8 @@ func (b *Bot) interim(ctx context.Context, j job) func() {
 		return nil
 	}
 	return func() {
-		parts := renderParts(ir.Interim(j.msg), "", b.opts.MaxRunes)
-		if err := b.sendParts(ctx, j.s, j.to, j.msg.ChatID, parts); err != nil {
+		parts := textParts(j.s, j.to, renderParts(ir.Interim(j.msg), "", b.opts.MaxRunes))
+		if err := b.out().SendParts(ctx, j.msg.ChatID, parts, chat.SendOptions{}); err != nil {
 			b.log.Warn("wechat: interim message failed", "chat", j.msg.ChatID, "err", err)
 		}
 	}
@@ -408,11 +410,11 @@ func (b *Bot) answer(ctx context.Context, j job) {
 			}
 		}
 	}
-	parts := renderParts(reply, mentionPrefix(mentions), b.opts.MaxRunes)
-	if err := b.sendParts(ctx, j.s, j.to, j.msg.ChatID, parts); err != nil {
+	parts := textParts(j.s, j.to, renderParts(reply, mentionPrefix(mentions), b.opts.MaxRunes))
+	parts = append(parts, b.chartPart(j.s, j.to, reply.Chart)...)
+	if err := b.out().SendParts(ctx, j.msg.ChatID, parts, chat.SendOptions{ReplyTo: j.msg.ID}); err != nil {
 		b.log.Error("wechat: reply failed", "chat", j.msg.ChatID, "chat_type", j.msg.ChatType, "err", err)
 		return
 	}
-	b.sendChart(ctx, j.s, j.to, j.msg.ChatID, reply.Chart)
 	b.log.Info("wechat: replied", "chat", j.msg.ChatID, "chat_type", j.msg.ChatType, "parts", len(parts))
 }

@@ -1,0 +1,360 @@
+package chat
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/labgpu/bot/internal/retry"
+)
+
+// Part is one message as a channel posts it: a text, a card, an image.
+// The outbox hands Payload back to the channel's Wire untouched.
+type Part struct {
+	// Kind names the message type for logs ("text", "card", "image").
+	Kind string
+	// Payload is the channel's own message value (a text under its limit,
+	// a card's JSON, a request body).
+	Payload any
+	// Optional parts (a chart image after the text that already has it as
+	// bars) are logged when they fail; the reply still counts as sent.
+	Optional bool
+}
+
+// PostOptions go with one Part.
+type PostOptions struct {
+	// ReplyTo is the message being answered (SendOptions.ReplyTo).
+	ReplyTo string
+	// Key is the part's idempotency key: stable across retries of the
+	// part and across a repeated Send with the same
+	// SendOptions.IdempotencyKey; never empty.
+	Key string
+}
+
+// Wire is a channel's side of sending: how a reply becomes parts for one
+// chat (split under the channel's limit with Split) and how one part is
+// posted and its failure judged. The Outbox does the rest.
+type Wire interface {
+	// Parts renders r for chatID.
+	Parts(ctx context.Context, chatID string, r Reply, o SendOptions) ([]Part, error)
+	// Post makes one attempt at posting p.
+	Post(ctx context.Context, chatID string, p Part, o PostOptions) error
+	// Retry says whether err (from Post) is worth another try, and how
+	// long the far side asked to wait (a Retry-After).
+	Retry(err error) retry.Verdict
+}
+
+// Fallback is a Wire that has a plainer form for a reply whose first part
+// was refused for its content (a card the platform would not take).
+type Fallback interface {
+	Fallback(ctx context.Context, chatID string, r Reply, o SendOptions, err error) ([]Part, bool)
+}
+
+// Waiter rate-limits sends by key (a chat). Limiters implements it with
+// x/time/rate token buckets; the push webhooks with their platforms'
+// "n per window" rules.
+type Waiter interface {
+	Wait(ctx context.Context, key string) error
+}
+
+// OutboxOptions tune an Outbox; zero values are sensible.
+type OutboxOptions struct {
+	// Retry is the policy for one part (default retry's: 3 tries from
+	// 200 ms).
+	Retry retry.Policy
+	// Limit rate-limits every attempt, keyed by chat id ("reply:<id>"
+	// when only ReplyTo is set); nil for none.
+	Limit Waiter
+	// Clean takes secrets out of error texts (a webhook key, a session
+	// URL); nil keeps them as they are.
+	Clean func(string) string
+	// Describe names a chat in errors and logs (default the chat id).
+	Describe func(chatID string) string
+	// Remember is how long delivered parts of a keyed Send are
+	// remembered, so that a repeated Send skips them (default one hour).
+	Remember time.Duration
+	// OnSend sees the outcome of every non-empty Send (metrics).
+	OnSend func(error)
+	Log    *slog.Logger
+}
+
+// Outbox is the one path a channel's messages take out: the channel's Wire
+// renders and posts; the outbox keeps one Send at a time per chat (so a
+// reply's parts stay together), waits for the chat's rate limit before
+// every attempt, retries what the Wire calls recoverable with backoff
+// (internal/retry, honouring Retry-After), falls back to the Wire's
+// plainer form when a first part is refused, skips parts a keyed Send
+// already delivered, and redacts its errors. It implements Channel; safe
+// for concurrent use.
+type Outbox struct {
+	name string
+	wire Wire
+	o    OutboxOptions
+
+	mu    sync.Mutex
+	busy  map[string]chan struct{}
+	sent  map[string]time.Time
+	swept time.Time
+}
+
+// NewOutbox returns the outbox of the channel named name.
+func NewOutbox(name string, w Wire, o OutboxOptions) *Outbox {
+	if o.Log == nil {
+		o.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if o.Remember <= 0 {
+		o.Remember = time.Hour
+	}
+	if o.Describe == nil {
+		o.Describe = func(id string) string { return id }
+	}
+	return &Outbox{name: name, wire: w, o: o, busy: map[string]chan struct{}{}, sent: map[string]time.Time{}}
+}
+
+// Name is the channel's name.
+func (ob *Outbox) Name() string { return ob.name }
+
+// Send delivers r to chatID (Channel).
+func (ob *Outbox) Send(ctx context.Context, chatID string, r Reply, o SendOptions) (err error) {
+	if r.Empty() {
+		return nil
+	}
+	if ob.o.OnSend != nil {
+		defer func() { ob.o.OnSend(err) }()
+	}
+	key := limitKey(chatID, o.ReplyTo)
+	if err := ob.lock(ctx, key); err != nil {
+		return ob.fail(chatID, fmt.Errorf("waiting for the chat's previous message: %w", err))
+	}
+	defer ob.unlock(key)
+	parts, err := ob.wire.Parts(ctx, chatID, r, o)
+	if err != nil {
+		return ob.fail(chatID, err)
+	}
+	return ob.deliver(ctx, chatID, &r, parts, o)
+}
+
+// SendParts delivers parts the channel rendered itself (an answer whose
+// chat the channel already resolved) on the same path as Send, without a
+// fallback.
+func (ob *Outbox) SendParts(ctx context.Context, chatID string, parts []Part, o SendOptions) (err error) {
+	if len(parts) == 0 {
+		return nil
+	}
+	if ob.o.OnSend != nil {
+		defer func() { ob.o.OnSend(err) }()
+	}
+	key := limitKey(chatID, o.ReplyTo)
+	if err := ob.lock(ctx, key); err != nil {
+		return ob.fail(chatID, fmt.Errorf("waiting for the chat's previous message: %w", err))
+	}
+	defer ob.unlock(key)
+	return ob.deliver(ctx, chatID, nil, parts, o)
+}
+
+// deliver posts parts (rendered from r, when r is not nil), falling back
+// to the Wire's plainer form when the first is refused.
+func (ob *Outbox) deliver(ctx context.Context, chatID string, r *Reply, parts []Part, o SendOptions) error {
+	idem, keyed := o.IdempotencyKey, o.IdempotencyKey != ""
+	if !keyed {
+		idem = freshKey()
+	}
+	err := ob.postAll(ctx, chatID, parts, o, idem, keyed)
+	if err == nil || r == nil || !errors.Is(err, errFirstRefused) {
+		return ob.fail(chatID, err)
+	}
+	fb, ok := ob.wire.(Fallback)
+	if !ok {
+		return ob.fail(chatID, err)
+	}
+	alt, ok := fb.Fallback(ctx, chatID, *r, o, err)
+	if !ok {
+		return ob.fail(chatID, err)
+	}
+	ob.o.Log.Warn(ob.name+": first part refused, sending the plain form", "chat", ob.o.Describe(chatID), "err", ob.clean(err))
+	if ferr := ob.postAll(ctx, chatID, alt, o, idem+"/plain", keyed); ferr != nil {
+		return ob.fail(chatID, fmt.Errorf("%w (the plain form after the first was refused: %w)", ferr, err))
+	}
+	return nil
+}
+
+// errFirstRefused marks a first part refused for good, after which the
+// Wire's Fallback may send a plainer form.
+var errFirstRefused = errors.New("first part refused")
+
+// postAll posts the parts in order, stopping at the first required one
+// that fails. Part i's key is "<idem>#<i>"; keyed parts already delivered
+// are skipped.
+func (ob *Outbox) postAll(ctx context.Context, chatID string, parts []Part, o SendOptions, idem string, keyed bool) error {
+	for i, p := range parts {
+		pk := fmt.Sprintf("%s#%d", idem, i)
+		if keyed && ob.delivered(pk) {
+			continue
+		}
+		tries, err := ob.post(ctx, chatID, p, PostOptions{ReplyTo: o.ReplyTo, Key: pk})
+		switch {
+		case err == nil:
+			if keyed {
+				ob.remember(pk)
+			}
+			continue
+		case p.Optional:
+			ob.o.Log.Warn(ob.name+": optional part not sent", "chat", ob.o.Describe(chatID), "kind", p.Kind, "err", ob.clean(err))
+			continue
+		}
+		if tries > 1 {
+			err = fmt.Errorf("giving up after %d tries: %w", tries, err)
+		}
+		if len(parts) > 1 {
+			err = fmt.Errorf("part %d of %d: %w", i+1, len(parts), err)
+		}
+		if i == 0 && tries == 1 {
+			err = fmt.Errorf("%w: %w", errFirstRefused, err)
+		}
+		return err
+	}
+	return nil
+}
+
+// post makes the attempts at one part; it returns how many were made.
+func (ob *Outbox) post(ctx context.Context, chatID string, p Part, o PostOptions) (int, error) {
+	return ob.attempts(ctx, limitKey(chatID, o.ReplyTo), ob.o.Describe(chatID), p.Kind, func(ctx context.Context) error {
+		return ob.wire.Post(ctx, chatID, p, o)
+	})
+}
+
+// attempts makes op under the rate limit of key, retried while the Wire
+// calls its failure recoverable; it returns how many attempts were made.
+func (ob *Outbox) attempts(ctx context.Context, key, chat, kind string, op func(ctx context.Context) error) (int, error) {
+	tries := 0
+	err := retry.Do(ctx, ob.o.Retry, func(ctx context.Context) error {
+		if ob.o.Limit != nil {
+			if err := ob.o.Limit.Wait(ctx, key); err != nil {
+				return fmt.Errorf("rate limit: %w", err)
+			}
+		}
+		if tries++; tries > 1 {
+			ob.o.Log.Warn(ob.name+": retrying a send", "chat", chat, "kind", kind, "attempt", tries)
+		}
+		return op(ctx)
+	}, func(err error) retry.Verdict {
+		if ctx.Err() != nil {
+			return retry.Verdict{}
+		}
+		return ob.wire.Retry(err)
+	})
+	return tries, err
+}
+
+// Call makes op, a call to the channel's service outside Send (a card
+// updated in place), under chatID's rate limit and the retry policy,
+// judged by the Wire's Retry; its error names the channel and is
+// redacted.
+func (ob *Outbox) Call(ctx context.Context, chatID, what string, op func(ctx context.Context) error) error {
+	tries, err := ob.attempts(ctx, chatID, ob.o.Describe(chatID), what, op)
+	if err != nil && tries > 1 {
+		err = fmt.Errorf("giving up after %d tries: %w", tries, err)
+	}
+	if err != nil {
+		err = fmt.Errorf("%s: %s: %w", what, ob.o.Describe(chatID), err)
+		if ob.o.Clean != nil {
+			err = Redact(err, ob.o.Clean)
+		}
+	}
+	return err
+}
+
+// fail names the channel and chat in err and redacts it; nil stays nil.
+func (ob *Outbox) fail(chatID string, err error) error {
+	if err == nil {
+		return nil
+	}
+	err = fmt.Errorf("%s: send to %s: %w", ob.name, ob.o.Describe(chatID), err)
+	ob.o.Log.Warn(ob.name+": send failed", "chat", ob.o.Describe(chatID), "err", ob.clean(err))
+	if ob.o.Clean == nil {
+		return err
+	}
+	return Redact(err, ob.o.Clean)
+}
+
+func (ob *Outbox) clean(err error) string {
+	if ob.o.Clean == nil {
+		return err.Error()
+	}
+	return ob.o.Clean(err.Error())
+}
+
+// freshKey is a random idempotency key for a Send that brought none.
+func freshKey() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// limitKey is the chat a send is limited and serialised under.
+func limitKey(chatID, replyTo string) string {
+	if chatID == "" && replyTo != "" {
+		return "reply:" + replyTo
+	}
+	return chatID
+}
+
+// lock takes the chat's send slot, or fails when ctx ends first.
+func (ob *Outbox) lock(ctx context.Context, key string) error {
+	for {
+		ob.mu.Lock()
+		ch, held := ob.busy[key]
+		if !held {
+			ob.busy[key] = make(chan struct{})
+			ob.mu.Unlock()
+			return nil
+		}
+		ob.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+func (ob *Outbox) unlock(key string) {
+	ob.mu.Lock()
+	ch := ob.busy[key]
+	delete(ob.busy, key)
+	ob.mu.Unlock()
+	close(ch)
+}
+
+// delivered reports whether the keyed part went out within Remember.
+func (ob *Outbox) delivered(pk string) bool {
+	ob.mu.Lock()
+	defer ob.mu.Unlock()
+	at, ok := ob.sent[pk]
+	return ok && time.Since(at) < ob.o.Remember
+}
+
+// remember records a delivered keyed part, forgetting old ones now and
+// then.
+func (ob *Outbox) remember(pk string) {
+	ob.mu.Lock()
+	defer ob.mu.Unlock()
+	now := time.Now()
+	ob.sent[pk] = now
+	if now.Sub(ob.swept) > ob.o.Remember {
+		for k, at := range ob.sent {
+			if now.Sub(at) >= ob.o.Remember {
+				delete(ob.sent, k)
+			}
+		}
+		ob.swept = now
+	}
+}
+
+var _ Channel = (*Outbox)(nil)

@@ -1,0 +1,198 @@
+package chat_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/retry"
+)
+
+// busyErr asks for a retry after its wait; refusedErr is permanent.
+type busyErr struct{ after time.Duration }
+
+func (e busyErr) Error() string { return "busy" }
+
+var refusedErr = errors.New("refused: token=s3cret")
+
+// scriptWire renders a reply as one part per line and answers posts from
+// a script of errors (nil = delivered).
+type scriptWire struct {
+	mu       sync.Mutex
+	script   []error
+	posted   []string
+	fallback bool
+}
+
+func (w *scriptWire) Parts(_ context.Context, _ string, r chat.Reply, _ chat.SendOptions) ([]chat.Part, error) {
+	var ps []chat.Part
+	for _, l := range r.Lines {
+		ps = append(ps, chat.Part{Kind: "text", Payload: l, Optional: strings.HasPrefix(l, "optional")})
+	}
+	return ps, nil
+}
+
+func (w *scriptWire) Post(_ context.Context, _ string, p chat.Part, o chat.PostOptions) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var err error
+	if len(w.script) > 0 {
+		err, w.script = w.script[0], w.script[1:]
+	}
+	if err == nil {
+		w.posted = append(w.posted, p.Payload.(string)+"@"+o.Key)
+	}
+	return err
+}
+
+func (w *scriptWire) Retry(err error) retry.Verdict {
+	var b busyErr
+	if errors.As(err, &b) {
+		return retry.Verdict{Retry: true, After: b.after}
+	}
+	return retry.Verdict{}
+}
+
+func (w *scriptWire) Fallback(_ context.Context, _ string, r chat.Reply, _ chat.SendOptions, err error) ([]chat.Part, bool) {
+	if !w.fallback || !errors.Is(err, refusedErr) {
+		return nil, false
+	}
+	return []chat.Part{{Kind: "text", Payload: "plain"}}, true
+}
+
+func (w *scriptWire) sent() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]string(nil), w.posted...)
+}
+
+func TestOutbox(t *testing.T) {
+	two := chat.Reply{Lines: []string{"a", "b"}}
+	cases := []struct {
+		name     string
+		reply    chat.Reply
+		script   []error
+		fallback bool
+		key      string
+		posted   int
+		errHas   string
+		minTook  time.Duration
+	}{
+		{"delivered in order", two, nil, false, "", 2, "", 0},
+		{"a Retry-After is waited out", two, []error{busyErr{600 * time.Millisecond}}, false, "", 2, "", 550 * time.Millisecond},
+		{"busy three times: gives up", two, []error{busyErr{}, busyErr{}, busyErr{}}, false, "", 0, "giving up after 3 tries", 0},
+		{"permanent: one try, redacted", two, []error{refusedErr}, false, "", 0, "token=***", 0},
+		{"second part fails: says which", two, []error{nil, refusedErr}, false, "", 1, "part 2 of 2", 0},
+		{"first refused: the plain form", two, []error{refusedErr}, true, "", 1, "", 0},
+		{"an optional part may fail", chat.Reply{Lines: []string{"a", "optional chart"}}, []error{nil, refusedErr}, false, "", 1, "", 0},
+		{"empty: nothing", chat.Reply{}, nil, false, "", 0, "", 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			w := &scriptWire{script: c.script, fallback: c.fallback}
+			ob := chat.NewOutbox("test", w, chat.OutboxOptions{
+				Retry: retry.Policy{Tries: 3, Initial: time.Millisecond},
+				Clean: func(s string) string { return strings.ReplaceAll(s, "s3cret", "***") },
+			})
+			began := time.Now()
+			err := ob.Send(context.Background(), "oc_1", c.reply, chat.SendOptions{IdempotencyKey: c.key})
+			if (err == nil) != (c.errHas == "") || (err != nil && !strings.Contains(err.Error(), c.errHas)) {
+				t.Fatalf("err = %v, want one containing %q", err, c.errHas)
+			}
+			if err != nil && strings.Contains(err.Error(), "s3cret") {
+				t.Errorf("secret in %q", err)
+			}
+			if got := w.sent(); len(got) != c.posted {
+				t.Errorf("posted %q, want %d parts", got, c.posted)
+			}
+			if took := time.Since(began); took < c.minTook {
+				t.Errorf("took %v, want at least %v", took, c.minTook)
+			}
+		})
+	}
+}
+
+// TestOutboxIdempotent: a keyed Send repeated after a failure posts only
+// the parts that did not go out; the part keys stay the same.
+func TestOutboxIdempotent(t *testing.T) {
+	w := &scriptWire{script: []error{nil, refusedErr}}
+	ob := chat.NewOutbox("test", w, chat.OutboxOptions{Retry: retry.Policy{Tries: 1}})
+	r := chat.Reply{Lines: []string{"a", "b"}}
+	ctx := context.Background()
+	if err := ob.Send(ctx, "oc_1", r, chat.SendOptions{IdempotencyKey: "alert:7"}); err == nil {
+		t.Fatal("the second part's failure was not reported")
+	}
+	if err := ob.Send(ctx, "oc_1", r, chat.SendOptions{IdempotencyKey: "alert:7"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ob.Send(ctx, "oc_1", r, chat.SendOptions{IdempotencyKey: "alert:7"}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"a@alert:7#0", "b@alert:7#1"}
+	if got := w.sent(); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("posted %q, want %q", got, want)
+	}
+}
+
+// blockingWire holds every post to oc_1 until released.
+type blockingWire struct {
+	scriptWire
+	release chan struct{}
+	entered chan struct{}
+}
+
+func (w *blockingWire) Post(ctx context.Context, chatID string, p chat.Part, o chat.PostOptions) error {
+	if chatID == "oc_1" {
+		w.entered <- struct{}{}
+		<-w.release
+	}
+	return w.scriptWire.Post(ctx, chatID, p, o)
+}
+
+// TestOutboxOneReplyAtATimePerChat: two replies to one chat do not
+// interleave their parts; a reply to another chat is not held up.
+func TestOutboxOneReplyAtATimePerChat(t *testing.T) {
+	w := &blockingWire{release: make(chan struct{}), entered: make(chan struct{}, 8)}
+	ob := chat.NewOutbox("test", w, chat.OutboxOptions{})
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	for _, r := range []chat.Reply{{Lines: []string{"a1", "a2"}}, {Lines: []string{"b1", "b2"}}} {
+		wg.Add(1)
+		go func() { defer wg.Done(); _ = ob.Send(ctx, "oc_1", r, chat.SendOptions{}) }()
+	}
+	<-w.entered // one oc_1 post is held
+	done := make(chan error, 1)
+	go func() { done <- ob.Send(ctx, "oc_2", chat.Reply{Lines: []string{"c"}}, chat.SendOptions{}) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("a send to another chat waited for oc_1")
+	}
+	for i := range 4 {
+		if i > 0 {
+			select {
+			case <-w.entered:
+			case <-time.After(5 * time.Second):
+				t.Fatal("stuck")
+			}
+		}
+		w.release <- struct{}{}
+	}
+	wg.Wait()
+	var oc1 []string
+	for _, s := range w.sent() {
+		if !strings.HasPrefix(s, "c@") {
+			oc1 = append(oc1, s[:2])
+		}
+	}
+	if j := strings.Join(oc1, " "); j != "a1 a2 b1 b2" && j != "b1 b2 a1 a2" {
+		t.Errorf("parts interleaved: %s", j)
+	}
+}
