@@ -45,7 +45,9 @@ func (a *App) Console(ctx context.Context, in io.Reader, out io.Writer) error {
 			fmt.Fprintln(out, "labgpu bot — 问我“哪家有4090”“7B LoRA 要多少钱”，或直接粘贴报错；“帮助”看全部功能，exit 退出。")
 		}
 	}
-	a.Notifier.Register("console", a.alertsTo(console.NewOut(out)))
+	opts.InterimAfter = a.Cfg.Stock.InterimAfter.D()
+	con := &console.Channel{In: in, Out: out, Handler: a.Router, Options: opts}
+	a.Notifier.Register(con.Name(), a.alertsTo(con))
 	if a.Cfg.Stock.Poll.Schedule != "" && a.LiveProviders() && a.Store != nil {
 		poller := a.NewPoller()
 		s := jobs.NewScheduler(a.Location, a.Log)
@@ -58,8 +60,7 @@ func (a *App) Console(ctx context.Context, in io.Reader, out io.Writer) error {
 			poller.Release(context.WithoutCancel(ctx))
 		}()
 	}
-	opts.InterimAfter = a.Cfg.Stock.InterimAfter.D()
-	return console.RunWith(ctx, in, out, a.Router, opts)
+	return con.Run(ctx)
 }
 
 // Ask answers one question on w as text or one JSON object.

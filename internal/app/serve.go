@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/labgpu/bot/internal/chat/wechat"
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -152,48 +154,80 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 // closes them, last started first; it is never nil.
 func (a *App) startChannels(ctx context.Context, m *Metrics, mux *http.ServeMux) (chans chat.Channels, stop func(), err error) {
 	chans = chat.Channels{}
-	var stops []func()
+	list, err := a.channels(ctx, m, chans)
+	runCtx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
 	stop = func() {
-		for i := len(stops) - 1; i >= 0; i-- {
-			stops[i]()
+		// Runs end first (WeChat drains its queued answers), then the
+		// channels close, last started first.
+		cancel()
+		done := make(chan struct{})
+		go func() { wg.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(wechat.DrainTimeout + 5*time.Second):
+		}
+		for i := len(list) - 1; i >= 0; i-- {
+			if c, ok := list[i].(interface{ Close() error }); ok {
+				_ = c.Close()
+			}
 		}
 	}
+	if err != nil {
+		return chans, stop, err
+	}
+	for _, ch := range list {
+		if r, ok := ch.(chat.Router); ok {
+			for path, h := range r.Routes() {
+				mux.Handle(path, h)
+			}
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := ch.Run(runCtx); err != nil && runCtx.Err() == nil {
+				a.Log.Error(ch.Name()+" channel stopped", "err", err)
+			}
+		}()
+		a.Log.Info(ch.Name() + " channel running")
+	}
+	return chans, stop, nil
+}
+
+// channels builds the configured channels (Feishu, the push-only
+// webhooks, WeChat) and registers each one's sender in chans, counted in
+// the metrics (Feishu counts its own sends, answers included, through
+// OnSend).
+func (a *App) channels(ctx context.Context, m *Metrics, chans chat.Channels) ([]chat.Channel, error) {
+	var list []chat.Channel
 	if fc := a.Cfg.Feishu; fc.AppID != "" {
 		bot, err := feishu.New(ctx, feishu.Options{AppID: fc.AppID, AppSecret: fc.AppSecret, VerificationToken: fc.VerificationToken,
 			EncryptKey: fc.EncryptKey, AllowNoEncryptKey: fc.AllowNoEncryptKey, BaseURL: fc.BaseURL, Mode: fc.Mode,
 			Started: time.Now(), Dedup: a.Store, Handler: countingHandler{a: a, m: m}, InterimAfter: a.Cfg.Stock.InterimAfter.D(), Log: a.Log,
 			OnSend: m.countSend("feishu")})
 		if err != nil {
-			return chans, stop, fmt.Errorf("feishu: %w", err)
+			return list, fmt.Errorf("feishu: %w", err)
 		}
-		chans.Add(bot) // counted by OnSend, answers included
-		stops = append(stops, func() { bot.Close() })
-		if fc.Mode == "webhook" {
-			mux.Handle("/feishu/events", bot.HTTPHandler())
-		} else {
-			go func() {
-				if err := bot.RunWebsocket(ctx); err != nil && ctx.Err() == nil {
-					a.Log.Error("feishu long connection ended", "err", err)
-				}
-			}()
-		}
-		a.Log.Info("feishu channel running", "mode", fc.Mode)
+		chans.Add(bot)
+		list = append(list, bot)
 	}
 	if len(a.Cfg.Webhooks) > 0 {
 		hooks, err := a.webhooks()
 		if err != nil {
-			return chans, stop, err
+			return list, err
 		}
 		chans.Add(metered{hooks, m})
+		list = append(list, hooks)
 	}
 	if a.Cfg.WeChat.Enabled {
-		stopWeChat, err := a.startWeChat(ctx, m, chans)
+		w, err := a.newWeChat(ctx, m, chans)
 		if err != nil {
-			return chans, stop, err
+			return list, err
 		}
-		stops = append(stops, stopWeChat)
+		chans.Add(metered{w, m})
+		list = append(list, w)
 	}
-	return chans, stop, nil
+	return list, nil
 }
 
 // healthz answers /healthz: "ok", or "ok (degraded: …)" naming failed
@@ -281,19 +315,19 @@ func (a *App) serveHTTP(ctx context.Context, ln net.Listener, mux *http.ServeMux
 // metered counts a channel's sends in the metrics (Feishu counts its own,
 // answers included, through OnSend).
 type metered struct {
-	chat.Channel
+	chat.Sender
 	m *Metrics
 }
 
 func (c metered) Send(ctx context.Context, chatID string, r chat.Reply, o chat.SendOptions) error {
-	err := c.Channel.Send(ctx, chatID, r, o)
+	err := c.Sender.Send(ctx, chatID, r, o)
 	c.m.countSend(c.Name())(err)
 	return err
 }
 
 // alertsTo is the alert notifier of a channel: the alert rendered for its
 // chat, sent once per alert key.
-func (a *App) alertsTo(ch chat.Channel) stock.Notifier {
+func (a *App) alertsTo(ch chat.Sender) stock.Notifier {
 	return stock.NotifierFunc(func(ctx context.Context, al stock.Alert) error {
 		return ch.Send(ctx, al.ChatID, a.Render.Alert(al), chat.SendOptions{IdempotencyKey: "alert:" + al.Key})
 	})

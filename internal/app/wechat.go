@@ -86,12 +86,12 @@ func (a *App) weChatOnScanNeeded(ctx context.Context, admin chat.Channels, png s
 	}
 }
 
-// startWeChat creates the WeChat channel, registers its notifier and runs
-// login and the message loop in the background: a login waiting for a QR
-// scan does not hold up the other channels. After a session drop it logs
-// in again with backoff (1 min doubling to 30 min) until ctx ends. The
-// returned stop closes the channel and waits for the loop.
-func (a *App) startWeChat(ctx context.Context, m *Metrics, admin chat.Channels) (stop func(), err error) {
+// newWeChat creates the WeChat channel. Its Run holds the replica lock,
+// logs in and answers, and after a session drop logs in again with
+// backoff (1 min doubling to 30 min) until ctx ends; a login waiting for
+// a QR scan holds up nothing else. admin is where notices about the
+// session go (wechat.admin).
+func (a *App) newWeChat(ctx context.Context, m *Metrics, admin chat.Channels) (*weChatChannel, error) {
 	wc := a.Cfg.WeChat
 	var hot wechat.HotStorage
 	if bs, ok := a.Store.(blobStore); ok {
@@ -108,73 +108,81 @@ func (a *App) startWeChat(ctx context.Context, m *Metrics, admin chat.Channels) 
 	if err != nil {
 		return nil, fmt.Errorf("wechat: %w", err)
 	}
-	admin.Add(metered{bot, m})
-
-	ctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	status := func(st string) {
-		a.weChatStatus.Store(&st)
-		up := 0.0
-		if st == weChatUp {
-			up = 1
-		}
-		m.ChannelUp.WithLabelValues("wechat").Set(up)
-	}
-	status("standing by for the replica lock")
-	var lastFailNotice time.Time
-	go func() {
-		defer close(done)
-		// One replica runs WeChat: two logged in with the same state would
-		// both answer every message.
-		if !a.holdWeChatLock(ctx) {
-			return
-		}
-		defer a.Store.Unlock(context.WithoutCancel(ctx), WeChatLock, a.replicaID)
-		backoff := time.Minute
-		for ctx.Err() == nil {
-			status("logging in")
-			if err := bot.Login(ctx); err != nil {
-				if ctx.Err() != nil {
-					return
-				}
-				status("login failed, retrying")
-				a.Log.Error("wechat login failed; retrying", "err", err, "in", backoff)
-				if wc.Admin != "" && time.Since(lastFailNotice) > time.Hour {
-					lastFailNotice = time.Now()
-					a.tellAdmin(ctx, admin, chat.Reply{Title: "⚠️ 微信登录失败 / WeChat login failed",
-						Lines: []string{"labgpu bot 登录微信失败，将在 " + backoff.String() + " 后重试（每小时最多提醒一次）。原因：" + err.Error(),
-							"The bot could not log in to WeChat; retrying in " + backoff.String() + ". Reason: " + err.Error()}})
-				}
-			} else if status(weChatUp); bot.Run(ctx) == nil || ctx.Err() != nil {
-				return
-			} else {
-				status("session dropped, re-login needed")
-				backoff = time.Minute
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(backoff):
-			}
-			backoff = min(2*backoff, 30*time.Minute)
-		}
-	}()
+	w := &weChatChannel{Bot: bot, a: a, m: m, admin: admin}
+	w.status("standing by for the replica lock")
 	groups := strings.Join(wc.Groups, ", ")
 	if groups == "" || groups == "*" {
 		groups = "all"
 	}
 	a.Log.Info("wechat channel starting", "groups", groups)
-	// At shutdown, let Run drain the queued answers (it stops when ctx
-	// ends) before Close makes sends fail.
-	return func() {
-		cancel()
-		select {
-		case <-done:
-		case <-time.After(wechat.DrainTimeout + 5*time.Second):
+	return w, nil
+}
+
+// weChatChannel is the WeChat Bot run under the app's replica lock, with
+// logins retried and the admin told (chat.Channel).
+type weChatChannel struct {
+	*wechat.Bot
+	a     *App
+	m     *Metrics
+	admin chat.Channels
+
+	lastFailNotice time.Time
+}
+
+// status records the channel's state for /healthz and the metrics.
+func (w *weChatChannel) status(st string) {
+	w.a.weChatStatus.Store(&st)
+	up := 0.0
+	if st == weChatUp {
+		up = 1
+	}
+	w.m.ChannelUp.WithLabelValues("wechat").Set(up)
+}
+
+// Run holds the replica lock (one replica runs WeChat: two logged in with
+// the same state would both answer every message), then logs in and
+// answers until ctx ends, logging in again after failures and drops.
+func (w *weChatChannel) Run(ctx context.Context) error {
+	a := w.a
+	if !a.holdWeChatLock(ctx) {
+		return nil
+	}
+	defer a.Store.Unlock(context.WithoutCancel(ctx), WeChatLock, a.replicaID)
+	backoff := time.Minute
+	for ctx.Err() == nil {
+		w.status("logging in")
+		if err := w.Login(ctx); err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			w.loginFailed(ctx, err, backoff)
+		} else if w.status(weChatUp); w.Bot.Run(ctx) == nil || ctx.Err() != nil {
+			return nil
+		} else {
+			w.status("session dropped, re-login needed")
+			backoff = time.Minute
 		}
-		bot.Close()
-		<-done
-	}, nil
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(backoff):
+		}
+		backoff = min(2*backoff, 30*time.Minute)
+	}
+	return nil
+}
+
+// loginFailed logs a failed login and tells the admin, at most hourly.
+func (w *weChatChannel) loginFailed(ctx context.Context, err error, backoff time.Duration) {
+	w.status("login failed, retrying")
+	w.a.Log.Error("wechat login failed; retrying", "err", err, "in", backoff)
+	if w.a.Cfg.WeChat.Admin == "" || time.Since(w.lastFailNotice) <= time.Hour {
+		return
+	}
+	w.lastFailNotice = time.Now()
+	w.a.tellAdmin(ctx, w.admin, chat.Reply{Title: "⚠️ 微信登录失败 / WeChat login failed",
+		Lines: []string{"labgpu bot 登录微信失败，将在 " + backoff.String() + " 后重试（每小时最多提醒一次）。原因：" + err.Error(),
+			"The bot could not log in to WeChat; retrying in " + backoff.String() + ". Reason: " + err.Error()}})
 }
 
 // weChatUp is the WeChat status when logged in.

@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strings"
 )
 
@@ -21,11 +22,10 @@ type SendOptions struct {
 	IdempotencyKey string
 }
 
-// Channel is a chat channel as the rest of the bot sees it: something that
-// delivers a Reply to one of its chats. The console, Feishu, WeChat and the
-// push-only webhooks implement it; answers, alerts, admin notices and the
-// weekly digest all go out through it.
-type Channel interface {
+// Sender is what goes out: something that delivers a Reply to one of its
+// chats. Every Channel is one; so is a channel's Outbox alone (the
+// console's alerts while `bot poll --once` prints them).
+type Sender interface {
 	// Name is the channel's id in chat keys ("feishu", "wechat",
 	// "webhook", "console").
 	Name() string
@@ -34,11 +34,30 @@ type Channel interface {
 	Send(ctx context.Context, chatID string, r Reply, o SendOptions) error
 }
 
-// Channels are the running channels by name.
-type Channels map[string]Channel
+// Channel is a chat channel as the rest of the bot sees it: it runs (takes
+// its platform's messages to its Handler until ctx ends; a push-only
+// webhook only waits) and sends. The console, Feishu, WeChat and the
+// push-only webhooks implement it; answers, alerts, admin notices and the
+// weekly digest all go out through its Send, which passes through the
+// channel's Outbox.
+type Channel interface {
+	Sender
+	// Run receives until ctx ends; it returns nil then, or the error
+	// that stopped it.
+	Run(ctx context.Context) error
+}
+
+// Router is a Channel whose events arrive over HTTP (Feishu's event
+// callback): its handlers are mounted on the bot's server by path.
+type Router interface {
+	Routes() map[string]http.Handler
+}
+
+// Channels are the running channels' senders by name.
+type Channels map[string]Sender
 
 // Add registers ch under its name.
-func (cs Channels) Add(ch Channel) { cs[ch.Name()] = ch }
+func (cs Channels) Add(ch Sender) { cs[ch.Name()] = ch }
 
 // Send delivers r to a chat key "<channel>/<chat id>" ("feishu/oc_1",
 // "webhook/lab").

@@ -121,32 +121,32 @@ func NewOutbox(name string, w Wire, o OutboxOptions) *Outbox {
 func (ob *Outbox) Name() string { return ob.name }
 
 // Send delivers r to chatID (Channel).
-func (ob *Outbox) Send(ctx context.Context, chatID string, r Reply, o SendOptions) (err error) {
+func (ob *Outbox) Send(ctx context.Context, chatID string, r Reply, o SendOptions) error {
 	if r.Empty() {
 		return nil
 	}
-	if ob.o.OnSend != nil {
-		defer func() { ob.o.OnSend(err) }()
-	}
-	key := limitKey(chatID, o.ReplyTo)
-	if err := ob.lock(ctx, key); err != nil {
-		return ob.fail(chatID, fmt.Errorf("waiting for the chat's previous message: %w", err))
-	}
-	defer ob.unlock(key)
-	parts, err := ob.wire.Parts(ctx, chatID, r, o)
-	if err != nil {
-		return ob.fail(chatID, err)
-	}
-	return ob.deliver(ctx, chatID, &r, parts, o)
+	return ob.exclusive(ctx, chatID, o, func() error {
+		parts, err := ob.wire.Parts(ctx, chatID, r, o)
+		if err != nil {
+			return err
+		}
+		return ob.deliver(ctx, chatID, &r, parts, o)
+	})
 }
 
 // SendParts delivers parts the channel rendered itself (an answer whose
 // chat the channel already resolved) on the same path as Send, without a
 // fallback.
-func (ob *Outbox) SendParts(ctx context.Context, chatID string, parts []Part, o SendOptions) (err error) {
+func (ob *Outbox) SendParts(ctx context.Context, chatID string, parts []Part, o SendOptions) error {
 	if len(parts) == 0 {
 		return nil
 	}
+	return ob.exclusive(ctx, chatID, o, func() error { return ob.deliver(ctx, chatID, nil, parts, o) })
+}
+
+// exclusive runs send holding the chat's slot, reports the outcome to
+// OnSend, and names and redacts its error.
+func (ob *Outbox) exclusive(ctx context.Context, chatID string, o SendOptions, send func() error) (err error) {
 	if ob.o.OnSend != nil {
 		defer func() { ob.o.OnSend(err) }()
 	}
@@ -155,7 +155,7 @@ func (ob *Outbox) SendParts(ctx context.Context, chatID string, parts []Part, o 
 		return ob.fail(chatID, fmt.Errorf("waiting for the chat's previous message: %w", err))
 	}
 	defer ob.unlock(key)
-	return ob.deliver(ctx, chatID, nil, parts, o)
+	return ob.fail(chatID, send())
 }
 
 // deliver posts parts (rendered from r, when r is not nil), falling back
@@ -167,26 +167,33 @@ func (ob *Outbox) deliver(ctx context.Context, chatID string, r *Reply, parts []
 	}
 	err := ob.postAll(ctx, chatID, parts, o, idem, keyed)
 	if err == nil || r == nil || !errors.Is(err, errFirstRefused) {
-		return ob.fail(chatID, err)
+		return err
 	}
 	fb, ok := ob.wire.(Fallback)
 	if !ok {
-		return ob.fail(chatID, err)
+		return err
 	}
 	alt, ok := fb.Fallback(ctx, chatID, *r, o, err)
 	if !ok {
-		return ob.fail(chatID, err)
+		return err
 	}
 	ob.o.Log.Warn(ob.name+": first part refused, sending the plain form", "chat", ob.o.Describe(chatID), "err", ob.clean(err))
 	if ferr := ob.postAll(ctx, chatID, alt, o, idem+"/plain", keyed); ferr != nil {
-		return ob.fail(chatID, fmt.Errorf("%w (the plain form after the first was refused: %w)", ferr, err))
+		return fmt.Errorf("%w (the plain form after the first was refused: %w)", ferr, err)
 	}
 	return nil
 }
 
-// errFirstRefused marks a first part refused for good, after which the
-// Wire's Fallback may send a plainer form.
+// errFirstRefused marks (through firstRefused, which keeps the text) a
+// first part refused at its first try, after which the Wire's Fallback
+// may send a plainer form.
 var errFirstRefused = errors.New("first part refused")
+
+type firstRefused struct{ err error }
+
+func (e firstRefused) Error() string        { return e.err.Error() }
+func (e firstRefused) Unwrap() error        { return e.err }
+func (e firstRefused) Is(target error) bool { return target == errFirstRefused }
 
 // postAll posts the parts in order, stopping at the first required one
 // that fails. Part i's key is "<idem>#<i>"; keyed parts already delivered
@@ -215,7 +222,7 @@ func (ob *Outbox) postAll(ctx context.Context, chatID string, parts []Part, o Se
 			err = fmt.Errorf("part %d of %d: %w", i+1, len(parts), err)
 		}
 		if i == 0 && tries == 1 {
-			err = fmt.Errorf("%w: %w", errFirstRefused, err)
+			err = firstRefused{err}
 		}
 		return err
 	}
@@ -357,4 +364,4 @@ func (ob *Outbox) remember(pk string) {
 	}
 }
 
-var _ Channel = (*Outbox)(nil)
+var _ Sender = (*Outbox)(nil)

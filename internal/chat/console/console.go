@@ -104,15 +104,8 @@ func RunWith(ctx context.Context, in io.Reader, out io.Writer, h chat.Handler, o
 				fallthrough
 			default:
 				n++
-				msg := chat.Message{Channel: "console", ID: fmt.Sprintf("console-%d", n), ChatID: "console", ChatType: chat.P2P,
-					SenderID: "console", SenderName: "我", Text: text, Time: time.Now()}
-				var interim func()
-				if ir, ok := h.(chat.Interimer); ok {
-					interim = func() { _ = answers.Send(ctx, msg.ChatID, ir.Interim(msg), chat.SendOptions{}) }
-				}
-				r := chat.AnswerWithInterim(ctx, o.InterimAfter, func() chat.Reply { return h.Handle(ctx, msg) }, interim)
-				if err := answers.Send(ctx, msg.ChatID, r, chat.SendOptions{ReplyTo: msg.ID}); err != nil {
-					return fmt.Errorf("console: write: %w", err)
+				if err := answer(ctx, answers, h, o, n, text); err != nil {
+					return err
 				}
 			}
 		}
@@ -123,6 +116,22 @@ func RunWith(ctx context.Context, in io.Reader, out io.Writer, h chat.Handler, o
 			return nil
 		}
 	}
+}
+
+// answer has h answer the n-th question and prints the answer through
+// the console's outbox, after a "查询中…" when it is slow.
+func answer(ctx context.Context, answers *chat.Outbox, h chat.Handler, o Options, n int, text string) error {
+	msg := chat.Message{Channel: "console", ID: fmt.Sprintf("console-%d", n), ChatID: "console", ChatType: chat.P2P,
+		SenderID: "console", SenderName: "我", Text: text, Time: time.Now()}
+	var interim func()
+	if ir, ok := h.(chat.Interimer); ok {
+		interim = func() { _ = answers.Send(ctx, msg.ChatID, ir.Interim(msg), chat.SendOptions{}) }
+	}
+	r := chat.AnswerWithInterim(ctx, o.InterimAfter, func() chat.Reply { return h.Handle(ctx, msg) }, interim)
+	if err := answers.Send(ctx, msg.ChatID, r, chat.SendOptions{ReplyTo: msg.ID}); err != nil {
+		return fmt.Errorf("console: write: %w", err)
+	}
+	return nil
 }
 
 // inputLine is a line read from the input, with the read error after it.

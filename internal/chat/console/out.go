@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/retry"
@@ -37,3 +38,32 @@ func (o outWire) Post(_ context.Context, _ string, p chat.Part, _ chat.PostOptio
 
 // Retry: a failed write to the terminal is not worth repeating.
 func (outWire) Retry(error) retry.Verdict { return retry.Verdict{} }
+
+// Channel is the interactive console as a chat.Channel: Run reads
+// questions from In and prints the Handler's answers to Out (RunWith);
+// Send prints alerts for console subscriptions between them.
+type Channel struct {
+	In      io.Reader
+	Out     io.Writer
+	Handler chat.Handler
+	Options Options
+
+	once sync.Once
+	out  *chat.Outbox
+}
+
+// Name is "console".
+func (c *Channel) Name() string { return "console" }
+
+// Run reads and answers until EOF, "exit" or ctx ends.
+func (c *Channel) Run(ctx context.Context) error {
+	return RunWith(ctx, c.In, c.Out, c.Handler, c.Options)
+}
+
+// Send prints r after a blank line.
+func (c *Channel) Send(ctx context.Context, chatID string, r chat.Reply, o chat.SendOptions) error {
+	c.once.Do(func() { c.out = NewOut(c.Out) })
+	return c.out.Send(ctx, chatID, r, o)
+}
+
+var _ chat.Channel = (*Channel)(nil)

@@ -410,3 +410,28 @@ func (b *Bot) releaseKeys(keys ...string) {
 		}
 	}
 }
+
+// Run receives events until ctx ends (chat.Channel): over the long
+// connection in websocket mode; in webhook mode they arrive on the
+// callback (Routes), so Run only waits.
+func (b *Bot) Run(ctx context.Context) error {
+	if b.opts.Mode == ModeWebsocket {
+		return b.RunWebsocket(ctx)
+	}
+	<-ctx.Done()
+	return nil
+}
+
+// Routes is the event callback at /feishu/events in webhook mode
+// (chat.Router); none in websocket mode.
+func (b *Bot) Routes() map[string]http.Handler {
+	if b.opts.Mode != ModeWebhook {
+		return nil
+	}
+	return map[string]http.Handler{"/feishu/events": b.HTTPHandler()}
+}
+
+var (
+	_ chat.Channel = (*Bot)(nil)
+	_ chat.Router  = (*Bot)(nil)
+)

@@ -202,69 +202,10 @@ const botInfoTimeout = 10 * time.Second
 // larkcore.WithTenantAccessToken, and refetches it when Feishu answers
 // with a token-invalid code.
 func New(ctx context.Context, opts Options) (*Bot, error) {
-	if strings.TrimSpace(opts.AppID) == "" {
-		return nil, errors.New("feishu: app id is empty: set FEISHU_APP_ID")
+	opts, err := checkOptions(opts)
+	if err != nil {
+		return nil, err
 	}
-	if strings.TrimSpace(opts.AppSecret) == "" {
-		return nil, errors.New("feishu: app secret is empty: set FEISHU_APP_SECRET")
-	}
-	if opts.Handler == nil {
-		return nil, errors.New("feishu: Options.Handler is nil")
-	}
-	switch opts.Mode {
-	case "":
-		opts.Mode = ModeWebhook
-	case ModeWebhook, ModeWebsocket:
-	default:
-		return nil, fmt.Errorf("feishu: FEISHU_MODE %q: want %q or %q", opts.Mode, ModeWebhook, ModeWebsocket)
-	}
-	if opts.Mode == ModeWebhook {
-		if opts.VerificationToken == "" {
-			return nil, errors.New("feishu: webhook mode needs the verification token: set FEISHU_VERIFICATION_TOKEN")
-		}
-		if opts.EncryptKey == "" && !opts.AllowNoEncryptKey {
-			return nil, errors.New("feishu: webhook mode refuses to start without an Encrypt Key " +
-				"(unsigned events could be forged): set FEISHU_ENCRYPT_KEY, or allow it explicitly")
-		}
-	}
-	if opts.BaseURL == "" {
-		opts.BaseURL = lark.FeishuBaseUrl
-	}
-	opts.BaseURL = strings.TrimRight(opts.BaseURL, "/")
-	if u, err := url.Parse(opts.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("feishu: FEISHU_BASE_URL %q is not an http(s) URL", opts.BaseURL)
-	}
-	if opts.MaxBodyBytes <= 0 {
-		opts.MaxBodyBytes = DefaultMaxBodyBytes
-	}
-	if opts.MaxSkew <= 0 {
-		opts.MaxSkew = DefaultMaxSkew
-	}
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
-	if opts.Started.IsZero() {
-		opts.Started = opts.Now()
-	}
-	if opts.Dedup == nil {
-		opts.Dedup = NewMemoryDeduper()
-	}
-	if opts.Log == nil {
-		opts.Log = slog.Default()
-	}
-	if opts.RatePerChat <= 0 {
-		opts.RatePerChat = DefaultRatePerChat
-	}
-	if opts.HTTPClient == nil {
-		opts.HTTPClient = &http.Client{Timeout: 15 * time.Second}
-	}
-	if opts.Workers <= 0 {
-		opts.Workers = DefaultWorkers
-	}
-	if opts.QueueSize <= 0 {
-		opts.QueueSize = DefaultQueueSize
-	}
-
 	log := opts.Log.With("channel", "feishu")
 	sdkLog := sdkLogger{log.With("component", "lark-sdk")}
 	b := &Bot{
@@ -315,6 +256,73 @@ func New(ctx context.Context, opts Options) (*Bot, error) {
 	log.Info("feishu bot ready", "mode", opts.Mode, "base_url", opts.BaseURL, "bot_open_id", id,
 		"encrypted", opts.EncryptKey != "")
 	return b, nil
+}
+
+// checkOptions validates opts and fills in the defaults.
+func checkOptions(opts Options) (Options, error) {
+	if strings.TrimSpace(opts.AppID) == "" {
+		return opts, errors.New("feishu: app id is empty: set FEISHU_APP_ID")
+	}
+	if strings.TrimSpace(opts.AppSecret) == "" {
+		return opts, errors.New("feishu: app secret is empty: set FEISHU_APP_SECRET")
+	}
+	if opts.Handler == nil {
+		return opts, errors.New("feishu: Options.Handler is nil")
+	}
+	switch opts.Mode {
+	case "":
+		opts.Mode = ModeWebhook
+	case ModeWebhook, ModeWebsocket:
+	default:
+		return opts, fmt.Errorf("feishu: FEISHU_MODE %q: want %q or %q", opts.Mode, ModeWebhook, ModeWebsocket)
+	}
+	if opts.Mode == ModeWebhook {
+		if opts.VerificationToken == "" {
+			return opts, errors.New("feishu: webhook mode needs the verification token: set FEISHU_VERIFICATION_TOKEN")
+		}
+		if opts.EncryptKey == "" && !opts.AllowNoEncryptKey {
+			return opts, errors.New("feishu: webhook mode refuses to start without an Encrypt Key " +
+				"(unsigned events could be forged): set FEISHU_ENCRYPT_KEY, or allow it explicitly")
+		}
+	}
+	if opts.BaseURL == "" {
+		opts.BaseURL = lark.FeishuBaseUrl
+	}
+	opts.BaseURL = strings.TrimRight(opts.BaseURL, "/")
+	if u, err := url.Parse(opts.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return opts, fmt.Errorf("feishu: FEISHU_BASE_URL %q is not an http(s) URL", opts.BaseURL)
+	}
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if opts.MaxSkew <= 0 {
+		opts.MaxSkew = DefaultMaxSkew
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Started.IsZero() {
+		opts.Started = opts.Now()
+	}
+	if opts.Dedup == nil {
+		opts.Dedup = NewMemoryDeduper()
+	}
+	if opts.Log == nil {
+		opts.Log = slog.Default()
+	}
+	if opts.RatePerChat <= 0 {
+		opts.RatePerChat = DefaultRatePerChat
+	}
+	if opts.HTTPClient == nil {
+		opts.HTTPClient = &http.Client{Timeout: 15 * time.Second}
+	}
+	if opts.Workers <= 0 {
+		opts.Workers = DefaultWorkers
+	}
+	if opts.QueueSize <= 0 {
+		opts.QueueSize = DefaultQueueSize
+	}
+	return opts, nil
 }
 
 // BotOpenID is the bot's own open_id, as reported by /open-apis/bot/v3/info.

@@ -516,6 +516,13 @@ func renderTableCards(r chat.Reply, mentions []string, panel *chat.Reply) ([]str
 		return nil, fmt.Errorf("card with its panel of %d bytes over %d", len(one), MaxCardBytes)
 	}
 
+	return splitTableCards(r, head, tail, cols)
+}
+
+// splitTableCards renders r's table over several cards between rows: head
+// (lines and mentions) and the chart in the first, tail (notes) in the
+// last, the title marked "（续）" after the first.
+func splitTableCards(r chat.Reply, head []string, tail string, cols int) ([]string, error) {
 	cont := r.Title
 	if cont != "" {
 		cont += "（续）"

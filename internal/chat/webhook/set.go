@@ -31,3 +31,9 @@ func (s Set) Send(ctx context.Context, name string, r chat.Reply, _ chat.SendOpt
 }
 
 var _ chat.Channel = Set(nil)
+
+// Run waits for ctx: push-only webhooks receive nothing (chat.Channel).
+func (Set) Run(ctx context.Context) error {
+	<-ctx.Done()
+	return nil
+}

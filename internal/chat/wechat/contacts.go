@@ -172,15 +172,8 @@ func (b *Bot) SendToGroup(ctx context.Context, groupName string, r chat.Reply, m
 // groupParts renders r for the group named groupName, with mentions and
 // r.Mentions (nicknames) as "@display name" at the start.
 func (b *Bot) groupParts(ctx context.Context, groupName string, r chat.Reply, mentions []string) ([]chat.Part, error) {
-	s := b.current()
-	if err := s.alive(); err != nil {
-		return nil, err
-	}
-	if r.Empty() {
-		return nil, nil
-	}
-	to, err := b.lookup(ctx, s, groupName, true)
-	if err != nil {
+	s, to, err := b.resolve(ctx, groupName, true, r)
+	if err != nil || to == "" {
 		return nil, err
 	}
 	all := append(append([]string{}, mentions...), r.Mentions...)
@@ -237,17 +230,24 @@ func (b *Bot) SendToFriend(ctx context.Context, name string, r chat.Reply) error
 	return nil
 }
 
-// friendParts renders r for the friend called name.
-func (b *Bot) friendParts(ctx context.Context, name string, r chat.Reply) ([]chat.Part, error) {
-	s := b.current()
+// resolve finds the UserName of the group (or friend) called name in the
+// current session; to is "" (and err nil) for an empty reply.
+func (b *Bot) resolve(ctx context.Context, name string, group bool, r chat.Reply) (s *session, to string, err error) {
+	s = b.current()
 	if err := s.alive(); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if r.Empty() {
-		return nil, nil
+		return s, "", nil
 	}
-	to, err := b.lookup(ctx, s, name, false)
-	if err != nil {
+	to, err = b.lookup(ctx, s, name, group)
+	return s, to, err
+}
+
+// friendParts renders r for the friend called name.
+func (b *Bot) friendParts(ctx context.Context, name string, r chat.Reply) ([]chat.Part, error) {
+	s, to, err := b.resolve(ctx, name, false, r)
+	if err != nil || to == "" {
 		return nil, err
 	}
 	parts := textParts(s, to, renderParts(r, "", b.opts.MaxRunes))
