@@ -235,157 +235,215 @@ var (
 // between topics; patterns compile; related ids exist; tie known; every
 // term and pattern occurs in one of the topic's examples; workloads have
 // keywords found in their examples, a kind and 0 < low ≤ high VRAM.
+// The first problem found is returned, topics before workloads.
 func New(topics []Topic, workloads []Workload) (*Base, error) {
 	if len(topics) == 0 {
 		return nil, errors.New("no topics")
 	}
 	b := &Base{Topics: topics, Workloads: workloads, byID: map[string]*Topic{}, clauses: map[patRef]int{}}
-	owner := map[string]string{} // strong literal → topic id
-	litIndex := map[string]int{}
-	tb := ahocorasick.NewTrieBuilder()
+	ix := &indexer{b: b, tb: ahocorasick.NewTrieBuilder(), litIndex: map[string]int{}, owner: map[string]string{}}
 	for i := range b.Topics {
-		t := &b.Topics[i]
-		if !reID.MatchString(t.ID) {
-			return nil, fmt.Errorf("topic %q: id must be kebab-case (a-z, 0-9, -)", t.ID)
+		if err := ix.addTopic(i); err != nil {
+			return nil, err
 		}
-		if _, dup := b.byID[t.ID]; dup {
-			return nil, fmt.Errorf("topic %q: duplicate id", t.ID)
+	}
+	if err := b.checkRelated(); err != nil {
+		return nil, err
+	}
+	for _, w := range problemWords {
+		li := b.literal(w, ix.litIndex, ix.tb)
+		b.lits[li].problem = true
+	}
+	b.trie = ix.tb.Build()
+	if err := b.indexWorkloads(); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// indexer is New's state while it indexes the topics' terms and patterns
+// into b (b.terms, b.lits, b.clauses, b.always) and the literal trie.
+type indexer struct {
+	b        *Base
+	tb       *ahocorasick.TrieBuilder
+	litIndex map[string]int    // literal → its index in b.lits
+	owner    map[string]string // strong term (error or phrase) → topic id
+}
+
+// topicExamples is topic i's examples as terms (Normalize: spaces) and
+// patterns (normalizeLines: line breaks) see them, and the terms it has
+// listed so far.
+type topicExamples struct {
+	i     int
+	t     *Topic
+	terms [][]byte
+	lines [][]byte
+	seen  map[string]bool
+}
+
+// entryError is an error about one topic or workload:
+//
+//	topic "cuda-oom": phrase "爆显存" occurs in none of its examples
+func entryError(kind, id, format string, a ...any) error {
+	return fmt.Errorf("%s %q: %s", kind, id, fmt.Sprintf(format, a...))
+}
+
+// addTopic validates topic i and indexes its errors, phrases, hints (in
+// that order) and patterns.
+func (ix *indexer) addTopic(i int) error {
+	b := ix.b
+	t := &b.Topics[i]
+	if !reID.MatchString(t.ID) {
+		return entryError("topic", t.ID, "id must be kebab-case (a-z, 0-9, -)")
+	}
+	if _, dup := b.byID[t.ID]; dup {
+		return entryError("topic", t.ID, "duplicate id")
+	}
+	b.byID[t.ID] = t
+	if err := checkTopic(t); err != nil {
+		return err
+	}
+	te := &topicExamples{i: i, t: t, terms: make([][]byte, len(t.Examples)),
+		lines: make([][]byte, len(t.Examples)), seen: map[string]bool{}}
+	for k, e := range t.Examples {
+		te.terms[k], te.lines[k] = Normalize(e), normalizeLines(e)
+	}
+	if err := ix.addTerms(te, "error", t.Errors, WeightError, true); err != nil {
+		return err
+	}
+	if err := ix.addTerms(te, "phrase", t.Phrases, WeightPhrase, true); err != nil {
+		return err
+	}
+	if err := ix.addTerms(te, "hint", t.Hints, WeightHint, false); err != nil {
+		return err
+	}
+	return ix.addPatterns(te)
+}
+
+// checkTopic checks a topic's fields other than its id, terms, patterns
+// and related ids: title, causes and steps in zh and en (as many lines of
+// each, none empty), source, at least one error, pattern or phrase,
+// examples, and a known tie.
+func checkTopic(t *Topic) error {
+	bad := func(format string, a ...any) error { return entryError("topic", t.ID, format, a...) }
+	switch {
+	case strings.TrimSpace(t.Title.Zh) == "" || strings.TrimSpace(t.Title.En) == "":
+		return bad("title needs zh and en")
+	case len(t.Causes.Zh) == 0 || len(t.Causes.Zh) != len(t.Causes.En):
+		return bad("causes need zh and en lines, as many of each (%d zh, %d en)", len(t.Causes.Zh), len(t.Causes.En))
+	case len(t.Steps.Zh) == 0 || len(t.Steps.Zh) != len(t.Steps.En):
+		return bad("steps need zh and en lines, as many of each (%d zh, %d en)", len(t.Steps.Zh), len(t.Steps.En))
+	case strings.TrimSpace(t.Source) == "":
+		return bad("source is missing")
+	case len(t.Errors)+len(t.Patterns)+len(t.Phrases) == 0:
+		return bad("needs at least one error, pattern or phrase (hints alone never make a match)")
+	case len(t.Examples) == 0:
+		return bad("needs examples")
+	case t.Tie != "" && !contains(ties, t.Tie):
+		return bad("tie %q is not one of %s", t.Tie, strings.Join(ties, ", "))
+	}
+	for _, l := range append(append(append([]string{}, t.Causes.Zh...), t.Causes.En...), append(t.Steps.Zh, t.Steps.En...)...) {
+		if strings.TrimSpace(l) == "" {
+			return bad("empty cause or step")
 		}
-		b.byID[t.ID] = t
-		bad := func(format string, a ...any) error {
-			return fmt.Errorf("topic %q: %s", t.ID, fmt.Sprintf(format, a...))
-		}
+	}
+	return nil
+}
+
+// addTerms validates and indexes a topic's terms of one kind ("error",
+// "phrase" or "hint") with their weight: each normalized, listed once,
+// found in an example, and when strong (errors and phrases) owned by this
+// topic alone.
+func (ix *indexer) addTerms(te *topicExamples, kind string, list []string, weight float64, strong bool) error {
+	b, t := ix.b, te.t
+	for _, s := range list {
 		switch {
-		case strings.TrimSpace(t.Title.Zh) == "" || strings.TrimSpace(t.Title.En) == "":
-			return nil, bad("title needs zh and en")
-		case len(t.Causes.Zh) == 0 || len(t.Causes.Zh) != len(t.Causes.En):
-			return nil, bad("causes need zh and en lines, as many of each (%d zh, %d en)", len(t.Causes.Zh), len(t.Causes.En))
-		case len(t.Steps.Zh) == 0 || len(t.Steps.Zh) != len(t.Steps.En):
-			return nil, bad("steps need zh and en lines, as many of each (%d zh, %d en)", len(t.Steps.Zh), len(t.Steps.En))
-		case strings.TrimSpace(t.Source) == "":
-			return nil, bad("source is missing")
-		case len(t.Errors)+len(t.Patterns)+len(t.Phrases) == 0:
-			return nil, bad("needs at least one error, pattern or phrase (hints alone never make a match)")
-		case len(t.Examples) == 0:
-			return nil, bad("needs examples")
-		case t.Tie != "" && !contains(ties, t.Tie):
-			return nil, bad("tie %q is not one of %s", t.Tie, strings.Join(ties, ", "))
+		case s == "" || s != strings.TrimSpace(s):
+			return entryError("topic", t.ID, "%s %q: empty or padded with spaces", kind, s)
+		case string(Normalize(s)) != s:
+			return entryError("topic", t.ID, "%s %q: write it lowercase, half-width, single-spaced (%q)", kind, s, Normalize(s))
+		case te.seen[s]:
+			return entryError("topic", t.ID, "%s %q: listed twice", kind, s)
 		}
-		for _, l := range append(append(append([]string{}, t.Causes.Zh...), t.Causes.En...), append(t.Steps.Zh, t.Steps.En...)...) {
-			if strings.TrimSpace(l) == "" {
-				return nil, bad("empty cause or step")
+		te.seen[s] = true
+		if strong {
+			if other, ok := ix.owner[s]; ok {
+				return entryError("topic", t.ID, "%s %q is also an error or phrase of %q; shared words can only be hints", kind, s, other)
 			}
+			ix.owner[s] = t.ID
 		}
-		// The examples as terms (spaces) and patterns (line breaks) see them.
-		examples := make([][]byte, len(t.Examples))
-		exLines := make([][]byte, len(t.Examples))
-		for k, e := range t.Examples {
-			examples[k], exLines[k] = Normalize(e), normalizeLines(e)
+		tm := newTerm(s, te.i, weight, kind == "error")
+		if !anyOf(te.terms, tm.in) {
+			return entryError("topic", t.ID, "%s %q occurs in none of its examples", kind, s)
 		}
-		seen := map[string]bool{}
-		add := func(kind string, list []string, weight float64, strong bool) error {
-			for _, s := range list {
-				switch {
-				case s == "" || s != strings.TrimSpace(s):
-					return bad("%s %q: empty or padded with spaces", kind, s)
-				case string(Normalize(s)) != s:
-					return bad("%s %q: write it lowercase, half-width, single-spaced (%q)", kind, s, Normalize(s))
-				case seen[s]:
-					return bad("%s %q: listed twice", kind, s)
-				}
-				seen[s] = true
-				if strong {
-					if other, ok := owner[s]; ok {
-						return bad("%s %q is also an error or phrase of %q; shared words can only be hints", kind, s, other)
-					}
-					owner[s] = t.ID
-				}
-				tm := newTerm(s, i, weight, kind == "error")
-				if !anyOf(examples, tm.in) {
-					return bad("%s %q occurs in none of its examples", kind, s)
-				}
-				b.terms = append(b.terms, tm)
-				li := b.literal(s, litIndex, tb)
-				b.lits[li].terms = append(b.lits[li].terms, len(b.terms)-1)
-			}
-			return nil
+		b.terms = append(b.terms, tm)
+		li := b.literal(s, ix.litIndex, ix.tb)
+		b.lits[li].terms = append(b.lits[li].terms, len(b.terms)-1)
+	}
+	return nil
+}
+
+// addPatterns compiles a topic's patterns (lowercase, no (?i), each
+// matching an example) into t.res and t.anchored, and indexes each under
+// its required literals, or in b.always when it has none.
+func (ix *indexer) addPatterns(te *topicExamples) error {
+	b, t := ix.b, te.t
+	t.res, t.anchored = nil, nil
+	for _, p := range t.Patterns {
+		if reUpper.MatchString(p) || strings.Contains(p, "(?i") {
+			return entryError("topic", t.ID, "pattern %q: write it lowercase without (?i); the text is lowercased first", p)
 		}
-		if err := add("error", t.Errors, WeightError, true); err != nil {
-			return nil, err
+		re, err := regexp.Compile(p)
+		if err != nil {
+			return entryError("topic", t.ID, "pattern %q: %v", p, err)
 		}
-		if err := add("phrase", t.Phrases, WeightPhrase, true); err != nil {
-			return nil, err
+		if !anyOf(te.lines, re.Match) {
+			return entryError("topic", t.ID, "pattern %q matches none of its examples", p)
 		}
-		if err := add("hint", t.Hints, WeightHint, false); err != nil {
-			return nil, err
+		ref := patRef{te.i, len(t.res)}
+		t.res = append(t.res, re)
+		t.anchored = append(t.anchored, hasTextAnchor(p))
+		req := textgate.RequiredLiterals(p)
+		if len(req) == 0 {
+			b.always = append(b.always, ref)
+			continue
 		}
-		t.res, t.anchored = nil, nil
-		for _, p := range t.Patterns {
-			if reUpper.MatchString(p) || strings.Contains(p, "(?i") {
-				return nil, bad("pattern %q: write it lowercase without (?i); the text is lowercased first", p)
-			}
-			re, err := regexp.Compile(p)
-			if err != nil {
-				return nil, bad("pattern %q: %v", p, err)
-			}
-			if !anyOf(exLines, re.Match) {
-				return nil, bad("pattern %q matches none of its examples", p)
-			}
-			ref := patRef{i, len(t.res)}
-			t.res = append(t.res, re)
-			t.anchored = append(t.anchored, hasTextAnchor(p))
-			if req := textgate.RequiredLiterals(p); len(req) > 0 {
-				b.clauses[ref] = len(req)
-				for c, clause := range req {
-					for _, l := range clause {
-						li := b.literal(l, litIndex, tb)
-						b.lits[li].pats = append(b.lits[li].pats, clauseRef{ref, c})
-					}
-				}
-			} else {
-				b.always = append(b.always, ref)
+		b.clauses[ref] = len(req)
+		for c, clause := range req {
+			for _, l := range clause {
+				li := b.literal(l, ix.litIndex, ix.tb)
+				b.lits[li].pats = append(b.lits[li].pats, clauseRef{ref, c})
 			}
 		}
 	}
+	return nil
+}
+
+// checkRelated checks that every topic's related ids name other topics.
+func (b *Base) checkRelated() error {
 	for i := range b.Topics {
 		t := &b.Topics[i]
 		for _, r := range t.Related {
 			if _, ok := b.byID[r]; !ok || r == t.ID {
-				return nil, fmt.Errorf("topic %q: related %q is not another topic", t.ID, r)
+				return fmt.Errorf("topic %q: related %q is not another topic", t.ID, r)
 			}
 		}
 	}
-	for _, w := range problemWords {
-		li := b.literal(w, litIndex, tb)
-		b.lits[li].problem = true
-	}
-	b.trie = tb.Build()
+	return nil
+}
 
+// indexWorkloads validates the workloads (see checkWorkload), indexes
+// their keywords (normalized, each found in one of the workload's
+// examples, not shared between workloads) into b.wterms and b.wtrie, and
+// checks that refines names other workloads.
+func (b *Base) indexWorkloads() error {
 	wb := ahocorasick.NewTrieBuilder()
 	wids := map[string]bool{}
-	wkeys := map[string]string{}
+	wkeys := map[string]string{} // keyword → workload id
 	for i := range b.Workloads {
 		w := &b.Workloads[i]
-		bad := func(format string, a ...any) error {
-			return fmt.Errorf("workload %q: %s", w.ID, fmt.Sprintf(format, a...))
-		}
-		switch {
-		case !reID.MatchString(w.ID):
-			return nil, bad("id must be kebab-case")
-		case wids[w.ID]:
-			return nil, bad("duplicate id")
-		case w.Name.Zh == "" || w.Name.En == "":
-			return nil, bad("name needs zh and en")
-		case w.Kind != "training" && w.Kind != "inference":
-			return nil, bad("kind %q must be training or inference", w.Kind)
-		case !(w.VRAMGB.Low > 0 && w.VRAMGB.High >= w.VRAMGB.Low && w.VRAMGB.High <= 2000):
-			return nil, bad("vram_gb needs 0 < low ≤ high ≤ 2000 (GB), got %g–%g", w.VRAMGB.Low, w.VRAMGB.High)
-		case strings.TrimSpace(w.Source) == "":
-			return nil, bad("source is missing")
-		case len(w.Keywords) == 0 || len(w.Examples) == 0:
-			return nil, bad("needs keywords and examples")
-		case w.Reference != nil && (!(w.Reference.Hours > 0) || w.Reference.GPU == "" || w.Reference.Source == "" || w.Reference.Setting.Zh == "" || w.Reference.Setting.En == ""):
-			return nil, bad("reference needs a setting (zh and en), a gpu, hours > 0 and a source")
+		if err := checkWorkload(w, wids); err != nil {
+			return err
 		}
 		wids[w.ID] = true
 		wexamples := make([][]byte, len(w.Examples))
@@ -394,14 +452,14 @@ func New(topics []Topic, workloads []Workload) (*Base, error) {
 		}
 		for _, k := range w.Keywords {
 			if k == "" || string(Normalize(k)) != k {
-				return nil, bad("keyword %q: write it lowercase, half-width, single-spaced", k)
+				return entryError("workload", w.ID, "keyword %q: write it lowercase, half-width, single-spaced", k)
 			}
 			tm := newTerm(k, i, 1, false)
 			if !anyOf(wexamples, tm.in) {
-				return nil, bad("keyword %q occurs in none of its examples", k)
+				return entryError("workload", w.ID, "keyword %q occurs in none of its examples", k)
 			}
 			if other, dup := wkeys[k]; dup {
-				return nil, bad("keyword %q is also a keyword of %q", k, other)
+				return entryError("workload", w.ID, "keyword %q is also a keyword of %q", k, other)
 			}
 			wkeys[k] = w.ID
 			b.wterms = append(b.wterms, tm)
@@ -411,12 +469,39 @@ func New(topics []Topic, workloads []Workload) (*Base, error) {
 	for _, w := range b.Workloads {
 		for _, r := range w.Refines {
 			if !wids[r] || r == w.ID {
-				return nil, fmt.Errorf("workload %q: refines %q, which is not another workload", w.ID, r)
+				return fmt.Errorf("workload %q: refines %q, which is not another workload", w.ID, r)
 			}
 		}
 	}
 	b.wtrie = wb.Build()
-	return b, nil
+	return nil
+}
+
+// checkWorkload checks a workload's fields other than its keywords and
+// refines: a kebab-case id not in wids (those seen so far), a zh and en
+// name, kind training or inference, 0 < low ≤ high ≤ 2000 GB of VRAM, a
+// source, keywords and examples, and a complete reference when it has one.
+func checkWorkload(w *Workload, wids map[string]bool) error {
+	bad := func(format string, a ...any) error { return entryError("workload", w.ID, format, a...) }
+	switch {
+	case !reID.MatchString(w.ID):
+		return bad("id must be kebab-case")
+	case wids[w.ID]:
+		return bad("duplicate id")
+	case w.Name.Zh == "" || w.Name.En == "":
+		return bad("name needs zh and en")
+	case w.Kind != "training" && w.Kind != "inference":
+		return bad("kind %q must be training or inference", w.Kind)
+	case !(w.VRAMGB.Low > 0 && w.VRAMGB.High >= w.VRAMGB.Low && w.VRAMGB.High <= 2000):
+		return bad("vram_gb needs 0 < low ≤ high ≤ 2000 (GB), got %g–%g", w.VRAMGB.Low, w.VRAMGB.High)
+	case strings.TrimSpace(w.Source) == "":
+		return bad("source is missing")
+	case len(w.Keywords) == 0 || len(w.Examples) == 0:
+		return bad("needs keywords and examples")
+	case w.Reference != nil && (!(w.Reference.Hours > 0) || w.Reference.GPU == "" || w.Reference.Source == "" || w.Reference.Setting.Zh == "" || w.Reference.Setting.En == ""):
+		return bad("reference needs a setting (zh and en), a gpu, hours > 0 and a source")
+	}
+	return nil
 }
 
 // literal returns the index of s in b.lits, adding it (and to the trie).

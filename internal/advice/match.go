@@ -176,27 +176,51 @@ func clip(text string) string {
 
 // Match scores every topic against a question or a pasted error.
 func (b *Base) Match(text string) Result {
-	var tail int
+	norm, lines, tail := matchText(text)
+	// The steps fill these; made here, they can stay on the stack.
+	seen := make(map[int]*occ, 16)             // literal → its occurrences
+	spans := map[patRef][][][2]int{}           // pattern → clause → spans
+	near := map[patRef][][2]int{}              // pattern to run → spans
+	raw := make([]float64, len(b.Topics))      // raw score per topic
+	found := make([][]int, len(b.Topics))      // term indexes per topic
+	patHits := make([][]string, len(b.Topics)) // pattern excerpts per topic
+	problem := b.findLiterals(norm, tail, seen)
+	b.scoreTerms(seen, raw, found, spans)
+	b.patternWindows(spans, len(norm), near)
+	b.runPatterns(near, norm, lines, tail, raw, patHits)
+	return b.result(b.hits(raw, found, patHits), problem)
+}
+
+// matchText is text clipped (see MaxInput) and normalized: norm for the
+// terms, lines (norm with its line breaks back, same byte offsets) for the
+// patterns, and tail, the offset in both where the last tailLines
+// non-empty lines begin.
+func matchText(text string) (norm, lines []byte, tail int) {
 	var breaks []int
-	norm := normalize(clip(text), &tail, &breaks)
-	// lines is norm with its line breaks back, for the patterns.
-	lines := norm
+	norm = normalize(clip(text), &tail, &breaks)
+	lines = norm
 	if len(breaks) > 0 {
 		lines = bytes.Clone(norm)
 		for _, b := range breaks {
 			lines[b] = '\n'
 		}
 	}
-	raw := make([]float64, len(b.Topics))
-	found := make([][]int, len(b.Topics)) // term indexes per topic
-	// seen[l] records literal l's occurrences: any (a pattern's required
-	// literal needs no word boundary) with up to maxSpans spans, as a whole
-	// term, in the tail.
-	type occ struct {
-		spans      [][2]int
-		term, tail bool
-	}
-	seen := make(map[int]*occ, 16)
+	return norm, lines, tail
+}
+
+// occ records a literal's occurrences in a text: up to maxSpans spans
+// [start, end) anywhere (a pattern's required literal needs no word
+// boundary), whether it occurs as a whole term (at its word boundaries),
+// and whether such an occurrence starts in the tail.
+type occ struct {
+	spans      [][2]int
+	term, tail bool
+}
+
+// findLiterals walks the trie over norm once, recording literal l's
+// occurrences in seen[l], and reports whether one of problemWords occurs.
+// tail is where the tail lines begin in norm.
+func (b *Base) findLiterals(norm []byte, tail int, seen map[int]*occ) bool {
 	problem := false
 	b.trie.Walk(norm, func(end, n, pattern int64) bool {
 		l := int(pattern)
@@ -224,8 +248,14 @@ func (b *Base) Match(text string) Result {
 		}
 		return true
 	})
-	// spans[ref][c] are where pattern ref's clause c literals occur.
-	spans := map[patRef][][][2]int{}
+	return problem
+}
+
+// scoreTerms adds to raw[topic] the weight of each term found as a whole
+// term (strong ones found in the tail count TailBoost times) and appends
+// the term's index to found[topic]. It records where the patterns'
+// required literals occur in spans: spans[ref][c] for pattern ref's clause c.
+func (b *Base) scoreTerms(seen map[int]*occ, raw []float64, found [][]int, spans map[patRef][][][2]int) {
 	for l, o := range seen {
 		lit := &b.lits[l]
 		for _, cr := range lit.pats {
@@ -249,8 +279,13 @@ func (b *Base) Match(text string) Result {
 			found[t.topic] = append(found[t.topic], p)
 		}
 	}
-	// A pattern runs when every clause occurs, near the rarest clause.
-	near := map[patRef][][2]int{}
+}
+
+// patternWindows puts in near the patterns to run and where: a pattern
+// runs when every clause of its required literals occurs, near the rarest
+// clause's spans; a pattern without required literals runs on the whole
+// text (n bytes).
+func (b *Base) patternWindows(spans map[patRef][][][2]int, n int, near map[patRef][][2]int) {
 	for ref, sp := range spans {
 		var rarest [][2]int
 		for _, c := range sp {
@@ -267,18 +302,23 @@ func (b *Base) Match(text string) Result {
 		}
 	}
 	for _, ref := range b.always {
-		near[ref] = [][2]int{{0, len(norm)}}
+		near[ref] = [][2]int{{0, n}}
 	}
-	spansRun := near
-	run := make([]patRef, 0, len(spansRun))
-	for ref := range spansRun {
+}
+
+// runPatterns runs the patterns in near (by topic, then pattern order) on
+// lines around their spans, adds WeightError to raw[topic] for each that
+// matches (TailBoost times when the match starts in the tail), and appends
+// the excerpt matched to patHits[topic].
+func (b *Base) runPatterns(near map[patRef][][2]int, norm, lines []byte, tail int, raw []float64, patHits [][]string) {
+	run := make([]patRef, 0, len(near))
+	for ref := range near {
 		run = append(run, ref)
 	}
 	sort.Slice(run, func(i, j int) bool { return run[i].t < run[j].t || run[i].t == run[j].t && run[i].k < run[j].k })
-	patHits := make([][]string, len(b.Topics))
 	for _, ref := range run {
 		t := &b.Topics[ref.t]
-		loc := findNear(t.res[ref.k], lines, spansRun[ref], t.anchored[ref.k])
+		loc := findNear(t.res[ref.k], lines, near[ref], t.anchored[ref.k])
 		if loc == nil {
 			continue
 		}
@@ -289,6 +329,11 @@ func (b *Base) Match(text string) Result {
 		raw[ref.t] += w
 		patHits[ref.t] = append(patHits[ref.t], excerpt(norm[loc[0]:loc[1]]))
 	}
+}
+
+// hits are the topics with a raw score, Score 1 − e^(−raw), highest first
+// (then by id); each lists its pattern excerpts, then its terms by weight.
+func (b *Base) hits(raw []float64, found [][]int, patHits [][]string) []Hit {
 	var hits []Hit
 	for i, r := range raw {
 		if r == 0 {
@@ -317,6 +362,13 @@ func (b *Base) Match(text string) Result {
 		}
 		return hits[i].Topic.ID < hits[j].Topic.ID
 	})
+	return hits
+}
+
+// result makes sorted hits a Result: the best one when it reaches
+// Threshold, with up to 3 related (other hits at RelatedMin or more, then
+// its declared related topics), else up to 3 closest.
+func (b *Base) result(hits []Hit, problem bool) Result {
 	res := Result{Problem: problem}
 	if len(hits) == 0 || hits[0].Score < Threshold {
 		for i := 0; i < len(hits) && i < 3; i++ {

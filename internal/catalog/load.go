@@ -77,13 +77,29 @@ func firstLine(s string) string {
 var dateRe = regexp.MustCompile(`(19|20)\d\d`)
 
 // New validates the parts and builds the indexes. fx is the USD→CNY rate
-// (must be positive).
+// (must be positive). Every problem found is reported, joined in this
+// order: the fx rate, the GPUs, the models, the platforms.
 func New(platforms []Platform, gpus []GPU, models []Model, fx float64) (*Catalog, error) {
 	c := &Catalog{Platforms: platforms, GPUs: gpus, Models: models, FXUSDCNY: fx}
 	var errs []error
 	if !(fx > 0) {
 		errs = append(errs, fmt.Errorf("%s: fx_usd_cny must be a positive number, got %v", PlatformsFile, fx))
 	}
+	errs = append(errs, c.indexGPUs(gpus)...)
+	errs = append(errs, c.indexModels(models)...)
+	errs = append(errs, c.indexPlatforms(platforms)...)
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return c, nil
+}
+
+// indexGPUs checks the GPUs (unique non-empty ids; positive memory_gb,
+// bandwidth_gbs and tensor_tflops; a source; a known class) and indexes
+// them by id, alias and family: a family name of one GPU names that GPU, of
+// several the family.
+func (c *Catalog) indexGPUs(gpus []GPU) []error {
+	var errs []error
 	c.gpuIdx = map[string]int{}
 	c.gpuNames = newMatcher()
 	families := map[string][]string{}
@@ -124,6 +140,14 @@ func New(platforms []Platform, gpus []GPU, models []Model, fx float64) (*Catalog
 			c.gpuNames.add(fam, fam, true)
 		}
 	}
+	return errs
+}
+
+// indexModels checks the models (unique non-empty ids; positive shape:
+// params_b, layers, hidden, heads, kv_heads, head_dim, vocab, intermediate;
+// a source) and indexes them by id and alias.
+func (c *Catalog) indexModels(models []Model) []error {
+	var errs []error
 	c.modelIdx = map[string]int{}
 	c.modelNames = newMatcher()
 	for i, m := range models {
@@ -148,6 +172,14 @@ func New(platforms []Platform, gpus []GPU, models []Model, fx float64) (*Catalog
 			c.modelNames.add(a, m.ID, false)
 		}
 	}
+	return errs
+}
+
+// indexPlatforms checks the platforms (unique non-empty ids, see
+// checkPlatform) and indexes them by id, zh and en name and alias. It runs
+// after indexGPUs: prices must name known GPU ids.
+func (c *Catalog) indexPlatforms(platforms []Platform) []error {
+	var errs []error
 	c.platformIdx = map[string]int{}
 	c.platNames = newMatcher()
 	for i := range platforms {
@@ -162,41 +194,7 @@ func New(platforms []Platform, gpus []GPU, models []Model, fx float64) (*Catalog
 			continue
 		}
 		c.platformIdx[p.ID] = i
-		if p.Name.Zh == "" && p.Name.En == "" {
-			errs = append(errs, fmt.Errorf("%s: name is empty", where))
-		}
-		switch p.Billing.Granularity {
-		case "second", "minute", "hour", "":
-		default:
-			errs = append(errs, fmt.Errorf("%s: billing.granularity %q is not second, minute or hour", where, p.Billing.Granularity))
-		}
-		if p.Billing.MinimumMinutes < 0 {
-			errs = append(errs, fmt.Errorf("%s: billing.minimum_minutes is negative", where))
-		}
-		if f := p.Storage.DataDiskCNYPerGBDay; f != nil {
-			errs = append(errs, checkFigure(where+": storage.data_disk_cny_per_gb_day", *f)...)
-		}
-		if f := p.Storage.NoCard.CNYPerHour; f != nil {
-			errs = append(errs, checkFigure(where+": storage.no_card.cny_per_hour", *f)...)
-		}
-		seen := map[string]bool{}
-		for _, pr := range p.Prices {
-			pw := fmt.Sprintf("%s: price for %q", where, pr.GPU)
-			if _, ok := c.gpuIdx[pr.GPU]; !ok {
-				errs = append(errs, fmt.Errorf("%s: unknown GPU id (not in %s)", pw, GPUsFile))
-			}
-			if seen[pr.GPU+"/"+pr.Mode] {
-				errs = append(errs, fmt.Errorf("%s: listed twice", pw))
-			}
-			seen[pr.GPU+"/"+pr.Mode] = true
-			errs = append(errs, checkFigure(pw, pr.CNYPerHour)...)
-			for _, pl := range pr.Plans {
-				if _, ok := PlanModes[pl.Mode]; !ok {
-					errs = append(errs, fmt.Errorf("%s: plan mode %q is not daily, weekly, monthly, yearly or spot", pw, pl.Mode))
-				}
-				errs = append(errs, checkFigure(pw+": plan "+pl.Mode, pl.CNY)...)
-			}
-		}
+		errs = append(errs, c.checkPlatform(where, p)...)
 		c.platNames.add(p.ID, p.ID, false)
 		c.platNames.add(p.Name.Zh, p.ID, false)
 		c.platNames.add(p.Name.En, p.ID, false)
@@ -204,10 +202,53 @@ func New(platforms []Platform, gpus []GPU, models []Model, fx float64) (*Catalog
 			c.platNames.add(a, p.ID, false)
 		}
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	return errs
+}
+
+// checkPlatform checks one platform's fields: a zh or en name; billing
+// granularity second, minute, hour or unset and a minimum ≥ 0 minutes;
+// storage prices (data disk CNY per GB-day, no-card mode CNY per hour) and
+// GPU prices (CNY per GPU-hour; plans CNY per period, spot per GPU-hour) as
+// checkFigure wants them, each price for a known GPU id, one per GPU and
+// mode, plans in a known mode. where names the platform in errors.
+func (c *Catalog) checkPlatform(where string, p *Platform) []error {
+	var errs []error
+	if p.Name.Zh == "" && p.Name.En == "" {
+		errs = append(errs, fmt.Errorf("%s: name is empty", where))
 	}
-	return c, nil
+	switch p.Billing.Granularity {
+	case "second", "minute", "hour", "":
+	default:
+		errs = append(errs, fmt.Errorf("%s: billing.granularity %q is not second, minute or hour", where, p.Billing.Granularity))
+	}
+	if p.Billing.MinimumMinutes < 0 {
+		errs = append(errs, fmt.Errorf("%s: billing.minimum_minutes is negative", where))
+	}
+	if f := p.Storage.DataDiskCNYPerGBDay; f != nil {
+		errs = append(errs, checkFigure(where+": storage.data_disk_cny_per_gb_day", *f)...)
+	}
+	if f := p.Storage.NoCard.CNYPerHour; f != nil {
+		errs = append(errs, checkFigure(where+": storage.no_card.cny_per_hour", *f)...)
+	}
+	seen := map[string]bool{} // GPU id + "/" + mode
+	for _, pr := range p.Prices {
+		pw := fmt.Sprintf("%s: price for %q", where, pr.GPU)
+		if _, ok := c.gpuIdx[pr.GPU]; !ok {
+			errs = append(errs, fmt.Errorf("%s: unknown GPU id (not in %s)", pw, GPUsFile))
+		}
+		if seen[pr.GPU+"/"+pr.Mode] {
+			errs = append(errs, fmt.Errorf("%s: listed twice", pw))
+		}
+		seen[pr.GPU+"/"+pr.Mode] = true
+		errs = append(errs, checkFigure(pw, pr.CNYPerHour)...)
+		for _, pl := range pr.Plans {
+			if _, ok := PlanModes[pl.Mode]; !ok {
+				errs = append(errs, fmt.Errorf("%s: plan mode %q is not daily, weekly, monthly, yearly or spot", pw, pl.Mode))
+			}
+			errs = append(errs, checkFigure(pw+": plan "+pl.Mode, pl.CNY)...)
+		}
+	}
+	return errs
 }
 
 func checkFigure(where string, f Figure) []error {

@@ -399,9 +399,15 @@ func Lock(t *testing.T, l stock.Locker) {
 	if _, err := l.TryLock(ctx, name, "a", 0); err == nil {
 		t.Errorf("TryLock with zero ttl: no error")
 	}
+	lockContention(t, l)
+}
 
-	// Exclusive under contention.
-	name = unique(t, "poller")
+// lockContention: of 20 owners trying one free lock at once, exactly one
+// gets it.
+func lockContention(t *testing.T, l stock.Locker) {
+	t.Helper()
+	ctx := context.Background()
+	name := unique(t, "poller")
 	const n = 20
 	var wg sync.WaitGroup
 	var held atomic.Int32
