@@ -368,35 +368,62 @@ func (e *Estimator) typicalModel(paramsB float64) *catalog.Model {
 
 // Normalize resolves the model and fills defaults, recording each default
 // as an assumption. It returns ErrUnknownModel when neither a model nor a
-// size is known.
+// size is known, ErrTooManyGPUs and ErrBadNumber.
 func (e *Estimator) Normalize(j Job) (Job, *catalog.Model, bool, []string, error) {
-	var as []string
-	var m *catalog.Model
-	typical := false
+	m, typical, err := e.resolve(j)
+	if err != nil {
+		return j, nil, false, nil, err
+	}
+	var as assumptions
+	j = defaultShape(j, &as)
+	if j.Method != MethodInference {
+		j = defaultTraining(j, &as)
+	}
+	return j, m, typical, as, nil
+}
+
+// assumptions collects the defaults Normalize applied, as "name=value".
+type assumptions []string
+
+func (a *assumptions) add(format string, args ...any) {
+	*a = append(*a, fmt.Sprintf(format, args...))
+}
+
+// resolve finds the catalog model of j, or the typical model nearest to
+// j.ParamsB (typical is then true), and rejects GPU counts above MaxGPUs
+// and sizes, token and epoch counts that are negative or not finite.
+func (e *Estimator) resolve(j Job) (m *catalog.Model, typical bool, err error) {
 	if j.Model != "" {
 		m, _ = e.Cat.Model(j.Model)
 	}
 	if m == nil {
 		if !(j.ParamsB > 0) || math.IsInf(j.ParamsB, 0) {
-			return j, nil, false, nil, ErrUnknownModel
+			return nil, false, ErrUnknownModel
 		}
 		m = e.typicalModel(j.ParamsB)
 		if m == nil {
-			return j, nil, false, nil, ErrUnknownModel
+			return nil, false, ErrUnknownModel
 		}
 		typical = true
 	}
 	if j.GPUCount > MaxGPUs {
-		return j, nil, false, nil, ErrTooManyGPUs
+		return nil, false, ErrTooManyGPUs
 	}
 	for _, x := range []float64{j.ParamsB, j.Tokens, j.Epochs} {
 		if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
-			return j, nil, false, nil, ErrBadNumber
+			return nil, false, ErrBadNumber
 		}
 	}
+	return m, typical, nil
+}
+
+// defaultShape fills the method (lora), the weight precision (4 bits for
+// QLoRA, else 16; LoRA below 16 bits is QLoRA), the sequence length and
+// the batch, and reconciles the sample length with the sequence length.
+func defaultShape(j Job, as *assumptions) Job {
 	if j.Method == "" {
 		j.Method = MethodLoRA
-		as = append(as, "method=lora")
+		as.add("method=lora")
 	}
 	if j.Bits == 0 {
 		switch j.Method {
@@ -412,7 +439,7 @@ func (e *Estimator) Normalize(j Job) (Job, *catalog.Model, bool, []string, error
 	seqDefaulted := j.SeqLen <= 0
 	if j.SeqLen <= 0 {
 		j.SeqLen = DefaultSeqLen
-		as = append(as, fmt.Sprintf("seq_len=%d", j.SeqLen))
+		as.add("seq_len=%d", j.SeqLen)
 	}
 	if j.Batch <= 0 {
 		if j.Method == MethodInference {
@@ -420,140 +447,186 @@ func (e *Estimator) Normalize(j Job) (Job, *catalog.Model, bool, []string, error
 		} else {
 			j.Batch = DefaultBatch
 		}
-		as = append(as, fmt.Sprintf("batch=%d", j.Batch))
+		as.add("batch=%d", j.Batch)
 	}
 	if j.Method != MethodInference && j.TokensPerSample > j.SeqLen {
 		if seqDefaulted {
 			// Samples longer than the default sequence: train at their length.
 			j.SeqLen = j.TokensPerSample
-			as = append(as, fmt.Sprintf("seq_len=%d (the sample length)", j.SeqLen))
+			as.add("seq_len=%d (the sample length)", j.SeqLen)
 		} else {
 			// A shorter seq truncates each sample.
 			j.TokensPerSample = j.SeqLen
-			as = append(as, fmt.Sprintf("tokens_per_sample=%d (truncated to seq_len)", j.SeqLen))
+			as.add("tokens_per_sample=%d (truncated to seq_len)", j.SeqLen)
 		}
 	}
-	if j.Method != MethodInference {
-		if j.Epochs <= 0 {
-			j.Epochs = DefaultEpochs
-			as = append(as, fmt.Sprintf("epochs=%g", j.Epochs))
-		}
-		if j.Tokens <= 0 {
-			if j.TokensPerSample <= 0 {
-				j.TokensPerSample = min(DefaultTokensPerSample, j.SeqLen)
-				as = append(as, fmt.Sprintf("tokens_per_sample=%d", j.TokensPerSample))
-			}
-			if j.Samples <= 0 {
-				j.Samples = 10000
-				as = append(as, fmt.Sprintf("samples=%d", j.Samples))
-			}
-			j.Tokens = float64(j.Samples) * float64(j.TokensPerSample)
-		}
-		if j.LoRARank <= 0 && j.Method != MethodFull {
-			j.LoRARank = DefaultLoRARank
-			as = append(as, fmt.Sprintf("lora_rank=%d", j.LoRARank))
-		}
-		if !j.NoGradCkpt {
-			as = append(as, "gradient_checkpointing=on")
-		}
+	return j
+}
+
+// defaultTraining fills a training job's epochs, dataset size, LoRA rank
+// and notes that gradient checkpointing is on.
+func defaultTraining(j Job, as *assumptions) Job {
+	if j.Epochs <= 0 {
+		j.Epochs = DefaultEpochs
+		as.add("epochs=%g", j.Epochs)
 	}
-	return j, m, typical, as, nil
+	if j.Tokens <= 0 {
+		if j.TokensPerSample <= 0 {
+			j.TokensPerSample = min(DefaultTokensPerSample, j.SeqLen)
+			as.add("tokens_per_sample=%d", j.TokensPerSample)
+		}
+		if j.Samples <= 0 {
+			j.Samples = 10000
+			as.add("samples=%d", j.Samples)
+		}
+		j.Tokens = float64(j.Samples) * float64(j.TokensPerSample)
+	}
+	if j.LoRARank <= 0 && j.Method != MethodFull {
+		j.LoRARank = DefaultLoRARank
+		as.add("lora_rank=%d", j.LoRARank)
+	}
+	if !j.NoGradCkpt {
+		as.add("gradient_checkpointing=on")
+	}
+	return j
 }
 
 // vram computes the per-GPU memory of the job sharded over n GPUs (ZeRO-3
 // style: weights, gradients and optimizer state split n ways).
 func vram(s shape, j Job, n int) VRAM {
 	N, nLin := s.params()
-	var v VRAM
-	switch j.Bits {
-	case 8:
-		v.Weights = 1*nLin + 2*(N-nLin)
-	case 4:
-		v.Weights = (0.5+0.127/8)*nLin + 2*(N-nLin)
-	case 32:
-		v.Weights = 4 * N
-	default:
-		v.Weights = 2 * N
-	}
-	sb := float64(j.SeqLen) * float64(j.Batch)
-	switch j.Method {
-	case MethodInference:
-		// KV cache: K and V, bf16.
-		v.Activations = 2 * s.L * s.kv * s.d * sb * 2
-		// Working buffers of one forward step.
-		v.Activations += float64(j.Batch) * (s.h*8 + s.V*4)
-	default:
-		trainable := N
-		if j.Method != MethodFull {
-			trainable = s.loraParams(float64(j.LoRARank), j.LoRATargets)
-			v.Gradients = 4 * trainable
-			v.Optimizer = 12 * trainable
-			if j.TrainEmbeddings {
-				// bf16 gradients and fp32 Adam m, v for embed and lm_head.
-				emb := s.V * s.h
-				if !s.tied {
-					emb *= 2
-				}
-				v.Gradients += 2 * emb
-				v.Optimizer += 8 * emb
-			}
-		} else {
-			// Mixed precision: bf16 gradients, fp32 master + Adam m and v.
-			// Pure fp32: fp32 gradients, Adam m and v (the weights are the
-			// master copy).
-			v.Gradients = 2 * trainable
-			v.Optimizer = 12 * trainable
-			switch {
-			case j.Bits == 32:
-				v.Gradients, v.Optimizer = 4*trainable, 8*trainable
-			case j.Optimizer == OptimizerPureBF16:
-				v.Optimizer = 4 * trainable
-			case j.Optimizer == OptimizerAdamW8bit:
-				v.Optimizer = 6 * trainable
-			}
-		}
-		perLayer := sb * (14*s.h + 8*s.I)
-		if j.NoFlashAttn {
-			// Without FlashAttention the attention scores are stored:
-			// 5·a·s²·b bytes per layer (Korthikanti et al. 2022, eq. 5).
-			perLayer += 5 * s.a * float64(j.SeqLen) * sb
-		}
-		if j.NoGradCkpt {
-			v.Activations = s.L * perLayer
-		} else {
-			v.Activations = 2*sb*s.h*s.L + perLayer
-		}
-		// bf16 logits, their fp32 upcast and its gradient: 10 bytes per
-		// token and vocabulary entry; chunked loss holds one chunk of 8.
-		v.Logits = sb * s.V * 10
-		if j.ChunkedCE {
-			v.Logits /= 8
-		}
+	v := VRAM{Weights: weightBytes(j.Bits, N, nLin)}
+	if j.Method == MethodInference {
+		v.Activations = inferenceBytes(s, j)
+	} else {
+		v.Gradients, v.Optimizer = trainingStateBytes(s, j, N)
+		v.Activations = activationBytes(s, j)
+		v.Logits = logitBytes(s, j)
 	}
 	if n > 1 {
-		if j.Method == MethodFull && j.Method != MethodInference {
-			// DeepSpeed accumulates sharded gradients in fp32 (bf16
-			// gradients plus an fp32 partition): 4 bytes per parameter.
-			v.Gradients = 4 * N
-		}
-		if j.ZeRO != 2 {
-			v.Weights /= float64(n)
-		}
-		v.Gradients /= float64(n)
-		v.Optimizer /= float64(n)
-		if j.ZeRO != 2 && j.Method != MethodInference {
-			// ZeRO-3 gathers whole layers to compute them: the live
-			// parameter buffer (DeepSpeed's stage3_max_live_parameters,
-			// 1e9 parameters by default, capped at the model) and two
-			// layers prefetched, in bf16.
-			layer := (N - s.V*s.h) / s.L
-			v.Weights += 2*math.Min(1e9, N) + 2*2*layer
-		}
-		if j.Method == MethodInference {
-			// Tensor parallelism splits the KV cache by heads too.
-			v.Activations /= float64(n)
-		}
+		v = shard(v, s, j, N, n)
 	}
+	return inGB(v)
+}
+
+// weightBytes is the memory of N parameters (nLin of them in linear
+// layers) at the given precision. 8- and 4-bit quantise only the linear
+// layers; 4-bit (NF4) adds 0.127 bits per parameter of quantisation
+// constants (QLoRA paper).
+func weightBytes(bits int, N, nLin float64) float64 {
+	switch bits {
+	case 8:
+		return 1*nLin + 2*(N-nLin)
+	case 4:
+		return (0.5+0.127/8)*nLin + 2*(N-nLin)
+	case 32:
+		return 4 * N
+	}
+	return 2 * N
+}
+
+// inferenceBytes is the KV cache (K and V, bf16) plus the working buffers
+// of one forward step.
+func inferenceBytes(s shape, j Job) float64 {
+	sb := float64(j.SeqLen) * float64(j.Batch)
+	kv := 2 * s.L * s.kv * s.d * sb * 2
+	return kv + float64(j.Batch)*(s.h*8+s.V*4)
+}
+
+// trainingStateBytes returns the gradient and optimizer-state bytes of a
+// training job on one GPU.
+func trainingStateBytes(s shape, j Job, N float64) (grads, opt float64) {
+	if j.Method == MethodFull {
+		return fullStateBytes(j, N)
+	}
+	trainable := s.loraParams(float64(j.LoRARank), j.LoRATargets)
+	grads, opt = 4*trainable, 12*trainable
+	if j.TrainEmbeddings {
+		// bf16 gradients and fp32 Adam m, v for embed and lm_head.
+		emb := s.V * s.h
+		if !s.tied {
+			emb *= 2
+		}
+		grads += 2 * emb
+		opt += 8 * emb
+	}
+	return grads, opt
+}
+
+// fullStateBytes: mixed precision keeps bf16 gradients, fp32 master + Adam
+// m and v; pure fp32 keeps fp32 gradients, Adam m and v (the weights are
+// the master copy); Job.Optimizer picks cheaper optimizer states.
+func fullStateBytes(j Job, N float64) (grads, opt float64) {
+	switch {
+	case j.Bits == 32:
+		return 4 * N, 8 * N
+	case j.Optimizer == OptimizerPureBF16:
+		return 2 * N, 4 * N
+	case j.Optimizer == OptimizerAdamW8bit:
+		return 2 * N, 6 * N
+	}
+	return 2 * N, 12 * N
+}
+
+// activationBytes is the activation memory of a training step: one layer's
+// activations plus each layer's input with gradient checkpointing, every
+// layer's without.
+func activationBytes(s shape, j Job) float64 {
+	sb := float64(j.SeqLen) * float64(j.Batch)
+	perLayer := sb * (14*s.h + 8*s.I)
+	if j.NoFlashAttn {
+		// Without FlashAttention the attention scores are stored:
+		// 5·a·s²·b bytes per layer (Korthikanti et al. 2022, eq. 5).
+		perLayer += 5 * s.a * float64(j.SeqLen) * sb
+	}
+	if j.NoGradCkpt {
+		return s.L * perLayer
+	}
+	return 2*sb*s.h*s.L + perLayer
+}
+
+// logitBytes: bf16 logits, their fp32 upcast and its gradient, 10 bytes
+// per token and vocabulary entry; chunked loss holds one chunk of 8.
+func logitBytes(s shape, j Job) float64 {
+	l := float64(j.SeqLen) * float64(j.Batch) * s.V * 10
+	if j.ChunkedCE {
+		l /= 8
+	}
+	return l
+}
+
+// shard splits v (bytes) over n GPUs: ZeRO-3 (default) splits weights,
+// gradients and optimizer state, ZeRO-2 all but the weights; inference
+// splits the weights and the KV cache (tensor parallelism).
+func shard(v VRAM, s shape, j Job, N float64, n int) VRAM {
+	if j.Method == MethodFull {
+		// DeepSpeed accumulates sharded gradients in fp32 (bf16
+		// gradients plus an fp32 partition): 4 bytes per parameter.
+		v.Gradients = 4 * N
+	}
+	if j.ZeRO != 2 {
+		v.Weights /= float64(n)
+	}
+	v.Gradients /= float64(n)
+	v.Optimizer /= float64(n)
+	if j.ZeRO != 2 && j.Method != MethodInference {
+		// ZeRO-3 gathers whole layers to compute them: the live
+		// parameter buffer (DeepSpeed's stage3_max_live_parameters,
+		// 1e9 parameters by default, capped at the model) and two
+		// layers prefetched, in bf16.
+		layer := (N - s.V*s.h) / s.L
+		v.Weights += 2*math.Min(1e9, N) + 2*2*layer
+	}
+	if j.Method == MethodInference {
+		// Tensor parallelism splits the KV cache by heads too.
+		v.Activations /= float64(n)
+	}
+	return v
+}
+
+// inGB converts v from bytes to GB (1e9 bytes) and adds the overhead:
+// OverheadGB plus 5% of the rest for fragmentation.
+func inGB(v VRAM) VRAM {
 	const gb = 1e9
 	v.Weights /= gb
 	v.Gradients /= gb
@@ -674,26 +747,21 @@ func scaleTo(s shape, paramsB float64) shape {
 }
 
 // Estimate computes VRAM, fits, time and cost. quotes may be nil (no cost
-// rows). Errors: ErrUnknownModel, ErrTooManyGPUs.
+// rows). Errors: ErrUnknownModel, ErrTooManyGPUs, ErrBadNumber.
 func (e *Estimator) Estimate(j Job, quotes Quotes) (*Estimate, error) {
 	j, m, typical, as, err := e.Normalize(j)
 	if err != nil {
 		return nil, err
 	}
-	s := shapeOf(m)
-	est := &Estimate{Job: j, ModelID: m.ID, Typical: typical, ParamsB: m.ParamsB, Method: j.Method, Bits: j.Bits,
-		SeqLen: j.SeqLen, Batch: j.Batch, Epochs: j.Epochs, Assumptions: as, Cheapest: -1, Fastest: -1}
+	s, scaled := shapeFor(j, m, typical)
+	est := &Estimate{Job: j, ModelID: m.ID, Typical: typical, Layers: int(s.L), Scaled: scaled, ParamsB: m.ParamsB,
+		Method: j.Method, Bits: j.Bits, SeqLen: j.SeqLen, Batch: j.Batch, Epochs: j.Epochs, Assumptions: as, Cheapest: -1, Fastest: -1}
 	if j.Method == MethodLoRA || j.Method == MethodQLoRA {
 		est.LoRARank = j.LoRARank
 	}
 	if typical {
 		est.ParamsB = j.ParamsB
-		if math.Abs(math.Log(j.ParamsB/m.ParamsB)) > math.Log(1.1) {
-			s = scaleTo(s, j.ParamsB)
-			est.Scaled = true
-		}
 	}
-	est.Layers = int(s.L)
 	N, _ := s.params()
 	est.VRAM = vram(s, j, 1)
 	est.VRAMMin = est.VRAM.Total
@@ -704,60 +772,15 @@ func (e *Estimator) Estimate(j Job, quotes Quotes) (*Estimate, error) {
 		est.Tokens = j.Tokens * j.Epochs
 		est.FLOPs = flopsPerToken(s, j, N) * est.Tokens
 	}
-	// Disk: the downloaded weights (16-bit for training; at the serving
-	// precision for inference), the dataset (~4 bytes per token of text,
-	// tokenised cache included) and checkpoints (adapters are small; a
-	// full fine-tune keeps two).
-	weightBytes := 2.0
-	if j.Method == MethodInference {
-		weightBytes = float64(j.Bits) / 8
-	}
-	est.DiskGB = weightBytes*N/1e9 + 4*j.Tokens/1e9
-	if j.Method == MethodFull {
-		est.DiskGB += 2 * 2 * N / 1e9
-	} else if j.Method != MethodInference {
-		est.DiskGB += 3 * 4 * s.loraParams(float64(j.LoRARank), j.LoRATargets) / 1e9
-	}
-
+	est.DiskGB = diskGB(s, j, N)
 	for i := range e.Cat.GPUs {
 		g := &e.Cat.GPUs[i]
 		if len(j.GPUs) > 0 && !contains(j.GPUs, g.ID) {
 			continue
 		}
-		f := Fit{GPU: g.ID, MemoryGB: g.MemoryGB}
-		for _, c := range layouts(j) {
-			jj := j
-			jj.Batch = c.batch
-			jj.NoFlashAttn = j.NoFlashAttn || !g.FlashAttn2
-			v := vram(s, jj, c.n)
-			if v.Total <= FitFraction*CapacityGB(g) {
-				f.Fits, f.GPUCount, f.VRAMPerGPU, f.MicroBatch = true, c.n, round(v.Total, 1), c.batch
-				break
-			}
-			f.VRAMPerGPU = round(v.Total, 1)
-		}
+		f := fit(s, j, g, N, est.Tokens)
 		if f.Fits && f.GPUCount > 1 {
 			est.Sharded = true
-		}
-		if f.Fits && j.Method != MethodInference {
-			lo, typ, hi := mfu(g, j)
-			f.MFU = Range{Low: lo, Typical: typ, High: hi}
-			peak := g.TensorTFLOPS * 1e12 * float64(f.GPUCount) * scaling(f.GPUCount)
-			// An optimised stack's fast end also avoids recomputation: it
-			// offloads activations to CPU memory instead (torchtune's
-			// activation offloading), so memory does not force it.
-			fast := j
-			fast.NoGradCkpt = fast.NoGradCkpt || j.Optimized
-			fpt, fptFast := flopsPerToken(s, j, N), flopsPerToken(s, fast, N)
-			f.TokensPerSec = Range{Low: lo * peak / fpt, Typical: typ * peak / fpt, High: hi * peak / fptFast}
-			f.Hours = Range{
-				Low:     est.Tokens / f.TokensPerSec.High / 3600,
-				Typical: est.Tokens / f.TokensPerSec.Typical / 3600,
-				High:    est.Tokens / f.TokensPerSec.Low / 3600,
-			}
-		}
-		if f.Fits && j.Method == MethodInference {
-			f.TokensPerSec = decodeSpeed(s, j, g, f.GPUCount)
 		}
 		est.Fits = append(est.Fits, f)
 	}
@@ -765,6 +788,110 @@ func (e *Estimator) Estimate(j Job, quotes Quotes) (*Estimate, error) {
 		e.costRows(est, quotes)
 	}
 	return est, nil
+}
+
+// Throughput is the speed of j on j.GPUCount cards (0 counts as 1) of the
+// catalog GPU gpu whether or not the job fits their memory, computed as
+// Estimate computes Fit.TokensPerSec for a layout that fits: for
+// training, tokens/s over all the GPUs (MFU × dense BF16 peak ×
+// multi-GPU scaling, over k·N FLOPs per token); for inference,
+// single-stream decode tokens/s from memory bandwidth. The checks against
+// published runs (internal/billing/reference) use it, since some of those
+// runs fitted through memory savers the estimator does not model (an
+// 8-bit optimizer, offloading). Errors: those of Normalize, and a GPU not
+// in the catalog.
+func (e *Estimator) Throughput(j Job, gpu string) (Range, error) {
+	j, m, typical, _, err := e.Normalize(j)
+	if err != nil {
+		return Range{}, err
+	}
+	g, ok := e.Cat.GPU(gpu)
+	if !ok {
+		return Range{}, fmt.Errorf("billing: GPU %q is not in the catalog", gpu)
+	}
+	n := max(j.GPUCount, 1)
+	s, _ := shapeFor(j, m, typical)
+	if j.Method == MethodInference {
+		return decodeSpeed(s, j, g, n), nil
+	}
+	N, _ := s.params()
+	_, tps := trainingSpeed(s, j, g, N, n)
+	return tps, nil
+}
+
+// shapeFor is m's shape; when m is a typical model standing in for a size
+// more than 10% away from its own, its layer count is scaled to j.ParamsB
+// (scaled is then true).
+func shapeFor(j Job, m *catalog.Model, typical bool) (s shape, scaled bool) {
+	s = shapeOf(m)
+	if typical && math.Abs(math.Log(j.ParamsB/m.ParamsB)) > math.Log(1.1) {
+		return scaleTo(s, j.ParamsB), true
+	}
+	return s, false
+}
+
+// diskGB is the data disk a job needs: the downloaded weights (16-bit for
+// training; at the serving precision for inference), the dataset (~4 bytes
+// per token of text, tokenised cache included) and checkpoints (adapters
+// are small; a full fine-tune keeps two).
+func diskGB(s shape, j Job, N float64) float64 {
+	perParam := 2.0
+	if j.Method == MethodInference {
+		perParam = float64(j.Bits) / 8
+	}
+	disk := perParam*N/1e9 + 4*j.Tokens/1e9
+	if j.Method == MethodFull {
+		disk += 2 * 2 * N / 1e9
+	} else if j.Method != MethodInference {
+		disk += 3 * 4 * s.loraParams(float64(j.LoRARank), j.LoRATargets) / 1e9
+	}
+	return disk
+}
+
+// fit tries j's layouts on g in order of preference and returns the first
+// that fits, with its speed and, for training, the hours to train tokens;
+// when none fits, Fits is false and VRAMPerGPU is the last layout's need.
+func fit(s shape, j Job, g *catalog.GPU, N, tokens float64) Fit {
+	f := Fit{GPU: g.ID, MemoryGB: g.MemoryGB}
+	for _, c := range layouts(j) {
+		jj := j
+		jj.Batch = c.batch
+		jj.NoFlashAttn = j.NoFlashAttn || !g.FlashAttn2
+		v := vram(s, jj, c.n)
+		if v.Total <= FitFraction*CapacityGB(g) {
+			f.Fits, f.GPUCount, f.VRAMPerGPU, f.MicroBatch = true, c.n, round(v.Total, 1), c.batch
+			break
+		}
+		f.VRAMPerGPU = round(v.Total, 1)
+	}
+	switch {
+	case !f.Fits:
+	case j.Method == MethodInference:
+		f.TokensPerSec = decodeSpeed(s, j, g, f.GPUCount)
+	default:
+		f.MFU, f.TokensPerSec = trainingSpeed(s, j, g, N, f.GPUCount)
+		f.Hours = Range{
+			Low:     tokens / f.TokensPerSec.High / 3600,
+			Typical: tokens / f.TokensPerSec.Typical / 3600,
+			High:    tokens / f.TokensPerSec.Low / 3600,
+		}
+	}
+	return f
+}
+
+// trainingSpeed is the MFU range of a training job on n GPUs of g and the
+// tokens/s it gives over all of them (high MFU gives the high speed).
+func trainingSpeed(s shape, j Job, g *catalog.GPU, N float64, n int) (util, tps Range) {
+	lo, typ, hi := mfu(g, j)
+	peak := g.TensorTFLOPS * 1e12 * float64(n) * scaling(n)
+	// An optimised stack's fast end also avoids recomputation: it
+	// offloads activations to CPU memory instead (torchtune's activation
+	// offloading), so memory does not force it.
+	fast := j
+	fast.NoGradCkpt = fast.NoGradCkpt || j.Optimized
+	fpt, fptFast := flopsPerToken(s, j, N), flopsPerToken(s, fast, N)
+	util = Range{Low: lo, Typical: typ, High: hi}
+	return util, Range{Low: lo * peak / fpt, Typical: typ * peak / fpt, High: hi * peak / fptFast}
 }
 
 func (e *Estimator) costRows(est *Estimate, quotes Quotes) {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/labgpu/bot/configs"
 	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/reference"
 	"github.com/labgpu/bot/internal/catalog"
 )
 
@@ -38,7 +39,7 @@ func run(data, out string) error {
 		return err
 	}
 	defer vf.Close()
-	vrows, err := billing.ReadVRAMReference(vf)
+	vrows, err := reference.ReadVRAM(vf)
 	if err != nil {
 		return err
 	}
@@ -47,12 +48,12 @@ func run(data, out string) error {
 		return err
 	}
 	defer tf.Close()
-	trows, err := billing.ReadThroughputReference(tf)
+	trows, err := reference.ReadThroughput(tf)
 	if err != nil {
 		return err
 	}
 	var b bytes.Buffer
-	if err := billing.WriteReferenceReport(&b, e.CheckVRAM(vrows), e.CheckThroughput(trows)); err != nil {
+	if err := reference.WriteReport(&b, reference.CheckVRAM(e, vrows), reference.CheckThroughput(e, trows)); err != nil {
 		return err
 	}
 	return os.WriteFile(out, b.Bytes(), 0o644)

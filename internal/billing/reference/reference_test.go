@@ -1,4 +1,4 @@
-package billing_test
+package reference_test
 
 import (
 	"fmt"
@@ -8,10 +8,22 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/labgpu/bot/configs"
 	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/reference"
+	"github.com/labgpu/bot/internal/catalog"
 )
 
-const vramReference = "../../../shared/data/estimator/vram_reference.csv"
+func estimator(t testing.TB) *billing.Estimator {
+	t.Helper()
+	c, err := catalog.Load(configs.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &billing.Estimator{Cat: c}
+}
+
+const vramReference = "../../../../shared/data/estimator/vram_reference.csv"
 
 // TestVRAMReference checks every row of the published measurements the
 // estimator can express: never more than 10% under a reported peak, and a
@@ -26,11 +38,11 @@ func TestVRAMReference(t *testing.T) {
 	}
 	defer f.Close()
 	e := estimator(t)
-	rows, err := readRef(f)
+	rows, err := reference.ReadVRAM(f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	checks := e.CheckVRAM(rows)
+	checks := reference.CheckVRAM(e, rows)
 	var b strings.Builder
 	for _, c := range checks {
 		if c.Skip != "" {
@@ -39,9 +51,9 @@ func TestVRAMReference(t *testing.T) {
 		}
 		fmt.Fprintf(&b, "%+5.0f%% %-14s %-16s s%-5d b%d  est %6.1f  rep %6.1f %s\n", 100*c.Error, c.Row.Model, c.Row.Method, c.Job.SeqLen, c.Job.Batch, c.EstimateGB, c.Row.ReportedGB, c.Bound)
 		switch {
-		case c.Bound == "upper" && c.EstimateGB > c.Row.ReportedGB:
+		case c.Bound == reference.BoundUpper && c.EstimateGB > c.Row.ReportedGB:
 			t.Errorf("%s %s: estimate %.1f GB above the published upper bound %.1f", c.Row.Model, c.Row.Method, c.EstimateGB, c.Row.ReportedGB)
-		case c.Bound != "upper" && c.Error < -0.10:
+		case c.Bound != reference.BoundUpper && c.Error < -0.10:
 			t.Errorf("%s %s seq %d: estimate %.1f GB is %.0f%% under the reported %.1f GB", c.Row.Model, c.Row.Method, c.Job.SeqLen, c.EstimateGB, -100*c.Error, c.Row.ReportedGB)
 		}
 	}
@@ -60,7 +72,7 @@ func TestVRAMReference(t *testing.T) {
 	if fmt.Sprint(skips) != fmt.Sprint(wantSkips) {
 		t.Errorf("rows not compared: %v, want %v", skips, wantSkips)
 	}
-	median, worst, n := summary(checks)
+	median, worst, n := reference.VRAMSummary(checks)
 	t.Logf("\n%s\nmedian |error| %.1f%% over %d rows; worst under-estimate %.1f%%", b.String(), 100*median, n, 100*worst)
 	if n < 25 {
 		t.Errorf("only %d rows compared", n)
@@ -70,7 +82,7 @@ func TestVRAMReference(t *testing.T) {
 	}
 }
 
-const throughputReference = "../../../shared/data/estimator/throughput_reference.csv"
+const throughputReference = "../../../../shared/data/estimator/throughput_reference.csv"
 
 // TestThroughputReference: every published speed lies inside the
 // estimated low-high range for its model, method and GPU.
@@ -84,11 +96,11 @@ func TestThroughputReference(t *testing.T) {
 	}
 	defer f.Close()
 	e := estimator(t)
-	rows, err := billing.ReadThroughputReference(f)
+	rows, err := reference.ReadThroughput(f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	checks := e.CheckThroughput(rows)
+	checks := reference.CheckThroughput(e, rows)
 	var ratios []float64
 	defer func() {
 		sort.Float64s(ratios)
@@ -141,19 +153,19 @@ func TestEstimatorDocUpToDate(t *testing.T) {
 	}
 	defer tf.Close()
 	e := estimator(t)
-	vrows, err := billing.ReadVRAMReference(vf)
+	vrows, err := reference.ReadVRAM(vf)
 	if err != nil {
 		t.Fatal(err)
 	}
-	trows, err := billing.ReadThroughputReference(tf)
+	trows, err := reference.ReadThroughput(tf)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	if err := billing.WriteReferenceReport(&b, e.CheckVRAM(vrows), e.CheckThroughput(trows)); err != nil {
+	if err := reference.WriteReport(&b, reference.CheckVRAM(e, vrows), reference.CheckThroughput(e, trows)); err != nil {
 		t.Fatal(err)
 	}
-	got, err := os.ReadFile("../../docs/estimator.md")
+	got, err := os.ReadFile("../../../docs/estimator.md")
 	if err != nil || string(got) != b.String() {
 		t.Errorf("docs/estimator.md is stale; run: go run ./internal/billing/refdoc")
 	}

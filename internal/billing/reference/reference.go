@@ -1,4 +1,15 @@
-package billing
+// Package reference checks the estimator (internal/billing) against
+// published measurements: peak VRAM (../shared/data/estimator/
+// vram_reference.csv) and training and decode speeds
+// (throughput_reference.csv). It renders the comparison as
+// docs/estimator.md through the generator beside it
+// (`go run ./internal/billing/refdoc`), and its tests hold the estimator
+// to the published figures. Only the generator and tests import it; it is
+// not part of the running bot.
+//
+// Units: memory in GB (1e9 bytes), as the sources report it; speeds in
+// tokens per second.
+package reference
 
 import (
 	"encoding/csv"
@@ -10,7 +21,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/billing"
 )
 
 // VRAMRow is one published memory measurement or estimate
@@ -42,7 +53,7 @@ type VRAMCheck struct {
 	// Skip is the reason a row is not expressible by the estimator; empty
 	// when it was estimated.
 	Skip  string
-	Job   Job
+	Job   billing.Job
 	Bound Bound
 	// GPUs is the number of GPUs the row's figure sums over (1, or 2 and 4
 	// for the Qwen README's multi-GPU rows); EstimateGB is summed too.
@@ -54,8 +65,8 @@ type VRAMCheck struct {
 	Assumed string
 }
 
-// ReadVRAMReference parses vram_reference.csv.
-func ReadVRAMReference(r io.Reader) ([]VRAMRow, error) {
+// ReadVRAM parses vram_reference.csv.
+func ReadVRAM(r io.Reader) ([]VRAMRow, error) {
 	recs, err := csv.NewReader(r).ReadAll()
 	if err != nil {
 		return nil, fmt.Errorf("vram reference: %w", err)
@@ -90,102 +101,157 @@ func ReadVRAMReference(r io.Reader) ([]VRAMRow, error) {
 // referenceModels maps names in the reference data to catalog ids.
 var referenceModels = map[string]string{"Llama-3.1-8B": "Llama-3-8B", "Guanaco-7B": "LLaMA-7B", "Guanaco-65B": "LLaMA-65B"}
 
-// JobForRow maps a reference row to a Job, or says why it cannot.
+// jobForRow maps a reference row to a Job, its bound and the settings it
+// assumed, or gives the reason (skip) it cannot.
 // Rows without a sequence length (rule-of-thumb tables) are compared at
 // seq 512 and batch 1; LoRA ranks follow each source's default (Qwen
 // finetune.py r=64, torchtune and LLaMA-Factory r=8, QLoRA paper r=64).
-func (e *Estimator) JobForRow(r VRAMRow) (Job, Bound, string, string) {
-	bound := BoundPoint
-	switch {
-	case strings.Contains(r.Notes, "'<"):
-		bound = BoundUpper
-	case strings.Contains(r.Notes, ">") && strings.Contains(r.Notes, "GB"):
-		bound = BoundLower
+func jobForRow(e *billing.Estimator, r VRAMRow) (j billing.Job, bound Bound, assumed, skip string) {
+	bound = boundOf(r.Notes)
+	j = billing.Job{SeqLen: r.SeqLen, Batch: r.Batch, Samples: 1, TokensPerSample: 1, Epochs: 1, GPUCount: 1}
+	var as []string
+	if skip := setModel(e, r, &j, &as); skip != "" {
+		return j, bound, "", skip
 	}
-	j := Job{SeqLen: r.SeqLen, Batch: r.Batch, Samples: 1, TokensPerSample: 1, Epochs: 1, GPUCount: 1}
-	var assumed []string
+	j.LoRARank = loraRank(r.Source)
+	if strings.Contains(r.Source, "torchtune") {
+		// torchtune's recipes compute the loss with chunked cross entropy
+		// on a tuned stack (packed sequences, torch.compile).
+		j.ChunkedCE, j.Optimized = true, true
+		as = append(as, "chunked cross entropy, optimised stack")
+	}
+	j.NoGradCkpt = !r.GradCkpt && r.Method != "inference"
+	if r.SeqLen == 0 && r.Method != "inference" {
+		j.SeqLen = 512
+		j.NoGradCkpt = false
+		as = append(as, "seq 512")
+	}
+	if r.Batch == 0 {
+		j.Batch = 1
+		as = append(as, "batch 1")
+	}
+	if skip := setMethod(r, &j, &as); skip != "" {
+		return j, bound, "", skip
+	}
+	if strings.Contains(r.Notes, "allocator caches more") {
+		// The same job peaks at 17.4 GB on a 24 GB card; on a 48 GB card
+		// the caching allocator holds more than the job needs.
+		bound = BoundUpper
+		as = append(as, "allocator caching on a 48 GB card")
+	}
+	return j, bound, strings.Join(as, ", "), ""
+}
+
+// boundOf reads a row's notes: "'< X GB'" is an upper bound, "> X GB" a
+// lower one.
+func boundOf(notes string) Bound {
+	switch {
+	case strings.Contains(notes, "'<"):
+		return BoundUpper
+	case strings.Contains(notes, ">") && strings.Contains(notes, "GB"):
+		return BoundLower
+	}
+	return BoundPoint
+}
+
+// setModel sets j's model: a catalog id, or for "generic-" rows the size
+// alone (the estimator's typical configuration). It returns a skip reason
+// for other models.
+func setModel(e *billing.Estimator, r VRAMRow, j *billing.Job, as *[]string) (skip string) {
 	if id, ok := referenceModels[r.Model]; ok {
 		j.Model = id
 	} else if _, ok := e.Cat.Model(r.Model); ok {
 		j.Model = r.Model
 	} else if strings.HasPrefix(r.Model, "generic-") {
 		j.ParamsB = r.ParamsB
-		assumed = append(assumed, "typical config")
+		*as = append(*as, "typical config")
 	} else {
-		return j, bound, "", "model not in the catalog"
+		return "model not in the catalog"
 	}
+	return ""
+}
+
+// loraRank is the source's default LoRA rank.
+func loraRank(source string) int {
 	switch {
-	case strings.Contains(r.Source, "Qwen"):
-		j.LoRARank = 64
-	case strings.Contains(r.Source, "QLoRA paper"):
+	case strings.Contains(source, "Qwen"):
+		return 64
+	case strings.Contains(source, "QLoRA paper"):
 		// The paper's memory breakdown gives LoRA parameters of 26 MB at
 		// 7B: a small adapter, not its r=64 accuracy setting.
-		j.LoRARank = 8
-	default:
-		j.LoRARank = 8
+		return 8
 	}
-	if strings.Contains(r.Source, "torchtune") {
-		// torchtune's recipes compute the loss with chunked cross entropy
-		// on a tuned stack (packed sequences, torch.compile).
-		j.ChunkedCE, j.Optimized = true, true
-		assumed = append(assumed, "chunked cross entropy, optimised stack")
+	return 8
+}
+
+// methodSpec is the Job a reference method stands for.
+type methodSpec struct {
+	method string
+	// bits is the weight precision; 0 takes the row's.
+	bits            int
+	gpus, zero      int
+	trainEmbeddings bool
+	optimizer       string
+	// assumed describes what the row does not say.
+	assumed string
+}
+
+// referenceMethods maps the reference data's methods to Job settings.
+// The multi-GPU rows are summed over A100s running DeepSpeed ZeRO-3, as
+// the Qwen scripts use.
+var referenceMethods = map[string]methodSpec{
+	"lora":            {method: billing.MethodLoRA, bits: 16},
+	"lora_emb":        {method: billing.MethodLoRA, bits: 16, trainEmbeddings: true},
+	"qlora":           {method: billing.MethodQLoRA},
+	"full_amp_adamw":  {method: billing.MethodFull, bits: 16},
+	"full_16bit":      {method: billing.MethodFull, bits: 16},
+	"full_pure_bf16":  {method: billing.MethodFull, bits: 16, optimizer: billing.OptimizerPureBF16},
+	"inference":       {method: billing.MethodInference},
+	"full_2gpu":       {method: billing.MethodFull, bits: 16, gpus: 2, zero: 3, assumed: "ZeRO-3 on 2 GPUs, per-GPU estimate × 2"},
+	"lora_zero3_4gpu": {method: billing.MethodLoRA, bits: 16, gpus: 4, zero: 3, assumed: "ZeRO-3 on 4 GPUs, per-GPU estimate × 4"},
+}
+
+// unmodelled gives the reason for reference methods the estimator cannot
+// express.
+var unmodelled = map[string]string{
+	"full_paged_adamw8bit_optim_in_bwd": "optimizer-in-backward (gradients freed per layer) is not modelled",
+}
+
+// setMethod sets j's method, precision and GPUs from the row's method, or
+// returns the reason it is not modelled. Inference rows without a context
+// length are compared at 512.
+func setMethod(r VRAMRow, j *billing.Job, as *[]string) (skip string) {
+	m, ok := referenceMethods[r.Method]
+	switch {
+	case !ok && unmodelled[r.Method] != "":
+		return unmodelled[r.Method]
+	case !ok:
+		return "method not modelled"
+	case m.method == billing.MethodQLoRA && r.Bits != 4 && r.Bits != 8:
+		return fmt.Sprintf("%d-bit QLoRA is not modelled", r.Bits)
 	}
-	j.NoGradCkpt = !r.GradCkpt && r.Method != "inference"
-	if r.SeqLen == 0 && r.Method != "inference" {
+	j.Method, j.Bits, j.TrainEmbeddings, j.Optimizer = m.method, m.bits, m.trainEmbeddings, m.optimizer
+	if m.bits == 0 {
+		j.Bits = r.Bits
+	}
+	if m.gpus > 0 {
+		j.GPUCount, j.ZeRO = m.gpus, m.zero
+	}
+	if m.method == billing.MethodInference && j.SeqLen == 0 {
 		j.SeqLen = 512
-		j.NoGradCkpt = false
-		assumed = append(assumed, "seq 512")
+		*as = append(*as, "context 512")
 	}
-	if r.Batch == 0 {
-		j.Batch = 1
-		assumed = append(assumed, "batch 1")
+	if m.assumed != "" {
+		*as = append(*as, m.assumed)
 	}
-	switch r.Method {
-	case "lora":
-		j.Method, j.Bits = MethodLoRA, 16
-	case "lora_emb":
-		j.Method, j.Bits, j.TrainEmbeddings = MethodLoRA, 16, true
-	case "qlora":
-		if r.Bits != 4 && r.Bits != 8 {
-			return j, bound, "", fmt.Sprintf("%d-bit QLoRA is not modelled", r.Bits)
-		}
-		j.Method, j.Bits = MethodQLoRA, r.Bits
-	case "full_amp_adamw", "full_16bit":
-		j.Method, j.Bits = MethodFull, 16
-	case "full_pure_bf16":
-		j.Method, j.Bits, j.Optimizer = MethodFull, 16, OptimizerPureBF16
-	case "inference":
-		j.Method, j.Bits = MethodInference, r.Bits
-		if j.SeqLen == 0 {
-			j.SeqLen = 512
-			assumed = append(assumed, "context 512")
-		}
-	case "full_2gpu":
-		// Summed over 2 A100s; DeepSpeed ZeRO-3 as the Qwen scripts use.
-		j.Method, j.Bits, j.GPUCount, j.ZeRO = MethodFull, 16, 2, 3
-		assumed = append(assumed, "ZeRO-3 on 2 GPUs, per-GPU estimate × 2")
-	case "lora_zero3_4gpu":
-		j.Method, j.Bits, j.GPUCount, j.ZeRO = MethodLoRA, 16, 4, 3
-		assumed = append(assumed, "ZeRO-3 on 4 GPUs, per-GPU estimate × 4")
-	case "full_paged_adamw8bit_optim_in_bwd":
-		return j, bound, "", "optimizer-in-backward (gradients freed per layer) is not modelled"
-	default:
-		return j, bound, "", "method not modelled"
-	}
-	if strings.Contains(r.Notes, "allocator caches more") {
-		// The same job peaks at 17.4 GB on a 24 GB card; on a 48 GB card
-		// the caching allocator holds more than the job needs.
-		bound = BoundUpper
-		assumed = append(assumed, "allocator caching on a 48 GB card")
-	}
-	return j, bound, strings.Join(assumed, ", "), ""
+	return ""
 }
 
 // CheckVRAM estimates every reference row it can express.
-func (e *Estimator) CheckVRAM(rows []VRAMRow) []VRAMCheck {
+func CheckVRAM(e *billing.Estimator, rows []VRAMRow) []VRAMCheck {
 	var out []VRAMCheck
 	for _, r := range rows {
-		j, bound, assumed, skip := e.JobForRow(r)
+		j, bound, assumed, skip := jobForRow(e, r)
 		c := VRAMCheck{Row: r, Job: j, Bound: bound, Skip: skip, Assumed: assumed, GPUs: 1}
 		if skip == "" {
 			if j.GPUCount > 1 {
@@ -248,9 +314,9 @@ type ThroughputRow struct {
 
 var tokPerSecRe = regexp.MustCompile(`([0-9]+(?:\.[0-9]+)?)\s*tok/s`)
 
-// ReadThroughputReference parses throughput_reference.csv; the speed is
-// the "N tok/s" figure in reported_tokens_per_s_or_step_time.
-func ReadThroughputReference(r io.Reader) ([]ThroughputRow, error) {
+// ReadThroughput parses throughput_reference.csv; the speed is the
+// "N tok/s" figure in reported_tokens_per_s_or_step_time.
+func ReadThroughput(r io.Reader) ([]ThroughputRow, error) {
 	recs, err := csv.NewReader(r).ReadAll()
 	if err != nil {
 		return nil, fmt.Errorf("throughput reference: %w", err)
@@ -289,7 +355,7 @@ type ThroughputCheck struct {
 	GPU  string
 	// GPUCount is the number of GPUs the row used.
 	GPUCount int
-	Range    Range
+	Range    billing.Range
 	Inside   bool
 }
 
@@ -300,86 +366,66 @@ var referenceGPUs = map[string]string{"A100-SXM4-80G": "A100 80GB", "2x A100-SXM
 	"RTX 4090": "RTX 4090", "RTX A6000": "RTX 6000 Ada"}
 
 // CheckThroughput estimates the speed range for every row.
-func (e *Estimator) CheckThroughput(rows []ThroughputRow) []ThroughputCheck {
+func CheckThroughput(e *billing.Estimator, rows []ThroughputRow) []ThroughputCheck {
 	var out []ThroughputCheck
 	for _, r := range rows {
-		c := ThroughputCheck{Row: r, GPUCount: 1}
-		gpu, ok := referenceGPUs[r.GPU]
-		if !ok {
-			c.Skip = "GPU not in the catalog"
-			out = append(out, c)
-			continue
-		}
-		c.GPU = gpu
-		j := Job{SeqLen: r.SeqLen, Batch: r.Batch, Samples: 1, TokensPerSample: 1, Epochs: 1, GPUs: []string{gpu},
-			Optimized: strings.Contains(r.Source, "torchtune")}
-		if id, ok := referenceModels[r.Model]; ok {
-			j.Model = id
-		} else {
-			j.Model = r.Model
-		}
-		m := strings.ToLower(r.Method)
-		switch {
-		case strings.HasPrefix(m, "inference"):
-			j.Method, j.Bits = MethodInference, 16
-			if strings.Contains(m, "int4") {
-				j.Bits = 4
-			}
-			if strings.Contains(m, "2x") || strings.HasPrefix(r.GPU, "2x") {
-				c.GPUCount = 2
-			}
-		case strings.HasPrefix(m, "qlora"):
-			j.Method, j.Bits = MethodQLoRA, 4
-		case strings.HasPrefix(m, "lora"):
-			j.Method, j.Bits = MethodLoRA, 16
-		case strings.HasPrefix(m, "full"):
-			j.Method, j.Bits = MethodFull, 16
-		default:
-			c.Skip = "method not modelled"
-			out = append(out, c)
-			continue
-		}
-		j.GPUCount = c.GPUCount
-		est, err := e.Estimate(j, nil)
-		if err != nil {
-			c.Skip = err.Error()
-			out = append(out, c)
-			continue
-		}
-		f := est.Fits[0]
-		if j.Method == MethodInference && !f.Fits {
-			// The row ran; speed does not depend on our fit margin.
-			g, _ := e.Cat.GPU(gpu)
-			f.TokensPerSec = decodeSpeed(shapeOf(mustModel(e, j.Model)), j, g, c.GPUCount)
-		}
-		if j.Method != MethodInference && !f.Fits {
-			// The speed model does not depend on fitting; the row's run
-			// used memory savers (8-bit optimizer, offloading).
-			s := shapeOf(mustModel(e, j.Model))
-			N, _ := s.params()
-			g, _ := e.Cat.GPU(gpu)
-			lo, typ, hi := mfu(g, j)
-			fast := j
-			fast.NoGradCkpt = j.Optimized
-			peak := g.TensorTFLOPS * 1e12
-			f.TokensPerSec = Range{Low: lo * peak / flopsPerToken(s, j, N), Typical: typ * peak / flopsPerToken(s, j, N), High: hi * peak / flopsPerToken(s, fast, N)}
-		}
-		c.Range = f.TokensPerSec
-		c.Inside = r.TokensPerSec >= c.Range.Low && r.TokensPerSec <= c.Range.High
-		out = append(out, c)
+		out = append(out, checkThroughput(e, r))
 	}
 	return out
 }
 
-func mustModel(e *Estimator, id string) *catalog.Model {
-	m, _ := e.Cat.Model(id)
-	return m
+// checkThroughput estimates one row's speed range. The range does not
+// depend on the job fitting the estimator's memory margin: the published
+// runs ran, some with memory savers the estimator does not model (8-bit
+// optimizer, offloading).
+func checkThroughput(e *billing.Estimator, r ThroughputRow) ThroughputCheck {
+	c := ThroughputCheck{Row: r, GPUCount: 1}
+	gpu, ok := referenceGPUs[r.GPU]
+	if !ok {
+		c.Skip = "GPU not in the catalog"
+		return c
+	}
+	c.GPU = gpu
+	j := billing.Job{SeqLen: r.SeqLen, Batch: r.Batch, Samples: 1, TokensPerSample: 1, Epochs: 1, GPUs: []string{gpu},
+		Optimized: strings.Contains(r.Source, "torchtune"), Model: r.Model}
+	if id, ok := referenceModels[r.Model]; ok {
+		j.Model = id
+	}
+	m := strings.ToLower(r.Method)
+	switch {
+	case strings.HasPrefix(m, "inference"):
+		j.Method, j.Bits = billing.MethodInference, 16
+		if strings.Contains(m, "int4") {
+			j.Bits = 4
+		}
+		if strings.Contains(m, "2x") || strings.HasPrefix(r.GPU, "2x") {
+			c.GPUCount = 2
+		}
+	case strings.HasPrefix(m, "qlora"):
+		j.Method, j.Bits = billing.MethodQLoRA, 4
+	case strings.HasPrefix(m, "lora"):
+		j.Method, j.Bits = billing.MethodLoRA, 16
+	case strings.HasPrefix(m, "full"):
+		j.Method, j.Bits = billing.MethodFull, 16
+	default:
+		c.Skip = "method not modelled"
+		return c
+	}
+	j.GPUCount = c.GPUCount
+	speed, err := e.Throughput(j, gpu)
+	if err != nil {
+		c.Skip = err.Error()
+		return c
+	}
+	c.Range = speed
+	c.Inside = r.TokensPerSec >= c.Range.Low && r.TokensPerSec <= c.Range.High
+	return c
 }
 
-// WriteReferenceReport renders the comparison of estimates with the
-// published measurements as Markdown (docs/estimator.md). It is generated
-// by `go run ./internal/billing/refdoc`, never edited by hand.
-func WriteReferenceReport(w io.Writer, vram []VRAMCheck, tput []ThroughputCheck) error {
+// WriteReport renders the comparison of estimates with the published
+// measurements as Markdown (docs/estimator.md). It is generated by
+// `go run ./internal/billing/refdoc`, never edited by hand.
+func WriteReport(w io.Writer, vram []VRAMCheck, tput []ThroughputCheck) error {
 	var b strings.Builder
 	median, worst, n := VRAMSummary(vram)
 	inside := 0
