@@ -2,12 +2,13 @@ package commands
 
 import (
 	"context"
-	"github.com/labgpu/bot/internal/understand"
 	"strings"
 	"time"
 
-	"github.com/labgpu/bot/internal/advice"
+	kb "github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/commands/answer"
+	"github.com/labgpu/bot/internal/understand"
 )
 
 // conversation is what the bot remembers of one member in one chat, for
@@ -126,8 +127,8 @@ func mergeFollowUp(m, q Query) (Query, bool) {
 // adviceJob gives an OOM or card question that names no job ("爆显存了")
 // the job of the conversation's last estimate.
 func adviceJob(r *Router, prev Query, q *Query) {
-	t, ok := r.topic(q.Topic)
-	if !ok || q.Model != "" || q.ParamsB > 0 || t.Tie != advice.TieOOM && t.Tie != advice.TieCard {
+	t, ok := r.adviceAnswers.Topic(q.Topic)
+	if !ok || q.Model != "" || q.ParamsB > 0 || t.Tie != kb.TieOOM && t.Tie != kb.TieCard {
 		return
 	}
 	// The question keeps what makes it advice (topic, match, language, a
@@ -205,7 +206,7 @@ func (r *Router) moreAnswer(_ context.Context, res *Result) {
 	}
 	r.mu.Unlock()
 	if full == nil {
-		res.Reply = chat.Reply{Title: pick1(en, "没有可以展开的回答：上一条回答已经是全部内容（或已超过 30 分钟）。", "Nothing to expand: the last answer was complete (or is over 30 minutes old).")}
+		res.Reply = chat.Reply{Title: answer.Pick(en, "没有可以展开的回答：上一条回答已经是全部内容（或已超过 30 分钟）。", "Nothing to expand: the last answer was complete (or is over 30 minutes old).")}
 		return
 	}
 	rep := *full
@@ -221,9 +222,9 @@ func (r *Router) chitChatAnswer(_ context.Context, res *Result) {
 	s := strings.ToLower(strings.TrimSpace(res.Asked))
 	switch {
 	case understand.ContainsAny(s, []string{"谢", "thank", "thx", "ty", "感谢", "多谢", "辛苦"}):
-		res.Reply = chat.Reply{Title: pick1(en, "不客气！", "You're welcome!")}
+		res.Reply = chat.Reply{Title: answer.Pick(en, "不客气！", "You're welcome!")}
 	case understand.ContainsAny(s, []string{"你好", "您好", "hi", "hello", "hey", "在吗", "在不在", "早", "晚上好", "哈喽"}):
-		res.Reply = chat.Reply{Title: pick1(en, "你好！发“帮助”看我能做什么。", "Hi! Say “help” to see what I can do.")}
+		res.Reply = chat.Reply{Title: answer.Pick(en, "你好！发“帮助”看我能做什么。", "Hi! Say “help” to see what I can do.")}
 	default:
 		res.Reply = chat.Reply{Title: "👌"}
 	}

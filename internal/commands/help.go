@@ -3,11 +3,12 @@ package commands
 import (
 	"context"
 	"fmt"
-	"github.com/labgpu/bot/internal/understand"
 	"sort"
 	"strings"
 
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/commands/answer"
+	"github.com/labgpu/bot/internal/understand"
 )
 
 // helpAnswer shows the menu (one line per area with two phrasings), or
@@ -18,7 +19,7 @@ func (r *Router) helpAnswer(_ context.Context, res *Result) {
 		res.Reply = r.areaHelp(res.Area, en)
 		return
 	}
-	rep := chat.Reply{Title: pick1(en, "我能帮实验室查 GPU 租用的这些事，@我 直接问就行：", "I help the lab with renting GPUs; @mention me and ask:")}
+	rep := chat.Reply{Title: answer.Pick(en, "我能帮实验室查 GPU 租用的这些事，@我 直接问就行：", "I help the lab with renting GPUs; @mention me and ask:")}
 	for _, a := range understand.HelpAreas {
 		var defs []*Definition
 		for _, d := range r.in.Defs {
@@ -36,12 +37,12 @@ func (r *Router) helpAnswer(_ context.Context, res *Result) {
 			}
 		}
 		if len(ex) > 0 {
-			rep.Lines = append(rep.Lines, "• "+a.Name.Pick(en)+pick1(en, "：", ": ")+strings.Join(ex, pick1(en, "", " ")))
+			rep.Lines = append(rep.Lines, "• "+a.Name.Pick(en)+answer.Pick(en, "：", ": ")+strings.Join(ex, answer.Pick(en, "", " ")))
 		}
 	}
 	rep.Notes = append(rep.Notes,
-		pick1(en, "回答只先给要点；发“详情”看完整内容。", "Answers come short first; say “more” for the whole answer."),
-		pick1(en, "发“帮助 提醒”“帮助 存储”等看某一类的全部说法。", "Say “help alerts”, “help storage” … for one area in full."))
+		answer.Pick(en, "回答只先给要点；发“详情”看完整内容。", "Answers come short first; say “more” for the whole answer."),
+		answer.Pick(en, "发“帮助 提醒”“帮助 存储”等看某一类的全部说法。", "Say “help alerts”, “help storage” … for one area in full."))
 	res.Reply = rep
 }
 
@@ -89,7 +90,7 @@ func (r *Router) areaHelp(area string, en bool) chat.Reply {
 		}
 		rep.Lines = append(rep.Lines, fmt.Sprintf("• %s — %s", d.Name.Pick(en), d.Description.Pick(en)))
 		if len(ex) > 0 {
-			rep.Lines = append(rep.Lines, pick1(en, "  例如 ", "  e.g. ")+strings.Join(ex, pick1(en, "", " ")))
+			rep.Lines = append(rep.Lines, answer.Pick(en, "  例如 ", "  e.g. ")+strings.Join(ex, answer.Pick(en, "", " ")))
 		}
 	}
 	if area == "advice" && r.advice != nil {
@@ -98,8 +99,8 @@ func (r *Router) areaHelp(area string, en bool) chat.Reply {
 			titles = append(titles, t.Title.Pick(en))
 		}
 		full := rep
-		full.Lines = append(append([]string{}, rep.Lines...), pick1(en, "我认识的问题：", "Topics I know: ")+strings.Join(titles, pick1(en, "；", "; ")))
-		rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en, "我认识 %d 类常见问题，发“详情”看清单。", "I know %d common problems; say “more” for the list."), len(titles)))
+		full.Lines = append(append([]string{}, rep.Lines...), answer.Pick(en, "我认识的问题：", "Topics I know: ")+strings.Join(titles, answer.Pick(en, "；", "; ")))
+		rep.Notes = append(rep.Notes, fmt.Sprintf(answer.Pick(en, "我认识 %d 类常见问题，发“详情”看清单。", "I know %d common problems; say “more” for the list."), len(titles)))
 		rep.Full = &full
 	}
 	return rep
@@ -108,8 +109,8 @@ func (r *Router) areaHelp(area string, en bool) chat.Reply {
 // readingName names an intent (or a topic) for an ask-back.
 func (r *Router) readingName(a Alternative, en bool) string {
 	if a.Intent == IntentAdvice {
-		if t, ok := r.topic(a.Topic); ok {
-			return pick1(en, "排错：", "troubleshooting: ") + t.Title.Pick(en)
+		if t, ok := r.adviceAnswers.Topic(a.Topic); ok {
+			return answer.Pick(en, "排错：", "troubleshooting: ") + t.Title.Pick(en)
 		}
 	}
 	if d := r.in.Def(a.Intent); d != nil && d.Name.Pick(en) != "" {
@@ -134,16 +135,16 @@ func (r *Router) clarifyAnswer(_ context.Context, res *Result) {
 		r.unknownAnswer(context.Background(), res)
 		return
 	}
-	rep := chat.Reply{Title: fmt.Sprintf(pick1(en, "你是想问“%s”还是“%s”？", "Do you mean “%s” or “%s”?"), r.readingName(alts[0], en), r.readingName(alts[1], en))}
-	rep.Lines = append(rep.Lines, pick1(en, "回 1 或 2，或者换个说法再问一次。", "Reply 1 or 2, or ask again in other words."))
+	rep := chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "你是想问“%s”还是“%s”？", "Do you mean “%s” or “%s”?"), r.readingName(alts[0], en), r.readingName(alts[1], en))}
+	rep.Lines = append(rep.Lines, answer.Pick(en, "回 1 或 2，或者换个说法再问一次。", "Reply 1 or 2, or ask again in other words."))
 	res.Reply = rep
 }
 
 // unknownAnswer answers text outside what the bot does.
 func (r *Router) unknownAnswer(_ context.Context, res *Result) {
 	en := res.English
-	rep := chat.Reply{Title: pick1(en, "这个我帮不上：我只管 GPU 租用的库存、价格、费用估算、有货提醒、存储账本和排错。", "I can't help with that: I do GPU rental stock, prices, cost estimates, stock alerts, the storage ledger and troubleshooting.")}
-	rep.Lines = append(rep.Lines, pick1(en, "发“帮助”看能怎么问。", "Say “help” to see what to ask."))
+	rep := chat.Reply{Title: answer.Pick(en, "这个我帮不上：我只管 GPU 租用的库存、价格、费用估算、有货提醒、存储账本和排错。", "I can't help with that: I do GPU rental stock, prices, cost estimates, stock alerts, the storage ledger and troubleshooting.")}
+	rep.Lines = append(rep.Lines, answer.Pick(en, "发“帮助”看能怎么问。", "Say “help” to see what to ask."))
 	res.Intent = IntentUnknown
 	res.Reply = rep
 }

@@ -1,33 +1,39 @@
 // Package commands turns a chat message into an answer. Understanding is a
-// small pipeline (see understand.go): shared slot extractors, each
+// small pipeline (internal/understand): shared slot extractors, each
 // intent's high-precision patterns, and a naive Bayes scorer trained on
-// the corpus in configs/intents. The chosen intent's handler then answers
-// from the catalog, the stock board, the estimator, the knowledge base and
-// the stores, as a short reply with the full form behind "详情". It knows
-// nothing of Feishu or WeChat.
+// the corpus in configs/intents. The router then applies the conversation
+// and runs the intent's handler: the areas' answers (offers, estimate,
+// advice, each a subpackage over answer.Env) or its own (subscriptions,
+// storage, help, "详情"), as a short reply with the full form behind
+// "详情". It knows nothing of Feishu or WeChat.
 package commands
 
 import (
 	"context"
 	"fmt"
-	"github.com/labgpu/bot/internal/understand"
 	"log/slog"
 	"runtime/debug"
 	"sync"
 	"time"
 
-	"github.com/labgpu/bot/internal/advice"
+	kb "github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/commands/advice"
+	"github.com/labgpu/bot/internal/commands/answer"
+	"github.com/labgpu/bot/internal/commands/estimate"
+	"github.com/labgpu/bot/internal/commands/offers"
 	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/understand"
 )
 
 // Offers supplies the current stock snapshot (stock.Board implements it).
-type Offers interface {
-	Snapshot(ctx context.Context) stock.Snapshot
-}
+type Offers = answer.Offers
+
+// OfferRow is one offer as answers show it (render.OfferRow).
+type OfferRow = render.OfferRow
 
 // Result is a full answer: the understood query, the rows behind the
 // answer and the rendered reply. `bot ask --format json` prints it.
@@ -38,18 +44,12 @@ type Result struct {
 	// Estimate and Options are set for intent estimate; VRAMGB, Fits,
 	// TokensTrained, FLOPs and Hours repeat its main figures at the top
 	// level of the JSON (hours per GPU id: low / typical / high).
-	Estimate      *billing.Estimate        `json:"estimate,omitempty"`
-	VRAMGB        *billing.VRAM            `json:"vram_gb,omitempty"`
-	Fits          []billing.Fit            `json:"fits,omitempty"`
-	TokensTrained float64                  `json:"tokens_trained,omitempty"`
-	FLOPs         float64                  `json:"flops,omitempty"`
-	Hours         map[string]billing.Range `json:"hours,omitempty"`
-	Options       []billing.Option         `json:"options,omitempty"`
+	estimate.Figures
 	// WorkloadCosts are a non-LLM job's costs scaled from its reference
 	// run ("训练一个ResNet50要多少钱").
-	WorkloadCosts []WorkloadCost `json:"workload_costs,omitempty"`
+	WorkloadCosts []estimate.WorkloadCost `json:"workload_costs,omitempty"`
 	// Providers summarises each provider's health (intent stock).
-	Providers []ProviderRow `json:"providers,omitempty"`
+	Providers []offers.ProviderRow `json:"providers,omitempty"`
 	// Question is set when the bot needs more information ("多大参数量？").
 	Question string `json:"question,omitempty"`
 	// Subscription is the subscription made or found (intent subscribe);
@@ -59,12 +59,12 @@ type Result struct {
 	// Digest is the storage digest (intent digest).
 	Digest *billing.Digest `json:"digest,omitempty"`
 	// Advice is the knowledge-base answer (intent advice).
-	Advice *AdviceResult `json:"advice,omitempty"`
+	Advice *advice.AdviceResult `json:"advice,omitempty"`
 	// Compare, Plan and Check are the rows behind a comparison, a
 	// billing-mode answer and a fact check.
-	Compare *CompareResult `json:"compare,omitempty"`
-	Plan    *PlanResult    `json:"plan,omitempty"`
-	Check   *CheckResult   `json:"check,omitempty"`
+	Compare *offers.CompareResult `json:"compare,omitempty"`
+	Plan    *estimate.PlanResult  `json:"plan,omitempty"`
+	Check   *advice.CheckResult   `json:"check,omitempty"`
 	// Text is the short answer as the console shows it; FullText the long
 	// form behind "详情" (empty when the short answer is all of it).
 	Text     string     `json:"text"`
@@ -78,7 +78,6 @@ type Result struct {
 type Router struct {
 	cat    *catalog.Catalog
 	offers Offers
-	est    *billing.Estimator
 	now    func() time.Time
 	u      *Understander
 	in     *Intents
@@ -99,7 +98,14 @@ type Router struct {
 	storage *StorageOptions
 
 	// advice is the troubleshooting knowledge base (nil when not enabled).
-	advice *advice.Base
+	advice *kb.Base
+
+	// env is what the areas' answers read; offerAnswers, estimates and
+	// adviceAnswers answer their intents.
+	env           *answer.Env
+	offerAnswers  *offers.Answers
+	estimates     *estimate.Answers
+	adviceAnswers *advice.Answers
 
 	mu sync.Mutex
 	// convs holds each conversation's recent state (see conversation).
@@ -127,7 +133,7 @@ func WithClock(now func() time.Time) Option { return func(r *Router) { r.now = n
 func WithListPriceMaxAge(months int) Option { return func(r *Router) { r.listPriceMaxAge = months } }
 
 // WithAdvice enables answers from the advice knowledge base.
-func WithAdvice(b *advice.Base) Option { return func(r *Router) { r.advice = b } }
+func WithAdvice(b *kb.Base) Option { return func(r *Router) { r.advice = b } }
 
 // WithChatLanguage sets the language of answers to bare pastes ("en" or
 // "zh", the default); questions are answered in their own language.
@@ -138,12 +144,13 @@ func WithChatLanguage(lang string) Option { return func(r *Router) { r.chatEn = 
 // the same catalog, knowledge base and definitions). It panics only when
 // the embedded intent definitions do not load, which their tests rule
 // out.
-func NewRouter(cat *catalog.Catalog, offers Offers, opts ...Option) *Router {
-	r := &Router{cat: cat, offers: offers, est: &billing.Estimator{Cat: cat}, now: time.Now, convs: map[string]*conversation{}}
+func NewRouter(cat *catalog.Catalog, board Offers, opts ...Option) *Router {
+	r := &Router{cat: cat, offers: board, now: time.Now, convs: map[string]*conversation{}}
 	for _, o := range opts {
 		o(r)
 	}
 	r.rd = &render.Renderer{Cat: cat, ListPriceMaxAge: r.listPriceMaxAge}
+	r.answers()
 	u, err := understand.Shared(cat, r.advice, r.chatEn)
 	if err != nil {
 		panic(err)
@@ -176,7 +183,7 @@ func (r *Router) Answer(ctx context.Context, msg chat.Message) (res Result) {
 		if p := recover(); p != nil {
 			slog.Error("commands: panic while answering", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			en := understand.AnswerEnglish(msg.Text, r.chatEn)
-			res = Result{Query: Query{Intent: IntentUnknown, English: en}, Reply: chat.Reply{English: en, Title: pick1(en,
+			res = Result{Query: Query{Intent: IntentUnknown, English: en}, Reply: chat.Reply{English: en, Title: answer.Pick(en,
 				"这个问题我这边出错了，没能回答（已记录）。换个说法再问，或者先问别的。",
 				"Something went wrong on my side answering this (logged). Try asking another way, or ask something else.")}}
 			res.Text = chat.PlainText(res.Reply)
@@ -219,19 +226,21 @@ func (r *Router) answer(ctx context.Context, q Query, msg chat.Message) Result {
 }
 
 // handlers binds each intent to its answer.
-var handlers map[string]func(r *Router, ctx context.Context, res *Result)
+var handlers map[string]handler
 
 func init() {
-	handlers = map[string]func(r *Router, ctx context.Context, res *Result){
-		IntentStock: (*Router).stockAnswer, IntentPrices: (*Router).pricesAnswer, IntentEstimate: (*Router).estimateAnswer,
-		IntentCompare: (*Router).compareAnswer, IntentPlan: (*Router).planAnswer, IntentFactCheck: (*Router).factCheckAnswer,
+	handlers = map[string]handler{
+		IntentStock: offersHandler((*offers.Answers).Stock), IntentPrices: offersHandler((*offers.Answers).Prices),
+		IntentCompare: offersHandler((*offers.Answers).Compare), IntentEstimate: estimateHandler((*estimate.Answers).Estimate),
+		IntentPlan: estimateHandler((*estimate.Answers).Plan), IntentFactCheck: adviceHandler((*advice.Answers).FactCheck),
+		IntentAdvice:    adviceHandler((*advice.Answers).Advice),
 		IntentSubscribe: (*Router).subscribeAnswer, IntentSubscriptions: (*Router).subscriptionsAnswer,
 		IntentUnsubscribe: (*Router).unsubscribeAnswer, IntentMute: (*Router).muteAnswer,
 		IntentStorageAdd: (*Router).storageAddAnswer, IntentStorageList: (*Router).storageListAnswer,
 		IntentStorageResize: (*Router).storageChangeAnswer, IntentStorageStop: (*Router).storageChangeAnswer,
 		IntentStorageStart: (*Router).storageChangeAnswer, IntentStorageRemove: (*Router).storageChangeAnswer,
 		IntentDigest: (*Router).digestAnswer, IntentDigestOn: (*Router).digestSwitchAnswer, IntentDigestOff: (*Router).digestSwitchAnswer,
-		IntentAdvice: (*Router).adviceAnswer, IntentHelp: (*Router).helpAnswer, IntentMore: (*Router).moreAnswer,
+		IntentHelp: (*Router).helpAnswer, IntentMore: (*Router).moreAnswer,
 		IntentChitChat: (*Router).chitChatAnswer, IntentClarify: (*Router).clarifyAnswer, IntentUnknown: (*Router).unknownAnswer,
 	}
 }

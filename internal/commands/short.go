@@ -6,15 +6,16 @@ import (
 	"github.com/mattn/go-runewidth"
 
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/commands/answer"
 )
 
-// A short form fits a phone screen: at most MaxShortLines lines of text
-// (title, lines and notes; a line wider than ScreenColumns counts once per
-// ScreenColumns) and MaxShortRows table rows. The rest goes behind "详情".
+// A short form fits a phone screen (see answer.MaxShortLines): at most
+// MaxShortLines lines of text and MaxShortRows table rows, a line wider
+// than ScreenColumns counting once per ScreenColumns.
 const (
-	MaxShortLines = 12
-	MaxShortRows  = 5
-	ScreenColumns = 80
+	MaxShortLines = answer.MaxShortLines
+	MaxShortRows  = answer.MaxShortRows
+	ScreenColumns = answer.ScreenColumns
 )
 
 // ShortLines counts the text lines of a reply as a phone shows them (the
@@ -94,7 +95,7 @@ func (r *Router) shortForm(rep chat.Reply, en bool) chat.Reply {
 	short.Notes = notes
 	if more > 0 {
 		// Under the table it cuts.
-		short.Notes = append([]string{fmt.Sprintf(pick1(en, "……还有 %d 行。", "… %d more rows."), more)}, notes...)
+		short.Notes = append([]string{fmt.Sprintf(answer.Pick(en, "……还有 %d 行。", "… %d more rows."), more)}, notes...)
 	}
 	return short
 }

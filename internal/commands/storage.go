@@ -9,6 +9,7 @@ import (
 
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/render"
 )
 
@@ -51,7 +52,7 @@ func (r *Router) storageOff(res *Result) bool {
 	if r.storage != nil && r.storage.Ledger != nil {
 		return false
 	}
-	res.Reply = chat.Reply{Title: pick1(res.English, "存储账本没有开启（需要数据存储）。", "The storage ledger is not enabled (it needs the data store).")}
+	res.Reply = chat.Reply{Title: answer.Pick(res.English, "存储账本没有开启（需要数据存储）。", "The storage ledger is not enabled (it needs the data store).")}
 	return true
 }
 
@@ -81,8 +82,8 @@ func (r *Router) storageAddAnswer(ctx context.Context, res *Result) {
 		return
 	}
 	if q.Platform == "" || !(q.SizeGB > 0) || q.SizeGB > 1e6 {
-		rep := chat.Reply{Title: pick1(en, "没有登记：需要平台和大小。", "Nothing registered: a platform and a size are needed.")}
-		rep.Lines = append(problemLines(q, en), pick1(en, "例如：登记存储 AutoDL 数据盘 80G 实验数据", "For example: storage add autodl 80GB experiment data"))
+		rep := chat.Reply{Title: answer.Pick(en, "没有登记：需要平台和大小。", "Nothing registered: a platform and a size are needed.")}
+		rep.Lines = append(answer.ProblemLines(q, en), answer.Pick(en, "例如：登记存储 AutoDL 数据盘 80G 实验数据", "For example: storage add autodl 80GB experiment data"))
 		res.Reply = rep
 		return
 	}
@@ -98,12 +99,12 @@ func (r *Router) storageAddAnswer(ctx context.Context, res *Result) {
 		res.Reply = storeError(en, err)
 		return
 	}
-	rep := chat.Reply{Title: fmt.Sprintf(pick1(en, "已登记存储 #%s：%s %s", "Registered storage #%s: %s %s"), id, r.platformName(q.Platform, en), render.GBText(q.SizeGB))}
+	rep := chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "已登记存储 #%s：%s %s", "Registered storage #%s: %s %s"), id, r.rd.PlatformName(q.Platform, en), render.GBText(q.SizeGB))}
 	if q.Note != "" {
 		rep.Title += "（" + q.Note + "）"
 	}
 	rep.Lines = append(rep.Lines, r.diskCostLine(q.Platform, q.SizeGB, false, en))
-	rep.Notes = append(rep.Notes, pick1(en, "实例关机后说“存储 "+id+" 已关机”，删除后说“删除存储 "+id+"”，这样周报才准。",
+	rep.Notes = append(rep.Notes, answer.Pick(en, "实例关机后说“存储 "+id+" 已关机”，删除后说“删除存储 "+id+"”，这样周报才准。",
 		"Say “storage stop "+id+"” when its instance is shut down and “storage remove "+id+"” when it is deleted, so the digest stays right."))
 	res.Reply = rep
 }
@@ -112,7 +113,7 @@ func (r *Router) storageAddAnswer(ctx context.Context, res *Result) {
 func (r *Router) diskCostLine(platform string, sizeGB float64, stopped bool, en bool) string {
 	perDay, free, ok := r.storage.Price(platform, stopped)
 	if !ok {
-		return pick1(en, "目录里没有这个平台的数据盘价格，周报里不计费用（只计 GB·天）。", "The catalog has no data-disk price for this platform; the digest counts GB-days but no CNY.")
+		return answer.Pick(en, "目录里没有这个平台的数据盘价格，周报里不计费用（只计 GB·天）。", "The catalog has no data-disk price for this platform; the digest counts GB-days but no CNY.")
 	}
 	billable := sizeGB - free
 	if billable < 0 {
@@ -121,9 +122,9 @@ func (r *Router) diskCostLine(platform string, sizeGB float64, stopped bool, en 
 	src := ""
 	if p, ok := r.cat.Platform(platform); ok && p.Storage.DataDiskCNYPerGBDay != nil {
 		f := p.Storage.DataDiskCNYPerGBDay
-		src = pick1(en, "（", " (") + Cite(r.cat, platform, *f, en) + pick1(en, "）", ")")
+		src = answer.Pick(en, "（", " (") + answer.Cite(r.cat, platform, *f, en) + answer.Pick(en, "）", ")")
 	}
-	return fmt.Sprintf(pick1(en, "按 %.4g 元/GB·天、免费 %g GB 计：约 %.2f 元/天，%.1f 元/30天%s。", "At %.4g CNY per GB-day with %g GB free: about %.2f CNY a day, %.1f CNY per 30 days%s."),
+	return fmt.Sprintf(answer.Pick(en, "按 %.4g 元/GB·天、免费 %g GB 计：约 %.2f 元/天，%.1f 元/30天%s。", "At %.4g CNY per GB-day with %g GB free: about %.2f CNY a day, %.1f CNY per 30 days%s."),
 		perDay, free, billable*perDay, billable*perDay*30, src)
 }
 
@@ -157,31 +158,31 @@ func (r *Router) storageListAnswer(ctx context.Context, res *Result) {
 		if res.Mine && d.Owner != res.msg.SenderID {
 			continue
 		}
-		state := pick1(en, "运行中", "running")
+		state := answer.Pick(en, "运行中", "running")
 		if d.Stopped {
-			state = pick1(en, "已关机", "stopped")
+			state = answer.Pick(en, "已关机", "stopped")
 		}
-		state += fmt.Sprintf(pick1(en, " %d天", " %dd"), int(r.now().Sub(d.Since).Hours()/24))
-		monthly := pick1(en, "未知", "unknown")
+		state += fmt.Sprintf(answer.Pick(en, " %d天", " %dd"), int(r.now().Sub(d.Since).Hours()/24))
+		monthly := answer.Pick(en, "未知", "unknown")
 		if perDay, free, ok := r.storage.Price(d.Platform, d.Stopped); ok {
 			m := max(d.SizeGB-free, 0) * perDay * 30
 			total += m
 			monthly = fmt.Sprintf("%.1f", m)
 		}
-		rows = append(rows, []string{"#" + d.Disk, r.platformName(d.Platform, en), render.GBText(d.SizeGB), state, ownerText(d, res.msg.SenderID, en), monthly, d.Note})
+		rows = append(rows, []string{"#" + d.Disk, r.rd.PlatformName(d.Platform, en), render.GBText(d.SizeGB), state, ownerText(d, res.msg.SenderID, en), monthly, d.Note})
 	}
 	if len(rows) == 0 {
-		res.Reply = chat.Reply{Title: pick1(en, "这里还没有登记的存储。例如说“登记存储 AutoDL 数据盘 80G 实验数据”。", "No storage registered here yet. Try “storage add autodl 80GB experiment data”.")}
+		res.Reply = chat.Reply{Title: answer.Pick(en, "这里还没有登记的存储。例如说“登记存储 AutoDL 数据盘 80G 实验数据”。", "No storage registered here yet. Try “storage add autodl 80GB experiment data”.")}
 		return
 	}
-	title := pick1(en, "本群登记的存储", "Storage registered in this chat")
+	title := answer.Pick(en, "本群登记的存储", "Storage registered in this chat")
 	if res.Mine {
-		title = pick1(en, "你登记的存储", "Your storage")
+		title = answer.Pick(en, "你登记的存储", "Your storage")
 	}
 	res.Reply = chat.Reply{
 		Title: fmt.Sprintf("%s（%d）", title, len(rows)),
-		Table: &chat.Table{Header: strings.Split(pick1(en, "编号|平台|大小|状态|持有人|元/30天|备注", "#|platform|size|state|owner|CNY/30d|note"), "|"), Rows: rows},
-		Notes: []string{fmt.Sprintf(pick1(en, "按目录数据盘价估算，合计约 %.1f 元/30天；数据来自本群账本，截至 %s。", "Estimated from catalog data-disk prices: about %.1f CNY per 30 days in all; from this chat's ledger as of %s."),
+		Table: &chat.Table{Header: strings.Split(answer.Pick(en, "编号|平台|大小|状态|持有人|元/30天|备注", "#|platform|size|state|owner|CNY/30d|note"), "|"), Rows: rows},
+		Notes: []string{fmt.Sprintf(answer.Pick(en, "按目录数据盘价估算，合计约 %.1f 元/30天；数据来自本群账本，截至 %s。", "Estimated from catalog data-disk prices: about %.1f CNY per 30 days in all; from this chat's ledger as of %s."),
 			total, r.now().In(r.loc()).Format("01-02 15:04"))},
 	}
 }
@@ -191,7 +192,7 @@ func (r *Router) storageListAnswer(ctx context.Context, res *Result) {
 func ownerText(d billing.DiskState, asker string, en bool) string {
 	switch {
 	case d.Owner == asker && asker != "":
-		return pick1(en, "你", "you")
+		return answer.Pick(en, "你", "you")
 	case d.OwnerName != "":
 		return d.OwnerName
 	}
@@ -215,11 +216,11 @@ func (r *Router) storageChangeAnswer(ctx context.Context, res *Result) {
 		}
 	}
 	if disk == nil {
-		res.Reply = chat.Reply{Title: fmt.Sprintf(pick1(en, "本群没有编号 #%s 的存储。说“存储列表”看编号。", "There is no storage #%s in this chat. “storage list” shows the numbers."), q.DiskRef)}
+		res.Reply = chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "本群没有编号 #%s 的存储。说“存储列表”看编号。", "There is no storage #%s in this chat. “storage list” shows the numbers."), q.DiskRef)}
 		return
 	}
 	if disk.Owner != res.msg.SenderID && !r.isStorageAdmin(res.msg.SenderID) {
-		res.Reply = chat.Reply{Title: fmt.Sprintf(pick1(en, "#%s 是 %s 登记的，只有本人或管理员可以修改。", "#%s belongs to %s; only they or an admin can change it."), disk.Disk, ownerText(*disk, res.msg.SenderID, en))}
+		res.Reply = chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "#%s 是 %s 登记的，只有本人或管理员可以修改。", "#%s belongs to %s; only they or an admin can change it."), disk.Disk, ownerText(*disk, res.msg.SenderID, en))}
 		return
 	}
 	e := billing.StorageEvent{Time: r.now(), Lab: lab, Owner: disk.Owner, OwnerName: disk.OwnerName, Platform: disk.Platform, Disk: disk.Disk, SizeGB: q.SizeGB}
@@ -227,28 +228,28 @@ func (r *Router) storageChangeAnswer(ctx context.Context, res *Result) {
 	switch res.Intent {
 	case IntentStorageResize:
 		if !(q.SizeGB > 0) || q.SizeGB > 1e6 {
-			res.Reply = chat.Reply{Title: pick1(en, "新大小无效，例如“存储 3 扩容到 200G”。", "Invalid new size; for example “storage resize 3 200GB”.")}
+			res.Reply = chat.Reply{Title: answer.Pick(en, "新大小无效，例如“存储 3 扩容到 200G”。", "Invalid new size; for example “storage resize 3 200GB”.")}
 			return
 		}
 		e.Action = billing.ActionResize
-		done = fmt.Sprintf(pick1(en, "#%s 已改为 %s。", "#%s is now %s."), disk.Disk, render.GBText(q.SizeGB))
+		done = fmt.Sprintf(answer.Pick(en, "#%s 已改为 %s。", "#%s is now %s."), disk.Disk, render.GBText(q.SizeGB))
 	case IntentStorageStop:
 		if disk.Stopped {
-			res.Reply = chat.Reply{Title: fmt.Sprintf(pick1(en, "#%s 已经是关机状态。", "#%s is already stopped."), disk.Disk)}
+			res.Reply = chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "#%s 已经是关机状态。", "#%s is already stopped."), disk.Disk)}
 			return
 		}
 		e.Action = billing.ActionStop
-		done = fmt.Sprintf(pick1(en, "#%s 已记为关机。", "#%s is marked stopped."), disk.Disk)
+		done = fmt.Sprintf(answer.Pick(en, "#%s 已记为关机。", "#%s is marked stopped."), disk.Disk)
 	case IntentStorageStart:
 		if !disk.Stopped {
-			res.Reply = chat.Reply{Title: fmt.Sprintf(pick1(en, "#%s 已经是运行状态。", "#%s is already running."), disk.Disk)}
+			res.Reply = chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "#%s 已经是运行状态。", "#%s is already running."), disk.Disk)}
 			return
 		}
 		e.Action = billing.ActionStart
-		done = fmt.Sprintf(pick1(en, "#%s 已记为开机。", "#%s is marked running."), disk.Disk)
+		done = fmt.Sprintf(answer.Pick(en, "#%s 已记为开机。", "#%s is marked running."), disk.Disk)
 	case IntentStorageRemove:
 		e.Action = billing.ActionRemove
-		done = fmt.Sprintf(pick1(en, "#%s（%s %s）已从账本删除，不再计费。", "#%s (%s %s) is removed from the ledger and no longer counted."), disk.Disk, r.platformName(disk.Platform, en), render.GBText(disk.SizeGB))
+		done = fmt.Sprintf(answer.Pick(en, "#%s（%s %s）已从账本删除，不再计费。", "#%s (%s %s) is removed from the ledger and no longer counted."), disk.Disk, r.rd.PlatformName(disk.Platform, en), render.GBText(disk.SizeGB))
 	}
 	if e.Action != billing.ActionResize {
 		e.SizeGB = 0
@@ -264,7 +265,7 @@ func (r *Router) storageChangeAnswer(ctx context.Context, res *Result) {
 	case billing.ActionStop:
 		rep.Lines = append(rep.Lines, r.diskCostLine(disk.Platform, disk.SizeGB, true, en))
 		if p, ok := r.cat.Platform(disk.Platform); ok && p.Storage.BilledWhileStopped {
-			rep.Notes = append(rep.Notes, pick1(en, "这个平台关机后数据盘照样计费；长期不用请删除或迁走。", "This platform keeps billing disks while stopped; delete or move data you will not use soon."))
+			rep.Notes = append(rep.Notes, answer.Pick(en, "这个平台关机后数据盘照样计费；长期不用请删除或迁走。", "This platform keeps billing disks while stopped; delete or move data you will not use soon."))
 		}
 	}
 	res.Reply = rep
@@ -293,25 +294,25 @@ func (r *Router) digestAnswer(ctx context.Context, res *Result) {
 	week := digestWeek(res.Query, r.now().In(r.loc()), r.loc())
 	d, err := billing.BuildDigest(events, lab, week, r.loc(), r.storage.Price, r.now())
 	if err != nil {
-		res.Reply = chat.Reply{Title: pick1(en, "做不了周报：", "No digest: ") + err.Error()}
+		res.Reply = chat.Reply{Title: answer.Pick(en, "做不了周报：", "No digest: ") + err.Error()}
 		return
 	}
 	billing.PriceNotes(&d, r.cat, r.storage.Overrides)
 	rounded := d.Rounded()
 	res.Digest = &rounded
-	rep := DigestReply(d, en, r.platformName)
+	rep := DigestReply(d, en, r.rd.PlatformName)
 	if res.Period == PeriodThisMonth || res.Period == PeriodLastMonth {
 		// A month question: the month first, the week after.
-		month := fmt.Sprintf(pick1(en, "%s 月存储花费：至今 %.2f 元，按现有存储估计全月 %.2f 元。", "Storage spend in %s: %.2f CNY so far, about %.2f CNY for the whole month."), d.Month, d.MonthToDateCNY, d.ForecastCNY)
+		month := fmt.Sprintf(answer.Pick(en, "%s 月存储花费：至今 %.2f 元，按现有存储估计全月 %.2f 元。", "Storage spend in %s: %.2f CNY so far, about %.2f CNY for the whole month."), d.Month, d.MonthToDateCNY, d.ForecastCNY)
 		var lines []string
 		for _, l := range rep.Lines {
 			if !strings.Contains(l, d.Month) {
 				lines = append(lines, l)
 			}
 		}
-		label := pick1(en, "本周：", "This week: ")
+		label := answer.Pick(en, "本周：", "This week: ")
 		if res.Period == PeriodLastMonth {
-			label = pick1(en, "那个月最后一整周：", "Its last whole week: ")
+			label = answer.Pick(en, "那个月最后一整周：", "Its last whole week: ")
 		}
 		rep.Lines = append([]string{label + rep.Title}, lines...)
 		rep.Title = month
@@ -351,11 +352,11 @@ func (r *Router) digestSwitchAnswer(ctx context.Context, res *Result) {
 		return
 	}
 	if on {
-		res.Reply = chat.Reply{Title: pick1(en, "已开启：每周一上午把上周的存储花费周报发到本群。", "On: every Monday morning this chat gets last week's storage spend digest."),
-			Notes: []string{pick1(en, "随时可以问“本周存储花费”；“关闭周报”停止。", "Ask “storage spend this week” any time; “digest off” stops it.")}}
+		res.Reply = chat.Reply{Title: answer.Pick(en, "已开启：每周一上午把上周的存储花费周报发到本群。", "On: every Monday morning this chat gets last week's storage spend digest."),
+			Notes: []string{answer.Pick(en, "随时可以问“本周存储花费”；“关闭周报”停止。", "Ask “storage spend this week” any time; “digest off” stops it.")}}
 		return
 	}
-	res.Reply = chat.Reply{Title: pick1(en, "已关闭本群的存储周报。", "The weekly storage digest is off for this chat.")}
+	res.Reply = chat.Reply{Title: answer.Pick(en, "已关闭本群的存储周报。", "The weekly storage digest is off for this chat.")}
 }
 
 // DigestReply is the digest on one screen, the whole of it (render.Digest)
@@ -364,7 +365,7 @@ func (r *Router) digestSwitchAnswer(ctx context.Context, res *Result) {
 // come from.
 func DigestReply(d billing.Digest, en bool, name func(id string, en bool) string) chat.Reply {
 	full := render.Digest(d, en, name)
-	short := chat.Reply{Title: fmt.Sprintf(pick1(en, "存储花费 %s（%s – %s）", "Storage spend %s (%s – %s)"), d.Week,
+	short := chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "存储花费 %s（%s – %s）", "Storage spend %s (%s – %s)"), d.Week,
 		d.From.Format("01-02"), d.To.Add(-time.Second).Format("01-02")), Full: &full}
 	if anyPositive(full.Chart) {
 		// Eight weeks of nothing is not worth a screen.
@@ -374,13 +375,13 @@ func DigestReply(d billing.Digest, en bool, name func(id string, en bool) string
 		short.Lines = append(short.Lines, full.Lines[0])
 	}
 	if len(d.Members) > 0 && d.TotalCNY > 0 {
-		short.Lines = append(short.Lines, topShares(pick1(en, "按人：", "By member: "), d.Members, func(s string) string { return s }, en))
-		short.Lines = append(short.Lines, topShares(pick1(en, "按平台：", "By platform: "), d.Platforms, func(s string) string { return name(s, en) }, en))
+		short.Lines = append(short.Lines, topShares(answer.Pick(en, "按人：", "By member: "), d.Members, func(s string) string { return s }, en))
+		short.Lines = append(short.Lines, topShares(answer.Pick(en, "按平台：", "By platform: "), d.Platforms, func(s string) string { return name(s, en) }, en))
 	}
-	short.Lines = append(short.Lines, fmt.Sprintf(pick1(en, "%s 月至今 %.2f 元，全月预计 %.2f 元。", "%s to date %.2f CNY; about %.2f CNY for the month."), d.Month, d.MonthToDateCNY, d.ForecastCNY))
-	short.Table = shortTable(full.Table)
+	short.Lines = append(short.Lines, fmt.Sprintf(answer.Pick(en, "%s 月至今 %.2f 元，全月预计 %.2f 元。", "%s to date %.2f CNY; about %.2f CNY for the month."), d.Month, d.MonthToDateCNY, d.ForecastCNY))
+	short.Table = answer.ShortTable(full.Table)
 	if full.Table != nil && len(full.Table.Rows) > MaxShortRows {
-		short.Lines = append(short.Lines, fmt.Sprintf(pick1(en, "闲置盘还有 %d 块。", "%d more idle disks."), len(full.Table.Rows)-MaxShortRows))
+		short.Lines = append(short.Lines, fmt.Sprintf(answer.Pick(en, "闲置盘还有 %d 块。", "%d more idle disks."), len(full.Table.Rows)-MaxShortRows))
 	}
 	short.Notes = full.Notes[len(full.Notes)-1:]
 	return short
@@ -404,10 +405,10 @@ func topShares(label string, shares []billing.Share, name func(string) string, e
 	var parts []string
 	for i, s := range shares {
 		if i == 3 {
-			parts = append(parts, fmt.Sprintf(pick1(en, "等 %d 个", "and %d more"), len(shares)-3))
+			parts = append(parts, fmt.Sprintf(answer.Pick(en, "等 %d 个", "and %d more"), len(shares)-3))
 			break
 		}
-		parts = append(parts, fmt.Sprintf(pick1(en, "%s %.2f（%.0f%%）", "%s %.2f (%.0f%%)"), name(s.Name), s.CNY, s.Share*100))
+		parts = append(parts, fmt.Sprintf(answer.Pick(en, "%s %.2f（%.0f%%）", "%s %.2f (%.0f%%)"), name(s.Name), s.CNY, s.Share*100))
 	}
-	return label + strings.Join(parts, pick1(en, "，", ", "))
+	return label + strings.Join(parts, answer.Pick(en, "，", ", "))
 }

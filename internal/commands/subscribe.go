@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"github.com/labgpu/bot/internal/understand"
 	"slices"
 	"sort"
 	"strconv"
@@ -13,8 +12,10 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/understand"
 )
 
 // ConsoleOwner is the sender id of the console and the command line.
@@ -33,7 +34,7 @@ func (r *Router) alertsOff(res *Result) bool {
 	if r.subs != nil && r.alerts != nil {
 		return false
 	}
-	res.Reply = chat.Reply{Title: pick1(res.English, "这个入口没有开启库存提醒。", "Stock alerts are not enabled here.")}
+	res.Reply = chat.Reply{Title: answer.Pick(res.English, "这个入口没有开启库存提醒。", "Stock alerts are not enabled here.")}
 	return true
 }
 
@@ -45,12 +46,7 @@ func (r *Router) subscribeAnswer(ctx context.Context, res *Result) {
 		return
 	}
 	if len(q.GPUs) == 0 {
-		if q.UnknownGPU != "" {
-			res.Reply = chat.Reply{Title: fmt.Sprintf(pick1(en, "目录里没有“%s”这张卡，没法订阅。", "The catalog has no GPU “%s” to subscribe to."), q.UnknownGPU)}
-		} else {
-			res.Reply = chat.Reply{Title: pick1(en, "订阅哪张卡？例如“4090 有货了提醒我”或“AutoDL 3090 低于1.5元通知我”。", "Which GPU? e.g. “notify me when a 4090 is under 2.5 yuan”.")}
-		}
-		res.Question = res.Reply.Title
+		askWhichGPU(res)
 		return
 	}
 	msg := res.msg
@@ -69,12 +65,12 @@ func (r *Router) subscribeAnswer(ctx context.Context, res *Result) {
 		mine++
 		if sameConditions(s, sub) {
 			res.Subscription = &s
-			res.Reply = chat.Reply{Title: pick1(en, "已经订阅过了：", "Already subscribed: ") + r.rd.Describe(s, en)}
+			res.Reply = chat.Reply{Title: answer.Pick(en, "已经订阅过了：", "Already subscribed: ") + r.rd.Describe(s, en)}
 			return
 		}
 	}
 	if mine >= MaxSubscriptionsPerMember {
-		res.Reply = chat.Reply{Title: fmt.Sprintf(pick1(en, "你在这个群已有 %d 个订阅（上限 %d），先“取消订阅”一些吧。", "You have %d subscriptions here (the limit is %d); cancel some first."), mine, MaxSubscriptionsPerMember)}
+		res.Reply = chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "你在这个群已有 %d 个订阅（上限 %d），先“取消订阅”一些吧。", "You have %d subscriptions here (the limit is %d); cancel some first."), mine, MaxSubscriptionsPerMember)}
 		return
 	}
 	sub.ID = newID()
@@ -83,8 +79,8 @@ func (r *Router) subscribeAnswer(ctx context.Context, res *Result) {
 		return
 	}
 	res.Subscription = &sub
-	rep := chat.Reply{Title: pick1(en, "已订阅：", "Subscribed: ") + r.rd.Describe(sub, en)}
-	rep.Lines = append(rep.Lines, problemLines(q, en)...)
+	rep := chat.Reply{Title: answer.Pick(en, "已订阅：", "Subscribed: ") + r.rd.Describe(sub, en)}
+	rep.Lines = append(rep.Lines, answer.ProblemLines(q, en)...)
 	// Say where stock stands now; if it is already available, record that
 	// as announced so the first poll does not repeat this reply.
 	now := r.now()
@@ -92,32 +88,44 @@ func (r *Router) subscribeAnswer(ctx context.Context, res *Result) {
 	switch obs.State {
 	case stock.InStock:
 		o := obs.List()[0]
-		age := pick1(en, "时间未知", "time unknown")
+		age := answer.Pick(en, "时间未知", "time unknown")
 		if !o.ObservedAt.IsZero() {
 			age = render.Age(now.Sub(o.ObservedAt), en)
 		}
-		head := pick1(en, "现在就有：%s %s %s，空闲 %s（%s · %s）。", "Available now: %s %s %s, free %s (%s · %s).")
+		head := answer.Pick(en, "现在就有：%s %s %s，空闲 %s（%s · %s）。", "Available now: %s %s %s, free %s (%s · %s).")
 		if o.Source != stock.SourceLive {
-			head = pick1(en, "录制回放里有（不代表现在）：%s %s %s，空闲 %s（%s · %s）。", "In a replayed recording (not current): %s %s %s, free %s (%s · %s).")
+			head = answer.Pick(en, "录制回放里有（不代表现在）：%s %s %s，空闲 %s（%s · %s）。", "In a replayed recording (not current): %s %s %s, free %s (%s · %s).")
 		}
-		rep.Lines = append(rep.Lines, fmt.Sprintf(head, r.platformName(o.Platform, en), o.GPU, r.rd.PriceText(o, en), render.FreeText(o, en), render.SourceLabel(string(o.Source), en), age))
+		rep.Lines = append(rep.Lines, fmt.Sprintf(head, r.rd.PlatformName(o.Platform, en), o.GPU, r.rd.PriceText(o, en), render.FreeText(o, en), render.SourceLabel(string(o.Source), en), age))
 		rep.Notes = append(rep.Notes, r.rd.Legend([]OfferRow{render.RowOf(o)}, en)...)
 		rec := stock.NotifyRecord{SubscriptionID: sub.ID, Observed: stock.InStock, Streak: 1, Active: true, NotifiedAt: now, NotifiedPrice: obs.BestPrice(), Seq: 1}
 		if err := r.alerts.PutNotifyRecords(ctx, []stock.NotifyRecord{rec}); err != nil {
 			rep.Notes = append(rep.Notes, storeError(en, err).Title)
 		}
 	case stock.SoldOut:
-		rep.Lines = append(rep.Lines, pick1(en, "现在没有符合条件的空闲卡；一有就通知你。", "Nothing matches right now; you will hear when something does."))
+		rep.Lines = append(rep.Lines, answer.Pick(en, "现在没有符合条件的空闲卡；一有就通知你。", "Nothing matches right now; you will hear when something does."))
 	default:
-		rep.Lines = append(rep.Lines, pick1(en, "现在还判断不了（没有够新的实时数据，或数据里看不出价格、地区或张数）；判断不了时不会乱报，等有实时数据再提醒。",
+		rep.Lines = append(rep.Lines, answer.Pick(en, "现在还判断不了（没有够新的实时数据，或数据里看不出价格、地区或张数）；判断不了时不会乱报，等有实时数据再提醒。",
 			"Cannot tell yet (no recent live data, or the data does not show the price, region or count asked); nothing is sent until live data can tell."))
 	}
 	card := strings.TrimPrefix(strings.TrimPrefix(sub.GPUs[0], "RTX "), "GTX ")
-	rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en, "有货或降价时在本群 @你；同一个订阅 %s内最多提醒一次。“我的订阅”查看，“取消订阅 %s”取消，“静音 2小时”暂停本群提醒。",
+	rep.Notes = append(rep.Notes, fmt.Sprintf(answer.Pick(en, "有货或降价时在本群 @你；同一个订阅 %s内最多提醒一次。“我的订阅”查看，“取消订阅 %s”取消，“静音 2小时”暂停本群提醒。",
 		"You are @mentioned here when it is available or cheaper, at most once per %s per subscription. “my subscriptions” lists them, “unsubscribe %s” cancels, “mute 2h” pauses alerts in this chat."),
 		durationText(r.policy.Cooldown, en), card))
 	rep.Mentions = []string{msg.SenderID}
 	res.Reply = rep
+}
+
+// askWhichGPU asks which card a subscription is for (or says the one
+// named is not in the catalog).
+func askWhichGPU(res *Result) {
+	en := res.English
+	if res.UnknownGPU != "" {
+		res.Reply = chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "目录里没有“%s”这张卡，没法订阅。", "The catalog has no GPU “%s” to subscribe to."), res.UnknownGPU)}
+	} else {
+		res.Reply = chat.Reply{Title: answer.Pick(en, "订阅哪张卡？例如“4090 有货了提醒我”或“AutoDL 3090 低于1.5元通知我”。", "Which GPU? e.g. “notify me when a 4090 is under 2.5 yuan”.")}
+	}
+	res.Question = res.Reply.Title
 }
 
 // unsubscribeAnswer handles "取消订阅 4090", "unsubscribe all", "取消订阅 2".
@@ -152,13 +160,13 @@ func (r *Router) unsubscribeAnswer(ctx context.Context, res *Result) {
 			}
 		}
 	default:
-		res.Reply = chat.Reply{Title: pick1(en, "取消哪个订阅？说“取消订阅 4090”、“取消订阅 1”（“我的订阅”里的编号）或“取消全部订阅”。",
+		res.Reply = chat.Reply{Title: answer.Pick(en, "取消哪个订阅？说“取消订阅 4090”、“取消订阅 1”（“我的订阅”里的编号）或“取消全部订阅”。",
 			"Cancel which one? Say “unsubscribe 4090”, “unsubscribe 1” (its number in “my subscriptions”) or “unsubscribe all”.")}
 		res.Question = res.Reply.Title
 		return
 	}
 	if len(drop) == 0 {
-		res.Reply = chat.Reply{Title: pick1(en, "没有找到符合的订阅。", "No matching subscription.")}
+		res.Reply = chat.Reply{Title: answer.Pick(en, "没有找到符合的订阅。", "No matching subscription.")}
 		if len(mine) > 0 {
 			res.Reply.Lines = subLines(r, mine, en)
 		}
@@ -174,7 +182,7 @@ func (r *Router) unsubscribeAnswer(ctx context.Context, res *Result) {
 			return
 		}
 	}
-	rep := chat.Reply{Title: fmt.Sprintf(pick1(en, "已取消 %d 个订阅：", "Cancelled %d subscriptions:"), len(drop))}
+	rep := chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "已取消 %d 个订阅：", "Cancelled %d subscriptions:"), len(drop))}
 	rep.Lines = subLines(r, drop, en)
 	res.Reply = rep
 }
@@ -192,15 +200,15 @@ func (r *Router) subscriptionsAnswer(ctx context.Context, res *Result) {
 	}
 	res.Subscriptions = mine
 	if len(mine) == 0 {
-		res.Reply = chat.Reply{Title: pick1(en, "你在这个群还没有订阅。例如说“4090 有货了提醒我”。", "You have no subscriptions here. Try “notify me when a 4090 is free”.")}
+		res.Reply = chat.Reply{Title: answer.Pick(en, "你在这个群还没有订阅。例如说“4090 有货了提醒我”。", "You have no subscriptions here. Try “notify me when a 4090 is free”.")}
 		return
 	}
-	rep := chat.Reply{Title: fmt.Sprintf(pick1(en, "你在这个群的 %d 个订阅：", "Your %d subscriptions here:"), len(mine))}
+	rep := chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "你在这个群的 %d 个订阅：", "Your %d subscriptions here:"), len(mine))}
 	rep.Lines = subLines(r, mine, en)
 	if until, err := r.alerts.MutedUntil(ctx, res.msg.Channel+"/"+res.msg.ChatID); err == nil && r.now().Before(until) {
-		rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en, "本群提醒静音到 %s。", "Alerts in this chat are muted until %s."), until.In(r.loc()).Format("01-02 15:04")))
+		rep.Notes = append(rep.Notes, fmt.Sprintf(answer.Pick(en, "本群提醒静音到 %s。", "Alerts in this chat are muted until %s."), until.In(r.loc()).Format("01-02 15:04")))
 	}
-	rep.Notes = append(rep.Notes, pick1(en, "“取消订阅 1”按编号取消。", "“unsubscribe 1” cancels by number."))
+	rep.Notes = append(rep.Notes, answer.Pick(en, "“取消订阅 1”按编号取消。", "“unsubscribe 1” cancels by number."))
 	res.Reply = rep
 }
 
@@ -231,12 +239,12 @@ func (r *Router) muteAnswer(ctx context.Context, res *Result) {
 	}
 	rep := chat.Reply{}
 	if until.IsZero() {
-		rep.Title = pick1(en, "已恢复本群的库存提醒。", "Alerts are back on in this chat.")
+		rep.Title = answer.Pick(en, "已恢复本群的库存提醒。", "Alerts are back on in this chat.")
 	} else {
-		rep.Title = fmt.Sprintf(pick1(en, "本群库存提醒静音到 %s（%s）。期间有货不会提醒，结束后如果还有货会补发一次。", "Alerts in this chat are muted until %s (%s). Stock that is still there afterwards is announced once then."),
+		rep.Title = fmt.Sprintf(answer.Pick(en, "本群库存提醒静音到 %s（%s）。期间有货不会提醒，结束后如果还有货会补发一次。", "Alerts in this chat are muted until %s (%s). Stock that is still there afterwards is announced once then."),
 			until.In(r.loc()).Format("01-02 15:04"), durationText(time.Duration(q.MuteMinutes)*time.Minute, en))
 	}
-	rep.Lines = append(rep.Lines, problemLines(q, en)...)
+	rep.Lines = append(rep.Lines, answer.ProblemLines(q, en)...)
 	res.Reply = rep
 }
 
@@ -288,7 +296,7 @@ func overlaps(a, b []string) bool {
 }
 
 func storeError(en bool, err error) chat.Reply {
-	return chat.Reply{Title: pick1(en, "存储出错，这次没有保存：", "Storage error, nothing was saved: ") + shortErr(err.Error())}
+	return chat.Reply{Title: answer.Pick(en, "存储出错，这次没有保存：", "Storage error, nothing was saved: ") + shortErr(err.Error())}
 }
 
 func newID() string {
@@ -300,13 +308,20 @@ func newID() string {
 func durationText(d time.Duration, en bool) string {
 	switch {
 	case d >= 24*time.Hour && d%(24*time.Hour) == 0:
-		return fmt.Sprintf(pick1(en, "%d 天", "%d days"), int(d.Hours()/24))
+		return fmt.Sprintf(answer.Pick(en, "%d 天", "%d days"), int(d.Hours()/24))
 	case d >= time.Hour && d%time.Hour == 0:
-		return fmt.Sprintf(pick1(en, "%d 小时", "%d h"), int(d.Hours()))
+		return fmt.Sprintf(answer.Pick(en, "%d 小时", "%d h"), int(d.Hours()))
 	case d >= time.Hour:
-		return fmt.Sprintf(pick1(en, "%d 小时 %d 分钟", "%d h %d min"), int(d.Hours()), int(d.Minutes())%60)
+		return fmt.Sprintf(answer.Pick(en, "%d 小时 %d 分钟", "%d h %d min"), int(d.Hours()), int(d.Minutes())%60)
 	case d >= time.Minute:
-		return fmt.Sprintf(pick1(en, "%d 分钟", "%d min"), int(d.Minutes()))
+		return fmt.Sprintf(answer.Pick(en, "%d 分钟", "%d min"), int(d.Minutes()))
 	}
-	return fmt.Sprintf(pick1(en, "%d 秒", "%d s"), int(d.Seconds()))
+	return fmt.Sprintf(answer.Pick(en, "%d 秒", "%d s"), int(d.Seconds()))
+}
+
+func shortErr(s string) string {
+	if len([]rune(s)) > 80 {
+		return string([]rune(s)[:80]) + "…"
+	}
+	return s
 }

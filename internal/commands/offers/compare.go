@@ -1,4 +1,4 @@
-package commands
+package offers
 
 import (
 	"context"
@@ -11,9 +11,11 @@ import (
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/stock"
 	"github.com/labgpu/bot/internal/textgate"
+	"github.com/labgpu/bot/internal/understand"
 )
 
 // CompareResult is the comparison behind an answer (intent compare).
@@ -54,9 +56,9 @@ var (
 	reAspectStable = textgate.MustCompile(`稳|靠谱|翻车|宕机|掉线|reliab|stable|outage|downtime`)
 )
 
-// compareAnswer answers "恒源云和AutoDL哪个便宜", "3090 还是 4090": a
+// Compare answers "恒源云和AutoDL哪个便宜", "3090 还是 4090": a
 // verdict first, then at most five rows.
-func (r *Router) compareAnswer(ctx context.Context, res *Result) {
+func (r *Answers) Compare(ctx context.Context, res *Result) {
 	q := res.Query
 	s := catalog.Fold(q.Asked)
 	cr := &CompareResult{}
@@ -72,12 +74,12 @@ func (r *Router) compareAnswer(ctx context.Context, res *Result) {
 	if len(q.Platforms) < 2 && len(q.NamedGPUs) == 1 && reWhichPlatform.MatchString(s) {
 		// "3090 哪家便宜": one card across platforms is the stock list,
 		// cheapest first, not a comparison of two things.
-		res.Query.Intent = IntentStock
+		res.Query.Intent = understand.IntentStock
 		res.Compare = nil
-		r.stockAnswer(ctx, res)
+		r.Stock(ctx, res)
 		return
 	}
-	quotes := r.quotes(r.offers.Snapshot(ctx), Query{}, billing.MethodFull, r.now(), q.English)
+	quotes := r.Quotes(r.Offers.Snapshot(ctx), understand.Query{}, billing.MethodFull, r.Now(), q.English)
 	if len(q.Platforms) >= 2 {
 		r.comparePlatforms(res, quotes)
 		return
@@ -88,7 +90,7 @@ func (r *Router) compareAnswer(ctx context.Context, res *Result) {
 // compareGPUs puts two or more named cards side by side: memory, BF16
 // TFLOPS, bandwidth and the cheapest known price, with a verdict on what
 // was asked (per hour, per unit of compute, speed).
-func (r *Router) compareGPUs(res *Result, quotes billing.Quotes) {
+func (r *Answers) compareGPUs(res *Result, quotes billing.Quotes) {
 	en := res.English
 	cr := res.Compare
 	pq := r.platformQuotes(quotes, res.Platforms)
@@ -102,27 +104,27 @@ func (r *Router) compareGPUs(res *Result, quotes billing.Quotes) {
 		return
 	}
 	cr.Verdict = cardsVerdict(cr.Cards, cr.Aspect, en)
-	t := &chat.Table{Header: pick(en, []string{"GPU", "显存", "BF16 TFLOPS", "带宽 GB/s", "最低 元/卡时", "平台 · 来源"},
+	t := &chat.Table{Header: answer.Picks(en, []string{"GPU", "显存", "BF16 TFLOPS", "带宽 GB/s", "最低 元/卡时", "平台 · 来源"},
 		[]string{"GPU", "VRAM", "BF16 TFLOPS", "bandwidth GB/s", "lowest CNY/GPU-h", "platform · source"})}
 	for _, c := range cr.Cards {
-		price, where := "-", pick1(en, "没有已知价格", "no known price")
+		price, where := "-", answer.Pick(en, "没有已知价格", "no known price")
 		if c.Platform != "" {
-			price = c.priceText()
-			where = r.platformName(c.Platform, en) + " · " + render.SourceLabel(c.Source, en) + " " + c.AsOf
+			price = c.PriceText()
+			where = r.Rd.PlatformName(c.Platform, en) + " · " + render.SourceLabel(c.Source, en) + " " + c.AsOf
 			if !c.Verified {
 				where += "*"
 			}
 		}
 		nominal := c.MemoryGB
-		if g, ok := r.cat.GPU(c.GPU); ok {
+		if g, ok := r.Cat.GPU(c.GPU); ok {
 			nominal = g.MemoryGB
 		}
 		t.Rows = append(t.Rows, []string{c.GPU, fmt.Sprintf("%gG", nominal), fmt.Sprintf("%g", c.TensorTFLOPS), fmt.Sprintf("%g", c.BandwidthGBs), price, where})
 	}
 	rep := chat.Reply{Title: cr.Verdict, Table: t}
-	rep.Lines = append(rep.Lines, pick1(en, "训练看算力和总价，大模型推理看显存带宽，两者都先看显存够不够。",
+	rep.Lines = append(rep.Lines, answer.Pick(en, "训练看算力和总价，大模型推理看显存带宽，两者都先看显存够不够。",
 		"Training follows compute and the total; LLM generation follows memory bandwidth; memory comes first for both."))
-	rep.Notes = append(rep.Notes, pick1(en, "规格是厂商标称值；价格是各卡已知最低的一条（实时或目录标价，见来源）。问“7B LoRA 用 3090 和 4090 哪个划算”按具体任务算总价。",
+	rep.Notes = append(rep.Notes, answer.Pick(en, "规格是厂商标称值；价格是各卡已知最低的一条（实时或目录标价，见来源）。问“7B LoRA 用 3090 和 4090 哪个划算”按具体任务算总价。",
 		"Specs are vendor figures; each price is the lowest known for the card (live or list price, see the source). Ask with a job (“7B LoRA on a 3090 or a 4090”) for the total."))
 	if unverifiedCards(cr.Cards) {
 		rep.Notes = append(rep.Notes, render.UnverifiedPriceNote(en))
@@ -133,21 +135,21 @@ func (r *Router) compareGPUs(res *Result, quotes billing.Quotes) {
 			unit = append(unit, OfferRow{Platform: c.Platform, Verified: true, Caveats: []stock.Caveat{stock.CaveatUnitUnverified}})
 		}
 	}
-	rep.Notes = append(rep.Notes, r.rd.Legend(unit, en)...)
+	rep.Notes = append(rep.Notes, r.Rd.Legend(unit, en)...)
 	res.Reply = rep
 }
 
 // compareWhat asks which two to compare, naming what was recognised.
-func (r *Router) compareWhat(res *Result) chat.Reply {
+func (r *Answers) compareWhat(res *Result) chat.Reply {
 	en := res.English
 	var known []string
 	for _, p := range res.Platforms {
-		known = append(known, r.platformName(p, en))
+		known = append(known, r.Rd.PlatformName(p, en))
 	}
 	known = append(known, res.NamedGPUs...)
-	rep := chat.Reply{Title: pick1(en, "比较哪两个？说两个平台或两张卡，例如“恒源云和AutoDL哪个便宜”“3090 还是 4090”。", "Compare which two? Name two platforms or two GPUs, e.g. “autodl vs runpod” or “3090 or 4090”.")}
+	rep := chat.Reply{Title: answer.Pick(en, "比较哪两个？说两个平台或两张卡，例如“恒源云和AutoDL哪个便宜”“3090 还是 4090”。", "Compare which two? Name two platforms or two GPUs, e.g. “autodl vs runpod” or “3090 or 4090”.")}
 	if len(known) > 0 {
-		rep.Lines = append(rep.Lines, pick1(en, "只认出了：", "I only recognised: ")+strings.Join(known, pick1(en, "、", ", "))+pick1(en, "（另一个名字写错了，或者目录里没有？）", " (the other name misspelt, or not in the catalog?)"))
+		rep.Lines = append(rep.Lines, answer.Pick(en, "只认出了：", "I only recognised: ")+strings.Join(known, answer.Pick(en, "、", ", "))+answer.Pick(en, "（另一个名字写错了，或者目录里没有？）", " (the other name misspelt, or not in the catalog?)"))
 	}
 	res.Question = rep.Title
 	return rep
@@ -156,19 +158,19 @@ func (r *Router) compareWhat(res *Result) chat.Reply {
 // familyCard is a named card at its cheapest known price; a family ("A100")
 // is its member with the cheapest price (the first member when none has
 // one).
-func (r *Router) familyCard(id string, quotes billing.Quotes) (CardCompare, bool) {
-	ids := r.cat.FamilyMembers(id)
+func (r *Answers) familyCard(id string, quotes billing.Quotes) (CardCompare, bool) {
+	ids := r.Cat.FamilyMembers(id)
 	if len(ids) == 0 {
 		ids = []string{id}
 	}
 	var best CardCompare
 	found := false
 	for _, m := range ids {
-		g, ok := r.cat.GPU(m)
+		g, ok := r.Cat.GPU(m)
 		if !ok {
 			continue
 		}
-		c := CardCompare{CardRow: cardRow(g, quotes), TensorTFLOPS: g.TensorTFLOPS, BandwidthGBs: g.BandwidthGBs}
+		c := CardCompare{CardRow: CardOf(g, quotes), TensorTFLOPS: g.TensorTFLOPS, BandwidthGBs: g.BandwidthGBs}
 		if !found || c.Platform != "" && (best.Platform == "" || c.PriceCNY < best.PriceCNY) {
 			best, found = c, true
 		}
@@ -180,7 +182,7 @@ func (r *Router) familyCard(id string, quotes billing.Quotes) (CardCompare, bool
 // among all of them (two cards: gpuVerdict's sentence).
 func cardsVerdict(cards []CardCompare, aspect string, en bool) string {
 	if aspect == "stability" {
-		return pick1(en, "稳定性没有哪个来源实测过，我没法比；下面是规格和已知最低价。", "No source measures reliability, so I can't compare it; specs and lowest known prices below.")
+		return answer.Pick(en, "稳定性没有哪个来源实测过，我没法比；下面是规格和已知最低价。", "No source measures reliability, so I can't compare it; specs and lowest known prices below.")
 	}
 	if len(cards) == 2 {
 		return gpuVerdict(cards[0], cards[1], aspect, en)
@@ -195,19 +197,10 @@ func cardsVerdict(cards []CardCompare, aspect string, en bool) string {
 		}
 	}
 	if aspect == "speed" || value.PriceCNY == 0 {
-		return fmt.Sprintf(pick1(en, "算力最高的是 %s（BF16 %g TFLOPS）。", "The %s has the most compute (BF16 %g TFLOPS)."), fast.GPU, fast.TensorTFLOPS)
+		return fmt.Sprintf(answer.Pick(en, "算力最高的是 %s（BF16 %g TFLOPS）。", "The %s has the most compute (BF16 %g TFLOPS)."), fast.GPU, fast.TensorTFLOPS)
 	}
-	return fmt.Sprintf(pick1(en, "按同样的算力 %s 最便宜（%s 元/卡时，BF16 %g TFLOPS）；算力最高的是 %s。", "Per unit of compute the %s is cheapest (%s CNY/GPU-h, BF16 %g TFLOPS); the %s has the most compute."),
-		value.GPU, value.priceText(), value.TensorTFLOPS, fast.GPU)
-}
-
-// representative is a family's best-known member ("A100" → the first
-// A100 in the catalog) or the id itself.
-func (r *Router) representative(id string) string {
-	if ms := r.cat.FamilyMembers(id); len(ms) > 0 {
-		return ms[0]
-	}
-	return id
+	return fmt.Sprintf(answer.Pick(en, "按同样的算力 %s 最便宜（%s 元/卡时，BF16 %g TFLOPS）；算力最高的是 %s。", "Per unit of compute the %s is cheapest (%s CNY/GPU-h, BF16 %g TFLOPS); the %s has the most compute."),
+		value.GPU, value.PriceText(), value.TensorTFLOPS, fast.GPU)
 }
 
 func unverifiedCards(cs []CardCompare) bool {
@@ -233,18 +226,18 @@ func gpuVerdict(a, b CardCompare, aspect string, en bool) string {
 	}
 	switch {
 	case aspect == "speed":
-		return speedLine + pick1(en, "。", ".")
+		return speedLine + answer.Pick(en, "。", ".")
 	case a.PriceCNY == 0 && b.PriceCNY == 0:
 		// A price question gets no made-up answer: say none is known first.
-		return fmt.Sprintf(pick1(en, "%s 和 %s 都没有已知价格（目录和报价里都没有），比不了价；%s。", "Neither the %s nor the %s has a known price (not in the catalog or any quote), so no price comparison; %s."),
+		return fmt.Sprintf(answer.Pick(en, "%s 和 %s 都没有已知价格（目录和报价里都没有），比不了价；%s。", "Neither the %s nor the %s has a known price (not in the catalog or any quote), so no price comparison; %s."),
 			a.GPU, b.GPU, speedLine)
 	case a.PriceCNY == 0 || b.PriceCNY == 0:
 		known, unknown := a, b
 		if a.PriceCNY == 0 {
 			known, unknown = b, a
 		}
-		return fmt.Sprintf(pick1(en, "%s 没有已知价格，比不了价（%s 最低 %s 元/卡时）；%s。", "The %s has no known price, so no price comparison (the %s from %s CNY/GPU-h); %s."),
-			unknown.GPU, known.GPU, known.priceText(), speedLine)
+		return fmt.Sprintf(answer.Pick(en, "%s 没有已知价格，比不了价（%s 最低 %s 元/卡时）；%s。", "The %s has no known price, so no price comparison (the %s from %s CNY/GPU-h); %s."),
+			unknown.GPU, known.GPU, known.PriceText(), speedLine)
 	}
 	perA, perB := a.PriceCNY/a.TensorTFLOPS, b.PriceCNY/b.TensorTFLOPS
 	cheapHour := a
@@ -257,15 +250,15 @@ func gpuVerdict(a, b CardCompare, aspect string, en bool) string {
 	}
 	save := (1 - math.Min(perA, perB)/math.Max(perA, perB)) * 100
 	if cheapHour.GPU == value.GPU {
-		return fmt.Sprintf(pick1(en, "%s 更划算：每卡时更便宜（%s vs %s 元），按同样的算力也便宜约 %.0f%%；%s。", "%s is the better deal: cheaper per hour (%s vs %s CNY) and about %.0f%% cheaper per unit of compute; %s."),
-			value.GPU, value.priceText(), other.priceText(), save, speedLine)
+		return fmt.Sprintf(answer.Pick(en, "%s 更划算：每卡时更便宜（%s vs %s 元），按同样的算力也便宜约 %.0f%%；%s。", "%s is the better deal: cheaper per hour (%s vs %s CNY) and about %.0f%% cheaper per unit of compute; %s."),
+			value.GPU, value.PriceText(), other.PriceText(), save, speedLine)
 	}
-	return fmt.Sprintf(pick1(en, "按总价 %s 更划算：按小时 %s 便宜（%s vs %s 元/卡时），但 %s 快得多，按算力算同一个训练任务的总价约低 %.0f%%；%s。", "%s is the better deal by the total: per hour %s is cheaper (%s vs %s CNY), but %s is much faster; by compute the same training job costs about %.0f%% less on it; %s."),
-		value.GPU, cheapHour.GPU, cheapHour.priceText(), value.priceText(), value.GPU, save, speedLine)
+	return fmt.Sprintf(answer.Pick(en, "按总价 %s 更划算：按小时 %s 便宜（%s vs %s 元/卡时），但 %s 快得多，按算力算同一个训练任务的总价约低 %.0f%%；%s。", "%s is the better deal by the total: per hour %s is cheaper (%s vs %s CNY), but %s is much faster; by compute the same training job costs about %.0f%% less on it; %s."),
+		value.GPU, cheapHour.GPU, cheapHour.PriceText(), value.PriceText(), value.GPU, save, speedLine)
 }
 
 // platformQuotes limits quotes to the given platforms (all when none).
-func (r *Router) platformQuotes(quotes billing.Quotes, platforms []string) billing.Quotes {
+func (r *Answers) platformQuotes(quotes billing.Quotes, platforms []string) billing.Quotes {
 	if len(platforms) == 0 {
 		return quotes
 	}
@@ -302,10 +295,10 @@ const maxComparePlatforms = 4
 // (the named GPUs when there are any), in catalog order; each says which
 // platform is the cheapest and by how much against the runner-up, or ""
 // when the two are about the same.
-func (r *Router) platformRows(res *Result, plats []string, quotes billing.Quotes) []PlatformPrice {
+func (r *Answers) platformRows(res *Result, plats []string, quotes billing.Quotes) []PlatformPrice {
 	gpus := res.GPUs
 	if len(gpus) == 0 {
-		for _, g := range r.cat.GPUs {
+		for _, g := range r.Cat.GPUs {
 			gpus = append(gpus, g.ID)
 		}
 	}
@@ -334,7 +327,7 @@ func (r *Router) platformRows(res *Result, plats []string, quotes billing.Quotes
 
 // comparePlatforms answers "恒源云和AutoDL哪个便宜", "矩池云 秘塔 揽睿 三家3090":
 // per GPU, which platform is cheapest and by how much, then the data disk.
-func (r *Router) comparePlatforms(res *Result, quotes billing.Quotes) {
+func (r *Answers) comparePlatforms(res *Result, quotes billing.Quotes) {
 	en := res.English
 	cr := res.Compare
 	plats := res.Platforms
@@ -345,18 +338,18 @@ func (r *Router) comparePlatforms(res *Result, quotes billing.Quotes) {
 	cr.Verdict = r.platformVerdict(cr.Prices, plats, en)
 	var caveats []string
 	if cr.Aspect == "stability" {
-		cr.Verdict = pick1(en, "稳定性没有哪个来源实测过，我没法排名；各家已知的问题和价格如下。", "No source measures reliability, so I can't rank them; their known issues and prices are below.")
+		cr.Verdict = answer.Pick(en, "稳定性没有哪个来源实测过，我没法排名；各家已知的问题和价格如下。", "No source measures reliability, so I can't rank them; their known issues and prices are below.")
 		for _, id := range plats {
-			if p, ok := r.cat.Platform(id); ok && len(p.Caveats) > 0 {
-				caveats = append(caveats, p.DisplayName(en)+pick1(en, "：", ": ")+p.Caveats[0].Pick(en))
+			if p, ok := r.Cat.Platform(id); ok && len(p.Caveats) > 0 {
+				caveats = append(caveats, p.DisplayName(en)+answer.Pick(en, "：", ": ")+p.Caveats[0].Pick(en))
 			}
 		}
 	}
 	t := &chat.Table{Header: []string{"GPU"}}
 	for _, p := range plats {
-		t.Header = append(t.Header, r.platformName(p, en))
+		t.Header = append(t.Header, r.Rd.PlatformName(p, en))
 	}
-	t.Header = append(t.Header, pick1(en, "最便宜", "cheapest"))
+	t.Header = append(t.Header, answer.Pick(en, "最便宜", "cheapest"))
 	unverified := false
 	var unitDoubt []OfferRow
 	for _, pp := range cr.Prices {
@@ -378,11 +371,11 @@ func (r *Router) comparePlatforms(res *Result, quotes billing.Quotes) {
 		}
 		switch {
 		case len(pp.Quotes) < 2:
-			row = append(row, pick1(en, "无法比", "n/a"))
+			row = append(row, answer.Pick(en, "无法比", "n/a"))
 		case pp.Cheaper == "":
-			row = append(row, pick1(en, "差不多", "about the same"))
+			row = append(row, answer.Pick(en, "差不多", "about the same"))
 		default:
-			row = append(row, fmt.Sprintf(pick1(en, "%s 低 %.0f%%", "%s, %.0f%% less"), r.platformName(pp.Cheaper, en), pp.SavingPct))
+			row = append(row, fmt.Sprintf(answer.Pick(en, "%s 低 %.0f%%", "%s, %.0f%% less"), r.Rd.PlatformName(pp.Cheaper, en), pp.SavingPct))
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -397,12 +390,12 @@ func (r *Router) comparePlatforms(res *Result, quotes billing.Quotes) {
 	if unverified {
 		rep.Notes = append(rep.Notes, render.UnverifiedPriceNote(en))
 	}
-	rep.Notes = append(rep.Notes, r.rd.Legend(unitDoubt, en)...)
+	rep.Notes = append(rep.Notes, r.Rd.Legend(unitDoubt, en)...)
 	res.Reply = rep
 }
 
 // platformVerdict sums up the per-GPU comparison in one line.
-func (r *Router) platformVerdict(rows []PlatformPrice, plats []string, en bool) string {
+func (r *Answers) platformVerdict(rows []PlatformPrice, plats []string, en bool) string {
 	wins := map[string]int{}
 	compared, same := 0, 0
 	for _, pp := range rows {
@@ -416,12 +409,12 @@ func (r *Router) platformVerdict(rows []PlatformPrice, plats []string, en bool) 
 		}
 		wins[pp.Cheaper]++
 	}
-	names := r.platformNames(plats, en)
+	names := r.Rd.PlatformNames(plats, en)
 	if compared == 0 {
-		return fmt.Sprintf(pick1(en, "%s 没有一张卡在两家都有已知价格，没法直接比价。", "%s have no GPU with a known price on two of them, so they cannot be compared directly."), names)
+		return fmt.Sprintf(answer.Pick(en, "%s 没有一张卡在两家都有已知价格，没法直接比价。", "%s have no GPU with a known price on two of them, so they cannot be compared directly."), names)
 	}
 	if same == compared {
-		return fmt.Sprintf(pick1(en, "%s 价格差不多：可比的 %d 张卡价格区间都重叠。", "%s cost about the same: the price ranges overlap on all %d GPUs compared."), names, compared)
+		return fmt.Sprintf(answer.Pick(en, "%s 价格差不多：可比的 %d 张卡价格区间都重叠。", "%s cost about the same: the price ranges overlap on all %d GPUs compared."), names, compared)
 	}
 	var leaders []string
 	for _, p := range plats {
@@ -435,36 +428,36 @@ func (r *Router) platformVerdict(rows []PlatformPrice, plats []string, en bool) 
 			continue
 		}
 		if pp.Cheaper == "" {
-			parts = append(parts, fmt.Sprintf(pick1(en, "%s 差不多", "%s about the same"), pp.GPU))
+			parts = append(parts, fmt.Sprintf(answer.Pick(en, "%s 差不多", "%s about the same"), pp.GPU))
 			continue
 		}
-		part := fmt.Sprintf(pick1(en, "%s 上低 %.0f%%", "%.0f%% less on the %s"), pp.GPU, pp.SavingPct)
+		part := fmt.Sprintf(answer.Pick(en, "%s 上低 %.0f%%", "%.0f%% less on the %s"), pp.GPU, pp.SavingPct)
 		if en {
 			part = fmt.Sprintf("%.0f%% less on the %s", pp.SavingPct, pp.GPU)
 		}
 		if len(leaders) > 1 {
-			part = r.platformName(pp.Cheaper, en) + " " + part
+			part = r.Rd.PlatformName(pp.Cheaper, en) + " " + part
 		}
 		parts = append(parts, part)
 	}
 	doubt := r.winnerDoubt(rows, en)
 	if len(leaders) == 1 {
-		return fmt.Sprintf(pick1(en, "%s 更便宜：%s%s。", "%s is cheaper: %s%s."), r.platformName(leaders[0], en), strings.Join(parts, pick1(en, "；", "; ")), doubt)
+		return fmt.Sprintf(answer.Pick(en, "%s 更便宜：%s%s。", "%s is cheaper: %s%s."), r.Rd.PlatformName(leaders[0], en), strings.Join(parts, answer.Pick(en, "；", "; ")), doubt)
 	}
-	return pick1(en, "看卡：", "It depends on the card: ") + strings.Join(parts, pick1(en, "；", "; ")) + doubt + pick1(en, "。", ".")
+	return answer.Pick(en, "看卡：", "It depends on the card: ") + strings.Join(parts, answer.Pick(en, "；", "; ")) + doubt + answer.Pick(en, "。", ".")
 }
 
 // winnerDoubt says when a cheaper price in the comparison is one whose
 // unit is unverified or that only the seed articles give: a verdict never
 // rests on it without saying so ("" when none does).
-func (r *Router) winnerDoubt(rows []PlatformPrice, en bool) string {
+func (r *Answers) winnerDoubt(rows []PlatformPrice, en bool) string {
 	var unit, seed []string
 	for _, pp := range rows {
 		pq, ok := pp.Quotes[pp.Cheaper]
 		if !ok || len(pp.Quotes) < 2 {
 			continue
 		}
-		name := r.platformName(pp.Cheaper, en) + " " + pp.GPU
+		name := r.Rd.PlatformName(pp.Cheaper, en) + " " + pp.GPU
 		switch {
 		case pq.UnitUnverified:
 			unit = append(unit, name)
@@ -474,10 +467,10 @@ func (r *Router) winnerDoubt(rows []PlatformPrice, en bool) string {
 	}
 	var out string
 	if len(unit) > 0 {
-		out += fmt.Sprintf(pick1(en, "（但%s 的价格单位未核实）", " (but the price unit of %s is unverified)"), strings.Join(unit, pick1(en, "、", ", ")))
+		out += fmt.Sprintf(answer.Pick(en, "（但%s 的价格单位未核实）", " (but the price unit of %s is unverified)"), strings.Join(unit, answer.Pick(en, "、", ", ")))
 	}
 	if len(seed) > 0 {
-		out += fmt.Sprintf(pick1(en, "（但%s 的标价未经核实）", " (but the %s list price is unverified)"), strings.Join(seed, pick1(en, "、", ", ")))
+		out += fmt.Sprintf(answer.Pick(en, "（但%s 的标价未经核实）", " (but the %s list price is unverified)"), strings.Join(seed, answer.Pick(en, "、", ", ")))
 	}
 	return out
 }
@@ -492,10 +485,10 @@ func quoteText(pq billing.PriceQuote) string {
 
 // diskCompareLine compares the platforms' data-disk prices (CNY per
 // GB-day beyond the free part; * a figure only a 2025 review gives).
-func (r *Router) diskCompareLine(plats []string, en bool) string {
+func (r *Answers) diskCompareLine(plats []string, en bool) string {
 	var parts []string
 	for _, id := range plats {
-		p, ok := r.cat.Platform(id)
+		p, ok := r.Cat.Platform(id)
 		if !ok || p.Storage.DataDiskCNYPerGBDay == nil {
 			continue
 		}
@@ -504,20 +497,20 @@ func (r *Router) diskCompareLine(plats []string, en bool) string {
 		if !f.Verified {
 			star = "*"
 		}
-		parts = append(parts, fmt.Sprintf(pick1(en, "%s %s%s（免费 %g GB）", "%s %s%s (%g GB free)"), p.DisplayName(en), figureText(f), star, p.Storage.DataDiskFreeGB))
+		parts = append(parts, fmt.Sprintf(answer.Pick(en, "%s %s%s（免费 %g GB）", "%s %s%s (%g GB free)"), p.DisplayName(en), answer.FigureText(f), star, p.Storage.DataDiskFreeGB))
 	}
 	if len(parts) < 2 {
 		return ""
 	}
-	return pick1(en, "数据盘 元/GB·天：", "Data disk, CNY/GB-day: ") + strings.Join(parts, pick1(en, "；", "; ")) + pick1(en, "。", ".")
+	return answer.Pick(en, "数据盘 元/GB·天：", "Data disk, CNY/GB-day: ") + strings.Join(parts, answer.Pick(en, "；", "; ")) + answer.Pick(en, "。", ".")
 }
 
 // quoteSourcesNote says whether the compared prices are live or list
 // prices, and how old.
-func (r *Router) quoteSourcesNote(rows []PlatformPrice, en bool) string {
+func (r *Answers) quoteSourcesNote(rows []PlatformPrice, en bool) string {
 	var dates []string
 	live := false
-	unknown := pick1(en, "时间未知", "time unknown")
+	unknown := answer.Pick(en, "时间未知", "time unknown")
 	for _, pp := range rows {
 		for _, pq := range pp.Quotes {
 			if pq.Source != string(stock.SourceCatalog) {
@@ -532,13 +525,13 @@ func (r *Router) quoteSourcesNote(rows []PlatformPrice, en bool) string {
 	if len(dates) > 4 {
 		dates = append(dates[:2], "…", dates[len(dates)-1])
 	}
-	kind, when := pick1(en, "都是目录标价（不是实时价）", "All list prices (not live)"), pick1(en, "，日期：", ", dated ")
+	kind, when := answer.Pick(en, "都是目录标价（不是实时价）", "All list prices (not live)"), answer.Pick(en, "，日期：", ", dated ")
 	if live {
-		kind = pick1(en, "有实时或录制的报价时用它们，否则用目录标价", "Live or replayed offers where there are any, else list prices")
-		when = pick1(en, "；时间：", "; as of ")
+		kind = answer.Pick(en, "有实时或录制的报价时用它们，否则用目录标价", "Live or replayed offers where there are any, else list prices")
+		when = answer.Pick(en, "；时间：", "; as of ")
 	}
 	if len(dates) > 0 {
-		kind += when + strings.Join(dates, pick1(en, "、", ", "))
+		kind += when + strings.Join(dates, answer.Pick(en, "、", ", "))
 	}
-	return kind + pick1(en, "。区间按中值比较，相差不到 10% 且区间重叠算差不多。", ". Ranges compare by their midpoints; under 10% apart with overlapping ranges counts as the same.")
+	return kind + answer.Pick(en, "。区间按中值比较，相差不到 10% 且区间重叠算差不多。", ". Ranges compare by their midpoints; under 10% apart with overlapping ranges counts as the same.")
 }

@@ -1,4 +1,4 @@
-package commands
+package answer
 
 import (
 	"regexp"
@@ -34,7 +34,7 @@ func Cite(c *catalog.Catalog, platform string, f catalog.Figure, en bool) string
 		if date == "" {
 			return s
 		}
-		return s + pick1(en, "，", ", ") + date
+		return s + Pick(en, "，", ", ") + date
 	}
 	name := platform
 	if p, ok := c.Platform(platform); ok {
@@ -49,25 +49,28 @@ func Cite(c *catalog.Catalog, platform string, f catalog.Figure, en bool) string
 	direct := strings.HasPrefix(src, "https://") || strings.HasPrefix(src, "docs.")
 	switch {
 	case !f.Verified && reSeedRef.MatchString(src):
-		return seedCite(src, en)
+		return SeedCite(src, en)
 	case official && direct:
-		return withDate(name + pick1(en, " 官方文档", "'s docs"))
+		return withDate(name + Pick(en, " 官方文档", "'s docs"))
 	case official:
-		return withDate(name + pick1(en, " 官方页面（第三方转引）", "'s own page (quoted by a third party)"))
+		return withDate(name + Pick(en, " 官方页面（第三方转引）", "'s own page (quoted by a third party)"))
 	case reSeedRef.MatchString(src) && !strings.Contains(src, "price-facts") && !strings.Contains(src, "http"):
-		return seedCite(src, en)
+		return SeedCite(src, en)
 	}
-	return withDate(pick1(en, "第三方公开资料", "a third-party public source"))
+	return withDate(Pick(en, "第三方公开资料", "a third-party public source"))
 }
 
-// seedCite names the seed articles as a reader would.
-func seedCite(src string, en bool) string {
+// SeedCite names the seed articles as a reader would.
+func SeedCite(src string, en bool) string {
 	n := len(reSeedRef.FindAllString(src, -1))
 	if strings.Contains(src, "seed 000") && strings.Contains(src, "seed 001") || n >= 2 {
-		return pick1(en, "两篇 2025 年的租卡测评（未核实）", "two 2025 rental reviews (unverified)")
+		return Pick(en, "两篇 2025 年的租卡测评（未核实）", "two 2025 rental reviews (unverified)")
 	}
-	return pick1(en, "一篇 2025 年的租卡测评（未核实）", "a 2025 rental review (unverified)")
+	return Pick(en, "一篇 2025 年的租卡测评（未核实）", "a 2025 rental review (unverified)")
 }
+
+// CitesSeed reports whether a source names a seed article.
+func CitesSeed(src string) bool { return reSeedRef.MatchString(src) }
 
 // seedTitles name the two seed articles in knowledge-base sources.
 var seedTitles = map[string]catalog.Text{
@@ -94,16 +97,16 @@ func SourceText(src string, en bool) string {
 		p = strings.Trim(strings.TrimSuffix(strings.Trim(p, " ,"), " and"), " ,")
 		switch p {
 		case "rough":
-			p = pick1(en, "粗略估计", "rough")
+			p = Pick(en, "粗略估计", "rough")
 		case "community reports":
-			p = pick1(en, "社区经验", "community reports")
+			p = Pick(en, "社区经验", "community reports")
 		}
 		if p != "" && !seen[p] {
 			seen[p] = true
 			parts = append(parts, p)
 		}
 	}
-	return strings.Join(parts, pick1(en, "；", "; "))
+	return strings.Join(parts, Pick(en, "；", "; "))
 }
 
 var (

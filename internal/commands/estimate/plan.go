@@ -1,4 +1,4 @@
-package commands
+package estimate
 
 import (
 	"context"
@@ -9,8 +9,10 @@ import (
 
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/understand"
 )
 
 // PlanResult is a billing-mode answer (intent plan): each platform's price
@@ -40,13 +42,13 @@ type PlanRow struct {
 }
 
 // figureMarks are the marks of a catalog figure: * unverified, 过时 old.
-func (r *Router) figureMarks(f catalog.Figure, en bool) string {
+func (r *Answers) figureMarks(f catalog.Figure, en bool) string {
 	s := ""
 	if !f.Verified {
 		s += render.MarkUnverified
 	}
-	if stock.ListPriceStale(f.AsOf, r.now(), r.listPriceMaxAge) {
-		s += pick1(en, "（过时）", " (old)")
+	if stock.ListPriceStale(f.AsOf, r.Now(), r.ListPriceMaxAge) {
+		s += answer.Pick(en, "（过时）", " (old)")
 	}
 	return s
 }
@@ -54,17 +56,17 @@ func (r *Router) figureMarks(f catalog.Figure, en bool) string {
 // modeName names a billing mode; modeHours are the wall-clock hours of one
 // period.
 func modeName(mode string, en bool) string {
-	zh := map[string]string{ModeDaily: "包日（按天）", ModeWeekly: "包周", ModeMonthly: "包月", ModeYearly: "包年", ModeSpot: "竞价（可中断）", ModeHourly: "按量"}
-	e := map[string]string{ModeDaily: "daily", ModeWeekly: "weekly", ModeMonthly: "monthly", ModeYearly: "yearly", ModeSpot: "spot (interruptible)", ModeHourly: "pay-as-you-go"}
+	zh := map[string]string{understand.ModeDaily: "包日（按天）", understand.ModeWeekly: "包周", understand.ModeMonthly: "包月", understand.ModeYearly: "包年", understand.ModeSpot: "竞价（可中断）", understand.ModeHourly: "按量"}
+	e := map[string]string{understand.ModeDaily: "daily", understand.ModeWeekly: "weekly", understand.ModeMonthly: "monthly", understand.ModeYearly: "yearly", understand.ModeSpot: "spot (interruptible)", understand.ModeHourly: "pay-as-you-go"}
 	if en {
 		return e[mode]
 	}
 	return zh[mode]
 }
 
-// planAnswer answers "A100 80G 包月多少", "AutoDL 3090 包周多少钱", "3090 一天
+// Plan answers "A100 80G 包月多少", "AutoDL 3090 包周多少钱", "3090 一天
 // 多少钱": in the mode asked.
-func (r *Router) planAnswer(_ context.Context, res *Result) {
+func (r *Answers) Plan(_ context.Context, res *Result) {
 	q := res.Query
 	en := q.English
 	mode := q.BillingMode
@@ -72,7 +74,7 @@ func (r *Router) planAnswer(_ context.Context, res *Result) {
 	res.Plan = pr
 	pr.Rows = r.planRows(q)
 	if len(pr.Rows) == 0 {
-		res.Reply = chat.Reply{Title: fmt.Sprintf(pick1(en, "目录里没有%s的价格，也没有能折算的按量标价。", "No %s price on record, and no pay-as-you-go list price to scale."), modeName(mode, en))}
+		res.Reply = chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "目录里没有%s的价格，也没有能折算的按量标价。", "No %s price on record, and no pay-as-you-go list price to scale."), modeName(mode, en))}
 		return
 	}
 	hours := catalog.PlanModes[mode]
@@ -83,38 +85,38 @@ func (r *Router) planAnswer(_ context.Context, res *Result) {
 		}
 	}
 	rep := chat.Reply{Title: r.planVerdict(pr, q, withPlan, en)}
-	times := fmt.Sprintf(pick1(en, "按量×%g 小时", "hourly × %g h"), hours)
-	if mode == ModeSpot {
-		times = pick1(en, "按量 元/卡时", "pay-as-you-go CNY/GPU-h")
+	times := fmt.Sprintf(answer.Pick(en, "按量×%g 小时", "hourly × %g h"), hours)
+	if mode == understand.ModeSpot {
+		times = answer.Pick(en, "按量 元/卡时", "pay-as-you-go CNY/GPU-h")
 	}
-	t := &chat.Table{Header: pick(en, []string{"平台", "GPU", modeName(mode, en) + "价", times, "有这种计费吗", "来源"},
+	t := &chat.Table{Header: answer.Picks(en, []string{"平台", "GPU", modeName(mode, en) + "价", times, "有这种计费吗", "来源"},
 		[]string{"platform", "GPU", modeName(mode, en) + " price", times, "offered", "source"})}
 	for _, row := range pr.Rows {
-		plan := pick1(en, "没有记录", "none on record")
+		plan := answer.Pick(en, "没有记录", "none on record")
 		if row.PlanCNY != nil {
-			plan = figureText(*row.PlanCNY) + r.figureMarks(*row.PlanCNY, en)
+			plan = answer.FigureText(*row.PlanCNY) + r.figureMarks(*row.PlanCNY, en)
 		}
-		offered := pick1(en, "有", "yes")
+		offered := answer.Pick(en, "有", "yes")
 		if !row.Offered {
-			offered = pick1(en, "没有", "no")
+			offered = answer.Pick(en, "没有", "no")
 		}
 		times := fmt.Sprintf("%.0f", row.HourlyTimesCNY[0])
 		if row.HourlyTimesCNY[1] > row.HourlyTimesCNY[0]+0.5 {
 			times += fmt.Sprintf("-%.0f", row.HourlyTimesCNY[1])
 		}
 		times += r.figureMarks(row.HourlyCNY, en)
-		if mode == ModeSpot {
-			times = figureText(row.HourlyCNY)
+		if mode == understand.ModeSpot {
+			times = answer.FigureText(row.HourlyCNY)
 		}
-		t.Rows = append(t.Rows, []string{r.platformName(row.Platform, en), row.GPU, plan, times, offered, row.Source})
+		t.Rows = append(t.Rows, []string{r.Rd.PlatformName(row.Platform, en), row.GPU, plan, times, offered, row.Source})
 	}
 	rep.Table = t
-	if mode != ModeSpot {
-		rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en, "“按量×%g 小时”是按量标价乘上一整%s的小时数，只作对照，不是平台的%s价；包期内关机通常也保留 GPU。",
+	if mode != understand.ModeSpot {
+		rep.Notes = append(rep.Notes, fmt.Sprintf(answer.Pick(en, "“按量×%g 小时”是按量标价乘上一整%s的小时数，只作对照，不是平台的%s价；包期内关机通常也保留 GPU。",
 			"“hourly × %g h” is the pay-as-you-go list price times the hours of a whole %s period, for comparison only, not the platform's %s price; plans usually keep the GPU while shut down."),
 			hours, modeName(mode, en), modeName(mode, en)))
 	} else {
-		rep.Notes = append(rep.Notes, pick1(en, "竞价实例随时可能被回收，要能断点续训（见“竞价实例被回收”）。", "Spot instances can be reclaimed at any time; checkpoint so you can resume."))
+		rep.Notes = append(rep.Notes, answer.Pick(en, "竞价实例随时可能被回收，要能断点续训（见“竞价实例被回收”）。", "Spot instances can be reclaimed at any time; checkpoint so you can resume."))
 	}
 	rep.Notes = append(rep.Notes, r.planLegend(pr.Rows, en)...)
 	res.Reply = rep
@@ -122,7 +124,7 @@ func (r *Router) planAnswer(_ context.Context, res *Result) {
 
 // planRows are the platforms and GPUs asked about (the named ones, or
 // every marketplace) with a list price, those with a plan price first.
-func (r *Router) planRows(q Query) []PlanRow {
+func (r *Answers) planRows(q understand.Query) []PlanRow {
 	var rows []PlanRow
 	for _, p := range r.planPlatforms(q) {
 		for _, pr := range p.Prices {
@@ -132,15 +134,15 @@ func (r *Router) planRows(q Query) []PlanRow {
 			row := PlanRow{Platform: p.ID, GPU: pr.GPU, Offered: slices.Contains(p.Billing.Modes, q.BillingMode), HourlyCNY: pr.CNYPerHour}
 			h := catalog.PlanModes[q.BillingMode]
 			row.HourlyTimesCNY = [2]float64{pr.CNYPerHour.Low * h, pr.CNYPerHour.High * h}
-			row.Source = Cite(r.cat, p.ID, pr.CNYPerHour, q.English)
+			row.Source = answer.Cite(r.Cat, p.ID, pr.CNYPerHour, q.English)
 			shown := pr.CNYPerHour
 			if pl, ok := pr.PlanFor(q.BillingMode); ok {
 				f := pl.CNY
 				row.PlanCNY = &f
-				row.Source = Cite(r.cat, p.ID, f, q.English)
+				row.Source = answer.Cite(r.Cat, p.ID, f, q.English)
 				shown = f
 			}
-			row.Stale = stock.ListPriceStale(shown.AsOf, r.now(), r.listPriceMaxAge)
+			row.Stale = stock.ListPriceStale(shown.AsOf, r.Now(), r.ListPriceMaxAge)
 			rows = append(rows, row)
 		}
 	}
@@ -156,13 +158,13 @@ func (r *Router) planRows(q Query) []PlanRow {
 	return rows
 }
 
-func (r *Router) planPlatforms(q Query) []*catalog.Platform {
+func (r *Answers) planPlatforms(q understand.Query) []*catalog.Platform {
 	if len(q.Platforms) > 0 {
-		return r.mainPlatforms(q)
+		return r.MainPlatforms(q)
 	}
 	var out []*catalog.Platform
-	for i := range r.cat.Platforms {
-		p := &r.cat.Platforms[i]
+	for i := range r.Cat.Platforms {
+		p := &r.Cat.Platforms[i]
 		if p.Kind != "free tier" && p.Kind != "ai-art cloud" {
 			out = append(out, p)
 		}
@@ -172,28 +174,28 @@ func (r *Router) planPlatforms(q Query) []*catalog.Platform {
 
 // planVerdict is the first line: the plan prices on record, or plainly
 // that there are none and what pay-as-you-go comes to.
-func (r *Router) planVerdict(pr *PlanResult, q Query, withPlan int, en bool) string {
+func (r *Answers) planVerdict(pr *PlanResult, q understand.Query, withPlan int, en bool) string {
 	mode := modeName(pr.Mode, en)
-	what := strings.TrimSpace(r.platformNames(q.Platforms, en) + " " + joinIDs(q.NamedGPUs, en))
+	what := strings.TrimSpace(r.Rd.PlatformNames(q.Platforms, en) + " " + answer.JoinIDs(q.NamedGPUs, en))
 	if what == "" {
-		what = pick1(en, "各平台", "across platforms")
+		what = answer.Pick(en, "各平台", "across platforms")
 	}
 	if !en {
 		what += " "
 	}
 	best := pr.Rows[0]
-	if pr.Mode == ModeSpot {
+	if pr.Mode == understand.ModeSpot {
 		what = strings.TrimSpace(what)
 		var offered []string
 		for _, row := range pr.Rows {
-			if row.Offered && !slices.Contains(offered, r.platformName(row.Platform, en)) {
-				offered = append(offered, r.platformName(row.Platform, en))
+			if row.Offered && !slices.Contains(offered, r.Rd.PlatformName(row.Platform, en)) {
+				offered = append(offered, r.Rd.PlatformName(row.Platform, en))
 			}
 		}
 		if len(offered) == 0 {
-			return fmt.Sprintf(pick1(en, "%s 没有竞价（可中断）实例的记录，只有按量价。", "%s: no spot (interruptible) instances on record, only pay-as-you-go."), what)
+			return fmt.Sprintf(answer.Pick(en, "%s 没有竞价（可中断）实例的记录，只有按量价。", "%s: no spot (interruptible) instances on record, only pay-as-you-go."), what)
 		}
-		return fmt.Sprintf(pick1(en, "%s：有竞价实例的是 %s；竞价价格随行情变，目录里没有具体数字。", "%s: spot instances exist on %s; spot prices move with the market and none is on record."), what, joinIDs(offered, en))
+		return fmt.Sprintf(answer.Pick(en, "%s：有竞价实例的是 %s；竞价价格随行情变，目录里没有具体数字。", "%s: spot instances exist on %s; spot prices move with the market and none is on record."), what, answer.JoinIDs(offered, en))
 	}
 	// The cheapest hourly figure among verified, current ones when there
 	// are any: a verdict never rests on a doubtful price unmarked.
@@ -204,8 +206,8 @@ func (r *Router) planVerdict(pr *PlanResult, q Query, withPlan int, en bool) str
 			cheapest, found = row, true
 		}
 	}
-	hourly := fmt.Sprintf(pick1(en, "按量标价折算最低 %s %s 约 %.0f 元/%s（%.2f%s 元/卡时 × %g 小时）", "at pay-as-you-go list prices the lowest is %s %s, about %.0f CNY per %s (%.2f%s CNY/GPU-h × %g h)"),
-		r.platformName(cheapest.Platform, en), cheapest.GPU, cheapest.HourlyTimesCNY[0], periodWord(pr.Mode, en), cheapest.HourlyCNY.Low, r.figureMarks(cheapest.HourlyCNY, en), catalog.PlanModes[pr.Mode])
+	hourly := fmt.Sprintf(answer.Pick(en, "按量标价折算最低 %s %s 约 %.0f 元/%s（%.2f%s 元/卡时 × %g 小时）", "at pay-as-you-go list prices the lowest is %s %s, about %.0f CNY per %s (%.2f%s CNY/GPU-h × %g h)"),
+		r.Rd.PlatformName(cheapest.Platform, en), cheapest.GPU, cheapest.HourlyTimesCNY[0], periodWord(pr.Mode, en), cheapest.HourlyCNY.Low, r.figureMarks(cheapest.HourlyCNY, en), catalog.PlanModes[pr.Mode])
 	for _, row := range pr.Rows {
 		if row.PlanCNY != nil {
 			// The first row with a plan price (current ones rank first).
@@ -214,49 +216,37 @@ func (r *Router) planVerdict(pr *PlanResult, q Query, withPlan int, en bool) str
 		}
 	}
 	if withPlan > 0 {
-		return fmt.Sprintf(pick1(en, "%s%s：目录里有 %s %s 的%s价 %s%s 元（%s）；%s。", "%s %s: on record, %s %s %s price %s%s CNY (%s); %s."),
-			what, mode, r.platformName(best.Platform, en), best.GPU, mode, figureText(*best.PlanCNY), r.figureMarks(*best.PlanCNY, en), best.Source, hourly)
+		return fmt.Sprintf(answer.Pick(en, "%s%s：目录里有 %s %s 的%s价 %s%s 元（%s）；%s。", "%s %s: on record, %s %s %s price %s%s CNY (%s); %s."),
+			what, mode, r.Rd.PlatformName(best.Platform, en), best.GPU, mode, answer.FigureText(*best.PlanCNY), r.figureMarks(*best.PlanCNY, en), best.Source, hourly)
 	}
-	return fmt.Sprintf(pick1(en, "%s%s：目录里没有%s价；%s。", "%s %s: no %s price on record; %s."), what, mode, mode, hourly)
+	return fmt.Sprintf(answer.Pick(en, "%s%s：目录里没有%s价；%s。", "%s %s: no %s price on record; %s."), what, mode, mode, hourly)
 }
 
 // planLegend explains the marks the plan rows carry.
-func (r *Router) planLegend(rows []PlanRow, en bool) []string {
+func (r *Answers) planLegend(rows []PlanRow, en bool) []string {
 	var out []string
 	unverified := false
-	var stale []OfferRow
+	var stale []render.OfferRow
 	for _, row := range rows {
 		unverified = unverified || !row.HourlyCNY.Verified || row.PlanCNY != nil && !row.PlanCNY.Verified
 		if row.Stale {
-			stale = append(stale, OfferRow{Platform: row.Platform, Caveats: []stock.Caveat{stock.CaveatStalePrice}})
+			stale = append(stale, render.OfferRow{Platform: row.Platform, Caveats: []stock.Caveat{stock.CaveatStalePrice}})
 		}
 	}
 	if unverified {
-		out = append(out, unverifiedFigureNote(en))
+		out = append(out, answer.UnverifiedFigureNote(en))
 	}
-	if l := r.rd.StaleLine(stale, en); l != "" {
-		out = append(out, l+pick1(en, "，排在后面。", "; ranked last."))
+	if l := r.Rd.StaleLine(stale, en); l != "" {
+		out = append(out, l+answer.Pick(en, "，排在后面。", "; ranked last."))
 	}
 	return out
 }
 
 func periodWord(mode string, en bool) string {
-	zh := map[string]string{ModeDaily: "天", ModeWeekly: "周", ModeMonthly: "月", ModeYearly: "年"}
-	e := map[string]string{ModeDaily: "day", ModeWeekly: "week", ModeMonthly: "month", ModeYearly: "year"}
+	zh := map[string]string{understand.ModeDaily: "天", understand.ModeWeekly: "周", understand.ModeMonthly: "月", understand.ModeYearly: "年"}
+	e := map[string]string{understand.ModeDaily: "day", understand.ModeWeekly: "week", understand.ModeMonthly: "month", understand.ModeYearly: "year"}
 	if en {
 		return e[mode]
 	}
 	return zh[mode]
-}
-
-// joinIDs joins names for a line of text.
-func joinIDs(ids []string, en bool) string {
-	out := ""
-	for i, id := range ids {
-		if i > 0 {
-			out += pick1(en, "、", ", ")
-		}
-		out += id
-	}
-	return out
 }

@@ -1,4 +1,4 @@
-package commands
+package offers
 
 import (
 	"context"
@@ -11,9 +11,11 @@ import (
 
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/stock"
 	"github.com/labgpu/bot/internal/textgate"
+	"github.com/labgpu/bot/internal/understand"
 )
 
 // maxOfferRows caps the full form's table; the rest is counted in a note.
@@ -30,18 +32,18 @@ type ProviderRow struct {
 	Error     string `json:"error,omitempty"`
 }
 
-// rowsFor collects the offers for the query's GPUs and platforms from the
+// RowsFor collects the offers for the query's GPUs and platforms from the
 // snapshot: offers known to be in stock first, then unknown stock (list
 // prices), then sold out, cheapest first within each group. A catalog list
 // price is dropped when a live or replay offer covers the same platform and
 // GPU (under a price limit, only one with a price).
-func (r *Router) rowsFor(snap stock.Snapshot, q Query, now time.Time) (rows []OfferRow, skippedNoPrice int) {
+func (r *Answers) RowsFor(snap stock.Snapshot, q understand.Query, now time.Time) (rows []OfferRow, skippedNoPrice int) {
 	want := map[string]bool{}
 	for _, g := range q.GPUs {
 		want[g] = true
 		// A platform that names only the family ("H100") could not be
 		// narrowed to a variant; it still answers for the family.
-		if gg, ok := r.cat.GPU(g); ok && gg.Family != "" {
+		if gg, ok := r.Cat.GPU(g); ok && gg.Family != "" {
 			want[gg.Family] = true
 		}
 	}
@@ -96,8 +98,8 @@ func (r *Router) rowsFor(snap stock.Snapshot, q Query, now time.Time) (rows []Of
 
 // listLow is the low end of the catalog list price of an offer's platform
 // and GPU (0 when there is none).
-func (r *Router) listLow(o stock.Offer) float64 {
-	if p, ok := r.cat.Platform(o.Platform); ok {
+func (r *Answers) listLow(o stock.Offer) float64 {
+	if p, ok := r.Cat.Platform(o.Platform); ok {
 		if pr, ok := p.PriceFor(o.GPU); ok {
 			return pr.CNYPerHour.Low
 		}
@@ -107,11 +109,11 @@ func (r *Router) listLow(o stock.Offer) float64 {
 
 // stockRow is an offer as a stock answer's row: a count without a price
 // (AutoDL's stock API) shows the catalog list price beside it, labelled.
-func (r *Router) stockRow(o stock.Offer, q Query, now time.Time) OfferRow {
+func (r *Answers) stockRow(o stock.Offer, q understand.Query, now time.Time) OfferRow {
 	row := render.RowAt(o, now)
 	row.PartlyUnder = q.MaxPriceCNY > 0 && o.PriceHigh > q.MaxPriceCNY+1e-9
 	if !o.HasPrice() {
-		if p, ok := r.cat.Platform(o.Platform); ok {
+		if p, ok := r.Cat.Platform(o.Platform); ok {
 			if pr, ok := p.PriceFor(o.GPU); ok {
 				row.ListPriceCNY, row.ListPriceHighCNY, row.ListAsOf = pr.CNYPerHour.Low, pr.CNYPerHour.High, pr.CNYPerHour.AsOf
 				row.PartlyUnder = q.MaxPriceCNY > 0 && pr.CNYPerHour.High > q.MaxPriceCNY+1e-9
@@ -156,9 +158,9 @@ func sortRows(rows []OfferRow) {
 	})
 }
 
-// stockAnswer answers "哪家有4090": a verdict and the five best rows, the
+// Stock answers "哪家有4090": a verdict and the five best rows, the
 // whole table behind "详情".
-func (r *Router) stockAnswer(ctx context.Context, res *Result) {
+func (r *Answers) Stock(ctx context.Context, res *Result) {
 	q := res.Query
 	en := q.English
 	if folded := catalog.Fold(q.Asked); reElsewhere.MatchString(folded) || reWhichPlatform.MatchString(folded) && reNoneThere.MatchString(folded) {
@@ -167,44 +169,44 @@ func (r *Router) stockAnswer(ctx context.Context, res *Result) {
 		q.Platforms, q.Platform = nil, ""
 		res.Query.Platforms, res.Query.Platform = nil, ""
 	}
-	now := r.now()
-	snap := r.offers.Snapshot(ctx)
-	rows, noPrice := r.rowsFor(snap, q, now)
+	now := r.Now()
+	snap := r.Offers.Snapshot(ctx)
+	rows, noPrice := r.RowsFor(snap, q, now)
 	var capLine []string
 	if len(rows) == 0 && q.MaxPriceCNY > 0 {
 		// Nothing under the ceiling: show the cheapest there is instead.
 		above := q
 		above.MaxPriceCNY = 0
-		if all, _ := r.rowsFor(snap, above, now); len(all) > 0 {
+		if all, _ := r.RowsFor(snap, above, now); len(all) > 0 {
 			rows = all
-			capLine = append(capLine, fmt.Sprintf(pick1(en, "没有 %s 元/卡时以内的；下面是已知最便宜的。", "Nothing at or under %s CNY/GPU-h; the cheapest known are below."), trimF(q.MaxPriceCNY)))
+			capLine = append(capLine, fmt.Sprintf(answer.Pick(en, "没有 %s 元/卡时以内的；下面是已知最便宜的。", "Nothing at or under %s CNY/GPU-h; the cheapest known are below."), answer.TrimF(q.MaxPriceCNY)))
 		}
 	}
 	res.Offers = rows
 	res.Providers = providerRows(snap)
 	if q.GPU == "" && q.UnknownGPU != "" {
-		rep := chat.Reply{Title: fmt.Sprintf(pick1(en, "目录里没有“%s”这张卡，查不到它的库存和价格。", "The catalog has no GPU “%s”, so I have no stock or prices for it."), q.UnknownGPU)}
-		rep.Lines = append(rep.Lines, pick1(en, "可以问的卡：", "GPUs I know: ")+r.knownGPUs())
+		rep := chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "目录里没有“%s”这张卡，查不到它的库存和价格。", "The catalog has no GPU “%s”, so I have no stock or prices for it."), q.UnknownGPU)}
+		rep.Lines = append(rep.Lines, answer.Pick(en, "可以问的卡：", "GPUs I know: ")+r.knownGPUs())
 		res.Reply = rep
 		return
 	}
 	full := r.stockFull(rows, noPrice, snap, q, now)
 	short := chat.Reply{Title: r.stockVerdict(rows, snap, q)}
-	short.Lines = append(append(problemLines(q, en), r.failureLines(snap, en)...), capLine...)
+	short.Lines = append(append(answer.ProblemLines(q, en), r.failureLines(snap, en)...), capLine...)
 	if q.GPUCount > 1 {
 		// The counts are per region or platform, not per machine.
-		short.Lines = append(short.Lines, fmt.Sprintf(pick1(en, "要 %d 张在同一台机器上：表里的空闲数是整个地区或平台的合计，不一定凑得齐一台，开机时按 %d 卡选一下确认。",
+		short.Lines = append(short.Lines, fmt.Sprintf(answer.Pick(en, "要 %d 张在同一台机器上：表里的空闲数是整个地区或平台的合计，不一定凑得齐一台，开机时按 %d 卡选一下确认。",
 			"For %d on one machine: the free counts are per region or platform, not per machine; check a %d-GPU instance when starting it."), q.GPUCount, q.GPUCount))
 	}
-	if t := r.offerTable(rows, MaxShortRows, en); t != nil {
+	if t := r.offerTable(rows, answer.MaxShortRows, en); t != nil {
 		short.Table = t
 	}
-	shown := rows[:min(len(rows), MaxShortRows)]
-	if len(rows) > MaxShortRows {
-		short.Notes = append(short.Notes, fmt.Sprintf(pick1(en, "……还有 %d 条。", "… %d more."), len(rows)-MaxShortRows))
+	shown := rows[:min(len(rows), answer.MaxShortRows)]
+	if len(rows) > answer.MaxShortRows {
+		short.Notes = append(short.Notes, fmt.Sprintf(answer.Pick(en, "……还有 %d 条。", "… %d more."), len(rows)-answer.MaxShortRows))
 	}
 	short.Notes = append(short.Notes, r.stockNotes(shown, en)...)
-	if len(rows) > MaxShortRows || len(full.Notes) > len(short.Notes) {
+	if len(rows) > answer.MaxShortRows || len(full.Notes) > len(short.Notes) {
 		short.Full = &full
 	}
 	res.Reply = short
@@ -222,35 +224,35 @@ var (
 var reElsewhere = textgate.MustCompile(`哪里还能|哪还能|别家|别的平台|其他平台|其它平台|换一家|除了|elsewhere|other platforms?|anywhere else|besides`)
 
 // gpuLabel names the GPUs asked about.
-func gpuLabel(q Query, en bool) string {
+func gpuLabel(q understand.Query, en bool) string {
 	if len(q.NamedGPUs) > 0 {
 		return strings.Join(q.NamedGPUs, " / ")
 	}
 	if len(q.GPUs) > 0 {
 		return strings.Join(q.GPUs, " / ")
 	}
-	return pick1(en, "各种卡", "GPUs")
+	return answer.Pick(en, "各种卡", "GPUs")
 }
 
 // stockVerdict is the first line: who has it, the cheapest and how fresh,
 // or plainly that no live figure exists.
-func (r *Router) stockVerdict(rows []OfferRow, snap stock.Snapshot, q Query) string {
+func (r *Answers) stockVerdict(rows []OfferRow, snap stock.Snapshot, q understand.Query) string {
 	en := q.English
 	name := gpuLabel(q, en)
 	if len(q.Platforms) > 0 {
-		name = r.platformNames(q.Platforms, en) + " " + name
+		name = r.Rd.PlatformNames(q.Platforms, en) + " " + name
 	}
 	if q.MaxPriceCNY > 0 {
-		name += fmt.Sprintf(pick1(en, "（%s 元/卡时以内）", " (at most %s CNY/GPU-h)"), trimF(q.MaxPriceCNY))
+		name += fmt.Sprintf(answer.Pick(en, "（%s 元/卡时以内）", " (at most %s CNY/GPU-h)"), answer.TrimF(q.MaxPriceCNY))
 	}
 	if len(q.ExcludePlatforms) > 0 {
-		name += fmt.Sprintf(pick1(en, "（不含 %s）", " (not %s)"), r.platformNames(q.ExcludePlatforms, en))
+		name += fmt.Sprintf(answer.Pick(en, "（不含 %s）", " (not %s)"), r.Rd.PlatformNames(q.ExcludePlatforms, en))
 	}
 	if len(rows) == 0 {
 		if q.MaxPriceCNY > 0 {
-			return fmt.Sprintf(pick1(en, "%s：实时数据和目录里都没有它的报价，更没有这个价以内的。", "%s: no offer or list price for it at all, so none at or under that price."), name)
+			return fmt.Sprintf(answer.Pick(en, "%s：实时数据和目录里都没有它的报价，更没有这个价以内的。", "%s: no offer or list price for it at all, so none at or under that price."), name)
 		}
-		return fmt.Sprintf(pick1(en, "%s：没有报价或目录标价。", "%s: no offers or list prices."), name)
+		return fmt.Sprintf(answer.Pick(en, "%s：没有报价或目录标价。", "%s: no offers or list prices."), name)
 	}
 	var live []OfferRow
 	platforms := map[string]bool{}
@@ -269,16 +271,16 @@ func (r *Router) stockVerdict(rows []OfferRow, snap stock.Snapshot, q Query) str
 	}
 	switch {
 	case len(live) == 0 && len(replayed) > 0:
-		return fmt.Sprintf(pick1(en, "%s：%s。录制回放里%s，%s（%s），不代表现在的库存%s。", "%s: %s. In the replayed recordings %s, %s (%s); not current stock%s."),
+		return fmt.Sprintf(answer.Pick(en, "%s：%s。录制回放里%s，%s（%s），不代表现在的库存%s。", "%s: %s. In the replayed recordings %s, %s (%s); not current stock%s."),
 			name, r.noLiveReason(snap, en), r.cheapestPhrase(replayed[0], q), render.FreePhrase(replayed[0], en), render.SourceCell(replayed[0], en), r.cheaperDoubt(replayed, en))
 	case len(live) > 0:
-		return fmt.Sprintf(pick1(en, "%s 有货：%d 个平台，最便宜 %s %s，%s（%s）%s。", "%s is available on %d platforms; cheapest %s at %s, %s (%s)%s."),
+		return fmt.Sprintf(answer.Pick(en, "%s 有货：%d 个平台，最便宜 %s %s，%s（%s）%s。", "%s is available on %d platforms; cheapest %s at %s, %s (%s)%s."),
 			name, len(platforms), r.offerName(live[0], q), render.PriceWithUnit(live[0], en), render.FreePhrase(live[0], en), render.SourceCell(live[0], en), r.cheaperDoubt(live, en))
 	case best.Source == string(stock.SourceLive) && best.Available != nil && !*best.Available:
-		return fmt.Sprintf(pick1(en, "%s 现在都没货（%s）；发“%s 有货了提醒我”，有货时 @你。", "%s is sold out everywhere (%s); say “notify me when a %s is available”."),
+		return fmt.Sprintf(answer.Pick(en, "%s 现在都没货（%s）；发“%s 有货了提醒我”，有货时 @你。", "%s is sold out everywhere (%s); say “notify me when a %s is available”."),
 			name, render.SourceCell(best, en), q.GPU)
 	case best.Available != nil && !*best.Available:
-		return fmt.Sprintf(pick1(en, "%s：%s。录制回放里都没货（%s），不代表现在的库存。", "%s: %s. Sold out in the replayed recordings (%s); not current stock."),
+		return fmt.Sprintf(answer.Pick(en, "%s：%s。录制回放里都没货（%s），不代表现在的库存。", "%s: %s. Sold out in the replayed recordings (%s); not current stock."),
 			name, r.noLiveReason(snap, en), render.SourceCell(best, en))
 	}
 	var same []OfferRow
@@ -287,14 +289,14 @@ func (r *Router) stockVerdict(rows []OfferRow, snap stock.Snapshot, q Query) str
 			same = append(same, row)
 		}
 	}
-	return fmt.Sprintf(pick1(en, "%s：%s。最低 %s %s（%s），库存未知%s。", "%s: %s. Lowest %s at %s (%s); stock unknown%s."),
+	return fmt.Sprintf(answer.Pick(en, "%s：%s。最低 %s %s（%s），库存未知%s。", "%s: %s. Lowest %s at %s (%s); stock unknown%s."),
 		name, r.noLiveReason(snap, en), r.offerName(best, q), render.PriceWithUnit(best, en), render.SourceCell(best, en), r.cheaperDoubt(same, en))
 }
 
 // cheaperDoubt names a row cheaper than the first of rows that was ranked
 // after it because its price is unverified or stale ("" when none): the
 // ordering never hides a lower figure without saying so.
-func (r *Router) cheaperDoubt(rows []OfferRow, en bool) string {
+func (r *Answers) cheaperDoubt(rows []OfferRow, en bool) string {
 	if len(rows) == 0 || rows[0].PriceCNY == nil {
 		return ""
 	}
@@ -308,46 +310,46 @@ func (r *Router) cheaperDoubt(rows []OfferRow, en bool) string {
 	if low == nil {
 		return ""
 	}
-	why := pick1(en, "未经核实", "unverified")
+	why := answer.Pick(en, "未经核实", "unverified")
 	switch {
 	case low.Has(stock.CaveatStalePrice):
-		why = pick1(en, "标价过时", "an old list price")
+		why = answer.Pick(en, "标价过时", "an old list price")
 	case low.Has(stock.CaveatUnitUnverified):
-		why = pick1(en, "价格单位未核实", "its price unit is unverified")
+		why = answer.Pick(en, "价格单位未核实", "its price unit is unverified")
 	}
-	return fmt.Sprintf(pick1(en, "；%s %s 更低，但%s", "; %s %s is lower but %s"), r.platformName(low.Platform, en), render.PriceCell(*low, en), why)
+	return fmt.Sprintf(answer.Pick(en, "；%s %s 更低，但%s", "; %s %s is lower but %s"), r.Rd.PlatformName(low.Platform, en), render.PriceCell(*low, en), why)
 }
 
 // offerTable is the first n rows as a table (nil without rows).
-func (r *Router) offerTable(rows []OfferRow, n int, en bool) *chat.Table {
+func (r *Answers) offerTable(rows []OfferRow, n int, en bool) *chat.Table {
 	if len(rows) == 0 {
 		return nil
 	}
-	t := &chat.Table{Header: pick(en, []string{"平台", "GPU", "元/卡时", "空闲", "地区", "来源 · 时间"}, []string{"platform", "GPU", "CNY/GPU-h", "free", "region", "source · age"})}
+	t := &chat.Table{Header: answer.Picks(en, []string{"平台", "GPU", "元/卡时", "空闲", "地区", "来源 · 时间"}, []string{"platform", "GPU", "CNY/GPU-h", "free", "region", "source · age"})}
 	for i, row := range rows {
 		if i >= n {
 			break
 		}
-		t.Rows = append(t.Rows, []string{r.platformName(row.Platform, en), row.GPU, render.PriceCell(row, en), render.FreeCell(row, en), render.RegionText(row.Region, en), render.SourceCell(row, en)})
+		t.Rows = append(t.Rows, []string{r.Rd.PlatformName(row.Platform, en), row.GPU, render.PriceCell(row, en), render.FreeCell(row, en), render.RegionText(row.Region, en), render.SourceCell(row, en)})
 	}
 	return t
 }
 
 // stockNotes are the notes under the rows shown: the legend of their marks,
 // endpoints that disagree, the USD conversion.
-func (r *Router) stockNotes(rows []OfferRow, en bool) []string {
+func (r *Answers) stockNotes(rows []OfferRow, en bool) []string {
 	var notes []string
 	for _, row := range rows {
 		if row.PartlyUnder {
-			notes = append(notes, pick1(en, "† 标价是区间，只有低端在这个价以内（看地区和时段）。", "† a list-price range whose low end only is under the limit (by region and time)."))
+			notes = append(notes, answer.Pick(en, "† 标价是区间，只有低端在这个价以内（看地区和时段）。", "† a list-price range whose low end only is under the limit (by region and time)."))
 			break
 		}
 	}
-	notes = append(notes, r.rd.Legend(render.WithOthers(rows), en)...)
-	notes = append(notes, r.rd.DisagreeLines(rows, en)...)
+	notes = append(notes, r.Rd.Legend(render.WithOthers(rows), en)...)
+	notes = append(notes, r.Rd.DisagreeLines(rows, en)...)
 	for _, row := range rows {
 		if row.Currency == "USD" {
-			notes = append(notes, fmt.Sprintf(pick1(en, "美元报价按 1 USD = %.2f 元换算。", "USD prices converted at 1 USD = %.2f CNY."), r.cat.FXUSDCNY))
+			notes = append(notes, fmt.Sprintf(answer.Pick(en, "美元报价按 1 USD = %.2f 元换算。", "USD prices converted at 1 USD = %.2f CNY."), r.Cat.FXUSDCNY))
 			break
 		}
 	}
@@ -355,10 +357,10 @@ func (r *Router) stockNotes(rows []OfferRow, en bool) []string {
 }
 
 // stockFull is the whole stock answer behind "详情".
-func (r *Router) stockFull(rows []OfferRow, noPrice int, snap stock.Snapshot, q Query, now time.Time) chat.Reply {
+func (r *Answers) stockFull(rows []OfferRow, noPrice int, snap stock.Snapshot, q understand.Query, now time.Time) chat.Reply {
 	en := q.English
-	rep := chat.Reply{Title: fmt.Sprintf(pick1(en, "%s 全部报价（有货的在前，再按价格从低到高）", "%s: all offers (available first, then cheapest first)"), gpuLabel(q, en))}
-	rep.Lines = append(problemLines(q, en), r.failureLines(snap, en)...)
+	rep := chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "%s 全部报价（有货的在前，再按价格从低到高）", "%s: all offers (available first, then cheapest first)"), gpuLabel(q, en))}
+	rep.Lines = append(answer.ProblemLines(q, en), r.failureLines(snap, en)...)
 	hasLive := false
 	for _, row := range rows {
 		if row.Source == string(stock.SourceLive) && !row.Stale {
@@ -370,10 +372,10 @@ func (r *Router) stockFull(rows []OfferRow, noPrice int, snap stock.Snapshot, q 
 	}
 	rep.Table = r.offerTable(rows, maxOfferRows, en)
 	if len(rows) > maxOfferRows {
-		rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en, "还有 %d 条未显示。", "%d more offers not shown."), len(rows)-maxOfferRows))
+		rep.Notes = append(rep.Notes, fmt.Sprintf(answer.Pick(en, "还有 %d 条未显示。", "%d more offers not shown."), len(rows)-maxOfferRows))
 	}
 	if noPrice > 0 {
-		rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en, "有 %d 条没有价格的数据未参与价格筛选。", "%d offers without a price were left out of the price filter."), noPrice))
+		rep.Notes = append(rep.Notes, fmt.Sprintf(answer.Pick(en, "有 %d 条没有价格的数据未参与价格筛选。", "%d offers without a price were left out of the price filter."), noPrice))
 	}
 	rep.Notes = append(rep.Notes, r.stockNotes(rows[:min(len(rows), maxOfferRows)], en)...)
 	return rep
@@ -388,31 +390,24 @@ func unverified(rows []OfferRow) bool {
 	return false
 }
 
-func (r *Router) platformName(id string, en bool) string {
-	if p, ok := r.cat.Platform(id); ok {
-		return p.DisplayName(en)
-	}
-	return id
-}
-
 // cheapestPhrase names the first available row in a verdict: "最便宜有货的是
 // AutoDL 2.18 元/卡时", or without a price "有货的是 AutoDL（价格未知）".
-func (r *Router) cheapestPhrase(row OfferRow, q Query) string {
+func (r *Answers) cheapestPhrase(row OfferRow, q understand.Query) string {
 	en := q.English
 	name := r.offerName(row, q)
 	if row.PriceCNY == nil && row.ListPriceCNY == 0 {
-		return fmt.Sprintf(pick1(en, "有货的是 %s（价格未知）", "%s has some (price unknown)"), name)
+		return fmt.Sprintf(answer.Pick(en, "有货的是 %s（价格未知）", "%s has some (price unknown)"), name)
 	}
-	return fmt.Sprintf(pick1(en, "最便宜有货的是 %s %s", "the cheapest available is %s at %s"), name, render.PriceWithUnit(row, en))
+	return fmt.Sprintf(answer.Pick(en, "最便宜有货的是 %s %s", "the cheapest available is %s at %s"), name, render.PriceWithUnit(row, en))
 }
 
 // offerName names a row's platform in a verdict, and its GPU when the
 // question named none ("便宜点的卡").
-func (r *Router) offerName(row OfferRow, q Query) string {
+func (r *Answers) offerName(row OfferRow, q understand.Query) string {
 	if len(q.GPUs) == 0 {
-		return r.platformName(row.Platform, q.English) + " " + row.GPU
+		return r.Rd.PlatformName(row.Platform, q.English) + " " + row.GPU
 	}
-	return r.platformName(row.Platform, q.English)
+	return r.Rd.PlatformName(row.Platform, q.English)
 }
 
 func providerRows(s stock.Snapshot) []ProviderRow {
@@ -427,15 +422,8 @@ func providerRows(s stock.Snapshot) []ProviderRow {
 	return out
 }
 
-func shortErr(s string) string {
-	if len([]rune(s)) > 80 {
-		return string([]rune(s)[:80]) + "…"
-	}
-	return s
-}
-
 // noLiveReason says in a few words why no live figure is shown.
-func (r *Router) noLiveReason(snap stock.Snapshot, en bool) string {
+func (r *Answers) noLiveReason(snap stock.Snapshot, en bool) string {
 	line := r.noLiveLine(snap, en)
 	if i := strings.IndexAny(line, "。."); i > 0 {
 		return strings.TrimRight(line[:i], "。.")
@@ -445,7 +433,7 @@ func (r *Router) noLiveReason(snap stock.Snapshot, en bool) string {
 
 // noLiveLine explains why no live figure is shown: nothing live is
 // configured, the live providers failed, or they have no such offer.
-func (r *Router) noLiveLine(snap stock.Snapshot, en bool) string {
+func (r *Answers) noLiveLine(snap stock.Snapshot, en bool) string {
 	configured, failed, replay := 0, 0, false
 	for _, p := range snap.Providers {
 		switch p.Provider {
@@ -467,30 +455,22 @@ func (r *Router) noLiveLine(snap stock.Snapshot, en bool) string {
 	var why string
 	switch {
 	case configured == 0:
-		why = pick1(en, "没有配置实时数据源", "no live provider is configured")
+		why = answer.Pick(en, "没有配置实时数据源", "no live provider is configured")
 	case failed == configured:
-		why = pick1(en, "实时数据源全部获取失败", "every live provider failed")
+		why = answer.Pick(en, "实时数据源全部获取失败", "every live provider failed")
 	default:
-		why = pick1(en, "实时数据源里没有这张卡的报价", "the live providers have no offer for it")
+		why = answer.Pick(en, "实时数据源里没有这张卡的报价", "the live providers have no offer for it")
 	}
 	if replay {
-		return fmt.Sprintf(pick1(en, "没有实时数据（%s）。以下是录制回放的数据和目录标价，不代表现在的库存。", "No live data (%s). Below are replayed recordings and catalog list prices, not current stock."), why)
+		return fmt.Sprintf(answer.Pick(en, "没有实时数据（%s）。以下是录制回放的数据和目录标价，不代表现在的库存。", "No live data (%s). Below are replayed recordings and catalog list prices, not current stock."), why)
 	}
-	return fmt.Sprintf(pick1(en, "没有实时数据（%s）。以下是目录标价，库存未知。", "No live data (%s). These are catalog list prices; stock unknown."), why)
-}
-
-func (r *Router) platformNames(ids []string, en bool) string {
-	var names []string
-	for _, id := range ids {
-		names = append(names, r.platformName(id, en))
-	}
-	return strings.Join(names, pick1(en, "、", ", "))
+	return fmt.Sprintf(answer.Pick(en, "没有实时数据（%s）。以下是目录标价，库存未知。", "No live data (%s). These are catalog list prices; stock unknown."), why)
 }
 
 // knownGPUs lists the catalog's GPU ids.
-func (r *Router) knownGPUs() string {
+func (r *Answers) knownGPUs() string {
 	var ids []string
-	for _, g := range r.cat.GPUs {
+	for _, g := range r.Cat.GPUs {
 		ids = append(ids, g.ID)
 	}
 	return strings.Join(ids, ", ")

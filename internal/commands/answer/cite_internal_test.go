@@ -1,6 +1,8 @@
-package commands
+package answer
 
-import "testing"
+import (
+	"testing"
+)
 
 func TestSourceText(t *testing.T) {
 	for _, c := range []struct {

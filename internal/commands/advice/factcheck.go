@@ -1,15 +1,16 @@
-package commands
+package advice
 
 import (
 	"context"
 	"fmt"
-	"github.com/labgpu/bot/internal/understand"
 	"math"
 	"slices"
 
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/textgate"
+	"github.com/labgpu/bot/internal/understand"
 )
 
 // CheckResult is a fact check (intent factcheck): the kind of claim, the
@@ -44,10 +45,10 @@ var (
 	reClaimTimes  = textgate.MustCompile(`(\d+(?:\.\d+)?)\s*(?:(?:到|-|~|至)\s*(\d+(?:\.\d+)?))?\s*(?:倍|x\b|times)`)
 )
 
-// factCheckAnswer answers "文章说…是真的吗", "听说…", "is it true that…":
+// FactCheck answers "文章说…是真的吗", "听说…", "is it true that…":
 // the claim against the sourced figure, yes, no or partly, with the value,
 // its date and its source.
-func (r *Router) factCheckAnswer(_ context.Context, res *Result) {
+func (r *Answers) FactCheck(_ context.Context, res *Result) {
 	q := res.Query
 	en := q.English
 	s := catalog.Fold(q.Asked)
@@ -90,17 +91,17 @@ func judge(claimed, low, high float64) string {
 }
 
 // claimPlatform is the platform a claim is about (the first named).
-func (r *Router) claimPlatform(q Query) (*catalog.Platform, bool) {
+func (r *Answers) claimPlatform(q understand.Query) (*catalog.Platform, bool) {
 	if q.Platform == "" {
 		return nil, false
 	}
-	return r.cat.Platform(q.Platform)
+	return r.Cat.Platform(q.Platform)
 }
 
 // checkPlatformFigure checks a price against a platform figure (data
 // disk per GB-day, no-GPU mode per hour); a claim per GB-month is turned
 // into per GB-day (÷ 30).
-func (r *Router) checkPlatformFigure(q Query, claim string, figure func(*catalog.Platform) *catalog.Figure) *CheckResult {
+func (r *Answers) checkPlatformFigure(q understand.Query, claim string, figure func(*catalog.Platform) *catalog.Figure) *CheckResult {
 	p, ok := r.claimPlatform(q)
 	if !ok || q.PriceCNY == 0 {
 		return nil
@@ -115,22 +116,22 @@ func (r *Router) checkPlatformFigure(q Query, claim string, figure func(*catalog
 	if f == nil {
 		return c
 	}
-	c.Actual, c.Source = figureText(*f), Cite(r.cat, p.ID, *f, q.English)
+	c.Actual, c.Source = answer.FigureText(*f), answer.Cite(r.Cat, p.ID, *f, q.English)
 	c.Verdict = judge(v, f.Low, f.High)
 	return c
 }
 
 // checkGPUPrice checks an hourly price: on the named platform, or against
 // the lowest list price anywhere.
-func (r *Router) checkGPUPrice(q Query) *CheckResult {
+func (r *Answers) checkGPUPrice(q understand.Query) *CheckResult {
 	v := q.PriceCNY
 	if v == 0 {
 		v = q.MaxPriceCNY
 	}
 	c := &CheckResult{Claim: "gpu_price", GPU: q.GPUs[0], Claimed: trimF4(v), Verdict: VerdictUnknown}
 	var best *catalog.Figure
-	for i := range r.cat.Platforms {
-		p := &r.cat.Platforms[i]
+	for i := range r.Cat.Platforms {
+		p := &r.Cat.Platforms[i]
 		if q.Platform != "" && p.ID != q.Platform {
 			continue
 		}
@@ -145,13 +146,13 @@ func (r *Router) checkGPUPrice(q Query) *CheckResult {
 	if best == nil {
 		return c
 	}
-	c.Actual, c.Source = figureText(*best), Cite(r.cat, c.Platform, *best, q.English)
+	c.Actual, c.Source = answer.FigureText(*best), answer.Cite(r.Cat, c.Platform, *best, q.English)
 	c.Verdict = judge(v, best.Low, best.High)
 	return c
 }
 
 // checkRetention checks "关机 N 天会删数据" against the platform's rules.
-func (r *Router) checkRetention(q Query, s string) *CheckResult {
+func (r *Answers) checkRetention(q understand.Query, s string) *CheckResult {
 	p, ok := r.claimPlatform(q)
 	if !ok {
 		return nil
@@ -165,7 +166,7 @@ func (r *Router) checkRetention(q Query, s string) *CheckResult {
 		}
 		if c.Actual == "" || math.Abs(rt.Days-days) < math.Abs(mustNum(c.Actual)-days) {
 			c.Actual = trimF4(rt.Days)
-			c.Source = Cite(r.cat, p.ID, catalog.Figure{Source: rt.Source, Verified: true}, q.English)
+			c.Source = answer.Cite(r.Cat, p.ID, catalog.Figure{Source: rt.Source, Verified: true}, q.English)
 		}
 	}
 	switch {
@@ -180,7 +181,7 @@ func (r *Router) checkRetention(q Query, s string) *CheckResult {
 func mustNum(s string) float64 { v, _ := understand.ParseNum(s); return v }
 
 // checkGranularity checks "按分钟计费" against the platform's billing.
-func (r *Router) checkGranularity(q Query, s string) *CheckResult {
+func (r *Answers) checkGranularity(q understand.Query, s string) *CheckResult {
 	p, ok := r.claimPlatform(q)
 	if !ok || p.Billing.Granularity == "" {
 		return nil
@@ -188,7 +189,7 @@ func (r *Router) checkGranularity(q Query, s string) *CheckResult {
 	m := reClaimGrain.FindStringSubmatch(s)
 	claimed := map[string]string{"秒": "second", "分钟": "minute", "分": "minute", "小时": "hour"}[m[1]] + m[2]
 	c := &CheckResult{Claim: "granularity", Platform: p.ID, Claimed: claimed, Actual: p.Billing.Granularity,
-		Source: Cite(r.cat, p.ID, catalog.Figure{Source: p.Billing.Source, AsOf: p.Billing.AsOf, Verified: true}, q.English), Verdict: VerdictNo}
+		Source: answer.Cite(r.Cat, p.ID, catalog.Figure{Source: p.Billing.Source, AsOf: p.Billing.AsOf, Verified: true}, q.English), Verdict: VerdictNo}
 	if claimed == p.Billing.Granularity {
 		c.Verdict = VerdictYes
 	}
@@ -196,14 +197,14 @@ func (r *Router) checkGranularity(q Query, s string) *CheckResult {
 }
 
 // checkSpot checks whether a platform has spot instances.
-func (r *Router) checkSpot(q Query) *CheckResult {
+func (r *Answers) checkSpot(q understand.Query) *CheckResult {
 	p, ok := r.claimPlatform(q)
 	if !ok {
 		return nil
 	}
 	c := &CheckResult{Claim: "spot", Platform: p.ID, Claimed: "spot", Actual: "none", Verdict: VerdictNo,
-		Source: Cite(r.cat, p.ID, catalog.Figure{Source: p.Billing.Source, AsOf: p.Billing.AsOf, Verified: true}, q.English)}
-	if slices.Contains(p.Billing.Modes, ModeSpot) {
+		Source: answer.Cite(r.Cat, p.ID, catalog.Figure{Source: p.Billing.Source, AsOf: p.Billing.AsOf, Verified: true}, q.English)}
+	if slices.Contains(p.Billing.Modes, understand.ModeSpot) {
 		c.Actual, c.Verdict = "spot", VerdictYes
 	}
 	return c
@@ -211,16 +212,16 @@ func (r *Router) checkSpot(q Query) *CheckResult {
 
 // checkFreeDisk checks "数据盘免费（50G）": the free part of the data disk
 // (GB) and what the rest costs.
-func (r *Router) checkFreeDisk(q Query) *CheckResult {
+func (r *Answers) checkFreeDisk(q understand.Query) *CheckResult {
 	p, ok := r.claimPlatform(q)
 	if !ok {
 		return nil
 	}
 	st := p.Storage
 	c := &CheckResult{Claim: "free_disk", Platform: p.ID, Actual: trimF4(st.DataDiskFreeGB), Claimed: "free", Verdict: VerdictNo,
-		Source: Cite(r.cat, p.ID, catalog.Figure{Source: p.Billing.Source, AsOf: p.Billing.AsOf, Verified: true}, q.English)}
+		Source: answer.Cite(r.Cat, p.ID, catalog.Figure{Source: p.Billing.Source, AsOf: p.Billing.AsOf, Verified: true}, q.English)}
 	if f := st.DataDiskCNYPerGBDay; f != nil {
-		c.Source = Cite(r.cat, p.ID, *f, q.English)
+		c.Source = answer.Cite(r.Cat, p.ID, *f, q.English)
 	}
 	switch {
 	case q.SizeGB > 0:
@@ -235,9 +236,9 @@ func (r *Router) checkFreeDisk(q Query) *CheckResult {
 
 // checkSpeed checks "4090 比 3090 快 1.5–2 倍" against the cards' BF16
 // tensor TFLOPS.
-func (r *Router) checkSpeed(q Query, s string) *CheckResult {
-	a, okA := r.cat.GPU(r.representative(q.NamedGPUs[0]))
-	b, okB := r.cat.GPU(r.representative(q.NamedGPUs[1]))
+func (r *Answers) checkSpeed(q understand.Query, s string) *CheckResult {
+	a, okA := r.Cat.GPU(r.Representative(q.NamedGPUs[0]))
+	b, okB := r.Cat.GPU(r.Representative(q.NamedGPUs[1]))
 	if !okA || !okB {
 		return nil
 	}
@@ -249,7 +250,7 @@ func (r *Router) checkSpeed(q Query, s string) *CheckResult {
 	}
 	ratio := math.Max(a.TensorTFLOPS, b.TensorTFLOPS) / math.Min(a.TensorTFLOPS, b.TensorTFLOPS)
 	c := &CheckResult{Claim: "speed", GPU: a.ID + " / " + b.ID, Claimed: trimF4(lo), Actual: fmt.Sprintf("%.1f", ratio),
-		Source: pick1(q.English, "厂商标称 BF16 算力", "vendor BF16 tensor specs")}
+		Source: answer.Pick(q.English, "厂商标称 BF16 算力", "vendor BF16 tensor specs")}
 	if hi > lo {
 		c.Claimed += "-" + trimF4(hi)
 	}
@@ -257,98 +258,98 @@ func (r *Router) checkSpeed(q Query, s string) *CheckResult {
 	return c
 }
 
-func trimF4(x float64) string { return trimF(understand.Round4(x)) }
+func trimF4(x float64) string { return answer.TrimF(understand.Round4(x)) }
 
 // renderCheck writes the verdict first: yes, no or partly, the value, its
 // date and source.
-func (r *Router) renderCheck(c *CheckResult, q Query, en bool) chat.Reply {
+func (r *Answers) renderCheck(c *CheckResult, q understand.Query, en bool) chat.Reply {
 	head := map[string]catalog.Text{VerdictYes: {Zh: "对", En: "Yes"}, VerdictNo: {Zh: "不对", En: "No"}, VerdictPartly: {Zh: "部分对", En: "Partly"}}[c.Verdict].Pick(en)
 	what := r.claimSubject(c, en)
 	if c.Verdict == VerdictUnknown {
-		rep := chat.Reply{Title: pick1(en, "这个说法我没有可以核对的有出处的数据。", "I have no sourced figure to check this against.")}
+		rep := chat.Reply{Title: answer.Pick(en, "这个说法我没有可以核对的有出处的数据。", "I have no sourced figure to check this against.")}
 		if what != "" {
-			rep.Title = fmt.Sprintf(pick1(en, "%s：我没有有出处的数据可以核对。", "%s: I have no sourced figure to check it against."), what)
+			rep.Title = fmt.Sprintf(answer.Pick(en, "%s：我没有有出处的数据可以核对。", "%s: I have no sourced figure to check it against."), what)
 		}
-		rep.Lines = append(rep.Lines, pick1(en, "能核对的：各平台 GPU 标价、数据盘和无卡模式价格、关机多久删数据、计费粒度、有没有竞价、两张卡的算力比。",
+		rep.Lines = append(rep.Lines, answer.Pick(en, "能核对的：各平台 GPU 标价、数据盘和无卡模式价格、关机多久删数据、计费粒度、有没有竞价、两张卡的算力比。",
 			"I can check: GPU list prices, data-disk and no-GPU-mode prices, when stopped instances are deleted, billing granularity, spot instances and the compute ratio of two cards."))
 		return chat.Reply{Title: rep.Title, Lines: rep.Lines}
 	}
-	line := fmt.Sprintf(pick1(en, "%s：%s是 %s（%s）", "%s: %s is %s (%s)"), head, what, r.actualText(c, en), c.Source)
+	line := fmt.Sprintf(answer.Pick(en, "%s：%s是 %s（%s）", "%s: %s is %s (%s)"), head, what, r.actualText(c, en), c.Source)
 	if c.Claimed != "" && c.Verdict != VerdictYes {
-		line += fmt.Sprintf(pick1(en, "，说法里是 %s", "; the claim says %s"), r.claimedText(c, en))
+		line += fmt.Sprintf(answer.Pick(en, "，说法里是 %s", "; the claim says %s"), r.claimedText(c, en))
 		if ratio := claimRatio(c); ratio >= 2 {
-			line += fmt.Sprintf(pick1(en, "，差了约 %.0f 倍", ", off by about %.0f×"), ratio)
+			line += fmt.Sprintf(answer.Pick(en, "，差了约 %.0f 倍", ", off by about %.0f×"), ratio)
 		}
 	}
-	rep := chat.Reply{Title: line + pick1(en, "。", ".")}
+	rep := chat.Reply{Title: line + answer.Pick(en, "。", ".")}
 	if c.Claim == "disk_price" && q.PriceUnit != "gb_month" && c.Verdict == VerdictNo {
-		rep.Lines = append(rep.Lines, pick1(en, "常见的误读：把“元/GB/月”当成了“元/GB/天”（差 30 倍）。", "A common misreading: CNY per GB-month taken for per GB-day (30× apart)."))
+		rep.Lines = append(rep.Lines, answer.Pick(en, "常见的误读：把“元/GB/月”当成了“元/GB/天”（差 30 倍）。", "A common misreading: CNY per GB-month taken for per GB-day (30× apart)."))
 	}
-	rep.Lines = append(rep.Lines, pick1(en, "价格会变，以平台页面为准。", "Prices change; the platform's page has the last word."))
+	rep.Lines = append(rep.Lines, answer.Pick(en, "价格会变，以平台页面为准。", "Prices change; the platform's page has the last word."))
 	return rep
 }
 
 // claimSubject names what the claim is about ("AutoDL 数据盘价格").
-func (r *Router) claimSubject(c *CheckResult, en bool) string {
-	name := r.platformName(c.Platform, en)
+func (r *Answers) claimSubject(c *CheckResult, en bool) string {
+	name := r.Rd.PlatformName(c.Platform, en)
 	switch c.Claim {
 	case "disk_price":
-		return name + pick1(en, " 数据盘价格", " data-disk price")
+		return name + answer.Pick(en, " 数据盘价格", " data-disk price")
 	case "no_card_price":
-		return name + pick1(en, " 无卡模式价格", " no-GPU mode price")
+		return name + answer.Pick(en, " 无卡模式价格", " no-GPU mode price")
 	case "retention_days":
-		return name + pick1(en, " 关机后释放实例的天数", " days before a stopped instance is released")
+		return name + answer.Pick(en, " 关机后释放实例的天数", " days before a stopped instance is released")
 	case "granularity":
-		return name + pick1(en, " 按量计费的粒度", " billing granularity")
+		return name + answer.Pick(en, " 按量计费的粒度", " billing granularity")
 	case "spot":
-		return name + pick1(en, " 的竞价实例", " spot instances")
+		return name + answer.Pick(en, " 的竞价实例", " spot instances")
 	case "speed":
-		return c.GPU + pick1(en, " 的算力比", " compute ratio")
+		return c.GPU + answer.Pick(en, " 的算力比", " compute ratio")
 	case "free_disk":
-		return name + pick1(en, " 免费的数据盘", " free data disk")
+		return name + answer.Pick(en, " 免费的数据盘", " free data disk")
 	case "gpu_price":
 		if c.Platform == "" {
-			return c.GPU + pick1(en, " 的价格", " price")
+			return c.GPU + answer.Pick(en, " 的价格", " price")
 		}
-		return name + " " + c.GPU + pick1(en, " 的标价", " list price")
+		return name + " " + c.GPU + answer.Pick(en, " 的标价", " list price")
 	}
 	return ""
 }
 
 // actualText is the sourced value with its unit.
-func (r *Router) actualText(c *CheckResult, en bool) string {
+func (r *Answers) actualText(c *CheckResult, en bool) string {
 	switch c.Claim {
 	case "disk_price":
-		return c.Actual + pick1(en, " 元/GB·天", " CNY per GB-day")
+		return c.Actual + answer.Pick(en, " 元/GB·天", " CNY per GB-day")
 	case "no_card_price":
-		return c.Actual + pick1(en, " 元/小时", " CNY per hour")
+		return c.Actual + answer.Pick(en, " 元/小时", " CNY per hour")
 	case "retention_days":
-		return c.Actual + pick1(en, " 天", " days")
+		return c.Actual + answer.Pick(en, " 天", " days")
 	case "granularity":
-		return granularityText(c.Actual, en)
+		return answer.GranularityText(c.Actual, en)
 	case "spot":
 		if c.Actual == "spot" {
-			return pick1(en, "有", "offered")
+			return answer.Pick(en, "有", "offered")
 		}
-		return pick1(en, "没有", "not offered")
+		return answer.Pick(en, "没有", "not offered")
 	case "speed":
-		return c.Actual + pick1(en, " 倍", "×")
+		return c.Actual + answer.Pick(en, " 倍", "×")
 	case "free_disk":
 		if c.Actual == "free" {
-			return pick1(en, "全免费", "all free")
+			return answer.Pick(en, "全免费", "all free")
 		}
-		return fmt.Sprintf(pick1(en, "%s GB，超出部分按天收费", "%s GB, the rest billed per day"), c.Actual)
+		return fmt.Sprintf(answer.Pick(en, "%s GB，超出部分按天收费", "%s GB, the rest billed per day"), c.Actual)
 	}
-	return c.Actual + pick1(en, " 元/卡时", " CNY per GPU-hour")
+	return c.Actual + answer.Pick(en, " 元/卡时", " CNY per GPU-hour")
 }
 
 // claimedText is the claimed value with its unit.
-func (r *Router) claimedText(c *CheckResult, en bool) string {
+func (r *Answers) claimedText(c *CheckResult, en bool) string {
 	switch c.Claim {
 	case "granularity":
-		return granularityText(c.Claimed, en)
+		return answer.GranularityText(c.Claimed, en)
 	case "spot":
-		return pick1(en, "有", "offered")
+		return answer.Pick(en, "有", "offered")
 	}
 	return r.actualText(&CheckResult{Claim: c.Claim, Actual: c.Claimed}, en)
 }

@@ -1,22 +1,25 @@
-package commands
+package advice
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/labgpu/bot/internal/understand"
 	"math"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
-	"github.com/labgpu/bot/internal/advice"
+	kb "github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/commands/answer"
+	"github.com/labgpu/bot/internal/commands/estimate"
+	"github.com/labgpu/bot/internal/commands/offers"
 	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/textgate"
+	"github.com/labgpu/bot/internal/understand"
 )
 
 // AdviceResult is the advice behind an answer (intent advice).
@@ -24,7 +27,7 @@ type AdviceResult struct {
 	// Topic is the entry id, empty when no entry matched well enough.
 	Topic string `json:"topic,omitempty"`
 	Title string `json:"title,omitempty"`
-	// Score is the confidence in [0, 1) (advice.Threshold picks a topic).
+	// Score is the confidence in [0, 1) (kb.Threshold picks a topic).
 	Score float64 `json:"score"`
 	// Matched are the terms found in the text, strongest first.
 	Matched []string `json:"matched,omitempty"`
@@ -36,9 +39,9 @@ type AdviceResult struct {
 	Related []AdviceRef `json:"related,omitempty"`
 	Closest []AdviceRef `json:"closest,omitempty"`
 	// Workload is the non-LLM job a card-choice question named.
-	Workload *advice.Workload `json:"workload,omitempty"`
+	Workload *kb.Workload `json:"workload,omitempty"`
 	// Cards are the cards that fit a card-choice question, cheapest first.
-	Cards []CardRow `json:"cards,omitempty"`
+	Cards []offers.CardRow `json:"cards,omitempty"`
 }
 
 // AdviceRef names another entry.
@@ -48,31 +51,12 @@ type AdviceRef struct {
 	Score float64 `json:"score"`
 }
 
-// CardRow is a card that fits a workload, at its cheapest known price.
-type CardRow struct {
-	GPU      string  `json:"gpu"`
-	MemoryGB float64 `json:"memory_gb"`
-	// Comfortable is true when the card holds the workload's high figure.
-	Comfortable bool    `json:"comfortable"`
-	Platform    string  `json:"platform,omitempty"`
-	PriceCNY    float64 `json:"price_cny_per_hour,omitempty"`
-	// PriceLowCNY and PriceHighCNY bound a list-price range (PriceCNY is
-	// its midpoint).
-	PriceLowCNY  float64 `json:"price_low_cny_per_hour,omitempty"`
-	PriceHighCNY float64 `json:"price_high_cny_per_hour,omitempty"`
-	Source       string  `json:"source,omitempty"`
-	AsOf         string  `json:"as_of,omitempty"`
-	Verified     bool    `json:"verified"`
-	// UnitUnverified: the platform does not document the price's unit.
-	UnitUnverified bool `json:"unit_unverified,omitempty"`
-}
-
-// AdviceTopics returns the knowledge base's topics (nil without one).
-func (r *Router) AdviceTopics() []advice.Topic {
-	if r.advice == nil {
+// Topics returns the knowledge base's topics (nil without one).
+func (r *Answers) Topics() []kb.Topic {
+	if r.kb == nil {
 		return nil
 	}
-	return r.advice.Topics
+	return r.kb.Topics
 }
 
 // adviceTitle is an advice answer's first line: the topic, as a
@@ -84,9 +68,9 @@ func adviceTitle(title string, score float64, howTo, en bool) string {
 	case howTo:
 		return title
 	case score >= 0.75:
-		return fmt.Sprintf(pick1(en, "很可能是：%s（把握 %d%%）", "Most likely: %s (confidence %d%%)"), title, conf)
+		return fmt.Sprintf(answer.Pick(en, "很可能是：%s（把握 %d%%）", "Most likely: %s (confidence %d%%)"), title, conf)
 	}
-	return fmt.Sprintf(pick1(en, "可能是：%s（把握 %d%%）", "Possibly: %s (confidence %d%%)"), title, conf)
+	return fmt.Sprintf(answer.Pick(en, "可能是：%s（把握 %d%%）", "Possibly: %s (confidence %d%%)"), title, conf)
 }
 
 // bullets marks each line with "• "; numbered numbers them "1. ".
@@ -106,14 +90,14 @@ func numbered(lines []string) []string {
 	return out
 }
 
-// adviceAnswer answers intent advice: the topic's causes and numbered
+// Advice answers intent advice: the topic's causes and numbered
 // steps, the lab data its tie adds, related topics and the source.
-func (r *Router) adviceAnswer(ctx context.Context, res *Result) {
+func (r *Answers) Advice(ctx context.Context, res *Result) {
 	q := res.Query
 	en := q.English
-	t, ok := r.topic(q.Topic)
+	t, ok := r.Topic(q.Topic)
 	if !ok {
-		m := advice.Result{}
+		m := kb.Result{}
 		if q.KB != nil {
 			m = *q.KB
 		}
@@ -126,32 +110,32 @@ func (r *Router) adviceAnswer(ctx context.Context, res *Result) {
 	res.Advice = ar
 	// A how-to question ("第一次租卡要注意什么") gets the topic as advice,
 	// not as a diagnosis with a confidence.
-	howTo := len(t.Errors) == 0 && !m.Problem && t.Tie != advice.TieCard
+	howTo := len(t.Errors) == 0 && !m.Problem && t.Tie != kb.TieCard
 	rep := chat.Reply{Title: adviceTitle(ar.Title, m.Best.Score, howTo, en)}
-	causes, steps := pick1(en, "可能的原因：", "Likely causes:"), pick1(en, "怎么做：", "What to do:")
+	causes, steps := answer.Pick(en, "可能的原因：", "Likely causes:"), answer.Pick(en, "怎么做：", "What to do:")
 	if howTo {
-		causes = pick1(en, "要点：", "Key points:")
+		causes = answer.Pick(en, "要点：", "Key points:")
 	}
 	showSteps := true
 	// tie holds what the lab's data adds (estimate, prices, stock), kept
 	// apart so the short form can take its first lines.
 	tie := chat.Reply{}
-	cardQuestion := t.Tie == advice.TieCard && (t.ID == "card-choice" || q.Model != "" || q.ParamsB > 0)
+	cardQuestion := t.Tie == kb.TieCard && (t.ID == "card-choice" || q.Model != "" || q.ParamsB > 0)
 	if cardQuestion {
 		// A card question: the cards first, then the general logic; the
 		// rough tiers only when no job was named.
-		tie.Title = pick1(en, "选卡", "Choosing a GPU")
+		tie.Title = answer.Pick(en, "选卡", "Choosing a GPU")
 		showSteps = !r.cardChoice(ctx, res, &tie)
 		rep.Title, tie.Title = tie.Title, ""
 		if rep.Title == "" {
-			rep.Title = pick1(en, "选卡", "Choosing a GPU")
+			rep.Title = answer.Pick(en, "选卡", "Choosing a GPU")
 		}
-		causes, steps = pick1(en, "选卡思路：", "How to choose:"), pick1(en, "分档参考：", "Rough tiers:")
+		causes, steps = answer.Pick(en, "选卡思路：", "How to choose:"), answer.Pick(en, "分档参考：", "Rough tiers:")
 		if t.ID != "card-choice" {
 			// Another topic that lists cards (multi-GPU scaling): its own
 			// title, causes and steps, with the cards for the job.
 			rep.Title, showSteps = adviceTitle(ar.Title, m.Best.Score, false, en), true
-			causes, steps = pick1(en, "可能的原因：", "Likely causes:"), pick1(en, "怎么做：", "What to do:")
+			causes, steps = answer.Pick(en, "可能的原因：", "Likely causes:"), answer.Pick(en, "怎么做：", "What to do:")
 		}
 	}
 	causeLines, stepLines := bullets(ar.Causes), []string(nil)
@@ -161,11 +145,11 @@ func (r *Router) adviceAnswer(ctx context.Context, res *Result) {
 	r.adviceTie(ctx, res, t, &tie)
 	rep.Lines = append(append(append(append(rep.Lines, causes), causeLines...), tie.Lines...), stepsBlock(steps, stepLines)...)
 	rep.Table, rep.Notes = tie.Table, tie.Notes
-	short := chat.Reply{Title: rep.Title, Table: shortTable(tie.Table)}
+	short := chat.Reply{Title: rep.Title, Table: answer.ShortTable(tie.Table)}
 	if len(causeLines) > 0 {
-		lead := pick1(en, "最常见的原因：", "Most common cause: ")
+		lead := answer.Pick(en, "最常见的原因：", "Most common cause: ")
 		if howTo {
-			lead = pick1(en, "要点：", "Key point: ")
+			lead = answer.Pick(en, "要点：", "Key point: ")
 		}
 		if cardQuestion {
 			lead = causes
@@ -174,38 +158,46 @@ func (r *Router) adviceAnswer(ctx context.Context, res *Result) {
 	}
 	short.Lines = append(short.Lines, firstN(tie.Lines, 2)...)
 	short.Lines = append(short.Lines, stepsBlock(steps, firstN(stepLines, 3))...)
-	if ar.Related = adviceRefs(m.Related, en); len(ar.Related) > 0 {
-		rep.Notes = append(rep.Notes, pick1(en, "相关：", "Related: ")+refTitles(ar.Related, en))
-	}
-	if len(ar.Matched) > 0 {
-		rep.Notes = append(rep.Notes, pick1(en, "依据：文字里有 ", "Matched on: ")+quoteList(ar.Matched, 4, en))
-	}
-	rep.Notes = append(rep.Notes, pick1(en, "来源：", "Source: ")+SourceText(t.Source, en))
+	ar.Related = adviceRefs(m.Related, en)
+	rep.Notes = append(rep.Notes, sourceNotes(ar, en)...)
 	short.Notes = append(short.Notes, firstN(tie.Notes, 1)...)
 	short.Notes = append(short.Notes, starNote(short.Table, tie.Notes[min(1, len(tie.Notes)):])...)
 	if len(ar.Related) > 0 {
-		short.Notes = append(short.Notes, pick1(en, "相关：", "Related: ")+refTitles(firstRefs(ar.Related, 2), en))
+		short.Notes = append(short.Notes, answer.Pick(en, "相关：", "Related: ")+refTitles(firstRefs(ar.Related, 2), en))
 	}
 	short.Full = &rep
 	res.Reply = short
 }
 
+// sourceNotes are the notes under a topic's full answer: related
+// topics, the terms it matched on and its source.
+func sourceNotes(ar *AdviceResult, en bool) []string {
+	var notes []string
+	if len(ar.Related) > 0 {
+		notes = append(notes, answer.Pick(en, "相关：", "Related: ")+refTitles(ar.Related, en))
+	}
+	if len(ar.Matched) > 0 {
+		notes = append(notes, answer.Pick(en, "依据：文字里有 ", "Matched on: ")+quoteList(ar.Matched, 4, en))
+	}
+	return append(notes, answer.Pick(en, "来源：", "Source: ")+answer.SourceText(ar.Source, en))
+}
+
 // adviceTie adds the lab data a topic's tie asks for.
-func (r *Router) adviceTie(ctx context.Context, res *Result, t *advice.Topic, tie *chat.Reply) {
+func (r *Answers) adviceTie(ctx context.Context, res *Result, t *kb.Topic, tie *chat.Reply) {
 	switch t.Tie {
-	case advice.TieOOM:
+	case kb.TieOOM:
 		r.oomTie(ctx, res, tie)
-	case advice.TieDisk, advice.TieStorage:
-		r.diskTie(res, tie, t.Tie == advice.TieStorage)
-	case advice.TieBilling:
+	case kb.TieDisk, kb.TieStorage:
+		r.diskTie(res, tie, t.Tie == kb.TieStorage)
+	case kb.TieBilling:
 		r.billingTie(res, tie)
-	case advice.TieRetention:
+	case kb.TieRetention:
 		r.retentionTie(res, tie)
-	case advice.TieStock:
+	case kb.TieStock:
 		r.stockTie(ctx, res, tie)
-	case advice.TiePlatform:
+	case kb.TiePlatform:
 		for _, p := range res.Platforms {
-			if l := r.hiddenCostNote(p, res.English); l != "" {
+			if l := r.estimates.HiddenCostNote(p, res.English); l != "" {
 				tie.Lines = append(tie.Lines, l)
 			}
 		}
@@ -256,37 +248,27 @@ func starNote(t *chat.Table, notes []string) []string {
 	return nil
 }
 
-// shortTable is a table cut to MaxShortRows rows (nil stays nil).
-func shortTable(t *chat.Table) *chat.Table {
-	if t == nil || len(t.Rows) <= MaxShortRows {
-		return t
-	}
-	c := *t
-	c.Rows = c.Rows[:MaxShortRows]
-	return &c
-}
-
 // adviceUnknown says no topic matched and names the closest ones.
-func (r *Router) adviceUnknown(res *Result, m *advice.Result) {
+func (r *Answers) adviceUnknown(res *Result, m *kb.Result) {
 	en := res.English
 	ar := &AdviceResult{}
 	res.Advice = ar
-	rep := chat.Reply{Title: pick1(en, "这个问题我不认识，没把握给出排查步骤。", "I don't know this one well enough to give steps.")}
+	rep := chat.Reply{Title: answer.Pick(en, "这个问题我不认识，没把握给出排查步骤。", "I don't know this one well enough to give steps.")}
 	if len(m.Closest) > 0 {
 		ar.Score = render.Round2(m.Closest[0].Score)
 		ar.Closest = adviceRefs(m.Closest, en)
-		rep.Lines = append(rep.Lines, pick1(en, "最接近的话题：", "Closest topics: ")+refTitles(ar.Closest, en))
-		rep.Lines = append(rep.Lines, pick1(en, "如果是其中之一，把完整报错（最后几行）贴上来，或者用话题里的说法再问一次。",
+		rep.Lines = append(rep.Lines, answer.Pick(en, "最接近的话题：", "Closest topics: ")+refTitles(ar.Closest, en))
+		rep.Lines = append(rep.Lines, answer.Pick(en, "如果是其中之一，把完整报错（最后几行）贴上来，或者用话题里的说法再问一次。",
 			"If it is one of these, paste the full error (its last lines) or ask again in those words."))
 	} else {
-		rep.Lines = append(rep.Lines, pick1(en, "把完整报错的最后几行贴上来会更好认；我认识的话题见“帮助”。",
+		rep.Lines = append(rep.Lines, answer.Pick(en, "把完整报错的最后几行贴上来会更好认；我认识的话题见“帮助”。",
 			"Pasting the last lines of the full error helps; “help” lists the topics I know."))
 	}
 	res.Reply = rep
 }
 
 // adviceRefs names the topics of hits.
-func adviceRefs(hs []advice.Hit, en bool) []AdviceRef {
+func adviceRefs(hs []kb.Hit, en bool) []AdviceRef {
 	var out []AdviceRef
 	for _, h := range hs {
 		out = append(out, AdviceRef{Topic: h.Topic.ID, Title: h.Topic.Title.Pick(en), Score: render.Round2(h.Score)})
@@ -300,14 +282,15 @@ func refTitles(refs []AdviceRef, en bool) string {
 	for _, x := range refs {
 		names = append(names, x.Title)
 	}
-	return strings.Join(names, pick1(en, "；", "; "))
+	return strings.Join(names, answer.Pick(en, "；", "; "))
 }
 
-func (r *Router) topic(id string) (*advice.Topic, bool) {
-	if r.advice == nil || id == "" {
+// Topic is the knowledge base's topic id (none without a base).
+func (r *Answers) Topic(id string) (*kb.Topic, bool) {
+	if r.kb == nil || id == "" {
 		return nil, false
 	}
-	return r.advice.Topic(id)
+	return r.kb.Topic(id)
 }
 
 // quoteList quotes up to n terms.
@@ -319,7 +302,7 @@ func quoteList(xs []string, n int, en bool) string {
 	for _, x := range xs {
 		out = append(out, "“"+x+"”")
 	}
-	return strings.Join(out, pick1(en, "、", ", "))
+	return strings.Join(out, answer.Pick(en, "、", ", "))
 }
 
 // OOM figures PyTorch prints: "Tried to allocate 2.00 GiB (GPU 0; 23.65 GiB
@@ -347,14 +330,14 @@ func gib(num, unit string) float64 {
 // oomTie adds what the error says about the card and, when the question
 // names a job ("7B LoRA seq 4096 on 4090"), the estimate of that job and
 // of the usual ways out (QLoRA, half the sequence).
-func (r *Router) oomTie(ctx context.Context, res *Result, rep *chat.Reply) {
+func (r *Answers) oomTie(ctx context.Context, res *Result, rep *chat.Reply) {
 	q := res.Query
 	en := q.English
 	if line := oomErrorLine(q.Asked, en); line != "" {
 		rep.Lines = append(rep.Lines, line)
 	}
 	if q.Model == "" && q.ParamsB == 0 {
-		rep.Lines = append(rep.Lines, pick1(en, "告诉我模型、方法和序列长度（如“7B LoRA seq 4096 用4090 OOM”），我算一下要多少显存、哪些卡放得下。",
+		rep.Lines = append(rep.Lines, answer.Pick(en, "告诉我模型、方法和序列长度（如“7B LoRA seq 4096 用4090 OOM”），我算一下要多少显存、哪些卡放得下。",
 			"Tell me the model, method and sequence length (e.g. “7B LoRA seq 4096 on a 4090 OOM”) and I will work out the VRAM and which cards fit."))
 		return
 	}
@@ -362,7 +345,7 @@ func (r *Router) oomTie(ctx context.Context, res *Result, rep *chat.Reply) {
 	est, err := r.est.Estimate(job, noQuotes)
 	if err != nil {
 		if !errors.Is(err, billing.ErrUnknownModel) {
-			rep.Lines = append(rep.Lines, pick1(en, "无法估算这个任务：", "Cannot estimate this job: ")+err.Error())
+			rep.Lines = append(rep.Lines, answer.Pick(en, "无法估算这个任务：", "Cannot estimate this job: ")+err.Error())
 		}
 		return
 	}
@@ -373,11 +356,11 @@ func (r *Router) oomTie(ctx context.Context, res *Result, rep *chat.Reply) {
 	}
 	rep.Lines = append(rep.Lines, r.oomNeedLine(q, est))
 	if outs := r.oomSavings(job, est); len(outs) > 0 {
-		rep.Lines = append(rep.Lines, pick1(en, "省显存的做法估一下：", "The usual savings, estimated: ")+strings.Join(outs, pick1(en, "；", "; "))+
-			pick1(en, "（batch 1 + 梯度累积时）", " (at micro-batch 1 with gradient accumulation)"))
+		rep.Lines = append(rep.Lines, answer.Pick(en, "省显存的做法估一下：", "The usual savings, estimated: ")+strings.Join(outs, answer.Pick(en, "；", "; "))+
+			answer.Pick(en, "（batch 1 + 梯度累积时）", " (at micro-batch 1 with gradient accumulation)"))
 	}
 	rep.Lines = append(rep.Lines, r.oomFitLines(est, gpu, en)...)
-	rep.Lines = append(rep.Lines, pick1(en, "问“这个任务要多少钱”看各平台费用。", "Ask what it costs for per-platform totals."))
+	rep.Lines = append(rep.Lines, answer.Pick(en, "问“这个任务要多少钱”看各平台费用。", "Ask what it costs for per-platform totals."))
 }
 
 // noQuotes prices nothing: the OOM answer is about VRAM only.
@@ -387,15 +370,15 @@ func noQuotes(string) []billing.PriceQuote { return nil }
 // allocate 2.00 GiB … 23.65 GiB total capacity … 1.02 GiB free"); "" when
 // the text has none.
 func oomErrorLine(text string, en bool) string {
-	folded := string(advice.Normalize(text))
+	folded := string(kb.Normalize(text))
 	m := reOOMAlloc.FindStringSubmatch(folded)
 	if m == nil || gib(m[1], m[2]) < 0 {
 		return ""
 	}
-	line := fmt.Sprintf(pick1(en, "报错里：这一步还要 %.2f GiB", "From the error: this step wanted %.2f GiB more"), gib(m[1], m[2]))
+	line := fmt.Sprintf(answer.Pick(en, "报错里：这一步还要 %.2f GiB", "From the error: this step wanted %.2f GiB more"), gib(m[1], m[2]))
 	if t := reOOMTotal.FindStringSubmatch(folded); t != nil {
 		if v := gib(t[1]+t[2], "gib"); v >= 0 {
-			line += fmt.Sprintf(pick1(en, "，卡总共 %.2f GiB", " on a %.2f GiB card"), v)
+			line += fmt.Sprintf(answer.Pick(en, "，卡总共 %.2f GiB", " on a %.2f GiB card"), v)
 		}
 	}
 	if f := reOOMFree.FindStringSubmatch(folded); f != nil {
@@ -404,17 +387,17 @@ func oomErrorLine(text string, en bool) string {
 			free, unit = f[3], f[4]
 		}
 		if v := gib(free, unit); v >= 0 {
-			line += fmt.Sprintf(pick1(en, "，只剩 %.2f GiB 空闲", ", %.2f GiB free"), v)
+			line += fmt.Sprintf(answer.Pick(en, "，只剩 %.2f GiB 空闲", ", %.2f GiB free"), v)
 		}
 	}
-	return line + pick1(en, "。", ".")
+	return line + answer.Pick(en, "。", ".")
 }
 
 // oomJob is the job an OOM report describes, on any card (which cards
 // would hold it, not only the one that failed); training unless it says
 // inference, LoRA when no method is named.
-func oomJob(q Query) billing.Job {
-	job := JobFromQuery(q)
+func oomJob(q understand.Query) billing.Job {
+	job := estimate.JobFromQuery(q)
 	job.GPUs, job.Platform = nil, ""
 	if job.Method == "" || job.Method == billing.MethodInference && !understand.ContainsAny(catalog.Fold(q.Asked), []string{"推理", "inference", "部署", "serve", "serving", "vllm", "generate"}) {
 		job.Method = billing.MethodLoRA
@@ -426,34 +409,34 @@ func oomJob(q Query) billing.Job {
 }
 
 // oomNeedLine is the job's VRAM on one card beside the named card's size.
-func (r *Router) oomNeedLine(q Query, est *billing.Estimate) string {
+func (r *Answers) oomNeedLine(q understand.Query, est *billing.Estimate) string {
 	en := q.English
 	need := est.VRAM.Total
-	line := fmt.Sprintf(pick1(en, "按你说的任务（%s，%s，seq %d，batch %d）：单卡约需 %.1f GB",
+	line := fmt.Sprintf(answer.Pick(en, "按你说的任务（%s，%s，seq %d，batch %d）：单卡约需 %.1f GB",
 		"For the job you describe (%s, %s, seq %d, batch %d): ~%.1f GB on one GPU"),
-		est.ModelID, methodName(est.Method, est.Bits, en), est.SeqLen, est.Batch, need)
+		est.ModelID, estimate.MethodName(est.Method, est.Bits, en), est.SeqLen, est.Batch, need)
 	if est.Method != billing.MethodInference && est.VRAMMin < need-0.05 {
-		line += fmt.Sprintf(pick1(en, "（batch 1 + 梯度累积约 %.1f GB）", " (~%.1f GB at micro-batch 1 with gradient accumulation)"), est.VRAMMin)
+		line += fmt.Sprintf(answer.Pick(en, "（batch 1 + 梯度累积约 %.1f GB）", " (~%.1f GB at micro-batch 1 with gradient accumulation)"), est.VRAMMin)
 	}
 	var cards []string
 	for _, id := range q.GPUs {
-		if g, ok := r.cat.GPU(id); ok {
-			cards = append(cards, fmt.Sprintf(pick1(en, "%s 是 %gG 卡（约 %.1f GB）", "a %s is a %g GiB card (%.1f GB)"), g.ID, g.MemoryGB, billing.CapacityGB(g)))
+		if g, ok := r.Cat.GPU(id); ok {
+			cards = append(cards, fmt.Sprintf(answer.Pick(en, "%s 是 %gG 卡（约 %.1f GB）", "a %s is a %g GiB card (%.1f GB)"), g.ID, g.MemoryGB, billing.CapacityGB(g)))
 		}
 		if !q.GPUFamily {
 			break // one named card; a family ("A100") lists its variants
 		}
 	}
 	if len(cards) > 0 {
-		line += pick1(en, "；", "; ") + strings.Join(cards, pick1(en, "，", ", "))
+		line += answer.Pick(en, "；", "; ") + strings.Join(cards, answer.Pick(en, "，", ", "))
 	}
-	return line + pick1(en, "。", ".")
+	return line + answer.Pick(en, "。", ".")
 }
 
 // oomSavings estimates the usual ways out of an OOM: QLoRA 4-bit for a
 // LoRA or full run, half the sequence length for training; each at
 // micro-batch 1 with accumulation ("QLoRA 4-bit ~9.8 GB").
-func (r *Router) oomSavings(job billing.Job, est *billing.Estimate) []string {
+func (r *Answers) oomSavings(job billing.Job, est *billing.Estimate) []string {
 	var outs []string
 	try := func(label string, j billing.Job) {
 		e, err := r.est.Estimate(j, noQuotes)
@@ -483,7 +466,7 @@ func (r *Router) oomSavings(job billing.Job, est *billing.Estimate) []string {
 // single cards as described, then only at micro-batch 1 with gradient
 // accumulation, or the fewest GPUs when no single card does; and the usual
 // reasons when gpu (the card that failed) should have held it.
-func (r *Router) oomFitLines(est *billing.Estimate, gpu string, en bool) []string {
+func (r *Answers) oomFitLines(est *billing.Estimate, gpu string, en bool) []string {
 	var lines []string
 	// Single cards that hold the job, smallest first: as described, and
 	// only at micro-batch 1 with gradient accumulation.
@@ -491,7 +474,7 @@ func (r *Router) oomFitLines(est *billing.Estimate, gpu string, en bool) []strin
 	for i := range est.Fits {
 		f := &est.Fits[i]
 		switch {
-		case !f.Fits || f.GPUCount != 1 || !r.cudaCard(f.GPU):
+		case !f.Fits || f.GPUCount != 1 || !r.CudaCard(f.GPU):
 			// NPUs do not run a CUDA job as is (see ascend-compat).
 		case est.Method == billing.MethodInference || f.MicroBatch >= est.Batch:
 			asIs = append(asIs, f)
@@ -508,17 +491,17 @@ func (r *Router) oomFitLines(est *billing.Estimate, gpu string, en bool) []strin
 			}
 			out = append(out, f.GPU)
 		}
-		return strings.Join(out, pick1(en, "、", ", "))
+		return strings.Join(out, answer.Pick(en, "、", ", "))
 	}
 	for _, f := range asIs {
 		if f.GPU == gpu {
-			lines = append(lines, fmt.Sprintf(pick1(en,
+			lines = append(lines, fmt.Sprintf(answer.Pick(en,
 				"按估算 %s 放得下这个任务；还是 OOM 的话，多半是实际的 batch 或序列比写的长、别的进程占着显存，或推理框架预留了显存（vLLM 调 `--gpu-memory-utilization`、`--max-model-len`）。",
 				"By the estimate a %s holds this job; an OOM anyway usually means a longer batch or sequence than stated, another process on the GPU, or memory reserved by the serving framework (vLLM: `--gpu-memory-utilization`, `--max-model-len`)."), gpu))
 		}
 	}
 	if len(asIs) > 0 {
-		lines = append(lines, pick1(en, "原样放得下的单卡（小的在前）：", "Single cards that hold it as is (smallest first): ")+names(asIs))
+		lines = append(lines, answer.Pick(en, "原样放得下的单卡（小的在前）：", "Single cards that hold it as is (smallest first): ")+names(asIs))
 	}
 	if len(asIs) == 0 && len(accum) == 0 {
 		// No single card: the fewest cards per GPU that hold it (ZeRO-3 or
@@ -526,7 +509,7 @@ func (r *Router) oomFitLines(est *billing.Estimate, gpu string, en bool) []strin
 		best := map[string]int{}
 		var order []string
 		for _, f := range est.Fits {
-			if !f.Fits || !r.cudaCard(f.GPU) {
+			if !f.Fits || !r.CudaCard(f.GPU) {
 				continue
 			}
 			if n, ok := best[f.GPU]; !ok || f.GPUCount < n {
@@ -545,62 +528,34 @@ func (r *Router) oomFitLines(est *billing.Estimate, gpu string, en bool) []strin
 			multi = append(multi, fmt.Sprintf("%s×%d", id, best[id]))
 		}
 		if len(multi) > 0 {
-			how := pick1(en, "（按 ZeRO-3 切分）", " (ZeRO-3 sharding)")
+			how := answer.Pick(en, "（按 ZeRO-3 切分）", " (ZeRO-3 sharding)")
 			if est.Method == billing.MethodInference {
-				how = pick1(en, "（按张量并行）", " (tensor parallel)")
+				how = answer.Pick(en, "（按张量并行）", " (tensor parallel)")
 			}
-			lines = append(lines, pick1(en, "单卡放不下；多卡放得下的最少卡数", "No single card holds it; fewest GPUs that do")+how+pick1(en, "：", ": ")+strings.Join(multi, pick1(en, "、", ", ")))
+			lines = append(lines, answer.Pick(en, "单卡放不下；多卡放得下的最少卡数", "No single card holds it; fewest GPUs that do")+how+answer.Pick(en, "：", ": ")+strings.Join(multi, answer.Pick(en, "、", ", ")))
 		}
 	}
 	if len(accum) > 0 {
-		lines = append(lines, pick1(en, "batch 1 + 梯度累积才放得下的单卡：", "Single cards that hold it only at micro-batch 1 with accumulation: ")+names(accum))
+		lines = append(lines, answer.Pick(en, "batch 1 + 梯度累积才放得下的单卡：", "Single cards that hold it only at micro-batch 1 with accumulation: ")+names(accum))
 	}
 	return lines
 }
 
-// cudaCard reports whether a catalog GPU runs CUDA jobs as they are (not
-// an NPU, see the ascend-compat topic).
-func (r *Router) cudaCard(id string) bool {
-	g, ok := r.cat.GPU(id)
-	return ok && g.Class != "npu"
-}
-
-// mainPlatforms are the platforms a disk or billing answer lists when the
-// question names none: the GPU marketplaces, in catalog order.
-func (r *Router) mainPlatforms(q Query) []*catalog.Platform {
-	var out []*catalog.Platform
-	if len(q.Platforms) > 0 {
-		for _, id := range q.Platforms {
-			if p, ok := r.cat.Platform(id); ok {
-				out = append(out, p)
-			}
-		}
-		return out
-	}
-	for i := range r.cat.Platforms {
-		p := &r.cat.Platforms[i]
-		if p.Kind == "marketplace" {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 // diskTie shows data-disk prices (CNY per GB-day, beyond the free part)
 // with their dates, a 100 GB month, and with storage the no-GPU mode.
-func (r *Router) diskTie(res *Result, rep *chat.Reply, noCard bool) {
+func (r *Answers) diskTie(res *Result, rep *chat.Reply, noCard bool) {
 	en := res.English
-	t := &chat.Table{Header: pick(en, []string{"平台", "免费数据盘", "数据盘 元/GB·天", "100GB 一个月", "价格日期"},
+	t := &chat.Table{Header: answer.Picks(en, []string{"平台", "免费数据盘", "数据盘 元/GB·天", "100GB 一个月", "价格日期"},
 		[]string{"platform", "free data disk", "CNY/GB-day", "100 GB for a month", "as of"})}
 	if noCard {
-		t.Header = append(t.Header, pick1(en, "无卡模式", "no-GPU mode"))
+		t.Header = append(t.Header, answer.Pick(en, "无卡模式", "no-GPU mode"))
 	}
 	unverified := false
-	for _, p := range r.mainPlatforms(res.Query) {
+	for _, p := range r.MainPlatforms(res.Query) {
 		f := p.Storage.DataDiskCNYPerGBDay
-		price, month, asOf := pick1(en, "未知", "unknown"), pick1(en, "未知", "unknown"), ""
+		price, month, asOf := answer.Pick(en, "未知", "unknown"), answer.Pick(en, "未知", "unknown"), ""
 		if f != nil {
-			price = figureText(*f)
+			price = answer.FigureText(*f)
 			mid := (f.Low + f.High) / 2
 			month = fmt.Sprintf("~%.0f", mid*100*30)
 			asOf = f.AsOf
@@ -611,11 +566,11 @@ func (r *Router) diskTie(res *Result, rep *chat.Reply, noCard bool) {
 		}
 		row := []string{p.DisplayName(en), fmt.Sprintf("%g GB", p.Storage.DataDiskFreeGB), price, month, asOf}
 		if noCard {
-			nc := pick1(en, "无", "none")
+			nc := answer.Pick(en, "无", "none")
 			if p.Storage.NoCard.Available {
-				nc = pick1(en, "有", "yes")
+				nc = answer.Pick(en, "有", "yes")
 				if p.Storage.NoCard.CNYPerHour != nil {
-					nc = figureText(*p.Storage.NoCard.CNYPerHour) + pick1(en, " 元/时", " CNY/h")
+					nc = answer.FigureText(*p.Storage.NoCard.CNYPerHour) + answer.Pick(en, " 元/时", " CNY/h")
 				}
 			}
 			row = append(row, nc)
@@ -626,72 +581,72 @@ func (r *Router) diskTie(res *Result, rep *chat.Reply, noCard bool) {
 		return
 	}
 	rep.Table = t
-	rep.Notes = append(rep.Notes, pick1(en, "数据盘价格来自目录（非实时）；100GB 一个月按区间中值、不扣免费额度。",
+	rep.Notes = append(rep.Notes, answer.Pick(en, "数据盘价格来自目录（非实时）；100GB 一个月按区间中值、不扣免费额度。",
 		"Disk prices are catalog list prices (not live); the month column uses the range midpoint, before the free part."))
 	if unverified {
-		rep.Notes = append(rep.Notes, unverifiedFigureNote(en))
+		rep.Notes = append(rep.Notes, answer.UnverifiedFigureNote(en))
 	}
-	if r.storage != nil {
-		rep.Notes = append(rep.Notes, pick1(en, "在本群“登记存储 平台 大小”记下这块盘，周报会算它每周花多少。",
+	if r.storage {
+		rep.Notes = append(rep.Notes, answer.Pick(en, "在本群“登记存储 平台 大小”记下这块盘，周报会算它每周花多少。",
 			"Register the disk here (“storage add <platform> <size>”) and the weekly digest will cost it."))
 	}
 }
 
 // billingTie shows each platform's billing granularity and minimum.
-func (r *Router) billingTie(res *Result, rep *chat.Reply) {
+func (r *Answers) billingTie(res *Result, rep *chat.Reply) {
 	en := res.English
 	var parts []string
-	for _, p := range r.mainPlatforms(res.Query) {
-		s := p.DisplayName(en) + " " + granularityText(p.Billing.Granularity, en)
+	for _, p := range r.MainPlatforms(res.Query) {
+		s := p.DisplayName(en) + " " + answer.GranularityText(p.Billing.Granularity, en)
 		if p.Billing.MinimumMinutes > 0 {
-			s += fmt.Sprintf(pick1(en, "，每次最少 %g 分钟", ", minimum %g min per run"), p.Billing.MinimumMinutes)
+			s += fmt.Sprintf(answer.Pick(en, "，每次最少 %g 分钟", ", minimum %g min per run"), p.Billing.MinimumMinutes)
 		}
 		parts = append(parts, s)
 	}
 	if len(parts) > 0 {
-		rep.Lines = append(rep.Lines, pick1(en, "各平台计费（目录）：", "Billing per platform (catalog): ")+strings.Join(parts, pick1(en, "；", "; ")))
+		rep.Lines = append(rep.Lines, answer.Pick(en, "各平台计费（目录）：", "Billing per platform (catalog): ")+strings.Join(parts, answer.Pick(en, "；", "; ")))
 	}
 }
 
 // retentionTie shows when platforms release stopped instances and data.
-func (r *Router) retentionTie(res *Result, rep *chat.Reply) {
+func (r *Answers) retentionTie(res *Result, rep *chat.Reply) {
 	en := res.English
-	for _, p := range r.mainPlatforms(res.Query) {
+	for _, p := range r.MainPlatforms(res.Query) {
 		for _, rt := range p.Retention {
-			rep.Lines = append(rep.Lines, p.DisplayName(en)+pick1(en, "：", ": ")+strings.TrimRight(rt.Text.Pick(en), "。. "))
+			rep.Lines = append(rep.Lines, p.DisplayName(en)+answer.Pick(en, "：", ": ")+strings.TrimRight(rt.Text.Pick(en), "。. "))
 		}
 	}
 }
 
 // stockTie counts the offers available now for the GPUs named and offers
 // the subscription.
-func (r *Router) stockTie(ctx context.Context, res *Result, rep *chat.Reply) {
+func (r *Answers) stockTie(ctx context.Context, res *Result, rep *chat.Reply) {
 	q := res.Query
 	en := q.English
 	gpu := ""
 	if len(q.GPUs) > 0 {
-		snap := r.offers.Snapshot(ctx)
-		rows, _ := r.rowsFor(snap, q, r.now())
+		snap := r.Offers.Snapshot(ctx)
+		rows, _ := r.offers.RowsFor(snap, q, r.Now())
 		live := 0
 		var where []string
 		for _, row := range rows {
 			if row.Available != nil && *row.Available && row.Source != "catalog" {
 				live++
-				if !slices.Contains(where, r.platformName(row.Platform, en)) {
-					where = append(where, r.platformName(row.Platform, en))
+				if !slices.Contains(where, r.Rd.PlatformName(row.Platform, en)) {
+					where = append(where, r.Rd.PlatformName(row.Platform, en))
 				}
 			}
 		}
 		gpu = q.GPU
 		if live > 0 {
-			rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "现在 %s 有货的报价 %d 条：%s（问“哪家有%s”看价格和数据时间）。",
-				"%s is available in %d offers right now: %s (ask “which platform has a %s” for prices and ages)."), q.GPU, live, strings.Join(where, pick1(en, "、", ", ")), q.GPU))
+			rep.Lines = append(rep.Lines, fmt.Sprintf(answer.Pick(en, "现在 %s 有货的报价 %d 条：%s（问“哪家有%s”看价格和数据时间）。",
+				"%s is available in %d offers right now: %s (ask “which platform has a %s” for prices and ages)."), q.GPU, live, strings.Join(where, answer.Pick(en, "、", ", ")), q.GPU))
 		} else {
-			rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "现在没有看到 %s 有货的实时报价。", "No live offer shows %s available right now."), q.GPU))
+			rep.Lines = append(rep.Lines, fmt.Sprintf(answer.Pick(en, "现在没有看到 %s 有货的实时报价。", "No live offer shows %s available right now."), q.GPU))
 		}
 	}
-	if r.subs != nil && len(q.GPUs) > 0 {
-		rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "发“%s 有货了提醒我”，有货时在本群 @你（每次变化只提醒一次）。",
+	if r.alerts && len(q.GPUs) > 0 {
+		rep.Lines = append(rep.Lines, fmt.Sprintf(answer.Pick(en, "发“%s 有货了提醒我”，有货时在本群 @你（每次变化只提醒一次）。",
 			"Say “notify me when a %s is available” and I will @mention you here once it is (once per change)."), gpu))
 	}
 }
@@ -701,37 +656,37 @@ func (r *Router) stockTie(ctx context.Context, res *Result, rep *chat.Reply) {
 // it at their cheapest known price; with two or more cards named, their
 // figures side by side; otherwise it asks for the task. It reports whether
 // it named a job (and the card list replaces the general tiers).
-func (r *Router) cardChoice(ctx context.Context, res *Result, rep *chat.Reply) bool {
+func (r *Answers) cardChoice(ctx context.Context, res *Result, rep *chat.Reply) bool {
 	q := res.Query
 	en := q.English
 	if q.Model != "" || q.ParamsB > 0 {
 		return r.cardChoiceEstimate(ctx, res, rep)
 	}
-	w := r.advice.WorkloadIn(q.Asked)
+	w := r.kb.WorkloadIn(q.Asked)
 	if w == nil {
 		compared := len(q.GPUs) >= 2 && r.compareCards(ctx, res, rep)
-		rep.Lines = append(rep.Lines, pick1(en, "什么任务？比如“微调 BERT 用什么卡”“跑 SD 出图用什么卡”“7B 推理用什么卡”“Qwen2.5-7B LoRA 用什么卡”，我按显存列出放得下的卡、最便宜的在前。",
+		rep.Lines = append(rep.Lines, answer.Pick(en, "什么任务？比如“微调 BERT 用什么卡”“跑 SD 出图用什么卡”“7B 推理用什么卡”“Qwen2.5-7B LoRA 用什么卡”，我按显存列出放得下的卡、最便宜的在前。",
 			"What is the job? E.g. “which GPU for fine-tuning BERT”, “which GPU for SDXL images”, “which GPU for 7B inference”; I list the cards that fit, cheapest first."))
 		return compared
 	}
 	res.Advice.Workload = w
 	cards := r.workloadCards(ctx, q, w)
 	res.Advice.Cards = cards
-	rep.Title += pick1(en, "：", ": ") + w.Name.Pick(en)
-	rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "单卡显存约 %g–%g GB。%s", "About %g–%g GB on one card. %s"),
+	rep.Title += answer.Pick(en, "：", ": ") + w.Name.Pick(en)
+	rep.Lines = append(rep.Lines, fmt.Sprintf(answer.Pick(en, "单卡显存约 %g–%g GB。%s", "About %g–%g GB on one card. %s"),
 		w.VRAMGB.Low, w.VRAMGB.High, w.Note.Pick(en)))
 	r.namedCardVerdicts(q, w, rep)
 	if len(cards) == 0 {
-		rep.Lines = append(rep.Lines, pick1(en, "没有已知价格的卡放得下。", "No card with a known price fits."))
+		rep.Lines = append(rep.Lines, answer.Pick(en, "没有已知价格的卡放得下。", "No card with a known price fits."))
 		return true
 	}
 	unverified := r.cardTable(cards, en, rep)
 	if w.Kind == "training" {
-		rep.Lines = append(rep.Lines, pick1(en, "训练按总费用比：更快的卡每小时贵，但常常是更便宜的一次训练（如 4090 对 3090）。",
+		rep.Lines = append(rep.Lines, answer.Pick(en, "训练按总费用比：更快的卡每小时贵，但常常是更便宜的一次训练（如 4090 对 3090）。",
 			"For training compare the total: a faster card costs more per hour but is often the cheaper run (e.g. a 4090 against a 3090)."))
 	}
-	rep.Notes = append(rep.Notes, pick1(en, "显存需求来源：", "VRAM figure from: ")+SourceText(w.Source, en))
-	rep.Notes = append(rep.Notes, pick1(en, "“够用”：放得下最低设置；“宽裕”：放得下舒服的设置。价格是各卡已知最低的一条（实时或目录标价，见来源列）。",
+	rep.Notes = append(rep.Notes, answer.Pick(en, "显存需求来源：", "VRAM figure from: ")+answer.SourceText(w.Source, en))
+	rep.Notes = append(rep.Notes, answer.Pick(en, "“够用”：放得下最低设置；“宽裕”：放得下舒服的设置。价格是各卡已知最低的一条（实时或目录标价，见来源列）。",
 		"“enough” holds the smallest setting, “comfortable” a roomy one. Each price is the lowest known for the card (live or catalog list price, see the source column)."))
 	if unverified {
 		rep.Notes = append(rep.Notes, render.UnverifiedPriceNote(en))
@@ -741,16 +696,15 @@ func (r *Router) cardChoice(ctx context.Context, res *Result, rep *chat.Reply) b
 
 // cardChoiceEstimate answers a card question about an LLM job with the
 // estimate: the cards that fit and what the run costs, cheapest first.
-func (r *Router) cardChoiceEstimate(ctx context.Context, res *Result, rep *chat.Reply) bool {
+func (r *Answers) cardChoiceEstimate(ctx context.Context, res *Result, rep *chat.Reply) bool {
 	en := res.Query.English
-	sub := *res
-	sub.Query.Intent = IntentEstimate
-	r.estimateAnswer(ctx, &sub)
-	res.Estimate, res.Options, res.VRAMGB, res.Fits, res.Hours = sub.Estimate, sub.Options, sub.VRAMGB, sub.Fits, sub.Hours
-	res.TokensTrained, res.FLOPs = sub.TokensTrained, sub.FLOPs
+	sub := estimate.Result{Query: res.Query}
+	sub.Query.Intent = understand.IntentEstimate
+	r.estimates.Estimate(ctx, &sub)
+	res.Figures = sub.Figures
 	if sub.Estimate != nil {
-		rep.Title += pick1(en, "：", ": ") + strings.TrimPrefix(strings.TrimPrefix(sub.Reply.Title, "估算："), "Estimate: ")
-		rep.Lines = append(rep.Lines, pick1(en, "放得下的卡和费用（最便宜的在前）：", "Cards that fit and what they cost (cheapest first):"))
+		rep.Title += answer.Pick(en, "：", ": ") + strings.TrimPrefix(strings.TrimPrefix(sub.Reply.Title, "估算："), "Estimate: ")
+		rep.Lines = append(rep.Lines, answer.Pick(en, "放得下的卡和费用（最便宜的在前）：", "Cards that fit and what they cost (cheapest first):"))
 	} else {
 		rep.Lines = append(rep.Lines, sub.Reply.Title)
 	}
@@ -763,21 +717,21 @@ func (r *Router) cardChoiceEstimate(ctx context.Context, res *Result, rep *chat.
 // workloadCards are the CUDA cards whose nominal memory holds a workload
 // at its smallest setting, each at its cheapest known quote, cheapest
 // first (the larger card first at one price).
-func (r *Router) workloadCards(ctx context.Context, q Query, w *advice.Workload) []CardRow {
+func (r *Answers) workloadCards(ctx context.Context, q understand.Query, w *kb.Workload) []offers.CardRow {
 	method := billing.MethodInference
 	if w.Kind == "training" {
 		method = billing.MethodFull
 	}
-	quotes := r.quotes(r.offers.Snapshot(ctx), q, method, r.now(), q.English)
-	var cards []CardRow
-	for i := range r.cat.GPUs {
-		g := &r.cat.GPUs[i]
+	quotes := r.Quotes(r.Offers.Snapshot(ctx), q, method, r.Now(), q.English)
+	var cards []offers.CardRow
+	for i := range r.Cat.GPUs {
+		g := &r.Cat.GPUs[i]
 		// Workload figures are in the cards' own terms ("24G 的 3090"):
 		// compared with the nominal memory.
-		if g.MemoryGB < w.VRAMGB.Low || !r.cudaCard(g.ID) {
+		if g.MemoryGB < w.VRAMGB.Low || !r.CudaCard(g.ID) {
 			continue
 		}
-		row := cardRow(g, quotes)
+		row := offers.CardOf(g, quotes)
 		row.Comfortable = g.MemoryGB >= w.VRAMGB.High
 		if row.Platform == "" {
 			continue
@@ -796,42 +750,42 @@ func (r *Router) workloadCards(ctx context.Context, q Query, w *advice.Workload)
 // namedCardVerdicts says, for each card the question names ("SDXL 用 3090
 // 够吗"), whether it holds the workload; one named card's verdict is the
 // title.
-func (r *Router) namedCardVerdicts(q Query, w *advice.Workload, rep *chat.Reply) {
+func (r *Answers) namedCardVerdicts(q understand.Query, w *kb.Workload, rep *chat.Reply) {
 	en := q.English
 	for _, id := range q.GPUs {
-		g, ok := r.cat.GPU(id)
+		g, ok := r.Cat.GPU(id)
 		if !ok {
 			continue
 		}
 		var verdict string
 		switch {
 		case g.MemoryGB >= w.VRAMGB.High:
-			verdict = pick1(en, "够，而且宽裕", "yes, comfortably")
+			verdict = answer.Pick(en, "够，而且宽裕", "yes, comfortably")
 		case g.MemoryGB >= w.VRAMGB.Low:
-			verdict = pick1(en, "够，但只够较省显存的设置", "yes, but only with memory-saving settings")
+			verdict = answer.Pick(en, "够，但只够较省显存的设置", "yes, but only with memory-saving settings")
 		default:
-			verdict = fmt.Sprintf(pick1(en, "不够（至少要约 %g GB）", "no (it needs about %g GB at least)"), w.VRAMGB.Low)
+			verdict = fmt.Sprintf(answer.Pick(en, "不够（至少要约 %g GB）", "no (it needs about %g GB at least)"), w.VRAMGB.Low)
 		}
-		rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "%s（%gG）：%s。", "%s (%g GiB): %s."), g.ID, g.MemoryGB, verdict))
+		rep.Lines = append(rep.Lines, fmt.Sprintf(answer.Pick(en, "%s（%gG）：%s。", "%s (%g GiB): %s."), g.ID, g.MemoryGB, verdict))
 		if len(q.GPUs) == 1 {
-			rep.Title = fmt.Sprintf(pick1(en, "%s 跑%s：%s。", "%s for %s: %s."), g.ID, w.Name.Pick(en), verdict)
+			rep.Title = fmt.Sprintf(answer.Pick(en, "%s 跑%s：%s。", "%s for %s: %s."), g.ID, w.Name.Pick(en), verdict)
 		}
 	}
 }
 
 // cardTable is the first maxCardRows cards as a table; it reports whether
 // a price in it is seed-only (marked *).
-func (r *Router) cardTable(cards []CardRow, en bool, rep *chat.Reply) (unverified bool) {
-	t := &chat.Table{Header: pick(en, []string{"GPU", "显存（标称）", "余量", "元/卡时", "平台", "价格来源"},
+func (r *Answers) cardTable(cards []offers.CardRow, en bool, rep *chat.Reply) (unverified bool) {
+	t := &chat.Table{Header: answer.Picks(en, []string{"GPU", "显存（标称）", "余量", "元/卡时", "平台", "价格来源"},
 		[]string{"GPU", "VRAM (nominal)", "headroom", "CNY/GPU-h", "platform", "price source"})}
 	shown := cards
 	if len(shown) > maxCardRows {
 		shown = shown[:maxCardRows]
 	}
 	for _, c := range shown {
-		head := pick1(en, "够用", "enough")
+		head := answer.Pick(en, "够用", "enough")
 		if c.Comfortable {
-			head = pick1(en, "宽裕", "comfortable")
+			head = answer.Pick(en, "宽裕", "comfortable")
 		}
 		src := render.SourceLabel(c.Source, en) + " " + c.AsOf
 		if !c.Verified {
@@ -839,48 +793,13 @@ func (r *Router) cardTable(cards []CardRow, en bool, rep *chat.Reply) (unverifie
 			unverified = true
 		}
 		nominal := c.MemoryGB
-		if g, ok := r.cat.GPU(c.GPU); ok {
+		if g, ok := r.Cat.GPU(c.GPU); ok {
 			nominal = g.MemoryGB
 		}
-		t.Rows = append(t.Rows, []string{c.GPU, fmt.Sprintf("%gG", nominal), head, c.priceText(), r.platformName(c.Platform, en), src})
+		t.Rows = append(t.Rows, []string{c.GPU, fmt.Sprintf("%gG", nominal), head, c.PriceText(), r.Rd.PlatformName(c.Platform, en), src})
 	}
 	rep.Table = t
 	return unverified
-}
-
-// cardRow is a card at its cheapest known quote (no platform when none).
-func cardRow(g *catalog.GPU, quotes billing.Quotes) CardRow {
-	c := CardRow{GPU: g.ID, MemoryGB: math.Round(billing.CapacityGB(g)*10) / 10}
-	// The cheapest trusted price (verified, unit documented) when there is
-	// one: a doubtful price is never "the lowest" unmarked.
-	var best *billing.PriceQuote
-	doubt := func(pq *billing.PriceQuote) bool { return !pq.Verified || pq.UnitUnverified }
-	for _, pq := range quotes(g.ID) {
-		if best == nil || doubt(best) && !doubt(&pq) || doubt(best) == doubt(&pq) && pq.CNYPerGPUHour < best.CNYPerGPUHour {
-			best = &pq
-		}
-	}
-	if best == nil {
-		return c
-	}
-	c.Platform, c.PriceCNY, c.Source, c.AsOf, c.Verified = best.Platform, render.Round2(best.CNYPerGPUHour), best.Source, best.AsOf, best.Verified
-	c.UnitUnverified = best.UnitUnverified
-	if best.High > best.Low && best.Low > 0 {
-		c.PriceLowCNY, c.PriceHighCNY = render.Round2(best.Low), render.Round2(best.High)
-	}
-	return c
-}
-
-// priceText is the price cell: the figure, or "~mid (low-high)".
-func (c CardRow) priceText() string {
-	mark := ""
-	if c.UnitUnverified {
-		mark = render.MarkUnit
-	}
-	if c.PriceHighCNY > c.PriceLowCNY {
-		return fmt.Sprintf("~%.2f (%.2f-%.2f)", c.PriceCNY, c.PriceLowCNY, c.PriceHighCNY) + mark
-	}
-	return fmt.Sprintf("%.2f", c.PriceCNY) + mark
 }
 
 // maxCardRows is the most cards a card-choice table shows.
@@ -888,21 +807,21 @@ const maxCardRows = 6
 
 // compareCards puts the named cards side by side: memory, BF16 tensor
 // TFLOPS (dense), memory bandwidth and the cheapest known price.
-func (r *Router) compareCards(ctx context.Context, res *Result, rep *chat.Reply) bool {
+func (r *Answers) compareCards(ctx context.Context, res *Result, rep *chat.Reply) bool {
 	en := res.English
-	quotes := r.quotes(r.offers.Snapshot(ctx), res.Query, billing.MethodFull, r.now(), en)
-	t := &chat.Table{Header: pick(en, []string{"GPU", "显存", "BF16 TFLOPS", "带宽 GB/s", "元/卡时", "平台", "价格来源"},
+	quotes := r.Quotes(r.Offers.Snapshot(ctx), res.Query, billing.MethodFull, r.Now(), en)
+	t := &chat.Table{Header: answer.Picks(en, []string{"GPU", "显存", "BF16 TFLOPS", "带宽 GB/s", "元/卡时", "平台", "价格来源"},
 		[]string{"GPU", "VRAM", "BF16 TFLOPS", "bandwidth GB/s", "CNY/GPU-h", "platform", "price source"})}
 	for _, id := range res.GPUs {
-		g, ok := r.cat.GPU(id)
+		g, ok := r.Cat.GPU(id)
 		if !ok {
 			continue
 		}
-		row := cardRow(g, quotes)
+		row := offers.CardOf(g, quotes)
 		res.Advice.Cards = append(res.Advice.Cards, row)
 		price, plat, src := "-", "-", "-"
 		if row.Platform != "" {
-			price, plat, src = row.priceText(), r.platformName(row.Platform, en), render.SourceLabel(row.Source, en)+" "+row.AsOf
+			price, plat, src = row.PriceText(), r.Rd.PlatformName(row.Platform, en), render.SourceLabel(row.Source, en)+" "+row.AsOf
 		}
 		t.Rows = append(t.Rows, []string{g.ID, fmt.Sprintf("%gG", g.MemoryGB), fmt.Sprintf("%g", g.TensorTFLOPS), fmt.Sprintf("%g", g.BandwidthGBs), price, plat, src})
 	}
@@ -910,9 +829,9 @@ func (r *Router) compareCards(ctx context.Context, res *Result, rep *chat.Reply)
 		return false
 	}
 	rep.Table = t
-	rep.Lines = append(rep.Lines, pick1(en, "训练看算力（TFLOPS）和总费用，LLM 推理生成看显存带宽，两者都先看显存够不够。",
+	rep.Lines = append(rep.Lines, answer.Pick(en, "训练看算力（TFLOPS）和总费用，LLM 推理生成看显存带宽，两者都先看显存够不够。",
 		"Training follows compute (TFLOPS) and the total cost; LLM generation follows memory bandwidth; memory comes first for both."))
-	rep.Notes = append(rep.Notes, pick1(en, "规格来自目录（gpus.yaml）；价格是各卡已知最低的一条。", "Specs from the catalog (gpus.yaml); each price is the lowest known for the card."))
+	rep.Notes = append(rep.Notes, answer.Pick(en, "规格来自目录（gpus.yaml）；价格是各卡已知最低的一条。", "Specs from the catalog (gpus.yaml); each price is the lowest known for the card."))
 	return true
 }
 
@@ -920,19 +839,19 @@ func (r *Router) compareCards(ctx context.Context, res *Result, rep *chat.Reply)
 // matcher's own when it chose the same, else a hit at the scorer's
 // confidence with the terms the matcher found for it, and as related the
 // matcher's pick and the topic's declared related topics.
-func topicHit(m *advice.Result, t *advice.Topic, score float64) *advice.Result {
+func topicHit(m *kb.Result, t *kb.Topic, score float64) *kb.Result {
 	if m != nil && m.Best != nil && m.Best.Topic.ID == t.ID {
 		return m
 	}
-	out := &advice.Result{Best: &advice.Hit{Topic: t, Score: score}}
+	out := &kb.Result{Best: &kb.Hit{Topic: t, Score: score}}
 	if m != nil {
 		out.Problem = m.Problem
-		for _, h := range append(append([]advice.Hit{}, m.Related...), m.Closest...) {
+		for _, h := range append(append([]kb.Hit{}, m.Related...), m.Closest...) {
 			if h.Topic.ID == t.ID {
 				out.Best.Terms = h.Terms
 			}
 		}
-		if m.Best != nil && m.Best.Score >= advice.RelatedMin {
+		if m.Best != nil && m.Best.Score >= kb.RelatedMin {
 			out.Related = append(out.Related, *m.Best)
 		}
 	}

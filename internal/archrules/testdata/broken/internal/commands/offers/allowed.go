@@ -1,0 +1,3 @@
+package offers
+
+import _ "github.com/labgpu/bot/internal/understand"

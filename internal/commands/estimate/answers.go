@@ -1,0 +1,51 @@
+// Package estimate answers what a job costs and what a billing mode
+// costs: "7B LoRA 要多少钱" (the estimator's figures over the best known
+// prices), "训练一个ResNet50要多少钱" (a measured run scaled to each card)
+// and "A100 包月多少" (plan prices, or hourly prices times the period).
+package estimate
+
+import (
+	"github.com/labgpu/bot/internal/advice"
+	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/commands/answer"
+	"github.com/labgpu/bot/internal/understand"
+)
+
+// Answers answers the estimate and plan intents: the catalog, offers and
+// clock of env, the estimator, and the knowledge base's non-LLM workloads
+// with a measured reference run.
+type Answers struct {
+	*answer.Env
+	est       *billing.Estimator
+	workloads []advice.Workload
+}
+
+// New returns the answers over env, est and workloads.
+func New(env *answer.Env, est *billing.Estimator, workloads []advice.Workload) *Answers {
+	return &Answers{Env: env, est: est, workloads: workloads}
+}
+
+// Figures are an estimate's figures: the estimate itself, and its main
+// figures repeated at the top level of the JSON (hours per GPU id: low /
+// typical / high).
+type Figures struct {
+	Estimate      *billing.Estimate        `json:"estimate,omitempty"`
+	VRAMGB        *billing.VRAM            `json:"vram_gb,omitempty"`
+	Fits          []billing.Fit            `json:"fits,omitempty"`
+	TokensTrained float64                  `json:"tokens_trained,omitempty"`
+	FLOPs         float64                  `json:"flops,omitempty"`
+	Hours         map[string]billing.Range `json:"hours,omitempty"`
+	Options       []billing.Option         `json:"options,omitempty"`
+}
+
+// Result is an estimate or plan answer: the figures, a non-LLM job's
+// costs, the plan rows, the question asked back and the reply.
+type Result struct {
+	understand.Query
+	Figures
+	WorkloadCosts []WorkloadCost
+	Plan          *PlanResult
+	Question      string
+	Reply         chat.Reply
+}
