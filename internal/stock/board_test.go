@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/stock"
-	"github.com/labgpu/bot/internal/stock/provider"
+	"github.com/labgpu/bot/internal/stock/provider/vastai"
 )
 
 // scripted is a provider whose answers a test sets.
@@ -273,7 +273,7 @@ func TestBoardHonoursRetryAfter(t *testing.T) {
 				fmt.Fprint(w, `{"offers":[]}`)
 			}))
 			defer srv.Close()
-			p := provider.NewVastAI(nil, provider.VastAIOptions{BaseURL: srv.URL, FXUSDCNY: 7.2})
+			p := vastai.New(nil, vastai.Options{BaseURL: srv.URL, FXUSDCNY: 7.2})
 			b := stock.NewBoard([]stock.Provider{p}, stock.BoardOptions{Timeout: c.timeout, Retries: 2, Backoff: 10 * time.Millisecond, Log: slog.New(slog.DiscardHandler)})
 			snap := b.Refresh(context.Background())
 			mu.Lock()

@@ -8,10 +8,11 @@ import (
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/stock"
 	"github.com/labgpu/bot/internal/stock/provider"
+	"github.com/labgpu/bot/internal/stock/provider/providertest"
 )
 
 func TestCatalogProvider(t *testing.T) {
-	c := loadCatalog(t)
+	c := providertest.LoadCatalog(t)
 	p := provider.NewCatalog(c, provider.CatalogOptions{})
 	if p.Name() != "catalog" {
 		t.Errorf("Name %q", p.Name())
@@ -28,7 +29,7 @@ func TestCatalogProvider(t *testing.T) {
 		t.Errorf("%d offers for %d list prices", len(got), n)
 	}
 	for _, o := range got {
-		checkOfferSane(t, o)
+		providertest.CheckOfferSane(t, o)
 		if o.Source != stock.SourceCatalog || o.Free != nil || o.State() != stock.Unknown || o.Currency != "CNY" || o.GPUsPerInstance != 1 {
 			t.Errorf("catalog offer: %+v", o)
 		}
@@ -44,7 +45,7 @@ func TestCatalogProvider(t *testing.T) {
 	if !ok {
 		t.Fatal("no AutoDL RTX 4090 list price in the catalog")
 	}
-	ms := find(got, func(o stock.Offer) bool { return o.Platform == "autodl" && o.GPU == "RTX 4090" })
+	ms := providertest.Find(got, func(o stock.Offer) bool { return o.Platform == "autodl" && o.GPU == "RTX 4090" })
 	if len(ms) != 1 {
 		t.Fatalf("%d AutoDL 4090 catalog offers", len(ms))
 	}

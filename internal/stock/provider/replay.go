@@ -19,6 +19,13 @@ import (
 
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/stock/provider/autodl"
+	"github.com/labgpu/bot/internal/stock/provider/gpushare"
+	"github.com/labgpu/bot/internal/stock/provider/httpx"
+	"github.com/labgpu/bot/internal/stock/provider/lambda"
+	"github.com/labgpu/bot/internal/stock/provider/matpool"
+	"github.com/labgpu/bot/internal/stock/provider/runpod"
+	"github.com/labgpu/bot/internal/stock/provider/vastai"
 )
 
 // replayParser parses one recorded file.
@@ -31,21 +38,21 @@ var replayKinds = []struct {
 	prefix string
 	parse  replayParser
 }{
-	{"autodl-web-machine-region-gpu_type", autodlParser(ParseAutoDLStock, stock.EndpointWebRegion)},
-	{"autodl-web-user-machine-list", autodlParser(ParseAutoDLMachines, stock.EndpointWebMachines)},
-	{"autodl-web-instance-list", stockParser(ParseAutoDLInstances)},
+	{"autodl-web-machine-region-gpu_type", autodlParser(autodl.ParseStock, stock.EndpointWebRegion)},
+	{"autodl-web-user-machine-list", autodlParser(autodl.ParseMachines, stock.EndpointWebMachines)},
+	{"autodl-web-instance-list", stockParser(autodl.ParseInstances)},
 	{"autodl-web-region-list", nil},
-	{"autodl-private-esd-", stockParser(ParseAutoDLStock)},
-	{"autodl-esd-gpu_stock-global", autodlParser(ParseAutoDLStock, stock.EndpointESDGlobal)},
-	{"autodl-esd-", autodlParser(ParseAutoDLStock, stock.EndpointESDRegion)},
-	{"autodl-", stockParser(parseAutoDLAny)},
-	{"vastai-", ParseVastAI},
+	{"autodl-private-esd-", stockParser(autodl.ParseStock)},
+	{"autodl-esd-gpu_stock-global", autodlParser(autodl.ParseStock, stock.EndpointESDGlobal)},
+	{"autodl-esd-", autodlParser(autodl.ParseStock, stock.EndpointESDRegion)},
+	{"autodl-", stockParser(autodl.ParseAny)},
+	{"vastai-", vastai.Parse},
 	{"runpod-rest-v2-error-", nil}, // recorded error answers, no stock
 	{"lambda-error-", nil},
-	{"gpushare-", stockParser(ParseGPUShare)},
-	{"matpool-", stockParser(ParseMatpool)},
-	{"runpod-", ParseRunPod},
-	{"lambda-", ParseLambda},
+	{"gpushare-", stockParser(gpushare.Parse)},
+	{"matpool-", stockParser(matpool.Parse)},
+	{"runpod-", runpod.Parse},
+	{"lambda-", lambda.Parse},
 }
 
 func stockParser(f func(*catalog.Catalog, []byte, time.Time) ([]stock.Offer, error)) replayParser {
@@ -56,85 +63,9 @@ func stockParser(f func(*catalog.Catalog, []byte, time.Time) ([]stock.Offer, err
 func autodlParser(f func(*catalog.Catalog, []byte, time.Time) ([]stock.Offer, error), endpoint string) replayParser {
 	return func(c *catalog.Catalog, b []byte, at time.Time, _ float64) ([]stock.Offer, error) {
 		offers, err := f(c, b, at)
-		markAutoDL(offers, endpoint)
+		autodl.Mark(offers, endpoint)
 		return offers, err
 	}
-}
-
-// parseAutoDLAny parses an AutoDL recording of unknown kind: the stock
-// parser, then the machine list, then the instance list; the first that
-// yields at least one offer wins. An envelope error (AuthorizeFailed) is
-// returned as is; a valid but empty answer gives no offers and no error.
-func parseAutoDLAny(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, error) {
-	data, err := autodlData(body)
-	if err != nil {
-		return nil, err
-	}
-	parsers := []func(*catalog.Catalog, []byte, time.Time) ([]stock.Offer, error){ParseAutoDLStock, ParseAutoDLMachines, ParseAutoDLInstances}
-	if looksLikeInstances(data) {
-		// Instance rows may carry gpu_name too; read as machines their
-		// price (for req_gpu_amount GPUs) would pass as a per-GPU price.
-		parsers = []func(*catalog.Catalog, []byte, time.Time) ([]stock.Offer, error){ParseAutoDLStock, ParseAutoDLInstances}
-	}
-	for _, p := range parsers {
-		if offers, err := p(c, body, at); err == nil && len(offers) > 0 {
-			return offers, nil
-		}
-	}
-	if autodlEmpty(data) {
-		return nil, nil
-	}
-	return nil, badResponse("%s: no AutoDL response shape recognised (tried stock, machine list, instance list)", autodlPlatform)
-}
-
-// autodlRowList returns the rows of a bare list or of data.list.
-func autodlRowList(data any) []any {
-	switch d := data.(type) {
-	case []any:
-		return d
-	case map[string]any:
-		l, _ := d["list"].([]any)
-		return l
-	}
-	return nil
-}
-
-// looksLikeInstances reports whether the first row carries instance-only
-// fields.
-func looksLikeInstances(data any) bool {
-	rows := autodlRowList(data)
-	if len(rows) == 0 {
-		return false
-	}
-	m, _ := rows[0].(map[string]any)
-	_, alias := m["snapshot_gpu_alias_name"]
-	_, req := m["req_gpu_amount"]
-	return alias || req
-}
-
-// autodlEmpty reports whether unwrapped AutoDL data holds nothing: null,
-// an empty list or object, or a null or empty data.list.
-func autodlEmpty(data any) bool {
-	switch d := data.(type) {
-	case nil:
-		return true
-	case []any:
-		return len(d) == 0
-	case map[string]any:
-		if len(d) == 0 {
-			return true
-		}
-		l, has := d["list"]
-		if !has {
-			return false
-		}
-		if l == nil {
-			return true
-		}
-		rows, isList := l.([]any)
-		return isList && len(rows) == 0
-	}
-	return false
 }
 
 type replay struct {
@@ -389,7 +320,7 @@ func parseRecordedAt(line string) (recTime, error) {
 	if t, err := time.Parse(time.DateOnly, s); err == nil {
 		return recTime{t: t, dateOnly: true}, nil
 	}
-	return recTime{}, fmt.Errorf("first line %q is neither an RFC 3339 time nor a YYYY-MM-DD date", snippet([]byte(s)))
+	return recTime{}, fmt.Errorf("first line %q is neither an RFC 3339 time nor a YYYY-MM-DD date", httpx.Snippet([]byte(s)))
 }
 
 // File name time stamps: 20261129T1000Z, 20261129T100000Z,
@@ -448,7 +379,7 @@ func replayParserFor(name string) (replayParser, bool) {
 	return nil, false
 }
 
-// readReplayFile reads a regular file of at most MaxResponseBytes.
+// readReplayFile reads a regular file of at most httpx.MaxResponseBytes.
 func readReplayFile(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -463,11 +394,11 @@ func readReplayFile(path string) ([]byte, error) {
 		return nil, errors.New("not a regular file")
 	}
 	var buf bytes.Buffer
-	if _, err := buf.ReadFrom(io.LimitReader(f, MaxResponseBytes+1)); err != nil {
+	if _, err := buf.ReadFrom(io.LimitReader(f, httpx.MaxResponseBytes+1)); err != nil {
 		return nil, fmt.Errorf("cannot read: %w", unwrapPathError(err))
 	}
-	if buf.Len() > MaxResponseBytes {
-		return nil, fmt.Errorf("larger than %d bytes", MaxResponseBytes)
+	if buf.Len() > httpx.MaxResponseBytes {
+		return nil, fmt.Errorf("larger than %d bytes", httpx.MaxResponseBytes)
 	}
 	return buf.Bytes(), nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/labgpu/bot/internal/stock"
 	"github.com/labgpu/bot/internal/stock/provider"
+	"github.com/labgpu/bot/internal/stock/provider/providertest"
 )
 
 // replayLogger logs at Debug level into a buffer.
@@ -54,7 +55,7 @@ func (d replayDir) write(name string, body []byte) {
 }
 
 func (d replayDir) fetch(log *slog.Logger) ([]stock.Offer, error) {
-	return provider.NewReplay(loadCatalog(d.t), d.dir, fx, log).Fetch(context.Background())
+	return provider.NewReplay(providertest.LoadCatalog(d.t), d.dir, providertest.FX, log).Fetch(context.Background())
 }
 
 // byFile groups offers by the file their Note names.
@@ -67,9 +68,9 @@ func byFile(offers []stock.Offer) map[string][]stock.Offer {
 }
 
 func TestReplayFixtures(t *testing.T) {
-	c := loadCatalog(t)
+	c := providertest.LoadCatalog(t)
 	log, buf := replayLogger()
-	p := provider.NewReplay(c, fixturesDir, fx, log)
+	p := provider.NewReplay(c, providertest.FixturesDir, providertest.FX, log)
 	if p.Name() != "replay" {
 		t.Errorf("Name %q", p.Name())
 	}
@@ -79,7 +80,7 @@ func TestReplayFixtures(t *testing.T) {
 	}
 	perFile := map[string]int{}
 	for _, o := range got {
-		checkOfferSane(t, o)
+		providertest.CheckOfferSane(t, o)
 		if o.Source != stock.SourceReplay {
 			t.Errorf("offer not marked replay: %+v", o)
 		}
@@ -95,7 +96,7 @@ func TestReplayFixtures(t *testing.T) {
 		}
 		name := noteFile(o.Note)
 		perFile[name]++
-		if _, err := os.Stat(filepath.Join(fixturesDir, name)); err != nil {
+		if _, err := os.Stat(filepath.Join(providertest.FixturesDir, name)); err != nil {
 			t.Errorf("note %q does not name the file: %v", o.Note, err)
 		}
 	}
@@ -121,10 +122,10 @@ func TestReplayFixtures(t *testing.T) {
 		t.Errorf("offers from files %v, want %v", perFile, wantPerFile)
 	}
 	// A concrete value from each platform.
-	if m := find(got, func(o stock.Offer) bool { return o.Platform == "autodl" && o.Region == "西北B区" && o.HasPrice() }); len(m) != 1 || !approx(m[0].CNYPerGPUHour, 2.18) || intp(m[0].Free) != "2" {
+	if m := providertest.Find(got, func(o stock.Offer) bool { return o.Platform == "autodl" && o.Region == "西北B区" && o.HasPrice() }); len(m) != 1 || !providertest.Approx(m[0].CNYPerGPUHour, 2.18) || providertest.IntP(m[0].Free) != "2" {
 		t.Errorf("AutoDL west-B machine: %+v", m)
 	}
-	if m := find(got, func(o stock.Offer) bool { return o.Platform == "vastai" && o.GPUsPerInstance == 2 }); len(m) != 1 || !approx(m[0].CNYPerGPUHour, 0.7347/2*fx) {
+	if m := providertest.Find(got, func(o stock.Offer) bool { return o.Platform == "vastai" && o.GPUsPerInstance == 2 }); len(m) != 1 || !providertest.Approx(m[0].CNYPerGPUHour, 0.7347/2*providertest.FX) {
 		t.Errorf("vast 2x4090: %+v", m)
 	}
 	// Other platforms' files are no failures: nothing above Debug.
@@ -145,13 +146,13 @@ func TestReplayFixtures(t *testing.T) {
 
 func TestReplayVerbatim(t *testing.T) {
 	log, buf := replayLogger()
-	got, err := provider.NewReplay(loadCatalog(t), verbatimDir, fx, log).Fetch(context.Background())
+	got, err := provider.NewReplay(providertest.LoadCatalog(t), providertest.VerbatimDir, providertest.FX, log).Fetch(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	perFile := map[string]int{}
 	for _, o := range got {
-		checkOfferSane(t, o)
+		providertest.CheckOfferSane(t, o)
 		perFile[noteFile(o.Note)]++
 	}
 	want := map[string]int{
@@ -181,8 +182,8 @@ func TestReplayVerbatim(t *testing.T) {
 
 func TestReplayTimeFromFileName(t *testing.T) {
 	d := newReplayDir(t)
-	stockBody := fixture(t, fixturesDir, "autodl-esd-gpu_stock-global.json")
-	vastBody := fixture(t, fixturesDir, "vastai-bundles.json")
+	stockBody := providertest.Fixture(t, providertest.FixturesDir, "autodl-esd-gpu_stock-global.json")
+	vastBody := providertest.Fixture(t, providertest.FixturesDir, "vastai-bundles.json")
 	d.write("autodl-esd-gpu_stock-global-20261129T1000Z.json", stockBody)
 	d.write("autodl-esd-secs-20261129T103015Z.json", stockBody)
 	d.write("vastai-bundles-2026-11-29T10-00-00Z.json", vastBody)
@@ -270,7 +271,7 @@ func TestNameRecordedAt(t *testing.T) {
 }
 
 func TestReplayRecordedAtFile(t *testing.T) {
-	body := fixture(t, fixturesDir, "vastai-bundles.json")
+	body := providertest.Fixture(t, providertest.FixturesDir, "vastai-bundles.json")
 	tests := []struct {
 		name    string
 		content string
@@ -317,8 +318,8 @@ func TestReplayRecordedAtFile(t *testing.T) {
 
 func TestReplayTimeUnknown(t *testing.T) {
 	d := newReplayDir(t)
-	d.write("vastai-bundles.json", fixture(t, fixturesDir, "vastai-bundles.json"))
-	d.write("autodl-esd-a.json", fixture(t, fixturesDir, "autodl-esd-gpu_stock-global.json"))
+	d.write("vastai-bundles.json", providertest.Fixture(t, providertest.FixturesDir, "vastai-bundles.json"))
+	d.write("autodl-esd-a.json", providertest.Fixture(t, providertest.FixturesDir, "autodl-esd-gpu_stock-global.json"))
 	got, err := d.fetch(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -341,7 +342,7 @@ func TestReplayTimeUnknown(t *testing.T) {
 
 func TestReplayPartial(t *testing.T) {
 	d := newReplayDir(t)
-	d.write("autodl-esd-a.json", fixture(t, fixturesDir, "autodl-esd-gpu_stock-global.json"))
+	d.write("autodl-esd-a.json", providertest.Fixture(t, providertest.FixturesDir, "autodl-esd-gpu_stock-global.json"))
 	d.write("autodl-esd-broken.json", []byte(`{"code":`))
 	d.write("autodl-esd-denied.json", []byte(`{"code":"AuthorizeFailed","msg":"expired"}`))
 	d.write("vastai-b.json", []byte(`{"offers":[{"gpu_name":"RTX 4090","num_gpus":1,"dph_total":0.5}]}`))
@@ -357,7 +358,7 @@ func TestReplayPartial(t *testing.T) {
 	if len(got) != 3 {
 		t.Fatalf("%d offers, want 3: %+v", len(got), got)
 	}
-	if v := got[2]; v.Platform != "vastai" || v.Source != stock.SourceReplay || !approx(v.CNYPerGPUHour, 0.5*fx) {
+	if v := got[2]; v.Platform != "vastai" || v.Source != stock.SourceReplay || !providertest.Approx(v.CNYPerGPUHour, 0.5*providertest.FX) {
 		t.Errorf("vast replay offer %+v", v)
 	}
 	var pe *stock.PartialError
@@ -446,23 +447,23 @@ func TestReplayEmptyAndMissingDir(t *testing.T) {
 	}
 
 	missing := filepath.Join(d.dir, "missing")
-	_, err = provider.NewReplay(nil, missing, fx, nil).Fetch(context.Background())
+	_, err = provider.NewReplay(nil, missing, providertest.FX, nil).Fetch(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "replay") || !strings.Contains(err.Error(), missing) || !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing dir: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	d.write("vastai-b.json", []byte(`[]`))
-	if _, err := provider.NewReplay(nil, d.dir, fx, nil).Fetch(ctx); !errors.Is(err, context.Canceled) {
+	if _, err := provider.NewReplay(nil, d.dir, providertest.FX, nil).Fetch(ctx); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled context: %v", err)
 	}
 }
 
 func TestReplayGenericNames(t *testing.T) {
-	machines := fixture(t, fixturesDir, "autodl-web-user-machine-list.json")
-	instances := fixture(t, verbatimDir, "autodl-web-instance-list-1.json")
+	machines := providertest.Fixture(t, providertest.FixturesDir, "autodl-web-user-machine-list.json")
+	instances := providertest.Fixture(t, providertest.VerbatimDir, "autodl-web-instance-list-1.json")
 	d := newReplayDir(t)
-	d.write("autodl-capture-1.json", fixture(t, fixturesDir, "autodl-esd-gpu_stock-global.json"))
+	d.write("autodl-capture-1.json", providertest.Fixture(t, providertest.FixturesDir, "autodl-esd-gpu_stock-global.json"))
 	d.write("autodl-capture-2.json", machines)
 	d.write("autodl-capture-3.json", instances)
 	// An instance row that also names gpu_name stays an instance: its
@@ -479,13 +480,13 @@ func TestReplayGenericNames(t *testing.T) {
 			t.Errorf("%s: %d offers, want %d", f, len(files[f]), n)
 		}
 	}
-	if o := files["autodl-capture-2.json"]; len(o) == 2 && !approx(o[0].CNYPerGPUHour, 2.18) {
+	if o := files["autodl-capture-2.json"]; len(o) == 2 && !providertest.Approx(o[0].CNYPerGPUHour, 2.18) {
 		t.Errorf("machine list read wrongly: %+v", o[0])
 	}
-	if o := files["autodl-capture-3.json"]; len(o) == 1 && (!approx(o[0].CNYPerGPUHour, 1.577) || o[0].GPU != "RTX 3090") {
+	if o := files["autodl-capture-3.json"]; len(o) == 1 && (!providertest.Approx(o[0].CNYPerGPUHour, 1.577) || o[0].GPU != "RTX 3090") {
 		t.Errorf("instance list read wrongly: %+v", o[0])
 	}
-	if o := files["autodl-capture-4.json"]; len(o) == 1 && (!approx(o[0].CNYPerGPUHour, 2) || intp(o[0].Total) != "8") {
+	if o := files["autodl-capture-4.json"]; len(o) == 1 && (!providertest.Approx(o[0].CNYPerGPUHour, 2) || providertest.IntP(o[0].Total) != "8") {
 		t.Errorf("instance with gpu_name read as a machine: %+v", o[0])
 	}
 	var pe *stock.PartialError

@@ -1,4 +1,7 @@
-package provider
+// Package runpod reads RunPod's GPU catalog (REST v2, GraphQL gpuTypes or
+// runpodctl output): stock levels (not counts) per data center, prices in
+// USD per GPU-hour converted to CNY.
+package runpod
 
 import (
 	"context"
@@ -10,6 +13,7 @@ import (
 
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/stock/provider/httpx"
 )
 
 // RunPod (see shared/reference/stock-apis.md §7 and
@@ -18,13 +22,13 @@ const (
 	runpodPlatform    = "runpod"
 	runpodCatalogPath = "/v2/catalog/gpus"
 
-	// DefaultRunPodBaseURL is the REST API v2 host: the servers entry of
+	// DefaultBaseURL is the REST API v2 host: the servers entry of
 	// the v2 OpenAPI document and the base URL of its overview page
 	// (https://api.runpod.io/v2). rest.runpod.io serves the older v1 REST
 	// API, which has no catalog.
-	DefaultRunPodBaseURL = "https://api.runpod.io"
-	// RunPodAPIKeyEnv is the environment variable holding the API key.
-	RunPodAPIKeyEnv = "RUNPOD_API_KEY"
+	DefaultBaseURL = "https://api.runpod.io"
+	// APIKeyEnv is the environment variable holding the API key.
+	APIKeyEnv = "RUNPOD_API_KEY"
 )
 
 // RunPod stock levels, as the REST v2 API spells them. GraphQL's
@@ -44,8 +48,8 @@ const (
 	runpodSecure    = "secure"
 )
 
-// RunPodOptions configures the RunPod provider.
-type RunPodOptions struct {
+// Options configures the RunPod provider.
+type Options struct {
 	// BaseURL defaults to https://api.runpod.io.
 	BaseURL string
 	// APIKey (RUNPOD_API_KEY) is sent as "Authorization: Bearer <key>".
@@ -60,7 +64,7 @@ type RunPodOptions struct {
 	Now func() time.Time
 }
 
-// RunPod reads RunPod's GPU catalog with pod availability (REST API v2,
+// Provider reads RunPod's GPU catalog with pod availability (REST API v2,
 // GET /v2/catalog/gpus?include=AVAILABILITY&product=POD).
 //
 // RunPod gives a stock level (NONE, LOW, MEDIUM, HIGH), not a count.
@@ -68,79 +72,79 @@ type RunPodOptions struct {
 // "stock level HIGH (a level, not a count)" in Note; Free is nil when the
 // level is unknown. Prices are USD per GPU-hour (OriginalPrice, Currency
 // USD), converted at FXUSDCNY.
-type RunPod struct {
+type Provider struct {
 	c *catalog.Catalog
-	o RunPodOptions
+	o Options
 }
 
-// NewRunPod returns a RunPod provider. A missing API key is reported by
+// New returns a RunPod provider. A missing API key is reported by
 // Fetch (wrapping stock.ErrNotConfigured), not here.
-func NewRunPod(c *catalog.Catalog, o RunPodOptions) *RunPod {
-	httpDefaults(&o.BaseURL, DefaultRunPodBaseURL, &o.Timeout, &o.HTTPClient, &o.Now)
-	return &RunPod{c: c, o: o}
+func New(c *catalog.Catalog, o Options) *Provider {
+	httpx.Defaults(&o.BaseURL, DefaultBaseURL, &o.Timeout, &o.HTTPClient, &o.Now)
+	return &Provider{c: c, o: o}
 }
 
 // Name returns "runpod".
-func (p *RunPod) Name() string { return runpodPlatform }
+func (p *Provider) Name() string { return runpodPlatform }
 
 // Fetch asks the catalog twice, with cloud=COMMUNITY and cloud=SECURE: a
 // level is computed for one cloud only, and the two clouds' prices differ.
 // Each (GPU, data center) offer then carries the cheaper cloud that has
 // stock (or, with none in stock, the cheaper offered price and Free 0).
 // Either request failing fails the fetch.
-func (p *RunPod) Fetch(ctx context.Context) ([]stock.Offer, error) {
+func (p *Provider) Fetch(ctx context.Context) ([]stock.Offer, error) {
 	if strings.TrimSpace(p.o.APIKey) == "" {
-		return nil, notConfigured(runpodPlatform, "API key", RunPodAPIKeyEnv)
+		return nil, httpx.NotConfigured(runpodPlatform, "API key", APIKeyEnv)
 	}
-	ctx, cancel := withTimeout(ctx, p.o.Timeout)
+	ctx, cancel := httpx.WithTimeout(ctx, p.o.Timeout)
 	defer cancel()
 	at := p.o.Now()
-	h := bearer(p.o.APIKey)
+	h := httpx.Bearer(p.o.APIKey)
 	var all []*runpodEntry
 	for _, cloud := range []string{runpodCommunity, runpodSecure} {
 		q := url.Values{"include": {"AVAILABILITY"}, "product": {"POD"}, "cloud": {strings.ToUpper(cloud)}}
 		method := http.MethodGet
-		r, err := doRequest(ctx, p.o.HTTPClient, runpodPlatform, method, joinURL(p.o.BaseURL, runpodCatalogPath)+"?"+q.Encode(), runpodCatalogPath, h, nil)
+		r, err := httpx.Do(ctx, p.o.HTTPClient, runpodPlatform, method, httpx.JoinURL(p.o.BaseURL, runpodCatalogPath)+"?"+q.Encode(), runpodCatalogPath, h, nil)
 		if err != nil {
 			return nil, fmt.Errorf("%w (cloud %s)", err, strings.ToUpper(cloud))
 		}
-		if r.status != http.StatusOK {
+		if r.Status != http.StatusOK {
 			return nil, fmt.Errorf("%w (cloud %s)", runpodStatusError(method, runpodCatalogPath, r), strings.ToUpper(cloud))
 		}
-		entries, err := runpodEntries(r.body, cloud)
+		entries, err := runpodEntries(r.Body, cloud)
 		if err != nil {
 			return nil, fmt.Errorf("%w (cloud %s)", err, strings.ToUpper(cloud))
 		}
 		all = append(all, entries...)
 	}
-	return runpodOffers(p.c, mergeRunPod(all), at, fxRate(p.c, p.o.FXUSDCNY)), nil
+	return runpodOffers(p.c, mergeRunPod(all), at, httpx.FXRate(p.c, p.o.FXUSDCNY)), nil
 }
 
 // runpodStatusError words a non-200 answer, quoting an RFC 7807 problem
 // body by its title and detail rather than as raw JSON.
-func runpodStatusError(method, path string, r *httpResult) error {
-	if t, d := runpodProblem(r.body); t != "" || d != "" {
+func runpodStatusError(method, path string, r *httpx.Result) error {
+	if t, d := runpodProblem(r.Body); t != "" || d != "" {
 		r2 := *r
-		r2.body = []byte(strings.Trim(t+": "+d, ": "))
-		return statusError(runpodPlatform, method, path, &r2)
+		r2.Body = []byte(strings.Trim(t+": "+d, ": "))
+		return httpx.StatusError(runpodPlatform, method, path, &r2)
 	}
-	return statusError(runpodPlatform, method, path, r)
+	return httpx.StatusError(runpodPlatform, method, path, r)
 }
 
 // runpodProblem returns the title and detail of an RFC 7807 body.
 func runpodProblem(body []byte) (title, detail string) {
-	v, err := decodeJSON(body)
+	v, err := httpx.DecodeJSON(body)
 	if err != nil {
 		return "", ""
 	}
 	m, _ := v.(map[string]any)
-	if m == nil || !has(m, "status") || !has(m, "title") && !has(m, "detail") {
+	if m == nil || !httpx.Has(m, "status") || !httpx.Has(m, "title") && !httpx.Has(m, "detail") {
 		return "", ""
 	}
-	return strVal(m["title"]), strVal(m["detail"])
+	return httpx.Str(m["title"]), httpx.Str(m["detail"])
 }
 
-// ParseRunPod parses a recorded RunPod answer of any of these shapes,
+// Parse parses a recorded RunPod answer of any of these shapes,
 // told apart by content:
 //
 //   - REST v2 catalog: {"gpus":[{"id","name","secure","community",
@@ -162,15 +166,15 @@ func runpodProblem(body []byte) (title, detail string) {
 // GPU with neither a level nor a price gives no offer.
 //
 // A GraphQL {"errors":[...]} body and an RFC 7807 problem body are
-// *APIErrors (an API key complaint wraps stock.ErrUnauthorized; a problem's
+// *httpx.APIErrors (an API key complaint wraps stock.ErrUnauthorized; a problem's
 // status 401/403, 429 and 5xx wrap stock.ErrUnauthorized, stock.ErrRateLimited and
 // stock.ErrServer).
-func ParseRunPod(c *catalog.Catalog, body []byte, at time.Time, fx float64) ([]stock.Offer, error) {
+func Parse(c *catalog.Catalog, body []byte, at time.Time, fx float64) ([]stock.Offer, error) {
 	entries, err := runpodEntries(body, "")
 	if err != nil {
 		return nil, err
 	}
-	return runpodOffers(c, entries, at, fxRate(c, fx)), nil
+	return runpodOffers(c, entries, at, httpx.FXRate(c, fx)), nil
 }
 
 // runpodEntry is one GPU type (in one data center, when Region is set)
@@ -189,9 +193,9 @@ func (e *runpodEntry) key() string { return e.id + "\x00" + e.name + "\x00" + e.
 // runpodEntries reads any recorded shape; cloud is the cloud the levels
 // are for ("" when unknown).
 func runpodEntries(body []byte, cloud string) ([]*runpodEntry, error) {
-	v, err := decodeJSON(body)
+	v, err := httpx.DecodeJSON(body)
 	if err != nil {
-		return nil, malformed(runpodPlatform, "RunPod response", err)
+		return nil, httpx.Malformed(runpodPlatform, "RunPod response", err)
 	}
 	var out []*runpodEntry
 	switch d := v.(type) {
@@ -209,7 +213,7 @@ func runpodEntries(body []byte, cloud string) ([]*runpodEntry, error) {
 			return nil, e
 		}
 		switch {
-		case has(d, "gpus"):
+		case httpx.Has(d, "gpus"):
 			switch l := d["gpus"].(type) {
 			case nil:
 				return nil, nil
@@ -221,22 +225,22 @@ func runpodEntries(body []byte, cloud string) ([]*runpodEntry, error) {
 				}
 				return out, nil
 			default:
-				return nil, badResponse("%s: gpus is a %s, not a list", runpodPlatform, jsonKind(l))
+				return nil, httpx.BadResponse("%s: gpus is a %s, not a list", runpodPlatform, httpx.JSONKind(l))
 			}
-		case has(d, "data"):
+		case httpx.Has(d, "data"):
 			data, _ := d["data"].(map[string]any)
 			if data == nil && d["data"] != nil {
-				return nil, badResponse("%s: GraphQL data is a %s, not an object", runpodPlatform, jsonKind(d["data"]))
+				return nil, httpx.BadResponse("%s: GraphQL data is a %s, not an object", runpodPlatform, httpx.JSONKind(d["data"]))
 			}
 			if g, ok := data["gpuType"].(map[string]any); ok {
 				return runpodGraphQL(g, cloud), nil
 			}
 			switch l := data["gpuTypes"].(type) {
 			case nil:
-				if data == nil || has(data, "gpuTypes") {
+				if data == nil || httpx.Has(data, "gpuTypes") {
 					return nil, nil
 				}
-				return nil, badResponse("%s: GraphQL data has no gpuTypes", runpodPlatform)
+				return nil, httpx.BadResponse("%s: GraphQL data has no gpuTypes", runpodPlatform)
 			case []any:
 				for _, el := range l {
 					if m, ok := el.(map[string]any); ok {
@@ -245,24 +249,24 @@ func runpodEntries(body []byte, cloud string) ([]*runpodEntry, error) {
 				}
 				return out, nil
 			default:
-				return nil, badResponse("%s: gpuTypes is a %s, not a list", runpodPlatform, jsonKind(l))
+				return nil, httpx.BadResponse("%s: gpuTypes is a %s, not a list", runpodPlatform, httpx.JSONKind(l))
 			}
-		case has(d, "id") || has(d, "gpuId") || has(d, "displayName"):
+		case httpx.Has(d, "id") || httpx.Has(d, "gpuId") || httpx.Has(d, "displayName"):
 			return runpodElement(d, cloud), nil
 		}
-		return nil, badResponse("%s: no RunPod response shape recognised (want gpus, data.gpuTypes or a list)", runpodPlatform)
+		return nil, httpx.BadResponse("%s: no RunPod response shape recognised (want gpus, data.gpuTypes or a list)", runpodPlatform)
 	}
-	return nil, badResponse("%s: response is a %s, not an object or list", runpodPlatform, jsonKind(v))
+	return nil, httpx.BadResponse("%s: response is a %s, not an object or list", runpodPlatform, httpx.JSONKind(v))
 }
 
 // runpodElement reads one object of a list by its fields.
 func runpodElement(m map[string]any, cloud string) []*runpodEntry {
 	switch {
-	case has(m, "gpuAvailability"):
+	case httpx.Has(m, "gpuAvailability"):
 		return runpodDataCenter(m)
-	case has(m, "gpuId"):
+	case httpx.Has(m, "gpuId"):
 		return runpodCtlGPU(m)
-	case has(m, "price") || has(m, "availability") || has(m, "dataCenters") || has(m, "pool"):
+	case httpx.Has(m, "price") || httpx.Has(m, "availability") || httpx.Has(m, "dataCenters") || httpx.Has(m, "pool"):
 		return runpodREST(m, cloud)
 	}
 	return runpodGraphQL(m, cloud)
@@ -270,12 +274,12 @@ func runpodElement(m map[string]any, cloud string) []*runpodEntry {
 
 // runpodBodyError recognises a GraphQL errors body and an RFC 7807
 // problem body.
-func runpodBodyError(d map[string]any) *APIError {
+func runpodBodyError(d map[string]any) *httpx.APIError {
 	// Errors beside usable data (a partial GraphQL answer) are ignored.
-	if errs, ok := d["errors"].([]any); ok && len(errs) > 0 && dig(d, "data", "gpuTypes") == nil && dig(d, "data", "gpuType") == nil {
+	if errs, ok := d["errors"].([]any); ok && len(errs) > 0 && httpx.Dig(d, "data", "gpuTypes") == nil && httpx.Dig(d, "data", "gpuType") == nil {
 		var msgs []string
 		for _, e := range errs {
-			if s := strVal(dig(e, "message")); s != "" {
+			if s := httpx.Str(httpx.Dig(e, "message")); s != "" {
 				msgs = append(msgs, s)
 			}
 		}
@@ -289,17 +293,17 @@ func runpodBodyError(d map[string]any) *APIError {
 		if msg != "" {
 			text += ": " + msg
 		}
-		return newAPIError(runpodPlatform, http.StatusOK, "", msg, kind, text)
+		return httpx.NewAPIError(runpodPlatform, http.StatusOK, "", msg, kind, text)
 	}
-	if !has(d, "status") || !has(d, "title") && !has(d, "detail") || has(d, "gpus") {
+	if !httpx.Has(d, "status") || !httpx.Has(d, "title") && !httpx.Has(d, "detail") || httpx.Has(d, "gpus") {
 		return nil
 	}
-	st, ok := numVal(d["status"])
+	st, ok := httpx.Num(d["status"])
 	if !ok || st < 400 || st > 599 {
 		return nil
 	}
 	status := int(st)
-	title, detail := strVal(d["title"]), strVal(d["detail"])
+	title, detail := httpx.Str(d["title"]), httpx.Str(d["detail"])
 	var kind error
 	switch {
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
@@ -309,17 +313,17 @@ func runpodBodyError(d map[string]any) *APIError {
 	case status >= 500:
 		kind = stock.ErrServer
 	}
-	text := fmt.Sprintf("%s: %s (status %d)", runpodPlatform, kindWords(kind), status)
+	text := fmt.Sprintf("%s: %s (status %d)", runpodPlatform, httpx.KindWords(kind), status)
 	if s := strings.Trim(title+": "+detail, ": "); s != "" {
 		text += ": " + s
 	}
-	return newAPIError(runpodPlatform, status, title, detail, kind, text)
+	return httpx.NewAPIError(runpodPlatform, status, title, detail, kind, text)
 }
 
 // runpodREST reads one GPU of the REST v2 catalog: one entry per data
 // center listed with a level, else one for the GPU as a whole.
 func runpodREST(m map[string]any, cloud string) []*runpodEntry {
-	base := runpodEntry{id: strVal(m["id"]), name: strVal(m["name"])}
+	base := runpodEntry{id: httpx.Str(m["id"]), name: httpx.Str(m["name"])}
 	if base.id == "" && base.name == "" {
 		return nil
 	}
@@ -333,9 +337,9 @@ func runpodREST(m map[string]any, cloud string) []*runpodEntry {
 			if !ok {
 				continue
 			}
-			region := strVal(dc["id"])
+			region := httpx.Str(dc["id"])
 			if region == "" {
-				region = strVal(dc["name"])
+				region = httpx.Str(dc["name"])
 			}
 			e := base
 			e.region = region
@@ -357,12 +361,12 @@ func runpodREST(m map[string]any, cloud string) []*runpodEntry {
 // null means no stock; a lowestPrice without the field (the SDK's query
 // does not ask for it) leaves the level unknown.
 func runpodGraphQL(m map[string]any, cloud string) []*runpodEntry {
-	e := &runpodEntry{id: strVal(m["id"]), name: strVal(m["displayName"])}
+	e := &runpodEntry{id: httpx.Str(m["id"]), name: httpx.Str(m["displayName"])}
 	if e.id == "" && e.name == "" {
 		return nil
 	}
 	e.prices = runpodPrices(m["securePrice"], m["secureCloud"], m["communityPrice"], m["communityCloud"])
-	if lp, ok := m["lowestPrice"].(map[string]any); ok && has(lp, "stockStatus") {
+	if lp, ok := m["lowestPrice"].(map[string]any); ok && httpx.Has(lp, "stockStatus") {
 		e.levels = runpodLevels(cloud, lp["stockStatus"], true)
 	}
 	return []*runpodEntry{e}
@@ -371,13 +375,13 @@ func runpodGraphQL(m map[string]any, cloud string) []*runpodEntry {
 // runpodCtlGPU reads one row of runpodctl gpu list (no price). Without a
 // stockStatus, available false means no stock.
 func runpodCtlGPU(m map[string]any) []*runpodEntry {
-	e := &runpodEntry{id: strVal(m["gpuId"]), name: strVal(m["displayName"])}
+	e := &runpodEntry{id: httpx.Str(m["gpuId"]), name: httpx.Str(m["displayName"])}
 	if e.id == "" && e.name == "" {
 		return nil
 	}
 	e.levels = runpodLevels("", m["stockStatus"], false)
 	if len(e.levels) == 0 {
-		if a, ok := boolVal(m["available"]); ok && !a {
+		if a, ok := httpx.Bool(m["available"]); ok && !a {
 			e.levels = map[string]string{"": runpodNone}
 		}
 	}
@@ -388,9 +392,9 @@ func runpodCtlGPU(m map[string]any) []*runpodEntry {
 // the v2 data center catalog): one entry per GPU listed, Region the data
 // center id. An empty or null level there means none.
 func runpodDataCenter(m map[string]any) []*runpodEntry {
-	region := strVal(m["id"])
+	region := httpx.Str(m["id"])
 	if region == "" {
-		region = strVal(m["name"])
+		region = httpx.Str(m["name"])
 	}
 	gpus, _ := m["gpuAvailability"].([]any)
 	var out []*runpodEntry
@@ -399,9 +403,9 @@ func runpodDataCenter(m map[string]any) []*runpodEntry {
 		if !ok {
 			continue
 		}
-		e := &runpodEntry{region: region, name: strVal(g["displayName"])}
+		e := &runpodEntry{region: region, name: httpx.Str(g["displayName"])}
 		for _, k := range []string{"gpuId", "gpuTypeId", "id"} {
-			if e.id = strVal(g[k]); e.id != "" {
+			if e.id = httpx.Str(g[k]); e.id != "" {
 				break
 			}
 		}
@@ -409,7 +413,7 @@ func runpodDataCenter(m map[string]any) []*runpodEntry {
 			continue
 		}
 		lv := g["stockStatus"]
-		if !has(g, "stockStatus") {
+		if !httpx.Has(g, "stockStatus") {
 			lv = g["availability"]
 		}
 		e.levels = runpodLevels("", lv, true)
@@ -423,10 +427,10 @@ func runpodDataCenter(m map[string]any) []*runpodEntry {
 func runpodPrices(secure, secureFlag, community, communityFlag any) map[string]float64 {
 	out := map[string]float64{}
 	add := func(cloud string, p, flag any) {
-		if f, ok := boolVal(flag); ok && !f {
+		if f, ok := httpx.Bool(flag); ok && !f {
 			return
 		}
-		if v := priceVal(p, 1); v > 0 {
+		if v := httpx.Price(p, 1); v > 0 {
 			out[cloud] = v
 		}
 	}
@@ -516,7 +520,7 @@ func runpodOffers(c *catalog.Catalog, entries []*runpodEntry, at time.Time, fx f
 		}
 		out = append(out, stock.Offer{
 			Platform:        runpodPlatform,
-			GPU:             resolveFirst(c, e.name, e.id),
+			GPU:             httpx.ResolveFirst(c, e.name, e.id),
 			RawGPU:          raw,
 			GPUsPerInstance: 1,
 			Free:            free,

@@ -1,4 +1,4 @@
-package provider_test
+package lambda_test
 
 import (
 	"errors"
@@ -7,22 +7,23 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/stock"
-	"github.com/labgpu/bot/internal/stock/provider"
+	"github.com/labgpu/bot/internal/stock/provider/lambda"
+	"github.com/labgpu/bot/internal/stock/provider/providertest"
 )
 
 const lambdaKey = "secret_lambda_1"
 
-func newLambda(t *testing.T, u string, o provider.LambdaOptions) *provider.Lambda {
+func newLambda(t *testing.T, u string, o lambda.Options) *lambda.Provider {
 	t.Helper()
 	o.BaseURL = u
 	if o.APIKey == "" {
 		o.APIKey = lambdaKey
 	}
 	if o.FXUSDCNY == 0 {
-		o.FXUSDCNY = fx
+		o.FXUSDCNY = providertest.FX
 	}
-	o.Now = now
-	return provider.NewLambda(loadCatalog(t), o)
+	o.Now = providertest.Now
+	return lambda.New(providertest.LoadCatalog(t), o)
 }
 
 // lwant is one expected Lambda offer.
@@ -41,24 +42,24 @@ func checkLambda(t *testing.T, got []stock.Offer, ws []lwant, src stock.Source) 
 	}
 	for i, w := range ws {
 		o := got[i]
-		checkOfferSane(t, o)
+		providertest.CheckOfferSane(t, o)
 		if o.Platform != "lambda" || o.Currency != "USD" || o.Source != src || o.Total != nil {
 			t.Errorf("offer %d: %+v", i, o)
 		}
 		if o.GPU != w.gpu || o.RawGPU != w.raw || o.Region != w.region {
 			t.Errorf("offer %d: gpu %q raw %q region %q; want %q %q %q", i, o.GPU, o.RawGPU, o.Region, w.gpu, w.raw, w.region)
 		}
-		if o.GPUsPerInstance != w.n || intp(o.Free) != w.free {
-			t.Errorf("offer %d (%s): GPUs %d free %s; want %d %s", i, o.GPU, o.GPUsPerInstance, intp(o.Free), w.n, w.free)
+		if o.GPUsPerInstance != w.n || providertest.IntP(o.Free) != w.free {
+			t.Errorf("offer %d (%s): GPUs %d free %s; want %d %s", i, o.GPU, o.GPUsPerInstance, providertest.IntP(o.Free), w.n, w.free)
 		}
 		usd := w.cents / 100
-		if !approx(o.OriginalPrice, usd) || !approx(o.CNYPerGPUHour, usd/float64(w.n)*fx) {
-			t.Errorf("offer %d (%s): USD %v CNY/GPU-h %v; want %v, %v", i, o.GPU, o.OriginalPrice, o.CNYPerGPUHour, usd, usd/float64(w.n)*fx)
+		if !providertest.Approx(o.OriginalPrice, usd) || !providertest.Approx(o.CNYPerGPUHour, usd/float64(w.n)*providertest.FX) {
+			t.Errorf("offer %d (%s): USD %v CNY/GPU-h %v; want %v, %v", i, o.GPU, o.OriginalPrice, o.CNYPerGPUHour, usd, usd/float64(w.n)*providertest.FX)
 		}
 		if o.Note != w.note && !(src == stock.SourceReplay && strings.HasPrefix(o.Note, w.note+" (")) {
 			t.Errorf("offer %d (%s): note %q, want %q", i, o.GPU, o.Note, w.note)
 		}
-		if src == stock.SourceLive && !o.ObservedAt.Equal(fixedNow) {
+		if src == stock.SourceLive && !o.ObservedAt.Equal(providertest.FixedNow) {
 			t.Errorf("offer %d: ObservedAt %v", i, o.ObservedAt)
 		}
 	}
@@ -72,35 +73,35 @@ func TestLambdaFetch(t *testing.T) {
 		want      []lwant
 	}{
 		// Instance types in name order: the A10 has no capacity anywhere.
-		{fixturesDir, "lambda-instance-types-multi.json", []lwant{
+		{providertest.FixturesDir, "lambda-instance-types-multi.json", []lwant{
 			{gpu: "A10", raw: "A10 (24 GB PCIe)", n: 1, free: "0", cents: 75, note: "instance gpu_1x_a10, no region has capacity"},
 			{gpu: "H100 SXM", raw: "H100 (80 GB SXM5)", region: "us-east-1", n: 1, free: "1", cents: 329, note: "instance gpu_1x_h100_sxm5, " + lambdaCap},
 		}},
 		// The spec's example: an unknown GPU, 8 a box, 1592 c/h.
-		{fixturesDir, "lambda-instance-types.json", []lwant{
+		{providertest.FixturesDir, "lambda-instance-types.json", []lwant{
 			{gpu: "Example GPU (40 GB SXM4)", raw: "Example GPU (40 GB SXM4)", region: "us-west-1", n: 8, free: "8", cents: 1592, note: "instance gpu_8x_example, " + lambdaCap},
 		}},
-		{verbatimDir, "lambda-instance-types-1.json", []lwant{
+		{providertest.VerbatimDir, "lambda-instance-types-1.json", []lwant{
 			{gpu: "Example GPU (40 GB SXM4)", raw: "Example GPU (40 GB SXM4)", region: "us-west-1", n: 8, free: "8", cents: 1592, note: "instance gpu_8x_example, " + lambdaCap},
 		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			srv := newRecServer(t, respondBytes(200, fixture(t, tt.dir, tt.file)))
-			p := newLambda(t, srv.URL, provider.LambdaOptions{})
+			srv := providertest.NewRecServer(t, providertest.RespondBytes(200, providertest.Fixture(t, tt.dir, tt.file)))
+			p := newLambda(t, srv.URL, lambda.Options{})
 			if p.Name() != "lambda" {
 				t.Errorf("Name %q", p.Name())
 			}
-			got, err := p.Fetch(fetchCtx(t))
+			got, err := p.Fetch(providertest.FetchCtx(t))
 			if err != nil {
 				t.Fatalf("Fetch: %v", err)
 			}
 			checkLambda(t, got, tt.want, stock.SourceLive)
-			reqs := srv.requests()
+			reqs := srv.Requests()
 			if len(reqs) != 1 {
 				t.Fatalf("%d requests", len(reqs))
 			}
-			checkGET(t, reqs[0], "/api/v1/instance-types", "Bearer "+lambdaKey)
+			providertest.CheckGET(t, reqs[0], "/api/v1/instance-types", "Bearer "+lambdaKey)
 			if len(reqs[0].Query) != 0 {
 				t.Errorf("query %v", reqs[0].Query)
 			}
@@ -109,7 +110,7 @@ func TestLambdaFetch(t *testing.T) {
 }
 
 func TestParseLambdaRows(t *testing.T) {
-	c := loadCatalog(t)
+	c := providertest.LoadCatalog(t)
 	tests := []struct {
 		name string
 		body string
@@ -132,7 +133,7 @@ func TestParseLambdaRows(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := provider.ParseLambda(c, []byte(tt.body), fixedNow, fx)
+			got, err := lambda.Parse(c, []byte(tt.body), providertest.FixedNow, providertest.FX)
 			if err != nil {
 				t.Fatalf("ParseLambda: %v", err)
 			}
@@ -141,23 +142,23 @@ func TestParseLambdaRows(t *testing.T) {
 	}
 
 	// fx <= 0 falls back to the catalog's rate.
-	got, err := provider.ParseLambda(c, fixture(t, fixturesDir, "lambda-instance-types.json"), fixedNow, 0)
-	if err != nil || len(got) != 1 || !approx(got[0].CNYPerGPUHour, 15.92/8*c.FXUSDCNY) {
+	got, err := lambda.Parse(c, providertest.Fixture(t, providertest.FixturesDir, "lambda-instance-types.json"), providertest.FixedNow, 0)
+	if err != nil || len(got) != 1 || !providertest.Approx(got[0].CNYPerGPUHour, 15.92/8*c.FXUSDCNY) {
 		t.Fatalf("catalog fx: %+v %v", got, err)
 	}
 }
 
 func TestParseLambdaErrors(t *testing.T) {
-	c := loadCatalog(t)
+	c := providertest.LoadCatalog(t)
 	tests := []struct {
 		name string
 		body []byte
 		kind error
 		want string
 	}{
-		{"invalid API key (schema defaults)", fixture(t, verbatimDir, "lambda-error-401-schema-defaults-1.json"), stock.ErrUnauthorized,
+		{"invalid API key (schema defaults)", providertest.Fixture(t, providertest.VerbatimDir, "lambda-error-401-schema-defaults-1.json"), stock.ErrUnauthorized,
 			"lambda: API key rejected (global/invalid-api-key): API key was invalid, expired, or deleted. (Check your API key or create a new one, then try again)"},
-		{"provider unavailable (spec example)", fixture(t, verbatimDir, "lambda-error-provider-unavailable-1.json"), stock.ErrServer,
+		{"provider unavailable (spec example)", providertest.Fixture(t, providertest.VerbatimDir, "lambda-error-provider-unavailable-1.json"), stock.ErrServer,
 			"lambda: server error (provider/internal-unavailable): Provider unavailable (Try again shortly)"},
 		{"other code", []byte(`{"error":{"code":"global/object-does-not-exist","message":"nope"}}`), nil, "lambda: API error (global/object-does-not-exist): nope"},
 		{"no data", []byte(`{"foo":{}}`), stock.ErrBadResponse, "lambda: response has no data field"},
@@ -167,7 +168,7 @@ func TestParseLambdaErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := provider.ParseLambda(c, tt.body, fixedNow, fx)
+			got, err := lambda.Parse(c, tt.body, providertest.FixedNow, providertest.FX)
 			if err == nil || got != nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("got %v, %v; want error %q", got, err, tt.want)
 			}
@@ -180,34 +181,45 @@ func TestParseLambdaErrors(t *testing.T) {
 
 func TestLambdaErrors(t *testing.T) {
 	path := "/api/v1/instance-types"
-	cases := append(commonErrCases("lambda", path),
-		errCase{name: "401 invalid API key", respond: respondBytes(401, fixture(t, verbatimDir, "lambda-error-401-schema-defaults-1.json")), kind: stock.ErrUnauthorized,
-			want: []string{"lambda: API key rejected (global/invalid-api-key, HTTP 401) from GET " + path + ": API key was invalid, expired, or deleted."}, status: 401},
-		errCase{name: "403 account inactive", respond: respondBytes(403, []byte(`{"error":{"code":"global/account-inactive","message":"Your account is inactive."}}`)), kind: stock.ErrUnauthorized,
-			want: []string{"lambda: API key rejected (global/account-inactive, HTTP 403)", "inactive"}, status: 403},
-		errCase{name: "provider error with HTTP 503", respond: respondBytes(503, fixture(t, verbatimDir, "lambda-error-provider-unavailable-1.json")), kind: stock.ErrServer,
-			want: []string{"lambda: server error (provider/internal-unavailable, HTTP 503) from GET " + path + ": Provider unavailable (Try again shortly)"}, status: 503},
-		errCase{name: "provider error with HTTP 400 is still a server error", respond: respondBytes(400, []byte(`{"error":{"code":"provider/internal-unavailable","message":"Provider unavailable"}}`)), kind: stock.ErrServer,
-			want: []string{"lambda: server error (provider/internal-unavailable, HTTP 400)"}, status: 400},
-		errCase{name: "429 with error body and Retry-After", respond: respondRetry("3", "application/json", []byte(`{"error":{"code":"global/too-many-requests","message":"Slow down"}}`)), kind: stock.ErrRateLimited,
-			want: []string{"lambda: rate limited (global/too-many-requests, HTTP 429) from GET " + path + ", retry after 3s: Slow down"}, retry: 3 * time.Second},
-		errCase{name: "error body in HTTP 200", respond: respondBytes(200, fixture(t, verbatimDir, "lambda-error-provider-unavailable-1.json")), kind: stock.ErrServer,
-			want: []string{"lambda: server error (provider/internal-unavailable): Provider unavailable"}, status: 200},
+	cases := append(providertest.CommonErrCases("lambda", path),
+		providertest.ErrCase{Name: "401 invalid API key", Respond: providertest.RespondBytes(401, providertest.Fixture(t, providertest.VerbatimDir, "lambda-error-401-schema-defaults-1.json")), Kind: stock.ErrUnauthorized,
+			Want: []string{"lambda: API key rejected (global/invalid-api-key, HTTP 401) from GET " + path + ": API key was invalid, expired, or deleted."}, Status: 401},
+		providertest.ErrCase{Name: "403 account inactive", Respond: providertest.RespondBytes(403, []byte(`{"error":{"code":"global/account-inactive","message":"Your account is inactive."}}`)), Kind: stock.ErrUnauthorized,
+			Want: []string{"lambda: API key rejected (global/account-inactive, HTTP 403)", "inactive"}, Status: 403},
+		providertest.ErrCase{Name: "provider error with HTTP 503", Respond: providertest.RespondBytes(503, providertest.Fixture(t, providertest.VerbatimDir, "lambda-error-provider-unavailable-1.json")), Kind: stock.ErrServer,
+			Want: []string{"lambda: server error (provider/internal-unavailable, HTTP 503) from GET " + path + ": Provider unavailable (Try again shortly)"}, Status: 503},
+		providertest.ErrCase{Name: "provider error with HTTP 400 is still a server error", Respond: providertest.RespondBytes(400, []byte(`{"error":{"code":"provider/internal-unavailable","message":"Provider unavailable"}}`)), Kind: stock.ErrServer,
+			Want: []string{"lambda: server error (provider/internal-unavailable, HTTP 400)"}, Status: 400},
+		providertest.ErrCase{Name: "429 with error body and Retry-After", Respond: providertest.RespondRetry("3", "application/json", []byte(`{"error":{"code":"global/too-many-requests","message":"Slow down"}}`)), Kind: stock.ErrRateLimited,
+			Want: []string{"lambda: rate limited (global/too-many-requests, HTTP 429) from GET " + path + ", retry after 3s: Slow down"}, Retry: 3 * time.Second},
+		providertest.ErrCase{Name: "error body in HTTP 200", Respond: providertest.RespondBytes(200, providertest.Fixture(t, providertest.VerbatimDir, "lambda-error-provider-unavailable-1.json")), Kind: stock.ErrServer,
+			Want: []string{"lambda: server error (provider/internal-unavailable): Provider unavailable"}, Status: 200},
 	)
-	runErrCases(t, cases, func(t *testing.T, u string) ([]stock.Offer, error) {
-		return newLambda(t, u, provider.LambdaOptions{Timeout: 150 * time.Millisecond}).Fetch(fetchCtx(t))
+	providertest.RunErrCases(t, cases, func(t *testing.T, u string) ([]stock.Offer, error) {
+		return newLambda(t, u, lambda.Options{Timeout: 150 * time.Millisecond}).Fetch(providertest.FetchCtx(t))
 	})
 }
 
 func TestLambdaEmpty(t *testing.T) {
-	srv := newRecServer(t, respondBytes(200, []byte(`{"data":{}}`)))
-	got, err := newLambda(t, srv.URL, provider.LambdaOptions{}).Fetch(fetchCtx(t))
+	srv := providertest.NewRecServer(t, providertest.RespondBytes(200, []byte(`{"data":{}}`)))
+	got, err := newLambda(t, srv.URL, lambda.Options{}).Fetch(providertest.FetchCtx(t))
 	if err != nil || len(got) != 0 {
 		t.Fatalf("empty: %v, %v", got, err)
 	}
 }
 
 func TestLambdaNotConfigured(t *testing.T) {
-	got, err := provider.NewLambda(loadCatalog(t), provider.LambdaOptions{BaseURL: noRequestServer(t)}).Fetch(fetchCtx(t))
-	checkNotConfigured(t, got, err, "lambda", "LAMBDA_API_KEY")
+	got, err := lambda.New(providertest.LoadCatalog(t), lambda.Options{BaseURL: providertest.NoRequestServer(t)}).Fetch(providertest.FetchCtx(t))
+	providertest.CheckNotConfigured(t, got, err, "lambda", "LAMBDA_API_KEY")
+}
+
+func FuzzParseLambda(f *testing.F) {
+	providertest.Seed(f, "lambda-")
+	providertest.SeedMore(f, `{"data":{"a":{"instance_type":{"name":"gpu_999x_a","description":"0x A","price_cents_per_hour":1e308,"specs":{"gpus":1e30}},"regions_with_capacity_available":[1,"r",{"name":2}]}}}`,
+		`{"error":"x"}`, `{"error":{"code":"provider/x"}}`, `{"data":{"b":{"instance_type":{"description":"1x H100","specs":{"gpus":-1}}}}}`)
+	c := providertest.LoadCatalog(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		offers, err := lambda.Parse(c, b, providertest.FixedNow, providertest.FX)
+		providertest.CheckParsed(t, offers, err)
+	})
 }

@@ -3,7 +3,7 @@
 // responses replayed from a directory, and from the catalog's list prices.
 // Each implements stock.Provider; its errors wrap stock's error kinds
 // (stock.ErrUnauthorized, …) and a 429's *APIError says how long to wait.
-package provider
+package httpx
 
 import (
 	"bytes"
@@ -61,16 +61,16 @@ func (e *APIError) Wait() time.Duration { return e.RetryAfter }
 // stock.ErrServer) or nil.
 func (e *APIError) Unwrap() error { return e.kind }
 
-// httpResult is a response read to completion (up to MaxResponseBytes).
-type httpResult struct {
-	status int
-	header http.Header
-	body   []byte
+// Result is a response read to completion (up to MaxResponseBytes).
+type Result struct {
+	Status int
+	Header http.Header
+	Body   []byte
 }
 
-// doRequest sends one request with the common headers and reads the body.
+// Do sends one request with the common headers and reads the body.
 // Errors name the platform and the endpoint and wrap the cause.
-func doRequest(ctx context.Context, client *http.Client, platform, method, url, path string, header http.Header, payload any) (*httpResult, error) {
+func Do(ctx context.Context, client *http.Client, platform, method, url, path string, header http.Header, payload any) (*Result, error) {
 	var body io.Reader
 	if payload != nil {
 		b, err := json.Marshal(payload)
@@ -103,9 +103,9 @@ func doRequest(ctx context.Context, client *http.Client, platform, method, url, 
 		return nil, transportError(ctx, platform, method, path, fmt.Errorf("read body: %w", err))
 	}
 	if len(b) > MaxResponseBytes {
-		return nil, badResponse("%s: %s %s: response larger than %d bytes", platform, method, path, MaxResponseBytes)
+		return nil, BadResponse("%s: %s %s: response larger than %d bytes", platform, method, path, MaxResponseBytes)
 	}
-	return &httpResult{status: resp.StatusCode, header: resp.Header, body: b}, nil
+	return &Result{Status: resp.StatusCode, Header: resp.Header, Body: b}, nil
 }
 
 // transportError words a failed round trip, calling a deadline a timeout.
@@ -129,9 +129,9 @@ type timeoutInfo struct {
 	deadline time.Time
 }
 
-// withTimeout bounds ctx by d (DefaultTimeout when d <= 0) and remembers d
+// WithTimeout bounds ctx by d (DefaultTimeout when d <= 0) and remembers d
 // for error messages.
-func withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+func WithTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
 	if d <= 0 {
 		d = DefaultTimeout
 	}
@@ -140,24 +140,24 @@ func withTimeout(ctx context.Context, d time.Duration) (context.Context, context
 	return context.WithDeadline(ctx, dl)
 }
 
-// statusError turns a non-200 HTTP answer into an *APIError.
-func statusError(platform, method, path string, r *httpResult) *APIError {
-	e := &APIError{Platform: platform, StatusCode: r.status}
-	status := fmt.Sprintf("HTTP %d %s", r.status, http.StatusText(r.status))
+// StatusError turns a non-200 HTTP answer into an *APIError.
+func StatusError(platform, method, path string, r *Result) *APIError {
+	e := &APIError{Platform: platform, StatusCode: r.Status}
+	status := fmt.Sprintf("HTTP %d %s", r.Status, http.StatusText(r.Status))
 	where := fmt.Sprintf("%s %s", method, path)
-	snip := snippet(r.body)
+	snip := Snippet(r.Body)
 	switch {
-	case r.status == http.StatusUnauthorized || r.status == http.StatusForbidden:
+	case r.Status == http.StatusUnauthorized || r.Status == http.StatusForbidden:
 		e.kind = stock.ErrUnauthorized
 		e.text = fmt.Sprintf("%s: credentials rejected (%s) from %s", platform, status, where)
-	case r.status == http.StatusTooManyRequests:
+	case r.Status == http.StatusTooManyRequests:
 		e.kind = stock.ErrRateLimited
-		e.RetryAfter = parseRetryAfter(r.header.Get("Retry-After"))
+		e.RetryAfter = parseRetryAfter(r.Header.Get("Retry-After"))
 		e.text = fmt.Sprintf("%s: rate limited (%s) from %s", platform, status, where)
 		if e.RetryAfter > 0 {
 			e.text += fmt.Sprintf(", retry after %v", e.RetryAfter)
 		}
-	case r.status >= 500:
+	case r.Status >= 500:
 		e.kind = stock.ErrServer
 		e.text = fmt.Sprintf("%s: server error (%s) from %s", platform, status, where)
 	default:
@@ -171,9 +171,9 @@ func statusError(platform, method, path string, r *httpResult) *APIError {
 
 func parseRetryAfter(s string) time.Duration { return retry.ParseAfter(s, 0) }
 
-// snippet is the start of a body for an error message: one line, valid
+// Snippet is the start of a body for an error message: one line, valid
 // UTF-8, at most 200 bytes.
-func snippet(b []byte) string {
+func Snippet(b []byte) string {
 	const max = 200
 	s := strings.ToValidUTF8(string(b), "?")
 	s = strings.Join(strings.Fields(s), " ")
@@ -187,9 +187,9 @@ func snippet(b []byte) string {
 	return s
 }
 
-// decodeJSON parses a whole body into generic values, keeping numbers as
+// DecodeJSON parses a whole body into generic values, keeping numbers as
 // json.Number. Trailing data after the value is an error.
-func decodeJSON(b []byte) (any, error) {
+func DecodeJSON(b []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	var v any
@@ -215,19 +215,19 @@ type kindError struct {
 func (e kindError) Error() string   { return e.err.Error() }
 func (e kindError) Unwrap() []error { return []error{e.err, e.kind} }
 
-// badResponse formats an error of kind stock.ErrBadResponse.
-func badResponse(format string, args ...any) error {
+// BadResponse formats an error of kind stock.ErrBadResponse.
+func BadResponse(format string, args ...any) error {
 	return kindError{err: fmt.Errorf(format, args...), kind: stock.ErrBadResponse}
 }
 
-// malformed wraps a JSON decoding problem.
-func malformed(platform, what string, err error) error {
-	return badResponse("%s: malformed JSON in %s: %w", platform, what, err)
+// Malformed wraps a JSON decoding problem.
+func Malformed(platform, what string, err error) error {
+	return BadResponse("%s: malformed JSON in %s: %w", platform, what, err)
 }
 
-// numVal reads a JSON number, or a numeric string; false when absent,
+// Num reads a JSON number, or a numeric string; false when absent,
 // null, non-numeric or not finite.
-func numVal(v any) (float64, bool) {
+func Num(v any) (float64, bool) {
 	var f float64
 	var err error
 	switch x := v.(type) {
@@ -246,20 +246,24 @@ func numVal(v any) (float64, bool) {
 	return f, true
 }
 
-// maxCount bounds GPU counts read from platforms.
-const maxCount = 1_000_000
+// MaxCount bounds GPU counts read from platforms.
+const MaxCount = 1_000_000
 
-// countVal reads a non-negative GPU count; nil when absent or nonsense.
-func countVal(v any) *int {
-	f, ok := numVal(v)
-	if !ok || f < 0 || f > maxCount {
+// Count reads a non-negative GPU count; nil when absent or nonsense.
+func Count(v any) *int {
+	f, ok := Num(v)
+	return count(f, ok)
+}
+
+func count(f float64, ok bool) *int {
+	if !ok || f < 0 || f > MaxCount {
 		return nil
 	}
 	return stock.IntPtr(int(f))
 }
 
-// strVal reads a JSON string (numbers are formatted); "" otherwise.
-func strVal(v any) string {
+// Str reads a JSON string (numbers are formatted); "" otherwise.
+func Str(v any) string {
 	switch x := v.(type) {
 	case string:
 		return strings.TrimSpace(x)
@@ -269,9 +273,9 @@ func strVal(v any) string {
 	return ""
 }
 
-// boolVal reads a JSON boolean (also 0/1 and "true"/"false"); ok false
+// Bool reads a JSON boolean (also 0/1 and "true"/"false"); ok false
 // when absent or null.
-func boolVal(v any) (val, ok bool) {
+func Bool(v any) (val, ok bool) {
 	switch x := v.(type) {
 	case bool:
 		return x, true
@@ -288,9 +292,9 @@ func boolVal(v any) (val, ok bool) {
 	return false, false
 }
 
-// resolveGPU maps a platform GPU name to a catalog id, or returns the raw
+// ResolveGPU maps a platform GPU name to a catalog id, or returns the raw
 // name when the catalog does not know it.
-func resolveGPU(c *catalog.Catalog, raw string) string {
+func ResolveGPU(c *catalog.Catalog, raw string) string {
 	raw = strings.TrimSpace(raw)
 	if c != nil && raw != "" {
 		if id, ok := c.ResolveGPU(raw); ok {
@@ -304,14 +308,14 @@ func resolveGPU(c *catalog.Catalog, raw string) string {
 // from the request context.
 var defaultClient = &http.Client{}
 
-// joinURL appends path to base without doubling the slash.
-func joinURL(base, path string) string {
+// JoinURL appends path to base without doubling the slash.
+func JoinURL(base, path string) string {
 	return strings.TrimRight(base, "/") + path
 }
 
-// fxRate is fx when positive, else the catalog's USD→CNY rate (0 without a
+// FXRate is fx when positive, else the catalog's USD→CNY rate (0 without a
 // catalog, which leaves converted prices at 0).
-func fxRate(c *catalog.Catalog, fx float64) float64 {
+func FXRate(c *catalog.Catalog, fx float64) float64 {
 	if fx > 0 && !math.IsInf(fx, 0) {
 		return fx
 	}
@@ -321,21 +325,21 @@ func fxRate(c *catalog.Catalog, fx float64) float64 {
 	return 0
 }
 
-// notConfigured is the Fetch error of a provider without credentials,
+// NotConfigured is the Fetch error of a provider without credentials,
 // naming the environment variables that supply them, e.g. "lambda: no API
 // key configured (set LAMBDA_API_KEY)". It wraps stock.ErrNotConfigured.
-func notConfigured(platform, what string, env ...string) error {
+func NotConfigured(platform, what string, env ...string) error {
 	return fmt.Errorf("%s: no %s configured (set %s): %w", platform, what, strings.Join(env, " and "), stock.ErrNotConfigured)
 }
 
-// bearer returns the header "Authorization: Bearer <token>".
-func bearer(token string) http.Header {
+// Bearer returns the header "Authorization: Bearer <token>".
+func Bearer(token string) http.Header {
 	return http.Header{"Authorization": {"Bearer " + strings.TrimSpace(token)}}
 }
 
-// resolveFirst maps the first of names the catalog knows to its GPU id;
+// ResolveFirst maps the first of names the catalog knows to its GPU id;
 // when it knows none, the first non-empty name is returned as is.
-func resolveFirst(c *catalog.Catalog, names ...string) string {
+func ResolveFirst(c *catalog.Catalog, names ...string) string {
 	first := ""
 	for _, n := range names {
 		n = strings.TrimSpace(n)
@@ -354,9 +358,9 @@ func resolveFirst(c *catalog.Catalog, names ...string) string {
 	return first
 }
 
-// dig follows object keys into decoded JSON; nil when a step is missing
+// Dig follows object keys into decoded JSON; nil when a step is missing
 // or not an object.
-func dig(v any, keys ...string) any {
+func Dig(v any, keys ...string) any {
 	for _, k := range keys {
 		m, ok := v.(map[string]any)
 		if !ok {
@@ -367,22 +371,22 @@ func dig(v any, keys ...string) any {
 	return v
 }
 
-// has reports whether the object m has key k (even with a null value).
-func has(m map[string]any, k string) bool {
+// Has reports whether the object m has key k (even with a null value).
+func Has(m map[string]any, k string) bool {
 	_, ok := m[k]
 	return ok
 }
 
-// newAPIError builds an *APIError with an error kind (nil for none) and
+// NewAPIError builds an *APIError with an error kind (nil for none) and
 // its message text.
-func newAPIError(platform string, status int, code, msg string, kind error, text string) *APIError {
+func NewAPIError(platform string, status int, code, msg string, kind error, text string) *APIError {
 	return &APIError{Platform: platform, StatusCode: status, Code: code, Msg: msg, kind: kind, text: text}
 }
 
-// kindWords names an error kind for a message built from a platform's own
+// KindWords names an error kind for a message built from a platform's own
 // error body: "API key rejected", "rate limited", "server error" or "API
 // error".
-func kindWords(kind error) string {
+func KindWords(kind error) string {
 	switch kind {
 	case stock.ErrUnauthorized:
 		return "API key rejected"
@@ -394,28 +398,32 @@ func kindWords(kind error) string {
 	return "API error"
 }
 
-// maxHourlyPrice bounds prices read from platforms, per rental unit per
+// MaxHourlyPrice bounds prices read from platforms, per rental unit per
 // hour in the platform's currency; larger figures are nonsense and read as
 // no price (they would overflow once converted).
-const maxHourlyPrice = 1e6
+const MaxHourlyPrice = 1e6
 
-// priceVal reads a positive price of at most maxHourlyPrice, given in
+// Price reads a positive price of at most MaxHourlyPrice, given in
 // units of 1/per (per 1e5 for Matpool's millicent, 100 for US cents); 0
 // otherwise.
-func priceVal(v any, per float64) float64 {
-	f, ok := numVal(v)
+func Price(v any, per float64) float64 {
+	f, ok := Num(v)
+	return price(f, ok, per)
+}
+
+func price(f float64, ok bool, per float64) float64 {
 	if !ok || f <= 0 || per <= 0 {
 		return 0
 	}
-	if f /= per; f > maxHourlyPrice || math.IsInf(f, 0) {
+	if f /= per; f > MaxHourlyPrice || math.IsInf(f, 0) {
 		return 0
 	}
 	return f
 }
 
-// httpDefaults fills a provider's common options left zero: the base URL
+// Defaults fills a provider's common options left zero: the base URL
 // (def), DefaultTimeout, defaultClient and time.Now.
-func httpDefaults(baseURL *string, def string, timeout *time.Duration, client **http.Client, now *func() time.Time) {
+func Defaults(baseURL *string, def string, timeout *time.Duration, client **http.Client, now *func() time.Time) {
 	if strings.TrimSpace(*baseURL) == "" {
 		*baseURL = def
 	}
@@ -430,16 +438,16 @@ func httpDefaults(baseURL *string, def string, timeout *time.Duration, client **
 	}
 }
 
-// pageFunc fetches page n (1-based) of a paged machine list and returns
+// PageFunc fetches page n (1-based) of a paged machine list and returns
 // its offers, how many rows the page had and the list's total (-1 when the
 // answer does not say).
-type pageFunc func(ctx context.Context, n int) (offers []stock.Offer, rows, total int, err error)
+type PageFunc func(ctx context.Context, n int) (offers []stock.Offer, rows, total int, err error)
 
-// fetchPages reads pages 1, 2, … of size pageSize until a page is empty,
+// FetchPages reads pages 1, 2, … of size pageSize until a page is empty,
 // the total is reached, a short page ends a list without a total, or
 // maxPages were read. Any failed page fails the whole fetch (a partial
 // list would read as sold out); its error names the page.
-func fetchPages(ctx context.Context, maxPages, pageSize int, page pageFunc) ([]stock.Offer, error) {
+func FetchPages(ctx context.Context, maxPages, pageSize int, page PageFunc) ([]stock.Offer, error) {
 	var out []stock.Offer
 	for n := 1; n <= maxPages; n++ {
 		offers, rows, total, err := page(ctx, n)
@@ -452,4 +460,21 @@ func fetchPages(ctx context.Context, maxPages, pageSize int, page pageFunc) ([]s
 		}
 	}
 	return out, nil
+}
+
+// JSONKind names the JSON type of a decoded value.
+func JSONKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case []any:
+		return "list"
+	case map[string]any:
+		return "object"
+	}
+	return "number"
 }

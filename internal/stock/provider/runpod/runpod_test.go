@@ -1,4 +1,4 @@
-package provider_test
+package runpod_test
 
 import (
 	"errors"
@@ -9,22 +9,23 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/stock"
-	"github.com/labgpu/bot/internal/stock/provider"
+	"github.com/labgpu/bot/internal/stock/provider/providertest"
+	"github.com/labgpu/bot/internal/stock/provider/runpod"
 )
 
 const runpodKey = "rp-key-1"
 
-func newRunPod(t *testing.T, u string, o provider.RunPodOptions) *provider.RunPod {
+func newRunPod(t *testing.T, u string, o runpod.Options) *runpod.Provider {
 	t.Helper()
 	o.BaseURL = u
 	if o.APIKey == "" {
 		o.APIKey = runpodKey
 	}
 	if o.FXUSDCNY == 0 {
-		o.FXUSDCNY = fx
+		o.FXUSDCNY = providertest.FX
 	}
-	o.Now = now
-	return provider.NewRunPod(loadCatalog(t), o)
+	o.Now = providertest.Now
+	return runpod.New(providertest.LoadCatalog(t), o)
 }
 
 // rwant is one expected RunPod offer.
@@ -42,23 +43,23 @@ func checkRunPod(t *testing.T, got []stock.Offer, ws []rwant, src stock.Source) 
 	}
 	for i, w := range ws {
 		o := got[i]
-		checkOfferSane(t, o)
+		providertest.CheckOfferSane(t, o)
 		if o.Platform != "runpod" || o.Currency != "USD" || o.Source != src || o.GPUsPerInstance != 1 || o.Total != nil {
 			t.Errorf("offer %d: %+v", i, o)
 		}
 		if o.GPU != w.gpu || o.RawGPU != w.raw || o.Region != w.region {
 			t.Errorf("offer %d: gpu %q raw %q region %q; want %q %q %q", i, o.GPU, o.RawGPU, o.Region, w.gpu, w.raw, w.region)
 		}
-		if intp(o.Free) != w.free {
-			t.Errorf("offer %d (%s %s): free %s, want %s", i, o.GPU, o.Region, intp(o.Free), w.free)
+		if providertest.IntP(o.Free) != w.free {
+			t.Errorf("offer %d (%s %s): free %s, want %s", i, o.GPU, o.Region, providertest.IntP(o.Free), w.free)
 		}
-		if !approx(o.OriginalPrice, w.usd) || !approx(o.CNYPerGPUHour, w.usd*fx) {
-			t.Errorf("offer %d (%s %s): USD %v CNY %v; want %v, %v", i, o.GPU, o.Region, o.OriginalPrice, o.CNYPerGPUHour, w.usd, w.usd*fx)
+		if !providertest.Approx(o.OriginalPrice, w.usd) || !providertest.Approx(o.CNYPerGPUHour, w.usd*providertest.FX) {
+			t.Errorf("offer %d (%s %s): USD %v CNY %v; want %v, %v", i, o.GPU, o.Region, o.OriginalPrice, o.CNYPerGPUHour, w.usd, w.usd*providertest.FX)
 		}
 		if o.Note != w.note && !(src == stock.SourceReplay && strings.HasPrefix(o.Note, w.note+" (")) {
 			t.Errorf("offer %d (%s %s): note %q, want %q", i, o.GPU, o.Region, o.Note, w.note)
 		}
-		if src == stock.SourceLive && !o.ObservedAt.Equal(fixedNow) {
+		if src == stock.SourceLive && !o.ObservedAt.Equal(providertest.FixedNow) {
 			t.Errorf("offer %d: ObservedAt %v", i, o.ObservedAt)
 		}
 	}
@@ -72,12 +73,12 @@ const (
 func TestRunPodFetchDocExample(t *testing.T) {
 	// The v2 doc example answers both clouds: HIGH in US-KS-2 for each, so
 	// the cheaper community price wins.
-	srv := newRecServer(t, respondBytes(200, fixture(t, verbatimDir, "runpod-rest-v2-catalog-gpus-1.json")))
-	p := newRunPod(t, srv.URL, provider.RunPodOptions{})
+	srv := providertest.NewRecServer(t, providertest.RespondBytes(200, providertest.Fixture(t, providertest.VerbatimDir, "runpod-rest-v2-catalog-gpus-1.json")))
+	p := newRunPod(t, srv.URL, runpod.Options{})
 	if p.Name() != "runpod" {
 		t.Errorf("Name %q", p.Name())
 	}
-	got, err := p.Fetch(fetchCtx(t))
+	got, err := p.Fetch(providertest.FetchCtx(t))
 	if err != nil {
 		t.Fatalf("Fetch: %v", err)
 	}
@@ -87,13 +88,13 @@ func TestRunPodFetchDocExample(t *testing.T) {
 	if got[0].State() != stock.InStock {
 		t.Errorf("state %v", got[0].State())
 	}
-	reqs := srv.requests()
+	reqs := srv.Requests()
 	if len(reqs) != 2 {
 		t.Fatalf("%d requests, want 2 (one per cloud)", len(reqs))
 	}
 	for i, cloud := range []string{"COMMUNITY", "SECURE"} {
-		checkGET(t, reqs[i], "/v2/catalog/gpus", "Bearer "+runpodKey)
-		checkQuery(t, reqs[i].Query, url.Values{"include": {"AVAILABILITY"}, "product": {"POD"}, "cloud": {cloud}})
+		providertest.CheckGET(t, reqs[i], "/v2/catalog/gpus", "Bearer "+runpodKey)
+		providertest.CheckQuery(t, reqs[i].Query, url.Values{"include": {"AVAILABILITY"}, "product": {"POD"}, "cloud": {cloud}})
 	}
 }
 
@@ -112,14 +113,14 @@ func TestRunPodFetchPerCloud(t *testing.T) {
 	 {"id":"NVIDIA H100 80GB HBM3","name":"H100 SXM","secure":true,"community":false,"price":{"secure":2.69,"community":1.99},"availability":"MEDIUM"},
 	 {"id":"NVIDIA A100 80GB PCIe","name":"A100 PCIe","secure":true,"community":true,"price":{"secure":1.64,"community":1.19},"availability":"NONE"}
 	]}`
-	srv := newRecServer(t, func(w http.ResponseWriter, r *http.Request) {
+	srv := providertest.NewRecServer(t, func(w http.ResponseWriter, r *http.Request) {
 		body := community
 		if r.URL.Query().Get("cloud") == "SECURE" {
 			body = secure
 		}
-		respondBytes(200, []byte(body))(w, r)
+		providertest.RespondBytes(200, []byte(body))(w, r)
 	})
-	got, err := newRunPod(t, srv.URL, provider.RunPodOptions{}).Fetch(fetchCtx(t))
+	got, err := newRunPod(t, srv.URL, runpod.Options{}).Fetch(providertest.FetchCtx(t))
 	if err != nil {
 		t.Fatalf("Fetch: %v", err)
 	}
@@ -137,48 +138,48 @@ func TestRunPodFetchPerCloud(t *testing.T) {
 }
 
 func TestRunPodFXFromCatalog(t *testing.T) {
-	c := loadCatalog(t)
-	srv := newRecServer(t, respondBytes(200, fixture(t, verbatimDir, "runpod-rest-v2-catalog-gpus-1.json")))
-	got, err := provider.NewRunPod(c, provider.RunPodOptions{BaseURL: srv.URL, APIKey: "k"}).Fetch(fetchCtx(t))
-	if err != nil || len(got) != 1 || !approx(got[0].CNYPerGPUHour, 0.31*c.FXUSDCNY) {
+	c := providertest.LoadCatalog(t)
+	srv := providertest.NewRecServer(t, providertest.RespondBytes(200, providertest.Fixture(t, providertest.VerbatimDir, "runpod-rest-v2-catalog-gpus-1.json")))
+	got, err := runpod.New(c, runpod.Options{BaseURL: srv.URL, APIKey: "k"}).Fetch(providertest.FetchCtx(t))
+	if err != nil || len(got) != 1 || !providertest.Approx(got[0].CNYPerGPUHour, 0.31*c.FXUSDCNY) {
 		t.Fatalf("catalog fx: %+v %v", got, err)
 	}
 }
 
 func TestParseRunPodShapes(t *testing.T) {
-	c := loadCatalog(t)
+	c := providertest.LoadCatalog(t)
 	tests := []struct {
 		dir, file string
 		want      []rwant
 	}{
-		{verbatimDir, "runpod-rest-v2-catalog-gpus-1.json", []rwant{
+		{providertest.VerbatimDir, "runpod-rest-v2-catalog-gpus-1.json", []rwant{
 			{gpu: "RTX 4090", raw: "NVIDIA GeForce RTX 4090", region: "US-KS-2", free: "1", usd: 0.31, note: levelHigh + ", community cloud price"},
 		}},
-		{fixturesDir, "runpod-graphql-gpuTypes-lowestPrice.json", []rwant{
+		{providertest.FixturesDir, "runpod-graphql-gpuTypes-lowestPrice.json", []rwant{
 			{gpu: "RTX 4090", raw: "NVIDIA GeForce RTX 4090", free: "1", usd: 0.34, note: levelHigh + ", community cloud price"},
 			// stockStatus null: none; communityPrice null: secure only.
 			{gpu: "H100 SXM", raw: "NVIDIA H100 80GB HBM3", free: "0", usd: 2.69, note: "stock level NONE, secure cloud price"},
 		}},
-		{fixturesDir, "runpod-runpodctl-gpu-list.json", []rwant{
+		{providertest.FixturesDir, "runpod-runpodctl-gpu-list.json", []rwant{
 			{gpu: "RTX 4090", raw: "NVIDIA GeForce RTX 4090", free: "1", note: levelHigh + ", no price"},
 			{gpu: "A100 80GB", raw: "NVIDIA A100 80GB PCIe", free: "1", note: levelHigh + ", no price"},
 		}},
-		{verbatimDir, "runpod-runpodctl-gpu-list-1.json", []rwant{
+		{providertest.VerbatimDir, "runpod-runpodctl-gpu-list-1.json", []rwant{
 			{gpu: "RTX 4090", raw: "NVIDIA GeForce RTX 4090", free: "1", note: levelHigh + ", no price"},
 			{gpu: "A100 80GB", raw: "NVIDIA A100 80GB PCIe", free: "1", note: levelHigh + ", no price"},
 		}},
-		{verbatimDir, "runpod-runpodctl-datacenter-list-1.json", []rwant{
+		{providertest.VerbatimDir, "runpod-runpodctl-datacenter-list-1.json", []rwant{
 			{gpu: "RTX 4090", raw: "NVIDIA GeForce RTX 4090", region: "US-GA-1", free: "1", note: levelHigh + ", no price"},
 			{gpu: "A100 80GB", raw: "NVIDIA A100 80GB PCIe", region: "EU-RO-1", free: "1", note: levelHigh + ", no price"},
 		}},
 		// The SDK's get_gpu asks for no stockStatus: level unknown.
-		{verbatimDir, "runpod-sdk-get_gpu-1.json", []rwant{
+		{providertest.VerbatimDir, "runpod-sdk-get_gpu-1.json", []rwant{
 			{gpu: "A100 80GB", raw: "NVIDIA A100 80GB PCIe", free: "nil", usd: 1.59, note: "stock level unknown, community cloud price"},
 		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			got, err := provider.ParseRunPod(c, fixture(t, tt.dir, tt.file), fixedNow, fx)
+			got, err := runpod.Parse(c, providertest.Fixture(t, tt.dir, tt.file), providertest.FixedNow, providertest.FX)
 			if err != nil {
 				t.Fatalf("ParseRunPod: %v", err)
 			}
@@ -188,7 +189,7 @@ func TestParseRunPodShapes(t *testing.T) {
 }
 
 func TestParseRunPodRows(t *testing.T) {
-	c := loadCatalog(t)
+	c := providertest.LoadCatalog(t)
 	tests := []struct {
 		name string
 		body string
@@ -241,7 +242,7 @@ func TestParseRunPodRows(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := provider.ParseRunPod(c, []byte(tt.body), fixedNow, fx)
+			got, err := runpod.Parse(c, []byte(tt.body), providertest.FixedNow, providertest.FX)
 			if err != nil {
 				t.Fatalf("ParseRunPod: %v", err)
 			}
@@ -251,15 +252,15 @@ func TestParseRunPodRows(t *testing.T) {
 }
 
 func TestParseRunPodErrors(t *testing.T) {
-	c := loadCatalog(t)
+	c := providertest.LoadCatalog(t)
 	tests := []struct {
 		name string
 		body []byte
 		kind error
 		want string
 	}{
-		{"problem 401 (doc example)", fixture(t, verbatimDir, "runpod-rest-v2-error-401-1.json"), stock.ErrUnauthorized, "runpod: API key rejected (status 401): Unauthorized: missing bearer token"},
-		{"problem 429 (doc example)", fixture(t, verbatimDir, "runpod-rest-v2-error-429-1.json"), stock.ErrRateLimited, "runpod: rate limited (status 429): Too Many Requests: rate limit exceeded for the minute window"},
+		{"problem 401 (doc example)", providertest.Fixture(t, providertest.VerbatimDir, "runpod-rest-v2-error-401-1.json"), stock.ErrUnauthorized, "runpod: API key rejected (status 401): Unauthorized: missing bearer token"},
+		{"problem 429 (doc example)", providertest.Fixture(t, providertest.VerbatimDir, "runpod-rest-v2-error-429-1.json"), stock.ErrRateLimited, "runpod: rate limited (status 429): Too Many Requests: rate limit exceeded for the minute window"},
 		{"problem 503", []byte(`{"title":"Service Unavailable","status":503}`), stock.ErrServer, "runpod: server error (status 503): Service Unavailable"},
 		{"GraphQL errors in HTTP 200", []byte(`{"errors":[{"message":"API key is invalid"}],"data":null}`), stock.ErrUnauthorized, "runpod: GraphQL error: API key is invalid"},
 		{"GraphQL other error", []byte(`{"errors":[{"message":"Cannot query field \"x\""},{"message":"second"}]}`), nil, `runpod: GraphQL error: Cannot query field "x"; second`},
@@ -272,7 +273,7 @@ func TestParseRunPodErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := provider.ParseRunPod(c, tt.body, fixedNow, fx)
+			got, err := runpod.Parse(c, tt.body, providertest.FixedNow, providertest.FX)
 			if err == nil || got != nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("got %v, %v; want error %q", got, err, tt.want)
 			}
@@ -286,49 +287,67 @@ func TestParseRunPodErrors(t *testing.T) {
 func TestRunPodErrors(t *testing.T) {
 	path := "/v2/catalog/gpus"
 	problem := "application/problem+json"
-	cases := append(commonErrCases("runpod", path),
-		errCase{name: "401 problem+json (doc example)", respond: func(w http.ResponseWriter, _ *http.Request) {
+	cases := append(providertest.CommonErrCases("runpod", path),
+		providertest.ErrCase{Name: "401 problem+json (doc example)", Respond: func(w http.ResponseWriter, _ *http.Request) {
 			w.Header().Set("Content-Type", problem)
 			w.WriteHeader(401)
-			_, _ = w.Write(fixture(t, verbatimDir, "runpod-rest-v2-error-401-1.json"))
-		}, kind: stock.ErrUnauthorized, want: []string{"runpod: credentials rejected (HTTP 401 Unauthorized) from GET " + path + ": Unauthorized: missing bearer token (cloud COMMUNITY)"}, status: 401},
-		errCase{name: "429 problem+json with Retry-After (doc example)", respond: respondRetry("12", problem, fixture(t, verbatimDir, "runpod-rest-v2-error-429-1.json")),
-			kind: stock.ErrRateLimited, want: []string{"runpod: rate limited (HTTP 429 Too Many Requests) from GET " + path + ", retry after 12s: Too Many Requests: rate limit exceeded for the minute window"},
-			retry: 12 * time.Second, status: 429},
-		errCase{name: "400 without product", respond: respondBytes(400, []byte(`{"title":"Bad Request","status":400,"detail":"product is required with include=AVAILABILITY"}`)),
-			want: []string{"runpod: unexpected HTTP 400 Bad Request", "product is required"}, status: 400},
+			_, _ = w.Write(providertest.Fixture(t, providertest.VerbatimDir, "runpod-rest-v2-error-401-1.json"))
+		}, Kind: stock.ErrUnauthorized, Want: []string{"runpod: credentials rejected (HTTP 401 Unauthorized) from GET " + path + ": Unauthorized: missing bearer token (cloud COMMUNITY)"}, Status: 401},
+		providertest.ErrCase{Name: "429 problem+json with Retry-After (doc example)", Respond: providertest.RespondRetry("12", problem, providertest.Fixture(t, providertest.VerbatimDir, "runpod-rest-v2-error-429-1.json")),
+			Kind: stock.ErrRateLimited, Want: []string{"runpod: rate limited (HTTP 429 Too Many Requests) from GET " + path + ", retry after 12s: Too Many Requests: rate limit exceeded for the minute window"},
+			Retry: 12 * time.Second, Status: 429},
+		providertest.ErrCase{Name: "400 without product", Respond: providertest.RespondBytes(400, []byte(`{"title":"Bad Request","status":400,"detail":"product is required with include=AVAILABILITY"}`)),
+			Want: []string{"runpod: unexpected HTTP 400 Bad Request", "product is required"}, Status: 400},
 	)
-	runErrCases(t, cases, func(t *testing.T, u string) ([]stock.Offer, error) {
-		return newRunPod(t, u, provider.RunPodOptions{Timeout: 150 * time.Millisecond}).Fetch(fetchCtx(t))
+	providertest.RunErrCases(t, cases, func(t *testing.T, u string) ([]stock.Offer, error) {
+		return newRunPod(t, u, runpod.Options{Timeout: 150 * time.Millisecond}).Fetch(providertest.FetchCtx(t))
 	})
 
 	// The second (SECURE) request failing fails the whole fetch.
-	srv := newRecServer(t, func(w http.ResponseWriter, r *http.Request) {
+	srv := providertest.NewRecServer(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Query().Get("cloud") == "SECURE" {
 			w.WriteHeader(503)
 			return
 		}
-		respondBytes(200, fixture(t, verbatimDir, "runpod-rest-v2-catalog-gpus-1.json"))(w, r)
+		providertest.RespondBytes(200, providertest.Fixture(t, providertest.VerbatimDir, "runpod-rest-v2-catalog-gpus-1.json"))(w, r)
 	})
-	got, err := newRunPod(t, srv.URL, provider.RunPodOptions{}).Fetch(fetchCtx(t))
+	got, err := newRunPod(t, srv.URL, runpod.Options{}).Fetch(providertest.FetchCtx(t))
 	if got != nil || !errors.Is(err, stock.ErrServer) || !strings.HasSuffix(err.Error(), "(cloud SECURE)") {
 		t.Errorf("second request failed: %v, %v", got, err)
 	}
 }
 
 func TestRunPodEmptyCatalog(t *testing.T) {
-	srv := newRecServer(t, respondBytes(200, []byte(`{"gpus":[]}`)))
-	got, err := newRunPod(t, srv.URL, provider.RunPodOptions{}).Fetch(fetchCtx(t))
+	srv := providertest.NewRecServer(t, providertest.RespondBytes(200, []byte(`{"gpus":[]}`)))
+	got, err := newRunPod(t, srv.URL, runpod.Options{}).Fetch(providertest.FetchCtx(t))
 	if err != nil || len(got) != 0 {
 		t.Fatalf("empty catalog: %v, %v", got, err)
 	}
 }
 
 func TestRunPodNotConfigured(t *testing.T) {
-	p := provider.NewRunPod(loadCatalog(t), provider.RunPodOptions{BaseURL: noRequestServer(t)})
-	got, err := p.Fetch(fetchCtx(t))
-	checkNotConfigured(t, got, err, "runpod", "RUNPOD_API_KEY")
-	if provider.DefaultRunPodBaseURL != "https://api.runpod.io" {
-		t.Errorf("default base %q", provider.DefaultRunPodBaseURL)
+	p := runpod.New(providertest.LoadCatalog(t), runpod.Options{BaseURL: providertest.NoRequestServer(t)})
+	got, err := p.Fetch(providertest.FetchCtx(t))
+	providertest.CheckNotConfigured(t, got, err, "runpod", "RUNPOD_API_KEY")
+	if runpod.DefaultBaseURL != "https://api.runpod.io" {
+		t.Errorf("default base %q", runpod.DefaultBaseURL)
 	}
+}
+
+func FuzzParseRunPod(f *testing.F) {
+	providertest.Seed(f, "runpod-")
+	providertest.SeedMore(f, `{"gpus":[{"id":"x","price":{"secure":-1,"community":1e308},"availability":"HIGH","dataCenters":[{"id":"A","availability":"LOW"},{"availability":null}]}]}`,
+		`{"data":{"gpuTypes":[{"id":"x","securePrice":"1","lowestPrice":{"stockStatus":null}}]},"errors":[{}]}`,
+		`[{"gpuAvailability":[{"gpuId":"x","stockStatus":"Low"}]},{"gpuId":"y","available":false},{"pool":"z"}]`,
+		`{"title":"x","status":429}`, `{"errors":[{"message":"api key"}]}`)
+	c := providertest.LoadCatalog(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		offers, err := runpod.Parse(c, b, providertest.FixedNow, providertest.FX)
+		providertest.CheckParsed(t, offers, err)
+		for _, o := range offers {
+			if o.Free != nil && *o.Free > 1 {
+				t.Errorf("a RunPod level read as a count: %+v", o)
+			}
+		}
+	})
 }

@@ -1,4 +1,7 @@
-package provider
+// Package gpushare reads 恒源云's (GPUShare, platform id "hengyuan")
+// machine market page by page: one offer per machine, free = gpuNum −
+// gpuUsed, the pay-as-you-go price in CNY per GPU-hour.
+package gpushare
 
 import (
 	"context"
@@ -11,6 +14,7 @@ import (
 
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/stock/provider/httpx"
 )
 
 // 恒源云 GPUShare (see shared/reference/stock-apis.md §2). The API is the
@@ -21,21 +25,21 @@ const (
 	gpushareOrigin   = "https://www.gpushare.com"
 	gpushareReferer  = "https://www.gpushare.com/store"
 
-	// DefaultGPUShareBaseURL is the console API host.
-	DefaultGPUShareBaseURL = "https://api.gpushare.com"
-	// GPUShareTokenEnv is the environment variable holding the token.
-	GPUShareTokenEnv = "GPUSHARE_TOKEN"
-	// GPUSharePageSize is the ps (page size) of the machine list requests.
-	GPUSharePageSize = 50
-	// GPUShareMaxPages caps the paging whatever data.total says.
-	GPUShareMaxPages = 20
+	// DefaultBaseURL is the console API host.
+	DefaultBaseURL = "https://api.gpushare.com"
+	// TokenEnv is the environment variable holding the token.
+	TokenEnv = "GPUSHARE_TOKEN"
+	// PageSize is the ps (page size) of the machine list requests.
+	PageSize = 50
+	// MaxPages caps the paging whatever data.total says.
+	MaxPages = 20
 	// gpushareUnitNote marks every GPUShare price: the scripts print it as
 	// CNY per hour, nobody has checked.
 	gpushareUnitNote = "price unit unverified"
 )
 
-// GPUShareOptions configures the 恒源云 GPUShare provider.
-type GPUShareOptions struct {
+// Options configures the 恒源云 GPUShare provider.
+type Options struct {
 	// BaseURL defaults to https://api.gpushare.com.
 	BaseURL string
 	// Token is the web console session token (GPUSHARE_TOKEN), sent as
@@ -50,69 +54,69 @@ type GPUShareOptions struct {
 	Now func() time.Time
 }
 
-// GPUShare fetches the 恒源云 machine market: one offer per machine, Free
+// Provider fetches the 恒源云 machine market: one offer per machine, Free
 // = gpuNum − gpuUsed, Total = gpuNum, price the pay-as-you-go SKU in CNY
 // per GPU-hour (unit unverified, see stock.Offer.Note).
-type GPUShare struct {
+type Provider struct {
 	c *catalog.Catalog
-	o GPUShareOptions
+	o Options
 }
 
-// NewGPUShare returns a 恒源云 provider (Name "hengyuan"). A missing token
+// New returns a 恒源云 provider (Name "hengyuan"). A missing token
 // is reported by Fetch (wrapping stock.ErrNotConfigured), not here.
-func NewGPUShare(c *catalog.Catalog, o GPUShareOptions) *GPUShare {
-	httpDefaults(&o.BaseURL, DefaultGPUShareBaseURL, &o.Timeout, &o.HTTPClient, &o.Now)
-	return &GPUShare{c: c, o: o}
+func New(c *catalog.Catalog, o Options) *Provider {
+	httpx.Defaults(&o.BaseURL, DefaultBaseURL, &o.Timeout, &o.HTTPClient, &o.Now)
+	return &Provider{c: c, o: o}
 }
 
 // Name returns "hengyuan", the catalog platform id.
-func (g *GPUShare) Name() string { return gpusharePlatform }
+func (g *Provider) Name() string { return gpusharePlatform }
 
-// Fetch pages through the machine list (GPUSharePageSize machines a page,
-// until data.total is reached, at most GPUShareMaxPages pages). Any failed
+// Fetch pages through the machine list (PageSize machines a page,
+// until data.total is reached, at most MaxPages pages). Any failed
 // page fails the whole fetch: a partial list would read as sold out.
-func (g *GPUShare) Fetch(ctx context.Context) ([]stock.Offer, error) {
+func (g *Provider) Fetch(ctx context.Context) ([]stock.Offer, error) {
 	if strings.TrimSpace(g.o.Token) == "" {
-		return nil, notConfigured(gpusharePlatform, "token", GPUShareTokenEnv)
+		return nil, httpx.NotConfigured(gpusharePlatform, "token", TokenEnv)
 	}
-	ctx, cancel := withTimeout(ctx, g.o.Timeout)
+	ctx, cancel := httpx.WithTimeout(ctx, g.o.Timeout)
 	defer cancel()
 	at := g.o.Now()
-	h := bearer(g.o.Token)
+	h := httpx.Bearer(g.o.Token)
 	h.Set("Origin", gpushareOrigin)
 	h.Set("Referer", gpushareReferer)
-	return fetchPages(ctx, GPUShareMaxPages, GPUSharePageSize, func(ctx context.Context, page int) ([]stock.Offer, int, int, error) {
+	return httpx.FetchPages(ctx, MaxPages, PageSize, func(ctx context.Context, page int) ([]stock.Offer, int, int, error) {
 		q := url.Values{
 			"models":     {"-1"},
 			"gpuName":    {""},
 			"priceOrder": {"asc"},
 			"pn":         {strconv.Itoa(page)},
-			"ps":         {strconv.Itoa(GPUSharePageSize)},
+			"ps":         {strconv.Itoa(PageSize)},
 		}
 		method := http.MethodGet
-		r, err := doRequest(ctx, g.o.HTTPClient, gpusharePlatform, method, joinURL(g.o.BaseURL, gpushareListPath)+"?"+q.Encode(), gpushareListPath, h, nil)
+		r, err := httpx.Do(ctx, g.o.HTTPClient, gpusharePlatform, method, httpx.JoinURL(g.o.BaseURL, gpushareListPath)+"?"+q.Encode(), gpushareListPath, h, nil)
 		if err != nil {
 			return nil, 0, 0, err
 		}
-		if r.status != http.StatusOK {
+		if r.Status != http.StatusOK {
 			return nil, 0, 0, gpushareStatusError(method, r)
 		}
-		return parseGPUShare(g.c, r.body, at)
+		return parseGPUShare(g.c, r.Body, at)
 	})
 }
 
 // gpushareStatusError words a non-200 answer; 401 means the session token
 // expired.
-func gpushareStatusError(method string, r *httpResult) error {
-	if r.status == http.StatusUnauthorized {
+func gpushareStatusError(method string, r *httpx.Result) error {
+	if r.Status == http.StatusUnauthorized {
 		text := fmt.Sprintf("%s: token expired or invalid (HTTP 401) from %s %s; log in to gpushare.com again and update %s",
-			gpusharePlatform, method, gpushareListPath, GPUShareTokenEnv)
-		return newAPIError(gpusharePlatform, r.status, "", snippet(r.body), stock.ErrUnauthorized, text)
+			gpusharePlatform, method, gpushareListPath, TokenEnv)
+		return httpx.NewAPIError(gpusharePlatform, r.Status, "", httpx.Snippet(r.Body), stock.ErrUnauthorized, text)
 	}
-	return statusError(gpusharePlatform, method, gpushareListPath, r)
+	return httpx.StatusError(gpusharePlatform, method, gpushareListPath, r)
 }
 
-// ParseGPUShare parses one page of the 恒源云 machine list
+// Parse parses one page of the 恒源云 machine list
 // (GET /app/api/market/machine/list):
 //
 //	{"code":0,"msg":"success","data":{"total":87,"list":[{"id","machineName",
@@ -120,7 +124,7 @@ func gpushareStatusError(method string, r *httpResult) error {
 //	  "skuList":[{"skuName":"payg","price":2.09}]}]}}
 //
 // The envelope is a guess; a bare data object or a bare list of machines is
-// accepted too. A code other than 0 (or 200) is an *APIError (code 401 or a
+// accepted too. A code other than 0 (or 200) is an *httpx.APIError (code 401 or a
 // message about the token wraps stock.ErrUnauthorized).
 //
 // One offer per machine: GPU from baseInfo.gpuName, Free gpuNum − gpuUsed
@@ -129,7 +133,7 @@ func gpushareStatusError(method string, r *httpResult) error {
 // (0 when there is none) with "price unit unverified" in Note. A machine
 // with isOnline false is kept with Free 0 and "offline" in Note: its GPUs
 // exist but cannot be rented now. Region is empty (the list carries none).
-func ParseGPUShare(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, error) {
+func Parse(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, error) {
 	offers, _, _, err := parseGPUShare(c, body, at)
 	return offers, err
 }
@@ -137,9 +141,9 @@ func ParseGPUShare(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer
 // parseGPUShare also returns the number of rows and data.total (-1 when
 // absent).
 func parseGPUShare(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, int, int, error) {
-	v, err := decodeJSON(body)
+	v, err := httpx.DecodeJSON(body)
 	if err != nil {
-		return nil, 0, 0, malformed(gpusharePlatform, "machine list", err)
+		return nil, 0, 0, httpx.Malformed(gpusharePlatform, "machine list", err)
 	}
 	rows, total, err := gpushareRows(v)
 	if err != nil {
@@ -151,24 +155,24 @@ func parseGPUShare(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer
 		if !ok {
 			continue
 		}
-		raw := strVal(dig(m, "baseInfo", "gpuName"))
+		raw := httpx.Str(httpx.Dig(m, "baseInfo", "gpuName"))
 		if raw == "" {
-			raw = strVal(m["gpuName"])
+			raw = httpx.Str(m["gpuName"])
 		}
 		if raw == "" {
 			continue
 		}
 		var free *int
-		if n, ok1 := numVal(m["gpuNum"]); ok1 {
-			if u, ok2 := numVal(m["gpuUsed"]); ok2 {
-				free = countVal(max(n-u, 0))
+		if n, ok1 := httpx.Num(m["gpuNum"]); ok1 {
+			if u, ok2 := httpx.Num(m["gpuUsed"]); ok2 {
+				free = httpx.Count(max(n-u, 0))
 			}
 		}
 		var notes []string
-		if name := strVal(m["machineName"]); name != "" {
+		if name := httpx.Str(m["machineName"]); name != "" {
 			notes = append(notes, "machine "+name)
 		}
-		if online, ok := boolVal(m["isOnline"]); ok && !online {
+		if online, ok := httpx.Bool(m["isOnline"]); ok && !online {
 			free = stock.IntPtr(0)
 			notes = append(notes, "offline")
 		}
@@ -176,11 +180,11 @@ func parseGPUShare(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer
 		notes = append(notes, gpushareUnitNote)
 		out = append(out, stock.Offer{
 			Platform:        gpusharePlatform,
-			GPU:             resolveGPU(c, raw),
+			GPU:             httpx.ResolveGPU(c, raw),
 			RawGPU:          raw,
 			GPUsPerInstance: 1,
 			Free:            free,
-			Total:           countVal(m["gpuNum"]),
+			Total:           httpx.Count(m["gpuNum"]),
 			CNYPerGPUHour:   price,
 			OriginalPrice:   price,
 			Currency:        "CNY",
@@ -201,16 +205,16 @@ func gpushareRows(v any) ([]any, int, error) {
 	var data any = v
 	if m, ok := v.(map[string]any); ok {
 		if m["code"] != nil {
-			code := strVal(m["code"])
+			code := httpx.Str(m["code"])
 			if code != "0" && code != "200" {
-				msg := strVal(m["msg"])
+				msg := httpx.Str(m["msg"])
 				if msg == "" {
-					msg = strVal(m["message"])
+					msg = httpx.Str(m["message"])
 				}
 				return nil, 0, gpushareCodeError(code, msg)
 			}
 		}
-		if has(m, "data") {
+		if httpx.Has(m, "data") {
 			data = m["data"]
 		}
 	}
@@ -221,22 +225,22 @@ func gpushareRows(v any) ([]any, int, error) {
 		return d, -1, nil
 	case map[string]any:
 		total := -1
-		if f, ok := numVal(d["total"]); ok && f >= 0 && f <= maxCount {
+		if f, ok := httpx.Num(d["total"]); ok && f >= 0 && f <= httpx.MaxCount {
 			total = int(f)
 		}
 		switch l := d["list"].(type) {
 		case nil:
-			if has(d, "list") {
+			if httpx.Has(d, "list") {
 				return nil, total, nil
 			}
-			return nil, 0, badResponse("%s: machine list data has no list", gpusharePlatform)
+			return nil, 0, httpx.BadResponse("%s: machine list data has no list", gpusharePlatform)
 		case []any:
 			return l, total, nil
 		default:
-			return nil, 0, badResponse("%s: machine list data.list is a %s, not a list", gpusharePlatform, jsonKind(l))
+			return nil, 0, httpx.BadResponse("%s: machine list data.list is a %s, not a list", gpusharePlatform, httpx.JSONKind(l))
 		}
 	}
-	return nil, 0, badResponse("%s: machine list data is a %s, not an object or list", gpusharePlatform, jsonKind(data))
+	return nil, 0, httpx.BadResponse("%s: machine list data is a %s, not an object or list", gpusharePlatform, httpx.JSONKind(data))
 }
 
 // gpushareCodeError is the error for a non-success code in a 200 body.
@@ -256,7 +260,7 @@ func gpushareCodeError(code, msg string) error {
 	if msg != "" {
 		text += ": " + msg
 	}
-	return newAPIError(gpusharePlatform, http.StatusOK, code, msg, kind, text)
+	return httpx.NewAPIError(gpusharePlatform, http.StatusOK, code, msg, kind, text)
 }
 
 // gpusharePrice is the price of the first payg SKU; 0 when none has a
@@ -265,10 +269,10 @@ func gpusharePrice(v any) float64 {
 	skus, _ := v.([]any)
 	for _, s := range skus {
 		sm, _ := s.(map[string]any)
-		if sm == nil || strVal(sm["skuName"]) != "payg" {
+		if sm == nil || httpx.Str(sm["skuName"]) != "payg" {
 			continue
 		}
-		if f := priceVal(sm["price"], 1); f > 0 {
+		if f := httpx.Price(sm["price"], 1); f > 0 {
 			return f
 		}
 	}

@@ -1,4 +1,4 @@
-package provider_test
+package vastai_test
 
 import (
 	"errors"
@@ -8,19 +8,18 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/stock"
-	"github.com/labgpu/bot/internal/stock/provider"
+	"github.com/labgpu/bot/internal/stock/provider/providertest"
+	"github.com/labgpu/bot/internal/stock/provider/vastai"
 )
 
-const fx = 7.1
-
-func newVast(t *testing.T, url string, o provider.VastAIOptions) *provider.VastAI {
+func newVast(t *testing.T, url string, o vastai.Options) *vastai.Provider {
 	t.Helper()
 	o.BaseURL = url
-	o.Now = now
+	o.Now = providertest.Now
 	if o.FXUSDCNY == 0 {
-		o.FXUSDCNY = fx
+		o.FXUSDCNY = providertest.FX
 	}
-	return provider.NewVastAI(loadCatalog(t), o)
+	return vastai.New(providertest.LoadCatalog(t), o)
 }
 
 // vwant is one expected vast offer.
@@ -38,18 +37,18 @@ func checkVast(t *testing.T, got []stock.Offer, ws []vwant, src stock.Source) {
 	}
 	for i, w := range ws {
 		o := got[i]
-		checkOfferSane(t, o)
+		providertest.CheckOfferSane(t, o)
 		if o.Platform != "vastai" || o.Currency != "USD" || o.Source != src {
 			t.Errorf("offer %d: %s %s %s", i, o.Platform, o.Currency, o.Source)
 		}
 		if o.GPU != w.gpu || o.RawGPU != w.raw || o.Region != w.region {
 			t.Errorf("offer %d: gpu %q raw %q region %q; want %q %q %q", i, o.GPU, o.RawGPU, o.Region, w.gpu, w.raw, w.region)
 		}
-		if o.GPUsPerInstance != w.n || intp(o.Free) != intp(&w.n) || o.Total != nil {
-			t.Errorf("offer %d: GPUs %d free %s total %s; want %d", i, o.GPUsPerInstance, intp(o.Free), intp(o.Total), w.n)
+		if o.GPUsPerInstance != w.n || providertest.IntP(o.Free) != providertest.IntP(&w.n) || o.Total != nil {
+			t.Errorf("offer %d: GPUs %d free %s total %s; want %d", i, o.GPUsPerInstance, providertest.IntP(o.Free), providertest.IntP(o.Total), w.n)
 		}
-		if !approx(o.OriginalPrice, w.usd) || !approx(o.CNYPerGPUHour, w.usd/float64(w.n)*fx) {
-			t.Errorf("offer %d: USD %v CNY/GPU-h %v; want %v, %v", i, o.OriginalPrice, o.CNYPerGPUHour, w.usd, w.usd/float64(w.n)*fx)
+		if !providertest.Approx(o.OriginalPrice, w.usd) || !providertest.Approx(o.CNYPerGPUHour, w.usd/float64(w.n)*providertest.FX) {
+			t.Errorf("offer %d: USD %v CNY/GPU-h %v; want %v, %v", i, o.OriginalPrice, o.CNYPerGPUHour, w.usd, w.usd/float64(w.n)*providertest.FX)
 		}
 		if o.Note != w.note && !(src == stock.SourceReplay && strings.HasPrefix(o.Note, w.note)) {
 			t.Errorf("offer %d: note %q, want %q", i, o.Note, w.note)
@@ -62,34 +61,34 @@ func TestVastAIFetch(t *testing.T) {
 		dir, file string
 		want      []vwant
 	}{
-		{fixturesDir, "vastai-bundles.json", []vwant{
+		{providertest.FixturesDir, "vastai-bundles.json", []vwant{
 			{gpu: "RTX 4090", raw: "RTX 4090", region: "Quebec, CA", n: 1, usd: 0.3369},
 			{gpu: "RTX 4090", raw: "RTX 4090", region: "Sweden, SE", n: 2, usd: 0.7347},
 		}},
-		{verbatimDir, "vastai-bundles-1.json", []vwant{ // bare array (CLI --raw)
+		{providertest.VerbatimDir, "vastai-bundles-1.json", []vwant{ // bare array (CLI --raw)
 			{gpu: "RTX 4090", raw: "RTX 4090", region: "Guangxi, CN", n: 1, usd: 0.2466759259259259},
 		}},
-		{verbatimDir, "vastai-bundles-2.json", []vwant{ // one bare offer, 2022 schema
+		{providertest.VerbatimDir, "vastai-bundles-2.json", []vwant{ // one bare offer, 2022 schema
 			{gpu: "RTX 3090", raw: "RTX 3090", region: "Norway", n: 1, usd: 0.322777777777778},
 		}},
-		{verbatimDir, "vastai-bundles-docs-example-1.json", []vwant{ // offers is an object (doc bug)
+		{providertest.VerbatimDir, "vastai-bundles-docs-example-1.json", []vwant{ // offers is an object (doc bug)
 			{gpu: "Imaginary RTX 9999", raw: "Imaginary RTX 9999", region: "Atlantis, AT", n: 4, usd: 0.234567},
 		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			srv := newFakeServer(t, serveBytes(200, fixture(t, tt.dir, tt.file)))
-			got, err := newVast(t, srv.URL, provider.VastAIOptions{APIKey: "k-1", GPUs: []string{"RTX 4090", "RTX 3090"}}).Fetch(fetchCtx(t))
+			srv := providertest.NewFakeServer(t, providertest.ServeBytes(200, providertest.Fixture(t, tt.dir, tt.file)))
+			got, err := newVast(t, srv.URL, vastai.Options{APIKey: "k-1", GPUs: []string{"RTX 4090", "RTX 3090"}}).Fetch(providertest.FetchCtx(t))
 			if err != nil {
 				t.Fatalf("Fetch: %v", err)
 			}
 			checkVast(t, got, tt.want, stock.SourceLive)
 			for _, o := range got {
-				if !o.ObservedAt.Equal(fixedNow) {
+				if !o.ObservedAt.Equal(providertest.FixedNow) {
 					t.Errorf("ObservedAt %v", o.ObservedAt)
 				}
 			}
-			reqs := srv.requests()
+			reqs := srv.Requests()
 			if len(reqs) != 1 {
 				t.Fatalf("%d requests", len(reqs))
 			}
@@ -128,16 +127,16 @@ func TestVastAIFetch(t *testing.T) {
 }
 
 func TestVastAIRequestWithoutKeyOrGPUs(t *testing.T) {
-	srv := newFakeServer(t, serveBytes(200, fixture(t, "testdata", "vastai-empty-offers.json")))
-	p := newVast(t, srv.URL, provider.VastAIOptions{Limit: 25})
+	srv := providertest.NewFakeServer(t, providertest.ServeBytes(200, providertest.Fixture(t, "testdata", "vastai-empty-offers.json")))
+	p := newVast(t, srv.URL, vastai.Options{Limit: 25})
 	if p.Name() != "vastai" {
 		t.Errorf("Name %q", p.Name())
 	}
-	got, err := p.Fetch(fetchCtx(t))
+	got, err := p.Fetch(providertest.FetchCtx(t))
 	if err != nil || len(got) != 0 {
 		t.Fatalf("empty offers: %v %v", got, err)
 	}
-	r := srv.requests()[0]
+	r := srv.Requests()[0]
 	if r.Auth != "" {
 		t.Errorf("Authorization %q sent without a key", r.Auth)
 	}
@@ -150,7 +149,7 @@ func TestVastAIRequestWithoutKeyOrGPUs(t *testing.T) {
 }
 
 func TestParseVastAIRows(t *testing.T) {
-	c := loadCatalog(t)
+	c := providertest.LoadCatalog(t)
 	body := `{"offers":[
 	 {"gpu_name":"RTX 4090","num_gpus":1,"discounted_dph_total":0.5,"geolocation":"A"},
 	 {"gpu_name":"RTX 4090","num_gpus":2,"search":{"totalHour":0.8},"dph_total_adj":0.9,"geolocation":"B"},
@@ -162,7 +161,7 @@ func TestParseVastAIRows(t *testing.T) {
 	 {"gpu_name":"","num_gpus":1,"dph_total":1},
 	 "junk", null, 3
 	]}`
-	got, err := provider.ParseVastAI(c, []byte(body), fixedNow, fx)
+	got, err := vastai.Parse(c, []byte(body), providertest.FixedNow, providertest.FX)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,14 +177,14 @@ func TestParseVastAIRows(t *testing.T) {
 	}, stock.SourceLive)
 
 	// fx <= 0 falls back to the catalog's rate.
-	got, err = provider.ParseVastAI(c, []byte(`[{"gpu_name":"RTX 4090","num_gpus":2,"dph_total":1}]`), fixedNow, 0)
-	if err != nil || len(got) != 1 || !approx(got[0].CNYPerGPUHour, 0.5*c.FXUSDCNY) {
+	got, err = vastai.Parse(c, []byte(`[{"gpu_name":"RTX 4090","num_gpus":2,"dph_total":1}]`), providertest.FixedNow, 0)
+	if err != nil || len(got) != 1 || !providertest.Approx(got[0].CNYPerGPUHour, 0.5*c.FXUSDCNY) {
 		t.Fatalf("catalog fx: %+v %v", got, err)
 	}
 }
 
 func TestParseVastAIErrors(t *testing.T) {
-	c := loadCatalog(t)
+	c := providertest.LoadCatalog(t)
 	tests := []struct {
 		name, body, want string
 	}{
@@ -197,13 +196,13 @@ func TestParseVastAIErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := provider.ParseVastAI(c, []byte(tt.body), fixedNow, fx)
+			got, err := vastai.Parse(c, []byte(tt.body), providertest.FixedNow, providertest.FX)
 			if err == nil || !strings.Contains(err.Error(), tt.want) || got != nil {
 				t.Fatalf("got %v, %v; want error %q", got, err, tt.want)
 			}
 		})
 	}
-	got, err := provider.ParseVastAI(c, []byte(`{"offers":null}`), fixedNow, fx)
+	got, err := vastai.Parse(c, []byte(`{"offers":null}`), providertest.FixedNow, providertest.FX)
 	if err != nil || len(got) != 0 {
 		t.Errorf("null offers: %v %v", got, err)
 	}
@@ -217,32 +216,32 @@ func TestVastAIErrors(t *testing.T) {
 		kind    error
 		want    []string
 	}{
-		{name: "HTTP 401", handler: serveBytes(401, []byte(`{"detail":"auth required"}`)), kind: stock.ErrUnauthorized,
+		{name: "HTTP 401", handler: providertest.ServeBytes(401, []byte(`{"detail":"auth required"}`)), kind: stock.ErrUnauthorized,
 			want: []string{"vastai", "credentials rejected", "HTTP 401"}},
 		{name: "HTTP 429", handler: func(w http.ResponseWriter, _ *http.Request, _ map[string]any) {
 			w.Header().Set("Retry-After", "5")
 			w.WriteHeader(429)
 			_, _ = w.Write([]byte(`{"error":"too many requests"}`))
 		}, kind: stock.ErrRateLimited, want: []string{"vastai", "rate limited", "HTTP 429", "retry after 5s"}},
-		{name: "HTTP 500", handler: serveBytes(500, []byte(`oops`)), kind: stock.ErrServer,
+		{name: "HTTP 500", handler: providertest.ServeBytes(500, []byte(`oops`)), kind: stock.ErrServer,
 			want: []string{"vastai", "server error", "HTTP 500", "oops"}},
-		{name: "404 Invalid user key", handler: serveBytes(404, fixture(t, "testdata", "vastai-invalid-user-key.json")), kind: stock.ErrUnauthorized,
+		{name: "404 Invalid user key", handler: providertest.ServeBytes(404, providertest.Fixture(t, "testdata", "vastai-invalid-user-key.json")), kind: stock.ErrUnauthorized,
 			want: []string{"vastai: API key rejected (HTTP 404): Invalid user key"}},
-		{name: "plain 404", handler: serveBytes(404, []byte(`Not Found`)),
+		{name: "plain 404", handler: providertest.ServeBytes(404, []byte(`Not Found`)),
 			want: []string{"vastai", "unexpected HTTP 404", "/api/v0/bundles/"}},
-		{name: "malformed JSON", handler: serveBytes(200, fixture(t, "testdata", "malformed.json")), kind: stock.ErrBadResponse,
+		{name: "malformed JSON", handler: providertest.ServeBytes(200, providertest.Fixture(t, "testdata", "malformed.json")), kind: stock.ErrBadResponse,
 			want: []string{"vastai", "malformed JSON"}},
 		{name: "hangs past the timeout", hang: true, want: []string{"vastai", "POST /api/v0/bundles/", "timed out after 150ms"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var srv *fakeServer
+			var srv *providertest.FakeServer
 			if tt.hang {
-				srv = hangingServer(t)
+				srv = providertest.HangingServer(t)
 			} else {
-				srv = newFakeServer(t, tt.handler)
+				srv = providertest.NewFakeServer(t, tt.handler)
 			}
-			got, err := newVast(t, srv.URL, provider.VastAIOptions{APIKey: "bad", Timeout: 150 * time.Millisecond}).Fetch(fetchCtx(t))
+			got, err := newVast(t, srv.URL, vastai.Options{APIKey: "bad", Timeout: 150 * time.Millisecond}).Fetch(providertest.FetchCtx(t))
 			if err == nil {
 				t.Fatalf("no error; offers %+v", got)
 			}
@@ -259,4 +258,13 @@ func TestVastAIErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+func FuzzParseVastAI(f *testing.F) {
+	providertest.Seed(f, "vastai-")
+	c := providertest.LoadCatalog(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		offers, err := vastai.Parse(c, b, providertest.FixedNow, providertest.FX)
+		providertest.CheckParsed(t, offers, err)
+	})
 }

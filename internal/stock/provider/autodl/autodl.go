@@ -1,4 +1,8 @@
-package provider
+// Package autodl reads AutoDL's GPU stock: the developer (ESD) stock
+// endpoints per region or globally, or the web machine list, as
+// stock.Offers priced in CNY per GPU-hour. Parse* read one answer each
+// (also used to replay recordings); New builds the stock.Provider.
+package autodl
 
 import (
 	"context"
@@ -10,6 +14,7 @@ import (
 
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/stock/provider/httpx"
 )
 
 // AutoDL API paths (see shared/reference/stock-apis.md §1).
@@ -18,19 +23,19 @@ const (
 	autodlRegionStockPath = "/api/v1/dev/machine/region/gpu_stock"
 	autodlMachineListPath = "/api/v1/user/machine/list"
 
-	// DefaultAutoDLBaseURL is the developer API host.
-	DefaultAutoDLBaseURL = "https://api.autodl.com"
+	// DefaultBaseURL is the developer API host.
+	DefaultBaseURL = "https://api.autodl.com"
 
 	autodlPlatform = "autodl"
 	// autodlMachinePageSize is the page size of the machine list request
 	// (gpuhunter's value).
 	autodlMachinePageSize = 20
-	// AutoDLMaxPages caps the machine list paging whatever max_page says.
-	AutoDLMaxPages = 50
+	// MaxPages caps the machine list paging whatever max_page says.
+	MaxPages = 50
 )
 
-// AutoDLOptions configures the AutoDL provider.
-type AutoDLOptions struct {
+// Options configures the AutoDL provider.
+type Options struct {
 	// BaseURL defaults to https://api.autodl.com.
 	BaseURL string
 	// Token is the developer token (控制台 → 设置 → 开发者Token) or, for the
@@ -53,7 +58,7 @@ type AutoDLOptions struct {
 	Now func() time.Time
 }
 
-// AutoDL fetches live stock from AutoDL.
+// Provider fetches live stock from AutoDL.
 //
 // With the ESD stock API an offer carries Free/Total per GPU type (and
 // region) and no price (CNYPerGPUHour 0). An empty ESD answer is ambiguous:
@@ -64,28 +69,28 @@ type AutoDLOptions struct {
 // With the machine list, only machines with at least one idle GPU are
 // requested (gpuhunter's gpu_idle_num filter), so a GPU type missing from
 // the answer means none is idle on the listed machines.
-type AutoDL struct {
+type Provider struct {
 	c *catalog.Catalog
-	o AutoDLOptions
+	o Options
 }
 
-// NewAutoDL returns an AutoDL provider. A missing token is reported by
+// New returns an AutoDL provider. A missing token is reported by
 // Fetch (wrapping stock.ErrNotConfigured), not here.
-func NewAutoDL(c *catalog.Catalog, o AutoDLOptions) *AutoDL {
-	httpDefaults(&o.BaseURL, DefaultAutoDLBaseURL, &o.Timeout, &o.HTTPClient, &o.Now)
-	return &AutoDL{c: c, o: o}
+func New(c *catalog.Catalog, o Options) *Provider {
+	httpx.Defaults(&o.BaseURL, DefaultBaseURL, &o.Timeout, &o.HTTPClient, &o.Now)
+	return &Provider{c: c, o: o}
 }
 
 // Name returns "autodl".
-func (a *AutoDL) Name() string { return autodlPlatform }
+func (a *Provider) Name() string { return autodlPlatform }
 
 // Fetch queries AutoDL. Any failed request fails the whole fetch: partial
 // answers (some regions or pages missing) would read as sold out.
-func (a *AutoDL) Fetch(ctx context.Context) ([]stock.Offer, error) {
+func (a *Provider) Fetch(ctx context.Context) ([]stock.Offer, error) {
 	if strings.TrimSpace(a.o.Token) == "" {
 		return nil, fmt.Errorf("%s: no developer token configured: %w", autodlPlatform, stock.ErrNotConfigured)
 	}
-	ctx, cancel := withTimeout(ctx, a.o.Timeout)
+	ctx, cancel := httpx.WithTimeout(ctx, a.o.Timeout)
 	defer cancel()
 	if a.o.UseMachineList {
 		return a.fetchMachines(ctx)
@@ -93,19 +98,19 @@ func (a *AutoDL) Fetch(ctx context.Context) ([]stock.Offer, error) {
 	return a.fetchStock(ctx)
 }
 
-func (a *AutoDL) header() http.Header {
+func (a *Provider) header() http.Header {
 	return http.Header{"Authorization": {strings.TrimSpace(a.o.Token)}}
 }
 
-func (a *AutoDL) fetchStock(ctx context.Context) ([]stock.Offer, error) {
+func (a *Provider) fetchStock(ctx context.Context) ([]stock.Offer, error) {
 	at := a.o.Now()
 	if len(a.o.Regions) == 0 {
 		body, err := a.call(ctx, http.MethodGet, autodlGlobalStockPath, nil)
 		if err != nil {
 			return nil, err
 		}
-		offers, err := ParseAutoDLStock(a.c, body, at)
-		markAutoDL(offers, stock.EndpointESDGlobal)
+		offers, err := ParseStock(a.c, body, at)
+		Mark(offers, stock.EndpointESDGlobal)
 		return offers, err
 	}
 	var out []stock.Offer
@@ -114,11 +119,11 @@ func (a *AutoDL) fetchStock(ctx context.Context) ([]stock.Offer, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w (region %s)", err, region)
 		}
-		offers, err := ParseAutoDLStock(a.c, body, at)
+		offers, err := ParseStock(a.c, body, at)
 		if err != nil {
 			return nil, fmt.Errorf("%w (region %s)", err, region)
 		}
-		markAutoDL(offers, stock.EndpointESDRegion)
+		Mark(offers, stock.EndpointESDRegion)
 		for i := range offers {
 			offers[i].Region = region
 		}
@@ -127,14 +132,14 @@ func (a *AutoDL) fetchStock(ctx context.Context) ([]stock.Offer, error) {
 	return out, nil
 }
 
-func (a *AutoDL) fetchMachines(ctx context.Context) ([]stock.Offer, error) {
+func (a *Provider) fetchMachines(ctx context.Context) ([]stock.Offer, error) {
 	at := a.o.Now()
 	regions := a.o.Regions
 	if regions == nil {
 		regions = []string{}
 	}
 	var out []stock.Offer
-	for page := 1; page <= AutoDLMaxPages; page++ {
+	for page := 1; page <= MaxPages; page++ {
 		req := map[string]any{
 			"charge_type":              "payg",
 			"region_sign":              "",
@@ -161,7 +166,7 @@ func (a *AutoDL) fetchMachines(ctx context.Context) ([]stock.Offer, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w (page %d)", err, page)
 		}
-		markAutoDL(offers, stock.EndpointWebMachines)
+		Mark(offers, stock.EndpointWebMachines)
 		out = append(out, offers...)
 		if rows == 0 || page >= maxPage {
 			break
@@ -170,10 +175,10 @@ func (a *AutoDL) fetchMachines(ctx context.Context) ([]stock.Offer, error) {
 	return out, nil
 }
 
-// markAutoDL records which endpoint offers came from, what their counts
+// Mark records which endpoint offers came from, what their counts
 // cover and, for the developer (ESD) stock endpoints, that an idle count
 // may not be what can be created.
-func markAutoDL(offers []stock.Offer, endpoint string) {
+func Mark(offers []stock.Offer, endpoint string) {
 	scope := stock.ScopeRegion
 	switch endpoint {
 	case stock.EndpointESDGlobal:
@@ -193,25 +198,25 @@ func markAutoDL(offers []stock.Offer, endpoint string) {
 
 // call sends one request and checks the HTTP status; the envelope code is
 // checked by the parsers.
-func (a *AutoDL) call(ctx context.Context, method, path string, payload any) ([]byte, error) {
-	r, err := doRequest(ctx, a.o.HTTPClient, autodlPlatform, method, joinURL(a.o.BaseURL, path), path, a.header(), payload)
+func (a *Provider) call(ctx context.Context, method, path string, payload any) ([]byte, error) {
+	r, err := httpx.Do(ctx, a.o.HTTPClient, autodlPlatform, method, httpx.JoinURL(a.o.BaseURL, path), path, a.header(), payload)
 	if err != nil {
 		return nil, err
 	}
-	if r.status != http.StatusOK {
-		return nil, statusError(autodlPlatform, method, path, r)
+	if r.Status != http.StatusOK {
+		return nil, httpx.StatusError(autodlPlatform, method, path, r)
 	}
-	return r.body, nil
+	return r.Body, nil
 }
 
 // autodlData unwraps AutoDL's {"code","msg","data"} envelope. A code other
-// than "Success" (or "OK") is an *APIError; AuthorizeFailed (an expired or
+// than "Success" (or "OK") is an *httpx.APIError; AuthorizeFailed (an expired or
 // wrong token, sent with HTTP 200) wraps stock.ErrUnauthorized. A body without
 // the envelope (an excerpt of data alone) is returned as is.
 func autodlData(body []byte) (any, error) {
-	v, err := decodeJSON(body)
+	v, err := httpx.DecodeJSON(body)
 	if err != nil {
-		return nil, malformed(autodlPlatform, "AutoDL response", err)
+		return nil, httpx.Malformed(autodlPlatform, "AutoDL response", err)
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
@@ -222,29 +227,30 @@ func autodlData(body []byte) (any, error) {
 	if !hasCode && !hasData {
 		return v, nil
 	}
-	c := strVal(code)
+	c := httpx.Str(code)
 	if hasCode && c != "Success" && c != "OK" {
-		msg := strVal(m["msg"])
-		e := &APIError{Platform: autodlPlatform, StatusCode: http.StatusOK, Code: c, Msg: msg}
+		msg := httpx.Str(m["msg"])
+		var kind error
+		var text string
 		switch {
 		case c == "AuthorizeFailed" || strings.Contains(strings.ToLower(c), "auth"):
-			e.kind = stock.ErrUnauthorized
-			e.text = fmt.Sprintf("%s: token rejected (%s)", autodlPlatform, c)
+			kind = stock.ErrUnauthorized
+			text = fmt.Sprintf("%s: token rejected (%s)", autodlPlatform, c)
 		case c == "":
-			e.kind = stock.ErrBadResponse
-			e.text = fmt.Sprintf("%s: response without a code string", autodlPlatform)
+			kind = stock.ErrBadResponse
+			text = fmt.Sprintf("%s: response without a code string", autodlPlatform)
 		default:
-			e.text = fmt.Sprintf("%s: API error (%s)", autodlPlatform, c)
+			text = fmt.Sprintf("%s: API error (%s)", autodlPlatform, c)
 		}
 		if msg != "" {
-			e.text += ": " + msg
+			text += ": " + msg
 		}
-		return nil, e
+		return nil, httpx.NewAPIError(autodlPlatform, http.StatusOK, c, msg, kind, text)
 	}
 	return m["data"], nil
 }
 
-// ParseAutoDLStock parses an AutoDL GPU stock answer: the ESD
+// ParseStock parses an AutoDL GPU stock answer: the ESD
 // gpu_stock/region gpu_stock response, the web /machine/region/gpu_type
 // response, and AutoDL private cloud's dict form. Accepted shapes, with or
 // without the {"code","msg","data"} envelope:
@@ -255,7 +261,7 @@ func autodlData(body []byte) (any, error) {
 // Offers carry Free and Total, no price, Currency CNY, stock.Source live and
 // ObservedAt at; Region is left empty (the caller knows it). An empty data
 // list gives no offers and no error.
-func ParseAutoDLStock(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, error) {
+func ParseStock(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, error) {
 	data, err := autodlData(body)
 	if err != nil {
 		return nil, err
@@ -267,14 +273,14 @@ func ParseAutoDLStock(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Of
 		if !ok {
 			return
 		}
-		free, total := countVal(st["idle_gpu_num"]), countVal(st["total_gpu_num"])
+		free, total := httpx.Count(st["idle_gpu_num"]), httpx.Count(st["total_gpu_num"])
 		_, hasIdle := st["idle_gpu_num"]
 		_, hasTotal := st["total_gpu_num"]
 		if !hasIdle && !hasTotal {
 			return
 		}
 		seen++
-		raw := strVal(st["gpu_name"])
+		raw := httpx.Str(st["gpu_name"])
 		if raw == "" {
 			raw = strings.TrimSpace(key)
 		}
@@ -283,7 +289,7 @@ func ParseAutoDLStock(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Of
 		}
 		out = append(out, stock.Offer{
 			Platform:        autodlPlatform,
-			GPU:             resolveGPU(c, raw),
+			GPU:             httpx.ResolveGPU(c, raw),
 			RawGPU:          raw,
 			GPUsPerInstance: 1,
 			Free:            free,
@@ -321,22 +327,22 @@ func ParseAutoDLStock(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Of
 		n = len(d)
 		addMap(d)
 	default:
-		return nil, badResponse("%s: stock data is a %s, not a list or object", autodlPlatform, jsonKind(data))
+		return nil, httpx.BadResponse("%s: stock data is a %s, not a list or object", autodlPlatform, httpx.JSONKind(data))
 	}
 	if n > 0 && seen == 0 {
-		return nil, badResponse("%s: no GPU stock entries (idle_gpu_num/total_gpu_num) in %d data elements", autodlPlatform, n)
+		return nil, httpx.BadResponse("%s: no GPU stock entries (idle_gpu_num/total_gpu_num) in %d data elements", autodlPlatform, n)
 	}
 	return out, nil
 }
 
-// ParseAutoDLMachines parses the web console machine list
+// ParseMachines parses the web console machine list
 // (POST /api/v1/user/machine/list): {"data":{"list":[...],"max_page":N}},
 // or a bare list of machine rows. One offer per machine: GPU from gpu_name,
 // price payg_price/1000 CNY per GPU-hour (without payg_price, the last
 // level of machine_sku_info's payg SKU), Region region_name, Free
 // gpu_idle_num (else gpu_number − gpu_used, else unknown), Total
 // gpu_number. gpu_order_num is ignored: its meaning is disputed.
-func ParseAutoDLMachines(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, error) {
+func ParseMachines(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, error) {
 	offers, _, _, err := parseAutoDLMachines(c, body, at)
 	return offers, err
 }
@@ -354,16 +360,16 @@ func parseAutoDLMachines(c *catalog.Catalog, body []byte, at time.Time) ([]stock
 		if !ok {
 			continue
 		}
-		raw := strVal(m["gpu_name"])
+		raw := httpx.Str(m["gpu_name"])
 		if raw == "" {
 			continue
 		}
 		var free *int
 		if _, ok := m["gpu_idle_num"]; ok {
-			free = countVal(m["gpu_idle_num"])
-		} else if n, ok1 := numVal(m["gpu_number"]); ok1 {
-			if u, ok2 := numVal(m["gpu_used"]); ok2 {
-				free = countVal(n - u)
+			free = httpx.Count(m["gpu_idle_num"])
+		} else if n, ok1 := httpx.Num(m["gpu_number"]); ok1 {
+			if u, ok2 := httpx.Num(m["gpu_used"]); ok2 {
+				free = httpx.Count(n - u)
 			}
 		}
 		price := milliCNY(m["payg_price"])
@@ -371,16 +377,16 @@ func parseAutoDLMachines(c *catalog.Catalog, body []byte, at time.Time) ([]stock
 			price = skuPrice(m["machine_sku_info"])
 		}
 		note := ""
-		if alias := strVal(m["machine_alias"]); alias != "" {
+		if alias := httpx.Str(m["machine_alias"]); alias != "" {
 			note = "machine " + alias
 		}
 		out = append(out, stock.Offer{
 			Platform:        autodlPlatform,
-			GPU:             resolveGPU(c, raw),
+			GPU:             httpx.ResolveGPU(c, raw),
 			RawGPU:          raw,
 			GPUsPerInstance: 1,
 			Free:            free,
-			Total:           countVal(m["gpu_number"]),
+			Total:           httpx.Count(m["gpu_number"]),
 			CNYPerGPUHour:   price,
 			OriginalPrice:   price,
 			Currency:        "CNY",
@@ -395,18 +401,18 @@ func parseAutoDLMachines(c *catalog.Catalog, body []byte, at time.Time) ([]stock
 	if len(rows) > 0 && len(out) == 0 {
 		// Rows, but none a machine (another endpoint's answer saved under
 		// this name): an answer we cannot read, never "nothing idle".
-		return nil, 0, 0, badResponse("%s: no machine rows (gpu_name) in %d list elements", autodlPlatform, len(rows))
+		return nil, 0, 0, httpx.BadResponse("%s: no machine rows (gpu_name) in %d list elements", autodlPlatform, len(rows))
 	}
 	return out, len(rows), maxPage, nil
 }
 
-// ParseAutoDLInstances parses the web console instance list
+// ParseInstances parses the web console instance list
 // (POST /api/v1/instance). Each instance row describes the host machine of
 // one of the user's instances: GPU snapshot_gpu_alias_name, Free
 // gpu_idle_num, Total gpu_all_num, Region region_name. payg_price is the
 // instance's price in 1/1000 CNY per hour for req_gpu_amount GPUs, so the
 // per-GPU price divides by req_gpu_amount.
-func ParseAutoDLInstances(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, error) {
+func ParseInstances(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, error) {
 	rows, _, err := autodlRows(body, "instance list")
 	if err != nil {
 		return nil, err
@@ -417,28 +423,28 @@ func ParseAutoDLInstances(c *catalog.Catalog, body []byte, at time.Time) ([]stoc
 		if !ok {
 			continue
 		}
-		raw := strVal(m["snapshot_gpu_alias_name"])
+		raw := httpx.Str(m["snapshot_gpu_alias_name"])
 		if raw == "" {
-			raw = strVal(m["gpu_name"])
+			raw = httpx.Str(m["gpu_name"])
 		}
 		if raw == "" {
 			continue
 		}
 		price := milliCNY(m["payg_price"])
-		if n, ok := numVal(m["req_gpu_amount"]); ok && n >= 1 && n <= maxCount {
+		if n, ok := httpx.Num(m["req_gpu_amount"]); ok && n >= 1 && n <= httpx.MaxCount {
 			price /= n
 		}
 		note := "host of an instance"
-		if alias := strVal(m["machine_alias"]); alias != "" {
+		if alias := httpx.Str(m["machine_alias"]); alias != "" {
 			note = "host of instance on machine " + alias
 		}
 		out = append(out, stock.Offer{
 			Platform:        autodlPlatform,
-			GPU:             resolveGPU(c, raw),
+			GPU:             httpx.ResolveGPU(c, raw),
 			RawGPU:          raw,
 			GPUsPerInstance: 1,
-			Free:            countVal(m["gpu_idle_num"]),
-			Total:           countVal(m["gpu_all_num"]),
+			Free:            httpx.Count(m["gpu_idle_num"]),
+			Total:           httpx.Count(m["gpu_all_num"]),
 			CNYPerGPUHour:   price,
 			OriginalPrice:   price,
 			Currency:        "CNY",
@@ -467,27 +473,27 @@ func autodlRows(body []byte, what string) ([]any, int, error) {
 		return d, 1, nil
 	case map[string]any:
 		maxPage := 1
-		if f, ok := numVal(d["max_page"]); ok && f >= 1 {
-			maxPage = int(min(f, AutoDLMaxPages))
+		if f, ok := httpx.Num(d["max_page"]); ok && f >= 1 {
+			maxPage = int(min(f, MaxPages))
 		}
 		switch l := d["list"].(type) {
 		case nil:
 			if _, ok := d["list"]; ok {
 				return nil, maxPage, nil
 			}
-			return nil, 0, badResponse("%s: %s data has no list", autodlPlatform, what)
+			return nil, 0, httpx.BadResponse("%s: %s data has no list", autodlPlatform, what)
 		case []any:
 			return l, maxPage, nil
 		default:
-			return nil, 0, badResponse("%s: %s data.list is a %s, not a list", autodlPlatform, what, jsonKind(l))
+			return nil, 0, httpx.BadResponse("%s: %s data.list is a %s, not a list", autodlPlatform, what, httpx.JSONKind(l))
 		}
 	}
-	return nil, 0, badResponse("%s: %s data is a %s, not a list or object", autodlPlatform, what, jsonKind(data))
+	return nil, 0, httpx.BadResponse("%s: %s data is a %s, not a list or object", autodlPlatform, what, httpx.JSONKind(data))
 }
 
 // milliCNY converts AutoDL's 1/1000 CNY amounts; 0 when absent or negative.
 func milliCNY(v any) float64 {
-	f, ok := numVal(v)
+	f, ok := httpx.Num(v)
 	if !ok || f <= 0 {
 		return 0
 	}
@@ -505,7 +511,7 @@ func skuPrice(v any) float64 {
 		if sm == nil {
 			continue
 		}
-		if t := strVal(sm["type"]); t != "" && t != "payg" {
+		if t := httpx.Str(sm["type"]); t != "" && t != "payg" {
 			continue
 		}
 		levels, _ := sm["level_config"].([]any)
@@ -521,25 +527,8 @@ func skuPrice(v any) float64 {
 }
 
 func regionOf(m map[string]any) string {
-	if r := strVal(m["region_name"]); r != "" {
+	if r := httpx.Str(m["region_name"]); r != "" {
 		return r
 	}
-	return strVal(m["region_sign"])
-}
-
-// jsonKind names the JSON type of a decoded value.
-func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "boolean"
-	case string:
-		return "string"
-	case []any:
-		return "list"
-	case map[string]any:
-		return "object"
-	}
-	return "number"
+	return httpx.Str(m["region_sign"])
 }

@@ -1,4 +1,4 @@
-package provider_test
+package autodl_test
 
 import (
 	"context"
@@ -10,98 +10,65 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/stock"
-	"github.com/labgpu/bot/internal/stock/provider"
+	"github.com/labgpu/bot/internal/stock/provider/autodl"
+	"github.com/labgpu/bot/internal/stock/provider/httpx"
+	"github.com/labgpu/bot/internal/stock/provider/providertest"
 )
 
 const testToken = "dev-token-123"
 
-func newAutoDL(t *testing.T, url string, o provider.AutoDLOptions) *provider.AutoDL {
+func newAutoDL(t *testing.T, url string, o autodl.Options) *autodl.Provider {
 	t.Helper()
 	o.BaseURL = url
 	if o.Token == "" {
 		o.Token = testToken
 	}
-	o.Now = now
-	return provider.NewAutoDL(loadCatalog(t), o)
+	o.Now = providertest.Now
+	return autodl.New(providertest.LoadCatalog(t), o)
 }
 
 // want describes one expected offer.
-type want struct {
-	gpu, raw, region string
-	free, total      string // "nil" or a number
-	price            float64
-	note             string
-}
-
-func checkOffers(t *testing.T, got []stock.Offer, ws []want, platform, currency string, src stock.Source) {
-	t.Helper()
-	if len(got) != len(ws) {
-		t.Fatalf("got %d offers, want %d: %+v", len(got), len(ws), got)
-	}
-	for i, w := range ws {
-		o := got[i]
-		checkOfferSane(t, o)
-		if o.Platform != platform || o.Currency != currency || o.Source != src {
-			t.Errorf("offer %d: platform/currency/source = %s/%s/%s", i, o.Platform, o.Currency, o.Source)
-		}
-		if o.GPU != w.gpu || o.RawGPU != w.raw || o.Region != w.region {
-			t.Errorf("offer %d: gpu %q raw %q region %q, want %q %q %q", i, o.GPU, o.RawGPU, o.Region, w.gpu, w.raw, w.region)
-		}
-		if intp(o.Free) != w.free || intp(o.Total) != w.total {
-			t.Errorf("offer %d (%s): free %s total %s, want %s %s", i, o.GPU, intp(o.Free), intp(o.Total), w.free, w.total)
-		}
-		if !approx(o.CNYPerGPUHour, w.price) {
-			t.Errorf("offer %d (%s): price %v, want %v", i, o.GPU, o.CNYPerGPUHour, w.price)
-		}
-		if w.note != "" && !strings.Contains(o.Note, w.note) {
-			t.Errorf("offer %d (%s): note %q does not contain %q", i, o.GPU, o.Note, w.note)
-		}
-		if src == stock.SourceLive && !o.ObservedAt.Equal(fixedNow) {
-			t.Errorf("offer %d: ObservedAt %v, want %v", i, o.ObservedAt, fixedNow)
-		}
-	}
-}
 
 func TestAutoDLStockGlobal(t *testing.T) {
 	tests := []struct {
 		dir, file string
-		want      []want
+		want      []providertest.Want
 	}{
-		{fixturesDir, "autodl-esd-gpu_stock-global.json", []want{
-			{gpu: "RTX 4090", raw: "RTX 4090", free: "215", total: "2285"},
-			{gpu: "RTX 3090", raw: "RTX 3090", free: "1", total: "5"},
+		{providertest.FixturesDir, "autodl-esd-gpu_stock-global.json", []providertest.Want{
+			{GPU: "RTX 4090", Raw: "RTX 4090", Free: "215", Total: "2285"},
+			{GPU: "RTX 3090", Raw: "RTX 3090", Free: "1", Total: "5"},
 		}},
-		{verbatimDir, "autodl-esd-gpu_stock-global-1.json", []want{ // no msg key
-			{gpu: "RTX 4090", raw: "RTX 4090", free: "215", total: "2285"},
-			{gpu: "RTX 3080 Ti", raw: "RTX 3080 Ti", free: "20", total: "392"},
+		{providertest.VerbatimDir, "autodl-esd-gpu_stock-global-1.json", []providertest.Want{ // no msg key
+			{GPU: "RTX 4090", Raw: "RTX 4090", Free: "215", Total: "2285"},
+			{GPU: "RTX 3080 Ti", Raw: "RTX 3080 Ti", Free: "20", Total: "392"},
 		}},
-		{verbatimDir, "autodl-private-esd-gpu_stock-data-excerpt-1.json", []want{ // bare dict, full names
-			{gpu: "A40", raw: "NVIDIA A40", free: "4", total: "6"},
-			{gpu: "RTX 4090", raw: "NVIDIA GeForce RTX 4090", free: "7", total: "8"},
+		{providertest.VerbatimDir, "autodl-private-esd-gpu_stock-data-excerpt-1.json", []providertest.Want{ // bare dict, full names
+			{GPU: "A40", Raw: "NVIDIA A40", Free: "4", Total: "6"},
+			{GPU: "RTX 4090", Raw: "NVIDIA GeForce RTX 4090", Free: "7", Total: "8"},
 		}},
-		{verbatimDir, "autodl-web-machine-region-gpu_type-excerpt-1.json", []want{ // bare list
-			{gpu: "RTX 4090", raw: "RTX 4090", free: "3", total: "2686"},
-			{gpu: "RTX 3090", raw: "RTX 3090", free: "0", total: "444"},
+		{providertest.VerbatimDir, "autodl-web-machine-region-gpu_type-excerpt-1.json", []providertest.Want{ // bare list
+			{GPU: "RTX 4090", Raw: "RTX 4090", Free: "3", Total: "2686"},
+			{GPU: "RTX 3090", Raw: "RTX 3090", Free: "0", Total: "444"},
 		}},
-		{fixturesDir, "autodl-web-machine-region-gpu_type.json", []want{
-			{gpu: "RTX 4090", raw: "RTX 4090", free: "3", total: "2686"},
-			{gpu: "RTX 3090", raw: "RTX 3090", free: "0", total: "444"},
+		{providertest.FixturesDir, "autodl-web-machine-region-gpu_type.json", []providertest.Want{
+			{GPU: "RTX 4090", Raw: "RTX 4090", Free: "3", Total: "2686"},
+			{GPU: "RTX 3090", Raw: "RTX 3090", Free: "0", Total: "444"},
 		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			srv := newFakeServer(t, serveBytes(200, fixture(t, tt.dir, tt.file)))
-			got, err := newAutoDL(t, srv.URL, provider.AutoDLOptions{}).Fetch(fetchCtx(t))
+			srv := providertest.NewFakeServer(t, providertest.ServeBytes(200, providertest.Fixture(t, tt.dir, tt.file)))
+			got, err := newAutoDL(t, srv.URL, autodl.Options{}).Fetch(providertest.FetchCtx(t))
 			if err != nil {
 				t.Fatalf("Fetch: %v", err)
 			}
-			checkOffers(t, got, tt.want, "autodl", "CNY", stock.SourceLive)
+			providertest.CheckOffers(t, got, tt.want, "autodl", "CNY", stock.SourceLive)
 			for _, o := range got {
 				if o.HasPrice() || o.GPUsPerInstance != 1 {
 					t.Errorf("stock offer has a price or GPUsPerInstance != 1: %+v", o)
 				}
 			}
-			reqs := srv.requests()
+			reqs := srv.Requests()
 			if len(reqs) != 1 {
 				t.Fatalf("%d requests, want 1", len(reqs))
 			}
@@ -120,27 +87,27 @@ func TestAutoDLStockGlobal(t *testing.T) {
 }
 
 func TestAutoDLStockRegions(t *testing.T) {
-	body := fixture(t, fixturesDir, "autodl-esd-region-gpu_stock.json")
-	srv := newFakeServer(t, serveBytes(200, body))
-	p := newAutoDL(t, srv.URL, provider.AutoDLOptions{Regions: []string{"westDC2", "beijingDC1"}})
-	got, err := p.Fetch(fetchCtx(t))
+	body := providertest.Fixture(t, providertest.FixturesDir, "autodl-esd-region-gpu_stock.json")
+	srv := providertest.NewFakeServer(t, providertest.ServeBytes(200, body))
+	p := newAutoDL(t, srv.URL, autodl.Options{Regions: []string{"westDC2", "beijingDC1"}})
+	got, err := p.Fetch(providertest.FetchCtx(t))
 	if err != nil {
 		t.Fatalf("Fetch: %v", err)
 	}
-	var ws []want
+	var ws []providertest.Want
 	for _, region := range []string{"westDC2", "beijingDC1"} {
 		ws = append(ws,
-			want{gpu: "RTX 4090", raw: "RTX 4090", region: region, free: "3", total: "2686"},
-			want{gpu: "RTX 3090", raw: "RTX 3090", region: region, free: "0", total: "444"},
-			want{gpu: "RTX 4090D", raw: "RTX 4090D", region: region, free: "17", total: "960"},
-			want{gpu: "H800", raw: "H800", region: region, free: "3", total: "96"},
+			providertest.Want{GPU: "RTX 4090", Raw: "RTX 4090", Region: region, Free: "3", Total: "2686"},
+			providertest.Want{GPU: "RTX 3090", Raw: "RTX 3090", Region: region, Free: "0", Total: "444"},
+			providertest.Want{GPU: "RTX 4090D", Raw: "RTX 4090D", Region: region, Free: "17", Total: "960"},
+			providertest.Want{GPU: "H800", Raw: "H800", Region: region, Free: "3", Total: "96"},
 		)
 	}
-	checkOffers(t, got, ws, "autodl", "CNY", stock.SourceLive)
+	providertest.CheckOffers(t, got, ws, "autodl", "CNY", stock.SourceLive)
 	if got[1].State() != stock.SoldOut || got[0].State() != stock.InStock {
 		t.Errorf("states: %v %v", got[0].State(), got[1].State())
 	}
-	reqs := srv.requests()
+	reqs := srv.Requests()
 	if len(reqs) != 2 {
 		t.Fatalf("%d requests, want 2", len(reqs))
 	}
@@ -159,22 +126,22 @@ func TestAutoDLStockRegions(t *testing.T) {
 }
 
 func TestAutoDLMachineList(t *testing.T) {
-	body := fixture(t, fixturesDir, "autodl-web-user-machine-list.json") // max_page 3
-	srv := newFakeServer(t, serveBytes(200, body))
-	p := newAutoDL(t, srv.URL, provider.AutoDLOptions{UseMachineList: true, Regions: []string{"west-B", "west-C"}})
-	got, err := p.Fetch(fetchCtx(t))
+	body := providertest.Fixture(t, providertest.FixturesDir, "autodl-web-user-machine-list.json") // max_page 3
+	srv := providertest.NewFakeServer(t, providertest.ServeBytes(200, body))
+	p := newAutoDL(t, srv.URL, autodl.Options{UseMachineList: true, Regions: []string{"west-B", "west-C"}})
+	got, err := p.Fetch(providertest.FetchCtx(t))
 	if err != nil {
 		t.Fatalf("Fetch: %v", err)
 	}
-	page := []want{
-		{gpu: "RTX 4090", raw: "RTX 4090", region: "西北B区", free: "2", total: "8", price: 2.18, note: "063机"},
-		{gpu: "RTX 4090", raw: "RTX 4090", region: "西北企业区", free: "0", total: "8", price: 1.98, note: "091机"},
+	page := []providertest.Want{
+		{GPU: "RTX 4090", Raw: "RTX 4090", Region: "西北B区", Free: "2", Total: "8", Price: 2.18, Note: "063机"},
+		{GPU: "RTX 4090", Raw: "RTX 4090", Region: "西北企业区", Free: "0", Total: "8", Price: 1.98, Note: "091机"},
 	}
-	checkOffers(t, got, append(append(append([]want{}, page...), page...), page...), "autodl", "CNY", stock.SourceLive)
+	providertest.CheckOffers(t, got, append(append(append([]providertest.Want{}, page...), page...), page...), "autodl", "CNY", stock.SourceLive)
 	if got[0].OriginalPrice != 2.18 || got[0].GPUsPerInstance != 1 {
 		t.Errorf("original price %v, GPUs %d", got[0].OriginalPrice, got[0].GPUsPerInstance)
 	}
-	reqs := srv.requests()
+	reqs := srv.Requests()
 	if len(reqs) != 3 {
 		t.Fatalf("%d requests, want 3 (max_page)", len(reqs))
 	}
@@ -194,72 +161,72 @@ func TestAutoDLMachineList(t *testing.T) {
 
 func TestAutoDLMachineListPageCap(t *testing.T) {
 	body := []byte(`{"code":"Success","msg":"","data":{"list":[{"gpu_name":"RTX 4090","gpu_idle_num":1,"payg_price":2000,"region_name":"x"}],"max_page":100000}}`)
-	srv := newFakeServer(t, serveBytes(200, body))
-	got, err := newAutoDL(t, srv.URL, provider.AutoDLOptions{UseMachineList: true}).Fetch(fetchCtx(t))
+	srv := providertest.NewFakeServer(t, providertest.ServeBytes(200, body))
+	got, err := newAutoDL(t, srv.URL, autodl.Options{UseMachineList: true}).Fetch(providertest.FetchCtx(t))
 	if err != nil {
 		t.Fatalf("Fetch: %v", err)
 	}
-	if n := len(srv.requests()); n != provider.AutoDLMaxPages || len(got) != provider.AutoDLMaxPages {
-		t.Errorf("%d requests, %d offers; want %d", n, len(got), provider.AutoDLMaxPages)
+	if n := len(srv.Requests()); n != autodl.MaxPages || len(got) != autodl.MaxPages {
+		t.Errorf("%d requests, %d offers; want %d", n, len(got), autodl.MaxPages)
 	}
-	rl, ok := srv.requests()[0].Body["region_sign_list"].([]any)
+	rl, ok := srv.Requests()[0].Body["region_sign_list"].([]any)
 	if !ok || len(rl) != 0 {
-		t.Errorf("region_sign_list without regions: %#v, want []", srv.requests()[0].Body["region_sign_list"])
+		t.Errorf("region_sign_list without regions: %#v, want []", srv.Requests()[0].Body["region_sign_list"])
 	}
 }
 
 func TestParseAutoDLMachines(t *testing.T) {
-	c := loadCatalog(t)
+	c := providertest.LoadCatalog(t)
 	tests := []struct {
 		name string
 		body []byte
-		want []want
+		want []providertest.Want
 	}{
-		{"verbatim excerpt (bare list, no idle count)", fixture(t, verbatimDir, "autodl-web-user-machine-list-excerpt-1.json"), []want{
-			{gpu: "RTX 4090", raw: "RTX 4090", region: "西北B区", free: "nil", total: "nil", price: 2.72, note: "063机"},
+		{"verbatim excerpt (bare list, no idle count)", providertest.Fixture(t, providertest.VerbatimDir, "autodl-web-user-machine-list-excerpt-1.json"), []providertest.Want{
+			{GPU: "RTX 4090", Raw: "RTX 4090", Region: "西北B区", Free: "nil", Total: "nil", Price: 2.72, Note: "063机"},
 		}},
-		{"gpu_number minus gpu_used", []byte(`{"code":"Success","data":{"list":[{"gpu_name":"RTX 3090","gpu_number":8,"gpu_used":5,"payg_price":1580,"region_sign":"beijing-A"}],"max_page":1}}`), []want{
-			{gpu: "RTX 3090", raw: "RTX 3090", region: "beijing-A", free: "3", total: "8", price: 1.58},
+		{"gpu_number minus gpu_used", []byte(`{"code":"Success","data":{"list":[{"gpu_name":"RTX 3090","gpu_number":8,"gpu_used":5,"payg_price":1580,"region_sign":"beijing-A"}],"max_page":1}}`), []providertest.Want{
+			{GPU: "RTX 3090", Raw: "RTX 3090", Region: "beijing-A", Free: "3", Total: "8", Price: 1.58},
 		}},
-		{"price from sku levels, gpu_order_num ignored", []byte(`{"code":"Success","data":{"list":[{"gpu_name":"RTX 4090","gpu_idle_num":4,"gpu_order_num":0,"machine_sku_info":[{"type":"payg","level_config":[{"level":"LV0","discounted_price":2180}]}]}]}}`), []want{
-			{gpu: "RTX 4090", raw: "RTX 4090", free: "4", total: "nil", price: 2.18},
+		{"price from sku levels, gpu_order_num ignored", []byte(`{"code":"Success","data":{"list":[{"gpu_name":"RTX 4090","gpu_idle_num":4,"gpu_order_num":0,"machine_sku_info":[{"type":"payg","level_config":[{"level":"LV0","discounted_price":2180}]}]}]}}`), []providertest.Want{
+			{GPU: "RTX 4090", Raw: "RTX 4090", Free: "4", Total: "nil", Price: 2.18},
 		}},
-		{"string numbers and junk rows", []byte(`[1, "x", null, {"gpu_name":""}, {"gpu_name":"RTX 4090","gpu_idle_num":"2","payg_price":"2180"}]`), []want{
-			{gpu: "RTX 4090", raw: "RTX 4090", free: "2", total: "nil", price: 2.18},
+		{"string numbers and junk rows", []byte(`[1, "x", null, {"gpu_name":""}, {"gpu_name":"RTX 4090","gpu_idle_num":"2","payg_price":"2180"}]`), []providertest.Want{
+			{GPU: "RTX 4090", Raw: "RTX 4090", Free: "2", Total: "nil", Price: 2.18},
 		}},
 		{"null list", []byte(`{"code":"Success","data":{"list":null,"max_page":0}}`), nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := provider.ParseAutoDLMachines(c, tt.body, fixedNow)
+			got, err := autodl.ParseMachines(c, tt.body, providertest.FixedNow)
 			if err != nil {
 				t.Fatalf("ParseAutoDLMachines: %v", err)
 			}
-			checkOffers(t, got, tt.want, "autodl", "CNY", stock.SourceLive)
+			providertest.CheckOffers(t, got, tt.want, "autodl", "CNY", stock.SourceLive)
 		})
 	}
 }
 
 func TestParseAutoDLInstances(t *testing.T) {
-	c := loadCatalog(t)
-	got, err := provider.ParseAutoDLInstances(c, fixture(t, verbatimDir, "autodl-web-instance-list-1.json"), fixedNow)
+	c := providertest.LoadCatalog(t)
+	got, err := autodl.ParseInstances(c, providertest.Fixture(t, providertest.VerbatimDir, "autodl-web-instance-list-1.json"), providertest.FixedNow)
 	if err != nil {
 		t.Fatalf("ParseAutoDLInstances: %v", err)
 	}
-	checkOffers(t, got, []want{
-		{gpu: "RTX 3090", raw: "RTX 3090", region: "北京A区", free: "1", total: "8", price: 1.577, note: "641机"},
+	providertest.CheckOffers(t, got, []providertest.Want{
+		{GPU: "RTX 3090", Raw: "RTX 3090", Region: "北京A区", Free: "1", Total: "8", Price: 1.577, Note: "641机"},
 	}, "autodl", "CNY", stock.SourceLive)
 
 	// payg_price of an instance covers req_gpu_amount GPUs.
-	got, err = provider.ParseAutoDLInstances(c, []byte(`{"code":"Success","data":{"list":[{"snapshot_gpu_alias_name":"RTX 4090","req_gpu_amount":4,"payg_price":9536,"gpu_all_num":8,"gpu_idle_num":0}]}}`), fixedNow)
+	got, err = autodl.ParseInstances(c, []byte(`{"code":"Success","data":{"list":[{"snapshot_gpu_alias_name":"RTX 4090","req_gpu_amount":4,"payg_price":9536,"gpu_all_num":8,"gpu_idle_num":0}]}}`), providertest.FixedNow)
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkOffers(t, got, []want{{gpu: "RTX 4090", raw: "RTX 4090", free: "0", total: "8", price: 2.384}}, "autodl", "CNY", stock.SourceLive)
+	providertest.CheckOffers(t, got, []providertest.Want{{GPU: "RTX 4090", Raw: "RTX 4090", Free: "0", Total: "8", Price: 2.384}}, "autodl", "CNY", stock.SourceLive)
 }
 
 func TestParseAutoDLStockShapes(t *testing.T) {
-	c := loadCatalog(t)
+	c := providertest.LoadCatalog(t)
 	tests := []struct {
 		name    string
 		body    string
@@ -280,7 +247,7 @@ func TestParseAutoDLStockShapes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := provider.ParseAutoDLStock(c, []byte(tt.body), fixedNow)
+			got, err := autodl.ParseStock(c, []byte(tt.body), providertest.FixedNow)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err %v, want %q", err, tt.wantErr)
@@ -297,19 +264,19 @@ func TestParseAutoDLStockShapes(t *testing.T) {
 				t.Fatalf("%d offers, want %d: %+v", len(got), tt.n, got)
 			}
 			for _, o := range got {
-				checkOfferSane(t, o)
+				providertest.CheckOfferSane(t, o)
 			}
 		})
 	}
-	got, _ := provider.ParseAutoDLStock(c, []byte(`[{"Ascend 910B":{"idle_gpu_num":2,"total_gpu_num":8}}]`), fixedNow)
+	got, _ := autodl.ParseStock(c, []byte(`[{"Ascend 910B":{"idle_gpu_num":2,"total_gpu_num":8}}]`), providertest.FixedNow)
 	if len(got) == 1 && (got[0].GPU != "Ascend 910B" && got[0].RawGPU != "Ascend 910B") {
 		t.Errorf("unknown GPU: %+v", got[0])
 	}
 }
 
 func TestAutoDLErrors(t *testing.T) {
-	authFailed := fixture(t, "testdata", "autodl-authorize-failed.json")
-	malformed := fixture(t, "testdata", "malformed.json")
+	authFailed := providertest.Fixture(t, "testdata", "autodl-authorize-failed.json")
+	malformed := providertest.Fixture(t, "testdata", "malformed.json")
 	type tc struct {
 		name    string
 		handler func(http.ResponseWriter, *http.Request, map[string]any)
@@ -318,43 +285,43 @@ func TestAutoDLErrors(t *testing.T) {
 		wantErr []string // substrings; empty means no error expected
 	}
 	tests := []tc{
-		{name: "HTTP 401", handler: serveBytes(401, []byte(`{"code":"Unauthorized","msg":"no token"}`)), kind: stock.ErrUnauthorized,
+		{name: "HTTP 401", handler: providertest.ServeBytes(401, []byte(`{"code":"Unauthorized","msg":"no token"}`)), kind: stock.ErrUnauthorized,
 			wantErr: []string{"autodl", "credentials rejected", "HTTP 401", "no token"}},
 		{name: "HTTP 429", handler: func(w http.ResponseWriter, _ *http.Request, _ map[string]any) {
 			w.Header().Set("Retry-After", "30")
 			w.WriteHeader(429)
 		}, kind: stock.ErrRateLimited, wantErr: []string{"autodl", "rate limited", "HTTP 429", "retry after 30s"}},
-		{name: "HTTP 500", handler: serveBytes(500, []byte("internal error\n")), kind: stock.ErrServer,
+		{name: "HTTP 500", handler: providertest.ServeBytes(500, []byte("internal error\n")), kind: stock.ErrServer,
 			wantErr: []string{"autodl", "server error", "HTTP 500", "internal error"}},
-		{name: "AuthorizeFailed in HTTP 200", handler: serveBytes(200, authFailed), kind: stock.ErrUnauthorized,
+		{name: "AuthorizeFailed in HTTP 200", handler: providertest.ServeBytes(200, authFailed), kind: stock.ErrUnauthorized,
 			wantErr: []string{"autodl: token rejected (AuthorizeFailed): token invalid or expired"}},
-		{name: "malformed JSON", handler: serveBytes(200, malformed), kind: stock.ErrBadResponse,
+		{name: "malformed JSON", handler: providertest.ServeBytes(200, malformed), kind: stock.ErrBadResponse,
 			wantErr: []string{"autodl", "malformed JSON"}},
-		{name: "HTML page", handler: serveBytes(200, []byte("<html>gateway</html>")), kind: stock.ErrBadResponse,
+		{name: "HTML page", handler: providertest.ServeBytes(200, []byte("<html>gateway</html>")), kind: stock.ErrBadResponse,
 			wantErr: []string{"autodl", "malformed JSON"}},
 		{name: "hangs past the timeout", hang: true, kind: nil,
 			wantErr: []string{"autodl", "timed out after 150ms", "/api/v1/dev/machine/gpu_stock"}},
 	}
 	for _, mode := range []struct {
 		name string
-		o    provider.AutoDLOptions
+		o    autodl.Options
 	}{
-		{"esd-global", provider.AutoDLOptions{}},
-		{"esd-region", provider.AutoDLOptions{Regions: []string{"westDC2"}}},
-		{"machine-list", provider.AutoDLOptions{UseMachineList: true}},
+		{"esd-global", autodl.Options{}},
+		{"esd-region", autodl.Options{Regions: []string{"westDC2"}}},
+		{"machine-list", autodl.Options{UseMachineList: true}},
 	} {
 		for _, tt := range tests {
 			t.Run(mode.name+"/"+tt.name, func(t *testing.T) {
-				var srv *fakeServer
+				var srv *providertest.FakeServer
 				if tt.hang {
-					srv = hangingServer(t)
+					srv = providertest.HangingServer(t)
 				} else {
-					srv = newFakeServer(t, tt.handler)
+					srv = providertest.NewFakeServer(t, tt.handler)
 				}
 				o := mode.o
 				o.Timeout = 150 * time.Millisecond
 				start := time.Now()
-				got, err := newAutoDL(t, srv.URL, o).Fetch(fetchCtx(t))
+				got, err := newAutoDL(t, srv.URL, o).Fetch(providertest.FetchCtx(t))
 				if time.Since(start) > 5*time.Second {
 					t.Errorf("Fetch took %v", time.Since(start))
 				}
@@ -377,7 +344,7 @@ func TestAutoDLErrors(t *testing.T) {
 					t.Errorf("error %q is not %v", msg, tt.kind)
 				}
 				if tt.name == "HTTP 429" {
-					var ae *provider.APIError
+					var ae *httpx.APIError
 					if !errors.As(err, &ae) || ae.RetryAfter != 30*time.Second || ae.StatusCode != 429 {
 						t.Errorf("APIError: %+v", ae)
 					}
@@ -391,21 +358,21 @@ func TestAutoDLEmptyAnswers(t *testing.T) {
 	tests := []struct {
 		name string
 		file string
-		o    provider.AutoDLOptions
+		o    autodl.Options
 	}{
 		// An empty ESD list is ambiguous (wrong region namespace or nothing
 		// at all): no offers, no error.
-		{"esd empty list", "autodl-esd-empty.json", provider.AutoDLOptions{Regions: []string{"west-B"}}},
-		{"machine list empty", "autodl-machine-list-empty.json", provider.AutoDLOptions{UseMachineList: true}},
+		{"esd empty list", "autodl-esd-empty.json", autodl.Options{Regions: []string{"west-B"}}},
+		{"machine list empty", "autodl-machine-list-empty.json", autodl.Options{UseMachineList: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := newFakeServer(t, serveBytes(200, fixture(t, "testdata", tt.file)))
-			got, err := newAutoDL(t, srv.URL, tt.o).Fetch(fetchCtx(t))
+			srv := providertest.NewFakeServer(t, providertest.ServeBytes(200, providertest.Fixture(t, "testdata", tt.file)))
+			got, err := newAutoDL(t, srv.URL, tt.o).Fetch(providertest.FetchCtx(t))
 			if err != nil || len(got) != 0 {
 				t.Fatalf("got %v, %v; want no offers and no error", got, err)
 			}
-			if n := len(srv.requests()); n != 1 {
+			if n := len(srv.Requests()); n != 1 {
 				t.Errorf("%d requests, want 1", n)
 			}
 		})
@@ -413,43 +380,43 @@ func TestAutoDLEmptyAnswers(t *testing.T) {
 }
 
 func TestAutoDLNoToken(t *testing.T) {
-	p := provider.NewAutoDL(loadCatalog(t), provider.AutoDLOptions{BaseURL: "http://127.0.0.1:1"})
+	p := autodl.New(providertest.LoadCatalog(t), autodl.Options{BaseURL: "http://127.0.0.1:1"})
 	if p.Name() != "autodl" {
 		t.Errorf("Name %q", p.Name())
 	}
-	_, err := p.Fetch(fetchCtx(t))
+	_, err := p.Fetch(providertest.FetchCtx(t))
 	if !errors.Is(err, stock.ErrNotConfigured) || !strings.Contains(err.Error(), "autodl") {
 		t.Fatalf("err %v, want ErrNotConfigured naming autodl", err)
 	}
 }
 
 func TestAutoDLConnectionRefused(t *testing.T) {
-	srv := newFakeServer(t, serveBytes(200, nil))
+	srv := providertest.NewFakeServer(t, providertest.ServeBytes(200, nil))
 	url := srv.URL
 	srv.Close()
-	_, err := newAutoDL(t, url, provider.AutoDLOptions{}).Fetch(fetchCtx(t))
+	_, err := newAutoDL(t, url, autodl.Options{}).Fetch(providertest.FetchCtx(t))
 	if err == nil || !strings.HasPrefix(err.Error(), "autodl: GET /api/v1/dev/machine/gpu_stock") {
 		t.Fatalf("err %v", err)
 	}
 }
 
 func TestAutoDLOversizedBody(t *testing.T) {
-	big := make([]byte, provider.MaxResponseBytes+10)
+	big := make([]byte, httpx.MaxResponseBytes+10)
 	for i := range big {
 		big[i] = ' '
 	}
-	srv := newFakeServer(t, serveBytes(200, big))
-	_, err := newAutoDL(t, srv.URL, provider.AutoDLOptions{}).Fetch(fetchCtx(t))
+	srv := providertest.NewFakeServer(t, providertest.ServeBytes(200, big))
+	_, err := newAutoDL(t, srv.URL, autodl.Options{}).Fetch(providertest.FetchCtx(t))
 	if err == nil || !strings.Contains(err.Error(), "larger than") {
 		t.Fatalf("err %v", err)
 	}
 }
 
 func TestAutoDLCallerDeadline(t *testing.T) {
-	srv := hangingServer(t)
+	srv := providertest.HangingServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	_, err := newAutoDL(t, srv.URL, provider.AutoDLOptions{Timeout: time.Minute}).Fetch(ctx)
+	_, err := newAutoDL(t, srv.URL, autodl.Options{Timeout: time.Minute}).Fetch(ctx)
 	if err == nil || !strings.Contains(err.Error(), "autodl") || !strings.Contains(err.Error(), "deadline exceeded") ||
 		strings.Contains(err.Error(), "timed out after 1m") || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err %v", err)
@@ -459,9 +426,9 @@ func TestAutoDLCallerDeadline(t *testing.T) {
 // TestAutoDLSkuPrice: without payg_price the price is the last level of
 // machine_sku_info (stock-apis.md: level_config[-1].discounted_price).
 func TestAutoDLSkuPrice(t *testing.T) {
-	c := loadCatalog(t)
+	c := providertest.LoadCatalog(t)
 	var doc map[string]any
-	if err := json.Unmarshal(fixture(t, fixturesDir, "autodl-web-user-machine-list.json"), &doc); err != nil {
+	if err := json.Unmarshal(providertest.Fixture(t, providertest.FixturesDir, "autodl-web-user-machine-list.json"), &doc); err != nil {
 		t.Fatal(err)
 	}
 	rows := doc["data"].(map[string]any)["list"].([]any)
@@ -472,12 +439,12 @@ func TestAutoDLSkuPrice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := provider.ParseAutoDLMachines(c, body, fixedNow)
+	got, err := autodl.ParseMachines(c, body, providertest.FixedNow)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// 063机 has levels LV0 2180, LV1 2070; 091机 one level 1980.
-	if len(got) != 2 || !approx(got[0].CNYPerGPUHour, 2.07) || !approx(got[0].OriginalPrice, 2.07) || !approx(got[1].CNYPerGPUHour, 1.98) {
+	if len(got) != 2 || !providertest.Approx(got[0].CNYPerGPUHour, 2.07) || !providertest.Approx(got[0].OriginalPrice, 2.07) || !providertest.Approx(got[1].CNYPerGPUHour, 1.98) {
 		t.Errorf("sku prices: %+v", got)
 	}
 
@@ -495,9 +462,29 @@ func TestAutoDLSkuPrice(t *testing.T) {
 		{"junk", `{"gpu_name":"RTX 4090","machine_sku_info":[null,1,{"level_config":[null,{"discounted_price":-5}]}]}`, 0},
 	}
 	for _, tt := range tests {
-		got, err := provider.ParseAutoDLMachines(c, []byte(`[`+tt.row+`]`), fixedNow)
-		if err != nil || len(got) != 1 || !approx(got[0].CNYPerGPUHour, tt.want) {
+		got, err := autodl.ParseMachines(c, []byte(`[`+tt.row+`]`), providertest.FixedNow)
+		if err != nil || len(got) != 1 || !providertest.Approx(got[0].CNYPerGPUHour, tt.want) {
 			t.Errorf("%s: %+v, %v; want price %v", tt.name, got, err, tt.want)
 		}
 	}
+}
+
+func FuzzParseAutoDLStock(f *testing.F) {
+	providertest.Seed(f, "autodl-")
+	c := providertest.LoadCatalog(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		offers, err := autodl.ParseStock(c, b, providertest.FixedNow)
+		providertest.CheckParsed(t, offers, err)
+	})
+}
+
+func FuzzParseAutoDLMachines(f *testing.F) {
+	providertest.Seed(f, "autodl-")
+	c := providertest.LoadCatalog(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		offers, err := autodl.ParseMachines(c, b, providertest.FixedNow)
+		providertest.CheckParsed(t, offers, err)
+		offers, err = autodl.ParseInstances(c, b, providertest.FixedNow)
+		providertest.CheckParsed(t, offers, err)
+	})
 }

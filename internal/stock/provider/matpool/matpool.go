@@ -1,4 +1,7 @@
-package provider
+// Package matpool reads 矩池云's (Matpool) GPU machine list page by page:
+// one offer per machine row, the price hardware.priceMillicent (1e-5 CNY
+// per hour), the free count gpu.available (unreliable, see Parse).
+package matpool
 
 import (
 	"context"
@@ -12,6 +15,7 @@ import (
 
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/stock/provider/httpx"
 )
 
 // 矩池云 Matpool (see shared/reference/stock-apis.md §3). The API is the
@@ -20,16 +24,16 @@ const (
 	matpoolPlatform     = "matpool"
 	matpoolMachinesPath = "/machines"
 
-	// DefaultMatpoolBaseURL is the console API base.
-	DefaultMatpoolBaseURL = "https://matpool.com/api"
-	// MatpoolTokenEnv and MatpoolUserIDEnv are the environment variables
+	// DefaultBaseURL is the console API base.
+	DefaultBaseURL = "https://matpool.com/api"
+	// TokenEnv and UserIDEnv are the environment variables
 	// holding the login token and the user id.
-	MatpoolTokenEnv  = "MATPOOL_TOKEN"
-	MatpoolUserIDEnv = "MATPOOL_USER_ID"
-	// MatpoolPageSize is the per_page of the machine list requests.
-	MatpoolPageSize = 50
-	// MatpoolMaxPages caps the paging whatever total says.
-	MatpoolMaxPages = 20
+	TokenEnv  = "MATPOOL_TOKEN"
+	UserIDEnv = "MATPOOL_USER_ID"
+	// PageSize is the per_page of the machine list requests.
+	PageSize = 50
+	// MaxPages caps the paging whatever total says.
+	MaxPages = 20
 	// matpoolUnreliableNote marks every Matpool free count: gpu.available
 	// is often 0 while the website shows machines (stock-apis.md §3).
 	matpoolUnreliableNote = "free count unreliable"
@@ -48,8 +52,8 @@ var matpoolDomainNames = map[string]string{"0": "1区", "11": "亚太2区", "13"
 // console's "no filter" condition.
 var matpoolCondition = base64.StdEncoding.EncodeToString([]byte(`{"filters":null,"sorts":null}`))
 
-// MatpoolOptions configures the 矩池云 Matpool provider.
-type MatpoolOptions struct {
+// Options configures the 矩池云 Matpool provider.
+type Options struct {
 	// BaseURL defaults to https://matpool.com/api.
 	BaseURL string
 	// Token is the login JWT (MATPOOL_TOKEN), sent as "Authorization:
@@ -66,70 +70,70 @@ type MatpoolOptions struct {
 	Now func() time.Time
 }
 
-// Matpool fetches 矩池云's GPU machine list: one offer per machine row,
+// Provider fetches 矩池云's GPU machine list: one offer per machine row,
 // price hardware.priceMillicent (1e-5 CNY per hour), Free gpu.available and
-// Total gpu.total. The free count is unreliable (see ParseMatpool).
-type Matpool struct {
+// Total gpu.total. The free count is unreliable (see Parse).
+type Provider struct {
 	c *catalog.Catalog
-	o MatpoolOptions
+	o Options
 }
 
-// NewMatpool returns a Matpool provider. Missing credentials are reported
+// New returns a Matpool provider. Missing credentials are reported
 // by Fetch (wrapping stock.ErrNotConfigured), not here.
-func NewMatpool(c *catalog.Catalog, o MatpoolOptions) *Matpool {
-	httpDefaults(&o.BaseURL, DefaultMatpoolBaseURL, &o.Timeout, &o.HTTPClient, &o.Now)
-	return &Matpool{c: c, o: o}
+func New(c *catalog.Catalog, o Options) *Provider {
+	httpx.Defaults(&o.BaseURL, DefaultBaseURL, &o.Timeout, &o.HTTPClient, &o.Now)
+	return &Provider{c: c, o: o}
 }
 
 // Name returns "matpool".
-func (p *Matpool) Name() string { return matpoolPlatform }
+func (p *Provider) Name() string { return matpoolPlatform }
 
-// Fetch pages through the GPU machines of all domains (MatpoolPageSize a
-// page, until total is reached or a short page, at most MatpoolMaxPages).
+// Fetch pages through the GPU machines of all domains (PageSize a
+// page, until total is reached or a short page, at most MaxPages).
 // Any failed page fails the whole fetch.
-func (p *Matpool) Fetch(ctx context.Context) ([]stock.Offer, error) {
+func (p *Provider) Fetch(ctx context.Context) ([]stock.Offer, error) {
 	token, user := strings.TrimSpace(p.o.Token), strings.TrimSpace(p.o.UserID)
 	switch {
 	case token == "" && user == "":
-		return nil, notConfigured(matpoolPlatform, "token and user id", MatpoolTokenEnv, MatpoolUserIDEnv)
+		return nil, httpx.NotConfigured(matpoolPlatform, "token and user id", TokenEnv, UserIDEnv)
 	case token == "":
-		return nil, notConfigured(matpoolPlatform, "token", MatpoolTokenEnv)
+		return nil, httpx.NotConfigured(matpoolPlatform, "token", TokenEnv)
 	case user == "":
-		return nil, notConfigured(matpoolPlatform, "user id", MatpoolUserIDEnv)
+		return nil, httpx.NotConfigured(matpoolPlatform, "user id", UserIDEnv)
 	}
-	ctx, cancel := withTimeout(ctx, p.o.Timeout)
+	ctx, cancel := httpx.WithTimeout(ctx, p.o.Timeout)
 	defer cancel()
 	at := p.o.Now()
-	h := bearer(token)
+	h := httpx.Bearer(token)
 	h.Set("x-matpool-user-id", user)
-	return fetchPages(ctx, MatpoolMaxPages, MatpoolPageSize, func(ctx context.Context, page int) ([]stock.Offer, int, int, error) {
+	return httpx.FetchPages(ctx, MaxPages, PageSize, func(ctx context.Context, page int) ([]stock.Offer, int, int, error) {
 		q := url.Values{
 			"domains":          matpoolDomains,
 			"machine_category": {"0"},
 			"page":             {strconv.Itoa(page)},
-			"per_page":         {strconv.Itoa(MatpoolPageSize)},
+			"per_page":         {strconv.Itoa(PageSize)},
 			"tags":             {"0"},
 			"condition":        {matpoolCondition},
 		}
 		method := http.MethodGet
-		r, err := doRequest(ctx, p.o.HTTPClient, matpoolPlatform, method, joinURL(p.o.BaseURL, matpoolMachinesPath)+"?"+q.Encode(), matpoolMachinesPath, h, nil)
+		r, err := httpx.Do(ctx, p.o.HTTPClient, matpoolPlatform, method, httpx.JoinURL(p.o.BaseURL, matpoolMachinesPath)+"?"+q.Encode(), matpoolMachinesPath, h, nil)
 		if err != nil {
 			return nil, 0, 0, err
 		}
-		if r.status != http.StatusOK {
-			if e := matpoolEnvelopeError(r.status, r.body); e != nil {
+		if r.Status != http.StatusOK {
+			if e := matpoolEnvelopeError(r.Status, r.Body); e != nil {
 				return nil, 0, 0, e
 			}
-			return nil, 0, 0, statusError(matpoolPlatform, method, matpoolMachinesPath, r)
+			return nil, 0, 0, httpx.StatusError(matpoolPlatform, method, matpoolMachinesPath, r)
 		}
-		return parseMatpool(p.c, r.body, at)
+		return parseMatpool(p.c, r.Body, at)
 	})
 }
 
 // matpoolEnvelopeError recognises a token error in a non-200 body
 // (Matpool may send code 176 with an HTTP error status); nil otherwise.
 func matpoolEnvelopeError(status int, body []byte) error {
-	v, err := decodeJSON(body)
+	v, err := httpx.DecodeJSON(body)
 	if err != nil {
 		return nil
 	}
@@ -137,7 +141,7 @@ func matpoolEnvelopeError(status int, body []byte) error {
 	if m == nil || m["code"] == nil {
 		return nil
 	}
-	if e := matpoolCodeError(status, strVal(m["code"]), matpoolMsg(m)); e.kind == stock.ErrUnauthorized {
+	if e := matpoolCodeError(status, httpx.Str(m["code"]), matpoolMsg(m)); e.Unwrap() == stock.ErrUnauthorized {
 		return e
 	}
 	return nil
@@ -145,7 +149,7 @@ func matpoolEnvelopeError(status int, body []byte) error {
 
 func matpoolMsg(m map[string]any) string {
 	for _, k := range []string{"msg", "message", "error"} {
-		if s := strVal(m[k]); s != "" {
+		if s := httpx.Str(m[k]); s != "" {
 			return s
 		}
 	}
@@ -153,7 +157,7 @@ func matpoolMsg(m map[string]any) string {
 }
 
 // matpoolCodeError is the error for a non-zero business code.
-func matpoolCodeError(status int, code, msg string) *APIError {
+func matpoolCodeError(status int, code, msg string) *httpx.APIError {
 	lm := strings.ToLower(msg)
 	if code == matpoolTokenExpired || strings.Contains(lm, "jwt") || strings.Contains(lm, "token") {
 		text := fmt.Sprintf("%s: token expired or invalid (code %s", matpoolPlatform, code)
@@ -164,8 +168,8 @@ func matpoolCodeError(status int, code, msg string) *APIError {
 		if msg != "" {
 			text += ": " + msg
 		}
-		text += "; log in again and update " + MatpoolTokenEnv
-		return newAPIError(matpoolPlatform, status, code, msg, stock.ErrUnauthorized, text)
+		text += "; log in again and update " + TokenEnv
+		return httpx.NewAPIError(matpoolPlatform, status, code, msg, stock.ErrUnauthorized, text)
 	}
 	text := fmt.Sprintf("%s: API error (code %s)", matpoolPlatform, code)
 	if code == "" {
@@ -174,10 +178,10 @@ func matpoolCodeError(status int, code, msg string) *APIError {
 	if msg != "" {
 		text += ": " + msg
 	}
-	return newAPIError(matpoolPlatform, status, code, msg, nil, text)
+	return httpx.NewAPIError(matpoolPlatform, status, code, msg, nil, text)
 }
 
-// ParseMatpool parses one page of 矩池云's GET /machines. The machines list
+// Parse parses one page of 矩池云's GET /machines. The machines list
 // is read at the top level or under data (both are said to occur):
 //
 //	{"code":0,"msg":"","data":{"machines":[{"agentId":119,"domain":0,
@@ -186,8 +190,8 @@ func matpoolCodeError(status int, code, msg string) *APIError {
 //	  "page":1,"per_page":50,"total":2}}
 //
 // A bare list of machines is accepted too. Code 0 is success; 176 or a
-// message about the JWT/token ("check jwt token failed") is an *APIError
-// wrapping stock.ErrUnauthorized, any other code an *APIError.
+// message about the JWT/token ("check jwt token failed") is an *httpx.APIError
+// wrapping stock.ErrUnauthorized, any other code an *httpx.APIError.
 //
 // One offer per machine: GPU from hardware.gpu.gpuName (else
 // hardware.name), GPUsPerInstance 1, CNYPerGPUHour priceMillicent / 1e5
@@ -196,7 +200,7 @@ func matpoolCodeError(status int, code, msg string) *APIError {
 // count is reported as the API gives it but is unreliable (often 0 while the
 // website shows free machines): every offer's Note says "free count
 // unreliable".
-func ParseMatpool(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, error) {
+func Parse(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, error) {
 	offers, _, _, err := parseMatpool(c, body, at)
 	return offers, err
 }
@@ -204,9 +208,9 @@ func ParseMatpool(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer,
 // parseMatpool also returns the number of rows and the total (-1 when
 // absent).
 func parseMatpool(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, int, int, error) {
-	v, err := decodeJSON(body)
+	v, err := httpx.DecodeJSON(body)
 	if err != nil {
-		return nil, 0, 0, malformed(matpoolPlatform, "machine list", err)
+		return nil, 0, 0, httpx.Malformed(matpoolPlatform, "machine list", err)
 	}
 	rows, total, err := matpoolRows(v)
 	if err != nil {
@@ -219,17 +223,17 @@ func parseMatpool(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer,
 			continue
 		}
 		hw, _ := m["hardware"].(map[string]any)
-		raw := strVal(dig(hw, "gpu", "gpuName"))
+		raw := httpx.Str(httpx.Dig(hw, "gpu", "gpuName"))
 		if raw == "" {
-			raw = strVal(dig(hw, "name"))
+			raw = httpx.Str(httpx.Dig(hw, "name"))
 		}
 		if raw == "" {
 			continue
 		}
-		price := priceVal(dig(hw, "priceMillicent"), 1e5)
+		price := httpx.Price(httpx.Dig(hw, "priceMillicent"), 1e5)
 		var free, total *int
 		if g, ok := m["gpu"].(map[string]any); ok {
-			free, total = countVal(g["available"]), countVal(g["total"])
+			free, total = httpx.Count(g["available"]), httpx.Count(g["total"])
 		}
 		if free != nil && *free == 0 {
 			// gpu.available is often 0 while the website shows free
@@ -237,12 +241,12 @@ func parseMatpool(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer,
 			free = nil
 		}
 		note := matpoolUnreliableNote
-		if id := strVal(m["agentId"]); id != "" {
+		if id := httpx.Str(m["agentId"]); id != "" {
 			note = "machine " + id + ", " + note
 		}
 		out = append(out, stock.Offer{
 			Platform:        matpoolPlatform,
-			GPU:             resolveFirst(c, raw, strVal(dig(hw, "name"))),
+			GPU:             httpx.ResolveFirst(c, raw, httpx.Str(httpx.Dig(hw, "name"))),
 			RawGPU:          raw,
 			GPUsPerInstance: 1,
 			Free:            free,
@@ -272,50 +276,50 @@ func matpoolRows(v any) ([]any, int, error) {
 		return d, -1, nil
 	case map[string]any:
 		if d["code"] != nil {
-			if code := strVal(d["code"]); code != "0" {
+			if code := httpx.Str(d["code"]); code != "0" {
 				return nil, 0, matpoolCodeError(http.StatusOK, code, matpoolMsg(d))
 			}
 		}
 		obj := d
-		if !has(d, "machines") {
+		if !httpx.Has(d, "machines") {
 			switch data := d["data"].(type) {
 			case map[string]any:
 				obj = data
 			case []any:
 				return data, -1, nil
 			case nil:
-				if has(d, "data") {
+				if httpx.Has(d, "data") {
 					return nil, -1, nil
 				}
 			default:
-				return nil, 0, badResponse("%s: machine list data is a %s, not an object", matpoolPlatform, jsonKind(data))
+				return nil, 0, httpx.BadResponse("%s: machine list data is a %s, not an object", matpoolPlatform, httpx.JSONKind(data))
 			}
 		}
 		total := -1
 		for _, t := range []any{obj["total"], d["total"]} {
-			if f, ok := numVal(t); ok && f >= 0 && f <= maxCount {
+			if f, ok := httpx.Num(t); ok && f >= 0 && f <= httpx.MaxCount {
 				total = int(f)
 				break
 			}
 		}
 		switch l := obj["machines"].(type) {
 		case nil:
-			if has(obj, "machines") {
+			if httpx.Has(obj, "machines") {
 				return nil, total, nil
 			}
-			return nil, 0, badResponse("%s: response has no machines list (top level or under data)", matpoolPlatform)
+			return nil, 0, httpx.BadResponse("%s: response has no machines list (top level or under data)", matpoolPlatform)
 		case []any:
 			return l, total, nil
 		default:
-			return nil, 0, badResponse("%s: machines is a %s, not a list", matpoolPlatform, jsonKind(l))
+			return nil, 0, httpx.BadResponse("%s: machines is a %s, not a list", matpoolPlatform, httpx.JSONKind(l))
 		}
 	}
-	return nil, 0, badResponse("%s: response is a %s, not an object or list", matpoolPlatform, jsonKind(v))
+	return nil, 0, httpx.BadResponse("%s: response is a %s, not an object or list", matpoolPlatform, httpx.JSONKind(v))
 }
 
 // matpoolRegion names a machine's domain; "" when absent.
 func matpoolRegion(v any) string {
-	d := strVal(v)
+	d := httpx.Str(v)
 	if d == "" {
 		return ""
 	}

@@ -1,0 +1,358 @@
+// Package vastai searches vast.ai's on-demand offers (POST
+// /api/v0/bundles/): each offer one rentable bundle of num_gpus GPUs, its
+// price USD per bundle-hour, converted to CNY per GPU-hour. Parse decodes
+// an answer into typed structs; New builds the stock.Provider.
+package vastai
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/stock/provider/httpx"
+)
+
+const (
+	vastPlatform    = "vastai"
+	vastBundlesPath = "/api/v0/bundles/"
+
+	// DefaultBaseURL is vast.ai's API host.
+	DefaultBaseURL = "https://console.vast.ai"
+	// DefaultLimit is the number of offers asked for; without a limit
+	// vast answers only about 64.
+	DefaultLimit = 100
+)
+
+// Options configures the vast.ai provider.
+type Options struct {
+	// BaseURL defaults to https://console.vast.ai.
+	BaseURL string
+	// APIKey is optional (the bundles search answers without one); when set
+	// it is sent as "Authorization: Bearer <key>".
+	APIKey string
+	// FXUSDCNY converts USD to CNY; 0 means the catalog's rate.
+	FXUSDCNY float64
+	// GPUs are vast GPU names ("RTX 4090") to search for; empty means all.
+	GPUs []string
+	// Limit is the number of offers requested; default 100.
+	Limit int
+	// Timeout bounds one Fetch; default 10s.
+	Timeout time.Duration
+	// HTTPClient defaults to a plain client; deadlines come from the context.
+	HTTPClient *http.Client
+	// Now defaults to time.Now.
+	Now func() time.Time
+}
+
+// Provider searches vast.ai's on-demand offers. Each offer is one rentable
+// bundle of num_gpus GPUs: GPUsPerInstance and Free are num_gpus, the
+// original price is USD per bundle-hour, CNYPerGPUHour is per GPU.
+type Provider struct {
+	c *catalog.Catalog
+	o Options
+}
+
+// New returns a vast.ai provider.
+func New(c *catalog.Catalog, o Options) *Provider {
+	httpx.Defaults(&o.BaseURL, DefaultBaseURL, &o.Timeout, &o.HTTPClient, &o.Now)
+	if o.Limit <= 0 {
+		o.Limit = DefaultLimit
+	}
+	return &Provider{c: c, o: o}
+}
+
+// Name returns "vastai".
+func (v *Provider) Name() string { return vastPlatform }
+
+// query is the search body (vast-cli search offers / gpuhunt).
+func (v *Provider) query() map[string]any {
+	q := map[string]any{
+		"num_gpus":          map[string]any{"gte": 1},
+		"rentable":          map[string]any{"eq": true},
+		"rented":            map[string]any{"eq": false},
+		"verified":          map[string]any{"eq": true},
+		"external":          map[string]any{"eq": false},
+		"order":             [][]string{{"dph_total", "asc"}},
+		"type":              "on-demand",
+		"limit":             v.o.Limit,
+		"allocated_storage": 5.0,
+	}
+	var names []string
+	for _, g := range v.o.GPUs {
+		if g = strings.TrimSpace(g); g != "" {
+			names = append(names, g)
+		}
+	}
+	if len(names) > 0 {
+		q["gpu_name"] = map[string]any{"in": names}
+	}
+	return q
+}
+
+// Fetch searches the offers.
+func (v *Provider) Fetch(ctx context.Context) ([]stock.Offer, error) {
+	ctx, cancel := httpx.WithTimeout(ctx, v.o.Timeout)
+	defer cancel()
+	h := http.Header{}
+	if k := strings.TrimSpace(v.o.APIKey); k != "" {
+		h.Set("Authorization", "Bearer "+k)
+	}
+	at := v.o.Now()
+	method := http.MethodPost
+	r, err := httpx.Do(ctx, v.o.HTTPClient, vastPlatform, method, httpx.JoinURL(v.o.BaseURL, vastBundlesPath), vastBundlesPath, h, v.query())
+	if err != nil {
+		return nil, err
+	}
+	if r.Status != http.StatusOK {
+		if e := vastKeyError(r); e != nil {
+			return nil, e
+		}
+		return nil, httpx.StatusError(vastPlatform, method, vastBundlesPath, r)
+	}
+	offers, err := Parse(v.c, r.Body, at, v.fx())
+	if err == nil && countRows(r.Body) >= v.o.Limit {
+		// The answer is cut off at the limit: what is not in it is not
+		// known to be sold out.
+		return offers, &stock.PartialError{Provider: vastPlatform, Platforms: []string{vastPlatform},
+			Failed: []string{fmt.Sprintf("answer cut off at %d offers", v.o.Limit)}}
+	}
+	return offers, err
+}
+
+func (v *Provider) fx() float64 {
+	if v.o.FXUSDCNY > 0 {
+		return v.o.FXUSDCNY
+	}
+	if v.c != nil {
+		return v.c.FXUSDCNY
+	}
+	return 0
+}
+
+// vastAnswer is the top level of a bundles answer that is an object:
+// {"offers":[...]} or the docs' {"offers":{...}}, a bare offer (gpu_name
+// and num_gpus present) or an error {"error":..., "msg":"Invalid user
+// key"}. Fields are kept raw to tell absent, null and their types apart.
+type vastAnswer struct {
+	Offers  json.RawMessage `json:"offers"`
+	GPUName json.RawMessage `json:"gpu_name"`
+	NumGPUs json.RawMessage `json:"num_gpus"`
+	Error   json.RawMessage `json:"error"`
+	Msg     json.RawMessage `json:"msg"`
+}
+
+// vastRow is one offer: a bundle of num_gpus GPUs of gpu_name, its price
+// in USD per bundle-hour (dph_total, discounted_dph_total,
+// search.totalHour, dph_total_adj) and the host's flags.
+type vastRow struct {
+	Rentable           httpx.Flag   `json:"rentable"`
+	Rented             httpx.Flag   `json:"rented"`
+	GPUName            httpx.Text   `json:"gpu_name"`
+	NumGPUs            httpx.Number `json:"num_gpus"`
+	DPHTotal           httpx.Number `json:"dph_total"`
+	DiscountedDPHTotal httpx.Number `json:"discounted_dph_total"`
+	Search             httpx.Object[struct {
+		TotalHour httpx.Number `json:"totalHour"`
+	}] `json:"search"`
+	DPHTotalAdj  httpx.Number `json:"dph_total_adj"`
+	Geolocation  httpx.Text   `json:"geolocation"`
+	Verified     httpx.Flag   `json:"verified"`
+	Verification httpx.Text   `json:"verification"`
+}
+
+// vastKeyError recognises the documented unauthorized answer: HTTP 404
+// (sometimes 401/403) with {"error": ..., "msg": "Invalid user key"}.
+func vastKeyError(r *httpx.Result) *httpx.APIError {
+	raw, err := httpx.DecodeRaw(r.Body)
+	if err != nil {
+		return nil
+	}
+	var a httpx.Object[vastAnswer]
+	httpx.Decode(raw, &a)
+	if !a.OK {
+		return nil
+	}
+	msg, code := httpx.RawText(a.V.Msg), httpx.RawText(a.V.Error)
+	if !strings.Contains(strings.ToLower(msg+" "+code), "key") {
+		return nil
+	}
+	text := fmt.Sprintf("%s: API key rejected (HTTP %d)", vastPlatform, r.Status)
+	if msg != "" {
+		text += ": " + msg
+	} else if code != "" {
+		text += ": " + code
+	}
+	return httpx.NewAPIError(vastPlatform, r.Status, code, msg, stock.ErrUnauthorized, text)
+}
+
+// Parse parses a bundles search answer: {"offers":[...]}, the docs'
+// {"offers":{...}} (one offer as an object), a bare array (vastai search
+// offers --raw) or a single bare offer object. Rows with rentable false or
+// rented true are skipped. The price per bundle-hour is the first positive
+// of dph_total, discounted_dph_total, search.totalHour, dph_total_adj; the
+// CNY price per GPU-hour divides by num_gpus and multiplies by fx (the
+// catalog's rate when fx <= 0). An unknown GPU name is kept as the GPU.
+// A body {"error":..., "msg":...} is an *httpx.APIError.
+func Parse(c *catalog.Catalog, body []byte, at time.Time, fx float64) ([]stock.Offer, error) {
+	if fx <= 0 && c != nil {
+		fx = c.FXUSDCNY
+	}
+	raw, err := httpx.DecodeRaw(body)
+	if err != nil {
+		return nil, httpx.Malformed(vastPlatform, "bundles response", err)
+	}
+	rows, err := vastRows(raw)
+	if err != nil {
+		return nil, err
+	}
+	var out []stock.Offer
+	for _, r := range rows {
+		if o, ok := vastOffer(c, r, at, fx); ok {
+			out = append(out, o)
+		}
+	}
+	return out, nil
+}
+
+// vastRows finds the offer rows of an answer by its shape; rows that are
+// not objects are kept with OK false.
+func vastRows(raw json.RawMessage) ([]httpx.Object[vastRow], error) {
+	switch k := httpx.RawKind(raw); k {
+	case "null":
+		return nil, nil
+	case "list":
+		return httpx.Objects[vastRow](raw), nil
+	case "object":
+	default:
+		return nil, httpx.BadResponse("%s: response is a %s, not an object or list", vastPlatform, k)
+	}
+	var a httpx.Object[vastAnswer]
+	httpx.Decode(raw, &a)
+	d := a.V
+	switch {
+	case len(d.Offers) > 0:
+		switch k := httpx.RawKind(d.Offers); k {
+		case "null":
+			return nil, nil
+		case "list":
+			return httpx.Objects[vastRow](d.Offers), nil
+		case "object":
+			return vastOne(d.Offers), nil
+		default:
+			return nil, httpx.BadResponse("%s: offers is a %s, not a list", vastPlatform, k)
+		}
+	case len(d.GPUName) > 0 && len(d.NumGPUs) > 0:
+		// A bare offer object, not an error body.
+		return vastOne(raw), nil
+	case len(d.Error) > 0 || httpx.Present(d.Msg):
+		return nil, vastBodyError(d)
+	}
+	return nil, httpx.BadResponse("%s: response has no offers field", vastPlatform)
+}
+
+func vastOne(raw json.RawMessage) []httpx.Object[vastRow] {
+	var o httpx.Object[vastRow]
+	httpx.Decode(raw, &o)
+	return []httpx.Object[vastRow]{o}
+}
+
+// vastBodyError is the *httpx.APIError of a 200 body {"error":...,
+// "msg":...}; a message about the key wraps stock.ErrUnauthorized.
+func vastBodyError(d vastAnswer) error {
+	msg, code := httpx.RawText(d.Msg), httpx.RawText(d.Error)
+	text := fmt.Sprintf("%s: API error", vastPlatform)
+	if code != "" {
+		text += " (" + code + ")"
+	}
+	if msg != "" {
+		text += ": " + msg
+	}
+	var kind error
+	if strings.Contains(strings.ToLower(msg+" "+code), "key") {
+		kind = stock.ErrUnauthorized
+	}
+	return httpx.NewAPIError(vastPlatform, http.StatusOK, code, msg, kind, text)
+}
+
+// vastOffer turns one row into an offer; false for a row that is not an
+// object, not rentable, rented or without a GPU name.
+func vastOffer(c *catalog.Catalog, r httpx.Object[vastRow], at time.Time, fx float64) (stock.Offer, bool) {
+	m := r.V
+	if !r.OK || m.Rentable.OK && !m.Rentable.V || m.Rented.OK && m.Rented.V {
+		return stock.Offer{}, false
+	}
+	raw := string(m.GPUName)
+	if raw == "" {
+		return stock.Offer{}, false
+	}
+	n := 1
+	if p := m.NumGPUs.Count(); p != nil && *p >= 1 {
+		n = *p
+	}
+	price := m.price()
+	o := stock.Offer{
+		Platform:        vastPlatform,
+		GPU:             httpx.ResolveGPU(c, raw),
+		RawGPU:          raw,
+		GPUsPerInstance: n,
+		Free:            stock.IntPtr(n),
+		CNYPerGPUHour:   price / float64(n) * fx,
+		OriginalPrice:   price,
+		Currency:        "USD",
+		Region:          string(m.Geolocation),
+		Source:          stock.SourceLive,
+		ObservedAt:      at,
+		Verified:        true,
+		Scope:           stock.ScopeMachine,
+	}
+	if fx <= 0 {
+		o.CNYPerGPUHour = 0
+	}
+	if m.unverified() {
+		o.Note = "unverified host"
+	}
+	return o, true
+}
+
+// price is USD per bundle-hour by the fallback chain; 0 when none.
+func (m vastRow) price() float64 {
+	for _, v := range []httpx.Number{m.DPHTotal, m.DiscountedDPHTotal, m.Search.V.TotalHour, m.DPHTotalAdj} {
+		if v.OK && v.F > 0 {
+			return v.F
+		}
+	}
+	return 0
+}
+
+// unverified reports a host vast marks unverified or deverified.
+func (m vastRow) unverified() bool {
+	if m.Verified.OK {
+		return !m.Verified.V
+	}
+	switch string(m.Verification) {
+	case "unverified", "deverified":
+		return true
+	}
+	return false
+}
+
+// countRows counts the offers in a bundles answer (0 when it does not
+// parse).
+func countRows(body []byte) int {
+	var v struct {
+		Offers json.RawMessage `json:"offers"`
+	}
+	if json.Unmarshal(body, &v) != nil {
+		return 0
+	}
+	var rows []json.RawMessage
+	if json.Unmarshal(v.Offers, &rows) != nil {
+		return 0
+	}
+	return len(rows)
+}
