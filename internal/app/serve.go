@@ -172,6 +172,9 @@ func (a *App) startChannels(ctx context.Context, m *Metrics, mux *http.ServeMux)
 				_ = c.Close()
 			}
 		}
+		// Closed, a late Run returns: wait for it, so that what it holds
+		// (the WeChat replica lock) is given back before the store closes.
+		<-done
 	}
 	if err != nil {
 		return chans, stop, err

@@ -125,7 +125,7 @@ func (ob *Outbox) Send(ctx context.Context, chatID string, r Reply, o SendOption
 	if r.Empty() {
 		return nil
 	}
-	return ob.exclusive(ctx, chatID, o, func() error {
+	return ob.exclusive(ctx, chatID, o, true, func() error {
 		parts, err := ob.wire.Parts(ctx, chatID, r, o)
 		if err != nil {
 			return err
@@ -135,19 +135,21 @@ func (ob *Outbox) Send(ctx context.Context, chatID string, r Reply, o SendOption
 }
 
 // SendParts delivers parts the channel rendered itself (an answer whose
-// chat the channel already resolved) on the same path as Send, without a
-// fallback.
+// chat the channel already resolved, the further cards of an answer put
+// in place) on the same path as Send, without a fallback and without
+// OnSend: the caller counts the reply it is part of.
 func (ob *Outbox) SendParts(ctx context.Context, chatID string, parts []Part, o SendOptions) error {
 	if len(parts) == 0 {
 		return nil
 	}
-	return ob.exclusive(ctx, chatID, o, func() error { return ob.deliver(ctx, chatID, nil, parts, o) })
+	return ob.exclusive(ctx, chatID, o, false, func() error { return ob.deliver(ctx, chatID, nil, parts, o) })
 }
 
 // exclusive runs send holding the chat's slot, reports the outcome to
-// OnSend, and names and redacts its error.
-func (ob *Outbox) exclusive(ctx context.Context, chatID string, o SendOptions, send func() error) (err error) {
-	if ob.o.OnSend != nil {
+// OnSend when count is set, and names and redacts its error. A Send
+// within a Send to the same chat would wait for itself: Wires never send.
+func (ob *Outbox) exclusive(ctx context.Context, chatID string, o SendOptions, count bool, send func() error) (err error) {
+	if count && ob.o.OnSend != nil {
 		defer func() { ob.o.OnSend(err) }()
 	}
 	key := limitKey(chatID, o.ReplyTo)
@@ -185,8 +187,8 @@ func (ob *Outbox) deliver(ctx context.Context, chatID string, r *Reply, parts []
 }
 
 // errFirstRefused marks (through firstRefused, which keeps the text) a
-// first part refused at its first try, after which the Wire's Fallback
-// may send a plainer form.
+// first part that did not go out, after which the Wire's Fallback may
+// send a plainer form.
 var errFirstRefused = errors.New("first part refused")
 
 type firstRefused struct{ err error }
@@ -197,18 +199,19 @@ func (e firstRefused) Is(target error) bool { return target == errFirstRefused }
 
 // postAll posts the parts in order, stopping at the first required one
 // that fails. Part i's key is "<idem>#<i>"; keyed parts already delivered
-// are skipped.
+// to this chat are skipped.
 func (ob *Outbox) postAll(ctx context.Context, chatID string, parts []Part, o SendOptions, idem string, keyed bool) error {
+	chat := limitKey(chatID, o.ReplyTo) + "\x00"
 	for i, p := range parts {
 		pk := fmt.Sprintf("%s#%d", idem, i)
-		if keyed && ob.delivered(pk) {
+		if keyed && ob.delivered(chat+pk) {
 			continue
 		}
 		tries, err := ob.post(ctx, chatID, p, PostOptions{ReplyTo: o.ReplyTo, Key: pk})
 		switch {
 		case err == nil:
 			if keyed {
-				ob.remember(pk)
+				ob.remember(chat + pk)
 			}
 			continue
 		case p.Optional:
@@ -221,7 +224,9 @@ func (ob *Outbox) postAll(ctx context.Context, chatID string, parts []Part, o Se
 		if len(parts) > 1 {
 			err = fmt.Errorf("part %d of %d: %w", i+1, len(parts), err)
 		}
-		if i == 0 && tries == 1 {
+		if i == 0 {
+			// The Wire's Fallback judges whether the error blames the
+			// content (a card refused, perhaps after a retried token).
 			err = firstRefused{err}
 		}
 		return err

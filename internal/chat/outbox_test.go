@@ -88,6 +88,8 @@ func TestOutbox(t *testing.T) {
 		{"permanent: one try, redacted", two, []error{refusedErr}, false, "", 0, "token=***", 0},
 		{"second part fails: says which", two, []error{nil, refusedErr}, false, "", 1, "part 2 of 2", 0},
 		{"first refused: the plain form", two, []error{refusedErr}, true, "", 1, "", 0},
+		{"first refused after a retried try: the plain form", two, []error{busyErr{}, refusedErr}, true, "", 1, "", 0},
+		{"first busy to the end: no plain form", two, []error{busyErr{}, busyErr{}, busyErr{}}, true, "", 0, "giving up after 3 tries", 0},
 		{"an optional part may fail", chat.Reply{Lines: []string{"a", "optional chart"}}, []error{nil, refusedErr}, false, "", 1, "", 0},
 		{"empty: nothing", chat.Reply{}, nil, false, "", 0, "", 0},
 	}
@@ -132,7 +134,11 @@ func TestOutboxIdempotent(t *testing.T) {
 	if err := ob.Send(ctx, "oc_1", r, chat.SendOptions{IdempotencyKey: "alert:7"}); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"a@alert:7#0", "b@alert:7#1"}
+	// The same key in another chat is another message.
+	if err := ob.Send(ctx, "oc_2", r, chat.SendOptions{IdempotencyKey: "alert:7"}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"a@alert:7#0", "b@alert:7#1", "a@alert:7#0", "b@alert:7#1"}
 	if got := w.sent(); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("posted %q, want %q", got, want)
 	}

@@ -42,9 +42,14 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, h chat.Handler, promp
 
 // RunWith is Run with options.
 func RunWith(ctx context.Context, in io.Reader, out io.Writer, h chat.Handler, o Options) error {
+	return runWith(ctx, in, out, h, o, NewOut(out))
+}
+
+// runWith is RunWith with answers printed through the console's outbox
+// (as every channel's answers go out); the prompt and input errors are
+// written to out directly.
+func runWith(ctx context.Context, in io.Reader, out io.Writer, h chat.Handler, o Options, answers *chat.Outbox) error {
 	prompt := o.Prompt
-	// Answers go out through the console's outbox, as every channel's do.
-	answers := newOut(out, "")
 	lines := make(chan inputLine)
 	// Lines are read in their own goroutine so that ctx (Ctrl-C) ends the
 	// console even while it waits for input.
@@ -125,7 +130,7 @@ func answer(ctx context.Context, answers *chat.Outbox, h chat.Handler, o Options
 		SenderID: "console", SenderName: "我", Text: text, Time: time.Now()}
 	var interim func()
 	if ir, ok := h.(chat.Interimer); ok {
-		interim = func() { _ = answers.Send(ctx, msg.ChatID, ir.Interim(msg), chat.SendOptions{}) }
+		interim = func() { _ = answers.Send(ctx, msg.ChatID, ir.Interim(msg), chat.SendOptions{ReplyTo: msg.ID}) }
 	}
 	r := chat.AnswerWithInterim(ctx, o.InterimAfter, func() chat.Reply { return h.Handle(ctx, msg) }, interim)
 	if err := answers.Send(ctx, msg.ChatID, r, chat.SendOptions{ReplyTo: msg.ID}); err != nil {

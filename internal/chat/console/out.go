@@ -10,25 +10,23 @@ import (
 	"github.com/labgpu/bot/internal/retry"
 )
 
-// NewOut returns the console as a chat.Channel named "console": what is
-// sent to it (alerts for console subscriptions) is printed to w as plain
-// text, each after a blank line, through the one chat.Outbox (which keeps
-// one reply at a time). The chat id is not used: there is one console.
-func NewOut(w io.Writer) *chat.Outbox { return newOut(w, "\n") }
-
-// newOut is the console's outbox printing each reply after lead.
-func newOut(w io.Writer, lead string) *chat.Outbox {
-	return chat.NewOutbox("console", outWire{w, lead}, chat.OutboxOptions{Retry: retry.Policy{Tries: 1}})
+// NewOut returns the console's chat.Outbox, named "console": it prints
+// to w as plain text, one reply at a time; answers (sent with ReplyTo)
+// right away, anything pushed (alerts for console subscriptions) after a
+// blank line. The chat id is not used: there is one console.
+func NewOut(w io.Writer) *chat.Outbox {
+	return chat.NewOutbox("console", outWire{w}, chat.OutboxOptions{Retry: retry.Policy{Tries: 1}})
 }
 
-// outWire prints a reply whole, after lead: a terminal has no size limit.
-type outWire struct {
-	w    io.Writer
-	lead string
-}
+// outWire prints a reply whole: a terminal has no size limit.
+type outWire struct{ w io.Writer }
 
-func (o outWire) Parts(_ context.Context, _ string, r chat.Reply, _ chat.SendOptions) ([]chat.Part, error) {
-	return []chat.Part{{Kind: "text", Payload: o.lead + chat.PlainText(r)}}, nil
+func (o outWire) Parts(_ context.Context, _ string, r chat.Reply, so chat.SendOptions) ([]chat.Part, error) {
+	lead := "\n"
+	if so.ReplyTo != "" {
+		lead = ""
+	}
+	return []chat.Part{{Kind: "text", Payload: lead + chat.PlainText(r)}}, nil
 }
 
 func (o outWire) Post(_ context.Context, _ string, p chat.Part, _ chat.PostOptions) error {
@@ -57,13 +55,18 @@ func (c *Channel) Name() string { return "console" }
 
 // Run reads and answers until EOF, "exit" or ctx ends.
 func (c *Channel) Run(ctx context.Context) error {
-	return RunWith(ctx, c.In, c.Out, c.Handler, c.Options)
+	return runWith(ctx, c.In, c.Out, c.Handler, c.Options, c.outbox())
 }
 
-// Send prints r after a blank line.
+// Send prints r after a blank line, never inside an answer: answers and
+// alerts share the console's one outbox.
 func (c *Channel) Send(ctx context.Context, chatID string, r chat.Reply, o chat.SendOptions) error {
+	return c.outbox().Send(ctx, chatID, r, o)
+}
+
+func (c *Channel) outbox() *chat.Outbox {
 	c.once.Do(func() { c.out = NewOut(c.Out) })
-	return c.out.Send(ctx, chatID, r, o)
+	return c.out
 }
 
 var _ chat.Channel = (*Channel)(nil)

@@ -79,7 +79,13 @@ func (b *FeishuBot) String() string { return b.s.redacted }
 // first card as invalid, the reply is sent as text instead. An empty reply
 // sends nothing.
 func (b *FeishuBot) Send(ctx context.Context, r chat.Reply) error {
-	return b.s.out.Send(ctx, "", r, chat.SendOptions{})
+	return b.SendWith(ctx, r, chat.SendOptions{})
+}
+
+// SendWith is Send with options: a repeated o.IdempotencyKey skips the
+// parts already posted (Sender).
+func (b *FeishuBot) SendWith(ctx context.Context, r chat.Reply, o chat.SendOptions) error {
+	return b.s.out.Send(ctx, "", r, o)
 }
 
 // parts renders r as signed request bodies: a card when r has a table.

@@ -10,7 +10,7 @@ import (
 // Sender is one push-only webhook (a Feishu custom bot or a WeCom group
 // robot).
 type Sender interface {
-	Send(ctx context.Context, r chat.Reply) error
+	SendWith(ctx context.Context, r chat.Reply, o chat.SendOptions) error
 }
 
 // Set is the configured webhooks by name, as one chat.Channel named
@@ -20,14 +20,15 @@ type Set map[string]Sender
 // Name is "webhook".
 func (Set) Name() string { return "webhook" }
 
-// Send posts r to the webhook named name. Webhooks have no idempotency
-// keys: o is not used.
-func (s Set) Send(ctx context.Context, name string, r chat.Reply, _ chat.SendOptions) error {
+// Send posts r to the webhook named name. The platforms have no
+// idempotency keys; o's key still keeps the webhook's outbox from posting
+// a part twice.
+func (s Set) Send(ctx context.Context, name string, r chat.Reply, o chat.SendOptions) error {
 	h, ok := s[name]
 	if !ok {
 		return fmt.Errorf("webhook %q is not configured", name)
 	}
-	return h.Send(ctx, r)
+	return h.SendWith(ctx, r, o)
 }
 
 var _ chat.Channel = Set(nil)

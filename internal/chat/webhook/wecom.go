@@ -68,7 +68,13 @@ func (w *WeCom) String() string { return w.s.redacted }
 // several, in order; mentions go with the first. An empty reply sends
 // nothing.
 func (w *WeCom) Send(ctx context.Context, r chat.Reply) error {
-	return w.s.out.Send(ctx, "", r, chat.SendOptions{})
+	return w.SendWith(ctx, r, chat.SendOptions{})
+}
+
+// SendWith is Send with options: a repeated o.IdempotencyKey skips the
+// parts already posted (Sender).
+func (w *WeCom) SendWith(ctx context.Context, r chat.Reply, o chat.SendOptions) error {
+	return w.s.out.Send(ctx, "", r, o)
 }
 
 // parts renders r as request bodies.

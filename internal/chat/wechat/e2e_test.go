@@ -398,6 +398,7 @@ func TestSendRetryAfterAndPermanent(t *testing.T) {
 	}{
 		{"429 with Retry-After: 1 s, then sent", []int{http.StatusTooManyRequests}, 2, true, 900 * time.Millisecond, ""},
 		{"session ended (1101): one try", []int{1101, 0}, 1, false, 0, "re-login"},
+		{"HTTP 502: one try (WeChat may have the message)", []int{502, 0}, 1, false, 0, "HTTP 502"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -104,7 +104,7 @@ type fakeWeChat struct {
 	queue     [][]fakeMsg // batches for webwxsync
 	syncRet   string      // synccheck retcode; "" = "0"
 	sent      []sentMsg
-	sendRets  []int // Ret of the next sends (then 0); 429: an HTTP 429 with Retry-After: 1
+	sendRets  []int // Ret of the next sends (then 0); 429: an HTTP 429 with Retry-After: 1; 5xx: that HTTP status
 	contacts  []fakeUser
 	groups    map[string]fakeUser // UserName → group with members
 	calls     map[string]int      // path → count
@@ -342,6 +342,10 @@ func (f *fakeWeChat) serve(w http.ResponseWriter, r *http.Request) {
 			f.sent = append(f.sent, m)
 		}
 		f.mu.Unlock()
+		if ret >= 500 && ret < 600 {
+			http.Error(w, "upstream trouble", ret)
+			return
+		}
 		if ret == http.StatusTooManyRequests {
 			// An HTTP rate limit in front of the API, not a Ret.
 			w.Header().Set("Retry-After", "1")

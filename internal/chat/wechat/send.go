@@ -187,14 +187,17 @@ func (w wire) Post(ctx context.Context, _ string, p chat.Part, _ chat.PostOption
 	return err
 }
 
-// Retry: WeChat's "operate too often" and HTTP 429 or 5xx answers are
-// tried again (after a 429's Retry-After); anything else is not:
-// openwechat's client already repeats a request that got no HTTP answer
-// (MaxRetryTimes 5), and a repeated send could post the message twice.
+// Retry: WeChat's "operate too often", an HTTP 429 and a 503 that says
+// when to come back are tried again (after their Retry-After); anything
+// else is not: openwechat's client already repeats a request that got no
+// HTTP answer (MaxRetryTimes 5), and WeChat has no idempotency key, so a
+// send repeated after another 5xx (perhaps from a proxy, after WeChat
+// took the message) could post it twice.
 func (wire) Retry(err error) retry.Verdict {
 	var he *HTTPError
 	if errors.As(err, &he) {
-		return retry.Verdict{Retry: true, After: he.RetryAfter}
+		ok := he.Status == http.StatusTooManyRequests || (he.Status == http.StatusServiceUnavailable && he.RetryAfter > 0)
+		return retry.Verdict{Retry: ok, After: he.RetryAfter}
 	}
 	return retry.Verdict{Retry: tooFrequent(err)}
 }
