@@ -27,6 +27,7 @@ import (
 	"github.com/labgpu/bot/internal/stock/provider"
 	"github.com/labgpu/bot/internal/stock/provider/autodl"
 	"github.com/labgpu/bot/internal/stock/provider/gpushare"
+	"github.com/labgpu/bot/internal/stock/provider/httpx"
 	"github.com/labgpu/bot/internal/stock/provider/lambda"
 	"github.com/labgpu/bot/internal/stock/provider/matpool"
 	"github.com/labgpu/bot/internal/stock/provider/runpod"
@@ -198,24 +199,24 @@ func Providers(cfg config.Config, cat *catalog.Catalog, log *slog.Logger, now fu
 	}
 	if a := p.AutoDL.Enabled; a == nil || *a {
 		// Without a token it reports "not configured".
-		ps = append(ps, autodl.New(cat, autodl.Options{BaseURL: p.AutoDL.BaseURL, Token: p.AutoDL.Token,
-			Regions: p.AutoDL.Regions, UseMachineList: p.AutoDL.MachineList, Timeout: p.AutoDL.Timeout.D(), Now: now}))
+		ps = append(ps, autodl.New(cat, autodl.Options{Options: httpx.Options{BaseURL: p.AutoDL.BaseURL, Timeout: p.AutoDL.Timeout.D(), Now: now},
+			Token: p.AutoDL.Token, Regions: p.AutoDL.Regions, UseMachineList: p.AutoDL.MachineList}))
 	}
 	if cfg.VastAIEnabled() {
-		ps = append(ps, vastai.New(cat, vastai.Options{BaseURL: p.VastAI.BaseURL, APIKey: p.VastAI.APIKey,
-			FXUSDCNY: cat.FXUSDCNY, GPUs: p.VastAI.GPUs, Limit: p.VastAI.Limit, Timeout: p.VastAI.Timeout.D(), Now: now}))
+		ps = append(ps, vastai.New(cat, vastai.Options{Options: httpx.Options{BaseURL: p.VastAI.BaseURL, Timeout: p.VastAI.Timeout.D(), Now: now},
+			APIKey: p.VastAI.APIKey, FXUSDCNY: cat.FXUSDCNY, GPUs: p.VastAI.GPUs, Limit: p.VastAI.Limit}))
 	}
 	if p.GPUShare.On() {
-		ps = append(ps, gpushare.New(cat, gpushare.Options{BaseURL: p.GPUShare.BaseURL, Token: p.GPUShare.Token, Timeout: p.GPUShare.Timeout.D(), Now: now}))
+		ps = append(ps, gpushare.New(cat, gpushare.Options{Options: httpx.Options{BaseURL: p.GPUShare.BaseURL, Timeout: p.GPUShare.Timeout.D(), Now: now}, Token: p.GPUShare.Token}))
 	}
 	if p.Matpool.On() {
-		ps = append(ps, matpool.New(cat, matpool.Options{BaseURL: p.Matpool.BaseURL, Token: p.Matpool.Token, UserID: p.Matpool.UserID, Timeout: p.Matpool.Timeout.D(), Now: now}))
+		ps = append(ps, matpool.New(cat, matpool.Options{Options: httpx.Options{BaseURL: p.Matpool.BaseURL, Timeout: p.Matpool.Timeout.D(), Now: now}, Token: p.Matpool.Token, UserID: p.Matpool.UserID}))
 	}
 	if p.RunPod.On() {
-		ps = append(ps, runpod.New(cat, runpod.Options{BaseURL: p.RunPod.BaseURL, APIKey: p.RunPod.Token, FXUSDCNY: cat.FXUSDCNY, Timeout: p.RunPod.Timeout.D(), Now: now}))
+		ps = append(ps, runpod.New(cat, runpod.Options{Options: httpx.Options{BaseURL: p.RunPod.BaseURL, Timeout: p.RunPod.Timeout.D(), Now: now}, APIKey: p.RunPod.Token, FXUSDCNY: cat.FXUSDCNY}))
 	}
 	if p.Lambda.On() {
-		ps = append(ps, lambda.New(cat, lambda.Options{BaseURL: p.Lambda.BaseURL, APIKey: p.Lambda.Token, FXUSDCNY: cat.FXUSDCNY, Timeout: p.Lambda.Timeout.D(), Now: now}))
+		ps = append(ps, lambda.New(cat, lambda.Options{Options: httpx.Options{BaseURL: p.Lambda.BaseURL, Timeout: p.Lambda.Timeout.D(), Now: now}, APIKey: p.Lambda.Token, FXUSDCNY: cat.FXUSDCNY}))
 	}
 	if p.Replay.Dir != "" {
 		ps = append(ps, provider.NewReplay(cat, p.Replay.Dir, cat.FXUSDCNY, log))

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/stock/provider/httpx"
 	"github.com/labgpu/bot/internal/stock/provider/vastai"
 )
 
@@ -273,7 +274,7 @@ func TestBoardHonoursRetryAfter(t *testing.T) {
 				fmt.Fprint(w, `{"offers":[]}`)
 			}))
 			defer srv.Close()
-			p := vastai.New(nil, vastai.Options{BaseURL: srv.URL, FXUSDCNY: 7.2})
+			p := vastai.New(nil, vastai.Options{Options: httpx.Options{BaseURL: srv.URL}, FXUSDCNY: 7.2})
 			b := stock.NewBoard([]stock.Provider{p}, stock.BoardOptions{Timeout: c.timeout, Retries: 2, Backoff: 10 * time.Millisecond, Log: slog.New(slog.DiscardHandler)})
 			snap := b.Refresh(context.Background())
 			mu.Lock()

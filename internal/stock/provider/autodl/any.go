@@ -1,6 +1,7 @@
 package autodl
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/labgpu/bot/internal/catalog"
@@ -18,7 +19,8 @@ func ParseAny(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, err
 		return nil, err
 	}
 	parsers := []func(*catalog.Catalog, []byte, time.Time) ([]stock.Offer, error){ParseStock, ParseMachines, ParseInstances}
-	if looksLikeInstances(data) {
+	rows, list := autodlRowList(data)
+	if looksLikeInstances(rows) {
 		// Instance rows may carry gpu_name too; read as machines their
 		// price (for req_gpu_amount GPUs) would pass as a per-GPU price.
 		parsers = []func(*catalog.Catalog, []byte, time.Time) ([]stock.Offer, error){ParseStock, ParseInstances}
@@ -28,58 +30,62 @@ func ParseAny(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, err
 			return offers, nil
 		}
 	}
-	if autodlEmpty(data) {
+	if autodlEmpty(data, list) {
 		return nil, nil
 	}
 	return nil, httpx.BadResponse("%s: no AutoDL response shape recognised (tried stock, machine list, instance list)", autodlPlatform)
 }
 
-// autodlRowList returns the rows of a bare list or of data.list.
-func autodlRowList(data any) []any {
-	switch d := data.(type) {
-	case []any:
-		return d
-	case map[string]any:
-		l, _ := d["list"].([]any)
-		return l
+// autodlRowList returns the rows of a bare list or of data.list, and
+// data.list as it is (nil when data is not an object).
+func autodlRowList(data json.RawMessage) ([]httpx.Object[autodlRow], json.RawMessage) {
+	switch httpx.RawKind(data) {
+	case "list":
+		return httpx.Objects[autodlRow](data), nil
+	case "object":
+		var p httpx.Object[autodlPage]
+		httpx.Decode(data, &p)
+		return httpx.Objects[autodlRow](p.V.List), p.V.List
 	}
-	return nil
+	return nil, nil
 }
 
 // looksLikeInstances reports whether the first row carries instance-only
 // fields.
-func looksLikeInstances(data any) bool {
-	rows := autodlRowList(data)
+func looksLikeInstances(rows []httpx.Object[autodlRow]) bool {
 	if len(rows) == 0 {
 		return false
 	}
-	m, _ := rows[0].(map[string]any)
-	_, alias := m["snapshot_gpu_alias_name"]
-	_, req := m["req_gpu_amount"]
-	return alias || req
+	return len(rows[0].V.SnapshotGPUAliasName) > 0 || len(rows[0].V.ReqGPUAmount) > 0
 }
 
 // autodlEmpty reports whether unwrapped AutoDL data holds nothing: null,
-// an empty list or object, or a null or empty data.list.
-func autodlEmpty(data any) bool {
-	switch d := data.(type) {
-	case nil:
+// an empty list or object, or a null or empty data.list (list, given for
+// an object).
+func autodlEmpty(data, list json.RawMessage) bool {
+	switch httpx.RawKind(data) {
+	case "null":
 		return true
-	case []any:
-		return len(d) == 0
-	case map[string]any:
-		if len(d) == 0 {
+	case "list":
+		var l []json.RawMessage
+		_ = json.Unmarshal(data, &l)
+		return len(l) == 0
+	case "object":
+		var m map[string]json.RawMessage
+		_ = json.Unmarshal(data, &m)
+		if len(m) == 0 {
 			return true
 		}
-		l, has := d["list"]
-		if !has {
+		switch httpx.RawKind(list) {
+		case "":
 			return false
-		}
-		if l == nil {
+		case "null":
 			return true
+		case "list":
+			var l []json.RawMessage
+			_ = json.Unmarshal(list, &l)
+			return len(l) == 0
 		}
-		rows, isList := l.([]any)
-		return isList && len(rows) == 0
 	}
 	return false
 }

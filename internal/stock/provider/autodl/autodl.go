@@ -6,9 +6,11 @@ package autodl
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -36,8 +38,10 @@ const (
 
 // Options configures the AutoDL provider.
 type Options struct {
-	// BaseURL defaults to https://api.autodl.com.
-	BaseURL string
+	// Options: BaseURL defaults to DefaultBaseURL
+	// (https://api.autodl.com), Timeout (one whole Fetch, all regions and
+	// pages) to 10s.
+	httpx.Options
 	// Token is the developer token (控制台 → 设置 → 开发者Token) or, for the
 	// machine list, a web login token. Sent raw as Authorization, no Bearer.
 	Token string
@@ -50,15 +54,9 @@ type Options struct {
 	// price) to the undocumented web-console machine list (one offer per
 	// machine with idle GPUs, with price).
 	UseMachineList bool
-	// Timeout bounds one whole Fetch; default 10s.
-	Timeout time.Duration
-	// HTTPClient defaults to a plain client; deadlines come from the context.
-	HTTPClient *http.Client
-	// Now defaults to time.Now.
-	Now func() time.Time
 }
 
-// Provider fetches live stock from AutoDL.
+// Provider fetches live stock from AutoDL (Name "autodl").
 //
 // With the ESD stock API an offer carries Free/Total per GPU type (and
 // region) and no price (CNYPerGPUHour 0). An empty ESD answer is ambiguous:
@@ -70,19 +68,15 @@ type Options struct {
 // requested (gpuhunter's gpu_idle_num filter), so a GPU type missing from
 // the answer means none is idle on the listed machines.
 type Provider struct {
-	c *catalog.Catalog
+	httpx.Client
 	o Options
 }
 
 // New returns an AutoDL provider. A missing token is reported by
 // Fetch (wrapping stock.ErrNotConfigured), not here.
 func New(c *catalog.Catalog, o Options) *Provider {
-	httpx.Defaults(&o.BaseURL, DefaultBaseURL, &o.Timeout, &o.HTTPClient, &o.Now)
-	return &Provider{c: c, o: o}
+	return &Provider{Client: httpx.NewClient(autodlPlatform, DefaultBaseURL, c, o.Options), o: o}
 }
-
-// Name returns "autodl".
-func (a *Provider) Name() string { return autodlPlatform }
 
 // Fetch queries AutoDL. Any failed request fails the whole fetch: partial
 // answers (some regions or pages missing) would read as sold out.
@@ -90,26 +84,21 @@ func (a *Provider) Fetch(ctx context.Context) ([]stock.Offer, error) {
 	if strings.TrimSpace(a.o.Token) == "" {
 		return nil, fmt.Errorf("%s: no developer token configured: %w", autodlPlatform, stock.ErrNotConfigured)
 	}
-	ctx, cancel := httpx.WithTimeout(ctx, a.o.Timeout)
+	ctx, cancel, at := a.Start(ctx)
 	defer cancel()
 	if a.o.UseMachineList {
-		return a.fetchMachines(ctx)
+		return a.fetchMachines(ctx, at)
 	}
-	return a.fetchStock(ctx)
+	return a.fetchStock(ctx, at)
 }
 
-func (a *Provider) header() http.Header {
-	return http.Header{"Authorization": {strings.TrimSpace(a.o.Token)}}
-}
-
-func (a *Provider) fetchStock(ctx context.Context) ([]stock.Offer, error) {
-	at := a.o.Now()
+func (a *Provider) fetchStock(ctx context.Context, at time.Time) ([]stock.Offer, error) {
 	if len(a.o.Regions) == 0 {
 		body, err := a.call(ctx, http.MethodGet, autodlGlobalStockPath, nil)
 		if err != nil {
 			return nil, err
 		}
-		offers, err := ParseStock(a.c, body, at)
+		offers, err := ParseStock(a.Catalog, body, at)
 		Mark(offers, stock.EndpointESDGlobal)
 		return offers, err
 	}
@@ -119,7 +108,7 @@ func (a *Provider) fetchStock(ctx context.Context) ([]stock.Offer, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w (region %s)", err, region)
 		}
-		offers, err := ParseStock(a.c, body, at)
+		offers, err := ParseStock(a.Catalog, body, at)
 		if err != nil {
 			return nil, fmt.Errorf("%w (region %s)", err, region)
 		}
@@ -132,8 +121,7 @@ func (a *Provider) fetchStock(ctx context.Context) ([]stock.Offer, error) {
 	return out, nil
 }
 
-func (a *Provider) fetchMachines(ctx context.Context) ([]stock.Offer, error) {
-	at := a.o.Now()
+func (a *Provider) fetchMachines(ctx context.Context, at time.Time) ([]stock.Offer, error) {
 	regions := a.o.Regions
 	if regions == nil {
 		regions = []string{}
@@ -162,7 +150,7 @@ func (a *Provider) fetchMachines(ctx context.Context) ([]stock.Offer, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w (page %d)", err, page)
 		}
-		offers, rows, maxPage, err := parseAutoDLMachines(a.c, body, at)
+		offers, rows, maxPage, err := parseAutoDLMachines(a.Catalog, body, at)
 		if err != nil {
 			return nil, fmt.Errorf("%w (page %d)", err, page)
 		}
@@ -197,9 +185,10 @@ func Mark(offers []stock.Offer, endpoint string) {
 }
 
 // call sends one request and checks the HTTP status; the envelope code is
-// checked by the parsers.
+// checked by the parsers. The token is sent raw as Authorization.
 func (a *Provider) call(ctx context.Context, method, path string, payload any) ([]byte, error) {
-	r, err := httpx.Do(ctx, a.o.HTTPClient, autodlPlatform, method, httpx.JoinURL(a.o.BaseURL, path), path, a.header(), payload)
+	h := http.Header{"Authorization": {strings.TrimSpace(a.o.Token)}}
+	r, err := a.Call(ctx, method, path, nil, h, payload)
 	if err != nil {
 		return nil, err
 	}
@@ -209,46 +198,70 @@ func (a *Provider) call(ctx context.Context, method, path string, payload any) (
 	return r.Body, nil
 }
 
+// autodlEnvelope is AutoDL's {"code","msg","data"}; code and data are
+// kept raw to tell absent, null and their types apart.
+type autodlEnvelope struct {
+	Code json.RawMessage `json:"code"`
+	Msg  httpx.Text      `json:"msg"`
+	Data json.RawMessage `json:"data"`
+}
+
 // autodlData unwraps AutoDL's {"code","msg","data"} envelope. A code other
 // than "Success" (or "OK") is an *httpx.APIError; AuthorizeFailed (an expired or
 // wrong token, sent with HTTP 200) wraps stock.ErrUnauthorized. A body without
-// the envelope (an excerpt of data alone) is returned as is.
-func autodlData(body []byte) (any, error) {
-	v, err := httpx.DecodeJSON(body)
+// the envelope (an excerpt of data alone) is returned as is; absent data
+// reads as null.
+func autodlData(body []byte) (json.RawMessage, error) {
+	raw, err := httpx.DecodeRaw(body)
 	if err != nil {
 		return nil, httpx.Malformed(autodlPlatform, "AutoDL response", err)
 	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return v, nil
+	var e httpx.Object[autodlEnvelope]
+	httpx.Decode(raw, &e)
+	hasCode, hasData := len(e.V.Code) > 0, len(e.V.Data) > 0
+	if !e.OK || !hasCode && !hasData {
+		return raw, nil
 	}
-	code, hasCode := m["code"]
-	_, hasData := m["data"]
-	if !hasCode && !hasData {
-		return v, nil
+	if c := httpx.RawText(e.V.Code); hasCode && c != "Success" && c != "OK" {
+		return nil, autodlCodeError(c, string(e.V.Msg))
 	}
-	c := httpx.Str(code)
-	if hasCode && c != "Success" && c != "OK" {
-		msg := httpx.Str(m["msg"])
-		var kind error
-		var text string
-		switch {
-		case c == "AuthorizeFailed" || strings.Contains(strings.ToLower(c), "auth"):
-			kind = stock.ErrUnauthorized
-			text = fmt.Sprintf("%s: token rejected (%s)", autodlPlatform, c)
-		case c == "":
-			kind = stock.ErrBadResponse
-			text = fmt.Sprintf("%s: response without a code string", autodlPlatform)
-		default:
-			text = fmt.Sprintf("%s: API error (%s)", autodlPlatform, c)
-		}
-		if msg != "" {
-			text += ": " + msg
-		}
-		return nil, httpx.NewAPIError(autodlPlatform, http.StatusOK, c, msg, kind, text)
+	if !hasData {
+		return json.RawMessage("null"), nil
 	}
-	return m["data"], nil
+	return e.V.Data, nil
 }
+
+// autodlCodeError is the *httpx.APIError of an envelope code other than
+// Success.
+func autodlCodeError(c, msg string) error {
+	var kind error
+	var text string
+	switch {
+	case c == "AuthorizeFailed" || strings.Contains(strings.ToLower(c), "auth"):
+		kind = stock.ErrUnauthorized
+		text = fmt.Sprintf("%s: token rejected (%s)", autodlPlatform, c)
+	case c == "":
+		kind = stock.ErrBadResponse
+		text = fmt.Sprintf("%s: response without a code string", autodlPlatform)
+	default:
+		text = fmt.Sprintf("%s: API error (%s)", autodlPlatform, c)
+	}
+	if msg != "" {
+		text += ": " + msg
+	}
+	return httpx.NewAPIError(autodlPlatform, http.StatusOK, c, msg, kind, text)
+}
+
+// autodlStock is one GPU type's stock; the counts are kept raw because a
+// present count, even null, makes the entry a stock entry.
+type autodlStock struct {
+	GPUName httpx.Text      `json:"gpu_name"`
+	Idle    json.RawMessage `json:"idle_gpu_num"`
+	Total   json.RawMessage `json:"total_gpu_num"`
+}
+
+// autodlStockMap is a stock answer's object: stock entries by GPU name.
+type autodlStockMap = httpx.Map[httpx.Object[autodlStock]]
 
 // ParseStock parses an AutoDL GPU stock answer: the ESD
 // gpu_stock/region gpu_stock response, the web /machine/region/gpu_type
@@ -266,73 +279,89 @@ func ParseStock(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, e
 	if err != nil {
 		return nil, err
 	}
+	var l httpx.List[autodlStockMap]
+	n := 0 // elements of the list, or keys of the object
+	switch k := httpx.RawKind(data); k {
+	case "null":
+		return nil, nil
+	case "list":
+		httpx.Decode(data, &l)
+		n = len(l.V)
+	case "object":
+		l.V = make([]autodlStockMap, 1)
+		httpx.Decode(data, &l.V[0])
+		n = len(l.V[0].V)
+	default:
+		return nil, httpx.BadResponse("%s: stock data is a %s, not a list or object", autodlPlatform, k)
+	}
 	var out []stock.Offer
 	seen := 0
-	add := func(key string, v any) {
-		st, ok := v.(map[string]any)
-		if !ok {
-			return
-		}
-		free, total := httpx.Count(st["idle_gpu_num"]), httpx.Count(st["total_gpu_num"])
-		_, hasIdle := st["idle_gpu_num"]
-		_, hasTotal := st["total_gpu_num"]
-		if !hasIdle && !hasTotal {
-			return
-		}
-		seen++
-		raw := httpx.Str(st["gpu_name"])
-		if raw == "" {
-			raw = strings.TrimSpace(key)
-		}
-		if raw == "" {
-			return
-		}
-		out = append(out, stock.Offer{
-			Platform:        autodlPlatform,
-			GPU:             httpx.ResolveGPU(c, raw),
-			RawGPU:          raw,
-			GPUsPerInstance: 1,
-			Free:            free,
-			Total:           total,
-			Currency:        "CNY",
-			Source:          stock.SourceLive,
-			ObservedAt:      at,
-			Verified:        true,
-			Note:            "stock API, no price",
-			Scope:           stock.ScopeRegion,
-		})
-	}
-	addMap := func(m map[string]any) {
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			add(k, m[k])
-		}
-	}
-	n := 0
-	switch d := data.(type) {
-	case nil:
-		return nil, nil
-	case []any:
-		n = len(d)
-		for _, el := range d {
-			if m, ok := el.(map[string]any); ok {
-				addMap(m)
+	for _, m := range l.V {
+		for _, k := range slices.Sorted(maps.Keys(m.V)) {
+			st := m.V[k]
+			if !st.OK || len(st.V.Idle) == 0 && len(st.V.Total) == 0 {
+				continue
 			}
+			seen++
+			raw := string(st.V.GPUName)
+			if raw == "" {
+				raw = strings.TrimSpace(k)
+			}
+			if raw == "" {
+				continue
+			}
+			o := autodlOffer(c, raw, at, stock.ScopeRegion)
+			o.Free, o.Total = httpx.RawNumber(st.V.Idle).Count(), httpx.RawNumber(st.V.Total).Count()
+			o.Note = "stock API, no price"
+			out = append(out, o)
 		}
-	case map[string]any:
-		n = len(d)
-		addMap(d)
-	default:
-		return nil, httpx.BadResponse("%s: stock data is a %s, not a list or object", autodlPlatform, httpx.JSONKind(data))
 	}
 	if n > 0 && seen == 0 {
 		return nil, httpx.BadResponse("%s: no GPU stock entries (idle_gpu_num/total_gpu_num) in %d data elements", autodlPlatform, n)
 	}
 	return out, nil
+}
+
+// autodlOffer is an offer of one GPU of raw at a time, in CNY, without
+// counts or price.
+func autodlOffer(c *catalog.Catalog, raw string, at time.Time, scope stock.Scope) stock.Offer {
+	return stock.Offer{
+		Platform:        autodlPlatform,
+		GPU:             httpx.ResolveGPU(c, raw),
+		RawGPU:          raw,
+		GPUsPerInstance: 1,
+		Currency:        "CNY",
+		Source:          stock.SourceLive,
+		ObservedAt:      at,
+		Verified:        true,
+		Scope:           scope,
+	}
+}
+
+// autodlRow is one row of the web console's machine list or instance
+// list. gpu_idle_num is kept raw: present, even null, it is the free count.
+type autodlRow struct {
+	GPUName        httpx.Text                          `json:"gpu_name"`
+	GPUIdleNum     json.RawMessage                     `json:"gpu_idle_num"`
+	GPUNumber      httpx.Number                        `json:"gpu_number"`
+	GPUUsed        httpx.Number                        `json:"gpu_used"`
+	PaygPrice      httpx.Number                        `json:"payg_price"`
+	MachineSKUInfo httpx.List[httpx.Object[autodlSKU]] `json:"machine_sku_info"`
+	MachineAlias   httpx.Text                          `json:"machine_alias"`
+	RegionName     httpx.Text                          `json:"region_name"`
+	RegionSign     httpx.Text                          `json:"region_sign"`
+	// Instance rows.
+	SnapshotGPUAliasName json.RawMessage `json:"snapshot_gpu_alias_name"`
+	ReqGPUAmount         json.RawMessage `json:"req_gpu_amount"`
+	GPUAllNum            httpx.Number    `json:"gpu_all_num"`
+}
+
+// autodlSKU is one entry of machine_sku_info.
+type autodlSKU struct {
+	Type        httpx.Text `json:"type"`
+	LevelConfig httpx.List[httpx.Object[struct {
+		DiscountedPrice httpx.Number `json:"discounted_price"`
+	}]] `json:"level_config"`
 }
 
 // ParseMachines parses the web console machine list
@@ -355,48 +384,26 @@ func parseAutoDLMachines(c *catalog.Catalog, body []byte, at time.Time) ([]stock
 		return nil, 0, 0, err
 	}
 	var out []stock.Offer
-	for _, el := range rows {
-		m, ok := el.(map[string]any)
-		if !ok {
+	for _, r := range rows {
+		m := r.V
+		if !r.OK || m.GPUName == "" {
 			continue
 		}
-		raw := httpx.Str(m["gpu_name"])
-		if raw == "" {
-			continue
+		o := autodlOffer(c, string(m.GPUName), at, stock.ScopeMachine)
+		if len(m.GPUIdleNum) > 0 {
+			o.Free = httpx.RawNumber(m.GPUIdleNum).Count()
+		} else if m.GPUNumber.OK && m.GPUUsed.OK {
+			o.Free = httpx.Count(m.GPUNumber.F - m.GPUUsed.F)
 		}
-		var free *int
-		if _, ok := m["gpu_idle_num"]; ok {
-			free = httpx.Count(m["gpu_idle_num"])
-		} else if n, ok1 := httpx.Num(m["gpu_number"]); ok1 {
-			if u, ok2 := httpx.Num(m["gpu_used"]); ok2 {
-				free = httpx.Count(n - u)
-			}
+		o.CNYPerGPUHour = milliCNY(m.PaygPrice)
+		if o.CNYPerGPUHour == 0 {
+			o.CNYPerGPUHour = m.skuPrice()
 		}
-		price := milliCNY(m["payg_price"])
-		if price == 0 {
-			price = skuPrice(m["machine_sku_info"])
+		o.Total, o.OriginalPrice, o.Region = m.GPUNumber.Count(), o.CNYPerGPUHour, m.region()
+		if m.MachineAlias != "" {
+			o.Note = "machine " + string(m.MachineAlias)
 		}
-		note := ""
-		if alias := httpx.Str(m["machine_alias"]); alias != "" {
-			note = "machine " + alias
-		}
-		out = append(out, stock.Offer{
-			Platform:        autodlPlatform,
-			GPU:             httpx.ResolveGPU(c, raw),
-			RawGPU:          raw,
-			GPUsPerInstance: 1,
-			Free:            free,
-			Total:           httpx.Count(m["gpu_number"]),
-			CNYPerGPUHour:   price,
-			OriginalPrice:   price,
-			Currency:        "CNY",
-			Region:          regionOf(m),
-			Source:          stock.SourceLive,
-			ObservedAt:      at,
-			Verified:        true,
-			Note:            note,
-			Scope:           stock.ScopeMachine,
-		})
+		out = append(out, o)
 	}
 	if len(rows) > 0 && len(out) == 0 {
 		// Rows, but none a machine (another endpoint's answer saved under
@@ -418,117 +425,102 @@ func ParseInstances(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offe
 		return nil, err
 	}
 	var out []stock.Offer
-	for _, el := range rows {
-		m, ok := el.(map[string]any)
-		if !ok {
+	for _, r := range rows {
+		m := r.V
+		raw := httpx.RawText(m.SnapshotGPUAliasName)
+		if raw == "" {
+			raw = string(m.GPUName)
+		}
+		if !r.OK || raw == "" {
 			continue
 		}
-		raw := httpx.Str(m["snapshot_gpu_alias_name"])
-		if raw == "" {
-			raw = httpx.Str(m["gpu_name"])
+		o := autodlOffer(c, raw, at, stock.ScopeMachine)
+		price := milliCNY(m.PaygPrice)
+		if n := httpx.RawNumber(m.ReqGPUAmount); n.OK && n.F >= 1 && n.F <= httpx.MaxCount {
+			price /= n.F
 		}
-		if raw == "" {
-			continue
+		o.Free, o.Total = httpx.RawNumber(m.GPUIdleNum).Count(), m.GPUAllNum.Count()
+		o.CNYPerGPUHour, o.OriginalPrice, o.Region = price, price, m.region()
+		o.Note = "host of an instance"
+		if m.MachineAlias != "" {
+			o.Note = "host of instance on machine " + string(m.MachineAlias)
 		}
-		price := milliCNY(m["payg_price"])
-		if n, ok := httpx.Num(m["req_gpu_amount"]); ok && n >= 1 && n <= httpx.MaxCount {
-			price /= n
-		}
-		note := "host of an instance"
-		if alias := httpx.Str(m["machine_alias"]); alias != "" {
-			note = "host of instance on machine " + alias
-		}
-		out = append(out, stock.Offer{
-			Platform:        autodlPlatform,
-			GPU:             httpx.ResolveGPU(c, raw),
-			RawGPU:          raw,
-			GPUsPerInstance: 1,
-			Free:            httpx.Count(m["gpu_idle_num"]),
-			Total:           httpx.Count(m["gpu_all_num"]),
-			CNYPerGPUHour:   price,
-			OriginalPrice:   price,
-			Currency:        "CNY",
-			Region:          regionOf(m),
-			Source:          stock.SourceLive,
-			ObservedAt:      at,
-			Verified:        true,
-			Note:            note,
-			Scope:           stock.ScopeMachine,
-		})
+		out = append(out, o)
 	}
 	return out, nil
 }
 
+// autodlPage is a paged list's data object.
+type autodlPage struct {
+	List    json.RawMessage `json:"list"`
+	MaxPage httpx.Number    `json:"max_page"`
+}
+
 // autodlRows unwraps a paged list: data.list with data.max_page, or a bare
-// list. Null data or list is an empty page.
-func autodlRows(body []byte, what string) ([]any, int, error) {
+// list. Null data or list is an empty page. Rows that are not objects are
+// kept with OK false.
+func autodlRows(body []byte, what string) ([]httpx.Object[autodlRow], int, error) {
 	data, err := autodlData(body)
 	if err != nil {
 		return nil, 0, err
 	}
-	switch d := data.(type) {
-	case nil:
+	switch k := httpx.RawKind(data); k {
+	case "null":
 		return nil, 1, nil
-	case []any:
-		return d, 1, nil
-	case map[string]any:
-		maxPage := 1
-		if f, ok := httpx.Num(d["max_page"]); ok && f >= 1 {
-			maxPage = int(min(f, MaxPages))
-		}
-		switch l := d["list"].(type) {
-		case nil:
-			if _, ok := d["list"]; ok {
-				return nil, maxPage, nil
-			}
-			return nil, 0, httpx.BadResponse("%s: %s data has no list", autodlPlatform, what)
-		case []any:
-			return l, maxPage, nil
-		default:
-			return nil, 0, httpx.BadResponse("%s: %s data.list is a %s, not a list", autodlPlatform, what, httpx.JSONKind(l))
-		}
+	case "list":
+		return httpx.Objects[autodlRow](data), 1, nil
+	case "object":
+	default:
+		return nil, 0, httpx.BadResponse("%s: %s data is a %s, not a list or object", autodlPlatform, what, k)
 	}
-	return nil, 0, httpx.BadResponse("%s: %s data is a %s, not a list or object", autodlPlatform, what, httpx.JSONKind(data))
+	var p httpx.Object[autodlPage]
+	httpx.Decode(data, &p)
+	maxPage := 1
+	if f := p.V.MaxPage; f.OK && f.F >= 1 {
+		maxPage = int(min(f.F, MaxPages))
+	}
+	switch k := httpx.RawKind(p.V.List); k {
+	case "":
+		return nil, 0, httpx.BadResponse("%s: %s data has no list", autodlPlatform, what)
+	case "null":
+		return nil, maxPage, nil
+	case "list":
+		return httpx.Objects[autodlRow](p.V.List), maxPage, nil
+	default:
+		return nil, 0, httpx.BadResponse("%s: %s data.list is a %s, not a list", autodlPlatform, what, k)
+	}
 }
 
 // milliCNY converts AutoDL's 1/1000 CNY amounts; 0 when absent or negative.
-func milliCNY(v any) float64 {
-	f, ok := httpx.Num(v)
-	if !ok || f <= 0 {
+func milliCNY(n httpx.Number) float64 {
+	if !n.OK || n.F <= 0 {
 		return 0
 	}
-	return f / 1000
+	return n.F / 1000
 }
 
 // skuPrice reads the price from machine_sku_info, in CNY: the first SKU
 // of type payg (or without a type), its last level_config entry's
 // discounted_price (stock-apis.md: machine_sku_info[0].level_config[-1]).
 // A last level without a positive price falls back to the level before.
-func skuPrice(v any) float64 {
-	skus, _ := v.([]any)
-	for _, s := range skus {
-		sm, _ := s.(map[string]any)
-		if sm == nil {
+func (m autodlRow) skuPrice() float64 {
+	for _, s := range m.MachineSKUInfo.V {
+		if !s.OK || s.V.Type != "" && s.V.Type != "payg" {
 			continue
 		}
-		if t := httpx.Str(sm["type"]); t != "" && t != "payg" {
-			continue
-		}
-		levels, _ := sm["level_config"].([]any)
+		levels := s.V.LevelConfig.V
 		for i := len(levels) - 1; i >= 0; i-- {
-			if lm, ok := levels[i].(map[string]any); ok {
-				if p := milliCNY(lm["discounted_price"]); p > 0 {
-					return p
-				}
+			if p := milliCNY(levels[i].V.DiscountedPrice); levels[i].OK && p > 0 {
+				return p
 			}
 		}
 	}
 	return 0
 }
 
-func regionOf(m map[string]any) string {
-	if r := httpx.Str(m["region_name"]); r != "" {
-		return r
+func (m autodlRow) region() string {
+	if m.RegionName != "" {
+		return string(m.RegionName)
 	}
-	return httpx.Str(m["region_sign"])
+	return string(m.RegionSign)
 }

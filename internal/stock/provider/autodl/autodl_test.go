@@ -1,6 +1,7 @@
 package autodl_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,12 +19,8 @@ import (
 const testToken = "dev-token-123"
 
 func newAutoDL(t *testing.T, url string, o autodl.Options) *autodl.Provider {
-	t.Helper()
-	o.BaseURL = url
-	if o.Token == "" {
-		o.Token = testToken
-	}
-	o.Now = providertest.Now
+	o.Options = providertest.HTTP(url, o.Options)
+	o.Token = cmp.Or(o.Token, testToken)
 	return autodl.New(providertest.LoadCatalog(t), o)
 }
 
@@ -380,7 +377,7 @@ func TestAutoDLEmptyAnswers(t *testing.T) {
 }
 
 func TestAutoDLNoToken(t *testing.T) {
-	p := autodl.New(providertest.LoadCatalog(t), autodl.Options{BaseURL: "http://127.0.0.1:1"})
+	p := autodl.New(providertest.LoadCatalog(t), autodl.Options{Options: httpx.Options{BaseURL: "http://127.0.0.1:1"}})
 	if p.Name() != "autodl" {
 		t.Errorf("Name %q", p.Name())
 	}
@@ -416,7 +413,7 @@ func TestAutoDLCallerDeadline(t *testing.T) {
 	srv := providertest.HangingServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	_, err := newAutoDL(t, srv.URL, autodl.Options{Timeout: time.Minute}).Fetch(ctx)
+	_, err := newAutoDL(t, srv.URL, autodl.Options{Options: httpx.Options{Timeout: time.Minute}}).Fetch(ctx)
 	if err == nil || !strings.Contains(err.Error(), "autodl") || !strings.Contains(err.Error(), "deadline exceeded") ||
 		strings.Contains(err.Error(), "timed out after 1m") || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err %v", err)

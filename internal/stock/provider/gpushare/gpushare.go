@@ -4,7 +4,9 @@
 package gpushare
 
 import (
+	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -40,37 +42,30 @@ const (
 
 // Options configures the 恒源云 GPUShare provider.
 type Options struct {
-	// BaseURL defaults to https://api.gpushare.com.
-	BaseURL string
+	// Options: BaseURL defaults to DefaultBaseURL
+	// (https://api.gpushare.com), Timeout (one whole Fetch, all pages) to
+	// 10s.
+	httpx.Options
 	// Token is the web console session token (GPUSHARE_TOKEN), sent as
 	// "Authorization: Bearer <token>". It expires; the API then answers
 	// HTTP 401.
 	Token string
-	// Timeout bounds one whole Fetch (all pages); default 10s.
-	Timeout time.Duration
-	// HTTPClient defaults to a plain client; deadlines come from the context.
-	HTTPClient *http.Client
-	// Now defaults to time.Now.
-	Now func() time.Time
 }
 
 // Provider fetches the 恒源云 machine market: one offer per machine, Free
 // = gpuNum − gpuUsed, Total = gpuNum, price the pay-as-you-go SKU in CNY
-// per GPU-hour (unit unverified, see stock.Offer.Note).
+// per GPU-hour (unit unverified, see stock.Offer.Note). Its Name is
+// "hengyuan", the catalog platform id.
 type Provider struct {
-	c *catalog.Catalog
+	httpx.Client
 	o Options
 }
 
 // New returns a 恒源云 provider (Name "hengyuan"). A missing token
 // is reported by Fetch (wrapping stock.ErrNotConfigured), not here.
 func New(c *catalog.Catalog, o Options) *Provider {
-	httpx.Defaults(&o.BaseURL, DefaultBaseURL, &o.Timeout, &o.HTTPClient, &o.Now)
-	return &Provider{c: c, o: o}
+	return &Provider{Client: httpx.NewClient(gpusharePlatform, DefaultBaseURL, c, o.Options), o: o}
 }
-
-// Name returns "hengyuan", the catalog platform id.
-func (g *Provider) Name() string { return gpusharePlatform }
 
 // Fetch pages through the machine list (PageSize machines a page,
 // until data.total is reached, at most MaxPages pages). Any failed
@@ -79,9 +74,8 @@ func (g *Provider) Fetch(ctx context.Context) ([]stock.Offer, error) {
 	if strings.TrimSpace(g.o.Token) == "" {
 		return nil, httpx.NotConfigured(gpusharePlatform, "token", TokenEnv)
 	}
-	ctx, cancel := httpx.WithTimeout(ctx, g.o.Timeout)
+	ctx, cancel, at := g.Start(ctx)
 	defer cancel()
-	at := g.o.Now()
 	h := httpx.Bearer(g.o.Token)
 	h.Set("Origin", gpushareOrigin)
 	h.Set("Referer", gpushareReferer)
@@ -94,14 +88,14 @@ func (g *Provider) Fetch(ctx context.Context) ([]stock.Offer, error) {
 			"ps":         {strconv.Itoa(PageSize)},
 		}
 		method := http.MethodGet
-		r, err := httpx.Do(ctx, g.o.HTTPClient, gpusharePlatform, method, httpx.JoinURL(g.o.BaseURL, gpushareListPath)+"?"+q.Encode(), gpushareListPath, h, nil)
+		r, err := g.Call(ctx, method, gpushareListPath, q, h, nil)
 		if err != nil {
 			return nil, 0, 0, err
 		}
 		if r.Status != http.StatusOK {
 			return nil, 0, 0, gpushareStatusError(method, r)
 		}
-		return parseGPUShare(g.c, r.Body, at)
+		return parseGPUShare(g.Catalog, r.Body, at)
 	})
 }
 
@@ -138,109 +132,143 @@ func Parse(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, error)
 	return offers, err
 }
 
+// gpushareAnswer is the envelope {"code","msg","data":{"total","list"}};
+// without data, the top level is read as the data object.
+type gpushareAnswer struct {
+	Code    json.RawMessage `json:"code"`
+	Msg     httpx.Text      `json:"msg"`
+	Message httpx.Text      `json:"message"`
+	Data    json.RawMessage `json:"data"`
+}
+
+// gpusharePage is the data object of a page.
+type gpusharePage struct {
+	Total httpx.Number    `json:"total"`
+	List  json.RawMessage `json:"list"`
+}
+
+// gpushareMachine is one machine row.
+type gpushareMachine struct {
+	BaseInfo httpx.Object[struct {
+		GPUName httpx.Text `json:"gpuName"`
+	}] `json:"baseInfo"`
+	GPUName     httpx.Text   `json:"gpuName"`
+	GPUNum      httpx.Number `json:"gpuNum"`
+	GPUUsed     httpx.Number `json:"gpuUsed"`
+	MachineName httpx.Text   `json:"machineName"`
+	IsOnline    httpx.Flag   `json:"isOnline"`
+	SKUList     httpx.List[httpx.Object[struct {
+		SKUName httpx.Text   `json:"skuName"`
+		Price   httpx.Number `json:"price"`
+	}]] `json:"skuList"`
+}
+
 // parseGPUShare also returns the number of rows and data.total (-1 when
 // absent).
 func parseGPUShare(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, int, int, error) {
-	v, err := httpx.DecodeJSON(body)
+	raw, err := httpx.DecodeRaw(body)
 	if err != nil {
 		return nil, 0, 0, httpx.Malformed(gpusharePlatform, "machine list", err)
 	}
-	rows, total, err := gpushareRows(v)
+	rows, total, err := gpushareRows(raw)
 	if err != nil {
 		return nil, 0, 0, err
 	}
 	var out []stock.Offer
-	for _, el := range rows {
-		m, ok := el.(map[string]any)
-		if !ok {
-			continue
+	for _, r := range rows {
+		if o, ok := gpushareOffer(c, r, at); ok {
+			out = append(out, o)
 		}
-		raw := httpx.Str(httpx.Dig(m, "baseInfo", "gpuName"))
-		if raw == "" {
-			raw = httpx.Str(m["gpuName"])
-		}
-		if raw == "" {
-			continue
-		}
-		var free *int
-		if n, ok1 := httpx.Num(m["gpuNum"]); ok1 {
-			if u, ok2 := httpx.Num(m["gpuUsed"]); ok2 {
-				free = httpx.Count(max(n-u, 0))
-			}
-		}
-		var notes []string
-		if name := httpx.Str(m["machineName"]); name != "" {
-			notes = append(notes, "machine "+name)
-		}
-		if online, ok := httpx.Bool(m["isOnline"]); ok && !online {
-			free = stock.IntPtr(0)
-			notes = append(notes, "offline")
-		}
-		price := gpusharePrice(m["skuList"])
-		notes = append(notes, gpushareUnitNote)
-		out = append(out, stock.Offer{
-			Platform:        gpusharePlatform,
-			GPU:             httpx.ResolveGPU(c, raw),
-			RawGPU:          raw,
-			GPUsPerInstance: 1,
-			Free:            free,
-			Total:           httpx.Count(m["gpuNum"]),
-			CNYPerGPUHour:   price,
-			OriginalPrice:   price,
-			Currency:        "CNY",
-			Source:          stock.SourceLive,
-			ObservedAt:      at,
-			Verified:        true,
-			Note:            strings.Join(notes, ", "),
-			Caveats:         []stock.Caveat{stock.CaveatUnitUnverified},
-			Scope:           stock.ScopeMachine,
-		})
 	}
 	return out, len(rows), total, nil
 }
 
+// gpushareOffer turns one row into an offer; false for a row that is not
+// an object or names no GPU.
+func gpushareOffer(c *catalog.Catalog, r httpx.Object[gpushareMachine], at time.Time) (stock.Offer, bool) {
+	m := r.V
+	raw := string(m.BaseInfo.V.GPUName)
+	if raw == "" {
+		raw = string(m.GPUName)
+	}
+	if !r.OK || raw == "" {
+		return stock.Offer{}, false
+	}
+	var free *int
+	if m.GPUNum.OK && m.GPUUsed.OK {
+		free = httpx.Count(max(m.GPUNum.F-m.GPUUsed.F, 0))
+	}
+	var notes []string
+	if m.MachineName != "" {
+		notes = append(notes, "machine "+string(m.MachineName))
+	}
+	if m.IsOnline.OK && !m.IsOnline.V {
+		free = stock.IntPtr(0)
+		notes = append(notes, "offline")
+	}
+	price := m.price()
+	notes = append(notes, gpushareUnitNote)
+	return stock.Offer{
+		Platform:        gpusharePlatform,
+		GPU:             httpx.ResolveGPU(c, raw),
+		RawGPU:          raw,
+		GPUsPerInstance: 1,
+		Free:            free,
+		Total:           m.GPUNum.Count(),
+		CNYPerGPUHour:   price,
+		OriginalPrice:   price,
+		Currency:        "CNY",
+		Source:          stock.SourceLive,
+		ObservedAt:      at,
+		Verified:        true,
+		Note:            strings.Join(notes, ", "),
+		Caveats:         []stock.Caveat{stock.CaveatUnitUnverified},
+		Scope:           stock.ScopeMachine,
+	}, true
+}
+
 // gpushareRows unwraps the envelope: the machine rows and data.total (-1
 // when absent). Null data or list is an empty page.
-func gpushareRows(v any) ([]any, int, error) {
-	var data any = v
-	if m, ok := v.(map[string]any); ok {
-		if m["code"] != nil {
-			code := httpx.Str(m["code"])
+func gpushareRows(raw json.RawMessage) ([]httpx.Object[gpushareMachine], int, error) {
+	var a httpx.Object[gpushareAnswer]
+	httpx.Decode(raw, &a)
+	data := raw
+	if a.OK {
+		if httpx.Present(a.V.Code) {
+			code := httpx.RawText(a.V.Code)
 			if code != "0" && code != "200" {
-				msg := httpx.Str(m["msg"])
-				if msg == "" {
-					msg = httpx.Str(m["message"])
-				}
-				return nil, 0, gpushareCodeError(code, msg)
+				return nil, 0, gpushareCodeError(code, cmp.Or(string(a.V.Msg), string(a.V.Message)))
 			}
 		}
-		if httpx.Has(m, "data") {
-			data = m["data"]
+		if len(a.V.Data) > 0 {
+			data = a.V.Data
 		}
 	}
-	switch d := data.(type) {
-	case nil:
+	switch k := httpx.RawKind(data); k {
+	case "null":
 		return nil, -1, nil
-	case []any:
-		return d, -1, nil
-	case map[string]any:
-		total := -1
-		if f, ok := httpx.Num(d["total"]); ok && f >= 0 && f <= httpx.MaxCount {
-			total = int(f)
-		}
-		switch l := d["list"].(type) {
-		case nil:
-			if httpx.Has(d, "list") {
-				return nil, total, nil
-			}
-			return nil, 0, httpx.BadResponse("%s: machine list data has no list", gpusharePlatform)
-		case []any:
-			return l, total, nil
-		default:
-			return nil, 0, httpx.BadResponse("%s: machine list data.list is a %s, not a list", gpusharePlatform, httpx.JSONKind(l))
-		}
+	case "list":
+		return httpx.Objects[gpushareMachine](data), -1, nil
+	case "object":
+	default:
+		return nil, 0, httpx.BadResponse("%s: machine list data is a %s, not an object or list", gpusharePlatform, k)
 	}
-	return nil, 0, httpx.BadResponse("%s: machine list data is a %s, not an object or list", gpusharePlatform, httpx.JSONKind(data))
+	var p httpx.Object[gpusharePage]
+	httpx.Decode(data, &p)
+	total := -1
+	if f := p.V.Total; f.OK && f.F >= 0 && f.F <= httpx.MaxCount {
+		total = int(f.F)
+	}
+	switch k := httpx.RawKind(p.V.List); k {
+	case "":
+		return nil, 0, httpx.BadResponse("%s: machine list data has no list", gpusharePlatform)
+	case "null":
+		return nil, total, nil
+	case "list":
+		return httpx.Objects[gpushareMachine](p.V.List), total, nil
+	default:
+		return nil, 0, httpx.BadResponse("%s: machine list data.list is a %s, not a list", gpusharePlatform, k)
+	}
 }
 
 // gpushareCodeError is the error for a non-success code in a 200 body.
@@ -263,16 +291,14 @@ func gpushareCodeError(code, msg string) error {
 	return httpx.NewAPIError(gpusharePlatform, http.StatusOK, code, msg, kind, text)
 }
 
-// gpusharePrice is the price of the first payg SKU; 0 when none has a
-// positive price.
-func gpusharePrice(v any) float64 {
-	skus, _ := v.([]any)
-	for _, s := range skus {
-		sm, _ := s.(map[string]any)
-		if sm == nil || httpx.Str(sm["skuName"]) != "payg" {
+// price is the price of the first payg SKU; 0 when none has a positive
+// price.
+func (m gpushareMachine) price() float64 {
+	for _, s := range m.SKUList.V {
+		if !s.OK || s.V.SKUName != "payg" {
 			continue
 		}
-		if f := httpx.Price(sm["price"], 1); f > 0 {
+		if f := s.V.Price.Price(1); f > 0 {
 			return f
 		}
 	}

@@ -1,6 +1,7 @@
 package gpushare_test
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net/http"
@@ -8,22 +9,18 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/labgpu/bot/internal/stock"
 	"github.com/labgpu/bot/internal/stock/provider/gpushare"
+	"github.com/labgpu/bot/internal/stock/provider/httpx"
 	"github.com/labgpu/bot/internal/stock/provider/providertest"
 )
 
 const gpushareToken = "gs-jwt-1"
 
 func newGPUShare(t *testing.T, u string, o gpushare.Options) *gpushare.Provider {
-	t.Helper()
-	o.BaseURL = u
-	if o.Token == "" {
-		o.Token = gpushareToken
-	}
-	o.Now = providertest.Now
+	o.Options = providertest.HTTP(u, o.Options)
+	o.Token = cmp.Or(o.Token, gpushareToken)
 	return gpushare.New(providertest.LoadCatalog(t), o)
 }
 
@@ -201,13 +198,13 @@ func TestGPUShareErrors(t *testing.T) {
 			Want: []string{"hengyuan: token expired or invalid (code 401): token expired (page 1)"}, Status: 200},
 	)
 	providertest.RunErrCases(t, cases, func(t *testing.T, u string) ([]stock.Offer, error) {
-		return newGPUShare(t, u, gpushare.Options{Timeout: 150 * time.Millisecond}).Fetch(providertest.FetchCtx(t))
+		return newGPUShare(t, u, gpushare.Options{Options: providertest.Short}).Fetch(providertest.FetchCtx(t))
 	})
 }
 
 func TestGPUShareNotConfigured(t *testing.T) {
 	for _, tok := range []string{"", "  "} {
-		p := gpushare.New(providertest.LoadCatalog(t), gpushare.Options{BaseURL: providertest.NoRequestServer(t), Token: tok})
+		p := gpushare.New(providertest.LoadCatalog(t), gpushare.Options{Options: httpx.Options{BaseURL: providertest.NoRequestServer(t)}, Token: tok})
 		got, err := p.Fetch(providertest.FetchCtx(t))
 		providertest.CheckNotConfigured(t, got, err, "hengyuan", "GPUSHARE_TOKEN")
 	}

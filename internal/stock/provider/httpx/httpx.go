@@ -421,23 +421,6 @@ func price(f float64, ok bool, per float64) float64 {
 	return f
 }
 
-// Defaults fills a provider's common options left zero: the base URL
-// (def), DefaultTimeout, defaultClient and time.Now.
-func Defaults(baseURL *string, def string, timeout *time.Duration, client **http.Client, now *func() time.Time) {
-	if strings.TrimSpace(*baseURL) == "" {
-		*baseURL = def
-	}
-	if *timeout <= 0 {
-		*timeout = DefaultTimeout
-	}
-	if *client == nil {
-		*client = defaultClient
-	}
-	if *now == nil {
-		*now = time.Now
-	}
-}
-
 // PageFunc fetches page n (1-based) of a paged machine list and returns
 // its offers, how many rows the page had and the list's total (-1 when the
 // answer does not say).

@@ -90,6 +90,13 @@ func RawText(raw json.RawMessage) string {
 	return string(t)
 }
 
+// RawNumber reads a raw value as a Number.
+func RawNumber(raw json.RawMessage) Number {
+	var n Number
+	_ = n.UnmarshalJSON(raw)
+	return n
+}
+
 // Number is a finite JSON number or numeric string (Num); OK is false when
 // absent, null, non-numeric or not finite.
 type Number struct {
@@ -203,6 +210,28 @@ func (l *List[T]) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	l.OK = true
+	return nil
+}
+
+// Map is a JSON object of T values by key (OK true); any other value
+// leaves it empty. Use Object[X] (or Text, Number) as T to keep values of
+// the wrong type as zero values.
+type Map[T any] struct {
+	V  map[string]T
+	OK bool
+}
+
+// UnmarshalJSON never fails.
+func (m *Map[T]) UnmarshalJSON(b []byte) error {
+	*m = Map[T]{}
+	if RawKind(b) != "object" {
+		return nil
+	}
+	if json.Unmarshal(b, &m.V) != nil {
+		m.V = nil
+		return nil
+	}
+	m.OK = true
 	return nil
 }
 

@@ -38,55 +38,45 @@ const (
 
 // Options configures the Lambda Cloud provider.
 type Options struct {
-	// BaseURL defaults to https://cloud.lambda.ai.
-	BaseURL string
+	// Options: BaseURL defaults to DefaultBaseURL
+	// (https://cloud.lambda.ai), Timeout (one Fetch) to 10s.
+	httpx.Options
 	// APIKey (LAMBDA_API_KEY) is sent as "Authorization: Bearer <key>".
 	APIKey string
 	// FXUSDCNY converts USD to CNY; 0 means the catalog's rate.
 	FXUSDCNY float64
-	// Timeout bounds one Fetch; default 10s.
-	Timeout time.Duration
-	// HTTPClient defaults to a plain client; deadlines come from the context.
-	HTTPClient *http.Client
-	// Now defaults to time.Now.
-	Now func() time.Time
 }
 
 // Provider reads Lambda Cloud's instance types with the regions that have
 // capacity. Lambda says where an instance type can be launched, not how
-// many: see Parse for how that becomes offers.
+// many: see Parse for how that becomes offers. Name is "lambda".
 type Provider struct {
-	c *catalog.Catalog
+	httpx.Client
 	o Options
 }
 
 // New returns a Lambda Cloud provider. A missing API key is reported
 // by Fetch (wrapping stock.ErrNotConfigured), not here.
 func New(c *catalog.Catalog, o Options) *Provider {
-	httpx.Defaults(&o.BaseURL, DefaultBaseURL, &o.Timeout, &o.HTTPClient, &o.Now)
-	return &Provider{c: c, o: o}
+	return &Provider{Client: httpx.NewClient(lambdaPlatform, DefaultBaseURL, c, o.Options), o: o}
 }
-
-// Name returns "lambda".
-func (l *Provider) Name() string { return lambdaPlatform }
 
 // Fetch lists the instance types (GET /api/v1/instance-types).
 func (l *Provider) Fetch(ctx context.Context) ([]stock.Offer, error) {
 	if strings.TrimSpace(l.o.APIKey) == "" {
 		return nil, httpx.NotConfigured(lambdaPlatform, "API key", APIKeyEnv)
 	}
-	ctx, cancel := httpx.WithTimeout(ctx, l.o.Timeout)
+	ctx, cancel, at := l.Start(ctx)
 	defer cancel()
-	at := l.o.Now()
 	method := http.MethodGet
-	r, err := httpx.Do(ctx, l.o.HTTPClient, lambdaPlatform, method, httpx.JoinURL(l.o.BaseURL, lambdaInstanceTypesPath), lambdaInstanceTypesPath, httpx.Bearer(l.o.APIKey), nil)
+	r, err := l.Call(ctx, method, lambdaInstanceTypesPath, nil, httpx.Bearer(l.o.APIKey), nil)
 	if err != nil {
 		return nil, err
 	}
 	if r.Status != http.StatusOK {
 		return nil, lambdaStatusError(method, r)
 	}
-	return Parse(l.c, r.Body, at, httpx.FXRate(l.c, l.o.FXUSDCNY))
+	return Parse(l.Catalog, r.Body, at, httpx.FXRate(l.Catalog, l.o.FXUSDCNY))
 }
 
 // lambdaStatusError words a non-200 answer, by Lambda's error code when the

@@ -1,12 +1,14 @@
 package lambda_test
 
 import (
+	"cmp"
 	"errors"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/stock/provider/httpx"
 	"github.com/labgpu/bot/internal/stock/provider/lambda"
 	"github.com/labgpu/bot/internal/stock/provider/providertest"
 )
@@ -14,15 +16,9 @@ import (
 const lambdaKey = "secret_lambda_1"
 
 func newLambda(t *testing.T, u string, o lambda.Options) *lambda.Provider {
-	t.Helper()
-	o.BaseURL = u
-	if o.APIKey == "" {
-		o.APIKey = lambdaKey
-	}
-	if o.FXUSDCNY == 0 {
-		o.FXUSDCNY = providertest.FX
-	}
-	o.Now = providertest.Now
+	o.Options = providertest.HTTP(u, o.Options)
+	o.APIKey = cmp.Or(o.APIKey, lambdaKey)
+	o.FXUSDCNY = cmp.Or(o.FXUSDCNY, providertest.FX)
 	return lambda.New(providertest.LoadCatalog(t), o)
 }
 
@@ -196,7 +192,7 @@ func TestLambdaErrors(t *testing.T) {
 			Want: []string{"lambda: server error (provider/internal-unavailable): Provider unavailable"}, Status: 200},
 	)
 	providertest.RunErrCases(t, cases, func(t *testing.T, u string) ([]stock.Offer, error) {
-		return newLambda(t, u, lambda.Options{Timeout: 150 * time.Millisecond}).Fetch(providertest.FetchCtx(t))
+		return newLambda(t, u, lambda.Options{Options: providertest.Short}).Fetch(providertest.FetchCtx(t))
 	})
 }
 
@@ -209,7 +205,7 @@ func TestLambdaEmpty(t *testing.T) {
 }
 
 func TestLambdaNotConfigured(t *testing.T) {
-	got, err := lambda.New(providertest.LoadCatalog(t), lambda.Options{BaseURL: providertest.NoRequestServer(t)}).Fetch(providertest.FetchCtx(t))
+	got, err := lambda.New(providertest.LoadCatalog(t), lambda.Options{Options: httpx.Options{BaseURL: providertest.NoRequestServer(t)}}).Fetch(providertest.FetchCtx(t))
 	providertest.CheckNotConfigured(t, got, err, "lambda", "LAMBDA_API_KEY")
 }
 

@@ -4,8 +4,10 @@
 package matpool
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -54,39 +56,32 @@ var matpoolCondition = base64.StdEncoding.EncodeToString([]byte(`{"filters":null
 
 // Options configures the 矩池云 Matpool provider.
 type Options struct {
-	// BaseURL defaults to https://matpool.com/api.
-	BaseURL string
+	// Options: BaseURL defaults to DefaultBaseURL
+	// (https://matpool.com/api), Timeout (one whole Fetch, all pages) to
+	// 10s.
+	httpx.Options
 	// Token is the login JWT (MATPOOL_TOKEN), sent as "Authorization:
 	// Bearer <token>".
 	Token string
 	// UserID is the account's user id (MATPOOL_USER_ID), sent as
 	// x-matpool-user-id.
 	UserID string
-	// Timeout bounds one whole Fetch (all pages); default 10s.
-	Timeout time.Duration
-	// HTTPClient defaults to a plain client; deadlines come from the context.
-	HTTPClient *http.Client
-	// Now defaults to time.Now.
-	Now func() time.Time
 }
 
-// Provider fetches 矩池云's GPU machine list: one offer per machine row,
-// price hardware.priceMillicent (1e-5 CNY per hour), Free gpu.available and
-// Total gpu.total. The free count is unreliable (see Parse).
+// Provider fetches 矩池云's GPU machine list (Name "matpool"): one offer
+// per machine row, price hardware.priceMillicent (1e-5 CNY per hour), Free
+// gpu.available and Total gpu.total. The free count is unreliable (see
+// Parse).
 type Provider struct {
-	c *catalog.Catalog
+	httpx.Client
 	o Options
 }
 
 // New returns a Matpool provider. Missing credentials are reported
 // by Fetch (wrapping stock.ErrNotConfigured), not here.
 func New(c *catalog.Catalog, o Options) *Provider {
-	httpx.Defaults(&o.BaseURL, DefaultBaseURL, &o.Timeout, &o.HTTPClient, &o.Now)
-	return &Provider{c: c, o: o}
+	return &Provider{Client: httpx.NewClient(matpoolPlatform, DefaultBaseURL, c, o.Options), o: o}
 }
-
-// Name returns "matpool".
-func (p *Provider) Name() string { return matpoolPlatform }
 
 // Fetch pages through the GPU machines of all domains (PageSize a
 // page, until total is reached or a short page, at most MaxPages).
@@ -101,9 +96,8 @@ func (p *Provider) Fetch(ctx context.Context) ([]stock.Offer, error) {
 	case user == "":
 		return nil, httpx.NotConfigured(matpoolPlatform, "user id", UserIDEnv)
 	}
-	ctx, cancel := httpx.WithTimeout(ctx, p.o.Timeout)
+	ctx, cancel, at := p.Start(ctx)
 	defer cancel()
-	at := p.o.Now()
 	h := httpx.Bearer(token)
 	h.Set("x-matpool-user-id", user)
 	return httpx.FetchPages(ctx, MaxPages, PageSize, func(ctx context.Context, page int) ([]stock.Offer, int, int, error) {
@@ -116,7 +110,7 @@ func (p *Provider) Fetch(ctx context.Context) ([]stock.Offer, error) {
 			"condition":        {matpoolCondition},
 		}
 		method := http.MethodGet
-		r, err := httpx.Do(ctx, p.o.HTTPClient, matpoolPlatform, method, httpx.JoinURL(p.o.BaseURL, matpoolMachinesPath)+"?"+q.Encode(), matpoolMachinesPath, h, nil)
+		r, err := p.Call(ctx, method, matpoolMachinesPath, q, h, nil)
 		if err != nil {
 			return nil, 0, 0, err
 		}
@@ -126,34 +120,59 @@ func (p *Provider) Fetch(ctx context.Context) ([]stock.Offer, error) {
 			}
 			return nil, 0, 0, httpx.StatusError(matpoolPlatform, method, matpoolMachinesPath, r)
 		}
-		return parseMatpool(p.c, r.Body, at)
+		return parseMatpool(p.Catalog, r.Body, at)
 	})
+}
+
+// matpoolAnswer is the top level of GET /machines (or its data object):
+// the envelope {"code","msg","data"} and the page {"machines","total"}.
+type matpoolAnswer struct {
+	Code     json.RawMessage `json:"code"`
+	Msg      httpx.Text      `json:"msg"`
+	Message  httpx.Text      `json:"message"`
+	Error    httpx.Text      `json:"error"`
+	Data     json.RawMessage `json:"data"`
+	Total    httpx.Number    `json:"total"`
+	Machines json.RawMessage `json:"machines"`
+}
+
+// matpoolMachine is one machine row.
+type matpoolMachine struct {
+	AgentID  httpx.Text `json:"agentId"`
+	Domain   httpx.Text `json:"domain"`
+	Hardware httpx.Object[struct {
+		Name           httpx.Text   `json:"name"`
+		PriceMillicent httpx.Number `json:"priceMillicent"`
+		GPU            httpx.Object[struct {
+			GPUName httpx.Text `json:"gpuName"`
+		}] `json:"gpu"`
+	}] `json:"hardware"`
+	GPU httpx.Object[struct {
+		Available httpx.Number `json:"available"`
+		Total     httpx.Number `json:"total"`
+	}] `json:"gpu"`
 }
 
 // matpoolEnvelopeError recognises a token error in a non-200 body
 // (Matpool may send code 176 with an HTTP error status); nil otherwise.
 func matpoolEnvelopeError(status int, body []byte) error {
-	v, err := httpx.DecodeJSON(body)
+	raw, err := httpx.DecodeRaw(body)
 	if err != nil {
 		return nil
 	}
-	m, _ := v.(map[string]any)
-	if m == nil || m["code"] == nil {
+	var a httpx.Object[matpoolAnswer]
+	httpx.Decode(raw, &a)
+	if !a.OK || !httpx.Present(a.V.Code) {
 		return nil
 	}
-	if e := matpoolCodeError(status, httpx.Str(m["code"]), matpoolMsg(m)); e.Unwrap() == stock.ErrUnauthorized {
+	if e := matpoolCodeError(status, httpx.RawText(a.V.Code), a.V.msg()); e.Unwrap() == stock.ErrUnauthorized {
 		return e
 	}
 	return nil
 }
 
-func matpoolMsg(m map[string]any) string {
-	for _, k := range []string{"msg", "message", "error"} {
-		if s := httpx.Str(m[k]); s != "" {
-			return s
-		}
-	}
-	return ""
+func (a matpoolAnswer) msg() string {
+	return cmp.Or(string(a.Msg), string(a.Message), string(a.Error))
 }
 
 // matpoolCodeError is the error for a non-zero business code.
@@ -208,118 +227,123 @@ func Parse(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, error)
 // parseMatpool also returns the number of rows and the total (-1 when
 // absent).
 func parseMatpool(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, int, int, error) {
-	v, err := httpx.DecodeJSON(body)
+	raw, err := httpx.DecodeRaw(body)
 	if err != nil {
 		return nil, 0, 0, httpx.Malformed(matpoolPlatform, "machine list", err)
 	}
-	rows, total, err := matpoolRows(v)
+	rows, total, err := matpoolRows(raw)
 	if err != nil {
 		return nil, 0, 0, err
 	}
 	var out []stock.Offer
-	for _, el := range rows {
-		m, ok := el.(map[string]any)
-		if !ok {
-			continue
+	for _, r := range rows {
+		if o, ok := matpoolOffer(c, r, at); ok {
+			out = append(out, o)
 		}
-		hw, _ := m["hardware"].(map[string]any)
-		raw := httpx.Str(httpx.Dig(hw, "gpu", "gpuName"))
-		if raw == "" {
-			raw = httpx.Str(httpx.Dig(hw, "name"))
-		}
-		if raw == "" {
-			continue
-		}
-		price := httpx.Price(httpx.Dig(hw, "priceMillicent"), 1e5)
-		var free, total *int
-		if g, ok := m["gpu"].(map[string]any); ok {
-			free, total = httpx.Count(g["available"]), httpx.Count(g["total"])
-		}
-		if free != nil && *free == 0 {
-			// gpu.available is often 0 while the website shows free
-			// machines (stock-apis.md §3): a 0 is not "sold out".
-			free = nil
-		}
-		note := matpoolUnreliableNote
-		if id := httpx.Str(m["agentId"]); id != "" {
-			note = "machine " + id + ", " + note
-		}
-		out = append(out, stock.Offer{
-			Platform:        matpoolPlatform,
-			GPU:             httpx.ResolveFirst(c, raw, httpx.Str(httpx.Dig(hw, "name"))),
-			RawGPU:          raw,
-			GPUsPerInstance: 1,
-			Free:            free,
-			Total:           total,
-			CNYPerGPUHour:   price,
-			OriginalPrice:   price,
-			Currency:        "CNY",
-			Region:          matpoolRegion(m["domain"]),
-			Source:          stock.SourceLive,
-			ObservedAt:      at,
-			Verified:        true,
-			Note:            note,
-			Caveats:         []stock.Caveat{stock.CaveatCountUnreliable},
-			Scope:           stock.ScopeMachine,
-		})
 	}
 	return out, len(rows), total, nil
 }
 
+// matpoolOffer turns one row into an offer; false for a row that is not
+// an object or names no GPU.
+func matpoolOffer(c *catalog.Catalog, r httpx.Object[matpoolMachine], at time.Time) (stock.Offer, bool) {
+	m := r.V
+	hw := m.Hardware.V
+	raw := string(hw.GPU.V.GPUName)
+	if raw == "" {
+		raw = string(hw.Name)
+	}
+	if !r.OK || raw == "" {
+		return stock.Offer{}, false
+	}
+	price := hw.PriceMillicent.Price(1e5)
+	free, total := m.GPU.V.Available.Count(), m.GPU.V.Total.Count()
+	if free != nil && *free == 0 {
+		// gpu.available is often 0 while the website shows free
+		// machines (stock-apis.md §3): a 0 is not "sold out".
+		free = nil
+	}
+	note := matpoolUnreliableNote
+	if m.AgentID != "" {
+		note = "machine " + string(m.AgentID) + ", " + note
+	}
+	return stock.Offer{
+		Platform:        matpoolPlatform,
+		GPU:             httpx.ResolveFirst(c, raw, string(hw.Name)),
+		RawGPU:          raw,
+		GPUsPerInstance: 1,
+		Free:            free,
+		Total:           total,
+		CNYPerGPUHour:   price,
+		OriginalPrice:   price,
+		Currency:        "CNY",
+		Region:          matpoolRegion(string(m.Domain)),
+		Source:          stock.SourceLive,
+		ObservedAt:      at,
+		Verified:        true,
+		Note:            note,
+		Caveats:         []stock.Caveat{stock.CaveatCountUnreliable},
+		Scope:           stock.ScopeMachine,
+	}, true
+}
+
 // matpoolRows unwraps the envelope: the machine rows and the total (-1
 // when absent). A null machines list is an empty page.
-func matpoolRows(v any) ([]any, int, error) {
-	switch d := v.(type) {
-	case nil:
+func matpoolRows(raw json.RawMessage) ([]httpx.Object[matpoolMachine], int, error) {
+	switch k := httpx.RawKind(raw); k {
+	case "null":
 		return nil, -1, nil
-	case []any:
-		return d, -1, nil
-	case map[string]any:
-		if d["code"] != nil {
-			if code := httpx.Str(d["code"]); code != "0" {
-				return nil, 0, matpoolCodeError(http.StatusOK, code, matpoolMsg(d))
-			}
-		}
-		obj := d
-		if !httpx.Has(d, "machines") {
-			switch data := d["data"].(type) {
-			case map[string]any:
-				obj = data
-			case []any:
-				return data, -1, nil
-			case nil:
-				if httpx.Has(d, "data") {
-					return nil, -1, nil
-				}
-			default:
-				return nil, 0, httpx.BadResponse("%s: machine list data is a %s, not an object", matpoolPlatform, httpx.JSONKind(data))
-			}
-		}
-		total := -1
-		for _, t := range []any{obj["total"], d["total"]} {
-			if f, ok := httpx.Num(t); ok && f >= 0 && f <= httpx.MaxCount {
-				total = int(f)
-				break
-			}
-		}
-		switch l := obj["machines"].(type) {
-		case nil:
-			if httpx.Has(obj, "machines") {
-				return nil, total, nil
-			}
-			return nil, 0, httpx.BadResponse("%s: response has no machines list (top level or under data)", matpoolPlatform)
-		case []any:
-			return l, total, nil
-		default:
-			return nil, 0, httpx.BadResponse("%s: machines is a %s, not a list", matpoolPlatform, httpx.JSONKind(l))
+	case "list":
+		return httpx.Objects[matpoolMachine](raw), -1, nil
+	case "object":
+	default:
+		return nil, 0, httpx.BadResponse("%s: response is a %s, not an object or list", matpoolPlatform, k)
+	}
+	var top httpx.Object[matpoolAnswer]
+	httpx.Decode(raw, &top)
+	d := top.V
+	if httpx.Present(d.Code) {
+		if code := httpx.RawText(d.Code); code != "0" {
+			return nil, 0, matpoolCodeError(http.StatusOK, code, d.msg())
 		}
 	}
-	return nil, 0, httpx.BadResponse("%s: response is a %s, not an object or list", matpoolPlatform, httpx.JSONKind(v))
+	obj := d
+	if len(d.Machines) == 0 {
+		switch k := httpx.RawKind(d.Data); k {
+		case "object":
+			var data httpx.Object[matpoolAnswer]
+			httpx.Decode(d.Data, &data)
+			obj = data.V
+		case "list":
+			return httpx.Objects[matpoolMachine](d.Data), -1, nil
+		case "null":
+			return nil, -1, nil
+		case "":
+		default:
+			return nil, 0, httpx.BadResponse("%s: machine list data is a %s, not an object", matpoolPlatform, k)
+		}
+	}
+	total := -1
+	for _, t := range []httpx.Number{obj.Total, d.Total} {
+		if t.OK && t.F >= 0 && t.F <= httpx.MaxCount {
+			total = int(t.F)
+			break
+		}
+	}
+	switch k := httpx.RawKind(obj.Machines); k {
+	case "":
+		return nil, 0, httpx.BadResponse("%s: response has no machines list (top level or under data)", matpoolPlatform)
+	case "null":
+		return nil, total, nil
+	case "list":
+		return httpx.Objects[matpoolMachine](obj.Machines), total, nil
+	default:
+		return nil, 0, httpx.BadResponse("%s: machines is a %s, not a list", matpoolPlatform, k)
+	}
 }
 
 // matpoolRegion names a machine's domain; "" when absent.
-func matpoolRegion(v any) string {
-	d := httpx.Str(v)
+func matpoolRegion(d string) string {
 	if d == "" {
 		return ""
 	}

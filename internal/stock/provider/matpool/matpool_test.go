@@ -1,6 +1,7 @@
 package matpool_test
 
 import (
+	"cmp"
 	"encoding/base64"
 	"errors"
 	"net/http"
@@ -8,9 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/stock/provider/httpx"
 	"github.com/labgpu/bot/internal/stock/provider/matpool"
 	"github.com/labgpu/bot/internal/stock/provider/providertest"
 )
@@ -21,15 +22,8 @@ const (
 )
 
 func newMatpool(t *testing.T, u string, o matpool.Options) *matpool.Provider {
-	t.Helper()
-	o.BaseURL = u
-	if o.Token == "" {
-		o.Token = matpoolToken
-	}
-	if o.UserID == "" {
-		o.UserID = matpoolUser
-	}
-	o.Now = providertest.Now
+	o.Options = providertest.HTTP(u, o.Options)
+	o.Token, o.UserID = cmp.Or(o.Token, matpoolToken), cmp.Or(o.UserID, matpoolUser)
 	return matpool.New(providertest.LoadCatalog(t), o)
 }
 
@@ -183,7 +177,7 @@ func TestMatpoolErrors(t *testing.T) {
 			Want: []string{"matpool: unexpected HTTP 400 Bad Request from GET /machines", "bad page"}, Status: 400},
 	)
 	providertest.RunErrCases(t, cases, func(t *testing.T, u string) ([]stock.Offer, error) {
-		return newMatpool(t, u, matpool.Options{Timeout: 150 * time.Millisecond}).Fetch(providertest.FetchCtx(t))
+		return newMatpool(t, u, matpool.Options{Options: providertest.Short}).Fetch(providertest.FetchCtx(t))
 	})
 }
 
@@ -198,7 +192,7 @@ func TestMatpoolNotConfigured(t *testing.T) {
 		{"tok", " ", []string{"MATPOOL_USER_ID"}, "no user id configured"},
 	}
 	for _, tt := range tests {
-		p := matpool.New(providertest.LoadCatalog(t), matpool.Options{BaseURL: providertest.NoRequestServer(t), Token: tt.token, UserID: tt.user})
+		p := matpool.New(providertest.LoadCatalog(t), matpool.Options{Options: httpx.Options{BaseURL: providertest.NoRequestServer(t)}, Token: tt.token, UserID: tt.user})
 		got, err := p.Fetch(providertest.FetchCtx(t))
 		providertest.CheckNotConfigured(t, got, err, "matpool", tt.env...)
 		if err != nil && !strings.Contains(err.Error(), tt.what) {

@@ -218,6 +218,17 @@ func CheckOfferSane(tb testing.TB, o stock.Offer) {
 	}
 }
 
+// HTTP is o for a provider under test: BaseURL u and the fixed clock
+// Now; o's Timeout and HTTPClient are kept.
+func HTTP(u string, o httpx.Options) httpx.Options {
+	o.BaseURL, o.Now = u, Now
+	return o
+}
+
+// Short is the options of a provider fetching with the 150ms timeout the
+// error cases expect.
+var Short = httpx.Options{Timeout: 150 * time.Millisecond}
+
 func FetchCtx(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	t.Cleanup(cancel)

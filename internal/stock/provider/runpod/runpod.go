@@ -4,7 +4,9 @@
 package runpod
 
 import (
+	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -50,22 +52,18 @@ const (
 
 // Options configures the RunPod provider.
 type Options struct {
-	// BaseURL defaults to https://api.runpod.io.
-	BaseURL string
+	// Options: BaseURL defaults to DefaultBaseURL
+	// (https://api.runpod.io), Timeout (one whole Fetch, both requests) to
+	// 10s.
+	httpx.Options
 	// APIKey (RUNPOD_API_KEY) is sent as "Authorization: Bearer <key>".
 	APIKey string
 	// FXUSDCNY converts USD to CNY; 0 means the catalog's rate.
 	FXUSDCNY float64
-	// Timeout bounds one whole Fetch (both requests); default 10s.
-	Timeout time.Duration
-	// HTTPClient defaults to a plain client; deadlines come from the context.
-	HTTPClient *http.Client
-	// Now defaults to time.Now.
-	Now func() time.Time
 }
 
 // Provider reads RunPod's GPU catalog with pod availability (REST API v2,
-// GET /v2/catalog/gpus?include=AVAILABILITY&product=POD).
+// GET /v2/catalog/gpus?include=AVAILABILITY&product=POD); Name "runpod".
 //
 // RunPod gives a stock level (NONE, LOW, MEDIUM, HIGH), not a count.
 // Offers encode it as Free 0 for NONE and Free 1 for any other level, with
@@ -73,19 +71,15 @@ type Options struct {
 // level is unknown. Prices are USD per GPU-hour (OriginalPrice, Currency
 // USD), converted at FXUSDCNY.
 type Provider struct {
-	c *catalog.Catalog
+	httpx.Client
 	o Options
 }
 
 // New returns a RunPod provider. A missing API key is reported by
 // Fetch (wrapping stock.ErrNotConfigured), not here.
 func New(c *catalog.Catalog, o Options) *Provider {
-	httpx.Defaults(&o.BaseURL, DefaultBaseURL, &o.Timeout, &o.HTTPClient, &o.Now)
-	return &Provider{c: c, o: o}
+	return &Provider{Client: httpx.NewClient(runpodPlatform, DefaultBaseURL, c, o.Options), o: o}
 }
-
-// Name returns "runpod".
-func (p *Provider) Name() string { return runpodPlatform }
 
 // Fetch asks the catalog twice, with cloud=COMMUNITY and cloud=SECURE: a
 // level is computed for one cloud only, and the two clouds' prices differ.
@@ -96,52 +90,46 @@ func (p *Provider) Fetch(ctx context.Context) ([]stock.Offer, error) {
 	if strings.TrimSpace(p.o.APIKey) == "" {
 		return nil, httpx.NotConfigured(runpodPlatform, "API key", APIKeyEnv)
 	}
-	ctx, cancel := httpx.WithTimeout(ctx, p.o.Timeout)
+	ctx, cancel, at := p.Start(ctx)
 	defer cancel()
-	at := p.o.Now()
-	h := httpx.Bearer(p.o.APIKey)
 	var all []*runpodEntry
 	for _, cloud := range []string{runpodCommunity, runpodSecure} {
-		q := url.Values{"include": {"AVAILABILITY"}, "product": {"POD"}, "cloud": {strings.ToUpper(cloud)}}
-		method := http.MethodGet
-		r, err := httpx.Do(ctx, p.o.HTTPClient, runpodPlatform, method, httpx.JoinURL(p.o.BaseURL, runpodCatalogPath)+"?"+q.Encode(), runpodCatalogPath, h, nil)
-		if err != nil {
-			return nil, fmt.Errorf("%w (cloud %s)", err, strings.ToUpper(cloud))
-		}
-		if r.Status != http.StatusOK {
-			return nil, fmt.Errorf("%w (cloud %s)", runpodStatusError(method, runpodCatalogPath, r), strings.ToUpper(cloud))
-		}
-		entries, err := runpodEntries(r.Body, cloud)
+		entries, err := p.fetchCloud(ctx, cloud)
 		if err != nil {
 			return nil, fmt.Errorf("%w (cloud %s)", err, strings.ToUpper(cloud))
 		}
 		all = append(all, entries...)
 	}
-	return runpodOffers(p.c, mergeRunPod(all), at, httpx.FXRate(p.c, p.o.FXUSDCNY)), nil
+	return runpodOffers(p.Catalog, mergeRunPod(all), at, httpx.FXRate(p.Catalog, p.o.FXUSDCNY)), nil
+}
+
+// fetchCloud asks the catalog with the levels of one cloud.
+func (p *Provider) fetchCloud(ctx context.Context, cloud string) ([]*runpodEntry, error) {
+	q := url.Values{"include": {"AVAILABILITY"}, "product": {"POD"}, "cloud": {strings.ToUpper(cloud)}}
+	method := http.MethodGet
+	r, err := p.Call(ctx, method, runpodCatalogPath, q, httpx.Bearer(p.o.APIKey), nil)
+	if err != nil {
+		return nil, err
+	}
+	if r.Status != http.StatusOK {
+		return nil, runpodStatusError(method, runpodCatalogPath, r)
+	}
+	return runpodEntries(r.Body, cloud)
 }
 
 // runpodStatusError words a non-200 answer, quoting an RFC 7807 problem
 // body by its title and detail rather than as raw JSON.
 func runpodStatusError(method, path string, r *httpx.Result) error {
-	if t, d := runpodProblem(r.Body); t != "" || d != "" {
-		r2 := *r
-		r2.Body = []byte(strings.Trim(t+": "+d, ": "))
-		return httpx.StatusError(runpodPlatform, method, path, &r2)
+	if raw, err := httpx.DecodeRaw(r.Body); err == nil {
+		var a httpx.Object[runpodAnswer]
+		httpx.Decode(raw, &a)
+		if t, d := httpx.RawText(a.V.Title), httpx.RawText(a.V.Detail); a.OK && a.V.isProblem() && (t != "" || d != "") {
+			r2 := *r
+			r2.Body = []byte(strings.Trim(t+": "+d, ": "))
+			return httpx.StatusError(runpodPlatform, method, path, &r2)
+		}
 	}
 	return httpx.StatusError(runpodPlatform, method, path, r)
-}
-
-// runpodProblem returns the title and detail of an RFC 7807 body.
-func runpodProblem(body []byte) (title, detail string) {
-	v, err := httpx.DecodeJSON(body)
-	if err != nil {
-		return "", ""
-	}
-	m, _ := v.(map[string]any)
-	if m == nil || !httpx.Has(m, "status") || !httpx.Has(m, "title") && !httpx.Has(m, "detail") {
-		return "", ""
-	}
-	return httpx.Str(m["title"]), httpx.Str(m["detail"])
 }
 
 // Parse parses a recorded RunPod answer of any of these shapes,
@@ -190,83 +178,163 @@ type runpodEntry struct {
 
 func (e *runpodEntry) key() string { return e.id + "\x00" + e.name + "\x00" + e.region }
 
+// runpodAnswer is the top level of an answer that is an object: the REST
+// catalog {"gpus":[...]}, GraphQL {"data":{"gpuTypes":[...]}} or
+// {"errors":[...]}, an RFC 7807 problem {"status","title","detail"}, or
+// one bare GPU (read as a runpodRow). Fields whose presence matters are
+// kept raw.
+type runpodAnswer struct {
+	GPUs   json.RawMessage `json:"gpus"`
+	Data   json.RawMessage `json:"data"`
+	Errors httpx.List[httpx.Object[struct {
+		Message httpx.Text `json:"message"`
+	}]] `json:"errors"`
+	Status json.RawMessage `json:"status"`
+	Title  json.RawMessage `json:"title"`
+	Detail json.RawMessage `json:"detail"`
+	// A bare GPU.
+	ID          json.RawMessage `json:"id"`
+	GPUID       json.RawMessage `json:"gpuId"`
+	DisplayName json.RawMessage `json:"displayName"`
+}
+
+// isProblem reports an RFC 7807 body: status with a title or detail.
+func (a runpodAnswer) isProblem() bool {
+	return len(a.Status) > 0 && (len(a.Title) > 0 || len(a.Detail) > 0)
+}
+
+// runpodData is GraphQL's data: the gpuTypes list or one gpuType.
+type runpodData struct {
+	GPUType  json.RawMessage `json:"gpuType"`
+	GPUTypes json.RawMessage `json:"gpuTypes"`
+}
+
+// runpodRow is one object of any shape: a REST catalog GPU (id, name,
+// price, secure/community flags, availability, dataCenters), a GraphQL
+// gpuType (id, displayName, securePrice, lowestPrice.stockStatus, …), a
+// runpodctl GPU (gpuId, stockStatus, available) or data center (id,
+// gpuAvailability), or an entry of dataCenters or gpuAvailability. Fields
+// whose presence matters, or that are read only for some shapes, are kept
+// raw.
+type runpodRow struct {
+	ID          httpx.Text      `json:"id"`
+	Name        httpx.Text      `json:"name"`
+	DisplayName httpx.Text      `json:"displayName"`
+	GPUID       json.RawMessage `json:"gpuId"`
+	GPUTypeID   httpx.Text      `json:"gpuTypeId"`
+	// REST catalog.
+	Price        json.RawMessage `json:"price"`
+	Pool         json.RawMessage `json:"pool"`
+	Secure       httpx.Flag      `json:"secure"`
+	Community    httpx.Flag      `json:"community"`
+	Availability json.RawMessage `json:"availability"`
+	DataCenters  json.RawMessage `json:"dataCenters"`
+	// GraphQL.
+	SecurePrice    httpx.Number `json:"securePrice"`
+	SecureCloud    httpx.Flag   `json:"secureCloud"`
+	CommunityPrice httpx.Number `json:"communityPrice"`
+	CommunityCloud httpx.Flag   `json:"communityCloud"`
+	LowestPrice    httpx.Object[struct {
+		StockStatus json.RawMessage `json:"stockStatus"`
+	}] `json:"lowestPrice"`
+	// runpodctl.
+	StockStatus     json.RawMessage `json:"stockStatus"`
+	Available       httpx.Flag      `json:"available"`
+	GPUAvailability json.RawMessage `json:"gpuAvailability"`
+}
+
 // runpodEntries reads any recorded shape; cloud is the cloud the levels
 // are for ("" when unknown).
 func runpodEntries(body []byte, cloud string) ([]*runpodEntry, error) {
-	v, err := httpx.DecodeJSON(body)
+	raw, err := httpx.DecodeRaw(body)
 	if err != nil {
 		return nil, httpx.Malformed(runpodPlatform, "RunPod response", err)
 	}
-	var out []*runpodEntry
-	switch d := v.(type) {
-	case nil:
+	switch k := httpx.RawKind(raw); k {
+	case "null":
 		return nil, nil
-	case []any:
-		for _, el := range d {
-			if m, ok := el.(map[string]any); ok {
-				out = append(out, runpodElement(m, cloud)...)
-			}
-		}
-		return out, nil
-	case map[string]any:
-		if e := runpodBodyError(d); e != nil {
-			return nil, e
-		}
-		switch {
-		case httpx.Has(d, "gpus"):
-			switch l := d["gpus"].(type) {
-			case nil:
-				return nil, nil
-			case []any:
-				for _, el := range l {
-					if m, ok := el.(map[string]any); ok {
-						out = append(out, runpodREST(m, cloud)...)
-					}
-				}
-				return out, nil
-			default:
-				return nil, httpx.BadResponse("%s: gpus is a %s, not a list", runpodPlatform, httpx.JSONKind(l))
-			}
-		case httpx.Has(d, "data"):
-			data, _ := d["data"].(map[string]any)
-			if data == nil && d["data"] != nil {
-				return nil, httpx.BadResponse("%s: GraphQL data is a %s, not an object", runpodPlatform, httpx.JSONKind(d["data"]))
-			}
-			if g, ok := data["gpuType"].(map[string]any); ok {
-				return runpodGraphQL(g, cloud), nil
-			}
-			switch l := data["gpuTypes"].(type) {
-			case nil:
-				if data == nil || httpx.Has(data, "gpuTypes") {
-					return nil, nil
-				}
-				return nil, httpx.BadResponse("%s: GraphQL data has no gpuTypes", runpodPlatform)
-			case []any:
-				for _, el := range l {
-					if m, ok := el.(map[string]any); ok {
-						out = append(out, runpodGraphQL(m, cloud)...)
-					}
-				}
-				return out, nil
-			default:
-				return nil, httpx.BadResponse("%s: gpuTypes is a %s, not a list", runpodPlatform, httpx.JSONKind(l))
-			}
-		case httpx.Has(d, "id") || httpx.Has(d, "gpuId") || httpx.Has(d, "displayName"):
-			return runpodElement(d, cloud), nil
-		}
-		return nil, httpx.BadResponse("%s: no RunPod response shape recognised (want gpus, data.gpuTypes or a list)", runpodPlatform)
+	case "list":
+		return runpodList(raw, func(m runpodRow) []*runpodEntry { return runpodElement(m, cloud) }), nil
+	case "object":
+		return runpodObject(raw, cloud)
+	default:
+		return nil, httpx.BadResponse("%s: response is a %s, not an object or list", runpodPlatform, k)
 	}
-	return nil, httpx.BadResponse("%s: response is a %s, not an object or list", runpodPlatform, httpx.JSONKind(v))
+}
+
+// runpodList reads the object rows of a raw list with read; other rows
+// are skipped.
+func runpodList(raw json.RawMessage, read func(m runpodRow) []*runpodEntry) []*runpodEntry {
+	var out []*runpodEntry
+	for _, m := range httpx.Objects[runpodRow](raw) {
+		if m.OK {
+			out = append(out, read(m.V)...)
+		}
+	}
+	return out
+}
+
+// runpodObject reads an answer that is an object.
+func runpodObject(raw json.RawMessage, cloud string) ([]*runpodEntry, error) {
+	var a httpx.Object[runpodAnswer]
+	httpx.Decode(raw, &a)
+	d := a.V
+	var data httpx.Object[runpodData]
+	httpx.Decode(d.Data, &data)
+	if e := runpodBodyError(d, data); e != nil {
+		return nil, e
+	}
+	switch {
+	case len(d.GPUs) > 0:
+		switch k := httpx.RawKind(d.GPUs); k {
+		case "null":
+			return nil, nil
+		case "list":
+			return runpodList(d.GPUs, func(m runpodRow) []*runpodEntry { return runpodREST(m, cloud) }), nil
+		default:
+			return nil, httpx.BadResponse("%s: gpus is a %s, not a list", runpodPlatform, k)
+		}
+	case len(d.Data) > 0:
+		return runpodGraphQLData(d.Data, data, cloud)
+	case len(d.ID) > 0 || len(d.GPUID) > 0 || len(d.DisplayName) > 0:
+		var m httpx.Object[runpodRow]
+		httpx.Decode(raw, &m)
+		return runpodElement(m.V, cloud), nil
+	}
+	return nil, httpx.BadResponse("%s: no RunPod response shape recognised (want gpus, data.gpuTypes or a list)", runpodPlatform)
+}
+
+// runpodGraphQLData reads GraphQL's data: one gpuType or the gpuTypes.
+func runpodGraphQLData(raw json.RawMessage, data httpx.Object[runpodData], cloud string) ([]*runpodEntry, error) {
+	if !data.OK && httpx.RawKind(raw) != "null" {
+		return nil, httpx.BadResponse("%s: GraphQL data is a %s, not an object", runpodPlatform, httpx.RawKind(raw))
+	}
+	if httpx.RawKind(data.V.GPUType) == "object" {
+		var m httpx.Object[runpodRow]
+		httpx.Decode(data.V.GPUType, &m)
+		return runpodGraphQL(m.V, cloud), nil
+	}
+	switch k := httpx.RawKind(data.V.GPUTypes); k {
+	case "", "null":
+		if !data.OK || k == "null" {
+			return nil, nil
+		}
+		return nil, httpx.BadResponse("%s: GraphQL data has no gpuTypes", runpodPlatform)
+	case "list":
+		return runpodList(data.V.GPUTypes, func(m runpodRow) []*runpodEntry { return runpodGraphQL(m, cloud) }), nil
+	default:
+		return nil, httpx.BadResponse("%s: gpuTypes is a %s, not a list", runpodPlatform, k)
+	}
 }
 
 // runpodElement reads one object of a list by its fields.
-func runpodElement(m map[string]any, cloud string) []*runpodEntry {
+func runpodElement(m runpodRow, cloud string) []*runpodEntry {
 	switch {
-	case httpx.Has(m, "gpuAvailability"):
+	case len(m.GPUAvailability) > 0:
 		return runpodDataCenter(m)
-	case httpx.Has(m, "gpuId"):
+	case len(m.GPUID) > 0:
 		return runpodCtlGPU(m)
-	case httpx.Has(m, "price") || httpx.Has(m, "availability") || httpx.Has(m, "dataCenters") || httpx.Has(m, "pool"):
+	case len(m.Price) > 0 || len(m.Availability) > 0 || len(m.DataCenters) > 0 || len(m.Pool) > 0:
 		return runpodREST(m, cloud)
 	}
 	return runpodGraphQL(m, cloud)
@@ -274,12 +342,13 @@ func runpodElement(m map[string]any, cloud string) []*runpodEntry {
 
 // runpodBodyError recognises a GraphQL errors body and an RFC 7807
 // problem body.
-func runpodBodyError(d map[string]any) *httpx.APIError {
+func runpodBodyError(d runpodAnswer, data httpx.Object[runpodData]) *httpx.APIError {
 	// Errors beside usable data (a partial GraphQL answer) are ignored.
-	if errs, ok := d["errors"].([]any); ok && len(errs) > 0 && httpx.Dig(d, "data", "gpuTypes") == nil && httpx.Dig(d, "data", "gpuType") == nil {
+	usable := data.OK && (httpx.Present(data.V.GPUTypes) || httpx.Present(data.V.GPUType))
+	if len(d.Errors.V) > 0 && !usable {
 		var msgs []string
-		for _, e := range errs {
-			if s := httpx.Str(httpx.Dig(e, "message")); s != "" {
+		for _, e := range d.Errors.V {
+			if s := string(e.V.Message); s != "" {
 				msgs = append(msgs, s)
 			}
 		}
@@ -295,15 +364,19 @@ func runpodBodyError(d map[string]any) *httpx.APIError {
 		}
 		return httpx.NewAPIError(runpodPlatform, http.StatusOK, "", msg, kind, text)
 	}
-	if !httpx.Has(d, "status") || !httpx.Has(d, "title") && !httpx.Has(d, "detail") || httpx.Has(d, "gpus") {
+	if !d.isProblem() || len(d.GPUs) > 0 {
 		return nil
 	}
-	st, ok := httpx.Num(d["status"])
-	if !ok || st < 400 || st > 599 {
+	st := httpx.RawNumber(d.Status)
+	if !st.OK || st.F < 400 || st.F > 599 {
 		return nil
 	}
-	status := int(st)
-	title, detail := httpx.Str(d["title"]), httpx.Str(d["detail"])
+	return runpodProblemError(int(st.F), httpx.RawText(d.Title), httpx.RawText(d.Detail))
+}
+
+// runpodProblemError is the *httpx.APIError of an RFC 7807 body in a 200
+// answer.
+func runpodProblemError(status int, title, detail string) *httpx.APIError {
 	var kind error
 	switch {
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
@@ -322,37 +395,33 @@ func runpodBodyError(d map[string]any) *httpx.APIError {
 
 // runpodREST reads one GPU of the REST v2 catalog: one entry per data
 // center listed with a level, else one for the GPU as a whole.
-func runpodREST(m map[string]any, cloud string) []*runpodEntry {
-	base := runpodEntry{id: httpx.Str(m["id"]), name: httpx.Str(m["name"])}
+func runpodREST(m runpodRow, cloud string) []*runpodEntry {
+	base := runpodEntry{id: string(m.ID), name: string(m.Name)}
 	if base.id == "" && base.name == "" {
 		return nil
 	}
-	price, _ := m["price"].(map[string]any)
-	base.prices = runpodPrices(price["secure"], m["secure"], price["community"], m["community"])
+	var price httpx.Object[struct {
+		Secure    httpx.Number `json:"secure"`
+		Community httpx.Number `json:"community"`
+	}]
+	httpx.Decode(m.Price, &price)
+	base.prices = runpodPrices(price.V.Secure, m.Secure, price.V.Community, m.Community)
 	var out []*runpodEntry
 	leveled := false
-	if dcs, ok := m["dataCenters"].([]any); ok {
-		for _, el := range dcs {
-			dc, ok := el.(map[string]any)
-			if !ok {
-				continue
-			}
-			region := httpx.Str(dc["id"])
-			if region == "" {
-				region = httpx.Str(dc["name"])
-			}
-			e := base
-			e.region = region
-			e.levels = runpodLevels(cloud, dc["availability"], false)
-			leveled = leveled || len(e.levels) > 0
-			out = append(out, &e)
+	for _, dc := range httpx.Objects[runpodRow](m.DataCenters) {
+		if !dc.OK {
+			continue
 		}
+		e := base
+		e.region = cmp.Or(string(dc.V.ID), string(dc.V.Name))
+		e.levels = runpodLevels(cloud, dc.V.Availability, false)
+		leveled = leveled || len(e.levels) > 0
+		out = append(out, &e)
 	}
 	// Data centers without levels say nothing: use the GPU's own level.
 	if !leveled {
-		out = nil
-		base.levels = runpodLevels(cloud, m["availability"], false)
-		out = append(out, &base)
+		base.levels = runpodLevels(cloud, m.Availability, false)
+		out = []*runpodEntry{&base}
 	}
 	return out
 }
@@ -360,30 +429,28 @@ func runpodREST(m map[string]any, cloud string) []*runpodEntry {
 // runpodGraphQL reads one GraphQL gpuTypes element. lowestPrice.stockStatus
 // null means no stock; a lowestPrice without the field (the SDK's query
 // does not ask for it) leaves the level unknown.
-func runpodGraphQL(m map[string]any, cloud string) []*runpodEntry {
-	e := &runpodEntry{id: httpx.Str(m["id"]), name: httpx.Str(m["displayName"])}
+func runpodGraphQL(m runpodRow, cloud string) []*runpodEntry {
+	e := &runpodEntry{id: string(m.ID), name: string(m.DisplayName)}
 	if e.id == "" && e.name == "" {
 		return nil
 	}
-	e.prices = runpodPrices(m["securePrice"], m["secureCloud"], m["communityPrice"], m["communityCloud"])
-	if lp, ok := m["lowestPrice"].(map[string]any); ok && httpx.Has(lp, "stockStatus") {
-		e.levels = runpodLevels(cloud, lp["stockStatus"], true)
+	e.prices = runpodPrices(m.SecurePrice, m.SecureCloud, m.CommunityPrice, m.CommunityCloud)
+	if lp := m.LowestPrice; lp.OK && len(lp.V.StockStatus) > 0 {
+		e.levels = runpodLevels(cloud, lp.V.StockStatus, true)
 	}
 	return []*runpodEntry{e}
 }
 
 // runpodCtlGPU reads one row of runpodctl gpu list (no price). Without a
 // stockStatus, available false means no stock.
-func runpodCtlGPU(m map[string]any) []*runpodEntry {
-	e := &runpodEntry{id: httpx.Str(m["gpuId"]), name: httpx.Str(m["displayName"])}
+func runpodCtlGPU(m runpodRow) []*runpodEntry {
+	e := &runpodEntry{id: httpx.RawText(m.GPUID), name: string(m.DisplayName)}
 	if e.id == "" && e.name == "" {
 		return nil
 	}
-	e.levels = runpodLevels("", m["stockStatus"], false)
-	if len(e.levels) == 0 {
-		if a, ok := httpx.Bool(m["available"]); ok && !a {
-			e.levels = map[string]string{"": runpodNone}
-		}
+	e.levels = runpodLevels("", m.StockStatus, false)
+	if len(e.levels) == 0 && m.Available.OK && !m.Available.V {
+		e.levels = map[string]string{"": runpodNone}
 	}
 	return []*runpodEntry{e}
 }
@@ -391,30 +458,21 @@ func runpodCtlGPU(m map[string]any) []*runpodEntry {
 // runpodDataCenter reads one data center of runpodctl datacenter list (or
 // the v2 data center catalog): one entry per GPU listed, Region the data
 // center id. An empty or null level there means none.
-func runpodDataCenter(m map[string]any) []*runpodEntry {
-	region := httpx.Str(m["id"])
-	if region == "" {
-		region = httpx.Str(m["name"])
-	}
-	gpus, _ := m["gpuAvailability"].([]any)
+func runpodDataCenter(m runpodRow) []*runpodEntry {
+	region := cmp.Or(string(m.ID), string(m.Name))
 	var out []*runpodEntry
-	for _, el := range gpus {
-		g, ok := el.(map[string]any)
-		if !ok {
+	for _, g := range httpx.Objects[runpodRow](m.GPUAvailability) {
+		if !g.OK {
 			continue
 		}
-		e := &runpodEntry{region: region, name: httpx.Str(g["displayName"])}
-		for _, k := range []string{"gpuId", "gpuTypeId", "id"} {
-			if e.id = httpx.Str(g[k]); e.id != "" {
-				break
-			}
-		}
+		e := &runpodEntry{region: region, name: string(g.V.DisplayName)}
+		e.id = cmp.Or(httpx.RawText(g.V.GPUID), string(g.V.GPUTypeID), string(g.V.ID))
 		if e.id == "" && e.name == "" {
 			continue
 		}
-		lv := g["stockStatus"]
-		if !httpx.Has(g, "stockStatus") {
-			lv = g["availability"]
+		lv := g.V.StockStatus
+		if len(lv) == 0 {
+			lv = g.V.Availability
 		}
 		e.levels = runpodLevels("", lv, true)
 		out = append(out, e)
@@ -424,13 +482,13 @@ func runpodDataCenter(m map[string]any) []*runpodEntry {
 
 // runpodPrices collects the offered clouds' positive prices; a cloud whose
 // flag is false is not offered.
-func runpodPrices(secure, secureFlag, community, communityFlag any) map[string]float64 {
+func runpodPrices(secure httpx.Number, secureFlag httpx.Flag, community httpx.Number, communityFlag httpx.Flag) map[string]float64 {
 	out := map[string]float64{}
-	add := func(cloud string, p, flag any) {
-		if f, ok := httpx.Bool(flag); ok && !f {
+	add := func(cloud string, p httpx.Number, flag httpx.Flag) {
+		if flag.OK && !flag.V {
 			return
 		}
-		if v := httpx.Price(p, 1); v > 0 {
+		if v := p.Price(1); v > 0 {
 			out[cloud] = v
 		}
 	}
@@ -439,18 +497,22 @@ func runpodPrices(secure, secureFlag, community, communityFlag any) map[string]f
 	return out
 }
 
-// runpodLevels maps a level value to {cloud: level}: nil when it is absent
+// runpodLevels maps a raw level to {cloud: level}: nil when it is absent
 // or not a level RunPod documents; nullIsNone makes null and "" NONE
 // (GraphQL's stockStatus, runpodctl's data center rows).
-func runpodLevels(cloud string, v any, nullIsNone bool) map[string]string {
-	s, isStr := v.(string)
-	if v == nil || isStr && strings.TrimSpace(s) == "" {
+func runpodLevels(cloud string, raw json.RawMessage, nullIsNone bool) map[string]string {
+	var s string
+	switch httpx.RawKind(raw) {
+	case "", "null":
+	case "string":
+		_ = json.Unmarshal(raw, &s)
+	default:
+		return nil
+	}
+	if strings.TrimSpace(s) == "" {
 		if nullIsNone {
 			return map[string]string{cloud: runpodNone}
 		}
-		return nil
-	}
-	if !isStr {
 		return nil
 	}
 	switch l := strings.ToUpper(strings.TrimSpace(s)); l {

@@ -1,6 +1,7 @@
 package runpod_test
 
 import (
+	"cmp"
 	"errors"
 	"net/http"
 	"net/url"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/stock/provider/httpx"
 	"github.com/labgpu/bot/internal/stock/provider/providertest"
 	"github.com/labgpu/bot/internal/stock/provider/runpod"
 )
@@ -16,15 +18,9 @@ import (
 const runpodKey = "rp-key-1"
 
 func newRunPod(t *testing.T, u string, o runpod.Options) *runpod.Provider {
-	t.Helper()
-	o.BaseURL = u
-	if o.APIKey == "" {
-		o.APIKey = runpodKey
-	}
-	if o.FXUSDCNY == 0 {
-		o.FXUSDCNY = providertest.FX
-	}
-	o.Now = providertest.Now
+	o.Options = providertest.HTTP(u, o.Options)
+	o.APIKey = cmp.Or(o.APIKey, runpodKey)
+	o.FXUSDCNY = cmp.Or(o.FXUSDCNY, providertest.FX)
 	return runpod.New(providertest.LoadCatalog(t), o)
 }
 
@@ -140,7 +136,7 @@ func TestRunPodFetchPerCloud(t *testing.T) {
 func TestRunPodFXFromCatalog(t *testing.T) {
 	c := providertest.LoadCatalog(t)
 	srv := providertest.NewRecServer(t, providertest.RespondBytes(200, providertest.Fixture(t, providertest.VerbatimDir, "runpod-rest-v2-catalog-gpus-1.json")))
-	got, err := runpod.New(c, runpod.Options{BaseURL: srv.URL, APIKey: "k"}).Fetch(providertest.FetchCtx(t))
+	got, err := runpod.New(c, runpod.Options{Options: httpx.Options{BaseURL: srv.URL}, APIKey: "k"}).Fetch(providertest.FetchCtx(t))
 	if err != nil || len(got) != 1 || !providertest.Approx(got[0].CNYPerGPUHour, 0.31*c.FXUSDCNY) {
 		t.Fatalf("catalog fx: %+v %v", got, err)
 	}
@@ -300,7 +296,7 @@ func TestRunPodErrors(t *testing.T) {
 			Want: []string{"runpod: unexpected HTTP 400 Bad Request", "product is required"}, Status: 400},
 	)
 	providertest.RunErrCases(t, cases, func(t *testing.T, u string) ([]stock.Offer, error) {
-		return newRunPod(t, u, runpod.Options{Timeout: 150 * time.Millisecond}).Fetch(providertest.FetchCtx(t))
+		return newRunPod(t, u, runpod.Options{Options: providertest.Short}).Fetch(providertest.FetchCtx(t))
 	})
 
 	// The second (SECURE) request failing fails the whole fetch.
@@ -326,7 +322,7 @@ func TestRunPodEmptyCatalog(t *testing.T) {
 }
 
 func TestRunPodNotConfigured(t *testing.T) {
-	p := runpod.New(providertest.LoadCatalog(t), runpod.Options{BaseURL: providertest.NoRequestServer(t)})
+	p := runpod.New(providertest.LoadCatalog(t), runpod.Options{Options: httpx.Options{BaseURL: providertest.NoRequestServer(t)}})
 	got, err := p.Fetch(providertest.FetchCtx(t))
 	providertest.CheckNotConfigured(t, got, err, "runpod", "RUNPOD_API_KEY")
 	if runpod.DefaultBaseURL != "https://api.runpod.io" {

@@ -30,8 +30,9 @@ const (
 
 // Options configures the vast.ai provider.
 type Options struct {
-	// BaseURL defaults to https://console.vast.ai.
-	BaseURL string
+	// Options: BaseURL defaults to DefaultBaseURL
+	// (https://console.vast.ai), Timeout (one Fetch) to 10s.
+	httpx.Options
 	// APIKey is optional (the bundles search answers without one); when set
 	// it is sent as "Authorization: Bearer <key>".
 	APIKey string
@@ -41,33 +42,24 @@ type Options struct {
 	GPUs []string
 	// Limit is the number of offers requested; default 100.
 	Limit int
-	// Timeout bounds one Fetch; default 10s.
-	Timeout time.Duration
-	// HTTPClient defaults to a plain client; deadlines come from the context.
-	HTTPClient *http.Client
-	// Now defaults to time.Now.
-	Now func() time.Time
 }
 
-// Provider searches vast.ai's on-demand offers. Each offer is one rentable
-// bundle of num_gpus GPUs: GPUsPerInstance and Free are num_gpus, the
-// original price is USD per bundle-hour, CNYPerGPUHour is per GPU.
+// Provider searches vast.ai's on-demand offers (Name "vastai"). Each offer
+// is one rentable bundle of num_gpus GPUs: GPUsPerInstance and Free are
+// num_gpus, the original price is USD per bundle-hour, CNYPerGPUHour is
+// per GPU.
 type Provider struct {
-	c *catalog.Catalog
+	httpx.Client
 	o Options
 }
 
 // New returns a vast.ai provider.
 func New(c *catalog.Catalog, o Options) *Provider {
-	httpx.Defaults(&o.BaseURL, DefaultBaseURL, &o.Timeout, &o.HTTPClient, &o.Now)
 	if o.Limit <= 0 {
 		o.Limit = DefaultLimit
 	}
-	return &Provider{c: c, o: o}
+	return &Provider{Client: httpx.NewClient(vastPlatform, DefaultBaseURL, c, o.Options), o: o}
 }
-
-// Name returns "vastai".
-func (v *Provider) Name() string { return vastPlatform }
 
 // query is the search body (vast-cli search offers / gpuhunt).
 func (v *Provider) query() map[string]any {
@@ -96,15 +88,14 @@ func (v *Provider) query() map[string]any {
 
 // Fetch searches the offers.
 func (v *Provider) Fetch(ctx context.Context) ([]stock.Offer, error) {
-	ctx, cancel := httpx.WithTimeout(ctx, v.o.Timeout)
+	ctx, cancel, at := v.Start(ctx)
 	defer cancel()
 	h := http.Header{}
 	if k := strings.TrimSpace(v.o.APIKey); k != "" {
 		h.Set("Authorization", "Bearer "+k)
 	}
-	at := v.o.Now()
 	method := http.MethodPost
-	r, err := httpx.Do(ctx, v.o.HTTPClient, vastPlatform, method, httpx.JoinURL(v.o.BaseURL, vastBundlesPath), vastBundlesPath, h, v.query())
+	r, err := v.Call(ctx, method, vastBundlesPath, nil, h, v.query())
 	if err != nil {
 		return nil, err
 	}
@@ -114,7 +105,7 @@ func (v *Provider) Fetch(ctx context.Context) ([]stock.Offer, error) {
 		}
 		return nil, httpx.StatusError(vastPlatform, method, vastBundlesPath, r)
 	}
-	offers, err := Parse(v.c, r.Body, at, v.fx())
+	offers, err := Parse(v.Catalog, r.Body, at, v.fx())
 	if err == nil && countRows(r.Body) >= v.o.Limit {
 		// The answer is cut off at the limit: what is not in it is not
 		// known to be sold out.
@@ -128,8 +119,8 @@ func (v *Provider) fx() float64 {
 	if v.o.FXUSDCNY > 0 {
 		return v.o.FXUSDCNY
 	}
-	if v.c != nil {
-		return v.c.FXUSDCNY
+	if v.Catalog != nil {
+		return v.Catalog.FXUSDCNY
 	}
 	return 0
 }

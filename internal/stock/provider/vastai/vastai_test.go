@@ -1,11 +1,11 @@
 package vastai_test
 
 import (
+	"cmp"
 	"errors"
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/labgpu/bot/internal/stock"
 	"github.com/labgpu/bot/internal/stock/provider/providertest"
@@ -13,12 +13,8 @@ import (
 )
 
 func newVast(t *testing.T, url string, o vastai.Options) *vastai.Provider {
-	t.Helper()
-	o.BaseURL = url
-	o.Now = providertest.Now
-	if o.FXUSDCNY == 0 {
-		o.FXUSDCNY = providertest.FX
-	}
+	o.Options = providertest.HTTP(url, o.Options)
+	o.FXUSDCNY = cmp.Or(o.FXUSDCNY, providertest.FX)
 	return vastai.New(providertest.LoadCatalog(t), o)
 }
 
@@ -241,7 +237,7 @@ func TestVastAIErrors(t *testing.T) {
 			} else {
 				srv = providertest.NewFakeServer(t, tt.handler)
 			}
-			got, err := newVast(t, srv.URL, vastai.Options{APIKey: "bad", Timeout: 150 * time.Millisecond}).Fetch(providertest.FetchCtx(t))
+			got, err := newVast(t, srv.URL, vastai.Options{APIKey: "bad", Options: providertest.Short}).Fetch(providertest.FetchCtx(t))
 			if err == nil {
 				t.Fatalf("no error; offers %+v", got)
 			}
