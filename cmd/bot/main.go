@@ -103,13 +103,27 @@ func newRoot() *cobra.Command {
 // withApp is a command's RunE that loads the app, runs f and closes it.
 func withApp(f func(cmd *cobra.Command, a *app.App) error) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, _ []string) error {
-		a, err := load(cmd)
-		if err != nil {
-			return err
-		}
-		defer a.Close()
-		return f(cmd, a)
+		return withLoaded(cmd, func(a *app.App) error { return f(cmd, a) })
 	}
+}
+
+// withLoaded loads the app, runs f and closes it: the end of a RunE whose
+// own checks of flags and arguments come first.
+func withLoaded(cmd *cobra.Command, f func(a *app.App) error) error {
+	a, err := load(cmd)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	return f(a)
+}
+
+// checkFormat is app.CheckFormat's error as a usage error.
+func checkFormat(format string) error {
+	if err := app.CheckFormat(format); err != nil {
+		return usageError{err}
+	}
+	return nil
 }
 
 // consoleCmd is the console chat by name, for where a bare "bot" cannot be
@@ -137,23 +151,20 @@ func askCmd() *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := app.CheckFormat(format); err != nil {
-				return usageError{err}
-			}
-			a, err := load(cmd)
-			if err != nil {
+			if err := checkFormat(format); err != nil {
 				return err
 			}
-			defer a.Close()
-			channel, chatID, ok := strings.Cut(chatKey, "/")
-			if !ok || channel == "" || chatID == "" {
-				return usageError{fmt.Errorf("--chat: %q is not CHANNEL/CHAT_ID, e.g. webhook/lab", chatKey)}
-			}
-			opts := []app.AskOption{app.InterimTo(os.Stderr)}
-			if full {
-				opts = append(opts, app.Full())
-			}
-			return a.AskIn(cmd.Context(), channel, chatID, strings.Join(args, " "), format, os.Stdout, opts...)
+			return withLoaded(cmd, func(a *app.App) error {
+				channel, chatID, ok := strings.Cut(chatKey, "/")
+				if !ok || channel == "" || chatID == "" {
+					return usageError{fmt.Errorf("--chat: %q is not CHANNEL/CHAT_ID, e.g. webhook/lab", chatKey)}
+				}
+				opts := []app.AskOption{app.InterimTo(os.Stderr)}
+				if full {
+					opts = append(opts, app.Full())
+				}
+				return a.AskIn(cmd.Context(), channel, chatID, strings.Join(args, " "), format, os.Stdout, opts...)
+			})
 		},
 	}
 	c.Flags().StringVar(&format, "format", "text", "output format: text or json")
@@ -172,8 +183,8 @@ func estimateCmd() *cobra.Command {
   bot estimate --params 7 --method lora --format json`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := app.CheckFormat(format); err != nil {
-				return usageError{err}
+			if err := checkFormat(format); err != nil {
+				return err
 			}
 			// A flag given explicitly must carry a usable value: "--seq 0"
 			// is an error, not the default.
@@ -186,15 +197,12 @@ func estimateCmd() *cobra.Command {
 			if err != nil {
 				return usageError{err}
 			}
-			a, err := load(cmd)
-			if err != nil {
-				return err
-			}
-			defer a.Close()
-			if job, err = a.ResolveJob(job, f.GPU); err != nil {
-				return usageError{err}
-			}
-			return a.Estimate(cmd.Context(), job, format, os.Stdout)
+			return withLoaded(cmd, func(a *app.App) error {
+				if job, err = a.ResolveJob(job, f.GPU); err != nil {
+					return usageError{err}
+				}
+				return a.Estimate(cmd.Context(), job, format, os.Stdout)
+			})
 		},
 	}
 	fl := c.Flags()
@@ -239,22 +247,19 @@ func pollCmd() *cobra.Command {
 		Short: "poll every configured stock provider once and print the offers",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := app.CheckFormat(format); err != nil {
-				return usageError{err}
+			if err := checkFormat(format); err != nil {
+				return err
 			}
 			if !once {
 				return usageError{fmt.Errorf("poll needs --once (bot serve, or the console, polls on the schedule)")}
 			}
-			a, err := load(cmd)
-			if err != nil {
-				return err
-			}
-			defer a.Close()
-			var opts []app.PollOption
-			if terminal(os.Stderr) {
-				opts = append(opts, app.ProgressTo(os.Stderr))
-			}
-			return a.PollOnce(cmd.Context(), format, os.Stdout, opts...)
+			return withLoaded(cmd, func(a *app.App) error {
+				var opts []app.PollOption
+				if terminal(os.Stderr) {
+					opts = append(opts, app.ProgressTo(os.Stderr))
+				}
+				return a.PollOnce(cmd.Context(), format, os.Stdout, opts...)
+			})
 		},
 	}
 	c.Flags().StringVar(&format, "format", "text", "output format: text or json")
@@ -294,31 +299,23 @@ func storageCmd() *cobra.Command {
 				return usageError{err}
 			}
 			defer f.Close()
-			a, err := load(cmd)
-			if err != nil {
-				return err
-			}
-			defer a.Close()
-			n, err := a.ImportStorage(cmd.Context(), a.LabFor(lab), f)
-			if err != nil {
-				return fmt.Errorf("%s: %w", args[0], err)
-			}
-			fmt.Fprintf(os.Stdout, "imported %d events into lab %s\n", n, a.LabFor(lab))
-			return nil
+			return withLoaded(cmd, func(a *app.App) error {
+				n, err := a.ImportStorage(cmd.Context(), a.LabFor(lab), f)
+				if err != nil {
+					return fmt.Errorf("%s: %w", args[0], err)
+				}
+				fmt.Fprintf(os.Stdout, "imported %d events into lab %s\n", n, a.LabFor(lab))
+				return nil
+			})
 		},
 	}
 	exp := &cobra.Command{
 		Use:   "export",
 		Short: "print the lab's ledger as CSV",
 		Args:  noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			a, err := load(cmd)
-			if err != nil {
-				return err
-			}
-			defer a.Close()
+		RunE: withApp(func(cmd *cobra.Command, a *app.App) error {
 			return a.ExportStorage(cmd.Context(), a.LabFor(lab), os.Stdout)
-		},
+		}),
 	}
 	labFlag(imp, &lab)
 	labFlag(exp, &lab)
@@ -335,39 +332,36 @@ func digestCmd() *cobra.Command {
 		Example: "  bot digest --week 2026-W48 --format json",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := app.CheckFormat(format); err != nil {
-				return usageError{err}
-			}
-			a, err := load(cmd)
-			if err != nil {
+			if err := checkFormat(format); err != nil {
 				return err
 			}
-			defer a.Close()
-			if week != "" {
-				if _, _, err := billing.ISOWeek(week, a.Location); err != nil {
-					return usageError{fmt.Errorf("--week: %w", err)}
+			return withLoaded(cmd, func(a *app.App) error {
+				if week != "" {
+					if _, _, err := billing.ISOWeek(week, a.Location); err != nil {
+						return usageError{fmt.Errorf("--week: %w", err)}
+					}
 				}
-			}
-			// Built once for the PNG, the chats and the output.
-			d, err := a.BuildDigest(cmd.Context(), a.LabFor(lab), week)
-			if err != nil {
-				return err
-			}
-			if pngPath != "" {
-				if err := a.WriteDigestPNG(d, pngPath); err != nil {
-					return fmt.Errorf("--png: %w", err)
-				}
-			}
-			if send {
-				sent, err := a.SendDigest(cmd.Context(), a.LabFor(lab), d)
-				if len(sent) > 0 {
-					fmt.Fprintf(os.Stderr, "sent to %s\n", strings.Join(sent, ", "))
-				}
+				// Built once for the PNG, the chats and the output.
+				d, err := a.BuildDigest(cmd.Context(), a.LabFor(lab), week)
 				if err != nil {
-					return fmt.Errorf("--send: %w", err)
+					return err
 				}
-			}
-			return a.WriteDigest(os.Stdout, d, format)
+				if pngPath != "" {
+					if err := a.WriteDigestPNG(d, pngPath); err != nil {
+						return fmt.Errorf("--png: %w", err)
+					}
+				}
+				if send {
+					sent, err := a.SendDigest(cmd.Context(), a.LabFor(lab), d)
+					if len(sent) > 0 {
+						fmt.Fprintf(os.Stderr, "sent to %s\n", strings.Join(sent, ", "))
+					}
+					if err != nil {
+						return fmt.Errorf("--send: %w", err)
+					}
+				}
+				return a.WriteDigest(os.Stdout, d, format)
+			})
 		},
 	}
 	c.Flags().BoolVar(&send, "send", false, "also post it to the lab's chats (webhooks and Feishu; WeChat only from bot serve)")

@@ -27,12 +27,44 @@ func newAppAt(t *testing.T, dataDir, replayDir string, now func() time.Time) *ap
 	cfg := config.Default()
 	cfg.DataDir = dataDir
 	cfg.Stock.Providers.Replay.Dir = replayDir
+	a := openAppAt(t, cfg, now)
+	t.Cleanup(func() { a.Close() })
+	return a
+}
+
+// openApp builds the app for cfg, logging only errors, to nowhere; the
+// caller closes it.
+func openApp(t *testing.T, cfg config.Config) *app.App { return openAppAt(t, cfg, nil) }
+
+// openAppAt is openApp on the clock now (nil: time.Now).
+func openAppAt(t *testing.T, cfg config.Config, now func() time.Time) *app.App {
+	t.Helper()
 	a, err := app.New(context.Background(), cfg, app.Options{Log: app.NewLogger(io.Discard, "error"), Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { a.Close() })
 	return a
+}
+
+// manualConfig is the default config on dataDir with no poll schedule:
+// tests poll by hand.
+func manualConfig(dataDir string) config.Config {
+	cfg := config.Default()
+	cfg.DataDir = dataDir
+	cfg.Stock.Poll.Schedule = ""
+	return cfg
+}
+
+// copyRecording copies the recording at src into the replay directory dir.
+func copyRecording(t *testing.T, src, dir string) {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, filepath.Base(src)), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
 }
 
 type askJSON struct {
@@ -102,8 +134,7 @@ func TestSnapshotSurvivesRestart(t *testing.T) {
 	if err := os.Mkdir(rec, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	b, _ := os.ReadFile(filepath.Join(fixtures, "vastai-bundles.json"))
-	os.WriteFile(filepath.Join(rec, "vastai-bundles.json"), b, 0o600)
+	copyRecording(t, filepath.Join(fixtures, "vastai-bundles.json"), rec)
 
 	a := newApp(t, data, rec)
 	if err := a.PollOnce(context.Background(), app.FormatJSON, io.Discard); err != nil {
@@ -166,14 +197,7 @@ func TestSubscribeThenPoll(t *testing.T) {
 	needShared(t, fixtures)
 	rec := t.TempDir()
 	data := t.TempDir()
-	copyFile := func(src string) {
-		b, err := os.ReadFile(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		os.WriteFile(filepath.Join(rec, filepath.Base(src)), b, 0o600)
-	}
-	copyFile(filepath.Join(fixtures, "autodl-web-user-machine-list.json"))
+	copyRecording(t, filepath.Join(fixtures, "autodl-web-user-machine-list.json"), rec)
 	recordedNow(t, rec)
 	a := newApp(t, data, rec)
 	var out bytes.Buffer
@@ -184,7 +208,7 @@ func TestSubscribeThenPoll(t *testing.T) {
 		t.Fatalf("subscribe: %s", out.String())
 	}
 	a.Close()
-	copyFile("../../../shared/fixtures/stock-verbatim/vastai-bundles-2.json")
+	copyRecording(t, "../../../shared/fixtures/stock-verbatim/vastai-bundles-2.json", rec)
 	for i, want := range []int{1, 0} {
 		a := newApp(t, data, rec)
 		out.Reset()
@@ -216,11 +240,7 @@ func needShared(t *testing.T, dir string) {
 func TestUntimedRecordingNoAlert(t *testing.T) {
 	needShared(t, fixtures)
 	rec, data := t.TempDir(), t.TempDir()
-	b, err := os.ReadFile(filepath.Join(fixtures, "autodl-web-user-machine-list.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(filepath.Join(rec, "autodl-web-user-machine-list.json"), b, 0o600)
+	copyRecording(t, filepath.Join(fixtures, "autodl-web-user-machine-list.json"), rec)
 	a := newApp(t, data, rec)
 	var sub, poll, answer bytes.Buffer
 	if err := a.Ask(context.Background(), "4090 有货了提醒我", app.FormatText, &sub); err != nil {

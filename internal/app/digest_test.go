@@ -3,7 +3,6 @@ package app_test
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"sync"
@@ -41,17 +40,12 @@ func TestDigestPostedOnceByTwoReplicas(t *testing.T) {
 		}
 		probe.Close()
 	}()
-	cfg := config.Default()
-	cfg.DataDir = t.TempDir()
-	cfg.Stock.Poll.Schedule = ""
+	cfg := manualConfig(t.TempDir())
 	cfg.Store = config.StoreConf{Kind: "redis", RedisURL: url, Prefix: prefix}
 	cfg.Storage.Prices = map[string]float64{"autodl": 0.01}
 	var replicas []*app.App
 	for range 2 {
-		a, err := app.New(context.Background(), cfg, app.Options{Log: app.NewLogger(io.Discard, "error")})
-		if err != nil {
-			t.Fatal(err)
-		}
+		a := openApp(t, cfg)
 		defer a.Close()
 		replicas = append(replicas, a)
 	}
@@ -133,16 +127,11 @@ func TestDigestScheduleFiresMonday(t *testing.T) {
 // TestBudgetThresholdsOncePerMonth: 50% and 80% are announced once each in
 // a month, in the lab's configured chats; a new month starts over.
 func TestBudgetThresholdsOncePerMonth(t *testing.T) {
-	cfg := config.Default()
-	cfg.DataDir = t.TempDir()
-	cfg.Stock.Poll.Schedule = ""
+	cfg := manualConfig(t.TempDir())
 	cfg.Storage.Prices = map[string]float64{"autodl": 0.01}
 	cfg.Storage.Labs = map[string][]string{"nlp": {"feishu/oc_a", "webhook/lab"}}
 	cfg.Storage.Budgets = map[string]float64{"nlp": 100}
-	a, err := app.New(context.Background(), cfg, app.Options{Log: app.NewLogger(io.Discard, "error")})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := openApp(t, cfg)
 	defer a.Close()
 	loc := a.Location
 	// 1050 GB on AutoDL: (1050−50)×0.01 = 10 CNY a day from 1 Nov 00:00.
@@ -183,13 +172,8 @@ func TestBudgetThresholdsOncePerMonth(t *testing.T) {
 // injected clock (here a Monday), posting last week's digest once even
 // though the job fires every second.
 func TestDigestPosterStartFires(t *testing.T) {
-	cfg := config.Default()
-	cfg.DataDir = t.TempDir()
-	cfg.Stock.Poll.Schedule = ""
-	a, err := app.New(context.Background(), cfg, app.Options{Log: app.NewLogger(io.Discard, "error")})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := manualConfig(t.TempDir())
+	a := openApp(t, cfg)
 	defer a.Close()
 	if err := a.Store.SetDigestChat(context.Background(), "webhook/lab", true); err != nil {
 		t.Fatal(err)

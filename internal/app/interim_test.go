@@ -3,7 +3,6 @@ package app_test
 import (
 	"bytes"
 	"context"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -66,10 +65,7 @@ func slowApp(t *testing.T, delay time.Duration) *app.App {
 	on := true
 	cfg.Stock.Providers.VastAI.Enabled = &on
 	cfg.Stock.Providers.VastAI.BaseURL = slowVast(t, delay)
-	a, err := app.New(context.Background(), cfg, app.Options{Log: app.NewLogger(io.Discard, "error")})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := openApp(t, cfg)
 	t.Cleanup(func() { a.Close() })
 	return a
 }

@@ -89,6 +89,14 @@ func (r *rig) poll(t *testing.T) bool {
 	return ran
 }
 
+// inStock is a clock on the stories' evening and a provider showing two
+// 4090s at 2.2 yuan an hour.
+func inStock() (*clock, *script) {
+	prov := &script{}
+	prov.set(2, 2.2, nil)
+	return &clock{t: time.Date(2026, 11, 29, 20, 0, 0, 0, time.UTC)}, prov
+}
+
 func embeddedStore(t *testing.T, dir string) *embedded.Store {
 	t.Helper()
 	st, err := embedded.Open(dir)
@@ -163,9 +171,7 @@ func TestScenarios(t *testing.T) {
 func TestRestartDoesNotResend(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	clk := &clock{t: time.Date(2026, 11, 29, 20, 0, 0, 0, time.UTC)}
-	prov := &script{}
-	prov.set(2, 2.2, nil)
+	clk, prov := inStock()
 	st := embeddedStore(t, dir)
 	st.AddSubscription(ctx, sub("s1"))
 	r := newRig(t, st, stock.DefaultPolicy(), prov, clk, "a")
@@ -214,9 +220,7 @@ func TestTwoReplicasOneAlert(t *testing.T) {
 	if err := a.AddSubscription(ctx, sub("s1")); err != nil {
 		t.Fatal(err)
 	}
-	clk := &clock{t: time.Date(2026, 11, 29, 20, 0, 0, 0, time.UTC)}
-	prov := &script{}
-	prov.set(2, 2.2, nil)
+	clk, prov := inStock()
 	ra := newRig(t, a, stock.DefaultPolicy(), prov, clk, "replica-a")
 	rb := newRig(t, b, stock.DefaultPolicy(), prov, clk, "replica-b")
 	// Both try to poll at the same tick, concurrently.
@@ -288,9 +292,7 @@ func TestFailedLogWriteDoesNotResend(t *testing.T) {
 	st := embeddedStore(t, t.TempDir())
 	defer st.Close()
 	st.AddSubscription(ctx, sub("s1"))
-	clk := &clock{t: time.Date(2026, 11, 29, 20, 0, 0, 0, time.UTC)}
-	prov := &script{}
-	prov.set(2, 2.2, nil)
+	clk, prov := inStock()
 	r := newRig(t, failingLog{st}, stock.DefaultPolicy(), prov, clk, "a")
 	for i := 0; i < 5; i++ {
 		r.poll(t)
@@ -308,9 +310,7 @@ func TestFailedSendIsRetried(t *testing.T) {
 	st := embeddedStore(t, t.TempDir())
 	defer st.Close()
 	st.AddSubscription(ctx, sub("s1"))
-	clk := &clock{t: time.Date(2026, 11, 29, 20, 0, 0, 0, time.UTC)}
-	prov := &script{}
-	prov.set(2, 2.2, nil)
+	clk, prov := inStock()
 	r := newRig(t, st, stock.DefaultPolicy(), prov, clk, "a")
 	flaky := &flakySink{fail: 1}
 	r.poller.Alerter.(*stock.Alerter).Notifier = flaky

@@ -80,46 +80,16 @@ func post(t *testing.T, url string, body []byte, headers map[string]string) int 
 // encrypted group messages are answered once each; a subscription made in
 // the group gets one alert in that chat when a recording shows stock.
 func TestServeFeishu(t *testing.T) {
-	if _, err := os.Stat(feishuFixtures); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("CI must have ../shared beside the clone:", err)
-		}
-		t.Skip(err)
-	}
+	needShared(t, feishuFixtures)
 	fake := newFakeFeishu(t)
 	rec := t.TempDir()
-	cfg := config.Default()
-	cfg.DataDir = t.TempDir()
+	cfg := feishuConfig(t, fake.URL, t.TempDir()) // polled by hand below
 	cfg.Stock.Providers.Replay.Dir = rec
-	cfg.Stock.Poll.Schedule = "" // polled by hand below
-	cfg.Feishu = config.FeishuConf{AppID: fmt.Sprintf("cli_test_%d", time.Now().UnixNano()), AppSecret: "secret", VerificationToken: verifyToken,
-		EncryptKey: encryptKey, Mode: "webhook", BaseURL: fake.URL}
-	copyTo := func(src string) {
-		b, err := os.ReadFile(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		os.WriteFile(filepath.Join(rec, filepath.Base(src)), b, 0o600)
-	}
-	copyTo(filepath.Join(fixtures, "vastai-bundles.json")) // 4090s, but not under 0.5 yuan
+	copyRecording(t, filepath.Join(fixtures, "vastai-bundles.json"), rec) // 4090s, but not under 0.5 yuan
 	recordedNow(t, rec)
-	os.WriteFile(filepath.Join(rec, "RECORDED_AT"), []byte(time.Now().UTC().Format(time.RFC3339)), 0o600)
 
-	a, err := app.New(context.Background(), cfg, app.Options{Log: app.NewLogger(io.Discard, "error")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ready := make(chan struct{})
-	done := make(chan error, 1)
-	go func() { done <- a.Serve(ctx, app.ServeOptions{Listener: ln, Ready: ready}) }()
-	<-ready
-	base := "http://" + ln.Addr().String()
+	a, base, stop := startServe(t, cfg)
+	defer stop()
 	events := base + "/feishu/events"
 
 	// A group message @bot, delivered 3 times: one reply, in that chat.
@@ -154,7 +124,7 @@ func TestServeFeishu(t *testing.T) {
 	if m := fake.Messages()[1]; !strings.Contains(m.Content, "已订阅") {
 		t.Fatalf("subscription reply: %+v", m)
 	}
-	copyTo(filepath.Join(fixtures, "autodl-web-user-machine-list.json"))
+	copyRecording(t, filepath.Join(fixtures, "autodl-web-user-machine-list.json"), rec)
 	for i := 0; i < 2; i++ {
 		if _, _, _, err := a.NewPoller().RunOnce(context.Background()); err != nil {
 			t.Fatal(err)
@@ -180,10 +150,6 @@ func TestServeFeishu(t *testing.T) {
 	if !strings.Contains(string(mb), `labgpu_messages_handled_total{channel="feishu"} 2`) || !strings.Contains(string(mb), `labgpu_replies_sent_total{channel="feishu"} 3`) {
 		t.Errorf("metrics lack message and alert counts:\n%s", grep(string(mb), "labgpu_"))
 	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatalf("serve: %v", err)
-	}
 }
 
 func grep(s, sub string) string {
@@ -199,20 +165,32 @@ func grep(s, sub string) string {
 // startServe runs Serve for cfg until the returned stop is called.
 func startServe(t *testing.T, cfg config.Config) (a *app.App, base string, stop func()) {
 	t.Helper()
-	a, err := app.New(context.Background(), cfg, app.Options{Log: app.NewLogger(io.Discard, "error")})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a = openApp(t, cfg)
+	base, stop = serve(t, a, true)
+	return a, base, stop
+}
+
+// serve runs a.Serve on a free loopback port; stop ends it, reports its
+// error and closes a. With ready, serve returns once the server accepts
+// requests.
+func serve(t *testing.T, a *app.App, ready bool) (base string, stop func()) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
+		cancel()
 		t.Fatal(err)
 	}
-	ready := make(chan struct{})
+	opts := app.ServeOptions{Listener: ln}
+	if ready {
+		opts.Ready = make(chan struct{})
+	}
 	done := make(chan error, 1)
-	go func() { done <- a.Serve(ctx, app.ServeOptions{Listener: ln, Ready: ready}) }()
-	<-ready
-	return a, "http://" + ln.Addr().String(), func() {
+	go func() { done <- a.Serve(ctx, opts) }()
+	if ready {
+		<-opts.Ready
+	}
+	return "http://" + ln.Addr().String(), func() {
 		cancel()
 		if err := <-done; err != nil {
 			t.Errorf("serve: %v", err)
@@ -222,9 +200,7 @@ func startServe(t *testing.T, cfg config.Config) (a *app.App, base string, stop 
 }
 
 func feishuConfig(t *testing.T, fakeURL, dataDir string) config.Config {
-	cfg := config.Default()
-	cfg.DataDir = dataDir
-	cfg.Stock.Poll.Schedule = ""
+	cfg := manualConfig(dataDir)
 	cfg.Feishu = config.FeishuConf{AppID: fmt.Sprintf("cli_test_%d", time.Now().UnixNano()), AppSecret: "secret", VerificationToken: verifyToken,
 		EncryptKey: encryptKey, Mode: "webhook", BaseURL: fakeURL}
 	return cfg
@@ -344,17 +320,9 @@ func (f *fakeWeCom) got() []string {
 // whose directory rec holds the vast.ai recording (no 4090 at AutoDL yet).
 func replayConfig(t *testing.T) (cfg config.Config, rec string) {
 	rec = t.TempDir()
-	cfg = config.Default()
-	cfg.DataDir = t.TempDir()
-	cfg.Stock.Poll.Schedule = ""
+	cfg = manualConfig(t.TempDir())
 	cfg.Stock.Providers.Replay.Dir = rec
-	b, err := os.ReadFile(filepath.Join(fixtures, "vastai-bundles.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(rec, "vastai-bundles.json"), b, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	copyRecording(t, filepath.Join(fixtures, "vastai-bundles.json"), rec)
 	recordedNow(t, rec)
 	return cfg, rec
 }
@@ -371,13 +339,7 @@ func recordedNow(t *testing.T, dir string) {
 // stockArrives adds the AutoDL recording (4090s in stock) to rec and polls
 // once, so subscriptions for an AutoDL 4090 fire.
 func stockArrives(t *testing.T, a *app.App, rec string) {
-	b, err := os.ReadFile(filepath.Join(fixtures, "autodl-web-user-machine-list.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(rec, "autodl-web-user-machine-list.json"), b, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	copyRecording(t, filepath.Join(fixtures, "autodl-web-user-machine-list.json"), rec)
 	if _, _, _, err := a.NewPoller().RunOnce(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -192,10 +191,7 @@ func TestServeWeChat(t *testing.T) {
 // state already in the store; before runs first (nil: nothing).
 func startWeChatServe(t *testing.T, cfg config.Config, wx *miniWeChat, before func(*app.App)) (*app.App, string) {
 	t.Helper()
-	a, err := app.New(context.Background(), cfg, app.Options{Log: app.NewLogger(io.Discard, "error")})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := openApp(t, cfg)
 	if before != nil {
 		before(a)
 	}
@@ -216,21 +212,9 @@ func startWeChatServe(t *testing.T, cfg config.Config, wx *miniWeChat, before fu
 
 func startServeApp(t *testing.T, a *app.App, wx *miniWeChat) (*app.App, string) {
 	a.WeChatTransport = wx
-	ctx, cancel := context.WithCancel(context.Background())
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- a.Serve(ctx, app.ServeOptions{Listener: ln}) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-		a.Close()
-	})
-	return a, "http://" + ln.Addr().String()
+	base, stop := serve(t, a, false)
+	t.Cleanup(stop)
+	return a, base
 }
 
 // TestWeChatOneReplica: while another replica holds the WeChat lock this
@@ -239,9 +223,7 @@ func startServeApp(t *testing.T, a *app.App, wx *miniWeChat) (*app.App, string) 
 func TestWeChatOneReplica(t *testing.T) {
 	defer app.SetWeChatStandbyEvery(50 * time.Millisecond)()
 	wx := newMiniWeChat(t)
-	cfg := config.Default()
-	cfg.DataDir = t.TempDir()
-	cfg.Stock.Poll.Schedule = ""
+	cfg := manualConfig(t.TempDir())
 	cfg.WeChat = config.WeChatConf{Enabled: true}
 	a, base := startWeChatServe(t, cfg, wx, func(a *app.App) {
 		if held, err := a.Store.TryLock(context.Background(), app.WeChatLock, "replica-other", time.Hour); err != nil || !held {
@@ -285,9 +267,7 @@ func TestWeChatScanNeededTellsAdmin(t *testing.T) {
 	wx := newMiniWeChat(t)
 	wx.allowQR = true
 	wecom := newFakeWeCom(t)
-	cfg := config.Default()
-	cfg.DataDir = t.TempDir()
-	cfg.Stock.Poll.Schedule = ""
+	cfg := manualConfig(t.TempDir())
 	cfg.Webhooks = []config.WebhookConf{{Name: "ops", Kind: "wecom", URL: wecom.url}}
 	cfg.WeChat = config.WeChatConf{Enabled: true, Admin: "webhook/ops"}
 	startWeChatServe(t, cfg, wx, nil)

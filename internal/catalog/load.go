@@ -104,16 +104,11 @@ func (c *Catalog) indexGPUs(gpus []GPU) []error {
 	c.gpuNames = newMatcher()
 	families := map[string][]string{}
 	for i, g := range gpus {
-		where := fmt.Sprintf("%s: gpu %q", GPUsFile, g.ID)
-		if g.ID == "" {
-			errs = append(errs, fmt.Errorf("%s: gpu #%d: id is empty", GPUsFile, i+1))
+		where, err := claimID(c.gpuIdx, GPUsFile, "gpu", g.ID, i)
+		if err != nil {
+			errs = append(errs, err)
 			continue
 		}
-		if _, dup := c.gpuIdx[g.ID]; dup {
-			errs = append(errs, fmt.Errorf("%s: duplicate id", where))
-			continue
-		}
-		c.gpuIdx[g.ID] = i
 		if !(g.MemoryGB > 0) || !(g.TensorTFLOPS > 0) || !(g.BandwidthGBs > 0) {
 			errs = append(errs, fmt.Errorf("%s: memory_gb, bandwidth_gbs and tensor_tflops must be positive", where))
 		}
@@ -125,10 +120,7 @@ func (c *Catalog) indexGPUs(gpus []GPU) []error {
 		default:
 			errs = append(errs, fmt.Errorf("%s: class %q is not consumer, datacenter or npu", where, g.Class))
 		}
-		c.gpuNames.add(g.ID, g.ID, false)
-		for _, a := range g.Aliases {
-			c.gpuNames.add(a, g.ID, false)
-		}
+		c.gpuNames.addAll(g.ID, g.Aliases)
 		if g.Family != "" {
 			families[g.Family] = append(families[g.Family], g.ID)
 		}
@@ -151,28 +143,35 @@ func (c *Catalog) indexModels(models []Model) []error {
 	c.modelIdx = map[string]int{}
 	c.modelNames = newMatcher()
 	for i, m := range models {
-		where := fmt.Sprintf("%s: model %q", ModelsFile, m.ID)
-		if m.ID == "" {
-			errs = append(errs, fmt.Errorf("%s: model #%d: id is empty", ModelsFile, i+1))
+		where, err := claimID(c.modelIdx, ModelsFile, "model", m.ID, i)
+		if err != nil {
+			errs = append(errs, err)
 			continue
 		}
-		if _, dup := c.modelIdx[m.ID]; dup {
-			errs = append(errs, fmt.Errorf("%s: duplicate id", where))
-			continue
-		}
-		c.modelIdx[m.ID] = i
 		if m.Layers <= 0 || m.Hidden <= 0 || m.Heads <= 0 || m.KVHeads <= 0 || m.HeadDim <= 0 || m.Vocab <= 0 || m.Intermediate <= 0 || !(m.ParamsB > 0) {
 			errs = append(errs, fmt.Errorf("%s: params_b, layers, hidden, heads, kv_heads, head_dim, vocab and intermediate must be positive", where))
 		}
 		if m.Source == "" {
 			errs = append(errs, fmt.Errorf("%s: source is empty", where))
 		}
-		c.modelNames.add(m.ID, m.ID, false)
-		for _, a := range m.Aliases {
-			c.modelNames.add(a, m.ID, false)
-		}
+		c.modelNames.addAll(m.ID, m.Aliases)
 	}
 	return errs
+}
+
+// claimID checks the id of entry #i+1 of the given kind in file (non-empty,
+// not yet in idx) and records it in idx. It returns where, the entry's name
+// for later errors, and the error that stops the entry's checks, if any.
+func claimID(idx map[string]int, file, kind, id string, i int) (where string, err error) {
+	where = fmt.Sprintf("%s: %s %q", file, kind, id)
+	if id == "" {
+		return where, fmt.Errorf("%s: %s #%d: id is empty", file, kind, i+1)
+	}
+	if _, dup := idx[id]; dup {
+		return where, fmt.Errorf("%s: duplicate id", where)
+	}
+	idx[id] = i
+	return where, nil
 }
 
 // indexPlatforms checks the platforms (unique non-empty ids, see
@@ -184,23 +183,13 @@ func (c *Catalog) indexPlatforms(platforms []Platform) []error {
 	c.platNames = newMatcher()
 	for i := range platforms {
 		p := &platforms[i]
-		where := fmt.Sprintf("%s: platform %q", PlatformsFile, p.ID)
-		if p.ID == "" {
-			errs = append(errs, fmt.Errorf("%s: platform #%d: id is empty", PlatformsFile, i+1))
+		where, err := claimID(c.platformIdx, PlatformsFile, "platform", p.ID, i)
+		if err != nil {
+			errs = append(errs, err)
 			continue
 		}
-		if _, dup := c.platformIdx[p.ID]; dup {
-			errs = append(errs, fmt.Errorf("%s: duplicate id", where))
-			continue
-		}
-		c.platformIdx[p.ID] = i
 		errs = append(errs, c.checkPlatform(where, p)...)
-		c.platNames.add(p.ID, p.ID, false)
-		c.platNames.add(p.Name.Zh, p.ID, false)
-		c.platNames.add(p.Name.En, p.ID, false)
-		for _, a := range p.Aliases {
-			c.platNames.add(a, p.ID, false)
-		}
+		c.platNames.addAll(p.ID, []string{p.Name.Zh, p.Name.En}, p.Aliases)
 	}
 	return errs
 }

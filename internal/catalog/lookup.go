@@ -148,25 +148,7 @@ func pickVariant(f, family string, cands []string) (string, bool) {
 }
 
 // ResolveModel maps a model name ("qwen2.5 7b") to a catalog model id.
-func (c *Catalog) ResolveModel(raw string) (string, bool) {
-	if p, ok := c.modelNames.exact[Compact(raw)]; ok {
-		return p.id, true
-	}
-	ms := c.modelNames.find(Fold(raw))
-	if len(ms) == 0 {
-		return "", false
-	}
-	return ms[0].ID, true
-}
+func (c *Catalog) ResolveModel(raw string) (string, bool) { return c.modelNames.resolve(raw) }
 
 // ResolvePlatform maps a platform name ("恒源云", "AutoDL", "vast") to an id.
-func (c *Catalog) ResolvePlatform(raw string) (string, bool) {
-	if p, ok := c.platNames.exact[Compact(raw)]; ok {
-		return p.id, true
-	}
-	ms := c.platNames.find(Fold(raw))
-	if len(ms) == 0 {
-		return "", false
-	}
-	return ms[0].ID, true
-}
+func (c *Catalog) ResolvePlatform(raw string) (string, bool) { return c.platNames.resolve(raw) }

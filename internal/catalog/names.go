@@ -133,6 +133,29 @@ func (m *matcher) add(alias, id string, family bool) {
 	}
 }
 
+// addAll adds id as a name of itself, then each name in lists, in order.
+func (m *matcher) addAll(id string, lists ...[]string) {
+	m.add(id, id, false)
+	for _, names := range lists {
+		for _, n := range names {
+			m.add(n, id, false)
+		}
+	}
+}
+
+// resolve maps raw to an id: an exact compacted name first, else the first
+// name found in folded raw.
+func (m *matcher) resolve(raw string) (string, bool) {
+	if p, ok := m.exact[Compact(raw)]; ok {
+		return p.id, true
+	}
+	ms := m.find(Fold(raw))
+	if len(ms) == 0 {
+		return "", false
+	}
+	return ms[0].ID, true
+}
+
 func isWordRune(r rune) bool {
 	return r < 0x80 && (unicode.IsLetter(r) || unicode.IsDigit(r))
 }

@@ -10,6 +10,8 @@
 //   - TFLOPS: dense (no sparsity) tensor throughput, 1e12 FLOP/s.
 package catalog
 
+import "slices"
+
 // Figure is one sourced number or range. Low == High for a single value.
 // Every figure carries the date it was observed (AsOf, free text such as
 // "2026-08-21" or "2026-06") and where it comes from (Source). A figure that
@@ -141,12 +143,16 @@ type Plan struct {
 
 // PlanFor returns the price's plan in a billing mode.
 func (p Price) PlanFor(mode string) (Plan, bool) {
-	for _, pl := range p.Plans {
-		if pl.Mode == mode {
-			return pl, true
-		}
+	return first(p.Plans, func(pl Plan) bool { return pl.Mode == mode })
+}
+
+// first returns the first element of s that ok accepts.
+func first[T any](s []T, ok func(T) bool) (T, bool) {
+	if i := slices.IndexFunc(s, ok); i >= 0 {
+		return s[i], true
 	}
-	return Plan{}, false
+	var zero T
+	return zero, false
 }
 
 // Platform is one rental platform.
@@ -169,12 +175,7 @@ type Platform struct {
 
 // PriceFor returns the platform's list price for a GPU id.
 func (p *Platform) PriceFor(gpu string) (Price, bool) {
-	for _, pr := range p.Prices {
-		if pr.GPU == gpu {
-			return pr, true
-		}
-	}
-	return Price{}, false
+	return first(p.Prices, func(pr Price) bool { return pr.GPU == gpu })
 }
 
 // DisplayName returns the platform name for a reader of Chinese (en=false)

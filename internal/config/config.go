@@ -366,21 +366,10 @@ func Load(path string, env Env) (Config, error) {
 			}
 		}
 	}
-	if v, ok := env("BOT_DATA_DIR"); ok && v != "" {
-		cfg.DataDir = v
-	}
-	if v, ok := env("AUTODL_TOKEN"); ok && v != "" {
-		cfg.Stock.Providers.AutoDL.Token = v
-	}
-	if v, ok := env("VASTAI_API_KEY"); ok && v != "" {
-		cfg.Stock.Providers.VastAI.APIKey = v
-	}
-	for _, e := range []struct {
-		name string
-		dst  *string
-	}{{"GPUSHARE_TOKEN", &cfg.Stock.Providers.GPUShare.Token}, {"MATPOOL_TOKEN", &cfg.Stock.Providers.Matpool.Token},
-		{"MATPOOL_USER_ID", &cfg.Stock.Providers.Matpool.UserID}, {"RUNPOD_API_KEY", &cfg.Stock.Providers.RunPod.Token},
-		{"LAMBDA_API_KEY", &cfg.Stock.Providers.Lambda.Token}} {
+	// Every variable below counts when set and not empty. REDIS_URL also
+	// picks the redis store; the string settings, disjoint from it, come
+	// first, BOT_REPLAY_DIR only after WECHAT_ENABLED parsed.
+	for _, e := range cfg.stringEnv() {
 		if v, ok := env(e.name); ok && v != "" {
 			*e.dst = v
 		}
@@ -388,16 +377,6 @@ func Load(path string, env Env) (Config, error) {
 	if v, ok := env("REDIS_URL"); ok && v != "" {
 		cfg.Store.RedisURL = v
 		cfg.Store.Kind = "redis"
-	}
-	for _, e := range []struct {
-		name string
-		dst  *string
-	}{{"FEISHU_APP_ID", &cfg.Feishu.AppID}, {"FEISHU_APP_SECRET", &cfg.Feishu.AppSecret}, {"FEISHU_VERIFICATION_TOKEN", &cfg.Feishu.VerificationToken},
-		{"FEISHU_ENCRYPT_KEY", &cfg.Feishu.EncryptKey}, {"FEISHU_MODE", &cfg.Feishu.Mode}, {"FEISHU_BASE_URL", &cfg.Feishu.BaseURL},
-		{"BOT_HTTP_ADDR", &cfg.HTTP.Addr}} {
-		if v, ok := env(e.name); ok && v != "" {
-			*e.dst = v
-		}
 	}
 	if v, ok := env("WECHAT_ENABLED"); ok && v != "" {
 		b, err := strconv.ParseBool(v)
@@ -416,6 +395,23 @@ func Load(path string, env Env) (Config, error) {
 		return cfg, fmt.Errorf("config: %w", err)
 	}
 	return cfg, nil
+}
+
+// envString is an environment variable that replaces a string setting.
+type envString struct {
+	name string
+	dst  *string
+}
+
+// stringEnv lists the variables that replace one string setting of cfg each.
+func (cfg *Config) stringEnv() []envString {
+	p := &cfg.Stock.Providers
+	return []envString{{"BOT_DATA_DIR", &cfg.DataDir}, {"AUTODL_TOKEN", &p.AutoDL.Token}, {"VASTAI_API_KEY", &p.VastAI.APIKey},
+		{"GPUSHARE_TOKEN", &p.GPUShare.Token}, {"MATPOOL_TOKEN", &p.Matpool.Token}, {"MATPOOL_USER_ID", &p.Matpool.UserID},
+		{"RUNPOD_API_KEY", &p.RunPod.Token}, {"LAMBDA_API_KEY", &p.Lambda.Token},
+		{"FEISHU_APP_ID", &cfg.Feishu.AppID}, {"FEISHU_APP_SECRET", &cfg.Feishu.AppSecret}, {"FEISHU_VERIFICATION_TOKEN", &cfg.Feishu.VerificationToken},
+		{"FEISHU_ENCRYPT_KEY", &cfg.Feishu.EncryptKey}, {"FEISHU_MODE", &cfg.Feishu.Mode}, {"FEISHU_BASE_URL", &cfg.Feishu.BaseURL},
+		{"BOT_HTTP_ADDR", &cfg.HTTP.Addr}}
 }
 
 // hasContent reports whether a YAML file has anything besides blank lines

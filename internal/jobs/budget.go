@@ -115,11 +115,7 @@ func budgetReply(month string, mtd, budget float64, top int) chat.Reply {
 
 // Run is the scheduled budget check: RunOnce, logged.
 func (b *Budget) Run(ctx context.Context) {
-	log := b.Log
-	if log == nil {
-		log = slog.Default()
-	}
 	if n, err := b.RunOnce(ctx); err != nil {
-		log.Error("storage budgets", "sent", n, "err", err)
+		logger(b.Log).Error("storage budgets", "sent", n, "err", err)
 	}
 }

@@ -76,10 +76,7 @@ func (d *Digest) RunOnce(ctx context.Context) (int, error) {
 
 // Run is the scheduled digest: RunOnce, logged.
 func (d *Digest) Run(ctx context.Context) {
-	log := d.Log
-	if log == nil {
-		log = slog.Default()
-	}
+	log := logger(d.Log)
 	n, err := d.RunOnce(ctx)
 	if err != nil {
 		log.Error("storage digest", "sent", n, "err", err)

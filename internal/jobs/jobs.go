@@ -59,10 +59,7 @@ type Scheduler struct {
 
 // NewScheduler returns a stopped scheduler in loc.
 func NewScheduler(loc *time.Location, log *slog.Logger) *Scheduler {
-	if log == nil {
-		log = slog.Default()
-	}
-	l := cronLogger{log}
+	l := cronLogger{logger(log)}
 	return &Scheduler{c: cron.New(cron.WithLocation(loc), cron.WithChain(cron.SkipIfStillRunning(l), cron.Recover(l))), log: l}
 }
 
@@ -120,6 +117,14 @@ type Claimer interface {
 
 // SendFunc delivers a reply to a chat key ("feishu/oc_…", "webhook/lab").
 type SendFunc = func(ctx context.Context, chatKey string, r chat.Reply) error
+
+// logger is l, or slog's default logger when l is nil.
+func logger(l *slog.Logger) *slog.Logger {
+	if l != nil {
+		return l
+	}
+	return slog.Default()
+}
 
 func clock(now func() time.Time) time.Time {
 	if now != nil {

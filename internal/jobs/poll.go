@@ -128,12 +128,7 @@ func (p *Poller) owner() string {
 	return p.Owner
 }
 
-func (p *Poller) log() *slog.Logger {
-	if p.Log != nil {
-		return p.Log
-	}
-	return slog.Default()
-}
+func (p *Poller) log() *slog.Logger { return logger(p.Log) }
 
 // NewReplicaID is a random name for this process in store locks.
 func NewReplicaID() string {

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -34,21 +35,11 @@ func run(data, out string) error {
 		return err
 	}
 	e := &billing.Estimator{Cat: cat}
-	vf, err := os.Open(filepath.Join(data, "vram_reference.csv"))
+	vrows, err := readFile(filepath.Join(data, "vram_reference.csv"), reference.ReadVRAM)
 	if err != nil {
 		return err
 	}
-	defer vf.Close()
-	vrows, err := reference.ReadVRAM(vf)
-	if err != nil {
-		return err
-	}
-	tf, err := os.Open(filepath.Join(data, "throughput_reference.csv"))
-	if err != nil {
-		return err
-	}
-	defer tf.Close()
-	trows, err := reference.ReadThroughput(tf)
+	trows, err := readFile(filepath.Join(data, "throughput_reference.csv"), reference.ReadThroughput)
 	if err != nil {
 		return err
 	}
@@ -57,4 +48,14 @@ func run(data, out string) error {
 		return err
 	}
 	return os.WriteFile(out, b.Bytes(), 0o644)
+}
+
+// readFile reads the rows of the file at path with read.
+func readFile[R any](path string, read func(io.Reader) ([]R, error)) ([]R, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return read(f)
 }

@@ -65,23 +65,35 @@ type VRAMCheck struct {
 	Assumed string
 }
 
-// ReadVRAM parses vram_reference.csv.
-func ReadVRAM(r io.Reader) ([]VRAMRow, error) {
-	recs, err := csv.NewReader(r).ReadAll()
+// readTable reads a CSV with a header row and at least one row after it,
+// and maps each column name to its index; every one of cols must be there.
+// Errors start with what (the table's name).
+func readTable(r io.Reader, what string, cols ...string) (recs [][]string, col map[string]int, err error) {
+	recs, err = csv.NewReader(r).ReadAll()
 	if err != nil {
-		return nil, fmt.Errorf("vram reference: %w", err)
+		return nil, nil, fmt.Errorf("%s: %w", what, err)
 	}
 	if len(recs) < 2 {
-		return nil, fmt.Errorf("vram reference: no rows")
+		return nil, nil, fmt.Errorf("%s: no rows", what)
 	}
-	col := map[string]int{}
+	col = map[string]int{}
 	for i, h := range recs[0] {
 		col[h] = i
 	}
-	for _, c := range []string{"source", "model", "params_b", "method", "bits", "seq_len", "batch", "grad_ckpt", "reported_vram_gb", "notes"} {
+	for _, c := range cols {
 		if _, ok := col[c]; !ok {
-			return nil, fmt.Errorf("vram reference: column %q missing", c)
+			return nil, nil, fmt.Errorf("%s: column %q missing", what, c)
 		}
+	}
+	return recs, col, nil
+}
+
+// ReadVRAM parses vram_reference.csv.
+func ReadVRAM(r io.Reader) ([]VRAMRow, error) {
+	recs, col, err := readTable(r, "vram reference",
+		"source", "model", "params_b", "method", "bits", "seq_len", "batch", "grad_ckpt", "reported_vram_gb", "notes")
+	if err != nil {
+		return nil, err
 	}
 	var rows []VRAMRow
 	for i, rec := range recs[1:] {
@@ -317,21 +329,10 @@ var tokPerSecRe = regexp.MustCompile(`([0-9]+(?:\.[0-9]+)?)\s*tok/s`)
 // ReadThroughput parses throughput_reference.csv; the speed is the
 // "N tok/s" figure in reported_tokens_per_s_or_step_time.
 func ReadThroughput(r io.Reader) ([]ThroughputRow, error) {
-	recs, err := csv.NewReader(r).ReadAll()
+	recs, col, err := readTable(r, "throughput reference",
+		"source", "model", "method", "gpu", "seq_len", "batch", "reported_tokens_per_s_or_step_time", "notes")
 	if err != nil {
-		return nil, fmt.Errorf("throughput reference: %w", err)
-	}
-	if len(recs) < 2 {
-		return nil, fmt.Errorf("throughput reference: no rows")
-	}
-	col := map[string]int{}
-	for i, h := range recs[0] {
-		col[h] = i
-	}
-	for _, c := range []string{"source", "model", "method", "gpu", "seq_len", "batch", "reported_tokens_per_s_or_step_time", "notes"} {
-		if _, ok := col[c]; !ok {
-			return nil, fmt.Errorf("throughput reference: column %q missing", c)
-		}
+		return nil, err
 	}
 	var rows []ThroughputRow
 	for i, rec := range recs[1:] {

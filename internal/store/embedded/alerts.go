@@ -32,35 +32,13 @@ func (s *Store) AddSubscription(ctx context.Context, sub stock.Subscription) err
 	if sub.ID == "" {
 		return errors.New("embedded store: add subscription: empty id")
 	}
-	b, err := json.Marshal(sub)
-	if err != nil {
-		return fmt.Errorf("embedded store: encode subscription %q: %w", sub.ID, err)
-	}
-	err = s.db.Update(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketSubscriptions).Put([]byte(sub.ID), b)
-	})
-	if err != nil {
-		return fmt.Errorf("embedded store: add subscription %q: %w", sub.ID, err)
-	}
-	return nil
+	return s.putJSON(bucketSubscriptions, sub.ID, sub, "subscription", "add")
 }
 
 // RemoveSubscription deletes the subscription; a missing id is no error.
 // The subscription's notify record is not touched (DeleteNotifyRecord).
 func (s *Store) RemoveSubscription(ctx context.Context, id string) error {
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("embedded store: remove subscription %q: %w", id, err)
-	}
-	if id == "" {
-		return nil
-	}
-	err := s.db.Update(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketSubscriptions).Delete([]byte(id))
-	})
-	if err != nil {
-		return fmt.Errorf("embedded store: remove subscription %q: %w", id, err)
-	}
-	return nil
+	return s.deleteKey(ctx, bucketSubscriptions, id, "remove subscription")
 }
 
 // Subscriptions lists every subscription, oldest first (then by ID). A
@@ -70,19 +48,7 @@ func (s *Store) Subscriptions(ctx context.Context) ([]stock.Subscription, error)
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("embedded store: list subscriptions: %w", err)
 	}
-	var out []stock.Subscription
-	var bad error
-	err := s.db.View(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketSubscriptions).ForEach(func(k, v []byte) error {
-			var sub stock.Subscription
-			if err := json.Unmarshal(v, &sub); err != nil {
-				bad = fmt.Errorf("embedded store: subscription %q does not decode: %w", k, err)
-				return nil
-			}
-			out = append(out, sub)
-			return nil
-		})
-	})
+	out, bad, err := decodeAll[stock.Subscription](s.db, bucketSubscriptions, "subscription")
 	if err != nil {
 		return nil, fmt.Errorf("embedded store: list subscriptions: %w", err)
 	}
@@ -171,19 +137,7 @@ func (s *Store) PutNotifyRecords(ctx context.Context, recs []stock.NotifyRecord)
 // DeleteNotifyRecord removes a subscription's record; a missing one is no
 // error.
 func (s *Store) DeleteNotifyRecord(ctx context.Context, id string) error {
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("embedded store: delete notify record %q: %w", id, err)
-	}
-	if id == "" {
-		return nil
-	}
-	err := s.db.Update(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketNotify).Delete([]byte(id))
-	})
-	if err != nil {
-		return fmt.Errorf("embedded store: delete notify record %q: %w", id, err)
-	}
-	return nil
+	return s.deleteKey(ctx, bucketNotify, id, "delete notify record")
 }
 
 // ClaimAlert returns true for the first caller with key within ttl and false

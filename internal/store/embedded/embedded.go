@@ -117,17 +117,7 @@ func (s *Store) SaveProviderSnapshot(ctx context.Context, ps stock.ProviderSnaps
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	b, err := json.Marshal(ps)
-	if err != nil {
-		return fmt.Errorf("embedded store: encode snapshot %q: %w", ps.Provider, err)
-	}
-	err = s.db.Update(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketSnapshots).Put([]byte(ps.Provider), b)
-	})
-	if err != nil {
-		return fmt.Errorf("embedded store: save snapshot %q: %w", ps.Provider, err)
-	}
-	return nil
+	return s.putJSON(bucketSnapshots, ps.Provider, ps, "snapshot", "save")
 }
 
 // LoadProviderSnapshots returns every stored snapshot. A record that does
@@ -136,21 +126,61 @@ func (s *Store) LoadProviderSnapshots(ctx context.Context) ([]stock.ProviderSnap
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var out []stock.ProviderSnapshot
-	var bad error
-	err := s.db.View(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketSnapshots).ForEach(func(k, v []byte) error {
-			var ps stock.ProviderSnapshot
-			if err := json.Unmarshal(v, &ps); err != nil {
-				bad = fmt.Errorf("embedded store: snapshot %q does not decode: %w", k, err)
-				return nil
-			}
-			out = append(out, ps)
-			return nil
-		})
-	})
+	out, bad, err := decodeAll[stock.ProviderSnapshot](s.db, bucketSnapshots, "snapshot")
 	if err != nil {
 		return out, fmt.Errorf("embedded store: load snapshots: %w", err)
 	}
 	return out, bad
+}
+
+// putJSON stores v as JSON under key in bucket. Errors name the record by
+// its kind and key and say what failed: encode, or the verb (save, add).
+func (s *Store) putJSON(bucket []byte, key string, v any, kind, verb string) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("embedded store: encode %s %q: %w", kind, key, err)
+	}
+	err = s.db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucket).Put([]byte(key), b)
+	})
+	if err != nil {
+		return fmt.Errorf("embedded store: %s %s %q: %w", verb, kind, key, err)
+	}
+	return nil
+}
+
+// deleteKey removes key from bucket; an empty key is nothing to remove and
+// a missing one no error. Errors name the key after what (the operation).
+func (s *Store) deleteKey(ctx context.Context, bucket []byte, key, what string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("embedded store: %s %q: %w", what, key, err)
+	}
+	if key == "" {
+		return nil
+	}
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucket).Delete([]byte(key))
+	})
+	if err != nil {
+		return fmt.Errorf("embedded store: %s %q: %w", what, key, err)
+	}
+	return nil
+}
+
+// decodeAll decodes every value of bucket, in key order. A value that does
+// not decode is skipped and reported in bad (the last such), named by kind
+// and key; err is the read's own failure.
+func decodeAll[T any](db *bolt.DB, bucket []byte, kind string) (out []T, bad, err error) {
+	err = db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucket).ForEach(func(k, v []byte) error {
+			var x T
+			if err := json.Unmarshal(v, &x); err != nil {
+				bad = fmt.Errorf("embedded store: %s %q does not decode: %w", kind, k, err)
+				return nil
+			}
+			out = append(out, x)
+			return nil
+		})
+	})
+	return out, bad, err
 }

@@ -11,37 +11,39 @@ import (
 )
 
 func TestConformance(t *testing.T) {
-	s, err := embedded.Open(t.TempDir())
+	s := mustOpen(t, t.TempDir())
+	defer s.Close()
+	storetest.All(t, s)
+}
+
+// mustOpen opens the store in dir or fails the test.
+func mustOpen(t *testing.T, dir string) *embedded.Store {
+	t.Helper()
+	s, err := embedded.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
-	t.Run("Snapshots", func(t *testing.T) { storetest.Snapshots(t, s) })
-	t.Run("Subscriptions", func(t *testing.T) { storetest.Subscriptions(t, s) })
-	t.Run("Alerts", func(t *testing.T) { storetest.Alerts(t, s) })
-	t.Run("Lock", func(t *testing.T) { storetest.Lock(t, s) })
-	t.Run("Blobs", func(t *testing.T) { storetest.Blobs(t, s) })
-	t.Run("Ledger", func(t *testing.T) { storetest.Ledger(t, s) })
-	t.Run("DigestChats", func(t *testing.T) { storetest.DigestChats(t, s) })
+	return s
 }
 
-// Compile-time checks: the embedded store implements every store interface.
-var (
-	_ stock.SnapshotStore     = (*embedded.Store)(nil)
-	_ stock.SubscriptionStore = (*embedded.Store)(nil)
-	_ stock.AlertStore        = (*embedded.Store)(nil)
-	_ stock.Locker            = (*embedded.Store)(nil)
-)
+// reopen closes s and opens the store in dir again, as after a restart.
+func reopen(t *testing.T, s *embedded.Store, dir string) *embedded.Store {
+	t.Helper()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return mustOpen(t, dir)
+}
+
+// Compile-time check: the embedded store implements every store interface.
+var _ storetest.Store = (*embedded.Store)(nil)
 
 // TestAlertStateSurvivesRestart: subscriptions, records, claims, mutes and
 // locks saved before Close are there after Open.
 func TestAlertStateSurvivesRestart(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	s, err := embedded.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustOpen(t, dir)
 	until := time.Now().Add(time.Hour).UTC()
 	steps := []error{
 		s.AddSubscription(ctx, stock.Subscription{ID: "s-1", Channel: "feishu", ChatID: "oc", GPUs: []string{"RTX 4090"}}),
@@ -59,13 +61,7 @@ func TestAlertStateSurvivesRestart(t *testing.T) {
 	if ok, err := s.TryLock(ctx, "poller", "a", time.Hour); err != nil || !ok {
 		t.Fatalf("lock: %v, %v", ok, err)
 	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	s, err = embedded.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s = reopen(t, s, dir)
 	defer s.Close()
 	subs, err := s.Subscriptions(ctx)
 	if err != nil || len(subs) != 1 || subs[0].ID != "s-1" || subs[0].GPUs[0] != "RTX 4090" {
@@ -89,22 +85,13 @@ func TestAlertStateSurvivesRestart(t *testing.T) {
 // TestSurvivesRestart: a snapshot saved before Close is there after Open.
 func TestSurvivesRestart(t *testing.T) {
 	dir := t.TempDir()
-	s, err := embedded.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustOpen(t, dir)
 	ps := stock.ProviderSnapshot{Provider: "replay", Status: stock.StatusOK, FetchedAt: time.Unix(1700000000, 0).UTC(),
 		Offers: []stock.Offer{{Platform: "vastai", GPU: "RTX 4090", CNYPerGPUHour: 2.4, Source: stock.SourceReplay}}}
 	if err := s.SaveProviderSnapshot(context.Background(), ps); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	s, err = embedded.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s = reopen(t, s, dir)
 	defer s.Close()
 	got, err := s.LoadProviderSnapshots(context.Background())
 	if err != nil || len(got) != 1 || got[0].Offers[0].CNYPerGPUHour != 2.4 {
@@ -116,10 +103,7 @@ func TestSurvivesRestart(t *testing.T) {
 // instead of hanging.
 func TestLocked(t *testing.T) {
 	dir := t.TempDir()
-	s, err := embedded.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustOpen(t, dir)
 	defer s.Close()
 	if _, err := embedded.Open(dir); err == nil {
 		t.Fatal("second open succeeded, want a lock error")

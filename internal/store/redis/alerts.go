@@ -18,14 +18,7 @@ func (s *Store) AddSubscription(ctx context.Context, sub stock.Subscription) err
 	if sub.ID == "" {
 		return errors.New("redis store: add subscription: empty id")
 	}
-	b, err := json.Marshal(sub)
-	if err != nil {
-		return fmt.Errorf("redis store: encode subscription %q: %w", sub.ID, err)
-	}
-	if err := s.c.HSet(ctx, s.key("subscriptions"), sub.ID, b).Err(); err != nil {
-		return fmt.Errorf("redis store: add subscription %q: %w", sub.ID, err)
-	}
-	return nil
+	return s.putJSON(ctx, "subscriptions", sub.ID, sub, "subscription", "add")
 }
 
 // RemoveSubscription deletes the subscription; a missing id is no error.
@@ -41,27 +34,16 @@ func (s *Store) RemoveSubscription(ctx context.Context, id string) error {
 // record that does not decode is skipped and reported in the error, the
 // others still load.
 func (s *Store) Subscriptions(ctx context.Context) ([]stock.Subscription, error) {
-	m, err := s.c.HGetAll(ctx, s.key("subscriptions")).Result()
-	if err != nil {
-		return nil, fmt.Errorf("redis store: list subscriptions: %w", err)
-	}
-	var out []stock.Subscription
-	var bad error
-	for k, v := range m {
-		var sub stock.Subscription
-		if err := json.Unmarshal([]byte(v), &sub); err != nil {
-			bad = fmt.Errorf("redis store: subscription %q does not decode: %w", k, err)
-			continue
-		}
-		out = append(out, sub)
-	}
+	// A failed read leaves out nil; a record that does not decode, only
+	// itself out.
+	out, err := decodeHash[stock.Subscription](ctx, s, "subscriptions", "subscription", "list subscriptions")
 	sort.SliceStable(out, func(i, j int) bool {
 		if !out[i].CreatedAt.Equal(out[j].CreatedAt) {
 			return out[i].CreatedAt.Before(out[j].CreatedAt)
 		}
 		return out[i].ID < out[j].ID
 	})
-	return out, bad
+	return out, err
 }
 
 // NotifyRecords returns the records of the given subscriptions; one without

@@ -40,15 +40,11 @@ func (s *Store) AppendStorageEvents(ctx context.Context, events []billing.Storag
 func (s *Store) StorageEvents(ctx context.Context, lab string) ([]billing.StorageEvent, error) {
 	labs := []string{lab}
 	if lab == "" {
-		all, err := s.c.SMembers(ctx, s.key("storage-labs")).Result()
+		all, err := s.sortedMembers(ctx, "storage-labs", "storage labs")
 		if err != nil {
-			return nil, fmt.Errorf("redis store: storage labs: %w", err)
+			return nil, err
 		}
-		m := map[string]string{}
-		for _, l := range all {
-			m[l] = l
-		}
-		labs = sortedKeys(m)
+		labs = all
 	}
 	var out []billing.StorageEvent
 	for _, l := range labs {
@@ -84,13 +80,5 @@ func (s *Store) SetDigestChat(ctx context.Context, chatKey string, on bool) erro
 
 // DigestChats lists the chat keys with the weekly digest on, sorted.
 func (s *Store) DigestChats(ctx context.Context) ([]string, error) {
-	all, err := s.c.SMembers(ctx, s.key("digest-chats")).Result()
-	if err != nil {
-		return nil, fmt.Errorf("redis store: digest chats: %w", err)
-	}
-	m := map[string]string{}
-	for _, c := range all {
-		m[c] = c
-	}
-	return sortedKeys(m), nil
+	return s.sortedMembers(ctx, "digest-chats", "digest chats")
 }

@@ -74,12 +74,17 @@ func Open(ctx context.Context, rawURL, prefix string) (*Store, error) {
 		}
 		return nil, fmt.Errorf("redis store: invalid REDIS_URL (host %q): %w", host, err)
 	}
-	c := goredis.NewClient(opt)
+	return ping(ctx, goredis.NewClient(opt), host, prefix)
+}
+
+// ping returns a store over c once c answers a ping, bounded by ctx and
+// pingTimeout; otherwise it closes c and names at, where Redis was sought.
+func ping(ctx context.Context, c goredis.UniversalClient, at, prefix string) (*Store, error) {
 	pctx, cancel := context.WithTimeout(ctx, pingTimeout)
 	defer cancel()
 	if err := c.Ping(pctx).Err(); err != nil {
 		c.Close()
-		return nil, fmt.Errorf("redis store: no answer from Redis at %s: %w", host, err)
+		return nil, fmt.Errorf("redis store: no answer from Redis at %s: %w", at, err)
 	}
 	return New(c, prefix), nil
 }
@@ -116,12 +121,18 @@ func (s *Store) key(parts ...string) string {
 
 // SaveProviderSnapshot replaces the provider's stored snapshot.
 func (s *Store) SaveProviderSnapshot(ctx context.Context, ps stock.ProviderSnapshot) error {
-	b, err := json.Marshal(ps)
+	return s.putJSON(ctx, "snapshots", ps.Provider, ps, "snapshot", "save")
+}
+
+// putJSON sets field of the hash to v as JSON. Errors name the record by
+// its kind and field and say what failed: encode, or the verb (save, add).
+func (s *Store) putJSON(ctx context.Context, hash, field string, v any, kind, verb string) error {
+	b, err := json.Marshal(v)
 	if err != nil {
-		return fmt.Errorf("redis store: encode snapshot %q: %w", ps.Provider, err)
+		return fmt.Errorf("redis store: encode %s %q: %w", kind, field, err)
 	}
-	if err := s.c.HSet(ctx, s.key("snapshots"), ps.Provider, b).Err(); err != nil {
-		return fmt.Errorf("redis store: save snapshot %q: %w", ps.Provider, err)
+	if err := s.c.HSet(ctx, s.key(hash), field, b).Err(); err != nil {
+		return fmt.Errorf("redis store: %s %s %q: %w", verb, kind, field, err)
 	}
 	return nil
 }
@@ -129,20 +140,27 @@ func (s *Store) SaveProviderSnapshot(ctx context.Context, ps stock.ProviderSnaps
 // LoadProviderSnapshots returns every stored snapshot. A record that does
 // not decode is skipped and reported in the error, the others still load.
 func (s *Store) LoadProviderSnapshots(ctx context.Context) ([]stock.ProviderSnapshot, error) {
-	m, err := s.c.HGetAll(ctx, s.key("snapshots")).Result()
+	return decodeHash[stock.ProviderSnapshot](ctx, s, "snapshots", "snapshot", "load snapshots")
+}
+
+// decodeHash decodes every value of the hash, in field order. A value that
+// does not decode is skipped and reported in the error (the last such),
+// named by kind and field, the others still load; a failed read is
+// reported as what failed.
+func decodeHash[T any](ctx context.Context, s *Store, hash, kind, what string) ([]T, error) {
+	m, err := s.c.HGetAll(ctx, s.key(hash)).Result()
 	if err != nil {
-		return nil, fmt.Errorf("redis store: load snapshots: %w", err)
+		return nil, fmt.Errorf("redis store: %s: %w", what, err)
 	}
-	names := sortedKeys(m)
-	var out []stock.ProviderSnapshot
+	var out []T
 	var bad error
-	for _, k := range names {
-		var ps stock.ProviderSnapshot
-		if err := json.Unmarshal([]byte(m[k]), &ps); err != nil {
-			bad = fmt.Errorf("redis store: snapshot %q does not decode: %w", k, err)
+	for _, k := range sortedKeys(m) {
+		var x T
+		if err := json.Unmarshal([]byte(m[k]), &x); err != nil {
+			bad = fmt.Errorf("redis store: %s %q does not decode: %w", kind, k, err)
 			continue
 		}
-		out = append(out, ps)
+		out = append(out, x)
 	}
 	return out, bad
 }
@@ -156,6 +174,17 @@ func sortedKeys(m map[string]string) []string {
 	return ks
 }
 
+// sortedMembers returns the members of the set at key, sorted; errors say
+// what is read.
+func (s *Store) sortedMembers(ctx context.Context, key, what string) ([]string, error) {
+	all, err := s.c.SMembers(ctx, s.key(key)).Result()
+	if err != nil {
+		return nil, fmt.Errorf("redis store: %s: %w", what, err)
+	}
+	sort.Strings(all)
+	return all, nil
+}
+
 // OpenCluster connects through a Sentinel group (masterName set) or a
 // Cluster (several addrs) or a single server (one addr), with the
 // password and database of rawURL when given (its host is ignored), and
@@ -167,12 +196,5 @@ func OpenCluster(ctx context.Context, addrs []string, masterName, rawURL, prefix
 			opt.Username, opt.Password, opt.DB, opt.TLSConfig = u.Username, u.Password, u.DB, u.TLSConfig
 		}
 	}
-	c := goredis.NewUniversalClient(opt)
-	pctx, cancel := context.WithTimeout(ctx, pingTimeout)
-	defer cancel()
-	if err := c.Ping(pctx).Err(); err != nil {
-		c.Close()
-		return nil, fmt.Errorf("redis store: no answer from Redis at %v: %w", addrs, err)
-	}
-	return New(c, prefix), nil
+	return ping(ctx, goredis.NewUniversalClient(opt), fmt.Sprint(addrs), prefix)
 }

@@ -7,8 +7,6 @@ import (
 	"net/url"
 	"os"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -19,13 +17,8 @@ import (
 	"github.com/labgpu/bot/internal/store/storetest"
 )
 
-// Compile-time checks: the Redis store implements every store interface.
-var (
-	_ stock.SnapshotStore     = (*redisstore.Store)(nil)
-	_ stock.SubscriptionStore = (*redisstore.Store)(nil)
-	_ stock.AlertStore        = (*redisstore.Store)(nil)
-	_ stock.Locker            = (*redisstore.Store)(nil)
-)
+// Compile-time check: the Redis store implements every store interface.
+var _ storetest.Store = (*redisstore.Store)(nil)
 
 func redisURL() string {
 	if u := os.Getenv("REDIS_URL"); u != "" {
@@ -107,14 +100,7 @@ func deleteKeys(t *testing.T, c goredis.UniversalClient, prefix string) {
 }
 
 func TestConformance(t *testing.T) {
-	s := newStore(t)
-	t.Run("Snapshots", func(t *testing.T) { storetest.Snapshots(t, s) })
-	t.Run("Subscriptions", func(t *testing.T) { storetest.Subscriptions(t, s) })
-	t.Run("Alerts", func(t *testing.T) { storetest.Alerts(t, s) })
-	t.Run("Lock", func(t *testing.T) { storetest.Lock(t, s) })
-	t.Run("Blobs", func(t *testing.T) { storetest.Blobs(t, s) })
-	t.Run("Ledger", func(t *testing.T) { storetest.Ledger(t, s) })
-	t.Run("DigestChats", func(t *testing.T) { storetest.DigestChats(t, s) })
+	storetest.All(t, newStore(t))
 }
 
 // TestReplicas: two stores on their own connections (two replicas) share
@@ -152,31 +138,11 @@ func TestReplicas(t *testing.T) {
 	// once.
 	for round := range 5 {
 		key := "s-1/" + string(rune('0'+round))
-		var wg sync.WaitGroup
-		var won atomic.Int32
-		start := make(chan struct{})
-		for i := range 20 {
-			s := a
-			if i%2 == 1 {
-				s = b
-			}
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				<-start
-				ok, err := s.ClaimAlert(ctx, key, time.Minute)
-				if err != nil {
-					t.Errorf("claim: %v", err)
-				}
-				if ok {
-					won.Add(1)
-				}
-			}()
-		}
-		close(start)
-		wg.Wait()
-		if w := won.Load(); w != 1 {
-			t.Errorf("claim %s: %d of 20 won across two replicas, want 1", key, w)
+		won := storetest.Race(t, 20, "claim", func(i int) (bool, error) {
+			return []*redisstore.Store{a, b}[i%2].ClaimAlert(ctx, key, time.Minute)
+		})
+		if won != 1 {
+			t.Errorf("claim %s: %d of 20 won across two replicas, want 1", key, won)
 		}
 	}
 

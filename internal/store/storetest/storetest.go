@@ -9,13 +9,70 @@ import (
 	"fmt"
 	"reflect"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/stock"
 )
+
+// Store is a full store implementation: every interface the suite checks.
+type Store interface {
+	stock.SnapshotStore
+	stock.SubscriptionStore
+	stock.AlertStore
+	stock.Locker
+	BlobStore
+	LedgerStore
+}
+
+// All runs every check of the suite on s, each as a subtest.
+func All(t *testing.T, s Store) {
+	t.Helper()
+	t.Run("Snapshots", func(t *testing.T) { Snapshots(t, s) })
+	t.Run("Subscriptions", func(t *testing.T) { Subscriptions(t, s) })
+	t.Run("Alerts", func(t *testing.T) { Alerts(t, s) })
+	t.Run("Lock", func(t *testing.T) { Lock(t, s) })
+	t.Run("Blobs", func(t *testing.T) { Blobs(t, s) })
+	t.Run("Ledger", func(t *testing.T) { Ledger(t, s) })
+	t.Run("DigestChats", func(t *testing.T) { DigestChats(t, s) })
+}
+
+// Race calls try(i) for i from 0 to n-1, each in its own goroutine and all
+// released at once, and returns how many calls won (true without an
+// error). Each error fails the test, after what ("claim: …").
+func Race(t *testing.T, n int, what string, try func(i int) (bool, error)) int {
+	t.Helper()
+	won, errs := race(n, try)
+	for _, err := range errs {
+		t.Errorf("%s: %v", what, err)
+	}
+	return won
+}
+
+func race(n int, try func(i int) (bool, error)) (won int, errs []error) {
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	start := make(chan struct{})
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			ok, err := try(i)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				errs = append(errs, err)
+			} else if ok {
+				won++
+			}
+		}()
+	}
+	close(start)
+	wg.Wait()
+	return won, errs
+}
 
 // Snapshots checks stock.SnapshotStore: a saved snapshot loads back with
 // its offers and times; saving again replaces it; providers are separate.
@@ -269,33 +326,9 @@ func claimConcurrent(t *testing.T, s stock.AlertStore) {
 	ctx := context.Background()
 	key := unique(t, "alert")
 	const n = 20
-	var wg sync.WaitGroup
-	var won atomic.Int32
-	errs := make(chan error, n)
-	start := make(chan struct{})
-	for range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			<-start
-			ok, err := s.ClaimAlert(ctx, key, time.Minute)
-			if err != nil {
-				errs <- err
-				return
-			}
-			if ok {
-				won.Add(1)
-			}
-		}()
-	}
-	close(start)
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Errorf("claim: %v", err)
-	}
-	if w := won.Load(); w != 1 {
-		t.Errorf("%d of %d concurrent claims won, want exactly 1", w, n)
+	won := Race(t, n, "claim", func(int) (bool, error) { return s.ClaimAlert(ctx, key, time.Minute) })
+	if won != 1 {
+		t.Errorf("%d of %d concurrent claims won, want exactly 1", won, n)
 	}
 }
 
@@ -409,27 +442,11 @@ func lockContention(t *testing.T, l stock.Locker) {
 	ctx := context.Background()
 	name := unique(t, "poller")
 	const n = 20
-	var wg sync.WaitGroup
-	var held atomic.Int32
-	begin := make(chan struct{})
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			<-begin
-			ok, err := l.TryLock(ctx, name, fmt.Sprintf("owner-%d", i), time.Minute)
-			if err != nil {
-				t.Errorf("TryLock: %v", err)
-			}
-			if ok {
-				held.Add(1)
-			}
-		}()
-	}
-	close(begin)
-	wg.Wait()
-	if h := held.Load(); h != 1 {
-		t.Errorf("%d of %d concurrent owners got the lock, want exactly 1", h, n)
+	held := Race(t, n, "TryLock", func(i int) (bool, error) {
+		return l.TryLock(ctx, name, fmt.Sprintf("owner-%d", i), time.Minute)
+	})
+	if held != 1 {
+		t.Errorf("%d of %d concurrent owners got the lock, want exactly 1", held, n)
 	}
 }
 
