@@ -132,12 +132,8 @@ func askWhichGPU(res *Result) {
 func (r *Router) unsubscribeAnswer(ctx context.Context, res *Result) {
 	q := res.Query
 	en := q.English
-	if r.alertsOff(res) {
-		return
-	}
-	mine, err := r.mySubscriptions(ctx, res.msg)
-	if err != nil {
-		res.Reply = storeError(en, err)
+	mine, ok := r.mySubscriptions(ctx, res)
+	if !ok {
 		return
 	}
 	var drop []stock.Subscription
@@ -190,12 +186,8 @@ func (r *Router) unsubscribeAnswer(ctx context.Context, res *Result) {
 // subscriptionsAnswer handles "我的订阅".
 func (r *Router) subscriptionsAnswer(ctx context.Context, res *Result) {
 	en := res.English
-	if r.alertsOff(res) {
-		return
-	}
-	mine, err := r.mySubscriptions(ctx, res.msg)
-	if err != nil {
-		res.Reply = storeError(en, err)
+	mine, ok := r.mySubscriptions(ctx, res)
+	if !ok {
 		return
 	}
 	res.Subscriptions = mine
@@ -256,12 +248,18 @@ func (r *Router) loc() *time.Location {
 }
 
 // mySubscriptions lists the sender's subscriptions in this chat, oldest
-// first. Other members' and other chats' are never shown.
-func (r *Router) mySubscriptions(ctx context.Context, msg chat.Message) ([]stock.Subscription, error) {
+// first. Other members' and other chats' are never shown. When alerts
+// are off or the store fails, it answers so and reports false.
+func (r *Router) mySubscriptions(ctx context.Context, res *Result) ([]stock.Subscription, bool) {
+	if r.alertsOff(res) {
+		return nil, false
+	}
 	all, err := r.subs.Subscriptions(ctx)
 	if err != nil {
-		return nil, err
+		res.Reply = storeError(res.English, err)
+		return nil, false
 	}
+	msg := res.msg
 	var mine []stock.Subscription
 	for _, s := range all {
 		if s.Channel == msg.Channel && s.ChatID == msg.ChatID && s.OwnerID == msg.SenderID {
@@ -269,7 +267,7 @@ func (r *Router) mySubscriptions(ctx context.Context, msg chat.Message) ([]stock
 		}
 	}
 	sort.SliceStable(mine, func(i, j int) bool { return mine[i].CreatedAt.Before(mine[j].CreatedAt) })
-	return mine, nil
+	return mine, true
 }
 
 func subLines(r *Router, subs []stock.Subscription, en bool) []string {

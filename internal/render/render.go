@@ -361,19 +361,15 @@ func FreePhrase(row OfferRow, en bool) string {
 	return pick1(en, "空闲 ", "") + FreeCell(row, en) + pick1(en, "", " free")
 }
 
+// levelTexts name the stock levels.
+var levelTexts = map[string][2]string{
+	stock.LevelHigh: {"充足", "plenty"}, stock.LevelMedium: {"有", "some"}, stock.LevelSome: {"有", "some"},
+	stock.LevelLow: {"紧张", "low"}, stock.LevelNone: {"无", "none"},
+}
+
 // LevelText names a stock level.
 func LevelText(level string, en bool) string {
-	switch level {
-	case stock.LevelHigh:
-		return pick1(en, "充足", "plenty")
-	case stock.LevelMedium, stock.LevelSome:
-		return pick1(en, "有", "some")
-	case stock.LevelLow:
-		return pick1(en, "紧张", "low")
-	case stock.LevelNone:
-		return pick1(en, "无", "none")
-	}
-	return pick1(en, "未知", "unknown")
+	return TextFor(levelTexts, level, [2]string{"未知", "unknown"}, en)
 }
 
 // Legend explain the marks the shown rows carry, one line for all of
@@ -530,17 +526,15 @@ func figurePlace(f stock.Figure, en bool) string {
 	return name
 }
 
+// endpointNames name the APIs as a reader would.
+var endpointNames = map[string][2]string{
+	stock.EndpointESDGlobal: {"开发者库存接口", "developer stock API"}, stock.EndpointESDRegion: {"开发者库存接口", "developer stock API"},
+	stock.EndpointWebRegion: {"控制台地区库存", "console region stock"}, stock.EndpointWebMachines: {"机器列表", "machine list"},
+}
+
 // endpointName names an API as a reader would.
 func endpointName(endpoint string, en bool) string {
-	switch endpoint {
-	case stock.EndpointESDGlobal, stock.EndpointESDRegion:
-		return pick1(en, "开发者库存接口", "developer stock API")
-	case stock.EndpointWebRegion:
-		return pick1(en, "控制台地区库存", "console region stock")
-	case stock.EndpointWebMachines:
-		return pick1(en, "机器列表", "machine list")
-	}
-	return pick1(en, "另一接口", "another endpoint")
+	return TextFor(endpointNames, endpoint, [2]string{"另一接口", "another endpoint"}, en)
 }
 
 // regionEnglish names Chinese platform regions in English answers: AutoDL's

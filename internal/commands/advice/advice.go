@@ -197,7 +197,7 @@ func (r *Answers) adviceTie(ctx context.Context, res *Result, t *kb.Topic, tie *
 		r.stockTie(ctx, res, tie)
 	case kb.TiePlatform:
 		for _, p := range res.Platforms {
-			if l := r.estimates.HiddenCostNote(p, res.English); l != "" {
+			if l := r.Rd.HiddenCostNote(p, res.English); l != "" {
 				tie.Lines = append(tie.Lines, l)
 			}
 		}
@@ -414,7 +414,7 @@ func (r *Answers) oomNeedLine(q understand.Query, est *billing.Estimate) string 
 	need := est.VRAM.Total
 	line := fmt.Sprintf(answer.Pick(en, "按你说的任务（%s，%s，seq %d，batch %d）：单卡约需 %.1f GB",
 		"For the job you describe (%s, %s, seq %d, batch %d): ~%.1f GB on one GPU"),
-		est.ModelID, estimate.MethodName(est.Method, est.Bits, en), est.SeqLen, est.Batch, need)
+		est.ModelID, render.MethodName(est.Method, est.Bits, en), est.SeqLen, est.Batch, need)
 	if est.Method != billing.MethodInference && est.VRAMMin < need-0.05 {
 		line += fmt.Sprintf(answer.Pick(en, "（batch 1 + 梯度累积约 %.1f GB）", " (~%.1f GB at micro-batch 1 with gradient accumulation)"), est.VRAMMin)
 	}
@@ -555,7 +555,7 @@ func (r *Answers) diskTie(res *Result, rep *chat.Reply, noCard bool) {
 		f := p.Storage.DataDiskCNYPerGBDay
 		price, month, asOf := answer.Pick(en, "未知", "unknown"), answer.Pick(en, "未知", "unknown"), ""
 		if f != nil {
-			price = answer.FigureText(*f)
+			price = render.FigureText(*f)
 			mid := (f.Low + f.High) / 2
 			month = fmt.Sprintf("~%.0f", mid*100*30)
 			asOf = f.AsOf
@@ -570,7 +570,7 @@ func (r *Answers) diskTie(res *Result, rep *chat.Reply, noCard bool) {
 			if p.Storage.NoCard.Available {
 				nc = answer.Pick(en, "有", "yes")
 				if p.Storage.NoCard.CNYPerHour != nil {
-					nc = answer.FigureText(*p.Storage.NoCard.CNYPerHour) + answer.Pick(en, " 元/时", " CNY/h")
+					nc = render.FigureText(*p.Storage.NoCard.CNYPerHour) + answer.Pick(en, " 元/时", " CNY/h")
 				}
 			}
 			row = append(row, nc)
@@ -584,7 +584,7 @@ func (r *Answers) diskTie(res *Result, rep *chat.Reply, noCard bool) {
 	rep.Notes = append(rep.Notes, answer.Pick(en, "数据盘价格来自目录（非实时）；100GB 一个月按区间中值、不扣免费额度。",
 		"Disk prices are catalog list prices (not live); the month column uses the range midpoint, before the free part."))
 	if unverified {
-		rep.Notes = append(rep.Notes, answer.UnverifiedFigureNote(en))
+		rep.Notes = append(rep.Notes, render.UnverifiedFigureNote(en))
 	}
 	if r.storage {
 		rep.Notes = append(rep.Notes, answer.Pick(en, "在本群“登记存储 平台 大小”记下这块盘，周报会算它每周花多少。",

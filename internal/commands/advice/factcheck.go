@@ -9,6 +9,7 @@ import (
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/answer"
+	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/textgate"
 	"github.com/labgpu/bot/internal/understand"
 )
@@ -116,7 +117,7 @@ func (r *Answers) checkPlatformFigure(q understand.Query, claim string, figure f
 	if f == nil {
 		return c
 	}
-	c.Actual, c.Source = answer.FigureText(*f), answer.Cite(r.Cat, p.ID, *f, q.English)
+	c.Actual, c.Source = render.FigureText(*f), answer.Cite(r.Cat, p.ID, *f, q.English)
 	c.Verdict = judge(v, f.Low, f.High)
 	return c
 }
@@ -146,7 +147,7 @@ func (r *Answers) checkGPUPrice(q understand.Query) *CheckResult {
 	if best == nil {
 		return c
 	}
-	c.Actual, c.Source = answer.FigureText(*best), answer.Cite(r.Cat, c.Platform, *best, q.English)
+	c.Actual, c.Source = render.FigureText(*best), answer.Cite(r.Cat, c.Platform, *best, q.English)
 	c.Verdict = judge(v, best.Low, best.High)
 	return c
 }
@@ -258,7 +259,7 @@ func (r *Answers) checkSpeed(q understand.Query, s string) *CheckResult {
 	return c
 }
 
-func trimF4(x float64) string { return answer.TrimF(understand.Round4(x)) }
+func trimF4(x float64) string { return render.TrimF(understand.Round4(x)) }
 
 // renderCheck writes the verdict first: yes, no or partly, the value, its
 // date and source.

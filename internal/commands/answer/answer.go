@@ -35,6 +35,6 @@ type Env struct {
 // ScreenColumns) and MaxShortRows table rows. The rest goes behind "详情".
 const (
 	MaxShortLines = 12
-	MaxShortRows  = 5
+	MaxShortRows  = render.ShortRows
 	ScreenColumns = 80
 )

@@ -2,9 +2,7 @@ package answer
 
 import (
 	"fmt"
-	"strings"
 
-	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/understand"
 )
@@ -25,14 +23,6 @@ func Picks(en bool, zh, e []string) []string {
 	return zh
 }
 
-// FigureText is a catalog figure: "0.5" or "0.4-0.6".
-func FigureText(f catalog.Figure) string {
-	if f.IsRange() {
-		return fmt.Sprintf("%g-%g", f.Low, f.High)
-	}
-	return fmt.Sprintf("%g", f.Low)
-}
-
 // GranularityText names a billing granularity (second, minute, hour);
 // "未知"/"unknown" when the catalog has none.
 func GranularityText(g string, en bool) string {
@@ -51,31 +41,6 @@ func GranularityText(g string, en bool) string {
 		return "小时"
 	}
 	return g
-}
-
-// UnverifiedFigureNote explains the * of a figure only the seed
-// articles give.
-func UnverifiedFigureNote(en bool) string {
-	return Pick(en, "* 只有 2025 年的租卡测评文章这么写，未经其他来源核实。", "* only 2025 rental reviews say so; not confirmed by a dated source.")
-}
-
-// JoinIDs joins names for a line of text.
-func JoinIDs(ids []string, en bool) string {
-	out := ""
-	for i, id := range ids {
-		if i > 0 {
-			out += Pick(en, "、", ", ")
-		}
-		out += id
-	}
-	return out
-}
-
-// TrimF writes x with at most two decimals, without trailing zeros.
-func TrimF(x float64) string {
-	s := fmt.Sprintf("%.2f", x)
-	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	return s
 }
 
 // ProblemLines turns parser problems and unknown names into short lines.

@@ -4,24 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
-	"slices"
-	"sort"
-	"strings"
 
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/render"
-	"github.com/labgpu/bot/internal/stock"
 	"github.com/labgpu/bot/internal/understand"
 )
-
-// maxOptionRows caps the cost table.
-const maxOptionRows = 10
-
-// maxHiddenCostNotes caps the per-platform hidden-cost notes.
-const maxHiddenCostNotes = 3
 
 // JobFromQuery maps parsed parameters onto an estimator job.
 func JobFromQuery(q understand.Query) billing.Job {
@@ -86,193 +75,14 @@ func (r *Answers) Estimate(ctx context.Context, res *Result) {
 			}
 		}
 	}
-	full := r.renderEstimate(est, q, quotes)
-	short := r.estimateShort(est, q, full)
-	short.Full = &full
-	res.Reply = short
-}
-
-// estimateShort is the estimate's first screen: the verdict (the cheapest
-// option, or the named cards compared), the VRAM line, what fits, at most
-// five options and the assumptions in one line.
-func (r *Answers) estimateShort(est *billing.Estimate, q understand.Query, full chat.Reply) chat.Reply {
-	en := q.English
-	rep := chat.Reply{Title: full.Title}
-	if v := r.estimateVerdict(est, q, en); v != "" {
-		rep.Title = v
+	ask := render.EstimateAsk{Problems: answer.ProblemLines(q, en), NamedGPUs: q.NamedGPUs, GPUsAsked: q.GPU != "", English: en}
+	if q.ModelText != "" && q.Model == "" {
+		ask.UnknownModel = q.ModelText
 	}
-	rep.Lines = append(rep.Lines, answer.ProblemLines(q, en)...)
-	v := est.VRAM
-	line := fmt.Sprintf(answer.Pick(en, "显存约 %.1f GB", "VRAM about %.1f GB"), v.Total)
-	if est.Method != billing.MethodInference && est.VRAMMin < v.Total-0.05 {
-		line += fmt.Sprintf(answer.Pick(en, "（batch 1 + 梯度累积约 %.1f GB）", " (%.1f GB at micro-batch 1 with accumulation)"), est.VRAMMin)
+	if !render.AnyFits(est) {
+		ask.Alternatives = r.alternatives(est, quotes)
 	}
-	rep.Lines = append(rep.Lines, line+answer.Pick(en, "。", "."))
-	if len(full.Lines) > 0 {
-		for _, l := range full.Lines {
-			if strings.HasPrefix(l, answer.Pick(en, "放得下——", "Fits — ")) || strings.HasPrefix(l, answer.Pick(en, "可行的做法", "What would work")) ||
-				strings.Contains(l, answer.Pick(en, "放不下", "not fit")) {
-				rep.Lines = append(rep.Lines, shortenList(l, 70, en))
-			}
-		}
-	}
-	if full.Table != nil {
-		rep.Table = r.estimateTable(est, en)
-	}
-	if len(est.Options) > answer.MaxShortRows {
-		rep.Notes = append(rep.Notes, fmt.Sprintf(answer.Pick(en, "……还有 %d 种方案。", "… %d more options."), len(est.Options)-answer.MaxShortRows))
-	}
-	rep.Notes = append(rep.Notes, r.optionSourcesNote(est, en))
-	rep.Notes = append(rep.Notes, shortAssumptions(est, en))
-	return rep
-}
-
-// shorten cuts a line to n runes with an ellipsis.
-func shorten(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
-
-// shortenList cuts a list line to about n runes at the last separator
-// ("、", "；", ", ") so that no name is cut in half: "放得下——单卡：A100
-// 80GB、H100 SXM等".
-func shortenList(s string, n int, en bool) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	for i := n - 2; i > n/2; i-- {
-		switch {
-		case r[i] == '、' || r[i] == '；' || r[i] == '，':
-			return string(r[:i]) + answer.Pick(en, "等", ", …")
-		case (r[i] == ',' || r[i] == ';') && i+1 < len(r) && r[i+1] == ' ':
-			return string(r[:i]) + answer.Pick(en, "等", ", …")
-		}
-	}
-	return shorten(s, n)
-}
-
-// estimateVerdict is the first line: the cheapest way to run the job
-// (for inference, the cheapest hour), or with two cards named, which is
-// the cheaper run.
-func (r *Answers) estimateVerdict(est *billing.Estimate, q understand.Query, en bool) string {
-	if len(est.Options) == 0 || est.Cheapest < 0 {
-		return ""
-	}
-	what := strings.TrimPrefix(strings.TrimPrefix(r.renderEstimateTitle(est, q, en), "估算："), "Estimate: ")
-	c := est.Options[est.Cheapest]
-	if est.Method == billing.MethodInference {
-		return fmt.Sprintf(answer.Pick(en, "%s：最便宜 %s %s×%d，每小时约 %s 元。", "%s: cheapest %s %s×%d, about %s CNY an hour."),
-			what, r.Rd.PlatformName(c.Platform, en), c.GPU, c.GPUCount, money(c.GPUCostCNY))
-	}
-	if len(q.NamedGPUs) >= 2 {
-		if l := r.cardsVerdict(est, q.NamedGPUs, en); l != "" {
-			return what + answer.Pick(en, "：", ": ") + l
-		}
-	}
-	return fmt.Sprintf(answer.Pick(en, "%s：最便宜 %s %s×%d 约 %s 元（%s–%s），%.1f 小时。", "%s: cheapest %s %s×%d, about %s CNY (%s–%s), %.1f h."),
-		what, r.Rd.PlatformName(c.Platform, en), c.GPU, c.GPUCount, money(c.TotalCNY), money(c.TotalLowCNY), money(c.TotalHighCNY), c.Hours)
-}
-
-// cardsVerdict compares the cheapest option of each named card.
-func (r *Answers) cardsVerdict(est *billing.Estimate, named []string, en bool) string {
-	best := map[string]billing.Option{}
-	for _, o := range est.Options {
-		for _, n := range named {
-			if o.GPU == n || r.Representative(n) == o.GPU || slices.Contains(r.Cat.FamilyMembers(n), o.GPU) {
-				if b, ok := best[n]; !ok || o.TotalCNY < b.TotalCNY {
-					best[n] = o
-				}
-			}
-		}
-	}
-	if len(best) < 2 {
-		return ""
-	}
-	var opts []billing.Option
-	for _, n := range named {
-		if o, ok := best[n]; ok {
-			opts = append(opts, o)
-		}
-	}
-	sort.SliceStable(opts, func(i, j int) bool { return opts[i].TotalCNY < opts[j].TotalCNY })
-	a, b := opts[0], opts[1]
-	return fmt.Sprintf(answer.Pick(en, "%s 更划算，约 %s 元（%.1f 小时，%s）vs %s 约 %s 元（%.1f 小时）。", "%s is the cheaper run, about %s CNY (%.1f h, %s) vs %s about %s CNY (%.1f h)."),
-		a.GPU, money(a.TotalCNY), a.Hours, r.Rd.PlatformName(a.Platform, en), b.GPU, money(b.TotalCNY), b.Hours)
-}
-
-// estimateTable is the short form's table: five options, fewer columns.
-func (r *Answers) estimateTable(est *billing.Estimate, en bool) *chat.Table {
-	t := &chat.Table{}
-	inference := est.Method == billing.MethodInference
-	if inference {
-		t.Header = answer.Picks(en, []string{"平台", "GPU", "卡数", "元/小时", "价格来源"}, []string{"platform", "GPU", "GPUs", "CNY/hour", "price source"})
-	} else {
-		t.Header = answer.Picks(en, []string{"平台", "GPU", "卡数", "时长(h)", "合计（范围）"}, []string{"platform", "GPU", "GPUs", "hours", "total (range)"})
-	}
-	for i, o := range est.Options {
-		if i == answer.MaxShortRows {
-			break
-		}
-		star := ""
-		if !o.Verified {
-			star = "*"
-		}
-		if inference {
-			t.Rows = append(t.Rows, []string{r.Rd.PlatformName(o.Platform, en), o.GPU, fmt.Sprint(o.GPUCount), money(o.GPUCostCNY) + star, render.SourceLabel(o.PriceSource, en) + " " + o.PriceAsOf})
-			continue
-		}
-		t.Rows = append(t.Rows, []string{r.Rd.PlatformName(o.Platform, en), o.GPU, fmt.Sprint(o.GPUCount), fmt.Sprintf("%.1f", o.Hours),
-			fmt.Sprintf("%s%s (%s-%s)", money(o.TotalCNY), star, money(o.TotalLowCNY), money(o.TotalHighCNY))})
-	}
-	return t
-}
-
-// optionSourcesNote says in one line where the prices come from and how
-// old they are.
-func (r *Answers) optionSourcesNote(est *billing.Estimate, en bool) string {
-	live, unverified := false, false
-	var dates []string
-	for i, o := range est.Options {
-		if i == answer.MaxShortRows {
-			break
-		}
-		if o.PriceSource != string(stock.SourceCatalog) {
-			live = true
-		}
-		if !o.Verified {
-			unverified = true
-		}
-		if !slices.Contains(dates, o.PriceAsOf) {
-			dates = append(dates, o.PriceAsOf)
-		}
-	}
-	kind := answer.Pick(en, "价格是目录标价（不是实时价）：", "Prices are list prices (not live): ")
-	if live {
-		kind = answer.Pick(en, "价格有实时/录制报价时用它，否则用目录标价：", "Prices are live or replayed where there are offers, else list prices: ")
-	}
-	note := kind + strings.Join(dates, answer.Pick(en, "、", ", "))
-	if unverified {
-		note += answer.Pick(en, "；* 仅见于 2025 年测评文章、未核实", "; * only a 2025 review reports it, unverified")
-	}
-	return note + answer.Pick(en, "。", ".")
-}
-
-// shortAssumptions is the assumptions in one line with the follow-ups.
-func shortAssumptions(est *billing.Estimate, en bool) string {
-	j := est.Job
-	if est.Method == billing.MethodInference {
-		return fmt.Sprintf(answer.Pick(en, "按上下文 %d、并发 %d、%d-bit 估算；说“seq 8192”“int4”可改。", "Assumed context %d, batch %d, %d-bit; say “seq 8192” or “int4” to change."), est.SeqLen, est.Batch, est.Bits)
-	}
-	data := fmt.Sprintf(answer.Pick(en, "%s条×%d tokens", "%s samples × %d tokens"), humanNum(float64(j.Samples), en), j.TokensPerSample)
-	if j.Samples == 0 {
-		data = humanNum(j.Tokens, en) + " tokens"
-	}
-	return fmt.Sprintf(answer.Pick(en, "按 seq %d、batch %d、%s、%g 轮估算，含数据盘和计费粒度；说“seq 4096”“5万条”可改。", "Assumed seq %d, batch %d, %s, %g epochs, with disk and billing granularity; say “seq 4096” or “50k samples” to change."),
-		est.SeqLen, est.Batch, data, est.Epochs)
+	res.Reply = r.Rd.Estimate(est, ask)
 }
 
 func (r *Answers) askSize(res *Result) {
@@ -293,530 +103,57 @@ func (r *Answers) askSize(res *Result) {
 	res.Reply = chat.Reply{Title: qs}
 }
 
-// MethodName names a training or inference method ("QLoRA 4-bit").
-func MethodName(m string, bits int, en bool) string {
-	switch m {
-	case billing.MethodFull:
-		if bits == 32 {
-			return answer.Pick(en, "全量微调（fp32）", "full fine-tune (fp32)")
-		}
-		return answer.Pick(en, "全量微调", "full fine-tune")
-	case billing.MethodQLoRA:
-		return fmt.Sprintf("QLoRA %d-bit", bits)
-	case billing.MethodInference:
-		return fmt.Sprintf(answer.Pick(en, "推理（%d-bit）", "inference (%d-bit)"), bits)
-	}
-	return "LoRA"
-}
-
-// renderEstimateTitle names the job: "估算：7B 模型（按典型配置 Qwen2.5-7B） LoRA".
-func (r *Answers) renderEstimateTitle(est *billing.Estimate, q understand.Query, en bool) string {
-	model := est.ModelID
-	switch {
-	case est.Scaled:
-		model = fmt.Sprintf(answer.Pick(en, "%gB 模型（按 %s 的结构把层数调到 %d 层估算，仅供参考）", "%gB model (%s's architecture scaled to %d layers; a rough guide)"),
-			est.ParamsB, est.ModelID, est.Layers)
-	case est.Typical:
-		model = fmt.Sprintf(answer.Pick(en, "%gB 模型（按典型配置 %s）", "%gB model (typical config: %s)"), est.ParamsB, est.ModelID)
-	}
-	if q.ModelText != "" && q.Model == "" {
-		model += fmt.Sprintf(answer.Pick(en, "——目录里没有“%s”，按它的参数量估算", " — “%s” is not in the catalog; estimated from its size"), q.ModelText)
-	}
-	return fmt.Sprintf(answer.Pick(en, "估算：%s %s", "Estimate: %s, %s"), model, MethodName(est.Method, est.Bits, en))
-}
-
-// renderEstimate is the full estimate: the VRAM breakdown, the cards that
-// fit, the training volume, the options table (maxOptionRows) with the
-// cheapest and faster-and-cheaper lines, then notes on hidden costs,
-// sharding and assumptions.
-func (r *Answers) renderEstimate(est *billing.Estimate, q understand.Query, quotes billing.Quotes) chat.Reply {
-	en := q.English
-	rep := chat.Reply{}
-	rep.Title = r.renderEstimateTitle(est, q, en)
-	rep.Lines = append(rep.Lines, answer.ProblemLines(q, en)...)
-	rep.Lines = append(rep.Lines, vramLine(est, en))
-	rep.Lines = append(rep.Lines, r.fitLine(est, q, quotes, en)...)
-	if est.Method != billing.MethodInference {
-		rep.Lines = append(rep.Lines, fmt.Sprintf(answer.Pick(en, "训练量：%s tokens（数据 × %g 轮），约 %.2g FLOPs", "Training: %s tokens (dataset × %g epochs), %.2g FLOPs"),
-			humanNum(est.Tokens, en), est.Epochs, est.FLOPs))
-	}
-	shown := est.Options
-	if len(shown) > maxOptionRows {
-		shown = shown[:maxOptionRows]
-	}
-	unknownDisk := false
-	if len(shown) > 0 {
-		rep.Table, unknownDisk = r.optionsTable(est, shown, en)
-		if est.Method != billing.MethodInference {
-			rep.Lines = append(rep.Lines, r.cheapestLine(est, en))
-			if l := r.fasterCheaperLine(est, en); l != "" {
-				rep.Lines = append(rep.Lines, l)
-			}
-			if h := est.Options[est.Cheapest].Hours; h > 24*30 {
-				rep.Lines = append(rep.Lines, fmt.Sprintf(answer.Pick(en, "⚠ 这个任务在一台机器上要跑约 %.0f 天；请核对数据量，或考虑更小的模型、QLoRA 或多机训练。",
-					"⚠ This job runs ~%.0f days on one machine; check the data size, or consider a smaller model, QLoRA or multi-node training."), h/24))
-			}
-		}
-	} else if anyFits(est) {
-		rep.Notes = append(rep.Notes, answer.Pick(en, "能放下的卡（在所问的平台上）目前都没有已知价格。", "No known price for the GPUs that fit (on the platforms asked about)."))
-	}
-	rep.Notes = append(rep.Notes, r.hiddenCostNotes(shown, en)...)
-	if unverifiedOptions(shown) {
-		rep.Notes = append(rep.Notes, render.UnverifiedPriceNote(en))
-	}
-	if unknownDisk {
-		rep.Notes = append(rep.Notes, answer.Pick(en, "“未知”：该平台数据盘价格没查到，合计不含数据盘费用。", "“unknown”: the platform's disk price was not found; the total leaves disk out."))
-	}
-	rep.Notes = append(rep.Notes, estimateNotes(est, shown, en)...)
-	return rep
-}
-
-// vramLine is the VRAM one card needs, by part (GB = 1e9 bytes).
-func vramLine(est *billing.Estimate, en bool) string {
-	v := est.VRAM
-	if est.Method == billing.MethodInference {
-		return fmt.Sprintf(answer.Pick(en, "单卡显存：约 %.1f GB（权重 %.1f + KV cache 和推理缓冲 %.1f + 其他 %.1f）",
-			"VRAM on one GPU: ~%.1f GB (weights %.1f + KV cache and buffers %.1f + overhead %.1f)"), v.Total, v.Weights, v.Activations, v.Overhead)
-	}
-	line := fmt.Sprintf(answer.Pick(en, "单卡显存：约 %.1f GB（权重 %.1f + 梯度 %.1f + 优化器 %.1f + 激活 %.1f + logits %.1f + 其他 %.1f）",
-		"VRAM on one GPU: ~%.1f GB (weights %.1f + gradients %.1f + optimizer %.1f + activations %.1f + logits %.1f + overhead %.1f)"),
-		v.Total, v.Weights, v.Gradients, v.Optimizer, v.Activations, v.Logits, v.Overhead)
-	if est.VRAMMin < v.Total-0.05 {
-		line += fmt.Sprintf(answer.Pick(en, "；batch 1 + 梯度累积时约 %.1f GB", "; ~%.1f GB at micro-batch 1 with gradient accumulation"), est.VRAMMin)
-	}
-	return line
-}
-
-// optionsTable is the options as a table (inference: the cost per hour;
-// training: hours, GPU, disk and total with its range); it reports
-// whether a disk price was unknown.
-func (r *Answers) optionsTable(est *billing.Estimate, shown []billing.Option, en bool) (*chat.Table, bool) {
-	t := &chat.Table{}
-	inference := est.Method == billing.MethodInference
-	if inference {
-		t.Header = answer.Picks(en, []string{"平台", "GPU", "卡数", "元/卡时", "每小时费用", "价格来源"},
-			[]string{"platform", "GPU", "GPUs", "CNY/GPU-h", "CNY per hour", "price source"})
-	} else {
-		t.Header = answer.Picks(en, []string{"平台", "GPU", "卡数", "元/卡时", "时长(h)", "GPU费", "数据盘", "合计（范围）", "价格来源"},
-			[]string{"platform", "GPU", "GPUs", "CNY/GPU-h", "hours", "GPU cost", "disk", "total (range)", "price source"})
-	}
-	unknownDisk := false
-	for _, o := range shown {
-		src := render.SourceLabel(o.PriceSource, en) + " " + o.PriceAsOf
-		if !o.Verified {
-			src += "*"
-		}
-		price := fmt.Sprintf("%.2f", o.PriceCNY)
-		if o.PriceHighCNY > o.PriceLowCNY {
-			price = fmt.Sprintf("~%.2f (%.2f-%.2f)", o.PriceCNY, o.PriceLowCNY, o.PriceHighCNY)
-		}
-		if inference {
-			t.Rows = append(t.Rows, []string{r.Rd.PlatformName(o.Platform, en), o.GPU, fmt.Sprint(o.GPUCount), price, money(o.GPUCostCNY), src})
-			continue
-		}
-		disk := answer.Pick(en, "未知", "unknown")
-		if o.StorageCostCNY != nil {
-			disk = money(*o.StorageCostCNY)
-		} else {
-			unknownDisk = true
-		}
-		t.Rows = append(t.Rows, []string{r.Rd.PlatformName(o.Platform, en), o.GPU, fmt.Sprint(o.GPUCount), price, fmt.Sprintf("%.1f", o.Hours),
-			money(o.GPUCostCNY), disk, fmt.Sprintf("%s (%s-%s)", money(o.TotalCNY), money(o.TotalLowCNY), money(o.TotalHighCNY)), src})
-	}
-	return t, unknownDisk
-}
-
-// estimateNotes state how the estimate was made: sharding, the assumed
-// job, and what the hours and totals include.
-func estimateNotes(est *billing.Estimate, shown []billing.Option, en bool) []string {
-	var notes []string
-	if est.Sharded && est.Method == billing.MethodInference {
-		notes = append(notes, answer.Pick(en, "多卡推理按张量并行（如 vLLM）把权重和 KV cache 平分到各卡估算。",
-			"Multi-GPU inference assumes tensor parallelism (e.g. vLLM) splitting weights and KV cache across GPUs."))
-	} else if est.Sharded {
-		notes = append(notes, answer.Pick(en, "多卡方案按 ZeRO-3/FSDP 把权重、梯度和优化器状态切分到各卡，并按 70-80% 的多卡加速效率估算；可信度低于单卡。",
-			"Multi-GPU rows assume ZeRO-3/FSDP sharding of weights, gradients and optimizer state and 70-80% scaling efficiency; less certain than single-GPU rows."))
-	}
-	notes = append(notes, assumptionLine(est, en))
-	if est.Method == billing.MethodInference {
-		notes = append(notes, fmt.Sprintf(answer.Pick(en, "每小时费用只含 GPU；权重约 %.0f GB，超出免费数据盘的部分另按天计费。", "Cost per hour is GPUs only; the ~%.0f GB of weights beyond the free data disk bill per day."), est.DiskGB))
-	} else if len(shown) > 0 {
-		lo, hi := mfuSpan(est, shown)
-		notes = append(notes, fmt.Sprintf(answer.Pick(en,
-			"时长含 %.0f 分钟环境准备，并按各平台计费粒度取整；合计的范围对应 MFU %.2f-%.2f（按典型价格；标价区间见“元/卡时”一列）。数据盘按约 %.0f GB（权重+数据+检查点）扣除各平台免费额度、按天计（不足一天按一天）。",
-			"Hours include %.0f min of setup and are rounded to each platform's billing granularity; the total's range covers MFU %.2f-%.2f at the typical price (list-price ranges are in the CNY/GPU-h column). Disk: ~%.0f GB (weights + data + checkpoints) beyond each platform's free quota, billed per started day."),
-			billing.SetupHours*60, lo, hi, est.DiskGB))
-	}
-	return notes
-}
-
-// fitLine lists the GPUs that fit, grouped by layout, and those that do not.
-func (r *Answers) fitLine(est *billing.Estimate, q understand.Query, quotes billing.Quotes, en bool) []string {
-	var lines []string
-	fit, nofit := fitGroups(est, q, en)
-	switch {
-	case len(fit) > 0:
-		lines = append(lines, answer.Pick(en, "放得下——", "Fits — ")+strings.Join(fit, answer.Pick(en, "；", "; ")))
-	case est.Job.GPUCount > 0:
-		lines = append(lines, fmt.Sprintf(answer.Pick(en, "%d 张 %s 放不下。", "Does not fit on %d× %s."), est.Job.GPUCount, strings.Join(est.Job.GPUs, "/")))
-		if alt := r.alternatives(est, q, quotes, en); alt != "" {
-			lines = append(lines, alt)
-		}
-	case q.GPU == "":
-		lines = append(lines, answer.Pick(en, "目录里任何一种卡用 8 张也放不下（一台机器最多 8 卡）。", "No GPU in the catalog fits this, even 8 of them (one machine's most)."))
-		if alt := r.alternatives(est, q, quotes, en); alt != "" {
-			lines = append(lines, alt)
-		}
-	default:
-		lines = append(lines, answer.Pick(en, "所问的卡都放不下（8 张也不行）。可以换 QLoRA、缩短 seq，或换更大显存的卡。",
-			"Fits on none of the GPUs asked about, even 8 of them. Try QLoRA, a shorter seq, or cards with more memory."))
-		if alt := r.alternatives(est, q, quotes, en); alt != "" {
-			lines = append(lines, alt)
-		}
-	}
-	if len(nofit) > 0 && q.GPU != "" && len(fit) > 0 {
-		lines = append(lines, answer.Pick(en, "放不下：", "Does not fit: ")+strings.Join(nofit, answer.Pick(en, "、", ", "))+
-			answer.Pick(en, "——可以换 QLoRA、缩短 seq，或换大显存的卡。", " — try QLoRA, a shorter seq, or a bigger card."))
-	}
-	return lines
-}
-
-// fitGroups lists the GPUs that fit, one entry per layout ("单卡：A100
-// 80GB、H100 SXM"), and those that do not.
-func fitGroups(est *billing.Estimate, q understand.Query, en bool) (fit, nofit []string) {
-	// Chat answers list the cards someone rents out (a price is known);
-	// the JSON has every GPU.
-	rented := map[string]bool{}
-	for _, o := range est.Options {
-		rented[o.GPU] = true
-	}
-	type layoutKey struct{ n, mb int }
-	var order []layoutKey
-	groups := map[layoutKey][]string{}
-	extraFit := 0
-	for _, f := range est.Fits {
-		if !f.Fits {
-			nofit = append(nofit, f.GPU)
-			continue
-		}
-		if len(rented) > 0 && !rented[f.GPU] && q.GPU == "" {
-			extraFit++
-			continue
-		}
-		k := layoutKey{f.GPUCount, f.MicroBatch}
-		if est.Method == billing.MethodInference || f.MicroBatch == est.Batch {
-			k.mb = 0
-		}
-		if _, ok := groups[k]; !ok {
-			order = append(order, k)
-		}
-		groups[k] = append(groups[k], f.GPU)
-	}
-	sort.SliceStable(order, func(i, j int) bool {
-		if order[i].n != order[j].n {
-			return order[i].n < order[j].n
-		}
-		a, b := order[i].mb, order[j].mb
-		if (a == 0) != (b == 0) {
-			return a == 0
-		}
-		return a > b
-	})
-	for _, k := range order {
-		var label string
-		switch {
-		case en && k.n == 1:
-			label = "1 GPU"
-		case en:
-			label = fmt.Sprintf("%d GPUs", k.n)
-		case k.n == 1:
-			label = "单卡"
-		default:
-			label = fmt.Sprintf("%d 卡", k.n)
-		}
-		if k.mb > 0 {
-			label += fmt.Sprintf(answer.Pick(en, "（batch %d+梯度累积）", " (batch %d + grad accumulation)"), k.mb)
-		}
-		fit = append(fit, label+answer.Pick(en, "：", ": ")+strings.Join(groups[k], answer.Pick(en, "、", ", ")))
-	}
-	if extraFit > 0 {
-		fit = append(fit, fmt.Sprintf(answer.Pick(en, "另有 %d 种卡也放得下，但没有符合条件的报价", "and %d more GPUs with no matching price"), extraFit))
-	}
-	return fit, nofit
-}
-
-// alternatives suggests what would work when nothing asked for fits, each
-// with its cheapest known cost: the same job as QLoRA 4-bit, the same card
-// in more GPUs (up to 8), and the cheapest other card.
-func (r *Answers) alternatives(est *billing.Estimate, q understand.Query, quotes billing.Quotes, en bool) string {
+// alternatives are what would work when nothing asked for fits, each
+// with its cheapest known option: the same job as QLoRA 4-bit, the same
+// card in more GPUs (up to 8), and the cheapest other card.
+func (r *Answers) alternatives(est *billing.Estimate, quotes billing.Quotes) []render.Alternative {
 	job := est.Job
-	var tries []string
-	cost := func(j billing.Job) (billing.Option, *billing.Fit, bool) {
-		e2, err := r.est.Estimate(j, quotes)
-		if err != nil {
-			return billing.Option{}, nil, false
+	var alts []render.Alternative
+	try := func(kind render.AltKind, j billing.Job) {
+		if o, f, ok := r.cheapestFit(j, quotes); ok {
+			alts = append(alts, render.Alternative{Kind: kind, Option: o, Fit: f})
 		}
-		// The fewest GPUs first, then the cheapest: a 72B QLoRA on one
-		// A100 beats eight T4s.
-		best := -1
-		for i, o := range e2.Options {
-			if best < 0 || o.GPUCount < e2.Options[best].GPUCount || o.GPUCount == e2.Options[best].GPUCount && o.TotalCNY < e2.Options[best].TotalCNY {
-				best = i
-			}
-		}
-		for i := range e2.Fits {
-			f := &e2.Fits[i]
-			if best >= 0 && f.GPU == e2.Options[best].GPU {
-				return e2.Options[best], f, true
-			}
-		}
-		for i := range e2.Fits {
-			if e2.Fits[i].Fits {
-				return billing.Option{}, &e2.Fits[i], true
-			}
-		}
-		return billing.Option{}, nil, false
-	}
-	describe := func(label string, o billing.Option, f *billing.Fit) string {
-		if o.Platform == "" {
-			return fmt.Sprintf(answer.Pick(en, "%s：%s×%d 放得下（约 %.1f GB/卡），暂无报价", "%s: fits on %s×%d (~%.1f GB per GPU), no price known"), label, f.GPU, f.GPUCount, f.VRAMPerGPU)
-		}
-		return fmt.Sprintf(answer.Pick(en, "%s：%s %s×%d，约 %s 元（%.1f 小时）", "%s: %s %s×%d, ~%s CNY (%.1f h)"), label, r.Rd.PlatformName(o.Platform, en), o.GPU, o.GPUCount, money(o.TotalCNY), o.Hours)
 	}
 	if job.Method != billing.MethodQLoRA && job.Method != billing.MethodInference {
 		j := job
 		j.Method, j.Bits, j.GPUCount = billing.MethodQLoRA, 4, 0
-		if o, f, ok := cost(j); ok {
-			tries = append(tries, describe(answer.Pick(en, "改用 QLoRA 4-bit", "QLoRA 4-bit"), o, f))
-		}
+		try(render.AltQLoRA, j)
 	}
 	if job.GPUCount > 0 && job.GPUCount < billing.MaxGPUs {
 		j := job
 		j.GPUCount = 0
-		if o, f, ok := cost(j); ok {
-			tries = append(tries, describe(answer.Pick(en, "加卡", "more GPUs"), o, f))
-		}
+		try(render.AltMoreGPUs, j)
 	}
 	j := job
 	j.GPUs, j.GPUCount = nil, 0
-	if o, f, ok := cost(j); ok {
-		tries = append(tries, describe(answer.Pick(en, "换卡", "another card"), o, f))
-	}
-	if len(tries) == 0 {
-		return ""
-	}
-	return answer.Pick(en, "可行的做法——", "What would work — ") + strings.Join(tries, answer.Pick(en, "；", "; ")) + answer.Pick(en, "。", ".")
+	try(render.AltOtherCard, j)
+	return alts
 }
 
-func (r *Answers) cheapestLine(est *billing.Estimate, en bool) string {
-	c, f := est.Options[est.Cheapest], est.Options[est.Fastest]
-	star := func(o billing.Option) string {
-		if !o.Verified {
-			return "*"
-		}
-		return ""
+// cheapestFit is a job's option on the fewest GPUs, then the cheapest (a
+// 72B QLoRA on one A100 beats eight T4s), with its fit; or, with no price
+// known, the first fit alone.
+func (r *Answers) cheapestFit(j billing.Job, quotes billing.Quotes) (billing.Option, *billing.Fit, bool) {
+	e2, err := r.est.Estimate(j, quotes)
+	if err != nil {
+		return billing.Option{}, nil, false
 	}
-	if est.Cheapest == est.Fastest || f.Hours >= c.Hours {
-		return fmt.Sprintf(answer.Pick(en, "最便宜也最快：%s %s ×%d，约 %s 元%s（%.1f 小时）。", "Cheapest and fastest: %s %s ×%d, ~%s CNY%s (%.1f h)."),
-			r.Rd.PlatformName(c.Platform, en), c.GPU, c.GPUCount, money(c.TotalCNY), star(c), c.Hours)
-	}
-	return fmt.Sprintf(answer.Pick(en, "最便宜：%s %s ×%d，约 %s 元%s（%.1f 小时）；最快：%s %s ×%d，%.1f 小时，约 %s 元%s。",
-		"Cheapest: %s %s ×%d, ~%s CNY%s (%.1f h). Fastest: %s %s ×%d, %.1f h, ~%s CNY%s."),
-		r.Rd.PlatformName(c.Platform, en), c.GPU, c.GPUCount, money(c.TotalCNY), star(c), c.Hours,
-		r.Rd.PlatformName(f.Platform, en), f.GPU, f.GPUCount, f.Hours, money(f.TotalCNY), star(f))
-}
-
-// mfuSpan is the lowest and highest MFU behind the rows shown.
-func mfuSpan(est *billing.Estimate, shown []billing.Option) (lo, hi float64) {
-	in := map[string]bool{}
-	for _, o := range shown {
-		in[o.GPU] = true
-	}
-	lo, hi = math.Inf(1), 0
-	for _, f := range est.Fits {
-		if f.Fits && (len(in) == 0 || in[f.GPU]) && f.MFU.High > 0 {
-			lo, hi = math.Min(lo, f.MFU.Low), math.Max(hi, f.MFU.High)
+	best := -1
+	for i, o := range e2.Options {
+		if best < 0 || o.GPUCount < e2.Options[best].GPUCount || o.GPUCount == e2.Options[best].GPUCount && o.TotalCNY < e2.Options[best].TotalCNY {
+			best = i
 		}
 	}
-	if hi == 0 {
-		return 0, 0
-	}
-	return lo, hi
-}
-
-func unverifiedOptions(os []billing.Option) bool {
-	for _, o := range os {
-		if !o.Verified {
-			return true
+	for i := range e2.Fits {
+		f := &e2.Fits[i]
+		if best >= 0 && f.GPU == e2.Options[best].GPU {
+			return e2.Options[best], f, true
 		}
 	}
-	return false
-}
-
-// money formats CNY with two decimals below 100 and none above.
-func money(x float64) string {
-	if math.Abs(x) >= 100 {
-		return fmt.Sprintf("%.0f", x)
-	}
-	return fmt.Sprintf("%.2f", x)
-}
-
-// assumptionLine states the assumptions and how to change them.
-func assumptionLine(est *billing.Estimate, en bool) string {
-	j := est.Job
-	if est.Method == billing.MethodInference {
-		return fmt.Sprintf(answer.Pick(en, "按上下文 %d、并发 %d、%d-bit 权重、bf16 KV cache 估算；可以接着说“seq 8192”或“int4”修改。",
-			"Assumed context %d, batch %d, %d-bit weights, bf16 KV cache; reply “seq 8192” or “int4” to change."), est.SeqLen, est.Batch, est.Bits)
-	}
-	data := fmt.Sprintf(answer.Pick(en, "%s 条 × %d tokens", "%s samples × %d tokens"), humanNum(float64(j.Samples), en), j.TokensPerSample)
-	if j.Samples == 0 {
-		data = humanNum(j.Tokens, en) + " tokens"
-	}
-	ck := answer.Pick(en, "开启梯度检查点", "gradient checkpointing on")
-	if j.NoGradCkpt {
-		ck = answer.Pick(en, "关闭梯度检查点", "gradient checkpointing off")
-	}
-	parts := []string{fmt.Sprintf("seq %d", est.SeqLen), fmt.Sprintf(answer.Pick(en, "batch %d（有效 batch）", "batch %d (effective)"), est.Batch), ck}
-	if j.NoFlashAttn {
-		parts = append(parts, answer.Pick(en, "不用 FlashAttention", "no FlashAttention"))
-	} else {
-		parts = append(parts, answer.Pick(en, "FlashAttention（T4/V100 按不支持算）", "FlashAttention (not on T4/V100)"))
-	}
-	if est.LoRARank > 0 {
-		targets := answer.Pick(en, "全部线性层", "all linear layers")
-		switch j.LoRATargets {
-		case billing.TargetsQV:
-			targets = "q_proj+v_proj"
-		case billing.TargetsAttention:
-			targets = answer.Pick(en, "注意力层", "attention layers")
-		}
-		parts = append(parts, fmt.Sprintf("LoRA rank %d（%s）", est.LoRARank, targets))
-		if en {
-			parts[len(parts)-1] = fmt.Sprintf("LoRA rank %d (%s)", est.LoRARank, targets)
+	for i := range e2.Fits {
+		if e2.Fits[i].Fits {
+			return billing.Option{}, &e2.Fits[i], true
 		}
 	}
-	if est.Method == billing.MethodFull {
-		opt := answer.Pick(en, "AdamW 混合精度", "mixed-precision AdamW")
-		switch j.Optimizer {
-		case billing.OptimizerAdamW8bit:
-			opt = "8-bit AdamW"
-		case billing.OptimizerPureBF16:
-			opt = answer.Pick(en, "纯 bf16 AdamW", "pure-bf16 AdamW")
-		}
-		parts = append(parts, opt)
-	}
-	if est.Sharded {
-		if j.ZeRO == 2 {
-			parts = append(parts, "ZeRO-2")
-		} else {
-			parts = append(parts, "ZeRO-3")
-		}
-	}
-	parts = append(parts, answer.Pick(en, "数据 ", "data ")+data, fmt.Sprintf(answer.Pick(en, "%g 轮", "%g epochs"), est.Epochs))
-	if en {
-		return "Assumed " + strings.Join(parts, ", ") + "; reply “seq 4096”, “batch 8”, “50k samples”, “512 tokens per sample” or “3 epochs” to change."
-	}
-	return "按 " + strings.Join(parts, "、") + "估算；可以接着说“seq 4096”“batch 8”“5万条”“每条512 tokens”“3个epoch”修改。"
-}
-
-// hiddenCostNotes names the storage and retention traps of the platforms
-// in the rows shown (at most maxHiddenCostNotes platforms).
-func (r *Answers) hiddenCostNotes(shown []billing.Option, en bool) []string {
-	var notes []string
-	seen := map[string]bool{}
-	for _, o := range shown {
-		if seen[o.Platform] || len(notes) >= maxHiddenCostNotes {
-			continue
-		}
-		seen[o.Platform] = true
-		if h := r.HiddenCostNote(o.Platform, en); h != "" {
-			notes = append(notes, h)
-		}
-	}
-	return notes
-}
-
-// HiddenCostNote names a platform's storage and retention traps.
-func (r *Answers) HiddenCostNote(platform string, en bool) string {
-	p, ok := r.Cat.Platform(platform)
-	if !ok {
-		return ""
-	}
-	var parts []string
-	if p.Storage.BilledWhileStopped {
-		parts = append(parts, answer.Pick(en, "关机后付费数据盘仍计费", "paid disks keep billing while the instance is shut down"))
-	}
-	for _, rt := range p.Retention {
-		parts = append(parts, strings.TrimRight(rt.Text.Pick(en), "。. "))
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return p.DisplayName(en) + answer.Pick(en, " 隐藏成本：", " hidden costs: ") + strings.Join(parts, answer.Pick(en, "；", "; "))
-}
-
-// humanNum formats 50000 as "5万" (or "50k" in English), 1.5e8 as "1.5亿".
-func humanNum(x float64, en bool) string {
-	if en {
-		switch {
-		case x >= 1e12:
-			return fmt.Sprintf("%.3g", x)
-		case x >= 1e9:
-			return answer.TrimF(x/1e9) + "B"
-		case x >= 1e6:
-			return answer.TrimF(x/1e6) + "M"
-		case x >= 1e3:
-			return answer.TrimF(x/1e3) + "k"
-		}
-		return answer.TrimF(x)
-	}
-	switch {
-	case x >= 1e12:
-		return answer.TrimF(x/1e12) + "万亿"
-	case x >= 1e8:
-		return answer.TrimF(x/1e8) + "亿"
-	case x >= 1e4:
-		return answer.TrimF(x/1e4) + "万"
-	}
-	return answer.TrimF(x)
-}
-
-// fasterCheaperLine points out, on the cheapest option's platform, a faster
-// card that is also the cheaper job (the seeds' 3090 vs 4090 example), at
-// typical speed.
-func (r *Answers) fasterCheaperLine(est *billing.Estimate, en bool) string {
-	if est.Cheapest < 0 {
-		return ""
-	}
-	plat := est.Options[est.Cheapest].Platform
-	var best [2]billing.Option
-	saving := 0.0
-	for _, fast := range est.Options {
-		for _, slow := range est.Options {
-			if fast.Platform != plat || slow.Platform != plat || fast.GPU == slow.GPU {
-				continue
-			}
-			if fast.Hours < slow.Hours && fast.PriceCNY*float64(fast.GPUCount) > slow.PriceCNY*float64(slow.GPUCount) &&
-				fast.TotalCNY < slow.TotalCNY && slow.TotalCNY-fast.TotalCNY > saving {
-				best, saving = [2]billing.Option{fast, slow}, slow.TotalCNY-fast.TotalCNY
-			}
-		}
-	}
-	if saving == 0 {
-		return ""
-	}
-	f, sl := best[0], best[1]
-	return fmt.Sprintf(answer.Pick(en, "贵的卡反而省钱（按典型速度）：在 %s 上，%s×%d 每卡时 %.2f 元、约 %.1f 小时共 %s 元；%s×%d 每卡时 %.2f 元、约 %.1f 小时共 %s 元——快 %.1f 倍，总价少 %s 元。",
-		"The pricier card is the cheaper job (at typical speed): on %s, %s×%d at %.2f CNY/GPU-h takes ~%.1f h for %s CNY; %s×%d at %.2f takes ~%.1f h for %s CNY — %.1fx faster and %s CNY cheaper."),
-		r.Rd.PlatformName(plat, en), f.GPU, f.GPUCount, f.PriceCNY, f.Hours, money(f.TotalCNY), sl.GPU, sl.GPUCount, sl.PriceCNY, sl.Hours, money(sl.TotalCNY),
-		sl.Hours/f.Hours, money(saving))
-}
-
-func anyFits(est *billing.Estimate) bool {
-	for _, f := range est.Fits {
-		if f.Fits {
-			return true
-		}
-	}
-	return false
+	return billing.Option{}, nil, false
 }

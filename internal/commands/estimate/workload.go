@@ -10,31 +10,15 @@ import (
 	"github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/catalog"
-	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/textgate"
 	"github.com/labgpu/bot/internal/understand"
 )
 
-// WorkloadCost is a non-LLM job's cost on one card at one platform, scaled
-// from the workload's reference run: hours = reference hours ÷ s^k, where
-// s is the card's BF16 tensor TFLOPS over the reference card's and k runs
-// from 1 (compute-bound, the low end) to 0.5 (data loading and small
-// kernels eat part of the speed-up, the high end); plus SetupHours.
-// Prices are CNY per GPU-hour; totals are GPU time only.
-type WorkloadCost struct {
-	Platform  string        `json:"platform"`
-	GPU       string        `json:"gpu"`
-	Hours     billing.Range `json:"hours"`
-	PriceCNY  float64       `json:"price_cny_per_gpu_hour"`
-	TotalCNY  billing.Range `json:"total_cny"`
-	Source    string        `json:"price_source"`
-	AsOf      string        `json:"price_as_of"`
-	Verified  bool          `json:"verified"`
-	MemoryGB  float64       `json:"memory_gb"`
-	Reference string        `json:"reference"`
-}
+// WorkloadCost is a non-LLM job's cost on one card at one platform
+// (render.WorkloadCost).
+type WorkloadCost = render.WorkloadCost
 
 // workloadCosts scales the reference run to every CUDA card that holds the
 // workload and has a known price, cheapest typical total first.
@@ -78,41 +62,11 @@ func (r *Answers) workloadEstimate(ctx context.Context, res *Result, w *advice.W
 	scale, scaled := workloadScale(ref, res.Query)
 	costs := r.workloadCosts(w, quotes, scale)
 	res.WorkloadCosts = costs
-	if len(costs) == 0 {
-		res.Reply = chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "%s：没有已知价格的卡放得下。", "%s: no card with a known price holds it."), w.Name.Pick(en))}
-		return
+	run := render.WorkloadRun{Name: w.Name.Pick(en), Setting: ref.Setting.Pick(en), GPU: ref.GPU, Hours: ref.Hours, Scaled: scaled}
+	if len(costs) > 0 {
+		run.Reported = r.reportedLine(ref, en)
 	}
-	c := costs[0]
-	title := fmt.Sprintf(answer.Pick(en, "%s：最便宜 %s %s 约 %s 元（%s–%s），%.1f 小时。", "%s: cheapest %s %s, about %s CNY (%s–%s), %.1f h."),
-		w.Name.Pick(en), r.Rd.PlatformName(c.Platform, en), c.GPU, money(c.TotalCNY.Typical), money(c.TotalCNY.Low), money(c.TotalCNY.High), c.Hours.Typical)
-	rep := chat.Reply{Title: title}
-	rep.Lines = append(rep.Lines, fmt.Sprintf(answer.Pick(en, "按原文的实测任务估算：%s，%s 约 %g 小时。", "Scaled from a measured run: %s, about %g h on a %s."),
-		ref.Setting.Pick(en), ref.GPU, ref.Hours))
-	if en {
-		rep.Lines[0] = fmt.Sprintf("Scaled from a measured run: %s, about %g h on a %s.", ref.Setting.Pick(en), ref.Hours, ref.GPU)
-	}
-	if scaled != "" {
-		rep.Lines = append(rep.Lines, scaled)
-	}
-	t := &chat.Table{Header: answer.Picks(en, []string{"平台", "GPU", "时长(h)", "元/卡时", "合计（范围）"}, []string{"platform", "GPU", "hours", "CNY/GPU-h", "total (range)"})}
-	unverified := false
-	for _, wc := range costs {
-		star := ""
-		if !wc.Verified {
-			star, unverified = "*", true
-		}
-		t.Rows = append(t.Rows, []string{r.Rd.PlatformName(wc.Platform, en), wc.GPU, fmt.Sprintf("%.1f", wc.Hours.Typical),
-			fmt.Sprintf("%.2f%s", wc.PriceCNY, star), fmt.Sprintf("%s (%s-%s)", money(wc.TotalCNY.Typical), money(wc.TotalCNY.Low), money(wc.TotalCNY.High))})
-	}
-	rep.Table = t
-	rep.Notes = append(rep.Notes, r.reportedLine(ref, en))
-	if unverified {
-		rep.Notes = append(rep.Notes, render.UnverifiedPriceNote(en))
-	}
-	rep.Notes = append(rep.Notes, fmt.Sprintf(answer.Pick(en, "时长按各卡 BF16 算力相对 %s 换算（范围：完全按算力到只快一半的平方根），含 %.0f 分钟环境准备；只算 GPU 费，数据盘另计。换数据量或轮数就按比例放大。",
-		"Hours scale with each card's BF16 TFLOPS against the %s (range: fully compute-bound to the square root of the speed-up) plus %.0f min of setup; GPU time only, disk extra. Scale with your data size and epochs."),
-		ref.GPU, billing.SetupHours*60))
-	res.Reply = rep
+	res.Reply = r.Rd.Workload(run, costs, en)
 }
 
 // workloadScale scales the reference run to the question: more epochs,
@@ -159,5 +113,5 @@ func (r *Answers) reportedLine(ref *advice.Reference, en bool) string {
 	if len(parts) == 0 {
 		return answer.Pick(en, "参考：", "Reference: ") + src
 	}
-	return fmt.Sprintf(answer.Pick(en, "%s里实际花费：%s（当时的价格）。", "What %s paid: %s (at its prices then)."), src, answer.JoinIDs(parts, en))
+	return fmt.Sprintf(answer.Pick(en, "%s里实际花费：%s（当时的价格）。", "What %s paid: %s (at its prices then)."), src, render.JoinIDs(parts, en))
 }

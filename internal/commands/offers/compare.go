@@ -497,7 +497,7 @@ func (r *Answers) diskCompareLine(plats []string, en bool) string {
 		if !f.Verified {
 			star = "*"
 		}
-		parts = append(parts, fmt.Sprintf(answer.Pick(en, "%s %s%s（免费 %g GB）", "%s %s%s (%g GB free)"), p.DisplayName(en), answer.FigureText(f), star, p.Storage.DataDiskFreeGB))
+		parts = append(parts, fmt.Sprintf(answer.Pick(en, "%s %s%s（免费 %g GB）", "%s %s%s (%g GB free)"), p.DisplayName(en), render.FigureText(f), star, p.Storage.DataDiskFreeGB))
 	}
 	if len(parts) < 2 {
 		return ""

@@ -53,27 +53,20 @@ func (r *Answers) providerName(id string, en bool) string {
 	return r.Rd.PlatformName(id, en)
 }
 
+// reasonTexts say why a fetch failed, in a few words.
+var reasonTexts = map[stock.FailReason][2]string{
+	stock.ReasonTimeout:      {"超时", "timed out"},
+	stock.ReasonUnauthorized: {"登录凭证被拒（token 过期或填错，需要更新）", "credentials rejected (token expired or wrong)"},
+	stock.ReasonRateLimited:  {"被平台限流", "rate limited by the platform"},
+	stock.ReasonServer:       {"平台服务器出错", "the platform's server failed"},
+	stock.ReasonBadResponse:  {"返回的数据看不懂", "its answer could not be read"},
+	stock.ReasonNoDir:        {"回放目录不存在或读不了", "the replay directory is missing or unreadable"},
+	stock.ReasonNoRecordings: {"回放目录里没有录制文件", "the replay directory holds no recordings"},
+	stock.ReasonPartial:      {"部分数据读取失败", "part of the data failed"},
+	stock.ReasonNetwork:      {"连不上", "could not connect"},
+}
+
 // reasonText says why a fetch failed, in a few words.
 func reasonText(reason stock.FailReason, en bool) string {
-	switch reason {
-	case stock.ReasonTimeout:
-		return answer.Pick(en, "超时", "timed out")
-	case stock.ReasonUnauthorized:
-		return answer.Pick(en, "登录凭证被拒（token 过期或填错，需要更新）", "credentials rejected (token expired or wrong)")
-	case stock.ReasonRateLimited:
-		return answer.Pick(en, "被平台限流", "rate limited by the platform")
-	case stock.ReasonServer:
-		return answer.Pick(en, "平台服务器出错", "the platform's server failed")
-	case stock.ReasonBadResponse:
-		return answer.Pick(en, "返回的数据看不懂", "its answer could not be read")
-	case stock.ReasonNoDir:
-		return answer.Pick(en, "回放目录不存在或读不了", "the replay directory is missing or unreadable")
-	case stock.ReasonNoRecordings:
-		return answer.Pick(en, "回放目录里没有录制文件", "the replay directory holds no recordings")
-	case stock.ReasonPartial:
-		return answer.Pick(en, "部分数据读取失败", "part of the data failed")
-	case stock.ReasonNetwork:
-		return answer.Pick(en, "连不上", "could not connect")
-	}
-	return answer.Pick(en, "获取失败", "the fetch failed")
+	return render.TextFor(reasonTexts, reason, [2]string{"获取失败", "the fetch failed"}, en)
 }

@@ -108,7 +108,7 @@ func (r *Answers) gpuPrices(res *Result) {
 		rep.Table = t
 	}
 	if unverified(res.Offers) {
-		rep.Notes = append(rep.Notes, answer.UnverifiedFigureNote(en))
+		rep.Notes = append(rep.Notes, render.UnverifiedFigureNote(en))
 	}
 	if l := r.Rd.StaleLine(res.Offers, en); l != "" {
 		rep.Notes = append(rep.Notes, l+answer.Pick(en, "。", "."))
@@ -127,7 +127,7 @@ func (r *Answers) pricesOverview(res *Result) {
 		p := &r.Cat.Platforms[i]
 		disk := answer.Pick(en, "未知", "unknown")
 		if f := p.Storage.DataDiskCNYPerGBDay; f != nil {
-			disk = answer.FigureText(*f)
+			disk = render.FigureText(*f)
 		}
 		t.Rows = append(t.Rows, []string{p.DisplayName(en), answer.GranularityText(p.Billing.Granularity, en), disk, fmt.Sprint(len(p.Prices))})
 	}
@@ -180,7 +180,7 @@ func (r *Answers) platformShort(p *catalog.Platform, q understand.Query, en bool
 	rep := chat.Reply{Title: title}
 	st := p.Storage
 	if f := st.DataDiskCNYPerGBDay; f != nil {
-		line := fmt.Sprintf(answer.Pick(en, "数据盘：免费 %g GB，超出 %s 元/GB·天", "Data disk: %g GB free, then %s CNY/GB-day"), st.DataDiskFreeGB, answer.FigureText(*f))
+		line := fmt.Sprintf(answer.Pick(en, "数据盘：免费 %g GB，超出 %s 元/GB·天", "Data disk: %g GB free, then %s CNY/GB-day"), st.DataDiskFreeGB, render.FigureText(*f))
 		if st.BilledWhileStopped {
 			line += answer.Pick(en, "，关机也收", ", billed while stopped")
 		}
@@ -189,7 +189,7 @@ func (r *Answers) platformShort(p *catalog.Platform, q understand.Query, en bool
 	if st.NoCard.Available {
 		nc := answer.Pick(en, "无卡模式：有", "No-GPU mode: yes")
 		if f := st.NoCard.CNYPerHour; f != nil {
-			nc += fmt.Sprintf(answer.Pick(en, "，%s 元/小时", ", %s CNY/h"), answer.FigureText(*f))
+			nc += fmt.Sprintf(answer.Pick(en, "，%s 元/小时", ", %s CNY/h"), render.FigureText(*f))
 		}
 		rep.Lines = append(rep.Lines, nc+answer.Pick(en, "。", "."))
 	}
@@ -228,8 +228,8 @@ func (r *Answers) noCardAnswer(res *Result) {
 			has, price = answer.Pick(en, "有", "yes"), answer.Pick(en, "价格未查到", "price not found")
 		}
 		if f := nc.CNYPerHour; f != nil && nc.Available {
-			price, src = answer.FigureText(*f), answer.Cite(r.Cat, p.ID, *f, en)
-			priced = append(priced, fmt.Sprintf("%s %s", p.DisplayName(en), answer.FigureText(*f)))
+			price, src = render.FigureText(*f), answer.Cite(r.Cat, p.ID, *f, en)
+			priced = append(priced, fmt.Sprintf("%s %s", p.DisplayName(en), render.FigureText(*f)))
 		}
 		t.Rows = append(t.Rows, []string{p.DisplayName(en), has, price, src})
 	}
@@ -280,7 +280,7 @@ func (r *Answers) platformPrices(p *catalog.Platform, q understand.Query, en boo
 		disk += fmt.Sprintf(answer.Pick(en, "免费 %g GB，", "%g GB free, "), st.DataDiskFreeGB)
 	}
 	if f := st.DataDiskCNYPerGBDay; f != nil {
-		disk += fmt.Sprintf(answer.Pick(en, "超出部分 %s 元/GB·天（%s）", "beyond that %s CNY/GB-day (%s)"), answer.FigureText(*f), f.AsOf)
+		disk += fmt.Sprintf(answer.Pick(en, "超出部分 %s 元/GB·天（%s）", "beyond that %s CNY/GB-day (%s)"), render.FigureText(*f), f.AsOf)
 		if !f.Verified {
 			disk += "*"
 		}
@@ -294,7 +294,7 @@ func (r *Answers) platformPrices(p *catalog.Platform, q understand.Query, en boo
 	if st.NoCard.Available {
 		nc := answer.Pick(en, "无卡模式：有", "No-GPU mode: yes")
 		if f := st.NoCard.CNYPerHour; f != nil {
-			nc += fmt.Sprintf(answer.Pick(en, "，%s 元/小时", ", %s CNY/h"), answer.FigureText(*f))
+			nc += fmt.Sprintf(answer.Pick(en, "，%s 元/小时", ", %s CNY/h"), render.FigureText(*f))
 		}
 		if t := st.NoCard.Note.Pick(en); t != "" {
 			nc += answer.Pick(en, "。", ". ") + t
@@ -317,7 +317,7 @@ func (r *Answers) platformPrices(p *catalog.Platform, q understand.Query, en boo
 	rep.Notes = append(rep.Notes, notes...)
 	for _, row := range t.Rows {
 		if strings.HasSuffix(row[1], "*") {
-			rep.Notes = append(rep.Notes, answer.UnverifiedFigureNote(en))
+			rep.Notes = append(rep.Notes, render.UnverifiedFigureNote(en))
 			break
 		}
 	}
@@ -361,7 +361,7 @@ func (r *Answers) noListPrice(p *catalog.Platform, q understand.Query, en bool) 
 		return answer.Pick(en, "目录里没有这个平台的 GPU 标价。", "The catalog has no GPU list prices for this platform.")
 	}
 	return fmt.Sprintf(answer.Pick(en, "目录里没有 %s 的 %s 标价（有的是：%s）。", "The catalog has no %s list price on %s (it has: %s)."),
-		answer.Pick(en, p.DisplayName(en), answer.JoinIDs(q.NamedGPUs, en)), answer.Pick(en, answer.JoinIDs(q.NamedGPUs, en), p.DisplayName(en)), strings.Join(have, answer.Pick(en, "、", ", ")))
+		answer.Pick(en, p.DisplayName(en), render.JoinIDs(q.NamedGPUs, en)), answer.Pick(en, render.JoinIDs(q.NamedGPUs, en), p.DisplayName(en)), strings.Join(have, answer.Pick(en, "、", ", ")))
 }
 
 func (r *Answers) listRow(p *catalog.Platform, pr catalog.Price) OfferRow {

@@ -179,7 +179,7 @@ func (r *Answers) Stock(ctx context.Context, res *Result) {
 		above.MaxPriceCNY = 0
 		if all, _ := r.RowsFor(snap, above, now); len(all) > 0 {
 			rows = all
-			capLine = append(capLine, fmt.Sprintf(answer.Pick(en, "没有 %s 元/卡时以内的；下面是已知最便宜的。", "Nothing at or under %s CNY/GPU-h; the cheapest known are below."), answer.TrimF(q.MaxPriceCNY)))
+			capLine = append(capLine, fmt.Sprintf(answer.Pick(en, "没有 %s 元/卡时以内的；下面是已知最便宜的。", "Nothing at or under %s CNY/GPU-h; the cheapest known are below."), render.TrimF(q.MaxPriceCNY)))
 		}
 	}
 	res.Offers = rows
@@ -243,7 +243,7 @@ func (r *Answers) stockVerdict(rows []OfferRow, snap stock.Snapshot, q understan
 		name = r.Rd.PlatformNames(q.Platforms, en) + " " + name
 	}
 	if q.MaxPriceCNY > 0 {
-		name += fmt.Sprintf(answer.Pick(en, "（%s 元/卡时以内）", " (at most %s CNY/GPU-h)"), answer.TrimF(q.MaxPriceCNY))
+		name += fmt.Sprintf(answer.Pick(en, "（%s 元/卡时以内）", " (at most %s CNY/GPU-h)"), render.TrimF(q.MaxPriceCNY))
 	}
 	if len(q.ExcludePlatforms) > 0 {
 		name += fmt.Sprintf(answer.Pick(en, "（不含 %s）", " (not %s)"), r.Rd.PlatformNames(q.ExcludePlatforms, en))

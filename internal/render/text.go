@@ -1,0 +1,62 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/labgpu/bot/internal/catalog"
+)
+
+// ShortRows is the most table rows a short form shows (the rest is behind
+// "详情").
+const ShortRows = 5
+
+// picks is zh, or e in English.
+func picks(en bool, zh, e []string) []string {
+	if en {
+		return e
+	}
+	return zh
+}
+
+// pickPair is p's Chinese text (p[0]), or its English one (p[1]).
+func pickPair(p [2]string, en bool) string {
+	if en {
+		return p[1]
+	}
+	return p[0]
+}
+
+// TextFor is the text m gives k in the reader's language, or fallback's
+// when m has none: a table of texts instead of a switch.
+func TextFor[K comparable](m map[K][2]string, k K, fallback [2]string, en bool) string {
+	if p, ok := m[k]; ok {
+		return pickPair(p, en)
+	}
+	return pickPair(fallback, en)
+}
+
+// TrimF writes x with at most two decimals, without trailing zeros.
+func TrimF(x float64) string {
+	s := fmt.Sprintf("%.2f", x)
+	return strings.TrimRight(strings.TrimRight(s, "0"), ".")
+}
+
+// FigureText is a catalog figure: "0.5" or "0.4-0.6".
+func FigureText(f catalog.Figure) string {
+	if f.IsRange() {
+		return fmt.Sprintf("%g-%g", f.Low, f.High)
+	}
+	return fmt.Sprintf("%g", f.Low)
+}
+
+// JoinIDs joins names for a line of text.
+func JoinIDs(ids []string, en bool) string {
+	return strings.Join(ids, pick1(en, "、", ", "))
+}
+
+// UnverifiedFigureNote explains the * of a figure only the seed
+// articles give.
+func UnverifiedFigureNote(en bool) string {
+	return pick1(en, "* 只有 2025 年的租卡测评文章这么写，未经其他来源核实。", "* only 2025 rental reviews say so; not confirmed by a dated source.")
+}
