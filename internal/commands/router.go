@@ -83,7 +83,7 @@ type Router struct {
 	in     *Intents
 	chatEn bool
 	// listPriceMaxAge is the months after which a list price is stale
-	// (0: stock.DefaultListPriceMaxAgeMonths).
+	// (0: catalog.DefaultListPriceMaxAgeMonths).
 	listPriceMaxAge int
 	// rd renders offers, marks and alerts with the catalog's names.
 	rd *render.Renderer

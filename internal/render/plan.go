@@ -37,7 +37,7 @@ type PlanRow struct {
 	HourlyTimesCNY [2]float64      `json:"hourly_times_period_cny"`
 	Source         string          `json:"source"`
 	// Stale is set when the figure shown (the plan price, else the hourly
-	// one) is an old list price (see stock.ListPriceStale).
+	// one) is an old list price (see catalog.ListPriceStale).
 	Stale bool `json:"stale_price,omitempty"`
 }
 
@@ -63,7 +63,7 @@ func ModeName(mode string, en bool) string { return TextFor(modeNames, mode, [2]
 // figureMarks are the marks of a catalog figure: * unverified, 过时 old.
 func (r *Renderer) figureMarks(f catalog.Figure, now time.Time, en bool) string {
 	s := unverifiedMark(f.Verified)
-	if stock.ListPriceStale(f.AsOf, now, r.ListPriceMaxAge) {
+	if catalog.ListPriceStale(f.AsOf, now, r.ListPriceMaxAge) {
 		s += pick1(en, "（过时）", " (old)")
 	}
 	return s

@@ -20,7 +20,7 @@ import (
 type Renderer struct {
 	Cat *catalog.Catalog
 	// ListPriceMaxAge is the months after which a list price is stale (0:
-	// stock.DefaultListPriceMaxAgeMonths).
+	// catalog.DefaultListPriceMaxAgeMonths).
 	ListPriceMaxAge int
 }
 
@@ -458,7 +458,7 @@ func (r *Renderer) ListPriceMonths() int {
 	if r.ListPriceMaxAge > 0 {
 		return r.ListPriceMaxAge
 	}
-	return stock.DefaultListPriceMaxAgeMonths
+	return catalog.DefaultListPriceMaxAgeMonths
 }
 
 // DisagreeLines say, for each shown row that other endpoints gave other

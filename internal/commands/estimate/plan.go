@@ -8,7 +8,6 @@ import (
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/render"
-	"github.com/labgpu/bot/internal/stock"
 	"github.com/labgpu/bot/internal/understand"
 )
 
@@ -48,7 +47,7 @@ func (r *Answers) planRows(q understand.Query) []PlanRow {
 				row.Source = answer.Cite(r.Cat, p.ID, f, q.English)
 				shown = f
 			}
-			row.Stale = stock.ListPriceStale(shown.AsOf, r.Now(), r.ListPriceMaxAge)
+			row.Stale = catalog.ListPriceStale(shown.AsOf, r.Now(), r.ListPriceMaxAge)
 			rows = append(rows, row)
 		}
 	}

@@ -371,7 +371,7 @@ func (r *Answers) listRow(p *catalog.Platform, pr catalog.Price) OfferRow {
 	if pr.CNYPerHour.High > pr.CNYPerHour.Low {
 		row.PriceHighCNY = pr.CNYPerHour.High
 	}
-	if stock.ListPriceStale(pr.CNYPerHour.AsOf, r.Now(), r.ListPriceMaxAge) {
+	if catalog.ListPriceStale(pr.CNYPerHour.AsOf, r.Now(), r.ListPriceMaxAge) {
 		row.Caveats = []stock.Caveat{stock.CaveatStalePrice}
 	}
 	return row

@@ -18,7 +18,7 @@ type catalogProvider struct {
 type CatalogOptions struct {
 	// MaxAgeMonths is how many months after its date a list price is
 	// marked stale (stock.CaveatStalePrice); 0 means
-	// stock.DefaultListPriceMaxAgeMonths, negative never.
+	// catalog.DefaultListPriceMaxAgeMonths, negative never.
 	MaxAgeMonths int
 	// Now defaults to time.Now.
 	Now func() time.Time
@@ -29,7 +29,7 @@ type CatalogOptions struct {
 // (low end of a range, PriceHigh the top) in CNY per GPU-hour, ObservedAt
 // the figure's date as far as it can be parsed (zero otherwise), AsOfText
 // the date as written and stock.CaveatStalePrice when the date is older than
-// o.MaxAgeMonths (see stock.ListPriceStale).
+// o.MaxAgeMonths (see catalog.ListPriceStale).
 func NewCatalog(c *catalog.Catalog, o CatalogOptions) stock.Provider {
 	if o.Now == nil {
 		o.Now = time.Now
@@ -59,7 +59,7 @@ func (p catalogProvider) Fetch(ctx context.Context) ([]stock.Offer, error) {
 				OriginalPrice:   f.Low,
 				Currency:        "CNY",
 				Source:          stock.SourceCatalog,
-				ObservedAt:      stock.ParseAsOf(f.AsOf),
+				ObservedAt:      catalog.ParseAsOf(f.AsOf),
 				AsOfText:        f.AsOf,
 				Verified:        f.Verified,
 				Note:            f.Note,
@@ -67,7 +67,7 @@ func (p catalogProvider) Fetch(ctx context.Context) ([]stock.Offer, error) {
 			if f.IsRange() {
 				o.PriceHigh = f.High
 			}
-			if stock.ListPriceStale(f.AsOf, now, p.o.MaxAgeMonths) {
+			if catalog.ListPriceStale(f.AsOf, now, p.o.MaxAgeMonths) {
 				o.Caveats = []stock.Caveat{stock.CaveatStalePrice}
 			}
 			if m := strings.TrimSpace(pr.Mode); m != "" && m != "hourly" {

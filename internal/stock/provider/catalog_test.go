@@ -57,7 +57,7 @@ func TestCatalogProvider(t *testing.T) {
 	if f.IsRange() != (o.PriceHigh == f.High && o.PriceHigh > 0) {
 		t.Errorf("PriceHigh %v for figure %+v", o.PriceHigh, f)
 	}
-	if !o.ObservedAt.Equal(stock.ParseAsOf(f.AsOf)) || o.ObservedAt.IsZero() {
+	if !o.ObservedAt.Equal(catalog.ParseAsOf(f.AsOf)) || o.ObservedAt.IsZero() {
 		t.Errorf("ObservedAt %v for as_of %q", o.ObservedAt, f.AsOf)
 	}
 }
@@ -112,7 +112,7 @@ func TestParseAsOf(t *testing.T) {
 		{"２０２６", time.Time{}},
 	}
 	for _, tt := range tests {
-		if got := stock.ParseAsOf(tt.in); !got.Equal(tt.want) {
+		if got := catalog.ParseAsOf(tt.in); !got.Equal(tt.want) {
 			t.Errorf("ParseAsOf(%q) = %v, want %v", tt.in, got, tt.want)
 		}
 	}
