@@ -46,6 +46,18 @@ var houseRules = []rule{
 // import here).
 var chatOnly = rule{"channels know nothing of the domain", module + "/internal/", []string{"internal/chat", "internal/retry"}}
 
+// slotsOnly: the slot extractors under internal/understand/slots import
+// nothing of the pipeline around them (understand, its scorer).
+var slotsOnly = rule{"the slot extractors know nothing of the pipeline", module + "/internal/understand", []string{"internal/understand/slots"}}
+
+// confined are the rules on what a directory's packages import: a package
+// under dir breaks its rule by importing anything under Import outside
+// Allowed.
+var confined = []struct {
+	dir string
+	rule
+}{{"internal/chat", chatOnly}, {"internal/understand/slots", slotsOnly}}
+
 // violation is one import that breaks a rule.
 type violation struct{ file, imp, rule string }
 
@@ -82,8 +94,10 @@ func check(t *testing.T, root string) []violation {
 					out = append(out, violation{file, imp, r.name})
 				}
 			}
-			if under(rel, []string{"internal/chat"}) && strings.HasPrefix(imp, chatOnly.Import) && !under(strings.TrimPrefix(imp, module+"/"), chatOnly.Allowed) {
-				out = append(out, violation{file, imp, chatOnly.name})
+			for _, c := range confined {
+				if under(rel, []string{c.dir}) && strings.HasPrefix(imp, c.Import) && !under(strings.TrimPrefix(imp, module+"/"), c.Allowed) {
+					out = append(out, violation{file, imp, c.name})
+				}
 			}
 		}
 		return nil
@@ -123,7 +137,7 @@ func TestHouseRulesCatchBreaks(t *testing.T) {
 	for _, v := range check(t, filepath.Join("testdata", "broken")) {
 		got[v.rule] = append(got[v.rule], v.file)
 	}
-	for _, r := range append(houseRules, chatOnly) {
+	for _, r := range append(houseRules, chatOnly, slotsOnly) {
 		if len(got[r.name]) == 0 {
 			t.Errorf("rule %q: the broken tree's violation was not caught", r.name)
 		}

@@ -12,13 +12,14 @@ import (
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/textgate"
 	"github.com/labgpu/bot/internal/understand/scorer"
+	"github.com/labgpu/bot/internal/understand/slots"
 )
 
 // Understanding a message is a small pipeline (Understand):
 //
-//  1. extract: the shared slot extractors fill the slots (GPUs, platforms,
-//     money, sizes, the job, billing mode, period …) and mark names and
-//     figures as placeholders for the scorer;
+//  1. extract: the slot extractors (package slots) fill the slots (GPUs,
+//     platforms, money, sizes, the job, billing mode, period …) and mark
+//     names and figures as placeholders for the scorer;
 //  2. patterns: an intent whose high-precision pattern matches is taken
 //     outright (explicit commands such as "登记存储 …", "取消全部订阅");
 //  3. score: the naive Bayes scorer, trained on the corpus, rates every
@@ -26,7 +27,8 @@ import (
 //     matcher adds its evidence for the topics (a pasted error);
 //  4. decide: the best reading when it is clear enough, the two likeliest
 //     readings to ask back when it is not;
-//  5. finish: the chosen intent's own slots (mute duration, disk note …).
+//  5. finish: the chosen intent's own slots (mute duration, disk note …),
+//     read by the slot package's finishers.
 
 // Decision thresholds on the scorer's calibrated posteriors, chosen on
 // the corpus's k-fold run (TestCorpus prints the figures): a reading of
@@ -110,7 +112,8 @@ func scorerExamples(cat *catalog.Catalog, base *advice.Base, lx *Lexicon, train 
 		go func(w int) {
 			defer wg.Done()
 			for i := w; i < len(train); i += workers {
-				text, tags := read(cat, base, lx, train[i].Text, false).scorerInput()
+				x := read(cat, base, lx, train[i].Text, false)
+				text, tags := x.scorerInput()
 				ex[i] = scorer.Example{Text: text, Tags: tags, Label: train[i].Label}
 			}
 		}(w)
@@ -137,20 +140,59 @@ func intentPrior(ex []scorer.Example) func(string) float64 {
 	}
 }
 
+// extraction is a message after the slot extractors (slots.Extract) with
+// what the pipeline adds: the knowledge base's match and the lexicon's
+// concepts.
+type extraction struct {
+	*slots.Extraction
+	// kb is what the knowledge base's matcher found in the text (nil
+	// without a knowledge base); concepts are the lexicon's tags.
+	kb       *advice.Result
+	concepts []string
+}
+
 // read runs the slot extractors and the knowledge base's matcher over a
 // text: what the scorer reads, the same in training and in use.
-func read(cat *catalog.Catalog, base *advice.Base, lx *Lexicon, text string, chatEn bool) *extraction {
-	x := extract(cat, text, chatEn)
-	x.concepts = conceptTags(lx, x.s)
+func read(cat *catalog.Catalog, base *advice.Base, lx *Lexicon, text string, chatEn bool) extraction {
+	x := extraction{Extraction: slots.Extract(cat, text, chatEn)}
+	x.concepts = conceptTags(lx, x.Folded())
+	q := x.Query()
 	m := advice.Result{}
 	if base != nil {
 		m = base.Match(text)
-		if w := base.WorkloadIn(text); w != nil && x.q.Model == "" && x.q.ParamsB == 0 {
-			x.q.Workload = w.ID
+		if w := base.WorkloadIn(text); w != nil && q.Model == "" && q.ParamsB == 0 {
+			q.Workload = w.ID
 		}
 	}
 	x.kb = &m
 	return x
+}
+
+// scorerInput is the text and tags the intent scorer reads: the folded
+// text with names and figures as placeholders (the whole paste up to
+// scorer.MaxText, not only the question part) and tags for the slots.
+func (x *extraction) scorerInput() (string, []string) {
+	q := x.Query()
+	text := x.ScorerText()
+	if len(q.Asked) > slots.MaxQuestion {
+		// The placeholders were found in the question part only; the
+		// scorer also reads the rest of a long paste.
+		full := strings.ToValidUTF8(catalog.Fold(q.Asked), " ")
+		if len(full) > scorer.MaxText {
+			full = full[:scorer.MaxText/2] + "\n" + full[len(full)-scorer.MaxText/2:]
+		}
+		text = strings.ToValidUTF8(full, " ")
+	}
+	tags := slices.Clone(x.SlotTags())
+	if x.kb != nil && x.kb.Best != nil {
+		tags = append(tags, "kb_hit")
+	} else if x.kb != nil && len(x.kb.Closest) > 0 {
+		tags = append(tags, "kb_near")
+	}
+	if len(q.Platforms) == 1 {
+		tags = append(tags, "one_platform")
+	}
+	return text, append(tags, x.concepts...)
 }
 
 // Labelled is a phrasing with its label: an intent, or "advice/<topic>".
@@ -164,12 +206,8 @@ type Labelled struct {
 func (u *Understander) Training() []Labelled {
 	var out []Labelled
 	for _, d := range u.in.Defs {
-		for _, e := range d.Examples {
-			out = append(out, Labelled{Text: e, Label: d.Intent})
-		}
-		for _, e := range d.Keywords {
-			out = append(out, Labelled{Text: e, Label: d.Intent, Keyword: true})
-		}
+		out = labelAll(out, d.Examples, d.Intent, false)
+		out = labelAll(out, d.Keywords, d.Intent, true)
 	}
 	if u.base == nil {
 		return out
@@ -183,19 +221,13 @@ func (u *Understander) Training() []Labelled {
 		if _, ok := u.base.Topic(id); !ok {
 			continue
 		}
-		for _, e := range u.in.Topics[id].Examples {
-			out = append(out, Labelled{Text: e, Label: topicLabel(id)})
-		}
+		out = labelAll(out, u.in.Topics[id].Examples, topicLabel(id), false)
 	}
 	for _, t := range u.base.Topics {
-		for _, e := range t.Examples {
-			out = append(out, Labelled{Text: e, Label: topicLabel(t.ID)})
-		}
+		out = labelAll(out, t.Examples, topicLabel(t.ID), false)
 	}
 	for _, w := range u.base.Workloads {
-		for _, e := range w.Examples {
-			out = append(out, Labelled{Text: e, Label: topicLabel("card-choice")})
-		}
+		out = labelAll(out, w.Examples, topicLabel("card-choice"), false)
 	}
 	return out
 }
@@ -204,16 +236,21 @@ func (u *Understander) Training() []Labelled {
 func (u *Understander) Scored() []Labelled {
 	var out []Labelled
 	for _, d := range u.in.Defs {
-		for _, e := range d.Scored {
-			out = append(out, Labelled{Text: e, Label: d.Intent})
-		}
+		out = labelAll(out, d.Scored, d.Intent, false)
 	}
 	for id, tc := range u.in.Topics {
-		for _, e := range tc.Scored {
-			out = append(out, Labelled{Text: e, Label: topicLabel(id)})
-		}
+		out = labelAll(out, tc.Scored, topicLabel(id), false)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Text < out[j].Text })
+	return out
+}
+
+// labelAll appends texts to out, each with the label (an intent's keyword
+// when keyword is set).
+func labelAll(out []Labelled, texts []string, label string, keyword bool) []Labelled {
+	for _, e := range texts {
+		out = append(out, Labelled{Text: e, Label: label, Keyword: keyword})
+	}
 	return out
 }
 
@@ -221,22 +258,22 @@ func (u *Understander) Scored() []Labelled {
 // intent.
 func (u *Understander) Understand(text string) Query {
 	x := read(u.cat, u.base, u.in.Lexicon, text, u.chatEn)
-	q := x.q
-	if strings.TrimSpace(x.s) == "" {
+	q := x.Query()
+	if strings.TrimSpace(x.Folded()) == "" {
 		q.Intent, q.Confidence = IntentHelp, 1
 		return *q
 	}
 	m := *x.kb
 	q.KB = &m
-	ranked := u.rank(x, &m)
-	if d := u.pattern(x); d != "" {
+	ranked := u.rank(&x, &m)
+	if d := u.pattern(&x); d != "" {
 		q.Intent, q.Confidence = d, 1
 		q.Alternatives = alternatives(ranked, d, "")
 	} else {
 		u.decide(q, ranked)
-		applyRules(q, &m, x, ranked)
+		applyRules(q, &m, &x, ranked)
 	}
-	u.finish(x, &m)
+	u.finish(&x, &m)
 	return *q
 }
 
@@ -245,7 +282,7 @@ func (u *Understander) Understand(text string) Query {
 // chooses from (the corpus test reads it).
 func (u *Understander) Ranked(text string) ([]scorer.Scored, string) {
 	x := read(u.cat, u.base, u.in.Lexicon, text, u.chatEn)
-	return u.rank(x, x.kb), u.pattern(x)
+	return u.rank(&x, x.kb), u.pattern(&x)
 }
 
 // reBare is what may surround a bare name ("3090?", "AutoDL 呢").
@@ -255,8 +292,8 @@ var reBare = textgate.MustCompile(`^[\s?？!！。.,，~呢吗啊呀哦]*$`)
 // message that is only a name asks about it: a card its offers, a
 // platform its prices, a model its estimate.
 func (u *Understander) pattern(x *extraction) string {
-	if reBare.MatchString(x.rest) {
-		switch q := x.q; {
+	if reBare.MatchString(x.Rest()) {
+		switch q := x.Query(); {
 		case q.Model != "":
 			return IntentEstimate
 		case len(q.GPUs) > 0 && len(q.Platforms) == 0:
@@ -267,7 +304,7 @@ func (u *Understander) pattern(x *extraction) string {
 	}
 	for _, d := range u.in.Defs {
 		for i := range d.Patterns {
-			if d.Patterns[i].matches(x.s, x.q) {
+			if d.Patterns[i].matches(x.Folded(), x.Query()) {
 				return d.Intent
 			}
 		}
@@ -328,24 +365,23 @@ func rawScore(conf float64) float64 {
 // the message asks to be told (an alert word: 提醒, 通知, 订阅, notify …);
 // an estimate needs a job when a card is named; a disk command a disk.
 func slotsAllow(label string, x *extraction) bool {
+	q := x.Query()
 	switch label {
 	case IntentPlan:
-		return x.q.BillingMode != "" && x.q.BillingMode != ModeHourly
+		return q.BillingMode != "" && q.BillingMode != ModeHourly
 	case IntentCompare:
 		// Two names, or comparison words ("国内和国外哪个划算").
-		return len(x.q.NamedGPUs) >= 2 || len(x.q.Platforms) >= 2 || slices.Contains(x.concepts, "@compare")
+		return len(q.NamedGPUs) >= 2 || len(q.Platforms) >= 2 || slices.Contains(x.concepts, "@compare")
 	case IntentSubscribe:
 		return slices.Contains(x.concepts, "@alert")
 	case IntentEstimate:
 		// A card and a price with no job is the card's price, not an
 		// estimate ("AutoDL 4090 要排队吗，多少钱").
-		q := x.q
 		return len(q.GPUs) == 0 || q.Model != "" || q.ParamsB > 0 || q.ModelText != "" || q.Method != "" || q.Workload != ""
 	case IntentDigest:
 		// Storage spend names storage, a week or a month ("昇腾 910B 多少钱"
 		// is not a digest question); with a platform named, a time or
 		// spend word ("AutoDL 存储费多少" is the platform's price).
-		q := x.q
 		when := q.Period != "" || q.Week != "" || slices.Contains(x.concepts, "@weekly")
 		if len(q.Platforms) > 0 {
 			return when || slices.Contains(x.concepts, "@spend")
@@ -353,7 +389,7 @@ func slotsAllow(label string, x *extraction) bool {
 		return when || slices.Contains(x.concepts, "@disk")
 	case IntentStorageResize, IntentStorageStop, IntentStorageStart, IntentStorageRemove:
 		// A disk command names a disk ("offer 被释放了" is not one).
-		return x.q.DiskRef != "" || slices.Contains(x.concepts, "@disk")
+		return q.DiskRef != "" || slices.Contains(x.concepts, "@disk")
 	}
 	return true
 }
@@ -400,8 +436,8 @@ func (u *Understander) decide(q *Query, ranked []scorer.Scored) {
 // question answers it instead of asking.
 func applyRules(q *Query, m *advice.Result, x *extraction, ranked []scorer.Scored) {
 	rules := func(t *Query) {
-		symptomRule(t, m, x.s)
-		commandRule(t, m, x.s, ranked)
+		symptomRule(t, m, x.Folded())
+		commandRule(t, m, x.Folded(), ranked)
 		boundaryRules(t, m, x, ranked)
 	}
 	if q.Intent != IntentClarify {
@@ -497,6 +533,7 @@ func boundaryRules(q *Query, m *advice.Result, x *extraction, ranked []scorer.Sc
 			q.Confidence = 1
 		}
 	}()
+	folded := x.Folded()
 	named := len(q.Platforms) > 0
 	job := q.Model != "" || q.ParamsB > 0
 	switch {
@@ -505,19 +542,19 @@ func boundaryRules(q *Query, m *advice.Result, x *extraction, ranked []scorer.Sc
 	case q.Intent == IntentCompare && job:
 		// "H100 和 A100 训练7B LoRA哪个划算": the named cards for that job.
 		q.Intent = IntentEstimate
-	case q.Intent == IntentEstimate && m.Best != nil && m.Best.Topic.ID == "cuda-oom" && reHappened.MatchString(x.s) && !ContainsAny(x.s, kwWillIt):
+	case q.Intent == IntentEstimate && m.Best != nil && m.Best.Topic.ID == "cuda-oom" && reHappened.MatchString(folded) && !ContainsAny(folded, kwWillIt):
 		q.Intent, q.Topic = IntentAdvice, "cuda-oom"
-	case q.Intent == IntentAdvice && q.Topic == "cuda-oom" && job && ContainsAny(x.s, kwWillIt) && !reHappened.MatchString(x.s) && (m.Best == nil || !m.Best.Strong):
+	case q.Intent == IntentAdvice && q.Topic == "cuda-oom" && job && ContainsAny(folded, kwWillIt) && !reHappened.MatchString(folded) && (m.Best == nil || !m.Best.Strong):
 		// "13B LoRA 4090 会不会爆显存": asked before the fact, the estimate
 		// answers it.
 		q.Intent, q.Topic = IntentEstimate, ""
 	case q.Intent == IntentAdvice && m.Best == nil && !named && len(q.GPUs) == 0 && !job &&
-		slices.Contains(x.slotTags(), "no_domain") && labelP(ranked, IntentUnknown) > 0.01:
+		slices.Contains(x.SlotTags(), "no_domain") && labelP(ranked, IntentUnknown) > 0.01:
 		q.Intent, q.Topic = IntentUnknown, ""
-	case q.Intent == IntentAdvice && m.Best == nil && slices.Contains(x.concepts, "@thanks") && !strings.ContainsAny(x.s, "?？") && !reErrorLine.MatchString(x.s):
+	case q.Intent == IntentAdvice && m.Best == nil && slices.Contains(x.concepts, "@thanks") && !strings.ContainsAny(folded, "?？") && !slots.ErrorLine(folded):
 		// "Killed the old kernel, thanks": thanks, not a problem.
 		q.Intent, q.Topic = IntentChitChat, ""
-	case (q.Intent == IntentUnsubscribe || q.Intent == IntentSubscriptions) && len(q.ExcludePlatforms) > 0 && len(q.GPUs) > 0 && !reAlertWord.MatchString(x.s):
+	case (q.Intent == IntentUnsubscribe || q.Intent == IntentSubscriptions) && len(q.ExcludePlatforms) > 0 && len(q.GPUs) > 0 && !reAlertWord.MatchString(folded):
 		// "4090 不要autodl 其他家呢": 不要 rules a platform out of a stock
 		// question; it cancels nothing.
 		q.Intent, q.Topic = IntentStock, ""
@@ -554,7 +591,7 @@ func (u *Understander) evidence(q *Query) bool {
 		return true
 	}
 	text := strings.TrimSpace(q.Asked)
-	return strings.Count(text, "\n") < 2 && !reErrorLine.MatchString(catalog.Fold(text))
+	return strings.Count(text, "\n") < 2 && !slots.ErrorLine(catalog.Fold(text))
 }
 
 // Calibration is the exponent that turns the scorer's posteriors into the

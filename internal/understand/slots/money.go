@@ -1,4 +1,4 @@
-package understand
+package slots
 
 import (
 	"sort"
@@ -132,7 +132,7 @@ func submatches(s string, loc []int) []string {
 
 // extractMoney fills MaxPriceCNY (an amount with a ceiling word) or
 // PriceCNY and PriceUnit (an amount stated as a fact).
-func extractMoney(x *extraction) {
+func extractMoney(x *Extraction) {
 	q := x.q
 	for _, a := range amounts(x.rest, x.s) {
 		end := a.end
@@ -182,4 +182,5 @@ func extractMoney(x *extraction) {
 	}
 }
 
+// Round4 rounds to four decimals (prices are kept to 0.0001 CNY).
 func Round4(x float64) float64 { return float64(int64(x*1e4+0.5)) / 1e4 }

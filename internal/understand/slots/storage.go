@@ -1,4 +1,4 @@
-package understand
+package slots
 
 import (
 	"strconv"
@@ -27,7 +27,7 @@ var (
 
 // extractSize reads a disk size in GB (1e9 bytes); a negative size is
 // kept negative so the answer can name it.
-func extractSize(x *extraction) {
+func extractSize(x *Extraction) {
 	loc := reSize.FindStringSubmatchIndex(x.rest)
 	if loc == nil {
 		return
@@ -58,7 +58,7 @@ func sizeGB(num, unit string) float64 {
 }
 
 // extractDiskRef reads a disk number ("#3", "3号盘").
-func extractDiskRef(x *extraction) {
+func extractDiskRef(x *Extraction) {
 	for _, re := range reDiskRef {
 		loc := re.FindStringSubmatchIndex(x.rest)
 		if loc == nil {
@@ -74,9 +74,9 @@ func extractDiskRef(x *extraction) {
 	}
 }
 
-// storageNote is what a registration says beyond platform and size
+// StorageNote is what a registration says beyond platform and size
 // ("实验数据").
-func storageNote(x *extraction) string {
+func (x *Extraction) StorageNote() string {
 	rest := reStorageAddHead.ReplaceAllString(x.rest, "")
 	rest = reNoteNoise.ReplaceAllString(rest, " ")
 	return strings.Join(strings.Fields(rest), " ")

@@ -1,23 +1,20 @@
-package understand
+package slots
 
 import (
 	"math"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
-	"github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/textgate"
-	"github.com/labgpu/bot/internal/understand/scorer"
 )
 
-// extraction is one message on its way through the slot extractors. Each
+// Extraction is one message on its way through the slot extractors. Each
 // extractor reads rest (the folded question with the spans earlier
 // extractors used blanked out, so "4090" in a GPU name is not read again
 // as a price), fills slots of q and marks what it used.
-type extraction struct {
+type Extraction struct {
 	cat *catalog.Catalog
 	q   *Query
 	// s is the folded question part (see questionPart); rest is s with
@@ -25,18 +22,25 @@ type extraction struct {
 	s, rest string
 	// marks are the spans the scorer sees as placeholders ("§gpu").
 	marks []mark
-	// kb is what the knowledge base's matcher found in the text (nil
-	// without a knowledge base); concepts are the lexicon's tags.
-	kb       *advice.Result
-	concepts []string
 	// tags are slotTags of the extracted slots, computed once (tagged).
 	tags   []string
 	tagged bool
 }
 
-// slotTags are the scorer's slot features of this extraction, computed
+// Query is the slots found (the pipeline adds the intent and workload).
+func (x *Extraction) Query() *Query { return x.q }
+
+// Folded is the folded question part the extractors read (see
+// MaxQuestion).
+func (x *Extraction) Folded() string { return x.s }
+
+// Rest is Folded with the spans the extractors used blanked out (same
+// byte offsets): what no slot explains.
+func (x *Extraction) Rest() string { return x.rest }
+
+// SlotTags are the scorer's slot features of this extraction, computed
 // once: the scorer and the rules both read them.
-func (x *extraction) slotTags() []string {
+func (x *Extraction) SlotTags() []string {
 	if !x.tagged {
 		x.tags, x.tagged = slotTags(x.q, x.s), true
 	}
@@ -62,16 +66,17 @@ const (
 
 // use blanks [a, b) of rest and, with a token, shows it to the scorer as
 // that placeholder.
-func (x *extraction) use(a, b int, token string) {
+func (x *Extraction) use(a, b int, token string) {
 	x.rest = blank(x.rest, a, b)
 	if token != "" {
 		x.marks = append(x.marks, mark{a, b, token})
 	}
 }
 
-// scorerText is s with the marked spans replaced by their placeholders
-// (an overlapping later mark is dropped).
-func (x *extraction) scorerText() string {
+// ScorerText is the folded question part with the names and figures the
+// extractors found replaced by their placeholders ("§gpu 有货吗"), what the
+// intent scorer reads (an overlapping later mark is dropped).
+func (x *Extraction) ScorerText() string {
 	ms := append([]mark(nil), x.marks...)
 	sort.SliceStable(ms, func(i, j int) bool { return ms[i].start < ms[j].start })
 	var b strings.Builder
@@ -91,7 +96,7 @@ func (x *extraction) scorerText() string {
 // Extractors run in this order: names first (their sizes and numbers must
 // not be read as prices or counts), then money, then the job's numbers,
 // then words.
-var extractors = []func(*extraction){
+var extractors = []func(*Extraction){
 	extractNames, extractGPUCount, extractMoney, extractSeqAndSample, extractDataSize,
 	extractBatchAndSwitches, extractMethod, extractParams, extractBillingMode, extractPeriod,
 	extractSize, extractDiskRef,
@@ -99,14 +104,14 @@ var extractors = []func(*extraction){
 
 // Extract fills the slots of a question. It never panics; English says
 // whether the answer is in English (see AnswerEnglish). The returned
-// extraction keeps what the scorer and the intent patterns read.
-func extract(c *catalog.Catalog, text string, chatEnglish bool) *extraction {
+// Extraction keeps what the scorer and the intent patterns read.
+func Extract(c *catalog.Catalog, text string, chatEnglish bool) *Extraction {
 	s := strings.ToValidUTF8(catalog.Fold(text), " ")
 	s = questionPart(s)
 	s = fixDigitTypos(s)
 	q := &Query{Asked: text}
 	q.English = AnswerEnglish(text, chatEnglish)
-	x := &extraction{cat: c, q: q, s: s, rest: s}
+	x := &Extraction{cat: c, q: q, s: s, rest: s}
 	if strings.TrimSpace(s) == "" {
 		return x
 	}
@@ -248,32 +253,6 @@ func questionPart(text string) string {
 	head := strings.ToValidUTF8(text[:MaxQuestion/2], "")
 	tail := strings.ToValidUTF8(text[len(text)-MaxQuestion/2:], "")
 	return head + "\n" + tail
-}
-
-// scorerInput is the text and tags the intent scorer reads: the folded
-// text with names and figures as placeholders (the whole paste up to
-// scorer.MaxText, not only the question part) and tags for the slots.
-func (x *extraction) scorerInput() (string, []string) {
-	text := x.scorerText()
-	if len(x.q.Asked) > MaxQuestion {
-		// The placeholders were found in the question part only; the
-		// scorer also reads the rest of a long paste.
-		full := strings.ToValidUTF8(catalog.Fold(x.q.Asked), " ")
-		if len(full) > scorer.MaxText {
-			full = full[:scorer.MaxText/2] + "\n" + full[len(full)-scorer.MaxText/2:]
-		}
-		text = strings.ToValidUTF8(full, " ")
-	}
-	tags := slices.Clone(x.slotTags())
-	if x.kb != nil && x.kb.Best != nil {
-		tags = append(tags, "kb_hit")
-	} else if x.kb != nil && len(x.kb.Closest) > 0 {
-		tags = append(tags, "kb_near")
-	}
-	if len(x.q.Platforms) == 1 {
-		tags = append(tags, "one_platform")
-	}
-	return text, append(tags, x.concepts...)
 }
 
 // slotTags are the scorer's features for slots: which kinds were found

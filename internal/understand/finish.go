@@ -11,23 +11,23 @@ var reMine = textgate.MustCompile(`我的|我自己|我名下|我登记|我租�
 // finish fills the chosen intent's own slots and drops slots that mean
 // something else there.
 func (u *Understander) finish(x *extraction, m *advice.Result) {
-	q := x.q
+	q := x.Query()
 	switch q.Intent {
 	case IntentSubscribe:
-		subscribeSlots(q, x.s, x.rest)
+		x.SubscribeSlots()
 	case IntentUnsubscribe:
-		unsubscribeSlots(q, x.rest)
+		x.UnsubscribeSlots()
 	case IntentMute:
-		muteMinutes(q, x.s)
+		x.MuteSlots()
 	case IntentStorageAdd:
-		q.Note = storageNote(x)
+		q.Note = x.StorageNote()
 		if len(q.Platforms) > 1 {
 			q.Platforms = q.Platforms[:1]
 		}
 	case IntentStorageList:
-		q.Mine = reMine.MatchString(x.s)
+		q.Mine = reMine.MatchString(x.Folded())
 	case IntentHelp:
-		q.Area = helpArea(x.s)
+		q.Area = helpArea(x.Folded())
 	case IntentAdvice:
 		q.KB = m
 		if m.Best != nil && m.Best.Topic.ID == q.Topic {

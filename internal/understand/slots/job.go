@@ -1,4 +1,4 @@
-package understand
+package slots
 
 import (
 	"fmt"
@@ -64,7 +64,7 @@ var kwInference = []string{"推理", "部署", "inference", "serve", "serving", 
 
 // firstInt reads the first match of res in rest as an int (group 1, times
 // 1024 or 1000 when group 2, "k", is set), blanking it.
-func (x *extraction) firstInt(res []*textgate.Regexp, k float64, set func(int)) {
+func (x *Extraction) firstInt(res []*textgate.Regexp, k float64, set func(int)) {
 	for _, re := range res {
 		loc := re.FindStringSubmatchIndex(x.rest)
 		if loc == nil {
@@ -87,7 +87,7 @@ func (x *extraction) firstInt(res []*textgate.Regexp, k float64, set func(int)) 
 
 // extractSeqAndSample reads the sequence length before tokens ("seq_len
 // 4096 tokens"), then the sample length and the LoRA rank.
-func extractSeqAndSample(x *extraction) {
+func extractSeqAndSample(x *Extraction) {
 	q := x.q
 	x.firstInt(reSeq, 1024, func(v int) { q.SeqLen = v })
 	for i, re := range rePerSample {
@@ -124,7 +124,7 @@ func extractSeqAndSample(x *extraction) {
 
 // extractDataSize reads tokens before samples ("1.5亿 tokens"), then
 // samples and epochs.
-func extractDataSize(x *extraction) {
+func extractDataSize(x *Extraction) {
 	q := x.q
 	if loc := reTokens.FindStringSubmatchIndex(x.rest); loc != nil {
 		if v, ok := ParseNum(x.rest[loc[2]:loc[3]]); ok && v > 0 {
@@ -173,7 +173,7 @@ func extractDataSize(x *extraction) {
 
 // extractBatchAndSwitches reads the batch, the optimizer, the bits and the
 // training switches.
-func extractBatchAndSwitches(x *extraction) {
+func extractBatchAndSwitches(x *Extraction) {
 	q, s := x.q, x.s
 	if loc := reBatch.FindStringSubmatchIndex(x.rest); loc != nil {
 		raw := x.rest[loc[2]:loc[3]]
@@ -223,7 +223,7 @@ func extractBatchAndSwitches(x *extraction) {
 
 // extractMethod reads LoRA, QLoRA, full fine-tuning or inference and
 // reconciles it with the bits.
-func extractMethod(x *extraction) {
+func extractMethod(x *Extraction) {
 	q, s := x.q, x.s
 	switch {
 	case strings.Contains(s, "qlora"):
@@ -256,7 +256,7 @@ func extractMethod(x *extraction) {
 
 // extractParams reads the parameter count ("7B", "70亿参数") when no
 // catalog model was named, or checks it against the named model.
-func extractParams(x *extraction) {
+func extractParams(x *Extraction) {
 	q := x.q
 	if q.Model != "" {
 		mm, ok := x.cat.Model(q.Model)

@@ -1,4 +1,4 @@
-package understand
+package slots
 
 import (
 	"slices"
@@ -48,7 +48,7 @@ func excluded(folded string, m catalog.Match) bool {
 // extractNames finds platforms first ("AutoDL 的 4090"), then models
 // (their names contain sizes such as "7b"), then GPUs; each found span is
 // blanked so later rules do not see "4090" or "2.5" inside names.
-func extractNames(x *extraction) {
+func extractNames(x *Extraction) {
 	q := x.q
 	var gpuNames []catalog.Match
 	plats := x.cat.FindPlatforms(x.rest)
@@ -145,7 +145,7 @@ func countNear(rest string, m catalog.Match) int {
 }
 
 // extractGPUCount reads a count not next to a GPU name ("8 卡", "双卡").
-func extractGPUCount(x *extraction) {
+func extractGPUCount(x *Extraction) {
 	q := x.q
 	if q.GPUCount > 0 {
 		return

@@ -1,4 +1,4 @@
-package understand
+package slots
 
 import (
 	"strings"
@@ -21,7 +21,7 @@ var billingModes = []struct {
 
 // extractBillingMode reads the billing mode asked about: the leftmost
 // non-hourly mode ("按量和包月哪个划算" asks about 包月), else hourly.
-func extractBillingMode(x *extraction) {
+func extractBillingMode(x *Extraction) {
 	best, at, span := "", -1, []int(nil)
 	for _, bm := range billingModes {
 		loc := bm.re.FindStringIndex(x.rest)
@@ -58,7 +58,7 @@ var (
 
 // extractPeriod reads a time span (this week, last month) and an ISO
 // week.
-func extractPeriod(x *extraction) {
+func extractPeriod(x *Extraction) {
 	for _, p := range periods {
 		if p.re.MatchString(x.rest) {
 			x.q.Period = p.period

@@ -1,4 +1,4 @@
-package understand
+package slots
 
 import (
 	"strings"
@@ -26,6 +26,10 @@ var (
 	// reAskStart is a line of English prose ("how do I fix this").
 	reAskStart = textgate.MustCompile(`^\s*(?:how|why|what|which|help|my|i|i'm|we|please|should|can|could|does|is there|anyone|any idea|got|getting|when|after)\b`)
 )
+
+// ErrorLine reports whether folded text reads as a line printed by a
+// program's error ("RuntimeError: …", "error: …", "traceback").
+func ErrorLine(folded string) bool { return reErrorLine.MatchString(folded) }
 
 // AnswerEnglish decides the answer's language: Chinese when the message
 // has Chinese characters; English when a line is English chat (it has

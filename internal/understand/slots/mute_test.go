@@ -1,4 +1,4 @@
-package understand
+package slots
 
 import (
 	"testing"

@@ -1,4 +1,4 @@
-package understand
+package slots
 
 import (
 	"fmt"
@@ -32,6 +32,15 @@ var (
 
 var kwStockWord = []string{"有货", "有吗", "有没有", "还有", "哪家", "哪里", "哪个平台", "哪些平台", "在哪", "便宜", "available", "in stock", "which platform", "where", "any ", "cheapest", "cheap", "stock", "sold out", "售罄", "抢", "库存", "空闲", "free", "租"}
 
+// SubscribeSlots fills a subscription's slots (see subscribeSlots).
+func (x *Extraction) SubscribeSlots() { subscribeSlots(x.q, x.s, x.rest) }
+
+// UnsubscribeSlots fills a cancellation's slots (see unsubscribeSlots).
+func (x *Extraction) UnsubscribeSlots() { unsubscribeSlots(x.q, x.rest) }
+
+// MuteSlots fills a mute's duration or end (see muteMinutes).
+func (x *Extraction) MuteSlots() { muteMinutes(x.q, x.s) }
+
 // choiceOf is 1 or 2 for a pick after an ask-back, else 0.
 func choiceOf(s string) int {
 	m := reChoice.FindStringSubmatch(s)
@@ -46,7 +55,7 @@ func choiceOf(s string) int {
 
 // onlyParams reports whether the message holds job parameters and nothing
 // else: a follow-up that changes the last estimate.
-func onlyParams(x *extraction) bool {
+func onlyParams(x *Extraction) bool {
 	q := x.q
 	any := q.SeqLen > 0 || q.Batch > 0 || q.Samples > 0 || q.Tokens > 0 || q.TokensPerSample > 0 || q.Epochs > 0 ||
 		q.Bits > 0 || q.LoRARank > 0 || q.LoRATargets != "" || q.Optimizer != "" || q.NoGradCkpt || q.NoFlashAttn ||

@@ -1,0 +1,3 @@
+package slots
+
+import _ "github.com/labgpu/bot/internal/understand"

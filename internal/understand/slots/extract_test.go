@@ -1,0 +1,76 @@
+package slots
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/labgpu/bot/configs"
+	"github.com/labgpu/bot/internal/catalog"
+)
+
+// TestExtract: the extractors fill the slots, show names and figures to
+// the scorer as placeholders and tag what they found.
+func TestExtract(t *testing.T) {
+	cat, err := catalog.Load(configs.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		text   string
+		check  func(q *Query) bool
+		scorer string
+		tags   []string
+	}{
+		{"1块5以下的4090", func(q *Query) bool { return q.GPU == "RTX 4090" && q.MaxPriceCNY == 1.5 && q.PriceCNY == 0 },
+			" §money 以下的 §gpu ", []string{"ceiling"}},
+		{"两块五的a100有吗", func(q *Query) bool { return q.GPU == "A100" && q.PriceCNY == 2.5 && q.MaxPriceCNY == 0 },
+			" §money 的 §gpu 有吗", nil},
+		{"autodl 和 恒源云 哪个便宜", func(q *Query) bool { return slices.Equal(q.Platforms, []string{"autodl", "hengyuan"}) },
+			" §plat  和  §plat  哪个便宜", []string{"two_platforms"}},
+		{"两张4090 训练7b lora 5万条 3轮", func(q *Query) bool {
+			return q.GPUCount == 2 && q.ParamsB == 7 && q.Method == "lora" && q.Samples == 50000 && q.Epochs == 3
+		}, "两张 §gpu  训练 §params lora 5万条 3轮", []string{"job", "method"}},
+		{"登记存储 autodl 200G 实验数据", func(q *Query) bool { return q.Platform == "autodl" && q.SizeGB == 200 },
+			"登记存储  §plat   §size  实验数据", []string{"size"}},
+		{"上周存储花了多少", func(q *Query) bool { return q.Period == PeriodLastWeek }, "上周存储花了多少", []string{"period"}},
+		{"包月 a100 多少钱", func(q *Query) bool { return q.BillingMode == ModeMonthly && q.GPU == "A100" },
+			" §mode   §gpu  多少钱", []string{"mode"}},
+		{"4o90 有货吗", func(q *Query) bool { return q.GPU == "RTX 4090" }, " §gpu  有货吗", nil},
+	} {
+		x := Extract(cat, c.text, false)
+		if !c.check(x.Query()) {
+			t.Errorf("%q: slots %+v", c.text, *x.Query())
+		}
+		if got := x.ScorerText(); got != c.scorer {
+			t.Errorf("%q: scorer text %q, want %q", c.text, got, c.scorer)
+		}
+		if got := x.SlotTags(); !slices.Equal(got, c.tags) {
+			t.Errorf("%q: tags %v, want %v", c.text, got, c.tags)
+		}
+	}
+}
+
+// TestExtractionFinishers: the intent's own slots, read after the
+// pipeline chose the intent.
+func TestExtractionFinishers(t *testing.T) {
+	cat, err := catalog.Load(configs.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := Extract(cat, "登记存储 autodl 200G 实验数据", false)
+	if got := x.StorageNote(); got != "实验数据" {
+		t.Errorf("storage note %q", got)
+	}
+	x = Extract(cat, "4090 至少2张空闲时提醒我", false)
+	if x.SubscribeSlots(); x.Query().MinFree != 2 || x.Query().GPUCount != 0 {
+		t.Errorf("subscribe: min free %d, gpu count %d", x.Query().MinFree, x.Query().GPUCount)
+	}
+	x = Extract(cat, "取消全部订阅", false)
+	if x.UnsubscribeSlots(); !x.Query().All {
+		t.Errorf("unsubscribe: not all")
+	}
+	x = Extract(cat, "静音 2小时", false)
+	if x.MuteSlots(); x.Query().MuteMinutes != 120 {
+		t.Errorf("mute: %d minutes", x.Query().MuteMinutes)
+	}
+}

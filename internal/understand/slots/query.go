@@ -1,0 +1,172 @@
+// Package slots reads the slots of a chat message: GPU, platform and
+// model names, money ("1块5", "两块五", "5毛"), the job's sizes and
+// switches, disk sizes and numbers, billing modes and periods, alert and
+// mute phrasing, and the answer's language. Extract fills a Query and
+// marks the names and figures it used, for the intent scorer; the
+// pipeline in package understand (which decides the intent) calls it and
+// fills the chosen intent's own slots with the Extraction's finishers
+// (SubscribeSlots, MuteSlots …). It imports nothing of the pipeline: the
+// Query's reading (Intent, Confidence, Alternatives, Topic, Score, KB) is
+// the pipeline's to fill.
+package slots
+
+import "github.com/labgpu/bot/internal/advice"
+
+// Billing modes (slot billing_mode).
+const (
+	ModeHourly  = "hourly"
+	ModeDaily   = "daily"
+	ModeWeekly  = "weekly"
+	ModeMonthly = "monthly"
+	ModeYearly  = "yearly"
+	ModeSpot    = "spot"
+)
+
+// Periods (slot period).
+const (
+	PeriodThisWeek  = "this_week"
+	PeriodLastWeek  = "last_week"
+	PeriodThisMonth = "this_month"
+	PeriodLastMonth = "last_month"
+)
+
+// Alternative is another reading of a question with its score.
+type Alternative struct {
+	Intent string  `json:"intent"`
+	Topic  string  `json:"topic,omitempty"`
+	Score  float64 `json:"score"`
+}
+
+// Query is an understood question: the intent, how sure, the runner-up
+// readings and every slot found. Zero values mean "not given".
+type Query struct {
+	Intent string `json:"intent"`
+	// Confidence is the chosen reading's probability in [0, 1] (1 for a
+	// command recognised by its pattern); Alternatives are the next
+	// readings, best first.
+	Confidence   float64       `json:"confidence"`
+	Alternatives []Alternative `json:"alternatives,omitempty"`
+	// GPU is a catalog GPU id, or a family ("A100") when GPUFamily is set;
+	// GPUs lists every GPU id the question covers.
+	GPU       string   `json:"gpu,omitempty"`
+	GPUFamily bool     `json:"gpu_family,omitempty"`
+	GPUs      []string `json:"gpus,omitempty"`
+	// NamedGPUs are the GPUs as named, one id or family per name ("4090
+	// 和 A100" → RTX 4090, A100), for comparisons.
+	NamedGPUs []string `json:"named_gpus,omitempty"`
+	// UnknownGPU is a GPU-like name the catalog does not know ("3090 ti",
+	// "b200"); answers name it instead of guessing.
+	UnknownGPU string `json:"unknown_gpu,omitempty"`
+	// Platform is the first catalog platform id named; Platforms lists all
+	// of them ("autodl 和 恒源云").
+	Platform  string   `json:"platform,omitempty"`
+	Platforms []string `json:"platforms,omitempty"`
+	// ExcludePlatforms are platforms the asker rules out ("不要vast",
+	// "除了autodl", "except runpod").
+	ExcludePlatforms []string `json:"exclude_platforms,omitempty"`
+	// MaxPriceCNY is a price ceiling, CNY per GPU-hour ("1块5以下" → 1.5).
+	MaxPriceCNY float64 `json:"max_price_cny,omitempty"`
+	// PriceCNY is a price the question states without a ceiling word
+	// ("文章说数据盘0.5元/GB/天"), in its own unit (PriceUnit: "gpu_hour",
+	// "gb_day", "gb_month", "hour").
+	PriceCNY  float64 `json:"price_cny,omitempty"`
+	PriceUnit string  `json:"price_unit,omitempty"`
+	// BillingMode is hourly, daily, weekly, monthly, yearly or spot.
+	BillingMode string `json:"billing_mode,omitempty"`
+	// Period is this_week, last_week, this_month or last_month.
+	Period string `json:"period,omitempty"`
+	// Model is a catalog model id; ModelText the unknown name the user
+	// wrote when no catalog model matched.
+	Model     string  `json:"model,omitempty"`
+	ModelText string  `json:"model_text,omitempty"`
+	ParamsB   float64 `json:"params_b,omitempty"`
+	// Workload is a non-LLM job of the knowledge base ("resnet", "sdxl").
+	Workload string `json:"workload,omitempty"`
+	// Method is full, lora, qlora or inference.
+	Method  string `json:"method,omitempty"`
+	Bits    int    `json:"bits,omitempty"`
+	SeqLen  int    `json:"seq_len,omitempty"`
+	Batch   int    `json:"batch,omitempty"`
+	Samples int    `json:"samples,omitempty"`
+	// TokensPerSample is the average length of one training sample.
+	TokensPerSample int `json:"tokens_per_sample,omitempty"`
+	// Tokens is the dataset size in tokens (one epoch).
+	Tokens float64 `json:"tokens,omitempty"`
+	// LoRARank is the LoRA rank r.
+	LoRARank int `json:"lora_rank,omitempty"`
+	// LoRATargets is "attn" or "qv" when the question names them.
+	LoRATargets string `json:"lora_targets,omitempty"`
+	// Optimizer is "bf16" (pure bf16) or "adamw8bit" when named.
+	Optimizer string `json:"optimizer,omitempty"`
+	// NoGradCkpt and NoFlashAttn turn off gradient checkpointing and
+	// FlashAttention; ZeRO is 2 or 3 when named.
+	NoGradCkpt  bool    `json:"no_grad_ckpt,omitempty"`
+	NoFlashAttn bool    `json:"no_flash_attn,omitempty"`
+	ZeRO        int     `json:"zero,omitempty"`
+	Epochs      float64 `json:"epochs,omitempty"`
+	GPUCount    int     `json:"gpu_count,omitempty"`
+	// MinFree is the fewest free GPUs a subscription wants ("至少2张").
+	MinFree int `json:"min_free,omitempty"`
+	// Region is a region a subscription is limited to ("西北", "quebec").
+	Region string `json:"region,omitempty"`
+	// All is "cancel all my subscriptions"; SubRef names one subscription
+	// to cancel (its number in "我的订阅" or its id).
+	All    bool   `json:"all,omitempty"`
+	SubRef string `json:"sub_ref,omitempty"`
+	// SizeGB is a disk size in GB (1e9 bytes) for storage_add and
+	// storage_resize (negative when the question gave a negative size);
+	// DiskRef the disk's number in the lab's list; Note the rest of a
+	// storage_add ("实验数据"); Mine limits storage_list to the sender's.
+	SizeGB  float64 `json:"size_gb,omitempty"`
+	DiskRef string  `json:"disk,omitempty"`
+	Note    string  `json:"note,omitempty"`
+	Mine    bool    `json:"mine,omitempty"`
+	// Week is an ISO week ("2026-W48") for a digest.
+	Week string `json:"week,omitempty"`
+	// MuteMinutes is how long "静音 2小时" mutes the chat; 0 with intent
+	// mute means unmute.
+	MuteMinutes int `json:"mute_minutes,omitempty"`
+	// MuteUntil is a local clock time a mute ends at ("免打扰到明早" →
+	// "08:00", "静音到晚上10点" → "22:00"): its next occurrence, the next
+	// day's when MuteTomorrow. It wins over MuteMinutes.
+	MuteUntil    string `json:"mute_until,omitempty"`
+	MuteTomorrow bool   `json:"mute_tomorrow,omitempty"`
+	// Area is the help area asked about ("帮助 告警" → alerts).
+	Area string `json:"area,omitempty"`
+	// Topic is the advice entry id (intent advice; empty when nothing
+	// matched well enough) and Score its confidence in [0, 1).
+	Topic string  `json:"topic,omitempty"`
+	Score float64 `json:"score,omitempty"`
+	// English is true when the answer is in English: the question's words
+	// are English, or a bare paste in a chat whose language is English.
+	English bool `json:"english"`
+	// Problems are parts of the question that were not understood or not
+	// used, each one short sentence for the answer ("batch 0 无效").
+	Problems []string `json:"problems,omitempty"`
+
+	// SizeB is a bare size ("7B") kept even when it is not used as
+	// ParamsB, so a follow-up can answer "多大参数量？".
+	SizeB float64 `json:"-"`
+	// SwitchTo is set for "用4090", "换成 A100", "在恒源云呢": a message that
+	// changes the card or platform of the previous question.
+	SwitchTo bool `json:"-"`
+	// OnlyParams is set when the text holds parameters (seq, batch, data
+	// size, epochs …) and nothing that names a job or another question.
+	OnlyParams bool `json:"-"`
+	// Choice is 1 or 2 for "1", "第二个", "后者": a pick after an ask-back.
+	Choice int `json:"-"`
+	// KB is the knowledge base's match of the text, and Asked the text as
+	// the member wrote it.
+	KB    *advice.Result `json:"-"`
+	Asked string         `json:"-"`
+}
+
+// problem records a part of the question that was not used as written, in
+// the question's language.
+func (q *Query) problem(zh, en string) {
+	if q.English {
+		q.Problems = append(q.Problems, en)
+	} else {
+		q.Problems = append(q.Problems, zh)
+	}
+}
