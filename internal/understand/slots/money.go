@@ -59,6 +59,9 @@ var (
 	// reAfterKuai follows "块" when it counts cards or disks ("两块4090",
 	// "一块盘"), not money.
 	reAfterKuai = textgate.MustCompile(`^\s*(?:的)?\s*(?:卡|显卡|盘|硬盘|数据盘|gpu|§|\d)`)
+	// reUnitAfterOne follows the 一 of "一小时", "一个小时", "一天": after
+	// a price that 一 means "per", not one more digit.
+	reUnitAfterOne = textgate.MustCompile(`^\s*(?:个)?\s*(?:小时|钟头|天|周|星期|礼拜|月|年|h\b|hr|hour|day|week|month)`)
 	// rePerUnit is the unit after a price: per hour, per GB-day, per
 	// GB-month.
 	rePerUnit = textgate.MustCompile(`^\s*(?:(?:/|每|一|per|an?)\s*(?:个)?\s*(h|hr|hour|小时|时|钟头)\b?|(?:/|每)\s*gb?\s*(?:/|每|·|\*|一)?\s*(天|day|d|月|month|mo)\b?)`)
@@ -100,6 +103,9 @@ func amounts(s, orig string) []amount {
 			}
 			if strings.HasSuffix(m[0], "块") && reAfterKuai.MatchString(orig[loc[1]:]) && !reRangeTo.MatchString(s[:loc[0]]) {
 				continue // "两块4090" counts cards
+			}
+			if strings.HasSuffix(m[0], "一") && reUnitAfterOne.MatchString(s[loc[1]:]) {
+				continue // "5毛一小时": the 一 is "per", a shorter rule reads "5毛"
 			}
 			found = append(found, amount{loc[0], loc[1], v, rule.usd != nil && rule.usd(m)})
 		}
