@@ -21,4 +21,7 @@ ENTRYPOINT ["/usr/local/bin/bot"]
 # after the image name runs this; pass "console" for the console chat or
 # "ask ..." for one answer (README.md, Docker).
 EXPOSE 8080
+# Liveness only (the process serves): a Redis or platform outage the bot
+# rides out must not restart it. Readiness is /readyz (`bot health --ready`).
+HEALTHCHECK --interval=30s --timeout=6s --start-period=20s --retries=3 CMD ["/usr/local/bin/bot", "health"]
 CMD ["serve"]

@@ -96,7 +96,7 @@ func newRoot() *cobra.Command {
 	}
 	root.PersistentFlags().String("config", "", "config file (YAML); also BOT_CONFIG")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(consoleCmd(), askCmd(), estimateCmd(), pollCmd(), serveCmd(), storageCmd(), digestCmd())
+	root.AddCommand(consoleCmd(), askCmd(), estimateCmd(), pollCmd(), serveCmd(), healthCmd(), storageCmd(), digestCmd())
 	return root
 }
 
@@ -232,11 +232,29 @@ func estimateCmd() *cobra.Command {
 func serveCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "serve [--config FILE]",
-		Short: "run the chat channels (Feishu, webhooks), polling and alerts, with /healthz and /metrics",
+		Short: "run the chat channels (Feishu, webhooks), polling and alerts, with /healthz, /readyz and /metrics",
 		Long:  "Runs until SIGTERM or Ctrl-C. Feishu runs when FEISHU_APP_ID is set (FEISHU_MODE webhook or websocket); the HTTP server listens on BOT_HTTP_ADDR (default :8080).",
 		Args:  noArgs,
 		RunE:  withApp(func(cmd *cobra.Command, a *app.App) error { return a.Serve(cmd.Context(), app.ServeOptions{}) }),
 	}
+}
+
+func healthCmd() *cobra.Command {
+	var url string
+	var ready bool
+	c := &cobra.Command{
+		Use:   "health [--ready] [--url URL]",
+		Short: "ask a running bot serve whether it is alive (/healthz) or ready (/readyz); exit 0 when it is",
+		Long: "For container health checks (the image has no curl). Without --ready it asks /healthz (liveness: the process serves); " +
+			"with --ready it asks /readyz (store, channels, providers) and prints what is wrong. Exits 1 when not alive or not ready.",
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return app.Probe(cmd.Context(), url, ready, cmd.OutOrStdout())
+		},
+	}
+	c.Flags().StringVar(&url, "url", "http://127.0.0.1:8080", "the bot's HTTP address")
+	c.Flags().BoolVar(&ready, "ready", false, "ask /readyz instead of /healthz")
+	return c
 }
 
 func pollCmd() *cobra.Command {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/labgpu/bot/internal/jobs"
 	"github.com/labgpu/bot/internal/stock"
@@ -47,8 +48,28 @@ func (a *App) NewPoller() *jobs.Poller {
 	}
 	if a.Store != nil {
 		p.Locker = a.Store
+		p.LockTTL = a.pollLockTTL()
 	}
 	return p
+}
+
+// minPollLockTTL is the shortest default poll lock lifetime: a lock
+// renewed every third of it needs a few seconds of slack.
+const minPollLockTTL = 30 * time.Second
+
+// pollLockTTL is stock.poll.lock_ttl, or the schedule's interval (at least
+// 30 s): a dead holder's lock frees within one interval and another
+// replica polls at its next run, within two intervals of the death.
+func (a *App) pollLockTTL() time.Duration {
+	if d := a.Cfg.Stock.Poll.LockTTL.D(); d > 0 {
+		return d
+	}
+	if spec := a.Cfg.Stock.Poll.Schedule; spec != "" {
+		if iv, err := jobs.Interval(spec, time.Now().In(a.Location)); err == nil {
+			return max(iv, minPollLockTTL)
+		}
+	}
+	return jobs.DefaultLockTTL
 }
 
 // LiveProviders reports whether any provider besides the catalog runs, so

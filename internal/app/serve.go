@@ -7,7 +7,6 @@ import (
 	"github.com/labgpu/bot/internal/chat/wechat"
 	"net"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 
@@ -128,7 +127,7 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 	defer ln.Close() // for the early returns; Shutdown closes it otherwise
 	m := NewMetrics()
 	mux := http.NewServeMux()
-	chans, stopChannels, err := a.startChannels(ctx, m, mux)
+	chans, running, stopChannels, err := a.startChannels(ctx, m, mux)
 	// At shutdown, channels drain their queues before the store closes.
 	defer stopChannels()
 	if err != nil {
@@ -138,6 +137,8 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 		a.Notifier.Register(ch.Name(), a.alertsTo(ch))
 	}
 	mux.HandleFunc("/healthz", a.healthz)
+	mux.Handle("/readyz", a.readyz(running))
+	m.Registry.MustRegister(readyCollector{a, running})
 	mux.Handle("/metrics", promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{}))
 	stopJobs, err := a.startJobs(ctx, chans, m)
 	defer stopJobs()
@@ -152,9 +153,9 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 // channels are where answers come in and where alerts, admin notices and
 // the weekly digest go out, by chat key "<channel>/<chat id>". stop
 // closes them, last started first; it is never nil.
-func (a *App) startChannels(ctx context.Context, m *Metrics, mux *http.ServeMux) (chans chat.Channels, stop func(), err error) {
+func (a *App) startChannels(ctx context.Context, m *Metrics, mux *http.ServeMux) (chans chat.Channels, list []chat.Channel, stop func(), err error) {
 	chans = chat.Channels{}
-	list, err := a.channels(ctx, m, chans)
+	list, err = a.channels(ctx, m, chans)
 	runCtx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	stop = func() {
@@ -177,7 +178,7 @@ func (a *App) startChannels(ctx context.Context, m *Metrics, mux *http.ServeMux)
 		<-done
 	}
 	if err != nil {
-		return chans, stop, err
+		return chans, list, stop, err
 	}
 	for _, ch := range list {
 		if r, ok := ch.(chat.Router); ok {
@@ -194,7 +195,7 @@ func (a *App) startChannels(ctx context.Context, m *Metrics, mux *http.ServeMux)
 		}()
 		a.Log.Info(ch.Name() + " channel running")
 	}
-	return chans, stop, nil
+	return chans, list, stop, nil
 }
 
 // channels builds the configured channels (Feishu, the push-only
@@ -233,26 +234,6 @@ func (a *App) channels(ctx context.Context, m *Metrics, chans chat.Channels) ([]
 	return list, nil
 }
 
-// healthz answers /healthz: "ok", or "ok (degraded: …)" naming failed
-// providers and a WeChat channel that is not up.
-func (a *App) healthz(w http.ResponseWriter, r *http.Request) {
-	snap := a.Board.Snapshot(r.Context())
-	var bad []string
-	for _, p := range snap.Providers {
-		if p.Status == stock.StatusError {
-			bad = append(bad, p.Provider)
-		}
-	}
-	if st := a.weChatStatus.Load(); st != nil && *st != weChatUp {
-		bad = append(bad, "wechat: "+*st)
-	}
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	if len(bad) > 0 {
-		fmt.Fprintf(w, "ok (degraded: %s)\n", strings.Join(bad, "; "))
-		return
-	}
-	fmt.Fprintln(w, "ok")
-}
 
 // startJobs schedules the stock poll, the weekly digest and the hourly
 // budget check, sending through chans. stop stops them (waiting for
@@ -269,7 +250,7 @@ func (a *App) startJobs(ctx context.Context, chans chat.Channels, m *Metrics) (s
 	if spec := a.Cfg.Stock.Poll.Schedule; spec != "" {
 		poller = a.NewPoller()
 		poller.OnPoll = m.observePoll
-		if err := s.Add(ctx, spec, poller.Run, jobs.Jitter(ctx, a.Cfg.Stock.Poll.Jitter.D())); err != nil {
+		if err := s.AddNow(ctx, spec, poller.Run, jobs.Jitter(ctx, a.Cfg.Stock.Poll.Jitter.D())); err != nil {
 			return stop, fmt.Errorf("stock.poll.schedule: %w", err)
 		}
 	}

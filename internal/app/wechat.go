@@ -3,6 +3,7 @@ package app
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -129,7 +130,15 @@ type weChatChannel struct {
 	lastFailNotice time.Time
 }
 
-// status records the channel's state for /healthz and the metrics.
+// Ready reports whether WeChat is logged in and answering (/readyz).
+func (w *weChatChannel) Ready() error {
+	if st := w.a.weChatStatus.Load(); st != nil && *st != weChatUp {
+		return errors.New(*st)
+	}
+	return nil
+}
+
+// status records the channel's state for /readyz and the metrics.
 func (w *weChatChannel) status(st string) {
 	w.a.weChatStatus.Store(&st)
 	up := 0.0

@@ -235,15 +235,18 @@ func TestWeChatOneReplica(t *testing.T) {
 	if s := wx.sends(); len(s) != 0 || wx.inits() != 0 {
 		t.Fatalf("standby replica logged in (%d webwxinit) and sent %q", wx.inits(), s)
 	}
-	if h := get(t, base+"/healthz"); !strings.Contains(h, "wechat: standing by") {
-		t.Errorf("/healthz of the standby: %q", h)
+	if h := get(t, base+"/readyz"); !strings.Contains(h, `"ready": false`) || !strings.Contains(h, "standing by") {
+		t.Errorf("/readyz of the standby: %q", h)
+	}
+	if h := get(t, base+"/healthz"); h != "ok\n" {
+		t.Errorf("/healthz (liveness) of the standby: %q", h)
 	}
 	if err := a.Store.Unlock(context.Background(), app.WeChatLock, "replica-other"); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, "the takeover's reply", func() bool { return len(wx.sends()) >= 1 })
-	if h := get(t, base+"/healthz"); h != "ok\n" {
-		t.Errorf("/healthz after the takeover: %q", h)
+	if h := get(t, base+"/readyz"); !strings.Contains(h, `"ready": true`) {
+		t.Errorf("/readyz after the takeover: %q", h)
 	}
 	if m := get(t, base+"/metrics"); !strings.Contains(m, `labgpu_channel_up{channel="wechat"} 1`) {
 		t.Error("/metrics: labgpu_channel_up for wechat is not 1")

@@ -51,6 +51,10 @@ type ChatConf struct {
 type HTTPConf struct {
 	// Addr is the listen address (BOT_HTTP_ADDR; default ":8080").
 	Addr string `yaml:"addr"`
+	// ReadyProviderAge is how old a provider's last successful fetch may
+	// be before /readyz reports the bot not ready (default: three poll
+	// intervals, at least 10m).
+	ReadyProviderAge Duration `yaml:"ready_provider_age"`
 }
 
 // FeishuConf is the Feishu (Lark) app. It runs when an app id is set.
@@ -207,6 +211,11 @@ type PollConf struct {
 	Jitter Duration `yaml:"jitter"`
 	// Retries of a failed provider fetch within its timeout (default 2).
 	Retries int `yaml:"retries"`
+	// LockTTL is how long the replica that polls holds the poll lock
+	// without renewing it (it renews every third of it while running).
+	// Default: the schedule's interval, at least 30s, so another replica
+	// takes over within two intervals of the holder's death.
+	LockTTL Duration `yaml:"lock_ttl"`
 }
 
 // ProvidersConf holds one block per provider.
@@ -613,13 +622,16 @@ func (c Config) validateAlerts() error {
 
 // validateStock checks the durations, timeouts and provider URLs.
 func (c Config) validateStock() error {
-	for key, d := range map[string]Duration{"stock.timeout": c.Stock.Timeout, "stock.max_age": c.Stock.MaxAge, "stock.interim_after": c.Stock.InterimAfter, "stock.poll.jitter": c.Stock.Poll.Jitter, "alerts.cooldown": c.Alerts.Cooldown,
+	for key, d := range map[string]Duration{"stock.timeout": c.Stock.Timeout, "stock.max_age": c.Stock.MaxAge, "stock.interim_after": c.Stock.InterimAfter, "stock.poll.jitter": c.Stock.Poll.Jitter, "stock.poll.lock_ttl": c.Stock.Poll.LockTTL, "http.ready_provider_age": c.HTTP.ReadyProviderAge, "alerts.cooldown": c.Alerts.Cooldown,
 		"stock.providers.autodl.timeout": c.Stock.Providers.AutoDL.Timeout, "stock.providers.vastai.timeout": c.Stock.Providers.VastAI.Timeout,
 		"stock.providers.gpushare.timeout": c.Stock.Providers.GPUShare.Timeout, "stock.providers.matpool.timeout": c.Stock.Providers.Matpool.Timeout,
 		"stock.providers.runpod.timeout": c.Stock.Providers.RunPod.Timeout, "stock.providers.lambda.timeout": c.Stock.Providers.Lambda.Timeout} {
 		if err := d.check(key); err != nil {
 			return err
 		}
+	}
+	if d := c.Stock.Poll.LockTTL.D(); d > 0 && d < 3*time.Second {
+		return fmt.Errorf("stock.poll.lock_ttl: %v is too short (at least 3s; it is renewed every third of it)", d)
 	}
 	if c.Stock.Timeout.D() <= 0 {
 		return errors.New("stock.timeout: must be positive")

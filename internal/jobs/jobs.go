@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/big"
+	"sync"
 	"time"
 
 	"github.com/robfig/cron/v3"
@@ -55,6 +56,8 @@ func Next(spec string, after time.Time) (time.Time, error) {
 type Scheduler struct {
 	c   *cron.Cron
 	log cronLogger
+	now []cron.EntryID // jobs that also run once at Start
+	wg  sync.WaitGroup
 }
 
 // NewScheduler returns a stopped scheduler in loc.
@@ -65,18 +68,57 @@ func NewScheduler(loc *time.Location, log *slog.Logger) *Scheduler {
 
 // Add schedules run(ctx) on spec, inside the given wrappers (Jitter).
 func (s *Scheduler) Add(ctx context.Context, spec string, run func(context.Context), wrappers ...cron.JobWrapper) error {
-	job := cron.NewChain(wrappers...).Then(cron.FuncJob(func() { run(ctx) }))
-	if _, err := s.c.AddJob(spec, job); err != nil {
-		return fmt.Errorf("%q: %w", spec, err)
-	}
-	return nil
+	_, err := s.add(ctx, spec, run, wrappers)
+	return err
 }
 
-// Start starts the scheduler.
-func (s *Scheduler) Start() { s.c.Start() }
+// AddNow is Add, and the job also runs once when the scheduler starts
+// (the stock poll: a fresh snapshot without waiting a whole interval), on
+// the same chain: a scheduled run meanwhile is skipped, a panic
+// recovered.
+func (s *Scheduler) AddNow(ctx context.Context, spec string, run func(context.Context), wrappers ...cron.JobWrapper) error {
+	id, err := s.add(ctx, spec, run, wrappers)
+	if err == nil {
+		s.now = append(s.now, id)
+	}
+	return err
+}
+
+func (s *Scheduler) add(ctx context.Context, spec string, run func(context.Context), wrappers []cron.JobWrapper) (cron.EntryID, error) {
+	job := cron.NewChain(wrappers...).Then(cron.FuncJob(func() { run(ctx) }))
+	id, err := s.c.AddJob(spec, job)
+	if err != nil {
+		return 0, fmt.Errorf("%q: %w", spec, err)
+	}
+	return id, nil
+}
+
+// Start starts the scheduler and the AddNow jobs' first runs.
+func (s *Scheduler) Start() {
+	s.c.Start()
+	for _, id := range s.now {
+		job := s.c.Entry(id).WrappedJob
+		s.wg.Add(1)
+		go func() { defer s.wg.Done(); job.Run() }()
+	}
+}
 
 // Stop stops scheduling and waits for running jobs to end.
-func (s *Scheduler) Stop() { <-s.c.Stop().Done() }
+func (s *Scheduler) Stop() {
+	<-s.c.Stop().Done()
+	s.wg.Wait()
+}
+
+// Interval is how long spec waits between runs after after: an @every
+// delay, or the gap between a cron spec's next two times.
+func Interval(spec string, after time.Time) (time.Duration, error) {
+	first, err := Next(spec, after)
+	if err != nil {
+		return 0, err
+	}
+	second, _ := Next(spec, first)
+	return second.Sub(first), nil
+}
 
 // Jitter delays each run by a random time up to max (nothing when max is
 // not positive), so replicas and restarts do not poll in step; a run

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/labgpu/bot/internal/stock"
@@ -33,26 +34,34 @@ type Poller struct {
 	Locker  stock.Locker   // nil: no lock (one process)
 	// Owner identifies this replica for the lock (random when empty).
 	Owner string
-	// LockTTL is the lock's lifetime; the holder renews it every poll and
-	// every TTL/3 while polling (default 3 min: a dead replica's lock
-	// frees within 3 min).
+	// LockTTL is the lock's lifetime (default DefaultLockTTL). The holder
+	// renews it every TTL/3 for as long as it runs, between polls too, so
+	// it keeps polling; a replica that dies frees it within one TTL, and
+	// another replica takes over at its next run after that. With the
+	// TTL at most the poll interval, the next poll comes within two
+	// intervals of the holder's death.
 	LockTTL time.Duration
 	Log     *slog.Logger
 	Now     func() time.Time
 	// OnPoll, when set, sees every scheduled poll's result (metrics).
 	OnPoll func(stock.Snapshot, stock.ProcessResult)
+
+	mu    sync.Mutex
+	renew context.CancelFunc // the running renewer, nil when not holding
 }
+
+// DefaultLockTTL is the poll lock's lifetime when LockTTL is not set.
+const DefaultLockTTL = 2 * time.Minute
 
 // RunOnce polls once. It returns false when another replica holds the
 // lock. Alerts are decided at the poll's time.
 func (p *Poller) RunOnce(ctx context.Context) (bool, stock.Snapshot, stock.ProcessResult, error) {
 	var res stock.ProcessResult
 	if p.Locker != nil {
-		held, stop, err := p.hold(ctx)
+		held, err := p.hold(ctx)
 		if err != nil || !held {
 			return false, stock.Snapshot{}, res, err
 		}
-		defer stop()
 	}
 	snap := p.Board.Refresh(ctx)
 	if p.Alerter == nil {
@@ -62,36 +71,67 @@ func (p *Poller) RunOnce(ctx context.Context) (bool, stock.Snapshot, stock.Proce
 	return true, snap, res, err
 }
 
-// hold takes the poll lock and renews it every TTL/3 until stop, so a
-// slow poll keeps the lock and a dead replica loses it within one TTL.
-func (p *Poller) hold(ctx context.Context) (held bool, stop func(), err error) {
-	ttl := p.LockTTL
-	if ttl <= 0 {
-		ttl = 3 * time.Minute
+func (p *Poller) ttl() time.Duration {
+	if p.LockTTL > 0 {
+		return p.LockTTL
 	}
-	held, err = p.Locker.TryLock(ctx, PollLock, p.owner(), ttl)
+	return DefaultLockTTL
+}
+
+// hold takes (or renews) the poll lock and keeps a renewer running until
+// Release, so this replica keeps the lock between polls; when another
+// replica holds it, a renewer of ours is stopped.
+func (p *Poller) hold(ctx context.Context) (bool, error) {
+	held, err := p.Locker.TryLock(ctx, PollLock, p.owner(), p.ttl())
 	if err != nil {
-		return false, nil, fmt.Errorf("poll: lock: %w", err)
+		return false, fmt.Errorf("poll: lock: %w", err)
 	}
-	if !held {
-		return false, nil, nil
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch {
+	case !held && p.renew != nil:
+		p.renew()
+		p.renew = nil
+	case held && p.renew == nil:
+		rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		p.renew = cancel
+		go p.renewing(rctx)
 	}
-	rctx, cancel := context.WithCancel(ctx)
-	go func() {
-		t := time.NewTicker(ttl / 3)
-		defer t.Stop()
-		for {
-			select {
-			case <-rctx.Done():
-				return
-			case <-t.C:
-				if _, err := p.Locker.TryLock(rctx, PollLock, p.owner(), ttl); err != nil && rctx.Err() == nil {
-					p.log().Warn("poll: renew lock", "err", err)
-				}
-			}
+	return held, nil
+}
+
+// renewing renews the lock every TTL/3 until ctx ends or the lock is
+// lost (another replica took it after a stall: logged, and the next run
+// tries again).
+func (p *Poller) renewing(ctx context.Context) {
+	ttl := p.ttl()
+	t := time.NewTicker(ttl / 3)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
 		}
-	}()
-	return true, cancel, nil
+		rctx, cancel := context.WithTimeout(ctx, ttl/3)
+		held, err := p.Locker.TryLock(rctx, PollLock, p.owner(), ttl)
+		cancel()
+		switch {
+		case ctx.Err() != nil:
+			return
+		case err != nil:
+			p.log().Warn("poll: renew lock", "err", err)
+		case !held:
+			p.log().Warn("poll: another replica took the poll lock; this one stands by")
+			p.mu.Lock()
+			if p.renew != nil {
+				p.renew()
+				p.renew = nil
+			}
+			p.mu.Unlock()
+			return
+		}
+	}
 }
 
 // Run is the scheduled poll: RunOnce, logged, and OnPoll told.
@@ -116,6 +156,12 @@ func (p *Poller) Release(ctx context.Context) {
 	if p.Locker == nil {
 		return
 	}
+	p.mu.Lock()
+	if p.renew != nil {
+		p.renew()
+		p.renew = nil
+	}
+	p.mu.Unlock()
 	if err := p.Locker.Unlock(ctx, PollLock, p.owner()); err != nil {
 		p.log().Warn("poll: release lock", "err", err)
 	}

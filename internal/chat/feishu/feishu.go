@@ -386,6 +386,25 @@ func (b *Bot) token(ctx context.Context) (string, error) {
 	return b.tok, nil
 }
 
+// readyTimeout bounds the token fetch of a readiness check.
+const readyTimeout = 3 * time.Second
+
+// Ready reports whether the bot can call Feishu: it has (or can get) a
+// tenant_access_token and, in websocket mode, is not closed. /readyz uses
+// it; the cached token makes it cheap.
+func (b *Bot) Ready() error {
+	b.mu.RLock()
+	closed := b.closed
+	b.mu.RUnlock()
+	if closed {
+		return errors.New("closed")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), readyTimeout)
+	defer cancel()
+	_, err := b.token(ctx)
+	return err
+}
+
 // invalidateToken forgets tok if it is still the cached token.
 func (b *Bot) invalidateToken(tok string) {
 	b.tokMu.Lock()
