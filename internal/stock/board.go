@@ -57,7 +57,9 @@ type BoardOptions struct {
 }
 
 // Board holds the latest offers of every provider. A provider whose fetch
-// fails keeps its previous offers, marked stale with their age.
+// fails keeps its previous offers, marked stale with their age; so does
+// one that answers an empty list (ErrEmpty, ReasonEmpty): an empty answer
+// is unknown, never an empty, "sold out" snapshot.
 type Board struct {
 	providers []Provider
 	opt       BoardOptions
@@ -346,10 +348,10 @@ func (b *Board) fetchRetrying(ctx context.Context, p Provider) ([]Offer, error) 
 
 // transient reports errors worth retrying: rate limits, server errors and
 // network trouble, not rejected credentials, missing configuration, bad
-// answers or partial results.
+// or empty answers or partial results.
 func transient(err error) bool {
 	switch {
-	case errors.Is(err, ErrNotConfigured), errors.Is(err, ErrUnauthorized), errors.Is(err, ErrBadResponse), errors.Is(err, ErrPartial):
+	case errors.Is(err, ErrNotConfigured), errors.Is(err, ErrUnauthorized), errors.Is(err, ErrBadResponse), errors.Is(err, ErrEmpty), errors.Is(err, ErrPartial):
 		return false
 	case errors.Is(err, context.Canceled):
 		return false

@@ -271,7 +271,8 @@ func TestBoardHonoursRetryAfter(t *testing.T) {
 					return
 				}
 				w.Header().Set("Content-Type", "application/json")
-				fmt.Fprint(w, `{"offers":[]}`)
+				// One offer: an empty search of every GPU is unknown.
+				fmt.Fprint(w, `{"offers":[{"gpu_name":"RTX 4090","num_gpus":1,"dph_total":0.3}]}`)
 			}))
 			defer srv.Close()
 			p := vastai.New(nil, vastai.Options{Options: httpx.Options{BaseURL: srv.URL}, FXUSDCNY: 7.2})

@@ -20,6 +20,14 @@ var (
 	ErrServer = errors.New("server error")
 	// ErrBadResponse: the body is not JSON or not the expected shape.
 	ErrBadResponse = errors.New("bad response")
+	// ErrEmpty: an endpoint that lists every machine or GPU type of a
+	// platform answered an empty list (or none). That is unknown, not
+	// sold out: the Board keeps the provider's previous offers, marked
+	// stale, as for a failed fetch, so it never fires or clears an alert.
+	// A platform that says explicitly that stock is zero (a GPU type
+	// listed with stock 0) is no ErrEmpty. Each provider's doc comment
+	// says which of its answers count as empty.
+	ErrEmpty = errors.New("answered an empty list")
 )
 
 // ErrPartial is matched (errors.Is) by a *PartialError: the provider

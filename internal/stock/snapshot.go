@@ -15,8 +15,8 @@ type Status string
 const (
 	// StatusOK: the last fetch succeeded.
 	StatusOK Status = "ok"
-	// StatusStale: the last fetch failed; the offers are from an earlier
-	// successful fetch.
+	// StatusStale: the last fetch failed (or answered an empty list,
+	// ReasonEmpty); the offers are from an earlier successful fetch.
 	StatusStale Status = "stale"
 	// StatusError: the fetch failed and there is nothing earlier.
 	StatusError Status = "error"
@@ -60,6 +60,9 @@ const (
 	ReasonRateLimited  FailReason = "rate_limited"
 	ReasonServer       FailReason = "server_error"
 	ReasonBadResponse  FailReason = "bad_response"
+	// ReasonEmpty: a listing endpoint answered an empty list (ErrEmpty);
+	// the offers shown are from the last fetch that listed some.
+	ReasonEmpty FailReason = "empty_answer"
 	// ReasonNoDir: the replay directory does not exist or cannot be read.
 	ReasonNoDir FailReason = "no_directory"
 	// ReasonNoRecordings: the replay directory holds no recording.
@@ -79,6 +82,8 @@ func Classify(err error) FailReason {
 		return ""
 	case errors.Is(err, ErrPartial):
 		return ReasonPartial
+	case errors.Is(err, ErrEmpty):
+		return ReasonEmpty
 	case errors.Is(err, context.DeadlineExceeded):
 		return ReasonTimeout
 	case errors.Is(err, ErrUnauthorized):

@@ -60,6 +60,7 @@ var reasonTexts = map[stock.FailReason][2]string{
 	stock.ReasonRateLimited:  {"被平台限流", "rate limited by the platform"},
 	stock.ReasonServer:       {"平台服务器出错", "the platform's server failed"},
 	stock.ReasonBadResponse:  {"返回的数据看不懂", "its answer could not be read"},
+	stock.ReasonEmpty:        {"返回了空列表（不当作售罄）", "it answered an empty list (not taken as sold out)"},
 	stock.ReasonNoDir:        {"回放目录不存在或读不了", "the replay directory is missing or unreadable"},
 	stock.ReasonNoRecordings: {"回放目录里没有录制文件", "the replay directory holds no recordings"},
 	stock.ReasonPartial:      {"部分数据读取失败", "part of the data failed"},

@@ -112,7 +112,17 @@ const RecordedAtFile = "RECORDED_AT"
 // recording, or every recognised file failed to read or parse. When some
 // failed and others parsed, it returns the offers and a *stock.PartialError
 // (errors.Is(err, stock.ErrPartial)): callers should keep the offers and show the
-// error as a warning. Files with other names (other platforms, notes) are
+// error as a warning.
+//
+// Empty recordings. A recording is read by its platform's rule (see each
+// platform package): one that lists nothing where the endpoint lists every
+// machine or GPU type (AutoDL, 恒源云, 矩池云, RunPod, Lambda) is a failed
+// file (stock.ErrEmpty, "answered an empty list"), so its platform is
+// unknown, never sold out; when every failed file is such, the whole
+// Fetch's error wraps stock.ErrEmpty. An empty vast.ai search (which may
+// have been a narrow one) or AutoDL instance list is no failure and yields
+// no offers; a platform with no known offer in a replay is never counted
+// as sold out. Files with other names (other platforms, notes) are
 // not failures: they are logged at Debug level, once per process. A parse
 // failure is logged at Warn level once per file version (name, size,
 // modification time) per process.
@@ -189,6 +199,7 @@ func (r *replay) Fetch(ctx context.Context) ([]stock.Offer, error) {
 		out                 []stock.Offer
 		failed              []string
 		failedPlatforms     []string
+		onlyEmpty           = true // every failure is an empty answer
 		recognised, parsed  int
 		unknown, otherFiles int
 	)
@@ -222,6 +233,7 @@ func (r *replay) Fetch(ctx context.Context) ([]stock.Offer, error) {
 		offers, err := r.parseFile(path, name, parse, dirTime)
 		if err != nil {
 			failed = append(failed, name+": "+err.Error())
+			onlyEmpty = onlyEmpty && errors.Is(err, stock.ErrEmpty)
 			if p := platformOfFile(name); p != "" && !slices.Contains(failedPlatforms, p) {
 				failedPlatforms = append(failedPlatforms, p)
 			}
@@ -244,13 +256,22 @@ func (r *replay) Fetch(ctx context.Context) ([]stock.Offer, error) {
 		}
 		return nil, fmt.Errorf("replay: %w in %s (%s)", stock.ErrNoRecordings, r.dir, hint)
 	case parsed == 0 && recognised == 1:
-		return nil, fmt.Errorf("replay: the only recording in %s failed: %s: %w", r.dir, stock.FailureList(failed), stock.ErrBadResponse)
+		return nil, fmt.Errorf("replay: the only recording in %s failed: %s: %w", r.dir, stock.FailureList(failed), failKind(onlyEmpty))
 	case parsed == 0:
-		return nil, fmt.Errorf("replay: all %d recordings in %s failed: %s: %w", recognised, r.dir, stock.FailureList(failed), stock.ErrBadResponse)
+		return nil, fmt.Errorf("replay: all %d recordings in %s failed: %s: %w", recognised, r.dir, stock.FailureList(failed), failKind(onlyEmpty))
 	case len(failed) > 0:
 		return out, &stock.PartialError{Provider: r.Name(), Inputs: recognised, Failed: failed, Platforms: failedPlatforms}
 	}
 	return out, nil
+}
+
+// failKind is the error kind of a replay whose every recording failed:
+// stock.ErrEmpty when each was an empty answer, else stock.ErrBadResponse.
+func failKind(onlyEmpty bool) error {
+	if onlyEmpty {
+		return stock.ErrEmpty
+	}
+	return stock.ErrBadResponse
 }
 
 // parseFile reads and parses one recording and marks its offers.

@@ -401,9 +401,9 @@ func TestReplayPartial(t *testing.T) {
 	}
 	// A changed file is warned about again; a fixed one leaves the list.
 	d.write("autodl-esd-broken.json", []byte(`{"code":"Success","data":[`))
-	d.write("autodl-esd-denied.json", []byte(`{"code":"Success","data":[]}`))
+	d.write("autodl-esd-denied.json", []byte(`{"code":"Success","data":[{"RTX 4090":{"idle_gpu_num":1,"total_gpu_num":2}}]}`))
 	got, err = d.fetch(log)
-	if len(got) != 3 || !errors.As(err, &pe) || len(pe.Failed) != 1 || !strings.HasPrefix(err.Error(), "replay: 1 of 4 files failed: autodl-esd-broken.json: ") {
+	if len(got) != 4 || !errors.As(err, &pe) || len(pe.Failed) != 1 || !strings.HasPrefix(err.Error(), "replay: 1 of 4 files failed: autodl-esd-broken.json: ") {
 		t.Errorf("after edits: %d offers, %v", len(got), err)
 	}
 	if logs := buf.String(); strings.Count(logs, "level=") != 1 || !strings.Contains(logs, "file=autodl-esd-broken.json") {
@@ -459,6 +459,44 @@ func TestReplayEmptyAndMissingDir(t *testing.T) {
 	}
 }
 
+// TestReplayEmptyRecordings: a recording that lists nothing where its
+// endpoint lists every machine or GPU type is a failed file, so its
+// platform is unknown, never sold out; when it is the only one, the
+// whole fetch is an empty answer (stock.ErrEmpty). An empty vast.ai
+// search is no failure (it may have been a narrow one).
+func TestReplayEmptyRecordings(t *testing.T) {
+	d := newReplayDir(t)
+	d.write("autodl-esd-gpu_stock-global-20261129T1000Z.json", []byte(`{"code":"Success","msg":"","data":[]}`))
+	got, err := d.fetch(nil)
+	if got != nil || !errors.Is(err, stock.ErrEmpty) || stock.Classify(err) != stock.ReasonEmpty || errors.Is(err, stock.ErrBadResponse) {
+		t.Fatalf("only an empty recording: %v, %v; want stock.ErrEmpty", got, err)
+	}
+	empties := map[string]string{
+		"gpushare-a.json": `{"code":0,"data":{"total":0,"list":[]}}`,
+		"matpool-a.json":  `{"code":0,"data":{"machines":[]}}`,
+		"runpod-a.json":   `{"gpus":[]}`,
+		"lambda-a.json":   `{"data":{}}`,
+		"vastai-a.json":   `{"offers":[]}`,
+	}
+	for name, body := range empties {
+		d.write(name, []byte(body))
+	}
+	d.write("vastai-b.json", []byte(`{"offers":[{"gpu_name":"RTX 4090","num_gpus":1,"dph_total":0.5}]}`))
+	got, err = d.fetch(nil)
+	var pe *stock.PartialError
+	if len(got) != 1 || !errors.As(err, &pe) || pe.Inputs != 7 || len(pe.Failed) != 5 {
+		t.Fatalf("%d offers, err %v; want 1 offer and 5 of 7 failed", len(got), err)
+	}
+	for _, f := range pe.Failed {
+		if !strings.Contains(f, "answered an empty list") {
+			t.Errorf("failure %q does not say the answer was empty", f)
+		}
+	}
+	if want := []string{"autodl", "hengyuan", "lambda", "matpool", "runpod"}; strings.Join(pe.Platforms, ",") != strings.Join(want, ",") {
+		t.Errorf("failed platforms %v, want %v", pe.Platforms, want)
+	}
+}
+
 func TestReplayGenericNames(t *testing.T) {
 	machines := providertest.Fixture(t, providertest.FixturesDir, "autodl-web-user-machine-list.json")
 	instances := providertest.Fixture(t, providertest.VerbatimDir, "autodl-web-instance-list-1.json")
@@ -494,6 +532,8 @@ func TestReplayGenericNames(t *testing.T) {
 		t.Fatalf("err %v, want a PartialError over 8 files", err)
 	}
 	want := []string{
+		// An empty list of unknown kind says nothing: unknown, a failure.
+		"autodl-capture-5.json: autodl: recording answered an empty list",
 		"autodl-capture-6.json: autodl: no AutoDL response shape recognised",
 		"autodl-capture-7.json: autodl: token rejected (AuthorizeFailed): expired",
 		"vastai-capture.json: ",

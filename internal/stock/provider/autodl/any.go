@@ -12,7 +12,8 @@ import (
 // ParseAny parses an AutoDL recording of unknown kind: the stock
 // parser, then the machine list, then the instance list; the first that
 // yields at least one offer wins. An envelope error (AuthorizeFailed) is
-// returned as is; a valid but empty answer gives no offers and no error.
+// returned as is; a valid but empty answer is stock.ErrEmpty (a recording
+// that lists nothing says nothing about stock).
 func ParseAny(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, error) {
 	data, err := autodlData(body)
 	if err != nil {
@@ -31,7 +32,7 @@ func ParseAny(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, err
 		}
 	}
 	if autodlEmpty(data, list) {
-		return nil, nil
+		return nil, httpx.Empty("%s: recording", autodlPlatform)
 	}
 	return nil, httpx.BadResponse("%s: no AutoDL response shape recognised (tried stock, machine list, instance list)", autodlPlatform)
 }

@@ -59,14 +59,20 @@ type Options struct {
 // Provider fetches live stock from AutoDL (Name "autodl").
 //
 // With the ESD stock API an offer carries Free/Total per GPU type (and
-// region) and no price (CNYPerGPUHour 0). An empty ESD answer is ambiguous:
-// AutoDL answers an unknown region sign (e.g. a web sign like "west-B") with
-// an empty success, which is indistinguishable from "nothing of any kind"; it
-// yields zero offers and no error.
+// region) and no price (CNYPerGPUHour 0). With the machine list, only
+// machines with at least one idle GPU are requested (gpuhunter's
+// gpu_idle_num filter), so a GPU type missing from a non-empty answer
+// means none is idle on the listed machines.
 //
-// With the machine list, only machines with at least one idle GPU are
-// requested (gpuhunter's gpu_idle_num filter), so a GPU type missing from
-// the answer means none is idle on the listed machines.
+// Empty answers. Both endpoints list every GPU type (ESD) or every machine
+// with an idle GPU (machine list) of the platform or region, so an answer
+// that lists nothing is unknown, never sold out: data [], {}, null or
+// missing from the ESD stock endpoints (global, or any one region: AutoDL
+// also answers an unknown region sign, e.g. a web sign like "west-B", with
+// an empty success), or a machine list whose first page has no rows. Fetch
+// then fails with stock.ErrEmpty and the Board keeps the last offers,
+// marked stale. A GPU type listed with idle_gpu_num 0, or a machine with
+// gpu_idle_num 0, is an explicit zero and stays one.
 type Provider struct {
 	httpx.Client
 	o Options
@@ -127,6 +133,7 @@ func (a *Provider) fetchMachines(ctx context.Context, at time.Time) ([]stock.Off
 		regions = []string{}
 	}
 	var out []stock.Offer
+	seen := 0
 	for page := 1; page <= MaxPages; page++ {
 		req := map[string]any{
 			"charge_type":              "payg",
@@ -156,9 +163,13 @@ func (a *Provider) fetchMachines(ctx context.Context, at time.Time) ([]stock.Off
 		}
 		Mark(offers, stock.EndpointWebMachines)
 		out = append(out, offers...)
+		seen += rows
 		if rows == 0 || page >= maxPage {
 			break
 		}
+	}
+	if seen == 0 {
+		return nil, httpx.Empty("%s: POST %s", autodlPlatform, autodlMachineListPath)
 	}
 	return out, nil
 }
@@ -272,8 +283,10 @@ type autodlStockMap = httpx.Map[httpx.Object[autodlStock]]
 //	{"NVIDIA GeForce RTX 4090":{"gpu_name":"...","idle_gpu_num":7,"total_gpu_num":8}, ...}
 //
 // Offers carry Free and Total, no price, Currency CNY, stock.Source live and
-// ObservedAt at; Region is left empty (the caller knows it). An empty data
-// list gives no offers and no error.
+// ObservedAt at; Region is left empty (the caller knows it). Data that
+// lists no GPU type ([], {}, null or missing) is stock.ErrEmpty: the
+// endpoint lists every GPU type, so that is unknown, not sold out; a type
+// listed with idle_gpu_num 0 is a known zero.
 func ParseStock(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, error) {
 	data, err := autodlData(body)
 	if err != nil {
@@ -283,7 +296,7 @@ func ParseStock(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, e
 	n := 0 // elements of the list, or keys of the object
 	switch k := httpx.RawKind(data); k {
 	case "null":
-		return nil, nil
+		return nil, httpx.Empty("%s: stock data", autodlPlatform)
 	case "list":
 		httpx.Decode(data, &l)
 		n = len(l.V)
@@ -316,7 +329,10 @@ func ParseStock(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, e
 			out = append(out, o)
 		}
 	}
-	if n > 0 && seen == 0 {
+	if n == 0 {
+		return nil, httpx.Empty("%s: stock data", autodlPlatform)
+	}
+	if seen == 0 {
 		return nil, httpx.BadResponse("%s: no GPU stock entries (idle_gpu_num/total_gpu_num) in %d data elements", autodlPlatform, n)
 	}
 	return out, nil
@@ -370,9 +386,13 @@ type autodlSKU struct {
 // price payg_price/1000 CNY per GPU-hour (without payg_price, the last
 // level of machine_sku_info's payg SKU), Region region_name, Free
 // gpu_idle_num (else gpu_number − gpu_used, else unknown), Total
-// gpu_number. gpu_order_num is ignored: its meaning is disputed.
+// gpu_number. gpu_order_num is ignored: its meaning is disputed. A list
+// without rows (empty or null) is stock.ErrEmpty: unknown, not sold out.
 func ParseMachines(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, error) {
-	offers, _, _, err := parseAutoDLMachines(c, body, at)
+	offers, rows, _, err := parseAutoDLMachines(c, body, at)
+	if err == nil && rows == 0 {
+		return nil, httpx.Empty("%s: machine list", autodlPlatform)
+	}
 	return offers, err
 }
 
@@ -418,7 +438,8 @@ func parseAutoDLMachines(c *catalog.Catalog, body []byte, at time.Time) ([]stock
 // one of the user's instances: GPU snapshot_gpu_alias_name, Free
 // gpu_idle_num, Total gpu_all_num, Region region_name. payg_price is the
 // instance's price in 1/1000 CNY per hour for req_gpu_amount GPUs, so the
-// per-GPU price divides by req_gpu_amount.
+// per-GPU price divides by req_gpu_amount. An empty list is no error (the
+// user has no instance) and no offer: it says nothing about stock.
 func ParseInstances(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, error) {
 	rows, _, err := autodlRows(body, "instance list")
 	if err != nil {

@@ -191,7 +191,6 @@ func TestParseAutoDLMachines(t *testing.T) {
 		{"string numbers and junk rows", []byte(`[1, "x", null, {"gpu_name":""}, {"gpu_name":"RTX 4090","gpu_idle_num":"2","payg_price":"2180"}]`), []providertest.Want{
 			{GPU: "RTX 4090", Raw: "RTX 4090", Free: "2", Total: "nil", Price: 2.18},
 		}},
-		{"null list", []byte(`{"code":"Success","data":{"list":null,"max_page":0}}`), nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -232,8 +231,8 @@ func TestParseAutoDLStockShapes(t *testing.T) {
 	}{
 		{"envelope with dict data", `{"code":"Success","data":{"NVIDIA A40":{"gpu_name":"NVIDIA A40","idle_gpu_num":1,"total_gpu_num":2}}}`, 1, ""},
 		{"extra outer keys ignored", `{"code":"Success","data":[{"RTX 4090":{"idle_gpu_num":1,"total_gpu_num":2},"chip_corp":"nvidia"}]}`, 1, ""},
-		{"null data", `{"code":"Success","msg":"","data":null}`, 0, ""},
-		{"OK code accepted", `{"code":"OK","data":[]}`, 0, ""},
+		{"null data", `{"code":"Success","msg":"","data":null}`, 0, "answered an empty list"},
+		{"OK code accepted", `{"code":"OK","data":[{"RTX 4090":{"idle_gpu_num":0,"total_gpu_num":2}}]}`, 1, ""},
 		{"unknown GPU kept raw", `[{"Ascend 910B":{"idle_gpu_num":2,"total_gpu_num":8}}]`, 1, ""},
 		{"wrong shape", `{"code":"Success","data":{"list":[]}}`, 0, "no GPU stock entries"},
 		{"data is a string", `{"code":"Success","data":"x"}`, 0, "not a list or object"},
@@ -351,28 +350,101 @@ func TestAutoDLErrors(t *testing.T) {
 	}
 }
 
+// TestAutoDLEmptyAnswers: the ESD stock endpoints list every GPU type and
+// the machine list every machine with an idle GPU, so an answer that lists
+// nothing is unknown (stock.ErrEmpty: the Board keeps the last offers,
+// stale), never sold out; a GPU type or machine listed with 0 idle is a
+// known zero.
 func TestAutoDLEmptyAnswers(t *testing.T) {
-	tests := []struct {
-		name string
-		file string
-		o    autodl.Options
-	}{
-		// An empty ESD list is ambiguous (wrong region namespace or nothing
-		// at all): no offers, no error.
-		{"esd empty list", "autodl-esd-empty.json", autodl.Options{Regions: []string{"west-B"}}},
-		{"machine list empty", "autodl-machine-list-empty.json", autodl.Options{UseMachineList: true}},
+	const machine = `{"gpu_name":"RTX 4090","gpu_idle_num":%s,"gpu_number":8,"payg_price":2180,"region_name":"西北B区"}`
+	row := func(idle string) string { return strings.ReplaceAll(machine, "%s", idle) }
+	esd := []providertest.EmptyCase{
+		{Name: "data empty list", Body: string(providertest.Fixture(t, "testdata", "autodl-esd-empty.json")), Empty: true},
+		{Name: "data null", Body: `{"code":"Success","msg":"","data":null}`, Empty: true},
+		{Name: "data missing", Body: `{"code":"Success","msg":""}`, Empty: true},
+		{Name: "data empty object", Body: `{"code":"Success","data":{}}`, Empty: true},
+		{Name: "explicit zero", Body: `{"code":"Success","data":[{"RTX 4090":{"idle_gpu_num":0,"total_gpu_num":9}}]}`, Free: []string{"0"}},
+		{Name: "normal", Body: `{"code":"Success","data":[{"RTX 4090":{"idle_gpu_num":5,"total_gpu_num":9}}]}`, Free: []string{"5"}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv := providertest.NewFakeServer(t, providertest.ServeBytes(200, providertest.Fixture(t, "testdata", tt.file)))
-			got, err := newAutoDL(t, srv.URL, tt.o).Fetch(providertest.FetchCtx(t))
-			if err != nil || len(got) != 0 {
-				t.Fatalf("got %v, %v; want no offers and no error", got, err)
-			}
-			if n := len(srv.Requests()); n != 1 {
-				t.Errorf("%d requests, want 1", n)
-			}
-		})
+	machines := []providertest.EmptyCase{
+		{Name: "list empty", Body: string(providertest.Fixture(t, "testdata", "autodl-machine-list-empty.json")), Empty: true},
+		{Name: "list null", Body: `{"code":"Success","data":{"list":null,"max_page":0}}`, Empty: true},
+		{Name: "data null", Body: `{"code":"Success","data":null}`, Empty: true},
+		{Name: "explicit zero", Body: `{"code":"Success","data":{"list":[` + row("0") + `],"max_page":1}}`, Free: []string{"0"}},
+		{Name: "normal", Body: `{"code":"Success","data":{"list":[` + row("5") + `],"max_page":1}}`, Free: []string{"5"}},
+	}
+	c := providertest.LoadCatalog(t)
+	for _, mode := range []struct {
+		name  string
+		o     autodl.Options
+		cases []providertest.EmptyCase
+		parse func([]byte) ([]stock.Offer, error)
+	}{
+		{"esd-global", autodl.Options{}, esd, func(b []byte) ([]stock.Offer, error) { return autodl.ParseStock(c, b, providertest.FixedNow) }},
+		// AutoDL answers an unknown region sign (a web sign like
+		// "west-B") with an empty success too: unknown, and the error
+		// names the region.
+		{"esd-region", autodl.Options{Regions: []string{"west-B"}}, esd, nil},
+		{"machine-list", autodl.Options{UseMachineList: true}, machines, func(b []byte) ([]stock.Offer, error) { return autodl.ParseMachines(c, b, providertest.FixedNow) }},
+	} {
+		for _, tc := range mode.cases {
+			t.Run(mode.name+"/"+tc.Name, func(t *testing.T) {
+				srv := providertest.NewFakeServer(t, providertest.ServeBytes(200, []byte(tc.Body)))
+				got, err := newAutoDL(t, srv.URL, mode.o).Fetch(providertest.FetchCtx(t))
+				providertest.CheckEmptyCase(t, tc, got, err)
+				if n := len(srv.Requests()); n != 1 {
+					t.Errorf("%d requests, want 1", n)
+				}
+				if tc.Empty && len(mode.o.Regions) > 0 && !strings.Contains(err.Error(), "(region west-B)") {
+					t.Errorf("error %q does not name the region", err)
+				}
+				if mode.parse != nil {
+					got, err = mode.parse([]byte(tc.Body))
+					providertest.CheckEmptyCase(t, tc, got, err)
+				}
+				// A recording of unknown kind follows the same rule.
+				got, err = autodl.ParseAny(c, []byte(tc.Body), providertest.FixedNow)
+				providertest.CheckEmptyCase(t, tc, got, err)
+			})
+		}
+	}
+
+	// With several regions, one answering an empty list fails the whole
+	// fetch: the others' figures alone would read its GPUs as sold out.
+	full := providertest.Fixture(t, providertest.FixturesDir, "autodl-esd-region-gpu_stock.json")
+	srv := providertest.NewFakeServer(t, func(w http.ResponseWriter, r *http.Request, body map[string]any) {
+		if body["region_sign"] == "beijingDC1" {
+			providertest.ServeBytes(200, []byte(`{"code":"Success","data":[]}`))(w, r, body)
+			return
+		}
+		providertest.ServeBytes(200, full)(w, r, body)
+	})
+	got, err := newAutoDL(t, srv.URL, autodl.Options{Regions: []string{"westDC2", "beijingDC1"}}).Fetch(providertest.FetchCtx(t))
+	if got != nil || !errors.Is(err, stock.ErrEmpty) || !strings.Contains(err.Error(), "(region beijingDC1)") {
+		t.Errorf("one region empty: %d offers, %v", len(got), err)
+	}
+
+	// An empty page after a full one only ends the machine list.
+	var rows []string
+	for range 20 {
+		rows = append(rows, row("1"))
+	}
+	srv = providertest.NewFakeServer(t, func(w http.ResponseWriter, r *http.Request, body map[string]any) {
+		b := `{"code":"Success","data":{"list":[],"max_page":3}}`
+		if body["page_index"] == float64(1) {
+			b = `{"code":"Success","data":{"list":[` + strings.Join(rows, ",") + `],"max_page":3}}`
+		}
+		providertest.ServeBytes(200, []byte(b))(w, r, body)
+	})
+	got, err = newAutoDL(t, srv.URL, autodl.Options{UseMachineList: true}).Fetch(providertest.FetchCtx(t))
+	if err != nil || len(got) != 20 || len(srv.Requests()) != 2 {
+		t.Errorf("empty second page: %d offers, %d requests, %v", len(got), len(srv.Requests()), err)
+	}
+
+	// An empty instance list says the user has no instance, not that
+	// nothing is free: no offers, no error, nothing decided.
+	if got, err := autodl.ParseInstances(c, []byte(`{"code":"Success","data":{"list":[]}}`), providertest.FixedNow); got != nil || err != nil {
+		t.Errorf("empty instance list: %v, %v", got, err)
 	}
 }
 

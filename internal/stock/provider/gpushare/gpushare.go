@@ -56,6 +56,14 @@ type Options struct {
 // = gpuNum − gpuUsed, Total = gpuNum, price the pay-as-you-go SKU in CNY
 // per GPU-hour (unit unverified, see stock.Offer.Note). Its Name is
 // "hengyuan", the catalog platform id.
+//
+// Empty answers. The market lists every machine, busy and offline ones
+// too, so a list without a single machine (an empty or null list or data
+// on the first page) is unknown, never sold out: Fetch fails with
+// stock.ErrEmpty and the Board keeps the last offers, marked stale. A
+// machine listed with gpuUsed = gpuNum, or isOnline false, is an explicit
+// zero and stays one (Free 0). A later page without rows only ends the
+// list.
 type Provider struct {
 	httpx.Client
 	o Options
@@ -79,7 +87,7 @@ func (g *Provider) Fetch(ctx context.Context) ([]stock.Offer, error) {
 	h := httpx.Bearer(g.o.Token)
 	h.Set("Origin", gpushareOrigin)
 	h.Set("Referer", gpushareReferer)
-	return httpx.FetchPages(ctx, MaxPages, PageSize, func(ctx context.Context, page int) ([]stock.Offer, int, int, error) {
+	return httpx.FetchPages(ctx, MaxPages, PageSize, gpusharePlatform+": GET "+gpushareListPath, func(ctx context.Context, page int) ([]stock.Offer, int, int, error) {
 		q := url.Values{
 			"models":     {"-1"},
 			"gpuName":    {""},
@@ -127,8 +135,13 @@ func gpushareStatusError(method string, r *httpx.Result) error {
 // (0 when there is none) with "price unit unverified" in Note. A machine
 // with isOnline false is kept with Free 0 and "offline" in Note: its GPUs
 // exist but cannot be rented now. Region is empty (the list carries none).
+// An answer without a single row (an empty or null list or data) is
+// stock.ErrEmpty: the market lists every machine, so that is unknown.
 func Parse(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, error) {
-	offers, _, _, err := parseGPUShare(c, body, at)
+	offers, rows, _, err := parseGPUShare(c, body, at)
+	if err == nil && rows == 0 {
+		return nil, httpx.Empty("%s: machine list", gpusharePlatform)
+	}
 	return offers, err
 }
 

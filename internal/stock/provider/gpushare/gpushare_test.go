@@ -89,9 +89,6 @@ func TestGPUSharePaging(t *testing.T) {
 		{"no total, full pages until the cap", page("", 50), gpushare.MaxPages, 50 * gpushare.MaxPages},
 		{"large total capped", page("100000", 50), gpushare.MaxPages, 50 * gpushare.MaxPages},
 		{"absurd total ignored, short page stops", page("1e9", 1), 1, 1},
-		{"empty list stops", page("500", 0), 1, 0},
-		{"null list", []byte(`{"code":0,"msg":"success","data":{"total":0,"list":null}}`), 1, 0},
-		{"null data", []byte(`{"code":0,"msg":"success","data":null}`), 1, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -104,6 +101,57 @@ func TestGPUSharePaging(t *testing.T) {
 				t.Errorf("%d requests, %d offers; want %d, %d", n, len(got), tt.requests, tt.offers)
 			}
 		})
+	}
+}
+
+// TestGPUShareEmptyAnswers: the market lists every machine, busy and
+// offline ones too, so a list without one is unknown (stock.ErrEmpty); a
+// machine with every GPU used, or offline, is a known zero.
+func TestGPUShareEmptyAnswers(t *testing.T) {
+	const m = `"baseInfo":{"gpuName":"RTX 4090"},"skuList":[{"skuName":"payg","price":2}]`
+	cases := []providertest.EmptyCase{
+		{Name: "empty list", Body: `{"code":0,"msg":"success","data":{"total":0,"list":[]}}`, Empty: true},
+		{Name: "empty list with a total", Body: `{"code":0,"msg":"success","data":{"total":500,"list":[]}}`, Empty: true},
+		{Name: "null list", Body: `{"code":0,"msg":"success","data":{"total":0,"list":null}}`, Empty: true},
+		{Name: "null data", Body: `{"code":0,"msg":"success","data":null}`, Empty: true},
+		{Name: "bare empty list", Body: `[]`, Empty: true},
+		{Name: "explicit zeros: all used, offline", Body: `{"code":0,"data":{"list":[{"isOnline":true,"gpuNum":8,"gpuUsed":8,` + m + `},{"isOnline":false,"gpuNum":8,"gpuUsed":0,` + m + `}]}}`, Free: []string{"0", "0"}},
+		{Name: "normal", Body: `{"code":0,"data":{"list":[{"isOnline":true,"gpuNum":8,"gpuUsed":3,` + m + `}]}}`, Free: []string{"5"}},
+	}
+	c := providertest.LoadCatalog(t)
+	for _, tc := range cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			srv := providertest.NewRecServer(t, providertest.RespondBytes(200, []byte(tc.Body)))
+			got, err := newGPUShare(t, srv.URL, gpushare.Options{}).Fetch(providertest.FetchCtx(t))
+			providertest.CheckEmptyCase(t, tc, got, err)
+			if n := len(srv.Requests()); n != 1 {
+				t.Errorf("%d requests, want 1", n)
+			}
+			got, err = gpushare.Parse(c, []byte(tc.Body), providertest.FixedNow)
+			providertest.CheckEmptyCase(t, tc, got, err)
+		})
+	}
+	// A missing list is an unreadable answer, not an empty one.
+	if _, err := gpushare.Parse(c, []byte(`{"code":0,"data":{"total":3}}`), providertest.FixedNow); !errors.Is(err, stock.ErrBadResponse) {
+		t.Errorf("missing list: %v, want a bad response", err)
+	}
+	// An empty page after a full one only ends the list.
+	full := `{"code":0,"data":{"list":[` + strings.TrimSuffix(strings.Repeat(`{"gpuNum":1,"gpuUsed":0,`+m+`},`, gpushare.PageSize), ",") + `]}}`
+	srv := providertest.NewRecServer(t, func(w http.ResponseWriter, r *http.Request) {
+		body := `{"code":0,"data":{"list":[]}}`
+		if r.URL.Query().Get("pn") == "1" {
+			body = full
+		}
+		providertest.RespondBytes(200, []byte(body))(w, r)
+	})
+	got, err := newGPUShare(t, srv.URL, gpushare.Options{}).Fetch(providertest.FetchCtx(t))
+	if err != nil || len(got) != gpushare.PageSize || len(srv.Requests()) != 2 {
+		t.Errorf("empty second page: %d offers, %d requests, %v; want %d offers from 2 requests", len(got), len(srv.Requests()), err, gpushare.PageSize)
+	}
+	// Rows of which none is a machine are a bad answer, never "sold out".
+	srv = providertest.NewRecServer(t, providertest.RespondBytes(200, []byte(`{"code":0,"data":{"list":[1,null,{"baseInfo":{}}]}}`)))
+	if got, err := newGPUShare(t, srv.URL, gpushare.Options{}).Fetch(providertest.FetchCtx(t)); got != nil || !errors.Is(err, stock.ErrBadResponse) {
+		t.Errorf("junk rows: %v, %v; want a bad response", got, err)
 	}
 }
 
@@ -147,7 +195,6 @@ func TestParseGPUShare(t *testing.T) {
 		{"bare list, no envelope", `[{"gpuName":"RTX 4090","gpuNum":1,"gpuUsed":0}]`, []providertest.Want{
 			{GPU: "RTX 4090", Raw: "RTX 4090", Free: "1", Total: "1"},
 		}},
-		{"empty list", `{"code":0,"msg":"success","data":{"total":0,"list":[]}}`, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -429,20 +429,38 @@ type PageFunc func(ctx context.Context, n int) (offers []stock.Offer, rows, tota
 // FetchPages reads pages 1, 2, … of size pageSize until a page is empty,
 // the total is reached, a short page ends a list without a total, or
 // maxPages were read. Any failed page fails the whole fetch (a partial
-// list would read as sold out); its error names the page.
-func FetchPages(ctx context.Context, maxPages, pageSize int, page PageFunc) ([]stock.Offer, error) {
+// list would read as sold out); its error names the page. The list (named
+// by what, "hengyuan: machine list") lists every machine, busy ones too,
+// so a first page without rows is an empty answer (Empty: unknown, not
+// sold out), and rows of which none is a machine are a bad response.
+func FetchPages(ctx context.Context, maxPages, pageSize int, what string, page PageFunc) ([]stock.Offer, error) {
 	var out []stock.Offer
+	seen := 0
 	for n := 1; n <= maxPages; n++ {
 		offers, rows, total, err := page(ctx, n)
 		if err != nil {
 			return nil, fmt.Errorf("%w (page %d)", err, n)
 		}
 		out = append(out, offers...)
+		seen += rows
 		if rows == 0 || total >= 0 && n*pageSize >= total || total < 0 && rows < pageSize {
 			break
 		}
 	}
+	switch {
+	case seen == 0:
+		return nil, Empty("%s", what)
+	case len(out) == 0:
+		return nil, BadResponse("%s: none of %d rows names a GPU", what, seen)
+	}
 	return out, nil
+}
+
+// Empty is the error of a listing endpoint that answered an empty list
+// (what names it: "autodl: GET /api/v1/dev/machine/gpu_stock"); it wraps
+// stock.ErrEmpty, which the Board treats as unknown, not sold out.
+func Empty(format string, args ...any) error {
+	return kindError{err: fmt.Errorf(format+" answered an empty list: stock unknown, not sold out", args...), kind: stock.ErrEmpty}
 }
 
 // JSONKind names the JSON type of a decoded value.

@@ -50,6 +50,14 @@ type Options struct {
 // Provider reads Lambda Cloud's instance types with the regions that have
 // capacity. Lambda says where an instance type can be launched, not how
 // many: see Parse for how that becomes offers. Name is "lambda".
+//
+// Empty answers. The endpoint lists every instance type, with or without
+// capacity, so data that lists none ({} or null) is unknown, not sold out:
+// Fetch fails with stock.ErrEmpty and the Board keeps the last offers,
+// marked stale. An instance type listed with regions_with_capacity_available
+// [] is Lambda saying explicitly that none is free: a known zero. Without
+// that list (absent, null, not a list, or no region name readable in it)
+// its capacity is unknown.
 type Provider struct {
 	httpx.Client
 	o Options
@@ -203,7 +211,10 @@ func lambdaErrorTail(msg, suggestion string) string {
 // specs.gpus (a whole instance is launchable there; Lambda gives no count),
 // Note "capacity by region (no count)". An instance type with no region
 // with capacity gives one offer with Free 0 and Region "". The GPU is
-// resolved from gpu_description, else description. price_cents_per_hour is
+// resolved from gpu_description, else description. Without a
+// regions_with_capacity_available list (absent or null) the one offer has
+// Free nil: unknown, not sold out. Data that lists no instance type ({} or
+// null, or a null answer) is stock.ErrEmpty. price_cents_per_hour is
 // US cents per hour for the whole instance: OriginalPrice is USD per
 // instance-hour, CNYPerGPUHour = cents / 100 / gpus × fx (the catalog's
 // rate when fx <= 0). Without specs.gpus the count is read from the
@@ -217,6 +228,9 @@ func Parse(c *catalog.Catalog, body []byte, at time.Time, fx float64) ([]stock.O
 	data, err := lambdaData(body)
 	if err != nil {
 		return nil, err
+	}
+	if len(data) == 0 {
+		return nil, httpx.Empty("%s: GET %s", lambdaPlatform, lambdaInstanceTypesPath)
 	}
 	var out []stock.Offer
 	for _, k := range slices.Sorted(maps.Keys(data)) {
@@ -265,8 +279,9 @@ func lambdaData(body []byte) (map[string]httpx.Object[lambdaEntry], error) {
 }
 
 // lambdaOffers turns one instance type (data key k) into its offers: one
-// per region with capacity, or one sold-out offer; none for an entry that
-// is not an object, has no GPU description or no GPUs.
+// per region with capacity, or one sold-out offer when the list of regions
+// is empty, or one of unknown stock when there is no such list; none for
+// an entry that is not an object, has no GPU description or no GPUs.
 func lambdaOffers(c *catalog.Catalog, k string, e httpx.Object[lambdaEntry], at time.Time, fx float64) []stock.Offer {
 	if !e.OK || !e.V.InstanceType.OK {
 		return nil
@@ -315,7 +330,14 @@ func lambdaOffers(c *catalog.Catalog, k string, e httpx.Object[lambdaEntry], at 
 		ro.Note = "instance " + name + ", " + lambdaCapacityNote
 		out = append(out, ro)
 	}
-	if len(out) == 0 {
+	switch {
+	case len(out) > 0:
+	case !e.V.Regions.OK || len(e.V.Regions.V) > 0:
+		// No list of regions (or none readable in it): Lambda did not say.
+		o.Scope = stock.ScopePlatform
+		o.Note = "instance " + name + ", capacity not given"
+		out = append(out, o)
+	default:
 		o.Free = stock.IntPtr(0)
 		o.Level = stock.LevelNone
 		o.Scope = stock.ScopePlatform

@@ -118,14 +118,15 @@ func TestParseLambdaRows(t *testing.T) {
 			{gpu: "H100 SXM", raw: "8x H100 (80 GB SXM5)", region: "us-south-2", n: 8, free: "8", cents: 2392, note: "instance gpu_8x_h100_sxm5, " + lambdaCap},
 			{gpu: "H100 SXM", raw: "8x H100 (80 GB SXM5)", region: "europe-central-1", n: 8, free: "8", cents: 2392, note: "instance gpu_8x_h100_sxm5, " + lambdaCap},
 		}},
-		{"PCIe variant from gpu_description, count from the name, no price", `{"data":{"x":{"instance_type":{"name":"gpu_2x_h100_pcie","gpu_description":"H100 (80 GB PCIe)"},"regions_with_capacity_available":null}}}`, []lwant{
+		{"PCIe variant from gpu_description, count from the name, no price", `{"data":{"x":{"instance_type":{"name":"gpu_2x_h100_pcie","gpu_description":"H100 (80 GB PCIe)"},"regions_with_capacity_available":[]}}}`, []lwant{
 			{gpu: "H100 PCIe", raw: "H100 (80 GB PCIe)", n: 2, free: "0", note: "instance gpu_2x_h100_pcie, no region has capacity"},
+		}},
+		// A null list of regions is not Lambda saying "none": unknown.
+		{"null regions: capacity unknown", `{"data":{"x":{"instance_type":{"name":"gpu_2x_h100_pcie","gpu_description":"H100 (80 GB PCIe)"},"regions_with_capacity_available":null}}}`, []lwant{
+			{gpu: "H100 PCIe", raw: "H100 (80 GB PCIe)", n: 2, free: "nil", note: "instance gpu_2x_h100_pcie, capacity not given"},
 		}},
 		{"CPU-only type skipped, no instance_type skipped, no names skipped", `{"data":{"cpu_4x_general":{"instance_type":{"name":"cpu_4x_general","description":"4x vCPU","gpu_description":"","price_cents_per_hour":20,"specs":{"gpus":0}}},
 			"junk":{"regions_with_capacity_available":[]},"nameless":{"instance_type":{"price_cents_per_hour":1}},"num":3}}`, nil},
-		{"empty data", `{"data":{}}`, nil},
-		{"null data", `{"data":null}`, nil},
-		{"null", `null`, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -196,11 +197,33 @@ func TestLambdaErrors(t *testing.T) {
 	})
 }
 
-func TestLambdaEmpty(t *testing.T) {
-	srv := providertest.NewRecServer(t, providertest.RespondBytes(200, []byte(`{"data":{}}`)))
-	got, err := newLambda(t, srv.URL, lambda.Options{}).Fetch(providertest.FetchCtx(t))
-	if err != nil || len(got) != 0 {
-		t.Fatalf("empty: %v, %v", got, err)
+// TestLambdaEmptyAnswers: the instance types endpoint lists every type, so
+// one that lists none is unknown (stock.ErrEmpty), while a type listed
+// with no region with capacity is Lambda saying zero.
+func TestLambdaEmptyAnswers(t *testing.T) {
+	const h100 = `"instance_type":{"name":"gpu_1x_h100_sxm5","gpu_description":"H100 (80 GB SXM5)","price_cents_per_hour":329,"specs":{"gpus":1}}`
+	cases := []providertest.EmptyCase{
+		{Name: "empty data", Body: `{"data":{}}`, Empty: true},
+		{Name: "null data", Body: `{"data":null}`, Empty: true},
+		{Name: "null answer", Body: `null`, Empty: true},
+		{Name: "explicit zero: no region has capacity", Body: `{"data":{"a":{` + h100 + `,"regions_with_capacity_available":[]}}}`, Free: []string{"0"}},
+		{Name: "regions missing: unknown", Body: `{"data":{"a":{` + h100 + `}}}`, Free: []string{"nil"}},
+		{Name: "regions null: unknown", Body: `{"data":{"a":{` + h100 + `,"regions_with_capacity_available":null}}}`, Free: []string{"nil"}},
+		{Name: "normal", Body: `{"data":{"a":{` + h100 + `,"regions_with_capacity_available":[{"name":"us-east-1"}]}}}`, Free: []string{"1"}},
+	}
+	c := providertest.LoadCatalog(t)
+	for _, tc := range cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			srv := providertest.NewRecServer(t, providertest.RespondBytes(200, []byte(tc.Body)))
+			got, err := newLambda(t, srv.URL, lambda.Options{}).Fetch(providertest.FetchCtx(t))
+			providertest.CheckEmptyCase(t, tc, got, err)
+			got, err = lambda.Parse(c, []byte(tc.Body), providertest.FixedNow, providertest.FX)
+			providertest.CheckEmptyCase(t, tc, got, err)
+		})
+	}
+	// A missing data field is no empty list but an unreadable answer.
+	if _, err := lambda.Parse(c, []byte(`{}`), providertest.FixedNow, providertest.FX); !errors.Is(err, stock.ErrBadResponse) {
+		t.Errorf("missing data: %v, want a bad response", err)
 	}
 }
 

@@ -72,6 +72,14 @@ type Options struct {
 // per machine row, price hardware.priceMillicent (1e-5 CNY per hour), Free
 // gpu.available and Total gpu.total. The free count is unreliable (see
 // Parse).
+//
+// Empty answers. The list has every GPU machine of the listed domains,
+// busy ones too, so a list without a single machine (an empty or null
+// machines list or data on the first page) is unknown, never sold out:
+// Fetch fails with stock.ErrEmpty and the Board keeps the last offers,
+// marked stale. 矩池云 never states a zero that can be trusted: a
+// gpu.available of 0 is read as unknown (see Parse). A later page
+// without rows only ends the list.
 type Provider struct {
 	httpx.Client
 	o Options
@@ -100,7 +108,7 @@ func (p *Provider) Fetch(ctx context.Context) ([]stock.Offer, error) {
 	defer cancel()
 	h := httpx.Bearer(token)
 	h.Set("x-matpool-user-id", user)
-	return httpx.FetchPages(ctx, MaxPages, PageSize, func(ctx context.Context, page int) ([]stock.Offer, int, int, error) {
+	return httpx.FetchPages(ctx, MaxPages, PageSize, matpoolPlatform+": GET "+matpoolMachinesPath, func(ctx context.Context, page int) ([]stock.Offer, int, int, error) {
 		q := url.Values{
 			"domains":          matpoolDomains,
 			"machine_category": {"0"},
@@ -218,9 +226,13 @@ func matpoolCodeError(status int, code, msg string) *httpx.APIError {
 // the domain's name ("1区", "亚太2区"; "domain N" when unknown). The free
 // count is reported as the API gives it but is unreliable (often 0 while the
 // website shows free machines): every offer's Note says "free count
-// unreliable".
+// unreliable". An answer without a single row (an empty or null machines
+// list or data) is stock.ErrEmpty: unknown, not sold out.
 func Parse(c *catalog.Catalog, body []byte, at time.Time) ([]stock.Offer, error) {
-	offers, _, _, err := parseMatpool(c, body, at)
+	offers, rows, _, err := parseMatpool(c, body, at)
+	if err == nil && rows == 0 {
+		return nil, httpx.Empty("%s: machine list", matpoolPlatform)
+	}
 	return offers, err
 }
 

@@ -120,9 +120,9 @@ func TestParseMatpool(t *testing.T) {
 		{"negative or absurd counts dropped, junk rows skipped", `{"code":0,"data":{"machines":[1,"x",null,{"hardware":{}},{"hardware":{"gpu":{"gpuName":"RTX 4090"},"priceMillicent":-5},"gpu":{"available":-1,"total":1e30}}]}}`, []providertest.Want{
 			{GPU: "RTX 4090", Raw: "RTX 4090", Free: "nil", Total: "nil"},
 		}},
-		{"null machines", `{"code":0,"data":{"machines":null,"total":0}}`, nil},
-		{"null data", `{"code":0,"msg":"","data":null}`, nil},
-		{"data is a list of machines", `{"code":0,"data":[]}`, nil},
+		{"data is a list of machines", `{"code":0,"data":[{"domain":0,"hardware":{"gpu":{"gpuName":"RTX 4090"}},"gpu":{"available":1,"total":2}}]}`, []providertest.Want{
+			{GPU: "RTX 4090", Raw: "RTX 4090", Region: "1区", Free: "1", Total: "2"},
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -132,6 +132,37 @@ func TestParseMatpool(t *testing.T) {
 			}
 			providertest.CheckOffers(t, got, tt.want, "matpool", "CNY", stock.SourceLive)
 		})
+	}
+}
+
+// TestMatpoolEmptyAnswers: the list has every GPU machine, busy ones too,
+// so a list without one is unknown (stock.ErrEmpty). 矩池云 states no
+// zero that can be trusted: gpu.available 0 stays unknown.
+func TestMatpoolEmptyAnswers(t *testing.T) {
+	const m = `"domain":0,"hardware":{"priceMillicent":220000,"gpu":{"gpuName":"RTX 4090"}}`
+	cases := []providertest.EmptyCase{
+		{Name: "empty machines", Body: `{"code":0,"data":{"machines":[],"total":0}}`, Empty: true},
+		{Name: "null machines", Body: `{"code":0,"data":{"machines":null,"total":0}}`, Empty: true},
+		{Name: "top-level empty machines", Body: `{"code":0,"machines":[],"total":0}`, Empty: true},
+		{Name: "null data", Body: `{"code":0,"msg":"","data":null}`, Empty: true},
+		{Name: "data an empty list", Body: `{"code":0,"data":[]}`, Empty: true},
+		{Name: "bare empty list", Body: `[]`, Empty: true},
+		{Name: "available 0 stays unknown", Body: `{"code":0,"data":{"machines":[{` + m + `,"gpu":{"available":0,"total":8}}]}}`, Free: []string{"nil"}},
+		{Name: "normal", Body: `{"code":0,"data":{"machines":[{` + m + `,"gpu":{"available":3,"total":8}}]}}`, Free: []string{"3"}},
+	}
+	c := providertest.LoadCatalog(t)
+	for _, tc := range cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			srv := providertest.NewRecServer(t, providertest.RespondBytes(200, []byte(tc.Body)))
+			got, err := newMatpool(t, srv.URL, matpool.Options{}).Fetch(providertest.FetchCtx(t))
+			providertest.CheckEmptyCase(t, tc, got, err)
+			got, err = matpool.Parse(c, []byte(tc.Body), providertest.FixedNow)
+			providertest.CheckEmptyCase(t, tc, got, err)
+		})
+	}
+	// A missing machines list is an unreadable answer, not an empty one.
+	if _, err := matpool.Parse(c, []byte(`{"code":0,"data":{"total":3}}`), providertest.FixedNow); !errors.Is(err, stock.ErrBadResponse) {
+		t.Errorf("missing machines: %v, want a bad response", err)
 	}
 }
 

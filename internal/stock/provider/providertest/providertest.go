@@ -514,3 +514,42 @@ func CheckOffers(t *testing.T, got []stock.Offer, ws []Want, platform, currency 
 		}
 	}
 }
+
+// EmptyCase is one row of a provider's empty-answer table: an answer body
+// and what it must give. Empty: stock.ErrEmpty (unknown, not sold out:
+// the Board keeps the last offers, stale); else no error and offers whose
+// free counts, as IntP writes them, are Free in order ("0" is a known
+// zero the platform stated, "nil" unknown).
+type EmptyCase struct {
+	Name  string
+	Body  string
+	Empty bool
+	Free  []string
+}
+
+// CheckEmptyCase checks a Fetch's or Parse's result against c.
+func CheckEmptyCase(t *testing.T, c EmptyCase, got []stock.Offer, err error) {
+	t.Helper()
+	if c.Empty {
+		if !errors.Is(err, stock.ErrEmpty) || stock.Classify(err) != stock.ReasonEmpty || got != nil {
+			t.Fatalf("got %d offers, err %v; want no offers and stock.ErrEmpty (reason %s)", len(got), err, stock.ReasonEmpty)
+		}
+		if !strings.Contains(err.Error(), "answered an empty list") {
+			t.Errorf("error %q does not say the answer was an empty list", err)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("err %v; want offers with free %v", err, c.Free)
+	}
+	free := make([]string, len(got))
+	for i, o := range got {
+		free[i] = IntP(o.Free)
+		if o.Free != nil && *o.Free == 0 && o.State() != stock.SoldOut {
+			t.Errorf("offer %d: free 0 but state %v", i, o.State())
+		}
+	}
+	if strings.Join(free, ",") != strings.Join(c.Free, ",") {
+		t.Errorf("free counts %v, want %v", free, c.Free)
+	}
+}

@@ -70,6 +70,13 @@ type Options struct {
 // "stock level HIGH (a level, not a count)" in Note; Free is nil when the
 // level is unknown. Prices are USD per GPU-hour (OriginalPrice, Currency
 // USD), converted at FXUSDCNY.
+//
+// Empty answers. Only an explicit NONE (or runpodctl's available false) is
+// a known zero. A level that is null, "" or absent is unknown, never NONE.
+// The catalog lists every GPU type, so an answer of either cloud that lists
+// none (gpus [], null or missing, GraphQL gpuTypes [] or null) is unknown,
+// not sold out: Fetch fails with stock.ErrEmpty and the Board keeps the
+// last offers, marked stale.
 type Provider struct {
 	httpx.Client
 	o Options
@@ -100,7 +107,12 @@ func (p *Provider) Fetch(ctx context.Context) ([]stock.Offer, error) {
 		}
 		all = append(all, entries...)
 	}
-	return runpodOffers(p.Catalog, mergeRunPod(all), at, httpx.FXRate(p.Catalog, p.o.FXUSDCNY)), nil
+	offers := runpodOffers(p.Catalog, mergeRunPod(all), at, httpx.FXRate(p.Catalog, p.o.FXUSDCNY))
+	if len(offers) == 0 {
+		// GPU types, but none with a level or a price.
+		return nil, httpx.Empty("%s: GPU catalog", runpodPlatform)
+	}
+	return offers, nil
 }
 
 // fetchCloud asks the catalog with the levels of one cloud.
@@ -144,9 +156,10 @@ func runpodStatusError(method, path string, r *httpx.Result) error {
 //   - runpodctl gpu list: [{"gpuId","displayName","available","stockStatus"}];
 //   - runpodctl datacenter list: [{"id","gpuAvailability":[{"gpuId","stockStatus"}]}].
 //
-// Levels map to Free as for the RunPod provider: NONE (GraphQL's null
-// stockStatus) 0, LOW/MEDIUM/HIGH 1 with "stock level HIGH (a level, not a
-// count)" in Note, unknown (no level field) nil. Which cloud a recorded
+// Levels map to Free as for the RunPod provider: NONE 0, LOW/MEDIUM/HIGH 1
+// with "stock level HIGH (a level, not a count)" in Note, unknown (no
+// level field, or a null or empty one such as GraphQL's stockStatus null)
+// nil. An answer that lists no GPU type is stock.ErrEmpty. Which cloud a recorded
 // level is for is unknown, so the price is the cheaper of the offered
 // clouds' prices (Note says which), USD per GPU-hour converted at fx (the
 // catalog's rate when fx <= 0). runpodctl output has no price (0). Region is
@@ -244,8 +257,18 @@ type runpodRow struct {
 }
 
 // runpodEntries reads any recorded shape; cloud is the cloud the levels
-// are for ("" when unknown).
+// are for ("" when unknown). An answer that lists no GPU type is
+// stock.ErrEmpty.
 func runpodEntries(body []byte, cloud string) ([]*runpodEntry, error) {
+	entries, err := runpodRead(body, cloud)
+	if err == nil && len(entries) == 0 {
+		return nil, httpx.Empty("%s: GPU catalog", runpodPlatform)
+	}
+	return entries, err
+}
+
+// runpodRead reads any recorded shape into its entries.
+func runpodRead(body []byte, cloud string) ([]*runpodEntry, error) {
 	raw, err := httpx.DecodeRaw(body)
 	if err != nil {
 		return nil, httpx.Malformed(runpodPlatform, "RunPod response", err)
@@ -414,21 +437,21 @@ func runpodREST(m runpodRow, cloud string) []*runpodEntry {
 		}
 		e := base
 		e.region = cmp.Or(string(dc.V.ID), string(dc.V.Name))
-		e.levels = runpodLevels(cloud, dc.V.Availability, false)
+		e.levels = runpodLevels(cloud, dc.V.Availability)
 		leveled = leveled || len(e.levels) > 0
 		out = append(out, &e)
 	}
 	// Data centers without levels say nothing: use the GPU's own level.
 	if !leveled {
-		base.levels = runpodLevels(cloud, m.Availability, false)
+		base.levels = runpodLevels(cloud, m.Availability)
 		out = []*runpodEntry{&base}
 	}
 	return out
 }
 
-// runpodGraphQL reads one GraphQL gpuTypes element. lowestPrice.stockStatus
-// null means no stock; a lowestPrice without the field (the SDK's query
-// does not ask for it) leaves the level unknown.
+// runpodGraphQL reads one GraphQL gpuTypes element. A lowestPrice.stockStatus
+// that is null, or a lowestPrice without the field (the SDK's query does
+// not ask for it), leaves the level unknown: only "None" says none.
 func runpodGraphQL(m runpodRow, cloud string) []*runpodEntry {
 	e := &runpodEntry{id: string(m.ID), name: string(m.DisplayName)}
 	if e.id == "" && e.name == "" {
@@ -436,7 +459,7 @@ func runpodGraphQL(m runpodRow, cloud string) []*runpodEntry {
 	}
 	e.prices = runpodPrices(m.SecurePrice, m.SecureCloud, m.CommunityPrice, m.CommunityCloud)
 	if lp := m.LowestPrice; lp.OK && len(lp.V.StockStatus) > 0 {
-		e.levels = runpodLevels(cloud, lp.V.StockStatus, true)
+		e.levels = runpodLevels(cloud, lp.V.StockStatus)
 	}
 	return []*runpodEntry{e}
 }
@@ -448,7 +471,7 @@ func runpodCtlGPU(m runpodRow) []*runpodEntry {
 	if e.id == "" && e.name == "" {
 		return nil
 	}
-	e.levels = runpodLevels("", m.StockStatus, false)
+	e.levels = runpodLevels("", m.StockStatus)
 	if len(e.levels) == 0 && m.Available.OK && !m.Available.V {
 		e.levels = map[string]string{"": runpodNone}
 	}
@@ -457,7 +480,7 @@ func runpodCtlGPU(m runpodRow) []*runpodEntry {
 
 // runpodDataCenter reads one data center of runpodctl datacenter list (or
 // the v2 data center catalog): one entry per GPU listed, Region the data
-// center id. An empty or null level there means none.
+// center id. An empty or null level there is unknown, not none.
 func runpodDataCenter(m runpodRow) []*runpodEntry {
 	region := cmp.Or(string(m.ID), string(m.Name))
 	var out []*runpodEntry
@@ -474,7 +497,7 @@ func runpodDataCenter(m runpodRow) []*runpodEntry {
 		if len(lv) == 0 {
 			lv = g.V.Availability
 		}
-		e.levels = runpodLevels("", lv, true)
+		e.levels = runpodLevels("", lv)
 		out = append(out, e)
 	}
 	return out
@@ -497,22 +520,16 @@ func runpodPrices(secure httpx.Number, secureFlag httpx.Flag, community httpx.Nu
 	return out
 }
 
-// runpodLevels maps a raw level to {cloud: level}: nil when it is absent
-// or not a level RunPod documents; nullIsNone makes null and "" NONE
-// (GraphQL's stockStatus, runpodctl's data center rows).
-func runpodLevels(cloud string, raw json.RawMessage, nullIsNone bool) map[string]string {
+// runpodLevels maps a raw level to {cloud: level}: nil (unknown) when it
+// is absent, null, empty or not a level RunPod documents. Only an explicit
+// "NONE" says none: a null stockStatus is unknown, never sold out.
+func runpodLevels(cloud string, raw json.RawMessage) map[string]string {
 	var s string
-	switch httpx.RawKind(raw) {
-	case "", "null":
-	case "string":
-		_ = json.Unmarshal(raw, &s)
-	default:
+	if httpx.RawKind(raw) != "string" {
 		return nil
 	}
+	_ = json.Unmarshal(raw, &s)
 	if strings.TrimSpace(s) == "" {
-		if nullIsNone {
-			return map[string]string{cloud: runpodNone}
-		}
 		return nil
 	}
 	switch l := strings.ToUpper(strings.TrimSpace(s)); l {

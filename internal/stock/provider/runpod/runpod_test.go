@@ -153,8 +153,8 @@ func TestParseRunPodShapes(t *testing.T) {
 		}},
 		{providertest.FixturesDir, "runpod-graphql-gpuTypes-lowestPrice.json", []rwant{
 			{gpu: "RTX 4090", raw: "NVIDIA GeForce RTX 4090", free: "1", usd: 0.34, note: levelHigh + ", community cloud price"},
-			// stockStatus null: none; communityPrice null: secure only.
-			{gpu: "H100 SXM", raw: "NVIDIA H100 80GB HBM3", free: "0", usd: 2.69, note: "stock level NONE, secure cloud price"},
+			// stockStatus null: unknown, not none; communityPrice null: secure only.
+			{gpu: "H100 SXM", raw: "NVIDIA H100 80GB HBM3", free: "nil", usd: 2.69, note: "stock level unknown, secure cloud price"},
 		}},
 		{providertest.FixturesDir, "runpod-runpodctl-gpu-list.json", []rwant{
 			{gpu: "RTX 4090", raw: "NVIDIA GeForce RTX 4090", free: "1", note: levelHigh + ", no price"},
@@ -221,8 +221,9 @@ func TestParseRunPodRows(t *testing.T) {
 		{"runpodctl --include-unavailable row", `[{"available":false,"displayName":"H100 SXM","gpuId":"NVIDIA H100 80GB HBM3","memoryInGb":80},{"available":true,"gpuId":"NVIDIA GeForce RTX 4090","displayName":"RTX 4090"}]`, []rwant{
 			{gpu: "H100 SXM", raw: "NVIDIA H100 80GB HBM3", free: "0", note: "stock level NONE, no price"},
 		}},
-		{"data center list: empty level is none, v2 availability key", `[{"id":"EU-RO-1","gpuAvailability":[{"gpuId":"NVIDIA GeForce RTX 4090","stockStatus":""},{"id":"NVIDIA RTX A6000","availability":"LOW"},null]}]`, []rwant{
-			{gpu: "RTX 4090", raw: "NVIDIA GeForce RTX 4090", region: "EU-RO-1", free: "0", note: "stock level NONE, no price"},
+		// An empty level is unknown, not none; with no price either, the
+		// GPU gives no offer.
+		{"data center list: empty level is unknown, v2 availability key", `[{"id":"EU-RO-1","gpuAvailability":[{"gpuId":"NVIDIA GeForce RTX 4090","stockStatus":""},{"id":"NVIDIA RTX A6000","availability":"LOW"},null]}]`, []rwant{
 			{gpu: "RTX A6000", raw: "NVIDIA RTX A6000", region: "EU-RO-1", free: "1", note: levelLow + ", no price"},
 		}},
 		{"display name unknown to the catalog, id known", `{"gpus":[{"id":"NVIDIA A100-SXM4-80GB","name":"A100 SXM","price":{"secure":1.74},"availability":"LOW"}]}`, []rwant{
@@ -231,10 +232,6 @@ func TestParseRunPodRows(t *testing.T) {
 		{"unknown GPU keeps its display name", `{"gpus":[{"id":"NVIDIA B200","name":"B200","price":{"secure":5.99},"availability":"HIGH"}]}`, []rwant{
 			{gpu: "B200", raw: "NVIDIA B200", free: "1", usd: 5.99, note: levelHigh + ", secure cloud price"},
 		}},
-		{"empty list", `{"gpus":[]}`, nil},
-		{"null gpus", `{"gpus":null}`, nil},
-		{"null", `null`, nil},
-		{"empty array", `[]`, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -313,11 +310,51 @@ func TestRunPodErrors(t *testing.T) {
 	}
 }
 
-func TestRunPodEmptyCatalog(t *testing.T) {
-	srv := providertest.NewRecServer(t, providertest.RespondBytes(200, []byte(`{"gpus":[]}`)))
+// TestRunPodEmptyAnswers: the catalog lists every GPU type, so one that
+// lists none is unknown (stock.ErrEmpty); only an explicit NONE is a known
+// zero, and a null stockStatus is unknown, not sold out.
+func TestRunPodEmptyAnswers(t *testing.T) {
+	cases := []providertest.EmptyCase{
+		{Name: "REST: empty gpus", Body: `{"gpus":[]}`, Empty: true},
+		{Name: "REST: null gpus", Body: `{"gpus":null}`, Empty: true},
+		{Name: "null answer", Body: `null`, Empty: true},
+		{Name: "bare empty list", Body: `[]`, Empty: true},
+		{Name: "GraphQL: empty gpuTypes", Body: `{"data":{"gpuTypes":[]}}`, Empty: true},
+		{Name: "GraphQL: null gpuTypes", Body: `{"data":{"gpuTypes":null}}`, Empty: true},
+		{Name: "GraphQL: null data", Body: `{"data":null}`, Empty: true},
+		{Name: "REST: explicit NONE", Body: `{"gpus":[{"id":"NVIDIA GeForce RTX 4090","price":{"community":0.31},"availability":"NONE"}]}`, Free: []string{"0"}},
+		{Name: "GraphQL: explicit None", Body: `{"data":{"gpuTypes":[{"id":"NVIDIA GeForce RTX 4090","communityPrice":0.34,"lowestPrice":{"stockStatus":"None"}}]}}`, Free: []string{"0"}},
+		{Name: "GraphQL: stockStatus null is unknown", Body: `{"data":{"gpuTypes":[{"id":"NVIDIA GeForce RTX 4090","communityPrice":0.34,"lowestPrice":{"stockStatus":null}}]}}`, Free: []string{"nil"}},
+		{Name: "REST: availability null is unknown", Body: `{"gpus":[{"id":"NVIDIA GeForce RTX 4090","price":{"community":0.31},"availability":null}]}`, Free: []string{"nil"}},
+		{Name: "runpodctl: available false is none", Body: `[{"available":false,"gpuId":"NVIDIA H100 80GB HBM3","displayName":"H100 SXM"}]`, Free: []string{"0"}},
+		{Name: "normal", Body: `{"gpus":[{"id":"NVIDIA GeForce RTX 4090","price":{"community":0.31},"availability":"HIGH"}]}`, Free: []string{"1"}},
+	}
+	c := providertest.LoadCatalog(t)
+	for _, tc := range cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			srv := providertest.NewRecServer(t, providertest.RespondBytes(200, []byte(tc.Body)))
+			got, err := newRunPod(t, srv.URL, runpod.Options{}).Fetch(providertest.FetchCtx(t))
+			providertest.CheckEmptyCase(t, tc, got, err)
+			if tc.Empty && !strings.HasSuffix(err.Error(), "(cloud COMMUNITY)") {
+				t.Errorf("error %q does not name the cloud", err)
+			}
+			got, err = runpod.Parse(c, []byte(tc.Body), providertest.FixedNow, providertest.FX)
+			providertest.CheckEmptyCase(t, tc, got, err)
+		})
+	}
+
+	// One cloud answering an empty catalog fails the fetch, however
+	// full the other's answer.
+	srv := providertest.NewRecServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("cloud") == "SECURE" {
+			providertest.RespondBytes(200, []byte(`{"gpus":[]}`))(w, r)
+			return
+		}
+		providertest.RespondBytes(200, providertest.Fixture(t, providertest.VerbatimDir, "runpod-rest-v2-catalog-gpus-1.json"))(w, r)
+	})
 	got, err := newRunPod(t, srv.URL, runpod.Options{}).Fetch(providertest.FetchCtx(t))
-	if err != nil || len(got) != 0 {
-		t.Fatalf("empty catalog: %v, %v", got, err)
+	if got != nil || !errors.Is(err, stock.ErrEmpty) || !strings.HasSuffix(err.Error(), "(cloud SECURE)") {
+		t.Errorf("SECURE empty: %v, %v", got, err)
 	}
 }
 

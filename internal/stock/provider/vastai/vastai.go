@@ -48,6 +48,17 @@ type Options struct {
 // is one rentable bundle of num_gpus GPUs: GPUsPerInstance and Free are
 // num_gpus, the original price is USD per bundle-hour, CNYPerGPUHour is
 // per GPU.
+//
+// Empty answers. vast.ai lists only what is rentable and never says "zero",
+// so what an empty search means depends on the search. Without a GPU
+// filter (Options.GPUs empty) the search spans the whole marketplace,
+// which always has rentable offers: an answer without one is unknown, not
+// sold out (Fetch fails with stock.ErrEmpty and the Board keeps the last
+// offers, marked stale). With a GPU filter the search is narrow, and "none
+// of these GPUs is rentable now" is a legitimate answer: an empty result
+// is returned as no offers and no error. Parse never decides (a recording
+// does not say what was searched): an empty recording yields no offers,
+// which covers nothing in a replay.
 type Provider struct {
 	httpx.Client
 	o Options
@@ -74,19 +85,28 @@ func (v *Provider) query() map[string]any {
 		"limit":             v.o.Limit,
 		"allocated_storage": 5.0,
 	}
+	if names := v.gpuNames(); len(names) > 0 {
+		q["gpu_name"] = map[string]any{"in": names}
+	}
+	return q
+}
+
+// gpuNames are the GPU names searched for; none means every GPU.
+func (v *Provider) gpuNames() []string {
 	var names []string
 	for _, g := range v.o.GPUs {
 		if g = strings.TrimSpace(g); g != "" {
 			names = append(names, g)
 		}
 	}
-	if len(names) > 0 {
-		q["gpu_name"] = map[string]any{"in": names}
-	}
-	return q
+	return names
 }
 
-// Fetch searches the offers.
+// filtered reports whether the search is narrowed to some GPUs.
+func (v *Provider) filtered() bool { return len(v.gpuNames()) > 0 }
+
+// Fetch searches the offers; without a GPU filter an answer without
+// offers is stock.ErrEmpty.
 func (v *Provider) Fetch(ctx context.Context) ([]stock.Offer, error) {
 	ctx, cancel, at := v.Start(ctx)
 	defer cancel()
@@ -106,6 +126,9 @@ func (v *Provider) Fetch(ctx context.Context) ([]stock.Offer, error) {
 		return nil, httpx.StatusError(vastPlatform, method, vastBundlesPath, r)
 	}
 	offers, err := Parse(v.Catalog, r.Body, at, v.fx())
+	if err == nil && len(offers) == 0 && !v.filtered() {
+		return nil, httpx.Empty("%s: %s %s without a GPU filter", vastPlatform, method, vastBundlesPath)
+	}
 	if err == nil && countRows(r.Body) >= v.o.Limit {
 		// The answer is cut off at the limit: what is not in it is not
 		// known to be sold out.

@@ -128,8 +128,10 @@ func TestVastAIRequestWithoutKeyOrGPUs(t *testing.T) {
 	if p.Name() != "vastai" {
 		t.Errorf("Name %q", p.Name())
 	}
+	// Without a GPU filter an empty search is unknown (see
+	// TestVastAIEmptyAnswers).
 	got, err := p.Fetch(providertest.FetchCtx(t))
-	if err != nil || len(got) != 0 {
+	if !errors.Is(err, stock.ErrEmpty) || len(got) != 0 {
 		t.Fatalf("empty offers: %v %v", got, err)
 	}
 	r := srv.Requests()[0]
@@ -141,6 +143,37 @@ func TestVastAIRequestWithoutKeyOrGPUs(t *testing.T) {
 	}
 	if r.Body["limit"] != float64(25) {
 		t.Errorf("limit %v", r.Body["limit"])
+	}
+}
+
+// TestVastAIEmptyAnswers: vast.ai lists only rentable bundles and never
+// says "zero". A search of the whole marketplace (no GPU filter) that
+// finds nothing is unknown (stock.ErrEmpty); a search narrowed to some
+// GPUs may legitimately find none, and then says none is rentable.
+func TestVastAIEmptyAnswers(t *testing.T) {
+	const row = `{"gpu_name":"RTX 4090","num_gpus":2,"dph_total":0.6,"geolocation":"A"}`
+	cases := []struct {
+		providertest.EmptyCase
+		gpus []string
+	}{
+		{providertest.EmptyCase{Name: "no filter: empty offers", Body: `{"offers":[]}`, Empty: true}, nil},
+		{providertest.EmptyCase{Name: "no filter: null offers", Body: `{"offers":null}`, Empty: true}, nil},
+		{providertest.EmptyCase{Name: "no filter: bare empty list", Body: `[]`, Empty: true}, nil},
+		{providertest.EmptyCase{Name: "no filter: only rented rows", Body: `{"offers":[{"gpu_name":"RTX 4090","num_gpus":1,"dph_total":0.3,"rented":true}]}`, Empty: true}, nil},
+		{providertest.EmptyCase{Name: "no filter: normal", Body: `{"offers":[` + row + `]}`, Free: []string{"2"}}, nil},
+		{providertest.EmptyCase{Name: "GPU filter: empty offers is an answer", Body: `{"offers":[]}`, Free: []string{}}, []string{"H200 NVL"}},
+		{providertest.EmptyCase{Name: "GPU filter: normal", Body: `{"offers":[` + row + `]}`, Free: []string{"2"}}, []string{"RTX 4090"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			srv := providertest.NewFakeServer(t, providertest.ServeBytes(200, []byte(tc.Body)))
+			got, err := newVast(t, srv.URL, vastai.Options{GPUs: tc.gpus}).Fetch(providertest.FetchCtx(t))
+			providertest.CheckEmptyCase(t, tc.EmptyCase, got, err)
+		})
+	}
+	// Parse never decides: a recording does not say what was searched.
+	if got, err := vastai.Parse(providertest.LoadCatalog(t), []byte(`{"offers":[]}`), providertest.FixedNow, providertest.FX); got != nil || err != nil {
+		t.Errorf("Parse of an empty search: %v, %v", got, err)
 	}
 }
 
