@@ -187,6 +187,9 @@ func (a *App) StorageOptions() commands.StorageOptions {
 	if a.Store != nil {
 		o.Ledger = a.Store
 	}
+	if bs, ok := a.Store.(blobStore); ok {
+		o.Blobs = bs // the WeChat admin bindings
+	}
 	return o
 }
 

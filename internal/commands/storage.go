@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -25,19 +26,33 @@ type StorageOptions struct {
 	Ledger Ledger
 	// Price prices data disks (billing.CatalogStoragePrice).
 	Price billing.StoragePrice
-	// Admins are sender ids (open_id, WeChat nickname) allowed to change
-	// any entry of their lab; others change only their own.
+	// Admins are sender ids (Feishu open_id, "console") allowed to change
+	// any entry of their lab; others change only their own. They never
+	// apply to WeChat messages: WeChat admins are bound (storage_admin.go).
 	Admins []string
+	// Blobs keeps the WeChat admin bindings (WeChatAdminsBlob); nil: no
+	// WeChat admins.
+	Blobs Blobs
+	// Console receives the one-time binding codes; default os.Stderr.
+	Console io.Writer
 	// Overrides are the configured data disk prices (storage.prices), for
 	// the digest's price notes.
 	Overrides map[string]float64
 	// Labs maps chat keys ("feishu/oc_…") to a lab name; a chat not listed
 	// is its own lab.
 	Labs map[string]string
+
+	bind *adminBinder // pending binding codes
 }
 
 // WithStorage turns on the storage ledger and digest commands.
-func WithStorage(o StorageOptions) Option { return func(r *Router) { r.storage = &o } }
+func WithStorage(o StorageOptions) Option {
+	return func(r *Router) {
+		s := o
+		s.bind = newAdminBinder()
+		r.storage = &s
+	}
+}
 
 // LabOf returns the lab of a chat key: its configured lab or the chat
 // itself.
@@ -104,6 +119,9 @@ func (r *Router) storageAddAnswer(ctx context.Context, res *Result) {
 		rep.Title += "（" + q.Note + "）"
 	}
 	rep.Lines = append(rep.Lines, r.diskCostLine(q.Platform, q.SizeGB, false, en))
+	if n := weakWeChatNote(res.msg, en); n != "" {
+		rep.Notes = append(rep.Notes, n)
+	}
 	rep.Notes = append(rep.Notes, answer.Pick(en, "实例关机后说“存储 "+id+" 已关机”，删除后说“删除存储 "+id+"”，这样周报才准。",
 		"Say “storage stop "+id+"” when its instance is shut down and “storage remove "+id+"” when it is deleted, so the digest stays right."))
 	res.Reply = rep
@@ -148,6 +166,10 @@ func (r *Router) storageListAnswer(ctx context.Context, res *Result) {
 	if r.storageOff(res) {
 		return
 	}
+	if r.storageAdminAnswer(ctx, res) {
+		// "绑定管理员", "管理员列表", "解除管理员 …" (storage_admin.go).
+		return
+	}
 	_, disks, ok := r.labDisks(ctx, res)
 	if !ok {
 		return
@@ -189,6 +211,7 @@ func (r *Router) storageListAnswer(ctx context.Context, res *Result) {
 
 // ownerText names a disk's owner for the asker: "你" for their own, the
 // display name, else a short member label (never a raw id).
+// Display only: rights are ownsDisk's.
 func ownerText(d billing.DiskState, asker string, en bool) string {
 	switch {
 	case d.Owner == asker && asker != "":
@@ -219,7 +242,12 @@ func (r *Router) storageChangeAnswer(ctx context.Context, res *Result) {
 		res.Reply = chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "本群没有编号 #%s 的存储。说“存储列表”看编号。", "There is no storage #%s in this chat. “storage list” shows the numbers."), q.DiskRef)}
 		return
 	}
-	if disk.Owner != res.msg.SenderID && !r.isStorageAdmin(res.msg.SenderID) {
+	if !ownsDisk(disk.Owner, res.msg) && !r.isStorageAdmin(ctx, res.msg) {
+		if disk.Owner == res.msg.SenderID {
+			// A WeChat entry owned by a nickname: anyone can take one.
+			res.Reply = chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "#%s 是按微信昵称登记的，昵称谁都能改，不能证明是本人：请管理员修改。", "#%s was registered under a WeChat nickname, which anyone can take, so it proves nothing: ask an admin."), disk.Disk)}
+			return
+		}
 		res.Reply = chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "#%s 是 %s 登记的，只有本人或管理员可以修改。", "#%s belongs to %s; only they or an admin can change it."), disk.Disk, ownerText(*disk, res.msg.SenderID, en))}
 		return
 	}
@@ -269,15 +297,6 @@ func (r *Router) storageChangeAnswer(ctx context.Context, res *Result) {
 		}
 	}
 	res.Reply = rep
-}
-
-func (r *Router) isStorageAdmin(id string) bool {
-	for _, a := range r.storage.Admins {
-		if a == id && id != "" {
-			return true
-		}
-	}
-	return false
 }
 
 // digestAnswer handles "本周存储花费" and "存储周报 2026-W47".

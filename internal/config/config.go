@@ -99,8 +99,9 @@ type StorageConf struct {
 	// Labs groups chats into labs: lab name → chat keys
 	// ("feishu/oc_…", "wechat/Lab Group"). A chat not listed is its own lab.
 	Labs map[string][]string `yaml:"labs"`
-	// Admins are sender ids (Feishu open_id, WeChat nickname, "console")
-	// allowed to change or remove any entry of their lab.
+	// Admins are sender ids (Feishu open_id "ou_…", "console") allowed to
+	// change or remove any entry of their lab. WeChat nicknames are
+	// refused: WeChat admins are bound in a private chat ("绑定管理员").
 	Admins []string `yaml:"admins"`
 	// DigestSchedule is when `bot serve` posts last week's digest to the
 	// chats that turned it on: a cron spec in stock.poll.timezone
@@ -560,6 +561,13 @@ func (c Config) validateSchedules() error {
 				return fmt.Errorf("storage.labs: chat %q is in both %s and %s", ch, other, lab)
 			}
 			seenChat[ch] = lab
+		}
+	}
+	for i, a := range c.Storage.Admins {
+		if a != "console" && !strings.HasPrefix(a, "ou_") {
+			return fmt.Errorf("storage.admins[%d]: %q is not a Feishu open_id (ou_…) or \"console\". WeChat admins cannot be listed "+
+				"by nickname (anyone can take one): a friend of the bot's account with a remark name (备注) says 绑定管理员 in a private "+
+				"chat with the bot and replies with the one-time code the bot prints on its console (README: storage admins)", i, a)
 		}
 	}
 	return nil

@@ -22,6 +22,8 @@ type contactCache struct {
 	groups map[string][]string
 	// friends: RemarkName and NickName → UserNames.
 	friends map[string][]string
+	// remarks: RemarkName → UserNames of friends (for strong SenderIDs).
+	remarks map[string][]string
 	// learned: group NickName → UserName of groups that sent the bot a
 	// message in this session (so that even a group not saved to contacts
 	// gets its alerts while the session lasts).
@@ -48,12 +50,12 @@ func (b *Bot) learnGroup(s *session, name, userName string) {
 
 // fetchContacts loads the account's contacts through openwechat's Caller
 // (webwxgetcontact, all pages) and indexes them.
-func (b *Bot) fetchContacts(ctx context.Context, s *session) (groups, friends map[string][]string, err error) {
+func (b *Bot) fetchContacts(ctx context.Context, s *session) (groups, friends, remarks map[string][]string, err error) {
 	members, err := s.ow.Caller.WebWxGetContact(ctx, s.loginInfo)
 	if err != nil {
-		return nil, nil, fmt.Errorf("wechat: list contacts: %s", describe(err))
+		return nil, nil, nil, fmt.Errorf("wechat: list contacts: %s", describe(err))
 	}
-	groups, friends = map[string][]string{}, map[string][]string{}
+	groups, friends, remarks = map[string][]string{}, map[string][]string{}, map[string][]string{}
 	for _, u := range members {
 		if u == nil || u.UserName == "" {
 			continue
@@ -66,13 +68,14 @@ func (b *Bot) fetchContacts(ctx context.Context, s *session) (groups, friends ma
 		case u.IsFriend():
 			if n := strings.TrimSpace(openwechat.FormatEmoji(u.RemarkName)); n != "" {
 				friends[n] = appendUniq(friends[n], u.UserName)
+				remarks[n] = appendUniq(remarks[n], u.UserName)
 			}
 			if n := strings.TrimSpace(openwechat.FormatEmoji(u.NickName)); n != "" {
 				friends[n] = appendUniq(friends[n], u.UserName)
 			}
 		}
 	}
-	return groups, friends, nil
+	return groups, friends, remarks, nil
 }
 
 func appendUniq(list []string, v string) []string {
@@ -127,14 +130,14 @@ func (b *Bot) lookup(ctx context.Context, s *session, name string, group bool) (
 	}
 	b.mu.Unlock()
 
-	groups, friends, err := b.fetchContacts(ctx, s)
+	groups, friends, remarks, err := b.fetchContacts(ctx, s)
 	if err != nil {
 		return "", err
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	c = b.cacheFor(s)
-	c.fetched, c.groups, c.friends = true, groups, friends
+	c.fetched, c.groups, c.friends, c.remarks = true, groups, friends, remarks
 	if id, ok, err := find(c); ok {
 		return id, err
 	}
@@ -184,36 +187,78 @@ func (b *Bot) groupParts(ctx context.Context, groupName string, r chat.Reply, me
 	return append(parts, b.chartPart(s, to, r.Chart)...), nil
 }
 
-// displayNames maps nicknames (SenderIDs) to the members' display names
-// in the group (群昵称), which is what WeChat shows and what members
-// recognise in an "@name". It asks webwxbatchgetcontact for the group's
-// members; names it cannot map, or a failed request, stay as they are.
-func (b *Bot) displayNames(ctx context.Context, s *session, groupUserName string, nicks []string) []string {
+// displayNames maps SenderIDs (nicknames, or "remark:<备注>" strong ids:
+// identity.go) to the members' display names in the group (群昵称), which
+// is what WeChat shows and what members recognise in an "@name". It asks
+// webwxbatchgetcontact for the group's members, and finds a strong id's
+// member through the friend with that remark (same UserName in this
+// session); names it cannot map, or a failed request, show as the
+// nickname or remark name.
+func (b *Bot) displayNames(ctx context.Context, s *session, groupUserName string, ids []string) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = nameOfID(id)
+	}
 	res, err := s.ow.Caller.WebWxBatchGetContact(ctx, openwechat.Members{{UserName: groupUserName}}, s.baseRequest)
 	if err != nil || len(res) == 0 || res[0] == nil {
 		b.log.Debug("wechat: cannot read the group's members for @mentions; using nicknames", "err", redact(err))
-		return nicks
+		return out
 	}
-	disp := map[string]string{}
+	disp := map[string]string{}   // NickName → display name
+	byUser := map[string]string{} // UserName → display name or NickName
 	for _, m := range res[0].MemberList {
 		if m == nil {
 			continue
 		}
 		n, d := openwechat.FormatEmoji(m.NickName), openwechat.FormatEmoji(m.DisplayName)
+		byUser[m.UserName] = firstNonEmpty(d, n)
 		if _, dup := disp[n]; dup {
 			disp[n] = "" // two members with one nickname: keep the nickname
 			continue
 		}
 		disp[n] = d
 	}
-	out := make([]string, len(nicks))
-	for i, n := range nicks {
-		out[i] = n
-		if d := disp[n]; strings.TrimSpace(d) != "" {
+	for i, id := range ids {
+		if remark, ok := strings.CutPrefix(id, RemarkIDPrefix); ok {
+			if u := b.remarkUserName(ctx, s, remark); u != "" && strings.TrimSpace(byUser[u]) != "" {
+				out[i] = byUser[u]
+			}
+			continue
+		}
+		if d := disp[out[i]]; strings.TrimSpace(d) != "" {
 			out[i] = d
 		}
 	}
 	return out
+}
+
+// remarkUserName is this session's UserName of the one friend with that
+// remark name; "" when none or several.
+func (b *Bot) remarkUserName(ctx context.Context, s *session, remark string) string {
+	find := func() (string, bool) {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		c := b.cacheFor(s)
+		if !c.fetched {
+			return "", false
+		}
+		switch ids := c.remarks[remark]; len(ids) {
+		case 0:
+			return "", false
+		case 1:
+			return ids[0], true
+		}
+		return "", true // several friends share it: nobody
+	}
+	if u, ok := find(); ok {
+		return u
+	}
+	// lookup fetches the contacts (once more when the name is unknown).
+	if _, err := b.lookup(ctx, s, remark, false); err != nil && !errors.Is(err, errFriendNotFound) {
+		b.log.Debug("wechat: cannot resolve a member for an @mention", "err", err)
+	}
+	u, _ := find()
+	return u
 }
 
 // SendToFriend posts r as plain text to the friend whose RemarkName (备注)

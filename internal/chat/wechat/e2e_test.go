@@ -143,7 +143,7 @@ func TestInboundMessages(t *testing.T) {
 		{
 			name:    "group message that @mentions the bot",
 			msgs:    []fakeMsg{groupMsg(aliceUser, "@"+botInGrp+"\u2005哪家有4090")},
-			wantMsg: &chat.Message{Channel: "wechat", ChatID: grpName, ChatType: chat.Group, SenderID: aliceNick, SenderName: aliceDisp, Text: "哪家有4090"},
+			wantMsg: &chat.Message{Channel: "wechat", ChatID: grpName, ChatType: chat.Group, SenderID: RemarkIDPrefix + aliceRem, SenderName: aliceDisp, Text: "哪家有4090"},
 			wantSend: &sentMsg{To: grpUser, From: selfUser, Type: 1,
 				Content: "@" + aliceDisp + "\u2005answer: 哪家有4090"},
 		},
@@ -189,7 +189,7 @@ func TestInboundMessages(t *testing.T) {
 		{
 			name:     "private message from a friend",
 			msgs:     []fakeMsg{privMsg(aliceUser, "4090多少钱")},
-			wantMsg:  &chat.Message{Channel: "wechat", ChatID: aliceRem, ChatType: chat.P2P, SenderID: aliceNick, SenderName: aliceNick, Text: "4090多少钱"},
+			wantMsg:  &chat.Message{Channel: "wechat", ChatID: aliceRem, ChatType: chat.P2P, SenderID: RemarkIDPrefix + aliceRem, SenderName: aliceNick, Text: "4090多少钱"},
 			wantSend: &sentMsg{To: aliceUser, From: selfUser, Type: 1, Content: "answer: 4090多少钱"},
 		},
 		{

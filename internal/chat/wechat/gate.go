@@ -44,6 +44,10 @@ type rawMessage struct {
 	SenderDisplay string
 	// SenderRemark is the friend's RemarkName (备注) set by the bot account.
 	SenderRemark string
+	// SenderKey is the sender's verified remark name: a friend (in a group:
+	// found by this session's UserName) whose remark no other friend has;
+	// "" when there is none. It makes the strong SenderID (identity.go).
+	SenderKey string
 	// BotNick is the bot account's NickName.
 	BotNick string
 	// BotDisplay is the bot's display name in the group, if it set one.
@@ -157,11 +161,12 @@ func (a allowList) allows(name string) bool {
 //     private chats too), and so is "@所有人"; an empty text is still
 //     answered (the router answers it with help).
 //
-// SenderID is the sender's NickName: WeChat's web protocol gives no stable
-// user id (UserName changes with every login, Uin is 0), so the nickname
-// is the best there is. It changes when the user renames themselves, and
-// two members may share one. SenderName is the group display name (what
-// WeChat shows and what an @mention must match), else the NickName.
+// SenderID is "remark:<备注>" for a friend whose remark name (set by the
+// bot's account) no other friend has, else the NickName (see identity.go:
+// the web protocol gives no stable user id, and a nickname is anyone's to
+// take, so only the former carries rights). SenderName is the group
+// display name (what WeChat shows and what an @mention must match), else
+// the NickName.
 func decide(raw rawMessage, allow allowList, started time.Time) (chat.Message, verdict) {
 	msg := chat.Message{
 		Channel: "wechat",
@@ -183,9 +188,9 @@ func decide(raw rawMessage, allow allowList, started time.Time) (chat.Message, v
 		}
 		msg.ChatType = chat.P2P
 		msg.ChatID = firstNonEmpty(raw.SenderRemark, raw.SenderNick)
-		msg.SenderID = raw.SenderNick
+		msg.SenderID = senderID(raw.SenderNick, raw.SenderKey)
 		msg.SenderName = firstNonEmpty(raw.SenderNick, raw.SenderRemark)
-		if msg.ChatID == "" {
+		if msg.ChatID == "" || msg.SenderID == "" {
 			return msg, ignoreUnknownSender
 		}
 		// "@bot" is not needed in a private chat, but harmless: drop it.
@@ -209,7 +214,7 @@ func decide(raw rawMessage, allow allowList, started time.Time) (chat.Message, v
 	if !found {
 		return msg, ignoreNotMentioned
 	}
-	msg.SenderID = raw.SenderNick
+	msg.SenderID = senderID(raw.SenderNick, raw.SenderKey)
 	msg.SenderName = firstNonEmpty(raw.SenderDisplay, raw.SenderNick)
 	if msg.SenderID == "" {
 		return msg, ignoreUnknownSender

@@ -105,6 +105,11 @@ func adapt(m *openwechat.Message) (rawMessage, error) {
 			return raw, fmt.Errorf("look up the sender in group %q: %w", raw.GroupName, redact(err))
 		}
 		raw.SenderNick, raw.SenderDisplay = member.NickName, member.DisplayName
+		// The member is the same contact as a friend of this session's
+		// UserName: its remark name is the strong id (identity.go).
+		if members, err := owner.Members(); err == nil {
+			raw.SenderKey = friendKey(members, member.UserName)
+		}
 		return raw, nil
 	}
 	if !m.IsSendByFriend() {
@@ -117,5 +122,8 @@ func adapt(m *openwechat.Message) (rawMessage, error) {
 	}
 	raw.FromFriend = sender.IsFriend()
 	raw.SenderNick, raw.SenderRemark = sender.NickName, sender.RemarkName
+	if members, err := owner.Members(); err == nil && raw.FromFriend {
+		raw.SenderKey = uniqueRemark(members, sender.UserName, openwechat.FormatEmoji(sender.RemarkName))
+	}
 	return raw, nil
 }

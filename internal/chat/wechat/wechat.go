@@ -404,10 +404,15 @@ func (b *Bot) answer(ctx context.Context, j job) {
 		// The asker by the name WeChat shows in the group, then anyone
 		// else the reply mentions (by their SenderID, a NickName).
 		mentions = append(mentions, j.msg.SenderName)
+		var others []string
 		for _, id := range reply.Mentions {
 			if id != j.msg.SenderID {
-				mentions = append(mentions, id)
+				others = append(others, id)
 			}
+		}
+		if len(others) > 0 {
+			// SenderIDs are not names (identity.go): show them as the group does.
+			mentions = append(mentions, b.displayNames(ctx, j.s, j.to, others)...)
 		}
 	}
 	parts := textParts(j.s, j.to, renderParts(reply, mentionPrefix(mentions), b.opts.MaxRunes))
