@@ -4,11 +4,15 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io"
+	"net"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/labgpu/bot/internal/chat"
@@ -293,8 +297,33 @@ func overlaps(a, b []string) bool {
 	return false
 }
 
+// storeError is the answer of a command whose store call failed. When the
+// store cannot be reached (Redis down or stalled) it says so plainly and
+// that the rest still works; other failures keep a short cause.
 func storeError(en bool, err error) chat.Reply {
-	return chat.Reply{Title: answer.Pick(en, "存储出错，这次没有保存：", "Storage error, nothing was saved: ") + shortErr(err.Error())}
+	if storeUnreachable(err) {
+		return chat.Reply{
+			Title: answer.Pick(en, "存储暂时连不上，这次没能完成，请过一两分钟再试。", "The bot's store is unreachable right now, so this was not done; try again in a minute or two."),
+			Lines: []string{answer.Pick(en, "查卡、价格、估算和报错诊断照常可用。", "Stock, prices, estimates and error help still work.")},
+		}
+	}
+	return chat.Reply{Title: answer.Pick(en, "存储出错，这次没有完成：", "Storage error, this was not done: ") + shortErr(err.Error())}
+}
+
+// storeUnreachable reports an error of a store that did not answer: a
+// timeout, a refused or reset connection, a closed pool.
+func storeUnreachable(err error) bool {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return true
+	}
+	var ne net.Error
+	if errors.As(err, &ne) {
+		return true
+	}
+	s := err.Error()
+	return strings.Contains(s, "connection refused") || strings.Contains(s, "i/o timeout") || strings.Contains(s, "client is closed") ||
+		strings.Contains(s, "connection pool timeout")
 }
 
 func newID() string {
