@@ -205,9 +205,12 @@ func (a *App) startChannels(ctx context.Context, m *Metrics, mux *http.ServeMux)
 func (a *App) channels(ctx context.Context, m *Metrics, chans chat.Channels) ([]chat.Channel, error) {
 	var list []chat.Channel
 	if fc := a.Cfg.Feishu; fc.AppID != "" {
+		dedup := feishu.NewStoreDeduper(a.Store, feishu.StoreDeduperOptions{Log: a.Log})
+		m.Registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "labgpu_feishu_dedup_fallbacks_total",
+			Help: "Feishu claims taken in the process because the store failed."}, func() float64 { return float64(dedup.Fallbacks()) }))
 		bot, err := feishu.New(ctx, feishu.Options{AppID: fc.AppID, AppSecret: fc.AppSecret, VerificationToken: fc.VerificationToken,
 			EncryptKey: fc.EncryptKey, AllowNoEncryptKey: fc.AllowNoEncryptKey, BaseURL: fc.BaseURL, Mode: fc.Mode,
-			Started: time.Now(), Dedup: a.Store, Handler: countingHandler{a: a, m: m}, InterimAfter: a.Cfg.Stock.InterimAfter.D(), Log: a.Log,
+			Started: time.Now(), Dedup: dedup, Handler: countingHandler{a: a, m: m}, InterimAfter: a.Cfg.Stock.InterimAfter.D(), Log: a.Log,
 			OnSend: m.countSend("feishu")})
 		if err != nil {
 			return list, fmt.Errorf("feishu: %w", err)
@@ -233,7 +236,6 @@ func (a *App) channels(ctx context.Context, m *Metrics, chans chat.Channels) ([]
 	}
 	return list, nil
 }
-
 
 // startJobs schedules the stock poll, the weekly digest and the hourly
 // budget check, sending through chans. stop stops them (waiting for

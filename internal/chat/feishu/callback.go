@@ -23,6 +23,7 @@ import (
 type job struct {
 	ev       *larkim.P2MessageReceiveV1
 	received time.Time
+	claim    Claim // of event_id
 }
 
 // reqState carries the outcome of the event handler back to HTTPHandler
@@ -224,21 +225,24 @@ func (b *Bot) onMessage(ctx context.Context, ev *larkim.P2MessageReceiveV1) erro
 		b.log.Warn("feishu event refused: queue full, Feishu will retry", "event_id", hdr.EventID, "queue", cap(b.jobs))
 		return reject(http.StatusServiceUnavailable, "queue full", errQueueFull)
 	}
-	ok, err := b.opts.Dedup.ClaimAlert(ctx, "feishu:event:"+hdr.EventID, DedupTTL)
+	c, err := b.claim(ctx, "feishu:event:"+hdr.EventID)
 	if err != nil {
+		// Not claimed by this process (a claim of its own that lands
+		// late is released by a Claimer), so Feishu's retry is answered.
 		b.release()
 		b.log.Warn("feishu event: dedup store failed, Feishu will retry", "event_id", hdr.EventID, "err", err)
 		return reject(http.StatusServiceUnavailable, "dedup store unavailable", fmt.Errorf("feishu: claim event: %w", err))
 	}
-	if !ok {
+	if !c.Held {
 		b.release()
 		b.log.Debug("feishu event: duplicate delivery ignored", "event_id", hdr.EventID)
 		return nil
 	}
-	if err := b.push(job{ev: ev, received: b.opts.Now()}); err != nil {
+	if err := b.push(job{ev: ev, received: b.opts.Now(), claim: c}); err != nil {
 		b.release()
-		// The event id is claimed already; a retry would be dropped.
-		b.log.Warn("feishu event dropped: shutting down", "event_id", hdr.EventID)
+		// Released, so that Feishu's retry is not taken for a duplicate.
+		b.releaseClaims(c)
+		b.log.Warn("feishu event refused: shutting down, Feishu will retry", "event_id", hdr.EventID)
 		return reject(http.StatusServiceUnavailable, "shutting down", err)
 	}
 	return nil
@@ -287,7 +291,7 @@ func (b *Bot) worker() {
 		if b.runCtx.Err() != nil {
 			id := j.ev.EventV2Base.Header.EventID
 			b.log.Warn("feishu event not handled at shutdown; released for Feishu to retry", "event_id", id)
-			b.releaseKeys("feishu:event:" + id)
+			b.releaseClaims(j.claim)
 			continue
 		}
 		ctx, cancel := context.WithTimeout(b.runCtx, jobTimeout)
@@ -320,13 +324,13 @@ func (b *Bot) process(ctx context.Context, j job) {
 	if msg.ChatType == chat.P2P {
 		b.chatTypes.Store(msg.ChatID, chat.P2P)
 	}
-	ok, err := b.opts.Dedup.ClaimAlert(ctx, "feishu:msg:"+msg.ID, DedupTTL)
+	msgClaim, err := b.claim(ctx, "feishu:msg:"+msg.ID)
 	switch {
 	case err != nil:
 		// event_id was claimed already, so a duplicate is unlikely:
 		// answer rather than stay silent.
 		b.log.Warn("feishu: message_id dedup failed, answering anyway", "message_id", msg.ID, "err", err)
-	case !ok:
+	case !msgClaim.Held:
 		b.log.Debug("feishu message already answered", "event_id", eventID, "message_id", msg.ID)
 		return
 	}
@@ -363,7 +367,7 @@ func (b *Bot) process(ctx context.Context, j job) {
 		// Release both claims: Feishu's retry of this event is then
 		// answered instead of being taken for a duplicate.
 		b.log.Error("feishu: reply failed; released for Feishu to retry", "message_id", msg.ID, "chat_id", msg.ChatID, "err", err)
-		b.releaseKeys("feishu:event:"+eventID, "feishu:msg:"+msg.ID)
+		b.releaseClaims(j.claim, msgClaim)
 		return
 	}
 	b.log.Info("feishu: answered", "message_id", msg.ID, "chat_id", msg.ChatID, "chat_type", string(msg.ChatType),
@@ -397,17 +401,6 @@ func (b *Bot) RunWebsocket(ctx context.Context) error {
 		return nil
 	case err := <-errc:
 		return fmt.Errorf("feishu: long connection: %w", err)
-	}
-}
-
-// releaseKeys frees dedup claims whose work was not done.
-func (b *Bot) releaseKeys(keys ...string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	for _, k := range keys {
-		if err := b.opts.Dedup.ReleaseAlert(ctx, k); err != nil {
-			b.log.Warn("feishu: release dedup key", "key", k, "err", err)
-		}
 	}
 }
 

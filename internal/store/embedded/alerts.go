@@ -143,41 +143,7 @@ func (s *Store) DeleteNotifyRecord(ctx context.Context, id string) error {
 // ClaimAlert returns true for the first caller with key within ttl and false
 // for every later one until the claim expires. ttl must be positive.
 func (s *Store) ClaimAlert(ctx context.Context, key string, ttl time.Duration) (bool, error) {
-	if err := ctx.Err(); err != nil {
-		return false, fmt.Errorf("embedded store: claim alert %q: %w", key, err)
-	}
-	if key == "" {
-		return false, errors.New("embedded store: claim alert: empty key")
-	}
-	if ttl <= 0 {
-		return false, fmt.Errorf("embedded store: claim alert %q: ttl %v is not positive", key, ttl)
-	}
-	won := false
-	err := s.claims.Update(func(tx *bolt.Tx) error {
-		now := s.now()
-		s.sweepClaims(tx, now)
-		b := tx.Bucket(bucketClaims)
-		if v := b.Get([]byte(key)); v != nil {
-			var exp time.Time
-			// A value that does not decode counts as expired.
-			if json.Unmarshal(v, &exp) == nil && now.Before(exp) {
-				return nil
-			}
-		}
-		v, err := json.Marshal(now.Add(ttl))
-		if err != nil {
-			return err
-		}
-		if err := b.Put([]byte(key), v); err != nil {
-			return err
-		}
-		won = true
-		return nil
-	})
-	if err != nil {
-		return false, fmt.Errorf("embedded store: claim alert %q: %w", key, err)
-	}
-	return won, nil
+	return s.claim(ctx, key, "", ttl, "claim alert")
 }
 
 // SetMute mutes the chat until the given time; a zero or past time unmutes.
@@ -329,7 +295,10 @@ func (s *Store) sweep(tx *bolt.Tx, now time.Time) {
 		var t time.Time
 		return t, json.Unmarshal(v, &t) == nil
 	}
-	prune(bucketClaims, timeValue)
+	prune(bucketClaims, func(v []byte) (time.Time, bool) {
+		exp, _, ok := decodeClaim(v)
+		return exp, ok
+	})
 	prune(bucketMutes, timeValue)
 	prune(bucketLocks, func(v []byte) (time.Time, bool) {
 		var e lockEntry
@@ -357,8 +326,7 @@ func (s *Store) sweepClaims(tx *bolt.Tx, now time.Time) {
 	b := tx.Bucket(bucketClaims)
 	var dead [][]byte
 	_ = b.ForEach(func(k, v []byte) error {
-		var exp time.Time
-		if json.Unmarshal(v, &exp) != nil || !now.Before(exp) {
+		if exp, _, ok := decodeClaim(v); !ok || !now.Before(exp) {
 			dead = append(dead, append([]byte(nil), k...))
 		}
 		return nil

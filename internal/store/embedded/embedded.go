@@ -30,7 +30,7 @@ var (
 	bucketSnapshots     = []byte("stock_snapshots")     // provider → stock.ProviderSnapshot
 	bucketSubscriptions = []byte("stock_subscriptions") // id → stock.Subscription
 	bucketNotify        = []byte("stock_notify")        // subscription id → stock.NotifyRecord
-	bucketClaims        = []byte("alert_claims")        // key → expiry (time.Time)
+	bucketClaims        = []byte("alert_claims")        // key → expiry (time.Time), or claimEntry when owned
 	bucketMutes         = []byte("chat_mutes")          // chat key → until (time.Time)
 	bucketLocks         = []byte("locks")               // name → lockEntry
 	bucketBlobs         = []byte("blobs")               // name → opaque bytes (the WeChat hot-login state)

@@ -8,7 +8,8 @@
 //	P+"snapshots"        hash  provider → JSON stock.ProviderSnapshot
 //	P+"subscriptions"    hash  subscription id → JSON stock.Subscription
 //	P+"notify"           hash  subscription id → JSON stock.NotifyRecord
-//	P+"claim:"+key       string "1", expires after the claim's ttl
+//	P+"claim:"+key       string "1" (ClaimAlert) or the owner (ClaimAs),
+//	                     expires after the claim's ttl
 //	P+"mute:"+chatKey    string RFC 3339 time, expires at that time
 //	P+"lock:"+name       string owner, expires after the lock's ttl
 //
@@ -74,6 +75,9 @@ func Open(ctx context.Context, rawURL, prefix string) (*Store, error) {
 		}
 		return nil, fmt.Errorf("redis store: invalid REDIS_URL (host %q): %w", host, err)
 	}
+	// A context's deadline bounds the command, not only the wait for a
+	// connection: a claim's caller gives up when it said it would.
+	opt.ContextTimeoutEnabled = true
 	return ping(ctx, goredis.NewClient(opt), host, prefix)
 }
 
@@ -190,7 +194,7 @@ func (s *Store) sortedMembers(ctx context.Context, key, what string) ([]string, 
 // password and database of rawURL when given (its host is ignored), and
 // pings it. It is how `store.redis_addrs` reaches UniversalClient.
 func OpenCluster(ctx context.Context, addrs []string, masterName, rawURL, prefix string) (*Store, error) {
-	opt := &goredis.UniversalOptions{Addrs: addrs, MasterName: masterName}
+	opt := &goredis.UniversalOptions{Addrs: addrs, MasterName: masterName, ContextTimeoutEnabled: true}
 	if rawURL != "" {
 		if u, err := goredis.ParseURL(rawURL); err == nil {
 			opt.Username, opt.Password, opt.DB, opt.TLSConfig = u.Username, u.Password, u.DB, u.TLSConfig

@@ -24,6 +24,7 @@ type Store interface {
 	stock.Locker
 	BlobStore
 	LedgerStore
+	OwnedClaimStore
 }
 
 // All runs every check of the suite on s, each as a subtest.
@@ -32,6 +33,7 @@ func All(t *testing.T, s Store) {
 	t.Run("Snapshots", func(t *testing.T) { Snapshots(t, s) })
 	t.Run("Subscriptions", func(t *testing.T) { Subscriptions(t, s) })
 	t.Run("Alerts", func(t *testing.T) { Alerts(t, s) })
+	t.Run("OwnedClaims", func(t *testing.T) { OwnedClaims(t, s) })
 	t.Run("Lock", func(t *testing.T) { Lock(t, s) })
 	t.Run("Blobs", func(t *testing.T) { Blobs(t, s) })
 	t.Run("Ledger", func(t *testing.T) { Ledger(t, s) })
