@@ -5,6 +5,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -153,8 +154,14 @@ func New(ctx context.Context, cfg config.Config, o Options) (*App, error) {
 	a := &App{Cfg: cfg, Cat: cat, Log: o.Log, Location: loc, now: o.Now, Notifier: NewDispatcher(), replicaID: jobs.NewReplicaID()}
 	var snapStore stock.SnapshotStore
 	st, err := OpenStore(ctx, cfg)
+	var down *redisstore.UnreachableError
 	switch {
 	case err == nil:
+		a.Store, snapStore = st, st
+	case errors.As(err, &down) && st != nil:
+		// Start degraded: answers that need no store work at once; the
+		// store, the event claims and polling come back with Redis.
+		o.Log.Warn("Redis does not answer at start; running degraded until it does (/readyz says why)", "err", err)
 		a.Store, snapStore = st, st
 	case o.StoreOptional:
 		o.Log.Warn("running without the store; snapshots and subscriptions are not available", "err", err)
@@ -228,13 +235,19 @@ func Providers(cfg config.Config, cat *catalog.Catalog, log *slog.Logger, now fu
 }
 
 // OpenStore opens the configured store: the embedded bbolt file in
-// data_dir, or Redis at store.redis_url.
+// data_dir, or Redis at store.redis_url. When Redis does not answer it
+// returns the store all the same with a *redisstore.UnreachableError:
+// the caller may run degraded until Redis is back.
 func OpenStore(ctx context.Context, cfg config.Config) (Store, error) {
 	if cfg.Store.Kind == "redis" {
 		if len(cfg.Store.RedisAddrs) > 0 {
 			return redisstore.OpenCluster(ctx, cfg.Store.RedisAddrs, cfg.Store.RedisMasterName, cfg.Store.RedisURL, cfg.Store.Prefix)
 		}
-		return redisstore.Open(ctx, cfg.Store.RedisURL, cfg.Store.Prefix)
+		st, err := redisstore.Dial(ctx, cfg.Store.RedisURL, cfg.Store.Prefix)
+		if st == nil {
+			return nil, err // not a store at all (a bad URL)
+		}
+		return st, err // with an *redisstore.UnreachableError: usable once Redis answers
 	}
 	return embedded.Open(cfg.DataDir)
 }

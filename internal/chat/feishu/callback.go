@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	larkcore "github.com/larksuite/oapi-sdk-go/v3/core"
@@ -217,12 +219,18 @@ func (b *Bot) onMessage(ctx context.Context, ev *larkim.P2MessageReceiveV1) erro
 		b.log.Warn("feishu event: wrong verification token in header.token", "event_id", hdr.EventID)
 		return reject(http.StatusUnauthorized, "wrong verification token", errRejected)
 	}
+	if b.BotOpenID() == "" && fromGroup(ev) {
+		// Without its own open_id the bot cannot tell whether it was
+		// @mentioned: Feishu redelivers once the bot info is back.
+		b.refusals.note(b.log, "bot info not fetched yet")
+		return reject(http.StatusServiceUnavailable, "bot info not fetched yet", errNoBotInfo)
+	}
 	if !b.reserve() {
 		if b.closing() {
-			b.log.Warn("feishu event refused: shutting down", "event_id", hdr.EventID)
+			b.refusals.note(b.log, "shutting down")
 			return reject(http.StatusServiceUnavailable, "shutting down", errClosed)
 		}
-		b.log.Warn("feishu event refused: queue full, Feishu will retry", "event_id", hdr.EventID, "queue", cap(b.jobs))
+		b.refusals.note(b.log, "queue full")
 		return reject(http.StatusServiceUnavailable, "queue full", errQueueFull)
 	}
 	c, err := b.claim(ctx, "feishu:event:"+hdr.EventID)
@@ -316,7 +324,7 @@ func (b *Bot) process(ctx context.Context, j job) {
 		}
 	}()
 	eventID := j.ev.EventV2Base.Header.EventID
-	msg, v := Gate(j.ev, b.botOpenID, b.opts.Started)
+	msg, v := Gate(j.ev, b.BotOpenID(), b.opts.Started)
 	if v != Answer && v != Unsupported {
 		b.log.Debug("feishu message ignored", "event_id", eventID, "message_id", msg.ID, "chat_id", msg.ChatID, "reason", v.String())
 		return
@@ -428,3 +436,41 @@ var (
 	_ chat.Channel = (*Bot)(nil)
 	_ chat.Router  = (*Bot)(nil)
 )
+
+// errNoBotInfo refuses a group event while the bot's open_id is unknown.
+var errNoBotInfo = errors.New("feishu: bot info not fetched yet")
+
+// fromGroup reports whether ev comes from a group (not a p2p chat).
+func fromGroup(ev *larkim.P2MessageReceiveV1) bool {
+	return ev.Event != nil && ev.Event.Message != nil && str(ev.Event.Message.ChatType) != string(chat.P2P)
+}
+
+// rateLogEvery is how often refused events are summed up in the log.
+const rateLogEvery = 10 * time.Second
+
+// rateLog sums up events refused under load (queue full, shutting down,
+// no bot info) in one warning per reason every rateLogEvery, instead of a
+// line per event: at thousands of refusals a second the log stays
+// readable.
+type rateLog struct {
+	mu    sync.Mutex
+	count map[string]int
+	since time.Time
+}
+
+func (r *rateLog) note(log *slog.Logger, reason string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	now := time.Now()
+	if r.count == nil {
+		r.count, r.since = map[string]int{}, now
+	}
+	r.count[reason]++
+	if now.Sub(r.since) < rateLogEvery && r.count[reason] > 1 {
+		return
+	}
+	for why, n := range r.count {
+		log.Warn("feishu events refused, Feishu will retry them", "reason", why, "count", n, "in", now.Sub(r.since).Round(time.Second))
+	}
+	r.count, r.since = map[string]int{}, now
+}

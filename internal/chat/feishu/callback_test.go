@@ -516,7 +516,6 @@ func TestNew(t *testing.T) {
 		{name: "wrong secret", mutate: func(o *feishu.Options) { o.AppSecret = "wrong" }, wantErr: "tenant_access_token"},
 		{name: "bot info refused", info: &reply{status: 400, body: `{"code":10003,"msg":"app has no bot"}`}, wantErr: "/open-apis/bot/v3/info"},
 		{name: "bot info without bot", info: &reply{status: 200, body: `{"code":0,"msg":"ok","data":{}}`}, wantErr: "bot.open_id"},
-		{name: "bot info not JSON", info: &reply{status: 502, body: `<html>bad gateway</html>`}, wantErr: "/open-apis/bot/v3/info"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -560,9 +559,37 @@ func TestNew(t *testing.T) {
 			case <-r.Context().Done():
 			}
 		})
-		_, err := feishu.New(ctx, baseOptions(slow, &recHandler{}, nil))
-		if err == nil || !strings.Contains(err.Error(), "tenant_access_token") {
-			t.Errorf("err %v", err)
+		b, err := feishu.New(ctx, baseOptions(slow, &recHandler{}, nil))
+		if err != nil {
+			t.Fatalf("New with the open platform not answering: %v (want a degraded start)", err)
+		}
+		defer b.Close()
+		if b.BotOpenID() != "" || b.Ready() == nil {
+			t.Errorf("open_id %q, ready %v: want unknown and not ready", b.BotOpenID(), b.Ready())
+		}
+	})
+
+	// The info endpoint down (HTTP 502) at start: New succeeds, group
+	// events are refused for Feishu to redeliver while p2p ones are
+	// answered, and the bot info is fetched again in the background.
+	t.Run("bot info down: starts degraded", func(t *testing.T) {
+		g := newFake(t)
+		g.mu.Lock()
+		g.infoReply = &reply{status: 502, body: `<html>bad gateway</html>`}
+		g.mu.Unlock()
+		h := &recHandler{}
+		b, err := feishu.New(context.Background(), baseOptions(g, h, nil))
+		if err != nil {
+			t.Fatalf("New: %v", err)
+		}
+		defer b.Close()
+		hh := b.HTTPHandler()
+		now := time.Now()
+		if rec := deliver(hh, sealed(groupEvent(t, "ev-d1", "om-d1", "", nil), now)); rec.Code != http.StatusServiceUnavailable {
+			t.Errorf("group event without bot info: HTTP %d, want 503 (Feishu redelivers)", rec.Code)
+		}
+		if rec := deliver(hh, sealed(p2pEvent(t, "ev-d2", "om-d2", "4090"), now)); rec.Code != http.StatusOK {
+			t.Errorf("p2p event without bot info: HTTP %d, want 200", rec.Code)
 		}
 	})
 

@@ -30,6 +30,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	lark "github.com/larksuite/oapi-sdk-go/v3"
@@ -151,11 +152,14 @@ type Options struct {
 // Handler and sends messages. Create it with New; it is safe for
 // concurrent use.
 type Bot struct {
-	opts      Options
-	log       *slog.Logger
-	client    *lark.Client
-	disp      *dispatcher.EventDispatcher
-	botOpenID string
+	opts   Options
+	log    *slog.Logger
+	client *lark.Client
+	disp   *dispatcher.EventDispatcher
+	// botOpenID is the bot's open_id ("" until /bot/v3/info answered).
+	botOpenID atomic.Pointer[string]
+	// refusals counts events refused under load, logged as a rate.
+	refusals rateLog
 
 	tokMu  sync.Mutex
 	tok    string
@@ -231,13 +235,10 @@ func New(ctx context.Context, opts Options) (*Bot, error) {
 	b.disp.InitConfig(larkevent.WithLogger(sdkLog), larkevent.WithLogLevel(larkcore.LogLevelWarn))
 	b.disp.OnP2MessageReceiveV1(b.onMessage)
 
-	ictx, cancel := context.WithTimeout(ctx, botInfoTimeout)
-	id, err := b.fetchBotOpenID(ictx)
-	cancel()
+	id, err := b.startBotInfo(ctx)
 	if err != nil {
 		return nil, err
 	}
-	b.botOpenID = id
 
 	// Workers outlive a cancelled ctx until Close has drained the queue:
 	// a claimed event must be answered (or released), not dropped.
@@ -326,7 +327,60 @@ func checkOptions(opts Options) (Options, error) {
 }
 
 // BotOpenID is the bot's own open_id, as reported by /open-apis/bot/v3/info.
-func (b *Bot) BotOpenID() string { return b.botOpenID }
+func (b *Bot) BotOpenID() string {
+	if p := b.botOpenID.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
+
+// botInfoRetryMax caps the wait between tries of the bot info request.
+const botInfoRetryMax = 5 * time.Minute
+
+// startBotInfo fetches the bot's open_id. Wrong credentials or a disabled
+// bot capability fail New; a token or info endpoint that does not answer
+// (Feishu or the network down) does not: the bot starts, group messages
+// are refused for Feishu to redeliver until the open_id is known (only
+// then can it tell an @mention of itself), p2p messages are answered, and
+// the request is retried in the background (5 s doubling to 5 min).
+func (b *Bot) startBotInfo(ctx context.Context) (string, error) {
+	ictx, cancel := context.WithTimeout(ctx, botInfoTimeout)
+	id, err := b.fetchBotOpenID(ictx)
+	cancel()
+	switch {
+	case err == nil:
+		b.botOpenID.Store(&id)
+		return id, nil
+	case errors.Is(err, errCredentials):
+		return "", err
+	}
+	b.log.Error("feishu: the open platform does not answer; starting without the bot's open_id, retrying (group messages wait for it)", "err", err)
+	go func() {
+		wait := 5 * time.Second
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(wait):
+			}
+			ictx, cancel := context.WithTimeout(ctx, botInfoTimeout)
+			id, err := b.fetchBotOpenID(ictx)
+			cancel()
+			if err == nil {
+				b.botOpenID.Store(&id)
+				b.log.Info("feishu: bot info fetched; answering group messages", "bot_open_id", id)
+				return
+			}
+			wait = min(2*wait, botInfoRetryMax)
+			b.log.Warn("feishu: bot info still unavailable; retrying", "in", wait, "err", err)
+		}
+	}()
+	return "", nil
+}
+
+// errCredentials marks a refusal of the app's credentials or settings:
+// retrying cannot help.
+var errCredentials = errors.New("the open platform refused the app's credentials or settings")
 
 // DrainTimeout bounds how long Close waits for queued events; what is left
 // then is released, so Feishu's retries are answered after a restart.
@@ -375,8 +429,8 @@ func (b *Bot) token(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("feishu: get tenant_access_token from %s: %w", b.opts.BaseURL, err)
 	}
 	if !resp.Success() || resp.TenantAccessToken == "" {
-		return "", fmt.Errorf("feishu: get tenant_access_token from %s: code %d: %s (check FEISHU_APP_ID and FEISHU_APP_SECRET)",
-			b.opts.BaseURL, resp.Code, resp.Msg)
+		return "", fmt.Errorf("feishu: get tenant_access_token from %s: code %d: %s (check FEISHU_APP_ID and FEISHU_APP_SECRET): %w",
+			b.opts.BaseURL, resp.Code, resp.Msg, errCredentials)
 	}
 	ttl := time.Duration(resp.Expire)*time.Second - 3*time.Minute
 	if ttl < 30*time.Second {
@@ -398,6 +452,9 @@ func (b *Bot) Ready() error {
 	b.mu.RUnlock()
 	if closed {
 		return errors.New("closed")
+	}
+	if b.BotOpenID() == "" {
+		return errors.New("bot info not fetched yet (the open platform did not answer at start); group messages wait for it")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), readyTimeout)
 	defer cancel()
@@ -448,10 +505,10 @@ func (b *Bot) fetchBotOpenID(ctx context.Context) (string, error) {
 			continue
 		}
 		if info.Code != 0 {
-			return "", wrap(fmt.Errorf("HTTP %d, code %d: %s (is the bot capability enabled for the app?)", resp.StatusCode, info.Code, info.Msg))
+			return "", wrap(fmt.Errorf("HTTP %d, code %d: %s (is the bot capability enabled for the app?): %w", resp.StatusCode, info.Code, info.Msg, errCredentials))
 		}
 		if info.Bot == nil || info.Bot.OpenID == "" {
-			return "", wrap(errors.New(`answer has no "bot.open_id"`))
+			return "", wrap(fmt.Errorf(`answer has no "bot.open_id": %w`, errCredentials))
 		}
 		return info.Bot.OpenID, nil
 	}

@@ -62,10 +62,20 @@ func New(client goredis.UniversalClient, prefix string) *Store {
 // Errors name the host, never the password. For Sentinel or Cluster, build a
 // goredis.UniversalClient and use New.
 func Open(ctx context.Context, rawURL, prefix string) (*Store, error) {
+	c, host, err := client(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	return ping(ctx, c, host, prefix)
+}
+
+// client builds the client of a REDIS_URL-style URL (empty: DefaultURL);
+// host names the server in errors.
+func client(rawURL string) (c *goredis.Client, host string, err error) {
 	if rawURL == "" {
 		rawURL = DefaultURL
 	}
-	host := urlHost(rawURL)
+	host = urlHost(rawURL)
 	opt, err := goredis.ParseURL(rawURL)
 	if err != nil {
 		var ue *url.Error
@@ -73,24 +83,61 @@ func Open(ctx context.Context, rawURL, prefix string) (*Store, error) {
 			// url.Error repeats the whole URL, password included.
 			err = ue.Err
 		}
-		return nil, fmt.Errorf("redis store: invalid REDIS_URL (host %q): %w", host, err)
+		return nil, host, fmt.Errorf("redis store: invalid REDIS_URL (host %q): %w", host, err)
 	}
 	// A context's deadline bounds the command, not only the wait for a
 	// connection: a claim's caller gives up when it said it would.
 	opt.ContextTimeoutEnabled = true
-	return ping(ctx, goredis.NewClient(opt), host, prefix)
+	quietClientLog()
+	return goredis.NewClient(opt), host, nil
 }
 
 // ping returns a store over c once c answers a ping, bounded by ctx and
 // pingTimeout; otherwise it closes c and names at, where Redis was sought.
 func ping(ctx context.Context, c goredis.UniversalClient, at, prefix string) (*Store, error) {
+	s, err := dial(ctx, c, at, prefix)
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// UnreachableError is Dial's error when Redis did not answer: the store
+// it returns alongside still works once Redis does (go-redis connects on
+// each command).
+type UnreachableError struct {
+	At  string // where Redis was sought (host:port, never a password)
+	Err error
+}
+
+func (e *UnreachableError) Error() string {
+	return fmt.Sprintf("redis store: no answer from Redis at %s: %v", e.At, e.Err)
+}
+func (e *UnreachableError) Unwrap() error { return e.Err }
+
+// dial pings c: the store, and an *UnreachableError when c did not
+// answer within ctx and pingTimeout.
+func dial(ctx context.Context, c goredis.UniversalClient, at, prefix string) (*Store, error) {
 	pctx, cancel := context.WithTimeout(ctx, pingTimeout)
 	defer cancel()
+	s := New(c, prefix)
 	if err := c.Ping(pctx).Err(); err != nil {
-		c.Close()
-		return nil, fmt.Errorf("redis store: no answer from Redis at %s: %w", at, err)
+		return s, &UnreachableError{At: at, Err: err}
 	}
-	return New(c, prefix), nil
+	return s, nil
+}
+
+// Dial is Open for a server that may be down: when Redis does not answer
+// the ping it still returns the store, with an *UnreachableError, so
+// `bot serve` can start degraded and use Redis once it is back. A URL that
+// does not parse is an error without a store.
+func Dial(ctx context.Context, rawURL, prefix string) (*Store, error) {
+	c, host, err := client(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	return dial(ctx, c, host, prefix)
 }
 
 // urlHost is the URL's host[:port] (the socket path for unix://), without
@@ -194,6 +241,7 @@ func (s *Store) sortedMembers(ctx context.Context, key, what string) ([]string, 
 // password and database of rawURL when given (its host is ignored), and
 // pings it. It is how `store.redis_addrs` reaches UniversalClient.
 func OpenCluster(ctx context.Context, addrs []string, masterName, rawURL, prefix string) (*Store, error) {
+	quietClientLog()
 	opt := &goredis.UniversalOptions{Addrs: addrs, MasterName: masterName, ContextTimeoutEnabled: true}
 	if rawURL != "" {
 		if u, err := goredis.ParseURL(rawURL); err == nil {
