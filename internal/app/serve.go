@@ -166,7 +166,7 @@ func (a *App) startChannels(ctx context.Context, m *Metrics, mux *http.ServeMux)
 		go func() { wg.Wait(); close(done) }()
 		select {
 		case <-done:
-		case <-time.After(wechat.DrainTimeout + 5*time.Second):
+		case <-time.After(max(a.Cfg.HTTP.ShutdownGrace.D(), wechat.DrainTimeout) + 5*time.Second):
 		}
 		for i := len(list) - 1; i >= 0; i-- {
 			if c, ok := list[i].(interface{ Close() error }); ok {
@@ -211,7 +211,7 @@ func (a *App) channels(ctx context.Context, m *Metrics, chans chat.Channels) ([]
 		bot, err := feishu.New(ctx, feishu.Options{AppID: fc.AppID, AppSecret: fc.AppSecret, VerificationToken: fc.VerificationToken,
 			EncryptKey: fc.EncryptKey, AllowNoEncryptKey: fc.AllowNoEncryptKey, BaseURL: fc.BaseURL, Mode: fc.Mode,
 			Started: time.Now(), Dedup: dedup, Handler: countingHandler{a: a, m: m}, InterimAfter: a.Cfg.Stock.InterimAfter.D(), Log: a.Log,
-			OnSend: m.countSend("feishu")})
+			OnSend: m.countSend("feishu"), DrainTimeout: a.Cfg.HTTP.ShutdownGrace.D()})
 		if err != nil {
 			return list, fmt.Errorf("feishu: %w", err)
 		}

@@ -55,6 +55,10 @@ type HTTPConf struct {
 	// be before /readyz reports the bot not ready (default: three poll
 	// intervals, at least 10m).
 	ReadyProviderAge Duration `yaml:"ready_provider_age"`
+	// ShutdownGrace is how long `bot serve` lets queued answers finish at
+	// SIGTERM before it hands the rest back to Feishu for redelivery
+	// (default 10s).
+	ShutdownGrace Duration `yaml:"shutdown_grace"`
 }
 
 // FeishuConf is the Feishu (Lark) app. It runs when an app id is set.
@@ -343,7 +347,7 @@ func Default() Config {
 				VastAI: VastAIConf{BaseURL: "https://console.vast.ai", Limit: 100, Timeout: Dur(10 * time.Second)},
 			},
 		},
-		HTTP:    HTTPConf{Addr: ":8080"},
+		HTTP:    HTTPConf{Addr: ":8080", ShutdownGrace: Dur(10 * time.Second)},
 		Feishu:  FeishuConf{Mode: "websocket", BaseURL: "https://open.feishu.cn"},
 		Storage: StorageConf{DigestSchedule: "0 9 * * 1"},
 		Log:     LogConf{Level: "info"},
@@ -630,7 +634,7 @@ func (c Config) validateAlerts() error {
 
 // validateStock checks the durations, timeouts and provider URLs.
 func (c Config) validateStock() error {
-	for key, d := range map[string]Duration{"stock.timeout": c.Stock.Timeout, "stock.max_age": c.Stock.MaxAge, "stock.interim_after": c.Stock.InterimAfter, "stock.poll.jitter": c.Stock.Poll.Jitter, "stock.poll.lock_ttl": c.Stock.Poll.LockTTL, "http.ready_provider_age": c.HTTP.ReadyProviderAge, "alerts.cooldown": c.Alerts.Cooldown,
+	for key, d := range map[string]Duration{"stock.timeout": c.Stock.Timeout, "stock.max_age": c.Stock.MaxAge, "stock.interim_after": c.Stock.InterimAfter, "stock.poll.jitter": c.Stock.Poll.Jitter, "stock.poll.lock_ttl": c.Stock.Poll.LockTTL, "http.ready_provider_age": c.HTTP.ReadyProviderAge, "http.shutdown_grace": c.HTTP.ShutdownGrace, "alerts.cooldown": c.Alerts.Cooldown,
 		"stock.providers.autodl.timeout": c.Stock.Providers.AutoDL.Timeout, "stock.providers.vastai.timeout": c.Stock.Providers.VastAI.Timeout,
 		"stock.providers.gpushare.timeout": c.Stock.Providers.GPUShare.Timeout, "stock.providers.matpool.timeout": c.Stock.Providers.Matpool.Timeout,
 		"stock.providers.runpod.timeout": c.Stock.Providers.RunPod.Timeout, "stock.providers.lambda.timeout": c.Stock.Providers.Lambda.Timeout} {

@@ -297,8 +297,9 @@ func (b *Bot) worker() {
 	for j := range b.jobs {
 		b.release()
 		if b.runCtx.Err() != nil {
-			id := j.ev.EventV2Base.Header.EventID
-			b.log.Warn("feishu event not handled at shutdown; released for Feishu to retry", "event_id", id)
+			// Past the shutdown grace: handed back (counted, logged once
+			// by Close) for Feishu to redeliver.
+			b.handedBack.Add(1)
 			b.releaseClaims(j.claim)
 			continue
 		}

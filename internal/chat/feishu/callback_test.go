@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -723,5 +724,44 @@ func TestFailedReplyIsRetriedByFeishu(t *testing.T) {
 	}
 	if got := h.texts(); len(got) != 2 || len(f.messages()) != 4 {
 		t.Errorf("handled %q, want the message twice (the redelivery answered)", got)
+	}
+}
+
+// TestShutdownGrace: with a backlog that cannot be answered in time,
+// Close returns within the configured grace (plus the hand-back), hands
+// the rest back (a redelivery after the restart is answered) and says so
+// in one log line with the count, not one per event.
+func TestShutdownGrace(t *testing.T) {
+	f := newFake(t)
+	h := &recHandler{gate: make(chan struct{})} // answers never finish on their own
+	var logs syncBuffer
+	opts := baseOptions(f, h, &logs)
+	opts.Workers, opts.DrainTimeout = 1, 300*time.Millisecond
+	dedup := feishu.NewMemoryDeduper()
+	opts.Dedup = dedup
+	b, err := feishu.New(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hh := b.HTTPHandler()
+	now := time.Now()
+	const n = 30
+	for i := range n {
+		if rec := deliver(hh, sealed(p2pEvent(t, fmt.Sprintf("ev-g%d", i), fmt.Sprintf("om-g%d", i), "q"), now)); rec.Code != http.StatusOK {
+			t.Fatalf("event %d: HTTP %d", i, rec.Code)
+		}
+	}
+	began := time.Now()
+	_ = b.Close()
+	if took := time.Since(began); took > 2*time.Second {
+		t.Errorf("Close took %v with a 300 ms grace", took)
+	}
+	out := logs.String()
+	if strings.Count(out, "handed back") != 1 || !strings.Contains(out, "handed_back=") {
+		t.Errorf("want one summary line with the count; log:\n%s", out)
+	}
+	// Handed back: a claim of a queued event is free again.
+	if ok, _ := dedup.ClaimAlert(context.Background(), "feishu:event:ev-g29", time.Minute); !ok {
+		t.Error("the last queued event is still claimed after shutdown")
 	}
 }

@@ -143,6 +143,11 @@ type Options struct {
 	Now func() time.Time
 	// Workers handle queued events; default 4.
 	Workers int
+	// DrainTimeout is the shutdown grace: how long Close lets the workers
+	// answer queued events before it hands the rest back to Feishu
+	// (released, so Feishu's redelivery is answered); default
+	// DefaultDrainTimeout.
+	DrainTimeout time.Duration
 	// QueueSize is the number of events waiting for a worker; when it is
 	// full the callback answers 503 so that Feishu retries. Default 1024.
 	QueueSize int
@@ -160,6 +165,8 @@ type Bot struct {
 	botOpenID atomic.Pointer[string]
 	// refusals counts events refused under load, logged as a rate.
 	refusals rateLog
+	// handedBack counts events released unanswered at shutdown.
+	handedBack atomic.Int64
 
 	tokMu  sync.Mutex
 	tok    string
@@ -382,28 +389,39 @@ func (b *Bot) startBotInfo(ctx context.Context) (string, error) {
 // retrying cannot help.
 var errCredentials = errors.New("the open platform refused the app's credentials or settings")
 
-// DrainTimeout bounds how long Close waits for queued events; what is left
-// then is released, so Feishu's retries are answered after a restart.
-const DrainTimeout = 10 * time.Second
+// DefaultDrainTimeout bounds how long Close waits for queued events; what
+// is left then is released, so Feishu's retries are answered after a
+// restart.
+const DefaultDrainTimeout = 10 * time.Second
+
+// DrainTimeout is DefaultDrainTimeout (the name older callers use).
+const DrainTimeout = DefaultDrainTimeout
 
 // Close stops accepting events (the callback then answers 503), lets the
 // workers finish the queued ones for up to DrainTimeout and waits for
 // them. It is idempotent.
 func (b *Bot) Close() error {
+	began := time.Now()
 	b.shutdown()
 	done := make(chan struct{})
 	go func() { b.wg.Wait(); close(done) }()
+	grace := b.opts.DrainTimeout
+	if grace <= 0 {
+		grace = DefaultDrainTimeout
+	}
 	select {
 	case <-done:
-	case <-time.After(DrainTimeout):
-		b.log.Warn("feishu: shutdown deadline; unfinished events are released for Feishu to retry")
+	case <-time.After(grace):
 		b.cancel()
 		<-done
 	}
 	b.cancel()
+	if n := b.handedBack.Load(); n > 0 {
+		b.log.Warn("feishu: stopped; events not answered in the shutdown grace were handed back for Feishu to redeliver",
+			"handed_back", n, "grace", grace, "took", time.Since(began).Round(time.Millisecond))
+	}
 	return nil
 }
-
 func (b *Bot) shutdown() {
 	b.closeOnce.Do(func() {
 		b.mu.Lock()
