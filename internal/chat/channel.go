@@ -20,6 +20,10 @@ type SendOptions struct {
 	// IdempotencyKey makes a retried send deliver once ("alert:<key>");
 	// empty means a fresh one.
 	IdempotencyKey string
+	// Mergeable lets the outbox merge this reply with others waiting for
+	// the same chat when they pile up (OutboxOptions.MergeAt): answers to
+	// questions, not alerts or digests.
+	Mergeable bool
 }
 
 // Sender is what goes out: something that delivers a Reply to one of its

@@ -81,7 +81,12 @@ type OutboxOptions struct {
 	Remember time.Duration
 	// OnSend sees the outcome of every non-empty Send (metrics).
 	OnSend func(error)
-	Log    *slog.Logger
+	// MergeAt: when this many Mergeable replies (or more) wait for one
+	// chat, the one that gets the chat sends them all as one message
+	// (MergeReplies), so a burst of questions is answered in seconds, not
+	// one message per rate-limit interval; 0 never merges.
+	MergeAt int
+	Log     *slog.Logger
 }
 
 // Outbox is the one path a channel's messages take out: the channel's Wire
@@ -97,10 +102,11 @@ type Outbox struct {
 	wire Wire
 	o    OutboxOptions
 
-	mu    sync.Mutex
-	busy  map[string]chan struct{}
-	sent  map[string]time.Time
-	swept time.Time
+	mu      sync.Mutex
+	busy    map[string]chan struct{}
+	waiting map[string][]*waiter
+	sent    map[string]time.Time
+	swept   time.Time
 }
 
 // NewOutbox returns the outbox of the channel named name.
@@ -114,7 +120,7 @@ func NewOutbox(name string, w Wire, o OutboxOptions) *Outbox {
 	if o.Describe == nil {
 		o.Describe = func(id string) string { return id }
 	}
-	return &Outbox{name: name, wire: w, o: o, busy: map[string]chan struct{}{}, sent: map[string]time.Time{}}
+	return &Outbox{name: name, wire: w, o: o, busy: map[string]chan struct{}{}, waiting: map[string][]*waiter{}, sent: map[string]time.Time{}}
 }
 
 // Name is the channel's name.
@@ -125,13 +131,19 @@ func (ob *Outbox) Send(ctx context.Context, chatID string, r Reply, o SendOption
 	if r.Empty() {
 		return nil
 	}
-	return ob.exclusive(ctx, chatID, o, true, func() error {
-		parts, err := ob.wire.Parts(ctx, chatID, r, o)
-		if err != nil {
-			return err
-		}
-		return ob.deliver(ctx, chatID, &r, parts, o)
-	})
+	if o.Mergeable && ob.o.MergeAt > 1 {
+		return ob.sendMergeable(ctx, chatID, r, o)
+	}
+	return ob.exclusive(ctx, chatID, o, true, func() error { return ob.render(ctx, chatID, r, o) })
+}
+
+// render renders r and delivers it.
+func (ob *Outbox) render(ctx context.Context, chatID string, r Reply, o SendOptions) error {
+	parts, err := ob.wire.Parts(ctx, chatID, r, o)
+	if err != nil {
+		return err
+	}
+	return ob.deliver(ctx, chatID, &r, parts, o)
 }
 
 // SendParts delivers parts the channel rendered itself (an answer whose
@@ -307,6 +319,117 @@ func freshKey() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
+}
+
+// waiter is a Mergeable reply waiting for its chat.
+type waiter struct {
+	r     Reply
+	taken chan struct{} // closed when another Send took it into a merge
+	err   error         // the merged send's outcome, set before taken closes
+}
+
+// sendMergeable is Send for a Mergeable reply: it waits for the chat like
+// any Send, but when it gets the chat and MergeAt−1 or more others are
+// waiting, it sends them all as one message; the others return its
+// outcome.
+func (ob *Outbox) sendMergeable(ctx context.Context, chatID string, r Reply, o SendOptions) (err error) {
+	key := limitKey(chatID, o.ReplyTo)
+	if chatID != "" {
+		key = chatID // merged answers go to the chat, whatever they reply to
+	}
+	w := &waiter{r: r, taken: make(chan struct{})}
+	ob.mu.Lock()
+	ob.waiting[key] = append(ob.waiting[key], w)
+	ob.mu.Unlock()
+	batch, err := ob.acquire(ctx, key, w)
+	switch {
+	case errors.Is(err, errTaken):
+		return w.err
+	case err != nil:
+		return ob.fail(chatID, fmt.Errorf("waiting for the chat's previous message: %w", err))
+	}
+	if ob.o.OnSend != nil {
+		defer func() { ob.o.OnSend(err) }()
+	}
+	defer ob.unlock(key)
+	if len(batch) == 0 {
+		return ob.fail(chatID, ob.render(ctx, chatID, r, o))
+	}
+	rs := []Reply{r}
+	for _, b := range batch {
+		rs = append(rs, b.r)
+	}
+	ob.o.Log.Info(ob.name+": replies piled up; sending them as one message", "chat", ob.o.Describe(chatID), "replies", len(rs))
+	err = ob.fail(chatID, ob.render(ctx, chatID, MergeReplies(rs), SendOptions{}))
+	for _, b := range batch {
+		b.err = err
+		close(b.taken)
+	}
+	return err
+}
+
+// errTaken: the waiter was merged into another Send.
+var errTaken = errors.New("merged into another reply")
+
+// acquire waits until w's Send holds the chat key (then it takes the
+// others waiting when they are MergeAt−1 or more) or another Send took w.
+func (ob *Outbox) acquire(ctx context.Context, key string, w *waiter) ([]*waiter, error) {
+	for {
+		ob.mu.Lock()
+		select {
+		case <-w.taken:
+			ob.mu.Unlock()
+			return nil, errTaken
+		default:
+		}
+		ch, held := ob.busy[key]
+		if !held {
+			ob.busy[key] = make(chan struct{})
+			var batch []*waiter
+			rest := ob.waiting[key][:0]
+			for _, x := range ob.waiting[key] {
+				if x != w {
+					rest = append(rest, x)
+				}
+			}
+			if len(rest)+1 >= ob.o.MergeAt {
+				batch, rest = append([]*waiter(nil), rest...), nil
+			}
+			ob.setWaiting(key, rest)
+			ob.mu.Unlock()
+			return batch, nil
+		}
+		ob.mu.Unlock()
+		select {
+		case <-ch:
+		case <-w.taken:
+		case <-ctx.Done():
+			ob.mu.Lock()
+			defer ob.mu.Unlock()
+			select {
+			case <-w.taken: // merged meanwhile: its outcome stands
+				return nil, errTaken
+			default:
+			}
+			var rest []*waiter
+			for _, x := range ob.waiting[key] {
+				if x != w {
+					rest = append(rest, x)
+				}
+			}
+			ob.setWaiting(key, rest)
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// setWaiting records the chat's waiters; the caller holds mu.
+func (ob *Outbox) setWaiting(key string, ws []*waiter) {
+	if len(ws) == 0 {
+		delete(ob.waiting, key)
+		return
+	}
+	ob.waiting[key] = ws
 }
 
 // limitKey is the chat a send is limited and serialised under.

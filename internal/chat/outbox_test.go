@@ -202,3 +202,55 @@ func TestOutboxOneReplyAtATimePerChat(t *testing.T) {
 		t.Errorf("parts interleaved: %s", j)
 	}
 }
+
+// TestOutboxMergesAPileUp: while one answer holds a chat, three more
+// pile up; they go out as one merged message, and every Send returns its
+// outcome. Replies that may not be merged (alerts) never are.
+func TestOutboxMergesAPileUp(t *testing.T) {
+	for _, mergeable := range []bool{true, false} {
+		w := &blockingWire{release: make(chan struct{}), entered: make(chan struct{}, 8)}
+		ob := chat.NewOutbox("test", w, chat.OutboxOptions{MergeAt: 3})
+		ctx := context.Background()
+		o := chat.SendOptions{Mergeable: mergeable}
+		errs := make(chan error, 4)
+		go func() { errs <- ob.Send(ctx, "oc_1", chat.Reply{Lines: []string{"first"}}, o) }()
+		<-w.entered // the first holds the chat
+		for _, q := range []string{"q1", "q2", "q3"} {
+			go func() { errs <- ob.Send(ctx, "oc_1", chat.Reply{Lines: []string{q}}, o) }()
+		}
+		time.Sleep(100 * time.Millisecond) // let them queue
+		go func() {
+			for range w.entered {
+				w.release <- struct{}{}
+			}
+		}()
+		w.release <- struct{}{}
+		for range 4 {
+			if err := <-errs; err != nil {
+				t.Fatal(err)
+			}
+		}
+		close(w.entered)
+		// The test wire posts a reply line by line, each part keyed
+		// "<message key>#<i>": count messages by key.
+		sent := w.sent()
+		msgs := map[string]string{}
+		var order []string
+		for _, p := range sent {
+			text, key, _ := strings.Cut(p, "@")
+			key, _, _ = strings.Cut(key, "#")
+			if _, ok := msgs[key]; !ok {
+				order = append(order, key)
+			}
+			msgs[key] += text + " "
+		}
+		if mergeable {
+			last := msgs[order[len(order)-1]]
+			if len(msgs) != 2 || !strings.Contains(last, "q1") || !strings.Contains(last, "q2") || !strings.Contains(last, "q3") {
+				t.Errorf("mergeable: messages %q, want the first and one merged message of q1–q3", msgs)
+			}
+		} else if len(msgs) != 4 {
+			t.Errorf("not mergeable: %d messages, want 4", len(msgs))
+		}
+	}
+}

@@ -372,7 +372,7 @@ func (b *Bot) process(ctx context.Context, j job) {
 		b.log.Warn("feishu: could not update the interim card; sending the answer", "message_id", msg.ID, "err", err)
 		defer b.finishInterim(ctx, interimID, msg.ChatID, "答案见下一条。")
 	}
-	if err := b.Send(ctx, msg.ChatID, reply, chat.SendOptions{ReplyTo: msg.ID, IdempotencyKey: "reply:" + msg.ID}); err != nil {
+	if err := b.Send(ctx, msg.ChatID, reply, chat.SendOptions{ReplyTo: msg.ID, IdempotencyKey: "reply:" + msg.ID, Mergeable: true}); err != nil {
 		// Release both claims: Feishu's retry of this event is then
 		// answered instead of being taken for a duplicate.
 		b.log.Error("feishu: reply failed; released for Feishu to retry", "message_id", msg.ID, "chat_id", msg.ChatID, "err", err)

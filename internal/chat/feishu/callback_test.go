@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -763,5 +764,59 @@ func TestShutdownGrace(t *testing.T) {
 	// Handed back: a claim of a queued event is free again.
 	if ok, _ := dedup.ClaimAlert(context.Background(), "feishu:event:ev-g29", time.Minute); !ok {
 		t.Error("the last queued event is still claimed after shutdown")
+	}
+}
+
+// TestBurstMerged: twelve questions in one group within a moment, at one
+// message a second per chat: every answer arrives, within a few seconds,
+// in fewer messages (replies that piled up are merged), none twice.
+func TestBurstMerged(t *testing.T) {
+	f := newFake(t)
+	h := &recHandler{reply: func(m chat.Message) chat.Reply { return chat.Reply{Title: "answer to " + m.ID} }}
+	opts := baseOptions(f, h, nil)
+	opts.RatePerChat = 1
+	b := newBot(t, opts)
+	hh := b.HTTPHandler()
+	now := time.Now()
+	const n = 12
+	began := time.Now()
+	for i := range n {
+		if rec := deliver(hh, sealed(groupEvent(t, fmt.Sprintf("ev-b%d", i), fmt.Sprintf("om-b%d", i), "", nil), now)); rec.Code != http.StatusOK {
+			t.Fatalf("event %d: HTTP %d", i, rec.Code)
+		}
+	}
+	all := func() string {
+		var s strings.Builder
+		for _, m := range f.messages() {
+			s.WriteString(m.Content)
+		}
+		return s.String()
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		got := all()
+		done := true
+		for i := range n {
+			if len(regexp.MustCompile(fmt.Sprintf(`answer to om-b%d\b`, i)).FindAllString(got, -1)) == 0 {
+				done = false
+			}
+		}
+		if done {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not every answer arrived: %s", got)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	took := time.Since(began)
+	msgs := len(f.messages())
+	if msgs >= n || took > 8*time.Second {
+		t.Errorf("%d answers took %d messages and %v; want them merged and well under %d s", n, msgs, took, n)
+	}
+	for i := range n {
+		if c := len(regexp.MustCompile(fmt.Sprintf(`answer to om-b%d\b`, i)).FindAllString(all(), -1)); c != 1 {
+			t.Errorf("answer %d appears %d times", i, c)
+		}
 	}
 }

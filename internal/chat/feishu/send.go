@@ -114,11 +114,15 @@ func (b *Bot) Send(ctx context.Context, chatID string, r chat.Reply, o chat.Send
 	return b.out.Send(ctx, chatID, r, o)
 }
 
+// mergeAt: three or more answers waiting for one chat go out as one
+// message (a burst of questions under the per-chat rate limit).
+const mergeAt = 3
+
 // newOutbox is the Bot's chat.Outbox.
 func (b *Bot) newOutbox() *chat.Outbox {
 	return chat.NewOutbox("feishu", wire{b}, chat.OutboxOptions{
 		Retry: retry.Policy{Tries: maxTries, Initial: b.backoff}, Limit: b.limiters,
-		OnSend: b.opts.OnSend, Log: b.log,
+		OnSend: b.opts.OnSend, Log: b.log, MergeAt: mergeAt,
 	})
 }
 
