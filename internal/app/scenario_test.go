@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -320,5 +321,51 @@ func TestFailedSendIsRetried(t *testing.T) {
 	}
 	if flaky.count() != 1 {
 		t.Fatalf("%d alerts delivered, want 1 (after one failed try)", flaky.count())
+	}
+}
+
+// unrecorded is a store whose next notification-log write fails, as when
+// a replica dies (or the store stalls) between sending an alert and
+// recording it.
+type unrecorded struct {
+	*embedded.Store
+	failNext bool
+}
+
+func (u *unrecorded) PutNotifyRecords(ctx context.Context, rs []stock.NotifyRecord) error {
+	if u.failNext {
+		u.failNext = false
+		return errors.New("store stalled")
+	}
+	return u.Store.PutNotifyRecords(ctx, rs)
+}
+
+// TestSentButNotRecorded: an alert sent but not recorded is not sent
+// again at the next poll, and the subscription keeps alerting on later
+// transitions (it used to be held until the claim expired, a day later).
+func TestSentButNotRecorded(t *testing.T) {
+	ctx := context.Background()
+	clk, prov := inStock()
+	st := &unrecorded{Store: embeddedStore(t, t.TempDir()), failNext: true}
+	defer st.Close()
+	st.AddSubscription(ctx, sub("s1"))
+	r := newRig(t, st, stock.DefaultPolicy(), prov, clk, "a")
+	r.poll(t)
+	if r.sink.count() != 1 {
+		t.Fatalf("%d alerts at the first poll", r.sink.count())
+	}
+	clk.step(10 * time.Minute)
+	r.poll(t)
+	if r.sink.count() != 1 {
+		t.Fatalf("the unrecorded alert was sent again (%d)", r.sink.count())
+	}
+	// Sold out, then back in stock an hour later: a new alert.
+	for _, free := range []int{0, 0, 2, 2} {
+		clk.step(30 * time.Minute)
+		prov.set(free, 2.2, nil)
+		r.poll(t)
+	}
+	if r.sink.count() != 2 {
+		t.Fatalf("after sold out and back: %d alerts, want 2", r.sink.count())
 	}
 }

@@ -3,11 +3,13 @@ package chat
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -324,6 +326,7 @@ func freshKey() string {
 // waiter is a Mergeable reply waiting for its chat.
 type waiter struct {
 	r     Reply
+	key   string        // its idempotency key
 	taken chan struct{} // closed when another Send took it into a merge
 	err   error         // the merged send's outcome, set before taken closes
 }
@@ -337,7 +340,7 @@ func (ob *Outbox) sendMergeable(ctx context.Context, chatID string, r Reply, o S
 	if chatID != "" {
 		key = chatID // merged answers go to the chat, whatever they reply to
 	}
-	w := &waiter{r: r, taken: make(chan struct{})}
+	w := &waiter{r: r, key: o.IdempotencyKey, taken: make(chan struct{})}
 	ob.mu.Lock()
 	ob.waiting[key] = append(ob.waiting[key], w)
 	ob.mu.Unlock()
@@ -355,12 +358,15 @@ func (ob *Outbox) sendMergeable(ctx context.Context, chatID string, r Reply, o S
 	if len(batch) == 0 {
 		return ob.fail(chatID, ob.render(ctx, chatID, r, o))
 	}
-	rs := []Reply{r}
+	rs, keys := []Reply{r}, []string{o.IdempotencyKey}
 	for _, b := range batch {
-		rs = append(rs, b.r)
+		rs, keys = append(rs, b.r), append(keys, b.key)
 	}
 	ob.o.Log.Info(ob.name+": replies piled up; sending them as one message", "chat", ob.o.Describe(chatID), "replies", len(rs))
-	err = ob.fail(chatID, ob.render(ctx, chatID, MergeReplies(rs), SendOptions{}))
+	// Keyed by its answers' keys: a retried merge is not posted twice.
+	sum := sha256.Sum256([]byte(strings.Join(keys, "\x00")))
+	merged := SendOptions{IdempotencyKey: "merged:" + hex.EncodeToString(sum[:12])}
+	err = ob.fail(chatID, ob.render(ctx, chatID, MergeReplies(rs), merged))
 	for _, b := range batch {
 		b.err = err
 		close(b.taken)

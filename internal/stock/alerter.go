@@ -194,25 +194,31 @@ func (ps *pass) sendChat(ctx context.Context, chat string, items []pending) {
 		}
 		return
 	}
-	alert, sent, keys := ps.claim(ctx, items)
-	if len(alert.Items) == 0 {
-		return
+	alert, sent, keys, already := ps.claim(ctx, items)
+	done := make([]NotifyRecord, 0, len(items))
+	for _, p := range already {
+		done = append(done, p.next)
 	}
-	if err := a.Notifier.Notify(ctx, alert); err != nil {
-		a.logger().Warn("alerts: send failed; will retry at the next poll", "chat", chat, "items", len(alert.Items), "err", err)
-		for i, p := range sent {
-			ps.hold(p)
-			if err := a.Log.ReleaseAlert(ctx, keys[i]); err != nil {
-				a.logger().Warn("alerts: release claim", "key", keys[i], "err", err)
+	if len(alert.Items) > 0 {
+		if err := a.Notifier.Notify(ctx, alert); err != nil {
+			a.logger().Warn("alerts: send failed; will retry at the next poll", "chat", chat, "items", len(alert.Items), "err", err)
+			for i, p := range sent {
+				ps.hold(p)
+				if err := a.Log.ReleaseAlert(ctx, keys[i]); err != nil {
+					a.logger().Warn("alerts: release claim", "key", keys[i], "err", err)
+				}
 			}
+			sent = nil
+		} else {
+			ps.res.Alerts++
+			ps.res.Items += len(sent)
 		}
-		return
 	}
-	ps.res.Alerts++
-	ps.res.Items += len(sent)
-	done := make([]NotifyRecord, 0, len(sent))
 	for _, p := range sent {
 		done = append(done, p.next)
+	}
+	if len(done) == 0 {
+		return
 	}
 	if err := a.Log.PutNotifyRecords(ctx, done); err != nil {
 		a.logger().Error("alerts: sent but not recorded; the claims stop a repeat", "chat", chat, "err", err)
@@ -221,12 +227,16 @@ func (ps *pass) sendChat(ctx context.Context, chat string, items []pending) {
 
 // claim takes one key per subscription and alert number (a second replica,
 // or a retry after a failed log write, finds it taken; a failed send
-// releases it) and builds the alert of the items claimed.
-func (ps *pass) claim(ctx context.Context, items []pending) (Alert, []pending, []string) {
+// releases it) and builds the alert of the items claimed. Items whose key
+// is already taken come back as already: with one replica polling at a
+// time (the poll lock), a taken key means an earlier pass sent that alert
+// and could not record it (it died, or the store failed in between), so
+// the caller records it as sent; held instead, the subscription's record
+// would never advance and its later alerts would be held as well until
+// the claim expired.
+func (ps *pass) claim(ctx context.Context, items []pending) (alert Alert, sent []pending, keys []string, already []pending) {
 	first := items[0].item.Subscription
-	alert := Alert{Channel: first.Channel, ChatID: first.ChatID, English: true, At: ps.now}
-	var sent []pending
-	var keys []string
+	alert = Alert{Channel: first.Channel, ChatID: first.ChatID, English: true, At: ps.now}
 	for _, p := range items {
 		key := fmt.Sprintf("alert:%s:%d", p.item.Subscription.ID, p.next.Seq)
 		ok, err := ps.a.Log.ClaimAlert(ctx, key, ps.ttl)
@@ -236,8 +246,9 @@ func (ps *pass) claim(ctx context.Context, items []pending) (Alert, []pending, [
 			continue
 		}
 		if !ok {
-			// Another replica sends it and records it.
+			ps.a.logger().Info("alerts: already sent by an earlier pass; recording it", "subscription", p.item.Subscription.ID, "seq", p.next.Seq)
 			ps.res.Held++
+			already = append(already, p)
 			continue
 		}
 		alert.Items = append(alert.Items, p.item)
@@ -246,7 +257,7 @@ func (ps *pass) claim(ctx context.Context, items []pending) (Alert, []pending, [
 		keys = append(keys, key)
 	}
 	alert.Key = strings.Join(keys, ",")
-	return alert, sent, keys
+	return alert, sent, keys, already
 }
 
 func (a *Alerter) muted(ctx context.Context, chat string, now time.Time) bool {

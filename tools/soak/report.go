@@ -1,0 +1,504 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// answerState is what the fake Feishu saw in answer to one user message.
+type answerState struct {
+	// answers counts the distinct answers a user would see: a reply
+	// whose uuid is the answer's first part ("reply:<id>#0"), and the
+	// "查询中…" card replaced by an answer (counted once per card).
+	answers int
+	// repeats counts sends Feishu's uuid deduplication absorbed (the
+	// bot sent the same part again) and patches of a card already
+	// patched with an answer.
+	repeats int
+	// other counts replies whose uuid the soak does not recognise.
+	other int
+	first time.Time
+}
+
+// placeholder texts a "查询中…" card is replaced with when it does not
+// become the answer.
+var notAnAnswer = []string{"查询中", "答案见下一条", "出错了", "没有要回复的内容"}
+
+// classify reads the fake's posts into answers per user message id.
+func classify(posts []post) map[string]*answerState {
+	out := map[string]*answerState{}
+	get := func(id string) *answerState {
+		a := out[id]
+		if a == nil {
+			a = &answerState{}
+			out[id] = a
+		}
+		return a
+	}
+	interimOf := map[string]string{} // interim card message id → user message id
+	patched := map[string]bool{}
+	for _, p := range posts {
+		switch p.Kind {
+		case "reply":
+			a := get(p.Target)
+			switch {
+			case p.UUID == partUUID("interim:"+p.Target):
+				interimOf[p.MessageID] = p.Target
+				if p.Repeat {
+					a.repeats++
+				}
+			case p.Repeat:
+				a.repeats++
+			case p.UUID == partUUID("reply:"+p.Target+"#0"):
+				a.answers++
+				if a.first.IsZero() {
+					a.first = p.At
+				}
+			case strings.HasPrefix(p.Target, "om_soak_") && !isContinuation(p):
+				a.other++
+			}
+		case "patch":
+			user, ok := interimOf[p.Target]
+			if !ok || containsAny(p.Text, notAnAnswer) {
+				continue
+			}
+			a := get(user)
+			if patched[p.Target] {
+				a.repeats++
+				continue
+			}
+			patched[p.Target] = true
+			a.answers++
+			if a.first.IsZero() {
+				a.first = p.At
+			}
+		}
+	}
+	return out
+}
+
+var mergedTitle = regexp.MustCompile(`(\d+) (?:条回复（同时问的人多，合并成一条）|answers in one message)`)
+
+type merged struct {
+	messages int
+	ids      map[string]bool
+}
+
+// mergedAnswers matches the messages the bot created in question chats
+// that merge N answers ("N 条回复（同时问的人多，合并成一条）": answers
+// that piled up for one chat) to up to N of the chat's messages that
+// have no answer of their own and were sent before it, oldest first. A
+// merged message names none of the messages it answers.
+func mergedAnswers(posts []post, msgs []*sentMsg, ans map[string]*answerState) merged {
+	out := merged{ids: map[string]bool{}}
+	for _, p := range posts {
+		if p.Kind != "create" || p.Repeat || !strings.HasPrefix(p.ChatID, "oc_soak_q_") {
+			continue
+		}
+		m := mergedTitle.FindStringSubmatch(p.Text)
+		if m == nil {
+			continue
+		}
+		out.messages++
+		n, _ := strconv.Atoi(m[1])
+		for _, sm := range msgs {
+			if n == 0 {
+				break
+			}
+			if sm.Chat == p.ChatID && sm.Created.Before(p.At) && !out.ids[sm.ID] && (ans[sm.ID] == nil || ans[sm.ID].answers == 0) {
+				out.ids[sm.ID] = true
+				n--
+			}
+		}
+	}
+	return out
+}
+
+// isContinuation reports whether a reply is a later part of an answer
+// ("reply:<id>#N" for N ≥ 1, or "reply:<id>/more#N" after a card update).
+func isContinuation(p post) bool {
+	for i := 0; i < 20; i++ {
+		if p.UUID == partUUID(fmt.Sprintf("reply:%s#%d", p.Target, i)) || p.UUID == partUUID(fmt.Sprintf("reply:%s/more#%d", p.Target, i)) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, x := range subs {
+		if strings.Contains(s, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// report is the soak's outcome.
+type report struct {
+	OK       bool    `json:"ok"`
+	Seconds  float64 `json:"seconds"`
+	Replicas int     `json:"replicas"`
+	Persist  string  `json:"redis_appendfsync"`
+
+	MessagesSent       int `json:"messages_sent"`
+	MessagesAnswered   int `json:"messages_answered"`
+	MessagesLost       int `json:"messages_lost"`
+	MessagesDuplicated int `json:"messages_duplicated"`
+	// Undelivered: every redelivery failed (Feishu would give up too).
+	Undelivered    int `json:"messages_undelivered"`
+	AnswerRepeats  int `json:"answer_repeats_absorbed_by_uuid"`
+	UnknownReplies int `json:"unknown_replies"`
+	Redeliveries   int `json:"redeliveries"`
+	// Merged: answers the bot sent several in one message (no reply
+	// reference, so they are matched to the chat's unanswered messages).
+	MergedMessages                  int     `json:"merged_messages"`
+	MergedAnswers                   int     `json:"answers_in_merged_messages"`
+	AnswerP50, AnswerP99, AnswerMax float64 `json:"-"`
+
+	AlertsExpected    int `json:"alerts_expected"`
+	AlertsSent        int `json:"alerts_sent"`
+	AlertsForExpected int `json:"alerts_sent_for_expected"`
+	AlertsLost        int `json:"alerts_lost"`
+	AlertsDuplicated  int `json:"alerts_duplicated"`
+	AlertsExtra       int `json:"alerts_not_expected"`
+	AlertsStray       int `json:"alerts_stray"`
+	AlertRepeats      int `json:"alert_repeats_absorbed_by_uuid"`
+	Transitions       int `json:"transitions"`
+	Polls             int `json:"polls"`
+	PollsFailed       int `json:"polls_failed"`
+
+	ReplicaKills             int      `json:"replica_kills"`
+	RedisKills               int      `json:"redis_kills"`
+	RedisShutdowns           int      `json:"redis_shutdowns"`
+	RedisPauses              int      `json:"redis_pauses"`
+	ReplicaRestartsRedisDown int      `json:"replica_restarts_while_redis_down"`
+	UnexpectedExits          []string `json:"unexpected_exits,omitempty"`
+
+	Lost       []string           `json:"lost,omitempty"`
+	Duplicated []string           `json:"duplicated,omitempty"`
+	AlertNotes []string           `json:"alert_notes,omitempty"`
+	LogCounts  map[string]int     `json:"log_counts,omitempty"`
+	LogSamples map[string][]noted `json:"-"`
+	Chaos      []chaosEvent       `json:"-"`
+}
+
+// period is one state of a GPU in the recordings.
+type period struct {
+	gpu        string
+	in         bool
+	start, end time.Time
+}
+
+func (s *soak) analyse() *report {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := &report{Seconds: s.stop.Sub(s.start).Seconds(), Replicas: len(s.replicas), Persist: s.o.RedisPersist,
+		LogCounts: s.noteCount, LogSamples: s.notable, Chaos: s.chaos, Transitions: len(s.transitions)}
+	for _, e := range s.chaos {
+		switch e.Kind {
+		case "replica-kill":
+			r.ReplicaKills++
+		case "redis-kill":
+			r.RedisKills++
+		case "redis-shutdown":
+			r.RedisShutdowns++
+		case "redis-pause":
+			r.RedisPauses++
+		case "replica-restart-redis-down":
+			r.ReplicaKills++
+			r.RedisKills++
+			r.ReplicaRestartsRedisDown++
+		}
+	}
+	for _, rp := range s.replicas {
+		rp.mu.Lock()
+		r.UnexpectedExits = append(r.UnexpectedExits, rp.unexpExit...)
+		rp.mu.Unlock()
+	}
+	posts := s.fake.Posts()
+	ans := classify(posts)
+	merged := mergedAnswers(posts, s.drv.Msgs(), ans)
+	r.MergedMessages, r.MergedAnswers = merged.messages, len(merged.ids)
+	var lat []float64
+	for _, m := range s.drv.Msgs() {
+		m.mu.Lock()
+		r.MessagesSent++
+		r.Redeliveries += max(0, len(m.Attempts)-1)
+		a := ans[m.ID]
+		switch {
+		case merged.ids[m.ID]:
+			r.MessagesAnswered++
+		case a != nil && a.answers > 0:
+			r.MessagesAnswered++
+			if !m.Acked.IsZero() {
+				lat = append(lat, a.first.Sub(m.Created).Seconds())
+			}
+		case m.GaveUp:
+			r.Undelivered++
+			r.Lost = append(r.Lost, fmt.Sprintf("%s (%s, %q): not delivered, attempts %s", m.ID, m.Chat, m.Text, attemptsText(m.Attempts, s.start)))
+		default:
+			r.Lost = append(r.Lost, fmt.Sprintf("%s (%s, %q): acknowledged at +%.1fs, never answered; attempts %s; %s",
+				m.ID, m.Chat, m.Text, m.Acked.Sub(s.start).Seconds(), attemptsText(m.Attempts, s.start), s.context(m.Acked)))
+		}
+		if a != nil {
+			if a.answers > 1 {
+				r.MessagesDuplicated++
+				r.Duplicated = append(r.Duplicated, fmt.Sprintf("%s (%s, %q): answered %d times; attempts %s; %s", m.ID, m.Chat, m.Text, a.answers,
+					attemptsText(m.Attempts, s.start), s.context(m.Created)))
+			}
+			r.AnswerRepeats += a.repeats
+			r.UnknownReplies += a.other
+		}
+		m.mu.Unlock()
+	}
+	r.MessagesLost = r.MessagesSent - r.MessagesAnswered
+	sort.Float64s(lat)
+	if n := len(lat); n > 0 {
+		r.AnswerP50, r.AnswerP99, r.AnswerMax = lat[n/2], lat[min(n-1, n*99/100)], lat[n-1]
+	}
+	s.analyseAlerts(r, posts)
+	for _, p := range s.polls {
+		if p.OK {
+			r.Polls++
+		} else {
+			r.PollsFailed++
+		}
+	}
+	r.OK = r.MessagesLost == 0 && r.MessagesDuplicated == 0 && r.AlertsLost == 0 && r.AlertsDuplicated == 0 && r.AlertsStray == 0
+	return r
+}
+
+// context says which faults were under way around t (±5 s).
+func (s *soak) context(t time.Time) string {
+	var parts []string
+	for _, e := range s.chaos {
+		if e.Start.Before(t.Add(5*time.Second)) && e.End.After(t.Add(-5*time.Second)) {
+			what := e.Kind
+			if strings.HasPrefix(e.Kind, "replica") {
+				what += fmt.Sprintf(" %d", e.Replica)
+			}
+			parts = append(parts, fmt.Sprintf("%s +%.1fs..+%.1fs", what, e.Start.Sub(s.start).Seconds(), e.End.Sub(s.start).Seconds()))
+		}
+	}
+	if len(parts) == 0 {
+		return "no fault within 5 s"
+	}
+	return "faults: " + strings.Join(parts, ", ")
+}
+
+func attemptsText(as []attempt, start time.Time) string {
+	var b []string
+	for _, a := range as {
+		res := fmt.Sprint(a.Status)
+		if a.Err != "" {
+			res = "error"
+			if strings.Contains(a.Err, "refused") {
+				res = "refused"
+			} else if strings.Contains(a.Err, "Timeout") || strings.Contains(a.Err, "deadline") {
+				res = "timeout"
+			}
+		}
+		b = append(b, fmt.Sprintf("+%.1fs→r%d:%s", a.At.Sub(start).Seconds(), a.Replica, res))
+	}
+	return strings.Join(b, " ")
+}
+
+// healthy reports whether Redis was up and running throughout [a, b].
+func (s *soak) healthy(a, b time.Time) bool {
+	for _, u := range s.unhealthy {
+		end := u[1]
+		if end.IsZero() {
+			end = time.Now()
+		}
+		if u[0].Before(b) && end.After(a) {
+			return false
+		}
+	}
+	return true
+}
+
+// analyseAlerts compares the alerts the fake received with the ones the
+// recordings and the polls call for.
+//
+// Expected: for each subscription, an in-stock period of its GPU that a
+// valid poll saw, where the bot's record cannot already be "notified"
+// (the subscription was made while sold out, or a valid poll saw the
+// sold-out period before). A valid poll is a replica's "poll" log line
+// (the poll and its alert processing succeeded) listing every
+// subscription, at least 1 s after the period began (the files are read
+// after the poll lock is taken, and the rest of a poll takes milliseconds
+// when Redis answers) and before it ended, with Redis up and not paused
+// from 1 s before the line to 0.5 s after. A state no valid poll saw (shorter than a poll interval,
+// or only seen while Redis was down) is not expected; an alert for it is
+// allowed and counted as "not expected".
+//
+// An alert is a message the bot created (not a reply) in a subscription's
+// chat; it belongs to the last in-stock period of the chat's GPU that
+// began before it arrived. More than one for a period is a duplicate; one
+// before any in-stock period, or not naming the GPU, is stray.
+func (s *soak) analyseAlerts(r *report, posts []post) {
+	byGPU := map[string][]period{}
+	for _, g := range gpus {
+		in, since := false, time.Time{}
+		var ps []period
+		for _, t := range s.transitions {
+			if t.GPU != g.name {
+				continue
+			}
+			ps = append(ps, period{g.name, in, since, t.At})
+			in, since = t.InStock, t.At
+		}
+		ps = append(ps, period{g.name, in, since, time.Now()})
+		byGPU[g.name] = ps
+	}
+	nsubs := len(s.subs)
+	seen := func(p period) bool {
+		for _, pl := range s.polls {
+			if pl.OK && pl.Subs >= nsubs && pl.At.Add(-time.Second).After(p.start) && pl.At.Before(p.end) &&
+				s.healthy(pl.At.Add(-time.Second), pl.At.Add(time.Second/2)) {
+				return true
+			}
+		}
+		return false
+	}
+	chats := make([]string, 0, len(s.subs))
+	for c := range s.subs {
+		chats = append(chats, c)
+	}
+	sort.Strings(chats)
+	for _, chat := range chats {
+		sub := s.subs[chat]
+		ps := byGPU[sub.GPU]
+		counts := make([]int, len(ps))
+		for _, p := range posts {
+			if p.Kind != "create" || p.ChatID != chat {
+				continue
+			}
+			if p.Repeat {
+				r.AlertRepeats++
+				continue
+			}
+			r.AlertsSent++
+			k := -1
+			for i, pe := range ps {
+				if pe.in && !pe.start.IsZero() && !pe.start.After(p.At) {
+					k = i
+				}
+			}
+			short := strings.TrimPrefix(sub.GPU, "RTX ")
+			if k < 0 || !strings.Contains(p.Text, short) {
+				r.AlertsStray++
+				r.AlertNotes = append(r.AlertNotes, fmt.Sprintf("%s: stray alert at +%.1fs: %.200s", chat, p.At.Sub(s.start).Seconds(), p.Text))
+				continue
+			}
+			counts[k]++
+		}
+		maybeActive := false
+		for i, pe := range ps {
+			if pe.end.Before(sub.Created) {
+				continue
+			}
+			if !pe.in {
+				if seen(pe) {
+					maybeActive = false
+				}
+				continue
+			}
+			expected := !maybeActive && seen(pe)
+			maybeActive = true
+			when := fmt.Sprintf("%s in stock +%.1fs..+%.1fs", sub.GPU, pe.start.Sub(s.start).Seconds(), pe.end.Sub(s.start).Seconds())
+			switch {
+			case expected && counts[i] == 0:
+				r.AlertsExpected++
+				r.AlertsLost++
+				r.AlertNotes = append(r.AlertNotes, fmt.Sprintf("%s: LOST alert for %s; %s", chat, when, s.pollsText(pe)))
+			case expected:
+				r.AlertsExpected++
+				r.AlertsForExpected++
+			case counts[i] > 0:
+				r.AlertsExtra++
+			}
+			if counts[i] > 1 {
+				r.AlertsDuplicated += counts[i] - 1
+				r.AlertNotes = append(r.AlertNotes, fmt.Sprintf("%s: %d alerts for %s; %s", chat, counts[i], when, s.context(pe.start)))
+			}
+		}
+	}
+}
+
+// pollsText lists the polls during a period, for a lost alert's note.
+func (s *soak) pollsText(p period) string {
+	var b []string
+	for _, pl := range s.polls {
+		if pl.At.After(p.start) && pl.At.Before(p.end.Add(5*time.Second)) {
+			st := "ok"
+			if !pl.OK {
+				st = "failed"
+			}
+			b = append(b, fmt.Sprintf("+%.1fs r%d %s subs=%d alerts=%d held=%d", pl.At.Sub(s.start).Seconds(), pl.Replica, st, pl.Subs, pl.Alerts, pl.Held))
+		}
+	}
+	return "polls: " + strings.Join(b, "; ") + "; " + s.context(p.start)
+}
+
+// write prints the report as text and one JSON line.
+func (r *report) write(w io.Writer) {
+	verdict := "PASS"
+	if !r.OK {
+		verdict = "FAIL"
+	}
+	fmt.Fprintf(w, "\nsoak %s: %.0f s, %d replicas, Redis appendfsync %s\n", verdict, r.Seconds, r.Replicas, r.Persist)
+	fmt.Fprintf(w, "  messages answered/sent: %d/%d  lost %d  duplicated %d  (undelivered after all redeliveries %d; redeliveries %d; repeats absorbed by Feishu uuid %d)\n",
+		r.MessagesAnswered, r.MessagesSent, r.MessagesLost, r.MessagesDuplicated, r.Undelivered, r.Redeliveries, r.AnswerRepeats)
+	if r.MergedMessages > 0 {
+		fmt.Fprintf(w, "  %d answers came merged in %d messages that reply to nothing (matched to the chat's unanswered messages)\n", r.MergedAnswers, r.MergedMessages)
+	}
+	fmt.Fprintf(w, "  answer latency from creation: p50 %.0f ms, p99 %.0f ms, max %.0f ms\n", r.AnswerP50*1000, r.AnswerP99*1000, r.AnswerMax*1000)
+	fmt.Fprintf(w, "  alerts sent/expected: %d/%d  (for expected transitions %d, lost %d, duplicated %d, not expected but sent %d, stray %d; repeats absorbed by uuid %d)\n",
+		r.AlertsSent, r.AlertsExpected, r.AlertsForExpected, r.AlertsLost, r.AlertsDuplicated, r.AlertsExtra, r.AlertsStray, r.AlertRepeats)
+	fmt.Fprintf(w, "  stock transitions written %d, polls %d ok / %d failed\n", r.Transitions, r.Polls, r.PollsFailed)
+	fmt.Fprintf(w, "  faults: replica kills %d (of them restarted while Redis was down %d), Redis kills %d (SIGKILL %d, SHUTDOWN %d), Redis pauses %d\n",
+		r.ReplicaKills, r.ReplicaRestartsRedisDown, r.RedisKills+r.RedisShutdowns, r.RedisKills, r.RedisShutdowns, r.RedisPauses)
+	for _, e := range r.UnexpectedExits {
+		fmt.Fprintf(w, "  exit the soak did not cause (restarted after 1 s, as a supervisor would): %s\n", e)
+	}
+	list := func(title string, xs []string) {
+		if len(xs) == 0 {
+			return
+		}
+		fmt.Fprintf(w, "  %s:\n", title)
+		for i, x := range xs {
+			if i == 20 {
+				fmt.Fprintf(w, "    … %d more\n", len(xs)-20)
+				break
+			}
+			fmt.Fprintf(w, "    %s\n", x)
+		}
+	}
+	list("lost messages", r.Lost)
+	list("duplicated answers", r.Duplicated)
+	list("alerts", r.AlertNotes)
+	if len(r.LogCounts) > 0 {
+		keys := make([]string, 0, len(r.LogCounts))
+		for k := range r.LogCounts {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		fmt.Fprintf(w, "  replica log lines of note:\n")
+		for _, k := range keys {
+			fmt.Fprintf(w, "    %4d × %s\n", r.LogCounts[k], k)
+			for _, n := range r.LogSamples[k][:min(2, len(r.LogSamples[k]))] {
+				fmt.Fprintf(w, "         r%d %.300s\n", n.Replica, n.Line)
+			}
+		}
+	}
+	b, _ := json.Marshal(r)
+	fmt.Fprintf(w, "%s\n", b)
+}
