@@ -96,7 +96,7 @@ func newRoot() *cobra.Command {
 	}
 	root.PersistentFlags().String("config", "", "config file (YAML); also BOT_CONFIG")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(consoleCmd(), askCmd(), estimateCmd(), pollCmd(), serveCmd(), healthCmd(), storageCmd(), digestCmd())
+	root.AddCommand(consoleCmd(), askCmd(), estimateCmd(), pollCmd(), serveCmd(), healthCmd(), storageCmd(), digestCmd(), historyCmd())
 	return root
 }
 

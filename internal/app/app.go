@@ -22,6 +22,7 @@ import (
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/commands"
 	"github.com/labgpu/bot/internal/config"
+	"github.com/labgpu/bot/internal/history"
 	"github.com/labgpu/bot/internal/jobs"
 	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/stock"
@@ -60,6 +61,9 @@ type App struct {
 	Render   *render.Renderer
 	Alerter  *stock.Alerter
 	Notifier *Dispatcher
+	// History is the availability history the poll records and the
+	// availability answer reads (kept in the store when there is one).
+	History  *history.Recorder
 	Location *time.Location
 	// WeChatTransport, when set, replaces the WeChat client's HTTP
 	// transport (tests point it at a fake WeChat: openwechat hard-codes
@@ -175,13 +179,20 @@ func New(ctx context.Context, cfg config.Config, o Options) (*App, error) {
 	if err := a.Board.Restore(ctx); err != nil {
 		o.Log.Warn("restoring stock snapshots", "err", err)
 	}
+	a.History = a.newHistory(ctx)
 	policy := stock.Policy{Debounce: cfg.Alerts.Debounce, Cooldown: cfg.Alerts.Cooldown.D(), MinDrop: cfg.Alerts.MinDrop, SoldOutAgain: cfg.Alerts.SoldOutAgain}
 	opts := []commands.Option{commands.WithClock(o.Now), commands.WithLocation(loc), commands.WithAdvice(kb), commands.WithChatLanguage(cfg.Chat.Language),
 		commands.WithListPriceMaxAge(cfg.Stock.ListPriceMaxAgeMonths)}
+	lab, err := labPlans(cat, cfg.Plans)
+	if err != nil {
+		return nil, err
+	}
+	opts = append(opts, commands.WithPlans(lab))
 	if a.Store != nil {
 		opts = append(opts, commands.WithAlerts(a.Store, a.Store, policy), commands.WithStorage(a.StorageOptions()))
 		a.Alerter = &stock.Alerter{Subs: a.Store, Log: a.Store, Notifier: a.Notifier, Policy: policy, Quiet: quietHours(cfg.Alerts.QuietHours, loc), Logger: o.Log}
 	}
+	opts = append(opts, commands.WithHistory(a.History), commands.WithQueueRisk(queueRisk{a}))
 	a.Router = commands.NewRouter(cat, a.Board, opts...)
 	a.Render = &render.Renderer{Cat: cat, ListPriceMaxAge: cfg.Stock.ListPriceMaxAgeMonths}
 	return a, nil

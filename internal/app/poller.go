@@ -43,6 +43,9 @@ func (d *Dispatcher) Notify(ctx context.Context, a stock.Alert) error {
 // alerts are on) and the store's lock.
 func (a *App) NewPoller() *jobs.Poller {
 	p := &jobs.Poller{Board: a.Board, Log: a.Log, Now: a.now}
+	if a.History != nil {
+		p.History = a.History
+	}
 	if a.Alerter != nil {
 		p.Alerter = a.Alerter
 	}

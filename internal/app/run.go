@@ -245,6 +245,9 @@ func (a *App) PollOnce(ctx context.Context, format string, w io.Writer, opts ...
 	ran, snap, pres, err := poller.RunOnce(ctx)
 	if ran {
 		defer poller.Release(context.WithoutCancel(ctx))
+		if herr := a.History.Record(ctx, snap); herr != nil {
+			a.Log.Warn("poll: history", "err", herr)
+		}
 	}
 	if err != nil {
 		return err

@@ -260,10 +260,19 @@ func (a *App) holdWeChatLock(ctx context.Context) bool {
 	return true
 }
 
-// weChatChart draws a reply's chart for WeChat, which cannot draw one (the
-// only chart is the digest's weekly storage spend).
+// weChatChart draws a reply's chart for WeChat, which cannot draw one:
+// the availability heat map, or the digest's weekly storage spend.
 func weChatChart(c *chat.BarChart) ([]byte, error) {
 	var buf bytes.Buffer
+	if c != nil && c.Heat != nil {
+		// gonum's fonts have no CJK glyphs: English day names.
+		h := *c.Heat
+		h.Rows = []string{"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"}
+		if err := chart.HeatPNG(&buf, &chat.BarChart{Heat: &h}, "Share of polls with stock, by day and hour"); err != nil {
+			return nil, err
+		}
+		return buf.Bytes(), nil
+	}
 	if err := chart.BarsPNG(&buf, c, "Storage spend by ISO week", "CNY"); err != nil {
 		return nil, err
 	}

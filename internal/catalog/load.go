@@ -51,6 +51,9 @@ func Load(fsys fs.FS) (*Catalog, error) {
 	if err := decodeFile(fsys, ModelsFile, &md); err != nil {
 		return nil, err
 	}
+	if err := loadPlans(fsys, pd.Platforms); err != nil {
+		return nil, err
+	}
 	return New(pd.Platforms, gd.GPUs, md.Models, pd.FXUSDCNY)
 }
 

@@ -171,6 +171,8 @@ type Platform struct {
 	Caveats       []Text      `yaml:"caveats,omitempty" json:"caveats,omitempty"`
 	Retention     []Retention `yaml:"retention,omitempty" json:"retention,omitempty"`
 	Prices        []Price     `yaml:"prices,omitempty" json:"prices,omitempty"`
+	// Modes are the rules of each billing mode sold, from plans.yaml.
+	Modes []ModeRule `yaml:"-" json:"modes,omitempty"`
 }
 
 // PriceFor returns the platform's list price for a GPU id.

@@ -83,13 +83,26 @@ func MoreTitle(en bool) string {
 	return "详情"
 }
 
-// BarChart is a small bar chart: one bar per label.
+// BarChart is a small bar chart: one bar per label; or, with Heat set,
+// a heat map instead (Labels and Values then unused).
 type BarChart struct {
 	Title  string
 	Labels []string
 	Values []float64
 	// Unit follows each value in text ("元").
 	Unit string
+	// Heat, when set, makes the chart a heat map: a chart element in
+	// Feishu, shaded text in plain text, a PNG in WeChat.
+	Heat *HeatMap
+}
+
+// HeatMap is a grid of shares: Rows × Cols values from 0 to 1, NaN where
+// unknown (7 days × 24 hours for stock availability).
+type HeatMap struct {
+	Rows, Cols []string
+	Values     [][]float64
+	// Legend explains the shades in text ("░ 少 … █ 多，· 无数据").
+	Legend string
 }
 
 // Empty reports whether the reply has nothing to show.

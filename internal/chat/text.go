@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -76,6 +77,9 @@ func AlignTable(t *Table) string {
 // with the label, a bar of █ up to 20 cells long scaled to the largest
 // value, and the value.
 func TextBars(c *BarChart) string {
+	if c.Heat != nil {
+		return TextHeat(c)
+	}
 	var b strings.Builder
 	if c.Title != "" {
 		b.WriteString(c.Title + "\n")
@@ -97,6 +101,52 @@ func TextBars(c *BarChart) string {
 			n = max(1, int(v/top*20+0.5))
 		}
 		b.WriteString(runewidth.FillRight(label, lw) + " " + strings.Repeat("█", n) + " " + strconv.FormatFloat(v, 'f', 2, 64) + c.Unit + "\n")
+	}
+	return b.String()
+}
+
+// heatShades are the text shades of a heat map, from 0 to 1.
+var heatShades = []string{" ", "░", "▒", "▓", "█"}
+
+// TextHeat renders a heat map as text: the title, a line of column ticks
+// (every sixth column's label), a line per row with one shade per column
+// (· unknown), then the legend.
+func TextHeat(c *BarChart) string {
+	h := c.Heat
+	var b strings.Builder
+	if c.Title != "" {
+		b.WriteString(c.Title + "\n")
+	}
+	lw := 0
+	for _, r := range h.Rows {
+		lw = max(lw, runewidth.StringWidth(r))
+	}
+	ticks := []rune(strings.Repeat(" ", len(h.Cols)+2))
+	for i := 0; i < len(h.Cols); i += 6 {
+		for j, ch := range h.Cols[i] {
+			if i+j < len(ticks) {
+				ticks[i+j] = ch
+			}
+		}
+	}
+	b.WriteString(strings.Repeat(" ", lw+1) + strings.TrimRight(string(ticks), " ") + "\n")
+	for i, r := range h.Rows {
+		b.WriteString(runewidth.FillRight(r, lw) + " ")
+		for j := range h.Cols {
+			v := math.NaN()
+			if i < len(h.Values) && j < len(h.Values[i]) {
+				v = h.Values[i][j]
+			}
+			if math.IsNaN(v) {
+				b.WriteString("·")
+				continue
+			}
+			b.WriteString(heatShades[min(len(heatShades)-1, int(math.Round(max(v, 0)*float64(len(heatShades)-1))))])
+		}
+		b.WriteByte('\n')
+	}
+	if h.Legend != "" {
+		b.WriteString(h.Legend + "\n")
 	}
 	return b.String()
 }

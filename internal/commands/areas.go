@@ -22,6 +22,7 @@ func (r *Router) answers() {
 	}
 	r.offerAnswers = offers.New(r.env)
 	r.estimates = estimate.New(r.env, est, workloads)
+	r.estimates.LabPlans, r.estimates.Risk = r.labPlans, r.queueRisk
 	r.adviceAnswers = advice.New(r.env, advice.Deps{Est: est, KB: r.advice, Estimates: r.estimates, Offers: r.offerAnswers,
 		Alerts: r.subs != nil, Storage: r.storage != nil})
 }
@@ -48,6 +49,7 @@ func estimateHandler(f func(*estimate.Answers, context.Context, *estimate.Result
 		e := estimate.Result{Query: res.Query}
 		f(r.estimates, ctx, &e)
 		res.Figures, res.WorkloadCosts, res.Plan, res.Question, res.Reply = e.Figures, e.WorkloadCosts, e.Plan, e.Question, e.Reply
+		res.Plans = e.Plans
 	}
 }
 

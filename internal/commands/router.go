@@ -22,8 +22,11 @@ import (
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/advice"
 	"github.com/labgpu/bot/internal/commands/answer"
+	"github.com/labgpu/bot/internal/commands/availability"
 	"github.com/labgpu/bot/internal/commands/estimate"
 	"github.com/labgpu/bot/internal/commands/offers"
+	"github.com/labgpu/bot/internal/history"
+	"github.com/labgpu/bot/internal/plan"
 	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/stock"
 	"github.com/labgpu/bot/internal/understand"
@@ -64,7 +67,13 @@ type Result struct {
 	// billing-mode answer and a fact check.
 	Compare *offers.CompareResult `json:"compare,omitempty"`
 	Plan    *estimate.PlanResult  `json:"plan,omitempty"`
-	Check   *advice.CheckResult   `json:"check,omitempty"`
+	// Plans is the plan optimizer's answer (intent plan with a usage
+	// profile: "每周跑40小时4090，包周还是按量"): the profile and the
+	// ranked plans.
+	Plans *plan.Result        `json:"plans,omitempty"`
+	Check *advice.CheckResult `json:"check,omitempty"`
+	// Availability is the history behind "4090 什么时候好抢".
+	Availability *availability.Figures `json:"availability,omitempty"`
 	// Text is the short answer as the console shows it; FullText the long
 	// form behind "详情" (empty when the short answer is all of it).
 	Text     string     `json:"text"`
@@ -100,6 +109,14 @@ type Router struct {
 	// advice is the troubleshooting knowledge base (nil when not enabled).
 	advice *kb.Base
 
+	// history is the availability history (nil when not kept).
+	history *history.Recorder
+
+	// labPlans are the lab's own plan prices (config plans:); queueRisk
+	// the availability history's queue risk (nil: unknown).
+	labPlans  []plan.Price
+	queueRisk plan.QueueRisk
+
 	// env is what the areas' answers read; offerAnswers, estimates and
 	// adviceAnswers answer their intents.
 	env           *answer.Env
@@ -131,6 +148,14 @@ func WithClock(now func() time.Time) Option { return func(r *Router) { r.now = n
 // WithListPriceMaxAge sets how many months after its date a list price is
 // marked stale in answers (the catalog provider's setting; default 12).
 func WithListPriceMaxAge(months int) Option { return func(r *Router) { r.listPriceMaxAge = months } }
+
+// WithPlans sets the lab's own observed plan prices ("本组记录"), which
+// win over the catalog's in plan answers.
+func WithPlans(lab []plan.Price) Option { return func(r *Router) { r.labPlans = lab } }
+
+// WithQueueRisk sets where plan answers read the chance of not getting a
+// card (the availability history).
+func WithQueueRisk(q plan.QueueRisk) Option { return func(r *Router) { r.queueRisk = q } }
 
 // WithAdvice enables answers from the advice knowledge base.
 func WithAdvice(b *kb.Base) Option { return func(r *Router) { r.advice = b } }
@@ -240,7 +265,7 @@ func init() {
 		IntentStorageResize: (*Router).storageChangeAnswer, IntentStorageStop: (*Router).storageChangeAnswer,
 		IntentStorageStart: (*Router).storageChangeAnswer, IntentStorageRemove: (*Router).storageChangeAnswer,
 		IntentDigest: (*Router).digestAnswer, IntentDigestOn: (*Router).digestSwitchAnswer, IntentDigestOff: (*Router).digestSwitchAnswer,
-		IntentHelp: (*Router).helpAnswer, IntentMore: (*Router).moreAnswer,
+		IntentHelp: (*Router).helpAnswer, IntentMore: (*Router).moreAnswer, IntentAvailability: (*Router).availabilityAnswer,
 		IntentChitChat: (*Router).chitChatAnswer, IntentClarify: (*Router).clarifyAnswer, IntentUnknown: (*Router).unknownAnswer,
 	}
 }

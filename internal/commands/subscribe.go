@@ -108,9 +108,15 @@ func (r *Router) subscribeAnswer(ctx context.Context, res *Result) {
 		}
 	case stock.SoldOut:
 		rep.Lines = append(rep.Lines, answer.Pick(en, "现在没有符合条件的空闲卡；一有就通知你。", "Nothing matches right now; you will hear when something does."))
+		if w := r.availabilityAnswers().SubscribeLine(sub.GPUs, sub.Platforms, en); w != "" {
+			rep.Lines = append(rep.Lines, w)
+		}
 	default:
 		rep.Lines = append(rep.Lines, answer.Pick(en, "现在还判断不了（没有够新的实时数据，或数据里看不出价格、地区或张数）；判断不了时不会乱报，等有实时数据再提醒。",
 			"Cannot tell yet (no recent live data, or the data does not show the price, region or count asked); nothing is sent until live data can tell."))
+		if w := r.availabilityAnswers().SubscribeLine(sub.GPUs, sub.Platforms, en); w != "" {
+			rep.Lines = append(rep.Lines, w)
+		}
 	}
 	card := strings.TrimPrefix(strings.TrimPrefix(sub.GPUs[0], "RTX "), "GTX ")
 	rep.Notes = append(rep.Notes, fmt.Sprintf(answer.Pick(en, "有货或降价时在本群 @你；同一个订阅 %s内最多提醒一次。“我的订阅”查看，“取消订阅 %s”取消，“静音 2小时”暂停本群提醒。",

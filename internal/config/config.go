@@ -37,6 +37,8 @@ type Config struct {
 	Storage  StorageConf   `yaml:"storage"`
 	Chat     ChatConf      `yaml:"chat"`
 	Log      LogConf       `yaml:"log"`
+	// Plans are the lab's own observed plan prices (see PlanConf).
+	Plans []PlanConf `yaml:"plans"`
 }
 
 // ChatConf is how the bot talks in the lab's chats.
@@ -451,7 +453,7 @@ func oneLine(s string) string {
 // Validate checks values and names the offending key.
 func (c Config) Validate() error {
 	for _, check := range []func() error{c.validateBasics, c.validateFeishu, c.validateWebhooks, c.validateWeChat, c.validateSchedules,
-		c.validateWeChatAdmin, c.validateStore, c.validateAlerts, c.validateStock, c.validateLogAndChat} {
+		c.validateWeChatAdmin, c.validateStore, c.validateAlerts, c.validateStock, c.validateLogAndChat, c.validatePlans} {
 		if err := check(); err != nil {
 			return err
 		}

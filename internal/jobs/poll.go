@@ -26,6 +26,12 @@ type AlertProcessor interface {
 	Process(ctx context.Context, snap stock.Snapshot, now time.Time) (stock.ProcessResult, error)
 }
 
+// HistoryRecorder keeps every poll's observations
+// (*history.Recorder): at most one store write per provider per poll.
+type HistoryRecorder interface {
+	Record(ctx context.Context, snap stock.Snapshot) error
+}
+
 // Poller runs one poll: refresh every provider, then decide and send
 // alerts. With a Locker only the replica holding the lock polls.
 type Poller struct {
@@ -45,6 +51,8 @@ type Poller struct {
 	Now     func() time.Time
 	// OnPoll, when set, sees every scheduled poll's result (metrics).
 	OnPoll func(stock.Snapshot, stock.ProcessResult)
+	// History, when set, records every poll this replica ran.
+	History HistoryRecorder
 
 	mu    sync.Mutex
 	renew context.CancelFunc // the running renewer, nil when not holding
@@ -144,6 +152,11 @@ func (p *Poller) Run(ctx context.Context) {
 		p.log().Debug("poll skipped: another replica holds the lock")
 	default:
 		p.log().Info("poll", "providers", len(snap.Providers), "offers", len(snap.Offers()), "subscriptions", res.Subscriptions, "alerts", res.Alerts, "held", res.Held)
+	}
+	if ran && p.History != nil {
+		if err := p.History.Record(ctx, snap); err != nil {
+			p.log().Warn("poll: history", "err", err)
+		}
 	}
 	if ran && p.OnPoll != nil {
 		p.OnPoll(snap, res)

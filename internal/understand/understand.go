@@ -374,6 +374,9 @@ func slotsAllow(label string, x *extraction) bool {
 		return len(q.NamedGPUs) >= 2 || len(q.Platforms) >= 2 || slices.Contains(x.concepts, "@compare")
 	case IntentSubscribe:
 		return slices.Contains(x.concepts, "@alert")
+	case "availability":
+		// When a card is usually free needs the card.
+		return len(q.GPUs) > 0
 	case IntentEstimate:
 		// A card and a price with no job is the card's price, not an
 		// estimate ("AutoDL 4090 要排队吗，多少钱").

@@ -404,6 +404,9 @@ func panelElement(full *chat.Reply) cardElement {
 // chartElement is a card 2.0 chart element (tag "chart", a VChart bar
 // spec) for a bar chart.
 func chartElement(c *chat.BarChart) cardElement {
+	if c.Heat != nil {
+		return heatElement(c)
+	}
 	values := make([]map[string]any, 0, len(c.Values))
 	for i, v := range c.Values {
 		label := ""
@@ -413,6 +416,28 @@ func chartElement(c *chat.BarChart) cardElement {
 		values = append(values, map[string]any{"x": label, "y": math.Round(v*100) / 100})
 	}
 	spec := map[string]any{"type": "bar", "data": []any{map[string]any{"values": values}}, "xField": "x", "yField": "y"}
+	if c.Title != "" {
+		spec["title"] = map[string]any{"text": c.Title}
+	}
+	return cardElement{Tag: "chart", ChartSpec: spec}
+}
+
+// heatElement is a card 2.0 chart element with a VChart heatmap spec:
+// one cell per row × column, unknown cells left out.
+func heatElement(c *chat.BarChart) cardElement {
+	var values []map[string]any
+	for i, row := range c.Heat.Values {
+		for j, v := range row {
+			if math.IsNaN(v) || i >= len(c.Heat.Rows) || j >= len(c.Heat.Cols) {
+				continue
+			}
+			values = append(values, map[string]any{"x": c.Heat.Cols[j], "y": c.Heat.Rows[i], "v": math.Round(v*100) / 100})
+		}
+	}
+	spec := map[string]any{"type": "heatmap", "data": []any{map[string]any{"values": values}}, "xField": "x", "yField": "y", "valueField": "v",
+		"cell":  map[string]any{"style": map[string]any{"fill": map[string]any{"field": "v", "scale": "color"}}},
+		"color": map[string]any{"type": "linear", "domain": []any{map[string]any{"dataId": 0, "fields": []string{"v"}}}, "range": []string{"#f2f3f5", "#3370ff"}},
+		"axes":  []any{map[string]any{"orient": "bottom", "type": "band"}, map[string]any{"orient": "left", "type": "band"}}}
 	if c.Title != "" {
 		spec["title"] = map[string]any{"text": c.Title}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/answer"
+	"github.com/labgpu/bot/internal/plan"
 	"github.com/labgpu/bot/internal/understand"
 )
 
@@ -19,6 +20,11 @@ type Answers struct {
 	*answer.Env
 	est       *billing.Estimator
 	workloads []advice.Workload
+	// LabPlans are the lab's own observed prices (config plans:,
+	// "本组记录"), which win over the catalog's; Risk is the queue risk
+	// from the availability history (nil: unknown).
+	LabPlans []plan.Price
+	Risk     plan.QueueRisk
 }
 
 // New returns the answers over env, est and workloads.
@@ -46,6 +52,7 @@ type Result struct {
 	Figures
 	WorkloadCosts []WorkloadCost
 	Plan          *PlanResult
+	Plans         *plan.Result
 	Question      string
 	Reply         chat.Reply
 }

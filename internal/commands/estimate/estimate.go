@@ -83,6 +83,9 @@ func (r *Answers) Estimate(ctx context.Context, res *Result) {
 		ask.Alternatives = r.alternatives(est, quotes)
 	}
 	res.Reply = r.Rd.Estimate(est, ask)
+	if len(est.Options) > 0 {
+		res.Reply.Notes = append(res.Reply.Notes, r.planNote(est.Options[0], en))
+	}
 }
 
 func (r *Answers) askSize(res *Result) {

@@ -22,6 +22,10 @@ type (
 // 多少钱": in the mode asked.
 func (r *Answers) Plan(_ context.Context, res *Result) {
 	q := res.Query
+	if wantsOptimizer(q) {
+		r.Optimize(res)
+		return
+	}
 	pr := &PlanResult{Mode: q.BillingMode, Rows: r.planRows(q)}
 	res.Plan = pr
 	res.Reply = r.Rd.Plan(pr, render.PlanAsk{Platforms: q.Platforms, NamedGPUs: q.NamedGPUs, Now: r.Now(), English: q.English})

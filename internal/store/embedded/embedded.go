@@ -36,7 +36,8 @@ var (
 	bucketBlobs         = []byte("blobs")               // name → opaque bytes (the WeChat hot-login state)
 	bucketStorage       = []byte("storage_ledger")      // lab → (sequence → billing.StorageEvent)
 	bucketDigest        = []byte("digest_chats")        // chat key → 1 (weekly digest on)
-	allBuckets          = [][]byte{bucketSnapshots, bucketSubscriptions, bucketNotify, bucketClaims, bucketMutes, bucketLocks, bucketBlobs, bucketStorage, bucketDigest}
+	bucketHistory       = []byte("stock_history")       // chunk key → history chunk (internal/history)
+	allBuckets          = [][]byte{bucketSnapshots, bucketSubscriptions, bucketNotify, bucketClaims, bucketMutes, bucketLocks, bucketBlobs, bucketStorage, bucketDigest, bucketHistory}
 )
 
 // Store is a bbolt-backed store. Safe for concurrent use.

@@ -12,6 +12,7 @@
 //	                     expires after the claim's ttl
 //	P+"mute:"+chatKey    string RFC 3339 time, expires at that time
 //	P+"lock:"+name       string owner, expires after the lock's ttl
+//	P+"history"          hash  chunk key → availability history chunk
 //
 // Every command and script touches one key, so no hash tags are needed on a
 // Cluster. Expiry uses the Redis server's clock.

@@ -25,6 +25,7 @@ type Store interface {
 	BlobStore
 	LedgerStore
 	OwnedClaimStore
+	HistoryStore
 }
 
 // All runs every check of the suite on s, each as a subtest.
@@ -38,6 +39,7 @@ func All(t *testing.T, s Store) {
 	t.Run("Blobs", func(t *testing.T) { Blobs(t, s) })
 	t.Run("Ledger", func(t *testing.T) { Ledger(t, s) })
 	t.Run("DigestChats", func(t *testing.T) { DigestChats(t, s) })
+	t.Run("History", func(t *testing.T) { History(t, s) })
 }
 
 // Race calls try(i) for i from 0 to n-1, each in its own goroutine and all

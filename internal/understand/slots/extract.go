@@ -98,7 +98,7 @@ func (x *Extraction) ScorerText() string {
 // then words.
 var extractors = []func(*Extraction){
 	extractNames, extractGPUCount, extractMoney, extractSeqAndSample, extractDataSize,
-	extractBatchAndSwitches, extractMethod, extractParams, extractBillingMode, extractPeriod,
+	extractBatchAndSwitches, extractMethod, extractParams, extractUsage, extractBillingMode, extractPeriod,
 	extractSize, extractDiskRef,
 }
 

@@ -14,7 +14,7 @@ var (
 	// reChatEnglish are the words people use when they write to the bot in
 	// English (question words, pronouns, the bot's command words); error
 	// messages and logs rarely have them.
-	reChatEnglish = textgate.MustCompile(`\b(?:i|i'm|im|i've|my|me|we|our|us|how|why|what|what's|whats|which|where|who|anyone|anybody|someone|please|pls|plz|need|want|wanna|thanks|thank|thx|ty|hi|hello|hey|much|many|cost|costs|price|prices|pricing|cheap|cheaper|cheapest|avail|rent|renting|notify|alert|alerts|subscribe|unsubscribe|subscriptions|mute|unmute|digest|storage|list|show|cancel|stop|enable|disable|turn|add|remove|register|resize|more|details|menu|really|heard|says|said|vs|versus|better|worth|enough|fit|estimate|should|can|could|does|would|help|any|anything|anyone|got|there|stock|legit|under|bucks|rn|tonight|today)\b`)
+	reChatEnglish = textgate.MustCompile(`\b(?:i|i'm|im|i've|my|me|we|our|us|how|why|what|what's|whats|which|where|who|anyone|anybody|someone|please|pls|plz|need|want|wanna|thanks|thank|thx|ty|hi|hello|hey|much|many|cost|costs|price|prices|pricing|cheap|cheaper|cheapest|avail|rent|renting|notify|alert|alerts|subscribe|unsubscribe|subscriptions|mute|unmute|digest|storage|list|show|cancel|stop|enable|disable|turn|add|remove|register|resize|more|details|menu|really|heard|says|said|vs|versus|better|worth|enough|fit|estimate|should|can|could|does|would|help|any|anything|anyone|got|there|stock|legit|under|bucks|rn|tonight|today|when|usually)\b`)
 	// reLogLine is a line as logs and shells print them: a dict, a
 	// bracketed prefix, a prompt.
 	reLogLine = textgate.MustCompile(`^\s*[{\[$>#(|+@]|^\s*\w+@[\w.-]+:`)

@@ -121,6 +121,15 @@ type Query struct {
 	DiskRef string  `json:"disk,omitempty"`
 	Note    string  `json:"note,omitempty"`
 	Mine    bool    `json:"mine,omitempty"`
+	// HoursPerWeek, TotalHours, SpanDays, Continuous and Window are a plan
+	// question's usage profile: GPU hours a week ("每周跑40小时"), hours in
+	// all ("300小时"), how long the work lasts in days ("5天", "一个月" 30),
+	// around the clock ("连续"), and WindowDay or WindowEvening ("晚上跑").
+	HoursPerWeek float64 `json:"hours_per_week,omitempty"`
+	TotalHours   float64 `json:"total_hours,omitempty"`
+	SpanDays     float64 `json:"span_days,omitempty"`
+	Continuous   bool    `json:"continuous,omitempty"`
+	Window       string  `json:"window,omitempty"`
 	// Week is an ISO week ("2026-W48") for a digest.
 	Week string `json:"week,omitempty"`
 	// MuteMinutes is how long "静音 2小时" mutes the chat; 0 with intent

@@ -1,0 +1,106 @@
+package estimate
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/commands/answer"
+	"github.com/labgpu/bot/internal/render"
+
+	"github.com/labgpu/bot/internal/plan"
+	"github.com/labgpu/bot/internal/render/planview"
+	"github.com/labgpu/bot/internal/understand"
+)
+
+// Defaults of a plan question that does not say (stated in the answer).
+const (
+	defaultPlanGPU      = "RTX 4090"
+	defaultPlanWeeks    = 4   // "每周40小时" priced over four weeks
+	defaultDiskGB       = 50  // GB of data disk
+	setupHoursPerWeek   = 2   // environment and uploads, no GPU needed
+	sessionHours        = 8   // one start per 8 h of work
+	hoursPerWeekOfClock = 168 // wall-clock hours in a week
+)
+
+// wantsOptimizer: the question gives a usage profile (hours, a span to
+// run through), so it asks for the cheapest way to rent, not one mode's
+// price.
+func wantsOptimizer(q understand.Query) bool {
+	return q.HoursPerWeek > 0 || q.TotalHours > 0 || q.Continuous && q.SpanDays > 0 ||
+		q.SpanDays > 0 && q.BillingMode == "" && q.Window != ""
+}
+
+// Profile reads the usage profile of a plan question, and what it
+// assumed because the question did not say.
+func Profile(q understand.Query) (plan.Profile, planview.Assumed) {
+	var as planview.Assumed
+	p := plan.Profile{GPU: q.GPU, Count: max(q.GPUCount, 1), HoursPerWeek: q.HoursPerWeek, TotalHours: q.TotalHours, Window: q.Window, DiskGB: q.SizeGB}
+	if len(q.GPUs) > 0 && (p.GPU == "" || q.GPUFamily) {
+		p.GPU = q.GPUs[len(q.GPUs)-1] // a family's largest variant ("A100" → A100 80GB)
+	}
+	if p.GPU == "" {
+		p.GPU, as.GPU = defaultPlanGPU, true
+	}
+	p.Weeks = q.SpanDays / 7
+	switch {
+	case p.HoursPerWeek > 0 && p.Weeks == 0:
+		p.Weeks, as.Span = defaultPlanWeeks, true
+	case p.HoursPerWeek == 0 && p.TotalHours == 0:
+		// "连续训练5天": around the clock for the span.
+		p.TotalHours, as.Hours = p.Weeks*hoursPerWeekOfClock, !q.Continuous
+	case p.Weeks == 0:
+		p.Weeks, as.Span = p.TotalHours/hoursPerWeekOfClock, true
+	}
+	if p.DiskGB <= 0 {
+		p.DiskGB, as.Disk = defaultDiskGB, true
+	}
+	p.SetupHours = math.Max(1, math.Round(setupHoursPerWeek*p.Weeks))
+	p.Starts = int(math.Ceil(p.Hours() / sessionHours))
+	if q.Continuous || p.Hours() >= p.SpanHours()-1 {
+		p.Starts = 1
+	}
+	return p, as
+}
+
+// Optimize answers "我们组每周跑40小时4090，包周还是按量": every platform
+// and mode priced for the profile, cheapest first.
+func (r *Answers) Optimize(res *Result) {
+	q := res.Query
+	prof, as := Profile(q)
+	plats, prices := plan.FromCatalog(r.Cat, r.LabPlans)
+	if len(q.Platforms) > 0 {
+		plats = slices.DeleteFunc(plats, func(p plan.Platform) bool { return !slices.Contains(q.Platforms, p.ID) })
+	}
+	out := plan.Optimize(prof, plats, prices, r.Risk)
+	res.Plans = &out
+	cite := func(platform string, f catalog.Figure) string { return answer.Cite(r.Cat, platform, f, q.English) }
+	res.Reply = planview.Reply(r.Rd, r.Cat, cite, out, as, q.English)
+}
+
+// CheapestPlan is the cheapest way to rent gpu (count cards) for a job of
+// hours on platform, and the option it rests on; ok is false when no
+// price is known. The estimate answer says which plan it assumed.
+func (r *Answers) CheapestPlan(platform, gpu string, count int, hours float64) (plan.Option, bool) {
+	plats, prices := plan.FromCatalog(r.Cat, r.LabPlans)
+	prof := plan.Profile{GPU: gpu, Count: max(count, 1), TotalHours: hours, Weeks: hours / hoursPerWeekOfClock, Starts: 1}
+	plats = slices.DeleteFunc(plats, func(p plan.Platform) bool { return p.ID != platform })
+	out := plan.Optimize(prof, plats, prices, nil)
+	if len(out.Options) == 0 {
+		return plan.Option{}, false
+	}
+	return out.Options[0], true
+}
+
+// planNote says which billing mode the estimate's cheapest option
+// assumed: pay-as-you-go, or the plan that is cheaper for its hours.
+func (r *Answers) planNote(o billing.Option, en bool) string {
+	best, ok := r.CheapestPlan(o.Platform, o.GPU, o.GPUCount, o.Hours)
+	if !ok || best.Mode == "hourly" || best.Mid() >= o.TotalCNY {
+		return fmt.Sprintf(answer.Pick(en, "按量计费（%.1f 小时用不上包日/包周）。", "Priced pay-as-you-go (%.1f h is too short for a daily or weekly plan)."), o.Hours)
+	}
+	return fmt.Sprintf(answer.Pick(en, "%s %s 更省：约 %.0f 元（%s）。", "A %s on %s is cheaper: about %.0f CNY (%s)."),
+		r.Rd.PlatformName(o.Platform, en), render.ModeName(best.Mode, en), best.Mid(), answer.Cite(r.Cat, o.Platform, best.Price.CNY, en))
+}

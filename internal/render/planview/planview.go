@@ -1,0 +1,247 @@
+// Package planview renders the plan optimizer's answer (plan.Result) as a
+// chat.Reply: the cheapest way to rent first, a table of at most five
+// plans (total CNY for the whole span, source and date of each price), the
+// break-even point, the queue risk or, without history, the seeds'
+// evening-queue anecdote labelled as such; every plan and the winner's
+// billing rules behind "详情".
+package planview
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/plan"
+	"github.com/labgpu/bot/internal/render"
+)
+
+// Assumed lists what the answer assumed because the question did not say
+// (shown in one line): the card, the span, the disk.
+type Assumed struct {
+	GPU, Span, Hours, Disk bool
+}
+
+// shortRows is the most plans the short form shows.
+const shortRows = 5
+
+func pick(en bool, zh, e string) string {
+	if en {
+		return e
+	}
+	return zh
+}
+
+// cite names a catalog price's source and date for a reader.
+type Cite func(platform string, f catalog.Figure) string
+
+// Reply is the optimizer's answer; cite names the sources.
+func Reply(rd *render.Renderer, cat *catalog.Catalog, cite Cite, res plan.Result, as Assumed, en bool) chat.Reply {
+	if len(res.Options) == 0 {
+		return chat.Reply{English: en, Title: fmt.Sprintf(pick(en, "%s：目录里没有能算的价格（按量或包期），没法比较。", "%s: no price on record (hourly or plan) to compare."), res.Profile.GPU)}
+	}
+	rep := chat.Reply{English: en, Title: verdict(rd, res, en), Table: table(rd, cite, res.Options, shortRows, en)}
+	rep.Notes = notes(res, as, en)
+	full := rep
+	full.Table = table(rd, cite, res.Options, len(res.Options), en)
+	full.Notes = append(append([]string(nil), rep.Notes...), rules(cat, cite, res.Options[0], en)...)
+	if len(res.Options) > shortRows || len(full.Notes) > len(rep.Notes) {
+		rep.Full = &full
+	}
+	return rep
+}
+
+// verdict is the first line: the cheapest plan, its total, and where a
+// plan starts to pay off.
+func verdict(rd *render.Renderer, res plan.Result, en bool) string {
+	p, best := res.Profile, res.Options[0]
+	use := fmt.Sprintf(pick(en, "共 %.0f 小时、%s", "%.0f h over %s"), p.Hours(), spanText(p.Weeks, en))
+	if p.HoursPerWeek > 0 {
+		use = fmt.Sprintf(pick(en, "每周 %.0f 小时、%s", "%.0f h a week for %s"), p.HoursPerWeek, spanText(p.Weeks, en))
+	}
+	cards := p.GPU
+	if p.Count > 1 {
+		cards = fmt.Sprintf("%s×%d", p.GPU, p.Count)
+	}
+	s := fmt.Sprintf(pick(en, "%s %s：最省是 %s %s，约 %s 元%s。", "%s, %s: cheapest is %s %s, about %s CNY%s."),
+		cards, use, rd.PlatformName(best.Platform, en), render.ModeName(best.Mode, en), cost(best), mark(best.Price))
+	if be, ok := breakEven(res, best.Platform); ok {
+		m := ""
+		if !be.Verified {
+			m = "*"
+		}
+		if en {
+			s += fmt.Sprintf(" On %s, %s%s pays off above ~%.0f h a %s.", rd.PlatformName(be.Platform, en), render.ModeName(be.Mode, en), m, be.HoursPerTerm, termWord(be.Mode, en))
+		} else {
+			s += fmt.Sprintf("%s %s%s要每%s约 %.0f 小时以上才比按量划算。", rd.PlatformName(be.Platform, en), render.ModeName(be.Mode, en), m, termWord(be.Mode, en), be.HoursPerTerm)
+		}
+	}
+	return s
+}
+
+// breakEven is the break-even of the winner's platform (else of any), the
+// weekly plan first.
+func breakEven(res plan.Result, platform string) (plan.BreakEven, bool) {
+	var found plan.BreakEven
+	ok := false
+	for _, b := range res.BreakEvens {
+		better := !ok || b.Platform == platform && found.Platform != platform || b.Platform == found.Platform && b.Mode == "weekly"
+		if better {
+			found, ok = b, true
+		}
+	}
+	return found, ok
+}
+
+// termWord names a plan's term ("周", "month").
+func termWord(mode string, en bool) string {
+	w := map[string][2]string{"daily": {"天", "day"}, "weekly": {"周", "week"}, "monthly": {"月", "month"}, "yearly": {"年", "year"}}[mode]
+	return pick(en, w[0], w[1])
+}
+
+func spanText(weeks float64, en bool) string {
+	days := weeks * 7
+	if math.Abs(days-math.Round(days)) < 0.05 && days < 14 {
+		return fmt.Sprintf(pick(en, "%.0f 天", "%.0f days"), days)
+	}
+	if math.Abs(weeks-math.Round(weeks)) < 0.05 {
+		return fmt.Sprintf(pick(en, "%.0f 周", "%.0f weeks"), weeks)
+	}
+	return fmt.Sprintf(pick(en, "%.1f 周", "%.1f weeks"), weeks)
+}
+
+func cost(o plan.Option) string {
+	if o.CostCNY[1]-o.CostCNY[0] >= 0.5 {
+		return fmt.Sprintf("%.0f-%.0f", o.CostCNY[0], o.CostCNY[1])
+	}
+	return fmt.Sprintf("%.0f", o.Mid())
+}
+
+// mark is * for an unverified (seed-only) price, † for the lab's own.
+func mark(p plan.Price) string {
+	switch {
+	case p.Lab:
+		return "†"
+	case !p.CNY.Verified:
+		return "*"
+	}
+	return ""
+}
+
+// table is the first n plans: platform, mode, total, what it includes, the
+// price's source and date.
+func table(rd *render.Renderer, cite Cite, opts []plan.Option, n int, en bool) *chat.Table {
+	t := &chat.Table{Header: strings.Fields(pick(en, "平台 方式 合计(元) 含 来源·日期", "platform mode total(CNY) includes source·date"))}
+	for _, o := range opts[:min(n, len(opts))] {
+		t.Rows = append(t.Rows, []string{rd.PlatformName(o.Platform, en), render.ModeName(o.Mode, en), cost(o) + mark(o.Price), parts(o, en), source(cite, o.Price, en)})
+	}
+	return t
+}
+
+// parts says what the total holds beyond the card time.
+func parts(o plan.Option, en bool) string {
+	var s []string
+	if o.Terms > 0 {
+		s = append(s, fmt.Sprintf(pick(en, "%d 期", "%d terms"), o.Terms))
+	}
+	add := func(v float64, zh, e string) {
+		if v >= 0.5 {
+			s = append(s, fmt.Sprintf("%s %.0f", pick(en, zh, e), v))
+		}
+	}
+	add(o.SetupCNY, map[bool]string{true: "无卡", false: "配环境"}[o.NoCard], "setup")
+	add(o.DiskCNY, "数据盘", "disk")
+	add(o.MinimumCNY, "起步/取整", "minimum")
+	add(o.QueueCNY, "排队", "queue")
+	if o.DiskUnknown {
+		s = append(s, pick(en, "数据盘价未知", "disk price unknown"))
+	}
+	if len(s) == 0 {
+		return "-"
+	}
+	return strings.Join(s, pick(en, "、", ", "))
+}
+
+func source(cite Cite, p plan.Price, en bool) string {
+	if p.Lab {
+		return fmt.Sprintf(pick(en, "本组记录（%s）%s", "lab record (%s) %s"), p.SeenBy, p.CNY.AsOf)
+	}
+	return cite(p.Platform, p.CNY)
+}
+
+// notes are the assumptions, the queue line and the marks' legend.
+func notes(res plan.Result, as Assumed, en bool) []string {
+	p := res.Profile
+	var out []string
+	var a []string
+	if as.GPU {
+		a = append(a, fmt.Sprintf(pick(en, "卡 %s", "card %s"), p.GPU))
+	}
+	if as.Span {
+		a = append(a, fmt.Sprintf(pick(en, "时长 %s", "span %s"), spanText(p.Weeks, en)))
+	}
+	if as.Hours {
+		a = append(a, pick(en, "全天连续跑", "running around the clock"))
+	}
+	if as.Disk {
+		a = append(a, fmt.Sprintf(pick(en, "数据盘 %.0f GB", "%.0f GB data disk"), p.DiskGB))
+	}
+	a = append(a, fmt.Sprintf(pick(en, "配环境/传数据 %.0f 小时（有无卡模式就用无卡）", "%.0f h of setup (in no-card mode where there is one)"), p.SetupHours))
+	out = append(out, pick(en, "按", "Assumed: ")+strings.Join(a, pick(en, "、", ", "))+pick(en, "估算；包期按自然日连续计时，关机也算。", "; plan terms run on the wall clock, shut down or not."))
+	out = append(out, queueNote(res, en)...)
+	var unverified, lab bool
+	for _, o := range res.Options[:min(shortRows, len(res.Options))] {
+		unverified = unverified || !o.Price.Lab && !o.Price.CNY.Verified
+		lab = lab || o.Price.Lab
+	}
+	for _, b := range res.BreakEvens {
+		unverified = unverified || !b.Verified
+	}
+	if unverified {
+		out = append(out, pick(en, "* 只有测评文章这么写的价格，未核实。", "* seed-only figure, unverified."))
+	}
+	if lab {
+		out = append(out, pick(en, "† 本组记录：组里自己看到的价格，优先于目录。", "† the lab's own record, used instead of the catalog."))
+	}
+	return out
+}
+
+// queueNote is the queue risk applied, or for evening work without
+// history the seeds' anecdote, labelled, with no number invented.
+func queueNote(res plan.Result, en bool) []string {
+	for _, o := range res.Options {
+		if o.Risk != nil && o.QueueCNY > 0 {
+			return []string{fmt.Sprintf(pick(en, "按量的排队风险：过去 %.0f 天这个时段约 %.0f%% 的时候没卡，没卡的时间按下一家按量价补上。", "Queue risk on pay-as-you-go: no card %.0f%% of the time at these hours over %.0f days; those hours priced at the next platform."),
+				o.Risk.Days, o.Risk.P*100)}
+		}
+	}
+	if res.QueueAnecdote {
+		return []string{pick(en, "排队：还没有库存历史，算不出没卡的概率。传闻（测评文章作者的经历，未核实）：晚高峰 19:00-23:00 秘塔智算开机常排 1-3 小时，AutoDL 通常 10-30 分钟；包期关机也保留卡。",
+			"Queue: no stock history yet, so no probability. Anecdote (one reviewer, unverified): at the 19:00-23:00 peak a start on Mita often waited 1-3 h, AutoDL usually 10-30 min; plans keep the card while shut down.")}
+	}
+	return nil
+}
+
+// rules are the winner's billing-mode rules with their source.
+func rules(cat *catalog.Catalog, cite Cite, o plan.Option, en bool) []string {
+	p, ok := cat.Platform(o.Platform)
+	if !ok {
+		return nil
+	}
+	r, ok := p.RuleFor(o.Mode)
+	if !ok {
+		return nil
+	}
+	var s []string
+	for _, t := range []catalog.Text{r.Note, r.AtExpiry, r.Refund} {
+		if txt := t.Pick(en); txt != "" {
+			s = append(s, txt)
+		}
+	}
+	if len(s) == 0 {
+		return nil
+	}
+	src := cite(o.Platform, catalog.Figure{AsOf: r.AsOf, Source: r.Source, Verified: r.Verified})
+	return []string{fmt.Sprintf(pick(en, "%s %s规则：%s（%s）", "%s %s rules: %s (%s)"), p.DisplayName(en), render.ModeName(o.Mode, en), strings.Join(s, " "), src)}
+}

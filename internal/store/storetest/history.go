@@ -1,0 +1,73 @@
+package storetest
+
+import (
+	"bytes"
+	"context"
+	"testing"
+	"time"
+
+	"github.com/labgpu/bot/internal/history"
+	"github.com/labgpu/bot/internal/stock"
+)
+
+// HistoryStore is history.Store: availability history chunks.
+type HistoryStore interface {
+	PutHistory(ctx context.Context, chunks map[string][]byte) error
+	LoadHistory(ctx context.Context) (map[string][]byte, error)
+}
+
+// History checks a HistoryStore: chunks put in one write load back, a put
+// replaces, a nil value deletes; and a Recorder over the store records a
+// poll that a second Recorder loads back.
+func History(t *testing.T, s HistoryStore) {
+	t.Helper()
+	ctx := context.Background()
+	a, b := "f|"+unique(t, "p")+"|RTX 4090|1", "h|"+unique(t, "p")+"|RTX 4090|2"
+	if err := s.PutHistory(ctx, map[string][]byte{a: {1, 2, 3}, b: {4}}); err != nil {
+		t.Fatalf("put: %v", err)
+	}
+	if err := s.PutHistory(ctx, map[string][]byte{a: {9}, b: nil}); err != nil {
+		t.Fatalf("put again: %v", err)
+	}
+	got, err := s.LoadHistory(ctx)
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	if !bytes.Equal(got[a], []byte{9}) {
+		t.Errorf("chunk a = %v, want [9]", got[a])
+	}
+	if _, ok := got[b]; ok {
+		t.Errorf("chunk b still there after a nil put")
+	}
+	if err := s.PutHistory(ctx, map[string][]byte{a: nil}); err != nil {
+		t.Fatalf("delete: %v", err)
+	}
+
+	now := time.Now().UTC()
+	platform := unique(t, "plat")
+	free := 2
+	rec := &history.Recorder{Store: s, Now: func() time.Time { return now }}
+	snap := stock.Snapshot{TakenAt: now, Providers: []stock.ProviderSnapshot{{Provider: platform, Status: stock.StatusOK, FetchedAt: now,
+		Offers: []stock.Offer{{Platform: platform, GPU: "RTX 4090", Free: &free, CNYPerGPUHour: 2.18, Source: stock.SourceLive}}}}}
+	if err := rec.Record(ctx, snap); err != nil {
+		t.Fatalf("record: %v", err)
+	}
+	back := &history.Recorder{Store: s, Now: func() time.Time { return now }}
+	if err := back.Load(ctx); err != nil {
+		t.Fatalf("load recorder: %v", err)
+	}
+	pf := back.Profile("RTX 4090", []string{platform}, now.Add(time.Minute), time.UTC)
+	h := history.HourOfWeek(now, time.UTC)
+	if x := pf.Hours[h/24][h%24]; x.Weight != 1 || x.Share != 1 || x.Price != 2.18 {
+		t.Errorf("loaded hour = %+v, want one in-stock slot at 2.18", x)
+	}
+	// Clean up the series so a shared store does not grow run after run.
+	all, _ := s.LoadHistory(ctx)
+	del := map[string][]byte{}
+	for k := range all {
+		if bytes.Contains([]byte(k), []byte(platform)) {
+			del[k] = nil
+		}
+	}
+	_ = s.PutHistory(ctx, del)
+}

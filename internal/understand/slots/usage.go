@@ -1,0 +1,98 @@
+package slots
+
+import "github.com/labgpu/bot/internal/textgate"
+
+// The usage profile of a plan question (issue 16): "每周跑40小时",
+// "一个月要跑300小时", "连续训练5天", "晚上跑", "数据盘200G" (SizeGB).
+var (
+	// reHoursPerWeek: "每周跑40小时", "一周 40h", "40小时/周", "40 hours a week".
+	reHoursPerWeek = []*textgate.Regexp{
+		textgate.MustCompile(`(?:每周|一周|每个?星期|每个?礼拜|一个?星期)[^\d零一二两三四五六七八九十百]{0,8}` + numPat + `\s*(?:个)?\s*(?:小时|钟头|h\b|hours?)`),
+		textgate.MustCompile(numPat + `\s*(?:个)?\s*(?:小时|h|hours?)\s*(?:/|每|一|a|per)\s*(?:周|星期|礼拜|week|wk)`),
+	}
+	// reHoursPerDay: "每天跑8小时", "8 hours a day".
+	reHoursPerDay = []*textgate.Regexp{
+		textgate.MustCompile(`(?:每天|一天|每日)[^\d零一二两三四五六七八九十百]{0,8}` + numPat + `\s*(?:个)?\s*(?:小时|钟头|h\b|hours?)`),
+		textgate.MustCompile(numPat + `\s*(?:个)?\s*(?:小时|h|hours?)\s*(?:/|每|a|per)\s*(?:天|日|day)`),
+	}
+	// reTotalHours: "300小时", "300 h", "300 GPU hours".
+	reTotalHours = textgate.MustCompile(numPat + `\s*(?:个)?\s*(?:小时|钟头|卡时|h\b|(?:gpu[ -])?hours?)`)
+	// reSpan: how long the work lasts: "5天", "三周", "一个月", "半个月", "2 weeks".
+	reSpan = textgate.MustCompile(`(半|` + numPat[1:len(numPat)-1] + `)\s*(?:个)?\s*(天|日|周|星期|礼拜|月|days?|weeks?|months?)`)
+	// reSpanEnglish: "for a month", "for a week".
+	reSpanEnglish = textgate.MustCompile(`\bfor (?:a|one) (day|week|month)\b`)
+	// reContinuous: the cards run around the clock.
+	reContinuous = textgate.MustCompile(`连续|不停|不间断|一直跑|24\s*小时|全天|nonstop|non-stop|around the clock|continuous(?:ly)?|straight`)
+	// reEvening and reDaytime: the hours of the day the work runs.
+	reEvening = textgate.MustCompile(`晚上|晚高峰|夜里|夜间|下班后|半夜|evening|at night|nights?\b`)
+	reDaytime = textgate.MustCompile(`白天|上午|下午|错峰|daytime|during the day|mornings?\b`)
+)
+
+// minTotalHours is the fewest hours read as a job's total: "多少钱一小时"
+// is a price unit, not a usage profile.
+const minTotalHours = 5
+
+// Windows of the day (Query.Window).
+const (
+	WindowDay     = "day"
+	WindowEvening = "evening"
+)
+
+// extractUsage reads the usage profile: hours per week (or per day × 7),
+// total hours, the span in days, whether the cards run around the clock,
+// and the window of the day. It blanks nothing: "一个月" is also the
+// billing mode.
+func extractUsage(x *Extraction) {
+	q := x.q
+	if v, ok := firstNum(reHoursPerWeek, x.rest); ok {
+		q.HoursPerWeek = v
+	} else if v, ok := firstNum(reHoursPerDay, x.rest); ok && v <= 24 {
+		q.HoursPerWeek = v * 7
+	} else if v, ok := firstNum([]*textgate.Regexp{reTotalHours}, x.rest); ok && v >= minTotalHours && v != 24 {
+		q.TotalHours = v
+	}
+	if m := reSpan.FindStringSubmatch(x.rest); m != nil {
+		v, ok := 0.5, m[1] == "半"
+		if !ok {
+			v, ok = ParseNum(m[1])
+		}
+		if ok && v > 0 {
+			q.SpanDays = v * spanUnitDays(m[len(m)-1])
+		}
+	}
+	if q.SpanDays == 0 {
+		if m := reSpanEnglish.FindStringSubmatch(x.rest); m != nil {
+			q.SpanDays = spanUnitDays(m[1])
+		}
+	}
+	q.Continuous = reContinuous.MatchString(x.rest)
+	switch {
+	case reEvening.MatchString(x.rest):
+		q.Window = WindowEvening
+	case reDaytime.MatchString(x.rest):
+		q.Window = WindowDay
+	}
+}
+
+// firstNum is the number of the first regexp that matches.
+func firstNum(res []*textgate.Regexp, s string) (float64, bool) {
+	for _, re := range res {
+		if m := re.FindStringSubmatch(s); m != nil {
+			if v, ok := ParseNum(m[1]); ok {
+				return v, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// spanUnitDays is the days of a span unit ("周" 7, "月" 30).
+func spanUnitDays(unit string) float64 {
+	switch unit {
+	case "周", "星期", "礼拜", "week", "weeks":
+		return 7
+	case "月", "month", "months":
+		return 30
+	}
+	return 1
+}
