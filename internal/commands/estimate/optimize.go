@@ -36,7 +36,7 @@ func wantsOptimizer(q understand.Query) bool {
 // Profile reads the usage profile of a plan question, and what it
 // assumed because the question did not say.
 func Profile(q understand.Query) (plan.Profile, planview.Assumed) {
-	var as planview.Assumed
+	as := planview.Assumed{Asked: q.BillingMode}
 	p := plan.Profile{GPU: q.GPU, Count: max(q.GPUCount, 1), HoursPerWeek: q.HoursPerWeek, TotalHours: q.TotalHours, Window: q.Window, DiskGB: q.SizeGB}
 	if len(q.GPUs) > 0 && (p.GPU == "" || q.GPUFamily) {
 		p.GPU = q.GPUs[len(q.GPUs)-1] // a family's largest variant ("A100" → A100 80GB)

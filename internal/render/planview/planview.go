@@ -21,6 +21,9 @@ import (
 // (shown in one line): the card, the span, the disk.
 type Assumed struct {
 	GPU, Span, Hours, Disk bool
+	// Asked is the billing mode the question named ("包周还是按量":
+	// weekly), so the answer says so when no price of it is on record.
+	Asked string
 }
 
 // shortRows is the most plans the short form shows.
@@ -42,6 +45,9 @@ func Reply(rd *render.Renderer, cat *catalog.Catalog, cite Cite, res plan.Result
 		return chat.Reply{English: en, Title: fmt.Sprintf(pick(en, "%s：目录里没有能算的价格（按量或包期），没法比较。", "%s: no price on record (hourly or plan) to compare."), res.Profile.GPU)}
 	}
 	rep := chat.Reply{English: en, Title: verdict(rd, res, en), Table: table(rd, cite, res.Options, shortRows, en)}
+	if line, ok := missingMode(res, as.Asked, en); ok {
+		rep.Lines = append(rep.Lines, line)
+	}
 	rep.Notes = notes(res, as, en)
 	full := rep
 	full.Table = table(rd, cite, res.Options, len(res.Options), en)
@@ -80,12 +86,55 @@ func verdict(rd *render.Renderer, res plan.Result, en bool) string {
 	return s
 }
 
+// missingMode is the line for a billing mode the question asked about
+// that no option has a price for ("包周：没有查到 RTX 4090 的公开价格").
+func missingMode(res plan.Result, mode string, en bool) (string, bool) {
+	if mode == "" || mode == "hourly" || mode == "spot" {
+		return "", false
+	}
+	for _, o := range res.Options {
+		if o.Mode == mode {
+			return "", false
+		}
+	}
+	return fmt.Sprintf(pick(en, "%s：没有查到 %s 的公开价格，没法算进来；组里看到了可以记在配置的 plans: 里（标“本组记录”）。",
+		"%s: no public %s price on record, so it is not compared; record one the lab sees under plans: in the config."),
+		render.ModeName(mode, en), res.Profile.GPU), true
+}
+
+// termHours is a plan's term in hours (a month as 30 days); 0 for an
+// unknown mode.
+func termHours(mode string) float64 {
+	switch mode {
+	case "daily":
+		return 24
+	case "weekly":
+		return 168
+	case "monthly":
+		return 720
+	case "yearly":
+		return 8760
+	}
+	return 0
+}
+
+// relevant: a break-even worth a sentence for this profile — the plan's
+// term fits in the work's span (no "包月 pays off above …" for a five-day
+// job) and it can pay off at all (below 95% of the term's hours).
+func relevant(b plan.BreakEven, p plan.Profile) bool {
+	t := termHours(b.Mode)
+	return t > 0 && t <= p.SpanHours()+1e-9 && b.HoursPerTerm < 0.95*t
+}
+
 // breakEven is the break-even of the winner's platform (else of any), the
 // weekly plan first.
 func breakEven(res plan.Result, platform string) (plan.BreakEven, bool) {
 	var found plan.BreakEven
 	ok := false
 	for _, b := range res.BreakEvens {
+		if !relevant(b, res.Profile) {
+			continue
+		}
 		better := !ok || b.Platform == platform && found.Platform != platform || b.Platform == found.Platform && b.Mode == "weekly"
 		if better {
 			found, ok = b, true
@@ -195,8 +244,8 @@ func notes(res plan.Result, as Assumed, en bool) []string {
 		unverified = unverified || !o.Price.Lab && !o.Price.CNY.Verified
 		lab = lab || o.Price.Lab
 	}
-	for _, b := range res.BreakEvens {
-		unverified = unverified || !b.Verified
+	if be, ok := breakEven(res, res.Options[0].Platform); ok {
+		unverified = unverified || !be.Verified
 	}
 	if unverified {
 		out = append(out, pick(en, "* 只有测评文章这么写的价格，未核实。", "* seed-only figure, unverified."))

@@ -19,9 +19,25 @@ var billingModes = []struct {
 	{ModeHourly, textgate.MustCompile(`按量|按小时|按时计|每小时|一小时|\bper hour\b|\bhourly\b|pay[ -]as[ -]you[ -]go|按需|on[ -]demand`)},
 }
 
-// extractBillingMode reads the billing mode asked about: the leftmost
-// non-hourly mode ("按量和包月哪个划算" asks about 包月), else hourly.
+// reNamedPlan names a plan outright (包周, 按月, 月租, 年付): it wins over
+// words of frequency or length ("每周跑100小时，包月划算吗" asks about
+// 包月, not a weekly plan).
+var reNamedPlan = textgate.MustCompile(`包[日天周月年越]|按[天周月年]|[日天周月年]租|[月年]付|竞价|抢占式?实例|\bspot\b`)
+
+// extractBillingMode reads the billing mode asked about: a plan named
+// outright, else the leftmost non-hourly mode ("按量和包月哪个划算" asks
+// about 包月), else hourly.
 func extractBillingMode(x *Extraction) {
+	if loc := reNamedPlan.FindStringIndex(x.rest); loc != nil {
+		named := x.rest[loc[0]:loc[1]]
+		for _, bm := range billingModes {
+			if bm.re.MatchString(named) {
+				x.q.BillingMode = bm.mode
+				x.use(loc[0], loc[1], phMode)
+				return
+			}
+		}
+	}
 	best, at, span := "", -1, []int(nil)
 	for _, bm := range billingModes {
 		loc := bm.re.FindStringIndex(x.rest)
