@@ -2,7 +2,10 @@ package chart
 
 import (
 	"bytes"
+	"fmt"
+	"image/color"
 	"image/png"
+	"math"
 	"testing"
 
 	"github.com/labgpu/bot/internal/chat"
@@ -23,5 +26,65 @@ func TestBarsPNG(t *testing.T) {
 	}
 	if err := BarsPNG(&buf, &chat.BarChart{}, "x", "y"); err == nil {
 		t.Error("an empty chart was drawn")
+	}
+}
+
+func TestHeatPNG(t *testing.T) {
+	h := &chat.HeatMap{Rows: []string{"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"}}
+	for c := range 24 {
+		h.Cols = append(h.Cols, fmt.Sprint(c))
+	}
+	for d := range 7 {
+		row := make([]float64, 24)
+		for c := range row {
+			row[c] = float64(c) / 23
+			if d == 6 && c < 6 {
+				row[c] = math.NaN()
+			}
+		}
+		h.Values = append(h.Values, row)
+	}
+	var buf bytes.Buffer
+	if err := HeatPNG(&buf, &chat.BarChart{Heat: h}, "RTX 4090: share of polls with stock, 21 days"); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(&buf)
+	if err != nil {
+		t.Fatalf("not a PNG: %v", err)
+	}
+	b := img.Bounds()
+	if b.Dx() < 850 || b.Dy() < 300 {
+		t.Fatalf("image %v", b)
+	}
+	// The legend strip (the right 1.1 inch) draws the scale: its 0% and
+	// 100% colours are there, and so is the no-data grey.
+	found := map[color.RGBA]bool{}
+	for x := b.Max.X - 105; x < b.Max.X; x++ {
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			found[color.RGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(bl >> 8), A: 0xff}] = true
+		}
+	}
+	for name, c := range map[string]color.RGBA{"0%": shade(0), "100%": shade(1), "no data": noData} {
+		if !found[c] {
+			t.Errorf("legend has no %s colour %v", name, c)
+		}
+	}
+}
+
+func TestShade(t *testing.T) {
+	// 0% is clearly coloured (not near white), unknown is grey and unlike
+	// any share.
+	if c := shade(0); int(c.R)+int(c.G)+int(c.B) > 3*0xc0 || c.R < 0xa0 {
+		t.Errorf("0%% is %v, want a clear red", c)
+	}
+	for v := 0.0; v <= 1; v += 0.01 {
+		c := shade(v)
+		if c == noData || max(c.R, c.G, c.B)-min(c.R, c.G, c.B) < 0x28 {
+			t.Errorf("%.2f is %v: too grey, reads as no data", v, c)
+		}
+	}
+	if shade(math.NaN()) != noData {
+		t.Error("NaN is not the no-data grey")
 	}
 }

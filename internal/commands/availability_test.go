@@ -2,6 +2,7 @@ package commands_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -60,5 +61,75 @@ func TestAvailabilityWithoutHistory(t *testing.T) {
 	}
 	if !strings.Contains(res.Text, "还没有") || !strings.Contains(res.Text, "传闻") || !strings.Contains(res.Text, "19:00–23:00") || strings.Contains(res.Text, "无货") {
 		t.Errorf("no-history answer: %q; want it to say so and cite the labelled anecdote", res.Text)
+	}
+}
+
+// hourlyImport imports days of hourly CSV rows (minutes=60) ending at the
+// router's clock, as `bot history import` does: autodl's 4090 and A100
+// 80GB in stock at weekends only, all day.
+func hourlyImport(t *testing.T, days int) *history.Recorder {
+	t.Helper()
+	now := recordedAt.Add(5 * time.Minute)
+	loc := time.FixedZone("CST", 8*3600)
+	var b strings.Builder
+	b.WriteString(strings.Join(history.CSVHeader, ",") + "\n")
+	end := now.Truncate(time.Hour)
+	for at := end.Add(-time.Duration(days) * 24 * time.Hour); at.Before(end); at = at.Add(time.Hour) {
+		in, out := 0, 6
+		if wd := at.In(loc).Weekday(); wd == time.Saturday || wd == time.Sunday {
+			in, out = 6, 0
+		}
+		for _, gpu := range []string{"RTX 4090", "A100 80GB"} {
+			fmt.Fprintf(&b, "%s,60,autodl,%s,6,%d,%d,,\n", at.In(loc).Format(time.RFC3339), gpu, in, out)
+		}
+	}
+	h := &history.Recorder{Now: func() time.Time { return now }}
+	added, _, err := h.Import(context.Background(), strings.NewReader(b.String()))
+	if err != nil || added != days*24*2 {
+		t.Fatalf("import: %d added, %v", added, err)
+	}
+	return h
+}
+
+// Hourly rows imported for the last weeks count in full, the newest
+// included: the 14 days the fine tier covers are read from the hourly
+// slots where there are no 10-minute ones.
+func TestAvailabilityFromHourlyImport(t *testing.T) {
+	loc := time.FixedZone("CST", 8*3600)
+	for _, days := range []int{21, 7} {
+		r := newRouter(t, commands.WithHistory(hourlyImport(t, days)), commands.WithLocation(loc))
+		res := ask(r, "autodl 4090 一般几点有卡")
+		if res.Intent != commands.IntentAvailability || res.Availability == nil {
+			t.Fatalf("%d days: intent %s; want availability", days, res.Intent)
+		}
+		if strings.Contains(res.Text, "还没有") || res.Availability.Days != days || !strings.Contains(res.Text, fmt.Sprintf("依据过去 %d 天", days)) {
+			t.Errorf("%d days of hourly rows: days %d, text %q", days, res.Availability.Days, res.Text)
+		}
+		if want := recordedAt.Truncate(time.Hour); !res.Availability.To.Equal(want) {
+			t.Errorf("%d days: to %v, want the newest hour %v", days, res.Availability.To, want)
+		}
+	}
+}
+
+// A question naming a window is answered about it first; equal hours
+// merge into the whole day.
+func TestAvailabilityAskedWindow(t *testing.T) {
+	loc := time.FixedZone("CST", 8*3600)
+	r := newRouter(t, commands.WithHistory(hourlyImport(t, 21)), commands.WithLocation(loc))
+	res := ask(r, "周末晚上A100 80G好抢吗")
+	if res.Intent != commands.IntentAvailability || res.Availability == nil {
+		t.Fatalf("intent %s; want availability", res.Intent)
+	}
+	if want := "A100 80GB 周末晚上（18–24 点）好抢：有货 100%。"; res.Reply.Title != want {
+		t.Errorf("title %q, want %q", res.Reply.Title, want)
+	}
+	if len(res.Reply.Lines) == 0 || res.Reply.Lines[0] != "整体看：周末全天（有货 100%）最好抢，工作日全天（有货 0%）最难抢。" {
+		t.Errorf("lines %q: want the whole weekend best, all weekday worst", res.Reply.Lines)
+	}
+	if a := res.Availability.Asked; a == nil || a.Share != 1 || len(a.Days) != 2 || len(a.Hours) != 6 || a.Slots == 0 {
+		t.Errorf("asked row %+v", a)
+	}
+	if res := ask(r, "工作日晚上A100 80G好抢吗"); !strings.HasPrefix(res.Reply.Title, "A100 80GB 工作日晚上（18–24 点）难抢：有货 0%") {
+		t.Errorf("weekday evening: %q", res.Reply.Title)
 	}
 }

@@ -18,7 +18,8 @@ import (
 var CSVHeader = []string{"time", "minutes", "platform", "gpu", "polls", "in_stock", "sold_out", "free", "price_cny"}
 
 // Export writes every slot with polls as CSV, by series then time: fine
-// slots, and hourly ones where no fine chunk covers the day.
+// slots, and hourly ones for the hours without fine slots with polls (an
+// hour with both was polled live: its hourly slot sums its fine ones).
 func (r *Recorder) Export(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(CSVHeader); err != nil {
@@ -49,6 +50,14 @@ func (r *Recorder) keysLocked() []Key {
 	return out
 }
 
+// fineHour reports whether any 10-minute slot of the hour starting at at
+// has polls.
+func (s *series) fineHour(at time.Time) bool {
+	n, i := fine.chunkOf(at)
+	c := s.fine[n]
+	return c != nil && slices.ContainsFunc(c[i:i+int(CoarseSlot/FineSlot)], func(x Slot) bool { return x.Polls > 0 })
+}
+
 // exportRows lists series s's slots in time order.
 func exportRows(k Key, s *series) [][]string {
 	type row struct {
@@ -60,7 +69,7 @@ func exportRows(k Key, s *series) [][]string {
 	for n, c := range s.coarse {
 		for i, sl := range c {
 			at := coarse.start(n).Add(time.Duration(i) * CoarseSlot)
-			if d, _ := fine.chunkOf(at); sl.Polls == 0 || s.fine[d] != nil {
+			if sl.Polls == 0 || s.fineHour(at) {
 				continue
 			}
 			rows = append(rows, row{at, 60, sl})

@@ -19,39 +19,90 @@ type point struct {
 }
 
 // timeline is the slots of keys from from to to: coarse (hourly) slots
-// before the fine tier's window, 10-minute slots in it. r.mu is held.
+// before the fine tier's window, 10-minute slots in it. In the fine window
+// a key without 10-minute slots with polls in an hour (an hourly CSV row
+// imported there) is read from its hourly slot instead, spread over the
+// hour's 10-minute points; a key with 10-minute polls in an hour is never
+// read from its hourly slot too (live polls go to both tiers), as Export
+// does. An hour read from hourly slots only is one 1-hour point. r.mu is
+// held.
 func (r *Recorder) timeline(keys []Key, from, to time.Time) []point {
 	fineFrom := to.Add(-FineDays * 24 * time.Hour).Truncate(time.Hour)
 	var out []point
-	for t := from.Truncate(time.Hour); t.Before(to); {
-		tr := fine
+	var sub [6]point
+	for t := from.Truncate(time.Hour); t.Before(to); t = t.Add(time.Hour) {
 		if t.Before(fineFrom) {
-			tr = coarse
+			p := point{at: t, dur: CoarseSlot}
+			n, i := coarse.chunkOf(t)
+			for _, k := range keys {
+				if s := r.series[k]; s != nil {
+					if c := s.coarse[n]; c != nil {
+						p.merge(c[i])
+					}
+				}
+			}
+			out = append(out, p)
+			continue
 		}
-		p := point{at: t, dur: tr.slot()}
-		n, i := tr.chunkOf(t)
+		for j := range sub {
+			sub[j] = point{at: t.Add(time.Duration(j) * FineSlot), dur: FineSlot}
+		}
+		hourly := point{at: t, dur: CoarseSlot}
+		anyFine := false
+		fn, fi := fine.chunkOf(t) // an hour never straddles a UTC day
+		cn, ci := coarse.chunkOf(t)
 		for _, k := range keys {
 			s := r.series[k]
 			if s == nil {
 				continue
 			}
-			c := s.chunks(tr)[n]
-			if c == nil || !c[i].Known() {
+			if s.fineHour(t) {
+				anyFine = true
+				for j, sl := range s.fine[fn][fi : fi+len(sub)] {
+					sub[j].merge(sl)
+				}
 				continue
 			}
-			sl := c[i]
-			if !p.known || sl.Share() > p.share {
-				p.share = sl.Share()
-			}
-			p.known = true
-			if sl.Price > 0 && (p.price == 0 || sl.Price < p.price) {
-				p.price = sl.Price
+			if c := s.coarse[cn]; c != nil && c[ci].Known() {
+				hourly.merge(c[ci])
 			}
 		}
-		out = append(out, p)
-		t = t.Add(p.dur)
+		if !anyFine {
+			out = append(out, hourly)
+			continue
+		}
+		for j := range sub {
+			if !sub[j].at.Before(to) {
+				break
+			}
+			if hourly.known {
+				sub[j].mergePoint(hourly)
+			}
+			out = append(out, sub[j])
+		}
 	}
 	return out
+}
+
+// merge adds a key's slot to p: the best share, the lowest price.
+func (p *point) merge(sl Slot) {
+	if !sl.Known() {
+		return
+	}
+	p.mergePoint(point{share: sl.Share(), known: true, price: sl.Price})
+}
+
+func (p *point) mergePoint(o point) {
+	if !o.known {
+		return
+	}
+	if !p.known || o.share > p.share {
+		p.share = o.share
+	}
+	p.known = true
+	if o.price > 0 && (p.price == 0 || o.price < p.price) {
+		p.price = o.price
+	}
 }
 
 // Hour is one hour of the week in a Profile.
@@ -71,8 +122,10 @@ type Profile struct {
 	Platforms []string
 	// Hours[d][h]: d 0 is Monday, h the local hour.
 	Hours [7][24]Hour
-	// Days is how many local days have data; From and To the first and
-	// last slot with data.
+	// Days is how many days the data covers: the local days with data,
+	// at most the span from From to To in days (rounded, at least 1);
+	// From and To are the start of the first and the end of the last slot
+	// with data.
 	Days     int
 	From, To time.Time
 	// Waits are the waits from sold out to in stock, by the hour of the
@@ -142,7 +195,12 @@ func (pf *Profile) fill(tl []point, loc *time.Location) {
 			prices[h] = append(prices[h], float64(p.price)/100)
 		}
 	}
+	// Calendar days overcount a span: 21 days of hours from 02:00 touch 22
+	// dates. Days is at most the span from From to To, rounded.
 	pf.Days = len(days)
+	if pf.Days > 0 {
+		pf.Days = min(pf.Days, max(1, int(math.Round(pf.To.Sub(pf.From).Hours()/24))))
+	}
 	for h := range 168 {
 		hr := Hour{Weight: w[h]}
 		if w[h] > 0 {
@@ -221,7 +279,8 @@ type Window struct {
 
 // Windows returns the best and the worst window: the 3-hour run with the
 // highest (lowest) mean share on weekdays or weekends, widened while the
-// neighbouring hours are within 0.15 of it (at most 12 hours); "daily"
+// neighbouring hours are within 0.15 of it (to 12 hours) and then while
+// they have its share (within sameShare, up to the whole day); "daily"
 // when the other part of the week matches within 0.15.
 func (pf *Profile) Windows() (best, worst Window) {
 	var groups [2][24]Hour
@@ -263,11 +322,27 @@ func pick(groups [2][24]Hour, better func(a, b float64) bool) Window {
 		g = 1
 	}
 	row := groups[g]
+	near := func(h int, tol float64) bool {
+		return h >= 0 && h < 24 && row[h].Weight > 0 && math.Abs(row[h].Share-out.Share) <= tol
+	}
 	for out.End-out.Start < 12 {
 		switch {
-		case out.Start > 0 && row[out.Start-1].Weight > 0 && math.Abs(row[out.Start-1].Share-out.Share) <= 0.15:
+		case near(out.Start-1, 0.15):
 			out.Start--
-		case out.End < 24 && row[out.End].Weight > 0 && math.Abs(row[out.End].Share-out.Share) <= 0.15:
+		case near(out.End, 0.15):
+			out.End++
+		default:
+			goto equal
+		}
+	}
+equal:
+	// Hours with the same share as the run join it however wide it gets:
+	// a weekend in stock all the time is "周末全天", not an arbitrary half.
+	for {
+		switch {
+		case near(out.Start-1, sameShare):
+			out.Start--
+		case near(out.End, sameShare):
 			out.End++
 		default:
 			goto done
@@ -280,6 +355,9 @@ done:
 	}
 	return out
 }
+
+// sameShare is how close two shares are to be the same in Windows.
+const sameShare = 0.005
 
 func mean(row []Hour, from, to int) (float64, bool) {
 	var s float64

@@ -47,6 +47,18 @@ type Figures struct {
 	Hours []HourRow `json:"hours"`
 	// WaitNow is the wait when sold out at this hour of the week.
 	WaitNow *WaitRow `json:"wait_now,omitempty"`
+	// Asked is the window the question names ("周末晚上"), if any.
+	Asked *AskedRow `json:"asked,omitempty"`
+}
+
+// AskedRow is the share with stock in the window a question names: its
+// days of the week (0 Monday; none: every day) and local hours (none:
+// all day), and the known 10-minute slots behind it (0: no data).
+type AskedRow struct {
+	Days  []int   `json:"days,omitempty"`
+	Hours []int   `json:"hours,omitempty"`
+	Share float64 `json:"share"`
+	Slots int     `json:"slots"`
 }
 
 // HourRow is one hour of the week.
@@ -104,8 +116,14 @@ func (a *Answers) Availability(_ context.Context, res *Result) {
 		return
 	}
 	fig := figures(&pf, now, a.loc())
+	var asked *Asked
+	if w, ok := askedWindow(q.Asked, now, a.loc()); ok {
+		asked = &w
+		share, slots := w.share(&pf)
+		fig.Asked = &AskedRow{Days: w.Days, Hours: w.Hours, Share: round2(share), Slots: slots}
+	}
 	res.Availability = fig
-	res.Reply = a.reply(&pf, fig, now, en)
+	res.Reply = a.reply(&pf, fig, asked, now, en)
 }
 
 func (a *Answers) loc() *time.Location {

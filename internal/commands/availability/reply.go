@@ -13,11 +13,19 @@ import (
 // answer stops saying it is thin.
 const fewDays = 14
 
-func (a *Answers) reply(pf *history.Profile, f *Figures, now time.Time, en bool) chat.Reply {
+// reply is the answer: the best and worst windows first, or, when the
+// question names a window (asked), how available the card is then and
+// the best and worst windows after.
+func (a *Answers) reply(pf *history.Profile, f *Figures, asked *Asked, now time.Time, en bool) chat.Reply {
 	names := a.Env.Rd.PlatformNames(pf.Platforms, en)
 	title := fmt.Sprintf(answer.Pick(en, "%s %s最好抢，%s最难抢。", "%s: easiest %s, hardest %s."),
 		pf.GPU, WindowText(f.Best, en), WindowText(f.Worst, en))
 	rep := chat.Reply{Title: title, Chart: HeatMap(pf, en)}
+	if asked != nil {
+		rep.Title = askedLine(*asked, pf, en)
+		rep.Lines = append(rep.Lines, fmt.Sprintf(answer.Pick(en, "整体看：%s最好抢，%s最难抢。", "Over the week: easiest %s, hardest %s."),
+			WindowText(f.Best, en), WindowText(f.Worst, en)))
+	}
 	rep.Lines = append(rep.Lines, fmt.Sprintf(answer.Pick(en, "依据过去 %d 天的轮询（%s）。", "From %d days of polls (%s)."), pf.Days, names))
 	if pf.Days < fewDays {
 		rep.Lines = append(rep.Lines, fmt.Sprintf(answer.Pick(en, "只有 %d 天的数据，每周的规律还不可靠，仅供参考。", "Only %d days of data: the weekly pattern is not reliable yet."), pf.Days))
@@ -42,12 +50,19 @@ func (a *Answers) reply(pf *history.Profile, f *Figures, now time.Time, en bool)
 	return rep
 }
 
-// WindowText says a window: "工作日 7–12 点（有货 96%）".
+// WindowText says a window: "工作日 7–12 点（有货 96%）", "周末全天（有货
+// 100%）".
 func WindowText(w history.Window, en bool) string {
 	if w.End == 0 {
 		return answer.Pick(en, "（数据不够）", "(not enough data)")
 	}
 	days := map[string][2]string{"weekday": {"工作日", "weekdays"}, "weekend": {"周末", "weekends"}, "daily": {"每天", "every day"}}[w.Days]
+	if w.Start == 0 && w.End == 24 {
+		if en {
+			return fmt.Sprintf("%s, all day (in stock %.0f%%)", days[1], w.Share*100)
+		}
+		return fmt.Sprintf("%s全天（有货 %.0f%%）", days[0], w.Share*100)
+	}
 	if en {
 		return fmt.Sprintf("%s %02d:00–%02d:00 (in stock %.0f%%)", days[1], w.Start, w.End, w.Share*100)
 	}
