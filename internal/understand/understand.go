@@ -152,8 +152,11 @@ type extraction struct {
 }
 
 // read runs the slot extractors and the knowledge base's matcher over a
-// text: what the scorer reads, the same in training and in use.
+// text: what the scorer reads, the same in training and in use. Common
+// traditional characters are read as simplified first (toSimplified), so
+// "50小時" is 50 hours to the extractors and the commands (Query.Asked).
 func read(cat *catalog.Catalog, base *advice.Base, lx *Lexicon, text string, chatEn bool) extraction {
+	text = toSimplified(text)
 	x := extraction{Extraction: slots.Extract(cat, text, chatEn)}
 	x.concepts = conceptTags(lx, x.Folded())
 	q := x.Query()
@@ -696,3 +699,31 @@ func alternatives(ranked []scorer.Scored, intent, topic string) []Alternative {
 
 // round2 rounds a confidence to two decimals for the JSON.
 func round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }
+
+// traditional maps common traditional characters of the bot's questions
+// (hours, prices, plans, stock, disks) to their simplified forms, one
+// rune for one: nothing else folds them (catalog.Fold only narrows and
+// lowers), and the extractors' words are simplified ("小时", "还是", "包周").
+// Characters that are also simplified words of their own (著, 乾, 隻) are
+// left out.
+var traditional = func() map[rune]rune {
+	const trad, simp = "時週個還麼嗎幾錢塊價貴劃買賣會這們沒貨搶點後開關機環線長間現費數據盤無種對說來為與從請問題裡裏訂閱報錯體運雲帳賬單號區當應該網載裝內準備計較讓樣邊過優續選擇給兩萬張滿畢設組師電腦夠斷連閒閑剛於餘訓練實驗顯總",
+		"时周个还么吗几钱块价贵划买卖会这们没货抢点后开关机环线长间现费数据盘无种对说来为与从请问题里里订阅报错体运云帐账单号区当应该网载装内准备计较让样边过优续选择给两万张满毕设组师电脑够断连闲闲刚于余训练实验显总"
+	t, s := []rune(trad), []rune(simp)
+	m := make(map[rune]rune, len(t))
+	for i, r := range t {
+		m[r] = s[i]
+	}
+	return m
+}()
+
+// toSimplified reads common traditional characters as simplified
+// (traditional); other text is returned as is.
+func toSimplified(text string) string {
+	return strings.Map(func(r rune) rune {
+		if s, ok := traditional[r]; ok {
+			return s
+		}
+		return r
+	}, text)
+}

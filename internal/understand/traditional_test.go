@@ -1,0 +1,26 @@
+package understand
+
+import "testing"
+
+// Traditional characters are read as simplified, one rune for one, before
+// the extractors ("50小時" is 50 hours); other text is kept as is.
+func TestToSimplified(t *testing.T) {
+	for in, want := range map[string]string{
+		"一共跑50小時的4090 按量還是包日":  "一共跑50小时的4090 按量还是包日",
+		"總共要跑100小時的A100 包週划算嗎": "总共要跑100小时的A100 包周划算吗",
+		"4090 什么时候好抢":          "4090 什么时候好抢",
+		"RTX 4090 ＡｕｔｏＤＬ":      "RTX 4090 ＡｕｔｏＤＬ",
+	} {
+		if got := toSimplified(in); got != want {
+			t.Errorf("toSimplified(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for tr, s := range traditional {
+		if tr == s {
+			t.Errorf("%q maps to itself", tr)
+		}
+		if _, ok := traditional[s]; ok {
+			t.Errorf("%q maps to %q, which is mapped again", tr, s)
+		}
+	}
+}
