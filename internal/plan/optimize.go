@@ -82,13 +82,27 @@ func Optimize(p Profile, plats []Platform, prices []Price, risk QueueRisk) Resul
 		if !ok || pr.GPU != p.GPU || !(p.Hours() > 0) {
 			continue
 		}
-		o, ok := price(p, pl, pr, prices, risk)
-		if ok {
+		if o, ok := price(p, pl, pr); ok {
 			res.Options = append(res.Options, o)
 		}
-		if pr.Mode == "hourly" && o.Risk == nil && risk != nil {
-			res.RiskUnknown = true
+	}
+	// The queue risk of every pay-as-you-go option, priced against the
+	// others as they stand before any queue cost.
+	base := append([]Option(nil), res.Options...)
+	for i := range res.Options {
+		o := &res.Options[i]
+		if o.Mode != "hourly" || risk == nil {
+			continue
 		}
+		r, ok := risk.NotAvailable(o.Platform, o.GPU, p.Window)
+		if !ok {
+			res.RiskUnknown = true
+			continue
+		}
+		o.Risk = &r
+		o.QueueCNY = queue(p, *o, base, r)
+		o.CostCNY[0] += o.QueueCNY
+		o.CostCNY[1] += o.QueueCNY
 	}
 	sort.SliceStable(res.Options, func(i, j int) bool { return res.Options[i].Mid() < res.Options[j].Mid() })
 	res.BreakEvens = breakEvens(p.GPU, prices)
@@ -98,7 +112,7 @@ func Optimize(p Profile, plats []Platform, prices []Price, risk QueueRisk) Resul
 
 // price prices one platform × mode for the profile; ok is false when the
 // mode cannot serve it.
-func price(p Profile, pl Platform, pr Price, all []Price, risk QueueRisk) (Option, bool) {
+func price(p Profile, pl Platform, pr Price) (Option, bool) {
 	o := Option{Platform: pr.Platform, GPU: pr.GPU, Mode: pr.Mode, Price: pr}
 	n, h := float64(p.Count), p.Hours()
 	mid := pr.CNY.Mid()
@@ -108,12 +122,8 @@ func price(p Profile, pl Platform, pr Price, all []Price, risk QueueRisk) (Optio
 		o.GPUCNY = n * h * mid
 		o.MinimumCNY = n * perStart(p, pl) * mid
 		o.SetupCNY, o.NoCard = setup(p, pl, mid)
-		if pr.Mode == "hourly" {
-			o.QueueCNY, o.Risk = queue(p, pl, pr, all, risk)
-		}
-		extra = o.SetupCNY + o.QueueCNY
 		if o.NoCard {
-			extra = o.QueueCNY
+			extra = o.SetupCNY
 		}
 	case term > 0:
 		o.Terms = int(math.Ceil(p.SpanHours()/term - 1e-9))
@@ -123,12 +133,13 @@ func price(p Profile, pl Platform, pr Price, all []Price, risk QueueRisk) (Optio
 	}
 	o.DiskCNY, o.DiskUnknown = disk(p, pl)
 	// The cost's range: every price-proportional part at the low and high
-	// price, plus the parts that are not (disk, no-card setup, queue).
+	// price, plus the parts that are not (disk, no-card setup; the queue
+	// is added by Optimize).
 	scale := func(v float64) float64 {
 		if mid == 0 {
 			return 0
 		}
-		return (o.GPUCNY + o.MinimumCNY + o.SetupCNY + o.QueueCNY - extra) * v / mid
+		return (o.GPUCNY + o.MinimumCNY + o.SetupCNY - extra) * v / mid
 	}
 	fixed := o.DiskCNY + extra
 	o.CostCNY = [2]float64{scale(pr.CNY.Low) + fixed, scale(pr.CNY.High) + fixed}
@@ -170,27 +181,26 @@ func disk(p Profile, pl Platform) (float64, bool) {
 }
 
 // queue is what the wanted hours without a free card cost more when they
-// run pay-as-you-go at the cheapest other platform with the GPU:
-// P × hours × cards × (fallback − own price). Reserved plans need no card
-// at start, so only hourly pays it. Nothing without a known risk.
-func queue(p Profile, pl Platform, pr Price, all []Price, risk QueueRisk) (float64, *Risk) {
-	if risk == nil {
-		return 0, nil
-	}
-	r, ok := risk.NotAvailable(pl.ID, pr.GPU, p.Window)
-	if !ok {
-		return 0, nil
+// run pay-as-you-go at the cheapest other platform with the GPU, all in
+// (its whole cost per GPU-hour, setup and disk included, the way the
+// table prices it): P × hours × cards × (fallback − own, both all in).
+// Reserved plans need no card at start, so only hourly pays it; without
+// another platform to fall back on it is 0 (the answer says so).
+func queue(p Profile, o Option, base []Option, r Risk) float64 {
+	gpuHours := p.Hours() * float64(max(p.Count, 1))
+	if gpuHours <= 0 {
+		return 0
 	}
 	fallback := math.Inf(1)
-	for _, o := range all {
-		if o.GPU == pr.GPU && o.Mode == "hourly" && o.Platform != pr.Platform {
-			fallback = math.Min(fallback, o.CNY.Mid())
+	for _, b := range base {
+		if b.Mode == "hourly" && b.Platform != o.Platform && b.GPU == o.GPU {
+			fallback = math.Min(fallback, b.Mid()/gpuHours)
 		}
 	}
 	if math.IsInf(fallback, 1) {
-		return 0, &r
+		return 0
 	}
-	return r.P * p.Hours() * float64(p.Count) * math.Max(0, fallback-pr.CNY.Mid()), &r
+	return r.P * gpuHours * math.Max(0, fallback-o.Mid()/gpuHours)
 }
 
 // breakEvens are, per platform with both an hourly price and a plan for

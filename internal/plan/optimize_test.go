@@ -81,19 +81,21 @@ func TestOptimize(t *testing.T) {
 		{name: "no-card parking changes the winner", prof: plan.Profile{GPU: "RTX 4090", HoursPerWeek: 40, Weeks: 1, DiskGB: 50, SetupHours: 20},
 			plats: []plan.Platform{platA, platC}, prices: []plan.Price{aHour, cHour},
 			want: "a/hourly", wantCNY: 82, second: "c/hourly", secondCNY: 114},
-		// Daytime, 120 h in a week, a's daytime risk 5%, fallback b at 2.4:
-		//   a 按量: 240 + 0.05 × 120 × (2.4 − 2.0) = 240 + 2.4 = 242.4
+		// Daytime, 120 h in a week, a's daytime risk 5%. The hours without a
+		// card run at b, all in: (120 × 2.4 + disk 7) / 120 = 2.4583 a GPU-hour
+		// against a's 240 / 120 = 2.0:
+		//   a 按量: 240 + 0.05 × 120 × 0.4583 = 240 + 2.75 = 242.75
 		//   a 包周: 250
 		{name: "daytime: hourly despite a small queue risk", prof: plan.Profile{GPU: "RTX 4090", HoursPerWeek: 120, Weeks: 1, DiskGB: 50, Window: plan.WindowDay},
 			plats: []plan.Platform{platA, platB}, prices: []plan.Price{aHour, aWeek, bHour}, risk: fakeRisk{},
-			want: "a/hourly", wantCNY: 242.4, second: "a/weekly", secondCNY: 250},
+			want: "a/hourly", wantCNY: 242.75, second: "a/weekly", secondCNY: 250},
 		// The evening queue changes the winner: risk 50%.
-		//   a 按量: 240 + 0.5 × 120 × (2.4 − 2.0) = 240 + 24 = 264
+		//   a 按量: 240 + 0.5 × 120 × 0.4583 = 240 + 27.5 = 267.5
 		//   a 包周: 250 (the card is reserved: no queue)
 		//   b 按量: 120 × 2.4 = 288 + 7 = 295 (risk unknown: none added)
 		{name: "evening queue risk changes the winner", prof: plan.Profile{GPU: "RTX 4090", HoursPerWeek: 120, Weeks: 1, DiskGB: 50, Window: plan.WindowEvening},
 			plats: []plan.Platform{platA, platB}, prices: []plan.Price{aHour, aWeek, bHour}, risk: fakeRisk{},
-			want: "a/weekly", wantCNY: 250, second: "a/hourly", secondCNY: 264},
+			want: "a/weekly", wantCNY: 250, second: "a/hourly", secondCNY: 267.5},
 		// Two cards for 5 continuous days (120 h) with a 包日 of 40:
 		//   a 包日: ceil(120/24) = 5 terms × 40 × 2 cards = 400
 		//   a 按量: 120 × 2.0 × 2 = 480
@@ -117,6 +119,53 @@ func TestOptimize(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// everyRisk: every platform has a queue figure (the AutoDL/恒源云 case of
+// "每天白天跑8小时4090，租两周": both known, 56% and 64%).
+type everyRisk map[string]float64
+
+func (r everyRisk) NotAvailable(platform, gpu, window string) (plan.Risk, bool) {
+	p, ok := r[platform]
+	return plan.Risk{P: p, Days: 14, Polls: 924}, ok
+}
+
+// The winner's own queue risk is priced into its row ("每天白天跑8小时
+// 4090，租两周": AutoDL won with p = 0.56 and no queue cost, because the
+// fallback was the next platform's bare list price, which was lower than
+// AutoDL's own). The fallback is now the next platform all in (setup and
+// disk included, as the table prices it), and every hourly option with a
+// known risk carries it.
+func TestQueueRiskOnEveryHourlyOption(t *testing.T) {
+	prof := plan.Profile{GPU: "RTX 4090", HoursPerWeek: 56, Weeks: 2, DiskGB: 50, SetupHours: 4, Window: plan.WindowDay}
+	platD := plan.Platform{ID: "d", DiskCNYPerGBDay: ptr(0.05)}
+	dHour := plan.Price{Platform: "d", GPU: "RTX 4090", Mode: "hourly", CNY: fig(1.95)}
+	// a all in: 112 × 2.0 + 4 × 0.1 = 224.4 (2.0036/GPU-h).
+	// d all in: 112 × 1.95 + 4 × 1.95 + 50 × 0.05 × 14 = 218.4 + 7.8 + 35 = 261.2 (2.3321/GPU-h).
+	// d's list price is below a's, but a is cheaper all in: a's queue is
+	// 0.56 × 112 × (2.3321 − 2.0036) = 20.6; d's is 0 (moving to a costs
+	// less), yet d still carries its risk.
+	res := plan.Optimize(prof, []plan.Platform{platA, platD}, []plan.Price{aHour, dHour}, everyRisk{"a": 0.56, "d": 0.64})
+	if len(res.Options) != 2 {
+		t.Fatalf("options = %+v", res.Options)
+	}
+	a, d := res.Options[0], res.Options[1]
+	if a.Platform != "a" || d.Platform != "d" {
+		t.Fatalf("order = %s, %s", a.Platform, d.Platform)
+	}
+	if a.Risk == nil || a.Risk.P != 0.56 || math.Abs(a.QueueCNY-20.6) > 0.1 || math.Abs(a.Mid()-245.0) > 0.1 {
+		t.Errorf("a = queue %.2f mid %.2f risk %+v, want 20.6 and 245.0 at p 0.56", a.QueueCNY, a.Mid(), a.Risk)
+	}
+	if d.Risk == nil || d.Risk.P != 0.64 || d.QueueCNY != 0 {
+		t.Errorf("d = queue %.2f risk %+v, want 0 at p 0.64", d.QueueCNY, d.Risk)
+	}
+	if res.RiskUnknown {
+		t.Error("RiskUnknown set though every platform has a figure")
+	}
+	// The queue is added to both ends of the range.
+	if math.Abs(a.CostCNY[0]-a.CostCNY[1]) > 1e-9 {
+		t.Errorf("a's range %v: a flat price gives one figure", a.CostCNY)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/catalog"
@@ -34,17 +35,32 @@ func wantsOptimizer(q understand.Query) bool {
 }
 
 // Profile reads the usage profile of a plan question, and what it
-// assumed because the question did not say.
-func Profile(q understand.Query) (plan.Profile, planview.Assumed) {
+// assumed because the question did not say. prices are the known prices
+// (a family named without its size, "V100", is priced as its cheapest
+// variant with a price); now is the bot's clock, for a deadline
+// ("ddl是下周五": the span runs from now to it).
+func Profile(q understand.Query, prices []plan.Price, now time.Time) (plan.Profile, planview.Assumed) {
 	as := planview.Assumed{Asked: q.BillingMode}
 	p := plan.Profile{GPU: q.GPU, Count: max(q.GPUCount, 1), HoursPerWeek: q.HoursPerWeek, TotalHours: q.TotalHours, Window: q.Window, DiskGB: q.SizeGB}
 	if len(q.GPUs) > 0 && (p.GPU == "" || q.GPUFamily) {
-		p.GPU = q.GPUs[len(q.GPUs)-1] // a family's largest variant ("A100" → A100 80GB)
+		if id, ok := cheapestVariant(q.GPUs, prices); ok {
+			p.GPU = id
+			if len(q.GPUs) > 1 && q.GPUFamily {
+				as.Variant = q.GPU
+			}
+		} else {
+			p.GPU = q.GPUs[len(q.GPUs)-1] // none priced: the largest variant, which the answer names
+		}
 	}
 	if p.GPU == "" {
 		p.GPU, as.GPU = defaultPlanGPU, true
 	}
-	p.Weeks = q.SpanDays / 7
+	days := q.SpanDays
+	if days == 0 && q.Deadline != nil && !now.IsZero() {
+		days = q.Deadline.Days(now)
+		as.Deadline, as.DeadlineDate = q.Deadline.Text, q.Deadline.Date(now)
+	}
+	p.Weeks = days / 7
 	switch {
 	case p.HoursPerWeek > 0 && p.Weeks == 0:
 		p.Weeks, as.Span = defaultPlanWeeks, true
@@ -52,7 +68,9 @@ func Profile(q understand.Query) (plan.Profile, planview.Assumed) {
 		// "连续训练5天": around the clock for the span.
 		p.TotalHours, as.Hours = p.Weeks*hoursPerWeekOfClock, !q.Continuous
 	case p.Weeks == 0:
-		p.Weeks, as.Span = p.TotalHours/hoursPerWeekOfClock, true
+		// "一共跑50小时" with no span: the hours run back to back (the
+		// shortest honest span), said as "连续跑约 2 天".
+		p.Weeks, as.Span, as.RunThrough = p.TotalHours/hoursPerWeekOfClock, true, true
 	}
 	if p.DiskGB <= 0 {
 		p.DiskGB, as.Disk = defaultDiskGB, true
@@ -65,15 +83,43 @@ func Profile(q understand.Query) (plan.Profile, planview.Assumed) {
 	return p, as
 }
 
+// cheapestVariant is the variant of ids with the lowest known price per
+// GPU-hour (pay-as-you-go, or a plan's price over its term's hours); ok
+// is false when none has a price.
+func cheapestVariant(ids []string, prices []plan.Price) (string, bool) {
+	best, bestCNY := "", math.Inf(1)
+	for _, id := range ids {
+		for _, pr := range prices {
+			if pr.GPU != id || pr.Mode == "spot" || pr.CNY.Mid() <= 0 {
+				continue
+			}
+			per := pr.CNY.Mid()
+			if t := catalog.TermHours(pr.Mode); t > 0 {
+				per /= t
+			}
+			if per < bestCNY {
+				best, bestCNY = id, per
+			}
+		}
+	}
+	return best, best != ""
+}
+
 // Optimize answers "我们组每周跑40小时4090，包周还是按量": every platform
 // and mode priced for the profile, cheapest first.
 func (r *Answers) Optimize(res *Result) {
 	q := res.Query
-	prof, as := Profile(q)
 	plats, prices := plan.FromCatalog(r.Cat, r.LabPlans)
+	asked := prices // the prices a family's variant is picked from
 	if len(q.Platforms) > 0 {
 		plats = slices.DeleteFunc(plats, func(p plan.Platform) bool { return !slices.Contains(q.Platforms, p.ID) })
+		asked = slices.DeleteFunc(slices.Clone(prices), func(p plan.Price) bool { return !slices.Contains(q.Platforms, p.Platform) })
 	}
+	var now time.Time
+	if r.Now != nil {
+		now = r.Now()
+	}
+	prof, as := Profile(q, asked, now)
 	out := plan.Optimize(prof, plats, prices, r.Risk)
 	res.Plans = &out
 	cite := func(platform string, f catalog.Figure) string { return answer.Cite(r.Cat, platform, f, q.English) }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
@@ -21,6 +22,16 @@ import (
 // (shown in one line): the card, the span, the disk.
 type Assumed struct {
 	GPU, Span, Hours, Disk bool
+	// RunThrough: the question gave only a total ("一共跑50小时"), so the
+	// span is the hours run back to back ("连续跑约 2 天").
+	RunThrough bool
+	// Variant is the family the question named without a size ("V100")
+	// when the answer priced its cheapest variant with a price.
+	Variant string
+	// Deadline is the due date as written ("下周五") when the span runs
+	// from now to it, DeadlineDate that day.
+	Deadline     string
+	DeadlineDate time.Time
 	// Asked is the billing mode the question named ("包周还是按量":
 	// weekly), so the answer says so when no price of it is on record.
 	Asked string
@@ -44,11 +55,11 @@ func Reply(rd *render.Renderer, cat *catalog.Catalog, cite Cite, res plan.Result
 	if len(res.Options) == 0 {
 		return chat.Reply{English: en, Title: fmt.Sprintf(pick(en, "%s：目录里没有能算的价格（按量或包期），没法比较。", "%s: no price on record (hourly or plan) to compare."), res.Profile.GPU)}
 	}
-	rep := chat.Reply{English: en, Title: verdict(rd, res, en), Table: table(rd, cite, res.Options, shortRows, en)}
+	rep := chat.Reply{English: en, Title: verdict(rd, res, as, en), Table: table(rd, cite, res.Options, shortRows, en)}
 	if line, ok := missingMode(res, as.Asked, en); ok {
 		rep.Lines = append(rep.Lines, line)
 	}
-	rep.Notes = notes(res, as, en)
+	rep.Notes = notes(rd, res, as, en)
 	full := rep
 	full.Table = table(rd, cite, res.Options, len(res.Options), en)
 	full.Notes = append(append([]string(nil), rep.Notes...), rules(cat, cite, res.Options[0], en)...)
@@ -59,12 +70,23 @@ func Reply(rd *render.Renderer, cat *catalog.Catalog, cite Cite, res plan.Result
 }
 
 // verdict is the first line: the cheapest plan, its total, and where a
-// plan starts to pay off.
-func verdict(rd *render.Renderer, res plan.Result, en bool) string {
+// plan shown in the table starts to pay off.
+func verdict(rd *render.Renderer, res plan.Result, as Assumed, en bool) string {
 	p, best := res.Profile, res.Options[0]
-	use := fmt.Sprintf(pick(en, "共 %.0f 小时、%s", "%.0f h over %s"), p.Hours(), spanText(p.Weeks, en))
+	span := spanText(p.Weeks, en)
+	if as.RunThrough {
+		span = runThroughText(p.Hours(), en)
+	}
+	use := fmt.Sprintf(pick(en, "共 %.0f 小时、%s", "%.0f h over %s"), p.Hours(), span)
+	if as.RunThrough {
+		use = fmt.Sprintf(pick(en, "共 %.0f 小时（%s）", "%.0f h (%s)"), p.Hours(), span)
+	}
 	if p.HoursPerWeek > 0 {
-		use = fmt.Sprintf(pick(en, "每周 %.0f 小时、%s", "%.0f h a week for %s"), p.HoursPerWeek, spanText(p.Weeks, en))
+		use = fmt.Sprintf(pick(en, "每周 %.0f 小时、%s", "%.0f h a week for %s"), p.HoursPerWeek, span)
+		if math.Abs(p.Weeks-math.Round(p.Weeks)) > 0.05 {
+			// Not whole weeks: the hours in all say more than a fraction of a week.
+			use = fmt.Sprintf(pick(en, "每周 %.0f 小时、%s 共 %.0f 小时", "%.0f h a week for %s, %.0f h in all"), p.HoursPerWeek, span, p.Hours())
+		}
 	}
 	cards := p.GPU
 	if p.Count > 1 {
@@ -84,6 +106,15 @@ func verdict(rd *render.Renderer, res plan.Result, en bool) string {
 		}
 	}
 	return s
+}
+
+// runThroughText is the span of hours run back to back: "连续跑约 2 天",
+// or "连续跑约 10 小时" under a day.
+func runThroughText(hours float64, en bool) string {
+	if hours < 24 {
+		return fmt.Sprintf(pick(en, "连续跑约 %.0f 小时", "run back to back, about %.0f h"), hours)
+	}
+	return fmt.Sprintf(pick(en, "连续跑约 %.0f 天", "run back to back, about %.0f days"), math.Max(1, math.Round(hours/24)))
 }
 
 // missingMode is the line for a billing mode the question asked about
@@ -127,12 +158,17 @@ func relevant(b plan.BreakEven, p plan.Profile) bool {
 }
 
 // breakEven is the break-even of the winner's platform (else of any), the
-// weekly plan first.
+// weekly plan first, among the plans the short table shows: a sentence
+// never names a plan the reader cannot find in the table.
 func breakEven(res plan.Result, platform string) (plan.BreakEven, bool) {
+	shown := map[[2]string]bool{}
+	for _, o := range res.Options[:min(shortRows, len(res.Options))] {
+		shown[[2]string{o.Platform, o.Mode}] = true
+	}
 	var found plan.BreakEven
 	ok := false
 	for _, b := range res.BreakEvens {
-		if !relevant(b, res.Profile) {
+		if !relevant(b, res.Profile) || !shown[[2]string{b.Platform, b.Mode}] {
 			continue
 		}
 		better := !ok || b.Platform == platform && found.Platform != platform || b.Platform == found.Platform && b.Mode == "weekly"
@@ -149,13 +185,19 @@ func termWord(mode string, en bool) string {
 	return pick(en, w[0], w[1])
 }
 
+// spanText is a span in days (under two weeks, or any whole number of
+// days that is not whole weeks: "30 天", not "4.3 周") or weeks.
 func spanText(weeks float64, en bool) string {
 	days := weeks * 7
-	if math.Abs(days-math.Round(days)) < 0.05 && days < 14 {
+	wholeDays := math.Abs(days-math.Round(days)) < 0.05
+	if wholeDays && days < 14 || wholeDays && math.Abs(weeks-math.Round(weeks)) >= 0.05 {
 		return fmt.Sprintf(pick(en, "%.0f 天", "%.0f days"), days)
 	}
 	if math.Abs(weeks-math.Round(weeks)) < 0.05 {
 		return fmt.Sprintf(pick(en, "%.0f 周", "%.0f weeks"), weeks)
+	}
+	if days < 14 {
+		return fmt.Sprintf(pick(en, "约 %.0f 天", "about %.0f days"), math.Max(1, math.Round(days)))
 	}
 	return fmt.Sprintf(pick(en, "%.1f 周", "%.1f weeks"), weeks)
 }
@@ -220,15 +262,25 @@ func source(cite Cite, p plan.Price, en bool) string {
 }
 
 // notes are the assumptions, the queue line and the marks' legend.
-func notes(res plan.Result, as Assumed, en bool) []string {
+func notes(rd *render.Renderer, res plan.Result, as Assumed, en bool) []string {
 	p := res.Profile
 	var out []string
 	var a []string
 	if as.GPU {
 		a = append(a, fmt.Sprintf(pick(en, "卡 %s", "card %s"), p.GPU))
 	}
-	if as.Span {
+	if as.Variant != "" {
+		a = append(a, fmt.Sprintf(pick(en, "卡 %s（没说哪款 %s，取有价格里最便宜的一款）", "card %s (%s without a size: its cheapest variant with a price)"), p.GPU, as.Variant))
+	}
+	switch {
+	case as.RunThrough:
+		a = append(a, fmt.Sprintf(pick(en, "%s（没说多久跑完）", "%s (no span given)"), runThroughText(p.Hours(), en)))
+	case as.Span:
 		a = append(a, fmt.Sprintf(pick(en, "时长 %s", "span %s"), spanText(p.Weeks, en)))
+	}
+	if as.Deadline != "" {
+		a = append(a, fmt.Sprintf(pick(en, "时长从现在到截止（%s，%s）%s", "span from now to the deadline (%s, %s), %s"),
+			as.Deadline, as.DeadlineDate.Format(pick(en, "1月2日", "Jan 2")), spanText(p.Weeks, en)))
 	}
 	if as.Hours {
 		a = append(a, pick(en, "全天连续跑", "running around the clock"))
@@ -238,7 +290,7 @@ func notes(res plan.Result, as Assumed, en bool) []string {
 	}
 	a = append(a, fmt.Sprintf(pick(en, "配环境/传数据 %.0f 小时（有无卡模式就用无卡）", "%.0f h of setup (in no-card mode where there is one)"), p.SetupHours))
 	out = append(out, pick(en, "按", "Assumed: ")+strings.Join(a, pick(en, "、", ", "))+pick(en, "估算；包期按自然日连续计时，关机也算。", "; plan terms run on the wall clock, shut down or not."))
-	out = append(out, queueNote(res, en)...)
+	out = append(out, queueNote(rd, res, en)...)
 	var unverified, lab bool
 	for _, o := range res.Options[:min(shortRows, len(res.Options))] {
 		unverified = unverified || !o.Price.Lab && !o.Price.CNY.Verified
@@ -256,14 +308,30 @@ func notes(res plan.Result, as Assumed, en bool) []string {
 	return out
 }
 
-// queueNote is the queue risk applied, or for evening work without
-// history the seeds' anecdote, labelled, with no number invented.
-func queueNote(res plan.Result, en bool) []string {
-	for _, o := range res.Options {
-		if o.Risk != nil && o.QueueCNY > 0 {
-			return []string{fmt.Sprintf(pick(en, "按量的排队风险：过去 %.0f 天这个时段约 %.0f%% 的时候没卡，没卡的时间按下一家按量价补上。", "Queue risk on pay-as-you-go: no card %.0f%% of the time at these hours over %.0f days; those hours priced at the next platform."),
-				o.Risk.Days, o.Risk.P*100)}
+// queueNote is the queue risk of the plans shown, each named by its
+// platform, the winner's first ("AutoDL 这个时段约 56% 的时候没卡，已按…计
+// 入"), or for evening work without history the seeds' anecdote,
+// labelled, with no number invented.
+func queueNote(rd *render.Renderer, res plan.Result, en bool) []string {
+	var parts []string
+	days := 0.0
+	for _, o := range res.Options[:min(shortRows, len(res.Options))] {
+		if o.Risk == nil {
+			continue
 		}
+		days = math.Max(days, o.Risk.Days)
+		name := rd.PlatformName(o.Platform, en)
+		switch {
+		case o.QueueCNY >= 0.5:
+			parts = append(parts, fmt.Sprintf(pick(en, "%s 这个时段约 %.0f%% 的时候没卡，已按下一家按量价计入（排队 %.0f 元）", "%s had no card %.0f%% of the time at these hours, priced in at the next platform's rate (queue %.0f CNY)"),
+				name, o.Risk.P*100, o.QueueCNY))
+		case o.Risk.P >= 0.005:
+			parts = append(parts, fmt.Sprintf(pick(en, "%s 这个时段约 %.0f%% 的时候没卡（换别家不会更贵，未加钱，但要等或换平台）", "%s had no card %.0f%% of the time at these hours (moving elsewhere costs no more, so nothing added, but expect waits or a move)"),
+				name, o.Risk.P*100))
+		}
+	}
+	if len(parts) > 0 {
+		return []string{fmt.Sprintf(pick(en, "按量的排队风险（过去 %.0f 天）：%s。", "Queue risk on pay-as-you-go (last %.0f days): %s."), days, strings.Join(parts, pick(en, "；", "; ")))}
 	}
 	if res.QueueAnecdote {
 		return []string{pick(en, "排队：还没有库存历史，算不出没卡的概率。传闻（测评文章作者的经历，未核实）：晚高峰 19:00-23:00 秘塔智算开机常排 1-3 小时，AutoDL 通常 10-30 分钟；包期关机也保留卡。",

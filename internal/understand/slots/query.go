@@ -130,6 +130,10 @@ type Query struct {
 	SpanDays     float64 `json:"span_days,omitempty"`
 	Continuous   bool    `json:"continuous,omitempty"`
 	Window       string  `json:"window,omitempty"`
+	// Deadline is a due date the plan question states ("ddl是下周五",
+	// "月底前", "by Friday"): the span runs from now to it (Deadline.Days
+	// with the bot's clock) unless the question states a span.
+	Deadline *Deadline `json:"deadline,omitempty"`
 	// Week is an ISO week ("2026-W48") for a digest.
 	Week string `json:"week,omitempty"`
 	// MuteMinutes is how long "静音 2小时" mutes the chat; 0 with intent

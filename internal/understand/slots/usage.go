@@ -1,6 +1,11 @@
 package slots
 
-import "github.com/labgpu/bot/internal/textgate"
+import (
+	"math"
+	"strings"
+
+	"github.com/labgpu/bot/internal/textgate"
+)
 
 // The usage profile of a plan question (issue 16): "每周跑40小时",
 // "一个月要跑300小时", "连续训练5天", "晚上跑", "数据盘200G" (SizeGB).
@@ -17,10 +22,15 @@ var (
 	}
 	// reTotalHours: "300小时", "300 h", "300 GPU hours".
 	reTotalHours = textgate.MustCompile(numPat + `\s*(?:个)?\s*(?:小时|钟头|卡时|h\b|(?:gpu[ -])?hours?)`)
-	// reSpan: how long the work lasts: "5天", "三周", "一个月", "半个月", "2 weeks".
-	reSpan = textgate.MustCompile(`(半|` + numPat[1:len(numPat)-1] + `)\s*(?:个)?\s*(天|日|周|星期|礼拜|月|days?|weeks?|months?)`)
-	// reSpanEnglish: "for a month", "for a week".
-	reSpanEnglish = textgate.MustCompile(`\bfor (?:a|one) (day|week|month)\b`)
+	// reSpan: how long the work lasts: "5天", "三周", "一个月", "半个月",
+	// "一个多月" (多: a quarter unit more), "2 weeks".
+	reSpan = textgate.MustCompile(`(半|` + numPat[1:len(numPat)-1] + `)\s*(?:个)?\s*(多)?\s*(?:个)?\s*(天|日|周|星期|礼拜|月|days?|weeks?|months?)`)
+	// reSpanEnglish: "for a month", "over two weeks", "within the next
+	// three days", "in a couple of weeks" (a preposition first: "40 hours a
+	// week" is a rate, not a span).
+	reSpanEnglish = textgate.MustCompile(`\b(?:for|over|in|within|across|during)\s+(?:the\s+)?(?:next\s+|coming\s+)?(a|one|two|three|four|five|six|seven|eight|nine|ten|a couple of|a few)\s+(day|week|month)s?\b`)
+	// reDaysPerWeek: "每周跑5天" (with "每天8小时": 40 h a week, not 56).
+	reDaysPerWeek = textgate.MustCompile(`(?:每周|一周|每个?星期|每个?礼拜)\s*(?:只|就)?\s*(?:跑|用|训练|开)?\s*` + numPat + `\s*(?:个)?\s*(?:天|日)`)
 	// reContinuous: the cards run around the clock.
 	reContinuous = textgate.MustCompile(`连续|不停|不间断|一直跑|24\s*小时|全天|nonstop|non-stop|around the clock|continuous(?:ly)?|straight`)
 	// reEvening and reDaytime: the hours of the day the work runs.
@@ -38,31 +48,56 @@ const (
 	WindowEvening = "evening"
 )
 
-// extractUsage reads the usage profile: hours per week (or per day × 7),
-// total hours, the span in days, whether the cards run around the clock,
-// and the window of the day. It blanks nothing: "一个月" is also the
-// billing mode.
+// extractUsage reads the usage profile: hours per week (hours per day ×
+// 7, or × the days a week stated, wins over any other number: "跑一周，
+// 每天12小时" is 84 h a week), total hours, the span in days, a deadline,
+// whether the cards run around the clock, and the window of the day. It
+// blanks nothing: "一个月" is also the billing mode.
 func extractUsage(x *Extraction) {
 	q := x.q
-	if v, ok := firstNum(reHoursPerWeek, x.rest); ok {
+	// spanText is rest without the rate phrases, so "一天跑8小时" and
+	// "每周5天" are not read as a span.
+	spanText := x.rest
+	perDay, perDayOK := 0.0, false
+	if loc, v, ok := firstNumAt(reHoursPerDay, x.rest); ok && v > 0 && v <= 24 {
+		perDay, perDayOK = v, true
+		spanText = blank(spanText, loc[0], loc[1])
+	}
+	daysPerWeek := 7.0
+	if m := reDaysPerWeek.FindStringSubmatchIndex(x.rest); m != nil {
+		if v, ok := ParseNum(x.rest[m[2]:m[3]]); ok && v >= 1 && v <= 7 {
+			daysPerWeek = v
+			spanText = blank(spanText, m[0], m[1])
+		}
+	}
+	if perDayOK {
+		q.HoursPerWeek = perDay * daysPerWeek
+	} else if v, ok := firstNum(reHoursPerWeek, x.rest); ok {
 		q.HoursPerWeek = v
-	} else if v, ok := firstNum(reHoursPerDay, x.rest); ok && v <= 24 {
-		q.HoursPerWeek = v * 7
 	} else if v, ok := firstNum([]*textgate.Regexp{reTotalHours}, x.rest); ok && v >= minTotalHours && v != 24 {
 		q.TotalHours = v
 	}
-	if m := reSpan.FindStringSubmatch(x.rest); m != nil {
+	extractDeadline(x)
+	if d := q.Deadline; d != nil {
+		if i := strings.Index(spanText, d.Text); i >= 0 && d.Text != "" {
+			spanText = blank(spanText, i, i+len(d.Text))
+		}
+	}
+	if m := reSpan.FindStringSubmatch(spanText); m != nil {
 		v, ok := 0.5, m[1] == "半"
 		if !ok {
 			v, ok = ParseNum(m[1])
 		}
 		if ok && v > 0 {
 			q.SpanDays = v * spanUnitDays(m[len(m)-1])
+			if m[2] == "多" {
+				q.SpanDays = math.Round((v + 0.25) * spanUnitDays(m[len(m)-1]))
+			}
 		}
 	}
 	if q.SpanDays == 0 {
-		if m := reSpanEnglish.FindStringSubmatch(x.rest); m != nil {
-			q.SpanDays = spanUnitDays(m[1])
+		if m := reSpanEnglish.FindStringSubmatch(spanText); m != nil {
+			q.SpanDays = englishCount(m[1]) * spanUnitDays(m[2])
 		}
 	}
 	q.Continuous = reContinuous.MatchString(x.rest)
@@ -72,6 +107,34 @@ func extractUsage(x *Extraction) {
 	case reDaytime.MatchString(x.rest):
 		q.Window = WindowDay
 	}
+}
+
+// englishCount is "a"/"one" 1 … "ten" 10, "a couple of" 2, "a few" 3.
+func englishCount(s string) float64 {
+	for i, w := range []string{"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"} {
+		if s == w {
+			return float64(i + 1)
+		}
+	}
+	switch s {
+	case "a couple of":
+		return 2
+	case "a few":
+		return 3
+	}
+	return 1
+}
+
+// firstNumAt is firstNum with the span of the match.
+func firstNumAt(res []*textgate.Regexp, s string) ([]int, float64, bool) {
+	for _, re := range res {
+		if m := re.FindStringSubmatchIndex(s); m != nil {
+			if v, ok := ParseNum(s[m[2]:m[3]]); ok {
+				return m[:2], v, true
+			}
+		}
+	}
+	return nil, 0, false
 }
 
 // firstNum is the number of the first regexp that matches.

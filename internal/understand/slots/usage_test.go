@@ -2,6 +2,7 @@ package slots
 
 import (
 	"testing"
+	"time"
 
 	"github.com/labgpu/bot/configs"
 	"github.com/labgpu/bot/internal/catalog"
@@ -30,10 +31,68 @@ func TestUsage(t *testing.T) {
 		{"A100 80G 包月多少", 0, 0, 0, false, ""},
 		{"7B LoRA 要多少钱", 0, 0, 0, false, ""},
 		{"we need a 4090 ~60 hours a week for a month", 60, 0, 30, false, ""},
+		// Hours a day × 7 (or × the days a week stated) whatever else the
+		// sentence says: "跑一周" is the span, not "一周 … 12小时" a week.
+		{"两张4090跑一周，每天12小时左右，怎么租最便宜", 84, 0, 7, false, ""},
+		{"每天跑8h 4090", 56, 0, 0, false, ""},
+		{"每周跑5天，每天8小时，4090", 40, 0, 0, false, ""},
+		{"一天跑8小时3090，跑两周", 56, 0, 14, false, ""},
+		// A stated span is the span, in words or digits, Chinese or English.
+		{"how should we rent an A100 for 100 hours over two weeks", 0, 100, 14, false, ""},
+		{"A100 两周内跑完100小时", 0, 100, 14, false, ""},
+		{"一个多月内跑完300小时4090", 0, 300, 38, false, ""},
+		{"we need 200 hours on a 4090 within the next three weeks", 0, 200, 21, false, ""},
+		// A total alone: no span (the answer assumes the hours back to back).
+		{"一共跑50小时的4090", 0, 50, 0, false, ""},
+		// A deadline is not a span here: the answer resolves it with its clock.
+		{"ddl是下周五，从现在开始每天跑10小时4090", 70, 0, 0, false, ""},
+		{"连续训练5天不停，租3090", 0, 0, 5, true, ""},
 	} {
 		q := Extract(cat, c.text, false).Query()
 		if q.HoursPerWeek != c.perWeek || q.TotalHours != c.total || q.SpanDays != c.days || q.Continuous != c.continuous || q.Window != c.window {
 			t.Errorf("%q: per week %v total %v days %v continuous %v window %q", c.text, q.HoursPerWeek, q.TotalHours, q.SpanDays, q.Continuous, q.Window)
+		}
+	}
+}
+
+// TestDeadline: due dates read from plan questions, resolved against an
+// injected now (Wednesday 2 December 2026, 10:00 in Shanghai).
+func TestDeadline(t *testing.T) {
+	cat, err := catalog.Load(configs.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 12, 2, 10, 0, 0, 0, time.FixedZone("CST", 8*3600))
+	for _, c := range []struct {
+		text string
+		days float64 // 0: no deadline
+	}{
+		{"ddl是下周五，从现在开始每天跑10小时4090", 9}, // Fri 11 Dec
+		{"下下周一前跑完100小时", 12},            // Mon 14 Dec
+		{"这周五前要出结果，每天跑10小时", 2},         // Fri 4 Dec
+		{"周五前交，4090每天跑12小时", 2},
+		{"deadline是周一，每天8小时a100", 5}, // Mon 7 Dec
+		{"月底前要跑完200小时a100", 29},      // Thu 31 Dec
+		{"下个月底之前跑完300小时", 60},        // Sun 31 Jan
+		{"15号前每天跑6小时4090", 13},
+		{"1号前要跑完", 30}, // 1 January: the 1st of this month has passed
+		{"截止日期是20号，每天跑8小时", 18},
+		{"明天要交，跑10小时4090", 1},
+		{"need a 4090 10 hours a day, due next monday", 5},
+		{"we need an a100 8 hours a day by friday", 2},
+		{"100 hours on a 4090 by the end of the month", 29},
+		// No deadline: a weekday without a due word, a week, a rate.
+		{"周五有4090吗", 0},
+		{"我们组每周跑40小时4090，包周还是按量", 0},
+		{"下周有卡吗", 0},
+	} {
+		q := Extract(cat, c.text, false).Query()
+		got := 0.0
+		if q.Deadline != nil {
+			got = q.Deadline.Days(now)
+		}
+		if got != c.days {
+			t.Errorf("%q: deadline %+v → %v days, want %v", c.text, q.Deadline, got, c.days)
 		}
 	}
 }

@@ -1,0 +1,107 @@
+package planview_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/labgpu/bot/configs"
+	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/plan"
+	"github.com/labgpu/bot/internal/render"
+	"github.com/labgpu/bot/internal/render/planview"
+)
+
+func fig(v float64) catalog.Figure {
+	return catalog.Figure{Low: v, High: v, AsOf: "2026", Source: "test", Verified: true}
+}
+
+func opt(platform, mode string, cny float64) plan.Option {
+	return plan.Option{Platform: platform, GPU: "RTX 4090", Mode: mode, CostCNY: [2]float64{cny, cny}, GPUCNY: cny,
+		Price: plan.Price{Platform: platform, GPU: "RTX 4090", Mode: mode, CNY: fig(cny)}}
+}
+
+func reply(t *testing.T, res plan.Result, en bool) chat.Reply {
+	t.Helper()
+	cat, err := catalog.Load(configs.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cite := func(string, catalog.Figure) string { return "src" }
+	return planview.Reply(&render.Renderer{Cat: cat}, cat, cite, res, planview.Assumed{}, en)
+}
+
+func text(r chat.Reply) string {
+	return r.Title + "\n" + strings.Join(r.Lines, "\n") + "\n" + strings.Join(r.Notes, "\n")
+}
+
+// Issue: "每天白天跑8小时4090，租两周，按量还是包周" recommended AutoDL 按量
+// with no queue cost and said "约 64% 的时候没卡" without naming a platform
+// (64% was 恒源云's). Each risk is named by its platform, the winner's
+// first, and says whether it is priced in.
+func TestQueueNoteNamesThePlatform(t *testing.T) {
+	autodl := opt("autodl", "hourly", 226)
+	autodl.QueueCNY, autodl.Risk = 8, &plan.Risk{P: 0.56, Days: 14, Polls: 924}
+	heng := opt("hengyuan", "hourly", 232)
+	heng.Risk = &plan.Risk{P: 0.64, Days: 14, Polls: 924}
+	res := plan.Result{Profile: plan.Profile{GPU: "RTX 4090", HoursPerWeek: 56, Weeks: 2, Window: plan.WindowDay},
+		Options: []plan.Option{autodl, heng, opt("matpool", "hourly", 400)}}
+	for _, c := range []struct {
+		en        bool
+		want, not []string
+	}{
+		{false, []string{"AutoDL 这个时段约 56% 的时候没卡，已按下一家按量价计入（排队 8 元）", "恒源云 这个时段约 64% 的时候没卡（换别家不会更贵，未加钱"}, []string{"过去 14 天这个时段"}},
+		{true, []string{"AutoDL had no card 56% of the time at these hours, priced in", "(last 14 days)"}, []string{"no card 14%"}},
+	} {
+		got := text(reply(t, res, c.en))
+		for _, w := range c.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("en=%v: missing %q in\n%s", c.en, w, got)
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(got, w) {
+				t.Errorf("en=%v: %q in\n%s", c.en, w, got)
+			}
+		}
+		if i, j := strings.Index(got, "AutoDL"), strings.Index(got, "56%"); c.en == false && (i < 0 || j < i) {
+			t.Errorf("the winner's risk is not named first:\n%s", got)
+		}
+	}
+}
+
+// Issue: "连续训练5天不停，租3090" said "Featurize 包日要每天约 19 小时以上
+// 才比按量划算" with no Featurize 包日 row in the table. A break-even is
+// spoken of only for a plan the short table shows.
+func TestBreakEvenOnlyForShownPlans(t *testing.T) {
+	prof := plan.Profile{GPU: "RTX 4090", TotalHours: 120, Weeks: 5.0 / 7, Starts: 1}
+	rows := []plan.Option{opt("autodl", "hourly", 159), opt("lanrui", "hourly", 220), opt("matpool", "hourly", 240),
+		opt("autodl", "weekly", 275), opt("hengyuan", "hourly", 319), opt("featurize", "daily", 330)}
+	be := plan.BreakEven{Platform: "featurize", GPU: "RTX 4090", Mode: "daily", HoursPerTerm: 19, HoursPerWeek: 133, Verified: true}
+	res := plan.Result{Profile: prof, Options: rows, BreakEvens: []plan.BreakEven{be}}
+	if got := reply(t, res, false).Title; strings.Contains(got, "Featurize") || strings.Contains(got, "划算") {
+		t.Errorf("break-even of a plan not in the table: %s", got)
+	}
+	// The same plan among the rows shown: the sentence is back.
+	res.Options = append([]plan.Option{rows[5]}, rows[:4]...)
+	if got := reply(t, res, false).Title; !strings.Contains(got, "Featurize 包日") || !strings.Contains(got, "19 小时以上") {
+		t.Errorf("break-even of a shown plan missing: %s", got)
+	}
+}
+
+// Only a total ("一共跑50小时的4090"): no fraction of a week, the span said
+// as the hours back to back, and said to be assumed.
+func TestRunThroughSpan(t *testing.T) {
+	cat, err := catalog.Load(configs.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := plan.Result{Profile: plan.Profile{GPU: "RTX 4090", TotalHours: 50, Weeks: 50.0 / 168, DiskGB: 50, SetupHours: 1},
+		Options: []plan.Option{opt("autodl", "hourly", 98)}}
+	r := planview.Reply(&render.Renderer{Cat: cat}, cat, func(string, catalog.Figure) string { return "src" }, res,
+		planview.Assumed{Span: true, RunThrough: true}, false)
+	got := text(r)
+	if strings.Contains(got, "0.3 周") || !strings.Contains(r.Title, "共 50 小时（连续跑约 2 天）") || !strings.Contains(got, "连续跑约 2 天（没说多久跑完）") {
+		t.Errorf("run-through span:\n%s", got)
+	}
+}
