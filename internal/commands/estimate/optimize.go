@@ -30,7 +30,7 @@ const (
 // run through), so it asks for the cheapest way to rent, not one mode's
 // price.
 func wantsOptimizer(q understand.Query) bool {
-	return q.HoursPerWeek > 0 || q.TotalHours > 0 || q.Continuous && q.SpanDays > 0 ||
+	return q.HoursPerWeek > 0 || q.TotalHours > 0 || (q.Continuous || q.SetupHours > 0) && q.SpanDays > 0 ||
 		q.SpanDays > 0 && q.BillingMode == "" && q.Window != ""
 }
 
@@ -40,7 +40,10 @@ func wantsOptimizer(q understand.Query) bool {
 // variant with a price); now is the bot's clock, for a deadline
 // ("ddl是下周五": the span runs from now to it).
 func Profile(q understand.Query, prices []plan.Price, now time.Time) (plan.Profile, planview.Assumed) {
-	as := planview.Assumed{Asked: q.BillingMode}
+	as := planview.Assumed{Mentioned: q.BillingMode}
+	if q.ModeNamed {
+		as.Asked = q.BillingMode
+	}
 	p := plan.Profile{GPU: q.GPU, Count: max(q.GPUCount, 1), HoursPerWeek: q.HoursPerWeek, TotalHours: q.TotalHours, Window: q.Window, DiskGB: q.SizeGB}
 	if len(q.GPUs) > 0 && (p.GPU == "" || q.GPUFamily) {
 		if id, ok := cheapestVariant(q.GPUs, prices); ok {
@@ -76,6 +79,9 @@ func Profile(q understand.Query, prices []plan.Price, now time.Time) (plan.Profi
 		p.DiskGB, as.Disk = defaultDiskGB, true
 	}
 	p.SetupHours = math.Max(1, math.Round(setupHoursPerWeek*p.Weeks))
+	if q.SetupHours > 0 {
+		p.SetupHours, as.SetupStated = q.SetupHours, true
+	}
 	p.Starts = int(math.Ceil(p.Hours() / sessionHours))
 	if q.Continuous || p.Hours() >= p.SpanHours()-1 {
 		p.Starts = 1

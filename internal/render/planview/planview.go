@@ -9,6 +9,7 @@ package planview
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -32,6 +33,12 @@ type Assumed struct {
 	// from now to it, DeadlineDate that day.
 	Deadline     string
 	DeadlineDate time.Time
+	// SetupStated: the question gave its setup time ("配环境要一天"), so the
+	// answer says what no-card mode saves on it.
+	SetupStated bool
+	// Mentioned is the billing mode the question's words also read as
+	// ("租一个月": monthly), named outright or not.
+	Mentioned string
 	// Asked is the billing mode the question named ("包周还是按量":
 	// weekly), so the answer says so when no price of it is on record.
 	Asked string
@@ -57,6 +64,8 @@ func Reply(rd *render.Renderer, cat *catalog.Catalog, cite Cite, res plan.Result
 	}
 	rep := chat.Reply{English: en, Title: verdict(rd, res, as, en), Table: table(rd, cite, res.Options, shortRows, en)}
 	if line, ok := missingMode(res, as.Asked, en); ok {
+		rep.Lines = append(rep.Lines, line)
+	} else if line, ok := hiddenMode(rd, res, as.Mentioned, en); ok {
 		rep.Lines = append(rep.Lines, line)
 	}
 	rep.Notes = notes(rd, res, as, en)
@@ -131,6 +140,31 @@ func missingMode(res plan.Result, mode string, en bool) (string, bool) {
 	return fmt.Sprintf(pick(en, "%s：没有查到 %s 的公开价格，没法算进来；组里看到了可以记在配置的 plans: 里（标“本组记录”）。",
 		"%s: no public %s price on record, so it is not compared; record one the lab sees under plans: in the config."),
 		render.ModeName(mode, en), res.Profile.GPU), true
+}
+
+// hiddenMode is the line for a plan the question mentions ("租一个月")
+// whose cheapest price is on record but below the short table: its total
+// against the winner's, and the hours a term it needs to pay off.
+func hiddenMode(rd *render.Renderer, res plan.Result, mode string, en bool) (string, bool) {
+	if mode == "" || mode == "hourly" || mode == "spot" {
+		return "", false
+	}
+	at := slices.IndexFunc(res.Options, func(o plan.Option) bool { return o.Mode == mode })
+	if at < shortRows {
+		return "", false
+	}
+	o, best := res.Options[at], res.Options[0]
+	s := fmt.Sprintf(pick(en, "%s %s：这个用量约 %s%s 元，比最省的多约 %.0f 元",
+		"%s %s: about %s%s CNY for this use, about %.0f CNY more than the cheapest"),
+		rd.PlatformName(o.Platform, en), render.ModeName(mode, en), cost(o), mark(o.Price), o.Mid()-best.Mid())
+	for _, b := range res.BreakEvens {
+		if b.Platform == o.Platform && b.Mode == mode && b.HoursPerTerm < 0.95*termHours(mode) {
+			s += fmt.Sprintf(pick(en, "；每%[2]s跑到约 %.0[1]f 小时以上才比按量省", "; it beats pay-as-you-go above about %.0[1]f h a %[2]s"),
+				b.HoursPerTerm, termWord(mode, en))
+			break
+		}
+	}
+	return s + pick(en, "。", "."), true
 }
 
 // termHours is a plan's term in hours (a month as 30 days); 0 for an
@@ -261,6 +295,24 @@ func source(cite Cite, p plan.Price, en bool) string {
 	return cite(p.Platform, p.CNY)
 }
 
+// noCardLine answers "无卡模式能省多少" for a stated setup time: the
+// cheapest shown option's setup in no-card mode against the same hours
+// with the card on (its own hourly price × hours × cards).
+func noCardLine(rd *render.Renderer, res plan.Result, en bool) string {
+	p := res.Profile
+	for _, o := range res.Options[:min(shortRows, len(res.Options))] {
+		if !o.NoCard {
+			continue
+		}
+		withCard := p.SetupHours * float64(max(p.Count, 1)) * o.Price.CNY.Mid()
+		return fmt.Sprintf(pick(en, "无卡模式：%s 配环境 %.0f 小时约 %.0f 元，开着卡要约 %.0f 元，省约 %.0f 元（已按无卡计入）。",
+			"No-card mode: %s's %.0f h of setup cost about %.0f CNY, against about %.0f CNY with the card on: about %.0f CNY saved (priced in)."),
+			rd.PlatformName(o.Platform, en), p.SetupHours, o.SetupCNY, withCard, withCard-o.SetupCNY)
+	}
+	return fmt.Sprintf(pick(en, "配环境 %.0f 小时：表里的平台都没有查到无卡模式，按开着卡计价（已计入）。",
+		"%.0f h of setup: none of these platforms has a no-card mode on record, so it is priced with the card on (included)."), p.SetupHours)
+}
+
 // notes are the assumptions, the queue line and the marks' legend.
 func notes(rd *render.Renderer, res plan.Result, as Assumed, en bool) []string {
 	p := res.Profile
@@ -288,7 +340,12 @@ func notes(rd *render.Renderer, res plan.Result, as Assumed, en bool) []string {
 	if as.Disk {
 		a = append(a, fmt.Sprintf(pick(en, "数据盘 %.0f GB", "%.0f GB data disk"), p.DiskGB))
 	}
-	a = append(a, fmt.Sprintf(pick(en, "配环境/传数据 %.0f 小时（有无卡模式就用无卡）", "%.0f h of setup (in no-card mode where there is one)"), p.SetupHours))
+	if !as.SetupStated {
+		a = append(a, fmt.Sprintf(pick(en, "配环境/传数据 %.0f 小时（有无卡模式就用无卡）", "%.0f h of setup (in no-card mode where there is one)"), p.SetupHours))
+	}
+	if as.SetupStated {
+		out = append(out, noCardLine(rd, res, en))
+	}
 	out = append(out, pick(en, "按", "Assumed: ")+strings.Join(a, pick(en, "、", ", "))+pick(en, "估算；包期按自然日连续计时，关机也算。", "; plan terms run on the wall clock, shut down or not."))
 	out = append(out, queueNote(rd, res, en)...)
 	var unverified, lab bool

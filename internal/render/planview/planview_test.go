@@ -105,3 +105,65 @@ func TestRunThroughSpan(t *testing.T) {
 		t.Errorf("run-through span:\n%s", got)
 	}
 }
+
+// "每晚4个小时3090，租一个月": 包月 is mentioned but far dearer than 按量, so
+// it is below the short table; one line gives its total, how much more it
+// costs and the hours a month it needs to pay off.
+func TestHiddenModeLine(t *testing.T) {
+	cat, err := catalog.Load(configs.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	monthly := opt("autodl", "monthly", 800)
+	monthly.Price.CNY = catalog.Figure{Low: 700, High: 900, AsOf: "2025", Source: "seed"}
+	monthly.CostCNY = [2]float64{700, 900}
+	rows := []plan.Option{opt("autodl", "hourly", 159), opt("lanrui", "hourly", 240), opt("matpool", "hourly", 270),
+		opt("hengyuan", "hourly", 361), opt("featurize", "hourly", 707), monthly}
+	be := plan.BreakEven{Platform: "autodl", GPU: "RTX 3090", Mode: "monthly", HoursPerTerm: 606, Verified: false}
+	res := plan.Result{Profile: plan.Profile{GPU: "RTX 3090", HoursPerWeek: 28, Weeks: 30.0 / 7}, Options: rows, BreakEvens: []plan.BreakEven{be}}
+	for _, c := range []struct {
+		mentioned string
+		en        bool
+		want      string
+	}{
+		{"monthly", false, "AutoDL 包月：这个用量约 700-900* 元，比最省的多约 641 元；每月跑到约 606 小时以上才比按量省。"},
+		{"monthly", true, "AutoDL monthly: about 700-900* CNY for this use, about 641 CNY more than the cheapest; it beats pay-as-you-go above about 606 h a month."},
+		{"", false, ""},
+		{"weekly", false, ""}, // no weekly price: nothing invented
+	} {
+		r := planview.Reply(&render.Renderer{Cat: cat}, cat, func(string, catalog.Figure) string { return "src" }, res,
+			planview.Assumed{Mentioned: c.mentioned}, c.en)
+		got := strings.Join(r.Lines, "\n")
+		if got != c.want {
+			t.Errorf("mentioned %q en=%v: lines %q, want %q", c.mentioned, c.en, got, c.want)
+		}
+	}
+}
+
+// "配环境要一天左右，之后跑3天4090，无卡模式能省多少": a stated setup time is
+// answered with what no-card mode saves on it, for the cheapest shown
+// platform that has one (here the second row).
+func TestNoCardSavingLine(t *testing.T) {
+	cat, err := catalog.Load(configs.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noCard := opt("autodl", "hourly", 89)
+	noCard.Price.CNY = fig(1.95)
+	noCard.NoCard, noCard.SetupCNY = true, 2.4 // 24 h × 0.1 CNY/h
+	res := plan.Result{Profile: plan.Profile{GPU: "RTX 4090", TotalHours: 72, Weeks: 3.0 / 7, SetupHours: 24, Count: 1},
+		Options: []plan.Option{opt("hengyuan", "hourly", 85), noCard}}
+	r := planview.Reply(&render.Renderer{Cat: cat}, cat, func(string, catalog.Figure) string { return "src" }, res,
+		planview.Assumed{SetupStated: true}, false)
+	// With the card on: 24 h × 1.95 = 46.8; saved 46.8 − 2.4 = 44.4.
+	want := "无卡模式：AutoDL 配环境 24 小时约 2 元，开着卡要约 47 元，省约 44 元（已按无卡计入）。"
+	if got := strings.Join(r.Notes, "\n"); !strings.Contains(got, want) || strings.Contains(got, "配环境/传数据 24 小时") {
+		t.Errorf("notes:\n%s\nwant %q and no assumed setup", got, want)
+	}
+	res.Options = res.Options[:1]
+	r = planview.Reply(&render.Renderer{Cat: cat}, cat, func(string, catalog.Figure) string { return "src" }, res,
+		planview.Assumed{SetupStated: true}, false)
+	if got := strings.Join(r.Notes, "\n"); !strings.Contains(got, "都没有查到无卡模式") {
+		t.Errorf("no platform with no-card mode:\n%s", got)
+	}
+}

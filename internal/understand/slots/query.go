@@ -73,6 +73,9 @@ type Query struct {
 	PriceUnit string  `json:"price_unit,omitempty"`
 	// BillingMode is hourly, daily, weekly, monthly, yearly or spot.
 	BillingMode string `json:"billing_mode,omitempty"`
+	// ModeNamed: the question names the plan outright (包周, 月租), not a
+	// length or rate that also reads as one ("每天", "跑一周").
+	ModeNamed bool `json:"mode_named,omitempty"`
 	// Period is this_week, last_week, this_month or last_month.
 	Period string `json:"period,omitempty"`
 	// Model is a catalog model id; ModelText the unknown name the user
@@ -130,6 +133,9 @@ type Query struct {
 	SpanDays     float64 `json:"span_days,omitempty"`
 	Continuous   bool    `json:"continuous,omitempty"`
 	Window       string  `json:"window,omitempty"`
+	// SetupHours is the setup time a question states ("配环境要一天左右":
+	// 24), hours without GPU work; 0 when unstated.
+	SetupHours float64 `json:"setup_hours,omitempty"`
 	// Deadline is a due date the plan question states ("ddl是下周五",
 	// "月底前", "by Friday"): the span runs from now to it (Deadline.Days
 	// with the bot's clock) unless the question states a span.

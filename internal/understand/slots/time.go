@@ -22,7 +22,7 @@ var billingModes = []struct {
 // reNamedPlan names a plan outright (包周, 按月, 月租, 年付): it wins over
 // words of frequency or length ("每周跑100小时，包月划算吗" asks about
 // 包月, not a weekly plan).
-var reNamedPlan = textgate.MustCompile(`包[日天周月年越]|按[天周月年]|[日天周月年]租|[月年]付|竞价|抢占式?实例|\bspot\b`)
+var reNamedPlan = textgate.MustCompile(`包[日天周月年越]|按[天周月年]|[日天周月年]租|[月年]付|竞价|抢占式?实例|\bspot\b|\b(?:daily|weekly|monthly|yearly|annual)\s+(?:plan|subscription|rental|package|pass)s?\b`)
 
 // extractBillingMode reads the billing mode asked about: a plan named
 // outright, else the leftmost non-hourly mode ("按量和包月哪个划算" asks
@@ -32,7 +32,7 @@ func extractBillingMode(x *Extraction) {
 		named := x.rest[loc[0]:loc[1]]
 		for _, bm := range billingModes {
 			if bm.re.MatchString(named) {
-				x.q.BillingMode = bm.mode
+				x.q.BillingMode, x.q.ModeNamed = bm.mode, true
 				x.use(loc[0], loc[1], phMode)
 				return
 			}

@@ -15,10 +15,11 @@ var (
 		textgate.MustCompile(`(?:每周|一周|每个?星期|每个?礼拜|一个?星期)[^\d零一二两三四五六七八九十百]{0,8}` + numPat + `\s*(?:个)?\s*(?:小时|钟头|h\b|hours?)`),
 		textgate.MustCompile(numPat + `\s*(?:个)?\s*(?:小时|h|hours?)\s*(?:/|每|一|a|per)\s*(?:周|星期|礼拜|week|wk)`),
 	}
-	// reHoursPerDay: "每天跑8小时", "8 hours a day".
+	// reHoursPerDay: "每天跑8小时", "每晚4个小时", "8 hours a day".
 	reHoursPerDay = []*textgate.Regexp{
-		textgate.MustCompile(`(?:每天|一天|每日)[^\d零一二两三四五六七八九十百]{0,8}` + numPat + `\s*(?:个)?\s*(?:小时|钟头|h\b|hours?)`),
-		textgate.MustCompile(numPat + `\s*(?:个)?\s*(?:小时|h|hours?)\s*(?:/|每|a|per)\s*(?:天|日|day)`),
+		textgate.MustCompile(`(?:每天|一天|每日|每晚|每个?晚上|每夜|每个?白天)[^\d零一二两三四五六七八九十百]{0,8}` + numPat + `\s*(?:个)?\s*(?:小时|钟头|h\b|hours?)`),
+		textgate.MustCompile(numPat + `\s*(?:个)?\s*(?:小时|h|hours?)\s*(?:/|每|a|per|every|each)\s*(?:天|日|晚|day|night|evening)`),
+		textgate.MustCompile(numPat + `\s*(?:h|hours?)\s+(?:nightly|daily)\b`),
 	}
 	// reTotalHours: "300小时", "300 h", "300 GPU hours".
 	reTotalHours = textgate.MustCompile(numPat + `\s*(?:个)?\s*(?:小时|钟头|卡时|h\b|(?:gpu[ -])?hours?)`)
@@ -31,10 +32,14 @@ var (
 	reSpanEnglish = textgate.MustCompile(`\b(?:for|over|in|within|across|during)\s+(?:the\s+)?(?:next\s+|coming\s+)?(a|one|two|three|four|five|six|seven|eight|nine|ten|a couple of|a few)\s+(day|week|month)s?\b`)
 	// reDaysPerWeek: "每周跑5天" (with "每天8小时": 40 h a week, not 56).
 	reDaysPerWeek = textgate.MustCompile(`(?:每周|一周|每个?星期|每个?礼拜)\s*(?:只|就)?\s*(?:跑|用|训练|开)?\s*` + numPat + `\s*(?:个)?\s*(?:天|日)`)
+	// reSetup: the hours of setup a question states before the GPU work
+	// ("配环境要一天左右", "装环境大概5小时", "setup takes a day"): the unit
+	// is group 2 (hours or days).
+	reSetup = textgate.MustCompile(`(?:配环境|装环境|搭环境|配置环境|环境配置|环境搭建|传数据|上传数据|准备数据|setup|set up|setting up)[^\d零一二两三四五六七八九十半]{0,8}?(半|half an?|an?|` + numPat[1:len(numPat)-1] + `)\s*(?:个)?\s*(?:多)?\s*(小时|钟头|天|h\b|hours?|days?)`)
 	// reContinuous: the cards run around the clock.
 	reContinuous = textgate.MustCompile(`连续|不停|不间断|一直跑|24\s*小时|全天|nonstop|non-stop|around the clock|continuous(?:ly)?|straight`)
 	// reEvening and reDaytime: the hours of the day the work runs.
-	reEvening = textgate.MustCompile(`晚上|晚高峰|夜里|夜间|下班后|半夜|evening|at night|nights?\b`)
+	reEvening = textgate.MustCompile(`晚上|每晚|晚高峰|夜里|夜间|下班后|半夜|evening|at night|nights?\b|nightly`)
 	reDaytime = textgate.MustCompile(`白天|上午|下午|错峰|daytime|during the day|mornings?\b`)
 )
 
@@ -58,6 +63,12 @@ func extractUsage(x *Extraction) {
 	// spanText is rest without the rate phrases, so "一天跑8小时" and
 	// "每周5天" are not read as a span.
 	spanText := x.rest
+	if m := reSetup.FindStringSubmatchIndex(x.rest); m != nil {
+		if v, ok := setupHours(x.rest[m[2]:m[3]], x.rest[m[4]:m[5]]); ok {
+			q.SetupHours = v
+			spanText = blank(spanText, m[0], m[1])
+		}
+	}
 	perDay, perDayOK := 0.0, false
 	if loc, v, ok := firstNumAt(reHoursPerDay, x.rest); ok && v > 0 && v <= 24 {
 		perDay, perDayOK = v, true
@@ -72,9 +83,10 @@ func extractUsage(x *Extraction) {
 	}
 	if perDayOK {
 		q.HoursPerWeek = perDay * daysPerWeek
-	} else if v, ok := firstNum(reHoursPerWeek, x.rest); ok {
+	} else if loc, v, ok := firstNumAt(reHoursPerWeek, x.rest); ok {
 		q.HoursPerWeek = v
-	} else if v, ok := firstNum([]*textgate.Regexp{reTotalHours}, x.rest); ok && v >= minTotalHours && v != 24 {
+		spanText = blank(spanText, loc[0], loc[1])
+	} else if v, ok := firstNum([]*textgate.Regexp{reTotalHours}, spanText); ok && v >= minTotalHours && v != 24 {
 		q.TotalHours = v
 	}
 	extractDeadline(x)
@@ -107,6 +119,25 @@ func extractUsage(x *Extraction) {
 	case reDaytime.MatchString(x.rest):
 		q.Window = WindowDay
 	}
+}
+
+// setupHours is a stated setup time in hours ("一天" 24, "半天" 12,
+// "5小时" 5); ok is false past a week, which is not setup.
+func setupHours(num, unit string) (float64, bool) {
+	v, ok := 0.5, num == "半" || strings.HasPrefix(num, "half")
+	if !ok {
+		v, ok = ParseNum(num)
+	}
+	if !ok && (num == "a" || num == "an") {
+		v, ok = 1, true
+	}
+	if !ok || v <= 0 {
+		return 0, false
+	}
+	if strings.HasPrefix(unit, "天") || strings.HasPrefix(unit, "day") {
+		v *= 24
+	}
+	return v, v <= 168
 }
 
 // englishCount is "a"/"one" 1 … "ten" 10, "a couple of" 2, "a few" 3.

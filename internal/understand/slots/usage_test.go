@@ -24,7 +24,12 @@ func TestUsage(t *testing.T) {
 		{"一个月要跑300小时A100怎么租最省", 0, 300, 30, false, ""},
 		{"连续训练5天租什么方式", 0, 0, 5, true, ""},
 		{"每天晚上跑6个小时3090，租两周", 42, 0, 14, false, WindowEvening},
-		{"一周大概二十小时 白天用", 20, 0, 7, false, WindowDay},
+		// "一周 … 二十小时" is the rate, not a span of one week.
+		{"一周大概二十小时 白天用", 20, 0, 0, false, WindowDay},
+		{"3090 一周跑20小时，租两周", 20, 0, 14, false, ""},
+		{"每晚4个小时3090，租一个月", 28, 0, 30, false, WindowEvening},
+		{"we run a 3090 4 hours every night for a month", 28, 0, 30, false, WindowEvening},
+		{"4090 6 hours nightly for two weeks", 42, 0, 14, false, WindowEvening},
 		{"4090 30h/周 跑半个月", 30, 0, 15, false, ""},
 		{"3090 竞价实例多少钱一小时", 0, 0, 0, false, ""},
 		{"we run a 4090 about 50 hours a week for 3 weeks", 50, 0, 21, false, ""},
@@ -51,6 +56,36 @@ func TestUsage(t *testing.T) {
 		q := Extract(cat, c.text, false).Query()
 		if q.HoursPerWeek != c.perWeek || q.TotalHours != c.total || q.SpanDays != c.days || q.Continuous != c.continuous || q.Window != c.window {
 			t.Errorf("%q: per week %v total %v days %v continuous %v window %q", c.text, q.HoursPerWeek, q.TotalHours, q.SpanDays, q.Continuous, q.Window)
+		}
+	}
+}
+
+// TestSetupAndNamedPlan: a stated setup time is not the span or the
+// hours; a plan is "named" only when the words name it, not a rate.
+func TestSetupAndNamedPlan(t *testing.T) {
+	cat, err := catalog.Load(configs.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		text        string
+		setup, days float64
+		total       float64
+		mode        string
+		named       bool
+	}{
+		{"配环境要一天左右，之后跑3天4090，无卡模式能省多少", 24, 3, 0, "daily", false},
+		{"装环境大概5小时，然后一共跑100小时a100", 5, 0, 100, "", false},
+		{"setup takes half a day, then 2 weeks of training on a 4090", 12, 14, 0, "daily", false},
+		{"我们组每周跑40小时4090，包周还是按量", 0, 0, 0, "weekly", true},
+		{"每天白天跑8小时4090，租两周", 0, 14, 0, "daily", false},
+		{"40 hours a week on a 4090, weekly plan or hourly?", 0, 0, 0, "weekly", true},
+		{"一个月300小时 A100 月租划算吗", 0, 30, 300, "monthly", true},
+	} {
+		q := Extract(cat, c.text, false).Query()
+		if q.SetupHours != c.setup || q.SpanDays != c.days || q.TotalHours != c.total || q.BillingMode != c.mode || q.ModeNamed != c.named {
+			t.Errorf("%q: setup %v span %v total %v mode %q named %v; want %v %v %v %q %v", c.text,
+				q.SetupHours, q.SpanDays, q.TotalHours, q.BillingMode, q.ModeNamed, c.setup, c.days, c.total, c.mode, c.named)
 		}
 	}
 }
