@@ -68,7 +68,14 @@ func (a *App) HistoryPNG(gpu, platform, path string) error {
 	if err != nil {
 		return err
 	}
-	title := fmt.Sprintf("%s %s: share of polls with stock, %d days", id, strings.Join(pf.Platforms, "+"), pf.Days)
+	var names []string
+	for _, p := range pf.Platforms {
+		if pl, ok := a.Cat.Platform(p); ok {
+			p = pl.DisplayName(true)
+		}
+		names = append(names, p)
+	}
+	title := fmt.Sprintf("%s on %s: share of polls with stock, %d days", id, strings.Join(names, " + "), pf.Days)
 	if err := chart.HeatPNG(f, availability.HeatMap(&pf, true), title); err != nil {
 		f.Close()
 		return err
