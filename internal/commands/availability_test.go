@@ -133,3 +133,37 @@ func TestAvailabilityAskedWindow(t *testing.T) {
 		t.Errorf("weekday evening: %q", res.Reply.Title)
 	}
 }
+
+// flat records three days of A100 80GB polls in stock every time: no
+// best or worst hours.
+func flat(t *testing.T) *history.Recorder {
+	t.Helper()
+	now := recordedAt.Add(5 * time.Minute)
+	h := &history.Recorder{Now: func() time.Time { return now }}
+	for at := now.Add(-72 * time.Hour); at.Before(now); at = at.Add(history.FineSlot) {
+		s := history.Slot{Polls: 1, In: 1, Price: 500}
+		if err := h.Add(context.Background(), at, map[history.Key]history.Slot{{Platform: "autodl", GPU: "A100 80GB"}: s}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return h
+}
+
+// A new user's test: a bare "A100" read as A100 40GB, which had no
+// history, while A100 80GB had days of it; and a flat week named the same
+// window as best and worst.
+func TestAvailabilityFamilyAndFlatWeek(t *testing.T) {
+	loc := time.FixedZone("CST", 8*3600)
+	r := newRouter(t, commands.WithHistory(flat(t)), commands.WithLocation(loc))
+	res := ask(r, "A100一般啥时候有卡啊")
+	if res.Intent != commands.IntentAvailability || res.Availability == nil || res.Availability.GPU != "A100 80GB" {
+		t.Fatalf("intent %s, figures %+v; want A100 80GB's history", res.Intent, res.Availability)
+	}
+	if want := "A100 80GB 各个时段差不多：有货约 100%。"; res.Reply.Title != want {
+		t.Errorf("title %q, want %q", res.Reply.Title, want)
+	}
+	res = ask(r, "周末晚上A100好抢吗")
+	if strings.Contains(res.Text, "最难抢") || !strings.Contains(res.Text, "整体看：各个时段差不多") {
+		t.Errorf("asked window on a flat week:\n%s", res.Text)
+	}
+}

@@ -97,12 +97,8 @@ func (a *Answers) Availability(_ context.Context, res *Result) {
 		res.Reply = chat.Reply{Title: res.Question}
 		return
 	}
-	gpu := q.GPUs[0]
 	now := a.Env.Now()
-	var pf history.Profile
-	if a.H != nil {
-		pf = a.H.Profile(gpu, q.Platforms, now, a.loc())
-	}
+	gpu, pf := a.profile(q.GPUs, q.Platforms, now)
 	where := ""
 	if len(q.Platforms) > 0 {
 		where = a.Env.Rd.PlatformNames(q.Platforms, en) + " "
@@ -124,6 +120,23 @@ func (a *Answers) Availability(_ context.Context, res *Result) {
 	}
 	res.Availability = fig
 	res.Reply = a.reply(&pf, fig, asked, now, en)
+}
+
+// profile is the history of the GPU asked about: of a family named
+// without its size ("A100"), the variant with the most days of history
+// (the first when none has any).
+func (a *Answers) profile(gpus, platforms []string, now time.Time) (string, history.Profile) {
+	gpu := gpus[0]
+	var pf history.Profile
+	if a.H == nil {
+		return gpu, pf
+	}
+	for _, id := range gpus {
+		if p := a.H.Profile(id, platforms, now, a.loc()); p.Days > pf.Days {
+			gpu, pf = id, p
+		}
+	}
+	return gpu, pf
 }
 
 func (a *Answers) loc() *time.Location {

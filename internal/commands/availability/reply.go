@@ -13,6 +13,10 @@ import (
 // answer stops saying it is thin.
 const fewDays = 14
 
+// flatShare is the gap between the best and worst windows' shares below
+// which the week has no best or worst hours worth naming.
+const flatShare = 0.1
+
 // reply is the answer: the best and worst windows first, or, when the
 // question names a window (asked), how available the card is then and
 // the best and worst windows after.
@@ -20,11 +24,21 @@ func (a *Answers) reply(pf *history.Profile, f *Figures, asked *Asked, now time.
 	names := a.Env.Rd.PlatformNames(pf.Platforms, en)
 	title := fmt.Sprintf(answer.Pick(en, "%s %s最好抢，%s最难抢。", "%s: easiest %s, hardest %s."),
 		pf.GPU, WindowText(f.Best, en), WindowText(f.Worst, en))
+	if f.Best.Share-f.Worst.Share < flatShare {
+		// No best or worst hours: one figure, not the same window twice.
+		title = fmt.Sprintf(answer.Pick(en, "%s 各个时段差不多：有货约 %.0f%%。", "%s: about the same at every hour, in stock about %.0f%% of the time."),
+			pf.GPU, (f.Best.Share+f.Worst.Share)/2*100)
+	}
 	rep := chat.Reply{Title: title, Chart: HeatMap(pf, en)}
 	if asked != nil {
 		rep.Title = askedLine(*asked, pf, en)
-		rep.Lines = append(rep.Lines, fmt.Sprintf(answer.Pick(en, "整体看：%s最好抢，%s最难抢。", "Over the week: easiest %s, hardest %s."),
-			WindowText(f.Best, en), WindowText(f.Worst, en)))
+		overall := fmt.Sprintf(answer.Pick(en, "整体看：%s最好抢，%s最难抢。", "Over the week: easiest %s, hardest %s."),
+			WindowText(f.Best, en), WindowText(f.Worst, en))
+		if f.Best.Share-f.Worst.Share < flatShare {
+			overall = fmt.Sprintf(answer.Pick(en, "整体看：各个时段差不多，有货约 %.0f%%。", "Over the week: about the same at every hour, in stock about %.0f%%."),
+				(f.Best.Share+f.Worst.Share)/2*100)
+		}
+		rep.Lines = append(rep.Lines, overall)
 	}
 	rep.Lines = append(rep.Lines, fmt.Sprintf(answer.Pick(en, "依据过去 %d 天的轮询（%s）。", "From %d days of polls (%s)."), pf.Days, names))
 	if pf.Days < fewDays {
