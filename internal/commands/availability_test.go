@@ -9,6 +9,8 @@ import (
 
 	"github.com/labgpu/bot/internal/commands"
 	"github.com/labgpu/bot/internal/history"
+	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/store/embedded"
 )
 
 // threeDays records three days of polls before the router's clock: free
@@ -134,13 +136,13 @@ func TestAvailabilityAskedWindow(t *testing.T) {
 	}
 }
 
-// flat records three days of A100 80GB polls in stock every time: no
+// flat records eight days of A100 80GB polls in stock every time: no
 // best or worst hours.
 func flat(t *testing.T) *history.Recorder {
 	t.Helper()
 	now := recordedAt.Add(5 * time.Minute)
 	h := &history.Recorder{Now: func() time.Time { return now }}
-	for at := now.Add(-72 * time.Hour); at.Before(now); at = at.Add(history.FineSlot) {
+	for at := now.Add(-8 * 24 * time.Hour); at.Before(now); at = at.Add(history.FineSlot) {
 		s := history.Slot{Polls: 1, In: 1, Price: 500}
 		if err := h.Add(context.Background(), at, map[history.Key]history.Slot{{Platform: "autodl", GPU: "A100 80GB"}: s}); err != nil {
 			t.Fatal(err)
@@ -165,5 +167,25 @@ func TestAvailabilityFamilyAndFlatWeek(t *testing.T) {
 	res = ask(r, "周末晚上A100好抢吗")
 	if strings.Contains(res.Text, "最难抢") || !strings.Contains(res.Text, "整体看：各个时段差不多") {
 		t.Errorf("asked window on a flat week:\n%s", res.Text)
+	}
+}
+
+// A subscription says what the history knows of this hour: with no
+// sold-out spell to time (the card was always in stock), how often it had
+// stock, for the variant with history when a family is named.
+func TestSubscribeSaysTheHour(t *testing.T) {
+	loc := time.FixedZone("CST", 8*3600)
+	st, err := embedded.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	r := newRouter(t, commands.WithHistory(flat(t)), commands.WithLocation(loc), commands.WithAlerts(st, st, stock.DefaultPolicy()))
+	res := from(r, "lab1", "alice", "A100有货提醒我，大概要等多久")
+	if res.Intent != commands.IntentSubscribe {
+		t.Fatalf("intent %s", res.Intent)
+	}
+	if !strings.Contains(res.Text, "过去 8 天这个时段 100% 的时间有货") {
+		t.Errorf("subscription reply:\n%s", res.Text)
 	}
 }

@@ -165,9 +165,18 @@ func (a *Answers) SubscribeLine(gpus, platforms []string, en bool) string {
 		return ""
 	}
 	now := a.Env.Now()
-	pf := a.H.Profile(gpus[0], platforms, now, a.loc())
+	_, pf := a.profile(gpus, platforms, now)
 	if !pf.Known() {
 		return ""
 	}
-	return WaitText(pf.WaitAt(history.HourOfWeek(now, a.loc())), pf.Days, en)
+	how := history.HourOfWeek(now, a.loc())
+	if w := WaitText(pf.WaitAt(how), pf.Days, en); w != "" {
+		return w
+	}
+	// No sold-out spell at this hour to time: how often it had stock.
+	if x := pf.Hours[how/24][how%24]; x.Weight > 0 {
+		return fmt.Sprintf(answer.Pick(en, "过去 %d 天这个时段 %.0f%% 的时间有货（没有缺货后等多久的记录）。", "Over the past %d days it was in stock %.0f%% of the time at this hour (no sold-out spell to time)."),
+			pf.Days, x.Share*100)
+	}
+	return ""
 }

@@ -131,6 +131,9 @@ func askedWindow(text string, now time.Time, loc *time.Location) (w Asked, ok bo
 	return w, true
 }
 
+// reEveningBefore: an evening named before a bare clock hour.
+var reEveningBefore = regexp.MustCompile(`晚上|每晚|晚高峰|夜里|夜间|\bevenings?\b|\bnights?\b`)
+
 // clock reads a clock hour or range of hours: "上午10点" is 10–11,
 // "下午3点到6点" 15–18, "10pm" 22–23.
 func clock(s string) (start, end int, ok bool) {
@@ -156,7 +159,10 @@ func clock(s string) (start, end int, ok bool) {
 				continue
 			}
 		}
-		pm := pre == "下午" || pre == "晚上" || m[3] == "pm" || pre == "中午" && h < 6
+		// "只有晚上能跑，7点到11点": an evening said earlier makes a bare
+		// 5–11 o'clock an evening hour.
+		pm := pre == "下午" || pre == "晚上" || m[3] == "pm" || pre == "中午" && h < 6 ||
+			pre == "" && m[3] == "" && h >= 5 && h < 12 && reEveningBefore.MatchString(s[:ix[0]])
 		if h > 24 || m[3] != "" && (h == 0 || h > 12) {
 			continue
 		}

@@ -28,6 +28,8 @@ func TestAskedWindow(t *testing.T) {
 		{"周六凌晨A100好租吗", []int{5}, 0, 6, "周六凌晨（0–6 点）"},
 		{"is a 4090 free on weekend evenings", []int{5, 6}, 18, 24, ""},
 		{"can I get an a100 at 10pm", nil, 22, 23, ""},
+		// An evening said before a bare clock range (a new user's test).
+		{"白天上课只有晚上能跑，7点到11点，4090，按量会不会抢不到卡", nil, 19, 23, "每天 19–23 点"},
 	} {
 		w, ok := askedWindow(c.q, now, loc)
 		if !ok {
