@@ -346,7 +346,11 @@ func notes(rd *render.Renderer, res plan.Result, as Assumed, en bool) []string {
 	if as.SetupStated {
 		out = append(out, noCardLine(rd, res, en))
 	}
-	out = append(out, pick(en, "按", "Assumed: ")+strings.Join(a, pick(en, "、", ", "))+pick(en, "估算；包期按自然日连续计时，关机也算。", "; plan terms run on the wall clock, shut down or not."))
+	joined := strings.Join(a, pick(en, "、", ", "))
+	if !en && joined != "" && joined[len(joined)-1] < 0x80 {
+		joined += " " // "数据盘 50 GB 估算"
+	}
+	out = append(out, pick(en, "按", "Assumed: ")+joined+pick(en, "估算；包期按自然日连续计时，关机也算。", "; plan terms run on the wall clock, shut down or not."))
 	out = append(out, queueNote(rd, res, en)...)
 	var unverified, lab bool
 	for _, o := range res.Options[:min(shortRows, len(res.Options))] {
