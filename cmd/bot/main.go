@@ -28,6 +28,12 @@ func main() {
 	defer stop()
 	root := newRoot()
 	if err := root.ExecuteContext(ctx); err != nil {
+		var bad *billing.CSVError
+		if errors.As(err, &bad) {
+			// A refused import lists its bad lines, one a line.
+			fmt.Fprintln(os.Stderr, "bot: "+strings.TrimSpace(err.Error()))
+			os.Exit(1)
+		}
 		fmt.Fprintln(os.Stderr, "bot: "+oneLine(err.Error()))
 		var ue usageError
 		if errors.As(err, &ue) {

@@ -125,17 +125,36 @@ func LoadAdvice(dir string) (*advice.Base, error) {
 	return advice.Load(fsys)
 }
 
-// NewLogger returns a text logger on w at level ("debug", "info", …).
-func NewLogger(w io.Writer, level string) *slog.Logger {
+// NewLogger returns a text logger on w at level ("debug", "info", …),
+// its times in the default zone (render.DefaultTimeZone).
+func NewLogger(w io.Writer, level string) *slog.Logger { return NewLoggerIn(w, level, nil) }
+
+// NewLoggerIn is NewLogger with its times in loc (the config's timezone;
+// nil: the default), so a log line and the output beside it (`bot poll
+// --once`) tell the same time.
+func NewLoggerIn(w io.Writer, level string, loc *time.Location) *slog.Logger {
 	var l slog.Level
 	_ = l.UnmarshalText([]byte(level))
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l}))
+	clock := render.Clock{Loc: loc}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l, ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+		if a.Key == slog.TimeKey && len(groups) == 0 && a.Value.Kind() == slog.KindTime {
+			a.Value = slog.TimeValue(clock.In(a.Value.Time()))
+		}
+		return a
+	}}))
 }
+
+// Clock prints times for users in the configured zone (config timezone).
+func (a *App) Clock() render.Clock { return render.Clock{Loc: a.Location} }
 
 // New builds the app from a validated config.
 func New(ctx context.Context, cfg config.Config, o Options) (*App, error) {
+	loc, err := cfg.Location()
+	if err != nil {
+		return nil, err
+	}
 	if o.Log == nil {
-		o.Log = NewLogger(os.Stderr, cfg.Log.Level)
+		o.Log = NewLoggerIn(os.Stderr, cfg.Log.Level, loc)
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -146,10 +165,6 @@ func New(ctx context.Context, cfg config.Config, o Options) (*App, error) {
 		if cat, err = LoadCatalog(cfg.Catalog.Dir, cfg.Catalog.FXUSDCNY); err != nil {
 			return nil, err
 		}
-	}
-	loc, err := time.LoadLocation(cfg.Stock.Poll.Timezone)
-	if err != nil {
-		return nil, fmt.Errorf("stock.poll.timezone: %w", err)
 	}
 	kb, err := LoadAdvice(cfg.Catalog.Dir)
 	if err != nil {
@@ -194,7 +209,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (*App, error) {
 	}
 	opts = append(opts, commands.WithHistory(a.History), commands.WithQueueRisk(queueRisk{a}))
 	a.Router = commands.NewRouter(cat, a.Board, opts...)
-	a.Render = &render.Renderer{Cat: cat, ListPriceMaxAge: cfg.Stock.ListPriceMaxAgeMonths}
+	a.Render = &render.Renderer{Cat: cat, ListPriceMaxAge: cfg.Stock.ListPriceMaxAgeMonths, Clock: a.Clock()}
 	return a, nil
 }
 

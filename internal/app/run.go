@@ -101,7 +101,7 @@ func (a *App) AskIn(ctx context.Context, channel, chatID, question, format strin
 	switch res.Intent {
 	case commands.IntentSubscribe, commands.IntentUnsubscribe, commands.IntentSubscriptions, commands.IntentMute,
 		commands.IntentStorageAdd, commands.IntentStorageList, commands.IntentStorageResize, commands.IntentStorageStop,
-		commands.IntentStorageStart, commands.IntentStorageRemove, commands.IntentDigest:
+		commands.IntentStorageStart, commands.IntentStorageRemove, commands.IntentStorageRisk, commands.IntentDigest:
 		if a.Store == nil {
 			return fmt.Errorf("the store is in use by another bot process (bot serve or a console) with the same BOT_DATA_DIR: stop it, use the Redis store (REDIS_URL), or send this in the chat")
 		}
@@ -145,7 +145,7 @@ func (a *App) writePollTables(w io.Writer, snap stock.Snapshot, offers []stock.O
 	for _, p := range snap.Providers {
 		fetched := ""
 		if !p.FetchedAt.IsZero() {
-			fetched = p.FetchedAt.In(a.Location).Format("2006-01-02 15:04:05")
+			fetched = a.Clock().Second(p.FetchedAt)
 		}
 		status := string(p.Status)
 		if p.Status == stock.StatusNotConfigured {
@@ -174,7 +174,7 @@ func (a *App) writePollTables(w io.Writer, snap stock.Snapshot, offers []stock.O
 			price = fmt.Sprintf("%.2f", of.CNYPerGPUHour)
 		}
 		if !of.ObservedAt.IsZero() {
-			seen = of.ObservedAt.In(a.Location).Format("2006-01-02 15:04")
+			seen = a.Clock().DateMinute(of.ObservedAt)
 		}
 		var caveats []string
 		for _, c := range of.Caveats {
@@ -266,7 +266,7 @@ func (a *App) PollOnce(ctx context.Context, format string, w io.Writer, opts ...
 		return res.Offers[i].CNYPerGPUHour < res.Offers[j].CNYPerGPUHour
 	})
 	if format == FormatJSON {
-		if err := writeJSON(w, res); err != nil {
+		if err := writeJSON(w, a.inZone(res)); err != nil {
 			return err
 		}
 	} else {
@@ -294,6 +294,38 @@ func (a *App) PollOnce(ctx context.Context, format string, w io.Writer, opts ...
 		return fmt.Errorf("poll: all %d providers failed", live)
 	}
 	return nil
+}
+
+// inZone is res with its times in the configured zone (the same
+// instants), so the JSON reads like the tables, the answers and the log.
+// A recording's date-only time is kept as recorded.
+func (a *App) inZone(res PollResult) PollResult {
+	c := a.Clock()
+	at := func(o stock.Offer) stock.Offer {
+		if !o.DateOnly && !o.ObservedAt.IsZero() {
+			o.ObservedAt = c.In(o.ObservedAt)
+		}
+		return o
+	}
+	offers := func(in []stock.Offer) []stock.Offer {
+		out := make([]stock.Offer, len(in))
+		for i, o := range in {
+			out[i] = at(o)
+		}
+		return out
+	}
+	res.TakenAt = c.In(res.TakenAt)
+	res.Offers = offers(res.Offers)
+	ps := make([]stock.ProviderSnapshot, len(res.Providers))
+	for i, p := range res.Providers {
+		if !p.FetchedAt.IsZero() {
+			p.FetchedAt = c.In(p.FetchedAt)
+		}
+		p.Offers = offers(p.Offers)
+		ps[i] = p
+	}
+	res.Providers = ps
+	return res
 }
 
 func writeJSON(w io.Writer, v any) error {

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,9 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/labgpu/bot/internal/chart"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/chat/wechat"
+	"github.com/labgpu/bot/internal/render"
 )
 
 // blobStore is a store that keeps opaque named bytes (both stores do).
@@ -37,7 +36,7 @@ func WeChatDropNotice(reason error, at time.Time) chat.Reply {
 	return chat.Reply{
 		Title: "⚠️ 微信登录已掉线 / WeChat session dropped",
 		Lines: []string{
-			fmt.Sprintf("labgpu bot 的微信登录已掉线（%s，原因：%v）。其他渠道照常工作；微信群暂时收不到回答和提醒。", at.Format("2006-01-02 15:04 MST"), reason),
+			fmt.Sprintf("labgpu bot 的微信登录已掉线（%s，原因：%v）。其他渠道照常工作；微信群暂时收不到回答和提醒。", render.ClockOf(at).Zoned(at), reason),
 			"处理：bot 会自动重试登录；若需扫码，二维码在日志里并保存为 PNG（wechat.qr_code_png），请用机器人的微信号扫码确认。",
 			fmt.Sprintf("The bot's WeChat session dropped (%v). Other channels keep working; it retries the login, and if a scan is needed the QR code is in the log and the PNG.", reason),
 		},
@@ -56,7 +55,7 @@ func (a *App) weChatOnLogout(ctx context.Context, admin chat.Channels) func(erro
 		}
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 		defer cancel()
-		if err := admin.Send(sctx, target, WeChatDropNotice(reason, time.Now().In(a.Location)), chat.SendOptions{}); err != nil {
+		if err := admin.Send(sctx, target, WeChatDropNotice(reason, a.Clock().In(a.now())), chat.SendOptions{}); err != nil {
 			a.Log.Error("wechat session dropped; telling the admin failed", "admin", target, "err", err)
 			return
 		}
@@ -105,7 +104,7 @@ func (a *App) newWeChat(ctx context.Context, m *Metrics, admin chat.Channels) (*
 		qr = filepath.Join(a.Cfg.DataDir, "wechat-qr.png")
 	}
 	bot, err := wechat.New(wechat.Options{Handler: countingHandler{a: a, m: m}, InterimAfter: a.Cfg.Stock.InterimAfter.D(), Storage: hot, Groups: wc.Groups,
-		ChartPNG: weChatChart, QRCodePNG: qr, OnLogout: a.weChatOnLogout(ctx, admin), OnScanNeeded: a.weChatOnScanNeeded(ctx, admin, qr), Log: a.Log, HTTPTransport: a.WeChatTransport})
+		ChartPNG: chartPNG, QRCodePNG: qr, OnLogout: a.weChatOnLogout(ctx, admin), OnScanNeeded: a.weChatOnScanNeeded(ctx, admin, qr), Log: a.Log, HTTPTransport: a.WeChatTransport})
 	if err != nil {
 		return nil, fmt.Errorf("wechat: %w", err)
 	}
@@ -258,23 +257,4 @@ func (a *App) holdWeChatLock(ctx context.Context) bool {
 		}
 	}()
 	return true
-}
-
-// weChatChart draws a reply's chart for WeChat, which cannot draw one:
-// the availability heat map, or the digest's weekly storage spend.
-func weChatChart(c *chat.BarChart) ([]byte, error) {
-	var buf bytes.Buffer
-	if c != nil && c.Heat != nil {
-		// gonum's fonts have no CJK glyphs: English day names.
-		h := *c.Heat
-		h.Rows = []string{"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"}
-		if err := chart.HeatPNG(&buf, &chat.BarChart{Heat: &h}, "Share of polls with stock, by day and hour"); err != nil {
-			return nil, err
-		}
-		return buf.Bytes(), nil
-	}
-	if err := chart.BarsPNG(&buf, c, "Storage spend by ISO week", "CNY"); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }

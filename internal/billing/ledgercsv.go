@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/labgpu/bot/internal/catalog"
 )
 
 // LedgerCSVHeader is the header of `bot storage import/export` files. time
@@ -19,59 +22,159 @@ var LedgerCSVHeader = []string{"time", "owner", "platform", "disk", "action", "s
 // maxLedgerRows bounds one import (a lab's ledger is hundreds of rows).
 const maxLedgerRows = 100000
 
+// maxListedLines is how many bad lines a refused import names.
+const maxListedLines = 10
+
+// LineError is one bad line of a ledger CSV.
+type LineError struct {
+	Line int // 1-based line number in the file (the header is line 1)
+	Err  error
+}
+
+func (e LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
+
+func (e LineError) Unwrap() error { return e.Err }
+
+// CSVError refuses a whole ledger CSV: every bad line found, in file
+// order. Nothing of the file is imported.
+type CSVError struct {
+	Lines []LineError
+}
+
+// Error names the bad lines, the first maxListedLines of them.
+func (e *CSVError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "nothing imported: %d bad line", len(e.Lines))
+	if len(e.Lines) != 1 {
+		b.WriteString("s")
+	}
+	for i, l := range e.Lines {
+		if i == maxListedLines {
+			fmt.Fprintf(&b, "\n… and %d more", len(e.Lines)-maxListedLines)
+			break
+		}
+		b.WriteString("\n" + l.Error())
+	}
+	return b.String()
+}
+
+// Unwrap gives the lines' errors (errors.Is and errors.As see them).
+func (e *CSVError) Unwrap() []error {
+	out := make([]error, len(e.Lines))
+	for i, l := range e.Lines {
+		out[i] = l
+	}
+	return out
+}
+
 // ReadLedgerCSV parses a ledger CSV for lab. Every row is checked (time,
-// action, size, an add before any other action on the disk) and the first
-// problem is returned with its line number; nothing is returned then, so
-// an import is all or nothing.
-func ReadLedgerCSV(r io.Reader, lab string) ([]StorageEvent, error) {
+// owner, disk, action, size, platform) and so is the sequence (an add
+// before any other action on a disk); the platform column goes through
+// the catalog's names (cat.PlatformID: id, Chinese or English name,
+// pinyin, common misspellings) and is stored as the platform's id. An
+// unknown platform is refused with the closest names. Any bad line
+// refuses the whole file: the error is a *CSVError listing every bad line
+// and no event is returned, so an import is all or nothing.
+func ReadLedgerCSV(r io.Reader, lab string, cat *catalog.Catalog) ([]StorageEvent, error) {
 	if lab == "" {
 		return nil, errors.New("ledger csv: no lab given")
+	}
+	if cat == nil {
+		return nil, errors.New("ledger csv: no catalog to check platform names against")
 	}
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = len(LedgerCSVHeader)
 	cr.TrimLeadingSpace = true
-	head, err := cr.Read()
-	if err == io.EOF {
-		return nil, errors.New("ledger csv: the file is empty; want the header " + strings.Join(LedgerCSVHeader, ","))
-	}
-	if err != nil {
-		return nil, fmt.Errorf("ledger csv: header: %w", err)
-	}
-	for i, h := range head {
-		if strings.TrimSpace(strings.TrimPrefix(strings.ToLower(h), "\ufeff")) != LedgerCSVHeader[i] {
-			return nil, fmt.Errorf("ledger csv: header column %d is %q; want %s", i+1, h, strings.Join(LedgerCSVHeader, ","))
-		}
+	if err := readLedgerHeader(cr); err != nil {
+		return nil, err
 	}
 	var out []StorageEvent
+	var lines []int
+	bad := &CSVError{}
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
 			break
 		}
+		var pe *csv.ParseError
+		if errors.As(err, &pe) && errors.Is(pe.Err, csv.ErrFieldCount) {
+			// One short or long row: name it and read on.
+			bad.Lines = append(bad.Lines, LineError{Line: pe.StartLine, Err: fmt.Errorf("%d fields; want %d (%s)", len(rec), len(LedgerCSVHeader), strings.Join(LedgerCSVHeader, ","))})
+			continue
+		}
 		if err != nil {
-			return nil, fmt.Errorf("ledger csv: %w", err)
+			// Broken quoting: the rest of the file cannot be read.
+			bad.Lines = append(bad.Lines, LineError{Line: lineOf(err), Err: err})
+			break
 		}
 		line, _ := cr.FieldPos(0)
-		if len(out) >= maxLedgerRows {
+		if len(out)+len(bad.Lines) >= maxLedgerRows {
 			return nil, fmt.Errorf("ledger csv: more than %d rows", maxLedgerRows)
 		}
-		e, err := parseLedgerRow(rec, lab)
+		e, err := parseLedgerRow(rec, lab, cat)
 		if err != nil {
-			return nil, fmt.Errorf("ledger csv line %d: %w", line, err)
+			bad.Lines = append(bad.Lines, LineError{Line: line, Err: err})
+			continue
 		}
 		out = append(out, e)
+		lines = append(lines, line)
 	}
-	// Check the sequence as a whole (adds before changes, no double adds).
-	disks := map[string]*DiskState{}
-	for _, e := range sortEvents(out) {
-		if err := apply(disks, e); err != nil {
-			return nil, fmt.Errorf("ledger csv: %w", err)
-		}
+	if len(bad.Lines) == 0 {
+		bad.Lines = checkSequence(out, lines)
+	}
+	if len(bad.Lines) > 0 {
+		sort.SliceStable(bad.Lines, func(i, j int) bool { return bad.Lines[i].Line < bad.Lines[j].Line })
+		return nil, bad
 	}
 	return out, nil
 }
 
-func parseLedgerRow(rec []string, lab string) (StorageEvent, error) {
+// readLedgerHeader reads and checks the header row.
+func readLedgerHeader(cr *csv.Reader) error {
+	head, err := cr.Read()
+	if err == io.EOF {
+		return errors.New("ledger csv: the file is empty; want the header " + strings.Join(LedgerCSVHeader, ","))
+	}
+	if err != nil {
+		return fmt.Errorf("ledger csv: header: %w", err)
+	}
+	for i, h := range head {
+		if strings.TrimSpace(strings.TrimPrefix(strings.ToLower(h), "\ufeff")) != LedgerCSVHeader[i] {
+			return fmt.Errorf("ledger csv: header column %d is %q; want %s", i+1, h, strings.Join(LedgerCSVHeader, ","))
+		}
+	}
+	return nil
+}
+
+// lineOf is the line a csv error names (0 when it names none).
+func lineOf(err error) int {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return pe.Line
+	}
+	return 0
+}
+
+// checkSequence replays the parsed rows (lines[i] is event i's line) in
+// time order and names each one that does not fit: a change before the
+// disk's add, a second add of a disk.
+func checkSequence(events []StorageEvent, lines []int) []LineError {
+	idx := make([]int, len(events))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return events[idx[a]].Time.Before(events[idx[b]].Time) })
+	disks := map[string]*DiskState{}
+	var out []LineError
+	for _, i := range idx {
+		if err := apply(disks, events[i]); err != nil {
+			out = append(out, LineError{Line: lines[i], Err: err})
+		}
+	}
+	return out
+}
+
+func parseLedgerRow(rec []string, lab string, cat *catalog.Catalog) (StorageEvent, error) {
 	for i := range rec {
 		rec[i] = strings.TrimSpace(rec[i])
 	}
@@ -79,7 +182,7 @@ func parseLedgerRow(rec []string, lab string) (StorageEvent, error) {
 	if err != nil {
 		return StorageEvent{}, fmt.Errorf("time %q is not RFC 3339 (2026-11-23T09:00:00+08:00)", rec[0])
 	}
-	e := StorageEvent{Time: t, Lab: lab, Owner: rec[1], Platform: strings.ToLower(rec[2]), Disk: rec[3],
+	e := StorageEvent{Time: t, Lab: lab, Owner: rec[1], Disk: rec[3],
 		Action: StorageAction(strings.ToLower(rec[4])), Note: rec[6]}
 	if e.Owner == "" || e.Disk == "" {
 		return e, errors.New("owner and disk are required")
@@ -91,10 +194,31 @@ func parseLedgerRow(rec []string, lab string) (StorageEvent, error) {
 		}
 		e.SizeGB = gb
 	}
-	if e.Action == ActionAdd && e.Platform == "" {
+	switch {
+	case rec[2] != "":
+		id, ok := cat.PlatformID(rec[2])
+		if !ok {
+			return e, unknownPlatform(rec[2], cat)
+		}
+		e.Platform = id
+	case e.Action == ActionAdd:
 		return e, errors.New("platform is required")
 	}
 	return e, e.validate()
+}
+
+// unknownPlatform refuses a platform name the catalog does not know,
+// with the closest names it does.
+func unknownPlatform(name string, cat *catalog.Catalog) error {
+	var near []string
+	for _, id := range cat.ClosestPlatforms(name, 3) {
+		p, _ := cat.Platform(id)
+		near = append(near, fmt.Sprintf("%s (%s)", p.DisplayName(false), id))
+	}
+	if len(near) == 0 {
+		return fmt.Errorf("platform %q is not a platform the catalog knows (write its id, Chinese or English name)", name)
+	}
+	return fmt.Errorf("platform %q is not a platform the catalog knows; closest: %s", name, strings.Join(near, ", "))
 }
 
 // WriteLedgerCSV writes events (in the given order) with LedgerCSVHeader;

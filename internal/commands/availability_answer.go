@@ -18,7 +18,7 @@ func WithHistory(h *history.Recorder) Option { return func(r *Router) { r.histor
 // availabilityAnswers builds the availability answers over the router's
 // env, history and time zone.
 func (r *Router) availabilityAnswers() *availability.Answers {
-	return &availability.Answers{Env: r.env, H: r.history, Loc: r.location}
+	return &availability.Answers{Env: r.env, H: r.history, Loc: r.loc()}
 }
 
 func (r *Router) availabilityAnswer(ctx context.Context, res *Result) {

@@ -367,7 +367,7 @@ func (r *Router) listAdmins(ctx context.Context, res *Result) {
 	}
 	rows := make([][]string, 0, len(admins))
 	for _, a := range admins {
-		rows = append(rows, []string{a.Name, strings.TrimPrefix(a.ID, WeChatStrongPrefix), a.BoundAt.In(r.loc()).Format("2006-01-02")})
+		rows = append(rows, []string{a.Name, strings.TrimPrefix(a.ID, WeChatStrongPrefix), r.rd.Clock.Date(a.BoundAt)})
 	}
 	res.Reply = chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "微信管理员（%d）", "WeChat admins (%d)"), len(admins)),
 		Table: &chat.Table{Header: strings.Split(answer.Pick(en, "昵称|备注名|绑定日期", "nickname|remark|bound"), "|"), Rows: rows},

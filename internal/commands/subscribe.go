@@ -208,7 +208,7 @@ func (r *Router) subscriptionsAnswer(ctx context.Context, res *Result) {
 	rep := chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "你在这个群的 %d 个订阅：", "Your %d subscriptions here:"), len(mine))}
 	rep.Lines = subLines(r, mine, en)
 	if until, err := r.alerts.MutedUntil(ctx, res.msg.Channel+"/"+res.msg.ChatID); err == nil && r.now().Before(until) {
-		rep.Notes = append(rep.Notes, fmt.Sprintf(answer.Pick(en, "本群提醒静音到 %s。", "Alerts in this chat are muted until %s."), until.In(r.loc()).Format("01-02 15:04")))
+		rep.Notes = append(rep.Notes, fmt.Sprintf(answer.Pick(en, "本群提醒静音到 %s。", "Alerts in this chat are muted until %s."), r.rd.Clock.Minute(until)))
 	}
 	rep.Notes = append(rep.Notes, answer.Pick(en, "“取消订阅 1”按编号取消。", "“unsubscribe 1” cancels by number."))
 	res.Reply = rep
@@ -244,18 +244,13 @@ func (r *Router) muteAnswer(ctx context.Context, res *Result) {
 		rep.Title = answer.Pick(en, "已恢复本群的库存提醒。", "Alerts are back on in this chat.")
 	} else {
 		rep.Title = fmt.Sprintf(answer.Pick(en, "本群库存提醒静音到 %s（%s）。期间有货不会提醒，结束后如果还有货会补发一次。", "Alerts in this chat are muted until %s (%s). Stock that is still there afterwards is announced once then."),
-			until.In(r.loc()).Format("01-02 15:04"), durationText(time.Duration(q.MuteMinutes)*time.Minute, en))
+			r.rd.Clock.Minute(until), durationText(time.Duration(q.MuteMinutes)*time.Minute, en))
 	}
 	rep.Lines = append(rep.Lines, answer.ProblemLines(q, en)...)
 	res.Reply = rep
 }
 
-func (r *Router) loc() *time.Location {
-	if r.location != nil {
-		return r.location
-	}
-	return time.Local
-}
+func (r *Router) loc() *time.Location { return r.rd.Clock.Location() }
 
 // mySubscriptions lists the sender's subscriptions in this chat, oldest
 // first. Other members' and other chats' are never shown. When alerts

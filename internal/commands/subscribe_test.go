@@ -8,6 +8,7 @@ import (
 
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands"
+	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/stock"
 	"github.com/labgpu/bot/internal/store/embedded"
 )
@@ -90,14 +91,16 @@ func TestMute(t *testing.T) {
 	}
 	// The router's clock is recordedAt+5m; the store may treat a past
 	// mute as over, so read the raw end through a mute of known length.
-	want := recordedAt.Add(5*time.Minute + 2*time.Hour)
-	if !strings.Contains(whole(res), want.Local().Format("01-02 15:04")) {
-		t.Errorf("reply does not say the mute ends %s: %s", want.Local().Format("01-02 15:04"), res.Text)
+	// Without WithLocation, times are in the default zone (Asia/Shanghai).
+	loc := render.DefaultLocation()
+	want := recordedAt.Add(5*time.Minute + 2*time.Hour).In(loc)
+	if !strings.Contains(whole(res), want.Format("01-02 15:04")) {
+		t.Errorf("reply does not say the mute ends %s: %s", want.Format("01-02 15:04"), res.Text)
 	}
 	// A clock time: until the next 08:00, not one hour.
 	res = from(r, "lab1", "alice", "今晚别再推送了，免打扰到明早")
-	now := recordedAt.Add(5 * time.Minute).Local()
-	morning := time.Date(now.Year(), now.Month(), now.Day(), 8, 0, 0, 0, time.Local)
+	now := recordedAt.Add(5 * time.Minute).In(loc)
+	morning := time.Date(now.Year(), now.Month(), now.Day(), 8, 0, 0, 0, loc)
 	if !morning.After(now) || now.Hour() >= 5 {
 		morning = morning.AddDate(0, 0, 1) // "明早" is tomorrow's
 	}

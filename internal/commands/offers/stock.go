@@ -110,7 +110,7 @@ func (r *Answers) listLow(o stock.Offer) float64 {
 // stockRow is an offer as a stock answer's row: a count without a price
 // (AutoDL's stock API) shows the catalog list price beside it, labelled.
 func (r *Answers) stockRow(o stock.Offer, q understand.Query, now time.Time) OfferRow {
-	row := render.RowAt(o, now)
+	row := r.Rd.RowAt(o, now)
 	row.PartlyUnder = q.MaxPriceCNY > 0 && o.PriceHigh > q.MaxPriceCNY+1e-9
 	if !o.HasPrice() {
 		if p, ok := r.Cat.Platform(o.Platform); ok {
@@ -183,7 +183,7 @@ func (r *Answers) Stock(ctx context.Context, res *Result) {
 		}
 	}
 	res.Offers = rows
-	res.Providers = providerRows(snap)
+	res.Providers = providerRows(snap, r.Rd.Clock)
 	if q.GPU == "" && q.UnknownGPU != "" {
 		rep := chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "目录里没有“%s”这张卡，查不到它的库存和价格。", "The catalog has no GPU “%s”, so I have no stock or prices for it."), q.UnknownGPU)}
 		rep.Lines = append(rep.Lines, answer.Pick(en, "可以问的卡：", "GPUs I know: ")+r.knownGPUs())
@@ -410,12 +410,12 @@ func (r *Answers) offerName(row OfferRow, q understand.Query) string {
 	return r.Rd.PlatformName(row.Platform, q.English)
 }
 
-func providerRows(s stock.Snapshot) []ProviderRow {
+func providerRows(s stock.Snapshot, clock render.Clock) []ProviderRow {
 	var out []ProviderRow
 	for _, p := range s.Providers {
 		row := ProviderRow{Provider: p.Provider, Status: string(p.Status), Error: p.Err}
 		if !p.FetchedAt.IsZero() {
-			row.FetchedAt = p.FetchedAt.UTC().Format(time.RFC3339)
+			row.FetchedAt = clock.RFC3339(p.FetchedAt)
 		}
 		out = append(out, row)
 	}

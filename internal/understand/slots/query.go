@@ -120,10 +120,13 @@ type Query struct {
 	// storage_resize (negative when the question gave a negative size);
 	// DiskRef the disk's number in the lab's list; Note the rest of a
 	// storage_add ("实验数据"); Mine limits storage_list to the sender's.
-	SizeGB  float64 `json:"size_gb,omitempty"`
-	DiskRef string  `json:"disk,omitempty"`
-	Note    string  `json:"note,omitempty"`
-	Mine    bool    `json:"mine,omitempty"`
+	SizeGB float64 `json:"size_gb,omitempty"`
+	// SizeText is the size as written when it is no disk size ("-50G",
+	// "0G": 0 or less, or over MaxDiskGB), so a refusal can name it.
+	SizeText string `json:"size_text,omitempty"`
+	DiskRef  string `json:"disk,omitempty"`
+	Note     string `json:"note,omitempty"`
+	Mine     bool   `json:"mine,omitempty"`
 	// HoursPerWeek, TotalHours, SpanDays, Continuous and Window are a plan
 	// question's usage profile: GPU hours a week ("每周跑40小时"), hours in
 	// all ("300小时"), how long the work lasts in days ("5天", "一个月" 30),

@@ -14,10 +14,16 @@ var (
 	// "存储 3", "disk 3", "第3块".
 	reDiskRef = []*textgate.Regexp{
 		textgate.MustCompile(`#\s*(\d{1,4})\b`),
-		textgate.MustCompile(`(?:存储|硬盘|数据盘|盘|storage|disk|volume|vol)\s*(?:编号|no\.?|number)?\s*(\d{1,4})(?:\s*号)?(?:[^\d.]|$)`),
+		// Not glued to letters: "删除存储 12a" names no disk 12.
+		textgate.MustCompile(`(?:存储|硬盘|数据盘|盘|storage|disk|volume|vol)\s*(?:编号|no\.?|number)?\s*(\d{1,4})(?:\s*号)?(?:[^\d.a-z_-]|$)`),
 		textgate.MustCompile(`(\d{1,4})\s*号\s*(?:盘|存储|硬盘|数据盘|那块|那台|那个|实例)?`),
 		textgate.MustCompile(`第\s*(\d{1,4}|[一二三四五六七八九十]+)\s*(?:个|块|号|条)`),
 	}
+	// reDiskToken is the disk a storage command names when it is not a
+	// plain number: "删除存储 abc", "存储 ssd-1 已关机", "storage remove
+	// x1", "storage resize 1 200G" (group 1). An imported ledger may use
+	// such ids; a typo must be refused by name, not read as another disk.
+	reDiskToken = textgate.MustCompile(`(?:#|(?:存储|硬盘|数据盘|盘|storage|disk|volume|vol)\s*(?:编号|no\.?|number|id)?\s*(?:(?:remove|rm|delete|resize|stop|start)\s+)?[#:：]?)\s*([a-z0-9][a-z0-9._\-]{0,31})`)
 	// reStorageAddHead is the command words before a registration's
 	// platform, size and note.
 	reStorageAddHead = textgate.MustCompile(`^\s*(?:登记存储|登记一下|登记|记一下|记录存储|添加存储|新增存储|storage\s+add|add\s+storage|register\s+storage)\s*[:：]?\s*`)
@@ -25,8 +31,14 @@ var (
 	reNoteNoise = textgate.MustCompile(`数据盘|硬盘|存储|记一下|登记一下|登记|记上|帮我|一下|记账|台账|账本|记录|我在|我有|开了个?|租了个?|买了个?|挂了个?|有个|有块|一块|一个|的盘|盘子?|用来|用于|拿来|[：:，,。!！]|\b(?:add|it|to|the|ledger|please|pls|storage|register|log|disk|volume|on|a|i have|i've got|for|holding|with)\b`)
 )
 
+// MaxDiskGB is the largest disk size a storage command takes, in GB
+// (1,000 TB; the ledger refuses more).
+const MaxDiskGB = 1e6
+
 // extractSize reads a disk size in GB (1e9 bytes); a negative size is
-// kept negative so the answer can name it.
+// kept negative so the answer can name it, and a size that is no disk
+// size (0 or less, over MaxDiskGB) is also kept as written in SizeText
+// ("0G" is not the same as no size at all).
 func extractSize(x *Extraction) {
 	loc := reSize.FindStringSubmatchIndex(x.rest)
 	if loc == nil {
@@ -37,6 +49,10 @@ func extractSize(x *Extraction) {
 		gb = -gb
 	}
 	x.q.SizeGB = gb
+	if !(gb > 0) || gb > MaxDiskGB {
+		// As written, units upper case as people write them ("-50G").
+		x.q.SizeText = strings.ToUpper(strings.Join(strings.Fields(x.rest[loc[0]:loc[1]]), ""))
+	}
 	x.use(loc[0], loc[1], phSize)
 }
 
@@ -72,6 +88,24 @@ func extractDiskRef(x *Extraction) {
 		x.use(loc[0], loc[3], "")
 		return
 	}
+}
+
+// diskWords are words reDiskToken can catch that name no disk ("storage
+// remove please").
+var diskWords = map[string]bool{"add": true, "list": true, "remove": true, "rm": true, "delete": true, "resize": true, "stop": true, "start": true,
+	"please": true, "pls": true, "to": true, "the": true, "is": true, "was": true, "now": true, "it": true}
+
+// DiskToken is the disk a storage command names when extractDiskRef
+// found no number ("删除存储 abc" → "abc"), as written (folded), or "".
+// Call it once the intent is a storage change: elsewhere such a word
+// means nothing.
+func (x *Extraction) DiskToken() string {
+	for _, m := range reDiskToken.FindAllStringSubmatch(x.rest, -1) {
+		if t := strings.TrimRight(m[1], ".-_"); t != "" && !diskWords[t] {
+			return t
+		}
+	}
+	return ""
 }
 
 // StorageNote is what a registration says beyond platform and size

@@ -1,0 +1,44 @@
+package slots
+
+import (
+	"testing"
+
+	"github.com/labgpu/bot/configs"
+	"github.com/labgpu/bot/internal/catalog"
+)
+
+// TestStorageSlots: sizes that are no disk size keep their text, disk
+// numbers are never read out of a longer id, and an id that is no number
+// is found for the refusal (or an imported disk) to name.
+func TestStorageSlots(t *testing.T) {
+	cat, err := catalog.Load(configs.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		text            string
+		size            float64
+		sizeText        string
+		diskRef, tokens string
+	}{
+		{"登记存储 AutoDL 数据盘 80G", 80, "", "", ""},
+		{"登记存储 AutoDL 数据盘 -50G", -50, "-50G", "", ""},
+		{"登记存储 AutoDL 数据盘 0G", 0, "0G", "", ""},
+		{"登记存储 AutoDL 2000T", 2e6, "2000T", "", ""},
+		{"storage add autodl - 5 gb", -5, "-5GB", "", ""},
+		{"存储 1 扩容到 -5G", -5, "-5G", "1", ""},
+		{"删除存储 12a", 0, "", "", "12a"},
+		{"删除存储 abc", 0, "", "", "abc"},
+		{"存储 ssd-1 已关机", 0, "", "", "ssd-1"},
+		{"storage remove x1", 0, "", "", "x1"},
+		{"storage resize 3 200GB", 200, "", "", "3"},
+		{"remove storage please", 0, "", "", ""},
+		{"删除存储 #7", 0, "", "7", ""},
+	} {
+		x := Extract(cat, c.text, false)
+		q := x.Query()
+		if q.SizeGB != c.size || q.SizeText != c.sizeText || q.DiskRef != c.diskRef || x.DiskToken() != c.tokens {
+			t.Errorf("%q: size %v %q, disk %q, token %q; want %v %q, %q, %q", c.text, q.SizeGB, q.SizeText, q.DiskRef, x.DiskToken(), c.size, c.sizeText, c.diskRef, c.tokens)
+		}
+	}
+}
