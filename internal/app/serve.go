@@ -237,8 +237,8 @@ func (a *App) channels(ctx context.Context, m *Metrics, chans chat.Channels) ([]
 	return list, nil
 }
 
-// startJobs schedules the stock poll, the weekly digest and the hourly
-// budget check, sending through chans. stop stops them (waiting for
+// startJobs schedules the stock poll, the weekly digest, the release
+// warnings and the hourly budget check, sending through chans. stop stops them (waiting for
 // running ones) and gives up the poll lock; it is never nil.
 func (a *App) startJobs(ctx context.Context, chans chat.Channels, m *Metrics) (stop func(), err error) {
 	s := jobs.NewScheduler(a.Location, a.Log)
@@ -261,6 +261,11 @@ func (a *App) startJobs(ctx context.Context, chans chat.Channels, m *Metrics) (s
 	if spec := a.Cfg.Storage.DigestSchedule; spec != "" && a.Store != nil {
 		if err := s.Add(ctx, spec, a.NewDigestJob(sendTo(chans)).Run); err != nil {
 			return stop, fmt.Errorf("storage.digest_schedule: %w", err)
+		}
+	}
+	if spec := a.Cfg.Storage.ReleaseWarnings.Schedule; spec != "" && a.Store != nil {
+		if err := s.Add(ctx, spec, a.NewReleaseJob(chans).Run); err != nil {
+			return stop, fmt.Errorf("storage.release_warnings.schedule: %w", err)
 		}
 	}
 	if len(a.Cfg.Storage.Budgets) > 0 && a.Store != nil {
@@ -336,7 +341,7 @@ func (a *App) webhooks() (webhook.Set, error) {
 		case "feishu":
 			hooks[w.Name], err = webhook.NewFeishuBot(w.URL, w.Secret)
 		default:
-			hooks[w.Name], err = webhook.NewWeCom(w.URL)
+			hooks[w.Name], err = webhook.NewWeCom(w.URL, webhook.WithChartPNG(chartPNG))
 		}
 		if err != nil {
 			return nil, fmt.Errorf("webhooks %s: %w", w.Name, err)

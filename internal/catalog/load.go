@@ -222,6 +222,7 @@ func (c *Catalog) checkPlatform(where string, p *Platform) []error {
 	if f := p.Storage.NoCard.CNYPerHour; f != nil {
 		errs = append(errs, checkFigure(where+": storage.no_card.cny_per_hour", *f)...)
 	}
+	errs = append(errs, checkRetention(where, p)...)
 	seen := map[string]bool{} // GPU id + "/" + mode
 	for _, pr := range p.Prices {
 		pw := fmt.Sprintf("%s: price for %q", where, pr.GPU)

@@ -114,6 +114,26 @@ type Retention struct {
 	Days   float64 `yaml:"days" json:"days"`
 	Text   Text    `yaml:"text" json:"text"`
 	Source string  `yaml:"source" json:"source"`
+	// The fields below make the rule one that release warnings follow
+	// (Timed; billing.ReleaseRisks). Clock is what starts its clock
+	// (ClockStopped); empty for a rule the ledger cannot follow (arrears,
+	// billing), shown in answers only.
+	Clock string `yaml:"clock,omitempty" json:"clock,omitempty"`
+	// PlanExpiry is true when the same clock also starts when a 包周/包月
+	// term ends (the storage ledger records no terms).
+	PlanExpiry bool `yaml:"plan_expiry,omitempty" json:"plan_expiry,omitempty"`
+	// Wipes is what the rule deletes: WipesInstance or WipesScratch.
+	Wipes string `yaml:"wipes,omitempty" json:"wipes,omitempty"`
+	// Lost names what is deleted and Survives what the platform keeps
+	// (its persistent storage; empty when none is known), as a reader
+	// would.
+	Lost     Text `yaml:"lost,omitempty" json:"lost,omitempty"`
+	Survives Text `yaml:"survives,omitempty" json:"survives,omitempty"`
+	// Cite names Source as a chat reader would ("AutoDL 官方文档"), AsOf
+	// its date; Verified is false when only the seed articles report it.
+	Cite     Text   `yaml:"cite,omitempty" json:"cite,omitempty"`
+	AsOf     string `yaml:"as_of,omitempty" json:"as_of,omitempty"`
+	Verified bool   `yaml:"verified,omitempty" json:"verified,omitempty"`
 }
 
 // Price is a list price for one GPU model on one platform.
@@ -171,6 +191,9 @@ type Platform struct {
 	Caveats       []Text      `yaml:"caveats,omitempty" json:"caveats,omitempty"`
 	Retention     []Retention `yaml:"retention,omitempty" json:"retention,omitempty"`
 	Prices        []Price     `yaml:"prices,omitempty" json:"prices,omitempty"`
+	// DiskKinds tell its storage apart in a ledger disk's note (release
+	// warnings).
+	DiskKinds DiskKinds `yaml:"disk_kinds,omitempty" json:"disk_kinds,omitempty"`
 	// Modes are the rules of each billing mode sold, from plans.yaml.
 	Modes []ModeRule `yaml:"-" json:"modes,omitempty"`
 }

@@ -61,6 +61,9 @@ type Result struct {
 	Subscriptions []stock.Subscription `json:"subscriptions,omitempty"`
 	// Digest is the storage digest (intent digest).
 	Digest *billing.Digest `json:"digest,omitempty"`
+	// Risks are the disks a platform will release or wipe (intent
+	// storage_risk), soonest first.
+	Risks []billing.AtRisk `json:"risks,omitempty"`
 	// Advice is the knowledge-base answer (intent advice).
 	Advice *advice.AdviceResult `json:"advice,omitempty"`
 	// Compare, Plan and Check are the rows behind a comparison, a
@@ -139,7 +142,9 @@ const (
 // Option configures a Router.
 type Option func(*Router)
 
-// WithLocation sets the time zone of times shown in replies (mute ends).
+// WithLocation sets the time zone of every time replies show (config
+// timezone; default render.DefaultTimeZone) and of the weeks and clock
+// times questions name.
 func WithLocation(l *time.Location) Option { return func(r *Router) { r.location = l } }
 
 // WithClock injects the clock used for ages (tests).
@@ -174,7 +179,7 @@ func NewRouter(cat *catalog.Catalog, board Offers, opts ...Option) *Router {
 	for _, o := range opts {
 		o(r)
 	}
-	r.rd = &render.Renderer{Cat: cat, ListPriceMaxAge: r.listPriceMaxAge}
+	r.rd = &render.Renderer{Cat: cat, ListPriceMaxAge: r.listPriceMaxAge, Clock: render.Clock{Loc: r.location}}
 	r.answers()
 	u, err := understand.Shared(cat, r.advice, r.chatEn)
 	if err != nil {
@@ -263,7 +268,7 @@ func init() {
 		IntentUnsubscribe: (*Router).unsubscribeAnswer, IntentMute: (*Router).muteAnswer,
 		IntentStorageAdd: (*Router).storageAddAnswer, IntentStorageList: (*Router).storageListAnswer,
 		IntentStorageResize: (*Router).storageChangeAnswer, IntentStorageStop: (*Router).storageChangeAnswer,
-		IntentStorageStart: (*Router).storageChangeAnswer, IntentStorageRemove: (*Router).storageChangeAnswer,
+		IntentStorageStart: (*Router).storageChangeAnswer, IntentStorageRemove: (*Router).storageChangeAnswer, IntentStorageRisk: (*Router).storageRiskAnswer,
 		IntentDigest: (*Router).digestAnswer, IntentDigestOn: (*Router).digestSwitchAnswer, IntentDigestOff: (*Router).digestSwitchAnswer,
 		IntentHelp: (*Router).helpAnswer, IntentMore: (*Router).moreAnswer, IntentAvailability: (*Router).availabilityAnswer,
 		IntentChitChat: (*Router).chitChatAnswer, IntentClarify: (*Router).clarifyAnswer, IntentUnknown: (*Router).unknownAnswer,

@@ -36,6 +36,7 @@ const (
 	IntentStorageStop   = understand.IntentStorageStop
 	IntentStorageStart  = understand.IntentStorageStart
 	IntentStorageRemove = understand.IntentStorageRemove
+	IntentStorageRisk   = understand.IntentStorageRisk
 	IntentDigest        = understand.IntentDigest
 	IntentDigestOn      = understand.IntentDigestOn
 	IntentDigestOff     = understand.IntentDigestOff

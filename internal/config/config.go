@@ -25,7 +25,13 @@ import (
 // every key.
 type Config struct {
 	// DataDir is the embedded store's directory (BOT_DATA_DIR; default ./data).
-	DataDir  string        `yaml:"data_dir"`
+	DataDir string `yaml:"data_dir"`
+	// Timezone is the bot's one time zone (BOT_TIMEZONE; default
+	// DefaultTimezone): every time it prints (answers, alerts, the digest,
+	// the console, `bot poll --once` and its log), the digest's weeks,
+	// the clock times questions name ("静音到8点"), quiet hours and the
+	// schedules. See Location.
+	Timezone string        `yaml:"timezone"`
 	Store    StoreConf     `yaml:"store"`
 	Catalog  CatalogConf   `yaml:"catalog"`
 	Stock    StockConf     `yaml:"stock"`
@@ -110,13 +116,16 @@ type StorageConf struct {
 	// refused: WeChat admins are bound in a private chat ("绑定管理员").
 	Admins []string `yaml:"admins"`
 	// DigestSchedule is when `bot serve` posts last week's digest to the
-	// chats that turned it on: a cron spec in stock.poll.timezone
+	// chats that turned it on: a cron spec in the config's timezone
 	// (default "0 9 * * 1", Monday 09:00); empty turns it off.
 	DigestSchedule string `yaml:"digest_schedule"`
 	// Budgets are monthly storage budgets in CNY per lab (a storage.labs
 	// name or a chat key); the lab's chats are told once a month at 50%,
 	// 80% and 100% (checked hourly by `bot serve`).
 	Budgets map[string]float64 `yaml:"budgets"`
+	// ReleaseWarnings are the warnings before a platform deletes a
+	// stopped disk (see ReleaseWarnConf).
+	ReleaseWarnings ReleaseWarnConf `yaml:"release_warnings"`
 }
 
 // LabOfChat maps each configured chat key to its lab.
@@ -177,7 +186,7 @@ type AlertsConf struct {
 	// SoldOutAgain also announces stock that is gone (default false).
 	SoldOutAgain bool `yaml:"sold_out_again"`
 	// QuietHours maps a chat ("console/console", "feishu/oc_xxx", or "*"
-	// for every chat) to a daily window "23:00-08:00" in poll.timezone.
+	// for every chat) to a daily window "23:00-08:00" in the config's timezone.
 	QuietHours map[string]string `yaml:"quiet_hours"`
 }
 
@@ -212,7 +221,8 @@ type PollConf struct {
 	// Schedule is a cron spec ("*/2 * * * *") or "@every 2m"; empty turns
 	// polling off.
 	Schedule string `yaml:"schedule"`
-	// Timezone of the schedule and quiet hours (default Asia/Shanghai).
+	// Timezone is the older name of the top-level timezone, read when
+	// that is left at its default (Config.Location).
 	Timezone string `yaml:"timezone"`
 	// Jitter delays each run by a random time up to this (default 10s).
 	Jitter Duration `yaml:"jitter"`
@@ -335,15 +345,16 @@ func (d Duration) check(key string) error {
 // list prices, no live provider, no replay.
 func Default() Config {
 	return Config{
-		DataDir: "./data",
-		Store:   StoreConf{Kind: "embedded", RedisURL: "redis://127.0.0.1:6379/0", Prefix: "labgpu:"},
-		Alerts:  AlertsConf{Debounce: 1, Cooldown: Dur(30 * time.Minute), MinDrop: 0.05},
+		DataDir:  "./data",
+		Timezone: DefaultTimezone,
+		Store:    StoreConf{Kind: "embedded", RedisURL: "redis://127.0.0.1:6379/0", Prefix: "labgpu:"},
+		Alerts:   AlertsConf{Debounce: 1, Cooldown: Dur(30 * time.Minute), MinDrop: 0.05},
 		Stock: StockConf{
 			Timeout: Dur(15 * time.Second),
 			MaxAge:  Dur(60 * time.Second),
 			// chat.DefaultInterimAfter
 			InterimAfter: Dur(600 * time.Millisecond),
-			Poll:         PollConf{Schedule: "@every 2m", Timezone: "Asia/Shanghai", Jitter: Dur(10 * time.Second), Retries: 2},
+			Poll:         PollConf{Schedule: "@every 2m", Jitter: Dur(10 * time.Second), Retries: 2},
 			Providers: ProvidersConf{
 				AutoDL: AutoDLConf{BaseURL: "https://api.autodl.com", Timeout: Dur(10 * time.Second)},
 				VastAI: VastAIConf{BaseURL: "https://console.vast.ai", Limit: 100, Timeout: Dur(10 * time.Second)},
@@ -351,7 +362,7 @@ func Default() Config {
 		},
 		HTTP:    HTTPConf{Addr: ":8080", ShutdownGrace: Dur(10 * time.Second)},
 		Feishu:  FeishuConf{Mode: "websocket", BaseURL: "https://open.feishu.cn"},
-		Storage: StorageConf{DigestSchedule: "0 9 * * 1"},
+		Storage: StorageConf{DigestSchedule: "0 9 * * 1", ReleaseWarnings: DefaultReleaseWarnings()},
 		Log:     LogConf{Level: "info"},
 		Chat:    ChatConf{Language: "zh"},
 	}
@@ -422,7 +433,7 @@ type envString struct {
 // stringEnv lists the variables that replace one string setting of cfg each.
 func (cfg *Config) stringEnv() []envString {
 	p := &cfg.Stock.Providers
-	return []envString{{"BOT_DATA_DIR", &cfg.DataDir}, {"AUTODL_TOKEN", &p.AutoDL.Token}, {"VASTAI_API_KEY", &p.VastAI.APIKey},
+	return []envString{{"BOT_DATA_DIR", &cfg.DataDir}, {"BOT_TIMEZONE", &cfg.Timezone}, {"AUTODL_TOKEN", &p.AutoDL.Token}, {"VASTAI_API_KEY", &p.VastAI.APIKey},
 		{"GPUSHARE_TOKEN", &p.GPUShare.Token}, {"MATPOOL_TOKEN", &p.Matpool.Token}, {"MATPOOL_USER_ID", &p.Matpool.UserID},
 		{"RUNPOD_API_KEY", &p.RunPod.Token}, {"LAMBDA_API_KEY", &p.Lambda.Token},
 		{"FEISHU_APP_ID", &cfg.Feishu.AppID}, {"FEISHU_APP_SECRET", &cfg.Feishu.AppSecret}, {"FEISHU_VERIFICATION_TOKEN", &cfg.Feishu.VerificationToken},
@@ -448,6 +459,31 @@ func oneLine(s string) string {
 		s = s[:i]
 	}
 	return s
+}
+
+// DefaultTimezone is the zone of a config that names none.
+const DefaultTimezone = "Asia/Shanghai"
+
+// Location is the configured time zone: timezone, or its older name
+// stock.poll.timezone when only that one is changed from the default.
+// The error names the key.
+func (c Config) Location() (*time.Location, error) {
+	key, name := "timezone", c.Timezone
+	old := c.Stock.Poll.Timezone
+	switch {
+	case old != "" && (name == "" || name == DefaultTimezone):
+		key, name = "stock.poll.timezone", old
+	case old != "" && old != name:
+		return nil, fmt.Errorf("timezone %q and stock.poll.timezone %q differ: set timezone only", name, old)
+	case name == "":
+		name = DefaultTimezone
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil || strings.EqualFold(name, "local") {
+		// "Local" is the machine's zone, which this setting pins down.
+		return nil, fmt.Errorf("%s: %q is not a time zone such as Asia/Shanghai", key, name)
+	}
+	return loc, nil
 }
 
 // Validate checks values and names the offending key.
@@ -547,6 +583,9 @@ func (c Config) validateSchedules() error {
 			return fmt.Errorf("storage.digest_schedule: %w (e.g. \"0 9 * * 1\" for Monday 09:00)", err)
 		}
 	}
+	if err := c.Storage.ReleaseWarnings.validate(); err != nil {
+		return err
+	}
 	for lab, v := range c.Storage.Budgets {
 		if !(v > 0) || v > 1e7 {
 			return fmt.Errorf("storage.budgets.%s: %v is not a monthly budget in CNY above 0", lab, v)
@@ -614,8 +653,8 @@ func (c Config) validateStore() error {
 
 // validateAlerts checks the time zone, retries and the alert policy.
 func (c Config) validateAlerts() error {
-	if _, err := time.LoadLocation(c.Stock.Poll.Timezone); err != nil {
-		return fmt.Errorf("stock.poll.timezone: %q is not a time zone such as Asia/Shanghai", c.Stock.Poll.Timezone)
+	if _, err := c.Location(); err != nil {
+		return err
 	}
 	if c.Stock.Poll.Retries < 0 || c.Stock.Poll.Retries > 5 {
 		return fmt.Errorf("stock.poll.retries: %d is outside 0-5", c.Stock.Poll.Retries)

@@ -8,6 +8,10 @@ import (
 // reMine limits a storage list to the sender's own disks.
 var reMine = textgate.MustCompile(`我的|我自己|我名下|我登记|我租的|\bmy\b|\bmine\b`)
 
+// reOurDisks asks about some of the lab's disks ("哪些盘", "那几块盘",
+// "组里", "账上"), not a platform's rule.
+var reOurDisks = textgate.MustCompile(`哪些|哪几|哪块|那块|那几块|几块|谁的|有没有|有哪些|组里|我们|咱|账上|台账|账本|列|我那|\bwhich\b|\bany\b|\banything\b|\bour\b|\bwhat'?s\b`)
+
 // finish fills the chosen intent's own slots and drops slots that mean
 // something else there.
 func (u *Understander) finish(x *extraction, m *advice.Result) {
@@ -24,8 +28,14 @@ func (u *Understander) finish(x *extraction, m *advice.Result) {
 		if len(q.Platforms) > 1 {
 			q.Platforms = q.Platforms[:1]
 		}
-	case IntentStorageList:
+	case IntentStorageList, IntentStorageRisk:
 		q.Mine = reMine.MatchString(x.Folded())
+	case IntentStorageResize, IntentStorageStop, IntentStorageStart, IntentStorageRemove:
+		if q.DiskRef == "" {
+			// "删除存储 abc": an id that is no number, kept so the
+			// answer can name it (or find an imported disk by it).
+			q.DiskRef = x.DiskToken()
+		}
 	case IntentHelp:
 		q.Area = helpArea(x.Folded())
 	case IntentAdvice:
@@ -49,8 +59,8 @@ func (u *Understander) finish(x *extraction, m *advice.Result) {
 		if q.Intent != IntentStorageList {
 			q.DiskRef = ""
 		}
-		if q.Intent != IntentAdvice && q.Intent != IntentFactCheck {
-			q.SizeGB = 0
+		if q.Intent != IntentAdvice && q.Intent != IntentFactCheck && q.Intent != IntentPlan {
+			q.SizeGB, q.SizeText = 0, ""
 		}
 	}
 }

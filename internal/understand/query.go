@@ -39,6 +39,7 @@ const (
 	IntentStorageStop   = "storage_stop"
 	IntentStorageStart  = "storage_start"
 	IntentStorageRemove = "storage_remove"
+	IntentStorageRisk   = "storage_risk" // stopped disks a platform will soon release or wipe
 	IntentDigest        = "digest"
 	IntentDigestOn      = "digest_on"
 	IntentDigestOff     = "digest_off"
@@ -56,6 +57,9 @@ const (
 	ModeYearly  = slots.ModeYearly
 	ModeSpot    = slots.ModeSpot
 )
+
+// MaxDiskGB is the largest disk size storage commands take, in GB.
+const MaxDiskGB = slots.MaxDiskGB
 
 // Periods (slot period).
 const (

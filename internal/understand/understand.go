@@ -393,6 +393,10 @@ func slotsAllow(label string, x *extraction) bool {
 			return when || slices.Contains(x.concepts, "@spend")
 		}
 		return when || slices.Contains(x.concepts, "@disk")
+	case IntentStorageRisk:
+		// The lab's disks, not a platform's rule ("关机后数据会被删吗" is
+		// advice): which of them, or the asker's own.
+		return reOurDisks.MatchString(x.Folded()) || reMine.MatchString(x.Folded())
 	case IntentStorageResize, IntentStorageStop, IntentStorageStart, IntentStorageRemove:
 		// A disk command names a disk ("offer 被释放了" is not one).
 		return q.DiskRef != "" || slices.Contains(x.concepts, "@disk")

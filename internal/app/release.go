@@ -1,0 +1,33 @@
+package app
+
+import (
+	"strings"
+	"time"
+
+	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/jobs"
+)
+
+// NewReleaseJob builds the release warnings (storage.release_warnings)
+// over the app's store and catalog: a lab's chats that reach (a channel
+// in chans) hear, in chat.language, before a platform deletes a stopped
+// disk. The app must have its store.
+func (a *App) NewReleaseJob(chans chat.Channels) *jobs.Release {
+	rw := a.Cfg.Storage.ReleaseWarnings
+	return &jobs.Release{Events: a.Store, Claims: a.Store, Catalog: a.Cat, Now: a.now, Log: a.Log, Send: sendTo(chans),
+		Policy: billing.ReleasePolicy{Before: rw.BeforeDurations(), AfterStop: rw.AfterStop.D()},
+		Chats: func(lab string) []string {
+			var out []string
+			for _, ck := range a.labChats(lab) {
+				if name, _, _ := strings.Cut(ck, "/"); chans[name] != nil {
+					out = append(out, ck)
+				}
+			}
+			return out
+		},
+		English: func(string) bool { return a.Cfg.Chat.Language == "en" },
+		Render: func(w billing.Warning, now time.Time, en bool) chat.Reply {
+			return a.Render.ReleaseWarning(w, now, en)
+		}}
+}
