@@ -1,12 +1,15 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
 	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/chart"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/chat/feishu"
 	"github.com/labgpu/bot/internal/jobs"
@@ -22,7 +25,12 @@ func (a *App) NewDigestJob(send jobs.SendFunc) *jobs.Digest {
 			if err != nil {
 				return chat.Reply{}, err
 			}
-			return render.Digest(d, false, a.platformName), nil
+			r := render.Digest(d, false, a.platformName)
+			if r.Full != nil && a.Router != nil {
+				// "详情" in that chat then shows the rest of the digest.
+				a.Router.RememberPosted(ck, *r.Full)
+			}
+			return r, nil
 		}}
 }
 
@@ -115,4 +123,43 @@ func (a *App) SendDigest(ctx context.Context, lab string, d billing.Digest) ([]s
 		sent = append(sent, ck)
 	}
 	return sent, nil
+}
+
+// WriteDigestPNG draws digest d's weekly history chart, the one its chat
+// form carries (render.Digest: Chinese, from the lab's first week with an
+// entry), as a 1080×720 PNG at path. It fails when the digest has no
+// chart (nothing spent, or under two weeks of history).
+func (a *App) WriteDigestPNG(d billing.Digest, path string) error {
+	c := render.Digest(d, false, a.platformName).Chart
+	if c == nil || c.Heat != nil {
+		return fmt.Errorf("the %s digest has no weekly chart: nothing was spent, or the ledger covers under two weeks", d.Week)
+	}
+	var buf bytes.Buffer
+	if err := chart.BarsPNG(&buf, c); err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// chartPNG draws a reply's chart as a PNG for the channels that show
+// images but cannot draw a chart (WeChat, the WeCom robot): the digest's
+// weekly bars with their Chinese or English title (chart.BarsPNG), or the
+// availability heat map (with English day names: chart.HeatPNG).
+func chartPNG(c *chat.BarChart) ([]byte, error) {
+	var buf bytes.Buffer
+	if c != nil && c.Heat != nil {
+		h := *c.Heat
+		h.Rows = []string{"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"}
+		if err := chart.HeatPNG(&buf, &chat.BarChart{Heat: &h}, "Share of polls with stock, by day and hour"); err != nil {
+			return nil, err
+		}
+		return buf.Bytes(), nil
+	}
+	if err := chart.BarsPNG(&buf, c); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }

@@ -110,7 +110,7 @@ func TestDigestPostedOnceByTwoReplicas(t *testing.T) {
 // under an injected clock, fires at Monday 09:00 local (01:00 UTC).
 func TestDigestScheduleFiresMonday(t *testing.T) {
 	cfg := config.Default()
-	loc, _ := time.LoadLocation(cfg.Stock.Poll.Timezone)
+	loc, _ := cfg.Location()
 	for _, c := range []struct{ from, want time.Time }{
 		{time.Date(2026, 11, 29, 23, 0, 0, 0, loc), time.Date(2026, 11, 30, 9, 0, 0, 0, loc)},
 		{time.Date(2026, 11, 30, 9, 0, 0, 0, loc), time.Date(2026, 12, 7, 9, 0, 0, 0, loc)},

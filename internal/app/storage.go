@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/labgpu/bot/internal/billing"
-	"github.com/labgpu/bot/internal/chart"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/render"
 )
@@ -25,12 +23,14 @@ func (a *App) LabFor(chatKey string) string {
 
 // ImportStorage reads a ledger CSV (billing.LedgerCSVHeader) into lab's
 // ledger, all rows or none, checked together with what the lab's ledger
-// already holds. It returns the number of events added.
+// already holds; platform names go through the catalog's names (a
+// *billing.CSVError lists every bad line). It returns the number of
+// events added.
 func (a *App) ImportStorage(ctx context.Context, lab string, r io.Reader) (int, error) {
 	if a.Store == nil {
 		return 0, errNoStore
 	}
-	ev, err := billing.ReadLedgerCSV(r, lab)
+	ev, err := billing.ReadLedgerCSV(r, lab, a.Cat)
 	if err != nil {
 		return 0, err
 	}
@@ -54,7 +54,8 @@ func (a *App) ImportStorage(ctx context.Context, lab string, r io.Reader) (int, 
 }
 
 // ExportStorage writes lab's ledger as CSV ("" = every lab, without the
-// lab column: export one lab at a time to re-import).
+// lab column: export one lab at a time to re-import), its times in the
+// configured zone (the same instants, with their offset).
 func (a *App) ExportStorage(ctx context.Context, lab string, w io.Writer) error {
 	if a.Store == nil {
 		return errNoStore
@@ -62,6 +63,9 @@ func (a *App) ExportStorage(ctx context.Context, lab string, w io.Writer) error 
 	ev, err := a.Store.StorageEvents(ctx, lab)
 	if err != nil {
 		return err
+	}
+	for i := range ev {
+		ev[i].Time = a.Clock().In(ev[i].Time)
 	}
 	return billing.WriteLedgerCSV(w, ev)
 }
@@ -72,7 +76,7 @@ func (a *App) WriteDigest(w io.Writer, d billing.Digest, format string) error {
 	if format == FormatJSON {
 		return writeJSON(w, d.Rounded())
 	}
-	_, err := io.WriteString(w, chat.PlainText(render.Digest(d, false, a.platformName)))
+	_, err := io.WriteString(w, chat.PlainText(render.DigestFull(d, false, a.platformName)))
 	return err
 }
 
@@ -99,6 +103,7 @@ func (a *App) buildDigestAt(ctx context.Context, lab, week string, now time.Time
 	d, err := billing.BuildDigest(ev, lab, week, a.Location, a.StorageOptions().Price, now)
 	if err == nil {
 		billing.PriceNotes(&d, a.Cat, a.Cfg.Storage.Prices)
+		d.ReleaseSoon, d.ReleaseAsOf = billing.ReleaseRisks(ev, a.Cat, now), now
 	}
 	return d, err
 }
@@ -108,23 +113,4 @@ func (a *App) platformName(id string, en bool) string {
 		return p.DisplayName(en)
 	}
 	return id
-}
-
-// WriteDigestPNG draws a digest's last 8 weeks of storage spend (its
-// History) as a PNG bar chart at path.
-func (a *App) WriteDigestPNG(d billing.Digest, path string) error {
-	c := &chat.BarChart{}
-	for _, w := range d.History {
-		c.Labels = append(c.Labels, w.Week[5:])
-		c.Values = append(c.Values, w.CNY)
-	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
-	if err != nil {
-		return err
-	}
-	if err := chart.BarsPNG(f, c, "Storage spend, weeks to "+d.Week, "CNY"); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

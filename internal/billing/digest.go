@@ -18,6 +18,13 @@ import (
 func CatalogStoragePrice(cat *catalog.Catalog, overrides map[string]float64) StoragePrice {
 	return func(platform string, stopped bool) (float64, float64, bool) {
 		p, ok := cat.Platform(platform)
+		if !ok {
+			// A ledger imported before names were checked may hold "矩池云".
+			if id, found := cat.PlatformID(platform); found {
+				platform = id
+				p, ok = cat.Platform(id)
+			}
+		}
 		free := 0.0
 		billedStopped := true
 		var price float64
@@ -45,9 +52,13 @@ type Share struct {
 	CNY  float64 `json:"cny"`
 	// Share is CNY over the week's total (0–1; 0 when the total is 0).
 	Share float64 `json:"share"`
+	// Platforms are the platforms of a member's priced disks (the prices
+	// its CNY rests on); empty for a platform's share.
+	Platforms []string `json:"platforms,omitempty"`
 }
 
-// Mover is a disk whose weekly cost changed most against the week before.
+// Mover is a disk whose weekly cost changed most against the week before
+// (by MoverMinCNY or more: an unchanged disk is never a mover).
 type Mover struct {
 	Disk        string  `json:"disk"`
 	Owner       string  `json:"owner"`
@@ -68,12 +79,29 @@ type IdleDisk struct {
 	// Days is how long it has been stopped or unchanged.
 	Days float64 `json:"days"`
 	// MonthlyCNY is what it costs per 30 days as it is (the saving if
-	// deleted).
-	MonthlyCNY float64 `json:"monthly_saving_cny"`
-	Note       string  `json:"note,omitempty"`
+	// deleted); nil when its platform has no price.
+	MonthlyCNY *float64 `json:"monthly_saving_cny"`
+	Note       string   `json:"note,omitempty"`
 }
 
-// Digest is a lab's storage spend for one ISO week.
+// UnpricedDisk is a disk of the week whose platform has no data disk
+// price (neither in the catalog nor in config storage.prices): its cost
+// is unknown and left out of the totals.
+type UnpricedDisk struct {
+	Disk     string `json:"disk"`
+	Owner    string `json:"owner"`
+	Platform string `json:"platform"`
+	// SizeGB is its size at the end of its time in the week (GB = 1e9
+	// bytes); Days how long it existed in the week; GBDays its size
+	// beyond the platform's free GB integrated over that time.
+	SizeGB float64 `json:"size_gb"`
+	Days   float64 `json:"days"`
+	GBDays float64 `json:"gb_days"`
+}
+
+// Digest is a lab's storage spend for one ISO week. CNY figures leave out
+// the unpriced disks (UnpricedDisks, MonthUnpriced): with any of them a
+// figure is a lower bound.
 type Digest struct {
 	Lab              string    `json:"lab"`
 	Week             string    `json:"week"`
@@ -83,29 +111,56 @@ type Digest struct {
 	PreviousTotalCNY float64   `json:"previous_total_cny"`
 	DeltaCNY         float64   `json:"delta_cny"`
 	// DeltaPct is the change in percent; nil when last week was 0.
-	DeltaPct  *float64   `json:"delta_pct"`
-	Members   []Share    `json:"members"`
-	Platforms []Share    `json:"platforms"`
-	Movers    []Mover    `json:"movers"`
-	Idle      []IdleDisk `json:"idle"`
+	DeltaPct *float64 `json:"delta_pct"`
+	// Members and Platforms are the shares of the week's spend, dearest
+	// first; members or platforms that cost nothing are left out.
+	Members   []Share `json:"members"`
+	Platforms []Share `json:"platforms"`
+	// Movers are the MaxMovers disks whose cost changed most.
+	Movers []Mover `json:"movers"`
+	// Idle are all the idle disks at AsOf, dearest first.
+	Idle []IdleDisk `json:"idle"`
+	// UnpricedDisks are the week's disks without a price, largest first.
+	UnpricedDisks []UnpricedDisk `json:"unpriced_disks"`
+	// ReleaseSoon are the stopped disks a platform's rule will wipe, or
+	// by its rule already has (AtRisk.Gone), soonest first (ReleaseRisks
+	// at ReleaseAsOf; the caller fills it, as it holds the catalog).
+	ReleaseSoon []AtRisk `json:"release_soon,omitempty"`
+	// ReleaseAsOf is the instant ReleaseSoon was worked out at (now, even
+	// for a past week's digest).
+	ReleaseAsOf time.Time `json:"release_as_of,omitzero"`
 	// MonthToDateCNY is the spend from the 1st of the month of the week's
 	// end (or of now, for the current week) up to then; ForecastCNY adds
 	// the disks as they are then until the month's end.
 	MonthToDateCNY float64 `json:"month_to_date_cny"`
 	ForecastCNY    float64 `json:"month_forecast_cny"`
 	Month          string  `json:"month"`
-	// Unpriced lists platforms with disks but no known price.
+	// MonthPlatforms are the platforms of the disks in the month to date
+	// or the forecast; MonthUnpriced counts those disks without a price.
+	MonthPlatforms []string `json:"month_platforms,omitempty"`
+	MonthUnpriced  int      `json:"month_unpriced_disks,omitempty"`
+	// Unpriced lists the platforms with disks in the digest but no known
+	// price.
 	Unpriced []string `json:"unpriced,omitempty"`
-	// LastEntry is the newest ledger event (zero when there is none): how
-	// fresh the data is.
-	LastEntry time.Time `json:"last_entry"`
+	// Disks and SizeGB are the disks existing at AsOf, and their GB;
+	// DailyCNY is what they cost a day as they are then (the unpriced ones
+	// left out).
+	Disks    int     `json:"disks"`
+	SizeGB   float64 `json:"size_gb"`
+	DailyCNY float64 `json:"daily_cny"`
+	// FirstEntry and LastEntry are the oldest and the newest ledger event
+	// up to AsOf (zero when there is none): how much history there is and
+	// how fresh it is.
+	FirstEntry time.Time `json:"first_entry"`
+	LastEntry  time.Time `json:"last_entry"`
 	// AsOf is the instant the figures run to (the week's end, or now for
 	// the current week).
 	AsOf time.Time `json:"as_of"`
 	// History is the spend of the last HistoryWeeks weeks, oldest first,
 	// ending with this one.
 	History []WeekTotal `json:"history"`
-	// Skipped counts inconsistent ledger events left out (CheckLedger).
+	// Skipped counts the inconsistent ledger events up to AsOf that were
+	// left out (CheckLedger).
 	Skipped int `json:"skipped_events,omitempty"`
 	// Prices are the data disk prices used, per platform in the digest
 	// (set by PriceNotes).
@@ -115,33 +170,85 @@ type Digest struct {
 // PriceNote says which data disk price a digest used for a platform and
 // where it comes from.
 type PriceNote struct {
-	Platform    string  `json:"platform"`
+	Platform string `json:"platform"`
+	// Priced is false when the platform has no price (CNYPerGBDay is then
+	// 0 and means nothing).
+	Priced      bool    `json:"priced"`
 	CNYPerGBDay float64 `json:"cny_per_gb_day"`
 	FreeGB      float64 `json:"free_gb"`
 	// AsOf and Source are the catalog figure's; Override is true for a
-	// price from config storage.prices.
+	// price from config storage.prices. Verified is false for a catalog
+	// figure only the seed articles give (answers mark it "*").
 	AsOf     string `json:"as_of,omitempty"`
 	Source   string `json:"source,omitempty"`
 	Override bool   `json:"override,omitempty"`
+	Verified bool   `json:"verified"`
 }
 
-// PriceNotes fills d.Prices for the platforms in d from the catalog and
-// the overrides (as CatalogStoragePrice prices them).
+// PriceConfigKey is the config key that sets a platform's data disk price
+// in CNY per GB-day (config storage.prices).
+func PriceConfigKey(platform string) string { return "storage.prices." + platform }
+
+// PriceNotes fills d.Prices for the platforms in d (the week's, the
+// month's, the idle and unpriced disks'), from the catalog and the
+// overrides as CatalogStoragePrice prices them: the week's platforms
+// dearest first, then the others by id.
 func PriceNotes(d *Digest, cat *catalog.Catalog, overrides map[string]float64) {
 	d.Prices = []PriceNote{}
-	for _, sh := range d.Platforms {
-		n := PriceNote{Platform: sh.Name}
-		if p, ok := cat.Platform(sh.Name); ok {
+	for _, id := range d.platformIDs() {
+		n := PriceNote{Platform: id}
+		if p, ok := cat.Platform(id); ok {
 			n.FreeGB = p.Storage.DataDiskFreeGB
 			if f := p.Storage.DataDiskCNYPerGBDay; f != nil {
-				n.CNYPerGBDay, n.AsOf, n.Source = f.Mid(), f.AsOf, f.Source
+				n.Priced, n.CNYPerGBDay, n.AsOf, n.Source, n.Verified = true, f.Mid(), f.AsOf, f.Source, f.Verified
 			}
 		}
-		if v, ok := overrides[sh.Name]; ok {
-			n.CNYPerGBDay, n.Override, n.AsOf, n.Source = v, true, "", "config storage.prices"
+		if v, ok := overrides[id]; ok {
+			n.Priced, n.CNYPerGBDay, n.Override, n.AsOf, n.Source, n.Verified = true, v, true, "", "config storage.prices", true
 		}
 		d.Prices = append(d.Prices, n)
 	}
+}
+
+// platformIDs are the platforms d mentions: the week's shares first, then
+// the others by id.
+func (d *Digest) platformIDs() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range d.Platforms {
+		seen[s.Name] = true
+		out = append(out, s.Name)
+	}
+	rest := map[string]bool{}
+	add := func(id string) {
+		if !seen[id] {
+			rest[id] = true
+		}
+	}
+	for _, id := range d.MonthPlatforms {
+		add(id)
+	}
+	for _, id := range d.Unpriced {
+		add(id)
+	}
+	for _, i := range d.Idle {
+		add(i.Platform)
+	}
+	for _, m := range d.Movers {
+		add(m.Platform)
+	}
+	return append(out, sortedKeys(rest)...)
+}
+
+// Unverified reports whether d prices platform with a figure only the
+// seed articles give (PriceNotes must have run).
+func (d *Digest) Unverified(platform string) bool {
+	for _, p := range d.Prices {
+		if p.Platform == platform {
+			return p.Priced && !p.Verified
+		}
+	}
+	return false
 }
 
 // WeekTotal is one week's storage spend.
@@ -161,147 +268,71 @@ const (
 
 // BuildDigest computes the digest of week ("2026-W48", in loc) from a
 // lab's ledger. now bounds the current week (figures run to now, not to
-// Sunday). Errors come from a bad week or a bad ledger.
+// Sunday). Errors come from a bad week or a week not yet begun.
+//
+// The ledger is replayed once (sorted by time, without a copy when it is
+// already in order) and every period the digest needs is charged in that
+// replay, one segment per event: the work grows with the events and the
+// disks, never with their product.
 func BuildDigest(events []StorageEvent, lab, week string, loc *time.Location, price StoragePrice, now time.Time) (Digest, error) {
 	from, to, err := ISOWeek(week, loc)
 	if err != nil {
 		return Digest{}, err
 	}
-	d := Digest{Lab: lab, Week: week, From: from, To: to, AsOf: to, Movers: []Mover{}, Idle: []IdleDisk{}}
+	d := Digest{Lab: lab, Week: week, From: from, To: to, AsOf: to, Movers: []Mover{}, Idle: []IdleDisk{}, UnpricedDisks: []UnpricedDisk{}}
 	if now.Before(to) {
 		d.AsOf = now
 	}
 	if !d.AsOf.After(from) {
 		return d, fmt.Errorf("week %s has not started yet", week)
 	}
-	// One sorted copy and one replay for every period the digest needs.
-	sorted := sortEvents(events)
 	asOfLocal := d.AsOf.Add(-time.Nanosecond).In(loc)
 	monthStart := time.Date(asOfLocal.Year(), asOfLocal.Month(), 1, 0, 0, 0, 0, loc)
-	// Periods: this week, last week over the same span (all of it for a
-	// finished week, the same days and hours so far for the current one),
-	// the month to date, then the earlier weeks of the history.
-	periods := []period{{from, d.AsOf}, {from.AddDate(0, 0, -7), d.AsOf.AddDate(0, 0, -7)}, {monthStart, d.AsOf}}
-	for i := HistoryWeeks - 1; i >= 1; i-- {
-		wf := from.AddDate(0, 0, -7*i)
-		periods = append(periods, period{wf, wf.AddDate(0, 0, 7)})
-	}
-	costs, err := storageCosts(sorted, periods, price)
-	if err != nil {
-		return d, err
-	}
-	d.Skipped = len(checkSorted(sorted))
-	d.addWeek(costs[0], costs[1])
-	disks := disksAt(sorted, d.AsOf)
-	d.addIdle(disks, price)
-	d.addMonth(costs[2], disks, monthStart, price)
-	for i := HistoryWeeks - 1; i >= 0; i-- {
-		wk := WeekTotal{Week: WeekOf(from.AddDate(0, 0, -7*i), loc), CNY: d.TotalCNY}
-		if i > 0 {
-			wk.CNY = sumCNY(costs[3+HistoryWeeks-1-i])
+	sorted := sortEvents(events)
+	disks := countAdds(sorted, d.AsOf)
+	b := newDigestBuild(from, d.AsOf, monthStart, disks)
+	fold := newLedgerFold(price, disks)
+	for _, e := range sorted {
+		if e.Time.After(d.AsOf) {
+			break
 		}
-		d.History = append(d.History, wk)
-	}
-	for _, e := range events {
-		if e.Time.After(d.LastEntry) && !e.Time.After(d.AsOf) {
+		if !e.Time.IsZero() {
+			if d.FirstEntry.IsZero() {
+				d.FirstEntry = e.Time
+			}
 			d.LastEntry = e.Time
 		}
+		if _, err := fold.step(e, b.charge); err != nil {
+			d.Skipped++ // an inconsistent event is left out (CheckLedger reports it)
+		}
 	}
+	fold.close(d.AsOf, b.charge)
+	b.week(&d, fold.slots)
+	b.now(&d, fold.slots, monthStart)
+	b.history(&d, loc)
 	return d, nil
 }
 
-// sumCNY is the total of costs.
-func sumCNY(costs []DiskCost) float64 {
-	total := 0.0
-	for _, c := range costs {
-		total += c.CNY
-	}
-	return total
-}
-
-// addWeek sets the week's totals, shares and movers from this week's and
-// last week's costs.
-func (d *Digest) addWeek(cur, prev []DiskCost) {
-	members, platforms := map[string]float64{}, map[string]float64{}
-	prevByDisk := map[string]DiskCost{}
-	unpriced := map[string]bool{}
-	for _, c := range prev {
-		d.PreviousTotalCNY += c.CNY
-		prevByDisk[c.Disk] = c
-	}
-	curByDisk := map[string]bool{}
-	for _, c := range cur {
-		d.TotalCNY += c.CNY
-		members[ownerLabel(c.DiskState)] += c.CNY
-		platforms[c.Platform] += c.CNY
-		if !c.Priced {
-			unpriced[c.Platform] = true
-		}
-		curByDisk[c.Disk] = true
-		d.Movers = append(d.Movers, Mover{Disk: c.Disk, Owner: ownerLabel(c.DiskState), Platform: c.Platform, CNY: c.CNY, PreviousCNY: prevByDisk[c.Disk].CNY})
-	}
-	for _, c := range prev {
-		if !curByDisk[c.Disk] {
-			d.Movers = append(d.Movers, Mover{Disk: c.Disk, Owner: ownerLabel(c.DiskState), Platform: c.Platform, PreviousCNY: c.CNY})
-		}
-	}
-	d.DeltaCNY = d.TotalCNY - d.PreviousTotalCNY
-	if d.PreviousTotalCNY > 0 {
-		pct := d.DeltaCNY / d.PreviousTotalCNY * 100
-		d.DeltaPct = &pct
-	}
-	d.Members = shares(members, d.TotalCNY)
-	d.Platforms = shares(platforms, d.TotalCNY)
-	sort.SliceStable(d.Movers, func(i, j int) bool {
-		return math.Abs(d.Movers[i].CNY-d.Movers[i].PreviousCNY) > math.Abs(d.Movers[j].CNY-d.Movers[j].PreviousCNY)
-	})
-	for len(d.Movers) > 0 && d.Movers[len(d.Movers)-1].CNY == d.Movers[len(d.Movers)-1].PreviousCNY {
-		d.Movers = d.Movers[:len(d.Movers)-1]
-	}
-	if len(d.Movers) > 3 {
-		d.Movers = d.Movers[:3]
-	}
-	for p := range unpriced {
-		d.Unpriced = append(d.Unpriced, p)
-	}
-	sort.Strings(d.Unpriced)
-}
-
-// addIdle lists the disks idle at AsOf: stopped for IdleStoppedDays or
-// unchanged for IdleUnchangedDays, dearest first.
-func (d *Digest) addIdle(disks []DiskState, price StoragePrice) {
-	for _, disk := range disks {
-		days := d.AsOf.Sub(disk.Since).Hours() / 24
-		reason := ""
-		switch {
-		case disk.Stopped && days >= IdleStoppedDays:
-			reason = "stopped"
-		case days >= IdleUnchangedDays:
-			reason = "unchanged"
-		default:
+// shares are m's entries above 0 as shares of total, dearest first.
+func shares(m map[string]float64, total float64) []Share {
+	out := make([]Share, 0, len(m))
+	for k, v := range m {
+		if !(v > 0) {
 			continue
 		}
-		perDay, free, _ := price(disk.Platform, disk.Stopped)
-		d.Idle = append(d.Idle, IdleDisk{Disk: disk.Disk, Owner: ownerLabel(disk), Platform: disk.Platform, SizeGB: disk.SizeGB,
-			Reason: reason, Days: math.Floor(days), MonthlyCNY: math.Max(disk.SizeGB-free, 0) * 30 * perDay, Note: disk.Note})
-	}
-	sort.SliceStable(d.Idle, func(i, j int) bool { return d.Idle[i].MonthlyCNY > d.Idle[j].MonthlyCNY })
-}
-
-// addMonth sets the month to date and the forecast to the month's end
-// (today's disks kept as they are).
-func (d *Digest) addMonth(mtd []DiskCost, disks []DiskState, monthStart time.Time, price StoragePrice) {
-	monthEnd := monthStart.AddDate(0, 1, 0)
-	d.Month = monthStart.Format("2006-01")
-	d.MonthToDateCNY = sumCNY(mtd)
-	d.ForecastCNY = d.MonthToDateCNY
-	if d.AsOf.Before(monthEnd) {
-		rest := monthEnd.Sub(d.AsOf).Hours() / 24
-		for _, disk := range disks {
-			perDay, free, _ := price(disk.Platform, disk.Stopped)
-			d.ForecastCNY += math.Max(disk.SizeGB-free, 0) * rest * perDay
+		s := Share{Name: k, CNY: v}
+		if total > 0 {
+			s.Share = v / total
 		}
+		out = append(out, s)
 	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].CNY != out[j].CNY {
+			return out[i].CNY > out[j].CNY
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
 }
 
 // ownerLabel is how answers name a disk's owner: the display name when
@@ -327,24 +358,6 @@ func MemberLabel(id string) string {
 		r = r[len(r)-4:]
 	}
 	return "成员" + string(r)
-}
-
-func shares(m map[string]float64, total float64) []Share {
-	out := make([]Share, 0, len(m))
-	for k, v := range m {
-		s := Share{Name: k, CNY: v}
-		if total > 0 {
-			s.Share = v / total
-		}
-		out = append(out, s)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].CNY != out[j].CNY {
-			return out[i].CNY > out[j].CNY
-		}
-		return out[i].Name < out[j].Name
-	})
-	return out
 }
 
 // BudgetThresholds are the shares of a monthly budget that are announced.
@@ -386,13 +399,14 @@ func MonthToDate(events []StorageEvent, now time.Time, loc *time.Location, price
 }
 
 // Rounded returns a copy of d with every CNY figure rounded to 0.0001 CNY
-// (and shares to 0.0001), for output without float noise such as
-// 6.2250000000000005.
+// (and shares to 0.0001, days and GB-days to 0.01), for output without
+// float noise such as 6.2250000000000005.
 func (d Digest) Rounded() Digest {
 	r := func(v float64) float64 { return math.Round(v*1e4) / 1e4 }
 	out := d
 	out.TotalCNY, out.PreviousTotalCNY, out.DeltaCNY = r(d.TotalCNY), r(d.PreviousTotalCNY), r(d.DeltaCNY)
 	out.MonthToDateCNY, out.ForecastCNY = r(d.MonthToDateCNY), r(d.ForecastCNY)
+	out.SizeGB, out.DailyCNY = r(d.SizeGB), r(d.DailyCNY)
 	if d.DeltaPct != nil {
 		p := math.Round(*d.DeltaPct*100) / 100
 		out.DeltaPct = &p
@@ -400,7 +414,7 @@ func (d Digest) Rounded() Digest {
 	share := func(in []Share) []Share {
 		o := make([]Share, len(in))
 		for i, s := range in {
-			o[i] = Share{Name: s.Name, CNY: r(s.CNY), Share: r(s.Share)}
+			o[i] = Share{Name: s.Name, CNY: r(s.CNY), Share: r(s.Share), Platforms: s.Platforms}
 		}
 		return o
 	}
@@ -411,7 +425,15 @@ func (d Digest) Rounded() Digest {
 	}
 	out.Idle = append([]IdleDisk{}, d.Idle...)
 	for i := range out.Idle {
-		out.Idle[i].MonthlyCNY = r(out.Idle[i].MonthlyCNY)
+		if m := out.Idle[i].MonthlyCNY; m != nil {
+			v := r(*m)
+			out.Idle[i].MonthlyCNY = &v
+		}
+	}
+	out.UnpricedDisks = append([]UnpricedDisk{}, d.UnpricedDisks...)
+	for i := range out.UnpricedDisks {
+		u := &out.UnpricedDisks[i]
+		u.Days, u.GBDays = math.Round(u.Days*100)/100, math.Round(u.GBDays*100)/100
 	}
 	out.History = append([]WeekTotal{}, d.History...)
 	for i := range out.History {

@@ -42,8 +42,8 @@ func TestDigestWeek48(t *testing.T) {
 	if !near(d.TotalCNY, 26) || !near(d.PreviousTotalCNY, 19) || !near(d.DeltaCNY, 7) || d.DeltaPct == nil || !near(*d.DeltaPct, 700.0/19) {
 		t.Errorf("totals %v, previous %v, delta %v, pct %v", d.TotalCNY, d.PreviousTotalCNY, d.DeltaCNY, d.DeltaPct)
 	}
-	wantMembers := []Share{{"alice", 14, 14.0 / 26}, {"bob", 7, 7.0 / 26}, {"carol", 5, 5.0 / 26}}
-	wantPlatforms := []Share{{"autodl", 21, 21.0 / 26}, {"matpool", 5, 5.0 / 26}}
+	wantMembers := []Share{{Name: "alice", CNY: 14, Share: 14.0 / 26}, {Name: "bob", CNY: 7, Share: 7.0 / 26}, {Name: "carol", CNY: 5, Share: 5.0 / 26}}
+	wantPlatforms := []Share{{Name: "autodl", CNY: 21, Share: 21.0 / 26}, {Name: "matpool", CNY: 5, Share: 5.0 / 26}}
 	for name, pair := range map[string][2][]Share{"members": {d.Members, wantMembers}, "platforms": {d.Platforms, wantPlatforms}} {
 		got, want := pair[0], pair[1]
 		if len(got) != len(want) {
@@ -61,8 +61,8 @@ func TestDigestWeek48(t *testing.T) {
 	}
 	// Idle at Mon 30 Nov 00:00: d1 unchanged 60 days (60.00 a month),
 	// d2 stopped 10 days (30.00 a month).
-	if len(d.Idle) != 2 || d.Idle[0].Disk != "d1" || d.Idle[0].Reason != "unchanged" || d.Idle[0].Days != 60 || !near(d.Idle[0].MonthlyCNY, 60) ||
-		d.Idle[1].Disk != "d2" || d.Idle[1].Reason != "stopped" || d.Idle[1].Days != 10 || !near(d.Idle[1].MonthlyCNY, 30) {
+	if len(d.Idle) != 2 || d.Idle[0].Disk != "d1" || d.Idle[0].Reason != "unchanged" || d.Idle[0].Days != 60 || d.Idle[0].MonthlyCNY == nil || !near(*d.Idle[0].MonthlyCNY, 60) ||
+		d.Idle[1].Disk != "d2" || d.Idle[1].Reason != "stopped" || d.Idle[1].Days != 10 || d.Idle[1].MonthlyCNY == nil || !near(*d.Idle[1].MonthlyCNY, 30) {
 		t.Errorf("idle %+v", d.Idle)
 	}
 	// November to the 30th 00:00: d1 2×29 = 58, d2 1×12 = 12, d3 5 → 75;
@@ -159,14 +159,136 @@ func TestBudgetCrossed(t *testing.T) {
 
 func TestDigestRounded(t *testing.T) {
 	pct := 421.10752688172
-	d := Digest{TotalCNY: 6.2250000000000005, DeltaPct: &pct, Members: []Share{{"a", 1.00000001, 0.333333333}},
-		History: []WeekTotal{{"2026-W48", 6.979166666}}, Idle: []IdleDisk{{MonthlyCNY: 29.999999999}}}
+	monthly := 29.999999999
+	d := Digest{TotalCNY: 6.2250000000000005, DeltaPct: &pct, Members: []Share{{Name: "a", CNY: 1.00000001, Share: 0.333333333}},
+		History: []WeekTotal{{"2026-W48", 6.979166666}}, Idle: []IdleDisk{{MonthlyCNY: &monthly}}}
 	r := d.Rounded()
 	if r.TotalCNY != 6.225 || *r.DeltaPct != 421.11 || r.Members[0].CNY != 1 || r.Members[0].Share != 0.3333 ||
-		r.History[0].CNY != 6.9792 || r.Idle[0].MonthlyCNY != 30 {
+		r.History[0].CNY != 6.9792 || *r.Idle[0].MonthlyCNY != 30 {
 		t.Errorf("rounded %+v", r)
 	}
-	if d.Members[0].CNY != 1.00000001 || d.Idle[0].MonthlyCNY != 29.999999999 {
+	if d.Members[0].CNY != 1.00000001 || *d.Idle[0].MonthlyCNY != 29.999999999 {
 		t.Error("Rounded changed the original")
+	}
+}
+
+// TestDigestNoSilentZeros: a disk on a platform without a price is listed
+// with its size and days (never counted at 0 among the shares), the
+// month counts it as unpriced, an idle one has no saving (nil, not 0);
+// members and platforms that cost nothing are left out; an unchanged
+// disk is never a mover, however its cost is summed.
+func TestDigestNoSilentZeros(t *testing.T) {
+	events := []StorageEvent{
+		// A 250 GB AutoDL disk at a price whose sums are not exact in
+		// floating point: the same cost both weeks, not a mover.
+		ev(cst("2026-10-01 00:00"), "d1", "alice", "autodl", ActionAdd, 250),
+		ev(cst("2026-11-18 07:13"), "d1", "alice", "autodl", ActionResize, 250),
+		// dave holds only a disk on a platform without a price, from
+		// Wednesday 25 Nov 12:00 (4.5 days of the week).
+		ev(cst("2026-11-25 12:00"), "d2", "dave", "lanrui", ActionAdd, 300),
+		// erin's 400 GB on the same platform, stopped since October.
+		ev(cst("2026-10-02 00:00"), "d3", "erin", "lanrui", ActionAdd, 400),
+		ev(cst("2026-10-03 00:00"), "d3", "erin", "lanrui", ActionStop, 0),
+	}
+	price := func(platform string, stopped bool) (float64, float64, bool) {
+		if platform == "autodl" {
+			return 0.0083, 50, true
+		}
+		return 0, 0, false
+	}
+	d, err := BuildDigest(events, "lab", "2026-W48", shanghai, price, cst("2026-12-01 09:00"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Movers) != 0 {
+		t.Errorf("movers %+v; an unchanged disk is no mover", d.Movers)
+	}
+	if len(d.Members) != 1 || d.Members[0].Name != "alice" || len(d.Platforms) != 1 || d.Platforms[0].Name != "autodl" {
+		t.Errorf("members %+v, platforms %+v; want alice and autodl only", d.Members, d.Platforms)
+	}
+	if len(d.UnpricedDisks) != 2 || d.UnpricedDisks[0].Disk != "d3" || d.UnpricedDisks[0].SizeGB != 400 || !near(d.UnpricedDisks[0].Days, 7) ||
+		d.UnpricedDisks[1].Disk != "d2" || !near(d.UnpricedDisks[1].Days, 4.5) || !near(d.UnpricedDisks[1].GBDays, 1350) {
+		t.Errorf("unpriced disks %+v", d.UnpricedDisks)
+	}
+	if len(d.Unpriced) != 1 || d.Unpriced[0] != "lanrui" || d.MonthUnpriced != 2 || d.Disks != 3 || d.SizeGB != 950 {
+		t.Errorf("unpriced platforms %v, month unpriced %d, disks %d of %v GB", d.Unpriced, d.MonthUnpriced, d.Disks, d.SizeGB)
+	}
+	var idle *IdleDisk
+	for i := range d.Idle {
+		if d.Idle[i].Disk == "d3" {
+			idle = &d.Idle[i]
+		}
+	}
+	if idle == nil || idle.MonthlyCNY != nil {
+		t.Errorf("idle %+v: the unpriced d3 has no saving (nil, not 0)", d.Idle)
+	}
+	if PriceConfigKey("lanrui") != "storage.prices.lanrui" {
+		t.Errorf("config key %q", PriceConfigKey("lanrui"))
+	}
+}
+
+// TestDigestHistoryAndSkipped: a ledger begun within the week says when
+// (FirstEntry) and what its disks cost a day; events after AsOf are
+// neither entries nor counted as skipped, inconsistent ones before are.
+func TestDigestHistoryAndSkipped(t *testing.T) {
+	events := []StorageEvent{
+		ev(cst("2026-12-01 08:59"), "d1", "alice", "autodl", ActionAdd, 250),
+		ev(cst("2026-12-01 08:59"), "d1", "alice", "autodl", ActionAdd, 250), // added twice
+		ev(cst("2026-12-02 08:00"), "d9", "bob", "autodl", ActionStop, 0),    // after now
+	}
+	d, err := BuildDigest(events, "lab", "2026-W49", shanghai, testPrice, cst("2026-12-01 09:00"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !d.FirstEntry.Equal(cst("2026-12-01 08:59")) || !d.LastEntry.Equal(d.FirstEntry) || d.Skipped != 1 {
+		t.Errorf("first %v, last %v, skipped %d", d.FirstEntry, d.LastEntry, d.Skipped)
+	}
+	if d.Disks != 1 || !near(d.DailyCNY, 2) || !near(d.TotalCNY, 2.0/24/60) {
+		t.Errorf("%d disks at %v CNY a day; total %v", d.Disks, d.DailyCNY, d.TotalCNY)
+	}
+}
+
+// TestPriceNotes: which price each platform of a digest used, and which
+// are seed-only (unverified) or missing.
+func TestPriceNotes(t *testing.T) {
+	cat := testCatalog(t)
+	d := Digest{Platforms: []Share{{Name: "autodl", CNY: 2}, {Name: "mita", CNY: 1}}, Unpriced: []string{"lanrui"}, MonthPlatforms: []string{"matpool"}}
+	PriceNotes(&d, cat, map[string]float64{"matpool": 0.03})
+	want := []struct {
+		id               string
+		priced, verified bool
+	}{{"autodl", true, true}, {"mita", true, false}, {"lanrui", false, false}, {"matpool", true, true}}
+	if len(d.Prices) != len(want) {
+		t.Fatalf("prices %+v", d.Prices)
+	}
+	for i, w := range want {
+		p := d.Prices[i]
+		if p.Platform != w.id || p.Priced != w.priced || p.Verified != w.verified || d.Unverified(w.id) != (w.priced && !w.verified) {
+			t.Errorf("price %d: %+v; want %+v", i, p, w)
+		}
+	}
+	if !d.Prices[3].Override || d.Prices[3].CNYPerGBDay != 0.03 {
+		t.Errorf("override %+v", d.Prices[3])
+	}
+}
+
+// A ledger imported before names were checked holds the names the bot
+// prints ("矩池云"): they are priced as the platform, not silently at 0.
+func TestStoragePriceReadsOldNames(t *testing.T) {
+	cat, err := catalog.Load(configs.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	price := CatalogStoragePrice(cat, nil)
+	for _, name := range []string{"矩池云", "恒源云", "AutoDL"} {
+		id, ok := cat.PlatformID(name)
+		if !ok {
+			t.Fatalf("%q: no platform", name)
+		}
+		gotP, gotFree, gotOK := price(name, false)
+		wantP, wantFree, wantOK := price(id, false)
+		if !wantOK || gotP != wantP || gotFree != wantFree || gotOK != wantOK {
+			t.Errorf("%q: %v %v %v, want %s's %v %v %v", name, gotP, gotFree, gotOK, id, wantP, wantFree, wantOK)
+		}
 	}
 }

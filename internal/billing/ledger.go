@@ -1,9 +1,11 @@
 package billing
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -85,10 +87,29 @@ func (e StorageEvent) validate() error {
 	return nil
 }
 
-// sortEvents orders events by time, keeping the input order of ties.
+// sortEvents orders events by time, keeping the input order of ties. A
+// ledger already in order (the stores keep it so) is returned as it is,
+// without a copy; the result is never to be modified. Otherwise the
+// events are sorted by index (time, then position) and copied once, so a
+// sort never moves the events themselves around.
 func sortEvents(events []StorageEvent) []StorageEvent {
-	out := append([]StorageEvent(nil), events...)
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Time.Before(out[j].Time) })
+	if slices.IsSortedFunc(events, func(a, b StorageEvent) int { return a.Time.Compare(b.Time) }) {
+		return events
+	}
+	idx := make([]int, len(events))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int {
+		if c := events[a].Time.Compare(events[b].Time); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	out := make([]StorageEvent, len(events))
+	for i, j := range idx {
+		out[i] = events[j]
+	}
 	return out
 }
 

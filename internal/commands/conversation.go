@@ -178,6 +178,23 @@ func (r *Router) remember(msg chat.Message, res Result) {
 	}
 }
 
+// RememberPosted keeps the full form of a message the bot posted on its
+// own (the weekly digest) as the last answer in chatKey ("channel/chat"),
+// so that "详情" there shows it within FollowUpWindow.
+func (r *Router) RememberPosted(chatKey string, full chat.Reply) {
+	now := r.now()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.prune(now)
+	k := chatKey + "/"
+	if r.convs[k] == nil {
+		r.convs[k] = &conversation{}
+	}
+	f := full
+	f.Full = nil
+	r.convs[k].full, r.convs[k].fullAt, r.convs[k].touched = &f, now, now
+}
+
 // prune drops the least recently used conversations beyond
 // maxConversations. Callers hold r.mu.
 func (r *Router) prune(now time.Time) {

@@ -12,6 +12,7 @@ import (
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/render"
+	"github.com/labgpu/bot/internal/understand"
 )
 
 // Ledger keeps the labs' storage ledgers (both stores implement it).
@@ -96,8 +97,8 @@ func (r *Router) storageAddAnswer(ctx context.Context, res *Result) {
 	if r.storageOff(res) {
 		return
 	}
-	if q.Platform == "" || !(q.SizeGB > 0) || q.SizeGB > 1e6 {
-		rep := chat.Reply{Title: answer.Pick(en, "没有登记：需要平台和大小。", "Nothing registered: a platform and a size are needed.")}
+	if why := r.storageAddProblem(q, en); why != "" {
+		rep := chat.Reply{Title: answer.Pick(en, "没有登记：", "Nothing registered: ") + why}
 		rep.Lines = append(answer.ProblemLines(q, en), answer.Pick(en, "例如：登记存储 AutoDL 数据盘 80G 实验数据", "For example: storage add autodl 80GB experiment data"))
 		res.Reply = rep
 		return
@@ -116,9 +117,9 @@ func (r *Router) storageAddAnswer(ctx context.Context, res *Result) {
 	}
 	rep := chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "已登记存储 #%s：%s %s", "Registered storage #%s: %s %s"), id, r.rd.PlatformName(q.Platform, en), render.GBText(q.SizeGB))}
 	if q.Note != "" {
-		rep.Title += "（" + q.Note + "）"
+		rep.Title += answer.Pick(en, "（"+q.Note+"）", " ("+q.Note+")")
 	}
-	rep.Lines = append(rep.Lines, r.diskCostLine(q.Platform, q.SizeGB, false, en))
+	r.addDiskCost(&rep, q.Platform, q.SizeGB, false, en)
 	if n := weakWeChatNote(res.msg, en); n != "" {
 		rep.Notes = append(rep.Notes, n)
 	}
@@ -127,23 +128,103 @@ func (r *Router) storageAddAnswer(ctx context.Context, res *Result) {
 	res.Reply = rep
 }
 
-// diskCostLine prices a disk per day and per 30 days, with the price's source.
+// storageAddProblem says, after "没有登记：", why a registration cannot
+// be made: a size that is no disk size (named as written), an unknown
+// platform (with the closest names the catalog knows), or a missing
+// platform or size; "" when it can.
+func (r *Router) storageAddProblem(q Query, en bool) string {
+	switch {
+	case q.SizeText != "" || q.SizeGB < 0:
+		return sizeProblem(q, en)
+	case q.Platform == "":
+		return r.platformProblem(q.Note, en)
+	case q.SizeGB == 0:
+		return answer.Pick(en, "需要大小，例如 80G 或 1.5T。", "a size is needed, e.g. 80GB or 1.5TB.")
+	}
+	return ""
+}
+
+// sizeProblem names a size that is no disk size, as the asker wrote it.
+func sizeProblem(q Query, en bool) string {
+	text := q.SizeText
+	if text == "" {
+		text = render.GBText(q.SizeGB)
+	}
+	if q.SizeGB > understand.MaxDiskGB {
+		return fmt.Sprintf(answer.Pick(en, "大小“%s”太大，最多 1000 TB。", "the size “%s” is too large (at most 1000 TB)."), text)
+	}
+	return fmt.Sprintf(answer.Pick(en, "大小“%s”不对，要大于 0，例如 80G。", "the size “%s” is not a size: it must be more than 0, e.g. 80GB."), text)
+}
+
+// platformProblem names the platform a registration lacks: the first
+// word left in the note when it is close to a platform's name ("恒原" →
+// 恒源云), else the platforms to choose from.
+func (r *Router) platformProblem(note string, en bool) string {
+	if words := strings.Fields(note); len(words) > 0 {
+		var near []string
+		for _, id := range r.cat.ClosestPlatforms(words[0], 3) {
+			near = append(near, r.rd.PlatformName(id, en))
+		}
+		if len(near) > 0 {
+			return fmt.Sprintf(answer.Pick(en, "不认识平台“%s”，最接近的是 %s。", "no platform is called “%s”; the closest are %s."),
+				words[0], strings.Join(near, answer.Pick(en, "、", ", ")))
+		}
+	}
+	var some []string
+	for i := range r.cat.Platforms[:min(5, len(r.cat.Platforms))] {
+		some = append(some, r.cat.Platforms[i].DisplayName(en))
+	}
+	return fmt.Sprintf(answer.Pick(en, "需要平台，例如 %s。", "a platform is needed, e.g. %s."), strings.Join(some, answer.Pick(en, "、", ", ")))
+}
+
+// addDiskCost adds a disk's price line to rep and, when the price is one
+// only the seed articles give, the unverified mark's legend.
+func (r *Router) addDiskCost(rep *chat.Reply, platform string, sizeGB float64, stopped bool, en bool) {
+	rep.Lines = append(rep.Lines, r.diskCostLine(platform, sizeGB, stopped, en))
+	if perDay, _, ok := r.storage.Price(platform, stopped); ok && perDay > 0 && r.diskPriceUnverified(platform) {
+		rep.Notes = append(rep.Notes, render.UnverifiedFigureNote(en))
+	}
+}
+
+// diskPriceUnverified reports whether the data disk price the ledger uses
+// for platform is one only the seed articles give (no lab override, a
+// catalog figure not verified): answers mark it with render.MarkUnverified.
+func (r *Router) diskPriceUnverified(platform string) bool {
+	if _, ok := r.storage.Overrides[platform]; ok {
+		return false
+	}
+	p, ok := r.cat.Platform(platform)
+	return ok && p.Storage.DataDiskCNYPerGBDay != nil && !p.Storage.DataDiskCNYPerGBDay.Verified
+}
+
+// diskCostLine prices a disk per day and per 30 days, with the price's
+// source; a seed-only price and what follows from it carry the
+// unverified mark (addDiskCost adds its legend).
 func (r *Router) diskCostLine(platform string, sizeGB float64, stopped bool, en bool) string {
 	perDay, free, ok := r.storage.Price(platform, stopped)
 	if !ok {
 		return answer.Pick(en, "目录里没有这个平台的数据盘价格，周报里不计费用（只计 GB·天）。", "The catalog has no data-disk price for this platform; the digest counts GB-days but no CNY.")
 	}
+	if p, ok := r.cat.Platform(platform); ok && stopped && perDay == 0 && !p.Storage.BilledWhileStopped {
+		return answer.Pick(en, "这个平台关机期间不收数据盘费用（按目录），开机后照常计费。", "This platform does not bill the data disk while the instance is stopped (per the catalog); billing resumes when it runs.")
+	}
 	billable := sizeGB - free
 	if billable < 0 {
 		billable = 0
 	}
+	mark := ""
+	if r.diskPriceUnverified(platform) {
+		mark = render.MarkUnverified
+	}
 	src := ""
-	if p, ok := r.cat.Platform(platform); ok && p.Storage.DataDiskCNYPerGBDay != nil {
+	if _, over := r.storage.Overrides[platform]; over {
+		src = answer.Pick(en, "（本实验室配置的价格）", " (the lab's configured price)")
+	} else if p, ok := r.cat.Platform(platform); ok && p.Storage.DataDiskCNYPerGBDay != nil {
 		f := p.Storage.DataDiskCNYPerGBDay
 		src = answer.Pick(en, "（", " (") + answer.Cite(r.cat, platform, *f, en) + answer.Pick(en, "）", ")")
 	}
-	return fmt.Sprintf(answer.Pick(en, "按 %.4g 元/GB·天、免费 %g GB 计：约 %.2f 元/天，%.1f 元/30天%s。", "At %.4g CNY per GB-day with %g GB free: about %.2f CNY a day, %.1f CNY per 30 days%s."),
-		perDay, free, billable*perDay, billable*perDay*30, src)
+	return fmt.Sprintf(answer.Pick(en, "按 %.4g%s 元/GB·天、免费 %g GB 计：约 %.2f%s 元/天，%.1f%s 元/30天%s。", "At %.4g%s CNY per GB-day with %g GB free: about %.2f%s CNY a day, %.1f%s CNY per 30 days%s."),
+		perDay, mark, free, billable*perDay, mark, billable*perDay*30, mark, src)
 }
 
 // nextDiskID is one more than the largest numeric disk id of the lab.
@@ -175,7 +256,7 @@ func (r *Router) storageListAnswer(ctx context.Context, res *Result) {
 		return
 	}
 	rows := [][]string{}
-	total := 0.0
+	total, totalMark := 0.0, ""
 	for _, d := range disks {
 		if res.Mine && d.Owner != res.msg.SenderID {
 			continue
@@ -190,6 +271,11 @@ func (r *Router) storageListAnswer(ctx context.Context, res *Result) {
 			m := max(d.SizeGB-free, 0) * perDay * 30
 			total += m
 			monthly = fmt.Sprintf("%.1f", m)
+			if perDay > 0 && r.diskPriceUnverified(d.Platform) {
+				// A seed-only price, and the total it goes into.
+				monthly += render.MarkUnverified
+				totalMark = render.MarkUnverified
+			}
 		}
 		rows = append(rows, []string{"#" + d.Disk, r.rd.PlatformName(d.Platform, en), render.GBText(d.SizeGB), state, ownerText(d, res.msg.SenderID, en), monthly, d.Note})
 	}
@@ -204,8 +290,11 @@ func (r *Router) storageListAnswer(ctx context.Context, res *Result) {
 	res.Reply = chat.Reply{
 		Title: fmt.Sprintf("%s（%d）", title, len(rows)),
 		Table: &chat.Table{Header: strings.Split(answer.Pick(en, "编号|平台|大小|状态|持有人|元/30天|备注", "#|platform|size|state|owner|CNY/30d|note"), "|"), Rows: rows},
-		Notes: []string{fmt.Sprintf(answer.Pick(en, "按目录数据盘价估算，合计约 %.1f 元/30天；数据来自本群账本，截至 %s。", "Estimated from catalog data-disk prices: about %.1f CNY per 30 days in all; from this chat's ledger as of %s."),
-			total, r.now().In(r.loc()).Format("01-02 15:04"))},
+		Notes: []string{fmt.Sprintf(answer.Pick(en, "按目录数据盘价估算，合计约 %.1f%s 元/30天；数据来自本群账本，截至 %s。", "Estimated from catalog data-disk prices: about %.1f%s CNY per 30 days in all; from this chat's ledger as of %s."),
+			total, totalMark, r.rd.Clock.Minute(r.now()))},
+	}
+	if totalMark != "" {
+		res.Reply.Notes = append(res.Reply.Notes, render.UnverifiedFigureNote(en))
 	}
 }
 
@@ -228,18 +317,17 @@ func (r *Router) storageChangeAnswer(ctx context.Context, res *Result) {
 	if r.storageOff(res) {
 		return
 	}
+	if refusal := r.changeRefusal(q, res.Intent, en); refusal != "" {
+		res.Reply = chat.Reply{Title: refusal}
+		return
+	}
 	lab, disks, ok := r.labDisks(ctx, res)
 	if !ok {
 		return
 	}
-	var disk *billing.DiskState
-	for i := range disks {
-		if disks[i].Disk == q.DiskRef {
-			disk = &disks[i]
-		}
-	}
+	disk := findDisk(disks, q.DiskRef)
 	if disk == nil {
-		res.Reply = chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "本群没有编号 #%s 的存储。说“存储列表”看编号。", "There is no storage #%s in this chat. “storage list” shows the numbers."), q.DiskRef)}
+		res.Reply = chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "本群没有编号 #%s 的存储，什么都没改。说“存储列表”看编号。", "There is no storage #%s in this chat; nothing changed. “storage list” shows the numbers."), q.DiskRef)}
 		return
 	}
 	if !ownsDisk(disk.Owner, res.msg) && !r.isStorageAdmin(ctx, res.msg) {
@@ -255,10 +343,6 @@ func (r *Router) storageChangeAnswer(ctx context.Context, res *Result) {
 	var done string
 	switch res.Intent {
 	case IntentStorageResize:
-		if !(q.SizeGB > 0) || q.SizeGB > 1e6 {
-			res.Reply = chat.Reply{Title: answer.Pick(en, "新大小无效，例如“存储 3 扩容到 200G”。", "Invalid new size; for example “storage resize 3 200GB”.")}
-			return
-		}
 		e.Action = billing.ActionResize
 		done = fmt.Sprintf(answer.Pick(en, "#%s 已改为 %s。", "#%s is now %s."), disk.Disk, render.GBText(q.SizeGB))
 	case IntentStorageStop:
@@ -289,14 +373,59 @@ func (r *Router) storageChangeAnswer(ctx context.Context, res *Result) {
 	rep := chat.Reply{Title: done}
 	switch e.Action {
 	case billing.ActionResize:
-		rep.Lines = append(rep.Lines, r.diskCostLine(disk.Platform, q.SizeGB, disk.Stopped, en))
+		r.addDiskCost(&rep, disk.Platform, q.SizeGB, disk.Stopped, en)
 	case billing.ActionStop:
-		rep.Lines = append(rep.Lines, r.diskCostLine(disk.Platform, disk.SizeGB, true, en))
+		r.addDiskCost(&rep, disk.Platform, disk.SizeGB, true, en)
 		if p, ok := r.cat.Platform(disk.Platform); ok && p.Storage.BilledWhileStopped {
 			rep.Notes = append(rep.Notes, answer.Pick(en, "这个平台关机后数据盘照样计费；长期不用请删除或迁走。", "This platform keeps billing disks while stopped; delete or move data you will not use soon."))
 		}
 	}
 	res.Reply = rep
+}
+
+// changeRefusal is the one line that refuses a change the command
+// itself rules out, before the ledger is read: no disk named, or a new
+// size that is no disk size; "" when there is none.
+func (r *Router) changeRefusal(q Query, intent string, en bool) string {
+	if q.DiskRef == "" {
+		return fmt.Sprintf(answer.Pick(en, "要改哪块存储？说它的编号，例如“%s”；“存储列表”看编号。", "Which storage? Give its number, e.g. “%s”; “storage list” shows the numbers."), r.changeExample(intent, en))
+	}
+	if intent != IntentStorageResize || q.SizeText == "" && q.SizeGB > 0 {
+		return ""
+	}
+	why := answer.Pick(en, "需要新的大小，例如“存储 3 扩容到 200G”。", "a new size is needed, e.g. “storage resize 3 200GB”.")
+	if q.SizeText != "" || q.SizeGB < 0 {
+		why = sizeProblem(q, en)
+	}
+	return fmt.Sprintf(answer.Pick(en, "#%s 没有修改：", "#%s not changed: "), q.DiskRef) + why
+}
+
+// findDisk is the disk a command names: its id as listed (ids an
+// imported ledger gave are matched without regard to case), or nil.
+func findDisk(disks []billing.DiskState, ref string) *billing.DiskState {
+	for i := range disks {
+		if strings.EqualFold(disks[i].Disk, ref) {
+			return &disks[i]
+		}
+	}
+	return nil
+}
+
+// changeExample is the intent's own example as help shows it
+// (configs/intents/*.yaml: Chinese first, then English).
+func (r *Router) changeExample(intent string, en bool) string {
+	d := r.in.Def(intent)
+	if d == nil || len(d.Help) == 0 {
+		return answer.Pick(en, "删除存储 3", "storage remove 3")
+	}
+	if en {
+		for _, h := range d.Help {
+			if !understand.ReCJK.MatchString(h) {
+				return h
+			}
+		}
+	}
+	return d.Help[0]
 }
 
 // digestAnswer handles "本周存储花费" and "存储周报 2026-W47".
@@ -378,56 +507,8 @@ func (r *Router) digestSwitchAnswer(ctx context.Context, res *Result) {
 	res.Reply = chat.Reply{Title: answer.Pick(en, "已关闭本群的存储周报。", "The weekly storage digest is off for this chat.")}
 }
 
-// DigestReply is the digest on one screen, the whole of it (render.Digest)
-// behind "详情": the total against last week, the top members and
-// platforms, the month, the idle disks (five) and where the figures
-// come from.
+// DigestReply is the digest on one screen with the whole of it behind
+// "详情" (render.Digest).
 func DigestReply(d billing.Digest, en bool, name func(id string, en bool) string) chat.Reply {
-	full := render.Digest(d, en, name)
-	short := chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "存储花费 %s（%s – %s）", "Storage spend %s (%s – %s)"), d.Week,
-		d.From.Format("01-02"), d.To.Add(-time.Second).Format("01-02")), Full: &full}
-	if anyPositive(full.Chart) {
-		// Eight weeks of nothing is not worth a screen.
-		short.Chart = full.Chart
-	}
-	if len(full.Lines) > 0 {
-		short.Lines = append(short.Lines, full.Lines[0])
-	}
-	if len(d.Members) > 0 && d.TotalCNY > 0 {
-		short.Lines = append(short.Lines, topShares(answer.Pick(en, "按人：", "By member: "), d.Members, func(s string) string { return s }, en))
-		short.Lines = append(short.Lines, topShares(answer.Pick(en, "按平台：", "By platform: "), d.Platforms, func(s string) string { return name(s, en) }, en))
-	}
-	short.Lines = append(short.Lines, fmt.Sprintf(answer.Pick(en, "%s 月至今 %.2f 元，全月预计 %.2f 元。", "%s to date %.2f CNY; about %.2f CNY for the month."), d.Month, d.MonthToDateCNY, d.ForecastCNY))
-	short.Table = answer.ShortTable(full.Table)
-	if full.Table != nil && len(full.Table.Rows) > MaxShortRows {
-		short.Lines = append(short.Lines, fmt.Sprintf(answer.Pick(en, "闲置盘还有 %d 块。", "%d more idle disks."), len(full.Table.Rows)-MaxShortRows))
-	}
-	short.Notes = full.Notes[len(full.Notes)-1:]
-	return short
-}
-
-// topShares is the top three shares and how many more.
-// anyPositive reports whether a chart has a bar above zero.
-func anyPositive(c *chat.BarChart) bool {
-	if c == nil {
-		return false
-	}
-	for _, v := range c.Values {
-		if v > 0 {
-			return true
-		}
-	}
-	return false
-}
-
-func topShares(label string, shares []billing.Share, name func(string) string, en bool) string {
-	var parts []string
-	for i, s := range shares {
-		if i == 3 {
-			parts = append(parts, fmt.Sprintf(answer.Pick(en, "等 %d 个", "and %d more"), len(shares)-3))
-			break
-		}
-		parts = append(parts, fmt.Sprintf(answer.Pick(en, "%s %.2f（%.0f%%）", "%s %.2f (%.0f%%)"), name(s.Name), s.CNY, s.Share*100))
-	}
-	return label + strings.Join(parts, answer.Pick(en, "，", ", "))
+	return render.Digest(d, en, name)
 }

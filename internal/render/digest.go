@@ -2,91 +2,637 @@ package render
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mattn/go-runewidth"
 
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/chat"
 )
 
-// Digest renders a storage digest; name turns platform ids into
-// names.
+// Digest renders a storage digest as a chat answer: the short form (the
+// total first, then at most five members, platforms and idle disks, on
+// one phone screen) with the rest behind "详情" (Full: every list up to
+// DigestMoreRows rows). name turns platform ids into names.
 func Digest(d billing.Digest, en bool, name func(id string, en bool) string) chat.Reply {
-	rep := chat.Reply{Title: fmt.Sprintf(pick1(en, "存储花费周报 %s（%s – %s）", "Storage spend %s (%s – %s)"), d.Week,
-		d.From.Format("01-02"), d.To.Add(-time.Second).Format("01-02"))}
-	line := fmt.Sprintf(pick1(en, "合计 %.2f 元", "Total %.2f CNY"), d.TotalCNY)
+	v := &digestView{d: d, en: en, name: name, limit: DigestMoreRows}
+	full := v.form(false)
+	short := v.form(true)
+	if chat.PlainText(full) != chat.PlainText(short) {
+		short.Full = &full
+	}
+	return short
+}
+
+// DigestFull is the whole digest, every list complete (`bot digest`).
+func DigestFull(d billing.Digest, en bool, name func(id string, en bool) string) chat.Reply {
+	return (&digestView{d: d, en: en, name: name}).form(false)
+}
+
+// DigestMoreRows is the most rows a list has in the chat's "详情" (a
+// lab with thousands of disks would otherwise fill the chat); the rest
+// is counted, and `bot digest` prints all.
+const DigestMoreRows = 50
+
+// DigestTopN is how many members, platforms and idle disks the short
+// form shows ("还有 N 人" for the rest).
+const DigestTopN = ShortRows
+
+// digestShortLines and digestScreenColumns bound the short form's text as
+// the router does (commands/answer.MaxShortLines, ScreenColumns): a line
+// wider than the screen counts once per screen width.
+const (
+	digestShortLines    = 12
+	digestScreenColumns = 80
+)
+
+// digestView is a digest being rendered in the reader's language.
+type digestView struct {
+	d    billing.Digest
+	en   bool
+	name func(id string, en bool) string
+	// limit is the most rows of a list in the full form (0: all).
+	limit int
+}
+
+// capped is n rows cut to the full form's limit, and the line that
+// counts the rest ("" when none is left out).
+func (v *digestView) capped(n int, unit string) (int, string) {
+	if v.limit == 0 || n <= v.limit {
+		return n, ""
+	}
+	return v.limit, fmt.Sprintf(pick1(v.en, "  ……还有 %d %s（命令行 bot digest 列出全部）", "  … and %d more %s (bot digest on the command line lists all)"), n-v.limit, unit)
+}
+
+// digestPart is one part of the digest view: its line (or two) in the
+// short form, its lines and notes in the full form, and a table, of which
+// the short form shows DigestTopN rows with More under them (the first
+// part's table is the reply's; a later one is set as text lines).
+// ShortMarked and FullMarked are set when a figure of that form carries
+// the unverified mark (the legend follows). Optional parts are left out of
+// the short form when it would not fit a phone screen.
+type digestPart struct {
+	Short, Full []string
+	Table       *chat.Table
+	More        string
+	Notes       []string
+	ShortMarked bool
+	FullMarked  bool
+	Optional    bool
+}
+
+// digestParts build the digest's parts in order. A new part of the digest
+// (disks about to be released, …) is one more function here.
+var digestParts = []func(v *digestView) digestPart{
+	(*digestView).sharesPart,
+	(*digestView).releasePart,
+	(*digestView).unpricedPart,
+	(*digestView).monthPart,
+	(*digestView).moversPart,
+	(*digestView).idlePart,
+}
+
+// releasePart is "即将被释放": the stopped disks a platform's rule will
+// wipe (or by its rule already has), soonest first. The short form gives
+// the soonest in one line and counts the rest (a lost disk costs more
+// than any line of spend); the full form lists them.
+func (v *digestView) releasePart() digestPart {
+	d, en := v.d, v.en
+	if len(d.ReleaseSoon) == 0 {
+		return digestPart{}
+	}
+	c := ClockOf(d.From)
+	line := func(a billing.AtRisk) string {
+		return fmt.Sprintf(pick1(en, "#%s %s %s（%s）：%s", "#%s %s %s (%s): %s"), a.Disk, v.name(a.Platform, en), GBText(a.SizeGB),
+			ownerName(a.DiskState, en), whenText(c, a, d.ReleaseAsOf, en))
+	}
+	var soon []billing.AtRisk
+	gone := map[string]bool{}
+	for _, a := range d.ReleaseSoon {
+		if a.Gone(d.ReleaseAsOf) {
+			gone[a.Disk] = true
+		} else {
+			soon = append(soon, a)
+		}
+	}
+	var parts []string
+	if len(soon) > 0 {
+		a := soon[0] // one phone line: no owner (the job @mentions them), the rule's source in 详情
+		when := whenText(c, a, d.ReleaseAsOf, en)
+		if a.AtShutdown() {
+			when = pick1(en, "关机时可能已清空", "may be wiped at shutdown")
+		}
+		s := fmt.Sprintf(pick1(en, "即将被释放：#%s %s %s %s", "About to be released: #%s %s %s, %s"), a.Disk, v.name(a.Platform, en), GBText(a.SizeGB), when)
+		if n := len(soon) - 1; n > 0 {
+			s += fmt.Sprintf(pick1(en, "，另 %d 条", ", %d more"), n)
+		}
+		parts = append(parts, s)
+	}
+	if len(gone) > 0 {
+		parts = append(parts, fmt.Sprintf(pick1(en, "%d 块应已释放", "%d should be gone"), len(gone)))
+	}
+	short := strings.Join(parts, pick1(en, "；", "; "))
+	p := digestPart{Short: []string{short}, Full: []string{fmt.Sprintf(pick1(en,
+		"即将被释放 %d 块盘（平台规则；开机一次，或把数据移到持久存储/下载）：", "%d disks about to be released (the platform's rule; start the instance once, or move the data to persistent storage or download it):"), len(d.ReleaseSoon))}}
+	n, more := v.capped(len(d.ReleaseSoon), pick1(en, "块", "disks"))
+	for _, a := range d.ReleaseSoon[:n] {
+		p.Full = append(p.Full, "  "+line(a))
+	}
+	if more != "" {
+		p.Full = append(p.Full, more)
+	}
+	return p
+}
+
+// form is the short or the full form. The short form keeps the parts
+// that are not optional, then each optional part that still fits a phone
+// screen.
+func (v *digestView) form(short bool) chat.Reply {
+	var parts []digestPart
+	if !v.d.LastEntry.IsZero() {
+		for _, f := range digestParts {
+			if p := f(v); len(p.Short)+len(p.Full) > 0 || p.Table != nil {
+				parts = append(parts, p)
+			}
+		}
+	}
+	if !short {
+		return v.assemble(parts, false)
+	}
+	keep := make([]bool, len(parts))
+	for i, p := range parts {
+		keep[i] = !p.Optional
+	}
+	rep := v.assemble(kept(parts, keep), true)
+	for i, p := range parts {
+		if !p.Optional {
+			continue
+		}
+		keep[i] = true
+		if try := v.assemble(kept(parts, keep), true); replyLines(try) <= digestShortLines {
+			rep = try
+		} else {
+			keep[i] = false
+		}
+	}
+	return rep
+}
+
+// kept are the parts whose keep is set.
+func kept(parts []digestPart, keep []bool) []digestPart {
+	var out []digestPart
+	for i, p := range parts {
+		if keep[i] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// assemble puts parts together as the short or the full form.
+func (v *digestView) assemble(parts []digestPart, short bool) chat.Reply {
+	en := v.en
+	title, marked := v.title()
+	rep := chat.Reply{Title: title, English: en}
+	if v.d.LastEntry.IsZero() {
+		rep.Lines = append(rep.Lines, pick1(en, "登记一块盘就开始记账：“登记存储 AutoDL 数据盘 80G 实验数据”。", "Register a disk to start: “storage add autodl 80GB experiment data”."))
+		return rep
+	}
+	for _, p := range parts {
+		lines, m := p.Full, p.FullMarked
+		if short {
+			lines, m = p.Short, p.ShortMarked
+		}
+		rep.Lines = append(rep.Lines, lines...)
+		marked = marked || m
+		if p.Table != nil {
+			t := *p.Table
+			if short && len(t.Rows) > DigestTopN {
+				t.Rows = t.Rows[:DigestTopN]
+			}
+			if rep.Table == nil {
+				rep.Table = &t
+			} else {
+				// A reply has one table: a second one goes in as text.
+				rep.Lines = append(rep.Lines, strings.Split(strings.TrimRight(chat.AlignTable(&t), "\n"), "\n")...)
+			}
+		}
+		if short && p.More != "" {
+			rep.Lines = append(rep.Lines, p.More)
+		}
+		if !short {
+			rep.Notes = append(rep.Notes, p.Notes...)
+		}
+	}
+	rep.Chart = v.chart()
+	v.notes(&rep, short, marked)
+	return rep
+}
+
+// replyLines counts a reply's title, lines and notes as a phone shows
+// them (the table and the chart not counted), as the router does.
+func replyLines(r chat.Reply) int {
+	n := 0
+	for _, l := range append(append([]string{r.Title}, r.Lines...), r.Notes...) {
+		n += max(1, (runewidth.StringWidth(l)+digestScreenColumns-1)/digestScreenColumns)
+	}
+	return n
+}
+
+// title is the first line: the week and its total (or that there is
+// nothing to report yet), and whether it carries the unverified mark.
+func (v *digestView) title() (string, bool) {
+	d, en := v.d, v.en
+	c := ClockOf(d.From)
+	week := fmt.Sprintf(pick1(en, "存储花费 %s（%s – %s）：", "Storage spend %s (%s – %s): "), d.Week, c.Day(d.From), c.Day(d.To.Add(-time.Second)))
+	if d.LastEntry.IsZero() {
+		return week + pick1(en, "本群的存储账本还没有记录。", "this chat's storage ledger has no entries yet."), false
+	}
+	if v.newLedger() {
+		return week + fmt.Sprintf(pick1(en, "账本 %s 才开始记录，本周还没有可报的花费。", "the ledger starts at %s; nothing to report for the week yet."), v.clock(d.FirstEntry)), false
+	}
+	total, marked := v.money(d.TotalCNY, v.weekPlatforms())
+	line := week + fmt.Sprintf(pick1(en, "合计 %s 元", "total %s CNY"), total)
+	if n := len(d.UnpricedDisks); n > 0 {
+		line = week + fmt.Sprintf(pick1(en, "合计至少 %s 元，不含未计价的 %d 块盘", "at least %s CNY, not counting %d unpriced disks"), total, n)
+	}
 	switch {
 	case d.DeltaPct != nil:
-		line += fmt.Sprintf(pick1(en, "，比上周 %+.2f 元（%+.0f%%）", ", %+.2f CNY (%+.0f%%) against last week"), d.DeltaCNY, *d.DeltaPct)
-	case d.PreviousTotalCNY == 0 && d.TotalCNY > 0:
-		line += pick1(en, "，上周为 0", ", last week was 0")
+		delta := MoneyText(d.DeltaCNY)
+		if d.DeltaCNY >= 0 {
+			delta = "+" + delta
+		}
+		line += fmt.Sprintf(pick1(en, "；比上周 %s 元（%+.0f%%）", "; %s CNY (%+.0f%%) against last week"), delta, *d.DeltaPct)
+	case d.TotalCNY > 0 && !d.FirstEntry.Before(d.From):
+		line += pick1(en, "；上周还没有记录", "; no record for last week")
+	case d.TotalCNY > 0:
+		line += pick1(en, "；上周为 0", "; last week was 0")
 	}
 	if d.AsOf.Before(d.To) {
-		line += fmt.Sprintf(pick1(en, "（截至 %s）", " (so far, to %s)"), d.AsOf.Format("01-02 15:04"))
+		line += fmt.Sprintf(pick1(en, "（截至 %s）", " (so far, to %s)"), v.clock(d.AsOf))
 	}
-	rep.Lines = append(rep.Lines, line+pick1(en, "。", "."))
-	if len(d.Members) > 0 {
-		var parts []string
-		rep.Lines = append(rep.Lines, pick1(en, "按人：", "By member:"))
-		for _, m := range d.Members {
-			rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "  %s %.2f 元（%.0f%%）", "  %s %.2f CNY (%.0f%%)"), m.Name, m.CNY, m.Share*100))
+	return line + pick1(en, "。", "."), marked
+}
+
+// newLedger reports whether the ledger began within the week and has
+// nothing to show yet (a lab registered a minute ago).
+func (v *digestView) newLedger() bool {
+	d := v.d
+	return !d.FirstEntry.Before(d.From) && roundCNY(d.TotalCNY) == 0 && len(d.UnpricedDisks) == 0
+}
+
+// clock is an instant as the digest prints it ("12-01 21:12"), in the
+// zone the digest's week was computed in (the configured one).
+func (v *digestView) clock(t time.Time) string { return ClockOf(v.d.From).Minute(t) }
+
+// money is a CNY figure at two decimals, marked "*" when it rests on a
+// price of one of platforms that only the seed articles give.
+func (v *digestView) money(cny float64, platforms []string) (string, bool) {
+	s := MoneyText(cny)
+	if roundCNY(cny) == 0 {
+		return s, false
+	}
+	for _, p := range platforms {
+		if v.d.Unverified(p) {
+			return s + "*", true
 		}
-		for _, p := range d.Platforms {
-			parts = append(parts, fmt.Sprintf("%s %.2f（%.0f%%）", name(p.Name, en), p.CNY, p.Share*100))
-		}
-		rep.Lines = append(rep.Lines, pick1(en, "按平台：", "By platform: ")+strings.Join(parts, pick1(en, "，", ", ")))
 	}
-	for _, m := range d.Movers {
-		rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "变化最大：#%s（%s，%s）%.2f → %.2f 元", "Largest change: #%s (%s, %s) %.2f → %.2f CNY"), m.Disk, m.Owner, name(m.Platform, en), m.PreviousCNY, m.CNY))
+	return s, false
+}
+
+// weekPlatforms are the platforms the week's total rests on.
+func (v *digestView) weekPlatforms() []string {
+	var out []string
+	for _, p := range v.d.Platforms {
+		out = append(out, p.Name)
 	}
-	if len(d.Idle) > 0 {
-		rows := [][]string{}
-		for _, i := range d.Idle {
-			why := fmt.Sprintf(pick1(en, "关机 %g 天", "stopped %gd"), i.Days)
-			if i.Reason == "unchanged" {
-				why = fmt.Sprintf(pick1(en, "%g 天未变动", "unchanged %gd"), i.Days)
+	return out
+}
+
+// MoneyText is a CNY amount as the digest shows it: two decimals, none
+// from 10,000 CNY on (a fen is noise there).
+func MoneyText(cny float64) string {
+	if math.Abs(cny) >= 1e4 {
+		return strconv.FormatFloat(cny, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(cny, 'f', 2, 64)
+}
+
+// SizeText is a total size: "628.4 TB" from 1,000 GB on, else GBText.
+func SizeText(gb float64) string {
+	if gb >= 1000 {
+		return TrimF(math.Round(gb/100)/10) + " TB"
+	}
+	return GBText(gb)
+}
+
+// roundCNY is cny as shown (two decimals).
+func roundCNY(cny float64) float64 { return math.Round(cny*100) / 100 }
+
+// sharesPart is the members' and the platforms' shares: the top
+// DigestTopN of each with how many more, all of them in the full form;
+// shares that show as 0.00 are left out.
+func (v *digestView) sharesPart() digestPart {
+	d, en := v.d, v.en
+	var p digestPart
+	if v.newLedger() {
+		return p
+	}
+	members := v.shareTexts(d.Members, func(s billing.Share) (string, []string) { return s.Name, s.Platforms })
+	platforms := v.shareTexts(d.Platforms, func(s billing.Share) (string, []string) { return v.name(s.Name, en), []string{s.Name} })
+	if len(members) == 0 {
+		return p
+	}
+	for _, g := range []struct {
+		label, unit string
+		rows        []shareText
+	}{
+		{pick1(en, "按人：", "By member: "), pick1(en, "人", "members"), members},
+		{pick1(en, "按平台：", "By platform: "), pick1(en, "个平台", "platforms"), platforms},
+	} {
+		var top []string
+		for i, r := range g.rows {
+			if i == DigestTopN {
+				break
 			}
-			rows = append(rows, []string{"#" + i.Disk, i.Owner, name(i.Platform, en), GBText(i.SizeGB), why, fmt.Sprintf("%.1f", i.MonthlyCNY)})
+			top = append(top, r.text)
+			p.ShortMarked = p.ShortMarked || r.marked
 		}
-		rep.Table = &chat.Table{Header: strings.Split(pick1(en, "闲置|持有人|平台|大小|原因|删除可省 元/月", "idle|owner|platform|size|why|saves CNY/month"), "|"), Rows: rows}
-		rep.Notes = append(rep.Notes, pick1(en, "闲置盘：不用的数据删掉，或下载到本地/对象存储后释放；关机不等于不收费。", "Idle disks: delete what you do not need, or move it to local or object storage and release the disk; a stopped instance still pays for its disk."))
-	}
-	rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "%s 月至今 %.2f 元，按现有存储估计全月 %.2f 元。", "%s to date %.2f CNY; at the current disks the month comes to about %.2f CNY."), d.Month, d.MonthToDateCNY, d.ForecastCNY))
-	if d.Skipped > 0 {
-		rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en, "账本里有 %d 条前后矛盾的记录（例如同一编号被同时登记两次），计算时已忽略。", "%d inconsistent ledger entries (e.g. one number registered twice at once) were left out."), d.Skipped))
-	}
-	if len(d.Unpriced) > 0 {
-		rep.Notes = append(rep.Notes, pick1(en, "没有价格、未计入金额的平台：", "Platforms without a price, not in the CNY figures: ")+strings.Join(d.Unpriced, ", "))
-	}
-	if len(d.History) > 1 {
-		c := &chat.BarChart{Title: pick1(en, "近 8 周存储花费（元）", "Storage spend, last 8 weeks (CNY)"), Unit: pick1(en, " 元", " CNY")}
-		for _, w := range d.History {
-			c.Labels = append(c.Labels, w.Week[5:])
-			c.Values = append(c.Values, w.CNY)
+		line := g.label + strings.Join(top, pick1(en, "、", ", "))
+		if more := len(g.rows) - len(top); more > 0 {
+			line += fmt.Sprintf(pick1(en, "，还有 %d %s", ", and %d more %s"), more, g.unit)
 		}
-		rep.Chart = c
+		p.Short = append(p.Short, line)
+		p.Full = append(p.Full, strings.TrimSpace(g.label))
+		n, more := v.capped(len(g.rows), g.unit)
+		for _, r := range g.rows[:n] {
+			p.Full = append(p.Full, "  "+r.text)
+			p.FullMarked = p.FullMarked || r.marked
+		}
+		if more != "" {
+			p.Full = append(p.Full, more)
+		}
 	}
-	if len(d.Prices) > 0 {
-		var ps []string
-		for _, p := range d.Prices {
-			src := pick1(en, "目录价", "catalog")
-			if p.AsOf != "" {
-				src += " " + p.AsOf
+	return p
+}
+
+// shareText is one share as shown.
+type shareText struct {
+	text   string
+	marked bool
+}
+
+// shareTexts are the shares that show as more than 0.00: "张伟 80.00（45%）".
+func (v *digestView) shareTexts(shares []billing.Share, label func(billing.Share) (string, []string)) []shareText {
+	var out []shareText
+	for _, s := range shares {
+		if roundCNY(s.CNY) == 0 {
+			continue
+		}
+		name, platforms := label(s)
+		cny, marked := v.money(s.CNY, platforms)
+		out = append(out, shareText{fmt.Sprintf(pick1(v.en, "%s %s（%.0f%%）", "%s %s (%.0f%%)"), name, cny, s.Share*100), marked})
+	}
+	return out
+}
+
+// moversPart is the disks whose cost changed most against last week: the
+// largest in the short form (left out when the screen is full), all kept
+// ones in the full form.
+func (v *digestView) moversPart() digestPart {
+	en := v.en
+	p := digestPart{Optional: true}
+	for i, m := range v.d.Movers {
+		prev, _ := v.money(m.PreviousCNY, []string{m.Platform})
+		cur, marked := v.money(m.CNY, []string{m.Platform})
+		line := fmt.Sprintf(pick1(en, "#%s（%s，%s）%s → %s 元", "#%s (%s, %s) %s → %s CNY"), m.Disk, m.Owner, v.name(m.Platform, en), prev, cur)
+		if i == 0 {
+			p.Short = []string{pick1(en, "变化最大：", "Largest change: ") + line}
+			p.ShortMarked = marked
+			p.Full = append(p.Full, pick1(en, "变化最大：", "Largest changes:"))
+		}
+		p.Full = append(p.Full, "  "+line)
+		p.FullMarked = p.FullMarked || marked
+	}
+	return p
+}
+
+// monthPart is the month to date and the forecast, as lower bounds when
+// disks are unpriced; for a ledger begun this week, what its disks cost.
+func (v *digestView) monthPart() digestPart {
+	d, en := v.d, v.en
+	mtd, m1 := v.money(d.MonthToDateCNY, d.MonthPlatforms)
+	fc, m2 := v.money(d.ForecastCNY, d.MonthPlatforms)
+	// Optional in the short form: a lab with disks about to be released
+	// and unpriced ones may need the line for those.
+	p := digestPart{ShortMarked: m1 || m2, FullMarked: m1 || m2, Optional: len(d.ReleaseSoon) > 0}
+	if v.newLedger() {
+		monthly, m := v.money(d.DailyCNY*30, d.MonthPlatforms)
+		line := fmt.Sprintf(pick1(en, "现有 %d 块盘，共 %s，按现价每月约 %s 元", "%d disks, %s in all, about %s CNY a month at current prices"), d.Disks, SizeText(d.SizeGB), monthly)
+		if d.MonthUnpriced > 0 {
+			line += fmt.Sprintf(pick1(en, "（不含未计价的 %d 块）", " (not counting %d unpriced)"), d.MonthUnpriced)
+		}
+		line += pick1(en, "。", ".")
+		return digestPart{Short: []string{line}, Full: []string{line}, ShortMarked: m, FullMarked: m}
+	}
+	line := fmt.Sprintf(pick1(en, "%s 月至今 %s 元，按现有存储估计全月 %s 元。", "%s to date %s CNY; at the current disks the month comes to about %s CNY."), d.Month, mtd, fc)
+	p.Short, p.Full = []string{line}, []string{line}
+	if d.MonthUnpriced > 0 {
+		p.Short = []string{fmt.Sprintf(pick1(en, "%s 月至今至少 %s 元，全月估计至少 %s 元。", "%s to date at least %s CNY; the month at least %s CNY."), d.Month, mtd, fc)}
+		p.Full = []string{fmt.Sprintf(pick1(en, "%s 月至今至少 %s 元，按现有存储估计全月至少 %s 元（不含未计价的 %d 块盘）。", "%s to date at least %s CNY; at the current disks the month comes to at least %s CNY (not counting %d unpriced disks)."),
+			d.Month, mtd, fc, d.MonthUnpriced)}
+	}
+	return p
+}
+
+// unpricedPart lists the week's disks whose platform has no price, with
+// the config keys that price them.
+func (v *digestView) unpricedPart() digestPart {
+	d, en := v.d, v.en
+	var p digestPart
+	if len(d.UnpricedDisks) == 0 {
+		return p
+	}
+	count, gb := map[string]int{}, map[string]float64{}
+	var order, keys, per []string
+	for _, u := range d.UnpricedDisks {
+		if count[u.Platform] == 0 {
+			order = append(order, u.Platform)
+		}
+		count[u.Platform]++
+		gb[u.Platform] += u.SizeGB
+	}
+	for _, id := range order {
+		keys = append(keys, billing.PriceConfigKey(id))
+		if len(order) == 1 {
+			per = append(per, fmt.Sprintf(pick1(en, "%s，共 %s", "on %s, %s"), v.name(id, en), SizeText(gb[id])))
+			break
+		}
+		per = append(per, fmt.Sprintf(pick1(en, "%s %d 块 %s", "%s: %d, %s"), v.name(id, en), count[id], SizeText(gb[id])))
+	}
+	fix := fmt.Sprintf(pick1(en, "配置 %s（元/GB·天）后计入。", "set %s (CNY/GB-day)."), strings.Join(keys, pick1(en, "、", ", ")))
+	p.Short = []string{fmt.Sprintf(pick1(en, "未计价 %d 块盘（%s）：", "%d unpriced (%s): "), len(d.UnpricedDisks), strings.Join(per, pick1(en, "；", "; "))) +
+		pick1(en, fix, fmt.Sprintf("set %s.", strings.Join(keys, ", ")))}
+	p.Full = append(p.Full, pick1(en, "未计价（平台没有数据盘价格，没算进合计）：", "Unpriced (no data disk price for the platform; not in the totals):"))
+	n, more := v.capped(len(d.UnpricedDisks), pick1(en, "块", "disks"))
+	for _, u := range d.UnpricedDisks[:n] {
+		p.Full = append(p.Full, fmt.Sprintf(pick1(en, "  #%s（%s，%s）%s，本周 %s 天", "  #%s (%s, %s) %s, %s days this week"), u.Disk, u.Owner, v.name(u.Platform, en), GBText(u.SizeGB), TrimF(u.Days)))
+	}
+	if more != "" {
+		p.Full = append(p.Full, more)
+	}
+	p.Full = append(p.Full, "  "+pick1(en, "在配置里", "In the config, ")+fix)
+	return p
+}
+
+// idlePart is the idle disks worth deleting or moving (those that save
+// something), dearest first: five rows in the short form and what all of
+// them save, the rest in the full form.
+func (v *digestView) idlePart() digestPart {
+	d, en := v.d, v.en
+	var p digestPart
+	var rows [][]string
+	var rowMarked []bool
+	saving, unpriced := 0.0, 0
+	var platforms []string
+	for _, i := range d.Idle {
+		save, marked := pick1(en, "未计价", "unpriced"), false
+		if i.MonthlyCNY == nil {
+			unpriced++
+		} else {
+			if math.Round(*i.MonthlyCNY*10) == 0 {
+				continue // deleting it saves nothing
 			}
-			if p.Override {
-				src = pick1(en, "本实验室配置", "lab config")
+			saving += *i.MonthlyCNY
+			platforms = append(platforms, i.Platform)
+			save = strconv.FormatFloat(*i.MonthlyCNY, 'f', 1, 64)
+			if d.Unverified(i.Platform) {
+				save, marked = save+"*", true
 			}
-			ps = append(ps, fmt.Sprintf(pick1(en, "%s %.4g 元/GB·天（免费 %g GB，%s）", "%s %.4g CNY per GB-day (%g GB free, %s)"), name(p.Platform, en), p.CNYPerGBDay, p.FreeGB, src))
 		}
-		rep.Notes = append(rep.Notes, pick1(en, "价格：", "Prices: ")+strings.Join(ps, pick1(en, "；", "; ")))
+		why := fmt.Sprintf(pick1(en, "关机 %g 天", "stopped %gd"), i.Days)
+		if i.Reason == "unchanged" {
+			why = fmt.Sprintf(pick1(en, "%g 天未变动", "unchanged %gd"), i.Days)
+		}
+		rows = append(rows, []string{"#" + i.Disk, i.Owner, v.name(i.Platform, en), GBText(i.SizeGB), why, save})
+		rowMarked = append(rowMarked, marked)
 	}
-	fresh := pick1(en, "账本里还没有记录。", "The ledger has no entries yet.")
-	if !d.LastEntry.IsZero() {
-		fresh = fmt.Sprintf(pick1(en, "数据来自本群存储账本（成员自己登记，最后一条 %s），按目录数据盘价计算，不是平台账单。", "From this chat's storage ledger (entered by members, last entry %s), priced at catalog data-disk prices; not the platforms' bills."), d.LastEntry.Format("2006-01-02 15:04"))
+	if len(rows) == 0 {
+		return p
 	}
-	rep.Notes = append(rep.Notes, fresh)
-	return rep
+	n, more := v.capped(len(rows), pick1(en, "块闲置盘", "idle disks"))
+	p.Table = &chat.Table{Header: strings.Split(pick1(en, "闲置|持有人|平台|大小|原因|删除可省 元/月", "idle|owner|platform|size|why|saves CNY/month"), "|"), Rows: rows[:n]}
+	total, m := v.money(saving, platforms)
+	p.ShortMarked, p.FullMarked = slices.Contains(rowMarked[:min(n, DigestTopN)], true), m || slices.Contains(rowMarked[:n], true)
+	sum := fmt.Sprintf(pick1(en, "全部删掉每月约省 %s 元", "deleting all saves about %s CNY a month"), total)
+	if unpriced > 0 {
+		sum = fmt.Sprintf(pick1(en, "全部删掉每月至少省 %s 元", "deleting all saves at least %s CNY a month"), total)
+	}
+	if unpriced == len(rows) {
+		sum = pick1(en, "都未计价，删掉能省多少不知道", "all unpriced, so what deleting them saves is unknown")
+	}
+	if len(rows) > DigestTopN {
+		p.More = fmt.Sprintf(pick1(en, "闲置盘还有 %d 块；%s。", "%d more idle disks; %s."), len(rows)-DigestTopN, sum)
+		p.ShortMarked = p.ShortMarked || m
+	}
+	if unpriced > 0 && unpriced < len(rows) {
+		sum += fmt.Sprintf(pick1(en, "（%d 块未计价）", " (%d unpriced)"), unpriced)
+	}
+	p.Full = []string{fmt.Sprintf(pick1(en, "闲置盘 %d 块（见下表），%s。", "%d idle disks (in the table); %s."), len(rows), sum)}
+	if more != "" {
+		p.Notes = append(p.Notes, strings.TrimSpace(more))
+	}
+	p.Notes = append(p.Notes, pick1(en, "闲置盘：不用的数据删掉，或下载到本地/对象存储后释放；关机不等于不收费。", "Idle disks: delete what you do not need, or move it to local or object storage and release the disk; a stopped instance still pays for its disk."))
+	return p
+}
+
+// chart is the weekly history from the first week with a ledger entry
+// (nil when nothing was spent).
+func (v *digestView) chart() *chat.BarChart {
+	d, en := v.d, v.en
+	c := &chat.BarChart{Unit: pick1(en, " 元", " CNY")}
+	first := billing.WeekOf(d.FirstEntry, d.From.Location())
+	positive := false
+	for _, w := range d.History {
+		if w.Week < first {
+			continue
+		}
+		label := w.Week[5:]
+		if from, _, err := billing.ISOWeek(w.Week, d.From.Location()); err == nil {
+			label = from.Format("01-02") // the week's Monday: readers know dates, not ISO week numbers
+		}
+		c.Labels = append(c.Labels, label)
+		c.Values = append(c.Values, w.CNY)
+		positive = positive || roundCNY(w.CNY) > 0
+	}
+	if !positive || len(c.Values) < 2 {
+		return nil
+	}
+	c.Title = fmt.Sprintf(pick1(en, "近 %d 周存储花费（元）", "Storage spend, last %d weeks (CNY)"), len(c.Values))
+	return c
+}
+
+// notes are the notes under the digest: in the full form the parts'
+// notes, skipped entries and the prices used; the unverified legend when
+// a figure shown carries the mark; where the figures come from.
+func (v *digestView) notes(rep *chat.Reply, short, marked bool) {
+	d, en := v.d, v.en
+	if !short {
+		if d.Skipped > 0 {
+			rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en, "账本里有 %d 条前后矛盾的记录（例如同一编号被同时登记两次），计算时已忽略。", "%d inconsistent ledger entries (e.g. one number registered twice at once) were left out."), d.Skipped))
+		}
+		if ps := v.priceTexts(); len(ps) > 0 {
+			rep.Notes = append(rep.Notes, pick1(en, "价格：", "Prices: ")+strings.Join(ps, pick1(en, "；", "; ")))
+			marked = marked || v.anyUnverified()
+		}
+	}
+	if marked {
+		rep.Notes = append(rep.Notes, UnverifiedFigureNote(en))
+	}
+	last := ClockOf(d.From).DateMinute(d.LastEntry)
+	if short {
+		rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en, "按成员登记的账本（最后一条 %s）和目录价计算，不是平台账单。", "Members' own ledger (last entry %s), catalog prices; not the bills."), v.clock(d.LastEntry)))
+		return
+	}
+	rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en, "数据来自本群存储账本（成员自己登记，最后一条 %s），按目录数据盘价计算，不是平台账单。", "From this chat's storage ledger (entered by members, last entry %s), priced at catalog data-disk prices; not the platforms' bills."), last))
+}
+
+// priceTexts are the prices the digest used, one per priced platform.
+func (v *digestView) priceTexts() []string {
+	en := v.en
+	var ps []string
+	for _, p := range v.d.Prices {
+		if !p.Priced {
+			continue // listed under 未计价 with the key that prices it
+		}
+		src := pick1(en, "目录价", "catalog")
+		if p.AsOf != "" {
+			src += " " + p.AsOf
+		}
+		if p.Override {
+			src = pick1(en, "本实验室配置", "lab config")
+		}
+		price := strconv.FormatFloat(p.CNYPerGBDay, 'g', 4, 64)
+		if !p.Verified {
+			price += "*"
+		}
+		ps = append(ps, fmt.Sprintf(pick1(en, "%s %s 元/GB·天（免费 %g GB，%s）", "%s %s CNY per GB-day (%g GB free, %s)"), v.name(p.Platform, en), price, p.FreeGB, src))
+	}
+	return ps
+}
+
+// anyUnverified reports whether a price used is seed-only.
+func (v *digestView) anyUnverified() bool {
+	for _, p := range v.d.Prices {
+		if p.Priced && !p.Verified {
+			return true
+		}
+	}
+	return false
 }
 
 func GBText(gb float64) string {

@@ -22,6 +22,8 @@ type Renderer struct {
 	// ListPriceMaxAge is the months after which a list price is stale (0:
 	// catalog.DefaultListPriceMaxAgeMonths).
 	ListPriceMaxAge int
+	// Clock prints times in the configured zone (config timezone).
+	Clock Clock
 }
 
 // ConsoleOwner is the owner id of subscriptions made from the command line
@@ -146,9 +148,13 @@ func Trust(row OfferRow) int {
 }
 
 // RowOf is an offer as a row, for its cells (no age).
-func RowOf(o stock.Offer) OfferRow { return RowAt(o, time.Time{}) }
+func RowOf(o stock.Offer) OfferRow { return rowAt(o, time.Time{}, Clock{}) }
 
-func RowAt(o stock.Offer, now time.Time) OfferRow {
+// RowAt is an offer as a row at now (its age), its observation time
+// (AsOf) in the renderer's zone.
+func (r *Renderer) RowAt(o stock.Offer, now time.Time) OfferRow { return rowAt(o, now, r.Clock) }
+
+func rowAt(o stock.Offer, now time.Time, clock Clock) OfferRow {
 	row := OfferRow{Platform: o.Platform, GPU: o.GPU, PriceHighCNY: Round2(o.PriceHigh),
 		Free: o.Free, Region: o.Region, Source: string(o.Source), Verified: o.Verified || o.Source != stock.SourceCatalog,
 		Stale: o.Stale, AgeSeconds: -1, PriceNote: o.Note, OriginalPrice: o.OriginalPrice, Currency: o.Currency,
@@ -173,7 +179,11 @@ func RowAt(o stock.Offer, now time.Time) OfferRow {
 	if o.Source == stock.SourceCatalog {
 		row.AsOf = o.AsOfText
 	} else if !o.ObservedAt.IsZero() {
-		row.AsOf = o.ObservedAt.UTC().Format(time.RFC3339)
+		row.AsOf = clock.RFC3339(o.ObservedAt)
+		if o.DateOnly {
+			// A recording's date, not an instant: as recorded.
+			row.AsOf = o.ObservedAt.Format(time.RFC3339)
+		}
 		if !now.IsZero() {
 			row.AgeSeconds = int64(now.Sub(o.ObservedAt).Seconds())
 		}
