@@ -35,6 +35,10 @@ type miniWeChat struct {
 	initCalls int
 	// allowQR lets a QR login start (jslogin).
 	allowQR bool
+	// uploads are the files posted to webwxuploadmedia; images the
+	// chats that webwxsendmsgimg sent an image to.
+	uploads [][]byte
+	images  []string
 }
 
 const wxHotState = `{"Jar":{},"BaseRequest":{"Uin":1001,"Sid":"sid-1","Skey":"@crypt_skey","DeviceID":"e123456789012345"},` +
@@ -54,6 +58,8 @@ func newMiniWeChat(t *testing.T) *miniWeChat {
 		switch strings.TrimPrefix(r.URL.Path, "/cgi-bin/mmwebwx-bin/") {
 		case "webwxinit":
 			f.initCalls++
+			// Image uploads need this cookie; the real login sets it for .qq.com.
+			http.SetCookie(w, &http.Cookie{Name: "webwx_data_ticket", Value: "ticket-1", Domain: ".qq.com", Path: "/"})
 			js(map[string]any{"BaseResponse": ok, "User": map[string]any{"UserName": "@self", "NickName": "LabBot"},
 				"SyncKey": map[string]any{"Count": 1, "List": []map[string]int{{"Key": 1, "Val": 1}}}, "ContactList": []any{}})
 		case "webwxstatusnotify":
@@ -87,6 +93,22 @@ func newMiniWeChat(t *testing.T) *miniWeChat {
 			json.Unmarshal(body, &req)
 			f.sent = append(f.sent, req.Msg)
 			js(map[string]any{"BaseResponse": ok, "MsgID": "m1", "LocalID": "l1"})
+		case "webwxuploadmedia":
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			if file, _, err := r.FormFile("filename"); err == nil {
+				b, _ := io.ReadAll(file)
+				f.uploads = append(f.uploads, b)
+			} else {
+				t.Errorf("fake wechat: upload without a file: %v", err)
+			}
+			js(map[string]any{"BaseResponse": ok, "MediaId": fmt.Sprint("@media-", len(f.uploads))})
+		case "webwxsendmsgimg":
+			var req struct {
+				Msg struct{ ToUserName, MediaId string }
+			}
+			json.Unmarshal(body, &req)
+			f.images = append(f.images, req.Msg.ToUserName+" "+req.Msg.MediaId)
+			js(map[string]any{"BaseResponse": ok, "MsgID": "img1", "LocalID": "l2"})
 		case "/jslogin":
 			if !f.allowQR {
 				t.Errorf("fake wechat: QR login, but the stored state should have been used")

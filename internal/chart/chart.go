@@ -1,5 +1,7 @@
 // Package chart draws the bot's charts as PNG images with gonum/plot, for
-// channels that cannot draw one themselves (WeChat, `bot digest --png`).
+// channels that cannot draw one themselves (WeChat, the WeCom robot,
+// `bot digest --png`): the weekly storage spend as bars (BarsPNG, with
+// a bundled Chinese font) and stock availability as a heat map (HeatPNG).
 package chart
 
 import (
@@ -9,7 +11,6 @@ import (
 	"math"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -17,34 +18,6 @@ import (
 
 	"github.com/labgpu/bot/internal/chat"
 )
-
-// BarsPNG writes c as a 640×360 PNG bar chart. Titles and labels should be
-// Latin text: gonum's built-in fonts have no CJK glyphs, so title is used
-// instead of c.Title (which is in the user's language). It fails on a
-// chart without values.
-func BarsPNG(w io.Writer, c *chat.BarChart, title, yLabel string) error {
-	if c == nil || len(c.Values) == 0 {
-		return fmt.Errorf("chart: no values to draw")
-	}
-	p := plot.New()
-	p.Title.Text = title
-	p.Y.Label.Text = yLabel
-	p.Y.Min = 0
-	bars, err := plotter.NewBarChart(plotter.Values(c.Values), vg.Points(36))
-	if err != nil {
-		return fmt.Errorf("chart: %w", err)
-	}
-	bars.LineStyle.Width = 0
-	bars.Color = plotColor
-	p.Add(bars)
-	p.NominalX(c.Labels...)
-	img := vgimg.New(6.4*vg.Inch, 3.6*vg.Inch)
-	p.Draw(draw.New(img))
-	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(w); err != nil {
-		return fmt.Errorf("chart: write png: %w", err)
-	}
-	return nil
-}
 
 // HeatPNG writes c's heat map (c.Heat) as a 900×360 PNG: one cell per
 // row × column, coloured by share from red (0%) through amber to blue

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -18,6 +17,7 @@ import (
 	larkim "github.com/larksuite/oapi-sdk-go/v3/service/im/v1"
 
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/chat/vchart"
 	"github.com/labgpu/bot/internal/retry"
 )
 
@@ -401,47 +401,10 @@ func panelElement(full *chat.Reply) cardElement {
 		Elements: []cardElement{{Tag: "markdown", Content: body}}}
 }
 
-// chartElement is a card 2.0 chart element (tag "chart", a VChart bar
-// spec) for a bar chart.
+// chartElement is a card 2.0 chart element (tag "chart") with c's
+// VChart spec: bars with value labels, or a heat map (vchart.Spec).
 func chartElement(c *chat.BarChart) cardElement {
-	if c.Heat != nil {
-		return heatElement(c)
-	}
-	values := make([]map[string]any, 0, len(c.Values))
-	for i, v := range c.Values {
-		label := ""
-		if i < len(c.Labels) {
-			label = c.Labels[i]
-		}
-		values = append(values, map[string]any{"x": label, "y": math.Round(v*100) / 100})
-	}
-	spec := map[string]any{"type": "bar", "data": []any{map[string]any{"values": values}}, "xField": "x", "yField": "y"}
-	if c.Title != "" {
-		spec["title"] = map[string]any{"text": c.Title}
-	}
-	return cardElement{Tag: "chart", ChartSpec: spec}
-}
-
-// heatElement is a card 2.0 chart element with a VChart heatmap spec:
-// one cell per row × column, unknown cells left out.
-func heatElement(c *chat.BarChart) cardElement {
-	var values []map[string]any
-	for i, row := range c.Heat.Values {
-		for j, v := range row {
-			if math.IsNaN(v) || i >= len(c.Heat.Rows) || j >= len(c.Heat.Cols) {
-				continue
-			}
-			values = append(values, map[string]any{"x": c.Heat.Cols[j], "y": c.Heat.Rows[i], "v": math.Round(v*100) / 100})
-		}
-	}
-	spec := map[string]any{"type": "heatmap", "data": []any{map[string]any{"values": values}}, "xField": "x", "yField": "y", "valueField": "v",
-		"cell":  map[string]any{"style": map[string]any{"fill": map[string]any{"field": "v", "scale": "color"}}},
-		"color": map[string]any{"type": "linear", "domain": []any{map[string]any{"dataId": 0, "fields": []string{"v"}}}, "range": []string{"#f2f3f5", "#3370ff"}},
-		"axes":  []any{map[string]any{"orient": "bottom", "type": "band"}, map[string]any{"orient": "left", "type": "band"}}}
-	if c.Title != "" {
-		spec["title"] = map[string]any{"text": c.Title}
-	}
-	return cardElement{Tag: "chart", ChartSpec: spec}
+	return cardElement{Tag: "chart", ChartSpec: vchart.Spec(c)}
 }
 
 // buildCard marshals one card: a header with title (when there is one)

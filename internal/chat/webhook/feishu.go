@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/chat/vchart"
 )
 
 // Feishu custom bot limits. The request body is limited to 20 KB; 20,000
@@ -72,8 +73,10 @@ func NewFeishuBot(url, secret string, opts ...Option) (*FeishuBot, error) {
 // String is the webhook with its hook id masked.
 func (b *FeishuBot) String() string { return b.s.redacted }
 
-// Send posts a reply: a text message, or, when the reply has a table, an
-// interactive card (JSON 2.0) whose markdown renders the table. Mentions
+// Send posts a reply: a text message, or, when the reply has a table or a
+// chart, an interactive card (JSON 2.0) whose markdown renders the table
+// and whose chart element (vchart.Spec) draws the chart after the
+// reply's lines, as the Feishu app does. Mentions
 // (open_ids, or "all") go at the start of the first part. Content too long
 // for one message is sent as several, in order. When Feishu rejects the
 // first card as invalid, the reply is sent as text instead. An empty reply
@@ -88,14 +91,16 @@ func (b *FeishuBot) SendWith(ctx context.Context, r chat.Reply, o chat.SendOptio
 	return b.s.out.Send(ctx, "", r, o)
 }
 
-// parts renders r as signed request bodies: a card when r has a table.
+// parts renders r as signed request bodies: a card when r has a table or
+// a chart.
 func (b *FeishuBot) parts(r chat.Reply) []chat.Part {
-	return b.bodies(b.render(r, !b.s.cfg.plainText && hasTable(r)))
+	return b.bodies(b.render(r, !b.s.cfg.plainText && wantsCard(r)))
 }
 
-// fallback: a first card Feishu refused for itself goes again as text.
+// fallback: a first card Feishu refused for itself goes again as text
+// (a chart then as text bars).
 func (b *FeishuBot) fallback(r chat.Reply, err error) ([]chat.Part, bool) {
-	if b.s.cfg.plainText || !hasTable(r) || !cardRejected(err) {
+	if b.s.cfg.plainText || !wantsCard(r) || !cardRejected(err) {
 		return nil, false
 	}
 	return b.bodies(b.render(r, false)), true
@@ -126,6 +131,9 @@ func cardRejected(err error) bool {
 
 func hasTable(r chat.Reply) bool { return r.Table != nil && len(r.Table.Rows) > 0 }
 
+// wantsCard: a Feishu reply goes as a card when it has a table or a chart.
+func wantsCard(r chat.Reply) bool { return hasTable(r) || r.Chart != nil }
+
 // FeishuSign is the custom bot signature: base64 of HMAC-SHA256 keyed with
 // "<timestamp>\n<secret>" over empty data, timestamp in Unix seconds.
 func FeishuSign(secret string, timestamp int64) string {
@@ -145,7 +153,7 @@ type feishuText struct {
 }
 
 // feishuCard is a card in JSON 2.0: schema, optional header, and markdown
-// elements under body.
+// (and chart) elements under body.
 type feishuCard struct {
 	Schema string       `json:"schema"`
 	Header *cardHeader  `json:"header,omitempty"`
@@ -162,7 +170,15 @@ type cardText struct {
 }
 
 type cardElements struct {
-	Elements []cardText `json:"elements"`
+	Elements []cardElement `json:"elements"`
+}
+
+// cardElement is a markdown element (Tag "markdown", Content) or a chart
+// (Tag "chart", ChartSpec: a VChart spec).
+type cardElement struct {
+	Tag       string         `json:"tag"`
+	Content   string         `json:"content,omitempty"`
+	ChartSpec map[string]any `json:"chart_spec,omitempty"`
 }
 
 // feishuSigned is the request body: the message plus, with a secret, the
@@ -213,36 +229,101 @@ func (b *FeishuBot) render(r chat.Reply, card bool) []feishuMsg {
 		}
 		return out
 	}
-	var segs []chat.Segment
+	return b.renderCard(r)
+}
+
+// renderCard turns a reply with a table or a chart into cards under the
+// body limit: mentions and lines, the chart, then the table and the
+// notes, split between lines over as many cards as needed (the title
+// numbered "(i/n)"); the chart is in the first card.
+func (b *FeishuBot) renderCard(r chat.Reply) []feishuMsg {
+	var head, tail []chat.Segment
 	if m := feishuCardMentions(r.Mentions); m != "" {
-		segs = append(segs, chat.Segment{Lines: []string{m}})
+		head = append(head, chat.Segment{Lines: []string{m}})
 	}
 	if len(r.Lines) > 0 {
-		segs = append(segs, chat.TextSegment(strings.Join(r.Lines, "\n")))
+		head = append(head, chat.TextSegment(strings.Join(r.Lines, "\n")))
 	}
-	segs = append(segs, markdownTable(r.Table))
+	if hasTable(r) {
+		tail = append(tail, markdownTable(r.Table))
+	}
 	if len(r.Notes) > 0 {
-		segs = append(segs, chat.TextSegment(strings.Join(r.Notes, "\n")))
-	}
-	newCard := func(title, md string) *feishuCard {
-		c := &feishuCard{Schema: "2.0", Body: cardElements{Elements: []cardText{{Tag: "markdown", Content: md}}}}
-		if title != "" {
-			c.Header = &cardHeader{Title: cardText{Tag: "plain_text", Content: title}}
-		}
-		return c
+		tail = append(tail, chat.TextSegment(strings.Join(r.Notes, "\n")))
 	}
 	title := truncate(oneLine(r.Title), maxCardTitle)
-	budget := feishuMaxBody - b.overhead(feishuMsg{MsgType: "interactive", Card: newCard(title, "")})
-	parts := chat.Split(segs, chat.SplitOptions{Budget: budget, Cost: jsonCost, Gap: true})
+	budget := feishuMaxBody - b.overhead(feishuMsg{MsgType: "interactive", Card: newFeishuCard(title, markdownEl(""))})
+	opts := chat.SplitOptions{Budget: budget, Cost: jsonCost, Gap: true}
+	var parts [][]cardElement
+	chart, first := chartFirst(r.Chart, head, budget)
+	if chart == nil {
+		for _, p := range chat.Split(append(append([]chat.Segment{}, head...), tail...), opts) {
+			parts = append(parts, []cardElement{markdownEl(p)})
+		}
+		if r.Chart != nil {
+			// Lines too long to share a card with the chart: it follows
+			// them in a card of its own.
+			parts = append(parts, []cardElement{{Tag: "chart", ChartSpec: vchart.Spec(r.Chart)}})
+		}
+	} else {
+		opts.First = first
+		rest := chat.Split(tail, opts)
+		if len(rest) > 0 {
+			chart = append(chart, markdownEl(rest[0]))
+			rest = rest[1:]
+		}
+		parts = append(parts, chart)
+		for _, p := range rest {
+			parts = append(parts, []cardElement{markdownEl(p)})
+		}
+	}
 	out := make([]feishuMsg, len(parts))
-	for i, p := range parts {
+	for i, els := range parts {
 		t := title
 		if t != "" && len(parts) > 1 {
 			t = fmt.Sprintf("%s (%d/%d)", title, i+1, len(parts))
 		}
-		out[i] = feishuMsg{MsgType: "interactive", Card: newCard(t, p)}
+		out[i] = feishuMsg{MsgType: "interactive", Card: newFeishuCard(t, els...)}
 	}
 	return out
+}
+
+// chartFirst is the start of a first card that carries chart: the head
+// (mentions and lines) as markdown and the chart element, and what is
+// left of budget for the rest of that card. nil when there is no chart,
+// or when the head and chart leave less than a quarter of the card.
+func chartFirst(chart *chat.BarChart, head []chat.Segment, budget int) ([]cardElement, int) {
+	if chart == nil {
+		return nil, 0
+	}
+	el := cardElement{Tag: "chart", ChartSpec: vchart.Spec(chart)}
+	data, err := marshal(el)
+	if err != nil {
+		return nil, 0
+	}
+	// The chart, a comma before it, and a markdown element after it.
+	left := budget - len(data) - 1 - len(`,{"tag":"markdown","content":""}`)
+	var els []cardElement
+	if len(head) > 0 {
+		md := strings.Join(chat.Split(head, chat.SplitOptions{Budget: feishuMaxBody, Cost: jsonCost, Gap: true}), "\n")
+		left -= jsonCost(md)
+		els = append(els, markdownEl(md))
+	}
+	if left < budget/4 {
+		return nil, 0
+	}
+	return append(els, el), left
+}
+
+func markdownEl(md string) cardElement { return cardElement{Tag: "markdown", Content: md} }
+
+// newFeishuCard is a card with a plain-text title (none when empty) and
+// elements.
+func newFeishuCard(title string, els ...cardElement) *feishuCard {
+	c := &feishuCard{Schema: "2.0", Body: cardElements{Elements: els}}
+	if title != "" {
+		c.Header = &cardHeader{Title: cardText{Tag: "plain_text", Content: title}}
+	}
+	return c
 }
 
 // markdownTable renders a table in GitHub markdown, which card JSON 2.0

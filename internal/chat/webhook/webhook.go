@@ -52,6 +52,7 @@ type config struct {
 	limits    []limit
 	limitsSet bool
 	plainText bool
+	chartPNG  func(c *chat.BarChart) ([]byte, error)
 }
 
 type limit struct {
@@ -123,6 +124,15 @@ func WithRateLimit(n int, per time.Duration) Option {
 // 7.20, which show card JSON 2.0 only as an upgrade prompt.
 func WithPlainText() Option {
 	return func(cf *config) { cf.plainText = true }
+}
+
+// WithChartPNG draws a reply's chart (chat.Reply.Chart) as a PNG, which
+// the WeCom robot sends as an image message after the reply's text (the
+// text keeps the chart as text bars, so a failed image loses nothing and
+// does not fail the send). Without it WeCom sends no image. The Feishu
+// custom bot does not use it: it sends the chart as a card chart element.
+func WithChartPNG(f func(c *chat.BarChart) ([]byte, error)) Option {
+	return func(cf *config) { cf.chartPNG = f }
 }
 
 func newConfig(defaults []limit, opts []Option) config {

@@ -2,21 +2,28 @@ package webhook
 
 import (
 	"context"
+	"crypto/md5"
+	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/labgpu/bot/internal/chat"
 )
 
 // WeCom group robot limits: text content at most 2048 bytes, markdown
-// content at most 4096 bytes (UTF-8), 20 messages per minute per robot.
+// content at most 4096 bytes (UTF-8), an image at most 2 MB before base64
+// encoding (JPG or PNG), 20 messages per minute per robot.
 const (
 	wecomMaxText     = 2048
 	wecomMaxMarkdown = 4096
+	wecomMaxImage    = 2 << 20
 )
 
 var wecomLimits = []limit{{20, time.Minute}}
@@ -65,8 +72,9 @@ func (w *WeCom) String() string { return w.s.redacted }
 // a list item ("- **first** · header: value · …"), and mentions become
 // <@userid> (a reply that mentions everyone goes as text instead, since
 // only text documents @all). Content too long for one message is sent as
-// several, in order; mentions go with the first. An empty reply sends
-// nothing.
+// several, in order; mentions go with the first. A reply with a chart is
+// followed by an image message of it when the sender has WithChartPNG. An
+// empty reply sends nothing.
 func (w *WeCom) Send(ctx context.Context, r chat.Reply) error {
 	return w.SendWith(ctx, r, chat.SendOptions{})
 }
@@ -77,20 +85,51 @@ func (w *WeCom) SendWith(ctx context.Context, r chat.Reply, o chat.SendOptions) 
 	return w.s.out.Send(ctx, "", r, o)
 }
 
-// parts renders r as request bodies.
+// parts renders r as request bodies: its text or markdown, then its chart
+// as an optional image.
 func (w *WeCom) parts(r chat.Reply) []chat.Part {
 	msgs := w.render(r)
-	out := make([]chat.Part, len(msgs))
+	out := make([]chat.Part, len(msgs), len(msgs)+1)
 	for i, m := range msgs {
 		out[i] = bodyPart(m.MsgType, func() ([]byte, error) { return marshal(m) })
 	}
+	if r.Chart != nil && w.s.cfg.chartPNG != nil && len(out) > 0 {
+		img := sync.OnceValues(func() ([]byte, error) { return wecomImageMsg(w.s.cfg.chartPNG(r.Chart)) })
+		p := bodyPart("image", img)
+		p.Optional = true
+		out = append(out, p)
+	}
 	return out
+}
+
+// wecomImageMsg is the body of an image message of a PNG (or JPG): its
+// base64 and the hex MD5 of its bytes. It fails on an empty image or one
+// over the robot's 2 MB.
+func wecomImageMsg(png []byte, err error) ([]byte, error) {
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("chart image: %w", err)
+	case len(png) == 0:
+		return nil, errors.New("chart image: empty")
+	case len(png) > wecomMaxImage:
+		return nil, fmt.Errorf("chart image: %d bytes, over the robot's %d", len(png), wecomMaxImage)
+	}
+	sum := md5.Sum(png)
+	return marshal(wecomMsg{MsgType: "image", Image: &wecomImage{Base64: base64.StdEncoding.EncodeToString(png), MD5: hex.EncodeToString(sum[:])}})
 }
 
 type wecomMsg struct {
 	MsgType  string         `json:"msgtype"`
 	Text     *wecomText     `json:"text,omitempty"`
 	Markdown *wecomMarkdown `json:"markdown,omitempty"`
+	Image    *wecomImage    `json:"image,omitempty"`
+}
+
+// wecomImage is an image message's content: the image in base64 and the
+// MD5 of the image bytes (before encoding), in lower-case hex.
+type wecomImage struct {
+	Base64 string `json:"base64"`
+	MD5    string `json:"md5"`
 }
 
 type wecomText struct {
