@@ -147,13 +147,17 @@ func (a *App) WriteDigestPNG(d billing.Digest, path string) error {
 // chartPNG draws a reply's chart as a PNG for the channels that show
 // images but cannot draw a chart (WeChat, the WeCom robot): the digest's
 // weekly bars with their Chinese or English title (chart.BarsPNG), or the
-// availability heat map (with English day names: chart.HeatPNG).
+// availability heat map (chart.HeatPNG, in the chart's language).
 func chartPNG(c *chat.BarChart) ([]byte, error) {
 	var buf bytes.Buffer
 	if c != nil && c.Heat != nil {
-		h := *c.Heat
-		h.Rows = []string{"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"}
-		if err := chart.HeatPNG(&buf, &chat.BarChart{Heat: &h}, "Share of polls with stock, by day and hour"); err != nil {
+		// The chart's own title and day names, in the reader's language
+		// (the bundled font has the Chinese ones).
+		title := c.Title
+		if title == "" {
+			title = "Share of polls with stock, by day and hour"
+		}
+		if err := chart.HeatPNG(&buf, c, title); err != nil {
 			return nil, err
 		}
 		return buf.Bytes(), nil

@@ -30,8 +30,24 @@ func HeatPNG(w io.Writer, c *chat.BarChart, title string) error {
 		return fmt.Errorf("chart: no heat map to draw")
 	}
 	h := c.Heat
+	hdlr, err := sansHandler()
+	if err != nil {
+		return err
+	}
+	en := true
+	for _, r := range h.Rows {
+		en = en && len(Missing(r)) == 0 && !hasCJK(r)
+	}
+	if len(Missing(title)) > 0 {
+		title = "Share of polls with stock, by day and hour"
+	}
 	p := plot.New()
+	p.TextHandler = hdlr
 	p.Title.Text = title
+	p.Title.TextStyle.Handler, p.Title.TextStyle.Font = hdlr, sans(13, true)
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.Tick.Label.Handler, a.Tick.Label.Font = hdlr, sans(11, false)
+	}
 	p.Add(heatCells{h})
 	p.X.Min, p.X.Max = 0, float64(len(h.Cols))
 	p.Y.Min, p.Y.Max = 0, float64(len(h.Rows))
@@ -40,11 +56,30 @@ func HeatPNG(w io.Writer, c *chat.BarChart, title string) error {
 	img := vgimg.New(9*vg.Inch, 3.6*vg.Inch)
 	dc := draw.New(img)
 	p.Draw(draw.Crop(dc, 0, -legendWidth, 0, 0))
-	legend(draw.Crop(dc, dc.Max.X-dc.Min.X-legendWidth, 0, 0, 0), p.X.Tick.Label)
+	legend(draw.Crop(dc, dc.Max.X-dc.Min.X-legendWidth, 0, 0, 0), p.X.Tick.Label, en)
 	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(w); err != nil {
 		return fmt.Errorf("chart: write png: %w", err)
 	}
 	return nil
+}
+
+// pickText is en or zh.
+func pickText(en bool, e, zh string) string {
+	if en {
+		return e
+	}
+	return zh
+}
+
+// hasCJK reports whether s has a Han character (the heat map's labels are
+// then Chinese, and so is its legend).
+func hasCJK(s string) bool {
+	for _, r := range s {
+		if r >= 0x4e00 && r <= 0x9fff {
+			return true
+		}
+	}
+	return false
 }
 
 // legendWidth is the heat map legend's strip on the right.
@@ -53,7 +88,7 @@ const legendWidth = 1.1 * vg.Inch
 // legend draws the heat map's legend in c: a vertical colour bar from 0%
 // (bottom) to 100% (top) labelled 0%, 50% and 100% under the heading
 // "in stock", and a hatched swatch labelled "no data" below it.
-func legend(c draw.Canvas, sty text.Style) {
+func legend(c draw.Canvas, sty text.Style, en bool) {
 	sty.XAlign, sty.YAlign = draw.XLeft, draw.YCenter
 	x0 := c.Min.X + 0.15*vg.Inch
 	barW := 0.22 * vg.Inch
@@ -61,7 +96,7 @@ func legend(c draw.Canvas, sty text.Style) {
 	bottom := c.Min.Y + 1.05*vg.Inch
 	head := sty
 	head.XAlign = draw.XLeft
-	c.FillText(head, vg.Point{X: x0, Y: top + 0.18*vg.Inch}, "in stock")
+	c.FillText(head, vg.Point{X: x0, Y: top + 0.18*vg.Inch}, pickText(en, "in stock", "有货比例"))
 	const steps = 50
 	step := (top - bottom) / steps
 	for i := range steps {
@@ -81,7 +116,7 @@ func legend(c draw.Canvas, sty text.Style) {
 	c.StrokeLine2(tick, sw.Min.X, sw.Max.Y, sw.Max.X, sw.Max.Y)
 	c.StrokeLine2(tick, sw.Min.X, sw.Min.Y, sw.Min.X, sw.Max.Y)
 	c.StrokeLine2(tick, sw.Max.X, sw.Min.Y, sw.Max.X, sw.Max.Y)
-	c.FillText(sty, vg.Point{X: x0 + barW + 0.1*vg.Inch, Y: (sw.Min.Y + sw.Max.Y) / 2}, "no data")
+	c.FillText(sty, vg.Point{X: x0 + barW + 0.1*vg.Inch, Y: (sw.Min.Y + sw.Max.Y) / 2}, pickText(en, "no data", "无数据"))
 }
 
 // noDataCell fills r light grey with diagonal hatching: an hour without

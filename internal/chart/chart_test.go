@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"image/png"
 	"math"
+	"os"
 	"testing"
 
 	"github.com/labgpu/bot/internal/chat"
@@ -68,5 +69,38 @@ func TestShade(t *testing.T) {
 	}
 	if shade(math.NaN()) != noData {
 		t.Error("NaN is not the no-data grey")
+	}
+}
+
+// A Chinese heat map (WeChat, the WeCom robot) is drawn with the bundled
+// font: its day names, title and legend are all characters the font has,
+// so none comes out as an empty box.
+func TestHeatPNGChinese(t *testing.T) {
+	h := &chat.HeatMap{Rows: []string{"一", "二", "三", "四", "五", "六", "日"}}
+	for c := range 24 {
+		h.Cols = append(h.Cols, fmt.Sprint(c))
+	}
+	for range 7 {
+		row := make([]float64, 24)
+		for c := range row {
+			row[c] = float64(c) / 23
+		}
+		h.Values = append(h.Values, row)
+	}
+	title := "按星期×小时的有货比例"
+	for _, s := range append([]string{title, "有货比例", "无数据"}, h.Rows...) {
+		if m := Missing(s); len(m) > 0 {
+			t.Errorf("%q: the font lacks %q", s, string(m))
+		}
+	}
+	var buf bytes.Buffer
+	if err := HeatPNG(&buf, &chat.BarChart{Heat: h}, title); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := png.Decode(bytes.NewReader(buf.Bytes())); err != nil {
+		t.Fatalf("not a PNG: %v", err)
+	}
+	if out := os.Getenv("HEAT_PNG_OUT"); out != "" {
+		_ = os.WriteFile(out, buf.Bytes(), 0o644)
 	}
 }
