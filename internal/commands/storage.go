@@ -1,9 +1,11 @@
 package commands
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -134,6 +136,8 @@ func (r *Router) storageAddAnswer(ctx context.Context, res *Result) {
 // platform or size; "" when it can.
 func (r *Router) storageAddProblem(q Query, en bool) string {
 	switch {
+	case q.MoreSizes:
+		return answer.Pick(en, "一次登记一块盘，这条里有两个大小；请分两条发。", "one disk per message, and this one has two sizes; send them one by one.")
 	case q.SizeText != "" || q.SizeGB < 0:
 		return sizeProblem(q, en)
 	case q.Platform == "":
@@ -241,6 +245,24 @@ func nextDiskID(events []billing.StorageEvent) string {
 	return strconv.Itoa(max + 1)
 }
 
+// sortDisks orders disks by number ("#2" before "#10"), ids that are no
+// number after.
+func sortDisks(disks []billing.DiskState) {
+	slices.SortStableFunc(disks, func(a, b billing.DiskState) int {
+		an, aErr := strconv.Atoi(a.Disk)
+		bn, bErr := strconv.Atoi(b.Disk)
+		switch {
+		case aErr == nil && bErr == nil:
+			return cmp.Compare(an, bn)
+		case aErr == nil:
+			return -1
+		case bErr == nil:
+			return 1
+		}
+		return strings.Compare(a.Disk, b.Disk)
+	})
+}
+
 // storageListAnswer handles "我的存储" and "存储列表".
 func (r *Router) storageListAnswer(ctx context.Context, res *Result) {
 	en := res.English
@@ -256,7 +278,8 @@ func (r *Router) storageListAnswer(ctx context.Context, res *Result) {
 		return
 	}
 	rows := [][]string{}
-	total, totalMark := 0.0, ""
+	total, totalMark, unpriced := 0.0, "", 0
+	sortDisks(disks)
 	for _, d := range disks {
 		if res.Mine && d.Owner != res.msg.SenderID {
 			continue
@@ -267,7 +290,11 @@ func (r *Router) storageListAnswer(ctx context.Context, res *Result) {
 		}
 		state += fmt.Sprintf(answer.Pick(en, " %d天", " %dd"), int(r.now().Sub(d.Since).Hours()/24))
 		monthly := answer.Pick(en, "未知", "unknown")
-		if perDay, free, ok := r.storage.Price(d.Platform, d.Stopped); ok {
+		perDay, free, ok := r.storage.Price(d.Platform, d.Stopped)
+		if !ok {
+			unpriced++
+		}
+		if ok {
 			m := max(d.SizeGB-free, 0) * perDay * 30
 			total += m
 			monthly = fmt.Sprintf("%.1f", m)
@@ -293,6 +320,12 @@ func (r *Router) storageListAnswer(ctx context.Context, res *Result) {
 		Notes: []string{fmt.Sprintf(answer.Pick(en, "按目录数据盘价估算，合计约 %.1f%s 元/30天；数据来自本群账本，截至 %s。", "Estimated from catalog data-disk prices: about %.1f%s CNY per 30 days in all; from this chat's ledger as of %s."),
 			total, totalMark, r.rd.Clock.Minute(r.now()))},
 	}
+	if unpriced > 0 {
+		// Never a silent zero: the total leaves the unpriced disks out.
+		res.Reply.Notes[0] = fmt.Sprintf(answer.Pick(en, "按目录数据盘价估算，合计至少 %.1f%s 元/30天，不含未计价的 %d 块（配置 storage.prices.<平台> 后计入）；数据来自本群账本，截至 %s。",
+			"Estimated from catalog data-disk prices: at least %.1f%s CNY per 30 days, not counting %d unpriced disks (price them with storage.prices.<platform>); from this chat's ledger as of %s."),
+			total, totalMark, unpriced, r.rd.Clock.Minute(r.now()))
+	}
 	if totalMark != "" {
 		res.Reply.Notes = append(res.Reply.Notes, render.UnverifiedFigureNote(en))
 	}
@@ -309,6 +342,15 @@ func ownerText(d billing.DiskState, asker string, en bool) string {
 		return d.OwnerName
 	}
 	return billing.MemberLabel(d.Owner)
+}
+
+// stopWarnings are the platform's release rules that now run for a disk
+// just stopped ("恒源云 /hy-tmp 约 24 小时后清空"), from the same rules as
+// the release-warning job, so the owner hears them at once.
+func (r *Router) stopWarnings(disk billing.DiskState, stop billing.StorageEvent, en bool) []string {
+	add := billing.StorageEvent{Time: stop.Time.Add(-time.Second), Lab: stop.Lab, Owner: disk.Owner, OwnerName: disk.OwnerName,
+		Platform: disk.Platform, Disk: disk.Disk, Action: billing.ActionAdd, SizeGB: disk.SizeGB, Note: disk.Note}
+	return r.rd.StopWarnings(billing.ReleaseRisks([]billing.StorageEvent{add, stop}, r.cat, stop.Time), stop.Time, en)
 }
 
 // storageChangeAnswer handles resize, stop, start and remove.
@@ -375,6 +417,7 @@ func (r *Router) storageChangeAnswer(ctx context.Context, res *Result) {
 	case billing.ActionResize:
 		r.addDiskCost(&rep, disk.Platform, q.SizeGB, disk.Stopped, en)
 	case billing.ActionStop:
+		rep.Lines = append(rep.Lines, r.stopWarnings(*disk, e, en)...) // a loss first: it costs more than the disk
 		r.addDiskCost(&rep, disk.Platform, disk.SizeGB, true, en)
 		if p, ok := r.cat.Platform(disk.Platform); ok && p.Storage.BilledWhileStopped {
 			rep.Notes = append(rep.Notes, answer.Pick(en, "这个平台关机后数据盘照样计费；长期不用请删除或迁走。", "This platform keeps billing disks while stopped; delete or move data you will not use soon."))
@@ -387,6 +430,9 @@ func (r *Router) storageChangeAnswer(ctx context.Context, res *Result) {
 // itself rules out, before the ledger is read: no disk named, or a new
 // size that is no disk size; "" when there is none.
 func (r *Router) changeRefusal(q Query, intent string, en bool) string {
+	if q.MoreDisks {
+		return answer.Pick(en, "一次改一块盘，这条里有两个编号；请分两条发，什么都没改。", "one disk per message, and this one names two; send them one by one. Nothing was changed.")
+	}
 	if q.DiskRef == "" {
 		return fmt.Sprintf(answer.Pick(en, "要改哪块存储？说它的编号，例如“%s”；“存储列表”看编号。", "Which storage? Give its number, e.g. “%s”; “storage list” shows the numbers."), r.changeExample(intent, en))
 	}
@@ -446,26 +492,49 @@ func (r *Router) digestAnswer(ctx context.Context, res *Result) {
 		return
 	}
 	billing.PriceNotes(&d, r.cat, r.storage.Overrides)
+	d.ReleaseSoon, d.ReleaseAsOf = billing.ReleaseRisks(events, r.cat, r.now()), r.now()
 	rounded := d.Rounded()
 	res.Digest = &rounded
 	rep := DigestReply(d, en, r.rd.PlatformName)
 	if res.Period == PeriodThisMonth || res.Period == PeriodLastMonth {
 		// A month question: the month first, the week after.
-		month := fmt.Sprintf(answer.Pick(en, "%s 月存储花费：至今 %.2f 元，按现有存储估计全月 %.2f 元。", "Storage spend in %s: %.2f CNY so far, about %.2f CNY for the whole month."), d.Month, d.MonthToDateCNY, d.ForecastCNY)
-		var lines []string
-		for _, l := range rep.Lines {
-			if !strings.Contains(l, d.Month) {
-				lines = append(lines, l)
-			}
-		}
-		label := answer.Pick(en, "本周：", "This week: ")
-		if res.Period == PeriodLastMonth {
-			label = answer.Pick(en, "那个月最后一整周：", "Its last whole week: ")
-		}
-		rep.Lines = append([]string{label + rep.Title}, lines...)
-		rep.Title = month
+		rep = r.monthFirst(rep, d, events, res.Period, en)
 	}
 	res.Reply = rep
+}
+
+// monthFirst puts the month's spend before a digest: this month to date
+// and its forecast, or last month's whole total (a month that is over
+// has no forecast); marked when a seed-only price is in it.
+func (r *Router) monthFirst(rep chat.Reply, d billing.Digest, events []billing.StorageEvent, period string, en bool) chat.Reply {
+	mark := ""
+	for _, p := range d.MonthPlatforms {
+		if d.Unverified(p) {
+			mark = "*"
+		}
+	}
+	month := fmt.Sprintf(answer.Pick(en, "%s 月存储花费：至今 %.2f%s 元，按现有存储估计全月 %.2f%s 元。", "Storage spend in %s: %.2f%s CNY so far, about %.2f%s CNY for the whole month."),
+		d.Month, d.MonthToDateCNY, mark, d.ForecastCNY, mark)
+	if period == PeriodLastMonth {
+		now := r.now().In(r.loc())
+		end := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, r.loc()).Add(-time.Nanosecond)
+		if total, err := billing.MonthToDate(events, end, r.loc(), r.storage.Price); err == nil {
+			month = fmt.Sprintf(answer.Pick(en, "%s 月存储花费：共 %.2f%s 元。", "Storage spend in %s: %.2f%s CNY in all."), end.Format("2006-01"), total, mark)
+		}
+	}
+	var lines []string
+	for _, l := range rep.Lines {
+		if !strings.Contains(l, d.Month) {
+			lines = append(lines, l)
+		}
+	}
+	label := answer.Pick(en, "本周：", "This week: ")
+	if period == PeriodLastMonth {
+		label = answer.Pick(en, "那个月最后一整周：", "Its last whole week: ")
+	}
+	rep.Lines = append([]string{label + rep.Title}, lines...)
+	rep.Title = month
+	return rep
 }
 
 // digestWeek is the ISO week a digest question asks about: the week it

@@ -149,3 +149,56 @@ func near(a, b float64) bool { d := a - b; return d < 1e-9 && d > -1e-9 }
 
 // nearRounded compares a figure answers round to 0.0001 CNY.
 func nearRounded(a, b float64) bool { d := a - b; return d < 5e-5 && d > -5e-5 }
+
+// A new user's test: a second disk in one message was dropped without a
+// word, and stopping a 恒源云 disk never said /hy-tmp is emptied in 24 h.
+func TestStorageSecondDiskAndStopWarning(t *testing.T) {
+	r, st, _ := storageRouter(t)
+	ctx := context.Background()
+	if res := from(r, "lab1", "alice", "登记存储 AutoDL 数据盘 2TB 和 恒源云 100G"); !strings.Contains(res.Text, "两个大小") {
+		t.Errorf("two sizes: %q", res.Text)
+	}
+	if ev, _ := st.StorageEvents(ctx, "test/lab1"); len(ev) != 0 {
+		t.Fatalf("two sizes registered %d events", len(ev))
+	}
+	from(r, "lab1", "alice", "帮我记一下 恒源云 盘 500个G 放数据集")
+	from(r, "lab1", "alice", "登记存储 autodl 两百g")
+	if res := from(r, "lab1", "alice", "删除存储 1 2"); !strings.Contains(res.Text, "两个编号") || !strings.Contains(res.Text, "什么都没改") {
+		t.Errorf("two ids: %q", res.Text)
+	}
+	res := from(r, "lab1", "alice", "存储 1 已关机")
+	text := whole(res)
+	for _, want := range []string{"#1 已记为关机", "约 24 小时后（11-24 10:00）：/hy-tmp 本地盘上的数据会被清空", "随实例释放", "要保留数据"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("stop reply lacks %q:\n%s", want, text)
+		}
+	}
+	// AutoDL's 15-day release is said at the stop too, with its date.
+	if res := from(r, "lab1", "alice", "存储 2 已关机"); !strings.Contains(whole(res), "（12-08 10:00）随实例释放") {
+		t.Errorf("AutoDL stop reply:\n%s", whole(res))
+	}
+}
+
+// A month that is over is given as its total, not "至今" and a forecast;
+// the list is in number order and says when its total leaves disks out.
+func TestStorageLastMonthAndList(t *testing.T) {
+	r, _, now := storageRouter(t)
+	from(r, "lab1", "alice", "登记存储 AutoDL 数据盘 100G")
+	for range 9 {
+		from(r, "lab1", "alice", "登记存储 AutoDL 数据盘 60G")
+	}
+	from(r, "lab1", "alice", "登记存储 揽睿星舟 200G")
+	res := from(r, "lab1", "alice", "存储列表")
+	text := whole(res)
+	if i, j := strings.Index(text, "#2 "), strings.Index(text, "#10"); i < 0 || j < 0 || i > j {
+		t.Errorf("list not in number order:\n%s", text)
+	}
+	if !strings.Contains(text, "合计至少") || !strings.Contains(text, "不含未计价的 1 块") {
+		t.Errorf("list total hides the unpriced disk:\n%s", text)
+	}
+	*now = now.AddDate(0, 0, 9) // Wednesday 2 December
+	res = from(r, "lab1", "alice", "上个月存储花了多少")
+	if !strings.Contains(res.Reply.Title, "2026-11 月存储花费：共 ") || strings.Contains(res.Reply.Title, "至今") {
+		t.Errorf("last month: %q", res.Reply.Title)
+	}
+}

@@ -266,7 +266,12 @@ func (v *digestView) title() (string, bool) {
 		if d.DeltaCNY >= 0 {
 			delta = "+" + delta
 		}
-		line += fmt.Sprintf(pick1(en, "；比上周 %s 元（%+.0f%%）", "; %s CNY (%+.0f%%) against last week"), delta, *d.DeltaPct)
+		than := pick1(en, "比上周", "against last week")
+		if d.AsOf.Before(d.To) {
+			// A week in progress is compared with the same part of last week.
+			than = pick1(en, "比上周同期", "against the same part of last week")
+		}
+		line += fmt.Sprintf(pick1(en, "；%s %s 元（%+.0f%%）", "; %[2]s CNY (%+.0[3]f%%) %[1]s"), than, delta, *d.DeltaPct)
 	case d.TotalCNY > 0 && !d.FirstEntry.Before(d.From):
 		line += pick1(en, "；上周还没有记录", "; no record for last week")
 	case d.TotalCNY > 0:

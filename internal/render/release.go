@@ -54,6 +54,19 @@ func (r *Renderer) warningTitle(a billing.AtRisk, now time.Time, en bool) string
 	return fmt.Sprintf("⚠ 存储 #%s 约%s后（%s）：%s会被清空%s", a.Disk, left, at, lost, unverified(a.Rule, en))
 }
 
+// StopWarnings are the lines a stop reply adds for the rules now running
+// on the disk: each loss's warning title, then what to do, once.
+func (r *Renderer) StopWarnings(risks []billing.AtRisk, now time.Time, en bool) []string {
+	var out []string
+	for _, a := range risks {
+		out = append(out, r.warningTitle(a, now, en)+pick1(en, "。", "."), r.ruleLine(a, en))
+	}
+	if len(out) > 0 {
+		out = append(out, pick1(en, "要保留数据：开机，或把数据移到平台的持久存储，或下载到本地。", "To keep the data: start it, move it to the platform's persistent storage, or download it."))
+	}
+	return out
+}
+
 // ReleaseList answers "哪些盘快被释放了": the lab's disks at risk at now
 // (billing.ReleaseRisks), the coming losses soonest first, then those
 // whose time has passed; the rules with their sources. With none, which

@@ -85,6 +85,14 @@ type Query struct {
 	ParamsB   float64 `json:"params_b,omitempty"`
 	// Workload is a non-LLM job of the knowledge base ("resnet", "sdxl").
 	Workload string `json:"workload,omitempty"`
+	// Images, Steps, Resolution and DataPercent are a non-LLM job's
+	// figures (workload.go): images to train on or to make ("1000 张图"),
+	// sampling steps ("30步"), pixels per side ("1024x1024") and the
+	// share of a dataset in percent ("ImageNet 10%").
+	Images      int     `json:"images,omitempty"`
+	Steps       int     `json:"steps,omitempty"`
+	Resolution  int     `json:"resolution,omitempty"`
+	DataPercent float64 `json:"data_percent,omitempty"`
 	// Method is full, lora, qlora or inference.
 	Method  string `json:"method,omitempty"`
 	Bits    int    `json:"bits,omitempty"`
@@ -101,6 +109,10 @@ type Query struct {
 	LoRATargets string `json:"lora_targets,omitempty"`
 	// Optimizer is "bf16" (pure bf16) or "adamw8bit" when named.
 	Optimizer string `json:"optimizer,omitempty"`
+	// Stack is the training stack when named: "tuned" (Unsloth, Liger,
+	// torchtune, XTuner) or "hf" (plain Transformers); the words are
+	// the lexicon's stack_tuned and stack_hf concepts.
+	Stack string `json:"stack,omitempty"`
 	// NoGradCkpt and NoFlashAttn turn off gradient checkpointing and
 	// FlashAttention; ZeRO is 2 or 3 when named.
 	NoGradCkpt  bool    `json:"no_grad_ckpt,omitempty"`
@@ -125,8 +137,14 @@ type Query struct {
 	// "0G": 0 or less, or over MaxDiskGB), so a refusal can name it.
 	SizeText string `json:"size_text,omitempty"`
 	DiskRef  string `json:"disk,omitempty"`
-	Note     string `json:"note,omitempty"`
-	Mine     bool   `json:"mine,omitempty"`
+	// MoreDisks: the message names a second disk number, which a storage
+	// change does not act on; it is refused by name, not dropped.
+	MoreDisks bool `json:"more_disks,omitempty"`
+	// MoreSizes: the message has a second size ("AutoDL 2TB 和 恒源云
+	// 100G"); a registration refuses it by name.
+	MoreSizes bool   `json:"more_sizes,omitempty"`
+	Note      string `json:"note,omitempty"`
+	Mine      bool   `json:"mine,omitempty"`
 	// HoursPerWeek, TotalHours, SpanDays, Continuous and Window are a plan
 	// question's usage profile: GPU hours a week ("每周跑40小时"), hours in
 	// all ("300小时"), how long the work lasts in days ("5天", "一个月" 30),

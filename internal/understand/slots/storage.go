@@ -9,7 +9,8 @@ import (
 
 var (
 	// reSize is a disk size: "80G", "200 GB", "1.5T", "2TB", "-50G".
-	reSize = textgate.MustCompile(`(-\s*)?(\d+(?:\.\d+)?)\s*(gb|g|gib|tb|t|tib)\b`)
+	// "500个G", "八十G", "两百g" as students write them.
+	reSize = textgate.MustCompile(`(-\s*)?(\d+(?:\.\d+)?|[零一二两三四五六七八九十百]+)\s*(?:个)?\s*(gb|g|gib|tb|t|tib)\b`)
 	// reDiskRef names a disk of the lab's list by number: "#3", "3号盘",
 	// "存储 3", "disk 3", "第3块".
 	reDiskRef = []*textgate.Regexp{
@@ -54,6 +55,15 @@ func extractSize(x *Extraction) {
 		x.q.SizeText = strings.ToUpper(strings.Join(strings.Fields(x.rest[loc[0]:loc[1]]), ""))
 	}
 	x.use(loc[0], loc[1], phSize)
+	if m := reSize.FindStringSubmatchIndex(x.rest); m != nil && reResizeTo.MatchString(x.rest[loc[1]:m[0]]) {
+		// "从 500G 扩容到 600G": the size after 到 is the new one.
+		x.q.SizeGB = sizeGB(x.rest[m[4]:m[5]], x.rest[m[6]:m[7]])
+		x.use(m[0], m[1], phSize)
+	} else if m != nil {
+		// "AutoDL 2TB 和 恒源云 100G": a second disk in one message (or
+		// "从 100G 扩容到 200G": the old size).
+		x.q.MoreSizes = true
+	}
 }
 
 // sizeGB converts "1.5" "t" to GB (1e9 bytes); GiB and TiB convert exactly.
@@ -73,6 +83,13 @@ func sizeGB(num, unit string) float64 {
 	return v
 }
 
+// reResizeTo: words between an old and a new size ("从 500G 扩容到 600G").
+var reResizeTo = textgate.MustCompile(`到|成|为|→|->|\bto\b`)
+
+// reMoreRefs: another disk number right after the first ("1 2", "1、2",
+// "1和2", "#1 #2", "1,2").
+var reMoreRefs = textgate.MustCompile(`^\s*(?:[,，、和及跟与&]|and)?\s*#?\s*\d{1,4}(?:\s*号)?(?:[^\d.a-z_-]|$)`)
+
 // extractDiskRef reads a disk number ("#3", "3号盘").
 func extractDiskRef(x *Extraction) {
 	for _, re := range reDiskRef {
@@ -86,6 +103,9 @@ func extractDiskRef(x *Extraction) {
 		}
 		x.q.DiskRef = strconv.Itoa(int(v))
 		x.use(loc[0], loc[3], "")
+		if reMoreRefs.MatchString(x.rest[min(loc[3], len(x.rest)):]) {
+			x.q.MoreDisks = true // "删除存储 1 2", "删除 #1 #2", "1和2"
+		}
 		return
 	}
 }

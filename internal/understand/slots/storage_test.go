@@ -42,3 +42,35 @@ func TestStorageSlots(t *testing.T) {
 		}
 	}
 }
+
+// TestStorageSizesAsWritten: sizes as students write them ("500个G",
+// "八十G"), and a second disk in one message flagged so it is refused by
+// name instead of dropped (a new user's test).
+func TestStorageSizesAsWritten(t *testing.T) {
+	cat, err := catalog.Load(configs.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		text                 string
+		size                 float64
+		moreSizes, moreDisks bool
+	}{
+		{"帮我记一下 恒源云 盘 500个G 放数据集", 500, false, false},
+		{"记一下 autodl 300个g", 300, false, false},
+		{"登记存储 AutoDL 数据盘 八十G", 80, false, false},
+		{"登记存储 autodl 两百g", 200, false, false},
+		{"登记存储 AutoDL 数据盘 2TB 和 恒源云 100G", 2000, true, false},
+		{"删除存储 1 2", 0, false, true},
+		{"删除存储 #1 和 #2", 0, false, true},
+		{"存储 3 扩容到 200G", 200, false, false},
+		{"存储 1 从 500G 扩容到 600G", 600, false, false},
+		{"resize storage 2 from 100gb to 300gb", 300, false, false},
+		{"删除存储 3", 0, false, false},
+	} {
+		q := Extract(cat, c.text, false).Query()
+		if q.SizeGB != c.size || q.MoreSizes != c.moreSizes || q.MoreDisks != c.moreDisks {
+			t.Errorf("%q: size %v more sizes %v more disks %v; want %v %v %v", c.text, q.SizeGB, q.MoreSizes, q.MoreDisks, c.size, c.moreSizes, c.moreDisks)
+		}
+	}
+}
