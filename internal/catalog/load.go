@@ -30,7 +30,8 @@ type gpusDoc struct {
 }
 
 type modelsDoc struct {
-	Models []Model `yaml:"models"`
+	Families []Family `yaml:"families"`
+	Models   []Model  `yaml:"models"`
 }
 
 // Load reads catalog.yaml, gpus.yaml and models.yaml from fsys, decodes them
@@ -54,7 +55,15 @@ func Load(fsys fs.FS) (*Catalog, error) {
 	if err := loadPlans(fsys, pd.Platforms); err != nil {
 		return nil, err
 	}
-	return New(pd.Platforms, gd.GPUs, md.Models, pd.FXUSDCNY)
+	if err := expandFamilies(md.Families, md.Models); err != nil {
+		return nil, err
+	}
+	c, err := New(pd.Platforms, gd.GPUs, md.Models, pd.FXUSDCNY)
+	if err != nil {
+		return nil, err
+	}
+	c.Families = md.Families
+	return c, nil
 }
 
 func decodeFile(fsys fs.FS, name string, v any) error {
@@ -138,26 +147,35 @@ func (c *Catalog) indexGPUs(gpus []GPU) []error {
 	return errs
 }
 
-// indexModels checks the models (unique non-empty ids; positive shape:
-// params_b, layers, hidden, heads, kv_heads, head_dim, vocab, intermediate;
-// a source) and indexes them by id and alias.
+// indexModels checks the models (unique non-empty ids; the fields of
+// their kind, see checkModel; a source) and indexes them by id and alias:
+// language models for FindModels and ResolveModel, the others for
+// FindWorkloadModels. A name given to two models is an error.
 func (c *Catalog) indexModels(models []Model) []error {
 	var errs []error
 	c.modelIdx = map[string]int{}
 	c.modelNames = newMatcher()
-	for i, m := range models {
+	c.workNames = newMatcher()
+	owner := map[string]string{} // compacted name → model id
+	for i := range models {
+		m := &models[i]
 		where, err := claimID(c.modelIdx, ModelsFile, "model", m.ID, i)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		if m.Layers <= 0 || m.Hidden <= 0 || m.Heads <= 0 || m.KVHeads <= 0 || m.HeadDim <= 0 || m.Vocab <= 0 || m.Intermediate <= 0 || !(m.ParamsB > 0) {
-			errs = append(errs, fmt.Errorf("%s: params_b, layers, hidden, heads, kv_heads, head_dim, vocab and intermediate must be positive", where))
+		errs = append(errs, checkModel(where, m)...)
+		for _, n := range append([]string{m.ID}, m.Aliases...) {
+			if o, ok := owner[Compact(n)]; ok && o != m.ID {
+				errs = append(errs, fmt.Errorf("%s: name %q is also a name of %q", where, n, o))
+			}
+			owner[Compact(n)] = m.ID
 		}
-		if m.Source == "" {
-			errs = append(errs, fmt.Errorf("%s: source is empty", where))
+		if m.IsLLM() {
+			c.modelNames.addAll(m.ID, m.Aliases)
+		} else {
+			c.workNames.addAll(m.ID, m.Aliases)
 		}
-		c.modelNames.addAll(m.ID, m.Aliases)
 	}
 	return errs
 }

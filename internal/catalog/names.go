@@ -72,7 +72,9 @@ type matcher struct {
 	exact map[string]pattern
 }
 
-var sepRe = `[\s\-_/]*`
+// sepRe separates the runs of an alias: spaces, hyphens, underscores,
+// slashes and colons ("qwen2.5:7b" as ollama names it).
+var sepRe = `[\s\-_/:]*`
 
 // aliasPattern turns an alias into a regular expression.
 func aliasPattern(alias string) string {
@@ -125,9 +127,13 @@ func (m *matcher) add(alias, id string, family bool) {
 	if strings.TrimSpace(alias) == "" {
 		return
 	}
-	p := pattern{re: textgate.MustCompile(aliasPattern(alias)), id: id, family: family}
-	m.pats = append(m.pats, p)
+	src := aliasPattern(alias)
 	key := Compact(alias)
+	if old, dup := m.exact[key]; dup && old.id == id && old.re.String() == src {
+		return // the same name twice ("Qwen2.5-7B" and "qwen2.5 7b")
+	}
+	p := pattern{re: textgate.MustCompile(src), id: id, family: family}
+	m.pats = append(m.pats, p)
 	if _, dup := m.exact[key]; !dup {
 		m.exact[key] = p
 	}

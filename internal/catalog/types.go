@@ -232,12 +232,24 @@ type GPU struct {
 	Note         string  `yaml:"note,omitempty" json:"note,omitempty"`
 }
 
-// Model is a model configuration (from its Hugging Face config.json).
+// Model is a model configuration (from its Hugging Face config.json, or
+// for a CNN or a diffusion model its published size). Counts are the
+// config's; parameter figures are in billions. See models.go for the
+// kinds, mixture-of-experts fields and how names are matched.
 type Model struct {
 	ID      string   `yaml:"id" json:"id"`
 	HFRepo  string   `yaml:"hf_repo" json:"hf_repo"`
 	Aliases []string `yaml:"aliases,omitempty" json:"aliases,omitempty"`
-	// ParamsB is the published parameter count in billions.
+	// Kind is the architecture (KindDecoder when empty); only decoders
+	// are language models the LLM estimator and FindModels know.
+	Kind string `yaml:"kind,omitempty" json:"kind,omitempty"`
+	// Family and Size name the model as people write it: each name of
+	// the family (models.yaml families:) followed by Size ("7B",
+	// "8x7B") is an alias.
+	Family string `yaml:"family,omitempty" json:"family,omitempty"`
+	Size   string `yaml:"size,omitempty" json:"size,omitempty"`
+	// ParamsB is the published parameter count in billions (all experts
+	// of a mixture of experts; the whole checkpoint).
 	ParamsB        float64 `yaml:"params_b" json:"params_b"`
 	Layers         int     `yaml:"layers" json:"layers"`
 	Hidden         int     `yaml:"hidden" json:"hidden"`
@@ -248,9 +260,14 @@ type Model struct {
 	Intermediate   int     `yaml:"intermediate" json:"intermediate"`
 	TiedEmbeddings bool    `yaml:"tied_embeddings" json:"tied_embeddings"`
 	MaxPosition    int     `yaml:"max_position" json:"max_position"`
-	Source         string  `yaml:"source" json:"source"`
-	Note           string  `yaml:"note,omitempty" json:"note,omitempty"`
-	Typical        bool    `yaml:"typical,omitempty" json:"typical,omitempty"`
+	MoE            `yaml:",inline"`
+	Extra          `yaml:",inline"`
+	Source         string `yaml:"source" json:"source"`
+	// ConfigRead is true when the shape was compared with a stored copy
+	// of the config named in Source; false when it is recalled.
+	ConfigRead bool   `yaml:"config_read,omitempty" json:"config_read,omitempty"`
+	Note       string `yaml:"note,omitempty" json:"note,omitempty"`
+	Typical    bool   `yaml:"typical,omitempty" json:"typical,omitempty"`
 }
 
 // Catalog is the loaded, validated reference data.
@@ -267,4 +284,9 @@ type Catalog struct {
 	gpuNames    *matcher
 	modelNames  *matcher
 	platNames   *matcher
+	// workNames matches the models that are not language models
+	// (encoders, vision, diffusion): FindWorkloadModels.
+	workNames *matcher
+	// Families are the model families of models.yaml.
+	Families []Family
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/labgpu/bot/internal/textgate"
 )
@@ -57,6 +58,8 @@ var (
 	// reModelish catches a model-like name the catalog does not know:
 	// letters followed by a size ("foo-13b", "mymodel 7b").
 	reModelish = textgate.MustCompile(`([a-z][a-z0-9.]*(?:-[a-z0-9.]+)*?)[-_]?(\d+(?:\.\d+)?)b\b`)
+	// reHanModel is a Chinese model name joined to its size ("某某-13B").
+	reHanModel = textgate.MustCompile(`(\p{Han}{1,8})[-_](\d+(?:\.\d+)?)b\b`)
 )
 
 var kwFull = []string{"全量", "全参", "full fine", "full-param", "full param", "full ft", "full finetun", "full sft", "full training", "预训练"}
@@ -274,6 +277,13 @@ func extractParams(x *Extraction) {
 	}
 	if m := reModelish.FindStringSubmatch(x.rest); m != nil && !isStopword(strings.TrimSpace(m[1])) {
 		q.ModelText = strings.TrimSpace(m[0])
+	} else if m := reHanModel.FindStringSubmatch(x.rest); m != nil {
+		// "用某某-13B": the verb before the name is not part of it.
+		name := m[0]
+		for r, n := utf8.DecodeRuneInString(name); stopwords[string(r)] && n < len(name); r, n = utf8.DecodeRuneInString(name) {
+			name = name[n:]
+		}
+		q.ModelText = name
 	}
 	for i, re := range reParams {
 		loc := re.FindStringSubmatchIndex(x.rest)
@@ -296,7 +306,7 @@ func extractParams(x *Extraction) {
 	}
 }
 
-var stopwords = map[string]bool{"a": true, "the": true, "for": true, "of": true, "run": true, "with": true, "on": true, "model": true, "llm": true, "lora": true, "qlora": true, "做": true, "用": true, "train": true, "finetune": true, "how much would": true, "how much": true}
+var stopwords = map[string]bool{"a": true, "the": true, "for": true, "of": true, "run": true, "with": true, "on": true, "model": true, "llm": true, "lora": true, "qlora": true, "做": true, "用": true, "跑": true, "训": true, "拿": true, "给": true, "把": true, "对": true, "train": true, "finetune": true, "how much would": true, "how much": true}
 
 func isStopword(s string) bool {
 	if stopwords[s] {
