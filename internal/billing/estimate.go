@@ -3,7 +3,10 @@
 // billing granularity. Formulas and their sources:
 // ../shared/reference/estimator.md (Korthikanti et al. 2022 for activations,
 // EleutherAI "Transformer Math 101" for optimizer state, the QLoRA paper for
-// 4-bit weights, Kaplan et al. for training FLOPs).
+// 4-bit weights, Kaplan et al. for training FLOPs). The memory model is in
+// vram.go, the speed model in speed.go, the training stacks and loss
+// implementations in stack.go; internal/billing/reference holds them
+// against published measurements (docs/estimator.md).
 //
 // Units: memory in GB (1e9 bytes); time in hours; money in CNY.
 package billing
@@ -37,10 +40,20 @@ const (
 	TargetsQV        = "qv"
 )
 
-// Optimizers a full fine-tune can use (Job.Optimizer).
+// Optimizers a full fine-tune can use (Job.Optimizer); "" is
+// mixed-precision AdamW (an fp32 master copy and fp32 m and v).
 const (
-	OptimizerPureBF16  = "bf16"
+	// OptimizerPureBF16 is AdamW with bf16 weights, m and v.
+	OptimizerPureBF16 = "bf16"
+	// OptimizerAdamW8bit is bitsandbytes' 8-bit AdamW on bf16 weights with
+	// no fp32 master copy: about 6 bytes per parameter with the weights
+	// and gradients (LLaMA-Factory's and torchtune's low-memory recipes).
 	OptimizerAdamW8bit = "adamw8bit"
+	// OptimizerPagedAdamW and OptimizerPagedAdamW8bit are bitsandbytes'
+	// paged AdamW (32-bit or 8-bit state in unified memory that pages out
+	// to the host when the card is full), on bf16 weights.
+	OptimizerPagedAdamW     = "paged_adamw"
+	OptimizerPagedAdamW8bit = "paged_adamw8bit"
 )
 
 // Defaults applied when a Job leaves a field zero. They are stated in every
@@ -60,10 +73,15 @@ const (
 	// the rest absorbs allocator fragmentation (estimator.md §1 "O").
 	FitFraction = 0.92
 	// OverheadGB is the fixed CUDA context, cuBLAS workspace and allocator
-	// overhead. estimator.md §1 starts from 1.0 GB; the Qwen README's
-	// measured small-model rows (Qwen-1.8B LoRA, 11.0 GB) need 1.5 GB, on
-	// top of 5% of the rest for fragmentation.
-	OverheadGB = 1.5
+	// overhead (estimator.md §1 starts from 1.0 GB), on top of
+	// FragmentationShare of the rest. The Qwen README's Qwen-7B LoRA rows
+	// extrapolate to 19.6 GB at no tokens against 18.0 GB of weights and
+	// LoRA state; the Unsloth README's longest contexts for Llama-3.1-8B
+	// QLoRA give 10.4 GB against 9.1 GB.
+	OverheadGB = 1.0
+	// FragmentationShare is the allocator's fragmentation, as a share of
+	// the job's own memory.
+	FragmentationShare = 0.02
 	// MaxGPUs is the most GPUs one rented instance has (8 on the platforms
 	// in the catalog); larger jobs need several machines, which this
 	// estimator does not model.
@@ -100,13 +118,26 @@ type Job struct {
 	NoGradCkpt bool
 	// LoRARank defaults to 16 on all linear layers.
 	LoRARank int
-	// Optimized is a tuned training stack (packed sequences, torch.compile,
-	// fused kernels, as in torchtune's published runs): utilisation up to
-	// 0.65 and no recomputation at the fast end.
-	Optimized bool
-	// ChunkedCE computes the loss in chunks (torchtune's chunked cross
-	// entropy, Liger kernels), so the full logits buffer is never held.
-	ChunkedCE bool
+	// Stack is the training software: StackHF, StackFA2 (the default) or
+	// StackTuned; it sets the utilisation range and the memory defaults.
+	Stack string
+	// Loss is the loss implementation (LossHF, LossQwen1, LossChunked,
+	// LossFused); empty takes the stack's and the model's.
+	Loss string
+	// NoOffload keeps a tuned stack's checkpointed activations on the GPU
+	// (a tuned stack otherwise offloads them to CPU memory).
+	NoOffload bool
+	// NoFP32Cast is QLoRA without PEFT's prepare_model_for_kbit_training
+	// cast of the non-quantised parameters to fp32 (LLaMA-Factory's own
+	// preparation, GPTQ bases); a tuned stack never casts.
+	NoFP32Cast bool
+	// OptimInBwd steps the optimizer inside the backward pass (torchtune's
+	// optimizer_in_bwd), so a full fine-tune holds one gradient at a time.
+	OptimInBwd bool
+	// NoDoubleQuant is 4-bit QLoRA without double quantisation
+	// (bitsandbytes' default unless asked for): 4.5 bits per weight, not
+	// the QLoRA paper's 4.127.
+	NoDoubleQuant bool
 	// LoRATargets: "" (all linear layers), TargetsAttention (q, k, v, o)
 	// or TargetsQV (q and v only, PEFT's default for many models).
 	LoRATargets string
@@ -122,8 +153,9 @@ type Job struct {
 	TrainEmbeddings bool
 	// Optimizer for a full fine-tune: "" (mixed-precision AdamW: fp32
 	// master + m + v, 12 B/param), OptimizerPureBF16 (bf16 m and v,
-	// 4 B/param) or OptimizerAdamW8bit (bitsandbytes 8-bit m and v plus an
-	// fp32 master, 6 B/param). Source: EleutherAI "Transformer Math 101".
+	// 4 B/param), OptimizerAdamW8bit (8-bit m and v, no master copy,
+	// 2 B/param) or a paged one (state in host-pageable memory). Source:
+	// EleutherAI "Transformer Math 101".
 	Optimizer string
 	// GPUs restricts the estimate to these GPU ids (empty = all).
 	GPUs []string
@@ -169,40 +201,6 @@ type Fit struct {
 	// TokensPerSec is training throughput (tokens/s over all GPUs) or,
 	// for inference, single-stream decode speed.
 	TokensPerSec Range `json:"tokens_per_sec"`
-}
-
-// Decode efficiency against the memory-bandwidth bound (estimator.md §3
-// "Inference decode speed"): HF transformers eager with quantised kernels
-// reaches ~0.12-0.3 of it (Qwen README: 40.9 tok/s for Qwen-7B bf16 on an
-// A100 against a 132 tok/s bound), vLLM and llama.cpp 0.6-0.8.
-const (
-	decodeEffLow     = 0.12
-	decodeEffTypical = 0.45
-	decodeEffHigh    = 0.8
-)
-
-// tpEfficiency is tensor-parallel decode efficiency: 90% per GPU beyond
-// the first (an assumption; the Qwen README's vLLM run of Qwen-72B on two
-// A100s reaches 17.6 tok/s against a one-GPU bound of 14).
-func tpEfficiency(n int) float64 {
-	if n <= 1 {
-		return 1
-	}
-	return 0.9
-}
-
-// decodeSpeed is batch-1 decode tokens/s: every token reads the weights
-// and the KV cache once. Several GPUs help only with tensor parallelism
-// (the high end, 90% efficient); a layer split (HF device_map) does not.
-func decodeSpeed(s shape, j Job, g *catalog.GPU, n int) Range {
-	v := vram(s, Job{Method: MethodInference, Bits: j.Bits, SeqLen: j.SeqLen, Batch: 1}, 1)
-	perToken := (v.Weights + v.Activations) * 1e9
-	bw := g.BandwidthGBs * 1e9
-	return Range{
-		Low:     decodeEffLow * bw / perToken,
-		Typical: decodeEffTypical * bw / perToken,
-		High:    decodeEffHigh * bw * float64(n) * tpEfficiency(n) / perToken,
-	}
 }
 
 // PriceQuote is the best known hourly price of a GPU on a platform.
@@ -292,6 +290,20 @@ type Estimate struct {
 	// assumes ZeRO-3/FSDP sharding of weights, gradients and optimizer
 	// state, and scaling efficiency below 1 (lower confidence).
 	Sharded bool `json:"sharded"`
+	// Stack and Loss are the training stack and loss implementation
+	// assumed (training only).
+	Stack string `json:"stack,omitempty"`
+	Loss  string `json:"loss,omitempty"`
+	// PaddingFactor is seq ÷ the average sample length: how many times
+	// longer training takes when samples are padded to seq rather than
+	// packed or padded per batch, as the hours assume (they count the
+	// dataset's own tokens). 0 when the sample length is unknown.
+	PaddingFactor float64 `json:"padding_factor,omitempty"`
+	// TunedSpeedup is how many times faster a tuned stack (Unsloth,
+	// Liger, torchtune) would run the job on the cheapest option's GPU
+	// (else the first that fits), at the slow end, typically and at the
+	// fast end; zero on a tuned stack or when nothing fits.
+	TunedSpeedup Range `json:"tuned_speedup"`
 }
 
 // ErrBadNumber is returned when a size, token count or epoch count is
@@ -304,16 +316,39 @@ var ErrTooManyGPUs = fmt.Errorf("billing: more than %d GPUs is a multi-machine j
 // ErrUnknownModel is returned when neither a known model nor a size is given.
 var ErrUnknownModel = errors.New("billing: model size unknown")
 
-// shape is the architecture used for the formulas.
+// ErrNotLLM is returned for a catalog model that is not a decoder
+// language model (BERT, ResNet, Stable Diffusion): the workload estimate
+// covers those.
+var ErrNotLLM = errors.New("billing: not a language model; its training is estimated as a workload")
+
+// shape is the architecture used for the formulas. I is the MLP width
+// holding weights (every expert of a mixture of experts, averaged over
+// the layers: catalog.Model.MLPWidths), Ia the width one token runs
+// (its activations and FLOPs; I for a dense model), mlps the MLP blocks
+// a layer has (1 dense; the experts, plus one for shared experts), each
+// with its own LoRA adapters.
 type shape struct {
 	L, h, a, kv, d, V, I float64
+	Ia, mlps             float64
 	tied                 bool
 }
 
 func shapeOf(m *catalog.Model) shape {
+	total, active := m.MLPWidths()
+	mlps := 1.0
+	if m.IsMoE() {
+		mlps = float64(m.Experts)
+		if m.SharedIntermediate > 0 {
+			mlps++
+		}
+	}
 	return shape{L: float64(m.Layers), h: float64(m.Hidden), a: float64(m.Heads), kv: float64(m.KVHeads),
-		d: float64(m.HeadDim), V: float64(m.Vocab), I: float64(m.Intermediate), tied: m.TiedEmbeddings}
+		d: float64(m.HeadDim), V: float64(m.Vocab), I: total, Ia: active, mlps: mlps, tied: m.TiedEmbeddings}
 }
+
+// activeParams is the parameters one token uses out of n (all of them
+// for a dense model): the experts it does not run are left out.
+func (s shape) activeParams(n float64) float64 { return n - s.L*3*s.h*(s.I-s.Ia) }
 
 // params returns total and linear-layer parameter counts.
 func (s shape) params() (n, nLin float64) {
@@ -334,7 +369,7 @@ func (s shape) loraParams(r float64, targets string) float64 {
 	v := s.h + s.kv*s.d
 	kv := 2 * v
 	o := s.a*s.d + s.h
-	mlp := 3 * (s.h + s.I)
+	mlp := 3 * (s.mlps*s.h + s.I)
 	switch targets {
 	case TargetsQV:
 		return r * (q + v) * s.L
@@ -378,6 +413,7 @@ func (e *Estimator) Normalize(j Job) (Job, *catalog.Model, bool, []string, error
 	j = defaultShape(j, &as)
 	if j.Method != MethodInference {
 		j = defaultTraining(j, &as)
+		j = defaultStack(j, m, &as)
 	}
 	return j, m, typical, as, nil
 }
@@ -395,6 +431,9 @@ func (a *assumptions) add(format string, args ...any) {
 func (e *Estimator) resolve(j Job) (m *catalog.Model, typical bool, err error) {
 	if j.Model != "" {
 		m, _ = e.Cat.Model(j.Model)
+	}
+	if m != nil && !m.IsLLM() {
+		return nil, false, ErrNotLLM
 	}
 	if m == nil {
 		if !(j.ParamsB > 0) || math.IsInf(j.ParamsB, 0) {
@@ -491,154 +530,6 @@ func defaultTraining(j Job, as *assumptions) Job {
 	return j
 }
 
-// vram computes the per-GPU memory of the job sharded over n GPUs (ZeRO-3
-// style: weights, gradients and optimizer state split n ways).
-func vram(s shape, j Job, n int) VRAM {
-	N, nLin := s.params()
-	v := VRAM{Weights: weightBytes(j.Bits, N, nLin)}
-	if j.Method == MethodInference {
-		v.Activations = inferenceBytes(s, j)
-	} else {
-		v.Gradients, v.Optimizer = trainingStateBytes(s, j, N)
-		v.Activations = activationBytes(s, j)
-		v.Logits = logitBytes(s, j)
-	}
-	if n > 1 {
-		v = shard(v, s, j, N, n)
-	}
-	return inGB(v)
-}
-
-// weightBytes is the memory of N parameters (nLin of them in linear
-// layers) at the given precision. 8- and 4-bit quantise only the linear
-// layers; 4-bit (NF4) adds 0.127 bits per parameter of quantisation
-// constants (QLoRA paper).
-func weightBytes(bits int, N, nLin float64) float64 {
-	switch bits {
-	case 8:
-		return 1*nLin + 2*(N-nLin)
-	case 4:
-		return (0.5+0.127/8)*nLin + 2*(N-nLin)
-	case 32:
-		return 4 * N
-	}
-	return 2 * N
-}
-
-// inferenceBytes is the KV cache (K and V, bf16) plus the working buffers
-// of one forward step.
-func inferenceBytes(s shape, j Job) float64 {
-	sb := float64(j.SeqLen) * float64(j.Batch)
-	kv := 2 * s.L * s.kv * s.d * sb * 2
-	return kv + float64(j.Batch)*(s.h*8+s.V*4)
-}
-
-// trainingStateBytes returns the gradient and optimizer-state bytes of a
-// training job on one GPU.
-func trainingStateBytes(s shape, j Job, N float64) (grads, opt float64) {
-	if j.Method == MethodFull {
-		return fullStateBytes(j, N)
-	}
-	trainable := s.loraParams(float64(j.LoRARank), j.LoRATargets)
-	grads, opt = 4*trainable, 12*trainable
-	if j.TrainEmbeddings {
-		// bf16 gradients and fp32 Adam m, v for embed and lm_head.
-		emb := s.V * s.h
-		if !s.tied {
-			emb *= 2
-		}
-		grads += 2 * emb
-		opt += 8 * emb
-	}
-	return grads, opt
-}
-
-// fullStateBytes: mixed precision keeps bf16 gradients, fp32 master + Adam
-// m and v; pure fp32 keeps fp32 gradients, Adam m and v (the weights are
-// the master copy); Job.Optimizer picks cheaper optimizer states.
-func fullStateBytes(j Job, N float64) (grads, opt float64) {
-	switch {
-	case j.Bits == 32:
-		return 4 * N, 8 * N
-	case j.Optimizer == OptimizerPureBF16:
-		return 2 * N, 4 * N
-	case j.Optimizer == OptimizerAdamW8bit:
-		return 2 * N, 6 * N
-	}
-	return 2 * N, 12 * N
-}
-
-// activationBytes is the activation memory of a training step: one layer's
-// activations plus each layer's input with gradient checkpointing, every
-// layer's without.
-func activationBytes(s shape, j Job) float64 {
-	sb := float64(j.SeqLen) * float64(j.Batch)
-	perLayer := sb * (14*s.h + 8*s.I)
-	if j.NoFlashAttn {
-		// Without FlashAttention the attention scores are stored:
-		// 5·a·s²·b bytes per layer (Korthikanti et al. 2022, eq. 5).
-		perLayer += 5 * s.a * float64(j.SeqLen) * sb
-	}
-	if j.NoGradCkpt {
-		return s.L * perLayer
-	}
-	return 2*sb*s.h*s.L + perLayer
-}
-
-// logitBytes: bf16 logits, their fp32 upcast and its gradient, 10 bytes
-// per token and vocabulary entry; chunked loss holds one chunk of 8.
-func logitBytes(s shape, j Job) float64 {
-	l := float64(j.SeqLen) * float64(j.Batch) * s.V * 10
-	if j.ChunkedCE {
-		l /= 8
-	}
-	return l
-}
-
-// shard splits v (bytes) over n GPUs: ZeRO-3 (default) splits weights,
-// gradients and optimizer state, ZeRO-2 all but the weights; inference
-// splits the weights and the KV cache (tensor parallelism).
-func shard(v VRAM, s shape, j Job, N float64, n int) VRAM {
-	if j.Method == MethodFull {
-		// DeepSpeed accumulates sharded gradients in fp32 (bf16
-		// gradients plus an fp32 partition): 4 bytes per parameter.
-		v.Gradients = 4 * N
-	}
-	if j.ZeRO != 2 {
-		v.Weights /= float64(n)
-	}
-	v.Gradients /= float64(n)
-	v.Optimizer /= float64(n)
-	if j.ZeRO != 2 && j.Method != MethodInference {
-		// ZeRO-3 gathers whole layers to compute them: the live
-		// parameter buffer (DeepSpeed's stage3_max_live_parameters,
-		// 1e9 parameters by default, capped at the model) and two
-		// layers prefetched, in bf16.
-		layer := (N - s.V*s.h) / s.L
-		v.Weights += 2*math.Min(1e9, N) + 2*2*layer
-	}
-	if j.Method == MethodInference {
-		// Tensor parallelism splits the KV cache by heads too.
-		v.Activations /= float64(n)
-	}
-	return v
-}
-
-// inGB converts v from bytes to GB (1e9 bytes) and adds the overhead:
-// OverheadGB plus 5% of the rest for fragmentation.
-func inGB(v VRAM) VRAM {
-	const gb = 1e9
-	v.Weights /= gb
-	v.Gradients /= gb
-	v.Optimizer /= gb
-	v.Activations /= gb
-	v.Logits /= gb
-	sum := v.Weights + v.Gradients + v.Optimizer + v.Activations + v.Logits
-	v.Overhead = OverheadGB + 0.05*sum
-	v.Total = sum + v.Overhead
-	return v
-}
-
 type layout struct{ batch, n int }
 
 // layouts lists the (micro-batch, GPU count) pairs to try, in order of
@@ -665,67 +556,6 @@ func layouts(j Job) []layout {
 		out = append(out, layout{last, n})
 	}
 	return out
-}
-
-// mfu returns the (low, typical, high) model FLOPs utilisation for a GPU.
-// For a plain Hugging Face / DeepSpeed job on a card with BF16 and
-// FlashAttention-2 the range is 0.28-0.55 with 0.42 typical: the Qwen
-// README's LoRA runs on an A100 imply 0.44-0.55 at seq 1024-8192 (padded
-// tokens), estimator.md §3 recommends 0.35 for unpadded data. An Optimized
-// stack reaches 0.65 (torchtune's RTX 4090 LoRA run implies 0.63 without
-// recomputation). Cards without BF16/FlashAttention-2 (Turing, Volta) and
-// NPUs run lower; sequences of 512 or less use the GPU poorly (×0.6);
-// QLoRA dequantisation costs 10-30% (measured QLoRA/LoRA ratios 0.74 and
-// 0.78; 0.98 with torchtune's kernels).
-func mfu(g *catalog.GPU, j Job) (lo, typ, hi float64) {
-	lo, typ, hi = 0.28, 0.42, 0.55
-	if j.Optimized {
-		hi = 0.65
-	}
-	if !g.FlashAttn2 || !g.BF16 || g.Class == "npu" {
-		lo, typ, hi = 0.12, 0.20, 0.30
-	}
-	if j.SeqLen <= 512 {
-		lo, typ, hi = lo*0.6, typ*0.6, hi*0.6
-	}
-	if j.Method == MethodQLoRA {
-		lo, typ, hi = lo*0.72, typ*0.75, hi*0.9
-	}
-	return
-}
-
-// scaling is the multi-GPU efficiency within one machine (an assumption;
-// the seed reports 1.6x on 2x 4090 with ZeRO-2, i.e. 0.8).
-func scaling(n int) float64 {
-	switch {
-	case n <= 1:
-		return 1
-	case n == 2:
-		return 0.8
-	case n <= 4:
-		return 0.75
-	}
-	return 0.7
-}
-
-// flopsPerToken is k·N (estimator.md §3): 6 for LoRA with checkpointing or
-// full without, 4 for LoRA without, 8 for full with checkpointing; plus
-// attention 6·L·s·h.
-func flopsPerToken(s shape, j Job, N float64) float64 {
-	var k float64
-	switch j.Method {
-	case MethodFull:
-		k = 6
-		if !j.NoGradCkpt {
-			k = 8
-		}
-	default:
-		k = 4
-		if !j.NoGradCkpt {
-			k = 6
-		}
-	}
-	return k*N + 6*s.L*float64(j.SeqLen)*s.h
 }
 
 // Quotes supplies the best known price per (platform, GPU).
@@ -787,19 +617,54 @@ func (e *Estimator) Estimate(j Job, quotes Quotes) (*Estimate, error) {
 	if quotes != nil {
 		e.costRows(est, quotes)
 	}
+	if j.Method != MethodInference {
+		e.trainingNotes(est, s, N)
+	}
 	return est, nil
+}
+
+// trainingNotes fills what a training estimate states besides its
+// figures: the stack, the loss, the padding factor and the speed-up a
+// tuned stack would bring.
+func (e *Estimator) trainingNotes(est *Estimate, s shape, N float64) {
+	j := est.Job
+	est.Stack, est.Loss = j.Stack, j.Loss
+	if j.Samples > 0 && j.TokensPerSample > 0 {
+		est.PaddingFactor = round(float64(j.SeqLen)/float64(j.TokensPerSample), 2)
+	}
+	if j.Stack == StackTuned {
+		return
+	}
+	gpu := ""
+	if est.Cheapest >= 0 {
+		gpu = est.Options[est.Cheapest].GPU
+	}
+	for _, f := range est.Fits {
+		if !f.Fits || gpu != "" && f.GPU != gpu {
+			continue
+		}
+		g, _ := e.Cat.GPU(f.GPU)
+		jj := j
+		jj.Batch, jj.NoFlashAttn = f.MicroBatch, j.NoFlashAttn || !g.FlashAttn2
+		tuned := jj
+		tuned.Stack = StackTuned
+		_, base := trainingSpeed(s, jj, g, N, f.GPUCount)
+		_, fast := trainingSpeed(s, tuned, g, N, f.GPUCount)
+		est.TunedSpeedup = ratioRange(fast, base)
+		return
+	}
 }
 
 // Throughput is the speed of j on j.GPUCount cards (0 counts as 1) of the
 // catalog GPU gpu whether or not the job fits their memory, computed as
-// Estimate computes Fit.TokensPerSec for a layout that fits: for
-// training, tokens/s over all the GPUs (MFU × dense BF16 peak ×
-// multi-GPU scaling, over k·N FLOPs per token); for inference,
-// single-stream decode tokens/s from memory bandwidth. The checks against
-// published runs (internal/billing/reference) use it, since some of those
-// runs fitted through memory savers the estimator does not model (an
-// 8-bit optimizer, offloading). Errors: those of Normalize, and a GPU not
-// in the catalog.
+// Estimate computes Fit.TokensPerSec for a layout that fits, at j.Batch
+// as the micro-batch: for training, tokens/s over all the GPUs (MFU ×
+// dense BF16 peak × multi-GPU scaling, over k·N FLOPs per token, less a
+// paged optimizer's traffic); for inference, single-stream decode
+// tokens/s from memory bandwidth. The checks against published runs
+// (internal/billing/reference) use it: those runs ran at their batch
+// whatever margin the estimator keeps. Errors: those of Normalize, and a
+// GPU not in the catalog.
 func (e *Estimator) Throughput(j Job, gpu string) (Range, error) {
 	j, m, typical, _, err := e.Normalize(j)
 	if err != nil {
@@ -869,7 +734,9 @@ func fit(s shape, j Job, g *catalog.GPU, N, tokens float64) Fit {
 	case j.Method == MethodInference:
 		f.TokensPerSec = decodeSpeed(s, j, g, f.GPUCount)
 	default:
-		f.MFU, f.TokensPerSec = trainingSpeed(s, j, g, N, f.GPUCount)
+		jj := j
+		jj.Batch, jj.NoFlashAttn = f.MicroBatch, j.NoFlashAttn || !g.FlashAttn2
+		f.MFU, f.TokensPerSec = trainingSpeed(s, jj, g, N, f.GPUCount)
 		f.Hours = Range{
 			Low:     tokens / f.TokensPerSec.High / 3600,
 			Typical: tokens / f.TokensPerSec.Typical / 3600,
@@ -877,21 +744,6 @@ func fit(s shape, j Job, g *catalog.GPU, N, tokens float64) Fit {
 		}
 	}
 	return f
-}
-
-// trainingSpeed is the MFU range of a training job on n GPUs of g and the
-// tokens/s it gives over all of them (high MFU gives the high speed).
-func trainingSpeed(s shape, j Job, g *catalog.GPU, N float64, n int) (util, tps Range) {
-	lo, typ, hi := mfu(g, j)
-	peak := g.TensorTFLOPS * 1e12 * float64(n) * scaling(n)
-	// An optimised stack's fast end also avoids recomputation: it
-	// offloads activations to CPU memory instead (torchtune's activation
-	// offloading), so memory does not force it.
-	fast := j
-	fast.NoGradCkpt = fast.NoGradCkpt || j.Optimized
-	fpt, fptFast := flopsPerToken(s, j, N), flopsPerToken(s, fast, N)
-	util = Range{Low: lo, Typical: typ, High: hi}
-	return util, Range{Low: lo * peak / fpt, Typical: typ * peak / fpt, High: hi * peak / fptFast}
 }
 
 func (e *Estimator) costRows(est *Estimate, quotes Quotes) {

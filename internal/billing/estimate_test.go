@@ -88,7 +88,7 @@ func TestScaledTypicalConfig(t *testing.T) {
 	cases := []struct {
 		params float64
 		scaled bool
-	}{{7, false}, {20, true}, {405, true}, {3, true}}
+	}{{7, false}, {20, true}, {405, true}, {3, false}, {4.5, true}}
 	for _, c := range cases {
 		est, err := e.Estimate(billing.Job{ParamsB: c.params, Method: "inference"}, nil)
 		if err != nil {

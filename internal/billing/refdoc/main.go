@@ -1,6 +1,7 @@
 // Command refdoc regenerates docs/estimator.md: the estimator's VRAM and
-// throughput figures against the published measurements in
-// ../shared/data/estimator/. Run from the repository root:
+// throughput figures against the published measurements, the original
+// tables in ../shared/data/estimator/ and the rows added since in
+// internal/billing/reference/testdata/. Run from the repository root:
 //
 //	go run ./internal/billing/refdoc
 package main
@@ -9,9 +10,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/labgpu/bot/configs"
 	"github.com/labgpu/bot/internal/billing"
@@ -20,26 +19,23 @@ import (
 )
 
 func main() {
-	data := flag.String("data", "../shared/data/estimator", "directory with vram_reference.csv and throughput_reference.csv")
+	data := flag.String("data", "../shared/data/estimator", "directory with the original "+reference.VRAMFile+" and "+reference.ThroughputFile)
+	more := flag.String("more", "internal/billing/reference/testdata", "directory with "+reference.VRAMMoreFile+" and "+reference.ThroughputMoreFile)
 	out := flag.String("out", "docs/estimator.md", "file to write")
 	flag.Parse()
-	if err := run(*data, *out); err != nil {
+	if err := run(*data, *more, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "refdoc:", err)
 		os.Exit(1)
 	}
 }
 
-func run(data, out string) error {
+func run(data, more, out string) error {
 	cat, err := catalog.Load(configs.FS)
 	if err != nil {
 		return err
 	}
 	e := &billing.Estimator{Cat: cat}
-	vrows, err := readFile(filepath.Join(data, "vram_reference.csv"), reference.ReadVRAM)
-	if err != nil {
-		return err
-	}
-	trows, err := readFile(filepath.Join(data, "throughput_reference.csv"), reference.ReadThroughput)
+	vrows, trows, err := reference.Load(data, more)
 	if err != nil {
 		return err
 	}
@@ -48,14 +44,4 @@ func run(data, out string) error {
 		return err
 	}
 	return os.WriteFile(out, b.Bytes(), 0o644)
-}
-
-// readFile reads the rows of the file at path with read.
-func readFile[R any](path string, read func(io.Reader) ([]R, error)) ([]R, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return read(f)
 }
