@@ -1,5 +1,5 @@
 // Package configs embeds the default configuration files (catalog.yaml,
-// gpus.yaml, models.yaml, advice.yaml, config.example.yaml and the intent
+// gpus.yaml, models.yaml, workloads.yaml, advice.yaml, config.example.yaml and the intent
 // definitions and corpus in intents/) into the binary, so the bot
 // runs from any directory. A file given by --config overrides them.
 package configs

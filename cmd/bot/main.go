@@ -23,11 +23,16 @@ const exitUsage = 2
 
 type usageError struct{ error }
 
+func (u usageError) Unwrap() error { return u.error }
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	root := newRoot()
-	if err := root.ExecuteContext(ctx); err != nil {
+	if cmd, err := root.ExecuteContextC(ctx); err != nil {
+		if cmd != nil && jsonErrorCommands[cmd.Name()] && jsonRequested(os.Args[1:]) {
+			writeErrorObject(os.Stdout, cmd.Name(), err)
+		}
 		var bad *billing.CSVError
 		if errors.As(err, &bad) {
 			// A refused import lists its bad lines, one a line.
@@ -182,6 +187,7 @@ func askCmd() *cobra.Command {
 func estimateCmd() *cobra.Command {
 	var format string
 	var f app.EstimateFlags
+	var wf app.WorkloadFlags
 	c := &cobra.Command{
 		Use:   "estimate --model NAME|--params 7 --method full|lora|qlora|inference [flags]",
 		Short: "estimate VRAM, time and cost of a training or inference job",
@@ -191,6 +197,15 @@ func estimateCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := checkFormat(format); err != nil {
 				return err
+			}
+			if app.IsWorkloadModel(f.Model) {
+				// Not a language model: the workload estimator.
+				return withLoaded(cmd, func(a *app.App) error {
+					if err := a.EstimateWorkload(cmd.Context(), f, wf, format, os.Stdout); err != nil {
+						return usageError{err}
+					}
+					return nil
+				})
 			}
 			// A flag given explicitly must carry a usable value: "--seq 0"
 			// is an error, not the default.
@@ -226,12 +241,18 @@ func estimateCmd() *cobra.Command {
 	fl.IntVar(&f.GPUCount, "gpus", 0, "number of GPUs, 1-8 (default: as many as needed)")
 	fl.IntVar(&f.LoRARank, "rank", 0, "LoRA rank (default 16)")
 	fl.StringVar(&f.Targets, "targets", "", "LoRA target layers: all (default), attn or qv")
-	fl.StringVar(&f.Optimizer, "optimizer", "", "full fine-tune optimizer: adamw (default), adamw8bit or bf16")
+	fl.StringVar(&f.Optimizer, "optimizer", "", "full fine-tune optimizer: adamw (default), adamw8bit (bf16 weights, 8-bit states, no fp32 master) or bf16")
+	fl.StringVar(&f.Stack, "stack", "", "training stack: hf (plain Transformers), fa2 (FlashAttention-2, default) or tuned (Unsloth, Liger, torchtune, XTuner)")
 	fl.BoolVar(&f.NoGradCkpt, "no-grad-ckpt", false, "gradient checkpointing off")
 	fl.BoolVar(&f.NoFlashAttn, "no-flash-attn", false, "no FlashAttention (attention scores stored)")
 	fl.IntVar(&f.ZeRO, "zero", 0, "multi-GPU sharding: 3 (default) or 2")
 	fl.StringVar(&f.GPU, "gpu", "", "only this GPU, e.g. 4090 or A100")
 	fl.StringVar(&f.Platform, "platform", "", "only this platform, e.g. autodl")
+	fl.StringVar(&wf.Dataset, "dataset", "", "with a non-LLM --model (resnet50, vit-b16, yolov8n, bert-base, sdxl, sd15-lora …): imagenet, coco, cifar10 …")
+	fl.IntVar(&wf.Images, "images", 0, "with a non-LLM --model: images to train on, or to generate")
+	fl.IntVar(&wf.Steps, "steps", 0, "with a non-LLM --model: sampling steps per image, or a LoRA run's steps")
+	fl.IntVar(&wf.Resolution, "resolution", 0, "with a non-LLM --model: pixels per side")
+	fl.Float64Var(&wf.Fraction, "fraction", 0, "with --dataset: the share used, 0-1 (0.1 for a 10% subset)")
 	return c
 }
 

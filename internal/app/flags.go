@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/catalog"
 )
 
 // EstimateFlags are `bot estimate`'s flags before validation.
@@ -15,7 +16,7 @@ type EstimateFlags struct {
 	Bits, SeqLen, Batch, Samples int
 	TokensPerSample, GPUCount    int
 	LoRARank, ZeRO               int
-	Targets, Optimizer           string
+	Targets, Optimizer, Stack    string
 	NoGradCkpt, NoFlashAttn      bool
 	// Given names the numeric flags set explicitly ("seq", "batch", …):
 	// an explicit zero is an error rather than "use the default".
@@ -40,6 +41,13 @@ func (f EstimateFlags) Job() (billing.Job, error) {
 		j.Optimizer = f.Optimizer
 	default:
 		return j, fmt.Errorf("--optimizer: %q is not adamw, adamw8bit or bf16", f.Optimizer)
+	}
+	switch {
+	case f.Stack == "":
+	case slices.Contains(billing.Stacks, f.Stack):
+		j.Stack = f.Stack
+	default:
+		return j, fmt.Errorf("--stack: %q is not hf, fa2 or tuned", f.Stack)
 	}
 	switch f.ZeRO {
 	case 0, 2, 3:
@@ -81,7 +89,7 @@ func (f EstimateFlags) Job() (billing.Job, error) {
 		return j, fmt.Errorf("--params: %g billion is beyond any model; give the size in billions (7 for 7B)", f.ParamsB)
 	}
 	if f.GPUCount > billing.MaxGPUs {
-		return j, fmt.Errorf("--gpus: %d is more than one machine holds (%d); multi-node jobs are not estimated", f.GPUCount, billing.MaxGPUs)
+		return j, classified(billing.ErrTooManyGPUs, "--gpus: %d is more than one machine holds (%d); multi-node jobs are not estimated", f.GPUCount, billing.MaxGPUs)
 	}
 	if f.Samples > 0 && f.Tokens > 0 {
 		return j, fmt.Errorf("--samples and --tokens both give the dataset size; use one")
@@ -93,16 +101,25 @@ func (f EstimateFlags) Job() (billing.Job, error) {
 }
 
 // ResolveJob maps the names in a job (model, GPU, platform) to catalog ids.
-// A model the catalog lacks needs --params; a known model with a --params
-// that disagrees by more than 10% is an error.
+// A model the catalog lacks keeps its name and is estimated from its size
+// (--params, else the size in its name: "xxx-7b"), with the typical
+// configuration nearest in size; without either it is an error wrapping
+// billing.ErrUnknownModel. A model that is not a language model (BERT,
+// ResNet) wraps billing.ErrNotLLM. A known model with a --params that
+// disagrees by more than 10% is an error.
 func (a *App) ResolveJob(j billing.Job, gpu string) (billing.Job, error) {
 	if j.Model != "" {
 		id, ok := a.Cat.ResolveModel(j.Model)
+		size, sized := catalog.SizeInName(j.Model)
+		if w, isWork := a.Cat.ResolveWorkloadModel(j.Model); !ok && isWork {
+			return j, classified(billing.ErrNotLLM, "--model: %s is not a language model; ask in a question instead, e.g. bot ask \"训练%s要多少钱\"", w, j.Model)
+		}
 		switch {
+		case !ok && j.ParamsB == 0 && !sized:
+			return j, classified(billing.ErrUnknownModel, "--model: unknown model %q; give its size with --params (e.g. --params 7) or a size in the name (xxx-7b)", j.Model)
 		case !ok && j.ParamsB == 0:
-			return j, fmt.Errorf("--model: unknown model %q; give its size with --params (e.g. --params 7)", j.Model)
+			j.ParamsB = size
 		case !ok:
-			j.Model = ""
 		default:
 			m, _ := a.Cat.Model(id)
 			if j.ParamsB > 0 && math.Abs(j.ParamsB-m.ParamsB) > 0.1*m.ParamsB {
@@ -131,4 +148,20 @@ func (a *App) ResolveJob(j billing.Job, gpu string) (billing.Job, error) {
 		j.Platform = id
 	}
 	return j, nil
+}
+
+// classifiedError is a flag error whose message is its own and which
+// unwraps to the estimator error that classifies it (for `bot estimate
+// --format json`'s reason).
+type classifiedError struct {
+	msg  string
+	kind error
+}
+
+func (e classifiedError) Error() string { return e.msg }
+func (e classifiedError) Unwrap() error { return e.kind }
+
+// classified formats a flag error classified as kind.
+func classified(kind error, format string, args ...any) error {
+	return classifiedError{msg: fmt.Sprintf(format, args...), kind: kind}
 }

@@ -122,20 +122,34 @@ func (a *App) Estimate(ctx context.Context, job billing.Job, format string, w io
 	q := commands.Query{Intent: commands.IntentEstimate, Model: job.Model, ParamsB: job.ParamsB, Method: job.Method, Bits: job.Bits,
 		SeqLen: job.SeqLen, Batch: job.Batch, Samples: job.Samples, TokensPerSample: job.TokensPerSample, Tokens: job.Tokens,
 		Epochs: job.Epochs, GPUCount: job.GPUCount, LoRARank: job.LoRARank, LoRATargets: job.LoRATargets, Optimizer: job.Optimizer,
-		NoGradCkpt: job.NoGradCkpt, NoFlashAttn: job.NoFlashAttn, ZeRO: job.ZeRO, GPUs: job.GPUs}
+		NoGradCkpt: job.NoGradCkpt, NoFlashAttn: job.NoFlashAttn, ZeRO: job.ZeRO, GPUs: job.GPUs, Stack: job.Stack}
 	if job.Platform != "" {
 		q.Platform, q.Platforms = job.Platform, []string{job.Platform}
 	}
 	if len(job.GPUs) > 0 {
 		q.GPU = job.GPUs[0]
 	}
+	if _, known := a.Cat.Model(job.Model); job.Model != "" && !known {
+		// A name the catalog lacks (ResolveJob): estimated from its size,
+		// and the answer says so.
+		q.Model, q.ModelText = "", job.Model
+	}
 	res := a.Router.AnswerQuery(ctx, q)
+	if res.Estimate == nil {
+		return &NoEstimateError{Answer: strings.TrimSpace(res.Text)}
+	}
 	if format == FormatJSON {
 		return writeJSON(w, res)
 	}
 	_, err := io.WriteString(w, chat.PlainText(res.Reply))
 	return err
 }
+
+// NoEstimateError is Estimate's error when the job got an answer but no
+// estimate (the estimator refused it); Answer is the bot's reply.
+type NoEstimateError struct{ Answer string }
+
+func (e *NoEstimateError) Error() string { return "no estimate: " + e.Answer }
 
 // writePollTables prints one status line per provider (ok / not
 // configured / error, offers, latency, skipped example rows) and the

@@ -16,12 +16,8 @@ import (
 func (r *Router) answers() {
 	r.env = &answer.Env{Cat: r.cat, Offers: r.offers, Now: r.now, ListPriceMaxAge: r.listPriceMaxAge, Rd: r.rd}
 	est := &billing.Estimator{Cat: r.cat}
-	var workloads []kb.Workload
-	if r.advice != nil {
-		workloads = r.advice.Workloads
-	}
 	r.offerAnswers = offers.New(r.env)
-	r.estimates = estimate.New(r.env, est, workloads)
+	r.estimates = estimate.New(r.env, est, r.work)
 	r.estimates.LabPlans, r.estimates.Risk = r.labPlans, r.queueRisk
 	r.adviceAnswers = advice.New(r.env, advice.Deps{Est: est, KB: r.advice, Estimates: r.estimates, Offers: r.offerAnswers,
 		Alerts: r.subs != nil, Storage: r.storage != nil})
@@ -48,7 +44,7 @@ func estimateHandler(f func(*estimate.Answers, context.Context, *estimate.Result
 	return func(r *Router, ctx context.Context, res *Result) {
 		e := estimate.Result{Query: res.Query}
 		f(r.estimates, ctx, &e)
-		res.Figures, res.WorkloadCosts, res.Plan, res.Question, res.Reply = e.Figures, e.WorkloadCosts, e.Plan, e.Question, e.Reply
+		res.Figures, res.Workload, res.Plan, res.Question, res.Reply = e.Figures, e.Workload, e.Plan, e.Question, e.Reply
 		res.Plans = e.Plans
 	}
 }

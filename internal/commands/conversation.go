@@ -97,10 +97,15 @@ func mergeFollowUp(m, q Query) (Query, bool) {
 	set(q.Tokens > 0, func() { m.Tokens = q.Tokens })
 	set(q.TokensPerSample > 0, func() { m.TokensPerSample = q.TokensPerSample })
 	set(q.Epochs > 0, func() { m.Epochs = q.Epochs })
+	set(q.Images > 0, func() { m.Images = q.Images })
+	set(q.Steps > 0, func() { m.Steps = q.Steps })
+	set(q.Resolution > 0, func() { m.Resolution = q.Resolution })
+	set(q.DataPercent > 0, func() { m.DataPercent = q.DataPercent })
 	set(q.Bits > 0, func() { m.Bits = q.Bits })
 	set(q.LoRARank > 0, func() { m.LoRARank = q.LoRARank })
 	set(q.LoRATargets != "", func() { m.LoRATargets = q.LoRATargets })
 	set(q.Optimizer != "", func() { m.Optimizer = q.Optimizer })
+	set(q.Stack != "", func() { m.Stack = q.Stack })
 	set(q.NoGradCkpt, func() { m.NoGradCkpt = true })
 	set(q.NoFlashAttn, func() { m.NoFlashAttn = true })
 	set(q.ZeRO > 0, func() { m.ZeRO = q.ZeRO })
@@ -161,6 +166,11 @@ func (r *Router) remember(msg chat.Message, res Result) {
 		// ("seq 2048") like an estimate.
 		fq := res.Query
 		fq.Intent, fq.KB, fq.Asked, fq.Topic, fq.Score = IntentEstimate, nil, "", "", 0
+		if w := res.Workload; w != nil {
+			// A workload job is named by its text: keep the model and
+			// dataset the answer used.
+			fq.Asked = strings.TrimSpace(w.Job.Model + " " + w.Job.Dataset)
+		}
 		c.estimate, c.estimateAt = &fq, now
 	}
 	c.clarify = nil

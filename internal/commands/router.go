@@ -30,6 +30,7 @@ import (
 	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/stock"
 	"github.com/labgpu/bot/internal/understand"
+	"github.com/labgpu/bot/internal/workload"
 )
 
 // Offers supplies the current stock snapshot (stock.Board implements it).
@@ -48,9 +49,9 @@ type Result struct {
 	// TokensTrained, FLOPs and Hours repeat its main figures at the top
 	// level of the JSON (hours per GPU id: low / typical / high).
 	estimate.Figures
-	// WorkloadCosts are a non-LLM job's costs scaled from its reference
-	// run ("训练一个ResNet50要多少钱").
-	WorkloadCosts []estimate.WorkloadCost `json:"workload_costs,omitempty"`
+	// Workload is a non-LLM job's estimate ("训练一个ResNet50要多少钱");
+	// its options and hours per GPU are in Options and Hours.
+	Workload *workload.Estimate `json:"workload_estimate,omitempty"`
 	// Providers summarises each provider's health (intent stock).
 	Providers []offers.ProviderRow `json:"providers,omitempty"`
 	// Question is set when the bot needs more information ("多大参数量？").
@@ -112,6 +113,10 @@ type Router struct {
 	// advice is the troubleshooting knowledge base (nil when not enabled).
 	advice *kb.Base
 
+	// work is the workload estimator's data (WithWorkloads; the embedded
+	// configs/workloads.yaml by default).
+	work *workload.Data
+
 	// history is the availability history (nil when not kept).
 	history *history.Recorder
 
@@ -165,6 +170,10 @@ func WithQueueRisk(q plan.QueueRisk) Option { return func(r *Router) { r.queueRi
 // WithAdvice enables answers from the advice knowledge base.
 func WithAdvice(b *kb.Base) Option { return func(r *Router) { r.advice = b } }
 
+// WithWorkloads sets the workload estimator's data (a lab's own
+// workloads.yaml); without it the embedded one is used.
+func WithWorkloads(d *workload.Data) Option { return func(r *Router) { r.work = d } }
+
 // WithChatLanguage sets the language of answers to bare pastes ("en" or
 // "zh", the default); questions are answered in their own language.
 func WithChatLanguage(lang string) Option { return func(r *Router) { r.chatEn = lang == "en" } }
@@ -180,6 +189,9 @@ func NewRouter(cat *catalog.Catalog, board Offers, opts ...Option) *Router {
 		o(r)
 	}
 	r.rd = &render.Renderer{Cat: cat, ListPriceMaxAge: r.listPriceMaxAge, Clock: render.Clock{Loc: r.location}}
+	if r.work == nil {
+		r.work = workload.Default()
+	}
 	r.answers()
 	u, err := understand.Shared(cat, r.advice, r.chatEn)
 	if err != nil {

@@ -241,8 +241,8 @@ func shortAssumptions(est *billing.Estimate, en bool) string {
 	if est.Method == billing.MethodInference {
 		return fmt.Sprintf(pick1(en, "按上下文 %d、并发 %d、%d-bit 估算；说“seq 8192”“int4”可改。", "Assumed context %d, batch %d, %d-bit; say “seq 8192” or “int4” to change."), est.SeqLen, est.Batch, est.Bits)
 	}
-	return fmt.Sprintf(pick1(en, "按 seq %d、batch %d、%s、%g 轮估算，含数据盘和计费粒度；说“seq 4096”“5万条”可改。", "Assumed seq %d, batch %d, %s, %g epochs, with disk and billing granularity; say “seq 4096” or “50k samples” to change."),
-		est.SeqLen, est.Batch, dataText(est.Job, false, en), est.Epochs)
+	return fmt.Sprintf(pick1(en, "按 seq %d、batch %d、%s、%g 轮、%s估算%s，含数据盘和计费粒度；说“seq 4096”“5万条”“用unsloth”可改。", "Assumed seq %d, batch %d, %s, %g epochs, %s%s, with disk and billing granularity; say “seq 4096”, “50k samples” or “use unsloth” to change."),
+		est.SeqLen, est.Batch, dataText(est.Job, false, en), est.Epochs, spaceAfterLatin(StackName(est.Stack, en), en), paddingShort(est, en))
 }
 
 // dataText is the job's data: "5万条×512 tokens" ("5万 条 × 512 tokens"
@@ -404,10 +404,13 @@ func estimateNotes(est *billing.Estimate, shown []billing.Option, en bool) []str
 		notes = append(notes, pick1(en, "多卡推理按张量并行（如 vLLM）把权重和 KV cache 平分到各卡估算。",
 			"Multi-GPU inference assumes tensor parallelism (e.g. vLLM) splitting weights and KV cache across GPUs."))
 	} else if est.Sharded {
-		notes = append(notes, pick1(en, "多卡方案按 ZeRO-3/FSDP 把权重、梯度和优化器状态切分到各卡，并按 70-80% 的多卡加速效率估算；可信度低于单卡。",
-			"Multi-GPU rows assume ZeRO-3/FSDP sharding of weights, gradients and optimizer state and 70-80% scaling efficiency; less certain than single-GPU rows."))
+		notes = append(notes, pick1(en, "多卡方案按 ZeRO-3/FSDP 把权重、梯度和优化器状态切分到各卡，并按 70-92%（典型 80%）的多卡加速效率估算；可信度低于单卡。",
+			"Multi-GPU rows assume ZeRO-3/FSDP sharding of weights, gradients and optimizer state and 70-92% scaling efficiency (80% typical); less certain than single-GPU rows."))
 	}
 	notes = append(notes, assumptionLine(est, en))
+	if est.Method != billing.MethodInference {
+		notes = append(notes, stackNote(est, en), tokenNote(est, en))
+	}
 	if est.Method == billing.MethodInference {
 		notes = append(notes, fmt.Sprintf(pick1(en, "每小时费用只含 GPU；权重约 %.0f GB，超出免费数据盘的部分另按天计费。", "Cost per hour is GPUs only; the ~%.0f GB of weights beyond the free data disk bill per day."), est.DiskGB))
 	} else if len(shown) > 0 {
@@ -604,7 +607,7 @@ func assumptionLine(est *billing.Estimate, en bool) string {
 // loraTargets and optimizers name the job's LoRA targets and optimizer.
 var (
 	loraTargets = map[string][2]string{billing.TargetsQV: {"q_proj+v_proj", "q_proj+v_proj"}, billing.TargetsAttention: {"注意力层", "attention layers"}}
-	optimizers  = map[string][2]string{billing.OptimizerAdamW8bit: {"8-bit AdamW", "8-bit AdamW"}, billing.OptimizerPureBF16: {"纯 bf16 AdamW", "pure-bf16 AdamW"}}
+	optimizers  = map[string][2]string{billing.OptimizerAdamW8bit: {"8-bit AdamW（bf16 权重，无 fp32 主副本）", "8-bit AdamW (bf16 weights, no fp32 master copy)"}, billing.OptimizerPureBF16: {"纯 bf16 AdamW", "pure-bf16 AdamW"}}
 )
 
 // jobParts are the training settings assumed: seq, batch, checkpointing,
@@ -616,10 +619,13 @@ func jobParts(est *billing.Estimate, en bool) []string {
 		ck = pick1(en, "关闭梯度检查点", "gradient checkpointing off")
 	}
 	parts := []string{fmt.Sprintf("seq %d", est.SeqLen), fmt.Sprintf(pick1(en, "batch %d（有效 batch）", "batch %d (effective)"), est.Batch), ck}
-	if j.NoFlashAttn {
+	switch {
+	case j.NoFlashAttn && est.Stack != billing.StackHF:
 		parts = append(parts, pick1(en, "不用 FlashAttention", "no FlashAttention"))
-	} else {
-		parts = append(parts, pick1(en, "FlashAttention（T4/V100 按不支持算）", "FlashAttention (not on T4/V100)"))
+	case est.Stack == billing.StackFA2:
+		parts = append(parts, pick1(en, "FlashAttention-2（T4/V100 按不支持算）", "FlashAttention-2 (not on T4/V100)"))
+	default:
+		parts = append(parts, StackName(est.Stack, en))
 	}
 	if est.LoRARank > 0 {
 		targets := TextFor(loraTargets, j.LoRATargets, [2]string{"全部线性层", "all linear layers"}, en)
@@ -727,10 +733,10 @@ func (r *Renderer) fasterCheaperLine(est *billing.Estimate, en bool) string {
 		return ""
 	}
 	f, sl := best[0], best[1]
-	return fmt.Sprintf(pick1(en, "贵的卡反而省钱（按典型速度）：在 %s 上，%s×%d 每卡时 %.2f 元、约 %.1f 小时共 %s 元；%s×%d 每卡时 %.2f 元、约 %.1f 小时共 %s 元——快 %.1f 倍，总价少 %s 元。",
-		"The pricier card is the cheaper job (at typical speed): on %s, %s×%d at %.2f CNY/GPU-h takes ~%.1f h for %s CNY; %s×%d at %.2f takes ~%.1f h for %s CNY — %.1fx faster and %s CNY cheaper."),
+	return fmt.Sprintf(pick1(en, "贵的卡反而省钱（按典型速度）：在 %s 上，%s×%d 每卡时 %.2f 元、约 %.1f 小时共 %s 元；%s×%d 每卡时 %.2f 元、约 %.1f 小时共 %s 元——快约 %s 倍，总价少 %s 元。",
+		"The pricier card is the cheaper job (at typical speed): on %s, %s×%d at %.2f CNY/GPU-h takes ~%.1f h for %s CNY; %s×%d at %.2f takes ~%.1f h for %s CNY — about %s× faster and %s CNY cheaper."),
 		r.PlatformName(plat, en), f.GPU, f.GPUCount, f.PriceCNY, f.Hours, Money(f.TotalCNY), sl.GPU, sl.GPUCount, sl.PriceCNY, sl.Hours, Money(sl.TotalCNY),
-		sl.Hours/f.Hours, Money(saving))
+		RatioText(fitRatio(est, f, sl)), Money(saving))
 }
 
 // AnyFits reports whether the job fits on any GPU.

@@ -160,6 +160,7 @@ func read(cat *catalog.Catalog, base *advice.Base, lx *Lexicon, text string, cha
 	x := extraction{Extraction: slots.Extract(cat, text, chatEn)}
 	x.concepts = conceptTags(lx, x.Folded())
 	q := x.Query()
+	jobConcepts(q, x.concepts)
 	m := advice.Result{}
 	if base != nil {
 		m = base.Match(text)

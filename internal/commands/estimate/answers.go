@@ -1,25 +1,26 @@
 // Package estimate answers what a job costs and what a billing mode
 // costs: "7B LoRA 要多少钱" (the estimator's figures over the best known
-// prices), "训练一个ResNet50要多少钱" (a measured run scaled to each card)
+// prices), "训练一个ResNet50要多少钱" (the workload estimator's hours per card
+// at the same prices)
 // and "A100 包月多少" (plan prices, or hourly prices times the period).
 package estimate
 
 import (
-	"github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/plan"
 	"github.com/labgpu/bot/internal/understand"
+	"github.com/labgpu/bot/internal/workload"
 )
 
 // Answers answers the estimate and plan intents: the catalog, offers and
-// clock of env, the estimator, and the knowledge base's non-LLM workloads
-// with a measured reference run.
+// clock of env, the LLM estimator and the workload estimator's data (nil:
+// non-LLM jobs are not estimated).
 type Answers struct {
 	*answer.Env
-	est       *billing.Estimator
-	workloads []advice.Workload
+	est  *billing.Estimator
+	Work *workload.Data
 	// LabPlans are the lab's own observed prices (config plans:,
 	// "本组记录"), which win over the catalog's; Risk is the queue risk
 	// from the availability history (nil: unknown).
@@ -27,9 +28,9 @@ type Answers struct {
 	Risk     plan.QueueRisk
 }
 
-// New returns the answers over env, est and workloads.
-func New(env *answer.Env, est *billing.Estimator, workloads []advice.Workload) *Answers {
-	return &Answers{Env: env, est: est, workloads: workloads}
+// New returns the answers over env, est and the workload data work.
+func New(env *answer.Env, est *billing.Estimator, work *workload.Data) *Answers {
+	return &Answers{Env: env, est: est, Work: work}
 }
 
 // Figures are an estimate's figures: the estimate itself, and its main
@@ -46,13 +47,14 @@ type Figures struct {
 }
 
 // Result is an estimate or plan answer: the figures, a non-LLM job's
-// costs, the plan rows, the question asked back and the reply.
+// estimate (its options and hours are in Figures), the plan rows, the
+// question asked back and the reply.
 type Result struct {
 	understand.Query
 	Figures
-	WorkloadCosts []WorkloadCost
-	Plan          *PlanResult
-	Plans         *plan.Result
-	Question      string
-	Reply         chat.Reply
+	Workload *workload.Estimate
+	Plan     *PlanResult
+	Plans    *plan.Result
+	Question string
+	Reply    chat.Reply
 }

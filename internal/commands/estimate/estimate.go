@@ -17,7 +17,7 @@ func JobFromQuery(q understand.Query) billing.Job {
 	j := billing.Job{Model: q.Model, ParamsB: q.ParamsB, Method: q.Method, Bits: q.Bits, SeqLen: q.SeqLen,
 		Batch: q.Batch, Samples: q.Samples, TokensPerSample: q.TokensPerSample, Tokens: q.Tokens, Epochs: q.Epochs,
 		GPUCount: q.GPUCount, LoRARank: q.LoRARank, LoRATargets: q.LoRATargets, Optimizer: q.Optimizer,
-		NoGradCkpt: q.NoGradCkpt, NoFlashAttn: q.NoFlashAttn, ZeRO: q.ZeRO}
+		NoGradCkpt: q.NoGradCkpt, NoFlashAttn: q.NoFlashAttn, ZeRO: q.ZeRO, Stack: q.Stack}
 	if len(q.Platforms) <= 1 {
 		j.Platform = q.Platform
 	}
@@ -37,13 +37,8 @@ func (r *Answers) Estimate(ctx context.Context, res *Result) {
 	if method == "" {
 		method = billing.MethodLoRA
 	}
-	if q.Model == "" && q.ParamsB == 0 && q.Workload != "" {
-		for i := range r.workloads {
-			if w := &r.workloads[i]; w.ID == q.Workload && w.Reference != nil {
-				r.workloadEstimate(ctx, res, w)
-				return
-			}
-		}
+	if j, ok := WorkloadJob(r.Work, q); ok && r.workloadEstimate(ctx, res, j) {
+		return
 	}
 	snap := r.Offers.Snapshot(ctx)
 	quotes := r.Quotes(snap, q, method, now, en)

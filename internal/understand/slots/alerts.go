@@ -59,7 +59,8 @@ func onlyParams(x *Extraction) bool {
 	q := x.q
 	any := q.SeqLen > 0 || q.Batch > 0 || q.Samples > 0 || q.Tokens > 0 || q.TokensPerSample > 0 || q.Epochs > 0 ||
 		q.Bits > 0 || q.LoRARank > 0 || q.LoRATargets != "" || q.Optimizer != "" || q.NoGradCkpt || q.NoFlashAttn ||
-		q.ZeRO > 0 || q.GPUCount > 0 || q.Method != "" || q.ParamsB > 0 && q.Model == ""
+		q.ZeRO > 0 || q.GPUCount > 0 || q.Method != "" || q.ParamsB > 0 && q.Model == "" ||
+		q.Images > 0 || q.Steps > 0 || q.Resolution > 0 || q.DataPercent > 0
 	if !any || q.Model != "" || q.ModelText != "" {
 		return false
 	}

@@ -97,7 +97,7 @@ func (x *Extraction) ScorerText() string {
 // not be read as prices or counts), then money, then the job's numbers,
 // then words.
 var extractors = []func(*Extraction){
-	extractNames, extractGPUCount, extractMoney, extractSeqAndSample, extractDataSize,
+	extractNames, extractGPUCount, extractMoney, extractSeqAndSample, extractDataSize, extractWorkload,
 	extractBatchAndSwitches, extractMethod, extractParams, extractUsage, extractBillingMode, extractPeriod,
 	extractSize, extractDiskRef,
 }

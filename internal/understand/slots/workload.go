@@ -1,0 +1,99 @@
+package slots
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/labgpu/bot/internal/textgate"
+)
+
+// A non-LLM job's figures: images ("1000 张图", "500 images"), sampling
+// steps ("30步", "steps=30"), resolution ("1024x1024", "分辨率 768") and
+// the share of a dataset ("ImageNet 10%", "百分之十").
+var (
+	// reImages are image counts: "1000 张图", "20张图片", "500 images"; a
+	// bare "500张" only from ten up (below, "2张" is a GPU count: "至少2张空闲").
+	reImages = []*textgate.Regexp{
+		textgate.MustCompile(`(?:^|[^a-z0-9.])` + numPat + `\s*(万|千|w|k)?\s*(?:张\s*(?:的\s*)?(?:图|照片|样本|训练图|样图)|幅|(?:images?|pics?|pictures?|photos?|imgs?)\b)`),
+		textgate.MustCompile(`(?:^|[^a-z0-9.])` + numPat + `\s*(万|千|w|k)?\s*张(?:\s*$|[\s,，。;；?？])`),
+	}
+	reSteps = []*textgate.Regexp{
+		textgate.MustCompile(`(?:steps?|步数|采样步数)\s*[=:：]\s*(\d+)`),
+		textgate.MustCompile(`(\d+)\s*(?:步|steps?\b|sampling steps?)`),
+		textgate.MustCompile(`(?:steps?|步数|采样步数)\s*(\d+)`),
+	}
+	reRes = []*textgate.Regexp{
+		textgate.MustCompile(`(?:^|[^0-9.])(\d{3,4})\s*[x×*]\s*(\d{3,4})(?:[^0-9]|$)`),
+		textgate.MustCompile(`(?:分辨率|resolution|res)\s*[=:：]?\s*(\d{3,4})`),
+		textgate.MustCompile(`(\d{3,4})\s*(?:px|像素|分辨率)`),
+	}
+	rePercent = textgate.MustCompile(`(\d+(?:\.\d+)?)\s*%|百分之\s*` + numPat)
+)
+
+// extractWorkload reads a non-LLM job's images, steps, resolution and
+// dataset share.
+func extractWorkload(x *Extraction) {
+	q := x.q
+	extractResolution(x)
+	for i, re := range reImages {
+		loc := re.FindStringSubmatchIndex(x.rest)
+		if loc == nil {
+			continue
+		}
+		v, ok := ParseNum(x.rest[loc[2]:loc[3]])
+		unit := ""
+		if loc[4] >= 0 {
+			unit = x.rest[loc[4]:loc[5]]
+		}
+		if n := v * mult(unit); ok && n >= 1 && n < 1e9 && (i == 0 || n >= 10) {
+			q.Images = int(n)
+			x.use(loc[0], loc[1], "")
+			break
+		}
+	}
+	for _, re := range reSteps {
+		if loc := re.FindStringSubmatchIndex(x.rest); loc != nil {
+			if v, err := strconv.Atoi(x.rest[loc[2]:loc[3]]); err == nil && v > 0 && v <= 1000 {
+				q.Steps = v
+				x.use(loc[0], loc[1], "")
+				break
+			}
+		}
+	}
+	if loc := rePercent.FindStringSubmatchIndex(x.rest); loc != nil {
+		g := 2
+		if loc[2] < 0 {
+			g = 4
+		}
+		if v, ok := ParseNum(x.rest[loc[g]:loc[g+1]]); ok && v > 0 && v <= 100 {
+			q.DataPercent = v
+			x.use(loc[0], loc[1], "")
+		}
+	}
+}
+
+// extractResolution reads "1024x1024" (the side of a square of the same
+// pixels when it is not square), "分辨率 768" or "768px": 64 to 4096.
+func extractResolution(x *Extraction) {
+	q := x.q
+	for i, re := range reRes {
+		loc := re.FindStringSubmatchIndex(x.rest)
+		if loc == nil {
+			continue
+		}
+		w, err := strconv.Atoi(x.rest[loc[2]:loc[3]])
+		if err != nil {
+			continue
+		}
+		side := float64(w)
+		if i == 0 {
+			h, _ := strconv.Atoi(x.rest[loc[4]:loc[5]])
+			side = math.Round(math.Sqrt(float64(w) * float64(h)))
+		}
+		if side >= 64 && side <= 4096 {
+			q.Resolution = int(side)
+			x.use(loc[0], loc[1], "")
+			return
+		}
+	}
+}

@@ -1,0 +1,45 @@
+package slots
+
+import (
+	"testing"
+
+	"github.com/labgpu/bot/configs"
+	"github.com/labgpu/bot/internal/catalog"
+)
+
+// TestWorkloadSlots: a non-LLM job's images, steps, resolution and
+// dataset share, and the counts that are not images.
+func TestWorkloadSlots(t *testing.T) {
+	cat, err := catalog.Load(configs.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		text                     string
+		images, steps, res, gpus int
+		percent                  float64
+	}{
+		{text: "SDXL 出 1000 张图要多久", images: 1000},
+		{text: "sd lora 训练 20 张图", images: 20},
+		{text: "YOLOv5s 自己的数据集 1万张图 100 epoch", images: 10000},
+		{text: "跑个 unet 分割 5千张图 200 epoch", images: 5000},
+		{text: "generate 500 images with sdxl at 40 steps", images: 500, steps: 40},
+		{text: "sdxl 1024x1024 30步 500张", images: 500, steps: 30, res: 1024},
+		{text: "flux 出图 分辨率 768 steps=28", steps: 28, res: 768},
+		{text: "ResNet50 ImageNet 10% 30个epoch 用3090", percent: 10},
+		{text: "imagenet 百分之二十 的子集", percent: 20},
+		// Not images: a model's size, a GPU count, a dataset name.
+		{text: "resnet50 imagenet 训练"},
+		{text: "4张卡 训练 resnet50", gpus: 4},
+		{text: "1280x720 的视频"},
+		{text: "4090 至少2张空闲时提醒我"},
+		{text: "sd 出 8 张图 试试", images: 8},
+	}
+	for _, c := range cases {
+		q := Extract(cat, c.text, false).Query()
+		if q.Images != c.images || q.Steps != c.steps || q.DataPercent != c.percent || q.GPUCount != c.gpus || c.res > 0 && q.Resolution != c.res {
+			t.Errorf("%q: images %d steps %d res %d percent %g gpus %d; want %d %d %d %g %d", c.text, q.Images, q.Steps, q.Resolution, q.DataPercent, q.GPUCount,
+				c.images, c.steps, c.res, c.percent, c.gpus)
+		}
+	}
+}
