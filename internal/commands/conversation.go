@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"github.com/labgpu/bot/internal/workload"
 	"strings"
 	"time"
 
@@ -63,11 +64,24 @@ func (r *Router) inContext(c *conversation, q Query) Query {
 			adviceJob(r, *c.estimate, &q)
 			return q
 		}
+		// A question naming a model of its own (a workload: "yolov8n coco
+		// 100轮", "bert-base 微调") starts a new job, even when only its
+		// numbers are read as slots.
+		if model, _ := r.work.Find(q.Asked); model != "" && !sameWorkload(r.work, *c.estimate, model) {
+			return q
+		}
 		if m, ok := mergeFollowUp(*c.estimate, q); ok {
 			return m
 		}
 	}
 	return q
+}
+
+// sameWorkload reports whether the last estimate asked about the
+// workload model named now ("resnet50 … 换4090呢" after a ResNet-50 job).
+func sameWorkload(d *workload.Data, prev Query, model string) bool {
+	m, _ := d.Find(prev.Asked)
+	return m == model
 }
 
 // mergeFollowUp merges q into the last estimate question when q only

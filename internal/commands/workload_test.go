@@ -185,3 +185,22 @@ func TestWorkloadFollowUp(t *testing.T) {
 		}
 	}
 }
+
+// A new user's test: after an LLM estimate, "yolov8n coco 100轮多少钱"
+// was priced as the LLM job with 100 epochs. A question naming a model of
+// its own starts a new job; a bare follow-up still edits the last one.
+func TestWorkloadAfterLLMIsANewJob(t *testing.T) {
+	r := newRouter(t)
+	chatOf := func(text string) commands.Result {
+		return r.Answer(context.Background(), chat.Message{Channel: "test", ChatID: "g1", SenderID: "u1", Text: text, ChatType: chat.P2P})
+	}
+	chatOf("qwen2.5 7b lora 多少钱")
+	res := chatOf("yolov8n coco 100轮多少钱")
+	if strings.Contains(res.Text, "Qwen2.5") || !strings.Contains(strings.ToLower(res.Text), "yolov8") {
+		t.Errorf("workload after an LLM job:\n%s", res.Text)
+	}
+	res = chatOf("换4090呢")
+	if !strings.Contains(strings.ToLower(res.Text), "yolov8") || !strings.Contains(res.Text, "RTX 4090") {
+		t.Errorf("follow-up after the workload:\n%s", res.Text)
+	}
+}

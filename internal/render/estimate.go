@@ -87,7 +87,10 @@ func (r *Renderer) estimateShort(est *billing.Estimate, ask EstimateAsk, full ch
 	if len(est.Options) > ShortRows {
 		rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en, "……还有 %d 种方案。", "… %d more options."), len(est.Options)-ShortRows))
 	}
-	rep.Notes = append(rep.Notes, optionSourcesNote(est, en), shortAssumptions(est, en))
+	if note := optionSourcesNote(est, en); note != "" {
+		rep.Notes = append(rep.Notes, note)
+	}
+	rep.Notes = append(rep.Notes, shortAssumptions(est, en))
 	return rep
 }
 
@@ -224,6 +227,9 @@ func optionSourcesNote(est *billing.Estimate, en bool) string {
 		if !slices.Contains(dates, o.PriceAsOf) {
 			dates = append(dates, o.PriceAsOf)
 		}
+	}
+	if len(dates) == 0 {
+		return "" // no option priced (the job fits no card): no price to date
 	}
 	kind := pick1(en, "价格是目录标价（不是实时价）：", "Prices are list prices (not live): ")
 	if live {

@@ -60,7 +60,10 @@ func (r *Renderer) workloadShort(a WorkloadAnswer) chat.Reply {
 	if len(a.Options) > ShortRows {
 		rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en, "……还有 %d 种方案。", "… %d more options."), len(a.Options)-ShortRows))
 	}
-	rep.Notes = append(rep.Notes, optionSourcesNote(&billing.Estimate{Options: a.Options}, en), workloadAssumptions(a))
+	if note := optionSourcesNote(&billing.Estimate{Options: a.Options}, en); note != "" {
+		rep.Notes = append(rep.Notes, note)
+	}
+	rep.Notes = append(rep.Notes, workloadAssumptions(a))
 	return rep
 }
 

@@ -104,6 +104,9 @@ func (r *Answers) compareGPUs(res *Result, quotes billing.Quotes) {
 		return
 	}
 	cr.Verdict = cardsVerdict(cr.Cards, cr.Aspect, en)
+	if len(cr.Cards) == 2 {
+		cr.Verdict = withTrainingRatio(r.Cat, cr.Verdict, cr.Cards[0], cr.Cards[1], en)
+	}
 	t := &chat.Table{Header: answer.Picks(en, []string{"GPU", "显存", "BF16 TFLOPS", "带宽 GB/s", "最低 元/卡时", "平台 · 来源"},
 		[]string{"GPU", "VRAM", "BF16 TFLOPS", "bandwidth GB/s", "lowest CNY/GPU-h", "platform · source"})}
 	for _, c := range cr.Cards {
@@ -176,6 +179,31 @@ func (r *Answers) familyCard(id string, quotes billing.Quotes) (CardCompare, boo
 		}
 	}
 	return best, found
+}
+
+// ratioJob is the job a card-to-card training ratio is worked out on: a
+// 7B QLoRA at seq 2048, batch 4 (it fits 24 GB cards).
+var ratioJob = billing.Job{ParamsB: 7, Method: billing.MethodQLoRA, Bits: 4, SeqLen: 2048, Batch: 4}
+
+// withTrainingRatio adds to a two-card verdict what the spec ratio means
+// for training: the estimator's speed ratio on ratioJob as a range
+// ("按 7B QLoRA 训练估算约快 1.8–2.3 倍"), so the spec's one figure is
+// never read as the speed-up. Unchanged when either card has no speed.
+func withTrainingRatio(cat *catalog.Catalog, verdict string, a, b CardCompare, en bool) string {
+	est := &billing.Estimator{Cat: cat}
+	ta, errA := est.Throughput(ratioJob, a.GPU)
+	tb, errB := est.Throughput(ratioJob, b.GPU)
+	if errA != nil || errB != nil || !(ta.Low > 0 && tb.Low > 0 && ta.High > 0 && tb.High > 0) {
+		return verdict
+	}
+	fast, slow, lo, hi := a, b, ta.Low/tb.Low, ta.High/tb.High
+	if ta.Typical < tb.Typical {
+		fast, slow, lo, hi = b, a, tb.Low/ta.Low, tb.High/ta.High
+	}
+	lo, hi = min(lo, hi), max(lo, hi)
+	verdict = strings.TrimRight(verdict, "。.")
+	return verdict + fmt.Sprintf(answer.Pick(en, "；实际训练按 7B QLoRA 估算 %[1]s 比 %[4]s 约快 %.1[2]f–%.1[3]f 倍（规格比不等于提速）。",
+		"; for training (estimated on a 7B QLoRA) the %[1]s is about %.1[2]f–%.1[3]f× faster than the %[4]s (a spec ratio is not a speed-up)."), fast.GPU, lo, hi, slow.GPU)
 }
 
 // cardsVerdict compares named cards: the best value and the fastest

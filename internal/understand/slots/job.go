@@ -62,7 +62,7 @@ var (
 	reHanModel = textgate.MustCompile(`(\p{Han}{1,8})[-_](\d+(?:\.\d+)?)b\b`)
 )
 
-var kwFull = []string{"全量", "全参", "full fine", "full-param", "full param", "full ft", "full finetun", "full sft", "full training", "预训练"}
+var kwFull = []string{"全量", "全参", "full fine", "full-param", "full param", "full ft", "full finetun", "full finetune", "full finetuning", "full-finetune", "full-finetuning", "full sft", "full training", "预训练"}
 var kwInference = []string{"推理", "部署", "inference", "serve", "serving", "deploy", "跑推理", "上线"}
 
 // firstInt reads the first match of res in rest as an int (group 1, times

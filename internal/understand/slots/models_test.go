@@ -42,3 +42,17 @@ func TestChatModelNames(t *testing.T) {
 		}
 	}
 }
+
+// "full finetune" written as one word was read as LoRA (a new user's
+// test): every spelling of a full fine-tune reads as one.
+func TestFullFinetuneSpellings(t *testing.T) {
+	cat, err := catalog.Load(configs.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"Llama-3-8B full finetune on 8x A100, how long?", "full-finetune qwen2.5 7b", "7b full fine-tuning cost", "qwen 7b 全参微调多少钱", "full finetuning a 1.5b model"} {
+		if q := Extract(cat, s, false).Query(); q.Method != "full" {
+			t.Errorf("%q: method %q, want full", s, q.Method)
+		}
+	}
+}
