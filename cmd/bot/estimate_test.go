@@ -127,3 +127,23 @@ func TestJSONRequested(t *testing.T) {
 type errString string
 
 func (e errString) Error() string { return string(e) }
+
+// `--gpu a100` and `--gpu h100`, as the help writes them, are the
+// family's cards (a new user's test: both were "unknown GPU").
+func TestEstimateGPUFamilyFlag(t *testing.T) {
+	for gpu, want := range map[string]string{"a100": "A100 80GB", "h100": "H100 SXM", "4090": "RTX 4090"} {
+		out, stderr, code := run(t, "", nil, "estimate", "--model", "qwen2.5-7b", "--gpu", gpu, "--format", "json")
+		if code != 0 {
+			t.Fatalf("--gpu %s: exit %d: %s", gpu, code, stderr)
+		}
+		got := decodeOne(t, out)
+		gpus, _ := got["gpus"].([]any)
+		found := false
+		for _, g := range gpus {
+			found = found || g == want
+		}
+		if !found {
+			t.Errorf("--gpu %s: gpus %v, want %s among them", gpu, gpus, want)
+		}
+	}
+}

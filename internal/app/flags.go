@@ -131,6 +131,14 @@ func (a *App) ResolveJob(j billing.Job, gpu string) (billing.Job, error) {
 	if gpu != "" {
 		id, ok := a.Cat.ResolveGPU(gpu)
 		members := a.Cat.FamilyMembers(gpu)
+		if m := a.Cat.FindGPUs(catalog.Fold(gpu)); !ok && len(members) == 0 && len(m) > 0 {
+			// "a100", "h100" as the help writes them: the family's members.
+			if m[0].Family {
+				members = a.Cat.FamilyMembers(m[0].ID)
+			} else {
+				id, ok = m[0].ID, true
+			}
+		}
 		switch {
 		case ok:
 			j.GPUs = []string{id}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/labgpu/bot/configs"
@@ -25,9 +26,13 @@ const nvidiaSMI = `+------------------------------------------------------------
 // nominalGiB turns a card's GB (1e9 bytes) back into its nominal GiB.
 func nominalGiB(gb float64) float64 { return gb * 1e9 / (1 << 30) }
 
+// sharedAdvice is the knowledge base every advice router reads (one load,
+// one pointer: the trained understanding is cached for it).
+var sharedAdvice = sync.OnceValues(func() (*advice.Base, error) { return advice.Load(configs.FS) })
+
 func adviceRouter(tb testing.TB, opts ...commands.Option) *commands.Router {
 	tb.Helper()
-	kb, err := advice.Load(configs.FS)
+	kb, err := sharedAdvice()
 	if err != nil {
 		tb.Fatal(err)
 	}

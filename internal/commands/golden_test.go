@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -35,13 +36,25 @@ func newRouter(tb testing.TB, opts ...commands.Option) *commands.Router {
 	return routerOver(tb, "testdata/replay", opts...)
 }
 
-// routerOver is newRouter over the recordings in src.
-func routerOver(tb testing.TB, src string, opts ...commands.Option) *commands.Router {
+// sharedCatalog is the catalog every test router reads: one load, and one
+// pointer, so the understanding trained for it is cached across tests
+// (understand caches per catalog and knowledge base). No test changes it.
+var sharedCatalog = sync.OnceValues(func() (*catalog.Catalog, error) { return catalog.Load(configs.FS) })
+
+// testCatalog is sharedCatalog, or the test fails.
+func testCatalog(tb testing.TB) *catalog.Catalog {
 	tb.Helper()
-	cat, err := catalog.Load(configs.FS)
+	cat, err := sharedCatalog()
 	if err != nil {
 		tb.Fatal(err)
 	}
+	return cat
+}
+
+// routerOver is newRouter over the recordings in src.
+func routerOver(tb testing.TB, src string, opts ...commands.Option) *commands.Router {
+	tb.Helper()
+	cat := testCatalog(tb)
 	dir := tb.TempDir()
 	files, _ := filepath.Glob(filepath.Join(src, "*.json"))
 	for _, f := range files {

@@ -8,9 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/labgpu/bot/configs"
 	"github.com/labgpu/bot/internal/billing"
-	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands"
 	"github.com/labgpu/bot/internal/store/embedded"
@@ -20,10 +18,7 @@ import (
 // configured admin and codes printed to console.
 func adminRouter(t *testing.T, st *embedded.Store, now *time.Time, console *bytes.Buffer) *commands.Router {
 	t.Helper()
-	cat, err := catalog.Load(configs.FS)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat := testCatalog(t)
 	return newRouterWith(t, commands.WithClock(func() time.Time { return *now }),
 		commands.WithStorage(commands.StorageOptions{Ledger: st, Blobs: st, Console: console, Admins: []string{"boss", "console"},
 			Price: billing.CatalogStoragePrice(cat, nil)}))

@@ -6,9 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/labgpu/bot/configs"
 	"github.com/labgpu/bot/internal/billing"
-	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands"
 	"github.com/labgpu/bot/internal/store/embedded"
@@ -23,10 +21,7 @@ func storageRouter(t *testing.T) (*commands.Router, *embedded.Store, *time.Time)
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	cat, err := catalog.Load(configs.FS)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat := testCatalog(t)
 	loc, _ := time.LoadLocation("Asia/Shanghai")
 	now := time.Date(2026, 11, 23, 10, 0, 0, 0, loc) // Monday of 2026-W48
 	overrides := map[string]float64{"autodl": 0.01, "matpool": 0.02}
