@@ -76,8 +76,10 @@ func New(c *catalog.Catalog, o Options) *Provider {
 }
 
 // Fetch pages through the machine list (PageSize machines a page,
-// until data.total is reached, at most MaxPages pages). Any failed
-// page fails the whole fetch: a partial list would read as sold out.
+// until data.total is reached, at most MaxPages pages): page 1, then the
+// rest its total calls for, Options.Concurrency at once (httpx.FetchPages).
+// Any failed page fails the whole fetch: a partial list would read as
+// sold out.
 func (g *Provider) Fetch(ctx context.Context) ([]stock.Offer, error) {
 	if strings.TrimSpace(g.o.Token) == "" {
 		return nil, httpx.NotConfigured(gpusharePlatform, "token", TokenEnv)
@@ -87,7 +89,7 @@ func (g *Provider) Fetch(ctx context.Context) ([]stock.Offer, error) {
 	h := httpx.Bearer(g.o.Token)
 	h.Set("Origin", gpushareOrigin)
 	h.Set("Referer", gpushareReferer)
-	return httpx.FetchPages(ctx, MaxPages, PageSize, gpusharePlatform+": GET "+gpushareListPath, func(ctx context.Context, page int) ([]stock.Offer, int, int, error) {
+	return httpx.FetchPages(ctx, g.Paging(MaxPages, PageSize), gpusharePlatform+": GET "+gpushareListPath, func(ctx context.Context, page int) ([]stock.Offer, int, int, error) {
 		q := url.Values{
 			"models":     {"-1"},
 			"gpuName":    {""},

@@ -18,6 +18,10 @@ type Options struct {
 	// Timeout bounds one whole Fetch (all its requests); zero means
 	// DefaultTimeout (10s).
 	Timeout time.Duration
+	// Concurrency is how many requests of one Fetch (the pages of a paged
+	// list) are in flight at once; zero means DefaultConcurrency (10), 1
+	// one after another.
+	Concurrency int
 	// HTTPClient defaults to a plain client; deadlines come from the context.
 	HTTPClient *http.Client
 	// Now defaults to time.Now.
@@ -35,13 +39,17 @@ type Client struct {
 }
 
 // NewClient fills o's zero fields: BaseURL with baseURL, Timeout with
-// DefaultTimeout, HTTPClient with a plain client and Now with time.Now.
+// DefaultTimeout, Concurrency with DefaultConcurrency, HTTPClient with a
+// plain client and Now with time.Now.
 func NewClient(platform, baseURL string, c *catalog.Catalog, o Options) Client {
 	if strings.TrimSpace(o.BaseURL) == "" {
 		o.BaseURL = baseURL
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
+	}
+	if o.Concurrency <= 0 {
+		o.Concurrency = DefaultConcurrency
 	}
 	if o.HTTPClient == nil {
 		o.HTTPClient = defaultClient

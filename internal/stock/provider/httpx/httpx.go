@@ -31,6 +31,11 @@ const (
 	DefaultTimeout = 10 * time.Second
 	// MaxResponseBytes is the largest response body a provider reads.
 	MaxResponseBytes = 8 << 20
+	// DefaultConcurrency is how many requests of one Fetch (pages of a
+	// paged list) are in flight at once when its options leave
+	// Concurrency zero: 20 pages at 200 ms each then take about 0.6 s
+	// (page 1, then two rounds), not 4 s.
+	DefaultConcurrency = 10
 	// UserAgent is sent with every request.
 	UserAgent = "labgpu-bot"
 )
@@ -306,7 +311,20 @@ func ResolveGPU(c *catalog.Catalog, raw string) string {
 
 // defaultClient is used when options leave HTTPClient nil. Deadlines come
 // from the request context.
-var defaultClient = &http.Client{}
+var defaultClient = &http.Client{Transport: defaultTransport()}
+
+// defaultTransport is http.DefaultTransport keeping DefaultConcurrency
+// idle connections per host (instead of 2), so that concurrent pages reuse
+// their connections from one poll to the next.
+func defaultTransport() http.RoundTripper {
+	t, ok := http.DefaultTransport.(*http.Transport)
+	if !ok {
+		return http.DefaultTransport
+	}
+	t = t.Clone()
+	t.MaxIdleConnsPerHost = DefaultConcurrency
+	return t
+}
 
 // JoinURL appends path to base without doubling the slash.
 func JoinURL(base, path string) string {
@@ -419,41 +437,6 @@ func price(f float64, ok bool, per float64) float64 {
 		return 0
 	}
 	return f
-}
-
-// PageFunc fetches page n (1-based) of a paged machine list and returns
-// its offers, how many rows the page had and the list's total (-1 when the
-// answer does not say).
-type PageFunc func(ctx context.Context, n int) (offers []stock.Offer, rows, total int, err error)
-
-// FetchPages reads pages 1, 2, … of size pageSize until a page is empty,
-// the total is reached, a short page ends a list without a total, or
-// maxPages were read. Any failed page fails the whole fetch (a partial
-// list would read as sold out); its error names the page. The list (named
-// by what, "hengyuan: machine list") lists every machine, busy ones too,
-// so a first page without rows is an empty answer (Empty: unknown, not
-// sold out), and rows of which none is a machine are a bad response.
-func FetchPages(ctx context.Context, maxPages, pageSize int, what string, page PageFunc) ([]stock.Offer, error) {
-	var out []stock.Offer
-	seen := 0
-	for n := 1; n <= maxPages; n++ {
-		offers, rows, total, err := page(ctx, n)
-		if err != nil {
-			return nil, fmt.Errorf("%w (page %d)", err, n)
-		}
-		out = append(out, offers...)
-		seen += rows
-		if rows == 0 || total >= 0 && n*pageSize >= total || total < 0 && rows < pageSize {
-			break
-		}
-	}
-	switch {
-	case seen == 0:
-		return nil, Empty("%s", what)
-	case len(out) == 0:
-		return nil, BadResponse("%s: none of %d rows names a GPU", what, seen)
-	}
-	return out, nil
 }
 
 // Empty is the error of a listing endpoint that answered an empty list

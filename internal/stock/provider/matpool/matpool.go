@@ -92,8 +92,9 @@ func New(c *catalog.Catalog, o Options) *Provider {
 }
 
 // Fetch pages through the GPU machines of all domains (PageSize a
-// page, until total is reached or a short page, at most MaxPages).
-// Any failed page fails the whole fetch.
+// page, until total is reached or a short page, at most MaxPages): page
+// 1, then the rest its total calls for, Options.Concurrency at once
+// (httpx.FetchPages). Any failed page fails the whole fetch.
 func (p *Provider) Fetch(ctx context.Context) ([]stock.Offer, error) {
 	token, user := strings.TrimSpace(p.o.Token), strings.TrimSpace(p.o.UserID)
 	switch {
@@ -108,7 +109,7 @@ func (p *Provider) Fetch(ctx context.Context) ([]stock.Offer, error) {
 	defer cancel()
 	h := httpx.Bearer(token)
 	h.Set("x-matpool-user-id", user)
-	return httpx.FetchPages(ctx, MaxPages, PageSize, matpoolPlatform+": GET "+matpoolMachinesPath, func(ctx context.Context, page int) ([]stock.Offer, int, int, error) {
+	return httpx.FetchPages(ctx, p.Paging(MaxPages, PageSize), matpoolPlatform+": GET "+matpoolMachinesPath, func(ctx context.Context, page int) ([]stock.Offer, int, int, error) {
 		q := url.Values{
 			"domains":          matpoolDomains,
 			"machine_category": {"0"},

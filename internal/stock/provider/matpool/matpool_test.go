@@ -4,8 +4,10 @@ import (
 	"cmp"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -69,7 +71,8 @@ func TestMatpoolFetch(t *testing.T) {
 }
 
 func TestMatpoolPaging(t *testing.T) {
-	row := `{"agentId":1,"domain":16,"hardware":{"priceMillicent":55000,"gpu":{"gpuName":"RTX 4090"}},"gpu":{"available":1,"total":1}}`
+	// Each row's agentId is its page, to check page order.
+	row := `{"agentId":%d,"domain":16,"hardware":{"priceMillicent":55000,"gpu":{"gpuName":"RTX 4090"}},"gpu":{"available":1,"total":1}}`
 	srv := providertest.NewRecServer(t, func(w http.ResponseWriter, r *http.Request) {
 		page, _ := strconv.Atoi(r.URL.Query().Get("page"))
 		n := 50
@@ -78,7 +81,7 @@ func TestMatpoolPaging(t *testing.T) {
 		}
 		rows := make([]string, n)
 		for i := range rows {
-			rows[i] = row
+			rows[i] = fmt.Sprintf(row, page)
 		}
 		// Top-level machines and total, no data wrapper.
 		providertest.RespondBytes(200, []byte(`{"code":0,"machines":[`+strings.Join(rows, ",")+`],"total":107}`))(w, r)
@@ -91,9 +94,17 @@ func TestMatpoolPaging(t *testing.T) {
 	if len(reqs) != 3 || len(got) != 107 {
 		t.Fatalf("%d requests, %d offers; want 3, 107", len(reqs), len(got))
 	}
-	for i, r := range reqs {
-		if r.Query.Get("page") != strconv.Itoa(i+1) {
-			t.Errorf("request %d page %q", i, r.Query.Get("page"))
+	// Page 1 (which gives the total) first, then pages 2 and 3 at once.
+	var pages []string
+	for _, r := range reqs {
+		pages = append(pages, r.Query.Get("page"))
+	}
+	if pages[0] != "1" || !slices.Contains(pages, "2") || !slices.Contains(pages, "3") {
+		t.Errorf("pages asked for %v, want 1 then 2 and 3", pages)
+	}
+	for i, o := range got {
+		if want := fmt.Sprintf("machine %d,", min(i/50+1, 3)); !strings.HasPrefix(o.Note, want) {
+			t.Fatalf("offer %d note %q, want page order (%q)", i, o.Note, want)
 		}
 	}
 	if o := got[0]; o.Region != "16区" || !providertest.Approx(o.CNYPerGPUHour, 0.55) {

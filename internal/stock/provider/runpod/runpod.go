@@ -92,18 +92,23 @@ func New(c *catalog.Catalog, o Options) *Provider {
 // level is computed for one cloud only, and the two clouds' prices differ.
 // Each (GPU, data center) offer then carries the cheaper cloud that has
 // stock (or, with none in stock, the cheaper offered price and Free 0).
-// Either request failing fails the fetch.
+// Both requests are in flight at once (unless Options.Concurrency is 1);
+// either failing fails the fetch (COMMUNITY's error named first when
+// both fail).
 func (p *Provider) Fetch(ctx context.Context) ([]stock.Offer, error) {
 	if strings.TrimSpace(p.o.APIKey) == "" {
 		return nil, httpx.NotConfigured(runpodPlatform, "API key", APIKeyEnv)
 	}
 	ctx, cancel, at := p.Start(ctx)
 	defer cancel()
+	clouds := []string{runpodCommunity, runpodSecure}
+	res, errs := httpx.Parallel(ctx, p.Concurrency, len(clouds), func(ctx context.Context, i int) ([]*runpodEntry, error) {
+		return p.fetchCloud(ctx, clouds[i])
+	})
 	var all []*runpodEntry
-	for _, cloud := range []string{runpodCommunity, runpodSecure} {
-		entries, err := p.fetchCloud(ctx, cloud)
-		if err != nil {
-			return nil, fmt.Errorf("%w (cloud %s)", err, strings.ToUpper(cloud))
+	for i, entries := range res {
+		if errs[i] != nil {
+			return nil, fmt.Errorf("%w (cloud %s)", errs[i], strings.ToUpper(clouds[i]))
 		}
 		all = append(all, entries...)
 	}

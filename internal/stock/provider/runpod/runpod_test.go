@@ -5,7 +5,9 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -88,6 +90,8 @@ func TestRunPodFetchDocExample(t *testing.T) {
 	if len(reqs) != 2 {
 		t.Fatalf("%d requests, want 2 (one per cloud)", len(reqs))
 	}
+	// The two requests go at once, in either order.
+	slices.SortFunc(reqs, func(a, b providertest.SeenReq) int { return cmp.Compare(a.Query.Get("cloud"), b.Query.Get("cloud")) })
 	for i, cloud := range []string{"COMMUNITY", "SECURE"} {
 		providertest.CheckGET(t, reqs[i], "/v2/catalog/gpus", "Bearer "+runpodKey)
 		providertest.CheckQuery(t, reqs[i].Query, url.Values{"include": {"AVAILABILITY"}, "product": {"POD"}, "cloud": {cloud}})
@@ -383,4 +387,55 @@ func FuzzParseRunPod(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestRunPodCloudsAtOnce: the two clouds' requests are in flight together
+// (a fetch takes one request's time, not two); a failure of either still
+// fails the fetch and names its cloud.
+func TestRunPodCloudsAtOnce(t *testing.T) {
+	body := providertest.Fixture(t, providertest.VerbatimDir, "runpod-rest-v2-catalog-gpus-1.json")
+	tests := []struct {
+		name string
+		fail string // cloud answered with 502
+		want string // in the error; "" for success
+	}{
+		{"both answer", "", ""},
+		{"secure fails", "SECURE", "(cloud SECURE)"},
+		{"community fails", "COMMUNITY", "(cloud COMMUNITY)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var mu sync.Mutex
+			inFlight, most := 0, 0
+			both := make(chan struct{})
+			srv := providertest.NewRecServer(t, func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				if inFlight++; inFlight == 2 {
+					close(both)
+				}
+				most = max(most, inFlight)
+				mu.Unlock()
+				select { // wait for the other cloud's request, at most 2 s
+				case <-both:
+				case <-time.After(2 * time.Second):
+				}
+				if r.URL.Query().Get("cloud") == tt.fail {
+					w.WriteHeader(http.StatusBadGateway)
+					return
+				}
+				providertest.RespondBytes(200, body)(w, r)
+			})
+			got, err := newRunPod(t, srv.URL, runpod.Options{}).Fetch(providertest.FetchCtx(t))
+			if mu.Lock(); most != 2 {
+				t.Errorf("%d requests in flight at once, want 2", most)
+			}
+			mu.Unlock()
+			if tt.want == "" && (err != nil || len(got) == 0) {
+				t.Fatalf("Fetch: %d offers, %v", len(got), err)
+			}
+			if tt.want != "" && (err == nil || got != nil || !strings.Contains(err.Error(), tt.want)) {
+				t.Fatalf("got %d offers, err %v; want an error naming %s", len(got), err, tt.want)
+			}
+		})
+	}
 }
