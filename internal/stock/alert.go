@@ -1,8 +1,9 @@
 package stock
 
 import (
+	"cmp"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 )
@@ -176,6 +177,17 @@ type Index struct {
 	// allFailed is set when a multi-platform source (replay) failed.
 	failed    map[string]bool
 	allFailed bool
+	// gpuUnjudged and platUnjudged sum up their lists' unjudged offers.
+	gpuUnjudged  map[string]unjudged
+	platUnjudged map[[2]string]unjudged
+	// order is the offers by price, a buffer kept for the next reset.
+	order []priced
+}
+
+// priced is an offer's price and position in Index.offers.
+type priced struct {
+	price float64
+	i     int32
 }
 
 type indexed struct {
@@ -192,69 +204,131 @@ const MaxAlertAge = 24 * time.Hour
 
 // NewIndex builds the index of a snapshot.
 func NewIndex(s Snapshot) *Index {
-	ix := &Index{byGPU: map[string][]int32{}, byPlat: map[[2]string][]int32{}, unknown: map[string][]string{}, failed: map[string]bool{}, covered: map[string]bool{}}
+	ix := &Index{}
+	ix.reset(s)
+	return ix
+}
+
+// reset rebuilds the index for a snapshot, reusing its lists and maps
+// (an Alerter keeps one index from poll to poll).
+func (ix *Index) reset(s Snapshot) {
+	if ix.byGPU == nil {
+		ix.byGPU, ix.byPlat, ix.unknown = map[string][]int32{}, map[[2]string][]int32{}, map[string][]string{}
+		ix.failed, ix.covered = map[string]bool{}, map[string]bool{}
+		ix.gpuUnjudged, ix.platUnjudged = map[string]unjudged{}, map[[2]string]unjudged{}
+	}
+	for k, l := range ix.byGPU {
+		ix.byGPU[k] = l[:0]
+	}
+	for k, l := range ix.byPlat {
+		ix.byPlat[k] = l[:0]
+	}
+	for k, l := range ix.unknown {
+		ix.unknown[k] = l[:0]
+	}
+	clear(ix.failed)
+	clear(ix.covered)
+	ix.allFailed = false
 	n := 0
 	for _, ps := range s.Providers {
 		n += len(ps.Offers)
 	}
-	ix.offers = make([]indexed, 0, n)
+	clear(ix.offers)
+	ix.offers = slices.Grow(ix.offers[:0], n)
 	for _, ps := range s.Providers {
-		if ps.Provider == string(SourceCatalog) {
+		ix.addProvider(s, ps)
+	}
+	ix.sortLists()
+}
+
+// addProvider indexes one provider's part of a snapshot.
+func (ix *Index) addProvider(s Snapshot, ps ProviderSnapshot) {
+	if ps.Provider == string(SourceCatalog) {
+		return
+	}
+	if ps.Status == StatusError || ps.Status == StatusStale {
+		if ps.Provider == string(SourceReplay) {
+			ix.allFailed = true
+		}
+		ix.failed[ps.Provider] = true
+	}
+	if ps.Status == StatusOK && ps.Provider != string(SourceReplay) && !containsString(ps.FailedPlatforms, ps.Provider) {
+		ix.covered[ps.Provider] = true
+	}
+	for _, p := range ps.FailedPlatforms {
+		ix.failed[p] = true
+	}
+	for _, o := range ps.Offers {
+		if o.Source == SourceCatalog {
 			continue
 		}
-		if ps.Status == StatusError || ps.Status == StatusStale {
-			if ps.Provider == string(SourceReplay) {
-				ix.allFailed = true
-			}
-			ix.failed[ps.Provider] = true
+		in := indexed{o: o, region: strings.ToLower(o.Region), price: math.Inf(1), free: -1}
+		if o.HasPrice() {
+			in.price = o.CNYPerGPUHour
 		}
-		if ps.Status == StatusOK && ps.Provider != string(SourceReplay) && !containsString(ps.FailedPlatforms, ps.Provider) {
-			ix.covered[ps.Provider] = true
+		// A recording of unknown time, or any figure older than
+		// MaxAlertAge, is not news: its stock counts as unknown, so it
+		// never fires (or clears) an alert.
+		untimed := o.Source == SourceReplay && o.ObservedAt.IsZero()
+		old := !s.TakenAt.IsZero() && !o.ObservedAt.IsZero() && s.TakenAt.Sub(o.ObservedAt) > MaxAlertAge
+		if o.Free != nil && !o.Stale && !untimed && !old {
+			in.free = *o.Free
+			in.level = o.FreeIsLevel
 		}
-		for _, p := range ps.FailedPlatforms {
-			ix.failed[p] = true
+		if in.free < 0 {
+			if !containsString(ix.unknown[o.GPU], o.Platform) {
+				ix.unknown[o.GPU] = append(ix.unknown[o.GPU], o.Platform)
+			}
+		} else if ps.Status == StatusOK {
+			ix.covered[o.Platform] = true
 		}
-		for _, o := range ps.Offers {
-			if o.Source == SourceCatalog {
-				continue
-			}
-			in := indexed{o: o, region: strings.ToLower(o.Region), price: math.Inf(1), free: -1}
-			if o.HasPrice() {
-				in.price = o.CNYPerGPUHour
-			}
-			// A recording of unknown time, or any figure older than
-			// MaxAlertAge, is not news: its stock counts as unknown, so it
-			// never fires (or clears) an alert.
-			untimed := o.Source == SourceReplay && o.ObservedAt.IsZero()
-			old := !s.TakenAt.IsZero() && !o.ObservedAt.IsZero() && s.TakenAt.Sub(o.ObservedAt) > MaxAlertAge
-			if o.Free != nil && !o.Stale && !untimed && !old {
-				in.free = *o.Free
-				in.level = o.FreeIsLevel
-			}
-			if in.free < 0 {
-				if !containsString(ix.unknown[o.GPU], o.Platform) {
-					ix.unknown[o.GPU] = append(ix.unknown[o.GPU], o.Platform)
-				}
-			} else if ps.Status == StatusOK {
-				ix.covered[o.Platform] = true
-			}
-			i := int32(len(ix.offers))
-			ix.offers = append(ix.offers, in)
-			ix.byGPU[o.GPU] = append(ix.byGPU[o.GPU], i)
-			k := [2]string{o.GPU, o.Platform}
-			ix.byPlat[k] = append(ix.byPlat[k], i)
+		ix.offers = append(ix.offers, in)
+	}
+}
+
+// sortLists fills the lists cheapest first: the offers are sorted once
+// (equal prices in snapshot order) and appended in that order;
+// the lists a reused index no longer needs are dropped (an empty list and
+// a missing one match alike).
+func (ix *Index) sortLists() {
+	ix.order = ix.order[:0]
+	for i := range ix.offers {
+		ix.order = append(ix.order, priced{ix.offers[i].price, int32(i)})
+	}
+	slices.SortFunc(ix.order, func(a, b priced) int {
+		if a.price != b.price {
+			return cmp.Compare(a.price, b.price)
+		}
+		return cmp.Compare(a.i, b.i) // equal prices in snapshot order
+	})
+	clear(ix.gpuUnjudged)
+	clear(ix.platUnjudged)
+	for _, p := range ix.order {
+		in := &ix.offers[p.i]
+		o := &in.o
+		ix.byGPU[o.GPU] = append(ix.byGPU[o.GPU], p.i)
+		k := [2]string{o.GPU, o.Platform}
+		ix.byPlat[k] = append(ix.byPlat[k], p.i)
+		if u := in.unjudged(); u != 0 {
+			ix.gpuUnjudged[o.GPU] |= u
+			ix.platUnjudged[k] |= u
 		}
 	}
-	less := func(l []int32) func(a, b int) bool {
-		return func(a, b int) bool { return ix.offers[l[a]].price < ix.offers[l[b]].price }
+	for k, l := range ix.byGPU {
+		if len(l) == 0 {
+			delete(ix.byGPU, k)
+		}
 	}
-	for _, l := range ix.byGPU {
-		sort.SliceStable(l, less(l))
+	for k, l := range ix.byPlat {
+		if len(l) == 0 {
+			delete(ix.byPlat, k)
+		}
 	}
-	for _, l := range ix.byPlat {
-		sort.SliceStable(l, less(l))
+	for k, l := range ix.unknown {
+		if len(l) == 0 {
+			delete(ix.unknown, k)
+		}
 	}
-	return ix
 }
 
 // scan appends to hits up to maxAlertOffers satisfying offers of a
@@ -283,19 +357,24 @@ func (ix *Index) scan(l []int32, maxPrice float64, minFree int, region string, e
 // undecided reports whether some offer of the subscription's GPUs and
 // platforms is in stock but cannot be judged: no price under a ceiling, no
 // region under a region filter, or a stock level under "at least N".
-func (ix *Index) undecided(s Subscription, minFree int, region string) bool {
-	check := func(l []int32) bool {
+func (ix *Index) undecided(s *Subscription, minFree int, region string) bool {
+	var want unjudged
+	if s.MaxPriceCNY > 0 {
+		want |= unpriced
+	}
+	if region != "" {
+		want |= unplaced
+	}
+	if minFree > 1 {
+		want |= leveled
+	}
+	check := func(l []int32, f unjudged) bool {
+		if len(s.ExcludePlatforms) == 0 {
+			return f&want != 0 // the list's summary says it
+		}
 		for _, i := range l {
 			in := &ix.offers[i]
-			if in.free < 1 || containsString(s.ExcludePlatforms, in.o.Platform) {
-				continue
-			}
-			switch {
-			case s.MaxPriceCNY > 0 && math.IsInf(in.price, 1):
-				return true
-			case region != "" && in.region == "":
-				return true
-			case minFree > 1 && in.level:
+			if in.free >= 1 && !containsString(s.ExcludePlatforms, in.o.Platform) && in.unjudged()&want != 0 {
 				return true
 			}
 		}
@@ -303,13 +382,14 @@ func (ix *Index) undecided(s Subscription, minFree int, region string) bool {
 	}
 	for _, g := range s.GPUs {
 		if len(s.Platforms) == 0 {
-			if check(ix.byGPU[g]) {
+			if check(ix.byGPU[g], ix.gpuUnjudged[g]) {
 				return true
 			}
 			continue
 		}
 		for _, p := range s.Platforms {
-			if check(ix.byPlat[[2]string{g, p}]) {
+			k := [2]string{g, p}
+			if check(ix.byPlat[k], ix.platUnjudged[k]) {
 				return true
 			}
 		}
@@ -317,11 +397,43 @@ func (ix *Index) undecided(s Subscription, minFree int, region string) bool {
 	return false
 }
 
+// unjudged says what an in-stock offer's source leaves unsaid: its price,
+// its region, or an exact count (a stock level).
+type unjudged uint8
+
+const (
+	unpriced unjudged = 1 << iota
+	unplaced
+	leveled
+)
+
+// unjudged is what an in-stock offer leaves unsaid (none when not in
+// stock).
+func (in *indexed) unjudged() unjudged {
+	var u unjudged
+	if in.free < 1 {
+		return 0
+	}
+	if math.IsInf(in.price, 1) {
+		u |= unpriced
+	}
+	if in.region == "" {
+		u |= unplaced
+	}
+	if in.level {
+		u |= leveled
+	}
+	return u
+}
+
 // maxAlertOffers is how many offers an alert lists.
 const maxAlertOffers = 3
 
 // Observe evaluates one subscription against the index.
-func (ix *Index) Observe(s Subscription) Observation {
+func (ix *Index) Observe(s Subscription) Observation { return ix.observe(&s) }
+
+// observe is Observe without copying the subscription.
+func (ix *Index) observe(s *Subscription) Observation {
 	var obs Observation
 	minFree := s.MinFreeOrDefault()
 	region := strings.ToLower(s.Region)

@@ -4,8 +4,9 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"sort"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -60,6 +61,26 @@ type Alerter struct {
 	// ClaimTTL bounds how long an alert key blocks a duplicate send
 	// (default 24 h).
 	ClaimTTL time.Duration
+
+	// mu serialises Process; it guards the buffers below, which are
+	// reused from poll to poll so a pass allocates little beyond what it
+	// sends (issue 19: a 100k-subscription pass).
+	mu   sync.Mutex
+	ix   *Index
+	ids  []string
+	recs []NotifyRecord
+	// fire lists the subscriptions (indexes) with an alert to send.
+	fire []int32
+}
+
+// NotifyRecordsReader is an optional AlertStore method, NotifyRecords
+// into a caller's slice: it sets recs[i] to the record of ids[i] (leaving
+// it zero when there is none), so the Alerter reuses one slice from poll
+// to poll and looks no record up in a map. An error with partial true
+// means some records did not decode (they are left zero); with partial
+// false, nothing was read.
+type NotifyRecordsReader interface {
+	ReadNotifyRecords(ctx context.Context, ids []string, recs []NotifyRecord) (partial bool, err error)
 }
 
 // ProcessResult counts what one Process call did.
@@ -76,21 +97,28 @@ type ProcessResult struct {
 // sent; each item is claimed first (SET NX) so that two replicas never
 // both send it.
 func (a *Alerter) Process(ctx context.Context, snap Snapshot, now time.Time) (ProcessResult, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	defer clear(a.recs) // keep the buffer, not the records, between polls
 	var res ProcessResult
 	subs, recs, err := a.load(ctx)
 	res.Subscriptions = len(subs)
 	if err != nil || len(subs) == 0 {
 		return res, err
 	}
-	ps := &pass{a: a, now: now, res: &res, ttl: a.claimTTL()}
-	byChat := ps.decide(ctx, NewIndex(snap), subs, recs)
-	chats := make([]string, 0, len(byChat))
-	for k := range byChat {
-		chats = append(chats, k)
+	if a.ix == nil {
+		a.ix = &Index{}
 	}
-	sort.Strings(chats)
-	for _, chat := range chats {
-		ps.sendChat(ctx, chat, byChat[chat])
+	a.ix.reset(snap)
+	ps := &pass{a: a, now: now, res: &res, ttl: a.claimTTL(), ix: a.ix, subs: subs, recs: recs}
+	a.fire = groupByChat(subs, ps.decide(a.fire[:0]))
+	for lo := 0; lo < len(a.fire); {
+		hi := lo + 1
+		for hi < len(a.fire) && cmpChat(&subs[a.fire[lo]], &subs[a.fire[hi]]) == 0 {
+			hi++
+		}
+		ps.sendChat(ctx, subs[a.fire[lo]].ChatKey(), a.fire[lo:hi])
+		lo = hi
 	}
 	if len(ps.updates) > 0 {
 		if err := a.Log.PutNotifyRecords(ctx, ps.updates); err != nil {
@@ -100,10 +128,27 @@ func (a *Alerter) Process(ctx context.Context, snap Snapshot, now time.Time) (Pr
 	return res, nil
 }
 
-// load reads the subscriptions and their notification records; entries
-// that do not decode are skipped with a warning (their subscription starts
-// afresh), not the whole list.
-func (a *Alerter) load(ctx context.Context) ([]Subscription, map[string]NotifyRecord, error) {
+// groupByChat orders subscription indexes by chat key and, within a chat,
+// in subscription order.
+func groupByChat(subs []Subscription, fire []int32) []int32 {
+	slices.SortStableFunc(fire, func(x, y int32) int { return cmpChat(&subs[x], &subs[y]) })
+	return fire
+}
+
+// cmpChat orders subscriptions by ChatKey without building the keys when
+// the channels are equal (the common case).
+func cmpChat(a, b *Subscription) int {
+	if a.Channel == b.Channel {
+		return strings.Compare(a.ChatID, b.ChatID)
+	}
+	return strings.Compare(a.ChatKey(), b.ChatKey())
+}
+
+// load reads the subscriptions and their notification records (recs[i]
+// is subs[i]'s, zero when it has none); entries that do not decode are
+// skipped with a warning (their subscription starts afresh), not the
+// whole list.
+func (a *Alerter) load(ctx context.Context) ([]Subscription, []NotifyRecord, error) {
 	subs, err := a.Subs.Subscriptions(ctx)
 	if err != nil {
 		if len(subs) == 0 {
@@ -114,18 +159,32 @@ func (a *Alerter) load(ctx context.Context) ([]Subscription, map[string]NotifyRe
 	if len(subs) == 0 {
 		return subs, nil, nil
 	}
-	ids := make([]string, len(subs))
-	for i, s := range subs {
-		ids[i] = s.ID
+	ids := a.ids[:0]
+	for i := range subs {
+		ids = append(ids, subs[i].ID)
 	}
-	recs, err := a.Log.NotifyRecords(ctx, ids)
+	a.ids = ids
+	defer clear(a.ids) // keep no ids alive between polls
+	a.recs = slices.Grow(a.recs[:0], len(ids))[:len(ids)]
+	clear(a.recs)
+	var partial bool
+	if r, ok := a.Log.(NotifyRecordsReader); ok {
+		partial, err = r.ReadNotifyRecords(ctx, ids, a.recs)
+	} else {
+		var m map[string]NotifyRecord
+		m, err = a.Log.NotifyRecords(ctx, ids)
+		partial = m != nil
+		for i, id := range ids {
+			a.recs[i] = m[id]
+		}
+	}
 	if err != nil {
-		if recs == nil {
+		if !partial {
 			return subs, nil, fmt.Errorf("alerts: read notification log: %w", err)
 		}
 		a.logger().Warn("alerts: some notification records unreadable", "err", err)
 	}
-	return subs, recs, nil
+	return subs, a.recs, nil
 }
 
 // claimTTL is how long an alert's claim lasts: a day, at least the
@@ -145,39 +204,62 @@ type pass struct {
 	ttl     time.Duration
 	res     *ProcessResult
 	updates []NotifyRecord
+	ix      *Index
+	subs    []Subscription
+	recs    []NotifyRecord // recs[i] is subs[i]'s
 }
 
 // pending is an alert item decided to go out, with its records before and
-// after.
+// after; sub points into the pass's subscription list and the offers stay
+// in the index until the chat's alert is built.
 type pending struct {
-	item AlertItem
-	prev NotifyRecord
-	next NotifyRecord
+	sub    *Subscription
+	obs    Observation
+	reason Reason
+	prev   NotifyRecord
+	next   NotifyRecord
 }
 
-// decide observes every subscription and returns the items to send by
-// chat; records that changed without an alert are queued as updates.
-func (ps *pass) decide(ctx context.Context, ix *Index, subs []Subscription, recs map[string]NotifyRecord) map[string][]pending {
-	byChat := map[string][]pending{}
-	for _, s := range subs {
-		prev := recs[s.ID]
-		prev.SubscriptionID = s.ID
-		o := ix.Observe(s)
-		d, next := Decide(prev, o, ps.now, ps.a.Policy)
-		if d.Notify {
-			byChat[s.ChatKey()] = append(byChat[s.ChatKey()], pending{item: AlertItem{Subscription: s, Reason: d.Reason, Offers: o.List()}, prev: prev, next: next})
+// item is the alert item of p.
+func (p *pending) item() AlertItem {
+	return AlertItem{Subscription: *p.sub, Reason: p.reason, Offers: p.obs.List()}
+}
+
+// decide observes every subscription and appends the indexes of those
+// with an alert to send to fire (their items are decided again, alike,
+// one chat at a time: no pass holds the items of every chat at once);
+// records that changed without an alert are queued as updates.
+func (ps *pass) decide(fire []int32) []int32 {
+	for i := range ps.subs {
+		p := ps.pending(i)
+		if p.reason != "" {
+			fire = append(fire, int32(i))
 			continue
 		}
-		if next != prev {
-			ps.updates = append(ps.updates, next)
+		if p.next != p.prev {
+			ps.updates = append(ps.updates, p.next)
 		}
 	}
-	return byChat
+	return fire
+}
+
+// pending decides subscription i; reason is empty when nothing is sent.
+func (ps *pass) pending(i int) pending {
+	s := &ps.subs[i]
+	prev := ps.recs[i]
+	prev.SubscriptionID = s.ID
+	o := ps.ix.observe(s)
+	d, next := Decide(prev, o, ps.now, ps.a.Policy)
+	p := pending{sub: s, obs: o, prev: prev, next: next}
+	if d.Notify {
+		p.reason = d.Reason
+	}
+	return p
 }
 
 // hold keeps an item's observation but not its notification, so it is
 // decided again at the next poll.
-func (ps *pass) hold(p pending) {
+func (ps *pass) hold(p *pending) {
 	r := p.next
 	r.Active, r.NotifiedAt, r.NotifiedPrice, r.Seq = p.prev.Active, p.prev.NotifiedAt, p.prev.NotifiedPrice, p.prev.Seq
 	ps.updates = append(ps.updates, r)
@@ -186,8 +268,14 @@ func (ps *pass) hold(p pending) {
 
 // sendChat claims a chat's items and sends them as one alert (held when
 // the chat is muted or the send fails), recording what went out at once.
-func (ps *pass) sendChat(ctx context.Context, chat string, items []pending) {
+func (ps *pass) sendChat(ctx context.Context, chat string, order []int32) {
 	a := ps.a
+	all := make([]pending, len(order))
+	items := make([]*pending, len(order))
+	for i, k := range order {
+		all[i] = ps.pending(int(k))
+		items[i] = &all[i]
+	}
 	if a.muted(ctx, chat, ps.now) {
 		for _, p := range items {
 			ps.hold(p)
@@ -234,25 +322,25 @@ func (ps *pass) sendChat(ctx context.Context, chat string, items []pending) {
 // the caller records it as sent; held instead, the subscription's record
 // would never advance and its later alerts would be held as well until
 // the claim expired.
-func (ps *pass) claim(ctx context.Context, items []pending) (alert Alert, sent []pending, keys []string, already []pending) {
-	first := items[0].item.Subscription
-	alert = Alert{Channel: first.Channel, ChatID: first.ChatID, English: true, At: ps.now}
+func (ps *pass) claim(ctx context.Context, items []*pending) (alert Alert, sent []*pending, keys []string, already []*pending) {
+	first := items[0].sub
+	alert = Alert{Channel: first.Channel, ChatID: first.ChatID, English: true, At: ps.now, Items: make([]AlertItem, 0, len(items))}
 	for _, p := range items {
-		key := fmt.Sprintf("alert:%s:%d", p.item.Subscription.ID, p.next.Seq)
+		key := fmt.Sprintf("alert:%s:%d", p.sub.ID, p.next.Seq)
 		ok, err := ps.a.Log.ClaimAlert(ctx, key, ps.ttl)
 		if err != nil {
-			ps.a.logger().Warn("alerts: claim failed", "subscription", p.item.Subscription.ID, "err", err)
+			ps.a.logger().Warn("alerts: claim failed", "subscription", p.sub.ID, "err", err)
 			ps.hold(p)
 			continue
 		}
 		if !ok {
-			ps.a.logger().Info("alerts: already sent by an earlier pass; recording it", "subscription", p.item.Subscription.ID, "seq", p.next.Seq)
+			ps.a.logger().Info("alerts: already sent by an earlier pass; recording it", "subscription", p.sub.ID, "seq", p.next.Seq)
 			ps.res.Held++
 			already = append(already, p)
 			continue
 		}
-		alert.Items = append(alert.Items, p.item)
-		alert.English = alert.English && p.item.Subscription.English
+		alert.Items = append(alert.Items, p.item())
+		alert.English = alert.English && p.sub.English
 		sent = append(sent, p)
 		keys = append(keys, key)
 	}
