@@ -40,8 +40,9 @@ func eventMaker(tb testing.TB) func(i int) delivery {
 
 // benchHTTP posts b.N deliveries to url from conc goroutines over
 // keep-alive connections and reports events/s and the p99 latency of the
-// acknowledgement. Deliveries are made in chunks with the timer stopped.
-func benchHTTP(b *testing.B, url string, conc int, gen func(i int) delivery) {
+// acknowledgement, and returns the events/s. Deliveries are made in chunks
+// with the timer stopped.
+func benchHTTP(b *testing.B, url string, conc int, gen func(i int) delivery) float64 {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conc, MaxConnsPerHost: conc}}
 	defer client.CloseIdleConnections()
 	lat := make([]time.Duration, b.N)
@@ -92,8 +93,10 @@ func benchHTTP(b *testing.B, url string, conc int, gen func(i int) delivery) {
 	b.StopTimer()
 	slices.Sort(lat)
 	p99 := lat[min(len(lat)-1, len(lat)*99/100)]
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+	rate := float64(b.N) / b.Elapsed().Seconds()
+	b.ReportMetric(rate, "events/s")
 	b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
+	return rate
 }
 
 var benchConcurrency = []int{1, 8}

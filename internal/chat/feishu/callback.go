@@ -25,7 +25,20 @@ import (
 type job struct {
 	ev       *larkim.P2MessageReceiveV1
 	received time.Time
-	claim    Claim // of event_id
+	claim    Claim // of the event (claimKey)
+}
+
+// claimKey is the one claim an event takes: "feishu:msg:<message_id>",
+// which a redelivery of the event (same event_id) and the same message
+// under another event_id both carry, so one claim deduplicates both;
+// "feishu:event:<event_id>" for an event without a message id.
+func claimKey(ev *larkim.P2MessageReceiveV1) string {
+	if ev.Event != nil && ev.Event.Message != nil {
+		if id := str(ev.Event.Message.MessageId); id != "" {
+			return "feishu:msg:" + id
+		}
+	}
+	return "feishu:event:" + ev.EventV2Base.Header.EventID
 }
 
 // reqState carries the outcome of the event handler back to HTTPHandler
@@ -54,7 +67,7 @@ var (
 // verification token (401). The dispatcher then decrypts, verifies
 // X-Lark-Signature (a failure becomes 401) and answers url_verification
 // with the challenge. For im.message.receive_v1 the handler compares
-// header.token (401), claims event_id and enqueues; a full queue answers
+// header.token (401), takes the event's one claim (claimKey) and enqueues; a full queue answers
 // 503 so that Feishu retries. The request never waits for the answer.
 //
 // In websocket mode it answers 404.
@@ -104,7 +117,7 @@ func (b *Bot) serveHTTP(w http.ResponseWriter, r *http.Request) {
 
 	st := &reqState{}
 	ctx := context.WithValue(r.Context(), reqStateKey{}, st)
-	resp := b.disp.Handle(ctx, &larkevent.EventReq{Header: r.Header, Body: body, RequestURI: r.RequestURI})
+	resp := b.handleEvent(ctx, &larkevent.EventReq{Header: r.Header, Body: body, RequestURI: r.RequestURI})
 	switch {
 	case st.status != 0:
 		writeJSON(w, st.status, st.msg)
@@ -125,6 +138,62 @@ func (b *Bot) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		w.WriteHeader(resp.StatusCode)
 		_, _ = w.Write(resp.Body)
+	}
+}
+
+// msgReceiveType is the event type of a received message.
+const msgReceiveType = "im.message.receive_v1"
+
+// handleEvent answers req as the SDK's dispatcher does, decoding a
+// received message once: the dispatcher's own ParseReq and DecryptEvent,
+// one json.Unmarshal into the typed event (Handle decodes it twice, first
+// to find its type), the dispatcher's VerifySign, then onMessage. Every
+// other request (url_verification, other event types, a body that does
+// not decrypt or decode) goes to the dispatcher's Handle, which decides as
+// before. A failed signature is a 500 before any handler ran, which
+// serveHTTP answers 401 as for the dispatcher.
+func (b *Bot) handleEvent(ctx context.Context, req *larkevent.EventReq) *larkevent.EventResp {
+	ev := b.decodeMessage(ctx, req)
+	if ev == nil {
+		return b.disp.Handle(ctx, req)
+	}
+	if err := b.disp.VerifySign(ctx, req); err != nil {
+		return sdkResp(http.StatusInternalServerError, err.Error())
+	}
+	if err := b.onMessage(ctx, ev); err != nil {
+		return sdkResp(http.StatusInternalServerError, err.Error())
+	}
+	return sdkResp(http.StatusOK, "success")
+}
+
+// decodeMessage returns req's im.message.receive_v1 event, decrypted with
+// the dispatcher's key, or nil when req is anything else or does not
+// decrypt or decode.
+func (b *Bot) decodeMessage(ctx context.Context, req *larkevent.EventReq) *larkim.P2MessageReceiveV1 {
+	cipher, err := b.disp.ParseReq(ctx, req)
+	if err != nil {
+		return nil
+	}
+	plain, err := b.disp.DecryptEvent(ctx, cipher)
+	if err != nil {
+		return nil
+	}
+	ev := &larkim.P2MessageReceiveV1{}
+	if json.Unmarshal([]byte(plain), ev) != nil || ev.EventV2Base == nil || ev.EventV2Base.Header == nil ||
+		ev.EventV2Base.Header.EventType != msgReceiveType {
+		return nil
+	}
+	ev.RawReq(req)
+	return ev
+}
+
+// sdkResp is the dispatcher's answer: {"msg": msg} as JSON with status.
+func sdkResp(status int, msg string) *larkevent.EventResp {
+	body, _ := json.Marshal(map[string]string{"msg": msg})
+	return &larkevent.EventResp{
+		Header:     http.Header{larkevent.ContentTypeHeader: {larkevent.DefaultContentType}},
+		Body:       body,
+		StatusCode: status,
 	}
 }
 
@@ -198,7 +267,8 @@ func tokenEqual(a, b string) bool {
 
 // onMessage is the dispatcher's im.message.receive_v1 handler. It runs
 // inside the callback request (or the long connection's frame handler),
-// so it only checks the token, claims event_id and enqueues.
+// so it only checks the token, takes the event's one claim (claimKey:
+// its message id, which covers its event id) and enqueues.
 func (b *Bot) onMessage(ctx context.Context, ev *larkim.P2MessageReceiveV1) error {
 	st, _ := ctx.Value(reqStateKey{}).(*reqState)
 	reject := func(status int, msg string, err error) error {
@@ -233,7 +303,7 @@ func (b *Bot) onMessage(ctx context.Context, ev *larkim.P2MessageReceiveV1) erro
 		b.refusals.note(b.log, "queue full")
 		return reject(http.StatusServiceUnavailable, "queue full", errQueueFull)
 	}
-	c, err := b.claim(ctx, "feishu:event:"+hdr.EventID)
+	c, err := b.claim(ctx, claimKey(ev))
 	if err != nil {
 		// Not claimed by this process (a claim of its own that lands
 		// late is released by a Claimer), so Feishu's retry is answered.
@@ -312,8 +382,8 @@ func (b *Bot) worker() {
 // unsupportedText answers messages that are not text.
 const unsupportedText = "目前只支持文字消息"
 
-// process gates one event, deduplicates its message_id, asks the Handler
-// and sends the reply.
+// process gates one event (claimed by onMessage), asks the Handler and
+// sends the reply.
 func (b *Bot) process(ctx context.Context, j job) {
 	var interimID, chatID string
 	defer func() {
@@ -332,16 +402,6 @@ func (b *Bot) process(ctx context.Context, j job) {
 	}
 	if msg.ChatType == chat.P2P {
 		b.chatTypes.Store(msg.ChatID, chat.P2P)
-	}
-	msgClaim, err := b.claim(ctx, "feishu:msg:"+msg.ID)
-	switch {
-	case err != nil:
-		// event_id was claimed already, so a duplicate is unlikely:
-		// answer rather than stay silent.
-		b.log.Warn("feishu: message_id dedup failed, answering anyway", "message_id", msg.ID, "err", err)
-	case !msgClaim.Held:
-		b.log.Debug("feishu message already answered", "event_id", eventID, "message_id", msg.ID)
-		return
 	}
 	chatID = msg.ChatID
 	var reply chat.Reply
@@ -373,10 +433,10 @@ func (b *Bot) process(ctx context.Context, j job) {
 		defer b.finishInterim(ctx, interimID, msg.ChatID, "答案见下一条。")
 	}
 	if err := b.Send(ctx, msg.ChatID, reply, chat.SendOptions{ReplyTo: msg.ID, IdempotencyKey: "reply:" + msg.ID, Mergeable: true}); err != nil {
-		// Release both claims: Feishu's retry of this event is then
-		// answered instead of being taken for a duplicate.
+		// Released: Feishu's retry of this event is then answered
+		// instead of being taken for a duplicate.
 		b.log.Error("feishu: reply failed; released for Feishu to retry", "message_id", msg.ID, "chat_id", msg.ChatID, "err", err)
-		b.releaseClaims(j.claim, msgClaim)
+		b.releaseClaims(j.claim)
 		return
 	}
 	b.log.Info("feishu: answered", "message_id", msg.ID, "chat_id", msg.ChatID, "chat_type", string(msg.ChatType),

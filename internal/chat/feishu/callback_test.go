@@ -762,7 +762,7 @@ func TestShutdownGrace(t *testing.T) {
 		t.Errorf("want one summary line with the count; log:\n%s", out)
 	}
 	// Handed back: a claim of a queued event is free again.
-	if ok, _ := dedup.ClaimAlert(context.Background(), "feishu:event:ev-g29", time.Minute); !ok {
+	if ok, _ := dedup.ClaimAlert(context.Background(), "feishu:msg:om-g29", time.Minute); !ok {
 		t.Error("the last queued event is still claimed after shutdown")
 	}
 }

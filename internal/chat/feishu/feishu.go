@@ -119,8 +119,9 @@ type Options struct {
 	// Started is the process start; messages created more than 60 s before
 	// it are ignored. Default: the time New is called.
 	Started time.Time
-	// Dedup remembers event and message ids (keys "feishu:event:<id>" and
-	// "feishu:msg:<id>", TTL DedupTTL). Default: a MemoryDeduper, which
+	// Dedup remembers events: one claim each, on the message id
+	// ("feishu:msg:<id>"; "feishu:event:<id>" for an event without one),
+	// TTL DedupTTL. Default: a MemoryDeduper, which
 	// is neither shared between replicas nor kept across restarts.
 	Dedup Deduper
 	// Handler answers messages. Required.

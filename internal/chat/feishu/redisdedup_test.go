@@ -134,7 +134,7 @@ func TestRedisPausedDuringClaim(t *testing.T) {
 	// The SET sent before the pause has run (the bug: it used to stay and
 	// swallow the redelivery); the bot, not knowing it as its own, freed
 	// it.
-	rb.waitFree("feishu:event:ev-paused")
+	rb.waitFree("feishu:msg:om-ev-paused")
 	if after := rb.setCalls(); after <= before {
 		t.Errorf("SET calls %d → %d: the timed-out claim never reached Redis", before, after)
 	}
@@ -142,7 +142,7 @@ func TestRedisPausedDuringClaim(t *testing.T) {
 
 	rb.deliver("ev-paused", http.StatusOK)
 	rb.waitAnswers(2)
-	if o, held := rb.owner("feishu:event:ev-paused"); !held || !strings.HasPrefix(o, "a/") {
+	if o, held := rb.owner("feishu:msg:om-ev-paused"); !held || !strings.HasPrefix(o, "a/") {
 		t.Errorf("claim after the redelivery: %q, %v; want replica a's token", o, held)
 	}
 	rb.deliver("ev-paused", http.StatusOK)
@@ -174,14 +174,14 @@ func TestRedisPausedFallback(t *testing.T) {
 	rb.deliver("ev-paused", http.StatusOK)
 	rb.waitAnswers(2)
 	// Its late claim in Redis is released; the window still knows it.
-	rb.waitFree("feishu:event:ev-paused")
+	rb.waitFree("feishu:msg:om-ev-paused")
 	rb.deliver("ev-paused", http.StatusOK)
 	rb.waitAnswers(2)
 
 	time.Sleep(60 * time.Millisecond) // a probe is due
 	rb.deliver("ev-next", http.StatusOK)
 	rb.waitAnswers(3)
-	if o, held := rb.owner("feishu:event:ev-next"); !held || !strings.HasPrefix(o, "b/") {
+	if o, held := rb.owner("feishu:msg:om-ev-next"); !held || !strings.HasPrefix(o, "b/") {
 		t.Errorf("claim of a new event with Redis back: %q, %v; want it in Redis", o, held)
 	}
 	if rb.d.Degraded() {
@@ -221,9 +221,6 @@ func TestRedisDownFallback(t *testing.T) {
 	time.Sleep(60 * time.Millisecond)
 	rb.deliver("ev-up", http.StatusOK)
 	rb.waitAnswers(5)
-	if o, held := rb.owner("feishu:event:ev-up"); !held || !strings.HasPrefix(o, "c/") {
-		t.Errorf("claim with Redis back: %q, %v; want it in Redis", o, held)
-	}
 	if o, held := rb.owner("feishu:msg:om-ev-up"); !held || !strings.HasPrefix(o, "c/") {
 		t.Errorf("message claim with Redis back: %q, %v; want it in Redis", o, held)
 	}

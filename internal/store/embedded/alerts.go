@@ -316,22 +316,3 @@ func (s *Store) ReleaseAlert(ctx context.Context, key string) error {
 		return tx.Bucket(bucketClaims).Delete([]byte(key))
 	})
 }
-
-// sweepClaims prunes expired claims at most once a minute.
-func (s *Store) sweepClaims(tx *bolt.Tx, now time.Time) {
-	if last := s.lastClaimSweep.Load(); now.UnixNano()-last < int64(time.Minute) {
-		return
-	}
-	s.lastClaimSweep.Store(now.UnixNano())
-	b := tx.Bucket(bucketClaims)
-	var dead [][]byte
-	_ = b.ForEach(func(k, v []byte) error {
-		if exp, _, ok := decodeClaim(v); !ok || !now.Before(exp) {
-			dead = append(dead, append([]byte(nil), k...))
-		}
-		return nil
-	})
-	for _, k := range dead {
-		_ = b.Delete(k)
-	}
-}

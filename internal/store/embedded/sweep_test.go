@@ -1,7 +1,14 @@
 package embedded
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -57,5 +64,145 @@ func TestSweep(t *testing.T) {
 	}
 	if n := count(bucketLocks); n != 0 {
 		t.Errorf("%d locks left, want 0", n)
+	}
+}
+
+// TestClaimSweepIndex: the claims sweep walks the expiry index: expired
+// claims go, live ones stay, a claim taken again after it expired is kept
+// (its old index entry dropped), a released one leaves no claim behind,
+// and the index holds only live entries afterwards.
+func TestClaimSweepIndex(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	s.now = func() time.Time { return now }
+	claim := func(key string, ttl time.Duration) {
+		t.Helper()
+		if ok, err := s.ClaimAs(ctx, key, "o", ttl); err != nil || !ok {
+			t.Fatalf("claim %s: %v, %v", key, ok, err)
+		}
+	}
+	claim("old", time.Minute)
+	claim("renewed", time.Minute)
+	claim("released", time.Minute)
+	claim("live", time.Hour)
+	if ok, err := s.ReleaseAs(ctx, "released", "o"); err != nil || !ok {
+		t.Fatalf("release: %v, %v", ok, err)
+	}
+	now = now.Add(2 * time.Minute)
+	claim("renewed", time.Hour) // expired, taken again
+	claim("trigger", time.Hour) // sweeps
+	keys := func(bucket []byte) (out []string) {
+		_ = s.claims.View(func(tx *bolt.Tx) error {
+			return tx.Bucket(bucket).ForEach(func(k, _ []byte) error {
+				if bytes.Equal(bucket, bucketClaimExpiry) {
+					k = k[8:]
+				}
+				out = append(out, string(k))
+				return nil
+			})
+		})
+		sort.Strings(out)
+		return out
+	}
+	want := []string{"live", "renewed", "trigger"}
+	if got := keys(bucketClaims); !slices.Equal(got, want) {
+		t.Errorf("claims %q, want %q", got, want)
+	}
+	if got := keys(bucketClaimExpiry); !slices.Equal(got, want) {
+		t.Errorf("index %q, want %q", got, want)
+	}
+}
+
+// TestClaimsDurable: batched claims are in the file after a restart, and
+// a claims file written before the expiry index is indexed at Open (its
+// expired claims then swept, its live ones kept).
+func TestClaimsDurable(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for i := range 64 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if ok, err := s.ClaimAs(ctx, fmt.Sprintf("k%d", i), "a", time.Hour); err != nil || !ok {
+				t.Errorf("claim k%d: %v, %v", i, ok, err)
+			}
+		}()
+	}
+	wg.Wait()
+	// A file from before the index: drop it, and add an expired claim.
+	err = s.claims.Update(func(tx *bolt.Tx) error {
+		v, _ := json.Marshal(time.Now().Add(-time.Hour))
+		if err := tx.Bucket(bucketClaims).Put([]byte("stale"), v); err != nil {
+			return err
+		}
+		return tx.DeleteBucket(bucketClaimExpiry)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for i := range 64 {
+		if ok, err := s.ClaimAs(ctx, fmt.Sprintf("k%d", i), "b", time.Hour); err != nil || ok {
+			t.Errorf("k%d claimed again after a restart: %v, %v", i, ok, err)
+		}
+	}
+	s.lastClaimSweep.Store(0)
+	if ok, err := s.ClaimAs(ctx, "trigger", "b", time.Hour); err != nil || !ok {
+		t.Fatalf("trigger: %v, %v", ok, err)
+	}
+	if _, held, _ := s.ClaimOwner(ctx, "stale"); held {
+		t.Error("stale claim held")
+	}
+	_ = s.claims.View(func(tx *bolt.Tx) error {
+		if n := tx.Bucket(bucketClaims).Stats().KeyN; n != 65 {
+			t.Errorf("%d claims after the sweep, want 65", n)
+		}
+		return nil
+	})
+}
+
+// TestClaimBatchOneWinner: concurrent claims of one key in shared commits:
+// exactly one wins.
+func TestClaimBatchOneWinner(t *testing.T) {
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var won atomic.Int32
+	var wg sync.WaitGroup
+	for i := range 32 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ok, err := s.ClaimAs(context.Background(), "same", fmt.Sprint(i), time.Hour)
+			if err != nil {
+				t.Error(err)
+			}
+			if ok {
+				won.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := won.Load(); n != 1 {
+		t.Errorf("%d winners, want 1", n)
 	}
 }
