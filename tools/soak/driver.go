@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -17,11 +19,26 @@ import (
 
 // The Feishu app the fixtures describe (../shared/fixtures/feishu/README.md).
 const (
-	appID             = "cli_a5f0c1d2e3b4c5d6"
-	tenantKey         = "2ca1d211f64f6438"
-	verificationToken = "labbot-verify-token-0001"
-	encryptKey        = "labbot-encrypt-key-0001"
+	appID     = "cli_a5f0c1d2e3b4c5d6"
+	tenantKey = "2ca1d211f64f6438"
 )
+
+// The fake app's verification token and encrypt key: random for each
+// run, shared only between the soak's fake Feishu and its bot replicas,
+// so no key-like constant sits in the source.
+var (
+	verificationToken = randomHex(12)
+	encryptKey        = randomHex(16)
+)
+
+// randomHex is n random bytes as hex.
+func randomHex(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic(fmt.Sprintf("soak: random key: %v", err)) // crypto/rand does not fail on Linux
+	}
+	return hex.EncodeToString(b)
+}
 
 var jsonUnmarshal = json.Unmarshal
 
@@ -88,7 +105,7 @@ func (d *driver) event(m *sentMsg) []byte {
 	json.Unmarshal(b, &ev)
 	created := strconv.FormatInt(m.Created.UnixMilli(), 10)
 	h := ev["header"].(map[string]any)
-	h["event_id"], h["create_time"] = m.EventID, created
+	h["event_id"], h["create_time"], h["token"] = m.EventID, created, verificationToken
 	msg := ev["event"].(map[string]any)["message"].(map[string]any)
 	msg["message_id"], msg["chat_id"], msg["create_time"], msg["update_time"] = m.ID, m.Chat, created, created
 	content, _ := json.Marshal(map[string]string{"text": "@_user_1 " + m.Text})
