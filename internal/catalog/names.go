@@ -76,8 +76,10 @@ type matcher struct {
 // slashes and colons ("qwen2.5:7b" as ollama names it).
 var sepRe = `[\s\-_/:]*`
 
-// aliasPattern turns an alias into a regular expression.
-func aliasPattern(alias string) string {
+// AliasPattern turns an alias into a regular expression: runs of letters
+// and of digits, folded, may be separated by sepRe ("" when the alias has
+// no letter or digit). The workload names use it too.
+func AliasPattern(alias string) string {
 	a := Fold(alias)
 	var parts []string
 	var cur strings.Builder
@@ -127,7 +129,7 @@ func (m *matcher) add(alias, id string, family bool) {
 	if strings.TrimSpace(alias) == "" {
 		return
 	}
-	src := aliasPattern(alias)
+	src := AliasPattern(alias)
 	key := Compact(alias)
 	if old, dup := m.exact[key]; dup && old.id == id && old.re.String() == src {
 		return // the same name twice ("Qwen2.5-7B" and "qwen2.5 7b")

@@ -1,10 +1,6 @@
 package workload
 
 import (
-	"regexp"
-	"strings"
-	"unicode"
-
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/textgate"
 )
@@ -28,44 +24,10 @@ func newMatcher() *matcher { return &matcher{} }
 // add adds id as a name of itself and each alias.
 func (m *matcher) add(id string, aliases []string) {
 	for _, a := range append([]string{id}, aliases...) {
-		if p := aliasPattern(a); p != "" {
+		if p := catalog.AliasPattern(a); p != "" {
 			m.pats = append(m.pats, namePattern{re: textgate.MustCompile(p), id: id})
 		}
 	}
-}
-
-// aliasPattern turns an alias into a regular expression ("" when it has
-// no letter or digit).
-func aliasPattern(alias string) string {
-	var parts []string
-	var cur strings.Builder
-	kind := 0 // 1 letters, 2 digits
-	flush := func() {
-		if cur.Len() > 0 {
-			parts = append(parts, regexp.QuoteMeta(cur.String()))
-			cur.Reset()
-		}
-	}
-	for _, r := range catalog.Fold(alias) {
-		k := 0
-		switch {
-		case r >= '0' && r <= '9' || r == '.' && kind == 2:
-			k = 2
-		case unicode.IsLetter(r):
-			k = 1
-		default:
-			flush()
-			kind = 0
-			continue
-		}
-		if k != kind {
-			flush()
-		}
-		kind = k
-		cur.WriteRune(r)
-	}
-	flush()
-	return strings.Join(parts, `[\s\-_/]*`)
 }
 
 // best returns the id of the longest name found in folded text (the
