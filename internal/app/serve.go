@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/labgpu/bot/internal/chat/wechat"
 	"net"
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/labgpu/bot/internal/chat/wechat"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"

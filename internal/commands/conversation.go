@@ -2,9 +2,10 @@ package commands
 
 import (
 	"context"
-	"github.com/labgpu/bot/internal/workload"
 	"strings"
 	"time"
+
+	"github.com/labgpu/bot/internal/workload"
 
 	kb "github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/chat"
@@ -137,7 +138,7 @@ func mergeFollowUp(m, q Query) (Query, bool) {
 		m.Method = "qlora"
 	}
 	m.Intent, m.Confidence, m.Alternatives, m.Problems = IntentEstimate, q.Confidence, nil, q.Problems
-	if understand.ReCJK.MatchString(q.Asked) {
+	if understand.HasCJK(q.Asked) {
 		m.English = false
 	}
 	return m, true

@@ -51,7 +51,7 @@ func (r *Router) helpAnswer(_ context.Context, res *Result) {
 func helpExamples(d *Definition, en bool, n int) []string {
 	var out []string
 	for _, h := range d.Help {
-		if understand.ReCJK.MatchString(h) != en && len(out) < n {
+		if understand.HasCJK(h) != en && len(out) < n {
 			out = append(out, h)
 		}
 	}
@@ -84,7 +84,7 @@ func (r *Router) areaHelp(area string, en bool) chat.Reply {
 	for _, d := range defs {
 		var ex []string
 		for _, h := range d.Help {
-			if understand.ReCJK.MatchString(h) != en {
+			if understand.HasCJK(h) != en {
 				ex = append(ex, "“"+h+"”")
 			}
 		}

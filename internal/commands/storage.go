@@ -466,7 +466,7 @@ func (r *Router) changeExample(intent string, en bool) string {
 	}
 	if en {
 		for _, h := range d.Help {
-			if !understand.ReCJK.MatchString(h) {
+			if !understand.HasCJK(h) {
 				return h
 			}
 		}

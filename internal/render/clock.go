@@ -3,6 +3,7 @@ package render
 import (
 	"sync"
 	"time"
+
 	// The zone database is embedded, so the default zone loads on a
 	// machine or image without /usr/share/zoneinfo.
 	_ "time/tzdata"

@@ -19,12 +19,16 @@ type Regexp struct {
 	// clauses: every match contains one string of each clause (nil when
 	// nothing is known and the gate is always open).
 	clauses [][]string
+	// words: the pattern is only words joined by | (see wordsOf);
+	// MatchString looks for each with strings.Index instead of running
+	// the regexp, which tries every alternative at every position.
+	words *words
 }
 
 // MustCompile compiles pattern and its gate; it panics like
 // regexp.MustCompile.
 func MustCompile(pattern string) *Regexp {
-	return &Regexp{Regexp: regexp.MustCompile(pattern), clauses: RequiredLiterals(pattern)}
+	return &Regexp{Regexp: regexp.MustCompile(pattern), clauses: RequiredLiterals(pattern), words: wordsOf(pattern)}
 }
 
 // Possible reports whether s contains a string of every clause.
@@ -45,7 +49,12 @@ func (r *Regexp) Possible(s string) bool {
 }
 
 // MatchString is regexp's MatchString behind the gate.
-func (r *Regexp) MatchString(s string) bool { return r.Possible(s) && r.Regexp.MatchString(s) }
+func (r *Regexp) MatchString(s string) bool {
+	if r.words != nil {
+		return r.words.match(s)
+	}
+	return r.Possible(s) && r.Regexp.MatchString(s)
+}
 
 // FindStringSubmatch is regexp's FindStringSubmatch behind the gate.
 func (r *Regexp) FindStringSubmatch(s string) []string {

@@ -29,8 +29,10 @@ func TestRequiredLiterals(t *testing.T) {
 
 // TestGateAgrees: the gated regexp finds what the plain one finds.
 func TestGateAgrees(t *testing.T) {
-	pats := []string{`包月|包周|\bmonthly\b`, `(\d+)\s*(?:块|元)(\d)?`, `^\s*(?:静音|mute)\b`, `seq\s*(\d+)`}
-	texts := []string{"4090包月多少", "1块5以下", "mute 2h", "静音", "seq 4096", "nothing here", "", "monthly price", "月包"}
+	pats := []string{`包月|包周|\bmonthly\b`, `(\d+)\s*(?:块|元)(\d)?`, `^\s*(?:静音|mute)\b`, `seq\s*(\d+)`,
+		`关|停|\boff\b|no more|\bstop`, `\b(?:i|i'm|my|what's)\b`, `on\b|x`, `^\s*(?:how|i|i'm|is there)\b`, `^\s*(?:以下|or less)`, `^\s*(?: x|y)`}
+	texts := []string{"4090包月多少", "1块5以下", "mute 2h", "静音", "seq 4096", "nothing here", "", "monthly price", "月包",
+		"turn it off", "offer", "takeoff", "stopped", "unstop", "i'm here", "mine", "whats", "what's up", "on", "one on_", "e_on", "  how come", "howl", " i'm", "is therefore", "以下", "  or less", "  x", " y"}
 	for _, p := range pats {
 		g := textgate.MustCompile(p)
 		for _, s := range texts {
@@ -43,6 +45,10 @@ func TestGateAgrees(t *testing.T) {
 
 func FuzzGate(f *testing.F) {
 	f.Add(`包月|\bweekly\b`, "4090 weekly 包月")
+	f.Add(`\b(?:i|i'm|my)\b`, "i'm_ ok my")
+	f.Add(`关|\boff\b|no more|\bup\b`, "offup_ no more")
+	f.Add(`^\s*(?:how|i'm|  x)\b`, "\t i'm")
+	f.Add(`^\s*(?:以下|or less)`, " 以下")
 	f.Fuzz(func(t *testing.T, p, s string) {
 		g, err := func() (g *textgate.Regexp, err error) {
 			defer func() {

@@ -77,8 +77,8 @@ type (
 	Alternative = slots.Alternative
 )
 
-// ReCJK matches a Chinese character.
-var ReCJK = slots.ReCJK
+// HasCJK reports whether s has a Chinese character.
+func HasCJK(s string) bool { return slots.HasCJK(s) }
 
 // ParseNum parses "12", "1.5", "三", "十二", "二十", "一百".
 func ParseNum(s string) (float64, bool) { return slots.ParseNum(s) }

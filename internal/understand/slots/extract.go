@@ -118,7 +118,7 @@ func Extract(c *catalog.Catalog, text string, chatEnglish bool) *Extraction {
 	for _, f := range extractors {
 		f(x)
 	}
-	if !q.English && ReCJK.MatchString(s) && !ReCJK.MatchString(x.rest) && englishChatLine(x.rest) {
+	if !q.English && HasCJK(s) && !HasCJK(x.rest) && englishChatLine(x.rest) {
 		// Chinese only inside names ("how much is a 4090 on 恒源云"): the
 		// words around them are English.
 		q.English = true
@@ -275,7 +275,7 @@ func slotTags(q *Query, s string) []string {
 	add(q.DiskRef != "", "disk")
 	add(q.Workload != "", "workload")
 	add(strings.Count(strings.TrimSpace(q.Asked), "\n") >= 2, "paste")
-	add(reErrorLine.MatchString(s), "error_line")
+	add(errorLine(s), "error_line")
 	add(reOffWords.MatchString(s), "off")
 	add(reOnWords.MatchString(s), "on")
 	domain := len(q.GPUs) > 0 || len(q.Platforms) > 0 || q.Model != "" || q.ParamsB > 0 || q.MaxPriceCNY > 0 || q.PriceCNY > 0 || q.SizeGB != 0 || reDomain.MatchString(s)

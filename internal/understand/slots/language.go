@@ -2,24 +2,24 @@ package slots
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/textgate"
 )
 
 var (
-	ReCJK = textgate.MustCompile(`\p{Han}`)
 	// reLatin is an English word of two letters or more.
 	reLatin = textgate.MustCompile(`[a-z]{2,}`)
-	// reChatEnglish are the words people use when they write to the bot in
-	// English (question words, pronouns, the bot's command words); error
-	// messages and logs rarely have them.
-	reChatEnglish = textgate.MustCompile(`\b(?:i|i'm|im|i've|my|me|we|our|us|how|why|what|what's|whats|which|where|who|anyone|anybody|someone|please|pls|plz|need|want|wanna|thanks|thank|thx|ty|hi|hello|hey|much|many|cost|costs|price|prices|pricing|cheap|cheaper|cheapest|avail|rent|renting|notify|alert|alerts|subscribe|unsubscribe|subscriptions|mute|unmute|digest|storage|list|show|cancel|stop|enable|disable|turn|add|remove|register|resize|more|details|menu|really|heard|says|said|vs|versus|better|worth|enough|fit|estimate|should|can|could|does|would|help|any|anything|anyone|got|there|stock|legit|under|bucks|rn|tonight|today|when|usually)\b`)
 	// reLogLine is a line as logs and shells print them: a dict, a
 	// bracketed prefix, a prompt.
-	reLogLine = textgate.MustCompile(`^\s*[{\[$>#(|+@]|^\s*\w+@[\w.-]+:`)
-	// reErrorLine is a line as programs print errors.
-	reErrorLine = textgate.MustCompile(`^\s*(?:[\w.]+(?:error|exception|warning)\b|e:|error:|fatal:|ssh:|traceback)|\b(?:error|errno)\b.*:`)
+	// (One anchor for both: Go runs a pattern anchored only inside an
+	// alternation from every position of the line.)
+	reLogLine = textgate.MustCompile(`^\s*(?:[{\[$>#(|+@]|\w+@[\w.-]+:)`)
+	// reErrorStart is a line that begins as programs print errors; see
+	// errorLine for the rest.
+	reErrorStart = textgate.MustCompile(`^\s*(?:[\w.]+(?:error|exception|warning)\b|e:|error:|fatal:|ssh:|traceback)`)
 	// reCodeToken is a token only code has: "torch.cuda", "is_available()",
 	// "/root/autodl-tmp", "--gpus".
 	reCodeToken = textgate.MustCompile(`\w[._]\w|\(\)|/\w+/|--\w|::|=`)
@@ -27,9 +27,111 @@ var (
 	reAskStart = textgate.MustCompile(`^\s*(?:how|why|what|which|help|my|i|i'm|we|please|should|can|could|does|is there|anyone|any idea|got|getting|when|after)\b`)
 )
 
+// HasCJK reports whether s has a Chinese character (\p{Han}): a loop,
+// because the regexp costs a µs per line of a long paste.
+func HasCJK(s string) bool {
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if unicode.Is(unicode.Han, r) {
+			return true
+		}
+		i += n
+	}
+	return false
+}
+
+// chatEnglish are the words people use when they write to the bot in
+// English (question words, pronouns, the bot's command words); error
+// messages and logs rarely have them. "i'm", "what's" and the like count
+// through their first word.
+var chatEnglish = func() map[string]bool {
+	set := map[string]bool{}
+	for _, w := range strings.Fields(`i im my me we our us how why what whats which where who anyone anybody someone please pls
+plz need want wanna thanks thank thx ty hi hello hey much many cost costs price prices
+pricing cheap cheaper cheapest avail rent renting notify alert alerts subscribe
+unsubscribe subscriptions mute unmute digest storage list show cancel stop enable disable
+turn add remove register resize more details menu really heard says said vs versus better
+worth enough fit estimate should can could does would help any anything got there stock
+legit under bucks rn tonight today when usually`) {
+		set[w] = true
+	}
+	return set
+}()
+
+// isChatEnglish reports whether a word (folded, trimmed of punctuation)
+// is or has one of chatEnglish as a run of letters and digits: "i'm",
+// "price/hour".
+func isChatEnglish(w string) bool {
+	for i := 0; i < len(w); {
+		if !isWordByte(w[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(w) && isWordByte(w[j]) {
+			j++
+		}
+		if chatEnglish[w[i:j]] {
+			return true
+		}
+		i = j
+	}
+	return false
+}
+
 // ErrorLine reports whether folded text reads as a line printed by a
 // program's error ("RuntimeError: …", "error: …", "traceback").
-func ErrorLine(folded string) bool { return reErrorLine.MatchString(folded) }
+func ErrorLine(folded string) bool { return errorLine(folded) }
+
+// errorLine reports whether folded text begins as programs print errors
+// (reErrorStart) or has the word "error" or "errno" with a colon after it on its line
+// ("cuda error: out of memory", "[errno 28] no space left: …"). It is
+// the regexp `\b(?:error|errno)\b.*:` written out, because unanchored
+// that regexp costs tens of µs a line and a paste has fifty.
+func errorLine(folded string) bool {
+	if reErrorStart.MatchString(folded) {
+		return true
+	}
+	for from := 0; ; {
+		i := strings.Index(folded[from:], "err")
+		if i < 0 {
+			return false
+		}
+		i += from
+		from = i + 3
+		if i > 0 && isWordByte(folded[i-1]) {
+			continue
+		}
+		rest := folded[from:]
+		var n int
+		switch {
+		case strings.HasPrefix(rest, "or"), strings.HasPrefix(rest, "no"):
+			n = 2
+		default:
+			continue
+		}
+		end := from + n
+		if end < len(folded) && isWordByte(folded[end]) {
+			continue
+		}
+		rest = folded[end:]
+		if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
+			rest = rest[:nl]
+		}
+		if strings.IndexByte(rest, ':') >= 0 {
+			return true
+		}
+	}
+}
+
+// isWordByte is regexp's \w: an ASCII letter, digit or underscore.
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
 
 // AnswerEnglish decides the answer's language: Chinese when the message
 // has Chinese characters; English when a line is English chat (it has
@@ -40,7 +142,7 @@ func ErrorLine(folded string) bool { return reErrorLine.MatchString(folded) }
 // language.
 func AnswerEnglish(text string, chatEnglish bool) bool {
 	folded := catalog.Fold(text)
-	if ReCJK.MatchString(folded) {
+	if HasCJK(folded) {
 		return false
 	}
 	if !reLatin.MatchString(folded) {
@@ -51,14 +153,20 @@ func AnswerEnglish(text string, chatEnglish bool) bool {
 		return chatEnglish
 	}
 	lines := strings.Split(folded, "\n")
+	// Each line is classified once: a paste has fifty.
+	program := make([]bool, len(lines))
 	paste := false
-	for _, line := range lines {
-		if reErrorLine.MatchString(line) || reLogLine.MatchString(line) {
-			paste = true
-		}
+	for i, line := range lines {
+		logLine, errLine := reLogLine.MatchString(line), errorLine(line)
+		paste = paste || logLine || errLine
+		program[i] = strings.TrimSpace(line) == "" || logLine || errLine && !reAskStart.MatchString(line)
 	}
 	for i, line := range strings.Split(text, "\n") {
-		if paste && proseLine(line, lines[min(i, len(lines)-1)]) || !paste && englishChatLine(lines[min(i, len(lines)-1)]) {
+		k := min(i, len(lines)-1)
+		if program[k] {
+			continue
+		}
+		if paste && proseLine(line, lines[k]) || !paste && englishChatLine(lines[k]) {
 			return true
 		}
 	}
@@ -74,7 +182,7 @@ func AnswerEnglish(text string, chatEnglish bool) bool {
 // are the program's: programs write sentences with a capital.
 func proseLine(line, folded string) bool {
 	line, folded = strings.TrimSpace(line), strings.TrimSpace(folded)
-	if programLine(folded) {
+	if line == "" {
 		return false
 	}
 	if reAskStart.MatchString(folded) || strings.HasSuffix(line, "?") || strings.HasSuffix(line, "？") {
@@ -91,17 +199,8 @@ func proseLine(line, folded string) bool {
 // bot rather than program output.
 func englishChatLine(line string) bool {
 	line = strings.TrimSpace(line)
-	if programLine(line) {
-		return false
-	}
 	plain, chat := plainWords(line)
 	return chat || plain >= 6
-}
-
-// programLine reports whether a folded line is empty or printed by a
-// program (a log line, or an error line that is not a question).
-func programLine(folded string) bool {
-	return folded == "" || reLogLine.MatchString(folded) || reErrorLine.MatchString(folded) && !reAskStart.MatchString(folded)
 }
 
 // plainWords counts a folded line's English words that are not code
@@ -117,7 +216,7 @@ func plainWords(folded string) (plain int, chat bool) {
 			continue
 		}
 		plain++
-		chat = chat || reChatEnglish.MatchString(w)
+		chat = chat || isChatEnglish(w)
 	}
 	return plain, chat
 }

@@ -1,0 +1,80 @@
+package slots
+
+import (
+	"regexp"
+	"testing"
+)
+
+// reErrorLineSpec is the regexp errorLine implements.
+var reErrorLineSpec = regexp.MustCompile(`^\s*(?:[\w.]+(?:error|exception|warning)\b|e:|error:|fatal:|ssh:|traceback)|\b(?:error|errno)\b.*:`)
+
+func TestErrorLine(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want bool
+	}{
+		{"runtimeerror: cuda error: out of memory", true},
+		{"cuda error: an illegal memory access was encountered", true},
+		{"oserror: [errno 28] no space left on device: '/root'", true},
+		{"[errno 28] no space left on device: '/root'", true},
+		{"  file \"/root/train.py\", line 12, in <module>", false},
+		{"error", false},
+		{"the error is: x", true},
+		{"errors: 3", false},
+		{"myerror: x", true},
+		{"terror: x", true}, // a name ending in "error", as "myerror"
+		{"the terror: x", false},
+		{"error_code: 3", false},
+		{"errno", false},
+		{"how do i fix this error", false},
+		{"fatal: not a git repository", true},
+		{"traceback (most recent call last):", true},
+		{"err:", false},
+		{"", false},
+	} {
+		if got := errorLine(tc.line); got != tc.want {
+			t.Errorf("errorLine(%q) = %v, want %v", tc.line, got, tc.want)
+		}
+		if spec := reErrorLineSpec.MatchString(tc.line); spec != tc.want {
+			t.Errorf("spec regexp on %q = %v, the table says %v", tc.line, spec, tc.want)
+		}
+	}
+}
+
+// FuzzErrorLine: errorLine agrees with the regexp it replaces.
+func FuzzErrorLine(f *testing.F) {
+	for _, s := range []string{"cuda error: oom", "error", "errno 2:", "x_error: y", "terror:", "[errno 28] no space: /", "错误error：", "error\n:"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := errorLine(s), reErrorLineSpec.MatchString(s); got != want {
+			t.Fatalf("errorLine(%q) = %v, regexp says %v", s, got, want)
+		}
+	})
+}
+
+// FuzzHasCJK: HasCJK agrees with \p{Han}.
+func FuzzHasCJK(f *testing.F) {
+	re := regexp.MustCompile(`\p{Han}`)
+	for _, s := range []string{"4090", "哪家有4090", "ｘ", "〇", "\xe4\xb8", "한국어", "かな漢字"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := HasCJK(s), re.MatchString(s); got != want {
+			t.Fatalf("HasCJK(%q) = %v, regexp says %v", s, got, want)
+		}
+	})
+}
+
+// FuzzChatEnglish: isChatEnglish agrees with the regexp it replaces.
+func FuzzChatEnglish(f *testing.F) {
+	re := regexp.MustCompile(`\b(?:i|i'm|im|i've|my|me|we|our|us|how|why|what|what's|whats|which|where|who|anyone|anybody|someone|please|pls|plz|need|want|wanna|thanks|thank|thx|ty|hi|hello|hey|much|many|cost|costs|price|prices|pricing|cheap|cheaper|cheapest|avail|rent|renting|notify|alert|alerts|subscribe|unsubscribe|subscriptions|mute|unmute|digest|storage|list|show|cancel|stop|enable|disable|turn|add|remove|register|resize|more|details|menu|really|heard|says|said|vs|versus|better|worth|enough|fit|estimate|should|can|could|does|would|help|any|anything|anyone|got|there|stock|legit|under|bucks|rn|tonight|today|when|usually)\b`)
+	for _, s := range []string{"i'm", "what's", "price/hour", "pricey", "_my", "héllo", "how2", "cost-effective", "ty!"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, w string) {
+		if got, want := isChatEnglish(w), re.MatchString(w); got != want {
+			t.Fatalf("isChatEnglish(%q) = %v, regexp says %v", w, got, want)
+		}
+	})
+}
