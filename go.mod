@@ -3,11 +3,10 @@ module github.com/labgpu/bot
 go 1.26.0
 
 require (
-	github.com/BobuSumisu/aho-corasick v1.0.3
 	github.com/agnivade/levenshtein v1.2.2
 	github.com/cenkalti/backoff/v5 v5.0.3
+	github.com/coregx/ahocorasick v0.3.1
 	github.com/eatmoreapple/openwechat v1.4.10
-	github.com/goccy/go-yaml v1.19.2
 	github.com/larksuite/oapi-sdk-go/v3 v3.5.4
 	github.com/mattn/go-runewidth v0.0.31
 	github.com/mdp/qrterminal/v3 v3.2.1
@@ -17,6 +16,7 @@ require (
 	github.com/skip2/go-qrcode v0.0.0-20200617195104-da1b6568686e
 	github.com/spf13/cobra v1.10.2
 	go.etcd.io/bbolt v1.5.0
+	go.yaml.in/yaml/v3 v3.0.5
 	golang.org/x/image v0.30.0
 	golang.org/x/sync v0.25.0
 	golang.org/x/text v0.44.0

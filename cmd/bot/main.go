@@ -80,6 +80,9 @@ func load(cmd *cobra.Command) (*app.App, error) {
 	if err != nil {
 		return nil, usageError{err}
 	}
+	if answersAtOnce[cmd.Name()] {
+		app.Warm(cfg.Catalog.Dir)
+	}
 	// Loaded once here, so a bad catalog directory is a usage error (2),
 	// and handed to the app.
 	cat, err := app.LoadCatalog(cfg.Catalog.Dir, cfg.Catalog.FXUSDCNY)
@@ -94,6 +97,11 @@ func load(cmd *cobra.Command) (*app.App, error) {
 	}
 	return a, nil
 }
+
+// answersAtOnce are the commands that answer as soon as they have loaded:
+// what answers need loads beside the catalog (app.Warm). A server and the
+// console load it with the first message instead, to idle small.
+var answersAtOnce = map[string]bool{"ask": true, "estimate": true}
 
 func newRoot() *cobra.Command {
 	root := &cobra.Command{

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/labgpu/bot/internal/textgate"
+
 	"github.com/labgpu/bot/internal/chat/feishu/feishutest"
 )
 
@@ -355,5 +357,15 @@ func TestConfigWithBOM(t *testing.T) {
 	out, stderr, code := run(t, "", nil, "--config", cfg, "ask", "帮助")
 	if code != 0 || !strings.Contains(out, "哪家有4090") {
 		t.Errorf("ask: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestEveryPatternCompiles: the gated regexps every package declares are
+// compiled on first use; this compiles them all, so a bad pattern fails
+// here and not at the first message that reaches it.
+func TestEveryPatternCompiles(t *testing.T) {
+	t.Logf("%d patterns", textgate.Declared())
+	if err := textgate.CompileAll(); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -16,8 +16,8 @@ import (
 	"regexp/syntax"
 	"strings"
 
-	ahocorasick "github.com/BobuSumisu/aho-corasick"
-	"github.com/goccy/go-yaml"
+	ahocorasick "github.com/coregx/ahocorasick"
+	"github.com/labgpu/bot/internal/strictyaml"
 
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/textgate"
@@ -151,13 +151,15 @@ type Base struct {
 	// literals in the text (clauses[ref] is how many they have).
 	always  []patRef
 	clauses map[patRef]int
-	// trie finds every literal in one pass; lits[i] is its pattern i, and
-	// one literal can be a term of several topics (a shared hint).
-	trie  *ahocorasick.Trie
+	// trie finds every literal of MinAutomaton bytes or more in one pass
+	// (its pattern i is lits[i]); short are the indexes of the shorter
+	// ones. One literal can be a term of several topics (a shared hint).
+	trie  *ahocorasick.Automaton
+	short []int
 	terms []term
 	lits  []literal
 	// wtrie finds workload keywords; wterms[i] is keyword i's workload.
-	wtrie  *ahocorasick.Trie
+	wtrie  *ahocorasick.Automaton
 	wterms []term
 }
 
@@ -206,13 +208,8 @@ func Load(fsys fs.FS) (*Base, error) {
 		return nil, fmt.Errorf("advice: read %s: %w", File, err)
 	}
 	var d doc
-	dec := yaml.NewDecoder(bytes.NewReader(b), yaml.Strict())
-	if err := dec.Decode(&d); err != nil {
-		msg := strings.TrimSpace(yaml.FormatError(err, false, false))
-		if i := strings.IndexByte(msg, '\n'); i >= 0 {
-			msg = msg[:i]
-		}
-		return nil, fmt.Errorf("%s: %s", File, msg)
+	if err := strictyaml.Decode(b, &d); err != nil {
+		return nil, fmt.Errorf("%s: %w", File, err)
 	}
 	base, err := New(d.Topics, d.Workloads)
 	if err != nil {
@@ -241,7 +238,7 @@ func New(topics []Topic, workloads []Workload) (*Base, error) {
 		return nil, errors.New("no topics")
 	}
 	b := &Base{Topics: topics, Workloads: workloads, byID: map[string]*Topic{}, clauses: map[patRef]int{}}
-	ix := &indexer{b: b, tb: ahocorasick.NewTrieBuilder(), litIndex: map[string]int{}, owner: map[string]string{}}
+	ix := &indexer{b: b, litIndex: map[string]int{}, owner: map[string]string{}}
 	for i := range b.Topics {
 		if err := ix.addTopic(i); err != nil {
 			return nil, err
@@ -251,10 +248,13 @@ func New(topics []Topic, workloads []Workload) (*Base, error) {
 		return nil, err
 	}
 	for _, w := range problemWords {
-		li := b.literal(w, ix.litIndex, ix.tb)
+		li := b.literal(w, ix.litIndex)
 		b.lits[li].problem = true
 	}
-	b.trie = ix.tb.Build()
+	var err error
+	if b.trie, b.short, err = literalAutomaton(b.lits); err != nil {
+		return nil, err
+	}
 	if err := b.indexWorkloads(); err != nil {
 		return nil, err
 	}
@@ -265,7 +265,6 @@ func New(topics []Topic, workloads []Workload) (*Base, error) {
 // into b (b.terms, b.lits, b.clauses, b.always) and the literal trie.
 type indexer struct {
 	b        *Base
-	tb       *ahocorasick.TrieBuilder
 	litIndex map[string]int    // literal → its index in b.lits
 	owner    map[string]string // strong term (error or phrase) → topic id
 }
@@ -377,7 +376,7 @@ func (ix *indexer) addTerms(te *topicExamples, kind string, list []string, weigh
 			return entryError("topic", t.ID, "%s %q occurs in none of its examples", kind, s)
 		}
 		b.terms = append(b.terms, tm)
-		li := b.literal(s, ix.litIndex, ix.tb)
+		li := b.literal(s, ix.litIndex)
 		b.lits[li].terms = append(b.lits[li].terms, len(b.terms)-1)
 	}
 	return nil
@@ -411,7 +410,7 @@ func (ix *indexer) addPatterns(te *topicExamples) error {
 		b.clauses[ref] = len(req)
 		for c, clause := range req {
 			for _, l := range clause {
-				li := b.literal(l, ix.litIndex, ix.tb)
+				li := b.literal(l, ix.litIndex)
 				b.lits[li].pats = append(b.lits[li].pats, clauseRef{ref, c})
 			}
 		}
@@ -437,7 +436,6 @@ func (b *Base) checkRelated() error {
 // examples, not shared between workloads) into b.wterms and b.wtrie, and
 // checks that refines names other workloads.
 func (b *Base) indexWorkloads() error {
-	wb := ahocorasick.NewTrieBuilder()
 	wids := map[string]bool{}
 	wkeys := map[string]string{} // keyword → workload id
 	for i := range b.Workloads {
@@ -463,7 +461,6 @@ func (b *Base) indexWorkloads() error {
 			}
 			wkeys[k] = w.ID
 			b.wterms = append(b.wterms, tm)
-			wb.AddString(k)
 		}
 	}
 	for _, w := range b.Workloads {
@@ -473,8 +470,13 @@ func (b *Base) indexWorkloads() error {
 			}
 		}
 	}
-	b.wtrie = wb.Build()
-	return nil
+	keywords := make([]string, len(b.wterms))
+	for i, t := range b.wterms {
+		keywords[i] = t.text
+	}
+	var err error
+	b.wtrie, err = newAutomaton(keywords)
+	return err
 }
 
 // checkWorkload checks a workload's fields other than its keywords and
@@ -504,16 +506,55 @@ func checkWorkload(w *Workload, wids map[string]bool) error {
 	return nil
 }
 
-// literal returns the index of s in b.lits, adding it (and to the trie).
-func (b *Base) literal(s string, index map[string]int, tb *ahocorasick.TrieBuilder) int {
+// literal returns the index of s in b.lits, adding it.
+func (b *Base) literal(s string, index map[string]int) int {
 	if li, ok := index[s]; ok {
 		return li
 	}
 	li := len(b.lits)
 	index[s] = li
 	b.lits = append(b.lits, literal{term: newTerm(s, -1, 0, false)})
-	tb.AddString(s)
 	return li
+}
+
+// MinAutomaton is the shortest literal the automaton finds, bytes: the
+// automaton reports every occurrence, and a paste has hundreds of " ",
+// "in" and ":" (required literals of a few patterns), so those are found
+// with bytes.Index instead, which costs no allocation per occurrence.
+const MinAutomaton = 3
+
+// literalAutomaton builds the automaton for the literals of MinAutomaton
+// bytes or more (pattern i is lits[i]; the shorter ones are replaced by a
+// string of 0xff bytes, which UTF-8 text never has) and lists the shorter
+// ones.
+func literalAutomaton(lits []literal) (*ahocorasick.Automaton, []int, error) {
+	texts := make([]string, len(lits))
+	var short []int
+	for i, l := range lits {
+		texts[i] = l.term.text
+		if len(texts[i]) < MinAutomaton {
+			texts[i] = "\xff\xff\xff\xff"
+			short = append(short, i)
+		}
+	}
+	a, err := newAutomaton(texts)
+	return a, short, err
+}
+
+// newAutomaton builds the Aho-Corasick automaton that finds every
+// occurrence of the strings (pattern i is strs[i]), overlapping ones too:
+// a DFA whose bytes are grouped into the classes the strings tell apart,
+// a fraction of a full 256-entry table per state. No strings, no
+// automaton (nil finds nothing).
+func newAutomaton(strs []string) (*ahocorasick.Automaton, error) {
+	if len(strs) == 0 {
+		return nil, nil
+	}
+	a, err := ahocorasick.NewBuilder().AddStrings(strs).Build()
+	if err != nil {
+		return nil, fmt.Errorf("advice: matcher: %w", err)
+	}
+	return a, nil
 }
 
 // hasTextAnchor reports whether a pattern uses ^ or $ (or \A, \z).

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -217,23 +218,21 @@ type occ struct {
 	term, tail bool
 }
 
-// findLiterals walks the trie over norm once, recording literal l's
-// occurrences in seen[l], and reports whether one of problemWords occurs.
-// tail is where the tail lines begin in norm.
+// findLiterals finds every literal in norm — those of MinAutomaton bytes
+// or more in one pass of the automaton, the few shorter ones (" ", "in",
+// ":", which a paste has hundreds of) with bytes.Index — recording literal
+// l's occurrences in seen[l], and reports whether one of problemWords
+// occurs. tail is where the tail lines begin in norm.
 func (b *Base) findLiterals(norm []byte, tail int, seen map[int]*occ) bool {
 	problem := false
-	b.trie.Walk(norm, func(end, n, pattern int64) bool {
-		l := int(pattern)
-		end++ // Walk gives the index of the last byte
-		if b.lits[l].problem {
-			problem = true
-		}
+	record := func(l, start, end int) {
+		problem = problem || b.lits[l].problem
 		o := seen[l]
 		if o == nil {
 			o = &occ{}
 			seen[l] = o
 		}
-		sp := [2]int{int(end - n), int(end)}
+		sp := [2]int{start, end}
 		if len(o.spans) < maxSpans {
 			o.spans = append(o.spans, sp)
 		} else {
@@ -242,13 +241,50 @@ func (b *Base) findLiterals(norm []byte, tail int, seen map[int]*occ) bool {
 			copy(o.spans[2:], o.spans[3:])
 			o.spans[maxSpans-1] = sp
 		}
-		if b.lits[l].term.bounded(norm, int(end)) {
+		if b.lits[l].term.bounded(norm, end) {
 			o.term = true
-			o.tail = o.tail || int(end-n) >= tail
+			o.tail = o.tail || start >= tail
 		}
-		return true
-	})
+	}
+	if b.trie != nil {
+		for _, m := range b.trie.FindAllOverlapping(norm) {
+			record(m.PatternID, m.Start, m.End)
+		}
+	}
+	for _, l := range b.short {
+		for _, start := range shortSpans(norm, b.lits[l].term.text, len(b.lits[l].terms) > 0) {
+			record(l, start, start+len(b.lits[l].term.text))
+		}
+	}
 	return problem
+}
+
+// shortSpans returns where a short literal starts in norm, in order:
+// every occurrence when all is set (a term, whose occurrences are checked
+// for word boundaries), else only those findLiterals keeps — the first
+// two and the latest maxSpans-2 — found from both ends, so " " in a long
+// paste costs a few searches, not hundreds.
+func shortSpans(norm []byte, lit string, all bool) []int {
+	var starts []int
+	for from := 0; all || len(starts) < 2; {
+		i := bytes.Index(norm[from:], []byte(lit))
+		if i < 0 {
+			return starts
+		}
+		starts = append(starts, from+i)
+		from += i + 1
+	}
+	var last []int
+	for to := len(norm); len(last) < maxSpans-2; {
+		i := bytes.LastIndex(norm[:to], []byte(lit))
+		if i <= starts[1] {
+			break
+		}
+		last = append(last, i)
+		to = i + len(lit) - 1
+	}
+	slices.Reverse(last)
+	return append(starts, last...)
 }
 
 // scoreTerms adds to raw[topic] the weight of each term found as a whole
@@ -454,13 +490,15 @@ func (b *Base) WorkloadIn(text string) *Workload {
 	}
 	norm := Normalize(clip(text))
 	score := make([]int, len(b.Workloads))
-	b.wtrie.Walk(norm, func(end, n, pattern int64) bool {
-		t := b.wterms[pattern]
-		if t.bounded(norm, int(end)+1) {
-			score[t.topic] += int(n)
+	if b.wtrie == nil {
+		return nil
+	}
+	for _, m := range b.wtrie.FindAllOverlapping(norm) {
+		t := b.wterms[m.PatternID]
+		if t.bounded(norm, m.End) {
+			score[t.topic] += m.End - m.Start
 		}
-		return true
-	})
+	}
 	refined := map[string]bool{}
 	for i, s := range score {
 		if s > 0 {

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -116,13 +117,34 @@ func LoadCatalog(dir string, fx float64) (*catalog.Catalog, error) {
 // LoadAdvice loads the advice knowledge base: dir's advice.yaml when dir
 // has one (a lab's own catalog directory), else the embedded one.
 func LoadAdvice(dir string) (*advice.Base, error) {
-	var fsys fs.FS = configs.FS
-	if dir != "" {
-		if _, err := os.Stat(filepath.Join(dir, advice.File)); err == nil {
-			fsys = os.DirFS(dir)
-		}
+	if !labAdvice(dir) {
+		return embeddedAdvice()
 	}
-	return advice.Load(fsys)
+	return advice.Load(os.DirFS(dir))
+}
+
+// labAdvice reports whether the catalog directory has its own advice.yaml.
+func labAdvice(dir string) bool {
+	if dir == "" {
+		return false
+	}
+	_, err := os.Stat(filepath.Join(dir, advice.File))
+	return err == nil
+}
+
+// embeddedAdvice is the embedded knowledge base, loaded once per process
+// when first asked for (its tests make sure it loads).
+var embeddedAdvice = sync.OnceValues(func() (*advice.Base, error) { return advice.Load(configs.FS) })
+
+// Warm loads, in the background, what the first answer of a one-shot
+// command needs and the catalog does not (the embedded knowledge base,
+// the compiled intents), while the catalog loads: `bot ask` then waits
+// for the slowest of them, not their sum.
+func Warm(catalogDir string) {
+	if !labAdvice(catalogDir) {
+		go embeddedAdvice() // kept by OnceValues; the first answer reads its error
+	}
+	go commands.Preload()
 }
 
 // NewLogger returns a text logger on w at level ("debug", "info", …),
@@ -166,9 +188,17 @@ func New(ctx context.Context, cfg config.Config, o Options) (*App, error) {
 			return nil, err
 		}
 	}
-	kb, err := LoadAdvice(cfg.Catalog.Dir)
-	if err != nil {
-		return nil, err
+	// A lab's own advice.yaml is checked at start; the embedded one is
+	// loaded with the first message.
+	var kbOpt commands.Option
+	if labAdvice(cfg.Catalog.Dir) {
+		kb, err := LoadAdvice(cfg.Catalog.Dir)
+		if err != nil {
+			return nil, err
+		}
+		kbOpt = commands.WithAdvice(kb)
+	} else {
+		kbOpt = commands.WithAdviceLoader(embeddedAdvice)
 	}
 	a := &App{Cfg: cfg, Cat: cat, Log: o.Log, Location: loc, now: o.Now, Notifier: NewDispatcher(), replicaID: jobs.NewReplicaID()}
 	var snapStore stock.SnapshotStore
@@ -196,7 +226,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (*App, error) {
 	}
 	a.History = a.newHistory(ctx)
 	policy := stock.Policy{Debounce: cfg.Alerts.Debounce, Cooldown: cfg.Alerts.Cooldown.D(), MinDrop: cfg.Alerts.MinDrop, SoldOutAgain: cfg.Alerts.SoldOutAgain}
-	opts := []commands.Option{commands.WithClock(o.Now), commands.WithLocation(loc), commands.WithAdvice(kb), commands.WithChatLanguage(cfg.Chat.Language),
+	opts := []commands.Option{commands.WithClock(o.Now), commands.WithLocation(loc), kbOpt, commands.WithLazyLoad(), commands.WithChatLanguage(cfg.Chat.Language),
 		commands.WithListPriceMaxAge(cfg.Stock.ListPriceMaxAgeMonths)}
 	lab, err := labPlans(cat, cfg.Plans)
 	if err != nil {

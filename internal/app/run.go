@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -46,6 +47,7 @@ func (a *App) Console(ctx context.Context, in io.Reader, out io.Writer) error {
 		}
 	}
 	opts.InterimAfter = a.Cfg.Stock.InterimAfter.D()
+	defer settled().Stop()
 	con := &console.Channel{In: in, Out: out, Handler: a.Router, Options: opts}
 	a.Notifier.Register(con.Name(), a.alertsTo(con))
 	if a.Cfg.Stock.Poll.Schedule != "" && a.LiveProviders() && a.Store != nil {
@@ -67,6 +69,16 @@ func (a *App) Console(ctx context.Context, in io.Reader, out io.Writer) error {
 func (a *App) Ask(ctx context.Context, question, format string, w io.Writer) error {
 	return a.AskIn(ctx, "console", "console", question, format, w)
 }
+
+// SettleAfter is how long after start a long-running process (serve, the
+// console) hands the start-up's garbage back to the OS. The runtime
+// would too, but over minutes; a process that waits for messages should
+// sit at its working size.
+const SettleAfter = 10 * time.Second
+
+// settled returns the OS the memory the start-up freed, once, SettleAfter
+// from now (stop the timer when the process ends first).
+func settled() *time.Timer { return time.AfterFunc(SettleAfter, debug.FreeOSMemory) }
 
 // AskOption tunes AskIn.
 type AskOption func(*askOptions)

@@ -146,6 +146,7 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 	if err != nil {
 		return err
 	}
+	defer settled().Stop()
 	return a.serveHTTP(ctx, ln, mux, o.Ready)
 }
 

@@ -1,15 +1,15 @@
 package catalog
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"math"
 	"regexp"
 	"strings"
+	"sync"
 
-	"github.com/goccy/go-yaml"
+	"github.com/labgpu/bot/internal/strictyaml"
 )
 
 // File names inside the catalog directory.
@@ -43,16 +43,27 @@ func Load(fsys fs.FS) (*Catalog, error) {
 	var pd platformsDoc
 	var gd gpusDoc
 	var md modelsDoc
-	if err := decodeFile(fsys, PlatformsFile, &pd); err != nil {
-		return nil, err
+	var plans plansDoc
+	// The four files are decoded at once (YAML decoding is most of the
+	// load); the first error in this order is the one reported.
+	decode := []func() error{
+		func() error { return decodeFile(fsys, PlatformsFile, &pd) },
+		func() error { return decodeFile(fsys, GPUsFile, &gd) },
+		func() error { return decodeFile(fsys, ModelsFile, &md) },
+		func() error { return decodePlans(fsys, &plans) },
 	}
-	if err := decodeFile(fsys, GPUsFile, &gd); err != nil {
-		return nil, err
+	errs := make([]error, len(decode))
+	var wg sync.WaitGroup
+	for i, f := range decode {
+		wg.Go(func() { errs[i] = f() })
 	}
-	if err := decodeFile(fsys, ModelsFile, &md); err != nil {
-		return nil, err
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
 	}
-	if err := loadPlans(fsys, pd.Platforms); err != nil {
+	if err := attachPlans(&plans, pd.Platforms); err != nil {
 		return nil, err
 	}
 	if err := expandFamilies(md.Families, md.Models); err != nil {
@@ -71,19 +82,10 @@ func decodeFile(fsys fs.FS, name string, v any) error {
 	if err != nil {
 		return fmt.Errorf("catalog: read %s: %w", name, err)
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(b), yaml.Strict())
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("%s: %s", name, firstLine(yaml.FormatError(err, false, false)))
+	if err := strictyaml.Decode(b, v); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }
 
 var dateRe = regexp.MustCompile(`(19|20)\d\d`)

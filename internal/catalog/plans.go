@@ -66,16 +66,17 @@ type plansDoc struct {
 	} `yaml:"plans"`
 }
 
-// loadPlans reads plans.yaml (optional: a catalog directory without one
-// has no mode rules) and attaches each platform's rules to it.
-func loadPlans(fsys fs.FS, platforms []Platform) error {
-	var pd plansDoc
-	if err := decodeFile(fsys, PlansFile, &pd); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
+// decodePlans reads plans.yaml, which is optional: a catalog directory
+// without one has no mode rules (and no error).
+func decodePlans(fsys fs.FS, pd *plansDoc) error {
+	if err := decodeFile(fsys, PlansFile, pd); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
+	return nil
+}
+
+// attachPlans checks plans.yaml's rules and attaches each platform's to it.
+func attachPlans(pd *plansDoc, platforms []Platform) error {
 	idx := map[string]int{}
 	for i, p := range platforms {
 		idx[p.ID] = i

@@ -24,7 +24,7 @@ func (r *Router) answers() {
 }
 
 // AdviceTopics returns the knowledge base's topics (nil without one).
-func (r *Router) AdviceTopics() []kb.Topic { return r.adviceAnswers.Topics() }
+func (r *Router) AdviceTopics() []kb.Topic { r.ready(); return r.adviceAnswers.Topics() }
 
 // handler is the answer to one intent.
 type handler = func(r *Router, ctx context.Context, res *Result)

@@ -16,6 +16,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mattn/go-runewidth"
+
 	kb "github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/catalog"
@@ -110,8 +112,15 @@ type Router struct {
 	// Storage ledger and digest (nil when not enabled).
 	storage *StorageOptions
 
-	// advice is the troubleshooting knowledge base (nil when not enabled).
-	advice *kb.Base
+	// advice is the troubleshooting knowledge base (nil when not enabled);
+	// loadAdvice, when set, loads it on the first message (WithAdviceLoader).
+	advice     *kb.Base
+	loadAdvice func() (*kb.Base, error)
+	// lazy: the knowledge base, the workload data and the understander
+	// are loaded on the first message (WithLazyLoad), once (ready).
+	lazy      bool
+	readyOnce sync.Once
+	readyErr  error
 
 	// work is the workload estimator's data (WithWorkloads; the embedded
 	// configs/workloads.yaml by default).
@@ -170,6 +179,20 @@ func WithQueueRisk(q plan.QueueRisk) Option { return func(r *Router) { r.queueRi
 // WithAdvice enables answers from the advice knowledge base.
 func WithAdvice(b *kb.Base) Option { return func(r *Router) { r.advice = b } }
 
+// WithAdviceLoader enables answers from the knowledge base load returns,
+// called once, when the router first needs it (with WithLazyLoad, the
+// first message; else at NewRouter). When it fails the router answers
+// without the knowledge base and logs why.
+func WithAdviceLoader(load func() (*kb.Base, error)) Option {
+	return func(r *Router) { r.loadAdvice = load }
+}
+
+// WithLazyLoad defers what only answers need — the knowledge base (see
+// WithAdviceLoader), the embedded workload data and the trained intent
+// scorer, about 10 MB and 100 ms — to the first message, so a process
+// that waits for messages (bot serve, the console) idles small.
+func WithLazyLoad() Option { return func(r *Router) { r.lazy = true } }
+
 // WithWorkloads sets the workload estimator's data (a lab's own
 // workloads.yaml); without it the embedded one is used.
 func WithWorkloads(d *workload.Data) Option { return func(r *Router) { r.work = d } }
@@ -189,26 +212,53 @@ func NewRouter(cat *catalog.Catalog, board Offers, opts ...Option) *Router {
 		o(r)
 	}
 	r.rd = &render.Renderer{Cat: cat, ListPriceMaxAge: r.listPriceMaxAge, Clock: render.Clock{Loc: r.location}}
-	if r.work == nil {
-		r.work = workload.Default()
+	if !r.lazy {
+		r.ready()
 	}
-	r.answers()
-	u, err := understand.Shared(cat, r.advice, r.chatEn)
-	if err != nil {
-		panic(err)
-	}
-	r.u, r.in = u, u.Intents()
 	return r
 }
 
+// Preload does now, in the calling goroutine, what the first answer of
+// any router would do first: decode the compiled intents and train the
+// scorer on them, and build the terminal-width table the short form
+// measures lines with (about 10 ms on first use). A one-shot command runs
+// it beside loading the catalog.
+func Preload() {
+	understand.Preload()
+	runewidth.StringWidth("表")
+}
+
+// ready loads, once, what answers need: the knowledge base (from its
+// loader), the workload data and the understander. It panics only when
+// the embedded intent definitions do not load, which their tests rule
+// out.
+func (r *Router) ready() {
+	r.readyOnce.Do(func() {
+		if r.loadAdvice != nil {
+			if r.advice, r.readyErr = r.loadAdvice(); r.readyErr != nil {
+				slog.Error("commands: the knowledge base did not load; answering without it", "err", r.readyErr)
+			}
+		}
+		if r.work == nil {
+			r.work = workload.Default()
+		}
+		r.answers()
+		u, err := understand.Shared(r.cat, r.advice, r.chatEn)
+		if err != nil {
+			panic(err)
+		}
+		r.u, r.in = u, u.Intents()
+	})
+}
+
 // Understand reads a message as the router would, without answering.
-func (r *Router) Understand(text string) Query { return r.u.Understand(text) }
+func (r *Router) Understand(text string) Query { r.ready(); return r.u.Understand(text) }
 
 // Understander returns the router's understanding pipeline.
-func (r *Router) Understander() *Understander { return r.u }
+func (r *Router) Understander() *Understander { r.ready(); return r.u }
 
 // Intents returns the intent definitions help is generated from.
-func (r *Router) Intents() *Intents { return r.in }
+func (r *Router) Intents() *Intents { r.ready(); return r.in }
 
 // Handle answers a message with a reply.
 func (r *Router) Handle(ctx context.Context, msg chat.Message) chat.Reply {
@@ -231,6 +281,7 @@ func (r *Router) Answer(ctx context.Context, msg chat.Message) (res Result) {
 			res.Text = chat.PlainText(res.Reply)
 		}
 	}()
+	r.ready()
 	q := r.u.Understand(msg.Text)
 	conv := r.conversation(msg)
 	if conv != nil {
@@ -250,6 +301,7 @@ func (r *Router) AnswerQuery(ctx context.Context, q Query) Result {
 }
 
 func (r *Router) answer(ctx context.Context, q Query, msg chat.Message) Result {
+	r.ready()
 	res := Result{Query: q, msg: msg}
 	h, ok := handlers[q.Intent]
 	if !ok {

@@ -16,7 +16,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/goccy/go-yaml"
+	"github.com/labgpu/bot/internal/strictyaml"
 
 	"github.com/labgpu/bot/internal/jobs"
 )
@@ -318,9 +318,10 @@ type Duration struct {
 // Dur returns a Duration of d.
 func Dur(d time.Duration) Duration { return Duration{d: d} }
 
-// UnmarshalYAML parses a Go duration string.
-func (d *Duration) UnmarshalYAML(b []byte) error {
-	s := strings.Trim(strings.TrimSpace(string(b)), `"'`)
+// UnmarshalYAML parses a Go duration string; a bad one is reported by
+// validation, with the key it is under.
+func (d *Duration) UnmarshalYAML(n *strictyaml.Node) error {
+	s := strings.TrimSpace(n.Value)
 	v, err := time.ParseDuration(s)
 	if err != nil {
 		*d = Duration{bad: s}
@@ -387,9 +388,8 @@ func Load(path string, env Env) (Config, error) {
 		// part of the first key.
 		b = bytes.TrimPrefix(b, []byte("\ufeff"))
 		if hasContent(b) {
-			dec := yaml.NewDecoder(bytes.NewReader(b), yaml.Strict())
-			if err := dec.Decode(&cfg); err != nil {
-				return cfg, fmt.Errorf("config %s: %s", path, oneLine(yaml.FormatError(err, false, false)))
+			if err := strictyaml.Decode(b, &cfg); err != nil {
+				return cfg, fmt.Errorf("config %s: %w", path, err)
 			}
 		}
 	}
@@ -451,14 +451,6 @@ func hasContent(b []byte) bool {
 		}
 	}
 	return false
-}
-
-func oneLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	return s
 }
 
 // DefaultTimezone is the zone of a config that names none.

@@ -2,6 +2,7 @@ package textgate_test
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/labgpu/bot/internal/textgate"
@@ -36,7 +37,7 @@ func TestGateAgrees(t *testing.T) {
 	for _, p := range pats {
 		g := textgate.MustCompile(p)
 		for _, s := range texts {
-			if g.MatchString(s) != g.Regexp.MatchString(s) || !reflect.DeepEqual(g.FindStringSubmatchIndex(s), g.Regexp.FindStringSubmatchIndex(s)) {
+			if g.MatchString(s) != g.Regexp().MatchString(s) || !reflect.DeepEqual(g.FindStringSubmatchIndex(s), g.Regexp().FindStringSubmatchIndex(s)) {
 				t.Errorf("%q on %q: gate disagrees", p, s)
 			}
 		}
@@ -50,25 +51,27 @@ func FuzzGate(f *testing.F) {
 	f.Add(`^\s*(?:how|i'm|  x)\b`, "\t i'm")
 	f.Add(`^\s*(?:以下|or less)`, " 以下")
 	f.Fuzz(func(t *testing.T, p, s string) {
-		g, err := func() (g *textgate.Regexp, err error) {
-			defer func() {
-				if recover() != nil {
-					err = errBad
-				}
-			}()
-			return textgate.MustCompile(p), nil
-		}()
+		g, err := textgate.Compile(p)
 		if err != nil {
 			return
 		}
-		if g.MatchString(s) != g.Regexp.MatchString(s) {
+		if g.MatchString(s) != g.Regexp().MatchString(s) {
 			t.Fatalf("%q on %q: gate disagrees", p, s)
 		}
 	})
 }
 
-type badPattern struct{}
-
-func (badPattern) Error() string { return "bad pattern" }
-
-var errBad = badPattern{}
+// TestLazy: MustCompile compiles on first use; a bad pattern panics there
+// and CompileAll reports it.
+func TestLazy(t *testing.T) {
+	bad := textgate.MustCompile(`(unclosed`)
+	if err := textgate.CompileAll(); err == nil || !strings.Contains(err.Error(), "missing closing )") {
+		t.Fatalf("CompileAll = %v, want the bad pattern's error", err)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Fatal("a bad pattern did not panic on first use")
+		}
+	}()
+	bad.MatchString("x")
+}

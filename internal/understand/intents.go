@@ -1,7 +1,6 @@
 package understand
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/goccy/go-yaml"
+	"github.com/labgpu/bot/internal/strictyaml"
 
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/textgate"
@@ -143,12 +142,8 @@ func readIntentFile(fsys fs.FS, name string) (*intentFile, error) {
 		return nil, fmt.Errorf("intents: %w", err)
 	}
 	var f intentFile
-	if err := yaml.NewDecoder(bytes.NewReader(b), yaml.Strict()).Decode(&f); err != nil {
-		msg := strings.TrimSpace(yaml.FormatError(err, false, false))
-		if i := strings.IndexByte(msg, '\n'); i >= 0 {
-			msg = msg[:i]
-		}
-		return nil, fmt.Errorf("%s: %s", name, msg)
+	if err := strictyaml.Decode(b, &f); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return &f, nil
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sort"
 
-	ahocorasick "github.com/BobuSumisu/aho-corasick"
+	ahocorasick "github.com/coregx/ahocorasick"
 
 	"github.com/labgpu/bot/internal/catalog"
 )
@@ -13,7 +13,7 @@ import (
 // one Aho-Corasick pass over every word; a word that starts or ends with
 // an ASCII letter or digit must not be glued to another there.
 type Lexicon struct {
-	trie    *ahocorasick.Trie
+	trie    *ahocorasick.Automaton
 	words   []string
 	concept []string
 }
@@ -27,7 +27,6 @@ func newLexicon(concepts map[string][]string) (*Lexicon, error) {
 		names = append(names, c)
 	}
 	sort.Strings(names)
-	tb := ahocorasick.NewTrieBuilder()
 	for _, c := range names {
 		for _, w := range concepts[c] {
 			if w == "" || catalog.Fold(w) != w {
@@ -35,10 +34,17 @@ func newLexicon(concepts map[string][]string) (*Lexicon, error) {
 			}
 			lx.words = append(lx.words, w)
 			lx.concept = append(lx.concept, c)
-			tb.AddString(w)
 		}
 	}
-	lx.trie = tb.Build()
+	if len(lx.words) == 0 {
+		return lx, nil
+	}
+	// A DFA over the byte classes the words tell apart (a fraction of a
+	// full 256-entry table per state).
+	var err error
+	if lx.trie, err = ahocorasick.NewBuilder().AddStrings(lx.words).Build(); err != nil {
+		return nil, fmt.Errorf("lexicon: %w", err)
+	}
 	return lx, nil
 }
 
@@ -49,16 +55,15 @@ func (lx *Lexicon) Concepts(folded string) []string {
 	}
 	seen := map[string]bool{}
 	b := []byte(folded)
-	lx.trie.Walk(b, func(end, n, pattern int64) bool {
-		start, stop := int(end-n+1), int(end+1)
-		w := lx.words[pattern]
+	for _, m := range lx.trie.FindAllOverlapping(b) {
+		start, stop := m.Start, m.End
+		w := lx.words[m.PatternID]
 		if isWordByte(rune(w[0])) && start > 0 && isWordByte(rune(b[start-1])) ||
 			isWordByte(rune(w[len(w)-1])) && stop < len(b) && isWordByte(rune(b[stop])) {
-			return true
+			continue
 		}
-		seen[lx.concept[pattern]] = true
-		return true
-	})
+		seen[lx.concept[m.PatternID]] = true
+	}
 	out := make([]string, 0, len(seen))
 	for c := range seen {
 		out = append(out, c)

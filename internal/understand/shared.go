@@ -3,6 +3,8 @@ package understand
 import (
 	"sync"
 
+	"github.com/labgpu/bot/internal/understand/scorer"
+
 	"github.com/labgpu/bot/configs"
 	"github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/catalog"
@@ -28,18 +30,29 @@ func Shared(cat *catalog.Catalog, base *advice.Base, chatEn bool) (*Understander
 func (u *Understander) Intents() *Intents { return u.in }
 
 var (
-	compiledOnce   sync.Once
-	compiledIn     *Intents
-	compiledInputs []Input
-	compiledBase   string
-	compiledErr    error
+	compiledOnce  sync.Once
+	compiledIn    *Intents
+	compiledModel *scorer.Model
+	compiledBase  string
+	compiledErr   error
 )
+
+// Preload decodes the embedded compiled intents and trains the scorer on
+// them now (Shared does it once, when first called), so a caller can
+// overlap it with loading the catalog and the knowledge base.
+func Preload() { compiledOnce.Do(loadCompiled) }
+
+func loadCompiled() {
+	compiledIn, _, compiledBase, compiledErr = loadCompiledWith(configs.FS, func(inputs []Input) {
+		compiledModel = trainCompiled(inputs)
+	})
+}
 
 // compiledUnderstander trains from the embedded compiled intents when they
 // were built with this knowledge base (a lab's own advice.yaml trains from
 // the YAML instead).
 func compiledUnderstander(cat *catalog.Catalog, base *advice.Base, chatEn bool) (*Understander, bool) {
-	compiledOnce.Do(func() { compiledIn, compiledInputs, compiledBase, compiledErr = LoadCompiled(configs.FS) })
+	compiledOnce.Do(loadCompiled)
 	if compiledErr != nil || compiledBase != baseHash(base) {
 		return nil, false
 	}
@@ -47,7 +60,7 @@ func compiledUnderstander(cat *catalog.Catalog, base *advice.Base, chatEn bool) 
 	if u, ok := understood.Load(k); ok {
 		return u.(*Understander), true
 	}
-	u := newUnderstanderFrom(cat, base, compiledIn, compiledInputs, chatEn)
+	u := &Understander{cat: cat, base: base, in: compiledIn, chatEn: chatEn, kbW: adviceWeight, model: compiledModel}
 	understood.Store(k, u)
 	return u, true
 }

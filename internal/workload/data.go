@@ -15,14 +15,12 @@
 package workload
 
 import (
-	"bytes"
 	"fmt"
 	"io/fs"
 	"regexp"
-	"strings"
 	"sync"
 
-	"github.com/goccy/go-yaml"
+	"github.com/labgpu/bot/internal/strictyaml"
 
 	"github.com/labgpu/bot/configs"
 	"github.com/labgpu/bot/internal/catalog"
@@ -194,12 +192,8 @@ func Load(fsys fs.FS) (*Data, error) {
 		return nil, fmt.Errorf("workload: read %s: %w", File, err)
 	}
 	var d Data
-	if err := yaml.NewDecoder(bytes.NewReader(b), yaml.Strict()).Decode(&d); err != nil {
-		msg := strings.TrimSpace(yaml.FormatError(err, false, false))
-		if i := strings.IndexByte(msg, '\n'); i >= 0 {
-			msg = msg[:i]
-		}
-		return nil, fmt.Errorf("%s: %s", File, msg)
+	if err := strictyaml.Decode(b, &d); err != nil {
+		return nil, fmt.Errorf("%s: %w", File, err)
 	}
 	if err := d.index(); err != nil {
 		return nil, fmt.Errorf("%s: %w", File, err)
