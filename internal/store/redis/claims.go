@@ -10,7 +10,8 @@ import (
 )
 
 // ClaimAs is ClaimAlert with the claim's owner as the key's value: one SET
-// NX PX, as ClaimAlert. It returns true for the first caller with key
+// NX PX, as ClaimAlert, sent with the other claims made meanwhile in one
+// pipeline (see claimBatcher). It returns true for the first caller with key
 // within ttl (whoever the owner) and false for every later one, the same
 // owner included, until the claim expires or is released. When the call
 // fails or times out the SET may still have been applied (or be applied
@@ -24,7 +25,7 @@ func (s *Store) ClaimAs(ctx context.Context, key, owner string, ttl time.Duratio
 	if ttl <= 0 {
 		return false, fmt.Errorf("redis store: claim %q: ttl %v is not positive", key, ttl)
 	}
-	ok, err := s.c.SetNX(ctx, s.key("claim:", key), owner, roundUpMs(ttl)).Result()
+	ok, err := s.claim(&claimReq{ctx: ctx, key: key, owner: owner, ttl: ttl, done: make(chan struct{})})
 	if err != nil {
 		return false, fmt.Errorf("redis store: claim %q: %w", key, err)
 	}

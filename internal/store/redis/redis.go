@@ -46,6 +46,7 @@ const pingTimeout = 5 * time.Second
 type Store struct {
 	c      goredis.UniversalClient
 	prefix string
+	claims claimBatcher
 }
 
 // New returns a store over client with keys under prefix (DefaultPrefix

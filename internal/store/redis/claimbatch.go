@@ -1,0 +1,119 @@
+package redis
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	goredis "github.com/redis/go-redis/v9"
+)
+
+// claimBatcher sends the claims that arrive while one is in flight
+// together, as one pipeline (group commit): a callback under load makes
+// one round trip — one write and one read — for many events instead of
+// one each. The first caller with nothing in flight sends at once and
+// keeps sending what queued meanwhile; the others wait for their answer
+// or their context.
+type claimBatcher struct {
+	mu      sync.Mutex
+	pending []*claimReq
+	sending bool
+}
+
+// claimReq is one ClaimAs waiting to be sent.
+type claimReq struct {
+	ctx        context.Context
+	key, owner string
+	ttl        time.Duration
+	ok         bool
+	err        error
+	done       chan struct{}
+}
+
+// claim queues r and sends the queue when no batch is in flight; it
+// returns when r is answered or r.ctx ends.
+func (s *Store) claim(r *claimReq) (bool, error) {
+	b := &s.claims
+	b.mu.Lock()
+	b.pending = append(b.pending, r)
+	lead := !b.sending
+	b.sending = true
+	b.mu.Unlock()
+	if lead {
+		// In its own goroutine: the batch outlives a caller that gives up.
+		go s.sendClaims()
+	}
+	select {
+	case <-r.done:
+		return r.ok, r.err
+	case <-r.ctx.Done():
+		return false, r.ctx.Err()
+	}
+}
+
+// sendClaims sends the queued claims, batch after batch, until the queue
+// is empty.
+func (s *Store) sendClaims() {
+	b := &s.claims
+	for {
+		b.mu.Lock()
+		reqs := b.pending
+		b.pending = nil
+		if len(reqs) == 0 {
+			b.sending = false
+			b.mu.Unlock()
+			return
+		}
+		b.mu.Unlock()
+		s.sendBatch(reqs)
+	}
+}
+
+// sendBatch sends one batch: a caller that has given up already is left
+// out (its claim is never sent, so it cannot land after the caller
+// decided without it); the batch is bounded by the latest of the callers'
+// deadlines (DefaultClaimBatchTimeout without one).
+func (s *Store) sendBatch(reqs []*claimReq) {
+	live := reqs[:0]
+	var deadline time.Time
+	for _, r := range reqs {
+		if err := r.ctx.Err(); err != nil {
+			r.err = err
+			close(r.done)
+			continue
+		}
+		d, ok := r.ctx.Deadline()
+		if !ok {
+			d = time.Now().Add(DefaultClaimBatchTimeout)
+		}
+		if d.After(deadline) {
+			deadline = d
+		}
+		live = append(live, r)
+	}
+	if len(live) == 0 {
+		return
+	}
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
+	defer cancel()
+	cmds := make([]*goredis.BoolCmd, len(live))
+	if len(live) == 1 {
+		cmds[0] = s.c.SetNX(ctx, s.key("claim:", live[0].key), live[0].owner, roundUpMs(live[0].ttl))
+	} else {
+		// Errors are per command (a failed write fails them all).
+		_, _ = s.c.Pipelined(ctx, func(p goredis.Pipeliner) error {
+			for i, r := range live {
+				cmds[i] = p.SetNX(ctx, s.key("claim:", r.key), r.owner, roundUpMs(r.ttl))
+			}
+			return nil
+		})
+	}
+	for i, r := range live {
+		r.ok, r.err = cmds[i].Result()
+		close(r.done)
+	}
+}
+
+// DefaultClaimBatchTimeout bounds a batch of claims none of whose callers
+// set a deadline.
+const DefaultClaimBatchTimeout = 3 * time.Second
