@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/width"
 
@@ -16,9 +17,26 @@ import (
 // the ideographic space becomes a plain space. Fold keeps rune positions
 // one-to-one with its input runes, so spans found in the folded text map back.
 func Fold(s string) string {
+	// Lowercase ASCII is already folded: a message's pasted log is
+	// mostly that, and it is folded on every message.
+	i := 0
+	for i < len(s) && s[i] < utf8.RuneSelf && !('A' <= s[i] && s[i] <= 'Z') {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
 	var b strings.Builder
 	b.Grow(len(s))
-	for _, r := range s {
+	b.WriteString(s[:i])
+	for _, r := range s[i:] {
+		if r < utf8.RuneSelf {
+			if 'A' <= r && r <= 'Z' {
+				r += 'a' - 'A'
+			}
+			b.WriteByte(byte(r))
+			continue
+		}
 		b.WriteRune(foldRune(r))
 	}
 	return b.String()

@@ -24,3 +24,13 @@ func TestToSimplified(t *testing.T) {
 		}
 	}
 }
+
+// TestTraditionalAreIdeographs: toSimplified skips runes below U+4E00, so
+// every traditional character it maps must be at or above it.
+func TestTraditionalAreIdeographs(t *testing.T) {
+	for r := range traditional {
+		if r < 0x4E00 {
+			t.Errorf("%q (U+%04X) is below U+4E00, which toSimplified skips", r, r)
+		}
+	}
+}

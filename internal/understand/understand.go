@@ -726,6 +726,10 @@ var traditional = func() map[rune]rune {
 // (traditional); other text is returned as is.
 func toSimplified(text string) string {
 	return strings.Map(func(r rune) rune {
+		if r < 0x4E00 {
+			// Below the CJK ideographs, where every key of traditional is.
+			return r
+		}
 		if s, ok := traditional[r]; ok {
 			return s
 		}

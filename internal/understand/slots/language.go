@@ -10,19 +10,6 @@ import (
 )
 
 var (
-	// reLatin is an English word of two letters or more.
-	reLatin = textgate.MustCompile(`[a-z]{2,}`)
-	// reLogLine is a line as logs and shells print them: a dict, a
-	// bracketed prefix, a prompt.
-	// (One anchor for both: Go runs a pattern anchored only inside an
-	// alternation from every position of the line.)
-	reLogLine = textgate.MustCompile(`^\s*(?:[{\[$>#(|+@]|\w+@[\w.-]+:)`)
-	// reErrorStart is a line that begins as programs print errors; see
-	// errorLine for the rest.
-	reErrorStart = textgate.MustCompile(`^\s*(?:[\w.]+(?:error|exception|warning)\b|e:|error:|fatal:|ssh:|traceback)`)
-	// reCodeToken is a token only code has: "torch.cuda", "is_available()",
-	// "/root/autodl-tmp", "--gpus".
-	reCodeToken = textgate.MustCompile(`\w[._]\w|\(\)|/\w+/|--\w|::|=`)
 	// reAskStart is a line of English prose ("how do I fix this").
 	reAskStart = textgate.MustCompile(`^\s*(?:how|why|what|which|help|my|i|i'm|we|please|should|can|could|does|is there|anyone|any idea|got|getting|when|after)\b`)
 )
@@ -88,12 +75,12 @@ func isChatEnglish(w string) bool {
 func ErrorLine(folded string) bool { return errorLine(folded) }
 
 // errorLine reports whether folded text begins as programs print errors
-// (reErrorStart) or has the word "error" or "errno" with a colon after it on its line
+// (errorStart) or has the word "error" or "errno" with a colon after it on its line
 // ("cuda error: out of memory", "[errno 28] no space left: …"). It is
 // the regexp `\b(?:error|errno)\b.*:` written out, because unanchored
 // that regexp costs tens of µs a line and a paste has fifty.
 func errorLine(folded string) bool {
-	if reErrorStart.MatchString(folded) {
+	if errorStart(folded) {
 		return true
 	}
 	for from := 0; ; {
@@ -145,7 +132,7 @@ func AnswerEnglish(text string, chatEnglish bool) bool {
 	if HasCJK(folded) {
 		return false
 	}
-	if !reLatin.MatchString(folded) {
+	if !hasLatinWord(folded) {
 		return chatEnglish
 	}
 	if t := strings.TrimSpace(folded); strings.HasPrefix(t, "/") && len(strings.Fields(t)) <= 2 {
@@ -157,7 +144,7 @@ func AnswerEnglish(text string, chatEnglish bool) bool {
 	program := make([]bool, len(lines))
 	paste := false
 	for i, line := range lines {
-		logLine, errLine := reLogLine.MatchString(line), errorLine(line)
+		logLine, errLine := logLine(line), errorLine(line)
 		paste = paste || logLine || errLine
 		program[i] = strings.TrimSpace(line) == "" || logLine || errLine && !reAskStart.MatchString(line)
 	}
@@ -208,15 +195,121 @@ func englishChatLine(line string) bool {
 // with the bot.
 func plainWords(folded string) (plain int, chat bool) {
 	for _, w := range strings.Fields(folded) {
-		if reCodeToken.MatchString(w) {
+		if codeToken(w) {
 			continue
 		}
 		w = strings.Trim(w, ".,!?;:\"'()[]")
-		if !reLatin.MatchString(w) {
+		if !hasLatinWord(w) {
 			continue
 		}
 		plain++
 		chat = chat || isChatEnglish(w)
 	}
 	return plain, chat
+}
+
+// The line and word checks below are regexps written out (each is fuzzed
+// against its regexp in language_test.go): a paste runs them on fifty
+// lines and hundreds of words, and Go's regexp costs a few hundred ns a
+// call even when anchored.
+
+// isSpace is regexp's \s: an ASCII space, tab or line break.
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+
+// skipSpace is s without its leading \s.
+func skipSpace(s string) string {
+	i := 0
+	for i < len(s) && isSpace(s[i]) {
+		i++
+	}
+	return s[i:]
+}
+
+// hasLatinWord is `[a-z]{2,}`: two lowercase ASCII letters in a row.
+func hasLatinWord(s string) bool {
+	run := 0
+	for i := 0; i < len(s); i++ {
+		if 'a' <= s[i] && s[i] <= 'z' {
+			if run++; run >= 2 {
+				return true
+			}
+		} else {
+			run = 0
+		}
+	}
+	return false
+}
+
+// logLine is `^\s*(?:[{\[$>#(|+@]|\w+@[\w.-]+:)`: a line as logs and
+// shells print them — a dict, a bracketed prefix, a prompt, user@host:.
+func logLine(s string) bool {
+	t := skipSpace(s)
+	if t == "" {
+		return false
+	}
+	if strings.IndexByte("{[$>#(|+@", t[0]) >= 0 {
+		return true
+	}
+	i := 0
+	for i < len(t) && isWordByte(t[i]) {
+		i++
+	}
+	if i == 0 || i == len(t) || t[i] != '@' {
+		return false
+	}
+	j := i + 1
+	for j < len(t) && (isWordByte(t[j]) || t[j] == '.' || t[j] == '-') {
+		j++
+	}
+	return j > i+1 && j < len(t) && t[j] == ':'
+}
+
+// errorStart is `^\s*(?:[\w.]+(?:error|exception|warning)\b|e:|error:|fatal:|ssh:|traceback)`:
+// a line that begins as programs print errors.
+func errorStart(s string) bool {
+	t := skipSpace(s)
+	for _, p := range []string{"e:", "error:", "fatal:", "ssh:", "traceback"} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	n := 0
+	for n < len(t) && (isWordByte(t[n]) || t[n] == '.') {
+		n++
+	}
+	for _, kw := range []string{"error", "exception", "warning"} {
+		for i := 1; i+len(kw) <= n; i++ {
+			if end := i + len(kw); t[i:end] == kw && (end == len(t) || !isWordByte(t[end])) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// codeToken is `\w[._]\w|\(\)|/\w+/|--\w|::|=`: a token only code has
+// ("torch.cuda", "is_available()", "/root/autodl-tmp", "--gpus").
+func codeToken(w string) bool {
+	if strings.Contains(w, "()") || strings.Contains(w, "::") || strings.IndexByte(w, '=') >= 0 {
+		return true
+	}
+	for i := 0; i+2 < len(w); i++ {
+		if (w[i+1] == '.' || w[i+1] == '_') && isWordByte(w[i]) && isWordByte(w[i+2]) ||
+			w[i] == '-' && w[i+1] == '-' && isWordByte(w[i+2]) {
+			return true
+		}
+	}
+	for i := 0; i < len(w); i++ {
+		if w[i] != '/' {
+			continue
+		}
+		j := i + 1
+		for j < len(w) && isWordByte(w[j]) {
+			j++
+		}
+		if j > i+1 && j < len(w) && w[j] == '/' {
+			return true
+		}
+	}
+	return false
 }

@@ -78,3 +78,27 @@ func FuzzChatEnglish(f *testing.F) {
 		}
 	})
 }
+
+// FuzzWrittenOut: each regexp written out as a function agrees with it.
+func FuzzWrittenOut(f *testing.F) {
+	specs := []struct {
+		re *regexp.Regexp
+		fn func(string) bool
+	}{
+		{regexp.MustCompile(`[a-z]{2,}`), hasLatinWord},
+		{regexp.MustCompile(`^\s*(?:[{\[$>#(|+@]|\w+@[\w.-]+:)`), logLine},
+		{regexp.MustCompile(`^\s*(?:[\w.]+(?:error|exception|warning)\b|e:|error:|fatal:|ssh:|traceback)`), errorStart},
+		{regexp.MustCompile(`\w[._]\w|\(\)|/\w+/|--\w|::|=`), codeToken},
+	}
+	for _, s := range []string{"  root@autodl-container-1:~# ls", "{'loss': 1.2}", "torch.cuda.OutOfMemoryError: x", "runtimeerror: cuda", "  e: x",
+		"is_available()", "/root/autodl-tmp/", "--gpus", "a::b", "x=1", "xerror.y", "my_error_1", "u@h-.:", "ab", "a b", "\terror:", "Traceback"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for i, sp := range specs {
+			if got, want := sp.fn(s), sp.re.MatchString(s); got != want {
+				t.Fatalf("check %d on %q = %v, regexp %s says %v", i, s, got, sp.re, want)
+			}
+		}
+	})
+}
