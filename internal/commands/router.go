@@ -16,6 +16,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/labgpu/bot/internal/textgate"
+
 	"github.com/mattn/go-runewidth"
 
 	kb "github.com/labgpu/bot/internal/advice"
@@ -218,14 +220,17 @@ func NewRouter(cat *catalog.Catalog, board Offers, opts ...Option) *Router {
 	return r
 }
 
-// Preload does now, in the calling goroutine, what the first answer of
-// any router would do first: decode the compiled intents and train the
-// scorer on them, and build the terminal-width table the short form
-// measures lines with (about 10 ms on first use). A one-shot command runs
-// it beside loading the catalog.
+// Preload does now what the first answer of any router would do first,
+// three things at once: decode the compiled intents and train the scorer
+// on them; compile the gated regexps the extractors use; build the
+// terminal-width table the short form measures lines with. A one-shot
+// command runs it beside loading the catalog.
 func Preload() {
-	understand.Preload()
-	runewidth.StringWidth("表")
+	var wg sync.WaitGroup
+	wg.Go(understand.Preload)
+	wg.Go(func() { _ = textgate.CompileAll() }) // a bad pattern panics on use; TestEveryPatternCompiles
+	wg.Go(func() { runewidth.StringWidth("表") })
+	wg.Wait()
 }
 
 // ready loads, once, what answers need: the knowledge base (from its
