@@ -152,7 +152,7 @@ func (m *matcher) add(alias, id string, family bool) {
 	if old, dup := m.exact[key]; dup && old.id == id && old.re.String() == src {
 		return // the same name twice ("Qwen2.5-7B" and "qwen2.5 7b")
 	}
-	p := pattern{re: textgate.MustCompile(src), id: id, family: family}
+	p := pattern{re: textgate.Lazy(src), id: id, family: family}
 	m.pats = append(m.pats, p)
 	if _, dup := m.exact[key]; !dup {
 		m.exact[key] = p

@@ -123,6 +123,9 @@ type Router struct {
 	lazy      bool
 	readyOnce sync.Once
 	readyErr  error
+	// understandErr: the intent definitions did not load (ready panics
+	// with it at every use; their tests rule it out).
+	understandErr error
 
 	// work is the workload estimator's data (WithWorkloads; the embedded
 	// configs/workloads.yaml by default).
@@ -250,10 +253,15 @@ func (r *Router) ready() {
 		r.answers()
 		u, err := understand.Shared(r.cat, r.advice, r.chatEn)
 		if err != nil {
-			panic(err)
+			r.understandErr = err
+			return
 		}
 		r.u, r.in = u, u.Intents()
 	})
+	if r.understandErr != nil {
+		// Every use says why, not a nil dereference after the first.
+		panic(r.understandErr)
+	}
 }
 
 // Understand reads a message as the router would, without answering.

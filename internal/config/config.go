@@ -321,6 +321,9 @@ func Dur(d time.Duration) Duration { return Duration{d: d} }
 // UnmarshalYAML parses a Go duration string; a bad one is reported by
 // validation, with the key it is under.
 func (d *Duration) UnmarshalYAML(n *strictyaml.Node) error {
+	if n.Kind != strictyaml.ScalarNode {
+		return fmt.Errorf("line %d: want a duration such as 90s or 5m, not a list or a mapping", n.Line)
+	}
 	s := strings.TrimSpace(n.Value)
 	v, err := time.ParseDuration(s)
 	if err != nil {

@@ -29,6 +29,10 @@ func Decode(b []byte, v any) error {
 // Node is a YAML node, for a type's own UnmarshalYAML.
 type Node = yaml.Node
 
+// ScalarNode is the Kind of a Node holding one value (not a list or a
+// mapping).
+const ScalarNode = yaml.ScalarNode
+
 var reUnknown = regexp.MustCompile(`^line (\d+): field (\S+) not found in type `)
 
 // message is the first problem of a decoding error, one line, without

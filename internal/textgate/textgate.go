@@ -24,6 +24,7 @@ type Regexp struct {
 	pattern string
 	once    sync.Once
 	re      *regexp.Regexp
+	bad     error // the pattern's compile error
 	// clauses: every match contains one string of each clause (nil when
 	// nothing is known and the gate is always open).
 	clauses [][]string
@@ -49,6 +50,11 @@ func MustCompile(pattern string) *Regexp {
 	return r
 }
 
+// Lazy is MustCompile for a pattern built from data at run time (a
+// catalog name's AliasPattern): compiled on first use and not kept for
+// CompileAll, so loading a catalog again does not grow the list.
+func Lazy(pattern string) *Regexp { return &Regexp{pattern: pattern} }
+
 // CompileAll compiles every regexp MustCompile has returned so far and
 // returns the bad patterns' errors (a test calls it, so a bad pattern
 // fails CI rather than the first message that reaches it).
@@ -67,15 +73,20 @@ func CompileAll() error {
 	return errors.Join(errs...)
 }
 
-// compile compiles the regexp and its gate, once.
+// compile compiles the regexp and its gate, once; a bad pattern panics
+// with its error at every use.
 func (r *Regexp) compile() {
 	r.once.Do(func() {
 		re, err := regexp.Compile(r.pattern)
 		if err != nil {
-			panic(fmt.Sprintf("textgate: %v", err))
+			r.bad = fmt.Errorf("textgate: %w", err)
+			return
 		}
 		r.re, r.clauses, r.words = re, RequiredLiterals(r.pattern), wordsOf(r.pattern)
 	})
+	if r.bad != nil {
+		panic(r.bad.Error())
+	}
 }
 
 // Regexp returns the compiled regexp without the gate.

@@ -1,6 +1,7 @@
 package textgate_test
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -50,6 +51,7 @@ func FuzzGate(f *testing.F) {
 	f.Add(`关|\boff\b|no more|\bup\b`, "offup_ no more")
 	f.Add(`^\s*(?:how|i'm|  x)\b`, "\t i'm")
 	f.Add(`^\s*(?:以下|or less)`, " 以下")
+	f.Add("\uFFFD|x", "a\xffb")
 	f.Fuzz(func(t *testing.T, p, s string) {
 		g, err := textgate.Compile(p)
 		if err != nil {
@@ -74,4 +76,20 @@ func TestLazy(t *testing.T) {
 		}
 	}()
 	bad.MatchString("x")
+}
+
+// TestBadPatternPanicsEveryTime: a bad pattern panics with its error at
+// every use, not with a nil dereference after the first.
+func TestBadPatternPanicsEveryTime(t *testing.T) {
+	bad := textgate.Lazy(`[unclosed`)
+	for i := 0; i < 2; i++ {
+		func() {
+			defer func() {
+				if p := recover(); p == nil || !strings.Contains(fmt.Sprint(p), "missing closing ]") {
+					t.Fatalf("use %d: panic %v, want the pattern's error", i+1, p)
+				}
+			}()
+			bad.MatchString("x")
+		}()
+	}
 }

@@ -1,6 +1,9 @@
 package textgate
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // words is a pattern made only of words (see wordsOf), matched with
 // strings.Index and HasPrefix instead of the regexp, which tries every
@@ -49,7 +52,9 @@ func wordsOf(pattern string) *words {
 		if rest, ok := strings.CutSuffix(lit, `\b`); ok {
 			lit, wd.boundR = rest, true
 		}
-		if lit == "" || strings.ContainsAny(lit, `\.+*?()|[]{}^$`) ||
+		// U+FFFD in a pattern also matches invalid UTF-8 in the text,
+		// which strings.Index does not.
+		if lit == "" || strings.ContainsAny(lit, `\.+*?()|[]{}^$`) || strings.ContainsRune(lit, utf8.RuneError) ||
 			wd.boundL && !isWordByte(lit[0]) || wd.boundR && !isWordByte(lit[len(lit)-1]) {
 			return nil
 		}

@@ -25,7 +25,7 @@ func newMatcher() *matcher { return &matcher{} }
 func (m *matcher) add(id string, aliases []string) {
 	for _, a := range append([]string{id}, aliases...) {
 		if p := catalog.AliasPattern(a); p != "" {
-			m.pats = append(m.pats, namePattern{re: textgate.MustCompile(p), id: id})
+			m.pats = append(m.pats, namePattern{re: textgate.Lazy(p), id: id})
 		}
 	}
 }

@@ -8,17 +8,22 @@ import (
 	goredis "github.com/redis/go-redis/v9"
 )
 
-// claimBatcher sends the claims that arrive while one is in flight
+// claimBatcher sends the claims that arrive while others are in flight
 // together, as one pipeline (group commit): a callback under load makes
 // one round trip — one write and one read — for many events instead of
-// one each. The first caller with nothing in flight sends at once and
-// keeps sending what queued meanwhile; the others wait for their answer
-// or their context.
+// one each. A caller that finds fewer than maxClaimSenders batches in
+// flight starts a sender, which sends what is queued, batch after batch,
+// until nothing is; the others wait for their answer or their context.
+// Several senders, on their own pooled connections, keep one stuck
+// connection from holding every claim of the process.
 type claimBatcher struct {
 	mu      sync.Mutex
 	pending []*claimReq
-	sending bool
+	senders int
 }
+
+// maxClaimSenders is how many claim batches may be in flight at once.
+const maxClaimSenders = 4
 
 // claimReq is one ClaimAs waiting to be sent.
 type claimReq struct {
@@ -36,8 +41,10 @@ func (s *Store) claim(r *claimReq) (bool, error) {
 	b := &s.claims
 	b.mu.Lock()
 	b.pending = append(b.pending, r)
-	lead := !b.sending
-	b.sending = true
+	lead := b.senders < maxClaimSenders
+	if lead {
+		b.senders++
+	}
 	b.mu.Unlock()
 	if lead {
 		// In its own goroutine: the batch outlives a caller that gives up.
@@ -60,7 +67,7 @@ func (s *Store) sendClaims() {
 		reqs := b.pending
 		b.pending = nil
 		if len(reqs) == 0 {
-			b.sending = false
+			b.senders--
 			b.mu.Unlock()
 			return
 		}

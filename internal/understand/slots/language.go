@@ -144,9 +144,11 @@ func AnswerEnglish(text string, chatEnglish bool) bool {
 	program := make([]bool, len(lines))
 	paste := false
 	for i, line := range lines {
-		logLine, errLine := logLine(line), errorLine(line)
-		paste = paste || logLine || errLine
-		program[i] = strings.TrimSpace(line) == "" || logLine || errLine && !reAskStart.MatchString(line)
+		// A paste is told by its lines as written; a program's line by
+		// the line trimmed of every kind of space (U+2003 too).
+		paste = paste || logLine(line) || errorLine(line)
+		t := strings.TrimSpace(line)
+		program[i] = t == "" || logLine(t) || errorLine(t) && !reAskStart.MatchString(t)
 	}
 	for i, line := range strings.Split(text, "\n") {
 		k := min(i, len(lines)-1)
