@@ -11,19 +11,30 @@ import (
 // claimBatcher sends the claims that arrive while others are in flight
 // together, as one pipeline (group commit): a callback under load makes
 // one round trip — one write and one read — for many events instead of
-// one each. A caller that finds fewer than maxClaimSenders batches in
-// flight starts a sender, which sends what is queued, batch after batch,
-// until nothing is; the others wait for their answer or their context.
-// Several senders, on their own pooled connections, keep one stuck
-// connection from holding every claim of the process.
+// one each. A caller that finds no batch in flight starts a sender, which
+// sends what is queued, batch after batch, until nothing is; the others
+// wait for their answer or their context. When the latest batch has been
+// in flight longer than claimStuckAfter (a stalled connection, a server
+// busy with a long command), the next caller starts another sender, on
+// another pooled connection, up to maxClaimSenders: one stuck connection
+// does not hold every claim of the process, and in the normal case one
+// sender batches the most (0.84× of the SDK's callback rate against 0.70×
+// with four always allowed, BenchmarkCallbackVsSDK).
 type claimBatcher struct {
 	mu      sync.Mutex
 	pending []*claimReq
 	senders int
+	// sentAt is when the latest batch went out.
+	sentAt time.Time
 }
 
-// maxClaimSenders is how many claim batches may be in flight at once.
-const maxClaimSenders = 4
+// maxClaimSenders is how many claim batches may be in flight at once;
+// claimStuckAfter is how long the latest one may take before another is
+// allowed (a claim's round trip is well under a millisecond on a LAN).
+const (
+	maxClaimSenders = 4
+	claimStuckAfter = 25 * time.Millisecond
+)
 
 // claimReq is one ClaimAs waiting to be sent.
 type claimReq struct {
@@ -41,9 +52,10 @@ func (s *Store) claim(r *claimReq) (bool, error) {
 	b := &s.claims
 	b.mu.Lock()
 	b.pending = append(b.pending, r)
-	lead := b.senders < maxClaimSenders
+	lead := b.senders == 0 || b.senders < maxClaimSenders && time.Since(b.sentAt) > claimStuckAfter
 	if lead {
 		b.senders++
+		b.sentAt = time.Now() // its batch goes out now
 	}
 	b.mu.Unlock()
 	if lead {
@@ -71,6 +83,7 @@ func (s *Store) sendClaims() {
 			b.mu.Unlock()
 			return
 		}
+		b.sentAt = time.Now()
 		b.mu.Unlock()
 		s.sendBatch(reqs)
 	}
