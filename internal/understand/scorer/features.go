@@ -1,7 +1,6 @@
 package scorer
 
 import (
-	"strconv"
 	"unicode"
 	"unicode/utf8"
 )
@@ -27,8 +26,11 @@ const MaxText = 1200
 //	't' the character trigrams of Latin words of five letters or more,
 //	    with ^ and $ at the ends, for typos.
 //
-// Kinds are bytes so that callers can add their own ('#' tags).
-func Features(text string, emit func(kind byte, parts ...string)) {
+// Kinds are bytes so that callers can add their own ('#' tags). A
+// feature has one part (b is "") or two: a bigram's tokens, and a word's
+// first and last trigrams as ("^", "me") and ("oy", "$"), so that no
+// feature needs a string built for it.
+func Features(text string, emit func(kind byte, a, b string)) {
 	if len(text) > MaxText {
 		text = validHead(text, MaxText/2) + "\n" + validTail(text, MaxText/2)
 	}
@@ -63,7 +65,7 @@ func Features(text string, emit func(kind byte, parts ...string)) {
 			i += size
 			continue
 		}
-		emit('u', tok)
+		emit('u', tok, "")
 		if prev != "" {
 			emit('b', prev, tok)
 		}
@@ -73,8 +75,11 @@ func Features(text string, emit func(kind byte, parts ...string)) {
 
 func isWordByte(r rune) bool { return r >= 'a' && r <= 'z' || r >= '0' && r <= '9' }
 
+// digitClasses are the tokens of all-digit runs by length.
+var digitClasses = [...]string{"<n0>", "<n1>", "<n2>", "<n3>", "<n4>"}
+
 // word returns the token of a Latin word and emits its trigrams.
-func word(w string, emit func(kind byte, parts ...string)) string {
+func word(w string, emit func(kind byte, a, b string)) string {
 	digits := true
 	for i := 0; i < len(w); i++ {
 		if w[i] < '0' || w[i] > '9' {
@@ -83,13 +88,14 @@ func word(w string, emit func(kind byte, parts ...string)) string {
 		}
 	}
 	if digits {
-		return "<n" + strconv.Itoa(min(len(w), 4)) + ">"
+		return digitClasses[min(len(w), 4)]
 	}
 	if len(w) >= 5 {
-		b := "^" + w + "$"
-		for i := 0; i+3 <= len(b); i++ {
-			emit('t', b[i:i+3])
+		emit('t', "^", w[:2])
+		for i := 0; i+3 <= len(w); i++ {
+			emit('t', w[i:i+3], "")
 		}
+		emit('t', w[len(w)-2:], "$")
 	}
 	return w
 }

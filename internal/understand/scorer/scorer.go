@@ -210,26 +210,36 @@ func (m *Model) softmax(logp []float64, scale float64) []Scored {
 	return out
 }
 
+// tagCopies tell a tag's TagWeight copies apart.
+var tagCopies = [...]string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}
+
+// tagCopy is copy i's part of a tag's features.
+func tagCopy(i int) string {
+	if i < len(tagCopies) {
+		return tagCopies[i]
+	}
+	return string(rune('0' + i))
+}
+
 // hashes appends to buf the distinct feature hashes of a text and its
 // tags (in no particular order) and returns it.
 func hashes(buf []uint64, text string, tags []string, tagWeight int) []uint64 {
 	out := buf[:0]
-	var h maphash.Hash
-	add := func(kind byte, parts ...string) {
-		h.SetSeed(seed)
-		h.WriteByte(kind)
-		for i, p := range parts {
-			if i > 0 {
-				h.WriteByte(0)
-			}
-			h.WriteString(p)
+	// A feature is its kind byte and its parts joined by 0 bytes, hashed
+	// in one maphash.Bytes call (what a maphash.Hash fed the same bytes
+	// gives, without its per-call setup).
+	var key []byte
+	add := func(kind byte, a, b string) {
+		key = append(append(key[:0], kind), a...)
+		if b != "" {
+			key = append(append(key, 0), b...)
 		}
-		out = append(out, h.Sum64())
+		out = append(out, maphash.Bytes(seed, key))
 	}
 	Features(text, add)
 	for _, t := range tags {
 		for i := 0; i < tagWeight; i++ {
-			add('#', t, string(rune('0'+i)))
+			add('#', t, tagCopy(i))
 		}
 	}
 	slices.Sort(out)

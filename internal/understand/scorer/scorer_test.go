@@ -9,8 +9,12 @@ import (
 
 func collect(text string) []string {
 	var out []string
-	scorer.Features(text, func(kind byte, parts ...string) {
-		out = append(out, string(kind)+":"+strings.Join(parts, "|"))
+	scorer.Features(text, func(kind byte, a, b string) {
+		f := string(kind) + ":" + a
+		if b != "" {
+			f += "|" + b
+		}
+		out = append(out, f)
 	})
 	return out
 }
@@ -21,8 +25,8 @@ func TestFeatures(t *testing.T) {
 		want []string
 	}{
 		{"§gpu有货吗", []string{"u:§gpu", "u:有", "b:§gpu|有", "u:货", "b:有|货", "u:吗", "b:货|吗"}},
-		{"out of memroy", []string{"u:out", "u:of", "b:out|of", "t:^me", "t:mem", "t:emr", "t:mro", "t:roy", "t:oy$", "u:memroy", "b:of|memroy"}},
-		{"killed 137", []string{"t:^ki", "t:kil", "t:ill", "t:lle", "t:led", "t:ed$", "u:killed", "u:<n3>", "b:killed|<n3>"}},
+		{"out of memroy", []string{"u:out", "u:of", "b:out|of", "t:^|me", "t:mem", "t:emr", "t:mro", "t:roy", "t:oy|$", "u:memroy", "b:of|memroy"}},
+		{"killed 137", []string{"t:^|ki", "t:kil", "t:ill", "t:lle", "t:led", "t:ed|$", "u:killed", "u:<n3>", "b:killed|<n3>"}},
 		// Punctuation ends a phrase: no bigram across the comma.
 		{"谢谢，好", []string{"u:谢", "u:谢", "b:谢|谢", "u:好"}},
 		{"👍?", []string{"u:👍", "u:?", "b:👍|?"}},
@@ -101,6 +105,6 @@ func FuzzFeatures(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		scorer.Features(s, func(byte, ...string) {})
+		scorer.Features(s, func(byte, string, string) {})
 	})
 }
