@@ -114,15 +114,6 @@ func LoadCatalog(dir string, fx float64) (*catalog.Catalog, error) {
 	return c, nil
 }
 
-// LoadAdvice loads the advice knowledge base: dir's advice.yaml when dir
-// has one (a lab's own catalog directory), else the embedded one.
-func LoadAdvice(dir string) (*advice.Base, error) {
-	if !labAdvice(dir) {
-		return embeddedAdvice()
-	}
-	return advice.Load(os.DirFS(dir))
-}
-
 // labAdvice reports whether the catalog directory has its own advice.yaml.
 func labAdvice(dir string) bool {
 	if dir == "" {
@@ -138,12 +129,15 @@ var embeddedAdvice = sync.OnceValues(func() (*advice.Base, error) { return advic
 
 // Warm loads, in the background, what the first answer of a one-shot
 // command needs and the catalog does not (the embedded knowledge base,
-// the compiled intents), while the catalog loads: `bot ask` then waits
-// for the slowest of them, not their sum.
+// the compiled intents and scorer, the regexps), while the catalog loads:
+// `bot ask` then waits for the slowest of them, not their sum.
+// A lab's own advice.yaml trains the scorer from the YAML, after the
+// catalog: nothing is warmed then.
 func Warm(catalogDir string) {
-	if !labAdvice(catalogDir) {
-		go embeddedAdvice() // kept by OnceValues; the first answer reads its error
+	if labAdvice(catalogDir) {
+		return
 	}
+	go embeddedAdvice() // kept by OnceValues; the first answer reads its error
 	go commands.Preload()
 }
 
@@ -192,7 +186,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (*App, error) {
 	// loaded with the first message.
 	var kbOpt commands.Option
 	if labAdvice(cfg.Catalog.Dir) {
-		kb, err := LoadAdvice(cfg.Catalog.Dir)
+		kb, err := advice.Load(os.DirFS(cfg.Catalog.Dir))
 		if err != nil {
 			return nil, err
 		}

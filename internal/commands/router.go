@@ -16,8 +16,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/labgpu/bot/internal/textgate"
-
 	"github.com/mattn/go-runewidth"
 
 	kb "github.com/labgpu/bot/internal/advice"
@@ -33,6 +31,7 @@ import (
 	"github.com/labgpu/bot/internal/plan"
 	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/textgate"
 	"github.com/labgpu/bot/internal/understand"
 	"github.com/labgpu/bot/internal/workload"
 )
@@ -122,7 +121,6 @@ type Router struct {
 	// are loaded on the first message (WithLazyLoad), once (ready).
 	lazy      bool
 	readyOnce sync.Once
-	readyErr  error
 	// understandErr: the intent definitions did not load (ready panics
 	// with it at every use; their tests rule it out).
 	understandErr error
@@ -243,8 +241,9 @@ func Preload() {
 func (r *Router) ready() {
 	r.readyOnce.Do(func() {
 		if r.loadAdvice != nil {
-			if r.advice, r.readyErr = r.loadAdvice(); r.readyErr != nil {
-				slog.Error("commands: the knowledge base did not load; answering without it", "err", r.readyErr)
+			var err error
+			if r.advice, err = r.loadAdvice(); err != nil {
+				slog.Error("commands: the knowledge base did not load; answering without it", "err", err)
 			}
 		}
 		if r.work == nil {

@@ -202,7 +202,12 @@ func baseHash(base *advice.Base) string {
 
 // newUnderstanderFrom trains the scorer on compiled inputs.
 func newUnderstanderFrom(cat *catalog.Catalog, base *advice.Base, in *Intents, inputs []Input, chatEn bool) *Understander {
-	return &Understander{cat: cat, base: base, in: in, chatEn: chatEn, kbW: adviceWeight, model: trainCompiled(inputs)}
+	return withModel(cat, base, in, trainCompiled(inputs), chatEn)
+}
+
+// withModel is the understander over a trained scorer.
+func withModel(cat *catalog.Catalog, base *advice.Base, in *Intents, m *scorer.Model, chatEn bool) *Understander {
+	return &Understander{cat: cat, base: base, in: in, chatEn: chatEn, kbW: adviceWeight, model: m}
 }
 
 // trainCompiled trains the scorer on compiled inputs: they are already

@@ -3,11 +3,10 @@ package understand
 import (
 	"sync"
 
-	"github.com/labgpu/bot/internal/understand/scorer"
-
 	"github.com/labgpu/bot/configs"
 	"github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/understand/scorer"
 )
 
 // Shared is the understander for a catalog, knowledge base and chat
@@ -60,7 +59,7 @@ func compiledUnderstander(cat *catalog.Catalog, base *advice.Base, chatEn bool) 
 	if u, ok := understood.Load(k); ok {
 		return u.(*Understander), true
 	}
-	u := &Understander{cat: cat, base: base, in: compiledIn, chatEn: chatEn, kbW: adviceWeight, model: compiledModel}
+	u := withModel(cat, base, compiledIn, compiledModel, chatEn)
 	understood.Store(k, u)
 	return u, true
 }
