@@ -92,6 +92,9 @@ func load(cmd *cobra.Command) (*app.App, error) {
 	// One-shot commands work while a console or server holds the store's
 	// lock: they then run without persisting snapshots.
 	a, err := app.New(cmd.Context(), cfg, app.Options{StoreOptional: cmd.HasParent(), Catalog: cat})
+	if errors.Is(err, app.ErrBadCatalog) {
+		return nil, usageError{err}
+	}
 	if err != nil {
 		return nil, err
 	}

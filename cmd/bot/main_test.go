@@ -65,6 +65,20 @@ func run(t *testing.T, stdin string, env []string, args ...string) (stdout, stde
 func TestBadInputExits2(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "bad.yaml")
 	os.WriteFile(bad, []byte("stock:\n  timout: 5s\n"), 0o600)
+	// A lab's catalog directory whose advice.yaml has an unknown key.
+	labDir := t.TempDir()
+	for _, name := range []string{"catalog.yaml", "gpus.yaml", "models.yaml", "plans.yaml", "workloads.yaml", "advice.yaml"} {
+		b, err := os.ReadFile(filepath.Join("../../configs", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name == "advice.yaml" {
+			b = bytes.Replace(b, []byte("\ntopics:\n"), []byte("\ntopics:\n  - bogus: 1\n"), 1)
+		}
+		os.WriteFile(filepath.Join(labDir, name), b, 0o600)
+	}
+	labAdvice := filepath.Join(t.TempDir(), "lab.yaml")
+	os.WriteFile(labAdvice, []byte("catalog:\n  dir: "+labDir+"\n"), 0o600)
 	sched := filepath.Join(t.TempDir(), "sched.yaml")
 	os.WriteFile(sched, []byte("stock:\n  poll:\n    schedule: every two minutes\n"), 0o600)
 	cases := []struct {
@@ -77,6 +91,7 @@ func TestBadInputExits2(t *testing.T) {
 		{"bad config key", []string{"--config", bad, "ask", "帮助"}, "timout"},
 		{"missing config", []string{"--config", "/nonexistent/c.yaml", "ask", "帮助"}, "c.yaml"},
 		{"bad schedule, ask", []string{"--config", sched, "ask", "帮助"}, "stock.poll.schedule"},
+		{"bad lab advice.yaml", []string{"--config", labAdvice, "ask", "帮助"}, `advice.yaml: line`},
 		{"bad schedule, serve", []string{"--config", sched, "serve"}, "stock.poll.schedule"},
 		{"estimate no model", []string{"estimate"}, "--model"},
 		{"estimate bad method", []string{"estimate", "--params", "7", "--method", "dpo"}, "--method"},

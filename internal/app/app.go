@@ -114,6 +114,11 @@ func LoadCatalog(dir string, fx float64) (*catalog.Catalog, error) {
 	return c, nil
 }
 
+// ErrBadCatalog marks an error in the files of catalog.dir that New
+// reads itself (a lab's advice.yaml): the command line exits with its
+// usage status, as for a bad catalog.yaml.
+var ErrBadCatalog = errors.New("catalog.dir")
+
 // labAdvice reports whether the catalog directory has its own advice.yaml.
 func labAdvice(dir string) bool {
 	if dir == "" {
@@ -188,7 +193,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (*App, error) {
 	if labAdvice(cfg.Catalog.Dir) {
 		kb, err := advice.Load(os.DirFS(cfg.Catalog.Dir))
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%w: %w", ErrBadCatalog, err)
 		}
 		kbOpt = commands.WithAdvice(kb)
 	} else {

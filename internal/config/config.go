@@ -322,7 +322,7 @@ func Dur(d time.Duration) Duration { return Duration{d: d} }
 // validation, with the key it is under.
 func (d *Duration) UnmarshalYAML(n *strictyaml.Node) error {
 	if n.Kind != strictyaml.ScalarNode {
-		return fmt.Errorf("line %d: want a duration such as 90s or 5m, not a list or a mapping", n.Line)
+		return fmt.Errorf("line %d: a list or a mapping is not a duration such as 15s or 2m", n.Line)
 	}
 	s := strings.TrimSpace(n.Value)
 	v, err := time.ParseDuration(s)

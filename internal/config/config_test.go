@@ -80,8 +80,10 @@ func TestBadConfig(t *testing.T) {
 		{"poll every 0s", "stock:\n  poll:\n    schedule: \"@every 0s\"\n", "stock.poll.schedule"},
 		{"poll every 5s", "stock:\n  poll:\n    schedule: \"@every 5s\"\n", "more often than every 30s"},
 		{"interim", "stock:\n  interim_after: soon\n", "stock.interim_after"},
-		{"duration as a list", "alerts:\n  cooldown: [5s]\n", "line 2: want a duration"},
-		{"duration as a mapping", "stock:\n  timeout: {}\n", "line 2: want a duration"},
+		{"duration as a list", "alerts:\n  cooldown: [5s]\n", "line 2: alerts.cooldown: a list or a mapping is not a duration"},
+		{"duration as a mapping", "stock:\n  timeout: {}\n", "line 2: stock.timeout: a list or a mapping is not a duration"},
+		{"number as text", "alerts:\n  debounce: many\n", `line 2: alerts.debounce: "many" is not a whole number`},
+		{"second document", "stock:\n  timeout: 5s\n---\nfoo: 1\n", "line 3: a second YAML document"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -22,7 +22,9 @@ func TestDecode(t *testing.T) {
 		{"", ""},
 		{"name: a\ncolour: red\n", `line 2: unknown key "colour"`},
 		{"items:\n  - id: 1\n    idd: 2\n", `line 3: unknown key "idd"`},
-		{"items:\n  - id: one\n", "line 2: cannot unmarshal"},
+		{"items:\n  - id: one\n", `line 2: items[0].id: "one" is not a whole number`},
+		{"name: [a]\n", "line 1: name: a list where a single value belongs"},
+		{"name: a\n---\nname: b\n", "line 2: a second YAML document"},
 		{"name: [unclosed\n", "line"},
 		{"name: a\nname: b\n", `"name" already defined`},
 	}
