@@ -1,6 +1,7 @@
 package advice_test
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -392,4 +393,19 @@ func BenchmarkMatchLog(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		kb.Match(text)
 	}
+}
+
+// FuzzMatchWorkload: matching and finding the workload in one pass gives
+// what Match and WorkloadIn give apart.
+func FuzzMatchWorkload(f *testing.F) {
+	for _, s := range []string{"CUDA out of memory 用4090训练 yolov8", "sdxl 出图 爆显存了", "Killed", "微调 BERT-base 10万条", ""} {
+		f.Add(s)
+	}
+	kb := loadKB(f)
+	f.Fuzz(func(t *testing.T, text string) {
+		m, w := kb.MatchWorkload(text)
+		if !reflect.DeepEqual(m, kb.Match(text)) || w != kb.WorkloadIn(text) {
+			t.Fatalf("MatchWorkload(%q) differs from Match and WorkloadIn", text)
+		}
+	})
 }

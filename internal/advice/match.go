@@ -178,6 +178,18 @@ func clip(text string) string {
 // Match scores every topic against a question or a pasted error.
 func (b *Base) Match(text string) Result {
 	norm, lines, tail := matchText(text)
+	return b.match(norm, lines, tail)
+}
+
+// MatchWorkload is Match and WorkloadIn of one text, which is normalized
+// once for both (a paste is kilobytes, and every message is matched).
+func (b *Base) MatchWorkload(text string) (Result, *Workload) {
+	norm, lines, tail := matchText(text)
+	return b.match(norm, lines, tail), b.workloadIn(norm)
+}
+
+// match is Match of a text already normalized (matchText).
+func (b *Base) match(norm, lines []byte, tail int) Result {
 	// The steps fill these; made here, they can stay on the stack.
 	seen := make(map[int]*occ, 16)             // literal → its occurrences
 	spans := map[patRef][][][2]int{}           // pattern → clause → spans
@@ -488,7 +500,14 @@ func (b *Base) WorkloadIn(text string) *Workload {
 	if len(b.Workloads) == 0 {
 		return nil
 	}
-	norm := Normalize(clip(text))
+	return b.workloadIn(Normalize(clip(text)))
+}
+
+// workloadIn is WorkloadIn of a normalized text.
+func (b *Base) workloadIn(norm []byte) *Workload {
+	if len(b.Workloads) == 0 {
+		return nil
+	}
 	score := make([]int, len(b.Workloads))
 	if b.wtrie == nil {
 		return nil

@@ -163,8 +163,9 @@ func read(cat *catalog.Catalog, base *advice.Base, lx *Lexicon, text string, cha
 	jobConcepts(q, x.concepts)
 	m := advice.Result{}
 	if base != nil {
-		m = base.Match(text)
-		if w := base.WorkloadIn(text); w != nil && q.Model == "" && q.ParamsB == 0 {
+		var w *advice.Workload
+		m, w = base.MatchWorkload(text)
+		if w != nil && q.Model == "" && q.ParamsB == 0 {
 			q.Workload = w.ID
 		}
 	}
