@@ -9,9 +9,6 @@ import (
 	"testing"
 	"time"
 
-	redisstore "github.com/labgpu/bot/internal/store/redis"
-	"github.com/labgpu/bot/internal/store/storetest"
-
 	goredis "github.com/redis/go-redis/v9"
 )
 
@@ -78,16 +75,8 @@ func TestClaimsBatched(t *testing.T) {
 // flight while the rest queue; when it lets go, the queue goes out in a
 // few pipelines, not one round trip per claim.
 func TestClaimsShareRoundTrips(t *testing.T) {
-	srv := storetest.StartRedis(t)
+	_, s := ownServer(t)
 	ctx := context.Background()
-	s, err := redisstore.Open(ctx, srv.URL(), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if _, _, err := s.ClaimOwner(ctx, "warm"); err != nil {
-		t.Fatal(err)
-	}
 	rt := &roundTrips{}
 	s.Client().AddHook(rt)
 	if err := s.Client().Do(ctx, "CLIENT", "PAUSE", "200", "WRITE").Err(); err != nil {

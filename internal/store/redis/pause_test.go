@@ -15,18 +15,8 @@ import (
 // again. ClaimOwner then names the caller's token, and ReleaseAs frees it
 // while another owner's release does not.
 func TestClaimAppliedAfterTimeout(t *testing.T) {
-	srv := storetest.StartRedis(t)
+	srv, s := ownServer(t)
 	ctx := context.Background()
-	s, err := redisstore.Open(ctx, srv.URL(), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	// Warm a connection, so that the claim is written before the pause
-	// shows.
-	if _, _, err := s.ClaimOwner(ctx, "warm"); err != nil {
-		t.Fatal(err)
-	}
 
 	srv.Pause()
 	cctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
@@ -66,4 +56,22 @@ func TestClaimAppliedAfterTimeout(t *testing.T) {
 	if ok, err := s.ClaimAs(ctx, "feishu:event:ev-1", "replica-b/9", time.Hour); err != nil || !ok {
 		t.Errorf("redelivery's claim = %v, %v; want true", ok, err)
 	}
+}
+
+// ownServer starts a redis-server of the test's own (one it may pause)
+// and opens a store on it with a connection already made, so that a
+// command is written before a pause shows; both end with the test.
+func ownServer(t *testing.T) (*storetest.RedisServer, *redisstore.Store) {
+	t.Helper()
+	srv := storetest.StartRedis(t)
+	ctx := context.Background()
+	s, err := redisstore.Open(ctx, srv.URL(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if _, _, err := s.ClaimOwner(ctx, "warm"); err != nil {
+		t.Fatal(err)
+	}
+	return srv, s
 }
