@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/larksuite/oapi-sdk-go/v3/event/dispatcher"
 	larkim "github.com/larksuite/oapi-sdk-go/v3/service/im/v1"
 
+	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/chat/feishu"
 	"github.com/labgpu/bot/internal/store/embedded"
 	redisstore "github.com/labgpu/bot/internal/store/redis"
@@ -24,43 +26,36 @@ import (
 // (issue 19: every event new, 32 connections).
 const anchorConc = 32
 
-// BenchmarkCallbackVsSDK measures, in turn and in one run, the anchor and
-// the bot's callback with every event new over anchorConc connections:
-// sdk is oapi-sdk-go's own dispatcher.NewEventDispatcher(token, key)
-// with OnP2MessageReceiveV1 behind httpserverext.NewEventHandlerFunc, its
-// handler only enqueueing (a goroutine drains the queue); embedded and
-// redis are the bot's HTTPHandler with a StoreDeduper over the embedded
-// store or Redis (REDIS_URL; skipped without a server), as `bot serve`
-// wires them. Each bot sub-benchmark reports x-sdk: its events/s over
-// those of the sdk sub-benchmark run just before it. Run it with a fixed
-// count, e.g. -benchtime=20000x.
+// BenchmarkCallbackVsSDK measures the bot's callback against the anchor
+// with every event new over anchorConc connections. The anchor is
+// oapi-sdk-go's own dispatcher.NewEventDispatcher(token, key) with
+// OnP2MessageReceiveV1 behind httpserverext.NewEventHandlerFunc, its
+// handler only enqueueing (a goroutine drains the queue); the bot is its
+// HTTPHandler with a StoreDeduper over the embedded store or Redis
+// (REDIS_URL; skipped without a server), as `bot serve` wires them, and
+// its workers gating each event and calling a Handler that answers
+// nothing.
+//
+// sdk reports the anchor alone. embedded and redis run the two in turn,
+// in rounds of turnRound events (the anchor first in even rounds, the bot
+// first in odd ones, so that the machine's drift falls on both), each
+// round waiting until the other side's queue is empty; they report the
+// bot's events/s and p99, the anchor's events/s over the same rounds
+// (sdk-events/s) and their ratio (x-sdk). Run it with a fixed count, e.g.
+// -benchtime=20000x.
 func BenchmarkCallbackVsSDK(b *testing.B) {
 	f := newFake(b)
 	gen := uniqueEvents(b)
-	var sdkRate float64
+	sdk := startAnchor(b)
 	b.Run("sdk", func(b *testing.B) {
-		q := make(chan *larkim.P2MessageReceiveV1, 1<<16)
-		done := make(chan struct{})
-		go func() {
-			for range q {
-			}
-			close(done)
-		}()
-		d := dispatcher.NewEventDispatcher(verifyToken, encryptKey).OnP2MessageReceiveV1(
-			func(_ context.Context, ev *larkim.P2MessageReceiveV1) error {
-				q <- ev
-				return nil
-			})
-		srv := httptest.NewServer(http.HandlerFunc(httpserverext.NewEventHandlerFunc(d, larkevent.WithLogLevel(larkcore.LogLevelWarn))))
-		defer srv.Close()
-		sdkRate = benchHTTP(b, srv.URL, anchorConc, gen)
-		close(q)
-		<-done
+		benchHTTP(b, sdk.url, anchorConc, gen)
+		sdk.drain(b)
 	})
 	bot := func(b *testing.B, st feishu.Deduper) {
 		d := feishu.NewStoreDeduper(st, feishu.StoreDeduperOptions{})
 		defer d.Close()
-		opts := baseOptions(f, noopHandler{}, nil)
+		h := &countingHandler{}
+		opts := baseOptions(f, h, nil)
 		opts.QueueSize = 1 << 16
 		opts.Dedup = d
 		bt, err := feishu.New(context.Background(), opts)
@@ -70,10 +65,7 @@ func BenchmarkCallbackVsSDK(b *testing.B) {
 		defer bt.Close()
 		srv := httptest.NewServer(bt.HTTPHandler())
 		defer srv.Close()
-		rate := benchHTTP(b, srv.URL+"/feishu/events", anchorConc, gen)
-		if sdkRate > 0 {
-			b.ReportMetric(rate/sdkRate, "x-sdk")
-		}
+		inTurn(b, sdk, side{url: srv.URL + "/feishu/events", done: &h.n}, gen)
 	}
 	b.Run("embedded", func(b *testing.B) {
 		st, err := embedded.Open(b.TempDir())
@@ -99,4 +91,101 @@ func BenchmarkCallbackVsSDK(b *testing.B) {
 		}()
 		bot(b, st)
 	})
+}
+
+// countingHandler counts the messages it is asked about and answers
+// nothing.
+type countingHandler struct{ n atomic.Int64 }
+
+func (h *countingHandler) Handle(context.Context, chat.Message) chat.Reply {
+	h.n.Add(1)
+	return chat.Reply{}
+}
+
+// side is one server of BenchmarkCallbackVsSDK: where events go, and the
+// count of those its queue has handed on.
+type side struct {
+	url  string
+	done *atomic.Int64
+	sent int64
+}
+
+// drain waits until every event posted to s has left its queue.
+func (s *side) drain(tb testing.TB) {
+	deadline := time.Now().Add(30 * time.Second)
+	for s.done.Load() < s.sent {
+		if time.Now().After(deadline) {
+			tb.Fatalf("queue of %s not drained: %d of %d", s.url, s.done.Load(), s.sent)
+		}
+		time.Sleep(200 * time.Microsecond)
+	}
+}
+
+// startAnchor serves the SDK-only dispatcher until the benchmark ends.
+func startAnchor(b *testing.B) *side {
+	s := &side{done: new(atomic.Int64)}
+	q := make(chan *larkim.P2MessageReceiveV1, 1<<16)
+	go func() {
+		for range q {
+			s.done.Add(1)
+		}
+	}()
+	d := dispatcher.NewEventDispatcher(verifyToken, encryptKey).OnP2MessageReceiveV1(
+		func(_ context.Context, ev *larkim.P2MessageReceiveV1) error {
+			q <- ev
+			return nil
+		})
+	srv := httptest.NewServer(http.HandlerFunc(httpserverext.NewEventHandlerFunc(d, larkevent.WithLogLevel(larkcore.LogLevelWarn))))
+	b.Cleanup(func() {
+		srv.Close()
+		close(q)
+	})
+	s.url = srv.URL
+	return s
+}
+
+// turnRound is the number of events each side takes in one round of
+// inTurn.
+const turnRound = 2000
+
+// inTurn posts b.N events to bot and b.N to sdk, alternating rounds, and
+// reports the bot's events/s and p99, the anchor's events/s and x-sdk.
+// The timer runs only during the bot's rounds.
+func inTurn(b *testing.B, sdk *side, bot side, gen func(int) delivery) {
+	client := benchClient(anchorConc)
+	defer client.CloseIdleConnections()
+	sdk.sent = sdk.done.Load()
+	var took [2]time.Duration // sdk, bot
+	var lat []time.Duration
+	b.ResetTimer()
+	b.StopTimer()
+	for r, posted := 0, 0; posted < b.N; r++ {
+		n := min(turnRound, b.N-posted)
+		for k := range 2 {
+			who := (r + k) % 2 // 0: sdk first in even rounds
+			s := []*side{sdk, &bot}[who]
+			ds := makeDeliveries(n, gen)
+			if who == 1 {
+				b.StartTimer()
+			}
+			t, l, err := postAll(client, s.url, anchorConc, ds)
+			if who == 1 {
+				b.StopTimer()
+				lat = append(lat, l...)
+			}
+			if err != nil {
+				b.Fatalf("delivery failed: %v", err)
+			}
+			took[who] += t
+			s.sent += int64(n)
+			s.drain(b)
+		}
+		posted += n
+	}
+	botRate := float64(b.N) / took[1].Seconds()
+	sdkRate := float64(b.N) / took[0].Seconds()
+	b.ReportMetric(botRate, "events/s")
+	b.ReportMetric(p99ms(lat), "p99-ms")
+	b.ReportMetric(sdkRate, "sdk-events/s")
+	b.ReportMetric(botRate/sdkRate, "x-sdk")
 }

@@ -43,60 +43,92 @@ func eventMaker(tb testing.TB) func(i int) delivery {
 // acknowledgement, and returns the events/s. Deliveries are made in chunks
 // with the timer stopped.
 func benchHTTP(b *testing.B, url string, conc int, gen func(i int) delivery) float64 {
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conc, MaxConnsPerHost: conc}}
+	client := benchClient(conc)
 	defer client.CloseIdleConnections()
-	lat := make([]time.Duration, b.N)
-	var failed atomic.Value
+	lat := make([]time.Duration, 0, b.N)
 	const chunk = 2048
 	b.ResetTimer()
 	for start := 0; start < b.N; start += chunk {
-		n := min(chunk, b.N-start)
 		b.StopTimer()
-		ds := make([]delivery, n)
-		for i := range ds {
-			ds[i] = gen(start + i)
-		}
+		ds := makeDeliveries(min(chunk, b.N-start), gen)
 		b.StartTimer()
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		for range conc {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for {
-					i := int(next.Add(1)) - 1
-					if i >= n {
-						return
-					}
-					req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(ds[i].body))
-					req.Header = ds[i].header
-					t0 := time.Now()
-					resp, err := client.Do(req)
-					if err != nil {
-						failed.Store(err.Error())
-						return
-					}
-					_, _ = io.Copy(io.Discard, resp.Body)
-					resp.Body.Close()
-					lat[start+i] = time.Since(t0)
-					if resp.StatusCode != http.StatusOK {
-						failed.Store(fmt.Sprintf("status %d", resp.StatusCode))
-					}
-				}
-			}()
+		_, l, err := postAll(client, url, conc, ds)
+		if err != nil {
+			b.Fatalf("delivery failed: %v", err)
 		}
-		wg.Wait()
-		if msg := failed.Load(); msg != nil {
-			b.Fatalf("delivery failed: %v", msg)
-		}
+		lat = append(lat, l...)
 	}
 	b.StopTimer()
-	slices.Sort(lat)
-	p99 := lat[min(len(lat)-1, len(lat)*99/100)]
 	rate := float64(b.N) / b.Elapsed().Seconds()
 	b.ReportMetric(rate, "events/s")
-	b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
+	b.ReportMetric(p99ms(lat), "p99-ms")
 	return rate
+}
+
+// benchClient is an HTTP client with conc keep-alive connections to one
+// host.
+func benchClient(conc int) *http.Client {
+	return &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conc, MaxConnsPerHost: conc}}
+}
+
+// makeDeliveries makes n deliveries with gen.
+func makeDeliveries(n int, gen func(i int) delivery) []delivery {
+	ds := make([]delivery, n)
+	for i := range ds {
+		ds[i] = gen(i)
+	}
+	return ds
+}
+
+// postAll posts ds to url from conc goroutines and returns the wall time
+// and each delivery's latency; any error or status other than 200 is an
+// error.
+func postAll(client *http.Client, url string, conc int, ds []delivery) (time.Duration, []time.Duration, error) {
+	lat := make([]time.Duration, len(ds))
+	var failed atomic.Value
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	t0 := time.Now()
+	for range conc {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(ds) {
+					return
+				}
+				req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(ds[i].body))
+				req.Header = ds[i].header
+				t := time.Now()
+				resp, err := client.Do(req)
+				if err != nil {
+					failed.Store(err.Error())
+					return
+				}
+				_, _ = io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				lat[i] = time.Since(t)
+				if resp.StatusCode != http.StatusOK {
+					failed.Store(fmt.Sprintf("status %d", resp.StatusCode))
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if msg := failed.Load(); msg != nil {
+		return 0, nil, fmt.Errorf("%v", msg)
+	}
+	return time.Since(t0), lat, nil
+}
+
+// p99ms is the 99th percentile of lat in milliseconds.
+func p99ms(lat []time.Duration) float64 {
+	if len(lat) == 0 {
+		return 0
+	}
+	slices.Sort(lat)
+	return float64(lat[min(len(lat)-1, len(lat)*99/100)].Microseconds()) / 1000
 }
 
 var benchConcurrency = []int{1, 8}

@@ -1,6 +1,7 @@
 package feishu
 
 import (
+	"bytes"
 	"context"
 	"crypto/subtle"
 	"encoding/json"
@@ -17,6 +18,7 @@ import (
 	larkevent "github.com/larksuite/oapi-sdk-go/v3/event"
 	larkim "github.com/larksuite/oapi-sdk-go/v3/service/im/v1"
 	larkws "github.com/larksuite/oapi-sdk-go/v3/ws"
+	segjson "github.com/segmentio/encoding/json"
 
 	"github.com/labgpu/bot/internal/chat"
 )
@@ -90,7 +92,7 @@ func (b *Bot) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusRequestEntityTooLarge, "body too large")
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, b.opts.MaxBodyBytes))
+	body, err := readBody(http.MaxBytesReader(w, r.Body, b.opts.MaxBodyBytes), r.ContentLength)
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
@@ -141,6 +143,18 @@ func (b *Bot) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// readBody reads r whole into a buffer sized by the request's
+// Content-Length when it gives one (io.ReadAll would grow it from 512
+// bytes).
+func readBody(r io.Reader, length int64) ([]byte, error) {
+	if length <= 0 {
+		return io.ReadAll(r)
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, length+1))
+	_, err := buf.ReadFrom(r)
+	return buf.Bytes(), err
+}
+
 // msgReceiveType is the event type of a received message.
 const msgReceiveType = "im.message.receive_v1"
 
@@ -153,7 +167,7 @@ const msgReceiveType = "im.message.receive_v1"
 // before. A failed signature is a 500 before any handler ran, which
 // serveHTTP answers 401 as for the dispatcher.
 func (b *Bot) handleEvent(ctx context.Context, req *larkevent.EventReq) *larkevent.EventResp {
-	ev := b.decodeMessage(ctx, req)
+	ev := b.decodeMessage(req)
 	if ev == nil {
 		return b.disp.Handle(ctx, req)
 	}
@@ -163,29 +177,45 @@ func (b *Bot) handleEvent(ctx context.Context, req *larkevent.EventReq) *larkeve
 	if err := b.onMessage(ctx, ev); err != nil {
 		return sdkResp(http.StatusInternalServerError, err.Error())
 	}
-	return sdkResp(http.StatusOK, "success")
+	return &larkevent.EventResp{Header: successHeader, Body: successBody, StatusCode: http.StatusOK}
 }
 
 // decodeMessage returns req's im.message.receive_v1 event, decrypted with
-// the dispatcher's key, or nil when req is anything else or does not
-// decrypt or decode.
-func (b *Bot) decodeMessage(ctx context.Context, req *larkevent.EventReq) *larkim.P2MessageReceiveV1 {
-	cipher, err := b.disp.ParseReq(ctx, req)
-	if err != nil {
-		return nil
-	}
-	plain, err := b.disp.DecryptEvent(ctx, cipher)
-	if err != nil {
-		return nil
+// the app's Encrypt Key by the SDK's larkevent.EventDecrypt, or nil when
+// req is anything else or does not decrypt or decode. It reads the
+// envelope as the dispatcher's ParseReq does, without ParseReq's debug
+// line (formatted for every request, logged or not) and without copying
+// the plaintext into a string and back. JSON is decoded by
+// github.com/segmentio/encoding/json, which fills the SDK's types as
+// encoding/json does (FuzzDecodeMessage) in a third of the time.
+func (b *Bot) decodeMessage(req *larkevent.EventReq) *larkim.P2MessageReceiveV1 {
+	plain := req.Body
+	if b.opts.EncryptKey != "" {
+		var env larkevent.EventEncryptMsg
+		if segjson.Unmarshal(req.Body, &env) != nil || env.Encrypt == "" {
+			return nil
+		}
+		p, err := larkevent.EventDecrypt(env.Encrypt, b.opts.EncryptKey)
+		if err != nil {
+			return nil
+		}
+		plain = p
 	}
 	ev := &larkim.P2MessageReceiveV1{}
-	if json.Unmarshal([]byte(plain), ev) != nil || ev.EventV2Base == nil || ev.EventV2Base.Header == nil ||
+	if segjson.Unmarshal(plain, ev) != nil || ev.EventV2Base == nil || ev.EventV2Base.Header == nil ||
 		ev.EventV2Base.Header.EventType != msgReceiveType {
 		return nil
 	}
 	ev.RawReq(req)
 	return ev
 }
+
+// successBody and successHeader are the dispatcher's answer to a handled
+// event: sdkResp(200, "success"), built once and only read.
+var (
+	successBody   = []byte(`{"msg":"success"}`)
+	successHeader = http.Header{larkevent.ContentTypeHeader: {larkevent.DefaultContentType}}
+)
 
 // sdkResp is the dispatcher's answer: {"msg": msg} as JSON with status.
 func sdkResp(status int, msg string) *larkevent.EventResp {
