@@ -143,7 +143,7 @@ func (s *Store) DeleteNotifyRecord(ctx context.Context, id string) error {
 // ClaimAlert returns true for the first caller with key within ttl and false
 // for every later one until the claim expires. ttl must be positive.
 func (s *Store) ClaimAlert(ctx context.Context, key string, ttl time.Duration) (bool, error) {
-	return s.claim(ctx, key, "", ttl, "claim alert")
+	return s.claim(ctx, key, "", ttl, "claim alert", true)
 }
 
 // SetMute mutes the chat until the given time; a zero or past time unmutes.
@@ -312,7 +312,5 @@ func (s *Store) ReleaseAlert(ctx context.Context, key string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("embedded store: release alert %q: %w", key, err)
 	}
-	return s.claims.Update(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketClaims).Delete([]byte(key))
-	})
+	return s.releaseAny(key)
 }

@@ -36,10 +36,11 @@ func decodeClaim(v []byte) (exp time.Time, owner string, ok bool) {
 
 // claim takes key for ttl unless a live claim holds it; owner "" stores the
 // bare expiry (ClaimAlert), otherwise a claimEntry. what names the call in
-// errors. Claims are committed in groups (bolt's DB.Batch: concurrent
-// claims share one commit), and each is indexed by its expiry
-// (bucketClaimExpiry) so that expired claims are pruned without a scan.
-func (s *Store) claim(ctx context.Context, key, owner string, ttl time.Duration, what string) (bool, error) {
+// errors. The claim is decided in memory and written behind (see
+// claimWriter); wait makes the call wait for its commit and fail when the
+// commit fails. Each claim is indexed by its expiry (bucketClaimExpiry) so
+// that expired claims are pruned without a scan.
+func (s *Store) claim(ctx context.Context, key, owner string, ttl time.Duration, what string, wait bool) (bool, error) {
 	if err := ctx.Err(); err != nil {
 		return false, fmt.Errorf("embedded store: %s %q: %w", what, key, err)
 	}
@@ -49,55 +50,64 @@ func (s *Store) claim(ctx context.Context, key, owner string, ttl time.Duration,
 	if ttl <= 0 {
 		return false, fmt.Errorf("embedded store: %s %q: ttl %v is not positive", what, key, ttl)
 	}
-	var won bool
-	// Batch may run the function twice (again on its own when another of
-	// the group fails), so it sets won from scratch.
-	err := s.claims.Batch(func(tx *bolt.Tx) error {
-		won = false
-		now := s.now()
-		b := tx.Bucket(bucketClaims)
-		if v := b.Get([]byte(key)); v != nil {
-			if exp, _, ok := decodeClaim(v); ok && now.Before(exp) {
-				return nil
-			}
-		}
-		exp := now.Add(ttl)
-		var v []byte
-		var err error
-		if owner == "" {
-			v, err = json.Marshal(exp)
-		} else {
-			v, err = json.Marshal(claimEntry{Owner: owner, Expires: exp})
-		}
-		if err != nil {
-			return err
-		}
-		if err := b.Put([]byte(key), v); err != nil {
-			return err
-		}
-		if err := tx.Bucket(bucketClaimExpiry).Put(expiryKey(exp, key), nil); err != nil {
-			return err
-		}
-		won = true
-		return nil
-	})
-	if err != nil {
-		return false, fmt.Errorf("embedded store: %s %q: %w", what, key, err)
+	if len(key) > maxClaimKey {
+		// Written behind, it would fail every commit it is part of.
+		return false, fmt.Errorf("embedded store: %s: key of %d bytes, more than %d", what, len(key), maxClaimKey)
 	}
+	w := s.cw
+	w.mu.Lock()
+	if w.closed {
+		w.mu.Unlock()
+		return false, fmt.Errorf("embedded store: %s %q: %w", what, key, errStoreClosed)
+	}
+	now := s.now()
+	_, held, err := s.currentClaim(key, now)
+	if err != nil || held {
+		w.mu.Unlock()
+		if err != nil {
+			return false, fmt.Errorf("embedded store: %s %q: %w", what, key, err)
+		}
+		return false, nil
+	}
+	w.put(key, pendingClaim{owner: owner, exp: now.Add(ttl), alert: wait})
+	var done chan error
+	if wait {
+		done = make(chan error, 1)
+		w.waiters = append(w.waiters, done)
+	}
+	w.mu.Unlock()
 	s.maybeSweepClaims()
-	return won, nil
+	if !wait {
+		return true, nil
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			return false, fmt.Errorf("embedded store: %s %q: %w", what, key, err)
+		}
+		return true, nil
+	case <-ctx.Done():
+		// The claim is still written: like a claim in Redis whose answer
+		// was lost, it holds the key until it expires.
+		return false, fmt.Errorf("embedded store: %s %q: %w", what, key, ctx.Err())
+	}
 }
+
+// maxClaimKey is the longest claim key: bolt's limit less the expiry
+// index's 8-byte prefix.
+const maxClaimKey = bolt.MaxKeySize - 8
 
 // ClaimAs is ClaimAlert with the claim's owner recorded: it returns true
 // for the first caller with key within ttl (whoever the owner) and false
 // for every later one, the same owner included, until the claim expires or
 // is released. ClaimOwner reads the owner back; ReleaseAs frees the claim
-// only for its owner. owner must not be empty; ttl must be positive.
+// only for its owner. owner must not be empty; ttl must be positive. It
+// returns before the claim is in the file (see claimWriter).
 func (s *Store) ClaimAs(ctx context.Context, key, owner string, ttl time.Duration) (bool, error) {
 	if owner == "" {
 		return false, fmt.Errorf("embedded store: claim %q: empty owner", key)
 	}
-	return s.claim(ctx, key, owner, ttl, "claim")
+	return s.claim(ctx, key, owner, ttl, "claim", false)
 }
 
 // ClaimOwner reports whether key is claimed and by whom: the owner given
@@ -107,16 +117,9 @@ func (s *Store) ClaimOwner(ctx context.Context, key string) (owner string, held 
 	if err := ctx.Err(); err != nil {
 		return "", false, fmt.Errorf("embedded store: claim owner %q: %w", key, err)
 	}
-	err = s.claims.View(func(tx *bolt.Tx) error {
-		v := tx.Bucket(bucketClaims).Get([]byte(key))
-		if v == nil {
-			return nil
-		}
-		if exp, o, ok := decodeClaim(v); ok && s.now().Before(exp) {
-			owner, held = o, true
-		}
-		return nil
-	})
+	s.cw.mu.Lock()
+	owner, held, err = s.currentClaim(key, s.now())
+	s.cw.mu.Unlock()
 	if err != nil {
 		return "", false, fmt.Errorf("embedded store: claim owner %q: %w", key, err)
 	}
@@ -124,13 +127,24 @@ func (s *Store) ClaimOwner(ctx context.Context, key string) (owner string, held 
 }
 
 // ReleaseAs frees key if owner holds it (compare and delete) and reports
-// whether it did; a claim of another owner, or none, is left as it is.
+// whether it did; a claim of another owner, or none, is left as it is. An
+// expired claim of owner is freed too.
 func (s *Store) ReleaseAs(ctx context.Context, key, owner string) (bool, error) {
 	if err := ctx.Err(); err != nil {
 		return false, fmt.Errorf("embedded store: release %q: %w", key, err)
 	}
 	if owner == "" {
 		return false, errors.New("embedded store: release: empty owner")
+	}
+	w := s.cw
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if p, ok := w.pending[key]; ok {
+		if p.del || p.owner != owner {
+			return false, nil
+		}
+		w.put(key, pendingClaim{owner: owner, del: true})
+		return true, nil
 	}
 	released := false
 	err := s.claims.Update(func(tx *bolt.Tx) error {
@@ -139,7 +153,6 @@ func (s *Store) ReleaseAs(ctx context.Context, key, owner string) (bool, error) 
 		if v == nil {
 			return nil
 		}
-		// An expired claim of owner is deleted too: it is owner's.
 		if _, o, ok := decodeClaim(v); !ok || o != owner {
 			return nil
 		}
@@ -150,6 +163,20 @@ func (s *Store) ReleaseAs(ctx context.Context, key, owner string) (bool, error) 
 		return false, fmt.Errorf("embedded store: release %q: %w", key, err)
 	}
 	return released, nil
+}
+
+// releaseAny frees key whoever holds it (ReleaseAlert).
+func (s *Store) releaseAny(key string) error {
+	w := s.cw
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if _, ok := w.pending[key]; ok {
+		w.put(key, pendingClaim{del: true})
+		return nil
+	}
+	return s.claims.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketClaims).Delete([]byte(key))
+	})
 }
 
 // expiryKey is a claim's key in bucketClaimExpiry: its expiry in Unix

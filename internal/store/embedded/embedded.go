@@ -47,12 +47,14 @@ type Store struct {
 	// claims holds the dedup claims (ClaimAlert) in a second file written
 	// without fsync: a claim is taken for every incoming Feishu event, and
 	// an fsync each would cap the callback at a few hundred events a
-	// second. Concurrent claims share a commit (DB.Batch) and are indexed
-	// by expiry (bucketClaimExpiry), so the sweep deletes only expired
-	// ones. A power cut may lose the newest claims (a duplicate reply at
-	// worst); a crash of the process loses nothing, a restart neither
-	// (Close syncs).
+	// second. Claims are decided in memory and written behind, many to a
+	// commit (claimWriter), and indexed by expiry (bucketClaimExpiry), so
+	// the sweep deletes only expired ones. A power cut may lose the newest
+	// claims (a duplicate reply at worst); a crash of the process loses
+	// the claims of the commit under way (see claimWriter), a restart
+	// nothing (Close writes what is pending and syncs).
 	claims *bolt.DB
+	cw     *claimWriter
 	now    func() time.Time
 
 	// lastSweep (UnixNano) is when expired mutes and locks were last
@@ -91,9 +93,6 @@ func Open(dir string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("embedded store: open %q: %w (is another bot running with the same BOT_DATA_DIR?)", cpath, err)
 	}
-	// Claims are committed in groups (Batch): a claim waits at most
-	// claimBatchDelay for others to share its commit.
-	claims.MaxBatchDelay = claimBatchDelay
 	if err := claims.Update(func(tx *bolt.Tx) error {
 		if _, err := tx.CreateBucketIfNotExists(bucketClaims); err != nil {
 			return err
@@ -107,19 +106,17 @@ func Open(dir string) (*Store, error) {
 		claims.Close()
 		return nil, fmt.Errorf("embedded store: init %q: %w", cpath, err)
 	}
-	return &Store{db: db, claims: claims, now: time.Now}, nil
+	s := &Store{db: db, claims: claims, now: time.Now, cw: newClaimWriter()}
+	go s.runClaimWriter()
+	return s, nil
 }
-
-// claimBatchDelay is how long a claim waits, at most, for others to share
-// its commit (bolt's DB.MaxBatchDelay, 10 ms by default, would add up to
-// 10 ms to every Feishu acknowledgement).
-const claimBatchDelay = 500 * time.Microsecond
 
 // ClaimsFileName is the dedup-claims file beside FileName.
 const ClaimsFileName = "labgpu-claims.db"
 
 // Close closes the files (syncing the claims file first).
 func (s *Store) Close() error {
+	s.closeClaimWriter()
 	err := s.claims.Sync()
 	if e := s.claims.Close(); err == nil {
 		err = e

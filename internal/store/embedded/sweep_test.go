@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -93,9 +94,11 @@ func TestClaimSweepIndex(t *testing.T) {
 	if ok, err := s.ReleaseAs(ctx, "released", "o"); err != nil || !ok {
 		t.Fatalf("release: %v, %v", ok, err)
 	}
+	s.flushClaims()
 	now = now.Add(2 * time.Minute)
 	claim("renewed", time.Hour) // expired, taken again
 	claim("trigger", time.Hour) // sweeps
+	s.flushClaims()
 	keys := func(bucket []byte) (out []string) {
 		_ = s.claims.View(func(tx *bolt.Tx) error {
 			return tx.Bucket(bucket).ForEach(func(k, _ []byte) error {
@@ -139,6 +142,7 @@ func TestClaimsDurable(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	s.flushClaims()
 	// A file from before the index: drop it, and add an expired claim.
 	err = s.claims.Update(func(tx *bolt.Tx) error {
 		v, _ := json.Marshal(time.Now().Add(-time.Hour))
@@ -170,6 +174,7 @@ func TestClaimsDurable(t *testing.T) {
 	if _, held, _ := s.ClaimOwner(ctx, "stale"); held {
 		t.Error("stale claim held")
 	}
+	s.flushClaims()
 	_ = s.claims.View(func(tx *bolt.Tx) error {
 		if n := tx.Bucket(bucketClaims).Stats().KeyN; n != 65 {
 			t.Errorf("%d claims after the sweep, want 65", n)
@@ -204,5 +209,99 @@ func TestClaimBatchOneWinner(t *testing.T) {
 	wg.Wait()
 	if n := won.Load(); n != 1 {
 		t.Errorf("%d winners, want 1", n)
+	}
+}
+
+// TestClaimWriteBehind: ClaimAlert returns once its claim is in the file;
+// a claim released before it was written leaves nothing in the file; a
+// commit that fails fails the ClaimAlert waiting for it, unclaimed, while
+// a ClaimAs stays held in memory and is written by the next commit.
+func TestClaimWriteBehind(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	inFile := func(key string) bool {
+		_, held, err := s.fileClaim(key, time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return held
+	}
+	if ok, err := s.ClaimAlert(ctx, "alert", time.Hour); err != nil || !ok || !inFile("alert") {
+		t.Fatalf("ClaimAlert = %v, %v; in the file: %v", ok, err, inFile("alert"))
+	}
+	// Hold the writer so that the claim and its release are both pending.
+	s.cw.flushMu.Lock()
+	if ok, err := s.ClaimAs(ctx, "gone", "o", time.Hour); err != nil || !ok {
+		t.Fatalf("ClaimAs = %v, %v", ok, err)
+	}
+	if ok, err := s.ReleaseAs(ctx, "gone", "other"); err != nil || ok {
+		t.Errorf("ReleaseAs by another owner = %v, %v", ok, err)
+	}
+	if ok, err := s.ReleaseAs(ctx, "gone", "o"); err != nil || !ok {
+		t.Errorf("ReleaseAs = %v, %v", ok, err)
+	}
+	if ok, err := s.ClaimAs(ctx, "kept", "o", time.Hour); err != nil || !ok {
+		t.Fatalf("ClaimAs = %v, %v", ok, err)
+	}
+	s.cw.flushMu.Unlock()
+	s.flushClaims()
+	if inFile("gone") || !inFile("kept") {
+		t.Errorf("in the file: released %v, kept %v", inFile("gone"), inFile("kept"))
+	}
+
+	// A commit that fails (the file closed under the writer).
+	s.cw.flushMu.Lock()
+	if ok, err := s.ClaimAs(ctx, "held", "o", time.Hour); err != nil || !ok {
+		t.Fatalf("ClaimAs = %v, %v", ok, err)
+	}
+	alert := make(chan error)
+	go func() {
+		_, err := s.ClaimAlert(ctx, "refused", time.Hour)
+		alert <- err
+	}()
+	for {
+		s.cw.mu.Lock()
+		n := len(s.cw.waiters)
+		s.cw.mu.Unlock()
+		if n == 1 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if err := s.claims.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s.cw.flushMu.Unlock()
+	if err := <-alert; err == nil {
+		t.Error("ClaimAlert succeeded although its commit failed")
+	}
+	s.cw.mu.Lock()
+	_, refused := s.cw.pending["refused"]
+	p, held := s.cw.pending["held"]
+	s.cw.mu.Unlock()
+	if refused || !held || p.del {
+		t.Errorf("after a failed commit: alert claim pending %v, ClaimAs claim pending %v", refused, held)
+	}
+}
+
+// TestClaimKeyTooLong: a key the file cannot hold is refused at once, and
+// later claims are still written.
+func TestClaimKeyTooLong(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	long := strings.Repeat("k", bolt.MaxKeySize)
+	if ok, err := s.ClaimAs(ctx, long, "o", time.Hour); err == nil || ok {
+		t.Errorf("ClaimAs of a %d-byte key = %v, %v; want an error", len(long), ok, err)
+	}
+	if ok, err := s.ClaimAlert(ctx, "after", time.Hour); err != nil || !ok {
+		t.Errorf("ClaimAlert after = %v, %v", ok, err)
 	}
 }
