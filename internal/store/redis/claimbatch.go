@@ -19,7 +19,8 @@ import (
 // another pooled connection, up to maxClaimSenders: one stuck connection
 // does not hold every claim of the process, and in the normal case one
 // sender batches the most (0.84× of the SDK's callback rate against 0.70×
-// with four always allowed, BenchmarkCallbackVsSDK).
+// with four always allowed, BenchmarkCallbackVsSDK, measured before
+// claimGather).
 type claimBatcher struct {
 	mu      sync.Mutex
 	pending []*claimReq
@@ -35,6 +36,14 @@ const (
 	maxClaimSenders = 4
 	claimStuckAfter = 25 * time.Millisecond
 )
+
+// claimGather is how long a sender waits after a batch of more than one
+// claim (a sign of load) before it sends the next, so that batches are
+// bigger: with 32 connections of new events, batches of about 5 claims
+// instead of 4, and the callback's rate from 0.91–0.97× of the SDK's to
+// 0.99–1.05× (BenchmarkCallbackVsSDK/redis), since Redis and the client
+// spend most per round trip, not per claim. A lone claim never waits.
+const claimGather = 200 * time.Microsecond
 
 // claimReq is one ClaimAs waiting to be sent.
 type claimReq struct {
@@ -86,6 +95,10 @@ func (s *Store) sendClaims() {
 		b.sentAt = time.Now()
 		b.mu.Unlock()
 		s.sendBatch(reqs)
+		if len(reqs) > 1 {
+			// Under load: let the next batch gather.
+			time.Sleep(claimGather)
+		}
 	}
 }
 
