@@ -16,15 +16,19 @@ import (
 
 // Regexp is a regexp.Regexp with a literal gate. Its Find and Match
 // methods return what the regexp would, only faster on texts the gate
-// rules out. It is compiled when first used: the bot declares a few
-// hundred as package variables, and a process that answers no message
-// (bot --help, a server waiting for one) need not compile them (about
-// 15 ms and 2.5 MB at start).
+// rules out. Its gate is worked out when first used (from the parsed
+// pattern; a plain string is its own gate) and the regexp compiled when a
+// text first passes the gate: the bot declares a few hundred as package
+// variables and builds one per name alias of the catalog (540), and a
+// process that answers no message (bot --help, a server waiting for one)
+// need not compile them (about 15 ms and 2.5 MB at start), nor one
+// question all of those its text rules out.
 type Regexp struct {
-	pattern string
-	once    sync.Once
-	re      *regexp.Regexp
-	bad     error // the pattern's compile error
+	pattern  string
+	gateOnce sync.Once
+	reOnce   sync.Once
+	re       *regexp.Regexp
+	bad      error // the pattern's parse or compile error
 	// clauses: every match contains one string of each clause (nil when
 	// nothing is known and the gate is always open).
 	clauses [][]string
@@ -68,29 +72,54 @@ func CompileAll() error {
 			errs = append(errs, err)
 			continue
 		}
-		r.compile()
+		r.regexp()
 	}
 	return errors.Join(errs...)
 }
 
-// compile compiles the regexp and its gate, once; a bad pattern panics
-// with its error at every use.
-func (r *Regexp) compile() {
-	r.once.Do(func() {
-		re, err := regexp.Compile(r.pattern)
+// gate works out the gate, once: a pattern with no metacharacter is its
+// own clause; any other is parsed (a bad pattern panics with its error at
+// every use).
+func (r *Regexp) gate() {
+	r.gateOnce.Do(func() {
+		r.words = wordsOf(r.pattern)
+		if regexp.QuoteMeta(r.pattern) == r.pattern {
+			if r.pattern != "" {
+				r.clauses = [][]string{{r.pattern}}
+			}
+			return
+		}
+		re, err := syntax.Parse(r.pattern, syntax.Perl)
 		if err != nil {
 			r.bad = fmt.Errorf("textgate: %w", err)
 			return
 		}
-		r.re, r.clauses, r.words = re, RequiredLiterals(r.pattern), wordsOf(r.pattern)
+		r.clauses = required(re.Simplify())
 	})
 	if r.bad != nil {
 		panic(r.bad.Error())
 	}
 }
 
+// regexp returns the compiled regexp, compiling it once.
+func (r *Regexp) regexp() *regexp.Regexp {
+	r.gate()
+	r.reOnce.Do(func() {
+		re, err := regexp.Compile(r.pattern)
+		if err != nil {
+			r.bad = fmt.Errorf("textgate: %w", err)
+			return
+		}
+		r.re = re
+	})
+	if r.re == nil {
+		panic(r.bad.Error())
+	}
+	return r.re
+}
+
 // Regexp returns the compiled regexp without the gate.
-func (r *Regexp) Regexp() *regexp.Regexp { r.compile(); return r.re }
+func (r *Regexp) Regexp() *regexp.Regexp { return r.regexp() }
 
 // String returns the pattern.
 func (r *Regexp) String() string { return r.pattern }
@@ -100,7 +129,7 @@ func (r *Regexp) SubexpNames() []string { return r.Regexp().SubexpNames() }
 
 // Possible reports whether s contains a string of every clause.
 func (r *Regexp) Possible(s string) bool {
-	r.compile()
+	r.gate()
 	for _, c := range r.clauses {
 		found := false
 		for _, lit := range c {
@@ -118,11 +147,11 @@ func (r *Regexp) Possible(s string) bool {
 
 // MatchString is regexp's MatchString behind the gate.
 func (r *Regexp) MatchString(s string) bool {
-	r.compile()
+	r.gate()
 	if r.words != nil {
 		return r.words.match(s)
 	}
-	return r.Possible(s) && r.re.MatchString(s)
+	return r.Possible(s) && r.regexp().MatchString(s)
 }
 
 // FindStringSubmatch is regexp's FindStringSubmatch behind the gate.
@@ -130,7 +159,7 @@ func (r *Regexp) FindStringSubmatch(s string) []string {
 	if !r.Possible(s) {
 		return nil
 	}
-	return r.re.FindStringSubmatch(s)
+	return r.regexp().FindStringSubmatch(s)
 }
 
 // FindStringSubmatchIndex is regexp's FindStringSubmatchIndex behind the
@@ -139,7 +168,7 @@ func (r *Regexp) FindStringSubmatchIndex(s string) []int {
 	if !r.Possible(s) {
 		return nil
 	}
-	return r.re.FindStringSubmatchIndex(s)
+	return r.regexp().FindStringSubmatchIndex(s)
 }
 
 // FindStringIndex is regexp's FindStringIndex behind the gate.
@@ -147,7 +176,7 @@ func (r *Regexp) FindStringIndex(s string) []int {
 	if !r.Possible(s) {
 		return nil
 	}
-	return r.re.FindStringIndex(s)
+	return r.regexp().FindStringIndex(s)
 }
 
 // FindAllStringSubmatchIndex is regexp's FindAllStringSubmatchIndex
@@ -156,7 +185,7 @@ func (r *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
 	if !r.Possible(s) {
 		return nil
 	}
-	return r.re.FindAllStringSubmatchIndex(s, n)
+	return r.regexp().FindAllStringSubmatchIndex(s, n)
 }
 
 // FindAllStringIndex is regexp's FindAllStringIndex behind the gate.
@@ -164,7 +193,7 @@ func (r *Regexp) FindAllStringIndex(s string, n int) [][]int {
 	if !r.Possible(s) {
 		return nil
 	}
-	return r.re.FindAllStringIndex(s, n)
+	return r.regexp().FindAllStringIndex(s, n)
 }
 
 // ReplaceAllString is regexp's ReplaceAllString behind the gate.
@@ -172,7 +201,7 @@ func (r *Regexp) ReplaceAllString(src, repl string) string {
 	if !r.Possible(src) {
 		return src
 	}
-	return r.re.ReplaceAllString(src, repl)
+	return r.regexp().ReplaceAllString(src, repl)
 }
 
 // RequiredLiterals returns what every match of the pattern contains, as
@@ -268,7 +297,8 @@ func Compile(pattern string) (*Regexp, error) {
 		return nil, err
 	}
 	r := &Regexp{pattern: pattern, re: re, clauses: RequiredLiterals(pattern), words: wordsOf(pattern)}
-	r.once.Do(func() {})
+	r.gateOnce.Do(func() {})
+	r.reOnce.Do(func() {})
 	return r, nil
 }
 
@@ -277,7 +307,7 @@ func (r *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
 	if !r.Possible(s) {
 		return nil
 	}
-	return r.re.FindAllStringSubmatch(s, n)
+	return r.regexp().FindAllStringSubmatch(s, n)
 }
 
 // FindAllString is regexp's FindAllString behind the gate.
@@ -285,7 +315,7 @@ func (r *Regexp) FindAllString(s string, n int) []string {
 	if !r.Possible(s) {
 		return nil
 	}
-	return r.re.FindAllString(s, n)
+	return r.regexp().FindAllString(s, n)
 }
 
 // FindString is regexp's FindString behind the gate.
@@ -293,7 +323,7 @@ func (r *Regexp) FindString(s string) string {
 	if !r.Possible(s) {
 		return ""
 	}
-	return r.re.FindString(s)
+	return r.regexp().FindString(s)
 }
 
 // ReplaceAllStringFunc is regexp's ReplaceAllStringFunc behind the gate.
@@ -301,7 +331,7 @@ func (r *Regexp) ReplaceAllStringFunc(src string, repl func(string) string) stri
 	if !r.Possible(src) {
 		return src
 	}
-	return r.re.ReplaceAllStringFunc(src, repl)
+	return r.regexp().ReplaceAllStringFunc(src, repl)
 }
 
 // Declared is how many regexps MustCompile has returned.

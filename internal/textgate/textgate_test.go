@@ -3,6 +3,7 @@ package textgate_test
 import (
 	"fmt"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -52,6 +53,8 @@ func FuzzGate(f *testing.F) {
 	f.Add(`^\s*(?:how|i'm|  x)\b`, "\t i'm")
 	f.Add(`^\s*(?:以下|or less)`, " 以下")
 	f.Add("\uFFFD|x", "a\xffb")
+	f.Add("autodl", "AutoDL autodl autodll")
+	f.Add("auto[\\s\\-_/:]*dl", "auto - dl")
 	f.Fuzz(func(t *testing.T, p, s string) {
 		g, err := textgate.Compile(p)
 		if err != nil {
@@ -59,6 +62,12 @@ func FuzzGate(f *testing.F) {
 		}
 		if g.MatchString(s) != g.Regexp().MatchString(s) {
 			t.Fatalf("%q on %q: gate disagrees", p, s)
+		}
+		// Lazy works out the gate before compiling (a plain string is its
+		// own gate) and compiles only for a text that passes it.
+		l, re := textgate.Lazy(p), regexp.MustCompile(p)
+		if l.MatchString(s) != re.MatchString(s) || !reflect.DeepEqual(l.FindAllStringIndex(s, -1), re.FindAllStringIndex(s, -1)) {
+			t.Fatalf("%q on %q: lazy gate disagrees", p, s)
 		}
 	})
 }
