@@ -1,13 +1,14 @@
 // Package configs embeds the default configuration files (catalog.yaml,
 // gpus.yaml, models.yaml, workloads.yaml, advice.yaml, config.example.yaml and the intent
-// definitions and corpus in intents/) into the binary, so the bot
-// runs from any directory. A file given by --config overrides them.
+// definitions and corpus in intents/, compiled into intents.json and
+// intents.model by `go generate`) into the binary, so the bot runs from
+// any directory. A file given by --config overrides them.
 package configs
 
 import "embed"
 
 // FS holds the embedded YAML files at its root.
 //
-//go:generate go run ../internal/understand/compile intents.json
-//go:embed *.yaml *.json intents/*.yaml
+//go:generate go run ../internal/understand/compile .
+//go:embed *.yaml *.json *.model intents/*.yaml
 var FS embed.FS

@@ -161,6 +161,9 @@ type Base struct {
 	// wtrie finds workload keywords; wterms[i] is keyword i's workload.
 	wtrie  *ahocorasick.Automaton
 	wterms []term
+	// scan: no automata (Scan); every literal is in short, and workload
+	// keywords are looked for one by one.
+	scan bool
 }
 
 // literal is a distinct string in the trie, the terms it stands for, and
@@ -198,11 +201,23 @@ type doc struct {
 	Workloads []Workload `yaml:"workloads"`
 }
 
+// Option changes how New builds the knowledge base's matchers.
+type Option func(*options)
+
+type options struct{ scan bool }
+
+// Scan builds no automaton: each literal and workload keyword is looked
+// for in a text with bytes.Index, which finds the same occurrences
+// (FuzzScan). Building the automata takes 40–60 ms and a match then
+// costs a few microseconds; scanning costs tens of microseconds a text:
+// the cheaper choice for a process that answers one question (`bot ask`).
+func Scan() Option { return func(o *options) { o.scan = true } }
+
 // Load reads advice.yaml from fsys, decodes it strictly and validates it
 // (see New). Errors name the file and the entry:
 //
 //	advice.yaml: topic "cuda-oom": phrase "爆显存" occurs in none of its examples
-func Load(fsys fs.FS) (*Base, error) {
+func Load(fsys fs.FS, opts ...Option) (*Base, error) {
 	b, err := fs.ReadFile(fsys, File)
 	if err != nil {
 		return nil, fmt.Errorf("advice: read %s: %w", File, err)
@@ -211,7 +226,7 @@ func Load(fsys fs.FS) (*Base, error) {
 	if err := strictyaml.Decode(b, &d); err != nil {
 		return nil, fmt.Errorf("%s: %w", File, err)
 	}
-	base, err := New(d.Topics, d.Workloads)
+	base, err := New(d.Topics, d.Workloads, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", File, err)
 	}
@@ -233,11 +248,15 @@ var (
 // term and pattern occurs in one of the topic's examples; workloads have
 // keywords found in their examples, a kind and 0 < low ≤ high VRAM.
 // The first problem found is returned, topics before workloads.
-func New(topics []Topic, workloads []Workload) (*Base, error) {
+func New(topics []Topic, workloads []Workload, opts ...Option) (*Base, error) {
 	if len(topics) == 0 {
 		return nil, errors.New("no topics")
 	}
-	b := &Base{Topics: topics, Workloads: workloads, byID: map[string]*Topic{}, clauses: map[patRef]int{}}
+	var o options
+	for _, f := range opts {
+		f(&o)
+	}
+	b := &Base{Topics: topics, Workloads: workloads, byID: map[string]*Topic{}, clauses: map[patRef]int{}, scan: o.scan}
 	ix := &indexer{b: b, litIndex: map[string]int{}, owner: map[string]string{}}
 	for i := range b.Topics {
 		if err := ix.addTopic(i); err != nil {
@@ -252,7 +271,7 @@ func New(topics []Topic, workloads []Workload) (*Base, error) {
 		b.lits[li].problem = true
 	}
 	var err error
-	if b.trie, b.short, err = literalAutomaton(b.lits); err != nil {
+	if b.trie, b.short, err = literalAutomaton(b.lits, b.scan); err != nil {
 		return nil, err
 	}
 	if err := b.indexWorkloads(); err != nil {
@@ -470,6 +489,9 @@ func (b *Base) indexWorkloads() error {
 			}
 		}
 	}
+	if b.scan {
+		return nil
+	}
 	keywords := make([]string, len(b.wterms))
 	for i, t := range b.wterms {
 		keywords[i] = t.text
@@ -526,8 +548,15 @@ const MinAutomaton = 3
 // literalAutomaton builds the automaton for the literals of MinAutomaton
 // bytes or more (pattern i is lits[i]; the shorter ones are replaced by a
 // string of 0xff bytes, which UTF-8 text never has) and lists the shorter
-// ones.
-func literalAutomaton(lits []literal) (*ahocorasick.Automaton, []int, error) {
+// ones; with scan, no automaton, and every literal is listed.
+func literalAutomaton(lits []literal, scan bool) (*ahocorasick.Automaton, []int, error) {
+	if scan {
+		all := make([]int, len(lits))
+		for i := range all {
+			all[i] = i
+		}
+		return nil, all, nil
+	}
 	texts := make([]string, len(lits))
 	var short []int
 	for i, l := range lits {

@@ -509,13 +509,21 @@ func (b *Base) workloadIn(norm []byte) *Workload {
 		return nil
 	}
 	score := make([]int, len(b.Workloads))
-	if b.wtrie == nil {
-		return nil
+	add := func(t term, end int) {
+		if t.bounded(norm, end) {
+			score[t.topic] += len(t.text)
+		}
 	}
-	for _, m := range b.wtrie.FindAllOverlapping(norm) {
-		t := b.wterms[m.PatternID]
-		if t.bounded(norm, m.End) {
-			score[t.topic] += m.End - m.Start
+	switch {
+	case b.wtrie != nil:
+		for _, m := range b.wtrie.FindAllOverlapping(norm) {
+			add(b.wterms[m.PatternID], m.End)
+		}
+	case b.scan:
+		for _, t := range b.wterms {
+			for _, start := range shortSpans(norm, t.text, true) {
+				add(t, start+len(t.text))
+			}
 		}
 	}
 	refined := map[string]bool{}

@@ -129,19 +129,32 @@ func labAdvice(dir string) bool {
 }
 
 // embeddedAdvice is the embedded knowledge base, loaded once per process
-// when first asked for (its tests make sure it loads).
-var embeddedAdvice = sync.OnceValues(func() (*advice.Base, error) { return advice.Load(configs.FS) })
+// when first asked for (its tests make sure it loads); in a process Warm
+// prepared, without automata (advice.Scan).
+var embeddedAdvice = sync.OnceValues(func() (*advice.Base, error) {
+	if oneShot.Load() {
+		return advice.Load(configs.FS, advice.Scan())
+	}
+	return advice.Load(configs.FS)
+})
 
-// Warm loads, in the background, what the first answer of a one-shot
-// command needs and the catalog does not (the embedded knowledge base,
-// the compiled intents and scorer, the regexps), while the catalog loads:
-// `bot ask` then waits for the slowest of them, not their sum.
-// A lab's own advice.yaml trains the scorer from the YAML, after the
-// catalog: nothing is warmed then.
+// oneShot is set by Warm: the process answers one question and exits.
+var oneShot atomic.Bool
+
+// Warm prepares a process that answers one question and exits (`bot ask`,
+// `bot estimate`): what the answer needs and the catalog does not (the
+// embedded knowledge base, the compiled intents and trained scorer, the
+// terminal-width table) loads in the background while the catalog loads, so the answer waits
+// for the slowest of them, not their sum; and the knowledge base and the
+// concept lexicon are built without automata, as scanning one question
+// for their words costs tens of microseconds and building the automata
+// 60–80 ms. A lab's own advice.yaml trains the scorer from the YAML,
+// after the catalog: nothing is warmed then.
 func Warm(catalogDir string) {
 	if labAdvice(catalogDir) {
 		return
 	}
+	oneShot.Store(true)
 	go embeddedAdvice() // kept by OnceValues; the first answer reads its error
 	go commands.Preload()
 }

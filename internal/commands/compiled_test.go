@@ -2,6 +2,8 @@ package commands_test
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"runtime"
 	"testing"
 
@@ -10,32 +12,40 @@ import (
 	"github.com/labgpu/bot/internal/understand"
 )
 
-// TestCompiledIsCurrent: configs/intents.json is what `go generate
-// ./configs` builds from the YAML and the slot extractors as they are now.
+// TestCompiledIsCurrent: configs/intents.json, intents.model and
+// intents-inputs.jsonl are what `go generate ./configs` builds from the
+// YAML, the slot extractors and the scorer as they are now.
 func TestCompiledIsCurrent(t *testing.T) {
 	cat, kb, in := corpus(t)
-	want, err := understand.Compile(cat, kb, in).Marshal()
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := configs.FS.ReadFile(understand.CompiledFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("configs/%s is stale: run `go generate ./configs` (intents, knowledge base or extractors changed)", understand.CompiledFile)
+	c := understand.Compile(cat, kb, in)
+	for name, marshal := range map[string]func() ([]byte, error){
+		understand.CompiledFile: c.Marshal,
+		understand.ModelFile:    c.Model.MarshalBinary,
+		understand.InputsFile:   c.MarshalInputs,
+	} {
+		want, err := marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(filepath.Join("..", "..", "configs", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("configs/%s is stale: run `go generate ./configs` (intents, knowledge base, extractors or scorer changed)", name)
+		}
 	}
 }
 
 // TestCompiledLoads: the compiled definitions load, and a router built on
 // them understands as one trained from the YAML does.
 func TestCompiledLoads(t *testing.T) {
-	in, inputs, _, err := understand.LoadCompiled(configs.FS)
+	in, m, _, err := understand.LoadCompiled(configs.FS)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(in.Defs) < 20 || len(inputs) < 1000 || in.Lexicon == nil {
-		t.Fatalf("%d definitions, %d inputs", len(in.Defs), len(inputs))
+	if len(in.Defs) < 20 || m.Features() < 10000 || in.Lexicon == nil {
+		t.Fatalf("%d definitions, %d features", len(in.Defs), m.Features())
 	}
 	r := adviceRouter(t)
 	cat, kb, yin := corpus(t)
@@ -49,7 +59,7 @@ func TestCompiledLoads(t *testing.T) {
 }
 
 // BenchmarkStartup is the intent model's start-up cost on the compiled
-// intents: reading configs/intents.json and counting the features.
+// intents: reading configs/intents.json and the trained intents.model.
 func BenchmarkStartup(b *testing.B) {
 	cat, kb, _ := corpus(b)
 	b.ReportAllocs()

@@ -16,16 +16,25 @@ import (
 	"github.com/labgpu/bot/internal/understand/scorer"
 )
 
-// CompiledFile is the compiled intents in the configs FS, written by `go
-// generate ./configs` from configs/intents/*.yaml and configs/advice.yaml.
-const CompiledFile = "intents.json"
+// The compiled intents in the configs FS, written by `go generate
+// ./configs` from configs/intents/*.yaml and configs/advice.yaml:
+// CompiledFile holds the definitions (without their phrasings) and the
+// concept lexicon, ModelFile the scorer trained on every phrasing
+// (scorer.Model.MarshalBinary). InputsFile, beside them but not embedded,
+// lists what the scorer read of each phrasing, one a line, so that a
+// change to the extractors shows in review.
+const (
+	CompiledFile = "intents.json"
+	ModelFile    = "intents.model"
+	InputsFile   = "intents-inputs.jsonl"
+)
 
 // Compiled is what the bot needs of configs/intents at start-up, already
-// read: the definitions (without their phrasings), the concept lexicon and
-// what the scorer reads of every training phrasing (the slot extractors'
-// placeholders and tags). Start-up then only counts features; reading the
-// YAML and running the extractors over three thousand phrasings is done
-// by `go generate`, and TestCompiledIsCurrent fails when the file is stale.
+// read and trained: the definitions, the concept lexicon and the scorer.
+// Reading the YAML, running the extractors over three thousand phrasings
+// and training is done by `go generate`; start-up reads the definitions
+// and the model, and TestCompiledIsCurrent fails when the files are
+// stale.
 type Compiled struct {
 	// Source is a hash of everything the file is built from (the intents'
 	// YAML and the knowledge base's phrasings), to tell it is current.
@@ -36,7 +45,10 @@ type Compiled struct {
 	Base     string              `json:"base"`
 	Defs     []*Definition       `json:"defs"`
 	Concepts map[string][]string `json:"concepts"`
-	Inputs   []Input             `json:"inputs,omitempty"`
+	// Inputs is what the scorer read of every phrasing (InputsFile), and
+	// Model the scorer trained on them (ModelFile).
+	Inputs []Input       `json:"-"`
+	Model  *scorer.Model `json:"-"`
 }
 
 // Input is one training phrasing as the scorer reads it.
@@ -47,7 +59,8 @@ type Input struct {
 }
 
 // Compile builds the compiled intents from the definitions and the
-// knowledge base, running the slot extractors over every phrasing.
+// knowledge base, running the slot extractors over every phrasing and
+// training the scorer on them.
 func Compile(cat *catalog.Catalog, base *advice.Base, in *Intents) *Compiled {
 	u := &Understander{cat: cat, base: base, in: in}
 	var train []Labelled
@@ -62,49 +75,47 @@ func Compile(cat *catalog.Catalog, base *advice.Base, in *Intents) *Compiled {
 	for _, e := range ex {
 		c.Inputs = append(c.Inputs, Input{Label: e.Label, Text: e.Text, Tags: e.Tags})
 	}
+	c.Model = trainCompiled(c.Inputs)
 	return c
 }
 
-// Marshal writes the compiled intents as JSON, one training input per
-// line (stable order, readable diffs).
+// Marshal writes CompiledFile: the definitions and concepts as JSON.
 func (c *Compiled) Marshal() ([]byte, error) {
-	head := *c
-	head.Inputs = nil
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(head); err != nil {
+	if err := enc.Encode(c); err != nil {
 		return nil, fmt.Errorf("intents: compile: %w", err)
 	}
-	// Splice the inputs in, one per line, before the closing brace.
-	b.Truncate(b.Len() - 2)
-	b.WriteString(",\"inputs\":[\n")
-	for i, x := range c.Inputs {
+	return b.Bytes(), nil
+}
+
+// MarshalInputs writes InputsFile: one training input per line as JSON,
+// in training order.
+func (c *Compiled) MarshalInputs() ([]byte, error) {
+	var b bytes.Buffer
+	for _, x := range c.Inputs {
 		line, err := json.Marshal(x)
 		if err != nil {
 			return nil, fmt.Errorf("intents: compile: %w", err)
 		}
 		b.Write(bytes.ReplaceAll(line, []byte(`\u0026`), []byte("&")))
-		if i < len(c.Inputs)-1 {
-			b.WriteByte(',')
-		}
 		b.WriteByte('\n')
 	}
-	b.WriteString("]}\n")
 	return b.Bytes(), nil
 }
 
-// LoadCompiled reads the compiled intents from fsys and checks their
-// patterns and lexicon. It returns the definitions, the scorer inputs and
-// the fingerprint of the knowledge base they were built with.
-func LoadCompiled(fsys fs.FS) (*Intents, []Input, string, error) {
-	return loadCompiledWith(fsys, nil)
+// LoadCompiled reads the compiled intents and the trained scorer from
+// fsys and checks their patterns and lexicon. It returns the definitions,
+// the model and the fingerprint of the knowledge base they were built
+// with. The lexicon's matcher is built while the model is read.
+func LoadCompiled(fsys fs.FS) (*Intents, *scorer.Model, string, error) {
+	return loadCompiled(fsys, false)
 }
 
-// loadCompiledWith is LoadCompiled that runs also, beside building the
-// lexicon, what needs only the inputs (with training: about 50 ms of the
-// 100 a process spends before its first answer).
-func loadCompiledWith(fsys fs.FS, withInputs func([]Input)) (*Intents, []Input, string, error) {
+// loadCompiled is LoadCompiled; scan builds the lexicon without its
+// automaton (see newLexicon).
+func loadCompiled(fsys fs.FS, scan bool) (*Intents, *scorer.Model, string, error) {
 	b, err := fs.ReadFile(fsys, CompiledFile)
 	if err != nil {
 		return nil, nil, "", fmt.Errorf("intents: %w", err)
@@ -122,15 +133,30 @@ func loadCompiledWith(fsys fs.FS, withInputs func([]Input)) (*Intents, []Input, 
 		}
 	}
 	var wg sync.WaitGroup
-	if withInputs != nil {
-		wg.Go(func() { withInputs(c.Inputs) })
-	}
-	in.Lexicon, err = newLexicon(c.Concepts)
+	var lexErr error
+	wg.Go(func() { in.Lexicon, lexErr = newLexicon(c.Concepts, scan) })
+	m, err := readModel(fsys)
 	wg.Wait()
+	if err == nil {
+		err = lexErr
+	}
 	if err != nil {
 		return nil, nil, "", err
 	}
-	return in, c.Inputs, c.Base, nil
+	return in, m, c.Base, nil
+}
+
+// readModel reads ModelFile from fsys.
+func readModel(fsys fs.FS) (*scorer.Model, error) {
+	b, err := fs.ReadFile(fsys, ModelFile)
+	if err != nil {
+		return nil, fmt.Errorf("intents: %w", err)
+	}
+	m := &scorer.Model{}
+	if err := m.UnmarshalBinary(b); err != nil {
+		return nil, fmt.Errorf("intents: %s: %w", ModelFile, err)
+	}
+	return m, nil
 }
 
 // SourceHash fingerprints what the compiled file is built from: every
@@ -200,11 +226,6 @@ func baseHash(base *advice.Base) string {
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
-// newUnderstanderFrom trains the scorer on compiled inputs.
-func newUnderstanderFrom(cat *catalog.Catalog, base *advice.Base, in *Intents, inputs []Input, chatEn bool) *Understander {
-	return withModel(cat, base, in, trainCompiled(inputs), chatEn)
-}
-
 // withModel is the understander over a trained scorer.
 func withModel(cat *catalog.Catalog, base *advice.Base, in *Intents, m *scorer.Model, chatEn bool) *Understander {
 	return &Understander{cat: cat, base: base, in: in, chatEn: chatEn, kbW: adviceWeight, model: m}
@@ -223,15 +244,15 @@ func trainCompiled(inputs []Input) *scorer.Model {
 }
 
 // NewStartupUnderstander is what a router does at start-up: read the
-// embedded compiled intents and train on them
-// (uncached; BenchmarkStartup measures it).
+// embedded compiled intents and the trained scorer (uncached;
+// BenchmarkStartup measures it).
 func NewStartupUnderstander(cat *catalog.Catalog, base *advice.Base) (*Understander, error) {
-	in, inputs, bh, err := LoadCompiled(configs.FS)
+	in, m, bh, err := LoadCompiled(configs.FS)
 	if err != nil {
 		return nil, err
 	}
 	if bh != baseHash(base) {
 		return nil, fmt.Errorf("intents: %s was built with another knowledge base", CompiledFile)
 	}
-	return newUnderstanderFrom(cat, base, in, inputs, false), nil
+	return withModel(cat, base, in, m, false), nil
 }

@@ -127,7 +127,7 @@ func LoadIntents(fsys fs.FS) (*Intents, error) {
 			}
 		}
 	}
-	lx, err := newLexicon(concepts)
+	lx, err := newLexicon(concepts, false)
 	if err != nil {
 		return nil, err
 	}

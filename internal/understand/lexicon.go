@@ -3,6 +3,7 @@ package understand
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	ahocorasick "github.com/coregx/ahocorasick"
 
@@ -10,17 +11,19 @@ import (
 )
 
 // Lexicon finds concepts (configs/intents/lexicon.yaml) in folded text:
-// one Aho-Corasick pass over every word; a word that starts or ends with
-// an ASCII letter or digit must not be glued to another there.
+// one Aho-Corasick pass over every word, or, built for one question
+// (scan), each word looked for with strings.Index; a word that starts or
+// ends with an ASCII letter or digit must not be glued to another there.
 type Lexicon struct {
-	trie    *ahocorasick.Automaton
+	trie    *ahocorasick.Automaton // nil when scanning
 	words   []string
 	concept []string
 }
 
 // newLexicon builds the matcher; words must be folded and unique per
-// concept.
-func newLexicon(concepts map[string][]string) (*Lexicon, error) {
+// concept. With scan there is no automaton (its 15–20 ms are more than
+// a one-shot process spends scanning).
+func newLexicon(concepts map[string][]string, scan bool) (*Lexicon, error) {
 	lx := &Lexicon{}
 	names := make([]string, 0, len(concepts))
 	for c := range concepts {
@@ -36,7 +39,7 @@ func newLexicon(concepts map[string][]string) (*Lexicon, error) {
 			lx.concept = append(lx.concept, c)
 		}
 	}
-	if len(lx.words) == 0 {
+	if len(lx.words) == 0 || scan {
 		return lx, nil
 	}
 	// A DFA over the byte classes the words tell apart (a fraction of a
@@ -54,15 +57,14 @@ func (lx *Lexicon) Concepts(folded string) []string {
 		return nil
 	}
 	seen := map[string]bool{}
-	b := []byte(folded)
-	for _, m := range lx.trie.FindAllOverlapping(b) {
-		start, stop := m.Start, m.End
-		w := lx.words[m.PatternID]
-		if isWordByte(rune(w[0])) && start > 0 && isWordByte(rune(b[start-1])) ||
-			isWordByte(rune(w[len(w)-1])) && stop < len(b) && isWordByte(rune(b[stop])) {
-			continue
+	if lx.trie == nil {
+		lx.scan(folded, seen)
+	} else {
+		for _, m := range lx.trie.FindAllOverlapping([]byte(folded)) {
+			if lx.bounded(folded, m.PatternID, m.Start) {
+				seen[lx.concept[m.PatternID]] = true
+			}
 		}
-		seen[lx.concept[m.PatternID]] = true
 	}
 	out := make([]string, 0, len(seen))
 	for c := range seen {
@@ -70,6 +72,35 @@ func (lx *Lexicon) Concepts(folded string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// scan marks in seen the concepts of the words found in folded.
+func (lx *Lexicon) scan(folded string, seen map[string]bool) {
+	for i, w := range lx.words {
+		if seen[lx.concept[i]] {
+			continue
+		}
+		for from := 0; ; {
+			j := strings.Index(folded[from:], w)
+			if j < 0 {
+				break
+			}
+			if lx.bounded(folded, i, from+j) {
+				seen[lx.concept[i]] = true
+				break
+			}
+			from += j + 1
+		}
+	}
+}
+
+// bounded reports whether word i found at start in s is not glued to a
+// letter or digit at an end that is one.
+func (lx *Lexicon) bounded(s string, i, start int) bool {
+	w := lx.words[i]
+	stop := start + len(w)
+	return !(isWordByte(rune(w[0])) && start > 0 && isWordByte(rune(s[start-1])) ||
+		isWordByte(rune(w[len(w)-1])) && stop < len(s) && isWordByte(rune(s[stop])))
 }
 
 // conceptTags are the scorer's tags for the concepts of a text.

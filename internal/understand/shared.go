@@ -36,22 +36,22 @@ var (
 	compiledErr   error
 )
 
-// Preload decodes the embedded compiled intents and trains the scorer on
-// them now (Shared does it once, when first called), so a caller can
-// overlap it with loading the catalog and the knowledge base.
-func Preload() { compiledOnce.Do(loadCompiled) }
+// Preload reads the embedded compiled intents and the trained scorer now
+// (Shared does it once, when first called), so a caller can overlap it
+// with loading the catalog and the knowledge base. It is for a process
+// that answers one question: the concept lexicon scans for its words
+// instead of building an automaton (see newLexicon).
+func Preload() { compiledOnce.Do(func() { loadShared(true) }) }
 
-func loadCompiled() {
-	compiledIn, _, compiledBase, compiledErr = loadCompiledWith(configs.FS, func(inputs []Input) {
-		compiledModel = trainCompiled(inputs)
-	})
+func loadShared(scan bool) {
+	compiledIn, compiledModel, compiledBase, compiledErr = loadCompiled(configs.FS, scan)
 }
 
 // compiledUnderstander trains from the embedded compiled intents when they
 // were built with this knowledge base (a lab's own advice.yaml trains from
 // the YAML instead).
 func compiledUnderstander(cat *catalog.Catalog, base *advice.Base, chatEn bool) (*Understander, bool) {
-	compiledOnce.Do(loadCompiled)
+	compiledOnce.Do(func() { loadShared(false) })
 	if compiledErr != nil || compiledBase != baseHash(base) {
 		return nil, false
 	}

@@ -1,13 +1,16 @@
-// Command compile writes configs/intents.json, the compiled intents the bot
-// loads at start-up (see commands.Compiled). Run it with `go generate
-// ./configs` after changing configs/intents/*.yaml, configs/advice.yaml,
-// the catalog's names or the slot extractors; TestCompiledIsCurrent fails
-// until then.
+// Command compile writes the compiled intents the bot loads at start-up
+// into a directory (configs/ by `go generate ./configs`): intents.json
+// (the definitions), intents.model (the trained scorer) and
+// intents-inputs.jsonl (what the scorer read of each phrasing, for
+// review). Run it after changing configs/intents/*.yaml,
+// configs/advice.yaml, the catalog's names, the slot extractors or the
+// scorer; TestCompiledIsCurrent fails until then.
 package main
 
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/labgpu/bot/configs"
 	"github.com/labgpu/bot/internal/advice"
@@ -16,17 +19,17 @@ import (
 )
 
 func main() {
-	out := "intents.json"
+	dir := "."
 	if len(os.Args) > 1 {
-		out = os.Args[1]
+		dir = os.Args[1]
 	}
-	if err := run(out); err != nil {
+	if err := run(dir); err != nil {
 		fmt.Fprintln(os.Stderr, "compile:", err)
 		os.Exit(1)
 	}
 }
 
-func run(out string) error {
+func run(dir string) error {
 	cat, err := catalog.Load(configs.FS)
 	if err != nil {
 		return err
@@ -39,9 +42,20 @@ func run(out string) error {
 	if err != nil {
 		return err
 	}
-	b, err := understand.Compile(cat, base, in).Marshal()
-	if err != nil {
-		return err
+	c := understand.Compile(cat, base, in)
+	files := map[string]func() ([]byte, error){
+		understand.CompiledFile: c.Marshal,
+		understand.ModelFile:    c.Model.MarshalBinary,
+		understand.InputsFile:   c.MarshalInputs,
 	}
-	return os.WriteFile(out, b, 0o644)
+	for name, marshal := range files {
+		b, err := marshal()
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }

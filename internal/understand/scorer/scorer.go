@@ -23,7 +23,7 @@
 package scorer
 
 import (
-	"hash/maphash"
+	"hash/fnv"
 	"math"
 	"slices"
 	"sort"
@@ -62,10 +62,11 @@ type Scored struct {
 // use.
 type Model struct {
 	labels []string
-	// index maps a feature hash to its row in deltas.
-	index map[uint64]int32
-	// rows[i] lists, for feature i, the labels that saw it with
-	// log P(f|label) − unseen[label].
+	// keys are the features' hashes, sorted; rows[i] lists, for feature
+	// keys[i], the labels that saw it with log P(f|label) − unseen[label].
+	// (Sorted keys, not a map, so that reading a model from a file builds
+	// nothing.)
+	keys []uint64
 	rows [][]entry
 	// unseen[l] is log P(f|l) of a feature label l never saw; prior[l]
 	// is log P(l).
@@ -86,10 +87,6 @@ type count struct {
 	n     int32
 }
 
-// seed makes feature hashes stable within a process (models are trained
-// and used in the same process).
-var seed = maphash.MakeSeed()
-
 // Train counts the examples' features per label.
 func Train(examples []Example, o Options) *Model {
 	if o.Alpha <= 0 {
@@ -101,7 +98,8 @@ func Train(examples []Example, o Options) *Model {
 	if o.TagWeight <= 0 {
 		o.TagWeight = 4
 	}
-	m := &Model{index: make(map[uint64]int32, 8*len(examples)), temp: o.Temperature, tagW: o.TagWeight}
+	m := &Model{temp: o.Temperature, tagW: o.TagWeight}
+	index := make(map[uint64]int32, 8*len(examples))
 	labelIdx := map[string]int{}
 	var docs []int
 	// counts[f] is how many examples of each label saw feature f: few
@@ -121,17 +119,17 @@ func Train(examples []Example, o Options) *Model {
 		docs[l]++
 		buf = hashes(buf, ex.Text, ex.Tags, o.TagWeight)
 		for _, h := range buf {
-			i, ok := m.index[h]
+			i, ok := index[h]
 			if !ok {
-				i = int32(len(m.index))
-				m.index[h] = i
+				i = int32(len(index))
+				index[h] = i
 				counts = append(counts, nil)
 			}
 			counts[i] = addCount(counts[i], int32(l))
 			totals[l]++
 		}
 	}
-	v := float64(len(m.index))
+	v := float64(len(index))
 	m.unseen = make([]float64, len(m.labels))
 	m.prior = make([]float64, len(m.labels))
 	for l := range m.labels {
@@ -141,14 +139,20 @@ func Train(examples []Example, o Options) *Model {
 			m.prior[l] = math.Log(o.Prior(m.labels[l]))
 		}
 	}
-	m.rows = make([][]entry, len(m.index))
-	for f, cs := range counts {
+	m.keys = make([]uint64, 0, len(index))
+	for h := range index {
+		m.keys = append(m.keys, h)
+	}
+	slices.Sort(m.keys)
+	m.rows = make([][]entry, len(m.keys))
+	for k, h := range m.keys {
+		cs := counts[index[h]]
 		row := make([]entry, len(cs))
 		for j, c := range cs {
 			lp := math.Log((float64(c.n) + o.Alpha) / (totals[c.label] + o.Alpha*v))
 			row[j] = entry{label: c.label, delta: float32(lp - m.unseen[c.label])}
 		}
-		m.rows[f] = row
+		m.rows[k] = row
 	}
 	return m
 }
@@ -168,7 +172,7 @@ func addCount(cs []count, label int32) []count {
 func (m *Model) Labels() []string { return m.labels }
 
 // Features is the number of distinct features seen in training.
-func (m *Model) Features() int { return len(m.index) }
+func (m *Model) Features() int { return len(m.keys) }
 
 // Score returns every label with its posterior, highest first. A text
 // with no known feature gets the priors.
@@ -176,7 +180,7 @@ func (m *Model) Score(text string, tags []string) []Scored {
 	logp := make([]float64, len(m.labels))
 	known := 0
 	for _, h := range hashes(nil, text, tags, m.tagW) {
-		i, ok := m.index[h]
+		i, ok := slices.BinarySearch(m.keys, h)
 		if !ok {
 			continue
 		}
@@ -226,15 +230,18 @@ func tagCopy(i int) string {
 func hashes(buf []uint64, text string, tags []string, tagWeight int) []uint64 {
 	out := buf[:0]
 	// A feature is its kind byte and its parts joined by 0 bytes, hashed
-	// in one maphash.Bytes call (what a maphash.Hash fed the same bytes
-	// gives, without its per-call setup).
+	// with 64-bit FNV-1a: the same in every process, so a model trained by
+	// `go generate` (MarshalBinary) scores in the bot.
 	var key []byte
+	h := fnv.New64a()
 	add := func(kind byte, a, b string) {
 		key = append(append(key[:0], kind), a...)
 		if b != "" {
 			key = append(append(key, 0), b...)
 		}
-		out = append(out, maphash.Bytes(seed, key))
+		h.Reset()
+		_, _ = h.Write(key)
+		out = append(out, h.Sum64())
 	}
 	Features(text, add)
 	for _, t := range tags {

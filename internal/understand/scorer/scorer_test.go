@@ -1,6 +1,9 @@
 package scorer_test
 
 import (
+	"bytes"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -106,5 +109,54 @@ func FuzzFeatures(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		scorer.Features(s, func(byte, string, string) {})
+	})
+}
+
+// TestModelBinary: a model read back from MarshalBinary scores every text
+// as the trained one, writes the same bytes again, and a truncated or
+// foreign file is an error.
+func TestModelBinary(t *testing.T) {
+	ex := []scorer.Example{
+		{Text: "哪家有§gpu", Tags: []string{"one_platform"}, Label: "stock"},
+		{Text: "§gpu还有货吗", Label: "stock"},
+		{Text: "§model lora 要多少钱", Label: "estimate"},
+		{Text: "out of memory killed", Label: "advice/oom"},
+		{Text: "谢谢", Label: "chitchat"},
+	}
+	m := scorer.Train(ex, scorer.Options{Prior: func(l string) float64 { return float64(len(l)) }})
+	b, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back scorer.Model
+	if err := back.UnmarshalBinary(b); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"§gpu有货没", "memory", "多谢", "", "zzz"} {
+		want, got := m.Score(q, []string{"one_platform"}), back.Score(q, []string{"one_platform"})
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("Score(%q) read back %v, trained %v", q, got, want)
+		}
+	}
+	if again, _ := back.MarshalBinary(); !bytes.Equal(again, b) {
+		t.Error("a model read back writes other bytes")
+	}
+	for _, bad := range [][]byte{nil, []byte("labgpu-nb1\n"), b[:len(b)-1], append(slices.Clone(b), 0), []byte("{}")} {
+		if err := new(scorer.Model).UnmarshalBinary(bad); err == nil {
+			t.Errorf("UnmarshalBinary of %d bytes: no error", len(bad))
+		}
+	}
+}
+
+func FuzzModelBinary(f *testing.F) {
+	m := scorer.Train([]scorer.Example{{Text: "哪家有§gpu", Label: "stock"}, {Text: "谢谢", Label: "chitchat"}}, scorer.Options{})
+	b, _ := m.MarshalBinary()
+	f.Add(b)
+	f.Add([]byte("labgpu-nb1\n\x00\x00"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var m scorer.Model
+		if m.UnmarshalBinary(data) == nil {
+			m.Score("哪家有§gpu", []string{"x"})
+		}
 	})
 }
