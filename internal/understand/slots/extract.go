@@ -107,7 +107,7 @@ var extractors = []func(*Extraction){
 // Extraction keeps what the scorer and the intent patterns read.
 func Extract(c *catalog.Catalog, text string, chatEnglish bool) *Extraction {
 	s := strings.ToValidUTF8(catalog.Fold(text), " ")
-	s = questionPart(s)
+	s = questionPart(dropFrames(s))
 	s = fixDigitTypos(s)
 	q := &Query{Asked: text}
 	q.English = AnswerEnglish(text, chatEnglish)
@@ -244,6 +244,35 @@ func isASCIILetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <
 // traceback, a log) with the question before or after it; the advice
 // matcher reads all of it and the scorer scorer.MaxText of it.
 const MaxQuestion = 320
+
+// dropFrames leaves out the stack frames of a Python traceback in folded
+// text: each `file "…", line n, in f` line and the lines indented under
+// it (the source line, the ^^^ markers). They name files and line
+// numbers, not the asker's job, and a traceback is mostly frames: without
+// them the question part of a paste is its error line and the asker's
+// words.
+func dropFrames(s string) string {
+	if !strings.Contains(s, `file "`) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	frameIndent := -1 // the indent of the last frame line; -1: none
+	for line := range strings.Lines(s) {
+		body := strings.TrimLeft(line, " \t")
+		indent := len(line) - len(body)
+		switch {
+		case strings.HasPrefix(body, `file "`) && strings.Contains(body, `", line `):
+			frameIndent = indent
+			continue
+		case frameIndent >= 0 && indent > frameIndent && strings.TrimSpace(body) != "":
+			continue
+		}
+		frameIndent = -1
+		b.WriteString(line)
+	}
+	return b.String()
+}
 
 // questionPart is the text the extractors read (see MaxQuestion).
 func questionPart(text string) string {

@@ -2,6 +2,7 @@ package slots
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/labgpu/bot/configs"
@@ -73,4 +74,39 @@ func TestExtractionFinishers(t *testing.T) {
 	if x.MuteSlots(); x.Query().MuteMinutes != 120 {
 		t.Errorf("mute: %d minutes", x.Query().MuteMinutes)
 	}
+}
+
+// TestDropFrames: a traceback's frames and the lines under them go; the
+// error line, the asker's words and lines that only look alike stay.
+func TestDropFrames(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"traceback (most recent call last):\n  file \"/root/a.py\", line 3, in <module>\n    main()\n    ^^^^^^\n  file \"/root/b.py\", line 9, in main\n    x = torch.zeros(1)\ntorch.outofmemoryerror: cuda out of memory.\n4090 上跑 7b 爆了",
+			"traceback (most recent call last):\ntorch.outofmemoryerror: cuda out of memory.\n4090 上跑 7b 爆了"},
+		{"用 4090 训练\n  file \"x.py\", line 1, in f\n    y()\n\n    indented prose after a blank line", "用 4090 训练\n\n    indented prose after a blank line"},
+		{"the file \"a.py\" has 3 lines", "the file \"a.py\" has 3 lines"},
+		{"file \"a.py\", line 2\n  still indented", ""},
+		{"no frames here", "no frames here"},
+	}
+	for _, c := range cases {
+		if got := dropFrames(c.in); got != c.want {
+			t.Errorf("dropFrames(%q)\n got %q\nwant %q", c.in, got, c.want)
+		}
+	}
+}
+
+// FuzzDropFrames: the result is the text's lines, some left out, in order.
+func FuzzDropFrames(f *testing.F) {
+	f.Add("traceback\n  file \"a\", line 1, in x\n    y\nerror")
+	f.Add("file \"\", line \n\n\t\tfile \"a\", line 2")
+	f.Fuzz(func(t *testing.T, s string) {
+		got := dropFrames(s)
+		rest := s
+		for line := range strings.Lines(got) {
+			i := strings.Index(rest, line)
+			if i < 0 {
+				t.Fatalf("%q: line %q not from the text in order", s, line)
+			}
+			rest = rest[i+len(line):]
+		}
+	})
 }
