@@ -104,7 +104,10 @@ func normalize(text string, tail *int, breaks *[]int) []byte {
 	var lineStarts []int
 	lineHasText := false
 	for i := 0; i < len(text); {
-		r, n := utf8.DecodeRuneInString(text[i:])
+		r, n := rune(text[i]), 1
+		if r >= utf8.RuneSelf {
+			r, n = utf8.DecodeRuneInString(text[i:])
+		}
 		i += n
 		if r == utf8.RuneError && n == 1 {
 			r = ' '
@@ -134,8 +137,11 @@ func normalize(text string, tail *int, breaks *[]int) []byte {
 				lineStarts = append(lineStarts, len(out))
 			}
 		}
-		r = foldRune(r)
-		out = utf8.AppendRune(out, r)
+		if r = foldRune(r); r < utf8.RuneSelf {
+			out = append(out, byte(r))
+		} else {
+			out = utf8.AppendRune(out, r)
+		}
 		space = false
 	}
 	if len(out) > 0 && out[len(out)-1] == ' ' {

@@ -23,7 +23,6 @@
 package scorer
 
 import (
-	"hash/fnv"
 	"math"
 	"slices"
 	"sort"
@@ -214,6 +213,22 @@ func (m *Model) softmax(logp []float64, scale float64) []Scored {
 	return out
 }
 
+// 64-bit FNV-1a (hash/fnv's New64a, FuzzFNV), written out so that a
+// feature is hashed part by part without an interface call or a buffer.
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+func fnvByte(h uint64, c byte) uint64 { return (h ^ uint64(c)) * fnvPrime }
+
+func fnvString(h uint64, s string) uint64 {
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint64(s[i])) * fnvPrime
+	}
+	return h
+}
+
 // tagCopies tell a tag's TagWeight copies apart.
 var tagCopies = [...]string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}
 
@@ -232,16 +247,13 @@ func hashes(buf []uint64, text string, tags []string, tagWeight int) []uint64 {
 	// A feature is its kind byte and its parts joined by 0 bytes, hashed
 	// with 64-bit FNV-1a: the same in every process, so a model trained by
 	// `go generate` (MarshalBinary) scores in the bot.
-	var key []byte
-	h := fnv.New64a()
 	add := func(kind byte, a, b string) {
-		key = append(append(key[:0], kind), a...)
+		h := fnvByte(fnvOffset, kind)
+		h = fnvString(h, a)
 		if b != "" {
-			key = append(append(key, 0), b...)
+			h = fnvString(fnvByte(h, 0), b)
 		}
-		h.Reset()
-		_, _ = h.Write(key)
-		out = append(out, h.Sum64())
+		out = append(out, h)
 	}
 	Features(text, add)
 	for _, t := range tags {
