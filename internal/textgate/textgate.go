@@ -28,7 +28,8 @@ type Regexp struct {
 	gateOnce sync.Once
 	reOnce   sync.Once
 	re       *regexp.Regexp
-	bad      error // the pattern's parse or compile error
+	bad      error // the pattern's parse error (set in gateOnce)
+	reErr    error // its compile error (set in reOnce)
 	// clauses: every match contains one string of each clause (nil when
 	// nothing is known and the gate is always open).
 	clauses [][]string
@@ -107,13 +108,13 @@ func (r *Regexp) regexp() *regexp.Regexp {
 	r.reOnce.Do(func() {
 		re, err := regexp.Compile(r.pattern)
 		if err != nil {
-			r.bad = fmt.Errorf("textgate: %w", err)
+			r.reErr = fmt.Errorf("textgate: %w", err)
 			return
 		}
 		r.re = re
 	})
 	if r.re == nil {
-		panic(r.bad.Error())
+		panic(r.reErr.Error())
 	}
 	return r.re
 }

@@ -47,9 +47,9 @@ func loadShared(scan bool) {
 	compiledIn, compiledModel, compiledBase, compiledErr = loadCompiled(configs.FS, scan)
 }
 
-// compiledUnderstander trains from the embedded compiled intents when they
-// were built with this knowledge base (a lab's own advice.yaml trains from
-// the YAML instead).
+// compiledUnderstander reads the embedded compiled intents and trained
+// scorer when they were built with this knowledge base (a lab's own
+// advice.yaml trains from the YAML instead).
 func compiledUnderstander(cat *catalog.Catalog, base *advice.Base, chatEn bool) (*Understander, bool) {
 	compiledOnce.Do(func() { loadShared(false) })
 	if compiledErr != nil || compiledBase != baseHash(base) {

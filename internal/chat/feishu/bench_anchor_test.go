@@ -39,7 +39,8 @@ const anchorConc = 32
 // sdk reports the anchor alone. embedded and redis run the two in turn,
 // in rounds of turnRound events (the anchor first in even rounds, the bot
 // first in odd ones, so that the machine's drift falls on both), each
-// round waiting until the other side's queue is empty; they report the
+// round waiting until the other side's queue is empty and turnPause more;
+// they report the
 // bot's events/s and p99, the anchor's events/s over the same rounds
 // (sdk-events/s) and their ratio (x-sdk). Run it with a fixed count, e.g.
 // -benchtime=20000x.
@@ -145,8 +146,11 @@ func startAnchor(b *testing.B) *side {
 }
 
 // turnRound is the number of events each side takes in one round of
-// inTurn.
-const turnRound = 2000
+// inTurn; turnPause the rest after each round.
+const (
+	turnRound = 2000
+	turnPause = 20 * time.Millisecond
+)
 
 // inTurn posts b.N events to bot and b.N to sdk, alternating rounds, and
 // reports the bot's events/s and p99, the anchor's events/s and x-sdk.
@@ -179,6 +183,10 @@ func inTurn(b *testing.B, sdk *side, bot side, gen func(int) delivery) {
 			took[who] += t
 			s.sent += int64(n)
 			s.drain(b)
+			// What the round left in the background (the embedded
+			// store's write-behind commit, its sweep) finishes before the
+			// other side's round.
+			time.Sleep(turnPause)
 		}
 		posted += n
 	}

@@ -159,9 +159,10 @@ func readBody(r io.Reader, length int64) ([]byte, error) {
 const msgReceiveType = "im.message.receive_v1"
 
 // handleEvent answers req as the SDK's dispatcher does, decoding a
-// received message once: the dispatcher's own ParseReq and DecryptEvent,
-// one json.Unmarshal into the typed event (Handle decodes it twice, first
-// to find its type), the dispatcher's VerifySign, then onMessage. Every
+// received message once (decodeMessage: the envelope, the SDK's
+// larkevent.EventDecrypt, one decode into the typed event, where Handle
+// decodes it twice, first to find its type), the dispatcher's VerifySign,
+// then onMessage. Every
 // other request (url_verification, other event types, a body that does
 // not decrypt or decode) goes to the dispatcher's Handle, which decides as
 // before. A failed signature is a 500 before any handler ran, which

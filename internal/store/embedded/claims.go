@@ -61,6 +61,10 @@ func (s *Store) claim(ctx context.Context, key, owner string, ttl time.Duration,
 		return false, fmt.Errorf("embedded store: %s %q: %w", what, key, errStoreClosed)
 	}
 	now := s.now()
+	if err := w.refusal(time.Now()); err != nil {
+		w.mu.Unlock()
+		return false, fmt.Errorf("embedded store: %s %q: %w", what, key, err)
+	}
 	_, held, err := s.currentClaim(key, now)
 	if err != nil || held {
 		w.mu.Unlock()
@@ -80,17 +84,12 @@ func (s *Store) claim(ctx context.Context, key, owner string, ttl time.Duration,
 	if !wait {
 		return true, nil
 	}
-	select {
-	case err := <-done:
-		if err != nil {
-			return false, fmt.Errorf("embedded store: %s %q: %w", what, key, err)
-		}
-		return true, nil
-	case <-ctx.Done():
-		// The claim is still written: like a claim in Redis whose answer
-		// was lost, it holds the key until it expires.
-		return false, fmt.Errorf("embedded store: %s %q: %w", what, key, ctx.Err())
+	// Not bounded by ctx: the claim is in the commit under way, and a
+	// caller told it failed would not release it (see claimWriter).
+	if err := <-done; err != nil {
+		return false, fmt.Errorf("embedded store: %s %q: %w", what, key, err)
 	}
+	return true, nil
 }
 
 // maxClaimKey is the longest claim key: bolt's limit less the expiry

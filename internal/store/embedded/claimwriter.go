@@ -3,6 +3,7 @@ package embedded
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -23,8 +24,15 @@ import (
 // commit (claimGather and one commit later) loses the claim together
 // with the event it was taken for, which was only in the process's queue,
 // so Feishu's redelivery is rightly answered. ClaimAlert, used for alerts
-// and digests that are sent after the claim, waits for its commit and
-// fails, unclaimed, when the commit fails.
+// and digests that are sent after the claim, waits for its commit (as
+// bolt's Batch did, whatever its context: the wait is one local commit)
+// and fails, unclaimed, when the commit fails.
+//
+// A failed commit: the claims of ClaimAs stay pending (held, and written
+// by the next commit; expired ones are dropped), and for claimRetry every
+// claim fails with the commit's error, so that the Feishu deduper falls
+// back to its in-process window and says so, as when the store fails at
+// once; the first claim after that tries the file again.
 type claimWriter struct {
 	flushMu sync.Mutex // one flush at a time, so none writes an older batch over a newer
 	mu      sync.Mutex
@@ -32,10 +40,15 @@ type claimWriter struct {
 	seq     uint64
 	waiters []chan error // ClaimAlert callers waiting for the next commit
 	closed  bool
+	// failed is the latest commit's error (nil when it succeeded);
+	// claims fail with it until failedUntil.
+	failed      error
+	failedUntil time.Time
 
-	kick chan struct{} // buffered 1: something is pending
-	stop chan struct{}
-	done chan struct{}
+	kick     chan struct{} // buffered 1: something is pending
+	stop     chan struct{}
+	done     chan struct{}
+	closeErr error // the last commit's, at close
 }
 
 // pendingClaim is a claim, or a release (del), not yet in the file.
@@ -78,12 +91,24 @@ func (s *Store) runClaimWriter() {
 			case <-time.After(claimGather):
 			case <-w.stop:
 			}
-			s.flushClaims()
+			_ = s.flushClaims() // its error fails the claims that follow (refusal)
 		case <-w.stop:
-			s.flushClaims()
+			w.closeErr = s.flushClaims()
 			return
 		}
 	}
+}
+
+// claimRetry is how long claims fail after a failed commit.
+const claimRetry = time.Second
+
+// refusal is the error a claim fails with after a failed commit, or nil
+// (under w.mu).
+func (w *claimWriter) refusal(now time.Time) error {
+	if w.failed != nil && now.Before(w.failedUntil) {
+		return fmt.Errorf("claims file: %w", w.failed)
+	}
+	return nil
 }
 
 // claimGather is how long the writer lets claims gather before a commit.
@@ -96,21 +121,30 @@ const claimGather = 5 * time.Millisecond
 // ClaimAlert callers waiting for it. On failure, claims taken by ClaimAs
 // stay pending (and held) for the next commit; those of ClaimAlert are
 // dropped, as their callers are told they did not claim. Tests call it to
-// see the file as it will be; a second waits for the first.
-func (s *Store) flushClaims() {
+// see the file as it will be; a second waits for the first. It returns
+// the commit's error.
+func (s *Store) flushClaims() error {
 	w := s.cw
 	w.flushMu.Lock()
 	defer w.flushMu.Unlock()
 	w.mu.Lock()
+	var now time.Time
+	if w.failed != nil {
+		now = s.now() // claims kept through failed commits may have expired
+	}
 	batch := make(map[string]pendingClaim, len(w.pending))
 	for k, p := range w.pending {
+		if !now.IsZero() && !p.del && !p.exp.After(now) {
+			delete(w.pending, k)
+			continue
+		}
 		batch[k] = p
 	}
 	waiters := w.waiters
 	w.waiters = nil
 	w.mu.Unlock()
 	if len(batch) == 0 && len(waiters) == 0 {
-		return
+		return nil
 	}
 	err := s.claims.Update(func(tx *bolt.Tx) error { return writeClaims(tx, batch) })
 	w.mu.Lock()
@@ -119,10 +153,15 @@ func (s *Store) flushClaims() {
 			delete(w.pending, k)
 		}
 	}
+	w.failed = err
+	if err != nil {
+		w.failedUntil = time.Now().Add(claimRetry)
+	}
 	w.mu.Unlock()
 	for _, ch := range waiters {
 		ch <- err
 	}
+	return err
 }
 
 // writeClaims puts every claim of batch with its expiry index entry and
@@ -161,18 +200,23 @@ func writeClaims(tx *bolt.Tx, batch map[string]pendingClaim) error {
 }
 
 // closeClaimWriter writes what is pending and stops the writer; later
-// claims fail.
-func (s *Store) closeClaimWriter() {
+// claims fail. It returns the last commit's error: claims it could not
+// write are lost.
+func (s *Store) closeClaimWriter() error {
 	w := s.cw
 	w.mu.Lock()
 	if w.closed {
 		w.mu.Unlock()
-		return
+		return nil
 	}
 	w.closed = true
 	w.mu.Unlock()
 	close(w.stop)
 	<-w.done
+	if w.closeErr != nil {
+		return fmt.Errorf("embedded store: claims not written at close: %w", w.closeErr)
+	}
+	return nil
 }
 
 // fileClaim reads key's claim from the file: its owner, and whether it is

@@ -52,7 +52,8 @@ type Store struct {
 	// the sweep deletes only expired ones. A power cut may lose the newest
 	// claims (a duplicate reply at worst); a crash of the process loses
 	// the claims of the commit under way (see claimWriter), a restart
-	// nothing (Close writes what is pending and syncs).
+	// nothing (Close writes what is pending and syncs, and says when it
+	// could not).
 	claims *bolt.DB
 	cw     *claimWriter
 	now    func() time.Time
@@ -116,8 +117,10 @@ const ClaimsFileName = "labgpu-claims.db"
 
 // Close closes the files (syncing the claims file first).
 func (s *Store) Close() error {
-	s.closeClaimWriter()
-	err := s.claims.Sync()
+	err := s.closeClaimWriter()
+	if e := s.claims.Sync(); err == nil {
+		err = e
+	}
 	if e := s.claims.Close(); err == nil {
 		err = e
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -218,7 +219,8 @@ func TestClaimBatchOneWinner(t *testing.T) {
 // a ClaimAs stays held in memory and is written by the next commit.
 func TestClaimWriteBehind(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(t.TempDir())
+	dir := t.TempDir()
+	s, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,6 +287,78 @@ func TestClaimWriteBehind(t *testing.T) {
 	s.cw.mu.Unlock()
 	if refused || !held || p.del {
 		t.Errorf("after a failed commit: alert claim pending %v, ClaimAs claim pending %v", refused, held)
+	}
+	// For claimRetry claims fail, so that the deduper falls back.
+	if ok, err := s.ClaimAs(ctx, "during", "o", time.Hour); err == nil || ok {
+		t.Errorf("ClaimAs after a failed commit = %v, %v; want the commit's error", ok, err)
+	}
+	// The file works again: the first claim after claimRetry is taken, and
+	// the next commit writes it with the one kept through the failure.
+	s.claims, err = bolt.Open(filepath.Join(dir, ClaimsFileName), 0o600, &bolt.Options{NoSync: true, NoFreelistSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.cw.mu.Lock()
+	s.cw.failedUntil = time.Now()
+	s.cw.mu.Unlock()
+	if ok, err := s.ClaimAs(ctx, "after", "o", time.Hour); err != nil || !ok {
+		t.Fatalf("ClaimAs after claimRetry = %v, %v", ok, err)
+	}
+	if err := s.flushClaims(); err != nil {
+		t.Fatal(err)
+	}
+	if !inFile("held") || !inFile("after") || inFile("refused") {
+		t.Errorf("in the file: kept %v, after %v, refused %v", inFile("held"), inFile("after"), inFile("refused"))
+	}
+}
+
+// TestClaimAlertIgnoresCancel: a ClaimAlert whose context ends while its
+// commit is under way still reports the claim it took, so that its caller
+// sends (or releases) it rather than leaving the key held unsent.
+func TestClaimAlertIgnoresCancel(t *testing.T) {
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	s.cw.flushMu.Lock()
+	res := make(chan bool)
+	go func() {
+		ok, err := s.ClaimAlert(ctx, "digest", time.Hour)
+		res <- ok && err == nil
+	}()
+	for {
+		s.cw.mu.Lock()
+		n := len(s.cw.waiters)
+		s.cw.mu.Unlock()
+		if n == 1 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	s.cw.flushMu.Unlock()
+	if !<-res {
+		t.Error("ClaimAlert cancelled during its commit reported no claim")
+	}
+}
+
+// TestCloseReportsUnwritten: Close says when pending claims could not be
+// written.
+func TestCloseReportsUnwritten(t *testing.T) {
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.cw.flushMu.Lock()
+	if ok, err := s.ClaimAs(context.Background(), "k", "o", time.Hour); err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	_ = s.claims.Close()
+	s.cw.flushMu.Unlock()
+	if err := s.Close(); err == nil || !strings.Contains(err.Error(), "not written") {
+		t.Errorf("Close = %v, want the claims not written", err)
 	}
 }
 

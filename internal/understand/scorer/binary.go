@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // modelMagic starts a model written by MarshalBinary; the digit is the
@@ -147,4 +148,32 @@ func (r *reader) u64() uint64 {
 		return binary.LittleEndian.Uint64(v)
 	}
 	return 0
+}
+
+// Same reports whether m and o have the same labels, features and rows
+// and their log-probabilities agree within tol: a model trained on another
+// CPU can differ in the last bits of a logarithm (amd64's math.Log is
+// assembly, arm64's is Go), so TestCompiledIsCurrent compares models with
+// Same instead of their bytes.
+func (m *Model) Same(o *Model, tol float64) bool {
+	near := func(a, b float64) bool { return math.Abs(a-b) <= tol*math.Max(1, math.Abs(a)) }
+	if m.temp != o.temp || m.tagW != o.tagW || !slices.Equal(m.labels, o.labels) || !slices.Equal(m.keys, o.keys) {
+		return false
+	}
+	for l := range m.labels {
+		if !near(m.unseen[l], o.unseen[l]) || !near(m.prior[l], o.prior[l]) {
+			return false
+		}
+	}
+	for i, row := range m.rows {
+		if len(row) != len(o.rows[i]) {
+			return false
+		}
+		for j, e := range row {
+			if e.label != o.rows[i][j].label || !near(float64(e.delta), float64(o.rows[i][j].delta)) {
+				return false
+			}
+		}
+	}
+	return true
 }

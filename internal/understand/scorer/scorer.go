@@ -129,10 +129,14 @@ func Train(examples []Example, o Options) *Model {
 		}
 	}
 	v := float64(len(index))
+	// smoothed is o.Alpha*v rounded on its own: the explicit conversion
+	// keeps arm64 from fusing it into the addition below (FMADD), so a
+	// model trained there has the same bytes (TestCompiledIsCurrent).
+	smoothed := float64(o.Alpha * v)
 	m.unseen = make([]float64, len(m.labels))
 	m.prior = make([]float64, len(m.labels))
 	for l := range m.labels {
-		m.unseen[l] = math.Log(o.Alpha / (totals[l] + o.Alpha*v))
+		m.unseen[l] = math.Log(o.Alpha / (totals[l] + smoothed))
 		m.prior[l] = math.Log(float64(docs[l]) / float64(len(examples)))
 		if o.Prior != nil {
 			m.prior[l] = math.Log(o.Prior(m.labels[l]))
@@ -148,7 +152,7 @@ func Train(examples []Example, o Options) *Model {
 		cs := counts[index[h]]
 		row := make([]entry, len(cs))
 		for j, c := range cs {
-			lp := math.Log((float64(c.n) + o.Alpha) / (totals[c.label] + o.Alpha*v))
+			lp := math.Log((float64(c.n) + o.Alpha) / (totals[c.label] + smoothed))
 			row[j] = entry{label: c.label, delta: float32(lp - m.unseen[c.label])}
 		}
 		m.rows[k] = row

@@ -141,6 +141,17 @@ func TestModelBinary(t *testing.T) {
 	if again, _ := back.MarshalBinary(); !bytes.Equal(again, b) {
 		t.Error("a model read back writes other bytes")
 	}
+	if !back.Same(m, 0) {
+		t.Error("a model read back is not Same as the trained one")
+	}
+	other := scorer.Train(ex, scorer.Options{Alpha: 0.06, Prior: func(l string) float64 { return float64(len(l)) }})
+	if other.Same(m, 1e-9) || !other.Same(m, 1) {
+		t.Error("Same does not tell log-probabilities apart by the tolerance")
+	}
+	fewer := scorer.Train(ex[:4], scorer.Options{Prior: func(l string) float64 { return float64(len(l)) }})
+	if fewer.Same(m, 1) {
+		t.Error("Same of models with other features")
+	}
 	for _, bad := range [][]byte{nil, []byte("labgpu-nb1\n"), b[:len(b)-1], append(slices.Clone(b), 0), []byte("{}")} {
 		if err := new(scorer.Model).UnmarshalBinary(bad); err == nil {
 			t.Errorf("UnmarshalBinary of %d bytes: no error", len(bad))
