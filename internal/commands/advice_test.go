@@ -76,6 +76,23 @@ func TestAdviceIntentJSON(t *testing.T) {
 	mustContain(t, whole(res), "1. ", "2. ", "可能的原因", "来源：", "把握")
 }
 
+// TestAdviceOOMFiguresInAPaste: the figures are read from the last OOM
+// error of a paste (the old one-line format here), also with frames
+// before it and the asker's words, which say "allocate" too, after it.
+func TestAdviceOOMFiguresInAPaste(t *testing.T) {
+	r := adviceRouter(t)
+	paste := "7B LoRA 跑着跑着就这样了\nTraceback (most recent call last):\n" +
+		"  File \"/root/train.py\", line 88, in <module>\n    loss.backward()\n" +
+		"RuntimeError: CUDA out of memory. Tried to allocate 9.00 GiB (GPU 0; 8.00 GiB total capacity; 1.00 GiB already allocated; 0.50 GiB free)\n" +
+		"RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 23.65 GiB total capacity; 20.10 GiB already allocated; 1.02 GiB free; 21.00 GiB reserved in total by PyTorch)\n" +
+		"为啥 allocate 不了"
+	res := ask(r, paste)
+	if res.Topic != "cuda-oom" {
+		t.Fatalf("topic %q", res.Topic)
+	}
+	mustContain(t, whole(res), "这一步还要 2.00 GiB", "卡总共 23.65 GiB", "只剩 1.02 GiB 空闲")
+}
+
 // An OOM with a job described gets the estimate of that job, the usual
 // ways out estimated, and the figures the error printed.
 func TestAdviceOOMEstimatesTheJob(t *testing.T) {

@@ -363,14 +363,30 @@ func (r *Answers) oomTie(ctx context.Context, res *Result, rep *chat.Reply) {
 	rep.Lines = append(rep.Lines, answer.Pick(en, "问“这个任务要多少钱”看各平台费用。", "Ask what it costs for per-platform totals."))
 }
 
+// oomTail is text from the line of its last "Tried to allocate" (as
+// PyTorch writes it, or in lower or upper case) on, or all of it when it
+// has none written so (the pattern then decides on the folded text).
+func oomTail(text string) string {
+	i := -1
+	for _, s := range []string{"ried to allocate", "RIED TO ALLOCATE"} {
+		i = max(i, strings.LastIndex(text, s))
+	}
+	if i < 0 {
+		return text
+	}
+	return text[strings.LastIndexByte(text[:i], '\n')+1:]
+}
+
 // noQuotes prices nothing: the OOM answer is about VRAM only.
 func noQuotes(string) []billing.PriceQuote { return nil }
 
 // oomErrorLine reads the figures of a pasted CUDA OOM error ("Tried to
 // allocate 2.00 GiB … 23.65 GiB total capacity … 1.02 GiB free"); "" when
-// the text has none.
+// the text has none. It reads the last such error, from its line on
+// (PyTorch prints the capacity and the free memory after the request, on
+// the same line): a traceback's frames before it are not folded again.
 func oomErrorLine(text string, en bool) string {
-	folded := string(kb.Normalize(text))
+	folded := string(kb.Normalize(oomTail(text)))
 	m := reOOMAlloc.FindStringSubmatch(folded)
 	if m == nil || gib(m[1], m[2]) < 0 {
 		return ""

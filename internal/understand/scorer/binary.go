@@ -108,6 +108,7 @@ func (m *Model) UnmarshalBinary(data []byte) error {
 	for i, n := range lens {
 		out.rows[i], slab = slab[:n:n], slab[n:]
 	}
+	out.index()
 	*m = out
 	return nil
 }

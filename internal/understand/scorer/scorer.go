@@ -64,8 +64,11 @@ type Model struct {
 	// keys are the features' hashes, sorted; rows[i] lists, for feature
 	// keys[i], the labels that saw it with log P(f|label) − unseen[label].
 	// (Sorted keys, not a map, so that reading a model from a file builds
-	// nothing.)
-	keys []uint64
+	// no hash table.) starts[t] is the first key whose top 16 bits are t
+	// or more: the hashes are uniform, so a lookup scans the one or two
+	// keys of its bucket (see find).
+	keys   []uint64
+	starts []uint32
 	rows [][]entry
 	// unseen[l] is log P(f|l) of a feature label l never saw; prior[l]
 	// is log P(l).
@@ -157,6 +160,7 @@ func Train(examples []Example, o Options) *Model {
 		}
 		m.rows[k] = row
 	}
+	m.index()
 	return m
 }
 
@@ -177,13 +181,40 @@ func (m *Model) Labels() []string { return m.labels }
 // Features is the number of distinct features seen in training.
 func (m *Model) Features() int { return len(m.keys) }
 
+// bucketBits is how many top bits of a hash pick its bucket in starts.
+const bucketBits = 16
+
+// index builds starts from keys.
+func (m *Model) index() {
+	m.starts = make([]uint32, 1<<bucketBits+1)
+	k := 0
+	for t := range 1 << bucketBits {
+		for k < len(m.keys) && m.keys[k]>>(64-bucketBits) < uint64(t) {
+			k++
+		}
+		m.starts[t] = uint32(k)
+	}
+	m.starts[1<<bucketBits] = uint32(len(m.keys))
+}
+
+// find returns the row of feature h.
+func (m *Model) find(h uint64) (int, bool) {
+	t := h >> (64 - bucketBits)
+	for i := m.starts[t]; i < m.starts[t+1]; i++ {
+		if m.keys[i] == h {
+			return int(i), true
+		}
+	}
+	return 0, false
+}
+
 // Score returns every label with its posterior, highest first. A text
 // with no known feature gets the priors.
 func (m *Model) Score(text string, tags []string) []Scored {
 	logp := make([]float64, len(m.labels))
 	known := 0
 	for _, h := range hashes(nil, text, tags, m.tagW) {
-		i, ok := slices.BinarySearch(m.keys, h)
+		i, ok := m.find(h)
 		if !ok {
 			continue
 		}
