@@ -69,7 +69,7 @@ type Model struct {
 	// keys of its bucket (see find).
 	keys   []uint64
 	starts []uint32
-	rows [][]entry
+	rows   [][]entry
 	// unseen[l] is log P(f|l) of a feature label l never saw; prior[l]
 	// is log P(l).
 	unseen []float64
