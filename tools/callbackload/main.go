@@ -3,7 +3,8 @@
 // process (oapi-sdk-go's dispatcher.NewEventDispatcher(token,
 // key).OnP2MessageReceiveV1 behind httpserverext.NewEventHandlerFunc,
 // its handler only enqueueing) and `bot serve` in webhook mode against a
-// local fake of Feishu's API, on the embedded store and then on Redis,
+// local fake of Feishu's API, on the embedded store and then on Redis (a
+// redis-server of its own, without persistence),
 // and posts signed, encrypted group messages, every one new, from -conc
 // connections to each in turn, in rounds (the anchor first in even
 // rounds, the bot in odd ones). The messages do not @mention the bot, so
@@ -28,16 +29,11 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"sync/atomic"
+	"strconv"
 	"syscall"
 	"time"
 
-	larkcore "github.com/larksuite/oapi-sdk-go/v3/core"
-	"github.com/larksuite/oapi-sdk-go/v3/core/httpserverext"
-	larkevent "github.com/larksuite/oapi-sdk-go/v3/event"
-	"github.com/larksuite/oapi-sdk-go/v3/event/dispatcher"
-	larkim "github.com/larksuite/oapi-sdk-go/v3/service/im/v1"
-	goredis "github.com/redis/go-redis/v9"
+	"github.com/labgpu/bot/internal/chat/feishu/feishutest"
 )
 
 // The bot's Feishu credentials in this run; token is the recorded
@@ -50,7 +46,8 @@ const (
 type options struct {
 	conc, events, round int
 	pause               time.Duration
-	redisURL, fixtures  string
+	redisServer         string
+	fixtures            string
 	bot                 string
 	verbose             bool
 }
@@ -62,7 +59,7 @@ func main() {
 	flag.IntVar(&o.events, "events", 20000, "events posted to each side per store")
 	flag.IntVar(&o.round, "round", 2000, "events per round")
 	flag.DurationVar(&o.pause, "pause", 200*time.Millisecond, "rest after each round, for what it left in the background")
-	flag.StringVar(&o.redisURL, "redis", envOr("REDIS_URL", "redis://127.0.0.1:6379/0"), "Redis for the second run; \"\" or unreachable: skipped")
+	flag.StringVar(&o.redisServer, "redis-server", "redis-server", "redis-server binary for the second run, on a port of its own (not found: skipped)")
 	flag.StringVar(&o.fixtures, "fixtures", "../shared/fixtures/feishu", "the recorded Feishu events and API answers")
 	flag.StringVar(&o.bot, "bot", "", "a built bot binary (default: go build ./cmd/bot)")
 	flag.BoolVar(&o.verbose, "v", false, "show the servers' logs")
@@ -88,37 +85,10 @@ func main() {
 	}
 }
 
-func envOr(k, def string) string {
-	if v, ok := os.LookupEnv(k); ok {
-		return v
-	}
-	return def
-}
-
-// serveAnchor serves anchorHandler on addr.
-func serveAnchor(addr string) error { return http.ListenAndServe(addr, anchorHandler(nil)) }
-
-// anchorHandler is the SDK-only callback: the dispatcher's handler puts
-// the event on a queue that a goroutine drains (counting into got when
-// set).
-func anchorHandler(got *atomic.Int64) http.Handler {
-	q := make(chan *larkim.P2MessageReceiveV1, 1<<16)
-	go func() {
-		for range q {
-			if got != nil {
-				got.Add(1)
-			}
-		}
-	}()
-	d := dispatcher.NewEventDispatcher(token, encryptKey).OnP2MessageReceiveV1(
-		func(_ context.Context, ev *larkim.P2MessageReceiveV1) error {
-			q <- ev
-			return nil
-		})
-	mux := http.NewServeMux()
-	mux.HandleFunc("/feishu/events", httpserverext.NewEventHandlerFunc(d, larkevent.WithLogLevel(larkcore.LogLevelWarn)))
-	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) })
-	return mux
+// serveAnchor serves the SDK-only callback (feishutest.SDKAnchor) on
+// addr.
+func serveAnchor(addr string) error {
+	return http.ListenAndServe(addr, feishutest.SDKAnchor(token, encryptKey, nil))
 }
 
 // run starts the anchor once and the bot on each store, and measures.
@@ -188,52 +158,76 @@ func botEnv(ctx context.Context, o options, dir, store string) ([]string, func()
 		"FEISHU_MODE=webhook", "FEISHU_BASE_URL=" + fake.URL}
 	cleanup := fake.Close
 	if store == "redis" {
-		if o.redisURL == "" {
-			return nil, nil, fmt.Errorf("%w: -redis is empty", errSkip)
-		}
-		prefix := fmt.Sprintf("callbackload:%d:", time.Now().UnixNano())
-		rc, err := redisClient(ctx, o.redisURL)
+		rd, err := startRedis(ctx, o.redisServer, filepath.Join(dir, "redis"))
 		if err != nil {
 			fake.Close()
 			return nil, nil, fmt.Errorf("%w: %v", errSkip, err)
 		}
 		cfg := filepath.Join(dir, "config-redis.yaml")
-		if err := os.WriteFile(cfg, []byte("store:\n  kind: redis\n  prefix: \""+prefix+"\"\n"), 0o600); err != nil {
+		if err := os.WriteFile(cfg, []byte("store:\n  kind: redis\n"), 0o600); err != nil {
 			fake.Close()
+			rd.stop()
 			return nil, nil, err
 		}
-		env = append(env, "BOT_CONFIG="+cfg, "REDIS_URL="+o.redisURL)
+		env = append(env, "BOT_CONFIG="+cfg, "REDIS_URL=redis://"+rd.addr+"/0")
 		cleanup = func() {
 			fake.Close()
-			dropKeys(rc, prefix)
-			rc.Close()
+			rd.stop()
 		}
 	}
 	return env, cleanup, nil
 }
 
-func redisClient(ctx context.Context, url string) (*goredis.Client, error) {
-	opt, err := goredis.ParseURL(url)
+// redisProc is a redis-server of the run's own, without persistence.
+type redisProc struct {
+	cmd  *exec.Cmd
+	addr string
+}
+
+// startRedis starts bin on a free loopback port with its files in dir
+// and waits until it answers PING.
+func startRedis(ctx context.Context, bin, dir string) (*redisProc, error) {
+	path, err := exec.LookPath(bin)
 	if err != nil {
 		return nil, err
 	}
-	rc := goredis.NewClient(opt)
-	pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	if err := rc.Ping(pctx).Err(); err != nil {
-		rc.Close()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
-	return rc, nil
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	addr := ln.Addr().(*net.TCPAddr)
+	ln.Close()
+	cmd := exec.CommandContext(ctx, path, "--port", strconv.Itoa(addr.Port), "--bind", "127.0.0.1", "--dir", dir,
+		"--save", "", "--appendonly", "no")
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	rp := &redisProc{cmd: cmd, addr: addr.String()}
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		if c, err := net.DialTimeout("tcp", rp.addr, time.Second); err == nil {
+			_, werr := c.Write([]byte("PING\r\n"))
+			buf := make([]byte, 7)
+			_ = c.SetReadDeadline(time.Now().Add(time.Second))
+			n, _ := c.Read(buf)
+			c.Close()
+			if werr == nil && string(buf[:n]) == "+PONG\r\n" {
+				return rp, nil
+			}
+		}
+		if time.Now().After(deadline) {
+			rp.stop()
+			return nil, fmt.Errorf("%s did not answer on %s", path, rp.addr)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
-// dropKeys deletes the run's keys.
-func dropKeys(rc *goredis.Client, prefix string) {
-	ctx := context.Background()
-	iter := rc.Scan(ctx, 0, prefix+"*", 1000).Iterator()
-	for iter.Next(ctx) {
-		rc.Del(ctx, iter.Val())
-	}
+func (r *redisProc) stop() {
+	_ = r.cmd.Process.Kill()
+	_ = r.cmd.Wait()
 }
 
 // proc is a started server process.

@@ -3,21 +3,15 @@ package feishu_test
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	larkcore "github.com/larksuite/oapi-sdk-go/v3/core"
-	"github.com/larksuite/oapi-sdk-go/v3/core/httpserverext"
-	larkevent "github.com/larksuite/oapi-sdk-go/v3/event"
-	"github.com/larksuite/oapi-sdk-go/v3/event/dispatcher"
-	larkim "github.com/larksuite/oapi-sdk-go/v3/service/im/v1"
-
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/chat/feishu"
+	"github.com/labgpu/bot/internal/chat/feishu/feishutest"
 	"github.com/labgpu/bot/internal/store/embedded"
 	redisstore "github.com/labgpu/bot/internal/store/redis"
 )
@@ -122,26 +116,13 @@ func (s *side) drain(tb testing.TB) {
 	}
 }
 
-// startAnchor serves the SDK-only dispatcher until the benchmark ends.
+// startAnchor serves the SDK-only dispatcher (feishutest.SDKAnchor) until
+// the benchmark ends.
 func startAnchor(b *testing.B) *side {
 	s := &side{done: new(atomic.Int64)}
-	q := make(chan *larkim.P2MessageReceiveV1, 1<<16)
-	go func() {
-		for range q {
-			s.done.Add(1)
-		}
-	}()
-	d := dispatcher.NewEventDispatcher(verifyToken, encryptKey).OnP2MessageReceiveV1(
-		func(_ context.Context, ev *larkim.P2MessageReceiveV1) error {
-			q <- ev
-			return nil
-		})
-	srv := httptest.NewServer(http.HandlerFunc(httpserverext.NewEventHandlerFunc(d, larkevent.WithLogLevel(larkcore.LogLevelWarn))))
-	b.Cleanup(func() {
-		srv.Close()
-		close(q)
-	})
-	s.url = srv.URL
+	srv := httptest.NewServer(feishutest.SDKAnchor(verifyToken, encryptKey, s.done))
+	b.Cleanup(srv.Close)
+	s.url = srv.URL + "/feishu/events"
 	return s
 }
 

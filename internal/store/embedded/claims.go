@@ -55,17 +55,8 @@ func (s *Store) claim(ctx context.Context, key, owner string, ttl time.Duration,
 		return false, fmt.Errorf("embedded store: %s: key of %d bytes, more than %d", what, len(key), maxClaimKey)
 	}
 	w := s.cw
-	w.mu.Lock()
-	if w.closed {
-		w.mu.Unlock()
-		return false, fmt.Errorf("embedded store: %s %q: %w", what, key, errStoreClosed)
-	}
 	now := s.now()
-	if err := w.refusal(time.Now()); err != nil {
-		w.mu.Unlock()
-		return false, fmt.Errorf("embedded store: %s %q: %w", what, key, err)
-	}
-	_, held, err := s.currentClaim(key, now)
+	held, err := s.decide(key, now)
 	if err != nil || held {
 		w.mu.Unlock()
 		if err != nil {
@@ -90,6 +81,52 @@ func (s *Store) claim(ctx context.Context, key, owner string, ttl time.Duration,
 		return false, fmt.Errorf("embedded store: %s %q: %w", what, key, err)
 	}
 	return true, nil
+}
+
+// decide reports whether key is held at now, and returns with s.cw.mu
+// held whatever it reports. A key with nothing pending is read from the
+// file outside the lock (a read transaction that may fault in pages the
+// writer just wrote; under the lock it would hold up every other claim),
+// then decided under the lock unless a commit or a release changed the
+// file meanwhile (w.gen), which makes it look again.
+func (s *Store) decide(key string, now time.Time) (bool, error) {
+	w := s.cw
+	for {
+		w.mu.Lock()
+		if err := w.usable(); err != nil {
+			return false, err
+		}
+		if p, ok := w.pending[key]; ok {
+			return !p.del && now.Before(p.exp), nil
+		}
+		gen := w.gen
+		w.mu.Unlock()
+		_, held, err := s.fileClaim(key, now)
+		if s.afterFileRead != nil {
+			s.afterFileRead(key)
+		}
+		w.mu.Lock()
+		if w.gen != gen {
+			w.mu.Unlock()
+			continue
+		}
+		if err == nil {
+			err = w.usable()
+		}
+		if p, ok := w.pending[key]; ok && err == nil {
+			held = !p.del && now.Before(p.exp) // claimed meanwhile
+		}
+		return held, err
+	}
+}
+
+// usable is the error a claim fails with now (under mu): the store is
+// closed, or a commit failed lately (refusal).
+func (w *claimWriter) usable() error {
+	if w.closed {
+		return errStoreClosed
+	}
+	return w.refusal(time.Now())
 }
 
 // maxClaimKey is the longest claim key: bolt's limit less the expiry
@@ -146,6 +183,7 @@ func (s *Store) ReleaseAs(ctx context.Context, key, owner string) (bool, error) 
 		return true, nil
 	}
 	released := false
+	w.gen++ // the file changes under a claim deciding outside the lock
 	err := s.claims.Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketClaims)
 		v := b.Get([]byte(key))
@@ -173,6 +211,7 @@ func (s *Store) releaseAny(key string) error {
 		w.put(key, pendingClaim{del: true})
 		return nil
 	}
+	w.gen++
 	return s.claims.Update(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketClaims).Delete([]byte(key))
 	})

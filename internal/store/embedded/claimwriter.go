@@ -40,6 +40,10 @@ type claimWriter struct {
 	seq     uint64
 	waiters []chan error // ClaimAlert callers waiting for the next commit
 	closed  bool
+	// gen counts the times the file changed for a key that may have no
+	// pending claim: a commit (whose claims then leave pending), a
+	// release written at once (see decide).
+	gen uint64
 	// failed is the latest commit's error (nil when it succeeded);
 	// claims fail with it until failedUntil.
 	failed      error
@@ -148,6 +152,7 @@ func (s *Store) flushClaims() error {
 	}
 	err := s.claims.Update(func(tx *bolt.Tx) error { return writeClaims(tx, batch) })
 	w.mu.Lock()
+	w.gen++
 	for k, p := range batch {
 		if cur, ok := w.pending[k]; ok && cur.seq == p.seq && (err == nil || p.alert) {
 			delete(w.pending, k)

@@ -56,6 +56,9 @@ type Store struct {
 	// could not).
 	claims *bolt.DB
 	cw     *claimWriter
+	// afterFileRead, set by tests, runs in decide between reading a claim
+	// from the file and deciding.
+	afterFileRead func(key string)
 	now    func() time.Time
 
 	// lastSweep (UnixNano) is when expired mutes and locks were last

@@ -379,3 +379,73 @@ func TestClaimKeyTooLong(t *testing.T) {
 		t.Errorf("ClaimAlert after = %v, %v", ok, err)
 	}
 }
+
+// TestClaimRaceWithCommits: claims of the same keys from many goroutines
+// while the writer commits (some decided from the file outside the lock,
+// some from what is pending): every key has exactly one winner.
+func TestClaimRaceWithCommits(t *testing.T) {
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	const keys, workers, rounds = 40, 8, 30
+	var won [keys]atomic.Int32
+	var wg sync.WaitGroup
+	for g := range workers {
+		wg.Go(func() {
+			for r := range rounds {
+				for k := range keys {
+					key := fmt.Sprintf("r%d-k%d", r, (k+g*5)%keys)
+					ok, err := s.ClaimAs(context.Background(), key, fmt.Sprint(g), time.Hour)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					if ok {
+						won[(k+g*5)%keys].Add(1)
+					}
+				}
+				if g == 0 {
+					time.Sleep(time.Millisecond) // let commits fall between the claims
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for k := range keys {
+		if n := won[k].Load(); n != rounds {
+			t.Errorf("key %d: %d winners over %d rounds, want one a round", k, n, rounds)
+		}
+	}
+}
+
+// TestClaimDecidedAfterACommit: a claim of the same key taken and
+// committed while another claim was reading the file outside the lock
+// makes that one look again, and lose.
+func TestClaimDecidedAfterACommit(t *testing.T) {
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	var fired atomic.Bool
+	s.afterFileRead = func(key string) {
+		if fired.Swap(true) {
+			return // the other claim's own read
+		}
+		if ok, err := s.ClaimAs(ctx, key, "other", time.Hour); err != nil || !ok {
+			t.Errorf("the other claim: %v, %v", ok, err)
+		}
+		if err := s.flushClaims(); err != nil {
+			t.Error(err)
+		}
+	}
+	if ok, err := s.ClaimAs(ctx, "k", "first", time.Hour); err != nil || ok {
+		t.Errorf("a claim whose key was claimed and committed while it read the file = %v, %v; want false", ok, err)
+	}
+	if owner, held, _ := s.ClaimOwner(ctx, "k"); !held || owner != "other" {
+		t.Errorf("owner %q, held %v; want other", owner, held)
+	}
+}

@@ -4,6 +4,7 @@ package feishutest
 
 import (
 	"bytes"
+	"context"
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/rand"
@@ -18,7 +19,14 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	larkcore "github.com/larksuite/oapi-sdk-go/v3/core"
+	"github.com/larksuite/oapi-sdk-go/v3/core/httpserverext"
+	larkevent "github.com/larksuite/oapi-sdk-go/v3/event"
+	"github.com/larksuite/oapi-sdk-go/v3/event/dispatcher"
+	larkim "github.com/larksuite/oapi-sdk-go/v3/service/im/v1"
 )
 
 // Sent is one message the fake received.
@@ -128,4 +136,30 @@ func Seal(plain []byte, encryptKey string, ts time.Time) (body []byte, headers m
 	sum := sha256.Sum256([]byte(stamp + nonce + encryptKey + string(body)))
 	return body, map[string]string{"X-Lark-Request-Timestamp": stamp, "X-Lark-Request-Nonce": nonce,
 		"X-Lark-Signature": hex.EncodeToString(sum[:]), "Content-Type": "application/json"}
+}
+
+// SDKAnchor is the callback issue 19 measures the bot's against: the
+// SDK's own dispatcher.NewEventDispatcher(token, encryptKey) with
+// OnP2MessageReceiveV1 behind httpserverext.NewEventHandlerFunc, its
+// handler only putting the event on a queue that a goroutine drains
+// (counting into handed, when set). It answers at /feishu/events, and 200
+// at /healthz.
+func SDKAnchor(token, encryptKey string, handed *atomic.Int64) http.Handler {
+	q := make(chan *larkim.P2MessageReceiveV1, 1<<16)
+	go func() {
+		for range q {
+			if handed != nil {
+				handed.Add(1)
+			}
+		}
+	}()
+	d := dispatcher.NewEventDispatcher(token, encryptKey).OnP2MessageReceiveV1(
+		func(_ context.Context, ev *larkim.P2MessageReceiveV1) error {
+			q <- ev
+			return nil
+		})
+	mux := http.NewServeMux()
+	mux.HandleFunc("/feishu/events", httpserverext.NewEventHandlerFunc(d, larkevent.WithLogLevel(larkcore.LogLevelWarn)))
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) })
+	return mux
 }
