@@ -59,7 +59,7 @@ type Store struct {
 	// afterFileRead, set by tests, runs in decide between reading a claim
 	// from the file and deciding.
 	afterFileRead func(key string)
-	now    func() time.Time
+	now           func() time.Time
 
 	// lastSweep (UnixNano) is when expired mutes and locks were last
 	// pruned (sweep); lastClaimSweep, claims (maybeSweepClaims).
