@@ -1,16 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"slices"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -21,12 +18,6 @@ import (
 // info, sends).
 func startFake(fixtures string) (*feishutest.Server, error) {
 	return feishutest.NewServer(fixtures)
-}
-
-// delivery is one signed, encrypted event as Feishu posts it.
-type delivery struct {
-	body   []byte
-	header http.Header
 }
 
 // generator makes new group messages from a recorded one, without its
@@ -53,8 +44,8 @@ func newGenerator(path string) (*generator, error) {
 }
 
 // make returns n new deliveries.
-func (g *generator) make(n int) []delivery {
-	out := make([]delivery, n)
+func (g *generator) make(n int) []feishutest.Delivery {
+	out := make([]feishutest.Delivery, n)
 	h := g.event["header"].(map[string]any)
 	msg := g.event["event"].(map[string]any)["message"].(map[string]any)
 	for i := range out {
@@ -64,9 +55,9 @@ func (g *generator) make(n int) []delivery {
 		msg["message_id"], msg["create_time"] = "om-"+id, strconv.FormatInt(now.UnixMilli(), 10)
 		plain, _ := json.Marshal(g.event)
 		body, hdr := feishutest.Seal(plain, encryptKey, now)
-		out[i] = delivery{body: body, header: http.Header{}}
+		out[i] = feishutest.Delivery{Body: body, Header: http.Header{}}
 		for k, v := range hdr {
-			out[i].header.Set(k, v)
+			out[i].Header.Set(k, v)
 		}
 	}
 	return out
@@ -111,9 +102,12 @@ func inTurn(ctx context.Context, o options, gen *generator, sdk, bot string) (re
 			if who == 1 {
 				url, s = bot, &res.bot
 			}
-			took, lat, err := postAll(ctx, client, url, o.conc, gen.make(n))
+			took, lat, err := feishutest.PostAll(ctx, client, url, o.conc, gen.make(n))
 			if err != nil {
-				return res, err
+				if ctx.Err() != nil {
+					return res, ctx.Err()
+				}
+				return res, deliveryError{err.Error()}
 			}
 			s.events += n
 			s.took += took
@@ -123,47 +117,4 @@ func inTurn(ctx context.Context, o options, gen *generator, sdk, bot string) (re
 		posted += n
 	}
 	return res, nil
-}
-
-// postAll posts ds from conc goroutines and returns the wall time and each
-// delivery's latency.
-func postAll(ctx context.Context, client *http.Client, url string, conc int, ds []delivery) (time.Duration, []time.Duration, error) {
-	lat := make([]time.Duration, len(ds))
-	var failed atomic.Value
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	t0 := time.Now()
-	for range conc {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(ds) || ctx.Err() != nil {
-					return
-				}
-				req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(ds[i].body))
-				req.Header = ds[i].header
-				t := time.Now()
-				resp, err := client.Do(req)
-				if err != nil {
-					failed.Store(err.Error())
-					return
-				}
-				_, _ = io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-				lat[i] = time.Since(t)
-				if resp.StatusCode != http.StatusOK {
-					failed.Store(fmt.Sprintf("%s answered %d", url, resp.StatusCode))
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if msg := failed.Load(); msg != nil {
-		return 0, nil, deliveryError{msg.(string)}
-	}
-	if err := ctx.Err(); err != nil {
-		return 0, nil, err
-	}
-	return time.Since(t0), lat, nil
 }

@@ -41,8 +41,8 @@ func TestLoadReachesTheSDK(t *testing.T) {
 		t.Errorf("the handler saw %d events, want 120", got.Load())
 	}
 	ds := gen.make(1)
-	ds[0].header.Set("X-Lark-Signature", "0000")
-	if _, _, err := postAll(context.Background(), srv.Client(), srv.URL+"/feishu/events", 1, ds); err == nil {
+	ds[0].Header.Set("X-Lark-Signature", "0000")
+	if _, _, err := feishutest.PostAll(context.Background(), srv.Client(), srv.URL+"/feishu/events", 1, ds); err == nil {
 		t.Error("a delivery with a wrong signature did not fail")
 	}
 }

@@ -1,7 +1,6 @@
 package feishu_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -9,13 +8,12 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/chat/feishu"
+	"github.com/labgpu/bot/internal/chat/feishu/feishutest"
 	"github.com/labgpu/bot/internal/store/embedded"
 )
 
@@ -80,46 +78,13 @@ func makeDeliveries(n int, gen func(i int) delivery) []delivery {
 	return ds
 }
 
-// postAll posts ds to url from conc goroutines and returns the wall time
-// and each delivery's latency; any error or status other than 200 is an
-// error.
+// postAll posts ds with feishutest.PostAll.
 func postAll(client *http.Client, url string, conc int, ds []delivery) (time.Duration, []time.Duration, error) {
-	lat := make([]time.Duration, len(ds))
-	var failed atomic.Value
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	t0 := time.Now()
-	for range conc {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(ds) {
-					return
-				}
-				req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(ds[i].body))
-				req.Header = ds[i].header
-				t := time.Now()
-				resp, err := client.Do(req)
-				if err != nil {
-					failed.Store(err.Error())
-					return
-				}
-				_, _ = io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-				lat[i] = time.Since(t)
-				if resp.StatusCode != http.StatusOK {
-					failed.Store(fmt.Sprintf("status %d", resp.StatusCode))
-				}
-			}
-		}()
+	fd := make([]feishutest.Delivery, len(ds))
+	for i, d := range ds {
+		fd[i] = feishutest.Delivery{Body: d.body, Header: d.header}
 	}
-	wg.Wait()
-	if msg := failed.Load(); msg != nil {
-		return 0, nil, fmt.Errorf("%v", msg)
-	}
-	return time.Since(t0), lat, nil
+	return feishutest.PostAll(context.Background(), client, url, conc, fd)
 }
 
 // p99ms is the 99th percentile of lat in milliseconds.

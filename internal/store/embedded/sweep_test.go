@@ -265,15 +265,7 @@ func TestClaimWriteBehind(t *testing.T) {
 		_, err := s.ClaimAlert(ctx, "refused", time.Hour)
 		alert <- err
 	}()
-	for {
-		s.cw.mu.Lock()
-		n := len(s.cw.waiters)
-		s.cw.mu.Unlock()
-		if n == 1 {
-			break
-		}
-		time.Sleep(time.Millisecond)
-	}
+	waitForWaiter(s)
 	if err := s.claims.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -328,15 +320,7 @@ func TestClaimAlertIgnoresCancel(t *testing.T) {
 		ok, err := s.ClaimAlert(ctx, "digest", time.Hour)
 		res <- ok && err == nil
 	}()
-	for {
-		s.cw.mu.Lock()
-		n := len(s.cw.waiters)
-		s.cw.mu.Unlock()
-		if n == 1 {
-			break
-		}
-		time.Sleep(time.Millisecond)
-	}
+	waitForWaiter(s)
 	cancel()
 	s.cw.flushMu.Unlock()
 	if !<-res {
@@ -447,5 +431,18 @@ func TestClaimDecidedAfterACommit(t *testing.T) {
 	}
 	if owner, held, _ := s.ClaimOwner(ctx, "k"); !held || owner != "other" {
 		t.Errorf("owner %q, held %v; want other", owner, held)
+	}
+}
+
+// waitForWaiter returns once a ClaimAlert waits for its commit.
+func waitForWaiter(s *Store) {
+	for {
+		s.cw.mu.Lock()
+		n := len(s.cw.waiters)
+		s.cw.mu.Unlock()
+		if n == 1 {
+			return
+		}
+		time.Sleep(time.Millisecond)
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -162,4 +164,55 @@ func SDKAnchor(token, encryptKey string, handed *atomic.Int64) http.Handler {
 	mux.HandleFunc("/feishu/events", httpserverext.NewEventHandlerFunc(d, larkevent.WithLogLevel(larkcore.LogLevelWarn)))
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) })
 	return mux
+}
+
+// Delivery is one event as Feishu posts it: the body and its headers.
+type Delivery struct {
+	Body   []byte
+	Header http.Header
+}
+
+// PostAll posts ds to url from conc goroutines over client's keep-alive
+// connections, the load of the callback benchmarks, and returns the wall
+// time and each delivery's latency. A failed request or a status other
+// than 200 stops it with an error naming it.
+func PostAll(ctx context.Context, client *http.Client, url string, conc int, ds []Delivery) (time.Duration, []time.Duration, error) {
+	lat := make([]time.Duration, len(ds))
+	var failed atomic.Value
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	t0 := time.Now()
+	for range conc {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(ds) || ctx.Err() != nil || failed.Load() != nil {
+					return
+				}
+				req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(ds[i].Body))
+				req.Header = ds[i].Header
+				t := time.Now()
+				resp, err := client.Do(req)
+				if err != nil {
+					failed.Store(err.Error())
+					return
+				}
+				_, _ = io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				lat[i] = time.Since(t)
+				if resp.StatusCode != http.StatusOK {
+					failed.Store(fmt.Sprintf("%s answered %d", url, resp.StatusCode))
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if msg := failed.Load(); msg != nil {
+		return 0, nil, fmt.Errorf("delivery failed: %v", msg)
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, nil, err
+	}
+	return time.Since(t0), lat, nil
 }
