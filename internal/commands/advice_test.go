@@ -91,6 +91,19 @@ func TestAdviceOOMFiguresInAPaste(t *testing.T) {
 		t.Fatalf("topic %q", res.Topic)
 	}
 	mustContain(t, whole(res), "这一步还要 2.00 GiB", "卡总共 23.65 GiB", "只剩 1.02 GiB 空闲")
+	// The asker's own "tried to allocate" after the error, or the error's
+	// line wrapped: the figures still come from the error.
+	oom := "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 23.65 GiB of which 1.02 GiB is free."
+	for _, text := range []string{
+		oom + "\n我 tried to allocate 更小的 batch 也不行，咋办",
+		strings.Replace(oom, "Tried to allocate", "Tried to\nallocate", 1) + "\n报错说 tried to allocate 太多，咋办",
+	} {
+		res := ask(r, text)
+		if res.Topic != "cuda-oom" {
+			t.Fatalf("%q: topic %q", text, res.Topic)
+		}
+		mustContain(t, whole(res), "这一步还要 2.00 GiB", "卡总共 23.65 GiB", "只剩 1.02 GiB 空闲")
+	}
 }
 
 // An OOM with a job described gets the estimate of that job, the usual

@@ -382,12 +382,21 @@ func noQuotes(string) []billing.PriceQuote { return nil }
 
 // oomErrorLine reads the figures of a pasted CUDA OOM error ("Tried to
 // allocate 2.00 GiB … 23.65 GiB total capacity … 1.02 GiB free"); "" when
-// the text has none. It reads the last such error, from its line on
+// the text has none. It reads the last such error from its line on
 // (PyTorch prints the capacity and the free memory after the request, on
-// the same line): a traceback's frames before it are not folded again.
+// the same line), so a traceback's frames before it are not folded
+// again; when that line has no request (the asker's words), the whole
+// text.
 func oomErrorLine(text string, en bool) string {
-	folded := string(kb.Normalize(oomTail(text)))
+	tail := oomTail(text)
+	folded := string(kb.Normalize(tail))
 	m := reOOMAlloc.FindStringSubmatch(folded)
+	if m == nil && len(tail) < len(text) {
+		// The last "tried to allocate" was the asker's, or the error's
+		// was wrapped: the whole paste.
+		folded = string(kb.Normalize(text))
+		m = reOOMAlloc.FindStringSubmatch(folded)
+	}
 	if m == nil || gib(m[1], m[2]) < 0 {
 		return ""
 	}

@@ -64,7 +64,8 @@ func (s *Store) claim(ctx context.Context, key, owner string, ttl time.Duration,
 		}
 		return false, nil
 	}
-	w.put(key, pendingClaim{owner: owner, exp: now.Add(ttl), alert: wait})
+	prev, pending := w.pending[key]
+	w.put(key, pendingClaim{owner: owner, exp: now.Add(ttl), alert: wait, overDel: pending && prev.del})
 	var done chan error
 	if wait {
 		done = make(chan error, 1)
@@ -175,6 +176,9 @@ func (s *Store) ReleaseAs(ctx context.Context, key, owner string) (bool, error) 
 	w := s.cw
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.closed {
+		return false, fmt.Errorf("embedded store: release %q: %w", key, errStoreClosed)
+	}
 	if p, ok := w.pending[key]; ok {
 		if p.del || p.owner != owner {
 			return false, nil
@@ -207,6 +211,9 @@ func (s *Store) releaseAny(key string) error {
 	w := s.cw
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.closed {
+		return fmt.Errorf("embedded store: release alert %q: %w", key, errStoreClosed)
+	}
 	if _, ok := w.pending[key]; ok {
 		w.put(key, pendingClaim{del: true})
 		return nil

@@ -61,7 +61,20 @@ type pendingClaim struct {
 	exp   time.Time
 	del   bool
 	alert bool // taken by ClaimAlert, whose caller learns the commit's outcome
-	seq   uint64
+	// overDel: the claim replaced a release not yet written, which comes
+	// back if the claim is dropped unwritten (dropped).
+	overDel bool
+	seq     uint64
+}
+
+// dropped is what stays pending of p when it is dropped unwritten (a
+// ClaimAlert whose commit failed, a claim that expired while commits
+// failed): the release it replaced, or nothing.
+func (p pendingClaim) dropped() (pendingClaim, bool) {
+	if p.overDel {
+		return pendingClaim{del: true, seq: p.seq}, true
+	}
+	return pendingClaim{}, false
 }
 
 var errStoreClosed = errors.New("store closed")
@@ -139,7 +152,11 @@ func (s *Store) flushClaims() error {
 	batch := make(map[string]pendingClaim, len(w.pending))
 	for k, p := range w.pending {
 		if !now.IsZero() && !p.del && !p.exp.After(now) {
-			delete(w.pending, k)
+			if rel, ok := p.dropped(); ok {
+				w.pending[k], batch[k] = rel, rel
+			} else {
+				delete(w.pending, k)
+			}
 			continue
 		}
 		batch[k] = p
@@ -154,8 +171,17 @@ func (s *Store) flushClaims() error {
 	w.mu.Lock()
 	w.gen++
 	for k, p := range batch {
-		if cur, ok := w.pending[k]; ok && cur.seq == p.seq && (err == nil || p.alert) {
+		cur, ok := w.pending[k]
+		switch {
+		case !ok || cur.seq != p.seq:
+		case err == nil:
 			delete(w.pending, k)
+		case p.alert:
+			if rel, keep := p.dropped(); keep {
+				w.pending[k] = rel
+			} else {
+				delete(w.pending, k)
+			}
 		}
 	}
 	w.failed = err

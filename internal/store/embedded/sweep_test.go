@@ -446,3 +446,69 @@ func waitForWaiter(s *Store) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// TestReleaseSurvivesADroppedClaim: a claim taken over a release not yet
+// written, and dropped because its commit failed, leaves the release
+// pending, so the released claim does not come back from the file.
+func TestReleaseSurvivesADroppedClaim(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.cw.flushMu.Lock()
+	if ok, err := s.ClaimAs(ctx, "k", "A", time.Hour); err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	// A commit under way has written k(A); it is still pending.
+	s.cw.mu.Lock()
+	p := s.cw.pending["k"]
+	s.cw.mu.Unlock()
+	if err := s.claims.Update(func(tx *bolt.Tx) error { return writeClaims(tx, map[string]pendingClaim{"k": p}) }); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := s.ReleaseAs(ctx, "k", "A"); err != nil || !ok {
+		t.Fatalf("ReleaseAs = %v, %v", ok, err)
+	}
+	alert := make(chan error)
+	go func() {
+		_, err := s.ClaimAlert(ctx, "k", time.Minute)
+		alert <- err
+	}()
+	waitForWaiter(s)
+	_ = s.claims.Close() // the claim's commit fails
+	s.cw.flushMu.Unlock()
+	if err := <-alert; err == nil {
+		t.Fatal("ClaimAlert succeeded although its commit failed")
+	}
+	s.claims, err = bolt.Open(filepath.Join(dir, ClaimsFileName), 0o600, &bolt.Options{NoSync: true, NoFreelistSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.flushClaims(); err != nil {
+		t.Fatal(err)
+	}
+	if owner, held, err := s.ClaimOwner(ctx, "k"); err != nil || held {
+		t.Errorf("after the dropped claim: owner %q held %v (%v); want the release kept", owner, held, err)
+	}
+}
+
+// TestReleaseAfterClose: a release after Close fails instead of
+// reporting a release nothing will write.
+func TestReleaseAfterClose(t *testing.T) {
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := s.ReleaseAs(context.Background(), "k", "A"); err == nil || ok {
+		t.Errorf("ReleaseAs after Close = %v, %v", ok, err)
+	}
+	if err := s.ReleaseAlert(context.Background(), "k"); err == nil {
+		t.Error("ReleaseAlert after Close: no error")
+	}
+}

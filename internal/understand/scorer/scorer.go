@@ -199,6 +199,9 @@ func (m *Model) index() {
 
 // find returns the row of feature h.
 func (m *Model) find(h uint64) (int, bool) {
+	if len(m.starts) == 0 {
+		return 0, false // a zero Model
+	}
 	t := h >> (64 - bucketBits)
 	for i := m.starts[t]; i < m.starts[t+1]; i++ {
 		if m.keys[i] == h {

@@ -76,6 +76,14 @@ func TestExtractionFinishers(t *testing.T) {
 	}
 }
 
+// TestExplainsRefuses: the fuzz oracle refuses an unindented line left
+// out under a frame.
+func TestExplainsRefuses(t *testing.T) {
+	if explains("", slices.Collect(strings.Lines("file \"a.py\", line 3, in f\nmy 4090 question\n"))) {
+		t.Error("explains let an unindented question under a frame go")
+	}
+}
+
 // TestDropFrames: a traceback's frames, their source lines and marker
 // lines go; the error line, the asker's words (also on a frame's line, or
 // indented under its source line) and lines that only look alike stay.
@@ -105,6 +113,7 @@ func FuzzDropFrames(f *testing.F) {
 	f.Add("traceback\n  file \"a\", line 1, in x\n    y\n    ^^\nerror")
 	f.Add("file \"\", line 1\n\n\t\tfile \"a\", line 2 words")
 	f.Add("file \"\", line 0\n 0\n 0\n")
+	f.Add("  file \"a.py\", line 3, in f\r\n    foo(\r\n    ~~~^\r\nerr")
 	f.Fuzz(func(t *testing.T, s string) {
 		if !explains(dropFrames(s), slices.Collect(strings.Lines(s))) {
 			t.Fatalf("dropFrames(%q) = %q: not the text's lines less frames", s, dropFrames(s))
@@ -112,9 +121,12 @@ func FuzzDropFrames(f *testing.F) {
 	})
 }
 
-// explains reports whether got is lines as FuzzDropFrames allows.
+// explains reports whether got is lines as FuzzDropFrames allows: a line
+// left out under a frame is indented deeper than the frame.
 func explains(got string, lines []string) bool {
-	type at struct{ i, pos, prev int } // prev: 0 none, 1 after a frame, 2 after its source line
+	// prev: 0 none, 1 after a frame, 2 after its source line; indent: the
+	// frame's.
+	type at struct{ i, pos, prev, indent int }
 	seen := map[at]bool{}
 	var walk func(at) bool
 	walk = func(a at) bool {
@@ -127,25 +139,28 @@ func explains(got string, lines []string) bool {
 		seen[a] = true
 		line, rest := lines[a.i], got[a.pos:]
 		end := line[len(strings.TrimRight(line, "\r\n")):]
-		text := strings.TrimRight(strings.TrimLeft(line, " \t"), "\r\n")
-		next := at{a.i + 1, a.pos, 0}
+		body := strings.TrimLeft(line, " \t")
+		indent := len(line) - len(body)
+		text := strings.TrimRight(body, "\r\n")
 		if after, ok := frameRest(text); ok {
 			if after = strings.TrimSpace(after); after != "" {
-				return strings.HasPrefix(rest, after+end) && walk(at{a.i + 1, a.pos + len(after+end), 0})
+				return strings.HasPrefix(rest, after+end) && walk(at{a.i + 1, a.pos + len(after+end), 0, 0})
 			}
-			return walk(at{a.i + 1, a.pos, 1})
+			return walk(at{a.i + 1, a.pos, 1, indent})
 		}
-		if strings.HasPrefix(rest, line) && walk(at{a.i + 1, a.pos + len(line), 0}) {
+		if strings.HasPrefix(rest, line) && walk(at{a.i + 1, a.pos + len(line), 0, 0}) {
 			return true
 		}
-		switch {
-		case a.prev == 1 && text != "":
-			next.prev = 2
-		case a.prev == 2 && text != "" && strings.Trim(text, "^~ ") == "":
-		default:
+		if text == "" || indent <= a.indent {
 			return false
 		}
-		return walk(next)
+		switch {
+		case a.prev == 1:
+			return walk(at{a.i + 1, a.pos, 2, a.indent})
+		case a.prev == 2 && strings.Trim(text, "^~ ") == "":
+			return walk(at{a.i + 1, a.pos, 0, 0})
+		}
+		return false
 	}
 	return walk(at{})
 }
