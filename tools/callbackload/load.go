@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -21,11 +22,14 @@ func startFake(fixtures string) (*feishutest.Server, error) {
 }
 
 // generator makes new group messages from a recorded one, without its
-// mentions.
+// mentions, sealed with the run's Encrypt Key (random, per run); token is
+// the recorded event's header.token, which the servers are given.
 type generator struct {
-	event map[string]any
-	run   int64
-	n     atomic.Int64
+	event       map[string]any
+	header, msg map[string]any // parts of event
+	token, key  string
+	run         int64
+	n           atomic.Int64
 }
 
 func newGenerator(path string) (*generator, error) {
@@ -33,28 +37,35 @@ func newGenerator(path string) (*generator, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &generator{run: time.Now().UnixNano()}
+	g := &generator{run: time.Now().UnixNano(), key: rand.Text()}
 	if err := json.Unmarshal(b, &g.event); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	msg := g.event["event"].(map[string]any)["message"].(map[string]any)
-	delete(msg, "mentions")
-	msg["content"] = `{"text":"哪家有4090"}`
+	g.header, _ = g.event["header"].(map[string]any)
+	ev, _ := g.event["event"].(map[string]any)
+	g.msg, _ = ev["message"].(map[string]any)
+	if g.header == nil || g.msg == nil {
+		return nil, fmt.Errorf("%s: not an im.message.receive_v1 event (no header or event.message)", path)
+	}
+	if g.token, _ = g.header["token"].(string); g.token == "" {
+		return nil, fmt.Errorf("%s: the event has no header.token", path)
+	}
+	delete(g.msg, "mentions")
+	g.msg["content"] = `{"text":"哪家有4090"}`
 	return g, nil
 }
 
 // make returns n new deliveries.
 func (g *generator) make(n int) []feishutest.Delivery {
 	out := make([]feishutest.Delivery, n)
-	h := g.event["header"].(map[string]any)
-	msg := g.event["event"].(map[string]any)["message"].(map[string]any)
+	h, msg := g.header, g.msg
 	for i := range out {
 		id := strconv.FormatInt(g.run, 36) + "-" + strconv.FormatInt(g.n.Add(1), 10)
 		now := time.Now()
 		h["event_id"], h["create_time"] = "ev-"+id, strconv.FormatInt(now.UnixMilli(), 10)
 		msg["message_id"], msg["create_time"] = "om-"+id, strconv.FormatInt(now.UnixMilli(), 10)
 		plain, _ := json.Marshal(g.event)
-		body, hdr := feishutest.Seal(plain, encryptKey, now)
+		body, hdr := feishutest.Seal(plain, g.key, now)
 		out[i] = feishutest.Delivery{Body: body, Header: http.Header{}}
 		for k, v := range hdr {
 			out[i].Header.Set(k, v)

@@ -24,7 +24,7 @@ func TestLoadReachesTheSDK(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got atomic.Int64
-	srv := httptest.NewServer(feishutest.SDKAnchor(token, encryptKey, &got))
+	srv := httptest.NewServer(feishutest.SDKAnchor(gen.token, gen.key, &got))
 	defer srv.Close()
 	o := options{conc: 4, events: 60, round: 25}
 	res, err := inTurn(context.Background(), o, gen, srv.URL+"/feishu/events", srv.URL+"/feishu/events")

@@ -36,11 +36,11 @@ import (
 	"github.com/labgpu/bot/internal/chat/feishu/feishutest"
 )
 
-// The bot's Feishu credentials in this run; token is the recorded
-// events' header.token.
+// The anchor process reads the run's verification token and Encrypt Key
+// from these variables (the bot from its FEISHU_ ones).
 const (
-	token      = "labbot-verify-token-0001"
-	encryptKey = "labbot-load-encrypt-key"
+	envToken = "CALLBACKLOAD_VERIFICATION_TOKEN"
+	envKey   = "CALLBACKLOAD_ENCRYPT_KEY"
 )
 
 type options struct {
@@ -86,9 +86,13 @@ func main() {
 }
 
 // serveAnchor serves the SDK-only callback (feishutest.SDKAnchor) on
-// addr.
+// addr, with the credentials in envToken and envKey.
 func serveAnchor(addr string) error {
-	return http.ListenAndServe(addr, feishutest.SDKAnchor(token, encryptKey, nil))
+	token, key := os.Getenv(envToken), os.Getenv(envKey)
+	if token == "" || key == "" {
+		return fmt.Errorf("%s and %s must be set", envToken, envKey)
+	}
+	return http.ListenAndServe(addr, feishutest.SDKAnchor(token, key, nil))
 }
 
 // run starts the anchor once and the bot on each store, and measures.
@@ -112,13 +116,15 @@ func run(ctx context.Context, o options) error {
 	if err != nil {
 		return err
 	}
-	anchor, err := start(ctx, exec.Command(self, "-anchor", "ADDR"), nil, o.verbose)
+	acmd := exec.Command(self, "-anchor", "ADDR")
+	acmd.Env = append(os.Environ(), envToken+"="+gen.token, envKey+"="+gen.key)
+	anchor, err := start(ctx, acmd, nil, o.verbose)
 	if err != nil {
 		return fmt.Errorf("anchor: %w", err)
 	}
 	defer anchor.stop()
 	for _, store := range []string{"embedded", "redis"} {
-		env, cleanup, err := botEnv(ctx, o, dir, store)
+		env, cleanup, err := botEnv(ctx, o, gen, dir, store)
 		if errors.Is(err, errSkip) {
 			fmt.Printf("%s: skipped (%v)\n", store, err)
 			continue
@@ -147,14 +153,14 @@ var errSkip = errors.New("no Redis")
 
 // botEnv is `bot serve`'s environment for store, and what removes what it
 // left behind.
-func botEnv(ctx context.Context, o options, dir, store string) ([]string, func(), error) {
+func botEnv(ctx context.Context, o options, gen *generator, dir, store string) ([]string, func(), error) {
 	data := filepath.Join(dir, "data-"+store)
 	fake, err := startFake(o.fixtures)
 	if err != nil {
 		return nil, nil, err
 	}
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "TZ=UTC", "BOT_DATA_DIR=" + data,
-		"FEISHU_APP_ID=cli_load", "FEISHU_APP_SECRET=s", "FEISHU_VERIFICATION_TOKEN=" + token, "FEISHU_ENCRYPT_KEY=" + encryptKey,
+		"FEISHU_APP_ID=cli_load", "FEISHU_APP_SECRET=s", "FEISHU_VERIFICATION_TOKEN=" + gen.token, "FEISHU_ENCRYPT_KEY=" + gen.key,
 		"FEISHU_MODE=webhook", "FEISHU_BASE_URL=" + fake.URL}
 	cleanup := fake.Close
 	if store == "redis" {
