@@ -90,12 +90,10 @@ func (r *Regexp) gate() {
 			}
 			return
 		}
-		re, err := syntax.Parse(r.pattern, syntax.Perl)
-		if err != nil {
+		var err error
+		if r.clauses, err = parseRequired(r.pattern); err != nil {
 			r.bad = fmt.Errorf("textgate: %w", err)
-			return
 		}
-		r.clauses = required(re.Simplify())
 	})
 	if r.bad != nil {
 		panic(r.bad.Error())
@@ -214,11 +212,17 @@ func (r *Regexp) ReplaceAllString(src, repl string) string {
 // needs; anything optional needs nothing; a small class of Chinese
 // characters ("没|无" parses as [无没]) is a clause of single characters.
 func RequiredLiterals(pattern string) [][]string {
+	clauses, _ := parseRequired(pattern)
+	return clauses
+}
+
+// parseRequired is RequiredLiterals with the pattern's parse error.
+func parseRequired(pattern string) ([][]string, error) {
 	re, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
-		return nil
+		return nil, err
 	}
-	return required(re.Simplify())
+	return required(re.Simplify()), nil
 }
 
 func required(re *syntax.Regexp) [][]string {

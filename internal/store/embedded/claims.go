@@ -98,7 +98,7 @@ func (s *Store) decide(key string, now time.Time) (bool, error) {
 			return false, err
 		}
 		if p, ok := w.pending[key]; ok {
-			return !p.del && now.Before(p.exp), nil
+			return p.held(now), nil
 		}
 		gen := w.gen
 		w.mu.Unlock()
@@ -115,7 +115,7 @@ func (s *Store) decide(key string, now time.Time) (bool, error) {
 			err = w.usable()
 		}
 		if p, ok := w.pending[key]; ok && err == nil {
-			held = !p.del && now.Before(p.exp) // claimed meanwhile
+			held = p.held(now) // claimed meanwhile
 		}
 		return held, err
 	}

@@ -67,6 +67,9 @@ type pendingClaim struct {
 	seq     uint64
 }
 
+// held reports whether p holds its key at now (a release holds nothing).
+func (p pendingClaim) held(now time.Time) bool { return !p.del && now.Before(p.exp) }
+
 // dropped is what stays pending of p when it is dropped unwritten (a
 // ClaimAlert whose commit failed, a claim that expired while commits
 // failed): the release it replaced, or nothing.
@@ -270,7 +273,7 @@ func (s *Store) fileClaim(key string, now time.Time) (owner string, held bool, e
 // or else in the file.
 func (s *Store) currentClaim(key string, now time.Time) (owner string, held bool, err error) {
 	if p, ok := s.cw.pending[key]; ok {
-		return p.owner, !p.del && now.Before(p.exp), nil
+		return p.owner, p.held(now), nil
 	}
 	return s.fileClaim(key, now)
 }

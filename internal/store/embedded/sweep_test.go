@@ -21,11 +21,7 @@ import (
 // later write, live ones are kept.
 func TestSweep(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openStore(t, t.TempDir())
 	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 	s.now = func() time.Time { return now }
 	if _, err := s.ClaimAlert(ctx, "old", time.Minute); err != nil {
@@ -75,11 +71,7 @@ func TestSweep(t *testing.T) {
 // and the index holds only live entries afterwards.
 func TestClaimSweepIndex(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openStore(t, t.TempDir())
 	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 	s.now = func() time.Time { return now }
 	claim := func(key string, ttl time.Duration) {
@@ -187,11 +179,7 @@ func TestClaimsDurable(t *testing.T) {
 // TestClaimBatchOneWinner: concurrent claims of one key in shared commits:
 // exactly one wins.
 func TestClaimBatchOneWinner(t *testing.T) {
-	s, err := Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openStore(t, t.TempDir())
 	var won atomic.Int32
 	var wg sync.WaitGroup
 	for i := range 32 {
@@ -220,11 +208,7 @@ func TestClaimBatchOneWinner(t *testing.T) {
 func TestClaimWriteBehind(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	s, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openStore(t, dir)
 	inFile := func(key string) bool {
 		_, held, err := s.fileClaim(key, time.Now())
 		if err != nil {
@@ -286,10 +270,7 @@ func TestClaimWriteBehind(t *testing.T) {
 	}
 	// The file works again: the first claim after claimRetry is taken, and
 	// the next commit writes it with the one kept through the failure.
-	s.claims, err = bolt.Open(filepath.Join(dir, ClaimsFileName), 0o600, &bolt.Options{NoSync: true, NoFreelistSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	reopenClaims(t, s, dir)
 	s.cw.mu.Lock()
 	s.cw.failedUntil = time.Now()
 	s.cw.mu.Unlock()
@@ -308,11 +289,7 @@ func TestClaimWriteBehind(t *testing.T) {
 // commit is under way still reports the claim it took, so that its caller
 // sends (or releases) it rather than leaving the key held unsent.
 func TestClaimAlertIgnoresCancel(t *testing.T) {
-	s, err := Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openStore(t, t.TempDir())
 	ctx, cancel := context.WithCancel(context.Background())
 	s.cw.flushMu.Lock()
 	res := make(chan bool)
@@ -350,11 +327,7 @@ func TestCloseReportsUnwritten(t *testing.T) {
 // later claims are still written.
 func TestClaimKeyTooLong(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openStore(t, t.TempDir())
 	long := strings.Repeat("k", bolt.MaxKeySize)
 	if ok, err := s.ClaimAs(ctx, long, "o", time.Hour); err == nil || ok {
 		t.Errorf("ClaimAs of a %d-byte key = %v, %v; want an error", len(long), ok, err)
@@ -368,11 +341,7 @@ func TestClaimKeyTooLong(t *testing.T) {
 // while the writer commits (some decided from the file outside the lock,
 // some from what is pending): every key has exactly one winner.
 func TestClaimRaceWithCommits(t *testing.T) {
-	s, err := Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openStore(t, t.TempDir())
 	const keys, workers, rounds = 40, 8, 30
 	var won [keys]atomic.Int32
 	var wg sync.WaitGroup
@@ -408,11 +377,7 @@ func TestClaimRaceWithCommits(t *testing.T) {
 // committed while another claim was reading the file outside the lock
 // makes that one look again, and lose.
 func TestClaimDecidedAfterACommit(t *testing.T) {
-	s, err := Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openStore(t, t.TempDir())
 	ctx := context.Background()
 	var fired atomic.Bool
 	s.afterFileRead = func(key string) {
@@ -453,11 +418,7 @@ func waitForWaiter(s *Store) {
 func TestReleaseSurvivesADroppedClaim(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	s, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openStore(t, dir)
 	s.cw.flushMu.Lock()
 	if ok, err := s.ClaimAs(ctx, "k", "A", time.Hour); err != nil || !ok {
 		t.Fatal(ok, err)
@@ -483,10 +444,7 @@ func TestReleaseSurvivesADroppedClaim(t *testing.T) {
 	if err := <-alert; err == nil {
 		t.Fatal("ClaimAlert succeeded although its commit failed")
 	}
-	s.claims, err = bolt.Open(filepath.Join(dir, ClaimsFileName), 0o600, &bolt.Options{NoSync: true, NoFreelistSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	reopenClaims(t, s, dir)
 	if err := s.flushClaims(); err != nil {
 		t.Fatal(err)
 	}
@@ -511,4 +469,26 @@ func TestReleaseAfterClose(t *testing.T) {
 	if err := s.ReleaseAlert(context.Background(), "k"); err == nil {
 		t.Error("ReleaseAlert after Close: no error")
 	}
+}
+
+// openStore opens a store in dir, closed when the test ends.
+func openStore(t *testing.T, dir string) *Store {
+	t.Helper()
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+// reopenClaims opens the claims file in dir again under s, after a test
+// closed it to make commits fail.
+func reopenClaims(t *testing.T, s *Store, dir string) {
+	t.Helper()
+	db, err := bolt.Open(filepath.Join(dir, ClaimsFileName), 0o600, &bolt.Options{NoSync: true, NoFreelistSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.claims = db
 }
