@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/chat/feishu/feishutest"
+	"github.com/labgpu/bot/internal/fixture"
 )
 
 // The footprint benchmarks run the built binary as a user would, one
@@ -21,9 +22,9 @@ import (
 //
 //	go test -run '^$' -bench 'Process' -benchtime 20x ./cmd/bot
 //	go test -run '^$' -bench 'IdleRSS' -benchtime 1x ./cmd/bot   # 60 s (BOT_IDLE_WAIT)
-const (
-	stockFixtures  = "../../../shared/fixtures/stock"
-	feishuFixtures = "../../../shared/fixtures/feishu"
+var (
+	stockFixtures  = fixture.Dir(fixture.Stock)
+	feishuFixtures = fixture.Dir(fixture.Feishu)
 )
 
 // benchEnv is the environment of a benchmarked process: no REDIS_URL,
@@ -31,9 +32,6 @@ const (
 // fresh data directory.
 func benchEnv(b *testing.B, extra ...string) []string {
 	b.Helper()
-	if _, err := os.Stat(stockFixtures); err != nil {
-		b.Skip("no shared fixtures")
-	}
 	var env []string
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "REDIS_URL=") && !strings.HasPrefix(kv, "FEISHU_") && !strings.HasPrefix(kv, "BOT_") {
@@ -93,7 +91,7 @@ func BenchmarkIdleRSS(b *testing.B) {
 	b.Run("serve", func(b *testing.B) {
 		fake, err := feishutest.NewServer(feishuFixtures)
 		if err != nil {
-			b.Skip("no Feishu fixtures:", err)
+			b.Fatal("the Feishu fake:", err)
 		}
 		defer fake.Close()
 		for b.Loop() {

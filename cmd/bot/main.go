@@ -1,5 +1,5 @@
 // Command bot is labgpu bot: a chat bot for lab groups that rent GPUs.
-// See README.md and ../shared/DESIGN.md for the command line.
+// See README.md for the command line.
 package main
 
 import (

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/labgpu/bot/internal/fixture"
 	"github.com/labgpu/bot/internal/textgate"
 
 	"github.com/labgpu/bot/internal/chat/feishu/feishutest"
@@ -172,13 +173,7 @@ func TestConsoleAndPoll(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "RTX 4090") {
 		t.Fatalf("console exit %d:\n%s", code, out)
 	}
-	fixtures := "../../../shared/fixtures/stock"
-	if _, err := os.Stat(fixtures); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("CI must have ../shared beside the clone:", err)
-		}
-		t.Skip("no shared fixtures")
-	}
+	fixtures := fixture.Dir(fixture.Stock)
 	out, stderr, code := run(t, "", []string{"BOT_REPLAY_DIR=" + fixtures}, "poll", "--once", "--format", "json")
 	if code != 0 {
 		t.Fatalf("poll exit %d: %s", code, stderr)
@@ -203,14 +198,7 @@ func TestConsoleAndPoll(t *testing.T) {
 // FEISHU_BASE_URL pointing at a fake answers a signed event by posting a
 // reply, serves /healthz, and exits cleanly on SIGTERM.
 func TestServeBinary(t *testing.T) {
-	fixtures := "../../../shared/fixtures/feishu"
-	if _, err := os.Stat(fixtures); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("CI must have ../shared beside the clone:", err)
-		}
-		t.Skip(err)
-	}
-	fake, err := feishutest.NewServer(fixtures)
+	fake, err := feishutest.NewServer(fixture.Dir(fixture.Feishu))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +230,7 @@ func TestServeBinary(t *testing.T) {
 	if !up {
 		t.Fatalf("bot serve did not come up:\n%s", stderr.String())
 	}
-	plain, err := feishutest.GroupEvent(fixtures, "ev-serve", "om_serve", "哪家有4090")
+	plain, err := feishutest.GroupEvent(fixture.Dir(fixture.Feishu), "ev-serve", "om_serve", "哪家有4090")
 	if err != nil {
 		t.Fatal(err)
 	}

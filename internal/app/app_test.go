@@ -13,10 +13,11 @@ import (
 
 	"github.com/labgpu/bot/internal/app"
 	"github.com/labgpu/bot/internal/config"
+	"github.com/labgpu/bot/internal/fixture"
 )
 
-// fixtures is the shared recordings directory, relative to this package.
-const fixtures = "../../../shared/fixtures/stock"
+// fixtures is the recordings directory (testdata/stock of the repository).
+var fixtures = fixture.Dir(fixture.Stock)
 
 func newApp(t *testing.T, dataDir, replayDir string) *app.App {
 	return newAppAt(t, dataDir, replayDir, time.Now)
@@ -208,7 +209,7 @@ func TestSubscribeThenPoll(t *testing.T) {
 		t.Fatalf("subscribe: %s", out.String())
 	}
 	a.Close()
-	copyRecording(t, "../../../shared/fixtures/stock-verbatim/vastai-bundles-2.json", rec)
+	copyRecording(t, fixture.File(fixture.StockVerbatim, "vastai-bundles-2.json"), rec)
 	for i, want := range []int{1, 0} {
 		a := newApp(t, data, rec)
 		out.Reset()
@@ -222,15 +223,12 @@ func TestSubscribeThenPoll(t *testing.T) {
 	}
 }
 
-// needShared skips the test when the shared fixtures (../shared beside the
-// repository) are missing, and fails it under CI, where they must be.
+// needShared fails the test when a recordings directory of the
+// repository's testdata/ is missing (it is part of every clone).
 func needShared(t *testing.T, dir string) {
 	t.Helper()
 	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("CI must have ../shared beside the clone:", err)
-		}
-		t.Skip("shared fixtures not present:", err)
+		t.Fatal("the repository's recordings are missing:", err)
 	}
 }
 

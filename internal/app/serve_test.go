@@ -19,15 +19,18 @@ import (
 	"github.com/labgpu/bot/internal/app"
 	"github.com/labgpu/bot/internal/chat/feishu/feishutest"
 	"github.com/labgpu/bot/internal/config"
+	"github.com/labgpu/bot/internal/fixture"
 	"github.com/labgpu/bot/internal/stock/provider"
 )
 
+// feishuFixtures are the recorded Feishu events and answers.
+var feishuFixtures = fixture.Dir(fixture.Feishu)
+
 const (
-	feishuFixtures = "../../../shared/fixtures/feishu"
-	encryptKey     = "labbot-encrypt-key-0001"
-	verifyToken    = "labbot-verify-token-0001"
-	botOpenID      = "ou_b07a1c2d3e4f5a6b7c8d9e0f1a2b3c4d"
-	groupChat      = "oc_5ad11d72b830411d72b836c20ad11d72"
+	encryptKey  = "labbot-encrypt-key-0001"
+	verifyToken = "labbot-verify-token-0001"
+	botOpenID   = "ou_b07a1c2d3e4f5a6b7c8d9e0f1a2b3c4d"
+	groupChat   = "oc_5ad11d72b830411d72b836c20ad11d72"
 )
 
 func newFakeFeishu(t *testing.T) *feishutest.Server {

@@ -1,7 +1,7 @@
 // Package billing estimates what a training or inference job needs (VRAM,
 // time) and costs per platform, including the hidden costs of storage and
 // billing granularity. Formulas and their sources:
-// ../shared/reference/estimator.md (Korthikanti et al. 2022 for activations,
+// docs/reference/estimator.md (Korthikanti et al. 2022 for activations,
 // EleutherAI "Transformer Math 101" for optimizer state, the QLoRA paper for
 // 4-bit weights, Kaplan et al. for training FLOPs). The memory model is in
 // vram.go, the speed model in speed.go, the training stacks and loss

@@ -15,14 +15,15 @@ import (
 	"github.com/labgpu/bot/configs"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/commands"
+	"github.com/labgpu/bot/internal/fixture"
 	"github.com/labgpu/bot/internal/stock"
 	"github.com/labgpu/bot/internal/stock/provider"
 )
 
 // recordingsRouter answers from every recorded platform body
-// (testdata/recordings, a copy of ../shared/fixtures/stock).
+// (testdata/stock of the repository).
 func recordingsRouter(t *testing.T) *commands.Router {
-	return routerOver(t, "testdata/recordings")
+	return routerOver(t, fixture.Dir(fixture.Stock))
 }
 
 // TestStockRecordingsGolden: the stock answer over every recording.

@@ -3,23 +3,19 @@ package main
 import (
 	"context"
 	"net/http/httptest"
-	"os"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/labgpu/bot/internal/chat/feishu/feishutest"
+	"github.com/labgpu/bot/internal/fixture"
 )
 
 // TestLoadReachesTheSDK: the generated events are new, signed and
 // encrypted as Feishu sends them, so the SDK's dispatcher answers every
 // one 200 and hands each to its handler; a wrong key is a failed delivery.
 func TestLoadReachesTheSDK(t *testing.T) {
-	fixture := "../../../shared/fixtures/feishu/event_im_message_receive_group_at_bot.json"
-	if _, err := os.Stat(fixture); err != nil {
-		t.Skip("no shared fixtures")
-	}
-	gen, err := newGenerator(fixture)
+	gen, err := newGenerator(fixture.File(fixture.Feishu, "event_im_message_receive_group_at_bot.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,6 +34,7 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/chat/feishu/feishutest"
+	"github.com/labgpu/bot/internal/fixture"
 )
 
 // The anchor process reads the run's verification token and Encrypt Key
@@ -60,7 +61,7 @@ func main() {
 	flag.IntVar(&o.round, "round", 2000, "events per round")
 	flag.DurationVar(&o.pause, "pause", 200*time.Millisecond, "rest after each round, for what it left in the background")
 	flag.StringVar(&o.redisServer, "redis-server", "redis-server", "redis-server binary for the second run, on a port of its own (not found: skipped)")
-	flag.StringVar(&o.fixtures, "fixtures", "../shared/fixtures/feishu", "the recorded Feishu events and API answers")
+	flag.StringVar(&o.fixtures, "fixtures", fixture.Dir(fixture.Feishu), "the recorded Feishu events and API answers (testdata/feishu)")
 	flag.StringVar(&o.bot, "bot", "", "a built bot binary (default: go build ./cmd/bot)")
 	flag.BoolVar(&o.verbose, "v", false, "show the servers' logs")
 	flag.Parse()

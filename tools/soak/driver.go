@@ -17,7 +17,7 @@ import (
 	"github.com/labgpu/bot/internal/chat/feishu/feishutest"
 )
 
-// The Feishu app the fixtures describe (../shared/fixtures/feishu/README.md).
+// The Feishu app the fixtures describe (testdata/feishu/README.md).
 const (
 	appID     = "cli_a5f0c1d2e3b4c5d6"
 	tenantKey = "2ca1d211f64f6438"

@@ -34,7 +34,7 @@ type post struct {
 
 // fakeFeishu is a loopback Feishu open platform: tenant token, bot info,
 // message create, reply and patch, with Feishu's uuid deduplication. It
-// answers token and bot info from ../shared/fixtures/feishu.
+// answers token and bot info from testdata/feishu.
 type fakeFeishu struct {
 	srv   *http.Server
 	ln    net.Listener

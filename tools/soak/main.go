@@ -35,7 +35,7 @@ func main() {
 	flag.BoolVar(&o.Short, "short", false, "the short run CI does: 20 s, one fault of each kind, then up to a poll interval for a last poll")
 	flag.Uint64Var(&o.Seed, "seed", uint64(time.Now().UnixNano()), "random seed (fault order, durations, stock changes)")
 	flag.Float64Var(&o.Rate, "rate", 3, "user messages per second")
-	flag.StringVar(&o.Fixtures, "fixtures", "", "the shared fixtures directory (default ../shared/fixtures beside the module)")
+	flag.StringVar(&o.Fixtures, "fixtures", "", "the recordings directory (default testdata/ of the module)")
 	flag.StringVar(&o.RedisBin, "redis-server", "redis-server", "redis-server binary")
 	flag.StringVar(&o.RedisPersist, "redis-appendfsync", "everysec", "Redis persistence: everysec or always (AOF), or none")
 	flag.StringVar(&o.BotBin, "bot", "", "a built bot binary (default: go build ./cmd/bot)")
@@ -87,7 +87,7 @@ func defaults(o *options, fs *flag.FlagSet) error {
 	}
 	o.ModuleRoot = root
 	if o.Fixtures == "" {
-		o.Fixtures = filepath.Join(root, "..", "shared", "fixtures")
+		o.Fixtures = filepath.Join(root, "testdata")
 	}
 	if _, err := os.Stat(filepath.Join(o.Fixtures, "feishu", "event_im_message_receive_group_at_bot.json")); err != nil {
 		return fmt.Errorf("no Feishu fixtures: %w", err)

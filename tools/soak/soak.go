@@ -23,7 +23,7 @@ type options struct {
 	Short        bool
 	Seed         uint64
 	Rate         float64 // user messages per second
-	Fixtures     string  // ../shared/fixtures
+	Fixtures     string  // the module's testdata/ (its feishu/ folder)
 	ModuleRoot   string
 	RedisBin     string
 	RedisPersist string // everysec, always or none

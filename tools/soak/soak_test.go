@@ -10,8 +10,8 @@ import (
 
 // TestSoakShort runs the soak's short version (20 s of traffic, one fault
 // of each kind, 3 replicas, then a wait for the next poll): what CI runs. It needs redis-server on PATH
-// and ../shared/fixtures beside the clone; without them it skips, or
-// fails when CI is set. Run the full version with `go run ./tools/soak`.
+// (without it the test skips, or fails when CI is set) and the recordings
+// in testdata/. Run the full version with `go run ./tools/soak`.
 func TestSoakShort(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the soak runs about 40 s")
@@ -22,7 +22,7 @@ func TestSoakShort(t *testing.T) {
 		RedisPersist: "everysec", Log: &log}
 	if err := defaults(&o, nil); err != nil {
 		if os.Getenv("CI") != "" {
-			t.Fatalf("CI needs redis-server and ../shared/fixtures for the soak: %v", err)
+			t.Fatalf("CI needs redis-server for the soak: %v", err)
 		}
 		t.Skip(err)
 	}

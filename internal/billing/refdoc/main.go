@@ -1,7 +1,7 @@
 // Command refdoc regenerates docs/estimator.md: the estimator's VRAM and
-// throughput figures against the published measurements, the original
-// tables in ../shared/data/estimator/ and the rows added since in
-// internal/billing/reference/testdata/. Run from the repository root:
+// throughput figures against the published measurements (the original
+// tables and the rows added since, all in
+// internal/billing/reference/testdata/). Run from the repository root:
 //
 //	go run ./internal/billing/refdoc
 package main
@@ -19,23 +19,22 @@ import (
 )
 
 func main() {
-	data := flag.String("data", "../shared/data/estimator", "directory with the original "+reference.VRAMFile+" and "+reference.ThroughputFile)
-	more := flag.String("more", "internal/billing/reference/testdata", "directory with "+reference.VRAMMoreFile+" and "+reference.ThroughputMoreFile)
+	data := flag.String("data", "internal/billing/reference/testdata", "directory with "+reference.VRAMFile+", "+reference.ThroughputFile+" and the additions")
 	out := flag.String("out", "docs/estimator.md", "file to write")
 	flag.Parse()
-	if err := run(*data, *more, *out); err != nil {
+	if err := run(*data, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "refdoc:", err)
 		os.Exit(1)
 	}
 }
 
-func run(data, more, out string) error {
+func run(data, out string) error {
 	cat, err := catalog.Load(configs.FS)
 	if err != nil {
 		return err
 	}
 	e := &billing.Estimator{Cat: cat}
-	vrows, trows, err := reference.Load(data, more)
+	vrows, trows, err := reference.Load(data)
 	if err != nil {
 		return err
 	}

@@ -1,8 +1,8 @@
 // Package reference checks the estimator (internal/billing) against
 // published measurements: peak VRAM and training and decode speeds, from
-// the original tables in ../shared/data/estimator/ (vram_reference.csv,
-// throughput_reference.csv) and the rows gathered since in testdata/
-// (vram_reference_more.csv, throughput_reference_more.csv). It renders
+// the project's original tables (testdata/vram_reference.csv,
+// throughput_reference.csv) and the rows gathered since
+// (testdata/vram_reference_more.csv, throughput_reference_more.csv). It renders
 // the comparison as docs/estimator.md through the generator beside it
 // (`go run ./internal/billing/refdoc`), and its tests hold the estimator
 // to the published figures. Only the generator and tests import it; it is
@@ -14,7 +14,6 @@ package reference
 
 import (
 	"encoding/csv"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -24,8 +23,7 @@ import (
 	"strings"
 )
 
-// The reference tables: the originals (in ../shared/data/estimator) and
-// the additions (in testdata).
+// The reference tables, all in testdata: the originals and the additions.
 const (
 	VRAMFile           = "vram_reference.csv"
 	ThroughputFile     = "throughput_reference.csv"
@@ -174,44 +172,31 @@ func ReadThroughput(r io.Reader) ([]ThroughputRow, error) {
 	return rows, nil
 }
 
-// ErrNoOriginals is returned by Load when the original tables in the
-// shared directory are absent (a clone without ../shared).
-var ErrNoOriginals = errors.New("reference: the original tables are missing")
-
-// Load reads every reference row: the originals in shared (VRAMFile,
-// ThroughputFile) and the additions in more (VRAMMoreFile,
-// ThroughputMoreFile), in that order, each row marked with its file. A
-// missing original gives an error wrapping ErrNoOriginals.
-func Load(shared, more string) (vram []VRAMRow, tput []ThroughputRow, err error) {
-	for _, f := range []struct{ dir, name string }{{shared, VRAMFile}, {more, VRAMMoreFile}} {
-		rows, err := readFile(filepath.Join(f.dir, f.name), ReadVRAM)
+// Load reads every reference row from dir: the original tables
+// (VRAMFile, ThroughputFile) and the additions (VRAMMoreFile,
+// ThroughputMoreFile), in that order, each row marked with its file.
+func Load(dir string) (vram []VRAMRow, tput []ThroughputRow, err error) {
+	for _, name := range []string{VRAMFile, VRAMMoreFile} {
+		rows, err := readFile(filepath.Join(dir, name), ReadVRAM)
 		if err != nil {
-			return nil, nil, missing(f.dir == shared, err)
+			return nil, nil, err
 		}
 		for i := range rows {
-			rows[i].File = f.name
+			rows[i].File = name
 		}
 		vram = append(vram, rows...)
 	}
-	for _, f := range []struct{ dir, name string }{{shared, ThroughputFile}, {more, ThroughputMoreFile}} {
-		rows, err := readFile(filepath.Join(f.dir, f.name), ReadThroughput)
+	for _, name := range []string{ThroughputFile, ThroughputMoreFile} {
+		rows, err := readFile(filepath.Join(dir, name), ReadThroughput)
 		if err != nil {
-			return nil, nil, missing(f.dir == shared, err)
+			return nil, nil, err
 		}
 		for i := range rows {
-			rows[i].File = f.name
+			rows[i].File = name
 		}
 		tput = append(tput, rows...)
 	}
 	return vram, tput, nil
-}
-
-// missing marks a file that does not exist in the shared directory.
-func missing(original bool, err error) error {
-	if original && errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("%w: %w", ErrNoOriginals, err)
-	}
-	return err
 }
 
 // readFile reads the rows of the file at path with read.

@@ -1,7 +1,6 @@
 package reference_test
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -22,18 +21,11 @@ func estimator(t testing.TB) *billing.Estimator {
 	return &billing.Estimator{Cat: c}
 }
 
-// sharedDir holds the original tables (../shared beside the clone, as CI
-// has it); the additions are in testdata.
-const sharedDir = "../../../../shared/data/estimator"
-
-// load reads every reference row. Without the shared originals the test
-// is skipped, or fails when CI is set.
+// load reads every reference row: the original tables and the additions,
+// all in testdata.
 func load(t *testing.T) ([]reference.VRAMRow, []reference.ThroughputRow) {
 	t.Helper()
-	v, tp, err := reference.Load(sharedDir, "testdata")
-	if errors.Is(err, reference.ErrNoOriginals) && os.Getenv("CI") == "" {
-		t.Skip(err)
-	}
+	v, tp, err := reference.Load("testdata")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package feishu
 import (
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
@@ -12,14 +11,14 @@ import (
 	larkim "github.com/larksuite/oapi-sdk-go/v3/service/im/v1"
 
 	"github.com/labgpu/bot/internal/chat/feishu/feishutest"
+	"github.com/labgpu/bot/internal/fixture"
 )
 
-// fixtureEvents are the recorded Feishu events (none when ../shared is
-// not beside the repository).
+// fixtureEvents are the recorded Feishu events (testdata/feishu).
 func fixtureEvents() [][]byte {
 	var out [][]byte
 	for _, name := range []string{"event_im_message_receive_group_at_bot.json", "event_im_message_receive_p2p.json", "event_url_verification.json"} {
-		if body, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "shared", "fixtures", "feishu", name)); err == nil {
+		if body, err := os.ReadFile(fixture.File(fixture.Feishu, name)); err == nil {
 			out = append(out, body)
 		}
 	}

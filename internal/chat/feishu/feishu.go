@@ -5,7 +5,7 @@
 // interactive card (tables) or text.
 //
 // It is built on github.com/larksuite/oapi-sdk-go/v3 v3.5.4 and closes the
-// gaps that SDK version leaves open (see ../shared/reference/chat-platforms.md §1):
+// gaps that SDK version leaves open (see docs/reference/chat-platforms.md §1):
 //
 //   - the callback rejects stale or missing X-Lark-Request-Timestamp headers
 //     (the SDK checks signatures but not their age, so replays would pass);

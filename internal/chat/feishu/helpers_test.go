@@ -27,11 +27,11 @@ import (
 
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/chat/feishu"
+	"github.com/labgpu/bot/internal/fixture"
 )
 
-// Constants of the fixtures (../shared/fixtures/feishu/README.md).
+// Constants of the fixtures (testdata/feishu/README.md).
 const (
-	fixtureRel   = "../../../../shared/fixtures/feishu"
 	encryptKey   = "labbot-encrypt-key-0001"
 	verifyToken  = "labbot-verify-token-0001"
 	appID        = "cli_a5f0c1d2e3b4c5d6"
@@ -45,16 +45,13 @@ const (
 	groupMsgID   = "om_5ce6d572455d361153b7cb51da133945"
 )
 
-// fixtureDir returns the fixture directory; without it the test fails on
-// CI and is skipped elsewhere.
+// fixtureDir returns the fixture directory (testdata/feishu of the
+// repository); the test fails without it.
 func fixtureDir(tb testing.TB) string {
 	tb.Helper()
-	dir := filepath.FromSlash(fixtureRel)
+	dir := fixture.Dir(fixture.Feishu)
 	if _, err := os.Stat(filepath.Join(dir, "README.md")); err != nil {
-		if os.Getenv("CI") != "" {
-			tb.Fatalf("Feishu fixtures missing at %s: %v", dir, err)
-		}
-		tb.Skipf("Feishu fixtures missing at %s (set CI to fail instead)", dir)
+		tb.Fatalf("Feishu fixtures missing at %s: %v", dir, err)
 	}
 	return dir
 }

@@ -1,6 +1,6 @@
 // Package wechat is the personal-WeChat channel, built on
 // github.com/eatmoreapple/openwechat v1.4.10 (the web/UOS protocol; see
-// ../shared/reference/chat-platforms.md §3 and README.md here).
+// docs/reference/chat-platforms.md §3 and README.md here).
 //
 // It logs in in Desktop (UOS) mode, with the hot-login state kept in a
 // HotStorage so that a restart needs no new scan, and falls back to a QR

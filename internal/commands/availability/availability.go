@@ -79,7 +79,7 @@ type WaitRow struct {
 }
 
 // Anecdote is the seeds' evening-queue report, shown (labelled) when there
-// is no history: a 2025 rental review (../shared/seeds, 001).
+// is no history: a 2025 rental review (one of the two articles the project was started from).
 func Anecdote(en bool) string {
 	return answer.Pick(en,
 		"传闻（一篇 2025 年租卡测评作者的个人经历，不是本机的数据）：晚高峰 19:00–23:00 开机常要排队 1–3 小时（秘塔智算），AutoDL 通常 10–30 分钟；作者白天错峰开机。",

@@ -43,7 +43,7 @@ type Sent struct {
 
 // Server is a fake Feishu open platform: tenant token, bot info, message
 // create and reply, answered from the fixtures in a directory
-// (../shared/fixtures/feishu).
+// (testdata/feishu of the repository).
 type Server struct {
 	*httptest.Server
 	mu   sync.Mutex

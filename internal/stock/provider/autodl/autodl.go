@@ -19,7 +19,7 @@ import (
 	"github.com/labgpu/bot/internal/stock/provider/httpx"
 )
 
-// AutoDL API paths (see shared/reference/stock-apis.md §1).
+// AutoDL API paths (see docs/reference/stock-apis.md §1).
 const (
 	autodlGlobalStockPath = "/api/v1/dev/machine/gpu_stock"
 	autodlRegionStockPath = "/api/v1/dev/machine/region/gpu_stock"

@@ -19,7 +19,7 @@ import (
 	"github.com/labgpu/bot/internal/stock/provider/httpx"
 )
 
-// 恒源云 GPUShare (see shared/reference/stock-apis.md §2). The API is the
+// 恒源云 GPUShare (see docs/reference/stock-apis.md §2). The API is the
 // web console's, unofficial: the token is a web session token.
 const (
 	gpusharePlatform = "hengyuan"

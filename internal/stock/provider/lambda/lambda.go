@@ -21,8 +21,8 @@ import (
 	"github.com/labgpu/bot/internal/stock/provider/httpx"
 )
 
-// Lambda Cloud (see shared/reference/stock-apis.md §8 and
-// shared/fixtures/stock-verbatim/SOURCES.md "Lambda").
+// Lambda Cloud (see docs/reference/stock-apis.md §8 and
+// testdata/stock-verbatim/SOURCES.md "Lambda").
 const (
 	lambdaPlatform          = "lambda"
 	lambdaInstanceTypesPath = "/api/v1/instance-types"

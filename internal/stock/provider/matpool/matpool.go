@@ -20,7 +20,7 @@ import (
 	"github.com/labgpu/bot/internal/stock/provider/httpx"
 )
 
-// 矩池云 Matpool (see shared/reference/stock-apis.md §3). The API is the
+// 矩池云 Matpool (see docs/reference/stock-apis.md §3). The API is the
 // web console's, unofficial: the token is a login JWT valid about 7 days.
 const (
 	matpoolPlatform     = "matpool"

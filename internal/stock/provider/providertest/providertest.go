@@ -1,5 +1,5 @@
 // Package providertest holds what the stock providers' tests share: the
-// Recorded fixtures (../shared/fixtures/stock and stock-verbatim), the
+// Recorded fixtures (testdata/stock and testdata/stock-verbatim), the
 // catalog, fake servers that record requests, the error cases every HTTP
 // provider must word, fuzz seeding and offer sanity checks. Only tests
 // import it.
@@ -23,38 +23,19 @@ import (
 
 	"github.com/labgpu/bot/configs"
 	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/fixture"
 	"github.com/labgpu/bot/internal/stock"
 	"github.com/labgpu/bot/internal/stock/provider/httpx"
 )
 
-// The recorded fixtures, read in place from ../shared/fixtures next to the
-// repository (found from the working directory up to go.mod).
+// The recorded fixtures, in the repository's testdata/ folder.
 var (
-	FixturesDir = sharedDir("stock")
-	VerbatimDir = sharedDir("stock-verbatim")
+	FixturesDir = fixture.Dir(fixture.Stock)
+	VerbatimDir = fixture.Dir(fixture.StockVerbatim)
 )
 
 // FX is the USD→CNY rate the tests pass to the providers.
 const FX = 7.1
-
-// sharedDir is ../shared/fixtures/<name> relative to the module root, or
-// a path that does not exist when no go.mod is found.
-func sharedDir(name string) string {
-	dir, err := os.Getwd()
-	if err != nil {
-		return filepath.Join("shared", "fixtures", name)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared", "fixtures", name)
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return filepath.Join("shared", "fixtures", name)
-		}
-		dir = parent
-	}
-}
 
 var FixedNow = time.Date(2026, 9, 1, 12, 0, 0, 0, time.UTC)
 

@@ -18,8 +18,8 @@ import (
 	"github.com/labgpu/bot/internal/stock/provider/httpx"
 )
 
-// RunPod (see shared/reference/stock-apis.md §7 and
-// shared/fixtures/stock-verbatim/SOURCES.md "RunPod").
+// RunPod (see docs/reference/stock-apis.md §7 and
+// testdata/stock-verbatim/SOURCES.md "RunPod").
 const (
 	runpodPlatform    = "runpod"
 	runpodCatalogPath = "/v2/catalog/gpus"
