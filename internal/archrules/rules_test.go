@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -44,11 +45,19 @@ var houseRules = []rule{
 // chatOnly: a package under internal/chat imports no package of the bot
 // outside internal/chat but the retry policy (Allowed lists what it may
 // import here).
-var chatOnly = rule{"channels know nothing of the domain", module + "/internal/", []string{"internal/chat", "internal/retry"}}
+var chatOnly = rule{"channels know nothing of the domain", module + "/internal/", []string{"internal/chat", "internal/retry", "internal/i18n", "configs"}}
 
 // slotsOnly: the slot extractors under internal/understand/slots import
 // nothing of the pipeline around them (understand, its scorer).
 var slotsOnly = rule{"the slot extractors know nothing of the pipeline", module + "/internal/understand", []string{"internal/understand/slots"}}
+
+// answersNoRegexp, answersNoTextgate: the answers under internal/commands
+// read the Query, never the message text: no regular expressions there
+// (the slot extractors in internal/understand/slots read the text).
+var (
+	answersNoRegexp   = rule{"answers read only the Query (no regexp)", "regexp", nil}
+	answersNoTextgate = rule{"answers read only the Query (no textgate)", module + "/internal/textgate", nil}
+)
 
 // confined are the rules on what a directory's packages import: a package
 // under dir breaks its rule by importing anything under Import outside
@@ -56,7 +65,8 @@ var slotsOnly = rule{"the slot extractors know nothing of the pipeline", module 
 var confined = []struct {
 	dir string
 	rule
-}{{"internal/chat", chatOnly}, {"internal/understand/slots", slotsOnly}}
+}{{"internal/chat", chatOnly}, {"internal/understand/slots", slotsOnly},
+	{"internal/commands", answersNoRegexp}, {"internal/commands", answersNoTextgate}}
 
 // violation is one import that breaks a rule.
 type violation struct{ file, imp, rule string }
@@ -95,7 +105,7 @@ func check(t *testing.T, root string) []violation {
 				}
 			}
 			for _, c := range confined {
-				if under(rel, []string{c.dir}) && strings.HasPrefix(imp, c.Import) && !under(strings.TrimPrefix(imp, module+"/"), c.Allowed) {
+				if under(rel, []string{c.dir}) && importsUnder(imp, c.Import) && !under(strings.TrimPrefix(imp, module+"/"), c.Allowed) {
 					out = append(out, violation{file, imp, c.name})
 				}
 			}
@@ -107,6 +117,16 @@ func check(t *testing.T, root string) []violation {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].file+out[i].imp < out[j].file+out[j].imp })
 	return out
+}
+
+// importsUnder: imp is the package prefix names or one below it ("regexp"
+// covers "regexp/syntax", not "regexpx"); a prefix ending in "/" covers
+// everything under it.
+func importsUnder(imp, prefix string) bool {
+	if strings.HasSuffix(prefix, "/") {
+		return strings.HasPrefix(imp, prefix)
+	}
+	return imp == prefix || strings.HasPrefix(imp, prefix+"/")
 }
 
 func under(rel string, dirs []string) bool {
@@ -123,9 +143,22 @@ func mustRel(root, path string) string {
 	return r
 }
 
-// TestHouseRules: the repository keeps the import rules.
+// TestHouseRules: the repository keeps the import rules, but for the
+// imports still pending (testdata/imports-pending.txt: "file import" per
+// line), a list that only shrinks.
 func TestHouseRules(t *testing.T) {
+	pending := map[string]bool{}
+	if b, err := os.ReadFile(filepath.Join("testdata", "imports-pending.txt")); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+				pending[l] = true
+			}
+		}
+	}
 	for _, v := range check(t, filepath.Join("..", "..")) {
+		if pending[v.file+" "+v.imp] {
+			continue
+		}
 		t.Errorf("%s imports %s: breaks %q (docs/architecture.md)", v.file, v.imp, v.rule)
 	}
 }
@@ -137,7 +170,7 @@ func TestHouseRulesCatchBreaks(t *testing.T) {
 	for _, v := range check(t, filepath.Join("testdata", "broken")) {
 		got[v.rule] = append(got[v.rule], v.file)
 	}
-	for _, r := range append(houseRules, chatOnly, slotsOnly) {
+	for _, r := range append(houseRules, chatOnly, slotsOnly, answersNoRegexp, answersNoTextgate) {
 		if len(got[r.name]) == 0 {
 			t.Errorf("rule %q: the broken tree's violation was not caught", r.name)
 		}

@@ -14,8 +14,13 @@ import (
 // answers builds the areas' answers over what the options set: each takes
 // the Env (catalog, offers, clock, renderer) and what else it reads.
 func (r *Router) answers() {
-	r.env = &answer.Env{Cat: r.cat, Offers: r.offers, Now: r.now, ListPriceMaxAge: r.listPriceMaxAge, Rd: r.rd}
 	est := &billing.Estimator{Cat: r.cat}
+	r.env = &answer.Env{Cat: r.cat, Offers: r.offers, Now: r.now, ListPriceMaxAge: r.listPriceMaxAge, Rd: r.rd,
+		Loc: r.location, ChatEnglish: r.chatEn, Est: est, Work: r.work, KB: r.advice, History: r.history,
+		LabPlans: r.labPlans, QueueRisk: r.queueRisk}
+	if r.subs != nil {
+		r.env.Alerts = &answer.Alerts{Subs: r.subs, Log: r.alerts, Policy: r.policy}
+	}
 	r.offerAnswers = offers.New(r.env)
 	r.estimates = estimate.New(r.env, est, r.work)
 	r.estimates.LabPlans, r.estimates.Risk = r.labPlans, r.queueRisk

@@ -10,6 +10,7 @@ package commands
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
@@ -80,6 +81,9 @@ type Result struct {
 	Check *advice.CheckResult `json:"check,omitempty"`
 	// Availability is the history behind "4090 什么时候好抢".
 	Availability *availability.Figures `json:"availability,omitempty"`
+	// Payload is the answer's typed result (an intent registered with
+	// answer.Register); its fields are printed beside the Query's.
+	Payload render.Payload `json:"-"`
 	// Text is the short answer as the console shows it; FullText the long
 	// form behind "详情" (empty when the short answer is all of it).
 	Text     string     `json:"text"`
@@ -315,11 +319,16 @@ func (r *Router) AnswerQuery(ctx context.Context, q Query) Result {
 func (r *Router) answer(ctx context.Context, q Query, msg chat.Message) Result {
 	r.ready()
 	res := Result{Query: q, msg: msg}
-	h, ok := handlers[q.Intent]
-	if !ok {
-		h = (*Router).unknownAnswer
+	if in, ok := answer.Lookup(q.Intent); ok {
+		out := in.Answer(ctx, &answer.Ask{Query: q, From: askerOf(msg), Env: r.env})
+		res.Query, res.Payload, res.Reply = out.Query, out.Payload, out.Payload.Reply(r.rd)
+	} else {
+		h, ok := handlers[q.Intent]
+		if !ok {
+			h = (*Router).unknownAnswer
+		}
+		h(r, ctx, &res)
 	}
-	h(r, ctx, &res)
 	if q.Intent != IntentMore {
 		// "详情" is the full form: it is not cut again.
 		res.Reply = r.shortForm(res.Reply, res.English)
@@ -331,7 +340,32 @@ func (r *Router) answer(ctx context.Context, q Query, msg chat.Message) Result {
 	return res
 }
 
-// handlers binds each intent to its answer.
+// askerOf is who sent a message, where.
+func askerOf(msg chat.Message) answer.Asker {
+	return answer.Asker{Channel: msg.Channel, ChatID: msg.ChatID, SenderID: msg.SenderID, SenderName: msg.SenderName, ChatType: msg.ChatType}
+}
+
+// MarshalJSON prints the Query's fields and the result's, then the
+// payload's beside them (`bot ask --format json`).
+func (res Result) MarshalJSON() ([]byte, error) {
+	type plain Result
+	b, err := json.Marshal(plain(res))
+	if err != nil || res.Payload == nil {
+		return b, err
+	}
+	p, err := json.Marshal(res.Payload)
+	if err != nil {
+		return nil, err
+	}
+	if len(p) <= 2 || p[0] != '{' {
+		return b, nil
+	}
+	out := append(b[:len(b)-1:len(b)-1], ',')
+	return append(out, p[1:]...), nil
+}
+
+// handlers binds each intent to its answer (the intents not yet
+// registered with answer.Register).
 var handlers map[string]handler
 
 func init() {

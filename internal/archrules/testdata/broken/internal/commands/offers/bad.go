@@ -1,0 +1,7 @@
+package offers
+
+import (
+	_ "regexp"
+
+	_ "github.com/labgpu/bot/internal/textgate"
+)
