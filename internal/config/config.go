@@ -150,7 +150,8 @@ type WeChatConf struct {
 	// QRCodePNG is where the login QR code is saved when a scan is needed
 	// (default <data_dir>/wechat-qr.png).
 	QRCodePNG string `yaml:"qr_code_png"`
-	// Admin is the chat told when the WeChat session drops, as
+	// Admin is the chat told when the WeChat session drops (and about
+	// friends who write privately without a remark name of their own), as
 	// "<channel>/<chat id>": "webhook/<name>" (a configured webhook) or
 	// "feishu/<chat_id>". Empty: the drop is only logged.
 	Admin string `yaml:"admin"`

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -54,12 +55,22 @@ type BoardOptions struct {
 	// and doubling.
 	Retries int
 	Backoff time.Duration
+	// AbsentFor is how long a GPU type missing from a provider's answers
+	// is carried forward as unknown (its last figures, stale, listed in
+	// ProviderSnapshot.Absent) before it counts as gone: default
+	// MaxAlertAge (24 h), the age past which a figure no longer moves an
+	// alert anyway; negative: never carried.
+	AbsentFor time.Duration
 }
 
 // Board holds the latest offers of every provider. A provider whose fetch
 // fails keeps its previous offers, marked stale with their age; so does
 // one that answers an empty list (ErrEmpty, ReasonEmpty): an empty answer
-// is unknown, never an empty, "sold out" snapshot.
+// is unknown, never an empty, "sold out" snapshot. Likewise a platform's
+// GPU type that an otherwise good answer leaves out keeps its last
+// figures, stale, for up to AbsentFor (ProviderSnapshot.Absent): a row
+// missing for one poll is unknown, not sold out, so its return is no new
+// "有货了".
 type Board struct {
 	providers []Provider
 	opt       BoardOptions
@@ -84,6 +95,9 @@ func NewBoard(providers []Provider, opt BoardOptions) *Board {
 	}
 	if opt.Now == nil {
 		opt.Now = time.Now
+	}
+	if opt.AbsentFor == 0 {
+		opt.AbsentFor = MaxAlertAge
 	}
 	return &Board{providers: providers, opt: opt, last: map[string]ProviderSnapshot{}}
 }
@@ -197,7 +211,9 @@ func (b *Board) fetchOne(ctx context.Context, p Provider) (ps ProviderSnapshot) 
 		// Some inputs failed but others answered: keep the offers and say
 		// what failed.
 		b.opt.Log.Warn("stock: partial fetch", "provider", name, "err", err)
-		ps := ProviderSnapshot{Provider: name, Status: StatusOK, Offers: offers, FetchedAt: b.opt.Now(), Err: err.Error(), Reason: ReasonPartial}
+		now := b.opt.Now()
+		ps := ProviderSnapshot{Provider: name, Status: StatusOK, FetchedAt: now, Err: err.Error(), Reason: ReasonPartial}
+		ps.Offers, ps.Absent = b.carryAbsent(name, offers, now)
 		var pe *PartialError
 		if errors.As(err, &pe) {
 			ps.FailedPlatforms = pe.Platforms
@@ -211,7 +227,54 @@ func (b *Board) fetchOne(ctx context.Context, p Provider) (ps ProviderSnapshot) 
 		b.opt.Log.Warn("stock: fetch failed", "provider", name, "err", err)
 		return b.failed(name, err)
 	}
-	return ProviderSnapshot{Provider: name, Status: StatusOK, Offers: offers, FetchedAt: b.opt.Now()}
+	now := b.opt.Now()
+	ps = ProviderSnapshot{Provider: name, Status: StatusOK, FetchedAt: now}
+	ps.Offers, ps.Absent = b.carryAbsent(name, offers, now)
+	return ps
+}
+
+// carryAbsent appends to a good answer's offers the last figures of each
+// platform × GPU type the provider's previous snapshot had and this answer
+// leaves out, marked Stale, with the list of those types: missing from one
+// answer is unknown, not sold out. A type last listed more than AbsentFor
+// before now is gone and dropped.
+func (b *Board) carryAbsent(name string, offers []Offer, now time.Time) ([]Offer, []Absent) {
+	b.mu.Lock()
+	prev, ok := b.last[name]
+	b.mu.Unlock()
+	if !ok || len(prev.Offers) == 0 || b.opt.AbsentFor < 0 {
+		return offers, nil
+	}
+	type key struct{ platform, gpu string }
+	listed := make(map[key]bool, len(offers))
+	for i := range offers {
+		listed[key{offers[i].Platform, offers[i].GPU}] = true
+	}
+	since := make(map[key]time.Time, len(prev.Absent))
+	for _, a := range prev.Absent {
+		since[key{a.Platform, a.GPU}] = a.LastSeen
+	}
+	out := offers[:len(offers):len(offers)] // appends never write into the provider's slice
+	var absent []Absent
+	for _, o := range prev.Offers {
+		k := key{o.Platform, o.GPU}
+		if o.Source == SourceCatalog || listed[k] {
+			continue
+		}
+		seen, carried := since[k]
+		if !carried {
+			seen = prev.FetchedAt // listed in the previous answer
+		}
+		if seen.IsZero() || now.Sub(seen) > b.opt.AbsentFor {
+			continue
+		}
+		if !slices.ContainsFunc(absent, func(a Absent) bool { return a.Platform == k.platform && a.GPU == k.gpu }) {
+			absent = append(absent, Absent{Platform: k.platform, GPU: k.gpu, LastSeen: seen})
+		}
+		o.Stale = true
+		out = append(out, o)
+	}
+	return out, absent
 }
 
 func (b *Board) failed(name string, err error) ProviderSnapshot {
@@ -225,6 +288,7 @@ func (b *Board) failed(name string, err error) ProviderSnapshot {
 			ps.Status = StatusStale
 			ps.Offers = prev.Offers
 			ps.FetchedAt = prev.FetchedAt
+			ps.Absent = prev.Absent
 		}
 	}
 	return ps
