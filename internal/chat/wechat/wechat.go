@@ -111,6 +111,10 @@ type Options struct {
 	ChartPNG func(c *chat.BarChart) ([]byte, error)
 	// Now is the clock for message ages; default time.Now.
 	Now func() time.Time
+	// Delivered keeps the parts a keyed send (an alert, a digest)
+	// delivered beyond the process (the bot's store); nil: in the
+	// process only.
+	Delivered chat.DeliveryLog
 }
 
 // ErrNotLoggedIn is returned by sends before a successful Login, or after
