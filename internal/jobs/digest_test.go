@@ -237,7 +237,9 @@ func TestDigestNotSentTwiceAcrossRestart(t *testing.T) {
 // to the next; two replicas running at once send each period once.
 func TestDigestPeriods(t *testing.T) {
 	loc := time.FixedZone("CST", 8*3600)
-	at := func(month time.Month, day, hour int) time.Time { return time.Date(2026, month, day, hour, 0, 0, 0, loc) }
+	at := func(month time.Month, day, hour int) time.Time {
+		return time.Date(2026, month, day, hour, 0, 0, 0, loc)
+	}
 	type run struct {
 		at   time.Time
 		fail bool   // the platform refuses everything
@@ -313,7 +315,9 @@ func TestDigestPeriods(t *testing.T) {
 // TestNextPeriod: the period model, pure.
 func TestNextPeriod(t *testing.T) {
 	loc := time.FixedZone("CST", 8*3600)
-	d := func(month time.Month, day, hour int) time.Time { return time.Date(2026, month, day, hour, 0, 0, 0, loc) }
+	d := func(month time.Month, day, hour int) time.Time {
+		return time.Date(2026, month, day, hour, 0, 0, 0, loc)
+	}
 	cases := []struct {
 		last, now time.Time
 		from, to  time.Time
