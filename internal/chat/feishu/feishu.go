@@ -152,6 +152,10 @@ type Options struct {
 	// QueueSize is the number of events waiting for a worker; when it is
 	// full the callback answers 503 so that Feishu retries. Default 1024.
 	QueueSize int
+	// Delivered keeps the parts a keyed send delivered beyond the process
+	// (the bot's store): a send repeated after a restart or on another
+	// replica skips them. Nil: in the process only.
+	Delivered chat.DeliveryLog
 }
 
 // Bot is a Feishu channel: it receives events, answers them through the
