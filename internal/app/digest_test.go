@@ -138,7 +138,10 @@ func TestBudgetThresholdsOncePerMonth(t *testing.T) {
 	a.Store.AppendStorageEvents(context.Background(), []billing.StorageEvent{{Time: time.Date(2026, 11, 1, 0, 0, 0, 0, loc), Lab: "nlp",
 		Owner: "ou_a", Platform: "autodl", Disk: "1", Action: billing.ActionAdd, SizeGB: 1050}})
 	var got []string
-	send := func(_ context.Context, ck string, r chat.Reply, _ chat.SendOptions) error { got = append(got, ck+" "+r.Title); return nil }
+	send := func(_ context.Context, ck string, r chat.Reply, _ chat.SendOptions) error {
+		got = append(got, ck+" "+r.Title)
+		return nil
+	}
 	run := func(at time.Time) int {
 		w := a.NewBudgetJob(send)
 		w.Now = func() time.Time { return at }
