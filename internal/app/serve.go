@@ -213,7 +213,8 @@ func (a *App) channels(ctx context.Context, m *Metrics, chans chat.Channels) ([]
 		bot, err := feishu.New(ctx, feishu.Options{AppID: fc.AppID, AppSecret: fc.AppSecret, VerificationToken: fc.VerificationToken,
 			EncryptKey: fc.EncryptKey, AllowNoEncryptKey: fc.AllowNoEncryptKey, BaseURL: fc.BaseURL, Mode: fc.Mode,
 			Started: time.Now(), Dedup: dedup, Handler: countingHandler{a: a, m: m}, InterimAfter: a.Cfg.Stock.InterimAfter.D(), Log: a.Log,
-			OnSend: m.countSend("feishu"), DrainTimeout: a.Cfg.HTTP.ShutdownGrace.D(), Delivered: a.deliveryLog()})
+			OnSend: m.countSend("feishu"), DrainTimeout: a.Cfg.HTTP.ShutdownGrace.D(), Delivered: a.deliveryLog(),
+			Parking: a.parking()})
 		if err != nil {
 			return list, fmt.Errorf("feishu: %w", err)
 		}
@@ -329,6 +330,15 @@ func (a *App) alertsTo(ch chat.Sender) stock.Notifier {
 // sendTo is the scheduled jobs' send: r to a chat key through the
 // running channels, with the job's idempotency key.
 func sendTo(chans chat.Channels) jobs.SendFunc { return chans.Send }
+
+// parking is the store as where Feishu keeps the answers a shutdown cut
+// off (nil without a store).
+func (a *App) parking() feishu.Parking {
+	if a.Store == nil {
+		return nil
+	}
+	return a.Store
+}
 
 // deliveryLog is the store as the outboxes' record of delivered parts
 // (nil without a store).
