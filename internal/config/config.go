@@ -115,9 +115,11 @@ type StorageConf struct {
 	// change or remove any entry of their lab. WeChat nicknames are
 	// refused: WeChat admins are bound in a private chat ("绑定管理员").
 	Admins []string `yaml:"admins"`
-	// DigestSchedule is when `bot serve` posts last week's digest to the
+	// DigestSchedule is when `bot serve` posts the storage digest to the
 	// chats that turned it on: a cron spec in the config's timezone
-	// (default "0 9 * * 1", Monday 09:00); empty turns it off.
+	// (default "0 9 * * 1", Monday 09:00); empty turns it off. Each run
+	// covers, per chat, the days since its last scheduled digest (the
+	// first: the previous ISO week; jobs.NextPeriod).
 	DigestSchedule string `yaml:"digest_schedule"`
 	// Budgets are monthly storage budgets in CNY per lab (a storage.labs
 	// name or a chat key); the lab's chats are told once a month at 50%,
