@@ -493,7 +493,10 @@ func (b *Bot) deliver(ctx context.Context, j job, p parked) {
 			}
 		}()
 	}
-	if err := b.Send(ctx, msg.ChatID, reply, chat.SendOptions{ReplyTo: msg.ID, IdempotencyKey: "reply:" + msg.ID, Mergeable: j.parked == nil}); err != nil {
+	// Its delivered parts are remembered as long as a parked answer
+	// waits: one cut off between parts goes on where it stopped.
+	o := chat.SendOptions{ReplyTo: msg.ID, IdempotencyKey: "reply:" + msg.ID, Mergeable: j.parked == nil, Remember: ParkTTL}
+	if err := b.Send(ctx, msg.ChatID, reply, o); err != nil {
 		if b.cutOff() {
 			// The grace ended mid-send: the rest goes at the next start,
 			// under the same key.
