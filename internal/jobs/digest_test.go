@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/jobs"
 	"github.com/labgpu/bot/internal/retry"
@@ -92,7 +93,7 @@ type platform struct {
 	dedup bool
 	seen  map[string]bool
 	took  map[string][]string // chat → parts taken
-	fault func(part string) (take bool, err error)
+	fault func(chatID, part string) (take bool, err error)
 }
 
 func newPlatform(dedup bool) *platform {
@@ -113,7 +114,7 @@ func (p *platform) Post(_ context.Context, chatID string, part chat.Part, o chat
 	text := part.Payload.(string)
 	take, err := true, error(nil)
 	if p.fault != nil {
-		take, err = p.fault(text)
+		take, err = p.fault(chatID, text)
 	}
 	if take && (!p.dedup || !p.seen[chatID+"\x00"+o.Key]) {
 		p.seen[chatID+"\x00"+o.Key] = true
@@ -170,15 +171,15 @@ func TestDigestNotSentTwiceAcrossRestart(t *testing.T) {
 		name  string
 		dedup bool // the platform drops a repeated key (Feishu's uuid)
 		// fault makes the first process's cut; cancel stops its run.
-		fault      func(cancel context.CancelFunc) func(part string) (bool, error)
+		fault      func(cancel context.CancelFunc) func(chatID, part string) (bool, error)
 		failMarks  bool
 		firstError bool
 	}{
-		{"answer lost after the platform took it", true, func(context.CancelFunc) func(string) (bool, error) {
-			return func(part string) (bool, error) { return true, errors.New("read: connection reset by peer") }
+		{"answer lost after the platform took it", true, func(context.CancelFunc) func(string, string) (bool, error) {
+			return func(_, part string) (bool, error) { return true, errors.New("read: connection reset by peer") }
 		}, false, true},
-		{"stopped between parts", false, func(cancel context.CancelFunc) func(string) (bool, error) {
-			return func(part string) (bool, error) {
+		{"stopped between parts", false, func(cancel context.CancelFunc) func(string, string) (bool, error) {
+			return func(_, part string) (bool, error) {
 				if part == "members" {
 					cancel() // SIGTERM while the second part is on its way
 					return false, context.Canceled
@@ -289,7 +290,7 @@ func TestDigestPeriods(t *testing.T) {
 				for i, r := range c.runs {
 					before := len(p.taken("oc_a"))
 					if r.fail {
-						p.fault = func(string) (bool, error) { return false, errors.New("HTTP 500") }
+						p.fault = func(string, string) (bool, error) { return false, errors.New("HTTP 500") }
 					}
 					var wg sync.WaitGroup
 					for range 2 { // two replicas
@@ -337,5 +338,70 @@ func TestNextPeriod(t *testing.T) {
 		if ok != c.ok || ok && (!p.From.Equal(c.from) || !p.To.Equal(c.to)) {
 			t.Errorf("NextPeriod(%v, %v) = %v–%v, %v; want %v–%v, %v", c.last, c.now, p.From, p.To, ok, c.from, c.to, c.ok)
 		}
+	}
+}
+
+// ledgerStore is a digestStore with the ledger (the budget check reads
+// it).
+type ledgerStore interface {
+	digestStore
+	jobs.StorageEvents
+	AppendStorageEvents(ctx context.Context, events []billing.StorageEvent) error
+}
+
+// TestBudgetNoticeKeyedAcrossRestart: a budget notice one of the lab's
+// chats missed (its platform refused) reaches that chat at the next run,
+// after a restart, and not again the chat that had it: the notice's key
+// is its claim, budget:<lab>:<month>:<percent>.
+func TestBudgetNoticeKeyedAcrossRestart(t *testing.T) {
+	loc := time.FixedZone("CST", 8*3600)
+	for _, kind := range storeKinds() {
+		t.Run(kind.name, func(t *testing.T) {
+			st, reopen := kind.open(t)
+			ctx := context.Background()
+			// 1050 GB at 0.01 CNY/GB-day beyond 50 free: 10 CNY a day from 1 Nov.
+			if err := st.(ledgerStore).AppendStorageEvents(ctx, []billing.StorageEvent{{Time: time.Date(2026, 11, 1, 0, 0, 0, 0, loc), Lab: "nlp",
+				Owner: "ou_a", Platform: "autodl", Disk: "1", Action: billing.ActionAdd, SizeGB: 1050}}); err != nil {
+				t.Fatal(err)
+			}
+			p := newPlatform(false)
+			var keys []string
+			run := func(st digestStore, at time.Time) error {
+				ob := chat.NewOutbox("feishu", p, chat.OutboxOptions{Retry: retry.Policy{Tries: 1}, Delivered: st})
+				b := &jobs.Budget{Events: st.(ledgerStore), Claims: st, Budgets: map[string]float64{"nlp": 100}, Location: loc,
+					Price: func(string, bool) (float64, float64, bool) { return 0.01, 50, true },
+					Chats: func(string) []string { return []string{"feishu/oc_a", "feishu/oc_b"} },
+					Send: func(ctx context.Context, ck string, r chat.Reply, o chat.SendOptions) error {
+						keys = append(keys, o.IdempotencyKey)
+						return chat.Channels{"feishu": ob}.Send(ctx, ck, r, o)
+					},
+					Now: func() time.Time { return at }}
+				_, err := b.RunOnce(ctx)
+				return err
+			}
+			refuse := true // oc_b's platform refuses the first notice
+			p.fault = func(chatID, _ string) (bool, error) {
+				if chatID == "oc_b" && refuse {
+					return false, errors.New("HTTP 500")
+				}
+				return true, nil
+			}
+			if err := run(st, time.Date(2026, 11, 6, 1, 0, 0, 0, loc)); err == nil { // 50 CNY: 50%
+				t.Error("the refused chat was not reported")
+			}
+			refuse = false
+			st = reopen()
+			if err := run(st, time.Date(2026, 11, 6, 2, 0, 0, 0, loc)); err != nil {
+				t.Fatal(err)
+			}
+			if a, b := len(p.taken("oc_a")), len(p.taken("oc_b")); a != 3 || b != 3 {
+				t.Errorf("oc_a got %d parts, oc_b %d; want the notice (3 parts) once each", a, b)
+			}
+			for _, k := range keys {
+				if k != "budget:nlp:2026-11:50" {
+					t.Errorf("sent under key %q", k)
+				}
+			}
+		})
 	}
 }

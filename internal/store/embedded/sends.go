@@ -167,7 +167,6 @@ func (s *Store) TakeParkedReplies(ctx context.Context, prefix string) (map[strin
 	}
 	out := map[string][]byte{}
 	err := s.db.Update(func(tx *bolt.Tx) error {
-		clear(out) // a retried transaction starts over
 		now := s.now()
 		b := tx.Bucket(bucketParked)
 		var taken [][]byte
