@@ -64,8 +64,8 @@ type HTTPConf struct {
 	// intervals, at least 10m).
 	ReadyProviderAge Duration `yaml:"ready_provider_age"`
 	// ShutdownGrace is how long `bot serve` lets queued answers finish at
-	// SIGTERM before it hands the rest back to Feishu for redelivery
-	// (default 10s).
+	// SIGTERM; the Feishu answers still unsent then are kept in the store
+	// and sent at the next start (default 10s).
 	ShutdownGrace Duration `yaml:"shutdown_grace"`
 }
 
