@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/chat"
 )
 
@@ -38,6 +39,13 @@ type DigestChats interface {
 type DigestMarks interface {
 	DigestMark(ctx context.Context, chatKey string) (string, error)
 	SwapDigestMark(ctx context.Context, chatKey, old, new string) (bool, error)
+}
+
+// ClaimReader tells whether a key is claimed without claiming it (the
+// stores' ClaimOwner); a Claimer that is one lets Digest skip a week the
+// bot sent before it kept marks.
+type ClaimReader interface {
+	ClaimOwner(ctx context.Context, key string) (owner string, held bool, err error)
 }
 
 // Period is a scheduled digest's span, [From, To).
@@ -193,7 +201,24 @@ func (d *Digest) period(ctx context.Context, ck string, now time.Time) (raw stri
 	if p, ok := m.pending(); ok && now.Sub(p.To) <= MaxDigestGap {
 		return raw, p, true, nil
 	}
-	if p, ok = NextPeriod(m.End, now, d.loc()); !ok {
+	p, ok = NextPeriod(m.End, now, d.loc())
+	if cr, reads := d.Claims.(ClaimReader); ok && raw == "" && reads {
+		// A chat's first scheduled digest: the bot before marks claimed
+		// the previous week as digest:<chat>:<ISO week> when it sent it.
+		_, sent, err := cr.ClaimOwner(ctx, "digest:"+ck+":"+billing.WeekOf(p.From, d.loc()))
+		if err != nil {
+			return raw, p, false, fmt.Errorf("claim: %w", err)
+		}
+		if sent {
+			done := digestMark{End: p.To}.encode()
+			if swapped, err := d.Marks.SwapDigestMark(ctx, ck, raw, done); err != nil || !swapped {
+				return raw, p, false, err
+			}
+			raw = done
+			p, ok = NextPeriod(p.To, now, d.loc())
+		}
+	}
+	if !ok {
 		return raw, p, false, nil
 	}
 	next := digestMark{End: m.End, From: p.From, To: p.To}.encode()

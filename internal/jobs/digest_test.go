@@ -405,3 +405,37 @@ func TestBudgetNoticeKeyedAcrossRestart(t *testing.T) {
 		})
 	}
 }
+
+// TestDigestAfterUpgrade: a chat whose previous week the bot sent before
+// it kept marks (it claimed digest:<chat>:<ISO week>) does not get that
+// week again: its first scheduled digest covers the days since.
+func TestDigestAfterUpgrade(t *testing.T) {
+	loc := time.FixedZone("CST", 8*3600)
+	for _, kind := range storeKinds() {
+		t.Run(kind.name, func(t *testing.T) {
+			st, _ := kind.open(t)
+			ctx := context.Background()
+			if err := st.SetDigestChat(ctx, "feishu/oc_a", true); err != nil {
+				t.Fatal(err)
+			}
+			if ok, err := st.ClaimAlert(ctx, "digest:feishu/oc_a:2026-W48", jobs.DigestClaimTTL); err != nil || !ok {
+				t.Fatal(ok, err)
+			}
+			p := newPlatform(false)
+			for _, c := range []struct {
+				at   time.Time
+				want string
+			}{
+				{time.Date(2026, 12, 2, 9, 0, 0, 0, loc), "11-30–12-02 members platforms"},
+				{time.Date(2026, 12, 3, 9, 0, 0, 0, loc), "11-30–12-02 members platforms 12-02–12-03 members platforms"},
+			} {
+				if _, err := process(st, p, c.at, loc).RunOnce(ctx); err != nil {
+					t.Fatal(err)
+				}
+				if got := strings.Join(p.taken("oc_a"), " "); got != c.want {
+					t.Errorf("at %s sent %q, want %q", c.at.Format("01-02"), got, c.want)
+				}
+			}
+		})
+	}
+}

@@ -1,5 +1,6 @@
 // Package jobs holds the bot's scheduled work: the stock poll with its
-// alert dispatch, the weekly storage digest and the hourly budget check.
+// alert dispatch, the scheduled storage digest, the release warnings and
+// the hourly budget check.
 // Each job takes the narrow interfaces it needs (a board, a store's
 // claims, a send function), never the application; a Scheduler runs them
 // on robfig/cron with JobWrappers for recovery, skip-if-still-running and
