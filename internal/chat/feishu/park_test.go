@@ -176,7 +176,8 @@ func TestParkedAnswerSaysWhenItWasMade(t *testing.T) {
 			f := newFake(t)
 			f.slow, f.uuids = 2*time.Second, map[string]bool{}
 			st, reopen := parkStores[0].open(t)
-			opts := baseOptions(f, &recHandler{}, nil)
+			h := &recHandler{got: make(chan struct{}, 1)}
+			opts := baseOptions(f, h, nil)
 			opts.Parking, opts.Delivered, opts.DrainTimeout = st, st, 300*time.Millisecond
 			ctx, sigterm := context.WithCancel(context.Background())
 			b, err := feishu.New(ctx, opts)
@@ -186,7 +187,7 @@ func TestParkedAnswerSaysWhenItWasMade(t *testing.T) {
 			if rec := deliver(b.HTTPHandler(), sealed(p2pEvent(t, "ev-note", "om-note", "q"), time.Now())); rec.Code != http.StatusOK {
 				t.Fatal(rec.Code)
 			}
-			time.Sleep(200 * time.Millisecond) // answered, its post under way
+			<-h.got // answered (the grace ends 300 ms after Close), its post under way
 			sigterm()
 			_ = b.Close()
 			if len(f.messages()) != 0 {
