@@ -521,15 +521,19 @@ func (ob *Outbox) delivered(ctx context.Context, pk string) bool {
 }
 
 // remember records a delivered keyed part for ttl (the outbox's Remember
-// when not positive), in the process and in the DeliveryLog, forgetting
-// old ones now and then.
+// when not positive), in the DeliveryLog and in the process (there at
+// most Remember when the log keeps it), forgetting old ones now and then.
 func (ob *Outbox) remember(ctx context.Context, pk string, ttl time.Duration) {
 	if ttl <= 0 {
 		ttl = ob.o.Remember
 	}
+	local := ttl
+	if ob.o.Delivered != nil {
+		local = min(ttl, ob.o.Remember)
+	}
 	ob.mu.Lock()
 	now := time.Now()
-	ob.sent[pk] = now.Add(ttl)
+	ob.sent[pk] = now.Add(local)
 	if now.Sub(ob.swept) > ob.o.Remember {
 		for k, until := range ob.sent {
 			if !now.Before(until) {
