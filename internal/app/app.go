@@ -21,6 +21,8 @@ import (
 	"github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/chat/feishu"
 	"github.com/labgpu/bot/internal/commands"
 	"github.com/labgpu/bot/internal/config"
 	"github.com/labgpu/bot/internal/history"
@@ -48,6 +50,12 @@ type Store interface {
 	stock.Locker
 	commands.Ledger
 	DigestChats(ctx context.Context) ([]string, error)
+	// Sends kept exact across restarts and replicas: where each chat's
+	// scheduled digest stands, the parts the outboxes delivered and the
+	// Feishu answers a shutdown cut off.
+	jobs.DigestMarks
+	chat.DeliveryLog
+	feishu.Parking
 	Close() error
 }
 

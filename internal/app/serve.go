@@ -213,7 +213,8 @@ func (a *App) channels(ctx context.Context, m *Metrics, chans chat.Channels) ([]
 		bot, err := feishu.New(ctx, feishu.Options{AppID: fc.AppID, AppSecret: fc.AppSecret, VerificationToken: fc.VerificationToken,
 			EncryptKey: fc.EncryptKey, AllowNoEncryptKey: fc.AllowNoEncryptKey, BaseURL: fc.BaseURL, Mode: fc.Mode,
 			Started: time.Now(), Dedup: dedup, Handler: countingHandler{a: a, m: m}, InterimAfter: a.Cfg.Stock.InterimAfter.D(), Log: a.Log,
-			OnSend: m.countSend("feishu"), DrainTimeout: a.Cfg.HTTP.ShutdownGrace.D()})
+			OnSend: m.countSend("feishu"), DrainTimeout: a.Cfg.HTTP.ShutdownGrace.D(), Delivered: a.deliveryLog(),
+			Parking: a.parking()})
 		if err != nil {
 			return list, fmt.Errorf("feishu: %w", err)
 		}
@@ -326,12 +327,26 @@ func (a *App) alertsTo(ch chat.Sender) stock.Notifier {
 	})
 }
 
-// sendTo is the digest and budget jobs' send: r to a chat key through
-// the running channels.
-func sendTo(chans chat.Channels) func(ctx context.Context, chatKey string, r chat.Reply) error {
-	return func(ctx context.Context, chatKey string, r chat.Reply) error {
-		return chans.Send(ctx, chatKey, r, chat.SendOptions{})
+// sendTo is the scheduled jobs' send: r to a chat key through the
+// running channels, with the job's idempotency key.
+func sendTo(chans chat.Channels) jobs.SendFunc { return chans.Send }
+
+// parking is the store as where Feishu keeps the answers a shutdown cut
+// off (nil without a store).
+func (a *App) parking() feishu.Parking {
+	if a.Store == nil {
+		return nil
 	}
+	return a.Store
+}
+
+// deliveryLog is the store as the outboxes' record of delivered parts
+// (nil without a store).
+func (a *App) deliveryLog() chat.DeliveryLog {
+	if a.Store == nil {
+		return nil
+	}
+	return a.Store
 }
 
 // webhooks builds the configured push-only webhooks by name.
@@ -341,9 +356,9 @@ func (a *App) webhooks() (webhook.Set, error) {
 		var err error
 		switch w.Kind {
 		case "feishu":
-			hooks[w.Name], err = webhook.NewFeishuBot(w.URL, w.Secret)
+			hooks[w.Name], err = webhook.NewFeishuBot(w.URL, w.Secret, webhook.WithDeliveryLog(a.deliveryLog()))
 		default:
-			hooks[w.Name], err = webhook.NewWeCom(w.URL, webhook.WithChartPNG(chartPNG))
+			hooks[w.Name], err = webhook.NewWeCom(w.URL, webhook.WithChartPNG(chartPNG), webhook.WithDeliveryLog(a.deliveryLog()))
 		}
 		if err != nil {
 			return nil, fmt.Errorf("webhooks %s: %w", w.Name, err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/jobs"
 	"github.com/labgpu/bot/internal/render"
 )
 
@@ -101,6 +102,24 @@ func (a *App) buildDigestAt(ctx context.Context, lab, week string, now time.Time
 		return billing.Digest{}, err
 	}
 	d, err := billing.BuildDigest(ev, lab, week, a.Location, a.StorageOptions().Price, now)
+	if err == nil {
+		billing.PriceNotes(&d, a.Cat, a.Cfg.Storage.Prices)
+		d.ReleaseSoon, d.ReleaseAsOf = billing.ReleaseRisks(ev, a.Cat, now), now
+	}
+	return d, err
+}
+
+// buildPeriodDigestAt is lab's digest over a scheduled digest's period
+// (jobs.NextPeriod) as of now.
+func (a *App) buildPeriodDigestAt(ctx context.Context, lab string, p jobs.Period, now time.Time) (billing.Digest, error) {
+	if a.Store == nil {
+		return billing.Digest{}, errNoStore
+	}
+	ev, err := a.Store.StorageEvents(ctx, lab)
+	if err != nil {
+		return billing.Digest{}, err
+	}
+	d, err := billing.BuildPeriodDigest(ev, lab, p.From, p.To, a.Location, a.StorageOptions().Price, now)
 	if err == nil {
 		billing.PriceNotes(&d, a.Cat, a.Cfg.Storage.Prices)
 		d.ReleaseSoon, d.ReleaseAsOf = billing.ReleaseRisks(ev, a.Cat, now), now

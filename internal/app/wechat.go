@@ -138,7 +138,7 @@ func (a *App) newWeChat(ctx context.Context, m *Metrics, admin chat.Channels) (*
 	}
 	bot, err := wechat.New(wechat.Options{Handler: countingHandler{a: a, m: m}, InterimAfter: a.Cfg.Stock.InterimAfter.D(), Storage: hot, Groups: wc.Groups,
 		ChartPNG: chartPNG, QRCodePNG: qr, OnLogout: a.weChatOnLogout(ctx, admin), OnScanNeeded: a.weChatOnScanNeeded(ctx, admin, qr), OnUnidentified: a.weChatOnUnidentified(ctx, admin),
-		Log: a.Log, HTTPTransport: a.WeChatTransport})
+		Log: a.Log, HTTPTransport: a.WeChatTransport, Delivered: a.deliveryLog()})
 	if err != nil {
 		return nil, fmt.Errorf("wechat: %w", err)
 	}

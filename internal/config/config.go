@@ -64,8 +64,8 @@ type HTTPConf struct {
 	// intervals, at least 10m).
 	ReadyProviderAge Duration `yaml:"ready_provider_age"`
 	// ShutdownGrace is how long `bot serve` lets queued answers finish at
-	// SIGTERM before it hands the rest back to Feishu for redelivery
-	// (default 10s).
+	// SIGTERM; the Feishu answers still unsent then are kept in the store
+	// and sent at the next start (default 10s).
 	ShutdownGrace Duration `yaml:"shutdown_grace"`
 }
 
@@ -115,9 +115,11 @@ type StorageConf struct {
 	// change or remove any entry of their lab. WeChat nicknames are
 	// refused: WeChat admins are bound in a private chat ("绑定管理员").
 	Admins []string `yaml:"admins"`
-	// DigestSchedule is when `bot serve` posts last week's digest to the
+	// DigestSchedule is when `bot serve` posts the storage digest to the
 	// chats that turned it on: a cron spec in the config's timezone
-	// (default "0 9 * * 1", Monday 09:00); empty turns it off.
+	// (default "0 9 * * 1", Monday 09:00); empty turns it off. Each run
+	// covers, per chat, the days since its last scheduled digest (the
+	// first: the previous ISO week; jobs.NextPeriod).
 	DigestSchedule string `yaml:"digest_schedule"`
 	// Budgets are monthly storage budgets in CNY per lab (a storage.labs
 	// name or a chat key); the lab's chats are told once a month at 50%,

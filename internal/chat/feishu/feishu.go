@@ -145,13 +145,25 @@ type Options struct {
 	// Workers handle queued events; default 4.
 	Workers int
 	// DrainTimeout is the shutdown grace: how long Close lets the workers
-	// answer queued events before it hands the rest back to Feishu
-	// (released, so Feishu's redelivery is answered); default
-	// DefaultDrainTimeout.
+	// answer queued events; what is left then is parked (Parking) for the
+	// next start, or, without Parking, handed back (released, so a
+	// redelivery would be answered: but Feishu had its 200 and does not
+	// redeliver); default DefaultDrainTimeout.
 	DrainTimeout time.Duration
 	// QueueSize is the number of events waiting for a worker; when it is
 	// full the callback answers 503 so that Feishu retries. Default 1024.
 	QueueSize int
+	// Parking keeps the answers the shutdown grace cut off (Feishu had
+	// its 200 for those events and will not deliver them again) for the
+	// next start, which sends them (under their idempotency keys) or, for
+	// a message not answered yet, answers it. Nil: they are handed back
+	// (their claims released) as before, and lost unless Feishu
+	// redelivers.
+	Parking Parking
+	// Delivered keeps the parts a keyed send delivered beyond the process
+	// (the bot's store): a send repeated after a restart or on another
+	// replica skips them. Nil: in the process only.
+	Delivered chat.DeliveryLog
 }
 
 // Bot is a Feishu channel: it receives events, answers them through the
@@ -166,8 +178,10 @@ type Bot struct {
 	botOpenID atomic.Pointer[string]
 	// refusals counts events refused under load, logged as a rate.
 	refusals rateLog
-	// handedBack counts events released unanswered at shutdown.
+	// handedBack counts events released unanswered at shutdown; parked
+	// those kept for the next start (Options.Parking).
 	handedBack atomic.Int64
+	parked     atomic.Int64
 
 	tokMu  sync.Mutex
 	tok    string
@@ -262,6 +276,7 @@ func New(ctx context.Context, opts Options) (*Bot, error) {
 		<-ctx.Done()
 		b.shutdown()
 	}()
+	go b.unpark(ctx)
 	log.Info("feishu bot ready", "mode", opts.Mode, "base_url", opts.BaseURL, "bot_open_id", id,
 		"encrypted", opts.EncryptKey != "")
 	return b, nil
@@ -391,16 +406,18 @@ func (b *Bot) startBotInfo(ctx context.Context) (string, error) {
 var errCredentials = errors.New("the open platform refused the app's credentials or settings")
 
 // DefaultDrainTimeout bounds how long Close waits for queued events; what
-// is left then is released, so Feishu's retries are answered after a
-// restart.
+// is left then is parked for the next start (Options.Parking).
 const DefaultDrainTimeout = 10 * time.Second
 
 // DrainTimeout is DefaultDrainTimeout (the name older callers use).
 const DrainTimeout = DefaultDrainTimeout
 
-// Close stops accepting events (the callback then answers 503), lets the
-// workers finish the queued ones for up to DrainTimeout and waits for
-// them. It is idempotent.
+// Close stops accepting events (the callback then answers 503, so Feishu
+// retries them), lets the workers finish the queued ones for up to
+// DrainTimeout, then cuts off what is still being answered or sent and
+// keeps it in the store (Options.Parking), with the queued events not
+// started, for the next start; it waits for the workers. It is
+// idempotent.
 func (b *Bot) Close() error {
 	began := time.Now()
 	b.shutdown()
@@ -420,6 +437,10 @@ func (b *Bot) Close() error {
 	if n := b.handedBack.Load(); n > 0 {
 		b.log.Warn("feishu: stopped; events not answered in the shutdown grace were handed back for Feishu to redeliver",
 			"handed_back", n, "grace", grace, "took", time.Since(began).Round(time.Millisecond))
+	}
+	if n := b.parked.Load(); n > 0 {
+		b.log.Warn("feishu: stopped; answers not sent in the shutdown grace are kept in the store and go out at the next start",
+			"parked", n, "grace", grace, "took", time.Since(began).Round(time.Millisecond))
 	}
 	return nil
 }

@@ -132,7 +132,7 @@ func (b *Bot) out() *chat.Outbox {
 	b.outOnce.Do(func() {
 		b.outbox = chat.NewOutbox("wechat", wire{b}, chat.OutboxOptions{
 			Retry: retry.Policy{Tries: maxSendTries, Initial: b.sendBackoff, Max: 4 * b.sendBackoff},
-			Limit: b.limiters, Clean: redactText, Log: b.log,
+			Limit: b.limiters, Clean: redactText, Log: b.log, Delivered: b.opts.Delivered,
 			Describe: func(id string) string { return fmt.Sprintf("%q", id) },
 		})
 	})

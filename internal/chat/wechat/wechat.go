@@ -118,6 +118,10 @@ type Options struct {
 	// short answer saying why (identity.go); the app tells the admin, who
 	// can set a unique remark. It must not block for long.
 	OnUnidentified func(Unidentified)
+	// Delivered keeps the parts a keyed send (an alert, a digest)
+	// delivered beyond the process (the bot's store); nil: in the
+	// process only.
+	Delivered chat.DeliveryLog
 }
 
 // ErrNotLoggedIn is returned by sends before a successful Login, or after

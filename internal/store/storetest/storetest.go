@@ -26,6 +26,7 @@ type Store interface {
 	LedgerStore
 	OwnedClaimStore
 	HistoryStore
+	SendStore
 }
 
 // All runs every check of the suite on s, each as a subtest.
@@ -40,6 +41,7 @@ func All(t *testing.T, s Store) {
 	t.Run("Ledger", func(t *testing.T) { Ledger(t, s) })
 	t.Run("DigestChats", func(t *testing.T) { DigestChats(t, s) })
 	t.Run("History", func(t *testing.T) { History(t, s) })
+	t.Run("Sends", func(t *testing.T) { Sends(t, s) })
 }
 
 // Race calls try(i) for i from 0 to n-1, each in its own goroutine and all

@@ -39,6 +39,8 @@ type Sent struct {
 	MsgType string
 	// Content is the message content JSON string.
 	Content string
+	// UUID is the request's idempotency uuid ("" when it had none).
+	UUID string
 }
 
 // Server is a fake Feishu open platform: tenant token, bot info, message
@@ -48,6 +50,65 @@ type Server struct {
 	*httptest.Server
 	mu   sync.Mutex
 	sent []Sent
+	// Opt-in behaviours of the real open platform (SetSlow, DedupUUID,
+	// LoseAnswers).
+	slow  time.Duration
+	uuids map[string]bool
+	lose  int
+}
+
+// SetSlow makes every message request wait d before its message is
+// created; a client that gives up first creates none.
+func (s *Server) SetSlow(d time.Duration) {
+	s.mu.Lock()
+	s.slow = d
+	s.mu.Unlock()
+}
+
+// DedupUUID makes a request whose uuid created a message create no
+// second one (it still succeeds), as Feishu does within an hour.
+func (s *Server) DedupUUID() {
+	s.mu.Lock()
+	s.uuids = map[string]bool{}
+	s.mu.Unlock()
+}
+
+// LoseAnswers makes the next n message requests create their message
+// and answer HTTP 502, as when the answer is lost on its way back.
+func (s *Server) LoseAnswers(n int) {
+	s.mu.Lock()
+	s.lose = n
+	s.mu.Unlock()
+}
+
+// message records one message request and says whether to answer it as
+// lost; false for created when the client gave up while it was slow.
+func (s *Server) message(r *http.Request, m Sent) (created, lost bool) {
+	s.mu.Lock()
+	slow := s.slow
+	s.mu.Unlock()
+	if slow > 0 {
+		// Read to the end: the server then sees a client that gives up.
+		_, _ = io.Copy(io.Discard, r.Body)
+		select {
+		case <-time.After(slow):
+		case <-r.Context().Done():
+			return false, false
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.uuids == nil || m.UUID == "" || !s.uuids[m.UUID] {
+		s.sent = append(s.sent, m)
+	}
+	if s.uuids != nil && m.UUID != "" {
+		s.uuids[m.UUID] = true
+	}
+	if s.lose > 0 {
+		s.lose--
+		return true, true
+	}
+	return true, false
 }
 
 // NewServer starts the fake; fixtures is the directory of resp_*.json.
@@ -74,11 +135,17 @@ func NewServer(fixtures string) (*Server, error) {
 				ReceiveID string `json:"receive_id"`
 				MsgType   string `json:"msg_type"`
 				Content   string `json:"content"`
+				UUID      string `json:"uuid"`
 			}
 			json.NewDecoder(r.Body).Decode(&body)
-			s.mu.Lock()
-			s.sent = append(s.sent, Sent{Path: r.URL.Path, ChatID: body.ReceiveID, MsgType: body.MsgType, Content: body.Content})
-			s.mu.Unlock()
+			created, lost := s.message(r, Sent{Path: r.URL.Path, ChatID: body.ReceiveID, MsgType: body.MsgType, Content: body.Content, UUID: body.UUID})
+			switch {
+			case !created:
+				return
+			case lost:
+				w.WriteHeader(http.StatusBadGateway)
+				return
+			}
 			if strings.HasSuffix(r.URL.Path, "/reply") {
 				w.Write(files[names[3]])
 			} else {
