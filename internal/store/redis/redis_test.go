@@ -154,6 +154,11 @@ func TestReplicas(t *testing.T) {
 	if err != nil || len(subs) != 1 || subs[0].ID != "s-1" {
 		t.Errorf("replica b lists %+v, %v; want s-1", subs, err)
 	}
+
+	// Disks registered on both replicas at once get distinct numbers;
+	// conditional appends from both are decided one at a time.
+	t.Run("ConcurrentRegistrations", func(t *testing.T) { storetest.ConcurrentRegistrations(t, a, b) })
+	t.Run("ConditionalAppend", func(t *testing.T) { storetest.ConditionalAppend(t, a, b) })
 }
 
 // TestKeyLayout pins the documented key names and their expiry.
