@@ -19,6 +19,11 @@ import (
 // GB (1e9 bytes) for add and resize, empty otherwise.
 var LedgerCSVHeader = []string{"time", "owner", "platform", "disk", "action", "size_gb", "note"}
 
+// MaxNoteRunes caps a ledger note, in characters (runes): a note is a
+// label ("ImageNet 子集"), and the ledger is read in chat lists and
+// digests. Registrations in chat and CSV imports refuse longer notes.
+const MaxNoteRunes = 200
+
 // maxLedgerRows bounds one import (a lab's ledger is hundreds of rows).
 const maxLedgerRows = 100000
 

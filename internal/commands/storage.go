@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/chat"
@@ -153,6 +154,11 @@ func (r *Router) storageAddProblem(q Query, en bool) string {
 		return r.platformProblem(q.Note, en)
 	case q.SizeGB == 0:
 		return answer.Pick(en, "需要大小，例如 80G 或 1.5T。", "a size is needed, e.g. 80GB or 1.5TB.")
+	case q.NoteCut:
+		return answer.Pick(en, "这条太长，备注没能完整读到；请把备注写短一点再登记。", "the message is too long to read whole, so the note would be cut; please shorten the note.")
+	case utf8.RuneCountInString(q.Note) > billing.MaxNoteRunes:
+		return fmt.Sprintf(answer.Pick(en, "备注太长（%d 字，最多 %d 字），请写短一点。", "the note is too long (%d characters, at most %d); please shorten it."),
+			utf8.RuneCountInString(q.Note), billing.MaxNoteRunes)
 	}
 	return ""
 }

@@ -74,3 +74,31 @@ func TestStorageSizesAsWritten(t *testing.T) {
 		}
 	}
 }
+
+// TestStorageNoteAsWritten: a registration's note keeps the member's
+// case, width and symbols (words found in the folded text, taken from
+// the message), control characters become spaces, bytes that are no
+// UTF-8 become U+FFFD, and the platform, size and command words stay out
+// of it.
+func TestStorageNoteAsWritten(t *testing.T) {
+	cat, err := catalog.Load(configs.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ text, want string }{
+		{"登记存储 autodl 200G 实验数据", "实验数据"},
+		{"登记存储 AutoDL 数据盘 80G ResNet50 Checkpoints", "ResNet50 Checkpoints"},
+		{"登记存储 恒源云 200G /HY-TMP 数据集 V2", "/HY-TMP 数据集 V2"},
+		{"登记存储 AutoDL 80G ＬｏＲＡ 权重", "ＬｏＲＡ 权重"},
+		{"登记存储　AutoDL　80G　ImageNet-1K\u3000Train", "ImageNet-1K Train"},
+		{"Storage Add AutoDL 500GB ImageNet-1K Val Set", "ImageNet-1K Val Set"},
+		{"登记存储 AutoDL 80G Data\x01Set \u202eevil", "Data Set evil"},
+		{"登记存储 AutoDL 80G 数据 M07", "数据 M07"},
+		{"登记存储 AutoDL 80G", ""},
+		{"登记存储 AutoDL 80G caf\xe9 Data", "caf\uFFFD Data"}, // valid UTF-8 in the ledger
+	} {
+		if got := Extract(cat, c.text, false).StorageNote(); got != c.want {
+			t.Errorf("%q: note %q, want %q", c.text, got, c.want)
+		}
+	}
+}
