@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/app"
-	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/config"
 	redisstore "github.com/labgpu/bot/internal/store/redis"
@@ -109,5 +108,4 @@ func TestRegistrationsOnTwoReplicas(t *testing.T) {
 			t.Errorf("replica %d digest: %d disks, %d skipped, %.4f a day, unpriced %v; want %d, 0, %.2f", ri, d.Disks, d.Skipped, d.DailyCNY, d.Unpriced, n, 0.30*n)
 		}
 	}
-	_ = billing.ActionAdd
 }

@@ -30,7 +30,7 @@ func (a *App) ImportStorage(ctx context.Context, lab string, r io.Reader) (int, 
 	if a.Store == nil {
 		return 0, errNoStore
 	}
-	ev, err := billing.ReadLedgerCSV(r, lab, a.Cat)
+	ev, err := billing.ReadLedgerCSVAt(r, lab, a.Cat, a.now())
 	if err != nil {
 		return 0, err
 	}
