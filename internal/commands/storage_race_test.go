@@ -15,6 +15,7 @@ import (
 
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/commands"
+	"github.com/labgpu/bot/internal/stock"
 	"github.com/labgpu/bot/internal/store/embedded"
 	redisstore "github.com/labgpu/bot/internal/store/redis"
 )
@@ -67,6 +68,36 @@ func redisLedgers(t *testing.T, n int) []*redisstore.Store {
 	return out
 }
 
+// raceStore is what the race tests' routers keep their state in: the
+// embedded store or the Redis store.
+type raceStore interface {
+	commands.Ledger
+	stock.SubscriptionStore
+	stock.AlertStore
+}
+
+// storeSetups are the stores the race tests run on: the embedded store;
+// Redis; two Redis stores on their own connections (two replicas) over
+// one prefix.
+var storeSetups = []struct {
+	name   string
+	stores func(t *testing.T) []raceStore
+}{
+	{"embedded", func(t *testing.T) []raceStore {
+		st, err := embedded.Open(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		return []raceStore{st}
+	}},
+	{"redis", func(t *testing.T) []raceStore { return []raceStore{redisLedgers(t, 1)[0]} }},
+	{"redis two replicas", func(t *testing.T) []raceStore {
+		sts := redisLedgers(t, 2)
+		return []raceStore{sts[0], sts[1]}
+	}},
+}
+
 // ledgerCase is a setup of routers over one ledger: one router on the
 // embedded store, one on Redis, two (two replicas) on one Redis prefix.
 type ledgerCase struct {
@@ -77,28 +108,18 @@ type ledgerCase struct {
 }
 
 func ledgerCases() []ledgerCase {
-	return []ledgerCase{
-		{"embedded", func(t *testing.T) ([]*commands.Router, commands.Ledger) {
-			st, err := embedded.Open(t.TempDir())
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { st.Close() })
-			return []*commands.Router{ledgerRouter(t, st)}, st
-		}},
-		{"redis", func(t *testing.T) ([]*commands.Router, commands.Ledger) {
-			st := redisLedgers(t, 1)[0]
-			return []*commands.Router{ledgerRouter(t, st)}, st
-		}},
-		{"redis two replicas", func(t *testing.T) ([]*commands.Router, commands.Ledger) {
+	var out []ledgerCase
+	for _, setup := range storeSetups {
+		out = append(out, ledgerCase{setup.name, func(t *testing.T) ([]*commands.Router, commands.Ledger) {
+			sts := setup.stores(t)
 			var rs []*commands.Router
-			sts := redisLedgers(t, 2)
 			for _, st := range sts {
 				rs = append(rs, ledgerRouter(t, st))
 			}
 			return rs, sts[0]
-		}},
+		}})
 	}
+	return out
 }
 
 var reRegistered = regexp.MustCompile(`已登记存储 #(\d+)`)

@@ -56,29 +56,37 @@ func (r *Router) subscribeAnswer(ctx context.Context, res *Result) {
 	msg := res.msg
 	sub := stock.Subscription{Channel: msg.Channel, ChatID: msg.ChatID, OwnerID: msg.SenderID, OwnerName: msg.SenderName,
 		GPUs: q.GPUs, Platforms: q.Platforms, ExcludePlatforms: q.ExcludePlatforms, MaxPriceCNY: q.MaxPriceCNY, MinFree: q.MinFree, Region: q.Region, English: en, CreatedAt: r.now()}
-	all, err := r.subs.Subscriptions(ctx)
-	if err != nil {
-		res.Reply = storeError(en, err)
-		return
-	}
+	sub.ID = newID()
+	var same *stock.Subscription
 	mine := 0
-	for _, s := range all {
-		if s.ChatKey() != sub.ChatKey() || s.OwnerID != sub.OwnerID {
-			continue
+	// The check runs in the store's write (AddSubscriptionIf), so the
+	// same message sent twice at once, or to two replicas, adds one.
+	check := func(all []stock.Subscription) error {
+		same, mine = nil, 0
+		for _, s := range all {
+			if s.ChatKey() != sub.ChatKey() || s.OwnerID != sub.OwnerID {
+				continue
+			}
+			mine++
+			if sameConditions(s, sub) {
+				same = &s
+				return errSubscribed
+			}
 		}
-		mine++
-		if sameConditions(s, sub) {
-			res.Subscription = &s
-			res.Reply = chat.Reply{Title: answer.Pick(en, "已经订阅过了：", "Already subscribed: ") + r.rd.Describe(s, en)}
-			return
+		if mine >= MaxSubscriptionsPerMember {
+			return errTooManySubscriptions
 		}
+		return nil
 	}
-	if mine >= MaxSubscriptionsPerMember {
+	switch err := r.addSubscription(ctx, sub, check); {
+	case errors.Is(err, errSubscribed):
+		res.Subscription = same
+		res.Reply = chat.Reply{Title: answer.Pick(en, "已经订阅过了：", "Already subscribed: ") + r.rd.Describe(*same, en)}
+		return
+	case errors.Is(err, errTooManySubscriptions):
 		res.Reply = chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "你在这个群已有 %d 个订阅（上限 %d），先“取消订阅”一些吧。", "You have %d subscriptions here (the limit is %d); cancel some first."), mine, MaxSubscriptionsPerMember)}
 		return
-	}
-	sub.ID = newID()
-	if err := r.subs.AddSubscription(ctx, sub); err != nil {
+	case err != nil:
 		res.Reply = storeError(en, err)
 		return
 	}
@@ -124,6 +132,35 @@ func (r *Router) subscribeAnswer(ctx context.Context, res *Result) {
 		durationText(r.policy.Cooldown, en), card))
 	rep.Mentions = []string{msg.SenderID}
 	res.Reply = rep
+}
+
+// What a subscription's check refuses (subscribeAnswer).
+var (
+	errSubscribed           = errors.New("the member has this subscription already")
+	errTooManySubscriptions = errors.New("the member has the most subscriptions allowed")
+)
+
+// subscriptionAdder adds a subscription only when a check of the stored
+// ones passes, in one step (both stores: AddSubscriptionIf).
+type subscriptionAdder interface {
+	AddSubscriptionIf(ctx context.Context, sub stock.Subscription, check func([]stock.Subscription) error) error
+}
+
+// addSubscription adds sub when check passes on the stored
+// subscriptions: in one step when the store can (subscriptionAdder),
+// else read, check, add.
+func (r *Router) addSubscription(ctx context.Context, sub stock.Subscription, check func([]stock.Subscription) error) error {
+	if a, ok := r.subs.(subscriptionAdder); ok {
+		return a.AddSubscriptionIf(ctx, sub, check)
+	}
+	all, err := r.subs.Subscriptions(ctx)
+	if err != nil {
+		return err
+	}
+	if err := check(all); err != nil {
+		return err
+	}
+	return r.subs.AddSubscription(ctx, sub)
 }
 
 // askWhichGPU asks which card a subscription is for (or says the one

@@ -159,6 +159,7 @@ func TestReplicas(t *testing.T) {
 	// conditional appends from both are decided one at a time.
 	t.Run("ConcurrentRegistrations", func(t *testing.T) { storetest.ConcurrentRegistrations(t, a, b) })
 	t.Run("ConditionalAppend", func(t *testing.T) { storetest.ConditionalAppend(t, a, b) })
+	t.Run("SubscribeOnce", func(t *testing.T) { storetest.SubscribeOnce(t, a, b) })
 }
 
 // TestKeyLayout pins the documented key names and their expiry.

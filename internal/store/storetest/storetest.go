@@ -26,6 +26,7 @@ type Store interface {
 	LedgerStore
 	OwnedClaimStore
 	HistoryStore
+	SubscriptionAdder
 }
 
 // All runs every check of the suite on s, each as a subtest.
@@ -33,6 +34,7 @@ func All(t *testing.T, s Store) {
 	t.Helper()
 	t.Run("Snapshots", func(t *testing.T) { Snapshots(t, s) })
 	t.Run("Subscriptions", func(t *testing.T) { Subscriptions(t, s) })
+	t.Run("SubscribeOnce", func(t *testing.T) { SubscribeOnce(t, s) })
 	t.Run("Alerts", func(t *testing.T) { Alerts(t, s) })
 	t.Run("OwnedClaims", func(t *testing.T) { OwnedClaims(t, s) })
 	t.Run("Lock", func(t *testing.T) { Lock(t, s) })
