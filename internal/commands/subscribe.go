@@ -99,6 +99,15 @@ func (r *Router) subscribeAnswer(ctx context.Context, res *Result) {
 	obs := stock.NewIndex(r.offers.Snapshot(ctx)).Observe(sub)
 	switch obs.State {
 	case stock.InStock:
+		// The answer says the stock is there, as alert 1 would: claim
+		// alert 1 first, so a poll deciding this subscription at the same
+		// moment finds it sent (and records it); when that poll claimed it
+		// first, its alert is the news and the answer points to it.
+		claimed, err := r.alerts.ClaimAlert(ctx, stock.AlertClaimKey(sub.ID, 1), max(24*time.Hour, r.policy.Cooldown))
+		if err == nil && !claimed {
+			rep.Lines = append(rep.Lines, answer.Pick(en, "符合条件的卡有货，提醒马上发到本群。", "It is in stock; the alert is on its way to this chat."))
+			break
+		}
 		o := obs.List()[0]
 		age := answer.Pick(en, "时间未知", "time unknown")
 		if !o.ObservedAt.IsZero() {
@@ -111,7 +120,10 @@ func (r *Router) subscribeAnswer(ctx context.Context, res *Result) {
 		rep.Lines = append(rep.Lines, fmt.Sprintf(head, r.rd.PlatformName(o.Platform, en), o.GPU, r.rd.PriceText(o, en), render.FreeText(o, en), render.SourceLabel(string(o.Source), en), age))
 		rep.Notes = append(rep.Notes, r.rd.Legend([]OfferRow{render.RowOf(o)}, en)...)
 		rec := stock.NotifyRecord{SubscriptionID: sub.ID, Observed: stock.InStock, Streak: 1, Active: true, NotifiedAt: now, NotifiedPrice: obs.BestPrice(), Seq: 1}
-		if err := r.alerts.PutNotifyRecords(ctx, []stock.NotifyRecord{rec}); err != nil {
+		if err == nil {
+			err = r.alerts.PutNotifyRecords(ctx, []stock.NotifyRecord{rec})
+		}
+		if err != nil {
 			rep.Notes = append(rep.Notes, storeError(en, err).Title)
 		}
 	case stock.SoldOut:
