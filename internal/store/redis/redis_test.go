@@ -160,6 +160,7 @@ func TestReplicas(t *testing.T) {
 	t.Run("ConcurrentRegistrations", func(t *testing.T) { storetest.ConcurrentRegistrations(t, a, b) })
 	t.Run("ConditionalAppend", func(t *testing.T) { storetest.ConditionalAppend(t, a, b) })
 	t.Run("SubscribeOnce", func(t *testing.T) { storetest.SubscribeOnce(t, a, b) })
+	t.Run("UpdateBlobs", func(t *testing.T) { storetest.UpdateBlobs(t, a, b) })
 }
 
 // TestKeyLayout pins the documented key names and their expiry.

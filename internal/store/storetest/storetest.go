@@ -27,6 +27,7 @@ type Store interface {
 	OwnedClaimStore
 	HistoryStore
 	SubscriptionAdder
+	BlobUpdater
 }
 
 // All runs every check of the suite on s, each as a subtest.
@@ -39,6 +40,7 @@ func All(t *testing.T, s Store) {
 	t.Run("OwnedClaims", func(t *testing.T) { OwnedClaims(t, s) })
 	t.Run("Lock", func(t *testing.T) { Lock(t, s) })
 	t.Run("Blobs", func(t *testing.T) { Blobs(t, s) })
+	t.Run("UpdateBlobs", func(t *testing.T) { UpdateBlobs(t, s) })
 	t.Run("Ledger", func(t *testing.T) { Ledger(t, s) })
 	t.Run("DiskNumbers", func(t *testing.T) { DiskNumbers(t, s) })
 	t.Run("ConcurrentRegistrations", func(t *testing.T) { ConcurrentRegistrations(t, s) })
