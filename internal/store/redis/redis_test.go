@@ -161,6 +161,7 @@ func TestReplicas(t *testing.T) {
 	t.Run("ConditionalAppend", func(t *testing.T) { storetest.ConditionalAppend(t, a, b) })
 	t.Run("SubscribeOnce", func(t *testing.T) { storetest.SubscribeOnce(t, a, b) })
 	t.Run("UpdateBlobs", func(t *testing.T) { storetest.UpdateBlobs(t, a, b) })
+	t.Run("HistoryHandover", func(t *testing.T) { storetest.HistoryHandover(t, a, b) })
 }
 
 // TestKeyLayout pins the documented key names and their expiry.

@@ -47,6 +47,7 @@ func All(t *testing.T, s Store) {
 	t.Run("ConditionalAppend", func(t *testing.T) { ConditionalAppend(t, s, s) })
 	t.Run("DigestChats", func(t *testing.T) { DigestChats(t, s) })
 	t.Run("History", func(t *testing.T) { History(t, s) })
+	t.Run("HistoryHandover", func(t *testing.T) { HistoryHandover(t, s) })
 }
 
 // Race calls try(i) for i from 0 to n-1, each in its own goroutine and all
