@@ -58,7 +58,9 @@ func extractSize(x *Extraction) {
 		x.q.SizeText = strings.ToUpper(strings.Join(strings.Fields(x.rest[loc[0]:loc[1]]), ""))
 	}
 	x.use(loc[0], loc[1], phSize)
-	if m := reSize.FindStringSubmatchIndex(x.rest); m != nil && reResizeTo.MatchString(x.rest[loc[1]:m[0]]) {
+	// The second size may come before the first one found ("0G0G": the
+	// first match is the one a word boundary ends).
+	if m := reSize.FindStringSubmatchIndex(x.rest); m != nil && m[0] >= loc[1] && reResizeTo.MatchString(x.rest[loc[1]:m[0]]) {
 		// "从 500G 扩容到 600G": the size after 到 is the new one.
 		x.q.SizeGB = sizeGB(x.rest[m[4]:m[5]], x.rest[m[6]:m[7]])
 		x.use(m[0], m[1], phSize)

@@ -1,7 +1,9 @@
 package slots
 
 import (
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/labgpu/bot/configs"
 	"github.com/labgpu/bot/internal/catalog"
@@ -34,6 +36,7 @@ func TestStorageSlots(t *testing.T) {
 		{"storage resize 3 200GB", 200, "", "", "3"},
 		{"remove storage please", 0, "", "", ""},
 		{"删除存储 #7", 0, "", "7", ""},
+		{"00000000000G0G", 0, "0G", "", ""}, // a second size before the first found (a fuzz find: it panicked)
 	} {
 		x := Extract(cat, c.text, false)
 		q := x.Query()
@@ -101,4 +104,49 @@ func TestStorageNoteAsWritten(t *testing.T) {
 			t.Errorf("%q: note %q, want %q", c.text, got, c.want)
 		}
 	}
+}
+
+// FuzzStorageNote: a registration's note never panics, is UTF-8 without
+// control characters or surrounding spaces, and, when the message was
+// read whole, folds to the note read from the folded text (the same
+// words, as written; o and 0 alike, for "4o90").
+func FuzzStorageNote(f *testing.F) {
+	f.Add("登记存储 AutoDL 数据盘 80G ResNet50 Checkpoints")
+	f.Add("登记存储 AutoDL 80G ＬｏＲＡ\u3000权重 caf\xe9 \u202e")
+	f.Add("storage add autodl 4o90 80G File \"x.py\", line 3")
+	cat, err := catalog.Load(configs.FS)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		x := Extract(cat, text, false)
+		note := x.StorageNote()
+		if !utf8.ValidString(note) || strings.TrimSpace(note) != note {
+			t.Fatalf("%q: note %q", text, note)
+		}
+		for _, r := range note {
+			if noControl(r) != r {
+				t.Fatalf("%q: note %q holds %U", text, note, r)
+			}
+		}
+		if foldedToAsked(text, x.Folded()) == nil {
+			return
+		}
+		// A card number typed with an o ("4o90") is read as 4090 and
+		// kept as written: o and 0 compare alike.
+		o0 := strings.NewReplacer("o", "0")
+		want := strings.Fields(o0.Replace(strings.Map(noControl, catalog.Fold(note))))
+		got := strings.Fields(o0.Replace(strings.Map(noControl, foldedNote(x))))
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Fatalf("%q: note %q folds to %q, the folded text's note is %q", text, note, want, got)
+		}
+	})
+}
+
+// foldedNote is the note as the folded text says it (StorageNote before
+// notes were kept as written).
+func foldedNote(x *Extraction) string {
+	rest := reStorageAddHead.ReplaceAllString(x.rest, "")
+	rest = reNoteNoise.ReplaceAllString(rest, " ")
+	return strings.Join(strings.Fields(rest), " ")
 }
