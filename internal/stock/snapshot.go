@@ -49,6 +49,13 @@ type ProviderSnapshot struct {
 	Placeholders int `json:"skipped_placeholders,omitempty"`
 	// Reason classifies Err for people (FailReason); empty without one.
 	Reason FailReason `json:"reason,omitempty"`
+	// Late is set in an answer's snapshot when this provider's fetch had
+	// not answered within the board's budget: the offers are its last
+	// ones, marked stale (never stored).
+	Late bool `json:"late,omitempty"`
+	// Breaker is the provider's circuit breaker when not closed ("open":
+	// no fetch is made for now; "half-open": one trial fetch).
+	Breaker BreakerState `json:"breaker,omitempty"`
 }
 
 // FailReason is why a provider's fetch failed, in terms a person can act on.
