@@ -28,6 +28,10 @@ func WithPending(ctx context.Context) (context.Context, *Pending) {
 	return context.WithValue(ctx, pendingKey{}, p), p
 }
 
+// PendingFrom is the Pending of ctx (nil without one; a nil Pending
+// reports nothing).
+func PendingFrom(ctx context.Context) *Pending { return pendingFrom(ctx) }
+
 func pendingFrom(ctx context.Context) *Pending {
 	p, _ := ctx.Value(pendingKey{}).(*Pending)
 	return p
