@@ -306,6 +306,9 @@ func (b *Bot) onMessage(ctx context.Context, ev *larkim.P2MessageReceiveV1) erro
 		if st != nil {
 			st.status, st.msg = status, msg
 		}
+		if status == http.StatusServiceUnavailable {
+			b.intake.refuse(b.opts.Now(), msg)
+		}
 		return err
 	}
 	if st != nil {
@@ -354,6 +357,7 @@ func (b *Bot) onMessage(ctx context.Context, ev *larkim.P2MessageReceiveV1) erro
 		b.log.Warn("feishu event refused: shutting down, Feishu will retry", "event_id", hdr.EventID)
 		return reject(http.StatusServiceUnavailable, "shutting down", err)
 	}
+	b.intake.accepted()
 	return nil
 }
 
@@ -436,10 +440,11 @@ func (b *Bot) process(ctx context.Context, j job) {
 	}
 	chatID = msg.ChatID
 	var reply chat.Reply
+	var later chat.Later
 	if v == Unsupported {
 		reply = chat.Reply{Lines: []string{unsupportedText}}
 	} else {
-		reply = b.answerMessage(ctx, msg, &interimID)
+		reply, later = b.answerMessage(ctx, msg, &interimID)
 	}
 	if reply.Empty() {
 		if interimID != "" {
@@ -453,6 +458,9 @@ func (b *Bot) process(ctx context.Context, j job) {
 		switch {
 		case err == nil:
 			b.log.Info("feishu: answered in place", "message_id", msg.ID, "chat_id", msg.ChatID, "latency_ms", b.opts.Now().Sub(j.received).Milliseconds())
+			// Answered from older data: the card is updated again when the
+			// late platform answers.
+			b.followUp(interimID, msg, later)
 			return
 		case patched:
 			// The answer's first card is in place; sending it all again
