@@ -39,6 +39,9 @@ func newVastFake(t *testing.T) *vastFake {
 	f.price.Store("0.30")
 	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		f.requests.Add(1)
+		// Read the query: only then does the server notice a client
+		// that gave up (r.Context ends).
+		_, _ = io.Copy(io.Discard, r.Body)
 		switch f.mode.Load().(string) {
 		case "fail":
 			http.Error(w, "bad gateway", http.StatusBadGateway)

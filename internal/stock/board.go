@@ -220,19 +220,16 @@ func WithProgress(ctx context.Context, fn Progress) context.Context {
 // last snapshot.
 func (b *Board) Refresh(ctx context.Context) Snapshot {
 	progress, _ := ctx.Value(progressKey{}).(Progress)
-	type pending struct {
-		name string
-		ch   <-chan singleflight.Result
-	}
-	waits := make([]pending, 0, len(b.providers))
+	results := make(chan ProviderSnapshot, len(b.providers))
 	for _, p := range b.providers {
-		waits = append(waits, pending{p.Name(), b.start(p)})
+		ch := b.start(p)
+		go func() { results <- (<-ch).Val.(ProviderSnapshot) }()
 	}
-	for _, w := range waits {
+	for range b.providers {
 		select {
-		case r := <-w.ch:
+		case r := <-results:
 			if progress != nil {
-				progress(r.Val.(ProviderSnapshot))
+				progress(r)
 			}
 		case <-ctx.Done():
 			// The fetches go on (bounded by Timeout) for whoever else
@@ -506,8 +503,22 @@ func (b *Board) breakerState(name string) BreakerState {
 }
 
 // Health is every provider's last recorded state, with its breaker: what
-// /readyz and /metrics read. It never fetches.
-func (b *Board) Health() Snapshot { return b.current() }
+// /readyz and /metrics read. It never fetches. A provider not fetched yet
+// (its first fetch still running) is listed with an empty Status.
+func (b *Board) Health() Snapshot {
+	snap := b.current()
+	for _, p := range b.providers {
+		if !hasProvider(snap, p.Name()) {
+			ps := ProviderSnapshot{Provider: p.Name()}
+			if st := b.breakerState(p.Name()); st != BreakerClosed {
+				ps.Breaker = st
+			}
+			snap.Providers = append(snap.Providers, ps)
+		}
+	}
+	sort.SliceStable(snap.Providers, func(i, j int) bool { return snap.Providers[i].Provider < snap.Providers[j].Provider })
+	return snap
+}
 
 func (b *Board) current() Snapshot {
 	b.mu.Lock()

@@ -3,6 +3,7 @@ package stock_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -35,6 +36,9 @@ func newPlatform(t *testing.T) *platform {
 	p.mode.Store("ok")
 	p.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p.requests.Add(1)
+		// Read the query: only then does the server notice a client
+		// that gave up (r.Context ends).
+		_, _ = io.Copy(io.Discard, r.Body)
 		n := p.inFlight.Add(1)
 		defer p.inFlight.Add(-1)
 		for m := p.maxIn.Load(); n > m && !p.maxIn.CompareAndSwap(m, n); m = p.maxIn.Load() {

@@ -96,7 +96,7 @@ func (b *Bot) replaceCard(ctx context.Context, messageID, chatID string, r chat.
 	if b.opts.OnSend != nil {
 		defer func() { b.opts.OnSend(err) }()
 	}
-	return b.out.Call(ctx, chatID, "card update", func(ctx context.Context) error {
+	return b.out.CallMessage(ctx, chatID, messageID, "card update", func(ctx context.Context) error {
 		return b.patchOnce(ctx, messageID, cards[0])
 	})
 }
@@ -127,7 +127,7 @@ func (b *Bot) Update(ctx context.Context, messageID, chatID string, r chat.Reply
 	if err != nil {
 		return false, fmt.Errorf("feishu: update %s: %w", messageID, err)
 	}
-	if err := b.out.Call(ctx, chatID, "card update", func(ctx context.Context) error {
+	if err := b.out.CallMessage(ctx, chatID, messageID, "card update", func(ctx context.Context) error {
 		return b.patchOnce(ctx, messageID, cards[0])
 	}); err != nil {
 		return false, fmt.Errorf("feishu: %w", err)

@@ -33,12 +33,20 @@ import (
 
 // Sent is one message the fake received.
 type Sent struct {
-	// Path is the request path (…/messages or …/messages/<id>/reply).
+	// Path is the request path (…/messages, …/messages/<id>/reply, or
+	// …/messages/<id> for a card updated in place).
 	Path    string
 	ChatID  string
 	MsgType string
 	// Content is the message content JSON string.
 	Content string
+	// Method is the HTTP method: POST (sent) or PATCH (updated).
+	Method string
+	// At is when the fake received it.
+	At time.Time
+	// MessageID is the message_id the fake gave a sent message (each one
+	// its own, "om_fake_<n>"), or the one a PATCH updated.
+	MessageID string
 }
 
 // Server is a fake Feishu open platform: tenant token, bot info, message
@@ -48,6 +56,7 @@ type Server struct {
 	*httptest.Server
 	mu   sync.Mutex
 	sent []Sent
+	ids  int
 }
 
 // NewServer starts the fake; fixtures is the directory of resp_*.json.
@@ -77,18 +86,46 @@ func NewServer(fixtures string) (*Server, error) {
 			}
 			json.NewDecoder(r.Body).Decode(&body)
 			s.mu.Lock()
-			s.sent = append(s.sent, Sent{Path: r.URL.Path, ChatID: body.ReceiveID, MsgType: body.MsgType, Content: body.Content})
-			s.mu.Unlock()
-			if strings.HasSuffix(r.URL.Path, "/reply") {
-				w.Write(files[names[3]])
+			sent := Sent{Path: r.URL.Path, ChatID: body.ReceiveID, MsgType: body.MsgType, Content: body.Content, Method: r.Method, At: time.Now()}
+			if r.Method == http.MethodPatch {
+				sent.MessageID = strings.TrimPrefix(r.URL.Path, "/open-apis/im/v1/messages/")
 			} else {
-				w.Write(files[names[2]])
+				s.ids++
+				sent.MessageID = "om_fake_" + strconv.Itoa(s.ids)
 			}
+			s.sent = append(s.sent, sent)
+			s.mu.Unlock()
+			resp := files[names[2]]
+			switch {
+			case r.Method == http.MethodPatch:
+				resp = []byte(`{"code":0,"msg":"success","data":{}}`)
+			case strings.HasSuffix(r.URL.Path, "/reply"):
+				resp = withMessageID(files[names[3]], sent.MessageID)
+			default:
+				resp = withMessageID(files[names[2]], sent.MessageID)
+			}
+			w.Write(resp)
 		default:
 			http.NotFound(w, r)
 		}
 	}))
 	return s, nil
+}
+
+// withMessageID is a recorded send answer with data.message_id set to id.
+func withMessageID(answer []byte, id string) []byte {
+	var m map[string]any
+	if json.Unmarshal(answer, &m) != nil {
+		return answer
+	}
+	if d, ok := m["data"].(map[string]any); ok {
+		d["message_id"] = id
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return answer
+	}
+	return b
 }
 
 // Messages returns the messages received so far.
