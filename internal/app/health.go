@@ -243,7 +243,8 @@ func channelCheck(ch chat.Channel) Check {
 }
 
 // providerChecks: each configured provider's recorded state. A provider
-// fails when its breaker is open, when it never fetched or its last fetch
+// fails when its breaker is open, when its running fetch has gone longer
+// than the answer budget without an answer, when it never fetched or its last fetch
 // failed, or when its last success is older than maxAge. Providers that
 // are not configured (no credentials) and the catalog's list prices are
 // not checked.
@@ -264,6 +265,11 @@ func providerChecks(now time.Time, providers []stock.ProviderSnapshot, maxAge ti
 			}
 			if p.Err != "" {
 				c.Detail += ": " + p.Err
+			}
+		case p.Late:
+			c.OK, c.Detail = false, fmt.Sprintf("its fetch has gone %s without an answer", p.RunningFor.Round(time.Second))
+			if !p.FetchedAt.IsZero() {
+				c.Detail += fmt.Sprintf("; last success %s ago", now.Sub(p.FetchedAt).Round(time.Second))
 			}
 		case p.FetchedAt.IsZero() && p.Status == stock.StatusError:
 			c.OK, c.Detail = false, "no successful fetch since start: "+p.Err

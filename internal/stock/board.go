@@ -113,7 +113,10 @@ type Board struct {
 	// examples is the example-row count last skipped per provider.
 	examples map[string]int
 
-	flight   singleflight.Group
+	flight singleflight.Group
+	// running is when each fetch running now started (wall time: it is
+	// set against the budget's timer).
+	running  map[string]time.Time
 	breakers map[string]*gobreaker.CircuitBreaker[[]Offer]
 	// ctx bounds every fetch (Close cancels it).
 	ctx    context.Context
@@ -143,7 +146,8 @@ func NewBoard(providers []Provider, opt BoardOptions) *Board {
 	if opt.Breaker.OpenFor <= 0 {
 		opt.Breaker.OpenFor = time.Minute
 	}
-	b := &Board{providers: providers, opt: opt, last: map[string]ProviderSnapshot{}, breakers: map[string]*gobreaker.CircuitBreaker[[]Offer]{}}
+	b := &Board{providers: providers, opt: opt, last: map[string]ProviderSnapshot{}, running: map[string]time.Time{},
+		breakers: map[string]*gobreaker.CircuitBreaker[[]Offer]{}}
 	b.ctx, b.cancel = context.WithCancel(context.Background())
 	if opt.Breaker.Failures > 0 {
 		for _, p := range providers {
@@ -243,9 +247,29 @@ func (b *Board) Refresh(ctx context.Context) Snapshot {
 // start starts p's fetch, or joins the one running; the channel gets its
 // ProviderSnapshot once the fetch is recorded.
 func (b *Board) start(p Provider) <-chan singleflight.Result {
-	return b.flight.DoChan(p.Name(), func() (any, error) {
+	name := p.Name()
+	return b.flight.DoChan(name, func() (any, error) {
+		b.mu.Lock()
+		b.running[name] = time.Now()
+		b.mu.Unlock()
+		defer func() {
+			b.mu.Lock()
+			delete(b.running, name)
+			b.mu.Unlock()
+		}()
 		return b.fetchAndRecord(p), nil
 	})
+}
+
+// runningFor is how long the fetch of name now running has run (0 when
+// none runs).
+func (b *Board) runningFor(name string) time.Duration {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if at, ok := b.running[name]; ok {
+		return time.Since(at)
+	}
+	return 0
 }
 
 // fetchAndRecord fetches p through its breaker and records the result
@@ -375,10 +399,15 @@ func (b *Board) Snapshot(ctx context.Context) Snapshot {
 		return pend.note(b.current(), nil)
 	}
 	done := make(map[string]<-chan struct{}, len(due))
+	waited := time.Duration(0)
 	for _, p := range due {
 		done[p.Name()] = ended(b.start(p))
+		// A fetch already running is waited for only what is left of
+		// the budget since it started: one late beyond it is not waited
+		// for again by every question after.
+		waited = max(waited, b.runningFor(p.Name()))
 	}
-	late := b.await(ctx, done)
+	late := b.await(ctx, done, b.opt.Budget-waited)
 	snap := b.current()
 	if len(late) == 0 {
 		return pend.note(snap, nil)
@@ -408,12 +437,13 @@ func ended(ch <-chan singleflight.Result) <-chan struct{} {
 	return done
 }
 
-// await waits for the fetches in done for up to the budget (or until ctx
-// ends) and returns those that had not answered, by provider.
-func (b *Board) await(ctx context.Context, done map[string]<-chan struct{}) map[string]<-chan struct{} {
+// await waits for the fetches in done for up to left (negative Budget:
+// without limit), or until ctx ends, and returns those that had not
+// answered, by provider.
+func (b *Board) await(ctx context.Context, done map[string]<-chan struct{}, left time.Duration) map[string]<-chan struct{} {
 	var budget <-chan time.Time
 	if b.opt.Budget > 0 {
-		t := time.NewTimer(b.opt.Budget)
+		t := time.NewTimer(max(left, 0))
 		defer t.Stop()
 		budget = t.C
 	}
@@ -507,9 +537,19 @@ func (b *Board) breakerState(name string) BreakerState {
 // (its first fetch still running) is listed with an empty Status.
 func (b *Board) Health() Snapshot {
 	snap := b.current()
+	if b.opt.Budget > 0 {
+		for i, ps := range snap.Providers {
+			if d := b.runningFor(ps.Provider); d > b.opt.Budget {
+				snap.Providers[i].Late, snap.Providers[i].RunningFor = true, d
+			}
+		}
+	}
 	for _, p := range b.providers {
 		if !hasProvider(snap, p.Name()) {
 			ps := ProviderSnapshot{Provider: p.Name()}
+			if d := b.runningFor(p.Name()); b.opt.Budget > 0 && d > b.opt.Budget {
+				ps.Late, ps.RunningFor = true, d
+			}
 			if st := b.breakerState(p.Name()); st != BreakerClosed {
 				ps.Breaker = st
 			}

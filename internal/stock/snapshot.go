@@ -53,6 +53,9 @@ type ProviderSnapshot struct {
 	// not answered within the board's budget: the offers are its last
 	// ones, marked stale (never stored).
 	Late bool `json:"late,omitempty"`
+	// RunningFor is, in Board.Health, how long the fetch running now has
+	// gone without an answer when that is longer than the budget (Late).
+	RunningFor time.Duration `json:"running_for_ns,omitempty"`
 	// Breaker is the provider's circuit breaker when not closed ("open":
 	// no fetch is made for now; "half-open": one trial fetch).
 	Breaker BreakerState `json:"breaker,omitempty"`

@@ -452,6 +452,17 @@ func (b *Bot) process(ctx context.Context, j job) {
 		}
 		return
 	}
+	if interimID == "" && later != nil {
+		// Answered at once from older data (a platform late beyond the
+		// budget already): posted as a card of known id, so that it can
+		// be updated when the data comes.
+		if id, err := b.postAnswerCard(ctx, msg, reply); err == nil {
+			b.log.Info("feishu: answered", "message_id", msg.ID, "chat_id", msg.ChatID, "chat_type", string(msg.ChatType),
+				"latency_ms", b.opts.Now().Sub(j.received).Milliseconds())
+			b.followUp(id, msg, later)
+			return
+		}
+	}
 	if interimID != "" {
 		// The "查询中…" card becomes the answer.
 		patched, err := b.Update(ctx, interimID, msg.ChatID, reply, msg.ID, "reply:"+msg.ID)

@@ -83,6 +83,29 @@ func (b *Bot) followUp(cardID string, msg chat.Message, later chat.Later) {
 	}()
 }
 
+// postAnswerCard posts r, when it is one card, as the answer to msg and
+// returns its message_id (a provisional answer, to be updated in place).
+// Its uuid is the one the outbox would give the reply's first part, so
+// Feishu deduplicates it with a Send of the same reply. An error (r is
+// not one card, or the post failed) leaves the answer to Send.
+func (b *Bot) postAnswerCard(ctx context.Context, msg chat.Message, r chat.Reply) (id string, err error) {
+	cards, err := renderCards(r, b.mentionsFor(msg.ChatID, r))
+	if err != nil {
+		return "", err
+	}
+	if len(cards) != 1 {
+		return "", fmt.Errorf("feishu: the answer needs %d cards", len(cards))
+	}
+	if b.opts.OnSend != nil {
+		defer func() { b.opts.OnSend(err) }()
+	}
+	err = b.out.Call(ctx, msg.ChatID, "answer card", func(ctx context.Context) (err error) {
+		id, err = b.postOnce(ctx, msg.ChatID, msg.ID, larkim.MsgTypeInteractive, cards[0], partUUID("reply:"+msg.ID+"#0"))
+		return err
+	})
+	return id, err
+}
+
 // replaceCard replaces the card messageID with r when r is one card (a
 // longer r would need further messages: the card is left as it was).
 func (b *Bot) replaceCard(ctx context.Context, messageID, chatID string, r chat.Reply) (err error) {
