@@ -146,3 +146,40 @@ func TestReadyzWithHungPlatform(t *testing.T) {
 		t.Errorf("the platform saw %d requests, %d at once; want the poll's one", n, m)
 	}
 }
+
+// TestBreakerInReadyzAndMetrics: a platform failing with 502s opens its
+// breaker; /readyz is 200, degraded, naming the open breaker, and
+// /metrics has the breaker gauge at 2 (open).
+func TestBreakerInReadyzAndMetrics(t *testing.T) {
+	var requests atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		http.Error(w, "bad gateway", http.StatusBadGateway)
+	}))
+	t.Cleanup(srv.Close)
+	cfg := config.Default()
+	cfg.DataDir = t.TempDir()
+	on := true
+	cfg.Stock.Providers.VastAI.Enabled = &on
+	cfg.Stock.Providers.VastAI.BaseURL = srv.URL
+	cfg.Stock.Poll.Schedule = "@every 1h"
+	cfg.Stock.Poll.Jitter = config.Dur(0)
+	cfg.Stock.Poll.Retries = 0
+	cfg.Stock.Breaker = config.BreakerConf{Failures: 1, OpenFor: config.Dur(time.Hour)}
+	_, base, stop := startServe(t, cfg)
+	defer stop()
+	waitFor(t, "the breaker to open", func() bool {
+		_, rd := readyz(t, base)
+		return strings.Contains(failing(rd), "provider vastai: circuit breaker open")
+	})
+	code, rd := readyz(t, base)
+	if code != http.StatusOK || rd.Status != app.StatusDegraded {
+		t.Errorf("/readyz %d %+v", code, rd)
+	}
+	if m := get(t, base+"/metrics"); !strings.Contains(m, `labgpu_provider_breaker_state{provider="vastai"} 2`) {
+		t.Errorf("/metrics:\n%s", grep(m, "labgpu_provider"))
+	}
+	if n := requests.Load(); n != 1 {
+		t.Errorf("vast.ai saw %d requests; want the start-up poll's one", n)
+	}
+}
