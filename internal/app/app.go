@@ -82,6 +82,8 @@ type App struct {
 	// weChatStatus is the WeChat channel's state for /healthz (nil when
 	// the channel is off; weChatUp when logged in).
 	weChatStatus atomic.Pointer[string]
+	// storeWatch records the store's reachability for /readyz.
+	storeWatch storeWatch
 	// replicaID names this process in store locks ("replica-<16 hex>").
 	replicaID string
 	Log       *slog.Logger
@@ -239,7 +241,8 @@ func New(ctx context.Context, cfg config.Config, o Options) (*App, error) {
 	}
 	a.Board = stock.NewBoard(Providers(cfg, cat, o.Log, o.Now), stock.BoardOptions{
 		Timeout: cfg.Stock.Timeout.D(), MaxAge: cfg.Stock.MaxAge.D(), Store: snapStore, Log: o.Log, Now: o.Now,
-		Retries: cfg.Stock.Poll.Retries,
+		Retries: cfg.Stock.Poll.Retries, Budget: cfg.Stock.AnswerBudget.D(),
+		Breaker: stock.BreakerOptions{Failures: cfg.Stock.Breaker.Failures, OpenFor: cfg.Stock.Breaker.OpenFor.D()},
 	})
 	if err := a.Board.Restore(ctx); err != nil {
 		o.Log.Warn("restoring stock snapshots", "err", err)
@@ -355,8 +358,11 @@ func quietHours(windows map[string]string, loc *time.Location) stock.QuietHours 
 	}
 }
 
-// Close releases the store.
+// Close ends the fetches still running and releases the store.
 func (a *App) Close() error {
+	if a.Board != nil {
+		a.Board.Close()
+	}
 	if a.Store == nil {
 		return nil
 	}

@@ -98,6 +98,13 @@ func (h countingHandler) Handle(ctx context.Context, msg chat.Message) chat.Repl
 	return h.a.Router.Handle(ctx, msg)
 }
 
+// HandleUpdatable answers like Handle, with the answer again once a late
+// platform answers (chat.Updater: Feishu updates its card in place).
+func (h countingHandler) HandleUpdatable(ctx context.Context, msg chat.Message) (chat.Reply, chat.Later) {
+	h.m.Messages.WithLabelValues(msg.Channel).Inc()
+	return h.a.Router.HandleUpdatable(ctx, msg)
+}
+
 // Interim is the router's "查询中…" for a slow answer.
 func (h countingHandler) Interim(msg chat.Message) chat.Reply { return h.a.Router.Interim(msg) }
 
@@ -137,6 +144,10 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 	for _, ch := range chans {
 		a.Notifier.Register(ch.Name(), a.alertsTo(ch))
 	}
+	// /readyz and /metrics read what this watch and the poller record.
+	wctx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	go a.watchStore(wctx)
 	mux.HandleFunc("/healthz", a.healthz)
 	mux.Handle("/readyz", a.readyz(running))
 	m.Registry.MustRegister(readyCollector{a, running})

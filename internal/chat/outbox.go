@@ -307,7 +307,20 @@ func (ob *Outbox) attempts(ctx context.Context, key, chat, kind string, op func(
 // judged by the Wire's Retry; its error names the channel and is
 // redacted.
 func (ob *Outbox) Call(ctx context.Context, chatID, what string, op func(ctx context.Context) error) error {
-	tries, err := ob.attempts(ctx, chatID, ob.o.Describe(chatID), what, op)
+	return ob.call(ctx, chatID, chatID, what, op)
+}
+
+// CallMessage is Call for a call about one message already sent (its
+// card updated in place): rate-limited per message ("message:<id>"), as
+// Feishu limits updates per message (5 QPS), not per chat — a burst of
+// answers replacing their "查询中…" cards does not queue behind the
+// chat's sends.
+func (ob *Outbox) CallMessage(ctx context.Context, chatID, messageID, what string, op func(ctx context.Context) error) error {
+	return ob.call(ctx, "message:"+messageID, chatID, what, op)
+}
+
+func (ob *Outbox) call(ctx context.Context, key, chatID, what string, op func(ctx context.Context) error) error {
+	tries, err := ob.attempts(ctx, key, ob.o.Describe(chatID), what, op)
 	if err != nil && tries > 1 {
 		err = fmt.Errorf("giving up after %d tries: %w", tries, err)
 	}

@@ -67,6 +67,10 @@ type HTTPConf struct {
 	// SIGTERM; the Feishu answers still unsent then are kept in the store
 	// and sent at the next start (default 10s).
 	ShutdownGrace Duration `yaml:"shutdown_grace"`
+	// ReadyStoreGrace is how long the store may stay unreachable before
+	// /readyz reports the replica not ready (default 30s); a failing
+	// platform only makes it degraded.
+	ReadyStoreGrace Duration `yaml:"ready_store_grace"`
 }
 
 // FeishuConf is the Feishu (Lark) app. It runs when an app id is set.
@@ -217,6 +221,25 @@ type StockConf struct {
 	// fresh data before it gets a short "查询中…" (default 600ms; negative:
 	// never).
 	InterimAfter Duration `yaml:"interim_after"`
+	// AnswerBudget is how long an answer waits for a platform's fetch
+	// before it answers from the last snapshot, naming the platform as
+	// late (default 2s; negative: wait for the fetch, up to timeout).
+	// Feishu then updates the answer in place when the data comes.
+	AnswerBudget Duration `yaml:"answer_budget"`
+	// Breaker is each platform's circuit breaker.
+	Breaker BreakerConf `yaml:"breaker"`
+}
+
+// BreakerConf is the circuit breaker every platform's fetches go
+// through: after Failures consecutive failed fetches (timeouts, network
+// errors, 5xx, rate limits) no fetch is made for OpenFor; answers use the
+// last snapshot and say the platform cannot be reached; then one trial
+// fetch.
+type BreakerConf struct {
+	// Failures opens the breaker (default 5; negative: no breaker).
+	Failures int `yaml:"failures"`
+	// OpenFor is how long it stays open (default 1m).
+	OpenFor Duration `yaml:"open_for"`
 }
 
 // PollConf schedules stock polling (robfig/cron).
@@ -361,13 +384,15 @@ func Default() Config {
 			MaxAge:  Dur(60 * time.Second),
 			// chat.DefaultInterimAfter
 			InterimAfter: Dur(600 * time.Millisecond),
+			AnswerBudget: Dur(2 * time.Second),
+			Breaker:      BreakerConf{Failures: 5, OpenFor: Dur(time.Minute)},
 			Poll:         PollConf{Schedule: "@every 2m", Jitter: Dur(10 * time.Second), Retries: 2},
 			Providers: ProvidersConf{
 				AutoDL: AutoDLConf{BaseURL: "https://api.autodl.com", Timeout: Dur(10 * time.Second)},
 				VastAI: VastAIConf{BaseURL: "https://console.vast.ai", Limit: 100, Timeout: Dur(10 * time.Second)},
 			},
 		},
-		HTTP:    HTTPConf{Addr: ":8080", ShutdownGrace: Dur(10 * time.Second)},
+		HTTP:    HTTPConf{Addr: ":8080", ShutdownGrace: Dur(10 * time.Second), ReadyStoreGrace: Dur(30 * time.Second)},
 		Feishu:  FeishuConf{Mode: "websocket", BaseURL: "https://open.feishu.cn"},
 		Storage: StorageConf{DigestSchedule: "0 9 * * 1", ReleaseWarnings: DefaultReleaseWarnings()},
 		Log:     LogConf{Level: "info"},
@@ -673,7 +698,7 @@ func (c Config) validateAlerts() error {
 
 // validateStock checks the durations, timeouts and provider URLs.
 func (c Config) validateStock() error {
-	for key, d := range map[string]Duration{"stock.timeout": c.Stock.Timeout, "stock.max_age": c.Stock.MaxAge, "stock.interim_after": c.Stock.InterimAfter, "stock.poll.jitter": c.Stock.Poll.Jitter, "stock.poll.lock_ttl": c.Stock.Poll.LockTTL, "http.ready_provider_age": c.HTTP.ReadyProviderAge, "http.shutdown_grace": c.HTTP.ShutdownGrace, "alerts.cooldown": c.Alerts.Cooldown,
+	for key, d := range map[string]Duration{"stock.timeout": c.Stock.Timeout, "stock.max_age": c.Stock.MaxAge, "stock.interim_after": c.Stock.InterimAfter, "stock.answer_budget": c.Stock.AnswerBudget, "stock.breaker.open_for": c.Stock.Breaker.OpenFor, "http.ready_store_grace": c.HTTP.ReadyStoreGrace, "stock.poll.jitter": c.Stock.Poll.Jitter, "stock.poll.lock_ttl": c.Stock.Poll.LockTTL, "http.ready_provider_age": c.HTTP.ReadyProviderAge, "http.shutdown_grace": c.HTTP.ShutdownGrace, "alerts.cooldown": c.Alerts.Cooldown,
 		"stock.providers.autodl.timeout": c.Stock.Providers.AutoDL.Timeout, "stock.providers.vastai.timeout": c.Stock.Providers.VastAI.Timeout,
 		"stock.providers.gpushare.timeout": c.Stock.Providers.GPUShare.Timeout, "stock.providers.matpool.timeout": c.Stock.Providers.Matpool.Timeout,
 		"stock.providers.runpod.timeout": c.Stock.Providers.RunPod.Timeout, "stock.providers.lambda.timeout": c.Stock.Providers.Lambda.Timeout} {
@@ -686,6 +711,9 @@ func (c Config) validateStock() error {
 	}
 	if c.Stock.Timeout.D() <= 0 {
 		return errors.New("stock.timeout: must be positive")
+	}
+	if c.Stock.Breaker.Failures == 0 {
+		return errors.New("stock.breaker.failures: 0 would open the breaker before any fetch (a positive count, or negative for no breaker)")
 	}
 	p := c.Stock.Providers
 	if err := checkURL("stock.providers.autodl.base_url", p.AutoDL.BaseURL); err != nil {

@@ -308,6 +308,9 @@ func (b *Bot) onMessage(ctx context.Context, ev *larkim.P2MessageReceiveV1) erro
 		if st != nil {
 			st.status, st.msg = status, msg
 		}
+		if status == http.StatusServiceUnavailable {
+			b.intake.refuse(b.opts.Now(), msg)
+		}
 		return err
 	}
 	if st != nil {
@@ -356,6 +359,7 @@ func (b *Bot) onMessage(ctx context.Context, ev *larkim.P2MessageReceiveV1) erro
 		b.log.Warn("feishu event refused: shutting down, Feishu will retry", "event_id", hdr.EventID)
 		return reject(http.StatusServiceUnavailable, "shutting down", err)
 	}
+	b.intake.accepted()
 	return nil
 }
 
@@ -442,10 +446,11 @@ func (b *Bot) process(ctx context.Context, j job) {
 	if p.Msg.ChatType == chat.P2P {
 		b.chatTypes.Store(p.Msg.ChatID, chat.P2P)
 	}
+	var later chat.Later
 	if p.Reply == nil {
 		reply := chat.Reply{Lines: []string{unsupportedText}}
 		if !p.Unsupported {
-			reply = b.answerMessage(ctx, p.Msg, &p.InterimID)
+			reply, later = b.answerMessage(ctx, p.Msg, &p.InterimID)
 		}
 		if b.cutOff() {
 			// Cut off while answering: answered again at the next start.
@@ -454,12 +459,14 @@ func (b *Bot) process(ctx context.Context, j job) {
 		}
 		p.Reply, p.AnsweredAt = &reply, b.opts.Now()
 	}
-	b.deliver(ctx, j, p)
+	b.deliver(ctx, j, p, later)
 }
 
-// deliver sends p's answer: in place of its "查询中…" card when there is
-// one, else as a reply to the message.
-func (b *Bot) deliver(ctx context.Context, j job, p parked) {
+// deliver sends p's answer: in place of its "查询中…" card when it has
+// one, else as a reply. An answer made from older data (later set) is
+// posted as a card of known id and updated again when the late platform
+// answers. Cut off by the shutdown grace, what is left is parked.
+func (b *Bot) deliver(ctx context.Context, j job, p parked, later chat.Later) {
 	msg, reply := p.Msg, *p.Reply
 	if reply.Empty() {
 		if p.InterimID != "" {
@@ -470,12 +477,26 @@ func (b *Bot) deliver(ctx context.Context, j job, p parked) {
 	if j.parked != nil && b.opts.Now().Sub(p.AnsweredAt) > staleAfter {
 		reply = staleNote(reply, p.AnsweredAt)
 	}
+	if p.InterimID == "" && later != nil {
+		// Answered at once from older data (a platform late beyond the
+		// budget already): posted as a card of known id, so that it can
+		// be updated when the data comes.
+		if id, err := b.postAnswerCard(ctx, msg, reply); err == nil {
+			b.log.Info("feishu: answered", "message_id", msg.ID, "chat_id", msg.ChatID, "chat_type", string(msg.ChatType),
+				"latency_ms", b.opts.Now().Sub(p.Received).Milliseconds())
+			b.followUp(id, msg, later)
+			return
+		}
+	}
 	if p.InterimID != "" {
 		// The "查询中…" card becomes the answer.
 		patched, err := b.Update(ctx, p.InterimID, msg.ChatID, reply, msg.ID, "reply:"+msg.ID)
 		switch {
 		case err == nil:
 			b.log.Info("feishu: answered in place", "message_id", msg.ID, "chat_id", msg.ChatID, "latency_ms", b.opts.Now().Sub(p.Received).Milliseconds())
+			// Answered from older data: the card is updated again when the
+			// late platform answers.
+			b.followUp(p.InterimID, msg, later)
 			return
 		case b.cutOff():
 			b.park(j, p) // the update is made again (the same content) at the next start

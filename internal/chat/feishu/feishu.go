@@ -186,6 +186,12 @@ type Bot struct {
 	tokMu  sync.Mutex
 	tok    string
 	tokExp time.Time
+	// tokState is the last token fetch's outcome, for Ready (read
+	// without tokMu, which a fetch holds).
+	tokState atomic.Pointer[tokenState]
+	// intake records the callback's accepted and refused events, for
+	// Ready.
+	intake intake
 
 	limiters *chat.Limiters
 	// out is the one path every message takes out (chat.Outbox).
@@ -204,6 +210,9 @@ type Bot struct {
 	jobs      chan job
 	wg        sync.WaitGroup
 	closeOnce sync.Once
+	// followers are the answers waiting to be updated with fresh data
+	// (followUp); Close ends and waits for them.
+	followers sync.WaitGroup
 
 	// backoff is the first retry delay of Send; it doubles per retry.
 	backoff time.Duration
@@ -434,6 +443,7 @@ func (b *Bot) Close() error {
 		<-done
 	}
 	b.cancel()
+	b.followers.Wait()
 	if n := b.handedBack.Load(); n > 0 {
 		b.log.Warn("feishu: stopped; events not answered in the shutdown grace were handed back for Feishu to redeliver",
 			"handed_back", n, "grace", grace, "took", time.Since(began).Round(time.Millisecond))
@@ -466,26 +476,30 @@ func (b *Bot) token(ctx context.Context) (string, error) {
 		AppID: b.opts.AppID, AppSecret: b.opts.AppSecret,
 	})
 	if err != nil {
-		return "", fmt.Errorf("feishu: get tenant_access_token from %s: %w", b.opts.BaseURL, err)
+		err = fmt.Errorf("feishu: get tenant_access_token from %s: %w", b.opts.BaseURL, err)
+		b.tokState.Store(&tokenState{err: err, expires: b.tokExp})
+		return "", err
 	}
 	if !resp.Success() || resp.TenantAccessToken == "" {
-		return "", fmt.Errorf("feishu: get tenant_access_token from %s: code %d: %s (check FEISHU_APP_ID and FEISHU_APP_SECRET): %w",
+		err := fmt.Errorf("feishu: get tenant_access_token from %s: code %d: %s (check FEISHU_APP_ID and FEISHU_APP_SECRET): %w",
 			b.opts.BaseURL, resp.Code, resp.Msg, errCredentials)
+		b.tokState.Store(&tokenState{err: err, expires: b.tokExp})
+		return "", err
 	}
 	ttl := time.Duration(resp.Expire)*time.Second - 3*time.Minute
 	if ttl < 30*time.Second {
 		ttl = 30 * time.Second
 	}
 	b.tok, b.tokExp = resp.TenantAccessToken, now.Add(ttl)
+	b.tokState.Store(&tokenState{expires: b.tokExp})
 	return b.tok, nil
 }
 
-// readyTimeout bounds the token fetch of a readiness check.
-const readyTimeout = 3 * time.Second
-
-// Ready reports whether the bot can call Feishu: it has (or can get) a
-// tenant_access_token and, in websocket mode, is not closed. /readyz uses
-// it; the cached token makes it cheap.
+// Ready reports whether the bot can serve, from what it recorded (it
+// calls nobody, so /readyz answers at once whatever Feishu does): not
+// closed, its open_id known, the last tenant_access_token fetch fine (or
+// a token still held), and the callback not refusing every verified
+// event for the last 30 s.
 func (b *Bot) Ready() error {
 	b.mu.RLock()
 	closed := b.closed
@@ -496,10 +510,11 @@ func (b *Bot) Ready() error {
 	if b.BotOpenID() == "" {
 		return errors.New("bot info not fetched yet (the open platform did not answer at start); group messages wait for it")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), readyTimeout)
-	defer cancel()
-	_, err := b.token(ctx)
-	return err
+	now := b.opts.Now()
+	if err := b.tokenHealth(now); err != nil {
+		return err
+	}
+	return b.intake.state(now)
 }
 
 // invalidateToken forgets tok if it is still the cached token.

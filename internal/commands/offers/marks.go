@@ -14,6 +14,10 @@ import (
 func (r *Answers) failureLines(snap stock.Snapshot, en bool) []string {
 	var out []string
 	for _, p := range snap.Providers {
+		if p.Late || p.Breaker == stock.BreakerOpen {
+			// The router names it at the top (late or unreachable).
+			continue
+		}
 		name := r.providerName(p.Provider, en)
 		why := reasonText(p.Reason, en)
 		if p.Provider == string(stock.SourceReplay) && p.Status == stock.StatusError {

@@ -436,7 +436,7 @@ func (r *Answers) noLiveReason(snap stock.Snapshot, en bool) string {
 // noLiveLine explains why no live figure is shown: nothing live is
 // configured, the live providers failed, or they have no such offer.
 func (r *Answers) noLiveLine(snap stock.Snapshot, en bool) string {
-	configured, failed, replay := 0, 0, false
+	configured, failed, late, replay := 0, 0, 0, false
 	for _, p := range snap.Providers {
 		switch p.Provider {
 		case "catalog":
@@ -450,7 +450,10 @@ func (r *Answers) noLiveLine(snap stock.Snapshot, en bool) string {
 			continue
 		}
 		configured++
-		if p.Status != stock.StatusOK {
+		switch {
+		case p.Late || p.Breaker == stock.BreakerOpen:
+			late++
+		case p.Status != stock.StatusOK:
 			failed++
 		}
 	}
@@ -458,6 +461,8 @@ func (r *Answers) noLiveLine(snap stock.Snapshot, en bool) string {
 	switch {
 	case configured == 0:
 		why = answer.Pick(en, "没有配置实时数据源", "no live provider is configured")
+	case late > 0 && failed+late == configured:
+		why = answer.Pick(en, "实时数据源这会儿没有回应", "the live providers are not answering right now")
 	case failed == configured:
 		why = answer.Pick(en, "实时数据源全部获取失败", "every live provider failed")
 	default:

@@ -33,7 +33,8 @@ import (
 
 // Sent is one message the fake received.
 type Sent struct {
-	// Path is the request path (…/messages or …/messages/<id>/reply).
+	// Path is the request path (…/messages, …/messages/<id>/reply, or
+	// …/messages/<id> for a card updated in place).
 	Path    string
 	ChatID  string
 	MsgType string
@@ -41,6 +42,13 @@ type Sent struct {
 	Content string
 	// UUID is the request's idempotency uuid ("" when it had none).
 	UUID string
+	// Method is the HTTP method: POST (sent) or PATCH (updated).
+	Method string
+	// At is when the fake received it.
+	At time.Time
+	// MessageID is the message_id the fake gave a sent message (each one
+	// its own, "om_fake_<n>"), or the one a PATCH updated.
+	MessageID string
 }
 
 // Server is a fake Feishu open platform: tenant token, bot info, message
@@ -55,6 +63,7 @@ type Server struct {
 	slow  time.Duration
 	uuids map[string]bool
 	lose  int
+	ids   int
 }
 
 // SetSlow makes every message request wait d before its message is
@@ -81,9 +90,11 @@ func (s *Server) LoseAnswers(n int) {
 	s.mu.Unlock()
 }
 
-// message records one message request and says whether to answer it as
-// lost; false for created when the client gave up while it was slow.
-func (s *Server) message(r *http.Request, m Sent) (created, lost bool) {
+// message records one message request (its message id given: its own
+// for a sent one, the updated one's for a PATCH) and says whether to
+// answer it as lost; false for created when the client gave up while it
+// was slow.
+func (s *Server) message(r *http.Request, m Sent) (_ Sent, created, lost bool) {
 	s.mu.Lock()
 	slow := s.slow
 	s.mu.Unlock()
@@ -93,11 +104,17 @@ func (s *Server) message(r *http.Request, m Sent) (created, lost bool) {
 		select {
 		case <-time.After(slow):
 		case <-r.Context().Done():
-			return false, false
+			return m, false, false
 		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if r.Method == http.MethodPatch {
+		m.MessageID = strings.TrimPrefix(r.URL.Path, "/open-apis/im/v1/messages/")
+	} else {
+		s.ids++
+		m.MessageID = "om_fake_" + strconv.Itoa(s.ids)
+	}
 	if s.uuids == nil || m.UUID == "" || !s.uuids[m.UUID] {
 		s.sent = append(s.sent, m)
 	}
@@ -106,9 +123,9 @@ func (s *Server) message(r *http.Request, m Sent) (created, lost bool) {
 	}
 	if s.lose > 0 {
 		s.lose--
-		return true, true
+		return m, true, true
 	}
-	return true, false
+	return m, true, false
 }
 
 // NewServer starts the fake; fixtures is the directory of resp_*.json.
@@ -138,7 +155,8 @@ func NewServer(fixtures string) (*Server, error) {
 				UUID      string `json:"uuid"`
 			}
 			json.NewDecoder(r.Body).Decode(&body)
-			created, lost := s.message(r, Sent{Path: r.URL.Path, ChatID: body.ReceiveID, MsgType: body.MsgType, Content: body.Content, UUID: body.UUID})
+			sent, created, lost := s.message(r, Sent{Path: r.URL.Path, ChatID: body.ReceiveID, MsgType: body.MsgType, Content: body.Content, UUID: body.UUID,
+				Method: r.Method, At: time.Now()})
 			switch {
 			case !created:
 				return
@@ -146,16 +164,37 @@ func NewServer(fixtures string) (*Server, error) {
 				w.WriteHeader(http.StatusBadGateway)
 				return
 			}
-			if strings.HasSuffix(r.URL.Path, "/reply") {
-				w.Write(files[names[3]])
-			} else {
-				w.Write(files[names[2]])
+			var resp []byte
+			switch {
+			case r.Method == http.MethodPatch:
+				resp = []byte(`{"code":0,"msg":"success","data":{}}`)
+			case strings.HasSuffix(r.URL.Path, "/reply"):
+				resp = withMessageID(files[names[3]], sent.MessageID)
+			default:
+				resp = withMessageID(files[names[2]], sent.MessageID)
 			}
+			w.Write(resp)
 		default:
 			http.NotFound(w, r)
 		}
 	}))
 	return s, nil
+}
+
+// withMessageID is a recorded send answer with data.message_id set to id.
+func withMessageID(answer []byte, id string) []byte {
+	var m map[string]any
+	if json.Unmarshal(answer, &m) != nil {
+		return answer
+	}
+	if d, ok := m["data"].(map[string]any); ok {
+		d["message_id"] = id
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return answer
+	}
+	return b
 }
 
 // Messages returns the messages received so far.
