@@ -420,7 +420,7 @@ func digestCmd() *cobra.Command {
 			})
 		},
 	}
-	c.Flags().BoolVar(&send, "send", false, "also post it to the lab's chats (webhooks and Feishu; WeChat only from bot serve)")
+	c.Flags().BoolVar(&send, "send", false, "also post it to the lab's chats now, every time it is run (webhooks and Feishu; WeChat only from bot serve); the scheduled digest is not affected")
 	c.Flags().StringVar(&pngPath, "png", "", "also draw the last 8 weeks as a PNG bar chart in FILE")
 	c.Flags().StringVar(&week, "week", "", "ISO week, e.g. 2026-W48 (default: this week so far)")
 	c.Flags().StringVar(&format, "format", "text", "output format: text or json")

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -328,20 +329,29 @@ func TestStorageImportAndDigest(t *testing.T) {
 		t.Errorf("--png wrote no PNG: %v", err)
 	}
 	// --send posts to the lab's chats: here a WeCom robot.
+	var mu sync.Mutex
 	var hits []string
+	got := func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), hits...)
+	}
 	wecom := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
 		hits = append(hits, string(b))
+		mu.Unlock()
 		w.Write([]byte(`{"errcode":0,"errmsg":"ok"}`))
 	}))
 	defer wecom.Close()
 	os.WriteFile(cfgPath, []byte("storage:\n  prices: {autodl: 0.01, matpool: 0.02}\n  labs: {nlp: [\"webhook/lab\"]}\n"+
 		"webhooks:\n  - {name: lab, kind: wecom, url: \""+wecom.URL+"/cgi-bin/webhook/send?key=k\"}\n"), 0o600)
-	if _, stderr, code := run(t, "", env, "digest", "--lab", "nlp", "--week", "2026-W48", "--send"); code != 0 || len(hits) != 1 || !strings.Contains(hits[0], "2026-W48") {
-		t.Errorf("--send: exit %d %s; WeCom got %q", code, stderr, hits)
+	if _, stderr, code := run(t, "", env, "digest", "--lab", "nlp", "--week", "2026-W48", "--send"); code != 0 || len(got()) != 1 || !strings.Contains(got()[0], "2026-W48") {
+		t.Errorf("--send: exit %d %s; WeCom got %q", code, stderr, got())
 	}
-	if _, stderr, code := run(t, "", env, "digest", "--lab", "nlp", "--week", "2026-W48", "--send"); code != 0 || len(hits) != 1 {
-		t.Errorf("--send again: exit %d %s; WeCom got %d (want the week once)", code, stderr, len(hits))
+	// Asked again, it is sent again: a manual send is no scheduled one.
+	if _, stderr, code := run(t, "", env, "digest", "--lab", "nlp", "--week", "2026-W48", "--send"); code != 0 || len(got()) != 2 {
+		t.Errorf("--send again: exit %d %s; WeCom got %d (want the week twice)", code, stderr, len(got()))
 	}
 	if _, stderr, code := run(t, "", env, "digest", "--lab", "feishu/oc_x", "--send"); code == 0 || !strings.Contains(stderr, "Feishu app is not configured") {
 		t.Errorf("--send to Feishu without an app: exit %d %s", code, stderr)

@@ -21,6 +21,8 @@ import (
 	"github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/chat/feishu"
 	"github.com/labgpu/bot/internal/commands"
 	"github.com/labgpu/bot/internal/config"
 	"github.com/labgpu/bot/internal/history"
@@ -48,6 +50,12 @@ type Store interface {
 	stock.Locker
 	commands.Ledger
 	DigestChats(ctx context.Context) ([]string, error)
+	// Sends kept exact across restarts and replicas: where each chat's
+	// scheduled digest stands, the parts the outboxes delivered and the
+	// Feishu answers a shutdown cut off.
+	jobs.DigestMarks
+	chat.DeliveryLog
+	feishu.Parking
 	Close() error
 }
 
@@ -74,6 +82,8 @@ type App struct {
 	// weChatStatus is the WeChat channel's state for /healthz (nil when
 	// the channel is off; weChatUp when logged in).
 	weChatStatus atomic.Pointer[string]
+	// storeWatch records the store's reachability for /readyz.
+	storeWatch storeWatch
 	// replicaID names this process in store locks ("replica-<16 hex>").
 	replicaID string
 	Log       *slog.Logger
@@ -231,7 +241,8 @@ func New(ctx context.Context, cfg config.Config, o Options) (*App, error) {
 	}
 	a.Board = stock.NewBoard(Providers(cfg, cat, o.Log, o.Now), stock.BoardOptions{
 		Timeout: cfg.Stock.Timeout.D(), MaxAge: cfg.Stock.MaxAge.D(), Store: snapStore, Log: o.Log, Now: o.Now,
-		Retries: cfg.Stock.Poll.Retries,
+		Retries: cfg.Stock.Poll.Retries, Budget: cfg.Stock.AnswerBudget.D(),
+		Breaker: stock.BreakerOptions{Failures: cfg.Stock.Breaker.Failures, OpenFor: cfg.Stock.Breaker.OpenFor.D()},
 	})
 	if err := a.Board.Restore(ctx); err != nil {
 		o.Log.Warn("restoring stock snapshots", "err", err)
@@ -347,8 +358,11 @@ func quietHours(windows map[string]string, loc *time.Location) stock.QuietHours 
 	}
 }
 
-// Close releases the store.
+// Close ends the fetches still running and releases the store.
 func (a *App) Close() error {
+	if a.Board != nil {
+		a.Board.Close()
+	}
 	if a.Store == nil {
 		return nil
 	}

@@ -16,12 +16,13 @@ import (
 	"github.com/labgpu/bot/internal/render"
 )
 
-// NewDigestJob builds the weekly digest job over the app's store, sending
-// through send. The app must have its store.
+// NewDigestJob builds the scheduled digest job over the app's store,
+// sending through send: each run covers, per chat, the period since its
+// last scheduled digest (jobs.NextPeriod). The app must have its store.
 func (a *App) NewDigestJob(send jobs.SendFunc) *jobs.Digest {
-	return &jobs.Digest{Chats: a.Store, Claims: a.Store, Send: send, Location: a.Location, Now: a.now, Log: a.Log,
-		Render: func(ctx context.Context, ck, week string, now time.Time) (chat.Reply, error) {
-			d, err := a.buildDigestAt(ctx, a.LabFor(ck), week, now)
+	return &jobs.Digest{Chats: a.Store, Claims: a.Store, Marks: a.Store, Lab: a.LabFor, Send: send, Location: a.Location, Now: a.now, Log: a.Log,
+		Render: func(ctx context.Context, ck string, p jobs.Period, now time.Time) (chat.Reply, error) {
+			d, err := a.buildPeriodDigestAt(ctx, a.LabFor(ck), p, now)
 			if err != nil {
 				return chat.Reply{}, err
 			}
@@ -77,7 +78,8 @@ func (a *App) commandLineChannels(ctx context.Context, chatKeys []string) (chat.
 				return nil, nil, fmt.Errorf("%s: the Feishu app is not configured (FEISHU_APP_ID)", ck)
 			}
 			bot, err := feishu.New(ctx, feishu.Options{AppID: fc.AppID, AppSecret: fc.AppSecret, VerificationToken: fc.VerificationToken,
-				EncryptKey: fc.EncryptKey, AllowNoEncryptKey: true, BaseURL: fc.BaseURL, Mode: fc.Mode, Handler: a.Router, Log: a.Log})
+				EncryptKey: fc.EncryptKey, AllowNoEncryptKey: true, BaseURL: fc.BaseURL, Mode: fc.Mode, Handler: a.Router, Log: a.Log,
+				Delivered: a.deliveryLog()})
 			if err != nil {
 				return nil, nil, err
 			}
@@ -90,11 +92,12 @@ func (a *App) commandLineChannels(ctx context.Context, chatKeys []string) (chat.
 	return chans, closeAll, nil
 }
 
-// SendDigest posts lab's digest d (BuildDigest) to the lab's chats now (`bot digest --send`), through the configured webhooks
-// and the Feishu app; WeChat needs `bot serve`'s login and is refused. A
-// chat that already got that week's digest (from the Monday job or an
-// earlier --send) is skipped.
-// It returns the chats served.
+// SendDigest posts lab's digest d (BuildDigest) to the lab's chats now
+// (`bot digest --send`), through the configured webhooks and the Feishu
+// app; WeChat needs `bot serve`'s login and is refused. It is sent every
+// time it is asked for: it takes no claim and no idempotency key of the
+// scheduled digest, whose periods it leaves as they are. It returns the
+// chats served.
 func (a *App) SendDigest(ctx context.Context, lab string, d billing.Digest) ([]string, error) {
 	chats := a.labChats(lab)
 	if len(chats) == 0 {
@@ -108,16 +111,7 @@ func (a *App) SendDigest(ctx context.Context, lab string, d billing.Digest) ([]s
 	defer closeAll()
 	var sent []string
 	for _, ck := range chats {
-		// The same claim as the Monday job: a chat never gets a week twice.
-		key := "digest:" + ck + ":" + d.Week
-		if ok, err := a.Store.ClaimAlert(ctx, key, jobs.DigestClaimTTL); err != nil {
-			return sent, err
-		} else if !ok {
-			a.Log.Warn("digest already sent to this chat for this week; not sent again", "chat", ck, "week", d.Week)
-			continue
-		}
-		if err := chans.Send(ctx, ck, r, chat.SendOptions{IdempotencyKey: key}); err != nil {
-			_ = a.Store.ReleaseAlert(context.WithoutCancel(ctx), key)
+		if err := chans.Send(ctx, ck, r, chat.SendOptions{}); err != nil {
 			return sent, fmt.Errorf("%s: %w", ck, err)
 		}
 		sent = append(sent, ck)

@@ -65,7 +65,7 @@ func TestDigestPostedOnceByTwoReplicas(t *testing.T) {
 	var mu sync.Mutex
 	got := map[string][]string{}
 	failWebhook := true
-	send := func(_ context.Context, ck string, r chat.Reply) error {
+	send := func(_ context.Context, ck string, r chat.Reply, _ chat.SendOptions) error {
 		mu.Lock()
 		defer mu.Unlock()
 		if ck == "webhook/lab" && failWebhook {
@@ -138,7 +138,10 @@ func TestBudgetThresholdsOncePerMonth(t *testing.T) {
 	a.Store.AppendStorageEvents(context.Background(), []billing.StorageEvent{{Time: time.Date(2026, 11, 1, 0, 0, 0, 0, loc), Lab: "nlp",
 		Owner: "ou_a", Platform: "autodl", Disk: "1", Action: billing.ActionAdd, SizeGB: 1050}})
 	var got []string
-	send := func(_ context.Context, ck string, r chat.Reply) error { got = append(got, ck+" "+r.Title); return nil }
+	send := func(_ context.Context, ck string, r chat.Reply, _ chat.SendOptions) error {
+		got = append(got, ck+" "+r.Title)
+		return nil
+	}
 	run := func(at time.Time) int {
 		w := a.NewBudgetJob(send)
 		w.Now = func() time.Time { return at }
@@ -181,7 +184,7 @@ func TestDigestPosterStartFires(t *testing.T) {
 	var mu sync.Mutex
 	var got []string
 	monday := time.Date(2026, 11, 30, 9, 0, 0, 0, a.Location)
-	p := a.NewDigestJob(func(_ context.Context, ck string, r chat.Reply) error {
+	p := a.NewDigestJob(func(_ context.Context, ck string, r chat.Reply, _ chat.SendOptions) error {
 		mu.Lock()
 		defer mu.Unlock()
 		got = append(got, ck+" "+r.Title)
@@ -204,5 +207,81 @@ func TestDigestPosterStartFires(t *testing.T) {
 	}
 	if err := s.Add(ctx, "every monday", p.Run); err == nil {
 		t.Error("a bad schedule was accepted")
+	}
+}
+
+// TestManualDigestDoesNotClaim: `bot digest --send` (SendDigest) posts
+// every time it is asked and never takes the scheduled digest's place:
+// the schedule still sends its period, before or after it, and then the
+// next day's.
+func TestManualDigestDoesNotClaim(t *testing.T) {
+	for _, manualFirst := range []bool{true, false} {
+		t.Run(fmt.Sprintf("manual first %v", manualFirst), func(t *testing.T) {
+			wc := newRecorder(t, `{"errcode":0,"errmsg":"ok"}`)
+			cfg := manualConfig(t.TempDir())
+			cfg.Storage.Prices = map[string]float64{"autodl": 0.01}
+			cfg.Storage.Labs = map[string][]string{"nlp": {"webhook/wc"}}
+			cfg.Webhooks = []config.WebhookConf{{Name: "wc", Kind: "wecom", URL: wc.srv.URL + "/cgi-bin/webhook/send?key=k3y"}}
+			if err := cfg.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			a := openApp(t, cfg)
+			defer a.Close()
+			ctx := context.Background()
+			loc := a.Location
+			if err := a.Store.AppendStorageEvents(ctx, []billing.StorageEvent{{Time: time.Date(2026, 11, 16, 0, 0, 0, 0, loc), Lab: "nlp",
+				Owner: "ou_alice", Platform: "autodl", Disk: "1", Action: billing.ActionAdd, SizeGB: 80}}); err != nil {
+				t.Fatal(err)
+			}
+			if err := a.Store.SetDigestChat(ctx, "webhook/wc", true); err != nil {
+				t.Fatal(err)
+			}
+			var scheduled []string
+			schedule := func(at time.Time) {
+				t.Helper()
+				j := a.NewDigestJob(func(_ context.Context, ck string, r chat.Reply, o chat.SendOptions) error {
+					scheduled = append(scheduled, r.Title+" "+o.IdempotencyKey)
+					return nil
+				})
+				j.Now = func() time.Time { return at }
+				if _, err := j.RunOnce(ctx); err != nil {
+					t.Fatal(err)
+				}
+			}
+			manual := func() {
+				t.Helper()
+				d, err := a.BuildDigest(ctx, "nlp", "2026-W48")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if sent, err := a.SendDigest(ctx, "nlp", d); err != nil || len(sent) != 1 {
+					t.Fatalf("manual send: %v, %v", sent, err)
+				}
+			}
+			monday := time.Date(2026, 11, 30, 9, 0, 0, 0, loc)
+			if manualFirst {
+				manual()
+				schedule(monday)
+			} else {
+				schedule(monday)
+				manual()
+			}
+			manual()
+			schedule(monday.Add(24 * time.Hour))
+			n := 0
+			for _, b := range wc.got() {
+				if strings.Contains(string(b), "2026-W48") {
+					n++
+				}
+			}
+			if n != 2 {
+				t.Errorf("the webhook got %d manual digests, want 2 (one per --send)", n)
+			}
+			want := []string{"存储花费 2026-W48（11-23 – 11-29）：合计 2.10 元；比上周 +0.00 元（+0%）。 digest:nlp:2026-11-23T00:00:00+08:00/2026-11-30T00:00:00+08:00",
+				"存储花费（11-30）：合计 0.30 元；比前一天 +0.00 元（+0%）。 digest:nlp:2026-11-30T00:00:00+08:00/2026-12-01T00:00:00+08:00"}
+			if strings.Join(scheduled, "\n") != strings.Join(want, "\n") {
+				t.Errorf("scheduled:\n%s\nwant\n%s", strings.Join(scheduled, "\n"), strings.Join(want, "\n"))
+			}
+		})
 	}
 }

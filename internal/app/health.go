@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -18,21 +19,40 @@ import (
 )
 
 // Check is one readiness fact: what was checked, whether it is fine and,
-// when not, why.
+// when not, why. A failed critical check (the store, a channel) means the
+// replica cannot serve; a failed other one (a platform) that it serves
+// degraded.
 type Check struct {
-	Name   string `json:"name"`
-	OK     bool   `json:"ok"`
-	Detail string `json:"detail,omitempty"`
+	Name     string `json:"name"`
+	OK       bool   `json:"ok"`
+	Critical bool   `json:"critical"`
+	Detail   string `json:"detail,omitempty"`
 }
 
-// Readiness is /readyz's body.
+// Readiness is /readyz's body. Status is "ready", "degraded" (serving;
+// Degraded names what fails, such as a platform) or "not_ready" (503).
 type Readiness struct {
-	Ready  bool    `json:"ready"`
-	Checks []Check `json:"checks"`
+	Ready    bool     `json:"ready"`
+	Status   string   `json:"status"`
+	Degraded []string `json:"degraded,omitempty"`
+	Checks   []Check  `json:"checks"`
 }
 
-// readyProbeTimeout bounds the store round trip of a readiness check.
+// Readiness statuses.
+const (
+	StatusReady    = "ready"
+	StatusDegraded = "degraded"
+	StatusNotReady = "not_ready"
+)
+
+// readyProbeTimeout bounds one store probe (storeWatch).
 const readyProbeTimeout = 2 * time.Second
+
+// storeProbeEvery is how often the store is probed in the background.
+const storeProbeEvery = time.Second
+
+// defaultReadyStoreGrace is http.ready_store_grace's default.
+const defaultReadyStoreGrace = 30 * time.Second
 
 // healthz answers /healthz, the liveness probe: the process serves HTTP.
 // It says nothing about dependencies (that is /readyz), so a restart is
@@ -42,10 +62,12 @@ func (a *App) healthz(w http.ResponseWriter, _ *http.Request) {
 	fmt.Fprintln(w, "ok")
 }
 
-// readyz answers /readyz, the readiness probe: 200 with {"ready":true,…}
-// when the store answers, every configured channel is connected and every
-// configured provider fetched successfully within http.ready_provider_age;
-// otherwise 503 with each failed check's reason.
+// readyz answers /readyz, the readiness probe, from recorded state only
+// (it calls nobody, so it answers in milliseconds whatever the store,
+// Feishu or the platforms do): 503 when the replica cannot serve (the
+// store unreachable past http.ready_store_grace, a channel disconnected
+// or refusing every event), else 200, "degraded" with the failing
+// platforms named.
 func (a *App) readyz(chans []chat.Channel) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		rd := a.Readiness(r.Context(), chans)
@@ -59,46 +81,159 @@ func (a *App) readyz(chans []chat.Channel) http.HandlerFunc {
 	}
 }
 
-// Readiness runs the readiness checks: the store, the channels, the
-// providers.
-func (a *App) Readiness(ctx context.Context, chans []chat.Channel) Readiness {
-	checks := []Check{a.storeCheck(ctx)}
+// Readiness decides readiness from what the store watch, the channels and
+// the board recorded. It calls nobody.
+func (a *App) Readiness(_ context.Context, chans []chat.Channel) Readiness {
+	in := healthIn{now: a.now(), store: a.storeState(), storeGrace: a.readyStoreGrace()}
 	for _, ch := range chans {
-		checks = append(checks, channelCheck(ch))
+		in.channels = append(in.channels, channelCheck(ch))
 	}
-	checks = append(checks, a.providerChecks(ctx)...)
+	if a.Cfg.Stock.Poll.Schedule != "" && a.Board != nil {
+		in.polling, in.providers, in.providerAge = true, a.Board.Health().Providers, a.readyProviderAge()
+	}
+	return decideReadiness(in)
+}
+
+// healthIn is what readiness is decided from, all of it recorded.
+type healthIn struct {
+	now        time.Time
+	store      storeState
+	storeGrace time.Duration
+	channels   []Check
+	// providers are the board's recorded states (polling on only).
+	polling     bool
+	providers   []stock.ProviderSnapshot
+	providerAge time.Duration
+}
+
+// decideReadiness: not ready when a critical check fails (the store
+// unreachable for longer than the grace, a channel); degraded when a
+// platform fails (its breaker open, its last fetch failed, or its last
+// success older than the allowed age).
+func decideReadiness(in healthIn) Readiness {
+	checks := []Check{storeCheck(in.now, in.store, in.storeGrace)}
+	checks = append(checks, in.channels...)
+	if in.polling {
+		checks = append(checks, providerChecks(in.now, in.providers, in.providerAge)...)
+	}
 	rd := Readiness{Ready: true, Checks: checks}
 	for _, c := range checks {
-		rd.Ready = rd.Ready && c.OK
+		switch {
+		case c.OK:
+		case c.Critical:
+			rd.Ready = false
+		default:
+			rd.Degraded = append(rd.Degraded, c.Name)
+		}
+	}
+	switch {
+	case !rd.Ready:
+		rd.Status = StatusNotReady
+	case len(rd.Degraded) > 0:
+		rd.Status = StatusDegraded
+	default:
+		rd.Status = StatusReady
 	}
 	return rd
 }
 
-// storeCheck reads a blob (one round trip to Redis; a read of the bbolt
-// file) under a short timeout.
-func (a *App) storeCheck(ctx context.Context) Check {
-	c := Check{Name: "store", OK: true}
-	bs, ok := a.Store.(blobStore)
-	if !ok {
-		if a.Store == nil {
-			return Check{Name: "store", Detail: "not open"}
-		}
-		return c
-	}
-	ctx, cancel := context.WithTimeout(ctx, readyProbeTimeout)
-	defer cancel()
-	if _, err := bs.GetBlob(ctx, "readyz-probe"); err != nil {
-		c.OK, c.Detail = false, "unreachable: "+err.Error()
+// storeState is what the store watch recorded.
+type storeState struct {
+	// open: there is a store at all.
+	open bool
+	// failingSince is the first failed probe since the last good one
+	// (zero while it answers); err the last failure.
+	failingSince time.Time
+	err          string
+}
+
+func storeCheck(now time.Time, s storeState, grace time.Duration) Check {
+	c := Check{Name: "store", OK: true, Critical: true}
+	switch {
+	case !s.open:
+		c.OK, c.Detail = false, "not open"
+	case s.failingSince.IsZero():
+	case now.Sub(s.failingSince) > grace:
+		c.OK = false
+		c.Detail = fmt.Sprintf("unreachable for %s (allowed %s): %s", now.Sub(s.failingSince).Round(time.Second), grace, s.err)
+	default:
+		c.Detail = fmt.Sprintf("not answering for %s (not ready after %s): %s", now.Sub(s.failingSince).Round(time.Second), grace, s.err)
 	}
 	return c
 }
 
-// readier is a channel that can say whether it is connected (Feishu: its
-// token; WeChat: logged in).
+// storeWatch probes the store in the background and records the outcome
+// for /readyz and /metrics.
+type storeWatch struct {
+	mu    sync.Mutex
+	state storeState
+}
+
+func (w *storeWatch) record(now time.Time, err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if err == nil {
+		w.state.failingSince, w.state.err = time.Time{}, ""
+		return
+	}
+	if w.state.failingSince.IsZero() {
+		w.state.failingSince = now
+	}
+	w.state.err = err.Error()
+}
+
+// storeState is the store watch's record (a store that is not open, or
+// one with nothing to probe, as such).
+func (a *App) storeState() storeState {
+	if a.Store == nil {
+		return storeState{}
+	}
+	a.storeWatch.mu.Lock()
+	defer a.storeWatch.mu.Unlock()
+	s := a.storeWatch.state
+	s.open = true
+	return s
+}
+
+// watchStore probes the store (one blob read: a round trip to Redis, a
+// read of the bbolt file) now and every storeProbeEvery until ctx ends.
+func (a *App) watchStore(ctx context.Context) {
+	bs, ok := a.Store.(blobStore)
+	if !ok {
+		return
+	}
+	t := time.NewTicker(storeProbeEvery)
+	defer t.Stop()
+	for {
+		pctx, cancel := context.WithTimeout(ctx, readyProbeTimeout)
+		_, err := bs.GetBlob(pctx, "readyz-probe")
+		cancel()
+		if ctx.Err() != nil {
+			return
+		}
+		a.storeWatch.record(a.now(), err)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// readyStoreGrace is http.ready_store_grace (default 30 s).
+func (a *App) readyStoreGrace() time.Duration {
+	if d := a.Cfg.HTTP.ReadyStoreGrace.D(); d > 0 {
+		return d
+	}
+	return defaultReadyStoreGrace
+}
+
+// readier is a channel that can say whether it is connected from what it
+// recorded (Feishu: its token and its callback; WeChat: logged in).
 type readier interface{ Ready() error }
 
 func channelCheck(ch chat.Channel) Check {
-	c := Check{Name: "channel " + ch.Name(), OK: true}
+	c := Check{Name: "channel " + ch.Name(), OK: true, Critical: true}
 	if r, ok := ch.(readier); ok {
 		if err := r.Ready(); err != nil {
 			c.OK, c.Detail = false, err.Error()
@@ -107,24 +242,35 @@ func channelCheck(ch chat.Channel) Check {
 	return c
 }
 
-// providerChecks: each configured provider's last successful fetch is
-// younger than the allowed age. Providers that are not configured (no
-// credentials) are not checked, nor any when polling is off (providers
-// are then fetched only when asked).
-func (a *App) providerChecks(ctx context.Context) []Check {
-	if a.Cfg.Stock.Poll.Schedule == "" {
-		return nil
-	}
-	snap := a.Board.Snapshot(ctx)
-	maxAge := a.readyProviderAge()
-	now := a.now()
+// providerChecks: each configured provider's recorded state. A provider
+// fails when its breaker is open, when its running fetch has gone longer
+// than the answer budget without an answer, when it never fetched or its last fetch
+// failed, or when its last success is older than maxAge. Providers that
+// are not configured (no credentials) and the catalog's list prices are
+// not checked.
+func providerChecks(now time.Time, providers []stock.ProviderSnapshot, maxAge time.Duration) []Check {
 	var out []Check
-	for _, p := range snap.Providers {
-		if p.Status == stock.StatusNotConfigured {
+	for _, p := range providers {
+		if p.Status == stock.StatusNotConfigured || p.Provider == string(stock.SourceCatalog) {
+			// Not configured, or the catalog's own list prices: no
+			// platform to fail.
 			continue
 		}
 		c := Check{Name: "provider " + p.Provider, OK: true}
 		switch {
+		case p.Breaker == stock.BreakerOpen:
+			c.OK, c.Detail = false, "circuit breaker open (no fetch for now)"
+			if !p.FetchedAt.IsZero() {
+				c.Detail += fmt.Sprintf("; last success %s ago", now.Sub(p.FetchedAt).Round(time.Second))
+			}
+			if p.Err != "" {
+				c.Detail += ": " + p.Err
+			}
+		case p.Late:
+			c.OK, c.Detail = false, fmt.Sprintf("its fetch has gone %s without an answer", p.RunningFor.Round(time.Second))
+			if !p.FetchedAt.IsZero() {
+				c.Detail += fmt.Sprintf("; last success %s ago", now.Sub(p.FetchedAt).Round(time.Second))
+			}
 		case p.FetchedAt.IsZero() && p.Status == stock.StatusError:
 			c.OK, c.Detail = false, "no successful fetch since start: "+p.Err
 		case p.FetchedAt.IsZero():
@@ -135,6 +281,9 @@ func (a *App) providerChecks(ctx context.Context) []Check {
 			if p.Err != "" {
 				c.Detail += ": " + p.Err
 			}
+		case p.Status != stock.StatusOK && p.Err != "":
+			c.OK = false
+			c.Detail = fmt.Sprintf("last fetch failed: %s (last success %s ago)", p.Err, now.Sub(p.FetchedAt).Round(time.Second))
 		}
 		out = append(out, c)
 	}
@@ -157,30 +306,49 @@ func (a *App) readyProviderAge() time.Duration {
 	return age
 }
 
-// readyCollector exports the readiness checks at every scrape:
-// labgpu_ready (1 or 0) and labgpu_ready_check{check} per check.
+// readyCollector exports, at every scrape, what /readyz decides (from
+// recorded state, calling nobody): labgpu_ready (1 or 0), labgpu_degraded
+// (1 while a platform fails), labgpu_ready_check{check} per check; and
+// per provider its breaker state and the age of its last success.
 type readyCollector struct {
 	a     *App
 	chans []chat.Channel
 }
 
 var (
-	readyDesc      = prometheus.NewDesc("labgpu_ready", "1 when /readyz reports ready.", nil, nil)
-	readyCheckDesc = prometheus.NewDesc("labgpu_ready_check", "1 when the readiness check passes (store, channel …, provider …).", []string{"check"}, nil)
+	readyDesc        = prometheus.NewDesc("labgpu_ready", "1 when /readyz reports ready (serving, degraded or not).", nil, nil)
+	degradedDesc     = prometheus.NewDesc("labgpu_degraded", "1 when the replica serves degraded: a platform fails (see labgpu_ready_check).", nil, nil)
+	readyCheckDesc   = prometheus.NewDesc("labgpu_ready_check", "1 when the readiness check passes (store, channel …, provider …).", []string{"check"}, nil)
+	breakerDesc      = prometheus.NewDesc("labgpu_provider_breaker_state", "The provider's circuit breaker: 0 closed, 1 half-open (one trial fetch), 2 open (no fetch for now).", []string{"provider"}, nil)
+	successAgeDesc   = prometheus.NewDesc("labgpu_provider_last_success_age_seconds", "Seconds since the provider's last successful fetch (absent before the first).", []string{"provider"}, nil)
+	breakerStateCode = map[stock.BreakerState]float64{"": 0, stock.BreakerClosed: 0, stock.BreakerHalfOpen: 1, stock.BreakerOpen: 2}
 )
 
 func (c readyCollector) Describe(ch chan<- *prometheus.Desc) {
-	ch <- readyDesc
-	ch <- readyCheckDesc
+	for _, d := range []*prometheus.Desc{readyDesc, degradedDesc, readyCheckDesc, breakerDesc, successAgeDesc} {
+		ch <- d
+	}
 }
 
 func (c readyCollector) Collect(ch chan<- prometheus.Metric) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*readyProbeTimeout)
-	defer cancel()
-	rd := c.a.Readiness(ctx, c.chans)
+	rd := c.a.Readiness(context.Background(), c.chans)
 	ch <- prometheus.MustNewConstMetric(readyDesc, prometheus.GaugeValue, boolValue(rd.Ready))
+	ch <- prometheus.MustNewConstMetric(degradedDesc, prometheus.GaugeValue, boolValue(len(rd.Degraded) > 0))
 	for _, k := range rd.Checks {
 		ch <- prometheus.MustNewConstMetric(readyCheckDesc, prometheus.GaugeValue, boolValue(k.OK), k.Name)
+	}
+	if c.a.Board == nil {
+		return
+	}
+	now := c.a.now()
+	for _, p := range c.a.Board.Health().Providers {
+		if p.Status == stock.StatusNotConfigured || p.Provider == string(stock.SourceCatalog) {
+			continue
+		}
+		ch <- prometheus.MustNewConstMetric(breakerDesc, prometheus.GaugeValue, breakerStateCode[p.Breaker], p.Provider)
+		if !p.FetchedAt.IsZero() {
+			ch <- prometheus.MustNewConstMetric(successAgeDesc, prometheus.GaugeValue, now.Sub(p.FetchedAt).Seconds(), p.Provider)
+		}
 	}
 }
 

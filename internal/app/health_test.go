@@ -2,8 +2,11 @@ package app_test
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -39,8 +42,10 @@ func failing(rd app.Readiness) string {
 
 // TestReadyzProviderAge: serve polls once at start, so a working provider
 // makes the bot ready at once; when its last success grows older than
-// http.ready_provider_age, /readyz says 503 and why, /metrics says 0,
-// while /healthz (liveness) stays ok.
+// http.ready_provider_age, /readyz stays 200 but says "degraded" and
+// names the provider and why, /metrics says so (labgpu_degraded 1, the
+// check 0, labgpu_ready still 1), and /healthz (liveness) stays ok: one
+// failing platform never takes the replica out.
 func TestReadyzProviderAge(t *testing.T) {
 	cfg := config.Default()
 	cfg.DataDir = t.TempDir()
@@ -54,18 +59,127 @@ func TestReadyzProviderAge(t *testing.T) {
 	defer stop()
 
 	waitFor(t, "ready after the start-up poll", func() bool {
-		code, _ := readyz(t, base)
-		return code == http.StatusOK
+		code, rd := readyz(t, base)
+		return code == http.StatusOK && rd.Status == app.StatusReady
 	})
 	time.Sleep(1600 * time.Millisecond)
 	code, rd := readyz(t, base)
-	if code != http.StatusServiceUnavailable || rd.Ready || !strings.Contains(failing(rd), "provider vastai: last success") {
+	if code != http.StatusOK || !rd.Ready || rd.Status != app.StatusDegraded || strings.Join(rd.Degraded, ",") != "provider vastai" ||
+		!strings.Contains(failing(rd), "provider vastai: last success") {
 		t.Errorf("/readyz after the provider aged: %d %+v", code, rd)
 	}
-	if m := get(t, base+"/metrics"); !strings.Contains(m, "labgpu_ready 0") || !strings.Contains(m, `labgpu_ready_check{check="provider vastai"} 0`) {
-		t.Error("/metrics does not show the provider check failing")
+	m := get(t, base+"/metrics")
+	for _, want := range []string{"labgpu_ready 1", "labgpu_degraded 1", `labgpu_ready_check{check="provider vastai"} 0`, `labgpu_provider_breaker_state{provider="vastai"} 0`} {
+		if !strings.Contains(m, want) {
+			t.Errorf("/metrics lacks %q:\n%s", want, grep(m, "labgpu_"))
+		}
 	}
 	if h := get(t, base+"/healthz"); h != "ok\n" {
 		t.Errorf("/healthz: %q", h)
+	}
+}
+
+// hungPlatform is a vast.ai API on loopback that accepts every request
+// and never answers (for 30 s, or until the client gives up), counting
+// requests and the most in flight at once.
+type hungPlatform struct {
+	url             string
+	requests, maxIn atomic.Int64
+	inFlight        atomic.Int64
+}
+
+func newHungPlatform(t *testing.T) *hungPlatform {
+	h := &hungPlatform{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.requests.Add(1)
+		// Read the query: only then does the server notice a client
+		// that gave up (r.Context ends).
+		_, _ = io.Copy(io.Discard, r.Body)
+		n := h.inFlight.Add(1)
+		defer h.inFlight.Add(-1)
+		for m := h.maxIn.Load(); n > m && !h.maxIn.CompareAndSwap(m, n); m = h.maxIn.Load() {
+		}
+		select {
+		case <-r.Context().Done():
+		case <-time.After(30 * time.Second):
+		}
+	}))
+	t.Cleanup(srv.Close)
+	h.url = srv.URL
+	return h
+}
+
+// TestReadyzWithHungPlatform: with vast.ai hung (30 s) while serve polls
+// it, /readyz and /metrics answer at once — 200, degraded, vast.ai named —
+// and never call the platform: it sees the poll's one request, however
+// often they are asked. (The bound proves "did not wait for the hang";
+// tools/hangload measures the latency against bot serve.)
+func TestReadyzWithHungPlatform(t *testing.T) {
+	hung := newHungPlatform(t)
+	cfg := config.Default()
+	cfg.DataDir = t.TempDir()
+	on := true
+	cfg.Stock.Providers.VastAI.Enabled = &on
+	cfg.Stock.Providers.VastAI.BaseURL = hung.url
+	cfg.Stock.Providers.VastAI.Timeout = config.Dur(time.Minute)
+	cfg.Stock.Timeout = config.Dur(time.Minute)
+	cfg.Stock.Poll.Schedule = "@every 1h"
+	cfg.Stock.Poll.Jitter = config.Dur(0)
+	_, base, stop := startServe(t, cfg)
+	defer stop()
+	waitFor(t, "the poll's request", func() bool { return hung.requests.Load() == 1 })
+	for i := range 20 {
+		start := time.Now()
+		code, rd := readyz(t, base)
+		m := get(t, base+"/metrics")
+		if took := time.Since(start); took > 5*time.Second {
+			t.Fatalf("/readyz and /metrics took %v: they waited for the platform", took)
+		}
+		if code != http.StatusOK || rd.Status != app.StatusDegraded || strings.Join(rd.Degraded, ",") != "provider vastai" {
+			t.Fatalf("/readyz %d: %d %+v", i, code, rd)
+		}
+		if !strings.Contains(m, "labgpu_degraded 1") || !strings.Contains(m, `labgpu_ready_check{check="provider vastai"} 0`) {
+			t.Fatalf("/metrics:\n%s", grep(m, "labgpu_"))
+		}
+	}
+	if n, m := hung.requests.Load(), hung.maxIn.Load(); n != 1 || m != 1 {
+		t.Errorf("the platform saw %d requests, %d at once; want the poll's one", n, m)
+	}
+}
+
+// TestBreakerInReadyzAndMetrics: a platform failing with 502s opens its
+// breaker; /readyz is 200, degraded, naming the open breaker, and
+// /metrics has the breaker gauge at 2 (open).
+func TestBreakerInReadyzAndMetrics(t *testing.T) {
+	var requests atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		http.Error(w, "bad gateway", http.StatusBadGateway)
+	}))
+	t.Cleanup(srv.Close)
+	cfg := config.Default()
+	cfg.DataDir = t.TempDir()
+	on := true
+	cfg.Stock.Providers.VastAI.Enabled = &on
+	cfg.Stock.Providers.VastAI.BaseURL = srv.URL
+	cfg.Stock.Poll.Schedule = "@every 1h"
+	cfg.Stock.Poll.Jitter = config.Dur(0)
+	cfg.Stock.Poll.Retries = 0
+	cfg.Stock.Breaker = config.BreakerConf{Failures: 1, OpenFor: config.Dur(time.Hour)}
+	_, base, stop := startServe(t, cfg)
+	defer stop()
+	waitFor(t, "the breaker to open", func() bool {
+		_, rd := readyz(t, base)
+		return strings.Contains(failing(rd), "provider vastai: circuit breaker open")
+	})
+	code, rd := readyz(t, base)
+	if code != http.StatusOK || rd.Status != app.StatusDegraded {
+		t.Errorf("/readyz %d %+v", code, rd)
+	}
+	if m := get(t, base+"/metrics"); !strings.Contains(m, `labgpu_provider_breaker_state{provider="vastai"} 2`) {
+		t.Errorf("/metrics:\n%s", grep(m, "labgpu_provider"))
+	}
+	if n := requests.Load(); n != 1 {
+		t.Errorf("vast.ai saw %d requests; want the start-up poll's one", n)
 	}
 }

@@ -65,6 +65,8 @@ func slowApp(t *testing.T, delay time.Duration) *app.App {
 	on := true
 	cfg.Stock.Providers.VastAI.Enabled = &on
 	cfg.Stock.Providers.VastAI.BaseURL = slowVast(t, delay)
+	// The answer waits for the slow platform (within the budget).
+	cfg.Stock.AnswerBudget = config.Dur(delay + 10*time.Second)
 	a := openApp(t, cfg)
 	t.Cleanup(func() { a.Close() })
 	return a

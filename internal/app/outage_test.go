@@ -22,6 +22,8 @@ func TestServeThroughRedisOutage(t *testing.T) {
 	fake := newFakeFeishu(t)
 	cfg := feishuConfig(t, fake.URL, t.TempDir())
 	cfg.Store = config.StoreConf{Kind: "redis", RedisURL: srv.URL(), Prefix: "labgpu-outage:"}
+	// Not ready as soon as a probe failed (the default grace is 30 s).
+	cfg.HTTP.ReadyStoreGrace = config.Dur(time.Millisecond)
 	_, base, stop := startServe(t, cfg)
 	defer stop()
 	events := base + "/feishu/events"

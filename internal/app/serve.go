@@ -98,6 +98,13 @@ func (h countingHandler) Handle(ctx context.Context, msg chat.Message) chat.Repl
 	return h.a.Router.Handle(ctx, msg)
 }
 
+// HandleUpdatable answers like Handle, with the answer again once a late
+// platform answers (chat.Updater: Feishu updates its card in place).
+func (h countingHandler) HandleUpdatable(ctx context.Context, msg chat.Message) (chat.Reply, chat.Later) {
+	h.m.Messages.WithLabelValues(msg.Channel).Inc()
+	return h.a.Router.HandleUpdatable(ctx, msg)
+}
+
 // Interim is the router's "查询中…" for a slow answer.
 func (h countingHandler) Interim(msg chat.Message) chat.Reply { return h.a.Router.Interim(msg) }
 
@@ -137,6 +144,10 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 	for _, ch := range chans {
 		a.Notifier.Register(ch.Name(), a.alertsTo(ch))
 	}
+	// /readyz and /metrics read what this watch and the poller record.
+	wctx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	go a.watchStore(wctx)
 	mux.HandleFunc("/healthz", a.healthz)
 	mux.Handle("/readyz", a.readyz(running))
 	m.Registry.MustRegister(readyCollector{a, running})
@@ -213,7 +224,8 @@ func (a *App) channels(ctx context.Context, m *Metrics, chans chat.Channels) ([]
 		bot, err := feishu.New(ctx, feishu.Options{AppID: fc.AppID, AppSecret: fc.AppSecret, VerificationToken: fc.VerificationToken,
 			EncryptKey: fc.EncryptKey, AllowNoEncryptKey: fc.AllowNoEncryptKey, BaseURL: fc.BaseURL, Mode: fc.Mode,
 			Started: time.Now(), Dedup: dedup, Handler: countingHandler{a: a, m: m}, InterimAfter: a.Cfg.Stock.InterimAfter.D(), Log: a.Log,
-			OnSend: m.countSend("feishu"), DrainTimeout: a.Cfg.HTTP.ShutdownGrace.D()})
+			OnSend: m.countSend("feishu"), DrainTimeout: a.Cfg.HTTP.ShutdownGrace.D(), Delivered: a.deliveryLog(),
+			Parking: a.parking()})
 		if err != nil {
 			return list, fmt.Errorf("feishu: %w", err)
 		}
@@ -326,12 +338,26 @@ func (a *App) alertsTo(ch chat.Sender) stock.Notifier {
 	})
 }
 
-// sendTo is the digest and budget jobs' send: r to a chat key through
-// the running channels.
-func sendTo(chans chat.Channels) func(ctx context.Context, chatKey string, r chat.Reply) error {
-	return func(ctx context.Context, chatKey string, r chat.Reply) error {
-		return chans.Send(ctx, chatKey, r, chat.SendOptions{})
+// sendTo is the scheduled jobs' send: r to a chat key through the
+// running channels, with the job's idempotency key.
+func sendTo(chans chat.Channels) jobs.SendFunc { return chans.Send }
+
+// parking is the store as where Feishu keeps the answers a shutdown cut
+// off (nil without a store).
+func (a *App) parking() feishu.Parking {
+	if a.Store == nil {
+		return nil
 	}
+	return a.Store
+}
+
+// deliveryLog is the store as the outboxes' record of delivered parts
+// (nil without a store).
+func (a *App) deliveryLog() chat.DeliveryLog {
+	if a.Store == nil {
+		return nil
+	}
+	return a.Store
 }
 
 // webhooks builds the configured push-only webhooks by name.
@@ -341,9 +367,9 @@ func (a *App) webhooks() (webhook.Set, error) {
 		var err error
 		switch w.Kind {
 		case "feishu":
-			hooks[w.Name], err = webhook.NewFeishuBot(w.URL, w.Secret)
+			hooks[w.Name], err = webhook.NewFeishuBot(w.URL, w.Secret, webhook.WithDeliveryLog(a.deliveryLog()))
 		default:
-			hooks[w.Name], err = webhook.NewWeCom(w.URL, webhook.WithChartPNG(chartPNG))
+			hooks[w.Name], err = webhook.NewWeCom(w.URL, webhook.WithChartPNG(chartPNG), webhook.WithDeliveryLog(a.deliveryLog()))
 		}
 		if err != nil {
 			return nil, fmt.Errorf("webhooks %s: %w", w.Name, err)

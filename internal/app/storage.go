@@ -9,6 +9,7 @@ import (
 
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/jobs"
 	"github.com/labgpu/bot/internal/render"
 )
 
@@ -30,28 +31,41 @@ func (a *App) ImportStorage(ctx context.Context, lab string, r io.Reader) (int, 
 	if a.Store == nil {
 		return 0, errNoStore
 	}
-	ev, err := billing.ReadLedgerCSV(r, lab, a.Cat)
+	ev, err := billing.ReadLedgerCSVAt(r, lab, a.Cat, a.now())
 	if err != nil {
 		return 0, err
 	}
-	old, err := a.Store.StorageEvents(ctx, lab)
-	if err != nil {
-		return 0, err
-	}
-	had := map[string]bool{}
-	for _, e := range billing.CheckLedger(old) {
-		had[e.Error()] = true
-	}
-	for _, e := range billing.CheckLedger(append(old, ev...)) {
-		if !had[e.Error()] {
-			return 0, fmt.Errorf("the file does not fit lab %s's ledger: %w", lab, e)
+	// Checked against the ledger as read and written only if it still
+	// holds that (a registration in chat meanwhile: checked again).
+	for range importTries {
+		old, err := a.Store.StorageEvents(ctx, lab)
+		if err != nil {
+			return 0, err
 		}
+		had := map[string]bool{}
+		for _, e := range billing.CheckLedger(old) {
+			had[e.Error()] = true
+		}
+		for _, e := range billing.CheckLedger(append(old[:len(old):len(old)], ev...)) {
+			if !had[e.Error()] {
+				return 0, fmt.Errorf("the file does not fit lab %s's ledger: %w", lab, e)
+			}
+		}
+		err = a.Store.AppendStorageEventsIf(ctx, lab, len(old), ev)
+		if errors.Is(err, billing.ErrLedgerChanged) {
+			continue
+		}
+		if err != nil {
+			return 0, err
+		}
+		return len(ev), nil
 	}
-	if err := a.Store.AppendStorageEvents(ctx, ev); err != nil {
-		return 0, err
-	}
-	return len(ev), nil
+	return 0, fmt.Errorf("nothing imported: lab %s's ledger kept changing while the file was checked; try again", lab)
 }
+
+// importTries is how often an import is checked again when the lab's
+// ledger changed between its read and its write.
+const importTries = 8
 
 // ExportStorage writes lab's ledger as CSV ("" = every lab, without the
 // lab column: export one lab at a time to re-import), its times in the
@@ -101,6 +115,24 @@ func (a *App) buildDigestAt(ctx context.Context, lab, week string, now time.Time
 		return billing.Digest{}, err
 	}
 	d, err := billing.BuildDigest(ev, lab, week, a.Location, a.StorageOptions().Price, now)
+	if err == nil {
+		billing.PriceNotes(&d, a.Cat, a.Cfg.Storage.Prices)
+		d.ReleaseSoon, d.ReleaseAsOf = billing.ReleaseRisks(ev, a.Cat, now), now
+	}
+	return d, err
+}
+
+// buildPeriodDigestAt is lab's digest over a scheduled digest's period
+// (jobs.NextPeriod) as of now.
+func (a *App) buildPeriodDigestAt(ctx context.Context, lab string, p jobs.Period, now time.Time) (billing.Digest, error) {
+	if a.Store == nil {
+		return billing.Digest{}, errNoStore
+	}
+	ev, err := a.Store.StorageEvents(ctx, lab)
+	if err != nil {
+		return billing.Digest{}, err
+	}
+	d, err := billing.BuildPeriodDigest(ev, lab, p.From, p.To, a.Location, a.StorageOptions().Price, now)
 	if err == nil {
 		billing.PriceNotes(&d, a.Cat, a.Cfg.Storage.Prices)
 		d.ReleaseSoon, d.ReleaseAsOf = billing.ReleaseRisks(ev, a.Cat, now), now

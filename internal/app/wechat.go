@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -86,6 +87,38 @@ func (a *App) weChatOnScanNeeded(ctx context.Context, admin chat.Channels, png s
 	}
 }
 
+// WeChatUnidentifiedNotice is the admin notice about a friend who wrote
+// privately without a remark name of their own (the channel names each
+// contact once): they get no private-chat actions until the bot's account
+// gives them one.
+func WeChatUnidentifiedNotice(u wechat.Unidentified) chat.Reply {
+	r := chat.Reply{Title: "👤 微信好友没有独有的备注名 / A WeChat friend has no remark name of their own"}
+	if u.Remark != "" {
+		r.Lines = []string{
+			fmt.Sprintf("微信好友「%s」私聊了机器人，但他的备注名「%s」和另一位好友的一样，分不清是谁，所以私聊里不替他做任何事（订阅、存储、周报都不行）。请在机器人的微信里给这两位各设一个别人没有的备注名。", u.Nick, u.Remark),
+			fmt.Sprintf("WeChat friend “%s” wrote to the bot privately, but shares the remark name “%s” with another friend, so the bot does nothing for them in a private chat. Give each a remark name of their own in the bot's WeChat.", u.Nick, u.Remark),
+		}
+		return r
+	}
+	r.Lines = []string{
+		fmt.Sprintf("微信好友「%s」私聊了机器人，但机器人的微信没给他设备注名；昵称谁都能改成一样的，所以私聊里不替他做任何事（订阅、存储、周报都不行）。请在机器人的微信里给他设一个别人没有的备注名。", u.Nick),
+		fmt.Sprintf("WeChat friend “%s” wrote to the bot privately but has no remark name in the bot's WeChat; anyone can take a nickname, so the bot does nothing for them in a private chat. Give them a remark name of their own.", u.Nick),
+	}
+	return r
+}
+
+// weChatOnUnidentified returns the Options.OnUnidentified callback: it
+// tells the admin chat (wechat.admin), or logs when none is set.
+func (a *App) weChatOnUnidentified(ctx context.Context, admin chat.Channels) func(wechat.Unidentified) {
+	return func(u wechat.Unidentified) {
+		if a.Cfg.WeChat.Admin == "" {
+			a.Log.Warn("wechat: a friend without a remark name of their own wrote privately; set wechat.admin to be told", "shared_remark", u.Remark != "")
+			return
+		}
+		a.tellAdmin(ctx, admin, WeChatUnidentifiedNotice(u))
+	}
+}
+
 // newWeChat creates the WeChat channel. Its Run holds the replica lock,
 // logs in and answers, and after a session drop logs in again with
 // backoff (1 min doubling to 30 min) until ctx ends; a login waiting for
@@ -104,7 +137,8 @@ func (a *App) newWeChat(ctx context.Context, m *Metrics, admin chat.Channels) (*
 		qr = filepath.Join(a.Cfg.DataDir, "wechat-qr.png")
 	}
 	bot, err := wechat.New(wechat.Options{Handler: countingHandler{a: a, m: m}, InterimAfter: a.Cfg.Stock.InterimAfter.D(), Storage: hot, Groups: wc.Groups,
-		ChartPNG: chartPNG, QRCodePNG: qr, OnLogout: a.weChatOnLogout(ctx, admin), OnScanNeeded: a.weChatOnScanNeeded(ctx, admin, qr), Log: a.Log, HTTPTransport: a.WeChatTransport})
+		ChartPNG: chartPNG, QRCodePNG: qr, OnLogout: a.weChatOnLogout(ctx, admin), OnScanNeeded: a.weChatOnScanNeeded(ctx, admin, qr), OnUnidentified: a.weChatOnUnidentified(ctx, admin),
+		Log: a.Log, HTTPTransport: a.WeChatTransport, Delivered: a.deliveryLog()})
 	if err != nil {
 		return nil, fmt.Errorf("wechat: %w", err)
 	}
@@ -127,6 +161,7 @@ type weChatChannel struct {
 	admin chat.Channels
 
 	lastFailNotice time.Time
+	moved          bool // old private-chat keys moved (once per process)
 }
 
 // Ready reports whether WeChat is logged in and answering (/readyz).
@@ -164,9 +199,11 @@ func (w *weChatChannel) Run(ctx context.Context) error {
 				return nil
 			}
 			w.loginFailed(ctx, err, backoff)
-		} else if w.status(weChatUp); w.Bot.Run(ctx) == nil || ctx.Err() != nil {
-			return nil
 		} else {
+			w.moveOldKeys(ctx)
+			if w.status(weChatUp); w.Bot.Run(ctx) == nil || ctx.Err() != nil {
+				return nil
+			}
 			w.status("session dropped, re-login needed")
 			backoff = time.Minute
 		}
@@ -257,4 +294,98 @@ func (a *App) holdWeChatLock(ctx context.Context) bool {
 		}
 	}()
 	return true
+}
+
+// moveOldKeys gives the subscriptions made in a private chat before
+// private chats were keyed "remark:<备注>" (ChatID the bare remark name)
+// their new ChatID, once per process after the first login (the contacts
+// decide it: no group of that name, one friend with that remark, who is
+// the subscription's owner), so their alerts, mutes and "my
+// subscriptions" follow the new key. The messages are not answered yet
+// (Run has not started) and no other replica runs WeChat, so nothing
+// changes them meanwhile. Failures are logged; the old key still reaches
+// that friend (wechat's Wire).
+func (w *weChatChannel) moveOldKeys(ctx context.Context) {
+	if w.moved {
+		return
+	}
+	w.moved = true
+	a := w.a
+	subs, err := a.Store.Subscriptions(ctx)
+	if err != nil {
+		a.Log.Warn("wechat: cannot read subscriptions to move old private-chat keys; their alerts still reach the friend", "err", err)
+	}
+	moved := 0
+	for _, s := range subs {
+		if s.Channel != "wechat" || s.OwnerID != wechat.PrivateChatID(s.ChatID) {
+			continue
+		}
+		id, err := w.OldPrivateChat(ctx, s.ChatID)
+		if err != nil {
+			a.Log.Warn("wechat: cannot check an old private-chat key", "subscription", s.ID, "err", err)
+			continue
+		}
+		if id == "" {
+			continue
+		}
+		old := s.ChatKey()
+		s.ChatID = id
+		if err := a.Store.AddSubscription(ctx, s); err != nil {
+			a.Log.Warn("wechat: cannot move a subscription to its private chat's new key", "subscription", s.ID, "err", err)
+			continue
+		}
+		moved++
+		// A mute of the old chat holds for the new one.
+		if until, err := a.Store.MutedUntil(ctx, old); err == nil && a.now().Before(until) {
+			if err := a.Store.SetMute(ctx, s.ChatKey(), until); err != nil {
+				a.Log.Warn("wechat: cannot carry a chat's mute to its new key", "err", err)
+			}
+		}
+	}
+	if moved > 0 {
+		a.Log.Info("wechat: subscriptions of private chats moved to the remark: key", "count", moved)
+	}
+	w.moveOldDigests(ctx)
+}
+
+// moveOldDigests moves a private chat's weekly digest switch from its old
+// key to the remark: key when the old chat kept no ledger of its own (the
+// digest then reads the same, empty or configured, lab). One whose old
+// chat has a ledger stays, with a warning naming the storage.labs entry
+// that keeps that ledger under the new key: moving it alone would send an
+// empty digest.
+func (w *weChatChannel) moveOldDigests(ctx context.Context) {
+	a := w.a
+	chats, err := a.Store.DigestChats(ctx)
+	if err != nil {
+		a.Log.Warn("wechat: cannot read the digest chats to move old private-chat keys", "err", err)
+		return
+	}
+	labs := a.Cfg.Storage.LabOfChat()
+	for _, key := range chats {
+		old, ok := strings.CutPrefix(key, "wechat/")
+		if !ok {
+			continue
+		}
+		id, err := w.OldPrivateChat(ctx, old)
+		if err != nil || id == "" {
+			continue
+		}
+		newKey := "wechat/" + id
+		labOld, labNew := cmp.Or(labs[key], key), cmp.Or(labs[newKey], newKey)
+		if labOld != labNew {
+			if ev, err := a.Store.StorageEvents(ctx, labOld); err != nil || len(ev) > 0 {
+				a.Log.Warn("wechat: a private chat's digest stays under its old key, whose lab has a ledger; to move both, add the new key to that lab in storage.labs and say 开启周报 in the private chat",
+					"old", key, "new", newKey, "lab", labOld)
+				continue
+			}
+		}
+		if err := a.Store.SetDigestChat(ctx, newKey, true); err != nil {
+			a.Log.Warn("wechat: cannot move a digest chat to its new key", "err", err)
+			continue
+		}
+		if err := a.Store.SetDigestChat(ctx, key, false); err != nil {
+			a.Log.Warn("wechat: digest moved, but the old key could not be turned off", "err", err)
+		}
+	}
 }

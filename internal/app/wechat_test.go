@@ -39,6 +39,9 @@ type miniWeChat struct {
 	// chats that webwxsendmsgimg sent an image to.
 	uploads [][]byte
 	images  []string
+	// contacts, when set, is what webwxgetcontact lists (default: the
+	// group only).
+	contacts []map[string]any
 }
 
 const wxHotState = `{"Jar":{},"BaseRequest":{"Uin":1001,"Sid":"sid-1","Skey":"@crypt_skey","DeviceID":"e123456789012345"},` +
@@ -65,7 +68,11 @@ func newMiniWeChat(t *testing.T) *miniWeChat {
 		case "webwxstatusnotify":
 			js(map[string]any{"BaseResponse": ok, "MsgID": "n1"})
 		case "webwxgetcontact":
-			js(map[string]any{"BaseResponse": ok, "MemberCount": 1, "MemberList": []any{map[string]any{"UserName": "@@lab", "NickName": "Lab Group"}}})
+			list := []map[string]any{{"UserName": "@@lab", "NickName": "Lab Group"}}
+			if f.contacts != nil {
+				list = f.contacts
+			}
+			js(map[string]any{"BaseResponse": ok, "MemberCount": len(list), "MemberList": list})
 		case "webwxbatchgetcontact":
 			js(map[string]any{"BaseResponse": ok, "Count": 1, "ContactList": []any{group}})
 		case "synccheck":

@@ -1,6 +1,7 @@
 package billing
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -279,18 +280,50 @@ func BuildDigest(events []StorageEvent, lab, week string, loc *time.Location, pr
 	if err != nil {
 		return Digest{}, err
 	}
+	d, err := buildDigest(events, lab, week, from, to, loc, price, now)
+	if err != nil {
+		return d, fmt.Errorf("week %s has not started yet", week)
+	}
+	return d, nil
+}
+
+// BuildPeriodDigest is BuildDigest over any period [from, to) (a
+// scheduled digest's, jobs.NextPeriod): Week is the ISO week when the
+// period is one, "" otherwise; the previous figures are the span of the
+// same length before (whole days when the period's ends are midnights in
+// loc); the chart's weeks end with the ISO week of the period's end.
+func BuildPeriodDigest(events []StorageEvent, lab string, from, to time.Time, loc *time.Location, price StoragePrice, now time.Time) (Digest, error) {
+	if !to.After(from) {
+		return Digest{}, fmt.Errorf("digest period %v – %v is empty", from, to)
+	}
+	week := WeekOf(from, loc)
+	if f, t, err := ISOWeek(week, loc); err != nil || !f.Equal(from) || !t.Equal(to) {
+		week = ""
+	}
+	d, err := buildDigest(events, lab, week, from.In(loc), to.In(loc), loc, price, now)
+	if err != nil {
+		return d, fmt.Errorf("digest period from %v has not started yet", from)
+	}
+	return d, nil
+}
+
+// errNotStarted: the period begins after now.
+var errNotStarted = errors.New("not started yet")
+
+// buildDigest is the digest of [from, to) labelled week.
+func buildDigest(events []StorageEvent, lab, week string, from, to time.Time, loc *time.Location, price StoragePrice, now time.Time) (Digest, error) {
 	d := Digest{Lab: lab, Week: week, From: from, To: to, AsOf: to, Movers: []Mover{}, Idle: []IdleDisk{}, UnpricedDisks: []UnpricedDisk{}}
 	if now.Before(to) {
 		d.AsOf = now
 	}
 	if !d.AsOf.After(from) {
-		return d, fmt.Errorf("week %s has not started yet", week)
+		return d, errNotStarted
 	}
 	asOfLocal := d.AsOf.Add(-time.Nanosecond).In(loc)
 	monthStart := time.Date(asOfLocal.Year(), asOfLocal.Month(), 1, 0, 0, 0, 0, loc)
 	sorted := sortEvents(events)
 	disks := countAdds(sorted, d.AsOf)
-	b := newDigestBuild(from, d.AsOf, monthStart, disks)
+	b := newDigestBuild(from, to, d.AsOf, monthStart, loc, disks)
 	fold := newLedgerFold(price, disks)
 	for _, e := range sorted {
 		if e.Time.After(d.AsOf) {

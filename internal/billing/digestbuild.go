@@ -8,13 +8,16 @@ import (
 	"time"
 )
 
-// The periods a digest charges in its one replay: this week (to AsOf),
-// last week over the same span, the month to date, then the earlier
-// weeks of the history, oldest first.
+// The periods a digest charges in its one replay: its period (a week, or
+// a scheduled digest's span) to AsOf, the span before it of the same
+// length, the month to date, the ISO week of AsOf so far (the chart's
+// last bar: the period itself for a week's digest), then the earlier weeks
+// of the history, oldest first.
 const (
 	pWeek = iota
 	pPrev
 	pMonth
+	pChart
 	pHistory
 	digestPeriods = pHistory + HistoryWeeks - 1
 )
@@ -48,13 +51,15 @@ type digestBuild struct {
 	acc    []slotAcc
 }
 
-func newDigestBuild(from, asOf, monthStart time.Time, disks int) *digestBuild {
+func newDigestBuild(from, to, asOf, monthStart time.Time, loc *time.Location, disks int) *digestBuild {
 	b := &digestBuild{acc: make([]slotAcc, 0, disks)}
 	b.periods[pWeek] = period{from, asOf}
-	b.periods[pPrev] = period{from.AddDate(0, 0, -7), asOf.AddDate(0, 0, -7)}
+	b.periods[pPrev] = period{spanBefore(from, from, to, loc), spanBefore(asOf, from, to, loc)}
 	b.periods[pMonth] = period{monthStart, asOf}
+	week := weekStart(asOf.Add(-time.Nanosecond), loc)
+	b.periods[pChart] = period{week, asOf}
 	for k := 0; k < HistoryWeeks-1; k++ {
-		wf := from.AddDate(0, 0, -7*(HistoryWeeks-1-k))
+		wf := week.AddDate(0, 0, -7*(HistoryWeeks-1-k))
 		b.periods[pHistory+k] = period{wf, wf.AddDate(0, 0, 7)}
 	}
 	b.start = b.periods[pWeek].from
@@ -65,6 +70,30 @@ func newDigestBuild(from, asOf, monthStart time.Time, disks int) *digestBuild {
 		}
 	}
 	return b
+}
+
+// spanBefore is t moved back by the length of [from, to): whole days in
+// loc when both are midnights there (a week is 7 days whatever a clock
+// change does), the duration otherwise.
+func spanBefore(t, from, to time.Time, loc *time.Location) time.Time {
+	f, e := from.In(loc), to.In(loc)
+	if midnight(f) && midnight(e) {
+		days := int(math.Round(time.Date(e.Year(), e.Month(), e.Day(), 0, 0, 0, 0, time.UTC).
+			Sub(time.Date(f.Year(), f.Month(), f.Day(), 0, 0, 0, 0, time.UTC)).Hours() / 24))
+		return t.AddDate(0, 0, -days)
+	}
+	return t.Add(-to.Sub(from))
+}
+
+func midnight(t time.Time) bool {
+	return t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 && t.Nanosecond() == 0
+}
+
+// weekStart is the Monday 00:00 in loc of t's ISO week.
+func weekStart(t time.Time, loc *time.Location) time.Time {
+	l := t.In(loc)
+	day := time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, loc)
+	return day.AddDate(0, 0, -((int(day.Weekday()) + 6) % 7))
 }
 
 // charge is the fold's segment: disk i spent [from, to) in its state s.
@@ -257,7 +286,7 @@ func (b *digestBuild) history(d *Digest, loc *time.Location) {
 	for k := 0; k < HistoryWeeks-1; k++ {
 		d.History = append(d.History, WeekTotal{Week: WeekOf(b.periods[pHistory+k].from, loc), CNY: b.totals[pHistory+k]})
 	}
-	d.History = append(d.History, WeekTotal{Week: d.Week, CNY: d.TotalCNY})
+	d.History = append(d.History, WeekTotal{Week: WeekOf(b.periods[pChart].from, loc), CNY: b.totals[pChart]})
 }
 
 // sortedKeys are m's keys in order (nil for none).

@@ -2,6 +2,7 @@ package billing
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -65,6 +66,48 @@ type DiskCost struct {
 	CNY float64
 	// Priced is false when the platform has no known price (CNY is 0).
 	Priced bool
+}
+
+// ErrLedgerChanged is a conditional append's refusal (the stores'
+// AppendStorageEventsIf): the lab's ledger no longer holds the events the
+// caller read, so nothing was written; read again and decide again.
+var ErrLedgerChanged = errors.New("the lab's ledger changed meanwhile; nothing was written")
+
+// maxDiskDigits bounds a disk number: at most 15 digits (exact in a
+// float64, so Redis's Lua allocates the same numbers as Go).
+const maxDiskDigits = 15
+
+// DiskNumber reads a disk id that is a number ("12", "007"): only ASCII
+// digits, at most 15 of them. Other ids ("ssd-1", "+3", "1e3") are no
+// number.
+func DiskNumber(id string) (int64, bool) {
+	if id == "" || len(id) > maxDiskDigits {
+		return 0, false
+	}
+	var n int64
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n, true
+}
+
+// NextDiskID is the number a new disk of a lab gets: one more than the
+// largest DiskNumber any event of the lab's ledger names, so the number
+// of a removed disk is never given again and imported numbers count. The
+// stores call it inside the write that appends the disk's add, so two
+// registrations never get the same number.
+func NextDiskID(events []StorageEvent) string {
+	var top int64
+	for _, e := range events {
+		if n, ok := DiskNumber(e.Disk); ok && n > top {
+			top = n
+		}
+	}
+	return strconv.FormatInt(top+1, 10)
 }
 
 // validate checks one event.

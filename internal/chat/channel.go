@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 )
 
 // Handler answers a message (commands.Router implements it). Every channel
@@ -20,6 +21,11 @@ type SendOptions struct {
 	// IdempotencyKey makes a retried send deliver once ("alert:<key>");
 	// empty means a fresh one.
 	IdempotencyKey string
+	// Remember is how long the delivered parts of a keyed send are
+	// remembered (a repeated send within it skips them); zero: the
+	// outbox's OutboxOptions.Remember. A scheduled send retried at a
+	// later run (a digest, a budget notice) keeps it that long.
+	Remember time.Duration
 	// Mergeable lets the outbox merge this reply with others waiting for
 	// the same chat when they pile up (OutboxOptions.MergeAt): answers to
 	// questions, not alerts or digests.

@@ -58,6 +58,21 @@ type Fallback interface {
 	Fallback(ctx context.Context, chatID string, r Reply, o SendOptions, err error) ([]Part, bool)
 }
 
+// DeliveryLog remembers, beyond the process, the keyed parts an outbox
+// delivered, so that a Send repeated with the same
+// SendOptions.IdempotencyKey after a restart or on another replica skips
+// them. The embedded and Redis stores implement it. Keys are
+// "<scope>/<chat>\x00<idempotency key>#<part>" (OutboxOptions.Scope).
+type DeliveryLog interface {
+	Delivered(ctx context.Context, key string) (bool, error)
+	MarkDelivered(ctx context.Context, key string, ttl time.Duration) error
+}
+
+// logTimeout bounds one DeliveryLog call: a store that does not answer
+// delays a part by this much at most (the part then counts as not
+// delivered).
+const logTimeout = 2 * time.Second
+
 // Waiter rate-limits sends by key (a chat). Limiters implements it with
 // x/time/rate token buckets; the push webhooks with their platforms'
 // "n per window" rules.
@@ -79,8 +94,14 @@ type OutboxOptions struct {
 	// Describe names a chat in errors and logs (default the chat id).
 	Describe func(chatID string) string
 	// Remember is how long delivered parts of a keyed Send are
-	// remembered, so that a repeated Send skips them (default one hour).
+	// remembered, so that a repeated Send skips them (default one hour;
+	// SendOptions.Remember sets it per Send).
 	Remember time.Duration
+	// Delivered, when set, keeps that record beyond the process (the
+	// bot's store), under Scope (default the outbox's name; a channel
+	// with an outbox per destination, the webhooks, names each).
+	Delivered DeliveryLog
+	Scope     string
 	// OnSend sees the outcome of every non-empty Send (metrics).
 	OnSend func(error)
 	// MergeAt: when this many Mergeable replies (or more) wait for one
@@ -107,7 +128,7 @@ type Outbox struct {
 	mu      sync.Mutex
 	busy    map[string]chan struct{}
 	waiting map[string][]*waiter
-	sent    map[string]time.Time
+	sent    map[string]time.Time // delivered keyed parts → when forgotten
 	swept   time.Time
 }
 
@@ -121,6 +142,9 @@ func NewOutbox(name string, w Wire, o OutboxOptions) *Outbox {
 	}
 	if o.Describe == nil {
 		o.Describe = func(id string) string { return id }
+	}
+	if o.Scope == "" {
+		o.Scope = name
 	}
 	return &Outbox{name: name, wire: w, o: o, busy: map[string]chan struct{}{}, waiting: map[string][]*waiter{}, sent: map[string]time.Time{}}
 }
@@ -218,14 +242,14 @@ func (ob *Outbox) postAll(ctx context.Context, chatID string, parts []Part, o Se
 	chat := limitKey(chatID, o.ReplyTo) + "\x00"
 	for i, p := range parts {
 		pk := fmt.Sprintf("%s#%d", idem, i)
-		if keyed && ob.delivered(chat+pk) {
+		if keyed && ob.delivered(ctx, chat+pk) {
 			continue
 		}
 		tries, err := ob.post(ctx, chatID, p, PostOptions{ReplyTo: o.ReplyTo, Key: pk})
 		switch {
 		case err == nil:
 			if keyed {
-				ob.remember(chat + pk)
+				ob.remember(ctx, chat+pk, o.Remember)
 			}
 			continue
 		case p.Optional:
@@ -283,7 +307,20 @@ func (ob *Outbox) attempts(ctx context.Context, key, chat, kind string, op func(
 // judged by the Wire's Retry; its error names the channel and is
 // redacted.
 func (ob *Outbox) Call(ctx context.Context, chatID, what string, op func(ctx context.Context) error) error {
-	tries, err := ob.attempts(ctx, chatID, ob.o.Describe(chatID), what, op)
+	return ob.call(ctx, chatID, chatID, what, op)
+}
+
+// CallMessage is Call for a call about one message already sent (its
+// card updated in place): rate-limited per message ("message:<id>"), as
+// Feishu limits updates per message (5 QPS), not per chat — a burst of
+// answers replacing their "查询中…" cards does not queue behind the
+// chat's sends.
+func (ob *Outbox) CallMessage(ctx context.Context, chatID, messageID, what string, op func(ctx context.Context) error) error {
+	return ob.call(ctx, "message:"+messageID, chatID, what, op)
+}
+
+func (ob *Outbox) call(ctx context.Context, key, chatID, what string, op func(ctx context.Context) error) error {
+	tries, err := ob.attempts(ctx, key, ob.o.Describe(chatID), what, op)
 	if err != nil && tries > 1 {
 		err = fmt.Errorf("giving up after %d tries: %w", tries, err)
 	}
@@ -473,29 +510,64 @@ func (ob *Outbox) unlock(key string) {
 	close(ch)
 }
 
-// delivered reports whether the keyed part went out within Remember.
-func (ob *Outbox) delivered(pk string) bool {
+// delivered reports whether the keyed part went out: in this process,
+// or in the DeliveryLog (a store that fails counts as "not delivered",
+// logged: the part is then sent).
+func (ob *Outbox) delivered(ctx context.Context, pk string) bool {
 	ob.mu.Lock()
-	defer ob.mu.Unlock()
-	at, ok := ob.sent[pk]
-	return ok && time.Since(at) < ob.o.Remember
+	until, ok := ob.sent[pk]
+	ob.mu.Unlock()
+	if ok && time.Now().Before(until) {
+		return true
+	}
+	if ob.o.Delivered == nil {
+		return false
+	}
+	lctx, cancel := context.WithTimeout(ctx, logTimeout)
+	defer cancel()
+	found, err := ob.o.Delivered.Delivered(lctx, ob.logKey(pk))
+	if err != nil {
+		ob.o.Log.Warn(ob.name+": delivered parts: the store did not answer; sending the part", "err", ob.clean(err))
+		return false
+	}
+	return found
 }
 
-// remember records a delivered keyed part, forgetting old ones now and
-// then.
-func (ob *Outbox) remember(pk string) {
+// remember records a delivered keyed part for ttl (the outbox's Remember
+// when not positive), in the DeliveryLog and in the process (there at
+// most Remember when the log keeps it), forgetting old ones now and then.
+func (ob *Outbox) remember(ctx context.Context, pk string, ttl time.Duration) {
+	if ttl <= 0 {
+		ttl = ob.o.Remember
+	}
+	local := ttl
+	if ob.o.Delivered != nil {
+		local = min(ttl, ob.o.Remember)
+	}
 	ob.mu.Lock()
-	defer ob.mu.Unlock()
 	now := time.Now()
-	ob.sent[pk] = now
+	ob.sent[pk] = now.Add(local)
 	if now.Sub(ob.swept) > ob.o.Remember {
-		for k, at := range ob.sent {
-			if now.Sub(at) >= ob.o.Remember {
+		for k, until := range ob.sent {
+			if !now.Before(until) {
 				delete(ob.sent, k)
 			}
 		}
 		ob.swept = now
 	}
+	ob.mu.Unlock()
+	if ob.o.Delivered == nil {
+		return
+	}
+	// Recorded even when the send's ctx just ended: the part went out.
+	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), logTimeout)
+	defer cancel()
+	if err := ob.o.Delivered.MarkDelivered(lctx, ob.logKey(pk), ttl); err != nil {
+		ob.o.Log.Warn(ob.name+": delivered parts: could not record a part in the store", "err", ob.clean(err))
+	}
 }
+
+// logKey is a part's key in the DeliveryLog.
+func (ob *Outbox) logKey(pk string) string { return ob.o.Scope + "/" + pk }
 
 var _ Sender = (*Outbox)(nil)

@@ -254,3 +254,78 @@ func TestOutboxMergesAPileUp(t *testing.T) {
 		}
 	}
 }
+
+// memLog is a DeliveryLog in memory, shared by the outboxes of one test
+// as a store is by a process and its restart; broken fails every call.
+type memLog struct {
+	mu     sync.Mutex
+	until  map[string]time.Time
+	broken bool
+}
+
+func (l *memLog) Delivered(_ context.Context, key string) (bool, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.broken {
+		return false, errors.New("store down")
+	}
+	u, ok := l.until[key]
+	return ok && time.Now().Before(u), nil
+}
+
+func (l *memLog) MarkDelivered(_ context.Context, key string, ttl time.Duration) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.broken {
+		return errors.New("store down")
+	}
+	if l.until == nil {
+		l.until = map[string]time.Time{}
+	}
+	l.until[key] = time.Now().Add(ttl)
+	return nil
+}
+
+// TestOutboxDeliveryLogAcrossRestart: a keyed Send repeated by a new
+// outbox over the same DeliveryLog (a restart, another replica) posts
+// only the parts the first did not deliver, within the Send's Remember;
+// a log that fails never stops a send.
+func TestOutboxDeliveryLogAcrossRestart(t *testing.T) {
+	r := chat.Reply{Lines: []string{"a", "b"}}
+	cases := []struct {
+		name     string
+		first    []error // the first process's posts
+		remember time.Duration
+		wait     time.Duration
+		broken   bool
+		want     string // what the second process posts
+	}{
+		{"second part failed", []error{nil, refusedErr}, 0, 0, false, "b@digest:7#1"},
+		{"all delivered", nil, 0, 0, false, ""},
+		{"remembered for the send's time", nil, 40 * time.Millisecond, 0, false, ""},
+		{"forgotten after it", nil, 40 * time.Millisecond, 80 * time.Millisecond, false, "a@digest:7#0 b@digest:7#1"},
+		{"store down: sent again", nil, 0, 0, true, "a@digest:7#0 b@digest:7#1"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			log := &memLog{broken: c.broken}
+			o := chat.SendOptions{IdempotencyKey: "digest:7", Remember: c.remember}
+			first := &scriptWire{script: c.first}
+			_ = chat.NewOutbox("feishu", first, chat.OutboxOptions{Retry: retry.Policy{Tries: 1}, Delivered: log}).Send(context.Background(), "oc_1", r, o)
+			time.Sleep(c.wait)
+			second := &scriptWire{}
+			if err := chat.NewOutbox("feishu", second, chat.OutboxOptions{Retry: retry.Policy{Tries: 1}, Delivered: log}).Send(context.Background(), "oc_1", r, o); err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Join(second.sent(), " "); got != c.want {
+				t.Errorf("after the restart posted %q, want %q", got, c.want)
+			}
+			// Another chat, or another scope, is another message.
+			other := &scriptWire{}
+			_ = chat.NewOutbox("webhook", other, chat.OutboxOptions{Delivered: log}).Send(context.Background(), "oc_1", r, o)
+			if len(other.sent()) != 2 {
+				t.Errorf("another scope posted %q", other.sent())
+			}
+		})
+	}
+}

@@ -203,6 +203,22 @@ func (r *Router) remember(msg chat.Message, res Result) {
 	}
 }
 
+// replaceFull puts full in place of old as the full form "详情" shows,
+// where old is still the last one (an answer given again with fresher
+// data; a newer answer in between is kept).
+func (r *Router) replaceFull(msg chat.Message, old, full *chat.Reply) {
+	if old == nil || full == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, k := range []string{convKey(msg), chatKey(msg)} {
+		if c := r.convs[k]; c != nil && c.full == old {
+			c.full = full
+		}
+	}
+}
+
 // RememberPosted keeps the full form of a message the bot posted on its
 // own (the weekly digest) as the last answer in chatKey ("channel/chat"),
 // so that "详情" there shows it within FollowUpWindow.

@@ -281,10 +281,26 @@ func (r *Router) Handle(ctx context.Context, msg chat.Message) chat.Reply {
 	return r.Answer(ctx, msg).Reply
 }
 
+// HandleUpdatable answers like Handle and, when the answer read a
+// platform's last snapshot because its fetch had not answered within the
+// budget, also returns how to answer again once it has (chat.Updater):
+// Feishu then replaces its card in place.
+func (r *Router) HandleUpdatable(ctx context.Context, msg chat.Message) (chat.Reply, chat.Later) {
+	res, later := r.answerMessage(ctx, msg)
+	return res.Reply, later
+}
+
 // Answer understands the message, applies the conversation (a pick after
 // an ask-back, "详情", a parameter change after an estimate) and runs the
 // intent's handler.
-func (r *Router) Answer(ctx context.Context, msg chat.Message) (res Result) {
+func (r *Router) Answer(ctx context.Context, msg chat.Message) Result {
+	res, _ := r.answerMessage(ctx, msg)
+	return res
+}
+
+// answerMessage is Answer, and the answer again for later when a
+// platform was late (nil otherwise).
+func (r *Router) answerMessage(ctx context.Context, msg chat.Message) (res Result, later chat.Later) {
 	defer func() {
 		// A bug in one answer must not leave the chat silent: say so in
 		// the asker's language, and log where it happened.
@@ -295,6 +311,7 @@ func (r *Router) Answer(ctx context.Context, msg chat.Message) (res Result) {
 				"这个问题我这边出错了，没能回答（已记录）。换个说法再问，或者先问别的。",
 				"Something went wrong on my side answering this (logged). Try asking another way, or ask something else.")}}
 			res.Text = chat.PlainText(res.Reply)
+			later = nil
 		}
 	}()
 	r.ready()
@@ -303,16 +320,44 @@ func (r *Router) Answer(ctx context.Context, msg chat.Message) (res Result) {
 	if conv != nil {
 		q = r.inContext(conv, q)
 	}
-	res = r.answer(ctx, q, msg)
+	pctx, pend := stock.WithPending(ctx)
+	res = r.answer(pctx, q, msg)
 	if conv != nil {
 		r.remember(msg, res)
 	}
-	return res
+	if pend.Late() && refreshable[res.Intent] {
+		later = r.later(pend, q, msg, res)
+	}
+	return res, later
+}
+
+// refreshable are the intents whose answer only reads the offers: given
+// again when a late platform's data comes (never one that changed state).
+var refreshable = map[string]bool{IntentStock: true, IntentPrices: true, IntentCompare: true, IntentEstimate: true,
+	IntentPlan: true, IntentAdvice: true, IntentFactCheck: true}
+
+// later answers q again once the fetches first answered late have ended,
+// from what they brought (fetching nothing more); false when the answer
+// reads the same.
+func (r *Router) later(pend *stock.Pending, q Query, msg chat.Message, first Result) chat.Later {
+	return func(ctx context.Context) (chat.Reply, bool) {
+		if err := pend.Wait(ctx); err != nil {
+			return chat.Reply{}, false
+		}
+		actx, _ := stock.WithPending(stock.WithoutRefresh(ctx))
+		res := r.answer(actx, q, msg)
+		if res.Text == first.Text && res.FullText == first.FullText {
+			return chat.Reply{}, false
+		}
+		r.replaceFull(msg, first.Reply.Full, res.Reply.Full)
+		return res.Reply, true
+	}
 }
 
 // AnswerQuery runs the handler for an already parsed query (`bot estimate`
 // builds one from flags).
 func (r *Router) AnswerQuery(ctx context.Context, q Query) Result {
+	ctx, _ = stock.WithPending(ctx)
 	return r.answer(ctx, q, chat.Message{Channel: "cli", ChatID: "cli", SenderID: "cli"})
 }
 
@@ -329,6 +374,7 @@ func (r *Router) answer(ctx context.Context, q Query, msg chat.Message) Result {
 		}
 		h(r, ctx, &res)
 	}
+	res.Reply = r.withLateLines(ctx, res.Reply, res.English)
 	if q.Intent != IntentMore {
 		// "详情" is the full form: it is not cut again.
 		res.Reply = r.shortForm(res.Reply, res.English)

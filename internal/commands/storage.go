@@ -3,12 +3,14 @@ package commands
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/chat"
@@ -22,7 +24,17 @@ type Ledger interface {
 	AppendStorageEvents(ctx context.Context, events []billing.StorageEvent) error
 	StorageEvents(ctx context.Context, lab string) ([]billing.StorageEvent, error)
 	SetDigestChat(ctx context.Context, chatKey string, on bool) error
+	// AddStorageDisk appends the add of a new disk with its number
+	// allocated in the same write (billing.NextDiskID) and returns it.
+	AddStorageDisk(ctx context.Context, e billing.StorageEvent) (string, error)
+	// AppendStorageEventsIf appends events to lab's ledger only when it
+	// still holds have events (as read); else billing.ErrLedgerChanged.
+	AppendStorageEventsIf(ctx context.Context, lab string, have int, events []billing.StorageEvent) error
 }
+
+// ledgerTries is how often a change is decided again when another
+// write to the lab's ledger came between its read and its write.
+const ledgerTries = 8
 
 // StorageOptions configures the storage commands.
 type StorageOptions struct {
@@ -105,15 +117,13 @@ func (r *Router) storageAddAnswer(ctx context.Context, res *Result) {
 		res.Reply = rep
 		return
 	}
-	lab, events, err := r.labEvents(ctx, res.msg)
-	if err != nil {
-		res.Reply = storeError(en, err)
-		return
-	}
-	id := nextDiskID(events)
+	lab := r.storage.LabOf(res.msg.Channel + "/" + res.msg.ChatID)
 	e := billing.StorageEvent{Time: r.now(), Lab: lab, Owner: res.msg.SenderID, OwnerName: res.msg.SenderName, Platform: q.Platform,
-		Disk: id, Action: billing.ActionAdd, SizeGB: q.SizeGB, Note: q.Note}
-	if err := r.storage.Ledger.AppendStorageEvents(ctx, []billing.StorageEvent{e}); err != nil {
+		Action: billing.ActionAdd, SizeGB: q.SizeGB, Note: q.Note}
+	// The number is allocated in the store, in the write that adds the
+	// disk: members registering at the same moment get numbers of their own.
+	id, err := r.storage.Ledger.AddStorageDisk(ctx, e)
+	if err != nil {
 		res.Reply = storeError(en, err)
 		return
 	}
@@ -144,6 +154,11 @@ func (r *Router) storageAddProblem(q Query, en bool) string {
 		return r.platformProblem(q.Note, en)
 	case q.SizeGB == 0:
 		return answer.Pick(en, "需要大小，例如 80G 或 1.5T。", "a size is needed, e.g. 80GB or 1.5TB.")
+	case q.NoteCut:
+		return answer.Pick(en, "这条太长，备注没能完整读到；请把备注写短一点再登记。", "the message is too long to read whole, so the note would be cut; please shorten the note.")
+	case utf8.RuneCountInString(q.Note) > billing.MaxNoteRunes:
+		return fmt.Sprintf(answer.Pick(en, "备注太长（%d 字，最多 %d 字），请写短一点。", "the note is too long (%d characters, at most %d); please shorten it."),
+			utf8.RuneCountInString(q.Note), billing.MaxNoteRunes)
 	}
 	return ""
 }
@@ -229,20 +244,6 @@ func (r *Router) diskCostLine(platform string, sizeGB float64, stopped bool, en 
 	}
 	return fmt.Sprintf(answer.Pick(en, "按 %.4g%s 元/GB·天、免费 %g GB 计：约 %.2f%s 元/天，%.1f%s 元/30天%s。", "At %.4g%s CNY per GB-day with %g GB free: about %.2f%s CNY a day, %.1f%s CNY per 30 days%s."),
 		perDay, mark, free, billable*perDay, mark, billable*perDay*30, mark, src)
-}
-
-// nextDiskID is one more than the largest numeric disk id of the lab.
-// Two registrations at the same instant could get the same number; the
-// ledger then skips the second add (billing.CheckLedger reports it and
-// the digest says so).
-func nextDiskID(events []billing.StorageEvent) string {
-	max := 0
-	for _, e := range events {
-		if n, err := strconv.Atoi(e.Disk); err == nil && n > max {
-			max = n
-		}
-	}
-	return strconv.Itoa(max + 1)
 }
 
 // sortDisks orders disks by number ("#2" before "#10"), ids that are no
@@ -353,7 +354,11 @@ func (r *Router) stopWarnings(disk billing.DiskState, stop billing.StorageEvent,
 	return r.rd.StopWarnings(billing.ReleaseRisks([]billing.StorageEvent{add, stop}, r.cat, stop.Time), stop.Time, en)
 }
 
-// storageChangeAnswer handles resize, stop, start and remove.
+// storageChangeAnswer handles resize, stop, start and remove. The change
+// is decided on the ledger as read and written only if the ledger still
+// holds what was read (AppendStorageEventsIf); when another write came
+// between, it is decided again on the new ledger (a remove and a resize
+// of one disk at the same moment: the second sees the disk gone).
 func (r *Router) storageChangeAnswer(ctx context.Context, res *Result) {
 	q, en := res.Query, res.English
 	if r.storageOff(res) {
@@ -363,23 +368,58 @@ func (r *Router) storageChangeAnswer(ctx context.Context, res *Result) {
 		res.Reply = chat.Reply{Title: refusal}
 		return
 	}
-	lab, disks, ok := r.labDisks(ctx, res)
-	if !ok {
+	for range ledgerTries {
+		lab, events, err := r.labEvents(ctx, res.msg)
+		if err != nil {
+			res.Reply = storeError(en, err)
+			return
+		}
+		disks, _ := billing.DisksAt(events, r.now())
+		c, ok := r.decideChange(ctx, res, lab, disks)
+		if !ok {
+			return // answered without a change
+		}
+		err = r.storage.Ledger.AppendStorageEventsIf(ctx, lab, len(events), []billing.StorageEvent{c.event})
+		if errors.Is(err, billing.ErrLedgerChanged) {
+			continue
+		}
+		if err != nil {
+			res.Reply = storeError(en, err)
+			return
+		}
+		res.Reply = r.changeReply(c, en)
 		return
 	}
+	res.Reply = chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "本群账本这会儿一直在被改，#%s 这次没有修改，请再发一次。",
+		"This chat's ledger kept changing while I tried, so #%s was not changed; please send it again."), q.DiskRef)}
+}
+
+// diskChange is a change decided on the ledger as read: the event to
+// write, the disk as it was, and the answer's first line.
+type diskChange struct {
+	event billing.StorageEvent
+	disk  billing.DiskState
+	done  string
+}
+
+// decideChange decides the change the message asks for on disks; false
+// when it answers without one (no such disk, not the sender's, already
+// in that state), the answer in res.
+func (r *Router) decideChange(ctx context.Context, res *Result, lab string, disks []billing.DiskState) (diskChange, bool) {
+	q, en := res.Query, res.English
 	disk := findDisk(disks, q.DiskRef)
 	if disk == nil {
 		res.Reply = chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "本群没有编号 #%s 的存储，什么都没改。说“存储列表”看编号。", "There is no storage #%s in this chat; nothing changed. “storage list” shows the numbers."), q.DiskRef)}
-		return
+		return diskChange{}, false
 	}
 	if !ownsDisk(disk.Owner, res.msg) && !r.isStorageAdmin(ctx, res.msg) {
 		if disk.Owner == res.msg.SenderID {
 			// A WeChat entry owned by a nickname: anyone can take one.
 			res.Reply = chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "#%s 是按微信昵称登记的，昵称谁都能改，不能证明是本人：请管理员修改。", "#%s was registered under a WeChat nickname, which anyone can take, so it proves nothing: ask an admin."), disk.Disk)}
-			return
+			return diskChange{}, false
 		}
 		res.Reply = chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "#%s 是 %s 登记的，只有本人或管理员可以修改。", "#%s belongs to %s; only they or an admin can change it."), disk.Disk, ownerText(*disk, res.msg.SenderID, en))}
-		return
+		return diskChange{}, false
 	}
 	e := billing.StorageEvent{Time: r.now(), Lab: lab, Owner: disk.Owner, OwnerName: disk.OwnerName, Platform: disk.Platform, Disk: disk.Disk, SizeGB: q.SizeGB}
 	var done string
@@ -390,14 +430,14 @@ func (r *Router) storageChangeAnswer(ctx context.Context, res *Result) {
 	case IntentStorageStop:
 		if disk.Stopped {
 			res.Reply = chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "#%s 已经是关机状态。", "#%s is already stopped."), disk.Disk)}
-			return
+			return diskChange{}, false
 		}
 		e.Action = billing.ActionStop
 		done = fmt.Sprintf(answer.Pick(en, "#%s 已记为关机。", "#%s is marked stopped."), disk.Disk)
 	case IntentStorageStart:
 		if !disk.Stopped {
 			res.Reply = chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "#%s 已经是运行状态。", "#%s is already running."), disk.Disk)}
-			return
+			return diskChange{}, false
 		}
 		e.Action = billing.ActionStart
 		done = fmt.Sprintf(answer.Pick(en, "#%s 已记为开机。", "#%s is marked running."), disk.Disk)
@@ -408,22 +448,24 @@ func (r *Router) storageChangeAnswer(ctx context.Context, res *Result) {
 	if e.Action != billing.ActionResize {
 		e.SizeGB = 0
 	}
-	if err := r.storage.Ledger.AppendStorageEvents(ctx, []billing.StorageEvent{e}); err != nil {
-		res.Reply = storeError(en, err)
-		return
-	}
-	rep := chat.Reply{Title: done}
+	return diskChange{event: e, disk: *disk, done: done}, true
+}
+
+// changeReply is the answer to a change written to the ledger.
+func (r *Router) changeReply(c diskChange, en bool) chat.Reply {
+	disk, e := c.disk, c.event
+	rep := chat.Reply{Title: c.done}
 	switch e.Action {
 	case billing.ActionResize:
-		r.addDiskCost(&rep, disk.Platform, q.SizeGB, disk.Stopped, en)
+		r.addDiskCost(&rep, disk.Platform, e.SizeGB, disk.Stopped, en)
 	case billing.ActionStop:
-		rep.Lines = append(rep.Lines, r.stopWarnings(*disk, e, en)...) // a loss first: it costs more than the disk
+		rep.Lines = append(rep.Lines, r.stopWarnings(disk, e, en)...) // a loss first: it costs more than the disk
 		r.addDiskCost(&rep, disk.Platform, disk.SizeGB, true, en)
 		if p, ok := r.cat.Platform(disk.Platform); ok && p.Storage.BilledWhileStopped {
 			rep.Notes = append(rep.Notes, answer.Pick(en, "这个平台关机后数据盘照样计费；长期不用请删除或迁走。", "This platform keeps billing disks while stopped; delete or move data you will not use soon."))
 		}
 	}
-	res.Reply = rep
+	return rep
 }
 
 // changeRefusal is the one line that refuses a change the command

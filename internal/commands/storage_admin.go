@@ -160,17 +160,38 @@ func (o *StorageOptions) weChatAdmins(ctx context.Context) ([]WeChatAdmin, error
 	return ab.Admins, nil
 }
 
-// updateWeChatAdmins rewrites the bindings with f (one writer at a time
-// in this process).
+// BlobUpdater rewrites a blob from its bytes in one step of the store
+// (both stores: no other write, from any replica, comes between the read
+// and the write).
+type BlobUpdater interface {
+	UpdateBlob(ctx context.Context, name string, f func(old []byte) ([]byte, error)) error
+}
+
+// updateWeChatAdmins rewrites the bindings with f: in one step of the
+// store when it can (BlobUpdater: two admins bound at once on two
+// replicas are both kept), else one writer at a time in this process.
+// f may run more than once.
 func (o *StorageOptions) updateWeChatAdmins(ctx context.Context, f func([]WeChatAdmin) []WeChatAdmin) error {
+	rewrite := func(old []byte) ([]byte, error) {
+		var ab adminBlob
+		if len(old) > 0 {
+			if err := json.Unmarshal(old, &ab); err != nil {
+				return nil, fmt.Errorf("blob %s: %w", WeChatAdminsBlob, err)
+			}
+		}
+		return json.Marshal(adminBlob{Version: 1, Admins: f(ab.Admins)})
+	}
+	if u, ok := o.Blobs.(BlobUpdater); ok {
+		return u.UpdateBlob(ctx, WeChatAdminsBlob, rewrite)
+	}
 	b := o.binder()
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	admins, err := o.weChatAdmins(ctx)
+	old, err := o.Blobs.GetBlob(ctx, WeChatAdminsBlob)
 	if err != nil {
 		return err
 	}
-	data, err := json.Marshal(adminBlob{Version: 1, Admins: f(admins)})
+	data, err := rewrite(old)
 	if err != nil {
 		return err
 	}

@@ -197,3 +197,38 @@ func TestStorageLastMonthAndList(t *testing.T) {
 		t.Errorf("last month: %q", res.Reply.Title)
 	}
 }
+
+// TestStorageNoteKeptAsWritten: a note keeps the member's case and width
+// in the answer, the list and the ledger; the release rules still read
+// it ("/HY-TMP" is 恒源云's local disk, wiped 24 h after a stop); a note
+// longer than billing.MaxNoteRunes is refused by its length.
+func TestStorageNoteKeptAsWritten(t *testing.T) {
+	r, st, _ := storageRouter(t)
+	res := from(r, "lab1", "alice", "登记存储 恒源云 200G /HY-TMP ResNet50 Checkpoints")
+	if !strings.Contains(res.Reply.Title, "（/HY-TMP ResNet50 Checkpoints）") {
+		t.Errorf("add: %s", res.Text)
+	}
+	if list := from(r, "lab1", "alice", "存储列表"); list.Reply.Table == nil || list.Reply.Table.Rows[0][6] != "/HY-TMP ResNet50 Checkpoints" {
+		t.Errorf("list: %s", list.Text)
+	}
+	if ev, _ := st.StorageEvents(context.Background(), "test/lab1"); len(ev) != 1 || ev[0].Note != "/HY-TMP ResNet50 Checkpoints" {
+		t.Errorf("ledger: %+v", ev)
+	}
+	if stop := whole(from(r, "lab1", "alice", "存储 1 已关机")); !strings.Contains(stop, "/hy-tmp 本地盘上的数据会被清空") {
+		t.Errorf("stop of a /HY-TMP disk does not warn:\n%s", stop)
+	}
+	// A note longer than the cap, and a message too long to read whole
+	// (slots.MaxQuestion bytes): both refused, neither cut short.
+	for _, long := range []string{strings.Repeat("a", billing.MaxNoteRunes+1), strings.Repeat("数", 120)} {
+		res := from(r, "lab1", "alice", "登记存储 AutoDL 80G "+long)
+		if !strings.Contains(res.Reply.Title, "没有登记") || !strings.Contains(res.Reply.Title, "备注") {
+			t.Errorf("long note: %s", res.Reply.Title)
+		}
+	}
+	if res := from(r, "lab1", "alice", "登记存储 AutoDL 80G "+strings.Repeat("a", billing.MaxNoteRunes+1)); !strings.Contains(res.Reply.Title, "备注太长（201 字，最多 200 字）") {
+		t.Errorf("long note: %s", res.Reply.Title)
+	}
+	if ev, _ := st.StorageEvents(context.Background(), "test/lab1"); len(ev) != 2 {
+		t.Errorf("the long note was registered: %d events", len(ev))
+	}
+}

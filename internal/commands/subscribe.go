@@ -56,29 +56,37 @@ func (r *Router) subscribeAnswer(ctx context.Context, res *Result) {
 	msg := res.msg
 	sub := stock.Subscription{Channel: msg.Channel, ChatID: msg.ChatID, OwnerID: msg.SenderID, OwnerName: msg.SenderName,
 		GPUs: q.GPUs, Platforms: q.Platforms, ExcludePlatforms: q.ExcludePlatforms, MaxPriceCNY: q.MaxPriceCNY, MinFree: q.MinFree, Region: q.Region, English: en, CreatedAt: r.now()}
-	all, err := r.subs.Subscriptions(ctx)
-	if err != nil {
-		res.Reply = storeError(en, err)
-		return
-	}
+	sub.ID = newID()
+	var same *stock.Subscription
 	mine := 0
-	for _, s := range all {
-		if s.ChatKey() != sub.ChatKey() || s.OwnerID != sub.OwnerID {
-			continue
+	// The check runs in the store's write (AddSubscriptionIf), so the
+	// same message sent twice at once, or to two replicas, adds one.
+	check := func(all []stock.Subscription) error {
+		same, mine = nil, 0
+		for _, s := range all {
+			if s.ChatKey() != sub.ChatKey() || s.OwnerID != sub.OwnerID {
+				continue
+			}
+			mine++
+			if sameConditions(s, sub) {
+				same = &s
+				return errSubscribed
+			}
 		}
-		mine++
-		if sameConditions(s, sub) {
-			res.Subscription = &s
-			res.Reply = chat.Reply{Title: answer.Pick(en, "已经订阅过了：", "Already subscribed: ") + r.rd.Describe(s, en)}
-			return
+		if mine >= MaxSubscriptionsPerMember {
+			return errTooManySubscriptions
 		}
+		return nil
 	}
-	if mine >= MaxSubscriptionsPerMember {
+	switch err := r.addSubscription(ctx, sub, check); {
+	case errors.Is(err, errSubscribed):
+		res.Subscription = same
+		res.Reply = chat.Reply{Title: answer.Pick(en, "已经订阅过了：", "Already subscribed: ") + r.rd.Describe(*same, en)}
+		return
+	case errors.Is(err, errTooManySubscriptions):
 		res.Reply = chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "你在这个群已有 %d 个订阅（上限 %d），先“取消订阅”一些吧。", "You have %d subscriptions here (the limit is %d); cancel some first."), mine, MaxSubscriptionsPerMember)}
 		return
-	}
-	sub.ID = newID()
-	if err := r.subs.AddSubscription(ctx, sub); err != nil {
+	case err != nil:
 		res.Reply = storeError(en, err)
 		return
 	}
@@ -91,6 +99,15 @@ func (r *Router) subscribeAnswer(ctx context.Context, res *Result) {
 	obs := stock.NewIndex(r.offers.Snapshot(ctx)).Observe(sub)
 	switch obs.State {
 	case stock.InStock:
+		// The answer says the stock is there, as alert 1 would: claim
+		// alert 1 first, so a poll deciding this subscription at the same
+		// moment finds it sent (and records it); when that poll claimed it
+		// first, its alert is the news and the answer points to it.
+		claimed, err := r.alerts.ClaimAlert(ctx, stock.AlertClaimKey(sub.ID, 1), max(24*time.Hour, r.policy.Cooldown))
+		if err == nil && !claimed {
+			rep.Lines = append(rep.Lines, answer.Pick(en, "符合条件的卡有货，提醒马上发到本群。", "It is in stock; the alert is on its way to this chat."))
+			break
+		}
 		o := obs.List()[0]
 		age := answer.Pick(en, "时间未知", "time unknown")
 		if !o.ObservedAt.IsZero() {
@@ -103,7 +120,10 @@ func (r *Router) subscribeAnswer(ctx context.Context, res *Result) {
 		rep.Lines = append(rep.Lines, fmt.Sprintf(head, r.rd.PlatformName(o.Platform, en), o.GPU, r.rd.PriceText(o, en), render.FreeText(o, en), render.SourceLabel(string(o.Source), en), age))
 		rep.Notes = append(rep.Notes, r.rd.Legend([]OfferRow{render.RowOf(o)}, en)...)
 		rec := stock.NotifyRecord{SubscriptionID: sub.ID, Observed: stock.InStock, Streak: 1, Active: true, NotifiedAt: now, NotifiedPrice: obs.BestPrice(), Seq: 1}
-		if err := r.alerts.PutNotifyRecords(ctx, []stock.NotifyRecord{rec}); err != nil {
+		if err == nil {
+			err = r.alerts.PutNotifyRecords(ctx, []stock.NotifyRecord{rec})
+		}
+		if err != nil {
 			rep.Notes = append(rep.Notes, storeError(en, err).Title)
 		}
 	case stock.SoldOut:
@@ -124,6 +144,35 @@ func (r *Router) subscribeAnswer(ctx context.Context, res *Result) {
 		durationText(r.policy.Cooldown, en), card))
 	rep.Mentions = []string{msg.SenderID}
 	res.Reply = rep
+}
+
+// What a subscription's check refuses (subscribeAnswer).
+var (
+	errSubscribed           = errors.New("the member has this subscription already")
+	errTooManySubscriptions = errors.New("the member has the most subscriptions allowed")
+)
+
+// subscriptionAdder adds a subscription only when a check of the stored
+// ones passes, in one step (both stores: AddSubscriptionIf).
+type subscriptionAdder interface {
+	AddSubscriptionIf(ctx context.Context, sub stock.Subscription, check func([]stock.Subscription) error) error
+}
+
+// addSubscription adds sub when check passes on the stored
+// subscriptions: in one step when the store can (subscriptionAdder),
+// else read, check, add.
+func (r *Router) addSubscription(ctx context.Context, sub stock.Subscription, check func([]stock.Subscription) error) error {
+	if a, ok := r.subs.(subscriptionAdder); ok {
+		return a.AddSubscriptionIf(ctx, sub, check)
+	}
+	all, err := r.subs.Subscriptions(ctx)
+	if err != nil {
+		return err
+	}
+	if err := check(all); err != nil {
+		return err
+	}
+	return r.subs.AddSubscription(ctx, sub)
 }
 
 // askWhichGPU asks which card a subscription is for (or says the one

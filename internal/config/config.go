@@ -64,9 +64,13 @@ type HTTPConf struct {
 	// intervals, at least 10m).
 	ReadyProviderAge Duration `yaml:"ready_provider_age"`
 	// ShutdownGrace is how long `bot serve` lets queued answers finish at
-	// SIGTERM before it hands the rest back to Feishu for redelivery
-	// (default 10s).
+	// SIGTERM; the Feishu answers still unsent then are kept in the store
+	// and sent at the next start (default 10s).
 	ShutdownGrace Duration `yaml:"shutdown_grace"`
+	// ReadyStoreGrace is how long the store may stay unreachable before
+	// /readyz reports the replica not ready (default 30s); a failing
+	// platform only makes it degraded.
+	ReadyStoreGrace Duration `yaml:"ready_store_grace"`
 }
 
 // FeishuConf is the Feishu (Lark) app. It runs when an app id is set.
@@ -115,9 +119,11 @@ type StorageConf struct {
 	// change or remove any entry of their lab. WeChat nicknames are
 	// refused: WeChat admins are bound in a private chat ("绑定管理员").
 	Admins []string `yaml:"admins"`
-	// DigestSchedule is when `bot serve` posts last week's digest to the
+	// DigestSchedule is when `bot serve` posts the storage digest to the
 	// chats that turned it on: a cron spec in the config's timezone
-	// (default "0 9 * * 1", Monday 09:00); empty turns it off.
+	// (default "0 9 * * 1", Monday 09:00); empty turns it off. Each run
+	// covers, per chat, the days since its last scheduled digest (the
+	// first: the previous ISO week; jobs.NextPeriod).
 	DigestSchedule string `yaml:"digest_schedule"`
 	// Budgets are monthly storage budgets in CNY per lab (a storage.labs
 	// name or a chat key); the lab's chats are told once a month at 50%,
@@ -150,7 +156,8 @@ type WeChatConf struct {
 	// QRCodePNG is where the login QR code is saved when a scan is needed
 	// (default <data_dir>/wechat-qr.png).
 	QRCodePNG string `yaml:"qr_code_png"`
-	// Admin is the chat told when the WeChat session drops, as
+	// Admin is the chat told when the WeChat session drops (and about
+	// friends who write privately without a remark name of their own), as
 	// "<channel>/<chat id>": "webhook/<name>" (a configured webhook) or
 	// "feishu/<chat_id>". Empty: the drop is only logged.
 	Admin string `yaml:"admin"`
@@ -214,6 +221,25 @@ type StockConf struct {
 	// fresh data before it gets a short "查询中…" (default 600ms; negative:
 	// never).
 	InterimAfter Duration `yaml:"interim_after"`
+	// AnswerBudget is how long an answer waits for a platform's fetch
+	// before it answers from the last snapshot, naming the platform as
+	// late (default 2s; negative: wait for the fetch, up to timeout).
+	// Feishu then updates the answer in place when the data comes.
+	AnswerBudget Duration `yaml:"answer_budget"`
+	// Breaker is each platform's circuit breaker.
+	Breaker BreakerConf `yaml:"breaker"`
+}
+
+// BreakerConf is the circuit breaker every platform's fetches go
+// through: after Failures consecutive failed fetches (timeouts, network
+// errors, 5xx, rate limits) no fetch is made for OpenFor; answers use the
+// last snapshot and say the platform cannot be reached; then one trial
+// fetch.
+type BreakerConf struct {
+	// Failures opens the breaker (default 5; negative: no breaker).
+	Failures int `yaml:"failures"`
+	// OpenFor is how long it stays open (default 1m).
+	OpenFor Duration `yaml:"open_for"`
 }
 
 // PollConf schedules stock polling (robfig/cron).
@@ -358,13 +384,15 @@ func Default() Config {
 			MaxAge:  Dur(60 * time.Second),
 			// chat.DefaultInterimAfter
 			InterimAfter: Dur(600 * time.Millisecond),
+			AnswerBudget: Dur(2 * time.Second),
+			Breaker:      BreakerConf{Failures: 5, OpenFor: Dur(time.Minute)},
 			Poll:         PollConf{Schedule: "@every 2m", Jitter: Dur(10 * time.Second), Retries: 2},
 			Providers: ProvidersConf{
 				AutoDL: AutoDLConf{BaseURL: "https://api.autodl.com", Timeout: Dur(10 * time.Second)},
 				VastAI: VastAIConf{BaseURL: "https://console.vast.ai", Limit: 100, Timeout: Dur(10 * time.Second)},
 			},
 		},
-		HTTP:    HTTPConf{Addr: ":8080", ShutdownGrace: Dur(10 * time.Second)},
+		HTTP:    HTTPConf{Addr: ":8080", ShutdownGrace: Dur(10 * time.Second), ReadyStoreGrace: Dur(30 * time.Second)},
 		Feishu:  FeishuConf{Mode: "websocket", BaseURL: "https://open.feishu.cn"},
 		Storage: StorageConf{DigestSchedule: "0 9 * * 1", ReleaseWarnings: DefaultReleaseWarnings()},
 		Log:     LogConf{Level: "info"},
@@ -670,7 +698,7 @@ func (c Config) validateAlerts() error {
 
 // validateStock checks the durations, timeouts and provider URLs.
 func (c Config) validateStock() error {
-	for key, d := range map[string]Duration{"stock.timeout": c.Stock.Timeout, "stock.max_age": c.Stock.MaxAge, "stock.interim_after": c.Stock.InterimAfter, "stock.poll.jitter": c.Stock.Poll.Jitter, "stock.poll.lock_ttl": c.Stock.Poll.LockTTL, "http.ready_provider_age": c.HTTP.ReadyProviderAge, "http.shutdown_grace": c.HTTP.ShutdownGrace, "alerts.cooldown": c.Alerts.Cooldown,
+	for key, d := range map[string]Duration{"stock.timeout": c.Stock.Timeout, "stock.max_age": c.Stock.MaxAge, "stock.interim_after": c.Stock.InterimAfter, "stock.answer_budget": c.Stock.AnswerBudget, "stock.breaker.open_for": c.Stock.Breaker.OpenFor, "http.ready_store_grace": c.HTTP.ReadyStoreGrace, "stock.poll.jitter": c.Stock.Poll.Jitter, "stock.poll.lock_ttl": c.Stock.Poll.LockTTL, "http.ready_provider_age": c.HTTP.ReadyProviderAge, "http.shutdown_grace": c.HTTP.ShutdownGrace, "alerts.cooldown": c.Alerts.Cooldown,
 		"stock.providers.autodl.timeout": c.Stock.Providers.AutoDL.Timeout, "stock.providers.vastai.timeout": c.Stock.Providers.VastAI.Timeout,
 		"stock.providers.gpushare.timeout": c.Stock.Providers.GPUShare.Timeout, "stock.providers.matpool.timeout": c.Stock.Providers.Matpool.Timeout,
 		"stock.providers.runpod.timeout": c.Stock.Providers.RunPod.Timeout, "stock.providers.lambda.timeout": c.Stock.Providers.Lambda.Timeout} {
@@ -683,6 +711,9 @@ func (c Config) validateStock() error {
 	}
 	if c.Stock.Timeout.D() <= 0 {
 		return errors.New("stock.timeout: must be positive")
+	}
+	if c.Stock.Breaker.Failures == 0 {
+		return errors.New("stock.breaker.failures: 0 would open the breaker before any fetch (a positive count, or negative for no breaker)")
 	}
 	p := c.Stock.Providers
 	if err := checkURL("stock.providers.autodl.base_url", p.AutoDL.BaseURL); err != nil {

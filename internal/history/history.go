@@ -35,6 +35,15 @@ type Store interface {
 	LoadHistory(ctx context.Context) (map[string][]byte, error)
 }
 
+// ChunkReader reads the given chunks (both stores implement it; a chunk
+// not stored is absent from the map). The Recorder reads the chunks a
+// poll changes just before merging it, so that a replica that takes the
+// poll over from another merges into what that one wrote, not into the
+// older copy it loaded at its start.
+type ChunkReader interface {
+	GetHistory(ctx context.Context, keys []string) (map[string][]byte, error)
+}
+
 // Retention and slot sizes.
 const (
 	FineSlot    = 10 * time.Minute

@@ -21,6 +21,9 @@ type Recorder struct {
 
 	mu     sync.RWMutex
 	series map[Key]*series
+	// wmu serialises Add's read, merge and write (r.mu is held only for
+	// the merge, so answers never wait on the store).
+	wmu sync.Mutex
 	// last is each provider's last recorded fetch time: a provider whose
 	// snapshot was not fetched again is not recorded twice.
 	last map[string]time.Time
@@ -173,20 +176,64 @@ func (r *Recorder) Record(ctx context.Context, snap stock.Snapshot) error {
 
 // Add merges observations made at one time into both tiers and writes
 // the changed chunks (and the series' expired ones, deleted) in one store
-// write. Nothing to add writes nothing.
+// write. Nothing to add writes nothing. With a store that reads chunks
+// (ChunkReader), the chunks the observations fall in are read first and
+// replace the copies in memory, so the merge starts from what the store
+// holds: with the poll lock held, no other replica writes them between
+// the read and the write. When that read fails, memory is updated and
+// nothing is written (an older copy never overwrites newer chunks).
 func (r *Recorder) Add(ctx context.Context, at time.Time, obs map[Key]Slot) error {
 	if len(obs) == 0 {
 		return nil
 	}
+	r.wmu.Lock()
+	defer r.wmu.Unlock()
+	stored, rerr := r.readChunks(ctx, at, obs)
 	dirty := map[string]dirtyChunk{}
 	r.mu.Lock()
 	now := r.now()
+	r.adopt(stored, now)
 	for k, o := range obs {
 		r.merge(dirty, now, k, at, o, fine, coarse)
 	}
 	put := flush(dirty)
 	r.mu.Unlock()
+	if rerr != nil {
+		return fmt.Errorf("history: read the chunks to change (nothing written): %w", rerr)
+	}
 	return r.write(ctx, put)
+}
+
+// readChunks reads from the store the chunks of both tiers that
+// observations at at fall in (nil without a ChunkReader).
+func (r *Recorder) readChunks(ctx context.Context, at time.Time, obs map[Key]Slot) (map[string][]byte, error) {
+	cr, ok := r.Store.(ChunkReader)
+	if !ok {
+		return nil, nil
+	}
+	keys := make([]string, 0, 2*len(obs))
+	for k := range obs {
+		for _, t := range []tier{fine, coarse} {
+			n, _ := t.chunkOf(at)
+			keys = append(keys, chunkKey(t, k, n))
+		}
+	}
+	return cr.GetHistory(ctx, keys)
+}
+
+// adopt puts stored chunks in memory in place of the copies there
+// (chunks past retention or that do not decode are left out). r.mu is
+// held.
+func (r *Recorder) adopt(stored map[string][]byte, now time.Time) {
+	for key, b := range stored {
+		t, k, n, err := parseKey(key)
+		if err != nil || expired(t, n, now) {
+			continue
+		}
+		if slots, err := decode(t, b); err == nil {
+			r.get(k).chunks(t)[n] = slots
+		}
+	}
 }
 
 // dirtyChunk is a chunk to write (slots) or delete (nil slots).

@@ -19,7 +19,10 @@ type StorageEvents interface {
 // Budget tells a lab's chats when its month-to-date storage spend reaches
 // 50%, 80% and 100% of its budget, each threshold once per month across
 // replicas (claims budget:<lab>:<month>:<percent>). When several
-// thresholds are reached at once, one message names the highest.
+// thresholds are reached at once, one message names the highest, sent
+// under that threshold's claim key as its idempotency key: when a chat did
+// not get it the claims are given back and the next run sends it there,
+// skipping the chats that did.
 type Budget struct {
 	Events StorageEvents
 	Claims Claimer
@@ -82,18 +85,19 @@ func (b *Budget) checkLab(ctx context.Context, lab string, budget float64, now t
 		return 0, errors.Join(errs...)
 	}
 	r := budgetReply(month, mtd, budget, top)
+	o := chat.SendOptions{IdempotencyKey: fmt.Sprintf("budget:%s:%s:%d", lab, month, top), Remember: budgetClaimTTL}
 	var failed error
 	sent := 0
 	for _, ck := range b.Chats(lab) {
-		if err := b.Send(ctx, ck, r); err != nil {
+		if err := b.Send(ctx, ck, r, o); err != nil {
 			failed = errors.Join(failed, fmt.Errorf("budget notice to %s: %w", ck, err))
 			continue
 		}
 		sent++
 	}
-	if failed != nil && sent == 0 {
-		// Nobody heard it: let the next run try again. (When some chats
-		// got it, a retry would repeat it there.)
+	if failed != nil {
+		// Let the next run try again; the chats that got it skip it
+		// (the same idempotency key).
 		for _, k := range claimed {
 			_ = b.Claims.ReleaseAlert(context.WithoutCancel(ctx), k)
 		}

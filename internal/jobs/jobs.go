@@ -1,5 +1,6 @@
 // Package jobs holds the bot's scheduled work: the stock poll with its
-// alert dispatch, the weekly storage digest and the hourly budget check.
+// alert dispatch, the scheduled storage digest, the release warnings and
+// the hourly budget check.
 // Each job takes the narrow interfaces it needs (a board, a store's
 // claims, a send function), never the application; a Scheduler runs them
 // on robfig/cron with JobWrappers for recovery, skip-if-still-running and
@@ -157,8 +158,13 @@ type Claimer interface {
 	ReleaseAlert(ctx context.Context, key string) error
 }
 
-// SendFunc delivers a reply to a chat key ("feishu/oc_…", "webhook/lab").
-type SendFunc = func(ctx context.Context, chatKey string, r chat.Reply) error
+// SendFunc delivers a reply to a chat key ("feishu/oc_…", "webhook/lab")
+// (chat.Channels.Send). The jobs' sends carry an idempotency key derived
+// from what they are (a digest's lab and period, a budget's lab, month
+// and threshold, a release warning's disk, stop, rule and threshold), so
+// a send repeated after a failure, a stop or on another replica delivers
+// what is missing and nothing twice.
+type SendFunc = func(ctx context.Context, chatKey string, r chat.Reply, o chat.SendOptions) error
 
 // logger is l, or slog's default logger when l is nil.
 func logger(l *slog.Logger) *slog.Logger {

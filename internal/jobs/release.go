@@ -19,9 +19,11 @@ import (
 // when the loss comes within a day. Each disk is warned once per stop,
 // rule and threshold across replicas: a message is claimed under its
 // latest threshold (billing.Warning.Threshold), as
-// release:<lab>:<disk>:<stop, unix s>:<rule>:<threshold>, and thresholds
-// reached together (a late check) go in that one message. The claim is
-// released when no chat got the message, so the next run retries.
+// release:<lab>:<disk>:<stop, unix s>:<rule>:<threshold>, which is also
+// the message's idempotency key, and thresholds reached together (a late
+// check) go in that one message. The claim is released when a chat did
+// not get the message, so the next run retries there (the chats that got
+// it skip it).
 // Platforms without timed rules are never warned about.
 type Release struct {
 	// Events reads the ledgers (every lab: StorageEvents(ctx, "")).
@@ -83,19 +85,20 @@ func (j *Release) warn(ctx context.Context, w billing.Warning, now time.Time) (i
 	}
 	sent := 0
 	var failed error
+	o := chat.SendOptions{IdempotencyKey: key, Remember: ttl}
 	for _, ck := range chats {
 		en := j.English != nil && j.English(ck)
-		if err := j.Send(ctx, ck, j.Render(w, now, en)); err != nil {
+		if err := j.Send(ctx, ck, j.Render(w, now, en), o); err != nil {
 			failed = errors.Join(failed, fmt.Errorf("warning to %s: %w", ck, err))
 			continue
 		}
 		sent++
 	}
-	if failed != nil && sent == 0 {
-		// Nobody heard it: let the next run try again.
+	if failed != nil {
+		// Let the next run try again; the chats that heard it skip it.
 		_ = j.Claims.ReleaseAlert(context.WithoutCancel(ctx), key)
 	}
-	return sent, failed // when some chats heard it, a retry would repeat it there
+	return sent, failed
 }
 
 // ReleaseKey is the claim of one threshold of a warning.

@@ -63,7 +63,7 @@ type sink struct {
 	failed    bool
 }
 
-func (s *sink) send(_ context.Context, ck string, r chat.Reply) error {
+func (s *sink) send(_ context.Context, ck string, r chat.Reply, _ chat.SendOptions) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.failFirst != "" && !s.failed && strings.HasPrefix(r.Title, s.failFirst) {

@@ -247,13 +247,13 @@ func replyLines(r chat.Reply) int {
 // nothing to report yet), and whether it carries the unverified mark.
 func (v *digestView) title() (string, bool) {
 	d, en := v.d, v.en
-	c := ClockOf(d.From)
-	week := fmt.Sprintf(pick1(en, "存储花费 %s（%s – %s）：", "Storage spend %s (%s – %s): "), d.Week, c.Day(d.From), c.Day(d.To.Add(-time.Second)))
+	week := v.periodTitle()
 	if d.LastEntry.IsZero() {
 		return week + pick1(en, "本群的存储账本还没有记录。", "this chat's storage ledger has no entries yet."), false
 	}
 	if v.newLedger() {
-		return week + fmt.Sprintf(pick1(en, "账本 %s 才开始记录，本周还没有可报的花费。", "the ledger starts at %s; nothing to report for the week yet."), v.clock(d.FirstEntry)), false
+		return week + fmt.Sprintf(v.pickSpan("账本 %s 才开始记录，本周还没有可报的花费。", "the ledger starts at %s; nothing to report for the week yet.",
+			"账本 %s 才开始记录，这段时间还没有可报的花费。", "the ledger starts at %s; nothing to report for the period yet."), v.clock(d.FirstEntry)), false
 	}
 	total, marked := v.money(d.TotalCNY, v.weekPlatforms())
 	line := week + fmt.Sprintf(pick1(en, "合计 %s 元", "total %s CNY"), total)
@@ -266,21 +266,55 @@ func (v *digestView) title() (string, bool) {
 		if d.DeltaCNY >= 0 {
 			delta = "+" + delta
 		}
-		than := pick1(en, "比上周", "against last week")
-		if d.AsOf.Before(d.To) {
+		than := v.pickSpan("比上周", "against last week", "比"+v.before(), "against "+v.before())
+		if d.AsOf.Before(d.To) && d.Week != "" {
 			// A week in progress is compared with the same part of last week.
 			than = pick1(en, "比上周同期", "against the same part of last week")
 		}
 		line += fmt.Sprintf(pick1(en, "；%s %s 元（%+.0f%%）", "; %[2]s CNY (%+.0[3]f%%) %[1]s"), than, delta, *d.DeltaPct)
 	case d.TotalCNY > 0 && !d.FirstEntry.Before(d.From):
-		line += pick1(en, "；上周还没有记录", "; no record for last week")
+		line += v.pickSpan("；上周还没有记录", "; no record for last week", "；之前还没有记录", "; no record before")
 	case d.TotalCNY > 0:
-		line += pick1(en, "；上周为 0", "; last week was 0")
+		line += v.pickSpan("；上周为 0", "; last week was 0", "；"+v.before()+"为 0", "; "+v.before()+pick1(v.d.To.Sub(v.d.From) <= 24*time.Hour, " were 0", " was 0"))
 	}
 	if d.AsOf.Before(d.To) {
 		line += fmt.Sprintf(pick1(en, "（截至 %s）", " (so far, to %s)"), v.clock(d.AsOf))
 	}
 	return line + pick1(en, "。", "."), marked
+}
+
+// periodTitle starts the title: the ISO week and its days, or a scheduled
+// digest's other period (its day, or its first and last day).
+func (v *digestView) periodTitle() string {
+	d, en := v.d, v.en
+	c := ClockOf(d.From)
+	first, last := c.Day(d.From), c.Day(d.To.Add(-time.Second))
+	switch {
+	case d.Week != "":
+		return fmt.Sprintf(pick1(en, "存储花费 %s（%s – %s）：", "Storage spend %s (%s – %s): "), d.Week, first, last)
+	case first == last:
+		return fmt.Sprintf(pick1(en, "存储花费（%s）：", "Storage spend (%s): "), first)
+	}
+	return fmt.Sprintf(pick1(en, "存储花费（%s – %s）：", "Storage spend (%s – %s): "), first, last)
+}
+
+// pickSpan is the week's wording for an ISO week's digest and the
+// period's for any other, in the reader's language.
+func (v *digestView) pickSpan(weekZH, weekEN, periodZH, periodEN string) string {
+	if v.d.Week != "" {
+		return pick1(v.en, weekZH, weekEN)
+	}
+	return pick1(v.en, periodZH, periodEN)
+}
+
+// before names the span the period is compared with: as many days
+// before it ("前 3 天", "the 3 days before").
+func (v *digestView) before() string {
+	days := int(math.Round(v.d.To.Sub(v.d.From).Hours() / 24))
+	if days <= 1 {
+		return pick1(v.en, "前一天", "the day before")
+	}
+	return fmt.Sprintf(pick1(v.en, "前 %d 天", "the %d days before"), days)
 }
 
 // newLedger reports whether the ledger began within the week and has
@@ -485,7 +519,8 @@ func (v *digestView) unpricedPart() digestPart {
 	p.Full = append(p.Full, pick1(en, "未计价（平台没有数据盘价格，没算进合计）：", "Unpriced (no data disk price for the platform; not in the totals):"))
 	n, more := v.capped(len(d.UnpricedDisks), pick1(en, "块", "disks"))
 	for _, u := range d.UnpricedDisks[:n] {
-		p.Full = append(p.Full, fmt.Sprintf(pick1(en, "  #%s（%s，%s）%s，本周 %s 天", "  #%s (%s, %s) %s, %s days this week"), u.Disk, u.Owner, v.name(u.Platform, en), GBText(u.SizeGB), TrimF(u.Days)))
+		p.Full = append(p.Full, fmt.Sprintf(v.pickSpan("  #%s（%s，%s）%s，本周 %s 天", "  #%s (%s, %s) %s, %s days this week",
+			"  #%s（%s，%s）%s，期间 %s 天", "  #%s (%s, %s) %s, %s days in the period"), u.Disk, u.Owner, v.name(u.Platform, en), GBText(u.SizeGB), TrimF(u.Days)))
 	}
 	if more != "" {
 		p.Full = append(p.Full, more)

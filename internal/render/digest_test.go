@@ -227,3 +227,52 @@ func BenchmarkDigestChat(b *testing.B) {
 		})
 	}
 }
+
+// TestDigestPeriodGolden: a scheduled digest of one day (a daily
+// schedule: jobs.NextPeriod) and of three days, titled by their days and
+// compared with as many days before, in Chinese and English.
+func TestDigestPeriodGolden(t *testing.T) {
+	cat, err := catalog.Load(configs.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := func(id string, en bool) string {
+		if p, ok := cat.Platform(id); ok {
+			return p.DisplayName(en)
+		}
+		return id
+	}
+	day := func(d int) time.Time { return time.Date(2026, 11, d, 0, 0, 0, 0, billingtest.Shanghai) }
+	cases := []struct {
+		file     string
+		from, to time.Time
+		en       bool
+	}{
+		{"digest_day.golden", day(29), day(30), false},
+		{"digest_day_en.golden", day(29), day(30), true},
+		{"digest_days.golden", day(27), day(30), false},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			d, err := billing.BuildPeriodDigest(billingtest.Lab(), billingtest.LabChat, c.from, c.to, billingtest.Shanghai, billing.CatalogStoragePrice(cat, nil), billingtest.LabNow)
+			if err != nil {
+				t.Fatal(err)
+			}
+			billing.PriceNotes(&d, cat, nil)
+			got := digestText(d, c.en, name)
+			path := filepath.Join("testdata", c.file)
+			if *update {
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (go test ./internal/render -run DigestPeriodGolden -update creates it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("%s changed (go test ./internal/render -run DigestPeriodGolden -update to accept):\n%s", c.file, got)
+			}
+		})
+	}
+}

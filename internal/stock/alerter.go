@@ -326,7 +326,7 @@ func (ps *pass) claim(ctx context.Context, items []*pending) (alert Alert, sent 
 	first := items[0].sub
 	alert = Alert{Channel: first.Channel, ChatID: first.ChatID, English: true, At: ps.now, Items: make([]AlertItem, 0, len(items))}
 	for _, p := range items {
-		key := fmt.Sprintf("alert:%s:%d", p.sub.ID, p.next.Seq)
+		key := AlertClaimKey(p.sub.ID, p.next.Seq)
 		ok, err := ps.a.Log.ClaimAlert(ctx, key, ps.ttl)
 		if err != nil {
 			ps.a.logger().Warn("alerts: claim failed", "subscription", p.sub.ID, "err", err)

@@ -49,6 +49,31 @@ type ProviderSnapshot struct {
 	Placeholders int `json:"skipped_placeholders,omitempty"`
 	// Reason classifies Err for people (FailReason); empty without one.
 	Reason FailReason `json:"reason,omitempty"`
+	// Late is set in an answer's snapshot when this provider's fetch had
+	// not answered within the board's budget: the offers are its last
+	// ones, marked stale (never stored).
+	Late bool `json:"late,omitempty"`
+	// RunningFor is, in Board.Health, how long the fetch running now has
+	// gone without an answer when that is longer than the budget (Late).
+	RunningFor time.Duration `json:"running_for_ns,omitempty"`
+	// Breaker is the provider's circuit breaker when not closed ("open":
+	// no fetch is made for now; "half-open": one trial fetch).
+	Breaker BreakerState `json:"breaker,omitempty"`
+	// Absent lists the GPU types an earlier answer listed and the latest
+	// good one did not (see Board): their last figures are still in
+	// Offers, marked Stale, so their stock reads as unknown, never as
+	// sold out.
+	Absent []Absent `json:"absent,omitempty"`
+}
+
+// Absent is a platform's GPU type missing from a provider's latest answer
+// although an earlier answer listed it: unknown for now, never a
+// transition (only an explicit zero, or a sold-out level, says sold out).
+type Absent struct {
+	Platform string `json:"platform"` // catalog platform id
+	GPU      string `json:"gpu"`      // catalog GPU id
+	// LastSeen is the fetch time of the last answer that listed it.
+	LastSeen time.Time `json:"last_seen"`
 }
 
 // FailReason is why a provider's fetch failed, in terms a person can act on.

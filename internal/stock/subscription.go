@@ -2,6 +2,7 @@ package stock
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 )
@@ -37,6 +38,12 @@ type Subscription struct {
 	English   bool      `json:"english,omitempty"`
 	CreatedAt time.Time `json:"created_at"`
 }
+
+// AlertClaimKey is the claim of a subscription's alert number seq
+// (NotifyRecord.Seq): the Alerter claims it before sending, so an alert
+// goes out once across replicas; the subscribe command claims alert 1
+// when its answer already says the stock is there.
+func AlertClaimKey(subID string, seq int) string { return fmt.Sprintf("alert:%s:%d", subID, seq) }
 
 // MinFreeOrDefault is MinFree, at least 1.
 func (s Subscription) MinFreeOrDefault() int {

@@ -24,7 +24,7 @@ func (u *Understander) finish(x *extraction, m *advice.Result) {
 	case IntentMute:
 		x.MuteSlots()
 	case IntentStorageAdd:
-		q.Note = x.StorageNote()
+		q.Note, q.NoteCut = x.StorageNote(), x.Cut()
 		if len(q.Platforms) > 1 {
 			q.Platforms = q.Platforms[:1]
 		}

@@ -23,11 +23,13 @@ import (
 	"github.com/labgpu/bot/internal/chat"
 )
 
-// job is one deduplicated event waiting for a worker.
+// job is one deduplicated event waiting for a worker, or an answer the
+// last shutdown parked (parked set, ev nil).
 type job struct {
 	ev       *larkim.P2MessageReceiveV1
 	received time.Time
 	claim    Claim // of the event (claimKey)
+	parked   *parked
 }
 
 // claimKey is the one claim an event takes: "feishu:msg:<message_id>",
@@ -306,6 +308,9 @@ func (b *Bot) onMessage(ctx context.Context, ev *larkim.P2MessageReceiveV1) erro
 		if st != nil {
 			st.status, st.msg = status, msg
 		}
+		if status == http.StatusServiceUnavailable {
+			b.intake.refuse(b.opts.Now(), msg)
+		}
 		return err
 	}
 	if st != nil {
@@ -354,6 +359,7 @@ func (b *Bot) onMessage(ctx context.Context, ev *larkim.P2MessageReceiveV1) erro
 		b.log.Warn("feishu event refused: shutting down, Feishu will retry", "event_id", hdr.EventID)
 		return reject(http.StatusServiceUnavailable, "shutting down", err)
 	}
+	b.intake.accepted()
 	return nil
 }
 
@@ -397,11 +403,11 @@ func (b *Bot) worker() {
 	defer b.wg.Done()
 	for j := range b.jobs {
 		b.release()
-		if b.runCtx.Err() != nil {
-			// Past the shutdown grace: handed back (counted, logged once
-			// by Close) for Feishu to redeliver.
-			b.handedBack.Add(1)
-			b.releaseClaims(j.claim)
+		if b.cutOff() {
+			// Past the shutdown grace: Feishu had its 200 and will not
+			// deliver it again, so it is kept for the next start
+			// (Options.Parking; counted, logged once by Close).
+			b.parkQueued(j)
 			continue
 		}
 		ctx, cancel := context.WithTimeout(b.runCtx, jobTimeout)
@@ -414,45 +420,86 @@ func (b *Bot) worker() {
 const unsupportedText = "目前只支持文字消息"
 
 // process gates one event (claimed by onMessage), asks the Handler and
-// sends the reply.
+// sends the reply; for an answer the last shutdown parked, it goes on
+// where that one stopped. When the shutdown grace ends meanwhile, what
+// is known of the answer is parked for the next start.
 func (b *Bot) process(ctx context.Context, j job) {
-	var interimID, chatID string
+	var p parked
 	defer func() {
-		if p := recover(); p != nil {
-			b.log.Error("feishu: panic while handling a message", "event_id", j.ev.EventV2Base.Header.EventID, "panic", fmt.Sprint(p))
-			if interimID != "" {
-				b.finishInterim(context.WithoutCancel(ctx), interimID, chatID, "出错了，这次没能回答，请再问一次。")
+		if r := recover(); r != nil {
+			b.log.Error("feishu: panic while handling a message", "message_id", p.Msg.ID, "panic", fmt.Sprint(r))
+			if p.InterimID != "" {
+				b.finishInterim(context.WithoutCancel(ctx), p.InterimID, p.Msg.ChatID, "出错了，这次没能回答，请再问一次。")
 			}
 		}
 	}()
-	eventID := j.ev.EventV2Base.Header.EventID
-	msg, v := Gate(j.ev, b.BotOpenID(), b.opts.Started)
-	if v != Answer && v != Unsupported {
-		b.log.Debug("feishu message ignored", "event_id", eventID, "message_id", msg.ID, "chat_id", msg.ChatID, "reason", v.String())
-		return
-	}
-	if msg.ChatType == chat.P2P {
-		b.chatTypes.Store(msg.ChatID, chat.P2P)
-	}
-	chatID = msg.ChatID
-	var reply chat.Reply
-	if v == Unsupported {
-		reply = chat.Reply{Lines: []string{unsupportedText}}
+	if j.parked != nil {
+		p = *j.parked
 	} else {
-		reply = b.answerMessage(ctx, msg, &interimID)
+		msg, v := Gate(j.ev, b.BotOpenID(), b.opts.Started)
+		if v != Answer && v != Unsupported {
+			b.log.Debug("feishu message ignored", "event_id", j.ev.EventV2Base.Header.EventID, "message_id", msg.ID, "chat_id", msg.ChatID, "reason", v.String())
+			return
+		}
+		p = parked{Msg: msg, Unsupported: v == Unsupported, Received: j.received}
 	}
+	if p.Msg.ChatType == chat.P2P {
+		b.chatTypes.Store(p.Msg.ChatID, chat.P2P)
+	}
+	var later chat.Later
+	if p.Reply == nil {
+		reply := chat.Reply{Lines: []string{unsupportedText}}
+		if !p.Unsupported {
+			reply, later = b.answerMessage(ctx, p.Msg, &p.InterimID)
+		}
+		if b.cutOff() {
+			// Cut off while answering: answered again at the next start.
+			b.park(j, p)
+			return
+		}
+		p.Reply, p.AnsweredAt = &reply, b.opts.Now()
+	}
+	b.deliver(ctx, j, p, later)
+}
+
+// deliver sends p's answer: in place of its "查询中…" card when it has
+// one, else as a reply. An answer made from older data (later set) is
+// posted as a card of known id and updated again when the late platform
+// answers. Cut off by the shutdown grace, what is left is parked.
+func (b *Bot) deliver(ctx context.Context, j job, p parked, later chat.Later) {
+	msg, reply := p.Msg, *p.Reply
 	if reply.Empty() {
-		if interimID != "" {
-			b.finishInterim(ctx, interimID, msg.ChatID, "（没有要回复的内容）")
+		if p.InterimID != "" {
+			b.finishInterim(ctx, p.InterimID, msg.ChatID, "（没有要回复的内容）")
 		}
 		return
 	}
-	if interimID != "" {
+	if j.parked != nil && b.opts.Now().Sub(p.AnsweredAt) > staleAfter {
+		reply = staleNote(reply, p.AnsweredAt)
+	}
+	if p.InterimID == "" && later != nil {
+		// Answered at once from older data (a platform late beyond the
+		// budget already): posted as a card of known id, so that it can
+		// be updated when the data comes.
+		if id, err := b.postAnswerCard(ctx, msg, reply); err == nil {
+			b.log.Info("feishu: answered", "message_id", msg.ID, "chat_id", msg.ChatID, "chat_type", string(msg.ChatType),
+				"latency_ms", b.opts.Now().Sub(p.Received).Milliseconds())
+			b.followUp(id, msg, later)
+			return
+		}
+	}
+	if p.InterimID != "" {
 		// The "查询中…" card becomes the answer.
-		patched, err := b.Update(ctx, interimID, msg.ChatID, reply, msg.ID, "reply:"+msg.ID)
+		patched, err := b.Update(ctx, p.InterimID, msg.ChatID, reply, msg.ID, "reply:"+msg.ID)
 		switch {
 		case err == nil:
-			b.log.Info("feishu: answered in place", "message_id", msg.ID, "chat_id", msg.ChatID, "latency_ms", b.opts.Now().Sub(j.received).Milliseconds())
+			b.log.Info("feishu: answered in place", "message_id", msg.ID, "chat_id", msg.ChatID, "latency_ms", b.opts.Now().Sub(p.Received).Milliseconds())
+			// Answered from older data: the card is updated again when the
+			// late platform answers.
+			b.followUp(p.InterimID, msg, later)
+			return
+		case b.cutOff():
+			b.park(j, p) // the update is made again (the same content) at the next start
 			return
 		case patched:
 			// The answer's first card is in place; sending it all again
@@ -461,9 +508,22 @@ func (b *Bot) process(ctx context.Context, j job) {
 			return
 		}
 		b.log.Warn("feishu: could not update the interim card; sending the answer", "message_id", msg.ID, "err", err)
-		defer b.finishInterim(ctx, interimID, msg.ChatID, "答案见下一条。")
+		defer func() {
+			if !b.cutOff() {
+				b.finishInterim(ctx, p.InterimID, msg.ChatID, "答案见下一条。")
+			}
+		}()
 	}
-	if err := b.Send(ctx, msg.ChatID, reply, chat.SendOptions{ReplyTo: msg.ID, IdempotencyKey: "reply:" + msg.ID, Mergeable: true}); err != nil {
+	// Its delivered parts are remembered as long as a parked answer
+	// waits: one cut off between parts goes on where it stopped.
+	o := chat.SendOptions{ReplyTo: msg.ID, IdempotencyKey: "reply:" + msg.ID, Mergeable: j.parked == nil, Remember: ParkTTL}
+	if err := b.Send(ctx, msg.ChatID, reply, o); err != nil {
+		if b.cutOff() {
+			// The grace ended mid-send: the rest goes at the next start,
+			// under the same key.
+			b.park(j, p)
+			return
+		}
 		// Released: Feishu's retry of this event is then answered
 		// instead of being taken for a duplicate.
 		b.log.Error("feishu: reply failed; released for Feishu to retry", "message_id", msg.ID, "chat_id", msg.ChatID, "err", err)
@@ -471,7 +531,7 @@ func (b *Bot) process(ctx context.Context, j job) {
 		return
 	}
 	b.log.Info("feishu: answered", "message_id", msg.ID, "chat_id", msg.ChatID, "chat_type", string(msg.ChatType),
-		"latency_ms", b.opts.Now().Sub(j.received).Milliseconds())
+		"latency_ms", b.opts.Now().Sub(p.Received).Milliseconds())
 }
 
 // RunWebsocket receives events over the SDK's long connection (larkws)

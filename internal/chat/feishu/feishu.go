@@ -145,13 +145,25 @@ type Options struct {
 	// Workers handle queued events; default 4.
 	Workers int
 	// DrainTimeout is the shutdown grace: how long Close lets the workers
-	// answer queued events before it hands the rest back to Feishu
-	// (released, so Feishu's redelivery is answered); default
-	// DefaultDrainTimeout.
+	// answer queued events; what is left then is parked (Parking) for the
+	// next start, or, without Parking, handed back (released, so a
+	// redelivery would be answered: but Feishu had its 200 and does not
+	// redeliver); default DefaultDrainTimeout.
 	DrainTimeout time.Duration
 	// QueueSize is the number of events waiting for a worker; when it is
 	// full the callback answers 503 so that Feishu retries. Default 1024.
 	QueueSize int
+	// Parking keeps the answers the shutdown grace cut off (Feishu had
+	// its 200 for those events and will not deliver them again) for the
+	// next start, which sends them (under their idempotency keys) or, for
+	// a message not answered yet, answers it. Nil: they are handed back
+	// (their claims released) as before, and lost unless Feishu
+	// redelivers.
+	Parking Parking
+	// Delivered keeps the parts a keyed send delivered beyond the process
+	// (the bot's store): a send repeated after a restart or on another
+	// replica skips them. Nil: in the process only.
+	Delivered chat.DeliveryLog
 }
 
 // Bot is a Feishu channel: it receives events, answers them through the
@@ -166,12 +178,20 @@ type Bot struct {
 	botOpenID atomic.Pointer[string]
 	// refusals counts events refused under load, logged as a rate.
 	refusals rateLog
-	// handedBack counts events released unanswered at shutdown.
+	// handedBack counts events released unanswered at shutdown; parked
+	// those kept for the next start (Options.Parking).
 	handedBack atomic.Int64
+	parked     atomic.Int64
 
 	tokMu  sync.Mutex
 	tok    string
 	tokExp time.Time
+	// tokState is the last token fetch's outcome, for Ready (read
+	// without tokMu, which a fetch holds).
+	tokState atomic.Pointer[tokenState]
+	// intake records the callback's accepted and refused events, for
+	// Ready.
+	intake intake
 
 	limiters *chat.Limiters
 	// out is the one path every message takes out (chat.Outbox).
@@ -190,6 +210,9 @@ type Bot struct {
 	jobs      chan job
 	wg        sync.WaitGroup
 	closeOnce sync.Once
+	// followers are the answers waiting to be updated with fresh data
+	// (followUp); Close ends and waits for them.
+	followers sync.WaitGroup
 
 	// backoff is the first retry delay of Send; it doubles per retry.
 	backoff time.Duration
@@ -262,6 +285,7 @@ func New(ctx context.Context, opts Options) (*Bot, error) {
 		<-ctx.Done()
 		b.shutdown()
 	}()
+	go b.unpark(ctx)
 	log.Info("feishu bot ready", "mode", opts.Mode, "base_url", opts.BaseURL, "bot_open_id", id,
 		"encrypted", opts.EncryptKey != "")
 	return b, nil
@@ -391,16 +415,18 @@ func (b *Bot) startBotInfo(ctx context.Context) (string, error) {
 var errCredentials = errors.New("the open platform refused the app's credentials or settings")
 
 // DefaultDrainTimeout bounds how long Close waits for queued events; what
-// is left then is released, so Feishu's retries are answered after a
-// restart.
+// is left then is parked for the next start (Options.Parking).
 const DefaultDrainTimeout = 10 * time.Second
 
 // DrainTimeout is DefaultDrainTimeout (the name older callers use).
 const DrainTimeout = DefaultDrainTimeout
 
-// Close stops accepting events (the callback then answers 503), lets the
-// workers finish the queued ones for up to DrainTimeout and waits for
-// them. It is idempotent.
+// Close stops accepting events (the callback then answers 503, so Feishu
+// retries them), lets the workers finish the queued ones for up to
+// DrainTimeout, then cuts off what is still being answered or sent and
+// keeps it in the store (Options.Parking), with the queued events not
+// started, for the next start; it waits for the workers. It is
+// idempotent.
 func (b *Bot) Close() error {
 	began := time.Now()
 	b.shutdown()
@@ -417,9 +443,14 @@ func (b *Bot) Close() error {
 		<-done
 	}
 	b.cancel()
+	b.followers.Wait()
 	if n := b.handedBack.Load(); n > 0 {
 		b.log.Warn("feishu: stopped; events not answered in the shutdown grace were handed back for Feishu to redeliver",
 			"handed_back", n, "grace", grace, "took", time.Since(began).Round(time.Millisecond))
+	}
+	if n := b.parked.Load(); n > 0 {
+		b.log.Warn("feishu: stopped; answers not sent in the shutdown grace are kept in the store and go out at the next start",
+			"parked", n, "grace", grace, "took", time.Since(began).Round(time.Millisecond))
 	}
 	return nil
 }
@@ -445,26 +476,30 @@ func (b *Bot) token(ctx context.Context) (string, error) {
 		AppID: b.opts.AppID, AppSecret: b.opts.AppSecret,
 	})
 	if err != nil {
-		return "", fmt.Errorf("feishu: get tenant_access_token from %s: %w", b.opts.BaseURL, err)
+		err = fmt.Errorf("feishu: get tenant_access_token from %s: %w", b.opts.BaseURL, err)
+		b.tokState.Store(&tokenState{err: err, expires: b.tokExp})
+		return "", err
 	}
 	if !resp.Success() || resp.TenantAccessToken == "" {
-		return "", fmt.Errorf("feishu: get tenant_access_token from %s: code %d: %s (check FEISHU_APP_ID and FEISHU_APP_SECRET): %w",
+		err := fmt.Errorf("feishu: get tenant_access_token from %s: code %d: %s (check FEISHU_APP_ID and FEISHU_APP_SECRET): %w",
 			b.opts.BaseURL, resp.Code, resp.Msg, errCredentials)
+		b.tokState.Store(&tokenState{err: err, expires: b.tokExp})
+		return "", err
 	}
 	ttl := time.Duration(resp.Expire)*time.Second - 3*time.Minute
 	if ttl < 30*time.Second {
 		ttl = 30 * time.Second
 	}
 	b.tok, b.tokExp = resp.TenantAccessToken, now.Add(ttl)
+	b.tokState.Store(&tokenState{expires: b.tokExp})
 	return b.tok, nil
 }
 
-// readyTimeout bounds the token fetch of a readiness check.
-const readyTimeout = 3 * time.Second
-
-// Ready reports whether the bot can call Feishu: it has (or can get) a
-// tenant_access_token and, in websocket mode, is not closed. /readyz uses
-// it; the cached token makes it cheap.
+// Ready reports whether the bot can serve, from what it recorded (it
+// calls nobody, so /readyz answers at once whatever Feishu does): not
+// closed, its open_id known, the last tenant_access_token fetch fine (or
+// a token still held), and the callback not refusing every verified
+// event for the last 30 s.
 func (b *Bot) Ready() error {
 	b.mu.RLock()
 	closed := b.closed
@@ -475,10 +510,11 @@ func (b *Bot) Ready() error {
 	if b.BotOpenID() == "" {
 		return errors.New("bot info not fetched yet (the open platform did not answer at start); group messages wait for it")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), readyTimeout)
-	defer cancel()
-	_, err := b.token(ctx)
-	return err
+	now := b.opts.Now()
+	if err := b.tokenHealth(now); err != nil {
+		return err
+	}
+	return b.intake.state(now)
 }
 
 // invalidateToken forgets tok if it is still the cached token.

@@ -265,6 +265,14 @@ type fake struct {
 	wsReply     *reply
 	fixtureResp map[string][]byte
 	refusePatch bool // PATCH answers 400
+	// slow delays every message request: before the message is created
+	// (a client that gives up first leaves none), or after it when
+	// slowAfter (the message exists, the answer is late or lost).
+	slow      time.Duration
+	slowAfter bool
+	// uuids, when set, makes a repeated uuid create no second message
+	// (Feishu: at most one message per uuid within an hour).
+	uuids map[string]bool
 }
 
 func newFake(tb testing.TB) *fake {
@@ -334,9 +342,29 @@ func (f *fake) info(w http.ResponseWriter, r *http.Request) {
 	writeResp(w, 200, f.fixtureResp["resp_bot_v3_info.json"])
 }
 
+// wait is the fake's slowness: false when the client gave up first.
+func (f *fake) wait(r *http.Request, after bool) bool {
+	f.mu.Lock()
+	d, a := f.slow, f.slowAfter
+	f.mu.Unlock()
+	if d <= 0 || a != after {
+		return true
+	}
+	select {
+	case <-time.After(d):
+		return true
+	case <-r.Context().Done():
+		return false
+	}
+}
+
 func (f *fake) message(w http.ResponseWriter, r *http.Request) {
 	var s sent
-	body, _ := io.ReadAll(r.Body)
+	body, _ := io.ReadAll(r.Body) // read first: the server then sees a client that gives up
+	if !f.wait(r, false) {
+		return
+	}
+	defer f.wait(r, true)
 	if err := json.Unmarshal(body, &s); err != nil {
 		writeResp(w, 400, []byte(`{"code":9499,"msg":"bad json"}`))
 		return
@@ -346,7 +374,13 @@ func (f *fake) message(w http.ResponseWriter, r *http.Request) {
 	s.Auth = r.Header.Get("Authorization")
 	ok := f.authOK(r)
 	f.mu.Lock()
-	f.sent = append(f.sent, s)
+	switch {
+	case f.uuids == nil:
+		f.sent = append(f.sent, s) // every attempt
+	case ok && (s.UUID == "" || !f.uuids[s.UUID]):
+		f.sent = append(f.sent, s) // as Feishu: messages created, once per uuid
+		f.uuids[s.UUID] = true
+	}
 	var next *reply
 	if ok && len(f.script) > 0 {
 		next = &f.script[0]

@@ -18,8 +18,10 @@ const interimSendTimeout = 3 * time.Second
 // answerMessage runs the Handler for msg. When the answer is slow and the
 // Handler has a "查询中…" (chat.Interimer), that goes out first as a card
 // replying to msg and *interimID is set to its message_id, so the answer
-// can replace it in place (Update), even when the Handler panics.
-func (b *Bot) answerMessage(ctx context.Context, msg chat.Message, interimID *string) chat.Reply {
+// can replace it in place (Update), even when the Handler panics. A
+// Handler that is a chat.Updater may also return how to answer again
+// once the data it lacked has come (followUp).
+func (b *Bot) answerMessage(ctx context.Context, msg chat.Message, interimID *string) (chat.Reply, chat.Later) {
 	ir, ok := b.opts.Handler.(chat.Interimer)
 	var interim func()
 	if ok {
@@ -42,7 +44,84 @@ func (b *Bot) answerMessage(ctx context.Context, msg chat.Message, interimID *st
 			*interimID = id
 		}
 	}
-	return chat.AnswerWithInterim(ctx, b.opts.InterimAfter, func() chat.Reply { return b.opts.Handler.Handle(ctx, msg) }, interim)
+	var later chat.Later
+	handle := func() chat.Reply { return b.opts.Handler.Handle(ctx, msg) }
+	if u, ok := b.opts.Handler.(chat.Updater); ok {
+		handle = func() chat.Reply {
+			var r chat.Reply
+			r, later = u.HandleUpdatable(ctx, msg)
+			return r
+		}
+	}
+	return chat.AnswerWithInterim(ctx, b.opts.InterimAfter, handle, interim), later
+}
+
+// followUp replaces the answer card cardID with later's answer when it
+// comes (a platform that was late has answered), in the background, so
+// the worker is free meanwhile; bounded by jobTimeout, ended by Close.
+// Only an answer that replaced a "查询中…" card is followed up: its
+// message_id is known and it is one card. Best effort: the first answer
+// stands when the update fails.
+func (b *Bot) followUp(cardID string, msg chat.Message, later chat.Later) {
+	if later == nil || cardID == "" {
+		return
+	}
+	b.followers.Add(1)
+	go func() {
+		defer b.followers.Done()
+		ctx, cancel := context.WithTimeout(b.runCtx, jobTimeout)
+		defer cancel()
+		r, ok := later(ctx)
+		if !ok || ctx.Err() != nil {
+			return
+		}
+		if err := b.replaceCard(ctx, cardID, msg.ChatID, r); err != nil {
+			b.log.Warn("feishu: could not update the answer with fresh data; the first answer stands", "message_id", msg.ID, "chat_id", msg.ChatID, "err", err)
+			return
+		}
+		b.log.Info("feishu: answer updated in place with fresh data", "message_id", msg.ID, "chat_id", msg.ChatID)
+	}()
+}
+
+// postAnswerCard posts r, when it is one card, as the answer to msg and
+// returns its message_id (a provisional answer, to be updated in place).
+// Its uuid is the one the outbox would give the reply's first part, so
+// Feishu deduplicates it with a Send of the same reply. An error (r is
+// not one card, or the post failed) leaves the answer to Send.
+func (b *Bot) postAnswerCard(ctx context.Context, msg chat.Message, r chat.Reply) (id string, err error) {
+	cards, err := renderCards(r, b.mentionsFor(msg.ChatID, r))
+	if err != nil {
+		return "", err
+	}
+	if len(cards) != 1 {
+		return "", fmt.Errorf("feishu: the answer needs %d cards", len(cards))
+	}
+	if b.opts.OnSend != nil {
+		defer func() { b.opts.OnSend(err) }()
+	}
+	err = b.out.Call(ctx, msg.ChatID, "answer card", func(ctx context.Context) (err error) {
+		id, err = b.postOnce(ctx, msg.ChatID, msg.ID, larkim.MsgTypeInteractive, cards[0], partUUID("reply:"+msg.ID+"#0"))
+		return err
+	})
+	return id, err
+}
+
+// replaceCard replaces the card messageID with r when r is one card (a
+// longer r would need further messages: the card is left as it was).
+func (b *Bot) replaceCard(ctx context.Context, messageID, chatID string, r chat.Reply) (err error) {
+	cards, err := renderCards(r, b.mentionsFor(chatID, r))
+	if err != nil {
+		return fmt.Errorf("feishu: update %s: %w", messageID, err)
+	}
+	if len(cards) != 1 {
+		return fmt.Errorf("feishu: update %s: the fresh answer needs %d cards", messageID, len(cards))
+	}
+	if b.opts.OnSend != nil {
+		defer func() { b.opts.OnSend(err) }()
+	}
+	return b.out.CallMessage(ctx, chatID, messageID, "card update", func(ctx context.Context) error {
+		return b.patchOnce(ctx, messageID, cards[0])
+	})
 }
 
 // finishInterim replaces a "查询中…" card that will not become the answer
@@ -71,7 +150,7 @@ func (b *Bot) Update(ctx context.Context, messageID, chatID string, r chat.Reply
 	if err != nil {
 		return false, fmt.Errorf("feishu: update %s: %w", messageID, err)
 	}
-	if err := b.out.Call(ctx, chatID, "card update", func(ctx context.Context) error {
+	if err := b.out.CallMessage(ctx, chatID, messageID, "card update", func(ctx context.Context) error {
 		return b.patchOnce(ctx, messageID, cards[0])
 	}); err != nil {
 		return false, fmt.Errorf("feishu: %w", err)

@@ -122,7 +122,7 @@ const mergeAt = 3
 func (b *Bot) newOutbox() *chat.Outbox {
 	return chat.NewOutbox("feishu", wire{b}, chat.OutboxOptions{
 		Retry: retry.Policy{Tries: maxTries, Initial: b.backoff}, Limit: b.limiters,
-		OnSend: b.opts.OnSend, Log: b.log, MergeAt: mergeAt,
+		OnSend: b.opts.OnSend, Log: b.log, MergeAt: mergeAt, Delivered: b.opts.Delivered,
 	})
 }
 

@@ -15,6 +15,8 @@ package webhook
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -53,6 +55,7 @@ type config struct {
 	limitsSet bool
 	plainText bool
 	chartPNG  func(c *chat.BarChart) ([]byte, error)
+	delivered chat.DeliveryLog
 }
 
 type limit struct {
@@ -133,6 +136,15 @@ func WithPlainText() Option {
 // custom bot does not use it: it sends the chart as a card chart element.
 func WithChartPNG(f func(c *chat.BarChart) ([]byte, error)) Option {
 	return func(cf *config) { cf.chartPNG = f }
+}
+
+// WithDeliveryLog keeps the parts a keyed send delivered in log (the
+// bot's store), so that the same send repeated after a restart or by
+// another replica skips them: the platforms have no idempotency keys of
+// their own. Each webhook is its own scope there, named by a hash of its
+// URL (never the URL, which is a secret).
+func WithDeliveryLog(log chat.DeliveryLog) Option {
+	return func(cf *config) { cf.delivered = log }
 }
 
 func newConfig(defaults []limit, opts []Option) config {
@@ -224,12 +236,20 @@ type sender struct {
 func newSender(platform, rawURL, redacted string, secrets []string, cf config, check func(int, http.Header, []byte) error, w parts) *sender {
 	s := &sender{platform: platform, url: rawURL, redacted: redacted, secrets: secrets, cfg: cf, check: check}
 	s.out = chat.NewOutbox("webhook", wire{s, w}, chat.OutboxOptions{
-		Retry:    retry.Policy{Tries: cf.attempts, Initial: cf.backoff, Max: maxBackoff},
-		Limit:    newLimiter(cf.limits),
-		Clean:    s.clean,
-		Describe: func(string) string { return platform + " webhook " + redacted },
+		Retry:     retry.Policy{Tries: cf.attempts, Initial: cf.backoff, Max: maxBackoff},
+		Limit:     newLimiter(cf.limits),
+		Clean:     s.clean,
+		Describe:  func(string) string { return platform + " webhook " + redacted },
+		Delivered: cf.delivered, Scope: "webhook/" + urlScope(rawURL),
 	})
 	return s
+}
+
+// urlScope names a webhook in the delivery log: the first 16 bytes of
+// its URL's SHA-256, in hex.
+func urlScope(rawURL string) string {
+	sum := sha256.Sum256([]byte(rawURL))
+	return hex.EncodeToString(sum[:16])
 }
 
 // parts is how a webhook renders a reply: FeishuBot and WeCom.

@@ -20,9 +20,8 @@ type contactCache struct {
 	fetched bool
 	// groups: group NickName → UserNames (several when names clash).
 	groups map[string][]string
-	// friends: RemarkName and NickName → UserNames.
-	friends map[string][]string
-	// remarks: RemarkName → UserNames of friends (for strong SenderIDs).
+	// remarks: RemarkName → UserNames of friends: a private chat's key
+	// (identity.go). Nicknames key nothing.
 	remarks map[string][]string
 	// learned: group NickName → UserName of groups that sent the bot a
 	// message in this session (so that even a group not saved to contacts
@@ -50,12 +49,12 @@ func (b *Bot) learnGroup(s *session, name, userName string) {
 
 // fetchContacts loads the account's contacts through openwechat's Caller
 // (webwxgetcontact, all pages) and indexes them.
-func (b *Bot) fetchContacts(ctx context.Context, s *session) (groups, friends, remarks map[string][]string, err error) {
+func (b *Bot) fetchContacts(ctx context.Context, s *session) (groups, remarks map[string][]string, err error) {
 	members, err := s.ow.Caller.WebWxGetContact(ctx, s.loginInfo)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("wechat: list contacts: %s", describe(err))
+		return nil, nil, fmt.Errorf("wechat: list contacts: %s", describe(err))
 	}
-	groups, friends, remarks = map[string][]string{}, map[string][]string{}, map[string][]string{}
+	groups, remarks = map[string][]string{}, map[string][]string{}
 	for _, u := range members {
 		if u == nil || u.UserName == "" {
 			continue
@@ -67,15 +66,11 @@ func (b *Bot) fetchContacts(ctx context.Context, s *session) (groups, friends, r
 			}
 		case u.IsFriend():
 			if n := strings.TrimSpace(openwechat.FormatEmoji(u.RemarkName)); n != "" {
-				friends[n] = appendUniq(friends[n], u.UserName)
 				remarks[n] = appendUniq(remarks[n], u.UserName)
-			}
-			if n := strings.TrimSpace(openwechat.FormatEmoji(u.NickName)); n != "" {
-				friends[n] = appendUniq(friends[n], u.UserName)
 			}
 		}
 	}
-	return groups, friends, remarks, nil
+	return groups, remarks, nil
 }
 
 func appendUniq(list []string, v string) []string {
@@ -87,16 +82,17 @@ func appendUniq(list []string, v string) []string {
 	return append(list, v)
 }
 
-// lookup finds name among groups (group true) or friends in the session's
-// cache, fetching the contacts when they were never fetched, and once more
-// when the name is not found.
+// lookup finds name among groups (group true, by NickName) or friends (by
+// remark name, never a nickname) in the session's cache, fetching the
+// contacts when they were never fetched, and once more when the name is
+// not found.
 func (b *Bot) lookup(ctx context.Context, s *session, name string, group bool) (string, error) {
 	name = strings.TrimSpace(name)
 	if name == "" {
 		return "", errors.New("wechat: empty chat name")
 	}
 	find := func(c *contactCache) (string, bool, error) {
-		m := c.friends
+		m := c.remarks
 		if group {
 			m = c.groups
 		}
@@ -105,11 +101,10 @@ func (b *Bot) lookup(ctx context.Context, s *session, name string, group bool) (
 		case 1:
 			return ids[0], true, nil
 		default:
-			kind := "friends"
 			if group {
-				kind = "groups"
+				return "", true, fmt.Errorf("wechat: %d groups are named %q; rename one so that messages reach the right chat", len(ids), name)
 			}
-			return "", true, fmt.Errorf("wechat: %d %s are named %q; rename one so that messages reach the right chat", len(ids), kind, name)
+			return "", true, fmt.Errorf("%w: %d friends have the remark name %q; give each a remark of their own", errFriendAmbiguous, len(ids), name)
 		}
 		if group {
 			if id, ok := c.learned[name]; ok {
@@ -130,14 +125,14 @@ func (b *Bot) lookup(ctx context.Context, s *session, name string, group bool) (
 	}
 	b.mu.Unlock()
 
-	groups, friends, remarks, err := b.fetchContacts(ctx, s)
+	groups, remarks, err := b.fetchContacts(ctx, s)
 	if err != nil {
 		return "", err
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	c = b.cacheFor(s)
-	c.fetched, c.groups, c.friends, c.remarks = true, groups, friends, remarks
+	c.fetched, c.groups, c.remarks = true, groups, remarks
 	if id, ok, err := find(c); ok {
 		return id, err
 	}
@@ -146,7 +141,7 @@ func (b *Bot) lookup(ctx context.Context, s *session, name string, group bool) (
 			"groups saved to contacts: in WeChat open the group → 聊天信息 (Chat Info) → turn on 保存到通讯录 "+
 			"(Save to Contacts), then try again", ErrGroupNotFound, name)
 	}
-	return "", fmt.Errorf("%w: no friend with remark or nickname %q among the account's contacts", errFriendNotFound, name)
+	return "", fmt.Errorf("%w: no friend with the remark name %q among the account's contacts", errFriendNotFound, name)
 }
 
 // SendToGroup posts r as plain text to the group named groupName (its
@@ -261,17 +256,18 @@ func (b *Bot) remarkUserName(ctx context.Context, s *session, remark string) str
 	return u
 }
 
-// SendToFriend posts r as plain text to the friend whose RemarkName (备注)
-// or NickName is name: the ChatID of a private chat.
-func (b *Bot) SendToFriend(ctx context.Context, name string, r chat.Reply) error {
-	parts, err := b.friendParts(ctx, name, r)
+// SendToFriend posts r as plain text to the one friend whose RemarkName
+// (备注, set by the bot's account) is remark; never by a nickname, which
+// anyone can take (identity.go).
+func (b *Bot) SendToFriend(ctx context.Context, remark string, r chat.Reply) error {
+	parts, err := b.friendParts(ctx, remark, r)
 	if err != nil {
 		return err
 	}
-	if err := b.out().SendParts(ctx, name, parts, chat.SendOptions{}); err != nil {
+	if err := b.out().SendParts(ctx, privateChatID(remark), parts, chat.SendOptions{}); err != nil {
 		return err
 	}
-	b.log.Info("wechat: posted to friend", "friend", name, "parts", len(parts))
+	b.log.Info("wechat: posted to friend", "friend", remark, "parts", len(parts))
 	return nil
 }
 
@@ -289,7 +285,7 @@ func (b *Bot) resolve(ctx context.Context, name string, group bool, r chat.Reply
 	return s, to, err
 }
 
-// friendParts renders r for the friend called name.
+// friendParts renders r for the friend whose unique remark name is name.
 func (b *Bot) friendParts(ctx context.Context, name string, r chat.Reply) ([]chat.Part, error) {
 	s, to, err := b.resolve(ctx, name, false, r)
 	if err != nil || to == "" {
@@ -303,14 +299,32 @@ func (b *Bot) friendParts(ctx context.Context, name string, r chat.Reply) ([]cha
 func (b *Bot) Name() string { return "wechat" }
 
 // Send posts r to the chat with the given ChatID (as in chat.Message)
-// through the channel's outbox: a group of that name when there is one,
-// else a friend; r.Mentions are used in groups only. WeChat has no
-// idempotency keys: the outbox's own record keeps a keyed Send from
-// posting a part twice.
+// through the channel's outbox: "remark:<备注>" the friend with that
+// unique remark name, "group:<name>" or a bare name the group of that name
+// (a bare name that names no group: the friend with that unique remark, a
+// key from before private chats had a prefix; one naming both is
+// refused); r.Mentions are used in groups only. WeChat has no idempotency
+// keys: the outbox's own record keeps a keyed Send from posting a part
+// twice.
 func (b *Bot) Send(ctx context.Context, chatID string, r chat.Reply, o chat.SendOptions) error {
 	return b.out().Send(ctx, chatID, r, o)
 }
 
 // errFriendNotFound is wrapped by SendToFriend's error when no friend has
-// that name.
-var errFriendNotFound = errors.New("wechat: friend not found")
+// that remark name; errFriendAmbiguous when several have it.
+var (
+	errFriendNotFound  = errors.New("wechat: friend not found")
+	errFriendAmbiguous = errors.New("wechat: remark name not unique")
+)
+
+// remarkCount is how many friends have the remark name, by the session's
+// cached contacts (0 when they were never fetched).
+func (b *Bot) remarkCount(s *session, remark string) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	c := b.cacheFor(s)
+	if !c.fetched {
+		return 0
+	}
+	return len(c.remarks[strings.TrimSpace(remark)])
+}

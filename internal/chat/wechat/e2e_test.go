@@ -128,9 +128,13 @@ func privMsg(from, content string) fakeMsg {
 		Content: content, CreateTime: time.Now().Unix()}
 }
 
-// sentinel is a private message from Bob that is always answered: once its
-// answer is out, every message queued before it has been decided.
-func sentinel() fakeMsg { return privMsg(bobUser, "sentinel") }
+// sentinel is a private message from Carol (a friend with a remark name of
+// her own) that is always answered: once its answer is out, every message
+// queued before it has been decided.
+func sentinel() fakeMsg { return privMsg(carolUser, "sentinel") }
+
+// isSentinel reports whether m is the answer to the sentinel.
+func isSentinel(m sentMsg) bool { return m.To == carolUser && m.Content == "answer: sentinel" }
 
 func TestInboundMessages(t *testing.T) {
 	now := time.Now().Unix()
@@ -189,7 +193,7 @@ func TestInboundMessages(t *testing.T) {
 		{
 			name:     "private message from a friend",
 			msgs:     []fakeMsg{privMsg(aliceUser, "4090多少钱")},
-			wantMsg:  &chat.Message{Channel: "wechat", ChatID: aliceRem, ChatType: chat.P2P, SenderID: RemarkIDPrefix + aliceRem, SenderName: aliceNick, Text: "4090多少钱"},
+			wantMsg:  &chat.Message{Channel: "wechat", ChatID: RemarkIDPrefix + aliceRem, ChatType: chat.P2P, SenderID: RemarkIDPrefix + aliceRem, SenderName: aliceNick, Text: "4090多少钱"},
 			wantSend: &sentMsg{To: aliceUser, From: selfUser, Type: 1, Content: "answer: 4090多少钱"},
 		},
 		{
@@ -213,7 +217,7 @@ func TestInboundMessages(t *testing.T) {
 				if !ok {
 					t.Fatalf("no answer to the sentinel; sends so far: %+v", sends)
 				}
-				if m.To == bobUser && m.Content == "answer: sentinel" {
+				if isSentinel(m) {
 					break
 				}
 				sends = append(sends, m)
@@ -299,7 +303,7 @@ func TestDuplicateMsgIDAnsweredOnce(t *testing.T) {
 		if !ok {
 			t.Fatal("no answer to the sentinel")
 		}
-		if s.To == bobUser {
+		if isSentinel(s) {
 			break
 		}
 		n++
@@ -324,7 +328,7 @@ func TestLongReplySplit(t *testing.T) {
 		if !ok {
 			t.Fatal("no answer to the sentinel")
 		}
-		if s.To == bobUser {
+		if s.To == carolUser { // the sentinel's answer (the same long reply)
 			break
 		}
 		if s.To != grpUser {
@@ -449,20 +453,23 @@ func TestSendToGroup(t *testing.T) {
 	if n := f.count(cgi + "webwxgetcontact"); n != 1 {
 		t.Errorf("webwxgetcontact called %d times, want 1 (cached)", n)
 	}
-	// Send resolves a ChatID to the group, or to a friend.
-	if err := hs.b.Send(context.Background(), aliceRem, chat.Reply{Title: "私聊提醒"}, chat.SendOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	for {
-		s, ok := f.waitSend(5 * time.Second)
-		if !ok {
-			t.Fatal("nothing sent to the friend")
+	// Send resolves a ChatID to the group, or to a friend by remark name:
+	// a private chat's key, and a bare one from before it had a prefix.
+	for _, id := range []string{RemarkIDPrefix + aliceRem, aliceRem} {
+		if err := hs.b.Send(context.Background(), id, chat.Reply{Title: "私聊提醒 " + id}, chat.SendOptions{}); err != nil {
+			t.Fatal(err)
 		}
-		if s.To == aliceUser {
-			if s.Content != "私聊提醒" {
-				t.Errorf("friend got %q", s.Content)
+		for {
+			s, ok := f.waitSend(5 * time.Second)
+			if !ok {
+				t.Fatal("nothing sent to the friend")
 			}
-			break
+			if s.To == aliceUser {
+				if s.Content != "私聊提醒 "+id {
+					t.Errorf("friend got %q", s.Content)
+				}
+				break
+			}
 		}
 	}
 }

@@ -35,7 +35,10 @@ const (
 	aliceDisp = "阿丽"
 	aliceRem  = "alice-lab"
 	bobUser   = "@bob0001"
-	bobNick   = "Bob"
+	bobNick   = "Bob" // a friend the bot's account gave no remark name
+	carolUser = "@carol0001"
+	carolNick = "Carol"
+	carolRem  = "carol-lab"
 	mpUser    = "@mp0001"
 )
 
@@ -147,6 +150,7 @@ func newFake(t testing.TB) *fakeWeChat {
 	f.contacts = []fakeUser{
 		{UserName: aliceUser, NickName: aliceNick, RemarkName: aliceRem},
 		{UserName: bobUser, NickName: bobNick},
+		{UserName: carolUser, NickName: carolNick, RemarkName: carolRem},
 		{UserName: grpUser, NickName: grpName},
 		{UserName: grp2User, NickName: grp2Name},
 		{UserName: mpUser, NickName: "GPU News", VerifyFlag: 24},

@@ -82,6 +82,11 @@ const (
 	ignoreDuplicate
 	// ignoreUnknownSender: the sender could not be looked up.
 	ignoreUnknownSender
+	// unidentified: a private message from a friend without a remark name
+	// of their own (none, or one another friend has): not for the
+	// Handler; the friend gets unidentifiedReply and the admin is told
+	// once (identity.go).
+	unidentified
 )
 
 // String names the verdict for logs.
@@ -107,6 +112,8 @@ func (v verdict) String() string {
 		return "duplicate"
 	case ignoreUnknownSender:
 		return "unknown-sender"
+	case unidentified:
+		return "no-unique-remark"
 	}
 	return "verdict(" + strconv.Itoa(int(v)) + ")"
 }
@@ -150,13 +157,16 @@ func (a allowList) allows(name string) bool {
 // no age check). It is a pure function.
 //
 //   - Only text messages; never the bot's own messages.
-//   - Private messages: only from friends (not official accounts).
-//     ChatID is the friend's RemarkName, or NickName when there is none.
+//   - Private messages: only from friends (not official accounts), and
+//     only from a friend with a remark name no other friend has: ChatID
+//     and SenderID are both "remark:<备注>" (identity.go). Any other
+//     friend's message is unidentified: it never reaches the Handler.
 //   - Group messages: the group must have a name and be allowed, and the
 //     bot must be @mentioned: openwechat's IsAt AND an "@<name>" of the
 //     bot (its group display name or its NickName) followed by U+2005
 //     (what WeChat's mention picker inserts), a space or the end of the
-//     text. @所有人 does not count. ChatID is the group's NickName.
+//     text. @所有人 does not count. ChatID is the group's NickName (with
+//     "group:" in front when the name starts with one of our prefixes).
 //   - The bot's mentions are removed from the text wherever they are (in
 //     private chats too), and so is "@所有人"; an empty text is still
 //     answered (the router answers it with help).
@@ -187,12 +197,15 @@ func decide(raw rawMessage, allow allowList, started time.Time) (chat.Message, v
 			return msg, ignoreNotFriend
 		}
 		msg.ChatType = chat.P2P
-		msg.ChatID = firstNonEmpty(raw.SenderRemark, raw.SenderNick)
-		msg.SenderID = senderID(raw.SenderNick, raw.SenderKey)
 		msg.SenderName = firstNonEmpty(raw.SenderNick, raw.SenderRemark)
-		if msg.ChatID == "" || msg.SenderID == "" {
-			return msg, ignoreUnknownSender
+		if strings.TrimSpace(raw.SenderKey) == "" {
+			// No remark of their own: a nickname (or a shared remark)
+			// is anyone's to take, so it keys no private chat.
+			msg.Text = raw.Content
+			return msg, unidentified
 		}
+		msg.ChatID = privateChatID(raw.SenderKey)
+		msg.SenderID = senderID(raw.SenderNick, raw.SenderKey)
 		// "@bot" is not needed in a private chat, but harmless: drop it.
 		text, _ := stripMentions(raw.Content, botNames(raw))
 		msg.Text = tidy(stripAll(text))
@@ -200,7 +213,7 @@ func decide(raw rawMessage, allow allowList, started time.Time) (chat.Message, v
 	}
 
 	msg.ChatType = chat.Group
-	msg.ChatID = raw.GroupName
+	msg.ChatID = groupChatID(raw.GroupName)
 	if !raw.IsAt {
 		return msg, ignoreNotMentioned
 	}

@@ -23,7 +23,7 @@ func TestDecide(t *testing.T) {
 	}
 	private := func(content string, mod ...func(*rawMessage)) rawMessage {
 		r := rawMessage{MsgID: "m2", Text: true, FromFriend: true, Content: content, ChatUserName: "@a",
-			SenderNick: "Alice", SenderRemark: "alice-lab", BotNick: "LabBot", Created: at}
+			SenderNick: "Alice", SenderRemark: "alice-lab", SenderKey: "alice-lab", BotNick: "LabBot", Created: at}
 		for _, m := range mod {
 			m(&r)
 		}
@@ -82,16 +82,24 @@ func TestDecide(t *testing.T) {
 		{name: "unknown sender", raw: group("@GPU助手\u2005hi", func(r *rawMessage) { r.SenderNick = ""; r.SenderDisplay = "" }), allow: allowLab, want: ignoreUnknownSender},
 		{name: "private from a friend", raw: private("4090多少钱"), allow: allowLab, want: answer, wantText: "4090多少钱",
 			check: func(t *testing.T, m chat.Message) {
-				want := chat.Message{Channel: "wechat", ID: "m2", ChatID: "alice-lab", ChatType: chat.P2P, SenderID: "Alice",
+				want := chat.Message{Channel: "wechat", ID: "m2", ChatID: "remark:alice-lab", ChatType: chat.P2P, SenderID: "remark:alice-lab",
 					SenderName: "Alice", Text: "4090多少钱", Time: at}
 				if m != want {
 					t.Errorf("got %+v\nwant %+v", m, want)
 				}
 			}},
-		{name: "private without remark: ChatID is the nickname", raw: private("hi", func(r *rawMessage) { r.SenderRemark = "" }), allow: allowLab, want: answer, wantText: "hi",
+		{name: "private without remark: unidentified, no chat", raw: private("hi", func(r *rawMessage) { r.SenderRemark, r.SenderKey = "", "" }), allow: allowLab, want: unidentified,
 			check: func(t *testing.T, m chat.Message) {
-				if m.ChatID != "Alice" {
-					t.Errorf("ChatID %q", m.ChatID)
+				if m.ChatID != "" || m.SenderID != "" {
+					t.Errorf("an unidentified friend got ChatID %q, SenderID %q", m.ChatID, m.SenderID)
+				}
+			}},
+		{name: "private with a remark another friend has: unidentified", raw: private("hi", func(r *rawMessage) { r.SenderKey = "" }), allow: allowLab, want: unidentified},
+		{name: "private, nickname shaped like a key, no remark: unidentified", raw: private("hi", func(r *rawMessage) { r.SenderNick, r.SenderRemark, r.SenderKey = "remark:bob-lab", "", "" }), allow: allowLab, want: unidentified},
+		{name: "group named like a private chat's key", raw: group("@GPU助手\u2005hi", func(r *rawMessage) { r.GroupName = "remark:alice-lab" }), allow: allowAll, want: answer, wantText: "hi",
+			check: func(t *testing.T, m chat.Message) {
+				if m.ChatID != "group:remark:alice-lab" {
+					t.Errorf("ChatID %q, want the group's kind in front", m.ChatID)
 				}
 			}},
 		{name: "private with a needless @bot", raw: private("@LabBot 4090"), allow: allowLab, want: answer, wantText: "4090"},

@@ -3,6 +3,7 @@ package wechat
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/eatmoreapple/openwechat"
@@ -25,18 +26,30 @@ func (b *Bot) onMessage(s *session, m *openwechat.Message) {
 		return
 	}
 	msg, v := decide(raw, b.allow, s.started)
-	if v == answer && b.seenBefore(msg.ID) {
+	if (v == answer || v == unidentified) && b.seenBefore(msg.ID) {
 		v = ignoreDuplicate
 	}
-	if v != answer {
+	j := job{s: s, msg: msg, to: raw.ChatUserName}
+	switch v {
+	case answer:
+	case unidentified:
+		// No private chat without a remark of their own: a short answer
+		// saying why (nothing else), and the admin told once.
+		u := Unidentified{Nick: openwechat.FormatEmoji(raw.SenderNick), Remark: strings.TrimSpace(openwechat.FormatEmoji(raw.SenderRemark))}
+		b.log.Info("wechat: private message from a friend without a remark name of their own; not answered", "shared_remark", u.Remark != "", "msg_id", msg.ID)
+		b.tellUnidentified(raw.ChatUserName, u)
+		reply := unidentifiedReply(u, msg.Text)
+		j.reply = &reply
+		j.msg.ChatID = unidentifiedKey + raw.ChatUserName // the outbox's queue and rate limit only
+	default:
 		b.log.Debug("wechat: message ignored", "reason", v.String(), "chat", msg.ChatID, "msg_id", msg.ID)
 		return
 	}
 	if msg.ChatType == chat.Group {
-		b.learnGroup(s, msg.ChatID, raw.ChatUserName)
+		b.learnGroup(s, raw.GroupName, raw.ChatUserName)
 	}
 	select {
-	case b.jobs <- job{s: s, msg: msg, to: raw.ChatUserName}:
+	case b.jobs <- j:
 		b.log.Info("wechat: message to answer", "chat", msg.ChatID, "chat_type", msg.ChatType, "sender", msg.SenderName)
 	default:
 		b.log.Warn("wechat: queue full; message dropped", "chat", msg.ChatID, "queue", QueueSize)

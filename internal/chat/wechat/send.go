@@ -132,7 +132,7 @@ func (b *Bot) out() *chat.Outbox {
 	b.outOnce.Do(func() {
 		b.outbox = chat.NewOutbox("wechat", wire{b}, chat.OutboxOptions{
 			Retry: retry.Policy{Tries: maxSendTries, Initial: b.sendBackoff, Max: 4 * b.sendBackoff},
-			Limit: b.limiters, Clean: redactText, Log: b.log,
+			Limit: b.limiters, Clean: redactText, Log: b.log, Delivered: b.opts.Delivered,
 			Describe: func(id string) string { return fmt.Sprintf("%q", id) },
 		})
 	})
@@ -142,16 +142,41 @@ func (b *Bot) out() *chat.Outbox {
 // wire is WeChat's chat.Wire.
 type wire struct{ b *Bot }
 
-// Parts renders r for the chat named chatID: a group of that name when
-// there is one, else a friend (alerts and notices carry only the ChatID).
+// Parts renders r for the chat chatID names (alerts and notices carry
+// only the ChatID), by its kind (identity.go): "remark:<备注>" the friend
+// with that unique remark, "group:<name>" the group; a bare name the
+// group, or, when no group has that name, the friend whose unique remark
+// it is (a private chat's key from before the prefix). A bare name that
+// is both a group's and a friend's remark is refused: which chat it meant
+// cannot be told, and a group named like a member must not get her
+// messages. A nickname never names a chat.
 func (w wire) Parts(ctx context.Context, chatID string, r chat.Reply, _ chat.SendOptions) ([]chat.Part, error) {
-	parts, err := w.b.groupParts(ctx, chatID, r, nil)
-	if !errors.Is(err, ErrGroupNotFound) {
-		return parts, err
+	kind, name := parseChatID(chatID)
+	switch kind {
+	case chatFriend:
+		return w.b.friendParts(ctx, name, r)
+	case chatGroup:
+		return w.b.groupParts(ctx, name, r, nil)
+	case chatNone:
+		return nil, fmt.Errorf("wechat: %q is a nickname, which names no chat", chatID)
 	}
-	parts, ferr := w.b.friendParts(ctx, chatID, r)
+	parts, err := w.b.groupParts(ctx, name, r, nil)
+	switch {
+	case err == nil:
+		if s := w.b.current(); s != nil && w.b.remarkCount(s, name) > 0 {
+			return nil, fmt.Errorf("wechat: %q names a group and a friend's remark name, so which chat is meant is unclear; "+
+				"nothing sent (subscribe again in the chat meant, or rename the group)", name)
+		}
+		return parts, nil
+	case !errors.Is(err, ErrGroupNotFound):
+		return nil, err
+	}
+	parts, ferr := w.b.friendParts(ctx, name, r)
 	if errors.Is(ferr, errFriendNotFound) {
-		return nil, fmt.Errorf("%w (nor is there a friend of that name)", err)
+		return nil, fmt.Errorf("%w (nor is there a friend with that remark name)", err)
+	}
+	if ferr == nil {
+		w.b.log.Info("wechat: an old private-chat key (no remark: prefix) sent to the friend with that remark name", "chat", chatID)
 	}
 	return parts, ferr
 }

@@ -111,6 +111,17 @@ type Options struct {
 	ChartPNG func(c *chat.BarChart) ([]byte, error)
 	// Now is the clock for message ages; default time.Now.
 	Now func() time.Time
+	// OnUnidentified is called once per contact (per Bot) when a friend
+	// without a remark name (备注) of their own writes privately: one the
+	// bot's account never gave a remark, or one whose remark another
+	// friend also has. Such a friend gets no private-chat actions, only a
+	// short answer saying why (identity.go); the app tells the admin, who
+	// can set a unique remark. It must not block for long.
+	OnUnidentified func(Unidentified)
+	// Delivered keeps the parts a keyed send (an alert, a digest)
+	// delivered beyond the process (the bot's store); nil: in the
+	// process only.
+	Delivered chat.DeliveryLog
 }
 
 // ErrNotLoggedIn is returned by sends before a successful Login, or after
@@ -136,6 +147,9 @@ type Bot struct {
 	seen     map[string]bool // MsgIds answered recently
 	seenRing []string
 	seenNext int
+	// told holds the unidentified contacts the admin was told about
+	// (by UserName and by nickname and remark).
+	told map[string]bool
 
 	limiters *chat.Limiters
 	outOnce  sync.Once
@@ -193,6 +207,9 @@ type job struct {
 	s   *session
 	msg chat.Message
 	to  string // the chat's UserName
+	// reply, when set, is the answer, without the Handler (a friend
+	// who cannot be identified: unidentifiedReply).
+	reply *chat.Reply
 }
 
 // New checks opts and applies the defaults. It does not log in.
@@ -228,6 +245,7 @@ func New(opts Options) (*Bot, error) {
 		log:          log,
 		allow:        newAllowList(opts.Groups),
 		seen:         map[string]bool{},
+		told:         map[string]bool{},
 		seenRing:     make([]string, 1024),
 		limiters:     chat.NewLimiters(opts.RatePerChat, RateBurst, 1024),
 		jobs:         make(chan job, QueueSize),
@@ -395,7 +413,12 @@ func (b *Bot) answer(ctx context.Context, j job) {
 		b.log.Warn("wechat: dropping a message from an earlier session", "chat", j.msg.ChatID)
 		return
 	}
-	reply := chat.AnswerWithInterim(ctx, b.opts.InterimAfter, func() chat.Reply { return b.opts.Handler.Handle(ctx, j.msg) }, b.interim(ctx, j))
+	var reply chat.Reply
+	if j.reply != nil {
+		reply = *j.reply
+	} else {
+		reply = chat.AnswerWithInterim(ctx, b.opts.InterimAfter, func() chat.Reply { return b.opts.Handler.Handle(ctx, j.msg) }, b.interim(ctx, j))
+	}
 	if reply.Empty() {
 		return
 	}

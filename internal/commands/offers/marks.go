@@ -2,6 +2,7 @@ package offers
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/render"
@@ -13,6 +14,10 @@ import (
 func (r *Answers) failureLines(snap stock.Snapshot, en bool) []string {
 	var out []string
 	for _, p := range snap.Providers {
+		if p.Late || p.Breaker == stock.BreakerOpen {
+			// The router names it at the top (late or unreachable).
+			continue
+		}
 		name := r.providerName(p.Provider, en)
 		why := reasonText(p.Reason, en)
 		if p.Provider == string(stock.SourceReplay) && p.Status == stock.StatusError {
@@ -39,6 +44,24 @@ func (r *Answers) failureLines(snap stock.Snapshot, en bool) []string {
 			default:
 				out = append(out, fmt.Sprintf(answer.Pick(en, "⚠ %s有一部分没读出来（%s），这些平台的数字可能不全。", "⚠ %s: part of the data could not be read (%s); figures for them may be incomplete."), name, r.Rd.PlatformNames(p.FailedPlatforms, en)))
 			}
+		}
+	}
+	return out
+}
+
+// absentLines name each platform × GPU shown from an earlier answer
+// because the provider's latest answer left it out (stock.Absent): its
+// figures are old, its stock unknown, never sold out.
+func (r *Answers) absentLines(snap stock.Snapshot, rows []OfferRow, en bool) []string {
+	var out []string
+	for _, p := range snap.Providers {
+		for _, a := range p.Absent {
+			if !slices.ContainsFunc(rows, func(row OfferRow) bool { return row.Stale && row.Platform == a.Platform && row.GPU == a.GPU }) {
+				continue
+			}
+			out = append(out, fmt.Sprintf(answer.Pick(en, "⚠ %s 最新的回答里没有 %s（上次列出是%s），表里是那时的数字，现在的库存未知，不当作售罄。",
+				"⚠ %s: its latest answer has no %s (last listed %s); the figures shown are from then, so its stock is unknown, not sold out."),
+				r.Rd.PlatformName(a.Platform, en), a.GPU, render.Age(r.Now().Sub(a.LastSeen), en)))
 		}
 	}
 	return out

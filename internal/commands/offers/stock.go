@@ -192,7 +192,7 @@ func (r *Answers) Stock(ctx context.Context, res *Result) {
 	}
 	full := r.stockFull(rows, noPrice, snap, q, now)
 	short := chat.Reply{Title: r.stockVerdict(rows, snap, q)}
-	short.Lines = append(append(answer.ProblemLines(q, en), r.failureLines(snap, en)...), capLine...)
+	short.Lines = append(append(append(answer.ProblemLines(q, en), r.failureLines(snap, en)...), r.absentLines(snap, rows, en)...), capLine...)
 	if q.GPUCount > 1 {
 		// The counts are per region or platform, not per machine.
 		short.Lines = append(short.Lines, fmt.Sprintf(answer.Pick(en, "要 %d 张在同一台机器上：表里的空闲数是整个地区或平台的合计，不一定凑得齐一台，开机时按 %d 卡选一下确认。",
@@ -276,10 +276,12 @@ func (r *Answers) stockVerdict(rows []OfferRow, snap stock.Snapshot, q understan
 	case len(live) > 0:
 		return fmt.Sprintf(answer.Pick(en, "%s 有货：%d 个平台，最便宜 %s %s，%s（%s）%s。", "%s is available on %d platforms; cheapest %s at %s, %s (%s)%s."),
 			name, len(platforms), r.offerName(live[0], q), render.PriceWithUnit(live[0], en), render.FreePhrase(live[0], en), render.SourceCell(live[0], en), r.cheaperDoubt(live, en))
-	case best.Source == string(stock.SourceLive) && best.Available != nil && !*best.Available:
+	case best.Source == string(stock.SourceLive) && !best.Stale && best.Available != nil && !*best.Available:
 		return fmt.Sprintf(answer.Pick(en, "%s 现在都没货（%s）；发“%s 有货了提醒我”，有货时 @你。", "%s is sold out everywhere (%s); say “notify me when a %s is available”."),
 			name, render.SourceCell(best, en), q.GPU)
-	case best.Available != nil && !*best.Available:
+	case !best.Stale && best.Available != nil && !*best.Available:
+		// An old figure (a failed fetch, a row missing from the latest
+		// answer) is unknown stock now, never "sold out".
 		return fmt.Sprintf(answer.Pick(en, "%s：%s。录制回放里都没货（%s），不代表现在的库存。", "%s: %s. Sold out in the replayed recordings (%s); not current stock."),
 			name, r.noLiveReason(snap, en), render.SourceCell(best, en))
 	}
@@ -360,7 +362,7 @@ func (r *Answers) stockNotes(rows []OfferRow, en bool) []string {
 func (r *Answers) stockFull(rows []OfferRow, noPrice int, snap stock.Snapshot, q understand.Query, now time.Time) chat.Reply {
 	en := q.English
 	rep := chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "%s 全部报价（有货的在前，再按价格从低到高）", "%s: all offers (available first, then cheapest first)"), gpuLabel(q, en))}
-	rep.Lines = append(answer.ProblemLines(q, en), r.failureLines(snap, en)...)
+	rep.Lines = append(append(answer.ProblemLines(q, en), r.failureLines(snap, en)...), r.absentLines(snap, rows, en)...)
 	hasLive := false
 	for _, row := range rows {
 		if row.Source == string(stock.SourceLive) && !row.Stale {
@@ -434,7 +436,7 @@ func (r *Answers) noLiveReason(snap stock.Snapshot, en bool) string {
 // noLiveLine explains why no live figure is shown: nothing live is
 // configured, the live providers failed, or they have no such offer.
 func (r *Answers) noLiveLine(snap stock.Snapshot, en bool) string {
-	configured, failed, replay := 0, 0, false
+	configured, failed, late, replay := 0, 0, 0, false
 	for _, p := range snap.Providers {
 		switch p.Provider {
 		case "catalog":
@@ -448,7 +450,10 @@ func (r *Answers) noLiveLine(snap stock.Snapshot, en bool) string {
 			continue
 		}
 		configured++
-		if p.Status != stock.StatusOK {
+		switch {
+		case p.Late || p.Breaker == stock.BreakerOpen:
+			late++
+		case p.Status != stock.StatusOK:
 			failed++
 		}
 	}
@@ -456,6 +461,8 @@ func (r *Answers) noLiveLine(snap stock.Snapshot, en bool) string {
 	switch {
 	case configured == 0:
 		why = answer.Pick(en, "没有配置实时数据源", "no live provider is configured")
+	case late > 0 && failed+late == configured:
+		why = answer.Pick(en, "实时数据源这会儿没有回应", "the live providers are not answering right now")
 	case failed == configured:
 		why = answer.Pick(en, "实时数据源全部获取失败", "every live provider failed")
 	default:

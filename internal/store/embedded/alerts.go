@@ -35,6 +35,46 @@ func (s *Store) AddSubscription(ctx context.Context, sub stock.Subscription) err
 	return s.putJSON(bucketSubscriptions, sub.ID, sub, "subscription", "add")
 }
 
+// AddSubscriptionIf stores sub when check, given every stored
+// subscription (oldest first) inside the same write transaction, returns
+// nil; otherwise it stores nothing and returns check's error (wrapped).
+// No other write comes between check's read and the add, so a check
+// ("no such subscription yet", "fewer than 20 of this member's") holds
+// for what is stored. check may run more than once; it must not keep
+// state between runs.
+func (s *Store) AddSubscriptionIf(ctx context.Context, sub stock.Subscription, check func([]stock.Subscription) error) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("embedded store: add subscription %q: %w", sub.ID, err)
+	}
+	if sub.ID == "" {
+		return errors.New("embedded store: add subscription: empty id")
+	}
+	v, err := json.Marshal(sub)
+	if err != nil {
+		return fmt.Errorf("embedded store: encode subscription %q: %w", sub.ID, err)
+	}
+	err = s.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketSubscriptions)
+		var all []stock.Subscription
+		_ = b.ForEach(func(_, v []byte) error {
+			var x stock.Subscription
+			if json.Unmarshal(v, &x) == nil { // one that does not decode is no match
+				all = append(all, x)
+			}
+			return nil
+		})
+		sortSubscriptions(all)
+		if err := check(all); err != nil {
+			return err
+		}
+		return b.Put([]byte(sub.ID), v)
+	})
+	if err != nil {
+		return fmt.Errorf("embedded store: add subscription %q: %w", sub.ID, err)
+	}
+	return nil
+}
+
 // RemoveSubscription deletes the subscription; a missing id is no error.
 // The subscription's notify record is not touched (DeleteNotifyRecord).
 func (s *Store) RemoveSubscription(ctx context.Context, id string) error {

@@ -43,3 +43,28 @@ func (s *Store) PutBlob(ctx context.Context, name string, data []byte) error {
 	}
 	return nil
 }
+
+// UpdateBlob replaces the bytes saved under name by f(the bytes saved
+// now, nil when none) in one write transaction, so no other write comes
+// between the read and the write; empty output deletes them, and an
+// error from f writes nothing and is returned (wrapped).
+func (s *Store) UpdateBlob(ctx context.Context, name string, f func(old []byte) ([]byte, error)) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("embedded store: update blob %q: %w", name, err)
+	}
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketBlobs)
+		data, err := f(bytes.Clone(b.Get([]byte(name))))
+		if err != nil {
+			return err
+		}
+		if len(data) == 0 {
+			return b.Delete([]byte(name))
+		}
+		return b.Put([]byte(name), data)
+	})
+	if err != nil {
+		return fmt.Errorf("embedded store: update blob %q: %w", name, err)
+	}
+	return nil
+}

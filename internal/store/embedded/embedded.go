@@ -38,7 +38,8 @@ var (
 	bucketStorage       = []byte("storage_ledger")      // lab → (sequence → billing.StorageEvent)
 	bucketDigest        = []byte("digest_chats")        // chat key → 1 (weekly digest on)
 	bucketHistory       = []byte("stock_history")       // chunk key → history chunk (internal/history)
-	allBuckets          = [][]byte{bucketSnapshots, bucketSubscriptions, bucketNotify, bucketClaims, bucketMutes, bucketLocks, bucketBlobs, bucketStorage, bucketDigest, bucketHistory}
+	allBuckets          = [][]byte{bucketSnapshots, bucketSubscriptions, bucketNotify, bucketClaims, bucketMutes, bucketLocks, bucketBlobs, bucketStorage, bucketDigest, bucketHistory,
+		bucketDelivered, bucketDigestMarks, bucketParked}
 )
 
 // Store is a bbolt-backed store. Safe for concurrent use.
@@ -65,6 +66,9 @@ type Store struct {
 	// pruned (sweep); lastClaimSweep, claims (maybeSweepClaims).
 	lastSweep      atomic.Int64
 	lastClaimSweep atomic.Int64
+	// lastDeliveredSweep is when expired delivered marks were last
+	// pruned (pruneDelivered).
+	lastDeliveredSweep atomic.Int64
 }
 
 // Open opens (creating if needed) the store in dir. It fails with a clear

@@ -56,3 +56,25 @@ func (s *Store) LoadHistory(ctx context.Context) (map[string][]byte, error) {
 	}
 	return out, nil
 }
+
+// GetHistory returns the given availability history chunks (a chunk not
+// stored is absent).
+func (s *Store) GetHistory(ctx context.Context, keys []string) (map[string][]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("embedded store: get history: %w", err)
+	}
+	out := make(map[string][]byte, len(keys))
+	err := s.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketHistory)
+		for _, k := range keys {
+			if v := b.Get([]byte(k)); v != nil {
+				out[k] = bytes.Clone(v)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("embedded store: get history: %w", err)
+	}
+	return out, nil
+}

@@ -19,24 +19,8 @@ func (s *Store) AppendStorageEvents(ctx context.Context, events []billing.Storag
 		return fmt.Errorf("embedded store: append storage events: %w", err)
 	}
 	err := s.db.Update(func(tx *bolt.Tx) error {
-		root := tx.Bucket(bucketStorage)
 		for _, e := range events {
-			if e.Lab == "" {
-				return errors.New("an event without a lab")
-			}
-			b, err := root.CreateBucketIfNotExists([]byte(e.Lab))
-			if err != nil {
-				return err
-			}
-			seq, err := b.NextSequence()
-			if err != nil {
-				return err
-			}
-			v, err := json.Marshal(e)
-			if err != nil {
-				return err
-			}
-			if err := b.Put(binary.BigEndian.AppendUint64(nil, seq), v); err != nil {
+			if err := appendEvent(tx, e); err != nil {
 				return err
 			}
 		}
@@ -46,6 +30,99 @@ func (s *Store) AppendStorageEvents(ctx context.Context, events []billing.Storag
 		return fmt.Errorf("embedded store: append storage events: %w", err)
 	}
 	return nil
+}
+
+// AppendStorageEventsIf adds events (each of lab) to lab's ledger when it
+// still holds have events (what a StorageEvents(lab) read returned), in
+// one transaction; otherwise it writes nothing and returns
+// billing.ErrLedgerChanged. A lab's ledger is append-only, so its length
+// (the bucket's sequence) is its version.
+func (s *Store) AppendStorageEventsIf(ctx context.Context, lab string, have int, events []billing.StorageEvent) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("embedded store: append storage events: %w", err)
+	}
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		if lab == "" {
+			return errors.New("an event without a lab")
+		}
+		var n uint64
+		if b := tx.Bucket(bucketStorage).Bucket([]byte(lab)); b != nil {
+			n = b.Sequence()
+		}
+		if have < 0 || n != uint64(have) {
+			return billing.ErrLedgerChanged
+		}
+		for _, e := range events {
+			if e.Lab != lab {
+				return fmt.Errorf("an event of lab %q in an append to lab %q", e.Lab, lab)
+			}
+			if err := appendEvent(tx, e); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("embedded store: append storage events of %q: %w", lab, err)
+	}
+	return nil
+}
+
+// AddStorageDisk appends e, the add of a new disk, to e.Lab's ledger with
+// its id allocated in the same transaction (billing.NextDiskID over the
+// lab's ledger; e.Disk is overwritten), and returns the id: concurrent
+// registrations get distinct numbers.
+func (s *Store) AddStorageDisk(ctx context.Context, e billing.StorageEvent) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", fmt.Errorf("embedded store: add disk: %w", err)
+	}
+	if e.Action != billing.ActionAdd {
+		return "", fmt.Errorf("embedded store: add disk: action %q, want add", e.Action)
+	}
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		if e.Lab == "" {
+			return errors.New("an event without a lab")
+		}
+		var disks []billing.StorageEvent
+		if b := tx.Bucket(bucketStorage).Bucket([]byte(e.Lab)); b != nil {
+			err := b.ForEach(func(_, v []byte) error {
+				var d struct{ Disk string }
+				if json.Unmarshal(v, &d) == nil {
+					disks = append(disks, billing.StorageEvent{Disk: d.Disk})
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+		e.Disk = billing.NextDiskID(disks)
+		return appendEvent(tx, e)
+	})
+	if err != nil {
+		return "", fmt.Errorf("embedded store: add disk to %q: %w", e.Lab, err)
+	}
+	return e.Disk, nil
+}
+
+// appendEvent puts e under the next sequence number of its lab's bucket.
+func appendEvent(tx *bolt.Tx, e billing.StorageEvent) error {
+	if e.Lab == "" {
+		return errors.New("an event without a lab")
+	}
+	b, err := tx.Bucket(bucketStorage).CreateBucketIfNotExists([]byte(e.Lab))
+	if err != nil {
+		return err
+	}
+	seq, err := b.NextSequence()
+	if err != nil {
+		return err
+	}
+	v, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	return b.Put(binary.BigEndian.AppendUint64(nil, seq), v)
 }
 
 // StorageEvents returns a lab's ledger in the order it was written, or

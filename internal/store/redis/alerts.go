@@ -21,6 +21,80 @@ func (s *Store) AddSubscription(ctx context.Context, sub stock.Subscription) err
 	return s.putJSON(ctx, "subscriptions", sub.ID, sub, "subscription", "add")
 }
 
+// watchTries bounds the optimistic transactions (WATCH, read, decide,
+// MULTI/EXEC) that another writer's change to the watched key makes
+// start again.
+const watchTries = 50
+
+// watch runs fn in an optimistic transaction on key: fn reads through
+// tx and writes in tx.TxPipelined; when another client changed key in
+// between, EXEC writes nothing and fn runs again on what is there now,
+// up to watchTries times.
+func (s *Store) watch(ctx context.Context, key string, fn func(tx *goredis.Tx) error) error {
+	for range watchTries {
+		err := s.c.Watch(ctx, fn, key)
+		if !errors.Is(err, goredis.TxFailedErr) {
+			return err
+		}
+	}
+	return fmt.Errorf("%s kept changing (%d tries)", key, watchTries)
+}
+
+// AddSubscriptionIf stores sub when check, given every stored
+// subscription (oldest first), returns nil; otherwise it stores nothing
+// and returns check's error (wrapped). The read, check and add are one
+// optimistic transaction on the subscriptions hash (WATCH … MULTI/EXEC):
+// when another replica changed the hash in between, nothing is written
+// and check runs again on the new list, so a check ("no such
+// subscription yet", "fewer than 20 of this member's") holds for what is
+// stored. check must not keep state between runs.
+func (s *Store) AddSubscriptionIf(ctx context.Context, sub stock.Subscription, check func([]stock.Subscription) error) error {
+	if sub.ID == "" {
+		return errors.New("redis store: add subscription: empty id")
+	}
+	v, err := json.Marshal(sub)
+	if err != nil {
+		return fmt.Errorf("redis store: encode subscription %q: %w", sub.ID, err)
+	}
+	key := s.key("subscriptions")
+	err = s.watch(ctx, key, func(tx *goredis.Tx) error {
+		m, err := tx.HGetAll(ctx, key).Result()
+		if err != nil {
+			return err
+		}
+		all := make([]stock.Subscription, 0, len(m))
+		for _, raw := range m {
+			var x stock.Subscription
+			if json.Unmarshal([]byte(raw), &x) == nil { // one that does not decode is no match
+				all = append(all, x)
+			}
+		}
+		sortSubscriptions(all)
+		if err := check(all); err != nil {
+			return err
+		}
+		_, err = tx.TxPipelined(ctx, func(p goredis.Pipeliner) error {
+			p.HSet(ctx, key, sub.ID, v)
+			return nil
+		})
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("redis store: add subscription %q: %w", sub.ID, err)
+	}
+	return nil
+}
+
+// sortSubscriptions orders subscriptions oldest first, then by ID.
+func sortSubscriptions(subs []stock.Subscription) {
+	sort.SliceStable(subs, func(i, j int) bool {
+		if !subs[i].CreatedAt.Equal(subs[j].CreatedAt) {
+			return subs[i].CreatedAt.Before(subs[j].CreatedAt)
+		}
+		return subs[i].ID < subs[j].ID
+	})
+}
+
 // RemoveSubscription deletes the subscription; a missing id is no error.
 // The subscription's notify record is not touched (DeleteNotifyRecord).
 func (s *Store) RemoveSubscription(ctx context.Context, id string) error {
@@ -37,12 +111,7 @@ func (s *Store) Subscriptions(ctx context.Context) ([]stock.Subscription, error)
 	// A failed read leaves out nil; a record that does not decode, only
 	// itself out.
 	out, err := decodeHash[stock.Subscription](ctx, s, "subscriptions", "subscription", "list subscriptions")
-	sort.SliceStable(out, func(i, j int) bool {
-		if !out[i].CreatedAt.Equal(out[j].CreatedAt) {
-			return out[i].CreatedAt.Before(out[j].CreatedAt)
-		}
-		return out[i].ID < out[j].ID
-	})
+	sortSubscriptions(out)
 	return out, err
 }
 

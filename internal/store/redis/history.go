@@ -50,3 +50,22 @@ func (s *Store) LoadHistory(ctx context.Context) (map[string][]byte, error) {
 	}
 	return out, nil
 }
+
+// GetHistory returns the given availability history chunks (HMGET; a
+// chunk not stored is absent).
+func (s *Store) GetHistory(ctx context.Context, keys []string) (map[string][]byte, error) {
+	out := make(map[string][]byte, len(keys))
+	if len(keys) == 0 {
+		return out, nil
+	}
+	vals, err := s.c.HMGet(ctx, s.key("history"), keys...).Result()
+	if err != nil {
+		return nil, fmt.Errorf("redis store: get history: %w", err)
+	}
+	for i, v := range vals {
+		if str, ok := v.(string); ok {
+			out[keys[i]] = []byte(str)
+		}
+	}
+	return out, nil
+}

@@ -13,6 +13,14 @@
 //	P+"mute:"+chatKey    string RFC 3339 time, expires at that time
 //	P+"lock:"+name       string owner, expires after the lock's ttl
 //	P+"history"          hash  chunk key → availability history chunk
+//	P+"storage:"+lab     list  JSON billing.StorageEvent, in write order
+//	P+"storage-labs"     set   the labs with a ledger
+//	P+"digest-chats"     set   chat keys with the weekly digest on
+//	P+"blob:"+name       string opaque bytes (GetBlob, PutBlob)
+//	P+"sent:"+key        string "1": a part an outbox delivered, expires
+//	                     after its ttl (chat.DeliveryLog)
+//	P+"digest_marks"     hash  chat key → where its scheduled digest stands
+//	P+"parked"           hash  key → answer parked at shutdown (sends.go)
 //
 // Every command and script touches one key, so no hash tags are needed on a
 // Cluster. Expiry uses the Redis server's clock.

@@ -37,7 +37,7 @@ func redacted(raw string) string {
 }
 
 // testPrefix is a key prefix no other test run uses.
-func testPrefix(t *testing.T) string {
+func testPrefix(t testing.TB) string {
 	t.Helper()
 	var b [8]byte
 	if _, err := rand.Read(b[:]); err != nil {
@@ -49,7 +49,7 @@ func testPrefix(t *testing.T) string {
 // open connects to REDIS_URL with prefix. Without a server it skips the
 // test, or fails it when CI is set. The store is closed at the end of the
 // test.
-func open(t *testing.T, prefix string) *redisstore.Store {
+func open(t testing.TB, prefix string) *redisstore.Store {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
@@ -67,7 +67,7 @@ func open(t *testing.T, prefix string) *redisstore.Store {
 
 // newStore opens a store under a fresh prefix whose keys are deleted at the
 // end of the test.
-func newStore(t *testing.T) *redisstore.Store {
+func newStore(t testing.TB) *redisstore.Store {
 	t.Helper()
 	s := open(t, testPrefix(t))
 	// Registered after open's Close, so it runs before it.
@@ -75,7 +75,7 @@ func newStore(t *testing.T) *redisstore.Store {
 	return s
 }
 
-func keys(t *testing.T, c goredis.UniversalClient, prefix string) []string {
+func keys(t testing.TB, c goredis.UniversalClient, prefix string) []string {
 	t.Helper()
 	var out []string
 	iter := c.Scan(context.Background(), 0, prefix+"*", 100).Iterator()
@@ -88,7 +88,7 @@ func keys(t *testing.T, c goredis.UniversalClient, prefix string) []string {
 	return out
 }
 
-func deleteKeys(t *testing.T, c goredis.UniversalClient, prefix string) {
+func deleteKeys(t testing.TB, c goredis.UniversalClient, prefix string) {
 	t.Helper()
 	ks := keys(t, c, prefix)
 	if len(ks) == 0 {
@@ -154,6 +154,14 @@ func TestReplicas(t *testing.T) {
 	if err != nil || len(subs) != 1 || subs[0].ID != "s-1" {
 		t.Errorf("replica b lists %+v, %v; want s-1", subs, err)
 	}
+
+	// Disks registered on both replicas at once get distinct numbers;
+	// conditional appends from both are decided one at a time.
+	t.Run("ConcurrentRegistrations", func(t *testing.T) { storetest.ConcurrentRegistrations(t, a, b) })
+	t.Run("ConditionalAppend", func(t *testing.T) { storetest.ConditionalAppend(t, a, b) })
+	t.Run("SubscribeOnce", func(t *testing.T) { storetest.SubscribeOnce(t, a, b) })
+	t.Run("UpdateBlobs", func(t *testing.T) { storetest.UpdateBlobs(t, a, b) })
+	t.Run("HistoryHandover", func(t *testing.T) { storetest.HistoryHandover(t, a, b) })
 }
 
 // TestKeyLayout pins the documented key names and their expiry.

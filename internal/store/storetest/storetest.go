@@ -26,6 +26,9 @@ type Store interface {
 	LedgerStore
 	OwnedClaimStore
 	HistoryStore
+	SendStore
+	SubscriptionAdder
+	BlobUpdater
 }
 
 // All runs every check of the suite on s, each as a subtest.
@@ -33,13 +36,20 @@ func All(t *testing.T, s Store) {
 	t.Helper()
 	t.Run("Snapshots", func(t *testing.T) { Snapshots(t, s) })
 	t.Run("Subscriptions", func(t *testing.T) { Subscriptions(t, s) })
+	t.Run("SubscribeOnce", func(t *testing.T) { SubscribeOnce(t, s) })
 	t.Run("Alerts", func(t *testing.T) { Alerts(t, s) })
 	t.Run("OwnedClaims", func(t *testing.T) { OwnedClaims(t, s) })
 	t.Run("Lock", func(t *testing.T) { Lock(t, s) })
 	t.Run("Blobs", func(t *testing.T) { Blobs(t, s) })
+	t.Run("UpdateBlobs", func(t *testing.T) { UpdateBlobs(t, s) })
 	t.Run("Ledger", func(t *testing.T) { Ledger(t, s) })
+	t.Run("DiskNumbers", func(t *testing.T) { DiskNumbers(t, s) })
+	t.Run("ConcurrentRegistrations", func(t *testing.T) { ConcurrentRegistrations(t, s) })
+	t.Run("ConditionalAppend", func(t *testing.T) { ConditionalAppend(t, s, s) })
 	t.Run("DigestChats", func(t *testing.T) { DigestChats(t, s) })
 	t.Run("History", func(t *testing.T) { History(t, s) })
+	t.Run("Sends", func(t *testing.T) { Sends(t, s) })
+	t.Run("HistoryHandover", func(t *testing.T) { HistoryHandover(t, s) })
 }
 
 // Race calls try(i) for i from 0 to n-1, each in its own goroutine and all
@@ -513,6 +523,12 @@ type LedgerStore interface {
 	StorageEvents(ctx context.Context, lab string) ([]billing.StorageEvent, error)
 	SetDigestChat(ctx context.Context, chatKey string, on bool) error
 	DigestChats(ctx context.Context) ([]string, error)
+	// AddStorageDisk appends the add of a new disk with its id allocated
+	// in the same write (billing.NextDiskID) and returns the id.
+	AddStorageDisk(ctx context.Context, e billing.StorageEvent) (string, error)
+	// AppendStorageEventsIf appends events to lab's ledger only when it
+	// still holds have events; else billing.ErrLedgerChanged.
+	AppendStorageEventsIf(ctx context.Context, lab string, have int, events []billing.StorageEvent) error
 }
 
 // Ledger checks a LedgerStore: events come back per lab in write order

@@ -25,7 +25,15 @@ type Extraction struct {
 	// tags are slotTags of the extracted slots, computed once (tagged).
 	tags   []string
 	tagged bool
+	// cut: the message was longer than MaxQuestion, and s holds only its
+	// first and last parts.
+	cut bool
 }
+
+// Cut reports whether the message was longer than MaxQuestion, so that
+// the extractors read only its first and last parts (a registration's
+// note may then miss its middle).
+func (x *Extraction) Cut() bool { return x.cut }
 
 // Query is the slots found (the pipeline adds the intent and workload).
 func (x *Extraction) Query() *Query { return x.q }
@@ -106,12 +114,12 @@ var extractors = []func(*Extraction){
 // whether the answer is in English (see AnswerEnglish). The returned
 // Extraction keeps what the scorer and the intent patterns read.
 func Extract(c *catalog.Catalog, text string, chatEnglish bool) *Extraction {
-	s := strings.ToValidUTF8(catalog.Fold(text), " ")
-	s = questionPart(dropFrames(s))
-	s = fixDigitTypos(s)
+	s := dropFrames(strings.ToValidUTF8(catalog.Fold(text), " "))
+	cut := len(s) > MaxQuestion
+	s = fixDigitTypos(questionPart(s))
 	q := &Query{Asked: text}
 	q.English = AnswerEnglish(text, chatEnglish)
-	x := &Extraction{cat: c, q: q, s: s, rest: s}
+	x := &Extraction{cat: c, q: q, s: s, rest: s, cut: cut}
 	if strings.TrimSpace(s) == "" {
 		return x
 	}

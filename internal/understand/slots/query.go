@@ -144,7 +144,10 @@ type Query struct {
 	// 100G"); a registration refuses it by name.
 	MoreSizes bool   `json:"more_sizes,omitempty"`
 	Note      string `json:"note,omitempty"`
-	Mine      bool   `json:"mine,omitempty"`
+	// NoteCut: the message was too long to read whole (slots.MaxQuestion),
+	// so Note may miss its middle; a registration refuses it.
+	NoteCut bool `json:"note_cut,omitempty"`
+	Mine    bool `json:"mine,omitempty"`
 	// HoursPerWeek, TotalHours, SpanDays, Continuous and Window are a plan
 	// question's usage profile: GPU hours a week ("每周跑40小时"), hours in
 	// all ("300小时"), how long the work lasts in days ("5天", "一个月" 30),

@@ -3,7 +3,10 @@ package slots
 import (
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
+	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/textgate"
 )
 
@@ -55,7 +58,9 @@ func extractSize(x *Extraction) {
 		x.q.SizeText = strings.ToUpper(strings.Join(strings.Fields(x.rest[loc[0]:loc[1]]), ""))
 	}
 	x.use(loc[0], loc[1], phSize)
-	if m := reSize.FindStringSubmatchIndex(x.rest); m != nil && reResizeTo.MatchString(x.rest[loc[1]:m[0]]) {
+	// The second size may come before the first one found ("0G0G": the
+	// first match is the one a word boundary ends).
+	if m := reSize.FindStringSubmatchIndex(x.rest); m != nil && m[0] >= loc[1] && reResizeTo.MatchString(x.rest[loc[1]:m[0]]) {
 		// "从 500G 扩容到 600G": the size after 到 is the new one.
 		x.q.SizeGB = sizeGB(x.rest[m[4]:m[5]], x.rest[m[6]:m[7]])
 		x.use(m[0], m[1], phSize)
@@ -129,9 +134,86 @@ func (x *Extraction) DiskToken() string {
 }
 
 // StorageNote is what a registration says beyond platform and size
-// ("实验数据").
+// ("实验数据"), as the member wrote it: the words are found in the folded
+// text the extractors read, and each is taken from the message itself,
+// so "ResNet50 Checkpoints" and "ＬｏＲＡ" keep their case and width
+// (matching that needs a folded form folds the note itself, as
+// catalog.Platform.DiskKind does). Words are joined by one space;
+// control characters become spaces. When the folded text is no rune-for-
+// rune image of the message (a long paste cut to its question part, a
+// traceback's frames dropped), the folded words are the note. Bytes that
+// are no UTF-8 become U+FFFD.
 func (x *Extraction) StorageNote() string {
-	rest := reStorageAddHead.ReplaceAllString(x.rest, "")
-	rest = reNoteNoise.ReplaceAllString(rest, " ")
-	return strings.Join(strings.Fields(rest), " ")
+	rest := x.rest
+	if loc := reStorageAddHead.FindStringIndex(rest); loc != nil {
+		rest = blank(rest, loc[0], loc[1])
+	}
+	for _, loc := range reNoteNoise.FindAllStringIndex(rest, -1) {
+		rest = blank(rest, loc[0], loc[1])
+	}
+	orig := foldedToAsked(x.q.Asked, x.s)
+	var words []string
+	for _, f := range fieldSpans(rest) {
+		w := rest[f[0]:f[1]]
+		if orig != nil {
+			w = x.q.Asked[orig[f[0]]:orig[f[1]]]
+		}
+		words = append(words, strings.Fields(strings.Map(noControl, w))...)
+	}
+	return strings.Join(words, " ")
+}
+
+// noControl maps control characters (C0, DEL, C1) and the bidirectional
+// overrides and isolates, which would reorder what a list shows, to a
+// space.
+func noControl(r rune) rune {
+	if unicode.IsControl(r) || r >= '\u202a' && r <= '\u202e' || r >= '\u2066' && r <= '\u2069' {
+		return ' '
+	}
+	return r
+}
+
+// fieldSpans are the byte spans of s's words (runs of non-space runes).
+func fieldSpans(s string) [][2]int {
+	var out [][2]int
+	start := -1
+	for i, r := range s {
+		switch {
+		case unicode.IsSpace(r) && start >= 0:
+			out = append(out, [2]int{start, i})
+			start = -1
+		case !unicode.IsSpace(r) && start < 0:
+			start = i
+		}
+	}
+	if start >= 0 {
+		out = append(out, [2]int{start, len(s)})
+	}
+	return out
+}
+
+// foldedToAsked maps byte offsets of folded, the text Extract made of
+// asked, back to asked: out[i] is where the rune at folded[i] starts in
+// asked (out[len(folded)] is len(asked)). Nil when folded is no
+// rune-for-rune image of asked (catalog.Fold rune by rune, digit typos
+// fixed in place): a long message cut to its question part, a
+// traceback's frames dropped.
+func foldedToAsked(asked, folded string) []int {
+	out := make([]int, 0, len(folded)+1)
+	var b strings.Builder
+	b.Grow(len(folded))
+	for i := 0; i < len(asked); {
+		_, size := utf8.DecodeRuneInString(asked[i:])
+		f := catalog.Fold(asked[i : i+size])
+		for range len(f) {
+			out = append(out, i)
+		}
+		b.WriteString(f)
+		i += size
+	}
+	out = append(out, len(asked))
+	if fixDigitTypos(strings.ToValidUTF8(b.String(), " ")) != folded || len(out) != len(folded)+1 {
+		return nil
+	}
+	return out
 }

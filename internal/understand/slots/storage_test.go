@@ -1,7 +1,9 @@
 package slots
 
 import (
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/labgpu/bot/configs"
 	"github.com/labgpu/bot/internal/catalog"
@@ -34,6 +36,7 @@ func TestStorageSlots(t *testing.T) {
 		{"storage resize 3 200GB", 200, "", "", "3"},
 		{"remove storage please", 0, "", "", ""},
 		{"删除存储 #7", 0, "", "7", ""},
+		{"00000000000G0G", 0, "0G", "", ""}, // a second size before the first found (a fuzz find: it panicked)
 	} {
 		x := Extract(cat, c.text, false)
 		q := x.Query()
@@ -73,4 +76,77 @@ func TestStorageSizesAsWritten(t *testing.T) {
 			t.Errorf("%q: size %v more sizes %v more disks %v; want %v %v %v", c.text, q.SizeGB, q.MoreSizes, q.MoreDisks, c.size, c.moreSizes, c.moreDisks)
 		}
 	}
+}
+
+// TestStorageNoteAsWritten: a registration's note keeps the member's
+// case, width and symbols (words found in the folded text, taken from
+// the message), control characters become spaces, bytes that are no
+// UTF-8 become U+FFFD, and the platform, size and command words stay out
+// of it.
+func TestStorageNoteAsWritten(t *testing.T) {
+	cat, err := catalog.Load(configs.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ text, want string }{
+		{"登记存储 autodl 200G 实验数据", "实验数据"},
+		{"登记存储 AutoDL 数据盘 80G ResNet50 Checkpoints", "ResNet50 Checkpoints"},
+		{"登记存储 恒源云 200G /HY-TMP 数据集 V2", "/HY-TMP 数据集 V2"},
+		{"登记存储 AutoDL 80G ＬｏＲＡ 权重", "ＬｏＲＡ 权重"},
+		{"登记存储　AutoDL　80G　ImageNet-1K\u3000Train", "ImageNet-1K Train"},
+		{"Storage Add AutoDL 500GB ImageNet-1K Val Set", "ImageNet-1K Val Set"},
+		{"登记存储 AutoDL 80G Data\x01Set \u202eevil", "Data Set evil"},
+		{"登记存储 AutoDL 80G 数据 M07", "数据 M07"},
+		{"登记存储 AutoDL 80G", ""},
+		{"登记存储 AutoDL 80G caf\xe9 Data", "caf\uFFFD Data"}, // valid UTF-8 in the ledger
+	} {
+		if got := Extract(cat, c.text, false).StorageNote(); got != c.want {
+			t.Errorf("%q: note %q, want %q", c.text, got, c.want)
+		}
+	}
+}
+
+// FuzzStorageNote: a registration's note never panics, is UTF-8 without
+// control characters or surrounding spaces, and, when the message was
+// read whole, folds to the note read from the folded text (the same
+// words, as written; o and 0 alike, for "4o90").
+func FuzzStorageNote(f *testing.F) {
+	f.Add("登记存储 AutoDL 数据盘 80G ResNet50 Checkpoints")
+	f.Add("登记存储 AutoDL 80G ＬｏＲＡ\u3000权重 caf\xe9 \u202e")
+	f.Add("storage add autodl 4o90 80G File \"x.py\", line 3")
+	cat, err := catalog.Load(configs.FS)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		x := Extract(cat, text, false)
+		note := x.StorageNote()
+		if !utf8.ValidString(note) || strings.TrimSpace(note) != note {
+			t.Fatalf("%q: note %q", text, note)
+		}
+		for _, r := range note {
+			if noControl(r) != r {
+				t.Fatalf("%q: note %q holds %U", text, note, r)
+			}
+		}
+		if foldedToAsked(text, x.Folded()) == nil {
+			return
+		}
+		// A card number typed with an o ("4o90") is read as 4090 and
+		// kept as written: o and 0 compare alike.
+		o0 := strings.NewReplacer("o", "0")
+		want := strings.Fields(o0.Replace(strings.Map(noControl, catalog.Fold(note))))
+		got := strings.Fields(o0.Replace(strings.Map(noControl, foldedNote(x))))
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Fatalf("%q: note %q folds to %q, the folded text's note is %q", text, note, want, got)
+		}
+	})
+}
+
+// foldedNote is the note as the folded text says it (StorageNote before
+// notes were kept as written).
+func foldedNote(x *Extraction) string {
+	rest := reStorageAddHead.ReplaceAllString(x.rest, "")
+	rest = reNoteNoise.ReplaceAllString(rest, " ")
+	return strings.Join(strings.Fields(rest), " ")
 }

@@ -33,12 +33,22 @@ import (
 
 // Sent is one message the fake received.
 type Sent struct {
-	// Path is the request path (…/messages or …/messages/<id>/reply).
+	// Path is the request path (…/messages, …/messages/<id>/reply, or
+	// …/messages/<id> for a card updated in place).
 	Path    string
 	ChatID  string
 	MsgType string
 	// Content is the message content JSON string.
 	Content string
+	// UUID is the request's idempotency uuid ("" when it had none).
+	UUID string
+	// Method is the HTTP method: POST (sent) or PATCH (updated).
+	Method string
+	// At is when the fake received it.
+	At time.Time
+	// MessageID is the message_id the fake gave a sent message (each one
+	// its own, "om_fake_<n>"), or the one a PATCH updated.
+	MessageID string
 }
 
 // Server is a fake Feishu open platform: tenant token, bot info, message
@@ -48,6 +58,74 @@ type Server struct {
 	*httptest.Server
 	mu   sync.Mutex
 	sent []Sent
+	// Opt-in behaviours of the real open platform (SetSlow, DedupUUID,
+	// LoseAnswers).
+	slow  time.Duration
+	uuids map[string]bool
+	lose  int
+	ids   int
+}
+
+// SetSlow makes every message request wait d before its message is
+// created; a client that gives up first creates none.
+func (s *Server) SetSlow(d time.Duration) {
+	s.mu.Lock()
+	s.slow = d
+	s.mu.Unlock()
+}
+
+// DedupUUID makes a request whose uuid created a message create no
+// second one (it still succeeds), as Feishu does within an hour.
+func (s *Server) DedupUUID() {
+	s.mu.Lock()
+	s.uuids = map[string]bool{}
+	s.mu.Unlock()
+}
+
+// LoseAnswers makes the next n message requests create their message
+// and answer HTTP 502, as when the answer is lost on its way back.
+func (s *Server) LoseAnswers(n int) {
+	s.mu.Lock()
+	s.lose = n
+	s.mu.Unlock()
+}
+
+// message records one message request (its message id given: its own
+// for a sent one, the updated one's for a PATCH) and says whether to
+// answer it as lost; false for created when the client gave up while it
+// was slow.
+func (s *Server) message(r *http.Request, m Sent) (_ Sent, created, lost bool) {
+	s.mu.Lock()
+	slow := s.slow
+	s.mu.Unlock()
+	if slow > 0 {
+		// Read to the end: the server then sees a client that gives up.
+		_, _ = io.Copy(io.Discard, r.Body)
+		select {
+		case <-time.After(slow):
+		case <-r.Context().Done():
+			return m, false, false
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r.Method == http.MethodPatch {
+		m.MessageID = strings.TrimPrefix(r.URL.Path, "/open-apis/im/v1/messages/")
+	} else {
+		s.ids++
+		m.MessageID = "om_fake_" + strconv.Itoa(s.ids)
+	}
+	if s.uuids == nil || m.UUID == "" || !s.uuids[m.UUID] {
+		s.sent = append(s.sent, m)
+	}
+	if s.uuids != nil && m.UUID != "" {
+		s.uuids[m.UUID] = true
+	}
+	if s.lose > 0 {
+		s.lose--
+		return m, true, true
+	}
+	return m, true, false
 }
 
 // NewServer starts the fake; fixtures is the directory of resp_*.json.
@@ -74,21 +152,49 @@ func NewServer(fixtures string) (*Server, error) {
 				ReceiveID string `json:"receive_id"`
 				MsgType   string `json:"msg_type"`
 				Content   string `json:"content"`
+				UUID      string `json:"uuid"`
 			}
 			json.NewDecoder(r.Body).Decode(&body)
-			s.mu.Lock()
-			s.sent = append(s.sent, Sent{Path: r.URL.Path, ChatID: body.ReceiveID, MsgType: body.MsgType, Content: body.Content})
-			s.mu.Unlock()
-			if strings.HasSuffix(r.URL.Path, "/reply") {
-				w.Write(files[names[3]])
-			} else {
-				w.Write(files[names[2]])
+			sent, created, lost := s.message(r, Sent{Path: r.URL.Path, ChatID: body.ReceiveID, MsgType: body.MsgType, Content: body.Content, UUID: body.UUID,
+				Method: r.Method, At: time.Now()})
+			switch {
+			case !created:
+				return
+			case lost:
+				w.WriteHeader(http.StatusBadGateway)
+				return
 			}
+			var resp []byte
+			switch {
+			case r.Method == http.MethodPatch:
+				resp = []byte(`{"code":0,"msg":"success","data":{}}`)
+			case strings.HasSuffix(r.URL.Path, "/reply"):
+				resp = withMessageID(files[names[3]], sent.MessageID)
+			default:
+				resp = withMessageID(files[names[2]], sent.MessageID)
+			}
+			w.Write(resp)
 		default:
 			http.NotFound(w, r)
 		}
 	}))
 	return s, nil
+}
+
+// withMessageID is a recorded send answer with data.message_id set to id.
+func withMessageID(answer []byte, id string) []byte {
+	var m map[string]any
+	if json.Unmarshal(answer, &m) != nil {
+		return answer
+	}
+	if d, ok := m["data"].(map[string]any); ok {
+		d["message_id"] = id
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return answer
+	}
+	return b
 }
 
 // Messages returns the messages received so far.

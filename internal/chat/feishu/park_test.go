@@ -1,0 +1,218 @@
+package feishu_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/labgpu/bot/internal/chat/feishu"
+	"github.com/labgpu/bot/internal/store/embedded"
+	redisstore "github.com/labgpu/bot/internal/store/redis"
+)
+
+// parkStore is what a Feishu bot keeps in the bot's store.
+type parkStore interface {
+	feishu.Deduper
+	feishu.Parking
+	Delivered(ctx context.Context, key string) (bool, error)
+	MarkDelivered(ctx context.Context, key string, ttl time.Duration) error
+	Close() error
+}
+
+// parkStores open a real store and reopen it as a restart does: the
+// embedded file, and Redis at REDIS_URL under a prefix of the test's own
+// (skipped without a server unless CI is set).
+var parkStores = []struct {
+	name string
+	open func(t *testing.T) (parkStore, func() parkStore)
+}{
+	{"embedded", func(t *testing.T) (parkStore, func() parkStore) {
+		dir := t.TempDir()
+		open := func() parkStore {
+			st, err := embedded.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return st
+		}
+		cur := open()
+		t.Cleanup(func() { cur.Close() })
+		return cur, func() parkStore { cur.Close(); cur = open(); return cur }
+	}},
+	{"redis", func(t *testing.T) (parkStore, func() parkStore) {
+		url := os.Getenv("REDIS_URL")
+		if url == "" {
+			url = redisstore.DefaultURL
+		}
+		prefix := fmt.Sprintf("labgpu-park-%d:", time.Now().UnixNano())
+		open := func() *redisstore.Store {
+			st, err := redisstore.Open(context.Background(), url, prefix)
+			if err != nil {
+				if os.Getenv("CI") != "" {
+					t.Fatalf("no Redis at %s under CI: %v", url, err)
+				}
+				t.Skipf("no Redis at %s: %v", url, err)
+			}
+			return st
+		}
+		cur := open()
+		t.Cleanup(func() {
+			ctx := context.Background()
+			if keys, _ := cur.Client().Keys(ctx, prefix+"*").Result(); len(keys) > 0 {
+				cur.Client().Del(ctx, keys...)
+			}
+			cur.Close()
+		})
+		return cur, func() parkStore { cur.Close(); cur = open(); return cur }
+	}},
+}
+
+// TestShutdownKeepsQueuedAnswers: twelve questions answered 200 to
+// Feishu, a slow open platform (600 ms a message), SIGTERM and a one
+// second grace: what the grace cut off is kept in the store, and the
+// next start sends it; every question is answered exactly once across
+// the restart, whether Feishu was slow to take a message (the cut one
+// never arrived) or slow to answer after taking it (the cut one arrived
+// and is sent again under its uuid, which Feishu drops).
+func TestShutdownKeepsQueuedAnswers(t *testing.T) {
+	const n, grace = 12, time.Second
+	for _, kind := range parkStores {
+		for _, slowAfter := range []bool{false, true} {
+			name := kind.name + "/slow to take"
+			if slowAfter {
+				name = kind.name + "/slow to answer"
+			}
+			t.Run(name, func(t *testing.T) {
+				f := newFake(t)
+				f.slow, f.slowAfter, f.uuids = 600*time.Millisecond, slowAfter, map[string]bool{}
+				st, reopen := kind.open(t)
+				var logs syncBuffer
+				start := func(ctx context.Context, st parkStore) (*feishu.Bot, *feishu.StoreDeduper) {
+					t.Helper()
+					opts := baseOptions(f, &recHandler{}, &logs)
+					d := newDeduper(t, st, feishu.StoreDeduperOptions{})
+					opts.Dedup, opts.Parking, opts.Delivered, opts.DrainTimeout = d, st, st, grace
+					b, err := feishu.New(ctx, opts)
+					if err != nil {
+						t.Fatal(err)
+					}
+					return b, d
+				}
+				ctx, sigterm := context.WithCancel(context.Background())
+				b, d := start(ctx, st)
+				hh := b.HTTPHandler()
+				now := time.Now()
+				for i := range n {
+					ev := p2pEvent(t, fmt.Sprintf("ev-park-%d", i), fmt.Sprintf("om-park-%d", i), fmt.Sprintf("q%d", i))
+					sub(sub(ev, "event"), "message")["chat_id"] = fmt.Sprintf("oc_park_%d", i)
+					if rec := deliver(hh, sealed(ev, now)); rec.Code != http.StatusOK {
+						t.Fatalf("event %d: HTTP %d", i, rec.Code)
+					}
+				}
+				sigterm()
+				began := time.Now()
+				_ = b.Close()
+				if took := time.Since(began); took > grace+3*time.Second {
+					t.Errorf("Close took %v with a %v grace", took, grace)
+				}
+				before := answers(t, f, n)
+				if before == n {
+					t.Fatalf("all %d answered within the grace: the test cut nothing off", n)
+				}
+				if !strings.Contains(logs.String(), "parked=") {
+					t.Errorf("no parked answers logged:\n%s", logs.String())
+				}
+				// Restart over the same store; Feishu is still slow.
+				_ = d.Close()
+				st = reopen()
+				b2, _ := start(context.Background(), st)
+				t.Cleanup(func() { _ = b2.Close() })
+				deadline := time.Now().Add(20 * time.Second)
+				for answers(t, f, n) < n && time.Now().Before(deadline) {
+					time.Sleep(50 * time.Millisecond)
+				}
+				time.Sleep(700 * time.Millisecond) // a late duplicate would land by now
+				if got := answers(t, f, n); got != n || len(f.messages()) != n {
+					t.Errorf("%d of %d answered (%d before the restart), %d messages in all; want each once", got, n, before, len(f.messages()))
+				}
+			})
+		}
+	}
+}
+
+// answers counts the questions answered, failing the test for one
+// answered twice.
+func answers(t *testing.T, f *fake, n int) int {
+	t.Helper()
+	count := map[string]int{}
+	for _, m := range f.messages() {
+		count[m.text(t)]++
+	}
+	got := 0
+	for i := range n {
+		switch c := count[fmt.Sprintf("echo: q%d", i)]; {
+		case c == 1:
+			got++
+		case c > 1:
+			t.Fatalf("q%d answered %d times", i, c)
+		}
+	}
+	return got
+}
+
+// TestParkedAnswerSaysWhenItWasMade: an answer made before the shutdown
+// and sent well after the next start says when it was made (its figures
+// are as of then); one sent soon after does not.
+func TestParkedAnswerSaysWhenItWasMade(t *testing.T) {
+	for _, c := range []struct {
+		later time.Duration
+		note  bool
+	}{{0, false}, {2 * time.Hour, true}} {
+		t.Run(c.later.String(), func(t *testing.T) {
+			f := newFake(t)
+			f.slow, f.uuids = 2*time.Second, map[string]bool{}
+			st, reopen := parkStores[0].open(t)
+			h := &recHandler{got: make(chan struct{}, 1)}
+			opts := baseOptions(f, h, nil)
+			opts.Parking, opts.Delivered, opts.DrainTimeout = st, st, 300*time.Millisecond
+			ctx, sigterm := context.WithCancel(context.Background())
+			b, err := feishu.New(ctx, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rec := deliver(b.HTTPHandler(), sealed(p2pEvent(t, "ev-note", "om-note", "q"), time.Now())); rec.Code != http.StatusOK {
+				t.Fatal(rec.Code)
+			}
+			<-h.got // answered (the grace ends 300 ms after Close), its post under way
+			sigterm()
+			_ = b.Close()
+			if len(f.messages()) != 0 {
+				t.Fatal("the answer went out before the cut")
+			}
+			f.mu.Lock()
+			f.slow = 0
+			f.mu.Unlock()
+			st = reopen()
+			opts = baseOptions(f, &recHandler{}, nil)
+			opts.Parking, opts.Delivered = st, st
+			opts.Now = func() time.Time { return time.Now().Add(c.later) }
+			newBot(t, opts)
+			deadline := time.Now().Add(10 * time.Second)
+			for len(f.messages()) == 0 && time.Now().Before(deadline) {
+				time.Sleep(20 * time.Millisecond)
+			}
+			msgs := f.messages()
+			if len(msgs) != 1 {
+				t.Fatalf("%d messages after the restart, want the answer once", len(msgs))
+			}
+			text := msgs[0].text(t)
+			if !strings.HasPrefix(text, "echo: q") || strings.Contains(text, "重启前") != c.note {
+				t.Errorf("sent %q; a note of when it was made: %v", text, c.note)
+			}
+		})
+	}
+}
