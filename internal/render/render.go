@@ -8,11 +8,13 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/stock"
 )
 
@@ -45,7 +47,7 @@ func (r *Renderer) PlatformNames(ids []string, en bool) string {
 	for _, id := range ids {
 		names = append(names, r.PlatformName(id, en))
 	}
-	return strings.Join(names, pick1(en, "、", ", "))
+	return strings.Join(names, i18n.Of(en).T("list.sep"))
 }
 
 // withListPrice shows the catalog list price (and its date) beside a count
@@ -196,10 +198,11 @@ func Round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }
 // PriceWithUnit is the price cell with its unit, or "价格未知" when the
 // row has no price at all.
 func PriceWithUnit(row OfferRow, en bool) string {
+	l := i18n.Of(en)
 	if row.PriceCNY == nil && row.ListPriceCNY == 0 {
-		return pick1(en, "价格未知", "price unknown")
+		return l.T("offers.price.unknown")
 	}
-	return PriceCell(row, en) + pick1(en, " 元/卡时", " CNY/GPU-h")
+	return l.T("offers.price.with_unit", PriceCell(row, en))
 }
 
 func PriceCell(row OfferRow, en bool) string {
@@ -211,15 +214,10 @@ func PriceCell(row OfferRow, en bool) string {
 		if row.PartlyUnder {
 			list += MarkPartly
 		}
-		switch {
-		case row.ListPriceCNY > 0 && en:
-			return "list " + list
-		case row.ListPriceCNY > 0:
-			return "标价 " + list
-		case en:
-			return "no price"
+		if row.ListPriceCNY > 0 {
+			return i18n.Of(en).T("offers.price.list", list)
 		}
-		return "无价格"
+		return i18n.Of(en).T("offers.price.none")
 	}
 	s := fmt.Sprintf("%.2f", *row.PriceCNY)
 	if row.PriceHighCNY > *row.PriceCNY {
@@ -227,32 +225,38 @@ func PriceCell(row OfferRow, en bool) string {
 	}
 	if row.PriceFrom {
 		// Machines priced differently: the lowest of them.
-		s = pick1(en, s+"起", "from "+s)
+		s = i18n.Of(en).T("offers.price.from", s)
 	}
 	return s + priceMarks(row)
 }
 
+// SourceCell is the source column: a list price with its date, or where
+// a figure was read and how old it is ("录制回放 · 5 分钟前").
 func SourceCell(row OfferRow, en bool) string {
-	switch row.Source {
-	case string(stock.SourceCatalog):
-		s := pick1(en, "目录标价 ", "list price ") + row.AsOf
+	l := i18n.Of(en)
+	if row.Source == string(stock.SourceCatalog) {
+		s := l.T("offers.source.list", row.AsOf)
 		if row.Has(stock.CaveatStalePrice) {
-			s += pick1(en, "（过时）", " (old)")
+			s += l.T("offers.stale_tag")
 		}
 		return s
 	}
-	label := map[string][2]string{"live": {"实时", "live"}, "replay": {"录制回放", "replay"}}[row.Source]
-	name := label[0]
-	if en {
-		name = label[1]
+	name := row.Source
+	switch row.Source {
+	case string(stock.SourceLive):
+		name = l.T("offers.source.live")
+	case string(stock.SourceReplay):
+		name = l.T("offers.source.replay")
 	}
-	if name == "" {
-		name = row.Source
-	}
-	age := Age(time.Duration(row.AgeSeconds)*time.Second, en)
+	return name + " · " + sourceAge(row, l) + sourceExtras(row, l)
+}
+
+// sourceAge is how old a row's figure is, or the day a recording was
+// made, or that its time is unknown.
+func sourceAge(row OfferRow, l i18n.Lang) string {
 	switch {
 	case row.AgeSeconds < 0:
-		age = pick1(en, "时间未知", "time unknown")
+		return l.T("offers.source.time_unknown")
 	case row.DateOnly && len(row.AsOf) >= 10:
 		// A date without a time: the date, not a precise age (with its
 		// year when it is not this year's).
@@ -260,22 +264,24 @@ func SourceCell(row OfferRow, en bool) string {
 		if row.AgeSeconds > 300*24*3600 {
 			day = row.AsOf[:10]
 		}
-		age = pick1(en, day+" 录制", "recorded "+day)
+		return l.T("offers.source.recorded", day)
 	}
-	s := name + " · " + age
+	return Age(time.Duration(row.AgeSeconds)*time.Second, l.English())
+}
+
+// sourceExtras are what the source cell adds after the age: the list
+// price's date beside a count, the machines summed, stale data.
+func sourceExtras(row OfferRow, l i18n.Lang) string {
+	s := ""
 	if row.ListAsOf != "" {
 		// The list price beside a count is dated too.
-		s += pick1(en, " · 标价 ", " · list ") + row.ListAsOf
+		s += l.T("offers.source.list_beside", row.ListAsOf)
 	}
 	if row.Machines > 1 {
-		s += fmt.Sprintf(pick1(en, " · %d 台机器", " · %d machines"), row.Machines)
+		s += l.T("offers.source.machines", row.Machines)
 	}
 	if row.Stale {
-		if en {
-			s += " (stale)"
-		} else {
-			s += "（旧数据）"
-		}
+		s += l.T("offers.source.stale")
 	}
 	return s
 }
@@ -283,27 +289,16 @@ func SourceCell(row OfferRow, en bool) string {
 // Age formats a duration as "刚刚", "3 分钟前", "2 小时前", "5 天前" (or the
 // English "just now", "3 min ago", …).
 func Age(d time.Duration, en bool) string {
+	l := i18n.Of(en)
 	switch {
 	case d < time.Minute:
-		if en {
-			return "just now"
-		}
-		return "刚刚"
+		return l.T("offers.age.now")
 	case d < time.Hour:
-		if en {
-			return fmt.Sprintf("%d min ago", int(d.Minutes()))
-		}
-		return fmt.Sprintf("%d 分钟前", int(d.Minutes()))
+		return l.T("offers.age.minutes", int(d.Minutes()))
 	case d < 48*time.Hour:
-		if en {
-			return fmt.Sprintf("%d h ago", int(d.Hours()))
-		}
-		return fmt.Sprintf("%d 小时前", int(d.Hours()))
+		return l.T("offers.age.hours", int(d.Hours()))
 	}
-	if en {
-		return fmt.Sprintf("%d days ago", int(d.Hours()/24))
-	}
-	return fmt.Sprintf("%d 天前", int(d.Hours()/24))
+	return l.T("offers.age.days", int(d.Hours()/24))
 }
 
 // Marks next to a figure, each explained by one legend line under the
@@ -358,85 +353,101 @@ func FreeCell(row OfferRow, en bool) string {
 		}
 		return s
 	case row.Free != nil:
-		return pick1(en, "无货", "sold out")
+		return i18n.Of(en).T("offers.free.sold_out")
 	}
-	return pick1(en, "未知", "unknown")
+	return i18n.Of(en).T("offers.free.unknown")
 }
 
 // FreePhrase is the free cell in a sentence: "空闲 3?", "库存充足".
 func FreePhrase(row OfferRow, en bool) string {
 	if row.Level != "" {
-		return pick1(en, "库存", "stock ") + LevelText(row.Level, en)
+		return i18n.Of(en).T("offers.free.level", LevelText(row.Level, en))
 	}
-	return pick1(en, "空闲 ", "") + FreeCell(row, en) + pick1(en, "", " free")
+	return i18n.Of(en).T("offers.free.count", FreeCell(row, en))
 }
 
-// levelTexts name the stock levels.
-var levelTexts = map[string][2]string{
-	stock.LevelHigh: {"充足", "plenty"}, stock.LevelMedium: {"有", "some"}, stock.LevelSome: {"有", "some"},
-	stock.LevelLow: {"紧张", "low"}, stock.LevelNone: {"无", "none"},
+// levelKeys name the stock levels (message keys).
+var levelKeys = map[string]string{
+	stock.LevelHigh: "offers.level.high", stock.LevelMedium: "offers.level.some", stock.LevelSome: "offers.level.some",
+	stock.LevelLow: "offers.level.low", stock.LevelNone: "offers.level.none",
 }
 
 // LevelText names a stock level.
 func LevelText(level string, en bool) string {
-	return TextFor(levelTexts, level, [2]string{"未知", "unknown"}, en)
+	if k, ok := levelKeys[level]; ok {
+		return i18n.Of(en).T(k)
+	}
+	return i18n.Of(en).T("offers.free.unknown")
 }
 
 // Legend explain the marks the shown rows carry, one line for all of
 // them (the seed-only * keeps its own line).
 func (r *Renderer) Legend(rows []OfferRow, en bool) []string {
-	var out, parts []string
-	var unit, unreliable, advisory, levels []string
-	seedOnly := false
+	l := i18n.Of(en)
+	var out []string
+	m := r.marksOf(rows, en)
+	if m.seedOnly {
+		out = append(out, UnverifiedPriceNote(en))
+	}
+	sep := l.T("list.sep")
+	var parts, doubts []string
+	if len(m.unit) > 0 {
+		parts = append(parts, l.T("offers.legend.unit", strings.Join(m.unit, sep)))
+	}
+	if len(m.unreliable) > 0 {
+		doubts = append(doubts, l.T("offers.legend.unreliable", strings.Join(m.unreliable, sep)))
+	}
+	if len(m.advisory) > 0 {
+		doubts = append(doubts, l.T("offers.legend.advisory", strings.Join(m.advisory, sep)))
+	}
+	if len(doubts) > 0 {
+		parts = append(parts, l.T("offers.legend.doubts", strings.Join(doubts, l.T("offers.sep.comma"))))
+	}
+	if len(m.levels) > 0 {
+		parts = append(parts, l.T("offers.legend.levels", strings.Join(m.levels, sep)))
+	}
+	if st := r.StaleLine(rows, en); st != "" {
+		parts = append(parts, l.T("offers.legend.stale", st))
+	}
+	if len(parts) > 0 {
+		out = append(out, l.T("offers.end", strings.Join(parts, l.T("offers.sep.semi"))))
+	}
+	return out
+}
+
+// marks are the platforms whose shown rows carry each mark.
+type marks struct {
+	seedOnly                           bool
+	unit, unreliable, advisory, levels []string
+}
+
+// marksOf collects, per mark, the names of the platforms whose rows
+// carry it (each once, in the rows' order).
+func (r *Renderer) marksOf(rows []OfferRow, en bool) marks {
+	var m marks
 	add := func(list *[]string, platform string) {
 		if name := r.PlatformName(platform, en); !slices.Contains(*list, name) {
 			*list = append(*list, name)
 		}
 	}
 	for _, row := range rows {
-		seedOnly = seedOnly || !row.Verified
+		m.seedOnly = m.seedOnly || !row.Verified
 		if row.Has(stock.CaveatUnitUnverified) {
-			add(&unit, row.Platform)
+			add(&m.unit, row.Platform)
 		}
 		if row.Free != nil && *row.Free > 0 && row.Level == "" {
 			if row.Has(stock.CaveatCountUnreliable) {
-				add(&unreliable, row.Platform)
+				add(&m.unreliable, row.Platform)
 			}
 			if row.Has(stock.CaveatMayNotCreate) {
-				add(&advisory, row.Platform)
+				add(&m.advisory, row.Platform)
 			}
 		}
 		if row.Level != "" {
-			add(&levels, row.Platform)
+			add(&m.levels, row.Platform)
 		}
 	}
-	if seedOnly {
-		out = append(out, UnverifiedPriceNote(en))
-	}
-	sep := pick1(en, "、", ", ")
-	if len(unit) > 0 {
-		parts = append(parts, fmt.Sprintf(pick1(en, "‡ %s接口的价格单位未核实，按元/卡时显示", "‡ %s does not document its price unit; read as CNY/GPU-h"), strings.Join(unit, sep)))
-	}
-	var doubts []string
-	if len(unreliable) > 0 {
-		doubts = append(doubts, fmt.Sprintf(pick1(en, "%s接口的空闲数常不准（常显示 0 而网页上有卡）", "%s's API free count is often wrong (0 while the web page shows cards)"), strings.Join(unreliable, sep)))
-	}
-	if len(advisory) > 0 {
-		doubts = append(doubts, fmt.Sprintf(pick1(en, "%s开发者库存接口的空闲数不一定开得出来（一个公开的 AutoDL 客户端 2026-08 实测对不上）", "%s's developer stock API counts may not be creatable (a public AutoDL client found a mismatch, 2026-08)"), strings.Join(advisory, sep)))
-	}
-	if len(doubts) > 0 {
-		parts = append(parts, pick1(en, "空闲数带“?”的：", "free counts marked “?”: ")+strings.Join(doubts, pick1(en, "，", ", "))+pick1(en, "，以开机页为准", "; check before paying"))
-	}
-	if len(levels) > 0 {
-		parts = append(parts, fmt.Sprintf(pick1(en, "%s只给库存档位，不给数量", "%s gives a stock level, not a count"), strings.Join(levels, sep)))
-	}
-	if l := r.StaleLine(rows, en); l != "" {
-		parts = append(parts, l+pick1(en, "，排在后面", "; ranked last"))
-	}
-	if len(parts) > 0 {
-		out = append(out, strings.Join(parts, pick1(en, "；", "; "))+pick1(en, "。", "."))
-	}
-	return out
+	return m
 }
 
 // StaleLine explains "过时" for the rows with a stale list price ("" when
@@ -451,14 +462,14 @@ func (r *Renderer) StaleLine(rows []OfferRow, en bool) string {
 	if len(stale) == 0 {
 		return ""
 	}
-	return fmt.Sprintf(pick1(en, "过时：%s的标价已超过 %d 个月，可能已变", "old: %s list prices are over %d months old and may have changed"),
-		strings.Join(stale, pick1(en, "、", ", ")), r.ListPriceMonths())
+	l := i18n.Of(en)
+	return l.T("offers.stale_line", strings.Join(stale, l.T("list.sep")), r.ListPriceMonths())
 }
 
 // StaleTag marks a stale list price where its date or source is shown.
 func StaleTag(row OfferRow, en bool) string {
 	if row.Has(stock.CaveatStalePrice) {
-		return pick1(en, "（过时）", " (old)")
+		return i18n.Of(en).T("offers.stale_tag")
 	}
 	return ""
 }
@@ -475,6 +486,7 @@ func (r *Renderer) ListPriceMonths() int {
 // free counts for, what each said (with its marks) and which the table
 // uses: "不一致" when they count the same place, else only what they said.
 func (r *Renderer) DisagreeLines(rows []OfferRow, en bool) []string {
+	l := i18n.Of(en)
 	var out []string
 	for _, row := range rows {
 		if !row.Differs {
@@ -485,14 +497,14 @@ func (r *Renderer) DisagreeLines(rows []OfferRow, en bool) []string {
 			if f.Free == nil || f.Level != "" {
 				continue
 			}
-			said = append(said, figurePlace(f, en)+pick1(en, "", " ")+FreeCell(figureRow(row.Platform, f), en))
+			said = append(said, l.T("offers.disagree.said", figurePlace(f, en), FreeCell(figureRow(row.Platform, f), en)))
 		}
 		used := figurePlace(stock.Figure{Endpoint: row.Endpoint, Scope: row.Scope, Region: row.Region}, en)
-		head := pick1(en, "%s %s 其他接口给的空闲数：%s；表中用%s的 %s。", "%s %s: other endpoints' free counts: %s; the table uses the %s figure (%s).")
+		head := "offers.disagree.others"
 		if row.Disagree {
-			head = pick1(en, "%s %s 各接口的空闲数不一致：%s；表中用%s的 %s。", "%s %s: endpoints disagree on the free count: %s; the table uses the %s figure (%s).")
+			head = "offers.disagree.differ"
 		}
-		out = append(out, fmt.Sprintf(head, r.PlatformName(row.Platform, en), row.GPU, strings.Join(said, pick1(en, "，", ", ")), used, FreeCell(row, en)))
+		out = append(out, l.T(head, r.PlatformName(row.Platform, en), row.GPU, strings.Join(said, l.T("offers.sep.comma")), used, FreeCell(row, en)))
 	}
 	return out
 }
@@ -522,39 +534,49 @@ func WithOthers(rows []OfferRow) []OfferRow {
 
 // figurePlace names where a figure came from and what it covers.
 func figurePlace(f stock.Figure, en bool) string {
-	name := endpointName(f.Endpoint, en)
+	l := i18n.Of(en)
+	name := endpointName(f.Endpoint, l)
 	switch {
 	case f.Scope == stock.ScopePlatform:
-		return name + pick1(en, "（全平台）", " (all regions)")
+		return l.T("offers.place.platform", name)
 	case f.Region != "":
-		return name + pick1(en, "（", " (") + RegionText(f.Region, en) + pick1(en, "）", ")")
+		return l.T("offers.place.region", name, RegionText(f.Region, en))
 	case f.Scope == stock.ScopeMachine:
 		return name
 	case f.Scope == stock.ScopeRegion:
-		return name + pick1(en, "（地区不明）", " (region unknown)")
+		return l.T("offers.place.region_unknown", name)
 	}
 	return name
 }
 
-// endpointNames name the APIs as a reader would.
-var endpointNames = map[string][2]string{
-	stock.EndpointESDGlobal: {"开发者库存接口", "developer stock API"}, stock.EndpointESDRegion: {"开发者库存接口", "developer stock API"},
-	stock.EndpointWebRegion: {"控制台地区库存", "console region stock"}, stock.EndpointWebMachines: {"机器列表", "machine list"},
+// endpointKeys name the APIs as a reader would (message keys).
+var endpointKeys = map[string]string{
+	stock.EndpointESDGlobal: "offers.endpoint.developer", stock.EndpointESDRegion: "offers.endpoint.developer",
+	stock.EndpointWebRegion: "offers.endpoint.console_region", stock.EndpointWebMachines: "offers.endpoint.machines",
 }
 
 // endpointName names an API as a reader would.
-func endpointName(endpoint string, en bool) string {
-	return TextFor(endpointNames, endpoint, [2]string{"另一接口", "another endpoint"}, en)
+func endpointName(endpoint string, l i18n.Lang) string {
+	if k, ok := endpointKeys[endpoint]; ok {
+		return l.T(k)
+	}
+	return l.T("offers.endpoint.other")
 }
 
-// regionEnglish names Chinese platform regions in English answers: AutoDL's
-// console regions and 矩池云's domains (stock-apis.md §1, §3).
-var regionEnglish = map[string]string{
-	"西北B区": "Northwest B", "西北企业区": "Northwest Enterprise", "北京A区": "Beijing A", "北京B区": "Beijing B",
-	"内蒙A区": "Inner Mongolia A", "内蒙B区": "Inner Mongolia B", "佛山区": "Foshan", "重庆A区": "Chongqing A",
-	"V100专区": "V100 zone", "L20专区": "L20 zone", "3090专区": "3090 zone",
-	"1区": "Zone 1", "亚太2区": "Asia-Pacific 2", "13区": "Zone 13", "16区": "Zone 16", "国产卡": "Chinese GPUs",
-}
+// regionEnglish names Chinese platform regions in English answers
+// (AutoDL's console regions and 矩池云's domains, stock-apis.md §1, §3):
+// the message catalog's list offers.regions holds the names in Chinese
+// and, at the same places, in English.
+var regionEnglish = sync.OnceValue(func() map[string]string {
+	zh, en := i18n.ZH.L("offers.regions"), i18n.EN.L("offers.regions")
+	m := make(map[string]string, len(zh))
+	for i, name := range zh {
+		if i < len(en) {
+			m[name] = en[i]
+		}
+	}
+	return m
+})
 
 // RegionText is a region as the reader's language names it; an unknown
 // Chinese name is kept as is.
@@ -562,7 +584,7 @@ func RegionText(region string, en bool) string {
 	if !en {
 		return region
 	}
-	if e, ok := regionEnglish[strings.TrimSpace(region)]; ok {
+	if e, ok := regionEnglish()[strings.TrimSpace(region)]; ok {
 		return e
 	}
 	return region
@@ -573,8 +595,10 @@ func RegionText(region string, en bool) string {
 // source and age.
 func (r *Renderer) Alert(a stock.Alert) chat.Reply {
 	en := a.English
-	rep := chat.Reply{Title: pick1(en, "库存提醒", "Stock alert")}
+	l := i18n.Of(en)
+	rep := chat.Reply{Title: l.T("alert.title")}
 	seen := map[string]bool{}
+	var rows []OfferRow
 	for _, it := range a.Items {
 		s := it.Subscription
 		// The command line's owner ("console") is nobody to @mention.
@@ -582,66 +606,76 @@ func (r *Renderer) Alert(a stock.Alert) chat.Reply {
 			rep.Mentions = append(rep.Mentions, s.OwnerID)
 			seen[s.OwnerID] = true
 		}
-		who := "@" + s.OwnerName
-		switch {
-		case s.OwnerID == ConsoleOwner || s.OwnerID == "":
-			// The command line's owner is nobody to @mention.
-			who = pick1(en, "你订阅的", "Your subscription")
-		case s.OwnerName == "":
-			who = "@" + billing.MemberLabel(s.OwnerID)
-		}
-		var head string
-		switch it.Reason {
-		case stock.ReasonPriceDrop:
-			head = pick1(en, "降价了", "cheaper now")
-		case stock.ReasonSoldOut:
-			head = pick1(en, "又没货了", "sold out again")
-		default:
-			head = pick1(en, "有货了", "available")
-		}
-		rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "%s %s：%s", "%s: %s — %s"), who, head, r.Describe(s, en)))
+		rep.Lines = append(rep.Lines, l.T("alert.head", alertWho(s, l), l.T(alertReasonKey(it.Reason)), r.Describe(s, en)))
 		for _, o := range it.Offers {
-			age := pick1(en, "时间未知", "time unknown")
-			if !o.ObservedAt.IsZero() {
-				age = Age(a.At.Sub(o.ObservedAt), en)
-			}
-			line := fmt.Sprintf(pick1(en, "  · %s %s %s，空闲 %s，%s · %s", "  · %s %s %s, free %s, %s · %s"), r.PlatformName(o.Platform, en), o.GPU, r.PriceText(o, en), FreeText(o, en), SourceLabel(string(o.Source), en), age)
-			if o.Region != "" {
-				line += pick1(en, "（", " (") + RegionText(stock.RegionName(o.Platform, o.Region), en) + pick1(en, "）", ")")
-			}
-			rep.Lines = append(rep.Lines, line)
-		}
-	}
-	var rows []OfferRow
-	for _, it := range a.Items {
-		for _, o := range it.Offers {
+			rep.Lines = append(rep.Lines, r.alertOffer(o, a.At, l))
 			rows = append(rows, RowOf(o))
 		}
 	}
 	rep.Notes = append(rep.Notes, r.Legend(rows, en)...)
-	rep.Notes = append(rep.Notes, pick1(en, "库存变化很快，以平台页面为准。“静音 2小时”暂停提醒，“取消订阅”不再提醒。", "Stock changes fast; check the platform. “mute 2h” pauses, “unsubscribe” stops."))
+	rep.Notes = append(rep.Notes, l.T("alert.footer"))
 	return rep
+}
+
+// alertWho is whom an alert item is for: "@alice", or the command line's
+// "你订阅的".
+func alertWho(s stock.Subscription, l i18n.Lang) string {
+	switch {
+	case s.OwnerID == ConsoleOwner || s.OwnerID == "":
+		// The command line's owner is nobody to @mention.
+		return l.T("alert.yours")
+	case s.OwnerName == "":
+		return "@" + billing.MemberLabel(s.OwnerID)
+	}
+	return "@" + s.OwnerName
+}
+
+// alertReasonKey is the message key of what changed.
+func alertReasonKey(reason stock.Reason) string {
+	switch reason {
+	case stock.ReasonPriceDrop:
+		return "alert.price_drop"
+	case stock.ReasonSoldOut:
+		return "alert.sold_out"
+	}
+	return "alert.available"
+}
+
+// alertOffer is one offer of an alert: platform, GPU, price, free count,
+// source and age, and its region.
+func (r *Renderer) alertOffer(o stock.Offer, at time.Time, l i18n.Lang) string {
+	en := l.English()
+	age := l.T("offers.source.time_unknown")
+	if !o.ObservedAt.IsZero() {
+		age = Age(at.Sub(o.ObservedAt), en)
+	}
+	line := l.T("alert.offer", r.PlatformName(o.Platform, en), o.GPU, r.PriceText(o, en), FreeText(o, en), SourceLabel(string(o.Source), en), age)
+	if o.Region != "" {
+		line += l.T("alert.region", RegionText(stock.RegionName(o.Platform, o.Region), en))
+	}
+	return line
 }
 
 // Describe is a one-line summary of a subscription's conditions.
 func (r *Renderer) Describe(s stock.Subscription, en bool) string {
+	l := i18n.Of(en)
 	parts := []string{strings.Join(s.GPUs, "/")}
 	if len(s.Platforms) > 0 {
 		parts = append(parts, r.PlatformNames(s.Platforms, en))
 	} else {
-		parts = append(parts, pick1(en, "任意平台", "any platform"))
+		parts = append(parts, l.T("alert.describe.any_platform"))
 	}
 	if len(s.ExcludePlatforms) > 0 {
-		parts = append(parts, pick1(en, "不含 ", "not ")+r.PlatformNames(s.ExcludePlatforms, en))
+		parts = append(parts, l.T("alert.describe.not", r.PlatformNames(s.ExcludePlatforms, en)))
 	}
 	if s.MaxPriceCNY > 0 {
-		parts = append(parts, fmt.Sprintf(pick1(en, "≤ %.2f 元/卡时", "≤ %.2f CNY/GPU-h"), s.MaxPriceCNY))
+		parts = append(parts, l.T("alert.describe.max_price", s.MaxPriceCNY))
 	}
-	parts = append(parts, fmt.Sprintf(pick1(en, "至少 %d 张空闲", "at least %d free"), s.MinFreeOrDefault()))
+	parts = append(parts, l.T("alert.describe.min_free", s.MinFreeOrDefault()))
 	if s.Region != "" {
-		parts = append(parts, pick1(en, "地区 ", "region ")+s.Region)
+		parts = append(parts, l.T("alert.describe.region", s.Region))
 	}
-	return strings.Join(parts, pick1(en, "，", ", "))
+	return strings.Join(parts, l.T("offers.sep.comma"))
 }
 
 // PriceText is an offer's price with its marks and unit in alerts and
@@ -657,18 +691,20 @@ func FreeText(o stock.Offer, en bool) string {
 	return FreeCell(RowOf(o), en)
 }
 
+// SourceLabel names where a figure came from in a few words: live,
+// replay, list price.
 func SourceLabel(s string, en bool) string {
 	switch s {
 	case string(stock.SourceLive):
-		return pick1(en, "实时", "live")
+		return i18n.Of(en).T("offers.source.live")
 	case string(stock.SourceReplay):
-		return pick1(en, "录制", "replay")
+		return i18n.Of(en).T("offers.source.replayed")
 	}
-	return pick1(en, "目录标价", "list price")
+	return i18n.Of(en).T("offers.source.list_label")
 }
 
 // UnverifiedPriceNote explains the * after a list price only the seed
 // articles report; unverifiedFigureNote the same for any other figure.
 func UnverifiedPriceNote(en bool) string {
-	return pick1(en, "* 只有 2025 年的租卡测评文章这么写，未经其他来源核实的标价。", "* a list price only 2025 rental reviews give; not confirmed by a dated source.")
+	return i18n.Of(en).T("offers.note.unverified_price")
 }

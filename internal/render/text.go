@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/i18n"
 )
 
 // ShortRows is the most table rows a short form shows (the rest is behind
@@ -52,11 +53,31 @@ func FigureText(f catalog.Figure) string {
 
 // JoinIDs joins names for a line of text.
 func JoinIDs(ids []string, en bool) string {
-	return strings.Join(ids, pick1(en, "、", ", "))
+	return strings.Join(ids, i18n.Of(en).T("list.sep"))
 }
 
 // UnverifiedFigureNote explains the * of a figure only the seed
 // articles give.
 func UnverifiedFigureNote(en bool) string {
-	return pick1(en, "* 只有 2025 年的租卡测评文章这么写，未经其他来源核实。", "* only 2025 rental reviews say so; not confirmed by a dated source.")
+	return i18n.Of(en).T("offers.note.unverified_figure")
+}
+
+// granularityKeys name the billing granularities (message keys).
+var granularityKeys = map[string]string{"second": "offers.granularity.second", "minute": "offers.granularity.minute", "hour": "offers.granularity.hour"}
+
+// GranularityText names a billing granularity ("秒", "per minute");
+// "未知"/"unknown" when the catalog has none, the id itself when it is
+// not one of second, minute and hour.
+func GranularityText(g string, en bool) string {
+	l := i18n.Of(en)
+	if g == "" {
+		return l.T("offers.free.unknown")
+	}
+	if k, ok := granularityKeys[g]; ok {
+		return l.T(k)
+	}
+	if en {
+		return l.T("offers.granularity.other", g)
+	}
+	return g
 }

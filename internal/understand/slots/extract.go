@@ -120,6 +120,7 @@ func Extract(c *catalog.Catalog, text string, chatEnglish bool) *Extraction {
 	q := &Query{Asked: text}
 	q.English = AnswerEnglish(text, chatEnglish)
 	x := &Extraction{cat: c, q: q, s: s, rest: s, cut: cut}
+	extractOfferAsk(q)
 	if strings.TrimSpace(s) == "" {
 		return x
 	}

@@ -64,6 +64,17 @@ type Query struct {
 	// ExcludePlatforms are platforms the asker rules out ("不要vast",
 	// "除了autodl", "except runpod").
 	ExcludePlatforms []string `json:"exclude_platforms,omitempty"`
+	// Elsewhere asks for other platforms than the one named ("autodl 上
+	// 抢不到，哪里还能租"); WhichPlatform asks which platform has a card
+	// ("哪家", "where else"); NoCardMode asks about the no-GPU mode
+	// ("无卡模式"); Retention asks how long a platform keeps data; Aspect
+	// is what a comparison asks about: AspectPrice, AspectSpeed or
+	// AspectStability (words in configs/offerwords.yaml, offers.go).
+	Elsewhere     bool   `json:"elsewhere,omitempty"`
+	WhichPlatform bool   `json:"which_platform,omitempty"`
+	NoCardMode    bool   `json:"no_card_mode,omitempty"`
+	Retention     bool   `json:"retention,omitempty"`
+	Aspect        string `json:"aspect,omitempty"`
 	// MaxPriceCNY is a price ceiling, CNY per GPU-hour ("1块5以下" → 1.5).
 	MaxPriceCNY float64 `json:"max_price_cny,omitempty"`
 	// PriceCNY is a price the question states without a ceiling word
