@@ -185,7 +185,7 @@ func TestAdviceOOMFollowUp(t *testing.T) {
 func TestCardChoiceCompare(t *testing.T) {
 	r := adviceRouter(t)
 	res := ask(r, "4090 和 3090 选哪个")
-	if res.Intent != commands.IntentCompare || res.Reply.Table == nil || len(res.Reply.Table.Rows) != 2 || res.Compare == nil {
+	if res.Intent != commands.IntentCompare || res.Reply.Table == nil || len(res.Reply.Table.Rows) != 2 || !isCompare(res) {
 		t.Fatalf("intent %q table %+v", res.Intent, res.Reply.Table)
 	}
 	mustContain(t, whole(res), "RTX 4090", "RTX 3090", "BF16 TFLOPS", "带宽", "更划算")

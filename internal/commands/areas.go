@@ -34,16 +34,6 @@ func (r *Router) AdviceTopics() []kb.Topic { r.ready(); return r.adviceAnswers.T
 // handler is the answer to one intent.
 type handler = func(r *Router, ctx context.Context, res *Result)
 
-// offersHandler runs an offers answer (stock, prices, compare) and keeps
-// what it found.
-func offersHandler(f func(*offers.Answers, context.Context, *offers.Result)) handler {
-	return func(r *Router, ctx context.Context, res *Result) {
-		o := offers.Result{Query: res.Query}
-		f(r.offerAnswers, ctx, &o)
-		res.Query, res.Offers, res.Providers, res.Compare, res.Question, res.Reply = o.Query, o.Offers, o.Providers, o.Compare, o.Question, o.Reply
-	}
-}
-
 // estimateHandler runs an estimate answer (estimate, plan).
 func estimateHandler(f func(*estimate.Answers, context.Context, *estimate.Result)) handler {
 	return func(r *Router, ctx context.Context, res *Result) {

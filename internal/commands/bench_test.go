@@ -10,7 +10,7 @@ func BenchmarkStockQuestion(b *testing.B) {
 	r := newRouter(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		if res := ask(r, "哪家有4090"); len(res.Offers) == 0 {
+		if res := ask(r, "哪家有4090"); len(offersOf(res)) == 0 {
 			b.Fatal("no offers")
 		}
 	}

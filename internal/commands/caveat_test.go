@@ -119,7 +119,7 @@ func TestStaleListPricesMarked(t *testing.T) {
 		text = res.Text
 	}
 	var last string
-	for _, row := range res.Offers {
+	for _, row := range offersOf(res) {
 		if row.Source == "catalog" {
 			last = row.Platform
 		}
@@ -197,10 +197,10 @@ func TestExcludedPlatforms(t *testing.T) {
 		if !slices.Contains(res.Query.ExcludePlatforms, c.out) || slices.Contains(res.Query.Platforms, c.out) {
 			t.Errorf("%q: platforms %v, excluded %v; want %s excluded", c.q, res.Query.Platforms, res.Query.ExcludePlatforms, c.out)
 		}
-		if len(res.Offers) == 0 {
+		if len(offersOf(res)) == 0 {
 			t.Errorf("%q: no offers at all:\n%s", c.q, res.Text)
 		}
-		for _, o := range res.Offers {
+		for _, o := range offersOf(res) {
 			if o.Platform == c.out {
 				t.Errorf("%q: the answer lists %s:\n%s", c.q, c.out, res.Text)
 				break
@@ -260,12 +260,12 @@ func TestMergedMachinesHonest(t *testing.T) {
 	board.Refresh(context.Background())
 	r := commands.NewRouter(cat, board, commands.WithClock(now))
 	all := ask(r, "autodl 4090 还有吗")
-	if len(all.Offers) != 1 || *all.Offers[0].Free != 5 || !all.Offers[0].PriceFrom || all.Offers[0].Region != "西北B区" {
-		t.Fatalf("want one 西北B区 row, 5 free, priced from 2.05: %+v\n%s", all.Offers, all.Text)
+	if rows := offersOf(all); len(rows) != 1 || *rows[0].Free != 5 || !rows[0].PriceFrom || rows[0].Region != "西北B区" {
+		t.Fatalf("want one 西北B区 row, 5 free, priced from 2.05: %+v\n%s", rows, all.Text)
 	}
 	mustContain(t, all.Text, "2.05起")
 	under := ask(r, "autodl 4090 2块1以下")
-	if len(under.Offers) != 1 || *under.Offers[0].Free != 3 || under.Offers[0].PriceFrom {
-		t.Fatalf("under 2.1: want the 2.05 machine's 3 free only: %+v\n%s", under.Offers, under.Text)
+	if rows := offersOf(under); len(rows) != 1 || *rows[0].Free != 3 || rows[0].PriceFrom {
+		t.Fatalf("under 2.1: want the 2.05 machine's 3 free only: %+v\n%s", rows, under.Text)
 	}
 }

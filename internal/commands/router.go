@@ -46,8 +46,6 @@ type OfferRow = render.OfferRow
 // answer and the rendered reply. `bot ask --format json` prints it.
 type Result struct {
 	Query
-	// Offers are the stock rows (intent stock and prices).
-	Offers []OfferRow `json:"offers,omitempty"`
 	// Estimate and Options are set for intent estimate; VRAMGB, Fits,
 	// TokensTrained, FLOPs and Hours repeat its main figures at the top
 	// level of the JSON (hours per GPU id: low / typical / high).
@@ -55,8 +53,6 @@ type Result struct {
 	// Workload is a non-LLM job's estimate ("训练一个ResNet50要多少钱");
 	// its options and hours per GPU are in Options and Hours.
 	Workload *workload.Estimate `json:"workload_estimate,omitempty"`
-	// Providers summarises each provider's health (intent stock).
-	Providers []offers.ProviderRow `json:"providers,omitempty"`
 	// Question is set when the bot needs more information ("多大参数量？").
 	Question string `json:"question,omitempty"`
 	// Subscription is the subscription made or found (intent subscribe);
@@ -70,10 +66,9 @@ type Result struct {
 	Risks []billing.AtRisk `json:"risks,omitempty"`
 	// Advice is the knowledge-base answer (intent advice).
 	Advice *advice.AdviceResult `json:"advice,omitempty"`
-	// Compare, Plan and Check are the rows behind a comparison, a
-	// billing-mode answer and a fact check.
-	Compare *offers.CompareResult `json:"compare,omitempty"`
-	Plan    *estimate.PlanResult  `json:"plan,omitempty"`
+	// Plan and Check are the rows behind a billing-mode answer and a
+	// fact check.
+	Plan *estimate.PlanResult `json:"plan,omitempty"`
 	// Plans is the plan optimizer's answer (intent plan with a usage
 	// profile: "每周跑40小时4090，包周还是按量"): the profile and the
 	// ranked plans.
@@ -416,9 +411,8 @@ var handlers map[string]handler
 
 func init() {
 	handlers = map[string]handler{
-		IntentStock: offersHandler((*offers.Answers).Stock), IntentPrices: offersHandler((*offers.Answers).Prices),
-		IntentCompare: offersHandler((*offers.Answers).Compare), IntentEstimate: estimateHandler((*estimate.Answers).Estimate),
-		IntentPlan: estimateHandler((*estimate.Answers).Plan), IntentFactCheck: adviceHandler((*advice.Answers).FactCheck),
+		IntentEstimate: estimateHandler((*estimate.Answers).Estimate),
+		IntentPlan:     estimateHandler((*estimate.Answers).Plan), IntentFactCheck: adviceHandler((*advice.Answers).FactCheck),
 		IntentAdvice:    adviceHandler((*advice.Answers).Advice),
 		IntentSubscribe: (*Router).subscribeAnswer, IntentSubscriptions: (*Router).subscriptionsAnswer,
 		IntentUnsubscribe: (*Router).unsubscribeAnswer, IntentMute: (*Router).muteAnswer,

@@ -240,7 +240,7 @@ func TestStockElsewhere(t *testing.T) {
 	for _, text := range []string{"现在哪家还有4090空着啊😭 autodl一直抢不到", "autodl 上4090全是灰的，哪里还能租到", "AutoDL 4090 有货吗", "AutoDL 哪里看4090库存，是不是没货了"} {
 		res := ask(r, text)
 		others := 0
-		for _, o := range res.Offers {
+		for _, o := range offersOf(res) {
 			if o.Platform != "autodl" {
 				others++
 			}

@@ -127,6 +127,9 @@ type OfferRow struct {
 	// the free count covers (machine, region, platform).
 	Endpoint string      `json:"endpoint,omitempty"`
 	Scope    stock.Scope `json:"scope,omitempty"`
+	// Cite names a list price's source as a reader would ("AutoDL 官方文档，
+	// 2026-08"), for the answers that show it (prices).
+	Cite string `json:"-"`
 }
 
 // Has reports whether the row carries caveat c.
@@ -355,7 +358,7 @@ func FreeCell(row OfferRow, en bool) string {
 	case row.Free != nil:
 		return i18n.Of(en).T("offers.free.sold_out")
 	}
-	return i18n.Of(en).T("offers.free.unknown")
+	return i18n.Of(en).T("offers.unknown")
 }
 
 // FreePhrase is the free cell in a sentence: "空闲 3?", "库存充足".
@@ -377,7 +380,7 @@ func LevelText(level string, en bool) string {
 	if k, ok := levelKeys[level]; ok {
 		return i18n.Of(en).T(k)
 	}
-	return i18n.Of(en).T("offers.free.unknown")
+	return i18n.Of(en).T("offers.unknown")
 }
 
 // Legend explain the marks the shown rows carry, one line for all of

@@ -71,7 +71,7 @@ var granularityKeys = map[string]string{"second": "offers.granularity.second", "
 func GranularityText(g string, en bool) string {
 	l := i18n.Of(en)
 	if g == "" {
-		return l.T("offers.free.unknown")
+		return l.T("offers.unknown")
 	}
 	if k, ok := granularityKeys[g]; ok {
 		return l.T(k)

@@ -1,0 +1,411 @@
+package offerview
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/i18n"
+	"github.com/labgpu/bot/internal/render"
+)
+
+// Prices is the prices answer: one platform's billing rules and list
+// prices ("AutoDL 怎么收费"), several platforms one section each, the
+// asked cards' list prices on every platform ("4090 价格表", cheapest
+// first), every platform at a glance ("价格"), or the no-GPU mode
+// ("无卡模式多少钱"). The rules are the catalog's (render reads them
+// there); Offers are the list prices shown, each with its source (Cite).
+type Prices struct {
+	Lang   i18n.Lang         `json:"-"`
+	Ask    PricesAsk         `json:"-"`
+	Offers []render.OfferRow `json:"offers,omitempty"`
+	// NoCard is each main platform's no-GPU mode (Ask.NoCardMode).
+	NoCard []NoCardRow `json:"-"`
+}
+
+// PricesAsk is what a prices question asked: the no-GPU mode, how long
+// data is kept, the platforms answered for (catalog ids; Named as the
+// question named them), the cards (GPU the first id, NamedGPUs as named)
+// and the platforms ruled out.
+type PricesAsk struct {
+	NoCardMode, Retention    bool
+	Platforms, Named         []string
+	GPU                      string
+	GPUs, NamedGPUs, Exclude []string
+}
+
+// NoCardRow is a platform's no-GPU mode: whether it has one and its
+// price per hour with its source (nil and "" when none is on record).
+type NoCardRow struct {
+	Platform  string
+	Available bool
+	Price     *catalog.Figure
+	Cite      string
+}
+
+// noCardNotePlatform is the platform whose no-GPU mode note the no-GPU
+// answer quotes (the only one the catalog explains).
+const noCardNotePlatform = "autodl"
+
+// pricesView is a Prices being said by a renderer.
+type pricesView struct {
+	Prices
+	rd *render.Renderer
+	l  i18n.Lang
+	en bool
+}
+
+// Reply answers what was asked: the no-GPU mode, the named platforms,
+// the named cards, or the overview.
+func (p Prices) Reply(rd *render.Renderer) chat.Reply {
+	v := pricesView{Prices: p, rd: rd, l: p.Lang, en: p.Lang.English()}
+	switch {
+	case p.Ask.NoCardMode:
+		return v.noCard()
+	case len(p.Ask.Platforms) > 0:
+		return v.platforms()
+	case len(p.Ask.GPUs) > 0:
+		return v.gpus()
+	}
+	return v.overview()
+}
+
+// rowsOf are the list prices shown for one platform.
+func (v pricesView) rowsOf(platform string) []render.OfferRow {
+	var out []render.OfferRow
+	for _, row := range v.Offers {
+		if row.Platform == platform {
+			out = append(out, row)
+		}
+	}
+	return out
+}
+
+// platforms answers for the named platforms: one platform's short form
+// with its whole card behind 详情, or, for several ("autodl vs 矩池云"),
+// one section each with its table inside.
+func (v pricesView) platforms() chat.Reply {
+	var rep chat.Reply
+	for i, id := range v.Ask.Platforms {
+		p, ok := v.rd.Cat.Platform(id)
+		if !ok {
+			continue
+		}
+		rows := v.rowsOf(id)
+		rp := v.platformCard(p, rows)
+		switch {
+		case len(v.Ask.Platforms) == 1:
+			rep = v.platformShort(p, rows)
+			rep.Full = &rp
+		case i == 0:
+			rep = chat.Reply{Title: v.l.T("prices.several", v.rd.PlatformNames(v.Ask.Named, v.en))}
+			fallthrough
+		default:
+			rep.Lines = append(rep.Lines, "", v.l.T("prices.section", p.DisplayName(v.en)), strings.TrimRight(chat.PlainText(rp), "\n"))
+		}
+	}
+	return rep
+}
+
+// gpus lists the named cards' list prices on every platform, trusted and
+// cheapest first.
+func (v pricesView) gpus() chat.Reply {
+	rep := chat.Reply{Title: v.l.T("prices.gpu.title", strings.Join(v.Ask.GPUs, " / "))}
+	if len(v.Ask.Exclude) > 0 {
+		rep.Title += v.l.T("prices.gpu.not", v.rd.PlatformNames(v.Ask.Exclude, v.en))
+	}
+	t := &chat.Table{Header: slices.Clone(v.l.L("prices.gpu.header"))}
+	for _, row := range v.Offers {
+		t.Rows = append(t.Rows, []string{v.rd.PlatformName(row.Platform, v.en), row.GPU, render.PriceCell(row, v.en), row.AsOf + render.StaleTag(row, v.en), row.Cite})
+	}
+	if len(t.Rows) == 0 {
+		rep.Lines = append(rep.Lines, v.l.T("prices.gpu.none"))
+	} else {
+		rep.Table = t
+	}
+	if unverified(v.Offers) {
+		rep.Notes = append(rep.Notes, render.UnverifiedFigureNote(v.en))
+	}
+	if st := v.rd.StaleLine(v.Offers, v.en); st != "" {
+		rep.Notes = append(rep.Notes, v.l.T("offers.end", st))
+	}
+	rep.Notes = append(rep.Notes, v.l.T("prices.gpu.ask_stock", v.Ask.GPU))
+	return rep
+}
+
+// overview is every platform's billing granularity, data-disk price and
+// number of list prices.
+func (v pricesView) overview() chat.Reply {
+	rep := chat.Reply{Title: v.l.T("prices.overview.title")}
+	t := &chat.Table{Header: slices.Clone(v.l.L("prices.overview.header"))}
+	for i := range v.rd.Cat.Platforms {
+		p := &v.rd.Cat.Platforms[i]
+		disk := v.l.T("offers.unknown")
+		if f := p.Storage.DataDiskCNYPerGBDay; f != nil {
+			disk = render.FigureText(*f)
+		}
+		t.Rows = append(t.Rows, []string{p.DisplayName(v.en), render.GranularityText(p.Billing.Granularity, v.en), disk, fmt.Sprint(len(p.Prices))})
+	}
+	rep.Table = t
+	rep.Notes = append(rep.Notes, v.l.T("prices.overview.hint"))
+	return rep
+}
+
+// platformShort is a platform's rules on one screen: granularity and the
+// cheapest list prices first, then its data disk, no-GPU mode and the
+// first data-loss rule, and five list prices.
+func (v pricesView) platformShort(p *catalog.Platform, rows []render.OfferRow) chat.Reply {
+	var prices []string
+	t := &chat.Table{Header: slices.Clone(v.l.L("prices.short.header"))}
+	for _, row := range rows {
+		if len(prices) < 2 {
+			prices = append(prices, row.GPU+" "+render.PriceCell(row, v.en)+render.StaleTag(row, v.en))
+		}
+		if len(t.Rows) < render.ShortRows {
+			t.Rows = append(t.Rows, []string{row.GPU, render.PriceCell(row, v.en), row.Cite + render.StaleTag(row, v.en)})
+		}
+	}
+	rep := chat.Reply{Title: v.shortTitle(p, prices)}
+	rep.Lines = v.shortLines(p)
+	v.retention(&rep, p)
+	if len(t.Rows) > 0 {
+		rep.Table = t
+	}
+	if st := v.rd.StaleLine(rows, v.en); st != "" {
+		rep.Notes = append(rep.Notes, v.l.T("offers.end", st))
+	}
+	rep.Notes = append(rep.Notes, v.l.T("prices.short.not_stock", p.DisplayName(v.en)))
+	return rep
+}
+
+// shortTitle is a platform's granularity and first list prices, after
+// "no list price for the card asked" when the card has none there.
+func (v pricesView) shortTitle(p *catalog.Platform, prices []string) string {
+	var parts []string
+	if g := p.Billing.Granularity; g != "" {
+		parts = append(parts, v.l.T("prices.short.granularity", render.GranularityText(g, v.en)))
+	}
+	if len(prices) > 0 {
+		parts = append(parts, v.l.T("prices.short.list_prices", strings.Join(prices, v.l.T("list.sep"))))
+	}
+	title := v.l.T("offers.named", p.DisplayName(v.en), strings.Join(parts, v.l.T("offers.sep.semi")))
+	if len(parts) == 0 {
+		title = v.l.T("prices.short.rules", p.DisplayName(v.en))
+	}
+	if len(prices) == 0 && len(v.Ask.GPUs) > 0 {
+		// The card asked about has no list price here: say so first.
+		title = v.noListPrice(p) + " " + title
+	}
+	return title
+}
+
+// shortLines are a platform's data disk and no-GPU mode in a line each.
+func (v pricesView) shortLines(p *catalog.Platform) []string {
+	var lines []string
+	st := p.Storage
+	if f := st.DataDiskCNYPerGBDay; f != nil {
+		line := v.l.T("prices.short.disk", st.DataDiskFreeGB, render.FigureText(*f))
+		if st.BilledWhileStopped {
+			line += v.l.T("prices.short.billed_stopped")
+		}
+		lines = append(lines, v.l.T("offers.end", line))
+	}
+	if st.NoCard.Available {
+		lines = append(lines, v.l.T("offers.end", v.noCardLine(st.NoCard)))
+	}
+	return lines
+}
+
+// noCardLine says a platform has a no-GPU mode, and its price.
+func (v pricesView) noCardLine(nc catalog.NoCard) string {
+	line := v.l.T("prices.no_card.yes")
+	if f := nc.CNYPerHour; f != nil {
+		line += v.l.T("prices.no_card.price", render.FigureText(*f))
+	}
+	return line
+}
+
+// retention puts a platform's data-loss rules in a short form: all of
+// them first when asked how long data is kept (or that none is on
+// record), else the first one.
+func (v pricesView) retention(rep *chat.Reply, p *catalog.Platform) {
+	switch {
+	case v.Ask.Retention && len(p.Retention) == 0:
+		rep.Title = v.l.T("prices.retention.none", p.DisplayName(v.en))
+		rep.Lines = append(rep.Lines, v.l.T("prices.retention.advice"))
+	case v.Ask.Retention:
+		rep.Title = v.l.T("offers.named", p.DisplayName(v.en), p.Retention[0].Text.Pick(v.en))
+		for _, rt := range p.Retention[1:] {
+			rep.Lines = append(rep.Lines, "⚠ "+rt.Text.Pick(v.en))
+		}
+	case len(p.Retention) > 0:
+		rep.Lines = append(rep.Lines, "⚠ "+p.Retention[0].Text.Pick(v.en))
+	}
+}
+
+// noCard answers "无卡模式多少钱": which platforms have a no-GPU mode and
+// at what price, with its limits.
+func (v pricesView) noCard() chat.Reply {
+	t := &chat.Table{Header: slices.Clone(v.l.L("prices.no_card.header"))}
+	var priced []string
+	for _, nc := range v.NoCard {
+		name := v.rd.PlatformName(nc.Platform, v.en)
+		has, price, src := v.l.T("prices.no_card.no"), "-", "-"
+		if nc.Available {
+			has, price = v.l.T("prices.no_card.has"), v.l.T("prices.no_card.price_unknown")
+		}
+		if nc.Price != nil && nc.Available {
+			price, src = render.FigureText(*nc.Price), nc.Cite
+			priced = append(priced, fmt.Sprintf("%s %s", name, render.FigureText(*nc.Price)))
+		}
+		t.Rows = append(t.Rows, []string{name, has, price, src})
+	}
+	title := v.l.T("prices.no_card.title")
+	if len(priced) > 0 {
+		title += v.l.T("prices.no_card.priced", strings.Join(priced, v.l.T("list.sep")))
+	}
+	title += v.l.T("prices.no_card.others")
+	rep := chat.Reply{Title: title, Table: t}
+	if p, ok := v.rd.Cat.Platform(noCardNotePlatform); ok && p.Storage.NoCard.Note.Pick(v.en) != "" {
+		rep.Lines = append(rep.Lines, v.l.T("offers.named", p.DisplayName(v.en), p.Storage.NoCard.Note.Pick(v.en)))
+	}
+	rep.Notes = append(rep.Notes, v.l.T("prices.no_card.disk"))
+	return rep
+}
+
+// platformCard is a platform's whole card: billing modes and rules, data
+// disk, no-GPU mode, data-loss rules and caveats, every list price.
+func (v pricesView) platformCard(p *catalog.Platform, rows []render.OfferRow) chat.Reply {
+	rep := chat.Reply{Title: v.l.T("prices.full.title", p.DisplayName(v.en))}
+	if line, ok := v.billingLine(p.Billing); ok {
+		rep.Lines = append(rep.Lines, line)
+	}
+	if t := p.Billing.Note.Pick(v.en); t != "" {
+		rep.Lines = append(rep.Lines, t)
+	}
+	st := p.Storage
+	rep.Lines = append(rep.Lines, v.diskLine(st))
+	if st.NoCard.Available {
+		nc := v.noCardLine(st.NoCard)
+		if t := st.NoCard.Note.Pick(v.en); t != "" {
+			nc += v.l.T("prices.full.then", t)
+		}
+		rep.Lines = append(rep.Lines, nc)
+	}
+	if t := st.Note.Pick(v.en); t != "" {
+		rep.Lines = append(rep.Lines, t)
+	}
+	for _, rt := range p.Retention {
+		rep.Lines = append(rep.Lines, "⚠ "+rt.Text.Pick(v.en))
+	}
+	for _, c := range p.Caveats {
+		rep.Lines = append(rep.Lines, "• "+c.Pick(v.en))
+	}
+	t, notes := v.priceTable(p, rows)
+	if len(t.Rows) > 0 {
+		rep.Table = t
+	}
+	rep.Notes = append(rep.Notes, notes...)
+	for _, row := range t.Rows {
+		if strings.HasSuffix(row[1], render.MarkUnverified) {
+			rep.Notes = append(rep.Notes, render.UnverifiedFigureNote(v.en))
+			break
+		}
+	}
+	rep.Notes = append(rep.Notes, v.l.T("prices.full.not_stock", p.DisplayName(v.en)))
+	return rep
+}
+
+// billingLine is a platform's billing modes, granularity and minimum
+// (false when the catalog has neither modes nor granularity).
+func (v pricesView) billingLine(b catalog.Billing) (string, bool) {
+	if len(b.Modes) == 0 && b.Granularity == "" {
+		return "", false
+	}
+	var modes []string
+	for _, m := range b.Modes {
+		modes = append(modes, v.modeText(m))
+	}
+	line := v.l.T("prices.full.billing", strings.Join(modes, "/"))
+	if b.Granularity != "" {
+		line += v.l.T("prices.full.granularity", render.GranularityText(b.Granularity, v.en))
+	}
+	if b.MinimumMinutes > 0 {
+		line += v.l.T("prices.full.minimum", b.MinimumMinutes)
+	}
+	return line, true
+}
+
+// diskLine is a platform's data disk: what it is, the free part, the
+// price beyond it with its date, whether it bills while stopped.
+func (v pricesView) diskLine(st catalog.Storage) string {
+	disk := v.l.T("prices.full.disk")
+	if label := st.DataDiskLabel.Pick(v.en); label != "" {
+		disk = v.l.T("prices.full.disk_labelled", label)
+	}
+	if st.DataDiskFreeGB > 0 {
+		disk += v.l.T("prices.full.disk_free", st.DataDiskFreeGB)
+	}
+	if f := st.DataDiskCNYPerGBDay; f != nil {
+		disk += v.l.T("prices.full.disk_price", render.FigureText(*f), f.AsOf)
+		if !f.Verified {
+			disk += render.MarkUnverified
+		}
+	} else {
+		disk += v.l.T("offers.price.unknown")
+	}
+	if st.BilledWhileStopped {
+		disk += v.l.T("prices.full.billed_stopped")
+	}
+	return disk
+}
+
+// priceTable is a platform's list prices (the asked GPUs, or all) with
+// their dates and sources, and the notes they need.
+func (v pricesView) priceTable(p *catalog.Platform, rows []render.OfferRow) (*chat.Table, []string) {
+	t := &chat.Table{Header: slices.Clone(v.l.L("prices.full.header"))}
+	var notes []string
+	for _, row := range rows {
+		t.Rows = append(t.Rows, []string{row.GPU, render.PriceCell(row, v.en), row.AsOf + render.StaleTag(row, v.en), row.Cite})
+	}
+	if st := v.rd.StaleLine(rows, v.en); st != "" {
+		notes = append(notes, v.l.T("offers.end", st))
+	}
+	if len(t.Rows) == 0 {
+		notes = append(notes, v.noListPrice(p))
+	}
+	return t, notes
+}
+
+// noListPrice says that the catalog has no list price for the asked GPUs
+// on p (or none at all), and which GPUs it does have there.
+func (v pricesView) noListPrice(p *catalog.Platform) string {
+	var have []string
+	for _, pr := range p.Prices {
+		if !slices.Contains(have, pr.GPU) {
+			have = append(have, pr.GPU)
+		}
+	}
+	if len(v.Ask.GPUs) == 0 || len(have) == 0 {
+		return v.l.T("prices.no_list.none")
+	}
+	return v.l.T("prices.no_list.gpus", p.DisplayName(v.en), render.JoinIDs(v.Ask.NamedGPUs, v.en), strings.Join(have, v.l.T("list.sep")))
+}
+
+// modeKeys name the billing modes (message keys).
+var modeKeys = map[string]string{
+	"hourly": "prices.mode.hourly", "daily": "prices.mode.daily", "weekly": "prices.mode.weekly", "monthly": "prices.mode.monthly",
+	"spot": "prices.mode.spot", "yearly": "prices.mode.yearly", "prepaid": "prices.mode.prepaid", "package": "prices.mode.package",
+	"free": "prices.mode.free",
+}
+
+// modeText names a billing mode in the reader's language (its id when
+// unknown).
+func (v pricesView) modeText(m string) string {
+	if k, ok := modeKeys[m]; ok {
+		return v.l.T(k)
+	}
+	return m
+}

@@ -1,0 +1,276 @@
+package offerview
+
+import (
+	"strings"
+	"time"
+
+	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/i18n"
+	"github.com/labgpu/bot/internal/render"
+	"github.com/labgpu/bot/internal/stock"
+)
+
+// Stock is the stock answer ("哪家有4090"): the offers for the cards and
+// platforms asked about, available first, then unknown stock (list
+// prices), then sold out, trusted prices first and cheapest first within
+// each; and the state of every stock source.
+type Stock struct {
+	Lang i18n.Lang `json:"-"`
+	// Ask is what the question asked.
+	Ask StockAsk `json:"-"`
+	// Offers are the rows; Providers the stock sources.
+	Offers    []render.OfferRow `json:"offers,omitempty"`
+	Providers []ProviderRow     `json:"providers,omitempty"`
+	// NoPrice counts the offers without a price a price ceiling left out;
+	// AboveCap: none was under the ceiling, so Offers are the cheapest
+	// known above it.
+	NoPrice  int  `json:"-"`
+	AboveCap bool `json:"-"`
+	// Now is when the answer read the offers (the ages are at it).
+	Now time.Time `json:"-"`
+}
+
+// StockAsk is what a stock question asked, as the Query read it: the
+// cards (GPU the first catalog id, GPUs every id covered, NamedGPUs as
+// named, UnknownGPU a card the catalog does not know), the platforms
+// named and ruled out, the price ceiling (CNY per GPU-hour, 0 none), the
+// cards wanted on one machine, and the problems with the question as
+// lines (answer.ProblemLines).
+type StockAsk struct {
+	GPU                         string
+	GPUs, NamedGPUs             []string
+	UnknownGPU                  string
+	Platforms, ExcludePlatforms []string
+	MaxPriceCNY                 float64
+	GPUCount                    int
+	Problems                    []string
+}
+
+// stockView is a Stock being said by a renderer.
+type stockView struct {
+	Stock
+	rd  *render.Renderer
+	l   i18n.Lang
+	en  bool
+	src sources
+}
+
+// Reply is the verdict and the five best rows, the whole table behind
+// "详情".
+func (s Stock) Reply(rd *render.Renderer) chat.Reply {
+	v := stockView{Stock: s, rd: rd, l: s.Lang, en: s.Lang.English(), src: sources{rd: rd, l: s.Lang, now: s.Now, providers: s.Providers}}
+	if s.Ask.GPU == "" && s.Ask.UnknownGPU != "" {
+		rep := chat.Reply{Title: v.l.T("stock.unknown_gpu.title", s.Ask.UnknownGPU)}
+		rep.Lines = append(rep.Lines, v.l.T("stock.unknown_gpu.known", knownGPUs(rd)))
+		return rep
+	}
+	rows := s.Offers
+	full := v.full()
+	short := chat.Reply{Title: v.verdict()}
+	short.Lines = append(append(append([]string(nil), s.Ask.Problems...), v.src.failureLines()...), v.src.absentLines(rows)...)
+	if s.AboveCap {
+		short.Lines = append(short.Lines, v.l.T("stock.above_cap", render.TrimF(s.Ask.MaxPriceCNY)))
+	}
+	if s.Ask.GPUCount > 1 {
+		// The counts are per region or platform, not per machine.
+		short.Lines = append(short.Lines, v.l.T("stock.one_machine", s.Ask.GPUCount, s.Ask.GPUCount))
+	}
+	if t := v.table(render.ShortRows); t != nil {
+		short.Table = t
+	}
+	shown := rows[:min(len(rows), render.ShortRows)]
+	if len(rows) > render.ShortRows {
+		short.Notes = append(short.Notes, v.l.T("stock.more", len(rows)-render.ShortRows))
+	}
+	short.Notes = append(short.Notes, v.notes(shown)...)
+	if len(rows) > render.ShortRows || len(full.Notes) > len(short.Notes) {
+		short.Full = &full
+	}
+	return short
+}
+
+// full is the whole stock answer behind "详情".
+func (v stockView) full() chat.Reply {
+	rows := v.Offers
+	rep := chat.Reply{Title: v.l.T("stock.full.title", v.gpuLabel())}
+	rep.Lines = append(append(append([]string(nil), v.Ask.Problems...), v.src.failureLines()...), v.src.absentLines(rows)...)
+	hasLive := false
+	for _, row := range rows {
+		if row.Source == string(stock.SourceLive) && !row.Stale {
+			hasLive = true
+		}
+	}
+	if len(rows) > 0 && !hasLive {
+		rep.Lines = append(rep.Lines, v.src.noLiveLine())
+	}
+	rep.Table = v.table(maxOfferRows)
+	if len(rows) > maxOfferRows {
+		rep.Notes = append(rep.Notes, v.l.T("stock.full.more", len(rows)-maxOfferRows))
+	}
+	if v.NoPrice > 0 {
+		rep.Notes = append(rep.Notes, v.l.T("stock.full.no_price", v.NoPrice))
+	}
+	rep.Notes = append(rep.Notes, v.notes(rows[:min(len(rows), maxOfferRows)])...)
+	return rep
+}
+
+// table is the first n rows as a table (nil without rows).
+func (v stockView) table(n int) *chat.Table {
+	if len(v.Offers) == 0 {
+		return nil
+	}
+	t := &chat.Table{Header: v.l.L("stock.table.header")}
+	for i, row := range v.Offers {
+		if i >= n {
+			break
+		}
+		t.Rows = append(t.Rows, []string{v.rd.PlatformName(row.Platform, v.en), row.GPU, render.PriceCell(row, v.en), render.FreeCell(row, v.en),
+			render.RegionText(row.Region, v.en), render.SourceCell(row, v.en)})
+	}
+	return t
+}
+
+// notes are the notes under the rows shown: the legend of their marks,
+// endpoints that disagree, the USD conversion.
+func (v stockView) notes(rows []render.OfferRow) []string {
+	var notes []string
+	for _, row := range rows {
+		if row.PartlyUnder {
+			notes = append(notes, v.l.T("stock.partly_under"))
+			break
+		}
+	}
+	notes = append(notes, v.rd.Legend(render.WithOthers(rows), v.en)...)
+	notes = append(notes, v.rd.DisagreeLines(rows, v.en)...)
+	for _, row := range rows {
+		if row.Currency == "USD" {
+			notes = append(notes, v.l.T("stock.fx", v.rd.Cat.FXUSDCNY))
+			break
+		}
+	}
+	return notes
+}
+
+// gpuLabel names the GPUs asked about.
+func (v stockView) gpuLabel() string {
+	if len(v.Ask.NamedGPUs) > 0 {
+		return strings.Join(v.Ask.NamedGPUs, " / ")
+	}
+	if len(v.Ask.GPUs) > 0 {
+		return strings.Join(v.Ask.GPUs, " / ")
+	}
+	return v.l.T("stock.any_gpu")
+}
+
+// subject is what the verdict is about: the platforms and cards named,
+// the price ceiling and the platforms ruled out.
+func (v stockView) subject() string {
+	name := v.gpuLabel()
+	if len(v.Ask.Platforms) > 0 {
+		name = v.rd.PlatformNames(v.Ask.Platforms, v.en) + " " + name
+	}
+	if v.Ask.MaxPriceCNY > 0 {
+		name += v.l.T("stock.verdict.max_price", render.TrimF(v.Ask.MaxPriceCNY))
+	}
+	if len(v.Ask.ExcludePlatforms) > 0 {
+		name += v.l.T("stock.verdict.not", v.rd.PlatformNames(v.Ask.ExcludePlatforms, v.en))
+	}
+	return name
+}
+
+// verdict is the first line: who has it, the cheapest and how fresh, or
+// plainly that no live figure exists.
+func (v stockView) verdict() string {
+	rows := v.Offers
+	name := v.subject()
+	if len(rows) == 0 {
+		if v.Ask.MaxPriceCNY > 0 {
+			return v.l.T("stock.verdict.none_under", name)
+		}
+		return v.l.T("stock.verdict.none", name)
+	}
+	live, platforms := availableFrom(rows, func(row render.OfferRow) bool { return row.Source == string(stock.SourceLive) && !row.Stale })
+	replayed, _ := availableFrom(rows, func(row render.OfferRow) bool { return row.Source == string(stock.SourceReplay) })
+	best := rows[0]
+	switch {
+	case len(live) == 0 && len(replayed) > 0:
+		return v.l.T("stock.verdict.replayed", name, v.src.noLiveReason(), v.cheapestPhrase(replayed[0]), render.FreePhrase(replayed[0], v.en),
+			render.SourceCell(replayed[0], v.en), v.cheaperDoubt(replayed))
+	case len(live) > 0:
+		return v.l.T("stock.verdict.live", name, platforms, v.offerName(live[0]), render.PriceWithUnit(live[0], v.en), render.FreePhrase(live[0], v.en),
+			render.SourceCell(live[0], v.en), v.cheaperDoubt(live))
+	case best.Source == string(stock.SourceLive) && !best.Stale && best.Available != nil && !*best.Available:
+		return v.l.T("stock.verdict.sold_out", name, render.SourceCell(best, v.en), v.Ask.GPU)
+	case !best.Stale && best.Available != nil && !*best.Available:
+		// An old figure (a failed fetch, a row missing from the latest
+		// answer) is unknown stock now, never "sold out".
+		return v.l.T("stock.verdict.replay_sold_out", name, v.src.noLiveReason(), render.SourceCell(best, v.en))
+	}
+	var same []render.OfferRow
+	for _, row := range rows {
+		if (row.Available == nil) == (best.Available == nil) {
+			same = append(same, row)
+		}
+	}
+	return v.l.T("stock.verdict.unknown", name, v.src.noLiveReason(), v.offerName(best), render.PriceWithUnit(best, v.en), render.SourceCell(best, v.en), v.cheaperDoubt(same))
+}
+
+// availableFrom are the rows available now that keep holds, and on how
+// many platforms.
+func availableFrom(rows []render.OfferRow, keep func(render.OfferRow) bool) ([]render.OfferRow, int) {
+	var out []render.OfferRow
+	platforms := map[string]bool{}
+	for _, row := range rows {
+		if keep(row) && row.Available != nil && *row.Available {
+			out = append(out, row)
+			platforms[row.Platform] = true
+		}
+	}
+	return out, len(platforms)
+}
+
+// cheaperDoubt names a row cheaper than the first of rows that was ranked
+// after it because its price is unverified or stale ("" when none): the
+// ordering never hides a lower figure without saying so.
+func (v stockView) cheaperDoubt(rows []render.OfferRow) string {
+	if len(rows) == 0 || rows[0].PriceCNY == nil {
+		return ""
+	}
+	var low *render.OfferRow
+	for i := range rows[1:] {
+		row := &rows[i+1]
+		if render.Trust(*row) > render.Trust(rows[0]) && row.PriceCNY != nil && *row.PriceCNY < *rows[0].PriceCNY && (low == nil || *row.PriceCNY < *low.PriceCNY) {
+			low = row
+		}
+	}
+	if low == nil {
+		return ""
+	}
+	why := v.l.T("stock.doubt.unverified")
+	switch {
+	case low.Has(stock.CaveatStalePrice):
+		why = v.l.T("stock.doubt.stale")
+	case low.Has(stock.CaveatUnitUnverified):
+		why = v.l.T("stock.doubt.unit")
+	}
+	return v.l.T("stock.doubt.line", v.rd.PlatformName(low.Platform, v.en), render.PriceCell(*low, v.en), why)
+}
+
+// cheapestPhrase names the first available row in a verdict: "最便宜有货的是
+// AutoDL 2.18 元/卡时", or without a price "有货的是 AutoDL（价格未知）".
+func (v stockView) cheapestPhrase(row render.OfferRow) string {
+	name := v.offerName(row)
+	if row.PriceCNY == nil && row.ListPriceCNY == 0 {
+		return v.l.T("stock.cheapest.unknown_price", name)
+	}
+	return v.l.T("stock.cheapest.priced", name, render.PriceWithUnit(row, v.en))
+}
+
+// offerName names a row's platform in a verdict, and its GPU when the
+// question named none ("便宜点的卡").
+func (v stockView) offerName(row render.OfferRow) string {
+	if len(v.Ask.GPUs) == 0 {
+		return v.rd.PlatformName(row.Platform, v.en) + " " + row.GPU
+	}
+	return v.rd.PlatformName(row.Platform, v.en)
+}
