@@ -61,23 +61,3 @@ func JoinIDs(ids []string, en bool) string {
 func UnverifiedFigureNote(en bool) string {
 	return i18n.Of(en).T("offers.note.unverified_figure")
 }
-
-// granularityKeys name the billing granularities (message keys).
-var granularityKeys = map[string]string{"second": "offers.granularity.second", "minute": "offers.granularity.minute", "hour": "offers.granularity.hour"}
-
-// GranularityText names a billing granularity ("秒", "per minute");
-// "未知"/"unknown" when the catalog has none, the id itself when it is
-// not one of second, minute and hour.
-func GranularityText(g string, en bool) string {
-	l := i18n.Of(en)
-	if g == "" {
-		return l.T("offers.unknown")
-	}
-	if k, ok := granularityKeys[g]; ok {
-		return l.T(k)
-	}
-	if en {
-		return l.T("offers.granularity.other", g)
-	}
-	return g
-}

@@ -146,7 +146,7 @@ func (v pricesView) overview() chat.Reply {
 		if f := p.Storage.DataDiskCNYPerGBDay; f != nil {
 			disk = render.FigureText(*f)
 		}
-		t.Rows = append(t.Rows, []string{p.DisplayName(v.en), render.GranularityText(p.Billing.Granularity, v.en), disk, fmt.Sprint(len(p.Prices))})
+		t.Rows = append(t.Rows, []string{p.DisplayName(v.en), granularityText(p.Billing.Granularity, v.en), disk, fmt.Sprint(len(p.Prices))})
 	}
 	rep.Table = t
 	rep.Notes = append(rep.Notes, v.l.T("prices.overview.hint"))
@@ -185,7 +185,7 @@ func (v pricesView) platformShort(p *catalog.Platform, rows []render.OfferRow) c
 func (v pricesView) shortTitle(p *catalog.Platform, prices []string) string {
 	var parts []string
 	if g := p.Billing.Granularity; g != "" {
-		parts = append(parts, v.l.T("prices.short.granularity", render.GranularityText(g, v.en)))
+		parts = append(parts, v.l.T("prices.short.granularity", granularityText(g, v.en)))
 	}
 	if len(prices) > 0 {
 		parts = append(parts, v.l.T("prices.short.list_prices", strings.Join(prices, v.l.T("list.sep"))))
@@ -330,7 +330,7 @@ func (v pricesView) billingLine(b catalog.Billing) (string, bool) {
 	}
 	line := v.l.T("prices.full.billing", strings.Join(modes, "/"))
 	if b.Granularity != "" {
-		line += v.l.T("prices.full.granularity", render.GranularityText(b.Granularity, v.en))
+		line += v.l.T("prices.full.granularity", granularityText(b.Granularity, v.en))
 	}
 	if b.MinimumMinutes > 0 {
 		line += v.l.T("prices.full.minimum", b.MinimumMinutes)
@@ -408,4 +408,24 @@ func (v pricesView) modeText(m string) string {
 		return v.l.T(k)
 	}
 	return m
+}
+
+// granularityKeys name the billing granularities (message keys).
+var granularityKeys = map[string]string{"second": "offers.granularity.second", "minute": "offers.granularity.minute", "hour": "offers.granularity.hour"}
+
+// granularityText names a billing granularity ("秒", "per minute");
+// "未知"/"unknown" when the catalog has none, the id itself when it is
+// not one of second, minute and hour.
+func granularityText(g string, en bool) string {
+	l := i18n.Of(en)
+	if g == "" {
+		return l.T("offers.unknown")
+	}
+	if k, ok := granularityKeys[g]; ok {
+		return l.T(k)
+	}
+	if en {
+		return l.T("offers.granularity.other", g)
+	}
+	return g
 }

@@ -140,8 +140,8 @@ func (v stockView) notes(rows []render.OfferRow) []string {
 			break
 		}
 	}
-	notes = append(notes, v.rd.Legend(render.WithOthers(rows), v.en)...)
-	notes = append(notes, v.rd.DisagreeLines(rows, v.en)...)
+	notes = append(notes, v.rd.Legend(withOthers(rows), v.en)...)
+	notes = append(notes, disagreeLines(v.rd, rows, v.en)...)
 	for _, row := range rows {
 		if row.Currency == "USD" {
 			notes = append(notes, v.l.T("stock.fx", v.rd.Cat.FXUSDCNY))
