@@ -218,7 +218,7 @@ func PriceCell(row OfferRow, en bool) string {
 			list += MarkPartly
 		}
 		if row.ListPriceCNY > 0 {
-			return i18n.Of(en).T("offers.price.list", list)
+			return i18n.Of(en).T("offers.price.list") + " " + list
 		}
 		return i18n.Of(en).T("offers.price.none")
 	}
@@ -238,7 +238,7 @@ func PriceCell(row OfferRow, en bool) string {
 func SourceCell(row OfferRow, en bool) string {
 	l := i18n.Of(en)
 	if row.Source == string(stock.SourceCatalog) {
-		s := l.T("offers.source.list", row.AsOf)
+		s := l.T("offers.source.list_label") + " " + row.AsOf
 		if row.Has(stock.CaveatStalePrice) {
 			s += l.T("offers.stale_tag")
 		}
@@ -278,7 +278,7 @@ func sourceExtras(row OfferRow, l i18n.Lang) string {
 	s := ""
 	if row.ListAsOf != "" {
 		// The list price beside a count is dated too.
-		s += l.T("offers.source.list_beside", row.ListAsOf)
+		s += " · " + l.T("offers.price.list") + " " + row.ListAsOf
 	}
 	if row.Machines > 1 {
 		s += l.T("offers.source.machines", row.Machines)

@@ -23,7 +23,7 @@ func disagreeLines(rd *render.Renderer, rows []render.OfferRow, en bool) []strin
 			if f.Free == nil || f.Level != "" {
 				continue
 			}
-			said = append(said, l.T("offers.disagree.said", figurePlace(f, en), render.FreeCell(figureRow(row.Platform, f), en)))
+			said = append(said, figurePlace(f, en)+l.T("offers.disagree.gap")+render.FreeCell(figureRow(row.Platform, f), en))
 		}
 		used := figurePlace(stock.Figure{Endpoint: row.Endpoint, Scope: row.Scope, Region: row.Region}, en)
 		head := "offers.disagree.others"
@@ -64,13 +64,13 @@ func figurePlace(f stock.Figure, en bool) string {
 	name := endpointName(f.Endpoint, l)
 	switch {
 	case f.Scope == stock.ScopePlatform:
-		return l.T("offers.place.platform", name)
+		return name + l.T("offers.place.all_regions")
 	case f.Region != "":
 		return l.T("offers.place.region", name, render.RegionText(f.Region, en))
 	case f.Scope == stock.ScopeMachine:
 		return name
 	case f.Scope == stock.ScopeRegion:
-		return l.T("offers.place.region_unknown", name)
+		return name + l.T("offers.place.no_region")
 	}
 	return name
 }

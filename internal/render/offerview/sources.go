@@ -18,11 +18,13 @@ type sources struct {
 	l         i18n.Lang
 	now       time.Time
 	providers []ProviderRow
+	// reason is noLiveReason once worked out.
+	reason string
 }
 
 // failureLines name, near the top of an answer, each provider whose data
 // could not be read, in one short line a person can act on.
-func (s sources) failureLines() []string {
+func (s *sources) failureLines() []string {
 	en := s.l.English()
 	var out []string
 	for _, p := range s.providers {
@@ -64,7 +66,7 @@ func (s sources) failureLines() []string {
 // absentLines name each platform × GPU shown from an earlier answer
 // because the provider's latest answer left it out (stock.Absent): its
 // figures are old, its stock unknown, never sold out.
-func (s sources) absentLines(rows []render.OfferRow) []string {
+func (s *sources) absentLines(rows []render.OfferRow) []string {
 	en := s.l.English()
 	var out []string
 	for _, p := range s.providers {
@@ -80,7 +82,7 @@ func (s sources) absentLines(rows []render.OfferRow) []string {
 
 // providerName names a provider: a platform's display name, or the replay
 // recordings.
-func (s sources) providerName(id string) string {
+func (s *sources) providerName(id string) string {
 	if id == string(stock.SourceReplay) {
 		return s.l.T("offers.failed.recordings")
 	}
@@ -102,7 +104,7 @@ var reasonKeys = map[stock.FailReason]string{
 }
 
 // reasonText says why a fetch failed, in a few words.
-func (s sources) reasonText(reason stock.FailReason) string {
+func (s *sources) reasonText(reason stock.FailReason) string {
 	if k, ok := reasonKeys[reason]; ok {
 		return s.l.T(k)
 	}
@@ -111,14 +113,17 @@ func (s sources) reasonText(reason stock.FailReason) string {
 
 // noLiveReason says in a few words why no live figure is shown: "没有实时数据
 // （没有配置实时数据源）".
-func (s sources) noLiveReason() string {
-	return s.l.T("offers.no_live.reason", s.l.T(s.noLiveKey()))
+func (s *sources) noLiveReason() string {
+	if s.reason == "" {
+		s.reason = s.l.T("offers.no_live.reason", s.l.T(s.noLiveKey()))
+	}
+	return s.reason
 }
 
 // noLiveLine explains why no live figure is shown: nothing live is
 // configured, the live providers failed, or they have no such offer; and
 // what is shown instead.
-func (s sources) noLiveLine() string {
+func (s *sources) noLiveLine() string {
 	if s.replayRead() {
 		return s.l.T("offers.no_live.replay", s.noLiveReason())
 	}
@@ -126,7 +131,7 @@ func (s sources) noLiveLine() string {
 }
 
 // noLiveKey is the message key of why no live figure is shown.
-func (s sources) noLiveKey() string {
+func (s *sources) noLiveKey() string {
 	configured, failed, late := 0, 0, 0
 	for _, p := range s.providers {
 		if p.Provider == string(stock.SourceCatalog) || p.Provider == string(stock.SourceReplay) || p.Status == string(stock.StatusNotConfigured) {
@@ -153,7 +158,7 @@ func (s sources) noLiveKey() string {
 
 // replayRead reports whether recordings were read (only those are
 // "below").
-func (s sources) replayRead() bool {
+func (s *sources) replayRead() bool {
 	read := false
 	for _, p := range s.providers {
 		if p.Provider == string(stock.SourceReplay) {

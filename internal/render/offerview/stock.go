@@ -52,13 +52,13 @@ type stockView struct {
 	rd  *render.Renderer
 	l   i18n.Lang
 	en  bool
-	src sources
+	src *sources
 }
 
 // Reply is the verdict and the five best rows, the whole table behind
 // "详情".
 func (s Stock) Reply(rd *render.Renderer) chat.Reply {
-	v := stockView{Stock: s, rd: rd, l: s.Lang, en: s.Lang.English(), src: sources{rd: rd, l: s.Lang, now: s.Now, providers: s.Providers}}
+	v := &stockView{Stock: s, rd: rd, l: s.Lang, en: s.Lang.English(), src: &sources{rd: rd, l: s.Lang, now: s.Now, providers: s.Providers}}
 	if s.Ask.GPU == "" && s.Ask.UnknownGPU != "" {
 		rep := chat.Reply{Title: v.l.T("stock.unknown_gpu.title", s.Ask.UnknownGPU)}
 		rep.Lines = append(rep.Lines, v.l.T("stock.unknown_gpu.known", knownGPUs(rd)))
@@ -90,7 +90,7 @@ func (s Stock) Reply(rd *render.Renderer) chat.Reply {
 }
 
 // full is the whole stock answer behind "详情".
-func (v stockView) full() chat.Reply {
+func (v *stockView) full() chat.Reply {
 	rows := v.Offers
 	rep := chat.Reply{Title: v.l.T("stock.full.title", v.gpuLabel())}
 	rep.Lines = append(append(append([]string(nil), v.Ask.Problems...), v.src.failureLines()...), v.src.absentLines(rows)...)
@@ -115,7 +115,7 @@ func (v stockView) full() chat.Reply {
 }
 
 // table is the first n rows as a table (nil without rows).
-func (v stockView) table(n int) *chat.Table {
+func (v *stockView) table(n int) *chat.Table {
 	if len(v.Offers) == 0 {
 		return nil
 	}
@@ -132,7 +132,7 @@ func (v stockView) table(n int) *chat.Table {
 
 // notes are the notes under the rows shown: the legend of their marks,
 // endpoints that disagree, the USD conversion.
-func (v stockView) notes(rows []render.OfferRow) []string {
+func (v *stockView) notes(rows []render.OfferRow) []string {
 	var notes []string
 	for _, row := range rows {
 		if row.PartlyUnder {
@@ -152,7 +152,7 @@ func (v stockView) notes(rows []render.OfferRow) []string {
 }
 
 // gpuLabel names the GPUs asked about.
-func (v stockView) gpuLabel() string {
+func (v *stockView) gpuLabel() string {
 	if len(v.Ask.NamedGPUs) > 0 {
 		return strings.Join(v.Ask.NamedGPUs, " / ")
 	}
@@ -164,7 +164,7 @@ func (v stockView) gpuLabel() string {
 
 // subject is what the verdict is about: the platforms and cards named,
 // the price ceiling and the platforms ruled out.
-func (v stockView) subject() string {
+func (v *stockView) subject() string {
 	name := v.gpuLabel()
 	if len(v.Ask.Platforms) > 0 {
 		name = v.rd.PlatformNames(v.Ask.Platforms, v.en) + " " + name
@@ -180,7 +180,7 @@ func (v stockView) subject() string {
 
 // verdict is the first line: who has it, the cheapest and how fresh, or
 // plainly that no live figure exists.
-func (v stockView) verdict() string {
+func (v *stockView) verdict() string {
 	rows := v.Offers
 	name := v.subject()
 	if len(rows) == 0 {
@@ -232,7 +232,7 @@ func availableFrom(rows []render.OfferRow, keep func(render.OfferRow) bool) ([]r
 // cheaperDoubt names a row cheaper than the first of rows that was ranked
 // after it because its price is unverified or stale ("" when none): the
 // ordering never hides a lower figure without saying so.
-func (v stockView) cheaperDoubt(rows []render.OfferRow) string {
+func (v *stockView) cheaperDoubt(rows []render.OfferRow) string {
 	if len(rows) == 0 || rows[0].PriceCNY == nil {
 		return ""
 	}
@@ -258,7 +258,7 @@ func (v stockView) cheaperDoubt(rows []render.OfferRow) string {
 
 // cheapestPhrase names the first available row in a verdict: "最便宜有货的是
 // AutoDL 2.18 元/卡时", or without a price "有货的是 AutoDL（价格未知）".
-func (v stockView) cheapestPhrase(row render.OfferRow) string {
+func (v *stockView) cheapestPhrase(row render.OfferRow) string {
 	name := v.offerName(row)
 	if row.PriceCNY == nil && row.ListPriceCNY == 0 {
 		return v.l.T("stock.cheapest.unknown_price", name)
@@ -268,7 +268,7 @@ func (v stockView) cheapestPhrase(row render.OfferRow) string {
 
 // offerName names a row's platform in a verdict, and its GPU when the
 // question named none ("便宜点的卡").
-func (v stockView) offerName(row render.OfferRow) string {
+func (v *stockView) offerName(row render.OfferRow) string {
 	if len(v.Ask.GPUs) == 0 {
 		return v.rd.PlatformName(row.Platform, v.en) + " " + row.GPU
 	}
