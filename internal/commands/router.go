@@ -259,6 +259,9 @@ func (r *Router) ready() {
 			r.understandErr = err
 			return
 		}
+		if r.work != nil {
+			u = u.WithWorkloads(r.work)
+		}
 		r.u, r.in = u, u.Intents()
 	})
 	if r.understandErr != nil {

@@ -10,15 +10,15 @@ import (
 )
 
 // WorkloadJob maps a question onto a non-LLM job: the model and dataset
-// its text names (or the model its knowledge-base workload means), its
-// figures and the GPUs it asks for. ok is false when it names no
+// it names (q.WorkloadModel, WorkloadDataset; or the model its
+// knowledge-base workload means), its figures and the GPUs it asks for. ok is false when it names no
 // workload model, or a full fine-tune of one only trained with LoRA
 // here.
 func WorkloadJob(d *workload.Data, q understand.Query) (workload.Job, bool) {
 	if d == nil || q.Model != "" || q.ParamsB > 0 {
 		return workload.Job{}, false
 	}
-	model, dataset := d.Find(q.Asked)
+	model, dataset := q.WorkloadModel, q.WorkloadDataset
 	if model == "" {
 		model = d.Advice[q.Workload]
 	}
