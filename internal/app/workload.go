@@ -10,6 +10,7 @@ import (
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands"
+	"github.com/labgpu/bot/internal/render/estimateview"
 	"github.com/labgpu/bot/internal/workload"
 )
 
@@ -77,7 +78,7 @@ func (a *App) EstimateWorkload(ctx context.Context, f EstimateFlags, wf Workload
 		q.Platform, q.Platforms = job.Platform, []string{job.Platform}
 	}
 	res := a.Router.AnswerQuery(ctx, q)
-	if res.Workload == nil {
+	if _, ok := res.Payload.(estimateview.Workload); !ok {
 		return &NoEstimateError{Answer: strings.TrimSpace(res.Text)}
 	}
 	if format == FormatJSON {

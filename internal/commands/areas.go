@@ -22,8 +22,7 @@ func (r *Router) answers() {
 		r.env.Alerts = &answer.Alerts{Subs: r.subs, Log: r.alerts, Policy: r.policy}
 	}
 	r.offerAnswers = offers.New(r.env)
-	r.estimates = estimate.New(r.env, est, r.work)
-	r.estimates.LabPlans, r.estimates.Risk = r.labPlans, r.queueRisk
+	r.estimates = estimate.New(r.env)
 	r.adviceAnswers = advice.New(r.env, advice.Deps{Est: est, KB: r.advice, Estimates: r.estimates, Offers: r.offerAnswers,
 		Alerts: r.subs != nil, Storage: r.storage != nil})
 }
@@ -44,13 +43,12 @@ func offersHandler(f func(*offers.Answers, context.Context, *offers.Result)) han
 	}
 }
 
-// estimateHandler runs an estimate answer (estimate, plan).
+// estimateHandler runs the plan answer.
 func estimateHandler(f func(*estimate.Answers, context.Context, *estimate.Result)) handler {
 	return func(r *Router, ctx context.Context, res *Result) {
 		e := estimate.Result{Query: res.Query}
 		f(r.estimates, ctx, &e)
-		res.Figures, res.Workload, res.Plan, res.Question, res.Reply = e.Figures, e.Workload, e.Plan, e.Question, e.Reply
-		res.Plans = e.Plans
+		res.Plan, res.Plans, res.Reply = e.Plan, e.Plans, e.Reply
 	}
 }
 

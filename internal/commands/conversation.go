@@ -10,6 +10,7 @@ import (
 	kb "github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/answer"
+	"github.com/labgpu/bot/internal/render/estimateview"
 	"github.com/labgpu/bot/internal/understand"
 )
 
@@ -183,11 +184,11 @@ func (r *Router) remember(msg chat.Message, res Result) {
 		fq := res.Query
 		fq.Intent, fq.KB, fq.Asked, fq.Topic, fq.Score = IntentEstimate, nil, "", "", 0
 		fq.WorkloadModel, fq.WorkloadDataset = "", ""
-		if w := res.Workload; w != nil {
+		if w, ok := res.Payload.(estimateview.Workload); ok {
 			// A workload job: keep the model and dataset the answer used
 			// (and name them in Asked, which sameWorkload reads).
-			fq.Asked = strings.TrimSpace(w.Job.Model + " " + w.Job.Dataset)
-			fq.WorkloadModel, fq.WorkloadDataset = w.Job.Model, w.Job.Dataset
+			fq.Asked = strings.TrimSpace(w.Est.Job.Model + " " + w.Est.Job.Dataset)
+			fq.WorkloadModel, fq.WorkloadDataset = w.Est.Job.Model, w.Est.Job.Dataset
 		}
 		c.estimate, c.estimateAt = &fq, now
 	}

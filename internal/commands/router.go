@@ -48,13 +48,10 @@ type Result struct {
 	Query
 	// Offers are the stock rows (intent stock and prices).
 	Offers []OfferRow `json:"offers,omitempty"`
-	// Estimate and Options are set for intent estimate; VRAMGB, Fits,
-	// TokensTrained, FLOPs and Hours repeat its main figures at the top
-	// level of the JSON (hours per GPU id: low / typical / high).
+	// Figures are the figures of an estimate an advice answer made (an
+	// OOM or card question about a job); the estimate intent's are in
+	// its payload (estimateview.Estimate, Workload).
 	estimate.Figures
-	// Workload is a non-LLM job's estimate ("训练一个ResNet50要多少钱");
-	// its options and hours per GPU are in Options and Hours.
-	Workload *workload.Estimate `json:"workload_estimate,omitempty"`
 	// Providers summarises each provider's health (intent stock).
 	Providers []offers.ProviderRow `json:"providers,omitempty"`
 	// Question is set when the bot needs more information ("多大参数量？").
@@ -420,8 +417,8 @@ var handlers map[string]handler
 func init() {
 	handlers = map[string]handler{
 		IntentStock: offersHandler((*offers.Answers).Stock), IntentPrices: offersHandler((*offers.Answers).Prices),
-		IntentCompare: offersHandler((*offers.Answers).Compare), IntentEstimate: estimateHandler((*estimate.Answers).Estimate),
-		IntentPlan: estimateHandler((*estimate.Answers).Plan), IntentFactCheck: adviceHandler((*advice.Answers).FactCheck),
+		IntentCompare: offersHandler((*offers.Answers).Compare),
+		IntentPlan:    estimateHandler((*estimate.Answers).Plan), IntentFactCheck: adviceHandler((*advice.Answers).FactCheck),
 		IntentAdvice:    adviceHandler((*advice.Answers).Advice),
 		IntentSubscribe: (*Router).subscribeAnswer, IntentSubscriptions: (*Router).subscriptionsAnswer,
 		IntentUnsubscribe: (*Router).unsubscribeAnswer, IntentMute: (*Router).muteAnswer,
