@@ -43,15 +43,6 @@ func offersHandler(f func(*offers.Answers, context.Context, *offers.Result)) han
 	}
 }
 
-// estimateHandler runs the plan answer.
-func estimateHandler(f func(*estimate.Answers, context.Context, *estimate.Result)) handler {
-	return func(r *Router, ctx context.Context, res *Result) {
-		e := estimate.Result{Query: res.Query}
-		f(r.estimates, ctx, &e)
-		res.Plan, res.Plans, res.Reply = e.Plan, e.Plans, e.Reply
-	}
-}
-
 // adviceHandler runs an advice answer (advice, factcheck).
 func adviceHandler(f func(*advice.Answers, context.Context, *advice.Result)) handler {
 	return func(r *Router, ctx context.Context, res *Result) {

@@ -67,15 +67,10 @@ type Result struct {
 	Risks []billing.AtRisk `json:"risks,omitempty"`
 	// Advice is the knowledge-base answer (intent advice).
 	Advice *advice.AdviceResult `json:"advice,omitempty"`
-	// Compare, Plan and Check are the rows behind a comparison, a
-	// billing-mode answer and a fact check.
+	// Compare and Check are the rows behind a comparison and a fact
+	// check.
 	Compare *offers.CompareResult `json:"compare,omitempty"`
-	Plan    *estimate.PlanResult  `json:"plan,omitempty"`
-	// Plans is the plan optimizer's answer (intent plan with a usage
-	// profile: "每周跑40小时4090，包周还是按量"): the profile and the
-	// ranked plans.
-	Plans *plan.Result        `json:"plans,omitempty"`
-	Check *advice.CheckResult `json:"check,omitempty"`
+	Check   *advice.CheckResult   `json:"check,omitempty"`
 	// Availability is the history behind "4090 什么时候好抢".
 	Availability *availability.Figures `json:"availability,omitempty"`
 	// Payload is the answer's typed result (an intent registered with
@@ -417,8 +412,7 @@ var handlers map[string]handler
 func init() {
 	handlers = map[string]handler{
 		IntentStock: offersHandler((*offers.Answers).Stock), IntentPrices: offersHandler((*offers.Answers).Prices),
-		IntentCompare: offersHandler((*offers.Answers).Compare),
-		IntentPlan:    estimateHandler((*estimate.Answers).Plan), IntentFactCheck: adviceHandler((*advice.Answers).FactCheck),
+		IntentCompare: offersHandler((*offers.Answers).Compare), IntentFactCheck: adviceHandler((*advice.Answers).FactCheck),
 		IntentAdvice:    adviceHandler((*advice.Answers).Advice),
 		IntentSubscribe: (*Router).subscribeAnswer, IntentSubscriptions: (*Router).subscriptionsAnswer,
 		IntentUnsubscribe: (*Router).unsubscribeAnswer, IntentMute: (*Router).muteAnswer,

@@ -11,7 +11,7 @@ import (
 
 // The words the estimate answers (render/estimateview, render/planview)
 // share with the others: money, the training methods, a platform's hidden
-// costs.
+// costs, the billing modes.
 
 // Money formats CNY with two decimals below 100 and none above.
 func Money(x float64) string {
@@ -65,10 +65,15 @@ func endStop(r rune) bool { return r == ideographicFullStop || r == '.' || r == 
 // ideographicFullStop is "。" (U+3002).
 const ideographicFullStop = 0x3002
 
-// unverifiedMark is * for a price only the seed articles give.
-func unverifiedMark(verified bool) string {
-	if !verified {
-		return MarkUnverified
+// modeKeys name the billing modes (catalog.PlanModes' keys, "hourly" and
+// "spot").
+var modeKeys = map[string]string{"daily": "plan.mode.daily", "weekly": "plan.mode.weekly", "monthly": "plan.mode.monthly",
+	"yearly": "plan.mode.yearly", "spot": "plan.mode.spot", "hourly": "plan.mode.hourly"}
+
+// ModeName names a billing mode ("包月", "monthly"); "" for an unknown one.
+func ModeName(mode string, en bool) string {
+	if k, ok := modeKeys[mode]; ok {
+		return i18n.Of(en).T(k)
 	}
 	return ""
 }

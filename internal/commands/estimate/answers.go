@@ -12,7 +12,6 @@ import (
 
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/answer"
-	"github.com/labgpu/bot/internal/plan"
 	"github.com/labgpu/bot/internal/render/estimateview"
 	"github.com/labgpu/bot/internal/understand"
 )
@@ -21,8 +20,7 @@ import (
 // JSON of an answer that estimated a job carries.
 type Figures = estimateview.Figures
 
-// Answers answers the plan intent while the router still runs it
-// (Plan), and an estimate for the advice answers (Estimate).
+// Answers answers an estimate for the advice answers (Estimate).
 //
 // Deprecated: the advice answers call Run; Answers goes when they do.
 type Answers struct {
@@ -32,16 +30,13 @@ type Answers struct {
 // New returns the answers over env.
 func New(env *answer.Env) *Answers { return &Answers{Env: env} }
 
-// Result is an estimate or plan answer as the router and the advice
-// answers still take it: the figures, the plan rows, the optimizer's
-// plans and the reply.
+// Result is an estimate answer as the advice answers still take it: the
+// figures and the reply.
 //
 // Deprecated: Run returns the estimate's payload.
 type Result struct {
 	understand.Query
 	Figures
-	Plan  *PlanResult
-	Plans *plan.Result
 	Reply chat.Reply
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/commands/answer"
+	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/plan"
 	"github.com/labgpu/bot/internal/render/estimateview"
 	"github.com/labgpu/bot/internal/render/planview"
@@ -109,25 +110,48 @@ func cheapestVariant(ids []string, prices []plan.Price) (string, bool) {
 	return best, best != ""
 }
 
-// Optimize answers "我们组每周跑40小时4090，包周还是按量": every platform
-// and mode priced for the profile, cheapest first.
-func (r *Answers) Optimize(res *Result) {
-	q := res.Query
-	plats, prices := plan.FromCatalog(r.Cat, r.LabPlans)
+// optimize answers "我们组每周跑40小时4090，包周还是按量": every platform
+// and mode priced for the profile, cheapest first, each price's source
+// named for a reader.
+func optimize(env *answer.Env, q understand.Query) planview.Plans {
+	plats, prices := plan.FromCatalog(env.Cat, env.LabPlans)
 	asked := prices // the prices a family's variant is picked from
 	if len(q.Platforms) > 0 {
 		plats = slices.DeleteFunc(plats, func(p plan.Platform) bool { return !slices.Contains(q.Platforms, p.ID) })
 		asked = slices.DeleteFunc(slices.Clone(prices), func(p plan.Price) bool { return !slices.Contains(q.Platforms, p.Platform) })
 	}
 	var now time.Time
-	if r.Now != nil {
-		now = r.Now()
+	if env.Now != nil {
+		now = env.Now()
 	}
 	prof, as := Profile(q, asked, now)
-	out := plan.Optimize(prof, plats, prices, r.QueueRisk)
-	res.Plans = &out
-	cite := func(platform string, f catalog.Figure) string { return answer.Cite(r.Cat, platform, f, q.English) }
-	res.Reply = planview.Reply(r.Rd, r.Cat, cite, out, as, q.English)
+	out := plan.Optimize(prof, plats, prices, env.QueueRisk)
+	p := planview.Plans{Result: out, Assumed: as, Lang: i18n.Of(q.English)}
+	for _, o := range out.Options {
+		src := ""
+		if !o.Price.Lab {
+			src = answer.Cite(env.Cat, o.Price.Platform, o.Price.CNY, q.English)
+		}
+		p.Sources = append(p.Sources, src)
+	}
+	if len(out.Options) > 0 {
+		p.RulesSource = rulesSource(env, out.Options[0], q.English)
+	}
+	return p
+}
+
+// rulesSource names the source of the billing rules of o's mode on its
+// platform ("" when the catalog has none).
+func rulesSource(env *answer.Env, o plan.Option, en bool) string {
+	pl, ok := env.Cat.Platform(o.Platform)
+	if !ok {
+		return ""
+	}
+	r, ok := pl.RuleFor(o.Mode)
+	if !ok {
+		return ""
+	}
+	return answer.Cite(env.Cat, o.Platform, catalog.Figure{AsOf: r.AsOf, Source: r.Source, Verified: r.Verified}, en)
 }
 
 // CheapestPlan is the cheapest way to rent gpu (count cards) for a job of
