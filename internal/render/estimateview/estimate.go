@@ -14,6 +14,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/labgpu/bot/internal/billing"
@@ -124,8 +125,9 @@ type Alternative struct {
 // Reply is the short form with the full form (Full) behind "详情", and
 // the billing mode the cheapest option assumed.
 func (e Estimate) Reply(rd *render.Renderer) chat.Reply {
-	full := e.Full(rd)
-	short := e.short(rd, full)
+	fits := e.fitLines(rd)
+	full := e.full(rd, fits)
+	short := e.short(rd, full, fits)
 	short.Full = &full
 	if e.Plan != nil {
 		short.Notes = append(short.Notes, e.planNote(rd))
@@ -146,7 +148,7 @@ func (e Estimate) planNote(rd *render.Renderer) string {
 // short is the estimate's first screen: the verdict (the cheapest option,
 // or the named cards compared), the VRAM line, what fits, at most five
 // options and the assumptions in one line.
-func (e Estimate) short(rd *render.Renderer, full chat.Reply) chat.Reply {
+func (e Estimate) short(rd *render.Renderer, full chat.Reply, fits []fitLine) chat.Reply {
 	l, est := e.Lang, e.Estimate
 	rep := chat.Reply{Title: full.Title}
 	if v := e.verdict(rd); v != "" {
@@ -159,7 +161,7 @@ func (e Estimate) short(rd *render.Renderer, full chat.Reply) chat.Reply {
 		line += l.T("estimate.short.vram_min", est.VRAMMin)
 	}
 	rep.Lines = append(rep.Lines, line+l.T("estimate.stop"))
-	for _, f := range e.fitLines(rd) {
+	for _, f := range fits {
 		if f.short {
 			rep.Lines = append(rep.Lines, shortenList(f.text, 70, l))
 		}
@@ -278,11 +280,11 @@ func table(rd *render.Renderer, est *billing.Estimate, l i18n.Lang) *chat.Table 
 		}
 		star := unverifiedMark(o.Verified)
 		if inference {
-			t.Rows = append(t.Rows, []string{rd.PlatformName(o.Platform, en), o.GPU, fmt.Sprint(o.GPUCount), render.Money(o.GPUCostCNY) + star,
+			t.Rows = append(t.Rows, []string{rd.PlatformName(o.Platform, en), o.GPU, strconv.Itoa(o.GPUCount), render.Money(o.GPUCostCNY) + star,
 				render.SourceLabel(o.PriceSource, en) + " " + o.PriceAsOf})
 			continue
 		}
-		t.Rows = append(t.Rows, []string{rd.PlatformName(o.Platform, en), o.GPU, fmt.Sprint(o.GPUCount), fmt.Sprintf("%.1f", o.Hours), totalCell(o, star)})
+		t.Rows = append(t.Rows, []string{rd.PlatformName(o.Platform, en), o.GPU, strconv.Itoa(o.GPUCount), strconv.FormatFloat(o.Hours, 'f', 1, 64), totalCell(o, star)})
 	}
 	return t
 }
@@ -297,7 +299,7 @@ func unverifiedMark(verified bool) string {
 
 // totalCell is an option's total with its range: "512* (400-650)".
 func totalCell(o billing.Option, star string) string {
-	return fmt.Sprintf("%s%s (%s-%s)", render.Money(o.TotalCNY), star, render.Money(o.TotalLowCNY), render.Money(o.TotalHighCNY))
+	return render.Money(o.TotalCNY) + star + " (" + render.Money(o.TotalLowCNY) + "-" + render.Money(o.TotalHighCNY) + ")"
 }
 
 // optionSourcesNote says in one line where the prices of the first
@@ -373,12 +375,15 @@ func (e Estimate) job() string {
 // training volume, the options table (maxOptionRows) with the cheapest
 // and faster-and-cheaper lines, then notes on hidden costs, sharding and
 // assumptions.
-func (e Estimate) Full(rd *render.Renderer) chat.Reply {
+func (e Estimate) Full(rd *render.Renderer) chat.Reply { return e.full(rd, e.fitLines(rd)) }
+
+// full is Full with the lines on the cards that fit.
+func (e Estimate) full(rd *render.Renderer, fits []fitLine) chat.Reply {
 	l, est := e.Lang, e.Estimate
 	rep := chat.Reply{Title: l.T("estimate.title", e.job())}
 	rep.Lines = append(rep.Lines, e.Problems...)
 	rep.Lines = append(rep.Lines, vramLine(est, l))
-	for _, f := range e.fitLines(rd) {
+	for _, f := range fits {
 		rep.Lines = append(rep.Lines, f.text)
 	}
 	if est.Method != billing.MethodInference {
@@ -449,12 +454,12 @@ func optionsTable(rd *render.Renderer, inference bool, shown []billing.Option, l
 	unknownDisk := false
 	for _, o := range shown {
 		src := render.SourceLabel(o.PriceSource, en) + " " + o.PriceAsOf + unverifiedMark(o.Verified)
-		price := fmt.Sprintf("%.2f", o.PriceCNY)
+		price := strconv.FormatFloat(o.PriceCNY, 'f', 2, 64)
 		if o.PriceHighCNY > o.PriceLowCNY {
 			price = fmt.Sprintf("~%.2f (%.2f-%.2f)", o.PriceCNY, o.PriceLowCNY, o.PriceHighCNY)
 		}
 		if inference {
-			t.Rows = append(t.Rows, []string{rd.PlatformName(o.Platform, en), o.GPU, fmt.Sprint(o.GPUCount), price, render.Money(o.GPUCostCNY), src})
+			t.Rows = append(t.Rows, []string{rd.PlatformName(o.Platform, en), o.GPU, strconv.Itoa(o.GPUCount), price, render.Money(o.GPUCostCNY), src})
 			continue
 		}
 		disk := l.T("estimate.table.disk_unknown")
@@ -463,7 +468,7 @@ func optionsTable(rd *render.Renderer, inference bool, shown []billing.Option, l
 		} else {
 			unknownDisk = true
 		}
-		t.Rows = append(t.Rows, []string{rd.PlatformName(o.Platform, en), o.GPU, fmt.Sprint(o.GPUCount), price, fmt.Sprintf("%.1f", o.Hours),
+		t.Rows = append(t.Rows, []string{rd.PlatformName(o.Platform, en), o.GPU, strconv.Itoa(o.GPUCount), price, strconv.FormatFloat(o.Hours, 'f', 1, 64),
 			render.Money(o.GPUCostCNY), disk, totalCell(o, ""), src})
 	}
 	return t, unknownDisk
