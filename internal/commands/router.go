@@ -132,8 +132,9 @@ type Router struct {
 	labPlans  []plan.Price
 	queueRisk plan.QueueRisk
 
-	// env is what the areas' answers read; offerAnswers, estimates and
-	// adviceAnswers answer their intents.
+	// env is what the areas' answers read; offerAnswers and
+	// adviceAnswers answer their intents, estimates the estimates the
+	// advice answers make (the estimate intents are registered).
 	env           *answer.Env
 	offerAnswers  *offers.Answers
 	estimates     *estimate.Answers
