@@ -161,3 +161,24 @@ func TestEstimateNothingFits(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanNote: the short form's last note says which billing mode the
+// cheapest option assumed.
+func TestPlanNote(t *testing.T) {
+	r := renderer(t)
+	for _, c := range []struct {
+		e    estimateview.Estimate
+		want string
+	}{
+		{estimateview.Estimate{Plan: &estimateview.PlanNote{Hours: 2.7}}, "按量计费（2.7 小时用不上包日/包周）。"},
+		{estimateview.Estimate{Lang: i18n.EN, Plan: &estimateview.PlanNote{Hours: 3.2}}, "Priced pay-as-you-go (3.2 h is too short for a daily or weekly plan)."},
+		{estimateview.Estimate{Plan: &estimateview.PlanNote{Hours: 160, Platform: "autodl", Mode: "weekly", CNY: 312.4, Source: "AutoDL 官方文档，2026-08"}},
+			"AutoDL 包周 更省：约 312 元（AutoDL 官方文档，2026-08）。"},
+	} {
+		c.e.Figures = estimateview.FiguresOf(trainingEstimate())
+		rep := c.e.Reply(r)
+		if got := rep.Notes[len(rep.Notes)-1]; got != c.want {
+			t.Errorf("plan note %q, want %q", got, c.want)
+		}
+	}
+}
