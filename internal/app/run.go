@@ -18,6 +18,7 @@ import (
 	"github.com/labgpu/bot/internal/chat/console"
 	"github.com/labgpu/bot/internal/commands"
 	"github.com/labgpu/bot/internal/jobs"
+	"github.com/labgpu/bot/internal/render/estimateview"
 	"github.com/labgpu/bot/internal/stock"
 )
 
@@ -147,7 +148,7 @@ func (a *App) Estimate(ctx context.Context, job billing.Job, format string, w io
 		q.Model, q.ModelText = "", job.Model
 	}
 	res := a.Router.AnswerQuery(ctx, q)
-	if res.Estimate == nil {
+	if _, ok := res.Payload.(estimateview.Estimate); !ok {
 		return &NoEstimateError{Answer: strings.TrimSpace(res.Text)}
 	}
 	if format == FormatJSON {

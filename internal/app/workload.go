@@ -10,6 +10,7 @@ import (
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands"
+	"github.com/labgpu/bot/internal/render/estimateview"
 	"github.com/labgpu/bot/internal/workload"
 )
 
@@ -42,7 +43,7 @@ func IsWorkloadModel(name string) bool {
 func (a *App) EstimateWorkload(ctx context.Context, f EstimateFlags, wf WorkloadFlags, format string, w io.Writer) error {
 	d := workload.Default()
 	model, _ := d.Find(f.Model)
-	q := commands.Query{Intent: commands.IntentEstimate, Asked: model, Samples: f.Samples, Images: wf.Images, Epochs: f.Epochs, Steps: wf.Steps,
+	q := commands.Query{Intent: commands.IntentEstimate, Asked: model, WorkloadModel: model, Samples: f.Samples, Images: wf.Images, Epochs: f.Epochs, Steps: wf.Steps,
 		Batch: f.Batch, Resolution: wf.Resolution, SeqLen: f.SeqLen, Bits: f.Bits, GPUCount: f.GPUCount}
 	for name, v := range map[string]float64{"images": float64(wf.Images), "steps": float64(wf.Steps), "resolution": float64(wf.Resolution),
 		"samples": float64(f.Samples), "epochs": f.Epochs, "batch": float64(f.Batch), "seq": float64(f.SeqLen)} {
@@ -63,6 +64,7 @@ func (a *App) EstimateWorkload(ctx context.Context, f EstimateFlags, wf Workload
 			return fmt.Errorf("--dataset: unknown dataset %q; known: %s (or give --images / --samples for your own data)", wf.Dataset, strings.Join(ids, ", "))
 		}
 		q.Asked += " " + ds
+		q.WorkloadDataset = ds
 		q.DataPercent = wf.Fraction * 100
 	}
 	job, err := a.ResolveJob(billing.Job{Platform: f.Platform}, f.GPU)
@@ -76,7 +78,7 @@ func (a *App) EstimateWorkload(ctx context.Context, f EstimateFlags, wf Workload
 		q.Platform, q.Platforms = job.Platform, []string{job.Platform}
 	}
 	res := a.Router.AnswerQuery(ctx, q)
-	if res.Workload == nil {
+	if _, ok := res.Payload.(estimateview.Workload); !ok {
 		return &NoEstimateError{Answer: strings.TrimSpace(res.Text)}
 	}
 	if format == FormatJSON {

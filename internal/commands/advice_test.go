@@ -289,11 +289,11 @@ func TestCardChoiceLLM(t *testing.T) {
 	res := ask(r, "7B 推理用什么卡")
 	// An LLM job is the estimator's question, asked as a card choice or
 	// an estimate.
-	if res.Topic != "card-choice" && res.Intent != commands.IntentEstimate || res.Estimate == nil || res.Estimate.Method != billing.MethodInference {
-		t.Fatalf("intent %q topic %q estimate %+v", res.Intent, res.Topic, res.Estimate)
+	if res.Topic != "card-choice" && res.Intent != commands.IntentEstimate || figures(res).Estimate == nil || figures(res).Estimate.Method != billing.MethodInference {
+		t.Fatalf("intent %q topic %q estimate %+v", res.Intent, res.Topic, figures(res).Estimate)
 	}
-	if len(res.Options) < 2 || res.Options[0].TotalCNY > res.Options[1].TotalCNY {
-		t.Fatalf("options not cheapest first: %+v", res.Options)
+	if opts := figures(res).Options; len(opts) < 2 || opts[0].TotalCNY > opts[1].TotalCNY {
+		t.Fatalf("options not cheapest first: %+v", opts)
 	}
 	mustContain(t, whole(res), "放得下", "显存")
 	// No job at all: it asks.

@@ -22,8 +22,7 @@ func (r *Router) answers() {
 		r.env.Alerts = &answer.Alerts{Subs: r.subs, Log: r.alerts, Policy: r.policy}
 	}
 	r.offerAnswers = offers.New(r.env)
-	r.estimates = estimate.New(r.env, est, r.work)
-	r.estimates.LabPlans, r.estimates.Risk = r.labPlans, r.queueRisk
+	r.estimates = estimate.New(r.env)
 	r.adviceAnswers = advice.New(r.env, advice.Deps{Est: est, KB: r.advice, Estimates: r.estimates, Offers: r.offerAnswers,
 		Alerts: r.subs != nil, Storage: r.storage != nil})
 }
@@ -33,16 +32,6 @@ func (r *Router) AdviceTopics() []kb.Topic { r.ready(); return r.adviceAnswers.T
 
 // handler is the answer to one intent.
 type handler = func(r *Router, ctx context.Context, res *Result)
-
-// estimateHandler runs an estimate answer (estimate, plan).
-func estimateHandler(f func(*estimate.Answers, context.Context, *estimate.Result)) handler {
-	return func(r *Router, ctx context.Context, res *Result) {
-		e := estimate.Result{Query: res.Query}
-		f(r.estimates, ctx, &e)
-		res.Figures, res.Workload, res.Plan, res.Question, res.Reply = e.Figures, e.Workload, e.Plan, e.Question, e.Reply
-		res.Plans = e.Plans
-	}
-}
 
 // adviceHandler runs an advice answer (advice, factcheck).
 func adviceHandler(f func(*advice.Answers, context.Context, *advice.Result)) handler {

@@ -22,7 +22,7 @@ func BenchmarkEstimateQuestion(b *testing.B) {
 	r := newRouter(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		if res := ask(r, "用4090做Qwen2.5-7B的QLoRA，5万条数据，3个epoch，大概多少钱"); res.Estimate == nil {
+		if res := ask(r, "用4090做Qwen2.5-7B的QLoRA，5万条数据，3个epoch，大概多少钱"); figures(res).Estimate == nil {
 			b.Fatal("no estimate")
 		}
 	}
@@ -33,7 +33,7 @@ func BenchmarkEstimateAllGPUs(b *testing.B) {
 	r := newRouter(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		if res := ask(r, "7B LoRA 要多少钱"); len(res.Options) == 0 {
+		if res := ask(r, "7B LoRA 要多少钱"); len(figures(res).Options) == 0 {
 			b.Fatal("no options")
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	kb "github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/answer"
+	"github.com/labgpu/bot/internal/render/estimateview"
 	"github.com/labgpu/bot/internal/understand"
 )
 
@@ -156,6 +157,7 @@ func adviceJob(r *Router, prev Query, q *Query) {
 	p := prev
 	p.Intent, p.Topic, p.Score, p.Confidence, p.Alternatives = q.Intent, q.Topic, q.Score, q.Confidence, q.Alternatives
 	p.KB, p.Asked, p.English, p.Problems, p.Workload = q.KB, q.Asked, q.English, q.Problems, q.Workload
+	p.WorkloadModel, p.WorkloadDataset = q.WorkloadModel, q.WorkloadDataset
 	p.Platform, p.Platforms = q.Platform, q.Platforms
 	if len(q.GPUs) > 0 {
 		p.GPU, p.GPUs, p.NamedGPUs, p.GPUFamily, p.GPUCount = q.GPU, q.GPUs, q.NamedGPUs, q.GPUFamily, q.GPUCount
@@ -181,10 +183,12 @@ func (r *Router) remember(msg chat.Message, res Result) {
 		// ("seq 2048") like an estimate.
 		fq := res.Query
 		fq.Intent, fq.KB, fq.Asked, fq.Topic, fq.Score = IntentEstimate, nil, "", "", 0
-		if w := res.Workload; w != nil {
-			// A workload job is named by its text: keep the model and
-			// dataset the answer used.
-			fq.Asked = strings.TrimSpace(w.Job.Model + " " + w.Job.Dataset)
+		fq.WorkloadModel, fq.WorkloadDataset = "", ""
+		if w, ok := res.Payload.(estimateview.Workload); ok {
+			// A workload job: keep the model and dataset the answer used
+			// (and name them in Asked, which sameWorkload reads).
+			fq.Asked = strings.TrimSpace(w.Est.Job.Model + " " + w.Est.Job.Dataset)
+			fq.WorkloadModel, fq.WorkloadDataset = w.Est.Job.Model, w.Est.Job.Dataset
 		}
 		c.estimate, c.estimateAt = &fq, now
 	}

@@ -139,11 +139,11 @@ func checkGolden(t *testing.T, file, question, got string) {
 func TestSeedWorkedExample(t *testing.T) {
 	r := newRouter(t)
 	res := ask(r, "ChatGLM3-6B 4-bit LoRA r=16 q_proj+v_proj，5万条数据，seq 2048，batch 4，3个epoch，AutoDL 上 3090 和 4090 哪个划算")
-	if res.Estimate == nil {
+	if figures(res).Estimate == nil {
 		t.Fatalf("no estimate: %s", res.Text)
 	}
 	var c3090, c4090 *float64
-	for _, o := range res.Options {
+	for _, o := range figures(res).Options {
 		if o.Platform != "autodl" {
 			t.Errorf("option on %s, asked AutoDL only", o.Platform)
 		}
@@ -156,7 +156,7 @@ func TestSeedWorkedExample(t *testing.T) {
 		}
 	}
 	if c3090 == nil || c4090 == nil || !(*c4090 < *c3090) {
-		t.Fatalf("want both cards with the 4090 cheaper; options %+v", res.Options)
+		t.Fatalf("want both cards with the 4090 cheaper; options %+v", figures(res).Options)
 	}
 	for _, want := range []string{"贵的卡反而省钱", "RTX 4090", "RTX 3090", money2(*c4090), money2(*c3090)} {
 		if !strings.Contains(whole(res), want) {

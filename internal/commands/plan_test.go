@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/labgpu/bot/internal/commands"
+	"github.com/labgpu/bot/internal/render/planview"
 )
 
 // A plan question's data disk size reaches the optimizer (a new user's
@@ -21,11 +22,12 @@ func TestPlanReadsTheDisk(t *testing.T) {
 		{"we run a 4090 40 hours a week for 3 weeks with a 1TB data disk, hourly or weekly plan?", 1000, 40, 3},
 	} {
 		res := ask(r, c.q)
-		if res.Intent != commands.IntentPlan || res.Plans == nil {
-			t.Errorf("%q: intent %s, plans %v", c.q, res.Intent, res.Plans != nil)
+		plans, ok := res.Payload.(planview.Plans)
+		if res.Intent != commands.IntentPlan || !ok {
+			t.Errorf("%q: intent %s, plans %v", c.q, res.Intent, ok)
 			continue
 		}
-		p := res.Plans.Profile
+		p := plans.Result.Profile
 		if p.DiskGB != c.disk || p.HoursPerWeek != c.perWk || p.Weeks != c.weeks {
 			t.Errorf("%q: disk %v GB, %v h a week, %v weeks; want %v, %v, %v", c.q, p.DiskGB, p.HoursPerWeek, p.Weeks, c.disk, c.perWk, c.weeks)
 		}

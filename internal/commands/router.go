@@ -46,13 +46,10 @@ type OfferRow = render.OfferRow
 // answer and the rendered reply. `bot ask --format json` prints it.
 type Result struct {
 	Query
-	// Estimate and Options are set for intent estimate; VRAMGB, Fits,
-	// TokensTrained, FLOPs and Hours repeat its main figures at the top
-	// level of the JSON (hours per GPU id: low / typical / high).
+	// Figures are the figures of an estimate an advice answer made (an
+	// OOM or card question about a job); the estimate intent's are in
+	// its payload (estimateview.Estimate, Workload).
 	estimate.Figures
-	// Workload is a non-LLM job's estimate ("训练一个ResNet50要多少钱");
-	// its options and hours per GPU are in Options and Hours.
-	Workload *workload.Estimate `json:"workload_estimate,omitempty"`
 	// Question is set when the bot needs more information ("多大参数量？").
 	Question string `json:"question,omitempty"`
 	// Subscription is the subscription made or found (intent subscribe);
@@ -66,13 +63,7 @@ type Result struct {
 	Risks []billing.AtRisk `json:"risks,omitempty"`
 	// Advice is the knowledge-base answer (intent advice).
 	Advice *advice.AdviceResult `json:"advice,omitempty"`
-	// Plan and Check are the rows behind a billing-mode answer and a
-	// fact check.
-	Plan *estimate.PlanResult `json:"plan,omitempty"`
-	// Plans is the plan optimizer's answer (intent plan with a usage
-	// profile: "每周跑40小时4090，包周还是按量"): the profile and the
-	// ranked plans.
-	Plans *plan.Result        `json:"plans,omitempty"`
+	// Check is the rows behind a fact check.
 	Check *advice.CheckResult `json:"check,omitempty"`
 	// Availability is the history behind "4090 什么时候好抢".
 	Availability *availability.Figures `json:"availability,omitempty"`
@@ -135,8 +126,9 @@ type Router struct {
 	labPlans  []plan.Price
 	queueRisk plan.QueueRisk
 
-	// env is what the areas' answers read; offerAnswers, estimates and
-	// adviceAnswers answer their intents.
+	// env is what the areas' answers read; offerAnswers and
+	// adviceAnswers answer their intents, estimates the estimates the
+	// advice answers make (the estimate intents are registered).
 	env           *answer.Env
 	offerAnswers  *offers.Answers
 	estimates     *estimate.Answers
@@ -253,6 +245,9 @@ func (r *Router) ready() {
 		if err != nil {
 			r.understandErr = err
 			return
+		}
+		if r.work != nil {
+			u = u.WithWorkloads(r.work)
 		}
 		r.u, r.in = u, u.Intents()
 	})
@@ -411,8 +406,7 @@ var handlers map[string]handler
 
 func init() {
 	handlers = map[string]handler{
-		IntentEstimate: estimateHandler((*estimate.Answers).Estimate),
-		IntentPlan:     estimateHandler((*estimate.Answers).Plan), IntentFactCheck: adviceHandler((*advice.Answers).FactCheck),
+		IntentFactCheck: adviceHandler((*advice.Answers).FactCheck),
 		IntentAdvice:    adviceHandler((*advice.Answers).Advice),
 		IntentSubscribe: (*Router).subscribeAnswer, IntentSubscriptions: (*Router).subscriptionsAnswer,
 		IntentUnsubscribe: (*Router).unsubscribeAnswer, IntentMute: (*Router).muteAnswer,

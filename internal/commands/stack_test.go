@@ -30,7 +30,7 @@ func TestStackAndLowMemoryPhrasings(t *testing.T) {
 	}
 	for _, c := range cases {
 		res := say(r, "s-"+c.text, "alice", c.text)
-		est := res.Estimate
+		est := figures(res).Estimate
 		if res.Intent != commands.IntentEstimate || est == nil {
 			t.Errorf("%q: intent %q, no estimate", c.text, res.Intent)
 			continue
@@ -40,8 +40,8 @@ func TestStackAndLowMemoryPhrasings(t *testing.T) {
 		}
 	}
 	res := say(r, "s-follow", "alice", "Qwen2.5-7B LoRA 5万条 要多少钱")
-	if res.Estimate == nil || res.Estimate.Stack != billing.StackFA2 {
-		t.Fatalf("first: %+v", res.Estimate)
+	if figures(res).Estimate == nil || figures(res).Estimate.Stack != billing.StackFA2 {
+		t.Fatalf("first: %+v", figures(res).Estimate)
 	}
 	full := whole(res)
 	for _, want := range []string{"FlashAttention-2", "时长按实际 token", "seq ÷ 平均长度", "换优化栈"} {
@@ -58,7 +58,7 @@ func TestStackAndLowMemoryPhrasings(t *testing.T) {
 		t.Errorf("no faster-and-cheaper line with a ratio range:\n%s", full)
 	}
 	res = say(r, "s-follow", "alice", "用unsloth呢")
-	if res.Estimate == nil || res.Estimate.Stack != billing.StackTuned || res.Estimate.Job.Samples != 50000 {
-		t.Fatalf("follow-up 用unsloth: intent %q est %+v", res.Intent, res.Estimate)
+	if figures(res).Estimate == nil || figures(res).Estimate.Stack != billing.StackTuned || figures(res).Estimate.Job.Samples != 50000 {
+		t.Fatalf("follow-up 用unsloth: intent %q est %+v", res.Intent, figures(res).Estimate)
 	}
 }

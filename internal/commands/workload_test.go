@@ -48,13 +48,13 @@ func TestSeedResNet50Answer(t *testing.T) {
 	r := commands.NewRouter(cat, seedPrices{now: now}, commands.WithClock(func() time.Time { return now }), commands.WithAdvice(kb))
 	for _, q := range []string{"ResNet50 ImageNet 10% 30个epoch 用3090 多久多少钱", "训练一个ResNet50要多少钱"} {
 		res := ask(r, q)
-		if res.Intent != commands.IntentEstimate || res.Question != "" || res.Workload == nil {
-			t.Fatalf("%q: intent %s, question %q, workload %v", q, res.Intent, res.Question, res.Workload)
+		if res.Intent != commands.IntentEstimate || question(res) != "" || workloadOf(res) == nil {
+			t.Fatalf("%q: intent %s, question %q, workload %v", q, res.Intent, question(res), workloadOf(res))
 		}
-		if len(res.Options) != 3 {
-			t.Fatalf("%q: %d options, want the 3 seed platforms: %+v", q, len(res.Options), res.Options)
+		if len(figures(res).Options) != 3 {
+			t.Fatalf("%q: %d options, want the 3 seed platforms: %+v", q, len(figures(res).Options), figures(res).Options)
 		}
-		for _, o := range res.Options {
+		for _, o := range figures(res).Options {
 			t.Logf("%s: %s %s %.2f h, %.2f CNY (%.2f-%.2f)", q, o.Platform, o.GPU, o.Hours, o.TotalCNY, o.TotalLowCNY, o.TotalHighCNY)
 			if o.GPU != "RTX 3090" || o.Hours < 5.5 || o.Hours > 6.7 || o.TotalCNY < 14.5 || o.TotalCNY > 17.5 {
 				t.Errorf("%q: %s %s %.2f h %.2f CNY; want about 6 h and 15-17 CNY", q, o.Platform, o.GPU, o.Hours, o.TotalCNY)
@@ -108,23 +108,23 @@ func TestWorkloadQuestions(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.q, func(t *testing.T) {
 			res := ask(r, c.q)
-			if res.Intent != commands.IntentEstimate || res.Workload == nil {
-				t.Fatalf("intent %s, workload %v, question %q:\n%s", res.Intent, res.Workload, res.Question, res.Text)
+			if res.Intent != commands.IntentEstimate || workloadOf(res) == nil {
+				t.Fatalf("intent %s, workload %v, question %q:\n%s", res.Intent, workloadOf(res), question(res), res.Text)
 			}
-			e := res.Workload
+			e := workloadOf(res)
 			if e.Job.Model != c.model || e.Job.Dataset != c.dataset || c.work > 0 && e.Work != c.work {
 				t.Errorf("job %+v, work %v; want %s on %q, work %v", e.Job, e.Work, c.model, c.dataset, c.work)
 			}
-			if len(res.Options) == 0 {
+			if len(figures(res).Options) == 0 {
 				t.Fatalf("no options:\n%s", res.Text)
 			}
-			for _, o := range res.Options {
+			for _, o := range figures(res).Options {
 				if c.gpu != "" && !strings.HasPrefix(o.GPU, c.gpu) {
 					t.Errorf("option on %s, want %s only", o.GPU, c.gpu)
 				}
 			}
-			if h := res.Options[0].Hours; c.maxH > 0 && (h < c.minH || h > c.maxH) {
-				t.Errorf("cheapest %s %.1f h, want %g-%g", res.Options[0].GPU, h, c.minH, c.maxH)
+			if h := figures(res).Options[0].Hours; c.maxH > 0 && (h < c.minH || h > c.maxH) {
+				t.Errorf("cheapest %s %.1f h, want %g-%g", figures(res).Options[0].GPU, h, c.minH, c.maxH)
 			}
 			if res.Reply.English != c.en || c.en && strings.ContainsAny(res.Reply.Title, "最便宜") {
 				t.Errorf("language: English %v, want %v: %s", res.Reply.English, c.en, res.Reply.Title)
@@ -140,13 +140,13 @@ func TestWorkloadQuestions(t *testing.T) {
 func TestLLMStaysLLM(t *testing.T) {
 	r := adviceRouter(t)
 	for _, q := range []string{"7B LoRA 要多少钱", "Qwen2.5-7B LoRA 5万条数据 跑2轮 大概多少钱", "how much would 7B LoRA cost"} {
-		if res := ask(r, q); res.Workload != nil || res.Estimate == nil {
-			t.Errorf("%q: workload %v, estimate %v", q, res.Workload != nil, res.Estimate != nil)
+		if res := ask(r, q); workloadOf(res) != nil || figures(res).Estimate == nil {
+			t.Errorf("%q: workload %v, estimate %v", q, workloadOf(res) != nil, figures(res).Estimate != nil)
 		}
 	}
 	// A full fine-tune of SDXL is not a LoRA run.
-	if res := ask(r, "sdxl 全量微调 显存要多少"); res.Workload != nil && slices.Contains([]string{"sdxl-lora", "sd15-lora"}, res.Workload.Job.Model) {
-		t.Errorf("sdxl full fine-tune estimated as %s", res.Workload.Job.Model)
+	if res := ask(r, "sdxl 全量微调 显存要多少"); workloadOf(res) != nil && slices.Contains([]string{"sdxl-lora", "sd15-lora"}, workloadOf(res).Job.Model) {
+		t.Errorf("sdxl full fine-tune estimated as %s", workloadOf(res).Job.Model)
 	}
 }
 
@@ -156,7 +156,7 @@ func BenchmarkWorkloadQuestion(b *testing.B) {
 	r := adviceRouter(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		if res := ask(r, "训练一个ResNet50要多少钱"); res.Workload == nil || len(res.Options) == 0 {
+		if res := ask(r, "训练一个ResNet50要多少钱"); workloadOf(res) == nil || len(figures(res).Options) == 0 {
 			b.Fatal("no workload estimate")
 		}
 	}
@@ -180,8 +180,8 @@ func TestWorkloadFollowUp(t *testing.T) {
 		r.Answer(context.Background(), msg)
 		msg.Text = c.then
 		res := r.Answer(context.Background(), msg)
-		if res.Workload == nil || !c.check(res.Workload.Job) {
-			t.Errorf("%q then %q: %+v\n%s", c.first, c.then, res.Workload, res.Text)
+		if workloadOf(res) == nil || !c.check(workloadOf(res).Job) {
+			t.Errorf("%q then %q: %+v\n%s", c.first, c.then, workloadOf(res), res.Text)
 		}
 	}
 }

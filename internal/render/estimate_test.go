@@ -1,31 +1,19 @@
 package render_test
 
 import (
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/catalog"
-	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/render"
 )
 
-func TestMoneyHumanNumMethodName(t *testing.T) {
+func TestMoneyMethodName(t *testing.T) {
 	for _, c := range []struct{ got, want string }{
 		{render.Money(12.345), "12.35"},
 		{render.Money(99.994), "99.99"},
 		{render.Money(512.4), "512"},
 		{render.Money(-150), "-150"},
-		{render.HumanNum(50000, false), "5万"},
-		{render.HumanNum(50000, true), "50k"},
-		{render.HumanNum(1.5e8, false), "1.5亿"},
-		{render.HumanNum(1.5e8, true), "150M"},
-		{render.HumanNum(2e12, false), "2万亿"},
-		{render.HumanNum(2e12, true), "2e+12"},
-		{render.HumanNum(3e9, true), "3B"},
-		{render.HumanNum(999, false), "999"},
-		{render.HumanNum(9999, false), "9999"},
 		{render.MethodName(billing.MethodFull, 32, false), "全量微调（fp32）"},
 		{render.MethodName(billing.MethodFull, 16, true), "full fine-tune"},
 		{render.MethodName(billing.MethodQLoRA, 4, false), "QLoRA 4-bit"},
@@ -44,135 +32,5 @@ func TestMoneyHumanNumMethodName(t *testing.T) {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)
 		}
-	}
-}
-
-// trainingEstimate is a 7B LoRA that fits on one 4090 (micro-batch 2) and
-// one A100, with two priced options on one platform: the 4090 cheaper but
-// slower.
-func trainingEstimate() *billing.Estimate {
-	disk := 3.5
-	return &billing.Estimate{
-		Job:     billing.Job{Samples: 50000, TokensPerSample: 512},
-		ModelID: "Qwen2.5-7B", Typical: true, ParamsB: 7, Method: billing.MethodLoRA, Bits: 16, SeqLen: 2048, Batch: 8, Epochs: 3,
-		Tokens: 7.68e7, FLOPs: 3.2e18, DiskGB: 40, LoRARank: 16,
-		VRAM:    billing.VRAM{Weights: 15.2, Activations: 4, Overhead: 1, Total: 20.2},
-		VRAMMin: 17.1,
-		Fits: []billing.Fit{
-			{GPU: "RTX 4090", Fits: true, GPUCount: 1, MicroBatch: 2, MFU: billing.Range{Low: 0.3, High: 0.45}},
-			{GPU: "A100 80GB", Fits: true, GPUCount: 1, MicroBatch: 8, MFU: billing.Range{Low: 0.35, High: 0.5}},
-			{GPU: "T4", Fits: false, GPUCount: 8},
-		},
-		Options: []billing.Option{
-			{Platform: "autodl", GPU: "RTX 4090", GPUCount: 1, Hours: 10, PriceCNY: 2, GPUCostCNY: 20, StorageCostCNY: &disk, TotalCNY: 23.5, TotalLowCNY: 20, TotalHighCNY: 30, PriceSource: "catalog", PriceAsOf: "2026-01", Verified: true},
-			{Platform: "autodl", GPU: "A100 80GB", GPUCount: 1, Hours: 4, PriceCNY: 5, GPUCostCNY: 20, TotalCNY: 24, TotalLowCNY: 21, TotalHighCNY: 28, PriceSource: "catalog", PriceAsOf: "2026-01"},
-		},
-		Cheapest: 0, Fastest: 1,
-	}
-}
-
-func TestEstimate(t *testing.T) {
-	r := renderer(t)
-	est := trainingEstimate()
-	for _, c := range []struct {
-		name         string
-		ask          render.EstimateAsk
-		title        string
-		short, full  []string
-		notShortFull string
-	}{
-		{name: "zh", ask: render.EstimateAsk{},
-			title: "7B 模型（按典型配置 Qwen2.5-7B） LoRA：最便宜 AutoDL RTX 4090×1 约 23.50 元（20.00–30.00），10.0 小时。",
-			short: []string{"显存约 20.2 GB（batch 1 + 梯度累积约 17.1 GB）。", "放得下——单卡：A100 80GB；单卡（batch 2+梯度累积）：RTX 4090", "23.50 (20.00-30.00)", "24.00* (21.00-28.00)",
-				"价格是目录标价（不是实时价）：2026-01；* 仅见于 2025 年测评文章、未核实。", "按 seq 2048、batch 8、5万条×512 tokens、3 轮、FlashAttention-2 估算（时长按实际 token）"},
-			full: []string{"估算：7B 模型（按典型配置 Qwen2.5-7B） LoRA", "单卡显存：约 20.2 GB（权重 15.2 + 梯度 0.0", "训练量：7680万 tokens（数据 × 3 轮），约 3.2e+18 FLOPs",
-				"最便宜：AutoDL RTX 4090 ×1，约 23.50 元（10.0 小时）；最快：AutoDL A100 80GB ×1，4.0 小时，约 24.00 元*。", "未知", "目录标价 2026-01*",
-				"LoRA rank 16（全部线性层）", "数据 5万 条 × 512 tokens", "MFU 0.30-0.50"}},
-		{name: "en, named cards, unknown model", ask: render.EstimateAsk{English: true, NamedGPUs: []string{"RTX 4090", "A100 80GB"}, GPUsAsked: true, UnknownModel: "Foo-7B", Problems: []string{"⚠ x."}},
-			title: "7B model (typical config: Qwen2.5-7B) — “Foo-7B” is not in the catalog; estimated from its size, LoRA: RTX 4090 is the cheaper run, about 23.50 CNY (10.0 h, AutoDL) vs A100 80GB about 24.00 CNY (4.0 h).",
-			short: []string{"⚠ x.", "Fits — 1 GPU: A100 80GB; 1 GPU (batch 2 + grad accumulation): RTX 4090", "Does not fit: T4 — try QLoRA", "50k samples × 512 tokens"},
-			full:  []string{"Cheapest: AutoDL RTX 4090 ×1, ~23.50 CNY (10.0 h). Fastest: AutoDL A100 80GB ×1, 4.0 h, ~24.00 CNY*.", "LoRA rank 16 (all linear layers)"}},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			rep := r.Estimate(est, c.ask)
-			if rep.Title != c.title {
-				t.Errorf("title %q, want %q", rep.Title, c.title)
-			}
-			if rep.Full == nil {
-				t.Fatal("no full form")
-			}
-			short, full := chat.PlainText(rep), chat.PlainText(*rep.Full)
-			for _, want := range c.short {
-				if !strings.Contains(short, want) {
-					t.Errorf("short form lacks %q:\n%s", want, short)
-				}
-			}
-			for _, want := range c.full {
-				if !strings.Contains(full, want) {
-					t.Errorf("full form lacks %q:\n%s", want, full)
-				}
-			}
-			if got := r.EstimateFull(est, c.ask); chat.PlainText(got) != full {
-				t.Errorf("EstimateFull differs from the full form")
-			}
-		})
-	}
-}
-
-// TestEstimateNothingFits: the line for what does not fit, and the
-// alternatives the answer found, priced or not.
-func TestEstimateNothingFits(t *testing.T) {
-	r := renderer(t)
-	est := &billing.Estimate{Job: billing.Job{GPUCount: 2, GPUs: []string{"T4"}, Tokens: 1e6}, ModelID: "Qwen2.5-72B", Method: billing.MethodLoRA, Bits: 16,
-		Fits: []billing.Fit{{GPU: "T4", GPUCount: 2}}, Cheapest: -1}
-	alts := []render.Alternative{
-		{Kind: render.AltQLoRA, Option: billing.Option{Platform: "autodl", GPU: "A100 80GB", GPUCount: 1, TotalCNY: 321, Hours: 12.5}},
-		{Kind: render.AltOtherCard, Fit: &billing.Fit{GPU: "H100 SXM", GPUCount: 2, VRAMPerGPU: 61.24}},
-	}
-	for _, c := range []struct {
-		ask  render.EstimateAsk
-		want []string
-	}{
-		{render.EstimateAsk{Alternatives: alts}, []string{"2 张 T4 放不下。", "可行的做法——改用 QLoRA 4-bit：AutoDL A100 80GB×1，约 321 元（12.5 小时）；换卡：H100 SXM×2 放得下（约 61.2 GB/卡），暂无报价。"}},
-		{render.EstimateAsk{English: true, Alternatives: alts[1:]}, []string{"Does not fit on 2× T4.", "What would work — another card: fits on H100 SXM×2 (~61.2 GB per GPU), no price known."}},
-		{render.EstimateAsk{}, []string{"2 张 T4 放不下。", "数据 100万 tokens"}},
-	} {
-		rep := r.Estimate(est, c.ask)
-		text := chat.PlainText(*rep.Full)
-		for _, want := range c.want {
-			if !strings.Contains(text, want) {
-				t.Errorf("lacks %q:\n%s", want, text)
-			}
-		}
-		if rep.Table != nil || strings.Contains(text, "可行的做法") != (len(c.ask.Alternatives) > 0 && !c.ask.English) {
-			t.Errorf("unexpected table or alternatives:\n%s", text)
-		}
-	}
-}
-
-func TestPlan(t *testing.T) {
-	r := renderer(t)
-	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
-	plan := catalog.Figure{Low: 1500, High: 1500, Verified: true, AsOf: "2026-05"}
-	pr := &render.PlanResult{Mode: "monthly", Rows: []render.PlanRow{
-		{Platform: "autodl", GPU: "RTX 4090", Offered: true, PlanCNY: &plan, HourlyCNY: catalog.Figure{Low: 2, High: 2, Verified: true, AsOf: "2026-05"}, HourlyTimesCNY: [2]float64{1440, 1440}, Source: "src"},
-		{Platform: "autodl", GPU: "RTX 3090", HourlyCNY: catalog.Figure{Low: 1.3, High: 1.5, AsOf: "2026-05"}, HourlyTimesCNY: [2]float64{936, 1080}, Source: "src2"},
-	}}
-	rep := r.Plan(pr, render.PlanAsk{NamedGPUs: []string{"RTX 4090"}, Now: now})
-	if want := "RTX 4090 包月：目录里有 AutoDL RTX 4090 的包月价 1500 元（src）；按量标价折算最低 AutoDL RTX 4090 约 1440 元/月（2.00 元/卡时 × 720 小时）。"; rep.Title != want {
-		t.Errorf("title %q, want %q", rep.Title, want)
-	}
-	text := chat.PlainText(rep)
-	for _, want := range []string{"没有记录", "936-1080*", "“按量×720 小时”是按量标价", "* 只有 2025 年的租卡测评文章这么写"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("plan lacks %q:\n%s", want, text)
-		}
-	}
-	spot := r.Plan(&render.PlanResult{Mode: "spot", Rows: pr.Rows}, render.PlanAsk{English: true, Now: now})
-	if want := "across platforms: spot instances exist on AutoDL; spot prices move with the market and none is on record."; spot.Title != want {
-		t.Errorf("spot title %q, want %q", spot.Title, want)
-	}
-	if none := r.Plan(&render.PlanResult{Mode: "yearly"}, render.PlanAsk{}); none.Title != "目录里没有包年的价格，也没有能折算的按量标价。" {
-		t.Errorf("empty plan %q", none.Title)
 	}
 }

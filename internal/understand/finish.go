@@ -63,4 +63,10 @@ func (u *Understander) finish(x *extraction, m *advice.Result) {
 			q.SizeGB, q.SizeText = 0, ""
 		}
 	}
+	switch q.Intent {
+	case IntentEstimate, IntentAdvice, IntentClarify:
+		// The questions an estimate answers: its own, a card or OOM
+		// question, an ask-back whose pick may be an estimate.
+		x.WorkloadNames(u.work)
+	}
 }

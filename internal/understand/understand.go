@@ -63,6 +63,19 @@ type Understander struct {
 	model  *scorer.Model
 	chatEn bool
 	kbW    float64
+	// work finds the workload estimator's names (WithWorkloads; nil:
+	// none).
+	work slots.WorkloadNames
+}
+
+// WithWorkloads is u finding the workload estimator's model and dataset
+// names (workload.Data) in estimate, advice and ask-back questions
+// (Query.WorkloadModel, WorkloadDataset). u itself is unchanged: the
+// copy shares its trained scorer.
+func (u *Understander) WithWorkloads(names slots.WorkloadNames) *Understander {
+	c := *u
+	c.work = names
+	return &c
 }
 
 // UnderstanderOptions tune NewUnderstander.

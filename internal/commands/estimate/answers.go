@@ -1,60 +1,49 @@
 // Package estimate answers what a job costs and what a billing mode
 // costs: "7B LoRA 要多少钱" (the estimator's figures over the best known
 // prices), "训练一个ResNet50要多少钱" (the workload estimator's hours per card
-// at the same prices)
-// and "A100 包月多少" (plan prices, or hourly prices times the period).
+// at the same prices) and "A100 包月多少" (plan prices, or hourly prices
+// times the period; with a usage profile, the plan optimizer). Each intent
+// registers from its own file (estimate.go, plan.go) and answers with a
+// payload of render/estimateview or render/planview.
 package estimate
 
 import (
-	"github.com/labgpu/bot/internal/billing"
+	"context"
+
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/answer"
-	"github.com/labgpu/bot/internal/plan"
+	"github.com/labgpu/bot/internal/render/estimateview"
 	"github.com/labgpu/bot/internal/understand"
-	"github.com/labgpu/bot/internal/workload"
 )
 
-// Answers answers the estimate and plan intents: the catalog, offers and
-// clock of env, the LLM estimator and the workload estimator's data (nil:
-// non-LLM jobs are not estimated).
+// Figures are an estimate's figures (estimateview.Figures): what the
+// JSON of an answer that estimated a job carries.
+type Figures = estimateview.Figures
+
+// Answers answers an estimate for the advice answers (Estimate).
+//
+// Deprecated: the advice answers call Run; Answers goes when they do.
 type Answers struct {
 	*answer.Env
-	est  *billing.Estimator
-	Work *workload.Data
-	// LabPlans are the lab's own observed prices (config plans:,
-	// "本组记录"), which win over the catalog's; Risk is the queue risk
-	// from the availability history (nil: unknown).
-	LabPlans []plan.Price
-	Risk     plan.QueueRisk
 }
 
-// New returns the answers over env, est and the workload data work.
-func New(env *answer.Env, est *billing.Estimator, work *workload.Data) *Answers {
-	return &Answers{Env: env, est: est, Work: work}
-}
+// New returns the answers over env.
+func New(env *answer.Env) *Answers { return &Answers{Env: env} }
 
-// Figures are an estimate's figures: the estimate itself, and its main
-// figures repeated at the top level of the JSON (hours per GPU id: low /
-// typical / high).
-type Figures struct {
-	Estimate      *billing.Estimate        `json:"estimate,omitempty"`
-	VRAMGB        *billing.VRAM            `json:"vram_gb,omitempty"`
-	Fits          []billing.Fit            `json:"fits,omitempty"`
-	TokensTrained float64                  `json:"tokens_trained,omitempty"`
-	FLOPs         float64                  `json:"flops,omitempty"`
-	Hours         map[string]billing.Range `json:"hours,omitempty"`
-	Options       []billing.Option         `json:"options,omitempty"`
-}
-
-// Result is an estimate or plan answer: the figures, a non-LLM job's
-// estimate (its options and hours are in Figures), the plan rows, the
-// question asked back and the reply.
+// Result is an estimate answer as the advice answers still take it: the
+// figures and the reply.
+//
+// Deprecated: Run returns the estimate's payload.
 type Result struct {
 	understand.Query
 	Figures
-	Workload *workload.Estimate
-	Plan     *PlanResult
-	Plans    *plan.Result
-	Question string
-	Reply    chat.Reply
+	Reply chat.Reply
+}
+
+// Estimate answers res.Query as Run does, with its figures and reply.
+//
+// Deprecated: call Run and the payload's Reply.
+func (r *Answers) Estimate(ctx context.Context, res *Result) {
+	p := Run(ctx, r.Env, res.Query)
+	res.Figures, res.Reply = p.EstimateFigures(), p.Reply(r.Rd)
 }

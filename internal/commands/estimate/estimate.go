@@ -3,14 +3,19 @@ package estimate
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/labgpu/bot/internal/billing"
-	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/answer"
-	"github.com/labgpu/bot/internal/render"
+	"github.com/labgpu/bot/internal/i18n"
+	"github.com/labgpu/bot/internal/render/estimateview"
 	"github.com/labgpu/bot/internal/understand"
 )
+
+func init() {
+	answer.Register(answer.Intent{Name: understand.IntentEstimate, Answer: func(ctx context.Context, a *answer.Ask) answer.Out {
+		return answer.Out{Payload: Run(ctx, a.Env, a.Query), Query: a.Query}
+	}})
+}
 
 // JobFromQuery maps parsed parameters onto an estimator job.
 func JobFromQuery(q understand.Query) billing.Job {
@@ -27,112 +32,85 @@ func JobFromQuery(q understand.Query) billing.Job {
 	return j
 }
 
-// Estimate answers "7B LoRA 要多少钱".
-func (r *Answers) Estimate(ctx context.Context, res *Result) {
-	q := res.Query
+// Run answers an estimate question ("7B LoRA 要多少钱") from q and env:
+// a workload that is no language model (estimateview.Workload, when q
+// names one the workload estimator knows), else the LLM estimator's
+// figures over the best known prices (estimateview.Estimate) with what
+// would work when nothing fits and the billing mode the cheapest option
+// assumed; or the ask-back for the model's size (AskSize) or the
+// estimator's refusal (TooManyGPUs, Failed). The advice answers call it
+// for the job an OOM or card question describes; its EstimateFigures are
+// the figures (empty for an ask-back or refusal) and Reply(env.Rd) the
+// reply.
+func Run(ctx context.Context, env *answer.Env, q understand.Query) estimateview.Answer {
 	en := q.English
-	now := r.Now()
+	l := i18n.Of(en)
 	job := JobFromQuery(q)
 	method := job.Method
 	if method == "" {
 		method = billing.MethodLoRA
 	}
-	if j, ok := WorkloadJob(r.Work, q); ok && r.workloadEstimate(ctx, res, j) {
-		return
-	}
-	snap := r.Offers.Snapshot(ctx)
-	quotes := r.Quotes(snap, q, method, now, en)
-	est, err := r.est.Estimate(job, quotes)
-	switch {
-	case errors.Is(err, billing.ErrUnknownModel):
-		r.askSize(res)
-		return
-	case errors.Is(err, billing.ErrTooManyGPUs):
-		res.Reply = chat.Reply{Title: answer.Pick(en,
-			fmt.Sprintf("一台机器最多 %d 张卡；超过 %d 卡是多机训练，这里不估算。可以问“8卡 …”看单机的方案。", billing.MaxGPUs, billing.MaxGPUs),
-			fmt.Sprintf("One machine has at most %d GPUs; more is multi-node training, which I do not estimate. Ask with 8 GPUs for a single-machine plan.", billing.MaxGPUs))}
-		return
-	case err != nil:
-		res.Reply = chat.Reply{Title: answer.Pick(en, "无法估算：", "Cannot estimate: ") + err.Error()}
-		return
-	}
-	res.Estimate = est
-	res.Options = est.Options
-	res.VRAMGB = &est.VRAM
-	res.Fits = est.Fits
-	res.TokensTrained = est.Tokens
-	res.FLOPs = est.FLOPs
-	if est.Method != billing.MethodInference {
-		res.Hours = map[string]billing.Range{}
-		for _, f := range est.Fits {
-			if f.Fits {
-				res.Hours[f.GPU] = f.Hours
-			}
+	if j, ok := WorkloadJob(env.Work, q); ok {
+		if w, ok := workloadEstimate(ctx, env, q, j); ok {
+			return w
 		}
 	}
-	ask := render.EstimateAsk{Problems: answer.ProblemLines(q, en), NamedGPUs: q.NamedGPUs, GPUsAsked: q.GPU != "", English: en}
-	if q.ModelText != "" && q.Model == "" {
-		ask.UnknownModel = q.ModelText
-	}
-	if !render.AnyFits(est) {
-		ask.Alternatives = r.alternatives(est, quotes)
-	}
-	res.Reply = r.Rd.Estimate(est, ask)
-	if len(est.Options) > 0 {
-		res.Reply.Notes = append(res.Reply.Notes, r.planNote(est.Options[0], en))
-	}
-}
-
-func (r *Answers) askSize(res *Result) {
-	en := res.English
-	name := res.ModelText
-	var qs string
+	quotes := env.Quotes(env.Offers.Snapshot(ctx), q, method, env.Now(), en)
+	est, err := env.Est.Estimate(job, quotes)
 	switch {
-	case en && name != "":
-		qs = fmt.Sprintf("I don't know the model “%s”. How many parameters does it have? e.g. “7B LoRA cost”.", name)
-	case en:
-		qs = "How many parameters does the model have? e.g. “how much would 7B LoRA cost”."
-	case name != "":
-		qs = fmt.Sprintf("不认识模型“%s”。它有多大参数量？例如“7B LoRA 要多少钱”。", name)
-	default:
-		qs = "模型多大参数量？例如“7B LoRA 要多少钱”或“Qwen2.5-7B QLoRA 多少钱”。"
+	case errors.Is(err, billing.ErrUnknownModel):
+		return estimateview.AskSize{ModelText: q.ModelText, Lang: l}
+	case errors.Is(err, billing.ErrTooManyGPUs):
+		return estimateview.TooManyGPUs{Max: billing.MaxGPUs, Lang: l}
+	case err != nil:
+		return estimateview.Failed{Err: err.Error(), Lang: l}
 	}
-	res.Question = qs
-	res.Reply = chat.Reply{Title: qs}
+	e := estimateview.Estimate{Figures: estimateview.FiguresOf(est), Lang: l, Problems: answer.ProblemLines(q, en),
+		NamedGPUs: q.NamedGPUs, GPUsAsked: q.GPU != ""}
+	if q.ModelText != "" && q.Model == "" {
+		e.UnknownModel = q.ModelText
+	}
+	if !estimateview.AnyFits(est) {
+		e.Alternatives = alternatives(env.Est, est, quotes)
+	}
+	if len(est.Options) > 0 {
+		e.Plan = planNote(env, est.Options[0], en)
+	}
+	return e
 }
 
 // alternatives are what would work when nothing asked for fits, each
 // with its cheapest known option: the same job as QLoRA 4-bit, the same
 // card in more GPUs (up to 8), and the cheapest other card.
-func (r *Answers) alternatives(est *billing.Estimate, quotes billing.Quotes) []render.Alternative {
+func alternatives(x *billing.Estimator, est *billing.Estimate, quotes billing.Quotes) []estimateview.Alternative {
 	job := est.Job
-	var alts []render.Alternative
-	try := func(kind render.AltKind, j billing.Job) {
-		if o, f, ok := r.cheapestFit(j, quotes); ok {
-			alts = append(alts, render.Alternative{Kind: kind, Option: o, Fit: f})
+	var alts []estimateview.Alternative
+	try := func(kind estimateview.AltKind, j billing.Job) {
+		if o, f, ok := cheapestFit(x, j, quotes); ok {
+			alts = append(alts, estimateview.Alternative{Kind: kind, Option: o, Fit: f})
 		}
 	}
 	if job.Method != billing.MethodQLoRA && job.Method != billing.MethodInference {
 		j := job
 		j.Method, j.Bits, j.GPUCount = billing.MethodQLoRA, 4, 0
-		try(render.AltQLoRA, j)
+		try(estimateview.AltQLoRA, j)
 	}
 	if job.GPUCount > 0 && job.GPUCount < billing.MaxGPUs {
 		j := job
 		j.GPUCount = 0
-		try(render.AltMoreGPUs, j)
+		try(estimateview.AltMoreGPUs, j)
 	}
 	j := job
 	j.GPUs, j.GPUCount = nil, 0
-	try(render.AltOtherCard, j)
+	try(estimateview.AltOtherCard, j)
 	return alts
 }
 
 // cheapestFit is a job's option on the fewest GPUs, then the cheapest (a
 // 72B QLoRA on one A100 beats eight T4s), with its fit; or, with no price
 // known, the first fit alone.
-func (r *Answers) cheapestFit(j billing.Job, quotes billing.Quotes) (billing.Option, *billing.Fit, bool) {
-	e2, err := r.est.Estimate(j, quotes)
+func cheapestFit(x *billing.Estimator, j billing.Job, quotes billing.Quotes) (billing.Option, *billing.Fit, bool) {
+	e2, err := x.Estimate(j, quotes)
 	if err != nil {
 		return billing.Option{}, nil, false
 	}

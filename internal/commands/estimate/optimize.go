@@ -1,7 +1,6 @@
 package estimate
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"time"
@@ -9,9 +8,9 @@ import (
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/commands/answer"
-	"github.com/labgpu/bot/internal/render"
-
+	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/plan"
+	"github.com/labgpu/bot/internal/render/estimateview"
 	"github.com/labgpu/bot/internal/render/planview"
 	"github.com/labgpu/bot/internal/understand"
 )
@@ -111,32 +110,56 @@ func cheapestVariant(ids []string, prices []plan.Price) (string, bool) {
 	return best, best != ""
 }
 
-// Optimize answers "我们组每周跑40小时4090，包周还是按量": every platform
-// and mode priced for the profile, cheapest first.
-func (r *Answers) Optimize(res *Result) {
-	q := res.Query
-	plats, prices := plan.FromCatalog(r.Cat, r.LabPlans)
+// optimize answers "我们组每周跑40小时4090，包周还是按量": every platform
+// and mode priced for the profile, cheapest first, each price's source
+// named for a reader.
+func optimize(env *answer.Env, q understand.Query) planview.Plans {
+	plats, prices := plan.FromCatalog(env.Cat, env.LabPlans)
 	asked := prices // the prices a family's variant is picked from
 	if len(q.Platforms) > 0 {
 		plats = slices.DeleteFunc(plats, func(p plan.Platform) bool { return !slices.Contains(q.Platforms, p.ID) })
 		asked = slices.DeleteFunc(slices.Clone(prices), func(p plan.Price) bool { return !slices.Contains(q.Platforms, p.Platform) })
 	}
 	var now time.Time
-	if r.Now != nil {
-		now = r.Now()
+	if env.Now != nil {
+		now = env.Now()
 	}
 	prof, as := Profile(q, asked, now)
-	out := plan.Optimize(prof, plats, prices, r.Risk)
-	res.Plans = &out
-	cite := func(platform string, f catalog.Figure) string { return answer.Cite(r.Cat, platform, f, q.English) }
-	res.Reply = planview.Reply(r.Rd, r.Cat, cite, out, as, q.English)
+	out := plan.Optimize(prof, plats, prices, env.QueueRisk)
+	p := planview.Plans{Result: out, Assumed: as, Lang: i18n.Of(q.English)}
+	for _, o := range out.Options {
+		src := ""
+		if !o.Price.Lab {
+			src = answer.Cite(env.Cat, o.Price.Platform, o.Price.CNY, q.English)
+		}
+		p.Sources = append(p.Sources, src)
+	}
+	if len(out.Options) > 0 {
+		p.RulesSource = rulesSource(env, out.Options[0], q.English)
+	}
+	return p
+}
+
+// rulesSource names the source of the billing rules of o's mode on its
+// platform ("" when the catalog has none).
+func rulesSource(env *answer.Env, o plan.Option, en bool) string {
+	pl, ok := env.Cat.Platform(o.Platform)
+	if !ok {
+		return ""
+	}
+	r, ok := pl.RuleFor(o.Mode)
+	if !ok {
+		return ""
+	}
+	return answer.Cite(env.Cat, o.Platform, catalog.Figure{AsOf: r.AsOf, Source: r.Source, Verified: r.Verified}, en)
 }
 
 // CheapestPlan is the cheapest way to rent gpu (count cards) for a job of
-// hours on platform, and the option it rests on; ok is false when no
-// price is known. The estimate answer says which plan it assumed.
-func (r *Answers) CheapestPlan(platform, gpu string, count int, hours float64) (plan.Option, bool) {
-	plats, prices := plan.FromCatalog(r.Cat, r.LabPlans)
+// hours on platform, at the catalog's and the lab's prices (env.LabPlans),
+// and the option it rests on; ok is false when no price is known. The
+// estimate answer says which plan it assumed.
+func CheapestPlan(env *answer.Env, platform, gpu string, count int, hours float64) (plan.Option, bool) {
+	plats, prices := plan.FromCatalog(env.Cat, env.LabPlans)
 	prof := plan.Profile{GPU: gpu, Count: max(count, 1), TotalHours: hours, Weeks: hours / hoursPerWeekOfClock, Starts: 1}
 	plats = slices.DeleteFunc(plats, func(p plan.Platform) bool { return p.ID != platform })
 	out := plan.Optimize(prof, plats, prices, nil)
@@ -146,13 +169,15 @@ func (r *Answers) CheapestPlan(platform, gpu string, count int, hours float64) (
 	return out.Options[0], true
 }
 
-// planNote says which billing mode the estimate's cheapest option
-// assumed: pay-as-you-go, or the plan that is cheaper for its hours.
-func (r *Answers) planNote(o billing.Option, en bool) string {
-	best, ok := r.CheapestPlan(o.Platform, o.GPU, o.GPUCount, o.Hours)
+// planNote is the billing mode the estimate's cheapest option o assumed:
+// pay-as-you-go, or the plan that is cheaper for its hours on its
+// platform, with its price's source.
+func planNote(env *answer.Env, o billing.Option, en bool) *estimateview.PlanNote {
+	n := &estimateview.PlanNote{Hours: o.Hours}
+	best, ok := CheapestPlan(env, o.Platform, o.GPU, o.GPUCount, o.Hours)
 	if !ok || best.Mode == "hourly" || best.Mid() >= o.TotalCNY {
-		return fmt.Sprintf(answer.Pick(en, "按量计费（%.1f 小时用不上包日/包周）。", "Priced pay-as-you-go (%.1f h is too short for a daily or weekly plan)."), o.Hours)
+		return n
 	}
-	return fmt.Sprintf(answer.Pick(en, "%s %s 更省：约 %.0f 元（%s）。", "A %s on %s is cheaper: about %.0f CNY (%s)."),
-		r.Rd.PlatformName(o.Platform, en), render.ModeName(best.Mode, en), best.Mid(), answer.Cite(r.Cat, o.Platform, best.Price.CNY, en))
+	n.Platform, n.Mode, n.CNY, n.Source = o.Platform, best.Mode, best.Mid(), answer.Cite(env.Cat, o.Platform, best.Price.CNY, en)
+	return n
 }

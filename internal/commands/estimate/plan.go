@@ -7,40 +7,37 @@ import (
 
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/commands/answer"
-	"github.com/labgpu/bot/internal/render"
+	"github.com/labgpu/bot/internal/i18n"
+	"github.com/labgpu/bot/internal/render/estimateview"
 	"github.com/labgpu/bot/internal/understand"
 )
 
-// PlanResult and PlanRow are a billing-mode answer's rows
-// (render.PlanResult).
-type (
-	PlanResult = render.PlanResult
-	PlanRow    = render.PlanRow
-)
+func init() { answer.Register(answer.Intent{Name: understand.IntentPlan, Answer: planAnswer}) }
 
-// Plan answers "A100 80G 包月多少", "AutoDL 3090 包周多少钱", "3090 一天
-// 多少钱": in the mode asked.
-func (r *Answers) Plan(_ context.Context, res *Result) {
-	q := res.Query
+// planAnswer answers "A100 80G 包月多少", "AutoDL 3090 包周多少钱", "3090 一天
+// 多少钱": in the mode asked (estimateview.Plan); with a usage profile
+// ("每周跑40小时4090，包周还是按量"), the cheapest way to rent it
+// (planview.Plans).
+func planAnswer(_ context.Context, a *answer.Ask) answer.Out {
+	q := a.Query
 	if wantsOptimizer(q) {
-		r.Optimize(res)
-		return
+		return answer.Out{Payload: optimize(a.Env, q), Query: q}
 	}
-	pr := &PlanResult{Mode: q.BillingMode, Rows: r.planRows(q)}
-	res.Plan = pr
-	res.Reply = r.Rd.Plan(pr, render.PlanAsk{Platforms: q.Platforms, NamedGPUs: q.NamedGPUs, Now: r.Now(), English: q.English})
+	p := estimateview.Plan{Plan: estimateview.PlanResult{Mode: q.BillingMode, Rows: planRows(a.Env, q)}, Platforms: q.Platforms,
+		NamedGPUs: q.NamedGPUs, Now: a.Now(), Lang: i18n.Of(q.English)}
+	return answer.Out{Payload: p, Query: q}
 }
 
 // planRows are the platforms and GPUs asked about (the named ones, or
 // every marketplace) with a list price, those with a plan price first.
-func (r *Answers) planRows(q understand.Query) []PlanRow {
-	var rows []PlanRow
-	for _, p := range r.planPlatforms(q) {
+func planRows(r *answer.Env, q understand.Query) []estimateview.PlanRow {
+	var rows []estimateview.PlanRow
+	for _, p := range planPlatforms(r, q) {
 		for _, pr := range p.Prices {
 			if len(q.GPUs) > 0 && !slices.Contains(q.GPUs, pr.GPU) {
 				continue
 			}
-			row := PlanRow{Platform: p.ID, GPU: pr.GPU, Offered: slices.Contains(p.Billing.Modes, q.BillingMode), HourlyCNY: pr.CNYPerHour}
+			row := estimateview.PlanRow{Platform: p.ID, GPU: pr.GPU, Offered: slices.Contains(p.Billing.Modes, q.BillingMode), HourlyCNY: pr.CNYPerHour}
 			h := catalog.PlanModes[q.BillingMode]
 			row.HourlyTimesCNY = [2]float64{pr.CNYPerHour.Low * h, pr.CNYPerHour.High * h}
 			row.Source = answer.Cite(r.Cat, p.ID, pr.CNYPerHour, q.English)
@@ -67,7 +64,9 @@ func (r *Answers) planRows(q understand.Query) []PlanRow {
 	return rows
 }
 
-func (r *Answers) planPlatforms(q understand.Query) []*catalog.Platform {
+// planPlatforms are the platforms named, or the GPU marketplaces and
+// clouds (no free tiers, no AI-art clouds).
+func planPlatforms(r *answer.Env, q understand.Query) []*catalog.Platform {
 	if len(q.Platforms) > 0 {
 		return r.MainPlatforms(q)
 	}

@@ -4,21 +4,23 @@ import (
 	"context"
 
 	"github.com/labgpu/bot/internal/billing"
-	"github.com/labgpu/bot/internal/render"
+	"github.com/labgpu/bot/internal/commands/answer"
+	"github.com/labgpu/bot/internal/i18n"
+	"github.com/labgpu/bot/internal/render/estimateview"
 	"github.com/labgpu/bot/internal/understand"
 	"github.com/labgpu/bot/internal/workload"
 )
 
 // WorkloadJob maps a question onto a non-LLM job: the model and dataset
-// its text names (or the model its knowledge-base workload means), its
-// figures and the GPUs it asks for. ok is false when it names no
-// workload model, or a full fine-tune of one only trained with LoRA
-// here.
+// it names (q.WorkloadModel, WorkloadDataset; or the model its
+// knowledge-base workload means), its figures and the GPUs it asks for.
+// ok is false when it names no workload model, or a full fine-tune of one
+// only trained with LoRA here.
 func WorkloadJob(d *workload.Data, q understand.Query) (workload.Job, bool) {
 	if d == nil || q.Model != "" || q.ParamsB > 0 {
 		return workload.Job{}, false
 	}
-	model, dataset := d.Find(q.Asked)
+	model, dataset := q.WorkloadModel, q.WorkloadDataset
 	if model == "" {
 		model = d.Advice[q.Workload]
 	}
@@ -42,21 +44,20 @@ func WorkloadJob(d *workload.Data, q understand.Query) (workload.Job, bool) {
 // best known quotes with the hidden costs (billing.CostOptions). It
 // reports false when the job cannot be estimated (the LLM path then
 // answers).
-func (r *Answers) workloadEstimate(ctx context.Context, res *Result, j workload.Job) bool {
-	est, err := r.Work.Estimate(r.Cat, j)
+func workloadEstimate(ctx context.Context, env *answer.Env, q understand.Query, j workload.Job) (estimateview.Workload, bool) {
+	est, err := env.Work.Estimate(env.Cat, j)
 	if err != nil {
-		return false
+		return estimateview.Workload{}, false
 	}
-	q := res.Query
 	method := billing.MethodFull
 	if est.Kind == workload.KindGenerate {
 		method = billing.MethodInference // image clouds sell generation too
 	}
-	quotes := r.Quotes(r.Offers.Snapshot(ctx), q, method, r.Now(), q.English)
+	quotes := env.Quotes(env.Offers.Snapshot(ctx), q, method, env.Now(), q.English)
 	var fits []billing.Fit
 	hours := map[string]billing.Range{}
 	for _, f := range est.Fits {
-		if f.Fits && r.CudaCard(f.GPU) {
+		if f.Fits && env.CudaCard(f.GPU) {
 			fits = append(fits, billing.Fit{GPU: f.GPU, MemoryGB: f.MemoryGB, Fits: true, GPUCount: 1, VRAMPerGPU: f.VRAMGB, MicroBatch: f.Batch, Hours: f.Hours, MFU: f.MFU})
 			hours[f.GPU] = f.Hours
 		}
@@ -65,13 +66,12 @@ func (r *Answers) workloadEstimate(ctx context.Context, res *Result, j workload.
 	if len(q.Platforms) == 1 {
 		platform = q.Platform
 	}
-	opts := r.est.CostOptions(fits, est.DiskGB, platform, quotes)
-	res.Workload, res.Options, res.Hours, res.FLOPs = est, opts, hours, est.FLOPs
-	m, _ := r.Work.Model(est.Job.Model)
-	a := render.WorkloadAnswer{Est: est, Options: opts, Model: m, GPUCount: q.GPUCount, English: q.English}
-	a.Family, _ = r.Work.Family(est.Family)
-	a.Dataset, _ = r.Work.Dataset(est.Job.Dataset)
-	a.Loader, _ = r.Work.Loader(est.Loader)
-	res.Reply = r.Rd.Workload(a)
-	return true
+	opts := env.Est.CostOptions(fits, est.DiskGB, platform, quotes)
+	w := estimateview.Workload{Figures: estimateview.Figures{Options: opts, Hours: hours, FLOPs: est.FLOPs}, Est: est,
+		GPUCount: q.GPUCount, Lang: i18n.Of(q.English)}
+	w.Model, _ = env.Work.Model(est.Job.Model)
+	w.Family, _ = env.Work.Family(est.Family)
+	w.Dataset, _ = env.Work.Dataset(est.Job.Dataset)
+	w.Loader, _ = env.Work.Loader(est.Loader)
+	return w, true
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/labgpu/bot/configs"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/plan"
 	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/render/planview"
@@ -21,14 +22,28 @@ func opt(platform, mode string, cny float64) plan.Option {
 		Price: plan.Price{Platform: platform, GPU: "RTX 4090", Mode: mode, CNY: fig(cny)}}
 }
 
+// plans is the optimizer's answer over res with every price's source
+// "src".
+func plans(res plan.Result, as planview.Assumed, en bool) planview.Plans {
+	p := planview.Plans{Result: res, Assumed: as, Lang: i18n.Of(en), RulesSource: "src"}
+	for range res.Options {
+		p.Sources = append(p.Sources, "src")
+	}
+	return p
+}
+
 func reply(t *testing.T, res plan.Result, en bool) chat.Reply {
+	t.Helper()
+	return plans(res, planview.Assumed{}, en).Reply(renderer(t))
+}
+
+func renderer(t *testing.T) *render.Renderer {
 	t.Helper()
 	cat, err := catalog.Load(configs.FS)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cite := func(string, catalog.Figure) string { return "src" }
-	return planview.Reply(&render.Renderer{Cat: cat}, cat, cite, res, planview.Assumed{}, en)
+	return &render.Renderer{Cat: cat}
 }
 
 func text(r chat.Reply) string {
@@ -98,8 +113,7 @@ func TestRunThroughSpan(t *testing.T) {
 	}
 	res := plan.Result{Profile: plan.Profile{GPU: "RTX 4090", TotalHours: 50, Weeks: 50.0 / 168, DiskGB: 50, SetupHours: 1},
 		Options: []plan.Option{opt("autodl", "hourly", 98)}}
-	r := planview.Reply(&render.Renderer{Cat: cat}, cat, func(string, catalog.Figure) string { return "src" }, res,
-		planview.Assumed{Span: true, RunThrough: true}, false)
+	r := plans(res, planview.Assumed{Span: true, RunThrough: true}, false).Reply(&render.Renderer{Cat: cat})
 	got := text(r)
 	if strings.Contains(got, "0.3 周") || !strings.Contains(r.Title, "共 50 小时（连续跑约 2 天）") || !strings.Contains(got, "连续跑约 2 天（没说多久跑完）") {
 		t.Errorf("run-through span:\n%s", got)
@@ -131,8 +145,7 @@ func TestHiddenModeLine(t *testing.T) {
 		{"", false, ""},
 		{"weekly", false, ""}, // no weekly price: nothing invented
 	} {
-		r := planview.Reply(&render.Renderer{Cat: cat}, cat, func(string, catalog.Figure) string { return "src" }, res,
-			planview.Assumed{Mentioned: c.mentioned}, c.en)
+		r := plans(res, planview.Assumed{Mentioned: c.mentioned}, c.en).Reply(&render.Renderer{Cat: cat})
 		got := strings.Join(r.Lines, "\n")
 		if got != c.want {
 			t.Errorf("mentioned %q en=%v: lines %q, want %q", c.mentioned, c.en, got, c.want)
@@ -153,16 +166,14 @@ func TestNoCardSavingLine(t *testing.T) {
 	noCard.NoCard, noCard.SetupCNY = true, 2.4 // 24 h × 0.1 CNY/h
 	res := plan.Result{Profile: plan.Profile{GPU: "RTX 4090", TotalHours: 72, Weeks: 3.0 / 7, SetupHours: 24, Count: 1},
 		Options: []plan.Option{opt("hengyuan", "hourly", 85), noCard}}
-	r := planview.Reply(&render.Renderer{Cat: cat}, cat, func(string, catalog.Figure) string { return "src" }, res,
-		planview.Assumed{SetupStated: true}, false)
+	r := plans(res, planview.Assumed{SetupStated: true}, false).Reply(&render.Renderer{Cat: cat})
 	// With the card on: 24 h × 1.95 = 46.8; saved 46.8 − 2.4 = 44.4.
 	want := "无卡模式：AutoDL 配环境 24 小时约 2 元，开着卡要约 47 元，省约 44 元（已按无卡计入）。"
 	if got := strings.Join(r.Notes, "\n"); !strings.Contains(got, want) || strings.Contains(got, "配环境/传数据 24 小时") {
 		t.Errorf("notes:\n%s\nwant %q and no assumed setup", got, want)
 	}
 	res.Options = res.Options[:1]
-	r = planview.Reply(&render.Renderer{Cat: cat}, cat, func(string, catalog.Figure) string { return "src" }, res,
-		planview.Assumed{SetupStated: true}, false)
+	r = plans(res, planview.Assumed{SetupStated: true}, false).Reply(&render.Renderer{Cat: cat})
 	if got := strings.Join(r.Notes, "\n"); !strings.Contains(got, "都没有查到无卡模式") {
 		t.Errorf("no platform with no-card mode:\n%s", got)
 	}

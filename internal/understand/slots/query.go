@@ -96,6 +96,13 @@ type Query struct {
 	ParamsB   float64 `json:"params_b,omitempty"`
 	// Workload is a non-LLM job of the knowledge base ("resnet", "sdxl").
 	Workload string `json:"workload,omitempty"`
+	// WorkloadModel and WorkloadDataset are the workload estimator's model
+	// and dataset the question names, as ids of configs/workloads.yaml
+	// ("resnet50", "imagenet"; a generation model named with training
+	// words is its LoRA workload: "sdxl-lora"). Read by WorkloadNames for
+	// a question that names no language model and no size.
+	WorkloadModel   string `json:"workload_model,omitempty"`
+	WorkloadDataset string `json:"workload_dataset,omitempty"`
 	// Images, Steps, Resolution and DataPercent are a non-LLM job's
 	// figures (workload.go): images to train on or to make ("1000 张图"),
 	// sampling steps ("30步"), pixels per side ("1024x1024") and the

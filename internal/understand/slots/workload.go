@@ -97,3 +97,22 @@ func extractResolution(x *Extraction) {
 		}
 	}
 }
+
+// WorkloadNames finds the workload estimator's model and dataset names in
+// a text, as ids ("" when none): workload.Data's Find, over
+// configs/workloads.yaml.
+type WorkloadNames interface {
+	Find(text string) (model, dataset string)
+}
+
+// WorkloadNames fills the Query's WorkloadModel and WorkloadDataset with
+// the names the question gives ("训练一个ResNet50要多少钱": resnet50). A
+// question naming a language model or its size ("7B LoRA") is no workload
+// job, and names nil finds nothing: both leave them empty.
+func (x *Extraction) WorkloadNames(names WorkloadNames) {
+	q := x.q
+	if names == nil || q.Model != "" || q.ParamsB > 0 {
+		return
+	}
+	q.WorkloadModel, q.WorkloadDataset = names.Find(q.Asked)
+}

@@ -1,4 +1,4 @@
-package render_test
+package estimateview_test
 
 import (
 	"strings"
@@ -6,13 +6,15 @@ import (
 
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/render"
+	"github.com/labgpu/bot/internal/render/estimateview"
 	"github.com/labgpu/bot/internal/workload"
 )
 
 // workloadAnswer estimates j with the embedded data and prices every card
 // that fits at 2 CNY an hour on AutoDL.
-func workloadAnswer(t *testing.T, r *render.Renderer, j workload.Job, en bool) render.WorkloadAnswer {
+func workloadAnswer(t *testing.T, r *render.Renderer, j workload.Job, en bool) estimateview.Workload {
 	t.Helper()
 	d := workload.Default()
 	est, err := d.Estimate(r.Cat, j)
@@ -28,7 +30,8 @@ func workloadAnswer(t *testing.T, r *render.Renderer, j workload.Job, en bool) r
 	quotes := func(gpu string) []billing.PriceQuote {
 		return []billing.PriceQuote{{Platform: "autodl", GPU: gpu, CNYPerGPUHour: 2, Low: 2, High: 2, Source: "catalog", AsOf: "2026", Verified: true}}
 	}
-	a := render.WorkloadAnswer{Est: est, Options: (&billing.Estimator{Cat: r.Cat}).CostOptions(fits, est.DiskGB, "", quotes), English: en}
+	opts := (&billing.Estimator{Cat: r.Cat}).CostOptions(fits, est.DiskGB, "", quotes)
+	a := estimateview.Workload{Figures: estimateview.Figures{Options: opts}, Est: est, Lang: i18n.Of(en)}
 	a.Model, _ = d.Model(est.Job.Model)
 	a.Family, _ = d.Family(est.Family)
 	a.Loader, _ = d.Loader(est.Loader)
@@ -66,7 +69,7 @@ func TestWorkloadAnswer(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			rep := r.Workload(workloadAnswer(t, r, c.job, c.en))
+			rep := workloadAnswer(t, r, c.job, c.en).Reply(r)
 			if !strings.HasPrefix(rep.Title, c.title) {
 				t.Errorf("title %q, want it to start with %q", rep.Title, c.title)
 			}
@@ -100,11 +103,11 @@ func TestWorkloadNoPrice(t *testing.T) {
 	r := renderer(t)
 	a := workloadAnswer(t, r, workload.Job{Model: "sdxl", Images: 10, GPUs: []string{"RTX 4090"}}, false)
 	a.Options = nil
-	if rep := r.Workload(a); !strings.Contains(rep.Title, "RTX 4090 约") || !strings.Contains(rep.Title, "没有已知价格") {
+	if rep := a.Reply(r); !strings.Contains(rep.Title, "RTX 4090 约") || !strings.Contains(rep.Title, "没有已知价格") {
 		t.Errorf("no price: %q", rep.Title)
 	}
 	a = workloadAnswer(t, r, workload.Job{Model: "flux-dev", GPUs: []string{"T4"}}, true)
-	if rep := r.Workload(a); !strings.Contains(rep.Title, "none of the GPUs asked for holds it (it needs about 22 GB)") {
+	if rep := a.Reply(r); !strings.Contains(rep.Title, "none of the GPUs asked for holds it (it needs about 22 GB)") {
 		t.Errorf("no fit: %q", rep.Title)
 	}
 }

@@ -1,0 +1,801 @@
+// Package estimateview says the estimate answers: what an LLM job costs
+// (Estimate: the cheapest run first, the VRAM, the cards that fit, at
+// most five options, the assumptions; the VRAM breakdown, every option
+// and the notes behind "详情"), what a job that is no language model
+// costs (Workload), what a billing mode costs (Plan), and what an
+// estimate question gets when it cannot be answered (AskSize,
+// TooManyGPUs, Failed). Each is a render.Payload of plain values the
+// answer in internal/commands/estimate found; the words are the message
+// catalog's estimate.*, workload.* and plan.* keys.
+package estimateview
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/i18n"
+	"github.com/labgpu/bot/internal/render"
+	"github.com/labgpu/bot/internal/stock"
+)
+
+// maxOptionRows caps the full estimate's cost table.
+const maxOptionRows = 10
+
+// maxHiddenCostNotes caps the per-platform hidden-cost notes.
+const maxHiddenCostNotes = 3
+
+// Figures are an estimate's figures as `bot ask --format json` prints
+// them: the estimate, and its main figures repeated at the top level
+// (hours per GPU id: low / typical / high; the cost options, cheapest
+// first). A workload estimate fills FLOPs, Hours and Options.
+type Figures struct {
+	Estimate      *billing.Estimate        `json:"estimate,omitempty"`
+	VRAMGB        *billing.VRAM            `json:"vram_gb,omitempty"`
+	Fits          []billing.Fit            `json:"fits,omitempty"`
+	TokensTrained float64                  `json:"tokens_trained,omitempty"`
+	FLOPs         float64                  `json:"flops,omitempty"`
+	Hours         map[string]billing.Range `json:"hours,omitempty"`
+	Options       []billing.Option         `json:"options,omitempty"`
+}
+
+// EstimateFigures are the figures themselves (an Answer's).
+func (f Figures) EstimateFigures() Figures { return f }
+
+// Answer is the payload of an estimate question: an Estimate, a
+// Workload, or an ask-back or refusal (whose Figures are empty).
+type Answer interface {
+	render.Payload
+	EstimateFigures() Figures
+}
+
+// FiguresOf are an estimate's figures: the estimate, its VRAM, fits,
+// tokens, FLOPs, options and, for training, the hours of each GPU that
+// fits.
+func FiguresOf(est *billing.Estimate) Figures {
+	f := Figures{Estimate: est, VRAMGB: &est.VRAM, Fits: est.Fits, TokensTrained: est.Tokens, FLOPs: est.FLOPs, Options: est.Options}
+	if est.Method != billing.MethodInference {
+		f.Hours = map[string]billing.Range{}
+		for _, fit := range est.Fits {
+			if fit.Fits {
+				f.Hours[fit.GPU] = fit.Hours
+			}
+		}
+	}
+	return f
+}
+
+// Estimate is an LLM job's estimate ("7B LoRA 要多少钱") with what the
+// question asked: the parser's problem lines, the model named but not in
+// the catalog, the cards named, whether the question named GPUs at all,
+// what would work when nothing fits (the answer runs the estimator for
+// those) and the billing mode the cheapest option assumed.
+type Estimate struct {
+	Figures
+	Lang         i18n.Lang     `json:"-"`
+	Problems     []string      `json:"-"`
+	UnknownModel string        `json:"-"`
+	NamedGPUs    []string      `json:"-"`
+	GPUsAsked    bool          `json:"-"`
+	Alternatives []Alternative `json:"-"`
+	// Plan is the billing mode of the cheapest option (nil when no
+	// option has a price).
+	Plan *PlanNote `json:"-"`
+}
+
+// PlanNote is the billing mode an estimate's cheapest option assumed: it
+// runs Hours; Mode is "" when pay-as-you-go is the cheapest way to rent
+// for them, else the plan that is cheaper on Platform, about CNY in all,
+// its price's source said as Source.
+type PlanNote struct {
+	Hours    float64
+	Platform string
+	Mode     string
+	CNY      float64
+	Source   string
+}
+
+// AltKind is what an alternative changes about the job.
+type AltKind int
+
+// The alternatives when nothing asked for fits: the same job as QLoRA
+// 4-bit, the same card in more GPUs, another card.
+const (
+	AltQLoRA AltKind = iota
+	AltMoreGPUs
+	AltOtherCard
+)
+
+// altKeys name the alternatives (AltKind).
+var altKeys = [...]string{AltQLoRA: "estimate.alt.qlora", AltMoreGPUs: "estimate.alt.more_gpus", AltOtherCard: "estimate.alt.other_card"}
+
+// Alternative is one way to run a job that does not fit: its cheapest
+// known option (Option.Platform "" when no price is known) and its fit.
+type Alternative struct {
+	Kind   AltKind
+	Option billing.Option
+	Fit    *billing.Fit
+}
+
+// Reply is the short form with the full form (Full) behind "详情", and
+// the billing mode the cheapest option assumed.
+func (e Estimate) Reply(rd *render.Renderer) chat.Reply {
+	fits := e.fitLines(rd)
+	full := e.full(rd, fits)
+	short := e.short(rd, full, fits)
+	short.Full = &full
+	if e.Plan != nil {
+		short.Notes = append(short.Notes, e.planNote(rd))
+	}
+	return short
+}
+
+// planNote says which billing mode the estimate's cheapest option
+// assumed: pay-as-you-go, or the plan that is cheaper for its hours.
+func (e Estimate) planNote(rd *render.Renderer) string {
+	l, p := e.Lang, e.Plan
+	if p.Mode == "" {
+		return l.T("estimate.plan_note.hourly", p.Hours)
+	}
+	return l.T("estimate.plan_note.plan", rd.PlatformName(p.Platform, l.English()), render.ModeName(p.Mode, l.English()), p.CNY, p.Source)
+}
+
+// short is the estimate's first screen: the verdict (the cheapest option,
+// or the named cards compared), the VRAM line, what fits, at most five
+// options and the assumptions in one line.
+func (e Estimate) short(rd *render.Renderer, full chat.Reply, fits []fitLine) chat.Reply {
+	l, est := e.Lang, e.Estimate
+	rep := chat.Reply{Title: full.Title}
+	if v := e.verdict(rd); v != "" {
+		rep.Title = v
+	}
+	rep.Lines = append(rep.Lines, e.Problems...)
+	v := est.VRAM
+	line := l.T("estimate.short.vram", v.Total)
+	if est.Method != billing.MethodInference && est.VRAMMin < v.Total-0.05 {
+		line += l.T("estimate.short.vram_min", est.VRAMMin)
+	}
+	rep.Lines = append(rep.Lines, line+l.T("estimate.stop"))
+	for _, f := range fits {
+		if f.short {
+			rep.Lines = append(rep.Lines, shortenList(f.text, 70, l))
+		}
+	}
+	if full.Table != nil {
+		rep.Table = table(rd, est, l)
+	}
+	if len(est.Options) > render.ShortRows {
+		rep.Notes = append(rep.Notes, l.T("estimate.more_options", len(est.Options)-render.ShortRows))
+	}
+	if note := optionSourcesNote(est.Options, l); note != "" {
+		rep.Notes = append(rep.Notes, note)
+	}
+	rep.Notes = append(rep.Notes, shortAssumptions(est, l))
+	return rep
+}
+
+// shorten cuts a line to n runes with an ellipsis.
+func shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// The Chinese separators a long list line is cut at: "、", "；", "，".
+const (
+	ideographicComma   = 0x3001
+	fullwidthSemicolon = 0xFF1B
+	fullwidthComma     = 0xFF0C
+)
+
+// shortenList cuts a list line to about n runes at the last separator
+// ("、", "；", ", ") so that no name is cut in half: "放得下——单卡：A100
+// 80GB、H100 SXM等".
+func shortenList(s string, n int, l i18n.Lang) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	for i := n - 2; i > n/2; i-- {
+		switch {
+		case r[i] == ideographicComma || r[i] == fullwidthSemicolon || r[i] == fullwidthComma:
+			return string(r[:i]) + l.T("estimate.list_cut")
+		case (r[i] == ',' || r[i] == ';') && i+1 < len(r) && r[i+1] == ' ':
+			return string(r[:i]) + l.T("estimate.list_cut")
+		}
+	}
+	return shorten(s, n)
+}
+
+// verdict is the first line: the cheapest way to run the job (for
+// inference, the cheapest hour), or with two cards named, which is the
+// cheaper run.
+func (e Estimate) verdict(rd *render.Renderer) string {
+	l, est, en := e.Lang, e.Estimate, e.Lang.English()
+	if len(est.Options) == 0 || est.Cheapest < 0 {
+		return ""
+	}
+	what := e.job()
+	c := est.Options[est.Cheapest]
+	if est.Method == billing.MethodInference {
+		return l.T("estimate.verdict.inference", what, rd.PlatformName(c.Platform, en), c.GPU, c.GPUCount, render.Money(c.GPUCostCNY))
+	}
+	if len(e.NamedGPUs) >= 2 {
+		if v := cardsVerdict(rd, est, e.NamedGPUs, l); v != "" {
+			return l.T("estimate.verdict.cards", what, v)
+		}
+	}
+	return l.T("estimate.verdict.training", what, rd.PlatformName(c.Platform, en), c.GPU, c.GPUCount, render.Money(c.TotalCNY),
+		render.Money(c.TotalLowCNY), render.Money(c.TotalHighCNY), c.Hours)
+}
+
+// cardsVerdict compares the cheapest option of each named card (a family
+// name stands for its members).
+func cardsVerdict(rd *render.Renderer, est *billing.Estimate, named []string, l i18n.Lang) string {
+	best := map[string]billing.Option{}
+	for _, o := range est.Options {
+		for _, n := range named {
+			if o.GPU == n || slices.Contains(rd.Cat.FamilyMembers(n), o.GPU) {
+				if b, ok := best[n]; !ok || o.TotalCNY < b.TotalCNY {
+					best[n] = o
+				}
+			}
+		}
+	}
+	if len(best) < 2 {
+		return ""
+	}
+	var opts []billing.Option
+	for _, n := range named {
+		if o, ok := best[n]; ok {
+			opts = append(opts, o)
+		}
+	}
+	sort.SliceStable(opts, func(i, j int) bool { return opts[i].TotalCNY < opts[j].TotalCNY })
+	a, b := opts[0], opts[1]
+	return l.T("estimate.verdict.cheaper_card", a.GPU, render.Money(a.TotalCNY), a.Hours, rd.PlatformName(a.Platform, l.English()),
+		b.GPU, render.Money(b.TotalCNY), b.Hours)
+}
+
+// table is the short form's table: five options, fewer columns.
+func table(rd *render.Renderer, est *billing.Estimate, l i18n.Lang) *chat.Table {
+	t := &chat.Table{}
+	en := l.English()
+	inference := est.Method == billing.MethodInference
+	if inference {
+		t.Header = l.L("estimate.table.short_inference")
+	} else {
+		t.Header = l.L("estimate.table.short_training")
+	}
+	for i, o := range est.Options {
+		if i == render.ShortRows {
+			break
+		}
+		star := unverifiedMark(o.Verified)
+		if inference {
+			t.Rows = append(t.Rows, []string{rd.PlatformName(o.Platform, en), o.GPU, strconv.Itoa(o.GPUCount), render.Money(o.GPUCostCNY) + star,
+				render.SourceLabel(o.PriceSource, en) + " " + o.PriceAsOf})
+			continue
+		}
+		t.Rows = append(t.Rows, []string{rd.PlatformName(o.Platform, en), o.GPU, strconv.Itoa(o.GPUCount), strconv.FormatFloat(o.Hours, 'f', 1, 64), totalCell(o, star)})
+	}
+	return t
+}
+
+// unverifiedMark is * for a price only the seed articles give.
+func unverifiedMark(verified bool) string {
+	if !verified {
+		return render.MarkUnverified
+	}
+	return ""
+}
+
+// totalCell is an option's total with its range: "512* (400-650)".
+func totalCell(o billing.Option, star string) string {
+	return render.Money(o.TotalCNY) + star + " (" + render.Money(o.TotalLowCNY) + "-" + render.Money(o.TotalHighCNY) + ")"
+}
+
+// optionSourcesNote says in one line where the prices of the first
+// options come from and how old they are.
+func optionSourcesNote(opts []billing.Option, l i18n.Lang) string {
+	live, unverified := false, false
+	var dates []string
+	for i, o := range opts {
+		if i == render.ShortRows {
+			break
+		}
+		if o.PriceSource != string(stock.SourceCatalog) {
+			live = true
+		}
+		if !o.Verified {
+			unverified = true
+		}
+		if !slices.Contains(dates, o.PriceAsOf) {
+			dates = append(dates, o.PriceAsOf)
+		}
+	}
+	if len(dates) == 0 {
+		return "" // no option priced (the job fits no card): no price to date
+	}
+	mark := ""
+	if unverified {
+		mark = l.T("estimate.sources.unverified")
+	}
+	if live {
+		return l.T("estimate.sources.live", strings.Join(dates, l.T("list.sep")), mark)
+	}
+	return l.T("estimate.sources.list", strings.Join(dates, l.T("list.sep")), mark)
+}
+
+// shortAssumptions is the assumptions in one line with the follow-ups.
+func shortAssumptions(est *billing.Estimate, l i18n.Lang) string {
+	if est.Method == billing.MethodInference {
+		return l.T("estimate.short.assumed_inference", est.SeqLen, est.Batch, est.Bits)
+	}
+	return l.T("estimate.short.assumed_training", est.SeqLen, est.Batch, dataText(est.Job, false, l), est.Epochs,
+		spaceAfterLatin(stackName(est.Stack, l), l), paddingShort(est, l))
+}
+
+// dataText is the job's data: "5万条×512 tokens" ("5万 条 × 512 tokens"
+// spaced), or its tokens when no sample count is given.
+func dataText(j billing.Job, spaced bool, l i18n.Lang) string {
+	if j.Samples == 0 {
+		return l.T("estimate.data.tokens", HumanNum(j.Tokens, l))
+	}
+	if spaced {
+		return l.T("estimate.data.samples_spaced", HumanNum(float64(j.Samples), l), j.TokensPerSample)
+	}
+	return l.T("estimate.data.samples", HumanNum(float64(j.Samples), l), j.TokensPerSample)
+}
+
+// job names the job: "7B 模型（按典型配置 Qwen2.5-7B） LoRA".
+func (e Estimate) job() string {
+	l, est := e.Lang, e.Estimate
+	model := est.ModelID
+	switch {
+	case est.Scaled:
+		model = l.T("estimate.model.scaled", est.ParamsB, est.ModelID, est.Layers)
+	case est.Typical:
+		model = l.T("estimate.model.typical", est.ParamsB, est.ModelID)
+	}
+	if e.UnknownModel != "" {
+		model += l.T("estimate.model.unknown", e.UnknownModel)
+	}
+	return l.T("estimate.job", model, render.MethodName(est.Method, est.Bits, l.English()))
+}
+
+// Full is the full estimate: the VRAM breakdown, the cards that fit, the
+// training volume, the options table (maxOptionRows) with the cheapest
+// and faster-and-cheaper lines, then notes on hidden costs, sharding and
+// assumptions.
+func (e Estimate) Full(rd *render.Renderer) chat.Reply { return e.full(rd, e.fitLines(rd)) }
+
+// full is Full with the lines on the cards that fit.
+func (e Estimate) full(rd *render.Renderer, fits []fitLine) chat.Reply {
+	l, est := e.Lang, e.Estimate
+	rep := chat.Reply{Title: l.T("estimate.title", e.job())}
+	rep.Lines = append(rep.Lines, e.Problems...)
+	rep.Lines = append(rep.Lines, vramLine(est, l))
+	for _, f := range fits {
+		rep.Lines = append(rep.Lines, f.text)
+	}
+	if est.Method != billing.MethodInference {
+		rep.Lines = append(rep.Lines, l.T("estimate.training", HumanNum(est.Tokens, l), est.Epochs, est.FLOPs))
+	}
+	shown := est.Options
+	if len(shown) > maxOptionRows {
+		shown = shown[:maxOptionRows]
+	}
+	unknownDisk := false
+	if len(shown) > 0 {
+		rep.Table, unknownDisk = optionsTable(rd, est.Method == billing.MethodInference, shown, l)
+		if est.Method != billing.MethodInference {
+			rep.Lines = optionLines(rd, rep.Lines, est, l)
+		}
+	} else if AnyFits(est) {
+		rep.Notes = append(rep.Notes, l.T("estimate.no_price"))
+	}
+	rep.Notes = append(rep.Notes, hiddenCostNotes(rd, shown, l)...)
+	if unverifiedOptions(shown) {
+		rep.Notes = append(rep.Notes, render.UnverifiedPriceNote(l.English()))
+	}
+	if unknownDisk {
+		rep.Notes = append(rep.Notes, l.T("estimate.disk_unknown"))
+	}
+	rep.Notes = append(rep.Notes, estimateNotes(est, shown, l)...)
+	return rep
+}
+
+// optionLines appends the training lines under the options: the cheapest
+// (and fastest), a faster card that is the cheaper job, and a warning when
+// the job runs for over a month.
+func optionLines(rd *render.Renderer, lines []string, est *billing.Estimate, l i18n.Lang) []string {
+	lines = append(lines, cheapestLine(rd, est, l))
+	if f := fasterCheaperLine(rd, est, l); f != "" {
+		lines = append(lines, f)
+	}
+	if h := est.Options[est.Cheapest].Hours; h > 24*30 {
+		lines = append(lines, l.T("estimate.long_job", h/24))
+	}
+	return lines
+}
+
+// vramLine is the VRAM one card needs, by part (GB = 1e9 bytes).
+func vramLine(est *billing.Estimate, l i18n.Lang) string {
+	v := est.VRAM
+	if est.Method == billing.MethodInference {
+		return l.T("estimate.vram.inference", v.Total, v.Weights, v.Activations, v.Overhead)
+	}
+	line := l.T("estimate.vram.training", v.Total, v.Weights, v.Gradients, v.Optimizer, v.Activations, v.Logits, v.Overhead)
+	if est.VRAMMin < v.Total-0.05 {
+		line += l.T("estimate.vram.min", est.VRAMMin)
+	}
+	return line
+}
+
+// optionsTable is the options as a table (inference: the cost per hour;
+// training: hours, GPU, disk and total with its range); it reports
+// whether a disk price was unknown.
+func optionsTable(rd *render.Renderer, inference bool, shown []billing.Option, l i18n.Lang) (*chat.Table, bool) {
+	t := &chat.Table{}
+	en := l.English()
+	if inference {
+		t.Header = l.L("estimate.table.inference")
+	} else {
+		t.Header = l.L("estimate.table.training")
+	}
+	unknownDisk := false
+	for _, o := range shown {
+		src := render.SourceLabel(o.PriceSource, en) + " " + o.PriceAsOf + unverifiedMark(o.Verified)
+		price := strconv.FormatFloat(o.PriceCNY, 'f', 2, 64)
+		if o.PriceHighCNY > o.PriceLowCNY {
+			price = fmt.Sprintf("~%.2f (%.2f-%.2f)", o.PriceCNY, o.PriceLowCNY, o.PriceHighCNY)
+		}
+		if inference {
+			t.Rows = append(t.Rows, []string{rd.PlatformName(o.Platform, en), o.GPU, strconv.Itoa(o.GPUCount), price, render.Money(o.GPUCostCNY), src})
+			continue
+		}
+		disk := l.T("estimate.table.disk_unknown")
+		if o.StorageCostCNY != nil {
+			disk = render.Money(*o.StorageCostCNY)
+		} else {
+			unknownDisk = true
+		}
+		t.Rows = append(t.Rows, []string{rd.PlatformName(o.Platform, en), o.GPU, strconv.Itoa(o.GPUCount), price, strconv.FormatFloat(o.Hours, 'f', 1, 64),
+			render.Money(o.GPUCostCNY), disk, totalCell(o, ""), src})
+	}
+	return t, unknownDisk
+}
+
+// Multi-GPU training's scaling efficiency within one machine, in percent
+// (billing's scaling for three GPUs and more: low, high, typical).
+const (
+	scalingLowPct     = 70
+	scalingHighPct    = 92
+	scalingTypicalPct = 80
+)
+
+// estimateNotes state how the estimate was made: sharding, the assumed
+// job, and what the hours and totals include.
+func estimateNotes(est *billing.Estimate, shown []billing.Option, l i18n.Lang) []string {
+	var notes []string
+	if est.Sharded && est.Method == billing.MethodInference {
+		notes = append(notes, l.T("estimate.notes.sharded_inference"))
+	} else if est.Sharded {
+		notes = append(notes, l.T("estimate.notes.sharded_training", scalingLowPct, scalingHighPct, scalingTypicalPct))
+	}
+	notes = append(notes, assumptionLine(est, l))
+	if est.Method != billing.MethodInference {
+		notes = append(notes, stackNote(est, l), tokenNote(est, l))
+	}
+	if est.Method == billing.MethodInference {
+		notes = append(notes, l.T("estimate.notes.inference_cost", est.DiskGB))
+	} else if len(shown) > 0 {
+		lo, hi := mfuSpan(est, shown)
+		notes = append(notes, l.T("estimate.notes.hours", billing.SetupHours*60, lo, hi, est.DiskGB))
+	}
+	return notes
+}
+
+// fitLine is a line on the cards that fit, and whether the short form
+// shows it too.
+type fitLine struct {
+	text  string
+	short bool
+}
+
+// fitLines list the GPUs that fit, grouped by layout, and those that do
+// not; when none fits, what would work instead. The short form shows them
+// all but, in English, the lines that no card or none asked for holds
+// the job (as the answers have always read).
+func (e Estimate) fitLines(rd *render.Renderer) []fitLine {
+	l, est := e.Lang, e.Estimate
+	var lines []fitLine
+	fit, nofit := fitGroups(est, e.GPUsAsked, l)
+	if len(fit) > 0 {
+		lines = append(lines, fitLine{l.T("estimate.fit.fits", strings.Join(fit, l.T("estimate.sep"))), true})
+		if len(nofit) > 0 && e.GPUsAsked {
+			lines = append(lines, fitLine{l.T("estimate.fit.nofit", strings.Join(nofit, l.T("list.sep"))), true})
+		}
+		return lines
+	}
+	switch {
+	case est.Job.GPUCount > 0:
+		lines = append(lines, fitLine{l.T("estimate.fit.not_on", est.Job.GPUCount, strings.Join(est.Job.GPUs, "/")), true})
+	case !e.GPUsAsked:
+		lines = append(lines, fitLine{l.T("estimate.fit.no_card"), !l.English()})
+	default:
+		lines = append(lines, fitLine{l.T("estimate.fit.none_asked"), !l.English()})
+	}
+	if alt := alternativesLine(rd, e.Alternatives, l); alt != "" {
+		lines = append(lines, fitLine{alt, true})
+	}
+	return lines
+}
+
+// layoutKey is a fit's layout: GPUs and micro-batch (0: the full batch).
+type layoutKey struct{ n, mb int }
+
+// label names a layout: "单卡", "2 卡（batch 4+梯度累积）".
+func (k layoutKey) label(l i18n.Lang) string {
+	label := l.T("estimate.layout.one")
+	if k.n != 1 {
+		label = l.T("estimate.layout.many", k.n)
+	}
+	if k.mb > 0 {
+		label += l.T("estimate.layout.micro_batch", k.mb)
+	}
+	return label
+}
+
+// fitGroups lists the GPUs that fit, one entry per layout ("单卡：A100
+// 80GB、H100 SXM"), and those that do not.
+func fitGroups(est *billing.Estimate, gpusAsked bool, l i18n.Lang) (fit, nofit []string) {
+	// Chat answers list the cards someone rents out (a price is known);
+	// the JSON has every GPU.
+	rented := map[string]bool{}
+	for _, o := range est.Options {
+		rented[o.GPU] = true
+	}
+	var order []layoutKey
+	groups := map[layoutKey][]string{}
+	extraFit := 0
+	for _, f := range est.Fits {
+		if !f.Fits {
+			nofit = append(nofit, f.GPU)
+			continue
+		}
+		if len(rented) > 0 && !rented[f.GPU] && !gpusAsked {
+			extraFit++
+			continue
+		}
+		k := layoutKey{f.GPUCount, f.MicroBatch}
+		if est.Method == billing.MethodInference || f.MicroBatch == est.Batch {
+			k.mb = 0
+		}
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], f.GPU)
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		if order[i].n != order[j].n {
+			return order[i].n < order[j].n
+		}
+		a, b := order[i].mb, order[j].mb
+		if (a == 0) != (b == 0) {
+			return a == 0
+		}
+		return a > b
+	})
+	for _, k := range order {
+		fit = append(fit, l.T("estimate.fit.group", k.label(l), strings.Join(groups[k], l.T("list.sep"))))
+	}
+	if extraFit > 0 {
+		fit = append(fit, l.T("estimate.fit.unpriced", extraFit))
+	}
+	return fit, nofit
+}
+
+// alternativesLine says what would work when nothing asked for fits, each
+// with its cheapest known cost ("" when there is no alternative).
+func alternativesLine(rd *render.Renderer, alts []Alternative, l i18n.Lang) string {
+	var tries []string
+	for _, a := range alts {
+		label, o, f := l.T(altKeys[a.Kind]), a.Option, a.Fit
+		if o.Platform == "" {
+			tries = append(tries, l.T("estimate.alt.unpriced", label, f.GPU, f.GPUCount, f.VRAMPerGPU))
+			continue
+		}
+		tries = append(tries, l.T("estimate.alt.priced", label, rd.PlatformName(o.Platform, l.English()), o.GPU, o.GPUCount, render.Money(o.TotalCNY), o.Hours))
+	}
+	if len(tries) == 0 {
+		return ""
+	}
+	return l.T("estimate.alt.line", strings.Join(tries, l.T("estimate.sep")))
+}
+
+// cheapestLine names the cheapest option and, when another is faster,
+// the fastest.
+func cheapestLine(rd *render.Renderer, est *billing.Estimate, l i18n.Lang) string {
+	en := l.English()
+	c, f := est.Options[est.Cheapest], est.Options[est.Fastest]
+	if est.Cheapest == est.Fastest || f.Hours >= c.Hours {
+		return l.T("estimate.cheapest.both", rd.PlatformName(c.Platform, en), c.GPU, c.GPUCount, render.Money(c.TotalCNY), unverifiedMark(c.Verified), c.Hours)
+	}
+	return l.T("estimate.cheapest.each",
+		rd.PlatformName(c.Platform, en), c.GPU, c.GPUCount, render.Money(c.TotalCNY), unverifiedMark(c.Verified), c.Hours,
+		rd.PlatformName(f.Platform, en), f.GPU, f.GPUCount, f.Hours, render.Money(f.TotalCNY), unverifiedMark(f.Verified))
+}
+
+// mfuSpan is the lowest and highest MFU behind the rows shown.
+func mfuSpan(est *billing.Estimate, shown []billing.Option) (lo, hi float64) {
+	in := map[string]bool{}
+	for _, o := range shown {
+		in[o.GPU] = true
+	}
+	lo, hi = math.Inf(1), 0
+	for _, f := range est.Fits {
+		if f.Fits && (len(in) == 0 || in[f.GPU]) && f.MFU.High > 0 {
+			lo, hi = math.Min(lo, f.MFU.Low), math.Max(hi, f.MFU.High)
+		}
+	}
+	if hi == 0 {
+		return 0, 0
+	}
+	return lo, hi
+}
+
+func unverifiedOptions(os []billing.Option) bool {
+	for _, o := range os {
+		if !o.Verified {
+			return true
+		}
+	}
+	return false
+}
+
+// assumptionLine states the assumptions and how to change them.
+func assumptionLine(est *billing.Estimate, l i18n.Lang) string {
+	if est.Method == billing.MethodInference {
+		return l.T("estimate.assumed.inference", est.SeqLen, est.Batch, est.Bits)
+	}
+	parts := append(jobParts(est, l), l.T("estimate.assumed.data", dataText(est.Job, true, l)), l.T("estimate.assumed.epochs", est.Epochs))
+	return l.T("estimate.assumed.training", strings.Join(parts, l.T("list.sep")))
+}
+
+// loraTargetKeys and optimizerKeys name the job's LoRA targets and
+// optimizer (billing's TargetsAll, OptimizerAdamW8bit …).
+var (
+	loraTargetKeys = map[string]string{billing.TargetsAll: "estimate.lora_targets.all", billing.TargetsQV: "estimate.lora_targets.qv",
+		billing.TargetsAttention: "estimate.lora_targets.attn"}
+	optimizerKeys = map[string]string{billing.OptimizerAdamW8bit: "estimate.optimizer.adamw8bit", billing.OptimizerPureBF16: "estimate.optimizer.bf16"}
+)
+
+// keyOr is m's key for k, or fallback's.
+func keyOr(m map[string]string, k, fallback string) string {
+	if key, ok := m[k]; ok {
+		return key
+	}
+	return fallback
+}
+
+// jobParts are the training settings assumed: seq, batch, checkpointing,
+// attention, LoRA rank, optimizer and sharding.
+func jobParts(est *billing.Estimate, l i18n.Lang) []string {
+	j := est.Job
+	ck := l.T("estimate.assumed.ckpt_on")
+	if j.NoGradCkpt {
+		ck = l.T("estimate.assumed.ckpt_off")
+	}
+	parts := []string{fmt.Sprintf("seq %d", est.SeqLen), l.T("estimate.assumed.batch", est.Batch), ck}
+	switch {
+	case j.NoFlashAttn && est.Stack != billing.StackHF:
+		parts = append(parts, l.T("estimate.assumed.no_flash"))
+	case est.Stack == billing.StackFA2:
+		parts = append(parts, l.T("estimate.assumed.fa2"))
+	default:
+		parts = append(parts, stackName(est.Stack, l))
+	}
+	if est.LoRARank > 0 {
+		targets := l.T(keyOr(loraTargetKeys, j.LoRATargets, "estimate.lora_targets.all"))
+		parts = append(parts, l.T("estimate.assumed.lora", est.LoRARank, targets))
+	}
+	if est.Method == billing.MethodFull {
+		parts = append(parts, l.T(keyOr(optimizerKeys, j.Optimizer, "estimate.optimizer.mixed")))
+	}
+	if est.Sharded {
+		if j.ZeRO == 2 {
+			parts = append(parts, "ZeRO-2")
+		} else {
+			parts = append(parts, "ZeRO-3")
+		}
+	}
+	return parts
+}
+
+// hiddenCostNotes names the storage and retention traps of the platforms
+// in the rows shown (at most maxHiddenCostNotes platforms).
+func hiddenCostNotes(rd *render.Renderer, shown []billing.Option, l i18n.Lang) []string {
+	var notes []string
+	seen := map[string]bool{}
+	for _, o := range shown {
+		if seen[o.Platform] || len(notes) >= maxHiddenCostNotes {
+			continue
+		}
+		seen[o.Platform] = true
+		if h := rd.HiddenCostNote(o.Platform, l.English()); h != "" {
+			notes = append(notes, h)
+		}
+	}
+	return notes
+}
+
+// numUnits are the sizes of the units of a large count each language
+// names (estimate.num_units): 1e12 "万亿", 1e8 "亿", 1e4 "万"; 1e9 "B",
+// 1e6 "M", 1e3 "k".
+var numUnits = [2][3]float64{{1e12, 1e8, 1e4}, {1e9, 1e6, 1e3}}
+
+// HumanNum formats 50000 as "5万" (or "50k" in English), 1.5e8 as "1.5亿".
+func HumanNum(x float64, l i18n.Lang) string {
+	sizes := numUnits[0]
+	if l.English() {
+		if x >= 1e12 {
+			return fmt.Sprintf("%.3g", x)
+		}
+		sizes = numUnits[1]
+	}
+	names := l.L("estimate.num_units")
+	for i, size := range sizes {
+		if x >= size && i < len(names) {
+			return render.TrimF(x/size) + names[i]
+		}
+	}
+	return render.TrimF(x)
+}
+
+// fasterCheaperLine points out, on the cheapest option's platform, a faster
+// card that is also the cheaper job (the seeds' 3090 vs 4090 example), at
+// typical speed.
+func fasterCheaperLine(rd *render.Renderer, est *billing.Estimate, l i18n.Lang) string {
+	if est.Cheapest < 0 {
+		return ""
+	}
+	plat := est.Options[est.Cheapest].Platform
+	var best [2]billing.Option
+	saving := 0.0
+	for _, fast := range est.Options {
+		for _, slow := range est.Options {
+			if fast.Platform != plat || slow.Platform != plat || fast.GPU == slow.GPU {
+				continue
+			}
+			if fast.Hours < slow.Hours && fast.PriceCNY*float64(fast.GPUCount) > slow.PriceCNY*float64(slow.GPUCount) &&
+				fast.TotalCNY < slow.TotalCNY && slow.TotalCNY-fast.TotalCNY > saving {
+				best, saving = [2]billing.Option{fast, slow}, slow.TotalCNY-fast.TotalCNY
+			}
+		}
+	}
+	if saving == 0 {
+		return ""
+	}
+	f, sl := best[0], best[1]
+	return l.T("estimate.faster_cheaper", rd.PlatformName(plat, l.English()), f.GPU, f.GPUCount, f.PriceCNY, f.Hours, render.Money(f.TotalCNY),
+		sl.GPU, sl.GPUCount, sl.PriceCNY, sl.Hours, render.Money(sl.TotalCNY), RatioText(fitRatio(est, f, sl)), render.Money(saving))
+}
+
+// AnyFits reports whether the job fits on any GPU.
+func AnyFits(est *billing.Estimate) bool {
+	for _, f := range est.Fits {
+		if f.Fits {
+			return true
+		}
+	}
+	return false
+}
