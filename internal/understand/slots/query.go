@@ -148,6 +148,12 @@ type Query struct {
 	// so Note may miss its middle; a registration refuses it.
 	NoteCut bool `json:"note_cut,omitempty"`
 	Mine    bool `json:"mine,omitempty"`
+	// AdminCommand is a storage admin command said to the bot whole
+	// (storage_list; AdminCommand in admin.go): AdminBind ("绑定管理员",
+	// AdminArg the one-time code when given), AdminList, or AdminUnbind
+	// (AdminArg the name as written).
+	AdminCommand string `json:"-"`
+	AdminArg     string `json:"-"`
 	// HoursPerWeek, TotalHours, SpanDays, Continuous and Window are a plan
 	// question's usage profile: GPU hours a week ("每周跑40小时"), hours in
 	// all ("300小时"), how long the work lasts in days ("5天", "一个月" 30),
@@ -176,6 +182,9 @@ type Query struct {
 	MuteTomorrow bool   `json:"mute_tomorrow,omitempty"`
 	// Area is the help area asked about ("帮助 告警" → alerts).
 	Area string `json:"area,omitempty"`
+	// SmallTalk is what a chitchat message is (smalltalk.go):
+	// SmallTalkThanks, SmallTalkGreeting or "".
+	SmallTalk string `json:"-"`
 	// Topic is the advice entry id (intent advice; empty when nothing
 	// matched well enough) and Score its confidence in [0, 1).
 	Topic string  `json:"topic,omitempty"`
