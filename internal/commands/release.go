@@ -15,7 +15,7 @@ func (r *Router) storageRiskAnswer(ctx context.Context, res *Result) {
 	}
 	_, events, err := r.labEvents(ctx, res.msg)
 	if err != nil {
-		res.Reply = storeError(res.English, err)
+		res.Reply = storeError(res.English, err).Reply(nil)
 		return
 	}
 	now := r.now()

@@ -59,10 +59,6 @@ type Result struct {
 	Providers []offers.ProviderRow `json:"providers,omitempty"`
 	// Question is set when the bot needs more information ("多大参数量？").
 	Question string `json:"question,omitempty"`
-	// Subscription is the subscription made or found (intent subscribe);
-	// Subscriptions the member's list (intent subscriptions).
-	Subscription  *stock.Subscription  `json:"subscription,omitempty"`
-	Subscriptions []stock.Subscription `json:"subscriptions,omitempty"`
 	// Digest is the storage digest (intent digest).
 	Digest *billing.Digest `json:"digest,omitempty"`
 	// Risks are the disks a platform will release or wipe (intent
@@ -419,9 +415,7 @@ func init() {
 		IntentStock: offersHandler((*offers.Answers).Stock), IntentPrices: offersHandler((*offers.Answers).Prices),
 		IntentCompare: offersHandler((*offers.Answers).Compare), IntentEstimate: estimateHandler((*estimate.Answers).Estimate),
 		IntentPlan: estimateHandler((*estimate.Answers).Plan), IntentFactCheck: adviceHandler((*advice.Answers).FactCheck),
-		IntentAdvice:    adviceHandler((*advice.Answers).Advice),
-		IntentSubscribe: (*Router).subscribeAnswer, IntentSubscriptions: (*Router).subscriptionsAnswer,
-		IntentUnsubscribe: (*Router).unsubscribeAnswer, IntentMute: (*Router).muteAnswer,
+		IntentAdvice:     adviceHandler((*advice.Answers).Advice),
 		IntentStorageAdd: (*Router).storageAddAnswer, IntentStorageList: (*Router).storageListAnswer,
 		IntentStorageResize: (*Router).storageChangeAnswer, IntentStorageStop: (*Router).storageChangeAnswer,
 		IntentStorageStart: (*Router).storageChangeAnswer, IntentStorageRemove: (*Router).storageChangeAnswer, IntentStorageRisk: (*Router).storageRiskAnswer,

@@ -98,7 +98,7 @@ func (r *Router) labEvents(ctx context.Context, msg chat.Message) (string, []bil
 func (r *Router) labDisks(ctx context.Context, res *Result) (string, []billing.DiskState, bool) {
 	lab, events, err := r.labEvents(ctx, res.msg)
 	if err != nil {
-		res.Reply = storeError(res.English, err)
+		res.Reply = storeError(res.English, err).Reply(nil)
 		return "", nil, false
 	}
 	disks, _ := billing.DisksAt(events, r.now())
@@ -124,7 +124,7 @@ func (r *Router) storageAddAnswer(ctx context.Context, res *Result) {
 	// disk: members registering at the same moment get numbers of their own.
 	id, err := r.storage.Ledger.AddStorageDisk(ctx, e)
 	if err != nil {
-		res.Reply = storeError(en, err)
+		res.Reply = storeError(en, err).Reply(nil)
 		return
 	}
 	rep := chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "已登记存储 #%s：%s %s", "Registered storage #%s: %s %s"), id, r.rd.PlatformName(q.Platform, en), render.GBText(q.SizeGB))}
@@ -371,7 +371,7 @@ func (r *Router) storageChangeAnswer(ctx context.Context, res *Result) {
 	for range ledgerTries {
 		lab, events, err := r.labEvents(ctx, res.msg)
 		if err != nil {
-			res.Reply = storeError(en, err)
+			res.Reply = storeError(en, err).Reply(nil)
 			return
 		}
 		disks, _ := billing.DisksAt(events, r.now())
@@ -384,7 +384,7 @@ func (r *Router) storageChangeAnswer(ctx context.Context, res *Result) {
 			continue
 		}
 		if err != nil {
-			res.Reply = storeError(en, err)
+			res.Reply = storeError(en, err).Reply(nil)
 			return
 		}
 		res.Reply = r.changeReply(c, en)
@@ -524,7 +524,7 @@ func (r *Router) digestAnswer(ctx context.Context, res *Result) {
 	}
 	lab, events, err := r.labEvents(ctx, res.msg)
 	if err != nil {
-		res.Reply = storeError(en, err)
+		res.Reply = storeError(en, err).Reply(nil)
 		return
 	}
 	week := digestWeek(res.Query, r.now().In(r.loc()), r.loc())
@@ -607,7 +607,7 @@ func (r *Router) digestSwitchAnswer(ctx context.Context, res *Result) {
 	}
 	on := res.Intent == IntentDigestOn
 	if err := r.storage.Ledger.SetDigestChat(ctx, res.msg.Channel+"/"+res.msg.ChatID, on); err != nil {
-		res.Reply = storeError(en, err)
+		res.Reply = storeError(en, err).Reply(nil)
 		return
 	}
 	if on {
@@ -623,3 +623,5 @@ func (r *Router) digestSwitchAnswer(ctx context.Context, res *Result) {
 func DigestReply(d billing.Digest, en bool, name func(id string, en bool) string) chat.Reply {
 	return render.Digest(d, en, name)
 }
+
+func (r *Router) loc() *time.Location { return r.rd.Clock.Location() }

@@ -297,7 +297,7 @@ func (r *Router) bindAdmin(ctx context.Context, res *Result, code string) {
 			return append(out, WeChatAdmin{ID: msg.SenderID, Name: msg.SenderName, BoundAt: now})
 		})
 		if err != nil {
-			res.Reply = storeError(res.English, err)
+			res.Reply = storeError(res.English, err).Reply(nil)
 			return
 		}
 		slog.Info("storage: WeChat admin bound", "name", msg.SenderName)
@@ -327,7 +327,7 @@ func (r *Router) issueBindCode(res *Result) {
 	code, err := newBindCode()
 	if err != nil {
 		b.mu.Unlock()
-		res.Reply = storeError(res.English, err)
+		res.Reply = storeError(res.English, err).Reply(nil)
 		return
 	}
 	b.issued[msg.SenderID] = append(recent, now)
@@ -378,7 +378,7 @@ func (r *Router) listAdmins(ctx context.Context, res *Result) {
 	}
 	admins, err := r.storage.weChatAdmins(ctx)
 	if err != nil {
-		res.Reply = storeError(res.English, err)
+		res.Reply = storeError(res.English, err).Reply(nil)
 		return
 	}
 	en := res.English
@@ -431,7 +431,7 @@ func (r *Router) unbindAdmin(ctx context.Context, res *Result, name string) {
 	})
 	switch {
 	case err != nil:
-		res.Reply = storeError(res.English, err)
+		res.Reply = storeError(res.English, err).Reply(nil)
 	case removed == 0:
 		r.adminReply(res, "没有叫“%s”的微信管理员。说“管理员列表”查看。", "No WeChat admin named “%s”. Say “list admins” to see them.", name)
 	case removed > 1:

@@ -1,9 +1,8 @@
 package answer
 
 import (
-	"fmt"
-
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/understand"
 )
 
@@ -43,16 +42,10 @@ func GranularityText(g string, en bool) string {
 	return g
 }
 
-// ProblemLines turns parser problems and unknown names into short lines.
+// ProblemLines turns parser problems and unknown names into short lines
+// (render.ProblemLines).
 func ProblemLines(q understand.Query, en bool) []string {
-	var out []string
-	for _, p := range q.Problems {
-		out = append(out, "⚠ "+p+Pick(en, "。", "."))
-	}
-	if q.UnknownGPU != "" {
-		out = append(out, fmt.Sprintf(Pick(en, "⚠ 目录里没有“%s”这张卡。", "⚠ The catalog has no GPU “%s”."), q.UnknownGPU))
-	}
-	return out
+	return render.ProblemLines(q.Problems, q.UnknownGPU, en)
 }
 
 // ShortTable is a table cut to MaxShortRows rows (nil stays nil).
