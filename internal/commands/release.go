@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/render/ledgerview"
 )
 
 // storageRiskAnswer handles "哪些盘快被释放了": the lab's stopped disks
@@ -30,5 +31,5 @@ func (r *Router) storageRiskAnswer(ctx context.Context, res *Result) {
 		risks = mine
 	}
 	res.Risks = risks
-	res.Reply = r.rd.ReleaseList(risks, now, res.English)
+	res.Reply = ledgerview.ReleaseList(r.rd, risks, now, res.English)
 }

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/render/ledgerview"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/render"
@@ -127,7 +128,7 @@ func (r *Router) storageAddAnswer(ctx context.Context, res *Result) {
 		res.Reply = storeError(en, err).Reply(nil)
 		return
 	}
-	rep := chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "已登记存储 #%s：%s %s", "Registered storage #%s: %s %s"), id, r.rd.PlatformName(q.Platform, en), render.GBText(q.SizeGB))}
+	rep := chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "已登记存储 #%s：%s %s", "Registered storage #%s: %s %s"), id, r.rd.PlatformName(q.Platform, en), ledgerview.GBText(q.SizeGB))}
 	if q.Note != "" {
 		rep.Title += answer.Pick(en, "（"+q.Note+"）", " ("+q.Note+")")
 	}
@@ -167,7 +168,7 @@ func (r *Router) storageAddProblem(q Query, en bool) string {
 func sizeProblem(q Query, en bool) string {
 	text := q.SizeText
 	if text == "" {
-		text = render.GBText(q.SizeGB)
+		text = ledgerview.GBText(q.SizeGB)
 	}
 	if q.SizeGB > understand.MaxDiskGB {
 		return fmt.Sprintf(answer.Pick(en, "大小“%s”太大，最多 1000 TB。", "the size “%s” is too large (at most 1000 TB)."), text)
@@ -305,7 +306,7 @@ func (r *Router) storageListAnswer(ctx context.Context, res *Result) {
 				totalMark = render.MarkUnverified
 			}
 		}
-		rows = append(rows, []string{"#" + d.Disk, r.rd.PlatformName(d.Platform, en), render.GBText(d.SizeGB), state, ownerText(d, res.msg.SenderID, en), monthly, d.Note})
+		rows = append(rows, []string{"#" + d.Disk, r.rd.PlatformName(d.Platform, en), ledgerview.GBText(d.SizeGB), state, ownerText(d, res.msg.SenderID, en), monthly, d.Note})
 	}
 	if len(rows) == 0 {
 		res.Reply = chat.Reply{Title: answer.Pick(en, "这里还没有登记的存储。例如说“登记存储 AutoDL 数据盘 80G 实验数据”。", "No storage registered here yet. Try “storage add autodl 80GB experiment data”.")}
@@ -351,7 +352,7 @@ func ownerText(d billing.DiskState, asker string, en bool) string {
 func (r *Router) stopWarnings(disk billing.DiskState, stop billing.StorageEvent, en bool) []string {
 	add := billing.StorageEvent{Time: stop.Time.Add(-time.Second), Lab: stop.Lab, Owner: disk.Owner, OwnerName: disk.OwnerName,
 		Platform: disk.Platform, Disk: disk.Disk, Action: billing.ActionAdd, SizeGB: disk.SizeGB, Note: disk.Note}
-	return r.rd.StopWarnings(billing.ReleaseRisks([]billing.StorageEvent{add, stop}, r.cat, stop.Time), stop.Time, en)
+	return ledgerview.StopWarnings(r.rd, billing.ReleaseRisks([]billing.StorageEvent{add, stop}, r.cat, stop.Time), stop.Time, en)
 }
 
 // storageChangeAnswer handles resize, stop, start and remove. The change
@@ -426,7 +427,7 @@ func (r *Router) decideChange(ctx context.Context, res *Result, lab string, disk
 	switch res.Intent {
 	case IntentStorageResize:
 		e.Action = billing.ActionResize
-		done = fmt.Sprintf(answer.Pick(en, "#%s 已改为 %s。", "#%s is now %s."), disk.Disk, render.GBText(q.SizeGB))
+		done = fmt.Sprintf(answer.Pick(en, "#%s 已改为 %s。", "#%s is now %s."), disk.Disk, ledgerview.GBText(q.SizeGB))
 	case IntentStorageStop:
 		if disk.Stopped {
 			res.Reply = chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "#%s 已经是关机状态。", "#%s is already stopped."), disk.Disk)}
@@ -443,7 +444,7 @@ func (r *Router) decideChange(ctx context.Context, res *Result, lab string, disk
 		done = fmt.Sprintf(answer.Pick(en, "#%s 已记为开机。", "#%s is marked running."), disk.Disk)
 	case IntentStorageRemove:
 		e.Action = billing.ActionRemove
-		done = fmt.Sprintf(answer.Pick(en, "#%s（%s %s）已从账本删除，不再计费。", "#%s (%s %s) is removed from the ledger and no longer counted."), disk.Disk, r.rd.PlatformName(disk.Platform, en), render.GBText(disk.SizeGB))
+		done = fmt.Sprintf(answer.Pick(en, "#%s（%s %s）已从账本删除，不再计费。", "#%s (%s %s) is removed from the ledger and no longer counted."), disk.Disk, r.rd.PlatformName(disk.Platform, en), ledgerview.GBText(disk.SizeGB))
 	}
 	if e.Action != billing.ActionResize {
 		e.SizeGB = 0
@@ -621,7 +622,7 @@ func (r *Router) digestSwitchAnswer(ctx context.Context, res *Result) {
 // DigestReply is the digest on one screen with the whole of it behind
 // "详情" (render.Digest).
 func DigestReply(d billing.Digest, en bool, name func(id string, en bool) string) chat.Reply {
-	return render.Digest(d, en, name)
+	return ledgerview.Digest(d, en, name)
 }
 
 func (r *Router) loc() *time.Location { return r.rd.Clock.Location() }
