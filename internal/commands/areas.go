@@ -21,6 +21,7 @@ func (r *Router) answers() {
 	if r.subs != nil {
 		r.env.Alerts = &answer.Alerts{Subs: r.subs, Log: r.alerts, Policy: r.policy}
 	}
+	r.env.Storage = r.storage
 	r.offerAnswers = offers.New(r.env)
 	r.estimates = estimate.New(r.env, est, r.work)
 	r.estimates.LabPlans, r.estimates.Risk = r.labPlans, r.queueRisk

@@ -20,7 +20,6 @@ import (
 	"github.com/mattn/go-runewidth"
 
 	kb "github.com/labgpu/bot/internal/advice"
-	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/advice"
@@ -59,11 +58,6 @@ type Result struct {
 	Providers []offers.ProviderRow `json:"providers,omitempty"`
 	// Question is set when the bot needs more information ("多大参数量？").
 	Question string `json:"question,omitempty"`
-	// Digest is the storage digest (intent digest).
-	Digest *billing.Digest `json:"digest,omitempty"`
-	// Risks are the disks a platform will release or wipe (intent
-	// storage_risk), soonest first.
-	Risks []billing.AtRisk `json:"risks,omitempty"`
 	// Advice is the knowledge-base answer (intent advice).
 	Advice *advice.AdviceResult `json:"advice,omitempty"`
 	// Compare, Plan and Check are the rows behind a comparison, a
@@ -110,7 +104,7 @@ type Router struct {
 	location *time.Location
 
 	// Storage ledger and digest (nil when not enabled).
-	storage *StorageOptions
+	storage *answer.Storage
 
 	// advice is the troubleshooting knowledge base (nil when not enabled);
 	// loadAdvice, when set, loads it on the first message (WithAdviceLoader).
@@ -256,6 +250,7 @@ func (r *Router) ready() {
 			return
 		}
 		r.u, r.in = u, u.Intents()
+		r.env.Intents = r.in
 	})
 	if r.understandErr != nil {
 		// Every use says why, not a nil dereference after the first.
@@ -382,6 +377,9 @@ func (r *Router) answer(ctx context.Context, q Query, msg chat.Message) Result {
 	return res
 }
 
+// loc is the time zone of the times replies show.
+func (r *Router) loc() *time.Location { return r.rd.Clock.Location() }
+
 // askerOf is who sent a message, where.
 func askerOf(msg chat.Message) answer.Asker {
 	return answer.Asker{Channel: msg.Channel, ChatID: msg.ChatID, SenderID: msg.SenderID, SenderName: msg.SenderName, ChatType: msg.ChatType}
@@ -415,12 +413,8 @@ func init() {
 		IntentStock: offersHandler((*offers.Answers).Stock), IntentPrices: offersHandler((*offers.Answers).Prices),
 		IntentCompare: offersHandler((*offers.Answers).Compare), IntentEstimate: estimateHandler((*estimate.Answers).Estimate),
 		IntentPlan: estimateHandler((*estimate.Answers).Plan), IntentFactCheck: adviceHandler((*advice.Answers).FactCheck),
-		IntentAdvice:     adviceHandler((*advice.Answers).Advice),
-		IntentStorageAdd: (*Router).storageAddAnswer, IntentStorageList: (*Router).storageListAnswer,
-		IntentStorageResize: (*Router).storageChangeAnswer, IntentStorageStop: (*Router).storageChangeAnswer,
-		IntentStorageStart: (*Router).storageChangeAnswer, IntentStorageRemove: (*Router).storageChangeAnswer, IntentStorageRisk: (*Router).storageRiskAnswer,
-		IntentDigest: (*Router).digestAnswer, IntentDigestOn: (*Router).digestSwitchAnswer, IntentDigestOff: (*Router).digestSwitchAnswer,
-		IntentHelp: (*Router).helpAnswer, IntentMore: (*Router).moreAnswer, IntentAvailability: (*Router).availabilityAnswer,
+		IntentAdvice: adviceHandler((*advice.Answers).Advice),
+		IntentHelp:   (*Router).helpAnswer, IntentMore: (*Router).moreAnswer, IntentAvailability: (*Router).availabilityAnswer,
 		IntentChitChat: (*Router).chitChatAnswer, IntentClarify: (*Router).clarifyAnswer, IntentUnknown: (*Router).unknownAnswer,
 	}
 }
