@@ -28,8 +28,10 @@ import (
 	"github.com/labgpu/bot/internal/commands/estimate"
 	"github.com/labgpu/bot/internal/commands/offers"
 	"github.com/labgpu/bot/internal/history"
+	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/plan"
 	"github.com/labgpu/bot/internal/render"
+	"github.com/labgpu/bot/internal/render/metaview"
 	"github.com/labgpu/bot/internal/stock"
 	"github.com/labgpu/bot/internal/understand"
 	"github.com/labgpu/bot/internal/workload"
@@ -224,9 +226,13 @@ func NewRouter(cat *catalog.Catalog, board Offers, opts ...Option) *Router {
 func Preload() {
 	var wg sync.WaitGroup
 	wg.Go(understand.Preload)
-	wg.Go(func() { runewidth.StringWidth("表") })
+	wg.Go(func() { runewidth.StringWidth(string(rune(wideRune))) })
 	wg.Wait()
 }
+
+// wideRune is a character of double width (U+8868, 表): measuring it
+// builds the width table.
+const wideRune = 0x8868
 
 // ready loads, once, what answers need: the knowledge base (from its
 // loader), the workload data and the understander. It panics only when
@@ -298,9 +304,7 @@ func (r *Router) answerMessage(ctx context.Context, msg chat.Message) (res Resul
 		if p := recover(); p != nil {
 			slog.Error("commands: panic while answering", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			en := understand.AnswerEnglish(msg.Text, r.chatEn)
-			res = Result{Query: Query{Intent: IntentUnknown, English: en}, Reply: chat.Reply{English: en, Title: answer.Pick(en,
-				"这个问题我这边出错了，没能回答（已记录）。换个说法再问，或者先问别的。",
-				"Something went wrong on my side answering this (logged). Try asking another way, or ask something else.")}}
+			res = Result{Query: Query{Intent: IntentUnknown, English: en}, Reply: metaview.Failed{Lang: i18n.Of(en)}.Reply(r.rd)}
 			res.Text = chat.PlainText(res.Reply)
 			later = nil
 		}
@@ -355,15 +359,15 @@ func (r *Router) AnswerQuery(ctx context.Context, q Query) Result {
 func (r *Router) answer(ctx context.Context, q Query, msg chat.Message) Result {
 	r.ready()
 	res := Result{Query: q, msg: msg}
-	if in, ok := answer.Lookup(q.Intent); ok {
-		out := in.Answer(ctx, &answer.Ask{Query: q, From: askerOf(msg), Env: r.env})
-		res.Query, res.Payload, res.Reply = out.Query, out.Payload, out.Payload.Reply(r.rd)
-	} else {
-		h, ok := handlers[q.Intent]
-		if !ok {
-			h = (*Router).unknownAnswer
-		}
+	in, ok := answer.Lookup(q.Intent)
+	if h, old := handlers[q.Intent]; !ok && old {
 		h(r, ctx, &res)
+	} else {
+		if !ok {
+			in, _ = answer.Lookup(IntentUnknown)
+		}
+		out := in.Answer(ctx, &answer.Ask{Query: q, From: askerOf(msg), Env: r.env, Last: r.lastFull(msg)})
+		res.Query, res.Payload, res.Reply = out.Query, out.Payload, out.Payload.Reply(r.rd)
 	}
 	res.Reply = r.withLateLines(ctx, res.Reply, res.English)
 	if q.Intent != IntentMore {
@@ -413,17 +417,12 @@ func init() {
 		IntentStock: offersHandler((*offers.Answers).Stock), IntentPrices: offersHandler((*offers.Answers).Prices),
 		IntentCompare: offersHandler((*offers.Answers).Compare), IntentEstimate: estimateHandler((*estimate.Answers).Estimate),
 		IntentPlan: estimateHandler((*estimate.Answers).Plan), IntentFactCheck: adviceHandler((*advice.Answers).FactCheck),
-		IntentAdvice: adviceHandler((*advice.Answers).Advice),
-		IntentHelp:   (*Router).helpAnswer, IntentMore: (*Router).moreAnswer, IntentAvailability: (*Router).availabilityAnswer,
-		IntentChitChat: (*Router).chitChatAnswer, IntentClarify: (*Router).clarifyAnswer, IntentUnknown: (*Router).unknownAnswer,
+		IntentAdvice: adviceHandler((*advice.Answers).Advice), IntentAvailability: (*Router).availabilityAnswer,
 	}
 }
 
 // Interim is the short message a chat gets at once when an answer is slow
 // (fresh stock being fetched): "查询中…", in the asker's language.
 func (r *Router) Interim(msg chat.Message) chat.Reply {
-	if understand.AnswerEnglish(msg.Text, r.chatEn) {
-		return chat.Reply{Title: "Checking…", Lines: []string{"Getting fresh figures; the answer follows in a few seconds."}, English: true}
-	}
-	return chat.Reply{Title: "查询中…", Lines: []string{"正在取最新数据，几秒后回复。"}}
+	return metaview.Interim(i18n.Of(understand.AnswerEnglish(msg.Text, r.chatEn)))
 }

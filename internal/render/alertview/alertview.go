@@ -94,7 +94,7 @@ func (s Subscribed) Reply(rd *render.Renderer) chat.Reply {
 			break
 		}
 		o := s.Offer
-		age := l.T("subscribe.age_unknown")
+		age := l.T("meta.time_unknown")
 		if !o.ObservedAt.IsZero() {
 			age = render.Age(s.Now.Sub(o.ObservedAt), en)
 		}
