@@ -8,7 +8,6 @@ import (
 
 	kb "github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/chat"
-	"github.com/labgpu/bot/internal/understand"
 )
 
 // conversation is what the bot remembers of one member in one chat, for
@@ -136,7 +135,7 @@ func mergeFollowUp(m, q Query) (Query, bool) {
 		m.Method = "qlora"
 	}
 	m.Intent, m.Confidence, m.Alternatives, m.Problems = IntentEstimate, q.Confidence, nil, q.Problems
-	if understand.HasCJK(q.Asked) {
+	if q.CJK {
 		m.English = false
 	}
 	return m, true

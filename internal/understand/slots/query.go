@@ -207,6 +207,9 @@ type Query struct {
 	OnlyParams bool `json:"-"`
 	// Choice is 1 or 2 for "1", "第二个", "后者": a pick after an ask-back.
 	Choice int `json:"-"`
+	// CJK: the message has Chinese characters (a follow-up in Chinese is
+	// answered in Chinese whatever the question it changes was in).
+	CJK bool `json:"-"`
 	// KB is the knowledge base's match of the text, and Asked the text as
 	// the member wrote it.
 	KB    *advice.Result `json:"-"`

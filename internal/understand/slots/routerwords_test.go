@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/labgpu/bot/configs"
+	"github.com/labgpu/bot/internal/catalog"
 )
 
 // TestAdminCommand: the storage admin commands are read from the message
@@ -75,6 +76,20 @@ func TestRouterWordsFile(t *testing.T) {
 	for _, bad := range []string{"admin: {bind: '('}", "admin: {bind: 'x', list: 'y'}", "smalltalk: {thanks: [a], colour: 1}"} {
 		if _, err := parseRouterWords([]byte(bad)); err == nil {
 			t.Errorf("%q: no error", bad)
+		}
+	}
+}
+
+// TestCJKSlot: Query.CJK says whether the message has Chinese, also when
+// it is answered in English ("how much is a 4090 on 恒源云").
+func TestCJKSlot(t *testing.T) {
+	cat, err := catalog.Load(configs.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for text, want := range map[string]bool{"seq 4096": false, "换成4090呢": true, "how much is a 4090 on 恒源云": true, "": false} {
+		if got := Extract(cat, text, false).Query().CJK; got != want {
+			t.Errorf("%q: CJK %v, want %v", text, got, want)
 		}
 	}
 }
