@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/billing"
-	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/render/ledgerview"
@@ -82,10 +81,4 @@ func digestSwitchAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 		return a.Out(storeError(a.English, err))
 	}
 	return a.Out(ledgerview.DigestSwitch{Lang: i18n.Of(a.English), On: on})
-}
-
-// DigestReply is the digest on one screen with the whole of it behind
-// "详情" (ledgerview.Digest).
-func DigestReply(d billing.Digest, en bool, name func(id string, en bool) string) chat.Reply {
-	return ledgerview.Digest(d, en, name)
 }
