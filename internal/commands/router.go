@@ -2,10 +2,12 @@
 // small pipeline (internal/understand): shared slot extractors, each
 // intent's high-precision patterns, and a naive Bayes scorer trained on
 // the corpus in configs/intents. The router then applies the conversation
-// and runs the intent's handler: the areas' answers (offers, estimate,
-// advice, each a subpackage over answer.Env) or its own (subscriptions,
-// storage, help, "详情"), as a short reply with the full form behind
-// "详情". It knows nothing of Feishu or WeChat.
+// and runs the intent's answer, registered in package answer from the
+// file that holds it: the areas' (offers, estimate, advice, each a
+// subpackage over answer.Env) or its own (subscriptions, storage, the
+// digest, help, "详情": this package); render turns the answer's payload
+// into a short reply with the full form behind "详情". It knows nothing
+// of Feishu or WeChat.
 package commands
 
 import (
@@ -349,8 +351,8 @@ func (r *Router) later(pend *stock.Pending, q Query, msg chat.Message, first Res
 	}
 }
 
-// AnswerQuery runs the handler for an already parsed query (`bot estimate`
-// builds one from flags).
+// AnswerQuery answers an already parsed query (`bot estimate` builds one
+// from flags).
 func (r *Router) AnswerQuery(ctx context.Context, q Query) Result {
 	ctx, _ = stock.WithPending(ctx)
 	return r.answer(ctx, q, chat.Message{Channel: "cli", ChatID: "cli", SenderID: "cli"})
@@ -361,10 +363,10 @@ func (r *Router) answer(ctx context.Context, q Query, msg chat.Message) Result {
 	res := Result{Query: q, msg: msg}
 	in, ok := answer.Lookup(q.Intent)
 	if h, old := handlers[q.Intent]; !ok && old {
-		h(r, ctx, &res)
+		h(r, ctx, &res) // an intent not registered yet
 	} else {
 		if !ok {
-			in, _ = answer.Lookup(IntentUnknown)
+			in, _ = answer.Lookup(IntentUnknown) // not something the bot does
 		}
 		out := in.Answer(ctx, &answer.Ask{Query: q, From: askerOf(msg), Env: r.env, Last: r.lastFull(msg)})
 		res.Query, res.Payload, res.Reply = out.Query, out.Payload, out.Payload.Reply(r.rd)
