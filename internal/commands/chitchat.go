@@ -9,10 +9,7 @@ import (
 	"github.com/labgpu/bot/internal/understand"
 )
 
-func init() {
-	answer.Register(answer.Intent{Name: IntentChitChat, Answer: chitChatAnswer})
-	answer.Register(answer.Intent{Name: IntentMore, Answer: moreAnswer})
-}
+func init() { answer.Register(answer.Intent{Name: IntentChitChat, Answer: chitChatAnswer}) }
 
 // chitChatAnswer answers thanks and greetings (Query.SmallTalk) with one
 // line, never the menu.
@@ -25,16 +22,4 @@ func chitChatAnswer(_ context.Context, a *answer.Ask) answer.Out {
 		p.Kind = metaview.Greeting
 	}
 	return a.Out(p)
-}
-
-// moreAnswer answers "详情" with the full form of the asker's (else the
-// chat's) last answer, in that answer's language.
-func moreAnswer(_ context.Context, a *answer.Ask) answer.Out {
-	if a.Last == nil {
-		return a.Out(metaview.NothingMore{Lang: i18n.Of(a.English)})
-	}
-	rep := *a.Last
-	rep.Full = nil
-	a.English = rep.English
-	return a.Out(metaview.More{Full: rep})
 }
