@@ -2,9 +2,10 @@ package commands
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/labgpu/bot/internal/chat"
-	"github.com/labgpu/bot/internal/i18n"
+	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/stock"
 )
@@ -29,20 +30,19 @@ func (r *Router) withLateLines(ctx context.Context, rep chat.Reply, en bool) cha
 // lateLines says, per platform, that it has not answered yet or cannot
 // be reached for now, and the age of the figures shown instead.
 func (r *Router) lateLines(p *stock.Pending, en bool) []string {
-	l := i18n.Of(en)
 	var out []string
 	for _, ps := range p.Providers() {
 		name := r.rd.PlatformName(ps.Provider, en)
 		open := ps.Breaker == stock.BreakerOpen
 		switch {
 		case ps.FetchedAt.IsZero() && open:
-			out = append(out, l.T("meta.late.unreachable_unknown", name))
+			out = append(out, fmt.Sprintf(answer.Pick(en, "⚠ %s 暂时连不上，它的库存未知。", "⚠ %s cannot be reached for now; its stock is unknown."), name))
 		case ps.FetchedAt.IsZero():
-			out = append(out, l.T("meta.late.waiting_unknown", name))
+			out = append(out, fmt.Sprintf(answer.Pick(en, "⚠ %s 还没回应，它的库存暂时未知。", "⚠ %s has not answered yet; its stock is unknown for now."), name))
 		case open:
-			out = append(out, l.T("meta.late.unreachable", name, render.Age(r.now().Sub(ps.FetchedAt), en)))
+			out = append(out, fmt.Sprintf(answer.Pick(en, "⚠ %s 暂时连不上，用的是%s的数据。", "⚠ %s cannot be reached for now; showing its data from %s."), name, render.Age(r.now().Sub(ps.FetchedAt), en)))
 		default:
-			out = append(out, l.T("meta.late.waiting", name, render.Age(r.now().Sub(ps.FetchedAt), en)))
+			out = append(out, fmt.Sprintf(answer.Pick(en, "⚠ %s 还没回应，先用%s的数据。", "⚠ %s has not answered yet; showing its data from %s."), name, render.Age(r.now().Sub(ps.FetchedAt), en)))
 		}
 	}
 	return out
