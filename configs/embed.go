@@ -10,5 +10,5 @@ import "embed"
 // FS holds the embedded YAML files at its root.
 //
 //go:generate go run ../internal/understand/compile .
-//go:embed *.yaml *.json *.model intents/*.yaml messages/*.yaml
+//go:embed *.yaml *.json *.model intents/*.yaml messages/*.yaml slots/*.yaml
 var FS embed.FS

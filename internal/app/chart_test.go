@@ -21,7 +21,7 @@ import (
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/chart"
 	"github.com/labgpu/bot/internal/config"
-	"github.com/labgpu/bot/internal/render"
+	"github.com/labgpu/bot/internal/render/ledgerview"
 )
 
 // demoLedger is the README's demo lab: 8 members on AutoDL, 恒源云 and
@@ -220,7 +220,7 @@ func TestDigestChartPNG(t *testing.T) {
 	}
 	checkPNG(t, "--png", data)
 	for _, en := range []bool{false, true} {
-		c := render.Digest(d, en, func(id string, _ bool) string { return id }).Chart
+		c := ledgerview.Digest(d, en, func(id string, _ bool) string { return id }).Chart
 		if c == nil {
 			t.Fatalf("en %v: the digest has no chart", en)
 		}

@@ -13,7 +13,7 @@ import (
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/chat/feishu"
 	"github.com/labgpu/bot/internal/jobs"
-	"github.com/labgpu/bot/internal/render"
+	"github.com/labgpu/bot/internal/render/ledgerview"
 )
 
 // NewDigestJob builds the scheduled digest job over the app's store,
@@ -26,7 +26,7 @@ func (a *App) NewDigestJob(send jobs.SendFunc) *jobs.Digest {
 			if err != nil {
 				return chat.Reply{}, err
 			}
-			r := render.Digest(d, false, a.platformName)
+			r := ledgerview.Digest(d, false, a.platformName)
 			if r.Full != nil && a.Router != nil {
 				// "详情" in that chat then shows the rest of the digest.
 				a.Router.RememberPosted(ck, *r.Full)
@@ -103,7 +103,7 @@ func (a *App) SendDigest(ctx context.Context, lab string, d billing.Digest) ([]s
 	if len(chats) == 0 {
 		return nil, fmt.Errorf("lab %q has no chats: name a chat key (feishu/oc_…, webhook/<name>) or list its chats in storage.labs", lab)
 	}
-	r := render.Digest(d, false, a.platformName)
+	r := ledgerview.Digest(d, false, a.platformName)
 	chans, closeAll, err := a.commandLineChannels(ctx, chats)
 	if err != nil {
 		return nil, err
@@ -120,11 +120,11 @@ func (a *App) SendDigest(ctx context.Context, lab string, d billing.Digest) ([]s
 }
 
 // WriteDigestPNG draws digest d's weekly history chart, the one its chat
-// form carries (render.Digest: Chinese, from the lab's first week with an
+// form carries (ledgerview.Digest: Chinese, from the lab's first week with an
 // entry), as a 1080×720 PNG at path. It fails when the digest has no
 // chart (nothing spent, or under two weeks of history).
 func (a *App) WriteDigestPNG(d billing.Digest, path string) error {
-	c := render.Digest(d, false, a.platformName).Chart
+	c := ledgerview.Digest(d, false, a.platformName).Chart
 	if c == nil || c.Heat != nil {
 		return fmt.Errorf("the %s digest has no weekly chart: nothing was spent, or the ledger covers under two weeks", d.Week)
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/jobs"
+	"github.com/labgpu/bot/internal/render/ledgerview"
 )
 
 // NewReleaseJob builds the release warnings (storage.release_warnings)
@@ -28,6 +29,6 @@ func (a *App) NewReleaseJob(chans chat.Channels) *jobs.Release {
 		},
 		English: func(string) bool { return a.Cfg.Chat.Language == "en" },
 		Render: func(w billing.Warning, now time.Time, en bool) chat.Reply {
-			return a.Render.ReleaseWarning(w, now, en)
+			return ledgerview.ReleaseWarning(a.Render, w, now, en)
 		}}
 }

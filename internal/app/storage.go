@@ -10,7 +10,7 @@ import (
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/jobs"
-	"github.com/labgpu/bot/internal/render"
+	"github.com/labgpu/bot/internal/render/ledgerview"
 )
 
 // errNoStore explains why ledger commands cannot run without the store.
@@ -90,7 +90,7 @@ func (a *App) WriteDigest(w io.Writer, d billing.Digest, format string) error {
 	if format == FormatJSON {
 		return writeJSON(w, d.Rounded())
 	}
-	_, err := io.WriteString(w, chat.PlainText(render.DigestFull(d, false, a.platformName)))
+	_, err := io.WriteString(w, chat.PlainText(ledgerview.DigestFull(d, false, a.platformName)))
 	return err
 }
 

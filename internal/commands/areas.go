@@ -21,6 +21,7 @@ func (r *Router) answers() {
 	if r.subs != nil {
 		r.env.Alerts = &answer.Alerts{Subs: r.subs, Log: r.alerts, Policy: r.policy}
 	}
+	r.env.Storage = r.storage
 	r.offerAnswers = offers.New(r.env)
 	r.estimates = estimate.New(r.env)
 	r.adviceAnswers = advice.New(r.env, advice.Deps{Est: est, KB: r.advice, Estimates: r.estimates, Offers: r.offerAnswers,

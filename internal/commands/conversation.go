@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"context"
 	"strings"
 	"time"
 
@@ -9,9 +8,7 @@ import (
 
 	kb "github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/chat"
-	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/render/estimateview"
-	"github.com/labgpu/bot/internal/understand"
 )
 
 // conversation is what the bot remembers of one member in one chat, for
@@ -139,7 +136,7 @@ func mergeFollowUp(m, q Query) (Query, bool) {
 		m.Method = "qlora"
 	}
 	m.Intent, m.Confidence, m.Alternatives, m.Problems = IntentEstimate, q.Confidence, nil, q.Problems
-	if understand.HasCJK(q.Asked) {
+	if q.CJK {
 		m.English = false
 	}
 	return m, true
@@ -148,7 +145,10 @@ func mergeFollowUp(m, q Query) (Query, bool) {
 // adviceJob gives an OOM or card question that names no job ("爆显存了")
 // the job of the conversation's last estimate.
 func adviceJob(r *Router, prev Query, q *Query) {
-	t, ok := r.adviceAnswers.Topic(q.Topic)
+	if r.advice == nil || q.Topic == "" {
+		return
+	}
+	t, ok := r.advice.Topic(q.Topic)
 	if !ok || q.Model != "" || q.ParamsB > 0 || t.Tie != kb.TieOOM && t.Tie != kb.TieCard {
 		return
 	}
@@ -254,40 +254,15 @@ func (r *Router) prune(now time.Time) {
 	}
 }
 
-// moreAnswer shows the full form of the sender's (else the chat's) last
-// answer.
-func (r *Router) moreAnswer(_ context.Context, res *Result) {
-	en := res.English
+// lastFull is the full form of the sender's last answer, else of the
+// chat's, within FollowUpWindow (nil when none): what "详情" shows.
+func (r *Router) lastFull(msg chat.Message) *chat.Reply {
 	r.mu.Lock()
-	var full *chat.Reply
-	for _, k := range []string{convKey(res.msg), chatKey(res.msg)} {
+	defer r.mu.Unlock()
+	for _, k := range []string{convKey(msg), chatKey(msg)} {
 		if c := r.convs[k]; c != nil && c.full != nil && r.recent(c.fullAt) {
-			full = c.full
-			break
+			return c.full
 		}
 	}
-	r.mu.Unlock()
-	if full == nil {
-		res.Reply = chat.Reply{Title: answer.Pick(en, "没有可以展开的回答：上一条回答已经是全部内容（或已超过 30 分钟）。", "Nothing to expand: the last answer was complete (or is over 30 minutes old).")}
-		return
-	}
-	rep := *full
-	rep.Full = nil
-	res.English = rep.English // in the language of the answer it expands
-	res.Reply = rep
-}
-
-// chitChatAnswer answers thanks and greetings with one line, never the
-// menu.
-func (r *Router) chitChatAnswer(_ context.Context, res *Result) {
-	en := res.English
-	s := strings.ToLower(strings.TrimSpace(res.Asked))
-	switch {
-	case understand.ContainsAny(s, []string{"谢", "thank", "thx", "ty", "感谢", "多谢", "辛苦"}):
-		res.Reply = chat.Reply{Title: answer.Pick(en, "不客气！", "You're welcome!")}
-	case understand.ContainsAny(s, []string{"你好", "您好", "hi", "hello", "hey", "在吗", "在不在", "早", "晚上好", "哈喽"}):
-		res.Reply = chat.Reply{Title: answer.Pick(en, "你好！发“帮助”看我能做什么。", "Hi! Say “help” to see what I can do.")}
-	default:
-		res.Reply = chat.Reply{Title: "👌"}
-	}
+	return nil
 }

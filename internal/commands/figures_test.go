@@ -23,12 +23,3 @@ func workloadOf(res commands.Result) *workload.Estimate {
 	}
 	return nil
 }
-
-// question is what an estimate answer asked back ("" when it did not),
-// or another answer's question.
-func question(res commands.Result) string {
-	if p, ok := res.Payload.(estimateview.AskSize); ok {
-		return p.Question()
-	}
-	return res.Question
-}

@@ -2,10 +2,12 @@
 // small pipeline (internal/understand): shared slot extractors, each
 // intent's high-precision patterns, and a naive Bayes scorer trained on
 // the corpus in configs/intents. The router then applies the conversation
-// and runs the intent's handler: the areas' answers (offers, estimate,
-// advice, each a subpackage over answer.Env) or its own (subscriptions,
-// storage, help, "详情"), as a short reply with the full form behind
-// "详情". It knows nothing of Feishu or WeChat.
+// and runs the intent's answer, registered in package answer from the
+// file that holds it: the areas' (offers, estimate, advice, each a
+// subpackage over answer.Env) or its own (subscriptions, storage, the
+// digest, help, "详情": this package); render turns the answer's payload
+// into a short reply with the full form behind "详情". It knows nothing
+// of Feishu or WeChat.
 package commands
 
 import (
@@ -20,7 +22,6 @@ import (
 	"github.com/mattn/go-runewidth"
 
 	kb "github.com/labgpu/bot/internal/advice"
-	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/advice"
@@ -29,8 +30,10 @@ import (
 	"github.com/labgpu/bot/internal/commands/estimate"
 	"github.com/labgpu/bot/internal/commands/offers"
 	"github.com/labgpu/bot/internal/history"
+	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/plan"
 	"github.com/labgpu/bot/internal/render"
+	"github.com/labgpu/bot/internal/render/metaview"
 	"github.com/labgpu/bot/internal/stock"
 	"github.com/labgpu/bot/internal/understand"
 	"github.com/labgpu/bot/internal/workload"
@@ -52,15 +55,6 @@ type Result struct {
 	estimate.Figures
 	// Question is set when the bot needs more information ("多大参数量？").
 	Question string `json:"question,omitempty"`
-	// Subscription is the subscription made or found (intent subscribe);
-	// Subscriptions the member's list (intent subscriptions).
-	Subscription  *stock.Subscription  `json:"subscription,omitempty"`
-	Subscriptions []stock.Subscription `json:"subscriptions,omitempty"`
-	// Digest is the storage digest (intent digest).
-	Digest *billing.Digest `json:"digest,omitempty"`
-	// Risks are the disks a platform will release or wipe (intent
-	// storage_risk), soonest first.
-	Risks []billing.AtRisk `json:"risks,omitempty"`
 	// Advice is the knowledge-base answer (intent advice).
 	Advice *advice.AdviceResult `json:"advice,omitempty"`
 	// Check is the rows behind a fact check.
@@ -100,7 +94,7 @@ type Router struct {
 	location *time.Location
 
 	// Storage ledger and digest (nil when not enabled).
-	storage *StorageOptions
+	storage *answer.Storage
 
 	// advice is the troubleshooting knowledge base (nil when not enabled);
 	// loadAdvice, when set, loads it on the first message (WithAdviceLoader).
@@ -221,9 +215,13 @@ func NewRouter(cat *catalog.Catalog, board Offers, opts ...Option) *Router {
 func Preload() {
 	var wg sync.WaitGroup
 	wg.Go(understand.Preload)
-	wg.Go(func() { runewidth.StringWidth("表") })
+	wg.Go(func() { runewidth.StringWidth(string(rune(wideRune))) })
 	wg.Wait()
 }
+
+// wideRune is a character of double width (U+8868, 表): measuring it
+// builds the width table.
+const wideRune = 0x8868
 
 // ready loads, once, what answers need: the knowledge base (from its
 // loader), the workload data and the understander. It panics only when
@@ -250,6 +248,7 @@ func (r *Router) ready() {
 			u = u.WithWorkloads(r.work)
 		}
 		r.u, r.in = u, u.Intents()
+		r.env.Intents = r.in
 	})
 	if r.understandErr != nil {
 		// Every use says why, not a nil dereference after the first.
@@ -297,9 +296,7 @@ func (r *Router) answerMessage(ctx context.Context, msg chat.Message) (res Resul
 		if p := recover(); p != nil {
 			slog.Error("commands: panic while answering", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			en := understand.AnswerEnglish(msg.Text, r.chatEn)
-			res = Result{Query: Query{Intent: IntentUnknown, English: en}, Reply: chat.Reply{English: en, Title: answer.Pick(en,
-				"这个问题我这边出错了，没能回答（已记录）。换个说法再问，或者先问别的。",
-				"Something went wrong on my side answering this (logged). Try asking another way, or ask something else.")}}
+			res = Result{Query: Query{Intent: IntentUnknown, English: en}, Reply: metaview.Failed{Lang: i18n.Of(en)}.Reply(r.rd)}
 			res.Text = chat.PlainText(res.Reply)
 			later = nil
 		}
@@ -344,8 +341,8 @@ func (r *Router) later(pend *stock.Pending, q Query, msg chat.Message, first Res
 	}
 }
 
-// AnswerQuery runs the handler for an already parsed query (`bot estimate`
-// builds one from flags).
+// AnswerQuery answers an already parsed query (`bot estimate` builds one
+// from flags).
 func (r *Router) AnswerQuery(ctx context.Context, q Query) Result {
 	ctx, _ = stock.WithPending(ctx)
 	return r.answer(ctx, q, chat.Message{Channel: "cli", ChatID: "cli", SenderID: "cli"})
@@ -354,15 +351,15 @@ func (r *Router) AnswerQuery(ctx context.Context, q Query) Result {
 func (r *Router) answer(ctx context.Context, q Query, msg chat.Message) Result {
 	r.ready()
 	res := Result{Query: q, msg: msg}
-	if in, ok := answer.Lookup(q.Intent); ok {
-		out := in.Answer(ctx, &answer.Ask{Query: q, From: askerOf(msg), Env: r.env})
-		res.Query, res.Payload, res.Reply = out.Query, out.Payload, out.Payload.Reply(r.rd)
+	in, ok := answer.Lookup(q.Intent)
+	if h, old := handlers[q.Intent]; !ok && old {
+		h(r, ctx, &res) // an intent not registered yet
 	} else {
-		h, ok := handlers[q.Intent]
 		if !ok {
-			h = (*Router).unknownAnswer
+			in, _ = answer.Lookup(IntentUnknown) // not something the bot does
 		}
-		h(r, ctx, &res)
+		out := in.Answer(ctx, &answer.Ask{Query: q, From: askerOf(msg), Env: r.env, Last: r.lastFull(msg)})
+		res.Query, res.Payload, res.Reply = out.Query, out.Payload, out.Payload.Reply(r.rd)
 	}
 	res.Reply = r.withLateLines(ctx, res.Reply, res.English)
 	if q.Intent != IntentMore {
@@ -375,6 +372,9 @@ func (r *Router) answer(ctx context.Context, q Query, msg chat.Message) Result {
 	}
 	return res
 }
+
+// loc is the time zone of the times replies show.
+func (r *Router) loc() *time.Location { return r.rd.Clock.Location() }
 
 // askerOf is who sent a message, where.
 func askerOf(msg chat.Message) answer.Asker {
@@ -407,23 +407,12 @@ var handlers map[string]handler
 func init() {
 	handlers = map[string]handler{
 		IntentFactCheck: adviceHandler((*advice.Answers).FactCheck),
-		IntentAdvice:    adviceHandler((*advice.Answers).Advice),
-		IntentSubscribe: (*Router).subscribeAnswer, IntentSubscriptions: (*Router).subscriptionsAnswer,
-		IntentUnsubscribe: (*Router).unsubscribeAnswer, IntentMute: (*Router).muteAnswer,
-		IntentStorageAdd: (*Router).storageAddAnswer, IntentStorageList: (*Router).storageListAnswer,
-		IntentStorageResize: (*Router).storageChangeAnswer, IntentStorageStop: (*Router).storageChangeAnswer,
-		IntentStorageStart: (*Router).storageChangeAnswer, IntentStorageRemove: (*Router).storageChangeAnswer, IntentStorageRisk: (*Router).storageRiskAnswer,
-		IntentDigest: (*Router).digestAnswer, IntentDigestOn: (*Router).digestSwitchAnswer, IntentDigestOff: (*Router).digestSwitchAnswer,
-		IntentHelp: (*Router).helpAnswer, IntentMore: (*Router).moreAnswer, IntentAvailability: (*Router).availabilityAnswer,
-		IntentChitChat: (*Router).chitChatAnswer, IntentClarify: (*Router).clarifyAnswer, IntentUnknown: (*Router).unknownAnswer,
+		IntentAdvice:    adviceHandler((*advice.Answers).Advice), IntentAvailability: (*Router).availabilityAnswer,
 	}
 }
 
 // Interim is the short message a chat gets at once when an answer is slow
 // (fresh stock being fetched): "查询中…", in the asker's language.
 func (r *Router) Interim(msg chat.Message) chat.Reply {
-	if understand.AnswerEnglish(msg.Text, r.chatEn) {
-		return chat.Reply{Title: "Checking…", Lines: []string{"Getting fresh figures; the answer follows in a few seconds."}, English: true}
-	}
-	return chat.Reply{Title: "查询中…", Lines: []string{"正在取最新数据，几秒后回复。"}}
+	return metaview.Interim(i18n.Of(understand.AnswerEnglish(msg.Text, r.chatEn)))
 }

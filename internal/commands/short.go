@@ -1,12 +1,11 @@
 package commands
 
 import (
-	"fmt"
-
 	"github.com/mattn/go-runewidth"
 
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/answer"
+	"github.com/labgpu/bot/internal/i18n"
 )
 
 // A short form fits a phone screen (see answer.MaxShortLines): at most
@@ -95,7 +94,7 @@ func (r *Router) shortForm(rep chat.Reply, en bool) chat.Reply {
 	short.Notes = notes
 	if more > 0 {
 		// Under the table it cuts.
-		short.Notes = append([]string{fmt.Sprintf(answer.Pick(en, "……还有 %d 行。", "… %d more rows."), more)}, notes...)
+		short.Notes = append([]string{i18n.Of(en).T("meta.more_rows", more)}, notes...)
 	}
 	return short
 }

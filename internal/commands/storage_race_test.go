@@ -186,7 +186,7 @@ func TestConcurrentRegistrations(t *testing.T) {
 					}
 				}
 				// Each disk: (80 − 50 free) × 0.01 = 0.30 a day.
-				d := from(r, "lab1", "boss", "本周存储花费").Digest
+				d := digestOf(from(r, "lab1", "boss", "本周存储花费"))
 				if d == nil || d.Disks != n || d.Skipped != 0 || !near(d.DailyCNY, 0.30*n) {
 					t.Errorf("router %d: digest %+v, want %d disks at %.2f a day, none skipped", ri, d, n, 0.30*n)
 				}

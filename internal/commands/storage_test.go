@@ -2,6 +2,7 @@ package commands_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands"
+	"github.com/labgpu/bot/internal/render/ledgerview"
 	"github.com/labgpu/bot/internal/store/embedded"
 )
 
@@ -106,8 +108,8 @@ func TestDigestCommand(t *testing.T) {
 	*now = now.Add(24 * time.Hour)              // Thu 26 Nov 10:00
 	res := from(r, "lab1", "alice", "本周存储花费")
 	// alice 3 days × 0.30 = 0.90; bob 1 day × 1.90.
-	if res.Digest == nil || !near(res.Digest.TotalCNY, 2.8) || res.Digest.Week != "2026-W48" {
-		t.Fatalf("digest so far: %+v\n%s", res.Digest, res.Text)
+	if digestOf(res) == nil || !near(digestOf(res).TotalCNY, 2.8) || digestOf(res).Week != "2026-W48" {
+		t.Fatalf("digest so far: %+v\n%s", digestOf(res), res.Text)
 	}
 	if !strings.Contains(whole(res), "合计 2.80 元") || !strings.Contains(whole(res), "bob 1.90（68%）") || !strings.Contains(whole(res), "截至") ||
 		!strings.Contains(whole(res), "矩池云 0.02 元/GB·天（免费 5 GB，本实验室配置）") {
@@ -117,8 +119,8 @@ func TestDigestCommand(t *testing.T) {
 	res = from(r, "lab1", "alice", "上周存储花费")
 	// W48 in full: alice Mon 10:00 → Mon 00:00 = 6d14h × 0.30 = 1.975; bob Wed 10:00 → 4d14h × 1.90 = 8.7083.
 	want := 0.30*(6+14.0/24) + 1.90*(4+14.0/24)
-	if res.Digest == nil || res.Digest.Week != "2026-W48" || !nearRounded(res.Digest.TotalCNY, want) || res.Digest.DeltaPct != nil {
-		t.Errorf("last week: %+v", res.Digest)
+	if digestOf(res) == nil || digestOf(res).Week != "2026-W48" || !nearRounded(digestOf(res).TotalCNY, want) || digestOf(res).DeltaPct != nil {
+		t.Errorf("last week: %+v", digestOf(res))
 	}
 	if res := from(r, "lab1", "alice", "storage spend this week"); !res.English || !strings.Contains(whole(res), "Storage spend 2026-W49") {
 		t.Errorf("English digest: %s", res.Text)
@@ -127,7 +129,7 @@ func TestDigestCommand(t *testing.T) {
 		t.Errorf("bad week: %s", res.Text)
 	}
 	// Another chat sees nothing of lab1's.
-	if res := from(r, "lab9", "eve", "本周存储花费"); res.Digest == nil || res.Digest.TotalCNY != 0 || strings.Contains(whole(res), "alice") {
+	if res := from(r, "lab9", "eve", "本周存储花费"); digestOf(res) == nil || digestOf(res).TotalCNY != 0 || strings.Contains(whole(res), "alice") {
 		t.Errorf("lab9: %s", res.Text)
 	}
 }
@@ -230,5 +232,43 @@ func TestStorageNoteKeptAsWritten(t *testing.T) {
 	}
 	if ev, _ := st.StorageEvents(context.Background(), "test/lab1"); len(ev) != 2 {
 		t.Errorf("the long note was registered: %d events", len(ev))
+	}
+}
+
+// digestOf is the digest (rounded, as JSON answers carry it) a digest
+// answer gave, nil when none.
+func digestOf(res commands.Result) *billing.Digest {
+	if p, ok := res.Payload.(ledgerview.DigestAnswer); ok {
+		return &p.Rounded
+	}
+	return nil
+}
+
+// TestStorageAnswersJSON: `bot ask --format json` keeps the keys the
+// storage answers had: the digest (rounded) and the disks at risk.
+func TestStorageAnswersJSON(t *testing.T) {
+	r, _, now := storageRouter(t)
+	from(r, "lab1", "alice", "登记存储 恒源云 /hy-tmp 200G 数据集")
+	from(r, "lab1", "alice", "存储 1 已关机")
+	*now = now.Add(2 * time.Hour)
+	for _, c := range []struct{ text, key string }{{"本周存储花费", "digest"}, {"哪些盘快被释放了", "risks"}} {
+		b, err := json.Marshal(from(r, "lab1", "alice", c.text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(b, &m); err != nil || m[c.key] == nil || m["text"] == nil {
+			t.Errorf("%q: no %q in %s (%v)", c.text, c.key, b, err)
+		}
+	}
+	var d struct {
+		Digest struct {
+			Week     string  `json:"week"`
+			TotalCNY float64 `json:"total_cny"`
+		} `json:"digest"`
+	}
+	b, _ := json.Marshal(from(r, "lab1", "alice", "本周存储花费"))
+	if err := json.Unmarshal(b, &d); err != nil || d.Digest.Week == "" {
+		t.Errorf("digest JSON %s: %v", b, err)
 	}
 }

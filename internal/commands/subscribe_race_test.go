@@ -156,15 +156,15 @@ func TestSubscribeDuringPoll(t *testing.T) {
 					t.Error(err)
 				}
 			}
-			if res.Subscription == nil {
+			if subscription(res) == nil {
 				t.Fatalf("not subscribed: %s", res.Text)
 			}
 			told := strings.Count(whole(res), "现在就有")
 			if told+sent.items() != 1 {
 				t.Errorf("the stock was announced %d times (answer %d, alerts %d); want once:\n%s", told+sent.items(), told, sent.items(), res.Text)
 			}
-			recs, err := st.NotifyRecords(ctx, []string{res.Subscription.ID})
-			if rec := recs[res.Subscription.ID]; err != nil || !rec.Active || rec.Seq != 1 {
+			recs, err := st.NotifyRecords(ctx, []string{subscription(res).ID})
+			if rec := recs[subscription(res).ID]; err != nil || !rec.Active || rec.Seq != 1 {
 				t.Errorf("record %+v, %v; want active, alert 1", rec, err)
 			}
 		})

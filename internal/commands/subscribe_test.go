@@ -2,6 +2,7 @@ package commands_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands"
 	"github.com/labgpu/bot/internal/render"
+	"github.com/labgpu/bot/internal/render/alertview"
 	"github.com/labgpu/bot/internal/stock"
 	"github.com/labgpu/bot/internal/store/embedded"
 )
@@ -28,14 +30,40 @@ func from(r *commands.Router, chatID, sender, text string) commands.Result {
 	return r.Answer(context.Background(), chat.Message{Channel: "test", ChatID: chatID, SenderID: sender, SenderName: sender, Text: text, ChatType: chat.Group})
 }
 
+// subscription is the subscription a subscribe answer made or found
+// (nil when none).
+func subscription(res commands.Result) *stock.Subscription {
+	switch p := res.Payload.(type) {
+	case alertview.Subscribed:
+		return &p.Subscription
+	case alertview.Already:
+		return &p.Subscription
+	}
+	return nil
+}
+
+// subscriptions is the member's list a subscriptions answer gave.
+func subscriptions(res commands.Result) []stock.Subscription {
+	p, _ := res.Payload.(alertview.Subscriptions)
+	return p.Subscriptions
+}
+
+// question is what an answer asks back ("" when it asks nothing).
+func question(res commands.Result) string {
+	if q, ok := res.Payload.(interface{ Question() string }); ok {
+		return q.Question()
+	}
+	return res.Question
+}
+
 func TestSubscribeListUnsubscribe(t *testing.T) {
 	r, st := alertRouter(t)
 	ctx := context.Background()
 	res := from(r, "lab1", "alice", "AutoDL 3090 低于1.5元通知我")
-	if res.Intent != commands.IntentSubscribe || res.Subscription == nil {
+	if res.Intent != commands.IntentSubscribe || subscription(res) == nil {
 		t.Fatalf("subscribe: %q %s", res.Intent, res.Text)
 	}
-	s := res.Subscription
+	s := subscription(res)
 	if s.OwnerID != "alice" || s.ChatID != "lab1" || s.MaxPriceCNY != 1.5 || len(s.Platforms) != 1 || s.Platforms[0] != "autodl" || s.GPUs[0] != "RTX 3090" {
 		t.Errorf("subscription %+v", s)
 	}
@@ -55,8 +83,8 @@ func TestSubscribeListUnsubscribe(t *testing.T) {
 	}
 	// Only alice's, only in lab1.
 	res = from(r, "lab1", "alice", "我的订阅")
-	if len(res.Subscriptions) != 2 || strings.Contains(whole(res), "A100") {
-		t.Fatalf("list: %d %s", len(res.Subscriptions), res.Text)
+	if len(subscriptions(res)) != 2 || strings.Contains(whole(res), "A100") {
+		t.Fatalf("list: %d %s", len(subscriptions(res)), res.Text)
 	}
 	// Bob cannot cancel alice's.
 	from(r, "lab1", "bob", "取消订阅 3090")
@@ -75,10 +103,10 @@ func TestSubscribeListUnsubscribe(t *testing.T) {
 	if all, _ := st.Subscriptions(ctx); len(all) != 1 || all[0].OwnerID != "bob" {
 		t.Fatalf("left: %+v", all)
 	}
-	if res := from(r, "lab1", "alice", "取消订阅"); res.Question == "" {
+	if res := from(r, "lab1", "alice", "取消订阅"); question(res) == "" {
 		t.Errorf("unsubscribe without a target should ask which: %s", res.Text)
 	}
-	if res := from(r, "lab1", "alice", "订阅"); res.Question == "" {
+	if res := from(r, "lab1", "alice", "订阅"); question(res) == "" {
 		t.Errorf("subscribe without a GPU should ask which: %s", res.Text)
 	}
 }
@@ -125,10 +153,50 @@ func TestAlertsOffWithoutStore(t *testing.T) {
 func TestSubscribeExcludesPlatform(t *testing.T) {
 	r, _ := alertRouter(t)
 	res := from(r, "lab1", "alice", "4090有货了提醒我 不要autodl")
-	if res.Subscription == nil || len(res.Subscription.ExcludePlatforms) != 1 || res.Subscription.ExcludePlatforms[0] != "autodl" {
-		t.Fatalf("subscription %+v: %s", res.Subscription, res.Text)
+	if subscription(res) == nil || len(subscription(res).ExcludePlatforms) != 1 || subscription(res).ExcludePlatforms[0] != "autodl" {
+		t.Fatalf("subscription %+v: %s", subscription(res), res.Text)
 	}
 	if !strings.Contains(res.Text, "不含 AutoDL") {
 		t.Errorf("reply does not say AutoDL is ruled out: %s", res.Text)
+	}
+}
+
+// TestAlertAnswersJSON: `bot ask --format json` keeps the keys the alert
+// answers had: the subscription made or found, the member's list, the
+// question an ask-back asks.
+func TestAlertAnswersJSON(t *testing.T) {
+	r, _ := alertRouter(t)
+	keys := func(res commands.Result) map[string]json.RawMessage {
+		t.Helper()
+		b, err := json.Marshal(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatalf("%v: %s", err, b)
+		}
+		return m
+	}
+	for _, c := range []struct {
+		text, key string
+	}{
+		{"4090 有货了提醒我", "subscription"},
+		{"4090 有货了提醒我", "subscription"}, // already subscribed
+		{"我的订阅", "subscriptions"},
+		{"订阅", "question"},
+		{"取消订阅", "question"},
+	} {
+		m := keys(from(r, "lab1", "alice", c.text))
+		if _, ok := m[c.key]; !ok || m["text"] == nil || m["intent"] == nil {
+			t.Errorf("%q: no %q in %v", c.text, c.key, m)
+		}
+	}
+	var q string
+	if err := json.Unmarshal(keys(from(r, "lab1", "alice", "订阅"))["question"], &q); err != nil || !strings.Contains(q, "订阅哪张卡") {
+		t.Errorf("question %q, %v", q, err)
+	}
+	if m := keys(from(r, "lab1", "alice", "取消订阅 4090")); m["subscription"] != nil || m["subscriptions"] != nil || m["question"] != nil {
+		t.Errorf("a cancellation carries no subscription: %v", m)
 	}
 }

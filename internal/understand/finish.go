@@ -3,6 +3,7 @@ package understand
 import (
 	"github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/textgate"
+	"github.com/labgpu/bot/internal/understand/slots"
 )
 
 // reMine limits a storage list to the sender's own disks.
@@ -13,8 +14,9 @@ var reMine = textgate.MustCompile(`我的|我自己|我名下|我登记|我租�
 var reOurDisks = textgate.MustCompile(`哪些|哪几|哪块|那块|那几块|几块|谁的|有没有|有哪些|组里|我们|咱|账上|台账|账本|列|我那|\bwhich\b|\bany\b|\banything\b|\bour\b|\bwhat'?s\b`)
 
 // finish fills the chosen intent's own slots and drops slots that mean
-// something else there.
-func (u *Understander) finish(x *extraction, m *advice.Result) {
+// something else there; text is the message as written (the admin
+// commands read names from it).
+func (u *Understander) finish(x *extraction, m *advice.Result, text string) {
 	q := x.Query()
 	switch q.Intent {
 	case IntentSubscribe:
@@ -30,6 +32,11 @@ func (u *Understander) finish(x *extraction, m *advice.Result) {
 		}
 	case IntentStorageList, IntentStorageRisk:
 		q.Mine = reMine.MatchString(x.Folded())
+		if q.Intent == IntentStorageList {
+			q.AdminCommand, q.AdminArg = slots.AdminCommand(text)
+		}
+	case IntentChitChat:
+		q.SmallTalk = slots.SmallTalk(q.Asked)
 	case IntentStorageResize, IntentStorageStop, IntentStorageStart, IntentStorageRemove:
 		if q.DiskRef == "" {
 			// "删除存储 abc": an id that is no number, kept so the

@@ -61,6 +61,16 @@ const (
 // MaxDiskGB is the largest disk size storage commands take, in GB.
 const MaxDiskGB = slots.MaxDiskGB
 
+// Storage admin commands (Query.AdminCommand) and kinds of small talk
+// (Query.SmallTalk).
+const (
+	AdminBind         = slots.AdminBind
+	AdminList         = slots.AdminList
+	AdminUnbind       = slots.AdminUnbind
+	SmallTalkThanks   = slots.SmallTalkThanks
+	SmallTalkGreeting = slots.SmallTalkGreeting
+)
+
 // Periods (slot period).
 const (
 	PeriodThisWeek  = slots.PeriodThisWeek

@@ -291,7 +291,7 @@ func (u *Understander) Understand(text string) Query {
 		u.decide(q, ranked)
 		applyRules(q, &m, &x, ranked)
 	}
-	u.finish(&x, &m)
+	u.finish(&x, &m, text)
 	return *q
 }
 

@@ -33,7 +33,7 @@ import (
 //     strong.
 //
 // Rights (a ledger entry's owner, a storage admin) follow strong ids only
-// (internal/commands, storage_admin.go).
+// (internal/commands/answer/admins.go).
 //
 // Chats are keyed the same way (the ChatID of chat.Message, and what
 // Send takes), by kind, so no name can stand for another kind of chat:

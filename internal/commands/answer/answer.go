@@ -16,6 +16,7 @@ import (
 	"github.com/labgpu/bot/internal/plan"
 	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/understand"
 	"github.com/labgpu/bot/internal/workload"
 )
 
@@ -50,8 +51,12 @@ type Env struct {
 	LabPlans  []plan.Price
 	QueueRisk plan.QueueRisk
 	// Alerts are the stock alert stores and policy (nil when alerts are
-	// not enabled).
-	Alerts *Alerts
+	// not enabled); Storage the storage ledger's (nil when not enabled).
+	Alerts  *Alerts
+	Storage *Storage
+	// Intents are the intent definitions (configs/intents): their names,
+	// descriptions and help phrasings, for help and ask-backs.
+	Intents *understand.Intents
 }
 
 // Alerts are what the alert intents read and write: the subscriptions,

@@ -30,6 +30,10 @@ type Ask struct {
 	understand.Query
 	From Asker
 	*Env
+	// Last is the full form ("详情") of the asker's last answer, else of
+	// the chat's last one, within the follow-up window; nil when there
+	// is none (the router keeps the conversation).
+	Last *chat.Reply
 }
 
 // Asker is who asked, where: the channel ("feishu", "wechat",

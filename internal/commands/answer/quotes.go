@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/stock"
 	"github.com/labgpu/bot/internal/understand"
@@ -53,12 +54,12 @@ func (r *Env) Quotes(snap stock.Snapshot, q understand.Query, method string, now
 				Source: string(o.Source), Verified: o.Verified || o.Source != stock.SourceCatalog, UnitUnverified: o.HasCaveat(stock.CaveatUnitUnverified)}
 			switch {
 			case o.Source == stock.SourceCatalog && stalePrice(o, now):
-				pq.AsOf = o.AsOfText + Pick(en, "（旧价）", " (old)")
+				pq.AsOf = i18n.Of(en).T("meta.old_price", o.AsOfText)
 				pq.Verified = false
 			case o.Source == stock.SourceCatalog:
 				pq.AsOf = o.AsOfText
 			case o.ObservedAt.IsZero():
-				pq.AsOf = Pick(en, "时间未知", "time unknown")
+				pq.AsOf = i18n.Of(en).T("meta.time_unknown")
 			default:
 				pq.AsOf = render.Age(now.Sub(o.ObservedAt), en)
 			}

@@ -1,9 +1,9 @@
 package answer
 
 import (
-	"fmt"
-
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/i18n"
+	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/understand"
 )
 
@@ -26,33 +26,24 @@ func Picks(en bool, zh, e []string) []string {
 // GranularityText names a billing granularity (second, minute, hour);
 // "未知"/"unknown" when the catalog has none.
 func GranularityText(g string, en bool) string {
-	if g == "" {
-		return Pick(en, "未知", "unknown")
-	}
-	if en {
-		return "per " + g
-	}
+	l := i18n.Of(en)
 	switch g {
+	case "":
+		return l.T("meta.granularity.unknown")
 	case "second":
-		return "秒"
+		return l.T("meta.granularity.second")
 	case "minute":
-		return "分钟"
+		return l.T("meta.granularity.minute")
 	case "hour":
-		return "小时"
+		return l.T("meta.granularity.hour")
 	}
-	return g
+	return l.T("meta.granularity.other", g)
 }
 
-// ProblemLines turns parser problems and unknown names into short lines.
+// ProblemLines turns parser problems and unknown names into short lines
+// (render.ProblemLines).
 func ProblemLines(q understand.Query, en bool) []string {
-	var out []string
-	for _, p := range q.Problems {
-		out = append(out, "⚠ "+p+Pick(en, "。", "."))
-	}
-	if q.UnknownGPU != "" {
-		out = append(out, fmt.Sprintf(Pick(en, "⚠ 目录里没有“%s”这张卡。", "⚠ The catalog has no GPU “%s”."), q.UnknownGPU))
-	}
-	return out
+	return render.ProblemLines(q.Problems, q.UnknownGPU, en)
 }
 
 // ShortTable is a table cut to MaxShortRows rows (nil stays nil).

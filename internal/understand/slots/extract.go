@@ -117,7 +117,7 @@ func Extract(c *catalog.Catalog, text string, chatEnglish bool) *Extraction {
 	s := dropFrames(strings.ToValidUTF8(catalog.Fold(text), " "))
 	cut := len(s) > MaxQuestion
 	s = fixDigitTypos(questionPart(s))
-	q := &Query{Asked: text}
+	q := &Query{Asked: text, CJK: HasCJK(text)}
 	q.English = AnswerEnglish(text, chatEnglish)
 	x := &Extraction{cat: c, q: q, s: s, rest: s, cut: cut}
 	extractOfferAsk(q)

@@ -166,6 +166,12 @@ type Query struct {
 	// so Note may miss its middle; a registration refuses it.
 	NoteCut bool `json:"note_cut,omitempty"`
 	Mine    bool `json:"mine,omitempty"`
+	// AdminCommand is a storage admin command said to the bot whole
+	// (storage_list; AdminCommand in admin.go): AdminBind ("绑定管理员",
+	// AdminArg the one-time code when given), AdminList, or AdminUnbind
+	// (AdminArg the name as written).
+	AdminCommand string `json:"-"`
+	AdminArg     string `json:"-"`
 	// HoursPerWeek, TotalHours, SpanDays, Continuous and Window are a plan
 	// question's usage profile: GPU hours a week ("每周跑40小时"), hours in
 	// all ("300小时"), how long the work lasts in days ("5天", "一个月" 30),
@@ -194,6 +200,9 @@ type Query struct {
 	MuteTomorrow bool   `json:"mute_tomorrow,omitempty"`
 	// Area is the help area asked about ("帮助 告警" → alerts).
 	Area string `json:"area,omitempty"`
+	// SmallTalk is what a chitchat message is (smalltalk.go):
+	// SmallTalkThanks, SmallTalkGreeting or "".
+	SmallTalk string `json:"-"`
 	// Topic is the advice entry id (intent advice; empty when nothing
 	// matched well enough) and Score its confidence in [0, 1).
 	Topic string  `json:"topic,omitempty"`
@@ -216,6 +225,9 @@ type Query struct {
 	OnlyParams bool `json:"-"`
 	// Choice is 1 or 2 for "1", "第二个", "后者": a pick after an ask-back.
 	Choice int `json:"-"`
+	// CJK: the message has Chinese characters (a follow-up in Chinese is
+	// answered in Chinese whatever the question it changes was in).
+	CJK bool `json:"-"`
 	// KB is the knowledge base's match of the text, and Asked the text as
 	// the member wrote it.
 	KB    *advice.Result `json:"-"`

@@ -1,7 +1,10 @@
-package render
+// Package ledgerview renders the storage ledger's answers: the digest
+// (the week's or a period's spend, short with the rest behind "详情"),
+// the release warnings and the disks at risk, registrations, the list,
+// changes and the admin commands.
+package ledgerview
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -12,6 +15,8 @@ import (
 
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/i18n"
+	"github.com/labgpu/bot/internal/render"
 )
 
 // Digest renders a storage digest as a chat answer: the short form (the
@@ -19,7 +24,7 @@ import (
 // one phone screen) with the rest behind "详情" (Full: every list up to
 // DigestMoreRows rows). name turns platform ids into names.
 func Digest(d billing.Digest, en bool, name func(id string, en bool) string) chat.Reply {
-	v := &digestView{d: d, en: en, name: name, limit: DigestMoreRows}
+	v := &digestView{d: d, en: en, l: i18n.Of(en), name: name, limit: DigestMoreRows}
 	full := v.form(false)
 	short := v.form(true)
 	if chat.PlainText(full) != chat.PlainText(short) {
@@ -30,7 +35,7 @@ func Digest(d billing.Digest, en bool, name func(id string, en bool) string) cha
 
 // DigestFull is the whole digest, every list complete (`bot digest`).
 func DigestFull(d billing.Digest, en bool, name func(id string, en bool) string) chat.Reply {
-	return (&digestView{d: d, en: en, name: name}).form(false)
+	return (&digestView{d: d, en: en, l: i18n.Of(en), name: name}).form(false)
 }
 
 // DigestMoreRows is the most rows a list has in the chat's "详情" (a
@@ -40,7 +45,7 @@ const DigestMoreRows = 50
 
 // DigestTopN is how many members, platforms and idle disks the short
 // form shows ("还有 N 人" for the rest).
-const DigestTopN = ShortRows
+const DigestTopN = render.ShortRows
 
 // digestShortLines and digestScreenColumns bound the short form's text as
 // the router does (commands/answer.MaxShortLines, ScreenColumns): a line
@@ -54,6 +59,7 @@ const (
 type digestView struct {
 	d    billing.Digest
 	en   bool
+	l    i18n.Lang
 	name func(id string, en bool) string
 	// limit is the most rows of a list in the full form (0: all).
 	limit int
@@ -65,7 +71,7 @@ func (v *digestView) capped(n int, unit string) (int, string) {
 	if v.limit == 0 || n <= v.limit {
 		return n, ""
 	}
-	return v.limit, fmt.Sprintf(pick1(v.en, "  ……还有 %d %s（命令行 bot digest 列出全部）", "  … and %d more %s (bot digest on the command line lists all)"), n-v.limit, unit)
+	return v.limit, v.l.T("digest.more_rows", n-v.limit, unit)
 }
 
 // digestPart is one part of the digest view: its line (or two) in the
@@ -105,9 +111,9 @@ func (v *digestView) releasePart() digestPart {
 	if len(d.ReleaseSoon) == 0 {
 		return digestPart{}
 	}
-	c := ClockOf(d.From)
+	c := render.ClockOf(d.From)
 	line := func(a billing.AtRisk) string {
-		return fmt.Sprintf(pick1(en, "#%s %s %s（%s）：%s", "#%s %s %s (%s): %s"), a.Disk, v.name(a.Platform, en), GBText(a.SizeGB),
+		return v.l.T("release.line", a.Disk, v.name(a.Platform, en), GBText(a.SizeGB),
 			ownerName(a.DiskState, en), whenText(c, a, d.ReleaseAsOf, en))
 	}
 	var soon []billing.AtRisk
@@ -124,21 +130,20 @@ func (v *digestView) releasePart() digestPart {
 		a := soon[0] // one phone line: no owner (the job @mentions them), the rule's source in 详情
 		when := whenText(c, a, d.ReleaseAsOf, en)
 		if a.AtShutdown() {
-			when = pick1(en, "关机时可能已清空", "may be wiped at shutdown")
+			when = v.l.T("release.at_shutdown")
 		}
-		s := fmt.Sprintf(pick1(en, "即将被释放：#%s %s %s %s", "About to be released: #%s %s %s, %s"), a.Disk, v.name(a.Platform, en), GBText(a.SizeGB), when)
+		s := v.l.T("digest.release.short", a.Disk, v.name(a.Platform, en), GBText(a.SizeGB), when)
 		if n := len(soon) - 1; n > 0 {
-			s += fmt.Sprintf(pick1(en, "，另 %d 条", ", %d more"), n)
+			s += v.l.T("digest.release.more", n)
 		}
 		parts = append(parts, s)
 	}
 	if len(gone) > 0 {
-		parts = append(parts, fmt.Sprintf(pick1(en, "%d 块应已释放", "%d should be gone"), len(gone)))
+		parts = append(parts, v.l.T("digest.release.gone", len(gone)))
 	}
-	short := strings.Join(parts, pick1(en, "；", "; "))
-	p := digestPart{Short: []string{short}, Full: []string{fmt.Sprintf(pick1(en,
-		"即将被释放 %d 块盘（平台规则；开机一次，或把数据移到持久存储/下载）：", "%d disks about to be released (the platform's rule; start the instance once, or move the data to persistent storage or download it):"), len(d.ReleaseSoon))}}
-	n, more := v.capped(len(d.ReleaseSoon), pick1(en, "块", "disks"))
+	short := strings.Join(parts, v.l.T("meta.semi"))
+	p := digestPart{Short: []string{short}, Full: []string{v.l.T("digest.release.full", len(d.ReleaseSoon))}}
+	n, more := v.capped(len(d.ReleaseSoon), v.l.T("digest.unit.disks"))
 	for _, a := range d.ReleaseSoon[:n] {
 		p.Full = append(p.Full, "  "+line(a))
 	}
@@ -199,7 +204,7 @@ func (v *digestView) assemble(parts []digestPart, short bool) chat.Reply {
 	title, marked := v.title()
 	rep := chat.Reply{Title: title, English: en}
 	if v.d.LastEntry.IsZero() {
-		rep.Lines = append(rep.Lines, pick1(en, "登记一块盘就开始记账：“登记存储 AutoDL 数据盘 80G 实验数据”。", "Register a disk to start: “storage add autodl 80GB experiment data”."))
+		rep.Lines = append(rep.Lines, v.l.T("digest.start"))
 		return rep
 	}
 	for _, p := range parts {
@@ -246,19 +251,18 @@ func replyLines(r chat.Reply) int {
 // title is the first line: the week and its total (or that there is
 // nothing to report yet), and whether it carries the unverified mark.
 func (v *digestView) title() (string, bool) {
-	d, en := v.d, v.en
+	d := v.d
 	week := v.periodTitle()
 	if d.LastEntry.IsZero() {
-		return week + pick1(en, "本群的存储账本还没有记录。", "this chat's storage ledger has no entries yet."), false
+		return week + v.l.T("digest.title.empty"), false
 	}
 	if v.newLedger() {
-		return week + fmt.Sprintf(v.pickSpan("账本 %s 才开始记录，本周还没有可报的花费。", "the ledger starts at %s; nothing to report for the week yet.",
-			"账本 %s 才开始记录，这段时间还没有可报的花费。", "the ledger starts at %s; nothing to report for the period yet."), v.clock(d.FirstEntry)), false
+		return week + v.l.T(v.span("digest.title.new.week", "digest.title.new.period"), v.clock(d.FirstEntry)), false
 	}
 	total, marked := v.money(d.TotalCNY, v.weekPlatforms())
-	line := week + fmt.Sprintf(pick1(en, "合计 %s 元", "total %s CNY"), total)
+	line := week + v.l.T("digest.title.total", total)
 	if n := len(d.UnpricedDisks); n > 0 {
-		line = week + fmt.Sprintf(pick1(en, "合计至少 %s 元，不含未计价的 %d 块盘", "at least %s CNY, not counting %d unpriced disks"), total, n)
+		line = week + v.l.T("digest.title.total_unpriced", total, n)
 	}
 	switch {
 	case d.DeltaPct != nil:
@@ -266,45 +270,52 @@ func (v *digestView) title() (string, bool) {
 		if d.DeltaCNY >= 0 {
 			delta = "+" + delta
 		}
-		than := v.pickSpan("比上周", "against last week", "比"+v.before(), "against "+v.before())
+		than := v.l.T("digest.title.than.week")
+		if d.Week == "" {
+			than = v.l.T("digest.title.than.period", v.before())
+		}
 		if d.AsOf.Before(d.To) && d.Week != "" {
 			// A week in progress is compared with the same part of last week.
-			than = pick1(en, "比上周同期", "against the same part of last week")
+			than = v.l.T("digest.title.than.so_far")
 		}
-		line += fmt.Sprintf(pick1(en, "；%s %s 元（%+.0f%%）", "; %[2]s CNY (%+.0[3]f%%) %[1]s"), than, delta, *d.DeltaPct)
+		line += v.l.T("digest.title.delta", than, delta, *d.DeltaPct)
 	case d.TotalCNY > 0 && !d.FirstEntry.Before(d.From):
-		line += v.pickSpan("；上周还没有记录", "; no record for last week", "；之前还没有记录", "; no record before")
+		line += v.l.T(v.span("digest.title.no_before.week", "digest.title.no_before.period"))
+	case d.TotalCNY > 0 && d.Week != "":
+		line += v.l.T("digest.title.zero_before.week")
+	case d.TotalCNY > 0 && d.To.Sub(d.From) <= 24*time.Hour:
+		line += v.l.T("digest.title.zero_before.day", v.before())
 	case d.TotalCNY > 0:
-		line += v.pickSpan("；上周为 0", "; last week was 0", "；"+v.before()+"为 0", "; "+v.before()+pick1(v.d.To.Sub(v.d.From) <= 24*time.Hour, " were 0", " was 0"))
+		line += v.l.T("digest.title.zero_before.period", v.before())
 	}
 	if d.AsOf.Before(d.To) {
-		line += fmt.Sprintf(pick1(en, "（截至 %s）", " (so far, to %s)"), v.clock(d.AsOf))
+		line += v.l.T("digest.title.so_far", v.clock(d.AsOf))
 	}
-	return line + pick1(en, "。", "."), marked
+	return line + v.l.T("meta.period"), marked
 }
 
 // periodTitle starts the title: the ISO week and its days, or a scheduled
 // digest's other period (its day, or its first and last day).
 func (v *digestView) periodTitle() string {
-	d, en := v.d, v.en
-	c := ClockOf(d.From)
+	d := v.d
+	c := render.ClockOf(d.From)
 	first, last := c.Day(d.From), c.Day(d.To.Add(-time.Second))
 	switch {
 	case d.Week != "":
-		return fmt.Sprintf(pick1(en, "存储花费 %s（%s – %s）：", "Storage spend %s (%s – %s): "), d.Week, first, last)
+		return v.l.T("digest.period.week", d.Week, first, last)
 	case first == last:
-		return fmt.Sprintf(pick1(en, "存储花费（%s）：", "Storage spend (%s): "), first)
+		return v.l.T("digest.period.day", first)
 	}
-	return fmt.Sprintf(pick1(en, "存储花费（%s – %s）：", "Storage spend (%s – %s): "), first, last)
+	return v.l.T("digest.period.span", first, last)
 }
 
-// pickSpan is the week's wording for an ISO week's digest and the
-// period's for any other, in the reader's language.
-func (v *digestView) pickSpan(weekZH, weekEN, periodZH, periodEN string) string {
+// span is the key of the week's wording for an ISO week's digest and of
+// the period's for any other.
+func (v *digestView) span(week, period string) string {
 	if v.d.Week != "" {
-		return pick1(v.en, weekZH, weekEN)
+		return week
 	}
-	return pick1(v.en, periodZH, periodEN)
+	return period
 }
 
 // before names the span the period is compared with: as many days
@@ -312,9 +323,9 @@ func (v *digestView) pickSpan(weekZH, weekEN, periodZH, periodEN string) string 
 func (v *digestView) before() string {
 	days := int(math.Round(v.d.To.Sub(v.d.From).Hours() / 24))
 	if days <= 1 {
-		return pick1(v.en, "前一天", "the day before")
+		return v.l.T("digest.before.day")
 	}
-	return fmt.Sprintf(pick1(v.en, "前 %d 天", "the %d days before"), days)
+	return v.l.T("digest.before.days", days)
 }
 
 // newLedger reports whether the ledger began within the week and has
@@ -326,7 +337,7 @@ func (v *digestView) newLedger() bool {
 
 // clock is an instant as the digest prints it ("12-01 21:12"), in the
 // zone the digest's week was computed in (the configured one).
-func (v *digestView) clock(t time.Time) string { return ClockOf(v.d.From).Minute(t) }
+func (v *digestView) clock(t time.Time) string { return render.ClockOf(v.d.From).Minute(t) }
 
 // money is a CNY figure at two decimals, marked "*" when it rests on a
 // price of one of platforms that only the seed articles give.
@@ -364,7 +375,7 @@ func MoneyText(cny float64) string {
 // SizeText is a total size: "628.4 TB" from 1,000 GB on, else GBText.
 func SizeText(gb float64) string {
 	if gb >= 1000 {
-		return TrimF(math.Round(gb/100)/10) + " TB"
+		return render.TrimF(math.Round(gb/100)/10) + " TB"
 	}
 	return GBText(gb)
 }
@@ -390,8 +401,8 @@ func (v *digestView) sharesPart() digestPart {
 		label, unit string
 		rows        []shareText
 	}{
-		{pick1(en, "按人：", "By member: "), pick1(en, "人", "members"), members},
-		{pick1(en, "按平台：", "By platform: "), pick1(en, "个平台", "platforms"), platforms},
+		{v.l.T("digest.shares.members"), v.l.T("digest.unit.members"), members},
+		{v.l.T("digest.shares.platforms"), v.l.T("digest.unit.platforms"), platforms},
 	} {
 		var top []string
 		for i, r := range g.rows {
@@ -401,9 +412,9 @@ func (v *digestView) sharesPart() digestPart {
 			top = append(top, r.text)
 			p.ShortMarked = p.ShortMarked || r.marked
 		}
-		line := g.label + strings.Join(top, pick1(en, "、", ", "))
+		line := g.label + strings.Join(top, v.l.T("list.sep"))
 		if more := len(g.rows) - len(top); more > 0 {
-			line += fmt.Sprintf(pick1(en, "，还有 %d %s", ", and %d more %s"), more, g.unit)
+			line += v.l.T("digest.shares.more", more, g.unit)
 		}
 		p.Short = append(p.Short, line)
 		p.Full = append(p.Full, strings.TrimSpace(g.label))
@@ -434,7 +445,7 @@ func (v *digestView) shareTexts(shares []billing.Share, label func(billing.Share
 		}
 		name, platforms := label(s)
 		cny, marked := v.money(s.CNY, platforms)
-		out = append(out, shareText{fmt.Sprintf(pick1(v.en, "%s %s（%.0f%%）", "%s %s (%.0f%%)"), name, cny, s.Share*100), marked})
+		out = append(out, shareText{v.l.T("digest.shares.share", name, cny, s.Share*100), marked})
 	}
 	return out
 }
@@ -448,11 +459,11 @@ func (v *digestView) moversPart() digestPart {
 	for i, m := range v.d.Movers {
 		prev, _ := v.money(m.PreviousCNY, []string{m.Platform})
 		cur, marked := v.money(m.CNY, []string{m.Platform})
-		line := fmt.Sprintf(pick1(en, "#%s（%s，%s）%s → %s 元", "#%s (%s, %s) %s → %s CNY"), m.Disk, m.Owner, v.name(m.Platform, en), prev, cur)
+		line := v.l.T("digest.movers.line", m.Disk, m.Owner, v.name(m.Platform, en), prev, cur)
 		if i == 0 {
-			p.Short = []string{pick1(en, "变化最大：", "Largest change: ") + line}
+			p.Short = []string{v.l.T("digest.movers.short", line)}
 			p.ShortMarked = marked
-			p.Full = append(p.Full, pick1(en, "变化最大：", "Largest changes:"))
+			p.Full = append(p.Full, v.l.T("digest.movers.title"))
 		}
 		p.Full = append(p.Full, "  "+line)
 		p.FullMarked = p.FullMarked || marked
@@ -463,7 +474,7 @@ func (v *digestView) moversPart() digestPart {
 // monthPart is the month to date and the forecast, as lower bounds when
 // disks are unpriced; for a ledger begun this week, what its disks cost.
 func (v *digestView) monthPart() digestPart {
-	d, en := v.d, v.en
+	d := v.d
 	mtd, m1 := v.money(d.MonthToDateCNY, d.MonthPlatforms)
 	fc, m2 := v.money(d.ForecastCNY, d.MonthPlatforms)
 	// Optional in the short form: a lab with disks about to be released
@@ -471,18 +482,18 @@ func (v *digestView) monthPart() digestPart {
 	p := digestPart{ShortMarked: m1 || m2, FullMarked: m1 || m2, Optional: len(d.ReleaseSoon) > 0}
 	if v.newLedger() {
 		monthly, m := v.money(d.DailyCNY*30, d.MonthPlatforms)
-		line := fmt.Sprintf(pick1(en, "现有 %d 块盘，共 %s，按现价每月约 %s 元", "%d disks, %s in all, about %s CNY a month at current prices"), d.Disks, SizeText(d.SizeGB), monthly)
+		line := v.l.T("digest.month.new", d.Disks, SizeText(d.SizeGB), monthly)
 		if d.MonthUnpriced > 0 {
-			line += fmt.Sprintf(pick1(en, "（不含未计价的 %d 块）", " (not counting %d unpriced)"), d.MonthUnpriced)
+			line += v.l.T("digest.month.new_unpriced", d.MonthUnpriced)
 		}
-		line += pick1(en, "。", ".")
+		line += v.l.T("meta.period")
 		return digestPart{Short: []string{line}, Full: []string{line}, ShortMarked: m, FullMarked: m}
 	}
-	line := fmt.Sprintf(pick1(en, "%s 月至今 %s 元，按现有存储估计全月 %s 元。", "%s to date %s CNY; at the current disks the month comes to about %s CNY."), d.Month, mtd, fc)
+	line := v.l.T("digest.month.line", d.Month, mtd, fc)
 	p.Short, p.Full = []string{line}, []string{line}
 	if d.MonthUnpriced > 0 {
-		p.Short = []string{fmt.Sprintf(pick1(en, "%s 月至今至少 %s 元，全月估计至少 %s 元。", "%s to date at least %s CNY; the month at least %s CNY."), d.Month, mtd, fc)}
-		p.Full = []string{fmt.Sprintf(pick1(en, "%s 月至今至少 %s 元，按现有存储估计全月至少 %s 元（不含未计价的 %d 块盘）。", "%s to date at least %s CNY; at the current disks the month comes to at least %s CNY (not counting %d unpriced disks)."),
+		p.Short = []string{v.l.T("digest.month.short_unpriced", d.Month, mtd, fc)}
+		p.Full = []string{v.l.T("digest.month.full_unpriced",
 			d.Month, mtd, fc, d.MonthUnpriced)}
 	}
 	return p
@@ -508,24 +519,23 @@ func (v *digestView) unpricedPart() digestPart {
 	for _, id := range order {
 		keys = append(keys, billing.PriceConfigKey(id))
 		if len(order) == 1 {
-			per = append(per, fmt.Sprintf(pick1(en, "%s，共 %s", "on %s, %s"), v.name(id, en), SizeText(gb[id])))
+			per = append(per, v.l.T("digest.unpriced.one", v.name(id, en), SizeText(gb[id])))
 			break
 		}
-		per = append(per, fmt.Sprintf(pick1(en, "%s %d 块 %s", "%s: %d, %s"), v.name(id, en), count[id], SizeText(gb[id])))
+		per = append(per, v.l.T("digest.unpriced.per", v.name(id, en), count[id], SizeText(gb[id])))
 	}
-	fix := fmt.Sprintf(pick1(en, "配置 %s（元/GB·天）后计入。", "set %s (CNY/GB-day)."), strings.Join(keys, pick1(en, "、", ", ")))
-	p.Short = []string{fmt.Sprintf(pick1(en, "未计价 %d 块盘（%s）：", "%d unpriced (%s): "), len(d.UnpricedDisks), strings.Join(per, pick1(en, "；", "; "))) +
-		pick1(en, fix, fmt.Sprintf("set %s.", strings.Join(keys, ", ")))}
-	p.Full = append(p.Full, pick1(en, "未计价（平台没有数据盘价格，没算进合计）：", "Unpriced (no data disk price for the platform; not in the totals):"))
-	n, more := v.capped(len(d.UnpricedDisks), pick1(en, "块", "disks"))
+	fix := v.l.T("digest.unpriced.fix", strings.Join(keys, v.l.T("list.sep")))
+	p.Short = []string{v.l.T("digest.unpriced.short", len(d.UnpricedDisks), strings.Join(per, v.l.T("meta.semi"))) +
+		v.l.T("digest.unpriced.short_fix", strings.Join(keys, v.l.T("list.sep")))}
+	p.Full = append(p.Full, v.l.T("digest.unpriced.title"))
+	n, more := v.capped(len(d.UnpricedDisks), v.l.T("digest.unit.disks"))
 	for _, u := range d.UnpricedDisks[:n] {
-		p.Full = append(p.Full, fmt.Sprintf(v.pickSpan("  #%s（%s，%s）%s，本周 %s 天", "  #%s (%s, %s) %s, %s days this week",
-			"  #%s（%s，%s）%s，期间 %s 天", "  #%s (%s, %s) %s, %s days in the period"), u.Disk, u.Owner, v.name(u.Platform, en), GBText(u.SizeGB), TrimF(u.Days)))
+		p.Full = append(p.Full, v.l.T(v.span("digest.unpriced.row.week", "digest.unpriced.row.period"), u.Disk, u.Owner, v.name(u.Platform, en), GBText(u.SizeGB), render.TrimF(u.Days)))
 	}
 	if more != "" {
 		p.Full = append(p.Full, more)
 	}
-	p.Full = append(p.Full, "  "+pick1(en, "在配置里", "In the config, ")+fix)
+	p.Full = append(p.Full, v.l.T("digest.unpriced.config", fix))
 	return p
 }
 
@@ -540,7 +550,7 @@ func (v *digestView) idlePart() digestPart {
 	saving, unpriced := 0.0, 0
 	var platforms []string
 	for _, i := range d.Idle {
-		save, marked := pick1(en, "未计价", "unpriced"), false
+		save, marked := v.l.T("digest.idle.unpriced"), false
 		if i.MonthlyCNY == nil {
 			unpriced++
 		} else {
@@ -554,9 +564,9 @@ func (v *digestView) idlePart() digestPart {
 				save, marked = save+"*", true
 			}
 		}
-		why := fmt.Sprintf(pick1(en, "关机 %g 天", "stopped %gd"), i.Days)
+		why := v.l.T("digest.idle.stopped", i.Days)
 		if i.Reason == "unchanged" {
-			why = fmt.Sprintf(pick1(en, "%g 天未变动", "unchanged %gd"), i.Days)
+			why = v.l.T("digest.idle.unchanged", i.Days)
 		}
 		rows = append(rows, []string{"#" + i.Disk, i.Owner, v.name(i.Platform, en), GBText(i.SizeGB), why, save})
 		rowMarked = append(rowMarked, marked)
@@ -564,37 +574,37 @@ func (v *digestView) idlePart() digestPart {
 	if len(rows) == 0 {
 		return p
 	}
-	n, more := v.capped(len(rows), pick1(en, "块闲置盘", "idle disks"))
-	p.Table = &chat.Table{Header: strings.Split(pick1(en, "闲置|持有人|平台|大小|原因|删除可省 元/月", "idle|owner|platform|size|why|saves CNY/month"), "|"), Rows: rows[:n]}
+	n, more := v.capped(len(rows), v.l.T("digest.unit.idle"))
+	p.Table = &chat.Table{Header: v.l.L("digest.idle.header"), Rows: rows[:n]}
 	total, m := v.money(saving, platforms)
 	p.ShortMarked, p.FullMarked = slices.Contains(rowMarked[:min(n, DigestTopN)], true), m || slices.Contains(rowMarked[:n], true)
-	sum := fmt.Sprintf(pick1(en, "全部删掉每月约省 %s 元", "deleting all saves about %s CNY a month"), total)
+	sum := v.l.T("digest.idle.saves", total)
 	if unpriced > 0 {
-		sum = fmt.Sprintf(pick1(en, "全部删掉每月至少省 %s 元", "deleting all saves at least %s CNY a month"), total)
+		sum = v.l.T("digest.idle.saves_at_least", total)
 	}
 	if unpriced == len(rows) {
-		sum = pick1(en, "都未计价，删掉能省多少不知道", "all unpriced, so what deleting them saves is unknown")
+		sum = v.l.T("digest.idle.all_unpriced")
 	}
 	if len(rows) > DigestTopN {
-		p.More = fmt.Sprintf(pick1(en, "闲置盘还有 %d 块；%s。", "%d more idle disks; %s."), len(rows)-DigestTopN, sum)
+		p.More = v.l.T("digest.idle.more", len(rows)-DigestTopN, sum)
 		p.ShortMarked = p.ShortMarked || m
 	}
 	if unpriced > 0 && unpriced < len(rows) {
-		sum += fmt.Sprintf(pick1(en, "（%d 块未计价）", " (%d unpriced)"), unpriced)
+		sum += v.l.T("digest.idle.some_unpriced", unpriced)
 	}
-	p.Full = []string{fmt.Sprintf(pick1(en, "闲置盘 %d 块（见下表），%s。", "%d idle disks (in the table); %s."), len(rows), sum)}
+	p.Full = []string{v.l.T("digest.idle.title", len(rows), sum)}
 	if more != "" {
 		p.Notes = append(p.Notes, strings.TrimSpace(more))
 	}
-	p.Notes = append(p.Notes, pick1(en, "闲置盘：不用的数据删掉，或下载到本地/对象存储后释放；关机不等于不收费。", "Idle disks: delete what you do not need, or move it to local or object storage and release the disk; a stopped instance still pays for its disk."))
+	p.Notes = append(p.Notes, v.l.T("digest.idle.note"))
 	return p
 }
 
 // chart is the weekly history from the first week with a ledger entry
 // (nil when nothing was spent).
 func (v *digestView) chart() *chat.BarChart {
-	d, en := v.d, v.en
-	c := &chat.BarChart{Unit: pick1(en, " 元", " CNY")}
+	d := v.d
+	c := &chat.BarChart{Unit: v.l.T("digest.chart.unit")}
 	first := billing.WeekOf(d.FirstEntry, d.From.Location())
 	positive := false
 	for _, w := range d.History {
@@ -612,7 +622,7 @@ func (v *digestView) chart() *chat.BarChart {
 	if !positive || len(c.Values) < 2 {
 		return nil
 	}
-	c.Title = fmt.Sprintf(pick1(en, "近 %d 周存储花费（元）", "Storage spend, last %d weeks (CNY)"), len(c.Values))
+	c.Title = v.l.T("digest.chart.title", len(c.Values))
 	return c
 }
 
@@ -623,22 +633,22 @@ func (v *digestView) notes(rep *chat.Reply, short, marked bool) {
 	d, en := v.d, v.en
 	if !short {
 		if d.Skipped > 0 {
-			rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en, "账本里有 %d 条前后矛盾的记录（例如同一编号被同时登记两次），计算时已忽略。", "%d inconsistent ledger entries (e.g. one number registered twice at once) were left out."), d.Skipped))
+			rep.Notes = append(rep.Notes, v.l.T("digest.skipped", d.Skipped))
 		}
 		if ps := v.priceTexts(); len(ps) > 0 {
-			rep.Notes = append(rep.Notes, pick1(en, "价格：", "Prices: ")+strings.Join(ps, pick1(en, "；", "; ")))
+			rep.Notes = append(rep.Notes, v.l.T("digest.prices", strings.Join(ps, v.l.T("meta.semi"))))
 			marked = marked || v.anyUnverified()
 		}
 	}
 	if marked {
-		rep.Notes = append(rep.Notes, UnverifiedFigureNote(en))
+		rep.Notes = append(rep.Notes, render.UnverifiedFigureNote(en))
 	}
-	last := ClockOf(d.From).DateMinute(d.LastEntry)
+	last := render.ClockOf(d.From).DateMinute(d.LastEntry)
 	if short {
-		rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en, "按成员登记的账本（最后一条 %s）和目录价计算，不是平台账单。", "Members' own ledger (last entry %s), catalog prices; not the bills."), v.clock(d.LastEntry)))
+		rep.Notes = append(rep.Notes, v.l.T("digest.source.short", v.clock(d.LastEntry)))
 		return
 	}
-	rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en, "数据来自本群存储账本（成员自己登记，最后一条 %s），按目录数据盘价计算，不是平台账单。", "From this chat's storage ledger (entered by members, last entry %s), priced at catalog data-disk prices; not the platforms' bills."), last))
+	rep.Notes = append(rep.Notes, v.l.T("digest.source.full", last))
 }
 
 // priceTexts are the prices the digest used, one per priced platform.
@@ -649,18 +659,18 @@ func (v *digestView) priceTexts() []string {
 		if !p.Priced {
 			continue // listed under 未计价 with the key that prices it
 		}
-		src := pick1(en, "目录价", "catalog")
+		src := v.l.T("digest.price.catalog")
 		if p.AsOf != "" {
 			src += " " + p.AsOf
 		}
 		if p.Override {
-			src = pick1(en, "本实验室配置", "lab config")
+			src = v.l.T("digest.price.override")
 		}
 		price := strconv.FormatFloat(p.CNYPerGBDay, 'g', 4, 64)
 		if !p.Verified {
 			price += "*"
 		}
-		ps = append(ps, fmt.Sprintf(pick1(en, "%s %s 元/GB·天（免费 %g GB，%s）", "%s %s CNY per GB-day (%g GB free, %s)"), v.name(p.Platform, en), price, p.FreeGB, src))
+		ps = append(ps, v.l.T("digest.price.line", v.name(p.Platform, en), price, p.FreeGB, src))
 	}
 	return ps
 }

@@ -1,4 +1,4 @@
-package render_test
+package ledgerview_test
 
 import (
 	"flag"
@@ -8,9 +8,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/labgpu/bot/configs"
 	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/render"
+	"github.com/labgpu/bot/internal/render/ledgerview"
 )
 
 var updateRelease = flag.Bool("update-release", false, "rewrite testdata/release.golden")
@@ -37,7 +40,7 @@ func releaseLab() []billing.StorageEvent {
 
 // TestReleaseTexts: every warning the lab gets over 20 days, and the
 // answer to "哪些盘快被释放了" at three moments, in Chinese and English,
-// against testdata/release.golden (go test ./internal/render -run
+// against testdata/release.golden (go test ./internal/render/ledgerview -run
 // ReleaseTexts -update-release to accept a change).
 func TestReleaseTexts(t *testing.T) {
 	r := renderer(t)
@@ -53,7 +56,7 @@ func TestReleaseTexts(t *testing.T) {
 			}
 			sent[k] = true
 			for _, en := range []bool{false, true} {
-				rep := r.ReleaseWarning(w, now, en)
+				rep := ledgerview.ReleaseWarning(r, w, now, en)
 				if len(rep.Mentions) != 1 || !strings.HasPrefix(rep.Mentions[0], "ou_") {
 					t.Errorf("warning for #%s mentions %v, want its owner", w.Disk, rep.Mentions)
 				}
@@ -64,7 +67,7 @@ func TestReleaseTexts(t *testing.T) {
 	for _, at := range []time.Duration{-time.Hour, 30 * time.Hour, 16 * 24 * time.Hour} {
 		now := releaseT0.Add(at)
 		for _, en := range []bool{false, true} {
-			rep := r.ReleaseList(billing.ReleaseRisks(ev, r.Cat, now), now, en)
+			rep := ledgerview.ReleaseList(r, billing.ReleaseRisks(ev, r.Cat, now), now, en)
 			b.WriteString("=== list at " + clk.Minute(now) + "\n" + chat.PlainText(rep) + "\n")
 		}
 	}
@@ -88,7 +91,7 @@ func TestReleaseTexts(t *testing.T) {
 		t.Fatalf("%v (run with -update-release to create it)", err)
 	}
 	if got != string(want) {
-		t.Errorf("release texts changed (go test ./internal/render -run ReleaseTexts -update-release to accept):\n%s", got)
+		t.Errorf("release texts changed (go test ./internal/render/ledgerview -run ReleaseTexts -update-release to accept):\n%s", got)
 	}
 }
 
@@ -105,11 +108,21 @@ func TestLeft(t *testing.T) {
 		{10 * time.Minute, " 1 小时", "an hour"},
 	}
 	for _, c := range cases {
-		if got := render.Left(c.d, false); got != c.zh {
+		if got := ledgerview.Left(c.d, false); got != c.zh {
 			t.Errorf("Left(%v) = %q, want %q", c.d, got, c.zh)
 		}
-		if got := render.Left(c.d, true); got != c.en {
+		if got := ledgerview.Left(c.d, true); got != c.en {
 			t.Errorf("Left(%v, en) = %q, want %q", c.d, got, c.en)
 		}
 	}
+}
+
+// renderer renders with the embedded catalog's names.
+func renderer(t *testing.T) *render.Renderer {
+	t.Helper()
+	cat, err := catalog.Load(configs.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &render.Renderer{Cat: cat}
 }

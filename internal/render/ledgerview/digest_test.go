@@ -1,4 +1,4 @@
-package render_test
+package ledgerview_test
 
 import (
 	"flag"
@@ -17,6 +17,7 @@ import (
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/render"
+	"github.com/labgpu/bot/internal/render/ledgerview"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/digest_*.golden")
@@ -47,7 +48,7 @@ func digestOf(t testing.TB, events []billing.StorageEvent, week string, now time
 // digestText is a digest's chat form and, after a separator, what "详情"
 // shows.
 func digestText(d billing.Digest, en bool, name func(string, bool) string) string {
-	r := render.Digest(d, en, name)
+	r := ledgerview.Digest(d, en, name)
 	if r.Full == nil {
 		return chat.PlainText(r)
 	}
@@ -57,7 +58,7 @@ func digestText(d billing.Digest, en bool, name func(string, bool) string) strin
 // TestDigestGolden: the digest of a realistic lab (8 members, AutoDL,
 // 恒源云 and 秘塔智算, six weeks), in Chinese and English; the same lab with
 // a disk on a platform without a price; a lab registered a minute ago;
-// a chat with no ledger. go test ./internal/render -run DigestGolden
+// a chat with no ledger. go test ./internal/render/ledgerview -run DigestGolden
 // -update rewrites the files after a deliberate change.
 func TestDigestGolden(t *testing.T) {
 	justNow := billingtest.LabNow.Add(-time.Minute)
@@ -87,10 +88,10 @@ func TestDigestGolden(t *testing.T) {
 			}
 			want, err := os.ReadFile(path)
 			if err != nil {
-				t.Fatalf("%v (go test ./internal/render -run DigestGolden -update creates it)", err)
+				t.Fatalf("%v (go test ./internal/render/ledgerview -run DigestGolden -update creates it)", err)
 			}
 			if got != string(want) {
-				t.Errorf("%s changed (go test ./internal/render -run DigestGolden -update to accept):\n%s", c.file, got)
+				t.Errorf("%s changed (go test ./internal/render/ledgerview -run DigestGolden -update to accept):\n%s", c.file, got)
 			}
 		})
 	}
@@ -120,17 +121,17 @@ func TestDigestChatFormIsSmall(t *testing.T) {
 		t.Fatalf("the ledger is not the big one: %d members, %d idle, %d unpriced", len(d.Members), len(d.Idle), len(d.UnpricedDisks))
 	}
 	for _, en := range []bool{false, true} {
-		r := render.Digest(d, en, name)
+		r := ledgerview.Digest(d, en, name)
 		text, more := chat.PlainText(r), chat.PlainText(*r.Full)
 		t.Logf("en=%v: chat form %d bytes, %d lines; 详情 %d bytes", en, len(text), shortLines(r), len(more))
-		if len(text) >= 2048 || shortLines(r) > 12 || r.Table == nil || len(r.Table.Rows) > render.DigestTopN {
+		if len(text) >= 2048 || shortLines(r) > 12 || r.Table == nil || len(r.Table.Rows) > ledgerview.DigestTopN {
 			t.Errorf("en=%v: %d bytes, %d lines, table %v:\n%s", en, len(text), shortLines(r), r.Table != nil, text)
 		}
-		if len(more) > 16<<10 || r.Full.Table == nil || len(r.Full.Table.Rows) != render.DigestMoreRows ||
+		if len(more) > 16<<10 || r.Full.Table == nil || len(r.Full.Table.Rows) != ledgerview.DigestMoreRows ||
 			!strings.Contains(more, map[bool]string{false: "还有 150 人", true: "and 150 more members"}[en]) {
-			t.Errorf("en=%v: 详情 is %d bytes, its idle table or member list not cut to %d:\n%.3000s", en, len(more), render.DigestMoreRows, more)
+			t.Errorf("en=%v: 详情 is %d bytes, its idle table or member list not cut to %d:\n%.3000s", en, len(more), ledgerview.DigestMoreRows, more)
 		}
-		all := render.DigestFull(d, en, name)
+		all := ledgerview.DigestFull(d, en, name)
 		text = chat.PlainText(all)
 		last := "#" + d.UnpricedDisks[len(d.UnpricedDisks)-1].Disk + map[bool]string{false: "（", true: " ("}[en]
 		if !strings.Contains(text, last) || !strings.Contains(text, "  "+d.Members[len(d.Members)-1].Name+" ") || all.Table == nil || len(all.Table.Rows) < 1000 {
@@ -173,7 +174,7 @@ func TestDigestMarksAndZeros(t *testing.T) {
 			render.UnverifiedFigureNote(false)}, []string{"AutoDL 8.00*"}},
 	}
 	for _, c := range cases {
-		r := render.Digest(c.d, false, name)
+		r := ledgerview.Digest(c.d, false, name)
 		for _, form := range []string{chat.PlainText(r), chat.PlainText(*r.Full)} {
 			for _, w := range c.want {
 				if !strings.Contains(form, w) {
@@ -194,7 +195,7 @@ func TestDigestMarksAndZeros(t *testing.T) {
 // text of its short and full forms, on churning ledgers of 1k, 10k and
 // 100k events (billingtest.ChurnLedger).
 //
-//	go test ./internal/render -run '^$' -bench DigestChat -benchtime 5x
+//	go test ./internal/render/ledgerview -run '^$' -bench DigestChat -benchtime 5x
 func BenchmarkDigestChat(b *testing.B) {
 	now := billingtest.ChurnEnd.Add(9 * time.Hour)
 	cat, err := catalog.Load(configs.FS)
@@ -219,7 +220,7 @@ func BenchmarkDigestChat(b *testing.B) {
 					b.Fatal(err)
 				}
 				billing.PriceNotes(&d, cat, nil)
-				r := render.Digest(d, false, name)
+				r := ledgerview.Digest(d, false, name)
 				size = len(chat.PlainText(r))
 				_ = chat.PlainText(*r.Full)
 			}
@@ -268,10 +269,10 @@ func TestDigestPeriodGolden(t *testing.T) {
 			}
 			want, err := os.ReadFile(path)
 			if err != nil {
-				t.Fatalf("%v (go test ./internal/render -run DigestPeriodGolden -update creates it)", err)
+				t.Fatalf("%v (go test ./internal/render/ledgerview -run DigestPeriodGolden -update creates it)", err)
 			}
 			if got != string(want) {
-				t.Errorf("%s changed (go test ./internal/render -run DigestPeriodGolden -update to accept):\n%s", c.file, got)
+				t.Errorf("%s changed (go test ./internal/render/ledgerview -run DigestPeriodGolden -update to accept):\n%s", c.file, got)
 			}
 		})
 	}

@@ -1,0 +1,84 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/commands/answer"
+	"github.com/labgpu/bot/internal/i18n"
+	"github.com/labgpu/bot/internal/render/ledgerview"
+)
+
+func init() {
+	answer.Register(answer.Intent{Name: IntentDigest, Answer: digestAnswer})
+	answer.Register(answer.Intent{Name: IntentDigestOn, Answer: digestSwitchAnswer})
+	answer.Register(answer.Intent{Name: IntentDigestOff, Answer: digestSwitchAnswer})
+}
+
+// digestAnswer answers "本周存储花费", "存储周报 2026-W47", "上周存储花了多少"
+// and the month ("这个月存储花了多少": the month first, the week after):
+// the digest of the lab's ledger, with the disks about to be released.
+func digestAnswer(ctx context.Context, a *answer.Ask) answer.Out {
+	if off := storageOff(a); off != nil {
+		return a.Out(off)
+	}
+	l := i18n.Of(a.English)
+	lab, events, err := a.Storage.Events(ctx, a.From)
+	if err != nil {
+		return a.Out(storeError(a.English, err))
+	}
+	now, loc := a.Now(), a.Rd.Clock.Location()
+	d, err := billing.BuildDigest(events, lab, digestWeek(a, now.In(loc), loc), loc, a.Storage.Price, now)
+	if err != nil {
+		return a.Out(ledgerview.NoDigest{Lang: l, Err: err.Error()})
+	}
+	billing.PriceNotes(&d, a.Cat, a.Storage.Overrides)
+	d.ReleaseSoon, d.ReleaseAsOf = billing.ReleaseRisks(events, a.Cat, now), now
+	p := ledgerview.DigestAnswer{Lang: l, Digest: d, Rounded: d.Rounded(),
+		MonthFirst: a.Period == PeriodThisMonth || a.Period == PeriodLastMonth, Past: a.Period == PeriodLastMonth}
+	if p.Past {
+		// A month that is over: its whole total, no forecast.
+		now := now.In(loc)
+		end := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, loc).Add(-time.Nanosecond)
+		if total, err := billing.MonthToDate(events, end, loc, a.Storage.Price); err == nil {
+			p.LastMonth = &ledgerview.MonthTotal{Month: end.Format("2006-01"), CNY: total}
+		}
+	}
+	return a.Out(p)
+}
+
+// digestWeek is the ISO week a digest question asks about: the week it
+// names ("2026-W47"; "W47" in the current year), last week, the week
+// holding the end of last month, or the current week.
+func digestWeek(a *answer.Ask, now time.Time, loc *time.Location) string {
+	switch {
+	case strings.HasPrefix(a.Week, "-W") || strings.HasPrefix(a.Week, "W"):
+		return fmt.Sprintf("%d-W%s", now.Year(), strings.TrimLeft(a.Week, "-W"))
+	case a.Week != "":
+		return a.Week
+	case a.Period == PeriodLastWeek:
+		return billing.WeekOf(now.AddDate(0, 0, -7), loc)
+	case a.Period == PeriodLastMonth:
+		// The last week that lies wholly in last month: its digest's
+		// month-to-date is last month's.
+		first := time.Date(now.Year(), now.Month(), 1, 12, 0, 0, 0, loc)
+		return billing.WeekOf(first.AddDate(0, 0, -7), loc)
+	}
+	return billing.WeekOf(now, loc)
+}
+
+// digestSwitchAnswer answers "开启周报" and "关闭周报" for the asker's
+// chat.
+func digestSwitchAnswer(ctx context.Context, a *answer.Ask) answer.Out {
+	if off := storageOff(a); off != nil {
+		return a.Out(off)
+	}
+	on := a.Intent == IntentDigestOn
+	if err := a.Storage.Ledger.SetDigestChat(ctx, a.From.ChatKey(), on); err != nil {
+		return a.Out(storeError(a.English, err))
+	}
+	return a.Out(ledgerview.DigestSwitch{Lang: i18n.Of(a.English), On: on})
+}

@@ -1,0 +1,42 @@
+package commands
+
+import (
+	"context"
+	"time"
+
+	"github.com/labgpu/bot/internal/commands/answer"
+	"github.com/labgpu/bot/internal/i18n"
+	"github.com/labgpu/bot/internal/render/alertview"
+	"github.com/labgpu/bot/internal/understand"
+)
+
+func init() { answer.Register(answer.Intent{Name: IntentMute, Answer: muteAnswer}) }
+
+// maxMute is the longest a chat's alerts are muted.
+const maxMute = 7 * 24 * time.Hour
+
+// muteAnswer answers "静音 2小时", "免打扰到明早" (at most a week) and
+// "取消静音" (MuteMinutes 0) for the asker's chat.
+func muteAnswer(ctx context.Context, a *answer.Ask) answer.Out {
+	l := i18n.Of(a.English)
+	if alertsOff(a) {
+		return a.Out(alertview.Off{Lang: l})
+	}
+	now := a.Now()
+	var until time.Time
+	switch {
+	case a.MuteUntil != "":
+		until = understand.MuteEnd(now, a.Rd.Clock.Location(), a.MuteUntil, a.MuteTomorrow)
+		a.MuteMinutes = int(until.Sub(now).Round(time.Minute).Minutes())
+		if a.MuteMinutes > int(maxMute/time.Minute) {
+			a.MuteMinutes = int(maxMute / time.Minute)
+			until = now.Add(maxMute)
+		}
+	case a.MuteMinutes > 0:
+		until = now.Add(time.Duration(a.MuteMinutes) * time.Minute)
+	}
+	if err := a.Alerts.Log.SetMute(ctx, a.From.ChatKey(), until); err != nil {
+		return a.Out(storeError(a.English, err))
+	}
+	return a.Out(alertview.Muted{Lang: l, Until: until, Minutes: a.MuteMinutes, Problems: a.Problems, UnknownGPU: a.UnknownGPU})
+}

@@ -1,0 +1,51 @@
+package commands
+
+import (
+	"context"
+
+	"github.com/labgpu/bot/internal/commands/answer"
+	"github.com/labgpu/bot/internal/i18n"
+	"github.com/labgpu/bot/internal/render/ledgerview"
+)
+
+func init() { answer.Register(answer.Intent{Name: IntentStorageList, Answer: storageListAnswer}) }
+
+// storageListAnswer answers "存储列表" and "我的存储" (Mine): the lab's
+// disks now by number, with what each costs per 30 days and the total.
+// The admin commands ride on the same intent ("绑定管理员", "管理员列表",
+// "解除管理员 …": storage_admin.go).
+func storageListAnswer(ctx context.Context, a *answer.Ask) answer.Out {
+	if off := storageOff(a); off != nil {
+		return a.Out(off)
+	}
+	if a.AdminCommand != "" {
+		return a.Out(storageAdminAnswer(ctx, a))
+	}
+	_, disks, failed := labDisks(ctx, a)
+	if failed != nil {
+		return a.Out(failed)
+	}
+	now := a.Now()
+	p := ledgerview.List{Lang: i18n.Of(a.English), Mine: a.Mine, AsOf: now}
+	sortDisks(disks)
+	for _, d := range disks {
+		if a.Mine && d.Owner != a.From.SenderID {
+			continue
+		}
+		row := ledgerview.ListDisk{DiskState: d, Days: int(now.Sub(d.Since).Hours() / 24), Yours: d.Owner == a.From.SenderID && d.Owner != ""}
+		perDay, free, ok := a.Storage.Price(d.Platform, d.Stopped)
+		if !ok {
+			p.Unpriced++
+		} else {
+			m := max(d.SizeGB-free, 0) * perDay * 30
+			p.Total += m
+			row.Monthly = &m
+			if perDay > 0 && diskPriceUnverified(a, d.Platform) {
+				// A seed-only price, and the total it goes into.
+				row.Marked, p.Marked = true, true
+			}
+		}
+		p.Disks = append(p.Disks, row)
+	}
+	return a.Out(p)
+}

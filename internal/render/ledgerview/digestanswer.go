@@ -1,0 +1,96 @@
+package ledgerview
+
+import (
+	"strings"
+
+	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/i18n"
+	"github.com/labgpu/bot/internal/render"
+)
+
+// DigestAnswer answers "本周存储花费": the digest of the week asked
+// (Digest), its JSON form rounded to the fen (Rounded). A month question
+// ("这个月存储花了多少") has the month first (MonthFirst): this month
+// to date, or, Past, last month's whole total (LastMonth, when it could
+// be summed).
+type DigestAnswer struct {
+	Lang       i18n.Lang      `json:"-"`
+	Digest     billing.Digest `json:"-"`
+	Rounded    billing.Digest `json:"digest"`
+	MonthFirst bool           `json:"-"`
+	Past       bool           `json:"-"`
+	LastMonth  *MonthTotal    `json:"-"`
+}
+
+// MonthTotal is a month's storage spend ("2026-10", CNY).
+type MonthTotal struct {
+	Month string
+	CNY   float64
+}
+
+// Reply is the digest (Digest), or for a month question the month's
+// spend first and the week after.
+func (a DigestAnswer) Reply(rd *render.Renderer) chat.Reply {
+	rep := Digest(a.Digest, a.Lang.English(), rd.PlatformName)
+	if !a.MonthFirst {
+		return rep
+	}
+	return a.monthFirst(rep)
+}
+
+// monthFirst puts the month's spend before a digest: this month to date
+// and its forecast, or last month's whole total (a month that is over
+// has no forecast); marked when a seed-only price is in it.
+func (a DigestAnswer) monthFirst(rep chat.Reply) chat.Reply {
+	l, d := a.Lang, a.Digest
+	mark := ""
+	for _, p := range d.MonthPlatforms {
+		if d.Unverified(p) {
+			mark = "*"
+		}
+	}
+	month := l.T("digest.month.this", d.Month, d.MonthToDateCNY, mark, d.ForecastCNY, mark)
+	if a.Past && a.LastMonth != nil {
+		month = l.T("digest.month.last", a.LastMonth.Month, a.LastMonth.CNY, mark)
+	}
+	var lines []string
+	for _, line := range rep.Lines {
+		if !strings.Contains(line, d.Month) {
+			lines = append(lines, line)
+		}
+	}
+	week := l.T("digest.month.this_week", rep.Title)
+	if a.Past {
+		week = l.T("digest.month.last_week", rep.Title)
+	}
+	rep.Lines = append([]string{week}, lines...)
+	rep.Title = month
+	return rep
+}
+
+// NoDigest: the digest could not be made (a week that is no ISO week).
+type NoDigest struct {
+	Lang i18n.Lang `json:"-"`
+	Err  string    `json:"-"`
+}
+
+// Reply says why.
+func (n NoDigest) Reply(*render.Renderer) chat.Reply {
+	return chat.Reply{Title: n.Lang.T("digest.none", n.Err)}
+}
+
+// DigestSwitch: the weekly digest turned on or off for the chat.
+type DigestSwitch struct {
+	Lang i18n.Lang `json:"-"`
+	On   bool      `json:"-"`
+}
+
+// Reply says what now happens.
+func (s DigestSwitch) Reply(*render.Renderer) chat.Reply {
+	l := s.Lang
+	if s.On {
+		return chat.Reply{Title: l.T("digest.on"), Notes: []string{l.T("digest.on_hint")}}
+	}
+	return chat.Reply{Title: l.T("digest.off")}
+}

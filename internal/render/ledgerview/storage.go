@@ -1,0 +1,368 @@
+package ledgerview
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/i18n"
+	"github.com/labgpu/bot/internal/render"
+)
+
+// Off: the storage ledger is not enabled (it needs the data store).
+type Off struct {
+	Lang i18n.Lang `json:"-"`
+}
+
+// Reply says so.
+func (o Off) Reply(*render.Renderer) chat.Reply { return chat.Reply{Title: o.Lang.T("storage.off")} }
+
+// Why a storage command does nothing, before the ledger is read
+// (Problem.Kind).
+const (
+	ProblemMoreSizes = "more_sizes" // a registration with two sizes
+	ProblemSize      = "size"       // a size that is no disk size
+	ProblemPlatform  = "platform"   // no platform (or one nobody knows)
+	ProblemNoSize    = "no_size"    // a registration without a size
+	ProblemNoteCut   = "note_cut"   // a note cut from a message too long
+	ProblemNoteLong  = "note_long"  // a note over billing.MaxNoteRunes
+	ProblemNewSize   = "new_size"   // a resize without its new size
+)
+
+// Problem is why a storage command does nothing, with what names it.
+type Problem struct {
+	Kind string
+	// Size is the size as written and TooLarge whether it is over the
+	// largest disk (ProblemSize).
+	Size     string
+	TooLarge bool
+	// Word is the first word left where a platform was expected and Near
+	// the platforms (ids) closest to it (ProblemPlatform; none: the
+	// catalog's first platforms are offered).
+	Word string
+	Near []string
+	// Runes and Max are the note's length and the most allowed
+	// (ProblemNoteLong).
+	Runes, Max int
+}
+
+// text is the problem in a clause (after "没有登记：").
+func (p Problem) text(rd *render.Renderer, l i18n.Lang) string {
+	en := l.English()
+	switch p.Kind {
+	case ProblemMoreSizes:
+		return l.T("storage.problem.more_sizes")
+	case ProblemSize:
+		if p.TooLarge {
+			return l.T("storage.problem.size_too_large", p.Size)
+		}
+		return l.T("storage.problem.size_bad", p.Size)
+	case ProblemPlatform:
+		if len(p.Near) > 0 {
+			return l.T("storage.problem.platform_near", p.Word, rd.PlatformNames(p.Near, en))
+		}
+		var some []string
+		for i := range rd.Cat.Platforms[:min(5, len(rd.Cat.Platforms))] {
+			some = append(some, rd.Cat.Platforms[i].DisplayName(en))
+		}
+		return l.T("storage.problem.platform_none", strings.Join(some, l.T("list.sep")))
+	case ProblemNoSize:
+		return l.T("storage.problem.no_size")
+	case ProblemNoteCut:
+		return l.T("storage.problem.note_cut")
+	case ProblemNoteLong:
+		return l.T("storage.problem.note_long", p.Runes, p.Max)
+	}
+	return l.T("storage.problem.new_size")
+}
+
+// DiskCost is what a data disk costs as the ledger prices it: per GB-day
+// with the free GB, from the lab's configured price or the catalog's
+// (cited), or no price at all; nothing while stopped on a platform that
+// does not bill stopped disks.
+type DiskCost struct {
+	// Priced: there is a price (PerDay CNY per GB-day, FreeGB free).
+	Priced         bool
+	PerDay, FreeGB float64
+	// BillableGB is the disk's size beyond the free GB.
+	BillableGB float64
+	// FreeWhileStopped: the disk is stopped on a platform that bills
+	// nothing then (per the catalog).
+	FreeWhileStopped bool
+	// Unverified: the price is one only the seed articles give (marked
+	// with render.MarkUnverified). Override: the lab's configured price;
+	// Cite the catalog figure's source otherwise ("" when none).
+	Unverified bool
+	Override   bool
+	Cite       string
+}
+
+// addTo adds the cost line to rep and, for a seed-only price, the
+// mark's legend.
+func (c DiskCost) addTo(rep *chat.Reply, l i18n.Lang) {
+	rep.Lines = append(rep.Lines, c.line(l))
+	if c.Priced && c.PerDay > 0 && c.Unverified {
+		rep.Notes = append(rep.Notes, render.UnverifiedFigureNote(l.English()))
+	}
+}
+
+// line prices the disk per day and per 30 days, with the price's source.
+func (c DiskCost) line(l i18n.Lang) string {
+	switch {
+	case !c.Priced:
+		return l.T("storage.cost.no_price")
+	case c.FreeWhileStopped:
+		return l.T("storage.cost.free_stopped")
+	}
+	mark, src := "", ""
+	if c.Unverified {
+		mark = render.MarkUnverified
+	}
+	switch {
+	case c.Override:
+		src = l.T("storage.cost.override")
+	case c.Cite != "":
+		src = l.T("storage.cost.cite", c.Cite)
+	}
+	perDay := c.BillableGB * c.PerDay
+	return l.T("storage.cost.line", c.PerDay, mark, c.FreeGB, perDay, mark, perDay*30, mark, src)
+}
+
+// NotAdded: a registration refused before it was written, and why.
+type NotAdded struct {
+	Lang    i18n.Lang `json:"-"`
+	Problem Problem   `json:"-"`
+	// Problems and UnknownGPU are what the question held that was not
+	// used.
+	Problems   []string `json:"-"`
+	UnknownGPU string   `json:"-"`
+}
+
+// Reply says why, with an example.
+func (n NotAdded) Reply(rd *render.Renderer) chat.Reply {
+	l := n.Lang
+	rep := chat.Reply{Title: l.T("storage.add.refused", n.Problem.text(rd, l))}
+	rep.Lines = append(render.ProblemLines(n.Problems, n.UnknownGPU, l.English()), l.T("storage.add.example"))
+	return rep
+}
+
+// Added is a disk registered: its number, platform, size and note, what
+// it costs, and whether its owner is only a WeChat nickname (nobody but
+// an admin can change it later).
+type Added struct {
+	Lang       i18n.Lang `json:"-"`
+	ID         string    `json:"-"`
+	Platform   string    `json:"-"`
+	SizeGB     float64   `json:"-"`
+	Note       string    `json:"-"`
+	Cost       DiskCost  `json:"-"`
+	WeakWeChat bool      `json:"-"`
+}
+
+// Reply names the disk, its cost, and how to keep the ledger right.
+func (a Added) Reply(rd *render.Renderer) chat.Reply {
+	l, en := a.Lang, a.Lang.English()
+	rep := chat.Reply{Title: l.T("storage.add.done", a.ID, rd.PlatformName(a.Platform, en), GBText(a.SizeGB))}
+	if a.Note != "" {
+		rep.Title = l.T("storage.add.done_note", a.ID, rd.PlatformName(a.Platform, en), GBText(a.SizeGB), a.Note)
+	}
+	a.Cost.addTo(&rep, l)
+	if a.WeakWeChat {
+		rep.Notes = append(rep.Notes, l.T("storage.add.weak_wechat"))
+	}
+	rep.Notes = append(rep.Notes, l.T("storage.add.hint", a.ID))
+	return rep
+}
+
+// List is the lab's disks now (or the asker's, Mine), by number, with
+// what each costs per 30 days and the total, as of AsOf.
+type List struct {
+	Lang  i18n.Lang  `json:"-"`
+	Mine  bool       `json:"-"`
+	Disks []ListDisk `json:"-"`
+	// Total is the priced disks' CNY per 30 days, Marked when a
+	// seed-only price is in it; Unpriced counts the disks without price.
+	Total    float64   `json:"-"`
+	Marked   bool      `json:"-"`
+	Unpriced int       `json:"-"`
+	AsOf     time.Time `json:"-"`
+}
+
+// ListDisk is one disk of a List.
+type ListDisk struct {
+	billing.DiskState
+	// Days is how long it has been in its state; Yours whether the
+	// asker registered it.
+	Days  int
+	Yours bool
+	// Monthly is its CNY per 30 days (nil: no price), Marked when the
+	// price is seed-only.
+	Monthly *float64
+	Marked  bool
+}
+
+// Reply is the table, and the total with where it comes from.
+func (s List) Reply(rd *render.Renderer) chat.Reply {
+	l, en := s.Lang, s.Lang.English()
+	if len(s.Disks) == 0 {
+		return chat.Reply{Title: l.T("storage.list.none")}
+	}
+	rows := make([][]string, 0, len(s.Disks))
+	for _, d := range s.Disks {
+		state := l.T("storage.list.running")
+		if d.Stopped {
+			state = l.T("storage.list.stopped")
+		}
+		monthly := l.T("storage.list.unknown")
+		if d.Monthly != nil {
+			monthly = strconv.FormatFloat(*d.Monthly, 'f', 1, 64)
+			if d.Marked {
+				monthly += render.MarkUnverified
+			}
+		}
+		rows = append(rows, []string{"#" + d.Disk, rd.PlatformName(d.Platform, en), GBText(d.SizeGB), state + l.T("storage.list.days", d.Days),
+			ownerText(d.DiskState, d.Yours, l), monthly, d.Note})
+	}
+	title := l.T("storage.list.title_all", len(rows))
+	if s.Mine {
+		title = l.T("storage.list.title_mine", len(rows))
+	}
+	mark := ""
+	if s.Marked {
+		mark = render.MarkUnverified
+	}
+	note := l.T("storage.list.total", s.Total, mark, rd.Clock.Minute(s.AsOf))
+	if s.Unpriced > 0 {
+		// Never a silent zero: the total leaves the unpriced disks out.
+		note = l.T("storage.list.total_unpriced", s.Total, mark, s.Unpriced, rd.Clock.Minute(s.AsOf))
+	}
+	rep := chat.Reply{Title: title, Table: &chat.Table{Header: l.L("storage.list.header"), Rows: rows}, Notes: []string{note}}
+	if s.Marked {
+		rep.Notes = append(rep.Notes, render.UnverifiedFigureNote(en))
+	}
+	return rep
+}
+
+// ownerText names a disk's owner for the asker: "你" for their own, the
+// display name, else a short member label (never a raw id).
+func ownerText(d billing.DiskState, yours bool, l i18n.Lang) string {
+	switch {
+	case yours:
+		return l.T("storage.owner.you")
+	case d.OwnerName != "":
+		return d.OwnerName
+	}
+	return billing.MemberLabel(d.Owner)
+}
+
+// Why a storage change changed nothing (Unchanged.Why).
+const (
+	UnchangedMoreDisks      = "more_disks"      // two disk numbers in one message
+	UnchangedWhich          = "which"           // no disk named (Example shows how)
+	UnchangedProblem        = "problem"         // a resize without a size it can take (Problem)
+	UnchangedNoDisk         = "no_disk"         // no such disk in the lab
+	UnchangedWeakOwner      = "weak_owner"      // registered under a WeChat nickname
+	UnchangedNotOwner       = "not_owner"       // someone else's (Owner)
+	UnchangedAlreadyStopped = "already_stopped" // a stop of a stopped disk
+	UnchangedAlreadyRunning = "already_running" // a start of a running one
+	UnchangedBusy           = "busy"            // the ledger kept changing under the write
+)
+
+// Unchanged: a storage change that changed nothing, and why.
+type Unchanged struct {
+	Lang i18n.Lang `json:"-"`
+	Why  string    `json:"-"`
+	// Disk is the disk named; Example a phrasing of the command (its
+	// intent's help, "" for the default); Problem what is wrong with the
+	// new size; Owner the disk's owner as recorded.
+	Disk    string            `json:"-"`
+	Example string            `json:"-"`
+	Problem Problem           `json:"-"`
+	Owner   billing.DiskState `json:"-"`
+}
+
+// Reply says why in one line.
+func (u Unchanged) Reply(rd *render.Renderer) chat.Reply {
+	l := u.Lang
+	var t string
+	switch u.Why {
+	case UnchangedMoreDisks:
+		t = l.T("storage.change.more_disks")
+	case UnchangedWhich:
+		ex := u.Example
+		if ex == "" {
+			ex = l.T("storage.change.example")
+		}
+		t = l.T("storage.change.which", ex)
+	case UnchangedProblem:
+		t = l.T("storage.change.not_changed", u.Disk, u.Problem.text(rd, l))
+	case UnchangedNoDisk:
+		t = l.T("storage.change.no_disk", u.Disk)
+	case UnchangedWeakOwner:
+		t = l.T("storage.change.weak_owner", u.Disk)
+	case UnchangedNotOwner:
+		t = l.T("storage.change.not_owner", u.Disk, ownerText(u.Owner, false, l))
+	case UnchangedAlreadyStopped:
+		t = l.T("storage.change.already_stopped", u.Disk)
+	case UnchangedAlreadyRunning:
+		t = l.T("storage.change.already_running", u.Disk)
+	default:
+		t = l.T("storage.change.busy", u.Disk)
+	}
+	return chat.Reply{Title: t}
+}
+
+// Changed is a change written to the ledger: the disk as it was, the
+// change (its action and, resized, its new size) and, for a resize or a
+// stop, what the disk costs now. A stop also carries the platform's
+// release rules now running on it (Risks, at Now) and whether the
+// platform bills disks while stopped.
+type Changed struct {
+	Lang               i18n.Lang            `json:"-"`
+	Disk               billing.DiskState    `json:"-"`
+	Event              billing.StorageEvent `json:"-"`
+	Cost               DiskCost             `json:"-"`
+	Risks              []billing.AtRisk     `json:"-"`
+	Now                time.Time            `json:"-"`
+	BilledWhileStopped bool                 `json:"-"`
+}
+
+// Reply says what was done; a stop first says what the platform will
+// wipe (a loss costs more than the disk).
+func (c Changed) Reply(rd *render.Renderer) chat.Reply {
+	l, en, d := c.Lang, c.Lang.English(), c.Disk
+	var rep chat.Reply
+	switch c.Event.Action {
+	case billing.ActionResize:
+		rep.Title = l.T("storage.change.resized", d.Disk, GBText(c.Event.SizeGB))
+		c.Cost.addTo(&rep, l)
+	case billing.ActionStop:
+		rep.Title = l.T("storage.change.stopped", d.Disk)
+		rep.Lines = append(rep.Lines, StopWarnings(rd, c.Risks, c.Now, en)...)
+		c.Cost.addTo(&rep, l)
+		if c.BilledWhileStopped {
+			rep.Notes = append(rep.Notes, l.T("storage.change.billed_stopped"))
+		}
+	case billing.ActionStart:
+		rep.Title = l.T("storage.change.started", d.Disk)
+	default:
+		rep.Title = l.T("storage.change.removed", d.Disk, rd.PlatformName(d.Platform, en), GBText(d.SizeGB))
+	}
+	return rep
+}
+
+// Risks are the lab's (or the asker's) stopped disks that their
+// platforms' retention rules will release or wipe, soonest first, at
+// Now (ReleaseList).
+type Risks struct {
+	Lang  i18n.Lang        `json:"-"`
+	Risks []billing.AtRisk `json:"risks,omitempty"`
+	Now   time.Time        `json:"-"`
+}
+
+// Reply lists them.
+func (r Risks) Reply(rd *render.Renderer) chat.Reply {
+	return ReleaseList(rd, r.Risks, r.Now, r.Lang.English())
+}

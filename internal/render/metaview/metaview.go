@@ -1,0 +1,174 @@
+// Package metaview renders the answers about the bot itself and the
+// conversation: the help menu and an area's help, "详情" (the last
+// answer's full form), small talk, the ask-back between two readings,
+// "not something I do", the answer that failed, and "查询中…".
+package metaview
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/i18n"
+	"github.com/labgpu/bot/internal/render"
+)
+
+// Help is the menu: one line per area with up to three phrasings.
+type Help struct {
+	Lang  i18n.Lang  `json:"-"`
+	Areas []HelpArea `json:"-"`
+}
+
+// HelpArea is one area of the menu: its name and phrasings.
+type HelpArea struct {
+	Name     string
+	Examples []string
+}
+
+// Reply is the menu, with how answers come and how to ask for an area.
+func (h Help) Reply(*render.Renderer) chat.Reply {
+	l := h.Lang
+	rep := chat.Reply{Title: l.T("help.title")}
+	for _, a := range h.Areas {
+		rep.Lines = append(rep.Lines, l.T("help.area", a.Name, quoted(a.Examples, l)))
+	}
+	rep.Notes = append(rep.Notes, l.T("help.short_first"), l.T("help.areas_hint"))
+	return rep
+}
+
+// quoted are phrasings in quotes, one after the other.
+func quoted(examples []string, l i18n.Lang) string {
+	q := make([]string, len(examples))
+	for i, e := range examples {
+		q[i] = "“" + e + "”"
+	}
+	return strings.Join(q, l.T("help.join"))
+}
+
+// AreaHelp is one area in full ("帮助 存储"): each intent with its
+// description and phrasings; the troubleshooting area also names the
+// knowledge base's topics (Topics, KB: there is a knowledge base).
+type AreaHelp struct {
+	Lang    i18n.Lang    `json:"-"`
+	Title   string       `json:"-"`
+	Intents []HelpIntent `json:"-"`
+	KB      bool         `json:"-"`
+	Topics  []string     `json:"-"`
+}
+
+// HelpIntent is one intent of an area's help.
+type HelpIntent struct {
+	Name, Description string
+	Examples          []string
+}
+
+// Reply lists the intents; the topics go behind "详情".
+func (h AreaHelp) Reply(*render.Renderer) chat.Reply {
+	l := h.Lang
+	rep := chat.Reply{Title: h.Title}
+	for _, in := range h.Intents {
+		rep.Lines = append(rep.Lines, fmt.Sprintf("• %s — %s", in.Name, in.Description))
+		if len(in.Examples) > 0 {
+			rep.Lines = append(rep.Lines, l.T("help.eg", quoted(in.Examples, l)))
+		}
+	}
+	if h.KB {
+		full := rep
+		full.Lines = append(append([]string{}, rep.Lines...), l.T("help.topics", strings.Join(h.Topics, l.T("meta.semi"))))
+		rep.Notes = append(rep.Notes, l.T("help.topics_note", len(h.Topics)))
+		rep.Full = &full
+	}
+	return rep
+}
+
+// More is "详情": the full form of the last answer (Full), as it was.
+type More struct {
+	Full chat.Reply `json:"-"`
+}
+
+// Reply is the full form itself.
+func (m More) Reply(*render.Renderer) chat.Reply { return m.Full }
+
+// NothingMore: there is no recent answer with more to show.
+type NothingMore struct {
+	Lang i18n.Lang `json:"-"`
+}
+
+// Reply says so.
+func (n NothingMore) Reply(*render.Renderer) chat.Reply {
+	return chat.Reply{Title: n.Lang.T("more.none")}
+}
+
+// Kinds of small talk (SmallTalk.Kind; understand's).
+const (
+	Thanks   = "thanks"
+	Greeting = "greeting"
+)
+
+// SmallTalk answers thanks and greetings with one line, never the menu.
+type SmallTalk struct {
+	Lang i18n.Lang `json:"-"`
+	Kind string    `json:"-"`
+}
+
+// Reply is the one line.
+func (s SmallTalk) Reply(*render.Renderer) chat.Reply {
+	switch s.Kind {
+	case Thanks:
+		return chat.Reply{Title: s.Lang.T("meta.chitchat.thanks")}
+	case Greeting:
+		return chat.Reply{Title: s.Lang.T("meta.chitchat.greeting")}
+	}
+	return chat.Reply{Title: s.Lang.T("meta.chitchat.ok")}
+}
+
+// Clarify asks back between the two likeliest readings.
+type Clarify struct {
+	Lang     i18n.Lang  `json:"-"`
+	Readings [2]Reading `json:"-"`
+}
+
+// Reading is one reading of a question, named as help names its intent,
+// or a troubleshooting topic's title.
+type Reading struct {
+	Name            string
+	Troubleshooting bool
+}
+
+// Reply asks which, and how to answer.
+func (c Clarify) Reply(*render.Renderer) chat.Reply {
+	l := c.Lang
+	name := func(r Reading) string {
+		if r.Troubleshooting {
+			return l.T("meta.clarify.troubleshooting", r.Name)
+		}
+		return r.Name
+	}
+	return chat.Reply{Title: l.T("meta.clarify.title", name(c.Readings[0]), name(c.Readings[1])), Lines: []string{l.T("meta.clarify.how")}}
+}
+
+// Unknown: the question is outside what the bot does.
+type Unknown struct {
+	Lang i18n.Lang `json:"-"`
+}
+
+// Reply says what the bot does do.
+func (u Unknown) Reply(*render.Renderer) chat.Reply {
+	return chat.Reply{Title: u.Lang.T("meta.unknown.title"), Lines: []string{u.Lang.T("meta.unknown.help")}}
+}
+
+// Failed: answering failed on the bot's side (logged).
+type Failed struct {
+	Lang i18n.Lang `json:"-"`
+}
+
+// Reply says so and what to do.
+func (f Failed) Reply(*render.Renderer) chat.Reply {
+	return chat.Reply{English: f.Lang.English(), Title: f.Lang.T("meta.failed")}
+}
+
+// Interim is "查询中…": what a chat gets at once when an answer is slow
+// (fresh figures being fetched).
+func Interim(l i18n.Lang) chat.Reply {
+	return chat.Reply{Title: l.T("meta.interim.title"), Lines: []string{l.T("meta.interim.line")}, English: l.English()}
+}

@@ -1,0 +1,31 @@
+package slots
+
+import "strings"
+
+// The storage admin commands (Query.AdminCommand).
+const (
+	AdminBind   = "bind"
+	AdminList   = "list"
+	AdminUnbind = "unbind"
+)
+
+// AdminCommand reads a storage admin command said to the bot whole
+// (configs/slots/router.yaml, admin): "绑定管理员" (AdminBind, arg the
+// one-time code when given), "管理员列表" (AdminList) or "解除管理员
+// 张三" (AdminUnbind, arg the name). text is the message as written,
+// not folded or simplified: a name keeps its case and characters.
+// ("", "") when the text is no admin command.
+func AdminCommand(text string) (cmd, arg string) {
+	w := loadedRouterWords()
+	text = strings.TrimSpace(text)
+	switch {
+	case w.bind == nil:
+	case w.bind.MatchString(text):
+		return AdminBind, w.bind.FindStringSubmatch(text)[1]
+	case w.list.MatchString(text):
+		return AdminList, ""
+	case w.unbind.MatchString(text):
+		return AdminUnbind, w.unbind.FindStringSubmatch(text)[1]
+	}
+	return "", ""
+}

@@ -1,0 +1,24 @@
+package slots
+
+import "strings"
+
+// Kinds of small talk (Query.SmallTalk).
+const (
+	SmallTalkThanks   = "thanks"
+	SmallTalkGreeting = "greeting"
+)
+
+// SmallTalk is what a chitchat message is by its words
+// (configs/slots/router.yaml, smalltalk): thanks ("谢谢", "thx"), else a
+// greeting ("你好", "hi"), else "" (a 👍 or "好的").
+func SmallTalk(text string) string {
+	w := loadedRouterWords()
+	s := strings.ToLower(strings.TrimSpace(text))
+	switch {
+	case ContainsAny(s, w.thanks):
+		return SmallTalkThanks
+	case ContainsAny(s, w.greeting):
+		return SmallTalkGreeting
+	}
+	return ""
+}
