@@ -46,6 +46,9 @@ const (
 	// IntentAdvice answers a pasted error or a troubleshooting or
 	// card-choice question from the knowledge base (configs/advice.yaml).
 	IntentAdvice = "advice"
+	// IntentAvailability answers when a card is usually free ("4090 什么
+	// 时候好抢") from the availability history.
+	IntentAvailability = "availability"
 )
 
 // Billing modes (slot billing_mode).
