@@ -25,7 +25,6 @@ import (
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/advice"
 	"github.com/labgpu/bot/internal/commands/answer"
-	"github.com/labgpu/bot/internal/commands/availability"
 	"github.com/labgpu/bot/internal/commands/estimate"
 	"github.com/labgpu/bot/internal/commands/offers"
 	"github.com/labgpu/bot/internal/history"
@@ -79,8 +78,6 @@ type Result struct {
 	// ranked plans.
 	Plans *plan.Result        `json:"plans,omitempty"`
 	Check *advice.CheckResult `json:"check,omitempty"`
-	// Availability is the history behind "4090 什么时候好抢".
-	Availability *availability.Figures `json:"availability,omitempty"`
 	// Payload is the answer's typed result (an intent registered with
 	// answer.Register); its fields are printed beside the Query's.
 	Payload render.Payload `json:"-"`
@@ -426,7 +423,7 @@ func init() {
 		IntentStorageResize: (*Router).storageChangeAnswer, IntentStorageStop: (*Router).storageChangeAnswer,
 		IntentStorageStart: (*Router).storageChangeAnswer, IntentStorageRemove: (*Router).storageChangeAnswer, IntentStorageRisk: (*Router).storageRiskAnswer,
 		IntentDigest: (*Router).digestAnswer, IntentDigestOn: (*Router).digestSwitchAnswer, IntentDigestOff: (*Router).digestSwitchAnswer,
-		IntentHelp: (*Router).helpAnswer, IntentMore: (*Router).moreAnswer, IntentAvailability: (*Router).availabilityAnswer,
+		IntentHelp: (*Router).helpAnswer, IntentMore: (*Router).moreAnswer,
 		IntentChitChat: (*Router).chitChatAnswer, IntentClarify: (*Router).clarifyAnswer, IntentUnknown: (*Router).unknownAnswer,
 	}
 }

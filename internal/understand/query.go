@@ -74,10 +74,12 @@ const (
 
 // Query is an understood question: the intent, how sure, the runner-up
 // readings and every slot found (see slots.Query); Alternative is another
-// reading with its score.
+// reading with its score; WeekWindow the part of the week a question
+// names (Query.When).
 type (
 	Query       = slots.Query
 	Alternative = slots.Alternative
+	WeekWindow  = slots.WeekWindow
 )
 
 // HasCJK reports whether s has a Chinese character.
