@@ -54,11 +54,11 @@ func estimateHandler(f func(*estimate.Answers, context.Context, *estimate.Result
 	}
 }
 
-// adviceHandler runs an advice answer (advice, factcheck).
+// adviceHandler runs the advice answer.
 func adviceHandler(f func(*advice.Answers, context.Context, *advice.Result)) handler {
 	return func(r *Router, ctx context.Context, res *Result) {
 		a := advice.Result{Query: res.Query}
 		f(r.adviceAnswers, ctx, &a)
-		res.Figures, res.Advice, res.Check, res.Reply = a.Figures, a.Advice, a.Check, a.Reply
+		res.Figures, res.Advice, res.Reply = a.Figures, a.Advice, a.Reply
 	}
 }

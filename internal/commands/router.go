@@ -69,15 +69,14 @@ type Result struct {
 	Risks []billing.AtRisk `json:"risks,omitempty"`
 	// Advice is the knowledge-base answer (intent advice).
 	Advice *advice.AdviceResult `json:"advice,omitempty"`
-	// Compare, Plan and Check are the rows behind a comparison, a
-	// billing-mode answer and a fact check.
+	// Compare and Plan are the rows behind a comparison and a
+	// billing-mode answer.
 	Compare *offers.CompareResult `json:"compare,omitempty"`
 	Plan    *estimate.PlanResult  `json:"plan,omitempty"`
 	// Plans is the plan optimizer's answer (intent plan with a usage
 	// profile: "每周跑40小时4090，包周还是按量"): the profile and the
 	// ranked plans.
-	Plans *plan.Result        `json:"plans,omitempty"`
-	Check *advice.CheckResult `json:"check,omitempty"`
+	Plans *plan.Result `json:"plans,omitempty"`
 	// Payload is the answer's typed result (an intent registered with
 	// answer.Register); its fields are printed beside the Query's.
 	Payload render.Payload `json:"-"`
@@ -415,7 +414,7 @@ func init() {
 	handlers = map[string]handler{
 		IntentStock: offersHandler((*offers.Answers).Stock), IntentPrices: offersHandler((*offers.Answers).Prices),
 		IntentCompare: offersHandler((*offers.Answers).Compare), IntentEstimate: estimateHandler((*estimate.Answers).Estimate),
-		IntentPlan: estimateHandler((*estimate.Answers).Plan), IntentFactCheck: adviceHandler((*advice.Answers).FactCheck),
+		IntentPlan:      estimateHandler((*estimate.Answers).Plan),
 		IntentAdvice:    adviceHandler((*advice.Answers).Advice),
 		IntentSubscribe: (*Router).subscribeAnswer, IntentSubscriptions: (*Router).subscriptionsAnswer,
 		IntentUnsubscribe: (*Router).unsubscribeAnswer, IntentMute: (*Router).muteAnswer,

@@ -45,12 +45,11 @@ func New(env *answer.Env, d Deps) *Answers {
 	return &Answers{Env: env, est: d.Est, kb: d.KB, estimates: d.Estimates, offers: d.Offers, alerts: d.Alerts, storage: d.Storage}
 }
 
-// Result is an advice or fact-check answer: the advice or the check, the
+// Result is an advice answer: the advice, the
 // figures of an estimate the answer made, and the reply.
 type Result struct {
 	understand.Query
 	estimate.Figures
 	Advice *AdviceResult
-	Check  *CheckResult
 	Reply  chat.Reply
 }
