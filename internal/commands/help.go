@@ -109,7 +109,7 @@ func (r *Router) areaHelp(area string, en bool) chat.Reply {
 // readingName names an intent (or a topic) for an ask-back.
 func (r *Router) readingName(a Alternative, en bool) string {
 	if a.Intent == IntentAdvice {
-		if t, ok := r.adviceAnswers.Topic(a.Topic); ok {
+		if t, ok := r.adviceTopic(a.Topic); ok {
 			return answer.Pick(en, "排错：", "troubleshooting: ") + t.Title.Pick(en)
 		}
 	}

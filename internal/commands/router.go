@@ -23,7 +23,6 @@ import (
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
-	"github.com/labgpu/bot/internal/commands/advice"
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/commands/estimate"
 	"github.com/labgpu/bot/internal/commands/offers"
@@ -67,8 +66,6 @@ type Result struct {
 	// Risks are the disks a platform will release or wipe (intent
 	// storage_risk), soonest first.
 	Risks []billing.AtRisk `json:"risks,omitempty"`
-	// Advice is the knowledge-base answer (intent advice).
-	Advice *advice.AdviceResult `json:"advice,omitempty"`
 	// Compare and Plan are the rows behind a comparison and a
 	// billing-mode answer.
 	Compare *offers.CompareResult `json:"compare,omitempty"`
@@ -136,12 +133,11 @@ type Router struct {
 	labPlans  []plan.Price
 	queueRisk plan.QueueRisk
 
-	// env is what the areas' answers read; offerAnswers, estimates and
-	// adviceAnswers answer their intents.
-	env           *answer.Env
-	offerAnswers  *offers.Answers
-	estimates     *estimate.Answers
-	adviceAnswers *advice.Answers
+	// env is what the areas' answers read; offerAnswers and estimates
+	// answer their intents.
+	env          *answer.Env
+	offerAnswers *offers.Answers
+	estimates    *estimate.Answers
 
 	mu sync.Mutex
 	// convs holds each conversation's recent state (see conversation).
@@ -415,7 +411,6 @@ func init() {
 		IntentStock: offersHandler((*offers.Answers).Stock), IntentPrices: offersHandler((*offers.Answers).Prices),
 		IntentCompare: offersHandler((*offers.Answers).Compare), IntentEstimate: estimateHandler((*estimate.Answers).Estimate),
 		IntentPlan:      estimateHandler((*estimate.Answers).Plan),
-		IntentAdvice:    adviceHandler((*advice.Answers).Advice),
 		IntentSubscribe: (*Router).subscribeAnswer, IntentSubscriptions: (*Router).subscriptionsAnswer,
 		IntentUnsubscribe: (*Router).unsubscribeAnswer, IntentMute: (*Router).muteAnswer,
 		IntentStorageAdd: (*Router).storageAddAnswer, IntentStorageList: (*Router).storageListAnswer,

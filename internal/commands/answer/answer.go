@@ -52,6 +52,9 @@ type Env struct {
 	// Alerts are the stock alert stores and policy (nil when alerts are
 	// not enabled).
 	Alerts *Alerts
+	// LedgerOn: the lab's storage ledger is on (an answer about disks
+	// then offers to register one).
+	LedgerOn bool
 }
 
 // Alerts are what the alert intents read and write: the subscriptions,

@@ -11,7 +11,3 @@ import (
 func Cite(c *catalog.Catalog, platform string, f catalog.Figure, en bool) string {
 	return cite.Figure(c, platform, f, i18n.Of(en))
 }
-
-// SourceText is a knowledge-base source as a chat reader sees it
-// (cite.Source).
-func SourceText(src string, en bool) string { return cite.Source(src, i18n.Of(en)) }
