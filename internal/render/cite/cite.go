@@ -90,15 +90,25 @@ var seedTitles = []struct{ ref, key string }{
 // google-research/bert README (batch sizes)" → "一篇 2025 年的高校租卡横评；
 // google-research/bert README".
 func Source(src string, l i18n.Lang) string {
-	src = reSourceNote.ReplaceAllString(src, "")
-	src = reSourceSection.ReplaceAllString(src, "")
+	// Each expression runs only on a text that has its required character
+	// (most sources have few notes and sections).
+	if strings.Contains(src, "(") {
+		src = reSourceNote.ReplaceAllString(src, "")
+	}
+	if strings.Contains(src, "§") || strings.Contains(src, "table") {
+		src = reSourceSection.ReplaceAllString(src, "")
+	}
 	var parts []string
 	seen := map[string]bool{}
-	for _, p := range strings.Split(src, ";") {
-		for _, s := range seedTitles {
-			p = strings.ReplaceAll(p, s.ref, l.T(s.key))
+	for p := range strings.SplitSeq(src, ";") {
+		if strings.Contains(p, "seed 00") {
+			for _, s := range seedTitles {
+				p = strings.ReplaceAll(p, s.ref, l.T(s.key))
+			}
 		}
-		p = reSourceCommas.ReplaceAllString(p, ", ")
+		if strings.Contains(p, ",") {
+			p = reSourceCommas.ReplaceAllString(p, ", ")
+		}
 		p = strings.Trim(strings.TrimSuffix(strings.Trim(p, " ,"), " and"), " ,")
 		switch p {
 		case "rough":

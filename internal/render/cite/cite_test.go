@@ -60,3 +60,13 @@ func TestFigure(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSource names a knowledge-base entry's sources (the CUDA OOM
+// topic's: two seed articles with sections and notes, two docs).
+func BenchmarkSource(b *testing.B) {
+	const src = "seed 000 §2 (VRAM first), §4.1 (VRAM estimate), §6 table (显存不足OOM); seed 001 §3; PyTorch docs: CUDA semantics (memory management, PYTORCH_CUDA_ALLOC_CONF); PyTorch FAQ (accumulating history in the training loop)"
+	b.ReportAllocs()
+	for b.Loop() {
+		Source(src, i18n.ZH)
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"sync"
 
 	"github.com/labgpu/bot/configs"
-	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/strictyaml"
 	"github.com/labgpu/bot/internal/textgate"
 )
@@ -93,7 +92,7 @@ func readAdviceWords(name string) (*adviceRes, error) {
 // ClaimSlots reads what a fact check's claim says into Query.Claim, from
 // the whole message (folded), not only its question part.
 func (x *Extraction) ClaimSlots() {
-	x.q.Claim = ReadClaim(catalog.Fold(x.q.Asked))
+	x.q.Claim = ReadClaim(x.whole)
 }
 
 // ReadClaim reads a claim from folded text.

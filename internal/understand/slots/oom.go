@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/labgpu/bot/internal/advice"
-	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/textgate"
 )
 
@@ -32,7 +31,7 @@ var (
 // configs/slots/advice.yaml's serving).
 func (x *Extraction) AdviceSlots() {
 	x.q.OOM = ReadOOMError(x.q.Asked)
-	x.q.Serving = ContainsAny(catalog.Fold(x.q.Asked), loadAdviceWords().words.Serving)
+	x.q.Serving = ContainsAny(x.whole, loadAdviceWords().words.Serving)
 }
 
 // ReadOOMError reads the figures of a pasted CUDA OOM error; nil when the

@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/labgpu/bot/configs"
-	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/strictyaml"
 	"github.com/labgpu/bot/internal/textgate"
 )
@@ -150,7 +149,7 @@ func readWeekWords(name string) (*weekRes, error) {
 // WeekSlots reads the part of the week the whole message names into
 // Query.When (nil when it names none: "几点有卡" asks for the best hours).
 func (x *Extraction) WeekSlots() {
-	x.q.When = ReadWeekWindow(catalog.Fold(x.q.Asked))
+	x.q.When = ReadWeekWindow(x.whole)
 }
 
 // ReadWeekWindow reads the part of the week folded text names; nil when
