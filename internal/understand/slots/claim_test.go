@@ -99,3 +99,20 @@ func TestAdviceWordsFile(t *testing.T) {
 		t.Error("a missing file loaded")
 	}
 }
+
+// FuzzAdviceSlots: any text reads without a panic into a claim and an
+// OOM error whose figures are plausible (or absent).
+func FuzzAdviceSlots(f *testing.F) {
+	for _, s := range []string{"关机 15 天删数据", "按分钟计费", "快 1.5-2 倍", "Tried to allocate 1.96 GiB", "tried to allocate 9e999 gib", "TRIED TO ALLOCATE 1 MIB\n", "\xffried to allocate"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c := ReadClaim(catalog.Fold(s))
+		if c.Grain != "" && c.Grain != "second" && c.Grain != "minute" && c.Grain != "hour" {
+			t.Fatalf("%q: grain %q", s, c.Grain)
+		}
+		if e := ReadOOMError(s); e != nil && (e.AllocGiB < 0 || e.AllocGiB > 1e6 || e.TotalGiB < -1 || e.FreeGiB < -1) {
+			t.Fatalf("%q: %+v", s, *e)
+		}
+	})
+}

@@ -125,3 +125,30 @@ func TestWeekWordsFile(t *testing.T) {
 		t.Error("a missing file loaded")
 	}
 }
+
+// FuzzReadWeekWindow: any text reads without a panic into a window whose
+// days are days of the week and whose hours are hours of the day.
+func FuzzReadWeekWindow(f *testing.F) {
+	for _, s := range []string{"周末晚上", "明天上午10点", "晚上八点半", "下午3点到6点", "10pm-2am", "凌晨十十点", "24点到25点", "12am", "4090点", "晚上99点", "\xff周三"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		w := ReadWeekWindow(catalog.Fold(s))
+		if w == nil {
+			return
+		}
+		for _, d := range w.Days {
+			if d < 0 || d > 6 {
+				t.Fatalf("%q: day %d", s, d)
+			}
+		}
+		for _, h := range w.Hours() {
+			if h < 0 || h > 23 {
+				t.Fatalf("%q: hour %d", s, h)
+			}
+		}
+		if w.Relative && (w.RelDays < 0 || w.RelDays > 2) {
+			t.Fatalf("%q: %d days from today", s, w.RelDays)
+		}
+	})
+}
