@@ -75,12 +75,14 @@ const (
 // Query is an understood question: the intent, how sure, the runner-up
 // readings and every slot found (see slots.Query); Alternative is another
 // reading with its score; WeekWindow the part of the week a question
-// names (Query.When), Claim what a fact check's claim says (Query.Claim).
+// names (Query.When), Claim what a fact check's claim says (Query.Claim),
+// OOMError a pasted CUDA out-of-memory error's figures (Query.OOM).
 type (
 	Query       = slots.Query
 	Alternative = slots.Alternative
 	WeekWindow  = slots.WeekWindow
 	Claim       = slots.Claim
+	OOMError    = slots.OOMError
 )
 
 // HasCJK reports whether s has a Chinese character.
