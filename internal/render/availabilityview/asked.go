@@ -6,7 +6,7 @@ import (
 )
 
 // partNames are the message keys of the parts of the day
-// (configs/slots/week.yaml's ids).
+// (configs/weekwords.yaml's ids).
 var partNames = map[string]string{
 	"evening_peak": "availability.part.evening_peak", "small_hours": "availability.part.small_hours",
 	"early_morning": "availability.part.early_morning", "morning": "availability.part.morning", "noon": "availability.part.noon",

@@ -72,7 +72,7 @@ type AskedRow struct {
 	Relative bool   `json:"-"`
 	RelDays  int    `json:"-"`
 	// Part is the part of the day named ("evening" …, see
-	// configs/slots/week.yaml), Clock a clock time; Start and End their
+	// configs/weekwords.yaml), Clock a clock time; Start and End their
 	// hours.
 	Part       string `json:"-"`
 	Clock      bool   `json:"-"`

@@ -13,7 +13,7 @@ import (
 // ("文章说 AutoDL 数据盘免费", "听说关机 15 天会删数据", "4090 比 3090 快
 // 1.5-2 倍"): the subjects it names and the figures that are no price
 // (prices are PriceCNY and MaxPriceCNY). The words are in
-// configs/slots/advice.yaml (claims).
+// configs/slots/advice.yaml (patterns claim_*).
 type Claim struct {
 	// Disk: about a disk or storage; NoCard: about the no-GPU mode;
 	// Spot: about spot instances; Free: says something is free; Delete:
@@ -32,27 +32,20 @@ type Claim struct {
 	HasTimes            bool
 }
 
-// adviceWords is configs/slots/advice.yaml.
+// adviceWords is configs/slots/advice.yaml: patterns by name, maps of
+// words to words and lists of words.
 type adviceWords struct {
-	Claims struct {
-		Disk       string            `yaml:"disk"`
-		NoCard     string            `yaml:"no_card"`
-		Days       string            `yaml:"days"`
-		Delete     string            `yaml:"delete"`
-		Grain      string            `yaml:"grain"`
-		GrainUnits map[string]string `yaml:"grain_units"`
-		Spot       string            `yaml:"spot"`
-		Free       string            `yaml:"free"`
-		Times      string            `yaml:"times"`
-	} `yaml:"claims"`
-	Serving []string `yaml:"serving"`
+	Patterns map[string]string            `yaml:"patterns"`
+	Maps     map[string]map[string]string `yaml:"maps"`
+	Words    map[string][]string          `yaml:"words"`
 }
 
 // adviceRes are advice.yaml's expressions, gated (compiled when a text
-// first passes the gate).
+// first passes the gate), and its words.
 type adviceRes struct {
-	words                                          adviceWords
 	disk, noCard, days, del, grain, spot, free, xs *textgate.Regexp
+	grainUnits                                     map[string]string
+	serving                                        []string
 }
 
 // AdviceFile is the word file of the advice and fact-check slots in the
@@ -74,19 +67,31 @@ func readAdviceWords(name string) (*adviceRes, error) {
 	if err != nil {
 		return nil, fmt.Errorf("slots: %w", err)
 	}
+	return parseAdviceWords(name, b)
+}
+
+// parseAdviceWords reads an advice word file: every claim pattern, the
+// granularity units and the serving words are needed.
+func parseAdviceWords(name string, b []byte) (*adviceRes, error) {
 	var w adviceWords
 	if err := strictyaml.Decode(b, &w); err != nil {
 		return nil, fmt.Errorf("slots: %s: %w", name, err)
 	}
-	c := w.Claims
-	for _, p := range []string{c.Disk, c.NoCard, c.Days, c.Delete, c.Grain, c.Spot, c.Free, c.Times} {
-		if p == "" {
-			return nil, fmt.Errorf("slots: %s: a claim without its expression", name)
+	r := &adviceRes{grainUnits: w.Maps["grain_units"], serving: w.Words["serving"]}
+	for _, p := range []struct {
+		name string
+		re   **textgate.Regexp
+	}{{"claim_disk", &r.disk}, {"claim_no_card", &r.noCard}, {"claim_days", &r.days}, {"claim_delete", &r.del},
+		{"claim_grain", &r.grain}, {"claim_spot", &r.spot}, {"claim_free", &r.free}, {"claim_times", &r.xs}} {
+		if w.Patterns[p.name] == "" {
+			return nil, fmt.Errorf("slots: %s: no pattern %s", name, p.name)
 		}
+		*p.re = textgate.Lazy(w.Patterns[p.name])
 	}
-	return &adviceRes{words: w, disk: textgate.Lazy(c.Disk), noCard: textgate.Lazy(c.NoCard), days: textgate.Lazy(c.Days),
-		del: textgate.Lazy(c.Delete), grain: textgate.Lazy(c.Grain), spot: textgate.Lazy(c.Spot), free: textgate.Lazy(c.Free),
-		xs: textgate.Lazy(c.Times)}, nil
+	if len(r.grainUnits) == 0 || len(r.serving) == 0 {
+		return nil, fmt.Errorf("slots: %s: maps.grain_units and words.serving are needed", name)
+	}
+	return r, nil
 }
 
 // ClaimSlots reads what a fact check's claim says into Query.Claim, from
@@ -105,7 +110,7 @@ func ReadClaim(s string) *Claim {
 		c.HasDays = true
 	}
 	if m := w.grain.FindStringSubmatch(s); m != nil {
-		c.Grain = w.words.Claims.GrainUnits[m[1]] + m[2]
+		c.Grain = w.grainUnits[m[1]] + m[2]
 	}
 	if m := w.xs.FindStringSubmatch(s); m != nil {
 		c.TimesLow, _ = ParseNum(m[1])

@@ -28,10 +28,10 @@ var (
 // AdviceSlots reads what an advice answer needs from the whole message:
 // the figures of a pasted out-of-memory error (Query.OOM) and whether it
 // speaks of inference or serving (Query.Serving; the words are
-// configs/slots/advice.yaml's serving).
+// configs/slots/advice.yaml's words.serving).
 func (x *Extraction) AdviceSlots() {
 	x.q.OOM = ReadOOMError(x.q.Asked)
-	x.q.Serving = ContainsAny(x.whole, loadAdviceWords().words.Serving)
+	x.q.Serving = ContainsAny(x.whole, loadAdviceWords().serving)
 }
 
 // ReadOOMError reads the figures of a pasted CUDA OOM error; nil when the

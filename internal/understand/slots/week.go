@@ -13,7 +13,7 @@ import (
 
 // WeekWindow is the part of the week a question names ("周末晚上",
 // "工作日上午", "明天上午10点", "on weekend evenings"): its days and its
-// local hours. The words are configs/slots/week.yaml's.
+// local hours. The words are configs/weekwords.yaml's.
 type WeekWindow struct {
 	// Set is a named set of days ("weekend", "weekday"), Days its days or
 	// the one day of the week named ("周三": [2]); 0 is Monday. Both are
@@ -26,7 +26,7 @@ type WeekWindow struct {
 	Relative bool
 	RelDays  int
 	// Part is the part of the day named ("evening", "evening_peak", the
-	// ids of week.yaml's parts); "" for a clock time or no hours.
+	// ids of weekwords.yaml's parts); "" for a clock time or no hours.
 	Part string
 	// Clock: the hours are a clock time or range ("10点", "下午3点到6点").
 	Clock bool
@@ -62,7 +62,7 @@ func HourSpan(start, end int) []int {
 	return out
 }
 
-// weekWords is configs/slots/week.yaml.
+// weekWords is configs/weekwords.yaml.
 type weekWords struct {
 	Sets []struct {
 		ID   string `yaml:"id"`
@@ -90,7 +90,7 @@ type weekWords struct {
 	} `yaml:"clock"`
 }
 
-// weekRes are week.yaml's words with their expressions, gated.
+// weekRes are weekwords.yaml's words with their expressions, gated.
 type weekRes struct {
 	weekWords
 	sets, weekdays, parts []*textgate.Regexp
@@ -98,7 +98,7 @@ type weekRes struct {
 }
 
 // WeekFile is the word file of the parts of the week in the configs FS.
-const WeekFile = "slots/week.yaml"
+const WeekFile = "weekwords.yaml"
 
 // loadWeekWords reads WeekFile (embedded; its test rules out errors).
 var loadWeekWords = sync.OnceValue(func() *weekRes {
