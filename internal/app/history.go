@@ -10,9 +10,10 @@ import (
 
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chart"
-	"github.com/labgpu/bot/internal/commands/availability"
 	"github.com/labgpu/bot/internal/history"
+	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/plan"
+	"github.com/labgpu/bot/internal/render/availabilityview"
 )
 
 // newHistory builds the availability history over the store (memory only
@@ -76,7 +77,7 @@ func (a *App) HistoryPNG(gpu, platform, path string) error {
 		names = append(names, p)
 	}
 	title := fmt.Sprintf("%s on %s: share of polls with stock, %d days", id, strings.Join(names, " + "), pf.Days)
-	if err := chart.HeatPNG(f, availability.HeatMap(&pf, true), title); err != nil {
+	if err := chart.HeatPNG(f, availabilityview.HeatMap(&pf, i18n.EN), title); err != nil {
 		f.Close()
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/labgpu/bot/internal/billing"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands"
+	"github.com/labgpu/bot/internal/render/adviceview"
 )
 
 // nvidiaSMI is nvidia-smi output as pasted (it names an RTX 4090).
@@ -114,8 +115,8 @@ func TestAdviceOOMEstimatesTheJob(t *testing.T) {
 	if res.Topic != "cuda-oom" {
 		t.Fatalf("topic %q", res.Topic)
 	}
-	if res.VRAMGB == nil || res.VRAMGB.Total < 25.8 {
-		t.Fatalf("want an estimate above the 4090's 25.8 GB, got %+v", res.VRAMGB)
+	if figuresOf(res).VRAMGB == nil || figuresOf(res).VRAMGB.Total < 25.8 {
+		t.Fatalf("want an estimate above the 4090's 25.8 GB, got %+v", figuresOf(res).VRAMGB)
 	}
 	mustContain(t, whole(res), "单卡约需", "RTX 4090 是 24G 卡（约 25.8 GB）", "QLoRA 4-bit ~", "seq 2048 ~",
 		"这一步还要 1.96 GiB", "卡总共 23.65 GiB", "只剩 1.06 GiB 空闲", "原样放得下的单卡")
@@ -129,15 +130,15 @@ func TestAdviceOOMEstimatesTheJob(t *testing.T) {
 
 	// Without a job, it asks for one instead of guessing.
 	res = ask(r, "CUDA out of memory 怎么办")
-	if res.VRAMGB != nil {
-		t.Fatalf("estimate without a job: %+v", res.VRAMGB)
+	if figuresOf(res).VRAMGB != nil {
+		t.Fatalf("estimate without a job: %+v", figuresOf(res).VRAMGB)
 	}
 	mustContain(t, whole(res), "告诉我模型")
 
 	// In English.
 	res = ask(r, "got CUDA OOM running 7B LoRA with seq 4096 on a 4090, how do I fix it")
-	if !res.English || res.VRAMGB == nil {
-		t.Fatalf("english %v vram %+v", res.English, res.VRAMGB)
+	if !res.English || figuresOf(res).VRAMGB == nil {
+		t.Fatalf("english %v vram %+v", res.English, figuresOf(res).VRAMGB)
 	}
 	mustContain(t, whole(res), "For the job you describe", "What to do:")
 }
@@ -158,8 +159,8 @@ func TestAdviceOOMFollowUp(t *testing.T) {
 	msg := chat.Message{Channel: "feishu", ChatID: "oc_1", SenderID: "ou_1", ChatType: chat.Group}
 	msg.Text = "Qwen2.5-7B LoRA seq 4096 用 4090 爆显存了"
 	first := r.Answer(context.Background(), msg)
-	if first.Intent != commands.IntentAdvice || first.Estimate == nil {
-		t.Fatalf("first: intent %q estimate %v", first.Intent, first.Estimate != nil)
+	if first.Intent != commands.IntentAdvice || figuresOf(first).Estimate == nil {
+		t.Fatalf("first: intent %q estimate %v", first.Intent, figuresOf(first).Estimate != nil)
 	}
 	msg.Text = "seq 2048"
 	res := r.Answer(context.Background(), msg)
@@ -171,8 +172,8 @@ func TestAdviceOOMFollowUp(t *testing.T) {
 	r.Answer(context.Background(), msg)
 	msg.Text = "爆显存了"
 	res = r.Answer(context.Background(), msg)
-	if res.Topic != "cuda-oom" || res.VRAMGB == nil || res.Model != "Qwen2.5-14B" {
-		t.Fatalf("OOM after an estimate: topic %q model %q vram %v", res.Topic, res.Model, res.VRAMGB)
+	if res.Topic != "cuda-oom" || figuresOf(res).VRAMGB == nil || res.Model != "Qwen2.5-14B" {
+		t.Fatalf("OOM after an estimate: topic %q model %q vram %v", res.Topic, res.Model, figuresOf(res).VRAMGB)
 	}
 	msg.Text = "seq 2048"
 	res = r.Answer(context.Background(), msg)
@@ -238,21 +239,21 @@ func TestCardChoiceWorkloads(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.q, func(t *testing.T) {
 			res := ask(r, c.q)
-			if res.Topic != "card-choice" || res.Advice == nil || res.Advice.Workload == nil || res.Advice.Workload.ID != c.workload {
-				t.Fatalf("topic %q advice %+v", res.Topic, res.Advice)
+			if res.Topic != "card-choice" || adviceOf(res) == nil || adviceOf(res).Workload == nil || adviceOf(res).Workload.ID != c.workload {
+				t.Fatalf("topic %q advice %+v", res.Topic, adviceOf(res))
 			}
 			if res.English != c.en {
 				t.Errorf("english = %v", res.English)
 			}
-			cards := res.Advice.Cards
+			cards := adviceOf(res).Cards
 			if len(cards) < 3 {
 				t.Fatalf("only %d cards", len(cards))
 			}
 			for i, cd := range cards {
 				// Workload figures are compared with the nominal memory
 				// ("24G"), GiB.
-				if nominalGiB(cd.MemoryGB) < res.Advice.Workload.VRAMGB.Low-0.1 {
-					t.Errorf("%s (%.1f GB) does not hold %g GB", cd.GPU, cd.MemoryGB, res.Advice.Workload.VRAMGB.Low)
+				if nominalGiB(cd.MemoryGB) < adviceOf(res).Workload.VRAMGB.Low-0.1 {
+					t.Errorf("%s (%.1f GB) does not hold %g GB", cd.GPU, cd.MemoryGB, adviceOf(res).Workload.VRAMGB.Low)
 				}
 				if i > 0 && cd.PriceCNY < cards[i-1].PriceCNY {
 					t.Errorf("not cheapest first: %s %.2f after %s %.2f", cd.GPU, cd.PriceCNY, cards[i-1].GPU, cards[i-1].PriceCNY)
@@ -275,7 +276,7 @@ func TestCardChoiceWorkloads(t *testing.T) {
 	mustContain(t, ask(r, "bert-large 微调用 T4 够不够").Text, "T4（16G）：够，但只够较省显存的设置")
 	// SDXL needs more than SD 1.5: no 8 GB-class card is "comfortable".
 	res := ask(r, "sdxl 出图用什么卡")
-	for _, cd := range res.Advice.Cards {
+	for _, cd := range adviceOf(res).Cards {
 		if cd.Comfortable && nominalGiB(cd.MemoryGB) < 16-0.1 {
 			t.Errorf("%s marked comfortable for SDXL", cd.GPU)
 		}
@@ -289,11 +290,11 @@ func TestCardChoiceLLM(t *testing.T) {
 	res := ask(r, "7B 推理用什么卡")
 	// An LLM job is the estimator's question, asked as a card choice or
 	// an estimate.
-	if res.Topic != "card-choice" && res.Intent != commands.IntentEstimate || figures(res).Estimate == nil || figures(res).Estimate.Method != billing.MethodInference {
-		t.Fatalf("intent %q topic %q estimate %+v", res.Intent, res.Topic, figures(res).Estimate)
+	if res.Topic != "card-choice" && res.Intent != commands.IntentEstimate || figuresOf(res).Estimate == nil || figuresOf(res).Estimate.Method != billing.MethodInference {
+		t.Fatalf("intent %q topic %q estimate %+v", res.Intent, res.Topic, figuresOf(res).Estimate)
 	}
-	if opts := figures(res).Options; len(opts) < 2 || opts[0].TotalCNY > opts[1].TotalCNY {
-		t.Fatalf("options not cheapest first: %+v", opts)
+	if len(figuresOf(res).Options) < 2 || figuresOf(res).Options[0].TotalCNY > figuresOf(res).Options[1].TotalCNY {
+		t.Fatalf("options not cheapest first: %+v", figuresOf(res).Options)
 	}
 	mustContain(t, whole(res), "放得下", "显存")
 	// No job at all: it asks.
@@ -449,4 +450,22 @@ func FuzzAdviceAnswer(f *testing.F) {
 			}
 		}
 	})
+}
+
+// adviceOf is the knowledge-base entry of an advice answer (nil for
+// another answer).
+func adviceOf(res commands.Result) *adviceview.Entry {
+	if p, ok := res.Payload.(adviceview.Advice); ok {
+		return p.Advice
+	}
+	return nil
+}
+
+// figuresOf is the estimate behind an answer: an advice answer's (an OOM
+// report or a card question with a job) or an estimate's.
+func figuresOf(res commands.Result) adviceview.Figures {
+	if p, ok := res.Payload.(adviceview.Advice); ok {
+		return p.Figures
+	}
+	return adviceview.Figures{Estimate: res.Estimate, VRAMGB: res.VRAMGB, Fits: res.Fits, Options: res.Options}
 }

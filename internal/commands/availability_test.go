@@ -9,6 +9,7 @@ import (
 
 	"github.com/labgpu/bot/internal/commands"
 	"github.com/labgpu/bot/internal/history"
+	"github.com/labgpu/bot/internal/render/availabilityview"
 	"github.com/labgpu/bot/internal/stock"
 	"github.com/labgpu/bot/internal/store/embedded"
 )
@@ -36,11 +37,11 @@ func TestAvailabilityAnswer(t *testing.T) {
 	loc := time.FixedZone("CST", 8*3600)
 	r := newRouter(t, commands.WithHistory(threeDays(t)), commands.WithLocation(loc))
 	res := ask(r, "4090 什么时候好抢")
-	if res.Intent != commands.IntentAvailability || res.Availability == nil {
-		t.Fatalf("intent %s, availability %v; want the availability answer", res.Intent, res.Availability)
+	if res.Intent != commands.IntentAvailability || availabilityOf(res) == nil {
+		t.Fatalf("intent %s, availability %v; want the availability answer", res.Intent, availabilityOf(res))
 	}
-	if !strings.Contains(res.Reply.Title, "19–23 点（有货 0%）最难抢") || res.Availability.Days < 3 || res.Availability.Days > 4 {
-		t.Errorf("title %q, days %d; want the evening window and 3–4 days", res.Reply.Title, res.Availability.Days)
+	if !strings.Contains(res.Reply.Title, "19–23 点（有货 0%）最难抢") || availabilityOf(res).Days < 3 || availabilityOf(res).Days > 4 {
+		t.Errorf("title %q, days %d; want the evening window and 3–4 days", res.Reply.Title, availabilityOf(res).Days)
 	}
 	if !strings.Contains(res.Text, "天的数据，每周的规律还不可靠") || res.Reply.Chart == nil || res.Reply.Chart.Heat == nil {
 		t.Errorf("text %q: want the thin-history caveat and a heat map", res.Text)
@@ -101,14 +102,14 @@ func TestAvailabilityFromHourlyImport(t *testing.T) {
 	for _, days := range []int{21, 7} {
 		r := newRouter(t, commands.WithHistory(hourlyImport(t, days)), commands.WithLocation(loc))
 		res := ask(r, "autodl 4090 一般几点有卡")
-		if res.Intent != commands.IntentAvailability || res.Availability == nil {
+		if res.Intent != commands.IntentAvailability || availabilityOf(res) == nil {
 			t.Fatalf("%d days: intent %s; want availability", days, res.Intent)
 		}
-		if strings.Contains(res.Text, "还没有") || res.Availability.Days != days || !strings.Contains(res.Text, fmt.Sprintf("依据过去 %d 天", days)) {
-			t.Errorf("%d days of hourly rows: days %d, text %q", days, res.Availability.Days, res.Text)
+		if strings.Contains(res.Text, "还没有") || availabilityOf(res).Days != days || !strings.Contains(res.Text, fmt.Sprintf("依据过去 %d 天", days)) {
+			t.Errorf("%d days of hourly rows: days %d, text %q", days, availabilityOf(res).Days, res.Text)
 		}
-		if want := recordedAt.Truncate(time.Hour); !res.Availability.To.Equal(want) {
-			t.Errorf("%d days: to %v, want the newest hour %v", days, res.Availability.To, want)
+		if want := recordedAt.Truncate(time.Hour); !availabilityOf(res).To.Equal(want) {
+			t.Errorf("%d days: to %v, want the newest hour %v", days, availabilityOf(res).To, want)
 		}
 	}
 }
@@ -119,7 +120,7 @@ func TestAvailabilityAskedWindow(t *testing.T) {
 	loc := time.FixedZone("CST", 8*3600)
 	r := newRouter(t, commands.WithHistory(hourlyImport(t, 21)), commands.WithLocation(loc))
 	res := ask(r, "周末晚上A100 80G好抢吗")
-	if res.Intent != commands.IntentAvailability || res.Availability == nil {
+	if res.Intent != commands.IntentAvailability || availabilityOf(res) == nil {
 		t.Fatalf("intent %s; want availability", res.Intent)
 	}
 	if want := "A100 80GB 周末晚上（18–24 点）好抢：有货 100%。"; res.Reply.Title != want {
@@ -128,7 +129,7 @@ func TestAvailabilityAskedWindow(t *testing.T) {
 	if len(res.Reply.Lines) == 0 || res.Reply.Lines[0] != "整体看：周末全天（有货 100%）最好抢，工作日全天（有货 0%）最难抢。" {
 		t.Errorf("lines %q: want the whole weekend best, all weekday worst", res.Reply.Lines)
 	}
-	if a := res.Availability.Asked; a == nil || a.Share != 1 || len(a.Days) != 2 || len(a.Hours) != 6 || a.Slots == 0 {
+	if a := availabilityOf(res).Asked; a == nil || a.Share != 1 || len(a.Days) != 2 || len(a.Hours) != 6 || a.Slots == 0 {
 		t.Errorf("asked row %+v", a)
 	}
 	if res := ask(r, "工作日晚上A100 80G好抢吗"); !strings.HasPrefix(res.Reply.Title, "A100 80GB 工作日晚上（18–24 点）难抢：有货 0%") {
@@ -158,8 +159,8 @@ func TestAvailabilityFamilyAndFlatWeek(t *testing.T) {
 	loc := time.FixedZone("CST", 8*3600)
 	r := newRouter(t, commands.WithHistory(flat(t)), commands.WithLocation(loc))
 	res := ask(r, "A100一般啥时候有卡啊")
-	if res.Intent != commands.IntentAvailability || res.Availability == nil || res.Availability.GPU != "A100 80GB" {
-		t.Fatalf("intent %s, figures %+v; want A100 80GB's history", res.Intent, res.Availability)
+	if res.Intent != commands.IntentAvailability || availabilityOf(res) == nil || availabilityOf(res).GPU != "A100 80GB" {
+		t.Fatalf("intent %s, figures %+v; want A100 80GB's history", res.Intent, availabilityOf(res))
 	}
 	if want := "A100 80GB 各个时段差不多：有货约 100%。"; res.Reply.Title != want {
 		t.Errorf("title %q, want %q", res.Reply.Title, want)
@@ -188,4 +189,13 @@ func TestSubscribeSaysTheHour(t *testing.T) {
 	if !strings.Contains(res.Text, "过去 8 天这个时段 100% 的时间有货") {
 		t.Errorf("subscription reply:\n%s", res.Text)
 	}
+}
+
+// availabilityOf is the figures of an availability answer (nil for
+// another answer, or one that asked which card).
+func availabilityOf(res commands.Result) *availabilityview.Figures {
+	if p, ok := res.Payload.(availabilityview.Availability); ok {
+		return p.Figures
+	}
+	return nil
 }

@@ -145,10 +145,7 @@ func mergeFollowUp(m, q Query) (Query, bool) {
 // adviceJob gives an OOM or card question that names no job ("爆显存了")
 // the job of the conversation's last estimate.
 func adviceJob(r *Router, prev Query, q *Query) {
-	if r.advice == nil || q.Topic == "" {
-		return
-	}
-	t, ok := r.advice.Topic(q.Topic)
+	t, ok := r.adviceTopic(q.Topic)
 	if !ok || q.Model != "" || q.ParamsB > 0 || t.Tie != kb.TieOOM && t.Tie != kb.TieCard {
 		return
 	}
@@ -158,6 +155,7 @@ func adviceJob(r *Router, prev Query, q *Query) {
 	p.Intent, p.Topic, p.Score, p.Confidence, p.Alternatives = q.Intent, q.Topic, q.Score, q.Confidence, q.Alternatives
 	p.KB, p.Asked, p.English, p.Problems, p.Workload = q.KB, q.Asked, q.English, q.Problems, q.Workload
 	p.WorkloadModel, p.WorkloadDataset = q.WorkloadModel, q.WorkloadDataset
+	p.KBWorkload, p.OOM, p.Serving = q.KBWorkload, q.OOM, q.Serving
 	p.Platform, p.Platforms = q.Platform, q.Platforms
 	if len(q.GPUs) > 0 {
 		p.GPU, p.GPUs, p.NamedGPUs, p.GPUFamily, p.GPUCount = q.GPU, q.GPUs, q.NamedGPUs, q.GPUFamily, q.GPUCount
@@ -178,7 +176,7 @@ func (r *Router) remember(msg chat.Message, res Result) {
 		r.convs[k] = c
 	}
 	c.touched = now
-	if res.Intent == IntentEstimate || res.Intent == IntentAdvice && res.Estimate != nil {
+	if res.Intent == IntentEstimate || res.Intent == IntentAdvice && adviceEstimated(res) {
 		// An OOM or card answer with an estimate can be followed up
 		// ("seq 2048") like an estimate.
 		fq := res.Query

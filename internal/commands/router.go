@@ -24,11 +24,8 @@ import (
 	kb "github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
-	"github.com/labgpu/bot/internal/commands/advice"
 	"github.com/labgpu/bot/internal/commands/answer"
-	"github.com/labgpu/bot/internal/commands/availability"
 	"github.com/labgpu/bot/internal/commands/estimate"
-	"github.com/labgpu/bot/internal/commands/offers"
 	"github.com/labgpu/bot/internal/history"
 	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/plan"
@@ -55,12 +52,6 @@ type Result struct {
 	estimate.Figures
 	// Question is set when the bot needs more information ("多大参数量？").
 	Question string `json:"question,omitempty"`
-	// Advice is the knowledge-base answer (intent advice).
-	Advice *advice.AdviceResult `json:"advice,omitempty"`
-	// Check is the rows behind a fact check.
-	Check *advice.CheckResult `json:"check,omitempty"`
-	// Availability is the history behind "4090 什么时候好抢".
-	Availability *availability.Figures `json:"availability,omitempty"`
 	// Payload is the answer's typed result (an intent registered with
 	// answer.Register); its fields are printed beside the Query's.
 	Payload render.Payload `json:"-"`
@@ -120,13 +111,8 @@ type Router struct {
 	labPlans  []plan.Price
 	queueRisk plan.QueueRisk
 
-	// env is what the areas' answers read; offerAnswers and
-	// adviceAnswers answer their intents, estimates the estimates the
-	// advice answers make (the estimate intents are registered).
-	env           *answer.Env
-	offerAnswers  *offers.Answers
-	estimates     *estimate.Answers
-	adviceAnswers *advice.Answers
+	// env is what the intents' answers read.
+	env *answer.Env
 
 	mu sync.Mutex
 	// convs holds each conversation's recent state (see conversation).
@@ -352,15 +338,11 @@ func (r *Router) answer(ctx context.Context, q Query, msg chat.Message) Result {
 	r.ready()
 	res := Result{Query: q, msg: msg}
 	in, ok := answer.Lookup(q.Intent)
-	if h, old := handlers[q.Intent]; !ok && old {
-		h(r, ctx, &res) // an intent not registered yet
-	} else {
-		if !ok {
-			in, _ = answer.Lookup(IntentUnknown) // not something the bot does
-		}
-		out := in.Answer(ctx, &answer.Ask{Query: q, From: askerOf(msg), Env: r.env, Last: r.lastFull(msg)})
-		res.Query, res.Payload, res.Reply = out.Query, out.Payload, out.Payload.Reply(r.rd)
+	if !ok {
+		in, _ = answer.Lookup(IntentUnknown) // not something the bot does
 	}
+	out := in.Answer(ctx, &answer.Ask{Query: q, From: askerOf(msg), Env: r.env, Last: r.lastFull(msg)})
+	res.Query, res.Payload, res.Reply = out.Query, out.Payload, out.Payload.Reply(r.rd)
 	res.Reply = r.withLateLines(ctx, res.Reply, res.English)
 	if q.Intent != IntentMore {
 		// "详情" is the full form: it is not cut again.
@@ -398,17 +380,6 @@ func (res Result) MarshalJSON() ([]byte, error) {
 	}
 	out := append(b[:len(b)-1:len(b)-1], ',')
 	return append(out, p[1:]...), nil
-}
-
-// handlers binds each intent to its answer (the intents not yet
-// registered with answer.Register).
-var handlers map[string]handler
-
-func init() {
-	handlers = map[string]handler{
-		IntentFactCheck: adviceHandler((*advice.Answers).FactCheck),
-		IntentAdvice:    adviceHandler((*advice.Answers).Advice), IntentAvailability: (*Router).availabilityAnswer,
-	}
 }
 
 // Interim is the short message a chat gets at once when an answer is slow

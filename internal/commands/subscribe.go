@@ -75,7 +75,7 @@ func stockNow(ctx context.Context, a *answer.Ask, p *alertview.Subscribed) {
 	obs := stock.NewIndex(a.Offers.Snapshot(ctx)).Observe(sub)
 	p.State = obs.State
 	if obs.State != stock.InStock {
-		wait := &availability.Answers{Env: a.Env, H: a.History, Loc: a.Rd.Clock.Location()}
+		wait := &availability.Answers{H: a.History, Now: a.Now, Loc: a.Rd.Clock.Location()}
 		p.Wait = wait.SubscribeLine(sub.GPUs, sub.Platforms, a.English)
 		return
 	}

@@ -64,13 +64,6 @@ func (r *Renderer) withListPrice(row OfferRow) OfferRow {
 	return row
 }
 
-func pick1(en bool, zh, e string) string {
-	if en {
-		return e
-	}
-	return zh
-}
-
 // OfferRow is one offer as answers show it.
 type OfferRow struct {
 	Platform string `json:"platform"`

@@ -12,29 +12,14 @@ import (
 // "详情").
 const ShortRows = 5
 
-// picks is zh, or e in English.
-func picks(en bool, zh, e []string) []string {
-	if en {
-		return e
-	}
-	return zh
-}
-
-// pickPair is p's Chinese text (p[0]), or its English one (p[1]).
-func pickPair(p [2]string, en bool) string {
-	if en {
-		return p[1]
-	}
-	return p[0]
-}
-
 // TextFor is the text m gives k in the reader's language, or fallback's
 // when m has none: a table of texts instead of a switch.
 func TextFor[K comparable](m map[K][2]string, k K, fallback [2]string, en bool) string {
-	if p, ok := m[k]; ok {
-		return pickPair(p, en)
+	p, ok := m[k]
+	if !ok {
+		p = fallback
 	}
-	return pickPair(fallback, en)
+	return i18n.Pick(i18n.Of(en), p[0], p[1])
 }
 
 // TrimF writes x with at most two decimals, without trailing zeros.

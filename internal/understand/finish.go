@@ -52,6 +52,16 @@ func (u *Understander) finish(x *extraction, m *advice.Result, text string) {
 		} else {
 			q.Score = q.Confidence
 		}
+		x.AdviceSlots()
+	case IntentFactCheck:
+		x.ClaimSlots()
+	case IntentAvailability:
+		x.WeekSlots()
+	case IntentClarify:
+		// A pick of one of the readings is answered from this Query.
+		x.AdviceSlots()
+		x.ClaimSlots()
+		x.WeekSlots()
 	}
 	if q.Intent != IntentEstimate && q.Intent != IntentAdvice && q.Model == "" {
 		// A size outside an estimate is not a model size ("我在3B教室").

@@ -46,6 +46,9 @@ const (
 	// IntentAdvice answers a pasted error or a troubleshooting or
 	// card-choice question from the knowledge base (configs/advice.yaml).
 	IntentAdvice = "advice"
+	// IntentAvailability answers when a card is usually free ("4090 什么
+	// 时候好抢") from the availability history.
+	IntentAvailability = "availability"
 )
 
 // Billing modes (slot billing_mode).
@@ -81,10 +84,15 @@ const (
 
 // Query is an understood question: the intent, how sure, the runner-up
 // readings and every slot found (see slots.Query); Alternative is another
-// reading with its score.
+// reading with its score; WeekWindow the part of the week a question
+// names (Query.When), Claim what a fact check's claim says (Query.Claim),
+// OOMError a pasted CUDA out-of-memory error's figures (Query.OOM).
 type (
 	Query       = slots.Query
 	Alternative = slots.Alternative
+	WeekWindow  = slots.WeekWindow
+	Claim       = slots.Claim
+	OOMError    = slots.OOMError
 )
 
 // HasCJK reports whether s has a Chinese character.

@@ -178,6 +178,9 @@ func read(cat *catalog.Catalog, base *advice.Base, lx *Lexicon, text string, cha
 	if base != nil {
 		var w *advice.Workload
 		m, w = base.MatchWorkload(text)
+		if w != nil {
+			q.KBWorkload = w.ID
+		}
 		if w != nil && q.Model == "" && q.ParamsB == 0 {
 			q.Workload = w.ID
 		}
@@ -392,7 +395,7 @@ func slotsAllow(label string, x *extraction) bool {
 		return len(q.NamedGPUs) >= 2 || len(q.Platforms) >= 2 || slices.Contains(x.concepts, "@compare")
 	case IntentSubscribe:
 		return slices.Contains(x.concepts, "@alert")
-	case "availability":
+	case IntentAvailability:
 		// When a card is usually free needs the card.
 		return len(q.GPUs) > 0
 	case IntentEstimate:

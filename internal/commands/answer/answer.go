@@ -57,6 +57,9 @@ type Env struct {
 	// Intents are the intent definitions (configs/intents): their names,
 	// descriptions and help phrasings, for help and ask-backs.
 	Intents *understand.Intents
+	// LedgerOn: the lab's storage ledger is on (an answer about disks
+	// then offers to register one).
+	LedgerOn bool
 }
 
 // Alerts are what the alert intents read and write: the subscriptions,

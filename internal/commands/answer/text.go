@@ -7,22 +7,6 @@ import (
 	"github.com/labgpu/bot/internal/understand"
 )
 
-// Pick is zh, or e in English.
-func Pick(en bool, zh, e string) string {
-	if en {
-		return e
-	}
-	return zh
-}
-
-// Picks is zh, or e in English.
-func Picks(en bool, zh, e []string) []string {
-	if en {
-		return e
-	}
-	return zh
-}
-
 // GranularityText names a billing granularity (second, minute, hour);
 // "未知"/"unknown" when the catalog has none.
 func GranularityText(g string, en bool) string {

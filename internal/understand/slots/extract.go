@@ -18,8 +18,10 @@ type Extraction struct {
 	cat *catalog.Catalog
 	q   *Query
 	// s is the folded question part (see questionPart); rest is s with
-	// used spans replaced by spaces (same byte offsets).
-	s, rest string
+	// used spans replaced by spaces (same byte offsets); whole is all of
+	// the message folded (catalog.Fold of Query.Asked), which the
+	// finishers of the advice, fact-check and availability slots read.
+	s, rest, whole string
 	// marks are the spans the scorer sees as placeholders ("§gpu").
 	marks []mark
 	// tags are slotTags of the extracted slots, computed once (tagged).
@@ -114,12 +116,13 @@ var extractors = []func(*Extraction){
 // whether the answer is in English (see AnswerEnglish). The returned
 // Extraction keeps what the scorer and the intent patterns read.
 func Extract(c *catalog.Catalog, text string, chatEnglish bool) *Extraction {
-	s := dropFrames(strings.ToValidUTF8(catalog.Fold(text), " "))
+	whole := catalog.Fold(text)
+	s := dropFrames(strings.ToValidUTF8(whole, " "))
 	cut := len(s) > MaxQuestion
 	s = fixDigitTypos(questionPart(s))
 	q := &Query{Asked: text, CJK: HasCJK(text)}
 	q.English = AnswerEnglish(text, chatEnglish)
-	x := &Extraction{cat: c, q: q, s: s, rest: s, cut: cut}
+	x := &Extraction{cat: c, q: q, whole: whole, s: s, rest: s, cut: cut}
 	extractOfferAsk(q)
 	if strings.TrimSpace(s) == "" {
 		return x

@@ -232,6 +232,26 @@ type Query struct {
 	// the member wrote it.
 	KB    *advice.Result `json:"-"`
 	Asked string         `json:"-"`
+
+	// What the advice, fact-check and availability answers read from the
+	// whole message (filled by the pipeline's finisher for those intents
+	// and for an ask-back, whose reading a pick may choose; AdviceSlots,
+	// ClaimSlots, WeekSlots):
+	// KBWorkload is the knowledge base's workload the text names ("微调
+	// BERT", "跑 SDXL"; its id, "" none), for a card question (filled for
+	// every message by the pipeline, beside KB).
+	KBWorkload string `json:"-"`
+	// OOM are the figures of a pasted CUDA out-of-memory error (nil:
+	// none); Serving: the text speaks of inference or serving ("推理",
+	// "vllm"), so an OOM report is no training job.
+	OOM     *OOMError `json:"-"`
+	Serving bool      `json:"-"`
+	// Claim is what a fact check's claim says beside its prices (nil
+	// outside a fact check).
+	Claim *Claim `json:"-"`
+	// When is the part of the week the question names ("周末晚上", "明天
+	// 上午10点"; nil: none).
+	When *WeekWindow `json:"-"`
 }
 
 // problem records a part of the question that was not used as written, in

@@ -1,0 +1,154 @@
+package slots
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/labgpu/bot/internal/catalog"
+)
+
+// TestReadWeekWindow: the part of the week a question names, its days
+// (a set, a day of the week, a day from today) and hours (a clock time
+// first, then a part of the day).
+func TestReadWeekWindow(t *testing.T) {
+	for _, c := range []struct {
+		q          string
+		set        string
+		days       []int
+		rel        int // -1: no day from today
+		part       string
+		start, end int // 0, 0: all day
+	}{
+		{"周末晚上A100 80G好抢吗", "weekend", []int{5, 6}, -1, "evening", 18, 24},
+		{"工作日上午4090好租吗", "weekday", []int{0, 1, 2, 3, 4}, -1, "morning", 8, 12},
+		{"4090 周末好抢吗", "weekend", []int{5, 6}, -1, "", 0, 0},
+		{"晚高峰4090有卡吗", "", nil, -1, "evening_peak", 19, 23},
+		{"明天上午10点想开4090，能抢到吗", "", nil, 1, "", 10, 11},
+		{"后天下午A100好抢吗", "", nil, 2, "afternoon", 13, 18},
+		{"今晚4090好抢吗", "", nil, 0, "evening", 18, 24},
+		{"恒源云4090晚上8点有卡吗", "", nil, -1, "", 20, 21},
+		{"晚上八点半4090好抢吗", "", nil, -1, "", 20, 21},
+		{"下午3点到6点3090有货吗", "", nil, -1, "", 15, 18},
+		{"周六凌晨A100好租吗", "", []int{5}, -1, "small_hours", 0, 6},
+		{"星期天中午1点", "", []int{6}, -1, "", 13, 14},
+		{"is a 4090 free on weekend evenings", "weekend", []int{5, 6}, -1, "evening", 18, 24},
+		{"can I get an a100 at 10pm", "", nil, -1, "", 22, 23},
+		{"a100 on tuesdays at 12am", "", []int{1}, -1, "", 0, 1},
+		{"4090 tomorrow during the day", "", nil, 1, "daytime", 8, 18},
+		// An evening said before a bare clock range (a new user's test).
+		{"白天上课只有晚上能跑，7点到11点，4090，按量会不会抢不到卡", "", nil, -1, "", 19, 23},
+	} {
+		w := ReadWeekWindow(catalog.Fold(c.q))
+		if w == nil {
+			t.Errorf("%q: no window", c.q)
+			continue
+		}
+		rel := -1
+		if w.Relative {
+			rel = w.RelDays
+		}
+		var hours []int
+		if c.end > 0 {
+			hours = HourSpan(c.start, c.end)
+		}
+		if w.Set != c.set || !slices.Equal(w.Days, c.days) || rel != c.rel || w.Part != c.part || !slices.Equal(w.Hours(), hours) ||
+			w.Clock != (c.end > 0 && c.part == "") {
+			t.Errorf("%q: %+v hours %v; want set %q days %v rel %d part %q %d–%d", c.q, *w, w.Hours(), c.set, c.days, c.rel, c.part, c.start, c.end)
+		}
+	}
+	for _, q := range []string{"4090什么时候好抢", "autodl 4090 一般几点有卡", "A100周几好租", "A100 80G 便宜一点的", "4090现在没卡的话一般要等多久",
+		"when is a 4090 usually free", "RTX 4090 多少钱", "4090点了吗", "晚上一二点", "凌晨十十点", ""} {
+		if w := ReadWeekWindow(catalog.Fold(q)); w != nil && (w.Clock || len(w.Days) > 0 || w.Relative) && !strings.Contains(q, "晚上") && !strings.Contains(q, "凌晨") {
+			t.Errorf("%q: window %+v, want none", q, *w)
+		}
+	}
+	// Chinese numerals that are no count are no clock hour.
+	for _, q := range []string{"晚上一二点", "凌晨十十点", "下午十一二点"} {
+		if w := ReadWeekWindow(catalog.Fold(q)); w == nil || w.Clock {
+			t.Errorf("%q: %+v, want the part of the day only", q, w)
+		}
+	}
+}
+
+func TestPlainNumeral(t *testing.T) {
+	for s, want := range map[string]bool{"一": true, "两": true, "十": true, "十二": true, "二十": true, "二十三": true, "二十四": true,
+		"一二": false, "十十": false, "十一二": false, "一二十": false, "二十十": false} {
+		if got := plainNumeral(s); got != want {
+			t.Errorf("plainNumeral(%s) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestHourSpan(t *testing.T) {
+	for _, c := range []struct {
+		start, end int
+		want       []int
+	}{{18, 24, []int{18, 19, 20, 21, 22, 23}}, {22, 2, []int{22, 23, 0, 1}}, {0, 24, nil}, {5, 6, []int{5}}} {
+		want := c.want
+		if want == nil {
+			for h := range 24 {
+				want = append(want, h)
+			}
+		}
+		if got := HourSpan(c.start, c.end); !slices.Equal(got, want) {
+			t.Errorf("HourSpan(%d, %d) = %v", c.start, c.end, got)
+		}
+	}
+}
+
+// TestWeekWordsFile: the embedded file loads; every weekday word its
+// expressions capture and every relative word has a day.
+func TestWeekWordsFile(t *testing.T) {
+	r, err := readWeekWords(WeekFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range r.Weekdays {
+		if len(d.Days) == 0 {
+			t.Errorf("weekday %q names no days", d.Re)
+		}
+	}
+	for _, s := range []string{"周一", "星期天", "礼拜六", "mondays", "sunday"} {
+		var w WeekWindow
+		if !r.weekday(catalog.Fold(s), &w) || len(w.Days) != 1 {
+			t.Errorf("%q: no weekday", s)
+		}
+	}
+	for _, alt := range strings.Split(r.Relative.Re, "|") {
+		word := strings.Trim(alt, `\b`)
+		if _, ok := r.Relative.Days[word]; !ok {
+			t.Errorf("relative word %q has no day", word)
+		}
+	}
+	if _, err := readWeekWords("slots/none.yaml"); err == nil {
+		t.Error("a missing file loaded")
+	}
+}
+
+// FuzzReadWeekWindow: any text reads without a panic into a window whose
+// days are days of the week and whose hours are hours of the day.
+func FuzzReadWeekWindow(f *testing.F) {
+	for _, s := range []string{"周末晚上", "明天上午10点", "晚上八点半", "下午3点到6点", "10pm-2am", "凌晨十十点", "24点到25点", "12am", "4090点", "晚上99点", "\xff周三"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		w := ReadWeekWindow(catalog.Fold(s))
+		if w == nil {
+			return
+		}
+		for _, d := range w.Days {
+			if d < 0 || d > 6 {
+				t.Fatalf("%q: day %d", s, d)
+			}
+		}
+		for _, h := range w.Hours() {
+			if h < 0 || h > 23 {
+				t.Fatalf("%q: hour %d", s, h)
+			}
+		}
+		if w.Relative && (w.RelDays < 0 || w.RelDays > 2) {
+			t.Fatalf("%q: %d days from today", s, w.RelDays)
+		}
+	})
+}
