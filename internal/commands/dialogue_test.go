@@ -30,6 +30,7 @@ package commands_test
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -69,6 +70,10 @@ const DialogueMinRight = 0.95
 // issue 28 are not built (the corpus was written first); DIALOGUE_STRICT=1
 // turns it on for one run.
 const dialogueStrict = false
+
+// dialogueAll lists every turn with -v, RIGHT ones too (for reviewing
+// the corpus: go test -run DialogueCorpus -v -dialogue.all).
+var dialogueAll = flag.Bool("dialogue.all", false, "list every dialogue turn, RIGHT ones too")
 
 // dialogueDir is the corpus, read from the repository (it is not embedded
 // in the binary).
@@ -1000,7 +1005,7 @@ func report(t *testing.T, results []turnResult) {
 	t.Log(b.String())
 	if testing.Verbose() {
 		for _, tr := range results {
-			if tr.grade == gradeRight {
+			if tr.grade == gradeRight && !*dialogueAll {
 				continue
 			}
 			tn := tr.d.Turns[tr.i]
