@@ -944,7 +944,7 @@ func (c tallyRow) line(name string) string {
 func report(t *testing.T, results []turnResult) {
 	t.Helper()
 	perClass, perLang := map[string]*tallyRow{}, map[string]*tallyRow{}
-	var total tallyRow
+	var total, later tallyRow
 	var unasked []turnResult
 	var lines []int
 	for _, tr := range results {
@@ -970,6 +970,12 @@ func report(t *testing.T, results []turnResult) {
 		c.add(tr)
 		l.add(tr)
 		total.add(tr)
+		if tr.i > 0 {
+			if tr.i == 1 {
+				later.convs++
+			}
+			later.add(tr)
+		}
 		if tr.unasked {
 			unasked = append(unasked, tr)
 		}
@@ -988,6 +994,7 @@ func report(t *testing.T, results []turnResult) {
 		b.WriteString(perClass[c].line(c) + "\n")
 	}
 	b.WriteString(total.line("overall") + "\n")
+	b.WriteString(later.line("later turns") + "  (the 2nd to 5th turns of every conversation)\n")
 	for _, l := range []string{"zh", "en"} {
 		if perLang[l] != nil {
 			b.WriteString(perLang[l].line("lang "+l) + "\n")
