@@ -80,12 +80,24 @@ func DigestKey(lab string, p Period) string {
 	return "digest:" + lab + ":" + p.From.Format(time.RFC3339) + "/" + p.To.Format(time.RFC3339)
 }
 
-// digestMark is a chat's mark: where its last scheduled digest ended, and
-// the period being sent (From and To set) until it has been.
+// digestMark is a chat's mark: where its last scheduled digest ended and
+// the day (its start, in the configured zone) of the run that sent it,
+// and the period being sent (From and To set) until it has been. A run
+// on the day a digest went out sends nothing more that day: two replicas
+// whose runs of one schedule follow each other send one digest, even
+// when the first sent an older period (a first digest's previous ISO
+// week, a failed run's period).
 type digestMark struct {
 	End  time.Time `json:"end,omitzero"`
+	Day  time.Time `json:"day,omitzero"`
 	From time.Time `json:"from,omitzero"`
 	To   time.Time `json:"to,omitzero"`
+}
+
+// dayOf is the start of t's day in loc.
+func dayOf(t time.Time, loc *time.Location) time.Time {
+	l := t.In(loc)
+	return time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, loc)
 }
 
 func (m digestMark) encode() string {
@@ -176,7 +188,8 @@ func (d *Digest) runChat(ctx context.Context, ck string, now time.Time) (bool, e
 	}
 	// Sent: the period is the chat's last. (Should this fail, the next run
 	// after the lease resends it, and the outbox skips what went out.)
-	if _, err := d.Marks.SwapDigestMark(context.WithoutCancel(ctx), ck, raw, digestMark{End: p.To}.encode()); err != nil {
+	done := digestMark{End: p.To, Day: dayOf(now, d.loc())}
+	if _, err := d.Marks.SwapDigestMark(context.WithoutCancel(ctx), ck, raw, done.encode()); err != nil {
 		return true, fmt.Errorf("sent, but the mark did not move: %w", err)
 	}
 	return true, nil
@@ -201,6 +214,9 @@ func (d *Digest) period(ctx context.Context, ck string, now time.Time) (raw stri
 	if p, ok := m.pending(); ok && now.Sub(p.To) <= MaxDigestGap {
 		return raw, p, true, nil
 	}
+	if !m.Day.IsZero() && m.Day.Equal(dayOf(now, d.loc())) {
+		return raw, p, false, nil // a digest went out today
+	}
 	p, ok = NextPeriod(m.End, now, d.loc())
 	if cr, reads := d.Claims.(ClaimReader); ok && raw == "" && reads {
 		// A chat's first scheduled digest: the bot before marks claimed
@@ -221,7 +237,7 @@ func (d *Digest) period(ctx context.Context, ck string, now time.Time) (raw stri
 	if !ok {
 		return raw, p, false, nil
 	}
-	next := digestMark{End: m.End, From: p.From, To: p.To}.encode()
+	next := digestMark{End: m.End, Day: m.Day, From: p.From, To: p.To}.encode()
 	swapped, err := d.Marks.SwapDigestMark(ctx, ck, raw, next)
 	if err != nil {
 		return raw, p, false, fmt.Errorf("mark: %w", err)

@@ -298,6 +298,9 @@ func TestDigestPeriods(t *testing.T) {
 						go func() { defer wg.Done(); _, _ = process(st, p, r.at, loc).RunOnce(ctx) }()
 					}
 					wg.Wait()
+					// A third replica whose run of the same schedule comes
+					// after the others finished sends nothing more.
+					_, _ = process(st, p, r.at.Add(time.Minute), loc).RunOnce(ctx)
 					p.fault = nil
 					got := p.taken("oc_a")[before:]
 					want := []string(nil)

@@ -136,34 +136,105 @@ func run(ctx context.Context, o options) (*report, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
+	r, err := newRig(ctx, o, dir)
+	if err != nil {
+		return nil, err
+	}
+	defer r.close()
+	// Ready after the start-up poll: both platforms answered once.
+	if err := waitFor(ctx, 30*time.Second, func() bool {
+		code, body, _ := get(r.base + "/readyz")
+		return code == http.StatusOK && strings.Contains(body, `"status": "ready"`) && r.vast.requests.Load() >= 1
+	}); err != nil {
+		return nil, fmt.Errorf("bot serve not ready with both platforms answering: %w\n%s", err, r.logs.String())
+	}
+	r.vast.hung.Store(true)
+	hungFrom := r.vast.requests.Load()
+	// vast.ai's data is now older than max_age: the next question fetches.
+	time.Sleep(o.maxAge + time.Second)
+
+	rep := &report{readyCodes: map[string]int{}}
+	var mu sync.Mutex
+	sent, err := r.ask(ctx, &mu)
+	if err != nil {
+		return nil, err
+	}
+	// /readyz every 100 ms while the questions are answered, vast.ai
+	// hangs and its fetch ends.
+	probing, probed := make(chan struct{}), make(chan struct{})
+	go r.probe(rep, &mu, probing, probed)
+	r.asked.Wait()
+	_ = waitFor(ctx, 10*time.Second, func() bool { return len(answers(r.fake.Messages(), sent)) == o.questions })
+	rep.answers = answers(r.fake.Messages(), sent)
+	rep.vastRequests, rep.vastMaxIn = r.vast.requests.Load()-hungFrom, r.vast.maxIn.Load()
+	// vast.ai's fetch ends at its timeout: the answers are updated in place.
+	t := time.Now()
+	_ = waitFor(ctx, o.timeout+15*time.Second, func() bool { return updated(answers(r.fake.Messages(), sent)) == o.questions })
+	rep.updateWait = time.Since(t)
+	close(probing)
+	<-probed
+	rep.answers = answers(r.fake.Messages(), sent)
+	rep.vastMaxIn = r.vast.maxIn.Load()
+	rep.vastAll = r.vast.requests.Load() - hungFrom
+	return rep, nil
+}
+
+// rig is one run's set-up: the fake platforms and Feishu, and bot serve
+// pointed at them.
+type rig struct {
+	o            options
+	vast, runpod *platform
+	fake         *feishutest.Server
+	key, base    string
+	cmd          *exec.Cmd
+	logs         bytes.Buffer
+	asked        sync.WaitGroup
+}
+
+// newRig builds the bot when none is given, starts the fakes and bot
+// serve in webhook mode with vast.ai and RunPod pointed at the fakes.
+func newRig(ctx context.Context, o options, dir string) (*rig, error) {
 	if o.bot == "" {
 		o.bot = filepath.Join(dir, "bot")
 		if out, err := exec.CommandContext(ctx, "go", "build", "-o", o.bot, "./cmd/bot").CombinedOutput(); err != nil {
 			return nil, fmt.Errorf("go build ./cmd/bot: %v\n%s", err, out)
 		}
 	}
-	read := func(rel string) ([]byte, error) { return os.ReadFile(filepath.Join(o.fixtures, rel)) }
+	r := &rig{o: o, key: rand.Text()}
+	if err := r.startFakes(); err != nil {
+		r.close()
+		return nil, err
+	}
+	if err := r.startBot(dir); err != nil {
+		r.close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// startFakes starts vast.ai and RunPod with their recorded answers, and
+// the fake Feishu.
+func (r *rig) startFakes() error {
+	read := func(rel string) ([]byte, error) { return os.ReadFile(filepath.Join(r.o.fixtures, rel)) }
 	vastBody, err := read("stock/vastai-bundles.json")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	runpodBody, err := read("stock-verbatim/runpod-rest-v2-catalog-gpus-1.json")
 	if err != nil {
-		return nil, err
+		return err
 	}
-	vast, runpod := newPlatform(vastBody), newPlatform(runpodBody)
-	defer vast.Close()
-	defer runpod.Close()
-	fake, err := feishutest.NewServer(filepath.Join(o.fixtures, "feishu"))
+	r.vast, r.runpod = newPlatform(vastBody), newPlatform(runpodBody)
+	r.fake, err = feishutest.NewServer(filepath.Join(r.o.fixtures, "feishu"))
+	return err
+}
+
+// startBot writes the config and starts bot serve.
+func (r *rig) startBot(dir string) error {
+	token, err := fixtureToken(filepath.Join(r.o.fixtures, "feishu", "event_im_message_receive_group_at_bot.json"))
 	if err != nil {
-		return nil, err
+		return err
 	}
-	defer fake.Close()
-	token, err := fixtureToken(filepath.Join(o.fixtures, "feishu", "event_im_message_receive_group_at_bot.json"))
-	if err != nil {
-		return nil, err
-	}
-	key := rand.Text()
 	cfg := filepath.Join(dir, "config.yaml")
 	yaml := fmt.Sprintf(`stock:
   timeout: %s
@@ -179,55 +250,61 @@ func run(ctx context.Context, o options) (*report, error) {
       timeout: %s
     runpod:
       base_url: %s
-`, o.timeout, o.maxAge, vast.URL, o.timeout, runpod.URL)
+`, r.o.timeout, r.o.maxAge, r.vast.URL, r.o.timeout, r.runpod.URL)
 	if err := os.WriteFile(cfg, []byte(yaml), 0o600); err != nil {
-		return nil, err
+		return err
 	}
 	addr, err := freeAddr()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	cmd := exec.Command(o.bot, "serve")
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "TZ=UTC", "BOT_CONFIG=" + cfg, "BOT_DATA_DIR=" + filepath.Join(dir, "data"),
+	r.base = "http://" + addr
+	r.cmd = exec.Command(r.o.bot, "serve")
+	r.cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "TZ=UTC", "BOT_CONFIG=" + cfg, "BOT_DATA_DIR=" + filepath.Join(dir, "data"),
 		"BOT_HTTP_ADDR=" + addr, "RUNPOD_API_KEY=hangload",
-		"FEISHU_APP_ID=cli_hangload", "FEISHU_APP_SECRET=s", "FEISHU_VERIFICATION_TOKEN=" + token, "FEISHU_ENCRYPT_KEY=" + key,
-		"FEISHU_MODE=webhook", "FEISHU_BASE_URL=" + fake.URL}
-	var logs bytes.Buffer
-	cmd.Stderr = &logs
-	if o.verbose {
-		cmd.Stderr = os.Stderr
+		"FEISHU_APP_ID=cli_hangload", "FEISHU_APP_SECRET=s", "FEISHU_VERIFICATION_TOKEN=" + token, "FEISHU_ENCRYPT_KEY=" + r.key,
+		"FEISHU_MODE=webhook", "FEISHU_BASE_URL=" + r.fake.URL}
+	r.cmd.Stderr = &r.logs
+	if r.o.verbose {
+		r.cmd.Stderr = os.Stderr
 	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
+	if err := r.cmd.Start(); err != nil {
+		r.cmd = nil
+		return err
 	}
-	defer stopProc(cmd)
-	base := "http://" + addr
-	// Ready after the start-up poll: both platforms answered once.
-	if err := waitFor(ctx, 30*time.Second, func() bool {
-		code, body, _ := get(base + "/readyz")
-		return code == http.StatusOK && strings.Contains(body, `"status": "ready"`) && vast.requests.Load() >= 1
-	}); err != nil {
-		return nil, fmt.Errorf("bot serve not ready with both platforms answering: %w\n%s", err, logs.String())
-	}
-	vast.hung.Store(true)
-	hungFrom := vast.requests.Load()
-	// vast.ai's data is now older than max_age: the next question fetches.
-	time.Sleep(o.maxAge + time.Second)
+	return nil
+}
 
-	rep := &report{readyCodes: map[string]int{}}
-	sent := make(map[string]time.Time, o.questions)
-	var mu sync.Mutex
-	var wg sync.WaitGroup
+// close stops the bot and the fakes.
+func (r *rig) close() {
+	if r.cmd != nil {
+		stopProc(r.cmd)
+	}
+	for _, p := range []*platform{r.vast, r.runpod} {
+		if p != nil {
+			p.Close()
+		}
+	}
+	if r.fake != nil {
+		r.fake.Close()
+	}
+}
+
+// ask posts the questions together, signed and encrypted as Feishu
+// sends them, and returns when each was sent (r.asked ends when all
+// were posted).
+func (r *rig) ask(ctx context.Context, mu *sync.Mutex) (map[string]time.Time, error) {
+	sent := make(map[string]time.Time, r.o.questions)
 	client := &http.Client{Timeout: 10 * time.Second}
-	for i := range o.questions {
+	for i := range r.o.questions {
 		id := fmt.Sprintf("om_hang_%d_%d", time.Now().UnixNano(), i)
-		plain, err := feishutest.GroupEvent(filepath.Join(o.fixtures, "feishu"), "ev_"+id, id, "哪家有4090")
+		plain, err := feishutest.GroupEvent(filepath.Join(r.o.fixtures, "feishu"), "ev_"+id, id, "哪家有4090")
 		if err != nil {
 			return nil, err
 		}
-		body, hdr := feishutest.Seal(plain, key, time.Now())
-		wg.Go(func() {
-			req, _ := http.NewRequestWithContext(ctx, http.MethodPost, base+"/feishu/events", bytes.NewReader(body))
+		body, hdr := feishutest.Seal(plain, r.key, time.Now())
+		r.asked.Go(func() {
+			req, _ := http.NewRequestWithContext(ctx, http.MethodPost, r.base+"/feishu/events", bytes.NewReader(body))
 			for k, v := range hdr {
 				req.Header.Set(k, v)
 			}
@@ -240,55 +317,45 @@ func run(ctx context.Context, o options) (*report, error) {
 			}
 		})
 	}
-	// /readyz every 100 ms while the questions are answered, vast.ai
-	// hangs and its fetch ends.
-	probing, probed := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(probed)
-		for n := 0; ; n++ {
-			select {
-			case <-probing:
-				if n >= o.probes {
-					return
-				}
-			default:
+	return sent, nil
+}
+
+// probe asks /readyz every 100 ms until probing closes and at least
+// o.probes were made, recording each time and status in rep.
+func (r *rig) probe(rep *report, mu *sync.Mutex, probing <-chan struct{}, probed chan<- struct{}) {
+	defer close(probed)
+	for n := 0; ; n++ {
+		select {
+		case <-probing:
+			if n >= r.o.probes {
+				return
 			}
-			t := time.Now()
-			code, body, err := get(base + "/readyz")
-			took := time.Since(t)
-			status := "error"
-			if err == nil {
-				status = fmt.Sprintf("%d %s", code, readyStatus(body))
-			}
-			mu.Lock()
-			rep.ready = append(rep.ready, took)
-			rep.readyCodes[status]++
-			mu.Unlock()
-			time.Sleep(100 * time.Millisecond)
+		default:
 		}
-	}()
-	wg.Wait()
-	_ = waitFor(ctx, 10*time.Second, func() bool { return len(answers(fake.Messages(), sent)) == o.questions })
-	rep.answers = answers(fake.Messages(), sent)
-	rep.vastRequests, rep.vastMaxIn = vast.requests.Load()-hungFrom, vast.maxIn.Load()
-	// vast.ai's fetch ends at its timeout: the answers are updated in place.
-	t := time.Now()
-	_ = waitFor(ctx, o.timeout+15*time.Second, func() bool {
-		n := 0
-		for _, a := range answers(fake.Messages(), sent) {
-			if a.updated {
-				n++
-			}
+		t := time.Now()
+		code, body, err := get(r.base + "/readyz")
+		took := time.Since(t)
+		status := "error"
+		if err == nil {
+			status = fmt.Sprintf("%d %s", code, readyStatus(body))
 		}
-		return n == o.questions
-	})
-	rep.updateWait = time.Since(t)
-	close(probing)
-	<-probed
-	rep.answers = answers(fake.Messages(), sent)
-	rep.vastMaxIn = vast.maxIn.Load()
-	rep.vastAll = vast.requests.Load() - hungFrom
-	return rep, nil
+		mu.Lock()
+		rep.ready = append(rep.ready, took)
+		rep.readyCodes[status]++
+		mu.Unlock()
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// updated counts the answers whose card was updated with fresh data.
+func updated(as []answer) int {
+	n := 0
+	for _, a := range as {
+		if a.updated {
+			n++
+		}
+	}
+	return n
 }
 
 // answers reads, from what the fake Feishu received, each question's
