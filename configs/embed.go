@@ -1,7 +1,8 @@
 // Package configs embeds the default configuration files (catalog.yaml,
 // gpus.yaml, models.yaml, workloads.yaml, advice.yaml, config.example.yaml and the intent
 // definitions and corpus in intents/, compiled into intents.json and
-// intents.model by `go generate`) into the binary, so the bot runs from
+// intents.model by `go generate`; the message catalog in messages/; the
+// slot extractors' words in slots/) into the binary, so the bot runs from
 // any directory. A file given by --config overrides them.
 package configs
 
@@ -10,5 +11,5 @@ import "embed"
 // FS holds the embedded YAML files at its root.
 //
 //go:generate go run ../internal/understand/compile .
-//go:embed *.yaml *.json *.model intents/*.yaml messages/*.yaml
+//go:embed *.yaml *.json *.model intents/*.yaml messages/*.yaml slots/*.yaml
 var FS embed.FS
