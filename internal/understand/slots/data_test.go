@@ -1,6 +1,11 @@
 package slots
 
 import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
@@ -28,6 +33,36 @@ func TestDataLoads(t *testing.T) {
 		if !strings.Contains(e, " pipeline.") {
 			t.Error(e)
 		}
+	}
+}
+
+// TestCompiledDataIsCurrent: configs/slots.json, what the bot reads, is
+// configs/slots/*.yaml as they are.
+func TestCompiledDataIsCurrent(t *testing.T) {
+	want, err := CompileData(configs.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join("..", "..", "..", "configs", CompiledDataFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("configs/%s is stale: run `go generate ./configs` (configs/%s/*.yaml changed)", CompiledDataFile, DataDir)
+	}
+	fromJSON, err := loadCompiledData(configs.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromYAML, err := LoadData(configs.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(fromJSON.patterns, fromYAML.patterns) || !reflect.DeepEqual(fromJSON.lists, fromYAML.lists) ||
+		!reflect.DeepEqual(fromJSON.words, fromYAML.words) || !reflect.DeepEqual(fromJSON.numbers, fromYAML.numbers) ||
+		!reflect.DeepEqual(fromJSON.maps, fromYAML.maps) || !reflect.DeepEqual(fromJSON.frags, fromYAML.frags) ||
+		!reflect.DeepEqual(fromJSON.vocab.parts, fromYAML.vocab.parts) || !reflect.DeepEqual(fromJSON.vocab.weekdays, fromYAML.vocab.weekdays) {
+		t.Error("the compiled data reads otherwise than the YAML")
 	}
 }
 
@@ -196,5 +231,23 @@ func TestProblemsTyped(t *testing.T) {
 		if len(q.Problems) != 1 || q.Problems[0] != q.Issues[0].Text(i18n.Of(en)) {
 			t.Errorf("problems %q", q.Problems)
 		}
+	}
+}
+
+// BenchmarkLoadData is reading the slot data once: what the first
+// question, or Preload, pays (compiled), and reading the YAML instead.
+func BenchmarkLoadData(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		load func(fs.FS) (*slotData, error)
+	}{{"compiled", loadCompiledData}, {"yaml", LoadData}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := c.load(configs.FS); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -109,49 +109,49 @@ type RelativeDay struct {
 // vocabularyFile is time.yaml's vocabulary sections (any file may hold
 // them; one does).
 type vocabularyFile struct {
-	DayParts     []dayPartData         `yaml:"day_parts"`
-	Windows      map[string]windowData `yaml:"windows"`
-	Weekdays     []weekdayData         `yaml:"weekdays"`
-	WeekParts    []weekPartData        `yaml:"week_parts"`
-	RelativeDays []relativeDayData     `yaml:"relative_days"`
+	DayParts     []dayPartData         `yaml:"day_parts" json:"day_parts,omitempty"`
+	Windows      map[string]windowData `yaml:"windows" json:"windows,omitempty"`
+	Weekdays     []weekdayData         `yaml:"weekdays" json:"weekdays,omitempty"`
+	WeekParts    []weekPartData        `yaml:"week_parts" json:"week_parts,omitempty"`
+	RelativeDays []relativeDayData     `yaml:"relative_days" json:"relative_days,omitempty"`
 }
 
 type dayPartData struct {
-	ID      string       `yaml:"id"`
-	Name    catalog.Text `yaml:"name"`
-	Hours   []int        `yaml:"hours"`
-	At      *int         `yaml:"at"`
-	Clock   string       `yaml:"clock"`
-	Words   []string     `yaml:"words"`
-	AtWords []string     `yaml:"at_words"`
+	ID      string       `yaml:"id" json:"id,omitempty"`
+	Name    catalog.Text `yaml:"name" json:"name,omitempty"`
+	Hours   []int        `yaml:"hours" json:"hours,omitempty"`
+	At      *int         `yaml:"at" json:"at,omitempty"`
+	Clock   string       `yaml:"clock" json:"clock,omitempty"`
+	Words   []string     `yaml:"words" json:"words,omitempty"`
+	AtWords []string     `yaml:"at_words" json:"at_words,omitempty"`
 }
 
 type windowData struct {
-	Hours []int    `yaml:"hours"`
-	Words []string `yaml:"words"`
+	Hours []int    `yaml:"hours" json:"hours,omitempty"`
+	Words []string `yaml:"words" json:"words,omitempty"`
 }
 
 type weekdayData struct {
-	Name  catalog.Text `yaml:"name"`
-	Words []string     `yaml:"words"`
-	Digit string       `yaml:"digit"`
-	Names []string     `yaml:"names"`
-	Short []string     `yaml:"short"`
-	Stem  string       `yaml:"stem"`
+	Name  catalog.Text `yaml:"name" json:"name,omitempty"`
+	Words []string     `yaml:"words" json:"words,omitempty"`
+	Digit string       `yaml:"digit" json:"digit,omitempty"`
+	Names []string     `yaml:"names" json:"names,omitempty"`
+	Short []string     `yaml:"short" json:"short,omitempty"`
+	Stem  string       `yaml:"stem" json:"stem,omitempty"`
 }
 
 type weekPartData struct {
-	ID    string       `yaml:"id"`
-	Name  catalog.Text `yaml:"name"`
-	Days  []int        `yaml:"days"`
-	Words []string     `yaml:"words"`
+	ID    string       `yaml:"id" json:"id,omitempty"`
+	Name  catalog.Text `yaml:"name" json:"name,omitempty"`
+	Days  []int        `yaml:"days" json:"days,omitempty"`
+	Words []string     `yaml:"words" json:"words,omitempty"`
 }
 
 type relativeDayData struct {
-	Days  int          `yaml:"days"`
-	Name  catalog.Text `yaml:"name"`
-	Words []string     `yaml:"words"`
-	Also  []string     `yaml:"also"`
+	Days  int          `yaml:"days" json:"days,omitempty"`
+	Name  catalog.Text `yaml:"name" json:"name,omitempty"`
+	Words []string     `yaml:"words" json:"words,omitempty"`
+	Also  []string     `yaml:"also" json:"also,omitempty"`
 }
 
 // window is a plan's window of the day: its hours [from, to) (wrapping
@@ -227,7 +227,7 @@ func newVocabulary(files []*vocabularyFile, frags map[string]string) (*vocabular
 		return nil, fmt.Errorf("slots: vocabulary: no relative_days")
 	}
 	v.relativeRe = textgate.Lazy(strings.Join(rel, "|"))
-	return v, v.compiles()
+	return v, nil
 }
 
 // dayPartOf checks one part of the day.
@@ -288,7 +288,9 @@ func (v *vocabulary) addWeekdays(ws []weekdayData, week string) error {
 	return nil
 }
 
-// compiles checks that every pattern of the vocabulary compiles.
+// compiles checks that every pattern of the vocabulary compiles (when
+// the data is compiled, and by the tests; the bot compiles each when
+// first used).
 func (v *vocabulary) compiles() error {
 	res := []*textgate.Regexp{v.weekdayRe, v.weekdayEnRe, v.relativeRe}
 	for _, d := range v.parts {
