@@ -2,16 +2,16 @@ package understand
 
 import (
 	"github.com/labgpu/bot/internal/advice"
-	"github.com/labgpu/bot/internal/textgate"
 	"github.com/labgpu/bot/internal/understand/slots"
 )
 
-// reMine limits a storage list to the sender's own disks.
-var reMine = textgate.MustCompile(`我的|我自己|我名下|我登记|我租的|\bmy\b|\bmine\b`)
+// reMine limits a storage list to the sender's own disks
+// (configs/slots/pipeline.yaml).
+var reMine = slots.NewExpr("pipeline.mine")
 
 // reOurDisks asks about some of the lab's disks ("哪些盘", "那几块盘",
 // "组里", "账上"), not a platform's rule.
-var reOurDisks = textgate.MustCompile(`哪些|哪几|哪块|那块|那几块|几块|谁的|有没有|有哪些|组里|我们|咱|账上|台账|账本|列|我那|\bwhich\b|\bany\b|\banything\b|\bour\b|\bwhat'?s\b`)
+var reOurDisks = slots.NewExpr("pipeline.our_disks")
 
 // finish fills the chosen intent's own slots and drops slots that mean
 // something else there; text is the message as written (the admin

@@ -1,22 +1,33 @@
 package understand
 
 import (
-	"github.com/labgpu/bot/internal/catalog"
-	"github.com/labgpu/bot/internal/textgate"
+	"github.com/labgpu/bot/internal/i18n"
+	"github.com/labgpu/bot/internal/understand/slots"
 )
 
-// HelpAreas are the help menu's sections, in order, with the words that ask
-// for one ("帮助 告警").
-var HelpAreas = []struct {
+// HelpArea is a section of the help menu: its id (the intents' area),
+// its name and the words that ask for it ("帮助 告警").
+type HelpArea struct {
 	ID    string
-	Name  catalog.Text
-	Words *textgate.Regexp
-}{
-	{"price", catalog.Text{Zh: "查价和库存", En: "prices and stock"}, textgate.MustCompile(`价|库存|有货|报价|包月|对比|price|stock|compare|plan`)},
-	{"estimate", catalog.Text{Zh: "估算费用", En: "cost estimates"}, textgate.MustCompile(`估算|费用|多少钱|显存|estimate|cost|vram`)},
-	{"alerts", catalog.Text{Zh: "有货提醒", En: "stock alerts"}, textgate.MustCompile(`告警|提醒|订阅|通知|静音|alert|subscri|notif|mute`)},
-	{"storage", catalog.Text{Zh: "存储账本和周报", En: "storage ledger and digest"}, textgate.MustCompile(`存储|周报|硬盘|数据盘|账本|storage|digest|disk|ledger`)},
-	{"advice", catalog.Text{Zh: "排错和选卡", En: "troubleshooting and card choice"}, textgate.MustCompile(`排错|报错|错误|选卡|用什么卡|error|troubleshoot|card|gpu`)},
+	Name  AreaName
+	Words *slots.Expr
+}
+
+// AreaName is a help area's name: its key in the message catalog.
+type AreaName string
+
+// Pick is the name in English when en is set, else in Chinese.
+func (n AreaName) Pick(en bool) string { return i18n.Of(en).T(string(n)) }
+
+// HelpAreas are the help menu's sections, in order; their names are the
+// catalog's (understand.help_area.*), their words
+// configs/slots/pipeline.yaml's.
+var HelpAreas = []HelpArea{
+	{"price", "understand.help_area.price", slots.NewExpr("pipeline.help_price")},
+	{"estimate", "understand.help_area.estimate", slots.NewExpr("pipeline.help_estimate")},
+	{"alerts", "understand.help_area.alerts", slots.NewExpr("pipeline.help_alerts")},
+	{"storage", "understand.help_area.storage", slots.NewExpr("pipeline.help_storage")},
+	{"advice", "understand.help_area.advice", slots.NewExpr("pipeline.help_advice")},
 }
 
 // helpArea is the area a help question names ("" for the menu).

@@ -1,6 +1,10 @@
 package understand
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/labgpu/bot/internal/understand/slots"
+)
 
 // Traditional characters are read as simplified, one rune for one, before
 // the extractors ("50小時" is 50 hours); other text is kept as is.
@@ -15,11 +19,15 @@ func TestToSimplified(t *testing.T) {
 			t.Errorf("toSimplified(%q) = %q, want %q", in, got, want)
 		}
 	}
-	for tr, s := range traditional {
+	trad := traditional()
+	if n := len(slots.Mapping("pipeline.simplified")); len(trad) != n {
+		t.Errorf("%d of %d traditional characters read: each must be one character for one", len(trad), n)
+	}
+	for tr, s := range trad {
 		if tr == s {
 			t.Errorf("%q maps to itself", tr)
 		}
-		if _, ok := traditional[s]; ok {
+		if _, ok := trad[s]; ok {
 			t.Errorf("%q maps to %q, which is mapped again", tr, s)
 		}
 	}
@@ -28,7 +36,7 @@ func TestToSimplified(t *testing.T) {
 // TestTraditionalAreIdeographs: toSimplified skips runes below U+4E00, so
 // every traditional character it maps must be at or above it.
 func TestTraditionalAreIdeographs(t *testing.T) {
-	for r := range traditional {
+	for r := range traditional() {
 		if r < 0x4E00 {
 			t.Errorf("%q (U+%04X) is below U+4E00, which toSimplified skips", r, r)
 		}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/catalog"
-	"github.com/labgpu/bot/internal/textgate"
 	"github.com/labgpu/bot/internal/understand/scorer"
 	"github.com/labgpu/bot/internal/understand/slots"
 )
@@ -307,7 +306,7 @@ func (u *Understander) Ranked(text string) ([]scorer.Scored, string) {
 }
 
 // reBare is what may surround a bare name ("3090?", "AutoDL 呢").
-var reBare = textgate.MustCompile(`^[\s?？!！。.,，~呢吗啊呀哦]*$`)
+var reBare = slots.NewExpr("pipeline.bare")
 
 // pattern returns the first intent (by Order) whose pattern matches; a
 // message that is only a name asks about it: a card its offers, a
@@ -500,7 +499,7 @@ func symptomRule(q *Query, m *advice.Result, folded string) {
 		return // "13B LoRA 在 V100 上跑得动吗": the estimate is the card answer
 	}
 	wins := len(best.Topic.Errors) > 0 || m.Problem || best.Score >= 0.6
-	if ContainsAny(folded, kwCost) || ContainsAny(folded, kwStockAsk) || q.Intent == IntentEstimate && ContainsAny(folded, kwWillIt) {
+	if ContainsAny(folded, kwCost.List()) || ContainsAny(folded, kwStockAsk.List()) || q.Intent == IntentEstimate && ContainsAny(folded, kwWillIt.List()) {
 		wins = best.Strong
 	}
 	if !wins {
@@ -521,7 +520,7 @@ func commandRule(q *Query, m *advice.Result, folded string, ranked []scorer.Scor
 	}
 	named := len(q.GPUs) > 0 || len(q.Platforms) > 0 || q.Model != "" || q.ParamsB > 0
 	job := q.Model != "" || q.ParamsB > 0
-	if !named || !(ContainsAny(folded, kwCost) || ContainsAny(folded, kwStockAsk) || job && ContainsAny(folded, kwWillIt)) {
+	if !named || !(ContainsAny(folded, kwCost.List()) || ContainsAny(folded, kwStockAsk.List()) || job && ContainsAny(folded, kwWillIt.List())) {
 		return
 	}
 	for _, s := range ranked {
@@ -570,16 +569,16 @@ func boundaryRules(q *Query, m *advice.Result, x *extraction, ranked []scorer.Sc
 	case q.Intent == IntentCompare && job:
 		// "H100 和 A100 训练7B LoRA哪个划算": the named cards for that job.
 		q.Intent = IntentEstimate
-	case q.Intent == IntentEstimate && m.Best != nil && m.Best.Topic.ID == "cuda-oom" && reHappened.MatchString(folded) && !ContainsAny(folded, kwWillIt):
+	case q.Intent == IntentEstimate && m.Best != nil && m.Best.Topic.ID == "cuda-oom" && reHappened.MatchString(folded) && !ContainsAny(folded, kwWillIt.List()):
 		q.Intent, q.Topic = IntentAdvice, "cuda-oom"
-	case q.Intent == IntentAdvice && q.Topic == "cuda-oom" && job && ContainsAny(folded, kwWillIt) && !reHappened.MatchString(folded) && (m.Best == nil || !m.Best.Strong):
+	case q.Intent == IntentAdvice && q.Topic == "cuda-oom" && job && ContainsAny(folded, kwWillIt.List()) && !reHappened.MatchString(folded) && (m.Best == nil || !m.Best.Strong):
 		// "13B LoRA 4090 会不会爆显存": asked before the fact, the estimate
 		// answers it.
 		q.Intent, q.Topic = IntentEstimate, ""
 	case q.Intent == IntentAdvice && m.Best == nil && !named && len(q.GPUs) == 0 && !job &&
 		slices.Contains(x.SlotTags(), "no_domain") && labelP(ranked, IntentUnknown) > 0.01:
 		q.Intent, q.Topic = IntentUnknown, ""
-	case q.Intent == IntentAdvice && m.Best == nil && slices.Contains(x.concepts, "@thanks") && !strings.ContainsAny(folded, "?？") && !slots.ErrorLine(folded):
+	case q.Intent == IntentAdvice && m.Best == nil && slices.Contains(x.concepts, "@thanks") && !hasAny(folded, questionMarks.List()) && !slots.ErrorLine(folded):
 		// "Killed the old kernel, thanks": thanks, not a problem.
 		q.Intent, q.Topic = IntentChitChat, ""
 	case (q.Intent == IntentUnsubscribe || q.Intent == IntentSubscriptions) && len(q.ExcludePlatforms) > 0 && len(q.GPUs) > 0 && !reAlertWord.MatchString(folded):
@@ -589,25 +588,37 @@ func boundaryRules(q *Query, m *advice.Result, x *extraction, ranked []scorer.Sc
 	}
 }
 
-// reAlertWord names alerts and subscriptions, which only unsubscribe and
-// the subscription list are about.
-var reAlertWord = textgate.MustCompile(`订阅|提醒|通知|alert|subscri|notif|ping`)
-
+// The rules' words (configs/slots/pipeline.yaml).
 var (
+	// reAlertWord names alerts and subscriptions, which only unsubscribe
+	// and the subscription list are about.
+	reAlertWord = slots.NewExpr("pipeline.alert_word")
 	// reComplaint tells a complaint about stock or money ("又 sold out 了，
 	// 每次晚上都这样") from a question about it ("4090 sold out?").
-	reComplaint = textgate.MustCompile(`每次|总是|老是|经常|一直|又|全是|全线|好几天|几天了|again|always|every time|keeps|for \d+ days|怎么办|咋办|为什么|为啥|why`)
+	reComplaint = slots.NewExpr("pipeline.complaint")
 	// reHappened says an OOM already happened ("爆了", "OOM 了", "报错").
-	reHappened = textgate.MustCompile(`爆了|炸了|oom了|oom 了|报错|报了|挂了|崩了|又oom|still ooms?|ooms? (?:on|at|when|after)|ran out of|got (?:an? )?oom|error:|outofmemoryerror|out of memory\.`)
+	reHappened = slots.NewExpr("pipeline.happened")
 	// kwStockAsk ask whether a card is in stock.
-	kwStockAsk = []string{"有货", "有没有卡", "还有卡", "有卡吗", "哪家有", "sold out", "in stock", "out of stock", "available?"}
+	kwStockAsk = slots.NewWords("pipeline.stock_ask")
 	// kwCost are words asking for money, which the stock, prices and
 	// estimate answers give.
-	kwCost = []string{"多少钱", "费用", "花费", "成本", "价格", "单价", "官方价", "报价", "价钱", "付多少", "收多少", "杂费", "收费", "计费", "怎么算", "贵吗", "便宜", "划算", "how much", "cost", "price", "预算", "budget", "cheap"}
+	kwCost = slots.NewWords("pipeline.cost")
 	// kwWillIt ask before the fact whether a job fits ("13B LoRA 4090 会不会
 	// 爆显存"): the estimate answers that.
-	kwWillIt = []string{"会不会", "能不能", "够不够", "够吗", "放得下", "跑得动", "带得动", "能跑吗", "will it", "would it", "enough", "can i", "does it fit", "fit in", "fits in"}
+	kwWillIt = slots.NewWords("pipeline.will_it")
+	// questionMarks: thanks with a question mark is no thanks.
+	questionMarks = slots.NewWords("pipeline.question_marks")
 )
+
+// hasAny reports whether s contains one of ws.
+func hasAny(s string, ws []string) bool {
+	for _, w := range ws {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
 
 // evidence reports whether the knowledge base backs an advice reading of
 // a pasted error: a paste (three lines or more) or a printed error line
@@ -724,30 +735,30 @@ func round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }
 
 // traditional maps common traditional characters of the bot's questions
 // (hours, prices, plans, stock, disks) to their simplified forms, one
-// rune for one: nothing else folds them (catalog.Fold only narrows and
-// lowers), and the extractors' words are simplified ("小时", "还是", "包周").
-// Characters that are also simplified words of their own (著, 乾, 隻) are
-// left out.
-var traditional = func() map[rune]rune {
-	const trad, simp = "時週個還麼嗎幾錢塊價貴劃買賣會這們沒貨搶點後開關機環線長間現費數據盤無種對說來為與從請問題裡裏訂閱報錯體運雲帳賬單號區當應該網載裝內準備計較讓樣邊過優續選擇給兩萬張滿畢設組師電腦夠斷連閒閑剛於餘訓練實驗顯總",
-		"时周个还么吗几钱块价贵划买卖会这们没货抢点后开关机环线长间现费数据盘无种对说来为与从请问题里里订阅报错体运云帐账单号区当应该网载装内准备计较让样边过优续选择给两万张满毕设组师电脑够断连闲闲刚于余训练实验显总"
-	t, s := []rune(trad), []rune(simp)
-	m := make(map[rune]rune, len(t))
-	for i, r := range t {
-		m[r] = s[i]
+// rune for one (configs/slots/pipeline.yaml, maps.simplified): nothing
+// else folds them (catalog.Fold only narrows and lowers), and the
+// extractors' words are simplified ("小时", "还是", "包周").
+var traditional = sync.OnceValue(func() map[rune]rune {
+	m := map[rune]rune{}
+	for t, s := range slots.Mapping("pipeline.simplified") {
+		tr, sr := []rune(t), []rune(s)
+		if len(tr) == 1 && len(sr) == 1 {
+			m[tr[0]] = sr[0]
+		}
 	}
 	return m
-}()
+})
 
 // toSimplified reads common traditional characters as simplified
 // (traditional); other text is returned as is.
 func toSimplified(text string) string {
+	trad := traditional()
 	return strings.Map(func(r rune) rune {
 		if r < 0x4E00 {
 			// Below the CJK ideographs, where every key of traditional is.
 			return r
 		}
-		if s, ok := traditional[r]; ok {
+		if s, ok := trad[r]; ok {
 			return s
 		}
 		return r

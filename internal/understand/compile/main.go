@@ -2,9 +2,11 @@
 // into a directory (configs/ by `go generate ./configs`): intents.json
 // (the definitions), intents.model (the trained scorer) and
 // intents-inputs.jsonl (what the scorer read of each phrasing, for
-// review). Run it after changing configs/intents/*.yaml,
-// configs/advice.yaml, the catalog's names, the slot extractors or the
-// scorer; TestCompiledIsCurrent fails until then.
+// review); and slots.json, the slot extractors' words
+// (configs/slots/*.yaml) read and checked. Run it after changing
+// configs/intents/*.yaml, configs/slots/*.yaml, configs/advice.yaml, the
+// catalog's names, the slot extractors or the scorer;
+// TestCompiledIsCurrent and TestCompiledDataIsCurrent fail until then.
 package main
 
 import (
@@ -16,6 +18,7 @@ import (
 	"github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/understand"
+	"github.com/labgpu/bot/internal/understand/slots"
 )
 
 func main() {
@@ -30,6 +33,8 @@ func main() {
 }
 
 func run(dir string) error {
+	// The extractors read the YAML: the compiled data is what is written.
+	slots.ReadYAML()
 	cat, err := catalog.Load(configs.FS)
 	if err != nil {
 		return err
@@ -47,6 +52,7 @@ func run(dir string) error {
 		understand.CompiledFile: c.Marshal,
 		understand.ModelFile:    c.Model.MarshalBinary,
 		understand.InputsFile:   c.MarshalInputs,
+		slots.CompiledDataFile:  func() ([]byte, error) { return slots.CompileData(configs.FS) },
 	}
 	for name, marshal := range files {
 		b, err := marshal()

@@ -16,16 +16,14 @@ const (
 // not folded or simplified: a name keeps its case and characters.
 // ("", "") when the text is no admin command.
 func AdminCommand(text string) (cmd, arg string) {
-	w := loadedRouterWords()
 	text = strings.TrimSpace(text)
 	switch {
-	case w.bind == nil:
-	case w.bind.MatchString(text):
-		return AdminBind, w.bind.FindStringSubmatch(text)[1]
-	case w.list.MatchString(text):
+	case adminBind.MatchString(text):
+		return AdminBind, adminBind.FindStringSubmatch(text)[1]
+	case adminList.MatchString(text):
 		return AdminList, ""
-	case w.unbind.MatchString(text):
-		return AdminUnbind, w.unbind.FindStringSubmatch(text)[1]
+	case adminUnbind.MatchString(text):
+		return AdminUnbind, adminUnbind.FindStringSubmatch(text)[1]
 	}
 	return "", ""
 }

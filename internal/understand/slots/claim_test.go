@@ -68,7 +68,7 @@ func TestReadOOMError(t *testing.T) {
 // TestServingWords: an OOM report that speaks of inference or serving;
 // an English word only as a whole word.
 func TestServingWords(t *testing.T) {
-	words := loadAdviceWords().serving
+	words := servingWords.List()
 	for text, want := range map[string]bool{
 		"vllm 部署 7b 爆显存": true, "7B 推理 OOM": true, "serving qwen 7b oom": true, "7b lora oom": false,
 		"observe the oom": false, "generated text oom": false, "inference oom": true,
@@ -79,31 +79,17 @@ func TestServingWords(t *testing.T) {
 	}
 }
 
-// TestAdviceWordsFile: the embedded file loads, every Chinese unit its
-// granularity pattern captures is named, and a file without a pattern is
-// refused by name.
-func TestAdviceWordsFile(t *testing.T) {
-	r, err := readAdviceWords(AdviceFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	units := regexp.MustCompile(`\(([^()?]+)\)`).FindStringSubmatch(r.grain.String())
+// TestGrainUnits: every Chinese unit the granularity pattern captures is
+// named.
+func TestGrainUnits(t *testing.T) {
+	units := regexp.MustCompile(`\(([^()?]+)\)`).FindStringSubmatch(claimGrain.String())
 	if units == nil {
-		t.Fatalf("grain %q has no unit group", r.grain.String())
+		t.Fatalf("grain %q has no unit group", claimGrain.String())
 	}
 	for _, u := range strings.Split(units[1], "|") {
-		if g := r.grainUnits[u]; g != "second" && g != "minute" && g != "hour" {
+		if g := Mapping("advice.grain_units")[u]; g != "second" && g != "minute" && g != "hour" {
 			t.Errorf("grain unit %q names %q", u, g)
 		}
-	}
-	if _, err := readAdviceWords("slots/none.yaml"); err == nil {
-		t.Error("a missing file loaded")
-	}
-	if _, err := parseAdviceWords("x.yaml", []byte("patterns: {claim_disk: disk}\n")); err == nil || !strings.Contains(err.Error(), "claim_no_card") {
-		t.Errorf("a file without the claims' patterns: %v", err)
-	}
-	if _, err := parseAdviceWords("x.yaml", []byte("claims: {}\n")); err == nil {
-		t.Error("a file with an unknown section loaded")
 	}
 }
 

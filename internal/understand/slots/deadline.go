@@ -1,9 +1,8 @@
 package slots
 
 import (
+	"strings"
 	"time"
-
-	"github.com/labgpu/bot/internal/textgate"
 )
 
 // Deadline is a due date a plan question states relative to when it is
@@ -30,46 +29,31 @@ type Deadline struct {
 	InDays int `json:"in_days,omitempty"`
 }
 
-const (
-	// weekdayPat is a weekday after 周/星期/礼拜.
-	weekdayPat = `([一二三四五六日天1-7])`
-	// cueAfter and cueBefore say a date is a due date: "前", "之前",
-	// "截止", "交", "ddl是", "deadline".
-	cueAfter  = `\s*(?:前|之前|以前|截止|为止|交|要交|due|ddl)`
-	cueBefore = `(?:ddl|deadline|截止|截至|due|交)\s*(?:日期|时间)?\s*(?:是|在|为|到|:)?\s*`
-	enWeekday = `(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\b`
-)
-
+// The due dates' words (configs/slots/deadline.yaml); weekdays and days
+// from today are the vocabulary's (time.yaml).
 var (
 	// reDeadlineNextWeek: "下周五", "下个星期三", "下下周一" (a due date with
 	// or without a cue word: a plan question names a future weekday to
 	// finish by).
-	reDeadlineNextWeek = textgate.MustCompile(`((?:下个?)+)(?:周|星期|礼拜)` + weekdayPat)
+	reDeadlineNextWeek = NewExpr("deadline.next_week")
 	// reDeadlineThisWeek: "这周五", "本周日".
-	reDeadlineThisWeek = textgate.MustCompile(`(?:这|本)个?(?:周|星期|礼拜)` + weekdayPat)
+	reDeadlineThisWeek = NewExpr("deadline.this_week")
 	// reDeadlineWeekday: a bare weekday with a cue: "周五前", "ddl是周五".
-	reDeadlineWeekday = []*textgate.Regexp{
-		textgate.MustCompile(`(?:周|星期|礼拜)` + weekdayPat + cueAfter),
-		textgate.MustCompile(cueBefore + `(?:周|星期|礼拜)` + weekdayPat),
-	}
+	reDeadlineWeekday = NewExprs("deadline.weekday", 2)
 	// reDeadlineMonthEnd: "月底", "月末", "下个月底".
-	reDeadlineMonthEnd = textgate.MustCompile(`(下个?|这个?|本)?月(?:底|末)`)
+	reDeadlineMonthEnd = NewExpr("deadline.month_end")
 	// reDeadlineDay: "15号前", "ddl是20号", "截止到5日".
-	reDeadlineDay = []*textgate.Regexp{
-		textgate.MustCompile(`(\d{1,2}|[一二三四五六七八九十]+)\s*(?:号|日)` + cueAfter),
-		textgate.MustCompile(cueBefore + `(?:\d{1,2}\s*月\s*)?(\d{1,2}|[一二三四五六七八九十]+)\s*(?:号|日)`),
-	}
+	reDeadlineDay = NewExprs("deadline.day", 2)
 	// reDeadlineSoon: "明天前", "后天要交", "ddl是明天".
-	reDeadlineSoon = []*textgate.Regexp{
-		textgate.MustCompile(`(大后天|后天|明天)` + cueAfter),
-		textgate.MustCompile(cueBefore + `(大后天|后天|明天)`),
-	}
+	reDeadlineSoon = NewExprs("deadline.soon", 2)
 	// reDeadlineEnglish: "by friday", "due next monday", "before thu".
-	reDeadlineEnglish = textgate.MustCompile(`\b(?:by|before|due|until|till|deadline(?: is)?)\s+(?:(?:this|the)\s+)?(next\s+)?` + enWeekday)
+	reDeadlineEnglish = NewExpr("deadline.english")
 	// reDeadlineEnglishMonth: "by the end of the month", "by month end".
-	reDeadlineEnglishMonth = textgate.MustCompile(`\b(?:by|before|until|till|due)\s+(?:the\s+)?(?:end of (?:the |this )?month|month[- ]end)\b`)
+	reDeadlineEnglishMonth = NewExpr("deadline.english_month")
 	// reDeadlineEnglishSoon: "by tomorrow".
-	reDeadlineEnglishSoon = textgate.MustCompile(`\b(?:by|before|due)\s+tomorrow\b`)
+	reDeadlineEnglishSoon = NewExpr("deadline.english_soon")
+	// nextWords are the 下 of "下周五", "下个月底".
+	nextWords = NewWords("deadline.next")
 )
 
 // extractDeadline reads a due date (see Deadline) into q.Deadline.
@@ -80,28 +64,28 @@ func extractDeadline(x *Extraction) {
 		x.q.Deadline = &d
 	}
 	if m := reDeadlineNextWeek.FindStringSubmatch(s); m != nil {
-		set(Deadline{Weekday: cnWeekday(m[2]), WeeksAhead: countRune(m[1], '下')}, m)
+		set(Deadline{Weekday: WeekdayOf(m[2]), WeeksAhead: countWords(m[1], nextWords.List())}, m)
 		return
 	}
 	if m := reDeadlineThisWeek.FindStringSubmatch(s); m != nil {
-		set(Deadline{Weekday: cnWeekday(m[1]), ThisWeek: true}, m)
+		set(Deadline{Weekday: WeekdayOf(m[1]), ThisWeek: true}, m)
 		return
 	}
 	if m := reDeadlineMonthEnd.FindStringSubmatch(s); m != nil {
 		d := Deadline{MonthEnd: true}
-		if len(m[1]) > 0 && m[1][:len("下")] == "下" {
+		if countWords(m[1], nextWords.List()) > 0 {
 			d.MonthsAhead = 1
 		}
 		set(d, m)
 		return
 	}
-	for _, re := range reDeadlineWeekday {
+	for _, re := range reDeadlineWeekday.All() {
 		if m := re.FindStringSubmatch(s); m != nil {
-			set(Deadline{Weekday: cnWeekday(m[1])}, m)
+			set(Deadline{Weekday: WeekdayOf(m[1])}, m)
 			return
 		}
 	}
-	for _, re := range reDeadlineDay {
+	for _, re := range reDeadlineDay.All() {
 		if m := re.FindStringSubmatch(s); m != nil {
 			if v, ok := ParseNum(m[1]); ok && v >= 1 && v <= 31 {
 				set(Deadline{Day: int(v)}, m)
@@ -109,14 +93,15 @@ func extractDeadline(x *Extraction) {
 			}
 		}
 	}
-	for _, re := range reDeadlineSoon {
+	for _, re := range reDeadlineSoon.All() {
 		if m := re.FindStringSubmatch(s); m != nil {
-			set(Deadline{InDays: map[string]int{"明天": 1, "后天": 2, "大后天": 3}[m[1]]}, m)
+			days, _ := RelativeDayOf(m[1])
+			set(Deadline{InDays: days}, m)
 			return
 		}
 	}
 	if m := reDeadlineEnglish.FindStringSubmatch(s); m != nil {
-		d := Deadline{Weekday: enWeekdayNum(m[2])}
+		d := Deadline{Weekday: WeekdayOf(m[2])}
 		if m[1] != "" {
 			d.WeeksAhead = 1
 		}
@@ -132,35 +117,13 @@ func extractDeadline(x *Extraction) {
 	}
 }
 
-func countRune(s string, r rune) int {
+// countWords is how many times words of ws are in s.
+func countWords(s string, ws []string) int {
 	n := 0
-	for _, c := range s {
-		if c == r {
-			n++
-		}
+	for _, w := range ws {
+		n += strings.Count(s, w)
 	}
 	return n
-}
-
-// cnWeekday is 1 (一, Monday) … 7 (日/天, Sunday).
-func cnWeekday(s string) int {
-	switch s {
-	case "日", "天", "7":
-		return 7
-	}
-	if v, ok := ParseNum(s); ok && v >= 1 && v <= 6 {
-		return int(v)
-	}
-	return 0
-}
-
-func enWeekdayNum(s string) int {
-	for i, p := range []string{"mon", "tue", "wed", "thu", "fri", "sat", "sun"} {
-		if len(s) >= 3 && s[:3] == p {
-			return i + 1
-		}
-	}
-	return 0
 }
 
 // isoWeekday is 1 (Monday) … 7 (Sunday).

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/textgate"
@@ -135,7 +136,7 @@ func Extract(c *catalog.Catalog, text string, chatEnglish bool) *Extraction {
 		// words around them are English.
 		q.English = true
 	}
-	q.SwitchTo = reSwitch.MatchString(s) && !ContainsAny(s, kwStockWord)
+	q.SwitchTo = reSwitch.MatchString(s) && !ContainsAny(s, kwStockWord.List())
 	q.OnlyParams = onlyParams(x)
 	q.Choice = choiceOf(s)
 	return x
@@ -164,61 +165,81 @@ func fixDigitTypos(s string) string {
 	return string(b)
 }
 
-// number: digits with optional decimals, or Chinese numerals.
-const numPat = `(\d+(?:\.\d+)?|[零一二两三四五六七八九十百]+)`
+// numerals are the Chinese numerals ParseNum reads
+// (configs/slots/numbers.yaml): digits set the ones, units multiply.
+var numerals = sync.OnceValue(func() (n struct{ digits, units map[rune]float64 }) {
+	n.digits, n.units = runeTable("numbers.digits"), runeTable("numbers.units")
+	return n
+})
 
-// cnDigits maps Chinese numerals to values.
-var cnDigits = map[rune]float64{'零': 0, '一': 1, '二': 2, '两': 2, '三': 3, '四': 4, '五': 5, '六': 6, '七': 7, '八': 8, '九': 9}
+// runeTable is a number table of one-character words by character.
+func runeTable(key string) map[rune]float64 {
+	out := map[rune]float64{}
+	for w, v := range data().numbers[key] {
+		if r := []rune(w); len(r) == 1 {
+			out[r[0]] = v
+		}
+	}
+	return out
+}
 
-// ParseNum parses "12", "1.5", "三", "十二", "二十", "一百".
+// ParseNum parses "12", "1.5", "三", "十二", "二十", "一百": the one number
+// parser of the bot. A Chinese digit (numbers.yaml's digits) sets the
+// ones; a unit (十, 百) multiplies what came before it (1 when nothing
+// did: "十二" is 12) and adds it up.
 func ParseNum(s string) (float64, bool) {
 	if v, err := strconv.ParseFloat(s, 64); err == nil {
 		return v, !math.IsInf(v, 0) && !math.IsNaN(v)
 	}
+	n := numerals()
 	var total, cur float64
 	seen := false
 	for _, r := range s {
-		if d, ok := cnDigits[r]; ok {
+		if d, ok := n.digits[r]; ok {
 			cur, seen = d, true
 			continue
 		}
-		switch r {
-		case '十', '百':
-			unit := 10.0
-			if r == '百' {
-				unit = 100
-			}
-			if cur == 0 {
-				cur = 1
-			}
-			total += cur * unit
-			cur = 0
-			seen = true
-		default:
+		unit, ok := n.units[r]
+		if !ok {
 			return 0, false
 		}
+		if cur == 0 {
+			cur = 1
+		}
+		total += cur * unit
+		cur = 0
+		seen = true
 	}
 	return total + cur, seen
 }
 
+// mult is what a count's or size's unit multiplies it by ("万" 1e4, "k"
+// 1e3, "b" 1e9: numbers.multipliers), 1 for none.
 func mult(unit string) float64 {
-	switch unit {
-	case "万", "w":
-		return 1e4
-	case "千", "k":
-		return 1e3
-	case "亿":
-		return 1e8
-	case "十亿":
-		return 1e9
-	case "百亿":
-		return 1e10
-	case "m", "million":
-		return 1e6
-	case "b", "billion":
-		return 1e9
+	if v, ok := number("numbers.multipliers", unit); ok {
+		return v
 	}
 	return 1
+}
+
+// englishNumber is an English number word ("two", "a couple of":
+// numbers.english).
+func englishNumber(w string) (float64, bool) { return number("numbers.english", w) }
+
+// isHalf reports whether w is a word for half ("半": numbers.half);
+// halfIn is the half a text has ("两半": 0.5).
+func isHalf(w string) bool {
+	_, ok := number("numbers.half", w)
+	return ok
+}
+
+func halfIn(s string) (float64, bool) {
+	for w, v := range data().numbers["numbers.half"] {
+		if strings.Contains(s, w) {
+			return v, true
+		}
+	}
+	return 0, false
 }
 
 // blank replaces the byte span [a,b) of s with spaces, keeping offsets.
@@ -378,10 +399,10 @@ func slotTags(q *Query, s string) []string {
 var (
 	// reOffWords and reOnWords say which way a switch goes ("关掉周报",
 	// "digest on", "实例又开机了").
-	reOffWords = textgate.MustCompile(`关|停|别|不要|不用|不想|取消|退|删|撤|暂停|安静|\boff\b|\bstop|\bdisable|no more|\bcancel|\bremove|\bunsub|\bmute|shut|gone|released|delete`)
-	reOnWords  = textgate.MustCompile(`开启|打开|开一下|开通|开机|开起来|开回|恢复|重新|又开|启动|\bon\b|\benable|\bresume|\bstart|back on|\bup\b|running`)
+	reOffWords = NewExpr("extract.off_words")
+	reOnWords  = NewExpr("extract.on_words")
 	// reDomain are words of the bot's world: cards, rental, training,
 	// errors, storage, alerts; a message with none (and no name or figure)
 	// is small talk or outside what the bot does.
-	reDomain = textgate.MustCompile(`卡|显存|算力|cuda|gpu|nvidia|训练|推理|微调|租|实例|服务器|机器|容器|镜像|ssh|jupyter|报错|error|错误|存储|硬盘|磁盘|数据盘|盘|订阅|提醒|周报|价|钱|元|块|便宜|收费|计费|包月|oom|显卡|模型|model|lora|train|finetun|deploy|torch|pip|conda|docker|driver|驱动|disk|storage|volume|alert|digest|subscri|price|cost|cheap|rent|instance|node|vram|memory|内存|epoch|batch|loss|nccl|token|数据集|dataset|checkpoint|下载|上传|download|upload|bot|机器人|详情|帮助|help|more|menu`)
+	reDomain = NewExpr("extract.domain")
 )

@@ -1,74 +1,55 @@
 package slots
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/labgpu/bot/internal/textgate"
 )
 
 // The job's numbers and switches: sequence length, sample length, LoRA
-// rank, dataset size, epochs, batch, optimizer, bits, method and size.
+// rank, dataset size, epochs, batch, optimizer, bits, method and size
+// (configs/slots/job.yaml).
 var (
-	reSeq = []*textgate.Regexp{
-		textgate.MustCompile(`(?:seq(?:uence)?(?:[\s_-]*len(?:gth)?)?|max[\s_-]*len(?:gth)?|cutoff[\s_-]*len|序列长度|序列|上下文长度|上下文|context(?:[\s_-]*length)?|ctx)\s*[=:：]?\s*(\d+)\s*(k)?`),
-		textgate.MustCompile(`(\d+)\s*(k)?\s*(?:的)?\s*(?:上下文|context|ctx|长度|序列|tokens? context)`),
-	}
+	reSeq = NewExprs("job.seq", 2)
 	// rePerSample is a sample length: "每条1000 tokens", "平均 512 token",
 	// "512 tokens per sample", "10k samples of 1024 tokens".
-	rePerSample = []*textgate.Regexp{
-		textgate.MustCompile(`(?:每条|每个样本|每条数据|平均|average|avg|about|约|大概)\s*(?:约|大概|长度)?\s*(\d+)\s*(k)?\s*(?:个\s*)?tokens?`),
-		textgate.MustCompile(`(\d+)\s*(k)?\s*tokens?\s*(?:每条|/条|一条|per sample|per example|each|/sample)`),
-		// The sample count's word stays for the samples rule: only the
-		// "of 1024 tokens" tail is consumed (group 3 spans it).
-		textgate.MustCompile(`(?:samples?|examples?|条)\s*((?:of|x|×|,|，|\*)\s*(\d+)\s*(k)?\s*tokens?)`),
-	}
-	reRank    = textgate.MustCompile(`(?:rank|秩|lora[\s_-]?r)\s*[=:：]?\s*(\d+)|(?:^|[^a-z])r\s*=\s*(\d+)`)
-	reTokens  = textgate.MustCompile(numPat + `\s*(万|亿|千|k|m|b|million|billion)?\s*(?:个\s*)?tokens?`)
-	reSamples = []*textgate.Regexp{
-		textgate.MustCompile(numPat + `\s*(万|千|w|k|m)?\s*(?:条|个样本|个样例|样本|数据|组|samples?|examples?|rows?|records?|instructions?|conversations?)`),
-		// "数据5w", "数据量 10万条", "samples=50k"
-		textgate.MustCompile(`(?:数据量?|样本数?|samples?)\s*[=:：]?\s*` + numPat + `\s*(万|千|w|k|m)?\s*(?:条)?(?:[^a-z0-9.]|$)`),
-	}
-	reEpochs = []*textgate.Regexp{
-		textgate.MustCompile(numPat + `\s*(?:个)?\s*(?:epochs?|轮|遍)`),
-		textgate.MustCompile(`(?:epochs?|轮数)\s*[=:：]?\s*` + numPat),
-	}
-	reBatch = textgate.MustCompile(`(?:batch(?:[\s_-]*size)?|bs|批大小|批次大小|批量|并发数?|concurrency|concurrent(?:\s*requests)?)\s*[=:：]?\s*(-?\d+)`)
-	reBits  = textgate.MustCompile(`(?:(\d+)\s*-?\s*(?:bit|位|比特))|int\s*(4|8)|(fp16|bf16|fp32|nf4|awq|gptq)`)
-	reQV    = textgate.MustCompile(`q_?proj\s*[+,/和与&]\s*v_?proj|\bqv\b|只训?\s*q\s*[,、和]?\s*v`)
+	rePerSample = NewExprs("job.per_sample", 3)
+	reRank      = NewExpr("job.rank")
+	reTokens    = NewExpr("job.tokens")
+	reSamples   = NewExprs("job.samples", 2)
+	reEpochs    = NewExprs("job.epochs", 2)
+	reBatch     = NewExpr("job.batch")
+	reBits      = NewExpr("job.bits")
+	reQV        = NewExpr("job.qv")
 	// Training switches: LoRA targets, optimizer, recomputation, attention
 	// kernel, ZeRO stage.
-	reAttnOnly = textgate.MustCompile(`(?:only|只)\s*(?:attention|注意力)|attention only|注意力层`)
-	re8bitAdam = textgate.MustCompile(`8\s*-?\s*bit\s*adam|adamw?\s*8\s*-?\s*bit|paged\s*adam|8\s*位\s*(?:adam|优化器)`)
-	rePureBF16 = textgate.MustCompile(`pure[\s_-]*bf16|纯\s*bf16`)
-	reNoCkpt   = textgate.MustCompile(`(?:no|without|不开|关闭|关掉|不用|disable)\s*(?:the\s*)?(?:gradient|grad|梯度)[\s_-]*(?:checkpointing|ckpt|checkpoint|检查点)`)
-	reNoFlash  = textgate.MustCompile(`(?:no|without|不开|关闭|不用|disable)\s*(?:flash[\s_-]*attn|flash[\s_-]*attention|fa2?\b)`)
-	reZeRO     = textgate.MustCompile(`zero[\s_-]*(?:stage)?[\s_-]*([23])`)
-	reParams   = []*textgate.Regexp{
-		textgate.MustCompile(`(?:^|[^a-z0-9.])(\d+(?:\.\d+)?)\s*b(?:illion)?(?:[^a-z0-9]|$)`),
-		textgate.MustCompile(numPat + `\s*(亿|十亿|百亿)\s*(?:参数|参数量)?`),
-	}
+	reAttnOnly = NewExpr("job.attn_only")
+	re8bitAdam = NewExpr("job.adam_8bit")
+	rePureBF16 = NewExpr("job.pure_bf16")
+	reNoCkpt   = NewExpr("job.no_ckpt")
+	reNoFlash  = NewExpr("job.no_flash")
+	reZeRO     = NewExpr("job.zero")
+	reParams   = NewExprs("job.params", 2)
 	// rePretrain is a pretraining job, not a "pretrained" model.
-	rePretrain = textgate.MustCompile(`pre-?train(?:ing)?\b`)
+	rePretrain = NewExpr("job.pretrain")
 	// reModelish catches a model-like name the catalog does not know:
 	// letters followed by a size ("foo-13b", "mymodel 7b").
-	reModelish = textgate.MustCompile(`([a-z][a-z0-9.]*(?:-[a-z0-9.]+)*?)[-_]?(\d+(?:\.\d+)?)b\b`)
+	reModelish = NewExpr("job.modelish")
 	// reHanModel is a Chinese model name joined to its size ("某某-13B").
-	reHanModel = textgate.MustCompile(`(\p{Han}{1,8})[-_](\d+(?:\.\d+)?)b\b`)
-)
+	reHanModel = NewExpr("job.han_model")
 
-var kwFull = []string{"全量", "全参", "full fine", "full-param", "full param", "full ft", "full finetun", "full finetune", "full finetuning", "full-finetune", "full-finetuning", "full sft", "full training", "预训练"}
-var kwInference = []string{"推理", "部署", "inference", "serve", "serving", "deploy", "跑推理", "上线"}
+	kwFull      = NewWords("job.full")
+	kwInference = NewWords("job.inference")
+	// stopwords are words before a size that name no model.
+	stopwords = NewWords("job.stopwords")
+)
 
 // firstInt reads the first match of res in rest as an int (group 1, times
 // 1024 or 1000 when group 2, "k", is set), blanking it.
-func (x *Extraction) firstInt(res []*textgate.Regexp, k float64, set func(int)) {
-	for _, re := range res {
+func (x *Extraction) firstInt(res *Exprs, k float64, set func(int)) {
+	for _, re := range res.All() {
 		loc := re.FindStringSubmatchIndex(x.rest)
 		if loc == nil {
 			continue
@@ -93,7 +74,7 @@ func (x *Extraction) firstInt(res []*textgate.Regexp, k float64, set func(int)) 
 func extractSeqAndSample(x *Extraction) {
 	q := x.q
 	x.firstInt(reSeq, 1024, func(v int) { q.SeqLen = v })
-	for i, re := range rePerSample {
+	for i, re := range rePerSample.All() {
 		loc := re.FindStringSubmatchIndex(x.rest)
 		if loc == nil {
 			continue
@@ -141,7 +122,7 @@ func extractDataSize(x *Extraction) {
 			x.use(loc[0], loc[1], "")
 		}
 	}
-	for _, re := range reSamples {
+	for _, re := range reSamples.All() {
 		loc := re.FindStringSubmatchIndex(x.rest)
 		if loc == nil {
 			continue
@@ -163,7 +144,7 @@ func extractDataSize(x *Extraction) {
 		q.TokensPerSample = int(q.Tokens)
 		q.Tokens = 0
 	}
-	for _, re := range reEpochs {
+	for _, re := range reEpochs.All() {
 		if loc := re.FindStringSubmatchIndex(x.rest); loc != nil {
 			if v, ok := ParseNum(x.rest[loc[2]:loc[3]]); ok && v > 0 && v <= 1000 {
 				q.Epochs = v
@@ -183,7 +164,7 @@ func extractBatchAndSwitches(x *Extraction) {
 		if v, err := strconv.Atoi(raw); err == nil && v > 0 && v <= 4096 {
 			q.Batch = v
 		} else {
-			q.problem("batch "+raw+" 无效，按默认值估算", "batch "+raw+" is not valid; the default is used")
+			q.problem(ProblemBatch, raw)
 		}
 		x.use(loc[0], loc[1], "")
 	}
@@ -233,23 +214,21 @@ func extractMethod(x *Extraction) {
 		q.Method = "qlora"
 	case strings.Contains(s, "lora"):
 		q.Method = "lora"
-	case ContainsAny(s, kwFull), rePretrain.MatchString(s):
+	case ContainsAny(s, kwFull.List()), rePretrain.MatchString(s):
 		// Pretraining updates every weight.
 		q.Method = "full"
-	case ContainsAny(s, kwInference):
+	case ContainsAny(s, kwInference.List()):
 		q.Method = "inference"
 	}
 	if q.Method == "lora" && q.Bits > 0 && q.Bits < 16 {
 		q.Method = "qlora"
 	}
 	if q.Method == "qlora" && q.Bits >= 16 {
-		q.problem(fmt.Sprintf("QLoRA 是 4/8-bit 量化，%d-bit 就是普通 LoRA，按 LoRA 估算", q.Bits),
-			fmt.Sprintf("QLoRA means 4- or 8-bit weights; at %d-bit it is plain LoRA, estimated as such", q.Bits))
+		q.problem(ProblemQLoRABits, q.Bits)
 		q.Method = "lora"
 	}
 	if q.Method == "full" && q.Bits > 0 && q.Bits < 16 {
-		q.problem(fmt.Sprintf("全量微调不能用 %d-bit 权重，按 16-bit 估算；想省显存可以用 QLoRA", q.Bits),
-			fmt.Sprintf("a full fine-tune cannot train %d-bit weights; estimated at 16-bit (QLoRA saves memory)", q.Bits))
+		q.problem(ProblemFullBits, q.Bits)
 		q.Bits = 0
 	}
 	if q.Method == "qlora" && q.Bits == 0 {
@@ -267,10 +246,9 @@ func extractParams(x *Extraction) {
 			return
 		}
 		q.ParamsB = mm.ParamsB
-		if m := reParams[0].FindStringSubmatch(x.rest); m != nil {
+		if m := reParams.All()[0].FindStringSubmatch(x.rest); m != nil {
 			if v, ok := ParseNum(m[1]); ok && math.Abs(v-mm.ParamsB) > 0.15*mm.ParamsB {
-				q.problem(fmt.Sprintf("同时写了 %s 和 %sB，按 %s（%gB）估算", mm.ID, m[1], mm.ID, mm.ParamsB),
-					fmt.Sprintf("both %s and %sB given; estimated for %s (%gB)", mm.ID, m[1], mm.ID, mm.ParamsB))
+				q.problem(ProblemModelSize, mm.ID, m[1], mm.ParamsB)
 			}
 		}
 		return
@@ -280,12 +258,12 @@ func extractParams(x *Extraction) {
 	} else if m := reHanModel.FindStringSubmatch(x.rest); m != nil {
 		// "用某某-13B": the verb before the name is not part of it.
 		name := m[0]
-		for r, n := utf8.DecodeRuneInString(name); stopwords[string(r)] && n < len(name); r, n = utf8.DecodeRuneInString(name) {
+		for r, n := utf8.DecodeRuneInString(name); stopwords.Has(string(r)) && n < len(name); r, n = utf8.DecodeRuneInString(name) {
 			name = name[n:]
 		}
 		q.ModelText = name
 	}
-	for i, re := range reParams {
+	for i, re := range reParams.All() {
 		loc := re.FindStringSubmatchIndex(x.rest)
 		if loc == nil {
 			continue
@@ -306,10 +284,8 @@ func extractParams(x *Extraction) {
 	}
 }
 
-var stopwords = map[string]bool{"a": true, "the": true, "for": true, "of": true, "run": true, "with": true, "on": true, "model": true, "llm": true, "lora": true, "qlora": true, "做": true, "用": true, "跑": true, "训": true, "拿": true, "给": true, "把": true, "对": true, "train": true, "finetune": true, "how much would": true, "how much": true}
-
 func isStopword(s string) bool {
-	if stopwords[s] {
+	if stopwords.Has(s) {
 		return true
 	}
 	f := strings.Fields(s)
@@ -317,7 +293,7 @@ func isStopword(s string) bool {
 		return true
 	}
 	last := f[len(f)-1]
-	if stopwords[last] || len(last) < 2 {
+	if stopwords.Has(last) || len(last) < 2 {
 		return true
 	}
 	for _, r := range last {

@@ -6,12 +6,21 @@ import (
 	"unicode/utf8"
 
 	"github.com/labgpu/bot/internal/catalog"
-	"github.com/labgpu/bot/internal/textgate"
 )
 
+// The words of the answer's language (configs/slots/language.yaml).
 var (
 	// reAskStart is a line of English prose ("how do I fix this").
-	reAskStart = textgate.MustCompile(`^\s*(?:how|why|what|which|help|my|i|i'm|we|please|should|can|could|does|is there|anyone|any idea|got|getting|when|after)\b`)
+	reAskStart = NewExpr("language.ask_start")
+	// chatEnglish are the words people use when they write to the bot in
+	// English (question words, pronouns, the bot's command words); error
+	// messages and logs rarely have them. "i'm", "what's" and the like
+	// count through their first word.
+	chatEnglish = NewWords("language.chat_english")
+	// questionMarks end a line that asks; colons make a line "name:
+	// message".
+	questionMarks = NewWords("language.question_marks")
+	colons        = NewWords("language.colons")
 )
 
 // HasCJK reports whether s has a Chinese character (\p{Han}): a loop,
@@ -31,24 +40,6 @@ func HasCJK(s string) bool {
 	return false
 }
 
-// chatEnglish are the words people use when they write to the bot in
-// English (question words, pronouns, the bot's command words); error
-// messages and logs rarely have them. "i'm", "what's" and the like count
-// through their first word.
-var chatEnglish = func() map[string]bool {
-	set := map[string]bool{}
-	for _, w := range strings.Fields(`i im my me we our us how why what whats which where who anyone anybody someone please pls
-plz need want wanna thanks thank thx ty hi hello hey much many cost costs price prices
-pricing cheap cheaper cheapest avail rent renting notify alert alerts subscribe
-unsubscribe subscriptions mute unmute digest storage list show cancel stop enable disable
-turn add remove register resize more details menu really heard says said vs versus better
-worth enough fit estimate should can could does would help any anything got there stock
-legit under bucks rn tonight today when usually`) {
-		set[w] = true
-	}
-	return set
-}()
-
 // isChatEnglish reports whether a word (folded, trimmed of punctuation)
 // is or has one of chatEnglish as a run of letters and digits: "i'm",
 // "price/hour".
@@ -62,10 +53,20 @@ func isChatEnglish(w string) bool {
 		for j < len(w) && isWordByte(w[j]) {
 			j++
 		}
-		if chatEnglish[w[i:j]] {
+		if chatEnglish.Has(w[i:j]) {
 			return true
 		}
 		i = j
+	}
+	return false
+}
+
+// containsOne reports whether s contains one of ws.
+func containsOne(s string, ws []string) bool {
+	for _, w := range ws {
+		if strings.Contains(s, w) {
+			return true
+		}
 	}
 	return false
 }
@@ -174,10 +175,10 @@ func proseLine(line, folded string) bool {
 	if line == "" {
 		return false
 	}
-	if reAskStart.MatchString(folded) || strings.HasSuffix(line, "?") || strings.HasSuffix(line, "？") {
+	if reAskStart.MatchString(folded) || endsWith(line, questionMarks.List()) {
 		return true
 	}
-	if line[0] < 'a' || line[0] > 'z' || strings.ContainsAny(line, ":：") {
+	if line[0] < 'a' || line[0] > 'z' || containsOne(line, colons.List()) {
 		return false
 	}
 	plain, _ := plainWords(folded)

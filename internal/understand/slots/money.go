@@ -3,78 +3,77 @@ package slots
 import (
 	"sort"
 	"strings"
-
-	"github.com/labgpu/bot/internal/textgate"
 )
 
-// Money amounts as students write them (folded text). Each rule gives the
-// amount's value from its groups.
+// Money amounts as students write them (folded text), in
+// configs/slots/money.yaml's order. Each rule gives the amount's value
+// from its groups.
 var amountRules = []struct {
-	re    *textgate.Regexp
 	value func(m []string) (float64, bool)
 	usd   func(m []string) bool
 }{
 	// "一块二毛五", "1块2毛5分": yuan, jiao and fen.
-	{re: textgate.MustCompile(`(\d+|[一二两三四五六七八九十]+)\s*(?:块|元)\s*(\d|[一二两三四五六七八九])\s*(?:毛|角)\s*(\d|[一二两三四五六七八九])\s*(?:分)?`),
-		value: func(m []string) (float64, bool) {
-			v, ok := yuanJiao(m[1], m[2])
-			f, ok2 := ParseNum(m[3])
-			return v + f/100, ok && ok2
-		}},
+	{value: func(m []string) (float64, bool) {
+		v, ok := yuanJiao(m[1], m[2])
+		f, ok2 := ParseNum(m[3])
+		return v + f/100, ok && ok2
+	}},
 	// "八毛五", "5毛5": jiao and fen.
-	{re: textgate.MustCompile(`(\d|[一二两三四五六七八九])\s*(?:毛|角)\s*(\d|[一二两三四五六七八九])\s*(?:分)?`),
-		value: func(m []string) (float64, bool) {
-			j, ok := ParseNum(m[1])
-			f, ok2 := ParseNum(m[2])
-			return j/10 + f/100, ok && ok2
-		}},
+	{value: func(m []string) (float64, bool) {
+		j, ok := ParseNum(m[1])
+		f, ok2 := ParseNum(m[2])
+		return j/10 + f/100, ok && ok2
+	}},
 	// "1块5", "两块五", "1元5角", "一块五毛钱": yuan and a tenth digit.
-	{re: textgate.MustCompile(`(\d+|[一二两三四五六七八九十]+)\s*(?:块|元)\s*(\d|[一二两三四五六七八九])(?:\s*(?:毛|角))?(?:钱)?`),
-		value: func(m []string) (float64, bool) { return yuanJiao(m[1], m[2]) }},
+	{value: func(m []string) (float64, bool) { return yuanJiao(m[1], m[2]) }},
 	// "块半", "一块半", "两块半".
-	{re: textgate.MustCompile(`(\d+|[一二两三四五六七八九十]+)?\s*块半`),
-		value: func(m []string) (float64, bool) {
-			if m[1] == "" {
-				return 1.5, true
-			}
-			v, ok := ParseNum(m[1])
-			return v + 0.5, ok
-		}},
+	{value: func(m []string) (float64, bool) {
+		if m[1] == "" {
+			return 1.5, true
+		}
+		v, ok := ParseNum(m[1])
+		return v + 0.5, ok
+	}},
 	// "5毛", "八毛钱", "3角".
-	{re: textgate.MustCompile(`(\d|[一二两三四五六七八九])\s*(?:毛|角)(?:钱)?`),
-		value: func(m []string) (float64, bool) { v, ok := ParseNum(m[1]); return v / 10, ok }},
+	{value: func(m []string) (float64, bool) { v, ok := ParseNum(m[1]); return v / 10, ok }},
 	// "¥1.5", "$0.35".
-	{re: textgate.MustCompile(`([¥$])\s*(\d+(?:\.\d+)?)`),
-		value: func(m []string) (float64, bool) { return ParseNum(m[2]) },
-		usd:   func(m []string) bool { return m[1] == "$" }},
+	{value: func(m []string) (float64, bool) { return ParseNum(m[2]) },
+		usd: func(m []string) bool { return m[1] == "$" }},
 	// "1.5元", "两块", "3 rmb", "2 bucks", "0.4 usd".
-	{re: textgate.MustCompile(numPat + `\s*(块钱|块|元|rmb|cny|yuan|usd|dollars?|bucks?|美元|美金|刀)`),
-		value: func(m []string) (float64, bool) { return ParseNum(m[1]) },
-		usd:   func(m []string) bool { return reUSD.MatchString(m[2]) }},
+	{value: func(m []string) (float64, bool) { return ParseNum(m[1]) },
+		usd: func(m []string) bool { return reUSD.MatchString(m[2]) }},
 }
 
 var (
+	// reAmounts are the amount rules' patterns.
+	reAmounts = NewExprs("money.amounts", 7)
 	// reUSD marks an amount in US dollars.
-	reUSD = textgate.MustCompile(`\$|usd|dollar|buck|美元|美金|刀`)
+	reUSD = NewExpr("money.usd")
 	// reAfterKuai follows "块" when it counts cards or disks ("两块4090",
 	// "一块盘"), not money.
-	reAfterKuai = textgate.MustCompile(`^\s*(?:的)?\s*(?:卡|显卡|盘|硬盘|数据盘|gpu|§|\d)`)
+	reAfterKuai = NewExpr("money.after_kuai")
 	// reUnitAfterOne follows the 一 of "一小时", "一个小时", "一天": after
 	// a price that 一 means "per", not one more digit.
-	reUnitAfterOne = textgate.MustCompile(`^\s*(?:个)?\s*(?:小时|钟头|天|周|星期|礼拜|月|年|h\b|hr|hour|day|week|month)`)
+	reUnitAfterOne = NewExpr("money.unit_after_one")
 	// rePerUnit is the unit after a price: per hour, per GB-day, per
 	// GB-month.
-	rePerUnit = textgate.MustCompile(`^\s*(?:(?:/|每|一|per|an?)\s*(?:个)?\s*(h|hr|hour|小时|时|钟头)\b?|(?:/|每)\s*gb?\s*(?:/|每|·|\*|一)?\s*(天|day|d|月|month|mo)\b?)`)
+	rePerUnit = NewExpr("money.per_unit")
 	// reCeilBefore and reCeilAfter make an amount a ceiling: "低于2块",
 	// "降到1块5", "2块5以内", "under $2".
-	reCeilBefore = textgate.MustCompile(`(?:低于|不超过|不高于|小于|少于|便宜于|降到|降至|跌到|跌破|掉到|低过|最多|不到|under|below|less than|cheaper than|max|at most|<=?|≤|≦)\s*(?:到)?\s*$`)
-	reCeilAfter  = textgate.MustCompile(`^\s*(?:以下|以内|之内|之下|一下|内|及以下|or less|or cheaper|or under)`)
+	reCeilBefore = NewExpr("money.ceil_before")
+	reCeilAfter  = NewExpr("money.ceil_after")
 	// reRangeTo joins the two ends of a price range ("1块5到2块").
-	reRangeTo = textgate.MustCompile(`(?:到|至|~|～|-|—)\s*$`)
+	reRangeTo = NewExpr("money.range_to")
 	// reBareCeiling is a ceiling without a currency: "低于2.5".
-	reBareCeiling = textgate.MustCompile(`(?:低于|不超过|不高于|小于|少于|便宜于|降到|降至|跌破|under|below|less than|cheaper than|max|at most|<=?|≤|≦)\s*` + numPat)
+	reBareCeiling = NewExpr("money.bare_ceiling")
 	// reCountUnit follows a number that is a count, not a price.
-	reCountUnit = textgate.MustCompile(`^\s*(?:万|千|亿|条|个|张|块卡|卡|台|轮|遍|epoch|token|样本|数据|g\b|gb|b\b|k\b|w\b)`)
+	reCountUnit = NewExpr("money.count_unit")
+	// kuaiWords end an amount that may count cards ("两块4090"); oneWords
+	// one that may be "per" ("5毛一小时"); monthUnits are per_unit's
+	// per-month units.
+	kuaiWords  = NewWords("money.kuai")
+	oneWords   = NewWords("money.one")
+	monthUnits = NewWords("money.month_units")
 )
 
 // yuanJiao is "1块5" = 1.5: yuan and a tenth digit.
@@ -94,17 +93,18 @@ type amount struct {
 // orig is s before names were blanked (same offsets).
 func amounts(s, orig string) []amount {
 	var found []amount
-	for _, rule := range amountRules {
-		for _, loc := range rule.re.FindAllStringSubmatchIndex(s, -1) {
+	res := reAmounts.All()
+	for i, rule := range amountRules {
+		for _, loc := range res[i].FindAllStringSubmatchIndex(s, -1) {
 			m := submatches(s, loc)
 			v, ok := rule.value(m)
 			if !ok || v <= 0 {
 				continue
 			}
-			if strings.HasSuffix(m[0], "块") && reAfterKuai.MatchString(orig[loc[1]:]) && !reRangeTo.MatchString(s[:loc[0]]) {
+			if endsWith(m[0], kuaiWords.List()) && reAfterKuai.MatchString(orig[loc[1]:]) && !reRangeTo.MatchString(s[:loc[0]]) {
 				continue // "两块4090" counts cards
 			}
-			if strings.HasSuffix(m[0], "一") && reUnitAfterOne.MatchString(s[loc[1]:]) {
+			if endsWith(m[0], oneWords.List()) && reUnitAfterOne.MatchString(s[loc[1]:]) {
 				continue // "5毛一小时": the 一 is "per", a shorter rule reads "5毛"
 			}
 			found = append(found, amount{loc[0], loc[1], v, rule.usd != nil && rule.usd(m)})
@@ -147,7 +147,7 @@ func extractMoney(x *Extraction) {
 			switch {
 			case m[2] >= 0:
 				unit = "hour"
-			case strings.ContainsAny(x.rest[end+m[4]:end+m[5]], "月m"):
+			case monthUnits.Has(x.rest[end+m[4] : end+m[5]]):
 				unit = "gb_month"
 			default:
 				unit = "gb_day"
@@ -186,6 +186,16 @@ func extractMoney(x *Extraction) {
 			x.use(loc[0], loc[1], phMoney)
 		}
 	}
+}
+
+// endsWith reports whether s ends with one of ws.
+func endsWith(s string, ws []string) bool {
+	for _, w := range ws {
+		if strings.HasSuffix(s, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // Round4 rounds to four decimals (prices are kept to 0.0001 CNY).

@@ -6,34 +6,25 @@ import (
 	"unicode/utf8"
 
 	"github.com/labgpu/bot/internal/catalog"
-	"github.com/labgpu/bot/internal/textgate"
 )
 
+// The words around names (configs/slots/names.yaml).
 var (
 	// reGPUish is a GPU-like name: "3080", "rtx 3090 ti", "b200", "h20e".
-	reGPUish = textgate.MustCompile(`(?:^|[^a-z0-9.])((?:rtx\s*|gtx\s*)?[1-9]0[5-9]0(?:\s*(?:ti|super))?|(?:[abhltpk]|mi)\d{2,3}[a-z]?)(?:[^a-z0-9.]|$)`)
+	reGPUish = NewExpr("names.gpuish")
 	// reVariant is a suffix naming a GPU variant: "ti", "super".
-	reVariant = textgate.MustCompile(`^\s*(ti|super)\b`)
+	reVariant = NewExpr("names.variant")
 	// reCountEN is an English count right before a GPU name ("one 4090").
-	reCountEN = textgate.MustCompile(`(?:^|\s)(one|a single|single|two|four|eight)\s*$`)
+	reCountEN = NewExpr("names.count_english")
 	// reCount are GPU counts: before a GPU name ("两张4090", "2x 4090"),
 	// after it ("4090 两张"), and anywhere ("8 卡", "双卡").
-	reCount = []*textgate.Regexp{
-		textgate.MustCompile(numPat + `\s*(?:张|块|个|台|卡)\s*(?:卡)?\s*$`),
-		textgate.MustCompile(`(?:^|[^a-z0-9.])` + numPat + `\s*[x×*]\s*$`),
-		textgate.MustCompile(`^\s*(?:[x×*]\s*` + numPat + `|` + numPat + `\s*(?:张|台))`),
-		textgate.MustCompile(numPat + `\s*(?:张|块|个|台)?\s*(?:(?:gpus?|cards?)\b|显?卡)`),
-		textgate.MustCompile(`(单|双|四|八)卡`),
-	}
-)
-
-var (
+	reCount = NewExprs("names.count", 5)
 	// reExcludeBefore rules out the platform named right after it ("不要
 	// vast", "除了 autodl", "except runpod").
-	reExcludeBefore = textgate.MustCompile(`(?:不要|不用|不考虑|排除|除了|除去|除开|别用|别推|except|excluding|besides|other than|not on|not|no)\s*$`)
+	reExcludeBefore = NewExpr("names.exclude_before")
 	// reExcludeAfter rules out the platform named right before it
 	// ("autodl 除外", "vast 不要", "runpod 不考虑").
-	reExcludeAfter = textgate.MustCompile(`^\s*(?:除外|以外|之外|不要|不用|不考虑|不行|排除)`)
+	reExcludeAfter = NewExpr("names.exclude_after")
 )
 
 // excluded reports whether the asker rules out the platform m names.
@@ -125,9 +116,10 @@ func countNear(rest string, m catalog.Match) int {
 		after = strings.ToValidUTF8(after[:12], "")
 	}
 	if sm := reCountEN.FindStringSubmatch(before); sm != nil {
-		return map[string]int{"one": 1, "a single": 1, "single": 1, "two": 2, "four": 4, "eight": 8}[sm[1]]
+		v, _ := englishNumber(sm[1])
+		return int(v)
 	}
-	for i, re := range reCount[:3] {
+	for i, re := range reCount.All()[:3] {
 		target := before
 		if i == 2 {
 			target = after
@@ -150,12 +142,17 @@ func extractGPUCount(x *Extraction) {
 	if q.GPUCount > 0 {
 		return
 	}
-	if m := reCount[3].FindStringSubmatch(x.rest); m != nil {
+	if m := reCount.All()[3].FindStringSubmatch(x.rest); m != nil {
 		if v, ok := ParseNum(m[1]); ok && v >= 1 && v <= 64 {
 			q.GPUCount = int(v)
 		}
-	} else if m := reCount[4].FindStringSubmatch(x.rest); m != nil {
-		q.GPUCount = map[string]int{"单": 1, "双": 2, "四": 4, "八": 8}[m[1]]
+	} else if m := reCount.All()[4].FindStringSubmatch(x.rest); m != nil {
+		// "双卡": a count word, or a numeral ("四卡").
+		v, ok := number("numbers.count_words", m[1])
+		if !ok {
+			v, _ = ParseNum(m[1])
+		}
+		q.GPUCount = int(v)
 	}
 }
 

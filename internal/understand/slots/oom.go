@@ -31,7 +31,7 @@ var (
 // configs/slots/advice.yaml's words.serving).
 func (x *Extraction) AdviceSlots() {
 	x.q.OOM = ReadOOMError(x.q.Asked)
-	x.q.Serving = ContainsAny(x.whole, loadAdviceWords().serving)
+	x.q.Serving = ContainsAny(x.whole, servingWords.List())
 }
 
 // ReadOOMError reads the figures of a pasted CUDA OOM error; nil when the

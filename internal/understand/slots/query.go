@@ -10,7 +10,10 @@
 // the pipeline's to fill.
 package slots
 
-import "github.com/labgpu/bot/internal/advice"
+import (
+	"github.com/labgpu/bot/internal/advice"
+	"github.com/labgpu/bot/internal/i18n"
+)
 
 // Billing modes (slot billing_mode).
 const (
@@ -211,8 +214,12 @@ type Query struct {
 	// are English, or a bare paste in a chat whose language is English.
 	English bool `json:"english"`
 	// Problems are parts of the question that were not understood or not
-	// used, each one short sentence for the answer ("batch 0 无效").
+	// used, each one short sentence for the answer ("batch 0 无效"): Issues
+	// worded in the question's language when they were found.
 	Problems []string `json:"problems,omitempty"`
+	// Issues are the Problems as typed values (a code and its values);
+	// an answer words one with Problem.Text.
+	Issues []Problem `json:"-"`
 
 	// SizeB is a bare size ("7B") kept even when it is not used as
 	// ParamsB, so a follow-up can answer "多大参数量？".
@@ -254,12 +261,63 @@ type Query struct {
 	When *WeekWindow `json:"-"`
 }
 
-// problem records a part of the question that was not used as written, in
-// the question's language.
-func (q *Query) problem(zh, en string) {
-	if q.English {
-		q.Problems = append(q.Problems, en)
-	} else {
-		q.Problems = append(q.Problems, zh)
-	}
+// Problem is a part of a question that was not used as written: Code
+// says which (ProblemBatch …) and Args are the values its sentence names.
+// Text words it through the message catalog (configs/messages, keys
+// understand.problem.*).
+type Problem struct {
+	Code string `json:"code"`
+	Args []any  `json:"args,omitempty"`
+}
+
+// Problem codes, with the values each takes (Problem.Args).
+const (
+	// ProblemMuteInvalid: a mute's length that is no length ("静音 0小时");
+	// the mute is an hour.
+	ProblemMuteInvalid = "mute_invalid"
+	// ProblemMuteCapped: a mute longer than 7 days is 7 days.
+	ProblemMuteCapped = "mute_capped"
+	// ProblemMuteTime: a mute's end that is no clock time ("静音到25点");
+	// the mute is an hour.
+	ProblemMuteTime = "mute_time"
+	// ProblemPriceLimit: a subscription's price condition the money rules
+	// did not read; the subscription has no price limit.
+	ProblemPriceLimit = "price_limit"
+	// ProblemBatch: a batch that is no batch size; Args: the batch as
+	// written (string).
+	ProblemBatch = "batch"
+	// ProblemQLoRABits: QLoRA at 16 bits or more is LoRA; Args: the bits
+	// (int).
+	ProblemQLoRABits = "qlora_bits"
+	// ProblemFullBits: a full fine-tune below 16 bits is estimated at 16;
+	// Args: the bits (int).
+	ProblemFullBits = "full_bits"
+	// ProblemModelSize: a size that is not the named model's; Args: the
+	// model's id (string), the size as written in B (string), the model's
+	// size in B (float64).
+	ProblemModelSize = "model_size"
+)
+
+// problemKeys are the catalog's sentences of the problem codes.
+var problemKeys = map[string]string{
+	ProblemMuteInvalid: "understand.problem.mute_invalid",
+	ProblemMuteCapped:  "understand.problem.mute_capped",
+	ProblemMuteTime:    "understand.problem.mute_time",
+	ProblemPriceLimit:  "understand.problem.price_limit",
+	ProblemBatch:       "understand.problem.batch",
+	ProblemQLoRABits:   "understand.problem.qlora_bits",
+	ProblemFullBits:    "understand.problem.full_bits",
+	ProblemModelSize:   "understand.problem.model_size",
+}
+
+// Text is the problem's sentence in l.
+func (p Problem) Text(l i18n.Lang) string { return l.T(problemKeys[p.Code], p.Args...) }
+
+// problem records a part of the question that was not used as written:
+// the typed value, and its sentence in the question's language as far as
+// it is known (Problems).
+func (q *Query) problem(code string, args ...any) {
+	p := Problem{Code: code, Args: args}
+	q.Issues = append(q.Issues, p)
+	q.Problems = append(q.Problems, p.Text(i18n.Of(q.English)))
 }

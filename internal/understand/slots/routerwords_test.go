@@ -62,24 +62,6 @@ func TestSmallTalk(t *testing.T) {
 	}
 }
 
-// TestRouterWordsFile: the embedded file loads and compiles; a broken
-// one is refused with its problem named.
-func TestRouterWordsFile(t *testing.T) {
-	b, err := configs.FS.ReadFile(routerWordsFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := parseRouterWords(b)
-	if err != nil || w.bind == nil || len(w.thanks) == 0 || len(w.greeting) == 0 {
-		t.Fatalf("%s: %v", routerWordsFile, err)
-	}
-	for _, bad := range []string{"admin: {bind: '('}", "admin: {bind: 'x', list: 'y'}", "smalltalk: {thanks: [a], colour: 1}"} {
-		if _, err := parseRouterWords([]byte(bad)); err == nil {
-			t.Errorf("%q: no error", bad)
-		}
-	}
-}
-
 // TestCJKSlot: Query.CJK says whether the message has Chinese, also when
 // it is answered in English ("how much is a 4090 on 恒源云").
 func TestCJKSlot(t *testing.T) {

@@ -12,12 +12,11 @@ const (
 // (configs/slots/router.yaml, smalltalk): thanks ("谢谢", "thx"), else a
 // greeting ("你好", "hi"), else "" (a 👍 or "好的").
 func SmallTalk(text string) string {
-	w := loadedRouterWords()
 	s := strings.ToLower(strings.TrimSpace(text))
 	switch {
-	case ContainsAny(s, w.thanks):
+	case ContainsAny(s, thanksWords.List()):
 		return SmallTalkThanks
-	case ContainsAny(s, w.greeting):
+	case ContainsAny(s, greetingWords.List()):
 		return SmallTalkGreeting
 	}
 	return ""

@@ -7,32 +7,26 @@ import (
 	"unicode/utf8"
 
 	"github.com/labgpu/bot/internal/catalog"
-	"github.com/labgpu/bot/internal/textgate"
 )
 
+// The storage ledger's words (configs/slots/storage.yaml).
 var (
 	// reSize is a disk size: "80G", "200 GB", "1.5T", "2TB", "-50G".
 	// "500个G", "八十G", "两百g" as students write them.
-	reSize = textgate.MustCompile(`(-\s*)?(\d+(?:\.\d+)?|[零一二两三四五六七八九十百]+)\s*(?:个)?\s*(gb|g|gib|tb|t|tib)\b`)
+	reSize = NewExpr("storage.size")
 	// reDiskRef names a disk of the lab's list by number: "#3", "3号盘",
 	// "存储 3", "disk 3", "第3块".
-	reDiskRef = []*textgate.Regexp{
-		textgate.MustCompile(`#\s*(\d{1,4})\b`),
-		// Not glued to letters: "删除存储 12a" names no disk 12.
-		textgate.MustCompile(`(?:存储|硬盘|数据盘|盘|storage|disk|volume|vol)\s*(?:编号|no\.?|number)?\s*(\d{1,4})(?:\s*号)?(?:[^\d.a-z_-]|$)`),
-		textgate.MustCompile(`(\d{1,4})\s*号\s*(?:盘|存储|硬盘|数据盘|那块|那台|那个|实例)?`),
-		textgate.MustCompile(`第\s*(\d{1,4}|[一二三四五六七八九十]+)\s*(?:个|块|号|条)`),
-	}
+	reDiskRef = NewExprs("storage.disk_ref", 4)
 	// reDiskToken is the disk a storage command names when it is not a
 	// plain number: "删除存储 abc", "存储 ssd-1 已关机", "storage remove
 	// x1", "storage resize 1 200G" (group 1). An imported ledger may use
 	// such ids; a typo must be refused by name, not read as another disk.
-	reDiskToken = textgate.MustCompile(`(?:#|(?:存储|硬盘|数据盘|盘|storage|disk|volume|vol)\s*(?:编号|no\.?|number|id)?\s*(?:(?:remove|rm|delete|resize|stop|start)\s+)?[#:：]?)\s*([a-z0-9][a-z0-9._\-]{0,31})`)
+	reDiskToken = NewExpr("storage.disk_token")
 	// reStorageAddHead is the command words before a registration's
 	// platform, size and note.
-	reStorageAddHead = textgate.MustCompile(`^\s*(?:登记存储|登记一下|登记|记一下|记录存储|添加存储|新增存储|storage\s+add|add\s+storage|register\s+storage)\s*[:：]?\s*`)
+	reStorageAddHead = NewExpr("storage.add_head")
 	// reNoteNoise are words of a registration that are not its note.
-	reNoteNoise = textgate.MustCompile(`数据盘|硬盘|存储|记一下|登记一下|登记|记上|帮我|一下|记账|台账|账本|记录|我在|我有|开了个?|租了个?|买了个?|挂了个?|有个|有块|一块|一个|的盘|盘子?|用来|用于|拿来|[：:，,。!！]|\b(?:add|it|to|the|ledger|please|pls|storage|register|log|disk|volume|on|a|i have|i've got|for|holding|with)\b`)
+	reNoteNoise = NewExpr("storage.note_noise")
 )
 
 // MaxDiskGB is the largest disk size a storage command takes, in GB
@@ -89,15 +83,15 @@ func sizeGB(num, unit string) float64 {
 }
 
 // reResizeTo: words between an old and a new size ("从 500G 扩容到 600G").
-var reResizeTo = textgate.MustCompile(`到|成|为|→|->|\bto\b`)
+var reResizeTo = NewExpr("storage.resize_to")
 
 // reMoreRefs: another disk number right after the first ("1 2", "1、2",
 // "1和2", "#1 #2", "1,2").
-var reMoreRefs = textgate.MustCompile(`^\s*(?:[,，、和及跟与&]|and)?\s*#?\s*\d{1,4}(?:\s*号)?(?:[^\d.a-z_-]|$)`)
+var reMoreRefs = NewExpr("storage.more_refs")
 
 // extractDiskRef reads a disk number ("#3", "3号盘").
 func extractDiskRef(x *Extraction) {
-	for _, re := range reDiskRef {
+	for _, re := range reDiskRef.All() {
 		loc := re.FindStringSubmatchIndex(x.rest)
 		if loc == nil {
 			continue
@@ -117,8 +111,7 @@ func extractDiskRef(x *Extraction) {
 
 // diskWords are words reDiskToken can catch that name no disk ("storage
 // remove please").
-var diskWords = map[string]bool{"add": true, "list": true, "remove": true, "rm": true, "delete": true, "resize": true, "stop": true, "start": true,
-	"please": true, "pls": true, "to": true, "the": true, "is": true, "was": true, "now": true, "it": true}
+var diskWords = NewWords("storage.not_disks")
 
 // DiskToken is the disk a storage command names when extractDiskRef
 // found no number ("删除存储 abc" → "abc"), as written (folded), or "".
@@ -126,7 +119,7 @@ var diskWords = map[string]bool{"add": true, "list": true, "remove": true, "rm":
 // means nothing.
 func (x *Extraction) DiskToken() string {
 	for _, m := range reDiskToken.FindAllStringSubmatch(x.rest, -1) {
-		if t := strings.TrimRight(m[1], ".-_"); t != "" && !diskWords[t] {
+		if t := strings.TrimRight(m[1], ".-_"); t != "" && !diskWords.Has(t) {
 			return t
 		}
 	}

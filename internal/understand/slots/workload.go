@@ -3,31 +3,19 @@ package slots
 import (
 	"math"
 	"strconv"
-
-	"github.com/labgpu/bot/internal/textgate"
 )
 
 // A non-LLM job's figures: images ("1000 张图", "500 images"), sampling
 // steps ("30步", "steps=30"), resolution ("1024x1024", "分辨率 768") and
 // the share of a dataset ("ImageNet 10%", "百分之十").
+// The words of a non-LLM job's figures (configs/slots/workload.yaml).
 var (
 	// reImages are image counts: "1000 张图", "20张图片", "500 images"; a
 	// bare "500张" only from ten up (below, "2张" is a GPU count: "至少2张空闲").
-	reImages = []*textgate.Regexp{
-		textgate.MustCompile(`(?:^|[^a-z0-9.])` + numPat + `\s*(万|千|w|k)?\s*(?:张\s*(?:的\s*)?(?:图|照片|样本|训练图|样图)|幅|(?:images?|pics?|pictures?|photos?|imgs?)\b)`),
-		textgate.MustCompile(`(?:^|[^a-z0-9.])` + numPat + `\s*(万|千|w|k)?\s*张(?:\s*$|[\s,，。;；?？])`),
-	}
-	reSteps = []*textgate.Regexp{
-		textgate.MustCompile(`(?:steps?|步数|采样步数)\s*[=:：]\s*(\d+)`),
-		textgate.MustCompile(`(\d+)\s*(?:步|steps?\b|sampling steps?)`),
-		textgate.MustCompile(`(?:steps?|步数|采样步数)\s*(\d+)`),
-	}
-	reRes = []*textgate.Regexp{
-		textgate.MustCompile(`(?:^|[^0-9.])(\d{3,4})\s*[x×*]\s*(\d{3,4})(?:[^0-9]|$)`),
-		textgate.MustCompile(`(?:分辨率|resolution|res)\s*[=:：]?\s*(\d{3,4})`),
-		textgate.MustCompile(`(\d{3,4})\s*(?:px|像素|分辨率)`),
-	}
-	rePercent = textgate.MustCompile(`(\d+(?:\.\d+)?)\s*%|百分之\s*` + numPat)
+	reImages  = NewExprs("workload.images", 2)
+	reSteps   = NewExprs("workload.steps", 3)
+	reRes     = NewExprs("workload.resolution", 3)
+	rePercent = NewExpr("workload.percent")
 )
 
 // extractWorkload reads a non-LLM job's images, steps, resolution and
@@ -35,7 +23,7 @@ var (
 func extractWorkload(x *Extraction) {
 	q := x.q
 	extractResolution(x)
-	for i, re := range reImages {
+	for i, re := range reImages.All() {
 		loc := re.FindStringSubmatchIndex(x.rest)
 		if loc == nil {
 			continue
@@ -51,7 +39,7 @@ func extractWorkload(x *Extraction) {
 			break
 		}
 	}
-	for _, re := range reSteps {
+	for _, re := range reSteps.All() {
 		if loc := re.FindStringSubmatchIndex(x.rest); loc != nil {
 			if v, err := strconv.Atoi(x.rest[loc[2]:loc[3]]); err == nil && v > 0 && v <= 1000 {
 				q.Steps = v
@@ -76,7 +64,7 @@ func extractWorkload(x *Extraction) {
 // pixels when it is not square), "分辨率 768" or "768px": 64 to 4096.
 func extractResolution(x *Extraction) {
 	q := x.q
-	for i, re := range reRes {
+	for i, re := range reRes.All() {
 		loc := re.FindStringSubmatchIndex(x.rest)
 		if loc == nil {
 			continue
