@@ -14,7 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/labgpu/bot/internal/app"
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/config"
 )
 
@@ -33,7 +33,7 @@ func main() {
 		if cmd != nil && jsonErrorCommands[cmd.Name()] && jsonRequested(os.Args[1:]) {
 			writeErrorObject(os.Stdout, cmd.Name(), err)
 		}
-		var bad *billing.CSVError
+		var bad *ledger.CSVError
 		if errors.As(err, &bad) {
 			// A refused import lists its bad lines, one a line.
 			fmt.Fprintln(os.Stderr, "bot: "+strings.TrimSpace(err.Error()))
@@ -393,7 +393,7 @@ func digestCmd() *cobra.Command {
 			}
 			return withLoaded(cmd, func(a *app.App) error {
 				if week != "" {
-					if _, _, err := billing.ISOWeek(week, a.Location); err != nil {
+					if _, _, err := ledger.ISOWeek(week, a.Location); err != nil {
 						return usageError{fmt.Errorf("--week: %w", err)}
 					}
 				}

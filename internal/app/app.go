@@ -19,7 +19,7 @@ import (
 
 	"github.com/labgpu/bot/configs"
 	"github.com/labgpu/bot/internal/advice"
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/chat/feishu"
@@ -268,7 +268,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (*App, error) {
 
 // StorageOptions are the storage commands' settings from the config.
 func (a *App) StorageOptions() commands.StorageOptions {
-	o := commands.StorageOptions{Price: billing.CatalogStoragePrice(a.Cat, a.Cfg.Storage.Prices), Overrides: a.Cfg.Storage.Prices, Admins: a.Cfg.Storage.Admins,
+	o := commands.StorageOptions{Price: ledger.CatalogStoragePrice(a.Cat, a.Cfg.Storage.Prices), Overrides: a.Cfg.Storage.Prices, Admins: a.Cfg.Storage.Admins,
 		Labs: a.Cfg.Storage.LabOfChat()}
 	if a.Store != nil {
 		o.Ledger = a.Store

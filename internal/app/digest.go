@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/chart"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/chat/feishu"
@@ -98,7 +98,7 @@ func (a *App) commandLineChannels(ctx context.Context, chatKeys []string) (chat.
 // time it is asked for: it takes no claim and no idempotency key of the
 // scheduled digest, whose periods it leaves as they are. It returns the
 // chats served.
-func (a *App) SendDigest(ctx context.Context, lab string, d billing.Digest) ([]string, error) {
+func (a *App) SendDigest(ctx context.Context, lab string, d ledger.Digest) ([]string, error) {
 	chats := a.labChats(lab)
 	if len(chats) == 0 {
 		return nil, fmt.Errorf("lab %q has no chats: name a chat key (feishu/oc_…, webhook/<name>) or list its chats in storage.labs", lab)
@@ -123,7 +123,7 @@ func (a *App) SendDigest(ctx context.Context, lab string, d billing.Digest) ([]s
 // form carries (render.Digest: Chinese, from the lab's first week with an
 // entry), as a 1080×720 PNG at path. It fails when the digest has no
 // chart (nothing spent, or under two weeks of history).
-func (a *App) WriteDigestPNG(d billing.Digest, path string) error {
+func (a *App) WriteDigestPNG(d ledger.Digest, path string) error {
 	c := render.Digest(d, false, a.platformName).Chart
 	if c == nil || c.Heat != nil {
 		return fmt.Errorf("the %s digest has no weekly chart: nothing was spent, or the ledger covers under two weeks", d.Week)

@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/catalog"
 )
 
@@ -24,8 +24,8 @@ type EstimateFlags struct {
 }
 
 // Job validates the flags and returns the job. Errors name the flag.
-func (f EstimateFlags) Job() (billing.Job, error) {
-	j := billing.Job{Model: f.Model, ParamsB: f.ParamsB, Method: f.Method, Bits: f.Bits, SeqLen: f.SeqLen, Batch: f.Batch,
+func (f EstimateFlags) Job() (estimator.Job, error) {
+	j := estimator.Job{Model: f.Model, ParamsB: f.ParamsB, Method: f.Method, Bits: f.Bits, SeqLen: f.SeqLen, Batch: f.Batch,
 		Samples: f.Samples, TokensPerSample: f.TokensPerSample, Tokens: f.Tokens, Epochs: f.Epochs, GPUCount: f.GPUCount,
 		LoRARank: f.LoRARank, Platform: f.Platform, NoGradCkpt: f.NoGradCkpt, NoFlashAttn: f.NoFlashAttn, ZeRO: f.ZeRO}
 	switch f.Targets {
@@ -37,14 +37,14 @@ func (f EstimateFlags) Job() (billing.Job, error) {
 	}
 	switch f.Optimizer {
 	case "", "adamw":
-	case billing.OptimizerAdamW8bit, billing.OptimizerPureBF16:
+	case estimator.OptimizerAdamW8bit, estimator.OptimizerPureBF16:
 		j.Optimizer = f.Optimizer
 	default:
 		return j, fmt.Errorf("--optimizer: %q is not adamw, adamw8bit or bf16", f.Optimizer)
 	}
 	switch {
 	case f.Stack == "":
-	case slices.Contains(billing.Stacks, f.Stack):
+	case slices.Contains(estimator.Stacks, f.Stack):
 		j.Stack = f.Stack
 	default:
 		return j, fmt.Errorf("--stack: %q is not hf, fa2 or tuned", f.Stack)
@@ -55,7 +55,7 @@ func (f EstimateFlags) Job() (billing.Job, error) {
 		return j, fmt.Errorf("--zero: %d is not 2 or 3", f.ZeRO)
 	}
 	switch f.Method {
-	case "", billing.MethodFull, billing.MethodLoRA, billing.MethodQLoRA, billing.MethodInference:
+	case "", estimator.MethodFull, estimator.MethodLoRA, estimator.MethodQLoRA, estimator.MethodInference:
 	default:
 		return j, fmt.Errorf("--method: %q is not full, lora, qlora or inference", f.Method)
 	}
@@ -65,11 +65,11 @@ func (f EstimateFlags) Job() (billing.Job, error) {
 		return j, fmt.Errorf("--bits: %d is not 32, 16, 8 or 4", f.Bits)
 	}
 	switch {
-	case f.Method == billing.MethodQLoRA && (f.Bits == 16 || f.Bits == 32):
+	case f.Method == estimator.MethodQLoRA && (f.Bits == 16 || f.Bits == 32):
 		return j, fmt.Errorf("--bits %d contradicts --method qlora (4 or 8 bits); use --method lora for 16-bit", f.Bits)
-	case f.Method == billing.MethodFull && f.Bits > 0 && f.Bits < 16:
+	case f.Method == estimator.MethodFull && f.Bits > 0 && f.Bits < 16:
 		return j, fmt.Errorf("--bits %d: a full fine-tune trains 16- or 32-bit weights; use --method qlora for %d-bit", f.Bits, f.Bits)
-	case f.Method == billing.MethodInference && f.Bits == 32:
+	case f.Method == estimator.MethodInference && f.Bits == 32:
 		return j, fmt.Errorf("--bits 32: inference is estimated at 16, 8 or 4 bits")
 	}
 	nums := map[string]float64{"params": f.ParamsB, "tokens": f.Tokens, "epochs": f.Epochs, "seq": float64(f.SeqLen), "batch": float64(f.Batch),
@@ -88,8 +88,8 @@ func (f EstimateFlags) Job() (billing.Job, error) {
 	if f.ParamsB > 20000 {
 		return j, fmt.Errorf("--params: %g billion is beyond any model; give the size in billions (7 for 7B)", f.ParamsB)
 	}
-	if f.GPUCount > billing.MaxGPUs {
-		return j, classified(billing.ErrTooManyGPUs, "--gpus: %d is more than one machine holds (%d); multi-node jobs are not estimated", f.GPUCount, billing.MaxGPUs)
+	if f.GPUCount > estimator.MaxGPUs {
+		return j, classified(estimator.ErrTooManyGPUs, "--gpus: %d is more than one machine holds (%d); multi-node jobs are not estimated", f.GPUCount, estimator.MaxGPUs)
 	}
 	if f.Samples > 0 && f.Tokens > 0 {
 		return j, fmt.Errorf("--samples and --tokens both give the dataset size; use one")
@@ -104,19 +104,19 @@ func (f EstimateFlags) Job() (billing.Job, error) {
 // A model the catalog lacks keeps its name and is estimated from its size
 // (--params, else the size in its name: "xxx-7b"), with the typical
 // configuration nearest in size; without either it is an error wrapping
-// billing.ErrUnknownModel. A model that is not a language model (BERT,
-// ResNet) wraps billing.ErrNotLLM. A known model with a --params that
+// estimator.ErrUnknownModel. A model that is not a language model (BERT,
+// ResNet) wraps estimator.ErrNotLLM. A known model with a --params that
 // disagrees by more than 10% is an error.
-func (a *App) ResolveJob(j billing.Job, gpu string) (billing.Job, error) {
+func (a *App) ResolveJob(j estimator.Job, gpu string) (estimator.Job, error) {
 	if j.Model != "" {
 		id, ok := a.Cat.ResolveModel(j.Model)
 		size, sized := catalog.SizeInName(j.Model)
 		if w, isWork := a.Cat.ResolveWorkloadModel(j.Model); !ok && isWork {
-			return j, classified(billing.ErrNotLLM, "--model: %s is not a language model; ask in a question instead, e.g. bot ask \"训练%s要多少钱\"", w, j.Model)
+			return j, classified(estimator.ErrNotLLM, "--model: %s is not a language model; ask in a question instead, e.g. bot ask \"训练%s要多少钱\"", w, j.Model)
 		}
 		switch {
 		case !ok && j.ParamsB == 0 && !sized:
-			return j, classified(billing.ErrUnknownModel, "--model: unknown model %q; give its size with --params (e.g. --params 7) or a size in the name (xxx-7b)", j.Model)
+			return j, classified(estimator.ErrUnknownModel, "--model: unknown model %q; give its size with --params (e.g. --params 7) or a size in the name (xxx-7b)", j.Model)
 		case !ok && j.ParamsB == 0:
 			j.ParamsB = size
 		case !ok:

@@ -13,7 +13,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/chat/console"
 	"github.com/labgpu/bot/internal/commands"
@@ -130,7 +130,7 @@ func (a *App) AskIn(ctx context.Context, channel, chatID, question, format strin
 }
 
 // Estimate runs the estimator on a job given by flags.
-func (a *App) Estimate(ctx context.Context, job billing.Job, format string, w io.Writer) error {
+func (a *App) Estimate(ctx context.Context, job estimator.Job, format string, w io.Writer) error {
 	q := commands.Query{Intent: commands.IntentEstimate, Model: job.Model, ParamsB: job.ParamsB, Method: job.Method, Bits: job.Bits,
 		SeqLen: job.SeqLen, Batch: job.Batch, Samples: job.Samples, TokensPerSample: job.TokensPerSample, Tokens: job.Tokens,
 		Epochs: job.Epochs, GPUCount: job.GPUCount, LoRARank: job.LoRARank, LoRATargets: job.LoRATargets, Optimizer: job.Optimizer,

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	kb "github.com/labgpu/bot/internal/advice"
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/commands/advice"
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/commands/estimate"
@@ -14,7 +14,7 @@ import (
 // answers builds the areas' answers over what the options set: each takes
 // the Env (catalog, offers, clock, renderer) and what else it reads.
 func (r *Router) answers() {
-	est := &billing.Estimator{Cat: r.cat}
+	est := &estimator.Estimator{Cat: r.cat}
 	r.env = &answer.Env{Cat: r.cat, Offers: r.offers, Now: r.now, ListPriceMaxAge: r.listPriceMaxAge, Rd: r.rd,
 		Loc: r.location, ChatEnglish: r.chatEn, Est: est, Work: r.work, KB: r.advice, History: r.history,
 		LabPlans: r.labPlans, QueueRisk: r.queueRisk}

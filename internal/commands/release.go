@@ -3,7 +3,7 @@ package commands
 import (
 	"context"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 )
 
 // storageRiskAnswer handles "哪些盘快被释放了": the lab's stopped disks
@@ -19,7 +19,7 @@ func (r *Router) storageRiskAnswer(ctx context.Context, res *Result) {
 		return
 	}
 	now := r.now()
-	risks := billing.ReleaseRisks(events, r.cat, now)
+	risks := ledger.ReleaseRisks(events, r.cat, now)
 	if res.Mine {
 		mine := risks[:0]
 		for _, a := range risks {

@@ -20,7 +20,7 @@ import (
 	"github.com/mattn/go-runewidth"
 
 	kb "github.com/labgpu/bot/internal/advice"
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/advice"
@@ -64,10 +64,10 @@ type Result struct {
 	Subscription  *stock.Subscription  `json:"subscription,omitempty"`
 	Subscriptions []stock.Subscription `json:"subscriptions,omitempty"`
 	// Digest is the storage digest (intent digest).
-	Digest *billing.Digest `json:"digest,omitempty"`
+	Digest *ledger.Digest `json:"digest,omitempty"`
 	// Risks are the disks a platform will release or wipe (intent
 	// storage_risk), soonest first.
-	Risks []billing.AtRisk `json:"risks,omitempty"`
+	Risks []ledger.AtRisk `json:"risks,omitempty"`
 	// Advice is the knowledge-base answer (intent advice).
 	Advice *advice.AdviceResult `json:"advice,omitempty"`
 	// Compare, Plan and Check are the rows behind a comparison, a

@@ -12,7 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/render"
@@ -21,15 +21,15 @@ import (
 
 // Ledger keeps the labs' storage ledgers (both stores implement it).
 type Ledger interface {
-	AppendStorageEvents(ctx context.Context, events []billing.StorageEvent) error
-	StorageEvents(ctx context.Context, lab string) ([]billing.StorageEvent, error)
+	AppendStorageEvents(ctx context.Context, events []ledger.StorageEvent) error
+	StorageEvents(ctx context.Context, lab string) ([]ledger.StorageEvent, error)
 	SetDigestChat(ctx context.Context, chatKey string, on bool) error
 	// AddStorageDisk appends the add of a new disk with its number
 	// allocated in the same write (billing.NextDiskID) and returns it.
-	AddStorageDisk(ctx context.Context, e billing.StorageEvent) (string, error)
+	AddStorageDisk(ctx context.Context, e ledger.StorageEvent) (string, error)
 	// AppendStorageEventsIf appends events to lab's ledger only when it
 	// still holds have events (as read); else billing.ErrLedgerChanged.
-	AppendStorageEventsIf(ctx context.Context, lab string, have int, events []billing.StorageEvent) error
+	AppendStorageEventsIf(ctx context.Context, lab string, have int, events []ledger.StorageEvent) error
 }
 
 // ledgerTries is how often a change is decided again when another
@@ -40,7 +40,7 @@ const ledgerTries = 8
 type StorageOptions struct {
 	Ledger Ledger
 	// Price prices data disks (billing.CatalogStoragePrice).
-	Price billing.StoragePrice
+	Price ledger.StoragePrice
 	// Admins are sender ids (Feishu open_id, "console") allowed to change
 	// any entry of their lab; others change only their own. They never
 	// apply to WeChat messages: WeChat admins are bound (storage_admin.go).
@@ -86,7 +86,7 @@ func (r *Router) storageOff(res *Result) bool {
 	return true
 }
 
-func (r *Router) labEvents(ctx context.Context, msg chat.Message) (string, []billing.StorageEvent, error) {
+func (r *Router) labEvents(ctx context.Context, msg chat.Message) (string, []ledger.StorageEvent, error) {
 	lab := r.storage.LabOf(msg.Channel + "/" + msg.ChatID)
 	ev, err := r.storage.Ledger.StorageEvents(ctx, lab)
 	return lab, ev, err
@@ -95,13 +95,13 @@ func (r *Router) labEvents(ctx context.Context, msg chat.Message) (string, []bil
 // labDisks returns the sender's lab and its disks now; on a store error
 // it sets the reply and returns false. (DisksAt skips inconsistent
 // events and never fails.)
-func (r *Router) labDisks(ctx context.Context, res *Result) (string, []billing.DiskState, bool) {
+func (r *Router) labDisks(ctx context.Context, res *Result) (string, []ledger.DiskState, bool) {
 	lab, events, err := r.labEvents(ctx, res.msg)
 	if err != nil {
 		res.Reply = storeError(res.English, err)
 		return "", nil, false
 	}
-	disks, _ := billing.DisksAt(events, r.now())
+	disks, _ := ledger.DisksAt(events, r.now())
 	return lab, disks, true
 }
 
@@ -118,8 +118,8 @@ func (r *Router) storageAddAnswer(ctx context.Context, res *Result) {
 		return
 	}
 	lab := r.storage.LabOf(res.msg.Channel + "/" + res.msg.ChatID)
-	e := billing.StorageEvent{Time: r.now(), Lab: lab, Owner: res.msg.SenderID, OwnerName: res.msg.SenderName, Platform: q.Platform,
-		Action: billing.ActionAdd, SizeGB: q.SizeGB, Note: q.Note}
+	e := ledger.StorageEvent{Time: r.now(), Lab: lab, Owner: res.msg.SenderID, OwnerName: res.msg.SenderName, Platform: q.Platform,
+		Action: ledger.ActionAdd, SizeGB: q.SizeGB, Note: q.Note}
 	// The number is allocated in the store, in the write that adds the
 	// disk: members registering at the same moment get numbers of their own.
 	id, err := r.storage.Ledger.AddStorageDisk(ctx, e)
@@ -156,9 +156,9 @@ func (r *Router) storageAddProblem(q Query, en bool) string {
 		return answer.Pick(en, "需要大小，例如 80G 或 1.5T。", "a size is needed, e.g. 80GB or 1.5TB.")
 	case q.NoteCut:
 		return answer.Pick(en, "这条太长，备注没能完整读到；请把备注写短一点再登记。", "the message is too long to read whole, so the note would be cut; please shorten the note.")
-	case utf8.RuneCountInString(q.Note) > billing.MaxNoteRunes:
+	case utf8.RuneCountInString(q.Note) > ledger.MaxNoteRunes:
 		return fmt.Sprintf(answer.Pick(en, "备注太长（%d 字，最多 %d 字），请写短一点。", "the note is too long (%d characters, at most %d); please shorten it."),
-			utf8.RuneCountInString(q.Note), billing.MaxNoteRunes)
+			utf8.RuneCountInString(q.Note), ledger.MaxNoteRunes)
 	}
 	return ""
 }
@@ -248,8 +248,8 @@ func (r *Router) diskCostLine(platform string, sizeGB float64, stopped bool, en 
 
 // sortDisks orders disks by number ("#2" before "#10"), ids that are no
 // number after.
-func sortDisks(disks []billing.DiskState) {
-	slices.SortStableFunc(disks, func(a, b billing.DiskState) int {
+func sortDisks(disks []ledger.DiskState) {
+	slices.SortStableFunc(disks, func(a, b ledger.DiskState) int {
 		an, aErr := strconv.Atoi(a.Disk)
 		bn, bErr := strconv.Atoi(b.Disk)
 		switch {
@@ -335,23 +335,23 @@ func (r *Router) storageListAnswer(ctx context.Context, res *Result) {
 // ownerText names a disk's owner for the asker: "你" for their own, the
 // display name, else a short member label (never a raw id).
 // Display only: rights are ownsDisk's.
-func ownerText(d billing.DiskState, asker string, en bool) string {
+func ownerText(d ledger.DiskState, asker string, en bool) string {
 	switch {
 	case d.Owner == asker && asker != "":
 		return answer.Pick(en, "你", "you")
 	case d.OwnerName != "":
 		return d.OwnerName
 	}
-	return billing.MemberLabel(d.Owner)
+	return ledger.MemberLabel(d.Owner)
 }
 
 // stopWarnings are the platform's release rules that now run for a disk
 // just stopped ("恒源云 /hy-tmp 约 24 小时后清空"), from the same rules as
 // the release-warning job, so the owner hears them at once.
-func (r *Router) stopWarnings(disk billing.DiskState, stop billing.StorageEvent, en bool) []string {
-	add := billing.StorageEvent{Time: stop.Time.Add(-time.Second), Lab: stop.Lab, Owner: disk.Owner, OwnerName: disk.OwnerName,
-		Platform: disk.Platform, Disk: disk.Disk, Action: billing.ActionAdd, SizeGB: disk.SizeGB, Note: disk.Note}
-	return r.rd.StopWarnings(billing.ReleaseRisks([]billing.StorageEvent{add, stop}, r.cat, stop.Time), stop.Time, en)
+func (r *Router) stopWarnings(disk ledger.DiskState, stop ledger.StorageEvent, en bool) []string {
+	add := ledger.StorageEvent{Time: stop.Time.Add(-time.Second), Lab: stop.Lab, Owner: disk.Owner, OwnerName: disk.OwnerName,
+		Platform: disk.Platform, Disk: disk.Disk, Action: ledger.ActionAdd, SizeGB: disk.SizeGB, Note: disk.Note}
+	return r.rd.StopWarnings(ledger.ReleaseRisks([]ledger.StorageEvent{add, stop}, r.cat, stop.Time), stop.Time, en)
 }
 
 // storageChangeAnswer handles resize, stop, start and remove. The change
@@ -374,13 +374,13 @@ func (r *Router) storageChangeAnswer(ctx context.Context, res *Result) {
 			res.Reply = storeError(en, err)
 			return
 		}
-		disks, _ := billing.DisksAt(events, r.now())
+		disks, _ := ledger.DisksAt(events, r.now())
 		c, ok := r.decideChange(ctx, res, lab, disks)
 		if !ok {
 			return // answered without a change
 		}
-		err = r.storage.Ledger.AppendStorageEventsIf(ctx, lab, len(events), []billing.StorageEvent{c.event})
-		if errors.Is(err, billing.ErrLedgerChanged) {
+		err = r.storage.Ledger.AppendStorageEventsIf(ctx, lab, len(events), []ledger.StorageEvent{c.event})
+		if errors.Is(err, ledger.ErrLedgerChanged) {
 			continue
 		}
 		if err != nil {
@@ -397,15 +397,15 @@ func (r *Router) storageChangeAnswer(ctx context.Context, res *Result) {
 // diskChange is a change decided on the ledger as read: the event to
 // write, the disk as it was, and the answer's first line.
 type diskChange struct {
-	event billing.StorageEvent
-	disk  billing.DiskState
+	event ledger.StorageEvent
+	disk  ledger.DiskState
 	done  string
 }
 
 // decideChange decides the change the message asks for on disks; false
 // when it answers without one (no such disk, not the sender's, already
 // in that state), the answer in res.
-func (r *Router) decideChange(ctx context.Context, res *Result, lab string, disks []billing.DiskState) (diskChange, bool) {
+func (r *Router) decideChange(ctx context.Context, res *Result, lab string, disks []ledger.DiskState) (diskChange, bool) {
 	q, en := res.Query, res.English
 	disk := findDisk(disks, q.DiskRef)
 	if disk == nil {
@@ -421,31 +421,31 @@ func (r *Router) decideChange(ctx context.Context, res *Result, lab string, disk
 		res.Reply = chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "#%s 是 %s 登记的，只有本人或管理员可以修改。", "#%s belongs to %s; only they or an admin can change it."), disk.Disk, ownerText(*disk, res.msg.SenderID, en))}
 		return diskChange{}, false
 	}
-	e := billing.StorageEvent{Time: r.now(), Lab: lab, Owner: disk.Owner, OwnerName: disk.OwnerName, Platform: disk.Platform, Disk: disk.Disk, SizeGB: q.SizeGB}
+	e := ledger.StorageEvent{Time: r.now(), Lab: lab, Owner: disk.Owner, OwnerName: disk.OwnerName, Platform: disk.Platform, Disk: disk.Disk, SizeGB: q.SizeGB}
 	var done string
 	switch res.Intent {
 	case IntentStorageResize:
-		e.Action = billing.ActionResize
+		e.Action = ledger.ActionResize
 		done = fmt.Sprintf(answer.Pick(en, "#%s 已改为 %s。", "#%s is now %s."), disk.Disk, render.GBText(q.SizeGB))
 	case IntentStorageStop:
 		if disk.Stopped {
 			res.Reply = chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "#%s 已经是关机状态。", "#%s is already stopped."), disk.Disk)}
 			return diskChange{}, false
 		}
-		e.Action = billing.ActionStop
+		e.Action = ledger.ActionStop
 		done = fmt.Sprintf(answer.Pick(en, "#%s 已记为关机。", "#%s is marked stopped."), disk.Disk)
 	case IntentStorageStart:
 		if !disk.Stopped {
 			res.Reply = chat.Reply{Title: fmt.Sprintf(answer.Pick(en, "#%s 已经是运行状态。", "#%s is already running."), disk.Disk)}
 			return diskChange{}, false
 		}
-		e.Action = billing.ActionStart
+		e.Action = ledger.ActionStart
 		done = fmt.Sprintf(answer.Pick(en, "#%s 已记为开机。", "#%s is marked running."), disk.Disk)
 	case IntentStorageRemove:
-		e.Action = billing.ActionRemove
+		e.Action = ledger.ActionRemove
 		done = fmt.Sprintf(answer.Pick(en, "#%s（%s %s）已从账本删除，不再计费。", "#%s (%s %s) is removed from the ledger and no longer counted."), disk.Disk, r.rd.PlatformName(disk.Platform, en), render.GBText(disk.SizeGB))
 	}
-	if e.Action != billing.ActionResize {
+	if e.Action != ledger.ActionResize {
 		e.SizeGB = 0
 	}
 	return diskChange{event: e, disk: *disk, done: done}, true
@@ -456,9 +456,9 @@ func (r *Router) changeReply(c diskChange, en bool) chat.Reply {
 	disk, e := c.disk, c.event
 	rep := chat.Reply{Title: c.done}
 	switch e.Action {
-	case billing.ActionResize:
+	case ledger.ActionResize:
 		r.addDiskCost(&rep, disk.Platform, e.SizeGB, disk.Stopped, en)
-	case billing.ActionStop:
+	case ledger.ActionStop:
 		rep.Lines = append(rep.Lines, r.stopWarnings(disk, e, en)...) // a loss first: it costs more than the disk
 		r.addDiskCost(&rep, disk.Platform, disk.SizeGB, true, en)
 		if p, ok := r.cat.Platform(disk.Platform); ok && p.Storage.BilledWhileStopped {
@@ -490,7 +490,7 @@ func (r *Router) changeRefusal(q Query, intent string, en bool) string {
 
 // findDisk is the disk a command names: its id as listed (ids an
 // imported ledger gave are matched without regard to case), or nil.
-func findDisk(disks []billing.DiskState, ref string) *billing.DiskState {
+func findDisk(disks []ledger.DiskState, ref string) *ledger.DiskState {
 	for i := range disks {
 		if strings.EqualFold(disks[i].Disk, ref) {
 			return &disks[i]
@@ -528,13 +528,13 @@ func (r *Router) digestAnswer(ctx context.Context, res *Result) {
 		return
 	}
 	week := digestWeek(res.Query, r.now().In(r.loc()), r.loc())
-	d, err := billing.BuildDigest(events, lab, week, r.loc(), r.storage.Price, r.now())
+	d, err := ledger.BuildDigest(events, lab, week, r.loc(), r.storage.Price, r.now())
 	if err != nil {
 		res.Reply = chat.Reply{Title: answer.Pick(en, "做不了周报：", "No digest: ") + err.Error()}
 		return
 	}
-	billing.PriceNotes(&d, r.cat, r.storage.Overrides)
-	d.ReleaseSoon, d.ReleaseAsOf = billing.ReleaseRisks(events, r.cat, r.now()), r.now()
+	ledger.PriceNotes(&d, r.cat, r.storage.Overrides)
+	d.ReleaseSoon, d.ReleaseAsOf = ledger.ReleaseRisks(events, r.cat, r.now()), r.now()
 	rounded := d.Rounded()
 	res.Digest = &rounded
 	rep := DigestReply(d, en, r.rd.PlatformName)
@@ -548,7 +548,7 @@ func (r *Router) digestAnswer(ctx context.Context, res *Result) {
 // monthFirst puts the month's spend before a digest: this month to date
 // and its forecast, or last month's whole total (a month that is over
 // has no forecast); marked when a seed-only price is in it.
-func (r *Router) monthFirst(rep chat.Reply, d billing.Digest, events []billing.StorageEvent, period string, en bool) chat.Reply {
+func (r *Router) monthFirst(rep chat.Reply, d ledger.Digest, events []ledger.StorageEvent, period string, en bool) chat.Reply {
 	mark := ""
 	for _, p := range d.MonthPlatforms {
 		if d.Unverified(p) {
@@ -560,7 +560,7 @@ func (r *Router) monthFirst(rep chat.Reply, d billing.Digest, events []billing.S
 	if period == PeriodLastMonth {
 		now := r.now().In(r.loc())
 		end := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, r.loc()).Add(-time.Nanosecond)
-		if total, err := billing.MonthToDate(events, end, r.loc(), r.storage.Price); err == nil {
+		if total, err := ledger.MonthToDate(events, end, r.loc(), r.storage.Price); err == nil {
 			month = fmt.Sprintf(answer.Pick(en, "%s 月存储花费：共 %.2f%s 元。", "Storage spend in %s: %.2f%s CNY in all."), end.Format("2006-01"), total, mark)
 		}
 	}
@@ -589,14 +589,14 @@ func digestWeek(q Query, now time.Time, loc *time.Location) string {
 	case q.Week != "":
 		return q.Week
 	case q.Period == PeriodLastWeek:
-		return billing.WeekOf(now.AddDate(0, 0, -7), loc)
+		return ledger.WeekOf(now.AddDate(0, 0, -7), loc)
 	case q.Period == PeriodLastMonth:
 		// The last week that lies wholly in last month: its digest's
 		// month-to-date is last month's.
 		first := time.Date(now.Year(), now.Month(), 1, 12, 0, 0, 0, loc)
-		return billing.WeekOf(first.AddDate(0, 0, -7), loc)
+		return ledger.WeekOf(first.AddDate(0, 0, -7), loc)
 	}
-	return billing.WeekOf(now, loc)
+	return ledger.WeekOf(now, loc)
 }
 
 // digestSwitchAnswer handles "开启周报" and "关闭周报" for this chat.
@@ -620,6 +620,6 @@ func (r *Router) digestSwitchAnswer(ctx context.Context, res *Result) {
 
 // DigestReply is the digest on one screen with the whole of it behind
 // "详情" (render.Digest).
-func DigestReply(d billing.Digest, en bool, name func(id string, en bool) string) chat.Reply {
+func DigestReply(d ledger.Digest, en bool, name func(id string, en bool) string) chat.Reply {
 	return render.Digest(d, en, name)
 }

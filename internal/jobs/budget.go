@@ -7,13 +7,13 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/chat"
 )
 
 // StorageEvents reads a lab's storage ledger.
 type StorageEvents interface {
-	StorageEvents(ctx context.Context, lab string) ([]billing.StorageEvent, error)
+	StorageEvents(ctx context.Context, lab string) ([]ledger.StorageEvent, error)
 }
 
 // Budget tells a lab's chats when its month-to-date storage spend reaches
@@ -28,7 +28,7 @@ type Budget struct {
 	Claims Claimer
 	// Budgets are CNY per month by lab (config storage.budgets).
 	Budgets map[string]float64
-	Price   billing.StoragePrice
+	Price   ledger.StoragePrice
 	// Chats are a lab's chat keys.
 	Chats    func(lab string) []string
 	Send     SendFunc
@@ -62,14 +62,14 @@ func (b *Budget) checkLab(ctx context.Context, lab string, budget float64, now t
 	if err != nil {
 		return 0, err
 	}
-	mtd, err := billing.MonthToDate(ev, now, b.Location, b.Price)
+	mtd, err := ledger.MonthToDate(ev, now, b.Location, b.Price)
 	if err != nil {
 		return 0, fmt.Errorf("lab %s: %w", lab, err)
 	}
 	var claimed []string
 	var errs []error
 	top := 0
-	for _, p := range billing.BudgetCrossed(mtd, budget) {
+	for _, p := range ledger.BudgetCrossed(mtd, budget) {
 		key := fmt.Sprintf("budget:%s:%s:%d", lab, month, p)
 		ok, err := b.Claims.ClaimAlert(ctx, key, budgetClaimTTL)
 		if err != nil {

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/stock"
 )
@@ -46,13 +46,13 @@ const (
 // known option (Option.Platform "" when no price is known) and its fit.
 type Alternative struct {
 	Kind   AltKind
-	Option billing.Option
-	Fit    *billing.Fit
+	Option estimator.Option
+	Fit    *estimator.Fit
 }
 
 // Estimate is the estimate's answer: the short form (EstimateShort) with
 // the full form (EstimateFull) behind "详情".
-func (r *Renderer) Estimate(est *billing.Estimate, ask EstimateAsk) chat.Reply {
+func (r *Renderer) Estimate(est *estimator.Estimate, ask EstimateAsk) chat.Reply {
 	full := r.EstimateFull(est, ask)
 	short := r.estimateShort(est, ask, full)
 	short.Full = &full
@@ -62,7 +62,7 @@ func (r *Renderer) Estimate(est *billing.Estimate, ask EstimateAsk) chat.Reply {
 // estimateShort is the estimate's first screen: the verdict (the cheapest
 // option, or the named cards compared), the VRAM line, what fits, at most
 // five options and the assumptions in one line.
-func (r *Renderer) estimateShort(est *billing.Estimate, ask EstimateAsk, full chat.Reply) chat.Reply {
+func (r *Renderer) estimateShort(est *estimator.Estimate, ask EstimateAsk, full chat.Reply) chat.Reply {
 	en := ask.English
 	rep := chat.Reply{Title: full.Title}
 	if v := r.estimateVerdict(est, ask); v != "" {
@@ -71,7 +71,7 @@ func (r *Renderer) estimateShort(est *billing.Estimate, ask EstimateAsk, full ch
 	rep.Lines = append(rep.Lines, ask.Problems...)
 	v := est.VRAM
 	line := fmt.Sprintf(pick1(en, "显存约 %.1f GB", "VRAM about %.1f GB"), v.Total)
-	if est.Method != billing.MethodInference && est.VRAMMin < v.Total-0.05 {
+	if est.Method != estimator.MethodInference && est.VRAMMin < v.Total-0.05 {
 		line += fmt.Sprintf(pick1(en, "（batch 1 + 梯度累积约 %.1f GB）", " (%.1f GB at micro-batch 1 with accumulation)"), est.VRAMMin)
 	}
 	rep.Lines = append(rep.Lines, line+pick1(en, "。", "."))
@@ -125,14 +125,14 @@ func shortenList(s string, n int, en bool) string {
 // estimateVerdict is the first line: the cheapest way to run the job
 // (for inference, the cheapest hour), or with two cards named, which is
 // the cheaper run.
-func (r *Renderer) estimateVerdict(est *billing.Estimate, ask EstimateAsk) string {
+func (r *Renderer) estimateVerdict(est *estimator.Estimate, ask EstimateAsk) string {
 	en := ask.English
 	if len(est.Options) == 0 || est.Cheapest < 0 {
 		return ""
 	}
 	what := strings.TrimPrefix(strings.TrimPrefix(r.estimateTitle(est, ask), "估算："), "Estimate: ")
 	c := est.Options[est.Cheapest]
-	if est.Method == billing.MethodInference {
+	if est.Method == estimator.MethodInference {
 		return fmt.Sprintf(pick1(en, "%s：最便宜 %s %s×%d，每小时约 %s 元。", "%s: cheapest %s %s×%d, about %s CNY an hour."),
 			what, r.PlatformName(c.Platform, en), c.GPU, c.GPUCount, Money(c.GPUCostCNY))
 	}
@@ -147,8 +147,8 @@ func (r *Renderer) estimateVerdict(est *billing.Estimate, ask EstimateAsk) strin
 
 // cardsVerdict compares the cheapest option of each named card (a family
 // name stands for its members).
-func (r *Renderer) cardsVerdict(est *billing.Estimate, named []string, en bool) string {
-	best := map[string]billing.Option{}
+func (r *Renderer) cardsVerdict(est *estimator.Estimate, named []string, en bool) string {
+	best := map[string]estimator.Option{}
 	for _, o := range est.Options {
 		for _, n := range named {
 			if o.GPU == n || slices.Contains(r.Cat.FamilyMembers(n), o.GPU) {
@@ -161,7 +161,7 @@ func (r *Renderer) cardsVerdict(est *billing.Estimate, named []string, en bool) 
 	if len(best) < 2 {
 		return ""
 	}
-	var opts []billing.Option
+	var opts []estimator.Option
 	for _, n := range named {
 		if o, ok := best[n]; ok {
 			opts = append(opts, o)
@@ -174,9 +174,9 @@ func (r *Renderer) cardsVerdict(est *billing.Estimate, named []string, en bool) 
 }
 
 // estimateTable is the short form's table: five options, fewer columns.
-func (r *Renderer) estimateTable(est *billing.Estimate, en bool) *chat.Table {
+func (r *Renderer) estimateTable(est *estimator.Estimate, en bool) *chat.Table {
 	t := &chat.Table{}
-	inference := est.Method == billing.MethodInference
+	inference := est.Method == estimator.MethodInference
 	if inference {
 		t.Header = picks(en, []string{"平台", "GPU", "卡数", "元/小时", "价格来源"}, []string{"platform", "GPU", "GPUs", "CNY/hour", "price source"})
 	} else {
@@ -205,13 +205,13 @@ func unverifiedMark(verified bool) string {
 }
 
 // totalCell is an option's total with its range: "512* (400-650)".
-func totalCell(o billing.Option, star string) string {
+func totalCell(o estimator.Option, star string) string {
 	return fmt.Sprintf("%s%s (%s-%s)", Money(o.TotalCNY), star, Money(o.TotalLowCNY), Money(o.TotalHighCNY))
 }
 
 // optionSourcesNote says in one line where the prices come from and how
 // old they are.
-func optionSourcesNote(est *billing.Estimate, en bool) string {
+func optionSourcesNote(est *estimator.Estimate, en bool) string {
 	live, unverified := false, false
 	var dates []string
 	for i, o := range est.Options {
@@ -243,8 +243,8 @@ func optionSourcesNote(est *billing.Estimate, en bool) string {
 }
 
 // shortAssumptions is the assumptions in one line with the follow-ups.
-func shortAssumptions(est *billing.Estimate, en bool) string {
-	if est.Method == billing.MethodInference {
+func shortAssumptions(est *estimator.Estimate, en bool) string {
+	if est.Method == estimator.MethodInference {
 		return fmt.Sprintf(pick1(en, "按上下文 %d、并发 %d、%d-bit 估算；说“seq 8192”“int4”可改。", "Assumed context %d, batch %d, %d-bit; say “seq 8192” or “int4” to change."), est.SeqLen, est.Batch, est.Bits)
 	}
 	return fmt.Sprintf(pick1(en, "按 seq %d、batch %d、%s、%g 轮、%s估算%s，含数据盘和计费粒度；说“seq 4096”“5万条”“用unsloth”可改。", "Assumed seq %d, batch %d, %s, %g epochs, %s%s, with disk and billing granularity; say “seq 4096”, “50k samples” or “use unsloth” to change."),
@@ -253,7 +253,7 @@ func shortAssumptions(est *billing.Estimate, en bool) string {
 
 // dataText is the job's data: "5万条×512 tokens" ("5万 条 × 512 tokens"
 // spaced), or its tokens when no sample count is given.
-func dataText(j billing.Job, spaced, en bool) string {
+func dataText(j estimator.Job, spaced, en bool) string {
 	if j.Samples == 0 {
 		return HumanNum(j.Tokens, en) + " tokens"
 	}
@@ -267,21 +267,21 @@ func dataText(j billing.Job, spaced, en bool) string {
 // MethodName names a training or inference method ("QLoRA 4-bit").
 func MethodName(m string, bits int, en bool) string {
 	switch m {
-	case billing.MethodFull:
+	case estimator.MethodFull:
 		if bits == 32 {
 			return pick1(en, "全量微调（fp32）", "full fine-tune (fp32)")
 		}
 		return pick1(en, "全量微调", "full fine-tune")
-	case billing.MethodQLoRA:
+	case estimator.MethodQLoRA:
 		return fmt.Sprintf("QLoRA %d-bit", bits)
-	case billing.MethodInference:
+	case estimator.MethodInference:
 		return fmt.Sprintf(pick1(en, "推理（%d-bit）", "inference (%d-bit)"), bits)
 	}
 	return "LoRA"
 }
 
 // estimateTitle names the job: "估算：7B 模型（按典型配置 Qwen2.5-7B） LoRA".
-func (r *Renderer) estimateTitle(est *billing.Estimate, ask EstimateAsk) string {
+func (r *Renderer) estimateTitle(est *estimator.Estimate, ask EstimateAsk) string {
 	en := ask.English
 	model := est.ModelID
 	switch {
@@ -301,13 +301,13 @@ func (r *Renderer) estimateTitle(est *billing.Estimate, ask EstimateAsk) string 
 // fit, the training volume, the options table (maxOptionRows) with the
 // cheapest and faster-and-cheaper lines, then notes on hidden costs,
 // sharding and assumptions.
-func (r *Renderer) EstimateFull(est *billing.Estimate, ask EstimateAsk) chat.Reply {
+func (r *Renderer) EstimateFull(est *estimator.Estimate, ask EstimateAsk) chat.Reply {
 	en := ask.English
 	rep := chat.Reply{Title: r.estimateTitle(est, ask)}
 	rep.Lines = append(rep.Lines, ask.Problems...)
 	rep.Lines = append(rep.Lines, vramLine(est, en))
 	rep.Lines = append(rep.Lines, r.fitLines(est, ask)...)
-	if est.Method != billing.MethodInference {
+	if est.Method != estimator.MethodInference {
 		rep.Lines = append(rep.Lines, fmt.Sprintf(pick1(en, "训练量：%s tokens（数据 × %g 轮），约 %.2g FLOPs", "Training: %s tokens (dataset × %g epochs), %.2g FLOPs"),
 			HumanNum(est.Tokens, en), est.Epochs, est.FLOPs))
 	}
@@ -318,7 +318,7 @@ func (r *Renderer) EstimateFull(est *billing.Estimate, ask EstimateAsk) chat.Rep
 	unknownDisk := false
 	if len(shown) > 0 {
 		rep.Table, unknownDisk = r.optionsTable(est, shown, en)
-		if est.Method != billing.MethodInference {
+		if est.Method != estimator.MethodInference {
 			rep.Lines = r.optionLines(rep.Lines, est, en)
 		}
 	} else if AnyFits(est) {
@@ -338,7 +338,7 @@ func (r *Renderer) EstimateFull(est *billing.Estimate, ask EstimateAsk) chat.Rep
 // optionLines appends the training lines under the options: the cheapest
 // (and fastest), a faster card that is the cheaper job, and a warning when
 // the job runs for over a month.
-func (r *Renderer) optionLines(lines []string, est *billing.Estimate, en bool) []string {
+func (r *Renderer) optionLines(lines []string, est *estimator.Estimate, en bool) []string {
 	lines = append(lines, r.cheapestLine(est, en))
 	if l := r.fasterCheaperLine(est, en); l != "" {
 		lines = append(lines, l)
@@ -351,9 +351,9 @@ func (r *Renderer) optionLines(lines []string, est *billing.Estimate, en bool) [
 }
 
 // vramLine is the VRAM one card needs, by part (GB = 1e9 bytes).
-func vramLine(est *billing.Estimate, en bool) string {
+func vramLine(est *estimator.Estimate, en bool) string {
 	v := est.VRAM
-	if est.Method == billing.MethodInference {
+	if est.Method == estimator.MethodInference {
 		return fmt.Sprintf(pick1(en, "单卡显存：约 %.1f GB（权重 %.1f + KV cache 和推理缓冲 %.1f + 其他 %.1f）",
 			"VRAM on one GPU: ~%.1f GB (weights %.1f + KV cache and buffers %.1f + overhead %.1f)"), v.Total, v.Weights, v.Activations, v.Overhead)
 	}
@@ -369,9 +369,9 @@ func vramLine(est *billing.Estimate, en bool) string {
 // optionsTable is the options as a table (inference: the cost per hour;
 // training: hours, GPU, disk and total with its range); it reports
 // whether a disk price was unknown.
-func (r *Renderer) optionsTable(est *billing.Estimate, shown []billing.Option, en bool) (*chat.Table, bool) {
+func (r *Renderer) optionsTable(est *estimator.Estimate, shown []estimator.Option, en bool) (*chat.Table, bool) {
 	t := &chat.Table{}
-	inference := est.Method == billing.MethodInference
+	inference := est.Method == estimator.MethodInference
 	if inference {
 		t.Header = picks(en, []string{"平台", "GPU", "卡数", "元/卡时", "每小时费用", "价格来源"},
 			[]string{"platform", "GPU", "GPUs", "CNY/GPU-h", "CNY per hour", "price source"})
@@ -404,9 +404,9 @@ func (r *Renderer) optionsTable(est *billing.Estimate, shown []billing.Option, e
 
 // estimateNotes state how the estimate was made: sharding, the assumed
 // job, and what the hours and totals include.
-func estimateNotes(est *billing.Estimate, shown []billing.Option, en bool) []string {
+func estimateNotes(est *estimator.Estimate, shown []estimator.Option, en bool) []string {
 	var notes []string
-	if est.Sharded && est.Method == billing.MethodInference {
+	if est.Sharded && est.Method == estimator.MethodInference {
 		notes = append(notes, pick1(en, "多卡推理按张量并行（如 vLLM）把权重和 KV cache 平分到各卡估算。",
 			"Multi-GPU inference assumes tensor parallelism (e.g. vLLM) splitting weights and KV cache across GPUs."))
 	} else if est.Sharded {
@@ -414,24 +414,24 @@ func estimateNotes(est *billing.Estimate, shown []billing.Option, en bool) []str
 			"Multi-GPU rows assume ZeRO-3/FSDP sharding of weights, gradients and optimizer state and 70-92% scaling efficiency (80% typical); less certain than single-GPU rows."))
 	}
 	notes = append(notes, assumptionLine(est, en))
-	if est.Method != billing.MethodInference {
+	if est.Method != estimator.MethodInference {
 		notes = append(notes, stackNote(est, en), tokenNote(est, en))
 	}
-	if est.Method == billing.MethodInference {
+	if est.Method == estimator.MethodInference {
 		notes = append(notes, fmt.Sprintf(pick1(en, "每小时费用只含 GPU；权重约 %.0f GB，超出免费数据盘的部分另按天计费。", "Cost per hour is GPUs only; the ~%.0f GB of weights beyond the free data disk bill per day."), est.DiskGB))
 	} else if len(shown) > 0 {
 		lo, hi := mfuSpan(est, shown)
 		notes = append(notes, fmt.Sprintf(pick1(en,
 			"时长含 %.0f 分钟环境准备，并按各平台计费粒度取整；合计的范围对应 MFU %.2f-%.2f（按典型价格；标价区间见“元/卡时”一列）。数据盘按约 %.0f GB（权重+数据+检查点）扣除各平台免费额度、按天计（不足一天按一天）。",
 			"Hours include %.0f min of setup and are rounded to each platform's billing granularity; the total's range covers MFU %.2f-%.2f at the typical price (list-price ranges are in the CNY/GPU-h column). Disk: ~%.0f GB (weights + data + checkpoints) beyond each platform's free quota, billed per started day."),
-			billing.SetupHours*60, lo, hi, est.DiskGB))
+			estimator.SetupHours*60, lo, hi, est.DiskGB))
 	}
 	return notes
 }
 
 // fitLines list the GPUs that fit, grouped by layout, and those that do
 // not; when none fits, what would work instead.
-func (r *Renderer) fitLines(est *billing.Estimate, ask EstimateAsk) []string {
+func (r *Renderer) fitLines(est *estimator.Estimate, ask EstimateAsk) []string {
 	en := ask.English
 	var lines []string
 	fit, nofit := fitGroups(est, ask.GPUsAsked, en)
@@ -482,7 +482,7 @@ func (k layoutKey) label(en bool) string {
 
 // fitGroups lists the GPUs that fit, one entry per layout ("单卡：A100
 // 80GB、H100 SXM"), and those that do not.
-func fitGroups(est *billing.Estimate, gpusAsked bool, en bool) (fit, nofit []string) {
+func fitGroups(est *estimator.Estimate, gpusAsked bool, en bool) (fit, nofit []string) {
 	// Chat answers list the cards someone rents out (a price is known);
 	// the JSON has every GPU.
 	rented := map[string]bool{}
@@ -502,7 +502,7 @@ func fitGroups(est *billing.Estimate, gpusAsked bool, en bool) (fit, nofit []str
 			continue
 		}
 		k := layoutKey{f.GPUCount, f.MicroBatch}
-		if est.Method == billing.MethodInference || f.MicroBatch == est.Batch {
+		if est.Method == estimator.MethodInference || f.MicroBatch == est.Batch {
 			k.mb = 0
 		}
 		if _, ok := groups[k]; !ok {
@@ -550,7 +550,7 @@ func (r *Renderer) alternativesLine(alts []Alternative, en bool) string {
 	return pick1(en, "可行的做法——", "What would work — ") + strings.Join(tries, pick1(en, "；", "; ")) + pick1(en, "。", ".")
 }
 
-func (r *Renderer) cheapestLine(est *billing.Estimate, en bool) string {
+func (r *Renderer) cheapestLine(est *estimator.Estimate, en bool) string {
 	c, f := est.Options[est.Cheapest], est.Options[est.Fastest]
 	if est.Cheapest == est.Fastest || f.Hours >= c.Hours {
 		return fmt.Sprintf(pick1(en, "最便宜也最快：%s %s ×%d，约 %s 元%s（%.1f 小时）。", "Cheapest and fastest: %s %s ×%d, ~%s CNY%s (%.1f h)."),
@@ -563,7 +563,7 @@ func (r *Renderer) cheapestLine(est *billing.Estimate, en bool) string {
 }
 
 // mfuSpan is the lowest and highest MFU behind the rows shown.
-func mfuSpan(est *billing.Estimate, shown []billing.Option) (lo, hi float64) {
+func mfuSpan(est *estimator.Estimate, shown []estimator.Option) (lo, hi float64) {
 	in := map[string]bool{}
 	for _, o := range shown {
 		in[o.GPU] = true
@@ -580,7 +580,7 @@ func mfuSpan(est *billing.Estimate, shown []billing.Option) (lo, hi float64) {
 	return lo, hi
 }
 
-func unverifiedOptions(os []billing.Option) bool {
+func unverifiedOptions(os []estimator.Option) bool {
 	for _, o := range os {
 		if !o.Verified {
 			return true
@@ -598,8 +598,8 @@ func Money(x float64) string {
 }
 
 // assumptionLine states the assumptions and how to change them.
-func assumptionLine(est *billing.Estimate, en bool) string {
-	if est.Method == billing.MethodInference {
+func assumptionLine(est *estimator.Estimate, en bool) string {
+	if est.Method == estimator.MethodInference {
 		return fmt.Sprintf(pick1(en, "按上下文 %d、并发 %d、%d-bit 权重、bf16 KV cache 估算；可以接着说“seq 8192”或“int4”修改。",
 			"Assumed context %d, batch %d, %d-bit weights, bf16 KV cache; reply “seq 8192” or “int4” to change."), est.SeqLen, est.Batch, est.Bits)
 	}
@@ -612,13 +612,13 @@ func assumptionLine(est *billing.Estimate, en bool) string {
 
 // loraTargets and optimizers name the job's LoRA targets and optimizer.
 var (
-	loraTargets = map[string][2]string{billing.TargetsQV: {"q_proj+v_proj", "q_proj+v_proj"}, billing.TargetsAttention: {"注意力层", "attention layers"}}
-	optimizers  = map[string][2]string{billing.OptimizerAdamW8bit: {"8-bit AdamW（bf16 权重，无 fp32 主副本）", "8-bit AdamW (bf16 weights, no fp32 master copy)"}, billing.OptimizerPureBF16: {"纯 bf16 AdamW", "pure-bf16 AdamW"}}
+	loraTargets = map[string][2]string{estimator.TargetsQV: {"q_proj+v_proj", "q_proj+v_proj"}, estimator.TargetsAttention: {"注意力层", "attention layers"}}
+	optimizers  = map[string][2]string{estimator.OptimizerAdamW8bit: {"8-bit AdamW（bf16 权重，无 fp32 主副本）", "8-bit AdamW (bf16 weights, no fp32 master copy)"}, estimator.OptimizerPureBF16: {"纯 bf16 AdamW", "pure-bf16 AdamW"}}
 )
 
 // jobParts are the training settings assumed: seq, batch, checkpointing,
 // attention, LoRA rank, optimizer and sharding.
-func jobParts(est *billing.Estimate, en bool) []string {
+func jobParts(est *estimator.Estimate, en bool) []string {
 	j := est.Job
 	ck := pick1(en, "开启梯度检查点", "gradient checkpointing on")
 	if j.NoGradCkpt {
@@ -626,9 +626,9 @@ func jobParts(est *billing.Estimate, en bool) []string {
 	}
 	parts := []string{fmt.Sprintf("seq %d", est.SeqLen), fmt.Sprintf(pick1(en, "batch %d（有效 batch）", "batch %d (effective)"), est.Batch), ck}
 	switch {
-	case j.NoFlashAttn && est.Stack != billing.StackHF:
+	case j.NoFlashAttn && est.Stack != estimator.StackHF:
 		parts = append(parts, pick1(en, "不用 FlashAttention", "no FlashAttention"))
-	case est.Stack == billing.StackFA2:
+	case est.Stack == estimator.StackFA2:
 		parts = append(parts, pick1(en, "FlashAttention-2（T4/V100 按不支持算）", "FlashAttention-2 (not on T4/V100)"))
 	default:
 		parts = append(parts, StackName(est.Stack, en))
@@ -637,7 +637,7 @@ func jobParts(est *billing.Estimate, en bool) []string {
 		targets := TextFor(loraTargets, j.LoRATargets, [2]string{"全部线性层", "all linear layers"}, en)
 		parts = append(parts, fmt.Sprintf(pick1(en, "LoRA rank %d（%s）", "LoRA rank %d (%s)"), est.LoRARank, targets))
 	}
-	if est.Method == billing.MethodFull {
+	if est.Method == estimator.MethodFull {
 		parts = append(parts, TextFor(optimizers, j.Optimizer, [2]string{"AdamW 混合精度", "mixed-precision AdamW"}, en))
 	}
 	if est.Sharded {
@@ -652,7 +652,7 @@ func jobParts(est *billing.Estimate, en bool) []string {
 
 // hiddenCostNotes names the storage and retention traps of the platforms
 // in the rows shown (at most maxHiddenCostNotes platforms).
-func (r *Renderer) hiddenCostNotes(shown []billing.Option, en bool) []string {
+func (r *Renderer) hiddenCostNotes(shown []estimator.Option, en bool) []string {
 	var notes []string
 	seen := map[string]bool{}
 	for _, o := range shown {
@@ -717,12 +717,12 @@ func HumanNum(x float64, en bool) string {
 // fasterCheaperLine points out, on the cheapest option's platform, a faster
 // card that is also the cheaper job (the seeds' 3090 vs 4090 example), at
 // typical speed.
-func (r *Renderer) fasterCheaperLine(est *billing.Estimate, en bool) string {
+func (r *Renderer) fasterCheaperLine(est *estimator.Estimate, en bool) string {
 	if est.Cheapest < 0 {
 		return ""
 	}
 	plat := est.Options[est.Cheapest].Platform
-	var best [2]billing.Option
+	var best [2]estimator.Option
 	saving := 0.0
 	for _, fast := range est.Options {
 		for _, slow := range est.Options {
@@ -731,7 +731,7 @@ func (r *Renderer) fasterCheaperLine(est *billing.Estimate, en bool) string {
 			}
 			if fast.Hours < slow.Hours && fast.PriceCNY*float64(fast.GPUCount) > slow.PriceCNY*float64(slow.GPUCount) &&
 				fast.TotalCNY < slow.TotalCNY && slow.TotalCNY-fast.TotalCNY > saving {
-				best, saving = [2]billing.Option{fast, slow}, slow.TotalCNY-fast.TotalCNY
+				best, saving = [2]estimator.Option{fast, slow}, slow.TotalCNY-fast.TotalCNY
 			}
 		}
 	}
@@ -746,7 +746,7 @@ func (r *Renderer) fasterCheaperLine(est *billing.Estimate, en bool) string {
 }
 
 // AnyFits reports whether the job fits on any GPU.
-func AnyFits(est *billing.Estimate) bool {
+func AnyFits(est *estimator.Estimate) bool {
 	for _, f := range est.Fits {
 		if f.Fits {
 			return true

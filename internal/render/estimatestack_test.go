@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/render"
 )
 
@@ -12,11 +12,11 @@ import (
 // one would hide it.
 func TestRatioText(t *testing.T) {
 	cases := []struct {
-		r    billing.Range
+		r    estimator.Range
 		want string
 	}{
-		{billing.Range{Low: 1.83, Typical: 2.01, High: 2.26}, "1.8–2.3"},
-		{billing.Range{Low: 2.16, Typical: 2.2, High: 2.24}, "2.16–2.24"},
+		{estimator.Range{Low: 1.83, Typical: 2.01, High: 2.26}, "1.8–2.3"},
+		{estimator.Range{Low: 2.16, Typical: 2.2, High: 2.24}, "2.16–2.24"},
 	}
 	for _, c := range cases {
 		if got := render.RatioText(c.r); got != c.want || !strings.Contains(got, "–") {
@@ -27,9 +27,9 @@ func TestRatioText(t *testing.T) {
 
 // TestStackName: every stack has a name in both languages.
 func TestStackName(t *testing.T) {
-	for _, s := range billing.Stacks {
+	for _, s := range estimator.Stacks {
 		zh, en := render.StackName(s, false), render.StackName(s, true)
-		if zh == "" || en == "" || (s != billing.StackFA2 && zh == render.StackName(billing.StackFA2, false)) {
+		if zh == "" || en == "" || (s != estimator.StackFA2 && zh == render.StackName(estimator.StackFA2, false)) {
 			t.Errorf("stack %q: %q / %q", s, zh, en)
 		}
 	}

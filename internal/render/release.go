@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 )
@@ -16,7 +16,7 @@ import (
 // platform's rule with its source, what to do (start it, move the data
 // to the platform's persistent storage, or download it), and that the
 // clock is the ledger's stop time. Times are in r.Clock's zone.
-func (r *Renderer) ReleaseWarning(w billing.Warning, now time.Time, en bool) chat.Reply {
+func (r *Renderer) ReleaseWarning(w ledger.Warning, now time.Time, en bool) chat.Reply {
 	a := w.AtRisk
 	rep := chat.Reply{English: en}
 	if a.Owner != "" && a.Owner != ConsoleOwner {
@@ -39,7 +39,7 @@ func (r *Renderer) ReleaseWarning(w billing.Warning, now time.Time, en bool) cha
 
 // warningTitle is the warning's first line: the disk, when and what is
 // lost.
-func (r *Renderer) warningTitle(a billing.AtRisk, now time.Time, en bool) string {
+func (r *Renderer) warningTitle(a ledger.AtRisk, now time.Time, en bool) string {
 	lost, left, at := a.Rule.Lost.Pick(en), Left(a.Loss.Sub(now), en), r.Clock.Minute(a.Loss)
 	switch {
 	case a.AtShutdown():
@@ -56,7 +56,7 @@ func (r *Renderer) warningTitle(a billing.AtRisk, now time.Time, en bool) string
 
 // StopWarnings are the lines a stop reply adds for the rules now running
 // on the disk: each loss's warning title, then what to do, once.
-func (r *Renderer) StopWarnings(risks []billing.AtRisk, now time.Time, en bool) []string {
+func (r *Renderer) StopWarnings(risks []ledger.AtRisk, now time.Time, en bool) []string {
 	var out []string
 	for _, a := range risks {
 		out = append(out, r.warningTitle(a, now, en)+pick1(en, "。", "."), r.ruleLine(a, en))
@@ -71,7 +71,7 @@ func (r *Renderer) StopWarnings(risks []billing.AtRisk, now time.Time, en bool) 
 // (billing.ReleaseRisks), the coming losses soonest first, then those
 // whose time has passed; the rules with their sources. With none, which
 // platforms have rules at all.
-func (r *Renderer) ReleaseList(risks []billing.AtRisk, now time.Time, en bool) chat.Reply {
+func (r *Renderer) ReleaseList(risks []ledger.AtRisk, now time.Time, en bool) chat.Reply {
 	if len(risks) == 0 {
 		rep := chat.Reply{Title: pick1(en, "没有快被释放的盘：本群没有已关机、且平台有释放规则的盘。", "No disk is about to be wiped: none is stopped on a platform with a release rule.")}
 		if names := r.timedPlatforms(en); names != "" {
@@ -81,7 +81,7 @@ func (r *Renderer) ReleaseList(risks []billing.AtRisk, now time.Time, en bool) c
 	}
 	// Coming losses by time, then the rules that may have applied at the
 	// shutdown (seed only so far), then the losses past.
-	var soon, shutdown, gone []billing.AtRisk
+	var soon, shutdown, gone []ledger.AtRisk
 	for _, a := range risks {
 		switch {
 		case a.AtShutdown():
@@ -129,18 +129,18 @@ func (r *Renderer) ReleaseList(risks []billing.AtRisk, now time.Time, en bool) c
 
 // AtRiskLine is one disk at risk in a line (the digest's "即将被释放"):
 // "#3 AutoDL 80 GB（小王）：05-19 10:00 释放，还剩约 3 天".
-func (r *Renderer) AtRiskLine(a billing.AtRisk, now time.Time, en bool) string {
+func (r *Renderer) AtRiskLine(a ledger.AtRisk, now time.Time, en bool) string {
 	return fmt.Sprintf(pick1(en, "#%s %s %s（%s）：%s", "#%s %s %s (%s): %s"), a.Disk, r.PlatformName(a.Platform, en), GBText(a.SizeGB),
 		ownerName(a.DiskState, en), r.whenText(a, now, en))
 }
 
 // whenText says when a disk is lost: "05-19 10:00 释放，还剩约 3 天",
 // "05-19 10:00 应已释放", "关机时可能已清空（未核实）".
-func (r *Renderer) whenText(a billing.AtRisk, now time.Time, en bool) string {
+func (r *Renderer) whenText(a ledger.AtRisk, now time.Time, en bool) string {
 	return whenText(r.Clock, a, now, en)
 }
 
-func whenText(c Clock, a billing.AtRisk, now time.Time, en bool) string {
+func whenText(c Clock, a ledger.AtRisk, now time.Time, en bool) string {
 	switch {
 	case a.AtShutdown():
 		return pick1(en, "关机时可能已清空", "may be wiped at shutdown") + unverified(a.Rule, en)
@@ -152,7 +152,7 @@ func whenText(c Clock, a billing.AtRisk, now time.Time, en bool) string {
 }
 
 // ruleLine is the platform's rule with its source as a reader names it.
-func (r *Renderer) ruleLine(a billing.AtRisk, en bool) string {
+func (r *Renderer) ruleLine(a ledger.AtRisk, en bool) string {
 	s := fmt.Sprintf(pick1(en, "%s的规则：%s", "%s's rule: %s"), spacedAfter(r.PlatformName(a.Platform, en), en), strings.TrimRight(a.Rule.Text.Pick(en), "。."))
 	if a.Rule.PlanExpiry {
 		s += pick1(en, "（包周/包月到期后也从到期时算起）", " (also counted from the end of a weekly or monthly plan)")
@@ -161,7 +161,7 @@ func (r *Renderer) ruleLine(a billing.AtRisk, en bool) string {
 }
 
 // actionLine says what to do to keep the data.
-func actionLine(a billing.AtRisk, en bool) string {
+func actionLine(a ledger.AtRisk, en bool) string {
 	if a.AtShutdown() {
 		return pick1(en, "开机后先检查数据还在不在；以后关机前先把要紧的数据下载到本地或自己的网盘。",
 			"Start it and check the data is still there; next time download what matters before shutting down.")
@@ -201,14 +201,14 @@ func lossVerb(rule catalog.Retention, en bool) string {
 
 // ownerName names the disk's owner: the display name, else a short
 // member label (never a raw id).
-func ownerName(d billing.DiskState, en bool) string {
+func ownerName(d ledger.DiskState, en bool) string {
 	switch {
 	case d.OwnerName != "":
 		return d.OwnerName
 	case d.Owner == "" || d.Owner == ConsoleOwner:
 		return pick1(en, "控制台", "console")
 	}
-	return billing.MemberLabel(d.Owner)
+	return ledger.MemberLabel(d.Owner)
 }
 
 // noteText is a disk's note in parentheses, or the space before the
@@ -269,7 +269,7 @@ func disksText(n int, en bool) string {
 }
 
 // countDisks counts the distinct disks among risks.
-func countDisks(risks []billing.AtRisk) int {
+func countDisks(risks []ledger.AtRisk) int {
 	seen := map[string]bool{}
 	for _, a := range risks {
 		seen[a.Lab+"\x00"+a.Disk] = true

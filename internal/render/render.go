@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/stock"
@@ -588,7 +588,7 @@ func (r *Renderer) Alert(a stock.Alert) chat.Reply {
 			// The command line's owner is nobody to @mention.
 			who = pick1(en, "你订阅的", "Your subscription")
 		case s.OwnerName == "":
-			who = "@" + billing.MemberLabel(s.OwnerID)
+			who = "@" + ledger.MemberLabel(s.OwnerID)
 		}
 		var head string
 		switch it.Reason {

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/workload"
 )
@@ -19,7 +19,7 @@ import (
 // and the language.
 type WorkloadAnswer struct {
 	Est      *workload.Estimate
-	Options  []billing.Option
+	Options  []estimator.Option
 	Model    *workload.Model
 	Family   *workload.Family
 	Dataset  *workload.Dataset
@@ -60,7 +60,7 @@ func (r *Renderer) workloadShort(a WorkloadAnswer) chat.Reply {
 	if len(a.Options) > ShortRows {
 		rep.Notes = append(rep.Notes, fmt.Sprintf(pick1(en, "……还有 %d 种方案。", "… %d more options."), len(a.Options)-ShortRows))
 	}
-	if note := optionSourcesNote(&billing.Estimate{Options: a.Options}, en); note != "" {
+	if note := optionSourcesNote(&estimator.Estimate{Options: a.Options}, en); note != "" {
 		rep.Notes = append(rep.Notes, note)
 	}
 	rep.Notes = append(rep.Notes, workloadAssumptions(a))
@@ -82,7 +82,7 @@ func (r *Renderer) workloadVerdict(a WorkloadAnswer) string {
 		return fmt.Sprintf(pick1(en, "%s：所问的卡都放不下（要约 %.0f GB 显存）。", "%s: none of the GPUs asked for holds it (it needs about %.0f GB)."), what, minNeed(a.Est))
 	}
 	return fmt.Sprintf(pick1(en, "%s：%s 约 %s 小时（%s–%s）；这张卡在所问的平台上没有已知价格。", "%s: %s, about %s h (%s–%s); no known price for it on the platforms asked."),
-		what, f.GPU, hoursText(f.Hours.Typical+billing.SetupHours), hoursText(f.Hours.Low+billing.SetupHours), hoursText(f.Hours.High+billing.SetupHours))
+		what, f.GPU, hoursText(f.Hours.Typical+estimator.SetupHours), hoursText(f.Hours.Low+estimator.SetupHours), hoursText(f.Hours.High+estimator.SetupHours))
 }
 
 // workloadWhat names the job: "ResNet-50 · ImageNet-1k 10%（12.8万张）× 30 轮".
@@ -124,7 +124,7 @@ func (r *Renderer) workloadSpeedLine(a WorkloadAnswer) string {
 	if f.DataBound && a.Loader != nil {
 		return fmt.Sprintf(pick1(en, "瓶颈在数据加载（%s，约 %g 张/秒），%s 能算得更快，换卡也快不了；%s，可缩到约 %s 小时。",
 			"The data loader is the bottleneck (%s: about %g images/s), not the %s, so a faster card will not help; %s to get down to about %s h."),
-			a.Loader.Name.Pick(en), a.Loader.PerSec.Typical, f.GPU, a.Loader.Fix.Pick(en), hoursText(f.Hours.Low+billing.SetupHours))
+			a.Loader.Name.Pick(en), a.Loader.PerSec.Typical, f.GPU, a.Loader.Fix.Pick(en), hoursText(f.Hours.Low+estimator.SetupHours))
 	}
 	mark := ""
 	if a.Est.Unverified {
@@ -191,13 +191,13 @@ func workloadAssumptions(a WorkloadAnswer) string {
 		change = [2]string{"“100轮”“5千张图”“fp32”", "“100 epochs”, “5k images” or “fp32”"}
 	}
 	if en {
-		return fmt.Sprintf("Assumed %s, %.0f min of setup, disk and billing granularity included; say %s to change.", strings.Join(parts, ", "), billing.SetupHours*60, change[1])
+		return fmt.Sprintf("Assumed %s, %.0f min of setup, disk and billing granularity included; say %s to change.", strings.Join(parts, ", "), estimator.SetupHours*60, change[1])
 	}
 	lead := "按"
 	if parts[0][0] < 0x80 {
 		lead += " " // "按 batch 256", "按混合精度"
 	}
-	return fmt.Sprintf("%s%s估算，含 %.0f 分钟准备、数据盘和计费粒度；说%s可改。", lead, strings.Join(parts, "、"), billing.SetupHours*60, change[0])
+	return fmt.Sprintf("%s%s估算，含 %.0f 分钟准备、数据盘和计费粒度；说%s可改。", lead, strings.Join(parts, "、"), estimator.SetupHours*60, change[0])
 }
 
 // workloadFull is the whole answer: the compute, each card's speed, the
@@ -223,7 +223,7 @@ func (r *Renderer) workloadFull(a WorkloadAnswer) chat.Reply {
 	}
 	unknownDisk := false
 	if len(shown) > 0 {
-		rep.Table, unknownDisk = r.optionsTable(&billing.Estimate{Method: billing.MethodFull}, shown, en)
+		rep.Table, unknownDisk = r.optionsTable(&estimator.Estimate{Method: estimator.MethodFull}, shown, en)
 	}
 	rep.Notes = append(rep.Notes, r.hiddenCostNotes(shown, en)...)
 	if unverifiedOptions(shown) {
@@ -324,7 +324,7 @@ func workloadMethodNotes(a WorkloadAnswer) []string {
 	notes = append(notes, fmt.Sprintf(pick1(en,
 		"时长 = 计算量 ÷（显卡峰值 × 效率），效率按公开实测（NVIDIA、Lambda、diffusers、Ultralytics、detectron2 的测速）拟合，并算上显存带宽；范围从调优过的脚本到普通 PyTorch/WebUI 写法。另含 %.0f 分钟准备，按平台计费粒度取整；数据盘约 %.0f GB（数据+权重+检查点）扣除免费额度按天计。",
 		"Hours = compute ÷ (the card's peak × efficiency), the efficiency fitted to public measurements (NVIDIA, Lambda, diffusers, Ultralytics, detectron2) with memory bandwidth counted; the range runs from tuned scripts to plain PyTorch/WebUI code. Plus %.0f min of setup, rounded to each platform's billing; disk ~%.0f GB (data + weights + checkpoints) beyond the free quota, per started day."),
-		billing.SetupHours*60, e.DiskGB))
+		estimator.SetupHours*60, e.DiskGB))
 	if a.Loader != nil {
 		notes = append(notes, fmt.Sprintf(pick1(en, "数据加载（%s）按 %g–%g 张/秒估算，典型 %g；原文提醒数据放在网络盘上会让 GPU 空等。", "Data loading (%s) is taken as %g–%g images/s, typically %g; the seeds warn that network disks starve the GPU."),
 			a.Loader.Name.Pick(en), a.Loader.PerSec.Low, a.Loader.PerSec.High, a.Loader.PerSec.Typical))

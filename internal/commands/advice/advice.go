@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	kb "github.com/labgpu/bot/internal/advice"
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/answer"
@@ -344,7 +344,7 @@ func (r *Answers) oomTie(ctx context.Context, res *Result, rep *chat.Reply) {
 	job := oomJob(q)
 	est, err := r.est.Estimate(job, noQuotes)
 	if err != nil {
-		if !errors.Is(err, billing.ErrUnknownModel) {
+		if !errors.Is(err, estimator.ErrUnknownModel) {
 			rep.Lines = append(rep.Lines, answer.Pick(en, "无法估算这个任务：", "Cannot estimate this job: ")+err.Error())
 		}
 		return
@@ -378,7 +378,7 @@ func oomTail(text string) string {
 }
 
 // noQuotes prices nothing: the OOM answer is about VRAM only.
-func noQuotes(string) []billing.PriceQuote { return nil }
+func noQuotes(string) []estimator.PriceQuote { return nil }
 
 // oomErrorLine reads the figures of a pasted CUDA OOM error ("Tried to
 // allocate 2.00 GiB … 23.65 GiB total capacity … 1.02 GiB free"); "" when
@@ -421,32 +421,32 @@ func oomErrorLine(text string, en bool) string {
 // oomJob is the job an OOM report describes, on any card (which cards
 // would hold it, not only the one that failed); training unless it says
 // inference, LoRA when no method is named.
-func oomJob(q understand.Query) billing.Job {
+func oomJob(q understand.Query) estimator.Job {
 	job := estimate.JobFromQuery(q)
 	job.GPUs, job.Platform = nil, ""
-	if job.Method == "" || job.Method == billing.MethodInference && !understand.ContainsAny(catalog.Fold(q.Asked), []string{"推理", "inference", "部署", "serve", "serving", "vllm", "generate"}) {
-		job.Method = billing.MethodLoRA
+	if job.Method == "" || job.Method == estimator.MethodInference && !understand.ContainsAny(catalog.Fold(q.Asked), []string{"推理", "inference", "部署", "serve", "serving", "vllm", "generate"}) {
+		job.Method = estimator.MethodLoRA
 	}
-	if job.Method == billing.MethodQLoRA && job.Bits == 0 {
+	if job.Method == estimator.MethodQLoRA && job.Bits == 0 {
 		job.Bits = 4
 	}
 	return job
 }
 
 // oomNeedLine is the job's VRAM on one card beside the named card's size.
-func (r *Answers) oomNeedLine(q understand.Query, est *billing.Estimate) string {
+func (r *Answers) oomNeedLine(q understand.Query, est *estimator.Estimate) string {
 	en := q.English
 	need := est.VRAM.Total
 	line := fmt.Sprintf(answer.Pick(en, "按你说的任务（%s，%s，seq %d，batch %d）：单卡约需 %.1f GB",
 		"For the job you describe (%s, %s, seq %d, batch %d): ~%.1f GB on one GPU"),
 		est.ModelID, render.MethodName(est.Method, est.Bits, en), est.SeqLen, est.Batch, need)
-	if est.Method != billing.MethodInference && est.VRAMMin < need-0.05 {
+	if est.Method != estimator.MethodInference && est.VRAMMin < need-0.05 {
 		line += fmt.Sprintf(answer.Pick(en, "（batch 1 + 梯度累积约 %.1f GB）", " (~%.1f GB at micro-batch 1 with gradient accumulation)"), est.VRAMMin)
 	}
 	var cards []string
 	for _, id := range q.GPUs {
 		if g, ok := r.Cat.GPU(id); ok {
-			cards = append(cards, fmt.Sprintf(answer.Pick(en, "%s 是 %gG 卡（约 %.1f GB）", "a %s is a %g GiB card (%.1f GB)"), g.ID, g.MemoryGB, billing.CapacityGB(g)))
+			cards = append(cards, fmt.Sprintf(answer.Pick(en, "%s 是 %gG 卡（约 %.1f GB）", "a %s is a %g GiB card (%.1f GB)"), g.ID, g.MemoryGB, estimator.CapacityGB(g)))
 		}
 		if !q.GPUFamily {
 			break // one named card; a family ("A100") lists its variants
@@ -461,25 +461,25 @@ func (r *Answers) oomNeedLine(q understand.Query, est *billing.Estimate) string 
 // oomSavings estimates the usual ways out of an OOM: QLoRA 4-bit for a
 // LoRA or full run, half the sequence length for training; each at
 // micro-batch 1 with accumulation ("QLoRA 4-bit ~9.8 GB").
-func (r *Answers) oomSavings(job billing.Job, est *billing.Estimate) []string {
+func (r *Answers) oomSavings(job estimator.Job, est *estimator.Estimate) []string {
 	var outs []string
-	try := func(label string, j billing.Job) {
+	try := func(label string, j estimator.Job) {
 		e, err := r.est.Estimate(j, noQuotes)
 		if err != nil {
 			return
 		}
 		v := e.VRAM.Total
-		if e.Method != billing.MethodInference && e.VRAMMin < v {
+		if e.Method != estimator.MethodInference && e.VRAMMin < v {
 			v = e.VRAMMin
 		}
 		outs = append(outs, fmt.Sprintf("%s ~%.1f GB", label, v))
 	}
-	if job.Method == billing.MethodLoRA || job.Method == billing.MethodFull {
+	if job.Method == estimator.MethodLoRA || job.Method == estimator.MethodFull {
 		j := job
-		j.Method, j.Bits = billing.MethodQLoRA, 4
+		j.Method, j.Bits = estimator.MethodQLoRA, 4
 		try("QLoRA 4-bit", j)
 	}
-	if est.SeqLen >= 1024 && job.Method != billing.MethodInference {
+	if est.SeqLen >= 1024 && job.Method != estimator.MethodInference {
 		j := job
 		j.SeqLen = est.SeqLen / 2
 		try(fmt.Sprintf("seq %d", j.SeqLen), j)
@@ -491,23 +491,23 @@ func (r *Answers) oomSavings(job billing.Job, est *billing.Estimate) []string {
 // single cards as described, then only at micro-batch 1 with gradient
 // accumulation, or the fewest GPUs when no single card does; and the usual
 // reasons when gpu (the card that failed) should have held it.
-func (r *Answers) oomFitLines(est *billing.Estimate, gpu string, en bool) []string {
+func (r *Answers) oomFitLines(est *estimator.Estimate, gpu string, en bool) []string {
 	var lines []string
 	// Single cards that hold the job, smallest first: as described, and
 	// only at micro-batch 1 with gradient accumulation.
-	var asIs, accum []*billing.Fit
+	var asIs, accum []*estimator.Fit
 	for i := range est.Fits {
 		f := &est.Fits[i]
 		switch {
 		case !f.Fits || f.GPUCount != 1 || !r.CudaCard(f.GPU):
 			// NPUs do not run a CUDA job as is (see ascend-compat).
-		case est.Method == billing.MethodInference || f.MicroBatch >= est.Batch:
+		case est.Method == estimator.MethodInference || f.MicroBatch >= est.Batch:
 			asIs = append(asIs, f)
 		default:
 			accum = append(accum, f)
 		}
 	}
-	names := func(fs []*billing.Fit) string {
+	names := func(fs []*estimator.Fit) string {
 		sort.SliceStable(fs, func(i, j int) bool { return fs[i].MemoryGB < fs[j].MemoryGB })
 		var out []string
 		for i, f := range fs {
@@ -554,7 +554,7 @@ func (r *Answers) oomFitLines(est *billing.Estimate, gpu string, en bool) []stri
 		}
 		if len(multi) > 0 {
 			how := answer.Pick(en, "（按 ZeRO-3 切分）", " (ZeRO-3 sharding)")
-			if est.Method == billing.MethodInference {
+			if est.Method == estimator.MethodInference {
 				how = answer.Pick(en, "（按张量并行）", " (tensor parallel)")
 			}
 			lines = append(lines, answer.Pick(en, "单卡放不下；多卡放得下的最少卡数", "No single card holds it; fewest GPUs that do")+how+answer.Pick(en, "：", ": ")+strings.Join(multi, answer.Pick(en, "、", ", ")))
@@ -743,9 +743,9 @@ func (r *Answers) cardChoiceEstimate(ctx context.Context, res *Result, rep *chat
 // at its smallest setting, each at its cheapest known quote, cheapest
 // first (the larger card first at one price).
 func (r *Answers) workloadCards(ctx context.Context, q understand.Query, w *kb.Workload) []offers.CardRow {
-	method := billing.MethodInference
+	method := estimator.MethodInference
 	if w.Kind == "training" {
-		method = billing.MethodFull
+		method = estimator.MethodFull
 	}
 	quotes := r.Quotes(r.Offers.Snapshot(ctx), q, method, r.Now(), q.English)
 	var cards []offers.CardRow
@@ -834,7 +834,7 @@ const maxCardRows = 6
 // TFLOPS (dense), memory bandwidth and the cheapest known price.
 func (r *Answers) compareCards(ctx context.Context, res *Result, rep *chat.Reply) bool {
 	en := res.English
-	quotes := r.Quotes(r.Offers.Snapshot(ctx), res.Query, billing.MethodFull, r.Now(), en)
+	quotes := r.Quotes(r.Offers.Snapshot(ctx), res.Query, estimator.MethodFull, r.Now(), en)
 	t := &chat.Table{Header: answer.Picks(en, []string{"GPU", "显存", "BF16 TFLOPS", "带宽 GB/s", "元/卡时", "平台", "价格来源"},
 		[]string{"GPU", "VRAM", "BF16 TFLOPS", "bandwidth GB/s", "CNY/GPU-h", "platform", "price source"})}
 	for _, id := range res.GPUs {

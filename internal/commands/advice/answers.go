@@ -7,7 +7,7 @@ package advice
 
 import (
 	kb "github.com/labgpu/bot/internal/advice"
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/commands/estimate"
@@ -18,7 +18,7 @@ import (
 // Answers answers the advice and factcheck intents.
 type Answers struct {
 	*answer.Env
-	est *billing.Estimator
+	est *estimator.Estimator
 	kb  *kb.Base
 	// estimates answer a card question that names a job; offers count
 	// the offers of a stock tie.
@@ -31,7 +31,7 @@ type Answers struct {
 
 // Deps are what the advice answers read besides the Env.
 type Deps struct {
-	Est       *billing.Estimator
+	Est       *estimator.Estimator
 	KB        *kb.Base
 	Estimates *estimate.Answers
 	Offers    *offers.Answers

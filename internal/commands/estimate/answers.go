@@ -6,7 +6,7 @@
 package estimate
 
 import (
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/plan"
@@ -19,7 +19,7 @@ import (
 // non-LLM jobs are not estimated).
 type Answers struct {
 	*answer.Env
-	est  *billing.Estimator
+	est  *estimator.Estimator
 	Work *workload.Data
 	// LabPlans are the lab's own observed prices (config plans:,
 	// "本组记录"), which win over the catalog's; Risk is the queue risk
@@ -29,7 +29,7 @@ type Answers struct {
 }
 
 // New returns the answers over env, est and the workload data work.
-func New(env *answer.Env, est *billing.Estimator, work *workload.Data) *Answers {
+func New(env *answer.Env, est *estimator.Estimator, work *workload.Data) *Answers {
 	return &Answers{Env: env, est: est, Work: work}
 }
 
@@ -37,13 +37,13 @@ func New(env *answer.Env, est *billing.Estimator, work *workload.Data) *Answers 
 // figures repeated at the top level of the JSON (hours per GPU id: low /
 // typical / high).
 type Figures struct {
-	Estimate      *billing.Estimate        `json:"estimate,omitempty"`
-	VRAMGB        *billing.VRAM            `json:"vram_gb,omitempty"`
-	Fits          []billing.Fit            `json:"fits,omitempty"`
-	TokensTrained float64                  `json:"tokens_trained,omitempty"`
-	FLOPs         float64                  `json:"flops,omitempty"`
-	Hours         map[string]billing.Range `json:"hours,omitempty"`
-	Options       []billing.Option         `json:"options,omitempty"`
+	Estimate      *estimator.Estimate        `json:"estimate,omitempty"`
+	VRAMGB        *estimator.VRAM            `json:"vram_gb,omitempty"`
+	Fits          []estimator.Fit            `json:"fits,omitempty"`
+	TokensTrained float64                    `json:"tokens_trained,omitempty"`
+	FLOPs         float64                    `json:"flops,omitempty"`
+	Hours         map[string]estimator.Range `json:"hours,omitempty"`
+	Options       []estimator.Option         `json:"options,omitempty"`
 }
 
 // Result is an estimate or plan answer: the figures, a non-LLM job's

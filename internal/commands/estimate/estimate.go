@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/render"
@@ -13,8 +13,8 @@ import (
 )
 
 // JobFromQuery maps parsed parameters onto an estimator job.
-func JobFromQuery(q understand.Query) billing.Job {
-	j := billing.Job{Model: q.Model, ParamsB: q.ParamsB, Method: q.Method, Bits: q.Bits, SeqLen: q.SeqLen,
+func JobFromQuery(q understand.Query) estimator.Job {
+	j := estimator.Job{Model: q.Model, ParamsB: q.ParamsB, Method: q.Method, Bits: q.Bits, SeqLen: q.SeqLen,
 		Batch: q.Batch, Samples: q.Samples, TokensPerSample: q.TokensPerSample, Tokens: q.Tokens, Epochs: q.Epochs,
 		GPUCount: q.GPUCount, LoRARank: q.LoRARank, LoRATargets: q.LoRATargets, Optimizer: q.Optimizer,
 		NoGradCkpt: q.NoGradCkpt, NoFlashAttn: q.NoFlashAttn, ZeRO: q.ZeRO, Stack: q.Stack}
@@ -35,7 +35,7 @@ func (r *Answers) Estimate(ctx context.Context, res *Result) {
 	job := JobFromQuery(q)
 	method := job.Method
 	if method == "" {
-		method = billing.MethodLoRA
+		method = estimator.MethodLoRA
 	}
 	if j, ok := WorkloadJob(r.Work, q); ok && r.workloadEstimate(ctx, res, j) {
 		return
@@ -44,13 +44,13 @@ func (r *Answers) Estimate(ctx context.Context, res *Result) {
 	quotes := r.Quotes(snap, q, method, now, en)
 	est, err := r.est.Estimate(job, quotes)
 	switch {
-	case errors.Is(err, billing.ErrUnknownModel):
+	case errors.Is(err, estimator.ErrUnknownModel):
 		r.askSize(res)
 		return
-	case errors.Is(err, billing.ErrTooManyGPUs):
+	case errors.Is(err, estimator.ErrTooManyGPUs):
 		res.Reply = chat.Reply{Title: answer.Pick(en,
-			fmt.Sprintf("一台机器最多 %d 张卡；超过 %d 卡是多机训练，这里不估算。可以问“8卡 …”看单机的方案。", billing.MaxGPUs, billing.MaxGPUs),
-			fmt.Sprintf("One machine has at most %d GPUs; more is multi-node training, which I do not estimate. Ask with 8 GPUs for a single-machine plan.", billing.MaxGPUs))}
+			fmt.Sprintf("一台机器最多 %d 张卡；超过 %d 卡是多机训练，这里不估算。可以问“8卡 …”看单机的方案。", estimator.MaxGPUs, estimator.MaxGPUs),
+			fmt.Sprintf("One machine has at most %d GPUs; more is multi-node training, which I do not estimate. Ask with 8 GPUs for a single-machine plan.", estimator.MaxGPUs))}
 		return
 	case err != nil:
 		res.Reply = chat.Reply{Title: answer.Pick(en, "无法估算：", "Cannot estimate: ") + err.Error()}
@@ -62,8 +62,8 @@ func (r *Answers) Estimate(ctx context.Context, res *Result) {
 	res.Fits = est.Fits
 	res.TokensTrained = est.Tokens
 	res.FLOPs = est.FLOPs
-	if est.Method != billing.MethodInference {
-		res.Hours = map[string]billing.Range{}
+	if est.Method != estimator.MethodInference {
+		res.Hours = map[string]estimator.Range{}
 		for _, f := range est.Fits {
 			if f.Fits {
 				res.Hours[f.GPU] = f.Hours
@@ -104,20 +104,20 @@ func (r *Answers) askSize(res *Result) {
 // alternatives are what would work when nothing asked for fits, each
 // with its cheapest known option: the same job as QLoRA 4-bit, the same
 // card in more GPUs (up to 8), and the cheapest other card.
-func (r *Answers) alternatives(est *billing.Estimate, quotes billing.Quotes) []render.Alternative {
+func (r *Answers) alternatives(est *estimator.Estimate, quotes estimator.Quotes) []render.Alternative {
 	job := est.Job
 	var alts []render.Alternative
-	try := func(kind render.AltKind, j billing.Job) {
+	try := func(kind render.AltKind, j estimator.Job) {
 		if o, f, ok := r.cheapestFit(j, quotes); ok {
 			alts = append(alts, render.Alternative{Kind: kind, Option: o, Fit: f})
 		}
 	}
-	if job.Method != billing.MethodQLoRA && job.Method != billing.MethodInference {
+	if job.Method != estimator.MethodQLoRA && job.Method != estimator.MethodInference {
 		j := job
-		j.Method, j.Bits, j.GPUCount = billing.MethodQLoRA, 4, 0
+		j.Method, j.Bits, j.GPUCount = estimator.MethodQLoRA, 4, 0
 		try(render.AltQLoRA, j)
 	}
-	if job.GPUCount > 0 && job.GPUCount < billing.MaxGPUs {
+	if job.GPUCount > 0 && job.GPUCount < estimator.MaxGPUs {
 		j := job
 		j.GPUCount = 0
 		try(render.AltMoreGPUs, j)
@@ -131,10 +131,10 @@ func (r *Answers) alternatives(est *billing.Estimate, quotes billing.Quotes) []r
 // cheapestFit is a job's option on the fewest GPUs, then the cheapest (a
 // 72B QLoRA on one A100 beats eight T4s), with its fit; or, with no price
 // known, the first fit alone.
-func (r *Answers) cheapestFit(j billing.Job, quotes billing.Quotes) (billing.Option, *billing.Fit, bool) {
+func (r *Answers) cheapestFit(j estimator.Job, quotes estimator.Quotes) (estimator.Option, *estimator.Fit, bool) {
 	e2, err := r.est.Estimate(j, quotes)
 	if err != nil {
-		return billing.Option{}, nil, false
+		return estimator.Option{}, nil, false
 	}
 	best := -1
 	for i, o := range e2.Options {
@@ -150,8 +150,8 @@ func (r *Answers) cheapestFit(j billing.Job, quotes billing.Quotes) (billing.Opt
 	}
 	for i := range e2.Fits {
 		if e2.Fits[i].Fits {
-			return billing.Option{}, &e2.Fits[i], true
+			return estimator.Option{}, &e2.Fits[i], true
 		}
 	}
-	return billing.Option{}, nil, false
+	return estimator.Option{}, nil, false
 }

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/render"
@@ -148,7 +148,7 @@ func (r *Answers) CheapestPlan(platform, gpu string, count int, hours float64) (
 
 // planNote says which billing mode the estimate's cheapest option
 // assumed: pay-as-you-go, or the plan that is cheaper for its hours.
-func (r *Answers) planNote(o billing.Option, en bool) string {
+func (r *Answers) planNote(o estimator.Option, en bool) string {
 	best, ok := r.CheapestPlan(o.Platform, o.GPU, o.GPUCount, o.Hours)
 	if !ok || best.Mode == "hourly" || best.Mid() >= o.TotalCNY {
 		return fmt.Sprintf(answer.Pick(en, "按量计费（%.1f 小时用不上包日/包周）。", "Priced pay-as-you-go (%.1f h is too short for a daily or weekly plan)."), o.Hours)

@@ -3,7 +3,7 @@ package estimate
 import (
 	"context"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/understand"
 	"github.com/labgpu/bot/internal/workload"
@@ -23,7 +23,7 @@ func WorkloadJob(d *workload.Data, q understand.Query) (workload.Job, bool) {
 		model = d.Advice[q.Workload]
 	}
 	m, ok := d.Model(model)
-	if !ok || m.Kind == workload.KindLoRA && q.Method == billing.MethodFull {
+	if !ok || m.Kind == workload.KindLoRA && q.Method == estimator.MethodFull {
 		return workload.Job{}, false
 	}
 	j := workload.Job{Model: model, Dataset: dataset, Samples: q.Samples, Images: q.Images, Epochs: q.Epochs, Steps: q.Steps,
@@ -48,16 +48,16 @@ func (r *Answers) workloadEstimate(ctx context.Context, res *Result, j workload.
 		return false
 	}
 	q := res.Query
-	method := billing.MethodFull
+	method := estimator.MethodFull
 	if est.Kind == workload.KindGenerate {
-		method = billing.MethodInference // image clouds sell generation too
+		method = estimator.MethodInference // image clouds sell generation too
 	}
 	quotes := r.Quotes(r.Offers.Snapshot(ctx), q, method, r.Now(), q.English)
-	var fits []billing.Fit
-	hours := map[string]billing.Range{}
+	var fits []estimator.Fit
+	hours := map[string]estimator.Range{}
 	for _, f := range est.Fits {
 		if f.Fits && r.CudaCard(f.GPU) {
-			fits = append(fits, billing.Fit{GPU: f.GPU, MemoryGB: f.MemoryGB, Fits: true, GPUCount: 1, VRAMPerGPU: f.VRAMGB, MicroBatch: f.Batch, Hours: f.Hours, MFU: f.MFU})
+			fits = append(fits, estimator.Fit{GPU: f.GPU, MemoryGB: f.MemoryGB, Fits: true, GPUCount: 1, VRAMPerGPU: f.VRAMGB, MicroBatch: f.Batch, Hours: f.Hours, MFU: f.MFU})
 			hours[f.GPU] = f.Hours
 		}
 	}

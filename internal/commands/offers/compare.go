@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/answer"
@@ -40,8 +40,8 @@ type CardCompare struct {
 // PlatformPrice is one GPU's best known price on each platform compared
 // (CNY per GPU-hour; a missing platform has no price).
 type PlatformPrice struct {
-	GPU    string                        `json:"gpu"`
-	Quotes map[string]billing.PriceQuote `json:"quotes"`
+	GPU    string                          `json:"gpu"`
+	Quotes map[string]estimator.PriceQuote `json:"quotes"`
 	// Cheaper is the cheaper platform, "" when the prices are about the
 	// same (ranges overlapping and midpoints within 10%).
 	Cheaper string `json:"cheaper,omitempty"`
@@ -79,7 +79,7 @@ func (r *Answers) Compare(ctx context.Context, res *Result) {
 		r.Stock(ctx, res)
 		return
 	}
-	quotes := r.Quotes(r.Offers.Snapshot(ctx), understand.Query{}, billing.MethodFull, r.Now(), q.English)
+	quotes := r.Quotes(r.Offers.Snapshot(ctx), understand.Query{}, estimator.MethodFull, r.Now(), q.English)
 	if len(q.Platforms) >= 2 {
 		r.comparePlatforms(res, quotes)
 		return
@@ -90,7 +90,7 @@ func (r *Answers) Compare(ctx context.Context, res *Result) {
 // compareGPUs puts two or more named cards side by side: memory, BF16
 // TFLOPS, bandwidth and the cheapest known price, with a verdict on what
 // was asked (per hour, per unit of compute, speed).
-func (r *Answers) compareGPUs(res *Result, quotes billing.Quotes) {
+func (r *Answers) compareGPUs(res *Result, quotes estimator.Quotes) {
 	en := res.English
 	cr := res.Compare
 	pq := r.platformQuotes(quotes, res.Platforms)
@@ -161,7 +161,7 @@ func (r *Answers) compareWhat(res *Result) chat.Reply {
 // familyCard is a named card at its cheapest known price; a family ("A100")
 // is its member with the cheapest price (the first member when none has
 // one).
-func (r *Answers) familyCard(id string, quotes billing.Quotes) (CardCompare, bool) {
+func (r *Answers) familyCard(id string, quotes estimator.Quotes) (CardCompare, bool) {
 	ids := r.Cat.FamilyMembers(id)
 	if len(ids) == 0 {
 		ids = []string{id}
@@ -183,14 +183,14 @@ func (r *Answers) familyCard(id string, quotes billing.Quotes) (CardCompare, boo
 
 // ratioJob is the job a card-to-card training ratio is worked out on: a
 // 7B QLoRA at seq 2048, batch 4 (it fits 24 GB cards).
-var ratioJob = billing.Job{ParamsB: 7, Method: billing.MethodQLoRA, Bits: 4, SeqLen: 2048, Batch: 4}
+var ratioJob = estimator.Job{ParamsB: 7, Method: estimator.MethodQLoRA, Bits: 4, SeqLen: 2048, Batch: 4}
 
 // withTrainingRatio adds to a two-card verdict what the spec ratio means
 // for training: the estimator's speed ratio on ratioJob as a range
 // ("按 7B QLoRA 训练估算约快 1.8–2.3 倍"), so the spec's one figure is
 // never read as the speed-up. Unchanged when either card has no speed.
 func withTrainingRatio(cat *catalog.Catalog, verdict string, a, b CardCompare, en bool) string {
-	est := &billing.Estimator{Cat: cat}
+	est := &estimator.Estimator{Cat: cat}
 	ta, errA := est.Throughput(ratioJob, a.GPU)
 	tb, errB := est.Throughput(ratioJob, b.GPU)
 	if errA != nil || errB != nil || !(ta.Low > 0 && tb.Low > 0 && ta.High > 0 && tb.High > 0) {
@@ -286,12 +286,12 @@ func gpuVerdict(a, b CardCompare, aspect string, en bool) string {
 }
 
 // platformQuotes limits quotes to the given platforms (all when none).
-func (r *Answers) platformQuotes(quotes billing.Quotes, platforms []string) billing.Quotes {
+func (r *Answers) platformQuotes(quotes estimator.Quotes, platforms []string) estimator.Quotes {
 	if len(platforms) == 0 {
 		return quotes
 	}
-	return func(gpu string) []billing.PriceQuote {
-		var out []billing.PriceQuote
+	return func(gpu string) []estimator.PriceQuote {
+		var out []estimator.PriceQuote
 		for _, pq := range quotes(gpu) {
 			if slices.Contains(platforms, pq.Platform) {
 				out = append(out, pq)
@@ -303,7 +303,7 @@ func (r *Answers) platformQuotes(quotes billing.Quotes, platforms []string) bill
 
 // cheaperOf decides between two quotes: the cheaper platform and by how
 // much, or "" when the prices are about the same.
-func cheaperOf(a, b billing.PriceQuote) (string, float64) {
+func cheaperOf(a, b estimator.PriceQuote) (string, float64) {
 	lo, hi := a, b
 	if b.CNYPerGPUHour < a.CNYPerGPUHour {
 		lo, hi = b, a
@@ -323,7 +323,7 @@ const maxComparePlatforms = 4
 // (the named GPUs when there are any), in catalog order; each says which
 // platform is the cheapest and by how much against the runner-up, or ""
 // when the two are about the same.
-func (r *Answers) platformRows(res *Result, plats []string, quotes billing.Quotes) []PlatformPrice {
+func (r *Answers) platformRows(res *Result, plats []string, quotes estimator.Quotes) []PlatformPrice {
 	gpus := res.GPUs
 	if len(gpus) == 0 {
 		for _, g := range r.Cat.GPUs {
@@ -332,8 +332,8 @@ func (r *Answers) platformRows(res *Result, plats []string, quotes billing.Quote
 	}
 	var rows []PlatformPrice
 	for _, g := range gpus {
-		pp := PlatformPrice{GPU: g, Quotes: map[string]billing.PriceQuote{}}
-		var qs []billing.PriceQuote
+		pp := PlatformPrice{GPU: g, Quotes: map[string]estimator.PriceQuote{}}
+		var qs []estimator.PriceQuote
 		for _, pq := range quotes(g) {
 			if slices.Contains(plats, pq.Platform) {
 				pp.Quotes[pq.Platform] = pq
@@ -355,7 +355,7 @@ func (r *Answers) platformRows(res *Result, plats []string, quotes billing.Quote
 
 // comparePlatforms answers "恒源云和AutoDL哪个便宜", "矩池云 秘塔 揽睿 三家3090":
 // per GPU, which platform is cheapest and by how much, then the data disk.
-func (r *Answers) comparePlatforms(res *Result, quotes billing.Quotes) {
+func (r *Answers) comparePlatforms(res *Result, quotes estimator.Quotes) {
 	en := res.English
 	cr := res.Compare
 	plats := res.Platforms
@@ -504,7 +504,7 @@ func (r *Answers) winnerDoubt(rows []PlatformPrice, en bool) string {
 }
 
 // quoteText is a quote's price: one figure or "~mid (low-high)".
-func quoteText(pq billing.PriceQuote) string {
+func quoteText(pq estimator.PriceQuote) string {
 	if pq.High > pq.Low {
 		return fmt.Sprintf("%.2f-%.2f", pq.Low, pq.High)
 	}

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/stock"
 )
 
@@ -519,16 +519,16 @@ func Blobs(t *testing.T, s BlobStore) {
 
 // LedgerStore keeps the labs' storage ledgers.
 type LedgerStore interface {
-	AppendStorageEvents(ctx context.Context, events []billing.StorageEvent) error
-	StorageEvents(ctx context.Context, lab string) ([]billing.StorageEvent, error)
+	AppendStorageEvents(ctx context.Context, events []ledger.StorageEvent) error
+	StorageEvents(ctx context.Context, lab string) ([]ledger.StorageEvent, error)
 	SetDigestChat(ctx context.Context, chatKey string, on bool) error
 	DigestChats(ctx context.Context) ([]string, error)
 	// AddStorageDisk appends the add of a new disk with its id allocated
-	// in the same write (billing.NextDiskID) and returns the id.
-	AddStorageDisk(ctx context.Context, e billing.StorageEvent) (string, error)
+	// in the same write (ledger.NextDiskID) and returns the id.
+	AddStorageDisk(ctx context.Context, e ledger.StorageEvent) (string, error)
 	// AppendStorageEventsIf appends events to lab's ledger only when it
-	// still holds have events; else billing.ErrLedgerChanged.
-	AppendStorageEventsIf(ctx context.Context, lab string, have int, events []billing.StorageEvent) error
+	// still holds have events; else ledger.ErrLedgerChanged.
+	AppendStorageEventsIf(ctx context.Context, lab string, have int, events []ledger.StorageEvent) error
 }
 
 // Ledger checks a LedgerStore: events come back per lab in write order
@@ -539,18 +539,18 @@ func Ledger(t *testing.T, s LedgerStore) {
 	ctx := context.Background()
 	lab, other := "feishu/"+unique(t, "oc"), "wechat/"+unique(t, "组")
 	at := time.Date(2026, 11, 23, 9, 30, 0, 0, time.FixedZone("CST", 8*3600))
-	a := billing.StorageEvent{Time: at, Lab: lab, Owner: "ou_alice", Platform: "autodl", Disk: "1", Action: billing.ActionAdd, SizeGB: 80, Note: "实验数据"}
-	b := billing.StorageEvent{Time: at.Add(-time.Hour), Lab: lab, Owner: "ou_alice", Platform: "autodl", Disk: "1", Action: billing.ActionResize, SizeGB: 120}
-	c := billing.StorageEvent{Time: at, Lab: other, Owner: "Bob", Platform: "matpool", Disk: "1", Action: billing.ActionAdd, SizeGB: 200}
-	if err := s.AppendStorageEvents(ctx, []billing.StorageEvent{a, b}); err != nil {
+	a := ledger.StorageEvent{Time: at, Lab: lab, Owner: "ou_alice", Platform: "autodl", Disk: "1", Action: ledger.ActionAdd, SizeGB: 80, Note: "实验数据"}
+	b := ledger.StorageEvent{Time: at.Add(-time.Hour), Lab: lab, Owner: "ou_alice", Platform: "autodl", Disk: "1", Action: ledger.ActionResize, SizeGB: 120}
+	c := ledger.StorageEvent{Time: at, Lab: other, Owner: "Bob", Platform: "matpool", Disk: "1", Action: ledger.ActionAdd, SizeGB: 200}
+	if err := s.AppendStorageEvents(ctx, []ledger.StorageEvent{a, b}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.AppendStorageEvents(ctx, []billing.StorageEvent{c}); err != nil {
+	if err := s.AppendStorageEvents(ctx, []ledger.StorageEvent{c}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := s.StorageEvents(ctx, lab)
 	if err != nil || len(got) != 2 || !got[0].Time.Equal(a.Time) || got[0].Note != a.Note || got[0].SizeGB != 80 ||
-		got[1].Action != billing.ActionResize || got[1].SizeGB != 120 || got[0].Owner != "ou_alice" || got[0].Platform != "autodl" {
+		got[1].Action != ledger.ActionResize || got[1].SizeGB != 120 || got[0].Owner != "ou_alice" || got[0].Platform != "autodl" {
 		t.Fatalf("lab ledger: %+v, %v", got, err)
 	}
 	if got, err := s.StorageEvents(ctx, other); err != nil || len(got) != 1 || got[0].Owner != "Bob" {
@@ -571,7 +571,7 @@ func Ledger(t *testing.T, s LedgerStore) {
 	}
 	bad := a
 	bad.Lab = ""
-	if err := s.AppendStorageEvents(ctx, []billing.StorageEvent{c, bad}); err == nil {
+	if err := s.AppendStorageEvents(ctx, []ledger.StorageEvent{c, bad}); err == nil {
 		t.Error("an event without a lab was accepted")
 	}
 	if got, _ := s.StorageEvents(ctx, other); len(got) != 1 {
