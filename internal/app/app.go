@@ -30,13 +30,7 @@ import (
 	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/stock"
 	"github.com/labgpu/bot/internal/stock/provider"
-	"github.com/labgpu/bot/internal/stock/provider/autodl"
-	"github.com/labgpu/bot/internal/stock/provider/gpushare"
 	"github.com/labgpu/bot/internal/stock/provider/httpx"
-	"github.com/labgpu/bot/internal/stock/provider/lambda"
-	"github.com/labgpu/bot/internal/stock/provider/matpool"
-	"github.com/labgpu/bot/internal/stock/provider/runpod"
-	"github.com/labgpu/bot/internal/stock/provider/vastai"
 	"github.com/labgpu/bot/internal/store/embedded"
 	redisstore "github.com/labgpu/bot/internal/store/redis"
 )
@@ -279,38 +273,29 @@ func (a *App) StorageOptions() commands.StorageOptions {
 	return o
 }
 
-// Providers builds the configured stock providers.
+// Providers builds the configured stock providers: every line of the
+// registry (provider.Registry) whose provider runs by its block.
 func Providers(cfg config.Config, cat *catalog.Catalog, log *slog.Logger, now func() time.Time) []stock.Provider {
 	var ps []stock.Provider
-	p := cfg.Stock.Providers
-	if cfg.CatalogEnabled() {
-		ps = append(ps, provider.NewCatalog(cat, provider.CatalogOptions{MaxAgeMonths: cfg.Stock.ListPriceMaxAgeMonths, Now: now}))
-	}
-	if a := p.AutoDL.Enabled; a == nil || *a {
-		// Without a token it reports "not configured".
-		ps = append(ps, autodl.New(cat, autodl.Options{Options: httpx.Options{BaseURL: p.AutoDL.BaseURL, Timeout: p.AutoDL.Timeout.D(), Now: now},
-			Token: p.AutoDL.Token, Regions: p.AutoDL.Regions, UseMachineList: p.AutoDL.MachineList}))
-	}
-	if cfg.VastAIEnabled() {
-		ps = append(ps, vastai.New(cat, vastai.Options{Options: httpx.Options{BaseURL: p.VastAI.BaseURL, Timeout: p.VastAI.Timeout.D(), Now: now},
-			APIKey: p.VastAI.APIKey, FXUSDCNY: cat.FXUSDCNY, GPUs: p.VastAI.GPUs, Limit: p.VastAI.Limit}))
-	}
-	if p.GPUShare.On() {
-		ps = append(ps, gpushare.New(cat, gpushare.Options{Options: httpx.Options{BaseURL: p.GPUShare.BaseURL, Timeout: p.GPUShare.Timeout.D(), Now: now}, Token: p.GPUShare.Token}))
-	}
-	if p.Matpool.On() {
-		ps = append(ps, matpool.New(cat, matpool.Options{Options: httpx.Options{BaseURL: p.Matpool.BaseURL, Timeout: p.Matpool.Timeout.D(), Now: now}, Token: p.Matpool.Token, UserID: p.Matpool.UserID}))
-	}
-	if p.RunPod.On() {
-		ps = append(ps, runpod.New(cat, runpod.Options{Options: httpx.Options{BaseURL: p.RunPod.BaseURL, Timeout: p.RunPod.Timeout.D(), Now: now}, APIKey: p.RunPod.Token, FXUSDCNY: cat.FXUSDCNY}))
-	}
-	if p.Lambda.On() {
-		ps = append(ps, lambda.New(cat, lambda.Options{Options: httpx.Options{BaseURL: p.Lambda.BaseURL, Timeout: p.Lambda.Timeout.D(), Now: now}, APIKey: p.Lambda.Token, FXUSDCNY: cat.FXUSDCNY}))
-	}
-	if p.Replay.Dir != "" {
-		ps = append(ps, provider.NewReplay(cat, p.Replay.Dir, cat.FXUSDCNY, log))
+	for _, s := range provider.Registry() {
+		if runs, _ := cfg.Stock.Providers.Runs(s); runs {
+			ps = append(ps, s.New(cat, providerSettings(cfg, s.Name, cat, log, now)))
+		}
 	}
 	return ps
+}
+
+// providerSettings are the settings of provider name: its block and
+// what the app adds (the USD→CNY rate, how old a list price may be, the
+// clock and the log).
+func providerSettings(cfg config.Config, name string, cat *catalog.Catalog, log *slog.Logger, now func() time.Time) httpx.Settings {
+	p := cfg.Stock.Providers[name]
+	if p == nil {
+		p = &config.ProviderConf{}
+	}
+	return httpx.Settings{BaseURL: p.BaseURL, Timeout: p.Timeout.D(), Token: p.Token, APIKey: p.APIKey, UserID: p.UserID,
+		Regions: p.Regions, GPUs: p.GPUs, MachineList: p.MachineList, Limit: p.Limit, Dir: p.Dir,
+		FXUSDCNY: cat.FXUSDCNY, ListPriceMaxAgeMonths: cfg.Stock.ListPriceMaxAgeMonths, Now: now, Log: log}
 }
 
 // OpenStore opens the configured store: the embedded bbolt file in

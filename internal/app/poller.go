@@ -75,11 +75,6 @@ func (a *App) pollLockTTL() time.Duration {
 	return jobs.DefaultLockTTL
 }
 
-// LiveProviders reports whether any provider besides the catalog runs, so
-// polling has something to watch.
-func (a *App) LiveProviders() bool {
-	p := a.Cfg.Stock.Providers
-	return a.Cfg.AutoDLEnabled() || a.Cfg.VastAIEnabled() || p.Replay.Dir != "" ||
-		p.GPUShare.On() && p.GPUShare.Token != "" || p.Matpool.On() && p.Matpool.Token != "" ||
-		p.RunPod.On() && p.RunPod.Token != "" || p.Lambda.On() && p.Lambda.Token != ""
-}
+// LiveProviders reports whether any provider besides the catalog runs
+// set up, so polling has something to watch.
+func (a *App) LiveProviders() bool { return a.Cfg.Stock.Providers.Live() }

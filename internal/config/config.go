@@ -261,73 +261,6 @@ type PollConf struct {
 	LockTTL Duration `yaml:"lock_ttl"`
 }
 
-// ProvidersConf holds one block per provider.
-type ProvidersConf struct {
-	Catalog  EnableConf `yaml:"catalog"`
-	AutoDL   AutoDLConf `yaml:"autodl"`
-	VastAI   VastAIConf `yaml:"vastai"`
-	GPUShare TokenConf  `yaml:"gpushare"`
-	Matpool  TokenConf  `yaml:"matpool"`
-	RunPod   TokenConf  `yaml:"runpod"`
-	Lambda   TokenConf  `yaml:"lambda"`
-	Replay   ReplayConf `yaml:"replay"`
-}
-
-// TokenConf is a provider that needs a token or API key: 恒源云 (GPUSHARE_TOKEN),
-// 矩池云 (MATPOOL_TOKEN and MATPOOL_USER_ID), RunPod (RUNPOD_API_KEY),
-// Lambda (LAMBDA_API_KEY). It runs unless enabled: false; without
-// credentials it reports "not configured".
-type TokenConf struct {
-	Enabled *bool    `yaml:"enabled"`
-	BaseURL string   `yaml:"base_url"`
-	Token   string   `yaml:"token"`
-	UserID  string   `yaml:"user_id"`
-	Timeout Duration `yaml:"timeout"`
-}
-
-// On reports whether the provider is not switched off.
-func (t TokenConf) On() bool { return t.Enabled == nil || *t.Enabled }
-
-// EnableConf is a provider that only needs switching on or off.
-type EnableConf struct {
-	Enabled *bool `yaml:"enabled"`
-}
-
-// AutoDLConf configures the AutoDL provider. It is enabled when a token is
-// set unless enabled: false.
-type AutoDLConf struct {
-	Enabled *bool  `yaml:"enabled"`
-	BaseURL string `yaml:"base_url"`
-	// Token is the developer token (AUTODL_TOKEN).
-	Token string `yaml:"token"`
-	// Regions are ESD region_sign values (westDC2, beijingDC1, …); empty =
-	// the global stock endpoint.
-	Regions []string `yaml:"regions"`
-	// MachineList also reads the web console's machine list (prices per
-	// machine); it is an undocumented API.
-	MachineList bool     `yaml:"machine_list"`
-	Timeout     Duration `yaml:"timeout"`
-}
-
-// VastAIConf configures the vast.ai provider (off unless enabled: true).
-type VastAIConf struct {
-	Enabled *bool  `yaml:"enabled"`
-	BaseURL string `yaml:"base_url"`
-	// APIKey is optional (VASTAI_API_KEY).
-	APIKey string `yaml:"api_key"`
-	// GPUs limits the search to these GPU names (empty = all).
-	GPUs    []string `yaml:"gpus"`
-	Limit   int      `yaml:"limit"`
-	Timeout Duration `yaml:"timeout"`
-}
-
-// ReplayConf points the replay provider at recorded responses.
-type ReplayConf struct {
-	// Dir holds recordings named by platform prefix (autodl-*.json,
-	// vastai-*.json); empty = replay off (BOT_REPLAY_DIR).
-	Dir string `yaml:"dir"`
-}
-
 // LogConf configures logging.
 type LogConf struct {
 	// Level: debug, info, warn, error.
@@ -387,10 +320,9 @@ func Default() Config {
 			AnswerBudget: Dur(2 * time.Second),
 			Breaker:      BreakerConf{Failures: 5, OpenFor: Dur(time.Minute)},
 			Poll:         PollConf{Schedule: "@every 2m", Jitter: Dur(10 * time.Second), Retries: 2},
-			Providers: ProvidersConf{
-				AutoDL: AutoDLConf{BaseURL: "https://api.autodl.com", Timeout: Dur(10 * time.Second)},
-				VastAI: VastAIConf{BaseURL: "https://console.vast.ai", Limit: 100, Timeout: Dur(10 * time.Second)},
-			},
+			// Each provider's defaults (base URL, timeout, limit) are its
+			// package's.
+			Providers: ProvidersConf{},
 		},
 		HTTP:    HTTPConf{Addr: ":8080", ShutdownGrace: Dur(10 * time.Second), ReadyStoreGrace: Dur(30 * time.Second)},
 		Feishu:  FeishuConf{Mode: "websocket", BaseURL: "https://open.feishu.cn"},
@@ -426,7 +358,8 @@ func Load(path string, env Env) (Config, error) {
 	}
 	// Every variable below counts when set and not empty. REDIS_URL also
 	// picks the redis store; the string settings, disjoint from it, come
-	// first, BOT_REPLAY_DIR only after WECHAT_ENABLED parsed.
+	// first, the providers' (provider.Registry) only after WECHAT_ENABLED
+	// parsed.
 	for _, e := range cfg.stringEnv() {
 		if v, ok := env(e.name); ok && v != "" {
 			*e.dst = v
@@ -443,9 +376,7 @@ func Load(path string, env Env) (Config, error) {
 		}
 		cfg.WeChat.Enabled = b
 	}
-	if v, ok := env("BOT_REPLAY_DIR"); ok && v != "" {
-		cfg.Stock.Providers.Replay.Dir = v
-	}
+	cfg.Stock.Providers.applyEnv(env)
 	if err := cfg.Validate(); err != nil {
 		if path != "" {
 			return cfg, fmt.Errorf("config %s: %w", path, err)
@@ -463,10 +394,7 @@ type envString struct {
 
 // stringEnv lists the variables that replace one string setting of cfg each.
 func (cfg *Config) stringEnv() []envString {
-	p := &cfg.Stock.Providers
-	return []envString{{"BOT_DATA_DIR", &cfg.DataDir}, {"BOT_TIMEZONE", &cfg.Timezone}, {"AUTODL_TOKEN", &p.AutoDL.Token}, {"VASTAI_API_KEY", &p.VastAI.APIKey},
-		{"GPUSHARE_TOKEN", &p.GPUShare.Token}, {"MATPOOL_TOKEN", &p.Matpool.Token}, {"MATPOOL_USER_ID", &p.Matpool.UserID},
-		{"RUNPOD_API_KEY", &p.RunPod.Token}, {"LAMBDA_API_KEY", &p.Lambda.Token},
+	return []envString{{"BOT_DATA_DIR", &cfg.DataDir}, {"BOT_TIMEZONE", &cfg.Timezone},
 		{"FEISHU_APP_ID", &cfg.Feishu.AppID}, {"FEISHU_APP_SECRET", &cfg.Feishu.AppSecret}, {"FEISHU_VERIFICATION_TOKEN", &cfg.Feishu.VerificationToken},
 		{"FEISHU_ENCRYPT_KEY", &cfg.Feishu.EncryptKey}, {"FEISHU_MODE", &cfg.Feishu.Mode}, {"FEISHU_BASE_URL", &cfg.Feishu.BaseURL},
 		{"BOT_HTTP_ADDR", &cfg.HTTP.Addr}}
@@ -698,10 +626,7 @@ func (c Config) validateAlerts() error {
 
 // validateStock checks the durations, timeouts and provider URLs.
 func (c Config) validateStock() error {
-	for key, d := range map[string]Duration{"stock.timeout": c.Stock.Timeout, "stock.max_age": c.Stock.MaxAge, "stock.interim_after": c.Stock.InterimAfter, "stock.answer_budget": c.Stock.AnswerBudget, "stock.breaker.open_for": c.Stock.Breaker.OpenFor, "http.ready_store_grace": c.HTTP.ReadyStoreGrace, "stock.poll.jitter": c.Stock.Poll.Jitter, "stock.poll.lock_ttl": c.Stock.Poll.LockTTL, "http.ready_provider_age": c.HTTP.ReadyProviderAge, "http.shutdown_grace": c.HTTP.ShutdownGrace, "alerts.cooldown": c.Alerts.Cooldown,
-		"stock.providers.autodl.timeout": c.Stock.Providers.AutoDL.Timeout, "stock.providers.vastai.timeout": c.Stock.Providers.VastAI.Timeout,
-		"stock.providers.gpushare.timeout": c.Stock.Providers.GPUShare.Timeout, "stock.providers.matpool.timeout": c.Stock.Providers.Matpool.Timeout,
-		"stock.providers.runpod.timeout": c.Stock.Providers.RunPod.Timeout, "stock.providers.lambda.timeout": c.Stock.Providers.Lambda.Timeout} {
+	for key, d := range map[string]Duration{"stock.timeout": c.Stock.Timeout, "stock.max_age": c.Stock.MaxAge, "stock.interim_after": c.Stock.InterimAfter, "stock.answer_budget": c.Stock.AnswerBudget, "stock.breaker.open_for": c.Stock.Breaker.OpenFor, "http.ready_store_grace": c.HTTP.ReadyStoreGrace, "stock.poll.jitter": c.Stock.Poll.Jitter, "stock.poll.lock_ttl": c.Stock.Poll.LockTTL, "http.ready_provider_age": c.HTTP.ReadyProviderAge, "http.shutdown_grace": c.HTTP.ShutdownGrace, "alerts.cooldown": c.Alerts.Cooldown} {
 		if err := d.check(key); err != nil {
 			return err
 		}
@@ -715,28 +640,7 @@ func (c Config) validateStock() error {
 	if c.Stock.Breaker.Failures == 0 {
 		return errors.New("stock.breaker.failures: 0 would open the breaker before any fetch (a positive count, or negative for no breaker)")
 	}
-	p := c.Stock.Providers
-	if err := checkURL("stock.providers.autodl.base_url", p.AutoDL.BaseURL); err != nil {
-		return err
-	}
-	if err := checkURL("stock.providers.vastai.base_url", p.VastAI.BaseURL); err != nil {
-		return err
-	}
-	for key, u := range map[string]string{"stock.providers.gpushare.base_url": p.GPUShare.BaseURL, "stock.providers.matpool.base_url": p.Matpool.BaseURL,
-		"stock.providers.runpod.base_url": p.RunPod.BaseURL, "stock.providers.lambda.base_url": p.Lambda.BaseURL} {
-		if u != "" {
-			if err := checkURL(key, u); err != nil {
-				return err
-			}
-		}
-	}
-	if p.VastAI.Limit < 0 || p.VastAI.Limit > 1000 {
-		return fmt.Errorf("stock.providers.vastai.limit: %d is outside 1-1000", p.VastAI.Limit)
-	}
-	if p.AutoDL.Timeout.D() < 0 || p.VastAI.Timeout.D() < 0 {
-		return errors.New("stock.providers.*.timeout: must not be negative")
-	}
-	return nil
+	return c.Stock.Providers.validate()
 }
 
 // validateLogAndChat checks the log level and the chat language.
@@ -770,28 +674,6 @@ func checkURL(key, s string) error {
 		return fmt.Errorf("%s: %q is not an http(s) URL", key, s)
 	}
 	return nil
-}
-
-// AutoDLEnabled reports whether the AutoDL provider should run: explicitly
-// enabled, or a token is set and it is not explicitly disabled.
-func (c Config) AutoDLEnabled() bool {
-	a := c.Stock.Providers.AutoDL
-	if a.Enabled != nil {
-		return *a.Enabled
-	}
-	return a.Token != ""
-}
-
-// VastAIEnabled reports whether the vast.ai provider should run.
-func (c Config) VastAIEnabled() bool {
-	v := c.Stock.Providers.VastAI.Enabled
-	return v != nil && *v
-}
-
-// CatalogEnabled reports whether catalog list prices are offered (default on).
-func (c Config) CatalogEnabled() bool {
-	v := c.Stock.Providers.Catalog.Enabled
-	return v == nil || *v
 }
 
 // ParseWindow parses a daily window "23:00-08:00" into minutes after

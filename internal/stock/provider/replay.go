@@ -19,54 +19,11 @@ import (
 
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/stock"
-	"github.com/labgpu/bot/internal/stock/provider/autodl"
-	"github.com/labgpu/bot/internal/stock/provider/gpushare"
 	"github.com/labgpu/bot/internal/stock/provider/httpx"
-	"github.com/labgpu/bot/internal/stock/provider/lambda"
-	"github.com/labgpu/bot/internal/stock/provider/matpool"
-	"github.com/labgpu/bot/internal/stock/provider/runpod"
-	"github.com/labgpu/bot/internal/stock/provider/vastai"
 )
 
 // replayParser parses one recorded file.
 type replayParser func(c *catalog.Catalog, body []byte, at time.Time, fx float64) ([]stock.Offer, error)
-
-// replayKinds maps file name prefixes to parsers; a nil parser marks a
-// known file that carries no offers. The first matching prefix wins, so
-// longer prefixes come first and the generic "autodl-" comes last.
-var replayKinds = []struct {
-	prefix string
-	parse  replayParser
-}{
-	{"autodl-web-machine-region-gpu_type", autodlParser(autodl.ParseStock, stock.EndpointWebRegion)},
-	{"autodl-web-user-machine-list", autodlParser(autodl.ParseMachines, stock.EndpointWebMachines)},
-	{"autodl-web-instance-list", stockParser(autodl.ParseInstances)},
-	{"autodl-web-region-list", nil},
-	{"autodl-private-esd-", stockParser(autodl.ParseStock)},
-	{"autodl-esd-gpu_stock-global", autodlParser(autodl.ParseStock, stock.EndpointESDGlobal)},
-	{"autodl-esd-", autodlParser(autodl.ParseStock, stock.EndpointESDRegion)},
-	{"autodl-", stockParser(autodl.ParseAny)},
-	{"vastai-", vastai.Parse},
-	{"runpod-rest-v2-error-", nil}, // recorded error answers, no stock
-	{"lambda-error-", nil},
-	{"gpushare-", stockParser(gpushare.Parse)},
-	{"matpool-", stockParser(matpool.Parse)},
-	{"runpod-", runpod.Parse},
-	{"lambda-", lambda.Parse},
-}
-
-func stockParser(f func(*catalog.Catalog, []byte, time.Time) ([]stock.Offer, error)) replayParser {
-	return func(c *catalog.Catalog, b []byte, at time.Time, _ float64) ([]stock.Offer, error) { return f(c, b, at) }
-}
-
-// autodlParser is a replay parser for one AutoDL endpoint's recordings.
-func autodlParser(f func(*catalog.Catalog, []byte, time.Time) ([]stock.Offer, error), endpoint string) replayParser {
-	return func(c *catalog.Catalog, b []byte, at time.Time, _ float64) ([]stock.Offer, error) {
-		offers, err := f(c, b, at)
-		autodl.Mark(offers, endpoint)
-		return offers, err
-	}
-}
 
 type replay struct {
 	c   *catalog.Catalog
@@ -246,7 +203,7 @@ func (r *replay) Fetch(ctx context.Context) ([]stock.Offer, error) {
 	}
 	switch {
 	case recognised == 0:
-		hint := "want autodl-*, vastai-*, gpushare-*, matpool-*, runpod-* or lambda-*.json files"
+		hint := "want " + recordingNames() + ".json files"
 		if n := unknown + otherFiles; n > 0 {
 			files := "files"
 			if n == 1 {
@@ -389,15 +346,31 @@ func stampTime(y, mo, d, hh, mm, ss string) (recTime, bool) {
 	return recTime{t: t}, err == nil
 }
 
-// replayParserFor returns the parser for a file name, and whether the
-// name is a known kind at all.
+// replayParserFor returns the parser for a file name (the first
+// recording kind of Platforms whose prefix it has), and whether the name
+// is a known kind at all.
 func replayParserFor(name string) (replayParser, bool) {
-	for _, k := range replayKinds {
-		if strings.HasPrefix(name, k.prefix) {
-			return k.parse, true
+	for _, p := range Platforms {
+		for _, k := range p.Replay {
+			if strings.HasPrefix(name, k.Prefix) {
+				return k.Parse, true
+			}
 		}
 	}
 	return nil, false
+}
+
+// recordingNames are the platforms' recording patterns, for an error:
+// "autodl-*, vastai-* … or lambda-*".
+func recordingNames() string {
+	var names []string
+	for _, p := range Platforms {
+		names = append(names, p.Name+"-*")
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // readReplayFile reads a regular file of at most httpx.MaxResponseBytes.
@@ -436,9 +409,9 @@ func unwrapPathError(err error) error {
 
 // platformOfFile maps a recording's name to its platform id by prefix.
 func platformOfFile(name string) string {
-	for prefix, p := range map[string]string{"autodl-": "autodl", "vastai-": "vastai", "gpushare-": "hengyuan", "matpool-": "matpool", "runpod-": "runpod", "lambda-": "lambda"} {
-		if strings.HasPrefix(name, prefix) {
-			return p
+	for _, p := range Platforms {
+		if strings.HasPrefix(name, p.Name+"-") {
+			return p.PlatformID()
 		}
 	}
 	return ""
