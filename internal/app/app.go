@@ -61,9 +61,8 @@ type App struct {
 	Board  *stock.Board
 	Router *commands.Router
 	// Render renders alerts (for every channel) with the catalog's names.
-	Render   *render.Renderer
-	Alerter  *stock.Alerter
-	Notifier *Dispatcher
+	Render  *render.Renderer
+	Alerter *stock.Alerter
 	// History is the availability history the poll records and the
 	// availability answer reads (kept in the store when there is one).
 	History  *history.Recorder
@@ -76,6 +75,10 @@ type App struct {
 	// weChatStatus is the WeChat channel's state for /healthz (nil when
 	// the channel is off; weChatUp when logged in).
 	weChatStatus atomic.Pointer[string]
+	// chans are the running channels by name, what alerts, digests and
+	// notices go out through (chat key "<channel>/<chat id>"); filled
+	// before anything sends (Serve, Console, PollOnce).
+	chans chat.Channels
 	// storeWatch records the store's reachability for /readyz.
 	storeWatch storeWatch
 	// replicaID names this process in store locks ("replica-<16 hex>").
@@ -216,7 +219,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (*App, error) {
 	} else {
 		kbOpt = commands.WithAdviceLoader(embeddedAdvice)
 	}
-	a := &App{Cfg: cfg, Cat: cat, Log: o.Log, Location: loc, now: o.Now, Notifier: NewDispatcher(), replicaID: jobs.NewReplicaID()}
+	a := &App{Cfg: cfg, Cat: cat, Log: o.Log, Location: loc, now: o.Now, chans: chat.Channels{}, replicaID: jobs.NewReplicaID()}
 	var snapStore stock.SnapshotStore
 	st, err := OpenStore(ctx, cfg)
 	var down *redisstore.UnreachableError
@@ -252,7 +255,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (*App, error) {
 	opts = append(opts, commands.WithPlans(lab))
 	if a.Store != nil {
 		opts = append(opts, commands.WithAlerts(a.Store, a.Store, policy), commands.WithStorage(a.StorageOptions()))
-		a.Alerter = &stock.Alerter{Subs: a.Store, Log: a.Store, Notifier: a.Notifier, Policy: policy, Quiet: quietHours(cfg.Alerts.QuietHours, loc), Logger: o.Log}
+		a.Alerter = &stock.Alerter{Subs: a.Store, Log: a.Store, Notifier: a.alerts(), Policy: policy, Quiet: quietHours(cfg.Alerts.QuietHours, loc), Logger: o.Log}
 	}
 	opts = append(opts, commands.WithHistory(a.History), commands.WithQueueRisk(queueRisk{a}))
 	a.Router = commands.NewRouter(cat, a.Board, opts...)

@@ -11,7 +11,6 @@ import (
 	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/chart"
 	"github.com/labgpu/bot/internal/chat"
-	"github.com/labgpu/bot/internal/chat/feishu"
 	"github.com/labgpu/bot/internal/jobs"
 	"github.com/labgpu/bot/internal/render"
 )
@@ -53,43 +52,6 @@ func (a *App) labChats(lab string) []string {
 		return []string{lab}
 	}
 	return nil
-}
-
-// commandLineChannels are the channels a one-shot command can send
-// through for the given chat keys: the configured webhooks, and the
-// Feishu app when a key needs it. WeChat needs bot serve's login. The
-// returned close releases them.
-func (a *App) commandLineChannels(ctx context.Context, chatKeys []string) (chat.Channels, func(), error) {
-	chans := chat.Channels{}
-	hooks, err := a.webhooks()
-	if err != nil {
-		return nil, nil, err
-	}
-	chans.Add(hooks)
-	closeAll := func() {}
-	for _, ck := range chatKeys {
-		switch name, _, _ := strings.Cut(ck, "/"); name {
-		case "feishu":
-			if chans["feishu"] != nil {
-				continue
-			}
-			fc := a.Cfg.Feishu
-			if fc.AppID == "" {
-				return nil, nil, fmt.Errorf("%s: the Feishu app is not configured (FEISHU_APP_ID)", ck)
-			}
-			bot, err := feishu.New(ctx, feishu.Options{AppID: fc.AppID, AppSecret: fc.AppSecret, VerificationToken: fc.VerificationToken,
-				EncryptKey: fc.EncryptKey, AllowNoEncryptKey: true, BaseURL: fc.BaseURL, Mode: fc.Mode, Handler: a.Router, Log: a.Log,
-				Delivered: a.deliveryLog()})
-			if err != nil {
-				return nil, nil, err
-			}
-			chans.Add(bot)
-			closeAll = func() { bot.Close() }
-		case "wechat":
-			return nil, nil, fmt.Errorf("%s: WeChat cannot be reached from the command line (it needs bot serve's login)", ck)
-		}
-	}
-	return chans, closeAll, nil
 }
 
 // SendDigest posts lab's digest d (BuildDigest) to the lab's chats now

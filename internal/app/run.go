@@ -49,7 +49,7 @@ func (a *App) Console(ctx context.Context, in io.Reader, out io.Writer) error {
 	opts.InterimAfter = a.Cfg.Stock.InterimAfter.D()
 	defer settled().Stop()
 	con := &console.Channel{In: in, Out: out, Handler: a.Router, Options: opts}
-	a.Notifier.Register(con.Name(), a.alertsTo(con))
+	a.chans.Add(con)
 	if a.Cfg.Stock.Poll.Schedule != "" && a.LiveProviders() && a.Store != nil {
 		poller := a.NewPoller()
 		s := jobs.NewScheduler(a.Location, a.Log)
@@ -266,7 +266,7 @@ func (a *App) PollOnce(ctx context.Context, format string, w io.Writer, opts ...
 	// Alerts for console subscriptions print here; others wait for their
 	// channel.
 	alerts := &bytes.Buffer{}
-	a.Notifier.Register("console", a.alertsTo(console.NewOut(alerts)))
+	a.chans.Add(console.NewOut(alerts))
 	poller := a.NewPoller()
 	ran, snap, pres, err := poller.RunOnce(ctx)
 	if ran {

@@ -11,7 +11,6 @@ import (
 	"net"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -31,18 +30,18 @@ type Config struct {
 	// the console, `bot poll --once` and its log), the digest's weeks,
 	// the clock times questions name ("静音到8点"), quiet hours and the
 	// schedules. See Location.
-	Timezone string        `yaml:"timezone"`
-	Store    StoreConf     `yaml:"store"`
-	Catalog  CatalogConf   `yaml:"catalog"`
-	Stock    StockConf     `yaml:"stock"`
-	Alerts   AlertsConf    `yaml:"alerts"`
-	HTTP     HTTPConf      `yaml:"http"`
-	Feishu   FeishuConf    `yaml:"feishu"`
-	Webhooks []WebhookConf `yaml:"webhooks"`
-	WeChat   WeChatConf    `yaml:"wechat"`
-	Storage  StorageConf   `yaml:"storage"`
-	Chat     ChatConf      `yaml:"chat"`
-	Log      LogConf       `yaml:"log"`
+	Timezone string      `yaml:"timezone"`
+	Store    StoreConf   `yaml:"store"`
+	Catalog  CatalogConf `yaml:"catalog"`
+	Stock    StockConf   `yaml:"stock"`
+	Alerts   AlertsConf  `yaml:"alerts"`
+	HTTP     HTTPConf    `yaml:"http"`
+	// ChannelsConf are the chat channels' blocks (feishu, webhooks,
+	// wechat), at the top level.
+	ChannelsConf `yaml:",inline"`
+	Storage      StorageConf `yaml:"storage"`
+	Chat         ChatConf    `yaml:"chat"`
+	Log          LogConf     `yaml:"log"`
 	// Plans are the lab's own observed plan prices (see PlanConf).
 	Plans []PlanConf `yaml:"plans"`
 }
@@ -71,40 +70,6 @@ type HTTPConf struct {
 	// /readyz reports the replica not ready (default 30s); a failing
 	// platform only makes it degraded.
 	ReadyStoreGrace Duration `yaml:"ready_store_grace"`
-}
-
-// FeishuConf is the Feishu (Lark) app. It runs when an app id is set.
-type FeishuConf struct {
-	// AppID and AppSecret (FEISHU_APP_ID, FEISHU_APP_SECRET).
-	AppID     string `yaml:"app_id"`
-	AppSecret string `yaml:"app_secret"`
-	// VerificationToken and EncryptKey from the app's event settings
-	// (FEISHU_VERIFICATION_TOKEN, FEISHU_ENCRYPT_KEY).
-	VerificationToken string `yaml:"verification_token"`
-	EncryptKey        string `yaml:"encrypt_key"`
-	// AllowNoEncryptKey lets the HTTP callback run without an Encrypt Key
-	// (then requests are not signed; not recommended).
-	AllowNoEncryptKey bool `yaml:"allow_no_encrypt_key"`
-	// Mode is "webhook" (HTTP callback at /feishu/events; needs a public
-	// URL) or "websocket" (long connection; works behind NAT)
-	// (FEISHU_MODE; default websocket).
-	Mode string `yaml:"mode"`
-	// BaseURL is the open platform (FEISHU_BASE_URL; default
-	// https://open.feishu.cn; https://open.larksuite.com for Lark).
-	BaseURL string `yaml:"base_url"`
-}
-
-// WebhookConf is a push-only chat: a Feishu custom bot or a WeCom group
-// robot. Alerts of subscriptions made for chat "webhook/<name>" (bot ask
-// --chat webhook/<name>) go to it.
-type WebhookConf struct {
-	Name string `yaml:"name"`
-	// Kind is "feishu" or "wecom".
-	Kind string `yaml:"kind"`
-	// URL is the webhook address (it contains the key: keep it secret).
-	URL string `yaml:"url"`
-	// Secret is the Feishu custom bot's signing secret (optional).
-	Secret string `yaml:"secret"`
 }
 
 // StorageConf is the labs' storage ledger and weekly digest.
@@ -143,24 +108,6 @@ func (s StorageConf) LabOfChat() map[string]string {
 		}
 	}
 	return m
-}
-
-// WeChatConf is the personal-WeChat channel (openwechat, Desktop mode).
-// It is best effort: see the README's WeChat section for the ban risk.
-type WeChatConf struct {
-	// Enabled starts the channel in `bot serve` (WECHAT_ENABLED=true).
-	Enabled bool `yaml:"enabled"`
-	// Groups is the allow-list of group names the bot answers in; empty or
-	// ["*"] allows every group. Private messages from friends are answered.
-	Groups []string `yaml:"groups"`
-	// QRCodePNG is where the login QR code is saved when a scan is needed
-	// (default <data_dir>/wechat-qr.png).
-	QRCodePNG string `yaml:"qr_code_png"`
-	// Admin is the chat told when the WeChat session drops (and about
-	// friends who write privately without a remark name of their own), as
-	// "<channel>/<chat id>": "webhook/<name>" (a configured webhook) or
-	// "feishu/<chat_id>". Empty: the drop is only logged.
-	Admin string `yaml:"admin"`
 }
 
 // StoreConf chooses where subscriptions, the notification log and
@@ -324,11 +271,11 @@ func Default() Config {
 			// package's.
 			Providers: ProvidersConf{},
 		},
-		HTTP:    HTTPConf{Addr: ":8080", ShutdownGrace: Dur(10 * time.Second), ReadyStoreGrace: Dur(30 * time.Second)},
-		Feishu:  FeishuConf{Mode: "websocket", BaseURL: "https://open.feishu.cn"},
-		Storage: StorageConf{DigestSchedule: "0 9 * * 1", ReleaseWarnings: DefaultReleaseWarnings()},
-		Log:     LogConf{Level: "info"},
-		Chat:    ChatConf{Language: "zh"},
+		HTTP:         HTTPConf{Addr: ":8080", ShutdownGrace: Dur(10 * time.Second), ReadyStoreGrace: Dur(30 * time.Second)},
+		ChannelsConf: ChannelsConf{Feishu: FeishuConf{Mode: "websocket", BaseURL: "https://open.feishu.cn"}},
+		Storage:      StorageConf{DigestSchedule: "0 9 * * 1", ReleaseWarnings: DefaultReleaseWarnings()},
+		Log:          LogConf{Level: "info"},
+		Chat:         ChatConf{Language: "zh"},
 	}
 }
 
@@ -360,7 +307,7 @@ func Load(path string, env Env) (Config, error) {
 	// picks the redis store; the string settings, disjoint from it, come
 	// first, the providers' (provider.Registry) only after WECHAT_ENABLED
 	// parsed.
-	for _, e := range cfg.stringEnv() {
+	for _, e := range append(cfg.stringEnv(), cfg.channelEnv()...) {
 		if v, ok := env(e.name); ok && v != "" {
 			*e.dst = v
 		}
@@ -395,8 +342,6 @@ type envString struct {
 // stringEnv lists the variables that replace one string setting of cfg each.
 func (cfg *Config) stringEnv() []envString {
 	return []envString{{"BOT_DATA_DIR", &cfg.DataDir}, {"BOT_TIMEZONE", &cfg.Timezone},
-		{"FEISHU_APP_ID", &cfg.Feishu.AppID}, {"FEISHU_APP_SECRET", &cfg.Feishu.AppSecret}, {"FEISHU_VERIFICATION_TOKEN", &cfg.Feishu.VerificationToken},
-		{"FEISHU_ENCRYPT_KEY", &cfg.Feishu.EncryptKey}, {"FEISHU_MODE", &cfg.Feishu.Mode}, {"FEISHU_BASE_URL", &cfg.Feishu.BaseURL},
 		{"BOT_HTTP_ADDR", &cfg.HTTP.Addr}}
 }
 
@@ -439,8 +384,8 @@ func (c Config) Location() (*time.Location, error) {
 
 // Validate checks values and names the offending key.
 func (c Config) Validate() error {
-	for _, check := range []func() error{c.validateBasics, c.validateFeishu, c.validateWebhooks, c.validateWeChat, c.validateSchedules,
-		c.validateWeChatAdmin, c.validateStore, c.validateAlerts, c.validateStock, c.validateLogAndChat, c.validatePlans} {
+	for _, check := range []func() error{c.validateBasics, c.validateChannels, c.validateSchedules,
+		c.validateStore, c.validateAlerts, c.validateStock, c.validateLogAndChat, c.validatePlans} {
 		if err := check(); err != nil {
 			return err
 		}
@@ -448,71 +393,13 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// validateBasics checks data_dir and the catalog.
+// validateBasics checks data_dir, the catalog and the HTTP address.
 func (c Config) validateBasics() error {
 	if strings.TrimSpace(c.DataDir) == "" {
 		return errors.New("data_dir: must not be empty")
 	}
 	if c.Catalog.FXUSDCNY < 0 {
 		return errors.New("catalog.fx_usd_cny: must be positive")
-	}
-	return nil
-}
-
-// validateFeishu checks the Feishu app.
-func (c Config) validateFeishu() error {
-	switch c.Feishu.Mode {
-	case "webhook", "websocket":
-	default:
-		return fmt.Errorf("feishu.mode: %q is not webhook or websocket", c.Feishu.Mode)
-	}
-	if c.Feishu.AppID != "" {
-		if c.Feishu.AppSecret == "" {
-			return errors.New("feishu.app_secret: empty (set FEISHU_APP_SECRET)")
-		}
-		if err := checkURL("feishu.base_url", c.Feishu.BaseURL); err != nil {
-			return err
-		}
-		if c.Feishu.Mode == "webhook" && c.Feishu.EncryptKey == "" && !c.Feishu.AllowNoEncryptKey {
-			return errors.New("feishu.encrypt_key: the HTTP callback needs an Encrypt Key (FEISHU_ENCRYPT_KEY); set feishu.allow_no_encrypt_key: true to run without one")
-		}
-		if c.Feishu.Mode == "webhook" && c.Feishu.VerificationToken == "" {
-			return errors.New("feishu.verification_token: empty (set FEISHU_VERIFICATION_TOKEN)")
-		}
-	}
-	return nil
-}
-
-// validateWebhooks checks the push-only webhooks: named once each, a known kind, a URL.
-func (c Config) validateWebhooks() error {
-	seenHook := map[string]bool{}
-	for i, w := range c.Webhooks {
-		key := fmt.Sprintf("webhooks[%d]", i)
-		if w.Name == "" || seenHook[w.Name] {
-			return fmt.Errorf("%s.name: empty or repeated", key)
-		}
-		seenHook[w.Name] = true
-		if w.Kind != "feishu" && w.Kind != "wecom" {
-			return fmt.Errorf("%s.kind: %q is not feishu or wecom", key, w.Kind)
-		}
-		if err := checkURL(key+".url", w.URL); err != nil {
-			return fmt.Errorf("%s.url: not an http(s) URL", key)
-		}
-	}
-	return nil
-}
-
-// validateWeChat checks the WeChat groups, the QR code path and the HTTP address.
-func (c Config) validateWeChat() error {
-	for i, g := range c.WeChat.Groups {
-		if strings.TrimSpace(g) == "" {
-			return fmt.Errorf("wechat.groups[%d]: empty group name (leave the list empty, or use \"*\", for all groups)", i)
-		}
-	}
-	if c.WeChat.QRCodePNG != "" {
-		if st, err := os.Stat(filepath.Dir(c.WeChat.QRCodePNG)); err != nil || !st.IsDir() {
-			return fmt.Errorf("wechat.qr_code_png: directory %s does not exist", filepath.Dir(c.WeChat.QRCodePNG))
-		}
 	}
 	if _, _, err := net.SplitHostPort(c.HTTP.Addr); err != nil {
 		return fmt.Errorf("http.addr: %q is not host:port (e.g. :8080)", c.HTTP.Addr)
@@ -564,24 +451,6 @@ func (c Config) validateSchedules() error {
 			return fmt.Errorf("storage.admins[%d]: %q is not a Feishu open_id (ou_…) or \"console\". WeChat admins cannot be listed "+
 				"by nickname (anyone can take one): a friend of the bot's account with a remark name (备注) says 绑定管理员 in a private "+
 				"chat with the bot and replies with the one-time code the bot prints on its console (README: storage admins)", i, a)
-		}
-	}
-	return nil
-}
-
-// validateWeChatAdmin checks the chat WeChat notices go to.
-func (c Config) validateWeChatAdmin() error {
-	if a := c.WeChat.Admin; a != "" {
-		ch, id, ok := strings.Cut(a, "/")
-		switch {
-		case !ok || id == "":
-			return fmt.Errorf("wechat.admin: %q is not <channel>/<chat id>, e.g. webhook/ops", a)
-		case ch == "webhook" && !c.hasWebhook(id):
-			return fmt.Errorf("wechat.admin: no webhook named %q", id)
-		case ch == "feishu" && c.Feishu.AppID == "":
-			return fmt.Errorf("wechat.admin: %q needs the Feishu app (feishu.app_id)", a)
-		case ch != "webhook" && ch != "feishu":
-			return fmt.Errorf("wechat.admin: channel %q is not webhook or feishu", ch)
 		}
 	}
 	return nil
@@ -656,16 +525,6 @@ func (c Config) validateLogAndChat() error {
 		return fmt.Errorf("chat.language: %q is not zh or en", c.Chat.Language)
 	}
 	return nil
-}
-
-// hasWebhook reports whether a webhook of that name is configured.
-func (c Config) hasWebhook(name string) bool {
-	for _, w := range c.Webhooks {
-		if w.Name == name {
-			return true
-		}
-	}
-	return false
 }
 
 func checkURL(key, s string) error {
