@@ -153,8 +153,9 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 	return a.serveHTTP(ctx, ln, mux, o.Ready)
 }
 
-// startJobs schedules the stock poll, the weekly digest, the release
-// warnings and the hourly budget check, sending through chans. stop stops them (waiting for
+// startJobs schedules the stock poll, the digest, the release warnings
+// and the budget check (each on its config schedule), sending through
+// chans. stop stops them (waiting for
 // running ones) and gives up the poll lock; it is never nil.
 func (a *App) startJobs(ctx context.Context, chans chat.Channels, m *Metrics) (stop func(), err error) {
 	s := jobs.NewScheduler(a.Location, a.Log)
@@ -184,9 +185,9 @@ func (a *App) startJobs(ctx context.Context, chans chat.Channels, m *Metrics) (s
 			return stop, fmt.Errorf("storage.release_warnings.schedule: %w", err)
 		}
 	}
-	if len(a.Cfg.Storage.Budgets) > 0 && a.Store != nil {
-		if err := s.Add(ctx, "@hourly", a.NewBudgetJob(sendTo(chans)).Run); err != nil {
-			return stop, err
+	if spec := a.Cfg.Storage.BudgetSchedule; spec != "" && len(a.Cfg.Storage.Budgets) > 0 && a.Store != nil {
+		if err := s.Add(ctx, spec, a.NewBudgetJob(sendTo(chans)).Run); err != nil {
+			return stop, fmt.Errorf("storage.budget_schedule: %w", err)
 		}
 	}
 	s.Start()

@@ -92,8 +92,13 @@ type StorageConf struct {
 	DigestSchedule string `yaml:"digest_schedule"`
 	// Budgets are monthly storage budgets in CNY per lab (a storage.labs
 	// name or a chat key); the lab's chats are told once a month at 50%,
-	// 80% and 100% (checked hourly by `bot serve`).
+	// 80% and 100%, as BudgetSchedule's check finds the month's spend past
+	// them.
 	Budgets map[string]float64 `yaml:"budgets"`
+	// BudgetSchedule is when `bot serve` checks the budgets: a cron spec
+	// in the config's timezone (default "@hourly"); empty turns the check
+	// off. A threshold crossed between two checks is told at the second.
+	BudgetSchedule string `yaml:"budget_schedule"`
 	// ReleaseWarnings are the warnings before a platform deletes a
 	// stopped disk (see ReleaseWarnConf).
 	ReleaseWarnings ReleaseWarnConf `yaml:"release_warnings"`
@@ -273,7 +278,7 @@ func Default() Config {
 		},
 		HTTP:         HTTPConf{Addr: ":8080", ShutdownGrace: Dur(10 * time.Second), ReadyStoreGrace: Dur(30 * time.Second)},
 		ChannelsConf: ChannelsConf{Feishu: FeishuConf{Mode: "websocket", BaseURL: "https://open.feishu.cn"}},
-		Storage:      StorageConf{DigestSchedule: "0 9 * * 1", ReleaseWarnings: DefaultReleaseWarnings()},
+		Storage:      StorageConf{DigestSchedule: "0 9 * * 1", BudgetSchedule: "@hourly", ReleaseWarnings: DefaultReleaseWarnings()},
 		Log:          LogConf{Level: "info"},
 		Chat:         ChatConf{Language: "zh"},
 	}
@@ -407,7 +412,7 @@ func (c Config) validateBasics() error {
 	return nil
 }
 
-// validateSchedules checks the poll and digest schedules (through jobs) and the storage budgets, prices and labs.
+// validateSchedules checks the poll, digest and budget schedules (through jobs) and the storage budgets, prices and labs.
 func (c Config) validateSchedules() error {
 	if sc := c.Stock.Poll.Schedule; sc != "" {
 		// The platforms ask for gentle polling (stock-apis.md: at least
@@ -419,6 +424,11 @@ func (c Config) validateSchedules() error {
 	if sc := c.Storage.DigestSchedule; sc != "" {
 		if err := jobs.ValidateSchedule(sc, 0); err != nil {
 			return fmt.Errorf("storage.digest_schedule: %w (e.g. \"0 9 * * 1\" for Monday 09:00)", err)
+		}
+	}
+	if sc := c.Storage.BudgetSchedule; sc != "" {
+		if err := jobs.ValidateSchedule(sc, 0); err != nil {
+			return fmt.Errorf("storage.budget_schedule: %w (e.g. \"@hourly\" or \"0 * * * *\")", err)
 		}
 	}
 	if err := c.Storage.ReleaseWarnings.validate(); err != nil {

@@ -136,6 +136,7 @@ func TestBadConfig(t *testing.T) {
 		{"http addr", "http:\n  addr: nonsense\n", "http.addr"},
 		{"poll schedule", "stock:\n  poll:\n    schedule: every two minutes\n", "stock.poll.schedule"},
 		{"poll every 0s", "stock:\n  poll:\n    schedule: \"@every 0s\"\n", "stock.poll.schedule"},
+		{"budget schedule", "storage:\n  budget_schedule: hourly please\n", "storage.budget_schedule"},
 		{"poll every 5s", "stock:\n  poll:\n    schedule: \"@every 5s\"\n", "more often than every 30s"},
 		{"interim", "stock:\n  interim_after: soon\n", "stock.interim_after"},
 		{"duration as a list", "alerts:\n  cooldown: [5s]\n", "line 2: alerts.cooldown: a list or a mapping is not a duration"},
