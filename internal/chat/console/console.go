@@ -7,10 +7,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/i18n"
 )
 
 // MaxLine is the longest input line accepted, in bytes; longer lines are
@@ -95,14 +97,14 @@ func runWith(ctx context.Context, in io.Reader, out io.Writer, h chat.Handler, o
 			return fmt.Errorf("console: read: %w", l.err)
 		}
 		if pasted && len(l.text) > MaxPaste {
-			fmt.Fprintf(out, "粘贴的内容太长（%d 字节，上限 %d），请只贴报错的最后几十行。Paste too long.\n\n", len(l.text), MaxPaste)
+			fmt.Fprintf(out, "%s %s\n\n", i18n.ZH.T("console.paste_too_long", len(l.text), MaxPaste), i18n.EN.T("console.paste_too_long", len(l.text), MaxPaste))
 		} else if !pasted && len(l.text) > MaxLine {
-			fmt.Fprintf(out, "输入太长（%d 字节，上限 %d），请缩短后再问。Input too long.\n\n", len(l.text), MaxLine)
+			fmt.Fprintf(out, "%s %s\n\n", i18n.ZH.T("console.input_too_long", len(l.text), MaxLine), i18n.EN.T("console.input_too_long", len(l.text), MaxLine))
 		} else {
 			text := strings.TrimSpace(l.text)
-			switch strings.ToLower(text) {
-			case "":
-			case "exit", "quit", "退出", "/exit", "/quit":
+			switch {
+			case text == "":
+			case slices.Contains(chat.ReadWords().ConsoleExit, strings.ToLower(text)):
 				if !pasted {
 					return nil
 				}
@@ -127,7 +129,7 @@ func runWith(ctx context.Context, in io.Reader, out io.Writer, h chat.Handler, o
 // the console's outbox, after a "查询中…" when it is slow.
 func answer(ctx context.Context, answers *chat.Outbox, h chat.Handler, o Options, n int, text string) error {
 	msg := chat.Message{Channel: "console", ID: fmt.Sprintf("console-%d", n), ChatID: "console", ChatType: chat.P2P,
-		SenderID: "console", SenderName: "我", Text: text, Time: time.Now()}
+		SenderID: "console", SenderName: i18n.ZH.T("console.sender_name"), Text: text, Time: time.Now()}
 	var interim func()
 	if ir, ok := h.(chat.Interimer); ok {
 		interim = func() { _ = answers.Send(ctx, msg.ChatID, ir.Interim(msg), chat.SendOptions{ReplyTo: msg.ID}) }

@@ -159,7 +159,7 @@ func cleanText(text string, mentions []mention) string {
 		hasAll = hasAll || mt.key == "@_all"
 	}
 	if !hasAll {
-		mentions = append(mentions, mention{key: "@_all", name: "所有人"})
+		mentions = append(mentions, mention{key: "@_all", name: chat.ReadWords().FeishuEveryone})
 	}
 	// Longest keys first, so that @_user_1 does not match inside @_user_12.
 	sort.SliceStable(mentions, func(i, j int) bool { return len(mentions[i].key) > len(mentions[j].key) })

@@ -16,6 +16,7 @@ import (
 
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/chat/feishucard"
+	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/retry"
 )
 
@@ -454,7 +455,8 @@ func renderTableCards(r chat.Reply, mentions []string, panel *chat.Reply) ([]str
 func splitTableCards(r chat.Reply, head []string, tail string, cols int) ([]string, error) {
 	cont := r.Title
 	if cont != "" {
-		cont += "（续）"
+		// Chinese whatever the reply's language, as it always was.
+		cont += i18n.ZH.T("feishu.card_continued")
 	}
 	var cards []string
 	var rows [][]string

@@ -334,7 +334,7 @@ func feishuTextMentions(ids []string) string {
 	var tags []string
 	for _, id := range mentionIDs(ids) {
 		if isAll(id) {
-			tags = append(tags, `<at user_id="all">所有人</at>`)
+			tags = append(tags, `<at user_id="all">`+chat.ReadWords().FeishuEveryone+`</at>`)
 			continue
 		}
 		tags = append(tags, `<at user_id="`+id+`"></at>`)
