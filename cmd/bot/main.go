@@ -16,6 +16,7 @@ import (
 	"github.com/labgpu/bot/internal/app"
 	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/config"
+	"github.com/labgpu/bot/internal/i18n"
 )
 
 // exitUsage is the exit code for a bad flag or config.
@@ -165,10 +166,10 @@ func askCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:     "ask [--format text|json] [--full] QUESTION",
 		Short:   "answer one question and exit",
-		Example: `  bot ask "哪家有4090"` + "\n" + `  bot ask --format json "7B LoRA 要多少钱"`,
+		Example: i18n.ZH.T("cli.ask.example"),
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 || strings.TrimSpace(strings.Join(args, " ")) == "" {
-				return usageError{fmt.Errorf("ask needs a question, e.g. bot ask \"哪家有4090\"")}
+				return usageError{fmt.Errorf("ask needs a question, e.g. bot ask \"%s\"", i18n.ZH.T("cli.ask.sample"))}
 			}
 			return nil
 		},
@@ -190,7 +191,7 @@ func askCmd() *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&format, "format", "text", "output format: text or json")
-	c.Flags().BoolVar(&full, "full", false, "print the whole answer (what 详情 shows) instead of the short form")
+	c.Flags().BoolVar(&full, "full", false, i18n.EN.T("cli.ask.full"))
 	c.Flags().StringVar(&chatKey, "chat", "console/console", "the chat the question comes from (subscriptions alert there), e.g. webhook/lab for a configured webhook")
 	return c
 }

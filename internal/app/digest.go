@@ -11,6 +11,7 @@ import (
 	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/chart"
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/jobs"
 	"github.com/labgpu/bot/internal/render"
 )
@@ -111,7 +112,7 @@ func chartPNG(c *chat.BarChart) ([]byte, error) {
 		// (the bundled font has the Chinese ones).
 		title := c.Title
 		if title == "" {
-			title = "Share of polls with stock, by day and hour"
+			title = i18n.EN.T("chart.heat.title")
 		}
 		if err := chart.HeatPNG(&buf, c, title); err != nil {
 			return nil, err

@@ -7,6 +7,7 @@ import (
 
 	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/i18n"
 )
 
 // EstimateFlags are `bot estimate`'s flags before validation.
@@ -112,7 +113,7 @@ func (a *App) ResolveJob(j estimator.Job, gpu string) (estimator.Job, error) {
 		id, ok := a.Cat.ResolveModel(j.Model)
 		size, sized := catalog.SizeInName(j.Model)
 		if w, isWork := a.Cat.ResolveWorkloadModel(j.Model); !ok && isWork {
-			return j, classified(estimator.ErrNotLLM, "--model: %s is not a language model; ask in a question instead, e.g. bot ask \"训练%s要多少钱\"", w, j.Model)
+			return j, classified(estimator.ErrNotLLM, "--model: %s is not a language model; ask in a question instead, e.g. bot ask \"%s\"", w, i18n.ZH.T("cli.train_question", j.Model))
 		}
 		switch {
 		case !ok && j.ParamsB == 0 && !sized:

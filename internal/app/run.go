@@ -17,6 +17,7 @@ import (
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/chat/console"
 	"github.com/labgpu/bot/internal/commands"
+	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/jobs"
 	"github.com/labgpu/bot/internal/stock"
 )
@@ -43,7 +44,7 @@ func (a *App) Console(ctx context.Context, in io.Reader, out io.Writer) error {
 			// A terminal: a pasted traceback arrives as many lines at
 			// once and is one question.
 			opts = console.Options{Prompt: "> ", PasteWindow: 50 * time.Millisecond}
-			fmt.Fprintln(out, "labgpu bot — 问我“哪家有4090”“7B LoRA 要多少钱”，或直接粘贴报错；“帮助”看全部功能，exit 退出。")
+			fmt.Fprintln(out, i18n.ZH.T("cli.console_banner"))
 		}
 	}
 	opts.InterimAfter = a.Cfg.Stock.InterimAfter.D()
@@ -103,7 +104,7 @@ func (a *App) AskIn(ctx context.Context, channel, chatID, question, format strin
 	for _, f := range opts {
 		f(&o)
 	}
-	msg := chat.Message{Channel: channel, ID: "cli", ChatID: chatID, ChatType: chat.P2P, SenderID: "console", SenderName: "我", Text: question, Time: time.Now()}
+	msg := chat.Message{Channel: channel, ID: "cli", ChatID: chatID, ChatType: chat.P2P, SenderID: "console", SenderName: i18n.ZH.T("console.sender_name"), Text: question, Time: time.Now()}
 	var res commands.Result
 	var interim func()
 	if o.interim != nil {

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/strictyaml"
 
 	"github.com/labgpu/bot/internal/jobs"
@@ -458,9 +459,7 @@ func (c Config) validateSchedules() error {
 	}
 	for i, a := range c.Storage.Admins {
 		if a != "console" && !strings.HasPrefix(a, "ou_") {
-			return fmt.Errorf("storage.admins[%d]: %q is not a Feishu open_id (ou_…) or \"console\". WeChat admins cannot be listed "+
-				"by nickname (anyone can take one): a friend of the bot's account with a remark name (备注) says 绑定管理员 in a private "+
-				"chat with the bot and replies with the one-time code the bot prints on its console (README: storage admins)", i, a)
+			return fmt.Errorf("storage.admins[%d]: %s", i, i18n.EN.T("config.admin_not_open_id", a))
 		}
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/i18n"
 )
 
 // StorageEvents reads a lab's storage ledger.
@@ -109,11 +110,11 @@ func (b *Budget) checkLab(ctx context.Context, lab string, budget float64, now t
 // budgetReply is the notice that a lab's storage spend reached top% of
 // its budget, in both languages (it goes to the lab's chats).
 func budgetReply(month string, mtd, budget float64, top int) chat.Reply {
+	zh, en := i18n.ZH, i18n.EN
 	return chat.Reply{
-		Title: fmt.Sprintf("💰 存储预算提醒：%s 月已用 %.0f%%（%.2f / %.0f 元）", month, mtd/budget*100, mtd, budget),
-		Lines: []string{fmt.Sprintf("本月存储花费已达到预算的 %d%%。问“本周存储花费”看明细和闲置盘。", top),
-			fmt.Sprintf("Storage spend this month has reached %d%% of the budget (%.2f of %.0f CNY).", top, mtd, budget)},
-		Notes: []string{"按存储账本和目录数据盘价估算，不是平台账单。/ Estimated from the storage ledger at catalog prices, not the platforms' bills."},
+		Title: zh.T("jobs.budget.title", month, mtd/budget*100, mtd, budget),
+		Lines: []string{zh.T("jobs.budget.reached", top), en.T("jobs.budget.reached", top)},
+		Notes: []string{zh.T("jobs.budget.estimated") + " / " + en.T("jobs.budget.estimated")},
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/i18n"
 )
 
 // CatalogStoragePrice prices data disks from the catalog (the midpoint of
@@ -390,7 +391,7 @@ func MemberLabel(id string) string {
 	if len(r) > 4 {
 		r = r[len(r)-4:]
 	}
-	return "成员" + string(r)
+	return i18n.ZH.T("ledger.member", string(r))
 }
 
 // BudgetThresholds are the shares of a monthly budget that are announced.
