@@ -2,7 +2,10 @@
 // gpus.yaml, models.yaml, workloads.yaml, advice.yaml, config.example.yaml and the intent
 // definitions and corpus in intents/, compiled into intents.json and
 // intents.model by `go generate`) into the binary, so the bot runs from
-// any directory. A file given by --config overrides them.
+// any directory. A file given by --config overrides them. Beside them: the
+// message catalog (messages/zh.yaml, en.yaml: what the bot says) and the
+// words the code reads (chatwords.yaml: the channels'; apiwords.yaml: the
+// platforms' API answers'; advicewords.yaml: a problem report's).
 package configs
 
 import "embed"

@@ -23,6 +23,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -136,6 +137,76 @@ func run(ctx context.Context, o options) (*report, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
+	b, err := startBot(ctx, o, dir)
+	if b != nil {
+		defer b.close()
+	}
+	if err != nil {
+		return nil, err
+	}
+	b.vast.hung.Store(true)
+	hungFrom := b.vast.requests.Load()
+	// vast.ai's data is now older than max_age: the next question fetches.
+	time.Sleep(o.maxAge + time.Second)
+
+	rep := &report{readyCodes: map[string]int{}}
+	var mu sync.Mutex
+	// /readyz every 100 ms while the questions are answered, vast.ai
+	// hangs and its fetch ends.
+	probing, probed := make(chan struct{}), make(chan struct{})
+	sent, err := b.ask(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	go b.probe(o, rep, &mu, probing, probed)
+	_ = waitFor(ctx, 10*time.Second, func() bool { return len(answers(b.fake.Messages(), sent)) == o.questions })
+	rep.answers = answers(b.fake.Messages(), sent)
+	rep.vastRequests, rep.vastMaxIn = b.vast.requests.Load()-hungFrom, b.vast.maxIn.Load()
+	// vast.ai's fetch ends at its timeout: the answers are updated in place.
+	t := time.Now()
+	_ = waitFor(ctx, o.timeout+15*time.Second, func() bool {
+		n := 0
+		for _, a := range answers(b.fake.Messages(), sent) {
+			if a.updated {
+				n++
+			}
+		}
+		return n == o.questions
+	})
+	rep.updateWait = time.Since(t)
+	close(probing)
+	<-probed
+	rep.answers = answers(b.fake.Messages(), sent)
+	rep.vastMaxIn = b.vast.maxIn.Load()
+	rep.vastAll = b.vast.requests.Load() - hungFrom
+	return rep, nil
+}
+
+// bot is `bot serve` running against the fake Feishu and the two
+// loopback platforms.
+type bot struct {
+	cmd          *exec.Cmd
+	base, key    string
+	fixtures     string
+	vast, runpod *platform
+	fake         *feishutest.Server
+}
+
+func (b *bot) close() {
+	if b.cmd != nil {
+		stopProc(b.cmd)
+	}
+	if b.fake != nil {
+		b.fake.Close()
+	}
+	b.vast.Close()
+	b.runpod.Close()
+}
+
+// startBot builds the bot (unless o.bot names one), starts the platforms
+// and the fake Feishu, and runs `bot serve` in dir until it is ready with
+// both platforms answered once.
+func startBot(ctx context.Context, o options, dir string) (*bot, error) {
 	if o.bot == "" {
 		o.bot = filepath.Join(dir, "bot")
 		if out, err := exec.CommandContext(ctx, "go", "build", "-o", o.bot, "./cmd/bot").CombinedOutput(); err != nil {
@@ -151,19 +222,14 @@ func run(ctx context.Context, o options) (*report, error) {
 	if err != nil {
 		return nil, err
 	}
-	vast, runpod := newPlatform(vastBody), newPlatform(runpodBody)
-	defer vast.Close()
-	defer runpod.Close()
-	fake, err := feishutest.NewServer(filepath.Join(o.fixtures, "feishu"))
-	if err != nil {
-		return nil, err
+	b := &bot{vast: newPlatform(vastBody), runpod: newPlatform(runpodBody), key: rand.Text(), fixtures: o.fixtures}
+	if b.fake, err = feishutest.NewServer(filepath.Join(o.fixtures, "feishu")); err != nil {
+		return b, err
 	}
-	defer fake.Close()
 	token, err := fixtureToken(filepath.Join(o.fixtures, "feishu", "event_im_message_receive_group_at_bot.json"))
 	if err != nil {
-		return nil, err
+		return b, err
 	}
-	key := rand.Text()
 	cfg := filepath.Join(dir, "config.yaml")
 	yaml := fmt.Sprintf(`stock:
   timeout: %s
@@ -179,55 +245,54 @@ func run(ctx context.Context, o options) (*report, error) {
       timeout: %s
     runpod:
       base_url: %s
-`, o.timeout, o.maxAge, vast.URL, o.timeout, runpod.URL)
+`, o.timeout, o.maxAge, b.vast.URL, o.timeout, b.runpod.URL)
 	if err := os.WriteFile(cfg, []byte(yaml), 0o600); err != nil {
-		return nil, err
+		return b, err
 	}
 	addr, err := freeAddr()
 	if err != nil {
-		return nil, err
+		return b, err
 	}
 	cmd := exec.Command(o.bot, "serve")
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "TZ=UTC", "BOT_CONFIG=" + cfg, "BOT_DATA_DIR=" + filepath.Join(dir, "data"),
 		"BOT_HTTP_ADDR=" + addr, "RUNPOD_API_KEY=hangload",
-		"FEISHU_APP_ID=cli_hangload", "FEISHU_APP_SECRET=s", "FEISHU_VERIFICATION_TOKEN=" + token, "FEISHU_ENCRYPT_KEY=" + key,
-		"FEISHU_MODE=webhook", "FEISHU_BASE_URL=" + fake.URL}
+		"FEISHU_APP_ID=cli_hangload", "FEISHU_APP_SECRET=s", "FEISHU_VERIFICATION_TOKEN=" + token, "FEISHU_ENCRYPT_KEY=" + b.key,
+		"FEISHU_MODE=webhook", "FEISHU_BASE_URL=" + b.fake.URL}
 	var logs bytes.Buffer
 	cmd.Stderr = &logs
 	if o.verbose {
 		cmd.Stderr = os.Stderr
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, err
+		return b, err
 	}
-	defer stopProc(cmd)
-	base := "http://" + addr
+	b.cmd, b.base = cmd, "http://"+addr
 	// Ready after the start-up poll: both platforms answered once.
 	if err := waitFor(ctx, 30*time.Second, func() bool {
-		code, body, _ := get(base + "/readyz")
-		return code == http.StatusOK && strings.Contains(body, `"status": "ready"`) && vast.requests.Load() >= 1
+		code, body, _ := get(b.base + "/readyz")
+		return code == http.StatusOK && strings.Contains(body, `"status": "ready"`) && b.vast.requests.Load() >= 1
 	}); err != nil {
-		return nil, fmt.Errorf("bot serve not ready with both platforms answering: %w\n%s", err, logs.String())
+		return b, fmt.Errorf("bot serve not ready with both platforms answering: %w\n%s", err, logs.String())
 	}
-	vast.hung.Store(true)
-	hungFrom := vast.requests.Load()
-	// vast.ai's data is now older than max_age: the next question fetches.
-	time.Sleep(o.maxAge + time.Second)
+	return b, nil
+}
 
-	rep := &report{readyCodes: map[string]int{}}
+// ask sends o.questions questions together to the callback and returns
+// when each was sent, by message id.
+func (b *bot) ask(ctx context.Context, o options) (map[string]time.Time, error) {
 	sent := make(map[string]time.Time, o.questions)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	client := &http.Client{Timeout: 10 * time.Second}
 	for i := range o.questions {
 		id := fmt.Sprintf("om_hang_%d_%d", time.Now().UnixNano(), i)
-		plain, err := feishutest.GroupEvent(filepath.Join(o.fixtures, "feishu"), "ev_"+id, id, "哪家有4090")
+		plain, err := feishutest.GroupEvent(filepath.Join(b.fixtures, "feishu"), "ev_"+id, id, phrases.Question)
 		if err != nil {
 			return nil, err
 		}
-		body, hdr := feishutest.Seal(plain, key, time.Now())
+		body, hdr := feishutest.Seal(plain, b.key, time.Now())
 		wg.Go(func() {
-			req, _ := http.NewRequestWithContext(ctx, http.MethodPost, base+"/feishu/events", bytes.NewReader(body))
+			req, _ := http.NewRequestWithContext(ctx, http.MethodPost, b.base+"/feishu/events", bytes.NewReader(body))
 			for k, v := range hdr {
 				req.Header.Set(k, v)
 			}
@@ -240,55 +305,36 @@ func run(ctx context.Context, o options) (*report, error) {
 			}
 		})
 	}
-	// /readyz every 100 ms while the questions are answered, vast.ai
-	// hangs and its fetch ends.
-	probing, probed := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(probed)
-		for n := 0; ; n++ {
-			select {
-			case <-probing:
-				if n >= o.probes {
-					return
-				}
-			default:
-			}
-			t := time.Now()
-			code, body, err := get(base + "/readyz")
-			took := time.Since(t)
-			status := "error"
-			if err == nil {
-				status = fmt.Sprintf("%d %s", code, readyStatus(body))
-			}
-			mu.Lock()
-			rep.ready = append(rep.ready, took)
-			rep.readyCodes[status]++
-			mu.Unlock()
-			time.Sleep(100 * time.Millisecond)
-		}
-	}()
 	wg.Wait()
-	_ = waitFor(ctx, 10*time.Second, func() bool { return len(answers(fake.Messages(), sent)) == o.questions })
-	rep.answers = answers(fake.Messages(), sent)
-	rep.vastRequests, rep.vastMaxIn = vast.requests.Load()-hungFrom, vast.maxIn.Load()
-	// vast.ai's fetch ends at its timeout: the answers are updated in place.
-	t := time.Now()
-	_ = waitFor(ctx, o.timeout+15*time.Second, func() bool {
-		n := 0
-		for _, a := range answers(fake.Messages(), sent) {
-			if a.updated {
-				n++
+	return sent, nil
+}
+
+// probe asks /readyz every 100 ms, recording its latency and status in
+// rep, until probing is closed and at least o.probes probes were made;
+// then it closes probed.
+func (b *bot) probe(o options, rep *report, mu *sync.Mutex, probing <-chan struct{}, probed chan<- struct{}) {
+	defer close(probed)
+	for n := 0; ; n++ {
+		select {
+		case <-probing:
+			if n >= o.probes {
+				return
 			}
+		default:
 		}
-		return n == o.questions
-	})
-	rep.updateWait = time.Since(t)
-	close(probing)
-	<-probed
-	rep.answers = answers(fake.Messages(), sent)
-	rep.vastMaxIn = vast.maxIn.Load()
-	rep.vastAll = vast.requests.Load() - hungFrom
-	return rep, nil
+		t := time.Now()
+		code, body, err := get(b.base + "/readyz")
+		took := time.Since(t)
+		status := "error"
+		if err == nil {
+			status = fmt.Sprintf("%d %s", code, readyStatus(body))
+		}
+		mu.Lock()
+		rep.ready = append(rep.ready, took)
+		rep.readyCodes[status]++
+		mu.Unlock()
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // answers reads, from what the fake Feishu received, each question's
@@ -303,10 +349,10 @@ func answers(msgs []feishutest.Sent, sent map[string]time.Time) []answer {
 			switch {
 			case m.Method != http.MethodPatch && strings.Contains(m.Path, "/"+id+"/reply") && card == "":
 				card = m.MessageID
-				if !strings.Contains(m.Content, "查询中") {
+				if !strings.Contains(m.Content, phrases.Interim) {
 					a.after, a.late = m.At.Sub(at), lateText(m.Content)
 				}
-			case m.Method == http.MethodPatch && card != "" && m.MessageID == card && !strings.Contains(m.Content, "查询中"):
+			case m.Method == http.MethodPatch && card != "" && m.MessageID == card && !strings.Contains(m.Content, phrases.Interim):
 				if a.after == 0 {
 					a.after, a.late = m.At.Sub(at), lateText(m.Content)
 				} else if !a.updated {
@@ -323,8 +369,30 @@ func answers(msgs []feishutest.Sent, sent map[string]time.Time) []answer {
 }
 
 func lateText(content string) bool {
-	return strings.Contains(content, "还没回应") || strings.Contains(content, "暂时连不上")
+	for _, w := range phrases.Late {
+		if strings.Contains(content, w) {
+			return true
+		}
+	}
+	return false
 }
+
+// phrases are the load's question and the words of the bot's answers it
+// looks for (phrases.json): the interim "查询中…" and a late platform's
+// note.
+var phrases = func() (p struct {
+	Question string   `json:"question"`
+	Interim  string   `json:"interim"`
+	Late     []string `json:"late"`
+}) {
+	if err := json.Unmarshal(phrasesJSON, &p); err != nil || p.Question == "" || p.Interim == "" || len(p.Late) == 0 {
+		panic(fmt.Sprintf("hangload: phrases.json: %v", err))
+	}
+	return p
+}()
+
+//go:embed phrases.json
+var phrasesJSON []byte
 
 // print writes the figures and reports whether the issue's targets hold.
 func (r *report) print(w io.Writer, o options) bool {

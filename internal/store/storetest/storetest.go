@@ -97,7 +97,7 @@ func Snapshots(t *testing.T, s stock.SnapshotStore) {
 	free := 3
 	a := stock.ProviderSnapshot{Provider: "autodl", Status: stock.StatusOK, FetchedAt: at,
 		Offers: []stock.Offer{{Platform: "autodl", GPU: "RTX 4090", GPUsPerInstance: 1, Free: &free, CNYPerGPUHour: 2.18,
-			OriginalPrice: 2.18, Currency: "CNY", Region: "西北B区", Source: stock.SourceLive, ObservedAt: at}}}
+			OriginalPrice: 2.18, Currency: "CNY", Region: text("region"), Source: stock.SourceLive, ObservedAt: at}}}
 	b := stock.ProviderSnapshot{Provider: "vastai", Status: stock.StatusOK, FetchedAt: at}
 	if err := s.SaveProviderSnapshot(ctx, a); err != nil {
 		t.Fatalf("save: %v", err)
@@ -125,7 +125,7 @@ func Snapshots(t *testing.T, s stock.SnapshotStore) {
 		t.Fatalf("loaded %d snapshots (%v), want autodl and vastai", len(got), byName)
 	}
 	if !ga.FetchedAt.Equal(a2.FetchedAt) || len(ga.Offers) != 1 || ga.Offers[0].CNYPerGPUHour != 1.98 ||
-		ga.Offers[0].Free == nil || *ga.Offers[0].Free != 3 || ga.Offers[0].Region != "西北B区" || !ga.Offers[0].ObservedAt.Equal(at) {
+		ga.Offers[0].Free == nil || *ga.Offers[0].Free != 3 || ga.Offers[0].Region != text("region") || !ga.Offers[0].ObservedAt.Equal(at) {
 		t.Errorf("autodl snapshot = %+v, want the second save", ga)
 	}
 }
@@ -152,8 +152,8 @@ func Subscriptions(t *testing.T, s stock.SubscriptionStore) {
 		t.Fatalf("list: %v", err)
 	}
 	at := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-	a := stock.Subscription{ID: unique(t, "s"), Channel: "feishu", ChatID: "oc_1", OwnerID: "ou_1", OwnerName: "张三",
-		GPUs: []string{"RTX 4090"}, Platforms: []string{"autodl"}, MaxPriceCNY: 2.5, MinFree: 2, Region: "西北",
+	a := stock.Subscription{ID: unique(t, "s"), Channel: "feishu", ChatID: "oc_1", OwnerID: "ou_1", OwnerName: text("name"),
+		GPUs: []string{"RTX 4090"}, Platforms: []string{"autodl"}, MaxPriceCNY: 2.5, MinFree: 2, Region: text("area"),
 		English: true, CreatedAt: at}
 	b := stock.Subscription{ID: unique(t, "s"), Channel: "console", ChatID: "c", OwnerID: "ou_2",
 		GPUs: []string{"A100 40GB", "A100 80GB"}, CreatedAt: at.Add(time.Second)}
@@ -498,7 +498,7 @@ func Blobs(t *testing.T, s BlobStore) {
 	if b, err := s.GetBlob(ctx, name); err != nil || b != nil {
 		t.Fatalf("missing blob: %q, %v; want nil, nil", b, err)
 	}
-	for _, v := range []string{`{"cookies":1}`, "二进制\x00state"} {
+	for _, v := range []string{`{"cookies":1}`, text("binary_state")} {
 		if err := s.PutBlob(ctx, name, []byte(v)); err != nil {
 			t.Fatalf("put: %v", err)
 		}
@@ -537,9 +537,9 @@ type LedgerStore interface {
 func Ledger(t *testing.T, s LedgerStore) {
 	t.Helper()
 	ctx := context.Background()
-	lab, other := "feishu/"+unique(t, "oc"), "wechat/"+unique(t, "组")
+	lab, other := "feishu/"+unique(t, "oc"), "wechat/"+unique(t, text("group"))
 	at := time.Date(2026, 11, 23, 9, 30, 0, 0, time.FixedZone("CST", 8*3600))
-	a := ledger.StorageEvent{Time: at, Lab: lab, Owner: "ou_alice", Platform: "autodl", Disk: "1", Action: ledger.ActionAdd, SizeGB: 80, Note: "实验数据"}
+	a := ledger.StorageEvent{Time: at, Lab: lab, Owner: "ou_alice", Platform: "autodl", Disk: "1", Action: ledger.ActionAdd, SizeGB: 80, Note: text("note")}
 	b := ledger.StorageEvent{Time: at.Add(-time.Hour), Lab: lab, Owner: "ou_alice", Platform: "autodl", Disk: "1", Action: ledger.ActionResize, SizeGB: 120}
 	c := ledger.StorageEvent{Time: at, Lab: other, Owner: "Bob", Platform: "matpool", Disk: "1", Action: ledger.ActionAdd, SizeGB: 200}
 	if err := s.AppendStorageEvents(ctx, []ledger.StorageEvent{a, b}); err != nil {
@@ -586,7 +586,7 @@ func Ledger(t *testing.T, s LedgerStore) {
 func DigestChats(t *testing.T, s LedgerStore) {
 	t.Helper()
 	ctx := context.Background()
-	a, b := "feishu/"+unique(t, "oc"), "wechat/"+unique(t, "组")
+	a, b := "feishu/"+unique(t, "oc"), "wechat/"+unique(t, text("group"))
 	has := func(k string) bool {
 		all, err := s.DigestChats(ctx)
 		if err != nil {

@@ -3,8 +3,12 @@
 package ledgertest
 
 import (
+	_ "embed"
+	"encoding/csv"
 	"fmt"
 	"math/rand"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labgpu/bot/internal/billing/ledger"
@@ -112,76 +116,53 @@ var Shanghai = func() *time.Location {
 // is posted.
 var LabNow = time.Date(2026, 11, 30, 9, 0, 0, 0, Shanghai)
 
-// labEvent is one line of Lab's story.
-type labEvent struct {
-	at, disk, owner, name, platform string
-	action                          ledger.StorageAction
-	gb                              float64
-	note                            string
-}
-
-// labStory is six weeks of a lab of 8 members on AutoDL, 恒源云 and
+// labCSV is six weeks of a lab of 8 members on AutoDL, 恒源云 and
 // 秘塔智算 (2026-W43 to W48): disks registered, grown, stopped for weeks,
-// started again and deleted, as members do.
-var labStory = []labEvent{
-	{"2026-10-19 10:00", "1", "ou_zw01", "张伟", "autodl", ledger.ActionAdd, 200, "LLaMA 权重"},
-	{"2026-10-19 14:30", "2", "ou_ln02", "李娜", "autodl", ledger.ActionAdd, 100, "ImageNet 子集"},
-	{"2026-10-20 09:15", "3", "ou_ly03", "刘洋", "hengyuan", ledger.ActionAdd, 50, "实验日志"},
-	{"2026-10-21 20:40", "4", "ou_cj04", "陈静", "autodl", ledger.ActionAdd, 300, "检测模型"},
-	{"2026-10-22 11:00", "5", "ou_yf05", "杨帆", "mita", ledger.ActionAdd, 10, "比赛数据"},
-	{"2026-10-26 16:20", "1", "ou_zw01", "", "", ledger.ActionResize, 300, ""},
-	{"2026-10-27 10:05", "6", "ou_zm06", "赵敏", "hengyuan", ledger.ActionAdd, 80, "语音数据"},
-	{"2026-10-28 22:10", "2", "ou_ln02", "", "", ledger.ActionStop, 0, ""},
-	{"2026-10-29 13:30", "7", "ou_ht07", "黄涛", "autodl", ledger.ActionAdd, 150, "对比实验"},
-	{"2026-11-02 09:00", "8", "ou_zt08", "周婷", "autodl", ledger.ActionAdd, 60, "毕设"},
-	{"2026-11-03 18:45", "5", "ou_yf05", "", "", ledger.ActionStop, 0, ""},
-	{"2026-11-04 15:00", "3", "ou_ly03", "", "", ledger.ActionResize, 120, ""},
-	{"2026-11-05 23:30", "4", "ou_cj04", "", "", ledger.ActionStop, 0, ""},
-	{"2026-11-09 10:10", "2", "ou_ln02", "", "", ledger.ActionStart, 0, ""},
-	{"2026-11-10 17:00", "7", "ou_ht07", "", "", ledger.ActionRemove, 0, ""},
-	{"2026-11-11 21:00", "6", "ou_zm06", "", "", ledger.ActionStop, 0, ""},
-	{"2026-11-12 14:00", "9", "ou_zt08", "周婷", "hengyuan", ledger.ActionAdd, 40, "论文图表"},
-	{"2026-11-16 09:30", "5", "ou_yf05", "", "", ledger.ActionStart, 0, ""},
-	{"2026-11-17 11:00", "10", "ou_zw01", "张伟", "autodl", ledger.ActionAdd, 500, "预训练语料"},
-	{"2026-11-18 19:20", "2", "ou_ln02", "", "", ledger.ActionStop, 0, ""},
-	{"2026-11-23 10:00", "10", "ou_zw01", "", "", ledger.ActionResize, 800, ""},
-	{"2026-11-24 16:00", "3", "ou_ly03", "", "", ledger.ActionRemove, 0, ""},
-	{"2026-11-25 09:40", "11", "ou_yf05", "杨帆", "mita", ledger.ActionAdd, 20, "复现实验"},
-	{"2026-11-26 20:00", "8", "ou_zt08", "", "", ledger.ActionRemove, 0, ""},
-	{"2026-11-27 15:30", "5", "ou_yf05", "", "", ledger.ActionStop, 0, ""},
-	{"2026-11-28 10:00", "12", "ou_ht07", "黄涛", "autodl", ledger.ActionAdd, 100, "消融实验"},
+// started again and deleted, as members do; its last line, on 揽睿星舟,
+// is LabUnpriced's.
+//
+//go:embed testdata/lab.csv
+var labCSV string
+
+// labStory is labCSV's events, the last one (揽睿星舟's) apart.
+func labStory() (story []ledger.StorageEvent, unpriced ledger.StorageEvent) {
+	recs, err := csv.NewReader(strings.NewReader(labCSV)).ReadAll()
+	if err != nil {
+		panic(fmt.Sprintf("ledgertest: testdata/lab.csv: %v", err))
+	}
+	owners := map[string]ledger.StorageEvent{}
+	for _, r := range recs[1:] {
+		at, err := time.ParseInLocation("2006-01-02 15:04", r[0], Shanghai)
+		gb, gerr := strconv.ParseFloat(r[6], 64)
+		if err != nil || gerr != nil {
+			panic(fmt.Sprintf("ledgertest: testdata/lab.csv: %q: %v %v", r, err, gerr))
+		}
+		e := ledger.StorageEvent{Time: at, Lab: LabChat, Owner: r[2], OwnerName: r[3], Platform: r[4], Disk: r[1],
+			Action: ledger.StorageAction(r[5]), SizeGB: gb, Note: r[7]}
+		if e.Action == ledger.ActionAdd {
+			owners[e.Disk] = e
+		} else {
+			e.Platform = owners[e.Disk].Platform
+		}
+		story = append(story, e)
+	}
+	return story[:len(story)-1], story[len(story)-1]
 }
 
 // Lab is a realistic lab's ledger (LabChat): 8 members, AutoDL, 恒源云 and
 // 秘塔智算, six weeks up to LabWeek, in time order.
 func Lab() []ledger.StorageEvent {
-	owners := map[string]ledger.StorageEvent{}
-	out := make([]ledger.StorageEvent, 0, len(labStory))
-	for _, l := range labStory {
-		at, err := time.ParseInLocation("2006-01-02 15:04", l.at, Shanghai)
-		if err != nil {
-			panic(err)
-		}
-		e := ledger.StorageEvent{Time: at, Lab: LabChat, Owner: l.owner, OwnerName: l.name, Platform: l.platform, Disk: l.disk, Action: l.action, SizeGB: l.gb, Note: l.note}
-		if l.action == ledger.ActionAdd {
-			owners[l.disk] = e
-		} else {
-			e.Platform = owners[l.disk].Platform
-		}
-		out = append(out, e)
-	}
-	return out
+	story, _ := labStory()
+	return story
 }
 
 // LabUnpriced is Lab with one more disk on 揽睿星舟, a platform without a
 // data disk price: 黄涛's 200 GB from Friday 2026-11-20.
 func LabUnpriced() []ledger.StorageEvent {
-	at := time.Date(2026, 11, 20, 14, 0, 0, 0, Shanghai)
-	events := Lab()
+	events, e := labStory()
 	i := 0
-	for i < len(events) && events[i].Time.Before(at) {
+	for i < len(events) && events[i].Time.Before(e.Time) {
 		i++
 	}
-	e := ledger.StorageEvent{Time: at, Lab: LabChat, Owner: "ou_ht07", OwnerName: "黄涛", Platform: "lanrui", Disk: "13", Action: ledger.ActionAdd, SizeGB: 200, Note: "多模态数据"}
 	return append(events[:i:i], append([]ledger.StorageEvent{e}, events[i:]...)...)
 }

@@ -293,11 +293,9 @@ func gpushareRows(raw json.RawMessage) ([]httpx.Object[gpushareMachine], int, er
 
 // gpushareCodeError is the error for a non-success code in a 200 body.
 func gpushareCodeError(code, msg string) error {
-	lm := strings.ToLower(msg)
 	var kind error
 	what := "API error"
-	if code == "401" || code == "403" || strings.Contains(lm, "token") || strings.Contains(lm, "unauthor") ||
-		strings.Contains(msg, "登录") || strings.Contains(msg, "过期") || strings.Contains(lm, "expired") {
+	if code == "401" || code == "403" || stock.SaysTokenExpired(gpusharePlatform, msg) {
 		kind = stock.ErrUnauthorized
 		what = "token expired or invalid"
 	}

@@ -47,9 +47,6 @@ const (
 // 13 = 13区, 15 = 国产卡, 16 = 16区), in request order.
 var matpoolDomains = []string{"0", "11", "13", "15", "16"}
 
-// matpoolDomainNames names the domains for stock.Offer.Region.
-var matpoolDomainNames = map[string]string{"0": "1区", "11": "亚太2区", "13": "13区", "15": "国产卡", "16": "16区"}
-
 // matpoolCondition is the base64 of {"filters":null,"sorts":null}, the
 // console's "no filter" condition.
 var matpoolCondition = base64.StdEncoding.EncodeToString([]byte(`{"filters":null,"sorts":null}`))
@@ -358,7 +355,7 @@ func matpoolRegion(d string) string {
 	if d == "" {
 		return ""
 	}
-	if name, ok := matpoolDomainNames[d]; ok {
+	if name, ok := stock.KnownRegion(matpoolPlatform, d); ok {
 		return name
 	}
 	return "domain " + d
