@@ -361,7 +361,7 @@ func storageCmd() *cobra.Command {
 				if err != nil {
 					return fmt.Errorf("%s: %w", args[0], err)
 				}
-				fmt.Fprintf(os.Stdout, "imported %d events into lab %s\n", n, a.LabFor(lab))
+				fmt.Fprintln(os.Stdout, i18n.EN.T("cli.storage.imported", n, a.LabFor(lab)))
 				return nil
 			})
 		},
@@ -411,7 +411,7 @@ func digestCmd() *cobra.Command {
 				if send {
 					sent, err := a.SendDigest(cmd.Context(), a.LabFor(lab), d)
 					if len(sent) > 0 {
-						fmt.Fprintf(os.Stderr, "sent to %s\n", strings.Join(sent, ", "))
+						fmt.Fprintln(os.Stderr, i18n.EN.T("cli.digest.sent", strings.Join(sent, ", ")))
 					}
 					if err != nil {
 						return fmt.Errorf("--send: %w", err)

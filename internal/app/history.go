@@ -12,6 +12,7 @@ import (
 	"github.com/labgpu/bot/internal/chart"
 	"github.com/labgpu/bot/internal/commands/availability"
 	"github.com/labgpu/bot/internal/history"
+	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/plan"
 )
 
@@ -75,7 +76,7 @@ func (a *App) HistoryPNG(gpu, platform, path string) error {
 		}
 		names = append(names, p)
 	}
-	title := fmt.Sprintf("%s on %s: share of polls with stock, %d days", id, strings.Join(names, " + "), pf.Days)
+	title := i18n.EN.T("cli.history.heat_title", id, strings.Join(names, " + "), pf.Days)
 	if err := chart.HeatPNG(f, availability.HeatMap(&pf, true), title); err != nil {
 		f.Close()
 		return err

@@ -168,7 +168,7 @@ func (e *NoEstimateError) Error() string { return "no estimate: " + e.Answer }
 // configured / error, offers, latency, skipped example rows) and the
 // offers with their caveats, times in the configured zone.
 func (a *App) writePollTables(w io.Writer, snap stock.Snapshot, offers []stock.Offer) {
-	t := &chat.Table{Header: []string{"provider", "status", "offers", "latency", "failures", "fetched", "error"}}
+	t := &chat.Table{Header: i18n.EN.L("cli.poll.providers_header")}
 	for _, p := range snap.Providers {
 		fetched := ""
 		if !p.FetchedAt.IsZero() {
@@ -176,24 +176,24 @@ func (a *App) writePollTables(w io.Writer, snap stock.Snapshot, offers []stock.O
 		}
 		status := string(p.Status)
 		if p.Status == stock.StatusNotConfigured {
-			status = "not configured"
+			status = i18n.EN.T("cli.poll.not_configured")
 		}
 		errText := p.Err
 		if p.Placeholders > 0 {
-			errText = strings.TrimSpace(errText + fmt.Sprintf(" (skipped %d example rows of the API's documentation)", p.Placeholders))
+			errText = strings.TrimSpace(errText + " " + i18n.EN.T("cli.poll.placeholders", p.Placeholders))
 		}
 		t.Rows = append(t.Rows, []string{p.Provider, status, fmt.Sprint(len(p.Offers)), p.Latency.Round(time.Millisecond).String(), fmt.Sprint(p.Failures), fetched, errText})
 	}
 	fmt.Fprint(w, chat.AlignTable(t))
-	o := &chat.Table{Header: []string{"platform", "GPU", "CNY/GPU-h", "free", "region", "source", "observed", "caveats"}}
+	o := &chat.Table{Header: i18n.EN.L("cli.poll.offers_header")}
 	for _, of := range offers {
 		if of.Source == stock.SourceCatalog {
 			continue
 		}
-		free, price, seen := "?", "?", "unknown"
+		free, price, seen := "?", "?", i18n.EN.T("cli.poll.unknown")
 		switch {
 		case of.Level != "":
-			free = "level " + of.Level
+			free = i18n.EN.T("cli.poll.level", of.Level)
 		case of.Free != nil:
 			free = fmt.Sprint(*of.Free)
 		}
@@ -235,11 +235,11 @@ func pollProgress(w io.Writer, total int) stock.Progress {
 		status := string(ps.Status)
 		switch ps.Status {
 		case stock.StatusNotConfigured:
-			status = "not configured"
+			status = i18n.EN.T("cli.poll.not_configured")
 		case stock.StatusError, stock.StatusStale:
 			status += " (" + string(ps.Reason) + ")"
 		}
-		fmt.Fprintf(w, "[%d/%d] %s: %s, %d offers, %s\n", done, total, ps.Provider, status, len(ps.Offers), ps.Latency.Round(time.Millisecond))
+		fmt.Fprintln(w, i18n.EN.T("cli.poll.progress", done, total, ps.Provider, status, len(ps.Offers), ps.Latency.Round(time.Millisecond).String()))
 	}
 }
 
@@ -283,7 +283,7 @@ func (a *App) PollOnce(ctx context.Context, format string, w io.Writer, opts ...
 	if !ran {
 		// Another replica polls and alerts; still show the providers.
 		snap = a.Board.Refresh(ctx)
-		note = fmt.Sprintf("another bot process holds the %q lock: it sends the alerts", jobs.PollLock)
+		note = i18n.EN.T("cli.poll.lock_elsewhere", jobs.PollLock)
 	}
 	res := PollResult{TakenAt: snap.TakenAt, Providers: snap.Providers, Offers: snap.Offers(), Alerts: pres, AlertText: alerts.String(), Note: note}
 	sort.SliceStable(res.Offers, func(i, j int) bool {
