@@ -245,22 +245,33 @@ func New(ctx context.Context, cfg config.Config, o Options) (*App, error) {
 		o.Log.Warn("restoring stock snapshots", "err", err)
 	}
 	a.History = a.newHistory(ctx)
-	policy := stock.Policy{Debounce: cfg.Alerts.Debounce, Cooldown: cfg.Alerts.Cooldown.D(), MinDrop: cfg.Alerts.MinDrop, SoldOutAgain: cfg.Alerts.SoldOutAgain}
-	opts := []commands.Option{commands.WithClock(o.Now), commands.WithLocation(loc), kbOpt, commands.WithLazyLoad(), commands.WithChatLanguage(cfg.Chat.Language),
-		commands.WithListPriceMaxAge(cfg.Stock.ListPriceMaxAgeMonths)}
-	lab, err := labPlans(cat, cfg.Plans)
-	if err != nil {
+	if err := a.newRouter(kbOpt); err != nil {
 		return nil, err
+	}
+	a.Render = &render.Renderer{Cat: cat, ListPriceMaxAge: cfg.Stock.ListPriceMaxAgeMonths, Clock: a.Clock()}
+	return a, nil
+}
+
+// newRouter builds the command router over the app's parts (and, with
+// the store, the alerter): the knowledge base by kbOpt, the lab's plan
+// prices from the config.
+func (a *App) newRouter(kbOpt commands.Option) error {
+	cfg := a.Cfg
+	policy := stock.Policy{Debounce: cfg.Alerts.Debounce, Cooldown: cfg.Alerts.Cooldown.D(), MinDrop: cfg.Alerts.MinDrop, SoldOutAgain: cfg.Alerts.SoldOutAgain}
+	opts := []commands.Option{commands.WithClock(a.now), commands.WithLocation(a.Location), kbOpt, commands.WithLazyLoad(), commands.WithChatLanguage(cfg.Chat.Language),
+		commands.WithListPriceMaxAge(cfg.Stock.ListPriceMaxAgeMonths)}
+	lab, err := labPlans(a.Cat, cfg.Plans)
+	if err != nil {
+		return err
 	}
 	opts = append(opts, commands.WithPlans(lab))
 	if a.Store != nil {
 		opts = append(opts, commands.WithAlerts(a.Store, a.Store, policy), commands.WithStorage(a.StorageOptions()))
-		a.Alerter = &stock.Alerter{Subs: a.Store, Log: a.Store, Notifier: a.alerts(), Policy: policy, Quiet: quietHours(cfg.Alerts.QuietHours, loc), Logger: o.Log}
+		a.Alerter = &stock.Alerter{Subs: a.Store, Log: a.Store, Notifier: a.alerts(), Policy: policy, Quiet: quietHours(cfg.Alerts.QuietHours, a.Location), Logger: a.Log}
 	}
 	opts = append(opts, commands.WithHistory(a.History), commands.WithQueueRisk(queueRisk{a}))
-	a.Router = commands.NewRouter(cat, a.Board, opts...)
-	a.Render = &render.Renderer{Cat: cat, ListPriceMaxAge: cfg.Stock.ListPriceMaxAgeMonths, Clock: a.Clock()}
-	return a, nil
+	a.Router = commands.NewRouter(a.Cat, a.Board, opts...)
+	return nil
 }
 
 // StorageOptions are the storage commands' settings from the config.

@@ -50,41 +50,11 @@ func (f EstimateFlags) Job() (estimator.Job, error) {
 	default:
 		return j, fmt.Errorf("--stack: %q is not hf, fa2 or tuned", f.Stack)
 	}
-	switch f.ZeRO {
-	case 0, 2, 3:
-	default:
-		return j, fmt.Errorf("--zero: %d is not 2 or 3", f.ZeRO)
+	if err := f.checkMethod(); err != nil {
+		return j, err
 	}
-	switch f.Method {
-	case "", estimator.MethodFull, estimator.MethodLoRA, estimator.MethodQLoRA, estimator.MethodInference:
-	default:
-		return j, fmt.Errorf("--method: %q is not full, lora, qlora or inference", f.Method)
-	}
-	switch f.Bits {
-	case 0, 4, 8, 16, 32:
-	default:
-		return j, fmt.Errorf("--bits: %d is not 32, 16, 8 or 4", f.Bits)
-	}
-	switch {
-	case f.Method == estimator.MethodQLoRA && (f.Bits == 16 || f.Bits == 32):
-		return j, fmt.Errorf("--bits %d contradicts --method qlora (4 or 8 bits); use --method lora for 16-bit", f.Bits)
-	case f.Method == estimator.MethodFull && f.Bits > 0 && f.Bits < 16:
-		return j, fmt.Errorf("--bits %d: a full fine-tune trains 16- or 32-bit weights; use --method qlora for %d-bit", f.Bits, f.Bits)
-	case f.Method == estimator.MethodInference && f.Bits == 32:
-		return j, fmt.Errorf("--bits 32: inference is estimated at 16, 8 or 4 bits")
-	}
-	nums := map[string]float64{"params": f.ParamsB, "tokens": f.Tokens, "epochs": f.Epochs, "seq": float64(f.SeqLen), "batch": float64(f.Batch),
-		"samples": float64(f.Samples), "tokens-per-sample": float64(f.TokensPerSample), "gpus": float64(f.GPUCount), "rank": float64(f.LoRARank)}
-	for _, name := range []string{"params", "tokens", "epochs", "seq", "batch", "samples", "tokens-per-sample", "gpus", "rank"} {
-		v := nums[name]
-		switch {
-		case math.IsNaN(v) || math.IsInf(v, 0):
-			return j, fmt.Errorf("--%s: %v is not a number", name, v)
-		case v < 0:
-			return j, fmt.Errorf("--%s: must not be negative, got %v", name, v)
-		case v == 0 && slices.Contains(f.Given, name):
-			return j, fmt.Errorf("--%s: must be positive (leave it out for the default)", name)
-		}
+	if err := f.checkNumbers(); err != nil {
+		return j, err
 	}
 	if f.ParamsB > 20000 {
 		return j, fmt.Errorf("--params: %g billion is beyond any model; give the size in billions (7 for 7B)", f.ParamsB)
@@ -99,6 +69,53 @@ func (f EstimateFlags) Job() (estimator.Job, error) {
 		return j, fmt.Errorf("give --model NAME or --params SIZE_IN_BILLIONS")
 	}
 	return j, nil
+}
+
+// checkMethod checks --zero, --method, --bits and that they agree.
+func (f EstimateFlags) checkMethod() error {
+	switch f.ZeRO {
+	case 0, 2, 3:
+	default:
+		return fmt.Errorf("--zero: %d is not 2 or 3", f.ZeRO)
+	}
+	switch f.Method {
+	case "", estimator.MethodFull, estimator.MethodLoRA, estimator.MethodQLoRA, estimator.MethodInference:
+	default:
+		return fmt.Errorf("--method: %q is not full, lora, qlora or inference", f.Method)
+	}
+	switch f.Bits {
+	case 0, 4, 8, 16, 32:
+	default:
+		return fmt.Errorf("--bits: %d is not 32, 16, 8 or 4", f.Bits)
+	}
+	switch {
+	case f.Method == estimator.MethodQLoRA && (f.Bits == 16 || f.Bits == 32):
+		return fmt.Errorf("--bits %d contradicts --method qlora (4 or 8 bits); use --method lora for 16-bit", f.Bits)
+	case f.Method == estimator.MethodFull && f.Bits > 0 && f.Bits < 16:
+		return fmt.Errorf("--bits %d: a full fine-tune trains 16- or 32-bit weights; use --method qlora for %d-bit", f.Bits, f.Bits)
+	case f.Method == estimator.MethodInference && f.Bits == 32:
+		return fmt.Errorf("--bits 32: inference is estimated at 16, 8 or 4 bits")
+	}
+	return nil
+}
+
+// checkNumbers checks the numeric flags: numbers, not negative, and
+// positive when given.
+func (f EstimateFlags) checkNumbers() error {
+	nums := map[string]float64{"params": f.ParamsB, "tokens": f.Tokens, "epochs": f.Epochs, "seq": float64(f.SeqLen), "batch": float64(f.Batch),
+		"samples": float64(f.Samples), "tokens-per-sample": float64(f.TokensPerSample), "gpus": float64(f.GPUCount), "rank": float64(f.LoRARank)}
+	for _, name := range []string{"params", "tokens", "epochs", "seq", "batch", "samples", "tokens-per-sample", "gpus", "rank"} {
+		v := nums[name]
+		switch {
+		case math.IsNaN(v) || math.IsInf(v, 0):
+			return fmt.Errorf("--%s: %v is not a number", name, v)
+		case v < 0:
+			return fmt.Errorf("--%s: must not be negative, got %v", name, v)
+		case v == 0 && slices.Contains(f.Given, name):
+			return fmt.Errorf("--%s: must be positive (leave it out for the default)", name)
+		}
+	}
+	return nil
 }
 
 // ResolveJob maps the names in a job (model, GPU, platform) to catalog ids.

@@ -152,14 +152,7 @@ func (r *replay) Fetch(ctx context.Context) ([]stock.Offer, error) {
 		return nil, fmt.Errorf("replay: read directory %s: %w", r.dir, err)
 	}
 	dirTime := r.dirRecordedAt()
-	var (
-		out                 []stock.Offer
-		failed              []string
-		failedPlatforms     []string
-		onlyEmpty           = true // every failure is an empty answer
-		recognised, parsed  int
-		unknown, otherFiles int
-	)
+	var t tally
 	for _, e := range entries { // os.ReadDir sorts by name
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("replay: %w", err)
@@ -171,40 +164,66 @@ func (r *replay) Fetch(ctx context.Context) ([]stock.Offer, error) {
 		path := filepath.Join(r.dir, name)
 		parse, known := replayParserFor(name)
 		if parse == nil {
-			if known {
-				otherFiles++
-			} else {
-				unknown++
-			}
-			if _, logged := replaySkipLogged.LoadOrStore(path, struct{}{}); !logged {
-				if known {
-					r.log.Debug("replay: file carries no offers, skipped", "file", name)
-				} else {
-					r.log.Debug("replay: file name not recognised, skipped", "file", name)
-				}
-			}
+			r.skip(&t, path, name, known)
 			continue
 		}
-		recognised++
+		t.recognised++
 		info, _ := e.Info()
 		offers, err := r.parseFile(path, name, parse, dirTime)
 		if err != nil {
-			failed = append(failed, name+": "+err.Error())
-			onlyEmpty = onlyEmpty && errors.Is(err, stock.ErrEmpty)
-			if p := platformOfFile(name); p != "" && !slices.Contains(failedPlatforms, p) {
-				failedPlatforms = append(failedPlatforms, p)
-			}
+			t.fail(name, err)
 			r.warnOnce(path, stampOf(info), "replay: cannot parse file, skipped", "file", name, "err", err)
 			continue
 		}
 		replayWarned.Delete(path)
-		parsed++
-		out = append(out, offers...)
+		t.parsed++
+		t.out = append(t.out, offers...)
 	}
+	return r.result(t)
+}
+
+// tally is what a Fetch found in the directory.
+type tally struct {
+	out                 []stock.Offer
+	failed              []string
+	failedPlatforms     []string
+	someNotEmpty        bool // a failure other than an empty answer
+	recognised, parsed  int
+	unknown, otherFiles int
+}
+
+// fail counts a recording that failed to read or parse.
+func (t *tally) fail(name string, err error) {
+	t.failed = append(t.failed, name+": "+err.Error())
+	t.someNotEmpty = t.someNotEmpty || !errors.Is(err, stock.ErrEmpty)
+	if p := platformOfFile(name); p != "" && !slices.Contains(t.failedPlatforms, p) {
+		t.failedPlatforms = append(t.failedPlatforms, p)
+	}
+}
+
+// skip counts a JSON file that is no recording with offers, logged once
+// per process at Debug level.
+func (r *replay) skip(t *tally, path, name string, known bool) {
+	if known {
+		t.otherFiles++
+	} else {
+		t.unknown++
+	}
+	if _, logged := replaySkipLogged.LoadOrStore(path, struct{}{}); !logged {
+		if known {
+			r.log.Debug("replay: file carries no offers, skipped", "file", name)
+		} else {
+			r.log.Debug("replay: file name not recognised, skipped", "file", name)
+		}
+	}
+}
+
+// result is a Fetch's offers and error from its tally.
+func (r *replay) result(t tally) ([]stock.Offer, error) {
 	switch {
-	case recognised == 0:
+	case t.recognised == 0:
 		hint := "want " + recordingNames() + ".json files"
-		if n := unknown + otherFiles; n > 0 {
+		if n := t.unknown + t.otherFiles; n > 0 {
 			files := "files"
 			if n == 1 {
 				files = "file"
@@ -212,14 +231,14 @@ func (r *replay) Fetch(ctx context.Context) ([]stock.Offer, error) {
 			hint += fmt.Sprintf("; it has %d other JSON %s", n, files)
 		}
 		return nil, fmt.Errorf("replay: %w in %s (%s)", stock.ErrNoRecordings, r.dir, hint)
-	case parsed == 0 && recognised == 1:
-		return nil, fmt.Errorf("replay: the only recording in %s failed: %s: %w", r.dir, stock.FailureList(failed), failKind(onlyEmpty))
-	case parsed == 0:
-		return nil, fmt.Errorf("replay: all %d recordings in %s failed: %s: %w", recognised, r.dir, stock.FailureList(failed), failKind(onlyEmpty))
-	case len(failed) > 0:
-		return out, &stock.PartialError{Provider: r.Name(), Inputs: recognised, Failed: failed, Platforms: failedPlatforms}
+	case t.parsed == 0 && t.recognised == 1:
+		return nil, fmt.Errorf("replay: the only recording in %s failed: %s: %w", r.dir, stock.FailureList(t.failed), failKind(!t.someNotEmpty))
+	case t.parsed == 0:
+		return nil, fmt.Errorf("replay: all %d recordings in %s failed: %s: %w", t.recognised, r.dir, stock.FailureList(t.failed), failKind(!t.someNotEmpty))
+	case len(t.failed) > 0:
+		return t.out, &stock.PartialError{Provider: r.Name(), Inputs: t.recognised, Failed: t.failed, Platforms: t.failedPlatforms}
 	}
-	return out, nil
+	return t.out, nil
 }
 
 // failKind is the error kind of a replay whose every recording failed:
