@@ -8,7 +8,7 @@ import (
 // LabSource is the source of a price the lab recorded itself, seen by
 // seenBy ("本组记录（张三）"; a figure's source is one text, kept in
 // Chinese).
-func LabSource(seenBy string) string { return i18n.ZH.T("plan.lab_source", seenBy) }
+func LabSource(seenBy string) string { return i18n.ZH.T("labplans.source", seenBy) }
 
 // FromCatalog turns the catalog's marketplaces and overseas clouds (not
 // free tiers or AI-art clouds) into the optimizer's platforms and prices:
