@@ -3,7 +3,9 @@
 // definitions and corpus in intents/, compiled into intents.json and
 // intents.model by `go generate`; the message catalog in messages/; the
 // slot extractors' words in slots/) into the binary, so the bot runs from
-// any directory. A file given by --config overrides them.
+// any directory. A file given by --config overrides them. Beside them:
+// the words the code reads (chatwords.yaml: the channels'; apiwords.yaml:
+// the platforms' API answers'; advicewords.yaml: a problem report's).
 package configs
 
 import "embed"

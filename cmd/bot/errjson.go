@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/labgpu/bot/internal/app"
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 )
 
 // jsonErrorCommands are the commands that, asked for --format json,
@@ -38,11 +38,11 @@ func errorReason(err error) string {
 	var ne *app.NoEstimateError
 	var ue usageError
 	switch {
-	case errors.Is(err, billing.ErrUnknownModel):
+	case errors.Is(err, estimator.ErrUnknownModel):
 		return reasonUnknownModel
-	case errors.Is(err, billing.ErrNotLLM):
+	case errors.Is(err, estimator.ErrNotLLM):
 		return reasonNotLLM
-	case errors.Is(err, billing.ErrTooManyGPUs):
+	case errors.Is(err, estimator.ErrTooManyGPUs):
 		return reasonTooManyGPUs
 	case errors.As(err, &ne):
 		return reasonNoEstimate

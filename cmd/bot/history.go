@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/labgpu/bot/internal/app"
+	"github.com/labgpu/bot/internal/i18n"
 )
 
 // historyCmd is `bot history export | import FILE.csv | png --gpu 4090
@@ -43,7 +44,7 @@ func historyCmd() *cobra.Command {
 				if err != nil {
 					return fmt.Errorf("%s: %w", args[0], err)
 				}
-				fmt.Fprintf(os.Stdout, "imported %d slots (%d older than the 12 weeks kept, skipped)\n", added, skipped)
+				fmt.Fprintln(os.Stdout, i18n.EN.T("cli.history.imported", added, skipped))
 				return nil
 			})
 		},

@@ -14,8 +14,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/labgpu/bot/internal/app"
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/config"
+	"github.com/labgpu/bot/internal/i18n"
 )
 
 // exitUsage is the exit code for a bad flag or config.
@@ -33,7 +34,7 @@ func main() {
 		if cmd != nil && jsonErrorCommands[cmd.Name()] && jsonRequested(os.Args[1:]) {
 			writeErrorObject(os.Stdout, cmd.Name(), err)
 		}
-		var bad *billing.CSVError
+		var bad *ledger.CSVError
 		if errors.As(err, &bad) {
 			// A refused import lists its bad lines, one a line.
 			fmt.Fprintln(os.Stderr, "bot: "+strings.TrimSpace(err.Error()))
@@ -165,10 +166,10 @@ func askCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:     "ask [--format text|json] [--full] QUESTION",
 		Short:   "answer one question and exit",
-		Example: `  bot ask "哪家有4090"` + "\n" + `  bot ask --format json "7B LoRA 要多少钱"`,
+		Example: i18n.ZH.T("cli.ask.example"),
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 || strings.TrimSpace(strings.Join(args, " ")) == "" {
-				return usageError{fmt.Errorf("ask needs a question, e.g. bot ask \"哪家有4090\"")}
+				return usageError{fmt.Errorf("ask needs a question, e.g. bot ask \"%s\"", i18n.ZH.T("cli.ask.sample"))}
 			}
 			return nil
 		},
@@ -190,7 +191,7 @@ func askCmd() *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&format, "format", "text", "output format: text or json")
-	c.Flags().BoolVar(&full, "full", false, "print the whole answer (what 详情 shows) instead of the short form")
+	c.Flags().BoolVar(&full, "full", false, i18n.EN.T("cli.ask.full"))
 	c.Flags().StringVar(&chatKey, "chat", "console/console", "the chat the question comes from (subscriptions alert there), e.g. webhook/lab for a configured webhook")
 	return c
 }
@@ -360,7 +361,7 @@ func storageCmd() *cobra.Command {
 				if err != nil {
 					return fmt.Errorf("%s: %w", args[0], err)
 				}
-				fmt.Fprintf(os.Stdout, "imported %d events into lab %s\n", n, a.LabFor(lab))
+				fmt.Fprintln(os.Stdout, i18n.EN.T("cli.storage.imported", n, a.LabFor(lab)))
 				return nil
 			})
 		},
@@ -393,7 +394,7 @@ func digestCmd() *cobra.Command {
 			}
 			return withLoaded(cmd, func(a *app.App) error {
 				if week != "" {
-					if _, _, err := billing.ISOWeek(week, a.Location); err != nil {
+					if _, _, err := ledger.ISOWeek(week, a.Location); err != nil {
 						return usageError{fmt.Errorf("--week: %w", err)}
 					}
 				}
@@ -410,7 +411,7 @@ func digestCmd() *cobra.Command {
 				if send {
 					sent, err := a.SendDigest(cmd.Context(), a.LabFor(lab), d)
 					if len(sent) > 0 {
-						fmt.Fprintf(os.Stderr, "sent to %s\n", strings.Join(sent, ", "))
+						fmt.Fprintln(os.Stderr, i18n.EN.T("cli.digest.sent", strings.Join(sent, ", ")))
 					}
 					if err != nil {
 						return fmt.Errorf("--send: %w", err)

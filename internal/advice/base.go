@@ -15,8 +15,10 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
+	"sync"
 
 	ahocorasick "github.com/coregx/ahocorasick"
+	"github.com/labgpu/bot/configs"
 	"github.com/labgpu/bot/internal/strictyaml"
 
 	"github.com/labgpu/bot/internal/catalog"
@@ -266,11 +268,14 @@ func New(topics []Topic, workloads []Workload, opts ...Option) (*Base, error) {
 	if err := b.checkRelated(); err != nil {
 		return nil, err
 	}
+	problemWords, err := readProblemWords()
+	if err != nil {
+		return nil, err
+	}
 	for _, w := range problemWords {
 		li := b.literal(w, ix.litIndex)
 		b.lits[li].problem = true
 	}
-	var err error
 	if b.trie, b.short, err = literalAutomaton(b.lits, b.scan); err != nil {
 		return nil, err
 	}
@@ -669,3 +674,28 @@ func contains(xs []string, s string) bool {
 	}
 	return false
 }
+
+// WordsFile is the embedded file of the words that make a text a
+// problem report.
+const WordsFile = "advicewords.yaml"
+
+// readProblemWords are the words of configs/advicewords.yaml that make a
+// text a problem report (Result.Problem), read once.
+var readProblemWords = sync.OnceValues(func() ([]string, error) {
+	b, err := configs.FS.ReadFile(WordsFile)
+	if err != nil {
+		return nil, err
+	}
+	var w struct {
+		Problem []string `yaml:"problem"`
+	}
+	if err := strictyaml.Decode(b, &w); err != nil {
+		return nil, fmt.Errorf("%s: %w", WordsFile, err)
+	}
+	for i, p := range w.Problem {
+		if strings.TrimSpace(p) == "" {
+			return nil, fmt.Errorf("%s: problem[%d]: empty", WordsFile, i)
+		}
+	}
+	return w.Problem, nil
+})

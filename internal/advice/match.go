@@ -66,13 +66,6 @@ type Result struct {
 	Problem bool
 }
 
-// problemWords make a text a problem report (Result.Problem) wherever they
-// occur, also inside words ("RuntimeError").
-var problemWords = []string{"报错", "错误", "出错", "失败", "怎么办", "怎么解决", "咋办", "咋整", "为什么", "为啥", "怎么回事", "异常", "卡住", "没反应",
-	"traceback", "error", "exception", "failed", "failure", "cannot", "can't", "couldn't", "unable to", "not working", "doesn't work",
-	"won't", "how do i fix", "how can i fix", "how to fix", "how do i solve", "why does", "why is", "why do", "warning:", "fatal", "timed out",
-	"permission denied", "connection refused", "被杀", "no such file"}
-
 // Normalize folds text for matching (catalog.Fold: lowercase, full-width
 // ASCII narrowed, ideographic spaces to spaces), turns invalid UTF-8 into
 // spaces and collapses whitespace runs (including newlines) to one space.

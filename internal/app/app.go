@@ -19,7 +19,7 @@ import (
 
 	"github.com/labgpu/bot/configs"
 	"github.com/labgpu/bot/internal/advice"
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/chat/feishu"
@@ -30,13 +30,7 @@ import (
 	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/stock"
 	"github.com/labgpu/bot/internal/stock/provider"
-	"github.com/labgpu/bot/internal/stock/provider/autodl"
-	"github.com/labgpu/bot/internal/stock/provider/gpushare"
 	"github.com/labgpu/bot/internal/stock/provider/httpx"
-	"github.com/labgpu/bot/internal/stock/provider/lambda"
-	"github.com/labgpu/bot/internal/stock/provider/matpool"
-	"github.com/labgpu/bot/internal/stock/provider/runpod"
-	"github.com/labgpu/bot/internal/stock/provider/vastai"
 	"github.com/labgpu/bot/internal/store/embedded"
 	redisstore "github.com/labgpu/bot/internal/store/redis"
 )
@@ -67,9 +61,8 @@ type App struct {
 	Board  *stock.Board
 	Router *commands.Router
 	// Render renders alerts (for every channel) with the catalog's names.
-	Render   *render.Renderer
-	Alerter  *stock.Alerter
-	Notifier *Dispatcher
+	Render  *render.Renderer
+	Alerter *stock.Alerter
 	// History is the availability history the poll records and the
 	// availability answer reads (kept in the store when there is one).
 	History  *history.Recorder
@@ -82,6 +75,10 @@ type App struct {
 	// weChatStatus is the WeChat channel's state for /healthz (nil when
 	// the channel is off; weChatUp when logged in).
 	weChatStatus atomic.Pointer[string]
+	// chans are the running channels by name, what alerts, digests and
+	// notices go out through (chat key "<channel>/<chat id>"); filled
+	// before anything sends (Serve, Console, PollOnce).
+	chans chat.Channels
 	// storeWatch records the store's reachability for /readyz.
 	storeWatch storeWatch
 	// replicaID names this process in store locks ("replica-<16 hex>").
@@ -222,7 +219,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (*App, error) {
 	} else {
 		kbOpt = commands.WithAdviceLoader(embeddedAdvice)
 	}
-	a := &App{Cfg: cfg, Cat: cat, Log: o.Log, Location: loc, now: o.Now, Notifier: NewDispatcher(), replicaID: jobs.NewReplicaID()}
+	a := &App{Cfg: cfg, Cat: cat, Log: o.Log, Location: loc, now: o.Now, chans: chat.Channels{}, replicaID: jobs.NewReplicaID()}
 	var snapStore stock.SnapshotStore
 	st, err := OpenStore(ctx, cfg)
 	var down *redisstore.UnreachableError
@@ -248,27 +245,38 @@ func New(ctx context.Context, cfg config.Config, o Options) (*App, error) {
 		o.Log.Warn("restoring stock snapshots", "err", err)
 	}
 	a.History = a.newHistory(ctx)
-	policy := stock.Policy{Debounce: cfg.Alerts.Debounce, Cooldown: cfg.Alerts.Cooldown.D(), MinDrop: cfg.Alerts.MinDrop, SoldOutAgain: cfg.Alerts.SoldOutAgain}
-	opts := []commands.Option{commands.WithClock(o.Now), commands.WithLocation(loc), kbOpt, commands.WithLazyLoad(), commands.WithChatLanguage(cfg.Chat.Language),
-		commands.WithListPriceMaxAge(cfg.Stock.ListPriceMaxAgeMonths)}
-	lab, err := labPlans(cat, cfg.Plans)
-	if err != nil {
+	if err := a.newRouter(kbOpt); err != nil {
 		return nil, err
 	}
-	opts = append(opts, commands.WithPlans(lab))
-	if a.Store != nil {
-		opts = append(opts, commands.WithAlerts(a.Store, a.Store, policy), commands.WithStorage(a.StorageOptions()))
-		a.Alerter = &stock.Alerter{Subs: a.Store, Log: a.Store, Notifier: a.Notifier, Policy: policy, Quiet: quietHours(cfg.Alerts.QuietHours, loc), Logger: o.Log}
-	}
-	opts = append(opts, commands.WithHistory(a.History), commands.WithQueueRisk(queueRisk{a}))
-	a.Router = commands.NewRouter(cat, a.Board, opts...)
 	a.Render = &render.Renderer{Cat: cat, ListPriceMaxAge: cfg.Stock.ListPriceMaxAgeMonths, Clock: a.Clock()}
 	return a, nil
 }
 
+// newRouter builds the command router over the app's parts (and, with
+// the store, the alerter): the knowledge base by kbOpt, the lab's plan
+// prices from the config.
+func (a *App) newRouter(kbOpt commands.Option) error {
+	cfg := a.Cfg
+	policy := stock.Policy{Debounce: cfg.Alerts.Debounce, Cooldown: cfg.Alerts.Cooldown.D(), MinDrop: cfg.Alerts.MinDrop, SoldOutAgain: cfg.Alerts.SoldOutAgain}
+	opts := []commands.Option{commands.WithClock(a.now), commands.WithLocation(a.Location), kbOpt, commands.WithLazyLoad(), commands.WithChatLanguage(cfg.Chat.Language),
+		commands.WithListPriceMaxAge(cfg.Stock.ListPriceMaxAgeMonths)}
+	lab, err := labPlans(a.Cat, cfg.Plans)
+	if err != nil {
+		return err
+	}
+	opts = append(opts, commands.WithPlans(lab))
+	if a.Store != nil {
+		opts = append(opts, commands.WithAlerts(a.Store, a.Store, policy), commands.WithStorage(a.StorageOptions()))
+		a.Alerter = &stock.Alerter{Subs: a.Store, Log: a.Store, Notifier: a.alerts(), Policy: policy, Quiet: quietHours(cfg.Alerts.QuietHours, a.Location), Logger: a.Log}
+	}
+	opts = append(opts, commands.WithHistory(a.History), commands.WithQueueRisk(queueRisk{a}))
+	a.Router = commands.NewRouter(a.Cat, a.Board, opts...)
+	return nil
+}
+
 // StorageOptions are the storage commands' settings from the config.
 func (a *App) StorageOptions() commands.StorageOptions {
-	o := commands.StorageOptions{Price: billing.CatalogStoragePrice(a.Cat, a.Cfg.Storage.Prices), Overrides: a.Cfg.Storage.Prices, Admins: a.Cfg.Storage.Admins,
+	o := commands.StorageOptions{Price: ledger.CatalogStoragePrice(a.Cat, a.Cfg.Storage.Prices), Overrides: a.Cfg.Storage.Prices, Admins: a.Cfg.Storage.Admins,
 		Labs: a.Cfg.Storage.LabOfChat()}
 	if a.Store != nil {
 		o.Ledger = a.Store
@@ -279,38 +287,29 @@ func (a *App) StorageOptions() commands.StorageOptions {
 	return o
 }
 
-// Providers builds the configured stock providers.
+// Providers builds the configured stock providers: every line of the
+// registry (provider.Registry) whose provider runs by its block.
 func Providers(cfg config.Config, cat *catalog.Catalog, log *slog.Logger, now func() time.Time) []stock.Provider {
 	var ps []stock.Provider
-	p := cfg.Stock.Providers
-	if cfg.CatalogEnabled() {
-		ps = append(ps, provider.NewCatalog(cat, provider.CatalogOptions{MaxAgeMonths: cfg.Stock.ListPriceMaxAgeMonths, Now: now}))
-	}
-	if a := p.AutoDL.Enabled; a == nil || *a {
-		// Without a token it reports "not configured".
-		ps = append(ps, autodl.New(cat, autodl.Options{Options: httpx.Options{BaseURL: p.AutoDL.BaseURL, Timeout: p.AutoDL.Timeout.D(), Now: now},
-			Token: p.AutoDL.Token, Regions: p.AutoDL.Regions, UseMachineList: p.AutoDL.MachineList}))
-	}
-	if cfg.VastAIEnabled() {
-		ps = append(ps, vastai.New(cat, vastai.Options{Options: httpx.Options{BaseURL: p.VastAI.BaseURL, Timeout: p.VastAI.Timeout.D(), Now: now},
-			APIKey: p.VastAI.APIKey, FXUSDCNY: cat.FXUSDCNY, GPUs: p.VastAI.GPUs, Limit: p.VastAI.Limit}))
-	}
-	if p.GPUShare.On() {
-		ps = append(ps, gpushare.New(cat, gpushare.Options{Options: httpx.Options{BaseURL: p.GPUShare.BaseURL, Timeout: p.GPUShare.Timeout.D(), Now: now}, Token: p.GPUShare.Token}))
-	}
-	if p.Matpool.On() {
-		ps = append(ps, matpool.New(cat, matpool.Options{Options: httpx.Options{BaseURL: p.Matpool.BaseURL, Timeout: p.Matpool.Timeout.D(), Now: now}, Token: p.Matpool.Token, UserID: p.Matpool.UserID}))
-	}
-	if p.RunPod.On() {
-		ps = append(ps, runpod.New(cat, runpod.Options{Options: httpx.Options{BaseURL: p.RunPod.BaseURL, Timeout: p.RunPod.Timeout.D(), Now: now}, APIKey: p.RunPod.Token, FXUSDCNY: cat.FXUSDCNY}))
-	}
-	if p.Lambda.On() {
-		ps = append(ps, lambda.New(cat, lambda.Options{Options: httpx.Options{BaseURL: p.Lambda.BaseURL, Timeout: p.Lambda.Timeout.D(), Now: now}, APIKey: p.Lambda.Token, FXUSDCNY: cat.FXUSDCNY}))
-	}
-	if p.Replay.Dir != "" {
-		ps = append(ps, provider.NewReplay(cat, p.Replay.Dir, cat.FXUSDCNY, log))
+	for _, s := range provider.Registry() {
+		if runs, _ := cfg.Stock.Providers.Runs(s); runs {
+			ps = append(ps, s.New(cat, providerSettings(cfg, s.Name, cat, log, now)))
+		}
 	}
 	return ps
+}
+
+// providerSettings are the settings of provider name: its block and
+// what the app adds (the USD→CNY rate, how old a list price may be, the
+// clock and the log).
+func providerSettings(cfg config.Config, name string, cat *catalog.Catalog, log *slog.Logger, now func() time.Time) httpx.Settings {
+	p := cfg.Stock.Providers[name]
+	if p == nil {
+		p = &config.ProviderConf{}
+	}
+	return httpx.Settings{BaseURL: p.BaseURL, Timeout: p.Timeout.D(), Token: p.Token, APIKey: p.APIKey, UserID: p.UserID,
+		Regions: p.Regions, GPUs: p.GPUs, MachineList: p.MachineList, Limit: p.Limit, Dir: p.Dir,
+		FXUSDCNY: cat.FXUSDCNY, ListPriceMaxAgeMonths: cfg.Stock.ListPriceMaxAgeMonths, Now: now, Log: log}
 }
 
 // OpenStore opens the configured store: the embedded bbolt file in

@@ -27,7 +27,7 @@ func newAppAt(t *testing.T, dataDir, replayDir string, now func() time.Time) *ap
 	t.Helper()
 	cfg := config.Default()
 	cfg.DataDir = dataDir
-	cfg.Stock.Providers.Replay.Dir = replayDir
+	cfg.Stock.Providers.Of("replay").Dir = replayDir
 	a := openAppAt(t, cfg, now)
 	t.Cleanup(func() { a.Close() })
 	return a

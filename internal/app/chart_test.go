@@ -18,7 +18,7 @@ import (
 	"testing"
 
 	"github.com/labgpu/bot/internal/app"
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/chart"
 	"github.com/labgpu/bot/internal/config"
 	"github.com/labgpu/bot/internal/render/ledgerview"
@@ -29,7 +29,7 @@ import (
 const demoLedger = "../../docs/digest-demo.csv"
 
 // importDemo imports the demo ledger into lab and builds its W48 digest.
-func importDemo(t *testing.T, a *app.App, lab string) billing.Digest {
+func importDemo(t *testing.T, a *app.App, lab string) ledger.Digest {
 	t.Helper()
 	f, err := os.Open(demoLedger)
 	if err != nil {

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/chart"
 	"github.com/labgpu/bot/internal/chat"
-	"github.com/labgpu/bot/internal/chat/feishu"
+	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/jobs"
 	"github.com/labgpu/bot/internal/render/ledgerview"
 )
@@ -55,50 +55,13 @@ func (a *App) labChats(lab string) []string {
 	return nil
 }
 
-// commandLineChannels are the channels a one-shot command can send
-// through for the given chat keys: the configured webhooks, and the
-// Feishu app when a key needs it. WeChat needs bot serve's login. The
-// returned close releases them.
-func (a *App) commandLineChannels(ctx context.Context, chatKeys []string) (chat.Channels, func(), error) {
-	chans := chat.Channels{}
-	hooks, err := a.webhooks()
-	if err != nil {
-		return nil, nil, err
-	}
-	chans.Add(hooks)
-	closeAll := func() {}
-	for _, ck := range chatKeys {
-		switch name, _, _ := strings.Cut(ck, "/"); name {
-		case "feishu":
-			if chans["feishu"] != nil {
-				continue
-			}
-			fc := a.Cfg.Feishu
-			if fc.AppID == "" {
-				return nil, nil, fmt.Errorf("%s: the Feishu app is not configured (FEISHU_APP_ID)", ck)
-			}
-			bot, err := feishu.New(ctx, feishu.Options{AppID: fc.AppID, AppSecret: fc.AppSecret, VerificationToken: fc.VerificationToken,
-				EncryptKey: fc.EncryptKey, AllowNoEncryptKey: true, BaseURL: fc.BaseURL, Mode: fc.Mode, Handler: a.Router, Log: a.Log,
-				Delivered: a.deliveryLog()})
-			if err != nil {
-				return nil, nil, err
-			}
-			chans.Add(bot)
-			closeAll = func() { bot.Close() }
-		case "wechat":
-			return nil, nil, fmt.Errorf("%s: WeChat cannot be reached from the command line (it needs bot serve's login)", ck)
-		}
-	}
-	return chans, closeAll, nil
-}
-
 // SendDigest posts lab's digest d (BuildDigest) to the lab's chats now
 // (`bot digest --send`), through the configured webhooks and the Feishu
 // app; WeChat needs `bot serve`'s login and is refused. It is sent every
 // time it is asked for: it takes no claim and no idempotency key of the
 // scheduled digest, whose periods it leaves as they are. It returns the
 // chats served.
-func (a *App) SendDigest(ctx context.Context, lab string, d billing.Digest) ([]string, error) {
+func (a *App) SendDigest(ctx context.Context, lab string, d ledger.Digest) ([]string, error) {
 	chats := a.labChats(lab)
 	if len(chats) == 0 {
 		return nil, fmt.Errorf("lab %q has no chats: name a chat key (feishu/oc_…, webhook/<name>) or list its chats in storage.labs", lab)
@@ -123,7 +86,7 @@ func (a *App) SendDigest(ctx context.Context, lab string, d billing.Digest) ([]s
 // form carries (ledgerview.Digest: Chinese, from the lab's first week with an
 // entry), as a 1080×720 PNG at path. It fails when the digest has no
 // chart (nothing spent, or under two weeks of history).
-func (a *App) WriteDigestPNG(d billing.Digest, path string) error {
+func (a *App) WriteDigestPNG(d ledger.Digest, path string) error {
 	c := ledgerview.Digest(d, false, a.platformName).Chart
 	if c == nil || c.Heat != nil {
 		return fmt.Errorf("the %s digest has no weekly chart: nothing was spent, or the ledger covers under two weeks", d.Week)
@@ -149,7 +112,7 @@ func chartPNG(c *chat.BarChart) ([]byte, error) {
 		// (the bundled font has the Chinese ones).
 		title := c.Title
 		if title == "" {
-			title = "Share of polls with stock, by day and hour"
+			title = i18n.EN.T("chart.heat.title")
 		}
 		if err := chart.HeatPNG(&buf, c, title); err != nil {
 			return nil, err

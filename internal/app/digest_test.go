@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/app"
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/config"
 	"github.com/labgpu/bot/internal/jobs"
@@ -53,8 +53,8 @@ func TestDigestPostedOnceByTwoReplicas(t *testing.T) {
 	st := replicas[0].Store
 	loc := replicas[0].Location
 	// Lab "feishu/oc_a": 80 GB on AutoDL since W47: (80−50)×0.01×7 = 2.10 in W48.
-	if err := st.AppendStorageEvents(ctx, []billing.StorageEvent{{Time: time.Date(2026, 11, 16, 0, 0, 0, 0, loc), Lab: "feishu/oc_a",
-		Owner: "ou_alice", Platform: "autodl", Disk: "1", Action: billing.ActionAdd, SizeGB: 80}}); err != nil {
+	if err := st.AppendStorageEvents(ctx, []ledger.StorageEvent{{Time: time.Date(2026, 11, 16, 0, 0, 0, 0, loc), Lab: "feishu/oc_a",
+		Owner: "ou_alice", Platform: "autodl", Disk: "1", Action: ledger.ActionAdd, SizeGB: 80}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, ck := range []string{"feishu/oc_a", "webhook/lab"} {
@@ -135,8 +135,8 @@ func TestBudgetThresholdsOncePerMonth(t *testing.T) {
 	defer a.Close()
 	loc := a.Location
 	// 1050 GB on AutoDL: (1050−50)×0.01 = 10 CNY a day from 1 Nov 00:00.
-	a.Store.AppendStorageEvents(context.Background(), []billing.StorageEvent{{Time: time.Date(2026, 11, 1, 0, 0, 0, 0, loc), Lab: "nlp",
-		Owner: "ou_a", Platform: "autodl", Disk: "1", Action: billing.ActionAdd, SizeGB: 1050}})
+	a.Store.AppendStorageEvents(context.Background(), []ledger.StorageEvent{{Time: time.Date(2026, 11, 1, 0, 0, 0, 0, loc), Lab: "nlp",
+		Owner: "ou_a", Platform: "autodl", Disk: "1", Action: ledger.ActionAdd, SizeGB: 1050}})
 	var got []string
 	send := func(_ context.Context, ck string, r chat.Reply, _ chat.SendOptions) error {
 		got = append(got, ck+" "+r.Title)
@@ -229,8 +229,8 @@ func TestManualDigestDoesNotClaim(t *testing.T) {
 			defer a.Close()
 			ctx := context.Background()
 			loc := a.Location
-			if err := a.Store.AppendStorageEvents(ctx, []billing.StorageEvent{{Time: time.Date(2026, 11, 16, 0, 0, 0, 0, loc), Lab: "nlp",
-				Owner: "ou_alice", Platform: "autodl", Disk: "1", Action: billing.ActionAdd, SizeGB: 80}}); err != nil {
+			if err := a.Store.AppendStorageEvents(ctx, []ledger.StorageEvent{{Time: time.Date(2026, 11, 16, 0, 0, 0, 0, loc), Lab: "nlp",
+				Owner: "ou_alice", Platform: "autodl", Disk: "1", Action: ledger.ActionAdd, SizeGB: 80}}); err != nil {
 				t.Fatal(err)
 			}
 			if err := a.Store.SetDigestChat(ctx, "webhook/wc", true); err != nil {

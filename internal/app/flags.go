@@ -5,8 +5,9 @@ import (
 	"math"
 	"slices"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/i18n"
 )
 
 // EstimateFlags are `bot estimate`'s flags before validation.
@@ -24,8 +25,8 @@ type EstimateFlags struct {
 }
 
 // Job validates the flags and returns the job. Errors name the flag.
-func (f EstimateFlags) Job() (billing.Job, error) {
-	j := billing.Job{Model: f.Model, ParamsB: f.ParamsB, Method: f.Method, Bits: f.Bits, SeqLen: f.SeqLen, Batch: f.Batch,
+func (f EstimateFlags) Job() (estimator.Job, error) {
+	j := estimator.Job{Model: f.Model, ParamsB: f.ParamsB, Method: f.Method, Bits: f.Bits, SeqLen: f.SeqLen, Batch: f.Batch,
 		Samples: f.Samples, TokensPerSample: f.TokensPerSample, Tokens: f.Tokens, Epochs: f.Epochs, GPUCount: f.GPUCount,
 		LoRARank: f.LoRARank, Platform: f.Platform, NoGradCkpt: f.NoGradCkpt, NoFlashAttn: f.NoFlashAttn, ZeRO: f.ZeRO}
 	switch f.Targets {
@@ -37,59 +38,29 @@ func (f EstimateFlags) Job() (billing.Job, error) {
 	}
 	switch f.Optimizer {
 	case "", "adamw":
-	case billing.OptimizerAdamW8bit, billing.OptimizerPureBF16:
+	case estimator.OptimizerAdamW8bit, estimator.OptimizerPureBF16:
 		j.Optimizer = f.Optimizer
 	default:
 		return j, fmt.Errorf("--optimizer: %q is not adamw, adamw8bit or bf16", f.Optimizer)
 	}
 	switch {
 	case f.Stack == "":
-	case slices.Contains(billing.Stacks, f.Stack):
+	case slices.Contains(estimator.Stacks, f.Stack):
 		j.Stack = f.Stack
 	default:
 		return j, fmt.Errorf("--stack: %q is not hf, fa2 or tuned", f.Stack)
 	}
-	switch f.ZeRO {
-	case 0, 2, 3:
-	default:
-		return j, fmt.Errorf("--zero: %d is not 2 or 3", f.ZeRO)
+	if err := f.checkMethod(); err != nil {
+		return j, err
 	}
-	switch f.Method {
-	case "", billing.MethodFull, billing.MethodLoRA, billing.MethodQLoRA, billing.MethodInference:
-	default:
-		return j, fmt.Errorf("--method: %q is not full, lora, qlora or inference", f.Method)
-	}
-	switch f.Bits {
-	case 0, 4, 8, 16, 32:
-	default:
-		return j, fmt.Errorf("--bits: %d is not 32, 16, 8 or 4", f.Bits)
-	}
-	switch {
-	case f.Method == billing.MethodQLoRA && (f.Bits == 16 || f.Bits == 32):
-		return j, fmt.Errorf("--bits %d contradicts --method qlora (4 or 8 bits); use --method lora for 16-bit", f.Bits)
-	case f.Method == billing.MethodFull && f.Bits > 0 && f.Bits < 16:
-		return j, fmt.Errorf("--bits %d: a full fine-tune trains 16- or 32-bit weights; use --method qlora for %d-bit", f.Bits, f.Bits)
-	case f.Method == billing.MethodInference && f.Bits == 32:
-		return j, fmt.Errorf("--bits 32: inference is estimated at 16, 8 or 4 bits")
-	}
-	nums := map[string]float64{"params": f.ParamsB, "tokens": f.Tokens, "epochs": f.Epochs, "seq": float64(f.SeqLen), "batch": float64(f.Batch),
-		"samples": float64(f.Samples), "tokens-per-sample": float64(f.TokensPerSample), "gpus": float64(f.GPUCount), "rank": float64(f.LoRARank)}
-	for _, name := range []string{"params", "tokens", "epochs", "seq", "batch", "samples", "tokens-per-sample", "gpus", "rank"} {
-		v := nums[name]
-		switch {
-		case math.IsNaN(v) || math.IsInf(v, 0):
-			return j, fmt.Errorf("--%s: %v is not a number", name, v)
-		case v < 0:
-			return j, fmt.Errorf("--%s: must not be negative, got %v", name, v)
-		case v == 0 && slices.Contains(f.Given, name):
-			return j, fmt.Errorf("--%s: must be positive (leave it out for the default)", name)
-		}
+	if err := f.checkNumbers(); err != nil {
+		return j, err
 	}
 	if f.ParamsB > 20000 {
 		return j, fmt.Errorf("--params: %g billion is beyond any model; give the size in billions (7 for 7B)", f.ParamsB)
 	}
-	if f.GPUCount > billing.MaxGPUs {
-		return j, classified(billing.ErrTooManyGPUs, "--gpus: %d is more than one machine holds (%d); multi-node jobs are not estimated", f.GPUCount, billing.MaxGPUs)
+	if f.GPUCount > estimator.MaxGPUs {
+		return j, classified(estimator.ErrTooManyGPUs, "--gpus: %d is more than one machine holds (%d); multi-node jobs are not estimated", f.GPUCount, estimator.MaxGPUs)
 	}
 	if f.Samples > 0 && f.Tokens > 0 {
 		return j, fmt.Errorf("--samples and --tokens both give the dataset size; use one")
@@ -100,23 +71,70 @@ func (f EstimateFlags) Job() (billing.Job, error) {
 	return j, nil
 }
 
+// checkMethod checks --zero, --method, --bits and that they agree.
+func (f EstimateFlags) checkMethod() error {
+	switch f.ZeRO {
+	case 0, 2, 3:
+	default:
+		return fmt.Errorf("--zero: %d is not 2 or 3", f.ZeRO)
+	}
+	switch f.Method {
+	case "", estimator.MethodFull, estimator.MethodLoRA, estimator.MethodQLoRA, estimator.MethodInference:
+	default:
+		return fmt.Errorf("--method: %q is not full, lora, qlora or inference", f.Method)
+	}
+	switch f.Bits {
+	case 0, 4, 8, 16, 32:
+	default:
+		return fmt.Errorf("--bits: %d is not 32, 16, 8 or 4", f.Bits)
+	}
+	switch {
+	case f.Method == estimator.MethodQLoRA && (f.Bits == 16 || f.Bits == 32):
+		return fmt.Errorf("--bits %d contradicts --method qlora (4 or 8 bits); use --method lora for 16-bit", f.Bits)
+	case f.Method == estimator.MethodFull && f.Bits > 0 && f.Bits < 16:
+		return fmt.Errorf("--bits %d: a full fine-tune trains 16- or 32-bit weights; use --method qlora for %d-bit", f.Bits, f.Bits)
+	case f.Method == estimator.MethodInference && f.Bits == 32:
+		return fmt.Errorf("--bits 32: inference is estimated at 16, 8 or 4 bits")
+	}
+	return nil
+}
+
+// checkNumbers checks the numeric flags: numbers, not negative, and
+// positive when given.
+func (f EstimateFlags) checkNumbers() error {
+	nums := map[string]float64{"params": f.ParamsB, "tokens": f.Tokens, "epochs": f.Epochs, "seq": float64(f.SeqLen), "batch": float64(f.Batch),
+		"samples": float64(f.Samples), "tokens-per-sample": float64(f.TokensPerSample), "gpus": float64(f.GPUCount), "rank": float64(f.LoRARank)}
+	for _, name := range []string{"params", "tokens", "epochs", "seq", "batch", "samples", "tokens-per-sample", "gpus", "rank"} {
+		v := nums[name]
+		switch {
+		case math.IsNaN(v) || math.IsInf(v, 0):
+			return fmt.Errorf("--%s: %v is not a number", name, v)
+		case v < 0:
+			return fmt.Errorf("--%s: must not be negative, got %v", name, v)
+		case v == 0 && slices.Contains(f.Given, name):
+			return fmt.Errorf("--%s: must be positive (leave it out for the default)", name)
+		}
+	}
+	return nil
+}
+
 // ResolveJob maps the names in a job (model, GPU, platform) to catalog ids.
 // A model the catalog lacks keeps its name and is estimated from its size
 // (--params, else the size in its name: "xxx-7b"), with the typical
 // configuration nearest in size; without either it is an error wrapping
-// billing.ErrUnknownModel. A model that is not a language model (BERT,
-// ResNet) wraps billing.ErrNotLLM. A known model with a --params that
+// estimator.ErrUnknownModel. A model that is not a language model (BERT,
+// ResNet) wraps estimator.ErrNotLLM. A known model with a --params that
 // disagrees by more than 10% is an error.
-func (a *App) ResolveJob(j billing.Job, gpu string) (billing.Job, error) {
+func (a *App) ResolveJob(j estimator.Job, gpu string) (estimator.Job, error) {
 	if j.Model != "" {
 		id, ok := a.Cat.ResolveModel(j.Model)
 		size, sized := catalog.SizeInName(j.Model)
 		if w, isWork := a.Cat.ResolveWorkloadModel(j.Model); !ok && isWork {
-			return j, classified(billing.ErrNotLLM, "--model: %s is not a language model; ask in a question instead, e.g. bot ask \"训练%s要多少钱\"", w, j.Model)
+			return j, classified(estimator.ErrNotLLM, "--model: %s is not a language model; ask in a question instead, e.g. bot ask \"%s\"", w, i18n.ZH.T("cli.train_question", j.Model))
 		}
 		switch {
 		case !ok && j.ParamsB == 0 && !sized:
-			return j, classified(billing.ErrUnknownModel, "--model: unknown model %q; give its size with --params (e.g. --params 7) or a size in the name (xxx-7b)", j.Model)
+			return j, classified(estimator.ErrUnknownModel, "--model: unknown model %q; give its size with --params (e.g. --params 7) or a size in the name (xxx-7b)", j.Model)
 		case !ok && j.ParamsB == 0:
 			j.ParamsB = size
 		case !ok:

@@ -24,9 +24,9 @@ func TestQuestionsWhilePlatformHangs(t *testing.T) {
 	fake := newFakeFeishu(t)
 	cfg := feishuConfig(t, fake.URL, t.TempDir())
 	on := true
-	cfg.Stock.Providers.VastAI.Enabled = &on
-	cfg.Stock.Providers.VastAI.BaseURL = hung.url
-	cfg.Stock.Providers.VastAI.Timeout = config.Dur(3 * time.Second)
+	cfg.Stock.Providers.Of("vastai").Enabled = &on
+	cfg.Stock.Providers.Of("vastai").BaseURL = hung.url
+	cfg.Stock.Providers.Of("vastai").Timeout = config.Dur(3 * time.Second)
 	cfg.Stock.Timeout = config.Dur(3 * time.Second)
 	cfg.Stock.AnswerBudget = config.Dur(300 * time.Millisecond)
 	cfg.Stock.InterimAfter = config.Dur(100 * time.Millisecond)

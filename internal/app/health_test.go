@@ -50,8 +50,8 @@ func TestReadyzProviderAge(t *testing.T) {
 	cfg := config.Default()
 	cfg.DataDir = t.TempDir()
 	on := true
-	cfg.Stock.Providers.VastAI.Enabled = &on
-	cfg.Stock.Providers.VastAI.BaseURL = slowVast(t, 0)
+	cfg.Stock.Providers.Of("vastai").Enabled = &on
+	cfg.Stock.Providers.Of("vastai").BaseURL = slowVast(t, 0)
 	cfg.Stock.Poll.Schedule = "@every 1h"
 	cfg.Stock.Poll.Jitter = config.Dur(0)
 	cfg.HTTP.ReadyProviderAge = config.Dur(1500 * time.Millisecond)
@@ -119,9 +119,9 @@ func TestReadyzWithHungPlatform(t *testing.T) {
 	cfg := config.Default()
 	cfg.DataDir = t.TempDir()
 	on := true
-	cfg.Stock.Providers.VastAI.Enabled = &on
-	cfg.Stock.Providers.VastAI.BaseURL = hung.url
-	cfg.Stock.Providers.VastAI.Timeout = config.Dur(time.Minute)
+	cfg.Stock.Providers.Of("vastai").Enabled = &on
+	cfg.Stock.Providers.Of("vastai").BaseURL = hung.url
+	cfg.Stock.Providers.Of("vastai").Timeout = config.Dur(time.Minute)
 	cfg.Stock.Timeout = config.Dur(time.Minute)
 	cfg.Stock.Poll.Schedule = "@every 1h"
 	cfg.Stock.Poll.Jitter = config.Dur(0)
@@ -160,8 +160,8 @@ func TestBreakerInReadyzAndMetrics(t *testing.T) {
 	cfg := config.Default()
 	cfg.DataDir = t.TempDir()
 	on := true
-	cfg.Stock.Providers.VastAI.Enabled = &on
-	cfg.Stock.Providers.VastAI.BaseURL = srv.URL
+	cfg.Stock.Providers.Of("vastai").Enabled = &on
+	cfg.Stock.Providers.Of("vastai").BaseURL = srv.URL
 	cfg.Stock.Poll.Schedule = "@every 1h"
 	cfg.Stock.Poll.Jitter = config.Dur(0)
 	cfg.Stock.Poll.Retries = 0

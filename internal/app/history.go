@@ -76,7 +76,7 @@ func (a *App) HistoryPNG(gpu, platform, path string) error {
 		}
 		names = append(names, p)
 	}
-	title := fmt.Sprintf("%s on %s: share of polls with stock, %d days", id, strings.Join(names, " + "), pf.Days)
+	title := i18n.EN.T("cli.history.heat_title", id, strings.Join(names, " + "), pf.Days)
 	if err := chart.HeatPNG(f, availabilityview.HeatMap(&pf, i18n.EN), title); err != nil {
 		f.Close()
 		return err

@@ -63,8 +63,8 @@ func slowApp(t *testing.T, delay time.Duration) *app.App {
 	cfg := config.Default()
 	cfg.DataDir = t.TempDir()
 	on := true
-	cfg.Stock.Providers.VastAI.Enabled = &on
-	cfg.Stock.Providers.VastAI.BaseURL = slowVast(t, delay)
+	cfg.Stock.Providers.Of("vastai").Enabled = &on
+	cfg.Stock.Providers.Of("vastai").BaseURL = slowVast(t, delay)
 	// The answer waits for the slow platform (within the budget).
 	cfg.Stock.AnswerBudget = config.Dur(delay + 10*time.Second)
 	a := openApp(t, cfg)

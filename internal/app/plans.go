@@ -20,7 +20,7 @@ func labPlans(cat *catalog.Catalog, entries []config.PlanConf) ([]plan.Price, er
 		if _, ok := cat.GPU(e.GPU); !ok {
 			return nil, fmt.Errorf("plans[%d].gpu: %q is not a catalog GPU id", i, e.GPU)
 		}
-		f := catalog.Figure{Low: e.PriceCNY, High: e.PriceCNY, AsOf: e.Date, Source: fmt.Sprintf("%s（%s）", plan.LabSource, e.SeenBy), Verified: true}
+		f := catalog.Figure{Low: e.PriceCNY, High: e.PriceCNY, AsOf: e.Date, Source: plan.LabSource(e.SeenBy), Verified: true}
 		out = append(out, plan.Price{Platform: e.Platform, GPU: e.GPU, Mode: e.Mode, CNY: f, Lab: true, SeenBy: e.SeenBy})
 	}
 	return out, nil

@@ -1,43 +1,10 @@
 package app
 
 import (
-	"context"
-	"fmt"
-	"sync"
 	"time"
 
 	"github.com/labgpu/bot/internal/jobs"
-	"github.com/labgpu/bot/internal/stock"
 )
-
-// Dispatcher routes alerts to the notifier of their channel ("console",
-// "feishu", …). An alert for a channel that is not running is an error,
-// so it is decided again at the next poll instead of being lost.
-type Dispatcher struct {
-	mu sync.RWMutex
-	by map[string]stock.Notifier
-}
-
-// NewDispatcher returns a dispatcher without channels.
-func NewDispatcher() *Dispatcher { return &Dispatcher{by: map[string]stock.Notifier{}} }
-
-// Register sets the notifier of a channel.
-func (d *Dispatcher) Register(channel string, n stock.Notifier) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.by[channel] = n
-}
-
-// Notify implements stock.Notifier.
-func (d *Dispatcher) Notify(ctx context.Context, a stock.Alert) error {
-	d.mu.RLock()
-	n, ok := d.by[a.Channel]
-	d.mu.RUnlock()
-	if !ok {
-		return fmt.Errorf("alerts: channel %q is not running", a.Channel)
-	}
-	return n.Notify(ctx, a)
-}
 
 // NewPoller builds the app's poll job: the board, the alerter (when
 // alerts are on) and the store's lock.
@@ -75,11 +42,6 @@ func (a *App) pollLockTTL() time.Duration {
 	return jobs.DefaultLockTTL
 }
 
-// LiveProviders reports whether any provider besides the catalog runs, so
-// polling has something to watch.
-func (a *App) LiveProviders() bool {
-	p := a.Cfg.Stock.Providers
-	return a.Cfg.AutoDLEnabled() || a.Cfg.VastAIEnabled() || p.Replay.Dir != "" ||
-		p.GPUShare.On() && p.GPUShare.Token != "" || p.Matpool.On() && p.Matpool.Token != "" ||
-		p.RunPod.On() && p.RunPod.Token != "" || p.Lambda.On() && p.Lambda.Token != ""
-}
+// LiveProviders reports whether any provider besides the catalog runs
+// set up, so polling has something to watch.
+func (a *App) LiveProviders() bool { return a.Cfg.Stock.Providers.Live() }

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/jobs"
 	"github.com/labgpu/bot/internal/render/ledgerview"
@@ -17,7 +17,7 @@ import (
 func (a *App) NewReleaseJob(chans chat.Channels) *jobs.Release {
 	rw := a.Cfg.Storage.ReleaseWarnings
 	return &jobs.Release{Events: a.Store, Claims: a.Store, Catalog: a.Cat, Now: a.now, Log: a.Log, Send: sendTo(chans),
-		Policy: billing.ReleasePolicy{Before: rw.BeforeDurations(), AfterStop: rw.AfterStop.D()},
+		Policy: ledger.ReleasePolicy{Before: rw.BeforeDurations(), AfterStop: rw.AfterStop.D()},
 		Chats: func(lab string) []string {
 			var out []string
 			for _, ck := range a.labChats(lab) {
@@ -28,7 +28,7 @@ func (a *App) NewReleaseJob(chans chat.Channels) *jobs.Release {
 			return out
 		},
 		English: func(string) bool { return a.Cfg.Chat.Language == "en" },
-		Render: func(w billing.Warning, now time.Time, en bool) chat.Reply {
+		Render: func(w ledger.Warning, now time.Time, en bool) chat.Reply {
 			return ledgerview.ReleaseWarning(a.Render, w, now, en)
 		}}
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/config"
 )
@@ -40,10 +40,10 @@ func TestReleaseJob(t *testing.T) {
 			defer a.Close()
 			ctx := context.Background()
 			stopped := now.Add(-12 * 24 * time.Hour)
-			var ev []billing.StorageEvent
+			var ev []ledger.StorageEvent
 			for _, lab := range []string{"webhook/lab", "console/console"} {
-				ev = append(ev, billing.StorageEvent{Time: stopped.Add(-time.Hour), Lab: lab, Owner: "ou_wang", OwnerName: "小王", Platform: "autodl", Disk: "1", Action: billing.ActionAdd, SizeGB: 80},
-					billing.StorageEvent{Time: stopped, Lab: lab, Owner: "ou_wang", Platform: "autodl", Disk: "1", Action: billing.ActionStop})
+				ev = append(ev, ledger.StorageEvent{Time: stopped.Add(-time.Hour), Lab: lab, Owner: "ou_wang", OwnerName: "小王", Platform: "autodl", Disk: "1", Action: ledger.ActionAdd, SizeGB: 80},
+					ledger.StorageEvent{Time: stopped, Lab: lab, Owner: "ou_wang", Platform: "autodl", Disk: "1", Action: ledger.ActionStop})
 			}
 			if err := a.Store.AppendStorageEvents(ctx, ev); err != nil {
 				t.Fatal(err)
@@ -76,9 +76,9 @@ func TestServeWarnsBeforeRelease(t *testing.T) {
 	cfg.Storage.ReleaseWarnings.Schedule = "@every 1s" // config refuses under a minute; the test may
 	a := openApp(t, cfg)
 	stopped := time.Now().Add(-12*24*time.Hour - time.Minute)
-	if err := a.Store.AppendStorageEvents(context.Background(), []billing.StorageEvent{
-		{Time: stopped.Add(-time.Hour), Lab: "webhook/lab", Owner: "wang", OwnerName: "小王", Platform: "autodl", Disk: "1", Action: billing.ActionAdd, SizeGB: 80},
-		{Time: stopped, Lab: "webhook/lab", Owner: "wang", Platform: "autodl", Disk: "1", Action: billing.ActionStop},
+	if err := a.Store.AppendStorageEvents(context.Background(), []ledger.StorageEvent{
+		{Time: stopped.Add(-time.Hour), Lab: "webhook/lab", Owner: "wang", OwnerName: "小王", Platform: "autodl", Disk: "1", Action: ledger.ActionAdd, SizeGB: 80},
+		{Time: stopped, Lab: "webhook/lab", Owner: "wang", Platform: "autodl", Disk: "1", Action: ledger.ActionStop},
 	}); err != nil {
 		t.Fatal(err)
 	}

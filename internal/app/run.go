@@ -13,10 +13,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/chat/console"
 	"github.com/labgpu/bot/internal/commands"
+	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/jobs"
 	"github.com/labgpu/bot/internal/render/estimateview"
 	"github.com/labgpu/bot/internal/stock"
@@ -44,13 +45,13 @@ func (a *App) Console(ctx context.Context, in io.Reader, out io.Writer) error {
 			// A terminal: a pasted traceback arrives as many lines at
 			// once and is one question.
 			opts = console.Options{Prompt: "> ", PasteWindow: 50 * time.Millisecond}
-			fmt.Fprintln(out, "labgpu bot — 问我“哪家有4090”“7B LoRA 要多少钱”，或直接粘贴报错；“帮助”看全部功能，exit 退出。")
+			fmt.Fprintln(out, i18n.ZH.T("cli.console_banner"))
 		}
 	}
 	opts.InterimAfter = a.Cfg.Stock.InterimAfter.D()
 	defer settled().Stop()
 	con := &console.Channel{In: in, Out: out, Handler: a.Router, Options: opts}
-	a.Notifier.Register(con.Name(), a.alertsTo(con))
+	a.chans.Add(con)
 	if a.Cfg.Stock.Poll.Schedule != "" && a.LiveProviders() && a.Store != nil {
 		poller := a.NewPoller()
 		s := jobs.NewScheduler(a.Location, a.Log)
@@ -104,7 +105,7 @@ func (a *App) AskIn(ctx context.Context, channel, chatID, question, format strin
 	for _, f := range opts {
 		f(&o)
 	}
-	msg := chat.Message{Channel: channel, ID: "cli", ChatID: chatID, ChatType: chat.P2P, SenderID: "console", SenderName: "我", Text: question, Time: time.Now()}
+	msg := chat.Message{Channel: channel, ID: "cli", ChatID: chatID, ChatType: chat.P2P, SenderID: "console", SenderName: i18n.ZH.T("console.sender_name"), Text: question, Time: time.Now()}
 	var res commands.Result
 	var interim func()
 	if o.interim != nil {
@@ -131,7 +132,7 @@ func (a *App) AskIn(ctx context.Context, channel, chatID, question, format strin
 }
 
 // Estimate runs the estimator on a job given by flags.
-func (a *App) Estimate(ctx context.Context, job billing.Job, format string, w io.Writer) error {
+func (a *App) Estimate(ctx context.Context, job estimator.Job, format string, w io.Writer) error {
 	q := commands.Query{Intent: commands.IntentEstimate, Model: job.Model, ParamsB: job.ParamsB, Method: job.Method, Bits: job.Bits,
 		SeqLen: job.SeqLen, Batch: job.Batch, Samples: job.Samples, TokensPerSample: job.TokensPerSample, Tokens: job.Tokens,
 		Epochs: job.Epochs, GPUCount: job.GPUCount, LoRARank: job.LoRARank, LoRATargets: job.LoRATargets, Optimizer: job.Optimizer,
@@ -168,7 +169,7 @@ func (e *NoEstimateError) Error() string { return "no estimate: " + e.Answer }
 // configured / error, offers, latency, skipped example rows) and the
 // offers with their caveats, times in the configured zone.
 func (a *App) writePollTables(w io.Writer, snap stock.Snapshot, offers []stock.Offer) {
-	t := &chat.Table{Header: []string{"provider", "status", "offers", "latency", "failures", "fetched", "error"}}
+	t := &chat.Table{Header: i18n.EN.L("cli.poll.providers_header")}
 	for _, p := range snap.Providers {
 		fetched := ""
 		if !p.FetchedAt.IsZero() {
@@ -176,24 +177,24 @@ func (a *App) writePollTables(w io.Writer, snap stock.Snapshot, offers []stock.O
 		}
 		status := string(p.Status)
 		if p.Status == stock.StatusNotConfigured {
-			status = "not configured"
+			status = i18n.EN.T("cli.poll.not_configured")
 		}
 		errText := p.Err
 		if p.Placeholders > 0 {
-			errText = strings.TrimSpace(errText + fmt.Sprintf(" (skipped %d example rows of the API's documentation)", p.Placeholders))
+			errText = strings.TrimSpace(errText + " " + i18n.EN.T("cli.poll.placeholders", p.Placeholders))
 		}
 		t.Rows = append(t.Rows, []string{p.Provider, status, fmt.Sprint(len(p.Offers)), p.Latency.Round(time.Millisecond).String(), fmt.Sprint(p.Failures), fetched, errText})
 	}
 	fmt.Fprint(w, chat.AlignTable(t))
-	o := &chat.Table{Header: []string{"platform", "GPU", "CNY/GPU-h", "free", "region", "source", "observed", "caveats"}}
+	o := &chat.Table{Header: i18n.EN.L("cli.poll.offers_header")}
 	for _, of := range offers {
 		if of.Source == stock.SourceCatalog {
 			continue
 		}
-		free, price, seen := "?", "?", "unknown"
+		free, price, seen := "?", "?", i18n.EN.T("cli.poll.unknown")
 		switch {
 		case of.Level != "":
-			free = "level " + of.Level
+			free = i18n.EN.T("cli.poll.level", of.Level)
 		case of.Free != nil:
 			free = fmt.Sprint(*of.Free)
 		}
@@ -235,11 +236,11 @@ func pollProgress(w io.Writer, total int) stock.Progress {
 		status := string(ps.Status)
 		switch ps.Status {
 		case stock.StatusNotConfigured:
-			status = "not configured"
+			status = i18n.EN.T("cli.poll.not_configured")
 		case stock.StatusError, stock.StatusStale:
 			status += " (" + string(ps.Reason) + ")"
 		}
-		fmt.Fprintf(w, "[%d/%d] %s: %s, %d offers, %s\n", done, total, ps.Provider, status, len(ps.Offers), ps.Latency.Round(time.Millisecond))
+		fmt.Fprintln(w, i18n.EN.T("cli.poll.progress", done, total, ps.Provider, status, len(ps.Offers), ps.Latency.Round(time.Millisecond).String()))
 	}
 }
 
@@ -267,7 +268,7 @@ func (a *App) PollOnce(ctx context.Context, format string, w io.Writer, opts ...
 	// Alerts for console subscriptions print here; others wait for their
 	// channel.
 	alerts := &bytes.Buffer{}
-	a.Notifier.Register("console", a.alertsTo(console.NewOut(alerts)))
+	a.chans.Add(console.NewOut(alerts))
 	poller := a.NewPoller()
 	ran, snap, pres, err := poller.RunOnce(ctx)
 	if ran {
@@ -283,7 +284,7 @@ func (a *App) PollOnce(ctx context.Context, format string, w io.Writer, opts ...
 	if !ran {
 		// Another replica polls and alerts; still show the providers.
 		snap = a.Board.Refresh(ctx)
-		note = fmt.Sprintf("another bot process holds the %q lock: it sends the alerts", jobs.PollLock)
+		note = i18n.EN.T("cli.poll.lock_elsewhere", jobs.PollLock)
 	}
 	res := PollResult{TakenAt: snap.TakenAt, Providers: snap.Providers, Offers: snap.Offers(), Alerts: pres, AlertText: alerts.String(), Note: note}
 	sort.SliceStable(res.Offers, func(i, j int) bool {

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/app"
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/chat/feishu"
 	"github.com/labgpu/bot/internal/config"
@@ -78,8 +78,8 @@ func TestScheduledDigestOnceThroughFeishu(t *testing.T) {
 			ctx := context.Background()
 			a := openApp(t, cfg)
 			loc := a.Location
-			if err := a.Store.AppendStorageEvents(ctx, []billing.StorageEvent{{Time: time.Date(2026, 11, 16, 0, 0, 0, 0, loc), Lab: "feishu/oc_a",
-				Owner: "ou_alice", Platform: "autodl", Disk: "1", Action: billing.ActionAdd, SizeGB: 80}}); err != nil {
+			if err := a.Store.AppendStorageEvents(ctx, []ledger.StorageEvent{{Time: time.Date(2026, 11, 16, 0, 0, 0, 0, loc), Lab: "feishu/oc_a",
+				Owner: "ou_alice", Platform: "autodl", Disk: "1", Action: ledger.ActionAdd, SizeGB: 80}}); err != nil {
 				t.Fatal(err)
 			}
 			if err := a.Store.SetDigestChat(ctx, "feishu/oc_a", true); err != nil {

@@ -6,17 +6,12 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"sync"
 	"time"
-
-	"github.com/labgpu/bot/internal/chat/wechat"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/labgpu/bot/internal/chat"
-	"github.com/labgpu/bot/internal/chat/feishu"
-	"github.com/labgpu/bot/internal/chat/webhook"
 	"github.com/labgpu/bot/internal/jobs"
 	"github.com/labgpu/bot/internal/stock"
 )
@@ -135,14 +130,11 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 	defer ln.Close() // for the early returns; Shutdown closes it otherwise
 	m := NewMetrics()
 	mux := http.NewServeMux()
-	chans, running, stopChannels, err := a.startChannels(ctx, m, mux)
+	running, stopChannels, err := a.startChannels(ctx, m, mux)
 	// At shutdown, channels drain their queues before the store closes.
 	defer stopChannels()
 	if err != nil {
 		return err
-	}
-	for _, ch := range chans {
-		a.Notifier.Register(ch.Name(), a.alertsTo(ch))
 	}
 	// /readyz and /metrics read what this watch and the poller record.
 	wctx, stopWatch := context.WithCancel(ctx)
@@ -152,7 +144,7 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 	mux.Handle("/readyz", a.readyz(running))
 	m.Registry.MustRegister(readyCollector{a, running})
 	mux.Handle("/metrics", promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{}))
-	stopJobs, err := a.startJobs(ctx, chans, m)
+	stopJobs, err := a.startJobs(ctx, a.chans, m)
 	defer stopJobs()
 	if err != nil {
 		return err
@@ -161,98 +153,9 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 	return a.serveHTTP(ctx, ln, mux, o.Ready)
 }
 
-// startChannels starts the configured channels (Feishu by callback on mux
-// or by long connection, the push-only webhooks, WeChat). The running
-// channels are where answers come in and where alerts, admin notices and
-// the weekly digest go out, by chat key "<channel>/<chat id>". stop
-// closes them, last started first; it is never nil.
-func (a *App) startChannels(ctx context.Context, m *Metrics, mux *http.ServeMux) (chans chat.Channels, list []chat.Channel, stop func(), err error) {
-	chans = chat.Channels{}
-	list, err = a.channels(ctx, m, chans)
-	runCtx, cancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	stop = func() {
-		// Runs end first (WeChat drains its queued answers), then the
-		// channels close, last started first.
-		cancel()
-		done := make(chan struct{})
-		go func() { wg.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(max(a.Cfg.HTTP.ShutdownGrace.D(), wechat.DrainTimeout) + 5*time.Second):
-		}
-		for i := len(list) - 1; i >= 0; i-- {
-			if c, ok := list[i].(interface{ Close() error }); ok {
-				_ = c.Close()
-			}
-		}
-		// Closed, a late Run returns: wait for it, so that what it holds
-		// (the WeChat replica lock) is given back before the store closes.
-		<-done
-	}
-	if err != nil {
-		return chans, list, stop, err
-	}
-	for _, ch := range list {
-		if r, ok := ch.(chat.Router); ok {
-			for path, h := range r.Routes() {
-				mux.Handle(path, h)
-			}
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := ch.Run(runCtx); err != nil && runCtx.Err() == nil {
-				a.Log.Error(ch.Name()+" channel stopped", "err", err)
-			}
-		}()
-		a.Log.Info(ch.Name() + " channel running")
-	}
-	return chans, list, stop, nil
-}
-
-// channels builds the configured channels (Feishu, the push-only
-// webhooks, WeChat) and registers each one's sender in chans, counted in
-// the metrics (Feishu counts its own sends, answers included, through
-// OnSend).
-func (a *App) channels(ctx context.Context, m *Metrics, chans chat.Channels) ([]chat.Channel, error) {
-	var list []chat.Channel
-	if fc := a.Cfg.Feishu; fc.AppID != "" {
-		dedup := feishu.NewStoreDeduper(a.Store, feishu.StoreDeduperOptions{Log: a.Log})
-		m.Registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "labgpu_feishu_dedup_fallbacks_total",
-			Help: "Feishu claims taken in the process because the store failed."}, func() float64 { return float64(dedup.Fallbacks()) }))
-		bot, err := feishu.New(ctx, feishu.Options{AppID: fc.AppID, AppSecret: fc.AppSecret, VerificationToken: fc.VerificationToken,
-			EncryptKey: fc.EncryptKey, AllowNoEncryptKey: fc.AllowNoEncryptKey, BaseURL: fc.BaseURL, Mode: fc.Mode,
-			Started: time.Now(), Dedup: dedup, Handler: countingHandler{a: a, m: m}, InterimAfter: a.Cfg.Stock.InterimAfter.D(), Log: a.Log,
-			OnSend: m.countSend("feishu"), DrainTimeout: a.Cfg.HTTP.ShutdownGrace.D(), Delivered: a.deliveryLog(),
-			Parking: a.parking()})
-		if err != nil {
-			return list, fmt.Errorf("feishu: %w", err)
-		}
-		chans.Add(bot)
-		list = append(list, bot)
-	}
-	if len(a.Cfg.Webhooks) > 0 {
-		hooks, err := a.webhooks()
-		if err != nil {
-			return list, err
-		}
-		chans.Add(metered{hooks, m})
-		list = append(list, hooks)
-	}
-	if a.Cfg.WeChat.Enabled {
-		w, err := a.newWeChat(ctx, m, chans)
-		if err != nil {
-			return list, err
-		}
-		chans.Add(metered{w, m})
-		list = append(list, w)
-	}
-	return list, nil
-}
-
-// startJobs schedules the stock poll, the weekly digest, the release
-// warnings and the hourly budget check, sending through chans. stop stops them (waiting for
+// startJobs schedules the stock poll, the digest, the release warnings
+// and the budget check (each on its config schedule), sending through
+// chans. stop stops them (waiting for
 // running ones) and gives up the poll lock; it is never nil.
 func (a *App) startJobs(ctx context.Context, chans chat.Channels, m *Metrics) (stop func(), err error) {
 	s := jobs.NewScheduler(a.Location, a.Log)
@@ -282,9 +185,9 @@ func (a *App) startJobs(ctx context.Context, chans chat.Channels, m *Metrics) (s
 			return stop, fmt.Errorf("storage.release_warnings.schedule: %w", err)
 		}
 	}
-	if len(a.Cfg.Storage.Budgets) > 0 && a.Store != nil {
-		if err := s.Add(ctx, "@hourly", a.NewBudgetJob(sendTo(chans)).Run); err != nil {
-			return stop, err
+	if spec := a.Cfg.Storage.BudgetSchedule; spec != "" && len(a.Cfg.Storage.Budgets) > 0 && a.Store != nil {
+		if err := s.Add(ctx, spec, a.NewBudgetJob(sendTo(chans)).Run); err != nil {
+			return stop, fmt.Errorf("storage.budget_schedule: %w", err)
 		}
 	}
 	s.Start()
@@ -315,65 +218,4 @@ func (a *App) serveHTTP(ctx context.Context, ln net.Listener, mux *http.ServeMux
 		err = nil
 	}
 	return err
-}
-
-// metered counts a channel's sends in the metrics (Feishu counts its own,
-// answers included, through OnSend).
-type metered struct {
-	chat.Sender
-	m *Metrics
-}
-
-func (c metered) Send(ctx context.Context, chatID string, r chat.Reply, o chat.SendOptions) error {
-	err := c.Sender.Send(ctx, chatID, r, o)
-	c.m.countSend(c.Name())(err)
-	return err
-}
-
-// alertsTo is the alert notifier of a channel: the alert rendered for its
-// chat, sent once per alert key.
-func (a *App) alertsTo(ch chat.Sender) stock.Notifier {
-	return stock.NotifierFunc(func(ctx context.Context, al stock.Alert) error {
-		return ch.Send(ctx, al.ChatID, a.Render.Alert(al), chat.SendOptions{IdempotencyKey: "alert:" + al.Key})
-	})
-}
-
-// sendTo is the scheduled jobs' send: r to a chat key through the
-// running channels, with the job's idempotency key.
-func sendTo(chans chat.Channels) jobs.SendFunc { return chans.Send }
-
-// parking is the store as where Feishu keeps the answers a shutdown cut
-// off (nil without a store).
-func (a *App) parking() feishu.Parking {
-	if a.Store == nil {
-		return nil
-	}
-	return a.Store
-}
-
-// deliveryLog is the store as the outboxes' record of delivered parts
-// (nil without a store).
-func (a *App) deliveryLog() chat.DeliveryLog {
-	if a.Store == nil {
-		return nil
-	}
-	return a.Store
-}
-
-// webhooks builds the configured push-only webhooks by name.
-func (a *App) webhooks() (webhook.Set, error) {
-	hooks := webhook.Set{}
-	for _, w := range a.Cfg.Webhooks {
-		var err error
-		switch w.Kind {
-		case "feishu":
-			hooks[w.Name], err = webhook.NewFeishuBot(w.URL, w.Secret, webhook.WithDeliveryLog(a.deliveryLog()))
-		default:
-			hooks[w.Name], err = webhook.NewWeCom(w.URL, webhook.WithChartPNG(chartPNG), webhook.WithDeliveryLog(a.deliveryLog()))
-		}
-		if err != nil {
-			return nil, fmt.Errorf("webhooks %s: %w", w.Name, err)
-		}
-	}
-	return hooks, nil
 }

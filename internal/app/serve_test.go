@@ -87,7 +87,7 @@ func TestServeFeishu(t *testing.T) {
 	fake := newFakeFeishu(t)
 	rec := t.TempDir()
 	cfg := feishuConfig(t, fake.URL, t.TempDir()) // polled by hand below
-	cfg.Stock.Providers.Replay.Dir = rec
+	cfg.Stock.Providers.Of("replay").Dir = rec
 	copyRecording(t, filepath.Join(fixtures, "vastai-bundles.json"), rec) // 4090s, but not under 0.5 yuan
 	recordedNow(t, rec)
 
@@ -324,7 +324,7 @@ func (f *fakeWeCom) got() []string {
 func replayConfig(t *testing.T) (cfg config.Config, rec string) {
 	rec = t.TempDir()
 	cfg = manualConfig(t.TempDir())
-	cfg.Stock.Providers.Replay.Dir = rec
+	cfg.Stock.Providers.Of("replay").Dir = rec
 	copyRecording(t, filepath.Join(fixtures, "vastai-bundles.json"), rec)
 	recordedNow(t, rec)
 	return cfg, rec

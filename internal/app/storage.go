@@ -7,7 +7,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/jobs"
 	"github.com/labgpu/bot/internal/render/ledgerview"
@@ -22,16 +22,16 @@ func (a *App) LabFor(chatKey string) string {
 	return o.LabOf(chatKey)
 }
 
-// ImportStorage reads a ledger CSV (billing.LedgerCSVHeader) into lab's
+// ImportStorage reads a ledger CSV (ledger.LedgerCSVHeader) into lab's
 // ledger, all rows or none, checked together with what the lab's ledger
 // already holds; platform names go through the catalog's names (a
-// *billing.CSVError lists every bad line). It returns the number of
+// *ledger.CSVError lists every bad line). It returns the number of
 // events added.
 func (a *App) ImportStorage(ctx context.Context, lab string, r io.Reader) (int, error) {
 	if a.Store == nil {
 		return 0, errNoStore
 	}
-	ev, err := billing.ReadLedgerCSVAt(r, lab, a.Cat, a.now())
+	ev, err := ledger.ReadLedgerCSVAt(r, lab, a.Cat, a.now())
 	if err != nil {
 		return 0, err
 	}
@@ -43,16 +43,16 @@ func (a *App) ImportStorage(ctx context.Context, lab string, r io.Reader) (int, 
 			return 0, err
 		}
 		had := map[string]bool{}
-		for _, e := range billing.CheckLedger(old) {
+		for _, e := range ledger.CheckLedger(old) {
 			had[e.Error()] = true
 		}
-		for _, e := range billing.CheckLedger(append(old[:len(old):len(old)], ev...)) {
+		for _, e := range ledger.CheckLedger(append(old[:len(old):len(old)], ev...)) {
 			if !had[e.Error()] {
 				return 0, fmt.Errorf("the file does not fit lab %s's ledger: %w", lab, e)
 			}
 		}
 		err = a.Store.AppendStorageEventsIf(ctx, lab, len(old), ev)
-		if errors.Is(err, billing.ErrLedgerChanged) {
+		if errors.Is(err, ledger.ErrLedgerChanged) {
 			continue
 		}
 		if err != nil {
@@ -81,12 +81,12 @@ func (a *App) ExportStorage(ctx context.Context, lab string, w io.Writer) error 
 	for i := range ev {
 		ev[i].Time = a.Clock().In(ev[i].Time)
 	}
-	return billing.WriteLedgerCSV(w, ev)
+	return ledger.WriteLedgerCSV(w, ev)
 }
 
 // WriteDigest writes a digest (BuildDigest) as text or JSON
-// (billing.Digest).
-func (a *App) WriteDigest(w io.Writer, d billing.Digest, format string) error {
+// (ledger.Digest).
+func (a *App) WriteDigest(w io.Writer, d ledger.Digest, format string) error {
 	if format == FormatJSON {
 		return writeJSON(w, d.Rounded())
 	}
@@ -96,46 +96,46 @@ func (a *App) WriteDigest(w io.Writer, d billing.Digest, format string) error {
 
 // BuildDigest computes lab's digest for week ("" = the current week, in
 // the poll time zone).
-func (a *App) BuildDigest(ctx context.Context, lab, week string) (billing.Digest, error) {
+func (a *App) BuildDigest(ctx context.Context, lab, week string) (ledger.Digest, error) {
 	return a.buildDigestAt(ctx, lab, week, a.now())
 }
 
-func (a *App) buildDigestAt(ctx context.Context, lab, week string, now time.Time) (billing.Digest, error) {
+func (a *App) buildDigestAt(ctx context.Context, lab, week string, now time.Time) (ledger.Digest, error) {
 	if a.Store == nil {
-		return billing.Digest{}, errNoStore
+		return ledger.Digest{}, errNoStore
 	}
 	if week == "" {
-		week = billing.WeekOf(now, a.Location)
+		week = ledger.WeekOf(now, a.Location)
 	}
-	if _, _, err := billing.ISOWeek(week, a.Location); err != nil {
-		return billing.Digest{}, err
+	if _, _, err := ledger.ISOWeek(week, a.Location); err != nil {
+		return ledger.Digest{}, err
 	}
 	ev, err := a.Store.StorageEvents(ctx, lab)
 	if err != nil {
-		return billing.Digest{}, err
+		return ledger.Digest{}, err
 	}
-	d, err := billing.BuildDigest(ev, lab, week, a.Location, a.StorageOptions().Price, now)
+	d, err := ledger.BuildDigest(ev, lab, week, a.Location, a.StorageOptions().Price, now)
 	if err == nil {
-		billing.PriceNotes(&d, a.Cat, a.Cfg.Storage.Prices)
-		d.ReleaseSoon, d.ReleaseAsOf = billing.ReleaseRisks(ev, a.Cat, now), now
+		ledger.PriceNotes(&d, a.Cat, a.Cfg.Storage.Prices)
+		d.ReleaseSoon, d.ReleaseAsOf = ledger.ReleaseRisks(ev, a.Cat, now), now
 	}
 	return d, err
 }
 
 // buildPeriodDigestAt is lab's digest over a scheduled digest's period
 // (jobs.NextPeriod) as of now.
-func (a *App) buildPeriodDigestAt(ctx context.Context, lab string, p jobs.Period, now time.Time) (billing.Digest, error) {
+func (a *App) buildPeriodDigestAt(ctx context.Context, lab string, p jobs.Period, now time.Time) (ledger.Digest, error) {
 	if a.Store == nil {
-		return billing.Digest{}, errNoStore
+		return ledger.Digest{}, errNoStore
 	}
 	ev, err := a.Store.StorageEvents(ctx, lab)
 	if err != nil {
-		return billing.Digest{}, err
+		return ledger.Digest{}, err
 	}
-	d, err := billing.BuildPeriodDigest(ev, lab, p.From, p.To, a.Location, a.StorageOptions().Price, now)
+	d, err := ledger.BuildPeriodDigest(ev, lab, p.From, p.To, a.Location, a.StorageOptions().Price, now)
 	if err == nil {
-		billing.PriceNotes(&d, a.Cat, a.Cfg.Storage.Prices)
-		d.ReleaseSoon, d.ReleaseAsOf = billing.ReleaseRisks(ev, a.Cat, now), now
+		ledger.PriceNotes(&d, a.Cat, a.Cfg.Storage.Prices)
+		d.ReleaseSoon, d.ReleaseAsOf = ledger.ReleaseRisks(ev, a.Cat, now), now
 	}
 	return d, err
 }

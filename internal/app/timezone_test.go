@@ -39,7 +39,7 @@ func TestOneTimeZone(t *testing.T) {
 		t.Run(c.zone, func(t *testing.T) {
 			cfg := manualConfig(t.TempDir())
 			cfg.Timezone = c.zone
-			cfg.Stock.Providers.Replay.Dir = rec
+			cfg.Stock.Providers.Of("replay").Dir = rec
 			a := openAppAt(t, cfg, func() time.Time { return at })
 			defer a.Close()
 			ask := func(q, format string) string {

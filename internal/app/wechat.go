@@ -11,6 +11,7 @@ import (
 
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/chat/wechat"
+	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/render"
 )
 
@@ -32,16 +33,22 @@ func (h storeHot) Save(ctx context.Context, b []byte) error {
 	return h.s.PutBlob(ctx, WeChatStateBlob, b)
 }
 
+// adminTitle is an admin notice's title: its mark, then the Chinese and
+// the English title of key (an admin notice is written in both).
+func adminTitle(mark, key string) string {
+	return mark + " " + i18n.ZH.T(key) + " / " + i18n.EN.T(key)
+}
+
+// both is the text of key in Chinese, then in English.
+func both(key string, args ...any) []string {
+	return []string{i18n.ZH.T(key, args...), i18n.EN.T(key, args...)}
+}
+
 // WeChatDropNotice is the admin notice sent when the WeChat session drops.
 func WeChatDropNotice(reason error, at time.Time) chat.Reply {
-	return chat.Reply{
-		Title: "⚠️ 微信登录已掉线 / WeChat session dropped",
-		Lines: []string{
-			fmt.Sprintf("labgpu bot 的微信登录已掉线（%s，原因：%v）。其他渠道照常工作；微信群暂时收不到回答和提醒。", render.ClockOf(at).Zoned(at), reason),
-			"处理：bot 会自动重试登录；若需扫码，二维码在日志里并保存为 PNG（wechat.qr_code_png），请用机器人的微信号扫码确认。",
-			fmt.Sprintf("The bot's WeChat session dropped (%v). Other channels keep working; it retries the login, and if a scan is needed the QR code is in the log and the PNG.", reason),
-		},
-	}
+	return chat.Reply{Title: adminTitle("⚠️", "app.wechat.dropped.title"),
+		Lines: []string{i18n.ZH.T("app.wechat.dropped.what", render.ClockOf(at).Zoned(at), reason), i18n.ZH.T("app.wechat.dropped.todo"),
+			i18n.EN.T("app.wechat.dropped.what", render.ClockOf(at).Zoned(at), reason), i18n.EN.T("app.wechat.dropped.todo")}}
 }
 
 // weChatOnLogout returns the Options.OnLogout callback: it tells the admin
@@ -75,13 +82,7 @@ func (a *App) weChatOnScanNeeded(ctx context.Context, admin chat.Channels, png s
 			return
 		}
 		last = time.Now()
-		r := chat.Reply{
-			Title: "🔑 微信需要扫码登录 / WeChat needs a QR scan",
-			Lines: []string{
-				"labgpu bot 的微信没有可用的登录状态（首次登录，或微信不再接受保存的会话）。请用机器人的微信号扫码：二维码在 bot 的日志/终端里，并保存在 " + png + "。",
-				"The bot's WeChat has no usable session; scan the QR code (in the bot's log/terminal and at " + png + ") with the bot's account.",
-			},
-		}
+		r := chat.Reply{Title: adminTitle("🔑", "app.wechat.scan.title"), Lines: both("app.wechat.scan.what", png)}
 		// Sent in the background: the QR code must stay on screen meanwhile.
 		a.tellAdmin(ctx, admin, r)
 	}
@@ -92,18 +93,12 @@ func (a *App) weChatOnScanNeeded(ctx context.Context, admin chat.Channels, png s
 // contact once): they get no private-chat actions until the bot's account
 // gives them one.
 func WeChatUnidentifiedNotice(u wechat.Unidentified) chat.Reply {
-	r := chat.Reply{Title: "👤 微信好友没有独有的备注名 / A WeChat friend has no remark name of their own"}
+	r := chat.Reply{Title: adminTitle("👤", "app.wechat.unidentified.title")}
 	if u.Remark != "" {
-		r.Lines = []string{
-			fmt.Sprintf("微信好友「%s」私聊了机器人，但他的备注名「%s」和另一位好友的一样，分不清是谁，所以私聊里不替他做任何事（订阅、存储、周报都不行）。请在机器人的微信里给这两位各设一个别人没有的备注名。", u.Nick, u.Remark),
-			fmt.Sprintf("WeChat friend “%s” wrote to the bot privately, but shares the remark name “%s” with another friend, so the bot does nothing for them in a private chat. Give each a remark name of their own in the bot's WeChat.", u.Nick, u.Remark),
-		}
+		r.Lines = both("app.wechat.unidentified.shared", u.Nick, u.Remark)
 		return r
 	}
-	r.Lines = []string{
-		fmt.Sprintf("微信好友「%s」私聊了机器人，但机器人的微信没给他设备注名；昵称谁都能改成一样的，所以私聊里不替他做任何事（订阅、存储、周报都不行）。请在机器人的微信里给他设一个别人没有的备注名。", u.Nick),
-		fmt.Sprintf("WeChat friend “%s” wrote to the bot privately but has no remark name in the bot's WeChat; anyone can take a nickname, so the bot does nothing for them in a private chat. Give them a remark name of their own.", u.Nick),
-	}
+	r.Lines = both("app.wechat.unidentified.none", u.Nick)
 	return r
 }
 
@@ -225,9 +220,8 @@ func (w *weChatChannel) loginFailed(ctx context.Context, err error, backoff time
 		return
 	}
 	w.lastFailNotice = time.Now()
-	w.a.tellAdmin(ctx, w.admin, chat.Reply{Title: "⚠️ 微信登录失败 / WeChat login failed",
-		Lines: []string{"labgpu bot 登录微信失败，将在 " + backoff.String() + " 后重试（每小时最多提醒一次）。原因：" + err.Error(),
-			"The bot could not log in to WeChat; retrying in " + backoff.String() + ". Reason: " + err.Error()}})
+	w.a.tellAdmin(ctx, w.admin, chat.Reply{Title: adminTitle("⚠️", "app.wechat.login_failed.title"),
+		Lines: both("app.wechat.login_failed.what", backoff.String(), err.Error())})
 }
 
 // weChatUp is the WeChat status when logged in.
@@ -375,8 +369,7 @@ func (w *weChatChannel) moveOldDigests(ctx context.Context) {
 		labOld, labNew := cmp.Or(labs[key], key), cmp.Or(labs[newKey], newKey)
 		if labOld != labNew {
 			if ev, err := a.Store.StorageEvents(ctx, labOld); err != nil || len(ev) > 0 {
-				a.Log.Warn("wechat: a private chat's digest stays under its old key, whose lab has a ledger; to move both, add the new key to that lab in storage.labs and say 开启周报 in the private chat",
-					"old", key, "new", newKey, "lab", labOld)
+				a.Log.Warn(i18n.EN.T("app.wechat.digest_stays"), "old", key, "new", newKey, "lab", labOld)
 				continue
 			}
 		}

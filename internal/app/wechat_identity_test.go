@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/app"
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/config"
 	"github.com/labgpu/bot/internal/stock"
 )
@@ -151,8 +151,8 @@ func TestWeChatOldPrivateKeysMoved(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if err := a.Store.AppendStorageEvents(context.Background(), []billing.StorageEvent{{Time: now, Lab: "wechat/bob-lab", Owner: "remark:bob-lab",
-			Platform: "autodl", Disk: "1", Action: billing.ActionAdd, SizeGB: 100}}); err != nil {
+		if err := a.Store.AppendStorageEvents(context.Background(), []ledger.StorageEvent{{Time: now, Lab: "wechat/bob-lab", Owner: "remark:bob-lab",
+			Platform: "autodl", Disk: "1", Action: ledger.ActionAdd, SizeGB: 100}}); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -7,7 +7,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands"
 	"github.com/labgpu/bot/internal/render/estimateview"
@@ -67,7 +67,7 @@ func (a *App) EstimateWorkload(ctx context.Context, f EstimateFlags, wf Workload
 		q.WorkloadDataset = ds
 		q.DataPercent = wf.Fraction * 100
 	}
-	job, err := a.ResolveJob(billing.Job{Platform: f.Platform}, f.GPU)
+	job, err := a.ResolveJob(estimator.Job{Platform: f.Platform}, f.GPU)
 	if err != nil {
 		return err
 	}

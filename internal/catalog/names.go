@@ -42,14 +42,21 @@ func Fold(s string) string {
 	return b.String()
 }
 
+// Full-width characters folded to ASCII: U+3000 (the ideographic space)
+// and U+FF0D (the full-width hyphen-minus).
+const (
+	ideographicSpace = 0x3000
+	fullWidthHyphen  = 0xFF0D
+)
+
 func foldRune(r rune) rune {
 	if r < 0x80 {
 		return unicode.ToLower(r)
 	}
 	switch r {
-	case '\u3000', '\u2005', '\u00a0':
+	case ideographicSpace, '\u2005', '\u00a0':
 		return ' '
-	case '－', '—', '–':
+	case fullWidthHyphen, '—', '–':
 		return '-'
 	}
 	if r >= 0xFF01 && r <= 0xFF5E { // full-width ASCII block

@@ -115,7 +115,7 @@ type Retention struct {
 	Text   Text    `yaml:"text" json:"text"`
 	Source string  `yaml:"source" json:"source"`
 	// The fields below make the rule one that release warnings follow
-	// (Timed; billing.ReleaseRisks). Clock is what starts its clock
+	// (Timed; ledger.ReleaseRisks). Clock is what starts its clock
 	// (ClockStopped); empty for a rule the ledger cannot follow (arrears,
 	// billing), shown in answers only.
 	Clock string `yaml:"clock,omitempty" json:"clock,omitempty"`

@@ -17,6 +17,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/i18n"
 )
 
 // HeatPNG writes c's heat map (c.Heat) as a 900×360 PNG: one cell per
@@ -39,7 +40,7 @@ func HeatPNG(w io.Writer, c *chat.BarChart, title string) error {
 		en = en && len(Missing(r)) == 0 && !hasCJK(r)
 	}
 	if len(Missing(title)) > 0 {
-		title = "Share of polls with stock, by day and hour"
+		title = i18n.EN.T("chart.heat.title")
 	}
 	p := plot.New()
 	p.TextHandler = hdlr
@@ -61,14 +62,6 @@ func HeatPNG(w io.Writer, c *chat.BarChart, title string) error {
 		return fmt.Errorf("chart: write png: %w", err)
 	}
 	return nil
-}
-
-// pickText is en or zh.
-func pickText(en bool, e, zh string) string {
-	if en {
-		return e
-	}
-	return zh
 }
 
 // hasCJK reports whether s has a Han character (the heat map's labels are
@@ -96,7 +89,7 @@ func legend(c draw.Canvas, sty text.Style, en bool) {
 	bottom := c.Min.Y + 1.05*vg.Inch
 	head := sty
 	head.XAlign = draw.XLeft
-	c.FillText(head, vg.Point{X: x0, Y: top + 0.18*vg.Inch}, pickText(en, "in stock", "有货比例"))
+	c.FillText(head, vg.Point{X: x0, Y: top + 0.18*vg.Inch}, i18n.Of(en).T("chart.heat.share"))
 	const steps = 50
 	step := (top - bottom) / steps
 	for i := range steps {
@@ -116,7 +109,7 @@ func legend(c draw.Canvas, sty text.Style, en bool) {
 	c.StrokeLine2(tick, sw.Min.X, sw.Max.Y, sw.Max.X, sw.Max.Y)
 	c.StrokeLine2(tick, sw.Min.X, sw.Min.Y, sw.Min.X, sw.Max.Y)
 	c.StrokeLine2(tick, sw.Max.X, sw.Min.Y, sw.Max.X, sw.Max.Y)
-	c.FillText(sty, vg.Point{X: x0 + barW + 0.1*vg.Inch, Y: (sw.Min.Y + sw.Max.Y) / 2}, pickText(en, "no data", "无数据"))
+	c.FillText(sty, vg.Point{X: x0 + barW + 0.1*vg.Inch, Y: (sw.Min.Y + sw.Max.Y) / 2}, i18n.Of(en).T("chart.heat.no_data"))
 }
 
 // noDataCell fills r light grey with diagonal hatching: an hour without

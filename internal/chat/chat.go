@@ -3,7 +3,11 @@
 // It knows nothing of any channel SDK.
 package chat
 
-import "time"
+import (
+	"time"
+
+	"github.com/labgpu/bot/internal/i18n"
+)
 
 // ChatType is the kind of conversation a message arrived in.
 type ChatType string
@@ -68,20 +72,10 @@ type Reply struct {
 }
 
 // MoreHint is the last line of a short form in plain text.
-func MoreHint(en bool) string {
-	if en {
-		return "(say “more” for the whole answer)"
-	}
-	return "（发“详情”看完整内容）"
-}
+func MoreHint(en bool) string { return i18n.Of(en).T("chat.more_hint") }
 
 // MoreTitle is the title of the collapsible panel that holds the full form.
-func MoreTitle(en bool) string {
-	if en {
-		return "More"
-	}
-	return "详情"
-}
+func MoreTitle(en bool) string { return i18n.Of(en).T("chat.more_title") }
 
 // BarChart is a small bar chart: one bar per label; or, with Heat set,
 // a heat map instead (Labels and Values then unused).

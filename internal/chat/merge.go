@@ -1,8 +1,9 @@
 package chat
 
 import (
-	"fmt"
 	"strings"
+
+	"github.com/labgpu/bot/internal/i18n"
 )
 
 // MergeReplies makes one message of replies that piled up for one chat:
@@ -15,12 +16,7 @@ func MergeReplies(rs []Reply) Reply {
 		return Reply{}
 	}
 	en := rs[0].English
-	out := Reply{English: en}
-	if en {
-		out.Title = fmt.Sprintf("%d answers in one message (many questions at once)", len(rs))
-	} else {
-		out.Title = fmt.Sprintf("%d 条回复（同时问的人多，合并成一条）", len(rs))
-	}
+	out := Reply{English: en, Title: i18n.Of(en).T("chat.merged_title", len(rs))}
 	seen := map[string]bool{}
 	for i, r := range rs {
 		if i > 0 {

@@ -50,81 +50,97 @@ func SplitText(s string, o SplitOptions) []string { return Split([]Segment{TextS
 // lines at both ends; empty parts are dropped. Every channel splits its
 // long replies with it.
 func Split(segs []Segment, o SplitOptions) []string {
-	cost, gap := o.Cost, o.Gap
-	nl := cost("\n")
-	var (
-		parts   []string
-		cur     []string
-		curCost int
-	)
-	budget := o.Budget
+	sp := &splitter{o: o, nl: o.Cost("\n"), budget: o.Budget}
 	if o.First > 0 {
-		budget = min(o.First, o.Budget)
-	}
-	flush := func() {
-		s := strings.Trim(strings.Join(cur, "\n"), "\n")
-		if strings.TrimSpace(s) != "" {
-			parts = append(parts, s)
-			budget = o.Budget
-		}
-		cur, curCost = nil, 0
-	}
-	add := func(l string) {
-		if len(cur) > 0 {
-			curCost += nl
-		}
-		cur = append(cur, l)
-		curCost += cost(l)
+		sp.budget = min(o.First, o.Budget)
 	}
 	for si, sg := range segs {
-		head := sg.Head
-		headCost := 0
-		for _, h := range head {
-			headCost += cost(h) + nl
+		sp.segment(sg, o.Gap && si > 0)
+	}
+	sp.flush()
+	return sp.parts
+}
+
+// splitter is Split's state: the parts made, the part being filled and
+// its cost, and the budget of that part.
+type splitter struct {
+	o       SplitOptions
+	nl      int
+	parts   []string
+	cur     []string
+	curCost int
+	budget  int
+}
+
+// flush ends the current part (kept unless blank); the next one has the
+// whole budget.
+func (sp *splitter) flush() {
+	s := strings.Trim(strings.Join(sp.cur, "\n"), "\n")
+	if strings.TrimSpace(s) != "" {
+		sp.parts = append(sp.parts, s)
+		sp.budget = sp.o.Budget
+	}
+	sp.cur, sp.curCost = nil, 0
+}
+
+// add puts one line in the current part.
+func (sp *splitter) add(l string) {
+	if len(sp.cur) > 0 {
+		sp.curCost += sp.nl
+	}
+	sp.cur = append(sp.cur, l)
+	sp.curCost += sp.o.Cost(l)
+}
+
+// segment packs one segment's lines, its head repeated at the top of
+// each part it spans (kept once when it would take over half a part),
+// after a blank line when gap is set and the part has lines already.
+func (sp *splitter) segment(sg Segment, gap bool) {
+	cost := sp.o.Cost
+	head := sg.Head
+	headCost := 0
+	for _, h := range head {
+		headCost += cost(h) + sp.nl
+	}
+	if headCost > sp.budget/2 {
+		// A head this large is not worth repeating: keep it once.
+		head, headCost = nil, 0
+		sg.Lines = append(append([]string(nil), sg.Head...), sg.Lines...)
+	}
+	headDone := false
+	emit := func(l string) {
+		need := cost(l) + sp.nl
+		if !headDone {
+			need += headCost
 		}
-		if headCost > budget/2 {
-			// A head this large is not worth repeating: keep it once.
-			head, headCost = nil, 0
-			sg.Lines = append(append([]string(nil), sg.Head...), sg.Lines...)
+		if gap && len(sp.cur) > 0 {
+			need += sp.nl
 		}
-		headDone := false
-		gapPending := gap && si > 0
-		emit := func(l string) {
-			need := cost(l) + nl
-			if !headDone {
-				need += headCost
-			}
-			if gapPending && len(cur) > 0 {
-				need += nl
-			}
-			if len(cur) > 0 && curCost+need > budget {
-				flush()
-				headDone = false
-			}
-			if gapPending && len(cur) > 0 {
-				add("")
-			}
-			gapPending = false
-			if !headDone {
-				for _, h := range head {
-					add(h)
-				}
-				headDone = true
-			}
-			add(l)
+		if len(sp.cur) > 0 && sp.curCost+need > sp.budget {
+			sp.flush()
+			headDone = false
 		}
-		for _, l := range sg.Lines {
-			if cost(l)+headCost <= budget {
-				emit(l)
-				continue
+		if gap && len(sp.cur) > 0 {
+			sp.add("")
+		}
+		gap = false
+		if !headDone {
+			for _, h := range head {
+				sp.add(h)
 			}
-			for _, c := range cut(l, max(budget-headCost, 1), cost) {
-				emit(c)
-			}
+			headDone = true
+		}
+		sp.add(l)
+	}
+	for _, l := range sg.Lines {
+		if cost(l)+headCost <= sp.budget {
+			emit(l)
+			continue
+		}
+		for _, c := range cut(l, max(sp.budget-headCost, 1), cost) {
+			emit(c)
 		}
 	}
-	flush()
-	return parts
 }
 
 // cut splits s into pieces of cost at most limit, at rune boundaries; each

@@ -9,7 +9,7 @@ import (
 
 	"github.com/labgpu/bot/configs"
 	"github.com/labgpu/bot/internal/advice"
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands"
 	"github.com/labgpu/bot/internal/render/adviceview"
@@ -164,7 +164,7 @@ func TestAdviceOOMFollowUp(t *testing.T) {
 	}
 	msg.Text = "seq 2048"
 	res := r.Answer(context.Background(), msg)
-	if res.Intent != commands.IntentEstimate || res.SeqLen != 2048 || res.Model != "Qwen2.5-7B" || res.Method != billing.MethodLoRA {
+	if res.Intent != commands.IntentEstimate || res.SeqLen != 2048 || res.Model != "Qwen2.5-7B" || res.Method != estimator.MethodLoRA {
 		t.Fatalf("follow-up: intent %q seq %d model %q method %q", res.Intent, res.SeqLen, res.Model, res.Method)
 	}
 	// And the other way: an estimate, then "爆显存了" uses its job.
@@ -290,7 +290,7 @@ func TestCardChoiceLLM(t *testing.T) {
 	res := ask(r, "7B 推理用什么卡")
 	// An LLM job is the estimator's question, asked as a card choice or
 	// an estimate.
-	if res.Topic != "card-choice" && res.Intent != commands.IntentEstimate || figuresOf(res).Estimate == nil || figuresOf(res).Estimate.Method != billing.MethodInference {
+	if res.Topic != "card-choice" && res.Intent != commands.IntentEstimate || figuresOf(res).Estimate == nil || figuresOf(res).Estimate.Method != estimator.MethodInference {
 		t.Fatalf("intent %q topic %q estimate %+v", res.Intent, res.Topic, figuresOf(res).Estimate)
 	}
 	if len(figuresOf(res).Options) < 2 || figuresOf(res).Options[0].TotalCNY > figuresOf(res).Options[1].TotalCNY {

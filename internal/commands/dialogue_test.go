@@ -50,7 +50,7 @@ import (
 
 	"github.com/mattn/go-runewidth"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands"
@@ -509,7 +509,7 @@ func dialogueRouter(t *testing.T) (*commands.Router, *embedded.Store) {
 		commands.WithAdvice(kb),
 		commands.WithAlerts(st, st, stock.DefaultPolicy()),
 		commands.WithStorage(commands.StorageOptions{Ledger: st, Blobs: st, Console: &strings.Builder{},
-			Price: billing.CatalogStoragePrice(cat, nil)}),
+			Price: ledger.CatalogStoragePrice(cat, nil)}),
 		commands.WithHistory(flatUntil(t, dialogueNow)))
 	return r, st
 }
@@ -629,7 +629,7 @@ func setGiven(ctx context.Context, st *embedded.Store, d *dialogue, chatID strin
 			return err
 		}
 	}
-	var events []billing.StorageEvent
+	var events []ledger.StorageEvent
 	for i, disk := range g.Disks {
 		owner := disk.Owner
 		if owner == "" {
@@ -637,11 +637,11 @@ func setGiven(ctx context.Context, st *embedded.Store, d *dialogue, chatID strin
 		}
 		id := fmt.Sprint(i + 1)
 		added := dialogueNow.Add(-30 * 24 * time.Hour)
-		events = append(events, billing.StorageEvent{Time: added, Lab: chatKey, Owner: owner, OwnerName: owner,
-			Platform: disk.Platform, Disk: id, Action: billing.ActionAdd, SizeGB: disk.SizeGB, Note: disk.Note})
+		events = append(events, ledger.StorageEvent{Time: added, Lab: chatKey, Owner: owner, OwnerName: owner,
+			Platform: disk.Platform, Disk: id, Action: ledger.ActionAdd, SizeGB: disk.SizeGB, Note: disk.Note})
 		if disk.StoppedDaysAgo > 0 {
-			events = append(events, billing.StorageEvent{Time: dialogueNow.Add(-time.Duration(disk.StoppedDaysAgo) * 24 * time.Hour),
-				Lab: chatKey, Owner: owner, OwnerName: owner, Platform: disk.Platform, Disk: id, Action: billing.ActionStop})
+			events = append(events, ledger.StorageEvent{Time: dialogueNow.Add(-time.Duration(disk.StoppedDaysAgo) * 24 * time.Hour),
+				Lab: chatKey, Owner: owner, OwnerName: owner, Platform: disk.Platform, Disk: id, Action: ledger.ActionStop})
 		}
 	}
 	if len(events) > 0 {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/render/ledgerview"
@@ -31,19 +31,19 @@ func digestAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 		return a.Out(storeError(a.English, err))
 	}
 	now, loc := a.Now(), a.Rd.Clock.Location()
-	d, err := billing.BuildDigest(events, lab, digestWeek(a, now.In(loc), loc), loc, a.Storage.Price, now)
+	d, err := ledger.BuildDigest(events, lab, digestWeek(a, now.In(loc), loc), loc, a.Storage.Price, now)
 	if err != nil {
 		return a.Out(ledgerview.NoDigest{Lang: l, Err: err.Error()})
 	}
-	billing.PriceNotes(&d, a.Cat, a.Storage.Overrides)
-	d.ReleaseSoon, d.ReleaseAsOf = billing.ReleaseRisks(events, a.Cat, now), now
+	ledger.PriceNotes(&d, a.Cat, a.Storage.Overrides)
+	d.ReleaseSoon, d.ReleaseAsOf = ledger.ReleaseRisks(events, a.Cat, now), now
 	p := ledgerview.DigestAnswer{Lang: l, Digest: d, Rounded: d.Rounded(),
 		MonthFirst: a.Period == PeriodThisMonth || a.Period == PeriodLastMonth, Past: a.Period == PeriodLastMonth}
 	if p.Past {
 		// A month that is over: its whole total, no forecast.
 		now := now.In(loc)
 		end := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, loc).Add(-time.Nanosecond)
-		if total, err := billing.MonthToDate(events, end, loc, a.Storage.Price); err == nil {
+		if total, err := ledger.MonthToDate(events, end, loc, a.Storage.Price); err == nil {
 			p.LastMonth = &ledgerview.MonthTotal{Month: end.Format("2006-01"), CNY: total}
 		}
 	}
@@ -60,14 +60,14 @@ func digestWeek(a *answer.Ask, now time.Time, loc *time.Location) string {
 	case a.Week != "":
 		return a.Week
 	case a.Period == PeriodLastWeek:
-		return billing.WeekOf(now.AddDate(0, 0, -7), loc)
+		return ledger.WeekOf(now.AddDate(0, 0, -7), loc)
 	case a.Period == PeriodLastMonth:
 		// The last week that lies wholly in last month: its digest's
 		// month-to-date is last month's.
 		first := time.Date(now.Year(), now.Month(), 1, 12, 0, 0, 0, loc)
-		return billing.WeekOf(first.AddDate(0, 0, -7), loc)
+		return ledger.WeekOf(first.AddDate(0, 0, -7), loc)
 	}
-	return billing.WeekOf(now, loc)
+	return ledger.WeekOf(now, loc)
 }
 
 // digestSwitchAnswer answers "开启周报" and "关闭周报" for the asker's

@@ -14,7 +14,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands"
 	"github.com/labgpu/bot/internal/fixture"
@@ -174,5 +174,5 @@ func snapshotRouter(t *testing.T) *commands.Router {
 	return routerOver(t, fixture.Dir(fixture.Stock), commands.WithAdvice(kb), commands.WithLocation(loc),
 		commands.WithHistory(flat(t)), commands.WithAlerts(st, st, stock.DefaultPolicy()),
 		commands.WithStorage(commands.StorageOptions{Ledger: st, Blobs: st, Console: &bytes.Buffer{}, Admins: []string{"boss"},
-			Price: billing.CatalogStoragePrice(cat, nil)}))
+			Price: ledger.CatalogStoragePrice(cat, nil)}))
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/commands"
 )
 
@@ -22,11 +22,11 @@ func TestStackAndLowMemoryPhrasings(t *testing.T) {
 	cases := []struct {
 		text, stack, method, optimizer string
 	}{
-		{"用unsloth跑 qwen2.5-7b lora 5万条 要多久", billing.StackTuned, "lora", ""},
-		{"how long for llama 3 8b lora with unsloth on a 4090", billing.StackTuned, "lora", ""},
-		{"原生transformers 跑 7b lora 要多久", billing.StackHF, "lora", ""},
-		{"低显存全参 7B 一张卡够吗", billing.StackFA2, "full", billing.OptimizerAdamW8bit},
-		{"7b 全参 8bit adam 要多少显存", billing.StackFA2, "full", billing.OptimizerAdamW8bit},
+		{"用unsloth跑 qwen2.5-7b lora 5万条 要多久", estimator.StackTuned, "lora", ""},
+		{"how long for llama 3 8b lora with unsloth on a 4090", estimator.StackTuned, "lora", ""},
+		{"原生transformers 跑 7b lora 要多久", estimator.StackHF, "lora", ""},
+		{"低显存全参 7B 一张卡够吗", estimator.StackFA2, "full", estimator.OptimizerAdamW8bit},
+		{"7b 全参 8bit adam 要多少显存", estimator.StackFA2, "full", estimator.OptimizerAdamW8bit},
 	}
 	for _, c := range cases {
 		res := say(r, "s-"+c.text, "alice", c.text)
@@ -40,7 +40,7 @@ func TestStackAndLowMemoryPhrasings(t *testing.T) {
 		}
 	}
 	res := say(r, "s-follow", "alice", "Qwen2.5-7B LoRA 5万条 要多少钱")
-	if figures(res).Estimate == nil || figures(res).Estimate.Stack != billing.StackFA2 {
+	if figures(res).Estimate == nil || figures(res).Estimate.Stack != estimator.StackFA2 {
 		t.Fatalf("first: %+v", figures(res).Estimate)
 	}
 	full := whole(res)
@@ -58,7 +58,7 @@ func TestStackAndLowMemoryPhrasings(t *testing.T) {
 		t.Errorf("no faster-and-cheaper line with a ratio range:\n%s", full)
 	}
 	res = say(r, "s-follow", "alice", "用unsloth呢")
-	if figures(res).Estimate == nil || figures(res).Estimate.Stack != billing.StackTuned || figures(res).Estimate.Job.Samples != 50000 {
+	if figures(res).Estimate == nil || figures(res).Estimate.Stack != estimator.StackTuned || figures(res).Estimate.Job.Samples != 50000 {
 		t.Fatalf("follow-up 用unsloth: intent %q est %+v", res.Intent, figures(res).Estimate)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/render"
@@ -95,8 +95,8 @@ func sizeProblem(q understand.Query) ledgerview.Problem {
 
 // sortDisks orders disks by number ("#2" before "#10"), ids that are no
 // number after.
-func sortDisks(disks []billing.DiskState) {
-	slices.SortStableFunc(disks, func(a, b billing.DiskState) int {
+func sortDisks(disks []ledger.DiskState) {
+	slices.SortStableFunc(disks, func(a, b ledger.DiskState) int {
 		an, aErr := strconv.Atoi(a.Disk)
 		bn, bErr := strconv.Atoi(b.Disk)
 		switch {
@@ -113,7 +113,7 @@ func sortDisks(disks []billing.DiskState) {
 
 // findDisk is the disk a command names: its id as listed (ids an
 // imported ledger gave are matched without regard to case), or nil.
-func findDisk(disks []billing.DiskState, ref string) *billing.DiskState {
+func findDisk(disks []ledger.DiskState, ref string) *ledger.DiskState {
 	for i := range disks {
 		if strings.EqualFold(disks[i].Disk, ref) {
 			return &disks[i]
@@ -124,11 +124,11 @@ func findDisk(disks []billing.DiskState, ref string) *billing.DiskState {
 
 // labDisks are the asker's lab and its disks now, or the answer when the
 // store fails. (DisksAt skips inconsistent events and never fails.)
-func labDisks(ctx context.Context, a *answer.Ask) (string, []billing.DiskState, render.Payload) {
+func labDisks(ctx context.Context, a *answer.Ask) (string, []ledger.DiskState, render.Payload) {
 	lab, events, err := a.Storage.Events(ctx, a.From)
 	if err != nil {
 		return "", nil, storeError(a.English, err)
 	}
-	disks, _ := billing.DisksAt(events, a.Now())
+	disks, _ := ledger.DisksAt(events, a.Now())
 	return lab, disks, nil
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/render/ledgerview"
@@ -26,8 +26,8 @@ func storageAddAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 	if p, bad := storageAddProblem(a); bad {
 		return a.Out(ledgerview.NotAdded{Lang: l, Problem: p, Problems: a.Problems, UnknownGPU: a.UnknownGPU})
 	}
-	e := billing.StorageEvent{Time: a.Now(), Lab: a.Storage.LabOf(a.From.ChatKey()), Owner: a.From.SenderID, OwnerName: a.From.SenderName,
-		Platform: a.Platform, Action: billing.ActionAdd, SizeGB: a.SizeGB, Note: a.Note}
+	e := ledger.StorageEvent{Time: a.Now(), Lab: a.Storage.LabOf(a.From.ChatKey()), Owner: a.From.SenderID, OwnerName: a.From.SenderName,
+		Platform: a.Platform, Action: ledger.ActionAdd, SizeGB: a.SizeGB, Note: a.Note}
 	id, err := a.Storage.Ledger.AddStorageDisk(ctx, e)
 	if err != nil {
 		return a.Out(storeError(a.English, err))
@@ -53,8 +53,8 @@ func storageAddProblem(a *answer.Ask) (ledgerview.Problem, bool) {
 		return ledgerview.Problem{Kind: ledgerview.ProblemNoSize}, true
 	case q.NoteCut:
 		return ledgerview.Problem{Kind: ledgerview.ProblemNoteCut}, true
-	case utf8.RuneCountInString(q.Note) > billing.MaxNoteRunes:
-		return ledgerview.Problem{Kind: ledgerview.ProblemNoteLong, Runes: utf8.RuneCountInString(q.Note), Max: billing.MaxNoteRunes}, true
+	case utf8.RuneCountInString(q.Note) > ledger.MaxNoteRunes:
+		return ledgerview.Problem{Kind: ledgerview.ProblemNoteLong, Runes: utf8.RuneCountInString(q.Note), Max: ledger.MaxNoteRunes}, true
 	}
 	return ledgerview.Problem{}, false
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands"
 )
@@ -28,7 +28,7 @@ func TestConcurrentAdminBindings(t *testing.T) {
 		console := &bytes.Buffer{}
 		consoles = append(consoles, console)
 		routers = append(routers, newRouterWith(t, commands.WithClock(func() time.Time { return now }),
-			commands.WithStorage(commands.StorageOptions{Ledger: st, Blobs: st, Console: console, Price: billing.CatalogStoragePrice(cat, nil)})))
+			commands.WithStorage(commands.StorageOptions{Ledger: st, Blobs: st, Console: console, Price: ledger.CatalogStoragePrice(cat, nil)})))
 	}
 	const n = 8
 	codes := make([]string, n)

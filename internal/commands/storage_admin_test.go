@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands"
 	"github.com/labgpu/bot/internal/store/embedded"
@@ -21,7 +21,7 @@ func adminRouter(t *testing.T, st *embedded.Store, now *time.Time, console *byte
 	cat := testCatalog(t)
 	return newRouterWith(t, commands.WithClock(func() time.Time { return *now }),
 		commands.WithStorage(commands.StorageOptions{Ledger: st, Blobs: st, Console: console, Admins: []string{"boss", "console"},
-			Price: billing.CatalogStoragePrice(cat, nil)}))
+			Price: ledger.CatalogStoragePrice(cat, nil)}))
 }
 
 // wx is a WeChat message; private chats have the friend's remark (or

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"time"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/render"
@@ -37,13 +37,13 @@ func storageChangeAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 		if err != nil {
 			return a.Out(storeError(a.English, err))
 		}
-		disks, _ := billing.DisksAt(events, a.Now())
+		disks, _ := ledger.DisksAt(events, a.Now())
 		c, refused := decideChange(ctx, a, lab, disks)
 		if refused != nil {
 			return a.Out(refused)
 		}
-		err = a.Storage.Ledger.AppendStorageEventsIf(ctx, lab, len(events), []billing.StorageEvent{c.Event})
-		if errors.Is(err, billing.ErrLedgerChanged) {
+		err = a.Storage.Ledger.AppendStorageEventsIf(ctx, lab, len(events), []ledger.StorageEvent{c.Event})
+		if errors.Is(err, ledger.ErrLedgerChanged) {
 			continue
 		}
 		if err != nil {
@@ -103,7 +103,7 @@ func changeExample(a *answer.Ask) string {
 // decideChange decides the change the message asks for on disks: the
 // event to write and the disk as it was, or the answer when there is
 // none to make (no such disk, not the sender's, already in that state).
-func decideChange(ctx context.Context, a *answer.Ask, lab string, disks []billing.DiskState) (ledgerview.Changed, render.Payload) {
+func decideChange(ctx context.Context, a *answer.Ask, lab string, disks []ledger.DiskState) (ledgerview.Changed, render.Payload) {
 	disk := findDisk(disks, a.DiskRef)
 	if disk == nil {
 		return ledgerview.Changed{}, unchanged(a, ledgerview.UnchangedNoDisk)
@@ -117,18 +117,18 @@ func decideChange(ctx context.Context, a *answer.Ask, lab string, disks []billin
 		u.Disk, u.Owner = disk.Disk, *disk
 		return ledgerview.Changed{}, u
 	}
-	e := billing.StorageEvent{Time: a.Now(), Lab: lab, Owner: disk.Owner, OwnerName: disk.OwnerName, Platform: disk.Platform, Disk: disk.Disk}
+	e := ledger.StorageEvent{Time: a.Now(), Lab: lab, Owner: disk.Owner, OwnerName: disk.OwnerName, Platform: disk.Platform, Disk: disk.Disk}
 	switch a.Intent {
 	case IntentStorageResize:
-		e.Action, e.SizeGB = billing.ActionResize, a.SizeGB
+		e.Action, e.SizeGB = ledger.ActionResize, a.SizeGB
 	case IntentStorageStop:
-		e.Action = billing.ActionStop
+		e.Action = ledger.ActionStop
 	case IntentStorageStart:
-		e.Action = billing.ActionStart
+		e.Action = ledger.ActionStart
 	default:
-		e.Action = billing.ActionRemove
+		e.Action = ledger.ActionRemove
 	}
-	if already := e.Action == billing.ActionStop && disk.Stopped || e.Action == billing.ActionStart && !disk.Stopped; already {
+	if already := e.Action == ledger.ActionStop && disk.Stopped || e.Action == ledger.ActionStart && !disk.Stopped; already {
 		u := unchanged(a, ledgerview.UnchangedAlreadyRunning)
 		if disk.Stopped {
 			u.Why = ledgerview.UnchangedAlreadyStopped
@@ -146,12 +146,12 @@ func decideChange(ctx context.Context, a *answer.Ask, lab string, disks []billin
 func changed(a *answer.Ask, c ledgerview.Changed) ledgerview.Changed {
 	disk, e := c.Disk, c.Event
 	switch e.Action {
-	case billing.ActionResize:
+	case ledger.ActionResize:
 		c.Cost = diskCost(a, disk.Platform, e.SizeGB, disk.Stopped)
-	case billing.ActionStop:
-		add := billing.StorageEvent{Time: e.Time.Add(-time.Second), Lab: e.Lab, Owner: disk.Owner, OwnerName: disk.OwnerName,
-			Platform: disk.Platform, Disk: disk.Disk, Action: billing.ActionAdd, SizeGB: disk.SizeGB, Note: disk.Note}
-		c.Risks, c.Now = billing.ReleaseRisks([]billing.StorageEvent{add, e}, a.Cat, e.Time), e.Time
+	case ledger.ActionStop:
+		add := ledger.StorageEvent{Time: e.Time.Add(-time.Second), Lab: e.Lab, Owner: disk.Owner, OwnerName: disk.OwnerName,
+			Platform: disk.Platform, Disk: disk.Disk, Action: ledger.ActionAdd, SizeGB: disk.SizeGB, Note: disk.Note}
+		c.Risks, c.Now = ledger.ReleaseRisks([]ledger.StorageEvent{add, e}, a.Cat, e.Time), e.Time
 		c.Cost = diskCost(a, disk.Platform, disk.SizeGB, true)
 		if p, ok := a.Cat.Platform(disk.Platform); ok && p.Storage.BilledWhileStopped {
 			c.BilledWhileStopped = true

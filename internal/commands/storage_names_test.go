@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/commands"
 )
 
@@ -95,8 +95,8 @@ func TestStorageRefusals(t *testing.T) {
 func TestStorageImportedDiskIDs(t *testing.T) {
 	r, st, now := storageRouter(t)
 	ctx := context.Background()
-	st.AppendStorageEvents(ctx, []billing.StorageEvent{{Time: now.Add(-time.Hour), Lab: "test/lab1", Owner: "alice", Platform: "autodl",
-		Disk: "SSD-1", Action: billing.ActionAdd, SizeGB: 100}})
+	st.AppendStorageEvents(ctx, []ledger.StorageEvent{{Time: now.Add(-time.Hour), Lab: "test/lab1", Owner: "alice", Platform: "autodl",
+		Disk: "SSD-1", Action: ledger.ActionAdd, SizeGB: 100}})
 	if res := from(r, "lab1", "alice", "存储 ssd-1 已关机"); !strings.Contains(res.Text, "#SSD-1 已记为关机") {
 		t.Errorf("stop by an imported id: %s", res.Text)
 	}

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/commands"
 	"github.com/labgpu/bot/internal/stock"
 	"github.com/labgpu/bot/internal/store/embedded"
@@ -22,15 +22,15 @@ import (
 
 // ledgerRouter is storageRouter's router over the given ledger (a store
 // of either kind), with the same clock, zone, admin and prices.
-func ledgerRouter(t *testing.T, ledger commands.Ledger) *commands.Router {
+func ledgerRouter(t *testing.T, lg commands.Ledger) *commands.Router {
 	t.Helper()
 	cat := testCatalog(t)
 	loc, _ := time.LoadLocation("Asia/Shanghai")
 	now := time.Date(2026, 11, 23, 10, 0, 0, 0, loc) // Monday of 2026-W48
 	overrides := map[string]float64{"autodl": 0.01, "matpool": 0.02}
 	return newRouterWith(t, commands.WithClock(func() time.Time { return now }), commands.WithLocation(loc),
-		commands.WithStorage(commands.StorageOptions{Ledger: ledger, Admins: []string{"boss"}, Overrides: overrides,
-			Price: billing.CatalogStoragePrice(cat, overrides)}))
+		commands.WithStorage(commands.StorageOptions{Ledger: lg, Admins: []string{"boss"}, Overrides: overrides,
+			Price: ledger.CatalogStoragePrice(cat, overrides)}))
 }
 
 // redisLedgers opens n stores, each on its own connection (n replicas),
@@ -262,15 +262,15 @@ func TestConcurrentChanges(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if errs := billing.CheckLedger(ev); len(errs) > 0 {
+			if errs := ledger.CheckLedger(ev); len(errs) > 0 {
 				t.Errorf("the ledger is inconsistent: %v", errs)
 			}
 			stops, resizes := 0, 0
 			for _, e := range ev {
 				switch e.Action {
-				case billing.ActionStop:
+				case ledger.ActionStop:
 					stops++
-				case billing.ActionResize:
+				case ledger.ActionResize:
 					resizes++
 				}
 			}

@@ -3,7 +3,7 @@ package commands
 import (
 	"context"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/render/ledgerview"
@@ -13,7 +13,7 @@ func init() { answer.Register(answer.Intent{Name: IntentStorageRisk, Answer: sto
 
 // storageRiskAnswer answers "哪些盘快被释放了": the lab's stopped disks
 // that their platforms' retention rules will release or wipe
-// (billing.ReleaseRisks), or only the asker's ("我的盘会不会被清空").
+// (ledger.ReleaseRisks), or only the asker's ("我的盘会不会被清空").
 func storageRiskAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 	if off := storageOff(a); off != nil {
 		return a.Out(off)
@@ -23,7 +23,7 @@ func storageRiskAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 		return a.Out(storeError(a.English, err))
 	}
 	now := a.Now()
-	risks := billing.ReleaseRisks(events, a.Cat, now)
+	risks := ledger.ReleaseRisks(events, a.Cat, now)
 	if a.Mine {
 		mine := risks[:0]
 		for _, r := range risks {

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands"
 	"github.com/labgpu/bot/internal/render/ledgerview"
@@ -29,7 +29,7 @@ func storageRouter(t *testing.T) (*commands.Router, *embedded.Store, *time.Time)
 	overrides := map[string]float64{"autodl": 0.01, "matpool": 0.02}
 	r := newRouterWith(t, commands.WithClock(func() time.Time { return now }), commands.WithLocation(loc),
 		commands.WithStorage(commands.StorageOptions{Ledger: st, Admins: []string{"boss"}, Overrides: overrides,
-			Price: billing.CatalogStoragePrice(cat, overrides)}))
+			Price: ledger.CatalogStoragePrice(cat, overrides)}))
 	return r, st, &now
 }
 
@@ -94,7 +94,7 @@ func TestStorageCommands(t *testing.T) {
 	if chats, _ := st.DigestChats(context.Background()); len(chats) != 0 {
 		t.Errorf("digest chats after off %v", chats)
 	}
-	if ev[1].OwnerName != "bob" || ev[4].Owner != "bob" || ev[4].Action != billing.ActionRemove {
+	if ev[1].OwnerName != "bob" || ev[4].Owner != "bob" || ev[4].Action != ledger.ActionRemove {
 		t.Errorf("events keep the owner: %+v", ev)
 	}
 }
@@ -203,7 +203,7 @@ func TestStorageLastMonthAndList(t *testing.T) {
 // TestStorageNoteKeptAsWritten: a note keeps the member's case and width
 // in the answer, the list and the ledger; the release rules still read
 // it ("/HY-TMP" is 恒源云's local disk, wiped 24 h after a stop); a note
-// longer than billing.MaxNoteRunes is refused by its length.
+// longer than ledger.MaxNoteRunes is refused by its length.
 func TestStorageNoteKeptAsWritten(t *testing.T) {
 	r, st, _ := storageRouter(t)
 	res := from(r, "lab1", "alice", "登记存储 恒源云 200G /HY-TMP ResNet50 Checkpoints")
@@ -221,13 +221,13 @@ func TestStorageNoteKeptAsWritten(t *testing.T) {
 	}
 	// A note longer than the cap, and a message too long to read whole
 	// (slots.MaxQuestion bytes): both refused, neither cut short.
-	for _, long := range []string{strings.Repeat("a", billing.MaxNoteRunes+1), strings.Repeat("数", 120)} {
+	for _, long := range []string{strings.Repeat("a", ledger.MaxNoteRunes+1), strings.Repeat("数", 120)} {
 		res := from(r, "lab1", "alice", "登记存储 AutoDL 80G "+long)
 		if !strings.Contains(res.Reply.Title, "没有登记") || !strings.Contains(res.Reply.Title, "备注") {
 			t.Errorf("long note: %s", res.Reply.Title)
 		}
 	}
-	if res := from(r, "lab1", "alice", "登记存储 AutoDL 80G "+strings.Repeat("a", billing.MaxNoteRunes+1)); !strings.Contains(res.Reply.Title, "备注太长（201 字，最多 200 字）") {
+	if res := from(r, "lab1", "alice", "登记存储 AutoDL 80G "+strings.Repeat("a", ledger.MaxNoteRunes+1)); !strings.Contains(res.Reply.Title, "备注太长（201 字，最多 200 字）") {
 		t.Errorf("long note: %s", res.Reply.Title)
 	}
 	if ev, _ := st.StorageEvents(context.Background(), "test/lab1"); len(ev) != 2 {
@@ -237,7 +237,7 @@ func TestStorageNoteKeptAsWritten(t *testing.T) {
 
 // digestOf is the digest (rounded, as JSON answers carry it) a digest
 // answer gave, nil when none.
-func digestOf(res commands.Result) *billing.Digest {
+func digestOf(res commands.Result) *ledger.Digest {
 	if p, ok := res.Payload.(ledgerview.DigestAnswer); ok {
 		return &p.Rounded
 	}

@@ -11,11 +11,11 @@ import (
 	"net"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/strictyaml"
 
 	"github.com/labgpu/bot/internal/jobs"
@@ -31,18 +31,18 @@ type Config struct {
 	// the console, `bot poll --once` and its log), the digest's weeks,
 	// the clock times questions name ("静音到8点"), quiet hours and the
 	// schedules. See Location.
-	Timezone string        `yaml:"timezone"`
-	Store    StoreConf     `yaml:"store"`
-	Catalog  CatalogConf   `yaml:"catalog"`
-	Stock    StockConf     `yaml:"stock"`
-	Alerts   AlertsConf    `yaml:"alerts"`
-	HTTP     HTTPConf      `yaml:"http"`
-	Feishu   FeishuConf    `yaml:"feishu"`
-	Webhooks []WebhookConf `yaml:"webhooks"`
-	WeChat   WeChatConf    `yaml:"wechat"`
-	Storage  StorageConf   `yaml:"storage"`
-	Chat     ChatConf      `yaml:"chat"`
-	Log      LogConf       `yaml:"log"`
+	Timezone string      `yaml:"timezone"`
+	Store    StoreConf   `yaml:"store"`
+	Catalog  CatalogConf `yaml:"catalog"`
+	Stock    StockConf   `yaml:"stock"`
+	Alerts   AlertsConf  `yaml:"alerts"`
+	HTTP     HTTPConf    `yaml:"http"`
+	// ChannelsConf are the chat channels' blocks (feishu, webhooks,
+	// wechat), at the top level.
+	ChannelsConf `yaml:",inline"`
+	Storage      StorageConf `yaml:"storage"`
+	Chat         ChatConf    `yaml:"chat"`
+	Log          LogConf     `yaml:"log"`
 	// Plans are the lab's own observed plan prices (see PlanConf).
 	Plans []PlanConf `yaml:"plans"`
 }
@@ -73,40 +73,6 @@ type HTTPConf struct {
 	ReadyStoreGrace Duration `yaml:"ready_store_grace"`
 }
 
-// FeishuConf is the Feishu (Lark) app. It runs when an app id is set.
-type FeishuConf struct {
-	// AppID and AppSecret (FEISHU_APP_ID, FEISHU_APP_SECRET).
-	AppID     string `yaml:"app_id"`
-	AppSecret string `yaml:"app_secret"`
-	// VerificationToken and EncryptKey from the app's event settings
-	// (FEISHU_VERIFICATION_TOKEN, FEISHU_ENCRYPT_KEY).
-	VerificationToken string `yaml:"verification_token"`
-	EncryptKey        string `yaml:"encrypt_key"`
-	// AllowNoEncryptKey lets the HTTP callback run without an Encrypt Key
-	// (then requests are not signed; not recommended).
-	AllowNoEncryptKey bool `yaml:"allow_no_encrypt_key"`
-	// Mode is "webhook" (HTTP callback at /feishu/events; needs a public
-	// URL) or "websocket" (long connection; works behind NAT)
-	// (FEISHU_MODE; default websocket).
-	Mode string `yaml:"mode"`
-	// BaseURL is the open platform (FEISHU_BASE_URL; default
-	// https://open.feishu.cn; https://open.larksuite.com for Lark).
-	BaseURL string `yaml:"base_url"`
-}
-
-// WebhookConf is a push-only chat: a Feishu custom bot or a WeCom group
-// robot. Alerts of subscriptions made for chat "webhook/<name>" (bot ask
-// --chat webhook/<name>) go to it.
-type WebhookConf struct {
-	Name string `yaml:"name"`
-	// Kind is "feishu" or "wecom".
-	Kind string `yaml:"kind"`
-	// URL is the webhook address (it contains the key: keep it secret).
-	URL string `yaml:"url"`
-	// Secret is the Feishu custom bot's signing secret (optional).
-	Secret string `yaml:"secret"`
-}
-
 // StorageConf is the labs' storage ledger and weekly digest.
 type StorageConf struct {
 	// Prices override the catalog's data disk price per platform id, in
@@ -127,8 +93,13 @@ type StorageConf struct {
 	DigestSchedule string `yaml:"digest_schedule"`
 	// Budgets are monthly storage budgets in CNY per lab (a storage.labs
 	// name or a chat key); the lab's chats are told once a month at 50%,
-	// 80% and 100% (checked hourly by `bot serve`).
+	// 80% and 100%, as BudgetSchedule's check finds the month's spend past
+	// them.
 	Budgets map[string]float64 `yaml:"budgets"`
+	// BudgetSchedule is when `bot serve` checks the budgets: a cron spec
+	// in the config's timezone (default "@hourly"); empty turns the check
+	// off. A threshold crossed between two checks is told at the second.
+	BudgetSchedule string `yaml:"budget_schedule"`
 	// ReleaseWarnings are the warnings before a platform deletes a
 	// stopped disk (see ReleaseWarnConf).
 	ReleaseWarnings ReleaseWarnConf `yaml:"release_warnings"`
@@ -143,24 +114,6 @@ func (s StorageConf) LabOfChat() map[string]string {
 		}
 	}
 	return m
-}
-
-// WeChatConf is the personal-WeChat channel (openwechat, Desktop mode).
-// It is best effort: see the README's WeChat section for the ban risk.
-type WeChatConf struct {
-	// Enabled starts the channel in `bot serve` (WECHAT_ENABLED=true).
-	Enabled bool `yaml:"enabled"`
-	// Groups is the allow-list of group names the bot answers in; empty or
-	// ["*"] allows every group. Private messages from friends are answered.
-	Groups []string `yaml:"groups"`
-	// QRCodePNG is where the login QR code is saved when a scan is needed
-	// (default <data_dir>/wechat-qr.png).
-	QRCodePNG string `yaml:"qr_code_png"`
-	// Admin is the chat told when the WeChat session drops (and about
-	// friends who write privately without a remark name of their own), as
-	// "<channel>/<chat id>": "webhook/<name>" (a configured webhook) or
-	// "feishu/<chat_id>". Empty: the drop is only logged.
-	Admin string `yaml:"admin"`
 }
 
 // StoreConf chooses where subscriptions, the notification log and
@@ -261,73 +214,6 @@ type PollConf struct {
 	LockTTL Duration `yaml:"lock_ttl"`
 }
 
-// ProvidersConf holds one block per provider.
-type ProvidersConf struct {
-	Catalog  EnableConf `yaml:"catalog"`
-	AutoDL   AutoDLConf `yaml:"autodl"`
-	VastAI   VastAIConf `yaml:"vastai"`
-	GPUShare TokenConf  `yaml:"gpushare"`
-	Matpool  TokenConf  `yaml:"matpool"`
-	RunPod   TokenConf  `yaml:"runpod"`
-	Lambda   TokenConf  `yaml:"lambda"`
-	Replay   ReplayConf `yaml:"replay"`
-}
-
-// TokenConf is a provider that needs a token or API key: 恒源云 (GPUSHARE_TOKEN),
-// 矩池云 (MATPOOL_TOKEN and MATPOOL_USER_ID), RunPod (RUNPOD_API_KEY),
-// Lambda (LAMBDA_API_KEY). It runs unless enabled: false; without
-// credentials it reports "not configured".
-type TokenConf struct {
-	Enabled *bool    `yaml:"enabled"`
-	BaseURL string   `yaml:"base_url"`
-	Token   string   `yaml:"token"`
-	UserID  string   `yaml:"user_id"`
-	Timeout Duration `yaml:"timeout"`
-}
-
-// On reports whether the provider is not switched off.
-func (t TokenConf) On() bool { return t.Enabled == nil || *t.Enabled }
-
-// EnableConf is a provider that only needs switching on or off.
-type EnableConf struct {
-	Enabled *bool `yaml:"enabled"`
-}
-
-// AutoDLConf configures the AutoDL provider. It is enabled when a token is
-// set unless enabled: false.
-type AutoDLConf struct {
-	Enabled *bool  `yaml:"enabled"`
-	BaseURL string `yaml:"base_url"`
-	// Token is the developer token (AUTODL_TOKEN).
-	Token string `yaml:"token"`
-	// Regions are ESD region_sign values (westDC2, beijingDC1, …); empty =
-	// the global stock endpoint.
-	Regions []string `yaml:"regions"`
-	// MachineList also reads the web console's machine list (prices per
-	// machine); it is an undocumented API.
-	MachineList bool     `yaml:"machine_list"`
-	Timeout     Duration `yaml:"timeout"`
-}
-
-// VastAIConf configures the vast.ai provider (off unless enabled: true).
-type VastAIConf struct {
-	Enabled *bool  `yaml:"enabled"`
-	BaseURL string `yaml:"base_url"`
-	// APIKey is optional (VASTAI_API_KEY).
-	APIKey string `yaml:"api_key"`
-	// GPUs limits the search to these GPU names (empty = all).
-	GPUs    []string `yaml:"gpus"`
-	Limit   int      `yaml:"limit"`
-	Timeout Duration `yaml:"timeout"`
-}
-
-// ReplayConf points the replay provider at recorded responses.
-type ReplayConf struct {
-	// Dir holds recordings named by platform prefix (autodl-*.json,
-	// vastai-*.json); empty = replay off (BOT_REPLAY_DIR).
-	Dir string `yaml:"dir"`
-}
-
 // LogConf configures logging.
 type LogConf struct {
 	// Level: debug, info, warn, error.
@@ -387,16 +273,15 @@ func Default() Config {
 			AnswerBudget: Dur(2 * time.Second),
 			Breaker:      BreakerConf{Failures: 5, OpenFor: Dur(time.Minute)},
 			Poll:         PollConf{Schedule: "@every 2m", Jitter: Dur(10 * time.Second), Retries: 2},
-			Providers: ProvidersConf{
-				AutoDL: AutoDLConf{BaseURL: "https://api.autodl.com", Timeout: Dur(10 * time.Second)},
-				VastAI: VastAIConf{BaseURL: "https://console.vast.ai", Limit: 100, Timeout: Dur(10 * time.Second)},
-			},
+			// Each provider's defaults (base URL, timeout, limit) are its
+			// package's.
+			Providers: ProvidersConf{},
 		},
-		HTTP:    HTTPConf{Addr: ":8080", ShutdownGrace: Dur(10 * time.Second), ReadyStoreGrace: Dur(30 * time.Second)},
-		Feishu:  FeishuConf{Mode: "websocket", BaseURL: "https://open.feishu.cn"},
-		Storage: StorageConf{DigestSchedule: "0 9 * * 1", ReleaseWarnings: DefaultReleaseWarnings()},
-		Log:     LogConf{Level: "info"},
-		Chat:    ChatConf{Language: "zh"},
+		HTTP:         HTTPConf{Addr: ":8080", ShutdownGrace: Dur(10 * time.Second), ReadyStoreGrace: Dur(30 * time.Second)},
+		ChannelsConf: ChannelsConf{Feishu: FeishuConf{Mode: "websocket", BaseURL: "https://open.feishu.cn"}},
+		Storage:      StorageConf{DigestSchedule: "0 9 * * 1", BudgetSchedule: "@hourly", ReleaseWarnings: DefaultReleaseWarnings()},
+		Log:          LogConf{Level: "info"},
+		Chat:         ChatConf{Language: "zh"},
 	}
 }
 
@@ -426,8 +311,9 @@ func Load(path string, env Env) (Config, error) {
 	}
 	// Every variable below counts when set and not empty. REDIS_URL also
 	// picks the redis store; the string settings, disjoint from it, come
-	// first, BOT_REPLAY_DIR only after WECHAT_ENABLED parsed.
-	for _, e := range cfg.stringEnv() {
+	// first, the providers' (provider.Registry) only after WECHAT_ENABLED
+	// parsed.
+	for _, e := range append(cfg.stringEnv(), cfg.channelEnv()...) {
 		if v, ok := env(e.name); ok && v != "" {
 			*e.dst = v
 		}
@@ -443,9 +329,7 @@ func Load(path string, env Env) (Config, error) {
 		}
 		cfg.WeChat.Enabled = b
 	}
-	if v, ok := env("BOT_REPLAY_DIR"); ok && v != "" {
-		cfg.Stock.Providers.Replay.Dir = v
-	}
+	cfg.Stock.Providers.applyEnv(env)
 	if err := cfg.Validate(); err != nil {
 		if path != "" {
 			return cfg, fmt.Errorf("config %s: %w", path, err)
@@ -463,12 +347,7 @@ type envString struct {
 
 // stringEnv lists the variables that replace one string setting of cfg each.
 func (cfg *Config) stringEnv() []envString {
-	p := &cfg.Stock.Providers
-	return []envString{{"BOT_DATA_DIR", &cfg.DataDir}, {"BOT_TIMEZONE", &cfg.Timezone}, {"AUTODL_TOKEN", &p.AutoDL.Token}, {"VASTAI_API_KEY", &p.VastAI.APIKey},
-		{"GPUSHARE_TOKEN", &p.GPUShare.Token}, {"MATPOOL_TOKEN", &p.Matpool.Token}, {"MATPOOL_USER_ID", &p.Matpool.UserID},
-		{"RUNPOD_API_KEY", &p.RunPod.Token}, {"LAMBDA_API_KEY", &p.Lambda.Token},
-		{"FEISHU_APP_ID", &cfg.Feishu.AppID}, {"FEISHU_APP_SECRET", &cfg.Feishu.AppSecret}, {"FEISHU_VERIFICATION_TOKEN", &cfg.Feishu.VerificationToken},
-		{"FEISHU_ENCRYPT_KEY", &cfg.Feishu.EncryptKey}, {"FEISHU_MODE", &cfg.Feishu.Mode}, {"FEISHU_BASE_URL", &cfg.Feishu.BaseURL},
+	return []envString{{"BOT_DATA_DIR", &cfg.DataDir}, {"BOT_TIMEZONE", &cfg.Timezone},
 		{"BOT_HTTP_ADDR", &cfg.HTTP.Addr}}
 }
 
@@ -511,8 +390,8 @@ func (c Config) Location() (*time.Location, error) {
 
 // Validate checks values and names the offending key.
 func (c Config) Validate() error {
-	for _, check := range []func() error{c.validateBasics, c.validateFeishu, c.validateWebhooks, c.validateWeChat, c.validateSchedules,
-		c.validateWeChatAdmin, c.validateStore, c.validateAlerts, c.validateStock, c.validateLogAndChat, c.validatePlans} {
+	for _, check := range []func() error{c.validateBasics, c.validateChannels, c.validateSchedules,
+		c.validateStore, c.validateAlerts, c.validateStock, c.validateLogAndChat, c.validatePlans} {
 		if err := check(); err != nil {
 			return err
 		}
@@ -520,7 +399,7 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// validateBasics checks data_dir and the catalog.
+// validateBasics checks data_dir, the catalog and the HTTP address.
 func (c Config) validateBasics() error {
 	if strings.TrimSpace(c.DataDir) == "" {
 		return errors.New("data_dir: must not be empty")
@@ -528,71 +407,13 @@ func (c Config) validateBasics() error {
 	if c.Catalog.FXUSDCNY < 0 {
 		return errors.New("catalog.fx_usd_cny: must be positive")
 	}
-	return nil
-}
-
-// validateFeishu checks the Feishu app.
-func (c Config) validateFeishu() error {
-	switch c.Feishu.Mode {
-	case "webhook", "websocket":
-	default:
-		return fmt.Errorf("feishu.mode: %q is not webhook or websocket", c.Feishu.Mode)
-	}
-	if c.Feishu.AppID != "" {
-		if c.Feishu.AppSecret == "" {
-			return errors.New("feishu.app_secret: empty (set FEISHU_APP_SECRET)")
-		}
-		if err := checkURL("feishu.base_url", c.Feishu.BaseURL); err != nil {
-			return err
-		}
-		if c.Feishu.Mode == "webhook" && c.Feishu.EncryptKey == "" && !c.Feishu.AllowNoEncryptKey {
-			return errors.New("feishu.encrypt_key: the HTTP callback needs an Encrypt Key (FEISHU_ENCRYPT_KEY); set feishu.allow_no_encrypt_key: true to run without one")
-		}
-		if c.Feishu.Mode == "webhook" && c.Feishu.VerificationToken == "" {
-			return errors.New("feishu.verification_token: empty (set FEISHU_VERIFICATION_TOKEN)")
-		}
-	}
-	return nil
-}
-
-// validateWebhooks checks the push-only webhooks: named once each, a known kind, a URL.
-func (c Config) validateWebhooks() error {
-	seenHook := map[string]bool{}
-	for i, w := range c.Webhooks {
-		key := fmt.Sprintf("webhooks[%d]", i)
-		if w.Name == "" || seenHook[w.Name] {
-			return fmt.Errorf("%s.name: empty or repeated", key)
-		}
-		seenHook[w.Name] = true
-		if w.Kind != "feishu" && w.Kind != "wecom" {
-			return fmt.Errorf("%s.kind: %q is not feishu or wecom", key, w.Kind)
-		}
-		if err := checkURL(key+".url", w.URL); err != nil {
-			return fmt.Errorf("%s.url: not an http(s) URL", key)
-		}
-	}
-	return nil
-}
-
-// validateWeChat checks the WeChat groups, the QR code path and the HTTP address.
-func (c Config) validateWeChat() error {
-	for i, g := range c.WeChat.Groups {
-		if strings.TrimSpace(g) == "" {
-			return fmt.Errorf("wechat.groups[%d]: empty group name (leave the list empty, or use \"*\", for all groups)", i)
-		}
-	}
-	if c.WeChat.QRCodePNG != "" {
-		if st, err := os.Stat(filepath.Dir(c.WeChat.QRCodePNG)); err != nil || !st.IsDir() {
-			return fmt.Errorf("wechat.qr_code_png: directory %s does not exist", filepath.Dir(c.WeChat.QRCodePNG))
-		}
-	}
 	if _, _, err := net.SplitHostPort(c.HTTP.Addr); err != nil {
 		return fmt.Errorf("http.addr: %q is not host:port (e.g. :8080)", c.HTTP.Addr)
 	}
 	return nil
 }
 
-// validateSchedules checks the poll and digest schedules (through jobs) and the storage budgets, prices and labs.
+// validateSchedules checks the poll, digest and budget schedules (through jobs) and the storage budgets, prices and labs.
 func (c Config) validateSchedules() error {
 	if sc := c.Stock.Poll.Schedule; sc != "" {
 		// The platforms ask for gentle polling (stock-apis.md: at least
@@ -604,6 +425,11 @@ func (c Config) validateSchedules() error {
 	if sc := c.Storage.DigestSchedule; sc != "" {
 		if err := jobs.ValidateSchedule(sc, 0); err != nil {
 			return fmt.Errorf("storage.digest_schedule: %w (e.g. \"0 9 * * 1\" for Monday 09:00)", err)
+		}
+	}
+	if sc := c.Storage.BudgetSchedule; sc != "" {
+		if err := jobs.ValidateSchedule(sc, 0); err != nil {
+			return fmt.Errorf("storage.budget_schedule: %w (e.g. \"@hourly\" or \"0 * * * *\")", err)
 		}
 	}
 	if err := c.Storage.ReleaseWarnings.validate(); err != nil {
@@ -633,27 +459,7 @@ func (c Config) validateSchedules() error {
 	}
 	for i, a := range c.Storage.Admins {
 		if a != "console" && !strings.HasPrefix(a, "ou_") {
-			return fmt.Errorf("storage.admins[%d]: %q is not a Feishu open_id (ou_…) or \"console\". WeChat admins cannot be listed "+
-				"by nickname (anyone can take one): a friend of the bot's account with a remark name (备注) says 绑定管理员 in a private "+
-				"chat with the bot and replies with the one-time code the bot prints on its console (README: storage admins)", i, a)
-		}
-	}
-	return nil
-}
-
-// validateWeChatAdmin checks the chat WeChat notices go to.
-func (c Config) validateWeChatAdmin() error {
-	if a := c.WeChat.Admin; a != "" {
-		ch, id, ok := strings.Cut(a, "/")
-		switch {
-		case !ok || id == "":
-			return fmt.Errorf("wechat.admin: %q is not <channel>/<chat id>, e.g. webhook/ops", a)
-		case ch == "webhook" && !c.hasWebhook(id):
-			return fmt.Errorf("wechat.admin: no webhook named %q", id)
-		case ch == "feishu" && c.Feishu.AppID == "":
-			return fmt.Errorf("wechat.admin: %q needs the Feishu app (feishu.app_id)", a)
-		case ch != "webhook" && ch != "feishu":
-			return fmt.Errorf("wechat.admin: channel %q is not webhook or feishu", ch)
+			return fmt.Errorf("storage.admins[%d]: %s", i, i18n.EN.T("config.admin_not_open_id", a))
 		}
 	}
 	return nil
@@ -698,10 +504,7 @@ func (c Config) validateAlerts() error {
 
 // validateStock checks the durations, timeouts and provider URLs.
 func (c Config) validateStock() error {
-	for key, d := range map[string]Duration{"stock.timeout": c.Stock.Timeout, "stock.max_age": c.Stock.MaxAge, "stock.interim_after": c.Stock.InterimAfter, "stock.answer_budget": c.Stock.AnswerBudget, "stock.breaker.open_for": c.Stock.Breaker.OpenFor, "http.ready_store_grace": c.HTTP.ReadyStoreGrace, "stock.poll.jitter": c.Stock.Poll.Jitter, "stock.poll.lock_ttl": c.Stock.Poll.LockTTL, "http.ready_provider_age": c.HTTP.ReadyProviderAge, "http.shutdown_grace": c.HTTP.ShutdownGrace, "alerts.cooldown": c.Alerts.Cooldown,
-		"stock.providers.autodl.timeout": c.Stock.Providers.AutoDL.Timeout, "stock.providers.vastai.timeout": c.Stock.Providers.VastAI.Timeout,
-		"stock.providers.gpushare.timeout": c.Stock.Providers.GPUShare.Timeout, "stock.providers.matpool.timeout": c.Stock.Providers.Matpool.Timeout,
-		"stock.providers.runpod.timeout": c.Stock.Providers.RunPod.Timeout, "stock.providers.lambda.timeout": c.Stock.Providers.Lambda.Timeout} {
+	for key, d := range map[string]Duration{"stock.timeout": c.Stock.Timeout, "stock.max_age": c.Stock.MaxAge, "stock.interim_after": c.Stock.InterimAfter, "stock.answer_budget": c.Stock.AnswerBudget, "stock.breaker.open_for": c.Stock.Breaker.OpenFor, "http.ready_store_grace": c.HTTP.ReadyStoreGrace, "stock.poll.jitter": c.Stock.Poll.Jitter, "stock.poll.lock_ttl": c.Stock.Poll.LockTTL, "http.ready_provider_age": c.HTTP.ReadyProviderAge, "http.shutdown_grace": c.HTTP.ShutdownGrace, "alerts.cooldown": c.Alerts.Cooldown} {
 		if err := d.check(key); err != nil {
 			return err
 		}
@@ -715,28 +518,7 @@ func (c Config) validateStock() error {
 	if c.Stock.Breaker.Failures == 0 {
 		return errors.New("stock.breaker.failures: 0 would open the breaker before any fetch (a positive count, or negative for no breaker)")
 	}
-	p := c.Stock.Providers
-	if err := checkURL("stock.providers.autodl.base_url", p.AutoDL.BaseURL); err != nil {
-		return err
-	}
-	if err := checkURL("stock.providers.vastai.base_url", p.VastAI.BaseURL); err != nil {
-		return err
-	}
-	for key, u := range map[string]string{"stock.providers.gpushare.base_url": p.GPUShare.BaseURL, "stock.providers.matpool.base_url": p.Matpool.BaseURL,
-		"stock.providers.runpod.base_url": p.RunPod.BaseURL, "stock.providers.lambda.base_url": p.Lambda.BaseURL} {
-		if u != "" {
-			if err := checkURL(key, u); err != nil {
-				return err
-			}
-		}
-	}
-	if p.VastAI.Limit < 0 || p.VastAI.Limit > 1000 {
-		return fmt.Errorf("stock.providers.vastai.limit: %d is outside 1-1000", p.VastAI.Limit)
-	}
-	if p.AutoDL.Timeout.D() < 0 || p.VastAI.Timeout.D() < 0 {
-		return errors.New("stock.providers.*.timeout: must not be negative")
-	}
-	return nil
+	return c.Stock.Providers.validate()
 }
 
 // validateLogAndChat checks the log level and the chat language.
@@ -754,44 +536,12 @@ func (c Config) validateLogAndChat() error {
 	return nil
 }
 
-// hasWebhook reports whether a webhook of that name is configured.
-func (c Config) hasWebhook(name string) bool {
-	for _, w := range c.Webhooks {
-		if w.Name == name {
-			return true
-		}
-	}
-	return false
-}
-
 func checkURL(key, s string) error {
 	u, err := url.Parse(s)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return fmt.Errorf("%s: %q is not an http(s) URL", key, s)
 	}
 	return nil
-}
-
-// AutoDLEnabled reports whether the AutoDL provider should run: explicitly
-// enabled, or a token is set and it is not explicitly disabled.
-func (c Config) AutoDLEnabled() bool {
-	a := c.Stock.Providers.AutoDL
-	if a.Enabled != nil {
-		return *a.Enabled
-	}
-	return a.Token != ""
-}
-
-// VastAIEnabled reports whether the vast.ai provider should run.
-func (c Config) VastAIEnabled() bool {
-	v := c.Stock.Providers.VastAI.Enabled
-	return v != nil && *v
-}
-
-// CatalogEnabled reports whether catalog list prices are offered (default on).
-func (c Config) CatalogEnabled() bool {
-	v := c.Stock.Providers.Catalog.Enabled
-	return v == nil || *v
 }
 
 // ParseWindow parses a daily window "23:00-08:00" into minutes after

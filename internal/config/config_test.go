@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/config"
+	"github.com/labgpu/bot/internal/stock/provider"
 )
 
 func env(m map[string]string) config.Env {
@@ -30,11 +31,62 @@ func TestExampleLoads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.DataDir != "./data" || cfg.Stock.Timeout.D() != 15*time.Second || cfg.Stock.Providers.VastAI.Limit != 100 {
+	if cfg.DataDir != "./data" || cfg.Stock.Timeout.D() != 15*time.Second || cfg.Stock.Providers.Of("vastai").Limit != 100 {
 		t.Errorf("example differs from defaults: %+v", cfg)
 	}
-	if cfg.AutoDLEnabled() || cfg.VastAIEnabled() || !cfg.CatalogEnabled() {
+	if runs, _ := cfg.Stock.Providers.Runs(mustLookup(t, "catalog")); cfg.Stock.Providers.Live() || !runs {
 		t.Errorf("example enables live providers without credentials")
+	}
+	// Every provider of the registry is documented in the example.
+	for _, s := range provider.Registry() {
+		if _, ok := cfg.Stock.Providers[s.Name]; !ok {
+			t.Errorf("configs/config.example.yaml has no stock.providers.%s block", s.Name)
+		}
+	}
+}
+
+func mustLookup(t *testing.T, name string) provider.Stock {
+	t.Helper()
+	s, ok := provider.Lookup(name)
+	if !ok {
+		t.Fatalf("no provider %s", name)
+	}
+	return s
+}
+
+// TestProviderSwitches: when each kind of provider runs and is live.
+func TestProviderSwitches(t *testing.T) {
+	cases := []struct {
+		name, yaml string
+		env        map[string]string
+		provider   string
+		runs, live bool
+	}{
+		{"autodl without token", "", nil, "autodl", true, false},
+		{"autodl with token", "", map[string]string{"AUTODL_TOKEN": "t"}, "autodl", true, true},
+		{"autodl enabled without token", "stock:\n  providers:\n    autodl:\n      enabled: true\n", nil, "autodl", true, true},
+		{"autodl off with token", "stock:\n  providers:\n    autodl:\n      enabled: false\n", map[string]string{"AUTODL_TOKEN": "t"}, "autodl", false, false},
+		{"vastai by default", "", map[string]string{"VASTAI_API_KEY": "k"}, "vastai", false, false},
+		{"vastai enabled", "stock:\n  providers:\n    vastai:\n      enabled: true\n", nil, "vastai", true, true},
+		{"matpool token only", "", map[string]string{"MATPOOL_TOKEN": "t"}, "matpool", true, false},
+		{"matpool both", "", map[string]string{"MATPOOL_TOKEN": "t", "MATPOOL_USER_ID": "u"}, "matpool", true, true},
+		{"replay without dir", "", nil, "replay", false, false},
+		{"replay dir", "", map[string]string{"BOT_REPLAY_DIR": "rec"}, "replay", true, true},
+		{"replay file dir", "stock:\n  providers:\n    replay:\n      dir: rec\n", nil, "replay", true, true},
+		{"catalog", "", nil, "catalog", true, false},
+		{"catalog off", "stock:\n  providers:\n    catalog:\n      enabled: false\n", nil, "catalog", false, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg, err := config.Load(write(t, c.yaml), env(c.env))
+			if err != nil {
+				t.Fatal(err)
+			}
+			runs, live := cfg.Stock.Providers.Runs(mustLookup(t, c.provider))
+			if runs != c.runs || live != c.live {
+				t.Errorf("runs, live = %v, %v; want %v, %v", runs, live, c.runs, c.live)
+			}
+		})
 	}
 }
 
@@ -43,7 +95,7 @@ func TestEnvironment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.DataDir != "/tmp/x" || cfg.Stock.Providers.AutoDL.Token != "tok" || cfg.Stock.Providers.Replay.Dir != "rec" {
+	if cfg.DataDir != "/tmp/x" || cfg.Stock.Providers.Of("autodl").Token != "tok" || cfg.Stock.Providers.Of("replay").Dir != "rec" {
 		t.Errorf("env not applied: %+v", cfg)
 	}
 	if w, err := config.Load("", env(map[string]string{"WECHAT_ENABLED": "true"})); err != nil || !w.WeChat.Enabled {
@@ -52,8 +104,8 @@ func TestEnvironment(t *testing.T) {
 	if _, err := config.Load("", env(map[string]string{"WECHAT_ENABLED": "yes please"})); err == nil || !strings.Contains(err.Error(), "WECHAT_ENABLED") {
 		t.Errorf("bad WECHAT_ENABLED: %v", err)
 	}
-	if !cfg.AutoDLEnabled() {
-		t.Error("AutoDL with a token should be enabled")
+	if _, live := cfg.Stock.Providers.Runs(mustLookup(t, "autodl")); !live {
+		t.Error("AutoDL with a token should be live")
 	}
 }
 
@@ -68,6 +120,12 @@ func TestBadConfig(t *testing.T) {
 		{"bad level", "log:\n  level: loud\n", "log.level"},
 		{"zero timeout", "stock:\n  timeout: 0s\n", "stock.timeout"},
 		{"limit", "stock:\n  providers:\n    vastai:\n      limit: 5000\n", "stock.providers.vastai.limit"},
+		{"unknown provider", "stock:\n  providers:\n    paperspace:\n      enabled: true\n", "stock.providers.paperspace: no such provider"},
+		{"another provider's key", "stock:\n  providers:\n    gpushare:\n      regions: [a]\n", "stock.providers.gpushare.regions: gpushare has no such setting (line 4"},
+		{"unknown provider key", "stock:\n  providers:\n    autodl:\n      tokn: x\n", "stock.providers.autodl.tokn"},
+		{"provider block a list", "stock:\n  providers:\n    autodl: [1]\n", "line 3: stock.providers.autodl: a provider's settings are a mapping"},
+		{"provider value type", "stock:\n  providers:\n    vastai:\n      limit: many\n", `line 4: stock.providers.vastai.limit: "many" is not a whole number`},
+		{"negative timeout", "stock:\n  providers:\n    lambda:\n      timeout: -1s\n", "stock.providers.lambda.timeout: must not be negative"},
 		{"not yaml", "data_dir: [unclosed\n", "config"},
 		{"wechat admin form", "wechat:\n  admin: ops\n", "wechat.admin"},
 		{"wechat admin unknown webhook", "wechat:\n  admin: webhook/ops\n", "no webhook named"},
@@ -78,6 +136,7 @@ func TestBadConfig(t *testing.T) {
 		{"http addr", "http:\n  addr: nonsense\n", "http.addr"},
 		{"poll schedule", "stock:\n  poll:\n    schedule: every two minutes\n", "stock.poll.schedule"},
 		{"poll every 0s", "stock:\n  poll:\n    schedule: \"@every 0s\"\n", "stock.poll.schedule"},
+		{"budget schedule", "storage:\n  budget_schedule: hourly please\n", "storage.budget_schedule"},
 		{"poll every 5s", "stock:\n  poll:\n    schedule: \"@every 5s\"\n", "more often than every 30s"},
 		{"interim", "stock:\n  interim_after: soon\n", "stock.interim_after"},
 		{"duration as a list", "alerts:\n  cooldown: [5s]\n", "line 2: alerts.cooldown: a list or a mapping is not a duration"},

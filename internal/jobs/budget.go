@@ -7,13 +7,14 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/i18n"
 )
 
 // StorageEvents reads a lab's storage ledger.
 type StorageEvents interface {
-	StorageEvents(ctx context.Context, lab string) ([]billing.StorageEvent, error)
+	StorageEvents(ctx context.Context, lab string) ([]ledger.StorageEvent, error)
 }
 
 // Budget tells a lab's chats when its month-to-date storage spend reaches
@@ -28,7 +29,7 @@ type Budget struct {
 	Claims Claimer
 	// Budgets are CNY per month by lab (config storage.budgets).
 	Budgets map[string]float64
-	Price   billing.StoragePrice
+	Price   ledger.StoragePrice
 	// Chats are a lab's chat keys.
 	Chats    func(lab string) []string
 	Send     SendFunc
@@ -62,14 +63,14 @@ func (b *Budget) checkLab(ctx context.Context, lab string, budget float64, now t
 	if err != nil {
 		return 0, err
 	}
-	mtd, err := billing.MonthToDate(ev, now, b.Location, b.Price)
+	mtd, err := ledger.MonthToDate(ev, now, b.Location, b.Price)
 	if err != nil {
 		return 0, fmt.Errorf("lab %s: %w", lab, err)
 	}
 	var claimed []string
 	var errs []error
 	top := 0
-	for _, p := range billing.BudgetCrossed(mtd, budget) {
+	for _, p := range ledger.BudgetCrossed(mtd, budget) {
 		key := fmt.Sprintf("budget:%s:%s:%d", lab, month, p)
 		ok, err := b.Claims.ClaimAlert(ctx, key, budgetClaimTTL)
 		if err != nil {
@@ -109,11 +110,11 @@ func (b *Budget) checkLab(ctx context.Context, lab string, budget float64, now t
 // budgetReply is the notice that a lab's storage spend reached top% of
 // its budget, in both languages (it goes to the lab's chats).
 func budgetReply(month string, mtd, budget float64, top int) chat.Reply {
+	zh, en := i18n.ZH, i18n.EN
 	return chat.Reply{
-		Title: fmt.Sprintf("💰 存储预算提醒：%s 月已用 %.0f%%（%.2f / %.0f 元）", month, mtd/budget*100, mtd, budget),
-		Lines: []string{fmt.Sprintf("本月存储花费已达到预算的 %d%%。问“本周存储花费”看明细和闲置盘。", top),
-			fmt.Sprintf("Storage spend this month has reached %d%% of the budget (%.2f of %.0f CNY).", top, mtd, budget)},
-		Notes: []string{"按存储账本和目录数据盘价估算，不是平台账单。/ Estimated from the storage ledger at catalog prices, not the platforms' bills."},
+		Title: zh.T("jobs.budget.title", month, mtd/budget*100, mtd, budget),
+		Lines: []string{zh.T("jobs.budget.reached", top), en.T("jobs.budget.reached", top)},
+		Notes: []string{zh.T("jobs.budget.estimated") + " / " + en.T("jobs.budget.estimated")},
 	}
 }
 

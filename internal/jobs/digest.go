@@ -9,7 +9,7 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/chat"
 )
 
@@ -221,7 +221,7 @@ func (d *Digest) period(ctx context.Context, ck string, now time.Time) (raw stri
 	if cr, reads := d.Claims.(ClaimReader); ok && raw == "" && reads {
 		// A chat's first scheduled digest: the bot before marks claimed
 		// the previous week as digest:<chat>:<ISO week> when it sent it.
-		_, sent, err := cr.ClaimOwner(ctx, "digest:"+ck+":"+billing.WeekOf(p.From, d.loc()))
+		_, sent, err := cr.ClaimOwner(ctx, "digest:"+ck+":"+ledger.WeekOf(p.From, d.loc()))
 		if err != nil {
 			return raw, p, false, fmt.Errorf("claim: %w", err)
 		}

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/jobs"
 	"github.com/labgpu/bot/internal/retry"
@@ -349,7 +349,7 @@ func TestNextPeriod(t *testing.T) {
 type ledgerStore interface {
 	digestStore
 	jobs.StorageEvents
-	AppendStorageEvents(ctx context.Context, events []billing.StorageEvent) error
+	AppendStorageEvents(ctx context.Context, events []ledger.StorageEvent) error
 }
 
 // TestBudgetNoticeKeyedAcrossRestart: a budget notice one of the lab's
@@ -363,8 +363,8 @@ func TestBudgetNoticeKeyedAcrossRestart(t *testing.T) {
 			st, reopen := kind.open(t)
 			ctx := context.Background()
 			// 1050 GB at 0.01 CNY/GB-day beyond 50 free: 10 CNY a day from 1 Nov.
-			if err := st.(ledgerStore).AppendStorageEvents(ctx, []billing.StorageEvent{{Time: time.Date(2026, 11, 1, 0, 0, 0, 0, loc), Lab: "nlp",
-				Owner: "ou_a", Platform: "autodl", Disk: "1", Action: billing.ActionAdd, SizeGB: 1050}}); err != nil {
+			if err := st.(ledgerStore).AppendStorageEvents(ctx, []ledger.StorageEvent{{Time: time.Date(2026, 11, 1, 0, 0, 0, 0, loc), Lab: "nlp",
+				Owner: "ou_a", Platform: "autodl", Disk: "1", Action: ledger.ActionAdd, SizeGB: 1050}}); err != nil {
 				t.Fatal(err)
 			}
 			p := newPlatform(false)

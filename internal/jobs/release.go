@@ -7,18 +7,18 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 )
 
 // Release @mentions a disk's owner in the lab's chats before the disk's
-// platform deletes it (billing.ReleaseRisks from the ledgers' stop events
-// and the catalog's retention rules; billing.DueWarnings under Policy):
+// platform deletes it (ledger.ReleaseRisks from the ledgers' stop events
+// and the catalog's retention rules; ledger.DueWarnings under Policy):
 // by default 3 days and 1 day before a release, and right after a stop
 // when the loss comes within a day. Each disk is warned once per stop,
 // rule and threshold across replicas: a message is claimed under its
-// latest threshold (billing.Warning.Threshold), as
+// latest threshold (ledger.Warning.Threshold), as
 // release:<lab>:<disk>:<stop, unix s>:<rule>:<threshold>, which is also
 // the message's idempotency key, and thresholds reached together (a late
 // check) go in that one message. The claim is released when a chat did
@@ -30,11 +30,11 @@ type Release struct {
 	Events  StorageEvents
 	Claims  Claimer
 	Catalog *catalog.Catalog
-	Policy  billing.ReleasePolicy
+	Policy  ledger.ReleasePolicy
 	// Chats are a lab's chat keys that can be reached now.
 	Chats func(lab string) []string
 	// Render is the warning for a chat, in English when en.
-	Render func(w billing.Warning, now time.Time, en bool) chat.Reply
+	Render func(w ledger.Warning, now time.Time, en bool) chat.Reply
 	// English reports whether a chat reads English (nil: Chinese).
 	English func(chatKey string) bool
 	Send    SendFunc
@@ -57,7 +57,7 @@ func (j *Release) RunOnce(ctx context.Context) (int, error) {
 	}
 	sent := 0
 	var errs []error
-	for _, w := range billing.DueWarnings(billing.ReleaseRisks(ev, j.Catalog, now), j.Policy, now) {
+	for _, w := range ledger.DueWarnings(ledger.ReleaseRisks(ev, j.Catalog, now), j.Policy, now) {
 		n, err := j.warn(ctx, w, now)
 		sent += n
 		if err != nil {
@@ -69,7 +69,7 @@ func (j *Release) RunOnce(ctx context.Context) (int, error) {
 
 // warn claims w's latest threshold and, when it got it, tells the lab's
 // chats; when none heard it the claim is given back.
-func (j *Release) warn(ctx context.Context, w billing.Warning, now time.Time) (int, error) {
+func (j *Release) warn(ctx context.Context, w ledger.Warning, now time.Time) (int, error) {
 	chats := j.Chats(w.Lab)
 	if len(chats) == 0 {
 		return 0, nil // nobody to tell; a later run may reach a chat
@@ -102,7 +102,7 @@ func (j *Release) warn(ctx context.Context, w billing.Warning, now time.Time) (i
 }
 
 // ReleaseKey is the claim of one threshold of a warning.
-func ReleaseKey(w billing.Warning, threshold string) string {
+func ReleaseKey(w ledger.Warning, threshold string) string {
 	return fmt.Sprintf("release:%s:%s:%d:%s:%s", w.Lab, w.Disk, w.StoppedAt.Unix(), w.RuleID, threshold)
 }
 

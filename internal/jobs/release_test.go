@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/configs"
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/jobs"
@@ -25,7 +25,7 @@ import (
 type releaseStore interface {
 	jobs.StorageEvents
 	jobs.Claimer
-	AppendStorageEvents(ctx context.Context, events []billing.StorageEvent) error
+	AppendStorageEvents(ctx context.Context, events []ledger.StorageEvent) error
 }
 
 // relT0 is when the test lab's disks are shut down.
@@ -36,13 +36,13 @@ var relT0 = time.Date(2026, 5, 4, 2, 0, 0, 0, time.UTC)
 // instance in 10 days), 恒源云 /hy-nas (#3, kept), 矩池云 (#4, no known
 // rule), and a running AutoDL disk (#5). Lab webhook/b has nothing
 // stopped.
-func releaseLedger() []billing.StorageEvent {
-	var ev []billing.StorageEvent
+func releaseLedger() []ledger.StorageEvent {
+	var ev []ledger.StorageEvent
 	add := func(lab, disk, platform, note string, stop bool) {
-		ev = append(ev, billing.StorageEvent{Time: relT0.Add(-48 * time.Hour), Lab: lab, Owner: "ou_alice", OwnerName: "小王", Platform: platform,
-			Disk: disk, Action: billing.ActionAdd, SizeGB: 200, Note: note})
+		ev = append(ev, ledger.StorageEvent{Time: relT0.Add(-48 * time.Hour), Lab: lab, Owner: "ou_alice", OwnerName: "小王", Platform: platform,
+			Disk: disk, Action: ledger.ActionAdd, SizeGB: 200, Note: note})
 		if stop {
-			ev = append(ev, billing.StorageEvent{Time: relT0, Lab: lab, Owner: "ou_alice", Platform: platform, Disk: disk, Action: billing.ActionStop})
+			ev = append(ev, ledger.StorageEvent{Time: relT0, Lab: lab, Owner: "ou_alice", Platform: platform, Disk: disk, Action: ledger.ActionStop})
 		}
 	}
 	add("feishu/oc_a", "1", "autodl", "实验数据", true)
@@ -97,9 +97,9 @@ func runReplicas(t *testing.T, stores []releaseStore, s *sink) []string {
 	}
 	var replicas []*jobs.Release
 	for _, st := range stores {
-		replicas = append(replicas, &jobs.Release{Events: st, Claims: st, Catalog: cat, Policy: billing.DefaultReleasePolicy(),
+		replicas = append(replicas, &jobs.Release{Events: st, Claims: st, Catalog: cat, Policy: ledger.DefaultReleasePolicy(),
 			Chats: func(lab string) []string { return []string{lab} }, Send: s.send, Now: func() time.Time { return now },
-			Render: func(w billing.Warning, _ time.Time, _ bool) chat.Reply {
+			Render: func(w ledger.Warning, _ time.Time, _ bool) chat.Reply {
 				return chat.Reply{Title: fmt.Sprintf("#%s %s %s", w.Disk, w.RuleID, w.Threshold()), Mentions: []string{w.Owner}}
 			}})
 	}

@@ -1,9 +1,14 @@
 package plan
 
-import "github.com/labgpu/bot/internal/catalog"
+import (
+	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/i18n"
+)
 
-// LabSource is the source of a price the lab recorded itself.
-const LabSource = "本组记录"
+// LabSource is the source of a price the lab recorded itself, seen by
+// seenBy ("本组记录（张三）"; a figure's source is one text, kept in
+// Chinese).
+func LabSource(seenBy string) string { return i18n.ZH.T("labplans.source", seenBy) }
 
 // FromCatalog turns the catalog's marketplaces and overseas clouds (not
 // free tiers or AI-art clouds) into the optimizer's platforms and prices:

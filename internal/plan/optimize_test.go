@@ -216,7 +216,7 @@ func TestBreakEvenAndMinimum(t *testing.T) {
 // The lab's own price replaces the catalog's and is marked.
 func TestLabPriceWins(t *testing.T) {
 	cat := loadCatalog(t)
-	lab := plan.Price{Platform: "autodl", GPU: "RTX 4090", Mode: "weekly", CNY: catalog.Figure{Low: 260, High: 260, AsOf: "2026-09-01", Source: plan.LabSource + "（小王）", Verified: true}, SeenBy: "小王"}
+	lab := plan.Price{Platform: "autodl", GPU: "RTX 4090", Mode: "weekly", CNY: catalog.Figure{Low: 260, High: 260, AsOf: "2026-09-01", Source: plan.LabSource("小王"), Verified: true}, SeenBy: "小王"}
 	_, prices := plan.FromCatalog(cat, []plan.Price{lab})
 	found := false
 	for _, p := range prices {

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/i18n"
 )
 
@@ -27,14 +27,14 @@ func Money(x float64) string {
 func MethodName(m string, bits int, en bool) string {
 	l := i18n.Of(en)
 	switch m {
-	case billing.MethodFull:
+	case estimator.MethodFull:
 		if bits == 32 {
 			return l.T("estimate.method.full_fp32")
 		}
 		return l.T("estimate.method.full")
-	case billing.MethodQLoRA:
+	case estimator.MethodQLoRA:
 		return l.T("estimate.method.qlora", bits)
-	case billing.MethodInference:
+	case estimator.MethodInference:
 		return l.T("estimate.method.inference", bits)
 	}
 	return l.T("estimate.method.lora")

@@ -3,7 +3,7 @@ package render_test
 import (
 	"testing"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/render"
 )
@@ -14,11 +14,11 @@ func TestMoneyMethodName(t *testing.T) {
 		{render.Money(99.994), "99.99"},
 		{render.Money(512.4), "512"},
 		{render.Money(-150), "-150"},
-		{render.MethodName(billing.MethodFull, 32, false), "全量微调（fp32）"},
-		{render.MethodName(billing.MethodFull, 16, true), "full fine-tune"},
-		{render.MethodName(billing.MethodQLoRA, 4, false), "QLoRA 4-bit"},
-		{render.MethodName(billing.MethodInference, 8, true), "inference (8-bit)"},
-		{render.MethodName(billing.MethodLoRA, 16, false), "LoRA"},
+		{render.MethodName(estimator.MethodFull, 32, false), "全量微调（fp32）"},
+		{render.MethodName(estimator.MethodFull, 16, true), "full fine-tune"},
+		{render.MethodName(estimator.MethodQLoRA, 4, false), "QLoRA 4-bit"},
+		{render.MethodName(estimator.MethodInference, 8, true), "inference (8-bit)"},
+		{render.MethodName(estimator.MethodLoRA, 16, false), "LoRA"},
 		{render.TrimF(2.50), "2.5"},
 		{render.TrimF(3), "3"},
 		{render.FigureText(catalog.Figure{Low: 0.4, High: 0.6}), "0.4-0.6"},

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/i18n"
@@ -540,7 +540,7 @@ func alertWho(s stock.Subscription, l i18n.Lang) string {
 		// The command line's owner is nobody to @mention.
 		return l.T("alert.yours")
 	case s.OwnerName == "":
-		return "@" + billing.MemberLabel(s.OwnerID)
+		return "@" + ledger.MemberLabel(s.OwnerID)
 	}
 	return "@" + s.OwnerName
 }

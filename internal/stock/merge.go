@@ -7,24 +7,14 @@ import (
 	"time"
 )
 
-// autodlRegionNames maps AutoDL region signs of both namespaces, the
-// developer API's ("westDC2") and the console's ("west-B"), to the region
-// names the console shows. Source: stock-apis.md §1 (AutoDL ESD docs and
-// the console's region list).
-var autodlRegionNames = map[string]string{
-	"westdc2": "西北企业区", "westdc3": "西北B区", "west-b": "西北B区", "west-c": "西北B区", "west-x": "西北企业区",
-	"beijingdc1": "北京A区", "beijingdc2": "北京B区", "beijingdc3": "V100专区", "beijingdc4": "L20专区",
-	"beijing-a": "北京A区", "beijing-b": "北京B区", "neimengdc1": "内蒙A区", "neimengdc3": "内蒙B区",
-	"neimeng-a": "内蒙A区", "neimeng-b": "内蒙B区", "foshandc1": "佛山区", "chongqingdc1": "重庆A区", "yangzhoudc1": "3090专区",
-}
-
 // RegionName is the name people know a platform's region by: AutoDL's
-// region signs become the console's names ("westDC2" → "西北企业区");
-// anything else is returned trimmed.
+// region signs of both namespaces, the developer API's ("westDC2") and
+// the console's ("west-B"), become the console's names ("西北企业区",
+// configs/apiwords.yaml); anything else is returned trimmed.
 func RegionName(platform, region string) string {
 	region = strings.TrimSpace(region)
 	if platform == "autodl" {
-		if n, ok := autodlRegionNames[strings.ToLower(region)]; ok {
+		if n, ok := KnownRegion(platform, region); ok {
 			return n
 		}
 	}

@@ -40,8 +40,11 @@ func Decode(b []byte, v any) error {
 type Node = yaml.Node
 
 // ScalarNode is the Kind of a Node holding one value (not a list or a
-// mapping).
-const ScalarNode = yaml.ScalarNode
+// mapping); MappingNode of one holding keys and values.
+const (
+	ScalarNode  = yaml.ScalarNode
+	MappingNode = yaml.MappingNode
+)
 
 var (
 	reLine    = regexp.MustCompile(`^line (\d+): (.*)$`)

@@ -175,6 +175,9 @@ type Data struct {
 	// Advice maps a knowledge-base workload id to the model a question
 	// that names no model means.
 	Advice map[string]string `yaml:"advice"`
+	// LoRAWords say a question naming a generation model is about
+	// training a LoRA for it (matched in the folded text).
+	LoRAWords []string `yaml:"lora_words"`
 
 	family  map[string]*Family
 	loader  map[string]*Loader
@@ -206,6 +209,14 @@ var reID = regexp.MustCompile(`^[a-z0-9]+(?:[-.][a-z0-9]+)*$`)
 // index validates the entries and builds the lookups and name matchers.
 func (d *Data) index() error {
 	d.family, d.loader, d.dataset, d.model = map[string]*Family{}, map[string]*Loader{}, map[string]*Dataset{}, map[string]*Model{}
+	for i, w := range d.LoRAWords {
+		if w == "" || w != catalog.Fold(w) {
+			return fmt.Errorf("lora_words[%d]: %q is empty or not folded (lower case, half-width)", i, w)
+		}
+	}
+	if len(d.LoRAWords) == 0 {
+		return fmt.Errorf("lora_words: none")
+	}
 	for i := range d.Loaders {
 		l := &d.Loaders[i]
 		if !reID.MatchString(l.ID) || !spanOK(l.PerSec) || l.Source == "" || l.Fix.Zh == "" || l.Fix.En == "" {

@@ -6,7 +6,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/catalog"
 )
 
@@ -51,10 +51,10 @@ type Fit struct {
 	VRAMGB float64 `json:"vram_gb"`
 	Batch  int     `json:"batch,omitempty"`
 	// PerSec is the speed with the data loader; GPUPerSec the card's alone.
-	PerSec    billing.Range `json:"per_sec"`
-	GPUPerSec billing.Range `json:"gpu_per_sec"`
-	MFU       billing.Range `json:"mfu"`
-	Hours     billing.Range `json:"hours"`
+	PerSec    estimator.Range `json:"per_sec"`
+	GPUPerSec estimator.Range `json:"gpu_per_sec"`
+	MFU       estimator.Range `json:"mfu"`
+	Hours     estimator.Range `json:"hours"`
 	// DataBound is true when the loader, not the card, sets the typical
 	// speed.
 	DataBound bool `json:"data_bound,omitempty"`
@@ -317,17 +317,17 @@ func fit(n *job, g *catalog.GPU) Fit {
 	}
 	spf := SecondsPerFLOP(n.f, g, n.FP32)
 	gpu := func(stack float64) float64 { return stack / (n.perUnit * spf) }
-	f.GPUPerSec = billing.Range{Low: gpu(n.f.Stack.Low), Typical: gpu(n.f.Stack.Typical), High: gpu(n.f.Stack.High)}
+	f.GPUPerSec = estimator.Range{Low: gpu(n.f.Stack.Low), Typical: gpu(n.f.Stack.Typical), High: gpu(n.f.Stack.High)}
 	f.PerSec = f.GPUPerSec
 	if l := n.loader; l != nil {
-		f.PerSec = billing.Range{Low: math.Min(f.PerSec.Low, l.PerSec.Low), Typical: math.Min(f.PerSec.Typical, l.PerSec.Typical), High: math.Min(f.PerSec.High, l.PerSec.High)}
+		f.PerSec = estimator.Range{Low: math.Min(f.PerSec.Low, l.PerSec.Low), Typical: math.Min(f.PerSec.Typical, l.PerSec.Typical), High: math.Min(f.PerSec.High, l.PerSec.High)}
 		f.DataBound = l.PerSec.Typical < f.GPUPerSec.Typical
 	}
 	p := peak(g, n.FP32)
 	mfu := func(rate float64) float64 { return round(rate*n.perUnit/p, 3) }
-	f.MFU = billing.Range{Low: mfu(f.PerSec.Low), Typical: mfu(f.PerSec.Typical), High: mfu(f.PerSec.High)}
+	f.MFU = estimator.Range{Low: mfu(f.PerSec.Low), Typical: mfu(f.PerSec.Typical), High: mfu(f.PerSec.High)}
 	hours := func(rate float64) float64 { return round(n.work/rate/3600, 3) }
-	f.Hours = billing.Range{Low: hours(f.PerSec.High), Typical: hours(f.PerSec.Typical), High: hours(f.PerSec.Low)}
+	f.Hours = estimator.Range{Low: hours(f.PerSec.High), Typical: hours(f.PerSec.Typical), High: hours(f.PerSec.Low)}
 	f.PerSec = roundRange(f.PerSec)
 	f.GPUPerSec = roundRange(f.GPUPerSec)
 	return f
@@ -336,9 +336,9 @@ func fit(n *job, g *catalog.GPU) Fit {
 // vram is the memory the job needs on g at its batch, or at the largest
 // batch that fits (a smaller batch trains the same samples a little
 // less efficiently, which the estimate leaves out), and whether it fits:
-// at most billing.FitFraction of the card (GB).
+// at most estimator.FitFraction of the card (GB).
 func vram(n *job, g *catalog.GPU) (need float64, batch int, fits bool) {
-	limit := billing.FitFraction * billing.CapacityGB(g)
+	limit := estimator.FitFraction * estimator.CapacityGB(g)
 	m := n.m
 	if m.VRAM == nil {
 		need = m.VRAMGB
@@ -369,7 +369,7 @@ func round(x float64, places int) float64 {
 }
 
 // roundRange keeps three significant figures of a speed.
-func roundRange(r billing.Range) billing.Range {
+func roundRange(r estimator.Range) estimator.Range {
 	sig := func(x float64) float64 {
 		if x <= 0 {
 			return x
@@ -377,5 +377,5 @@ func roundRange(r billing.Range) billing.Range {
 		p := math.Pow(10, 2-math.Floor(math.Log10(x)))
 		return math.Round(x*p) / p
 	}
-	return billing.Range{Low: sig(r.Low), Typical: sig(r.Typical), High: sig(r.High)}
+	return estimator.Range{Low: sig(r.Low), Typical: sig(r.Typical), High: sig(r.High)}
 }

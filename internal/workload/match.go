@@ -1,6 +1,8 @@
 package workload
 
 import (
+	"strings"
+
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/textgate"
 )
@@ -61,8 +63,16 @@ func asciiWord(b byte) bool {
 	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }
 
-// reLoRA says a generation model's question is about training a LoRA.
-var reLoRA = textgate.MustCompile(`lora|dreambooth|kohya|炼丹|训练|微调|train|fine-?tun`)
+// aboutLoRA reports whether a folded question is about training a LoRA
+// (one of the data's lora_words occurs in it).
+func (d *Data) aboutLoRA(folded string) bool {
+	for _, w := range d.LoRAWords {
+		if strings.Contains(folded, w) {
+			return true
+		}
+	}
+	return false
+}
 
 // Find returns the model and the dataset a question names (ids, "" when
 // none): the longest names found in the folded text. A generation model
@@ -70,7 +80,7 @@ var reLoRA = textgate.MustCompile(`lora|dreambooth|kohya|炼丹|训练|微调|tr
 func (d *Data) Find(text string) (model, dataset string) {
 	folded := catalog.Fold(text)
 	model = d.names.best(folded)
-	if m, ok := d.model[model]; ok && m.LoRA != "" && reLoRA.MatchString(folded) {
+	if m, ok := d.model[model]; ok && m.LoRA != "" && d.aboutLoRA(folded) {
 		model = m.LoRA
 	}
 	return model, d.sets.best(folded)

@@ -3,12 +3,14 @@ package main
 import (
 	"context"
 	"crypto/rand"
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -20,6 +22,11 @@ import (
 func startFake(fixtures string) (*feishutest.Server, error) {
 	return feishutest.NewServer(fixtures)
 }
+
+// question is what every generated message asks (question.txt).
+//
+//go:embed question.txt
+var question string
 
 // generator makes new group messages from a recorded one, without its
 // mentions, sealed with the run's Encrypt Key (random, per run); token is
@@ -51,7 +58,8 @@ func newGenerator(path string) (*generator, error) {
 		return nil, fmt.Errorf("%s: the event has no header.token", path)
 	}
 	delete(g.msg, "mentions")
-	g.msg["content"] = `{"text":"哪家有4090"}`
+	content, _ := json.Marshal(map[string]string{"text": strings.TrimSpace(question)})
+	g.msg["content"] = string(content)
 	return g, nil
 }
 

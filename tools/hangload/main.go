@@ -23,6 +23,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -298,7 +299,7 @@ func (r *rig) ask(ctx context.Context, mu *sync.Mutex) (map[string]time.Time, er
 	client := &http.Client{Timeout: 10 * time.Second}
 	for i := range r.o.questions {
 		id := fmt.Sprintf("om_hang_%d_%d", time.Now().UnixNano(), i)
-		plain, err := feishutest.GroupEvent(filepath.Join(r.o.fixtures, "feishu"), "ev_"+id, id, "哪家有4090")
+		plain, err := feishutest.GroupEvent(filepath.Join(r.o.fixtures, "feishu"), "ev_"+id, id, phrases.Question)
 		if err != nil {
 			return nil, err
 		}
@@ -370,10 +371,10 @@ func answers(msgs []feishutest.Sent, sent map[string]time.Time) []answer {
 			switch {
 			case m.Method != http.MethodPatch && strings.Contains(m.Path, "/"+id+"/reply") && card == "":
 				card = m.MessageID
-				if !strings.Contains(m.Content, "查询中") {
+				if !strings.Contains(m.Content, phrases.Interim) {
 					a.after, a.late = m.At.Sub(at), lateText(m.Content)
 				}
-			case m.Method == http.MethodPatch && card != "" && m.MessageID == card && !strings.Contains(m.Content, "查询中"):
+			case m.Method == http.MethodPatch && card != "" && m.MessageID == card && !strings.Contains(m.Content, phrases.Interim):
 				if a.after == 0 {
 					a.after, a.late = m.At.Sub(at), lateText(m.Content)
 				} else if !a.updated {
@@ -390,8 +391,30 @@ func answers(msgs []feishutest.Sent, sent map[string]time.Time) []answer {
 }
 
 func lateText(content string) bool {
-	return strings.Contains(content, "还没回应") || strings.Contains(content, "暂时连不上")
+	for _, w := range phrases.Late {
+		if strings.Contains(content, w) {
+			return true
+		}
+	}
+	return false
 }
+
+// phrases are the load's question and the words of the bot's answers it
+// looks for (phrases.json): the interim "查询中…" and a late platform's
+// note.
+var phrases = func() (p struct {
+	Question string   `json:"question"`
+	Interim  string   `json:"interim"`
+	Late     []string `json:"late"`
+}) {
+	if err := json.Unmarshal(phrasesJSON, &p); err != nil || p.Question == "" || p.Interim == "" || len(p.Late) == 0 {
+		panic(fmt.Sprintf("hangload: phrases.json: %v", err))
+	}
+	return p
+}()
+
+//go:embed phrases.json
+var phrasesJSON []byte
 
 // print writes the figures and reports whether the issue's targets hold.
 func (r *report) print(w io.Writer, o options) bool {

@@ -7,10 +7,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/i18n"
 )
 
 // MaxLine is the longest input line accepted, in bytes; longer lines are
@@ -50,24 +52,7 @@ func RunWith(ctx context.Context, in io.Reader, out io.Writer, h chat.Handler, o
 // written to out directly.
 func runWith(ctx context.Context, in io.Reader, out io.Writer, h chat.Handler, o Options, answers *chat.Outbox) error {
 	prompt := o.Prompt
-	lines := make(chan inputLine)
-	// Lines are read in their own goroutine so that ctx (Ctrl-C) ends the
-	// console even while it waits for input.
-	go func() {
-		defer close(lines)
-		rd := bufio.NewReader(in)
-		for {
-			raw, err := rd.ReadString('\n')
-			select {
-			case lines <- inputLine{raw, err}:
-			case <-ctx.Done():
-				return
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
+	lines := readLines(ctx, in)
 	n := 0
 	for {
 		if prompt != "" {
@@ -94,24 +79,13 @@ func runWith(ctx context.Context, in io.Reader, out io.Writer, h chat.Handler, o
 		if l.err != nil && l.err != io.EOF {
 			return fmt.Errorf("console: read: %w", l.err)
 		}
-		if pasted && len(l.text) > MaxPaste {
-			fmt.Fprintf(out, "粘贴的内容太长（%d 字节，上限 %d），请只贴报错的最后几十行。Paste too long.\n\n", len(l.text), MaxPaste)
-		} else if !pasted && len(l.text) > MaxLine {
-			fmt.Fprintf(out, "输入太长（%d 字节，上限 %d），请缩短后再问。Input too long.\n\n", len(l.text), MaxLine)
-		} else {
-			text := strings.TrimSpace(l.text)
-			switch strings.ToLower(text) {
-			case "":
-			case "exit", "quit", "退出", "/exit", "/quit":
-				if !pasted {
-					return nil
-				}
-				fallthrough
-			default:
-				n++
-				if err := answer(ctx, answers, h, o, n, text); err != nil {
-					return err
-				}
+		if text := strings.TrimSpace(l.text); !tooLong(out, l.text, pasted) && text != "" {
+			if !pasted && slices.Contains(chat.ReadWords().ConsoleExit, strings.ToLower(text)) {
+				return nil
+			}
+			n++
+			if err := answer(ctx, answers, h, o, n, text); err != nil {
+				return err
 			}
 		}
 		if l.err == io.EOF {
@@ -123,11 +97,48 @@ func runWith(ctx context.Context, in io.Reader, out io.Writer, h chat.Handler, o
 	}
 }
 
+// readLines reads in line by line in its own goroutine, so that ctx
+// (Ctrl-C) ends the console even while it waits for input; the channel
+// closes after the line with an error (io.EOF at the end).
+func readLines(ctx context.Context, in io.Reader) <-chan inputLine {
+	lines := make(chan inputLine)
+	go func() {
+		defer close(lines)
+		rd := bufio.NewReader(in)
+		for {
+			raw, err := rd.ReadString('\n')
+			select {
+			case lines <- inputLine{raw, err}:
+			case <-ctx.Done():
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return lines
+}
+
+// tooLong tells out, in both languages, when a paste is over MaxPaste or
+// a typed line over MaxLine, and reports whether it was.
+func tooLong(out io.Writer, text string, pasted bool) bool {
+	key, max := "console.input_too_long", MaxLine
+	if pasted {
+		key, max = "console.paste_too_long", MaxPaste
+	}
+	if len(text) <= max {
+		return false
+	}
+	fmt.Fprintf(out, "%s %s\n\n", i18n.ZH.T(key, len(text), max), i18n.EN.T(key, len(text), max))
+	return true
+}
+
 // answer has h answer the n-th question and prints the answer through
 // the console's outbox, after a "查询中…" when it is slow.
 func answer(ctx context.Context, answers *chat.Outbox, h chat.Handler, o Options, n int, text string) error {
 	msg := chat.Message{Channel: "console", ID: fmt.Sprintf("console-%d", n), ChatID: "console", ChatType: chat.P2P,
-		SenderID: "console", SenderName: "我", Text: text, Time: time.Now()}
+		SenderID: "console", SenderName: i18n.ZH.T("console.sender_name"), Text: text, Time: time.Now()}
 	var interim func()
 	if ir, ok := h.(chat.Interimer); ok {
 		interim = func() { _ = answers.Send(ctx, msg.ChatID, ir.Interim(msg), chat.SendOptions{ReplyTo: msg.ID}) }

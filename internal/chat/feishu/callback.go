@@ -21,6 +21,7 @@ import (
 	segjson "github.com/segmentio/encoding/json"
 
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/i18n"
 )
 
 // job is one deduplicated event waiting for a worker, or an answer the
@@ -416,8 +417,9 @@ func (b *Bot) worker() {
 	}
 }
 
-// unsupportedText answers messages that are not text.
-const unsupportedText = "目前只支持文字消息"
+// unsupportedText answers messages that are not text (Chinese: the
+// message has no words to tell the language by).
+func unsupportedText() string { return i18n.ZH.T("feishu.unsupported") }
 
 // process gates one event (claimed by onMessage), asks the Handler and
 // sends the reply; for an answer the last shutdown parked, it goes on
@@ -429,7 +431,7 @@ func (b *Bot) process(ctx context.Context, j job) {
 		if r := recover(); r != nil {
 			b.log.Error("feishu: panic while handling a message", "message_id", p.Msg.ID, "panic", fmt.Sprint(r))
 			if p.InterimID != "" {
-				b.finishInterim(context.WithoutCancel(ctx), p.InterimID, p.Msg.ChatID, "出错了，这次没能回答，请再问一次。")
+				b.finishInterim(context.WithoutCancel(ctx), p.InterimID, p.Msg.ChatID, i18n.ZH.T("feishu.interim.failed"))
 			}
 		}
 	}()
@@ -448,7 +450,7 @@ func (b *Bot) process(ctx context.Context, j job) {
 	}
 	var later chat.Later
 	if p.Reply == nil {
-		reply := chat.Reply{Lines: []string{unsupportedText}}
+		reply := chat.Reply{Lines: []string{unsupportedText()}}
 		if !p.Unsupported {
 			reply, later = b.answerMessage(ctx, p.Msg, &p.InterimID)
 		}
@@ -470,7 +472,7 @@ func (b *Bot) deliver(ctx context.Context, j job, p parked, later chat.Later) {
 	msg, reply := p.Msg, *p.Reply
 	if reply.Empty() {
 		if p.InterimID != "" {
-			b.finishInterim(ctx, p.InterimID, msg.ChatID, "（没有要回复的内容）")
+			b.finishInterim(ctx, p.InterimID, msg.ChatID, i18n.ZH.T("feishu.interim.nothing"))
 		}
 		return
 	}
@@ -510,7 +512,7 @@ func (b *Bot) deliver(ctx context.Context, j job, p parked, later chat.Later) {
 		b.log.Warn("feishu: could not update the interim card; sending the answer", "message_id", msg.ID, "err", err)
 		defer func() {
 			if !b.cutOff() {
-				b.finishInterim(ctx, p.InterimID, msg.ChatID, "答案见下一条。")
+				b.finishInterim(ctx, p.InterimID, msg.ChatID, i18n.ZH.T("feishu.interim.next"))
 			}
 		}()
 	}

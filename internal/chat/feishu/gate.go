@@ -101,26 +101,7 @@ func Gate(ev *larkim.P2MessageReceiveV1, botOpenID string, started time.Time) (c
 		return msg, IgnoreOld
 	}
 
-	mentions := make([]mention, 0, len(m.Mentions))
-	atBot := false
-	for _, me := range m.Mentions {
-		if me == nil {
-			continue
-		}
-		mt := mention{key: str(me.Key), name: str(me.Name)}
-		if me.Id != nil {
-			mt.openID = str(me.Id.OpenId)
-		}
-		mt.isBot = botOpenID != "" && mt.openID == botOpenID
-		atBot = atBot || mt.isBot
-		if mt.openID != "" && mt.openID == msg.SenderID && msg.SenderName == "" {
-			msg.SenderName = mt.name
-		}
-		if mt.key != "" {
-			mentions = append(mentions, mt)
-		}
-	}
-
+	mentions, atBot := readMentions(m.Mentions, botOpenID, &msg)
 	if str(m.ChatType) == string(chat.P2P) {
 		msg.ChatType = chat.P2P
 	} else {
@@ -144,6 +125,31 @@ func Gate(ev *larkim.P2MessageReceiveV1, botOpenID string, started time.Time) (c
 	return msg, Answer
 }
 
+// readMentions reads message.mentions: the entries with a key, whether
+// one is the bot, and the sender's name when the sender is mentioned.
+func readMentions(ms []*larkim.MentionEvent, botOpenID string, msg *chat.Message) ([]mention, bool) {
+	mentions := make([]mention, 0, len(ms))
+	atBot := false
+	for _, me := range ms {
+		if me == nil {
+			continue
+		}
+		mt := mention{key: str(me.Key), name: str(me.Name)}
+		if me.Id != nil {
+			mt.openID = str(me.Id.OpenId)
+		}
+		mt.isBot = botOpenID != "" && mt.openID == botOpenID
+		atBot = atBot || mt.isBot
+		if mt.openID != "" && mt.openID == msg.SenderID && msg.SenderName == "" {
+			msg.SenderName = mt.name
+		}
+		if mt.key != "" {
+			mentions = append(mentions, mt)
+		}
+	}
+	return mentions, atBot
+}
+
 // mention is one entry of message.mentions.
 type mention struct {
 	key, name, openID string
@@ -159,7 +165,7 @@ func cleanText(text string, mentions []mention) string {
 		hasAll = hasAll || mt.key == "@_all"
 	}
 	if !hasAll {
-		mentions = append(mentions, mention{key: "@_all", name: "所有人"})
+		mentions = append(mentions, mention{key: "@_all", name: chat.ReadWords().FeishuEveryone})
 	}
 	// Longest keys first, so that @_user_1 does not match inside @_user_12.
 	sort.SliceStable(mentions, func(i, j int) bool { return len(mentions[i].key) > len(mentions[j].key) })

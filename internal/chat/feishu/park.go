@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/gob"
-	"fmt"
 	"time"
 
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/i18n"
 )
 
 // Parking keeps the answers the shutdown grace cut off until the next
@@ -148,11 +148,6 @@ func (b *Bot) unpark(ctx context.Context) {
 // staleNote marks an answer sent well after it was made: its figures are
 // as of then.
 func staleNote(r chat.Reply, at time.Time) chat.Reply {
-	t := at.Format("15:04")
-	if r.English {
-		r.Notes = append(append([]string(nil), r.Notes...), fmt.Sprintf("(Answered at %s, before a restart; sent now. Figures are as of then.)", t))
-	} else {
-		r.Notes = append(append([]string(nil), r.Notes...), fmt.Sprintf("（这是重启前 %s 的回答，现在补发；数字以那时为准。）", t))
-	}
+	r.Notes = append(append([]string(nil), r.Notes...), i18n.Of(r.English).T("feishu.parked_note", at.Format("15:04")))
 	return r
 }

@@ -1,11 +1,9 @@
 package feishu
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -17,7 +15,8 @@ import (
 	larkim "github.com/larksuite/oapi-sdk-go/v3/service/im/v1"
 
 	"github.com/labgpu/bot/internal/chat"
-	"github.com/labgpu/bot/internal/chat/vchart"
+	"github.com/labgpu/bot/internal/chat/feishucard"
+	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/retry"
 )
 
@@ -294,17 +293,15 @@ func transportRetry(ctx context.Context, cs *callStatus) bool {
 	return cs.status == 0 || cs.status == 429 || cs.status >= 500
 }
 
-// marshal is json.Marshal without HTML escaping (so "<at ...>" stays
-// readable) and without the encoder's trailing newline.
+// marshal is feishucard.JSON as a string: no HTML escaping (so
+// "<at ...>" stays readable), no trailing newline.
 func marshal(v any) string {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := feishucard.JSON(v)
+	if err != nil {
 		// Only maps, slices and strings are encoded here.
 		panic("feishu: marshal: " + err.Error())
 	}
-	return strings.TrimSuffix(buf.String(), "\n")
+	return string(b)
 }
 
 // renderTexts renders r as plain text message contents ({"text": ...}),
@@ -332,80 +329,28 @@ func renderTexts(r chat.Reply, mentions []string) []string {
 	return out
 }
 
-// Card JSON 2.0, built by hand: the SDK's larkcard package models only
-// card 1.0.
-type card struct {
-	Schema string      `json:"schema"`
-	Config cardConfig  `json:"config"`
-	Header *cardHeader `json:"header,omitempty"`
-	Body   cardBody    `json:"body"`
-}
-
-type cardConfig struct {
-	UpdateMulti bool      `json:"update_multi"`
-	Summary     *cardText `json:"summary,omitempty"`
-}
-
-type cardText struct {
-	Tag     string `json:"tag,omitempty"`
-	Content string `json:"content"`
-}
-
-type cardHeader struct {
-	Title    cardText `json:"title"`
-	Template string   `json:"template,omitempty"`
-}
-
-type cardBody struct {
-	Elements []cardElement `json:"elements"`
-}
-
-type cardElement struct {
-	Tag       string `json:"tag"`
-	Content   string `json:"content,omitempty"`
-	ChartSpec any    `json:"chart_spec,omitempty"`
-	// Expanded, Header and Elements make a collapsible_panel.
-	Expanded *bool         `json:"expanded,omitempty"`
-	Header   *panelHeader  `json:"header,omitempty"`
-	Elements []cardElement `json:"elements,omitempty"`
-}
-
-type panelHeader struct {
-	Title cardText `json:"title"`
-}
-
-// panelElement is a card 2.0 collapsible_panel, closed, titled "详情" /
-// "More", holding a reply's full form as markdown.
-func panelElement(full *chat.Reply) cardElement {
-	closed := false
+// panelElement is a closed collapsible panel titled "详情" / "More",
+// holding a reply's full form as markdown.
+func panelElement(full *chat.Reply) feishucard.Element {
 	var parts []string
 	for _, l := range full.Lines {
-		parts = append(parts, mdEscape(l))
+		parts = append(parts, style.Text(l))
 	}
 	if full.Table != nil && len(full.Table.Rows) > 0 {
-		cols := len(full.Table.Header)
-		for _, row := range full.Table.Rows {
-			cols = max(cols, len(row))
-		}
-		parts = append(parts, mdTable(full.Table.Header, full.Table.Rows, cols))
+		parts = append(parts, style.TableText(full.Table.Header, full.Table.Rows, feishucard.Columns(full.Table)))
 	}
 	for _, n := range full.Notes {
-		parts = append(parts, mdEscape(n))
+		parts = append(parts, style.Text(n))
 	}
 	body := strings.Join(parts, "\n")
 	if strings.TrimSpace(body) == "" {
 		body = " "
 	}
-	return cardElement{Tag: "collapsible_panel", Expanded: &closed,
-		Header:   &panelHeader{Title: cardText{Tag: "plain_text", Content: chat.MoreTitle(full.English)}},
-		Elements: []cardElement{{Tag: "markdown", Content: body}}}
+	return feishucard.Panel(chat.MoreTitle(full.English), body)
 }
 
-// chartElement is a card 2.0 chart element (tag "chart") with c's
-// VChart spec: bars with value labels, or a heat map (vchart.Spec).
-func chartElement(c *chat.BarChart) cardElement {
-	return cardElement{Tag: "chart", ChartSpec: vchart.Spec(c)}
-}
+// style is the app bot's card style.
+var style = feishucard.App
 
 // buildCard marshals one card: a header with title (when there is one)
 // and markdown elements.
@@ -417,29 +362,26 @@ func buildChartCard(title string, blocks []string, chart *chat.BarChart) string 
 }
 
 // buildPanelCard is buildChartCard with extra elements (a collapsible
-// panel) at the end.
-func buildPanelCard(title string, blocks []string, chart *chat.BarChart, extra []cardElement) string {
-	c := card{Schema: "2.0", Config: cardConfig{UpdateMulti: true}}
-	if title != "" {
-		c.Header = &cardHeader{Title: cardText{Tag: "plain_text", Content: title}, Template: "blue"}
-		c.Config.Summary = &cardText{Content: title}
-	}
+// panel) at the end; blank blocks are left out, and a card left empty
+// holds one blank markdown element.
+func buildPanelCard(title string, blocks []string, chart *chat.BarChart, extra []feishucard.Element) string {
+	var els []feishucard.Element
 	for i, b := range blocks {
 		if strings.TrimSpace(b) != "" {
-			c.Body.Elements = append(c.Body.Elements, cardElement{Tag: "markdown", Content: b})
+			els = append(els, feishucard.Markdown(b))
 		}
 		if i == 0 && chart != nil {
-			c.Body.Elements = append(c.Body.Elements, chartElement(chart))
+			els = append(els, feishucard.Chart(chart))
 		}
 	}
 	if len(blocks) == 0 && chart != nil {
-		c.Body.Elements = append(c.Body.Elements, chartElement(chart))
+		els = append(els, feishucard.Chart(chart))
 	}
-	c.Body.Elements = append(c.Body.Elements, extra...)
-	if len(c.Body.Elements) == 0 {
-		c.Body.Elements = []cardElement{{Tag: "markdown", Content: " "}}
+	els = append(els, extra...)
+	if len(els) == 0 {
+		els = []feishucard.Element{feishucard.Markdown(" ")}
 	}
-	return marshal(c)
+	return marshal(style.New(title, els...))
 }
 
 // renderCards renders r as cards: with a full form, one card whose last
@@ -469,22 +411,22 @@ func renderTableCards(r chat.Reply, mentions []string, panel *chat.Reply) ([]str
 	var at strings.Builder
 	for _, id := range mentions {
 		if id != "" {
-			at.WriteString("<at id=" + id + "></at> ")
+			at.WriteString(feishucard.At(id) + " ")
 		}
 	}
 	lines := make([]string, 0, len(r.Lines))
 	for _, l := range r.Lines {
-		lines = append(lines, mdEscape(l))
+		lines = append(lines, style.Text(l))
 	}
 	if s := strings.TrimSpace(at.String() + strings.Join(lines, "\n")); s != "" {
 		head = append(head, s)
 	}
 	notes := make([]string, 0, len(r.Notes))
 	for _, n := range r.Notes {
-		notes = append(notes, mdEscape(n))
+		notes = append(notes, style.Text(n))
 	}
 	tail := strings.Join(notes, "\n")
-	var extra []cardElement
+	var extra []feishucard.Element
 	if panel != nil {
 		extra = append(extra, panelElement(panel))
 	}
@@ -495,12 +437,8 @@ func renderTableCards(r chat.Reply, mentions []string, panel *chat.Reply) ([]str
 		}
 		return []string{one}, nil
 	}
-	cols := len(r.Table.Header)
-	for _, row := range r.Table.Rows {
-		cols = max(cols, len(row))
-	}
-
-	one := buildPanelCard(r.Title, append(append(append([]string{}, strings.Join(head, "\n")), mdTable(r.Table.Header, r.Table.Rows, cols)), tail), r.Chart, extra)
+	cols := feishucard.Columns(r.Table)
+	one := buildPanelCard(r.Title, append(append(append([]string{}, strings.Join(head, "\n")), style.TableText(r.Table.Header, r.Table.Rows, cols)), tail), r.Chart, extra)
 	if len(one) <= MaxCardBytes {
 		return []string{one}, nil
 	}
@@ -517,14 +455,15 @@ func renderTableCards(r chat.Reply, mentions []string, panel *chat.Reply) ([]str
 func splitTableCards(r chat.Reply, head []string, tail string, cols int) ([]string, error) {
 	cont := r.Title
 	if cont != "" {
-		cont += "（续）"
+		// Chinese whatever the reply's language, as it always was.
+		cont += i18n.ZH.T("feishu.card_continued")
 	}
 	var cards []string
 	var rows [][]string
 	title, blocks := r.Title, head
 	first := true // the first card carries the chart
 	build := func(rs [][]string, extra ...string) string {
-		bs := append(append([]string{}, strings.Join(blocks, "\n")), mdTable(r.Table.Header, rs, cols))
+		bs := append(append([]string{}, strings.Join(blocks, "\n")), style.TableText(r.Table.Header, rs, cols))
 		if first {
 			return buildChartCard(title, append(bs, extra...), r.Chart)
 		}
@@ -554,41 +493,4 @@ func splitTableCards(r chat.Reply, head []string, tail string, cols int) ([]stri
 		}
 	}
 	return append(cards, last), nil
-}
-
-// mdTable renders a markdown table with cols columns.
-func mdTable(header []string, rows [][]string, cols int) string {
-	var b strings.Builder
-	row := func(cells []string) {
-		b.WriteString("|")
-		for i := 0; i < cols; i++ {
-			c := ""
-			if i < len(cells) {
-				c = cells[i]
-			}
-			b.WriteString(" " + mdCell(c) + " |")
-		}
-		b.WriteString("\n")
-	}
-	row(header)
-	b.WriteString("|" + strings.Repeat(" --- |", cols) + "\n")
-	for _, r := range rows {
-		row(r)
-	}
-	return strings.TrimRight(b.String(), "\n")
-}
-
-var mdReplacer = strings.NewReplacer("<", "&lt;", ">", "&gt;")
-
-// mdEscape keeps "<" and ">" from being read as card tags.
-func mdEscape(s string) string { return mdReplacer.Replace(s) }
-
-var cellReplacer = strings.NewReplacer("|", `\|`, "\r\n", " ", "\n", " ", "<", "&lt;", ">", "&gt;")
-
-// mdCell escapes a table cell: pipes, line breaks and tag brackets.
-func mdCell(s string) string {
-	if s == "" {
-		return " "
-	}
-	return cellReplacer.Replace(s)
 }

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/chat"
-	"github.com/labgpu/bot/internal/chat/vchart"
+	"github.com/labgpu/bot/internal/chat/feishucard"
 )
 
 // Feishu custom bot limits. The request body is limited to 20 KB; 20,000
@@ -143,42 +143,13 @@ func FeishuSign(secret string, timestamp int64) string {
 
 // feishuMsg is one message to post: text or a card, unsigned.
 type feishuMsg struct {
-	MsgType string      `json:"msg_type"`
-	Content *feishuText `json:"content,omitempty"`
-	Card    *feishuCard `json:"card,omitempty"`
+	MsgType string           `json:"msg_type"`
+	Content *feishuText      `json:"content,omitempty"`
+	Card    *feishucard.Card `json:"card,omitempty"`
 }
 
 type feishuText struct {
 	Text string `json:"text"`
-}
-
-// feishuCard is a card in JSON 2.0: schema, optional header, and markdown
-// (and chart) elements under body.
-type feishuCard struct {
-	Schema string       `json:"schema"`
-	Header *cardHeader  `json:"header,omitempty"`
-	Body   cardElements `json:"body"`
-}
-
-type cardHeader struct {
-	Title cardText `json:"title"`
-}
-
-type cardText struct {
-	Tag     string `json:"tag"`
-	Content string `json:"content"`
-}
-
-type cardElements struct {
-	Elements []cardElement `json:"elements"`
-}
-
-// cardElement is a markdown element (Tag "markdown", Content) or a chart
-// (Tag "chart", ChartSpec: a VChart spec).
-type cardElement struct {
-	Tag       string         `json:"tag"`
-	Content   string         `json:"content,omitempty"`
-	ChartSpec map[string]any `json:"chart_spec,omitempty"`
 }
 
 // feishuSigned is the request body: the message plus, with a secret, the
@@ -251,29 +222,29 @@ func (b *FeishuBot) renderCard(r chat.Reply) []feishuMsg {
 		tail = append(tail, chat.TextSegment(strings.Join(r.Notes, "\n")))
 	}
 	title := truncate(oneLine(r.Title), maxCardTitle)
-	budget := feishuMaxBody - b.overhead(feishuMsg{MsgType: "interactive", Card: newFeishuCard(title, markdownEl(""))})
+	budget := feishuMaxBody - b.overhead(feishuMsg{MsgType: "interactive", Card: cardStyle.New(title, feishucard.Markdown(""))})
 	opts := chat.SplitOptions{Budget: budget, Cost: jsonCost, Gap: true}
-	var parts [][]cardElement
+	var parts [][]feishucard.Element
 	chart, first := chartFirst(r.Chart, head, budget)
 	if chart == nil {
 		for _, p := range chat.Split(append(append([]chat.Segment{}, head...), tail...), opts) {
-			parts = append(parts, []cardElement{markdownEl(p)})
+			parts = append(parts, []feishucard.Element{feishucard.Markdown(p)})
 		}
 		if r.Chart != nil {
 			// Lines too long to share a card with the chart: it follows
 			// them in a card of its own.
-			parts = append(parts, []cardElement{{Tag: "chart", ChartSpec: vchart.Spec(r.Chart)}})
+			parts = append(parts, []feishucard.Element{feishucard.Chart(r.Chart)})
 		}
 	} else {
 		opts.First = first
 		rest := chat.Split(tail, opts)
 		if len(rest) > 0 {
-			chart = append(chart, markdownEl(rest[0]))
+			chart = append(chart, feishucard.Markdown(rest[0]))
 			rest = rest[1:]
 		}
 		parts = append(parts, chart)
 		for _, p := range rest {
-			parts = append(parts, []cardElement{markdownEl(p)})
+			parts = append(parts, []feishucard.Element{feishucard.Markdown(p)})
 		}
 	}
 	out := make([]feishuMsg, len(parts))
@@ -282,7 +253,7 @@ func (b *FeishuBot) renderCard(r chat.Reply) []feishuMsg {
 		if t != "" && len(parts) > 1 {
 			t = fmt.Sprintf("%s (%d/%d)", title, i+1, len(parts))
 		}
-		out[i] = feishuMsg{MsgType: "interactive", Card: newFeishuCard(t, els...)}
+		out[i] = feishuMsg{MsgType: "interactive", Card: cardStyle.New(t, els...)}
 	}
 	return out
 }
@@ -291,22 +262,22 @@ func (b *FeishuBot) renderCard(r chat.Reply) []feishuMsg {
 // (mentions and lines) as markdown and the chart element, and what is
 // left of budget for the rest of that card. nil when there is no chart,
 // or when the head and chart leave less than a quarter of the card.
-func chartFirst(chart *chat.BarChart, head []chat.Segment, budget int) ([]cardElement, int) {
+func chartFirst(chart *chat.BarChart, head []chat.Segment, budget int) ([]feishucard.Element, int) {
 	if chart == nil {
 		return nil, 0
 	}
-	el := cardElement{Tag: "chart", ChartSpec: vchart.Spec(chart)}
+	el := feishucard.Chart(chart)
 	data, err := marshal(el)
 	if err != nil {
 		return nil, 0
 	}
 	// The chart, a comma before it, and a markdown element after it.
 	left := budget - len(data) - 1 - len(`,{"tag":"markdown","content":""}`)
-	var els []cardElement
+	var els []feishucard.Element
 	if len(head) > 0 {
 		md := strings.Join(chat.Split(head, chat.SplitOptions{Budget: feishuMaxBody, Cost: jsonCost, Gap: true}), "\n")
 		left -= jsonCost(md)
-		els = append(els, markdownEl(md))
+		els = append(els, feishucard.Markdown(md))
 	}
 	if left < budget/4 {
 		return nil, 0
@@ -314,54 +285,14 @@ func chartFirst(chart *chat.BarChart, head []chat.Segment, budget int) ([]cardEl
 	return append(els, el), left
 }
 
-func markdownEl(md string) cardElement { return cardElement{Tag: "markdown", Content: md} }
+// cardStyle is the custom bot's card style.
+var cardStyle = feishucard.Custom
 
-// newFeishuCard is a card with a plain-text title (none when empty) and
-// elements.
-func newFeishuCard(title string, els ...cardElement) *feishuCard {
-	c := &feishuCard{Schema: "2.0", Body: cardElements{Elements: els}}
-	if title != "" {
-		c.Header = &cardHeader{Title: cardText{Tag: "plain_text", Content: title}}
-	}
-	return c
-}
-
-// markdownTable renders a table in GitHub markdown, which card JSON 2.0
-// markdown renders; the header rows repeat in every part.
+// markdownTable renders a table in markdown, its header rows repeated in
+// every part.
 func markdownTable(t *chat.Table) chat.Segment {
-	cols := len(t.Header)
-	for _, r := range t.Rows {
-		cols = max(cols, len(r))
-	}
-	row := func(cells []string) string {
-		var b strings.Builder
-		b.WriteString("|")
-		for i := range cols {
-			c := ""
-			if i < len(cells) {
-				c = cells[i]
-			}
-			b.WriteString(" ")
-			b.WriteString(mdCell(c))
-			b.WriteString(" |")
-		}
-		return b.String()
-	}
-	sep := "|" + strings.Repeat(" --- |", cols)
-	sg := chat.Segment{Head: []string{row(t.Header), sep}}
-	for _, r := range t.Rows {
-		sg.Lines = append(sg.Lines, row(r))
-	}
-	return sg
-}
-
-// mdCell escapes a table cell: pipes and line breaks would end it.
-func mdCell(s string) string {
-	s = strings.ReplaceAll(oneLine(s), "|", `\|`)
-	if strings.TrimSpace(s) == "" {
-		return " "
-	}
-	return s
+	head, lines := cardStyle.Table(t.Header, t.Rows, feishucard.Columns(t))
+	return chat.Segment{Head: head, Lines: lines}
 }
 
 // maxCardTitle bounds a card header title, in runes, so that a huge title
@@ -403,7 +334,7 @@ func feishuTextMentions(ids []string) string {
 	var tags []string
 	for _, id := range mentionIDs(ids) {
 		if isAll(id) {
-			tags = append(tags, `<at user_id="all">所有人</at>`)
+			tags = append(tags, `<at user_id="all">`+chat.ReadWords().FeishuEveryone+`</at>`)
 			continue
 		}
 		tags = append(tags, `<at user_id="`+id+`"></at>`)
@@ -418,7 +349,7 @@ func feishuCardMentions(ids []string) string {
 		if isAll(id) {
 			id = "all"
 		}
-		tags = append(tags, "<at id="+id+"></at>")
+		tags = append(tags, feishucard.At(id))
 	}
 	return strings.Join(tags, " ")
 }

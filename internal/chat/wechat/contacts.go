@@ -9,6 +9,7 @@ import (
 	"github.com/eatmoreapple/openwechat"
 
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/i18n"
 )
 
 // contactCache maps names to the per-session UserNames of one session,
@@ -137,9 +138,7 @@ func (b *Bot) lookup(ctx context.Context, s *session, name string, group bool) (
 		return id, err
 	}
 	if group {
-		return "", fmt.Errorf("%w: no group named %q among the account's contacts. WeChat's web protocol lists only "+
-			"groups saved to contacts: in WeChat open the group → 聊天信息 (Chat Info) → turn on 保存到通讯录 "+
-			"(Save to Contacts), then try again", ErrGroupNotFound, name)
+		return "", fmt.Errorf("%w: %s", ErrGroupNotFound, i18n.EN.T("wechat.group_not_saved", name))
 	}
 	return "", fmt.Errorf("%w: no friend with the remark name %q among the account's contacts", errFriendNotFound, name)
 }

@@ -258,7 +258,7 @@ func botNames(raw rawMessage) []string {
 // WeChat's mention picker) or other white space.
 func mentionSep(r rune) bool {
 	switch r {
-	case '\u2005', ' ', '\u00a0', '\t', '\n', '\r', '\u3000':
+	case '\u2005', ' ', '\u00a0', '\t', '\n', '\r', ideographicSpace:
 		return true
 	}
 	return false
@@ -303,12 +303,13 @@ func stripMentions(text string, names []string) (string, bool) {
 	return out.String(), found
 }
 
-// allMentions are mentions of everyone, removed from the text.
-var allMentions = []string{"所有人", "all", "All"}
+// ideographicSpace is U+3000, the full-width space.
+const ideographicSpace = 0x3000
 
-// stripAll removes "@所有人" (and "@all") mentions.
+// stripAll removes the mentions of everyone ("@所有人", "@all":
+// configs/chatwords.yaml).
 func stripAll(text string) string {
-	s, _ := stripMentions(text, allMentions)
+	s, _ := stripMentions(text, chat.ReadWords().WeChatEveryone)
 	return s
 }
 

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/eatmoreapple/openwechat"
+	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/i18n"
 	"github.com/mdp/qrterminal/v3"
 	"github.com/skip2/go-qrcode"
 )
@@ -85,7 +87,7 @@ func (b *Bot) loginOnce(ctx context.Context) (*session, error) {
 		b.showQR(uuid)
 	}
 	ow.ScanCallBack = func(openwechat.CheckLoginResponse) {
-		b.log.Info("wechat: QR code scanned; confirm the login on the phone (确认登录)")
+		b.log.Info(i18n.EN.T("wechat.log.scanned"))
 	}
 	ow.LoginCallBack = func(openwechat.CheckLoginResponse) {
 		b.log.Info("wechat: login confirmed on the phone")
@@ -186,10 +188,9 @@ func (b *Bot) showQR(uuid string) {
 			png = ""
 		}
 	}
-	b.log.Warn("wechat: login needed: scan the QR code with the bot account's WeChat (扫码登录), then confirm on the phone",
-		"qr_png", png, "qr_image_url", openwechat.GetQrcodeUrl(uuid))
+	b.log.Warn(i18n.EN.T("wechat.log.scan_needed"), "qr_png", png, "qr_image_url", openwechat.GetQrcodeUrl(uuid))
 	w := b.opts.QRWriter
-	fmt.Fprintln(w, "Scan with the bot account's WeChat to log in (用机器人微信号扫码登录):")
+	fmt.Fprintln(w, i18n.EN.T("wechat.qr_prompt"))
 	// GenerateWithConfig, not Generate: Generate probes os.Stdout for sixel
 	// support by writing an escape sequence and reading the terminal.
 	qrterminal.GenerateWithConfig(content, qrterminal.Config{
@@ -270,14 +271,24 @@ func loginHint(err error) string {
 	}
 	switch {
 	case errors.As(err, &ret) && ret == openwechat.Ret(1203),
-		strings.Contains(msg, "网页"), strings.Contains(msg, "1203"):
-		return "; WeChat does not let this account log in to web WeChat: try a spare account that has 实名认证 (real-name verification)"
+		containsAny(msg, chat.ReadWords().WeChatWebRefused), strings.Contains(msg, "1203"):
+		return "; " + i18n.EN.T("wechat.login.no_web")
 	case errors.Is(err, openwechat.ErrForbidden), strings.Contains(msg, "Location"):
-		return "; WeChat refused the login: accounts with 实名认证 and WeChat Pay enabled (a bound card) are reported to pass"
+		return "; " + i18n.EN.T("wechat.login.refused")
 	case errors.Is(err, openwechat.ErrLoginTimeout):
 		return "; the QR code was not scanned in time"
 	case openwechat.IsNetworkError(err):
 		return "; check the network connection to WeChat"
 	}
 	return ""
+}
+
+// containsAny reports whether s contains one of words.
+func containsAny(s string, words []string) bool {
+	for _, w := range words {
+		if w != "" && strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
 }

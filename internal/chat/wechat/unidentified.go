@@ -4,6 +4,7 @@ import (
 	"unicode"
 
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/i18n"
 )
 
 // Unidentified is a friend who wrote privately but has no remark name
@@ -51,24 +52,12 @@ func (b *Bot) tellUnidentified(userName string, u Unidentified) {
 // language of their message (Chinese unless it has no Han character and
 // some Latin letter).
 func unidentifiedReply(u Unidentified, text string) chat.Reply {
-	en := english(text)
-	var why string
-	switch {
-	case u.Remark != "" && en:
-		why = "your remark name in the bot's WeChat is also another friend's, so it cannot tell you apart."
-	case u.Remark != "":
-		why = "你在机器人微信里的备注名和另一位好友重复，分不清是谁。"
-	case en:
-		why = "the bot's WeChat has no remark name for you, and anyone can take a nickname."
-	default:
-		why = "机器人的微信还没给你设备注名，昵称谁都能改成一样的，不能凭它认人。"
+	l := i18n.Of(english(text))
+	why := l.T("wechat.unidentified.no_remark")
+	if u.Remark != "" {
+		why = l.T("wechat.unidentified.shared_remark")
 	}
-	if en {
-		return chat.Reply{Title: "I can't do anything for you in a private chat yet: " + why,
-			Lines: []string{"Ask whoever runs the bot to give you a remark name only you have and write again. In a group, @mention me as usual."}}
-	}
-	return chat.Reply{Title: "私聊暂时不能帮你办事：" + why,
-		Lines: []string{"请机器人的管理者给你设一个别人没有的备注名，然后再发；在群里 @我 照常可以问。"}}
+	return chat.Reply{Title: l.T("wechat.unidentified.title", why), Lines: []string{l.T("wechat.unidentified.todo")}}
 }
 
 // english reports whether text reads as English: no Han character, and

@@ -15,7 +15,7 @@ import (
 	"sort"
 
 	kb "github.com/labgpu/bot/internal/advice"
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/render"
@@ -106,7 +106,7 @@ func oomTie(a *answer.Ask, p *adviceview.Advice) *adviceview.OOM {
 	job := oomJob(q)
 	est, err := a.Est.Estimate(job, noQuotes)
 	if err != nil {
-		if !errors.Is(err, billing.ErrUnknownModel) {
+		if !errors.Is(err, estimator.ErrUnknownModel) {
 			o.EstimateErr = err.Error()
 		}
 		return o
@@ -114,7 +114,7 @@ func oomTie(a *answer.Ask, p *adviceview.Advice) *adviceview.OOM {
 	p.Figures = adviceview.Figures{Estimate: est, VRAMGB: &est.VRAM, Fits: est.Fits}
 	for _, id := range q.GPUs {
 		if g, ok := a.Cat.GPU(id); ok {
-			o.NeedCards = append(o.NeedCards, adviceview.NeedCard{ID: g.ID, MemoryGB: g.MemoryGB, CapacityGB: billing.CapacityGB(g)})
+			o.NeedCards = append(o.NeedCards, adviceview.NeedCard{ID: g.ID, MemoryGB: g.MemoryGB, CapacityGB: estimator.CapacityGB(g)})
 		}
 		if !q.GPUFamily {
 			break // one named card; a family ("A100") lists its variants
@@ -129,18 +129,18 @@ func oomTie(a *answer.Ask, p *adviceview.Advice) *adviceview.OOM {
 }
 
 // noQuotes prices nothing: the OOM answer is about VRAM only.
-func noQuotes(string) []billing.PriceQuote { return nil }
+func noQuotes(string) []estimator.PriceQuote { return nil }
 
 // oomJob is the job an OOM report describes, on any card (which cards
 // would hold it, not only the one that failed); training unless it
 // speaks of inference (Query.Serving), LoRA when no method is named.
-func oomJob(q understand.Query) billing.Job {
+func oomJob(q understand.Query) estimator.Job {
 	job := jobOf(q)
 	job.GPUs, job.Platform = nil, ""
-	if job.Method == "" || job.Method == billing.MethodInference && !q.Serving {
-		job.Method = billing.MethodLoRA
+	if job.Method == "" || job.Method == estimator.MethodInference && !q.Serving {
+		job.Method = estimator.MethodLoRA
 	}
-	if job.Method == billing.MethodQLoRA && job.Bits == 0 {
+	if job.Method == estimator.MethodQLoRA && job.Bits == 0 {
 		job.Bits = 4
 	}
 	return job
@@ -149,25 +149,25 @@ func oomJob(q understand.Query) billing.Job {
 // oomSavings estimates the usual ways out of an OOM: QLoRA 4-bit for a
 // LoRA or full run, half the sequence length for training; each at
 // micro-batch 1 with accumulation.
-func oomSavings(e *billing.Estimator, job billing.Job, est *billing.Estimate) []adviceview.Saving {
+func oomSavings(e *estimator.Estimator, job estimator.Job, est *estimator.Estimate) []adviceview.Saving {
 	var outs []adviceview.Saving
-	try := func(seq int, j billing.Job) {
+	try := func(seq int, j estimator.Job) {
 		x, err := e.Estimate(j, noQuotes)
 		if err != nil {
 			return
 		}
 		v := x.VRAM.Total
-		if x.Method != billing.MethodInference && x.VRAMMin < v {
+		if x.Method != estimator.MethodInference && x.VRAMMin < v {
 			v = x.VRAMMin
 		}
 		outs = append(outs, adviceview.Saving{Seq: seq, GB: v})
 	}
-	if job.Method == billing.MethodLoRA || job.Method == billing.MethodFull {
+	if job.Method == estimator.MethodLoRA || job.Method == estimator.MethodFull {
 		j := job
-		j.Method, j.Bits = billing.MethodQLoRA, 4
+		j.Method, j.Bits = estimator.MethodQLoRA, 4
 		try(0, j)
 	}
-	if est.SeqLen >= 1024 && job.Method != billing.MethodInference {
+	if est.SeqLen >= 1024 && job.Method != estimator.MethodInference {
 		j := job
 		j.SeqLen = est.SeqLen / 2
 		try(j.SeqLen, j)
@@ -180,14 +180,14 @@ func oomSavings(e *billing.Estimator, job billing.Job, est *billing.Estimate) []
 // smallest first, at most six), or, when no single card holds the job,
 // the fewest cards per GPU that do; and how many of the first are the
 // card that failed.
-func oomFits(a *answer.Ask, est *billing.Estimate, o *adviceview.OOM) {
-	var asIs, accum []*billing.Fit
+func oomFits(a *answer.Ask, est *estimator.Estimate, o *adviceview.OOM) {
+	var asIs, accum []*estimator.Fit
 	for i := range est.Fits {
 		f := &est.Fits[i]
 		switch {
 		case !f.Fits || f.GPUCount != 1 || !a.CudaCard(f.GPU):
 			// NPUs do not run a CUDA job as is (see ascend-compat).
-		case est.Method == billing.MethodInference || f.MicroBatch >= est.Batch:
+		case est.Method == estimator.MethodInference || f.MicroBatch >= est.Batch:
 			asIs = append(asIs, f)
 			if f.GPU == o.Failed {
 				o.FailedHolds++
@@ -220,7 +220,7 @@ func oomFits(a *answer.Ask, est *billing.Estimate, o *adviceview.OOM) {
 }
 
 // smallest names the first six fits, smallest memory first.
-func smallest(fs []*billing.Fit) []string {
+func smallest(fs []*estimator.Fit) []string {
 	sort.SliceStable(fs, func(i, j int) bool { return fs[i].MemoryGB < fs[j].MemoryGB })
 	var out []string
 	for _, f := range fs[:min(6, len(fs))] {
@@ -309,9 +309,9 @@ func workload(base *kb.Base, id string) *kb.Workload {
 // at its smallest setting, each at its cheapest known quote, cheapest
 // first (the larger card first at one price).
 func workloadCards(ctx context.Context, a *answer.Ask, w *kb.Workload) []adviceview.Card {
-	method := billing.MethodInference
+	method := estimator.MethodInference
 	if w.Kind == "training" {
-		method = billing.MethodFull
+		method = estimator.MethodFull
 	}
 	q := a.Query
 	quotes := a.Quotes(a.Offers.Snapshot(ctx), q, method, a.Now(), q.English)
@@ -343,7 +343,7 @@ func workloadCards(ctx context.Context, a *answer.Ask, w *kb.Workload) []advicev
 // known price, with their BF16 tensor TFLOPS and bandwidth.
 func compared(ctx context.Context, a *answer.Ask) []adviceview.ComparedCard {
 	q := a.Query
-	quotes := a.Quotes(a.Offers.Snapshot(ctx), q, billing.MethodFull, a.Now(), q.English)
+	quotes := a.Quotes(a.Offers.Snapshot(ctx), q, estimator.MethodFull, a.Now(), q.English)
 	var out []adviceview.ComparedCard
 	for _, id := range q.GPUs {
 		if g, ok := a.Cat.GPU(id); ok {

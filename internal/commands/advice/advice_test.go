@@ -8,7 +8,7 @@ import (
 
 	"github.com/labgpu/bot/configs"
 	kb "github.com/labgpu/bot/internal/advice"
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/render/adviceview"
@@ -32,7 +32,7 @@ var loadEnv = sync.OnceValues(func() (*answer.Env, error) {
 		return nil, err
 	}
 	now := time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
-	return &answer.Env{Cat: cat, KB: base, Est: &billing.Estimator{Cat: cat}, Offers: noOffers{}, Now: func() time.Time { return now }}, nil
+	return &answer.Env{Cat: cat, KB: base, Est: &estimator.Estimator{Cat: cat}, Offers: noOffers{}, Now: func() time.Time { return now }}, nil
 })
 
 func adviceOf(t *testing.T, q understand.Query) adviceview.Advice {
@@ -64,18 +64,18 @@ func TestAdvice(t *testing.T) {
 	if p.Advice.Topic != "cuda-oom" || p.OOM == nil || !p.OOM.NoJob || p.OOM.Error == nil || p.OOM.Error.TotalGiB != 23.65 || p.OOM.Error.FreeGiB != -1 || p.Estimate != nil || p.HowTo {
 		t.Errorf("OOM without a job: %+v %+v", p.Advice, p.OOM)
 	}
-	job := understand.Query{Topic: "cuda-oom", Score: 0.9, Model: "Qwen2.5-7B", Method: billing.MethodLoRA, SeqLen: 4096, GPU: "RTX 4090", GPUs: []string{"RTX 4090"}}
+	job := understand.Query{Topic: "cuda-oom", Score: 0.9, Model: "Qwen2.5-7B", Method: estimator.MethodLoRA, SeqLen: 4096, GPU: "RTX 4090", GPUs: []string{"RTX 4090"}}
 	p = adviceOf(t, job)
-	if p.Estimate == nil || p.VRAMGB == nil || p.Estimate.Method != billing.MethodLoRA || len(p.OOM.NeedCards) != 1 || p.OOM.Failed != "RTX 4090" ||
+	if p.Estimate == nil || p.VRAMGB == nil || p.Estimate.Method != estimator.MethodLoRA || len(p.OOM.NeedCards) != 1 || p.OOM.Failed != "RTX 4090" ||
 		len(p.OOM.Savings) != 2 || p.OOM.Savings[0].Seq != 0 || p.OOM.Savings[1].Seq != 2048 || len(p.OOM.AsIs)+len(p.OOM.Accum) == 0 {
 		t.Errorf("OOM with a job: estimate %v oom %+v", p.Estimate != nil, p.OOM)
 	}
-	job.Method = billing.MethodInference
-	if p := adviceOf(t, job); p.Estimate == nil || p.Estimate.Method != billing.MethodLoRA {
+	job.Method = estimator.MethodInference
+	if p := adviceOf(t, job); p.Estimate == nil || p.Estimate.Method != estimator.MethodLoRA {
 		t.Errorf("inference without serving words is read as training")
 	}
 	job.Serving = true
-	if p := adviceOf(t, job); p.Estimate == nil || p.Estimate.Method != billing.MethodInference {
+	if p := adviceOf(t, job); p.Estimate == nil || p.Estimate.Method != estimator.MethodInference {
 		t.Errorf("serving OOM is not estimated as inference")
 	}
 

@@ -3,7 +3,7 @@ package advice
 import (
 	"context"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/commands/estimate"
@@ -20,7 +20,7 @@ import (
 
 // jobOf is the estimator's job a question describes
 // (estimate.JobFromQuery).
-func jobOf(q understand.Query) billing.Job { return estimate.JobFromQuery(q) }
+func jobOf(q understand.Query) estimator.Job { return estimate.JobFromQuery(q) }
 
 // estimateJob is the estimate answer to the job the question names (as
 // intent estimate would answer it): its reply, its figures and whether it
@@ -42,7 +42,7 @@ func liveRows(ctx context.Context, a *answer.Ask) []render.OfferRow {
 
 // cardOf is a card at its cheapest known quote (no platform when none),
 // as the offers area picks it (offers.CardOf).
-func cardOf(g *catalog.GPU, quotes billing.Quotes) adviceview.Card {
+func cardOf(g *catalog.GPU, quotes estimator.Quotes) adviceview.Card {
 	c := offers.CardOf(g, quotes)
 	return adviceview.Card{GPU: c.GPU, MemoryGB: c.MemoryGB, NominalGB: g.MemoryGB, Comfortable: c.Comfortable, Platform: c.Platform,
 		PriceCNY: c.PriceCNY, PriceLowCNY: c.PriceLowCNY, PriceHighCNY: c.PriceHighCNY, Source: c.Source, AsOf: c.AsOf,

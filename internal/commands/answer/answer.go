@@ -10,7 +10,7 @@ import (
 	"time"
 
 	kb "github.com/labgpu/bot/internal/advice"
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/history"
 	"github.com/labgpu/bot/internal/plan"
@@ -41,7 +41,7 @@ type Env struct {
 	ChatEnglish bool
 	// Est is the LLM estimator, Work the other workloads' data, KB the
 	// troubleshooting knowledge base (nil when not enabled).
-	Est  *billing.Estimator
+	Est  *estimator.Estimator
 	Work *workload.Data
 	KB   *kb.Base
 	// History is the availability history (nil when not kept); LabPlans

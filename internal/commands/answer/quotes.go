@@ -5,7 +5,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/stock"
@@ -14,13 +14,13 @@ import (
 
 // usableForJob reports whether a platform's prices may be used to cost a
 // job: not an AI-art cloud or a free tier for training, and not a catalog
-// price older than billing.StalePriceYears.
+// price older than estimator.StalePriceYears.
 func (r *Env) usableForJob(o stock.Offer, method string, now time.Time, named bool) bool {
 	p, ok := r.Cat.Platform(o.Platform)
 	if !ok {
 		return false
 	}
-	if method != billing.MethodInference && (p.Kind == "ai-art cloud" || p.Kind == "free tier") {
+	if method != estimator.MethodInference && (p.Kind == "ai-art cloud" || p.Kind == "free tier") {
 		return false
 	}
 	if stalePrice(o, now) && !named {
@@ -33,9 +33,9 @@ func (r *Env) usableForJob(o stock.Offer, method string, now time.Time, named bo
 // Quotes returns, for a GPU, the best known price per platform: the
 // cheapest live or replay offer with a price, else the catalog list price
 // (a range is costed at its midpoint, with its ends kept for the range).
-func (r *Env) Quotes(snap stock.Snapshot, q understand.Query, method string, now time.Time, en bool) billing.Quotes {
+func (r *Env) Quotes(snap stock.Snapshot, q understand.Query, method string, now time.Time, en bool) estimator.Quotes {
 	type key struct{ p, g string }
-	best := map[key]billing.PriceQuote{}
+	best := map[key]estimator.PriceQuote{}
 	for _, ps := range snap.Providers {
 		for _, o := range ps.Offers {
 			if !o.HasPrice() || o.State() == stock.SoldOut || !r.usableForJob(o, method, now, slices.Contains(q.Platforms, o.Platform)) {
@@ -50,7 +50,7 @@ func (r *Env) Quotes(snap stock.Snapshot, q understand.Query, method string, now
 				hi = o.PriceHigh
 				price = (o.CNYPerGPUHour + o.PriceHigh) / 2
 			}
-			pq := billing.PriceQuote{Platform: o.Platform, GPU: o.GPU, CNYPerGPUHour: price, Low: o.CNYPerGPUHour, High: hi,
+			pq := estimator.PriceQuote{Platform: o.Platform, GPU: o.GPU, CNYPerGPUHour: price, Low: o.CNYPerGPUHour, High: hi,
 				Source: string(o.Source), Verified: o.Verified || o.Source != stock.SourceCatalog, UnitUnverified: o.HasCaveat(stock.CaveatUnitUnverified)}
 			switch {
 			case o.Source == stock.SourceCatalog && stalePrice(o, now):
@@ -72,8 +72,8 @@ func (r *Env) Quotes(snap stock.Snapshot, q understand.Query, method string, now
 			}
 		}
 	}
-	return func(gpu string) []billing.PriceQuote {
-		var out []billing.PriceQuote
+	return func(gpu string) []estimator.PriceQuote {
+		var out []estimator.PriceQuote
 		for k, q := range best {
 			if k.g == gpu {
 				out = append(out, q)
@@ -84,7 +84,7 @@ func (r *Env) Quotes(snap stock.Snapshot, q understand.Query, method string, now
 	}
 }
 
-// stalePrice reports a catalog price older than billing.StalePriceYears.
+// stalePrice reports a catalog price older than estimator.StalePriceYears.
 func stalePrice(o stock.Offer, now time.Time) bool {
-	return o.Source == stock.SourceCatalog && !o.ObservedAt.IsZero() && now.Sub(o.ObservedAt) > billing.StalePriceYears*365*24*time.Hour
+	return o.Source == stock.SourceCatalog && !o.ObservedAt.IsZero() && now.Sub(o.ObservedAt) > estimator.StalePriceYears*365*24*time.Hour
 }

@@ -4,20 +4,20 @@ import (
 	"context"
 	"io"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 )
 
 // Ledger keeps the labs' storage ledgers (both stores implement it).
 type Ledger interface {
-	AppendStorageEvents(ctx context.Context, events []billing.StorageEvent) error
-	StorageEvents(ctx context.Context, lab string) ([]billing.StorageEvent, error)
+	AppendStorageEvents(ctx context.Context, events []ledger.StorageEvent) error
+	StorageEvents(ctx context.Context, lab string) ([]ledger.StorageEvent, error)
 	SetDigestChat(ctx context.Context, chatKey string, on bool) error
 	// AddStorageDisk appends the add of a new disk with its number
-	// allocated in the same write (billing.NextDiskID) and returns it.
-	AddStorageDisk(ctx context.Context, e billing.StorageEvent) (string, error)
+	// allocated in the same write (ledger.NextDiskID) and returns it.
+	AddStorageDisk(ctx context.Context, e ledger.StorageEvent) (string, error)
 	// AppendStorageEventsIf appends events to lab's ledger only when it
-	// still holds have events (as read); else billing.ErrLedgerChanged.
-	AppendStorageEventsIf(ctx context.Context, lab string, have int, events []billing.StorageEvent) error
+	// still holds have events (as read); else ledger.ErrLedgerChanged.
+	AppendStorageEventsIf(ctx context.Context, lab string, have int, events []ledger.StorageEvent) error
 }
 
 // Blobs keeps named blobs (both stores do).
@@ -36,8 +36,8 @@ type BlobUpdater interface {
 // StorageOptions configures the storage commands.
 type StorageOptions struct {
 	Ledger Ledger
-	// Price prices data disks (billing.CatalogStoragePrice).
-	Price billing.StoragePrice
+	// Price prices data disks (ledger.CatalogStoragePrice).
+	Price ledger.StoragePrice
 	// Admins are sender ids (Feishu open_id, "console") allowed to change
 	// any entry of their lab; others change only their own. They never
 	// apply to WeChat messages: WeChat admins are bound (admins.go).
@@ -82,7 +82,7 @@ func (s *Storage) On() bool { return s != nil && s.Ledger != nil }
 
 // Events are the ledger of the lab the asker's chat belongs to, and the
 // lab.
-func (s *Storage) Events(ctx context.Context, from Asker) (string, []billing.StorageEvent, error) {
+func (s *Storage) Events(ctx context.Context, from Asker) (string, []ledger.StorageEvent, error) {
 	lab := s.LabOf(from.ChatKey())
 	ev, err := s.Ledger.StorageEvents(ctx, lab)
 	return lab, ev, err

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/render/estimateview"
@@ -18,8 +18,8 @@ func init() {
 }
 
 // JobFromQuery maps parsed parameters onto an estimator job.
-func JobFromQuery(q understand.Query) billing.Job {
-	j := billing.Job{Model: q.Model, ParamsB: q.ParamsB, Method: q.Method, Bits: q.Bits, SeqLen: q.SeqLen,
+func JobFromQuery(q understand.Query) estimator.Job {
+	j := estimator.Job{Model: q.Model, ParamsB: q.ParamsB, Method: q.Method, Bits: q.Bits, SeqLen: q.SeqLen,
 		Batch: q.Batch, Samples: q.Samples, TokensPerSample: q.TokensPerSample, Tokens: q.Tokens, Epochs: q.Epochs,
 		GPUCount: q.GPUCount, LoRARank: q.LoRARank, LoRATargets: q.LoRATargets, Optimizer: q.Optimizer,
 		NoGradCkpt: q.NoGradCkpt, NoFlashAttn: q.NoFlashAttn, ZeRO: q.ZeRO, Stack: q.Stack}
@@ -48,7 +48,7 @@ func Run(ctx context.Context, env *answer.Env, q understand.Query) estimateview.
 	job := JobFromQuery(q)
 	method := job.Method
 	if method == "" {
-		method = billing.MethodLoRA
+		method = estimator.MethodLoRA
 	}
 	if j, ok := WorkloadJob(env.Work, q); ok {
 		if w, ok := workloadEstimate(ctx, env, q, j); ok {
@@ -58,10 +58,10 @@ func Run(ctx context.Context, env *answer.Env, q understand.Query) estimateview.
 	quotes := env.Quotes(env.Offers.Snapshot(ctx), q, method, env.Now(), en)
 	est, err := env.Est.Estimate(job, quotes)
 	switch {
-	case errors.Is(err, billing.ErrUnknownModel):
+	case errors.Is(err, estimator.ErrUnknownModel):
 		return estimateview.AskSize{ModelText: q.ModelText, Lang: l}
-	case errors.Is(err, billing.ErrTooManyGPUs):
-		return estimateview.TooManyGPUs{Max: billing.MaxGPUs, Lang: l}
+	case errors.Is(err, estimator.ErrTooManyGPUs):
+		return estimateview.TooManyGPUs{Max: estimator.MaxGPUs, Lang: l}
 	case err != nil:
 		return estimateview.Failed{Err: err.Error(), Lang: l}
 	}
@@ -82,20 +82,20 @@ func Run(ctx context.Context, env *answer.Env, q understand.Query) estimateview.
 // alternatives are what would work when nothing asked for fits, each
 // with its cheapest known option: the same job as QLoRA 4-bit, the same
 // card in more GPUs (up to 8), and the cheapest other card.
-func alternatives(x *billing.Estimator, est *billing.Estimate, quotes billing.Quotes) []estimateview.Alternative {
+func alternatives(x *estimator.Estimator, est *estimator.Estimate, quotes estimator.Quotes) []estimateview.Alternative {
 	job := est.Job
 	var alts []estimateview.Alternative
-	try := func(kind estimateview.AltKind, j billing.Job) {
+	try := func(kind estimateview.AltKind, j estimator.Job) {
 		if o, f, ok := cheapestFit(x, j, quotes); ok {
 			alts = append(alts, estimateview.Alternative{Kind: kind, Option: o, Fit: f})
 		}
 	}
-	if job.Method != billing.MethodQLoRA && job.Method != billing.MethodInference {
+	if job.Method != estimator.MethodQLoRA && job.Method != estimator.MethodInference {
 		j := job
-		j.Method, j.Bits, j.GPUCount = billing.MethodQLoRA, 4, 0
+		j.Method, j.Bits, j.GPUCount = estimator.MethodQLoRA, 4, 0
 		try(estimateview.AltQLoRA, j)
 	}
-	if job.GPUCount > 0 && job.GPUCount < billing.MaxGPUs {
+	if job.GPUCount > 0 && job.GPUCount < estimator.MaxGPUs {
 		j := job
 		j.GPUCount = 0
 		try(estimateview.AltMoreGPUs, j)
@@ -109,10 +109,10 @@ func alternatives(x *billing.Estimator, est *billing.Estimate, quotes billing.Qu
 // cheapestFit is a job's option on the fewest GPUs, then the cheapest (a
 // 72B QLoRA on one A100 beats eight T4s), with its fit; or, with no price
 // known, the first fit alone.
-func cheapestFit(x *billing.Estimator, j billing.Job, quotes billing.Quotes) (billing.Option, *billing.Fit, bool) {
+func cheapestFit(x *estimator.Estimator, j estimator.Job, quotes estimator.Quotes) (estimator.Option, *estimator.Fit, bool) {
 	e2, err := x.Estimate(j, quotes)
 	if err != nil {
-		return billing.Option{}, nil, false
+		return estimator.Option{}, nil, false
 	}
 	best := -1
 	for i, o := range e2.Options {
@@ -128,8 +128,8 @@ func cheapestFit(x *billing.Estimator, j billing.Job, quotes billing.Quotes) (bi
 	}
 	for i := range e2.Fits {
 		if e2.Fits[i].Fits {
-			return billing.Option{}, &e2.Fits[i], true
+			return estimator.Option{}, &e2.Fits[i], true
 		}
 	}
-	return billing.Option{}, nil, false
+	return estimator.Option{}, nil, false
 }

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/i18n"
@@ -172,7 +172,7 @@ func CheapestPlan(env *answer.Env, platform, gpu string, count int, hours float6
 // planNote is the billing mode the estimate's cheapest option o assumed:
 // pay-as-you-go, or the plan that is cheaper for its hours on its
 // platform, with its price's source.
-func planNote(env *answer.Env, o billing.Option, en bool) *estimateview.PlanNote {
+func planNote(env *answer.Env, o estimator.Option, en bool) *estimateview.PlanNote {
 	n := &estimateview.PlanNote{Hours: o.Hours}
 	best, ok := CheapestPlan(env, o.Platform, o.GPU, o.GPUCount, o.Hours)
 	if !ok || best.Mode == "hourly" || best.Mid() >= o.TotalCNY {

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/configs"
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/answer"
@@ -35,7 +35,7 @@ func env(t *testing.T) (*answer.Env, *catalog.Catalog) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	board := stock.NewBoard([]stock.Provider{provider.NewCatalog(cat, provider.CatalogOptions{Now: now})}, stock.BoardOptions{Now: now, MaxAge: -1, Log: log})
 	board.Refresh(context.Background())
-	return &answer.Env{Cat: cat, Offers: board, Now: now, Rd: &render.Renderer{Cat: cat}, Est: &billing.Estimator{Cat: cat}, Work: workload.Default()}, cat
+	return &answer.Env{Cat: cat, Offers: board, Now: now, Rd: &render.Renderer{Cat: cat}, Est: &estimator.Estimator{Cat: cat}, Work: workload.Default()}, cat
 }
 
 // TestRun: estimate.Run, which the advice answers call for the job a

@@ -3,7 +3,7 @@ package estimate
 import (
 	"context"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/render/estimateview"
@@ -25,7 +25,7 @@ func WorkloadJob(d *workload.Data, q understand.Query) (workload.Job, bool) {
 		model = d.Advice[q.Workload]
 	}
 	m, ok := d.Model(model)
-	if !ok || m.Kind == workload.KindLoRA && q.Method == billing.MethodFull {
+	if !ok || m.Kind == workload.KindLoRA && q.Method == estimator.MethodFull {
 		return workload.Job{}, false
 	}
 	j := workload.Job{Model: model, Dataset: dataset, Samples: q.Samples, Images: q.Images, Epochs: q.Epochs, Steps: q.Steps,
@@ -49,16 +49,16 @@ func workloadEstimate(ctx context.Context, env *answer.Env, q understand.Query, 
 	if err != nil {
 		return estimateview.Workload{}, false
 	}
-	method := billing.MethodFull
+	method := estimator.MethodFull
 	if est.Kind == workload.KindGenerate {
-		method = billing.MethodInference // image clouds sell generation too
+		method = estimator.MethodInference // image clouds sell generation too
 	}
 	quotes := env.Quotes(env.Offers.Snapshot(ctx), q, method, env.Now(), q.English)
-	var fits []billing.Fit
-	hours := map[string]billing.Range{}
+	var fits []estimator.Fit
+	hours := map[string]estimator.Range{}
 	for _, f := range est.Fits {
 		if f.Fits && env.CudaCard(f.GPU) {
-			fits = append(fits, billing.Fit{GPU: f.GPU, MemoryGB: f.MemoryGB, Fits: true, GPUCount: 1, VRAMPerGPU: f.VRAMGB, MicroBatch: f.Batch, Hours: f.Hours, MFU: f.MFU})
+			fits = append(fits, estimator.Fit{GPU: f.GPU, MemoryGB: f.MemoryGB, Fits: true, GPUCount: 1, VRAMPerGPU: f.VRAMGB, MicroBatch: f.Batch, Hours: f.Hours, MFU: f.MFU})
 			hours[f.GPU] = f.Hours
 		}
 	}

@@ -3,18 +3,18 @@ package offers
 import (
 	"math"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/render"
 )
 
 // CardOf is a card at its cheapest known quote (no platform when none).
-func CardOf(g *catalog.GPU, quotes billing.Quotes) CardRow {
-	c := CardRow{GPU: g.ID, MemoryGB: math.Round(billing.CapacityGB(g)*10) / 10}
+func CardOf(g *catalog.GPU, quotes estimator.Quotes) CardRow {
+	c := CardRow{GPU: g.ID, MemoryGB: math.Round(estimator.CapacityGB(g)*10) / 10}
 	// The cheapest trusted price (verified, unit documented) when there is
 	// one: a doubtful price is never "the lowest" unmarked.
-	var best *billing.PriceQuote
-	doubt := func(pq *billing.PriceQuote) bool { return !pq.Verified || pq.UnitUnverified }
+	var best *estimator.PriceQuote
+	doubt := func(pq *estimator.PriceQuote) bool { return !pq.Verified || pq.UnitUnverified }
 	for _, pq := range quotes(g.ID) {
 		if best == nil || doubt(best) && !doubt(&pq) || doubt(best) == doubt(&pq) && pq.CNYPerGPUHour < best.CNYPerGPUHour {
 			best = &pq

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/i18n"
@@ -33,7 +33,7 @@ func compareAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 		q.Intent = understand.IntentStock
 		return r.stock(ctx, q)
 	}
-	quotes := r.Quotes(r.Offers.Snapshot(ctx), understand.Query{}, billing.MethodFull, r.Now(), q.English)
+	quotes := r.Quotes(r.Offers.Snapshot(ctx), understand.Query{}, estimator.MethodFull, r.Now(), q.English)
 	c := offerview.Compare{Lang: i18n.Of(q.English), Result: offerview.CompareResult{Aspect: q.Aspect}}
 	if len(q.Platforms) >= 2 {
 		r.comparePlatforms(&c, q, quotes)
@@ -47,7 +47,7 @@ func compareAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 // compareGPUs puts two or more named cards side by side at their cheapest
 // known prices (on the platforms named, if any), with the training speed
 // ratio of two; fewer than two recognised asks which two.
-func (r *Answers) compareGPUs(c *offerview.Compare, q understand.Query, quotes billing.Quotes) {
+func (r *Answers) compareGPUs(c *offerview.Compare, q understand.Query, quotes estimator.Quotes) {
 	pq := r.platformQuotes(quotes, q.Platforms)
 	for _, id := range q.NamedGPUs {
 		if card, ok := r.familyCard(id, pq); ok {
@@ -65,7 +65,7 @@ func (r *Answers) compareGPUs(c *offerview.Compare, q understand.Query, quotes b
 
 // comparePlatforms compares two or more platforms (the first
 // MaxComparePlatforms) per GPU.
-func (r *Answers) comparePlatforms(c *offerview.Compare, q understand.Query, quotes billing.Quotes) {
+func (r *Answers) comparePlatforms(c *offerview.Compare, q understand.Query, quotes estimator.Quotes) {
 	plats := q.Platforms
 	if len(plats) > offerview.MaxComparePlatforms {
 		plats = plats[:offerview.MaxComparePlatforms]
@@ -77,7 +77,7 @@ func (r *Answers) comparePlatforms(c *offerview.Compare, q understand.Query, quo
 // familyCard is a named card at its cheapest known price; a family ("A100")
 // is its member with the cheapest price (the first member when none has
 // one).
-func (r *Answers) familyCard(id string, quotes billing.Quotes) (CardCompare, bool) {
+func (r *Answers) familyCard(id string, quotes estimator.Quotes) (CardCompare, bool) {
 	ids := r.Cat.FamilyMembers(id)
 	if len(ids) == 0 {
 		ids = []string{id}
@@ -99,13 +99,13 @@ func (r *Answers) familyCard(id string, quotes billing.Quotes) (CardCompare, boo
 
 // ratioJob is the job a card-to-card training ratio is worked out on: a
 // 7B QLoRA at seq 2048, batch 4 (it fits 24 GB cards).
-var ratioJob = billing.Job{ParamsB: 7, Method: billing.MethodQLoRA, Bits: 4, SeqLen: 2048, Batch: 4}
+var ratioJob = estimator.Job{ParamsB: 7, Method: estimator.MethodQLoRA, Bits: 4, SeqLen: 2048, Batch: 4}
 
 // trainingRatio is what the spec ratio of two cards means for training:
 // the estimator's speed ratio on ratioJob as a range, faster card first
 // (nil when either card has no speed).
 func trainingRatio(cat *catalog.Catalog, a, b CardCompare) *offerview.TrainingRatio {
-	est := &billing.Estimator{Cat: cat}
+	est := &estimator.Estimator{Cat: cat}
 	ta, errA := est.Throughput(ratioJob, a.GPU)
 	tb, errB := est.Throughput(ratioJob, b.GPU)
 	if errA != nil || errB != nil || !(ta.Low > 0 && tb.Low > 0 && ta.High > 0 && tb.High > 0) {
@@ -119,12 +119,12 @@ func trainingRatio(cat *catalog.Catalog, a, b CardCompare) *offerview.TrainingRa
 }
 
 // platformQuotes limits quotes to the given platforms (all when none).
-func (r *Answers) platformQuotes(quotes billing.Quotes, platforms []string) billing.Quotes {
+func (r *Answers) platformQuotes(quotes estimator.Quotes, platforms []string) estimator.Quotes {
 	if len(platforms) == 0 {
 		return quotes
 	}
-	return func(gpu string) []billing.PriceQuote {
-		var out []billing.PriceQuote
+	return func(gpu string) []estimator.PriceQuote {
+		var out []estimator.PriceQuote
 		for _, pq := range quotes(gpu) {
 			if slices.Contains(platforms, pq.Platform) {
 				out = append(out, pq)
@@ -136,7 +136,7 @@ func (r *Answers) platformQuotes(quotes billing.Quotes, platforms []string) bill
 
 // cheaperOf decides between two quotes: the cheaper platform and by how
 // much, or "" when the prices are about the same.
-func cheaperOf(a, b billing.PriceQuote) (string, float64) {
+func cheaperOf(a, b estimator.PriceQuote) (string, float64) {
 	lo, hi := a, b
 	if b.CNYPerGPUHour < a.CNYPerGPUHour {
 		lo, hi = b, a
@@ -153,7 +153,7 @@ func cheaperOf(a, b billing.PriceQuote) (string, float64) {
 // (the named GPUs when there are any), in catalog order; each says which
 // platform is the cheapest and by how much against the runner-up, or ""
 // when the two are about the same.
-func (r *Answers) platformRows(q understand.Query, plats []string, quotes billing.Quotes) []PlatformPrice {
+func (r *Answers) platformRows(q understand.Query, plats []string, quotes estimator.Quotes) []PlatformPrice {
 	gpus := q.GPUs
 	if len(gpus) == 0 {
 		for _, g := range r.Cat.GPUs {
@@ -162,8 +162,8 @@ func (r *Answers) platformRows(q understand.Query, plats []string, quotes billin
 	}
 	var rows []PlatformPrice
 	for _, g := range gpus {
-		pp := PlatformPrice{GPU: g, Quotes: map[string]billing.PriceQuote{}}
-		var qs []billing.PriceQuote
+		pp := PlatformPrice{GPU: g, Quotes: map[string]estimator.PriceQuote{}}
+		var qs []estimator.PriceQuote
 		for _, pq := range quotes(g) {
 			if slices.Contains(plats, pq.Platform) {
 				pp.Quotes[pq.Platform] = pq

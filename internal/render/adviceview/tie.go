@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/i18n"
@@ -144,7 +144,7 @@ func endOfSentence(r rune) bool { return r == '.' || r == ' ' || r == 0x3002 }
 
 // reply says the error's figures, the job's VRAM beside the card named,
 // the savings and the cards that hold it.
-func (o *OOM) reply(est *billing.Estimate, l i18n.Lang, rep *chat.Reply) {
+func (o *OOM) reply(est *estimator.Estimate, l i18n.Lang, rep *chat.Reply) {
 	if e := o.Error; e != nil {
 		line := l.T("advice.oom.error", e.AllocGiB)
 		if e.TotalGiB >= 0 {
@@ -182,10 +182,10 @@ func (o *OOM) reply(est *billing.Estimate, l i18n.Lang, rep *chat.Reply) {
 }
 
 // needLine is the job's VRAM on one card beside the named card's size.
-func (o *OOM) needLine(est *billing.Estimate, l i18n.Lang) string {
+func (o *OOM) needLine(est *estimator.Estimate, l i18n.Lang) string {
 	need := est.VRAM.Total
 	line := l.T("advice.oom.need", est.ModelID, render.MethodName(est.Method, est.Bits, l.English()), est.SeqLen, est.Batch, need)
-	if est.Method != billing.MethodInference && est.VRAMMin < need-0.05 {
+	if est.Method != estimator.MethodInference && est.VRAMMin < need-0.05 {
 		line += l.T("advice.oom.need_accum", est.VRAMMin)
 	}
 	var cards []string
@@ -202,7 +202,7 @@ func (o *OOM) needLine(est *billing.Estimate, l i18n.Lang) string {
 // cards as described, then only at micro-batch 1 with gradient
 // accumulation, or the fewest GPUs when no single card does; and the
 // usual reasons when the card that failed should have held it.
-func (o *OOM) fitLines(est *billing.Estimate, l i18n.Lang) []string {
+func (o *OOM) fitLines(est *estimator.Estimate, l i18n.Lang) []string {
 	var lines []string
 	for range o.FailedHolds {
 		lines = append(lines, l.T("advice.oom.held", o.Failed))
@@ -217,7 +217,7 @@ func (o *OOM) fitLines(est *billing.Estimate, l i18n.Lang) []string {
 			multi = append(multi, fmt.Sprintf("%s×%d", m.GPU, m.Count))
 		}
 		key := "advice.oom.multi_zero3"
-		if est.Method == billing.MethodInference {
+		if est.Method == estimator.MethodInference {
 			key = "advice.oom.multi_tensor"
 		}
 		lines = append(lines, l.T(key, strings.Join(multi, sep)))

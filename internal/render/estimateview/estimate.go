@@ -17,7 +17,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/render"
@@ -35,13 +35,13 @@ const maxHiddenCostNotes = 3
 // (hours per GPU id: low / typical / high; the cost options, cheapest
 // first). A workload estimate fills FLOPs, Hours and Options.
 type Figures struct {
-	Estimate      *billing.Estimate        `json:"estimate,omitempty"`
-	VRAMGB        *billing.VRAM            `json:"vram_gb,omitempty"`
-	Fits          []billing.Fit            `json:"fits,omitempty"`
-	TokensTrained float64                  `json:"tokens_trained,omitempty"`
-	FLOPs         float64                  `json:"flops,omitempty"`
-	Hours         map[string]billing.Range `json:"hours,omitempty"`
-	Options       []billing.Option         `json:"options,omitempty"`
+	Estimate      *estimator.Estimate        `json:"estimate,omitempty"`
+	VRAMGB        *estimator.VRAM            `json:"vram_gb,omitempty"`
+	Fits          []estimator.Fit            `json:"fits,omitempty"`
+	TokensTrained float64                    `json:"tokens_trained,omitempty"`
+	FLOPs         float64                    `json:"flops,omitempty"`
+	Hours         map[string]estimator.Range `json:"hours,omitempty"`
+	Options       []estimator.Option         `json:"options,omitempty"`
 }
 
 // EstimateFigures are the figures themselves (an Answer's).
@@ -57,10 +57,10 @@ type Answer interface {
 // FiguresOf are an estimate's figures: the estimate, its VRAM, fits,
 // tokens, FLOPs, options and, for training, the hours of each GPU that
 // fits.
-func FiguresOf(est *billing.Estimate) Figures {
+func FiguresOf(est *estimator.Estimate) Figures {
 	f := Figures{Estimate: est, VRAMGB: &est.VRAM, Fits: est.Fits, TokensTrained: est.Tokens, FLOPs: est.FLOPs, Options: est.Options}
-	if est.Method != billing.MethodInference {
-		f.Hours = map[string]billing.Range{}
+	if est.Method != estimator.MethodInference {
+		f.Hours = map[string]estimator.Range{}
 		for _, fit := range est.Fits {
 			if fit.Fits {
 				f.Hours[fit.GPU] = fit.Hours
@@ -118,8 +118,8 @@ var altKeys = [...]string{AltQLoRA: "estimate.alt.qlora", AltMoreGPUs: "estimate
 // known option (Option.Platform "" when no price is known) and its fit.
 type Alternative struct {
 	Kind   AltKind
-	Option billing.Option
-	Fit    *billing.Fit
+	Option estimator.Option
+	Fit    *estimator.Fit
 }
 
 // Reply is the short form with the full form (Full) behind "详情", and
@@ -157,7 +157,7 @@ func (e Estimate) short(rd *render.Renderer, full chat.Reply, fits []fitLine) ch
 	rep.Lines = append(rep.Lines, e.Problems...)
 	v := est.VRAM
 	line := l.T("estimate.short.vram", v.Total)
-	if est.Method != billing.MethodInference && est.VRAMMin < v.Total-0.05 {
+	if est.Method != estimator.MethodInference && est.VRAMMin < v.Total-0.05 {
 		line += l.T("estimate.short.vram_min", est.VRAMMin)
 	}
 	rep.Lines = append(rep.Lines, line+l.T("estimate.stop"))
@@ -224,7 +224,7 @@ func (e Estimate) verdict(rd *render.Renderer) string {
 	}
 	what := e.job()
 	c := est.Options[est.Cheapest]
-	if est.Method == billing.MethodInference {
+	if est.Method == estimator.MethodInference {
 		return l.T("estimate.verdict.inference", what, rd.PlatformName(c.Platform, en), c.GPU, c.GPUCount, render.Money(c.GPUCostCNY))
 	}
 	if len(e.NamedGPUs) >= 2 {
@@ -238,8 +238,8 @@ func (e Estimate) verdict(rd *render.Renderer) string {
 
 // cardsVerdict compares the cheapest option of each named card (a family
 // name stands for its members).
-func cardsVerdict(rd *render.Renderer, est *billing.Estimate, named []string, l i18n.Lang) string {
-	best := map[string]billing.Option{}
+func cardsVerdict(rd *render.Renderer, est *estimator.Estimate, named []string, l i18n.Lang) string {
+	best := map[string]estimator.Option{}
 	for _, o := range est.Options {
 		for _, n := range named {
 			if o.GPU == n || slices.Contains(rd.Cat.FamilyMembers(n), o.GPU) {
@@ -252,7 +252,7 @@ func cardsVerdict(rd *render.Renderer, est *billing.Estimate, named []string, l 
 	if len(best) < 2 {
 		return ""
 	}
-	var opts []billing.Option
+	var opts []estimator.Option
 	for _, n := range named {
 		if o, ok := best[n]; ok {
 			opts = append(opts, o)
@@ -265,10 +265,10 @@ func cardsVerdict(rd *render.Renderer, est *billing.Estimate, named []string, l 
 }
 
 // table is the short form's table: five options, fewer columns.
-func table(rd *render.Renderer, est *billing.Estimate, l i18n.Lang) *chat.Table {
+func table(rd *render.Renderer, est *estimator.Estimate, l i18n.Lang) *chat.Table {
 	t := &chat.Table{}
 	en := l.English()
-	inference := est.Method == billing.MethodInference
+	inference := est.Method == estimator.MethodInference
 	if inference {
 		t.Header = l.L("estimate.table.short_inference")
 	} else {
@@ -298,13 +298,13 @@ func unverifiedMark(verified bool) string {
 }
 
 // totalCell is an option's total with its range: "512* (400-650)".
-func totalCell(o billing.Option, star string) string {
+func totalCell(o estimator.Option, star string) string {
 	return render.Money(o.TotalCNY) + star + " (" + render.Money(o.TotalLowCNY) + "-" + render.Money(o.TotalHighCNY) + ")"
 }
 
 // optionSourcesNote says in one line where the prices of the first
 // options come from and how old they are.
-func optionSourcesNote(opts []billing.Option, l i18n.Lang) string {
+func optionSourcesNote(opts []estimator.Option, l i18n.Lang) string {
 	live, unverified := false, false
 	var dates []string
 	for i, o := range opts {
@@ -335,8 +335,8 @@ func optionSourcesNote(opts []billing.Option, l i18n.Lang) string {
 }
 
 // shortAssumptions is the assumptions in one line with the follow-ups.
-func shortAssumptions(est *billing.Estimate, l i18n.Lang) string {
-	if est.Method == billing.MethodInference {
+func shortAssumptions(est *estimator.Estimate, l i18n.Lang) string {
+	if est.Method == estimator.MethodInference {
 		return l.T("estimate.short.assumed_inference", est.SeqLen, est.Batch, est.Bits)
 	}
 	return l.T("estimate.short.assumed_training", est.SeqLen, est.Batch, dataText(est.Job, false, l), est.Epochs,
@@ -345,7 +345,7 @@ func shortAssumptions(est *billing.Estimate, l i18n.Lang) string {
 
 // dataText is the job's data: "5万条×512 tokens" ("5万 条 × 512 tokens"
 // spaced), or its tokens when no sample count is given.
-func dataText(j billing.Job, spaced bool, l i18n.Lang) string {
+func dataText(j estimator.Job, spaced bool, l i18n.Lang) string {
 	if j.Samples == 0 {
 		return l.T("estimate.data.tokens", HumanNum(j.Tokens, l))
 	}
@@ -386,7 +386,7 @@ func (e Estimate) full(rd *render.Renderer, fits []fitLine) chat.Reply {
 	for _, f := range fits {
 		rep.Lines = append(rep.Lines, f.text)
 	}
-	if est.Method != billing.MethodInference {
+	if est.Method != estimator.MethodInference {
 		rep.Lines = append(rep.Lines, l.T("estimate.training", HumanNum(est.Tokens, l), est.Epochs, est.FLOPs))
 	}
 	shown := est.Options
@@ -395,8 +395,8 @@ func (e Estimate) full(rd *render.Renderer, fits []fitLine) chat.Reply {
 	}
 	unknownDisk := false
 	if len(shown) > 0 {
-		rep.Table, unknownDisk = optionsTable(rd, est.Method == billing.MethodInference, shown, l)
-		if est.Method != billing.MethodInference {
+		rep.Table, unknownDisk = optionsTable(rd, est.Method == estimator.MethodInference, shown, l)
+		if est.Method != estimator.MethodInference {
 			rep.Lines = optionLines(rd, rep.Lines, est, l)
 		}
 	} else if AnyFits(est) {
@@ -416,7 +416,7 @@ func (e Estimate) full(rd *render.Renderer, fits []fitLine) chat.Reply {
 // optionLines appends the training lines under the options: the cheapest
 // (and fastest), a faster card that is the cheaper job, and a warning when
 // the job runs for over a month.
-func optionLines(rd *render.Renderer, lines []string, est *billing.Estimate, l i18n.Lang) []string {
+func optionLines(rd *render.Renderer, lines []string, est *estimator.Estimate, l i18n.Lang) []string {
 	lines = append(lines, cheapestLine(rd, est, l))
 	if f := fasterCheaperLine(rd, est, l); f != "" {
 		lines = append(lines, f)
@@ -428,9 +428,9 @@ func optionLines(rd *render.Renderer, lines []string, est *billing.Estimate, l i
 }
 
 // vramLine is the VRAM one card needs, by part (GB = 1e9 bytes).
-func vramLine(est *billing.Estimate, l i18n.Lang) string {
+func vramLine(est *estimator.Estimate, l i18n.Lang) string {
 	v := est.VRAM
-	if est.Method == billing.MethodInference {
+	if est.Method == estimator.MethodInference {
 		return l.T("estimate.vram.inference", v.Total, v.Weights, v.Activations, v.Overhead)
 	}
 	line := l.T("estimate.vram.training", v.Total, v.Weights, v.Gradients, v.Optimizer, v.Activations, v.Logits, v.Overhead)
@@ -443,7 +443,7 @@ func vramLine(est *billing.Estimate, l i18n.Lang) string {
 // optionsTable is the options as a table (inference: the cost per hour;
 // training: hours, GPU, disk and total with its range); it reports
 // whether a disk price was unknown.
-func optionsTable(rd *render.Renderer, inference bool, shown []billing.Option, l i18n.Lang) (*chat.Table, bool) {
+func optionsTable(rd *render.Renderer, inference bool, shown []estimator.Option, l i18n.Lang) (*chat.Table, bool) {
 	t := &chat.Table{}
 	en := l.English()
 	if inference {
@@ -484,22 +484,22 @@ const (
 
 // estimateNotes state how the estimate was made: sharding, the assumed
 // job, and what the hours and totals include.
-func estimateNotes(est *billing.Estimate, shown []billing.Option, l i18n.Lang) []string {
+func estimateNotes(est *estimator.Estimate, shown []estimator.Option, l i18n.Lang) []string {
 	var notes []string
-	if est.Sharded && est.Method == billing.MethodInference {
+	if est.Sharded && est.Method == estimator.MethodInference {
 		notes = append(notes, l.T("estimate.notes.sharded_inference"))
 	} else if est.Sharded {
 		notes = append(notes, l.T("estimate.notes.sharded_training", scalingLowPct, scalingHighPct, scalingTypicalPct))
 	}
 	notes = append(notes, assumptionLine(est, l))
-	if est.Method != billing.MethodInference {
+	if est.Method != estimator.MethodInference {
 		notes = append(notes, stackNote(est, l), tokenNote(est, l))
 	}
-	if est.Method == billing.MethodInference {
+	if est.Method == estimator.MethodInference {
 		notes = append(notes, l.T("estimate.notes.inference_cost", est.DiskGB))
 	} else if len(shown) > 0 {
 		lo, hi := mfuSpan(est, shown)
-		notes = append(notes, l.T("estimate.notes.hours", billing.SetupHours*60, lo, hi, est.DiskGB))
+		notes = append(notes, l.T("estimate.notes.hours", estimator.SetupHours*60, lo, hi, est.DiskGB))
 	}
 	return notes
 }
@@ -557,7 +557,7 @@ func (k layoutKey) label(l i18n.Lang) string {
 
 // fitGroups lists the GPUs that fit, one entry per layout ("单卡：A100
 // 80GB、H100 SXM"), and those that do not.
-func fitGroups(est *billing.Estimate, gpusAsked bool, l i18n.Lang) (fit, nofit []string) {
+func fitGroups(est *estimator.Estimate, gpusAsked bool, l i18n.Lang) (fit, nofit []string) {
 	// Chat answers list the cards someone rents out (a price is known);
 	// the JSON has every GPU.
 	rented := map[string]bool{}
@@ -577,7 +577,7 @@ func fitGroups(est *billing.Estimate, gpusAsked bool, l i18n.Lang) (fit, nofit [
 			continue
 		}
 		k := layoutKey{f.GPUCount, f.MicroBatch}
-		if est.Method == billing.MethodInference || f.MicroBatch == est.Batch {
+		if est.Method == estimator.MethodInference || f.MicroBatch == est.Batch {
 			k.mb = 0
 		}
 		if _, ok := groups[k]; !ok {
@@ -624,7 +624,7 @@ func alternativesLine(rd *render.Renderer, alts []Alternative, l i18n.Lang) stri
 
 // cheapestLine names the cheapest option and, when another is faster,
 // the fastest.
-func cheapestLine(rd *render.Renderer, est *billing.Estimate, l i18n.Lang) string {
+func cheapestLine(rd *render.Renderer, est *estimator.Estimate, l i18n.Lang) string {
 	en := l.English()
 	c, f := est.Options[est.Cheapest], est.Options[est.Fastest]
 	if est.Cheapest == est.Fastest || f.Hours >= c.Hours {
@@ -636,7 +636,7 @@ func cheapestLine(rd *render.Renderer, est *billing.Estimate, l i18n.Lang) strin
 }
 
 // mfuSpan is the lowest and highest MFU behind the rows shown.
-func mfuSpan(est *billing.Estimate, shown []billing.Option) (lo, hi float64) {
+func mfuSpan(est *estimator.Estimate, shown []estimator.Option) (lo, hi float64) {
 	in := map[string]bool{}
 	for _, o := range shown {
 		in[o.GPU] = true
@@ -653,7 +653,7 @@ func mfuSpan(est *billing.Estimate, shown []billing.Option) (lo, hi float64) {
 	return lo, hi
 }
 
-func unverifiedOptions(os []billing.Option) bool {
+func unverifiedOptions(os []estimator.Option) bool {
 	for _, o := range os {
 		if !o.Verified {
 			return true
@@ -663,8 +663,8 @@ func unverifiedOptions(os []billing.Option) bool {
 }
 
 // assumptionLine states the assumptions and how to change them.
-func assumptionLine(est *billing.Estimate, l i18n.Lang) string {
-	if est.Method == billing.MethodInference {
+func assumptionLine(est *estimator.Estimate, l i18n.Lang) string {
+	if est.Method == estimator.MethodInference {
 		return l.T("estimate.assumed.inference", est.SeqLen, est.Batch, est.Bits)
 	}
 	parts := append(jobParts(est, l), l.T("estimate.assumed.data", dataText(est.Job, true, l)), l.T("estimate.assumed.epochs", est.Epochs))
@@ -674,9 +674,9 @@ func assumptionLine(est *billing.Estimate, l i18n.Lang) string {
 // loraTargetKeys and optimizerKeys name the job's LoRA targets and
 // optimizer (billing's TargetsAll, OptimizerAdamW8bit …).
 var (
-	loraTargetKeys = map[string]string{billing.TargetsAll: "estimate.lora_targets.all", billing.TargetsQV: "estimate.lora_targets.qv",
-		billing.TargetsAttention: "estimate.lora_targets.attn"}
-	optimizerKeys = map[string]string{billing.OptimizerAdamW8bit: "estimate.optimizer.adamw8bit", billing.OptimizerPureBF16: "estimate.optimizer.bf16"}
+	loraTargetKeys = map[string]string{estimator.TargetsAll: "estimate.lora_targets.all", estimator.TargetsQV: "estimate.lora_targets.qv",
+		estimator.TargetsAttention: "estimate.lora_targets.attn"}
+	optimizerKeys = map[string]string{estimator.OptimizerAdamW8bit: "estimate.optimizer.adamw8bit", estimator.OptimizerPureBF16: "estimate.optimizer.bf16"}
 )
 
 // keyOr is m's key for k, or fallback's.
@@ -689,7 +689,7 @@ func keyOr(m map[string]string, k, fallback string) string {
 
 // jobParts are the training settings assumed: seq, batch, checkpointing,
 // attention, LoRA rank, optimizer and sharding.
-func jobParts(est *billing.Estimate, l i18n.Lang) []string {
+func jobParts(est *estimator.Estimate, l i18n.Lang) []string {
 	j := est.Job
 	ck := l.T("estimate.assumed.ckpt_on")
 	if j.NoGradCkpt {
@@ -697,9 +697,9 @@ func jobParts(est *billing.Estimate, l i18n.Lang) []string {
 	}
 	parts := []string{fmt.Sprintf("seq %d", est.SeqLen), l.T("estimate.assumed.batch", est.Batch), ck}
 	switch {
-	case j.NoFlashAttn && est.Stack != billing.StackHF:
+	case j.NoFlashAttn && est.Stack != estimator.StackHF:
 		parts = append(parts, l.T("estimate.assumed.no_flash"))
-	case est.Stack == billing.StackFA2:
+	case est.Stack == estimator.StackFA2:
 		parts = append(parts, l.T("estimate.assumed.fa2"))
 	default:
 		parts = append(parts, stackName(est.Stack, l))
@@ -708,7 +708,7 @@ func jobParts(est *billing.Estimate, l i18n.Lang) []string {
 		targets := l.T(keyOr(loraTargetKeys, j.LoRATargets, "estimate.lora_targets.all"))
 		parts = append(parts, l.T("estimate.assumed.lora", est.LoRARank, targets))
 	}
-	if est.Method == billing.MethodFull {
+	if est.Method == estimator.MethodFull {
 		parts = append(parts, l.T(keyOr(optimizerKeys, j.Optimizer, "estimate.optimizer.mixed")))
 	}
 	if est.Sharded {
@@ -723,7 +723,7 @@ func jobParts(est *billing.Estimate, l i18n.Lang) []string {
 
 // hiddenCostNotes names the storage and retention traps of the platforms
 // in the rows shown (at most maxHiddenCostNotes platforms).
-func hiddenCostNotes(rd *render.Renderer, shown []billing.Option, l i18n.Lang) []string {
+func hiddenCostNotes(rd *render.Renderer, shown []estimator.Option, l i18n.Lang) []string {
 	var notes []string
 	seen := map[string]bool{}
 	for _, o := range shown {
@@ -764,12 +764,12 @@ func HumanNum(x float64, l i18n.Lang) string {
 // fasterCheaperLine points out, on the cheapest option's platform, a faster
 // card that is also the cheaper job (the seeds' 3090 vs 4090 example), at
 // typical speed.
-func fasterCheaperLine(rd *render.Renderer, est *billing.Estimate, l i18n.Lang) string {
+func fasterCheaperLine(rd *render.Renderer, est *estimator.Estimate, l i18n.Lang) string {
 	if est.Cheapest < 0 {
 		return ""
 	}
 	plat := est.Options[est.Cheapest].Platform
-	var best [2]billing.Option
+	var best [2]estimator.Option
 	saving := 0.0
 	for _, fast := range est.Options {
 		for _, slow := range est.Options {
@@ -778,7 +778,7 @@ func fasterCheaperLine(rd *render.Renderer, est *billing.Estimate, l i18n.Lang) 
 			}
 			if fast.Hours < slow.Hours && fast.PriceCNY*float64(fast.GPUCount) > slow.PriceCNY*float64(slow.GPUCount) &&
 				fast.TotalCNY < slow.TotalCNY && slow.TotalCNY-fast.TotalCNY > saving {
-				best, saving = [2]billing.Option{fast, slow}, slow.TotalCNY-fast.TotalCNY
+				best, saving = [2]estimator.Option{fast, slow}, slow.TotalCNY-fast.TotalCNY
 			}
 		}
 	}
@@ -791,7 +791,7 @@ func fasterCheaperLine(rd *render.Renderer, est *billing.Estimate, l i18n.Lang) 
 }
 
 // AnyFits reports whether the job fits on any GPU.
-func AnyFits(est *billing.Estimate) bool {
+func AnyFits(est *estimator.Estimate) bool {
 	for _, f := range est.Fits {
 		if f.Fits {
 			return true

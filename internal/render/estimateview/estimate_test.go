@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/labgpu/bot/configs"
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/i18n"
@@ -42,11 +42,11 @@ func TestHumanNum(t *testing.T) {
 // one would hide it.
 func TestRatioText(t *testing.T) {
 	cases := []struct {
-		r    billing.Range
+		r    estimator.Range
 		want string
 	}{
-		{billing.Range{Low: 1.83, Typical: 2.01, High: 2.26}, "1.8–2.3"},
-		{billing.Range{Low: 2.16, Typical: 2.2, High: 2.24}, "2.16–2.24"},
+		{estimator.Range{Low: 1.83, Typical: 2.01, High: 2.26}, "1.8–2.3"},
+		{estimator.Range{Low: 2.16, Typical: 2.2, High: 2.24}, "2.16–2.24"},
 	}
 	for _, c := range cases {
 		if got := estimateview.RatioText(c.r); got != c.want || !strings.Contains(got, "–") {
@@ -58,20 +58,20 @@ func TestRatioText(t *testing.T) {
 // trainingEstimate is a 7B LoRA that fits on one 4090 (micro-batch 2) and
 // one A100, with two priced options on one platform: the 4090 cheaper but
 // slower.
-func trainingEstimate() *billing.Estimate {
+func trainingEstimate() *estimator.Estimate {
 	disk := 3.5
-	return &billing.Estimate{
-		Job:     billing.Job{Samples: 50000, TokensPerSample: 512},
-		ModelID: "Qwen2.5-7B", Typical: true, ParamsB: 7, Method: billing.MethodLoRA, Bits: 16, SeqLen: 2048, Batch: 8, Epochs: 3,
+	return &estimator.Estimate{
+		Job:     estimator.Job{Samples: 50000, TokensPerSample: 512},
+		ModelID: "Qwen2.5-7B", Typical: true, ParamsB: 7, Method: estimator.MethodLoRA, Bits: 16, SeqLen: 2048, Batch: 8, Epochs: 3,
 		Tokens: 7.68e7, FLOPs: 3.2e18, DiskGB: 40, LoRARank: 16,
-		VRAM:    billing.VRAM{Weights: 15.2, Activations: 4, Overhead: 1, Total: 20.2},
+		VRAM:    estimator.VRAM{Weights: 15.2, Activations: 4, Overhead: 1, Total: 20.2},
 		VRAMMin: 17.1,
-		Fits: []billing.Fit{
-			{GPU: "RTX 4090", Fits: true, GPUCount: 1, MicroBatch: 2, MFU: billing.Range{Low: 0.3, High: 0.45}},
-			{GPU: "A100 80GB", Fits: true, GPUCount: 1, MicroBatch: 8, MFU: billing.Range{Low: 0.35, High: 0.5}},
+		Fits: []estimator.Fit{
+			{GPU: "RTX 4090", Fits: true, GPUCount: 1, MicroBatch: 2, MFU: estimator.Range{Low: 0.3, High: 0.45}},
+			{GPU: "A100 80GB", Fits: true, GPUCount: 1, MicroBatch: 8, MFU: estimator.Range{Low: 0.35, High: 0.5}},
 			{GPU: "T4", Fits: false, GPUCount: 8},
 		},
-		Options: []billing.Option{
+		Options: []estimator.Option{
 			{Platform: "autodl", GPU: "RTX 4090", GPUCount: 1, Hours: 10, PriceCNY: 2, GPUCostCNY: 20, StorageCostCNY: &disk, TotalCNY: 23.5, TotalLowCNY: 20, TotalHighCNY: 30, PriceSource: "catalog", PriceAsOf: "2026-01", Verified: true},
 			{Platform: "autodl", GPU: "A100 80GB", GPUCount: 1, Hours: 4, PriceCNY: 5, GPUCostCNY: 20, TotalCNY: 24, TotalLowCNY: 21, TotalHighCNY: 28, PriceSource: "catalog", PriceAsOf: "2026-01"},
 		},
@@ -133,11 +133,11 @@ func TestEstimate(t *testing.T) {
 // alternatives the answer found, priced or not.
 func TestEstimateNothingFits(t *testing.T) {
 	r := renderer(t)
-	est := &billing.Estimate{Job: billing.Job{GPUCount: 2, GPUs: []string{"T4"}, Tokens: 1e6}, ModelID: "Qwen2.5-72B", Method: billing.MethodLoRA, Bits: 16,
-		Fits: []billing.Fit{{GPU: "T4", GPUCount: 2}}, Cheapest: -1}
+	est := &estimator.Estimate{Job: estimator.Job{GPUCount: 2, GPUs: []string{"T4"}, Tokens: 1e6}, ModelID: "Qwen2.5-72B", Method: estimator.MethodLoRA, Bits: 16,
+		Fits: []estimator.Fit{{GPU: "T4", GPUCount: 2}}, Cheapest: -1}
 	alts := []estimateview.Alternative{
-		{Kind: estimateview.AltQLoRA, Option: billing.Option{Platform: "autodl", GPU: "A100 80GB", GPUCount: 1, TotalCNY: 321, Hours: 12.5}},
-		{Kind: estimateview.AltOtherCard, Fit: &billing.Fit{GPU: "H100 SXM", GPUCount: 2, VRAMPerGPU: 61.24}},
+		{Kind: estimateview.AltQLoRA, Option: estimator.Option{Platform: "autodl", GPU: "A100 80GB", GPUCount: 1, TotalCNY: 321, Hours: 12.5}},
+		{Kind: estimateview.AltOtherCard, Fit: &estimator.Fit{GPU: "H100 SXM", GPUCount: 2, VRAMPerGPU: 61.24}},
 	}
 	for _, c := range []struct {
 		ask  estimateview.Estimate

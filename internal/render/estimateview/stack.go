@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"unicode/utf8"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/render"
 )
 
-// stackKeys name the training stacks (billing.Stacks).
-var stackKeys = map[string]string{billing.StackHF: "estimate.stack.hf", billing.StackFA2: "estimate.stack.fa2", billing.StackTuned: "estimate.stack.tuned"}
+// stackKeys name the training stacks (estimator.Stacks).
+var stackKeys = map[string]string{estimator.StackHF: "estimate.stack.hf", estimator.StackFA2: "estimate.stack.fa2", estimator.StackTuned: "estimate.stack.tuned"}
 
 // stackName names a training stack (FlashAttention-2 when unknown).
 func stackName(stack string, l i18n.Lang) string {
@@ -19,7 +19,7 @@ func stackName(stack string, l i18n.Lang) string {
 
 // RatioText is a speed ratio as a range, "2.0–2.3" (never one flat
 // figure: the ratio depends on the job, the software and the data).
-func RatioText(r billing.Range) string {
+func RatioText(r estimator.Range) string {
 	if fmt.Sprintf("%.1f", r.Low) == fmt.Sprintf("%.1f", r.High) {
 		return fmt.Sprintf("%.2f–%.2f", r.Low, r.High)
 	}
@@ -28,7 +28,7 @@ func RatioText(r billing.Range) string {
 
 // paddingShort is the short form's note on tokens: the hours count real
 // tokens; padded to seq they take PaddingFactor times as long.
-func paddingShort(est *billing.Estimate, l i18n.Lang) string {
+func paddingShort(est *estimator.Estimate, l i18n.Lang) string {
 	if est.PaddingFactor > 1.05 {
 		return l.T("estimate.short.padding", render.TrimF(est.PaddingFactor))
 	}
@@ -36,7 +36,7 @@ func paddingShort(est *billing.Estimate, l i18n.Lang) string {
 }
 
 // tokenNote says which tokens the hours count and what padding costs.
-func tokenNote(est *billing.Estimate, l i18n.Lang) string {
+func tokenNote(est *estimator.Estimate, l i18n.Lang) string {
 	note := l.T("estimate.stack.token_note")
 	if est.PaddingFactor > 1.05 {
 		note += l.T("estimate.stack.padding_here", est.SeqLen, est.Job.TokensPerSample, render.TrimF(est.PaddingFactor))
@@ -46,7 +46,7 @@ func tokenNote(est *billing.Estimate, l i18n.Lang) string {
 
 // stackNote names the stack assumed and, off a tuned stack, how much
 // faster one would run the job (a range).
-func stackNote(est *billing.Estimate, l i18n.Lang) string {
+func stackNote(est *estimator.Estimate, l i18n.Lang) string {
 	note := l.T("estimate.stack.speed", stackName(est.Stack, l))
 	if r := est.TunedSpeedup; r.High > 0 {
 		note += l.T("estimate.stack.tuned_speedup", RatioText(r))
@@ -56,8 +56,8 @@ func stackNote(est *billing.Estimate, l i18n.Lang) string {
 
 // fitRatio is how many times faster the option fast runs than slow, from
 // their fits' speed ranges; the hours' ratio when a fit is missing.
-func fitRatio(est *billing.Estimate, fast, slow billing.Option) billing.Range {
-	var a, b billing.Fit
+func fitRatio(est *estimator.Estimate, fast, slow estimator.Option) estimator.Range {
+	var a, b estimator.Fit
 	for _, f := range est.Fits {
 		switch f.GPU {
 		case fast.GPU:
@@ -66,11 +66,11 @@ func fitRatio(est *billing.Estimate, fast, slow billing.Option) billing.Range {
 			b = f
 		}
 	}
-	if r := billing.SpeedRatio(a, b); r.High > 0 {
+	if r := estimator.SpeedRatio(a, b); r.High > 0 {
 		return r
 	}
 	x := slow.Hours / fast.Hours
-	return billing.Range{Low: x, Typical: x, High: x}
+	return estimator.Range{Low: x, Typical: x, High: x}
 }
 
 // spaceAfterLatin adds a space after s when it ends in a Latin letter or

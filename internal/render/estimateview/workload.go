@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/render"
@@ -16,7 +16,7 @@ import (
 
 // Workload is a non-LLM job's estimate ("训练一个ResNet50要多少钱"): the
 // workload estimator's estimate (Est), its cost rows in Figures.Options
-// (billing.Estimator.CostOptions, cheapest first) with the hours of each
+// (estimator.Estimator.CostOptions, cheapest first) with the hours of each
 // card and the FLOPs, the model, family, dataset and loader behind it
 // (nil when none), the GPUs the question asked for (several: estimated
 // on one) and the language.
@@ -84,8 +84,8 @@ func (w Workload) verdict(rd *render.Renderer) string {
 	if !ok {
 		return l.T("workload.verdict.none_fits", what, minNeed(w.Est))
 	}
-	return l.T("workload.verdict.unpriced", what, f.GPU, hoursText(f.Hours.Typical+billing.SetupHours),
-		hoursText(f.Hours.Low+billing.SetupHours), hoursText(f.Hours.High+billing.SetupHours))
+	return l.T("workload.verdict.unpriced", what, f.GPU, hoursText(f.Hours.Typical+estimator.SetupHours),
+		hoursText(f.Hours.Low+estimator.SetupHours), hoursText(f.Hours.High+estimator.SetupHours))
 }
 
 // what names the job: "ResNet-50 · ImageNet-1k 10%（12.8万张）× 30 轮".
@@ -126,7 +126,7 @@ func (w Workload) speedLine() string {
 	}
 	if f.DataBound && w.Loader != nil {
 		return l.T("workload.speed.loader_bound", w.Loader.Name.Pick(en), w.Loader.PerSec.Typical, f.GPU, w.Loader.Fix.Pick(en),
-			hoursText(f.Hours.Low+billing.SetupHours))
+			hoursText(f.Hours.Low+estimator.SetupHours))
 	}
 	mark := ""
 	if w.Est.Unverified {
@@ -201,7 +201,7 @@ func (w Workload) assumptions() string {
 	if change != "" {
 		changeText = l.T(change)
 	}
-	return l.T("workload.assumed.line", joined, billing.SetupHours*60, changeText)
+	return l.T("workload.assumed.line", joined, estimator.SetupHours*60, changeText)
 }
 
 // full is the whole answer: the compute, each card's speed, the reference
@@ -316,7 +316,7 @@ func (w Workload) referenceLine(rd *render.Renderer) string {
 // methodNotes say how the hours were estimated and what they leave out.
 func (w Workload) methodNotes() []string {
 	l, e := w.Lang, w.Est
-	notes := []string{l.T("workload.notes.method", billing.SetupHours*60, e.DiskGB)}
+	notes := []string{l.T("workload.notes.method", estimator.SetupHours*60, e.DiskGB)}
 	if w.Loader != nil {
 		notes = append(notes, l.T("workload.notes.loader", w.Loader.Name.Pick(l.English()), w.Loader.PerSec.Low, w.Loader.PerSec.High, w.Loader.PerSec.Typical))
 	}

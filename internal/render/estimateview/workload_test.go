@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/render"
@@ -21,16 +21,16 @@ func workloadAnswer(t *testing.T, r *render.Renderer, j workload.Job, en bool) e
 	if err != nil {
 		t.Fatal(err)
 	}
-	var fits []billing.Fit
+	var fits []estimator.Fit
 	for _, f := range est.Fits {
 		if f.Fits {
-			fits = append(fits, billing.Fit{GPU: f.GPU, MemoryGB: f.MemoryGB, Fits: true, GPUCount: 1, Hours: f.Hours})
+			fits = append(fits, estimator.Fit{GPU: f.GPU, MemoryGB: f.MemoryGB, Fits: true, GPUCount: 1, Hours: f.Hours})
 		}
 	}
-	quotes := func(gpu string) []billing.PriceQuote {
-		return []billing.PriceQuote{{Platform: "autodl", GPU: gpu, CNYPerGPUHour: 2, Low: 2, High: 2, Source: "catalog", AsOf: "2026", Verified: true}}
+	quotes := func(gpu string) []estimator.PriceQuote {
+		return []estimator.PriceQuote{{Platform: "autodl", GPU: gpu, CNYPerGPUHour: 2, Low: 2, High: 2, Source: "catalog", AsOf: "2026", Verified: true}}
 	}
-	opts := (&billing.Estimator{Cat: r.Cat}).CostOptions(fits, est.DiskGB, "", quotes)
+	opts := (&estimator.Estimator{Cat: r.Cat}).CostOptions(fits, est.DiskGB, "", quotes)
 	a := estimateview.Workload{Figures: estimateview.Figures{Options: opts}, Est: est, Lang: i18n.Of(en)}
 	a.Model, _ = d.Model(est.Job.Model)
 	a.Family, _ = d.Family(est.Family)

@@ -13,7 +13,7 @@ import (
 
 	"github.com/mattn/go-runewidth"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/render"
@@ -23,7 +23,7 @@ import (
 // total first, then at most five members, platforms and idle disks, on
 // one phone screen) with the rest behind "详情" (Full: every list up to
 // DigestMoreRows rows). name turns platform ids into names.
-func Digest(d billing.Digest, en bool, name func(id string, en bool) string) chat.Reply {
+func Digest(d ledger.Digest, en bool, name func(id string, en bool) string) chat.Reply {
 	v := &digestView{d: d, en: en, l: i18n.Of(en), name: name, limit: DigestMoreRows}
 	full := v.form(false)
 	short := v.form(true)
@@ -34,7 +34,7 @@ func Digest(d billing.Digest, en bool, name func(id string, en bool) string) cha
 }
 
 // DigestFull is the whole digest, every list complete (`bot digest`).
-func DigestFull(d billing.Digest, en bool, name func(id string, en bool) string) chat.Reply {
+func DigestFull(d ledger.Digest, en bool, name func(id string, en bool) string) chat.Reply {
 	return (&digestView{d: d, en: en, l: i18n.Of(en), name: name}).form(false)
 }
 
@@ -57,7 +57,7 @@ const (
 
 // digestView is a digest being rendered in the reader's language.
 type digestView struct {
-	d    billing.Digest
+	d    ledger.Digest
 	en   bool
 	l    i18n.Lang
 	name func(id string, en bool) string
@@ -112,11 +112,11 @@ func (v *digestView) releasePart() digestPart {
 		return digestPart{}
 	}
 	c := render.ClockOf(d.From)
-	line := func(a billing.AtRisk) string {
+	line := func(a ledger.AtRisk) string {
 		return v.l.T("release.line", a.Disk, v.name(a.Platform, en), GBText(a.SizeGB),
 			ownerName(a.DiskState, en), whenText(c, a, d.ReleaseAsOf, en))
 	}
-	var soon []billing.AtRisk
+	var soon []ledger.AtRisk
 	gone := map[string]bool{}
 	for _, a := range d.ReleaseSoon {
 		if a.Gone(d.ReleaseAsOf) {
@@ -392,8 +392,8 @@ func (v *digestView) sharesPart() digestPart {
 	if v.newLedger() {
 		return p
 	}
-	members := v.shareTexts(d.Members, func(s billing.Share) (string, []string) { return s.Name, s.Platforms })
-	platforms := v.shareTexts(d.Platforms, func(s billing.Share) (string, []string) { return v.name(s.Name, en), []string{s.Name} })
+	members := v.shareTexts(d.Members, func(s ledger.Share) (string, []string) { return s.Name, s.Platforms })
+	platforms := v.shareTexts(d.Platforms, func(s ledger.Share) (string, []string) { return v.name(s.Name, en), []string{s.Name} })
 	if len(members) == 0 {
 		return p
 	}
@@ -437,7 +437,7 @@ type shareText struct {
 }
 
 // shareTexts are the shares that show as more than 0.00: "张伟 80.00（45%）".
-func (v *digestView) shareTexts(shares []billing.Share, label func(billing.Share) (string, []string)) []shareText {
+func (v *digestView) shareTexts(shares []ledger.Share, label func(ledger.Share) (string, []string)) []shareText {
 	var out []shareText
 	for _, s := range shares {
 		if roundCNY(s.CNY) == 0 {
@@ -517,7 +517,7 @@ func (v *digestView) unpricedPart() digestPart {
 		gb[u.Platform] += u.SizeGB
 	}
 	for _, id := range order {
-		keys = append(keys, billing.PriceConfigKey(id))
+		keys = append(keys, ledger.PriceConfigKey(id))
 		if len(order) == 1 {
 			per = append(per, v.l.T("digest.unpriced.one", v.name(id, en), SizeText(gb[id])))
 			break
@@ -605,14 +605,14 @@ func (v *digestView) idlePart() digestPart {
 func (v *digestView) chart() *chat.BarChart {
 	d := v.d
 	c := &chat.BarChart{Unit: v.l.T("digest.chart.unit")}
-	first := billing.WeekOf(d.FirstEntry, d.From.Location())
+	first := ledger.WeekOf(d.FirstEntry, d.From.Location())
 	positive := false
 	for _, w := range d.History {
 		if w.Week < first {
 			continue
 		}
 		label := w.Week[5:]
-		if from, _, err := billing.ISOWeek(w.Week, d.From.Location()); err == nil {
+		if from, _, err := ledger.ISOWeek(w.Week, d.From.Location()); err == nil {
 			label = from.Format("01-02") // the week's Monday: readers know dates, not ISO week numbers
 		}
 		c.Labels = append(c.Labels, label)

@@ -12,8 +12,8 @@ import (
 	"github.com/mattn/go-runewidth"
 
 	"github.com/labgpu/bot/configs"
-	"github.com/labgpu/bot/internal/billing"
-	"github.com/labgpu/bot/internal/billing/billingtest"
+	"github.com/labgpu/bot/internal/billing/ledger"
+	"github.com/labgpu/bot/internal/billing/ledger/ledgertest"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/render"
@@ -24,18 +24,18 @@ var update = flag.Bool("update", false, "rewrite testdata/digest_*.golden")
 
 // digestOf builds the digest of week from events at now, priced from the
 // embedded catalog (overrides as config storage.prices), as the bot does.
-func digestOf(t testing.TB, events []billing.StorageEvent, week string, now time.Time, overrides map[string]float64) (billing.Digest, func(string, bool) string) {
+func digestOf(t testing.TB, events []ledger.StorageEvent, week string, now time.Time, overrides map[string]float64) (ledger.Digest, func(string, bool) string) {
 	t.Helper()
 	cat, err := catalog.Load(configs.FS)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := billing.BuildDigest(events, billingtest.LabChat, week, billingtest.Shanghai, billing.CatalogStoragePrice(cat, overrides), now)
+	d, err := ledger.BuildDigest(events, ledgertest.LabChat, week, ledgertest.Shanghai, ledger.CatalogStoragePrice(cat, overrides), now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	billing.PriceNotes(&d, cat, overrides)
-	d.ReleaseSoon, d.ReleaseAsOf = billing.ReleaseRisks(events, cat, now), now // as the app does
+	ledger.PriceNotes(&d, cat, overrides)
+	d.ReleaseSoon, d.ReleaseAsOf = ledger.ReleaseRisks(events, cat, now), now // as the app does
 	name := func(id string, en bool) string {
 		if p, ok := cat.Platform(id); ok {
 			return p.DisplayName(en)
@@ -47,7 +47,7 @@ func digestOf(t testing.TB, events []billing.StorageEvent, week string, now time
 
 // digestText is a digest's chat form and, after a separator, what "详情"
 // shows.
-func digestText(d billing.Digest, en bool, name func(string, bool) string) string {
+func digestText(d ledger.Digest, en bool, name func(string, bool) string) string {
 	r := ledgerview.Digest(d, en, name)
 	if r.Full == nil {
 		return chat.PlainText(r)
@@ -61,24 +61,24 @@ func digestText(d billing.Digest, en bool, name func(string, bool) string) strin
 // a chat with no ledger. go test ./internal/render/ledgerview -run DigestGolden
 // -update rewrites the files after a deliberate change.
 func TestDigestGolden(t *testing.T) {
-	justNow := billingtest.LabNow.Add(-time.Minute)
-	newLab := []billing.StorageEvent{{Time: justNow, Lab: billingtest.LabChat, Owner: "ou_zw01", OwnerName: "张伟", Platform: "autodl",
-		Disk: "1", Action: billing.ActionAdd, SizeGB: 500, Note: "预训练语料"}}
+	justNow := ledgertest.LabNow.Add(-time.Minute)
+	newLab := []ledger.StorageEvent{{Time: justNow, Lab: ledgertest.LabChat, Owner: "ou_zw01", OwnerName: "张伟", Platform: "autodl",
+		Disk: "1", Action: ledger.ActionAdd, SizeGB: 500, Note: "预训练语料"}}
 	cases := []struct {
 		file   string
-		events []billing.StorageEvent
+		events []ledger.StorageEvent
 		week   string
 		en     bool
 	}{
-		{"digest_lab.golden", billingtest.Lab(), billingtest.LabWeek, false},
-		{"digest_lab_en.golden", billingtest.Lab(), billingtest.LabWeek, true},
-		{"digest_unpriced.golden", billingtest.LabUnpriced(), billingtest.LabWeek, false},
+		{"digest_lab.golden", ledgertest.Lab(), ledgertest.LabWeek, false},
+		{"digest_lab_en.golden", ledgertest.Lab(), ledgertest.LabWeek, true},
+		{"digest_unpriced.golden", ledgertest.LabUnpriced(), ledgertest.LabWeek, false},
 		{"digest_new_lab.golden", newLab, "2026-W49", false},
 		{"digest_empty.golden", nil, "2026-W49", false},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
-			d, name := digestOf(t, c.events, c.week, billingtest.LabNow, nil)
+			d, name := digestOf(t, c.events, c.week, ledgertest.LabNow, nil)
 			got := digestText(d, c.en, name)
 			path := filepath.Join("testdata", c.file)
 			if *update {
@@ -114,8 +114,8 @@ func shortLines(r chat.Reply) int {
 // counts the rest; DigestFull (bot digest) lists every member, idle and
 // unpriced disk.
 func TestDigestChatFormIsSmall(t *testing.T) {
-	events := billingtest.ChurnLedger(100_000)
-	now := billingtest.ChurnEnd.Add(9 * time.Hour)
+	events := ledgertest.ChurnLedger(100_000)
+	now := ledgertest.ChurnEnd.Add(9 * time.Hour)
 	d, name := digestOf(t, events, "2026-W48", now, nil)
 	if len(d.Members) < 150 || len(d.Idle) < 1000 || len(d.UnpricedDisks) < 100 {
 		t.Fatalf("the ledger is not the big one: %d members, %d idle, %d unpriced", len(d.Members), len(d.Idle), len(d.UnpricedDisks))
@@ -145,28 +145,28 @@ func TestDigestChatFormIsSmall(t *testing.T) {
 // and idle disks that save nothing are left out; an unpriced idle disk
 // says so instead of a saving of 0.
 func TestDigestMarksAndZeros(t *testing.T) {
-	loc := billingtest.Shanghai
+	loc := ledgertest.Shanghai
 	from := time.Date(2026, 11, 23, 0, 0, 0, 0, loc)
-	base := billing.Digest{Week: "2026-W48", From: from, To: from.AddDate(0, 0, 7), AsOf: from.AddDate(0, 0, 7), Month: "2026-11",
+	base := ledger.Digest{Week: "2026-W48", From: from, To: from.AddDate(0, 0, 7), AsOf: from.AddDate(0, 0, 7), Month: "2026-11",
 		FirstEntry: from.AddDate(0, 0, -30), LastEntry: from.AddDate(0, 0, 3), TotalCNY: 10, MonthToDateCNY: 30, ForecastCNY: 31,
-		Members:   []billing.Share{{Name: "alice", CNY: 10, Share: 1, Platforms: []string{"autodl"}}, {Name: "bob", CNY: 0.004, Platforms: []string{"autodl"}}},
-		Platforms: []billing.Share{{Name: "autodl", CNY: 10, Share: 1}}, MonthPlatforms: []string{"autodl"},
-		Prices: []billing.PriceNote{{Platform: "autodl", Priced: true, CNYPerGBDay: 0.0083, Verified: true}}}
+		Members:   []ledger.Share{{Name: "alice", CNY: 10, Share: 1, Platforms: []string{"autodl"}}, {Name: "bob", CNY: 0.004, Platforms: []string{"autodl"}}},
+		Platforms: []ledger.Share{{Name: "autodl", CNY: 10, Share: 1}}, MonthPlatforms: []string{"autodl"},
+		Prices: []ledger.PriceNote{{Platform: "autodl", Priced: true, CNYPerGBDay: 0.0083, Verified: true}}}
 	zero, saves := 0.0, 12.5
-	base.Idle = []billing.IdleDisk{{Disk: "7", Owner: "bob", Platform: "autodl", SizeGB: 40, Reason: "stopped", Days: 9, MonthlyCNY: &zero},
+	base.Idle = []ledger.IdleDisk{{Disk: "7", Owner: "bob", Platform: "autodl", SizeGB: 40, Reason: "stopped", Days: 9, MonthlyCNY: &zero},
 		{Disk: "8", Owner: "carol", Platform: "lanrui", SizeGB: 200, Reason: "stopped", Days: 9}}
 	withMita := base
-	withMita.Members = []billing.Share{{Name: "alice", CNY: 10, Share: 1, Platforms: []string{"autodl", "mita"}}}
-	withMita.Platforms = []billing.Share{{Name: "autodl", CNY: 8, Share: 0.8}, {Name: "mita", CNY: 2, Share: 0.2}}
+	withMita.Members = []ledger.Share{{Name: "alice", CNY: 10, Share: 1, Platforms: []string{"autodl", "mita"}}}
+	withMita.Platforms = []ledger.Share{{Name: "autodl", CNY: 8, Share: 0.8}, {Name: "mita", CNY: 2, Share: 0.2}}
 	withMita.MonthPlatforms = []string{"autodl", "mita"}
-	withMita.Prices = append(base.Prices, billing.PriceNote{Platform: "mita", Priced: true, CNYPerGBDay: 1})
-	withMita.Idle = append([]billing.IdleDisk{{Disk: "9", Owner: "alice", Platform: "mita", SizeGB: 20, Reason: "unchanged", Days: 40, MonthlyCNY: &saves}}, base.Idle...)
+	withMita.Prices = append(base.Prices, ledger.PriceNote{Platform: "mita", Priced: true, CNYPerGBDay: 1})
+	withMita.Idle = append([]ledger.IdleDisk{{Disk: "9", Owner: "alice", Platform: "mita", SizeGB: 20, Reason: "unchanged", Days: 40, MonthlyCNY: &saves}}, base.Idle...)
 	name := func(id string, en bool) string {
 		return map[string]string{"autodl": "AutoDL", "mita": "秘塔智算", "lanrui": "揽睿星舟"}[id]
 	}
 	cases := []struct {
 		name      string
-		d         billing.Digest
+		d         ledger.Digest
 		want, not []string
 	}{
 		{"verified prices only", base, []string{"合计 10.00 元", "alice 10.00（100%）", "#8", "未计价"}, []string{"*", "bob", "#7", "省 0.00"}},
@@ -193,16 +193,16 @@ func TestDigestMarksAndZeros(t *testing.T) {
 // BenchmarkDigestChat is a digest from the ledger to the chat's text:
 // BuildDigest, PriceNotes at catalog prices, render.Digest and the plain
 // text of its short and full forms, on churning ledgers of 1k, 10k and
-// 100k events (billingtest.ChurnLedger).
+// 100k events (ledgertest.ChurnLedger).
 //
 //	go test ./internal/render/ledgerview -run '^$' -bench DigestChat -benchtime 5x
 func BenchmarkDigestChat(b *testing.B) {
-	now := billingtest.ChurnEnd.Add(9 * time.Hour)
+	now := ledgertest.ChurnEnd.Add(9 * time.Hour)
 	cat, err := catalog.Load(configs.FS)
 	if err != nil {
 		b.Fatal(err)
 	}
-	price := billing.CatalogStoragePrice(cat, nil)
+	price := ledger.CatalogStoragePrice(cat, nil)
 	name := func(id string, en bool) string {
 		if p, ok := cat.Platform(id); ok {
 			return p.DisplayName(en)
@@ -210,16 +210,16 @@ func BenchmarkDigestChat(b *testing.B) {
 		return id
 	}
 	for _, n := range []int{1_000, 10_000, 100_000} {
-		events := billingtest.ChurnLedger(n)
+		events := ledgertest.ChurnLedger(n)
 		b.Run(fmt.Sprintf("events=%dk", n/1000), func(b *testing.B) {
 			b.ReportAllocs()
 			size := 0
 			for b.Loop() {
-				d, err := billing.BuildDigest(events, "nlp", "2026-W48", time.UTC, price, now)
+				d, err := ledger.BuildDigest(events, "nlp", "2026-W48", time.UTC, price, now)
 				if err != nil {
 					b.Fatal(err)
 				}
-				billing.PriceNotes(&d, cat, nil)
+				ledger.PriceNotes(&d, cat, nil)
 				r := ledgerview.Digest(d, false, name)
 				size = len(chat.PlainText(r))
 				_ = chat.PlainText(*r.Full)
@@ -243,7 +243,7 @@ func TestDigestPeriodGolden(t *testing.T) {
 		}
 		return id
 	}
-	day := func(d int) time.Time { return time.Date(2026, 11, d, 0, 0, 0, 0, billingtest.Shanghai) }
+	day := func(d int) time.Time { return time.Date(2026, 11, d, 0, 0, 0, 0, ledgertest.Shanghai) }
 	cases := []struct {
 		file     string
 		from, to time.Time
@@ -255,11 +255,11 @@ func TestDigestPeriodGolden(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
-			d, err := billing.BuildPeriodDigest(billingtest.Lab(), billingtest.LabChat, c.from, c.to, billingtest.Shanghai, billing.CatalogStoragePrice(cat, nil), billingtest.LabNow)
+			d, err := ledger.BuildPeriodDigest(ledgertest.Lab(), ledgertest.LabChat, c.from, c.to, ledgertest.Shanghai, ledger.CatalogStoragePrice(cat, nil), ledgertest.LabNow)
 			if err != nil {
 				t.Fatal(err)
 			}
-			billing.PriceNotes(&d, cat, nil)
+			ledger.PriceNotes(&d, cat, nil)
 			got := digestText(d, c.en, name)
 			path := filepath.Join("testdata", c.file)
 			if *update {

@@ -3,7 +3,7 @@ package ledgerview
 import (
 	"strings"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/render"
@@ -15,12 +15,12 @@ import (
 // to date, or, Past, last month's whole total (LastMonth, when it could
 // be summed).
 type DigestAnswer struct {
-	Lang       i18n.Lang      `json:"-"`
-	Digest     billing.Digest `json:"-"`
-	Rounded    billing.Digest `json:"digest"`
-	MonthFirst bool           `json:"-"`
-	Past       bool           `json:"-"`
-	LastMonth  *MonthTotal    `json:"-"`
+	Lang       i18n.Lang     `json:"-"`
+	Digest     ledger.Digest `json:"-"`
+	Rounded    ledger.Digest `json:"digest"`
+	MonthFirst bool          `json:"-"`
+	Past       bool          `json:"-"`
+	LastMonth  *MonthTotal   `json:"-"`
 }
 
 // MonthTotal is a month's storage spend ("2026-10", CNY).

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/i18n"
@@ -17,7 +17,7 @@ import (
 // platform's rule with its source, what to do (start it, move the data
 // to the platform's persistent storage, or download it), and that the
 // clock is the ledger's stop time. Times are in r.Clock's zone.
-func ReleaseWarning(r *render.Renderer, w billing.Warning, now time.Time, en bool) chat.Reply {
+func ReleaseWarning(r *render.Renderer, w ledger.Warning, now time.Time, en bool) chat.Reply {
 	a := w.AtRisk
 	rep := chat.Reply{English: en}
 	if a.Owner != "" && a.Owner != render.ConsoleOwner {
@@ -38,7 +38,7 @@ func ReleaseWarning(r *render.Renderer, w billing.Warning, now time.Time, en boo
 
 // warningTitle is the warning's first line: the disk, when and what is
 // lost.
-func warningTitle(r *render.Renderer, a billing.AtRisk, now time.Time, en bool) string {
+func warningTitle(r *render.Renderer, a ledger.AtRisk, now time.Time, en bool) string {
 	l := i18n.Of(en)
 	lost, left, at := a.Rule.Lost.Pick(en), Left(a.Loss.Sub(now), en), r.Clock.Minute(a.Loss)
 	switch {
@@ -52,7 +52,7 @@ func warningTitle(r *render.Renderer, a billing.AtRisk, now time.Time, en bool) 
 
 // StopWarnings are the lines a stop reply adds for the rules now running
 // on the disk: each loss's warning title, then what to do, once.
-func StopWarnings(r *render.Renderer, risks []billing.AtRisk, now time.Time, en bool) []string {
+func StopWarnings(r *render.Renderer, risks []ledger.AtRisk, now time.Time, en bool) []string {
 	var out []string
 	for _, a := range risks {
 		out = append(out, warningTitle(r, a, now, en)+i18n.Of(en).T("meta.period"), ruleLine(r, a, en))
@@ -64,10 +64,10 @@ func StopWarnings(r *render.Renderer, risks []billing.AtRisk, now time.Time, en 
 }
 
 // ReleaseList answers "哪些盘快被释放了": the lab's disks at risk at now
-// (billing.ReleaseRisks), the coming losses soonest first, then those
+// (ledger.ReleaseRisks), the coming losses soonest first, then those
 // whose time has passed; the rules with their sources. With none, which
 // platforms have rules at all.
-func ReleaseList(r *render.Renderer, risks []billing.AtRisk, now time.Time, en bool) chat.Reply {
+func ReleaseList(r *render.Renderer, risks []ledger.AtRisk, now time.Time, en bool) chat.Reply {
 	if len(risks) == 0 {
 		rep := chat.Reply{Title: i18n.Of(en).T("release.list.none")}
 		if names := timedPlatforms(r, en); names != "" {
@@ -77,7 +77,7 @@ func ReleaseList(r *render.Renderer, risks []billing.AtRisk, now time.Time, en b
 	}
 	// Coming losses by time, then the rules that may have applied at the
 	// shutdown (seed only so far), then the losses past.
-	var soon, shutdown, gone []billing.AtRisk
+	var soon, shutdown, gone []ledger.AtRisk
 	for _, a := range risks {
 		switch {
 		case a.AtShutdown():
@@ -122,14 +122,14 @@ func ReleaseList(r *render.Renderer, risks []billing.AtRisk, now time.Time, en b
 
 // AtRiskLine is one disk at risk in a line (the digest's "即将被释放"):
 // "#3 AutoDL 80 GB（小王）：05-19 10:00 释放，还剩约 3 天".
-func AtRiskLine(r *render.Renderer, a billing.AtRisk, now time.Time, en bool) string {
+func AtRiskLine(r *render.Renderer, a ledger.AtRisk, now time.Time, en bool) string {
 	return i18n.Of(en).T("release.line", a.Disk, r.PlatformName(a.Platform, en), GBText(a.SizeGB),
 		ownerName(a.DiskState, en), whenText(r.Clock, a, now, en))
 }
 
 // whenText says when a disk is lost: "05-19 10:00 释放，还剩约 3 天",
 // "05-19 10:00 应已释放", "关机时可能已清空（未核实）", at c's times.
-func whenText(c render.Clock, a billing.AtRisk, now time.Time, en bool) string {
+func whenText(c render.Clock, a ledger.AtRisk, now time.Time, en bool) string {
 	switch {
 	case a.AtShutdown():
 		return i18n.Of(en).T("release.at_shutdown") + unverified(a.Rule, en)
@@ -141,7 +141,7 @@ func whenText(c render.Clock, a billing.AtRisk, now time.Time, en bool) string {
 }
 
 // ruleLine is the platform's rule with its source as a reader names it.
-func ruleLine(r *render.Renderer, a billing.AtRisk, en bool) string {
+func ruleLine(r *render.Renderer, a ledger.AtRisk, en bool) string {
 	l := i18n.Of(en)
 	s := l.T("release.rule", spacedAfter(r.PlatformName(a.Platform, en), en), strings.TrimRightFunc(a.Rule.Text.Pick(en), fullStop))
 	if a.Rule.PlanExpiry {
@@ -154,7 +154,7 @@ func ruleLine(r *render.Renderer, a billing.AtRisk, en bool) string {
 func fullStop(r rune) bool { return r == '.' || r == 0x3002 }
 
 // actionLine says what to do to keep the data.
-func actionLine(a billing.AtRisk, en bool) string {
+func actionLine(a ledger.AtRisk, en bool) string {
 	if a.AtShutdown() {
 		return i18n.Of(en).T("release.action.at_shutdown")
 	}
@@ -193,14 +193,14 @@ func lossVerb(rule catalog.Retention, en bool) string {
 
 // ownerName names the disk's owner: the display name, else a short
 // member label (never a raw id).
-func ownerName(d billing.DiskState, en bool) string {
+func ownerName(d ledger.DiskState, en bool) string {
 	switch {
 	case d.OwnerName != "":
 		return d.OwnerName
 	case d.Owner == "" || d.Owner == render.ConsoleOwner:
 		return i18n.Of(en).T("release.console")
 	}
-	return billing.MemberLabel(d.Owner)
+	return ledger.MemberLabel(d.Owner)
 }
 
 // noteText is a disk's note in parentheses, or the space before the
@@ -261,7 +261,7 @@ func disksText(n int, en bool) string {
 }
 
 // countDisks counts the distinct disks among risks.
-func countDisks(risks []billing.AtRisk) int {
+func countDisks(risks []ledger.AtRisk) int {
 	seen := map[string]bool{}
 	for _, a := range risks {
 		seen[a.Lab+"\x00"+a.Disk] = true

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/configs"
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/render"
@@ -24,16 +24,16 @@ var releaseT0 = time.Date(2026, 5, 4, 2, 0, 0, 0, time.UTC)
 // releaseLab: 小王's AutoDL disk, 小李's 恒源云 disk (place unknown) and
 // 小张's 秘塔智算 disk, all stopped at releaseT0; 小赵's 矩池云 disk too
 // (no known rule).
-func releaseLab() []billing.StorageEvent {
-	var ev []billing.StorageEvent
+func releaseLab() []ledger.StorageEvent {
+	var ev []ledger.StorageEvent
 	for i, d := range []struct{ owner, name, platform, note string }{
 		{"ou_wang", "小王", "autodl", "实验数据"}, {"ou_li", "小李", "hengyuan", "ImageNet"},
 		{"ou_zhang", "小张", "mita", "LoRA 权重"}, {"ou_zhao", "小赵", "matpool", ""},
 	} {
 		disk := string(rune('1' + i))
-		ev = append(ev, billing.StorageEvent{Time: releaseT0.Add(-72 * time.Hour), Lab: "feishu/oc_lab", Owner: d.owner, OwnerName: d.name,
-			Platform: d.platform, Disk: disk, Action: billing.ActionAdd, SizeGB: 200, Note: d.note},
-			billing.StorageEvent{Time: releaseT0, Lab: "feishu/oc_lab", Owner: d.owner, Platform: d.platform, Disk: disk, Action: billing.ActionStop})
+		ev = append(ev, ledger.StorageEvent{Time: releaseT0.Add(-72 * time.Hour), Lab: "feishu/oc_lab", Owner: d.owner, OwnerName: d.name,
+			Platform: d.platform, Disk: disk, Action: ledger.ActionAdd, SizeGB: 200, Note: d.note},
+			ledger.StorageEvent{Time: releaseT0, Lab: "feishu/oc_lab", Owner: d.owner, Platform: d.platform, Disk: disk, Action: ledger.ActionStop})
 	}
 	return ev
 }
@@ -49,7 +49,7 @@ func TestReleaseTexts(t *testing.T) {
 	var b strings.Builder
 	sent := map[string]bool{}
 	for now := releaseT0; now.Before(releaseT0.Add(20 * 24 * time.Hour)); now = now.Add(time.Hour) {
-		for _, w := range billing.DueWarnings(billing.ReleaseRisks(ev, r.Cat, now), billing.DefaultReleasePolicy(), now) {
+		for _, w := range ledger.DueWarnings(ledger.ReleaseRisks(ev, r.Cat, now), ledger.DefaultReleasePolicy(), now) {
 			k := w.Disk + w.RuleID + w.Threshold()
 			if sent[k] {
 				continue
@@ -67,7 +67,7 @@ func TestReleaseTexts(t *testing.T) {
 	for _, at := range []time.Duration{-time.Hour, 30 * time.Hour, 16 * 24 * time.Hour} {
 		now := releaseT0.Add(at)
 		for _, en := range []bool{false, true} {
-			rep := ledgerview.ReleaseList(r, billing.ReleaseRisks(ev, r.Cat, now), now, en)
+			rep := ledgerview.ReleaseList(r, ledger.ReleaseRisks(ev, r.Cat, now), now, en)
 			b.WriteString("=== list at " + clk.Minute(now) + "\n" + chat.PlainText(rep) + "\n")
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/render"
@@ -27,7 +27,7 @@ const (
 	ProblemPlatform  = "platform"   // no platform (or one nobody knows)
 	ProblemNoSize    = "no_size"    // a registration without a size
 	ProblemNoteCut   = "note_cut"   // a note cut from a message too long
-	ProblemNoteLong  = "note_long"  // a note over billing.MaxNoteRunes
+	ProblemNoteLong  = "note_long"  // a note over ledger.MaxNoteRunes
 	ProblemNewSize   = "new_size"   // a resize without its new size
 )
 
@@ -192,7 +192,7 @@ type List struct {
 
 // ListDisk is one disk of a List.
 type ListDisk struct {
-	billing.DiskState
+	ledger.DiskState
 	// Days is how long it has been in its state; Yours whether the
 	// asker registered it.
 	Days  int
@@ -247,14 +247,14 @@ func (s List) Reply(rd *render.Renderer) chat.Reply {
 
 // ownerText names a disk's owner for the asker: "你" for their own, the
 // display name, else a short member label (never a raw id).
-func ownerText(d billing.DiskState, yours bool, l i18n.Lang) string {
+func ownerText(d ledger.DiskState, yours bool, l i18n.Lang) string {
 	switch {
 	case yours:
 		return l.T("storage.owner.you")
 	case d.OwnerName != "":
 		return d.OwnerName
 	}
-	return billing.MemberLabel(d.Owner)
+	return ledger.MemberLabel(d.Owner)
 }
 
 // Why a storage change changed nothing (Unchanged.Why).
@@ -277,10 +277,10 @@ type Unchanged struct {
 	// Disk is the disk named; Example a phrasing of the command (its
 	// intent's help, "" for the default); Problem what is wrong with the
 	// new size; Owner the disk's owner as recorded.
-	Disk    string            `json:"-"`
-	Example string            `json:"-"`
-	Problem Problem           `json:"-"`
-	Owner   billing.DiskState `json:"-"`
+	Disk    string           `json:"-"`
+	Example string           `json:"-"`
+	Problem Problem          `json:"-"`
+	Owner   ledger.DiskState `json:"-"`
 }
 
 // Reply says why in one line.
@@ -320,13 +320,13 @@ func (u Unchanged) Reply(rd *render.Renderer) chat.Reply {
 // release rules now running on it (Risks, at Now) and whether the
 // platform bills disks while stopped.
 type Changed struct {
-	Lang               i18n.Lang            `json:"-"`
-	Disk               billing.DiskState    `json:"-"`
-	Event              billing.StorageEvent `json:"-"`
-	Cost               DiskCost             `json:"-"`
-	Risks              []billing.AtRisk     `json:"-"`
-	Now                time.Time            `json:"-"`
-	BilledWhileStopped bool                 `json:"-"`
+	Lang               i18n.Lang           `json:"-"`
+	Disk               ledger.DiskState    `json:"-"`
+	Event              ledger.StorageEvent `json:"-"`
+	Cost               DiskCost            `json:"-"`
+	Risks              []ledger.AtRisk     `json:"-"`
+	Now                time.Time           `json:"-"`
+	BilledWhileStopped bool                `json:"-"`
 }
 
 // Reply says what was done; a stop first says what the platform will
@@ -335,17 +335,17 @@ func (c Changed) Reply(rd *render.Renderer) chat.Reply {
 	l, en, d := c.Lang, c.Lang.English(), c.Disk
 	var rep chat.Reply
 	switch c.Event.Action {
-	case billing.ActionResize:
+	case ledger.ActionResize:
 		rep.Title = l.T("storage.change.resized", d.Disk, GBText(c.Event.SizeGB))
 		c.Cost.addTo(&rep, l)
-	case billing.ActionStop:
+	case ledger.ActionStop:
 		rep.Title = l.T("storage.change.stopped", d.Disk)
 		rep.Lines = append(rep.Lines, StopWarnings(rd, c.Risks, c.Now, en)...)
 		c.Cost.addTo(&rep, l)
 		if c.BilledWhileStopped {
 			rep.Notes = append(rep.Notes, l.T("storage.change.billed_stopped"))
 		}
-	case billing.ActionStart:
+	case ledger.ActionStart:
 		rep.Title = l.T("storage.change.started", d.Disk)
 	default:
 		rep.Title = l.T("storage.change.removed", d.Disk, rd.PlatformName(d.Platform, en), GBText(d.SizeGB))
@@ -357,9 +357,9 @@ func (c Changed) Reply(rd *render.Renderer) chat.Reply {
 // platforms' retention rules will release or wipe, soonest first, at
 // Now (ReleaseList).
 type Risks struct {
-	Lang  i18n.Lang        `json:"-"`
-	Risks []billing.AtRisk `json:"risks,omitempty"`
-	Now   time.Time        `json:"-"`
+	Lang  i18n.Lang       `json:"-"`
+	Risks []ledger.AtRisk `json:"risks,omitempty"`
+	Now   time.Time       `json:"-"`
 }
 
 // Reply lists them.

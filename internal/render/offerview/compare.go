@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/render"
@@ -60,8 +60,8 @@ type CardCompare struct {
 // PlatformPrice is one GPU's best known price on each platform compared
 // (CNY per GPU-hour; a missing platform has no price).
 type PlatformPrice struct {
-	GPU    string                        `json:"gpu"`
-	Quotes map[string]billing.PriceQuote `json:"quotes"`
+	GPU    string                          `json:"gpu"`
+	Quotes map[string]estimator.PriceQuote `json:"quotes"`
 	// Cheaper is the cheaper platform, "" when the prices are about the
 	// same (ranges overlapping and midpoints within SameWithinPct).
 	Cheaper string `json:"cheaper,omitempty"`
@@ -411,7 +411,7 @@ func (v compareView) winnerDoubt() string {
 }
 
 // quoteText is a quote's price: one figure or "low-high".
-func quoteText(pq billing.PriceQuote) string {
+func quoteText(pq estimator.PriceQuote) string {
 	if pq.High > pq.Low {
 		return fmt.Sprintf("%.2f-%.2f", pq.Low, pq.High)
 	}

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/configs"
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/i18n"
@@ -134,7 +134,7 @@ func TestCompareReply(t *testing.T) {
 		}
 	}
 	plats := offerview.Compare{Compared: []string{"autodl", "hengyuan"}, Result: offerview.CompareResult{Prices: []offerview.PlatformPrice{{GPU: "RTX 4090",
-		Quotes: map[string]billing.PriceQuote{
+		Quotes: map[string]estimator.PriceQuote{
 			"autodl":   {Platform: "autodl", CNYPerGPUHour: 2.18, Low: 2.18, High: 2.18, Source: "live", AsOf: "5 分钟前", Verified: true},
 			"hengyuan": {Platform: "hengyuan", CNYPerGPUHour: 2.6, Low: 2.6, High: 2.6, Source: "catalog", AsOf: "2026", Verified: true}},
 		Cheaper: "autodl", SavingPct: 16}}}}

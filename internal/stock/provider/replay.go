@@ -19,54 +19,11 @@ import (
 
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/stock"
-	"github.com/labgpu/bot/internal/stock/provider/autodl"
-	"github.com/labgpu/bot/internal/stock/provider/gpushare"
 	"github.com/labgpu/bot/internal/stock/provider/httpx"
-	"github.com/labgpu/bot/internal/stock/provider/lambda"
-	"github.com/labgpu/bot/internal/stock/provider/matpool"
-	"github.com/labgpu/bot/internal/stock/provider/runpod"
-	"github.com/labgpu/bot/internal/stock/provider/vastai"
 )
 
 // replayParser parses one recorded file.
 type replayParser func(c *catalog.Catalog, body []byte, at time.Time, fx float64) ([]stock.Offer, error)
-
-// replayKinds maps file name prefixes to parsers; a nil parser marks a
-// known file that carries no offers. The first matching prefix wins, so
-// longer prefixes come first and the generic "autodl-" comes last.
-var replayKinds = []struct {
-	prefix string
-	parse  replayParser
-}{
-	{"autodl-web-machine-region-gpu_type", autodlParser(autodl.ParseStock, stock.EndpointWebRegion)},
-	{"autodl-web-user-machine-list", autodlParser(autodl.ParseMachines, stock.EndpointWebMachines)},
-	{"autodl-web-instance-list", stockParser(autodl.ParseInstances)},
-	{"autodl-web-region-list", nil},
-	{"autodl-private-esd-", stockParser(autodl.ParseStock)},
-	{"autodl-esd-gpu_stock-global", autodlParser(autodl.ParseStock, stock.EndpointESDGlobal)},
-	{"autodl-esd-", autodlParser(autodl.ParseStock, stock.EndpointESDRegion)},
-	{"autodl-", stockParser(autodl.ParseAny)},
-	{"vastai-", vastai.Parse},
-	{"runpod-rest-v2-error-", nil}, // recorded error answers, no stock
-	{"lambda-error-", nil},
-	{"gpushare-", stockParser(gpushare.Parse)},
-	{"matpool-", stockParser(matpool.Parse)},
-	{"runpod-", runpod.Parse},
-	{"lambda-", lambda.Parse},
-}
-
-func stockParser(f func(*catalog.Catalog, []byte, time.Time) ([]stock.Offer, error)) replayParser {
-	return func(c *catalog.Catalog, b []byte, at time.Time, _ float64) ([]stock.Offer, error) { return f(c, b, at) }
-}
-
-// autodlParser is a replay parser for one AutoDL endpoint's recordings.
-func autodlParser(f func(*catalog.Catalog, []byte, time.Time) ([]stock.Offer, error), endpoint string) replayParser {
-	return func(c *catalog.Catalog, b []byte, at time.Time, _ float64) ([]stock.Offer, error) {
-		offers, err := f(c, b, at)
-		autodl.Mark(offers, endpoint)
-		return offers, err
-	}
-}
 
 type replay struct {
 	c   *catalog.Catalog
@@ -195,14 +152,7 @@ func (r *replay) Fetch(ctx context.Context) ([]stock.Offer, error) {
 		return nil, fmt.Errorf("replay: read directory %s: %w", r.dir, err)
 	}
 	dirTime := r.dirRecordedAt()
-	var (
-		out                 []stock.Offer
-		failed              []string
-		failedPlatforms     []string
-		onlyEmpty           = true // every failure is an empty answer
-		recognised, parsed  int
-		unknown, otherFiles int
-	)
+	var t tally
 	for _, e := range entries { // os.ReadDir sorts by name
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("replay: %w", err)
@@ -214,40 +164,66 @@ func (r *replay) Fetch(ctx context.Context) ([]stock.Offer, error) {
 		path := filepath.Join(r.dir, name)
 		parse, known := replayParserFor(name)
 		if parse == nil {
-			if known {
-				otherFiles++
-			} else {
-				unknown++
-			}
-			if _, logged := replaySkipLogged.LoadOrStore(path, struct{}{}); !logged {
-				if known {
-					r.log.Debug("replay: file carries no offers, skipped", "file", name)
-				} else {
-					r.log.Debug("replay: file name not recognised, skipped", "file", name)
-				}
-			}
+			r.skip(&t, path, name, known)
 			continue
 		}
-		recognised++
+		t.recognised++
 		info, _ := e.Info()
 		offers, err := r.parseFile(path, name, parse, dirTime)
 		if err != nil {
-			failed = append(failed, name+": "+err.Error())
-			onlyEmpty = onlyEmpty && errors.Is(err, stock.ErrEmpty)
-			if p := platformOfFile(name); p != "" && !slices.Contains(failedPlatforms, p) {
-				failedPlatforms = append(failedPlatforms, p)
-			}
+			t.fail(name, err)
 			r.warnOnce(path, stampOf(info), "replay: cannot parse file, skipped", "file", name, "err", err)
 			continue
 		}
 		replayWarned.Delete(path)
-		parsed++
-		out = append(out, offers...)
+		t.parsed++
+		t.out = append(t.out, offers...)
 	}
+	return r.result(t)
+}
+
+// tally is what a Fetch found in the directory.
+type tally struct {
+	out                 []stock.Offer
+	failed              []string
+	failedPlatforms     []string
+	someNotEmpty        bool // a failure other than an empty answer
+	recognised, parsed  int
+	unknown, otherFiles int
+}
+
+// fail counts a recording that failed to read or parse.
+func (t *tally) fail(name string, err error) {
+	t.failed = append(t.failed, name+": "+err.Error())
+	t.someNotEmpty = t.someNotEmpty || !errors.Is(err, stock.ErrEmpty)
+	if p := platformOfFile(name); p != "" && !slices.Contains(t.failedPlatforms, p) {
+		t.failedPlatforms = append(t.failedPlatforms, p)
+	}
+}
+
+// skip counts a JSON file that is no recording with offers, logged once
+// per process at Debug level.
+func (r *replay) skip(t *tally, path, name string, known bool) {
+	if known {
+		t.otherFiles++
+	} else {
+		t.unknown++
+	}
+	if _, logged := replaySkipLogged.LoadOrStore(path, struct{}{}); !logged {
+		if known {
+			r.log.Debug("replay: file carries no offers, skipped", "file", name)
+		} else {
+			r.log.Debug("replay: file name not recognised, skipped", "file", name)
+		}
+	}
+}
+
+// result is a Fetch's offers and error from its tally.
+func (r *replay) result(t tally) ([]stock.Offer, error) {
 	switch {
-	case recognised == 0:
-		hint := "want autodl-*, vastai-*, gpushare-*, matpool-*, runpod-* or lambda-*.json files"
-		if n := unknown + otherFiles; n > 0 {
+	case t.recognised == 0:
+		hint := "want " + recordingNames() + ".json files"
+		if n := t.unknown + t.otherFiles; n > 0 {
 			files := "files"
 			if n == 1 {
 				files = "file"
@@ -255,14 +231,14 @@ func (r *replay) Fetch(ctx context.Context) ([]stock.Offer, error) {
 			hint += fmt.Sprintf("; it has %d other JSON %s", n, files)
 		}
 		return nil, fmt.Errorf("replay: %w in %s (%s)", stock.ErrNoRecordings, r.dir, hint)
-	case parsed == 0 && recognised == 1:
-		return nil, fmt.Errorf("replay: the only recording in %s failed: %s: %w", r.dir, stock.FailureList(failed), failKind(onlyEmpty))
-	case parsed == 0:
-		return nil, fmt.Errorf("replay: all %d recordings in %s failed: %s: %w", recognised, r.dir, stock.FailureList(failed), failKind(onlyEmpty))
-	case len(failed) > 0:
-		return out, &stock.PartialError{Provider: r.Name(), Inputs: recognised, Failed: failed, Platforms: failedPlatforms}
+	case t.parsed == 0 && t.recognised == 1:
+		return nil, fmt.Errorf("replay: the only recording in %s failed: %s: %w", r.dir, stock.FailureList(t.failed), failKind(!t.someNotEmpty))
+	case t.parsed == 0:
+		return nil, fmt.Errorf("replay: all %d recordings in %s failed: %s: %w", t.recognised, r.dir, stock.FailureList(t.failed), failKind(!t.someNotEmpty))
+	case len(t.failed) > 0:
+		return t.out, &stock.PartialError{Provider: r.Name(), Inputs: t.recognised, Failed: t.failed, Platforms: t.failedPlatforms}
 	}
-	return out, nil
+	return t.out, nil
 }
 
 // failKind is the error kind of a replay whose every recording failed:
@@ -389,15 +365,31 @@ func stampTime(y, mo, d, hh, mm, ss string) (recTime, bool) {
 	return recTime{t: t}, err == nil
 }
 
-// replayParserFor returns the parser for a file name, and whether the
-// name is a known kind at all.
+// replayParserFor returns the parser for a file name (the first
+// recording kind of Platforms whose prefix it has), and whether the name
+// is a known kind at all.
 func replayParserFor(name string) (replayParser, bool) {
-	for _, k := range replayKinds {
-		if strings.HasPrefix(name, k.prefix) {
-			return k.parse, true
+	for _, p := range Platforms {
+		for _, k := range p.Replay {
+			if strings.HasPrefix(name, k.Prefix) {
+				return k.Parse, true
+			}
 		}
 	}
 	return nil, false
+}
+
+// recordingNames are the platforms' recording patterns, for an error:
+// "autodl-*, vastai-* … or lambda-*".
+func recordingNames() string {
+	var names []string
+	for _, p := range Platforms {
+		names = append(names, p.Name+"-*")
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // readReplayFile reads a regular file of at most httpx.MaxResponseBytes.
@@ -436,9 +428,9 @@ func unwrapPathError(err error) error {
 
 // platformOfFile maps a recording's name to its platform id by prefix.
 func platformOfFile(name string) string {
-	for prefix, p := range map[string]string{"autodl-": "autodl", "vastai-": "vastai", "gpushare-": "hengyuan", "matpool-": "matpool", "runpod-": "runpod", "lambda-": "lambda"} {
-		if strings.HasPrefix(name, prefix) {
-			return p
+	for _, p := range Platforms {
+		if strings.HasPrefix(name, p.Name+"-") {
+			return p.PlatformID()
 		}
 	}
 	return ""

@@ -35,7 +35,7 @@ var (
 	bucketMutes         = []byte("chat_mutes")          // chat key → until (time.Time)
 	bucketLocks         = []byte("locks")               // name → lockEntry
 	bucketBlobs         = []byte("blobs")               // name → opaque bytes (the WeChat hot-login state)
-	bucketStorage       = []byte("storage_ledger")      // lab → (sequence → billing.StorageEvent)
+	bucketStorage       = []byte("storage_ledger")      // lab → (sequence → ledger.StorageEvent)
 	bucketDigest        = []byte("digest_chats")        // chat key → 1 (weekly digest on)
 	bucketHistory       = []byte("stock_history")       // chunk key → history chunk (internal/history)
 	allBuckets          = [][]byte{bucketSnapshots, bucketSubscriptions, bucketNotify, bucketClaims, bucketMutes, bucketLocks, bucketBlobs, bucketStorage, bucketDigest, bucketHistory,

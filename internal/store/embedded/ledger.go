@@ -9,12 +9,12 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 )
 
 // AppendStorageEvents adds events to their labs' storage ledgers in one
 // transaction (all or none). The ledger is append-only.
-func (s *Store) AppendStorageEvents(ctx context.Context, events []billing.StorageEvent) error {
+func (s *Store) AppendStorageEvents(ctx context.Context, events []ledger.StorageEvent) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("embedded store: append storage events: %w", err)
 	}
@@ -35,9 +35,9 @@ func (s *Store) AppendStorageEvents(ctx context.Context, events []billing.Storag
 // AppendStorageEventsIf adds events (each of lab) to lab's ledger when it
 // still holds have events (what a StorageEvents(lab) read returned), in
 // one transaction; otherwise it writes nothing and returns
-// billing.ErrLedgerChanged. A lab's ledger is append-only, so its length
+// ledger.ErrLedgerChanged. A lab's ledger is append-only, so its length
 // (the bucket's sequence) is its version.
-func (s *Store) AppendStorageEventsIf(ctx context.Context, lab string, have int, events []billing.StorageEvent) error {
+func (s *Store) AppendStorageEventsIf(ctx context.Context, lab string, have int, events []ledger.StorageEvent) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("embedded store: append storage events: %w", err)
 	}
@@ -50,7 +50,7 @@ func (s *Store) AppendStorageEventsIf(ctx context.Context, lab string, have int,
 			n = b.Sequence()
 		}
 		if have < 0 || n != uint64(have) {
-			return billing.ErrLedgerChanged
+			return ledger.ErrLedgerChanged
 		}
 		for _, e := range events {
 			if e.Lab != lab {
@@ -69,26 +69,26 @@ func (s *Store) AppendStorageEventsIf(ctx context.Context, lab string, have int,
 }
 
 // AddStorageDisk appends e, the add of a new disk, to e.Lab's ledger with
-// its id allocated in the same transaction (billing.NextDiskID over the
+// its id allocated in the same transaction (ledger.NextDiskID over the
 // lab's ledger; e.Disk is overwritten), and returns the id: concurrent
 // registrations get distinct numbers.
-func (s *Store) AddStorageDisk(ctx context.Context, e billing.StorageEvent) (string, error) {
+func (s *Store) AddStorageDisk(ctx context.Context, e ledger.StorageEvent) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", fmt.Errorf("embedded store: add disk: %w", err)
 	}
-	if e.Action != billing.ActionAdd {
+	if e.Action != ledger.ActionAdd {
 		return "", fmt.Errorf("embedded store: add disk: action %q, want add", e.Action)
 	}
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		if e.Lab == "" {
 			return errors.New("an event without a lab")
 		}
-		var disks []billing.StorageEvent
+		var disks []ledger.StorageEvent
 		if b := tx.Bucket(bucketStorage).Bucket([]byte(e.Lab)); b != nil {
 			err := b.ForEach(func(_, v []byte) error {
 				var d struct{ Disk string }
 				if json.Unmarshal(v, &d) == nil {
-					disks = append(disks, billing.StorageEvent{Disk: d.Disk})
+					disks = append(disks, ledger.StorageEvent{Disk: d.Disk})
 				}
 				return nil
 			})
@@ -96,7 +96,7 @@ func (s *Store) AddStorageDisk(ctx context.Context, e billing.StorageEvent) (str
 				return err
 			}
 		}
-		e.Disk = billing.NextDiskID(disks)
+		e.Disk = ledger.NextDiskID(disks)
 		return appendEvent(tx, e)
 	})
 	if err != nil {
@@ -106,7 +106,7 @@ func (s *Store) AddStorageDisk(ctx context.Context, e billing.StorageEvent) (str
 }
 
 // appendEvent puts e under the next sequence number of its lab's bucket.
-func appendEvent(tx *bolt.Tx, e billing.StorageEvent) error {
+func appendEvent(tx *bolt.Tx, e ledger.StorageEvent) error {
 	if e.Lab == "" {
 		return errors.New("an event without a lab")
 	}
@@ -127,14 +127,14 @@ func appendEvent(tx *bolt.Tx, e billing.StorageEvent) error {
 
 // StorageEvents returns a lab's ledger in the order it was written, or
 // every lab's (lab by lab) when lab is "".
-func (s *Store) StorageEvents(ctx context.Context, lab string) ([]billing.StorageEvent, error) {
+func (s *Store) StorageEvents(ctx context.Context, lab string) ([]ledger.StorageEvent, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("embedded store: storage events: %w", err)
 	}
-	var out []billing.StorageEvent
+	var out []ledger.StorageEvent
 	read := func(b *bolt.Bucket) error {
 		return b.ForEach(func(_, v []byte) error {
-			var e billing.StorageEvent
+			var e ledger.StorageEvent
 			if err := json.Unmarshal(v, &e); err != nil {
 				return fmt.Errorf("a ledger record does not decode: %w", err)
 			}

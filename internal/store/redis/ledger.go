@@ -9,13 +9,13 @@ import (
 
 	goredis "github.com/redis/go-redis/v9"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 )
 
 // AppendStorageEvents adds events to their labs' storage ledgers (a list
 // per lab, <prefix>storage:<lab>, and the set of labs <prefix>storage-labs)
 // in one MULTI/EXEC transaction.
-func (s *Store) AppendStorageEvents(ctx context.Context, events []billing.StorageEvent) error {
+func (s *Store) AppendStorageEvents(ctx context.Context, events []ledger.StorageEvent) error {
 	_, err := s.c.TxPipelined(ctx, func(p goredis.Pipeliner) error {
 		for _, e := range events {
 			if e.Lab == "" {
@@ -52,9 +52,9 @@ return redis.call('LLEN', KEYS[1])
 // AppendStorageEventsIf adds events (each of lab) to lab's ledger when it
 // still holds have events (what a StorageEvents(lab) read returned): one
 // script compares the list's length and appends, so nothing comes between;
-// otherwise it writes nothing and returns billing.ErrLedgerChanged. A
+// otherwise it writes nothing and returns ledger.ErrLedgerChanged. A
 // lab's ledger is append-only, so its length is its version.
-func (s *Store) AppendStorageEventsIf(ctx context.Context, lab string, have int, events []billing.StorageEvent) error {
+func (s *Store) AppendStorageEventsIf(ctx context.Context, lab string, have int, events []ledger.StorageEvent) error {
 	if lab == "" {
 		return errors.New("redis store: append storage events: an event without a lab")
 	}
@@ -77,14 +77,14 @@ func (s *Store) AppendStorageEventsIf(ctx context.Context, lab string, have int,
 		return fmt.Errorf("redis store: append storage events of %q: %w", lab, err)
 	}
 	if n < 0 {
-		return fmt.Errorf("redis store: append storage events of %q: %w", lab, billing.ErrLedgerChanged)
+		return fmt.Errorf("redis store: append storage events of %q: %w", lab, ledger.ErrLedgerChanged)
 	}
 	return nil
 }
 
 // addDiskScript appends a disk's add to the ledger list KEYS[1] with its
 // id allocated in the same step: one more than the largest disk number
-// (billing.DiskNumber: 1 to 15 ASCII digits) any event of the list names.
+// (ledger.DiskNumber: 1 to 15 ASCII digits) any event of the list names.
 // ARGV[1] and ARGV[2] are the event's JSON before and after the id's
 // digits. Returns the id.
 var addDiskScript = goredis.NewScript(`
@@ -108,15 +108,15 @@ return id
 `)
 
 // AddStorageDisk appends e, the add of a new disk, to e.Lab's ledger with
-// its id allocated in the same step (one script: billing.NextDiskID over
+// its id allocated in the same step (one script: ledger.NextDiskID over
 // the lab's ledger; e.Disk is overwritten), and returns the id: concurrent
 // registrations, from any replica, get distinct numbers. The script reads
 // the lab's whole list (a lab's ledger is hundreds of events).
-func (s *Store) AddStorageDisk(ctx context.Context, e billing.StorageEvent) (string, error) {
+func (s *Store) AddStorageDisk(ctx context.Context, e ledger.StorageEvent) (string, error) {
 	if e.Lab == "" {
 		return "", errors.New("redis store: add disk: an event without a lab")
 	}
-	if e.Action != billing.ActionAdd {
+	if e.Action != ledger.ActionAdd {
 		return "", fmt.Errorf("redis store: add disk: action %q, want add", e.Action)
 	}
 	e.Disk = ""
@@ -153,7 +153,7 @@ func (s *Store) addLab(ctx context.Context, lab string) error {
 
 // StorageEvents returns a lab's ledger in the order it was written, or
 // every lab's (labs sorted) when lab is "".
-func (s *Store) StorageEvents(ctx context.Context, lab string) ([]billing.StorageEvent, error) {
+func (s *Store) StorageEvents(ctx context.Context, lab string) ([]ledger.StorageEvent, error) {
 	labs := []string{lab}
 	if lab == "" {
 		all, err := s.sortedMembers(ctx, "storage-labs", "storage labs")
@@ -162,14 +162,14 @@ func (s *Store) StorageEvents(ctx context.Context, lab string) ([]billing.Storag
 		}
 		labs = all
 	}
-	var out []billing.StorageEvent
+	var out []ledger.StorageEvent
 	for _, l := range labs {
 		vals, err := s.c.LRange(ctx, s.key("storage:", l), 0, -1).Result()
 		if err != nil {
 			return nil, fmt.Errorf("redis store: storage events of %q: %w", l, err)
 		}
 		for _, v := range vals {
-			var e billing.StorageEvent
+			var e ledger.StorageEvent
 			if err := json.Unmarshal([]byte(v), &e); err != nil {
 				return nil, fmt.Errorf("redis store: storage events of %q: a record does not decode: %w", l, err)
 			}

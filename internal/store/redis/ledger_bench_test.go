@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 )
 
 // BenchmarkAddStorageDisk: one registration on a lab whose ledger holds
@@ -17,21 +17,21 @@ func BenchmarkAddStorageDisk(b *testing.B) {
 	st := newStore(b)
 	ctx := context.Background()
 	at := time.Date(2026, 11, 23, 9, 30, 0, 0, time.UTC)
-	var events []billing.StorageEvent
+	var events []ledger.StorageEvent
 	for i := range 2000 {
-		events = append(events, billing.StorageEvent{Time: at, Lab: "lab", Owner: "ou_member", OwnerName: "张三", Platform: "autodl",
-			Disk: fmt.Sprint(i/4 + 1), Action: []billing.StorageAction{billing.ActionAdd, billing.ActionStop, billing.ActionStart, billing.ActionRemove}[i%4],
+		events = append(events, ledger.StorageEvent{Time: at, Lab: "lab", Owner: "ou_member", OwnerName: "张三", Platform: "autodl",
+			Disk: fmt.Sprint(i/4 + 1), Action: []ledger.StorageAction{ledger.ActionAdd, ledger.ActionStop, ledger.ActionStart, ledger.ActionRemove}[i%4],
 			SizeGB: 80, Note: "ImageNet 子集 checkpoints"})
 	}
 	for i := range events {
-		if events[i].Action != billing.ActionAdd && events[i].Action != billing.ActionResize {
+		if events[i].Action != ledger.ActionAdd && events[i].Action != ledger.ActionResize {
 			events[i].SizeGB = 0
 		}
 	}
 	if err := st.AppendStorageEvents(ctx, events); err != nil {
 		b.Fatal(err)
 	}
-	e := billing.StorageEvent{Time: at, Lab: "lab", Owner: "ou_new", Platform: "autodl", Action: billing.ActionAdd, SizeGB: 80}
+	e := ledger.StorageEvent{Time: at, Lab: "lab", Owner: "ou_new", Platform: "autodl", Action: ledger.ActionAdd, SizeGB: 80}
 	b.ResetTimer()
 	for b.Loop() {
 		if _, err := st.AddStorageDisk(ctx, e); err != nil {

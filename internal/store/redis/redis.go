@@ -13,7 +13,7 @@
 //	P+"mute:"+chatKey    string RFC 3339 time, expires at that time
 //	P+"lock:"+name       string owner, expires after the lock's ttl
 //	P+"history"          hash  chunk key → availability history chunk
-//	P+"storage:"+lab     list  JSON billing.StorageEvent, in write order
+//	P+"storage:"+lab     list  JSON ledger.StorageEvent, in write order
 //	P+"storage-labs"     set   the labs with a ledger
 //	P+"digest-chats"     set   chat keys with the weekly digest on
 //	P+"blob:"+name       string opaque bytes (GetBlob, PutBlob)

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 )
 
 // Registrations is how many disks ConcurrentRegistrations registers at
@@ -33,7 +33,7 @@ func DiskNumbers(t *testing.T, s LedgerStore) {
 	lab, other := "feishu/"+unique(t, "oc"), "feishu/"+unique(t, "oc")
 	add := func(lab, want string) {
 		t.Helper()
-		e := billing.StorageEvent{Time: ledgerAt, Lab: lab, Owner: "ou_a", Platform: "autodl", Disk: "999", Action: billing.ActionAdd, SizeGB: 80}
+		e := ledger.StorageEvent{Time: ledgerAt, Lab: lab, Owner: "ou_a", Platform: "autodl", Disk: "999", Action: ledger.ActionAdd, SizeGB: 80}
 		id, err := s.AddStorageDisk(ctx, e)
 		if err != nil || id != want {
 			t.Fatalf("AddStorageDisk on %s = %q, %v; want %q", lab, id, err, want)
@@ -42,14 +42,14 @@ func DiskNumbers(t *testing.T, s LedgerStore) {
 	add(lab, "1")
 	add(lab, "2")
 	add(other, "1")
-	ev := func(disk string, a billing.StorageAction) billing.StorageEvent {
-		return billing.StorageEvent{Time: ledgerAt, Lab: lab, Owner: "ou_b", Platform: "autodl", Disk: disk, Action: a, SizeGB: 10}
+	ev := func(disk string, a ledger.StorageAction) ledger.StorageEvent {
+		return ledger.StorageEvent{Time: ledgerAt, Lab: lab, Owner: "ou_b", Platform: "autodl", Disk: disk, Action: a, SizeGB: 10}
 	}
-	if err := s.AppendStorageEvents(ctx, []billing.StorageEvent{ev("ssd-9", billing.ActionAdd), ev("+50", billing.ActionAdd), ev("1e3", billing.ActionAdd), ev("007", billing.ActionAdd)}); err != nil {
+	if err := s.AppendStorageEvents(ctx, []ledger.StorageEvent{ev("ssd-9", ledger.ActionAdd), ev("+50", ledger.ActionAdd), ev("1e3", ledger.ActionAdd), ev("007", ledger.ActionAdd)}); err != nil {
 		t.Fatal(err)
 	}
 	add(lab, "8")
-	if err := s.AppendStorageEvents(ctx, []billing.StorageEvent{ev("41", billing.ActionAdd), ev("41", billing.ActionRemove)}); err != nil {
+	if err := s.AppendStorageEvents(ctx, []ledger.StorageEvent{ev("41", ledger.ActionAdd), ev("41", ledger.ActionRemove)}); err != nil {
 		t.Fatal(err)
 	}
 	add(lab, "42")
@@ -59,13 +59,13 @@ func DiskNumbers(t *testing.T, s LedgerStore) {
 		t.Fatal(err)
 	}
 	last := got[len(got)-1]
-	if last.Disk != "42" || last.Owner != "ou_a" || last.SizeGB != 80 || last.Action != billing.ActionAdd || !last.Time.Equal(ledgerAt) || last.Lab != lab {
+	if last.Disk != "42" || last.Owner != "ou_a" || last.SizeGB != 80 || last.Action != ledger.ActionAdd || !last.Time.Equal(ledgerAt) || last.Lab != lab {
 		t.Errorf("the last add reads back as %+v", last)
 	}
-	if _, err := s.AddStorageDisk(ctx, billing.StorageEvent{Time: ledgerAt, Lab: lab, Disk: "1", Action: billing.ActionStop}); err == nil {
+	if _, err := s.AddStorageDisk(ctx, ledger.StorageEvent{Time: ledgerAt, Lab: lab, Disk: "1", Action: ledger.ActionStop}); err == nil {
 		t.Error("AddStorageDisk took a stop")
 	}
-	if _, err := s.AddStorageDisk(ctx, billing.StorageEvent{Time: ledgerAt, Disk: "1", Action: billing.ActionAdd, SizeGB: 1}); err == nil {
+	if _, err := s.AddStorageDisk(ctx, ledger.StorageEvent{Time: ledgerAt, Disk: "1", Action: ledger.ActionAdd, SizeGB: 1}); err == nil {
 		t.Error("AddStorageDisk took an event without a lab")
 	}
 }
@@ -80,7 +80,7 @@ func ConcurrentRegistrations(t *testing.T, stores ...LedgerStore) {
 	lab := "feishu/" + unique(t, "oc")
 	ids := make([]string, Registrations)
 	won := Race(t, Registrations, "register", func(i int) (bool, error) {
-		e := billing.StorageEvent{Time: ledgerAt, Lab: lab, Owner: fmt.Sprintf("ou_%02d", i), Platform: "autodl", Action: billing.ActionAdd, SizeGB: 80,
+		e := ledger.StorageEvent{Time: ledgerAt, Lab: lab, Owner: fmt.Sprintf("ou_%02d", i), Platform: "autodl", Action: ledger.ActionAdd, SizeGB: 80,
 			Note: fmt.Sprintf("member %02d", i)}
 		id, err := stores[i%len(stores)].AddStorageDisk(ctx, e)
 		ids[i] = id
@@ -101,10 +101,10 @@ func ConcurrentRegistrations(t *testing.T, stores ...LedgerStore) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if errs := billing.CheckLedger(events); len(errs) > 0 {
+		if errs := ledger.CheckLedger(events); len(errs) > 0 {
 			t.Errorf("store %d: the ledger is inconsistent: %v", si, errs)
 		}
-		disks, _ := billing.DisksAt(events, ledgerAt)
+		disks, _ := ledger.DisksAt(events, ledgerAt)
 		if len(disks) != Registrations {
 			t.Errorf("store %d lists %d disks, want %d", si, len(disks), Registrations)
 		}
@@ -113,7 +113,7 @@ func ConcurrentRegistrations(t *testing.T, stores ...LedgerStore) {
 				t.Errorf("store %d: disk %s is %s's (%q), want the member it was given to", si, d.Disk, d.Owner, d.Note)
 			}
 		}
-		costs, err := billing.StorageCost(events, ledgerAt, ledgerAt.Add(24*time.Hour), flatPrice)
+		costs, err := ledger.StorageCost(events, ledgerAt, ledgerAt.Add(24*time.Hour), flatPrice)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -134,33 +134,33 @@ func ConcurrentRegistrations(t *testing.T, stores ...LedgerStore) {
 // ConditionalAppend checks AppendStorageEventsIf over stores (one store,
 // or replicas over one server): it appends when the ledger holds the
 // number of events the caller read and refuses with
-// billing.ErrLedgerChanged, writing nothing, when it does not; of writers
+// ledger.ErrLedgerChanged, writing nothing, when it does not; of writers
 // that read the same ledger at once, exactly one appends.
 func ConditionalAppend(t *testing.T, stores ...LedgerStore) {
 	t.Helper()
 	ctx := context.Background()
 	lab := "feishu/" + unique(t, "oc")
 	s := stores[0]
-	ev := func(disk string, a billing.StorageAction) billing.StorageEvent {
-		return billing.StorageEvent{Time: ledgerAt, Lab: lab, Owner: "ou_a", Platform: "autodl", Disk: disk, Action: a, SizeGB: 80}
+	ev := func(disk string, a ledger.StorageAction) ledger.StorageEvent {
+		return ledger.StorageEvent{Time: ledgerAt, Lab: lab, Owner: "ou_a", Platform: "autodl", Disk: disk, Action: a, SizeGB: 80}
 	}
-	if err := s.AppendStorageEventsIf(ctx, lab, 0, []billing.StorageEvent{ev("a", billing.ActionAdd)}); err != nil {
+	if err := s.AppendStorageEventsIf(ctx, lab, 0, []ledger.StorageEvent{ev("a", ledger.ActionAdd)}); err != nil {
 		t.Fatalf("append to an empty ledger: %v", err)
 	}
 	for _, have := range []int{0, 2, -1} {
-		if err := s.AppendStorageEventsIf(ctx, lab, have, []billing.StorageEvent{ev("b", billing.ActionAdd)}); !errors.Is(err, billing.ErrLedgerChanged) {
+		if err := s.AppendStorageEventsIf(ctx, lab, have, []ledger.StorageEvent{ev("b", ledger.ActionAdd)}); !errors.Is(err, ledger.ErrLedgerChanged) {
 			t.Errorf("append at %d events to a ledger of 1: %v, want ErrLedgerChanged", have, err)
 		}
 	}
-	if err := s.AppendStorageEventsIf(ctx, lab, 1, []billing.StorageEvent{ev("c", billing.ActionAdd), ev("other", billing.ActionAdd)}); err != nil {
+	if err := s.AppendStorageEventsIf(ctx, lab, 1, []ledger.StorageEvent{ev("c", ledger.ActionAdd), ev("other", ledger.ActionAdd)}); err != nil {
 		t.Fatalf("append at the right count: %v", err)
 	}
 	if got, _ := s.StorageEvents(ctx, lab); len(got) != 3 || got[1].Disk != "c" || got[2].Disk != "other" {
 		t.Fatalf("ledger after the appends: %+v", got)
 	}
-	wrong := ev("x", billing.ActionAdd)
+	wrong := ev("x", ledger.ActionAdd)
 	wrong.Lab = "feishu/" + unique(t, "elsewhere")
-	if err := s.AppendStorageEventsIf(ctx, lab, 3, []billing.StorageEvent{ev("y", billing.ActionAdd), wrong}); err == nil {
+	if err := s.AppendStorageEventsIf(ctx, lab, 3, []ledger.StorageEvent{ev("y", ledger.ActionAdd), wrong}); err == nil {
 		t.Error("an append to one lab took an event of another")
 	}
 	if got, _ := s.StorageEvents(ctx, lab); len(got) != 3 {
@@ -172,8 +172,8 @@ func ConditionalAppend(t *testing.T, stores ...LedgerStore) {
 	var mu sync.Mutex
 	var changed int
 	won := Race(t, n, "conditional append", func(i int) (bool, error) {
-		err := stores[i%len(stores)].AppendStorageEventsIf(ctx, lab, 3, []billing.StorageEvent{ev(fmt.Sprintf("r%d", i), billing.ActionAdd)})
-		if errors.Is(err, billing.ErrLedgerChanged) {
+		err := stores[i%len(stores)].AppendStorageEventsIf(ctx, lab, 3, []ledger.StorageEvent{ev(fmt.Sprintf("r%d", i), ledger.ActionAdd)})
+		if errors.Is(err, ledger.ErrLedgerChanged) {
 			mu.Lock()
 			changed++
 			mu.Unlock()

@@ -132,7 +132,7 @@ func parked(t *testing.T, s SendStore) {
 		}
 	}
 	put(pre+"om_1", []byte("first"), time.Hour)
-	put(pre+"om_1", []byte("二进制\x00answer"), time.Hour)
+	put(pre+"om_1", []byte(text("binary_answer")), time.Hour)
 	put(pre+"om_2", []byte{0xff, 0x00, 0x01}, time.Hour)
 	put(pre+"om_old", []byte("stale"), 50*time.Millisecond)
 	put(other+"om_1", []byte("theirs"), time.Hour)
@@ -141,7 +141,7 @@ func parked(t *testing.T, s SendStore) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 2 || string(got[pre+"om_1"]) != "二进制\x00answer" || string(got[pre+"om_2"]) != "\xff\x00\x01" {
+	if len(got) != 2 || string(got[pre+"om_1"]) != text("binary_answer") || string(got[pre+"om_2"]) != "\xff\x00\x01" {
 		t.Errorf("taken %q; want om_1 (the second park) and om_2, not the expired one", got)
 	}
 	if again, err := s.TakeParkedReplies(ctx, pre); err != nil || len(again) != 0 {

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/labgpu/bot/internal/billing"
+	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/stock"
 )
 
@@ -97,7 +97,7 @@ func Snapshots(t *testing.T, s stock.SnapshotStore) {
 	free := 3
 	a := stock.ProviderSnapshot{Provider: "autodl", Status: stock.StatusOK, FetchedAt: at,
 		Offers: []stock.Offer{{Platform: "autodl", GPU: "RTX 4090", GPUsPerInstance: 1, Free: &free, CNYPerGPUHour: 2.18,
-			OriginalPrice: 2.18, Currency: "CNY", Region: "西北B区", Source: stock.SourceLive, ObservedAt: at}}}
+			OriginalPrice: 2.18, Currency: "CNY", Region: text("region"), Source: stock.SourceLive, ObservedAt: at}}}
 	b := stock.ProviderSnapshot{Provider: "vastai", Status: stock.StatusOK, FetchedAt: at}
 	if err := s.SaveProviderSnapshot(ctx, a); err != nil {
 		t.Fatalf("save: %v", err)
@@ -125,7 +125,7 @@ func Snapshots(t *testing.T, s stock.SnapshotStore) {
 		t.Fatalf("loaded %d snapshots (%v), want autodl and vastai", len(got), byName)
 	}
 	if !ga.FetchedAt.Equal(a2.FetchedAt) || len(ga.Offers) != 1 || ga.Offers[0].CNYPerGPUHour != 1.98 ||
-		ga.Offers[0].Free == nil || *ga.Offers[0].Free != 3 || ga.Offers[0].Region != "西北B区" || !ga.Offers[0].ObservedAt.Equal(at) {
+		ga.Offers[0].Free == nil || *ga.Offers[0].Free != 3 || ga.Offers[0].Region != text("region") || !ga.Offers[0].ObservedAt.Equal(at) {
 		t.Errorf("autodl snapshot = %+v, want the second save", ga)
 	}
 }
@@ -152,8 +152,8 @@ func Subscriptions(t *testing.T, s stock.SubscriptionStore) {
 		t.Fatalf("list: %v", err)
 	}
 	at := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-	a := stock.Subscription{ID: unique(t, "s"), Channel: "feishu", ChatID: "oc_1", OwnerID: "ou_1", OwnerName: "张三",
-		GPUs: []string{"RTX 4090"}, Platforms: []string{"autodl"}, MaxPriceCNY: 2.5, MinFree: 2, Region: "西北",
+	a := stock.Subscription{ID: unique(t, "s"), Channel: "feishu", ChatID: "oc_1", OwnerID: "ou_1", OwnerName: text("name"),
+		GPUs: []string{"RTX 4090"}, Platforms: []string{"autodl"}, MaxPriceCNY: 2.5, MinFree: 2, Region: text("area"),
 		English: true, CreatedAt: at}
 	b := stock.Subscription{ID: unique(t, "s"), Channel: "console", ChatID: "c", OwnerID: "ou_2",
 		GPUs: []string{"A100 40GB", "A100 80GB"}, CreatedAt: at.Add(time.Second)}
@@ -498,7 +498,7 @@ func Blobs(t *testing.T, s BlobStore) {
 	if b, err := s.GetBlob(ctx, name); err != nil || b != nil {
 		t.Fatalf("missing blob: %q, %v; want nil, nil", b, err)
 	}
-	for _, v := range []string{`{"cookies":1}`, "二进制\x00state"} {
+	for _, v := range []string{`{"cookies":1}`, text("binary_state")} {
 		if err := s.PutBlob(ctx, name, []byte(v)); err != nil {
 			t.Fatalf("put: %v", err)
 		}
@@ -519,16 +519,16 @@ func Blobs(t *testing.T, s BlobStore) {
 
 // LedgerStore keeps the labs' storage ledgers.
 type LedgerStore interface {
-	AppendStorageEvents(ctx context.Context, events []billing.StorageEvent) error
-	StorageEvents(ctx context.Context, lab string) ([]billing.StorageEvent, error)
+	AppendStorageEvents(ctx context.Context, events []ledger.StorageEvent) error
+	StorageEvents(ctx context.Context, lab string) ([]ledger.StorageEvent, error)
 	SetDigestChat(ctx context.Context, chatKey string, on bool) error
 	DigestChats(ctx context.Context) ([]string, error)
 	// AddStorageDisk appends the add of a new disk with its id allocated
-	// in the same write (billing.NextDiskID) and returns the id.
-	AddStorageDisk(ctx context.Context, e billing.StorageEvent) (string, error)
+	// in the same write (ledger.NextDiskID) and returns the id.
+	AddStorageDisk(ctx context.Context, e ledger.StorageEvent) (string, error)
 	// AppendStorageEventsIf appends events to lab's ledger only when it
-	// still holds have events; else billing.ErrLedgerChanged.
-	AppendStorageEventsIf(ctx context.Context, lab string, have int, events []billing.StorageEvent) error
+	// still holds have events; else ledger.ErrLedgerChanged.
+	AppendStorageEventsIf(ctx context.Context, lab string, have int, events []ledger.StorageEvent) error
 }
 
 // Ledger checks a LedgerStore: events come back per lab in write order
@@ -537,20 +537,20 @@ type LedgerStore interface {
 func Ledger(t *testing.T, s LedgerStore) {
 	t.Helper()
 	ctx := context.Background()
-	lab, other := "feishu/"+unique(t, "oc"), "wechat/"+unique(t, "组")
+	lab, other := "feishu/"+unique(t, "oc"), "wechat/"+unique(t, text("group"))
 	at := time.Date(2026, 11, 23, 9, 30, 0, 0, time.FixedZone("CST", 8*3600))
-	a := billing.StorageEvent{Time: at, Lab: lab, Owner: "ou_alice", Platform: "autodl", Disk: "1", Action: billing.ActionAdd, SizeGB: 80, Note: "实验数据"}
-	b := billing.StorageEvent{Time: at.Add(-time.Hour), Lab: lab, Owner: "ou_alice", Platform: "autodl", Disk: "1", Action: billing.ActionResize, SizeGB: 120}
-	c := billing.StorageEvent{Time: at, Lab: other, Owner: "Bob", Platform: "matpool", Disk: "1", Action: billing.ActionAdd, SizeGB: 200}
-	if err := s.AppendStorageEvents(ctx, []billing.StorageEvent{a, b}); err != nil {
+	a := ledger.StorageEvent{Time: at, Lab: lab, Owner: "ou_alice", Platform: "autodl", Disk: "1", Action: ledger.ActionAdd, SizeGB: 80, Note: text("note")}
+	b := ledger.StorageEvent{Time: at.Add(-time.Hour), Lab: lab, Owner: "ou_alice", Platform: "autodl", Disk: "1", Action: ledger.ActionResize, SizeGB: 120}
+	c := ledger.StorageEvent{Time: at, Lab: other, Owner: "Bob", Platform: "matpool", Disk: "1", Action: ledger.ActionAdd, SizeGB: 200}
+	if err := s.AppendStorageEvents(ctx, []ledger.StorageEvent{a, b}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.AppendStorageEvents(ctx, []billing.StorageEvent{c}); err != nil {
+	if err := s.AppendStorageEvents(ctx, []ledger.StorageEvent{c}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := s.StorageEvents(ctx, lab)
 	if err != nil || len(got) != 2 || !got[0].Time.Equal(a.Time) || got[0].Note != a.Note || got[0].SizeGB != 80 ||
-		got[1].Action != billing.ActionResize || got[1].SizeGB != 120 || got[0].Owner != "ou_alice" || got[0].Platform != "autodl" {
+		got[1].Action != ledger.ActionResize || got[1].SizeGB != 120 || got[0].Owner != "ou_alice" || got[0].Platform != "autodl" {
 		t.Fatalf("lab ledger: %+v, %v", got, err)
 	}
 	if got, err := s.StorageEvents(ctx, other); err != nil || len(got) != 1 || got[0].Owner != "Bob" {
@@ -571,7 +571,7 @@ func Ledger(t *testing.T, s LedgerStore) {
 	}
 	bad := a
 	bad.Lab = ""
-	if err := s.AppendStorageEvents(ctx, []billing.StorageEvent{c, bad}); err == nil {
+	if err := s.AppendStorageEvents(ctx, []ledger.StorageEvent{c, bad}); err == nil {
 		t.Error("an event without a lab was accepted")
 	}
 	if got, _ := s.StorageEvents(ctx, other); len(got) != 1 {
@@ -586,7 +586,7 @@ func Ledger(t *testing.T, s LedgerStore) {
 func DigestChats(t *testing.T, s LedgerStore) {
 	t.Helper()
 	ctx := context.Background()
-	a, b := "feishu/"+unique(t, "oc"), "wechat/"+unique(t, "组")
+	a, b := "feishu/"+unique(t, "oc"), "wechat/"+unique(t, text("group"))
 	has := func(k string) bool {
 		all, err := s.DigestChats(ctx)
 		if err != nil {

@@ -29,6 +29,8 @@ const (
 	DefaultBaseURL = "https://api.autodl.com"
 
 	autodlPlatform = "autodl"
+	// TokenEnv is the environment variable holding the developer token.
+	TokenEnv = "AUTODL_TOKEN"
 	// autodlMachinePageSize is the page size of the machine list request
 	// (gpuhunter's value).
 	autodlMachinePageSize = 20
@@ -78,6 +80,37 @@ type Provider struct {
 	o Options
 }
 
+// Build is New from the provider's settings (its registry line).
+func Build(c *catalog.Catalog, s httpx.Settings) stock.Provider {
+	return New(c, Options{Options: s.HTTP(), Token: s.Token, Regions: s.Regions, UseMachineList: s.MachineList})
+}
+
+// Recordings are the replayed answers of AutoDL's endpoints, by file
+// name prefix, most specific first: the web console's stock by region,
+// machine list and instance list, the developer (ESD) stock of a private
+// region, globally or by region; any other autodl-* is tried as stock,
+// then machine list, then instance list (ParseAny).
+var Recordings = []httpx.Recording{
+	{Prefix: "autodl-web-machine-region-gpu_type", Parse: marked(ParseStock, stock.EndpointWebRegion)},
+	{Prefix: "autodl-web-user-machine-list", Parse: marked(ParseMachines, stock.EndpointWebMachines)},
+	{Prefix: "autodl-web-instance-list", Parse: httpx.NoFX(ParseInstances)},
+	{Prefix: "autodl-web-region-list"},
+	{Prefix: "autodl-private-esd-", Parse: httpx.NoFX(ParseStock)},
+	{Prefix: "autodl-esd-gpu_stock-global", Parse: marked(ParseStock, stock.EndpointESDGlobal)},
+	{Prefix: "autodl-esd-", Parse: marked(ParseStock, stock.EndpointESDRegion)},
+	{Prefix: "autodl-", Parse: httpx.NoFX(ParseAny)},
+}
+
+// marked is a replay parser for one endpoint's recordings: its offers
+// marked as that endpoint's (Mark).
+func marked(f func(*catalog.Catalog, []byte, time.Time) ([]stock.Offer, error), endpoint string) func(*catalog.Catalog, []byte, time.Time, float64) ([]stock.Offer, error) {
+	return func(c *catalog.Catalog, b []byte, at time.Time, _ float64) ([]stock.Offer, error) {
+		offers, err := f(c, b, at)
+		Mark(offers, endpoint)
+		return offers, err
+	}
+}
+
 // New returns an AutoDL provider. A missing token is reported by
 // Fetch (wrapping stock.ErrNotConfigured), not here.
 func New(c *catalog.Catalog, o Options) *Provider {
@@ -87,15 +120,11 @@ func New(c *catalog.Catalog, o Options) *Provider {
 // Fetch queries AutoDL. Any failed request fails the whole fetch: partial
 // answers (some regions or pages missing) would read as sold out.
 func (a *Provider) Fetch(ctx context.Context) ([]stock.Offer, error) {
-	if strings.TrimSpace(a.o.Token) == "" {
-		return nil, fmt.Errorf("%s: no developer token configured: %w", autodlPlatform, stock.ErrNotConfigured)
-	}
-	ctx, cancel, at := a.Start(ctx)
-	defer cancel()
+	fetch := a.fetchStock
 	if a.o.UseMachineList {
-		return a.fetchMachines(ctx, at)
+		fetch = a.fetchMachines
 	}
-	return a.fetchStock(ctx, at)
+	return a.Run(ctx, []httpx.Credential{{Value: a.o.Token, What: "developer token", Env: TokenEnv}}, fetch)
 }
 
 func (a *Provider) fetchStock(ctx context.Context, at time.Time) ([]stock.Offer, error) {
@@ -199,14 +228,7 @@ func Mark(offers []stock.Offer, endpoint string) {
 // checked by the parsers. The token is sent raw as Authorization.
 func (a *Provider) call(ctx context.Context, method, path string, payload any) ([]byte, error) {
 	h := http.Header{"Authorization": {strings.TrimSpace(a.o.Token)}}
-	r, err := a.Call(ctx, method, path, nil, h, payload)
-	if err != nil {
-		return nil, err
-	}
-	if r.Status != http.StatusOK {
-		return nil, httpx.StatusError(autodlPlatform, method, path, r)
-	}
-	return r.Body, nil
+	return a.Answer(ctx, httpx.Request{Method: method, Path: path, Header: h, Payload: payload})
 }
 
 // autodlEnvelope is AutoDL's {"code","msg","data"}; code and data are

@@ -22,11 +22,13 @@ import (
 // 恒源云 GPUShare (see docs/reference/stock-apis.md §2). The API is the
 // web console's, unofficial: the token is a web session token.
 const (
-	gpusharePlatform = "hengyuan"
+	gpusharePlatform = Platform
 	gpushareListPath = "/app/api/market/machine/list"
 	gpushareOrigin   = "https://www.gpushare.com"
 	gpushareReferer  = "https://www.gpushare.com/store"
 
+	// Platform is the catalog platform id of its offers and its Name.
+	Platform = "hengyuan"
 	// DefaultBaseURL is the console API host.
 	DefaultBaseURL = "https://api.gpushare.com"
 	// TokenEnv is the environment variable holding the token.
@@ -69,6 +71,14 @@ type Provider struct {
 	o Options
 }
 
+// Build is New from the provider's settings (its registry line).
+func Build(c *catalog.Catalog, s httpx.Settings) stock.Provider {
+	return New(c, Options{Options: s.HTTP(), Token: s.Token})
+}
+
+// Recordings are the replayed answers of the machine list (gpushare-*).
+var Recordings = []httpx.Recording{{Prefix: "gpushare-", Parse: httpx.NoFX(Parse)}}
+
 // New returns a 恒源云 provider (Name "hengyuan"). A missing token
 // is reported by Fetch (wrapping stock.ErrNotConfigured), not here.
 func New(c *catalog.Catalog, o Options) *Provider {
@@ -81,11 +91,10 @@ func New(c *catalog.Catalog, o Options) *Provider {
 // Any failed page fails the whole fetch: a partial list would read as
 // sold out.
 func (g *Provider) Fetch(ctx context.Context) ([]stock.Offer, error) {
-	if strings.TrimSpace(g.o.Token) == "" {
-		return nil, httpx.NotConfigured(gpusharePlatform, "token", TokenEnv)
-	}
-	ctx, cancel, at := g.Start(ctx)
-	defer cancel()
+	return g.Run(ctx, []httpx.Credential{{Value: g.o.Token, What: "token", Env: TokenEnv}}, g.fetch)
+}
+
+func (g *Provider) fetch(ctx context.Context, at time.Time) ([]stock.Offer, error) {
 	h := httpx.Bearer(g.o.Token)
 	h.Set("Origin", gpushareOrigin)
 	h.Set("Referer", gpushareReferer)
@@ -97,27 +106,23 @@ func (g *Provider) Fetch(ctx context.Context) ([]stock.Offer, error) {
 			"pn":         {strconv.Itoa(page)},
 			"ps":         {strconv.Itoa(PageSize)},
 		}
-		method := http.MethodGet
-		r, err := g.Call(ctx, method, gpushareListPath, q, h, nil)
+		body, err := g.Answer(ctx, httpx.Request{Method: http.MethodGet, Path: gpushareListPath, Query: q, Header: h, Refused: gpushareStatusError})
 		if err != nil {
 			return nil, 0, 0, err
 		}
-		if r.Status != http.StatusOK {
-			return nil, 0, 0, gpushareStatusError(method, r)
-		}
-		return parseGPUShare(g.Catalog, r.Body, at)
+		return parseGPUShare(g.Catalog, body, at)
 	})
 }
 
 // gpushareStatusError words a non-200 answer; 401 means the session token
 // expired.
-func gpushareStatusError(method string, r *httpx.Result) error {
+func gpushareStatusError(r *httpx.Result) error {
 	if r.Status == http.StatusUnauthorized {
 		text := fmt.Sprintf("%s: token expired or invalid (HTTP 401) from %s %s; log in to gpushare.com again and update %s",
-			gpusharePlatform, method, gpushareListPath, TokenEnv)
+			gpusharePlatform, http.MethodGet, gpushareListPath, TokenEnv)
 		return httpx.NewAPIError(gpusharePlatform, r.Status, "", httpx.Snippet(r.Body), stock.ErrUnauthorized, text)
 	}
-	return httpx.StatusError(gpusharePlatform, method, gpushareListPath, r)
+	return nil
 }
 
 // Parse parses one page of the 恒源云 machine list
@@ -288,11 +293,9 @@ func gpushareRows(raw json.RawMessage) ([]httpx.Object[gpushareMachine], int, er
 
 // gpushareCodeError is the error for a non-success code in a 200 body.
 func gpushareCodeError(code, msg string) error {
-	lm := strings.ToLower(msg)
 	var kind error
 	what := "API error"
-	if code == "401" || code == "403" || strings.Contains(lm, "token") || strings.Contains(lm, "unauthor") ||
-		strings.Contains(msg, "登录") || strings.Contains(msg, "过期") || strings.Contains(lm, "expired") {
+	if code == "401" || code == "403" || stock.SaysTokenExpired(gpusharePlatform, msg) {
 		kind = stock.ErrUnauthorized
 		what = "token expired or invalid"
 	}

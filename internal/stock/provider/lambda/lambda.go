@@ -63,6 +63,16 @@ type Provider struct {
 	o Options
 }
 
+// Build is New from the provider's settings (its registry line; the API
+// key is its token).
+func Build(c *catalog.Catalog, s httpx.Settings) stock.Provider {
+	return New(c, Options{Options: s.HTTP(), APIKey: s.Token, FXUSDCNY: s.FXUSDCNY})
+}
+
+// Recordings are the replayed instance type answers (lambda-*); the
+// recorded error answers (lambda-error-*) carry no offers.
+var Recordings = []httpx.Recording{{Prefix: "lambda-error-"}, {Prefix: "lambda-", Parse: Parse}}
+
 // New returns a Lambda Cloud provider. A missing API key is reported
 // by Fetch (wrapping stock.ErrNotConfigured), not here.
 func New(c *catalog.Catalog, o Options) *Provider {
@@ -71,26 +81,19 @@ func New(c *catalog.Catalog, o Options) *Provider {
 
 // Fetch lists the instance types (GET /api/v1/instance-types).
 func (l *Provider) Fetch(ctx context.Context) ([]stock.Offer, error) {
-	if strings.TrimSpace(l.o.APIKey) == "" {
-		return nil, httpx.NotConfigured(lambdaPlatform, "API key", APIKeyEnv)
-	}
-	ctx, cancel, at := l.Start(ctx)
-	defer cancel()
-	method := http.MethodGet
-	r, err := l.Call(ctx, method, lambdaInstanceTypesPath, nil, httpx.Bearer(l.o.APIKey), nil)
-	if err != nil {
-		return nil, err
-	}
-	if r.Status != http.StatusOK {
-		return nil, lambdaStatusError(method, r)
-	}
-	return Parse(l.Catalog, r.Body, at, httpx.FXRate(l.Catalog, l.o.FXUSDCNY))
+	return l.Run(ctx, []httpx.Credential{{Value: l.o.APIKey, What: "API key", Env: APIKeyEnv}}, func(ctx context.Context, at time.Time) ([]stock.Offer, error) {
+		body, err := l.Answer(ctx, httpx.Request{Method: http.MethodGet, Path: lambdaInstanceTypesPath, Header: httpx.Bearer(l.o.APIKey), Refused: lambdaStatusError})
+		if err != nil {
+			return nil, err
+		}
+		return Parse(l.Catalog, body, at, httpx.FXRate(l.Catalog, l.o.FXUSDCNY))
+	})
 }
 
 // lambdaStatusError words a non-200 answer, by Lambda's error code when the
 // body is the documented {"error":{"code","message","suggestion"}}.
-func lambdaStatusError(method string, r *httpx.Result) error {
-	e := httpx.StatusError(lambdaPlatform, method, lambdaInstanceTypesPath, r)
+func lambdaStatusError(r *httpx.Result) error {
+	e := httpx.StatusError(lambdaPlatform, http.MethodGet, lambdaInstanceTypesPath, r)
 	code, msg, suggestion, ok := lambdaErrorBody(r.Body)
 	if !ok {
 		return e
@@ -103,7 +106,7 @@ func lambdaStatusError(method string, r *httpx.Result) error {
 	if code != "" {
 		where = code + ", " + where
 	}
-	text := fmt.Sprintf("%s: %s (%s) from %s %s", lambdaPlatform, httpx.KindWords(kind), where, method, lambdaInstanceTypesPath)
+	text := fmt.Sprintf("%s: %s (%s) from %s %s", lambdaPlatform, httpx.KindWords(kind), where, http.MethodGet, lambdaInstanceTypesPath)
 	if e.RetryAfter > 0 {
 		text += fmt.Sprintf(", retry after %v", e.RetryAfter)
 	}

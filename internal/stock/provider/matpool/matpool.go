@@ -47,9 +47,6 @@ const (
 // 13 = 13区, 15 = 国产卡, 16 = 16区), in request order.
 var matpoolDomains = []string{"0", "11", "13", "15", "16"}
 
-// matpoolDomainNames names the domains for stock.Offer.Region.
-var matpoolDomainNames = map[string]string{"0": "1区", "11": "亚太2区", "13": "13区", "15": "国产卡", "16": "16区"}
-
 // matpoolCondition is the base64 of {"filters":null,"sorts":null}, the
 // console's "no filter" condition.
 var matpoolCondition = base64.StdEncoding.EncodeToString([]byte(`{"filters":null,"sorts":null}`))
@@ -85,6 +82,17 @@ type Provider struct {
 	o Options
 }
 
+// matpoolRefused words a non-200 answer by its envelope, when it has one.
+func matpoolRefused(r *httpx.Result) error { return matpoolEnvelopeError(r.Status, r.Body) }
+
+// Build is New from the provider's settings (its registry line).
+func Build(c *catalog.Catalog, s httpx.Settings) stock.Provider {
+	return New(c, Options{Options: s.HTTP(), Token: s.Token, UserID: s.UserID})
+}
+
+// Recordings are the replayed machine list answers (matpool-*).
+var Recordings = []httpx.Recording{{Prefix: "matpool-", Parse: httpx.NoFX(Parse)}}
+
 // New returns a Matpool provider. Missing credentials are reported
 // by Fetch (wrapping stock.ErrNotConfigured), not here.
 func New(c *catalog.Catalog, o Options) *Provider {
@@ -96,19 +104,13 @@ func New(c *catalog.Catalog, o Options) *Provider {
 // 1, then the rest its total calls for, Options.Concurrency at once
 // (httpx.FetchPages). Any failed page fails the whole fetch.
 func (p *Provider) Fetch(ctx context.Context) ([]stock.Offer, error) {
-	token, user := strings.TrimSpace(p.o.Token), strings.TrimSpace(p.o.UserID)
-	switch {
-	case token == "" && user == "":
-		return nil, httpx.NotConfigured(matpoolPlatform, "token and user id", TokenEnv, UserIDEnv)
-	case token == "":
-		return nil, httpx.NotConfigured(matpoolPlatform, "token", TokenEnv)
-	case user == "":
-		return nil, httpx.NotConfigured(matpoolPlatform, "user id", UserIDEnv)
-	}
-	ctx, cancel, at := p.Start(ctx)
-	defer cancel()
-	h := httpx.Bearer(token)
-	h.Set("x-matpool-user-id", user)
+	creds := []httpx.Credential{{Value: p.o.Token, What: "token", Env: TokenEnv}, {Value: p.o.UserID, What: "user id", Env: UserIDEnv}}
+	return p.Run(ctx, creds, p.fetch)
+}
+
+func (p *Provider) fetch(ctx context.Context, at time.Time) ([]stock.Offer, error) {
+	h := httpx.Bearer(p.o.Token)
+	h.Set("x-matpool-user-id", strings.TrimSpace(p.o.UserID))
 	return httpx.FetchPages(ctx, p.Paging(MaxPages, PageSize), matpoolPlatform+": GET "+matpoolMachinesPath, func(ctx context.Context, page int) ([]stock.Offer, int, int, error) {
 		q := url.Values{
 			"domains":          matpoolDomains,
@@ -118,18 +120,11 @@ func (p *Provider) Fetch(ctx context.Context) ([]stock.Offer, error) {
 			"tags":             {"0"},
 			"condition":        {matpoolCondition},
 		}
-		method := http.MethodGet
-		r, err := p.Call(ctx, method, matpoolMachinesPath, q, h, nil)
+		body, err := p.Answer(ctx, httpx.Request{Method: http.MethodGet, Path: matpoolMachinesPath, Query: q, Header: h, Refused: matpoolRefused})
 		if err != nil {
 			return nil, 0, 0, err
 		}
-		if r.Status != http.StatusOK {
-			if e := matpoolEnvelopeError(r.Status, r.Body); e != nil {
-				return nil, 0, 0, e
-			}
-			return nil, 0, 0, httpx.StatusError(matpoolPlatform, method, matpoolMachinesPath, r)
-		}
-		return parseMatpool(p.Catalog, r.Body, at)
+		return parseMatpool(p.Catalog, body, at)
 	})
 }
 
@@ -360,7 +355,7 @@ func matpoolRegion(d string) string {
 	if d == "" {
 		return ""
 	}
-	if name, ok := matpoolDomainNames[d]; ok {
+	if name, ok := stock.KnownRegion(matpoolPlatform, d); ok {
 		return name
 	}
 	return "domain " + d

@@ -82,6 +82,17 @@ type Provider struct {
 	o Options
 }
 
+// Build is New from the provider's settings (its registry line; the API
+// key is its token).
+func Build(c *catalog.Catalog, s httpx.Settings) stock.Provider {
+	return New(c, Options{Options: s.HTTP(), APIKey: s.Token, FXUSDCNY: s.FXUSDCNY})
+}
+
+// Recordings are the replayed catalog answers (runpod-*, REST v2, GraphQL
+// or runpodctl, told apart by content); the recorded error answers
+// (runpod-rest-v2-error-*) carry no offers.
+var Recordings = []httpx.Recording{{Prefix: "runpod-rest-v2-error-"}, {Prefix: "runpod-", Parse: Parse}}
+
 // New returns a RunPod provider. A missing API key is reported by
 // Fetch (wrapping stock.ErrNotConfigured), not here.
 func New(c *catalog.Catalog, o Options) *Provider {
@@ -96,11 +107,10 @@ func New(c *catalog.Catalog, o Options) *Provider {
 // either failing fails the fetch (COMMUNITY's error named first when
 // both fail).
 func (p *Provider) Fetch(ctx context.Context) ([]stock.Offer, error) {
-	if strings.TrimSpace(p.o.APIKey) == "" {
-		return nil, httpx.NotConfigured(runpodPlatform, "API key", APIKeyEnv)
-	}
-	ctx, cancel, at := p.Start(ctx)
-	defer cancel()
+	return p.Run(ctx, []httpx.Credential{{Value: p.o.APIKey, What: "API key", Env: APIKeyEnv}}, p.fetch)
+}
+
+func (p *Provider) fetch(ctx context.Context, at time.Time) ([]stock.Offer, error) {
 	clouds := []string{runpodCommunity, runpodSecure}
 	res, errs := httpx.Parallel(ctx, p.Concurrency, len(clouds), func(ctx context.Context, i int) ([]*runpodEntry, error) {
 		return p.fetchCloud(ctx, clouds[i])
@@ -123,30 +133,26 @@ func (p *Provider) Fetch(ctx context.Context) ([]stock.Offer, error) {
 // fetchCloud asks the catalog with the levels of one cloud.
 func (p *Provider) fetchCloud(ctx context.Context, cloud string) ([]*runpodEntry, error) {
 	q := url.Values{"include": {"AVAILABILITY"}, "product": {"POD"}, "cloud": {strings.ToUpper(cloud)}}
-	method := http.MethodGet
-	r, err := p.Call(ctx, method, runpodCatalogPath, q, httpx.Bearer(p.o.APIKey), nil)
+	body, err := p.Answer(ctx, httpx.Request{Method: http.MethodGet, Path: runpodCatalogPath, Query: q, Header: httpx.Bearer(p.o.APIKey), Refused: runpodStatusError})
 	if err != nil {
 		return nil, err
 	}
-	if r.Status != http.StatusOK {
-		return nil, runpodStatusError(method, runpodCatalogPath, r)
-	}
-	return runpodEntries(r.Body, cloud)
+	return runpodEntries(body, cloud)
 }
 
 // runpodStatusError words a non-200 answer, quoting an RFC 7807 problem
 // body by its title and detail rather than as raw JSON.
-func runpodStatusError(method, path string, r *httpx.Result) error {
+func runpodStatusError(r *httpx.Result) error {
 	if raw, err := httpx.DecodeRaw(r.Body); err == nil {
 		var a httpx.Object[runpodAnswer]
 		httpx.Decode(raw, &a)
 		if t, d := httpx.RawText(a.V.Title), httpx.RawText(a.V.Detail); a.OK && a.V.isProblem() && (t != "" || d != "") {
 			r2 := *r
 			r2.Body = []byte(strings.Trim(t+": "+d, ": "))
-			return httpx.StatusError(runpodPlatform, method, path, &r2)
+			return httpx.StatusError(runpodPlatform, http.MethodGet, runpodCatalogPath, &r2)
 		}
 	}
-	return httpx.StatusError(runpodPlatform, method, path, r)
+	return nil
 }
 
 // Parse parses a recorded RunPod answer of any of these shapes,

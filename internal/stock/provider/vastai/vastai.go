@@ -23,6 +23,8 @@ const (
 
 	// DefaultBaseURL is vast.ai's API host.
 	DefaultBaseURL = "https://console.vast.ai"
+	// APIKeyEnv is the environment variable holding the (optional) API key.
+	APIKeyEnv = "VASTAI_API_KEY"
 	// DefaultLimit is the number of offers asked for; without a limit
 	// vast answers only about 64.
 	DefaultLimit = 100
@@ -63,6 +65,14 @@ type Provider struct {
 	httpx.Client
 	o Options
 }
+
+// Build is New from the provider's settings (its registry line).
+func Build(c *catalog.Catalog, s httpx.Settings) stock.Provider {
+	return New(c, Options{Options: s.HTTP(), APIKey: s.APIKey, FXUSDCNY: s.FXUSDCNY, GPUs: s.GPUs, Limit: s.Limit})
+}
+
+// Recordings are the replayed searches (vastai-*), priced in USD.
+var Recordings = []httpx.Recording{{Prefix: "vastai-", Parse: Parse}}
 
 // New returns a vast.ai provider.
 func New(c *catalog.Catalog, o Options) *Provider {
@@ -108,28 +118,24 @@ func (v *Provider) filtered() bool { return len(v.gpuNames()) > 0 }
 // Fetch searches the offers; without a GPU filter an answer without
 // offers is stock.ErrEmpty.
 func (v *Provider) Fetch(ctx context.Context) ([]stock.Offer, error) {
-	ctx, cancel, at := v.Start(ctx)
-	defer cancel()
+	return v.Run(ctx, nil, v.fetch) // the API key is optional
+}
+
+func (v *Provider) fetch(ctx context.Context, at time.Time) ([]stock.Offer, error) {
 	h := http.Header{}
 	if k := strings.TrimSpace(v.o.APIKey); k != "" {
 		h.Set("Authorization", "Bearer "+k)
 	}
 	method := http.MethodPost
-	r, err := v.Call(ctx, method, vastBundlesPath, nil, h, v.query())
+	body, err := v.Answer(ctx, httpx.Request{Method: method, Path: vastBundlesPath, Header: h, Payload: v.query(), Refused: vastRefused})
 	if err != nil {
 		return nil, err
 	}
-	if r.Status != http.StatusOK {
-		if e := vastKeyError(r); e != nil {
-			return nil, e
-		}
-		return nil, httpx.StatusError(vastPlatform, method, vastBundlesPath, r)
-	}
-	offers, err := Parse(v.Catalog, r.Body, at, v.fx())
+	offers, err := Parse(v.Catalog, body, at, v.fx())
 	if err == nil && len(offers) == 0 && !v.filtered() {
 		return nil, httpx.Empty("%s: %s %s without a GPU filter", vastPlatform, method, vastBundlesPath)
 	}
-	if err == nil && countRows(r.Body) >= v.o.Limit {
+	if err == nil && countRows(body) >= v.o.Limit {
 		// The answer is cut off at the limit: what is not in it is not
 		// known to be sold out.
 		return offers, &stock.PartialError{Provider: vastPlatform, Platforms: []string{vastPlatform},
@@ -181,6 +187,14 @@ type vastRow struct {
 
 // vastKeyError recognises the documented unauthorized answer: HTTP 404
 // (sometimes 401/403) with {"error": ..., "msg": "Invalid user key"}.
+// vastRefused words a refused API key as such.
+func vastRefused(r *httpx.Result) error {
+	if e := vastKeyError(r); e != nil {
+		return e
+	}
+	return nil
+}
+
 func vastKeyError(r *httpx.Result) *httpx.APIError {
 	raw, err := httpx.DecodeRaw(r.Body)
 	if err != nil {
