@@ -2,6 +2,7 @@ package slots
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -65,6 +66,17 @@ func (d DayPart) ClockHour(h int) int {
 		return 0
 	}
 	return h
+}
+
+// clockHour is an hour of the clock as written ("7", "07", "十一"): the
+// one number parser's (ParseNum) whole number within 0–24; ok is false
+// for any other.
+func clockHour(s string) (int, bool) {
+	v, ok := ParseNum(s)
+	if !ok || v != math.Trunc(v) || v < 0 || v > 24 {
+		return 0, false
+	}
+	return int(v), true
 }
 
 // How an hour said with a part of the day reads (DayPart.Clock).

@@ -105,7 +105,8 @@ func ReadWeekWindow(s string) *WeekWindow {
 }
 
 // clockHours reads a clock hour or range of hours: "上午10点" is 10–11,
-// "下午3点到6点" 15–18, "10pm" 22–23. The hours are ParseNum's, up to 24.
+// "下午3点到6点" 15–18, "10pm" 22–23. The hours are clockHour's (ParseNum
+// and 0–24).
 func clockHours(s string) (start, end int, ok bool) {
 	for _, ix := range reClockHours.FindAllStringSubmatchIndex(s, -1) {
 		if ix[4] > 0 && isDigit(s[ix[4]-1]) {
@@ -118,20 +119,19 @@ func clockHours(s string) (start, end int, ok bool) {
 			}
 		}
 		pre, num := m[1], m[2]
-		v, isNum := ParseNum(num)
+		h, isHour := clockHour(num)
 		// Chinese numerals only after a part of the day: "快一点" is not
 		// one o'clock.
-		if !isNum || !isDigit(num[0]) && (pre == "" || !plainNumeral(num)) {
+		if !isHour || !isDigit(num[0]) && (pre == "" || !plainNumeral(num)) {
 			continue
 		}
-		h := int(v)
 		// The part of the day before the hour says how it reads (its
 		// clock); "只有晚上能跑，7点到11点": an evening said earlier makes a
 		// bare 5–11 o'clock an evening hour.
 		part, _ := dayPartNamed(pre)
 		pm := part.Clock == clockPM || m[3] == "pm" || part.Clock == clockNoon && h < 6 ||
 			pre == "" && m[3] == "" && h >= 5 && h < 12 && reEveningBefore.MatchString(s[:ix[0]])
-		if h > 24 || m[3] != "" && (h == 0 || h > 12) {
+		if m[3] != "" && (h == 0 || h > 12) {
 			continue
 		}
 		if m[3] == "am" && h == 12 {
@@ -142,9 +142,8 @@ func clockHours(s string) (start, end int, ok bool) {
 		}
 		start, end = h%24, h%24+1
 		if m[4] != "" {
-			v, _ := ParseNum(m[4])
-			e := int(v)
-			if e > 24 {
+			e, ok := clockHour(m[4])
+			if !ok {
 				continue
 			}
 			if (pm || m[5] == "pm") && e < 12 {

@@ -202,3 +202,18 @@ func FuzzReadWeekWindow(f *testing.F) {
 		}
 	})
 }
+
+// TestClockHour: an hour of the clock is ParseNum's whole number within
+// 0–24, digits or Chinese numerals.
+func TestClockHour(t *testing.T) {
+	for s, want := range map[string]int{"0": 0, "7": 7, "07": 7, "24": 24, "十一": 11, "两": 2, "二十四": 24} {
+		if h, ok := clockHour(s); !ok || h != want {
+			t.Errorf("clockHour(%q) = %d %v, want %d", s, h, ok, want)
+		}
+	}
+	for _, s := range []string{"25", "99", "二十五", "1.5", "-1", "", "半", "a"} {
+		if h, ok := clockHour(s); ok {
+			t.Errorf("clockHour(%q) = %d, want none", s, h)
+		}
+	}
+}
