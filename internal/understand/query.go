@@ -116,3 +116,25 @@ func AnswerEnglish(text string, chatEnglish bool) bool { return slots.AnswerEngl
 func MuteEnd(now time.Time, loc *time.Location, clock string, tomorrow bool) time.Time {
 	return slots.MuteEnd(now, loc, clock, tomorrow)
 }
+
+// The one vocabulary of times of day and of the week
+// (configs/slots/time.yaml, see slots/vocabulary.go): its items carry
+// their ids, hours and names.
+type (
+	DayPart     = slots.DayPart
+	WeekPart    = slots.WeekPart
+	Weekday     = slots.Weekday
+	RelativeDay = slots.RelativeDay
+)
+
+// DayParts are the parts of the day (see slots.DayParts).
+func DayParts() []DayPart { return slots.DayParts() }
+
+// WeekParts are the parts of the week (see slots.WeekParts).
+func WeekParts() []WeekPart { return slots.WeekParts() }
+
+// Weekdays are the days of the week, Monday first (see slots.Weekdays).
+func Weekdays() []Weekday { return slots.Weekdays() }
+
+// RelativeDays are the days named from today (see slots.RelativeDays).
+func RelativeDays() []RelativeDay { return slots.RelativeDays() }

@@ -9,8 +9,10 @@ package availability
 import (
 	"context"
 	"math"
+	"sync"
 	"time"
 
+	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/history"
 	"github.com/labgpu/bot/internal/i18n"
@@ -28,7 +30,7 @@ func init() { answer.Register(answer.Intent{Name: Intent, Answer: Answer}) }
 func Answer(_ context.Context, a *answer.Ask) answer.Out {
 	q := a.Query
 	l := i18n.Of(q.English)
-	out := availabilityview.Availability{Lang: l}
+	out := availabilityview.Availability{Lang: l, Names: names()}
 	if len(q.GPUs) == 0 {
 		out.Question = l.T("availability.which_gpu")
 		return answer.Out{Payload: out, Query: q}
@@ -93,6 +95,28 @@ func asked(w *understand.WeekWindow, pf *history.Profile, now time.Time, loc *ti
 	row.Share, row.Slots = round2(share), slots
 	return row
 }
+
+// names are the vocabulary's names of the days and parts of the day,
+// by the ids the rows carry (read once).
+var names = sync.OnceValue(func() *availabilityview.Names {
+	n := &availabilityview.Names{Sets: map[string]catalog.Text{}, Parts: map[string]catalog.Text{}}
+	for _, p := range understand.WeekParts() {
+		n.Sets[p.ID] = p.Name
+	}
+	for _, d := range understand.Weekdays() {
+		n.Weekdays[d.Index()], n.Days[d.Index()] = d.Name, d.OneName
+	}
+	for _, r := range understand.RelativeDays() {
+		if r.Days >= len(n.Relative) {
+			n.Relative = append(n.Relative, make([]catalog.Text, r.Days+1-len(n.Relative))...)
+		}
+		n.Relative[r.Days] = r.Name
+	}
+	for _, p := range understand.DayParts() {
+		n.Parts[p.ID] = p.Name
+	}
+	return n
+})
 
 func round2(v float64) float64 { return math.Round(v*100) / 100 }
 

@@ -35,6 +35,9 @@ type Availability struct {
 	// Monday 00:00–01:00).
 	Profile    *history.Profile `json:"-"`
 	HourOfWeek int              `json:"-"`
+	// Names are the names of the days and parts of the day the answer
+	// says (the vocabulary's).
+	Names *Names `json:"-"`
 }
 
 // Figures are the rows behind the answer.
@@ -71,8 +74,8 @@ type AskedRow struct {
 	Set      string `json:"-"`
 	Relative bool   `json:"-"`
 	RelDays  int    `json:"-"`
-	// Part is the part of the day named ("evening" …, see
-	// configs/weekwords.yaml), Clock a clock time; Start and End their
+	// Part is the part of the day named ("evening" …, the ids of
+	// configs/slots/time.yaml), Clock a clock time; Start and End their
 	// hours.
 	Part       string `json:"-"`
 	Clock      bool   `json:"-"`
@@ -120,15 +123,16 @@ func (a Availability) Reply(rd *render.Renderer) chat.Reply {
 		return chat.Reply{Title: l.T("availability.no_history", where, a.Figures.GPU), Lines: []string{l.T("availability.anecdote")}}
 	}
 	pf, f := a.Profile, a.Figures
-	title := l.T("availability.title", pf.GPU, WindowText(f.Best, l), WindowText(f.Worst, l))
+	n := a.Names
+	title := l.T("availability.title", pf.GPU, WindowText(f.Best, n, l), WindowText(f.Worst, n, l))
 	if f.Best.Share-f.Worst.Share < flatShare {
 		// No best or worst hours: one figure, not the same window twice.
 		title = l.T("availability.title_flat", pf.GPU, (f.Best.Share+f.Worst.Share)/2*100)
 	}
 	rep := chat.Reply{Title: title, Chart: HeatMap(pf, l)}
 	if f.Asked != nil {
-		rep.Title = askedLine(f.Asked, pf, l)
-		overall := l.T("availability.overall", WindowText(f.Best, l), WindowText(f.Worst, l))
+		rep.Title = askedLine(f.Asked, pf, n, l)
+		overall := l.T("availability.overall", WindowText(f.Best, n, l), WindowText(f.Worst, n, l))
 		if f.Best.Share-f.Worst.Share < flatShare {
 			overall = l.T("availability.overall_flat", (f.Best.Share+f.Worst.Share)/2*100)
 		}
@@ -153,21 +157,24 @@ func (a Availability) Reply(rd *render.Renderer) chat.Reply {
 	return rep
 }
 
-// dayNames are the message keys of the named sets of days (Window.Days,
-// AskedRow.Set).
-var dayNames = map[string]string{"weekday": "availability.days.weekday", "weekend": "availability.days.weekend", "daily": "availability.days.daily"}
+// daily is the history's window on every day of the week
+// (history.Window.Days; the others are sets of Names).
+const daily = "daily"
 
 // WindowText says a window: "工作日 7–12 点（有货 96%）", "周末全天（有货
-// 100%）".
-func WindowText(w history.Window, l i18n.Lang) string {
-	if w.End == 0 {
+// 100%）", "每天 9–12 点（有货 80%）".
+func WindowText(w history.Window, n *Names, l i18n.Lang) string {
+	whole := w.Start == 0 && w.End == 24
+	switch {
+	case w.End == 0:
 		return l.T("availability.window.none")
+	case w.Days == daily && whole:
+		return l.T("availability.window.daily_all_day", w.Share*100)
+	case w.Days == daily:
+		return l.T("availability.window.daily_hours", w.Start, w.End, w.Share*100)
 	}
-	days := ""
-	if k, ok := dayNames[w.Days]; ok {
-		days = l.T(k)
-	}
-	if w.Start == 0 && w.End == 24 {
+	days := n.set(w.Days, l)
+	if whole {
 		return l.T("availability.window.all_day", days, w.Share*100)
 	}
 	return l.T("availability.window.hours", days, w.Start, w.End, w.Share*100)

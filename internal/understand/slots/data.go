@@ -233,6 +233,10 @@ func buildData(files []*dataFile) (*slotData, error) {
 			if _, dup := d.patterns[key(k)]; dup {
 				return nil, fmt.Errorf("slots: %s: pattern %s is the vocabulary's", name, k)
 			}
+			if v == "" {
+				// An empty pattern matches every text.
+				return nil, fmt.Errorf("slots: %s: pattern %s is empty", name, k)
+			}
 			p, err := expand(string(v), frags)
 			if err != nil {
 				return nil, fmt.Errorf("slots: %s: pattern %s: %w", name, k, err)

@@ -1,7 +1,9 @@
 package slots
 
 import (
+	"regexp"
 	"testing"
+	"testing/fstest"
 
 	"github.com/labgpu/bot/configs"
 	"github.com/labgpu/bot/internal/catalog"
@@ -61,17 +63,24 @@ func TestOfferAskExtract(t *testing.T) {
 	}
 }
 
-func TestParseOfferWords(t *testing.T) {
-	for _, in := range []string{
-		"elsewhere: [x]\nnope: [y]",
-		"elsewhere: ['(']",
-		"elsewhere: []",
-	} {
-		if _, err := parseOfferWords([]byte(in)); err == nil {
-			t.Errorf("%q: no error", in)
+// TestOfferWordsData: the offers' patterns are slot data
+// (configs/slots/offers.yaml), each a list of alternatives that loads,
+// compiles and is read by the Go; an empty list is refused (it would
+// match every question).
+func TestOfferWordsData(t *testing.T) {
+	for _, e := range []*Expr{offerElsewhere, offerWhichPlatform, offerNoneThere, offerNoCard, offerRetention, offerPrice, offerSpeed, offerStability} {
+		if _, err := regexp.Compile(e.String()); err != nil || e.String() == "" {
+			t.Errorf("%s: %q %v", e.key, e.String(), err)
 		}
 	}
-	if offerWordsLoaded() == nil {
-		t.Fatal("the embedded word lists do not load")
+	good, err := configs.FS.ReadFile("slots/time.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []string{"patterns:\n  elsewhere: [x]\nnope: [y]", "patterns:\n  elsewhere: []", "patterns:\n  elsewhere: ''"} {
+		fsys := fstest.MapFS{"slots/time.yaml": {Data: good}, "slots/offers.yaml": {Data: []byte(in)}}
+		if _, err := LoadData(fsys); err == nil {
+			t.Errorf("%q: no error", in)
+		}
 	}
 }

@@ -72,7 +72,7 @@ type Query struct {
 	// ("哪家", "where else"); NoCardMode asks about the no-GPU mode
 	// ("无卡模式"); Retention asks how long a platform keeps data; Aspect
 	// is what a comparison asks about: AspectPrice, AspectSpeed or
-	// AspectStability (words in configs/offerwords.yaml, offers.go).
+	// AspectStability (words in configs/slots/offers.yaml, offers.go).
 	Elsewhere     bool   `json:"elsewhere,omitempty"`
 	WhichPlatform bool   `json:"which_platform,omitempty"`
 	NoCardMode    bool   `json:"no_card_mode,omitempty"`

@@ -2,7 +2,6 @@ package slots
 
 import (
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/labgpu/bot/internal/textgate"
@@ -175,11 +174,11 @@ func spanDays(s string) float64 {
 
 // clockRange reads a daily clock range ("晚上7点到11点", "每晚10点到早上8
 // 点", "8pm to 2am") as hours a day and the window it falls in; loc is
-// its span in s.
+// its span in s. Its hours are clockHour's (ParseNum and 0–24).
 func clockRange(s string) (loc []int, hours float64, window string, ok bool) {
 	if m := reClockRange.FindStringSubmatchIndex(s); m != nil {
-		from, _ := strconv.Atoi(s[m[4]:m[5]])
-		to, _ := strconv.Atoi(s[m[8]:m[9]])
+		from, okFrom := clockHour(s[m[4]:m[5]])
+		to, okTo := clockHour(s[m[8]:m[9]])
 		pm := m[2] >= 0 && pmWord(s[m[2]:m[3]]) || m[2] < 0 && reEvening.MatchString(s[:m[0]])
 		if pm && from < 12 {
 			from += 12
@@ -188,13 +187,13 @@ func clockRange(s string) (loc []int, hours float64, window string, ok bool) {
 		if !morning && to < from && to+12 > from && to <= 12 {
 			to += 12
 		}
-		return m[:2], rangeHours(from, to), WindowOf(from), from <= 24 && to <= 24
+		return m[:2], rangeHours(from, to), WindowOf(from), okFrom && okTo
 	}
 	if m := reClockRangeEnglish.FindStringSubmatchIndex(s); m != nil {
-		from, _ := strconv.Atoi(s[m[2]:m[3]])
-		to, _ := strconv.Atoi(s[m[6]:m[7]])
+		from, okFrom := clockHour(s[m[2]:m[3]])
+		to, okTo := clockHour(s[m[6]:m[7]])
 		from, to = from%12+12*boolInt(s[m[4]:m[5]] == "pm"), to%12+12*boolInt(s[m[8]:m[9]] == "pm")
-		return m[:2], rangeHours(from, to), WindowOf(from), true
+		return m[:2], rangeHours(from, to), WindowOf(from), okFrom && okTo
 	}
 	return nil, 0, "", false
 }

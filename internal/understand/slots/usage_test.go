@@ -145,3 +145,28 @@ func TestDeadline(t *testing.T) {
 		}
 	}
 }
+
+// TestClockRangeHours: a plan's clock range reads its hours with
+// clockHour (ParseNum, 0–24): an hour past 24 is no clock range.
+func TestClockRangeHours(t *testing.T) {
+	for _, c := range []struct {
+		text   string
+		hours  float64
+		window string
+		ok     bool
+	}{
+		{"晚上7点到11点", 4, WindowEvening, true},
+		{"10点到早上8点", 22, WindowDay, true},
+		{"19:00-23:00", 4, WindowEvening, true},
+		{"8pm to 2am", 6, WindowEvening, true},
+		{"9am to 5pm", 8, WindowDay, true},
+		{"25点到26点", 0, "", false},
+		{"7点到30点", 0, "", false},
+		{"25pm to 3am", 0, "", false},
+	} {
+		_, h, w, ok := clockRange(c.text)
+		if ok != c.ok || ok && (h != c.hours || w != c.window) {
+			t.Errorf("%q: %v h %v %s, want %v h %v %s", c.text, ok, h, w, c.ok, c.hours, c.window)
+		}
+	}
+}

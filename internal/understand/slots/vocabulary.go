@@ -2,7 +2,9 @@ package slots
 
 import (
 	"fmt"
+	"math"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/labgpu/bot/internal/catalog"
@@ -18,7 +20,13 @@ import (
 // reading's own words side by side, and each reading is its own
 // function: the span (DayPartIn, the availability answer's "工作日晚上好抢
 // 吗") and the point (DayPartAt, the mute's "静音到晚上"); a plan's window
-// (WindowIn, WindowOf: "晚上跑"). See time.yaml for the hours.
+// (WindowIn, WindowOf: "晚上跑"); the part of the week a question names
+// (ReadWeekWindow, week.go: "周末晚上"). See time.yaml for the hours.
+//
+// The names of the parts of the day and of the week are data here too
+// (DayPart.Name, WeekPart.Name, Weekday.Name and OneName,
+// RelativeDay.Name), not sentences of the message catalog: the
+// availability answer hands them to its renderer.
 
 // DayPart is a part of the day: "晚上" is 18:00–24:00 as a span, 20:00 as
 // a point in time.
@@ -42,7 +50,7 @@ type DayPart struct {
 }
 
 // Hours are the span's hours in order, wrapping past midnight.
-func (d DayPart) Hours() []int { return hourSpan(d.From, d.To) }
+func (d DayPart) Hours() []int { return HourSpan(d.From, d.To) }
 
 // ClockHour turns an hour said with the part into 0–23, as a mute's end
 // reads it: "晚上10点" 22, "晚上12点" 0 (midnight), "中午1点" 13, "凌晨12点" 0.
@@ -58,6 +66,17 @@ func (d DayPart) ClockHour(h int) int {
 		return 0
 	}
 	return h
+}
+
+// clockHour is an hour of the clock as written ("7", "07", "十一"): the
+// one number parser's (ParseNum) whole number within 0–24; ok is false
+// for any other.
+func clockHour(s string) (int, bool) {
+	v, ok := ParseNum(s)
+	if !ok || v != math.Trunc(v) || v < 0 || v > 24 {
+		return 0, false
+	}
+	return int(v), true
 }
 
 // How an hour said with a part of the day reads (DayPart.Clock).
@@ -76,8 +95,9 @@ const (
 // Weekday is a day of the week: ISO 1 (Monday) … 7 (Sunday).
 type Weekday struct {
 	ISO int
-	// Name is how an answer names it ("周五", "Fridays").
-	Name catalog.Text
+	// Name is how an answer names it as a day that recurs ("周五",
+	// "Fridays"), OneName as one day ("明天（周五）", "tomorrow (Friday)").
+	Name, OneName catalog.Text
 	// zh: the characters after 周/星期/礼拜 ("五"; Sunday "日", "天");
 	// digit: the digit a due date also takes there; names and short: the
 	// English names; stem: what the availability answer reads before
@@ -90,6 +110,8 @@ type Weekday struct {
 
 // WeekPart is a part of the week: weekends (6, 7) or working days (1–5).
 type WeekPart struct {
+	// ID is "weekend" or "weekday", the ids the availability history
+	// groups its days by (history.Window.Days) and WeekWindow.Set.
 	ID   string
 	Name catalog.Text
 	// Days are ISO weekdays.
@@ -132,12 +154,13 @@ type windowData struct {
 }
 
 type weekdayData struct {
-	Name  catalog.Text `yaml:"name" json:"name,omitempty"`
-	Words []string     `yaml:"words" json:"words,omitempty"`
-	Digit string       `yaml:"digit" json:"digit,omitempty"`
-	Names []string     `yaml:"names" json:"names,omitempty"`
-	Short []string     `yaml:"short" json:"short,omitempty"`
-	Stem  string       `yaml:"stem" json:"stem,omitempty"`
+	Name    catalog.Text `yaml:"name" json:"name,omitempty"`
+	OneName catalog.Text `yaml:"one_name" json:"one_name,omitempty"`
+	Words   []string     `yaml:"words" json:"words,omitempty"`
+	Digit   string       `yaml:"digit" json:"digit,omitempty"`
+	Names   []string     `yaml:"names" json:"names,omitempty"`
+	Short   []string     `yaml:"short" json:"short,omitempty"`
+	Stem    string       `yaml:"stem" json:"stem,omitempty"`
 }
 
 type weekPartData struct {
@@ -213,13 +236,16 @@ func newVocabulary(files []*vocabularyFile, frags map[string]string) (*vocabular
 		return nil, err
 	}
 	for _, p := range f.WeekParts {
-		if len(p.Words) == 0 || len(p.Days) == 0 {
-			return nil, fmt.Errorf("slots: vocabulary: week part %q needs days and words", p.ID)
+		if len(p.Words) == 0 || len(p.Days) == 0 || !named(p.Name) || slices.ContainsFunc(p.Days, func(d int) bool { return d < 1 || d > 7 }) {
+			return nil, fmt.Errorf("slots: vocabulary: week part %q needs days 1–7, words and a name", p.ID)
 		}
 		v.week = append(v.week, WeekPart{ID: p.ID, Name: p.Name, Days: p.Days, re: textgate.Lazy(strings.Join(p.Words, "|"))})
 	}
 	var rel []string
 	for _, r := range f.RelativeDays {
+		if len(r.Words) > 0 && !named(r.Name) {
+			return nil, fmt.Errorf("slots: vocabulary: the day %d days from today has words but no name", r.Days)
+		}
 		v.relative = append(v.relative, RelativeDay{Days: r.Days, Name: r.Name, words: r.Words, also: r.Also})
 		rel = append(rel, r.Words...)
 	}
@@ -236,8 +262,8 @@ func dayPartOf(p dayPartData) (DayPart, error) {
 	switch {
 	case len(p.Hours) != 2 || p.Hours[0] < 0 || p.Hours[1] > 24 || p.Hours[0] >= p.Hours[1]:
 		return d, fmt.Errorf("slots: vocabulary: day part %q: hours must be [from, to] within 0–24", p.ID)
-	case len(p.Words) == 0:
-		return d, fmt.Errorf("slots: vocabulary: day part %q has no words", p.ID)
+	case len(p.Words) == 0 || !named(p.Name):
+		return d, fmt.Errorf("slots: vocabulary: day part %q needs words and a name", p.ID)
 	case len(p.AtWords) > 0 && p.At == nil:
 		return d, fmt.Errorf("slots: vocabulary: day part %q has at_words but no at", p.ID)
 	case p.Clock != "" && p.Clock != clockPM && p.Clock != clockNoon && p.Clock != clockMidnight:
@@ -263,10 +289,10 @@ func (v *vocabulary) addWeekdays(ws []weekdayData, week string) error {
 	}
 	var zh, digits, names, short, stems []string
 	for i, w := range ws {
-		if len(w.Words) == 0 || w.Digit == "" || len(w.Names) == 0 || w.Stem == "" {
-			return fmt.Errorf("slots: vocabulary: weekday %d needs words, digit, names and stem", i+1)
+		if len(w.Words) == 0 || w.Digit == "" || len(w.Names) == 0 || w.Stem == "" || !named(w.Name) || !named(w.OneName) {
+			return fmt.Errorf("slots: vocabulary: weekday %d needs words, digit, names, stem, name and one_name", i+1)
 		}
-		v.weekdays = append(v.weekdays, Weekday{ISO: i + 1, Name: w.Name, zh: w.Words, digit: w.Digit, names: w.Names, short: w.Short, stem: w.Stem})
+		v.weekdays = append(v.weekdays, Weekday{ISO: i + 1, Name: w.Name, OneName: w.OneName, zh: w.Words, digit: w.Digit, names: w.Names, short: w.Short, stem: w.Stem})
 		zh = append(zh, w.Words...)
 		digits = append(digits, w.Digit)
 		names = append(names, w.Names...)
@@ -287,6 +313,9 @@ func (v *vocabulary) addWeekdays(ws []weekdayData, week string) error {
 	v.weekdayEnRe = textgate.Lazy(`\b(` + strings.Join(stems, "|") + `)days?\b`)
 	return nil
 }
+
+// named reports whether a name is given in both languages.
+func named(t catalog.Text) bool { return t.Zh != "" && t.En != "" }
 
 // compiles checks that every pattern of the vocabulary compiles (when
 // the data is compiled, and by the tests; the bot compiles each when
@@ -400,6 +429,21 @@ func inSpan(h, from, to int) bool {
 // Weekdays are the days of the week, Monday first.
 func Weekdays() []Weekday { return data().vocab.weekdays }
 
+// Index is the weekday counted as the availability history counts days
+// of the week (history.Profile.Hours, WeekWindow.Days): 0 Monday … 6
+// Sunday. It is the one place ISO weekdays become those.
+func (w Weekday) Index() int { return dayIndex(w.ISO) }
+
+// dayIndex is an ISO weekday (1 Monday … 7 Sunday) counted from 0.
+func dayIndex(iso int) int { return iso - 1 }
+
+// WeekParts are the parts of the week, in the order WeekPartIn tries
+// them.
+func WeekParts() []WeekPart { return data().vocab.week }
+
+// RelativeDays are the days named from today, today first.
+func RelativeDays() []RelativeDay { return data().vocab.relative }
+
 // WeekdayOf is the ISO weekday (1 Monday … 7 Sunday) a word names: the
 // character after 周/星期/礼拜 ("五"; "日", "天"), its digit ("5"), or an
 // English name or short name ("friday", "fri"); 0 when none.
@@ -474,19 +518,6 @@ func RelativeDayOf(word string) (int, bool) {
 		}
 	}
 	return 0, false
-}
-
-// hourSpan lists the hours from start to end (exclusive, wrapping
-// midnight).
-func hourSpan(start, end int) []int {
-	var out []int
-	for h := start; h != end%24 || len(out) == 0; h = (h + 1) % 24 {
-		out = append(out, h)
-		if len(out) == 24 {
-			break
-		}
-	}
-	return out
 }
 
 func contains(l []string, s string) bool {

@@ -5,7 +5,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
+	"github.com/labgpu/bot/configs"
 	"github.com/labgpu/bot/internal/catalog"
 )
 
@@ -266,5 +268,32 @@ func TestWeekdayOf(t *testing.T) {
 	}
 	if _, ok := RelativeDayOf("下周"); ok {
 		t.Error("下周 is a day from today")
+	}
+}
+
+// TestVocabularyRefusesUnnamed: every item an answer names has its name
+// in both languages, and a part of the week its days within 1–7; a file
+// without is refused.
+func TestVocabularyRefusesUnnamed(t *testing.T) {
+	good, err := configs.FS.ReadFile("slots/time.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string]struct{ old, new, want string }{
+		"weekday one_name": {"one_name: {zh: 周一, en: Monday}, ", "", "one_name"},
+		"weekday name":     {"{name: {zh: 周二, en: Tuesdays}, ", "{", "weekday 2"},
+		"day part name":    {"    name: {zh: 傍晚, en: early evenings}\n", "", `"dusk"`},
+		"week part name":   {"    name: {zh: 周末, en: weekends}\n", "", `"weekend"`},
+		"week part days":   {"days: [6, 7]", "days: [6, 8]", `"weekend"`},
+		"relative name":    {"    name: {zh: 明天, en: tomorrow}\n", "", "1 days"},
+	} {
+		if !strings.Contains(string(good), c.old) {
+			t.Fatalf("%s: time.yaml has no %q", name, c.old)
+		}
+		bad := strings.Replace(string(good), c.old, c.new, 1)
+		_, err := LoadData(fstest.MapFS{"slots/time.yaml": {Data: []byte(bad)}})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one naming %s", name, err, c.want)
+		}
 	}
 }

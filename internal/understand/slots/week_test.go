@@ -97,32 +97,82 @@ func TestHourSpan(t *testing.T) {
 	}
 }
 
-// TestWeekWordsFile: the embedded file loads; every weekday word its
-// expressions capture and every relative word has a day.
-func TestWeekWordsFile(t *testing.T) {
-	r, err := readWeekWords(WeekFile)
-	if err != nil {
-		t.Fatal(err)
+// TestWeekWindowWords: every word of a part of the day, a part of the
+// week, a weekday and a day from today reads into the window the
+// availability answer read from its own word file (weekwords.yaml) before the one
+// vocabulary (the table is that file's, copied): its id, days (0 Monday)
+// and hours.
+func TestWeekWindowWords(t *testing.T) {
+	type want struct {
+		set        string
+		days       []int
+		rel        int // -1: no day from today
+		part       string
+		start, end int
 	}
-	for _, d := range r.Weekdays {
-		if len(d.Days) == 0 {
-			t.Errorf("weekday %q names no days", d.Re)
+	weekend, weekdays := []int{5, 6}, []int{0, 1, 2, 3, 4}
+	cases := map[string]want{
+		// Parts of the day, by precedence (晚高峰 before 晚上).
+		"晚高峰": {"", nil, -1, "evening_peak", 19, 23}, "evening peak": {"", nil, -1, "evening_peak", 19, 23},
+		"peak hour": {"", nil, -1, "evening_peak", 19, 23}, "peak hours": {"", nil, -1, "evening_peak", 19, 23},
+		"凌晨": {"", nil, -1, "small_hours", 0, 6}, "半夜": {"", nil, -1, "small_hours", 0, 6}, "深夜": {"", nil, -1, "small_hours", 0, 6},
+		"后半夜": {"", nil, -1, "small_hours", 0, 6}, "after midnight": {"", nil, -1, "small_hours", 0, 6}, "small hours": {"", nil, -1, "small_hours", 0, 6},
+		"早上": {"", nil, -1, "early_morning", 6, 9}, "早晨": {"", nil, -1, "early_morning", 6, 9}, "清早": {"", nil, -1, "early_morning", 6, 9},
+		"一早": {"", nil, -1, "early_morning", 6, 9}, "今早": {"", nil, 0, "early_morning", 6, 9}, "明早": {"", nil, 1, "early_morning", 6, 9},
+		"early morning": {"", nil, -1, "early_morning", 6, 9},
+		"上午":            {"", nil, -1, "morning", 8, 12}, "morning": {"", nil, -1, "morning", 8, 12}, "mornings": {"", nil, -1, "morning", 8, 12},
+		"中午": {"", nil, -1, "noon", 11, 14}, "noon": {"", nil, -1, "noon", 11, 14}, "lunchtime": {"", nil, -1, "noon", 11, 14},
+		"lunch time": {"", nil, -1, "noon", 11, 14},
+		"下午":         {"", nil, -1, "afternoon", 13, 18}, "afternoon": {"", nil, -1, "afternoon", 13, 18}, "afternoons": {"", nil, -1, "afternoon", 13, 18},
+		"傍晚": {"", nil, -1, "dusk", 17, 19}, "dusk": {"", nil, -1, "dusk", 17, 19},
+		"晚上": {"", nil, -1, "evening", 18, 24}, "夜里": {"", nil, -1, "evening", 18, 24}, "夜间": {"", nil, -1, "evening", 18, 24},
+		"今晚": {"", nil, 0, "evening", 18, 24}, "明晚": {"", nil, 1, "evening", 18, 24}, "下班后": {"", nil, -1, "evening", 18, 24},
+		"evening": {"", nil, -1, "evening", 18, 24}, "evenings": {"", nil, -1, "evening", 18, 24}, "tonight": {"", nil, 0, "evening", 18, 24},
+		"at night": {"", nil, -1, "evening", 18, 24}, "night": {"", nil, -1, "evening", 18, 24}, "nights": {"", nil, -1, "evening", 18, 24},
+		"白天": {"", nil, -1, "daytime", 8, 18}, "日间": {"", nil, -1, "daytime", 8, 18}, "daytime": {"", nil, -1, "daytime", 8, 18},
+		"during the day": {"", nil, -1, "daytime", 8, 18},
+		// Parts of the week.
+		"周末": {"weekend", weekend, -1, "", 0, 0}, "双休": {"weekend", weekend, -1, "", 0, 0}, "礼拜六日": {"weekend", weekend, -1, "", 0, 0},
+		"周六日": {"weekend", weekend, -1, "", 0, 0}, "weekend": {"weekend", weekend, -1, "", 0, 0}, "weekends": {"weekend", weekend, -1, "", 0, 0},
+		"工作日": {"weekday", weekdays, -1, "", 0, 0}, "周中": {"weekday", weekdays, -1, "", 0, 0}, "平日": {"weekday", weekdays, -1, "", 0, 0},
+		"周一到周五": {"weekday", weekdays, -1, "", 0, 0}, "weekday": {"weekday", weekdays, -1, "", 0, 0}, "weekdays": {"weekday", weekdays, -1, "", 0, 0},
+		// Weekdays in English (singular or plural).
+		"monday": {"", []int{0}, -1, "", 0, 0}, "tuesdays": {"", []int{1}, -1, "", 0, 0}, "wednesday": {"", []int{2}, -1, "", 0, 0},
+		"thursdays": {"", []int{3}, -1, "", 0, 0}, "friday": {"", []int{4}, -1, "", 0, 0}, "saturdays": {"", []int{5}, -1, "", 0, 0},
+		"sunday": {"", []int{6}, -1, "", 0, 0},
+		// Days from today ("大后天" reads as 后天, as before).
+		"今天": {"", nil, 0, "", 0, 0}, "明天": {"", nil, 1, "", 0, 0}, "后天": {"", nil, 2, "", 0, 0}, "大后天": {"", nil, 2, "", 0, 0},
+		"today": {"", nil, 0, "", 0, 0}, "tomorrow": {"", nil, 1, "", 0, 0},
+		// Clock hours and how a part of the day before them reads them.
+		"上午10点": {"", nil, -1, "", 10, 11}, "早上8点": {"", nil, -1, "", 8, 9}, "中午1点": {"", nil, -1, "", 13, 14},
+		"中午12点": {"", nil, -1, "", 12, 13}, "下午3点": {"", nil, -1, "", 15, 16}, "晚上8点": {"", nil, -1, "", 20, 21},
+		"晚上12点": {"", nil, -1, "", 12, 13}, "凌晨2点": {"", nil, -1, "", 2, 3}, "凌晨十二点": {"", nil, -1, "", 12, 13},
+		"下午两点": {"", nil, -1, "", 14, 15}, "晚上十点": {"", nil, -1, "", 22, 23}, "10pm": {"", nil, -1, "", 22, 23}, "12am": {"", nil, -1, "", 0, 1},
+		"3pm-6pm": {"", nil, -1, "", 15, 18}, "10:00到14:00": {"", nil, -1, "", 10, 14}, "24点": {"", nil, -1, "", 0, 1},
+		"每晚7点到11点": {"", nil, -1, "", 19, 23}, "夜里9点": {"", nil, -1, "", 21, 22}, "9点": {"", nil, -1, "", 9, 10},
+	}
+	// Weekdays in Chinese, after each of 周, 星期 and 礼拜.
+	for i, c := range []string{"一", "二", "三", "四", "五", "六", "日"} {
+		for _, pre := range []string{"周", "星期", "礼拜"} {
+			cases[pre+c] = want{"", []int{i}, -1, "", 0, 0}
 		}
 	}
-	for _, s := range []string{"周一", "星期天", "礼拜六", "mondays", "sunday"} {
-		var w WeekWindow
-		if !r.weekday(catalog.Fold(s), &w) || len(w.Days) != 1 {
-			t.Errorf("%q: no weekday", s)
+	cases["周天"], cases["星期天"], cases["礼拜天"] = want{"", []int{6}, -1, "", 0, 0}, want{"", []int{6}, -1, "", 0, 0}, want{"", []int{6}, -1, "", 0, 0}
+	for word, c := range cases {
+		q := "4090 " + word + " 好抢吗"
+		w := ReadWeekWindow(catalog.Fold(q))
+		if w == nil {
+			t.Errorf("%q: no window", q)
+			continue
 		}
-	}
-	for _, alt := range strings.Split(r.Relative.Re, "|") {
-		word := strings.Trim(alt, `\b`)
-		if _, ok := r.Relative.Days[word]; !ok {
-			t.Errorf("relative word %q has no day", word)
+		rel := -1
+		if w.Relative {
+			rel = w.RelDays
 		}
-	}
-	if _, err := readWeekWords("slots/none.yaml"); err == nil {
-		t.Error("a missing file loaded")
+		clock := c.part == "" && c.end > 0
+		if w.Set != c.set || !slices.Equal(w.Days, c.days) || rel != c.rel || w.Part != c.part || w.Clock != clock || w.Start != c.start || w.End != c.end {
+			t.Errorf("%q: %+v; want %+v", q, *w, c)
+		}
 	}
 }
 
@@ -151,4 +201,19 @@ func FuzzReadWeekWindow(f *testing.F) {
 			t.Fatalf("%q: %d days from today", s, w.RelDays)
 		}
 	})
+}
+
+// TestClockHour: an hour of the clock is ParseNum's whole number within
+// 0–24, digits or Chinese numerals.
+func TestClockHour(t *testing.T) {
+	for s, want := range map[string]int{"0": 0, "7": 7, "07": 7, "24": 24, "十一": 11, "两": 2, "二十四": 24} {
+		if h, ok := clockHour(s); !ok || h != want {
+			t.Errorf("clockHour(%q) = %d %v, want %d", s, h, ok, want)
+		}
+	}
+	for _, s := range []string{"25", "99", "二十五", "1.5", "-1", "", "半", "a"} {
+		if h, ok := clockHour(s); ok {
+			t.Errorf("clockHour(%q) = %d, want none", s, h)
+		}
+	}
 }
