@@ -3,14 +3,14 @@ package understand
 import (
 	"testing"
 
-	"github.com/labgpu/bot/internal/understand/slots"
+	"github.com/labgpu/bot/internal/understand/slots/words"
 )
 
 // TestSlotData: every pattern and word list the slot extractors and the
 // pipeline's rules declare is in configs/slots, compiles and is as long
 // as the Go reads; none there is left unread.
 func TestSlotData(t *testing.T) {
-	if err := slots.CheckData(); err != nil {
+	if err := words.CheckData(); err != nil {
 		t.Error(err)
 	}
 }

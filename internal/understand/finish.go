@@ -3,15 +3,16 @@ package understand
 import (
 	"github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/understand/slots"
+	"github.com/labgpu/bot/internal/understand/slots/words"
 )
 
 // reMine limits a storage list to the sender's own disks
 // (configs/slots/pipeline.yaml).
-var reMine = slots.NewExpr("pipeline.mine")
+var reMine = words.NewExpr("pipeline.mine")
 
 // reOurDisks asks about some of the lab's disks ("哪些盘", "那几块盘",
 // "组里", "账上"), not a platform's rule.
-var reOurDisks = slots.NewExpr("pipeline.our_disks")
+var reOurDisks = words.NewExpr("pipeline.our_disks")
 
 // finish fills the chosen intent's own slots and drops slots that mean
 // something else there; text is the message as written (the admin

@@ -2,7 +2,7 @@ package understand
 
 import (
 	"github.com/labgpu/bot/internal/i18n"
-	"github.com/labgpu/bot/internal/understand/slots"
+	"github.com/labgpu/bot/internal/understand/slots/words"
 )
 
 // HelpArea is a section of the help menu: its id (the intents' area),
@@ -10,7 +10,7 @@ import (
 type HelpArea struct {
 	ID    string
 	Name  AreaName
-	Words *slots.Expr
+	Words *words.Expr
 }
 
 // AreaName is a help area's name: its key in the message catalog.
@@ -23,11 +23,11 @@ func (n AreaName) Pick(en bool) string { return i18n.Of(en).T(string(n)) }
 // catalog's (understand.help_area.*), their words
 // configs/slots/pipeline.yaml's.
 var HelpAreas = []HelpArea{
-	{"price", "understand.help_area.price", slots.NewExpr("pipeline.help_price")},
-	{"estimate", "understand.help_area.estimate", slots.NewExpr("pipeline.help_estimate")},
-	{"alerts", "understand.help_area.alerts", slots.NewExpr("pipeline.help_alerts")},
-	{"storage", "understand.help_area.storage", slots.NewExpr("pipeline.help_storage")},
-	{"advice", "understand.help_area.advice", slots.NewExpr("pipeline.help_advice")},
+	{"price", "understand.help_area.price", words.NewExpr("pipeline.help_price")},
+	{"estimate", "understand.help_area.estimate", words.NewExpr("pipeline.help_estimate")},
+	{"alerts", "understand.help_area.alerts", words.NewExpr("pipeline.help_alerts")},
+	{"storage", "understand.help_area.storage", words.NewExpr("pipeline.help_storage")},
+	{"advice", "understand.help_area.advice", words.NewExpr("pipeline.help_advice")},
 }
 
 // helpArea is the area a help question names ("" for the menu).

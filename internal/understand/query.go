@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/understand/slots"
+	"github.com/labgpu/bot/internal/understand/slots/when"
+	"github.com/labgpu/bot/internal/understand/slots/words"
 )
 
 // Intents. JSON answers carry them as "intent"; each has a definition in
@@ -90,7 +92,7 @@ const (
 type (
 	Query       = slots.Query
 	Alternative = slots.Alternative
-	WeekWindow  = slots.WeekWindow
+	WeekWindow  = when.WeekWindow
 	Claim       = slots.Claim
 	OOMError    = slots.OOMError
 )
@@ -99,15 +101,15 @@ type (
 func HasCJK(s string) bool { return slots.HasCJK(s) }
 
 // ParseNum parses "12", "1.5", "三", "十二", "二十", "一百".
-func ParseNum(s string) (float64, bool) { return slots.ParseNum(s) }
+func ParseNum(s string) (float64, bool) { return words.ParseNum(s) }
 
 // Round4 rounds to four decimals.
 func Round4(x float64) float64 { return slots.Round4(x) }
 
 // ContainsAny reports whether s contains one of kws, a keyword with an
 // ASCII letter at an end not glued to further letters there (see
-// slots.ContainsAny).
-func ContainsAny(s string, kws []string) bool { return slots.ContainsAny(s, kws) }
+// words.ContainsAny).
+func ContainsAny(s string, kws []string) bool { return words.ContainsAny(s, kws) }
 
 // AnswerEnglish decides the answer's language (see slots.AnswerEnglish).
 func AnswerEnglish(text string, chatEnglish bool) bool { return slots.AnswerEnglish(text, chatEnglish) }
@@ -118,23 +120,23 @@ func MuteEnd(now time.Time, loc *time.Location, clock string, tomorrow bool) tim
 }
 
 // The one vocabulary of times of day and of the week
-// (configs/slots/time.yaml, see slots/vocabulary.go): its items carry
-// their ids, hours and names.
+// (configs/slots/time.yaml, see slots/words/vocabulary.go): its items
+// carry their ids, hours and names.
 type (
-	DayPart     = slots.DayPart
-	WeekPart    = slots.WeekPart
-	Weekday     = slots.Weekday
-	RelativeDay = slots.RelativeDay
+	DayPart     = words.DayPart
+	WeekPart    = words.WeekPart
+	Weekday     = words.Weekday
+	RelativeDay = words.RelativeDay
 )
 
-// DayParts are the parts of the day (see slots.DayParts).
-func DayParts() []DayPart { return slots.DayParts() }
+// DayParts are the parts of the day (see words.DayParts).
+func DayParts() []DayPart { return words.DayParts() }
 
-// WeekParts are the parts of the week (see slots.WeekParts).
-func WeekParts() []WeekPart { return slots.WeekParts() }
+// WeekParts are the parts of the week (see words.WeekParts).
+func WeekParts() []WeekPart { return words.WeekParts() }
 
-// Weekdays are the days of the week, Monday first (see slots.Weekdays).
-func Weekdays() []Weekday { return slots.Weekdays() }
+// Weekdays are the days of the week, Monday first (see words.Weekdays).
+func Weekdays() []Weekday { return words.Weekdays() }
 
-// RelativeDays are the days named from today (see slots.RelativeDays).
-func RelativeDays() []RelativeDay { return slots.RelativeDays() }
+// RelativeDays are the days named from today (see words.RelativeDays).
+func RelativeDays() []RelativeDay { return words.RelativeDays() }

@@ -7,7 +7,7 @@ import (
 	"github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/understand/scorer"
-	"github.com/labgpu/bot/internal/understand/slots"
+	"github.com/labgpu/bot/internal/understand/slots/words"
 )
 
 // Shared is the understander for a catalog, knowledge base and chat
@@ -39,13 +39,13 @@ var (
 
 // Preload reads the embedded compiled intents and the trained scorer now
 // (Shared does it once, when first called), and beside them the slot
-// extractors' words (slots.Preload), so a caller can overlap it with
+// extractors' words (words.Preload), so a caller can overlap it with
 // loading the catalog and the knowledge base. It is for a process that
 // answers one question: the concept lexicon scans for its words instead
 // of building an automaton (see newLexicon).
 func Preload() {
 	var wg sync.WaitGroup
-	wg.Go(slots.Preload)
+	wg.Go(words.Preload)
 	compiledOnce.Do(func() { loadShared(true) })
 	wg.Wait()
 }

@@ -3,7 +3,7 @@ package understand
 import (
 	"testing"
 
-	"github.com/labgpu/bot/internal/understand/slots"
+	"github.com/labgpu/bot/internal/understand/slots/words"
 )
 
 // Traditional characters are read as simplified, one rune for one, before
@@ -20,7 +20,7 @@ func TestToSimplified(t *testing.T) {
 		}
 	}
 	trad := traditional()
-	if n := len(slots.Mapping("pipeline.simplified")); len(trad) != n {
+	if n := len(words.Mapping("pipeline.simplified")); len(trad) != n {
 		t.Errorf("%d of %d traditional characters read: each must be one character for one", len(trad), n)
 	}
 	for tr, s := range trad {

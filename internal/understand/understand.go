@@ -12,6 +12,7 @@ import (
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/understand/scorer"
 	"github.com/labgpu/bot/internal/understand/slots"
+	"github.com/labgpu/bot/internal/understand/slots/words"
 )
 
 // Understanding a message is a small pipeline (Understand):
@@ -306,7 +307,7 @@ func (u *Understander) Ranked(text string) ([]scorer.Scored, string) {
 }
 
 // reBare is what may surround a bare name ("3090?", "AutoDL 呢").
-var reBare = slots.NewExpr("pipeline.bare")
+var reBare = words.NewExpr("pipeline.bare")
 
 // pattern returns the first intent (by Order) whose pattern matches; a
 // message that is only a name asks about it: a card its offers, a
@@ -592,22 +593,22 @@ func boundaryRules(q *Query, m *advice.Result, x *extraction, ranked []scorer.Sc
 var (
 	// reAlertWord names alerts and subscriptions, which only unsubscribe
 	// and the subscription list are about.
-	reAlertWord = slots.NewExpr("pipeline.alert_word")
+	reAlertWord = words.NewExpr("pipeline.alert_word")
 	// reComplaint tells a complaint about stock or money ("又 sold out 了，
 	// 每次晚上都这样") from a question about it ("4090 sold out?").
-	reComplaint = slots.NewExpr("pipeline.complaint")
+	reComplaint = words.NewExpr("pipeline.complaint")
 	// reHappened says an OOM already happened ("爆了", "OOM 了", "报错").
-	reHappened = slots.NewExpr("pipeline.happened")
+	reHappened = words.NewExpr("pipeline.happened")
 	// kwStockAsk ask whether a card is in stock.
-	kwStockAsk = slots.NewWords("pipeline.stock_ask")
+	kwStockAsk = words.NewWords("pipeline.stock_ask")
 	// kwCost are words asking for money, which the stock, prices and
 	// estimate answers give.
-	kwCost = slots.NewWords("pipeline.cost")
+	kwCost = words.NewWords("pipeline.cost")
 	// kwWillIt ask before the fact whether a job fits ("13B LoRA 4090 会不会
 	// 爆显存"): the estimate answers that.
-	kwWillIt = slots.NewWords("pipeline.will_it")
+	kwWillIt = words.NewWords("pipeline.will_it")
 	// questionMarks: thanks with a question mark is no thanks.
-	questionMarks = slots.NewWords("pipeline.question_marks")
+	questionMarks = words.NewWords("pipeline.question_marks")
 )
 
 // hasAny reports whether s contains one of ws.
@@ -740,7 +741,7 @@ func round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }
 // extractors' words are simplified ("小时", "还是", "包周").
 var traditional = sync.OnceValue(func() map[rune]rune {
 	m := map[rune]rune{}
-	for t, s := range slots.Mapping("pipeline.simplified") {
+	for t, s := range words.Mapping("pipeline.simplified") {
 		tr, sr := []rune(t), []rune(s)
 		if len(tr) == 1 && len(sr) == 1 {
 			m[tr[0]] = sr[0]

@@ -14,7 +14,7 @@ import (
 	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/render/availabilityview"
 	"github.com/labgpu/bot/internal/understand"
-	"github.com/labgpu/bot/internal/understand/slots"
+	"github.com/labgpu/bot/internal/understand/slots/when"
 )
 
 // TestAnswer: the answer's payload from the Query alone — which card,
@@ -99,7 +99,7 @@ func TestAnswerNamesTheWindow(t *testing.T) {
 		{"4090 白天好抢吗", "每天白天（8–18 点）", "daytime (08:00–18:00)"},
 		{"4090 上午好抢吗", "每天上午（8–12 点）", "mornings (08:00–12:00)"},
 	} {
-		w := slots.ReadWeekWindow(catalog.Fold(c.q))
+		w := when.ReadWeekWindow(catalog.Fold(c.q))
 		if w == nil {
 			t.Errorf("%q: no window", c.q)
 			continue

@@ -18,7 +18,7 @@ import (
 	"github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/understand"
-	"github.com/labgpu/bot/internal/understand/slots"
+	"github.com/labgpu/bot/internal/understand/slots/words"
 )
 
 func main() {
@@ -34,7 +34,7 @@ func main() {
 
 func run(dir string) error {
 	// The extractors read the YAML: the compiled data is what is written.
-	slots.ReadYAML()
+	words.ReadYAML()
 	cat, err := catalog.Load(configs.FS)
 	if err != nil {
 		return err
@@ -52,7 +52,7 @@ func run(dir string) error {
 		understand.CompiledFile: c.Marshal,
 		understand.ModelFile:    c.Model.MarshalBinary,
 		understand.InputsFile:   c.MarshalInputs,
-		slots.CompiledDataFile:  func() ([]byte, error) { return slots.CompileData(configs.FS) },
+		words.CompiledDataFile:  func() ([]byte, error) { return words.CompileData(configs.FS) },
 	}
 	for name, marshal := range files {
 		b, err := marshal()

@@ -5,34 +5,36 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/labgpu/bot/internal/understand/slots/words"
 )
 
 // The words of alerts and mutes (configs/slots/alerts.yaml).
 var (
-	reHourAndHalf = NewExpr("alerts.hour_and_half")
-	reMute        = NewExpr("alerts.mute")
-	reUnmute      = NewExpr("alerts.unmute")
-	reAllWords    = NewExpr("alerts.all")
-	reSubRef      = NewExpr("alerts.sub_ref")
-	reMinFree     = NewExpr("alerts.min_free")
-	reMinEN       = NewExpr("alerts.min_free_english")
-	reRegion      = NewExpr("alerts.region")
+	reHourAndHalf = words.NewExpr("alerts.hour_and_half")
+	reMute        = words.NewExpr("alerts.mute")
+	reUnmute      = words.NewExpr("alerts.unmute")
+	reAllWords    = words.NewExpr("alerts.all")
+	reSubRef      = words.NewExpr("alerts.sub_ref")
+	reMinFree     = words.NewExpr("alerts.min_free")
+	reMinEN       = words.NewExpr("alerts.min_free_english")
+	reRegion      = words.NewExpr("alerts.region")
 	// reChoice picks a reading after an ask-back: "1", "第二个", "后者".
-	reChoice = NewExpr("alerts.choice")
+	reChoice = words.NewExpr("alerts.choice")
 	// reSwitch is a short message switching card or platform: "用4090",
 	// "换成A100", "在恒源云呢", "on autodl instead", "what about a 3090".
-	reSwitch = NewExpr("alerts.switch")
+	reSwitch = words.NewExpr("alerts.switch")
 	// reParamsOnly is what may remain of a message that only changes
 	// parameters ("seq 4096", "5万条", "batch 8 呢").
-	reParamsOnly = NewExpr("alerts.params_only")
+	reParamsOnly = words.NewExpr("alerts.params_only")
 	// kwStockWord are words of a stock or price question; paramWords what
 	// a parameters-only follow-up may say besides its figures.
-	kwStockWord = NewWords("alerts.stock_word")
-	paramWords  = NewWords("alerts.param_words")
+	kwStockWord = words.NewWords("alerts.stock_word")
+	paramWords  = words.NewWords("alerts.param_words")
 	// freeWords make a GPU count the fewest free ("两张空的时候").
-	freeWords = NewWords("alerts.free")
+	freeWords = words.NewWords("alerts.free")
 	// muteMinuteUnits are the mute units that count minutes.
-	muteMinuteUnits = NewWords("alerts.mute_minutes")
+	muteMinuteUnits = words.NewWords("alerts.mute_minutes")
 )
 
 // SubscribeSlots fills a subscription's slots (see subscribeSlots).
@@ -89,7 +91,7 @@ func muteMinutes(q *Query, s string) {
 	}
 	if m := reHourAndHalf.FindStringSubmatch(s); m != nil {
 		// "1个半小时": an hour and a half.
-		if v, ok := ParseNum(m[1]); ok && v > 0 && v <= 7*24 {
+		if v, ok := words.ParseNum(m[1]); ok && v > 0 && v <= 7*24 {
 			q.MuteMinutes = int(v*60) + 30
 			return
 		}
@@ -98,7 +100,7 @@ func muteMinutes(q *Query, s string) {
 	if m == nil {
 		return
 	}
-	v, ok := ParseNum(m[1])
+	v, ok := words.ParseNum(m[1])
 	if h, has := halfIn(m[1]); has {
 		v, ok = h, true
 	}
@@ -110,7 +112,7 @@ func muteMinutes(q *Query, s string) {
 	if muteMinuteUnits.Has(unit) {
 		q.MuteMinutes = int(v)
 	} else {
-		hours, ok := number("alerts.mute_unit_hours", unit)
+		hours, ok := words.Number("alerts.mute_unit_hours", unit)
 		if !ok {
 			hours = 1
 		}
@@ -126,17 +128,17 @@ func muteMinutes(q *Query, s string) {
 var (
 	// Clock times (configs/slots/time.yaml): "8点", "十点半", "8点30(分)";
 	// "7pm", "9:30am", "12 am"; "19:30"; "9 o'clock".
-	reClockPoint  = NewExpr("time.clock_point")
-	reClockAMPM   = NewExpr("time.clock_ampm")
-	reClockColon  = NewExpr("time.clock_colon")
-	reClockOClock = NewExpr("time.clock_oclock")
+	reClockPoint  = words.NewExpr("time.clock_point")
+	reClockAMPM   = words.NewExpr("time.clock_ampm")
+	reClockColon  = words.NewExpr("time.clock_colon")
+	reClockOClock = words.NewExpr("time.clock_oclock")
 	// reMuteTomorrow names tomorrow; reUntilWord comes before a mute's
 	// end ("到明早", "until 7pm"; "8点前" has none: the time is the end);
 	// reMuteMorning is a quiet night ("今晚别推了", "overnight"): until
 	// 08:00.
-	reMuteTomorrow = NewExpr("alerts.mute_tomorrow")
-	reUntilWord    = NewExpr("alerts.until")
-	reMuteMorning  = NewExpr("alerts.mute_morning")
+	reMuteTomorrow = words.NewExpr("alerts.mute_tomorrow")
+	reUntilWord    = words.NewExpr("alerts.until")
+	reMuteMorning  = words.NewExpr("alerts.mute_morning")
 )
 
 // muteUntil reads a mute's end as a clock time ("到明早8点", "静音到晚上
@@ -151,7 +153,7 @@ func muteUntil(q *Query, s string) bool {
 		target = s[loc[len(loc)-1][1]:]
 	}
 	h, m, meridiem, found := clockIn(target)
-	part, named := DayPartAt(target)
+	part, named := words.DayPartAt(target)
 	tomorrow := reMuteTomorrow.MatchString(target)
 	switch {
 	case found && (h > 24 || m > 59):
@@ -186,7 +188,7 @@ func muteUntil(q *Query, s string) bool {
 // morningHour is when a mute that names a day but no time ends: the
 // early morning's point in time (08:00).
 func morningHour() int {
-	d, _ := dayPartByID("early_morning")
+	d, _ := words.DayPartByID("early_morning")
 	return d.At
 }
 
@@ -194,11 +196,11 @@ func morningHour() int {
 // written (12-hour or 24-hour) and "am"/"pm" when it says one.
 func clockIn(s string) (h, m int, meridiem string, ok bool) {
 	num := func(t string) int {
-		v, _ := ParseNum(t)
+		v, _ := words.ParseNum(t)
 		return int(v)
 	}
 	if x := reClockPoint.FindStringSubmatch(s); x != nil {
-		if _, okN := ParseNum(x[1]); okN {
+		if _, okN := words.ParseNum(x[1]); okN {
 			h = num(x[1])
 			if isHalf(x[2]) {
 				m = 30
@@ -247,7 +249,7 @@ func MuteEnd(now time.Time, loc *time.Location, clock string, tomorrow bool) tim
 func subscribeSlots(q *Query, s, rest string) {
 	if m := reMinFree.FindStringSubmatch(rest); m != nil {
 		n := m[1] + m[2]
-		if v, ok := ParseNum(n); ok && v >= 1 && v <= 64 {
+		if v, ok := words.ParseNum(n); ok && v >= 1 && v <= 64 {
 			q.MinFree, q.GPUCount = int(v), 0
 		}
 	}
@@ -263,7 +265,7 @@ func subscribeSlots(q *Query, s, rest string) {
 			}
 		}
 	}
-	if q.MinFree == 0 && q.GPUCount > 1 && ContainsAny(s, freeWords.List()) {
+	if q.MinFree == 0 && q.GPUCount > 1 && words.ContainsAny(s, freeWords.List()) {
 		// "4090有两张空的时候通知我"
 		q.MinFree, q.GPUCount = q.GPUCount, 0
 	}
@@ -276,7 +278,7 @@ func subscribeSlots(q *Query, s, rest string) {
 }
 
 // rePriceWord marks a price condition the money rules did not take.
-var rePriceWord = NewExpr("alerts.price_word")
+var rePriceWord = words.NewExpr("alerts.price_word")
 
 // unsubscribeSlots reads "all" or the subscription to cancel.
 func unsubscribeSlots(q *Query, rest string) {

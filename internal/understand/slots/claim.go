@@ -1,5 +1,7 @@
 package slots
 
+import "github.com/labgpu/bot/internal/understand/slots/words"
+
 // Claim is what a claim checked by intent factcheck says, in words
 // ("文章说 AutoDL 数据盘免费", "听说关机 15 天会删数据", "4090 比 3090 快
 // 1.5-2 倍"): the subjects it names and the figures that are no price
@@ -25,16 +27,16 @@ type Claim struct {
 
 // The advice and fact-check words (configs/slots/advice.yaml).
 var (
-	claimDisk   = NewExpr("advice.claim_disk")
-	claimNoCard = NewExpr("advice.claim_no_card")
-	claimDays   = NewExpr("advice.claim_days")
-	claimDelete = NewExpr("advice.claim_delete")
-	claimGrain  = NewExpr("advice.claim_grain")
-	claimSpot   = NewExpr("advice.claim_spot")
-	claimFree   = NewExpr("advice.claim_free")
-	claimTimes  = NewExpr("advice.claim_times")
+	claimDisk   = words.NewExpr("advice.claim_disk")
+	claimNoCard = words.NewExpr("advice.claim_no_card")
+	claimDays   = words.NewExpr("advice.claim_days")
+	claimDelete = words.NewExpr("advice.claim_delete")
+	claimGrain  = words.NewExpr("advice.claim_grain")
+	claimSpot   = words.NewExpr("advice.claim_spot")
+	claimFree   = words.NewExpr("advice.claim_free")
+	claimTimes  = words.NewExpr("advice.claim_times")
 	// servingWords make an out-of-memory report an inference job.
-	servingWords = NewWords("advice.serving")
+	servingWords = words.NewWords("advice.serving")
 )
 
 // ClaimSlots reads what a fact check's claim says into Query.Claim, from
@@ -48,17 +50,17 @@ func ReadClaim(s string) *Claim {
 	c := &Claim{Disk: claimDisk.MatchString(s), NoCard: claimNoCard.MatchString(s), Spot: claimSpot.MatchString(s),
 		Free: claimFree.MatchString(s), Delete: claimDelete.MatchString(s)}
 	if m := claimDays.FindStringSubmatch(s); m != nil {
-		c.Days, _ = ParseNum(m[1])
+		c.Days, _ = words.ParseNum(m[1])
 		c.HasDays = true
 	}
 	if m := claimGrain.FindStringSubmatch(s); m != nil {
-		c.Grain = Mapping("advice.grain_units")[m[1]] + m[2]
+		c.Grain = words.Mapping("advice.grain_units")[m[1]] + m[2]
 	}
 	if m := claimTimes.FindStringSubmatch(s); m != nil {
-		c.TimesLow, _ = ParseNum(m[1])
+		c.TimesLow, _ = words.ParseNum(m[1])
 		c.TimesHigh = c.TimesLow
 		if m[2] != "" {
-			c.TimesHigh, _ = ParseNum(m[2])
+			c.TimesHigh, _ = words.ParseNum(m[2])
 		}
 		c.HasTimes = true
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/understand/slots/words"
 )
 
 // TestReadClaim: what a fact check's claim names, beside its prices.
@@ -68,12 +69,12 @@ func TestReadOOMError(t *testing.T) {
 // TestServingWords: an OOM report that speaks of inference or serving;
 // an English word only as a whole word.
 func TestServingWords(t *testing.T) {
-	words := servingWords.List()
+	serving := servingWords.List()
 	for text, want := range map[string]bool{
 		"vllm 部署 7b 爆显存": true, "7B 推理 OOM": true, "serving qwen 7b oom": true, "7b lora oom": false,
 		"observe the oom": false, "generated text oom": false, "inference oom": true,
 	} {
-		if got := ContainsAny(catalog.Fold(text), words); got != want {
+		if got := words.ContainsAny(catalog.Fold(text), serving); got != want {
 			t.Errorf("%q: serving %v, want %v", text, got, want)
 		}
 	}
@@ -87,7 +88,7 @@ func TestGrainUnits(t *testing.T) {
 		t.Fatalf("grain %q has no unit group", claimGrain.String())
 	}
 	for _, u := range strings.Split(units[1], "|") {
-		if g := Mapping("advice.grain_units")[u]; g != "second" && g != "minute" && g != "hour" {
+		if g := words.Mapping("advice.grain_units")[u]; g != "second" && g != "minute" && g != "hour" {
 			t.Errorf("grain unit %q names %q", u, g)
 		}
 	}

@@ -1,14 +1,12 @@
 package slots
 
 import (
-	"math"
 	"sort"
-	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/textgate"
+	"github.com/labgpu/bot/internal/understand/slots/words"
 )
 
 // Extraction is one message on its way through the slot extractors. Each
@@ -136,7 +134,7 @@ func Extract(c *catalog.Catalog, text string, chatEnglish bool) *Extraction {
 		// words around them are English.
 		q.English = true
 	}
-	q.SwitchTo = reSwitch.MatchString(s) && !ContainsAny(s, kwStockWord.List())
+	q.SwitchTo = reSwitch.MatchString(s) && !words.ContainsAny(s, kwStockWord.List())
 	q.OnlyParams = onlyParams(x)
 	q.Choice = choiceOf(s)
 	return x
@@ -165,58 +163,10 @@ func fixDigitTypos(s string) string {
 	return string(b)
 }
 
-// numerals are the Chinese numerals ParseNum reads
-// (configs/slots/numbers.yaml): digits set the ones, units multiply.
-var numerals = sync.OnceValue(func() (n struct{ digits, units map[rune]float64 }) {
-	n.digits, n.units = runeTable("numbers.digits"), runeTable("numbers.units")
-	return n
-})
-
-// runeTable is a number table of one-character words by character.
-func runeTable(key string) map[rune]float64 {
-	out := map[rune]float64{}
-	for w, v := range data().numbers[key] {
-		if r := []rune(w); len(r) == 1 {
-			out[r[0]] = v
-		}
-	}
-	return out
-}
-
-// ParseNum parses "12", "1.5", "三", "十二", "二十", "一百": the one number
-// parser of the bot. A Chinese digit (numbers.yaml's digits) sets the
-// ones; a unit (十, 百) multiplies what came before it (1 when nothing
-// did: "十二" is 12) and adds it up.
-func ParseNum(s string) (float64, bool) {
-	if v, err := strconv.ParseFloat(s, 64); err == nil {
-		return v, !math.IsInf(v, 0) && !math.IsNaN(v)
-	}
-	n := numerals()
-	var total, cur float64
-	seen := false
-	for _, r := range s {
-		if d, ok := n.digits[r]; ok {
-			cur, seen = d, true
-			continue
-		}
-		unit, ok := n.units[r]
-		if !ok {
-			return 0, false
-		}
-		if cur == 0 {
-			cur = 1
-		}
-		total += cur * unit
-		cur = 0
-		seen = true
-	}
-	return total + cur, seen
-}
-
 // mult is what a count's or size's unit multiplies it by ("万" 1e4, "k"
 // 1e3, "b" 1e9: numbers.multipliers), 1 for none.
 func mult(unit string) float64 {
-	if v, ok := number("numbers.multipliers", unit); ok {
+	if v, ok := words.Number("numbers.multipliers", unit); ok {
 		return v
 	}
 	return 1
@@ -224,17 +174,17 @@ func mult(unit string) float64 {
 
 // englishNumber is an English number word ("two", "a couple of":
 // numbers.english).
-func englishNumber(w string) (float64, bool) { return number("numbers.english", w) }
+func englishNumber(w string) (float64, bool) { return words.Number("numbers.english", w) }
 
 // isHalf reports whether w is a word for half ("半": numbers.half);
 // halfIn is the half a text has ("两半": 0.5).
 func isHalf(w string) bool {
-	_, ok := number("numbers.half", w)
+	_, ok := words.Number("numbers.half", w)
 	return ok
 }
 
 func halfIn(s string) (float64, bool) {
-	for w, v := range data().numbers["numbers.half"] {
+	for w, v := range words.Numbers("numbers.half") {
 		if strings.Contains(s, w) {
 			return v, true
 		}
@@ -246,31 +196,6 @@ func halfIn(s string) (float64, bool) {
 func blank(s string, a, b int) string {
 	return s[:a] + strings.Repeat(" ", b-a) + s[b:]
 }
-
-// ContainsAny reports whether s contains one of kws. A keyword that starts
-// or ends with an ASCII letter must not be glued to further letters there
-// ("oom" is not in "room", "train" is not in "trainee").
-func ContainsAny(s string, kws []string) bool {
-	for _, k := range kws {
-		for from := 0; from < len(s); {
-			i := strings.Index(s[from:], k)
-			if i < 0 {
-				break
-			}
-			i += from
-			end := i + len(k)
-			okStart := i == 0 || !isASCIILetter(k[0]) || !isASCIILetter(s[i-1])
-			okEnd := end == len(s) || !isASCIILetter(k[len(k)-1]) || !isASCIILetter(s[end]) || strings.HasSuffix(k, "train") || strings.HasSuffix(k, "tune")
-			if okStart && okEnd {
-				return true
-			}
-			from = i + 1
-		}
-	}
-	return false
-}
-
-func isASCIILetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
 
 // MaxQuestion is how much of a long message the slot extractors read,
 // bytes: the first and last halves of this. A longer message is a paste (a
@@ -399,10 +324,10 @@ func slotTags(q *Query, s string) []string {
 var (
 	// reOffWords and reOnWords say which way a switch goes ("关掉周报",
 	// "digest on", "实例又开机了").
-	reOffWords = NewExpr("extract.off_words")
-	reOnWords  = NewExpr("extract.on_words")
+	reOffWords = words.NewExpr("extract.off_words")
+	reOnWords  = words.NewExpr("extract.on_words")
 	// reDomain are words of the bot's world: cards, rental, training,
 	// errors, storage, alerts; a message with none (and no name or figure)
 	// is small talk or outside what the bot does.
-	reDomain = NewExpr("extract.domain")
+	reDomain = words.NewExpr("extract.domain")
 )

@@ -6,49 +6,51 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/labgpu/bot/internal/understand/slots/words"
 )
 
 // The job's numbers and switches: sequence length, sample length, LoRA
 // rank, dataset size, epochs, batch, optimizer, bits, method and size
 // (configs/slots/job.yaml).
 var (
-	reSeq = NewExprs("job.seq", 2)
+	reSeq = words.NewExprs("job.seq", 2)
 	// rePerSample is a sample length: "每条1000 tokens", "平均 512 token",
 	// "512 tokens per sample", "10k samples of 1024 tokens".
-	rePerSample = NewExprs("job.per_sample", 3)
-	reRank      = NewExpr("job.rank")
-	reTokens    = NewExpr("job.tokens")
-	reSamples   = NewExprs("job.samples", 2)
-	reEpochs    = NewExprs("job.epochs", 2)
-	reBatch     = NewExpr("job.batch")
-	reBits      = NewExpr("job.bits")
-	reQV        = NewExpr("job.qv")
+	rePerSample = words.NewExprs("job.per_sample", 3)
+	reRank      = words.NewExpr("job.rank")
+	reTokens    = words.NewExpr("job.tokens")
+	reSamples   = words.NewExprs("job.samples", 2)
+	reEpochs    = words.NewExprs("job.epochs", 2)
+	reBatch     = words.NewExpr("job.batch")
+	reBits      = words.NewExpr("job.bits")
+	reQV        = words.NewExpr("job.qv")
 	// Training switches: LoRA targets, optimizer, recomputation, attention
 	// kernel, ZeRO stage.
-	reAttnOnly = NewExpr("job.attn_only")
-	re8bitAdam = NewExpr("job.adam_8bit")
-	rePureBF16 = NewExpr("job.pure_bf16")
-	reNoCkpt   = NewExpr("job.no_ckpt")
-	reNoFlash  = NewExpr("job.no_flash")
-	reZeRO     = NewExpr("job.zero")
-	reParams   = NewExprs("job.params", 2)
+	reAttnOnly = words.NewExpr("job.attn_only")
+	re8bitAdam = words.NewExpr("job.adam_8bit")
+	rePureBF16 = words.NewExpr("job.pure_bf16")
+	reNoCkpt   = words.NewExpr("job.no_ckpt")
+	reNoFlash  = words.NewExpr("job.no_flash")
+	reZeRO     = words.NewExpr("job.zero")
+	reParams   = words.NewExprs("job.params", 2)
 	// rePretrain is a pretraining job, not a "pretrained" model.
-	rePretrain = NewExpr("job.pretrain")
+	rePretrain = words.NewExpr("job.pretrain")
 	// reModelish catches a model-like name the catalog does not know:
 	// letters followed by a size ("foo-13b", "mymodel 7b").
-	reModelish = NewExpr("job.modelish")
+	reModelish = words.NewExpr("job.modelish")
 	// reHanModel is a Chinese model name joined to its size ("某某-13B").
-	reHanModel = NewExpr("job.han_model")
+	reHanModel = words.NewExpr("job.han_model")
 
-	kwFull      = NewWords("job.full")
-	kwInference = NewWords("job.inference")
+	kwFull      = words.NewWords("job.full")
+	kwInference = words.NewWords("job.inference")
 	// stopwords are words before a size that name no model.
-	stopwords = NewWords("job.stopwords")
+	stopwords = words.NewWords("job.stopwords")
 )
 
 // firstInt reads the first match of res in rest as an int (group 1, times
 // 1024 or 1000 when group 2, "k", is set), blanking it.
-func (x *Extraction) firstInt(res *Exprs, k float64, set func(int)) {
+func (x *Extraction) firstInt(res *words.Exprs, k float64, set func(int)) {
 	for _, re := range res.All() {
 		loc := re.FindStringSubmatchIndex(x.rest)
 		if loc == nil {
@@ -111,7 +113,7 @@ func extractSeqAndSample(x *Extraction) {
 func extractDataSize(x *Extraction) {
 	q := x.q
 	if loc := reTokens.FindStringSubmatchIndex(x.rest); loc != nil {
-		if v, ok := ParseNum(x.rest[loc[2]:loc[3]]); ok && v > 0 {
+		if v, ok := words.ParseNum(x.rest[loc[2]:loc[3]]); ok && v > 0 {
 			unit := ""
 			if loc[4] >= 0 {
 				unit = x.rest[loc[4]:loc[5]]
@@ -127,7 +129,7 @@ func extractDataSize(x *Extraction) {
 		if loc == nil {
 			continue
 		}
-		if v, ok := ParseNum(x.rest[loc[2]:loc[3]]); ok && v > 0 {
+		if v, ok := words.ParseNum(x.rest[loc[2]:loc[3]]); ok && v > 0 {
 			unit := ""
 			if loc[4] >= 0 {
 				unit = x.rest[loc[4]:loc[5]]
@@ -146,7 +148,7 @@ func extractDataSize(x *Extraction) {
 	}
 	for _, re := range reEpochs.All() {
 		if loc := re.FindStringSubmatchIndex(x.rest); loc != nil {
-			if v, ok := ParseNum(x.rest[loc[2]:loc[3]]); ok && v > 0 && v <= 1000 {
+			if v, ok := words.ParseNum(x.rest[loc[2]:loc[3]]); ok && v > 0 && v <= 1000 {
 				q.Epochs = v
 				x.use(loc[0], loc[1], "")
 				break
@@ -214,10 +216,10 @@ func extractMethod(x *Extraction) {
 		q.Method = "qlora"
 	case strings.Contains(s, "lora"):
 		q.Method = "lora"
-	case ContainsAny(s, kwFull.List()), rePretrain.MatchString(s):
+	case words.ContainsAny(s, kwFull.List()), rePretrain.MatchString(s):
 		// Pretraining updates every weight.
 		q.Method = "full"
-	case ContainsAny(s, kwInference.List()):
+	case words.ContainsAny(s, kwInference.List()):
 		q.Method = "inference"
 	}
 	if q.Method == "lora" && q.Bits > 0 && q.Bits < 16 {
@@ -247,7 +249,7 @@ func extractParams(x *Extraction) {
 		}
 		q.ParamsB = mm.ParamsB
 		if m := reParams.All()[0].FindStringSubmatch(x.rest); m != nil {
-			if v, ok := ParseNum(m[1]); ok && math.Abs(v-mm.ParamsB) > 0.15*mm.ParamsB {
+			if v, ok := words.ParseNum(m[1]); ok && math.Abs(v-mm.ParamsB) > 0.15*mm.ParamsB {
 				q.problem(ProblemModelSize, mm.ID, m[1], mm.ParamsB)
 			}
 		}
@@ -269,7 +271,7 @@ func extractParams(x *Extraction) {
 			continue
 		}
 		m := submatches(x.rest, loc)
-		v, ok := ParseNum(m[1])
+		v, ok := words.ParseNum(m[1])
 		if !ok {
 			continue
 		}

@@ -6,21 +6,22 @@ import (
 	"unicode/utf8"
 
 	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/understand/slots/words"
 )
 
 // The words of the answer's language (configs/slots/language.yaml).
 var (
 	// reAskStart is a line of English prose ("how do I fix this").
-	reAskStart = NewExpr("language.ask_start")
+	reAskStart = words.NewExpr("language.ask_start")
 	// chatEnglish are the words people use when they write to the bot in
 	// English (question words, pronouns, the bot's command words); error
 	// messages and logs rarely have them. "i'm", "what's" and the like
 	// count through their first word.
-	chatEnglish = NewWords("language.chat_english")
+	chatEnglish = words.NewWords("language.chat_english")
 	// questionMarks end a line that asks; colons make a line "name:
 	// message".
-	questionMarks = NewWords("language.question_marks")
-	colons        = NewWords("language.colons")
+	questionMarks = words.NewWords("language.question_marks")
+	colons        = words.NewWords("language.colons")
 )
 
 // HasCJK reports whether s has a Chinese character (\p{Han}): a loop,

@@ -3,6 +3,8 @@ package slots
 import (
 	"sort"
 	"strings"
+
+	"github.com/labgpu/bot/internal/understand/slots/words"
 )
 
 // Money amounts as students write them (folded text), in
@@ -15,13 +17,13 @@ var amountRules = []struct {
 	// "一块二毛五", "1块2毛5分": yuan, jiao and fen.
 	{value: func(m []string) (float64, bool) {
 		v, ok := yuanJiao(m[1], m[2])
-		f, ok2 := ParseNum(m[3])
+		f, ok2 := words.ParseNum(m[3])
 		return v + f/100, ok && ok2
 	}},
 	// "八毛五", "5毛5": jiao and fen.
 	{value: func(m []string) (float64, bool) {
-		j, ok := ParseNum(m[1])
-		f, ok2 := ParseNum(m[2])
+		j, ok := words.ParseNum(m[1])
+		f, ok2 := words.ParseNum(m[2])
 		return j/10 + f/100, ok && ok2
 	}},
 	// "1块5", "两块五", "1元5角", "一块五毛钱": yuan and a tenth digit.
@@ -31,55 +33,55 @@ var amountRules = []struct {
 		if m[1] == "" {
 			return 1.5, true
 		}
-		v, ok := ParseNum(m[1])
+		v, ok := words.ParseNum(m[1])
 		return v + 0.5, ok
 	}},
 	// "5毛", "八毛钱", "3角".
-	{value: func(m []string) (float64, bool) { v, ok := ParseNum(m[1]); return v / 10, ok }},
+	{value: func(m []string) (float64, bool) { v, ok := words.ParseNum(m[1]); return v / 10, ok }},
 	// "¥1.5", "$0.35".
-	{value: func(m []string) (float64, bool) { return ParseNum(m[2]) },
+	{value: func(m []string) (float64, bool) { return words.ParseNum(m[2]) },
 		usd: func(m []string) bool { return m[1] == "$" }},
 	// "1.5元", "两块", "3 rmb", "2 bucks", "0.4 usd".
-	{value: func(m []string) (float64, bool) { return ParseNum(m[1]) },
+	{value: func(m []string) (float64, bool) { return words.ParseNum(m[1]) },
 		usd: func(m []string) bool { return reUSD.MatchString(m[2]) }},
 }
 
 var (
 	// reAmounts are the amount rules' patterns.
-	reAmounts = NewExprs("money.amounts", 7)
+	reAmounts = words.NewExprs("money.amounts", 7)
 	// reUSD marks an amount in US dollars.
-	reUSD = NewExpr("money.usd")
+	reUSD = words.NewExpr("money.usd")
 	// reAfterKuai follows "块" when it counts cards or disks ("两块4090",
 	// "一块盘"), not money.
-	reAfterKuai = NewExpr("money.after_kuai")
+	reAfterKuai = words.NewExpr("money.after_kuai")
 	// reUnitAfterOne follows the 一 of "一小时", "一个小时", "一天": after
 	// a price that 一 means "per", not one more digit.
-	reUnitAfterOne = NewExpr("money.unit_after_one")
+	reUnitAfterOne = words.NewExpr("money.unit_after_one")
 	// rePerUnit is the unit after a price: per hour, per GB-day, per
 	// GB-month.
-	rePerUnit = NewExpr("money.per_unit")
+	rePerUnit = words.NewExpr("money.per_unit")
 	// reCeilBefore and reCeilAfter make an amount a ceiling: "低于2块",
 	// "降到1块5", "2块5以内", "under $2".
-	reCeilBefore = NewExpr("money.ceil_before")
-	reCeilAfter  = NewExpr("money.ceil_after")
+	reCeilBefore = words.NewExpr("money.ceil_before")
+	reCeilAfter  = words.NewExpr("money.ceil_after")
 	// reRangeTo joins the two ends of a price range ("1块5到2块").
-	reRangeTo = NewExpr("money.range_to")
+	reRangeTo = words.NewExpr("money.range_to")
 	// reBareCeiling is a ceiling without a currency: "低于2.5".
-	reBareCeiling = NewExpr("money.bare_ceiling")
+	reBareCeiling = words.NewExpr("money.bare_ceiling")
 	// reCountUnit follows a number that is a count, not a price.
-	reCountUnit = NewExpr("money.count_unit")
+	reCountUnit = words.NewExpr("money.count_unit")
 	// kuaiWords end an amount that may count cards ("两块4090"); oneWords
 	// one that may be "per" ("5毛一小时"); monthUnits are per_unit's
 	// per-month units.
-	kuaiWords  = NewWords("money.kuai")
-	oneWords   = NewWords("money.one")
-	monthUnits = NewWords("money.month_units")
+	kuaiWords  = words.NewWords("money.kuai")
+	oneWords   = words.NewWords("money.one")
+	monthUnits = words.NewWords("money.month_units")
 )
 
 // yuanJiao is "1块5" = 1.5: yuan and a tenth digit.
 func yuanJiao(yuan, jiao string) (float64, bool) {
-	a, ok1 := ParseNum(yuan)
-	b, ok2 := ParseNum(jiao)
+	a, ok1 := words.ParseNum(yuan)
+	b, ok2 := words.ParseNum(jiao)
 	return a + b/10, ok1 && ok2 && b < 10
 }
 
@@ -181,7 +183,7 @@ func extractMoney(x *Extraction) {
 	}
 	// "低于2.5" without a currency; "少于5万条" is a count.
 	if loc := reBareCeiling.FindStringSubmatchIndex(x.rest); loc != nil && !reCountUnit.MatchString(x.rest[loc[3]:]) {
-		if v, ok := ParseNum(x.rest[loc[2]:loc[3]]); ok && v > 0 && v < 1000 {
+		if v, ok := words.ParseNum(x.rest[loc[2]:loc[3]]); ok && v > 0 && v < 1000 {
 			q.MaxPriceCNY = v
 			x.use(loc[0], loc[1], phMoney)
 		}

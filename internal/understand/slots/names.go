@@ -6,25 +6,26 @@ import (
 	"unicode/utf8"
 
 	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/understand/slots/words"
 )
 
 // The words around names (configs/slots/names.yaml).
 var (
 	// reGPUish is a GPU-like name: "3080", "rtx 3090 ti", "b200", "h20e".
-	reGPUish = NewExpr("names.gpuish")
+	reGPUish = words.NewExpr("names.gpuish")
 	// reVariant is a suffix naming a GPU variant: "ti", "super".
-	reVariant = NewExpr("names.variant")
+	reVariant = words.NewExpr("names.variant")
 	// reCountEN is an English count right before a GPU name ("one 4090").
-	reCountEN = NewExpr("names.count_english")
+	reCountEN = words.NewExpr("names.count_english")
 	// reCount are GPU counts: before a GPU name ("两张4090", "2x 4090"),
 	// after it ("4090 两张"), and anywhere ("8 卡", "双卡").
-	reCount = NewExprs("names.count", 5)
+	reCount = words.NewExprs("names.count", 5)
 	// reExcludeBefore rules out the platform named right after it ("不要
 	// vast", "除了 autodl", "except runpod").
-	reExcludeBefore = NewExpr("names.exclude_before")
+	reExcludeBefore = words.NewExpr("names.exclude_before")
 	// reExcludeAfter rules out the platform named right before it
 	// ("autodl 除外", "vast 不要", "runpod 不考虑").
-	reExcludeAfter = NewExpr("names.exclude_after")
+	reExcludeAfter = words.NewExpr("names.exclude_after")
 )
 
 // excluded reports whether the asker rules out the platform m names.
@@ -128,7 +129,7 @@ func countNear(rest string, m catalog.Match) int {
 			if len(sm) > 2 && sm[1] == "" {
 				sm[1] = sm[2] // "4090 两张"
 			}
-			if v, ok := ParseNum(sm[1]); ok && v >= 1 && v <= 64 {
+			if v, ok := words.ParseNum(sm[1]); ok && v >= 1 && v <= 64 {
 				return int(v)
 			}
 		}
@@ -143,14 +144,14 @@ func extractGPUCount(x *Extraction) {
 		return
 	}
 	if m := reCount.All()[3].FindStringSubmatch(x.rest); m != nil {
-		if v, ok := ParseNum(m[1]); ok && v >= 1 && v <= 64 {
+		if v, ok := words.ParseNum(m[1]); ok && v >= 1 && v <= 64 {
 			q.GPUCount = int(v)
 		}
 	} else if m := reCount.All()[4].FindStringSubmatch(x.rest); m != nil {
 		// "双卡": a count word, or a numeral ("四卡").
-		v, ok := number("numbers.count_words", m[1])
+		v, ok := words.Number("numbers.count_words", m[1])
 		if !ok {
-			v, _ = ParseNum(m[1])
+			v, _ = words.ParseNum(m[1])
 		}
 		q.GPUCount = int(v)
 	}

@@ -1,6 +1,9 @@
 package slots
 
-import "github.com/labgpu/bot/internal/catalog"
+import (
+	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/understand/slots/words"
+)
 
 // Aspects a comparison asks about (Query.Aspect).
 const (
@@ -14,14 +17,14 @@ const (
 // platform has a card, the named one having none, the no-GPU mode, how
 // long data is kept, and the aspect of a comparison.
 var (
-	offerElsewhere     = NewExpr("offers.elsewhere")
-	offerWhichPlatform = NewExpr("offers.which_platform")
-	offerNoneThere     = NewExpr("offers.none_there")
-	offerNoCard        = NewExpr("offers.no_card")
-	offerRetention     = NewExpr("offers.retention")
-	offerPrice         = NewExpr("offers.aspect_price")
-	offerSpeed         = NewExpr("offers.aspect_speed")
-	offerStability     = NewExpr("offers.aspect_stability")
+	offerElsewhere     = words.NewExpr("offers.elsewhere")
+	offerWhichPlatform = words.NewExpr("offers.which_platform")
+	offerNoneThere     = words.NewExpr("offers.none_there")
+	offerNoCard        = words.NewExpr("offers.no_card")
+	offerRetention     = words.NewExpr("offers.retention")
+	offerPrice         = words.NewExpr("offers.aspect_price")
+	offerSpeed         = words.NewExpr("offers.aspect_speed")
+	offerStability     = words.NewExpr("offers.aspect_stability")
 )
 
 // extractOfferAsk fills what a stock, prices or compare answer reads in

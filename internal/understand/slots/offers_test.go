@@ -7,6 +7,7 @@ import (
 
 	"github.com/labgpu/bot/configs"
 	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/understand/slots/words"
 )
 
 // TestOfferAsk: what the offers answers read in a question — other
@@ -68,9 +69,9 @@ func TestOfferAskExtract(t *testing.T) {
 // compiles and is read by the Go; an empty list is refused (it would
 // match every question).
 func TestOfferWordsData(t *testing.T) {
-	for _, e := range []*Expr{offerElsewhere, offerWhichPlatform, offerNoneThere, offerNoCard, offerRetention, offerPrice, offerSpeed, offerStability} {
+	for _, e := range []*words.Expr{offerElsewhere, offerWhichPlatform, offerNoneThere, offerNoCard, offerRetention, offerPrice, offerSpeed, offerStability} {
 		if _, err := regexp.Compile(e.String()); err != nil || e.String() == "" {
-			t.Errorf("%s: %q %v", e.key, e.String(), err)
+			t.Errorf("%s: %q %v", e.Key(), e.String(), err)
 		}
 	}
 	good, err := configs.FS.ReadFile("slots/time.yaml")
@@ -79,7 +80,7 @@ func TestOfferWordsData(t *testing.T) {
 	}
 	for _, in := range []string{"patterns:\n  elsewhere: [x]\nnope: [y]", "patterns:\n  elsewhere: []", "patterns:\n  elsewhere: ''"} {
 		fsys := fstest.MapFS{"slots/time.yaml": {Data: good}, "slots/offers.yaml": {Data: []byte(in)}}
-		if _, err := LoadData(fsys); err == nil {
+		if _, err := words.LoadData(fsys); err == nil {
 			t.Errorf("%q: no error", in)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/textgate"
+	"github.com/labgpu/bot/internal/understand/slots/words"
 )
 
 // OOMError are the figures of a CUDA out-of-memory error pasted in a
@@ -31,7 +32,7 @@ var (
 // configs/slots/advice.yaml's words.serving).
 func (x *Extraction) AdviceSlots() {
 	x.q.OOM = ReadOOMError(x.q.Asked)
-	x.q.Serving = ContainsAny(x.whole, servingWords.List())
+	x.q.Serving = words.ContainsAny(x.whole, servingWords.List())
 }
 
 // ReadOOMError reads the figures of a pasted CUDA OOM error; nil when the

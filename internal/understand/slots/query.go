@@ -13,6 +13,7 @@ package slots
 import (
 	"github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/i18n"
+	"github.com/labgpu/bot/internal/understand/slots/when"
 )
 
 // Billing modes (slot billing_mode).
@@ -178,7 +179,8 @@ type Query struct {
 	// HoursPerWeek, TotalHours, SpanDays, Continuous and Window are a plan
 	// question's usage profile: GPU hours a week ("每周跑40小时"), hours in
 	// all ("300小时"), how long the work lasts in days ("5天", "一个月" 30),
-	// around the clock ("连续"), and WindowDay or WindowEvening ("晚上跑").
+	// around the clock ("连续"), and words.WindowDay or words.WindowEvening
+	// ("晚上跑").
 	HoursPerWeek float64 `json:"hours_per_week,omitempty"`
 	TotalHours   float64 `json:"total_hours,omitempty"`
 	SpanDays     float64 `json:"span_days,omitempty"`
@@ -190,7 +192,7 @@ type Query struct {
 	// Deadline is a due date the plan question states ("ddl是下周五",
 	// "月底前", "by Friday"): the span runs from now to it (Deadline.Days
 	// with the bot's clock) unless the question states a span.
-	Deadline *Deadline `json:"deadline,omitempty"`
+	Deadline *when.Deadline `json:"deadline,omitempty"`
 	// Week is an ISO week ("2026-W48") for a digest.
 	Week string `json:"week,omitempty"`
 	// MuteMinutes is how long "静音 2小时" mutes the chat; 0 with intent
@@ -258,7 +260,7 @@ type Query struct {
 	Claim *Claim `json:"-"`
 	// When is the part of the week the question names ("周末晚上", "明天
 	// 上午10点"; nil: none).
-	When *WeekWindow `json:"-"`
+	When *when.WeekWindow `json:"-"`
 }
 
 // Problem is a part of a question that was not used as written: Code

@@ -1,6 +1,10 @@
 package slots
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/labgpu/bot/internal/understand/slots/words"
+)
 
 // Kinds of small talk (Query.SmallTalk).
 const (
@@ -14,9 +18,9 @@ const (
 func SmallTalk(text string) string {
 	s := strings.ToLower(strings.TrimSpace(text))
 	switch {
-	case ContainsAny(s, thanksWords.List()):
+	case words.ContainsAny(s, thanksWords.List()):
 		return SmallTalkThanks
-	case ContainsAny(s, greetingWords.List()):
+	case words.ContainsAny(s, greetingWords.List()):
 		return SmallTalkGreeting
 	}
 	return ""

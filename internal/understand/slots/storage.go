@@ -7,26 +7,27 @@ import (
 	"unicode/utf8"
 
 	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/understand/slots/words"
 )
 
 // The storage ledger's words (configs/slots/storage.yaml).
 var (
 	// reSize is a disk size: "80G", "200 GB", "1.5T", "2TB", "-50G".
 	// "500个G", "八十G", "两百g" as students write them.
-	reSize = NewExpr("storage.size")
+	reSize = words.NewExpr("storage.size")
 	// reDiskRef names a disk of the lab's list by number: "#3", "3号盘",
 	// "存储 3", "disk 3", "第3块".
-	reDiskRef = NewExprs("storage.disk_ref", 4)
+	reDiskRef = words.NewExprs("storage.disk_ref", 4)
 	// reDiskToken is the disk a storage command names when it is not a
 	// plain number: "删除存储 abc", "存储 ssd-1 已关机", "storage remove
 	// x1", "storage resize 1 200G" (group 1). An imported ledger may use
 	// such ids; a typo must be refused by name, not read as another disk.
-	reDiskToken = NewExpr("storage.disk_token")
+	reDiskToken = words.NewExpr("storage.disk_token")
 	// reStorageAddHead is the command words before a registration's
 	// platform, size and note.
-	reStorageAddHead = NewExpr("storage.add_head")
+	reStorageAddHead = words.NewExpr("storage.add_head")
 	// reNoteNoise are words of a registration that are not its note.
-	reNoteNoise = NewExpr("storage.note_noise")
+	reNoteNoise = words.NewExpr("storage.note_noise")
 )
 
 // MaxDiskGB is the largest disk size a storage command takes, in GB
@@ -67,7 +68,7 @@ func extractSize(x *Extraction) {
 
 // sizeGB converts "1.5" "t" to GB (1e9 bytes); GiB and TiB convert exactly.
 func sizeGB(num, unit string) float64 {
-	v, ok := ParseNum(num)
+	v, ok := words.ParseNum(num)
 	if !ok {
 		return 0
 	}
@@ -83,11 +84,11 @@ func sizeGB(num, unit string) float64 {
 }
 
 // reResizeTo: words between an old and a new size ("从 500G 扩容到 600G").
-var reResizeTo = NewExpr("storage.resize_to")
+var reResizeTo = words.NewExpr("storage.resize_to")
 
 // reMoreRefs: another disk number right after the first ("1 2", "1、2",
 // "1和2", "#1 #2", "1,2").
-var reMoreRefs = NewExpr("storage.more_refs")
+var reMoreRefs = words.NewExpr("storage.more_refs")
 
 // extractDiskRef reads a disk number ("#3", "3号盘").
 func extractDiskRef(x *Extraction) {
@@ -96,7 +97,7 @@ func extractDiskRef(x *Extraction) {
 		if loc == nil {
 			continue
 		}
-		v, ok := ParseNum(x.rest[loc[2]:loc[3]])
+		v, ok := words.ParseNum(x.rest[loc[2]:loc[3]])
 		if !ok || v < 1 {
 			continue
 		}
@@ -111,7 +112,7 @@ func extractDiskRef(x *Extraction) {
 
 // diskWords are words reDiskToken can catch that name no disk ("storage
 // remove please").
-var diskWords = NewWords("storage.not_disks")
+var diskWords = words.NewWords("storage.not_disks")
 
 // DiskToken is the disk a storage command names when extractDiskRef
 // found no number ("删除存储 abc" → "abc"), as written (folded), or "".
@@ -145,15 +146,15 @@ func (x *Extraction) StorageNote() string {
 		rest = blank(rest, loc[0], loc[1])
 	}
 	orig := foldedToAsked(x.q.Asked, x.s)
-	var words []string
+	var note []string
 	for _, f := range fieldSpans(rest) {
 		w := rest[f[0]:f[1]]
 		if orig != nil {
 			w = x.q.Asked[orig[f[0]]:orig[f[1]]]
 		}
-		words = append(words, strings.Fields(strings.Map(noControl, w))...)
+		note = append(note, strings.Fields(strings.Map(noControl, w))...)
 	}
-	return strings.Join(words, " ")
+	return strings.Join(note, " ")
 }
 
 // noControl maps control characters (C0, DEL, C1) and the bidirectional

@@ -1,25 +1,29 @@
 package slots
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/labgpu/bot/internal/understand/slots/words"
+)
 
 // billingModes are the words for each billing mode, non-hourly first
 // (configs/slots/billing.yaml).
 var billingModes = []struct {
 	mode string
-	re   *Expr
+	re   *words.Expr
 }{
-	{ModeSpot, NewExpr("billing.spot")},
-	{ModeYearly, NewExpr("billing.yearly")},
-	{ModeMonthly, NewExpr("billing.monthly")},
-	{ModeWeekly, NewExpr("billing.weekly")},
-	{ModeDaily, NewExpr("billing.daily")},
-	{ModeHourly, NewExpr("billing.hourly")},
+	{ModeSpot, words.NewExpr("billing.spot")},
+	{ModeYearly, words.NewExpr("billing.yearly")},
+	{ModeMonthly, words.NewExpr("billing.monthly")},
+	{ModeWeekly, words.NewExpr("billing.weekly")},
+	{ModeDaily, words.NewExpr("billing.daily")},
+	{ModeHourly, words.NewExpr("billing.hourly")},
 }
 
 // reNamedPlan names a plan outright (包周, 按月, 月租, 年付): it wins over
 // words of frequency or length ("每周跑100小时，包月划算吗" asks about
 // 包月, not a weekly plan).
-var reNamedPlan = NewExpr("billing.named_plan")
+var reNamedPlan = words.NewExpr("billing.named_plan")
 
 // extractBillingMode reads the billing mode asked about: a plan named
 // outright, else the leftmost non-hourly mode ("按量和包月哪个划算" asks
@@ -58,15 +62,15 @@ func extractBillingMode(x *Extraction) {
 var (
 	periods = []struct {
 		period string
-		re     *Expr
+		re     *words.Expr
 	}{
-		{PeriodLastWeek, NewExpr("billing.last_week")},
-		{PeriodThisWeek, NewExpr("billing.this_week")},
-		{PeriodLastMonth, NewExpr("billing.last_month")},
-		{PeriodThisMonth, NewExpr("billing.this_month")},
+		{PeriodLastWeek, words.NewExpr("billing.last_week")},
+		{PeriodThisWeek, words.NewExpr("billing.this_week")},
+		{PeriodLastMonth, words.NewExpr("billing.last_month")},
+		{PeriodThisMonth, words.NewExpr("billing.this_month")},
 	}
 	// reWeek is an ISO week: "2026-w47", "w47", "第47周".
-	reWeek = NewExpr("billing.iso_week")
+	reWeek = words.NewExpr("billing.iso_week")
 )
 
 // extractPeriod reads a time span (this week, last month) and an ISO

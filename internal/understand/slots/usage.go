@@ -5,54 +5,57 @@ import (
 	"strings"
 
 	"github.com/labgpu/bot/internal/textgate"
+	"github.com/labgpu/bot/internal/understand/slots/when"
+	"github.com/labgpu/bot/internal/understand/slots/words"
 )
 
 // The usage profile of a plan question (issue 16): "每周跑40小时",
 // "一个月要跑300小时", "连续训练5天", "晚上跑", "数据盘200G" (SizeGB); the
 // words are configs/slots/usage.yaml's, the window of the day the
-// vocabulary's (WindowIn, WindowOf).
+// vocabulary's (words.WindowIn, words.WindowOf), a due date package
+// when's (ReadDeadline).
 var (
 	// reHoursPerWeek: "每周跑40小时", "一周 40h", "40小时/周", "40 hours a week".
-	reHoursPerWeek = NewExprs("usage.hours_per_week", 2)
+	reHoursPerWeek = words.NewExprs("usage.hours_per_week", 2)
 	// reHoursPerDay: "每天跑8小时", "每晚4个小时", "8 hours a day".
-	reHoursPerDay = NewExprs("usage.hours_per_day", 3)
+	reHoursPerDay = words.NewExprs("usage.hours_per_day", 3)
 	// reTotalHours: "300小时", "300 h", "300 GPU hours".
-	reTotalHours = NewExpr("usage.total_hours")
+	reTotalHours = words.NewExpr("usage.total_hours")
 	// reSpan: how long the work lasts: "5天", "三周", "一个月", "半个月",
 	// "一个多月" (多: a quarter unit more), "2 weeks".
-	reSpan = NewExpr("usage.span")
+	reSpan = words.NewExpr("usage.span")
 	// reSpanEnglish: "for a month", "over two weeks", "within the next
 	// three days", "in a couple of weeks" (a preposition first: "40 hours a
 	// week" is a rate, not a span).
-	reSpanEnglish = NewExpr("usage.span_english")
+	reSpanEnglish = words.NewExpr("usage.span_english")
 	// reDaysPerWeek: "每周跑5天" (with "每天8小时": 40 h a week, not 56).
-	reDaysPerWeek = NewExpr("usage.days_per_week")
+	reDaysPerWeek = words.NewExpr("usage.days_per_week")
 	// reSetup: the hours of setup a question states before the GPU work
 	// ("配环境要一天左右", "装环境大概5小时", "setup takes a day"): the unit
 	// is group 2 (hours or days).
-	reSetup = NewExpr("usage.setup")
+	reSetup = words.NewExpr("usage.setup")
 	// reWeekdaysOnly and reWeekendsOnly: the days a week the work runs
 	// ("周末不跑", "只在周末", "weekdays only"); reFullDay: the whole day
 	// ("周末两天跑满").
-	reWeekdaysOnly = NewExpr("usage.weekdays_only")
-	reWeekendsOnly = NewExpr("usage.weekends_only")
-	reFullDay      = NewExpr("usage.full_day")
+	reWeekdaysOnly = words.NewExpr("usage.weekdays_only")
+	reWeekendsOnly = words.NewExpr("usage.weekends_only")
+	reFullDay      = words.NewExpr("usage.full_day")
 	// reClockRange: "晚上7点到11点", "10点到早上8点", "19:00-23:00": the
 	// groups are the first hour's word (晚上), the hour, the second hour's
 	// word (早上) and its hour.
-	reClockRange = NewExpr("usage.clock_range")
+	reClockRange = words.NewExpr("usage.clock_range")
 	// reClockRangeEnglish: "8pm to 2am", "from 7 pm until 11 pm".
-	reClockRangeEnglish = NewExpr("usage.clock_range_english")
+	reClockRangeEnglish = words.NewExpr("usage.clock_range_english")
 	// rePerMonth: a total is per month ("100 hours a month").
-	rePerMonth = NewExpr("usage.per_month")
+	rePerMonth = words.NewExpr("usage.per_month")
 	// reContinuous: the cards run around the clock.
-	reContinuous = NewExpr("usage.continuous")
+	reContinuous = words.NewExpr("usage.continuous")
 	// reEvening: the words of the evening window (the vocabulary's).
-	reEvening = windowExpr[WindowEvening]
+	reEvening = words.WindowExpr(words.WindowEvening)
 	// rangeToMorning: a clock range's second word after which the hour is
 	// a morning's; dayUnits: a setup time's units counted in days.
-	rangeToMorning = NewWords("usage.range_to_morning")
-	dayUnits       = NewWords("usage.day_units")
+	rangeToMorning = words.NewWords("usage.range_to_morning")
+	dayUnits       = words.NewWords("usage.day_units")
 )
 
 // minTotalHours is the fewest hours read as a job's total: "多少钱一小时"
@@ -76,7 +79,7 @@ func extractUsage(x *Extraction) {
 		}
 	}
 	spanText = usageRate(x, spanText)
-	extractDeadline(x)
+	q.Deadline = when.ReadDeadline(x.rest)
 	if d := q.Deadline; d != nil {
 		if i := strings.Index(spanText, d.Text); i >= 0 && d.Text != "" {
 			spanText = blank(spanText, i, i+len(d.Text))
@@ -88,7 +91,7 @@ func extractUsage(x *Extraction) {
 	}
 	q.Continuous = q.Continuous || reContinuous.MatchString(x.rest)
 	if q.Window == "" {
-		q.Window = WindowIn(x.rest)
+		q.Window = words.WindowIn(x.rest)
 	}
 }
 
@@ -110,7 +113,7 @@ func usageRate(x *Extraction, spanText string) string {
 	daysPerWeek := 7.0
 	switch m := reDaysPerWeek.FindStringSubmatchIndex(x.rest); {
 	case m != nil:
-		if v, ok := ParseNum(x.rest[m[2]:m[3]]); ok && v >= 1 && v <= 7 {
+		if v, ok := words.ParseNum(x.rest[m[2]:m[3]]); ok && v >= 1 && v <= 7 {
 			daysPerWeek = v
 			spanText = blank(spanText, m[0], m[1])
 		}
@@ -145,9 +148,9 @@ func spanDays(s string) float64 {
 	// rate's "一周" is never longer than the work).
 	best := 0.0
 	for _, m := range reSpan.FindAllStringSubmatch(s, -1) {
-		v, ok := number("numbers.half", m[1])
+		v, ok := words.Number("numbers.half", m[1])
 		if !ok {
-			v, ok = ParseNum(m[1])
+			v, ok = words.ParseNum(m[1])
 		}
 		if !ok || v <= 0 {
 			continue
@@ -174,11 +177,11 @@ func spanDays(s string) float64 {
 
 // clockRange reads a daily clock range ("晚上7点到11点", "每晚10点到早上8
 // 点", "8pm to 2am") as hours a day and the window it falls in; loc is
-// its span in s. Its hours are clockHour's (ParseNum and 0–24).
+// its span in s. Its hours are when.ClockHour's (ParseNum and 0–24).
 func clockRange(s string) (loc []int, hours float64, window string, ok bool) {
 	if m := reClockRange.FindStringSubmatchIndex(s); m != nil {
-		from, okFrom := clockHour(s[m[4]:m[5]])
-		to, okTo := clockHour(s[m[8]:m[9]])
+		from, okFrom := when.ClockHour(s[m[4]:m[5]])
+		to, okTo := when.ClockHour(s[m[8]:m[9]])
 		pm := m[2] >= 0 && pmWord(s[m[2]:m[3]]) || m[2] < 0 && reEvening.MatchString(s[:m[0]])
 		if pm && from < 12 {
 			from += 12
@@ -187,13 +190,13 @@ func clockRange(s string) (loc []int, hours float64, window string, ok bool) {
 		if !morning && to < from && to+12 > from && to <= 12 {
 			to += 12
 		}
-		return m[:2], rangeHours(from, to), WindowOf(from), okFrom && okTo
+		return m[:2], rangeHours(from, to), words.WindowOf(from), okFrom && okTo
 	}
 	if m := reClockRangeEnglish.FindStringSubmatchIndex(s); m != nil {
-		from, okFrom := clockHour(s[m[2]:m[3]])
-		to, okTo := clockHour(s[m[6]:m[7]])
+		from, okFrom := when.ClockHour(s[m[2]:m[3]])
+		to, okTo := when.ClockHour(s[m[6]:m[7]])
 		from, to = from%12+12*boolInt(s[m[4]:m[5]] == "pm"), to%12+12*boolInt(s[m[8]:m[9]] == "pm")
-		return m[:2], rangeHours(from, to), WindowOf(from), okFrom && okTo
+		return m[:2], rangeHours(from, to), words.WindowOf(from), okFrom && okTo
 	}
 	return nil, 0, "", false
 }
@@ -211,8 +214,8 @@ func rangeHours(from, to int) float64 {
 // pmWord reports whether a clock range's first word is a part of the
 // day whose hours are afternoon or evening ("晚上", "下午", "夜里").
 func pmWord(w string) bool {
-	d, ok := dayPartNamed(w)
-	return ok && d.Clock == clockPM
+	d, ok := words.DayPartNamed(w)
+	return ok && d.Clock == words.ClockPM
 }
 
 func boolInt(b bool) int {
@@ -225,9 +228,9 @@ func boolInt(b bool) int {
 // setupHours is a stated setup time in hours ("一天" 24, "半天" 12,
 // "5小时" 5); ok is false past a week, which is not setup.
 func setupHours(num, unit string) (float64, bool) {
-	v, ok := number("numbers.half", num)
+	v, ok := words.Number("numbers.half", num)
 	if !ok {
-		v, ok = ParseNum(num)
+		v, ok = words.ParseNum(num)
 	}
 	if !ok {
 		v, ok = englishNumber(num) // "a day"
@@ -254,7 +257,7 @@ func englishCount(s string) float64 {
 func firstNumAt(res []*textgate.Regexp, s string) ([]int, float64, bool) {
 	for _, re := range res {
 		if m := re.FindStringSubmatchIndex(s); m != nil {
-			if v, ok := ParseNum(s[m[2]:m[3]]); ok {
+			if v, ok := words.ParseNum(s[m[2]:m[3]]); ok {
 				return m[:2], v, true
 			}
 		}
@@ -266,7 +269,7 @@ func firstNumAt(res []*textgate.Regexp, s string) ([]int, float64, bool) {
 func firstNum(res []*textgate.Regexp, s string) (float64, bool) {
 	for _, re := range res {
 		if m := re.FindStringSubmatch(s); m != nil {
-			if v, ok := ParseNum(m[1]); ok {
+			if v, ok := words.ParseNum(m[1]); ok {
 				return v, true
 			}
 		}
@@ -277,7 +280,7 @@ func firstNum(res []*textgate.Regexp, s string) (float64, bool) {
 // spanUnitDays is the days of a span unit ("周" 7, "月" 30:
 // usage.span_unit_days), 1 for another.
 func spanUnitDays(unit string) float64 {
-	if v, ok := number("usage.span_unit_days", unit); ok {
+	if v, ok := words.Number("usage.span_unit_days", unit); ok {
 		return v
 	}
 	return 1

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labgpu/bot/configs"
 	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/understand/slots/words"
 )
 
 // TestUsage: the usage profile of plan questions, as students write them.
@@ -23,26 +24,26 @@ func TestUsage(t *testing.T) {
 		{"我们组每周跑40小时4090，包周还是按量", 40, 0, 0, false, ""},
 		{"一个月要跑300小时A100怎么租最省", 0, 300, 30, false, ""},
 		{"连续训练5天租什么方式", 0, 0, 5, true, ""},
-		{"每天晚上跑6个小时3090，租两周", 42, 0, 14, false, WindowEvening},
+		{"每天晚上跑6个小时3090，租两周", 42, 0, 14, false, words.WindowEvening},
 		// "一周 … 二十小时" is the rate, not a span of one week.
-		{"一周大概二十小时 白天用", 20, 0, 0, false, WindowDay},
+		{"一周大概二十小时 白天用", 20, 0, 0, false, words.WindowDay},
 		{"3090 一周跑20小时，租两周", 20, 0, 14, false, ""},
-		{"每晚4个小时3090，租一个月", 28, 0, 30, false, WindowEvening},
-		{"we run a 3090 4 hours every night for a month", 28, 0, 30, false, WindowEvening},
-		{"4090 6 hours nightly for two weeks", 42, 0, 14, false, WindowEvening},
+		{"每晚4个小时3090，租一个月", 28, 0, 30, false, words.WindowEvening},
+		{"we run a 3090 4 hours every night for a month", 28, 0, 30, false, words.WindowEvening},
+		{"4090 6 hours nightly for two weeks", 42, 0, 14, false, words.WindowEvening},
 		// Weekdays only, weekends only, clock ranges, "一个半月", a rate
 		// with a GPU name inside, a total per month (a new user's test).
-		{"I run a 4090 about 6h every weekday evening for a month, pay as you go or monthly?", 30, 0, 30, false, WindowEvening},
-		{"每个工作日晚上跑6小时4090 一个月", 30, 0, 30, false, WindowEvening},
-		{"老师让我租A100跑一个月，每天差不多白天8小时，周末不跑，包月值吗", 40, 0, 30, false, WindowDay},
+		{"I run a 4090 about 6h every weekday evening for a month, pay as you go or monthly?", 30, 0, 30, false, words.WindowEvening},
+		{"每个工作日晚上跑6小时4090 一个月", 30, 0, 30, false, words.WindowEvening},
+		{"老师让我租A100跑一个月，每天差不多白天8小时，周末不跑，包月值吗", 40, 0, 30, false, words.WindowDay},
 		{"3090一周就周末两天跑满，其他时间不用，租一个月，有必要包周吗", 48, 0, 30, true, ""},
 		{"一周用A100 80G 100小时 包周还是按量 4个星期", 100, 0, 28, false, ""},
 		{"组里3个人轮流用一张A100，基本24小时不停，持续一个半月，包月吗", 0, 0, 45, true, ""},
-		{"每晚10点到早上8点挂着跑3090，跑3周，怎么租最省", 70, 0, 21, false, WindowEvening},
-		{"每天晚上7点到11点用4090 一个月 按量还是包月", 28, 0, 30, false, WindowEvening},
-		{"每天晚上8点到12点跑3090 跑3周 怎么租", 28, 0, 21, false, WindowEvening},
-		{"每天上午9点到12点用4090，两周", 21, 0, 14, false, WindowDay},
-		{"we use an A100 from 8pm to 2am every night for two weeks", 42, 0, 14, false, WindowEvening},
+		{"每晚10点到早上8点挂着跑3090，跑3周，怎么租最省", 70, 0, 21, false, words.WindowEvening},
+		{"每天晚上7点到11点用4090 一个月 按量还是包月", 28, 0, 30, false, words.WindowEvening},
+		{"每天晚上8点到12点跑3090 跑3周 怎么租", 28, 0, 21, false, words.WindowEvening},
+		{"每天上午9点到12点用4090，两周", 21, 0, 14, false, words.WindowDay},
+		{"we use an A100 from 8pm to 2am every night for two weeks", 42, 0, 14, false, words.WindowEvening},
 		{"how much for a 4090 monthly vs hourly if I use it ~100 hours a month", 0, 100, 30, false, ""},
 		{"4090 30h/周 跑半个月", 30, 0, 15, false, ""},
 		{"3090 竞价实例多少钱一小时", 0, 0, 0, false, ""},
@@ -155,11 +156,11 @@ func TestClockRangeHours(t *testing.T) {
 		window string
 		ok     bool
 	}{
-		{"晚上7点到11点", 4, WindowEvening, true},
-		{"10点到早上8点", 22, WindowDay, true},
-		{"19:00-23:00", 4, WindowEvening, true},
-		{"8pm to 2am", 6, WindowEvening, true},
-		{"9am to 5pm", 8, WindowDay, true},
+		{"晚上7点到11点", 4, words.WindowEvening, true},
+		{"10点到早上8点", 22, words.WindowDay, true},
+		{"19:00-23:00", 4, words.WindowEvening, true},
+		{"8pm to 2am", 6, words.WindowEvening, true},
+		{"9am to 5pm", 8, words.WindowDay, true},
 		{"25点到26点", 0, "", false},
 		{"7点到30点", 0, "", false},
 		{"25pm to 3am", 0, "", false},

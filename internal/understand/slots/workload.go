@@ -3,6 +3,8 @@ package slots
 import (
 	"math"
 	"strconv"
+
+	"github.com/labgpu/bot/internal/understand/slots/words"
 )
 
 // A non-LLM job's figures: images ("1000 张图", "500 images"), sampling
@@ -12,10 +14,10 @@ import (
 var (
 	// reImages are image counts: "1000 张图", "20张图片", "500 images"; a
 	// bare "500张" only from ten up (below, "2张" is a GPU count: "至少2张空闲").
-	reImages  = NewExprs("workload.images", 2)
-	reSteps   = NewExprs("workload.steps", 3)
-	reRes     = NewExprs("workload.resolution", 3)
-	rePercent = NewExpr("workload.percent")
+	reImages  = words.NewExprs("workload.images", 2)
+	reSteps   = words.NewExprs("workload.steps", 3)
+	reRes     = words.NewExprs("workload.resolution", 3)
+	rePercent = words.NewExpr("workload.percent")
 )
 
 // extractWorkload reads a non-LLM job's images, steps, resolution and
@@ -28,7 +30,7 @@ func extractWorkload(x *Extraction) {
 		if loc == nil {
 			continue
 		}
-		v, ok := ParseNum(x.rest[loc[2]:loc[3]])
+		v, ok := words.ParseNum(x.rest[loc[2]:loc[3]])
 		unit := ""
 		if loc[4] >= 0 {
 			unit = x.rest[loc[4]:loc[5]]
@@ -53,7 +55,7 @@ func extractWorkload(x *Extraction) {
 		if loc[2] < 0 {
 			g = 4
 		}
-		if v, ok := ParseNum(x.rest[loc[g]:loc[g+1]]); ok && v > 0 && v <= 100 {
+		if v, ok := words.ParseNum(x.rest[loc[g]:loc[g+1]]); ok && v > 0 && v <= 100 {
 			q.DataPercent = v
 			x.use(loc[0], loc[1], "")
 		}

@@ -1,4 +1,4 @@
-package slots
+package words
 
 import (
 	"regexp"
@@ -294,6 +294,25 @@ func TestVocabularyRefusesUnnamed(t *testing.T) {
 		_, err := LoadData(fstest.MapFS{"slots/time.yaml": {Data: []byte(bad)}})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one naming %s", name, err, c.want)
+		}
+	}
+}
+
+// TestHourSpan: a span of hours wraps past midnight; 0–24 is the whole
+// day.
+func TestHourSpan(t *testing.T) {
+	for _, c := range []struct {
+		start, end int
+		want       []int
+	}{{18, 24, []int{18, 19, 20, 21, 22, 23}}, {22, 2, []int{22, 23, 0, 1}}, {0, 24, nil}, {5, 6, []int{5}}} {
+		want := c.want
+		if want == nil {
+			for h := range 24 {
+				want = append(want, h)
+			}
+		}
+		if got := HourSpan(c.start, c.end); !slices.Equal(got, want) {
+			t.Errorf("HourSpan(%d, %d) = %v", c.start, c.end, got)
 		}
 	}
 }

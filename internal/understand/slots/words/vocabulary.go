@@ -1,8 +1,7 @@
-package slots
+package words
 
 import (
 	"fmt"
-	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -21,7 +20,8 @@ import (
 // function: the span (DayPartIn, the availability answer's "工作日晚上好抢
 // 吗") and the point (DayPartAt, the mute's "静音到晚上"); a plan's window
 // (WindowIn, WindowOf: "晚上跑"); the part of the week a question names
-// (ReadWeekWindow, week.go: "周末晚上"). See time.yaml for the hours.
+// (package when's ReadWeekWindow: "周末晚上"). See time.yaml for the
+// hours.
 //
 // The names of the parts of the day and of the week are data here too
 // (DayPart.Name, WeekPart.Name, Weekday.Name and OneName,
@@ -56,34 +56,23 @@ func (d DayPart) Hours() []int { return HourSpan(d.From, d.To) }
 // reads it: "晚上10点" 22, "晚上12点" 0 (midnight), "中午1点" 13, "凌晨12点" 0.
 func (d DayPart) ClockHour(h int) int {
 	switch {
-	case d.Clock == clockPM && h == 12:
+	case d.Clock == ClockPM && h == 12:
 		return 0
-	case d.Clock == clockPM && h < 12:
+	case d.Clock == ClockPM && h < 12:
 		return h + 12
-	case d.Clock == clockNoon && h >= 1 && h <= 5:
+	case d.Clock == ClockNoon && h >= 1 && h <= 5:
 		return h + 12
-	case d.Clock == clockMidnight && h == 12:
+	case d.Clock == ClockMidnight && h == 12:
 		return 0
 	}
 	return h
 }
 
-// clockHour is an hour of the clock as written ("7", "07", "十一"): the
-// one number parser's (ParseNum) whole number within 0–24; ok is false
-// for any other.
-func clockHour(s string) (int, bool) {
-	v, ok := ParseNum(s)
-	if !ok || v != math.Trunc(v) || v < 0 || v > 24 {
-		return 0, false
-	}
-	return int(v), true
-}
-
 // How an hour said with a part of the day reads (DayPart.Clock).
 const (
-	clockPM       = "pm"
-	clockNoon     = "noon"
-	clockMidnight = "midnight"
+	ClockPM       = "pm"
+	ClockNoon     = "noon"
+	ClockMidnight = "midnight"
 )
 
 // Windows of the day a plan runs in (Query.Window).
@@ -266,7 +255,7 @@ func dayPartOf(p dayPartData) (DayPart, error) {
 		return d, fmt.Errorf("slots: vocabulary: day part %q needs words and a name", p.ID)
 	case len(p.AtWords) > 0 && p.At == nil:
 		return d, fmt.Errorf("slots: vocabulary: day part %q has at_words but no at", p.ID)
-	case p.Clock != "" && p.Clock != clockPM && p.Clock != clockNoon && p.Clock != clockMidnight:
+	case p.Clock != "" && p.Clock != ClockPM && p.Clock != ClockNoon && p.Clock != ClockMidnight:
 		return d, fmt.Errorf("slots: vocabulary: day part %q: clock %q is none of pm, noon, midnight", p.ID, p.Clock)
 	}
 	d.From, d.To = p.Hours[0], p.Hours[1]
@@ -365,8 +354,8 @@ func DayPartAt(folded string) (DayPart, bool) {
 	return out, found
 }
 
-// dayPartByID is the part of the day with the id.
-func dayPartByID(id string) (DayPart, bool) {
+// DayPartByID is the part of the day with the id.
+func DayPartByID(id string) (DayPart, bool) {
 	for _, d := range DayParts() {
 		if d.ID == id {
 			return d, true
@@ -375,9 +364,9 @@ func dayPartByID(id string) (DayPart, bool) {
 	return DayPart{}, false
 }
 
-// dayPartNamed is the part of the day whose span words include word
+// DayPartNamed is the part of the day whose span words include word
 // exactly ("夜里": evening).
-func dayPartNamed(word string) (DayPart, bool) {
+func DayPartNamed(word string) (DayPart, bool) {
 	for _, d := range DayParts() {
 		for _, w := range d.words {
 			if w == word {
@@ -400,6 +389,10 @@ func WindowIn(folded string) string {
 	return ""
 }
 
+// WindowExpr is the pattern of a window of the day (WindowEvening,
+// WindowDay), made of its words.
+func WindowExpr(id string) *Expr { return windowExpr[id] }
+
 // windowExpr are the windows' patterns (made of their words).
 var windowExpr = map[string]*Expr{
 	WindowEvening: NewExpr("time.window_" + WindowEvening),
@@ -417,6 +410,19 @@ func WindowOf(h int) string {
 	return WindowDay
 }
 
+// HourSpan lists the hours from start to end (exclusive, wrapping
+// midnight): 22, 2 → 22, 23, 0, 1.
+func HourSpan(start, end int) []int {
+	var out []int
+	for h := start; h != end%24 || len(out) == 0; h = (h + 1) % 24 {
+		out = append(out, h)
+		if len(out) == 24 {
+			break
+		}
+	}
+	return out
+}
+
 // inSpan reports whether hour h is in [from, to), wrapping past
 // midnight when to ≤ from.
 func inSpan(h, from, to int) bool {
@@ -431,11 +437,13 @@ func Weekdays() []Weekday { return data().vocab.weekdays }
 
 // Index is the weekday counted as the availability history counts days
 // of the week (history.Profile.Hours, WeekWindow.Days): 0 Monday … 6
-// Sunday. It is the one place ISO weekdays become those.
-func (w Weekday) Index() int { return dayIndex(w.ISO) }
+// Sunday (DayIndex).
+func (w Weekday) Index() int { return DayIndex(w.ISO) }
 
-// dayIndex is an ISO weekday (1 Monday … 7 Sunday) counted from 0.
-func dayIndex(iso int) int { return iso - 1 }
+// DayIndex is an ISO weekday (1 Monday … 7 Sunday) counted as the
+// availability history counts days of the week (0 Monday): the one place
+// ISO weekdays become those (a WeekPart's Days are ISO weekdays).
+func DayIndex(iso int) int { return iso - 1 }
 
 // WeekParts are the parts of the week, in the order WeekPartIn tries
 // them.

@@ -1,8 +1,10 @@
-package slots
+package when
 
 import (
 	"strings"
 	"time"
+
+	"github.com/labgpu/bot/internal/understand/slots/words"
 )
 
 // Deadline is a due date a plan question states relative to when it is
@@ -30,91 +32,84 @@ type Deadline struct {
 }
 
 // The due dates' words (configs/slots/deadline.yaml); weekdays and days
-// from today are the vocabulary's (time.yaml).
+// from today are the vocabulary's (time.yaml, package words).
 var (
 	// reDeadlineNextWeek: "下周五", "下个星期三", "下下周一" (a due date with
 	// or without a cue word: a plan question names a future weekday to
 	// finish by).
-	reDeadlineNextWeek = NewExpr("deadline.next_week")
+	reDeadlineNextWeek = words.NewExpr("deadline.next_week")
 	// reDeadlineThisWeek: "这周五", "本周日".
-	reDeadlineThisWeek = NewExpr("deadline.this_week")
+	reDeadlineThisWeek = words.NewExpr("deadline.this_week")
 	// reDeadlineWeekday: a bare weekday with a cue: "周五前", "ddl是周五".
-	reDeadlineWeekday = NewExprs("deadline.weekday", 2)
+	reDeadlineWeekday = words.NewExprs("deadline.weekday", 2)
 	// reDeadlineMonthEnd: "月底", "月末", "下个月底".
-	reDeadlineMonthEnd = NewExpr("deadline.month_end")
+	reDeadlineMonthEnd = words.NewExpr("deadline.month_end")
 	// reDeadlineDay: "15号前", "ddl是20号", "截止到5日".
-	reDeadlineDay = NewExprs("deadline.day", 2)
+	reDeadlineDay = words.NewExprs("deadline.day", 2)
 	// reDeadlineSoon: "明天前", "后天要交", "ddl是明天".
-	reDeadlineSoon = NewExprs("deadline.soon", 2)
+	reDeadlineSoon = words.NewExprs("deadline.soon", 2)
 	// reDeadlineEnglish: "by friday", "due next monday", "before thu".
-	reDeadlineEnglish = NewExpr("deadline.english")
+	reDeadlineEnglish = words.NewExpr("deadline.english")
 	// reDeadlineEnglishMonth: "by the end of the month", "by month end".
-	reDeadlineEnglishMonth = NewExpr("deadline.english_month")
+	reDeadlineEnglishMonth = words.NewExpr("deadline.english_month")
 	// reDeadlineEnglishSoon: "by tomorrow".
-	reDeadlineEnglishSoon = NewExpr("deadline.english_soon")
+	reDeadlineEnglishSoon = words.NewExpr("deadline.english_soon")
 	// nextWords are the 下 of "下周五", "下个月底".
-	nextWords = NewWords("deadline.next")
+	nextWords = words.NewWords("deadline.next")
 )
 
-// extractDeadline reads a due date (see Deadline) into q.Deadline.
-func extractDeadline(x *Extraction) {
-	s := x.rest
-	set := func(d Deadline, m []string) {
+// ReadDeadline reads a due date (see Deadline) in folded text; nil when
+// it names none.
+func ReadDeadline(s string) *Deadline {
+	at := func(d Deadline, m []string) *Deadline {
 		d.Text = m[0]
-		x.q.Deadline = &d
+		return &d
 	}
 	if m := reDeadlineNextWeek.FindStringSubmatch(s); m != nil {
-		set(Deadline{Weekday: WeekdayOf(m[2]), WeeksAhead: countWords(m[1], nextWords.List())}, m)
-		return
+		return at(Deadline{Weekday: words.WeekdayOf(m[2]), WeeksAhead: countWords(m[1], nextWords.List())}, m)
 	}
 	if m := reDeadlineThisWeek.FindStringSubmatch(s); m != nil {
-		set(Deadline{Weekday: WeekdayOf(m[1]), ThisWeek: true}, m)
-		return
+		return at(Deadline{Weekday: words.WeekdayOf(m[1]), ThisWeek: true}, m)
 	}
 	if m := reDeadlineMonthEnd.FindStringSubmatch(s); m != nil {
 		d := Deadline{MonthEnd: true}
 		if countWords(m[1], nextWords.List()) > 0 {
 			d.MonthsAhead = 1
 		}
-		set(d, m)
-		return
+		return at(d, m)
 	}
 	for _, re := range reDeadlineWeekday.All() {
 		if m := re.FindStringSubmatch(s); m != nil {
-			set(Deadline{Weekday: WeekdayOf(m[1])}, m)
-			return
+			return at(Deadline{Weekday: words.WeekdayOf(m[1])}, m)
 		}
 	}
 	for _, re := range reDeadlineDay.All() {
 		if m := re.FindStringSubmatch(s); m != nil {
-			if v, ok := ParseNum(m[1]); ok && v >= 1 && v <= 31 {
-				set(Deadline{Day: int(v)}, m)
-				return
+			if v, ok := words.ParseNum(m[1]); ok && v >= 1 && v <= 31 {
+				return at(Deadline{Day: int(v)}, m)
 			}
 		}
 	}
 	for _, re := range reDeadlineSoon.All() {
 		if m := re.FindStringSubmatch(s); m != nil {
-			days, _ := RelativeDayOf(m[1])
-			set(Deadline{InDays: days}, m)
-			return
+			days, _ := words.RelativeDayOf(m[1])
+			return at(Deadline{InDays: days}, m)
 		}
 	}
 	if m := reDeadlineEnglish.FindStringSubmatch(s); m != nil {
-		d := Deadline{Weekday: WeekdayOf(m[2])}
+		d := Deadline{Weekday: words.WeekdayOf(m[2])}
 		if m[1] != "" {
 			d.WeeksAhead = 1
 		}
-		set(d, m)
-		return
+		return at(d, m)
 	}
 	if m := reDeadlineEnglishMonth.FindStringSubmatch(s); m != nil {
-		set(Deadline{MonthEnd: true}, m)
-		return
+		return at(Deadline{MonthEnd: true}, m)
 	}
 	if m := reDeadlineEnglishSoon.FindStringSubmatch(s); m != nil {
-		set(Deadline{InDays: 1}, m)
+		return at(Deadline{InDays: 1}, m)
 	}
+	return nil
 }
 
 // countWords is how many times words of ws are in s.

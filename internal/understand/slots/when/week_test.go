@@ -1,4 +1,4 @@
-package slots
+package when
 
 import (
 	"slices"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/understand/slots/words"
 )
 
 // TestReadWeekWindow: the part of the week a question names, its days
@@ -50,7 +51,7 @@ func TestReadWeekWindow(t *testing.T) {
 		}
 		var hours []int
 		if c.end > 0 {
-			hours = HourSpan(c.start, c.end)
+			hours = words.HourSpan(c.start, c.end)
 		}
 		if w.Set != c.set || !slices.Equal(w.Days, c.days) || rel != c.rel || w.Part != c.part || !slices.Equal(w.Hours(), hours) ||
 			w.Clock != (c.end > 0 && c.part == "") {
@@ -76,23 +77,6 @@ func TestPlainNumeral(t *testing.T) {
 		"一二": false, "十十": false, "十一二": false, "一二十": false, "二十十": false} {
 		if got := plainNumeral(s); got != want {
 			t.Errorf("plainNumeral(%s) = %v, want %v", s, got, want)
-		}
-	}
-}
-
-func TestHourSpan(t *testing.T) {
-	for _, c := range []struct {
-		start, end int
-		want       []int
-	}{{18, 24, []int{18, 19, 20, 21, 22, 23}}, {22, 2, []int{22, 23, 0, 1}}, {0, 24, nil}, {5, 6, []int{5}}} {
-		want := c.want
-		if want == nil {
-			for h := range 24 {
-				want = append(want, h)
-			}
-		}
-		if got := HourSpan(c.start, c.end); !slices.Equal(got, want) {
-			t.Errorf("HourSpan(%d, %d) = %v", c.start, c.end, got)
 		}
 	}
 }
@@ -207,13 +191,13 @@ func FuzzReadWeekWindow(f *testing.F) {
 // 0–24, digits or Chinese numerals.
 func TestClockHour(t *testing.T) {
 	for s, want := range map[string]int{"0": 0, "7": 7, "07": 7, "24": 24, "十一": 11, "两": 2, "二十四": 24} {
-		if h, ok := clockHour(s); !ok || h != want {
-			t.Errorf("clockHour(%q) = %d %v, want %d", s, h, ok, want)
+		if h, ok := ClockHour(s); !ok || h != want {
+			t.Errorf("ClockHour(%q) = %d %v, want %d", s, h, ok, want)
 		}
 	}
 	for _, s := range []string{"25", "99", "二十五", "1.5", "-1", "", "半", "a"} {
-		if h, ok := clockHour(s); ok {
-			t.Errorf("clockHour(%q) = %d, want none", s, h)
+		if h, ok := ClockHour(s); ok {
+			t.Errorf("ClockHour(%q) = %d, want none", s, h)
 		}
 	}
 }

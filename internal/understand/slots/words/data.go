@@ -1,4 +1,32 @@
-package slots
+// Package words is the slot data: the words the slot extractors (and
+// the pipeline's rules in package understand) read, which are data in
+// configs/slots/*.yaml. `go generate ./configs` writes them, read and
+// checked, into configs/slots.json (CompiledDataFile), which the bot
+// reads once when first needed (Preload reads it beside the compiled
+// intents): a tenth of the YAML's cost. TestCompiledDataIsCurrent fails
+// while it is stale.
+// The Go holds what a match means (which group is the number, which unit
+// multiplies); the files hold how Chinese and English say it. Each file
+// has any of these sections, named "<file>.<name>" in Go ("alerts.mute"
+// is the mute pattern of alerts.yaml):
+//
+//	fragments: name → a piece of pattern, written {{name}} in any file's
+//	           patterns (fragment names are shared by all files)
+//	patterns:  name → a regular expression (RE2, on folded text: lower
+//	           case, half-width), or a list of alternatives joined by |
+//	           (Expr, NewExpr)
+//	lists:     name → regular expressions tried in order (Exprs)
+//	words:     name → plain words (WordList, ContainsAny, sets)
+//	numbers:   name → word → number (Number, Numbers; the numerals
+//	           ParseNum reads)
+//	maps:      name → word → word (Mapping)
+//
+// and time.yaml the one vocabulary of times of day and of the week
+// (vocabulary.go: DayParts, Weekdays, WeekParts, RelativeDays and their
+// readers), which package when reads a question's times with.
+// It imports nothing of the slot extractors (package slots) or the
+// pipeline.
+package words
 
 import (
 	"bytes"
@@ -17,29 +45,6 @@ import (
 	"github.com/labgpu/bot/internal/strictyaml"
 	"github.com/labgpu/bot/internal/textgate"
 )
-
-// The words the slot extractors (and the pipeline's rules in package
-// understand) read are data: configs/slots/*.yaml. `go generate
-// ./configs` writes them, read and checked, into configs/slots.json
-// (CompiledDataFile), which the bot reads once when first needed
-// (Preload reads it beside the compiled intents): a tenth of the YAML's
-// cost. TestCompiledDataIsCurrent fails while it is stale.
-// The Go holds what a match means (which group is the number, which unit
-// multiplies); the files hold how Chinese and English say it. Each file
-// has any of these sections, named "<file>.<name>" in Go ("alerts.mute"
-// is the mute pattern of alerts.yaml):
-//
-//	fragments: name → a piece of pattern, written {{name}} in any file's
-//	           patterns (fragment names are shared by all files)
-//	patterns:  name → a regular expression (RE2, on folded text: lower
-//	           case, half-width), or a list of alternatives joined by |
-//	lists:     name → regular expressions tried in order
-//	words:     name → plain words (ContainsAny, sets)
-//	numbers:   name → word → number
-//	maps:      name → word → word
-//
-// and time.yaml the vocabulary of times of day and of the week
-// (vocabulary.go).
 
 // DataDir is the directory of the slot data in the configs FS, and
 // CompiledDataFile the compiled data beside it.
@@ -370,6 +375,9 @@ func (e *Expr) Regexp() *textgate.Regexp {
 	return e.re
 }
 
+// Key is the pattern's key in the slot data ("alerts.mute").
+func (e *Expr) Key() string { return e.key }
+
 // String is the pattern.
 func (e *Expr) String() string { return e.Regexp().String() }
 
@@ -448,17 +456,6 @@ func (w *WordList) load() {
 	})
 }
 
-// number is word's number in the table key ("numbers.english"): the
-// number words of configs/slots/numbers.yaml and the others.
-func number(key, word string) (float64, bool) {
-	t, ok := data().numbers[key]
-	if !ok {
-		panic("slots: no numbers " + key + " in configs/" + DataDir)
-	}
-	v, ok := t[word]
-	return v, ok
-}
-
 // Mapping is the word map key ("pipeline.simplified").
 func Mapping(key string) map[string]string {
 	m, ok := data().maps[key]
@@ -472,7 +469,7 @@ func Mapping(key string) map[string]string {
 // every pattern, list and word list declared (NewExpr, NewExprs,
 // NewWords) is there, compiles and is as long as the Go reads; and every
 // one of the data is declared. Tests call it once every package that
-// declares keys (slots, understand) is loaded.
+// declares keys (words, when, slots, understand) is loaded.
 func CheckData() error {
 	d, err := loadedData()
 	if err != nil {
