@@ -8,6 +8,13 @@
 // (SubscribeSlots, MuteSlots …). It imports nothing of the pipeline: the
 // Query's reading (Intent, Confidence, Alternatives, Topic, Score, KB) is
 // the pipeline's to fill.
+//
+// The words the extractors read are data (configs/slots/*.yaml), loaded
+// and checked by subpackage words, which also holds the one number
+// parser (words.ParseNum) and the one vocabulary of times of day and of
+// the week; subpackage when reads with that vocabulary the part of the
+// week a question names (Query.When) and a plan's due date
+// (Query.Deadline). Neither imports this package.
 package slots
 
 import (

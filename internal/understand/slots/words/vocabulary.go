@@ -100,7 +100,7 @@ type Weekday struct {
 // WeekPart is a part of the week: weekends (6, 7) or working days (1–5).
 type WeekPart struct {
 	// ID is "weekend" or "weekday", the ids the availability history
-	// groups its days by (history.Window.Days) and WeekWindow.Set.
+	// groups its days by (history.Window.Days) and when.WeekWindow.Set.
 	ID   string
 	Name catalog.Text
 	// Days are ISO weekdays.
@@ -436,8 +436,8 @@ func inSpan(h, from, to int) bool {
 func Weekdays() []Weekday { return data().vocab.weekdays }
 
 // Index is the weekday counted as the availability history counts days
-// of the week (history.Profile.Hours, WeekWindow.Days): 0 Monday … 6
-// Sunday (DayIndex).
+// of the week (history.Profile.Hours, when.WeekWindow.Days): 0 Monday …
+// 6 Sunday (DayIndex).
 func (w Weekday) Index() int { return DayIndex(w.ISO) }
 
 // DayIndex is an ISO weekday (1 Monday … 7 Sunday) counted as the
