@@ -1,13 +1,14 @@
-// Package commands turns a chat message into an answer. Understanding is a
-// small pipeline (internal/understand): shared slot extractors, each
-// intent's high-precision patterns, and a naive Bayes scorer trained on
-// the corpus in configs/intents. The router then applies the conversation
-// and runs the intent's answer, registered in package answer from the
-// file that holds it: the areas' (offers, estimate, advice, each a
-// subpackage over answer.Env) or its own (subscriptions, storage, the
-// digest, help, "详情": this package); render turns the answer's payload
-// into a short reply with the full form behind "详情". It knows nothing
-// of Feishu or WeChat.
+// Package commands turns a chat message into an answer: the router reads
+// the text into a Query (internal/understand), applies the conversation
+// (a pick after an ask-back, a follow-up to an estimate, 详情), looks the
+// intent up in the registry of package answer and calls its answer with
+// an answer.Ask — the Query, who asked where and the services, never the
+// text. Each intent registers itself from the file holding its answer:
+// the router's own here (subscriptions, mute, the storage ledger, the
+// digest, help, 详情, small talk, ask-backs, version), the areas' in
+// commands/offers, estimate, advice and availability. Render turns the
+// answer's payload into the reply; the router cuts it to a phone screen
+// with the rest behind "详情". It knows nothing of Feishu or WeChat.
 package commands
 
 import (

@@ -1,8 +1,9 @@
-// Package answer holds what the answers of every area (offers, estimate,
-// advice) and the router share: the Env they read from (the catalog, the
-// offer snapshot, the clock, the renderer), the best price quotes for a
-// job, how figures and their sources are written, and the size of a
-// short form. It imports no other part of commands.
+// Package answer is what every intent's answer works with: the registry
+// (Intent, Register, Lookup), the Ask an answer reads (the Query, the
+// Asker, the Env of services: catalog, offers, clock, renderer, stores,
+// estimator, knowledge base, history, the storage ledger's state), the
+// best price quotes for a job, and the size of a short form. It imports
+// no other part of commands.
 package answer
 
 import (
