@@ -2,6 +2,10 @@ package workload
 
 import (
 	"strings"
+	"sync"
+	"unicode"
+
+	"github.com/coregx/ahocorasick"
 
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/textgate"
@@ -12,13 +16,23 @@ import (
 // hyphens, underscores or slashes ("vit-b/16" matches "ViT B16"); a match
 // must not be glued to further ASCII letters or digits ("sd" is not in
 // "ssd", "vit" not in "activity").
+//
+// A text is read once by an Aho-Corasick automaton of the names' first
+// runs (a name can only match where its first run occurs); only the names
+// whose first run it holds are tried (a pasted traceback names none of
+// most).
 type matcher struct {
 	pats []namePattern
+
+	once  sync.Once
+	heads *ahocorasick.Automaton // nil: try every name
+	byLit [][]int                // the names (indexes into pats) of each first run
 }
 
 type namePattern struct {
-	re *textgate.Regexp
-	id string
+	re   *textgate.Regexp
+	id   string
+	head string // the alias's first run of letters or digits, folded
 }
 
 func newMatcher() *matcher { return &matcher{} }
@@ -27,17 +41,87 @@ func newMatcher() *matcher { return &matcher{} }
 func (m *matcher) add(id string, aliases []string) {
 	for _, a := range append([]string{id}, aliases...) {
 		if p := catalog.AliasPattern(a); p != "" {
-			m.pats = append(m.pats, namePattern{re: textgate.Lazy(p), id: id})
+			m.pats = append(m.pats, namePattern{re: textgate.Lazy(p), id: id, head: firstRun(catalog.Fold(a))})
 		}
 	}
+}
+
+// firstRun is the first run of letters or of digits of a folded alias, as
+// catalog.AliasPattern cuts it (a '.' inside digits belongs to them).
+func firstRun(a string) string {
+	start, kind := -1, 0
+	for i, r := range a {
+		k := 0
+		switch {
+		case r >= '0' && r <= '9' || r == '.' && kind == 2:
+			k = 2
+		case unicode.IsLetter(r):
+			k = 1
+		}
+		switch {
+		case start < 0 && k != 0:
+			start, kind = i, k
+		case start >= 0 && k != kind:
+			return a[start:i]
+		}
+	}
+	if start < 0 {
+		return ""
+	}
+	return a[start:]
+}
+
+// build makes the automaton of the names' first runs.
+func (m *matcher) build() {
+	index := map[string]int{}
+	var lits []string
+	for i, p := range m.pats {
+		if p.head == "" {
+			return // a name without a first run: every name is tried
+		}
+		id, ok := index[p.head]
+		if !ok {
+			id = len(lits)
+			index[p.head] = id
+			lits = append(lits, p.head)
+			m.byLit = append(m.byLit, nil)
+		}
+		m.byLit[id] = append(m.byLit[id], i)
+	}
+	if len(lits) == 0 {
+		return
+	}
+	a, err := ahocorasick.NewBuilder().AddStrings(lits).Build()
+	if err != nil {
+		m.byLit = nil
+		return
+	}
+	m.heads = a
+}
+
+// candidates marks the names whose first run occurs in folded (nil:
+// every name).
+func (m *matcher) candidates(folded string) []bool {
+	m.once.Do(m.build)
+	if m.heads == nil {
+		return nil
+	}
+	c := make([]bool, len(m.pats))
+	for _, hit := range m.heads.FindAllOverlapping([]byte(folded)) {
+		for _, i := range m.byLit[hit.PatternID] {
+			c[i] = true
+		}
+	}
+	return c
 }
 
 // best returns the id of the longest name found in folded text (the
 // earliest of equally long ones), or "".
 func (m *matcher) best(folded string) string {
 	id, bestLen, bestAt := "", 0, 0
-	for _, p := range m.pats {
-		if !p.re.Possible(folded) {
+	cand := m.candidates(folded)
+	for i, p := range m.pats {
+		if cand != nil && !cand[i] || !p.re.Possible(folded) {
 			continue
 		}
 		for _, loc := range p.re.FindAllStringIndex(folded, -1) {
