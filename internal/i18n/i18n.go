@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 
 	"go.yaml.in/yaml/v3"
 
@@ -48,7 +49,7 @@ func (l Lang) Code() string {
 // A key missing from the catalog (the tests rule it out) logs an error
 // and gives "".
 func (l Lang) T(key string, args ...any) string {
-	s, ok := catalogs()[l.index()].texts[key]
+	s, ok := loaded()[l.index()].texts[key]
 	if !ok {
 		slog.Error("i18n: no such message", "key", key, "lang", l.Code())
 		return ""
@@ -61,7 +62,7 @@ func (l Lang) T(key string, args ...any) string {
 
 // L is the list of key in l (a table header); nil when missing.
 func (l Lang) L(key string) []string {
-	s, ok := catalogs()[l.index()].lists[key]
+	s, ok := loaded()[l.index()].lists[key]
 	if !ok {
 		slog.Error("i18n: no such list", "key", key, "lang", l.Code())
 	}
@@ -127,7 +128,20 @@ var catalogs = sync.OnceValue(func() [2]*Catalog {
 })
 
 // Embedded returns the embedded catalogs (Chinese, English).
-func Embedded() [2]*Catalog { return catalogs() }
+func Embedded() [2]*Catalog { return *loaded() }
+
+// current holds the catalogs once loaded: T reads them with one atomic
+// load (it runs for every cell of every table).
+var current atomic.Pointer[[2]*Catalog]
+
+func loaded() *[2]*Catalog {
+	if c := current.Load(); c != nil {
+		return c
+	}
+	c := catalogs()
+	current.Store(&c)
+	return &c
+}
 
 // Load reads one catalog file from configs.
 func Load(name string) (*Catalog, error) {

@@ -82,9 +82,13 @@ func (u *Understander) finish(x *extraction, m *advice.Result, text string) {
 		}
 	}
 	switch q.Intent {
-	case IntentEstimate, IntentAdvice, IntentClarify:
-		// The questions an estimate answers: its own, a card or OOM
-		// question, an ask-back whose pick may be an estimate.
+	case IntentEstimate, IntentClarify:
+		// The questions an estimate answers: its own, an ask-back whose
+		// pick may be an estimate.
 		x.WorkloadNames(u.work)
+	}
+	switch q.Intent {
+	case IntentStock, IntentPrices, IntentCompare, IntentClarify:
+		x.OfferAsk()
 	}
 }

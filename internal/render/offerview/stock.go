@@ -1,6 +1,7 @@
 package offerview
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -219,11 +220,13 @@ func (v *stockView) verdict() string {
 // many platforms.
 func availableFrom(rows []render.OfferRow, keep func(render.OfferRow) bool) ([]render.OfferRow, int) {
 	var out []render.OfferRow
-	platforms := map[string]bool{}
+	var platforms []string
 	for _, row := range rows {
 		if keep(row) && row.Available != nil && *row.Available {
 			out = append(out, row)
-			platforms[row.Platform] = true
+			if !slices.Contains(platforms, row.Platform) {
+				platforms = append(platforms, row.Platform)
+			}
 		}
 	}
 	return out, len(platforms)

@@ -122,7 +122,6 @@ func Extract(c *catalog.Catalog, text string, chatEnglish bool) *Extraction {
 	q := &Query{Asked: text, CJK: HasCJK(text)}
 	q.English = AnswerEnglish(text, chatEnglish)
 	x := &Extraction{cat: c, q: q, whole: whole, s: s, rest: s, cut: cut}
-	extractOfferAsk(q)
 	if strings.TrimSpace(s) == "" {
 		return x
 	}

@@ -1,7 +1,6 @@
 package slots
 
 import (
-	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/understand/slots/words"
 )
 
@@ -27,13 +26,17 @@ var (
 	offerStability     = words.NewExpr("offers.aspect_stability")
 )
 
-// extractOfferAsk fills what a stock, prices or compare answer reads in
-// the whole question as written (Asked, folded): whether it asks for
+// OfferAsk is the stock, prices and compare intents' finisher (and an
+// ask-back's, whose pick may be one of them): what their answers read in
+// the whole question as written (folded).
+func (x *Extraction) OfferAsk() { offerAsk(x.q, x.whole) }
+
+// offerAsk fills what a stock, prices or compare answer reads in the
+// whole question s (folded): whether it asks for
 // other platforms than the one named, which platform has a card, about
 // the no-GPU mode or how long data is kept, and what a comparison is
 // about.
-func extractOfferAsk(q *Query) {
-	s := catalog.Fold(q.Asked)
+func offerAsk(q *Query, s string) {
 	q.WhichPlatform = offerWhichPlatform.MatchString(s)
 	q.Elsewhere = offerElsewhere.MatchString(s) || q.WhichPlatform && offerNoneThere.MatchString(s)
 	q.NoCardMode = offerNoCard.MatchString(s)

@@ -44,7 +44,7 @@ func TestOfferAsk(t *testing.T) {
 		{"", want{}},
 	} {
 		q := &Query{Asked: c.text}
-		extractOfferAsk(q)
+		offerAsk(q, catalog.Fold(c.text))
 		got := want{q.Elsewhere, q.WhichPlatform, q.NoCardMode, q.Retention, q.Aspect}
 		if got != c.want {
 			t.Errorf("%q: %+v, want %+v", c.text, got, c.want)
@@ -52,13 +52,16 @@ func TestOfferAsk(t *testing.T) {
 	}
 }
 
-// TestOfferAskExtract: Extract fills the offers' slots.
+// TestOfferAskExtract: the offers' finisher fills their slots from the
+// whole question.
 func TestOfferAskExtract(t *testing.T) {
 	cat, err := catalog.Load(configs.FS)
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := Extract(cat, "autodl 上全是灰的，哪里还能租到4090", false).Query()
+	x := Extract(cat, "autodl 上全是灰的，哪里还能租到4090", false)
+	x.OfferAsk()
+	q := x.Query()
 	if !q.Elsewhere || !q.WhichPlatform || q.Platform != "autodl" {
 		t.Errorf("elsewhere %v which %v platform %q", q.Elsewhere, q.WhichPlatform, q.Platform)
 	}
