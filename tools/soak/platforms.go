@@ -80,17 +80,25 @@ type fakePlatform struct {
 	srvs []*http.Server
 	URLs []string // per replica
 
-	mu    sync.Mutex
-	mode  string
-	spans []modeSpan
-	reqs  []*platformReq
+	mu sync.Mutex
+	// replicas are the soak's replicas (attach), by listener.
+	replicas []*replica
+	mode     string
+	spans    []modeSpan
+	reqs     []*platformReq
 	// unauthorized counts requests without the right token.
 	unauthorized int
 }
 
-func newFakePlatform(s *soak, name, label, role string, replicas int) (*fakePlatform, error) {
-	f := &fakePlatform{name: name, label: label, role: role, s: s, mode: modeOK, rng: s.stream(name),
-		kind: func(*http.Request) string { return "" }}
+// newFakePlatform starts a platform with one listener per replica,
+// answering body's answers; kind (nil: one endpoint) names a request's
+// endpoint, and auth, when set, is the bearer token required.
+func newFakePlatform(s *soak, name, label, role string, replicas int, body func(map[string]bool) []byte,
+	kind func(*http.Request) string, auth string) (*fakePlatform, error) {
+	if kind == nil {
+		kind = func(*http.Request) string { return "" }
+	}
+	f := &fakePlatform{name: name, label: label, role: role, s: s, mode: modeOK, rng: s.stream(name), body: body, kind: kind, auth: auth}
 	for i := 0; i < replicas; i++ {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
@@ -103,6 +111,14 @@ func newFakePlatform(s *soak, name, label, role string, replicas int) (*fakePlat
 		f.URLs = append(f.URLs, "http://"+ln.Addr().String())
 	}
 	return f, nil
+}
+
+// attach tells the platform the replicas its listeners serve, so that a
+// request is known by the replica process (its start) that sent it.
+func (f *fakePlatform) attach(rs []*replica) {
+	f.mu.Lock()
+	f.replicas = rs
+	f.mu.Unlock()
 }
 
 func (f *fakePlatform) Close() {
@@ -135,7 +151,10 @@ func (f *fakePlatform) handler(replica int) http.HandlerFunc {
 		// Read the whole request: only then does the server notice a
 		// client that gives up.
 		_, _ = io.Copy(io.Discard, r.Body)
-		req := &platformReq{Replica: replica, Start: f.s.replicas[replica].startCount(), Kind: f.kind(r), Arrived: time.Now()}
+		f.mu.Lock()
+		rp := f.replicas[replica]
+		f.mu.Unlock()
+		req := &platformReq{Replica: replica, Start: rp.startCount(), Kind: f.kind(r), Arrived: time.Now()}
 		f.mu.Lock()
 		req.Mode = f.mode
 		f.reqs = append(f.reqs, req)

@@ -211,6 +211,7 @@ type report struct {
 	Lost       []string           `json:"lost,omitempty"`
 	Duplicated []string           `json:"duplicated,omitempty"`
 	AlertNotes []string           `json:"alert_notes,omitempty"`
+	ExtraNotes []string           `json:"alerts_not_expected_notes,omitempty"`
 	LogCounts  map[string]int     `json:"log_counts,omitempty"`
 	LogSamples map[string][]noted `json:"-"`
 	Chaos      []chaosEvent       `json:"-"`
@@ -558,6 +559,7 @@ func (s *soak) analyseAlerts(r *report, posts []post) {
 				visible = fp.answeredIn(t.gpu, i)
 			}
 			expected := visible && !maybeActive && seen(t, i)
+			maybeActiveBefore := maybeActive
 			maybeActive = maybeActive || visible
 			when := fmt.Sprintf("%s in stock +%.1fs..+%.1fs", t.key(), pe.start.Sub(s.start).Seconds(), pe.end.Sub(s.start).Seconds())
 			tr := r.track(t.key())
@@ -567,7 +569,7 @@ func (s *soak) analyseAlerts(r *report, posts []post) {
 				r.AlertsLost++
 				tr.Expected++
 				tr.Lost++
-				r.AlertNotes = append(r.AlertNotes, fmt.Sprintf("%s: LOST alert for %s; %s", chat, when, s.pollsText(pe)))
+				r.AlertNotes = append(r.AlertNotes, fmt.Sprintf("%s: LOST alert for %s (period %d); %s", chat, when, i, s.pollsText(t, ps, pe)))
 			case expected:
 				r.AlertsExpected++
 				r.AlertsForExpected++
@@ -576,6 +578,11 @@ func (s *soak) analyseAlerts(r *report, posts []post) {
 			case counts[i] > 0:
 				r.AlertsExtra++
 				tr.Extra++
+				why := "not seen by a valid poll"
+				if maybeActiveBefore {
+					why = "its record may have been active already"
+				}
+				r.ExtraNotes = append(r.ExtraNotes, fmt.Sprintf("%s: alert for %s (period %d) not expected (%s); %s", chat, when, i, why, s.pollsText(t, ps, pe)))
 			}
 			if counts[i] > 1 {
 				r.AlertsDuplicated += counts[i] - 1
@@ -644,16 +651,27 @@ func (s *soak) platformByName(name string) *fakePlatform {
 	return nil
 }
 
-// pollsText lists the polls during a period, for a lost alert's note.
-func (s *soak) pollsText(p period) string {
+// pollsText lists the polls during a period of t (ps: its periods), for
+// an alert's note: each with the period it saw of t ("saw 3", "saw -"
+// when its fetch failed or cannot be matched) and whether Redis was
+// healthy around it.
+func (s *soak) pollsText(t track, ps []period, p period) string {
 	var b []string
 	for _, pl := range s.polls {
-		if pl.At.After(p.start) && pl.At.Before(p.end.Add(5*time.Second)) {
+		if pl.At.After(p.start) && pl.At.Before(p.end.Add(stockTimeout+5*time.Second)) {
 			st := "ok"
 			if !pl.OK {
 				st = "failed"
 			}
-			b = append(b, fmt.Sprintf("+%.1fs r%d %s subs=%d alerts=%d held=%d", pl.At.Sub(s.start).Seconds(), pl.Replica, st, pl.Subs, pl.Alerts, pl.Held))
+			saw := "-"
+			if k, ok := s.sawPeriod(pl, t, ps); ok {
+				saw = strconv.Itoa(k)
+			}
+			redis := ""
+			if !s.healthy(pl.At.Add(-time.Second), pl.At.Add(time.Second/2)) {
+				redis = " redis-down"
+			}
+			b = append(b, fmt.Sprintf("+%.1fs r%d#%d %s subs=%d alerts=%d held=%d saw %s%s", pl.At.Sub(s.start).Seconds(), pl.Replica, pl.Start, st, pl.Subs, pl.Alerts, pl.Held, saw, redis))
 		}
 	}
 	return "polls: " + strings.Join(b, "; ") + "; " + s.context(p.start)
@@ -733,6 +751,7 @@ func (r *report) write(w io.Writer) {
 	list("lost messages", r.Lost)
 	list("duplicated answers", r.Duplicated)
 	list("alerts", r.AlertNotes)
+	list("alerts sent but not expected (allowed)", r.ExtraNotes)
 	if len(r.LogCounts) > 0 {
 		keys := make([]string, 0, len(r.LogCounts))
 		for k := range r.LogCounts {

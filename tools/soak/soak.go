@@ -272,6 +272,8 @@ func (s *soak) setup(ctx context.Context) error {
 			"FEISHU_ENCRYPT_KEY=" + encryptKey, "FEISHU_MODE=webhook", "FEISHU_BASE_URL=" + s.fake.URL}
 		s.replicas = append(s.replicas, &replica{idx: i, bin: bin, env: env, Port: port, dir: dir, onLn: s.onLine})
 	}
+	s.hung.attach(s.replicas)
+	s.flapping.attach(s.replicas)
 	for _, r := range s.replicas {
 		if err := r.Start(); err != nil {
 			return err
@@ -299,17 +301,13 @@ func (s *soak) platforms() error {
 	if err != nil {
 		return err
 	}
-	if s.hung, err = newFakePlatform(s, "vastai", "vast.ai", "hung", s.o.Replicas); err != nil {
+	if s.hung, err = newFakePlatform(s, "vastai", "vast.ai", "hung", s.o.Replicas, vast, nil, ""); err != nil {
 		return err
 	}
-	s.hung.body = vast
 	s.hung.setMode(modeHang) // from before the replicas start
-	if s.flapping, err = newFakePlatform(s, "runpod", "RunPod", "flapping", s.o.Replicas); err != nil {
-		return err
-	}
 	s.runpodKey = "soak-" + randomHex(8)
-	s.flapping.body, s.flapping.kind, s.flapping.auth = runpod, runpodCloud, s.runpodKey
-	return nil
+	s.flapping, err = newFakePlatform(s, "runpod", "RunPod", "flapping", s.o.Replicas, runpod, runpodCloud, s.runpodKey)
+	return err
 }
 
 // replicaConfig is a replica's config, with its own URLs of the fake
