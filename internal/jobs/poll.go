@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -151,7 +152,8 @@ func (p *Poller) Run(ctx context.Context) {
 	case !ran:
 		p.log().Debug("poll skipped: another replica holds the lock")
 	default:
-		p.log().Info("poll", "providers", len(snap.Providers), "offers", len(snap.Offers()), "subscriptions", res.Subscriptions, "alerts", res.Alerts, "held", res.Held)
+		p.log().Info("poll", "providers", len(snap.Providers), "offers", len(snap.Offers()), "subscriptions", res.Subscriptions, "alerts", res.Alerts, "held", res.Held,
+			"fetched", FetchedText(snap))
 	}
 	if ran && p.History != nil {
 		if err := p.History.Record(ctx, snap); err != nil {
@@ -161,6 +163,36 @@ func (p *Poller) Run(ctx context.Context) {
 	if ran && p.OnPoll != nil {
 		p.OnPoll(snap, res)
 	}
+}
+
+// FetchedText says what a poll decided on, per provider: its status,
+// for a good fetch the time it was fetched (RFC 3339, UTC), and a breaker
+// that is not closed, space-separated in the snapshot's order:
+//
+//	catalog:ok@2025-06-01T10:00:00.12Z runpod:ok@2025-06-01T10:00:00.3Z vastai:stale/open
+//
+// It is the "poll" log line's fetched attribute, so that an operator (or
+// tools/soak) can tell which answer of each platform an alert, or its
+// absence, came from.
+func FetchedText(s stock.Snapshot) string {
+	var b strings.Builder
+	for i, ps := range s.Providers {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		st := string(ps.Status)
+		if st == "" {
+			st = "none"
+		}
+		b.WriteString(ps.Provider + ":" + st)
+		if ps.Status == stock.StatusOK && !ps.FetchedAt.IsZero() {
+			b.WriteString("@" + ps.FetchedAt.UTC().Format(time.RFC3339Nano))
+		}
+		if ps.Breaker != "" && ps.Breaker != stock.BreakerClosed {
+			b.WriteString("/" + string(ps.Breaker))
+		}
+	}
+	return b.String()
 }
 
 // Release gives up the poll lock (at shutdown, or after a one-shot poll),

@@ -1,17 +1,25 @@
 // Command soak runs the bot the way a lab deploys it and breaks it on a
 // schedule: N `bot serve` replicas on one Redis, Feishu in webhook mode
-// against a fake open platform, and the replay provider reading
-// recordings the soak rewrites. It kills and restarts replicas and Redis,
-// pauses Redis, and counts what the fake Feishu received: each user
-// message answered exactly once, each stock transition alerted exactly
-// once. Everything runs on loopback, in a temporary directory, and stops
-// by itself (issue 15).
+// against a fake open platform, the replay provider reading an AutoDL
+// recording the soak rewrites, and two platform APIs on loopback that the
+// replicas poll with the real providers: vast.ai, which hangs (accepts
+// the request, never answers), and RunPod, which flaps (answers, then
+// fails with 503s, 429s, timeouts or reset connections, or answers
+// slowly, for a while). It kills and restarts replicas and Redis, pauses
+// Redis, and counts what the fake Feishu received: each user message
+// answered exactly once, each stock transition a poll saw alerted
+// exactly once; what each platform saw (requests, the most in flight at
+// once per replica: fetches are single-flight); answer latencies; and
+// /readyz probed every second on each replica. Everything runs on
+// loopback, in a temporary directory, and stops by itself (issues 15
+// and 26).
 //
 //	go run ./tools/soak                  # 5 minutes, 3 replicas
 //	go run ./tools/soak -short           # about 40 s (what CI runs)
 //
-// It exits 1 when a message or alert was lost or duplicated, 2 when it
-// could not run.
+// It exits 1 when a message or alert was lost or duplicated, or a replica
+// had two fetches of one platform in flight at once; 2 when it could not
+// run.
 package main
 
 import (
@@ -40,6 +48,8 @@ func main() {
 	flag.StringVar(&o.RedisPersist, "redis-appendfsync", "everysec", "Redis persistence: everysec or always (AOF), or none")
 	flag.StringVar(&o.BotBin, "bot", "", "a built bot binary (default: go build ./cmd/bot)")
 	flag.BoolVar(&o.Keep, "keep", false, "keep the temporary directory (logs, Redis files)")
+	flag.StringVar(&o.Hang, "hang", "stretches", "the hung platform (vast.ai): stretches (hangs 60-150 s at a time, answers 15-40 s between) or whole (hangs for the whole run; what -short does)")
+	repro := flag.String("repro", "", "instead of the soak, reproduce one finding: kill-while-answering (exit 1 while the answer is lost)")
 	flag.Parse()
 	if err := defaults(&o, flag.CommandLine); err != nil {
 		fmt.Fprintln(os.Stderr, "soak:", err)
@@ -47,6 +57,22 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	switch *repro {
+	case "":
+	case "kill-while-answering":
+		answered, err := reproKill(ctx, o, os.Stdout)
+		switch {
+		case err != nil:
+			fmt.Fprintln(os.Stderr, "soak:", err)
+			os.Exit(2)
+		case !answered:
+			os.Exit(1)
+		}
+		return
+	default:
+		fmt.Fprintf(os.Stderr, "soak: -repro %q: want kill-while-answering\n", *repro)
+		os.Exit(2)
+	}
 	rep, err := run(ctx, o)
 	if rep != nil {
 		rep.write(os.Stdout)
@@ -69,6 +95,12 @@ func defaults(o *options, fs *flag.FlagSet) error {
 	}
 	if o.Short && !set["duration"] {
 		o.Duration = 20 * time.Second
+	}
+	if o.Short && !set["hang"] || o.Hang == "" {
+		o.Hang = "whole"
+	}
+	if o.Hang != "stretches" && o.Hang != "whole" {
+		return fmt.Errorf("-hang %q: want stretches or whole", o.Hang)
 	}
 	if o.Replicas < 1 {
 		return errors.New("-replicas must be at least 1")

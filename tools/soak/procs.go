@@ -178,7 +178,7 @@ type replica struct {
 	env  []string
 	Port int
 	dir  string
-	onLn func(idx int, line string, at time.Time)
+	onLn func(idx, start int, line string, at time.Time)
 
 	mu        sync.Mutex
 	cmd       *exec.Cmd
@@ -222,6 +222,7 @@ func (rp *replica) Start() error {
 	}
 	pw.Close()
 	rp.starts++
+	start := rp.starts
 	fmt.Fprintf(rp.logf, "=== soak: start #%d pid %d at %s\n", rp.starts, cmd.Process.Pid, time.Now().Format(time.RFC3339Nano))
 	done := make(chan struct{})
 	rp.cmd, rp.done, rp.up, rp.killed = cmd, done, true, false
@@ -236,7 +237,7 @@ func (rp *replica) Start() error {
 			fmt.Fprintln(rp.logf, sc.Text())
 			rp.mu.Unlock()
 			if rp.onLn != nil {
-				rp.onLn(rp.idx, sc.Text(), now)
+				rp.onLn(rp.idx, start, sc.Text(), now)
 			}
 		}
 		pr.Close()
@@ -296,6 +297,14 @@ func (rp *replica) Stop() {
 		rp.logf = nil
 	}
 	rp.mu.Unlock()
+}
+
+// startCount is the number of the replica's latest start (its process
+// now, or the last one).
+func (rp *replica) startCount() int {
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	return rp.starts
 }
 
 func (rp *replica) Up() bool {

@@ -29,30 +29,64 @@ type options struct {
 	RedisPersist string // everysec, always or none
 	BotBin       string // prebuilt bot; empty: go build
 	Keep         bool
-	Log          io.Writer
+	// Hang is how the hung platform (vast.ai) behaves: "stretches" hangs
+	// for 60-150 s at a time with 15-40 s of answers between, "whole"
+	// hangs for the whole run (what a short run does).
+	Hang string
+	Log  io.Writer
 }
 
 // Poll and alert settings the replicas run with: the fastest schedule the
 // config accepts (jobs.MinInterval), a short poll lock so that a killed
 // holder's lock frees quickly (the config's minimum is 3 s), and a
 // cooldown that never holds an alert back in the soak.
+//
+// A fetch gives up after stockTimeout (the hung platform's fetches end
+// there); an answer waits for a platform at most answerBudget and then
+// answers from the last snapshot, naming it late; data older than maxAge
+// is fetched again for an answer; a platform's breaker opens after five
+// failed fetches in a row, for breakerOpen.
 const (
-	pollEvery = 30 * time.Second
-	pollLock  = 6 * time.Second
-	jitter    = time.Second
+	pollEvery    = 30 * time.Second
+	pollLock     = 6 * time.Second
+	jitter       = time.Second
+	stockTimeout = 6 * time.Second
+	answerBudget = 2 * time.Second
+	maxAge       = 10 * time.Second
+	breakerOpen  = 15 * time.Second
 )
 
-// gpus are the cards the soak flips between in stock and sold out, with
-// the free count it writes when in stock.
-var gpus = []struct {
-	name string // as in the AutoDL recording
-	ask  string // as a user says it
-	free int
-}{{"RTX 4090", "4090", 12}, {"RTX 3090", "3090", 3}}
+// track is one GPU on one platform whose stock the soak flips between in
+// stock and sold out: AutoDL's through the replay recording, RunPod's
+// (the flapping platform) and vast.ai's (the hung one) through their fake
+// APIs.
+type track struct {
+	platform string // provider and catalog id
+	gpu      string // as in the recordings
+	ask      string // a subscription for it, as a user says it ("… 有货了提醒我")
+	free     int    // AutoDL: the idle count written while in stock
+	// soldOutSeen: the platform says sold out. vast.ai lists only what
+	// is rentable, so a missing row is unknown (never a transition): once
+	// its alert went out, none follows.
+	soldOutSeen bool
+}
+
+func (t track) key() string { return t.platform + "/" + t.gpu }
+
+var tracks = []track{
+	{platform: "autodl", gpu: "RTX 4090", ask: "AutoDL 4090", free: 12, soldOutSeen: true},
+	{platform: "autodl", gpu: "RTX 3090", ask: "AutoDL 3090", free: 3, soldOutSeen: true},
+	{platform: "runpod", gpu: "RTX 4090", ask: "RunPod 4090", soldOutSeen: true},
+	{platform: "vastai", gpu: "RTX 4090", ask: "vast.ai 4090"},
+}
+
+// replayProvider is the provider that reads the AutoDL recording.
+const replayProvider = "replay"
 
 // questions are the traffic: what lab members ask.
 var questions = []string{"帮助", "哪家有4090", "7B LoRA 要多少钱", "AutoDL 怎么收费", "3090 还是 4090", "恒源云和AutoDL哪个便宜",
-	"有没有2块以下的3090", "A100 80G 包月多少", "文章里说AutoDL数据盘0.5元/GB/天，是真的吗", "which platform has a 4090 right now"}
+	"有没有2块以下的3090", "RunPod 现在有4090吗", "A100 80G 包月多少", "文章里说AutoDL数据盘0.5元/GB/天，是真的吗",
+	"which platform has a 4090 right now", "vast.ai 的 4090 还有吗"}
 
 // chaosEvent is one fault the soak injected.
 type chaosEvent struct {
@@ -62,9 +96,10 @@ type chaosEvent struct {
 	End     time.Time `json:"end"` // back up (Redis answers PING, the replica started)
 }
 
-// transition is a change the soak wrote to the replay recordings.
+// transition is a change of a track's stock: written to the replay
+// recording, or answered by a fake platform from then on.
 type transition struct {
-	GPU     string
+	Track   string
 	At      time.Time
 	InStock bool
 }
@@ -73,10 +108,20 @@ type transition struct {
 type pollLine struct {
 	At      time.Time
 	Replica int
+	Start   int // the replica process's start number
 	OK      bool
 	Subs    int
 	Alerts  int
 	Held    int
+	// Fetched is, per provider, what the poll decided on (its fetched
+	// attribute): nil from a bot that does not say.
+	Fetched map[string]fetched
+}
+
+// fetched is one provider's part of a poll: a good fetch and its time.
+type fetched struct {
+	OK bool
+	At time.Time
 }
 
 // noted is a log line worth reporting.
@@ -87,21 +132,25 @@ type noted struct {
 }
 
 type soak struct {
-	o        options
-	dir      string
-	replay   string
-	fake     *fakeFeishu
-	redis    *redisProc
-	replicas []*replica
-	drv      *driver
-	rng      *rand.Rand
+	o         options
+	dir       string
+	replay    string
+	fake      *fakeFeishu
+	redis     *redisProc
+	replicas  []*replica
+	drv       *driver
+	rng       *rand.Rand // the fault schedule's
+	hung      *fakePlatform
+	flapping  *fakePlatform
+	runpodKey string
 
 	mu          sync.Mutex
 	chaos       []chaosEvent
 	unhealthy   [][2]time.Time // Redis stopped or paused (end zero: ongoing)
 	transitions []transition
-	state       map[string]bool
+	state       map[string]bool // by track key
 	polls       []pollLine
+	probes      []probe
 	notable     map[string][]noted // by message
 	noteCount   map[string]int
 	subs        map[string]subInfo // chat → subscription
@@ -109,7 +158,7 @@ type soak struct {
 }
 
 type subInfo struct {
-	GPU     string
+	Track   track
 	Created time.Time
 }
 
@@ -192,14 +241,13 @@ func (s *soak) setup(ctx context.Context) error {
 	if err := os.MkdirAll(s.replay, 0o700); err != nil {
 		return err
 	}
-	for _, g := range gpus {
-		s.state[g.name] = false
+	for _, t := range tracks {
+		s.state[t.key()] = false
 	}
 	if err := s.writeReplay(); err != nil {
 		return err
 	}
-	cfg := filepath.Join(s.dir, "config.yaml")
-	if err := os.WriteFile(cfg, []byte(configYAML), 0o600); err != nil {
+	if err := s.platforms(); err != nil {
 		return err
 	}
 	for i := 0; i < s.o.Replicas; i++ {
@@ -211,12 +259,21 @@ func (s *soak) setup(ctx context.Context) error {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return err
 		}
+		// Each replica has its own listener on each fake platform, so
+		// the platform knows which replica asked.
+		cfg := filepath.Join(dir, "config.yaml")
+		if err := os.WriteFile(cfg, []byte(replicaConfig(s.hung.URLs[i], s.flapping.URLs[i])), 0o600); err != nil {
+			return err
+		}
 		env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "TZ=UTC", "BOT_CONFIG=" + cfg, "BOT_DATA_DIR=" + dir,
 			"BOT_HTTP_ADDR=127.0.0.1:" + strconv.Itoa(port), "REDIS_URL=" + s.redis.URL(), "BOT_REPLAY_DIR=" + s.replay,
+			"RUNPOD_API_KEY=" + s.runpodKey,
 			"FEISHU_APP_ID=" + appID, "FEISHU_APP_SECRET=soak-secret", "FEISHU_VERIFICATION_TOKEN=" + verificationToken,
 			"FEISHU_ENCRYPT_KEY=" + encryptKey, "FEISHU_MODE=webhook", "FEISHU_BASE_URL=" + s.fake.URL}
 		s.replicas = append(s.replicas, &replica{idx: i, bin: bin, env: env, Port: port, dir: dir, onLn: s.onLine})
 	}
+	s.hung.attach(s.replicas)
+	s.flapping.attach(s.replicas)
 	for _, r := range s.replicas {
 		if err := r.Start(); err != nil {
 			return err
@@ -228,22 +285,54 @@ func (s *soak) setup(ctx context.Context) error {
 		}
 	}
 	s.drv, err = newDriver(filepath.Join(s.o.Fixtures, "feishu"), s.replicas, s.fake)
-	s.logf("soak: redis on :%d (appendfsync %s), %d replicas, fake Feishu %s, dir %s", s.redis.Port, s.o.RedisPersist, len(s.replicas), s.fake.URL, s.dir)
+	s.logf("soak: redis on :%d (appendfsync %s), %d replicas, fake Feishu %s, vast.ai (hung) %v, RunPod (flapping) %v, dir %s",
+		s.redis.Port, s.o.RedisPersist, len(s.replicas), s.fake.URL, s.hung.URLs, s.flapping.URLs, s.dir)
 	return err
 }
 
-// configYAML is the replicas' config; the environment adds the store,
-// Feishu, the replay directory and the listen address.
-var configYAML = fmt.Sprintf(`# written by tools/soak
+// platforms starts the fake platform APIs: vast.ai, which hangs, and
+// RunPod, which flaps.
+func (s *soak) platforms() error {
+	vast, err := vastBody(s.o.Fixtures)
+	if err != nil {
+		return err
+	}
+	runpod, err := runpodBody(s.o.Fixtures)
+	if err != nil {
+		return err
+	}
+	if s.hung, err = newFakePlatform(s, "vastai", "vast.ai", "hung", s.o.Replicas, vast, nil, ""); err != nil {
+		return err
+	}
+	s.hung.setMode(modeHang) // from before the replicas start
+	s.runpodKey = "soak-" + randomHex(8)
+	s.flapping, err = newFakePlatform(s, "runpod", "RunPod", "flapping", s.o.Replicas, runpod, runpodCloud, s.runpodKey)
+	return err
+}
+
+// replicaConfig is a replica's config, with its own URLs of the fake
+// platforms; the environment adds the store, Feishu, the replay
+// directory, RunPod's API key and the listen address.
+func replicaConfig(vastURL, runpodURL string) string {
+	return fmt.Sprintf(`# written by tools/soak
 store:
   prefix: "soak:"
 stock:
+  timeout: %s
+  max_age: %s
+  answer_budget: %s
+  breaker:
+    failures: 5
+    open_for: %s
   providers:
     autodl: {enabled: false}
-    vastai: {enabled: false}
+    vastai:
+      enabled: true
+      base_url: %s
     gpushare: {enabled: false}
     matpool: {enabled: false}
-    runpod: {enabled: false}
+    runpod:
+      base_url: %s
     lambda: {enabled: false}
   poll:
     schedule: "@every %s"
@@ -253,19 +342,23 @@ alerts:
   cooldown: 1s
 log:
   level: info
-`, pollEvery, jitter, pollLock)
+`, stockTimeout, maxAge, answerBudget, breakerOpen, vastURL, runpodURL, pollEvery, jitter, pollLock)
+}
 
 // writeReplay writes the AutoDL stock recording of the current state and
 // a fresh RECORDED_AT, each by rename so a poll never reads half a file.
 func (s *soak) writeReplay() error {
 	s.mu.Lock()
 	var rows []map[string]any
-	for _, g := range gpus {
-		free := 0
-		if s.state[g.name] {
-			free = g.free
+	for _, t := range tracks {
+		if t.platform != "autodl" {
+			continue
 		}
-		rows = append(rows, map[string]any{g.name: map[string]int{"idle_gpu_num": free, "total_gpu_num": 40}})
+		free := 0
+		if s.state[t.key()] {
+			free = t.free
+		}
+		rows = append(rows, map[string]any{t.gpu: map[string]int{"idle_gpu_num": free, "total_gpu_num": 40}})
 	}
 	s.mu.Unlock()
 	body, _ := json.MarshalIndent(map[string]any{"code": "Success", "msg": "", "data": rows}, "", "  ")
@@ -282,29 +375,58 @@ func (s *soak) writeReplay() error {
 	return write("autodl-esd-gpu_stock-global.json", body)
 }
 
-// setState flips a GPU and records the transition.
-func (s *soak) setState(gpu string, in bool) {
-	s.mu.Lock()
-	s.state[gpu] = in
-	s.mu.Unlock()
-	if err := s.writeReplay(); err != nil {
-		s.logf("soak: write replay: %v", err)
+// setState flips a track and records the transition: a fake platform
+// answers the new state from the transition's time on (both under s.mu);
+// the replay recording is written before it (a poll that read the file
+// since is a moment early, which the analysis allows for).
+func (s *soak) setState(t track, in bool) {
+	if t.platform == "autodl" {
+		s.mu.Lock()
+		s.state[t.key()] = in
+		s.mu.Unlock()
+		if err := s.writeReplay(); err != nil {
+			s.logf("soak: write replay: %v", err)
+		}
 	}
 	s.mu.Lock()
-	s.transitions = append(s.transitions, transition{GPU: gpu, At: time.Now(), InStock: in})
+	s.state[t.key()] = in
+	s.transitions = append(s.transitions, transition{Track: t.key(), At: time.Now(), InStock: in})
 	s.mu.Unlock()
-	s.logf("replay: %s %s", gpu, map[bool]string{true: "in stock", false: "sold out"}[in])
+	s.logf("stock: %s %s %s", t.platform, t.gpu, map[bool]string{true: "in stock", false: "sold out"}[in])
+}
+
+// platformState is what a fake platform answers now: per GPU, in stock
+// or not and the state's period (its transitions so far).
+func (s *soak) platformState(platform string) (map[string]bool, map[string]int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	in, periods := map[string]bool{}, map[string]int{}
+	for _, t := range tracks {
+		if t.platform != platform {
+			continue
+		}
+		in[t.gpu] = s.state[t.key()]
+		for _, tr := range s.transitions {
+			if tr.Track == t.key() {
+				periods[t.gpu]++
+			}
+		}
+	}
+	return in, periods
 }
 
 // onLine reads a replica's log line: polls, and the lines worth counting.
-func (s *soak) onLine(idx int, line string, at time.Time) {
+func (s *soak) onLine(idx, start int, line string, at time.Time) {
 	l := parseLog(line)
 	switch l.Msg {
 	case "poll", "poll failed":
-		p := pollLine{At: at, Replica: idx, OK: l.Msg == "poll"}
+		p := pollLine{At: at, Replica: idx, Start: start, OK: l.Msg == "poll"}
 		p.Subs, _ = strconv.Atoi(l.Attrs["subscriptions"])
 		p.Alerts, _ = strconv.Atoi(l.Attrs["alerts"])
 		p.Held, _ = strconv.Atoi(l.Attrs["held"])
+		if f, ok := l.Attrs["fetched"]; ok {
+			p.Fetched = parseFetched(f)
+		}
 		s.mu.Lock()
 		s.polls = append(s.polls, p)
 		s.mu.Unlock()
@@ -330,19 +452,41 @@ func (s *soak) onLine(idx int, line string, at time.Time) {
 	s.mu.Unlock()
 }
 
+// parseFetched reads a poll line's fetched attribute
+// ("replay:ok@2025-06-01T10:00:00.12Z vastai:stale/open").
+func parseFetched(v string) map[string]fetched {
+	out := map[string]fetched{}
+	for _, part := range strings.Fields(v) {
+		name, rest, ok := strings.Cut(part, ":")
+		if !ok {
+			continue
+		}
+		rest, _, _ = strings.Cut(rest, "/")
+		status, at, _ := strings.Cut(rest, "@")
+		f := fetched{OK: status == "ok"}
+		if t, err := time.Parse(time.RFC3339Nano, at); err == nil {
+			f.At = t
+		} else {
+			f.OK = false // a good fetch without its time says nothing usable
+		}
+		out[name] = f
+	}
+	return out
+}
+
 // subscribe creates the subscriptions through Feishu messages, before any
-// fault: per GPU, some chats say "<GPU> 有货了提醒我".
+// fault: per track, some chats say "<platform> <GPU> 有货了提醒我".
 func (s *soak) subscribe(ctx context.Context) error {
 	per := 3
 	if s.o.Short {
 		per = 2
 	}
 	var ms []*sentMsg
-	for _, g := range gpus {
+	for _, t := range tracks {
 		for i := 1; i <= per; i++ {
-			chat := fmt.Sprintf("oc_soak_alert_%s_%d", g.ask, i)
-			ms = append(ms, s.drv.Send(chat, g.ask+" 有货了提醒我", true))
-			s.subs[chat] = subInfo{GPU: g.name}
+			chat := fmt.Sprintf("oc_soak_alert_%s_%s_%d", t.platform, strings.TrimPrefix(t.gpu, "RTX "), i)
+			ms = append(ms, s.drv.Send(chat, t.ask+" 有货了提醒我", true))
+			s.subs[chat] = subInfo{Track: t}
 		}
 	}
 	deadline := time.Now().Add(30 * time.Second)
@@ -367,11 +511,18 @@ func (s *soak) subscribe(ctx context.Context) error {
 	return nil
 }
 
-// answers returns the texts of the replies to message id so far.
+// answers returns the texts of the answers to message id so far: its
+// replies, and its "查询中…" card once replaced by an answer.
 func (s *soak) answers(id string) []string {
 	var out []string
+	interim := ""
 	for _, p := range s.fake.Posts() {
-		if (p.Kind == "reply" && p.Target == id) && p.UUID != partUUID("interim:"+id) {
+		switch {
+		case p.Kind == "reply" && p.Target == id && p.UUID == partUUID("interim:"+id):
+			interim = p.MessageID
+		case p.Kind == "reply" && p.Target == id:
+			out = append(out, p.Text)
+		case p.Kind == "patch" && interim != "" && p.Target == interim && !containsAny(p.Text, notAnAnswer):
 			out = append(out, p.Text)
 		}
 	}
@@ -386,10 +537,14 @@ func (s *soak) exercise(ctx context.Context) {
 	ctx, cancel := context.WithDeadline(ctx, end)
 	defer cancel()
 	var wg sync.WaitGroup
-	wg.Add(3)
-	go func() { defer wg.Done(); s.traffic(ctx) }()
-	go func() { defer wg.Done(); s.flips(ctx) }()
-	go func() { defer wg.Done(); s.faults(ctx) }()
+	wg.Go(func() { s.traffic(ctx) })
+	wg.Go(func() { s.flips(ctx) })
+	wg.Go(func() { s.faults(ctx) })
+	wg.Go(func() { s.hung.hangSchedule(ctx, s.o.Hang == "stretches") })
+	wg.Go(func() { s.flapping.flapSchedule(ctx, s.o.Short) })
+	for _, r := range s.replicas {
+		wg.Go(func() { s.probeReady(ctx, r) })
+	}
 	wg.Wait()
 	s.stop = time.Now()
 }
@@ -417,22 +572,23 @@ func (s *soak) traffic(ctx context.Context) {
 	}
 }
 
-// flips changes the recordings: each GPU starts sold out, comes into
+// flips changes the stock: each track starts sold out, comes into
 // stock, and then alternates, each state lasting 35-75 s (a poll every
 // 30 s sees most of them; the report expects only those a poll saw).
 // The recording time is rewritten every 10 s.
 func (s *soak) flips(ctx context.Context) {
+	rng := s.stream("flips")
 	type next struct {
-		at  time.Time
-		gpu string
+		at time.Time
+		t  track
 	}
 	var plan []next
-	for i, g := range gpus {
+	for i, t := range tracks {
 		at := s.start.Add(time.Duration(2+2*i) * time.Second)
 		if !s.o.Short {
 			at = s.start.Add(time.Duration(8+17*i) * time.Second)
 		}
-		plan = append(plan, next{at, g.name})
+		plan = append(plan, next{at, t})
 	}
 	fresh := time.NewTicker(10 * time.Second)
 	defer fresh.Stop()
@@ -447,13 +603,13 @@ func (s *soak) flips(ctx context.Context) {
 		case <-time.After(time.Until(plan[0].at)):
 		}
 		s.mu.Lock()
-		in := !s.state[plan[0].gpu]
+		in := !s.state[plan[0].t.key()]
 		s.mu.Unlock()
-		s.setState(plan[0].gpu, in)
+		s.setState(plan[0].t, in)
 		if s.o.Short {
 			plan[0].at = s.start.Add(time.Hour) // one transition each
 		} else {
-			plan[0].at = time.Now().Add(35*time.Second + time.Duration(s.rng.Int64N(int64(40*time.Second))))
+			plan[0].at = time.Now().Add(35*time.Second + time.Duration(rng.Int64N(int64(40*time.Second))))
 		}
 	}
 }
@@ -485,13 +641,25 @@ func (s *soak) faults(ctx context.Context) {
 	}
 }
 
-// dur is a random duration in [lo, hi]; a short run halves it (at
-// least a second).
-func (s *soak) dur(lo, hi time.Duration) time.Duration {
+// dur is a random duration in [lo, hi] of the fault schedule; a short
+// run halves it (at least a second).
+func (s *soak) dur(lo, hi time.Duration) time.Duration { return s.durWith(s.rng, lo, hi) }
+
+func (s *soak) durWith(rng *rand.Rand, lo, hi time.Duration) time.Duration {
 	if s.o.Short {
 		lo, hi = max(lo/2, time.Second), max(hi/2, time.Second)
 	}
-	return lo + time.Duration(s.rng.Int64N(int64(hi-lo)+1))
+	return lo + time.Duration(rng.Int64N(int64(hi-lo)+1))
+}
+
+// stream is a random source of its own for one schedule (each runs in
+// its own goroutine), drawn from the seed and the schedule's name.
+func (s *soak) stream(name string) *rand.Rand {
+	h := uint64(14695981039346656037)
+	for _, c := range []byte(name) {
+		h = (h ^ uint64(c)) * 1099511628211
+	}
+	return rand.New(rand.NewPCG(s.o.Seed, h))
 }
 
 func (s *soak) fault(ctx context.Context, kind string) {
@@ -583,7 +751,9 @@ func (s *soak) drain(ctx context.Context) {
 	// Wait for a poll after the faults (the lock holder's next run, at
 	// most a poll interval away), so that the last stock states are
 	// checked too; a poll that just ran may still be sending its alerts.
-	for deadline := time.Now().Add(pollEvery + 5*time.Second); time.Now().Before(deadline) && ctx.Err() == nil; time.Sleep(200 * time.Millisecond) {
+	// The poll waits for every platform: the hung one's fetch ends at
+	// its timeout.
+	for deadline := time.Now().Add(pollEvery + stockTimeout + 5*time.Second); time.Now().Before(deadline) && ctx.Err() == nil; time.Sleep(200 * time.Millisecond) {
 		if s.polledSince(s.stop) {
 			break
 		}
@@ -629,5 +799,10 @@ func (s *soak) shutdown() {
 	}
 	if s.fake != nil {
 		s.fake.Close()
+	}
+	for _, p := range []*fakePlatform{s.hung, s.flapping} {
+		if p != nil {
+			p.Close()
+		}
 	}
 }
