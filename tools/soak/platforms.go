@@ -330,10 +330,6 @@ func (f *fakePlatform) stats(start, end time.Time) platformStats {
 	defer f.mu.Unlock()
 	st := platformStats{Name: f.label, Role: f.role, ByMode: map[string]int{}, Unauthorized: f.unauthorized}
 	kinds := map[string]bool{}
-	type edge struct {
-		at    time.Time
-		delta int
-	}
 	var all []edge
 	groups := map[string][]*platformReq{}
 	for _, r := range f.reqs {
@@ -352,49 +348,69 @@ func (f *fakePlatform) stats(start, end time.Time) platformStats {
 		groups[k] = append(groups[k], r)
 	}
 	st.Fetches = st.Requests / max(1, len(kinds))
-	sort.Slice(all, func(i, j int) bool {
-		if !all[i].at.Equal(all[j].at) {
-			return all[i].at.Before(all[j].at)
-		}
-		return all[i].delta < all[j].delta
-	})
-	n := 0
-	for _, e := range all {
-		n += e.delta
-		st.MaxInFlight = max(st.MaxInFlight, n)
-	}
+	st.MaxInFlight = maxInFlight(all)
 	for _, rs := range groups {
-		st.MaxPerReplica = max(st.MaxPerReplica, 1)
-		for i, a := range rs {
-			together := 1
-			for _, b := range rs[:i] {
-				// b arrived before a; still in flight once a had been
-				// for overlapTolerance.
-				bEnd := b.Ended
-				if bEnd.IsZero() {
-					bEnd = end
-				}
-				aEnd := a.Ended
-				if aEnd.IsZero() {
-					aEnd = end
-				}
-				at := a.Arrived.Add(overlapTolerance)
-				if bEnd.After(at) && aEnd.After(at) {
-					together++
-					if len(st.Overlaps) < 10 {
-						st.Overlaps = append(st.Overlaps, fmt.Sprintf("replica %d (start %d) %s: a request from +%.1fs (%s) still in flight at +%.1fs, when another from +%.1fs (%s) had been for %v",
-							a.Replica, a.Start, kindText(a.Kind), b.Arrived.Sub(start).Seconds(), b.Mode, at.Sub(start).Seconds(), a.Arrived.Sub(start).Seconds(), a.Mode, overlapTolerance))
-					}
-				}
-			}
-			st.MaxPerReplica = max(st.MaxPerReplica, together)
-		}
+		st.overlaps(rs, start, end)
 	}
 	for _, sp := range f.spans {
 		st.Outages++
 		st.OutageSeconds += spanEnd(sp, end).Sub(later(sp.Start, start)).Seconds()
 	}
 	return st
+}
+
+// edge is a request's arrival (+1) or end (-1).
+type edge struct {
+	at    time.Time
+	delta int
+}
+
+// maxInFlight is the most requests in flight at once; an end at the
+// same time as an arrival comes first.
+func maxInFlight(all []edge) int {
+	sort.Slice(all, func(i, j int) bool {
+		if !all[i].at.Equal(all[j].at) {
+			return all[i].at.Before(all[j].at)
+		}
+		return all[i].delta < all[j].delta
+	})
+	n, most := 0, 0
+	for _, e := range all {
+		n += e.delta
+		most = max(most, n)
+	}
+	return most
+}
+
+// overlaps adds the requests of one replica process to one endpoint (rs,
+// in arrival order) in flight together for longer than
+// overlapTolerance: the most at once, and notes of the first ten.
+func (st *platformStats) overlaps(rs []*platformReq, start, end time.Time) {
+	st.MaxPerReplica = max(st.MaxPerReplica, 1)
+	for i, a := range rs {
+		together := 1
+		for _, b := range rs[:i] {
+			// b arrived before a; still in flight once a had been
+			// for overlapTolerance.
+			bEnd := b.Ended
+			if bEnd.IsZero() {
+				bEnd = end
+			}
+			aEnd := a.Ended
+			if aEnd.IsZero() {
+				aEnd = end
+			}
+			at := a.Arrived.Add(overlapTolerance)
+			if bEnd.After(at) && aEnd.After(at) {
+				together++
+				if len(st.Overlaps) < 10 {
+					st.Overlaps = append(st.Overlaps, fmt.Sprintf("replica %d (start %d) %s: a request from +%.1fs (%s) still in flight at +%.1fs, when another from +%.1fs (%s) had been for %v",
+						a.Replica, a.Start, kindText(a.Kind), b.Arrived.Sub(start).Seconds(), b.Mode, at.Sub(start).Seconds(), a.Arrived.Sub(start).Seconds(), a.Mode, overlapTolerance))
+				}
+			}
+		}
+		st.MaxPerReplica = max(st.MaxPerReplica, together)
+	}
 }
 
 func later(a, b time.Time) time.Time {

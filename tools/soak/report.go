@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -25,10 +24,6 @@ type answerState struct {
 	other int
 	first time.Time
 }
-
-// placeholder texts a "查询中…" card is replaced with when it does not
-// become the answer.
-var notAnAnswer = []string{"查询中", "答案见下一条", "出错了", "没有要回复的内容"}
 
 // classify reads the fake's posts into answers per user message id.
 func classify(posts []post) map[string]*answerState {
@@ -65,7 +60,7 @@ func classify(posts []post) map[string]*answerState {
 			}
 		case "patch":
 			user, ok := interimOf[p.Target]
-			if !ok || containsAny(p.Text, notAnAnswer) {
+			if !ok || containsAny(p.Text, phrases.NotAnAnswer) {
 				continue
 			}
 			a := get(user)
@@ -82,8 +77,6 @@ func classify(posts []post) map[string]*answerState {
 	}
 	return out
 }
-
-var mergedTitle = regexp.MustCompile(`(\d+) (?:条回复（同时问的人多，合并成一条）|answers in one message)`)
 
 type merged struct {
 	messages int
@@ -261,9 +254,7 @@ func (r *report) track(key string) *trackStats {
 }
 
 // stockQuestion reports a question answered from live stock.
-func stockQuestion(text string) bool {
-	return strings.Contains(text, "有4090") || strings.Contains(text, "has a 4090") || strings.Contains(text, "还有吗") || strings.Contains(text, "以下的3090")
-}
+func stockQuestion(text string) bool { return containsAny(text, phrases.LiveStock) }
 
 // killWindow: a message lost because the replica that acknowledged it
 // was killed is one whose replica was SIGKILLed this soon after the
@@ -298,22 +289,7 @@ func (s *soak) analyse() *report {
 	defer s.mu.Unlock()
 	r := &report{Seconds: s.stop.Sub(s.start).Seconds(), Replicas: len(s.replicas), Seed: s.o.Seed, Persist: s.o.RedisPersist,
 		LogCounts: s.noteCount, LogSamples: s.notable, Chaos: s.chaos, Transitions: len(s.transitions)}
-	for _, e := range s.chaos {
-		switch e.Kind {
-		case "replica-kill":
-			r.ReplicaKills++
-		case "redis-kill":
-			r.RedisKills++
-		case "redis-shutdown":
-			r.RedisShutdowns++
-		case "redis-pause":
-			r.RedisPauses++
-		case "replica-restart-redis-down":
-			r.ReplicaKills++
-			r.RedisKills++
-			r.ReplicaRestartsRedisDown++
-		}
-	}
+	r.countFaults(s.chaos)
 	for _, rp := range s.replicas {
 		rp.mu.Lock()
 		r.UnexpectedExits = append(r.UnexpectedExits, rp.unexpExit...)
@@ -329,68 +305,9 @@ func (s *soak) analyse() *report {
 	for _, tr := range s.transitions {
 		r.track(tr.Track).Transitions++
 	}
-	var lat, calm, calmStock []float64
-	for _, m := range s.drv.Msgs() {
-		m.mu.Lock()
-		r.MessagesSent++
-		r.Redeliveries += max(0, len(m.Attempts)-1)
-		a := ans[m.ID]
-		switch {
-		case merged.ids[m.ID]:
-			r.MessagesAnswered++
-		case a != nil && a.answers > 0:
-			r.MessagesAnswered++
-			if !m.Acked.IsZero() {
-				d := a.first.Sub(m.Created).Seconds()
-				lat = append(lat, d)
-				if s.calm(m.Created, a.first) && !m.Setup {
-					calm = append(calm, d)
-					if stockQuestion(m.Text) {
-						calmStock = append(calmStock, d)
-					}
-					if d > (answerBudget + time.Second).Seconds() {
-						r.CalmOverBudget++
-						if len(r.SlowCalm) < 10 {
-							r.SlowCalm = append(r.SlowCalm, fmt.Sprintf("%s (%s, %q) sent +%.1fs: answered after %.1fs, attempts %s; %s", m.ID, m.Chat, m.Text,
-								m.Created.Sub(s.start).Seconds(), d, attemptsText(m.Attempts, s.start), s.context(m.Created)))
-						}
-					}
-				}
-			}
-		case m.GaveUp:
-			r.Undelivered++
-			r.Lost = append(r.Lost, fmt.Sprintf("%s (%s, %q): not delivered, attempts %s", m.ID, m.Chat, m.Text, attemptsText(m.Attempts, s.start)))
-		default:
-			why := ""
-			if k, ok := s.killedAfter(m.Attempts[len(m.Attempts)-1].Replica, m.Acked); ok {
-				r.LostToKill++
-				why = fmt.Sprintf("its replica was SIGKILLed %.1fs after the acknowledgement, before answering; ", k.Sub(m.Acked).Seconds())
-			}
-			r.Lost = append(r.Lost, fmt.Sprintf("%s (%s, %q): acknowledged at +%.1fs, never answered; %sattempts %s; %s",
-				m.ID, m.Chat, m.Text, m.Acked.Sub(s.start).Seconds(), why, attemptsText(m.Attempts, s.start), s.context(m.Acked)))
-		}
-		if a != nil {
-			if a.answers > 1 {
-				r.MessagesDuplicated++
-				r.Duplicated = append(r.Duplicated, fmt.Sprintf("%s (%s, %q): answered %d times; attempts %s; %s", m.ID, m.Chat, m.Text, a.answers,
-					attemptsText(m.Attempts, s.start), s.context(m.Created)))
-			}
-			r.AnswerRepeats += a.repeats
-			r.UnknownReplies += a.other
-		}
-		m.mu.Unlock()
-	}
-	r.MessagesLost = r.MessagesSent - r.MessagesAnswered
-	r.Latency, r.Calm, r.CalmStock = latencyOf(lat), latencyOf(calm), latencyOf(calmStock)
+	s.analyseMessages(r, ans, merged)
 	s.analyseAlerts(r, posts)
-	r.SingleFlight = true
-	for _, p := range []*fakePlatform{s.hung, s.flapping} {
-		st := p.stats(s.start, time.Now())
-		r.Platforms = append(r.Platforms, st)
-		if st.MaxPerReplica > 1 {
-			r.SingleFlight = false
-		}
-	}
+	s.analysePlatforms(r)
 	r.Ready = readyReport(s.probes)
 	for _, p := range s.polls {
 		if p.OK {
@@ -401,6 +318,123 @@ func (s *soak) analyse() *report {
 	}
 	r.OK = r.MessagesLost == 0 && r.MessagesDuplicated == 0 && r.AlertsLost == 0 && r.AlertsDuplicated == 0 && r.AlertsStray == 0 && r.SingleFlight
 	return r
+}
+
+// countFaults counts the faults injected by kind; a replica restarted
+// while Redis was down counts as a replica kill and a Redis kill too.
+func (r *report) countFaults(chaos []chaosEvent) {
+	for _, e := range chaos {
+		switch e.Kind {
+		case "replica-kill":
+			r.ReplicaKills++
+		case "redis-kill":
+			r.RedisKills++
+		case "redis-shutdown":
+			r.RedisShutdowns++
+		case "redis-pause":
+			r.RedisPauses++
+		case "replica-restart-redis-down":
+			r.ReplicaKills++
+			r.RedisKills++
+			r.ReplicaRestartsRedisDown++
+		}
+	}
+}
+
+// latencies are the answer latencies the report sums up, in seconds: all
+// answers, the calm ones, the calm live-stock ones.
+type latencies struct{ all, calm, calmStock []float64 }
+
+// analyseMessages counts, per user message the driver sent, whether it
+// was answered (by itself or merged), lost or answered twice, and the
+// answers' latencies.
+func (s *soak) analyseMessages(r *report, ans map[string]*answerState, mg merged) {
+	var lat latencies
+	for _, m := range s.drv.Msgs() {
+		m.mu.Lock()
+		r.MessagesSent++
+		r.Redeliveries += max(0, len(m.Attempts)-1)
+		a := ans[m.ID]
+		switch {
+		case mg.ids[m.ID]:
+			r.MessagesAnswered++
+		case a != nil && a.answers > 0:
+			r.MessagesAnswered++
+			if !m.Acked.IsZero() {
+				s.timeAnswer(r, m, a, &lat)
+			}
+		case m.GaveUp:
+			r.Undelivered++
+			r.Lost = append(r.Lost, fmt.Sprintf("%s (%s, %q): not delivered, attempts %s", m.ID, m.Chat, m.Text, attemptsText(m.Attempts, s.start)))
+		default:
+			s.noteLost(r, m)
+		}
+		if a != nil {
+			s.noteRepeats(r, m, a)
+		}
+		m.mu.Unlock()
+	}
+	r.MessagesLost = r.MessagesSent - r.MessagesAnswered
+	r.Latency, r.Calm, r.CalmStock = latencyOf(lat.all), latencyOf(lat.calm), latencyOf(lat.calmStock)
+}
+
+// timeAnswer adds the latency of m's first answer a; a calm one (no
+// replica or Redis fault around, not a setup message) over the budget
+// plus a second is noted.
+func (s *soak) timeAnswer(r *report, m *sentMsg, a *answerState, lat *latencies) {
+	d := a.first.Sub(m.Created).Seconds()
+	lat.all = append(lat.all, d)
+	if !s.calm(m.Created, a.first) || m.Setup {
+		return
+	}
+	lat.calm = append(lat.calm, d)
+	if stockQuestion(m.Text) {
+		lat.calmStock = append(lat.calmStock, d)
+	}
+	if d > (answerBudget + time.Second).Seconds() {
+		r.CalmOverBudget++
+		if len(r.SlowCalm) < 10 {
+			r.SlowCalm = append(r.SlowCalm, fmt.Sprintf("%s (%s, %q) sent +%.1fs: answered after %.1fs, attempts %s; %s", m.ID, m.Chat, m.Text,
+				m.Created.Sub(s.start).Seconds(), d, attemptsText(m.Attempts, s.start), s.context(m.Created)))
+		}
+	}
+}
+
+// noteLost notes an acknowledged message never answered, and whether
+// the replica that acknowledged it was SIGKILLed before it answered.
+func (s *soak) noteLost(r *report, m *sentMsg) {
+	why := ""
+	if k, ok := s.killedAfter(m.Attempts[len(m.Attempts)-1].Replica, m.Acked); ok {
+		r.LostToKill++
+		why = fmt.Sprintf("its replica was SIGKILLed %.1fs after the acknowledgement, before answering; ", k.Sub(m.Acked).Seconds())
+	}
+	r.Lost = append(r.Lost, fmt.Sprintf("%s (%s, %q): acknowledged at +%.1fs, never answered; %sattempts %s; %s",
+		m.ID, m.Chat, m.Text, m.Acked.Sub(s.start).Seconds(), why, attemptsText(m.Attempts, s.start), s.context(m.Acked)))
+}
+
+// noteRepeats counts a message answered more than once, the repeats
+// Feishu's uuid absorbed and the replies the soak does not recognise.
+func (s *soak) noteRepeats(r *report, m *sentMsg, a *answerState) {
+	if a.answers > 1 {
+		r.MessagesDuplicated++
+		r.Duplicated = append(r.Duplicated, fmt.Sprintf("%s (%s, %q): answered %d times; attempts %s; %s", m.ID, m.Chat, m.Text, a.answers,
+			attemptsText(m.Attempts, s.start), s.context(m.Created)))
+	}
+	r.AnswerRepeats += a.repeats
+	r.UnknownReplies += a.other
+}
+
+// analysePlatforms adds what the fake platforms saw, and whether every
+// replica process kept its fetches single-flight.
+func (s *soak) analysePlatforms(r *report) {
+	r.SingleFlight = true
+	for _, p := range []*fakePlatform{s.hung, s.flapping} {
+		st := p.stats(s.start, time.Now())
+		r.Platforms = append(r.Platforms, st)
+		if st.MaxPerReplica > 1 {
+			r.SingleFlight = false
+		}
+	}
 }
 
 // context says which faults were under way around t (±5 s).
@@ -483,6 +517,23 @@ func (s *soak) healthy(a, b time.Time) bool {
 // is a duplicate; one before any in-stock period, or not naming the GPU,
 // is stray.
 func (s *soak) analyseAlerts(r *report, posts []post) {
+	byTrack := s.trackPeriods()
+	chats := make([]string, 0, len(s.subs))
+	for c := range s.subs {
+		chats = append(chats, c)
+	}
+	sort.Strings(chats)
+	for _, chat := range chats {
+		sub := s.subs[chat]
+		ps := byTrack[sub.Track.key()]
+		counts := s.countAlerts(r, chat, sub.Track, ps, posts)
+		s.judgeAlerts(r, chat, sub, ps, counts)
+	}
+}
+
+// trackPeriods are, per track key, its states from the start (sold out)
+// to now.
+func (s *soak) trackPeriods() map[string][]period {
 	byTrack := map[string][]period{}
 	for _, t := range tracks {
 		in, since := false, time.Time{}
@@ -497,99 +548,123 @@ func (s *soak) analyseAlerts(r *report, posts []post) {
 		ps = append(ps, period{t.key(), in, since, time.Now()})
 		byTrack[t.key()] = ps
 	}
-	nsubs := len(s.subs)
-	seen := func(t track, k int) bool {
-		for _, pl := range s.polls {
-			if pl.OK && pl.Subs >= nsubs && s.healthy(pl.At.Add(-time.Second), pl.At.Add(time.Second/2)) {
-				if got, ok := s.sawPeriod(pl, t, byTrack[t.key()]); ok && got == k {
-					return true
-				}
+	return byTrack
+}
+
+// seen reports whether a valid poll saw period k of t (ps: its periods).
+func (s *soak) seen(t track, ps []period, k int) bool {
+	for _, pl := range s.polls {
+		if pl.OK && pl.Subs >= len(s.subs) && s.healthy(pl.At.Add(-time.Second), pl.At.Add(time.Second/2)) {
+			if got, ok := s.sawPeriod(pl, t, ps); ok && got == k {
+				return true
 			}
 		}
-		return false
 	}
-	chats := make([]string, 0, len(s.subs))
-	for c := range s.subs {
-		chats = append(chats, c)
-	}
-	sort.Strings(chats)
-	for _, chat := range chats {
-		sub := s.subs[chat]
-		t := sub.Track
-		ps := byTrack[t.key()]
-		counts := make([]int, len(ps))
-		for _, p := range posts {
-			if p.Kind != "create" || p.ChatID != chat {
-				continue
-			}
-			if p.Repeat {
-				r.AlertRepeats++
-				continue
-			}
-			r.AlertsSent++
-			k := -1
-			for i, pe := range ps {
-				if pe.in && !pe.start.IsZero() && !pe.start.After(p.At) {
-					k = i
-				}
-			}
-			short := strings.TrimPrefix(t.gpu, "RTX ")
-			if k < 0 || !strings.Contains(p.Text, short) {
-				r.AlertsStray++
-				r.AlertNotes = append(r.AlertNotes, fmt.Sprintf("%s: stray alert at +%.1fs: %.200s", chat, p.At.Sub(s.start).Seconds(), p.Text))
-				continue
-			}
-			counts[k]++
+	return false
+}
+
+// countAlerts counts the alerts in chat (for track t, whose periods are
+// ps) per period, and notes the stray ones and the repeats absorbed by
+// uuid.
+func (s *soak) countAlerts(r *report, chat string, t track, ps []period, posts []post) []int {
+	counts := make([]int, len(ps))
+	for _, p := range posts {
+		if p.Kind != "create" || p.ChatID != chat {
+			continue
 		}
-		maybeActive := false
+		if p.Repeat {
+			r.AlertRepeats++
+			continue
+		}
+		r.AlertsSent++
+		k := -1
 		for i, pe := range ps {
-			if pe.end.Before(sub.Created) {
-				continue
-			}
-			if !pe.in {
-				if t.soldOutSeen && seen(t, i) {
-					maybeActive = false
-				}
-				continue
-			}
-			// An in-stock period a fake platform never answered (it hung
-			// or failed throughout) cannot have made the record active.
-			visible := true
-			if fp := s.platformByName(t.platform); fp != nil {
-				visible = fp.answeredIn(t.gpu, i)
-			}
-			expected := visible && !maybeActive && seen(t, i)
-			maybeActiveBefore := maybeActive
-			maybeActive = maybeActive || visible
-			when := fmt.Sprintf("%s in stock +%.1fs..+%.1fs", t.key(), pe.start.Sub(s.start).Seconds(), pe.end.Sub(s.start).Seconds())
-			tr := r.track(t.key())
-			switch {
-			case expected && counts[i] == 0:
-				r.AlertsExpected++
-				r.AlertsLost++
-				tr.Expected++
-				tr.Lost++
-				r.AlertNotes = append(r.AlertNotes, fmt.Sprintf("%s: LOST alert for %s (period %d); %s", chat, when, i, s.pollsText(t, ps, pe)))
-			case expected:
-				r.AlertsExpected++
-				r.AlertsForExpected++
-				tr.Expected++
-				tr.Sent++
-			case counts[i] > 0:
-				r.AlertsExtra++
-				tr.Extra++
-				why := "not seen by a valid poll"
-				if maybeActiveBefore {
-					why = "its record may have been active already"
-				}
-				r.ExtraNotes = append(r.ExtraNotes, fmt.Sprintf("%s: alert for %s (period %d) not expected (%s); %s", chat, when, i, why, s.pollsText(t, ps, pe)))
-			}
-			if counts[i] > 1 {
-				r.AlertsDuplicated += counts[i] - 1
-				tr.Duplicated += counts[i] - 1
-				r.AlertNotes = append(r.AlertNotes, fmt.Sprintf("%s: %d alerts for %s; %s", chat, counts[i], when, s.context(pe.start)))
+			if pe.in && !pe.start.IsZero() && !pe.start.After(p.At) {
+				k = i
 			}
 		}
+		short := strings.TrimPrefix(t.gpu, "RTX ")
+		if k < 0 || !strings.Contains(p.Text, short) {
+			r.AlertsStray++
+			r.AlertNotes = append(r.AlertNotes, fmt.Sprintf("%s: stray alert at +%.1fs: %.200s", chat, p.At.Sub(s.start).Seconds(), p.Text))
+			continue
+		}
+		counts[k]++
+	}
+	return counts
+}
+
+// judgeAlerts goes through the periods of sub's track (ps) from the
+// subscription on, deciding which in-stock periods expect an alert, and
+// tallies the alerts counted for each (counts).
+func (s *soak) judgeAlerts(r *report, chat string, sub subInfo, ps []period, counts []int) {
+	t := sub.Track
+	maybeActive := false
+	for i, pe := range ps {
+		if pe.end.Before(sub.Created) {
+			continue
+		}
+		if !pe.in {
+			if t.soldOutSeen && s.seen(t, ps, i) {
+				maybeActive = false
+			}
+			continue
+		}
+		// An in-stock period a fake platform never answered (it hung
+		// or failed throughout) cannot have made the record active.
+		visible := true
+		if fp := s.platformByName(t.platform); fp != nil {
+			visible = fp.answeredIn(t.gpu, i)
+		}
+		expected := visible && !maybeActive && s.seen(t, ps, i)
+		s.tallyAlerts(r, periodAlerts{chat: chat, t: t, ps: ps, i: i, expected: expected, activeBefore: maybeActive, sent: counts[i]})
+		maybeActive = maybeActive || visible
+	}
+}
+
+// periodAlerts are the alerts of one chat for one in-stock period.
+type periodAlerts struct {
+	chat         string
+	t            track
+	ps           []period // the track's periods
+	i            int      // the period's index in ps
+	expected     bool
+	activeBefore bool // the subscription's record may have been active already
+	sent         int  // alerts counted for the period
+}
+
+// tallyAlerts counts one period's alerts as expected and sent, lost,
+// sent but not expected, or duplicated, with a note for each but the
+// first.
+func (s *soak) tallyAlerts(r *report, a periodAlerts) {
+	pe := a.ps[a.i]
+	when := fmt.Sprintf("%s in stock +%.1fs..+%.1fs", a.t.key(), pe.start.Sub(s.start).Seconds(), pe.end.Sub(s.start).Seconds())
+	tr := r.track(a.t.key())
+	switch {
+	case a.expected && a.sent == 0:
+		r.AlertsExpected++
+		r.AlertsLost++
+		tr.Expected++
+		tr.Lost++
+		r.AlertNotes = append(r.AlertNotes, fmt.Sprintf("%s: LOST alert for %s (period %d); %s", a.chat, when, a.i, s.pollsText(a.t, a.ps, pe)))
+	case a.expected:
+		r.AlertsExpected++
+		r.AlertsForExpected++
+		tr.Expected++
+		tr.Sent++
+	case a.sent > 0:
+		r.AlertsExtra++
+		tr.Extra++
+		why := "not seen by a valid poll"
+		if a.activeBefore {
+			why = "its record may have been active already"
+		}
+		r.ExtraNotes = append(r.ExtraNotes, fmt.Sprintf("%s: alert for %s (period %d) not expected (%s); %s", a.chat, when, a.i, why, s.pollsText(a.t, a.ps, pe)))
+	}
+	if a.sent > 1 {
+		r.AlertsDuplicated += a.sent - 1
+		tr.Duplicated += a.sent - 1
+		r.AlertNotes = append(r.AlertNotes, fmt.Sprintf("%s: %d alerts for %s; %s", a.chat, a.sent, when, s.context(pe.start)))
 	}
 }
 
@@ -684,6 +759,19 @@ func (r *report) write(w io.Writer) {
 		verdict = "FAIL"
 	}
 	fmt.Fprintf(w, "\nsoak %s: %.0f s, %d replicas, Redis appendfsync %s, seed %d\n", verdict, r.Seconds, r.Replicas, r.Persist, r.Seed)
+	r.writeMessages(w)
+	r.writeAlerts(w)
+	r.writePlatforms(w)
+	r.writeReady(w)
+	r.writeFaults(w)
+	r.writeLists(w)
+	r.writeLogLines(w)
+	b, _ := json.Marshal(r)
+	fmt.Fprintf(w, "%s\n", b)
+}
+
+// writeMessages prints the user messages' counts and answer latencies.
+func (r *report) writeMessages(w io.Writer) {
 	fmt.Fprintf(w, "  messages answered/sent: %d/%d  lost %d  duplicated %d  (undelivered after all redeliveries %d; redeliveries %d; repeats absorbed by Feishu uuid %d)\n",
 		r.MessagesAnswered, r.MessagesSent, r.MessagesLost, r.MessagesDuplicated, r.Undelivered, r.Redeliveries, r.AnswerRepeats)
 	if r.LostToKill > 0 {
@@ -692,12 +780,18 @@ func (r *report) write(w io.Writer) {
 	if r.MergedMessages > 0 {
 		fmt.Fprintf(w, "  %d answers came merged in %d messages that reply to nothing (matched to the chat's unanswered messages)\n", r.MergedAnswers, r.MergedMessages)
 	}
-	lat := func(l latency) string {
-		return fmt.Sprintf("p50 %.0f ms, p99 %.0f ms, max %.0f ms (%d answers)", l.P50*1000, l.P99*1000, l.Max*1000, l.N)
-	}
-	fmt.Fprintf(w, "  answer latency from creation: %s\n", lat(r.Latency))
-	fmt.Fprintf(w, "    with no replica or Redis fault around: %s; over the %v budget + 1 s: %d\n", lat(r.Calm), answerBudget, r.CalmOverBudget)
-	fmt.Fprintf(w, "    of them live-stock questions: %s\n", lat(r.CalmStock))
+	fmt.Fprintf(w, "  answer latency from creation: %s\n", r.Latency.text())
+	fmt.Fprintf(w, "    with no replica or Redis fault around: %s; over the %v budget + 1 s: %d\n", r.Calm.text(), answerBudget, r.CalmOverBudget)
+	fmt.Fprintf(w, "    of them live-stock questions: %s\n", r.CalmStock.text())
+}
+
+// text is the latency as the report prints it.
+func (l latency) text() string {
+	return fmt.Sprintf("p50 %.0f ms, p99 %.0f ms, max %.0f ms (%d answers)", l.P50*1000, l.P99*1000, l.Max*1000, l.N)
+}
+
+// writeAlerts prints the alerts' counts, per track too, and the polls.
+func (r *report) writeAlerts(w io.Writer) {
 	fmt.Fprintf(w, "  alerts sent/expected: %d/%d  (for expected transitions %d, lost %d, duplicated %d, not expected but sent %d, stray %d; repeats absorbed by uuid %d)\n",
 		r.AlertsSent, r.AlertsExpected, r.AlertsForExpected, r.AlertsLost, r.AlertsDuplicated, r.AlertsExtra, r.AlertsStray, r.AlertRepeats)
 	for _, t := range r.Tracks {
@@ -705,6 +799,10 @@ func (r *report) write(w io.Writer) {
 			t.Track, t.Transitions, t.Expected, t.Sent, t.Lost, t.Duplicated, t.Extra)
 	}
 	fmt.Fprintf(w, "  stock transitions %d, polls %d ok / %d failed\n", r.Transitions, r.Polls, r.PollsFailed)
+}
+
+// writePlatforms prints what the fake platforms saw.
+func (r *report) writePlatforms(w io.Writer) {
 	for _, p := range r.Platforms {
 		fmt.Fprintf(w, "  %s (%s): %d requests (%d fetch attempts), %d answered, by mode %v; down %d times for %.0f s; at most %d in flight at once, %d per replica process and endpoint\n",
 			p.Name, p.Role, p.Requests, p.Fetches, p.Answered, p.ByMode, p.Outages, p.OutageSeconds, p.MaxInFlight, p.MaxPerReplica)
@@ -715,57 +813,77 @@ func (r *report) write(w io.Writer) {
 	if !r.SingleFlight {
 		fmt.Fprintf(w, "  SINGLE-FLIGHT BROKEN: a replica process had two fetches of one platform in flight at once\n")
 	}
+}
+
+// writeReady prints the /readyz probes.
+func (r *report) writeReady(w io.Writer) {
 	rz := r.Ready
 	fmt.Fprintf(w, "  /readyz: %d probes, %d answered: p50 %.1f ms, p99 %.1f ms, max %.1f ms (over 100 ms %d, over 1 s %d); no answer: refused %d (replica down or starting), timeouts %d, errors %d\n",
 		rz.Probes, rz.Answered, rz.P50, rz.P99, rz.Max, rz.Over100ms, rz.Over1s, rz.Refused, rz.Timeouts, rz.Errors)
-	keys := make([]string, 0, len(rz.Statuses))
-	for k := range rz.Statuses {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range sortedKeys(rz.Statuses) {
 		fmt.Fprintf(w, "    %5d × %s\n", rz.Statuses[k], k)
 	}
+}
+
+// writeFaults prints the faults injected and the exits the soak did not
+// cause.
+func (r *report) writeFaults(w io.Writer) {
 	fmt.Fprintf(w, "  faults: replica kills %d (of them restarted while Redis was down %d), Redis kills %d (SIGKILL %d, SHUTDOWN %d), Redis pauses %d\n",
 		r.ReplicaKills, r.ReplicaRestartsRedisDown, r.RedisKills+r.RedisShutdowns, r.RedisKills, r.RedisShutdowns, r.RedisPauses)
 	for _, e := range r.UnexpectedExits {
 		fmt.Fprintf(w, "  exit the soak did not cause (restarted after 1 s, as a supervisor would): %s\n", e)
 	}
-	list := func(title string, xs []string) {
-		if len(xs) == 0 {
-			return
-		}
-		fmt.Fprintf(w, "  %s:\n", title)
-		for i, x := range xs {
-			if i == 20 {
-				fmt.Fprintf(w, "    … %d more\n", len(xs)-20)
-				break
-			}
-			fmt.Fprintf(w, "    %s\n", x)
-		}
-	}
+}
+
+// writeLists prints the notes: single-flight breaches, slow calm
+// answers, lost and duplicated messages, alerts.
+func (r *report) writeLists(w io.Writer) {
 	for _, p := range r.Platforms {
-		list(p.Name+" single-flight breaches", p.Overlaps)
+		writeList(w, p.Name+" single-flight breaches", p.Overlaps)
 	}
-	list("calm answers over the budget", r.SlowCalm)
-	list("lost messages", r.Lost)
-	list("duplicated answers", r.Duplicated)
-	list("alerts", r.AlertNotes)
-	list("alerts sent but not expected (allowed)", r.ExtraNotes)
-	if len(r.LogCounts) > 0 {
-		keys := make([]string, 0, len(r.LogCounts))
-		for k := range r.LogCounts {
-			keys = append(keys, k)
+	writeList(w, "calm answers over the budget", r.SlowCalm)
+	writeList(w, "lost messages", r.Lost)
+	writeList(w, "duplicated answers", r.Duplicated)
+	writeList(w, "alerts", r.AlertNotes)
+	writeList(w, "alerts sent but not expected (allowed)", r.ExtraNotes)
+}
+
+// writeList prints a titled list, at most 20 of it; nothing when empty.
+func writeList(w io.Writer, title string, xs []string) {
+	if len(xs) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "  %s:\n", title)
+	for i, x := range xs {
+		if i == 20 {
+			fmt.Fprintf(w, "    … %d more\n", len(xs)-20)
+			break
 		}
-		sort.Strings(keys)
-		fmt.Fprintf(w, "  replica log lines of note:\n")
-		for _, k := range keys {
-			fmt.Fprintf(w, "    %4d × %s\n", r.LogCounts[k], k)
-			for _, n := range r.LogSamples[k][:min(2, len(r.LogSamples[k]))] {
-				fmt.Fprintf(w, "         r%d %.300s\n", n.Replica, n.Line)
-			}
+		fmt.Fprintf(w, "    %s\n", x)
+	}
+}
+
+// writeLogLines prints the replica log lines of note, counted, with two
+// examples each.
+func (r *report) writeLogLines(w io.Writer) {
+	if len(r.LogCounts) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "  replica log lines of note:\n")
+	for _, k := range sortedKeys(r.LogCounts) {
+		fmt.Fprintf(w, "    %4d × %s\n", r.LogCounts[k], k)
+		for _, n := range r.LogSamples[k][:min(2, len(r.LogSamples[k]))] {
+			fmt.Fprintf(w, "         r%d %.300s\n", n.Replica, n.Line)
 		}
 	}
-	b, _ := json.Marshal(r)
-	fmt.Fprintf(w, "%s\n", b)
+}
+
+// sortedKeys returns m's keys in order.
+func sortedKeys(m map[string]int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

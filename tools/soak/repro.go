@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 )
 
@@ -43,69 +42,65 @@ func reproKill(ctx context.Context, o options, w io.Writer) (answered bool, err 
 		return false, err
 	}
 	s.start = time.Now()
-	r := s.replicas[0]
-	const q = "哪家有4090"
-	// vast.ai answers until one fetch of it succeeded (the start-up
-	// poll's fetch hangs until stock.timeout; a question then starts the
-	// next one).
+	if err := s.freshThenHung(ctx); err != nil {
+		return false, err
+	}
+	if err := s.reproControl(ctx, w); err != nil {
+		return false, err
+	}
+	// Let the control's fetch give up, so that the next question starts
+	// a fresh one and waits the whole budget.
+	sleep(ctx, stockTimeout+time.Second)
+	return s.reproCrash(ctx, w)
+}
+
+// freshThenHung lets vast.ai answer until one fetch of it succeeded (the
+// start-up poll's fetch hangs until stock.timeout; a question then starts
+// the next one), then hangs it and waits until its data is older than
+// stock.max_age.
+func (s *soak) freshThenHung(ctx context.Context) error {
 	s.hung.setMode(modeOK)
 	for deadline := time.Now().Add(3 * stockTimeout); ; {
-		s.drv.Send("oc_soak_repro", q, true)
+		s.drv.Send("oc_soak_repro", phrases.ReproQuestion, true)
 		if !sleep(ctx, 2*time.Second) {
-			return false, ctx.Err()
+			return ctx.Err()
 		}
 		if st := s.hung.stats(s.start, time.Now()); st.Answered > 0 {
 			break
 		}
 		if time.Now().After(deadline) {
-			return false, fmt.Errorf("vast.ai was never fetched successfully")
+			return fmt.Errorf("vast.ai was never fetched successfully")
 		}
 	}
 	s.hung.setMode(modeHang)
 	sleep(ctx, maxAge+time.Second)
+	return nil
+}
 
-	ask := func(chat string) (*sentMsg, error) {
-		m := s.drv.Send(chat, q, false)
-		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-			m.mu.Lock()
-			acked := m.Acked
-			m.mu.Unlock()
-			if !acked.IsZero() {
-				return m, nil
-			}
-			if time.Now().After(deadline) || ctx.Err() != nil {
-				return nil, fmt.Errorf("%s: not acknowledged", m.ID)
-			}
-		}
-	}
-	firstAnswer := func(m *sentMsg, within time.Duration) (string, time.Duration) {
-		for deadline := time.Now().Add(within); time.Now().Before(deadline) && ctx.Err() == nil; time.Sleep(20 * time.Millisecond) {
-			if a := s.answers(m.ID); len(a) > 0 {
-				if st := classify(s.fake.Posts())[m.ID]; st != nil && !st.first.IsZero() {
-					return a[0], st.first.Sub(m.Created)
-				}
-				return a[0], 0
-			}
-		}
-		return "", 0
-	}
-
-	control, err := ask("oc_soak_repro_control")
+// reproControl asks the stock question while vast.ai hangs and reports
+// its answer: after the budget, naming vast.ai late.
+func (s *soak) reproControl(ctx context.Context, w io.Writer) error {
+	q := phrases.ReproQuestion
+	control, err := s.askAcked(ctx, "oc_soak_repro_control", q)
 	if err != nil {
-		return false, err
+		return err
 	}
-	text, after := firstAnswer(control, 10*time.Second)
+	text, after := s.firstAnswer(ctx, control, 10*time.Second)
 	fmt.Fprintf(w, "control: %q acknowledged after %.0f ms; ", q, control.Acked.Sub(control.Created).Seconds()*1000)
 	if text == "" {
 		fmt.Fprintf(w, "NOT answered within 10 s (the repro needs it answered)\n")
-		return false, fmt.Errorf("the control question was not answered")
+		return fmt.Errorf("the control question was not answered")
 	}
 	fmt.Fprintf(w, "answered after %.1f s, naming vast.ai late: %v\n", after.Seconds(), lateText(text))
+	return nil
+}
 
-	// Let the control's fetch give up, so that the next question starts
-	// a fresh one and waits the whole budget.
-	sleep(ctx, stockTimeout+time.Second)
-	crash, err := ask("oc_soak_repro_crash")
+// reproCrash asks the stock question again, SIGKILLs the replica once it
+// acknowledged it, starts it again and reports whether it was answered.
+func (s *soak) reproCrash(ctx context.Context, w io.Writer) (bool, error) {
+	q := phrases.ReproQuestion
+	r := s.replicas[0]
+	crash, err := s.askAcked(ctx, "oc_soak_repro_crash", q)
 	if err != nil {
 		return false, err
 	}
@@ -121,7 +116,7 @@ func reproKill(ctx context.Context, o options, w io.Writer) (answered bool, err 
 	if err := r.waitHealthy(30 * time.Second); err != nil {
 		return false, err
 	}
-	text, after = firstAnswer(crash, 15*time.Second)
+	text, after := s.firstAnswer(ctx, crash, 15*time.Second)
 	fmt.Fprintf(w, "crash: %q acknowledged (HTTP 200) after %.0f ms; answered before the kill: %v; replica SIGKILLed %.1f s after the message, started again; ",
 		q, acked.Seconds()*1000, early, killed.Seconds())
 	if text == "" {
@@ -132,6 +127,36 @@ func reproKill(ctx context.Context, o options, w io.Writer) (answered bool, err 
 	return true, nil
 }
 
-func lateText(content string) bool {
-	return strings.Contains(content, "还没回应") || strings.Contains(content, "暂时连不上")
+// askAcked sends q in chat and waits up to 5 s for a replica to
+// acknowledge it.
+func (s *soak) askAcked(ctx context.Context, chat, q string) (*sentMsg, error) {
+	m := s.drv.Send(chat, q, false)
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		m.mu.Lock()
+		acked := m.Acked
+		m.mu.Unlock()
+		if !acked.IsZero() {
+			return m, nil
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return nil, fmt.Errorf("%s: not acknowledged", m.ID)
+		}
+	}
 }
+
+// firstAnswer waits up to within for m's first answer: its text and how
+// long after m's creation it came ("" when none came).
+func (s *soak) firstAnswer(ctx context.Context, m *sentMsg, within time.Duration) (string, time.Duration) {
+	for deadline := time.Now().Add(within); time.Now().Before(deadline) && ctx.Err() == nil; time.Sleep(20 * time.Millisecond) {
+		if a := s.answers(m.ID); len(a) > 0 {
+			if st := classify(s.fake.Posts())[m.ID]; st != nil && !st.first.IsZero() {
+				return a[0], st.first.Sub(m.Created)
+			}
+			return a[0], 0
+		}
+	}
+	return "", 0
+}
+
+// lateText reports whether an answer names a platform late.
+func lateText(content string) bool { return containsAny(content, phrases.Late) }

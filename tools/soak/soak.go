@@ -63,7 +63,7 @@ const (
 type track struct {
 	platform string // provider and catalog id
 	gpu      string // as in the recordings
-	ask      string // a subscription for it, as a user says it ("… 有货了提醒我")
+	ask      string // as a user names it in a subscription, before phrases.Subscribe
 	free     int    // AutoDL: the idle count written while in stock
 	// soldOutSeen: the platform says sold out. vast.ai lists only what
 	// is rentable, so a missing row is unknown (never a transition): once
@@ -82,11 +82,6 @@ var tracks = []track{
 
 // replayProvider is the provider that reads the AutoDL recording.
 const replayProvider = "replay"
-
-// questions are the traffic: what lab members ask.
-var questions = []string{"帮助", "哪家有4090", "7B LoRA 要多少钱", "AutoDL 怎么收费", "3090 还是 4090", "恒源云和AutoDL哪个便宜",
-	"有没有2块以下的3090", "RunPod 现在有4090吗", "A100 80G 包月多少", "文章里说AutoDL数据盘0.5元/GB/天，是真的吗",
-	"which platform has a 4090 right now", "vast.ai 的 4090 还有吗"}
 
 // chaosEvent is one fault the soak injected.
 type chaosEvent struct {
@@ -216,18 +211,10 @@ func (s *soak) logf(format string, args ...any) {
 }
 
 func (s *soak) setup(ctx context.Context) error {
-	bin := s.o.BotBin
-	if bin == "" {
-		bin = filepath.Join(s.dir, "bot")
-		t := time.Now()
-		cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/bot")
-		cmd.Dir = s.o.ModuleRoot
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("go build ./cmd/bot: %v\n%s", err, out)
-		}
-		s.logf("soak: built the bot in %v", time.Since(t).Round(time.Millisecond))
+	bin, err := s.buildBot(ctx)
+	if err != nil {
+		return err
 	}
-	var err error
 	if s.fake, err = newFakeFeishu(filepath.Join(s.o.Fixtures, "feishu")); err != nil {
 		return err
 	}
@@ -250,27 +237,41 @@ func (s *soak) setup(ctx context.Context) error {
 	if err := s.platforms(); err != nil {
 		return err
 	}
+	if err := s.startReplicas(bin); err != nil {
+		return err
+	}
+	s.drv, err = newDriver(filepath.Join(s.o.Fixtures, "feishu"), s.replicas, s.fake)
+	s.logf("soak: redis on :%d (appendfsync %s), %d replicas, fake Feishu %s, vast.ai (hung) %v, RunPod (flapping) %v, dir %s",
+		s.redis.Port, s.o.RedisPersist, len(s.replicas), s.fake.URL, s.hung.URLs, s.flapping.URLs, s.dir)
+	return err
+}
+
+// buildBot returns the bot binary: the one given, or ./cmd/bot built
+// into the run's directory.
+func (s *soak) buildBot(ctx context.Context) (string, error) {
+	if s.o.BotBin != "" {
+		return s.o.BotBin, nil
+	}
+	bin := filepath.Join(s.dir, "bot")
+	t := time.Now()
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/bot")
+	cmd.Dir = s.o.ModuleRoot
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build ./cmd/bot: %v\n%s", err, out)
+	}
+	s.logf("soak: built the bot in %v", time.Since(t).Round(time.Millisecond))
+	return bin, nil
+}
+
+// startReplicas starts the replicas of bin, each with its directory,
+// config and listen port, and waits until each is healthy.
+func (s *soak) startReplicas(bin string) error {
 	for i := 0; i < s.o.Replicas; i++ {
-		port, err := freePort()
+		r, err := s.newReplica(i, bin)
 		if err != nil {
 			return err
 		}
-		dir := filepath.Join(s.dir, fmt.Sprintf("replica-%d", i))
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return err
-		}
-		// Each replica has its own listener on each fake platform, so
-		// the platform knows which replica asked.
-		cfg := filepath.Join(dir, "config.yaml")
-		if err := os.WriteFile(cfg, []byte(replicaConfig(s.hung.URLs[i], s.flapping.URLs[i])), 0o600); err != nil {
-			return err
-		}
-		env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "TZ=UTC", "BOT_CONFIG=" + cfg, "BOT_DATA_DIR=" + dir,
-			"BOT_HTTP_ADDR=127.0.0.1:" + strconv.Itoa(port), "REDIS_URL=" + s.redis.URL(), "BOT_REPLAY_DIR=" + s.replay,
-			"RUNPOD_API_KEY=" + s.runpodKey,
-			"FEISHU_APP_ID=" + appID, "FEISHU_APP_SECRET=soak-secret", "FEISHU_VERIFICATION_TOKEN=" + verificationToken,
-			"FEISHU_ENCRYPT_KEY=" + encryptKey, "FEISHU_MODE=webhook", "FEISHU_BASE_URL=" + s.fake.URL}
-		s.replicas = append(s.replicas, &replica{idx: i, bin: bin, env: env, Port: port, dir: dir, onLn: s.onLine})
+		s.replicas = append(s.replicas, r)
 	}
 	s.hung.attach(s.replicas)
 	s.flapping.attach(s.replicas)
@@ -284,10 +285,31 @@ func (s *soak) setup(ctx context.Context) error {
 			return err
 		}
 	}
-	s.drv, err = newDriver(filepath.Join(s.o.Fixtures, "feishu"), s.replicas, s.fake)
-	s.logf("soak: redis on :%d (appendfsync %s), %d replicas, fake Feishu %s, vast.ai (hung) %v, RunPod (flapping) %v, dir %s",
-		s.redis.Port, s.o.RedisPersist, len(s.replicas), s.fake.URL, s.hung.URLs, s.flapping.URLs, s.dir)
-	return err
+	return nil
+}
+
+// newReplica prepares replica i: its directory, its config (with its own
+// listener on each fake platform, so the platform knows which replica
+// asked) and its environment.
+func (s *soak) newReplica(i int, bin string) (*replica, error) {
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(s.dir, fmt.Sprintf("replica-%d", i))
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	cfg := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(cfg, []byte(replicaConfig(s.hung.URLs[i], s.flapping.URLs[i])), 0o600); err != nil {
+		return nil, err
+	}
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "TZ=UTC", "BOT_CONFIG=" + cfg, "BOT_DATA_DIR=" + dir,
+		"BOT_HTTP_ADDR=127.0.0.1:" + strconv.Itoa(port), "REDIS_URL=" + s.redis.URL(), "BOT_REPLAY_DIR=" + s.replay,
+		"RUNPOD_API_KEY=" + s.runpodKey,
+		"FEISHU_APP_ID=" + appID, "FEISHU_APP_SECRET=soak-secret", "FEISHU_VERIFICATION_TOKEN=" + verificationToken,
+		"FEISHU_ENCRYPT_KEY=" + encryptKey, "FEISHU_MODE=webhook", "FEISHU_BASE_URL=" + s.fake.URL}
+	return &replica{idx: i, bin: bin, env: env, Port: port, dir: dir, onLn: s.onLine}, nil
 }
 
 // platforms starts the fake platform APIs: vast.ai, which hangs, and
@@ -475,7 +497,8 @@ func parseFetched(v string) map[string]fetched {
 }
 
 // subscribe creates the subscriptions through Feishu messages, before any
-// fault: per track, some chats say "<platform> <GPU> 有货了提醒我".
+// fault: per track, some chats say "<platform> <GPU> 有货了提醒我"
+// (phrases.json).
 func (s *soak) subscribe(ctx context.Context) error {
 	per := 3
 	if s.o.Short {
@@ -485,7 +508,7 @@ func (s *soak) subscribe(ctx context.Context) error {
 	for _, t := range tracks {
 		for i := 1; i <= per; i++ {
 			chat := fmt.Sprintf("oc_soak_alert_%s_%s_%d", t.platform, strings.TrimPrefix(t.gpu, "RTX "), i)
-			ms = append(ms, s.drv.Send(chat, t.ask+" 有货了提醒我", true))
+			ms = append(ms, s.drv.Send(chat, t.ask+" "+phrases.Subscribe, true))
 			s.subs[chat] = subInfo{Track: t}
 		}
 	}
@@ -493,7 +516,7 @@ func (s *soak) subscribe(ctx context.Context) error {
 	for _, m := range ms {
 		for {
 			if a := s.answers(m.ID); len(a) > 0 {
-				if !strings.Contains(a[0], "已订阅") {
+				if !strings.Contains(a[0], phrases.Subscribed) {
 					return fmt.Errorf("subscription in %s not confirmed: %s", m.Chat, a[0])
 				}
 				si := s.subs[m.Chat]
@@ -522,7 +545,7 @@ func (s *soak) answers(id string) []string {
 			interim = p.MessageID
 		case p.Kind == "reply" && p.Target == id:
 			out = append(out, p.Text)
-		case p.Kind == "patch" && interim != "" && p.Target == interim && !containsAny(p.Text, notAnAnswer):
+		case p.Kind == "patch" && interim != "" && p.Target == interim && !containsAny(p.Text, phrases.NotAnAnswer):
 			out = append(out, p.Text)
 		}
 	}
@@ -565,7 +588,7 @@ func (s *soak) traffic(ctx context.Context) {
 	chats := 8
 	every := time.Duration(float64(time.Second) / s.o.Rate)
 	for i := 0; ; i++ {
-		s.drv.Send(fmt.Sprintf("oc_soak_q_%02d", i%chats), questions[i%len(questions)], false)
+		s.drv.Send(fmt.Sprintf("oc_soak_q_%02d", i%chats), phrases.Questions[i%len(phrases.Questions)], false)
 		if !sleep(ctx, every) {
 			return
 		}
