@@ -1,8 +1,6 @@
 package archrules
 
 import (
-	"bufio"
-	"fmt"
 	"go/scanner"
 	"go/token"
 	"io/fs"
@@ -15,45 +13,19 @@ import (
 	"unicode"
 )
 
-// pendingFile lists the Go files that still hold Chinese in string
-// literals, each with its count: words the bot says belong in the message
-// catalog (configs/messages), words it reads in the data files
-// (configs/intents/lexicon.yaml and the slot words). The list only
-// shrinks: a file not on it with such a literal, or one with more than
-// its count, fails TestNoChineseInGo.
-const pendingFile = "testdata/cjk-pending.txt"
-
 // TestNoChineseInGo: no string literal of a non-test Go file holds a
-// Chinese character, except in the files still pending.
+// Chinese character: what the bot says is in the message catalog
+// (configs/messages), what it reads in the data files (configs/slots,
+// configs/intents, the catalog).
 func TestNoChineseInGo(t *testing.T) {
-	root := filepath.Join("..", "..")
-	got := chineseLiterals(t, root)
-	pending := readPending(t)
-	var files []string
+	got := chineseLiterals(t, filepath.Join("..", ".."))
+	files := make([]string, 0, len(got))
 	for f := range got {
 		files = append(files, f)
 	}
 	sort.Strings(files)
 	for _, f := range files {
-		n, ok := pending[f]
-		switch {
-		case !ok:
-			t.Errorf("%s: %d string literals with Chinese (say it through the message catalog, read it from a data file)", f, got[f])
-		case got[f] > n:
-			t.Errorf("%s: %d string literals with Chinese, %d allowed while pending", f, got[f], n)
-		}
-	}
-	for f, n := range pending {
-		if got[f] < n {
-			t.Logf("%s: %d left (pending list says %d; lower it)", f, got[f], n)
-		}
-	}
-	if testing.Verbose() {
-		total := 0
-		for _, n := range got {
-			total += n
-		}
-		t.Logf("%d literals with Chinese in %d files", total, len(got))
+		t.Errorf("%s: %d string literals with Chinese (say it through the message catalog, read it from a data file)", f, got[f])
 	}
 }
 
@@ -118,33 +90,6 @@ func hasChinese(s string) bool {
 		}
 	}
 	return false
-}
-
-func readPending(t *testing.T) map[string]int {
-	t.Helper()
-	out := map[string]int{}
-	f, err := os.Open(pendingFile)
-	if os.IsNotExist(err) {
-		return out
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		var file string
-		var n int
-		if _, err := fmt.Sscanf(line, "%s %d", &file, &n); err != nil {
-			t.Fatalf("%s: %q: %v", pendingFile, line, err)
-		}
-		out[file] = n
-	}
-	return out
 }
 
 func TestCountChinese(t *testing.T) {

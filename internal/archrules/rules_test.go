@@ -6,7 +6,6 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -143,22 +142,9 @@ func mustRel(root, path string) string {
 	return r
 }
 
-// TestHouseRules: the repository keeps the import rules, but for the
-// imports still pending (testdata/imports-pending.txt: "file import" per
-// line), a list that only shrinks.
+// TestHouseRules: the repository keeps the import rules.
 func TestHouseRules(t *testing.T) {
-	pending := map[string]bool{}
-	if b, err := os.ReadFile(filepath.Join("testdata", "imports-pending.txt")); err == nil {
-		for _, l := range strings.Split(string(b), "\n") {
-			if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
-				pending[l] = true
-			}
-		}
-	}
 	for _, v := range check(t, filepath.Join("..", "..")) {
-		if pending[v.file+" "+v.imp] {
-			continue
-		}
 		t.Errorf("%s imports %s: breaks %q (docs/architecture.md)", v.file, v.imp, v.rule)
 	}
 }
