@@ -15,12 +15,8 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/chat/feishu/feishutest"
-)
-
-// The Feishu app the fixtures describe (testdata/feishu/README.md).
-const (
-	appID     = "cli_a5f0c1d2e3b4c5d6"
-	tenantKey = "2ca1d211f64f6438"
+	"github.com/labgpu/bot/tools/soak/fakes"
+	"github.com/labgpu/bot/tools/soak/procs"
 )
 
 // The fake app's verification token and encrypt key: random for each
@@ -39,8 +35,6 @@ func randomHex(n int) string {
 	}
 	return hex.EncodeToString(b)
 }
-
-var jsonUnmarshal = json.Unmarshal
 
 // redelivery is when Feishu pushes an event again after a delivery that
 // did not get HTTP 200 within 3 s: Feishu waits 15 s, 5 min, 1 h and 6 h;
@@ -74,8 +68,8 @@ type sentMsg struct {
 // a redelivery to another replica after a failure.
 type driver struct {
 	template map[string]any
-	replicas []*replica
-	fake     *fakeFeishu
+	replicas []*procs.Replica
+	fake     *fakes.Feishu
 	client   *http.Client
 	rr       atomic.Uint64
 	seq      atomic.Uint64
@@ -85,7 +79,7 @@ type driver struct {
 	msgs []*sentMsg
 }
 
-func newDriver(fixtures string, replicas []*replica, fake *fakeFeishu) (*driver, error) {
+func newDriver(fixtures string, replicas []*procs.Replica, fake *fakes.Feishu) (*driver, error) {
 	b, err := os.ReadFile(filepath.Join(fixtures, "event_im_message_receive_group_at_bot.json"))
 	if err != nil {
 		return nil, err
@@ -120,7 +114,7 @@ func (d *driver) Send(chat, text string, setup bool) *sentMsg {
 	n := d.seq.Add(1)
 	m := &sentMsg{ID: fmt.Sprintf("om_soak_%06d", n), EventID: fmt.Sprintf("ev_soak_%06d_%d", n, time.Now().UnixNano()%1e6),
 		Chat: chat, Text: text, Created: time.Now(), Setup: setup}
-	d.fake.noteChat(m.ID, chat)
+	d.fake.NoteChat(m.ID, chat)
 	d.mu.Lock()
 	d.msgs = append(d.msgs, m)
 	d.mu.Unlock()
@@ -134,13 +128,13 @@ func (d *driver) Send(chat, text string, setup bool) *sentMsg {
 
 // pick returns the next replica the load balancer would use: round robin
 // over those up, avoiding the one that just failed when another is up.
-func (d *driver) pick(avoid int) *replica {
+func (d *driver) pick(avoid int) *procs.Replica {
 	n := len(d.replicas)
 	start := int(d.rr.Add(1))
 	for _, strict := range []bool{true, false} {
 		for i := 0; i < n; i++ {
 			r := d.replicas[(start+i)%n]
-			if !r.Up() || (strict && r.idx == avoid && n > 1) {
+			if !r.Up() || (strict && r.Idx == avoid && n > 1) {
 				continue
 			}
 			return r
@@ -155,11 +149,11 @@ func (d *driver) deliver(m *sentMsg) {
 	for try := 0; ; try++ {
 		r := d.pick(avoid)
 		body, hdr := feishutest.Seal(plain, encryptKey, time.Now())
-		req, _ := http.NewRequest(http.MethodPost, r.base()+"/feishu/events", bytes.NewReader(body))
+		req, _ := http.NewRequest(http.MethodPost, r.Base()+"/feishu/events", bytes.NewReader(body))
 		for k, v := range hdr {
 			req.Header.Set(k, v)
 		}
-		a := attempt{At: time.Now(), Replica: r.idx}
+		a := attempt{At: time.Now(), Replica: r.Idx}
 		resp, err := d.client.Do(req)
 		if err != nil {
 			a.Err = err.Error()
@@ -180,7 +174,7 @@ func (d *driver) deliver(m *sentMsg) {
 			return
 		}
 		m.mu.Unlock()
-		avoid = r.idx
+		avoid = r.Idx
 		time.Sleep(redelivery[try])
 	}
 }

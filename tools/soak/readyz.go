@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/labgpu/bot/tools/soak/procs"
 )
 
 // probeEvery is how often each replica's /readyz is asked, as a
@@ -30,10 +32,10 @@ type probe struct {
 
 // probeReady asks r's /readyz every probeEvery while the soak believes
 // it up, until ctx ends.
-func (s *soak) probeReady(ctx context.Context, r *replica) {
+func (s *soak) probeReady(ctx context.Context, r *procs.Replica) {
 	c := &http.Client{Timeout: 2 * time.Second}
 	// Stagger the replicas' probes over the second.
-	if !sleep(ctx, time.Duration(r.idx)*probeEvery/time.Duration(len(s.replicas))) {
+	if !sleep(ctx, time.Duration(r.Idx)*probeEvery/time.Duration(len(s.replicas))) {
 		return
 	}
 	t := time.NewTicker(probeEvery)
@@ -56,9 +58,9 @@ func (s *soak) probeReady(ctx context.Context, r *replica) {
 	}
 }
 
-func askReady(ctx context.Context, c *http.Client, r *replica) probe {
-	p := probe{Replica: r.idx, At: time.Now()}
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, r.base()+"/readyz", nil)
+func askReady(ctx context.Context, c *http.Client, r *procs.Replica) probe {
+	p := probe{Replica: r.Idx, At: time.Now()}
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, r.Base()+"/readyz", nil)
 	resp, err := c.Do(req)
 	if err != nil {
 		p.Took = time.Since(p.At)

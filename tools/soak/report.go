@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -8,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/labgpu/bot/tools/soak/fakes"
 )
 
 // answerState is what the fake Feishu saw in answer to one user message.
@@ -26,7 +30,7 @@ type answerState struct {
 }
 
 // classify reads the fake's posts into answers per user message id.
-func classify(posts []post) map[string]*answerState {
+func classify(posts []fakes.Post) map[string]*answerState {
 	out := map[string]*answerState{}
 	get := func(id string) *answerState {
 		a := out[id]
@@ -88,7 +92,7 @@ type merged struct {
 // that piled up for one chat) to up to N of the chat's messages that
 // have no answer of their own and were sent before it, oldest first. A
 // merged message names none of the messages it answers.
-func mergedAnswers(posts []post, msgs []*sentMsg, ans map[string]*answerState) merged {
+func mergedAnswers(posts []fakes.Post, msgs []*sentMsg, ans map[string]*answerState) merged {
 	out := merged{ids: map[string]bool{}}
 	for _, p := range posts {
 		if p.Kind != "create" || p.Repeat || !strings.HasPrefix(p.ChatID, "oc_soak_q_") {
@@ -115,13 +119,20 @@ func mergedAnswers(posts []post, msgs []*sentMsg, ans map[string]*answerState) m
 
 // isContinuation reports whether a reply is a later part of an answer
 // ("reply:<id>#N" for N ≥ 1, or "reply:<id>/more#N" after a card update).
-func isContinuation(p post) bool {
+func isContinuation(p fakes.Post) bool {
 	for i := 0; i < 20; i++ {
 		if p.UUID == partUUID(fmt.Sprintf("reply:%s#%d", p.Target, i)) || p.UUID == partUUID(fmt.Sprintf("reply:%s/more#%d", p.Target, i)) {
 			return true
 		}
 	}
 	return false
+}
+
+// partUUID is the uuid the bot gives a part with outbox key key
+// (internal/chat/feishu: the first 16 bytes of its SHA-256, in hex).
+func partUUID(key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return hex.EncodeToString(sum[:16])
 }
 
 func containsAny(s string, subs []string) bool {
@@ -190,9 +201,9 @@ type report struct {
 	// Platforms are what the fake platforms saw; SingleFlight is false
 	// when a replica process had two requests to one endpoint in flight
 	// at once.
-	Platforms    []platformStats `json:"platforms"`
-	SingleFlight bool            `json:"single_flight"`
-	Ready        readyStats      `json:"readyz"`
+	Platforms    []fakes.Stats `json:"platforms"`
+	SingleFlight bool          `json:"single_flight"`
+	Ready        readyStats    `json:"readyz"`
 
 	ReplicaKills             int      `json:"replica_kills"`
 	RedisKills               int      `json:"redis_kills"`
@@ -291,9 +302,7 @@ func (s *soak) analyse() *report {
 		LogCounts: s.noteCount, LogSamples: s.notable, Chaos: s.chaos, Transitions: len(s.transitions)}
 	r.countFaults(s.chaos)
 	for _, rp := range s.replicas {
-		rp.mu.Lock()
-		r.UnexpectedExits = append(r.UnexpectedExits, rp.unexpExit...)
-		rp.mu.Unlock()
+		r.UnexpectedExits = append(r.UnexpectedExits, rp.UnexpectedExits()...)
 	}
 	posts := s.fake.Posts()
 	ans := classify(posts)
@@ -428,8 +437,8 @@ func (s *soak) noteRepeats(r *report, m *sentMsg, a *answerState) {
 // replica process kept its fetches single-flight.
 func (s *soak) analysePlatforms(r *report) {
 	r.SingleFlight = true
-	for _, p := range []*fakePlatform{s.hung, s.flapping} {
-		st := p.stats(s.start, time.Now())
+	for _, p := range []*fakes.Platform{s.hung, s.flapping} {
+		st := p.Stats(s.start, time.Now())
 		r.Platforms = append(r.Platforms, st)
 		if st.MaxPerReplica > 1 {
 			r.SingleFlight = false
@@ -449,9 +458,9 @@ func (s *soak) context(t time.Time) string {
 			parts = append(parts, fmt.Sprintf("%s +%.1fs..+%.1fs", what, e.Start.Sub(s.start).Seconds(), e.End.Sub(s.start).Seconds()))
 		}
 	}
-	for _, p := range []*fakePlatform{s.hung, s.flapping} {
+	for _, p := range []*fakes.Platform{s.hung, s.flapping} {
 		if p != nil {
-			parts = append(parts, p.modesDuring(t, s.start)...)
+			parts = append(parts, p.ModesDuring(t, s.start)...)
 		}
 	}
 	if len(parts) == 0 {
@@ -516,7 +525,7 @@ func (s *soak) healthy(a, b time.Time) bool {
 // chat's track that began before it arrived. More than one for a period
 // is a duplicate; one before any in-stock period, or not naming the GPU,
 // is stray.
-func (s *soak) analyseAlerts(r *report, posts []post) {
+func (s *soak) analyseAlerts(r *report, posts []fakes.Post) {
 	byTrack := s.trackPeriods()
 	chats := make([]string, 0, len(s.subs))
 	for c := range s.subs {
@@ -566,7 +575,7 @@ func (s *soak) seen(t track, ps []period, k int) bool {
 // countAlerts counts the alerts in chat (for track t, whose periods are
 // ps) per period, and notes the stray ones and the repeats absorbed by
 // uuid.
-func (s *soak) countAlerts(r *report, chat string, t track, ps []period, posts []post) []int {
+func (s *soak) countAlerts(r *report, chat string, t track, ps []period, posts []fakes.Post) []int {
 	counts := make([]int, len(ps))
 	for _, p := range posts {
 		if p.Kind != "create" || p.ChatID != chat {
@@ -614,7 +623,7 @@ func (s *soak) judgeAlerts(r *report, chat string, sub subInfo, ps []period, cou
 		// or failed throughout) cannot have made the record active.
 		visible := true
 		if fp := s.platformByName(t.platform); fp != nil {
-			visible = fp.answeredIn(t.gpu, i)
+			visible = fp.AnsweredIn(t.gpu, i)
 		}
 		expected := visible && !maybeActive && s.seen(t, ps, i)
 		s.tallyAlerts(r, periodAlerts{chat: chat, t: t, ps: ps, i: i, expected: expected, activeBefore: maybeActive, sent: counts[i]})
@@ -697,7 +706,7 @@ func (s *soak) sawPeriod(pl pollLine, t track, ps []period) (int, bool) {
 	if fp == nil {
 		return 0, false
 	}
-	last := fp.lastAnswers(pl.Replica, pl.Start, f.At)
+	last := fp.LastAnswers(pl.Replica, pl.Start, f.At)
 	want := []string{""}
 	if fp == s.flapping {
 		want = []string{"COMMUNITY", "SECURE"}
@@ -717,9 +726,9 @@ func (s *soak) sawPeriod(pl pollLine, t track, ps []period) (int, bool) {
 	return k, k >= 0 && k < len(ps)
 }
 
-func (s *soak) platformByName(name string) *fakePlatform {
-	for _, p := range []*fakePlatform{s.hung, s.flapping} {
-		if p != nil && p.name == name {
+func (s *soak) platformByName(name string) *fakes.Platform {
+	for _, p := range []*fakes.Platform{s.hung, s.flapping} {
+		if p != nil && p.Name == name {
 			return p
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"time"
+
+	"github.com/labgpu/bot/tools/soak/fakes"
 )
 
 // reproKill reproduces, with one replica, what the soak counts as lost
@@ -59,20 +61,20 @@ func reproKill(ctx context.Context, o options, w io.Writer) (answered bool, err 
 // the next one), then hangs it and waits until its data is older than
 // stock.max_age.
 func (s *soak) freshThenHung(ctx context.Context) error {
-	s.hung.setMode(modeOK)
+	s.hung.SetMode(fakes.ModeOK)
 	for deadline := time.Now().Add(3 * stockTimeout); ; {
 		s.drv.Send("oc_soak_repro", phrases.ReproQuestion, true)
 		if !sleep(ctx, 2*time.Second) {
 			return ctx.Err()
 		}
-		if st := s.hung.stats(s.start, time.Now()); st.Answered > 0 {
+		if st := s.hung.Stats(s.start, time.Now()); st.Answered > 0 {
 			break
 		}
 		if time.Now().After(deadline) {
 			return fmt.Errorf("vast.ai was never fetched successfully")
 		}
 	}
-	s.hung.setMode(modeHang)
+	s.hung.SetMode(fakes.ModeHang)
 	sleep(ctx, maxAge+time.Second)
 	return nil
 }
@@ -113,7 +115,7 @@ func (s *soak) reproCrash(ctx context.Context, w io.Writer) (bool, error) {
 	if err := r.Start(); err != nil {
 		return false, err
 	}
-	if err := r.waitHealthy(30 * time.Second); err != nil {
+	if err := r.WaitHealthy(30 * time.Second); err != nil {
 		return false, err
 	}
 	text, after := s.firstAnswer(ctx, crash, 15*time.Second)

@@ -14,6 +14,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/labgpu/bot/tools/soak/fakes"
+	"github.com/labgpu/bot/tools/soak/procs"
 )
 
 // options configure one soak run.
@@ -130,13 +133,13 @@ type soak struct {
 	o         options
 	dir       string
 	replay    string
-	fake      *fakeFeishu
-	redis     *redisProc
-	replicas  []*replica
+	fake      *fakes.Feishu
+	redis     *procs.Redis
+	replicas  []*procs.Replica
 	drv       *driver
 	rng       *rand.Rand // the fault schedule's
-	hung      *fakePlatform
-	flapping  *fakePlatform
+	hung      *fakes.Platform
+	flapping  *fakes.Platform
 	runpodKey string
 
 	mu          sync.Mutex
@@ -215,10 +218,10 @@ func (s *soak) setup(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if s.fake, err = newFakeFeishu(filepath.Join(s.o.Fixtures, "feishu")); err != nil {
+	if s.fake, err = fakes.NewFeishu(filepath.Join(s.o.Fixtures, "feishu")); err != nil {
 		return err
 	}
-	if s.redis, err = newRedis(s.o.RedisBin, filepath.Join(s.dir, "redis"), s.o.RedisPersist); err != nil {
+	if s.redis, err = procs.NewRedis(s.o.RedisBin, filepath.Join(s.dir, "redis"), s.o.RedisPersist); err != nil {
 		return err
 	}
 	if err := s.redis.Start(); err != nil {
@@ -273,15 +276,19 @@ func (s *soak) startReplicas(bin string) error {
 		}
 		s.replicas = append(s.replicas, r)
 	}
-	s.hung.attach(s.replicas)
-	s.flapping.attach(s.replicas)
+	rs := make([]fakes.Replica, len(s.replicas))
+	for i, r := range s.replicas {
+		rs[i] = r
+	}
+	s.hung.Attach(rs)
+	s.flapping.Attach(rs)
 	for _, r := range s.replicas {
 		if err := r.Start(); err != nil {
 			return err
 		}
 	}
 	for _, r := range s.replicas {
-		if err := r.waitHealthy(30 * time.Second); err != nil {
+		if err := r.WaitHealthy(30 * time.Second); err != nil {
 			return err
 		}
 	}
@@ -291,8 +298,8 @@ func (s *soak) startReplicas(bin string) error {
 // newReplica prepares replica i: its directory, its config (with its own
 // listener on each fake platform, so the platform knows which replica
 // asked) and its environment.
-func (s *soak) newReplica(i int, bin string) (*replica, error) {
-	port, err := freePort()
+func (s *soak) newReplica(i int, bin string) (*procs.Replica, error) {
+	port, err := procs.FreePort()
 	if err != nil {
 		return nil, err
 	}
@@ -307,28 +314,28 @@ func (s *soak) newReplica(i int, bin string) (*replica, error) {
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "TZ=UTC", "BOT_CONFIG=" + cfg, "BOT_DATA_DIR=" + dir,
 		"BOT_HTTP_ADDR=127.0.0.1:" + strconv.Itoa(port), "REDIS_URL=" + s.redis.URL(), "BOT_REPLAY_DIR=" + s.replay,
 		"RUNPOD_API_KEY=" + s.runpodKey,
-		"FEISHU_APP_ID=" + appID, "FEISHU_APP_SECRET=soak-secret", "FEISHU_VERIFICATION_TOKEN=" + verificationToken,
+		"FEISHU_APP_ID=" + fakes.AppID, "FEISHU_APP_SECRET=soak-secret", "FEISHU_VERIFICATION_TOKEN=" + verificationToken,
 		"FEISHU_ENCRYPT_KEY=" + encryptKey, "FEISHU_MODE=webhook", "FEISHU_BASE_URL=" + s.fake.URL}
-	return &replica{idx: i, bin: bin, env: env, Port: port, dir: dir, onLn: s.onLine}, nil
+	return &procs.Replica{Idx: i, Bin: bin, Env: env, Port: port, Dir: dir, OnLine: s.onLine}, nil
 }
 
 // platforms starts the fake platform APIs: vast.ai, which hangs, and
 // RunPod, which flaps.
 func (s *soak) platforms() error {
-	vast, err := vastBody(s.o.Fixtures)
+	vast, err := fakes.VastBody(s.o.Fixtures)
 	if err != nil {
 		return err
 	}
-	runpod, err := runpodBody(s.o.Fixtures)
+	runpod, err := fakes.RunPodBody(s.o.Fixtures)
 	if err != nil {
 		return err
 	}
-	if s.hung, err = newFakePlatform(s, "vastai", "vast.ai", "hung", s.o.Replicas, vast, nil, ""); err != nil {
+	if s.hung, err = fakes.NewPlatform(fakesSoak{s}, "vastai", "vast.ai", "hung", s.o.Replicas, vast, nil, ""); err != nil {
 		return err
 	}
-	s.hung.setMode(modeHang) // from before the replicas start
+	s.hung.SetMode(fakes.ModeHang) // from before the replicas start
 	s.runpodKey = "soak-" + randomHex(8)
-	s.flapping, err = newFakePlatform(s, "runpod", "RunPod", "flapping", s.o.Replicas, runpod, runpodCloud, s.runpodKey)
+	s.flapping, err = fakes.NewPlatform(fakesSoak{s}, "runpod", "RunPod", "flapping", s.o.Replicas, runpod, fakes.RunPodCloud, s.runpodKey)
 	return err
 }
 
@@ -439,7 +446,7 @@ func (s *soak) platformState(platform string) (map[string]bool, map[string]int) 
 
 // onLine reads a replica's log line: polls, and the lines worth counting.
 func (s *soak) onLine(idx, start int, line string, at time.Time) {
-	l := parseLog(line)
+	l := procs.ParseLog(line)
 	switch l.Msg {
 	case "poll", "poll failed":
 		p := pollLine{At: at, Replica: idx, Start: start, OK: l.Msg == "poll"}
@@ -563,8 +570,8 @@ func (s *soak) exercise(ctx context.Context) {
 	wg.Go(func() { s.traffic(ctx) })
 	wg.Go(func() { s.flips(ctx) })
 	wg.Go(func() { s.faults(ctx) })
-	wg.Go(func() { s.hung.hangSchedule(ctx, s.o.Hang == "stretches") })
-	wg.Go(func() { s.flapping.flapSchedule(ctx, s.o.Short) })
+	wg.Go(func() { s.hangSchedule(ctx, s.hung, s.o.Hang == "stretches") })
+	wg.Go(func() { s.flapSchedule(ctx, s.flapping, s.o.Short) })
 	for _, r := range s.replicas {
 		wg.Go(func() { s.probeReady(ctx, r) })
 	}
@@ -706,7 +713,7 @@ func (s *soak) fault(ctx context.Context, kind string) {
 	switch kind {
 	case "replica-kill":
 		r := s.replicas[s.rng.IntN(len(s.replicas))]
-		ev.Replica = r.idx
+		ev.Replica = r.Idx
 		r.Kill()
 		sleep(context.Background(), s.dur(time.Second, 3*time.Second))
 		r.Start()
@@ -724,14 +731,14 @@ func (s *soak) fault(ctx context.Context, kind string) {
 		s.redis.Pause(true)
 		sleep(context.Background(), s.dur(2*time.Second, 6*time.Second))
 		s.redis.Pause(false)
-		for i := 0; i < 50 && s.redis.ping(200*time.Millisecond) != nil; i++ {
+		for i := 0; i < 50 && s.redis.Ping(200*time.Millisecond) != nil; i++ {
 		}
 		up()
 	case "replica-restart-redis-down":
 		// A node reboot: Redis and a replica go down, the replica comes
 		// back before Redis does.
 		r := s.replicas[s.rng.IntN(len(s.replicas))]
-		ev.Replica = r.idx
+		ev.Replica = r.Idx
 		down(false)
 		s.redis.Kill()
 		r.Kill()
@@ -818,12 +825,12 @@ func (s *soak) shutdown() {
 	if s.redis != nil {
 		s.redis.Pause(false)
 		s.redis.Shutdown()
-		s.redis.log.Close()
+		s.redis.Close()
 	}
 	if s.fake != nil {
 		s.fake.Close()
 	}
-	for _, p := range []*fakePlatform{s.hung, s.flapping} {
+	for _, p := range []*fakes.Platform{s.hung, s.flapping} {
 		if p != nil {
 			p.Close()
 		}

@@ -1,8 +1,6 @@
-package main
+package fakes
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -14,9 +12,15 @@ import (
 	"time"
 )
 
-// post is one call the fake Feishu open platform received that sends or
+// The Feishu app the fixtures describe (testdata/feishu/README.md).
+const (
+	AppID     = "cli_a5f0c1d2e3b4c5d6"
+	TenantKey = "2ca1d211f64f6438"
+)
+
+// Post is one call the fake Feishu open platform received that sends or
 // changes a message.
-type post struct {
+type Post struct {
 	At     time.Time
 	Kind   string // "create", "reply" or "patch"
 	Target string // the message replied to or patched
@@ -32,10 +36,10 @@ type post struct {
 	Repeat bool
 }
 
-// fakeFeishu is a loopback Feishu open platform: tenant token, bot info,
+// Feishu is a loopback Feishu open platform: tenant token, bot info,
 // message create, reply and patch, with Feishu's uuid deduplication. It
 // answers token and bot info from testdata/feishu.
-type fakeFeishu struct {
+type Feishu struct {
 	srv   *http.Server
 	ln    net.Listener
 	URL   string
@@ -43,13 +47,15 @@ type fakeFeishu struct {
 	info  []byte
 
 	mu     sync.Mutex
-	posts  []post
+	posts  []Post
 	byUUID map[string]string // uuid → message id
 	chatOf map[string]string // message id → chat id
 	seq    int
 }
 
-func newFakeFeishu(fixtures string) (*fakeFeishu, error) {
+// NewFeishu starts the fake on a loopback port, answering from the
+// recordings in fixtures (testdata/feishu).
+func NewFeishu(fixtures string) (*Feishu, error) {
 	tok, err := os.ReadFile(filepath.Join(fixtures, "resp_tenant_access_token_internal.json"))
 	if err != nil {
 		return nil, err
@@ -62,30 +68,32 @@ func newFakeFeishu(fixtures string) (*fakeFeishu, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &fakeFeishu{ln: ln, URL: "http://" + ln.Addr().String(), token: tok, info: info,
+	f := &Feishu{ln: ln, URL: "http://" + ln.Addr().String(), token: tok, info: info,
 		byUUID: map[string]string{}, chatOf: map[string]string{}}
 	f.srv = &http.Server{Handler: http.HandlerFunc(f.serve), ReadHeaderTimeout: 5 * time.Second}
 	go f.srv.Serve(ln)
 	return f, nil
 }
 
-func (f *fakeFeishu) Close() { f.srv.Close() }
+// Close stops the fake.
+func (f *Feishu) Close() { f.srv.Close() }
 
-// noteChat tells the fake which chat a user's message is in, so that
+// NoteChat tells the fake which chat a user's message is in, so that
 // replies to it are counted in that chat.
-func (f *fakeFeishu) noteChat(messageID, chatID string) {
+func (f *Feishu) NoteChat(messageID, chatID string) {
 	f.mu.Lock()
 	f.chatOf[messageID] = chatID
 	f.mu.Unlock()
 }
 
-func (f *fakeFeishu) Posts() []post {
+// Posts returns the calls received so far, in order.
+func (f *Feishu) Posts() []Post {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([]post(nil), f.posts...)
+	return append([]Post(nil), f.posts...)
 }
 
-func (f *fakeFeishu) serve(w http.ResponseWriter, r *http.Request) {
+func (f *Feishu) serve(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	const msgs = "/open-apis/im/v1/messages"
 	switch {
@@ -111,7 +119,7 @@ func (f *fakeFeishu) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rest := strings.TrimPrefix(strings.TrimPrefix(r.URL.Path, msgs), "/")
-	p := post{At: time.Now(), UUID: body.UUID, Type: body.MsgType, Text: body.Content}
+	p := Post{At: time.Now(), UUID: body.UUID, Type: body.MsgType, Text: body.Content}
 	switch {
 	case r.Method == http.MethodPost && rest == "":
 		p.Kind, p.ChatID = "create", body.ReceiveID
@@ -144,14 +152,7 @@ func (f *fakeFeishu) serve(w http.ResponseWriter, r *http.Request) {
 	out, _ := json.Marshal(map[string]any{"code": 0, "msg": "success", "data": map[string]any{
 		"message_id": p.MessageID, "chat_id": p.ChatID, "msg_type": p.Type,
 		"create_time": fmt.Sprint(p.At.UnixMilli()), "update_time": fmt.Sprint(p.At.UnixMilli()),
-		"sender": map[string]any{"id": appID, "id_type": "app_id", "sender_type": "app", "tenant_key": tenantKey},
+		"sender": map[string]any{"id": AppID, "id_type": "app_id", "sender_type": "app", "tenant_key": TenantKey},
 	}})
 	w.Write(out)
-}
-
-// partUUID is the uuid the bot gives a part with outbox key key
-// (internal/chat/feishu: the first 16 bytes of its SHA-256, in hex).
-func partUUID(key string) string {
-	sum := sha256.Sum256([]byte(key))
-	return hex.EncodeToString(sum[:16])
 }
