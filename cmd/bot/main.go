@@ -91,8 +91,9 @@ func load(cmd *cobra.Command) (*app.App, error) {
 		return nil, usageError{err}
 	}
 	// One-shot commands work while a console or server holds the store's
-	// lock: they then run without persisting snapshots.
-	a, err := app.New(cmd.Context(), cfg, app.Options{StoreOptional: cmd.HasParent(), Catalog: cat})
+	// lock: through its admin listener when it has one, else without
+	// persisting snapshots.
+	a, err := app.New(cmd.Context(), cfg, app.Options{StoreOptional: cmd.HasParent(), Catalog: cat, ThroughRunningBot: cmd.Name() != "serve"})
 	if errors.Is(err, app.ErrBadCatalog) {
 		return nil, usageError{err}
 	}
