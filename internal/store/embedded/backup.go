@@ -25,7 +25,9 @@ import (
 
 // WriteBackup writes a backup of both files to w: the main file as one
 // read transaction sees it, then the claims file (the claims still being
-// written behind are written first). Writers are not held up.
+// written behind are written first). Writes go on meanwhile, but one
+// that must grow the file waits for the copy (bbolt remaps the file
+// only without open read transactions).
 func (s *Store) WriteBackup(ctx context.Context, w io.Writer) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("embedded store: backup: %w", err)
