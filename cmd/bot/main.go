@@ -15,7 +15,6 @@ import (
 
 	"github.com/labgpu/bot/internal/app"
 	"github.com/labgpu/bot/internal/billing/ledger"
-	"github.com/labgpu/bot/internal/config"
 	"github.com/labgpu/bot/internal/i18n"
 )
 
@@ -73,13 +72,9 @@ func noArgs(cmd *cobra.Command, args []string) error {
 
 // load reads the config named by --config or BOT_CONFIG and builds the app.
 func load(cmd *cobra.Command) (*app.App, error) {
-	path, _ := cmd.Flags().GetString("config")
-	if path == "" {
-		path = os.Getenv("BOT_CONFIG")
-	}
-	cfg, err := config.Load(path, os.LookupEnv)
+	cfg, err := configOf(cmd)
 	if err != nil {
-		return nil, usageError{err}
+		return nil, err
 	}
 	if answersAtOnce[cmd.Name()] {
 		app.Warm(cfg.Catalog.Dir)
@@ -91,8 +86,9 @@ func load(cmd *cobra.Command) (*app.App, error) {
 		return nil, usageError{err}
 	}
 	// One-shot commands work while a console or server holds the store's
-	// lock: they then run without persisting snapshots.
-	a, err := app.New(cmd.Context(), cfg, app.Options{StoreOptional: cmd.HasParent(), Catalog: cat})
+	// lock: through its admin listener when it has one, else without
+	// persisting snapshots.
+	a, err := app.New(cmd.Context(), cfg, app.Options{StoreOptional: cmd.HasParent(), Catalog: cat, ThroughRunningBot: cmd.Name() != "serve"})
 	if errors.Is(err, app.ErrBadCatalog) {
 		return nil, usageError{err}
 	}
@@ -120,6 +116,7 @@ func newRoot() *cobra.Command {
 	root.PersistentFlags().String("config", "", "config file (YAML); also BOT_CONFIG")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(consoleCmd(), askCmd(), estimateCmd(), pollCmd(), serveCmd(), healthCmd(), storageCmd(), digestCmd(), historyCmd())
+	root.AddCommand(keepCmds()...)
 	return root
 }
 
@@ -288,10 +285,13 @@ func healthCmd() *cobra.Command {
 			"with --ready it asks /readyz (store, channels, providers) and prints what is wrong. Exits 1 when not alive or not ready.",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if url == "" {
+				url = healthURL(cmd)
+			}
 			return app.Probe(cmd.Context(), url, ready, cmd.OutOrStdout())
 		},
 	}
-	c.Flags().StringVar(&url, "url", "http://127.0.0.1:8080", "the bot's HTTP address")
+	c.Flags().StringVar(&url, "url", "", "the bot's HTTP address (default: BOT_HTTP_ADDR or http.addr, on this machine)")
 	c.Flags().BoolVar(&ready, "ready", false, "ask /readyz instead of /healthz")
 	return c
 }

@@ -100,6 +100,10 @@ type Options struct {
 	// Catalog is the loaded catalog (LoadCatalog), when the caller has
 	// loaded it already; nil loads it from the config.
 	Catalog *catalog.Catalog
+	// ThroughRunningBot: when a running bot holds the embedded store, use
+	// it through that bot's admin listener (one-shot commands; never
+	// serve).
+	ThroughRunningBot bool
 }
 
 // LoadCatalog loads the embedded catalog, or the files in dir when set.
@@ -222,6 +226,9 @@ func New(ctx context.Context, cfg config.Config, o Options) (*App, error) {
 	a := &App{Cfg: cfg, Cat: cat, Log: o.Log, Location: loc, now: o.Now, chans: chat.Channels{}, replicaID: jobs.NewReplicaID()}
 	var snapStore stock.SnapshotStore
 	st, err := OpenStore(ctx, cfg)
+	if errors.Is(err, embedded.ErrInUse) && o.ThroughRunningBot {
+		st, err = a.throughRunningBot(ctx, err)
+	}
 	var down *redisstore.UnreachableError
 	switch {
 	case err == nil:

@@ -117,7 +117,7 @@ func (a *App) AskIn(ctx context.Context, channel, chatID, question, format strin
 		commands.IntentStorageAdd, commands.IntentStorageList, commands.IntentStorageResize, commands.IntentStorageStop,
 		commands.IntentStorageStart, commands.IntentStorageRemove, commands.IntentStorageRisk, commands.IntentDigest:
 		if a.Store == nil {
-			return fmt.Errorf("the store is in use by another bot process (bot serve or a console) with the same BOT_DATA_DIR: stop it, use the Redis store (REDIS_URL), or send this in the chat")
+			return fmt.Errorf("%w; or send this in the chat", errNoStore)
 		}
 	}
 	if format == FormatJSON {

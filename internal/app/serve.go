@@ -144,6 +144,11 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 	mux.Handle("/readyz", a.readyz(running))
 	m.Registry.MustRegister(readyCollector{a, running})
 	mux.Handle("/metrics", promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{}))
+	stopAdmin, err := a.startAdmin(ctx)
+	defer stopAdmin()
+	if err != nil {
+		return err
+	}
 	stopJobs, err := a.startJobs(ctx, a.chans, m)
 	defer stopJobs()
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/labgpu/bot/internal/admin"
 	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/jobs"
@@ -14,7 +15,7 @@ import (
 )
 
 // errNoStore explains why ledger commands cannot run without the store.
-var errNoStore = errors.New("the store is in use by another bot process (bot serve or a console) with the same BOT_DATA_DIR: stop it, or use the Redis store (REDIS_URL)")
+var errNoStore = errors.New("the store is in use by a running bot (bot serve or a console with the same BOT_DATA_DIR); " + admin.HowTo)
 
 // LabFor returns the lab of a chat key ("console/console") per config.
 func (a *App) LabFor(chatKey string) string {

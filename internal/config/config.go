@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/labgpu/bot/internal/admin"
 	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/strictyaml"
 
@@ -37,6 +38,7 @@ type Config struct {
 	Stock    StockConf   `yaml:"stock"`
 	Alerts   AlertsConf  `yaml:"alerts"`
 	HTTP     HTTPConf    `yaml:"http"`
+	Admin    AdminConf   `yaml:"admin"`
 	// ChannelsConf are the chat channels' blocks (feishu, webhooks,
 	// wechat), at the top level.
 	ChannelsConf `yaml:",inline"`
@@ -278,6 +280,7 @@ func Default() Config {
 			Providers: ProvidersConf{},
 		},
 		HTTP:         HTTPConf{Addr: ":8080", ShutdownGrace: Dur(10 * time.Second), ReadyStoreGrace: Dur(30 * time.Second)},
+		Admin:        AdminConf{Addr: admin.DefaultAddr},
 		ChannelsConf: ChannelsConf{Feishu: FeishuConf{Mode: "websocket", BaseURL: "https://open.feishu.cn"}},
 		Storage:      StorageConf{DigestSchedule: "0 9 * * 1", BudgetSchedule: "@hourly", ReleaseWarnings: DefaultReleaseWarnings()},
 		Log:          LogConf{Level: "info"},
@@ -348,7 +351,7 @@ type envString struct {
 // stringEnv lists the variables that replace one string setting of cfg each.
 func (cfg *Config) stringEnv() []envString {
 	return []envString{{"BOT_DATA_DIR", &cfg.DataDir}, {"BOT_TIMEZONE", &cfg.Timezone},
-		{"BOT_HTTP_ADDR", &cfg.HTTP.Addr}}
+		{"BOT_HTTP_ADDR", &cfg.HTTP.Addr}, {"BOT_ADMIN_ADDR", &cfg.Admin.Addr}, {"BOT_ADMIN_TOKEN", &cfg.Admin.Token}}
 }
 
 // hasContent reports whether a YAML file has anything besides blank lines
@@ -391,7 +394,7 @@ func (c Config) Location() (*time.Location, error) {
 // Validate checks values and names the offending key.
 func (c Config) Validate() error {
 	for _, check := range []func() error{c.validateBasics, c.validateChannels, c.validateSchedules,
-		c.validateStore, c.validateAlerts, c.validateStock, c.validateLogAndChat, c.validatePlans} {
+		c.validateStore, c.validateAlerts, c.validateStock, c.validateLogAndChat, c.validatePlans, c.validateAdmin} {
 		if err := check(); err != nil {
 			return err
 		}

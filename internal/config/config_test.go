@@ -181,3 +181,11 @@ func TestEmptyFile(t *testing.T) {
 		}
 	}
 }
+
+// TestDeployConfig: the config deploy/compose.yaml mounts (from
+// deploy/config.yaml.example) loads as it is.
+func TestDeployConfig(t *testing.T) {
+	if _, err := config.Load("../../deploy/config.yaml.example", func(string) (string, bool) { return "", false }); err != nil {
+		t.Fatal(err)
+	}
+}

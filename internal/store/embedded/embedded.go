@@ -11,7 +11,9 @@ package embedded
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -71,17 +73,18 @@ type Store struct {
 	lastDeliveredSweep atomic.Int64
 }
 
-// Open opens (creating if needed) the store in dir. It fails with a clear
-// error when dir cannot be created or the file is locked by another process
-// for more than a second.
+// Open opens (creating if needed) the store in dir. It fails with
+// ErrInUse when another process holds the file for more than a second,
+// and with an error naming the user and the fix when it may not write
+// there.
 func Open(dir string) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("embedded store: create data dir %q: %w", dir, err)
+		return nil, dataDirError(dir, err)
 	}
 	path := filepath.Join(dir, FileName)
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
 	if err != nil {
-		return nil, fmt.Errorf("embedded store: open %q: %w (is another bot running with the same BOT_DATA_DIR?)", path, err)
+		return nil, openError(path, err)
 	}
 	err = db.Update(func(tx *bolt.Tx) error {
 		for _, b := range allBuckets {
@@ -99,7 +102,7 @@ func Open(dir string) (*Store, error) {
 	claims, err := bolt.Open(cpath, 0o600, &bolt.Options{Timeout: time.Second, NoSync: true, NoFreelistSync: true})
 	if err != nil {
 		db.Close()
-		return nil, fmt.Errorf("embedded store: open %q: %w (is another bot running with the same BOT_DATA_DIR?)", cpath, err)
+		return nil, openError(cpath, err)
 	}
 	if err := claims.Update(func(tx *bolt.Tx) error {
 		if _, err := tx.CreateBucketIfNotExists(bucketClaims); err != nil {
@@ -117,6 +120,40 @@ func Open(dir string) (*Store, error) {
 	s := &Store{db: db, claims: claims, now: time.Now, cw: newClaimWriter()}
 	go s.runClaimWriter()
 	return s, nil
+}
+
+// ErrInUse is Open's error when another process holds the store's file
+// (bbolt lets one process open it): a running `bot serve` or console
+// with the same data directory.
+var ErrInUse = errors.New("in use by another bot process")
+
+// openError explains a failed bolt.Open of path: the file is held by
+// another process (ErrInUse), may not be written by this user, or else.
+func openError(path string, err error) error {
+	switch {
+	case errors.Is(err, bolt.ErrTimeout):
+		return fmt.Errorf("embedded store: %s is %w (bot serve or a console with the same BOT_DATA_DIR)", path, ErrInUse)
+	case errors.Is(err, fs.ErrPermission):
+		return permissionError(path, err)
+	}
+	return fmt.Errorf("embedded store: open %s: %w", path, err)
+}
+
+// dataDirError explains a data directory that cannot be created or
+// written.
+func dataDirError(dir string, err error) error {
+	if errors.Is(err, fs.ErrPermission) {
+		return permissionError(dir, err)
+	}
+	return fmt.Errorf("embedded store: data dir %s: %w", dir, err)
+}
+
+// permissionError names the user this process runs as and how to give it
+// the path.
+func permissionError(path string, err error) error {
+	uid, gid := os.Getuid(), os.Getgid()
+	return fmt.Errorf("embedded store: %s: %w: this process runs as uid %d and may not write there; give the data directory to that user (chown -R %d:%d DIR), or in Docker use a named volume or a directory owned by uid %d (docs/deploy.md)",
+		path, err, uid, uid, gid, uid)
 }
 
 // ClaimsFileName is the dedup-claims file beside FileName.
