@@ -143,6 +143,7 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 		}
 	}
 	defer ln.Close() // for the early returns; Shutdown closes it otherwise
+	a.Log.Info("labgpu bot starting", Describe(a.Cfg).LogArgs()...)
 	m := NewMetrics()
 	mux := http.NewServeMux()
 	running, stopChannels, err := a.startChannels(ctx, m, mux)

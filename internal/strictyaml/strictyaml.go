@@ -320,3 +320,41 @@ func keyAt(doc []byte, n int) string {
 	walk(&root, "")
 	return best
 }
+
+// Lines maps the path of every key of the document ("alerts.cooldown",
+// "webhooks[0].url", "storage.labs.nlp[1]", as problems name them) to the
+// line it is written on; nil when the document does not parse.
+func Lines(doc []byte) map[string]int {
+	var root yaml.Node
+	if yaml.Unmarshal(doc, &root) != nil {
+		return nil
+	}
+	out := map[string]int{}
+	var walk func(nd *yaml.Node, path string)
+	walk = func(nd *yaml.Node, path string) {
+		switch nd.Kind {
+		case yaml.DocumentNode:
+			for _, c := range nd.Content {
+				walk(c, path)
+			}
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(nd.Content); i += 2 {
+				k, v := nd.Content[i], nd.Content[i+1]
+				p := k.Value
+				if path != "" {
+					p = path + "." + k.Value
+				}
+				out[p] = k.Line
+				walk(v, p)
+			}
+		case yaml.SequenceNode:
+			for i, c := range nd.Content {
+				p := fmt.Sprintf("%s[%d]", path, i)
+				out[p] = c.Line
+				walk(c, p)
+			}
+		}
+	}
+	walk(&root, "")
+	return out
+}

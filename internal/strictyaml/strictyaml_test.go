@@ -87,3 +87,13 @@ func TestEveryProblem(t *testing.T) {
 		t.Errorf("Error() = %q, want the first problem", err.Error())
 	}
 }
+
+func TestLines(t *testing.T) {
+	got := strictyaml.Lines([]byte("stock:\n  timeout: 5s\nitems:\n  - id: 1\n  - id: 2\nlabs:\n  nlp: [\"a\", \"b\"]\n"))
+	want := map[string]int{"stock": 1, "stock.timeout": 2, "items": 3, "items[0]": 4, "items[0].id": 4, "items[1]": 5, "items[1].id": 5, "labs": 6, "labs.nlp": 7, "labs.nlp[0]": 7, "labs.nlp[1]": 7}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("line of %s = %d, want %d", k, got[k], v)
+		}
+	}
+}
