@@ -152,6 +152,11 @@ type AlertsConf struct {
 	// QuietHours maps a chat ("console/console", "feishu/oc_xxx", or "*"
 	// for every chat) to a daily window "23:00-08:00" in the config's timezone.
 	QuietHours map[string]string `yaml:"quiet_hours"`
+	// SendTimeout bounds one chat's alert send, retries included (default
+	// 30s): a chat whose webhook hangs or fails is left for the next poll,
+	// and the other chats' alerts, sent at the same time, never wait for
+	// it.
+	SendTimeout Duration `yaml:"send_timeout"`
 }
 
 // CatalogConf points at reference data overriding the embedded files.
@@ -270,7 +275,7 @@ func Default() Config {
 		DataDir:  "./data",
 		Timezone: DefaultTimezone,
 		Store:    StoreConf{Kind: "embedded", Prefix: "labgpu:"},
-		Alerts:   AlertsConf{Debounce: 1, Cooldown: Dur(30 * time.Minute), MinDrop: 0.05},
+		Alerts:   AlertsConf{Debounce: 1, Cooldown: Dur(30 * time.Minute), MinDrop: 0.05, SendTimeout: Dur(30 * time.Second)},
 		Stock: StockConf{
 			Timeout: Dur(15 * time.Second),
 			MaxAge:  Dur(60 * time.Second),
@@ -584,7 +589,7 @@ func (c Config) durations() []durationRule {
 		{"stock.breaker.open_for", c.Stock.Breaker.OpenFor, false, "1m"}, {"stock.poll.jitter", c.Stock.Poll.Jitter, false, "10s"},
 		{"stock.poll.lock_ttl", c.Stock.Poll.LockTTL, false, "2m"}, {"http.ready_store_grace", c.HTTP.ReadyStoreGrace, false, "30s"},
 		{"http.ready_provider_age", c.HTTP.ReadyProviderAge, false, "10m"}, {"http.shutdown_grace", c.HTTP.ShutdownGrace, false, "10s"},
-		{"alerts.cooldown", c.Alerts.Cooldown, false, "30m"}}
+		{"alerts.cooldown", c.Alerts.Cooldown, false, "30m"}, {"alerts.send_timeout", c.Alerts.SendTimeout, false, "30s"}}
 }
 
 // validateStock checks the durations, timeouts and provider URLs.
