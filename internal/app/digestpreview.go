@@ -102,7 +102,7 @@ func (a *App) WritePreview(w io.Writer, ps []DigestPreview) {
 			fmt.Fprintf(w, "== %s: nothing is due %s (a digest went out that day)\n", p.Chat, when)
 			continue
 		case !p.On:
-			fmt.Fprintf(w, "== %s has not turned the digest on (开启周报), so the schedule sends it nothing; it would get, %s:\n", p.Chat, when)
+			fmt.Fprintf(w, "== %s has not turned the digest on (\"digest on\" in that chat), so the schedule sends it nothing; it would get, %s:\n", p.Chat, when)
 		default:
 			fmt.Fprintf(w, "== %s gets, %s:\n", p.Chat, when)
 		}

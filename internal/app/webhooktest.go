@@ -75,24 +75,24 @@ func webhookList(cfg config.Config) string {
 // webhookHint is the likely cause of a failed post, and what to do.
 func webhookHint(err error) string {
 	var ae *webhook.APIError
-	if !errors.As(err, &ae) {
-		return "the host did not answer: check this machine's network, proxy and DNS (a campus network may block it)"
-	}
+	key := "ops.webhook_hint.other"
 	switch {
+	case !errors.As(err, &ae):
+		key = "ops.webhook_hint.network"
 	case ae.Platform == "wecom" && ae.Code == 93000:
-		return "the robot's key is wrong or the robot was removed: copy the webhook address again (群聊 → 群机器人 → the robot → Webhook 地址)"
+		key = "ops.webhook_hint.wecom_key"
 	case ae.Platform == "feishu" && ae.Code == webhook.FeishuCodeSignMismatch:
-		return "the signature does not match: webhooks[].secret must be the custom bot's 签名校验 secret, and this machine's clock right"
+		key = "ops.webhook_hint.feishu_sign"
 	case ae.Platform == "feishu" && ae.Code == webhook.FeishuCodeIPNotAllowed:
-		return "the custom bot's IP allow-list (IP 白名单) refuses this machine's address"
+		key = "ops.webhook_hint.feishu_ip"
 	case ae.Platform == "feishu" && ae.Code == webhook.FeishuCodeKeywordMissing:
-		return "the custom bot only takes messages with its keyword (自定义关键词): alerts carry none, so use 签名校验 instead"
+		key = "ops.webhook_hint.feishu_keyword"
 	case ae.Code == webhook.WeComCodeRateLimited || ae.Code == webhook.FeishuCodeRateLimited || ae.HTTPStatus == http.StatusTooManyRequests:
-		return "rate limited: too many messages a minute; try again in a minute"
+		key = "ops.webhook_hint.rate_limited"
 	case ae.HTTPStatus == http.StatusNotFound:
-		return "the URL is wrong (404): copy the webhook address again"
+		key = "ops.webhook_hint.not_found"
 	case ae.HTTPStatus >= 500:
-		return "the platform failed; try again later"
+		key = "ops.webhook_hint.server"
 	}
-	return "see the platform's answer above"
+	return i18n.EN.T(key)
 }

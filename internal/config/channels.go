@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/labgpu/bot/internal/i18n"
 )
 
 // ChannelsConf are the chat channels' blocks, each a top-level key of the
@@ -177,13 +179,13 @@ func (c Config) feishuCredentials() []struct{ key, env, value string } {
 		{"feishu.verification_token", "FEISHU_VERIFICATION_TOKEN", f.VerificationToken}, {"feishu.encrypt_key", "FEISHU_ENCRYPT_KEY", f.EncryptKey}}
 }
 
+// feishuWhere are the catalog's words on where each Feishu credential is
+// found, naming the console's pages.
+var feishuWhere = map[string]string{"feishu.app_id": "ops.feishu_where.app_id", "feishu.app_secret": "ops.feishu_where.app_secret",
+	"feishu.verification_token": "ops.feishu_where.verification_token", "feishu.encrypt_key": "ops.feishu_where.encrypt_key"}
+
 // feishuFix says where a Feishu credential is found.
-var feishuFix = map[string]string{
-	"feishu.app_id":             "the app's App ID, cli_…: open platform → the app → 凭证与基础信息",
-	"feishu.app_secret":         "the app's App Secret: open platform → the app → 凭证与基础信息",
-	"feishu.verification_token": "open platform → the app → 事件与回调 → 加密策略 → Verification Token",
-	"feishu.encrypt_key":        "open platform → the app → 事件与回调 → 加密策略 → Encrypt Key; or feishu.allow_no_encrypt_key: true",
-}
+func feishuFix(key string) string { return i18n.EN.T(feishuWhere[key]) }
 
 // validateFeishu checks the Feishu app: off with none of its credentials,
 // else all that its mode needs (a partial set is an error naming each
@@ -220,7 +222,7 @@ func (c Config) validateFeishu(r *report) {
 				verb = "are"
 			}
 			r.add(cr.key, "empty while %s %s set: %s. Set %s (%s), or unset the others to run without Feishu",
-				strings.Join(set, ", "), verb, why, cr.env, feishuFix[cr.key])
+				strings.Join(set, ", "), verb, why, cr.env, feishuFix(cr.key))
 		}
 	}
 	if f.AppID != "" && f.AppSecret != "" {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/labgpu/bot/internal/i18n"
 )
 
 // Readiness is recorded, never probed: /readyz asks Ready, which reads
@@ -122,17 +124,16 @@ func (s *wsState) state(now time.Time) error {
 // wsCause is the likely cause of a long connection's failure, from the
 // SDK's words.
 func wsCause(err string) string {
+	key := "ops.ws_cause.network"
 	switch {
 	case strings.Contains(err, "endpoint is null"), strings.Contains(err, "system busy"):
-		return "the open platform gave no connection address: FEISHU_BASE_URL must be the open platform (https://open.feishu.cn, " +
-			"or https://open.larksuite.com for Lark), and the app must be a self-built app with the bot capability"
+		key = "ops.ws_cause.no_endpoint"
 	case strings.Contains(err, "disconnected"), strings.Contains(err, "receive message failed"), strings.Contains(err, "connection is closed"):
-		return "the connection to Feishu dropped (network, proxy, or Feishu restarting it)"
+		key = "ops.ws_cause.dropped"
 	case feishuCode(err):
-		return "the open platform refused the app: check FEISHU_APP_ID and FEISHU_APP_SECRET, and that the app's " +
-			"事件与回调 uses 长连接 (long connection) and the app version is published"
+		key = "ops.ws_cause.refused"
 	}
-	return "this server cannot reach the open platform (network, proxy, DNS)"
+	return i18n.EN.T(key)
 }
 
 // feishuCode reports an SDK client error, "<code>: <msg>" with a code

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	larkevent "github.com/larksuite/oapi-sdk-go/v3/event"
+
+	"github.com/labgpu/bot/internal/i18n"
 )
 
 // Why the callback refuses a request (the reason label of
@@ -23,20 +25,13 @@ const (
 )
 
 // rejectCause is the likely cause of each reason, for the log and
-// /readyz: what to compare with what.
-var rejectCause = map[string]string{
-	RejectTimestamp: "requests carry no or a stale X-Lark-Request-Timestamp: this server's clock is off (check NTP), " +
-		"or they do not come from Feishu",
-	RejectToken: "the verification token differs: FEISHU_VERIFICATION_TOKEN must be the app's Verification Token " +
-		"(open platform → the app → 事件与回调 → 加密策略)",
-	RejectSignature: "the signature does not match: FEISHU_ENCRYPT_KEY must be the app's Encrypt Key, " +
-		"and nothing between Feishu and the bot may change the body",
-	RejectEncryptKey: "events do not decrypt: FEISHU_ENCRYPT_KEY is not the app's Encrypt Key " +
-		"(open platform → the app → 事件与回调 → 加密策略)",
-	RejectNotEncrypted: "events arrive unencrypted while FEISHU_ENCRYPT_KEY is set: set the same Encrypt Key in the app " +
-		"(事件与回调 → 加密策略), or unset it and set feishu.allow_no_encrypt_key",
-	RejectMalformed: "requests that are no Feishu event reach the callback (a wrong URL, a scanner)",
-}
+// /readyz (the catalog's ops.reject: what to compare with what).
+var rejectCause = map[string]string{RejectTimestamp: "ops.reject.timestamp", RejectToken: "ops.reject.token",
+	RejectSignature: "ops.reject.signature", RejectEncryptKey: "ops.reject.encrypt_key",
+	RejectNotEncrypted: "ops.reject.not_encrypted", RejectMalformed: "ops.reject.malformed"}
+
+// causeOf is the likely cause of a refusal for reason, in words.
+func causeOf(reason string) string { return i18n.EN.T(rejectCause[reason]) }
 
 // Rejections are reported at most this often in the log; this many
 // within rejectWindow, with no event accepted since, make the callback
@@ -85,7 +80,7 @@ func (rj *rejections) note(log *slog.Logger, now time.Time, reason, remote strin
 	if !rj.logged.IsZero() {
 		attrs = append(attrs, "since_last_line", now.Sub(rj.logged).Round(time.Second).String())
 	}
-	log.Warn("feishu callback: refusing events; likely cause: "+rejectCause[reason], attrs...)
+	log.Warn("feishu callback: refusing events; likely cause: "+causeOf(reason), attrs...)
 	rj.logged, rj.unlogged = now, 0
 }
 
@@ -106,7 +101,7 @@ func (rj *rejections) degraded(now time.Time) error {
 		return nil
 	}
 	return fmt.Errorf("the callback refused %d requests in %s and accepted none (last %s ago, %s); likely cause: %s",
-		rj.streak, rj.last.Sub(rj.first).Round(time.Second), now.Sub(rj.last).Round(time.Second), rj.reason, rejectCause[rj.reason])
+		rj.streak, rj.last.Sub(rj.first).Round(time.Second), now.Sub(rj.last).Round(time.Second), rj.reason, causeOf(rj.reason))
 }
 
 // counts are the refusals by reason since start.
