@@ -205,24 +205,14 @@ func (a *App) serveFeishu(ctx context.Context, m *Metrics, _ chat.Channels) (cha
 	if err != nil {
 		return nil, nil, fmt.Errorf("feishu: %w", err)
 	}
-	m.Registry.MustRegister(rejectedCollector{bot})
-	return bot, bot, nil
-}
-
-// rejectedDesc is labgpu_callback_rejected_total{reason}: the Feishu
-// callback's refused requests (feishu.Reject*), read at each scrape.
-var rejectedDesc = prometheus.NewDesc("labgpu_callback_rejected_total",
-	"Requests the Feishu callback refused, by reason: token, signature, encrypt_key, not_encrypted, timestamp, malformed.", []string{"reason"}, nil)
-
-type rejectedCollector struct{ bot *feishu.Bot }
-
-func (c rejectedCollector) Describe(ch chan<- *prometheus.Desc) { ch <- rejectedDesc }
-
-func (c rejectedCollector) Collect(ch chan<- prometheus.Metric) {
-	counts := c.bot.Rejections()
+	// labgpu_callback_rejected_total{reason}: the callback's refusals
+	// (feishu.Reject*), read at each scrape.
 	for _, r := range feishu.RejectReasons() {
-		ch <- prometheus.MustNewConstMetric(rejectedDesc, prometheus.CounterValue, float64(counts[r]), r)
+		m.Registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "labgpu_callback_rejected_total",
+			Help:        "Requests the Feishu callback refused, by reason: token, signature, encrypt_key, not_encrypted, timestamp, malformed.",
+			ConstLabels: prometheus.Labels{"reason": r}}, func() float64 { return float64(bot.Rejections()[r]) }))
 	}
+	return bot, bot, nil
 }
 
 // commandLineFeishu is the Feishu app for sending only.
