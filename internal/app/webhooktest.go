@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/labgpu/bot/internal/chat"
@@ -40,17 +39,5 @@ func TestWebhook(ctx context.Context, cfg config.Config, name string, w io.Write
 		_, err = fmt.Fprintf(w, "webhook %s (%s %s): delivered in %s; look for the test message in the group\n", name, wc.Kind, shown, took)
 		return err
 	}
-	return fmt.Errorf("%w %q (%s)", ErrNoSuchWebhook, name, webhookList(cfg))
-}
-
-// webhookList names the configured webhooks, for an error.
-func webhookList(cfg config.Config) string {
-	if len(cfg.Webhooks) == 0 {
-		return "no webhooks are configured: add one under webhooks in the config"
-	}
-	names := make([]string, len(cfg.Webhooks))
-	for i, w := range cfg.Webhooks {
-		names[i] = w.Name
-	}
-	return "the webhooks are " + strings.Join(names, ", ")
+	return fmt.Errorf("%w %q (%s)", ErrNoSuchWebhook, name, cfg.WebhookList())
 }

@@ -73,13 +73,14 @@ func (c Config) feishuReach(string) error {
 // webhookReach: a webhook chat is a configured webhook's name.
 func (c Config) webhookReach(name string) error {
 	if !c.hasWebhook(name) {
-		return fmt.Errorf("no webhook named %q (%s)", name, c.webhookNames())
+		return fmt.Errorf("no webhook named %q (%s)", name, c.WebhookList())
 	}
 	return nil
 }
 
-// webhookNames says which webhooks are configured, for an error.
-func (c Config) webhookNames() string {
+// WebhookList says which webhooks are configured, for an error: "the
+// webhooks are lab, ops" or that there are none.
+func (c Config) WebhookList() string {
 	if len(c.Webhooks) == 0 {
 		return "no webhooks are configured: add one under webhooks"
 	}

@@ -282,11 +282,29 @@ func typeProblem(tag, value, goType string) string {
 // keyAt is the path of the key whose entry is on line n ("alerts.cooldown",
 // "platforms[2].prices[0].gpu"), or "" when the document does not parse.
 func keyAt(doc []byte, n int) string {
+	best := ""
+	walkKeys(doc, func(path string, k, v *yaml.Node) {
+		switch {
+		case k.Kind != yaml.SequenceNode:
+			if k.Line == n || v.Line == n {
+				best = path
+			}
+		case v.Line == n && v.Line != k.Line && v.Kind == yaml.ScalarNode:
+			// An item on the list's first line is the key's own value.
+			best = path
+		}
+	})
+	return best
+}
+
+// walkKeys calls visit with the path of every mapping entry (its key and
+// value nodes) and list item (k the list, v the item) of doc, depth
+// first; false when the document does not parse.
+func walkKeys(doc []byte, visit func(path string, k, v *yaml.Node)) bool {
 	var root yaml.Node
 	if yaml.Unmarshal(doc, &root) != nil {
-		return ""
+		return false
 	}
-	best := ""
 	var walk func(nd *yaml.Node, path string)
 	walk = func(nd *yaml.Node, path string) {
 		switch nd.Kind {
@@ -301,60 +319,34 @@ func keyAt(doc []byte, n int) string {
 				if path != "" {
 					p = path + "." + k.Value
 				}
-				if k.Line == n || v.Line == n {
-					best = p
-				}
+				visit(p, k, v)
 				walk(v, p)
 			}
 		case yaml.SequenceNode:
 			for i, c := range nd.Content {
 				p := fmt.Sprintf("%s[%d]", path, i)
-				// An item on the list's first line is the key's own value.
-				if c.Line == n && c.Line != nd.Line && c.Kind == yaml.ScalarNode {
-					best = p
-				}
+				visit(p, nd, c)
 				walk(c, p)
 			}
 		}
 	}
 	walk(&root, "")
-	return best
+	return true
 }
 
 // Lines maps the path of every key of the document ("alerts.cooldown",
 // "webhooks[0].url", "storage.labs.nlp[1]", as problems name them) to the
 // line it is written on; nil when the document does not parse.
 func Lines(doc []byte) map[string]int {
-	var root yaml.Node
-	if yaml.Unmarshal(doc, &root) != nil {
+	out := map[string]int{}
+	ok := walkKeys(doc, func(path string, k, v *yaml.Node) {
+		out[path] = k.Line
+		if k.Kind == yaml.SequenceNode {
+			out[path] = v.Line // an item's own line
+		}
+	})
+	if !ok {
 		return nil
 	}
-	out := map[string]int{}
-	var walk func(nd *yaml.Node, path string)
-	walk = func(nd *yaml.Node, path string) {
-		switch nd.Kind {
-		case yaml.DocumentNode:
-			for _, c := range nd.Content {
-				walk(c, path)
-			}
-		case yaml.MappingNode:
-			for i := 0; i+1 < len(nd.Content); i += 2 {
-				k, v := nd.Content[i], nd.Content[i+1]
-				p := k.Value
-				if path != "" {
-					p = path + "." + k.Value
-				}
-				out[p] = k.Line
-				walk(v, p)
-			}
-		case yaml.SequenceNode:
-			for i, c := range nd.Content {
-				p := fmt.Sprintf("%s[%d]", path, i)
-				out[p] = c.Line
-				walk(c, p)
-			}
-		}
-	}
-	walk(&root, "")
 	return out
 }

@@ -183,21 +183,10 @@ func (b *Bot) sdkRejection(body []byte) string {
 		}
 		plain = p
 	}
-	var v struct {
-		Type   string `json:"type"`
-		Token  string `json:"token"`
-		Header *struct {
-			Token string `json:"token"`
-		} `json:"header"`
-	}
-	if json.Unmarshal(plain, &v) != nil {
+	switch {
+	case !json.Valid(plain):
 		return RejectMalformed
-	}
-	tok := v.Token
-	if v.Header != nil {
-		tok = v.Header.Token
-	}
-	if !tokenEqual(tok, b.opts.VerificationToken) {
+	case !b.plainTokenOK(plain):
 		return RejectToken
 	}
 	return RejectSignature
