@@ -15,6 +15,7 @@ import (
 
 	"github.com/labgpu/bot/internal/app"
 	"github.com/labgpu/bot/internal/billing/ledger"
+	"github.com/labgpu/bot/internal/buildinfo"
 	"github.com/labgpu/bot/internal/i18n"
 )
 
@@ -32,6 +33,10 @@ func main() {
 	if cmd, err := root.ExecuteContextC(ctx); err != nil {
 		if cmd != nil && jsonErrorCommands[cmd.Name()] && jsonRequested(os.Args[1:]) {
 			writeErrorObject(os.Stdout, cmd.Name(), err)
+		}
+		var done exitOnly
+		if errors.As(err, &done) {
+			os.Exit(done.code)
 		}
 		var bad *ledger.CSVError
 		if errors.As(err, &bad) {
@@ -112,10 +117,13 @@ func newRoot() *cobra.Command {
 		SilenceErrors: true,
 		Args:          noArgs,
 		RunE:          withApp(func(cmd *cobra.Command, a *app.App) error { return a.Console(cmd.Context(), os.Stdin, os.Stdout) }),
+		Version:       buildinfo.Read().String(),
 	}
+	root.SetVersionTemplate("labgpu bot {{.Version}}\n")
 	root.PersistentFlags().String("config", "", "config file (YAML); also BOT_CONFIG")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(consoleCmd(), askCmd(), estimateCmd(), pollCmd(), serveCmd(), healthCmd(), storageCmd(), digestCmd(), historyCmd())
+	root.AddCommand(consoleCmd(), askCmd(), estimateCmd(), pollCmd(), serveCmd(), healthCmd(), storageCmd(), digestCmd(), historyCmd(),
+		versionCmd(), configCmd(), webhookCmd())
 	root.AddCommand(keepCmds()...)
 	return root
 }
@@ -175,10 +183,10 @@ func askCmd() *cobra.Command {
 				return err
 			}
 			return withLoaded(cmd, func(a *app.App) error {
-				channel, chatID, ok := strings.Cut(chatKey, "/")
-				if !ok || channel == "" || chatID == "" {
-					return usageError{fmt.Errorf("--chat: %q is not CHANNEL/CHAT_ID, e.g. webhook/lab", chatKey)}
+				if err := a.Cfg.CheckChatKey(chatKey); err != nil {
+					return usageError{fmt.Errorf("--chat: %w", err)}
 				}
+				channel, chatID, _ := strings.Cut(chatKey, "/")
 				opts := []app.AskOption{app.InterimTo(os.Stderr)}
 				if full {
 					opts = append(opts, app.Full())
@@ -269,9 +277,17 @@ func serveCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "serve [--config FILE]",
 		Short: "run the chat channels (Feishu, webhooks), polling and alerts, with /healthz, /readyz and /metrics",
-		Long:  "Runs until SIGTERM or Ctrl-C. Feishu runs when FEISHU_APP_ID is set (FEISHU_MODE webhook or websocket); the HTTP server listens on BOT_HTTP_ADDR (default :8080).",
-		Args:  noArgs,
-		RunE:  withApp(func(cmd *cobra.Command, a *app.App) error { return a.Serve(cmd.Context(), app.ServeOptions{}) }),
+		Long: "Runs until SIGTERM or Ctrl-C (SIGHUP is logged and ignored). Feishu runs when FEISHU_APP_ID is set (FEISHU_MODE webhook or websocket); " +
+			"the HTTP server listens on BOT_HTTP_ADDR (default :8080). The first log line says the version, config file, store and channels.",
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			hup := catchHangUps() // before the app loads: a SIGHUP at start must not end it
+			defer hup.stop()
+			return withLoaded(cmd, func(a *app.App) error {
+				hup.setLog(a.Log)
+				return a.Serve(cmd.Context(), app.ServeOptions{})
+			})
+		},
 	}
 }
 
@@ -382,9 +398,9 @@ func storageCmd() *cobra.Command {
 
 func digestCmd() *cobra.Command {
 	var lab, week, format, pngPath string
-	var send bool
+	var send, preview bool
 	c := &cobra.Command{
-		Use:     "digest [--week 2026-W48] [--format text|json] [--lab LAB] [--png FILE] [--send]",
+		Use:     "digest [--week 2026-W48] [--format text|json] [--lab LAB] [--png FILE] [--send | --preview]",
 		Short:   "print a lab's weekly storage spend digest",
 		Example: "  bot digest --week 2026-W48 --format json",
 		Args:    noArgs,
@@ -392,7 +408,18 @@ func digestCmd() *cobra.Command {
 			if err := checkFormat(format); err != nil {
 				return err
 			}
+			if preview && (send || week != "" || pngPath != "" || format != app.FormatText) {
+				return usageError{errors.New("--preview shows what the next scheduled run sends; it takes only --lab")}
+			}
 			return withLoaded(cmd, func(a *app.App) error {
+				if preview {
+					ps, err := a.PreviewDigest(cmd.Context(), a.LabFor(lab))
+					if err != nil {
+						return err
+					}
+					a.WritePreview(os.Stdout, ps)
+					return nil
+				}
 				if week != "" {
 					if _, _, err := ledger.ISOWeek(week, a.Location); err != nil {
 						return usageError{fmt.Errorf("--week: %w", err)}
@@ -422,6 +449,7 @@ func digestCmd() *cobra.Command {
 		},
 	}
 	c.Flags().BoolVar(&send, "send", false, "also post it to the lab's chats now, every time it is run (webhooks and Feishu; WeChat only from bot serve); the scheduled digest is not affected")
+	c.Flags().BoolVar(&preview, "preview", false, "show what the next scheduled run would post to each of the lab's chats (its period, figures as of now); sends nothing, claims nothing")
 	c.Flags().StringVar(&pngPath, "png", "", "also draw the last 8 weeks as a PNG bar chart in FILE")
 	c.Flags().StringVar(&week, "week", "", "ISO week, e.g. 2026-W48 (default: this week so far)")
 	c.Flags().StringVar(&format, "format", "text", "output format: text or json")

@@ -274,7 +274,8 @@ func (a *App) newRouter(kbOpt commands.Option) error {
 	opts = append(opts, commands.WithPlans(lab))
 	if a.Store != nil {
 		opts = append(opts, commands.WithAlerts(a.Store, a.Store, policy), commands.WithStorage(a.StorageOptions()))
-		a.Alerter = &stock.Alerter{Subs: a.Store, Log: a.Store, Notifier: a.alerts(), Policy: policy, Quiet: quietHours(cfg.Alerts.QuietHours, a.Location), Logger: a.Log}
+		a.Alerter = &stock.Alerter{Subs: a.Store, Log: a.Store, Notifier: a.alerts(), Policy: policy, Quiet: quietHours(cfg.Alerts.QuietHours, a.Location), Logger: a.Log,
+			SendTimeout: cfg.Alerts.SendTimeout.D()}
 	}
 	opts = append(opts, commands.WithHistory(a.History), commands.WithQueueRisk(queueRisk{a}))
 	a.Router = commands.NewRouter(a.Cat, a.Board, opts...)

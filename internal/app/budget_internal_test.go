@@ -45,6 +45,9 @@ func TestBudgetSchedule(t *testing.T) {
 	cfg.Storage.ReleaseWarnings.Schedule = ""
 	cfg.Storage.Prices = map[string]float64{"autodl": 0.01}
 	cfg.Storage.Labs = map[string][]string{"nlp": {"webhook/lab"}}
+	// The webhook is configured (a lab may name only a configured one);
+	// the jobs send through the capture below.
+	cfg.Webhooks = []config.WebhookConf{{Name: "lab", Kind: "wecom", URL: "http://127.0.0.1:9/cgi-bin/webhook/send?key=k"}}
 	cfg.Storage.Budgets = map[string]float64{"nlp": 100}
 	cfg.Storage.BudgetSchedule = "@every 1s"
 	if err := cfg.Validate(); err != nil {

@@ -30,17 +30,46 @@ import (
 // alerts, the digest, notices, /readyz, the HTTP routes of a chat.Router)
 // reaches it by its name through chat.Channels.
 var channelKinds = []channelKind{
-	{Name: "feishu", Unset: "the Feishu app is not configured (FEISHU_APP_ID)", On: func(c config.Config) bool { return c.Feishu.AppID != "" }, Serve: (*App).serveFeishu, CommandLine: (*App).commandLineFeishu},
-	{Name: "webhook", Unset: "no webhook is configured (webhooks)", On: func(c config.Config) bool { return len(c.Webhooks) > 0 }, Serve: (*App).serveWebhooks, CommandLine: (*App).commandLineWebhooks},
-	{Name: "wechat", Unset: "WeChat is off (WECHAT_ENABLED)", On: func(c config.Config) bool { return c.WeChat.Enabled }, Serve: (*App).serveWeChat},
+	{Name: "feishu", Unset: "the Feishu app is not configured (FEISHU_APP_ID)", On: func(c config.Config) bool { return c.Feishu.AppID != "" },
+		Detail: feishuDetail, Serve: (*App).serveFeishu, CommandLine: (*App).commandLineFeishu},
+	{Name: "webhook", Unset: "no webhook is configured (webhooks)", On: func(c config.Config) bool { return len(c.Webhooks) > 0 },
+		Detail: webhookDetail, Serve: (*App).serveWebhooks, CommandLine: (*App).commandLineWebhooks},
+	{Name: "wechat", Unset: "WeChat is off (WECHAT_ENABLED)", On: func(c config.Config) bool { return c.WeChat.Enabled },
+		Detail: func(c config.Config) string { return "personal account, " + sourceText(c, "wechat.enabled") }, Serve: (*App).serveWeChat},
+}
+
+// feishuDetail says how the Feishu app runs: its mode and open platform,
+// and where its app id came from.
+func feishuDetail(c config.Config) string {
+	return fmt.Sprintf("%s, %s, app id %s", c.Feishu.Mode, c.Feishu.BaseURL, sourceText(c, "feishu.app_id"))
+}
+
+// webhookDetail names the webhooks and their kinds.
+func webhookDetail(c config.Config) string {
+	names := make([]string, len(c.Webhooks))
+	for i, w := range c.Webhooks {
+		names[i] = w.Name + " " + w.Kind
+	}
+	return strings.Join(names, ", ")
+}
+
+// sourceText says where a setting came from, "from the defaults" when
+// neither the file nor the environment set it.
+func sourceText(c config.Config, key string) string {
+	if s := c.Source(key); s != "" {
+		return "from " + s
+	}
+	return "from the defaults"
 }
 
 // channelKind is one line of channelKinds.
 type channelKind struct {
 	Name string
-	// Unset says it is not configured, naming the setting.
+	// Unset says it is not configured, naming the setting; Detail what
+	// it runs as when it is.
 	Unset       string
 	On          func(config.Config) bool
+	Detail      func(config.Config) string
 	Serve       func(a *App, ctx context.Context, m *Metrics, chans chat.Channels) (ch chat.Channel, send chat.Sender, err error)
 	CommandLine func(a *App, ctx context.Context) (chat.Channel, error)
 }
@@ -175,6 +204,13 @@ func (a *App) serveFeishu(ctx context.Context, m *Metrics, _ chat.Channels) (cha
 		Parking: a.parking()})
 	if err != nil {
 		return nil, nil, fmt.Errorf("feishu: %w", err)
+	}
+	// labgpu_callback_rejected_total{reason}: the callback's refusals
+	// (feishu.Reject*), read at each scrape.
+	for _, r := range feishu.RejectReasons() {
+		m.Registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "labgpu_callback_rejected_total",
+			Help:        "Requests the Feishu callback refused, by reason: token, signature, encrypt_key, not_encrypted, timestamp, malformed.",
+			ConstLabels: prometheus.Labels{"reason": r}}, func() float64 { return float64(bot.Rejections()[r]) }))
 	}
 	return bot, bot, nil
 }

@@ -86,7 +86,7 @@ func (a *App) readyz(chans []chat.Channel) http.HandlerFunc {
 func (a *App) Readiness(_ context.Context, chans []chat.Channel) Readiness {
 	in := healthIn{now: a.now(), store: a.storeState(), storeGrace: a.readyStoreGrace()}
 	for _, ch := range chans {
-		in.channels = append(in.channels, channelCheck(ch))
+		in.channels = append(in.channels, channelChecks(ch)...)
 	}
 	if a.Cfg.Stock.Poll.Schedule != "" && a.Board != nil {
 		in.polling, in.providers, in.providerAge = true, a.Board.Health().Providers, a.readyProviderAge()
@@ -229,17 +229,34 @@ func (a *App) readyStoreGrace() time.Duration {
 }
 
 // readier is a channel that can say whether it is connected from what it
-// recorded (Feishu: its token and its callback; WeChat: logged in).
+// recorded (Feishu: its token, its long connection and its callback;
+// WeChat: logged in).
 type readier interface{ Ready() error }
 
-func channelCheck(ch chat.Channel) Check {
+// degrader is a channel that can say it serves but something reaching it
+// is refused (Feishu: its callback refusing requests for a wrong token,
+// signature or Encrypt Key, with the likely cause).
+type degrader interface{ Degraded() error }
+
+// channelChecks are a channel's checks: "channel <name>" (critical:
+// connected), and for a degrader "channel <name> callback" (not
+// critical: the replica serves degraded).
+func channelChecks(ch chat.Channel) []Check {
 	c := Check{Name: "channel " + ch.Name(), OK: true, Critical: true}
 	if r, ok := ch.(readier); ok {
 		if err := r.Ready(); err != nil {
 			c.OK, c.Detail = false, err.Error()
 		}
 	}
-	return c
+	out := []Check{c}
+	if d, ok := ch.(degrader); ok {
+		cb := Check{Name: "channel " + ch.Name() + " callback", OK: true}
+		if err := d.Degraded(); err != nil {
+			cb.OK, cb.Detail = false, err.Error()
+		}
+		out = append(out, cb)
+	}
+	return out
 }
 
 // providerChecks: each configured provider's recorded state. A provider

@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/labgpu/bot/internal/buildinfo"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/jobs"
 	"github.com/labgpu/bot/internal/stock"
@@ -47,8 +48,22 @@ func NewMetrics() *Metrics {
 		ChannelUp:      prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "labgpu_channel_up", Help: "1 when the chat channel is logged in and answering (wechat)."}, []string{"channel"}),
 	}
 	r.MustRegister(m.Messages, m.Replies, m.SendErrors, m.PollLatency, m.PollFailures, m.AlertsSent, m.AlertsHeld, m.ProviderStatus, m.ChannelUp,
-		prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
+		buildInfoGauge(), prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
 	return m
+}
+
+// buildInfoGauge is labgpu_build_info{version,revision,goversion} 1: which
+// build a replica runs (buildinfo, as `bot version` prints it).
+func buildInfoGauge() prometheus.Collector {
+	bi := buildinfo.Read()
+	rev := bi.ShortRevision()
+	if bi.Modified {
+		rev += "-modified"
+	}
+	g := prometheus.NewGauge(prometheus.GaugeOpts{Name: "labgpu_build_info", Help: "1, labelled with the running build: module version, VCS revision, Go version.",
+		ConstLabels: prometheus.Labels{"version": bi.Version, "revision": rev, "goversion": bi.GoVersion}})
+	g.Set(1)
+	return g
 }
 
 // countSend counts one channel's sends as replies or send errors (for a
@@ -128,6 +143,7 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 		}
 	}
 	defer ln.Close() // for the early returns; Shutdown closes it otherwise
+	a.Log.Info("labgpu bot starting", Describe(a.Cfg).LogArgs()...)
 	m := NewMetrics()
 	mux := http.NewServeMux()
 	running, stopChannels, err := a.startChannels(ctx, m, mux)

@@ -85,8 +85,7 @@ func stockNow(ctx context.Context, a *answer.Ask, p *alertview.Subscribed) {
 		return
 	}
 	p.Offer = obs.List()[0]
-	rec := stock.NotifyRecord{SubscriptionID: sub.ID, Observed: stock.InStock, Streak: 1, Active: true, NotifiedAt: p.Now,
-		NotifiedPrice: obs.BestPrice(), Seq: 1}
+	rec := stock.Announced(sub.ID, obs.BestPrice())
 	if err == nil {
 		err = a.Alerts.Log.PutNotifyRecords(ctx, []stock.NotifyRecord{rec})
 	}

@@ -2,10 +2,9 @@ package commands
 
 import (
 	"context"
-	"runtime"
-	"runtime/debug"
 	"time"
 
+	"github.com/labgpu/bot/internal/buildinfo"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/i18n"
@@ -18,10 +17,8 @@ func init() { answer.Register(answer.Intent{Name: "version", Answer: versionAnsw
 // catalog's newest list-price date and the stock sources with their
 // state as the last snapshot has them.
 func versionAnswer(ctx context.Context, a *answer.Ask) answer.Out {
-	v := render.Version{Lang: i18n.Of(a.English), Build: "(devel)", GoVersion: runtime.Version(), Platforms: len(a.Cat.Platforms)}
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		readBuild(&v, bi)
-	}
+	v := render.Version{Lang: i18n.Of(a.English), Platforms: len(a.Cat.Platforms)}
+	readBuild(&v, buildinfo.Read())
 	v.CatalogAsOf = newestAsOf(a.Cat)
 	for _, p := range a.Offers.Snapshot(ctx).Providers {
 		v.Sources = append(v.Sources, render.VersionSource{Provider: p.Provider, Status: string(p.Status)})
@@ -30,22 +27,13 @@ func versionAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 }
 
 // readBuild takes the module version and the VCS stamp (revision, time,
-// modified) Go writes into a binary built from a checkout.
-func readBuild(v *render.Version, bi *debug.BuildInfo) {
-	if bi.Main.Version != "" {
-		v.Build = bi.Main.Version
-	}
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			v.Revision = s.Value[:min(12, len(s.Value))]
-		case "vcs.modified":
-			v.Modified = s.Value == "true"
-		case "vcs.time":
-			if t, err := time.Parse(time.RFC3339, s.Value); err == nil {
-				v.BuiltAt = &t
-			}
-		}
+// modified) Go writes into a binary built from a checkout (buildinfo,
+// which `bot version` reads too).
+func readBuild(v *render.Version, bi buildinfo.Info) {
+	v.Build, v.Revision, v.Modified, v.GoVersion = bi.Version, bi.ShortRevision(), bi.Modified, bi.GoVersion
+	if !bi.Time.IsZero() {
+		t := bi.Time
+		v.BuiltAt = &t
 	}
 }
 

@@ -4,14 +4,15 @@ import (
 	"runtime/debug"
 	"testing"
 
+	"github.com/labgpu/bot/internal/buildinfo"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/render"
 )
 
 func TestReadBuild(t *testing.T) {
 	var v render.Version
-	readBuild(&v, &debug.BuildInfo{Main: debug.Module{Version: "v1.2.3"}, Settings: []debug.BuildSetting{
-		{Key: "vcs.revision", Value: "0123456789abcdef0123"}, {Key: "vcs.modified", Value: "true"}, {Key: "vcs.time", Value: "2026-12-01T08:00:00Z"}}})
+	readBuild(&v, buildinfo.From(&debug.BuildInfo{Main: debug.Module{Version: "v1.2.3"}, Settings: []debug.BuildSetting{
+		{Key: "vcs.revision", Value: "0123456789abcdef0123"}, {Key: "vcs.modified", Value: "true"}, {Key: "vcs.time", Value: "2026-12-01T08:00:00Z"}}}))
 	if v.Build != "v1.2.3" || v.Revision != "0123456789ab" || !v.Modified || v.BuiltAt == nil || v.BuiltAt.Day() != 1 {
 		t.Errorf("%+v", v)
 	}

@@ -1,8 +1,6 @@
 package config
 
 import (
-	"fmt"
-
 	"github.com/labgpu/bot/internal/admin"
 )
 
@@ -21,12 +19,11 @@ type AdminConf struct {
 }
 
 // validateAdmin checks the admin listener's address and token.
-func (c Config) validateAdmin() error {
+func (c Config) validateAdmin(r *report) {
 	if err := admin.CheckConfig(c.Admin.Addr, "", c.HTTP.Addr); err != nil {
-		return fmt.Errorf("admin.addr (BOT_ADMIN_ADDR): %w", err)
+		r.add("admin.addr", "%v", err)
 	}
 	if err := admin.CheckConfig(admin.DefaultAddr, c.Admin.Token, ""); err != nil {
-		return fmt.Errorf("admin.token: %w", err)
+		r.add("admin.token", "%v", err)
 	}
-	return nil
 }

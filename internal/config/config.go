@@ -6,7 +6,6 @@ package config
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -47,6 +46,9 @@ type Config struct {
 	Log          LogConf     `yaml:"log"`
 	// Plans are the lab's own observed plan prices (see PlanConf).
 	Plans []PlanConf `yaml:"plans"`
+
+	// src is where each setting came from (Load).
+	src *sources
 }
 
 // ChatConf is how the bot talks in the lab's chats.
@@ -124,8 +126,10 @@ type StoreConf struct {
 	// Kind is "embedded" (default: a bbolt file in data_dir) or "redis"
 	// (needed for several replicas).
 	Kind string `yaml:"kind"`
-	// RedisURL is the server (REDIS_URL); the password goes in the URL
-	// or the environment, never in logs.
+	// RedisURL is the server (REDIS_URL), needed with kind redis (no
+	// default: a missing address is an error, never a silent
+	// 127.0.0.1); the password goes in the URL or the environment, never
+	// in logs.
 	RedisURL string `yaml:"redis_url"`
 	// Prefix namespaces the keys (default "labgpu:").
 	Prefix string `yaml:"prefix"`
@@ -150,6 +154,11 @@ type AlertsConf struct {
 	// QuietHours maps a chat ("console/console", "feishu/oc_xxx", or "*"
 	// for every chat) to a daily window "23:00-08:00" in the config's timezone.
 	QuietHours map[string]string `yaml:"quiet_hours"`
+	// SendTimeout bounds one chat's alert send, retries included (default
+	// 30s): a chat whose webhook hangs or fails is left for the next poll,
+	// and the other chats' alerts, sent at the same time, never wait for
+	// it.
+	SendTimeout Duration `yaml:"send_timeout"`
 }
 
 // CatalogConf points at reference data overriding the embedded files.
@@ -236,7 +245,7 @@ func Dur(d time.Duration) Duration { return Duration{d: d} }
 // validation, with the key it is under.
 func (d *Duration) UnmarshalYAML(n *strictyaml.Node) error {
 	if n.Kind != strictyaml.ScalarNode {
-		return fmt.Errorf("line %d: a list or a mapping is not a duration such as 15s or 2m", n.Line)
+		return strictyaml.Invalid(n, "a list or a mapping is not a duration such as 15s or 2m")
 	}
 	s := strings.TrimSpace(n.Value)
 	v, err := time.ParseDuration(s)
@@ -251,12 +260,14 @@ func (d *Duration) UnmarshalYAML(n *strictyaml.Node) error {
 // D returns the value as a time.Duration.
 func (d Duration) D() time.Duration { return d.d }
 
-// check reports a value that did not parse, naming its key.
-func (d Duration) check(key string) error {
+// check reports a value that did not parse, naming its key; it says
+// whether the value parsed.
+func (d Duration) check(r *report, key string) bool {
 	if d.bad != "" {
-		return fmt.Errorf("%s: %q is not a duration such as 15s or 2m", key, d.bad)
+		r.add(key, "%q is not a duration such as 15s, 2m or 1h30m (units ms, s, m, h)", d.bad)
+		return false
 	}
-	return nil
+	return true
 }
 
 // Default returns the built-in defaults: embedded store in ./data, catalog
@@ -265,8 +276,8 @@ func Default() Config {
 	return Config{
 		DataDir:  "./data",
 		Timezone: DefaultTimezone,
-		Store:    StoreConf{Kind: "embedded", RedisURL: "redis://127.0.0.1:6379/0", Prefix: "labgpu:"},
-		Alerts:   AlertsConf{Debounce: 1, Cooldown: Dur(30 * time.Minute), MinDrop: 0.05},
+		Store:    StoreConf{Kind: "embedded", Prefix: "labgpu:"},
+		Alerts:   AlertsConf{Debounce: 1, Cooldown: Dur(30 * time.Minute), MinDrop: 0.05, SendTimeout: Dur(30 * time.Second)},
 		Stock: StockConf{
 			Timeout: Dur(15 * time.Second),
 			MaxAge:  Dur(60 * time.Second),
@@ -292,67 +303,100 @@ func Default() Config {
 type Env func(key string) (string, bool)
 
 // Load reads the file at path (empty = none) over the defaults, applies the
-// environment and validates. Errors are one line naming the file and key.
+// environment and validates. Its error is Problems: every problem found,
+// each naming the key, where its value came from (the file and line, or
+// the environment variable) and the fix; a file that does not parse at
+// all stops there.
 func Load(path string, env Env) (Config, error) {
 	if env == nil {
 		env = os.LookupEnv
 	}
 	cfg := Default()
+	cfg.src = &sources{file: path}
+	var ps Problems
 	if path != "" {
 		b, err := os.ReadFile(path)
 		if err != nil {
-			return cfg, fmt.Errorf("config: %w", err)
+			return cfg, Problems{{Msg: err.Error() + " (--config or BOT_CONFIG names the file)"}}
 		}
 		// Editors on Windows save UTF-8 with a byte-order mark; it is not
 		// part of the first key.
 		b = bytes.TrimPrefix(b, []byte("\ufeff"))
 		if hasContent(b) {
+			cfg.src.lines = strictyaml.Lines(b)
 			if err := strictyaml.Decode(b, &cfg); err != nil {
-				return cfg, fmt.Errorf("config %s: %w", path, err)
+				ps = cfg.src.fromYAML(err)
+				if cfg.src.lines == nil {
+					return cfg, ps // not YAML: nothing more to say
+				}
 			}
 		}
 	}
-	// Every variable below counts when set and not empty. REDIS_URL also
-	// picks the redis store; the string settings, disjoint from it, come
-	// first, the providers' (provider.Registry) only after WECHAT_ENABLED
-	// parsed.
-	for _, e := range append(cfg.stringEnv(), cfg.channelEnv()...) {
-		if v, ok := env(e.name); ok && v != "" {
-			*e.dst = v
-		}
-	}
-	if v, ok := env("REDIS_URL"); ok && v != "" {
-		cfg.Store.RedisURL = v
-		cfg.Store.Kind = "redis"
-	}
-	if v, ok := env("WECHAT_ENABLED"); ok && v != "" {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			return cfg, fmt.Errorf("config: WECHAT_ENABLED: %q is not true or false", v)
-		}
-		cfg.WeChat.Enabled = b
-	}
-	cfg.Stock.Providers.applyEnv(env)
+	ps = append(ps, cfg.applyEnv(env)...)
 	if err := cfg.Validate(); err != nil {
-		if path != "" {
-			return cfg, fmt.Errorf("config %s: %w", path, err)
-		}
-		return cfg, fmt.Errorf("config: %w", err)
+		ps = append(ps, err.(Problems)...)
+	}
+	if len(ps) > 0 {
+		return cfg, cfg.src.ordered(ps)
 	}
 	return cfg, nil
 }
 
-// envString is an environment variable that replaces a string setting.
+// applyEnv sets what the environment sets, recording each variable as its
+// keys' source. Every variable counts when set and not empty. REDIS_URL
+// also picks the redis store; the string settings, disjoint from it, come
+// first, the providers' (provider.Registry) last.
+func (cfg *Config) applyEnv(env Env) Problems {
+	var ps Problems
+	for _, e := range append(cfg.stringEnv(), cfg.channelEnv()...) {
+		if v, ok := env(e.name); ok && v != "" {
+			*e.dst = v
+			cfg.src.setBy(e.key, e.name)
+		}
+	}
+	if v, ok := env("REDIS_URL"); ok && v != "" {
+		cfg.Store.RedisURL, cfg.Store.Kind = v, "redis"
+		cfg.src.setBy("store.redis_url", "REDIS_URL")
+		cfg.src.setBy("store.kind", "REDIS_URL")
+	}
+	if v, ok := env("WECHAT_ENABLED"); ok && v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			ps = append(ps, Problem{Key: "wechat.enabled", Source: "environment variable WECHAT_ENABLED", Msg: fmt.Sprintf("%q is not true or false", v)})
+		} else {
+			cfg.WeChat.Enabled = b
+			cfg.src.setBy("wechat.enabled", "WECHAT_ENABLED")
+		}
+	}
+	cfg.Stock.Providers.applyEnv(env, cfg.src)
+	return ps
+}
+
+// envString is an environment variable that replaces a string setting:
+// its name, the setting's key and where it is kept.
 type envString struct {
-	name string
-	dst  *string
+	name, key string
+	dst       *string
 }
 
 // stringEnv lists the variables that replace one string setting of cfg each.
 func (cfg *Config) stringEnv() []envString {
-	return []envString{{"BOT_DATA_DIR", &cfg.DataDir}, {"BOT_TIMEZONE", &cfg.Timezone},
-		{"BOT_HTTP_ADDR", &cfg.HTTP.Addr}, {"BOT_ADMIN_ADDR", &cfg.Admin.Addr}, {"BOT_ADMIN_TOKEN", &cfg.Admin.Token}}
+	return []envString{{"BOT_DATA_DIR", "data_dir", &cfg.DataDir}, {"BOT_TIMEZONE", "timezone", &cfg.Timezone},
+		{"BOT_HTTP_ADDR", "http.addr", &cfg.HTTP.Addr}, {"BOT_ADMIN_ADDR", "admin.addr", &cfg.Admin.Addr}, {"BOT_ADMIN_TOKEN", "admin.token", &cfg.Admin.Token}}
 }
+
+// File is the config file the settings were read from ("" when none:
+// defaults and environment only).
+func (c Config) File() string {
+	if c.src == nil {
+		return ""
+	}
+	return c.src.file
+}
+
+// Source is where key's value came from: "<file> line N", "environment
+// variable NAME", or "" for a built-in default.
+func (c Config) Source(key string) string { return c.src.of(key) }
 
 // hasContent reports whether a YAML file has anything besides blank lines
 // and comments; an empty file means "no settings".
@@ -373,170 +417,236 @@ const DefaultTimezone = "Asia/Shanghai"
 // stock.poll.timezone when only that one is changed from the default.
 // The error names the key.
 func (c Config) Location() (*time.Location, error) {
+	loc, key, msg := c.location()
+	if msg != "" {
+		return nil, fmt.Errorf("%s: %s", key, msg)
+	}
+	return loc, nil
+}
+
+// location is Location with its problem as a key and a message.
+func (c Config) location() (loc *time.Location, key, msg string) {
 	key, name := "timezone", c.Timezone
 	old := c.Stock.Poll.Timezone
 	switch {
 	case old != "" && (name == "" || name == DefaultTimezone):
 		key, name = "stock.poll.timezone", old
 	case old != "" && old != name:
-		return nil, fmt.Errorf("timezone %q and stock.poll.timezone %q differ: set timezone only", name, old)
+		return nil, "timezone", fmt.Sprintf("%q and stock.poll.timezone %q differ: set timezone only", name, old)
 	case name == "":
 		name = DefaultTimezone
 	}
 	loc, err := time.LoadLocation(name)
 	if err != nil || strings.EqualFold(name, "local") {
 		// "Local" is the machine's zone, which this setting pins down.
-		return nil, fmt.Errorf("%s: %q is not a time zone such as Asia/Shanghai", key, name)
+		return nil, key, fmt.Sprintf("%q is not a time zone such as Asia/Shanghai (an IANA name: Asia/Shanghai, Europe/Berlin, UTC)", name)
 	}
-	return loc, nil
+	return loc, key, ""
 }
 
-// Validate checks values and names the offending key.
+// Validate checks every value and returns every problem (Problems, each
+// naming its key, the source of its value and the fix), or nil.
 func (c Config) Validate() error {
-	for _, check := range []func() error{c.validateBasics, c.validateChannels, c.validateSchedules,
+	var r report
+	for _, check := range []func(*report){c.validateBasics, c.validateChannels, c.validateSchedules, c.validateStorage,
 		c.validateStore, c.validateAlerts, c.validateStock, c.validateLogAndChat, c.validatePlans, c.validateAdmin} {
-		if err := check(); err != nil {
-			return err
-		}
+		check(&r)
 	}
-	return nil
+	if len(r.ps) == 0 {
+		return nil
+	}
+	return c.src.sourced(r.ps)
 }
 
 // validateBasics checks data_dir, the catalog and the HTTP address.
-func (c Config) validateBasics() error {
+func (c Config) validateBasics(r *report) {
 	if strings.TrimSpace(c.DataDir) == "" {
-		return errors.New("data_dir: must not be empty")
+		r.add("data_dir", "must not be empty (the embedded store's directory, e.g. ./data; BOT_DATA_DIR)")
 	}
 	if c.Catalog.FXUSDCNY < 0 {
-		return errors.New("catalog.fx_usd_cny: must be positive")
+		r.add("catalog.fx_usd_cny", "%v is negative: write the USD→CNY rate (e.g. 7.2), or 0 for the catalog's", c.Catalog.FXUSDCNY)
 	}
 	if _, _, err := net.SplitHostPort(c.HTTP.Addr); err != nil {
-		return fmt.Errorf("http.addr: %q is not host:port (e.g. :8080)", c.HTTP.Addr)
+		r.add("http.addr", "%q is not host:port (e.g. :8080 or 127.0.0.1:8080)", c.HTTP.Addr)
 	}
-	return nil
 }
 
-// validateSchedules checks the poll, digest and budget schedules (through jobs) and the storage budgets, prices and labs.
-func (c Config) validateSchedules() error {
+// validateSchedules checks the poll, digest and budget schedules (through jobs).
+func (c Config) validateSchedules(r *report) {
 	if sc := c.Stock.Poll.Schedule; sc != "" {
 		// The platforms ask for gentle polling (stock-apis.md: at least
 		// 30 s per platform); cron specs are at least a minute apart.
 		if err := jobs.ValidateSchedule(sc, jobs.MinInterval); err != nil {
-			return fmt.Errorf("stock.poll.schedule: %w (e.g. \"*/2 * * * *\" or \"@every 2m\"; faster polling is rate-limited by the platforms)", err)
+			r.add("stock.poll.schedule", "%v (e.g. \"*/2 * * * *\" or \"@every 2m\"; faster polling is rate-limited by the platforms; \"\" turns polling off)", err)
 		}
 	}
 	if sc := c.Storage.DigestSchedule; sc != "" {
 		if err := jobs.ValidateSchedule(sc, 0); err != nil {
-			return fmt.Errorf("storage.digest_schedule: %w (e.g. \"0 9 * * 1\" for Monday 09:00)", err)
+			r.add("storage.digest_schedule", "%v (a cron spec: minute hour day month weekday, e.g. \"0 9 * * 1\" for Monday 09:00; \"\" turns it off)", err)
 		}
 	}
 	if sc := c.Storage.BudgetSchedule; sc != "" {
 		if err := jobs.ValidateSchedule(sc, 0); err != nil {
-			return fmt.Errorf("storage.budget_schedule: %w (e.g. \"@hourly\" or \"0 * * * *\")", err)
+			r.add("storage.budget_schedule", "%v (e.g. \"@hourly\" or \"0 * * * *\"; \"\" turns it off)", err)
 		}
 	}
-	if err := c.Storage.ReleaseWarnings.validate(); err != nil {
-		return err
-	}
-	for lab, v := range c.Storage.Budgets {
-		if !(v > 0) || v > 1e7 {
-			return fmt.Errorf("storage.budgets.%s: %v is not a monthly budget in CNY above 0", lab, v)
+	c.Storage.ReleaseWarnings.validate(r)
+}
+
+// validateStorage checks the storage budgets, prices, labs and admins.
+func (c Config) validateStorage(r *report) {
+	for _, lab := range sortedKeys(c.Storage.Budgets) {
+		if v := c.Storage.Budgets[lab]; !(v > 0) || v > 1e7 {
+			r.add("storage.budgets."+lab, "%v is not a monthly budget in CNY above 0 (e.g. 300)", v)
 		}
 	}
-	for p, v := range c.Storage.Prices {
-		if !(v >= 0) || v > 10 {
-			return fmt.Errorf("storage.prices.%s: %v is not a price between 0 and 10 CNY per GB-day", p, v)
+	for _, p := range sortedKeys(c.Storage.Prices) {
+		if v := c.Storage.Prices[p]; !(v >= 0) || v > 10 {
+			r.add("storage.prices."+p, "%v is not a price between 0 and 10 CNY per GB-day (e.g. 0.0066)", v)
 		}
 	}
 	seenChat := map[string]string{}
-	for lab, chats := range c.Storage.Labs {
-		for _, ch := range chats {
-			if a, b, ok := strings.Cut(ch, "/"); !ok || a == "" || b == "" {
-				return fmt.Errorf("storage.labs.%s: %q is not CHANNEL/CHAT_ID (e.g. feishu/oc_123)", lab, ch)
+	for _, lab := range sortedKeys(c.Storage.Labs) {
+		for i, ch := range c.Storage.Labs[lab] {
+			key := fmt.Sprintf("storage.labs.%s[%d]", lab, i)
+			if err := c.CheckChatKey(ch); err != nil {
+				r.add(key, "%v", err)
+				continue
 			}
 			if other, dup := seenChat[ch]; dup && other != lab {
-				return fmt.Errorf("storage.labs: chat %q is in both %s and %s", ch, other, lab)
+				r.add(key, "chat %q is in both %s and %s: a chat belongs to one lab", ch, other, lab)
 			}
 			seenChat[ch] = lab
 		}
 	}
 	for i, a := range c.Storage.Admins {
 		if a != "console" && !strings.HasPrefix(a, "ou_") {
-			return fmt.Errorf("storage.admins[%d]: %s", i, i18n.EN.T("config.admin_not_open_id", a))
+			r.add(fmt.Sprintf("storage.admins[%d]", i), "%s", i18n.EN.T("config.admin_not_open_id", a))
 		}
 	}
-	return nil
 }
 
-// validateStore checks the store.
-func (c Config) validateStore() error {
+// validateStore checks the store: a known kind, and Redis with an
+// address (never a silent 127.0.0.1).
+func (c Config) validateStore(r *report) {
 	switch c.Store.Kind {
-	case "embedded", "redis":
-	default:
-		return fmt.Errorf("store.kind: %q is not embedded or redis", c.Store.Kind)
-	}
-	if c.Store.Kind == "redis" {
-		if u, err := url.Parse(c.Store.RedisURL); err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") {
-			return fmt.Errorf("store.redis_url: not a redis:// URL")
+	case "embedded":
+	case "redis":
+		if c.Store.RedisURL == "" && len(c.Store.RedisAddrs) == 0 {
+			r.add("store.kind", "redis needs the server's address: set REDIS_URL (e.g. redis://:PASSWORD@10.0.0.5:6379/0) or store.redis_url, or use store.kind: embedded")
+			return
 		}
+		if c.Store.RedisURL != "" {
+			if u, err := url.Parse(c.Store.RedisURL); err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "" && len(c.Store.RedisAddrs) == 0 {
+				r.add("store.redis_url", "%q is not a redis:// URL such as redis://:PASSWORD@10.0.0.5:6379/0", RedactURL(c.Store.RedisURL))
+			}
+		}
+	default:
+		r.add("store.kind", "%q is not embedded or redis", c.Store.Kind)
 	}
-	return nil
 }
 
 // validateAlerts checks the time zone, retries and the alert policy.
-func (c Config) validateAlerts() error {
-	if _, err := c.Location(); err != nil {
-		return err
+func (c Config) validateAlerts(r *report) {
+	if _, key, msg := c.location(); msg != "" {
+		r.add(key, "%s", msg)
 	}
 	if c.Stock.Poll.Retries < 0 || c.Stock.Poll.Retries > 5 {
-		return fmt.Errorf("stock.poll.retries: %d is outside 0-5", c.Stock.Poll.Retries)
+		r.add("stock.poll.retries", "%d is outside 0-5 (default 2)", c.Stock.Poll.Retries)
 	}
 	if c.Alerts.Debounce < 1 || c.Alerts.Debounce > 100 {
-		return fmt.Errorf("alerts.debounce: %d is outside 1-100", c.Alerts.Debounce)
+		r.add("alerts.debounce", "%d is outside 1-100 (polls a state must hold; default 1)", c.Alerts.Debounce)
 	}
 	if c.Alerts.MinDrop < 0 || c.Alerts.MinDrop >= 1 {
-		return fmt.Errorf("alerts.min_drop: %v is outside 0-1", c.Alerts.MinDrop)
+		r.add("alerts.min_drop", "%v is outside 0-1 (a fraction: 0.05 is 5%%)", c.Alerts.MinDrop)
 	}
-	for chat, w := range c.Alerts.QuietHours {
-		if _, _, err := ParseWindow(w); err != nil {
-			return fmt.Errorf("alerts.quiet_hours[%s]: %w", chat, err)
+	for _, chat := range sortedKeys(c.Alerts.QuietHours) {
+		key := "alerts.quiet_hours." + chat
+		if chat != "*" {
+			if err := c.CheckChatKey(chat); err != nil {
+				r.add(key, "the key %v; use \"*\" for every chat", err)
+				continue
+			}
+		}
+		if _, _, err := ParseWindow(c.Alerts.QuietHours[chat]); err != nil {
+			r.add(key, "%v", err)
 		}
 	}
-	return nil
+}
+
+// durationRule is a duration setting and what it may be.
+type durationRule struct {
+	key string
+	d   Duration
+	// negative: a negative value means something (never, wait).
+	negative bool
+	// example is the value the fix suggests.
+	example string
+}
+
+// durations are the duration settings besides the providers' and the
+// release warnings'.
+func (c Config) durations() []durationRule {
+	return []durationRule{{"stock.timeout", c.Stock.Timeout, false, "15s"}, {"stock.max_age", c.Stock.MaxAge, false, "60s"},
+		{"stock.interim_after", c.Stock.InterimAfter, true, "600ms"}, {"stock.answer_budget", c.Stock.AnswerBudget, true, "2s"},
+		{"stock.breaker.open_for", c.Stock.Breaker.OpenFor, false, "1m"}, {"stock.poll.jitter", c.Stock.Poll.Jitter, false, "10s"},
+		{"stock.poll.lock_ttl", c.Stock.Poll.LockTTL, false, "2m"}, {"http.ready_store_grace", c.HTTP.ReadyStoreGrace, false, "30s"},
+		{"http.ready_provider_age", c.HTTP.ReadyProviderAge, false, "10m"}, {"http.shutdown_grace", c.HTTP.ShutdownGrace, false, "10s"},
+		{"alerts.cooldown", c.Alerts.Cooldown, false, "30m"}, {"alerts.send_timeout", c.Alerts.SendTimeout, false, "30s"}}
 }
 
 // validateStock checks the durations, timeouts and provider URLs.
-func (c Config) validateStock() error {
-	for key, d := range map[string]Duration{"stock.timeout": c.Stock.Timeout, "stock.max_age": c.Stock.MaxAge, "stock.interim_after": c.Stock.InterimAfter, "stock.answer_budget": c.Stock.AnswerBudget, "stock.breaker.open_for": c.Stock.Breaker.OpenFor, "http.ready_store_grace": c.HTTP.ReadyStoreGrace, "stock.poll.jitter": c.Stock.Poll.Jitter, "stock.poll.lock_ttl": c.Stock.Poll.LockTTL, "http.ready_provider_age": c.HTTP.ReadyProviderAge, "http.shutdown_grace": c.HTTP.ShutdownGrace, "alerts.cooldown": c.Alerts.Cooldown} {
-		if err := d.check(key); err != nil {
-			return err
+func (c Config) validateStock(r *report) {
+	for _, d := range c.durations() {
+		switch {
+		case !d.d.check(r, d.key):
+		case d.d.D() < 0 && !d.negative:
+			r.add(d.key, "%v is negative: write a duration of 0s or more, e.g. %s", d.d.D(), d.example)
 		}
 	}
 	if d := c.Stock.Poll.LockTTL.D(); d > 0 && d < 3*time.Second {
-		return fmt.Errorf("stock.poll.lock_ttl: %v is too short (at least 3s; it is renewed every third of it)", d)
+		r.add("stock.poll.lock_ttl", "%v is too short (at least 3s; it is renewed every third of it; \"\" for the poll interval)", d)
 	}
-	if c.Stock.Timeout.D() <= 0 {
-		return errors.New("stock.timeout: must be positive")
+	if c.Stock.Timeout.bad == "" && c.Stock.Timeout.D() == 0 {
+		r.add("stock.timeout", "must be positive (each platform's fetch is cancelled after it; e.g. 15s)")
 	}
 	if c.Stock.Breaker.Failures == 0 {
-		return errors.New("stock.breaker.failures: 0 would open the breaker before any fetch (a positive count, or negative for no breaker)")
+		r.add("stock.breaker.failures", "0 would open the breaker before any fetch (a positive count such as 5, or negative for no breaker)")
 	}
-	return c.Stock.Providers.validate()
+	c.Stock.Providers.validate(r)
 }
 
 // validateLogAndChat checks the log level and the chat language.
-func (c Config) validateLogAndChat() error {
+func (c Config) validateLogAndChat(r *report) {
 	switch c.Log.Level {
 	case "debug", "info", "warn", "error":
 	default:
-		return fmt.Errorf("log.level: %q is not debug, info, warn or error", c.Log.Level)
+		r.add("log.level", "%q is not debug, info, warn or error", c.Log.Level)
 	}
 	switch c.Chat.Language {
 	case "zh", "en":
 	default:
-		return fmt.Errorf("chat.language: %q is not zh or en", c.Chat.Language)
+		r.add("chat.language", "%q is not zh or en", c.Chat.Language)
 	}
-	return nil
+}
+
+// RedactURL is a URL with its password (and any user) masked, for logs
+// and errors: "redis://:***@10.0.0.5:6379/0". A text that is no URL is
+// kept only up to its scheme.
+func RedactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		if i := strings.Index(s, "://"); i >= 0 {
+			return s[:i+3] + "***"
+		}
+		return "***"
+	}
+	if u.User == nil {
+		return u.String()
+	}
+	u.User = nil
+	scheme, rest, _ := strings.Cut(u.String(), "://")
+	return scheme + "://:***@" + rest
 }
 
 func checkURL(key, s string) error {

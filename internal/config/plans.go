@@ -27,26 +27,28 @@ type PlanConf struct {
 var planModes = []string{"hourly", "daily", "weekly", "monthly", "yearly", "spot"}
 
 // validatePlans checks each plans: entry and names the key.
-func (c Config) validatePlans() error {
+func (c Config) validatePlans(r *report) {
 	for i, p := range c.Plans {
 		key := fmt.Sprintf("plans[%d]", i)
-		switch {
-		case strings.TrimSpace(p.Platform) == "":
-			return fmt.Errorf("%s.platform: empty", key)
-		case strings.TrimSpace(p.GPU) == "":
-			return fmt.Errorf("%s.gpu: empty", key)
-		case !contains(planModes, p.Mode):
-			return fmt.Errorf("%s.mode: %q is not one of %s", key, p.Mode, strings.Join(planModes, ", "))
-		case !(p.PriceCNY > 0):
-			return fmt.Errorf("%s.price_cny: must be a positive number of CNY", key)
-		case strings.TrimSpace(p.SeenBy) == "":
-			return fmt.Errorf("%s.seen_by: empty (who saw the price)", key)
+		if strings.TrimSpace(p.Platform) == "" {
+			r.add(key+".platform", "empty (a catalog platform id, e.g. autodl)")
+		}
+		if strings.TrimSpace(p.GPU) == "" {
+			r.add(key+".gpu", "empty (a catalog GPU id, e.g. RTX 4090)")
+		}
+		if !contains(planModes, p.Mode) {
+			r.add(key+".mode", "%q is not one of %s", p.Mode, strings.Join(planModes, ", "))
+		}
+		if !(p.PriceCNY > 0) {
+			r.add(key+".price_cny", "must be a positive number of CNY (e.g. 1.98)")
+		}
+		if strings.TrimSpace(p.SeenBy) == "" {
+			r.add(key+".seen_by", "empty (who saw the price)")
 		}
 		if _, err := time.Parse(time.DateOnly, p.Date); err != nil {
-			return fmt.Errorf("%s.date: %q is not a date (YYYY-MM-DD)", key, p.Date)
+			r.add(key+".date", "%q is not a date (YYYY-MM-DD)", p.Date)
 		}
 	}
-	return nil
 }
 
 func contains(s []string, v string) bool {

@@ -1,9 +1,7 @@
 package config
 
 import (
-	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/labgpu/bot/internal/stock/provider"
@@ -56,7 +54,7 @@ type ProviderConf struct {
 // that validation refuses a key its provider does not take.
 func (p *ProviderConf) UnmarshalYAML(n *strictyaml.Node) error {
 	if n.Kind != strictyaml.MappingNode {
-		return fmt.Errorf("line %d: a provider's settings are a mapping of keys", n.Line)
+		return strictyaml.Invalid(n, "a provider's settings are a mapping of keys (enabled, base_url, …)")
 	}
 	type plain ProviderConf
 	var v plain
@@ -108,8 +106,9 @@ func (p *ProviderConf) needed(s provider.Stock) bool {
 	return true
 }
 
-// applyEnv sets the keys the registry reads from the environment.
-func (ps ProvidersConf) applyEnv(env Env) {
+// applyEnv sets the keys the registry reads from the environment,
+// recording the variables in src.
+func (ps ProvidersConf) applyEnv(env Env, src *sources) {
 	for _, s := range provider.Registry() {
 		for _, k := range s.Keys {
 			if k.Env == "" {
@@ -118,6 +117,7 @@ func (ps ProvidersConf) applyEnv(env Env) {
 			if v, ok := env(k.Env); ok && v != "" {
 				if t := ps.Of(s.Name).text(k.Name); t != nil {
 					*t = v
+					src.setBy("stock.providers."+s.Name+"."+k.Name, k.Env)
 				}
 			}
 		}
@@ -147,54 +147,38 @@ func (ps ProvidersConf) Live() bool {
 
 // validate checks each block: a provider of the registry, only its keys,
 // a base URL, a timeout that parses and is not negative, a limit.
-func (ps ProvidersConf) validate() error {
-	names := make([]string, 0, len(ps))
-	for name := range ps {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+func (ps ProvidersConf) validate(r *report) {
+	for _, name := range sortedKeys(ps) {
 		key := "stock.providers." + name
 		s, ok := provider.Lookup(name)
 		if !ok {
 			var known []string
-			for _, r := range provider.Registry() {
-				known = append(known, r.Name)
+			for _, reg := range provider.Registry() {
+				known = append(known, reg.Name)
 			}
-			return fmt.Errorf("%s: no such provider (the providers are %s)", key, strings.Join(known, ", "))
+			r.add(key, "no such provider (the providers are %s)", strings.Join(known, ", "))
+			continue
 		}
-		if err := ps[name].validate(key, s); err != nil {
-			return err
-		}
+		ps[name].validate(r, key, s)
 	}
-	return nil
 }
 
-func (p *ProviderConf) validate(key string, s provider.Stock) error {
+func (p *ProviderConf) validate(r *report, key string, s provider.Stock) {
 	allowed := s.AllKeys()
-	written := make([]string, 0, len(p.keys))
-	for k := range p.keys {
-		written = append(written, k)
-	}
-	sort.Strings(written)
-	for _, k := range written {
+	for _, k := range sortedKeys(p.keys) {
 		if !slices.Contains(allowed, k) {
-			return fmt.Errorf("%s.%s: %s has no such setting (line %d; it takes %s)", key, k, s.Name, p.keys[k], strings.Join(allowed, ", "))
+			r.add(key+"."+k, "%s has no such setting (it takes %s)", s.Name, strings.Join(allowed, ", "))
 		}
 	}
-	if err := p.Timeout.check(key + ".timeout"); err != nil {
-		return err
-	}
-	if p.Timeout.D() < 0 {
-		return fmt.Errorf("%s.timeout: must not be negative", key)
+	if p.Timeout.check(r, key+".timeout") && p.Timeout.D() < 0 {
+		r.add(key+".timeout", "%v is negative: write a duration of 0s or more, e.g. 10s (0s: the provider's default)", p.Timeout.D())
 	}
 	if p.BaseURL != "" {
 		if err := checkURL(key+".base_url", p.BaseURL); err != nil {
-			return err
+			r.add(key+".base_url", "%v (empty for the platform's own)", err)
 		}
 	}
 	if p.Limit < 0 || p.Limit > 1000 {
-		return fmt.Errorf("%s.limit: %d is outside 1-1000", key, p.Limit)
+		r.add(key+".limit", "%d is outside 1-1000 (0: 100)", p.Limit)
 	}
-	return nil
 }

@@ -44,30 +44,23 @@ func (r ReleaseWarnConf) BeforeDurations() []time.Duration {
 // validate checks the schedule (a minute apart at most often), each
 // threshold (above 0, at most 30 days, at most 5 of them) and after_stop
 // (0 to 7 days).
-func (r ReleaseWarnConf) validate() error {
+func (rw ReleaseWarnConf) validate(r *report) {
 	const key = "storage.release_warnings"
-	if r.Schedule != "" {
-		if err := jobs.ValidateSchedule(r.Schedule, time.Minute); err != nil {
-			return fmt.Errorf("%s.schedule: %w (e.g. \"*/10 * * * *\")", key, err)
+	if rw.Schedule != "" {
+		if err := jobs.ValidateSchedule(rw.Schedule, time.Minute); err != nil {
+			r.add(key+".schedule", "%v (e.g. \"*/10 * * * *\"; \"\" turns the warnings off)", err)
 		}
 	}
-	if len(r.Before) > 5 {
-		return fmt.Errorf("%s.before: %d thresholds, at most 5", key, len(r.Before))
+	if len(rw.Before) > 5 {
+		r.add(key+".before", "%d thresholds, at most 5", len(rw.Before))
 	}
-	for i, b := range r.Before {
+	for i, b := range rw.Before {
 		k := fmt.Sprintf("%s.before[%d]", key, i)
-		if err := b.check(k); err != nil {
-			return err
-		}
-		if d := b.D(); d <= 0 || d > 30*24*time.Hour {
-			return fmt.Errorf("%s: %v is not between 0 and 720h", k, d)
+		if d := b.D(); b.check(r, k) && (d <= 0 || d > 30*24*time.Hour) {
+			r.add(k, "%v is not between 0 and 720h (e.g. 72h)", d)
 		}
 	}
-	if err := r.AfterStop.check(key + ".after_stop"); err != nil {
-		return err
+	if d := rw.AfterStop.D(); rw.AfterStop.check(r, key+".after_stop") && (d < 0 || d > 7*24*time.Hour) {
+		r.add(key+".after_stop", "%v is not between 0s and 168h (e.g. 24h; 0s: never)", d)
 	}
-	if d := r.AfterStop.D(); d < 0 || d > 7*24*time.Hour {
-		return fmt.Errorf("%s.after_stop: %v is not between 0s and 168h", key, d)
-	}
-	return nil
 }

@@ -21,7 +21,7 @@ func TestTimezone(t *testing.T) {
 		{"older key", "stock:\n  poll:\n    timezone: UTC\n", nil, "UTC", ""},
 		{"both agree", "timezone: UTC\nstock:\n  poll:\n    timezone: UTC\n", nil, "UTC", ""},
 		{"environment", "timezone: UTC\n", map[string]string{"BOT_TIMEZONE": "Asia/Tokyo"}, "Asia/Tokyo", ""},
-		{"both differ", "timezone: UTC\nstock:\n  poll:\n    timezone: Asia/Tokyo\n", nil, "", "timezone \"UTC\" and stock.poll.timezone \"Asia/Tokyo\" differ"},
+		{"both differ", "timezone: UTC\nstock:\n  poll:\n    timezone: Asia/Tokyo\n", nil, "", "timezone: \"UTC\" and stock.poll.timezone \"Asia/Tokyo\" differ"},
 		{"bad zone", "timezone: Mars/Base\n", nil, "", "timezone: \"Mars/Base\" is not a time zone"},
 		{"bad older zone", "stock:\n  poll:\n    timezone: Mars/Base\n", nil, "", "stock.poll.timezone: \"Mars/Base\""},
 		{"machine zone", "timezone: Local\n", nil, "", "timezone: \"Local\""},

@@ -245,6 +245,39 @@ func (d *Digest) period(ctx context.Context, ck string, now time.Time) (raw stri
 	return next, p, swapped, nil
 }
 
+// Due is the period ck's scheduled digest would send at a run at `at`,
+// read without writing anything (a preview): the period its mark holds
+// as being sent, or the next one (NextPeriod); ok is false when that run
+// would send nothing (a digest went out that day, nothing has passed).
+// It takes no claim and moves no mark, so the scheduled run after it
+// sends as if it had not been asked.
+func (d *Digest) Due(ctx context.Context, ck string, at time.Time) (p Period, ok bool, err error) {
+	raw, err := d.Marks.DigestMark(ctx, ck)
+	if err != nil {
+		return p, false, fmt.Errorf("mark: %w", err)
+	}
+	var m digestMark
+	if raw != "" && json.Unmarshal([]byte(raw), &m) != nil {
+		m = digestMark{}
+	}
+	if p, ok := m.pending(); ok && at.Sub(p.To) <= MaxDigestGap {
+		return p, true, nil
+	}
+	if !m.Day.IsZero() && m.Day.Equal(dayOf(at, d.loc())) {
+		return p, false, nil
+	}
+	p, ok = NextPeriod(m.End, at, d.loc())
+	if cr, reads := d.Claims.(ClaimReader); ok && raw == "" && reads {
+		// As period does: a week the bot before marks sent is skipped.
+		if _, sent, err := cr.ClaimOwner(ctx, "digest:"+ck+":"+ledger.WeekOf(p.From, d.loc())); err != nil {
+			return p, false, fmt.Errorf("claim: %w", err)
+		} else if sent {
+			p, ok = NextPeriod(p.To, at, d.loc())
+		}
+	}
+	return p, ok, nil
+}
+
 func (d *Digest) lab(ck string) string {
 	if d.Lab == nil {
 		return ck

@@ -289,6 +289,14 @@ func TestDigestPeriods(t *testing.T) {
 				p := newPlatform(false)
 				for i, r := range c.runs {
 					before := len(p.taken("oc_a"))
+					// A preview (Due) says what the run sends and changes
+					// nothing: asked twice, the run still sends it.
+					for range 2 {
+						due, ok, err := process(st, p, r.at, loc).Due(ctx, "feishu/oc_a", r.at)
+						if got := due.From.Format("01-02") + "–" + due.To.Format("01-02"); err != nil || !r.fail && (ok != (r.want != "") || ok && got != r.want) {
+							t.Errorf("run %d: Due = %s, %v, %v; want %q", i, got, ok, err, r.want)
+						}
+					}
 					if r.fail {
 						p.fault = func(string, string) (bool, error) { return false, errors.New("HTTP 500") }
 					}

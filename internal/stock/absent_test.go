@@ -71,7 +71,7 @@ func TestAbsentRowAlerts(t *testing.T) {
 			board := stock.NewBoard([]stock.Provider{p}, stock.BoardOptions{Now: clock, Timeout: 5 * time.Second, Log: slog.New(slog.DiscardHandler)})
 			st := &memAlerts{subs: subs, recs: map[string]stock.NotifyRecord{}}
 			sent := map[string]int{}
-			al := &stock.Alerter{Subs: st, Log: st, Policy: stock.DefaultPolicy(), Logger: slog.New(slog.DiscardHandler),
+			al := &stock.Alerter{Subs: st, Log: st, Policy: stock.DefaultPolicy(), SendConcurrency: 1, Logger: slog.New(slog.DiscardHandler),
 				Notifier: stock.NotifierFunc(func(_ context.Context, a stock.Alert) error { sent[a.ChatID]++; return nil })}
 			var last4090 time.Time // when an answer last listed the 4090
 			for i, s := range c.steps {

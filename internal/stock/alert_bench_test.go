@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand"
 	"runtime"
+	"sync"
 	"testing"
 	"time"
 
@@ -107,11 +108,14 @@ func BenchmarkPollTenSlowProviders(b *testing.B) {
 // memAlerts is an in-memory SubscriptionStore and AlertStore for the
 // benchmark (the stores' own cost is measured by their tests).
 type memAlerts struct {
+	mu   sync.Mutex // the Alerter sends to several chats at once
 	subs []stock.Subscription
 	recs map[string]stock.NotifyRecord
 }
 
 func (m *memAlerts) AddSubscription(_ context.Context, s stock.Subscription) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	m.subs = append(m.subs, s)
 	return nil
 }
@@ -120,6 +124,8 @@ func (m *memAlerts) Subscriptions(context.Context) ([]stock.Subscription, error)
 	return m.subs, nil
 }
 func (m *memAlerts) NotifyRecords(_ context.Context, ids []string) (map[string]stock.NotifyRecord, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	out := make(map[string]stock.NotifyRecord, len(m.recs))
 	for _, id := range ids {
 		if r, ok := m.recs[id]; ok {
@@ -132,6 +138,8 @@ func (m *memAlerts) NotifyRecords(_ context.Context, ids []string) (map[string]s
 // ReadNotifyRecords fills recs, as a store that reuses the Alerter's
 // slice.
 func (m *memAlerts) ReadNotifyRecords(_ context.Context, ids []string, recs []stock.NotifyRecord) (bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	for i, id := range ids {
 		recs[i] = m.recs[id]
 	}
@@ -139,6 +147,8 @@ func (m *memAlerts) ReadNotifyRecords(_ context.Context, ids []string, recs []st
 }
 
 func (m *memAlerts) PutNotifyRecords(_ context.Context, rs []stock.NotifyRecord) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	for _, r := range rs {
 		m.recs[r.SubscriptionID] = r
 	}

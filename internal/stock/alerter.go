@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // AlertItem is one subscription's news in an alert.
@@ -61,6 +63,12 @@ type Alerter struct {
 	// ClaimTTL bounds how long an alert key blocks a duplicate send
 	// (default 24 h).
 	ClaimTTL time.Duration
+	// SendTimeout bounds one chat's send, its retries included (default
+	// DefaultSendTimeout); SendConcurrency is how many chats are sent to
+	// at once (default DefaultSendConcurrency). An unreachable target
+	// then delays neither other chats' alerts nor the poll past it.
+	SendTimeout     time.Duration
+	SendConcurrency int
 
 	// mu serialises Process; it guards the buffers below, which are
 	// reused from poll to poll so a pass allocates little beyond what it
@@ -112,14 +120,21 @@ func (a *Alerter) Process(ctx context.Context, snap Snapshot, now time.Time) (Pr
 	a.ix.reset(snap)
 	ps := &pass{a: a, now: now, res: &res, ttl: a.claimTTL(), ix: a.ix, subs: subs, recs: recs}
 	a.fire = groupByChat(subs, ps.decide(a.fire[:0]))
+	// Chats are sent to several at once, each send bounded: a chat whose
+	// webhook hangs or fails holds its own alert (decided again at the
+	// next poll), never another chat's.
+	var g errgroup.Group
+	g.SetLimit(a.sendConcurrency())
 	for lo := 0; lo < len(a.fire); {
 		hi := lo + 1
 		for hi < len(a.fire) && cmpChat(&subs[a.fire[lo]], &subs[a.fire[hi]]) == 0 {
 			hi++
 		}
-		ps.sendChat(ctx, subs[a.fire[lo]].ChatKey(), a.fire[lo:hi])
+		chat, order := subs[a.fire[lo]].ChatKey(), a.fire[lo:hi]
+		g.Go(func() error { ps.sendChat(ctx, chat, order); return nil })
 		lo = hi
 	}
+	_ = g.Wait()
 	if len(ps.updates) > 0 {
 		if err := a.Log.PutNotifyRecords(ctx, ps.updates); err != nil {
 			return res, fmt.Errorf("alerts: write notification log: %w", err)
@@ -187,6 +202,26 @@ func (a *Alerter) load(ctx context.Context) ([]Subscription, []NotifyRecord, err
 	return subs, a.recs, nil
 }
 
+// Defaults of Alerter.SendTimeout and SendConcurrency.
+const (
+	DefaultSendTimeout     = 30 * time.Second
+	DefaultSendConcurrency = 8
+)
+
+func (a *Alerter) sendTimeout() time.Duration {
+	if a.SendTimeout > 0 {
+		return a.SendTimeout
+	}
+	return DefaultSendTimeout
+}
+
+func (a *Alerter) sendConcurrency() int {
+	if a.SendConcurrency > 0 {
+		return a.SendConcurrency
+	}
+	return DefaultSendConcurrency
+}
+
 // claimTTL is how long an alert's claim lasts: a day, at least the
 // cooldown.
 func (a *Alerter) claimTTL() time.Duration {
@@ -197,11 +232,13 @@ func (a *Alerter) claimTTL() time.Duration {
 	return max(ttl, a.Policy.Cooldown)
 }
 
-// pass is one Process run: its result and the records to write.
+// pass is one Process run: its result and the records to write (mu
+// guards them once the chats' sends run at once).
 type pass struct {
 	a       *Alerter
 	now     time.Time
 	ttl     time.Duration
+	mu      sync.Mutex
 	res     *ProcessResult
 	updates []NotifyRecord
 	ix      *Index
@@ -262,8 +299,19 @@ func (ps *pass) pending(i int) pending {
 func (ps *pass) hold(p *pending) {
 	r := p.next
 	r.Active, r.NotifiedAt, r.NotifiedPrice, r.Seq = p.prev.Active, p.prev.NotifiedAt, p.prev.NotifiedPrice, p.prev.Seq
+	ps.mu.Lock()
 	ps.updates = append(ps.updates, r)
 	ps.res.Held++
+	ps.mu.Unlock()
+}
+
+// count adds to the pass's result.
+func (ps *pass) count(alerts, items, held int) {
+	ps.mu.Lock()
+	ps.res.Alerts += alerts
+	ps.res.Items += items
+	ps.res.Held += held
+	ps.mu.Unlock()
 }
 
 // sendChat claims a chat's items and sends them as one alert (held when
@@ -288,7 +336,10 @@ func (ps *pass) sendChat(ctx context.Context, chat string, order []int32) {
 		done = append(done, p.next)
 	}
 	if len(alert.Items) > 0 {
-		if err := a.Notifier.Notify(ctx, alert); err != nil {
+		nctx, cancel := context.WithTimeout(ctx, a.sendTimeout())
+		err := a.Notifier.Notify(nctx, alert)
+		cancel()
+		if err != nil {
 			a.logger().Warn("alerts: send failed; will retry at the next poll", "chat", chat, "items", len(alert.Items), "err", err)
 			for i, p := range sent {
 				ps.hold(p)
@@ -298,8 +349,7 @@ func (ps *pass) sendChat(ctx context.Context, chat string, order []int32) {
 			}
 			sent = nil
 		} else {
-			ps.res.Alerts++
-			ps.res.Items += len(sent)
+			ps.count(1, len(sent), 0)
 		}
 	}
 	for _, p := range sent {
@@ -335,7 +385,7 @@ func (ps *pass) claim(ctx context.Context, items []*pending) (alert Alert, sent 
 		}
 		if !ok {
 			ps.a.logger().Info("alerts: already sent by an earlier pass; recording it", "subscription", p.sub.ID, "seq", p.next.Seq)
-			ps.res.Held++
+			ps.count(0, 0, 1)
 			already = append(already, p)
 			continue
 		}

@@ -124,7 +124,7 @@ func TestAlerterPolls(t *testing.T) {
 				}
 				var sent []string
 				fail := ""
-				al := &stock.Alerter{Subs: st, Log: st, Policy: stock.DefaultPolicy(), Notifier: stock.NotifierFunc(func(_ context.Context, a stock.Alert) error {
+				al := &stock.Alerter{Subs: st, Log: st, Policy: stock.DefaultPolicy(), SendConcurrency: 1, Notifier: stock.NotifierFunc(func(_ context.Context, a stock.Alert) error {
 					chat := a.Channel + "/" + a.ChatID
 					if chat == fail {
 						return errors.New("send failed")
@@ -164,7 +164,7 @@ func TestAlerterStoresAgree(t *testing.T) {
 		b := st.base()
 		b.subs, b.recs, b.claimed, b.muted = subs, map[string]stock.NotifyRecord{}, map[string]bool{}, map[string]time.Time{"feishu/chat-3": time.Unix(1, 0).Add(time.Hour)}
 		var log []string
-		al := &stock.Alerter{Subs: st, Log: st, Policy: stock.DefaultPolicy(), Notifier: stock.NotifierFunc(func(_ context.Context, a stock.Alert) error {
+		al := &stock.Alerter{Subs: st, Log: st, Policy: stock.DefaultPolicy(), SendConcurrency: 1, Notifier: stock.NotifierFunc(func(_ context.Context, a stock.Alert) error {
 			log = append(log, fmt.Sprintf("%s %s %d %.2f", a.ChatID, a.Key, len(a.Items), a.Items[0].Offers[0].CNYPerGPUHour))
 			return nil
 		})}

@@ -67,7 +67,7 @@ func TestEmptyAnswerAlerts(t *testing.T) {
 			st := &memAlerts{subs: subs, recs: map[string]stock.NotifyRecord{}}
 			sent := map[string]int{}
 			al := &stock.Alerter{Subs: st, Log: st, Policy: stock.DefaultPolicy(), Logger: slog.New(slog.DiscardHandler),
-				Notifier: stock.NotifierFunc(func(_ context.Context, a stock.Alert) error { sent[a.ChatID]++; return nil })}
+				Notifier: stock.NotifierFunc(func(_ context.Context, a stock.Alert) error { mu.Lock(); sent[a.ChatID]++; mu.Unlock(); return nil })}
 			var lastGood time.Time
 			for i, s := range c.steps {
 				if i > 0 {

@@ -114,6 +114,17 @@ type NotifyRecord struct {
 	Seq           int       `json:"seq"`
 }
 
+// Announced is the record of a subscription whose reply told its chat
+// the card is in stock now ("订阅好了；现在 AutoDL 有货 …"): active, as
+// if alert 1 had said it (its claim is taken by the reply), so that the
+// first poll does not repeat it; but no alert went out, so no cooldown
+// runs from it (NotifiedAt stays zero). A sell-out and return soon after
+// the reply is then alerted at once: a cooldown started by the reply
+// held that alert, and the card could be gone again before it ended.
+func Announced(subscriptionID string, price float64) NotifyRecord {
+	return NotifyRecord{SubscriptionID: subscriptionID, Observed: InStock, Streak: 1, Active: true, NotifiedPrice: price, Seq: 1}
+}
+
 // SubscriptionStore keeps subscriptions. Implemented by the embedded and
 // Redis stores.
 type SubscriptionStore interface {

@@ -109,13 +109,13 @@ func (b *Bot) serveHTTP(w http.ResponseWriter, r *http.Request) {
 
 	if ts := r.Header.Get(larkevent.EventRequestTimestamp); ts != "" || !b.isChallenge(body) {
 		if !b.freshTimestamp(ts) {
-			b.log.Warn("feishu callback: stale or missing timestamp", "timestamp", ts, "remote", r.RemoteAddr)
+			b.rejected(RejectTimestamp, r.RemoteAddr)
 			writeJSON(w, http.StatusUnauthorized, "stale or missing timestamp")
 			return
 		}
 	}
 	if b.opts.EncryptKey == "" && !b.plainTokenOK(body) {
-		b.log.Warn("feishu callback: wrong verification token", "remote", r.RemoteAddr)
+		b.rejected(RejectToken, r.RemoteAddr)
 		writeJSON(w, http.StatusUnauthorized, "wrong verification token")
 		return
 	}
@@ -133,7 +133,7 @@ func (b *Bot) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		// did not decrypt or parse, the signature did not match, or a
 		// url_verification carried the wrong token. The SDK's message was
 		// logged (as a warning) by the SDK logger.
-		b.log.Warn("feishu callback: rejected by the SDK", "sdk_status", resp.StatusCode, "remote", r.RemoteAddr)
+		b.rejected(b.sdkRejection(body), r.RemoteAddr)
 		writeJSON(w, http.StatusUnauthorized, "rejected: signature, encryption or token mismatch")
 	default:
 		for k, vs := range resp.Header {
@@ -199,7 +199,7 @@ func (b *Bot) decodeMessage(req *larkevent.EventReq) *larkim.P2MessageReceiveV1 
 		if segjson.Unmarshal(req.Body, &env) != nil || env.Encrypt == "" {
 			return nil
 		}
-		p, err := larkevent.EventDecrypt(env.Encrypt, b.opts.EncryptKey)
+		p, err := eventDecrypt(env.Encrypt, b.opts.EncryptKey)
 		if err != nil {
 			return nil
 		}
@@ -263,7 +263,7 @@ func (b *Bot) isChallenge(body []byte) bool {
 		if json.Unmarshal(body, &enc) != nil || enc.Encrypt == "" {
 			return false
 		}
-		p, err := larkevent.EventDecrypt(enc.Encrypt, b.opts.EncryptKey)
+		p, err := eventDecrypt(enc.Encrypt, b.opts.EncryptKey)
 		if err != nil {
 			return false
 		}
@@ -323,7 +323,7 @@ func (b *Bot) onMessage(ctx context.Context, ev *larkim.P2MessageReceiveV1) erro
 	}
 	hdr := ev.EventV2Base.Header
 	if st != nil && !tokenEqual(hdr.Token, b.opts.VerificationToken) {
-		b.log.Warn("feishu event: wrong verification token in header.token", "event_id", hdr.EventID)
+		b.rejected(RejectToken, "")
 		return reject(http.StatusUnauthorized, "wrong verification token", errRejected)
 	}
 	if b.BotOpenID() == "" && fromGroup(ev) {
@@ -361,6 +361,7 @@ func (b *Bot) onMessage(ctx context.Context, ev *larkim.P2MessageReceiveV1) erro
 		return reject(http.StatusServiceUnavailable, "shutting down", err)
 	}
 	b.intake.accepted()
+	b.rejects.accepted()
 	return nil
 }
 
@@ -552,8 +553,9 @@ func (b *Bot) RunWebsocket(ctx context.Context) error {
 	cli := larkws.NewClient(b.opts.AppID, b.opts.AppSecret,
 		larkws.WithEventHandler(b.disp),
 		larkws.WithDomain(b.opts.BaseURL),
-		larkws.WithLogger(sdkLogger{b.log.With("component", "lark-ws")}),
-		// Info logs the connection URL, which carries a ticket.
+		// The connection's state is read from the SDK's lines (wsLogger),
+		// which never logs the connection URL: it carries a ticket.
+		larkws.WithLogger(wsLogger{l: b.log.With("component", "lark-ws"), st: &b.ws, now: b.opts.Now}),
 		larkws.WithLogLevel(larkcore.LogLevelWarn),
 	)
 	errc := make(chan error, 1)
@@ -562,6 +564,7 @@ func (b *Bot) RunWebsocket(ctx context.Context) error {
 	case <-ctx.Done():
 		return nil
 	case err := <-errc:
+		b.ws.set(b.opts.Now(), false, err.Error(), true)
 		return fmt.Errorf("feishu: long connection: %w", err)
 	}
 }

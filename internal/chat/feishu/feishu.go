@@ -190,8 +190,11 @@ type Bot struct {
 	// without tokMu, which a fetch holds).
 	tokState atomic.Pointer[tokenState]
 	// intake records the callback's accepted and refused events, for
-	// Ready.
-	intake intake
+	// Ready; rejects the requests it refuses (token, signature …), for
+	// Degraded; ws the long connection's state, for Ready.
+	intake  intake
+	rejects rejections
+	ws      wsState
 
 	limiters *chat.Limiters
 	// out is the one path every message takes out (chat.Outbox).
@@ -498,8 +501,8 @@ func (b *Bot) token(ctx context.Context) (string, error) {
 // Ready reports whether the bot can serve, from what it recorded (it
 // calls nobody, so /readyz answers at once whatever Feishu does): not
 // closed, its open_id known, the last tenant_access_token fetch fine (or
-// a token still held), and the callback not refusing every verified
-// event for the last 30 s.
+// a token still held), the long connection connected (websocket mode),
+// and the callback not refusing every verified event for the last 30 s.
 func (b *Bot) Ready() error {
 	b.mu.RLock()
 	closed := b.closed
@@ -513,6 +516,11 @@ func (b *Bot) Ready() error {
 	now := b.opts.Now()
 	if err := b.tokenHealth(now); err != nil {
 		return err
+	}
+	if b.opts.Mode == ModeWebsocket {
+		if err := b.ws.state(now); err != nil {
+			return err
+		}
 	}
 	return b.intake.state(now)
 }
@@ -607,7 +615,15 @@ func (s sdkLogger) Debug(ctx context.Context, args ...any) {
 func (s sdkLogger) Info(ctx context.Context, args ...any) { s.l.InfoContext(ctx, fmt.Sprint(args...)) }
 func (s sdkLogger) Warn(ctx context.Context, args ...any) { s.l.WarnContext(ctx, fmt.Sprint(args...)) }
 func (s sdkLogger) Error(ctx context.Context, args ...any) {
+	msg := fmt.Sprint(args...)
+	if strings.HasPrefix(msg, "event handle err:") || strings.HasPrefix(msg, "handle event,path:") {
+		// A request the dispatcher refused: the callback logs its likely
+		// cause once a minute (rejections); the SDK's words mislead
+		// ("encrypted message is blank" for a wrong token).
+		s.l.DebugContext(ctx, msg)
+		return
+	}
 	// The SDK logs rejected requests (bad signature, unknown event type)
 	// as errors; they are the sender's problem, not ours.
-	s.l.WarnContext(ctx, fmt.Sprint(args...))
+	s.l.WarnContext(ctx, msg)
 }

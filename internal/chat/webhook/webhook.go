@@ -264,8 +264,10 @@ type wire struct {
 	r parts
 }
 
+// Parts renders r as the webhook's readers get it: without what asks
+// them to write to the bot (PushOnly).
 func (w wire) Parts(_ context.Context, _ string, r chat.Reply, _ chat.SendOptions) ([]chat.Part, error) {
-	return w.r.parts(r), nil
+	return w.r.parts(PushOnly(r)), nil
 }
 
 func (w wire) Post(ctx context.Context, _ string, p chat.Part, _ chat.PostOptions) error {
@@ -295,7 +297,7 @@ func (w wire) Fallback(_ context.Context, _ string, r chat.Reply, _ chat.SendOpt
 	if !ok {
 		return nil, false
 	}
-	return fb.fallback(r, err)
+	return fb.fallback(PushOnly(r), err)
 }
 
 // once makes one HTTP attempt; an error answer carries the server's

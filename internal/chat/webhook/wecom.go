@@ -32,6 +32,7 @@ var wecomLimits = []limit{{20, time.Minute}}
 const (
 	WeComCodeSystemBusy  = -1    // retry later
 	WeComCodeRateLimited = 45009 // over 20 messages a minute: retried
+	WeComCodeInvalidURL  = 93000 // the key is wrong or the robot was removed
 )
 
 // WeCom posts to a WeCom (企业微信) group robot webhook. It is safe for
