@@ -6,43 +6,28 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"sort"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/labgpu/bot/internal/app/health"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/jobs"
 	"github.com/labgpu/bot/internal/stock"
 )
 
-// Check is one readiness fact: what was checked, whether it is fine and,
-// when not, why. A failed critical check (the store, a channel) means the
-// replica cannot serve; a failed other one (a platform) that it serves
-// degraded.
-type Check struct {
-	Name     string `json:"name"`
-	OK       bool   `json:"ok"`
-	Critical bool   `json:"critical"`
-	Detail   string `json:"detail,omitempty"`
-}
-
-// Readiness is /readyz's body. Status is "ready", "degraded" (serving;
-// Degraded names what fails, such as a platform) or "not_ready" (503).
-type Readiness struct {
-	Ready    bool     `json:"ready"`
-	Status   string   `json:"status"`
-	Degraded []string `json:"degraded,omitempty"`
-	Checks   []Check  `json:"checks"`
-}
+// Readiness is /readyz's body (health.Readiness); Check one of its facts.
+type (
+	Readiness = health.Readiness
+	Check     = health.Check
+)
 
 // Readiness statuses.
 const (
-	StatusReady    = "ready"
-	StatusDegraded = "degraded"
-	StatusNotReady = "not_ready"
+	StatusReady    = health.StatusReady
+	StatusDegraded = health.StatusDegraded
+	StatusNotReady = health.StatusNotReady
 )
 
 // readyProbeTimeout bounds one store probe (storeWatch).
@@ -84,114 +69,46 @@ func (a *App) readyz(chans []chat.Channel) http.HandlerFunc {
 // Readiness decides readiness from what the store watch, the channels and
 // the board recorded. It calls nobody.
 func (a *App) Readiness(_ context.Context, chans []chat.Channel) Readiness {
-	in := healthIn{now: a.now(), store: a.storeState(), storeGrace: a.readyStoreGrace()}
+	in := health.In{Now: a.now(), Store: a.storeState(), StoreGrace: a.readyStoreGrace()}
 	for _, ch := range chans {
-		in.channels = append(in.channels, channelChecks(ch)...)
+		in.Channels = append(in.Channels, health.ChannelChecks(ch)...)
 	}
 	if a.Cfg.Stock.Poll.Schedule != "" && a.Board != nil {
-		in.polling, in.providers, in.providerAge = true, a.Board.Health().Providers, a.readyProviderAge()
+		in.Polling, in.Providers, in.ProviderAge = true, a.Board.Health().Providers, a.readyProviderAge()
 	}
-	return decideReadiness(in)
-}
-
-// healthIn is what readiness is decided from, all of it recorded.
-type healthIn struct {
-	now        time.Time
-	store      storeState
-	storeGrace time.Duration
-	channels   []Check
-	// providers are the board's recorded states (polling on only).
-	polling     bool
-	providers   []stock.ProviderSnapshot
-	providerAge time.Duration
-}
-
-// decideReadiness: not ready when a critical check fails (the store
-// unreachable for longer than the grace, a channel); degraded when a
-// platform fails (its breaker open, its last fetch failed, or its last
-// success older than the allowed age).
-func decideReadiness(in healthIn) Readiness {
-	checks := []Check{storeCheck(in.now, in.store, in.storeGrace)}
-	checks = append(checks, in.channels...)
-	if in.polling {
-		checks = append(checks, providerChecks(in.now, in.providers, in.providerAge)...)
-	}
-	rd := Readiness{Ready: true, Checks: checks}
-	for _, c := range checks {
-		switch {
-		case c.OK:
-		case c.Critical:
-			rd.Ready = false
-		default:
-			rd.Degraded = append(rd.Degraded, c.Name)
-		}
-	}
-	switch {
-	case !rd.Ready:
-		rd.Status = StatusNotReady
-	case len(rd.Degraded) > 0:
-		rd.Status = StatusDegraded
-	default:
-		rd.Status = StatusReady
-	}
-	return rd
-}
-
-// storeState is what the store watch recorded.
-type storeState struct {
-	// open: there is a store at all.
-	open bool
-	// failingSince is the first failed probe since the last good one
-	// (zero while it answers); err the last failure.
-	failingSince time.Time
-	err          string
-}
-
-func storeCheck(now time.Time, s storeState, grace time.Duration) Check {
-	c := Check{Name: "store", OK: true, Critical: true}
-	switch {
-	case !s.open:
-		c.OK, c.Detail = false, "not open"
-	case s.failingSince.IsZero():
-	case now.Sub(s.failingSince) > grace:
-		c.OK = false
-		c.Detail = fmt.Sprintf("unreachable for %s (allowed %s): %s", now.Sub(s.failingSince).Round(time.Second), grace, s.err)
-	default:
-		c.Detail = fmt.Sprintf("not answering for %s (not ready after %s): %s", now.Sub(s.failingSince).Round(time.Second), grace, s.err)
-	}
-	return c
+	return health.Decide(in)
 }
 
 // storeWatch probes the store in the background and records the outcome
 // for /readyz and /metrics.
 type storeWatch struct {
 	mu    sync.Mutex
-	state storeState
+	state health.StoreState
 }
 
 func (w *storeWatch) record(now time.Time, err error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if err == nil {
-		w.state.failingSince, w.state.err = time.Time{}, ""
+		w.state.FailingSince, w.state.Err = time.Time{}, ""
 		return
 	}
-	if w.state.failingSince.IsZero() {
-		w.state.failingSince = now
+	if w.state.FailingSince.IsZero() {
+		w.state.FailingSince = now
 	}
-	w.state.err = err.Error()
+	w.state.Err = err.Error()
 }
 
 // storeState is the store watch's record (a store that is not open, or
 // one with nothing to probe, as such).
-func (a *App) storeState() storeState {
+func (a *App) storeState() health.StoreState {
 	if a.Store == nil {
-		return storeState{}
+		return health.StoreState{}
 	}
 	a.storeWatch.mu.Lock()
 	defer a.storeWatch.mu.Unlock()
 	s := a.storeWatch.state
-	s.open = true
+	s.Open = true
 	return s
 }
 
@@ -226,86 +143,6 @@ func (a *App) readyStoreGrace() time.Duration {
 		return d
 	}
 	return defaultReadyStoreGrace
-}
-
-// readier is a channel that can say whether it is connected from what it
-// recorded (Feishu: its token, its long connection and its callback;
-// WeChat: logged in).
-type readier interface{ Ready() error }
-
-// degrader is a channel that can say it serves but something reaching it
-// is refused (Feishu: its callback refusing requests for a wrong token,
-// signature or Encrypt Key, with the likely cause).
-type degrader interface{ Degraded() error }
-
-// channelChecks are a channel's checks: "channel <name>" (critical:
-// connected), and for a degrader "channel <name> callback" (not
-// critical: the replica serves degraded).
-func channelChecks(ch chat.Channel) []Check {
-	c := Check{Name: "channel " + ch.Name(), OK: true, Critical: true}
-	if r, ok := ch.(readier); ok {
-		if err := r.Ready(); err != nil {
-			c.OK, c.Detail = false, err.Error()
-		}
-	}
-	out := []Check{c}
-	if d, ok := ch.(degrader); ok {
-		cb := Check{Name: "channel " + ch.Name() + " callback", OK: true}
-		if err := d.Degraded(); err != nil {
-			cb.OK, cb.Detail = false, err.Error()
-		}
-		out = append(out, cb)
-	}
-	return out
-}
-
-// providerChecks: each configured provider's recorded state. A provider
-// fails when its breaker is open, when its running fetch has gone longer
-// than the answer budget without an answer, when it never fetched or its last fetch
-// failed, or when its last success is older than maxAge. Providers that
-// are not configured (no credentials) and the catalog's list prices are
-// not checked.
-func providerChecks(now time.Time, providers []stock.ProviderSnapshot, maxAge time.Duration) []Check {
-	var out []Check
-	for _, p := range providers {
-		if p.Status == stock.StatusNotConfigured || p.Provider == string(stock.SourceCatalog) {
-			// Not configured, or the catalog's own list prices: no
-			// platform to fail.
-			continue
-		}
-		c := Check{Name: "provider " + p.Provider, OK: true}
-		switch {
-		case p.Breaker == stock.BreakerOpen:
-			c.OK, c.Detail = false, "circuit breaker open (no fetch for now)"
-			if !p.FetchedAt.IsZero() {
-				c.Detail += fmt.Sprintf("; last success %s ago", now.Sub(p.FetchedAt).Round(time.Second))
-			}
-			if p.Err != "" {
-				c.Detail += ": " + p.Err
-			}
-		case p.Late:
-			c.OK, c.Detail = false, fmt.Sprintf("its fetch has gone %s without an answer", p.RunningFor.Round(time.Second))
-			if !p.FetchedAt.IsZero() {
-				c.Detail += fmt.Sprintf("; last success %s ago", now.Sub(p.FetchedAt).Round(time.Second))
-			}
-		case p.FetchedAt.IsZero() && p.Status == stock.StatusError:
-			c.OK, c.Detail = false, "no successful fetch since start: "+p.Err
-		case p.FetchedAt.IsZero():
-			c.OK, c.Detail = false, "not fetched yet"
-		case now.Sub(p.FetchedAt) > maxAge:
-			c.OK = false
-			c.Detail = fmt.Sprintf("last success %s ago (allowed %s)", now.Sub(p.FetchedAt).Round(time.Second), maxAge)
-			if p.Err != "" {
-				c.Detail += ": " + p.Err
-			}
-		case p.Status != stock.StatusOK && p.Err != "":
-			c.OK = false
-			c.Detail = fmt.Sprintf("last fetch failed: %s (last success %s ago)", p.Err, now.Sub(p.FetchedAt).Round(time.Second))
-		}
-		out = append(out, c)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
 }
 
 // readyProviderAge is http.ready_provider_age, or three poll intervals
@@ -376,31 +213,8 @@ func boolValue(b bool) float64 {
 	return 0
 }
 
-// probeTimeout bounds `bot health`.
-const probeTimeout = 5 * time.Second
-
 // Probe asks a running bot at base for /healthz (or /readyz when ready)
-// and writes its answer to w; it fails unless the answer is 200.
+// and writes its answer to w (health.Probe).
 func Probe(ctx context.Context, base string, ready bool, w io.Writer) error {
-	path := "/healthz"
-	if ready {
-		path = "/readyz"
-	}
-	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(base, "/")+path, nil)
-	if err != nil {
-		return fmt.Errorf("health: %w", err)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return fmt.Errorf("health: %w", err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-	_, _ = w.Write(body)
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("health: %s answered %s", path, resp.Status)
-	}
-	return nil
+	return health.Probe(ctx, base, ready, w)
 }
