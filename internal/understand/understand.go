@@ -287,6 +287,9 @@ func (u *Understander) Understand(text string) Query {
 	m := *x.kb
 	q.KB = &m
 	ranked := u.rank(&x, &m)
+	// The stated conditions, read once the scorer has read the rest (they
+	// change nothing it sees).
+	x.ConditionSlots()
 	if d := u.pattern(&x); d != "" {
 		q.Intent, q.Confidence = d, 1
 		q.Alternatives = alternatives(ranked, d, "")
