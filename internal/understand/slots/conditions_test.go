@@ -29,9 +29,9 @@ func TestConditions(t *testing.T) {
 	}
 	type want struct {
 		vramMin, vramMax, period, budget, maxPrice, total float64
-		region, group, currency                          string
-		schedule                                         []string
-		kinds                                            []string
+		region, group, currency                           string
+		schedule                                          []string
+		kinds                                             []string
 	}
 	for _, c := range []struct {
 		text string
