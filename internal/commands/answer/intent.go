@@ -53,6 +53,9 @@ func (a Asker) ChatKey() string { return a.Channel + "/" + a.ChatID }
 type Out struct {
 	Payload render.Payload
 	Query   understand.Query
+	// Uses say what the answer did with the Query's conditions (Use): the
+	// router words the rest in one line.
+	Uses []Use
 }
 
 var (
