@@ -1,6 +1,7 @@
 package render
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/labgpu/bot/internal/i18n"
@@ -148,4 +149,40 @@ func appendNew(xs []string, x string) []string {
 		}
 	}
 	return append(xs, x)
+}
+
+// maxUSDRows is how many offers a line of prices in US dollars names.
+const maxUSDRows = 3
+
+// USDLine is the first offers' prices per GPU-hour in US dollars at the
+// catalog's rate ("折合美元（1 USD = 7.20 元）：AutoDL RTX 4090 0.30、RunPod
+// RTX 4090 0.34-0.74。"), for a question asked in dollars; "" when no
+// offer has a price or the catalog has no rate.
+func (r *Renderer) USDLine(rows []OfferRow, en bool) string {
+	fx := r.Cat.FXUSDCNY
+	if fx <= 0 {
+		return ""
+	}
+	var parts []string
+	for _, row := range rows {
+		low, high := row.ListPriceCNY, row.ListPriceHighCNY
+		if row.PriceCNY != nil {
+			low, high = *row.PriceCNY, row.PriceHighCNY
+		}
+		if low <= 0 {
+			continue
+		}
+		s := fmt.Sprintf("%s %s %.2f", r.PlatformName(row.Platform, en), row.GPU, low/fx)
+		if high > low {
+			s += fmt.Sprintf("-%.2f", high/fx)
+		}
+		if parts = append(parts, s); len(parts) == maxUSDRows {
+			break
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	l := i18n.Of(en)
+	return l.T("offers.usd_line", fx, strings.Join(parts, l.T("list.sep")))
 }

@@ -91,4 +91,9 @@ func (u *Understander) finish(x *extraction, m *advice.Result, text string) {
 	case IntentStock, IntentPrices, IntentCompare, IntentClarify:
 		x.OfferAsk()
 	}
+	if q.Intent == IntentStock && q.MaxPriceCNY == 0 && q.PriceCNY > 0 && q.PriceUnit == "hour" {
+		// "5 bucks an hour for an H100, where?": the price a stock
+		// question states is what the asker will pay at most.
+		q.MaxPriceCNY, q.PriceCNY, q.PriceUnit = q.PriceCNY, 0, ""
+	}
 }

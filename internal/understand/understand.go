@@ -470,6 +470,7 @@ func applyRules(q *Query, m *advice.Result, x *extraction, ranked []scorer.Score
 		symptomRule(t, m, x.Folded())
 		commandRule(t, m, x.Folded(), ranked)
 		boundaryRules(t, m, x, ranked)
+		conditionRule(t, x.Folded())
 	}
 	if q.Intent != IntentClarify {
 		rules(q)
@@ -483,6 +484,14 @@ func applyRules(q *Query, m *advice.Result, x *extraction, ranked []scorer.Score
 	before := top.Intent + "/" + top.Topic
 	rules(&top)
 	if top.Intent+"/"+top.Topic != before {
+		*q = top
+		return
+	}
+	if conditionSettles(&top, x.Folded()) {
+		// The stated conditions say which reading it is ("华东 40G以上 两张
+		// 一小时总共12以内": the offers).
+		top.Alternatives = append([]Alternative{{Intent: IntentClarify, Score: q.Confidence}}, q.Alternatives...)
+		top.Confidence = 1
 		*q = top
 	}
 }

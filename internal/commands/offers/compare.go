@@ -33,15 +33,19 @@ func compareAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 		q.Intent = understand.IntentStock
 		return r.stock(ctx, q)
 	}
-	quotes := r.Quotes(r.Offers.Snapshot(ctx), understand.Query{}, estimator.MethodFull, r.Now(), q.English)
+	// Cards are compared at their cheapest prices in the platform group
+	// asked; platforms named are compared as named.
+	uses := answer.UsesOf(&q)
+	quotes := r.Quotes(r.Offers.Snapshot(ctx), understand.Query{PlatformGroup: q.PlatformGroup}, estimator.MethodFull, r.Now(), q.English)
 	c := offerview.Compare{Lang: i18n.Of(q.English), Result: offerview.CompareResult{Aspect: q.Aspect}}
 	if len(q.Platforms) >= 2 {
 		r.comparePlatforms(&c, q, quotes)
 	} else {
 		r.compareGPUs(&c, q, quotes)
+		uses.Add(answer.Applied(understand.CondPlatformGroup)...)
 	}
 	c.Finish(r.Rd)
-	return answer.Out{Payload: c, Query: q}
+	return answer.Out{Payload: c, Query: q, Uses: uses.List()}
 }
 
 // compareGPUs puts two or more named cards side by side at their cheapest
