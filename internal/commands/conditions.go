@@ -15,39 +15,48 @@ import (
 // adds one line after the reply's first, naming the applied ones the
 // reply does not state and every one not used, with why
 // (render.ConditionLine), and the JSON of the answer lists them all
-// (Result.Uses).
+// (Result.Uses). Answers that have nothing to do with conditions say
+// nothing of them (spokenIntents).
 
-// quietIntents say nothing about conditions: an ask-back (its pick is
-// answered from the same Query), "详情", help, small talk, the version,
-// and "not something I do".
-var quietIntents = map[string]bool{IntentClarify: true, IntentMore: true, IntentHelp: true, IntentChitChat: true,
-	"version": true, IntentUnknown: true}
+// spokenIntents are the intents whose answers speak of conditions: the
+// offers, plans and estimates, when a card is free, alerts and fact
+// checks. Elsewhere the same words are no condition (a mute's "3天", a
+// disk's "用两周", a pitfall's "训练了三天的权重", an ask-back, whose pick is
+// answered from the same Query), so nothing is said of them.
+var spokenIntents = map[string]bool{IntentStock: true, IntentPrices: true, IntentCompare: true, IntentPlan: true, IntentEstimate: true,
+	understand.IntentAvailability: true, IntentSubscribe: true, IntentFactCheck: true}
 
-// implicitUses are conditions an intent applies without saying so in its
-// Uses: the Query holds them already as the answer reads them (a USD
-// amount converted at the catalog's rate, a subscription's per-card
-// ceiling).
-var implicitUses = map[string][]string{
+// intentKinds limit the kinds an intent speaks of (none listed: every
+// kind): a fact check's claim says its own period and region (its
+// answer reads the claim's terms), a subscription has no period,
+// schedule or budget.
+var intentKinds = map[string][]string{
 	IntentFactCheck: {understand.CondCurrency},
-	IntentSubscribe: {understand.CondCurrency, understand.CondPriceTotal, understand.CondPricePerCard},
+	IntentSubscribe: {understand.CondRegion, understand.CondCurrency, understand.CondPriceTotal, understand.CondPricePerCard,
+		understand.CondVRAMMin, understand.CondVRAMMax, understand.CondPlatformGroup},
 }
 
 // conditionUses are the question's conditions as the answer used them, in
-// the order stated: each kind's Use, else an implicit one, else not used
-// by this answer.
+// the order stated: each kind's Use, else what the intent does with it
+// without saying so (implicitUse), else not used by this answer.
 func conditionUses(intent string, q Query, uses []answer.Use) []render.Condition {
-	if len(q.Conditions) == 0 || quietIntents[intent] {
+	if len(q.Conditions) == 0 || !spokenIntents[intent] {
 		return nil
 	}
 	out := make([]render.Condition, 0, len(q.Conditions))
 	for _, c := range q.Conditions {
-		rc := render.Condition{Kind: c.Kind, Text: c.Text, Value: c.Value, Name: c.Name, Count: c.Count, Why: answer.WhyAnswer}
+		if ks, ok := intentKinds[intent]; ok && !slices.Contains(ks, c.Kind) {
+			continue
+		}
+		u, ok := answer.Use{}, false
 		if i := slices.IndexFunc(uses, func(u answer.Use) bool { return u.Kind == c.Kind }); i >= 0 {
-			u := uses[i]
-			rc.Applied, rc.Said = u.Applied, u.Said
-			rc.Why, rc.WhyArgs = u.Why, u.Args
-		} else if slices.Contains(implicitUses[intent], c.Kind) {
-			rc.Applied = true
+			u, ok = uses[i], true
+		} else {
+			u, ok = implicitUse(intent, q, c.Kind)
+		}
+		rc := render.Condition{Kind: c.Kind, Text: c.Text, Value: c.Value, Name: c.Name, Count: c.Count, Why: answer.WhyAnswer}
+		if ok {
+			rc.Applied, rc.Said, rc.Why, rc.WhyArgs = u.Applied, u.Said, u.Why, u.Args
 		}
 		if rc.Applied {
 			rc.Why = ""
@@ -57,6 +66,29 @@ func conditionUses(intent string, q Query, uses []answer.Use) []render.Condition
 		out = append(out, rc)
 	}
 	return out
+}
+
+// implicitUse is what an intent does with a condition without saying so
+// in its Uses, the Query holding it as the answer reads it: a fact
+// check's and a subscription's dollars are converted at the catalog's
+// rate, a subscription's ceiling is per card and its region is the one
+// its reply names (its own reading of the platforms' region names), and
+// when a card is free is answered for the part of the week asked.
+func implicitUse(intent string, q Query, kind string) (answer.Use, bool) {
+	switch {
+	case kind == understand.CondCurrency && (intent == IntentFactCheck || intent == IntentSubscribe):
+		return answer.Use{Kind: kind, Applied: true}, true
+	case intent == IntentSubscribe && (kind == understand.CondPriceTotal || kind == understand.CondPricePerCard):
+		return answer.Use{Kind: kind, Applied: true}, true
+	case intent == IntentSubscribe && kind == understand.CondRegion:
+		if q.Region != "" {
+			return answer.Use{Kind: kind, Applied: true, Said: true}, true
+		}
+		return answer.NotUsed(kind, answer.WhySubscribeRegion), true
+	case intent == understand.IntentAvailability && kind == understand.CondSchedule && q.When != nil:
+		return answer.Use{Kind: kind, Applied: true, Said: true}, true
+	}
+	return answer.Use{}, false
 }
 
 // withConditionLine adds the line about the conditions after the first

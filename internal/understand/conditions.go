@@ -6,15 +6,19 @@ import "github.com/labgpu/bot/internal/understand/slots/words"
 // (configs/slots/pipeline.yaml).
 var kwConditionCost = words.NewWords("pipeline.condition_cost")
 
+// kwConditionOffer ask for offers: a VRAM floor or ceiling with them asks
+// for the cards within it.
+var kwConditionOffer = words.NewWords("pipeline.condition_offer_ask")
+
 // conditionRule answers a question by what its stated conditions (issue
 // 28) say it asks when the scorer chose an answer that cannot apply them:
 //   - a rental period, a schedule or a budget with a card (or a budget
 //     over a period), no job, asking what it comes to: its cost over
 //     that time (plan: "A100 80G 租三天多少钱", "预算1000块 4090 能跑多
 //     少小时");
-//   - a VRAM floor or ceiling with no job (or with a price ceiling
-//     beside it): the cards within it (stock: "48G显存的卡 一小时5块以内有
-//     吗");
+//   - a VRAM floor or ceiling asking for offers (a price ceiling, "哪家",
+//     "最便宜") with no job (or with a price ceiling beside it): the cards
+//     within it (stock: "48G显存的卡 一小时5块以内有吗");
 //   - a region, a group of platforms or a price over several cards with a
 //     card, read as a pitfall, a fact check, the subscriptions or outside
 //     what the bot does: the offers there (stock: "要美国的机器 H100");
@@ -53,7 +57,7 @@ func conditionIntent(q *Query, folded string) (string, []string) {
 	switch {
 	case !job && cost && (card && (q.PeriodDays > 0 || len(q.Schedule) > 0 || q.BudgetTotalCNY > 0) || q.BudgetTotalCNY > 0 && q.PeriodDays > 0):
 		return IntentPlan, []string{IntentPrices, IntentStock, IntentAdvice, IntentFactCheck, IntentAvailability, IntentUnknown}
-	case (q.VRAMMinGB > 0 || q.VRAMMaxGB > 0) && (!job || q.MaxPriceCNY > 0):
+	case (q.VRAMMinGB > 0 || q.VRAMMaxGB > 0) && (!job || q.MaxPriceCNY > 0) && (q.MaxPriceCNY > 0 || ContainsAny(folded, kwConditionOffer.List())):
 		return IntentStock, []string{IntentEstimate, IntentAdvice, IntentFactCheck, IntentUnknown}
 	case (q.Region != "" || q.PlatformGroup != "" || q.PriceTotalCNY > 0) && card && !job:
 		from := []string{IntentAdvice, IntentFactCheck, IntentSubscriptions, IntentUnknown}

@@ -80,6 +80,7 @@ func (u *Understander) finish(x *extraction, m *advice.Result, text string) {
 		if q.Intent != IntentAdvice && q.Intent != IntentFactCheck && q.Intent != IntentPlan {
 			q.SizeGB, q.SizeText = 0, ""
 		}
+		x.VRAMNotDisk()
 	}
 	switch q.Intent {
 	case IntentEstimate, IntentClarify:

@@ -62,8 +62,13 @@ func Profile(q understand.Query, prices []plan.Price, now time.Time) (plan.Profi
 		days = q.PeriodDays // "for a weekend"
 	}
 	if p.HoursPerWeek == 0 && p.TotalHours == 0 {
-		if perDay, n, window, ok := scheduleHours(q.Schedule); ok {
-			// "白天上课晚上才跑": the schedule's hours, said in the answer.
+		// "白天上课晚上才跑": the schedule's hours, said in the answer; a
+		// span under a week is its own days ("周末两天连着跑": around the
+		// clock for two days).
+		if perDay, n, window, ok := scheduleHours(q.Schedule); ok && !(days > 0 && days < 7 && perDay == wholeDay) {
+			if days > 0 && days < 7 {
+				n = 7
+			}
 			p.HoursPerWeek, as.ScheduleHours, as.ScheduleDays = perDay*float64(n), perDay, n
 			if p.Window == "" {
 				p.Window = window

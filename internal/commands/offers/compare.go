@@ -42,7 +42,9 @@ func compareAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 		r.comparePlatforms(&c, q, quotes)
 	} else {
 		r.compareGPUs(&c, q, quotes)
-		uses.Add(answer.Applied(understand.CondPlatformGroup)...)
+		if len(c.Result.Cards) >= 2 {
+			uses.Add(answer.Applied(understand.CondPlatformGroup)...)
+		}
 	}
 	c.Finish(r.Rd)
 	return answer.Out{Payload: c, Query: q, Uses: uses.List()}

@@ -48,6 +48,10 @@ func (r *Answers) stock(ctx context.Context, q understand.Query) answer.Out {
 			rows, above = allRows, true
 		}
 	}
+	if len(q.NamedGPUs) == 0 && (q.VRAMMinGB > 0 || q.VRAMMaxGB > 0) {
+		// "16G显存够用了 找个最便宜的" asks which card: its best offer each.
+		rows = bestPerCard(rows)
+	}
 	p := offerview.Stock{Lang: i18n.Of(q.English), Ask: stockAsk(q), Offers: rows, Providers: offerview.ProviderRows(snap, r.Rd.Clock),
 		NoPrice: noPrice, AboveCap: above, Now: now, USD: q.Currency == understand.CurrencyUSD}
 	uses.Add(answer.Said(understand.CondCurrency)...)
@@ -115,10 +119,24 @@ func (r *Answers) wanted(o stock.Offer, q understand.Query) bool {
 	if len(q.GPUs) > 0 && !slices.Contains(q.GPUs, o.GPU) && !r.familyOf(o.GPU, q.GPUs) {
 		return false
 	}
-	if len(q.Platforms) > 0 && !slices.Contains(q.Platforms, o.Platform) || slices.Contains(q.ExcludePlatforms, o.Platform) {
+	return r.platformAsked(o.Platform, q)
+}
+
+// platformAsked reports whether q asks about a platform: not ruled out,
+// and one named or in the group asked ("国内平台跟vast.ai比": both), or
+// any when q names none.
+func (r *Answers) platformAsked(platform string, q understand.Query) bool {
+	if slices.Contains(q.ExcludePlatforms, platform) {
 		return false
 	}
-	return answer.InGroup(r.Cat, o.Platform, q.PlatformGroup)
+	inGroup := q.PlatformGroup != "" && answer.InGroup(r.Cat, platform, q.PlatformGroup)
+	switch {
+	case len(q.Platforms) > 0:
+		return slices.Contains(q.Platforms, platform) || inGroup
+	case q.PlatformGroup != "":
+		return inGroup
+	}
+	return true
 }
 
 // familyOf reports whether an offer's card is the family of one of ids
@@ -165,10 +183,7 @@ func (r *Answers) RowsFor(snap stock.Snapshot, q understand.Query, now time.Time
 			if len(want) > 0 && !want[o.GPU] {
 				continue
 			}
-			if len(q.Platforms) > 0 && !slices.Contains(q.Platforms, o.Platform) || slices.Contains(q.ExcludePlatforms, o.Platform) {
-				continue
-			}
-			if !answer.InGroup(r.Cat, o.Platform, q.PlatformGroup) || q.Region != "" && !understand.InRegion(q.Region, stock.RegionName(o.Platform, o.Region)) {
+			if !r.platformAsked(o.Platform, q) || q.Region != "" && !understand.InRegion(q.Region, stock.RegionName(o.Platform, o.Region)) {
 				continue
 			}
 			if o.Source != stock.SourceCatalog {
@@ -269,4 +284,17 @@ func sortRows(rows []OfferRow) {
 		}
 		return price(a) < price(b)
 	})
+}
+
+// bestPerCard keeps the first (best ranked) row of each card.
+func bestPerCard(rows []OfferRow) []OfferRow {
+	seen := map[string]bool{}
+	out := rows[:0:0]
+	for _, row := range rows {
+		if !seen[row.GPU] {
+			seen[row.GPU] = true
+			out = append(out, row)
+		}
+	}
+	return out
 }

@@ -122,9 +122,12 @@ var (
 	reVCeilAfter    = words.NewExpr("conditions.ceil_after")
 	reNotVRAMAfter  = words.NewExpr("conditions.not_vram_after")
 	reNotVRAMBefore = words.NewExpr("conditions.not_vram_before")
+	reVRAMFitAsk    = words.NewExpr("conditions.vram_fit_question")
 	reStorageWords  = words.NewExpr("conditions.storage_words")
 	rePeriodBefore  = words.NewExpr("conditions.period_before")
 	rePeriodAfter   = words.NewExpr("conditions.period_after")
+	rePeriodPast    = words.NewExpr("conditions.period_past")
+	rePeriodCost    = words.NewExpr("conditions.period_cost_after")
 	rePeriodWeekend = words.NewExpr("conditions.period_weekend")
 	reGroup         = words.NewExpr("conditions.platform_group")
 	reGroupNot      = words.NewExpr("conditions.group_not")
@@ -170,9 +173,10 @@ const minBudgetCNY = 20
 // currency and whether one over several cards is their total, the
 // currency, the schedule). The pipeline calls it after the intent scorer
 // read the extraction, so conditions never change what the scorer sees
-// (the trained model reads the question as before); it may clear a size
-// or price the earlier extractors read that is a condition's (a VRAM
-// size is no disk, a budget no price).
+// (the trained model reads the question as before); it may clear a price
+// the earlier extractors read that is a condition's (a budget is no
+// price; a VRAM size is no disk: VRAMNotDisk, for the intents that read
+// one).
 func (x *Extraction) ConditionSlots() {
 	if strings.TrimSpace(x.s) == "" {
 		return
@@ -248,7 +252,7 @@ func readVRAM(x *Extraction, t string) {
 		if m := reVRAMAfter.FindStringIndex(after); m != nil {
 			named, after, end = true, after[m[1]:], end+m[1]
 		}
-		if !named && storage {
+		if !named && storage || reVRAMFitAsk.MatchString(after) {
 			continue
 		}
 		start := loc[0]
@@ -266,26 +270,37 @@ func readVRAM(x *Extraction, t string) {
 		default:
 			continue
 		}
-		if q.SizeGB == v {
-			q.SizeGB, q.SizeText = 0, "" // the card's memory, not a disk
-		}
+	}
+}
+
+// VRAMNotDisk forgets a disk size that is the VRAM condition's ("48G显存的
+// 卡 包月多少": no 48 GB disk); the pipeline calls it for the intents that
+// read a disk size besides the storage ones (a plan's disk, a pitfall's
+// or a claim's), whose own sizes it leaves.
+func (x *Extraction) VRAMNotDisk() {
+	q := x.q
+	if q.SizeGB > 0 && (q.SizeGB == q.VRAMMinGB || q.SizeGB == q.VRAMMaxGB) {
+		q.SizeGB, q.SizeText = 0, ""
 	}
 }
 
 // readPeriod reads the rental period: the span of the usage profile
-// (Query.SpanDays) when it is said as one ("挂两周", "租三天", "一个月下
-// 来", "for 10 days", any span of more than one day, week or month) and
-// not as a billing mode's unit ("3090 一天多少钱"); or a weekend ("for a
-// weekend": 2 days).
+// (Query.SpanDays) when it is said as one, with a verb of renting or
+// running before it or a cost after it ("挂两周", "租三天", "一个月下来",
+// "两周多少钱", "for 10 days"), not a billing mode's unit ("3090 一天多少
+// 钱") or a past span ("训练了三天"); or a weekend ("for a weekend": 2
+// days).
 func readPeriod(x *Extraction, t string) {
 	q := x.q
 	if at := x.spanAt; at != nil && q.SpanDays > 0 {
 		d := q.SpanDays
-		if strings.HasSuffix(before(t, at[0], 3), "第") {
-			return // "第二天" is a day, not two
+		pre := before(t, at[0], 24)
+		if rePeriodPast.MatchString(pre) {
+			return // "训练了三天" is past, "第二天" a day
 		}
-		said := rePeriodBefore.MatchString(before(t, at[0], 24)) || rePeriodAfter.MatchString(t[at[1]:])
-		if said || d != 1 && d != 7 && d != 30 {
+		unit := d == 1 || d == 7 || d == 30
+		english := reSpanEnglish.MatchString(t[at[0]:at[1]]) // "for a week"
+		if english || rePeriodBefore.MatchString(pre) || rePeriodAfter.MatchString(t[at[1]:]) || !unit && rePeriodCost.MatchString(t[at[1]:]) {
 			q.PeriodDays = d
 			x.add(Condition{Kind: CondPeriod, Value: d}, at[0], at[1])
 			return
@@ -530,34 +545,27 @@ func readCardCount(x *Extraction, t string) {
 	}
 }
 
-// readCardTotal says whether an hourly ceiling over several cards is
-// their total ("两张4090 总共一小时4块以内": 2 a card) or per card: total
-// with a total word ("总共", "预算", "in total"); per card with a per-card
-// word ("每张", "each") or neither, unless per card it would be above
-// every list price of the cards asked (no limit at all: "8卡H100 一小时
-// 200以内" is 25 a card).
+// readCardTotal says whether an hourly ceiling over several cards is per
+// card or their total: per card with a per-card word ("每张", "each"),
+// their total with a total word ("两张4090 总共一小时4块以内": 2 a card) or
+// neither ("两张A100 一小时12块": 6 a card; "8卡H100 一小时200以内": 25),
+// unless no card asked lists that cheap ("四张4090 2块以内": 2 a card).
 func readCardTotal(x *Extraction, t string) {
 	q := x.q
 	n := q.GPUCount
 	if n < 2 || q.MaxPriceCNY <= 0 {
 		return
 	}
-	total := reTotalWords.FindStringIndex(t)
 	per := rePerCardWords.FindStringIndex(t)
-	loc := total
-	if per != nil {
-		loc = per
-	}
-	if total == nil && per == nil && q.MaxPriceCNY > x.highestListPrice() && x.highestListPrice() > 0 {
-		total, loc = []int{0, 0}, nil
-	}
-	if total != nil && per == nil {
+	total := reTotalWords.FindStringIndex(t)
+	low := x.lowestListPrice()
+	if per == nil && (total != nil || !(low > 0 && q.MaxPriceCNY/float64(n) < low)) {
 		q.PriceTotalCNY = q.MaxPriceCNY
 		q.MaxPriceCNY = Round4(q.MaxPriceCNY / float64(n))
-		x.addNear(Condition{Kind: CondPriceTotal, Value: q.PriceTotalCNY, Count: n}, loc)
+		x.addNear(Condition{Kind: CondPriceTotal, Value: q.PriceTotalCNY, Count: n}, total)
 		return
 	}
-	x.addNear(Condition{Kind: CondPricePerCard, Value: q.MaxPriceCNY, Count: n}, loc)
+	x.addNear(Condition{Kind: CondPricePerCard, Value: q.MaxPriceCNY, Count: n}, per)
 }
 
 // addNear records a condition at loc, or at the start of the question
@@ -569,18 +577,18 @@ func (x *Extraction) addNear(c Condition, loc []int) {
 	x.add(c, loc[0], loc[1])
 }
 
-// highestListPrice is the highest list price (CNY per GPU-hour) of the
+// lowestListPrice is the lowest list price (CNY per GPU-hour) of the
 // cards asked on any platform, 0 when none is known.
-func (x *Extraction) highestListPrice() float64 {
-	high := 0.0
+func (x *Extraction) lowestListPrice() float64 {
+	low := 0.0
 	for i := range x.cat.Platforms {
 		for _, pr := range x.cat.Platforms[i].Prices {
-			if slices.Contains(x.q.GPUs, pr.GPU) {
-				high = math.Max(high, pr.CNYPerHour.High)
+			if slices.Contains(x.q.GPUs, pr.GPU) && pr.CNYPerHour.Low > 0 && (low == 0 || pr.CNYPerHour.Low < low) {
+				low = pr.CNYPerHour.Low
 			}
 		}
 	}
-	return high
+	return low
 }
 
 // readCurrency reads the currency: an amount written in US dollars, or

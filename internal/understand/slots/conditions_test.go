@@ -46,6 +46,7 @@ func TestConditions(t *testing.T) {
 		{"A100 80G 有货吗", want{}},
 		{"4090 24G显存跑13B够吗", want{}},
 		{"数据盘100G以上要多少钱", want{}},
+		{"16号盘改成 40g 就行", want{}},
 		{"内存64G以上的机器", want{}},
 		// Rental periods: a span said as one, not a billing mode's unit.
 		{"A6000 租十天多少钱", want{period: 10, kinds: []string{CondPeriod}}},
@@ -58,6 +59,8 @@ func TestConditions(t *testing.T) {
 		{"in japan, any H100 machines?", want{region: "japan", kinds: []string{CondRegion}}},
 		{"北京a区的4090", want{region: "北京a区", kinds: []string{CondRegion}}},
 		{"我在北京 想问问论文怎么写", want{}},
+		{"西北的呢", want{region: "西北", kinds: []string{CondRegion}}},
+		{"海外的呢", want{group: GroupOverseas, kinds: []string{CondPlatformGroup}}},
 		// Platform groups, a group ruled out, both (a comparison).
 		{"国内平台的A100有吗", want{group: GroupDomestic, kinds: []string{CondPlatformGroup}}},
 		{"不要国内的 H100", want{group: GroupOverseas, kinds: []string{CondPlatformGroup}}},
@@ -70,10 +73,14 @@ func TestConditions(t *testing.T) {
 		{"3090 预算一小时2块", want{maxPrice: 2}},
 		{"两张3090 一共一小时3块以内", want{maxPrice: 1.5, total: 3, kinds: []string{CondPriceTotal}}},
 		{"四张4090 每张2块以内", want{maxPrice: 2, kinds: []string{CondPricePerCard}}},
+		{"四张4090 一小时2块以内", want{maxPrice: 2, kinds: []string{CondPricePerCard}}},
+		{"两张A100 一小时12块能搞定吗", want{maxPrice: 6, total: 12, kinds: []string{CondPriceTotal}}},
 		{"一共2张4090", want{}},
 		// Currencies, written or asked for.
 		{"3090 0.3刀以下有吗", want{maxPrice: 2.16, currency: CurrencyUSD, kinds: []string{CondCurrency}}},
 		{"lambda的H100多少美元", want{currency: CurrencyUSD, kinds: []string{CondCurrency}}},
+		{"美元是多少", want{currency: CurrencyUSD, kinds: []string{CondCurrency}}},
+		{"500 yuan for a week of 4090 time, enough?", want{period: 7, kinds: []string{CondPeriod}}},
 		// Schedules.
 		{"下班后晚上才跑 3090", want{schedule: []string{ScheduleEvenings}, kinds: []string{CondSchedule}}},
 		{"4090 只在周末用", want{schedule: []string{ScheduleWeekends}, kinds: []string{CondSchedule}}},
@@ -113,7 +120,10 @@ func TestConditionsLeaveOtherSlots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if q := conditionsOf(t, cat, "48G显存的卡 包月多少"); q.SizeGB != 0 || q.VRAMMinGB != 48 {
+	x48 := Extract(cat, "48G显存的卡 包月多少", false)
+	x48.ConditionSlots()
+	x48.VRAMNotDisk()
+	if q := x48.Query(); q.SizeGB != 0 || q.VRAMMinGB != 48 {
 		t.Errorf("VRAM read as a disk: size %v, vram %v", q.SizeGB, q.VRAMMinGB)
 	}
 	if q := conditionsOf(t, cat, "4090 每周跑40小时 数据盘200G"); q.SizeGB != 200 || q.VRAMMinGB != 0 {
