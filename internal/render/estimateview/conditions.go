@@ -23,9 +23,6 @@ type PeriodNote struct {
 	JobHours      float64
 }
 
-// CostText is a cost range to the yuan ("1440", "936-1080").
-func CostText(c [2]float64) string { return rangeText(c) }
-
 // BudgetLine says whether a budget covers a cost (CNY, low and high): yes
 // when the high end is within it, no when the low end is over it, else
 // that it depends on the price; "" without a budget.
@@ -115,21 +112,12 @@ func (b Budget) Reply(rd *render.Renderer) chat.Reply {
 	}
 	best := b.Rows[0]
 	rep := chat.Reply{Title: l.T("estimate.budget_hours.verdict", render.TrimF(b.BudgetCNY), best.GPU, max(b.Count, 1), rd.PlatformName(best.Platform, en),
-		render.FigureText(best.Price), hoursRange(best.Hours))}
+		render.FigureText(best.Price), rangeText(best.Hours))}
 	t := &chat.Table{Header: l.L("estimate.budget_hours.header")}
 	for _, r := range b.Rows[:min(len(b.Rows), render.ShortRows)] {
-		t.Rows = append(t.Rows, []string{rd.PlatformName(r.Platform, en), r.GPU, render.FigureText(r.Price) + unverifiedMark(r.Price.Verified), hoursRange(r.Hours), r.Source})
+		t.Rows = append(t.Rows, []string{rd.PlatformName(r.Platform, en), r.GPU, render.FigureText(r.Price) + unverifiedMark(r.Price.Verified), rangeText(r.Hours), r.Source})
 	}
 	rep.Table = t
 	rep.Notes = append(rep.Notes, l.T("estimate.budget_hours.note"))
 	return rep
-}
-
-// hoursRange is a range of hours ("370-833").
-func hoursRange(h [2]float64) string {
-	s := fmt.Sprintf("%.0f", h[0])
-	if h[1] > h[0]+0.5 {
-		s += fmt.Sprintf("-%.0f", h[1])
-	}
-	return s
 }

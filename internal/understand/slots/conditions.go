@@ -134,7 +134,8 @@ var (
 	reGroupPair     = words.NewExpr("conditions.group_pair")
 	reRegionWord    = words.NewExpr("conditions.region_word")
 	reRegionZone    = words.NewExpr("conditions.region_zone")
-	reCardCount     = words.NewExpr("conditions.card_count")
+	reCardCount     = words.NewExprs("conditions.card_count", 3)
+	reCurrencyWord  = words.NewExpr("conditions.currency_word")
 	reRegionContext = words.NewExpr("conditions.region_context")
 	reBudgetBefore  = words.NewExpr("conditions.budget_before")
 	reBudgetAfter   = words.NewExpr("conditions.budget_after")
@@ -538,9 +539,12 @@ func readCardCount(x *Extraction, t string) {
 	if x.q.GPUCount > 0 {
 		return
 	}
-	if m := reCardCount.FindStringSubmatch(t); m != nil {
-		if v, ok := words.ParseNum(m[1]); ok && v >= 2 {
-			x.q.GPUCount = int(v)
+	for _, re := range reCardCount.All() {
+		if m := re.FindStringSubmatch(t); m != nil {
+			if v, ok := words.ParseNum(m[1]); ok && v >= 2 {
+				x.q.GPUCount = int(v)
+				return
+			}
 		}
 	}
 }
@@ -595,7 +599,7 @@ func (x *Extraction) lowestListPrice() float64 {
 // the answer asked in them ("多少刀", "in USD"), at the catalog's rate.
 func readCurrency(x *Extraction, t string) {
 	at := x.usdAt
-	if at == nil {
+	if at == nil && reCurrencyWord.MatchString(t) {
 		at = reCurrencyUSD.FindStringIndex(t)
 	}
 	if at == nil {
