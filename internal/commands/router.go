@@ -347,7 +347,9 @@ func (r *Router) answer(ctx context.Context, q Query, msg chat.Message) Result {
 	}
 	out := in.Answer(ctx, &answer.Ask{Query: q, From: askerOf(msg), Env: r.env, Last: r.lastFull(msg)})
 	res.Query, res.Payload, res.Reply = out.Query, out.Payload, out.Payload.Reply(r.rd)
-	res.Uses = conditionUses(q.Intent, out.Query, out.Uses)
+	if !out.AskedBack {
+		res.Uses = conditionUses(q.Intent, out.Query, out.Uses)
+	}
 	res.Reply = withConditionLine(res.Reply, res.Uses, res.English)
 	res.Reply = r.withLateLines(ctx, res.Reply, res.English)
 	if q.Intent != IntentMore {

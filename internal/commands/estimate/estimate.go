@@ -15,7 +15,8 @@ func init() {
 	answer.Register(answer.Intent{Name: understand.IntentEstimate, Answer: func(ctx context.Context, a *answer.Ask) answer.Out {
 		q := a.Query
 		p, uses := run(ctx, a.Env, &q)
-		return answer.Out{Payload: p, Query: a.Query, Uses: uses}
+		_, ask := p.(estimateview.AskSize)
+		return answer.Out{Payload: p, Query: a.Query, Uses: uses, AskedBack: ask}
 	}})
 }
 

@@ -23,8 +23,13 @@ func planAnswer(_ context.Context, a *answer.Ask) answer.Out {
 	uses := answer.UsesOf(&q)
 	planGPUs(a.Env, &q, uses)
 	if wantsOptimizer(q) {
+		p := optimize(a.Env, q)
 		optimizerUses(uses)
-		return answer.Out{Payload: optimize(a.Env, q), Query: q, Uses: uses.List()}
+		if len(p.Result.Options) == 0 {
+			// No plan to check a budget against or to convert.
+			uses.Add(answer.NotUsed(understand.CondBudget, answer.WhyAnswer), answer.NotUsed(understand.CondCurrency, answer.WhyNoCNY))
+		}
+		return answer.Out{Payload: p, Query: q, Uses: uses.List()}
 	}
 	if q.BudgetTotalCNY > 0 && (q.BillingMode == "" || q.BillingMode == understand.ModeHourly) {
 		// "预算1000块 4090 能跑多少小时": the hours the budget buys.
