@@ -42,6 +42,7 @@ var conditionNames = map[string]string{
 var nameKeys = map[string]string{
 	"domestic": "condition.name.domestic",
 	"overseas": "condition.name.overseas",
+	"both":     "condition.name.both_groups",
 	"evenings": "condition.name.evenings",
 	"nights":   "condition.name.nights",
 	"daytime":  "condition.name.daytime",
@@ -61,6 +62,7 @@ var whyKeys = map[string]string{
 	"no_cny":           "condition.why.no_cny",
 	"subscribe_region": "condition.why.subscribe_region",
 	"no_price":         "condition.why.no_price",
+	"group_card":       "condition.why.group_card",
 }
 
 // ConditionLine is the one line about the question's conditions: the

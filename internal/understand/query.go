@@ -160,6 +160,7 @@ const (
 	CondSchedule      = slots.CondSchedule
 	GroupDomestic     = slots.GroupDomestic
 	GroupOverseas     = slots.GroupOverseas
+	GroupBoth         = slots.GroupBoth
 	ScheduleEvenings  = slots.ScheduleEvenings
 	ScheduleNights    = slots.ScheduleNights
 	ScheduleDaytime   = slots.ScheduleDaytime

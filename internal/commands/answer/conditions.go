@@ -52,6 +52,9 @@ const (
 	// WhyNoPrice: the answer filters no price (a plan or estimate of a
 	// job's whole cost).
 	WhyNoPrice = "no_price"
+	// WhyGroupCard: platforms in China and abroad are compared on a card,
+	// and none was named (or neither group has its price).
+	WhyGroupCard = "group_card"
 )
 
 // Applied is the Use of kinds applied and not stated by the reply.

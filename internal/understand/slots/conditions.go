@@ -44,10 +44,13 @@ const (
 	CondSchedule = "schedule"
 )
 
-// Platform groups (Query.PlatformGroup).
+// Platform groups (Query.PlatformGroup). GroupBoth is a platform_group
+// condition's name when the question compares the two ("海外平台和国内的
+// 4090差多少钱"): the Query's PlatformGroup then stays empty (no filter).
 const (
 	GroupDomestic = "domestic"
 	GroupOverseas = "overseas"
+	GroupBoth     = "both"
 )
 
 // Schedules (Query.Schedule): parts of the day and of the week the work
@@ -413,10 +416,12 @@ func InRegion(region, offer string) bool {
 }
 
 // readGroup reads a group of platforms: domestic or overseas, a group
-// ruled out ("不想用境外的") meaning the other; both named un-negated (a
-// comparison of the two) is no condition.
+// ruled out ("不想用境外的") meaning the other; the two compared ("国内和海外
+// 平台哪个划算") are a condition of both, and no filter; both named
+// otherwise, none.
 func readGroup(x *Extraction, t string) {
-	if reGroupPair.MatchString(t) {
+	if m := reGroupPair.FindStringIndex(t); m != nil {
+		x.add(Condition{Kind: CondPlatformGroup, Name: GroupBoth}, m[0], m[1])
 		return
 	}
 	found := map[string][2]int{}

@@ -65,7 +65,7 @@ func TestConditions(t *testing.T) {
 		{"国内平台的A100有吗", want{group: GroupDomestic, kinds: []string{CondPlatformGroup}}},
 		{"不要国内的 H100", want{group: GroupOverseas, kinds: []string{CondPlatformGroup}}},
 		{"international providers only, A100", want{group: GroupOverseas, kinds: []string{CondPlatformGroup}}},
-		{"国内和海外平台哪个划算", want{}},
+		{"国内和海外平台哪个划算", want{kinds: []string{CondPlatformGroup}}},
 		{"国内访问huggingface很慢", want{}},
 		// Budgets, a total over several cards, a ceiling per card.
 		{"预算5000 想租A100", want{budget: 5000, kinds: []string{CondBudget}}},
