@@ -233,6 +233,9 @@ func (c *Catalog) checkPlatform(where string, p *Platform) []error {
 	default:
 		errs = append(errs, fmt.Errorf("%s: billing.granularity %q is not second, minute or hour", where, p.Billing.Granularity))
 	}
+	if c := p.Country; c != "" && (len(c) != 2 || c[0] < 'A' || c[0] > 'Z' || c[1] < 'A' || c[1] > 'Z') {
+		errs = append(errs, fmt.Errorf("%s: country %q is not a two-letter ISO 3166 code (CN, US)", where, c))
+	}
 	if p.Billing.MinimumMinutes < 0 {
 		errs = append(errs, fmt.Errorf("%s: billing.minimum_minutes is negative", where))
 	}

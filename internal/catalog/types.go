@@ -183,7 +183,12 @@ type Platform struct {
 	Aliases []string `yaml:"aliases,omitempty" json:"aliases,omitempty"`
 	// Kind: marketplace, hyperscaler, ai-art cloud, free tier,
 	// domestic accelerator, overseas.
-	Kind          string      `yaml:"kind" json:"kind"`
+	Kind string `yaml:"kind" json:"kind"`
+	// Country is where the platform is run from and bills, an ISO 3166
+	// code ("CN", "US"): it decides the platform groups questions name
+	// ("国内平台", "overseas only"; Domestic). Empty: a platform of kind
+	// "overseas" is abroad, any other in China.
+	Country       string      `yaml:"country,omitempty" json:"country,omitempty"`
 	URL           string      `yaml:"url,omitempty" json:"url,omitempty"`
 	Billing       Billing     `yaml:"billing" json:"billing"`
 	Storage       Storage     `yaml:"storage" json:"storage"`
@@ -196,6 +201,15 @@ type Platform struct {
 	DiskKinds DiskKinds `yaml:"disk_kinds,omitempty" json:"disk_kinds,omitempty"`
 	// Modes are the rules of each billing mode sold, from plans.yaml.
 	Modes []ModeRule `yaml:"-" json:"modes,omitempty"`
+}
+
+// Domestic reports whether the platform is run from mainland China
+// (Country "CN", or no country and a kind other than "overseas").
+func (p *Platform) Domestic() bool {
+	if p.Country != "" {
+		return p.Country == "CN"
+	}
+	return p.Kind != "overseas"
 }
 
 // PriceFor returns the platform's list price for a GPU id.

@@ -53,6 +53,9 @@ type Result struct {
 	estimate.Figures
 	// Question is set when the bot needs more information ("多大参数量？").
 	Question string `json:"question,omitempty"`
+	// Uses are the question's conditions (Query.Conditions) as the answer
+	// used them: applied, or not and why (conditions.go).
+	Uses []render.Condition `json:"condition_uses,omitempty"`
 	// Payload is the answer's typed result (an intent registered with
 	// answer.Register); its fields are printed beside the Query's.
 	Payload render.Payload `json:"-"`
@@ -344,6 +347,10 @@ func (r *Router) answer(ctx context.Context, q Query, msg chat.Message) Result {
 	}
 	out := in.Answer(ctx, &answer.Ask{Query: q, From: askerOf(msg), Env: r.env, Last: r.lastFull(msg)})
 	res.Query, res.Payload, res.Reply = out.Query, out.Payload, out.Payload.Reply(r.rd)
+	if !out.AskedBack {
+		res.Uses = conditionUses(q.Intent, out.Query, out.Uses)
+	}
+	res.Reply = withConditionLine(res.Reply, res.Uses, res.English)
 	res.Reply = r.withLateLines(ctx, res.Reply, res.English)
 	if q.Intent != IntentMore {
 		// "详情" is the full form: it is not cut again.

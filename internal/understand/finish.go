@@ -80,6 +80,7 @@ func (u *Understander) finish(x *extraction, m *advice.Result, text string) {
 		if q.Intent != IntentAdvice && q.Intent != IntentFactCheck && q.Intent != IntentPlan {
 			q.SizeGB, q.SizeText = 0, ""
 		}
+		x.VRAMNotDisk()
 	}
 	switch q.Intent {
 	case IntentEstimate, IntentClarify:
@@ -90,5 +91,10 @@ func (u *Understander) finish(x *extraction, m *advice.Result, text string) {
 	switch q.Intent {
 	case IntentStock, IntentPrices, IntentCompare, IntentClarify:
 		x.OfferAsk()
+	}
+	if q.Intent == IntentStock && q.MaxPriceCNY == 0 && q.PriceCNY > 0 && q.PriceUnit == "hour" {
+		// "5 bucks an hour for an H100, where?": the price a stock
+		// question states is what the asker will pay at most.
+		q.MaxPriceCNY, q.PriceCNY, q.PriceUnit = q.PriceCNY, 0, ""
 	}
 }

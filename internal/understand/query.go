@@ -140,3 +140,35 @@ func Weekdays() []Weekday { return words.Weekdays() }
 
 // RelativeDays are the days named from today (see words.RelativeDays).
 func RelativeDays() []RelativeDay { return words.RelativeDays() }
+
+// Condition is a condition a question states (see slots.Condition); the
+// Cond* constants are its kinds, Group* the platform groups, Schedule*
+// the schedules, CurrencyUSD the one other currency read.
+type Condition = slots.Condition
+
+// Condition kinds, platform groups, schedules and currencies (see slots).
+const (
+	CondVRAMMin       = slots.CondVRAMMin
+	CondVRAMMax       = slots.CondVRAMMax
+	CondPeriod        = slots.CondPeriod
+	CondRegion        = slots.CondRegion
+	CondPlatformGroup = slots.CondPlatformGroup
+	CondPriceTotal    = slots.CondPriceTotal
+	CondPricePerCard  = slots.CondPricePerCard
+	CondBudget        = slots.CondBudget
+	CondCurrency      = slots.CondCurrency
+	CondSchedule      = slots.CondSchedule
+	GroupDomestic     = slots.GroupDomestic
+	GroupOverseas     = slots.GroupOverseas
+	GroupBoth         = slots.GroupBoth
+	ScheduleEvenings  = slots.ScheduleEvenings
+	ScheduleNights    = slots.ScheduleNights
+	ScheduleDaytime   = slots.ScheduleDaytime
+	ScheduleWeekdays  = slots.ScheduleWeekdays
+	ScheduleWeekends  = slots.ScheduleWeekends
+	CurrencyUSD       = slots.CurrencyUSD
+)
+
+// InRegion reports whether an offer's region is in the region a question
+// asked for (see slots.InRegion).
+func InRegion(region, offer string) bool { return slots.InRegion(region, offer) }

@@ -287,6 +287,9 @@ func (u *Understander) Understand(text string) Query {
 	m := *x.kb
 	q.KB = &m
 	ranked := u.rank(&x, &m)
+	// The stated conditions, read once the scorer has read the rest (they
+	// change nothing it sees).
+	x.ConditionSlots()
 	if d := u.pattern(&x); d != "" {
 		q.Intent, q.Confidence = d, 1
 		q.Alternatives = alternatives(ranked, d, "")
@@ -467,6 +470,7 @@ func applyRules(q *Query, m *advice.Result, x *extraction, ranked []scorer.Score
 		symptomRule(t, m, x.Folded())
 		commandRule(t, m, x.Folded(), ranked)
 		boundaryRules(t, m, x, ranked)
+		conditionRule(t, x.Folded())
 	}
 	if q.Intent != IntentClarify {
 		rules(q)
@@ -480,6 +484,14 @@ func applyRules(q *Query, m *advice.Result, x *extraction, ranked []scorer.Score
 	before := top.Intent + "/" + top.Topic
 	rules(&top)
 	if top.Intent+"/"+top.Topic != before {
+		*q = top
+		return
+	}
+	if conditionSettles(&top, x.Folded()) {
+		// The stated conditions say which reading it is ("华东 40G以上 两张
+		// 一小时总共12以内": the offers).
+		top.Alternatives = append([]Alternative{{Intent: IntentClarify, Score: q.Confidence}}, q.Alternatives...)
+		top.Confidence = 1
 		*q = top
 	}
 }

@@ -53,6 +53,12 @@ func (a Asker) ChatKey() string { return a.Channel + "/" + a.ChatID }
 type Out struct {
 	Payload render.Payload
 	Query   understand.Query
+	// Uses say what the answer did with the Query's conditions (Use): the
+	// router words the rest in one line. AskedBack: the answer asks for
+	// what it needs first ("模型多大参数量？"), so it says nothing of the
+	// conditions, which the answer to the reply applies.
+	Uses      []Use
+	AskedBack bool
 }
 
 var (

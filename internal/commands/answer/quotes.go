@@ -30,9 +30,10 @@ func (r *Env) usableForJob(o stock.Offer, method string, now time.Time, named bo
 	return true
 }
 
-// Quotes returns, for a GPU, the best known price per platform: the
-// cheapest live or replay offer with a price, else the catalog list price
-// (a range is costed at its midpoint, with its ends kept for the range).
+// Quotes returns, for a GPU, the best known price per platform (of the
+// platforms q names and its platform group): the cheapest live or replay
+// offer with a price, else the catalog list price (a range is costed at
+// its midpoint, with its ends kept for the range).
 func (r *Env) Quotes(snap stock.Snapshot, q understand.Query, method string, now time.Time, en bool) estimator.Quotes {
 	type key struct{ p, g string }
 	best := map[key]estimator.PriceQuote{}
@@ -42,6 +43,9 @@ func (r *Env) Quotes(snap stock.Snapshot, q understand.Query, method string, now
 				continue
 			}
 			if len(q.Platforms) > 0 && !slices.Contains(q.Platforms, o.Platform) || slices.Contains(q.ExcludePlatforms, o.Platform) {
+				continue
+			}
+			if !InGroup(r.Cat, o.Platform, q.PlatformGroup) {
 				continue
 			}
 			k := key{o.Platform, o.GPU}

@@ -13,7 +13,10 @@ import (
 
 func init() {
 	answer.Register(answer.Intent{Name: understand.IntentEstimate, Answer: func(ctx context.Context, a *answer.Ask) answer.Out {
-		return answer.Out{Payload: Run(ctx, a.Env, a.Query), Query: a.Query}
+		q := a.Query
+		p, uses := run(ctx, a.Env, &q)
+		_, ask := p.(estimateview.AskSize)
+		return answer.Out{Payload: p, Query: a.Query, Uses: uses, AskedBack: ask}
 	}})
 }
 
@@ -26,7 +29,8 @@ func JobFromQuery(q understand.Query) estimator.Job {
 	if len(q.Platforms) <= 1 {
 		j.Platform = q.Platform
 	}
-	if q.GPU != "" {
+	if q.GPU != "" || q.VRAMMinGB > 0 || q.VRAMMaxGB > 0 {
+		// The cards named, or those within the VRAM asked.
 		j.GPUs = q.GPUs
 	}
 	return j
@@ -43,30 +47,39 @@ func JobFromQuery(q understand.Query) estimator.Job {
 // the figures (empty for an ask-back or refusal) and Reply(env.Rd) the
 // reply.
 func Run(ctx context.Context, env *answer.Env, q understand.Query) estimateview.Answer {
+	p, _ := run(ctx, env, &q)
+	return p
+}
+
+// run is Run, and what it did with the question's conditions (q as the
+// answer used it: the cards within the VRAM asked).
+func run(ctx context.Context, env *answer.Env, q *understand.Query) (estimateview.Answer, []answer.Use) {
 	en := q.English
 	l := i18n.Of(en)
-	job := JobFromQuery(q)
+	if j, ok := WorkloadJob(env.Work, *q); ok {
+		if w, ok := workloadEstimate(ctx, env, *q, j); ok {
+			return w, nil
+		}
+	}
+	uses := answer.UsesOf(q)
+	uses.Add(answer.NarrowByVRAM(env.Cat, q)...)
+	job := JobFromQuery(*q)
 	method := job.Method
 	if method == "" {
 		method = estimator.MethodLoRA
 	}
-	if j, ok := WorkloadJob(env.Work, q); ok {
-		if w, ok := workloadEstimate(ctx, env, q, j); ok {
-			return w
-		}
-	}
-	quotes := env.Quotes(env.Offers.Snapshot(ctx), q, method, env.Now(), en)
+	quotes := env.Quotes(env.Offers.Snapshot(ctx), *q, method, env.Now(), en)
 	est, err := env.Est.Estimate(job, quotes)
 	switch {
 	case errors.Is(err, estimator.ErrUnknownModel):
-		return estimateview.AskSize{ModelText: q.ModelText, Lang: l}
+		return estimateview.AskSize{ModelText: q.ModelText, Lang: l}, nil
 	case errors.Is(err, estimator.ErrTooManyGPUs):
-		return estimateview.TooManyGPUs{Max: estimator.MaxGPUs, Lang: l}
+		return estimateview.TooManyGPUs{Max: estimator.MaxGPUs, Lang: l}, nil
 	case err != nil:
-		return estimateview.Failed{Err: err.Error(), Lang: l}
+		return estimateview.Failed{Err: err.Error(), Lang: l}, nil
 	}
-	e := estimateview.Estimate{Figures: estimateview.FiguresOf(est), Lang: l, Problems: answer.ProblemLines(q, en),
-		NamedGPUs: q.NamedGPUs, GPUsAsked: q.GPU != ""}
+	e := estimateview.Estimate{Figures: estimateview.FiguresOf(est), Lang: l, Problems: answer.ProblemLines(*q, en),
+		NamedGPUs: q.NamedGPUs, GPUsAsked: q.GPU != "", BudgetCNY: q.BudgetTotalCNY, USD: q.Currency == understand.CurrencyUSD}
 	if q.ModelText != "" && q.Model == "" {
 		e.UnknownModel = q.ModelText
 	}
@@ -75,8 +88,10 @@ func Run(ctx context.Context, env *answer.Env, q understand.Query) estimateview.
 	}
 	if len(est.Options) > 0 {
 		e.Plan = planNote(env, est.Options[0], en)
+		e.Period = periodNote(env, *q, est.Options[0])
 	}
-	return e
+	estimateUses(q, &e, uses)
+	return e, uses.List()
 }
 
 // alternatives are what would work when nothing asked for fits, each

@@ -30,7 +30,7 @@ const (
 // price.
 func wantsOptimizer(q understand.Query) bool {
 	return q.HoursPerWeek > 0 || q.TotalHours > 0 || (q.Continuous || q.SetupHours > 0) && q.SpanDays > 0 ||
-		q.SpanDays > 0 && q.BillingMode == "" && q.Window != ""
+		q.SpanDays > 0 && q.BillingMode == "" && q.Window != "" || q.PeriodDays > 0 || len(q.Schedule) > 0
 }
 
 // Profile reads the usage profile of a plan question, and what it
@@ -58,6 +58,23 @@ func Profile(q understand.Query, prices []plan.Price, now time.Time) (plan.Profi
 		p.GPU, as.GPU = defaultPlanGPU, true
 	}
 	days := q.SpanDays
+	if days == 0 {
+		days = q.PeriodDays // "for a weekend"
+	}
+	if p.HoursPerWeek == 0 && p.TotalHours == 0 {
+		// "白天上课晚上才跑": the schedule's hours, said in the answer; a
+		// span under a week is its own days ("周末两天连着跑": around the
+		// clock for two days).
+		if perDay, n, window, ok := scheduleHours(q.Schedule); ok && !(days > 0 && days < 7 && perDay == wholeDay) {
+			if days > 0 && days < 7 {
+				n = 7
+			}
+			p.HoursPerWeek, as.ScheduleHours, as.ScheduleDays = perDay*float64(n), perDay, n
+			if p.Window == "" {
+				p.Window = window
+			}
+		}
+	}
 	if days == 0 && q.Deadline != nil && !now.IsZero() {
 		days = q.Deadline.Days(now)
 		as.Deadline, as.DeadlineDate = q.Deadline.Text, q.Deadline.Date(now)
@@ -115,6 +132,7 @@ func cheapestVariant(ids []string, prices []plan.Price) (string, bool) {
 // named for a reader.
 func optimize(env *answer.Env, q understand.Query) planview.Plans {
 	plats, prices := plan.FromCatalog(env.Cat, env.LabPlans)
+	plats, prices = inGroup(env, q.PlatformGroup, plats, prices)
 	asked := prices // the prices a family's variant is picked from
 	if len(q.Platforms) > 0 {
 		plats = slices.DeleteFunc(plats, func(p plan.Platform) bool { return !slices.Contains(q.Platforms, p.ID) })
@@ -126,7 +144,7 @@ func optimize(env *answer.Env, q understand.Query) planview.Plans {
 	}
 	prof, as := Profile(q, asked, now)
 	out := plan.Optimize(prof, plats, prices, env.QueueRisk)
-	p := planview.Plans{Result: out, Assumed: as, Lang: i18n.Of(q.English)}
+	p := planview.Plans{Result: out, Assumed: as, Lang: i18n.Of(q.English), BudgetCNY: q.BudgetTotalCNY, USD: q.Currency == understand.CurrencyUSD}
 	for _, o := range out.Options {
 		src := ""
 		if !o.Price.Lab {

@@ -20,12 +20,28 @@ func init() { answer.Register(answer.Intent{Name: understand.IntentPlan, Answer:
 // (planview.Plans).
 func planAnswer(_ context.Context, a *answer.Ask) answer.Out {
 	q := a.Query
+	uses := answer.UsesOf(&q)
+	planGPUs(a.Env, &q, uses)
 	if wantsOptimizer(q) {
-		return answer.Out{Payload: optimize(a.Env, q), Query: q}
+		p := optimize(a.Env, q)
+		optimizerUses(uses)
+		if len(p.Result.Options) == 0 {
+			// No plan to check a budget against or to convert.
+			uses.Add(answer.NotUsed(understand.CondBudget, answer.WhyAnswer), answer.NotUsed(understand.CondCurrency, answer.WhyNoCNY))
+		}
+		return answer.Out{Payload: p, Query: q, Uses: uses.List()}
 	}
+	if q.BudgetTotalCNY > 0 && (q.BillingMode == "" || q.BillingMode == understand.ModeHourly) {
+		// "预算1000块 4090 能跑多少小时": the hours the budget buys.
+		uses.Add(answer.Said(understand.CondBudget)...)
+		uses.Add(answer.Applied(understand.CondPlatformGroup)...)
+		return answer.Out{Payload: budgetHours(a.Env, q), Query: q, Uses: uses.List()}
+	}
+	uses.Add(answer.Applied(understand.CondPlatformGroup)...)
+	uses.Add(answer.NotUsed(understand.CondRegion, answer.WhyListRegion))
 	p := estimateview.Plan{Plan: estimateview.PlanResult{Mode: q.BillingMode, Rows: planRows(a.Env, q)}, Platforms: q.Platforms,
 		NamedGPUs: q.NamedGPUs, Now: a.Now(), Lang: i18n.Of(q.English)}
-	return answer.Out{Payload: p, Query: q}
+	return answer.Out{Payload: p, Query: q, Uses: uses.List()}
 }
 
 // planRows are the platforms and GPUs asked about (the named ones, or
@@ -33,6 +49,9 @@ func planAnswer(_ context.Context, a *answer.Ask) answer.Out {
 func planRows(r *answer.Env, q understand.Query) []estimateview.PlanRow {
 	var rows []estimateview.PlanRow
 	for _, p := range planPlatforms(r, q) {
+		if !answer.InGroup(r.Cat, p.ID, q.PlatformGroup) {
+			continue
+		}
 		for _, pr := range p.Prices {
 			if len(q.GPUs) > 0 && !slices.Contains(q.GPUs, pr.GPU) {
 				continue

@@ -33,15 +33,30 @@ func compareAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 		q.Intent = understand.IntentStock
 		return r.stock(ctx, q)
 	}
-	quotes := r.Quotes(r.Offers.Snapshot(ctx), understand.Query{}, estimator.MethodFull, r.Now(), q.English)
+	// Cards are compared at their cheapest prices in the platform group
+	// asked; platforms named are compared as named.
+	uses := answer.UsesOf(&q)
+	quotes := r.Quotes(r.Offers.Snapshot(ctx), understand.Query{PlatformGroup: q.PlatformGroup}, estimator.MethodFull, r.Now(), q.English)
 	c := offerview.Compare{Lang: i18n.Of(q.English), Result: offerview.CompareResult{Aspect: q.Aspect}}
+	if g, ok := q.Condition(understand.CondPlatformGroup); ok && g.Name == understand.GroupBoth && len(q.Platforms) < 2 {
+		// "海外平台和国内的4090差多少钱": the cheapest platform of each group.
+		if plats := r.cheapestOfGroups(quotes, q.GPUs); len(plats) == 2 {
+			q.Platforms = plats
+			uses.Add(answer.Applied(understand.CondPlatformGroup)...)
+		} else {
+			uses.Add(answer.NotUsed(understand.CondPlatformGroup, answer.WhyGroupCard))
+		}
+	}
 	if len(q.Platforms) >= 2 {
 		r.comparePlatforms(&c, q, quotes)
 	} else {
 		r.compareGPUs(&c, q, quotes)
+		if len(c.Result.Cards) >= 2 {
+			uses.Add(answer.Applied(understand.CondPlatformGroup)...)
+		}
 	}
 	c.Finish(r.Rd)
-	return answer.Out{Payload: c, Query: q}
+	return answer.Out{Payload: c, Query: q, Uses: uses.List()}
 }
 
 // compareGPUs puts two or more named cards side by side at their cheapest
@@ -181,4 +196,28 @@ func (r *Answers) platformRows(q understand.Query, plats []string, quotes estima
 		rows = append(rows, pp)
 	}
 	return rows
+}
+
+// cheapestOfGroups are the platforms in China and outside it with the
+// lowest price of the cards (every card when none is named): one of each,
+// or fewer when a group has no price.
+func (r *Answers) cheapestOfGroups(quotes estimator.Quotes, gpus []string) []string {
+	if len(gpus) == 0 {
+		return nil
+	}
+	var out []string
+	for _, g := range []string{understand.GroupDomestic, understand.GroupOverseas} {
+		best, bestCNY := "", math.Inf(1)
+		for _, id := range gpus {
+			for _, pq := range quotes(id) {
+				if answer.InGroup(r.Cat, pq.Platform, g) && pq.CNYPerGPUHour < bestCNY {
+					best, bestCNY = pq.Platform, pq.CNYPerGPUHour
+				}
+			}
+		}
+		if best != "" {
+			out = append(out, best)
+		}
+	}
+	return out
 }

@@ -20,7 +20,36 @@ func init() { answer.Register(answer.Intent{Name: understand.IntentPrices, Answe
 // prices), "4090 价格表" (one GPU's list prices across platforms), "价格"
 // (an overview of every platform) or "无卡模式多少钱".
 func pricesAnswer(_ context.Context, a *answer.Ask) answer.Out {
-	return answer.Out{Payload: New(a.Env).prices(a.Query), Query: a.Query}
+	q := a.Query
+	uses := pricesUses(a.Env, &q)
+	p := New(a.Env).prices(q)
+	if q.Currency == understand.CurrencyUSD && len(p.Offers) == 0 {
+		uses.Add(answer.NotUsed(understand.CondCurrency, answer.WhyNoCNY))
+	}
+	return answer.Out{Payload: p, Query: q, Uses: uses.List()}
+}
+
+// pricesUses applies the conditions a prices answer can to q: the VRAM
+// (the cards within it; said in the title when none is named), the
+// platform group (every platform's list prices of the cards, not the
+// platforms named) and the currency (a line in dollars); list prices
+// have no region, period or budget.
+func pricesUses(env *answer.Env, q *understand.Query) *answer.Uses {
+	uses := answer.UsesOf(q)
+	named := len(q.NamedGPUs) > 0
+	if len(q.Platforms) == 0 {
+		uses.Add(answer.NarrowByVRAM(env.Cat, q)...)
+		if !named {
+			uses.Add(answer.Said(understand.CondVRAMMin, understand.CondVRAMMax)...)
+		}
+		if len(q.GPUs) > 0 {
+			uses.Add(answer.Applied(understand.CondPlatformGroup)...)
+		}
+	}
+	uses.Add(answer.Said(understand.CondCurrency)...)
+	uses.Add(answer.NotUsed(understand.CondRegion, answer.WhyListRegion), answer.NotUsed(understand.CondPeriod, answer.WhyHourly),
+		answer.NotUsed(understand.CondBudget, answer.WhyHourly))
+	return uses
 }
 
 // prices finds what a prices answer shows: the no-GPU modes, or the list
@@ -29,7 +58,10 @@ func pricesAnswer(_ context.Context, a *answer.Ask) answer.Out {
 func (r *Answers) prices(q understand.Query) offerview.Prices {
 	en := q.English
 	p := offerview.Prices{Lang: i18n.Of(en), Ask: offerview.PricesAsk{NoCardMode: q.NoCardMode, Retention: q.Retention, Named: q.Platforms,
-		GPU: q.GPU, GPUs: q.GPUs, NamedGPUs: q.NamedGPUs, Exclude: q.ExcludePlatforms}}
+		GPU: q.GPU, GPUs: q.GPUs, NamedGPUs: q.NamedGPUs, Exclude: q.ExcludePlatforms, USD: q.Currency == understand.CurrencyUSD}}
+	if len(q.NamedGPUs) == 0 {
+		p.Ask.VRAMMinGB, p.Ask.VRAMMaxGB = q.VRAMMinGB, q.VRAMMaxGB
+	}
 	if q.NoCardMode {
 		p.NoCard = r.noCardRows(q)
 		return p
@@ -62,7 +94,7 @@ func (r *Answers) gpuRows(q understand.Query) []OfferRow {
 	var rows []OfferRow
 	for i := range r.Cat.Platforms {
 		p := &r.Cat.Platforms[i]
-		if slices.Contains(q.ExcludePlatforms, p.ID) {
+		if slices.Contains(q.ExcludePlatforms, p.ID) || !answer.InGroup(r.Cat, p.ID, q.PlatformGroup) {
 			continue
 		}
 		for _, pr := range p.Prices {

@@ -33,25 +33,131 @@ func (r *Answers) stock(ctx context.Context, q understand.Query) answer.Out {
 	}
 	now := r.Now()
 	snap := r.Offers.Snapshot(ctx)
-	rows, noPrice := r.RowsFor(snap, q, now)
+	uses, rq := r.offerUses(&q, snap)
+	if len(q.NamedGPUs) == 0 {
+		// The verdict names the cards by the VRAM asked.
+		uses.Add(answer.Said(understand.CondVRAMMin, understand.CondVRAMMax)...)
+	}
+	rows, noPrice := r.RowsFor(snap, rq, now)
 	above := false
 	if len(rows) == 0 && q.MaxPriceCNY > 0 {
 		// Nothing under the ceiling: show the cheapest there is instead.
-		all := q
+		all := rq
 		all.MaxPriceCNY = 0
 		if allRows, _ := r.RowsFor(snap, all, now); len(allRows) > 0 {
 			rows, above = allRows, true
 		}
 	}
+	if len(q.NamedGPUs) == 0 && (q.VRAMMinGB > 0 || q.VRAMMaxGB > 0) {
+		// "16G显存够用了 找个最便宜的" asks which card: its best offer each.
+		rows = bestPerCard(rows)
+	}
 	p := offerview.Stock{Lang: i18n.Of(q.English), Ask: stockAsk(q), Offers: rows, Providers: offerview.ProviderRows(snap, r.Rd.Clock),
-		NoPrice: noPrice, AboveCap: above, Now: now}
-	return answer.Out{Payload: p, Query: q}
+		NoPrice: noPrice, AboveCap: above, Now: now, USD: q.Currency == understand.CurrencyUSD}
+	uses.Add(answer.Said(understand.CondCurrency)...)
+	uses.Add(answer.Applied(understand.CondPriceTotal, understand.CondPricePerCard)...)
+	uses.Add(answer.NotUsed(understand.CondPeriod, answer.WhyHourly), answer.NotUsed(understand.CondBudget, answer.WhyHourly),
+		answer.NotUsed(understand.CondSchedule, answer.WhyNow))
+	return answer.Out{Payload: p, Query: q, Uses: uses.List()}
+}
+
+// offerUses applies the conditions the offers answers share to q: the
+// VRAM (the cards within it) and the platform group (RowsFor keeps its
+// platforms); and returns the query to collect rows with: q, without its
+// region when no offer of the cards asked is in it (the Use then says
+// which regions there are).
+func (r *Answers) offerUses(q *understand.Query, snap stock.Snapshot) (*answer.Uses, understand.Query) {
+	uses := answer.UsesOf(q)
+	uses.Add(answer.NarrowByVRAM(r.Cat, q)...)
+	uses.Add(answer.Applied(understand.CondPlatformGroup)...)
+	rq := *q
+	if q.Region == "" {
+		return uses, rq
+	}
+	regions, in := r.regionsOffered(snap, *q)
+	switch {
+	case in:
+		uses.Add(answer.Applied(understand.CondRegion)...)
+		return uses, rq
+	case len(regions) == 0:
+		uses.Add(answer.NotUsed(understand.CondRegion, answer.WhyNoRegions))
+	default:
+		uses.Add(answer.NotUsed(understand.CondRegion, answer.WhyRegionNone, regions))
+	}
+	rq.Region = ""
+	return uses, rq
+}
+
+// maxRegionsNamed is how many regions a reply names when none is the one
+// asked.
+const maxRegionsNamed = 5
+
+// regionsOffered are the regions the snapshot's offers of q's cards and
+// platforms name (at most maxRegionsNamed, as people know them), and
+// whether one of them is in q's region.
+func (r *Answers) regionsOffered(snap stock.Snapshot, q understand.Query) ([]string, bool) {
+	var regions []string
+	in := false
+	for _, ps := range snap.Providers {
+		for _, o := range ps.Offers {
+			if o.Region == "" || !r.wanted(o, q) {
+				continue
+			}
+			name := stock.RegionName(o.Platform, o.Region)
+			in = in || understand.InRegion(q.Region, name)
+			if len(regions) < maxRegionsNamed && !slices.Contains(regions, name) {
+				regions = append(regions, name)
+			}
+		}
+	}
+	return regions, in
+}
+
+// wanted reports whether an offer is of the cards, platforms and group
+// q asks about (its price and region aside).
+func (r *Answers) wanted(o stock.Offer, q understand.Query) bool {
+	if len(q.GPUs) > 0 && !slices.Contains(q.GPUs, o.GPU) && !r.familyOf(o.GPU, q.GPUs) {
+		return false
+	}
+	return r.platformAsked(o.Platform, q)
+}
+
+// platformAsked reports whether q asks about a platform: not ruled out,
+// and one named or in the group asked ("国内平台跟vast.ai比": both), or
+// any when q names none.
+func (r *Answers) platformAsked(platform string, q understand.Query) bool {
+	if slices.Contains(q.ExcludePlatforms, platform) {
+		return false
+	}
+	inGroup := q.PlatformGroup != "" && answer.InGroup(r.Cat, platform, q.PlatformGroup)
+	switch {
+	case len(q.Platforms) > 0:
+		return slices.Contains(q.Platforms, platform) || inGroup
+	case q.PlatformGroup != "":
+		return inGroup
+	}
+	return true
+}
+
+// familyOf reports whether an offer's card is the family of one of ids
+// (a platform that names only "H100").
+func (r *Answers) familyOf(gpu string, ids []string) bool {
+	for _, id := range ids {
+		if g, ok := r.Cat.GPU(id); ok && g.Family == gpu {
+			return true
+		}
+	}
+	return false
 }
 
 // stockAsk is what a stock answer says the question asked.
 func stockAsk(q understand.Query) offerview.StockAsk {
-	return offerview.StockAsk{GPU: q.GPU, GPUs: q.GPUs, NamedGPUs: q.NamedGPUs, UnknownGPU: q.UnknownGPU, Platforms: q.Platforms,
+	a := offerview.StockAsk{GPU: q.GPU, GPUs: q.GPUs, NamedGPUs: q.NamedGPUs, UnknownGPU: q.UnknownGPU, Platforms: q.Platforms,
 		ExcludePlatforms: q.ExcludePlatforms, MaxPriceCNY: q.MaxPriceCNY, GPUCount: q.GPUCount, Problems: answer.ProblemLines(q, q.English)}
+	if len(q.NamedGPUs) == 0 {
+		a.VRAMMinGB, a.VRAMMaxGB = q.VRAMMinGB, q.VRAMMaxGB
+	}
+	return a
 }
 
 // RowsFor collects the offers for the query's GPUs and platforms from the
@@ -77,7 +183,7 @@ func (r *Answers) RowsFor(snap stock.Snapshot, q understand.Query, now time.Time
 			if len(want) > 0 && !want[o.GPU] {
 				continue
 			}
-			if len(q.Platforms) > 0 && !slices.Contains(q.Platforms, o.Platform) || slices.Contains(q.ExcludePlatforms, o.Platform) {
+			if !r.platformAsked(o.Platform, q) || q.Region != "" && !understand.InRegion(q.Region, stock.RegionName(o.Platform, o.Region)) {
 				continue
 			}
 			if o.Source != stock.SourceCatalog {
@@ -178,4 +284,17 @@ func sortRows(rows []OfferRow) {
 		}
 		return price(a) < price(b)
 	})
+}
+
+// bestPerCard keeps the first (best ranked) row of each card.
+func bestPerCard(rows []OfferRow) []OfferRow {
+	seen := map[string]bool{}
+	out := rows[:0:0]
+	for _, row := range rows {
+		if !seen[row.GPU] {
+			seen[row.GPU] = true
+			out = append(out, row)
+		}
+	}
+	return out
 }

@@ -86,6 +86,12 @@ type Estimate struct {
 	// Plan is the billing mode of the cheapest option (nil when no
 	// option has a price).
 	Plan *PlanNote `json:"-"`
+	// Period is the cheapest card over the period the question states
+	// (nil: none); BudgetCNY the budget it states (0: none); USD: it asks
+	// in US dollars. Each adds a line (conditionLines).
+	Period    *PeriodNote `json:"-"`
+	BudgetCNY float64     `json:"-"`
+	USD       bool        `json:"-"`
 }
 
 // PlanNote is the billing mode an estimate's cheapest option assumed: it
@@ -128,6 +134,10 @@ func (e Estimate) Reply(rd *render.Renderer) chat.Reply {
 	fits := e.fitLines(rd)
 	full := e.full(rd, fits)
 	short := e.short(rd, full, fits)
+	if lines := e.conditionLines(rd); len(lines) > 0 {
+		short.Lines = append(lines, short.Lines...)
+		full.Lines = append(append([]string(nil), lines...), full.Lines...)
+	}
 	short.Full = &full
 	if e.Plan != nil {
 		short.Notes = append(short.Notes, e.planNote(rd))

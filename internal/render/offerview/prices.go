@@ -34,6 +34,11 @@ type PricesAsk struct {
 	Platforms, Named         []string
 	GPU                      string
 	GPUs, NamedGPUs, Exclude []string
+	// USD: asked in US dollars (a line gives the prices in them);
+	// VRAMMinGB and VRAMMaxGB the VRAM the cards were chosen by when none
+	// was named (0: none).
+	USD                  bool
+	VRAMMinGB, VRAMMaxGB float64
 }
 
 // NoCardRow is a platform's no-GPU mode: whether it has one and its
@@ -65,11 +70,22 @@ func (p Prices) Reply(rd *render.Renderer) chat.Reply {
 	case p.Ask.NoCardMode:
 		return v.noCard()
 	case len(p.Ask.Platforms) > 0:
-		return v.platforms()
+		return v.withUSD(v.platforms())
 	case len(p.Ask.GPUs) > 0:
-		return v.gpus()
+		return v.withUSD(v.gpus())
 	}
 	return v.overview()
+}
+
+// withUSD adds the prices in US dollars first to a reply asked in them.
+func (v pricesView) withUSD(rep chat.Reply) chat.Reply {
+	if !v.Ask.USD {
+		return rep
+	}
+	if line := v.rd.USDLine(v.Offers, v.en); line != "" {
+		rep.Lines = append([]string{line}, rep.Lines...)
+	}
+	return rep
 }
 
 // rowsOf are the list prices shown for one platform.
@@ -112,7 +128,11 @@ func (v pricesView) platforms() chat.Reply {
 // gpus lists the named cards' list prices on every platform, trusted and
 // cheapest first.
 func (v pricesView) gpus() chat.Reply {
-	rep := chat.Reply{Title: v.l.T("prices.gpu.title", strings.Join(v.Ask.GPUs, " / "))}
+	cards := strings.Join(v.Ask.GPUs, " / ")
+	if v.Ask.VRAMMinGB > 0 || v.Ask.VRAMMaxGB > 0 {
+		cards = v.l.T("stock.vram_cards", vramText(v.l, v.Ask.VRAMMinGB, v.Ask.VRAMMaxGB))
+	}
+	rep := chat.Reply{Title: v.l.T("prices.gpu.title", cards)}
 	if len(v.Ask.Exclude) > 0 {
 		rep.Title += v.l.T("prices.gpu.not", v.rd.PlatformNames(v.Ask.Exclude, v.en))
 	}

@@ -29,6 +29,9 @@ type Stock struct {
 	AboveCap bool `json:"-"`
 	// Now is when the answer read the offers (the ages are at it).
 	Now time.Time `json:"-"`
+	// USD: the question asked in US dollars; a line gives the first
+	// offers' prices in them.
+	USD bool `json:"-"`
 }
 
 // StockAsk is what a stock question asked, as the Query read it: the
@@ -45,6 +48,9 @@ type StockAsk struct {
 	MaxPriceCNY                 float64
 	GPUCount                    int
 	Problems                    []string
+	// VRAMMinGB and VRAMMaxGB are the VRAM asked when no card was named:
+	// GPUs are the cards within it, named by it (0: none).
+	VRAMMinGB, VRAMMaxGB float64
 }
 
 // stockView is a Stock being said by a renderer.
@@ -71,6 +77,11 @@ func (s Stock) Reply(rd *render.Renderer) chat.Reply {
 	short.Lines = append(append(append([]string(nil), s.Ask.Problems...), v.src.failureLines()...), v.src.absentLines(rows)...)
 	if s.AboveCap {
 		short.Lines = append(short.Lines, v.l.T("stock.above_cap", render.TrimF(s.Ask.MaxPriceCNY)))
+	}
+	if s.USD {
+		if line := rd.USDLine(rows, v.en); line != "" {
+			short.Lines = append(short.Lines, line)
+		}
 	}
 	if s.Ask.GPUCount > 1 {
 		// The counts are per region or platform, not per machine.
@@ -154,6 +165,9 @@ func (v *stockView) notes(rows []render.OfferRow) []string {
 
 // gpuLabel names the GPUs asked about.
 func (v *stockView) gpuLabel() string {
+	if v.byVRAM() {
+		return v.l.T("stock.vram_cards", vramText(v.l, v.Ask.VRAMMinGB, v.Ask.VRAMMaxGB))
+	}
 	if len(v.Ask.NamedGPUs) > 0 {
 		return strings.Join(v.Ask.NamedGPUs, " / ")
 	}
@@ -272,8 +286,23 @@ func (v *stockView) cheapestPhrase(row render.OfferRow) string {
 // offerName names a row's platform in a verdict, and its GPU when the
 // question named none ("便宜点的卡").
 func (v *stockView) offerName(row render.OfferRow) string {
-	if len(v.Ask.GPUs) == 0 {
+	if len(v.Ask.GPUs) == 0 || v.byVRAM() {
 		return v.rd.PlatformName(row.Platform, v.en) + " " + row.GPU
 	}
 	return v.rd.PlatformName(row.Platform, v.en)
+}
+
+// byVRAM: the cards are the ones within the VRAM asked, none named.
+func (v *stockView) byVRAM() bool { return v.Ask.VRAMMinGB > 0 || v.Ask.VRAMMaxGB > 0 }
+
+// vramText is a VRAM floor and ceiling (" ≥40 GB", " ≥24 GB ≤48 GB").
+func vramText(l i18n.Lang, lo, hi float64) string {
+	s := ""
+	if lo > 0 {
+		s += l.T("stock.vram_min", render.TrimF(lo))
+	}
+	if hi > 0 {
+		s += l.T("stock.vram_max", render.TrimF(hi))
+	}
+	return s
 }

@@ -35,6 +35,11 @@ type Plans struct {
 	Sources     []string    `json:"-"`
 	RulesSource string      `json:"-"`
 	Lang        i18n.Lang   `json:"-"`
+	// BudgetCNY is the budget the question states (0: none) and USD
+	// whether it asks in US dollars: each adds a line about the cheapest
+	// plan (conditionLines).
+	BudgetCNY float64 `json:"-"`
+	USD       bool    `json:"-"`
 }
 
 // Assumed lists what the answer assumed because the question did not say
@@ -60,6 +65,11 @@ type Assumed struct {
 	// Asked is the billing mode the question named ("包周还是按量":
 	// weekly), so the answer says so when no price of it is on record.
 	Asked string
+	// ScheduleHours and ScheduleDays are the hours a day and days a week
+	// read from the schedule the question states without hours ("晚上才
+	// 跑": 4 and 7; 0: none).
+	ScheduleHours float64
+	ScheduleDays  int
 }
 
 // shortRows is the most plans the short form shows.
@@ -74,6 +84,7 @@ func (p Plans) Reply(rd *render.Renderer) chat.Reply {
 		return chat.Reply{English: en, Title: l.T("plan.opt.none", res.Profile.GPU)}
 	}
 	rep := chat.Reply{English: en, Title: verdict(rd, res, as, l), Table: p.table(rd, shortRows)}
+	rep.Lines = append(rep.Lines, p.conditionLines(rd)...)
 	if line, ok := missingMode(res, as.Asked, l); ok {
 		rep.Lines = append(rep.Lines, line)
 	} else if line, ok := hiddenMode(rd, res, as.Mentioned, l); ok {
@@ -343,6 +354,9 @@ func notes(rd *render.Renderer, res plan.Result, as Assumed, l i18n.Lang) []stri
 	if as.Hours {
 		a = append(a, l.T("plan.opt.assumed.around_the_clock"))
 	}
+	if as.ScheduleHours > 0 {
+		a = append(a, l.T("plan.opt.assumed.schedule", as.ScheduleHours, as.ScheduleDays))
+	}
 	if as.Disk {
 		a = append(a, l.T("plan.opt.assumed.disk", p.DiskGB))
 	}
@@ -425,4 +439,21 @@ func (p Plans) rules(cat *catalog.Catalog, o plan.Option) []string {
 		return nil
 	}
 	return []string{l.T("plan.opt.rules", pl.DisplayName(l.English()), render.ModeName(o.Mode, l.English()), strings.Join(s, " "), p.RulesSource)}
+}
+
+// conditionLines are the lines for the budget and the currency the
+// question stated: whether the cheapest plan fits the budget, and its
+// cost in US dollars.
+func (p Plans) conditionLines(rd *render.Renderer) []string {
+	best := p.Result.Options[0]
+	var out []string
+	if line := estimateview.BudgetLine(p.Lang, p.BudgetCNY, best.CostCNY); line != "" {
+		out = append(out, line)
+	}
+	if p.USD {
+		if line := estimateview.USDLine(rd, p.Lang, best.CostCNY); line != "" {
+			out = append(out, line)
+		}
+	}
+	return out
 }

@@ -269,6 +269,20 @@ func subscribeSlots(q *Query, s, rest string) {
 		// "4090有两张空的时候通知我"
 		q.MinFree, q.GPUCount = q.GPUCount, 0
 	}
+	if q.MinFree > 0 && q.PriceTotalCNY > 0 {
+		// The cards counted are free ones, not rented together: the
+		// ceiling is each card's.
+		q.MaxPriceCNY, q.PriceTotalCNY = q.PriceTotalCNY, 0
+	}
+	if q.MinFree > 0 {
+		q.DropCondition(CondPriceTotal)
+		q.DropCondition(CondPricePerCard)
+	}
+	// A subscription's region is matched against the platforms' own
+	// region names (stock.Index), so it is only a name this pattern reads,
+	// never a region of the conditions ("美国"): that condition is then
+	// not used, and the reply says so.
+	q.Region = ""
 	if m := reRegion.FindStringSubmatch(rest); m != nil {
 		q.Region = m[1] + m[2]
 	}

@@ -29,6 +29,10 @@ type Extraction struct {
 	// cut: the message was longer than MaxQuestion, and s holds only its
 	// first and last parts.
 	cut bool
+	// spanAt is where in s the span of Query.SpanDays was read (nil:
+	// none), usdAt where an amount in US dollars was (the conditions
+	// read them: ConditionSlots).
+	spanAt, usdAt []int
 }
 
 // Cut reports whether the message was longer than MaxQuestion, so that

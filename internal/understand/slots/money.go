@@ -160,6 +160,9 @@ func extractMoney(x *Extraction) {
 		if a.usd && x.cat.FXUSDCNY > 0 {
 			v *= x.cat.FXUSDCNY
 		}
+		if a.usd && x.usdAt == nil {
+			x.usdAt = []int{a.start, end}
+		}
 		before := x.rest[:a.start]
 		// The top of a range ("1块5到2块的4090") is a ceiling too.
 		ceil := reCeilBefore.MatchString(before) || reCeilAfter.MatchString(x.rest[end:]) || reRangeTo.MatchString(before) && q.PriceCNY > 0

@@ -85,7 +85,7 @@ func extractUsage(x *Extraction) {
 			spanText = blank(spanText, i, i+len(d.Text))
 		}
 	}
-	q.SpanDays = spanDays(spanText)
+	q.SpanDays, x.spanAt = spanDays(spanText)
 	if q.SpanDays == 0 && q.TotalHours > 0 && rePerMonth.MatchString(x.rest) {
 		q.SpanDays = 30 // "~100 hours a month"
 	}
@@ -142,43 +142,69 @@ func usageRate(x *Extraction, spanText string) string {
 
 // spanDays is how long the work lasts, in days: "5天", "三周", "一个半月"
 // (45), "一个多月" (a quarter unit more: 38), "over two weeks"; 0 when
-// unstated.
-func spanDays(s string) float64 {
+// unstated. at is the span's place in s (nil: none).
+func spanDays(s string) (days float64, at []int) {
 	// The longest span stated: "一周就周末两天跑满…租一个月" is a month (a
 	// rate's "一周" is never longer than the work).
 	best := 0.0
-	for _, m := range reSpan.FindAllStringSubmatch(s, -1) {
-		v, ok := words.Number("numbers.half", m[1])
-		if !ok {
-			v, ok = words.ParseNum(m[1])
+	for _, m := range reSpan.FindAllStringSubmatchIndex(s, -1) {
+		d, ok := spanMatch(s, m)
+		if ok && d > best {
+			best, at = d, m[:2]
 		}
-		if !ok || v <= 0 {
-			continue
-		}
-		unit := spanUnitDays(m[4])
-		d := v * unit
-		switch {
-		case isHalf(m[2]):
-			d = (v + 0.5) * unit
-		case m[3] != "":
-			// 多: a quarter unit more.
-			d = math.Round((v + 0.25) * unit)
-		}
-		best = math.Max(best, d)
 	}
 	if best > 0 {
-		return best
+		return best, at
 	}
-	if m := reSpanEnglish.FindStringSubmatch(s); m != nil {
-		return englishCount(m[1]) * spanUnitDays(m[2])
+	if m := reSpanEnglish.FindStringSubmatchIndex(s); m != nil {
+		return englishCount(s[m[2]:m[3]]) * spanUnitDays(s[m[4]:m[5]]), m[:2]
 	}
-	return 0
+	return 0, nil
+}
+
+// spanMatch is the days of one match of reSpan (its submatch indexes
+// in s).
+func spanMatch(s string, m []int) (float64, bool) {
+	group := func(i int) string {
+		if m[2*i] < 0 {
+			return ""
+		}
+		return s[m[2*i]:m[2*i+1]]
+	}
+	v, ok := words.Number("numbers.half", group(1))
+	if !ok {
+		v, ok = words.ParseNum(group(1))
+	}
+	if !ok || v <= 0 {
+		return 0, false
+	}
+	unit := spanUnitDays(group(4))
+	switch {
+	case isHalf(group(2)):
+		return (v + 0.5) * unit, true
+	case group(3) != "":
+		// 多: a quarter unit more.
+		return math.Round((v + 0.25) * unit), true
+	}
+	return v * unit, true
 }
 
 // clockRange reads a daily clock range ("晚上7点到11点", "每晚10点到早上8
 // 点", "8pm to 2am") as hours a day and the window it falls in; loc is
 // its span in s. Its hours are when.ClockHour's (ParseNum and 0–24).
 func clockRange(s string) (loc []int, hours float64, window string, ok bool) {
+	loc, from, to, ok := clockSpan(s)
+	if loc == nil {
+		return nil, 0, "", false
+	}
+	return loc, rangeHours(from, to), words.WindowOf(from), ok
+}
+
+// clockSpan reads a daily clock range as the hours it starts and ends
+// (0–24, the end past midnight below the start: 22 to 8); loc is its
+// span in s, nil when there is none, and ok is false when an hour is no
+// clock hour.
+func clockSpan(s string) (loc []int, from, to int, ok bool) {
 	if m := reClockRange.FindStringSubmatchIndex(s); m != nil {
 		from, okFrom := when.ClockHour(s[m[4]:m[5]])
 		to, okTo := when.ClockHour(s[m[8]:m[9]])
@@ -190,15 +216,15 @@ func clockRange(s string) (loc []int, hours float64, window string, ok bool) {
 		if !morning && to < from && to+12 > from && to <= 12 {
 			to += 12
 		}
-		return m[:2], rangeHours(from, to), words.WindowOf(from), okFrom && okTo
+		return m[:2], from, to, okFrom && okTo
 	}
 	if m := reClockRangeEnglish.FindStringSubmatchIndex(s); m != nil {
 		from, okFrom := when.ClockHour(s[m[2]:m[3]])
 		to, okTo := when.ClockHour(s[m[6]:m[7]])
 		from, to = from%12+12*boolInt(s[m[4]:m[5]] == "pm"), to%12+12*boolInt(s[m[8]:m[9]] == "pm")
-		return m[:2], rangeHours(from, to), words.WindowOf(from), okFrom && okTo
+		return m[:2], from, to, okFrom && okTo
 	}
-	return nil, 0, "", false
+	return nil, 0, 0, false
 }
 
 // rangeHours is the hours from one clock hour to another, past midnight

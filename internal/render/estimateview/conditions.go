@@ -1,0 +1,123 @@
+package estimateview
+
+import (
+	"fmt"
+
+	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/i18n"
+	"github.com/labgpu/bot/internal/render"
+)
+
+// PeriodNote prices an estimate's cheapest card over the period the
+// question states ("跑一周"): Days of it, Hours of running (around the
+// clock, or the schedule's hours), the card (Platform, GPU, Count), the
+// billing mode cheapest for those hours and its cost for all the cards
+// (CNY, low and high), beside the job's own hours.
+type PeriodNote struct {
+	Days, Hours   float64
+	Platform, GPU string
+	Count         int
+	Mode          string
+	CNY           [2]float64
+	JobHours      float64
+}
+
+// BudgetLine says whether a budget covers a cost (CNY, low and high): yes
+// when the high end is within it, no when the low end is over it, else
+// that it depends on the price; "" without a budget.
+func BudgetLine(l i18n.Lang, budget float64, cost [2]float64) string {
+	switch {
+	case budget <= 0:
+		return ""
+	case cost[1] <= budget:
+		return l.T("estimate.budget.enough", render.TrimF(budget), rangeText(cost), budget-cost[1])
+	case cost[0] > budget:
+		return l.T("estimate.budget.short", render.TrimF(budget), rangeText(cost), cost[0]-budget)
+	}
+	return l.T("estimate.budget.maybe", render.TrimF(budget), rangeText(cost))
+}
+
+// USDLine is a cost in US dollars at the catalog's rate ("折合美元：约 $73
+// （1 USD = 7.20 元）。"); "" without a rate.
+func USDLine(rd *render.Renderer, l i18n.Lang, cost [2]float64) string {
+	fx := rd.Cat.FXUSDCNY
+	if fx <= 0 {
+		return ""
+	}
+	s := fmt.Sprintf("$%.0f", cost[0]/fx)
+	if cost[1] > cost[0]+0.5 {
+		s += fmt.Sprintf("-%.0f", cost[1]/fx)
+	}
+	return l.T("estimate.usd", s, fx)
+}
+
+// conditionLines are the lines an estimate adds for the conditions the
+// question stated: the budget against the cost (over the period when one
+// is stated, else the job's), the card over the period, the cost in
+// dollars.
+func (e Estimate) conditionLines(rd *render.Renderer) []string {
+	l, en := e.Lang, e.Lang.English()
+	if len(e.Estimate.Options) == 0 {
+		return nil
+	}
+	best := e.Estimate.Options[0]
+	cost := [2]float64{best.TotalLowCNY, best.TotalHighCNY}
+	if cost[1] < cost[0] || cost[1] == 0 {
+		cost = [2]float64{best.TotalCNY, best.TotalCNY}
+	}
+	var out []string
+	if p := e.Period; p != nil {
+		cost = p.CNY
+		out = append(out, l.T("estimate.period", render.TrimF(p.Days), p.Hours, rd.PlatformName(p.Platform, en), p.GPU, p.Count,
+			render.ModeName(p.Mode, en), rangeText(p.CNY), p.JobHours))
+	}
+	if line := BudgetLine(l, e.BudgetCNY, cost); line != "" {
+		out = append([]string{line}, out...)
+	}
+	if e.USD {
+		if line := USDLine(rd, l, cost); line != "" {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// Budget is the hours a budget buys ("预算1000块 4090 能跑多少小时"): per
+// platform, the card's pay-as-you-go list price (CNY per GPU-hour) and
+// the hours the budget buys at it for Count cards (at the price's high
+// and low ends), cheapest first. The JSON carries the rows.
+type Budget struct {
+	BudgetCNY float64     `json:"budget_total_cny"`
+	Count     int         `json:"gpu_count"`
+	Rows      []BudgetRow `json:"budget_rows"`
+	Lang      i18n.Lang   `json:"-"`
+}
+
+// BudgetRow is one platform's card in a Budget.
+type BudgetRow struct {
+	Platform string         `json:"platform"`
+	GPU      string         `json:"gpu"`
+	Price    catalog.Figure `json:"cny_per_gpu_hour"`
+	Hours    [2]float64     `json:"hours"`
+	Source   string         `json:"source"`
+}
+
+// Reply is the hours at the cheapest price first, then a row per
+// platform.
+func (b Budget) Reply(rd *render.Renderer) chat.Reply {
+	l, en := b.Lang, b.Lang.English()
+	if len(b.Rows) == 0 {
+		return chat.Reply{Title: l.T("estimate.budget_hours.none", render.TrimF(b.BudgetCNY))}
+	}
+	best := b.Rows[0]
+	rep := chat.Reply{Title: l.T("estimate.budget_hours.verdict", render.TrimF(b.BudgetCNY), best.GPU, max(b.Count, 1), rd.PlatformName(best.Platform, en),
+		render.FigureText(best.Price), rangeText(best.Hours))}
+	t := &chat.Table{Header: l.L("estimate.budget_hours.header")}
+	for _, r := range b.Rows[:min(len(b.Rows), render.ShortRows)] {
+		t.Rows = append(t.Rows, []string{rd.PlatformName(r.Platform, en), r.GPU, render.FigureText(r.Price) + unverifiedMark(r.Price.Verified), rangeText(r.Hours), r.Source})
+	}
+	rep.Table = t
+	rep.Notes = append(rep.Notes, l.T("estimate.budget_hours.note"))
+	return rep
+}
