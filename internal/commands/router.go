@@ -53,6 +53,10 @@ type Result struct {
 	estimate.Figures
 	// Question is set when the bot needs more information ("多大参数量？").
 	Question string `json:"question,omitempty"`
+	// Confirm: the intent changes state and the message did not clearly
+	// ask for it, so the answer asks whether to (nothing was done); the
+	// sender's "确认" does it.
+	Confirm bool `json:"confirm,omitempty"`
 	// Payload is the answer's typed result (an intent registered with
 	// answer.Register); its fields are printed beside the Query's.
 	Payload render.Payload `json:"-"`
@@ -115,13 +119,20 @@ type Router struct {
 	// env is what the intents' answers read.
 	env *answer.Env
 
+	// frames keeps the conversation's frames (WithFrames; in memory
+	// without a store).
+	frames FrameStore
+
 	mu sync.Mutex
-	// convs holds each conversation's recent state (see conversation).
-	convs map[string]*conversation
+	// fulls are the recent answers' full forms by member and by chat
+	// ("详情"); answered the frames of answers waiting for the channel to
+	// name the messages that carried them (LinkAnswer).
+	fulls    map[string]*recentFull
+	answered map[string][]byte
 }
 
-// Follow-ups apply within FollowUpWindow of the answer they refer to; at
-// most maxConversations conversations are remembered.
+// "详情" shows an answer's full form within FollowUpWindow of it; at most
+// maxConversations of them (and frames, without a store) are kept.
 const (
 	FollowUpWindow   = 30 * time.Minute
 	maxConversations = 2000
@@ -181,9 +192,12 @@ func WithChatLanguage(lang string) Option { return func(r *Router) { r.chatEn = 
 // the embedded intent definitions do not load, which their tests rule
 // out.
 func NewRouter(cat *catalog.Catalog, board Offers, opts ...Option) *Router {
-	r := &Router{cat: cat, offers: board, now: time.Now, convs: map[string]*conversation{}}
+	r := &Router{cat: cat, offers: board, now: time.Now, fulls: map[string]*recentFull{}, answered: map[string][]byte{}}
 	for _, o := range opts {
 		o(r)
+	}
+	if r.frames == nil {
+		r.frames = newMemFrames(func() time.Time { return r.now() })
 	}
 	r.rd = &render.Renderer{Cat: cat, ListPriceMaxAge: r.listPriceMaxAge, Clock: render.Clock{Loc: r.location}}
 	if !r.lazy {
@@ -290,17 +304,18 @@ func (r *Router) answerMessage(ctx context.Context, msg chat.Message) (res Resul
 	}()
 	r.ready()
 	q := r.u.Understand(msg.Text)
-	conv := r.conversation(msg)
+	conv := r.conversation(ctx, msg)
+	var edited *Query
 	if conv != nil {
-		q = r.inContext(conv, q)
+		q, edited = r.inContext(conv, q)
 	}
 	pctx, pend := stock.WithPending(ctx)
-	res = r.answer(pctx, q, msg)
+	res = r.answer(pctx, q, msg, edited)
 	if conv != nil {
-		r.remember(msg, res)
+		r.remember(ctx, msg, conv, res)
 	}
-	if pend.Late() && refreshable[res.Intent] {
-		later = r.later(pend, q, msg, res)
+	if pend.Late() && refreshable[res.Intent] && !res.Confirm {
+		later = r.later(pend, q, msg, res, edited)
 	}
 	return res, later
 }
@@ -313,13 +328,13 @@ var refreshable = map[string]bool{IntentStock: true, IntentPrices: true, IntentC
 // later answers q again once the fetches first answered late have ended,
 // from what they brought (fetching nothing more); false when the answer
 // reads the same.
-func (r *Router) later(pend *stock.Pending, q Query, msg chat.Message, first Result) chat.Later {
+func (r *Router) later(pend *stock.Pending, q Query, msg chat.Message, first Result, edited *Query) chat.Later {
 	return func(ctx context.Context) (chat.Reply, bool) {
 		if err := pend.Wait(ctx); err != nil {
 			return chat.Reply{}, false
 		}
 		actx, _ := stock.WithPending(stock.WithoutRefresh(ctx))
-		res := r.answer(actx, q, msg)
+		res := r.answer(actx, q, msg, edited)
 		if res.Text == first.Text && res.FullText == first.FullText {
 			return chat.Reply{}, false
 		}
@@ -332,18 +347,27 @@ func (r *Router) later(pend *stock.Pending, q Query, msg chat.Message, first Res
 // from flags).
 func (r *Router) AnswerQuery(ctx context.Context, q Query) Result {
 	ctx, _ = stock.WithPending(ctx)
-	return r.answer(ctx, q, chat.Message{Channel: "cli", ChatID: "cli", SenderID: "cli"})
+	return r.answer(ctx, q, chat.Message{Channel: "cli", ChatID: "cli", SenderID: "cli"}, nil)
 }
 
-func (r *Router) answer(ctx context.Context, q Query, msg chat.Message) Result {
+// answer runs q's intent (an action not clearly asked for: the question
+// whether to do it); edited is the frame's Query q edits (nil: none), and
+// the answer then says first what changed.
+func (r *Router) answer(ctx context.Context, q Query, msg chat.Message, edited *Query) Result {
 	r.ready()
 	res := Result{Query: q, msg: msg}
 	in, ok := answer.Lookup(q.Intent)
 	if !ok {
 		in, _ = answer.Lookup(IntentUnknown) // not something the bot does
 	}
+	if r.asksFirst(q) {
+		in, res.Confirm = r.confirmIntent(q.Intent), true
+	}
 	out := in.Answer(ctx, &answer.Ask{Query: q, From: askerOf(msg), Env: r.env, Last: r.lastFull(msg)})
 	res.Query, res.Payload, res.Reply = out.Query, out.Payload, out.Payload.Reply(r.rd)
+	if edited != nil {
+		res.Reply = r.withChange(res.Reply, *edited, res.Query)
+	}
 	res.Reply = r.withLateLines(ctx, res.Reply, res.English)
 	if q.Intent != IntentMore {
 		// "详情" is the full form: it is not cut again.

@@ -78,6 +78,9 @@ func (u *Understander) finish(x *extraction, m *advice.Result, text string) {
 			q.DiskRef = ""
 		}
 		if q.Intent != IntentAdvice && q.Intent != IntentFactCheck && q.Intent != IntentPlan {
+			if q.FollowUp {
+				q.FollowSizeGB = q.SizeGB // "40G的呢": a card's variant
+			}
 			q.SizeGB, q.SizeText = 0, ""
 		}
 	}
@@ -90,5 +93,10 @@ func (u *Understander) finish(x *extraction, m *advice.Result, text string) {
 	switch q.Intent {
 	case IntentStock, IntentPrices, IntentCompare, IntentClarify:
 		x.OfferAsk()
+	}
+	if q.FollowUp {
+		// What editing the last answer reads, whatever the message reads
+		// as alone (internal/commands/frame.go).
+		x.FollowUpSlots()
 	}
 }
