@@ -217,6 +217,11 @@ func (r *Router) followEstimate(f, q Query) (Query, bool) {
 	// 100轮", "bert-base 微调") starts a new job, even when only its
 	// numbers are read as slots.
 	if model, _ := r.work.Find(q.Asked); model != "" && !sameWorkload(r.work, f, model) {
+		if q.FollowUp && q.Intent != IntentEstimate {
+			// "那 SDXL 呢": the estimate of that job instead.
+			q.Intent, q.Confidence = IntentEstimate, 1
+			return q, true
+		}
 		return q, false
 	}
 	return mergeFollowUp(f, q)

@@ -96,7 +96,10 @@ func (u *Understander) finish(x *extraction, m *advice.Result, text string) {
 	}
 	if q.FollowUp {
 		// What editing the last answer reads, whatever the message reads
-		// as alone (internal/commands/frame.go).
+		// as alone (internal/commands/frame.go): "那 SDXL 呢" names a job.
 		x.FollowUpSlots()
+		if q.Intent != IntentEstimate && q.Intent != IntentClarify {
+			x.WorkloadNames(u.work)
+		}
 	}
 }
