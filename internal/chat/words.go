@@ -31,12 +31,14 @@ type Words struct {
 }
 
 // Quote is how a channel gives a quoted message in a reply's text: the
-// quoted message between Open and Close ("「name：text」"), then a line of
-// Rule, then the reply.
+// quoted message between Open and Close ("「name：text」", the quoted
+// sender's name ending at the first of Colons), then a line of Rule,
+// then the reply.
 type Quote struct {
-	Open  string `yaml:"open"`
-	Close string `yaml:"close"`
-	Rule  string `yaml:"rule"`
+	Open   string `yaml:"open"`
+	Close  string `yaml:"close"`
+	Rule   string `yaml:"rule"`
+	Colons string `yaml:"colons"`
 }
 
 // ReadWords returns the embedded words, read once. A file that does not

@@ -96,7 +96,7 @@ func (r *Router) follow(fr *Frame, q Query) (Query, bool) {
 	}
 	target := transition(f, q, b)
 	form := q.FollowUp || q.Bare
-	if !form && (q.Intent != target || hasSubject(q)) {
+	if !form && !(asks(q, target) && elliptical(f, q)) {
 		return q, false
 	}
 	if form && !q.Bare && ownQuestion(q, target) {
@@ -128,6 +128,29 @@ func continues(q Query) bool {
 func ownQuestion(q Query, target string) bool {
 	sure := q.Confidence >= understand.Accept && editable(q)
 	return sure && q.Intent != target && hasSubject(q)
+}
+
+// asks reports whether q reads as intent, or is unsure between it and
+// another reading (an ask-back the conversation settles).
+func asks(q Query, intent string) bool {
+	if q.Intent == IntentClarify {
+		for i, alt := range q.Alternatives {
+			if i < 2 && alt.Intent == intent {
+				return true
+			}
+		}
+	}
+	return q.Intent == intent
+}
+
+// elliptical reports whether q leaves out the subject the frame's answer
+// was about ("lambda有吗" after a 4090 answer: no card), so it asks about
+// that one.
+func elliptical(f, q Query) bool {
+	if len(f.GPUs) > 0 {
+		return len(q.GPUs) == 0 && q.UnknownGPU == ""
+	}
+	return !hasSubject(q)
 }
 
 // hasSubject reports whether q names what its answer is about: a card, a

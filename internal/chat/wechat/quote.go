@@ -21,17 +21,17 @@ func splitQuote(content string) (quote, reply string) {
 		return "", content
 	}
 	head = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(head), q.Open), q.Close)
-	if _, body, named := cutName(head); named {
+	if _, body, named := cutName(head, q.Colons); named {
 		head = body
 	}
 	return strings.TrimSpace(head), strings.TrimSpace(rest)
 }
 
-// cutName cuts the quoted sender's name ("name：text", a full-width or
-// plain colon) off a quote.
-func cutName(s string) (name, body string, ok bool) {
-	i := strings.IndexAny(s, "：:")
-	if i < 0 || strings.Contains(s[:i], "\n") {
+// cutName cuts the quoted sender's name ("name：text", ending at the
+// first of colons) off a quote.
+func cutName(s, colons string) (name, body string, ok bool) {
+	i := strings.IndexAny(s, colons)
+	if colons == "" || i < 0 || strings.Contains(s[:i], "\n") {
 		return "", s, false
 	}
 	_, size := firstRune(s[i:])

@@ -36,3 +36,17 @@ func TestDecideQuote(t *testing.T) {
 		t.Errorf("decide = %v, text %q, quote %q", v, msg.Text, msg.Quote)
 	}
 }
+
+// FuzzSplitQuote: any text splits without a panic, and what it gives
+// back is no longer than what came.
+func FuzzSplitQuote(f *testing.F) {
+	f.Add("「GPU助手：RTX 4090」\n- - - - - - - - - - - - - - -\n那A100呢")
+	f.Add("「\n- - - - - - - - - - - - - - -\n")
+	f.Add("哪家有4090")
+	f.Fuzz(func(t *testing.T, s string) {
+		q, r := splitQuote(s)
+		if len(q)+len(r) > len(s) {
+			t.Errorf("splitQuote(%q) = %q, %q: longer than the text", s, q, r)
+		}
+	})
+}
