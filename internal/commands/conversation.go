@@ -8,6 +8,7 @@ import (
 
 	kb "github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/commands/frame"
 	"github.com/labgpu/bot/internal/render/estimateview"
 	"github.com/labgpu/bot/internal/workload"
 )
@@ -21,7 +22,7 @@ type conversation struct {
 	member  *Frame
 	frame   *Frame
 	linked  bool
-	pending *frameQuery
+	pending *frame.Kept
 }
 
 // conversation loads the sender's conversation; nil for a message without
@@ -44,14 +45,14 @@ func (r *Router) conversation(ctx context.Context, msg chat.Message) *conversati
 
 // takePending takes the sender's pending action from the store (nil when
 // there is none or it expired).
-func (r *Router) takePending(ctx context.Context, msg chat.Message) *frameQuery {
+func (r *Router) takePending(ctx context.Context, msg chat.Message) *frame.Kept {
 	ctx, cancel := context.WithTimeout(ctx, frameTimeout)
 	defer cancel()
 	b, err := r.frames.TakeFrame(ctx, pendingKey(msg))
 	if err != nil || len(b) == 0 {
 		return nil
 	}
-	var q frameQuery
+	var q frame.Kept
 	if json.Unmarshal(b, &q) != nil {
 		return nil
 	}
@@ -72,11 +73,11 @@ func (r *Router) recent(at time.Time) bool { return r.live(at, FollowUpWindow) }
 // an edit).
 func (r *Router) inContext(c *conversation, q Query) (Query, *Query) {
 	if c.pending != nil && q.Confirm {
-		p := c.pending.query()
+		p := c.pending.Restore()
 		p.Confidence, p.Verbs = 1, []string{p.Intent}
 		return p, nil
 	}
-	if cl := c.member.clarify(r); cl != nil && q.Choice > 0 && q.Choice <= len(cl.Alternatives) {
+	if cl := r.clarifyOf(c.member); cl != nil && q.Choice > 0 && q.Choice <= len(cl.Alternatives) {
 		alt := cl.Alternatives[q.Choice-1]
 		picked := *cl
 		picked.Intent, picked.Topic, picked.Confidence, picked.Alternatives = alt.Intent, alt.Topic, 1, nil
@@ -84,34 +85,23 @@ func (r *Router) inContext(c *conversation, q Query) (Query, *Query) {
 		return picked, nil
 	}
 	if c.frame == nil {
-		return alone(q), nil
+		return frame.Alone(q), nil
 	}
-	m, ok := r.follow(c.frame, q)
+	m, ok := r.editor().Follow(c.frame, q)
 	if !ok {
 		return m, nil
 	}
-	base := c.frame.Query.query()
+	base := c.frame.Query.Restore()
 	return m, &base
 }
 
-// alone reads a follow-up that has nothing to continue (another member's
-// "用3090呢", a frame expired) as a question of its own: a card alone
-// asks about its offers.
-func alone(q Query) Query {
-	if q.Bare && len(q.GPUs) > 0 && len(q.Platforms) == 0 && (q.Intent == IntentUnknown || q.Intent == IntentClarify) {
-		q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
-		q.Intent, q.Confidence = IntentStock, 1
-	}
-	return q
-}
-
-// clarify is the frame's ask-back while it may be picked from (nil
+// clarifyOf is the frame's ask-back while it may be picked from (nil
 // otherwise).
-func (f *Frame) clarify(r *Router) *Query {
+func (r *Router) clarifyOf(f *Frame) *Query {
 	if f == nil || f.Clarify == nil || !r.live(f.ClarifyAt, FrameTTL) {
 		return nil
 	}
-	q := f.Clarify.query()
+	q := f.Clarify.Restore()
 	return &q
 }
 
@@ -131,7 +121,7 @@ func mergeFollowUp(m, q Query) (Query, bool) {
 	case q.OnlyParams:
 	case q.SwitchTo && noJob && q.Intent != IntentSubscribe && q.Intent != IntentUnsubscribe && q.Intent != IntentMute:
 	case noJob && (q.Intent == IntentEstimate || q.Intent == IntentClarify || q.Intent == IntentUnknown):
-	case q.FollowUp && !ownQuestion(q, IntentEstimate):
+	case q.FollowUp && !frame.OwnQuestion(q, IntentEstimate):
 	default:
 		return q, false
 	}
@@ -146,7 +136,7 @@ func mergeFollowUp(m, q Query) (Query, bool) {
 		m.Model, m.ParamsB, m.ModelText = q.Model, q.ParamsB, q.ModelText
 	})
 	mergeParams(&m, q, set)
-	set(len(others(q)) > 0, func() { m = overlay(m, q) })
+	set(len(frame.Others(q)) > 0, func() { m = frame.Overlay(m, q) })
 	if !changed {
 		return q, false
 	}
@@ -157,7 +147,7 @@ func mergeFollowUp(m, q Query) (Query, bool) {
 		m.Method = "qlora"
 	}
 	m.Intent, m.Confidence, m.Alternatives, m.Problems = IntentEstimate, q.Confidence, nil, q.Problems
-	m.English = followLanguage(m, q)
+	m.English = frame.Language(m, q)
 	return m, true
 }
 
@@ -185,7 +175,7 @@ func mergeParams(m *Query, q Query, set func(bool, func())) {
 	set(q.ZeRO > 0, func() { m.ZeRO = q.ZeRO })
 	set(q.Method != "", func() { m.Method = q.Method })
 	set(q.GPUCount > 0, func() { m.GPUCount = q.GPUCount })
-	images := q.FollowCount > maxFollowCards || m.Images > 0 && q.FollowCount > 1 && len(q.GPUs) == 0
+	images := q.FollowCount > frame.MaxCards || m.Images > 0 && q.FollowCount > 1 && len(q.GPUs) == 0
 	set(q.FollowCount > 0 && images, func() { m.Images = q.FollowCount })
 	set(q.FollowCount > 0 && q.GPUCount == 0 && !images, func() { m.GPUCount = q.FollowCount })
 	set(len(q.GPUs) > 0, func() { m.GPU, m.GPUs, m.NamedGPUs, m.GPUFamily = q.GPU, q.GPUs, q.NamedGPUs, q.GPUFamily })
@@ -228,7 +218,7 @@ func frameOf(res Result) *Query {
 			fq.Asked = strings.TrimSpace(w.Est.Job.Model + " " + w.Est.Job.Dataset)
 			fq.WorkloadModel, fq.WorkloadDataset = w.Est.Job.Model, w.Est.Job.Dataset
 		}
-	case !editable(fq):
+	case !frame.Editable(fq):
 		return nil
 	default:
 		fq.KB, fq.Asked = nil, ""
@@ -249,12 +239,12 @@ func (r *Router) remember(ctx context.Context, msg chat.Message, c *conversation
 		f = *c.member
 	}
 	if fq := frameOf(res); fq != nil {
-		f.Query, f.At, f.Said, f.Cheapest, changed = keep(*fq), now, firstLine(res.Text), cheapest(res), true
+		f.Query, f.At, f.Said, f.Cheapest, changed = frame.Keep(*fq), now, firstLine(res.Text), cheapest(res), true
 		r.link(ctx, msg, f)
 	}
 	switch {
 	case res.Intent == IntentClarify:
-		cq := keep(res.Query)
+		cq := frame.Keep(res.Query)
 		f.Clarify, f.ClarifyAt, changed = &cq, now, true
 	case f.Clarify != nil:
 		f.Clarify, changed = nil, true
@@ -283,7 +273,7 @@ func firstLine(text string) string {
 
 // putPending keeps the action asked back for the sender's "确认".
 func (r *Router) putPending(ctx context.Context, msg chat.Message, q Query) {
-	b, err := json.Marshal(keep(q))
+	b, err := json.Marshal(frame.Keep(q))
 	if err != nil {
 		return
 	}

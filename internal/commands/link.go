@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/commands/frame"
 	"github.com/labgpu/bot/internal/render/offerview"
 )
 
@@ -104,7 +105,7 @@ func (r *Router) quotedFrame(ctx context.Context, msg chat.Message) *Frame {
 		return nil
 	}
 	for _, b := range list {
-		f := decodeFrame(b)
+		f := frame.Decode(b)
 		if f == nil || !r.live(f.At, LinkTTL) {
 			continue
 		}

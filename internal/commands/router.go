@@ -27,6 +27,7 @@ import (
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/commands/estimate"
+	"github.com/labgpu/bot/internal/commands/frame"
 	"github.com/labgpu/bot/internal/history"
 	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/plan"
@@ -197,7 +198,7 @@ func NewRouter(cat *catalog.Catalog, board Offers, opts ...Option) *Router {
 		o(r)
 	}
 	if r.frames == nil {
-		r.frames = newMemFrames(func() time.Time { return r.now() })
+		r.frames = frame.NewMem(func() time.Time { return r.now() }, maxConversations)
 	}
 	r.rd = &render.Renderer{Cat: cat, ListPriceMaxAge: r.listPriceMaxAge, Clock: render.Clock{Loc: r.location}}
 	if !r.lazy {
@@ -366,7 +367,7 @@ func (r *Router) answer(ctx context.Context, q Query, msg chat.Message, edited *
 	out := in.Answer(ctx, &answer.Ask{Query: q, From: askerOf(msg), Env: r.env, Last: r.lastFull(msg)})
 	res.Query, res.Payload, res.Reply = out.Query, out.Payload, out.Payload.Reply(r.rd)
 	if edited != nil {
-		res.Reply = r.withChange(res.Reply, *edited, res.Query)
+		res.Reply = frame.WithChange(r.rd, res.Reply, *edited, res.Query)
 	}
 	res.Reply = r.withLateLines(ctx, res.Reply, res.English)
 	if q.Intent != IntentMore {

@@ -1,4 +1,4 @@
-package commands
+package frame
 
 import (
 	"slices"
@@ -15,11 +15,11 @@ import (
 // changed ("换成 RTX 3090：…", "改成 2 张：…"): the differences between
 // the frame's Query and the one answered, named in the answer's words.
 
-// withChange puts what changed from base to q before the reply's first
+// WithChange puts what changed from base to q before the reply's first
 // line (unchanged when nothing nameable changed).
-func (r *Router) withChange(rep chat.Reply, base, q Query) chat.Reply {
+func WithChange(rd *render.Renderer, rep chat.Reply, base, q Query) chat.Reply {
 	l := i18n.Of(q.English)
-	parts := r.changes(base, q, l)
+	parts := changes(rd, base, q, l)
 	if len(parts) == 0 {
 		return rep
 	}
@@ -38,7 +38,7 @@ func (r *Router) withChange(rep chat.Reply, base, q Query) chat.Reply {
 // changes names what differs between base and q: cards, platforms, the
 // count, price, billing mode and usage, the time asked about, and the
 // job's figures.
-func (r *Router) changes(base, q Query, l i18n.Lang) []string {
+func changes(rd *render.Renderer, base, q Query, l i18n.Lang) []string {
 	var out []string
 	add := func(cond bool, key string, args ...any) {
 		if cond {
@@ -46,7 +46,7 @@ func (r *Router) changes(base, q Query, l i18n.Lang) []string {
 		}
 	}
 	same := func(id string) string { return id }
-	platform := func(id string) string { return r.rd.PlatformName(id, l.English()) }
+	platform := func(id string) string { return rd.PlatformName(id, l.English()) }
 	out = append(out, nameChanges(base.NamedGPUs, q.NamedGPUs, same, "router.frame.gpu", l)...)
 	out = append(out, nameChanges(base.Platforms, q.Platforms, platform, "router.frame.platform", l)...)
 	add(len(q.Platforms) == 0 && len(base.Platforms) > 0, "router.frame.any_platform")
@@ -163,11 +163,11 @@ func sameWhen(a, b *understand.WeekWindow) bool {
 // periodName names a digest's period ("上周").
 func periodName(p string, l i18n.Lang) string {
 	switch p {
-	case PeriodThisWeek:
+	case understand.PeriodThisWeek:
 		return l.T("router.frame.periods.this_week")
-	case PeriodLastWeek:
+	case understand.PeriodLastWeek:
 		return l.T("router.frame.periods.last_week")
-	case PeriodThisMonth:
+	case understand.PeriodThisMonth:
 		return l.T("router.frame.periods.this_month")
 	}
 	return l.T("router.frame.periods.last_month")
