@@ -238,9 +238,10 @@ func (r *Router) remember(ctx context.Context, msg chat.Message, c *conversation
 	if c.member != nil {
 		f = *c.member
 	}
+	var linked []byte
 	if fq := frameOf(res); fq != nil {
 		f.Query, f.At, f.Said, f.Cheapest, changed = frame.Keep(*fq), now, firstLine(res.Text), cheapest(res), true
-		r.link(ctx, msg, f)
+		linked = r.link(ctx, msg, f)
 	}
 	switch {
 	case res.Intent == IntentClarify:
@@ -255,7 +256,10 @@ func (r *Router) remember(ctx context.Context, msg chat.Message, c *conversation
 	if res.Confirm {
 		r.putPending(ctx, msg, res.Query)
 	}
-	if changed {
+	switch {
+	case changed && linked != nil && f.Clarify == nil && !f.Pending:
+		r.putFrame(ctx, memberKey(msg), linked, FrameTTL) // the same frame: encoded once
+	case changed:
 		r.saveFrame(ctx, memberKey(msg), &f, FrameTTL)
 	}
 	r.rememberFull(msg, res, now)

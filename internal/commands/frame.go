@@ -67,6 +67,11 @@ func (r *Router) saveFrame(ctx context.Context, key string, f *Frame, ttl time.D
 		slog.Error("commands: a conversation frame does not encode", "err", err)
 		return
 	}
+	r.putFrame(ctx, key, b, ttl)
+}
+
+// putFrame writes an encoded frame under key for ttl.
+func (r *Router) putFrame(ctx context.Context, key string, b []byte, ttl time.Duration) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), frameTimeout)
 	defer cancel()
 	if err := r.frames.PutFrame(ctx, key, b, ttl); err != nil {

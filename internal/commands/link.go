@@ -26,12 +26,13 @@ const maxAnswered = 256
 
 // link keeps f as the frame of the answer to msg: in the process by the
 // question's id (LinkAnswer stores it under the bot's messages' ids) and
-// in the chat's recent answers.
-func (r *Router) link(ctx context.Context, msg chat.Message, f Frame) {
+// in the chat's recent answers; it returns f (without its ask-back and
+// action) as kept, nil when it does not encode.
+func (r *Router) link(ctx context.Context, msg chat.Message, f Frame) []byte {
 	f.Clarify, f.Pending = nil, false
 	b, err := json.Marshal(f)
 	if err != nil {
-		return
+		return nil
 	}
 	if msg.ID != "" {
 		r.mu.Lock()
@@ -41,12 +42,12 @@ func (r *Router) link(ctx context.Context, msg chat.Message, f Frame) {
 		r.answered[msg.ID] = b
 		r.mu.Unlock()
 	}
-	if f.Said == "" {
-		return
+	if f.Said != "" {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), frameTimeout)
+		defer cancel()
+		_ = r.frames.PushFrame(ctx, saidKey(msg), b, SaidKeep, LinkTTL)
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), frameTimeout)
-	defer cancel()
-	_ = r.frames.PushFrame(ctx, saidKey(msg), b, SaidKeep, LinkTTL)
+	return b
 }
 
 // LinkAnswer keeps the frame of the answer to msg under the ids of the

@@ -42,8 +42,11 @@ const cardChoiceTopic = "card-choice"
 // brings is what kinds of values a message names.
 type brings struct {
 	gpu, platform, count, price, mode, usage, when, period, job, params, region, exclude, size, which bool
-	// other: a condition no rule names (overlay sets it as stated).
-	other bool
+	// other: a condition no rule names (overlay sets it as stated);
+	// rental: how long the member rents ("一个月下来": the condition's
+	// period_days, read by name so that any Query field of that name
+	// counts).
+	other, rental bool
 }
 
 func (b brings) any() bool {
@@ -53,13 +56,15 @@ func (b brings) any() bool {
 
 // valuesOf are the values q names.
 func valuesOf(q Query) brings {
+	others := Others(q)
+	_, rental := others["period_days"]
 	return brings{
 		gpu:      len(q.GPUs) > 0 || q.UnknownGPU != "",
 		platform: len(q.Platforms) > 0,
 		count:    q.GPUCount > 0 || q.FollowCount > 0 && q.FollowCount <= MaxCards,
 		price:    q.MaxPriceCNY > 0,
 		mode:     q.BillingMode != "",
-		usage:    q.SpanDays > 0 || q.HoursPerWeek > 0 || q.TotalHours > 0 || q.Continuous || q.Window != "" || rentalPeriod(q),
+		usage:    q.SpanDays > 0 || q.HoursPerWeek > 0 || q.TotalHours > 0 || q.Continuous || q.Window != "" || rental,
 		when:     q.When != nil || q.FollowLater,
 		period:   q.Period != "" || q.Week != "",
 		job:      q.Model != "" || q.ParamsB > 0 || q.SizeB > 0 || q.ModelText != "" || q.WorkloadModel != "" || q.KBWorkload != "",
@@ -68,14 +73,10 @@ func valuesOf(q Query) brings {
 		exclude:  len(q.ExcludePlatforms) > 0,
 		size:     q.FollowSizeGB > 0 || q.SizeGB > 0 && q.FollowUp,
 		which:    q.WhichPlatform || q.Elsewhere,
-		other:    len(Others(q)) > 0,
+		other:    len(others) > 0,
+		rental:   rental,
 	}
 }
-
-// rentalPeriod reports whether q states how long the member rents
-// ("一个月下来", "for two weeks": the condition's period_days, read by
-// name so that any Query field of that name counts).
-func rentalPeriod(q Query) bool { _, ok := Others(q)["period_days"]; return ok }
 
 // MaxCards is the most cards a count said alone is read as ("要是
 // 两张呢"); a larger one is images after an image job ("5000张呢").
@@ -100,12 +101,15 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 	if f.Intent == understand.IntentEstimate {
 		return e.Estimate(f, q)
 	}
+	form := q.FollowUp || q.Bare
+	if !form && !elliptical(f, q) {
+		return q, false // a question of its own
+	}
 	b := valuesOf(q)
 	if !b.any() && !q.Cheaper {
 		return carry(f, q)
 	}
 	target := transition(f, q, b)
-	form := q.FollowUp || q.Bare
 	if !form && !(asks(q, target) && elliptical(f, q)) {
 		return q, false
 	}
@@ -196,7 +200,7 @@ func transition(f, q Query, b brings) string {
 	hourly := q.BillingMode == understand.ModeHourly
 	switch f.Intent {
 	case understand.IntentStock, understand.IntentPrices:
-		hours := q.SpanDays > 0 || q.HoursPerWeek > 0 || q.TotalHours > 0 || q.Continuous || rentalPeriod(q)
+		hours := q.SpanDays > 0 || q.HoursPerWeek > 0 || q.TotalHours > 0 || q.Continuous || b.rental
 		switch {
 		case b.mode && !hourly || hours:
 			return understand.IntentPlan
