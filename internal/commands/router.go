@@ -1,9 +1,11 @@
 // Package commands turns a chat message into an answer: the router reads
 // the text into a Query (internal/understand), applies the conversation
-// (a pick after an ask-back, a follow-up to an estimate, 详情), looks the
-// intent up in the registry of package answer and calls its answer with
-// an answer.Ask — the Query, who asked where and the services, never the
-// text. Each intent registers itself from the file holding its answer:
+// (a follow-up edits the member's frame, commands/frame; a pick after an
+// ask-back; "确认" of an action asked first; 详情), looks the intent up in
+// the registry of package answer and calls its answer with an
+// answer.Ask — the Query, who asked where and the services, never the
+// text. An intent that changes state is done only on its explicit verb
+// (confirm.go), else asked first. Each intent registers itself from the file holding its answer:
 // the router's own here (subscriptions, mute, the storage ledger, the
 // digest, help, 详情, small talk, ask-backs, version), the areas' in
 // commands/offers, estimate, advice and availability. Render turns the
@@ -281,9 +283,9 @@ func (r *Router) HandleUpdatable(ctx context.Context, msg chat.Message) (chat.Re
 	return res.Reply, later
 }
 
-// Answer understands the message, applies the conversation (a pick after
-// an ask-back, "详情", a parameter change after an estimate) and runs the
-// intent's handler.
+// Answer understands the message, applies the conversation (a follow-up
+// edits the last answer; a pick after an ask-back; "确认"; "详情") and runs
+// the intent's handler (an action not clearly asked for: asks first).
 func (r *Router) Answer(ctx context.Context, msg chat.Message) Result {
 	res, _ := r.answerMessage(ctx, msg)
 	return res
