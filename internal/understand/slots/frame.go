@@ -10,8 +10,10 @@ import (
 // The words of a conversation's follow-ups (configs/slots/frame.yaml).
 var (
 	// reFollowUp opens or closes a follow-up: "那A100呢", "换成4090",
-	// "and on vast?", "tomorrow?".
-	reFollowUp = words.NewExpr("frame.follow_up")
+	// "and on vast?"; reFollowQuestion is a short question mark alone
+	// ("tomorrow?").
+	reFollowUp       = words.NewExpr("frame.follow_up")
+	reFollowQuestion = words.NewExpr("frame.follow_up_question")
 	// reFiller is what a message of nothing but values may say besides
 	// them ("40G的呢", "我要4张的").
 	reFiller = words.NewExpr("frame.filler")
@@ -47,7 +49,8 @@ func followUpSlots(x *Extraction) {
 		rest = blank(rest, m.start, m.end)
 	}
 	q.Bare = onlyFiller(reFiller.ReplaceAllString(rest, " "))
-	q.FollowUp = q.Bare || q.Cheaper || reFollowUp.MatchString(x.s)
+	question := reFollowQuestion.MatchString(x.s) && !words.ContainsAny(x.s, kwStockWord.List())
+	q.FollowUp = q.Bare || q.Cheaper || question || reFollowUp.MatchString(x.s)
 }
 
 // followCount reads a count a short message names without a card
