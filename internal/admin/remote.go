@@ -218,3 +218,26 @@ func (c *Client) UpdateBlob(ctx context.Context, name string, f func(old []byte)
 	}
 	return fmt.Errorf("update blob %q: it kept changing (%d tries)", name, conditionalTries)
 }
+
+func (c *Client) PutFrame(ctx context.Context, key string, data []byte, ttl time.Duration) error {
+	return c.do(ctx, "PutFrame", nil, key, data, ttl)
+}
+
+func (c *Client) Frame(ctx context.Context, key string) (out []byte, err error) {
+	err = c.do(ctx, "Frame", &out, key)
+	return out, err
+}
+
+func (c *Client) TakeFrame(ctx context.Context, key string) (out []byte, err error) {
+	err = c.do(ctx, "TakeFrame", &out, key)
+	return out, err
+}
+
+func (c *Client) PushFrame(ctx context.Context, key string, data []byte, keep int, ttl time.Duration) error {
+	return c.do(ctx, "PushFrame", nil, key, data, keep, ttl)
+}
+
+func (c *Client) Frames(ctx context.Context, key string) (out [][]byte, err error) {
+	err = c.do(ctx, "Frames", &out, key)
+	return out, err
+}

@@ -52,6 +52,13 @@ type (
 		ClaimOwner(ctx context.Context, key string) (owner string, held bool, err error)
 		ReleaseAs(ctx context.Context, key, owner string) (bool, error)
 	}
+	frames interface {
+		PutFrame(ctx context.Context, key string, data []byte, ttl time.Duration) error
+		Frame(ctx context.Context, key string) ([]byte, error)
+		TakeFrame(ctx context.Context, key string) ([]byte, error)
+		PushFrame(ctx context.Context, key string, data []byte, keep int, ttl time.Duration) error
+		Frames(ctx context.Context, key string) ([][]byte, error)
+	}
 	conditionalAdd interface {
 		AddSubscriptionIf(ctx context.Context, sub stock.Subscription, check func([]stock.Subscription) error) error
 	}
@@ -153,6 +160,23 @@ func m3[S, A, B, C, R any](f func(S, context.Context, A, B, C) (R, error)) handl
 	}
 }
 
+func e4[S, A, B, C, D any](f func(S, context.Context, A, B, C, D) error) handler {
+	return func(c *call) (any, error, error) {
+		s, err := as[S](c)
+		if err != nil {
+			return nil, err, nil
+		}
+		a, bad := arg[A](c, 0)
+		b, bad2 := arg[B](c, 1)
+		x, bad3 := arg[C](c, 2)
+		y, bad4 := arg[D](c, 3)
+		if bad = errors.Join(bad, bad2, bad3, bad4); bad != nil {
+			return nil, nil, bad
+		}
+		return none{}, f(s, c.ctx, a, b, x, y), nil
+	}
+}
+
 // none is the result of a method that returns only an error.
 type none struct{}
 
@@ -224,6 +248,11 @@ var methods = map[string]handler{
 	"MarkDelivered":         e2(Store.MarkDelivered),
 	"ParkReply":             e3(Store.ParkReply),
 	"TakeParkedReplies":     m1(Store.TakeParkedReplies),
+	"PutFrame":              e3(frames.PutFrame),
+	"Frame":                 m1(frames.Frame),
+	"TakeFrame":             m1(frames.TakeFrame),
+	"PushFrame":             e4(frames.PushFrame),
+	"Frames":                m1(frames.Frames),
 	"GetBlob":               m1(blobs.GetBlob),
 	"PutBlob":               e2(blobs.PutBlob),
 	"PutHistory":            e1(history.PutHistory),

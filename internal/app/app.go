@@ -50,6 +50,9 @@ type Store interface {
 	jobs.DigestMarks
 	chat.DeliveryLog
 	feishu.Parking
+	// The conversation's frames: a follow-up after a restart or on
+	// another replica continues the answer it follows.
+	commands.FrameStore
 	Close() error
 }
 
@@ -273,7 +276,7 @@ func (a *App) newRouter(kbOpt commands.Option) error {
 	}
 	opts = append(opts, commands.WithPlans(lab))
 	if a.Store != nil {
-		opts = append(opts, commands.WithAlerts(a.Store, a.Store, policy), commands.WithStorage(a.StorageOptions()))
+		opts = append(opts, commands.WithAlerts(a.Store, a.Store, policy), commands.WithStorage(a.StorageOptions()), commands.WithFrames(a.Store))
 		a.Alerter = &stock.Alerter{Subs: a.Store, Log: a.Store, Notifier: a.alerts(), Policy: policy, Quiet: quietHours(cfg.Alerts.QuietHours, a.Location), Logger: a.Log,
 			SendTimeout: cfg.Alerts.SendTimeout.D()}
 	}

@@ -30,6 +30,11 @@ type SendOptions struct {
 	// the same chat when they pile up (OutboxOptions.MergeAt): answers to
 	// questions, not alerts or digests.
 	Mergeable bool
+	// Sent, when set, is told the id of each message that carried the
+	// reply, as the platform gave it (Feishu message_id; a Wire that
+	// learns none says nothing). A reply merged into another's message is
+	// not told.
+	Sent func(messageID string)
 }
 
 // Sender is what goes out: something that delivers a Reply to one of its

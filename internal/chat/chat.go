@@ -4,6 +4,7 @@
 package chat
 
 import (
+	"context"
 	"time"
 
 	"github.com/labgpu/bot/internal/i18n"
@@ -37,6 +38,23 @@ type Message struct {
 	Text string
 	// Time is when the message was created.
 	Time time.Time
+	// ParentID and RootID are the messages this one replies to (Feishu
+	// parent_id: the message quoted; root_id: the first of its thread),
+	// "" when it is no reply; Quote is the text of a message it quotes
+	// when the channel gives quotes as text only (WeChat: "「name：text」"
+	// above the reply). A reply to one of the bot's answers continues
+	// that answer's conversation (AnswerLinker).
+	ParentID, RootID string
+	Quote            string
+}
+
+// AnswerLinker is a Handler that keeps what each answer was about, so
+// that a reply to the bot's message continues it (commands.Router: the
+// conversation's frame). A channel whose sends return message ids
+// (Feishu) tells it, after sending the answer to msg, the ids of the
+// messages that carried it.
+type AnswerLinker interface {
+	LinkAnswer(ctx context.Context, msg Message, sentIDs []string)
 }
 
 // Table is a small table: a header row and data rows of equal length.

@@ -37,6 +37,9 @@ type PostOptions struct {
 	// part and across a repeated Send with the same
 	// SendOptions.IdempotencyKey; never empty.
 	Key string
+	// Sent, when set, is told the id of the message a successful post
+	// made (SendOptions.Sent).
+	Sent func(messageID string)
 }
 
 // Wire is a channel's side of sending: how a reply becomes parts for one
@@ -245,7 +248,7 @@ func (ob *Outbox) postAll(ctx context.Context, chatID string, parts []Part, o Se
 		if keyed && ob.delivered(ctx, chat+pk) {
 			continue
 		}
-		tries, err := ob.post(ctx, chatID, p, PostOptions{ReplyTo: o.ReplyTo, Key: pk})
+		tries, err := ob.post(ctx, chatID, p, PostOptions{ReplyTo: o.ReplyTo, Key: pk, Sent: o.Sent})
 		switch {
 		case err == nil:
 			if keyed {

@@ -26,6 +26,19 @@ type Words struct {
 	ConsoleExit []string `yaml:"console_exit"`
 	// WeChatWebRefused are words of WeChat's refusal of a web login.
 	WeChatWebRefused []string `yaml:"wechat_web_refused"`
+	// WeChatQuote is how a message quoting another arrives as text.
+	WeChatQuote Quote `yaml:"wechat_quote"`
+}
+
+// Quote is how a channel gives a quoted message in a reply's text: the
+// quoted message between Open and Close ("「name：text」", the quoted
+// sender's name ending at the first of Colons), then a line of Rule,
+// then the reply.
+type Quote struct {
+	Open   string `yaml:"open"`
+	Close  string `yaml:"close"`
+	Rule   string `yaml:"rule"`
+	Colons string `yaml:"colons"`
 }
 
 // ReadWords returns the embedded words, read once. A file that does not

@@ -38,3 +38,28 @@ func BenchmarkEstimateAllGPUs(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkStockQuestionInChat is "哪家有4090" in a group chat: the
+// member's frame read, the answer, the frame kept (in memory).
+func BenchmarkStockQuestionInChat(b *testing.B) {
+	r := newRouter(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if res := say(r, "bench", "alice", "哪家有4090"); len(offersOf(res)) == 0 {
+			b.Fatal("no offers")
+		}
+	}
+}
+
+// BenchmarkFollowUp is "那A100呢" after "哪家有4090" in a group chat: the
+// frame edited and the answer said again for the other card.
+func BenchmarkFollowUp(b *testing.B) {
+	r := newRouter(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		say(r, "bench", "alice", "哪家有4090")
+		if res := say(r, "bench", "alice", "那A100呢"); res.Intent != "stock" {
+			b.Fatalf("intent %s", res.Intent)
+		}
+	}
+}

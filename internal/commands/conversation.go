@@ -1,79 +1,108 @@
 package commands
 
 import (
+	"context"
+	"encoding/json"
 	"strings"
 	"time"
 
-	"github.com/labgpu/bot/internal/workload"
-
 	kb "github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/commands/frame"
 	"github.com/labgpu/bot/internal/render/estimateview"
+	"github.com/labgpu/bot/internal/workload"
 )
 
-// conversation is what the bot remembers of one member in one chat, for
-// FollowUpWindow: the last estimate (so "seq 4096" changes it), the last
-// ask-back (so "1" picks a reading) and the last answer's full form (so
-// "详情" shows it). The chat as a whole (key "channel/chat/") keeps the
-// last full form too.
+// conversation is what the bot holds for a member's message in a chat:
+// the member's frame, the frame the message continues (the member's, or
+// the one of the bot message it replies to or quotes), and the action it
+// asked back, taken from the store as the message came (a "确认" does it,
+// anything else drops it).
 type conversation struct {
-	estimate   *Query
-	estimateAt time.Time
-	clarify    *Query
-	clarifyAt  time.Time
-	full       *chat.Reply
-	fullAt     time.Time
-	touched    time.Time
+	member  *Frame
+	frame   *Frame
+	linked  bool
+	pending *frame.Kept
 }
 
-func convKey(msg chat.Message) string { return msg.Channel + "/" + msg.ChatID + "/" + msg.SenderID }
-func chatKey(msg chat.Message) string { return msg.Channel + "/" + msg.ChatID + "/" }
-
-// conversation returns a copy of the sender's state, nil for a message
-// without a chat (the command line's AnswerQuery).
-func (r *Router) conversation(msg chat.Message) *conversation {
+// conversation loads the sender's conversation; nil for a message without
+// a chat (the command line's AnswerQuery).
+func (r *Router) conversation(ctx context.Context, msg chat.Message) *conversation {
 	if msg.ChatID == "" {
 		return nil
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if c, ok := r.convs[convKey(msg)]; ok {
-		cp := *c
-		return &cp
+	c := &conversation{member: r.loadFrame(ctx, memberKey(msg))}
+	if c.member != nil && c.member.Pending {
+		c.pending = r.takePending(ctx, msg)
 	}
-	return &conversation{}
+	if f := r.repliedFrame(ctx, msg); f != nil {
+		c.frame, c.linked = f, true
+	} else if c.member != nil && r.live(c.member.At, FrameTTL) {
+		c.frame = c.member
+	}
+	return c
 }
 
-// recent reports whether at is within FollowUpWindow.
-func (r *Router) recent(at time.Time) bool { return !at.IsZero() && r.now().Sub(at) <= FollowUpWindow }
+// takePending takes the sender's pending action from the store (nil when
+// there is none or it expired).
+func (r *Router) takePending(ctx context.Context, msg chat.Message) *frame.Kept {
+	ctx, cancel := context.WithTimeout(ctx, frameTimeout)
+	defer cancel()
+	b, err := r.frames.TakeFrame(ctx, pendingKey(msg))
+	if err != nil || len(b) == 0 {
+		return nil
+	}
+	var q frame.Kept
+	if json.Unmarshal(b, &q) != nil {
+		return nil
+	}
+	return &q
+}
 
-// inContext reads q in the light of the conversation: a pick after an
-// ask-back, a change to the last estimate, or an OOM or card question
-// about the job just estimated.
-func (r *Router) inContext(c *conversation, q Query) Query {
-	if c.clarify != nil && r.recent(c.clarifyAt) && q.Choice > 0 && q.Choice <= len(c.clarify.Alternatives) {
-		alt := c.clarify.Alternatives[q.Choice-1]
-		picked := *c.clarify
+// live reports whether at is within ttl of now.
+func (r *Router) live(at time.Time, ttl time.Duration) bool {
+	return !at.IsZero() && r.now().Sub(at) <= ttl
+}
+
+// recent reports whether at is within FollowUpWindow ("详情").
+func (r *Router) recent(at time.Time) bool { return r.live(at, FollowUpWindow) }
+
+// inContext reads q in the light of the conversation: "确认" of the action
+// asked back, a pick after an ask-back, or a follow-up that edits the
+// frame. edited is the frame's Query the answer edits (nil when q is not
+// an edit).
+func (r *Router) inContext(c *conversation, q Query) (Query, *Query) {
+	if c.pending != nil && q.Confirm {
+		p := c.pending.Restore()
+		p.Confidence, p.Verbs = 1, []string{p.Intent}
+		return p, nil
+	}
+	if cl := r.clarifyOf(c.member); cl != nil && q.Choice > 0 && q.Choice <= len(cl.Alternatives) {
+		alt := cl.Alternatives[q.Choice-1]
+		picked := *cl
 		picked.Intent, picked.Topic, picked.Confidence, picked.Alternatives = alt.Intent, alt.Topic, 1, nil
 		picked.Score = alt.Score
-		return picked
+		return picked, nil
 	}
-	if c.estimate != nil && r.recent(c.estimateAt) {
-		if q.Intent == IntentAdvice {
-			adviceJob(r, *c.estimate, &q)
-			return q
-		}
-		// A question naming a model of its own (a workload: "yolov8n coco
-		// 100轮", "bert-base 微调") starts a new job, even when only its
-		// numbers are read as slots.
-		if model, _ := r.work.Find(q.Asked); model != "" && !sameWorkload(r.work, *c.estimate, model) {
-			return q
-		}
-		if m, ok := mergeFollowUp(*c.estimate, q); ok {
-			return m
-		}
+	if c.frame == nil {
+		return frame.Alone(q), nil
 	}
-	return q
+	m, ok := r.editor().Follow(c.frame, q)
+	if !ok {
+		return m, nil
+	}
+	base := c.frame.Query.Restore()
+	return m, &base
+}
+
+// clarifyOf is the frame's ask-back while it may be picked from (nil
+// otherwise).
+func (r *Router) clarifyOf(f *Frame) *Query {
+	if f == nil || f.Clarify == nil || !r.live(f.ClarifyAt, FrameTTL) {
+		return nil
+	}
+	q := f.Clarify.Restore()
+	return &q
 }
 
 // sameWorkload reports whether the last estimate asked about the
@@ -84,14 +113,15 @@ func sameWorkload(d *workload.Data, prev Query, model string) bool {
 }
 
 // mergeFollowUp merges q into the last estimate question when q only
-// changes its parameters ("seq 4096", "5万条", "7B"), or switches its card
-// or platform ("用4090", "在恒源云呢").
+// changes its parameters ("seq 4096", "5万条", "7B"), switches its card
+// or platform ("用4090", "在恒源云呢") or its model ("那14B呢", "32b?").
 func mergeFollowUp(m, q Query) (Query, bool) {
 	noJob := q.Model == "" && q.ParamsB == 0 && q.ModelText == ""
 	switch {
 	case q.OnlyParams:
 	case q.SwitchTo && noJob && q.Intent != IntentSubscribe && q.Intent != IntentUnsubscribe && q.Intent != IntentMute:
 	case noJob && (q.Intent == IntentEstimate || q.Intent == IntentClarify || q.Intent == IntentUnknown):
+	case q.FollowUp && !frame.OwnQuestion(q, IntentEstimate):
 	default:
 		return q, false
 	}
@@ -102,6 +132,27 @@ func mergeFollowUp(m, q Query) (Query, bool) {
 			changed = true
 		}
 	}
+	set(!noJob && (q.FollowUp || q.Bare), func() {
+		m.Model, m.ParamsB, m.ModelText = q.Model, q.ParamsB, q.ModelText
+	})
+	mergeParams(&m, q, set)
+	set(len(frame.Others(q)) > 0, func() { m = frame.Overlay(m, q) })
+	if !changed {
+		return q, false
+	}
+	if m.Method == "qlora" && m.Bits == 16 {
+		m.Method = "lora"
+	}
+	if m.Method == "lora" && m.Bits > 0 && m.Bits < 16 {
+		m.Method = "qlora"
+	}
+	m.Intent, m.Confidence, m.Alternatives, m.Problems = IntentEstimate, q.Confidence, nil, q.Problems
+	m.English = frame.Language(m, q)
+	return m, true
+}
+
+// mergeParams sets in m each parameter q names (set records a change).
+func mergeParams(m *Query, q Query, set func(bool, func())) {
 	size := q.SizeB + q.ParamsB
 	set(size > 0 && m.Model == "" && m.ParamsB == 0, func() { m.ParamsB = size })
 	set(q.SeqLen > 0, func() { m.SeqLen = q.SeqLen })
@@ -124,22 +175,11 @@ func mergeFollowUp(m, q Query) (Query, bool) {
 	set(q.ZeRO > 0, func() { m.ZeRO = q.ZeRO })
 	set(q.Method != "", func() { m.Method = q.Method })
 	set(q.GPUCount > 0, func() { m.GPUCount = q.GPUCount })
+	images := q.FollowCount > frame.MaxCards || m.Images > 0 && q.FollowCount > 1 && len(q.GPUs) == 0
+	set(q.FollowCount > 0 && images, func() { m.Images = q.FollowCount })
+	set(q.FollowCount > 0 && q.GPUCount == 0 && !images, func() { m.GPUCount = q.FollowCount })
 	set(len(q.GPUs) > 0, func() { m.GPU, m.GPUs, m.NamedGPUs, m.GPUFamily = q.GPU, q.GPUs, q.NamedGPUs, q.GPUFamily })
 	set(len(q.Platforms) > 0, func() { m.Platform, m.Platforms = q.Platform, q.Platforms })
-	if !changed {
-		return q, false
-	}
-	if m.Method == "qlora" && m.Bits == 16 {
-		m.Method = "lora"
-	}
-	if m.Method == "lora" && m.Bits > 0 && m.Bits < 16 {
-		m.Method = "qlora"
-	}
-	m.Intent, m.Confidence, m.Alternatives, m.Problems = IntentEstimate, q.Confidence, nil, q.Problems
-	if q.CJK {
-		m.English = false
-	}
-	return m, true
 }
 
 // adviceJob gives an OOM or card question that names no job ("爆显存了")
@@ -163,47 +203,112 @@ func adviceJob(r *Router, prev Query, q *Query) {
 	*q = p
 }
 
-// remember keeps what later messages of the conversation may refer to.
-func (r *Router) remember(msg chat.Message, res Result) {
-	now := r.now()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.prune(now)
-	k := convKey(msg)
-	c := r.convs[k]
-	if c == nil {
-		c = &conversation{}
-		r.convs[k] = c
-	}
-	c.touched = now
-	if res.Intent == IntentEstimate || res.Intent == IntentAdvice && adviceEstimated(res) {
-		// An OOM or card answer with an estimate can be followed up
-		// ("seq 2048") like an estimate.
-		fq := res.Query
+// frameOf is the Query a follow-up of an answer edits (nil when the
+// answer is none a follow-up edits): an OOM or card answer with an
+// estimate is followed up ("seq 2048") as an estimate; a workload job
+// keeps the model and dataset the answer used.
+func frameOf(res Result) *Query {
+	fq := res.Query
+	switch {
+	case res.Intent == IntentEstimate || res.Intent == IntentAdvice && adviceEstimated(res):
 		fq.Intent, fq.KB, fq.Asked, fq.Topic, fq.Score = IntentEstimate, nil, "", "", 0
 		fq.WorkloadModel, fq.WorkloadDataset = "", ""
 		if w, ok := res.Payload.(estimateview.Workload); ok {
-			// A workload job: keep the model and dataset the answer used
-			// (and name them in Asked, which sameWorkload reads).
+			// Named in Asked, which sameWorkload reads.
 			fq.Asked = strings.TrimSpace(w.Est.Job.Model + " " + w.Est.Job.Dataset)
 			fq.WorkloadModel, fq.WorkloadDataset = w.Est.Job.Model, w.Est.Job.Dataset
 		}
-		c.estimate, c.estimateAt = &fq, now
+	case !frame.Editable(fq):
+		return nil
+	default:
+		fq.KB, fq.Asked = nil, ""
 	}
-	c.clarify = nil
-	if res.Intent == IntentClarify {
-		cq := res.Query
-		c.clarify, c.clarifyAt = &cq, now
+	fq.Verbs = nil
+	return &fq
+}
+
+// remember keeps what the sender's next messages may continue: the
+// frame of an answer a follow-up may edit, an ask-back, an action asked
+// back; the frame of each answer also under the question's id (for the
+// bot messages that carried it: LinkAnswer) and in the chat's recent
+// answers (for a WeChat quote); and the answer's full form ("详情").
+func (r *Router) remember(ctx context.Context, msg chat.Message, c *conversation, res Result) {
+	now := r.now()
+	f, changed := Frame{}, false
+	if c.member != nil {
+		f = *c.member
 	}
-	if res.Reply.Full != nil && res.Intent != IntentMore {
-		c.full, c.fullAt = res.Reply.Full, now
-		ck := chatKey(msg)
-		if r.convs[ck] == nil {
-			r.convs[ck] = &conversation{}
+	var linked []byte
+	if fq := frameOf(res); fq != nil {
+		f.Query, f.At, f.Said, f.Cheapest, changed = frame.Keep(*fq), now, firstLine(res.Text), cheapest(res), true
+		linked = r.link(ctx, msg, f)
+	}
+	switch {
+	case res.Intent == IntentClarify:
+		cq := frame.Keep(res.Query)
+		f.Clarify, f.ClarifyAt, changed = &cq, now, true
+	case f.Clarify != nil:
+		f.Clarify, changed = nil, true
+	}
+	if f.Pending != res.Confirm {
+		f.Pending, changed = res.Confirm, true
+	}
+	if res.Confirm {
+		r.putPending(ctx, msg, res.Query)
+	}
+	switch {
+	case changed && linked != nil && f.Clarify == nil && !f.Pending:
+		r.putFrame(ctx, memberKey(msg), linked, FrameTTL) // the same frame: encoded once
+	case changed:
+		r.saveFrame(ctx, memberKey(msg), &f, FrameTTL)
+	}
+	r.rememberFull(msg, res, now)
+}
+
+// firstLine is the first non-empty line of text.
+func firstLine(text string) string {
+	for line := range strings.Lines(text) {
+		if l := strings.TrimSpace(line); l != "" {
+			return l
 		}
-		r.convs[ck].full, r.convs[ck].fullAt, r.convs[ck].touched = res.Reply.Full, now, now
+	}
+	return ""
+}
+
+// putPending keeps the action asked back for the sender's "确认".
+func (r *Router) putPending(ctx context.Context, msg chat.Message, q Query) {
+	b, err := json.Marshal(frame.Keep(q))
+	if err != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), frameTimeout)
+	defer cancel()
+	_ = r.frames.PutFrame(ctx, pendingKey(msg), b, FrameTTL)
+}
+
+// recentFull is an answer's full form as "详情" shows it, kept in the
+// process for FollowUpWindow.
+type recentFull struct {
+	full    *chat.Reply
+	at      time.Time
+	touched time.Time
+}
+
+// rememberFull keeps the answer's full form for the sender and the chat.
+func (r *Router) rememberFull(msg chat.Message, res Result, now time.Time) {
+	if res.Reply.Full == nil || res.Intent == IntentMore {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.prune(now)
+	for _, k := range []string{convKey(msg), chatKey(msg)} {
+		r.fulls[k] = &recentFull{full: res.Reply.Full, at: now, touched: now}
 	}
 }
+
+func convKey(msg chat.Message) string { return msg.Channel + "/" + msg.ChatID + "/" + msg.SenderID }
+func chatKey(msg chat.Message) string { return msg.Channel + "/" + msg.ChatID + "/" }
 
 // replaceFull puts full in place of old as the full form "详情" shows,
 // where old is still the last one (an answer given again with fresher
@@ -215,7 +320,7 @@ func (r *Router) replaceFull(msg chat.Message, old, full *chat.Reply) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, k := range []string{convKey(msg), chatKey(msg)} {
-		if c := r.convs[k]; c != nil && c.full == old {
+		if c := r.fulls[k]; c != nil && c.full == old {
 			c.full = full
 		}
 	}
@@ -229,26 +334,22 @@ func (r *Router) RememberPosted(chatKey string, full chat.Reply) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.prune(now)
-	k := chatKey + "/"
-	if r.convs[k] == nil {
-		r.convs[k] = &conversation{}
-	}
 	f := full
 	f.Full = nil
-	r.convs[k].full, r.convs[k].fullAt, r.convs[k].touched = &f, now, now
+	r.fulls[chatKey+"/"] = &recentFull{full: &f, at: now, touched: now}
 }
 
-// prune drops the least recently used conversations beyond
+// prune drops the least recently used full forms beyond
 // maxConversations. Callers hold r.mu.
 func (r *Router) prune(now time.Time) {
-	for len(r.convs) >= maxConversations {
+	for len(r.fulls) >= maxConversations {
 		oldest, at := "", now
-		for k, v := range r.convs {
+		for k, v := range r.fulls {
 			if v.touched.Before(at) || oldest == "" {
 				oldest, at = k, v.touched
 			}
 		}
-		delete(r.convs, oldest)
+		delete(r.fulls, oldest)
 	}
 }
 
@@ -258,7 +359,7 @@ func (r *Router) lastFull(msg chat.Message) *chat.Reply {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, k := range []string{convKey(msg), chatKey(msg)} {
-		if c := r.convs[k]; c != nil && c.full != nil && r.recent(c.fullAt) {
+		if c := r.fulls[k]; c != nil && c.full != nil && r.recent(c.at) {
 			return c.full
 		}
 	}

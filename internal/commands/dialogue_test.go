@@ -489,6 +489,12 @@ func jaccard(a, b map[string]bool) float64 {
 // a follow-up that mutes the group.
 func dialogueRouter(t *testing.T) (*commands.Router, *embedded.Store) {
 	t.Helper()
+	return dialogueRouterWith(t)
+}
+
+// dialogueRouterWith is dialogueRouter with more options.
+func dialogueRouterWith(t *testing.T, opts ...commands.Option) (*commands.Router, *embedded.Store) {
+	t.Helper()
 	st, err := embedded.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -505,12 +511,12 @@ func dialogueRouter(t *testing.T) (*commands.Router, *embedded.Store) {
 	board := stock.NewBoard([]stock.Provider{provider.NewCatalog(cat, provider.CatalogOptions{Now: now}), provider.NewReplay(cat, dir, cat.FXUSDCNY, log)},
 		stock.BoardOptions{Now: now, MaxAge: -1, Log: log})
 	board.Refresh(context.Background())
-	r := commands.NewRouter(cat, board, commands.WithClock(now),
+	r := commands.NewRouter(cat, board, append([]commands.Option{commands.WithClock(now),
 		commands.WithAdvice(kb),
 		commands.WithAlerts(st, st, stock.DefaultPolicy()),
 		commands.WithStorage(commands.StorageOptions{Ledger: st, Blobs: st, Console: &strings.Builder{},
 			Price: ledger.CatalogStoragePrice(cat, nil)}),
-		commands.WithHistory(flatUntil(t, dialogueNow)))
+		commands.WithHistory(flatUntil(t, dialogueNow))}, opts...)...)
 	return r, st
 }
 

@@ -20,6 +20,7 @@ func FuzzAnswer(f *testing.F) {
 		"恒源云和AutoDL哪个便宜", "A100 80G 包月多少", "文章里说AutoDL数据盘0.5元/GB/天，是真的吗", "Killed", "登记存储 AutoDL 80G",
 		"存储 -3 扩容到 -5G", "删除存储 abc", "块半", "￥", "$", "0.5元/GB/天", "２块５以内", "包月包周一天spot", "§gpu §money", "\xff\xfe",
 		"显存40G以上 国内平台 挂两周 预算3000 晚上才跑 0.4刀以内 两张卡 华东", "2x 48GB in europe under $3/hr total for a weekend",
+		"那A100呢", "要是两张呢", "40G的呢", "and on vast?", "周末呢", "换成按量", "静音的话会怎样", "确认", "再便宜点的",
 		strings.Repeat("哪家有4090 ", 200), "Traceback (most recent call last):\n  File \"x.py\", line 1\nRuntimeError: CUDA out of memory."} {
 		f.Add(s)
 	}

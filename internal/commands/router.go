@@ -1,9 +1,11 @@
 // Package commands turns a chat message into an answer: the router reads
 // the text into a Query (internal/understand), applies the conversation
-// (a pick after an ask-back, a follow-up to an estimate, 详情), looks the
-// intent up in the registry of package answer and calls its answer with
-// an answer.Ask — the Query, who asked where and the services, never the
-// text. Each intent registers itself from the file holding its answer:
+// (a follow-up edits the member's frame, commands/frame; a pick after an
+// ask-back; "确认" of an action asked first; 详情), looks the intent up in
+// the registry of package answer and calls its answer with an
+// answer.Ask — the Query, who asked where and the services, never the
+// text. An intent that changes state is done only on its explicit verb
+// (confirm.go), else asked first. Each intent registers itself from the file holding its answer:
 // the router's own here (subscriptions, mute, the storage ledger, the
 // digest, help, 详情, small talk, ask-backs, version), the areas' in
 // commands/offers, estimate, advice and availability. Render turns the
@@ -27,6 +29,7 @@ import (
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/commands/estimate"
+	"github.com/labgpu/bot/internal/commands/frame"
 	"github.com/labgpu/bot/internal/history"
 	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/plan"
@@ -56,6 +59,10 @@ type Result struct {
 	// Uses are the question's conditions (Query.Conditions) as the answer
 	// used them: applied, or not and why (conditions.go).
 	Uses []render.Condition `json:"condition_uses,omitempty"`
+	// Confirm: the intent changes state and the message did not clearly
+	// ask for it, so the answer asks whether to (nothing was done); the
+	// sender's "确认" does it.
+	Confirm bool `json:"confirm,omitempty"`
 	// Payload is the answer's typed result (an intent registered with
 	// answer.Register); its fields are printed beside the Query's.
 	Payload render.Payload `json:"-"`
@@ -118,13 +125,20 @@ type Router struct {
 	// env is what the intents' answers read.
 	env *answer.Env
 
+	// frames keeps the conversation's frames (WithFrames; in memory
+	// without a store).
+	frames FrameStore
+
 	mu sync.Mutex
-	// convs holds each conversation's recent state (see conversation).
-	convs map[string]*conversation
+	// fulls are the recent answers' full forms by member and by chat
+	// ("详情"); answered the frames of answers waiting for the channel to
+	// name the messages that carried them (LinkAnswer).
+	fulls    map[string]*recentFull
+	answered map[string][]byte
 }
 
-// Follow-ups apply within FollowUpWindow of the answer they refer to; at
-// most maxConversations conversations are remembered.
+// "详情" shows an answer's full form within FollowUpWindow of it; at most
+// maxConversations of them (and frames, without a store) are kept.
 const (
 	FollowUpWindow   = 30 * time.Minute
 	maxConversations = 2000
@@ -184,9 +198,12 @@ func WithChatLanguage(lang string) Option { return func(r *Router) { r.chatEn = 
 // the embedded intent definitions do not load, which their tests rule
 // out.
 func NewRouter(cat *catalog.Catalog, board Offers, opts ...Option) *Router {
-	r := &Router{cat: cat, offers: board, now: time.Now, convs: map[string]*conversation{}}
+	r := &Router{cat: cat, offers: board, now: time.Now, fulls: map[string]*recentFull{}, answered: map[string][]byte{}}
 	for _, o := range opts {
 		o(r)
+	}
+	if r.frames == nil {
+		r.frames = frame.NewMem(func() time.Time { return r.now() }, maxConversations)
 	}
 	r.rd = &render.Renderer{Cat: cat, ListPriceMaxAge: r.listPriceMaxAge, Clock: render.Clock{Loc: r.location}}
 	if !r.lazy {
@@ -269,9 +286,9 @@ func (r *Router) HandleUpdatable(ctx context.Context, msg chat.Message) (chat.Re
 	return res.Reply, later
 }
 
-// Answer understands the message, applies the conversation (a pick after
-// an ask-back, "详情", a parameter change after an estimate) and runs the
-// intent's handler.
+// Answer understands the message, applies the conversation (a follow-up
+// edits the last answer; a pick after an ask-back; "确认"; "详情") and runs
+// the intent's handler (an action not clearly asked for: asks first).
 func (r *Router) Answer(ctx context.Context, msg chat.Message) Result {
 	res, _ := r.answerMessage(ctx, msg)
 	return res
@@ -293,17 +310,18 @@ func (r *Router) answerMessage(ctx context.Context, msg chat.Message) (res Resul
 	}()
 	r.ready()
 	q := r.u.Understand(msg.Text)
-	conv := r.conversation(msg)
+	conv := r.conversation(ctx, msg)
+	var edited *Query
 	if conv != nil {
-		q = r.inContext(conv, q)
+		q, edited = r.inContext(conv, q)
 	}
 	pctx, pend := stock.WithPending(ctx)
-	res = r.answer(pctx, q, msg)
+	res = r.answer(pctx, q, msg, edited)
 	if conv != nil {
-		r.remember(msg, res)
+		r.remember(ctx, msg, conv, res)
 	}
-	if pend.Late() && refreshable[res.Intent] {
-		later = r.later(pend, q, msg, res)
+	if pend.Late() && refreshable[res.Intent] && !res.Confirm {
+		later = r.later(pend, q, msg, res, edited)
 	}
 	return res, later
 }
@@ -316,13 +334,13 @@ var refreshable = map[string]bool{IntentStock: true, IntentPrices: true, IntentC
 // later answers q again once the fetches first answered late have ended,
 // from what they brought (fetching nothing more); false when the answer
 // reads the same.
-func (r *Router) later(pend *stock.Pending, q Query, msg chat.Message, first Result) chat.Later {
+func (r *Router) later(pend *stock.Pending, q Query, msg chat.Message, first Result, edited *Query) chat.Later {
 	return func(ctx context.Context) (chat.Reply, bool) {
 		if err := pend.Wait(ctx); err != nil {
 			return chat.Reply{}, false
 		}
 		actx, _ := stock.WithPending(stock.WithoutRefresh(ctx))
-		res := r.answer(actx, q, msg)
+		res := r.answer(actx, q, msg, edited)
 		if res.Text == first.Text && res.FullText == first.FullText {
 			return chat.Reply{}, false
 		}
@@ -335,15 +353,21 @@ func (r *Router) later(pend *stock.Pending, q Query, msg chat.Message, first Res
 // from flags).
 func (r *Router) AnswerQuery(ctx context.Context, q Query) Result {
 	ctx, _ = stock.WithPending(ctx)
-	return r.answer(ctx, q, chat.Message{Channel: "cli", ChatID: "cli", SenderID: "cli"})
+	return r.answer(ctx, q, chat.Message{Channel: "cli", ChatID: "cli", SenderID: "cli"}, nil)
 }
 
-func (r *Router) answer(ctx context.Context, q Query, msg chat.Message) Result {
+// answer runs q's intent (an action not clearly asked for: the question
+// whether to do it); edited is the frame's Query q edits (nil: none), and
+// the answer then says first what changed.
+func (r *Router) answer(ctx context.Context, q Query, msg chat.Message, edited *Query) Result {
 	r.ready()
 	res := Result{Query: q, msg: msg}
 	in, ok := answer.Lookup(q.Intent)
 	if !ok {
 		in, _ = answer.Lookup(IntentUnknown) // not something the bot does
+	}
+	if r.asksFirst(q) {
+		in, res.Confirm = r.confirmIntent(q.Intent), true
 	}
 	out := in.Answer(ctx, &answer.Ask{Query: q, From: askerOf(msg), Env: r.env, Last: r.lastFull(msg)})
 	res.Query, res.Payload, res.Reply = out.Query, out.Payload, out.Payload.Reply(r.rd)
@@ -351,6 +375,9 @@ func (r *Router) answer(ctx context.Context, q Query, msg chat.Message) Result {
 		res.Uses = conditionUses(q.Intent, out.Query, out.Uses)
 	}
 	res.Reply = withConditionLine(res.Reply, res.Uses, res.English)
+	if edited != nil {
+		res.Reply = frame.WithChange(r.rd, res.Reply, *edited, res.Query)
+	}
 	res.Reply = r.withLateLines(ctx, res.Reply, res.English)
 	if q.Intent != IntentMore {
 		// "详情" is the full form: it is not cut again.

@@ -126,10 +126,8 @@ func loadCompiled(fsys fs.FS, scan bool) (*Intents, *scorer.Model, string, error
 	}
 	in := &Intents{Defs: c.Defs, Concepts: c.Concepts}
 	for _, d := range in.Defs {
-		for i := range d.Patterns {
-			if err := d.Patterns[i].compile(); err != nil {
-				return nil, nil, "", fmt.Errorf("intents: %s: %s: pattern %d: %w", CompiledFile, d.Intent, i+1, err)
-			}
+		if err := d.compile(); err != nil {
+			return nil, nil, "", fmt.Errorf("intents: %s: %s: %w", CompiledFile, d.Intent, err)
 		}
 	}
 	var wg sync.WaitGroup
@@ -178,6 +176,11 @@ func SourceHash(in *Intents, base *advice.Base) string {
 			w(p.Re, p.Unless)
 			w(p.Needs...)
 		}
+		for _, p := range d.Verbs {
+			w("verb", p.Re, p.Unless)
+			w(p.Needs...)
+		}
+		w("question", d.Question)
 	}
 	ids := make([]string, 0, len(in.Topics))
 	for id := range in.Topics {

@@ -78,6 +78,9 @@ func (u *Understander) finish(x *extraction, m *advice.Result, text string) {
 			q.DiskRef = ""
 		}
 		if q.Intent != IntentAdvice && q.Intent != IntentFactCheck && q.Intent != IntentPlan {
+			if q.FollowUp {
+				q.FollowSizeGB = q.SizeGB // "40G的呢": a card's variant
+			}
 			q.SizeGB, q.SizeText = 0, ""
 		}
 		x.VRAMNotDisk()
@@ -96,5 +99,13 @@ func (u *Understander) finish(x *extraction, m *advice.Result, text string) {
 		// "5 bucks an hour for an H100, where?": the price a stock
 		// question states is what the asker will pay at most.
 		q.MaxPriceCNY, q.PriceCNY, q.PriceUnit = q.PriceCNY, 0, ""
+	}
+	if q.FollowUp {
+		// What editing the last answer reads, whatever the message reads
+		// as alone (internal/commands/frame.go): "那 SDXL 呢" names a job.
+		x.FollowUpSlots()
+		if q.Intent != IntentEstimate && q.Intent != IntentClarify {
+			x.WorkloadNames(u.work)
+		}
 	}
 }

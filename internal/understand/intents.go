@@ -40,6 +40,17 @@ type Definition struct {
 	Slots []string `yaml:"slots"`
 	// Patterns recognise the intent outright (confidence 1).
 	Patterns []Pattern `yaml:"patterns"`
+	// Verbs make the intent an action (Action): it changes state (a mute,
+	// a subscription cancelled, the storage ledger, the digest switch)
+	// and is done only when one of them matches the message — the
+	// member's explicit verb for it — and the reading is sure enough
+	// (ActionFloor); otherwise the bot asks first and does nothing.
+	Verbs []Pattern `yaml:"verbs"`
+	// Question is the intent that answers a message read as this action
+	// that asks rather than tells and has none of its verbs ("存储1 现在是
+	// 开着的还是关机了": storage_list, which shows the disk's state); ""
+	// asks back whether to do the action.
+	Question string `yaml:"question"`
 	// Keywords and Examples train the scorer; Scored are phrasings held
 	// out of training, only scored by the corpus test.
 	Keywords []string `yaml:"keywords"`
@@ -185,13 +196,41 @@ func collect(out *Intents, f *intentFile, name string, seen map[string]string) e
 			return err
 		}
 	}
-	for i := range d.Patterns {
-		if err := d.Patterns[i].compile(); err != nil {
-			return fmt.Errorf("%s: pattern %d: %w", name, i+1, err)
-		}
+	if err := d.compile(); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
 	}
 	out.Defs = append(out.Defs, &d)
 	return nil
+}
+
+// compile compiles the definition's patterns and verbs.
+func (d *Definition) compile() error {
+	for i := range d.Patterns {
+		if err := d.Patterns[i].compile(); err != nil {
+			return fmt.Errorf("pattern %d: %w", i+1, err)
+		}
+	}
+	for i := range d.Verbs {
+		if err := d.Verbs[i].compile(); err != nil {
+			return fmt.Errorf("verb %d: %w", i+1, err)
+		}
+	}
+	return nil
+}
+
+// Action reports whether the intent changes state: it has verbs, and is
+// done only on one of them (see Verbs).
+func (d *Definition) Action() bool { return d != nil && len(d.Verbs) > 0 }
+
+// hasVerb reports whether one of the definition's verbs matches the
+// folded text s with slots q.
+func (d *Definition) hasVerb(s string, q *Query) bool {
+	for i := range d.Verbs {
+		if d.Verbs[i].matches(s, q) {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *Pattern) compile() error {

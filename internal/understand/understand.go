@@ -298,7 +298,42 @@ func (u *Understander) Understand(text string) Query {
 		applyRules(q, &m, &x, ranked)
 	}
 	u.finish(&x, &m, text)
+	q.Verbs = u.verbs(&x)
+	u.askedAbout(&x)
 	return *q
+}
+
+// reQuestion is a message that asks rather than tells.
+var reQuestion = words.NewExpr("pipeline.question")
+
+// askedAbout answers an action read without its verb, in a message that
+// asks, with the intent its definition names for questions about it
+// (Definition.Question): the action is kept as the first alternative.
+func (u *Understander) askedAbout(x *extraction) {
+	q := x.Query()
+	d := u.in.Def(q.Intent)
+	if !d.Action() || d.Question == "" || slices.Contains(q.Verbs, q.Intent) || !reQuestion.MatchString(x.Folded()) {
+		return
+	}
+	q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
+	q.Intent = d.Question
+}
+
+// ActionFloor is the least confidence at which an intent that changes
+// state (Definition.Action) is done on its explicit verb; below it, or
+// without the verb, the bot asks first ("要把本群提醒静音 1 小时吗？").
+// A pattern's reading has confidence 1.
+const ActionFloor = 0.6
+
+// verbs are the actions whose explicit verb the message has.
+func (u *Understander) verbs(x *extraction) []string {
+	var out []string
+	for _, d := range u.in.Defs {
+		if d.Action() && d.hasVerb(x.Folded(), x.Query()) {
+			out = append(out, d.Intent)
+		}
+	}
+	return out
 }
 
 // Ranked returns every reading of a text with its probability, best

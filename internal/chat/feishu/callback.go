@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -487,6 +488,7 @@ func (b *Bot) deliver(ctx context.Context, j job, p parked, later chat.Later) {
 		if id, err := b.postAnswerCard(ctx, msg, reply); err == nil {
 			b.log.Info("feishu: answered", "message_id", msg.ID, "chat_id", msg.ChatID, "chat_type", string(msg.ChatType),
 				"latency_ms", b.opts.Now().Sub(p.Received).Milliseconds())
+			b.linkAnswer(ctx, msg, []string{id})
 			b.followUp(id, msg, later)
 			return
 		}
@@ -497,6 +499,7 @@ func (b *Bot) deliver(ctx context.Context, j job, p parked, later chat.Later) {
 		switch {
 		case err == nil:
 			b.log.Info("feishu: answered in place", "message_id", msg.ID, "chat_id", msg.ChatID, "latency_ms", b.opts.Now().Sub(p.Received).Milliseconds())
+			b.linkAnswer(ctx, msg, []string{p.InterimID})
 			// Answered from older data: the card is updated again when the
 			// late platform answers.
 			b.followUp(p.InterimID, msg, later)
@@ -519,7 +522,10 @@ func (b *Bot) deliver(ctx context.Context, j job, p parked, later chat.Later) {
 	}
 	// Its delivered parts are remembered as long as a parked answer
 	// waits: one cut off between parts goes on where it stopped.
-	o := chat.SendOptions{ReplyTo: msg.ID, IdempotencyKey: "reply:" + msg.ID, Mergeable: j.parked == nil, Remember: ParkTTL}
+	var sent []string
+	var sentMu sync.Mutex
+	o := chat.SendOptions{ReplyTo: msg.ID, IdempotencyKey: "reply:" + msg.ID, Mergeable: j.parked == nil, Remember: ParkTTL,
+		Sent: func(id string) { sentMu.Lock(); sent = append(sent, id); sentMu.Unlock() }}
 	if err := b.Send(ctx, msg.ChatID, reply, o); err != nil {
 		if b.cutOff() {
 			// The grace ended mid-send: the rest goes at the next start,
@@ -535,6 +541,19 @@ func (b *Bot) deliver(ctx context.Context, j job, p parked, later chat.Later) {
 	}
 	b.log.Info("feishu: answered", "message_id", msg.ID, "chat_id", msg.ChatID, "chat_type", string(msg.ChatType),
 		"latency_ms", b.opts.Now().Sub(p.Received).Milliseconds())
+	sentMu.Lock()
+	ids := slices.Clone(sent)
+	sentMu.Unlock()
+	b.linkAnswer(ctx, msg, ids)
+}
+
+// linkAnswer tells a Handler that keeps what its answers were about
+// (chat.AnswerLinker) which messages carried the answer to msg, so that
+// a reply to one of them continues it.
+func (b *Bot) linkAnswer(ctx context.Context, msg chat.Message, ids []string) {
+	if l, ok := b.opts.Handler.(chat.AnswerLinker); ok && len(ids) > 0 {
+		l.LinkAnswer(context.WithoutCancel(ctx), msg, ids)
+	}
 }
 
 // RunWebsocket receives events over the SDK's long connection (larkws)

@@ -66,16 +66,19 @@ func (v Verdict) String() string {
 // "@bot @alice 4090有吗" → "4090有吗") and every placeholder of the bot are
 // removed; other people's placeholders later in the text become "@Name".
 // SenderName is filled when the sender appears among the mentions (the
-// event carries no sender name).
+// event carries no sender name); ParentID and RootID when the message
+// replies to another (a reply to one of the bot's answers continues it).
 func Gate(ev *larkim.P2MessageReceiveV1, botOpenID string, started time.Time) (chat.Message, Verdict) {
 	if ev == nil || ev.Event == nil || ev.Event.Message == nil {
 		return chat.Message{}, IgnoreMalformed
 	}
 	m := ev.Event.Message
 	msg := chat.Message{
-		Channel: "feishu",
-		ID:      str(m.MessageId),
-		ChatID:  str(m.ChatId),
+		Channel:  "feishu",
+		ID:       str(m.MessageId),
+		ChatID:   str(m.ChatId),
+		ParentID: str(m.ParentId),
+		RootID:   str(m.RootId),
 	}
 	if s := ev.Event.Sender; s != nil && s.SenderId != nil {
 		msg.SenderID = str(s.SenderId.OpenId)

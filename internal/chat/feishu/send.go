@@ -161,10 +161,13 @@ func (w wire) Fallback(_ context.Context, chatID string, r chat.Reply, _ chat.Se
 	return parts(larkim.MsgTypeText, renderTexts(r, mentions)), true
 }
 
-// Post makes one Create or Reply call.
+// Post makes one Create or Reply call and tells o.Sent the message_id.
 func (w wire) Post(ctx context.Context, chatID string, p chat.Part, o chat.PostOptions) error {
 	fp := p.Payload.(feishuPart)
-	_, err := w.b.postOnce(ctx, chatID, o.ReplyTo, fp.msgType, fp.content, partUUID(o.Key))
+	id, err := w.b.postOnce(ctx, chatID, o.ReplyTo, fp.msgType, fp.content, partUUID(o.Key))
+	if err == nil && id != "" && o.Sent != nil {
+		o.Sent(id)
+	}
 	return err
 }
 

@@ -207,8 +207,9 @@ func decide(raw rawMessage, allow allowList, started time.Time) (chat.Message, v
 		msg.ChatID = privateChatID(raw.SenderKey)
 		msg.SenderID = senderID(raw.SenderNick, raw.SenderKey)
 		// "@bot" is not needed in a private chat, but harmless: drop it.
-		text, _ := stripMentions(raw.Content, botNames(raw))
-		msg.Text = tidy(stripAll(text))
+		quote, content := splitQuote(raw.Content)
+		text, _ := stripMentions(content, botNames(raw))
+		msg.Text, msg.Quote = tidy(stripAll(text)), quote
 		return msg, answer
 	}
 
@@ -223,7 +224,8 @@ func decide(raw rawMessage, allow allowList, started time.Time) (chat.Message, v
 	if !allow.allows(raw.GroupName) {
 		return msg, ignoreGroupNotAllowed
 	}
-	text, found := stripMentions(raw.Content, botNames(raw))
+	quote, content := splitQuote(raw.Content)
+	text, found := stripMentions(content, botNames(raw))
 	if !found {
 		return msg, ignoreNotMentioned
 	}
@@ -232,7 +234,7 @@ func decide(raw rawMessage, allow allowList, started time.Time) (chat.Message, v
 	if msg.SenderID == "" {
 		return msg, ignoreUnknownSender
 	}
-	msg.Text = tidy(stripAll(text))
+	msg.Text, msg.Quote = tidy(stripAll(text)), quote
 	return msg, answer
 }
 

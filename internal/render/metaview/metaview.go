@@ -172,3 +172,18 @@ func (f Failed) Reply(*render.Renderer) chat.Reply {
 func Interim(l i18n.Lang) chat.Reply {
 	return chat.Reply{Title: l.T("meta.interim.title"), Lines: []string{l.T("meta.interim.line")}, English: l.English()}
 }
+
+// Confirm asks before doing an action nobody clearly asked for (no
+// explicit verb, or an unsure reading): what it would do (Do, a clause
+// in Lang: "把本群的库存提醒静音 1 小时"), what to know first (Lines), and
+// that "确认" does it while anything else leaves it.
+type Confirm struct {
+	Lang  i18n.Lang `json:"-"`
+	Do    string    `json:"-"`
+	Lines []string  `json:"-"`
+}
+
+// Reply asks.
+func (c Confirm) Reply(*render.Renderer) chat.Reply {
+	return chat.Reply{Title: c.Lang.T("router.confirm.ask", c.Do), Lines: c.Lines, Notes: []string{c.Lang.T("router.confirm.how")}}
+}

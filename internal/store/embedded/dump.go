@@ -39,6 +39,11 @@ var dumpBuckets = []struct {
 // notDumped are the main file's buckets no kind comes from, and why.
 var notDumped = map[string]string{
 	string(bucketClaims): "claims written before they moved to the claims file; no version reads them",
+	// Conversation frames live ten minutes (the reply links a day): a
+	// move starts the conversations afresh, as a restart without the
+	// store would.
+	string(bucketFrames):     "conversation frames: minutes of state, not carried over",
+	string(bucketFrameLists): "the bot messages a reply can continue: a day of state, not carried over",
 }
 
 func plain(k, v []byte, _ time.Time) (dump.Record, bool) {

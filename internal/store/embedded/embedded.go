@@ -41,7 +41,7 @@ var (
 	bucketDigest        = []byte("digest_chats")        // chat key → 1 (weekly digest on)
 	bucketHistory       = []byte("stock_history")       // chunk key → history chunk (internal/history)
 	allBuckets          = [][]byte{bucketSnapshots, bucketSubscriptions, bucketNotify, bucketClaims, bucketMutes, bucketLocks, bucketBlobs, bucketStorage, bucketDigest, bucketHistory,
-		bucketDelivered, bucketDigestMarks, bucketParked}
+		bucketDelivered, bucketDigestMarks, bucketParked, bucketFrames, bucketFrameLists}
 )
 
 // Store is a bbolt-backed store. Safe for concurrent use.
@@ -71,6 +71,9 @@ type Store struct {
 	// lastDeliveredSweep is when expired delivered marks were last
 	// pruned (pruneDelivered).
 	lastDeliveredSweep atomic.Int64
+	// lastFrameSweep is when expired conversation frames were last
+	// pruned (pruneFrames).
+	lastFrameSweep atomic.Int64
 }
 
 // Open opens (creating if needed) the store in dir. It fails with

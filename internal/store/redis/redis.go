@@ -21,6 +21,9 @@
 //	                     after its ttl (chat.DeliveryLog)
 //	P+"digest_marks"     hash  chat key → where its scheduled digest stands
 //	P+"parked"           hash  key → answer parked at shutdown (sends.go)
+//	P+"frame:"+key       string a conversation's frame, expires after its
+//	                     ttl (frames.go)
+//	P+"frames:"+key      list  a chat's recent answers' frames, capped
 //
 // Every command and script touches one key, so no hash tags are needed on a
 // Cluster. Expiry uses the Redis server's clock.

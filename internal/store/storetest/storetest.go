@@ -29,6 +29,7 @@ type Store interface {
 	SendStore
 	SubscriptionAdder
 	BlobUpdater
+	FrameStore
 }
 
 // All runs every check of the suite on s, each as a subtest.
@@ -50,6 +51,7 @@ func All(t *testing.T, s Store) {
 	t.Run("History", func(t *testing.T) { History(t, s) })
 	t.Run("Sends", func(t *testing.T) { Sends(t, s) })
 	t.Run("HistoryHandover", func(t *testing.T) { HistoryHandover(t, s) })
+	t.Run("Frames", func(t *testing.T) { Frames(t, s) })
 }
 
 // Race calls try(i) for i from 0 to n-1, each in its own goroutine and all

@@ -140,6 +140,7 @@ func Extract(c *catalog.Catalog, text string, chatEnglish bool) *Extraction {
 	q.SwitchTo = reSwitch.MatchString(s) && !words.ContainsAny(s, kwStockWord.List())
 	q.OnlyParams = onlyParams(x)
 	q.Choice = choiceOf(s)
+	followUpSlots(x)
 	return x
 }
 

@@ -279,6 +279,33 @@ type Query struct {
 	OnlyParams bool `json:"-"`
 	// Choice is 1 or 2 for "1", "第二个", "后者": a pick after an ask-back.
 	Choice int `json:"-"`
+	// How the message may continue the conversation (frame.go): FollowUp
+	// when it reads as a follow-up of the last answer (a short message
+	// opening or closing with a follow-up word: "那A100呢", "换成4090",
+	// "and on vast?", "tomorrow?"; or Bare), Bare when it is nothing but
+	// values ("4090", "13B", "4张", "40G的"), Cheaper when it asks for
+	// something cheaper than the last answer showed ("再便宜点的"), Confirm
+	// when it is a yes ("确认", "confirm") to a question the bot asked.
+	FollowUp bool `json:"-"`
+	Bare     bool `json:"-"`
+	Cheaper  bool `json:"-"`
+	Confirm  bool `json:"-"`
+	// FollowSizeGB is a size a follow-up names that its own reading does
+	// not take (the pipeline drops a size outside a storage or plan
+	// question): "40G的呢" after an A100 80GB answer asks for the 40 GB
+	// variant.
+	FollowSizeGB float64 `json:"-"`
+	// FollowCount is a count a follow-up names without a card ("要是两张
+	// 呢", "2 of them", "5000张呢"): cards, or images after an image job.
+	FollowCount int `json:"-"`
+	// FollowLater: a follow-up asks about a time from now ("过两个小时呢",
+	// "later?"), which after a stock answer asks when the card is free.
+	FollowLater bool `json:"-"`
+	// Verbs are the intents that change state whose explicit verb the
+	// message has (their definitions' verbs: "静音", "取消订阅", "删除存储
+	// 3"): such an intent is done only when it is among them (the
+	// pipeline fills it).
+	Verbs []string `json:"-"`
 	// CJK: the message has Chinese characters (a follow-up in Chinese is
 	// answered in Chinese whatever the question it changes was in).
 	CJK bool `json:"-"`

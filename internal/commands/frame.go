@@ -1,0 +1,109 @@
+package commands
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"time"
+
+	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/commands/frame"
+)
+
+// The conversation's frames (package frame): what a member's next
+// message may continue, kept in a FrameStore — the bot's store when it
+// has one (a follow-up after a restart or on another replica continues
+// its frame), else the process's memory.
+type (
+	// Frame is one conversation's frame.
+	Frame = frame.Frame
+	// FrameStore keeps frames; the embedded and Redis stores implement it.
+	FrameStore = frame.Store
+)
+
+// How long frames live (frame.TTL, LinkTTL, SaidKeep).
+const (
+	FrameTTL = frame.TTL
+	LinkTTL  = frame.LinkTTL
+	SaidKeep = frame.SaidKeep
+)
+
+// WithFrames keeps the conversation's frames in s (the bot's store), so
+// a follow-up after a restart or on another replica continues its frame;
+// without it they live in the process.
+func WithFrames(s FrameStore) Option { return func(r *Router) { r.frames = s } }
+
+// frameTimeout bounds one frame store call: a store that does not answer
+// costs a message its context, never its answer.
+const frameTimeout = 2 * time.Second
+
+// Frame store keys: a member's frame and pending action, a bot message's
+// frame, a chat's recent answers.
+func memberKey(msg chat.Message) string  { return "frame/" + convKey(msg) }
+func pendingKey(msg chat.Message) string { return "frame-pending/" + convKey(msg) }
+func saidKey(msg chat.Message) string    { return "frame-said/" + chatKey(msg) }
+func linkKey(msg chat.Message, botMsgID string) string {
+	return "frame-link/" + chatKey(msg) + botMsgID
+}
+
+// loadFrame reads the frame under key (nil when there is none, it does
+// not decode, or the store fails: logged).
+func (r *Router) loadFrame(ctx context.Context, key string) *Frame {
+	ctx, cancel := context.WithTimeout(ctx, frameTimeout)
+	defer cancel()
+	b, err := r.frames.Frame(ctx, key)
+	if err != nil {
+		slog.Warn("commands: reading a conversation frame failed; answering without it", "err", err)
+		return nil
+	}
+	return frame.Decode(b)
+}
+
+// saveFrame writes f under key for ttl (a failure is logged: the next
+// message then starts afresh).
+func (r *Router) saveFrame(ctx context.Context, key string, f *Frame, ttl time.Duration) {
+	b, err := json.Marshal(f)
+	if err != nil {
+		slog.Error("commands: a conversation frame does not encode", "err", err)
+		return
+	}
+	r.putFrame(ctx, key, b, ttl)
+}
+
+// putFrame writes an encoded frame under key for ttl.
+func (r *Router) putFrame(ctx context.Context, key string, b []byte, ttl time.Duration) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), frameTimeout)
+	defer cancel()
+	if err := r.frames.PutFrame(ctx, key, b, ttl); err != nil {
+		slog.Warn("commands: keeping a conversation frame failed", "err", err)
+	}
+}
+
+// editor edits frames with the router's catalog and its estimate rules.
+func (r *Router) editor() frame.Editor {
+	return frame.Editor{Cat: r.cat, Estimate: r.followEstimate}
+}
+
+// followEstimate edits the last estimate: an OOM or card question about
+// it ("爆显存了"), its parameters ("seq 4096", "5万条"), its card or
+// platform ("用4090", "在恒源云呢"), another size of model ("那14B呢");
+// a question naming a job of its own starts afresh.
+func (r *Router) followEstimate(f, q Query) (Query, bool) {
+	if q.Intent == IntentAdvice && !q.Bare && !q.OnlyParams {
+		// Answered as advice, about the estimate's job: no edit to name.
+		adviceJob(r, f, &q)
+		return q, false
+	}
+	// A question naming a model of its own (a workload: "yolov8n coco
+	// 100轮", "bert-base 微调") starts a new job, even when only its
+	// numbers are read as slots; a follow-up ("那 SDXL 呢") asks its
+	// estimate instead.
+	if model, _ := r.work.Find(q.Asked); model != "" && !sameWorkload(r.work, f, model) {
+		if q.FollowUp && q.Intent != IntentEstimate {
+			q.Intent, q.Confidence = IntentEstimate, 1
+			return q, true
+		}
+		return q, false
+	}
+	return mergeFollowUp(f, q)
+}

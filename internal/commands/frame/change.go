@@ -1,0 +1,174 @@
+package frame
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/i18n"
+	"github.com/labgpu/bot/internal/render"
+	"github.com/labgpu/bot/internal/render/estimateview"
+	"github.com/labgpu/bot/internal/understand"
+)
+
+// An edited answer says first, in one short line, what the follow-up
+// changed ("换成 RTX 3090：…", "改成 2 张：…"): the differences between
+// the frame's Query and the one answered, named in the answer's words.
+
+// WithChange puts what changed from base to q before the reply's first
+// line (unchanged when nothing nameable changed).
+func WithChange(rd *render.Renderer, rep chat.Reply, base, q Query) chat.Reply {
+	l := i18n.Of(q.English)
+	parts := changes(rd, base, q, l)
+	if len(parts) == 0 {
+		return rep
+	}
+	head := l.T("router.frame.line", strings.Join(parts, l.T("router.frame.join")))
+	switch {
+	case rep.Title != "":
+		rep.Title = head + rep.Title
+	case len(rep.Lines) > 0:
+		rep.Lines = append([]string{head + rep.Lines[0]}, rep.Lines[1:]...)
+	default:
+		rep.Title = strings.TrimRight(head, " ")
+	}
+	return rep
+}
+
+// changes names what differs between base and q: cards, platforms, the
+// count, price, billing mode and usage, the time asked about, and the
+// job's figures.
+func changes(rd *render.Renderer, base, q Query, l i18n.Lang) []string {
+	var out []string
+	add := func(cond bool, key string, args ...any) {
+		if cond {
+			out = append(out, l.T(key, args...))
+		}
+	}
+	same := func(id string) string { return id }
+	platform := func(id string) string { return rd.PlatformName(id, l.English()) }
+	out = append(out, nameChanges(base.NamedGPUs, q.NamedGPUs, same, "router.frame.gpu", l)...)
+	out = append(out, nameChanges(base.Platforms, q.Platforms, platform, "router.frame.platform", l)...)
+	add(len(q.Platforms) == 0 && len(base.Platforms) > 0, "router.frame.any_platform")
+	add(q.GPUCount != base.GPUCount && q.GPUCount > 0, "router.frame.count", q.GPUCount)
+	add(q.MaxPriceCNY != base.MaxPriceCNY && q.MaxPriceCNY > 0 && !q.Cheaper, "router.frame.price", render.TrimF(q.MaxPriceCNY))
+	add(q.Cheaper && q.MaxPriceCNY != base.MaxPriceCNY, "router.frame.cheaper")
+	add(q.BillingMode != base.BillingMode && q.BillingMode != "", "router.frame.mode", render.ModeName(q.BillingMode, l.English()))
+	add(q.SpanDays != base.SpanDays && q.SpanDays > 0, "router.frame.days", render.TrimF(q.SpanDays))
+	add(q.HoursPerWeek != base.HoursPerWeek && q.HoursPerWeek > 0, "router.frame.hours_week", render.TrimF(q.HoursPerWeek))
+	add(q.TotalHours != base.TotalHours && q.TotalHours > 0, "router.frame.hours_total", render.TrimF(q.TotalHours))
+	if w := whenName(q.When, l); w != "" && !sameWhen(base.When, q.When) {
+		out = append(out, l.T("router.frame.when", w))
+	}
+	add(q.Period != base.Period && q.Period != "", "router.frame.period", periodName(q.Period, l))
+	add(q.Region != base.Region && q.Region != "", "router.frame.region", q.Region)
+	return append(out, jobChanges(base, q, l)...)
+}
+
+// nameChanges names the cards or platforms of now that were not in was:
+// added to a comparison ("加上 …") when was is kept whole, else "换成 …".
+func nameChanges(was, now []string, name func(string) string, key string, l i18n.Lang) []string {
+	var added []string
+	for _, n := range now {
+		if !slices.Contains(was, n) {
+			added = append(added, name(n))
+		}
+	}
+	if len(added) == 0 {
+		return nil
+	}
+	kept := len(was) > 0
+	for _, w := range was {
+		kept = kept && slices.Contains(now, w)
+	}
+	if kept {
+		key = "router.frame.add"
+	}
+	return []string{l.T(key, strings.Join(added, l.T("router.frame.join")))}
+}
+
+// jobChanges names the job's figures that changed.
+func jobChanges(base, q Query, l i18n.Lang) []string {
+	var out []string
+	add := func(cond bool, key string, args ...any) {
+		if cond {
+			out = append(out, l.T(key, args...))
+		}
+	}
+	job := func(x Query) string {
+		if x.Model != "" {
+			return x.Model
+		}
+		if x.ParamsB > 0 {
+			return render.TrimF(x.ParamsB) + "B"
+		}
+		return x.ModelText
+	}
+	// A size given where the question had none (the answer to "多大参数量？")
+	// changes nothing the member saw.
+	add(job(q) != job(base) && job(q) != "" && job(base) != "", "router.frame.job", job(q))
+	add(q.Method != base.Method && q.Method != "", "router.frame.method", render.MethodName(q.Method, q.Bits, l.English()))
+	add(q.SeqLen != base.SeqLen && q.SeqLen > 0, "router.frame.seq", q.SeqLen)
+	add(q.Batch != base.Batch && q.Batch > 0, "router.frame.batch", q.Batch)
+	add(q.Samples != base.Samples && q.Samples > 0, "router.frame.samples", estimateview.HumanNum(float64(q.Samples), l))
+	add(q.Epochs != base.Epochs && q.Epochs > 0, "router.frame.epochs", render.TrimF(q.Epochs))
+	add(q.LoRARank != base.LoRARank && q.LoRARank > 0, "router.frame.rank", q.LoRARank)
+	add(q.Images != base.Images && q.Images > 0, "router.frame.images", q.Images)
+	return out
+}
+
+// whenName names the part of the week and day w asks about ("周末晚上",
+// "明天"); "" for none.
+func whenName(w *understand.WeekWindow, l i18n.Lang) string {
+	if w == nil {
+		return ""
+	}
+	var parts []string
+	if w.Relative {
+		for _, d := range understand.RelativeDays() {
+			if d.Days == w.RelDays {
+				parts = append(parts, d.Name.Pick(l.English()))
+			}
+		}
+	}
+	for _, p := range understand.WeekParts() {
+		if p.ID == w.Set {
+			parts = append(parts, p.Name.Pick(l.English()))
+		}
+	}
+	if len(w.Days) == 1 && w.Set == "" {
+		for _, d := range understand.Weekdays() {
+			if d.ISO == w.Days[0]+1 {
+				parts = append(parts, d.Name.Pick(l.English()))
+			}
+		}
+	}
+	for _, p := range understand.DayParts() {
+		if p.ID == w.Part {
+			parts = append(parts, p.Name.Pick(l.English()))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// sameWhen reports whether two windows ask about the same time.
+func sameWhen(a, b *understand.WeekWindow) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Set == b.Set && slices.Equal(a.Days, b.Days) && a.Relative == b.Relative && a.RelDays == b.RelDays &&
+		a.Part == b.Part && a.Start == b.Start && a.End == b.End
+}
+
+// periodName names a digest's period ("上周").
+func periodName(p string, l i18n.Lang) string {
+	switch p {
+	case understand.PeriodThisWeek:
+		return l.T("router.frame.periods.this_week")
+	case understand.PeriodLastWeek:
+		return l.T("router.frame.periods.last_week")
+	case understand.PeriodThisMonth:
+		return l.T("router.frame.periods.this_month")
+	}
+	return l.T("router.frame.periods.last_month")
+}

@@ -1,0 +1,434 @@
+package frame
+
+import (
+	"encoding/json"
+	"slices"
+
+	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/understand"
+)
+
+// Editor edits frames with follow-ups: the catalog names a card's
+// variants ("40G的呢"); Estimate is how an estimate's frame is edited (the
+// router's: the job's parameters, an OOM question about the job).
+type Editor struct {
+	Cat      *catalog.Catalog
+	Estimate func(f, q Query) (Query, bool)
+}
+
+// Follow-ups edit the frame: a message that continues the last answer
+// with new values ("那A100呢", "换成按量", "要是两张呢", "周末呢", "and on
+// vast?", a bare card or number) is answered as that answer again with
+// the values it names replaced and the rest kept; a question of its own
+// starts afresh. The rules read the Query only: the understanding marks
+// how a message reads (Query.FollowUp, Bare, Cheaper) and what it names.
+
+// Editable reports whether a follow-up may edit an answer of q's reading:
+// the answers about cards, prices, jobs, when cards are free, a card
+// choice and the storage digest (never an action).
+func Editable(q Query) bool {
+	switch q.Intent {
+	case understand.IntentStock, understand.IntentPrices, understand.IntentCompare, understand.IntentPlan, understand.IntentEstimate, understand.IntentAvailability, understand.IntentDigest:
+		return true
+	case understand.IntentAdvice:
+		return q.Topic == cardChoiceTopic
+	}
+	return false
+}
+
+// cardChoiceTopic is the knowledge base's "which card" topic.
+const cardChoiceTopic = "card-choice"
+
+// brings is what kinds of values a message names.
+type brings struct {
+	gpu, platform, count, price, mode, usage, when, period, job, params, region, exclude, size, which bool
+	// other: a condition no rule names (overlay sets it as stated);
+	// rental: how long the member rents ("一个月下来": the condition's
+	// period_days, read by name so that any Query field of that name
+	// counts).
+	other, rental bool
+}
+
+func (b brings) any() bool {
+	return b.gpu || b.platform || b.count || b.price || b.mode || b.usage || b.when || b.period || b.job || b.params ||
+		b.region || b.exclude || b.size || b.other
+}
+
+// valuesOf are the values q names.
+func valuesOf(q Query) brings {
+	others := Others(q)
+	_, rental := others["period_days"]
+	return brings{
+		gpu:      len(q.GPUs) > 0 || q.UnknownGPU != "",
+		platform: len(q.Platforms) > 0,
+		count:    q.GPUCount > 0 || q.FollowCount > 0 && q.FollowCount <= MaxCards,
+		price:    q.MaxPriceCNY > 0,
+		mode:     q.BillingMode != "",
+		usage:    q.SpanDays > 0 || q.HoursPerWeek > 0 || q.TotalHours > 0 || q.Continuous || q.Window != "" || rental,
+		when:     q.When != nil || q.FollowLater,
+		period:   q.Period != "" || q.Week != "",
+		job:      q.Model != "" || q.ParamsB > 0 || q.SizeB > 0 || q.ModelText != "" || q.WorkloadModel != "" || q.KBWorkload != "",
+		params:   jobParams(q),
+		region:   q.Region != "",
+		exclude:  len(q.ExcludePlatforms) > 0,
+		size:     q.FollowSizeGB > 0 || q.SizeGB > 0 && q.FollowUp,
+		which:    q.WhichPlatform || q.Elsewhere,
+		other:    len(others) > 0,
+		rental:   rental,
+	}
+}
+
+// MaxCards is the most cards a count said alone is read as ("要是
+// 两张呢"); a larger one is images after an image job ("5000张呢").
+const MaxCards = 64
+
+// jobParams reports whether q names a job's figures or switches.
+func jobParams(q Query) bool {
+	return q.SeqLen > 0 || q.Batch > 0 || q.Samples > 0 || q.Tokens > 0 || q.TokensPerSample > 0 || q.Epochs > 0 ||
+		q.Bits > 0 || q.LoRARank > 0 || q.LoRATargets != "" || q.Optimizer != "" || q.Stack != "" || q.NoGradCkpt ||
+		q.NoFlashAttn || q.ZeRO > 0 || q.Method != "" || q.Images > 0 || q.Steps > 0 || q.Resolution > 0 || q.DataPercent > 0
+}
+
+// Follow edits the frame's Query with q when q continues it: the Query to
+// answer and whether it is an edit of the frame's (false: q as it came, a
+// question of its own or nothing to apply; or an advice question given
+// the last estimate's job).
+func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
+	f := fr.Query.Restore()
+	if !Editable(f) || !continues(q) {
+		return q, false
+	}
+	if f.Intent == understand.IntentEstimate {
+		return e.Estimate(f, q)
+	}
+	form := q.FollowUp || q.Bare
+	if !form && !elliptical(f, q) {
+		return q, false // a question of its own
+	}
+	b := valuesOf(q)
+	if !b.any() && !q.Cheaper {
+		return carry(f, q)
+	}
+	target := transition(f, q, b)
+	if !form && !(asks(q, target) && elliptical(f, q)) {
+		return q, false
+	}
+	if form && !q.Bare && OwnQuestion(q, target) {
+		return q, false
+	}
+	return e.apply(f, q, b, target, fr.Cheapest), true
+}
+
+// continues reports whether a message may continue an answer at all: not
+// "详情", help, an action said outright, a subscription or a fact check.
+func continues(q Query) bool {
+	switch q.Intent {
+	case understand.IntentMore:
+		// "详情" names nothing; "5万条" misread as it does.
+		return valuesOf(q).any() || q.FollowCount > 0
+	case understand.IntentFactCheck:
+		// A claim is a sentence of its own; "under 2.5 yuan?" misread as
+		// one is a follow-up.
+		return q.FollowUp
+	case understand.IntentHelp, understand.IntentSubscribe, understand.IntentSubscriptions, understand.IntentStorageList:
+		return false
+	}
+	return !slices.Contains(q.Verbs, q.Intent)
+}
+
+// OwnQuestion reports whether a follow-up-shaped message is a question of
+// its own: read surely as another answer than the edit would give, about
+// a subject it names itself ("哪家有A100呢" after an estimate).
+func OwnQuestion(q Query, target string) bool {
+	sure := q.Confidence >= understand.Accept && Editable(q)
+	return sure && q.Intent != target && hasSubject(q)
+}
+
+// asks reports whether q reads as intent, or is unsure between it and
+// another reading (an ask-back the conversation settles).
+func asks(q Query, intent string) bool {
+	if q.Intent == understand.IntentClarify {
+		for i, alt := range q.Alternatives {
+			if i < 2 && alt.Intent == intent {
+				return true
+			}
+		}
+	}
+	return q.Intent == intent
+}
+
+// elliptical reports whether q leaves out the subject the frame's answer
+// was about ("lambda有吗" after a 4090 answer: no card), so it asks about
+// that one.
+func elliptical(f, q Query) bool {
+	if len(f.GPUs) > 0 {
+		return len(q.GPUs) == 0 && q.UnknownGPU == ""
+	}
+	return !hasSubject(q)
+}
+
+// hasSubject reports whether q names what its answer is about: a card, a
+// platform or a job.
+func hasSubject(q Query) bool {
+	return len(q.GPUs) > 0 || len(q.Platforms) > 0 || q.Model != "" || q.ParamsB > 0 || q.ModelText != "" || q.WorkloadModel != ""
+}
+
+// carry answers a follow-up that names no value but asks another thing of
+// the same subject ("价格呢" after a stock answer): its own reading, about
+// the frame's card and platform.
+func carry(f, q Query) (Query, bool) {
+	if !q.FollowUp || hasSubject(q) || !Editable(q) || q.Intent == understand.IntentEstimate || q.Intent == understand.IntentDigest {
+		return q, false
+	}
+	if len(f.GPUs) == 0 && len(f.Platforms) == 0 {
+		return q, false
+	}
+	q.GPU, q.GPUs, q.NamedGPUs, q.GPUFamily = f.GPU, slices.Clone(f.GPUs), slices.Clone(f.NamedGPUs), f.GPUFamily
+	q.Platform, q.Platforms = f.Platform, slices.Clone(f.Platforms)
+	if q.Intent == understand.IntentPrices && len(q.GPUs) > 0 {
+		q.Intent = understand.IntentStock // a card's prices are its offers
+	}
+	q.English = f.English && !q.CJK
+	return q, true
+}
+
+// transition is the answer an edit gives: the frame's, or the one its new
+// values ask for (a billing mode or a rental span turns offers into a
+// plan, pay-as-you-go a plan into offers, a time of day or week offers
+// into when the card is usually free).
+func transition(f, q Query, b brings) string {
+	hourly := q.BillingMode == understand.ModeHourly
+	switch f.Intent {
+	case understand.IntentStock, understand.IntentPrices:
+		hours := q.SpanDays > 0 || q.HoursPerWeek > 0 || q.TotalHours > 0 || q.Continuous || b.rental
+		switch {
+		case b.mode && !hourly || hours:
+			return understand.IntentPlan
+		case b.when && !b.price && !b.count:
+			// "晚上呢", "tomorrow?": when the card is usually free.
+			return understand.IntentAvailability
+		case b.usage:
+			return understand.IntentPlan
+		case f.Intent == understand.IntentPrices && (b.gpu || len(f.GPUs) > 0):
+			return understand.IntentStock
+		}
+	case understand.IntentPlan:
+		if b.mode && hourly && !b.usage {
+			return understand.IntentStock
+		}
+	case understand.IntentCompare:
+		if b.mode && !hourly || b.usage {
+			return understand.IntentPlan
+		}
+	}
+	return f.Intent
+}
+
+// apply is the frame's Query f answered as target with the values q names
+// in place of f's (a comparison adds a card or platform to those it
+// compares); the rest of f is kept.
+func (e Editor) apply(f, q Query, b brings, target string, cheapest float64) Query {
+	m := cloneQuery(f)
+	m.Intent, m.Confidence, m.Alternatives, m.Problems, m.Issues = target, 1, nil, q.Problems, q.Issues
+	m.English = Language(f, q)
+	e.applyNames(&m, f, q, b, target)
+	if b.count {
+		m.GPUCount = max(q.GPUCount, q.FollowCount)
+	}
+	if b.price {
+		m.MaxPriceCNY = q.MaxPriceCNY
+	}
+	if q.Cheaper && cheapest > 0 && !b.price {
+		// Cheaper than the best the last answer showed, anywhere.
+		m.MaxPriceCNY = cheapest - 0.01
+		m.Platform, m.Platforms = "", nil
+	}
+	applyPlan(&m, q, b, target)
+	if b.when {
+		m.When = q.When
+	}
+	if b.period {
+		m.Period, m.Week = q.Period, q.Week
+	}
+	if b.region {
+		m.Region = q.Region
+	}
+	if b.exclude {
+		m.ExcludePlatforms = slices.Clone(q.ExcludePlatforms)
+	}
+	if target == understand.IntentAdvice && b.job {
+		m.KBWorkload, m.Workload, m.Model, m.ParamsB, m.ModelText = q.KBWorkload, q.Workload, q.Model, q.ParamsB, q.ModelText
+	}
+	if b.other {
+		m = Overlay(m, q)
+	}
+	return m
+}
+
+// handled are the Query's fields (JSON names) an edit sets by its rules,
+// or that are no condition of the question (the reading, an action's
+// slots, the job's figures); every other field q states (a condition: a
+// VRAM floor, a currency …) replaces the frame's as it is (overlay).
+var handled = map[string]bool{
+	"intent": true, "confidence": true, "alternatives": true, "english": true, "problems": true, "topic": true, "score": true,
+	"gpu": true, "gpu_family": true, "gpus": true, "named_gpus": true, "unknown_gpu": true, "platform": true, "platforms": true,
+	"which_platform": true, "elsewhere": true, "exclude_platforms": true, "max_price_cny": true, "gpu_count": true,
+	"billing_mode": true, "mode_named": true, "span_days": true, "hours_per_week": true, "total_hours": true,
+	"continuous": true, "window": true, "setup_hours": true, "deadline": true, "period": true, "week": true, "region": true,
+	"size_gb": true, "size_text": true, "disk": true, "note": true, "mute_minutes": true, "mute_until": true,
+	"mute_tomorrow": true, "all": true, "sub_ref": true, "area": true, "min_free": true, "more_disks": true,
+	"more_sizes": true, "note_cut": true, "mine": true, "price_cny": true, "price_unit": true,
+	// The job's, which only an estimate's follow-up merges (mergeFollowUp).
+	"model": true, "model_text": true, "params_b": true, "workload": true, "workload_model": true, "workload_dataset": true,
+	"images": true, "steps": true, "resolution": true, "data_percent": true, "method": true, "bits": true, "seq_len": true,
+	"batch": true, "samples": true, "tokens_per_sample": true, "tokens": true, "lora_rank": true, "lora_targets": true,
+	"optimizer": true, "stack": true, "no_grad_ckpt": true, "no_flash_attn": true, "zero": true, "epochs": true,
+}
+
+// Others are the fields of q's JSON that overlay would set.
+func Others(q Query) map[string]json.RawMessage {
+	b, err := json.Marshal(q)
+	if err != nil {
+		return nil
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(b, &fields) != nil {
+		return nil
+	}
+	for k := range fields {
+		if handled[k] {
+			delete(fields, k)
+		}
+	}
+	return fields
+}
+
+// Overlay is m with every field q states that no rule handles set to
+// q's value (the job's fields for an estimate are merged by
+// mergeFollowUp instead).
+func Overlay(m, q Query) Query {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return m
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(b, &fields) != nil {
+		return m
+	}
+	for k, v := range Others(q) {
+		fields[k] = v
+	}
+	out, err := json.Marshal(fields)
+	if err != nil {
+		return m
+	}
+	merged := m
+	if json.Unmarshal(out, &merged) != nil {
+		return m
+	}
+	return merged
+}
+
+// applyPlan carries a billing mode and a usage into m: a plan's mode and
+// usage are replaced whole; offers asked for pay-as-you-go drop them.
+func applyPlan(m *Query, q Query, b brings, target string) {
+	if b.mode {
+		m.BillingMode, m.ModeNamed = q.BillingMode, q.ModeNamed
+	}
+	if b.usage {
+		m.SpanDays, m.HoursPerWeek, m.TotalHours, m.Continuous, m.Window = q.SpanDays, q.HoursPerWeek, q.TotalHours, q.Continuous, q.Window
+		m.SetupHours, m.Deadline = q.SetupHours, q.Deadline
+	}
+	if target != understand.IntentPlan {
+		// Offers are pay-as-you-go ("换成按量" keeps saying so).
+		if m.BillingMode != understand.ModeHourly {
+			m.BillingMode, m.ModeNamed = "", false
+		}
+		m.SpanDays, m.HoursPerWeek, m.TotalHours, m.Continuous, m.Window = 0, 0, 0, false, ""
+	}
+}
+
+// applyNames carries the cards and platforms q names into m.
+func (e Editor) applyNames(m *Query, f, q Query, b brings, target string) {
+	switch {
+	case b.gpu && target == understand.IntentCompare && len(f.NamedGPUs) >= 2:
+		m.NamedGPUs = appendNew(f.NamedGPUs, q.NamedGPUs...)
+		m.GPUs = appendNew(f.GPUs, q.GPUs...)
+	case b.gpu:
+		m.GPU, m.GPUs, m.NamedGPUs, m.GPUFamily, m.UnknownGPU = q.GPU, slices.Clone(q.GPUs), slices.Clone(q.NamedGPUs), q.GPUFamily, q.UnknownGPU
+	case b.size:
+		if id, ok := e.variant(f, max(q.FollowSizeGB, q.SizeGB)); ok {
+			m.GPU, m.GPUs, m.NamedGPUs, m.GPUFamily = id, []string{id}, []string{id}, false
+		}
+	}
+	switch {
+	case b.platform && target == understand.IntentCompare && len(f.Platforms) >= 2:
+		m.Platforms = appendNew(f.Platforms, q.Platforms...)
+	case b.platform:
+		m.Platform, m.Platforms = q.Platform, slices.Clone(q.Platforms)
+	case b.which:
+		m.Platform, m.Platforms = "", nil
+	}
+	m.WhichPlatform, m.Elsewhere = q.WhichPlatform, q.Elsewhere
+}
+
+// variant is the card of f's family with sizeGB of memory ("40G的呢"
+// after an A100 80GB answer: the A100 40GB).
+func (e Editor) variant(f Query, sizeGB float64) (string, bool) {
+	if f.GPU == "" {
+		return "", false
+	}
+	family := f.GPU
+	if g, ok := e.Cat.GPU(f.GPU); ok && !f.GPUFamily {
+		family = g.Family
+	}
+	for _, id := range e.Cat.FamilyMembers(family) {
+		if g, ok := e.Cat.GPU(id); ok && g.MemoryGB == sizeGB {
+			return id, true
+		}
+	}
+	return "", false
+}
+
+// Language is the language of an edited answer: the follow-up's
+// when it has words (Chinese, or English words), else the frame's ("4090"
+// alone).
+func Language(f, q Query) bool {
+	switch {
+	case q.CJK:
+		return false
+	case q.English:
+		return true
+	}
+	return f.English
+}
+
+// appendNew is xs with those of ys it lacks added.
+func appendNew(xs []string, ys ...string) []string {
+	out := slices.Clone(xs)
+	for _, y := range ys {
+		if !slices.Contains(out, y) {
+			out = append(out, y)
+		}
+	}
+	return out
+}
+
+// cloneQuery is q with its slices copied (an edit never changes the
+// frame's).
+func cloneQuery(q Query) Query {
+	q.GPUs, q.NamedGPUs, q.Platforms = slices.Clone(q.GPUs), slices.Clone(q.NamedGPUs), slices.Clone(q.Platforms)
+	q.ExcludePlatforms = slices.Clone(q.ExcludePlatforms)
+	return q
+}
+
+// Alone reads a follow-up that has nothing to continue (another member's
+// "用3090呢", a frame expired) as a question of its own: a card alone
+// asks about its offers.
+func Alone(q Query) Query {
+	if q.Bare && len(q.GPUs) > 0 && len(q.Platforms) == 0 && (q.Intent == understand.IntentUnknown || q.Intent == understand.IntentClarify) {
+		q.Alternatives = append([]understand.Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
+		q.Intent, q.Confidence = understand.IntentStock, 1
+	}
+	return q
+}

@@ -1,0 +1,171 @@
+package commands_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/commands"
+)
+
+// TestNoStateChangeWithoutAVerb (issue 28 item 2): every corpus message
+// of an intent that changes nothing — the phrasings of configs/intents
+// (examples and scored) and the knowledge base's topics, and every
+// dialogue turn no action is expected of — sent alone and as a follow-up
+// after each kind of answer, changes no state: not the subscriptions, the
+// chat's mute, its storage ledger or its digest switch, read through the
+// store after every message. The chat holds one of each to change (two
+// alerts, a mute, a running and a stopped disk, the digest on), all the
+// sender's, so an action that fired would show.
+func TestNoStateChangeWithoutAVerb(t *testing.T) {
+	if testing.Short() {
+		t.Skip("answers every corpus phrasing eleven times")
+	}
+	msgs := quietMessages(t)
+	t.Logf("%d messages, alone and after each of 10 answers", len(msgs))
+	seeds := []string{"", "哪家有4090", "AutoDL 怎么收费", "3090 还是 4090", "3090 包月多少", "7B LoRA 要多少钱",
+		"A100 80G 什么时候好抢", "which card for SDXL", "本周存储花费", "我的订阅", "帮我写个训练脚本"}
+	for i, seed := range seeds {
+		name := fmt.Sprintf("after %q", seed)
+		if seed == "" {
+			name = "alone"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			quietPass(t, fmt.Sprintf("quiet-%d", i), seed, msgs)
+		})
+	}
+}
+
+// quietMessage is a corpus message and who sends it.
+type quietMessage struct{ sender, text string }
+
+// quietMessages are the corpus messages of the intents that change
+// nothing, and the dialogue turns that may change nothing, each from its
+// sender (another member's "删除存储 1" changes nothing of the default
+// member's).
+func quietMessages(t *testing.T) []quietMessage {
+	_, _, in := corpus(t)
+	var out []quietMessage
+	add := func(texts ...string) {
+		for _, text := range texts {
+			out = append(out, quietMessage{defaultSender, text})
+		}
+	}
+	for _, d := range in.Defs {
+		if !d.Action() && d.Intent != commands.IntentSubscribe {
+			add(d.Examples...)
+			add(d.Scored...)
+		}
+	}
+	for _, tc := range in.Topics {
+		add(tc.Examples...)
+		add(tc.Scored...)
+	}
+	for _, d := range loadDialogues(t) {
+		for _, tn := range d.Turns {
+			if tn.wantState() == "unchanged" {
+				out = append(out, quietMessage{tn.sender(), tn.Say})
+			}
+		}
+	}
+	return out
+}
+
+// quietPass answers each message after seed's answer (its frame put back
+// before every message; none for ""), failing on any change; after one,
+// the pass goes on in a fresh chat, so that a change is never hidden by
+// an earlier one.
+func quietPass(t *testing.T, name, seed string, msgs []quietMessage) {
+	frames := &mapFrames{m: map[string][]byte{}}
+	r, st := dialogueRouterWith(t, commands.WithFrames(frames))
+	ctx := context.Background()
+	chats := 0
+	var chatID string
+	var frame []byte
+	ask := func(m quietMessage) commands.Result {
+		return r.Answer(ctx, chat.Message{Channel: "test", ChatID: chatID, SenderID: m.sender, SenderName: m.sender,
+			Text: m.text, ChatType: chat.Group, Time: dialogueNow})
+	}
+	key := func(sender string) string { return "frame/test/" + chatID + "/" + sender }
+	fresh := func() {
+		chats++
+		chatID = fmt.Sprintf("%s-%d", name, chats)
+		d := &dialogue{ID: chatID, Given: &given{Subscriptions: []string{"RTX 4090", "A100 80GB"}, MutedMinutes: 30, Digest: true,
+			Disks: []givenDisk{{Platform: "autodl", SizeGB: 80}, {Platform: "hengyuan", SizeGB: 50, StoppedDaysAgo: 3}}}}
+		if err := setGiven(ctx, st, d, chatID); err != nil {
+			t.Fatal(err)
+		}
+		if seed != "" {
+			ask(quietMessage{defaultSender, seed})
+			frame = frames.get(key(defaultSender))
+		}
+	}
+	fresh()
+	for _, m := range msgs {
+		frames.set(key(m.sender), frame)
+		before := snapshotState(ctx, t, st, "test/"+chatID)
+		res := ask(m)
+		if changed := changes(before, snapshotState(ctx, t, st, "test/"+chatID)); len(changed) > 0 {
+			t.Errorf("%s: %q changed %v (answered as %s, confidence %.2f)", m.sender, m.text, changed, res.Intent, res.Confidence)
+			fresh()
+		}
+	}
+}
+
+// mapFrames is a commands.FrameStore in a map, without expiry (the test
+// puts the frame back before every message).
+type mapFrames struct {
+	mu sync.Mutex
+	m  map[string][]byte
+	l  map[string][][]byte
+}
+
+func (f *mapFrames) get(key string) []byte { f.mu.Lock(); defer f.mu.Unlock(); return f.m[key] }
+
+func (f *mapFrames) set(key string, b []byte) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if b == nil {
+		delete(f.m, key)
+		return
+	}
+	f.m[key] = b
+}
+
+func (f *mapFrames) PutFrame(_ context.Context, key string, data []byte, _ time.Duration) error {
+	f.set(key, append([]byte(nil), data...))
+	return nil
+}
+
+func (f *mapFrames) Frame(_ context.Context, key string) ([]byte, error) { return f.get(key), nil }
+
+func (f *mapFrames) TakeFrame(_ context.Context, key string) ([]byte, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	b := f.m[key]
+	delete(f.m, key)
+	return b, nil
+}
+
+func (f *mapFrames) PushFrame(_ context.Context, key string, data []byte, keep int, _ time.Duration) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.l == nil {
+		f.l = map[string][][]byte{}
+	}
+	f.l[key] = append([][]byte{data}, f.l[key]...)
+	if len(f.l[key]) > keep {
+		f.l[key] = f.l[key][:keep]
+	}
+	return nil
+}
+
+func (f *mapFrames) Frames(_ context.Context, key string) ([][]byte, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.l[key], nil
+}

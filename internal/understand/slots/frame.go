@@ -1,0 +1,109 @@
+package slots
+
+import (
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/labgpu/bot/internal/understand/slots/words"
+)
+
+// The words of a conversation's follow-ups (configs/slots/frame.yaml).
+var (
+	// reFollowUp opens or closes a follow-up: "那A100呢", "换成4090",
+	// "and on vast?"; reFollowQuestion is a short question mark alone
+	// ("tomorrow?").
+	reFollowUp       = words.NewExpr("frame.follow_up")
+	reFollowQuestion = words.NewExpr("frame.follow_up_question")
+	// reFiller is what a message of nothing but values may say besides
+	// them ("40G的呢", "我要4张的").
+	reFiller = words.NewExpr("frame.filler")
+	// reCheaper asks for something cheaper than the last answer showed.
+	reCheaper = words.NewExpr("frame.cheaper")
+	// reConfirm says yes to a question the bot asked back.
+	reConfirm = words.NewExpr("frame.confirm")
+	// reFollowCount is a count a follow-up names alone ("两张呢").
+	reFollowCount = words.NewExpr("frame.count")
+	// reLater is a time from now ("过两个小时呢").
+	reLater = words.NewExpr("frame.later")
+)
+
+// followUpSlots marks how a message may continue the conversation
+// (Query.FollowUp, Bare, Cheaper, Confirm); the router decides whether it
+// does (internal/commands/frame.go). Run after the extractors: Bare reads
+// what they left of the text.
+func followUpSlots(x *Extraction) {
+	q := x.q
+	q.Confirm = reConfirm.MatchString(x.s)
+	limit, _ := words.Number("frame.limits", "follow_up_runes")
+	if utf8.RuneCountInString(x.s) > int(limit) {
+		return
+	}
+	q.Cheaper = reCheaper.MatchString(x.s)
+	q.FollowLater = reLater.MatchString(x.s)
+	rest := x.rest
+	if span := followCount(x); span != nil {
+		rest = blank(rest, span[0], span[1])
+	}
+	for _, m := range x.marks {
+		// What the scorer sees as a placeholder is a value too ("13B").
+		rest = blank(rest, m.start, m.end)
+	}
+	q.Bare = onlyFiller(reFiller.ReplaceAllString(rest, " "))
+	question := reFollowQuestion.MatchString(x.s) && !words.ContainsAny(x.s, kwStockWord.List())
+	q.FollowUp = q.Bare || q.Cheaper || question || reFollowUp.MatchString(x.s)
+}
+
+// followCount reads a count a short message names without a card
+// ("要是两张呢", "2 of them") into Query.FollowCount, when no GPU count
+// was read, and returns its span (nil: none). The span stays in rest:
+// a subscription's finisher reads "两张" as the fewest free.
+func followCount(x *Extraction) []int {
+	if x.q.GPUCount > 0 {
+		return nil
+	}
+	m := reFollowCount.FindStringSubmatchIndex(x.rest)
+	if m == nil {
+		return nil
+	}
+	for g := 1; g <= 2; g++ {
+		if m[2*g] < 0 {
+			continue
+		}
+		w := x.rest[m[2*g]:m[2*g+1]]
+		v, ok := words.ParseNum(w)
+		if !ok {
+			v, ok = englishNumber(w)
+		}
+		if ok && v >= 1 {
+			x.q.FollowCount = int(v)
+			return m[:2]
+		}
+	}
+	return nil
+}
+
+// onlyFiller reports whether s has no letter, digit or Chinese character
+// left: spaces, punctuation and emoji only.
+func onlyFiller(s string) bool {
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// FollowUpSlots fills what a follow-up names beyond the extractors' slots,
+// whatever intent the message reads as alone: the part of the week it
+// names ("周末呢": Query.When), a region ("西北的呢") and whether it asks
+// which platform ("哪家", Query.WhichPlatform) — what editing the last
+// answer reads.
+func (x *Extraction) FollowUpSlots() {
+	if x.q.When == nil {
+		x.WeekSlots()
+	}
+	if m := reRegion.FindStringSubmatch(x.rest); m != nil && x.q.Region == "" {
+		x.q.Region = m[1] + m[2]
+	}
+	offerAsk(x.q, x.whole)
+}
