@@ -1,15 +1,11 @@
 package main
 
 import (
-	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -67,7 +63,7 @@ type sentMsg struct {
 // in front of them: round robin over the replicas the soak believes up,
 // a redelivery to another replica after a failure.
 type driver struct {
-	template map[string]any
+	events   *feishutest.Events
 	replicas []*procs.Replica
 	fake     *fakes.Feishu
 	client   *http.Client
@@ -80,33 +76,18 @@ type driver struct {
 }
 
 func newDriver(fixtures string, replicas []*procs.Replica, fake *fakes.Feishu) (*driver, error) {
-	b, err := os.ReadFile(filepath.Join(fixtures, "event_im_message_receive_group_at_bot.json"))
+	ev, err := feishutest.LoadEvents(fixtures)
 	if err != nil {
 		return nil, err
 	}
-	var ev map[string]any
-	if err := json.Unmarshal(b, &ev); err != nil {
-		return nil, err
-	}
 	// Feishu gives up on a callback after 3 s.
-	return &driver{template: ev, replicas: replicas, fake: fake, client: &http.Client{Timeout: 3 * time.Second}}, nil
+	return &driver{events: ev, replicas: replicas, fake: fake, client: &http.Client{Timeout: 3 * time.Second}}, nil
 }
 
 // event builds the group message event @mentioning the bot.
 func (d *driver) event(m *sentMsg) []byte {
-	var ev map[string]any
-	b, _ := json.Marshal(d.template)
-	json.Unmarshal(b, &ev)
-	created := strconv.FormatInt(m.Created.UnixMilli(), 10)
-	h := ev["header"].(map[string]any)
-	h["event_id"], h["create_time"], h["token"] = m.EventID, created, verificationToken
-	msg := ev["event"].(map[string]any)["message"].(map[string]any)
-	msg["message_id"], msg["chat_id"], msg["create_time"], msg["update_time"] = m.ID, m.Chat, created, created
-	content, _ := json.Marshal(map[string]string{"text": "@_user_1 " + m.Text})
-	msg["content"] = string(content)
-	msg["mentions"] = msg["mentions"].([]any)[:1] // the bot only
-	out, _ := json.Marshal(ev)
-	return out
+	return d.events.Message(feishutest.Message{EventID: m.EventID, MessageID: m.ID, ChatID: m.Chat, Text: m.Text,
+		Mention: true, Token: verificationToken, Created: m.Created})
 }
 
 // Send sends a new message in chat and delivers it in the background.
@@ -148,18 +129,12 @@ func (d *driver) deliver(m *sentMsg) {
 	avoid := -1
 	for try := 0; ; try++ {
 		r := d.pick(avoid)
-		body, hdr := feishutest.Seal(plain, encryptKey, time.Now())
-		req, _ := http.NewRequest(http.MethodPost, r.Base()+"/feishu/events", bytes.NewReader(body))
-		for k, v := range hdr {
-			req.Header.Set(k, v)
-		}
 		a := attempt{At: time.Now(), Replica: r.Idx}
-		resp, err := d.client.Do(req)
+		status, _, err := feishutest.Post(context.Background(), d.client, r.Base()+"/feishu/events", plain, encryptKey)
 		if err != nil {
 			a.Err = err.Error()
 		} else {
-			a.Status = resp.StatusCode
-			resp.Body.Close()
+			a.Status = status
 		}
 		m.mu.Lock()
 		m.Attempts = append(m.Attempts, a)

@@ -51,11 +51,15 @@ type Feishu struct {
 	byUUID map[string]string // uuid → message id
 	chatOf map[string]string // message id → chat id
 	seq    int
+	onPost func(Post)
 }
 
 // NewFeishu starts the fake on a loopback port, answering from the
 // recordings in fixtures (testdata/feishu).
-func NewFeishu(fixtures string) (*Feishu, error) {
+func NewFeishu(fixtures string) (*Feishu, error) { return NewFeishuAt(fixtures, "127.0.0.1:0") }
+
+// NewFeishuAt is NewFeishu listening on addr ("host:port").
+func NewFeishuAt(fixtures, addr string) (*Feishu, error) {
 	tok, err := os.ReadFile(filepath.Join(fixtures, "resp_tenant_access_token_internal.json"))
 	if err != nil {
 		return nil, err
@@ -64,7 +68,7 @@ func NewFeishu(fixtures string) (*Feishu, error) {
 	if err != nil {
 		return nil, err
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
 	}
@@ -83,6 +87,14 @@ func (f *Feishu) Close() { f.srv.Close() }
 func (f *Feishu) NoteChat(messageID, chatID string) {
 	f.mu.Lock()
 	f.chatOf[messageID] = chatID
+	f.mu.Unlock()
+}
+
+// OnPost calls fn with each message call from now on, once it is
+// recorded (on the request's goroutine, before it is answered).
+func (f *Feishu) OnPost(fn func(Post)) {
+	f.mu.Lock()
+	f.onPost = fn
 	f.mu.Unlock()
 }
 
@@ -148,7 +160,11 @@ func (f *Feishu) serve(w http.ResponseWriter, r *http.Request) {
 		f.chatOf[p.MessageID] = p.ChatID
 	}
 	f.posts = append(f.posts, p)
+	notify := f.onPost
 	f.mu.Unlock()
+	if notify != nil {
+		notify(p)
+	}
 	out, _ := json.Marshal(map[string]any{"code": 0, "msg": "success", "data": map[string]any{
 		"message_id": p.MessageID, "chat_id": p.ChatID, "msg_type": p.Type,
 		"create_time": fmt.Sprint(p.At.UnixMilli()), "update_time": fmt.Sprint(p.At.UnixMilli()),

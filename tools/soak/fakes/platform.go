@@ -1,6 +1,7 @@
-// Package fakes are the remote services the soak runs the bot against,
-// on loopback: the Feishu open platform, and GPU platform APIs (vast.ai,
-// RunPod) that answer the soak's current stock, hang or fail as told.
+// Package fakes are the remote services the soak and tools/fakefeishu
+// run the bot against, on loopback: the Feishu open platform, GPU
+// platform APIs (vast.ai, RunPod) that answer the current stock, hang or
+// fail as told, and a WeCom group robot webhook.
 package fakes
 
 import (
