@@ -95,6 +95,17 @@ type (
 	WeekWindow  = when.WeekWindow
 	Claim       = slots.Claim
 	OOMError    = slots.OOMError
+	YesNo       = slots.YesNo
+)
+
+// What a yes/no question asks (Query.YesNo.Kind; see slots.YesNo).
+const (
+	YesNoFits    = slots.YesNoFits
+	YesNoWorth   = slots.YesNoWorth
+	YesNoCan     = slots.YesNoCan
+	YesNoHave    = slots.YesNoHave
+	YesNoCheaper = slots.YesNoCheaper
+	YesNoEasy    = slots.YesNoEasy
 )
 
 // HasCJK reports whether s has a Chinese character.

@@ -287,12 +287,14 @@ func (u *Understander) Understand(text string) Query {
 	m := *x.kb
 	q.KB = &m
 	ranked := u.rank(&x, &m)
+	x.YesNoSlots()
 	if d := u.pattern(&x); d != "" {
 		q.Intent, q.Confidence = d, 1
 		q.Alternatives = alternatives(ranked, d, "")
 	} else {
 		u.decide(q, ranked)
 		applyRules(q, &m, &x, ranked)
+		yesNoRule(q)
 	}
 	u.finish(&x, &m, text)
 	return *q

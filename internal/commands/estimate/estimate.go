@@ -76,6 +76,16 @@ func Run(ctx context.Context, env *answer.Env, q understand.Query) estimateview.
 	if len(est.Options) > 0 {
 		e.Plan = planNote(env, est.Options[0], en)
 	}
+	e.Verdict = jobVerdict(env.Cat, est, q, func() *estimator.Estimate {
+		// Worth it against the cheapest run on any card.
+		j := job
+		j.GPUs, j.GPUCount = nil, 0
+		all, err := env.Est.Estimate(j, quotes)
+		if err != nil {
+			return nil
+		}
+		return all
+	})
 	return e
 }
 

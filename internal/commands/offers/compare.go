@@ -41,6 +41,7 @@ func compareAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 		r.compareGPUs(&c, q, quotes)
 	}
 	c.Finish(r.Rd)
+	c.Verdict = compareVerdict(q, &c)
 	return answer.Out{Payload: c, Query: q}
 }
 

@@ -31,6 +31,11 @@ func (r *Answers) stock(ctx context.Context, q understand.Query) answer.Out {
 	if q.Elsewhere {
 		q.Platforms, q.Platform = nil, ""
 	}
+	if q.YesNo != nil && q.YesNo.Kind == understand.YesNoCan && q.MaxPriceCNY == 0 && q.PriceCNY > 0 {
+		// "两张A100 一小时12块能搞定吗": the money asked is the hour's budget
+		// for all the cards.
+		q.MaxPriceCNY = q.PriceCNY / float64(max(q.GPUCount, 1))
+	}
 	now := r.Now()
 	snap := r.Offers.Snapshot(ctx)
 	rows, noPrice := r.RowsFor(snap, q, now)
@@ -44,7 +49,7 @@ func (r *Answers) stock(ctx context.Context, q understand.Query) answer.Out {
 		}
 	}
 	p := offerview.Stock{Lang: i18n.Of(q.English), Ask: stockAsk(q), Offers: rows, Providers: offerview.ProviderRows(snap, r.Rd.Clock),
-		NoPrice: noPrice, AboveCap: above, Now: now}
+		NoPrice: noPrice, AboveCap: above, Now: now, Verdict: stockVerdict(q, rows, above)}
 	return answer.Out{Payload: p, Query: q}
 }
 

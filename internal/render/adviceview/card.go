@@ -33,6 +33,9 @@ type CardChoice struct {
 	Named    []NamedCard
 	OneNamed bool
 	Cards    []Card
+	// Verdict answers "3090 够吗" for the one card named (nil when no
+	// yes/no question was asked): its word opens the title.
+	Verdict *render.Verdict
 }
 
 // NamedCard is a card a question names, with its nominal memory (GiB).
@@ -153,6 +156,9 @@ func (c *CardChoice) verdicts(l i18n.Lang, rep *chat.Reply) {
 		rep.Lines = append(rep.Lines, l.T("advice.card.verdict", g.ID, g.MemoryGB, verdict))
 		if c.OneNamed {
 			rep.Title = l.T("advice.card.verdict_title", g.ID, w.Name.Pick(l.English()), verdict)
+		}
+		if c.OneNamed && c.Verdict != nil {
+			rep.Title = c.Verdict.Line(l.T("advice.card.verdict_why", g.ID, g.MemoryGB, w.Name.Pick(l.English()), w.VRAMGB.Low, w.VRAMGB.High), l)
 		}
 	}
 }

@@ -38,6 +38,9 @@ type Availability struct {
 	// Names are the names of the days and parts of the day the answer
 	// says (the vocabulary's).
 	Names *Names `json:"-"`
+	// Verdict answers "好抢吗" (nil when it was not asked): its word
+	// opens the first line.
+	Verdict *render.Verdict `json:"verdict,omitempty"`
 }
 
 // Figures are the rows behind the answer.
@@ -149,6 +152,9 @@ func (a Availability) Reply(rd *render.Renderer) chat.Reply {
 			line = l.T("availability.now_wait", x.Share*100, w)
 		}
 		rep.Lines = append(rep.Lines, line)
+	}
+	if a.Verdict != nil {
+		rep.Title = a.Verdict.Line(rep.Title, l)
 	}
 	full := rep
 	full.Table = hourTable(pf, l)

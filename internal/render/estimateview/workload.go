@@ -29,6 +29,9 @@ type Workload struct {
 	Loader   *workload.Loader   `json:"-"`
 	GPUCount int                `json:"-"`
 	Lang     i18n.Lang          `json:"-"`
+	// Verdict answers a yes/no question about the job ("50块钱能不能跑完
+	// SDXL 出1000张图"; nil when none was asked): the first line.
+	Verdict *Verdict `json:"verdict,omitempty"`
 }
 
 // Reply is the short form (the cheapest run, the speed or the
@@ -46,6 +49,10 @@ func (w Workload) Reply(rd *render.Renderer) chat.Reply {
 func (w Workload) short(rd *render.Renderer) chat.Reply {
 	l, en := w.Lang, w.Lang.English()
 	rep := chat.Reply{Title: w.verdict(rd)}
+	if w.Verdict != nil {
+		rep.Title = Estimate{Lang: l, Verdict: w.Verdict}.verdictLine(rd)
+		rep.Lines = append(rep.Lines, w.verdict(rd))
+	}
 	if s := w.speedLine(); s != "" {
 		rep.Lines = append(rep.Lines, s)
 	}
@@ -54,17 +61,17 @@ func (w Workload) short(rd *render.Renderer) chat.Reply {
 	}
 	t := &chat.Table{Header: l.L("workload.table.short")}
 	for i, o := range w.Options {
-		if i == render.ShortRows {
+		if i == shortOptions {
 			break
 		}
-		t.Rows = append(t.Rows, []string{rd.PlatformName(o.Platform, en), o.GPU, hoursText(o.Hours), totalCell(o, unverifiedMark(o.Verified))})
+		t.Rows = append(t.Rows, []string{rd.PlatformName(o.Platform, en), o.GPU, hoursText(o.Hours), render.Money(o.TotalCNY) + unverifiedMark(o.Verified)})
 	}
 	rep.Table = t
-	if len(w.Options) > render.ShortRows {
-		rep.Notes = append(rep.Notes, l.T("estimate.more_options", len(w.Options)-render.ShortRows))
-	}
 	if note := optionSourcesNote(w.Options, l); note != "" {
 		rep.Notes = append(rep.Notes, note)
+	}
+	if len(w.Options) > shortOptions {
+		rep.Notes = append(rep.Notes, l.T("estimate.more_options", len(w.Options)-shortOptions))
 	}
 	rep.Notes = append(rep.Notes, w.assumptions())
 	return rep
@@ -132,7 +139,7 @@ func (w Workload) speedLine() string {
 	if w.Est.Unverified {
 		mark = l.T("workload.speed.unverified")
 	}
-	return l.T("workload.speed.line", f.GPU, speedText(w.Est, f.PerSec.Typical, l), f.MFU.Typical, mark)
+	return l.T("workload.speed.line", f.GPU, speedText(w.Est, f.PerSec.Typical, l), 100*f.MFU.Typical, mark)
 }
 
 // speedText is a speed in the job's unit: "830 张/秒", "12.6 秒/张",

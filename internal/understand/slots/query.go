@@ -215,6 +215,10 @@ type Query struct {
 	// SmallTalk is what a chitchat message is (smalltalk.go):
 	// SmallTalkThanks, SmallTalkGreeting or "".
 	SmallTalk string `json:"-"`
+	// YesNo is what a yes/no question asks ("够不够", "划算吗", "有…吗",
+	// "is 24G enough"; yesno.go), so the answer opens with the verdict;
+	// nil for any other message.
+	YesNo *YesNo `json:"yes_no,omitempty"`
 	// Topic is the advice entry id (intent advice; empty when nothing
 	// matched well enough) and Score its confidence in [0, 1).
 	Topic string  `json:"topic,omitempty"`

@@ -1,0 +1,183 @@
+package render
+
+import (
+	"strings"
+
+	"github.com/mattn/go-runewidth"
+
+	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/i18n"
+)
+
+// One phone screen: PhoneLines lines of PhoneCells cells (a CJK character
+// takes two cells, as go-runewidth measures it). The first reply of every
+// answer fits one; the rest is behind "详情" (chat.Reply.Full).
+const (
+	PhoneCells = 36
+	PhoneLines = 14
+)
+
+// TextLines is how many lines text takes on a phone screen: each of its
+// lines wrapped at PhoneCells cells (an empty line is one).
+func TextLines(text string) int {
+	n := 0
+	for line := range strings.SplitSeq(text, "\n") {
+		rows, w := 1, 0
+		for _, r := range line {
+			rw := runewidth.RuneWidth(r)
+			if w+rw > PhoneCells {
+				rows++
+				w = 0
+			}
+			w += rw
+		}
+		n += rows
+	}
+	return n
+}
+
+// ReplyLines is how many lines a reply takes on a phone screen as plain
+// text (chat.PlainText: title, lines, chart, table, notes and the "详情"
+// hint).
+func ReplyLines(r chat.Reply) int {
+	return TextLines(strings.TrimRight(chat.PlainText(r), "\n"))
+}
+
+// FitsPhone reports whether a reply fits one phone screen.
+func FitsPhone(r chat.Reply) bool { return ReplyLines(r) <= PhoneLines }
+
+// TableFits reports whether a table, aligned as plain text, is no wider
+// than a phone screen.
+func TableFits(t *chat.Table) bool {
+	if t == nil {
+		return true
+	}
+	for line := range strings.SplitSeq(strings.TrimRight(chat.AlignTable(t), "\n"), "\n") {
+		if runewidth.StringWidth(line) > PhoneCells {
+			return false
+		}
+	}
+	return true
+}
+
+// RowItem is a table row as one line of a short list: "· " and its
+// non-empty cells joined by spaces (for a table too wide for a phone).
+func RowItem(row []string) string {
+	var cells []string
+	for _, c := range row {
+		if c = strings.TrimSpace(c); c != "" {
+			cells = append(cells, c)
+		}
+	}
+	return "· " + strings.Join(cells, " ")
+}
+
+// FitPhone cuts rep to one phone screen with full behind "详情": the
+// title, then the lines, the table's rows (as a short list when the
+// table is wider than the screen) and the notes in that order, each while
+// it fits, and a line saying how many rows were left out. A reply that
+// fits is returned as it is.
+func FitPhone(rep, full chat.Reply, en bool) chat.Reply {
+	if FitsPhone(rep) {
+		return rep
+	}
+	full.Mentions, full.Full = nil, nil
+	short := chat.Reply{Title: rep.Title, Mentions: rep.Mentions, English: en, Full: &full}
+	budget := PhoneLines - 1 // the "详情" hint
+	if rep.Title != "" {
+		budget -= TextLines(rep.Title)
+	}
+	if rep.Chart != nil && TextLines(strings.TrimRight(chat.TextBars(rep.Chart), "\n")) <= budget/2 {
+		short.Chart = rep.Chart
+		budget -= TextLines(strings.TrimRight(chat.TextBars(rep.Chart), "\n"))
+	}
+	var rows []string
+	table := rep.Table != nil && len(rep.Table.Rows) > 0
+	if table {
+		rows = tableItems(rep.Table)
+	}
+	// Room for two rows and the line that counts the rest, when there
+	// is a table.
+	reserve := 0
+	if table {
+		reserve = 1
+		for _, r := range rows[:min(2, len(rows))] {
+			reserve += TextLines(r)
+		}
+	}
+	for _, l := range rep.Lines {
+		if c := TextLines(l); c <= budget-reserve {
+			short.Lines = append(short.Lines, l)
+			budget -= c
+		} else {
+			break
+		}
+	}
+	if table {
+		budget = fitRows(&short, rep.Table, rows, budget, i18n.Of(en))
+	}
+	for _, n := range rep.Notes {
+		// A note that does not fit is left to 详情; a shorter one after
+		// it may still fit.
+		if c := TextLines(n); c <= budget {
+			short.Notes = append(short.Notes, n)
+			budget -= c
+		}
+	}
+	return short
+}
+
+// tableItems are a table's rows as they take room on a phone: aligned
+// rows when the table fits the width, else short list lines (RowItem).
+func tableItems(t *chat.Table) []string {
+	if TableFits(t) {
+		lines := strings.Split(strings.TrimRight(chat.AlignTable(t), "\n"), "\n")
+		return lines[1:] // the header is counted with the first row
+	}
+	items := make([]string, len(t.Rows))
+	for i, r := range t.Rows {
+		items[i] = RowItem(r)
+	}
+	return items
+}
+
+// fitRows puts the table's rows that fit the budget into short (a table
+// that fits the width stays a table; else a short list among its lines)
+// with a line counting the rest, and returns the budget left.
+func fitRows(short *chat.Reply, t *chat.Table, items []string, budget int, l i18n.Lang) int {
+	asTable := TableFits(t)
+	if asTable {
+		budget-- // the header
+	}
+	n := 0
+	for i, it := range items {
+		c := TextLines(it)
+		rest := 0
+		if i < len(items)-1 {
+			rest = 1 // "……还有 N 条"
+		}
+		if c+rest > budget {
+			break
+		}
+		budget -= c
+		n++
+	}
+	if n == 0 {
+		if asTable {
+			budget++
+		}
+		return budget
+	}
+	if asTable {
+		c := *t
+		c.Rows = t.Rows[:n]
+		short.Table = &c
+	} else {
+		short.Lines = append(short.Lines, items[:n]...)
+	}
+	if n < len(items) {
+		short.Notes = append(short.Notes, l.T("meta.more_rows", len(items)-n))
+		budget--
+	}
+	return budget
+}

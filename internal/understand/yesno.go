@@ -1,0 +1,60 @@
+package understand
+
+import "slices"
+
+// yesNoRule settles, for a yes/no question (Query.YesNo), readings the
+// scorer mixes up with troubleshooting or an ask-back, from what the
+// question asks and the slots it names:
+//   - is a plan worth it, or is a budget enough for a card over a
+//     period ("3090包月值吗", "500 yuan for a week of 4090 time, enough?"),
+//     with a card and a plan named and no job: the plan answer;
+//   - is one platform cheaper or worth it over another for a card
+//     ("worth going to runpod instead of autodl for a 4090?"): the
+//     comparison;
+//   - is a card or VRAM enough for a language model named by size
+//     ("is 24G enough for 7b inference"): the estimate;
+//   - is a card easy to get ("is it easy to get an A100 80G on weekday
+//     evenings?"): the availability answer;
+//   - can a job be done within a budget ("50块钱能不能跑完 SDXL 出1000张
+//     图"): the estimate; a card's hour within one ("两张A100 一小时12块能
+//     搞定吗"): the stock answer.
+//
+// A reading a command's pattern decided is never changed. The scorer's
+// reading becomes the first alternative.
+func yesNoRule(q *Query) {
+	y := q.YesNo
+	if y == nil {
+		return
+	}
+	job := q.Model != "" || q.ParamsB > 0 || q.Method != "" || q.Workload != "" || q.Images > 0
+	card := len(q.GPUs) > 0
+	plan := q.BillingMode != "" && q.BillingMode != ModeHourly && q.BillingMode != ModeSpot
+	money := q.PriceCNY > 0 || q.MaxPriceCNY > 0
+	unsettled := slices.Contains([]string{IntentAdvice, IntentClarify, IntentUnknown, IntentFactCheck, IntentStock, IntentPrices}, q.Intent)
+	to := ""
+	switch {
+	case !unsettled:
+	case (y.Kind == YesNoWorth || y.Kind == YesNoCan || y.Kind == YesNoFits) && card && plan && !job:
+		to = IntentPlan
+	case (y.Kind == YesNoWorth || y.Kind == YesNoCheaper) && card && len(q.Platforms) >= 2:
+		to = IntentCompare
+	case y.Kind == YesNoCheaper && card && q.Intent == IntentFactCheck && q.PriceCNY == 0:
+		to = IntentCompare
+	case (y.Kind == YesNoFits || y.Kind == YesNoCan) && (q.Model != "" || q.ParamsB > 0) && q.Intent == IntentAdvice &&
+		(q.KB == nil || q.KB.Best == nil || !q.KB.Best.Strong):
+		// "is 24G enough for 7b inference": the estimate says whether
+		// it fits, not a card-choice topic.
+		to = IntentEstimate
+	case y.Kind == YesNoEasy && card && q.Intent != IntentStock:
+		to = IntentAvailability
+	case y.Kind == YesNoCan && money && job:
+		to = IntentEstimate
+	case y.Kind == YesNoCan && money && card && q.Intent != IntentStock && q.Intent != IntentPrices:
+		to = IntentStock
+	}
+	if to == "" || to == q.Intent {
+		return
+	}
+	q.Alternatives = append([]Alternative{{Intent: q.Intent, Topic: q.Topic, Score: q.Confidence}}, q.Alternatives...)
+	q.Intent, q.Topic, q.Confidence = to, "", 1
+}
