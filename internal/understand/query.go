@@ -98,6 +98,16 @@ type (
 	YesNo       = slots.YesNo
 )
 
+// What a message asks that the bot does not do (Query.OutOfScope; see
+// slots.ReadScope).
+const (
+	ScopeCode   = slots.ScopeCode
+	ScopeText   = slots.ScopeText
+	ScopeAct    = slots.ScopeAct
+	ScopeLLMAPI = slots.ScopeLLMAPI
+	ScopeImage  = slots.ScopeImage
+)
+
 // What a yes/no question asks (Query.YesNo.Kind; see slots.YesNo).
 const (
 	YesNoFits    = slots.YesNoFits
@@ -106,6 +116,7 @@ const (
 	YesNoHave    = slots.YesNoHave
 	YesNoCheaper = slots.YesNoCheaper
 	YesNoEasy    = slots.YesNoEasy
+	YesNoTrue    = slots.YesNoTrue
 )
 
 // HasCJK reports whether s has a Chinese character.

@@ -288,6 +288,7 @@ func (u *Understander) Understand(text string) Query {
 	q.KB = &m
 	ranked := u.rank(&x, &m)
 	x.YesNoSlots()
+	x.ScopeSlots()
 	if d := u.pattern(&x); d != "" {
 		q.Intent, q.Confidence = d, 1
 		q.Alternatives = alternatives(ranked, d, "")
@@ -296,6 +297,7 @@ func (u *Understander) Understand(text string) Query {
 		applyRules(q, &m, &x, ranked)
 		yesNoRule(q)
 	}
+	scopeRule(q)
 	u.finish(&x, &m, text)
 	return *q
 }

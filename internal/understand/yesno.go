@@ -15,6 +15,8 @@ import "slices"
 //     ("is 24G enough for 7b inference"): the estimate;
 //   - is a card easy to get ("is it easy to get an A100 80G on weekday
 //     evenings?"): the availability answer;
+//   - is a claim with a price true ("AutoDL 数据盘 100G 一个月 15 块左右
+//     是吗"): the fact check, even where the scorer read a registration;
 //   - can a job be done within a budget ("50块钱能不能跑完 SDXL 出1000张
 //     图"): the estimate; a card's hour within one ("两张A100 一小时12块能
 //     搞定吗"): the stock answer.
@@ -33,6 +35,11 @@ func yesNoRule(q *Query) {
 	unsettled := slices.Contains([]string{IntentAdvice, IntentClarify, IntentUnknown, IntentFactCheck, IntentStock, IntentPrices}, q.Intent)
 	to := ""
 	switch {
+	case y.Kind == YesNoTrue && q.PriceCNY > 0 && q.Intent != IntentFactCheck && (q.Intent == IntentClarify || q.Intent == IntentAdvice ||
+		q.Intent == IntentUnknown || q.Intent == IntentStorageAdd):
+		// "AutoDL 数据盘 100G 一个月 15 块左右 是吗": a claim to check, not a
+		// disk to register.
+		to = IntentFactCheck
 	case !unsettled:
 	case (y.Kind == YesNoWorth || y.Kind == YesNoCan || y.Kind == YesNoFits) && card && plan && !job:
 		to = IntentPlan
@@ -57,4 +64,17 @@ func yesNoRule(q *Query) {
 	}
 	q.Alternatives = append([]Alternative{{Intent: q.Intent, Topic: q.Topic, Score: q.Confidence}}, q.Alternatives...)
 	q.Intent, q.Topic, q.Confidence = to, "", 1
+}
+
+// scopeRule answers a message that asks what the bot does not do
+// (Query.OutOfScope: write code or text, act on a platform, an LLM API's
+// price, draw an image) as outside what it does, whatever the scorer or
+// a pattern read, so the answer says so plainly and names the nearest
+// thing it does. The reading it replaces becomes the first alternative.
+func scopeRule(q *Query) {
+	if q.OutOfScope == "" || q.Intent == IntentUnknown {
+		return
+	}
+	q.Alternatives = append([]Alternative{{Intent: q.Intent, Topic: q.Topic, Score: q.Confidence}}, q.Alternatives...)
+	q.Intent, q.Topic, q.Confidence = IntentUnknown, "", 1
 }

@@ -203,8 +203,12 @@ func (e Estimate) short(rd *render.Renderer, full chat.Reply, fits []fitLine) ch
 // shortListRunes the length a list of cards is cut to there.
 const (
 	shortOptions   = 3
-	shortListRunes = 36
+	shortListRunes = 24
 )
+
+// shortStackKeys name a stack other than the default in the short form's
+// one line of assumptions.
+var shortStackKeys = map[string]string{estimator.StackTuned: "estimate.stack.short_tuned", estimator.StackHF: "estimate.stack.short_hf"}
 
 // shorten cuts a line to n runes with an ellipsis.
 func shorten(s string, n int) string {
@@ -371,7 +375,7 @@ func shortAssumptions(est *estimator.Estimate, l i18n.Lang) string {
 	stack := ""
 	if est.Stack != estimator.StackFA2 {
 		// The default stack goes unsaid here (详情 names it).
-		stack = l.T("list.sep") + spaceAfterLatin(stackName(est.Stack, l), l)
+		stack = l.T("list.sep") + spaceAfterLatin(l.T(keyOr(shortStackKeys, est.Stack, "estimate.stack.short_hf")), l)
 	}
 	return l.T("estimate.short.assumed_training", est.SeqLen, est.Batch, dataText(est.Job, false, l), est.Epochs, stack)
 }

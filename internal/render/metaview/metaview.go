@@ -122,10 +122,11 @@ func (s SmallTalk) Reply(*render.Renderer) chat.Reply {
 	return chat.Reply{Title: s.Lang.T("meta.chitchat.ok")}
 }
 
-// Clarify asks back between the two likeliest readings.
+// Clarify asks back between the two likeliest readings that fit, or
+// whether the one that fits is meant.
 type Clarify struct {
-	Lang     i18n.Lang  `json:"-"`
-	Readings [2]Reading `json:"-"`
+	Lang     i18n.Lang `json:"-"`
+	Readings []Reading `json:"-"`
 }
 
 // Reading is one reading of a question, named as help names its intent,
@@ -144,16 +145,31 @@ func (c Clarify) Reply(*render.Renderer) chat.Reply {
 		}
 		return r.Name
 	}
+	if len(c.Readings) == 1 {
+		return chat.Reply{Title: l.T("meta.clarify.one", name(c.Readings[0])), Lines: []string{l.T("meta.clarify.how_one")}}
+	}
 	return chat.Reply{Title: l.T("meta.clarify.title", name(c.Readings[0]), name(c.Readings[1])), Lines: []string{l.T("meta.clarify.how")}}
 }
 
-// Unknown: the question is outside what the bot does.
+// Unknown: the question is outside what the bot does; Kind is what it
+// asked that the bot does not do (understand's Scope* kinds: code, text,
+// act, llm_api, image; "" when it does not say).
 type Unknown struct {
 	Lang i18n.Lang `json:"-"`
+	Kind string    `json:"-"`
 }
 
-// Reply says what the bot does do.
+// unknownKeys say, for what was asked, what the bot does not do and the
+// nearest thing it does.
+var unknownKeys = map[string]string{"code": "meta.unknown.code", "text": "meta.unknown.text", "act": "meta.unknown.act",
+	"llm_api": "meta.unknown.llm_api", "image": "meta.unknown.image"}
+
+// Reply says plainly what the bot does not do and the nearest thing it
+// does, or what it does.
 func (u Unknown) Reply(*render.Renderer) chat.Reply {
+	if k, ok := unknownKeys[u.Kind]; ok {
+		return chat.Reply{Title: u.Lang.T(k)}
+	}
 	return chat.Reply{Title: u.Lang.T("meta.unknown.title"), Lines: []string{u.Lang.T("meta.unknown.help")}}
 }
 

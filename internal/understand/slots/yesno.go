@@ -24,6 +24,9 @@ const (
 	YesNoCheaper = "cheaper"
 	// YesNoEasy: is the card easy to get ("A100 80G 周末好抢吗").
 	YesNoEasy = "easy"
+	// YesNoTrue: is a claim true ("AutoDL 数据盘 100G 一个月 15 块左右 是
+	// 吗").
+	YesNoTrue = "true"
 )
 
 // YesNo is what a yes/no question asks, so that its answer opens with the
@@ -58,6 +61,7 @@ var (
 	yesNoVRAM      = words.NewExpr("yesno.vram")
 	yesNoWithin    = words.NewExpr("yesno.within")
 	yesNoOvernight = words.NewExpr("yesno.overnight")
+	yesNoQuestion  = words.NewExpr("yesno.question")
 )
 
 // yesNoKinds are the kinds in the order they are tried: the first whose
@@ -67,12 +71,13 @@ var yesNoKinds = []struct {
 	expr *words.Expr
 }{
 	{YesNoWorth, yesNoWorth}, {YesNoCheaper, yesNoCheaper}, {YesNoEasy, yesNoEasy}, {YesNoCan, yesNoCan},
-	{YesNoHave, yesNoHave}, {YesNoFits, yesNoFits},
+	{YesNoHave, yesNoHave}, {YesNoFits, yesNoFits}, {YesNoTrue, words.NewExpr("yesno.true")},
 }
 
 // YesNoSlots reads whether the message is a yes/no question and what it
 // asks into Query.YesNo (nil when it is none), from the question part.
 func (x *Extraction) YesNoSlots() {
+	x.q.Question = yesNoAsk.MatchString(x.s) || yesNoWh.MatchString(x.s) || yesNoQuestion.MatchString(x.s)
 	y := ReadYesNo(x.s)
 	if y != nil {
 		y.VRAMGB = 0
