@@ -20,7 +20,8 @@ func init() {
 // picks one). With one such reading it answers it when the reading only
 // reads and the message names what it needs (a card for stock …; an
 // action is asked about, never done), else asks whether it is meant;
-// with none, the question is one the bot does not do.
+// with none, what the message names answers it (a card its offers …),
+// else the question is one the bot does not do.
 func clarifyAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 	var alts []Alternative
 	for _, alt := range a.Alternatives {
@@ -29,6 +30,17 @@ func clarifyAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 		}
 	}
 	a.Alternatives = alts
+	if len(alts) == 0 {
+		// Nothing fits: what the message names answers it (a card its
+		// offers, a platform its prices, a job its estimate), else it is
+		// not something the bot does.
+		for _, in := range []string{IntentStock, IntentPrices, IntentEstimate} {
+			if alt := (Alternative{Intent: in}); named(a, alt) {
+				alts = append(alts, alt)
+				break
+			}
+		}
+	}
 	switch {
 	case len(alts) == 0:
 		return unknownAnswer(ctx, a)
@@ -56,9 +68,9 @@ var clarifyActions = map[string]bool{IntentMute: true, IntentUnsubscribe: true, 
 
 // fits reports whether a reading is worth offering for this message and
 // this member: never "not something I do", small talk or "详情"; no
-// action to a question; nothing about alerts to a member (or chat)
-// without any; a troubleshooting topic only when the knowledge base
-// found something of it in the message.
+// action to a question; nothing about alerts to a member without any; a
+// troubleshooting topic only when the knowledge base found something of
+// it in the message; a fact check only of a figure.
 func fits(ctx context.Context, a *answer.Ask, alt Alternative) bool {
 	switch {
 	case alt.Intent == IntentUnknown || alt.Intent == IntentChitChat || alt.Intent == IntentMore:
@@ -69,6 +81,9 @@ func fits(ctx context.Context, a *answer.Ask, alt Alternative) bool {
 		return hasSubscriptions(ctx, a)
 	case alt.Intent == IntentAdvice && alt.Topic != "":
 		return kbFound(a, alt.Topic)
+	case alt.Intent == IntentFactCheck:
+		// A fact check needs a claim with a figure.
+		return named(a, alt)
 	}
 	return true
 }

@@ -35,10 +35,10 @@ func yesNoRule(q *Query) {
 	unsettled := slices.Contains([]string{IntentAdvice, IntentClarify, IntentUnknown, IntentFactCheck, IntentStock, IntentPrices}, q.Intent)
 	to := ""
 	switch {
-	case y.Kind == YesNoTrue && q.PriceCNY > 0 && q.Intent != IntentFactCheck && (q.Intent == IntentClarify || q.Intent == IntentAdvice ||
-		q.Intent == IntentUnknown || q.Intent == IntentStorageAdd):
-		// "AutoDL 数据盘 100G 一个月 15 块左右 是吗": a claim to check, not a
-		// disk to register.
+	case y.Kind == YesNoTrue && (q.PriceCNY > 0 || card && q.SizeGB > 0) && q.Intent != IntentFactCheck &&
+		(q.Intent == IntentClarify || q.Intent == IntentAdvice || q.Intent == IntentUnknown || q.Intent == IntentStorageAdd):
+		// "AutoDL 数据盘 100G 一个月 15 块左右 是吗", "3090的显存是48G对吧":
+		// a claim to check, not a disk to register or a card to choose.
 		to = IntentFactCheck
 	case !unsettled:
 	case (y.Kind == YesNoWorth || y.Kind == YesNoCan || y.Kind == YesNoFits) && card && plan && !job:

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/render/adviceview"
 	"github.com/labgpu/bot/internal/stock"
@@ -271,4 +272,25 @@ func rangeText(lo, hi float64) string {
 		return fmt.Sprintf("%.2f", lo)
 	}
 	return fmt.Sprintf("%.2f-%.2f", lo, hi)
+}
+
+// vram checks a card's memory ("3090的显存是48G") against the catalog's
+// (the variant nearest the claim, for a family).
+func (r checker) vram(q understand.Query, gb float64) *adviceview.CheckRow {
+	var best *catalog.GPU
+	for _, id := range q.GPUs {
+		g, ok := r.Cat.GPU(id)
+		if ok && (best == nil || math.Abs(g.MemoryGB-gb) < math.Abs(best.MemoryGB-gb)) {
+			best = g
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	c := &adviceview.CheckRow{Claim: "vram", GPU: best.ID, Claimed: trimF4(gb), Actual: trimF4(best.MemoryGB), Verdict: adviceview.VerdictNo,
+		Source: i18n.Of(q.English).T("factcheck.vram_source")}
+	if best.MemoryGB == gb {
+		c.Verdict = adviceview.VerdictYes
+	}
+	return c
 }

@@ -35,6 +35,8 @@ func FactCheck(ctx context.Context, a *answer.Ask) answer.Out {
 		c = ck.freeDisk(q)
 	case len(q.NamedGPUs) >= 2 && cl.HasTimes:
 		c = ck.speed(q, cl.TimesLow, cl.TimesHigh)
+	case cl.VRAMGB > 0 && len(q.GPUs) > 0:
+		c = ck.vram(q, cl.VRAMGB)
 	case cl.NoCard:
 		c = ck.platformFigure(q, "no_card_price", func(p *catalog.Platform) *catalog.Figure { return p.Storage.NoCard.CNYPerHour })
 	case cl.HasDays && cl.Delete:

@@ -242,6 +242,8 @@ func subject(rd *render.Renderer, c *CheckRow, l i18n.Lang) string {
 		return l.T("factcheck.subject.disk_month", name, render.TrimF(c.SizeGB))
 	case "stopped_billing":
 		return l.T("factcheck.subject.stopped_billing", name)
+	case "vram":
+		return l.T("factcheck.subject.vram", c.GPU)
 	}
 	return ""
 }
@@ -264,6 +266,8 @@ func actualText(claim, v string, l i18n.Lang) string {
 		return l.T("factcheck.value.not_offered")
 	case "speed":
 		return l.T("factcheck.value.times", v)
+	case "vram":
+		return l.T("factcheck.value.gb", v)
 	case "free_disk":
 		if v == "free" {
 			return l.T("factcheck.value.all_free")

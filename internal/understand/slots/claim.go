@@ -39,6 +39,9 @@ type Claim struct {
 	// Stopped: it says something is billed while stopped ("停机了存储也
 	// 收钱"); Dearer: that something costs more ("更贵", "双倍").
 	Stopped, Dearer bool
+	// VRAMGB is a card's memory the claim states ("3090的显存是48G"), GB;
+	// 0 when none.
+	VRAMGB float64
 }
 
 // The advice and fact-check words (configs/slots/advice.yaml).
@@ -59,6 +62,7 @@ var (
 	claimUSD    = words.NewExpr("advice.claim_usd")
 	claimStop   = words.NewExpr("advice.claim_stopped")
 	claimDearer = words.NewExpr("advice.claim_dearer")
+	claimVRAM   = words.NewExpr("advice.claim_vram")
 	// servingWords make an out-of-memory report an inference job.
 	servingWords = words.NewWords("advice.serving")
 )
@@ -117,6 +121,14 @@ func ReadClaim(s string) *Claim {
 	c.PerGBMonth = claimGBMon.MatchString(s)
 	c.Month = !c.PerGBMonth && claimMonth.MatchString(s)
 	c.Stopped, c.Dearer = claimStop.MatchString(s), claimDearer.MatchString(s)
+	if m := claimVRAM.FindStringSubmatch(s); m != nil {
+		for _, g := range m[1:] {
+			if g != "" {
+				c.VRAMGB, _ = words.ParseNum(g)
+				break
+			}
+		}
+	}
 	if m := claimTimes.FindStringSubmatch(s); m != nil {
 		c.TimesLow, _ = words.ParseNum(m[1])
 		c.TimesHigh = c.TimesLow
