@@ -94,10 +94,11 @@ func FitPhone(rep, full chat.Reply, en bool) chat.Reply {
 	var rows []string
 	table := rep.Table != nil && len(rep.Table.Rows) > 0
 	if table {
+		rep.Table = NarrowTable(rep.Table)
 		rows = tableItems(rep.Table)
 	}
 	// Room for two rows and the line that counts the rest, when there
-	// is a table.
+	// is a table; a warning ("⚠ …") goes before any row.
 	reserve := 0
 	if table {
 		reserve = 1
@@ -106,7 +107,11 @@ func FitPhone(rep, full chat.Reply, en bool) chat.Reply {
 		}
 	}
 	for _, l := range rep.Lines {
-		if c := TextLines(l); c <= budget-reserve {
+		room := budget - reserve
+		if strings.HasPrefix(l, warning) {
+			room = budget
+		}
+		if c := TextLines(l); c <= room {
 			short.Lines = append(short.Lines, l)
 			budget -= c
 		} else {
@@ -125,6 +130,79 @@ func FitPhone(rep, full chat.Reply, en bool) chat.Reply {
 		}
 	}
 	return short
+}
+
+// warning opens a line that warns ("⚠ 恒源云 数据获取失败…"): kept before
+// any table row.
+const warning = "⚠"
+
+// minPhoneColumns is the fewest columns a table keeps on a phone; one
+// that needs fewer to fit becomes a short list.
+const minPhoneColumns = 3
+
+// NarrowTable is a table made narrow enough for a phone by leaving out
+// its widest columns but the first (sources, dates and notes, which 详情
+// keeps), down to minPhoneColumns; a table that fits is returned as it
+// is, and one that does not fit even then too (the short form lists its
+// rows).
+func NarrowTable(t *chat.Table) *chat.Table {
+	if TableFits(t) {
+		return t
+	}
+	cols := len(t.Header)
+	for _, r := range t.Rows {
+		cols = max(cols, len(r))
+	}
+	keep := make([]int, cols)
+	for i := range keep {
+		keep[i] = i
+	}
+	for len(keep) > minPhoneColumns {
+		widest, w := 1, -1
+		for k := 1; k < len(keep); k++ {
+			if cw := columnWidth(t, keep[k]); cw > w {
+				widest, w = k, cw
+			}
+		}
+		keep = append(keep[:widest:widest], keep[widest+1:]...)
+		if n := pick(t, keep); TableFits(n) {
+			return n
+		}
+	}
+	return t
+}
+
+// columnWidth is the widest cell of column c (the header's too).
+func columnWidth(t *chat.Table, c int) int {
+	w := 0
+	for _, r := range append([][]string{t.Header}, t.Rows...) {
+		if c < len(r) {
+			w = max(w, runewidth.StringWidth(r[c]))
+		}
+	}
+	return w
+}
+
+// pick is t with only the columns keep, in their order.
+func pick(t *chat.Table, keep []int) *chat.Table {
+	cell := func(r []string, c int) string {
+		if c < len(r) {
+			return r[c]
+		}
+		return ""
+	}
+	out := &chat.Table{}
+	for _, c := range keep {
+		out.Header = append(out.Header, cell(t.Header, c))
+	}
+	for _, r := range t.Rows {
+		row := make([]string, len(keep))
+		for i, c := range keep {
+			row[i] = cell(r, c)
+		}
+		out.Rows = append(out.Rows, row)
+	}
+	return out
 }
 
 // tableItems are a table's rows as they take room on a phone: aligned

@@ -35,7 +35,7 @@ func yesNoRule(q *Query) {
 	unsettled := slices.Contains([]string{IntentAdvice, IntentClarify, IntentUnknown, IntentFactCheck, IntentStock, IntentPrices}, q.Intent)
 	to := ""
 	switch {
-	case y.Kind == YesNoTrue && (q.PriceCNY > 0 || card && q.SizeGB > 0) && q.Intent != IntentFactCheck &&
+	case y.Kind == YesNoTrue && (q.PriceCNY > 0 && (card || len(q.Platforms) > 0) || card && q.SizeGB > 0) && q.Intent != IntentFactCheck && !kbBacked(q) &&
 		(q.Intent == IntentClarify || q.Intent == IntentAdvice || q.Intent == IntentUnknown || q.Intent == IntentStorageAdd):
 		// "AutoDL 数据盘 100G 一个月 15 块左右 是吗", "3090的显存是48G对吧":
 		// a claim to check, not a disk to register or a card to choose.
@@ -48,11 +48,11 @@ func yesNoRule(q *Query) {
 	case y.Kind == YesNoCheaper && card && q.Intent == IntentFactCheck && q.PriceCNY == 0:
 		to = IntentCompare
 	case (y.Kind == YesNoFits || y.Kind == YesNoCan) && (q.Model != "" || q.ParamsB > 0) && q.Intent == IntentAdvice &&
-		(q.KB == nil || q.KB.Best == nil || !q.KB.Best.Strong):
+		(q.Topic == "" || q.Topic == "card-choice" || q.Topic == "cuda-oom") && (q.KB == nil || q.KB.Best == nil || !q.KB.Best.Strong):
 		// "is 24G enough for 7b inference": the estimate says whether
 		// it fits, not a card-choice topic.
 		to = IntentEstimate
-	case y.Kind == YesNoEasy && card && q.Intent != IntentStock:
+	case y.Kind == YesNoEasy && card && q.Intent != IntentStock && !kbBacked(q):
 		to = IntentAvailability
 	case y.Kind == YesNoCan && money && job:
 		to = IntentEstimate
@@ -77,4 +77,11 @@ func scopeRule(q *Query) {
 	}
 	q.Alternatives = append([]Alternative{{Intent: q.Intent, Topic: q.Topic, Score: q.Confidence}}, q.Alternatives...)
 	q.Intent, q.Topic, q.Confidence = IntentUnknown, "", 1
+}
+
+// kbBacked reports whether the knowledge base's matcher found the topic
+// the scorer chose in the message: a troubleshooting reading with
+// evidence, which no yes/no rule overrides.
+func kbBacked(q *Query) bool {
+	return q.Intent == IntentAdvice && q.Topic != "" && q.KB != nil && q.KB.Best != nil && q.KB.Best.Topic.ID == q.Topic
 }

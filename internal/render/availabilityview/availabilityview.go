@@ -142,7 +142,9 @@ func (a Availability) Reply(rd *render.Renderer) chat.Reply {
 		rep.Lines = append(rep.Lines, overall)
 	}
 	rep.Lines = append(rep.Lines, l.T("availability.basis", pf.Days, rd.PlatformNames(pf.Platforms, l.English())))
+	few := -1
 	if pf.Days < fewDays {
+		few = len(rep.Lines)
 		rep.Lines = append(rep.Lines, l.T("availability.few_days", pf.Days))
 	}
 	how := a.HourOfWeek
@@ -154,13 +156,37 @@ func (a Availability) Reply(rd *render.Renderer) chat.Reply {
 		rep.Lines = append(rep.Lines, line)
 	}
 	if a.Verdict != nil {
-		rep.Title = a.Verdict.Line(rep.Title, l)
+		// The verdict's word first, the share after it.
+		why := rep.Title
+		if f.Asked != nil {
+			why = askedWhy(f.Asked, pf, n, l)
+		}
+		rep.Title = a.Verdict.Line(why, l)
 	}
 	full := rep
 	full.Table = hourTable(pf, l)
 	full.Notes = []string{l.T("availability.note")}
-	rep.Full = &full
-	return rep
+	return a.phone(rep, full, few, pf.Days)
+}
+
+// phone is the short form on one phone screen: the lines (that the
+// history is thin in fewer words: line few, -1 none) and the heat map
+// without its title when it fits too; the rest behind 详情 (full).
+func (a Availability) phone(rep, full chat.Reply, few, days int) chat.Reply {
+	short := chat.Reply{Title: rep.Title, Lines: slices.Clone(rep.Lines), Full: &full}
+	if few >= 0 {
+		short.Lines[few] = a.Lang.T("availability.few_days_short", days)
+	}
+	if rep.Chart != nil {
+		c := *rep.Chart
+		c.Title = ""
+		with := short
+		with.Chart = &c
+		if render.FitsPhone(with) {
+			return with
+		}
+	}
+	return short
 }
 
 // daily is the history's window on every day of the week

@@ -254,6 +254,11 @@ func (e Estimate) verdict(rd *render.Renderer) string {
 		return ""
 	}
 	what := e.shortJob()
+	if e.UnknownModel != "" || est.Scaled {
+		// A model not in the catalog, or a configuration scaled to its
+		// size, is said up front.
+		what = e.job()
+	}
 	c := est.Options[est.Cheapest]
 	if est.Method == estimator.MethodInference {
 		return l.T("estimate.verdict.inference", what, rd.PlatformName(c.Platform, en), c.GPU, c.GPUCount, render.Money(c.GPUCostCNY))
@@ -369,15 +374,20 @@ func optionSourcesNote(opts []estimator.Option, l i18n.Lang) string {
 
 // shortAssumptions is the assumptions in one line with the follow-ups.
 func shortAssumptions(est *estimator.Estimate, l i18n.Lang) string {
+	model := ""
+	if est.Typical && !est.Scaled {
+		// "7B" was estimated as a typical model of its size.
+		model = l.T("estimate.short.typical", est.ModelID)
+	}
 	if est.Method == estimator.MethodInference {
-		return l.T("estimate.short.assumed_inference", est.SeqLen, est.Batch, est.Bits)
+		return model + l.T("estimate.short.assumed_inference", est.SeqLen, est.Batch, est.Bits)
 	}
 	stack := ""
-	if est.Stack != estimator.StackFA2 {
+	if est.Stack == estimator.StackTuned || est.Stack == estimator.StackHF {
 		// The default stack goes unsaid here (详情 names it).
 		stack = l.T("list.sep") + spaceAfterLatin(l.T(keyOr(shortStackKeys, est.Stack, "estimate.stack.short_hf")), l)
 	}
-	return l.T("estimate.short.assumed_training", est.SeqLen, est.Batch, dataText(est.Job, false, l), est.Epochs, stack)
+	return model + l.T("estimate.short.assumed_training", est.SeqLen, est.Batch, dataText(est.Job, false, l), est.Epochs, stack)
 }
 
 // dataText is the job's data: "5万条×512 tokens" ("5万 条 × 512 tokens"

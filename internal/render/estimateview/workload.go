@@ -53,7 +53,7 @@ func (w Workload) short(rd *render.Renderer) chat.Reply {
 		rep.Title = Estimate{Lang: l, Verdict: w.Verdict}.verdictLine(rd)
 		rep.Lines = append(rep.Lines, w.verdict(rd))
 	}
-	if s := w.speedLine(); s != "" {
+	if s := w.speedLine(true); s != "" {
 		rep.Lines = append(rep.Lines, s)
 	}
 	if len(w.Options) == 0 {
@@ -125,13 +125,17 @@ func (w Workload) what() string {
 // speedLine says what sets the pace on the cheapest card: the data
 // loader (and how fast the card would be with a fast one), or the card's
 // own speed.
-func (w Workload) speedLine() string {
+func (w Workload) speedLine(short bool) string {
 	l, en := w.Lang, w.Lang.English()
 	f, ok := w.optionFit()
 	if !ok {
 		return ""
 	}
-	if f.DataBound && w.Loader != nil {
+	switch {
+	case f.DataBound && w.Loader != nil && short:
+		// In a few words on the first screen; how to fix it in 详情.
+		return l.T("workload.speed.loader_bound_short", w.Loader.PerSec.Typical, f.GPU)
+	case f.DataBound && w.Loader != nil:
 		return l.T("workload.speed.loader_bound", w.Loader.Name.Pick(en), w.Loader.PerSec.Typical, f.GPU, w.Loader.Fix.Pick(en),
 			hoursText(f.Hours.Low+estimator.SetupHours))
 	}
@@ -218,6 +222,10 @@ func (w Workload) full(rd *render.Renderer) chat.Reply {
 	l, e := w.Lang, w.Est
 	rep := chat.Reply{Title: w.verdict(rd)}
 	rep.Lines = append(rep.Lines, computeLine(e, l))
+	if f, ok := w.optionFit(); ok && f.DataBound && w.Loader != nil {
+		// The loader sets the pace, and how to get past it.
+		rep.Lines = append(rep.Lines, w.speedLine(false))
+	}
 	rep.Lines = append(rep.Lines, w.speedLines()...)
 	if s := cardRatioLine(e, l); s != "" {
 		rep.Lines = append(rep.Lines, s)

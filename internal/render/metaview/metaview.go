@@ -25,15 +25,20 @@ type HelpArea struct {
 	Examples []string
 }
 
-// Reply is the menu, with how answers come and how to ask for an area.
+// Reply is the menu, with how answers come and how to ask for an area:
+// one phrasing an area on the first screen, all of them behind 详情.
 func (h Help) Reply(*render.Renderer) chat.Reply {
 	l := h.Lang
-	rep := chat.Reply{Title: l.T("help.title")}
+	full := chat.Reply{Title: l.T("help.title")}
+	short := full
 	for _, a := range h.Areas {
-		rep.Lines = append(rep.Lines, l.T("help.area", a.Name, quoted(a.Examples, l)))
+		full.Lines = append(full.Lines, l.T("help.area", a.Name, quoted(a.Examples, l)))
+		short.Lines = append(short.Lines, l.T("help.area", a.Name, quoted(a.Examples[:min(1, len(a.Examples))], l)))
 	}
-	rep.Notes = append(rep.Notes, l.T("help.short_first"), l.T("help.areas_hint"))
-	return rep
+	full.Notes = append(full.Notes, l.T("help.short_first"), l.T("help.areas_hint"))
+	short.Notes = append(short.Notes, l.T("help.areas_hint"))
+	short.Full = &full
+	return short
 }
 
 // quoted are phrasings in quotes, one after the other.

@@ -90,7 +90,7 @@ func (s Stock) Reply(rd *render.Renderer) chat.Reply {
 	if !v.hasLive() && len(rows) > 0 {
 		short.Notes = append(short.Notes, v.l.T("offers.end", v.src.noLiveReason()))
 	}
-	short.Notes = append(short.Notes, v.notes(shown)...)
+	short.Notes = append(short.Notes, v.shortNotes(shown)...)
 	if len(rows) > 0 || len(full.Notes) > len(short.Notes) {
 		short.Full = &full
 	}
@@ -172,6 +172,26 @@ func (v *stockView) notes(rows []render.OfferRow) []string {
 	return notes
 }
 
+// shortNotes are notes under the rows a phone shows: the marks in a few
+// words and the USD conversion (the endpoints that disagree are in 详情).
+func (v *stockView) shortNotes(rows []render.OfferRow) []string {
+	var notes []string
+	for _, row := range rows {
+		if row.PartlyUnder {
+			notes = append(notes, v.l.T("stock.partly_under"))
+			break
+		}
+	}
+	notes = append(notes, v.rd.ShortLegend(withOthers(rows), v.en)...)
+	for _, row := range rows {
+		if row.Currency == "USD" {
+			notes = append(notes, v.l.T("stock.fx", v.rd.Cat.FXUSDCNY))
+			break
+		}
+	}
+	return notes
+}
+
 // gpuLabel names the GPUs asked about.
 func (v *stockView) gpuLabel() string {
 	if len(v.Ask.NamedGPUs) > 0 {
@@ -216,7 +236,7 @@ func (v *stockView) verdict() string {
 	switch {
 	case len(live) == 0 && len(replayed) > 0:
 		return v.l.T("stock.verdict.replayed", name, v.cheapestPhrase(replayed[0]), render.FreePhrase(replayed[0], v.en),
-			v.rowAge(replayed[0]), v.cheaperDoubt(replayed))
+			v.recordedWhen(replayed[0]), v.cheaperDoubt(replayed))
 	case len(live) > 0:
 		return v.l.T("stock.verdict.live", name, platforms, v.offerName(live[0]), render.PriceWithUnit(live[0], v.en), render.FreePhrase(live[0], v.en),
 			render.SourceCell(live[0], v.en), v.cheaperDoubt(live))
@@ -225,7 +245,7 @@ func (v *stockView) verdict() string {
 	case !best.Stale && best.Available != nil && !*best.Available:
 		// An old figure (a failed fetch, a row missing from the latest
 		// answer) is unknown stock now, never "sold out".
-		return v.l.T("stock.verdict.replay_sold_out", name, v.rowAge(best))
+		return v.l.T("stock.verdict.replay_sold_out", name, v.recordedWhen(best))
 	}
 	var same []render.OfferRow
 	for _, row := range rows {

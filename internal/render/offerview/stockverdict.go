@@ -50,11 +50,11 @@ func (v *stockView) verdictLine() string {
 	case sv.Answer == render.VerdictYes && sv.Live:
 		return sv.Line(l.T("offers.yesno.yes_live", name, price, render.FreePhrase(*row, v.en), render.SourceCell(*row, v.en)), l)
 	case sv.Answer == render.VerdictYes:
-		return sv.Line(l.T("offers.yesno.yes_replay", name, price, render.FreePhrase(*row, v.en), v.rowAge(*row)), l)
+		return sv.Line(l.T("offers.yesno.yes_replay", name, price, render.FreePhrase(*row, v.en), v.recordedWhen(*row)), l)
 	case sv.Live:
 		return sv.Line(l.T("offers.yesno.no_live", v.subject(), render.SourceCell(*row, v.en)), l)
 	}
-	return sv.Line(l.T("offers.yesno.no_replay", v.subject(), v.rowAge(*row)), l)
+	return sv.Line(l.T("offers.yesno.no_replay", v.subject(), v.recordedWhen(*row)), l)
 }
 
 // rowAge is how old a row's figure is ("5 分钟前"), or its date.
@@ -63,6 +63,15 @@ func (v *stockView) rowAge(row render.OfferRow) string {
 		return v.l.T("offers.source.time_unknown")
 	}
 	return render.Age(time.Duration(row.AgeSeconds)*time.Second, v.en)
+}
+
+// recordedWhen is when a recorded row was recorded: "5 分钟前录下", or
+// that its time is unknown.
+func (v *stockView) recordedWhen(row render.OfferRow) string {
+	if row.AgeSeconds < 0 {
+		return v.l.T("stock.phone.recorded_unknown")
+	}
+	return v.l.T("stock.phone.recorded", v.rowAge(row))
 }
 
 // rowPrice is a row's price per GPU-hour (its list price beside a count
@@ -112,10 +121,12 @@ func (v *stockView) phoneTable(n int) *chat.Table {
 // shortSource is a row's source in a word: live with its age, 录下 for
 // recorded data, 标价 for a list price.
 func (v *stockView) shortSource(row render.OfferRow) string {
-	switch row.Source {
-	case string(stock.SourceLive):
+	switch {
+	case row.Stale:
+		return v.l.T("stock.phone.stale")
+	case row.Source == string(stock.SourceLive):
 		return v.rowAge(row)
-	case string(stock.SourceReplay):
+	case row.Source == string(stock.SourceReplay):
 		return v.l.T("stock.phone.replay")
 	}
 	return v.l.T("stock.phone.list")

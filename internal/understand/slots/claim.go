@@ -1,6 +1,9 @@
 package slots
 
 import (
+	"cmp"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/labgpu/bot/internal/understand/slots/words"
@@ -143,10 +146,12 @@ func ReadClaim(s string) *Claim {
 // bigNum reads a number that may count in 万 and 千 ("1200", "一万五"
 // 15000, "两千" 2000, "1.5万"); 0 when it does not read.
 func bigNum(s string) float64 {
-	for _, u := range []struct {
-		word string
-		size float64
-	}{{"万", 1e4}, {"千", 1e3}} {
+	units := words.Numbers("advice.big_units")
+	for _, word := range slices.SortedFunc(maps.Keys(units), func(a, b string) int { return cmp.Compare(units[b], units[a]) }) {
+		u := struct {
+			word string
+			size float64
+		}{word, units[word]}
 		head, tail, ok := strings.Cut(s, u.word)
 		if !ok {
 			continue
