@@ -24,14 +24,13 @@ func init() {
 // else the question is one the bot does not do.
 func clarifyAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 	var alts []Alternative
-	talk := a.SmallTalk != "" || slices.ContainsFunc(a.Alternatives, func(x Alternative) bool { return x.Intent == IntentChitChat })
 	for _, alt := range a.Alternatives {
 		if len(alts) < 2 && fits(ctx, a, alt) {
 			alts = append(alts, alt)
 		}
 	}
 	a.Alternatives = alts
-	if len(alts) == 0 && talk {
+	if len(alts) == 0 && a.SmallTalk != "" {
 		// "Killed the old kernel, thanks": small talk, not a menu.
 		if in, ok := answer.Lookup(IntentChitChat); ok {
 			b := *a

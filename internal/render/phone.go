@@ -60,16 +60,32 @@ func TableFits(t *chat.Table) bool {
 	return true
 }
 
-// RowItem is a table row as one line of a short list: "· " and its
-// non-empty cells joined by spaces (for a table too wide for a phone).
-func RowItem(row []string) string {
-	var cells []string
-	for _, c := range row {
-		if c = strings.TrimSpace(c); c != "" {
-			cells = append(cells, c)
+// RowItem is a table row as one line of a short list (for a table too
+// wide for a phone): "· " and its first two cells, then each further
+// one after its column's name ("· AutoDL RTX 4090，小时 3.7，元 7.34");
+// empty cells left out.
+func RowItem(header, row []string, l i18n.Lang) string {
+	var b strings.Builder
+	b.WriteString("· ")
+	n := 0
+	for i, c := range row {
+		if c = strings.TrimSpace(c); c == "" {
+			continue
 		}
+		switch {
+		case n == 0:
+		case n == 1:
+			b.WriteString(" ")
+		default:
+			b.WriteString(l.T("offers.sep.comma"))
+			if i < len(header) && header[i] != "" {
+				b.WriteString(header[i] + " ")
+			}
+		}
+		b.WriteString(c)
+		n++
 	}
-	return "· " + strings.Join(cells, " ")
+	return b.String()
 }
 
 // FitPhone cuts rep to one phone screen with full behind "详情": the
@@ -95,7 +111,7 @@ func FitPhone(rep, full chat.Reply, en bool) chat.Reply {
 	table := rep.Table != nil && len(rep.Table.Rows) > 0
 	if table {
 		rep.Table = NarrowTable(rep.Table)
-		rows = tableItems(rep.Table)
+		rows = tableItems(rep.Table, i18n.Of(en))
 	}
 	// Room for two rows and the line that counts the rest, when there
 	// is a table; a warning ("⚠ …") goes before any row.
@@ -207,14 +223,14 @@ func pick(t *chat.Table, keep []int) *chat.Table {
 
 // tableItems are a table's rows as they take room on a phone: aligned
 // rows when the table fits the width, else short list lines (RowItem).
-func tableItems(t *chat.Table) []string {
+func tableItems(t *chat.Table, l i18n.Lang) []string {
 	if TableFits(t) {
 		lines := strings.Split(strings.TrimRight(chat.AlignTable(t), "\n"), "\n")
 		return lines[1:] // the header is counted with the first row
 	}
 	items := make([]string, len(t.Rows))
 	for i, r := range t.Rows {
-		items[i] = RowItem(r)
+		items[i] = RowItem(t.Header, r, l)
 	}
 	return items
 }

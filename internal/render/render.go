@@ -41,6 +41,17 @@ func (r *Renderer) PlatformName(id string, en bool) string {
 	return id
 }
 
+// ShortName is a platform's name for a narrow table on a phone: its
+// display name without what it adds in brackets ("GPUShare (Hengyuan
+// Cloud)" is "GPUShare").
+func (r *Renderer) ShortName(id string, en bool) string {
+	name := r.PlatformName(id, en)
+	if i := strings.Index(name, " ("); i > 0 && strings.HasSuffix(name, ")") {
+		return name[:i]
+	}
+	return name
+}
+
 // PlatformNames joins platform names for a line of text.
 func (r *Renderer) PlatformNames(ids []string, en bool) string {
 	var names []string

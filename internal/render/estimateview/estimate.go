@@ -319,10 +319,10 @@ func table(rd *render.Renderer, est *estimator.Estimate, l i18n.Lang) *chat.Tabl
 		star := unverifiedMark(o.Verified)
 		cards := fmt.Sprintf("%s×%d", o.GPU, o.GPUCount)
 		if inference {
-			t.Rows = append(t.Rows, []string{rd.PlatformName(o.Platform, en), cards, render.Money(o.GPUCostCNY) + star})
+			t.Rows = append(t.Rows, []string{rd.ShortName(o.Platform, en), cards, render.Money(o.GPUCostCNY) + star})
 			continue
 		}
-		t.Rows = append(t.Rows, []string{rd.PlatformName(o.Platform, en), cards, strconv.FormatFloat(o.Hours, 'f', 1, 64), render.Money(o.TotalCNY) + star})
+		t.Rows = append(t.Rows, []string{rd.ShortName(o.Platform, en), cards, strconv.FormatFloat(o.Hours, 'f', 1, 64), render.Money(o.TotalCNY) + star})
 	}
 	return t
 }

@@ -87,7 +87,11 @@ func (p Plan) phoneTable(rd *render.Renderer, full *chat.Table) *chat.Table {
 	for _, cols := range [][]int{keep, keep[:len(keep)-1]} {
 		t := &chat.Table{}
 		for _, c := range cols {
-			t.Header = append(t.Header, full.Header[c])
+			h := full.Header[c]
+			if c == 3 && p.Plan.Mode != modeSpot {
+				h = p.Lang.T("plan.table.times_short", catalog.PlanModes[p.Plan.Mode])
+			}
+			t.Header = append(t.Header, h)
 		}
 		for _, r := range full.Rows {
 			var row []string

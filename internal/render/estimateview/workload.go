@@ -64,7 +64,7 @@ func (w Workload) short(rd *render.Renderer) chat.Reply {
 		if i == shortOptions {
 			break
 		}
-		t.Rows = append(t.Rows, []string{rd.PlatformName(o.Platform, en), o.GPU, hoursText(o.Hours), render.Money(o.TotalCNY) + unverifiedMark(o.Verified)})
+		t.Rows = append(t.Rows, []string{rd.ShortName(o.Platform, en), o.GPU, hoursText(o.Hours), render.Money(o.TotalCNY) + unverifiedMark(o.Verified)})
 	}
 	rep.Table = t
 	if note := optionSourcesNote(w.Options, l); note != "" {

@@ -159,10 +159,13 @@ func (v pricesView) phoneTable(t *chat.Table) *chat.Table {
 	for _, c := range cols {
 		out.Header = append(out.Header, t.Header[c])
 	}
-	for _, r := range t.Rows {
+	for i, r := range t.Rows {
 		var row []string
 		for _, c := range cols {
 			row = append(row, r[c])
+		}
+		if i < len(v.Offers) {
+			row[0] = v.rd.ShortName(v.Offers[i].Platform, v.en)
 		}
 		out.Rows = append(out.Rows, row)
 	}

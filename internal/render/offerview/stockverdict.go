@@ -102,7 +102,7 @@ func (v *stockView) phoneTable(n int) *chat.Table {
 		t.Header = append([]string{header[0], "GPU"}, header[1:]...)
 	}
 	for _, row := range rows {
-		cells := []string{v.rd.PlatformName(row.Platform, v.en)}
+		cells := []string{v.rd.ShortName(row.Platform, v.en)}
 		if len(gpus) > 1 {
 			cells = append(cells, row.GPU)
 		}

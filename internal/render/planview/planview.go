@@ -106,7 +106,7 @@ func (p Plans) shortTable(rd *render.Renderer) *chat.Table {
 	l, en := p.Lang, p.Lang.English()
 	t := &chat.Table{Header: l.L("plan.opt.short_table")}
 	for _, o := range p.Result.Options[:min(phoneRows, len(p.Result.Options))] {
-		t.Rows = append(t.Rows, []string{rd.PlatformName(o.Platform, en), render.ModeName(o.Mode, en), cost(o) + mark(o.Price)})
+		t.Rows = append(t.Rows, []string{rd.ShortName(o.Platform, en), render.ModeName(o.Mode, en), cost(o) + mark(o.Price)})
 	}
 	return t
 }
