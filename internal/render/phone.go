@@ -1,6 +1,7 @@
 package render
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/mattn/go-runewidth"
@@ -157,10 +158,11 @@ const warning = "⚠"
 const minPhoneColumns = 3
 
 // NarrowTable is a table made narrow enough for a phone by leaving out
-// its widest columns but the first (sources, dates and notes, which 详情
-// keeps), down to minPhoneColumns; a table that fits is returned as it
-// is, and one that does not fit even then too (the short form lists its
-// rows).
+// columns but the first (what 详情 keeps): as many columns as fit, down
+// to minPhoneColumns, the earlier ones first among as many (the first
+// columns say what a row is, the last its source and date). A table that
+// fits is returned as it is, and one that does not fit even then too
+// (the short form lists its rows).
 func NarrowTable(t *chat.Table) *chat.Table {
 	if TableFits(t) {
 		return t
@@ -169,24 +171,44 @@ func NarrowTable(t *chat.Table) *chat.Table {
 	for _, r := range t.Rows {
 		cols = max(cols, len(r))
 	}
-	keep := make([]int, cols)
-	for i := range keep {
-		keep[i] = i
+	if cols > maxNarrowColumns {
+		return t
 	}
-	for len(keep) > minPhoneColumns {
-		widest, w := 1, -1
-		for k := 1; k < len(keep); k++ {
-			if cw := columnWidth(t, keep[k]); cw > w {
-				widest, w = k, cw
+	widths := make([]int, cols)
+	for c := range widths {
+		widths[c] = columnWidth(t, c)
+	}
+	var best []int
+	// Every set of the other columns, as a bit mask (bit i: column i+1).
+	for mask := 0; mask < 1<<(cols-1); mask++ {
+		keep := []int{0}
+		w := widths[0]
+		for c := 1; c < cols; c++ {
+			if mask&(1<<(c-1)) != 0 {
+				keep = append(keep, c)
+				w += columnGap + widths[c]
 			}
 		}
-		keep = append(keep[:widest:widest], keep[widest+1:]...)
-		if n := pick(t, keep); TableFits(n) {
-			return n
+		if len(keep) < minPhoneColumns || w > PhoneCells || len(keep) < len(best) {
+			continue
+		}
+		if len(keep) > len(best) || slices.Compare(keep, best) < 0 {
+			best = keep
 		}
 	}
-	return t
+	if best == nil {
+		return t
+	}
+	return pick(t, best)
 }
+
+// columnGap is the space between two columns of an aligned table
+// (chat.AlignTable); maxNarrowColumns the most columns a table may have
+// for NarrowTable to try its sets of columns.
+const (
+	columnGap        = 2
+	maxNarrowColumns = 12
+)
 
 // columnWidth is the widest cell of column c (the header's too).
 func columnWidth(t *chat.Table, c int) int {

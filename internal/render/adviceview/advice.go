@@ -115,9 +115,17 @@ func (p Advice) Reply(rd *render.Renderer) chat.Reply {
 	if showSteps {
 		stepLines = numbered(ar.Steps)
 	}
+	// 详情 has the estimate of a card question whole (the short form its
+	// first screen).
+	tieFull, whole := p.Card.fullTie(rd, l)
 	p.tie(rd, l, &tie)
-	rep.Lines = append(append(append(append(rep.Lines, causes), causeLines...), tie.Lines...), stepsBlock(steps, stepLines)...)
-	rep.Table, rep.Notes = tie.Table, tie.Notes
+	if whole {
+		p.tie(rd, l, &tieFull)
+	} else {
+		tieFull = tie
+	}
+	rep.Lines = append(append(append(append(rep.Lines, causes), causeLines...), tieFull.Lines...), stepsBlock(steps, stepLines)...)
+	rep.Table, rep.Notes = tieFull.Table, tieFull.Notes
 	short := chat.Reply{Title: rep.Title, Table: shortTable(tie.Table)}
 	if len(causeLines) > 0 {
 		lead := l.T("advice.most_common")

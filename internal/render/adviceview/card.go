@@ -139,6 +139,21 @@ func (c *CardChoice) estimate(rd *render.Renderer, l i18n.Lang, rep *chat.Reply)
 	return c.Estimated
 }
 
+// fullTie is the card answer to a language model's job as 详情 shows it:
+// the estimate's full form (its every line, option and note); false when
+// there is none (no card question, or no estimate).
+func (c *CardChoice) fullTie(rd *render.Renderer, l i18n.Lang) (chat.Reply, bool) {
+	if c == nil || c.Estimate == nil || !c.Estimated {
+		return chat.Reply{}, false
+	}
+	sub := c.Estimate.Reply(rd)
+	if sub.Full == nil {
+		return chat.Reply{}, false
+	}
+	rep := chat.Reply{Lines: append([]string{l.T("advice.card.fit_costs")}, sub.Full.Lines...), Table: sub.Full.Table, Notes: sub.Full.Notes}
+	return rep, true
+}
+
 // verdicts says, for each card the question names ("SDXL 用 3090 够吗"),
 // whether it holds the workload; one named card's verdict is the title.
 func (c *CardChoice) verdicts(l i18n.Lang, rep *chat.Reply) {

@@ -132,10 +132,11 @@ func (e Estimate) Reply(rd *render.Renderer) chat.Reply {
 	fits := e.fitLines(rd)
 	full := e.full(rd, fits)
 	short := e.short(rd, full, fits)
-	short.Full = &full
 	if e.Plan != nil {
 		short.Notes = append(short.Notes, e.planNote(rd))
+		full.Notes = append(full.Notes, e.planNote(rd))
 	}
+	short.Full = &full
 	return short
 }
 

@@ -252,6 +252,8 @@ func (w Workload) full(rd *render.Renderer) chat.Reply {
 		rep.Notes = append(rep.Notes, l.T("estimate.disk_unknown"))
 	}
 	rep.Notes = append(rep.Notes, w.methodNotes()...)
+	// What was assumed, as the first screen says it.
+	rep.Notes = append(rep.Notes, w.assumptions())
 	return rep
 }
 

@@ -46,7 +46,7 @@ func (v *stockView) verdictLine() string {
 	}
 	switch {
 	case sv.Answer == render.VerdictUnsure:
-		return sv.Line(l.T("offers.yesno.unsure", name, price, render.SourceCell(*row, v.en)), l)
+		return sv.Line(l.T("offers.yesno.unsure", v.subject(), name, price, render.SourceCell(*row, v.en)), l)
 	case sv.Answer == render.VerdictYes && sv.Live:
 		return sv.Line(l.T("offers.yesno.yes_live", name, price, render.FreePhrase(*row, v.en), render.SourceCell(*row, v.en)), l)
 	case sv.Answer == render.VerdictYes:
