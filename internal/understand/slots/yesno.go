@@ -79,7 +79,7 @@ var yesNoKinds = []struct {
 func (x *Extraction) YesNoSlots() {
 	x.q.Question = yesNoAsk.MatchString(x.s) || yesNoWh.MatchString(x.s) || yesNoQuestion.MatchString(x.s)
 	y := ReadYesNo(x.s)
-	if y != nil {
+	if y != nil && y.sizes() {
 		y.VRAMGB = 0
 		if m := yesNoVRAM.FindStringSubmatch(x.rest); m != nil {
 			y.VRAMGB, _ = words.ParseNum(m[1])
@@ -90,6 +90,10 @@ func (x *Extraction) YesNoSlots() {
 	}
 	x.q.YesNo = y
 }
+
+// sizes reports whether the question may name a card by its memory
+// ("24G 够不够"): whether it fits, or can be done.
+func (y *YesNo) sizes() bool { return y.Kind == YesNoFits || y.Kind == YesNoCan }
 
 // maxCardGB is the largest VRAM a card size in a question is read as.
 const maxCardGB = 192
@@ -110,7 +114,7 @@ func ReadYesNo(s string) *YesNo {
 	if y.Kind == "" {
 		return nil
 	}
-	if m := yesNoVRAM.FindStringSubmatch(s); m != nil {
+	if m := yesNoVRAM.FindStringSubmatch(s); m != nil && y.sizes() {
 		y.VRAMGB, _ = words.ParseNum(m[1])
 	}
 	y.Dearer = y.Kind == YesNoCheaper && yesNoDearer.MatchString(s) && !yesNoCheap.MatchString(s)
