@@ -110,9 +110,11 @@ func FitPhone(rep, full chat.Reply, en bool) chat.Reply {
 	}
 	var rows []string
 	table := rep.Table != nil && len(rep.Table.Rows) > 0
+	asTable := false
 	if table {
 		rep.Table = NarrowTable(rep.Table)
-		rows = tableItems(rep.Table, i18n.Of(en))
+		asTable = TableFits(rep.Table)
+		rows = tableItems(rep.Table, asTable, i18n.Of(en))
 	}
 	// Room for two rows and the line that counts the rest, when there
 	// is a table; a warning ("⚠ …") goes before any row.
@@ -136,7 +138,7 @@ func FitPhone(rep, full chat.Reply, en bool) chat.Reply {
 		}
 	}
 	if table {
-		budget = fitRows(&short, rep.Table, rows, budget, i18n.Of(en))
+		budget = fitRows(&short, rep.Table, asTable, rows, budget, i18n.Of(en))
 	}
 	for _, n := range rep.Notes {
 		// A note that does not fit is left to 详情; a shorter one after
@@ -244,9 +246,10 @@ func pick(t *chat.Table, keep []int) *chat.Table {
 }
 
 // tableItems are a table's rows as they take room on a phone: aligned
-// rows when the table fits the width, else short list lines (RowItem).
-func tableItems(t *chat.Table, l i18n.Lang) []string {
-	if TableFits(t) {
+// rows when the table fits the width (asTable), else short list lines
+// (RowItem).
+func tableItems(t *chat.Table, asTable bool, l i18n.Lang) []string {
+	if asTable {
 		lines := strings.Split(strings.TrimRight(chat.AlignTable(t), "\n"), "\n")
 		return lines[1:] // the header is counted with the first row
 	}
@@ -260,8 +263,7 @@ func tableItems(t *chat.Table, l i18n.Lang) []string {
 // fitRows puts the table's rows that fit the budget into short (a table
 // that fits the width stays a table; else a short list among its lines)
 // with a line counting the rest, and returns the budget left.
-func fitRows(short *chat.Reply, t *chat.Table, items []string, budget int, l i18n.Lang) int {
-	asTable := TableFits(t)
+func fitRows(short *chat.Reply, t *chat.Table, asTable bool, items []string, budget int, l i18n.Lang) int {
 	if asTable {
 		budget-- // the header
 	}

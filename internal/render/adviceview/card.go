@@ -93,10 +93,10 @@ const maxCardRows = 6
 // reply adds the card answer to rep (its title the card question's) and
 // reports whether it named a job (the card list then replaces the
 // general tiers).
-func (c *CardChoice) reply(rd *render.Renderer, l i18n.Lang, rep *chat.Reply) bool {
+func (c *CardChoice) reply(rd *render.Renderer, l i18n.Lang, rep *chat.Reply, est *chat.Reply) bool {
 	switch {
 	case c.Estimate != nil:
-		return c.estimate(rd, l, rep)
+		return c.estimate(l, rep, *est)
 	case c.Workload == nil:
 		compared := len(c.Compared) >= 2 && c.compare(rd, l, rep)
 		rep.Lines = append(rep.Lines, l.T("advice.card.ask"))
@@ -123,8 +123,7 @@ func (c *CardChoice) reply(rd *render.Renderer, l i18n.Lang, rep *chat.Reply) bo
 
 // estimate is an LLM job's card answer: the estimate's cards that fit
 // and what they cost, cheapest first.
-func (c *CardChoice) estimate(rd *render.Renderer, l i18n.Lang, rep *chat.Reply) bool {
-	sub := c.Estimate.Reply(rd)
+func (c *CardChoice) estimate(l i18n.Lang, rep *chat.Reply, sub chat.Reply) bool {
 	if c.Estimated {
 		// The estimate's title without its "估算：" (in either language).
 		job := strings.TrimPrefix(strings.TrimPrefix(sub.Title, i18n.ZH.T("advice.card.estimate_prefix")), i18n.EN.T("advice.card.estimate_prefix"))
@@ -140,13 +139,12 @@ func (c *CardChoice) estimate(rd *render.Renderer, l i18n.Lang, rep *chat.Reply)
 }
 
 // fullTie is the card answer to a language model's job as 详情 shows it:
-// the estimate's full form (its every line, option and note); false when
-// there is none (no card question, or no estimate).
-func (c *CardChoice) fullTie(rd *render.Renderer, l i18n.Lang) (chat.Reply, bool) {
-	if c == nil || c.Estimate == nil || !c.Estimated {
+// the full form of the estimate's reply sub (its every line, option and
+// note); false when there is none (no card question, or no estimate).
+func (c *CardChoice) fullTie(l i18n.Lang, sub *chat.Reply) (chat.Reply, bool) {
+	if c == nil || sub == nil || !c.Estimated {
 		return chat.Reply{}, false
 	}
-	sub := c.Estimate.Reply(rd)
 	if sub.Full == nil {
 		return chat.Reply{}, false
 	}

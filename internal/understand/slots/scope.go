@@ -30,8 +30,9 @@ var (
 )
 
 // ScopeSlots reads what the message asks that the bot does not do into
-// Query.OutOfScope ("" when nothing), from the whole message (folded).
-func (x *Extraction) ScopeSlots() { x.q.OutOfScope = ReadScope(x.whole) }
+// Query.OutOfScope ("" when nothing), from the question part (a paste's
+// log lines ask nothing).
+func (x *Extraction) ScopeSlots() { x.q.OutOfScope = ReadScope(x.s) }
 
 // ReadScope is what folded text asks that the bot does not do: ScopeAct,
 // ScopeLLMAPI, ScopeCode, ScopeText or ScopeImage; "" when it asks none,
