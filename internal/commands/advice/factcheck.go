@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/commands/answer"
@@ -109,7 +110,8 @@ func (r checker) platformFigure(q understand.Query, claim string, figure func(*c
 	if q.PriceUnit == "gb_month" {
 		v /= 30
 	}
-	c.Claimed = trimF4(v)
+	// Four decimals: a price per GB-day is a few fen or less.
+	c.Claimed = strconv.FormatFloat(understand.Round4(v), 'f', -1, 64)
 	f := figure(p)
 	if f == nil {
 		return c
