@@ -171,17 +171,24 @@ func (a Availability) Reply(rd *render.Renderer) chat.Reply {
 
 // phone is the short form on one phone screen: the lines (that the
 // history is thin in fewer words: line few, -1 none) and the heat map
-// without its title when it fits too; the rest behind 详情 (full).
+// without its title when it fits with the first line or more of them
+// (the last ones, this hour's figures, then in 详情 only); the rest
+// behind 详情 (full).
 func (a Availability) phone(rep, full chat.Reply, few, days int) chat.Reply {
 	short := chat.Reply{Title: rep.Title, Lines: slices.Clone(rep.Lines), Full: &full}
 	if few >= 0 {
 		short.Lines[few] = a.Lang.T("availability.few_days_short", days)
 	}
-	if rep.Chart != nil {
-		c := *rep.Chart
-		c.Title = ""
+	if rep.Chart == nil {
+		return short
+	}
+	c := *rep.Chart
+	c.Title = ""
+	// Never without the first line (the basis) nor a thin history's
+	// caveat.
+	for k := len(short.Lines); k >= max(1, few+1); k-- {
 		with := short
-		with.Chart = &c
+		with.Lines, with.Chart = short.Lines[:k], &c
 		if render.FitsPhone(with) {
 			return with
 		}
