@@ -29,6 +29,11 @@ func clarifyAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 			alts = append(alts, alt)
 		}
 	}
+	if len(alts) == 1 && alts[0].Score < minOneReading && !named(a, alts[0]) {
+		// "打卡": a faint reading alone is no question to ask back.
+		alts = nil
+	}
+	read := len(a.Alternatives) > 0
 	a.Alternatives = alts
 	if len(alts) == 0 && a.SmallTalk != "" {
 		// "Killed the old kernel, thanks": small talk, not a menu.
@@ -50,6 +55,10 @@ func clarifyAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 		}
 	}
 	switch {
+	case len(alts) == 0 && read:
+		// Readings, none of which fits: not understood, not refused.
+		a.Intent = IntentUnknown
+		return a.Out(metaview.Unknown{Lang: i18n.Of(a.English), Kind: metaview.Unclear})
 	case len(alts) == 0:
 		return unknownAnswer(ctx, a)
 	case len(alts) == 1 && !clarifyActions[alts[0].Intent] && named(a, alts[0]):
@@ -66,6 +75,10 @@ func clarifyAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 	}
 	return a.Out(p)
 }
+
+// minOneReading is the least score of a reading offered alone ("你是想问
+// “静音”吗？").
+const minOneReading = 0.15
 
 // clarifyActions change state; a clarifying menu offers them only to a
 // message that asks nothing, and the router never runs one from a menu

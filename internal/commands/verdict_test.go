@@ -120,6 +120,14 @@ func TestAskBackFits(t *testing.T) {
 	if res := say(r, "askback-thanks", "bob", "Killed the old kernel, thanks"); res.Intent != commands.IntentChitChat {
 		t.Errorf("thanks with nothing fitting: intent %s:\n%s", res.Intent, res.Text)
 	}
+	// Readings none of which fits: not understood, with how to ask; a
+	// faint action alone is not offered.
+	for _, q := range []string{"training nonstop for 5 days, which billing mode", "打卡"} {
+		res := say(r, "askback-unclear", "bob", q)
+		if res.Intent != commands.IntentUnknown || !strings.Contains(res.Text, "“") || strings.Contains(res.Text, "静音") {
+			t.Errorf("%q: intent %s:\n%s", q, res.Intent, res.Text)
+		}
+	}
 }
 
 // TestFactCheckOwnTerms: a claim is checked in its own billing mode,

@@ -164,10 +164,14 @@ type Unknown struct {
 	Kind string    `json:"-"`
 }
 
+// Unclear is the Unknown kind of a message read several ways, none of
+// which fits it: not understood, rather than not done.
+const Unclear = "unclear"
+
 // unknownKeys say, for what was asked, what the bot does not do and the
-// nearest thing it does.
+// nearest thing it does (or, Unclear, how to ask).
 var unknownKeys = map[string]string{"code": "meta.unknown.code", "text": "meta.unknown.text", "act": "meta.unknown.act",
-	"llm_api": "meta.unknown.llm_api", "image": "meta.unknown.image"}
+	"llm_api": "meta.unknown.llm_api", "image": "meta.unknown.image", Unclear: "meta.unknown.unclear"}
 
 // Reply says plainly what the bot does not do and the nearest thing it
 // does, or what it does.
