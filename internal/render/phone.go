@@ -104,9 +104,14 @@ func FitPhone(rep, full chat.Reply, en bool) chat.Reply {
 	if rep.Title != "" {
 		budget -= TextLines(rep.Title)
 	}
-	if rep.Chart != nil && TextLines(strings.TrimRight(chat.TextBars(rep.Chart), "\n")) <= budget/2 {
-		short.Chart = rep.Chart
-		budget -= TextLines(strings.TrimRight(chat.TextBars(rep.Chart), "\n"))
+	// A chart is a picture in the chats (a chart element in Feishu, an
+	// image in WeChat): kept when it fits beside the title, the text
+	// taking the room left.
+	if rep.Chart != nil {
+		if c := TextLines(strings.TrimRight(chat.TextBars(rep.Chart), "\n")); c <= budget {
+			short.Chart = rep.Chart
+			budget -= c
+		}
 	}
 	var rows []string
 	table := rep.Table != nil && len(rep.Table.Rows) > 0
