@@ -256,7 +256,7 @@ func TestUntimedRecordingNoAlert(t *testing.T) {
 	if err := a.Ask(context.Background(), "哪家有4090", app.FormatText, &answer); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(answer.String(), "录制回放 · 时间未知") {
+	if !strings.Contains(answer.String(), "录下时间未知") {
 		t.Errorf("the recording does not answer questions, labelled:\n%s", answer.String())
 	}
 }

@@ -87,6 +87,10 @@ type Reply struct {
 	// English is the reply's language, for the channel's own words
 	// (MoreHint, the panel's title).
 	English bool
+	// Keep is how many of the first Lines a short form keeps whatever it
+	// cuts (the line naming the conditions an answer did not use): they
+	// say what the rest of the reply assumed.
+	Keep int `json:"-"`
 }
 
 // MoreHint is the last line of a short form in plain text.

@@ -43,7 +43,12 @@ func TestAvailabilityAnswer(t *testing.T) {
 	if !strings.Contains(res.Reply.Title, "19–23 点（有货 0%）最难抢") || availabilityOf(res).Days < 3 || availabilityOf(res).Days > 4 {
 		t.Errorf("title %q, days %d; want the evening window and 3–4 days", res.Reply.Title, availabilityOf(res).Days)
 	}
-	if !strings.Contains(res.Text, "天的数据，每周的规律还不可靠") || res.Reply.Chart == nil || res.Reply.Chart.Heat == nil {
+	// The heat map is on the first screen when it fits there, else in 详情.
+	chart := res.Reply.Chart
+	if chart == nil && res.Reply.Full != nil {
+		chart = res.Reply.Full.Chart
+	}
+	if !strings.Contains(res.Text, "天的数据，每周的规律还不可靠") || chart == nil || chart.Heat == nil {
 		t.Errorf("text %q: want the thin-history caveat and a heat map", res.Text)
 	}
 	if n := strings.Count(res.Text, "\n"); n > 14 {
@@ -123,7 +128,8 @@ func TestAvailabilityAskedWindow(t *testing.T) {
 	if res.Intent != commands.IntentAvailability || availabilityOf(res) == nil {
 		t.Fatalf("intent %s; want availability", res.Intent)
 	}
-	if want := "A100 80GB 周末晚上（18–24 点）好抢：有货 100%。"; res.Reply.Title != want {
+	// A yes/no question: the verdict first.
+	if want := "好抢：A100 80GB 周末晚上（18–24 点）有货 100%。"; res.Reply.Title != want {
 		t.Errorf("title %q, want %q", res.Reply.Title, want)
 	}
 	if len(res.Reply.Lines) == 0 || res.Reply.Lines[0] != "整体看：周末全天（有货 100%）最好抢，工作日全天（有货 0%）最难抢。" {
@@ -132,7 +138,7 @@ func TestAvailabilityAskedWindow(t *testing.T) {
 	if a := availabilityOf(res).Asked; a == nil || a.Share != 1 || len(a.Days) != 2 || len(a.Hours) != 6 || a.Slots == 0 {
 		t.Errorf("asked row %+v", a)
 	}
-	if res := ask(r, "工作日晚上A100 80G好抢吗"); !strings.HasPrefix(res.Reply.Title, "A100 80GB 工作日晚上（18–24 点）难抢：有货 0%") {
+	if res := ask(r, "工作日晚上A100 80G好抢吗"); !strings.HasPrefix(res.Reply.Title, "不好抢：A100 80GB 工作日晚上（18–24 点）有货 0%") {
 		t.Errorf("weekday evening: %q", res.Reply.Title)
 	}
 }

@@ -97,8 +97,10 @@ func TestStockCaveatsTravel(t *testing.T) {
 			t.Errorf("an API example row reached the answer:\n%s", text)
 		}
 	}
-	// The short form carries the marks' legend too.
-	mustContain(t, zh.Text, "空闲数带“?”的：矩池云接口的空闲数常不准")
+	// The short form carries the marks' legend too, in a few words; 详情
+	// says why.
+	mustContain(t, zh.Text, "带“?”的空闲数不一定准")
+	mustContain(t, zh.FullText, "空闲数带“?”的：矩池云接口的空闲数常不准")
 
 	en := ask(r, "which platform has a 4090 right now")
 	mustContain(t, en.FullText, "2.09‡", "‡ GPUShare (Hengyuan Cloud) does not document its price unit", "plenty", "other endpoints' free counts", "(all regions) 215?")
@@ -165,13 +167,13 @@ func TestStockSaysWhatFailed(t *testing.T) {
 		lines := strings.Split(res.Text, "\n")
 		top := strings.Join(lines[:min(4, len(lines))], "\n")
 		en := strings.HasPrefix(q, "which")
-		wants := []string{"录制回放没有读到：回放目录不存在或读不了", "恒源云 数据获取失败：超时", "矩池云 数据获取失败：登录凭证被拒"}
+		wants := []string{"录下的数据没有读到：存数据的目录不存在或读不了", "恒源云 数据获取失败：超时", "矩池云 数据获取失败：登录凭证被拒"}
 		if en {
-			wants = []string{"No recording was read: the replay directory is missing", "GPUShare (Hengyuan Cloud) could not be read: timed out", "Matpool could not be read: credentials rejected"}
+			wants = []string{"No recording was read: the directory of recorded data is missing", "GPUShare (Hengyuan Cloud) could not be read: timed out", "Matpool could not be read: credentials rejected"}
 		}
 		mustContain(t, top, wants...)
 		for _, text := range []string{res.Text, res.FullText} {
-			for _, bad := range []string{"以下是录制回放的数据", "replayed recordings and", missing, "no such file", "deadline exceeded", "/api/"} {
+			for _, bad := range []string{"以下是录下的数据", "recorded data and", missing, "no such file", "deadline exceeded", "/api/"} {
 				if strings.Contains(text, bad) {
 					t.Errorf("%q: the answer shows %q:\n%s", q, bad, text)
 				}

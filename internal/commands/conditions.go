@@ -99,6 +99,7 @@ func withConditionLine(rep chat.Reply, uses []render.Condition, en bool) chat.Re
 		return rep
 	}
 	rep.Lines = append([]string{line}, rep.Lines...)
+	rep.Keep++
 	if rep.Full != nil {
 		full := *rep.Full
 		full.Lines = append([]string{line}, full.Lines...)

@@ -53,12 +53,12 @@ func TestFollowUpEditsEveryAnswer(t *testing.T) {
 			t.Errorf("%q then %q: %s %+v", c.first, c.then, res.Intent, res.Query)
 		}
 		if !strings.HasPrefix(res.Text, c.head) {
-			t.Errorf("%q then %q: answer starts %q, want %q", c.first, c.then, firstLine(res.Text), c.head)
+			t.Errorf("%q then %q: answer starts %q, want %q", c.first, c.then, firstTextLine(res.Text), c.head)
 		}
 	}
 }
 
-func firstLine(s string) string { l, _, _ := strings.Cut(strings.TrimSpace(s), "\n"); return l }
+func firstTextLine(s string) string { l, _, _ := strings.Cut(strings.TrimSpace(s), "\n"); return l }
 
 // TestFramePerMember: another member's follow-up is no follow-up of
 // mine, and leaves my frame as it was.
@@ -66,7 +66,7 @@ func TestFramePerMember(t *testing.T) {
 	r := newRouter(t)
 	say(r, "g", "alice", "3090 包月多少")
 	if res := say(r, "g", "bob", "换成4090"); res.Intent == commands.IntentPlan || strings.Contains(res.Text, "包月") {
-		t.Errorf("bob's 换成4090 edited alice's plan: %s %q", res.Intent, firstLine(res.Text))
+		t.Errorf("bob's 换成4090 edited alice's plan: %s %q", res.Intent, firstTextLine(res.Text))
 	}
 	if res := say(r, "g", "alice", "换成4090"); res.Intent != commands.IntentPlan || res.GPU != "RTX 4090" || res.BillingMode != commands.ModeMonthly {
 		t.Errorf("alice's 换成4090 after bob's: %s %+v", res.Intent, res.Query)
@@ -80,7 +80,7 @@ func TestFrameExpires(t *testing.T) {
 	say(r, "g", "alice", "3090 包月多少")
 	clock.add(commands.FrameTTL + time.Minute)
 	if res := say(r, "g", "alice", "换成4090"); res.Intent == commands.IntentPlan {
-		t.Errorf("a follow-up after the frame expired edited it: %s %q", res.Intent, firstLine(res.Text))
+		t.Errorf("a follow-up after the frame expired edited it: %s %q", res.Intent, firstTextLine(res.Text))
 	}
 }
 
@@ -129,7 +129,7 @@ func TestReplyContinuesItsAnswer(t *testing.T) {
 		t.Fatalf("first answer: %s", first.Intent)
 	}
 	w := r.Answer(ctx, chat.Message{Channel: "wechat", ChatID: "Lab", SenderID: "alice", Text: "3090 包月多少", ChatType: chat.Group})
-	quote := []rune(firstLine(w.Text))[:12] // a channel may cut it short
+	quote := []rune(firstTextLine(w.Text))[:12] // a channel may cut it short
 	res = r.Answer(ctx, chat.Message{Channel: "wechat", ChatID: "Lab", SenderID: "carol", Text: "4张", Quote: string(quote), ChatType: chat.Group})
 	if res.Intent != commands.IntentPlan || res.GPU != "RTX 3090" || res.GPUCount != 4 {
 		t.Errorf("a quote of the plan answer: %s %+v", res.Intent, res.Query)
@@ -158,7 +158,7 @@ func TestActionAskedFirst(t *testing.T) {
 		t.Fatalf("静音的话会怎样: confirm %v, muted %v, %q", res.Confirm, muted(), res.Text)
 	}
 	if res := say(r, "g", "bob", "确认"); muted() {
-		t.Errorf("bob's 确认 muted alice's asked action: %s %q", res.Intent, firstLine(res.Text))
+		t.Errorf("bob's 确认 muted alice's asked action: %s %q", res.Intent, firstTextLine(res.Text))
 	}
 	if res := say(r, "g", "alice", "确认"); res.Confirm || !muted() {
 		t.Errorf("alice's 确认: %s confirm %v, muted %v", res.Intent, res.Confirm, muted())

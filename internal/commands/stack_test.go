@@ -44,7 +44,7 @@ func TestStackAndLowMemoryPhrasings(t *testing.T) {
 		t.Fatalf("first: %+v", figures(res).Estimate)
 	}
 	full := whole(res)
-	for _, want := range []string{"FlashAttention-2", "时长按实际 token", "seq ÷ 平均长度", "换优化栈"} {
+	for _, want := range []string{"FlashAttention-2", "时长按数据本身的 token 计", "seq ÷ 平均长度", "换优化栈"} {
 		if !strings.Contains(full, want) {
 			t.Errorf("answer lacks %q:\n%s", want, full)
 		}

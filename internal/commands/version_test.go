@@ -14,7 +14,7 @@ func TestVersion(t *testing.T) {
 		ask   string
 		wants []string
 	}{
-		{"版本", []string{"labgpu bot ", "价目表：", "个平台，最新的标价日期 20", "库存数据来源：目录标价 正常、录制回放 正常"}},
+		{"版本", []string{"labgpu bot ", "价目表：", "个平台，最新的标价日期 20", "库存数据来源：目录标价 正常、录下的数据 正常"}},
 		{"机器人现在是什么版本？", []string{"labgpu bot ", "价目表："}},
 		{"what version are you running", []string{"labgpu bot ", "Catalog: ", "platforms, newest list price dated 20", "Stock sources: catalog list prices ok, recordings ok"}},
 	}

@@ -41,6 +41,17 @@ func (r *Renderer) PlatformName(id string, en bool) string {
 	return id
 }
 
+// ShortName is a platform's name for a narrow table on a phone: its
+// display name without what it adds in brackets ("GPUShare (Hengyuan
+// Cloud)" is "GPUShare").
+func (r *Renderer) ShortName(id string, en bool) string {
+	name := r.PlatformName(id, en)
+	if i := strings.Index(name, " ("); i > 0 && strings.HasSuffix(name, ")") {
+		return name[:i]
+	}
+	return name
+}
+
 // PlatformNames joins platform names for a line of text.
 func (r *Renderer) PlatformNames(ids []string, en bool) string {
 	var names []string
@@ -374,6 +385,34 @@ func LevelText(level string, en bool) string {
 		return i18n.Of(en).T(k)
 	}
 	return i18n.Of(en).T("offers.unknown")
+}
+
+// ShortLegend explains the marks the shown rows carry in a few words, on
+// one line, for a phone (Legend has the whole of it for 详情).
+func (r *Renderer) ShortLegend(rows []OfferRow, en bool) []string {
+	l := i18n.Of(en)
+	m := r.marksOf(rows, en)
+	sep := l.T("list.sep")
+	var parts []string
+	if m.seedOnly {
+		parts = append(parts, l.T("offers.short_legend.seed"))
+	}
+	if len(m.unit) > 0 {
+		parts = append(parts, l.T("offers.short_legend.unit", strings.Join(m.unit, sep)))
+	}
+	if len(m.unreliable) > 0 || len(m.advisory) > 0 {
+		parts = append(parts, l.T("offers.short_legend.doubt"))
+	}
+	if len(m.levels) > 0 {
+		parts = append(parts, l.T("offers.short_legend.levels", strings.Join(m.levels, sep)))
+	}
+	if st := r.StaleLine(rows, en); st != "" {
+		parts = append(parts, l.T("offers.short_legend.stale"))
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return []string{l.T("offers.end", strings.Join(parts, l.T("offers.sep.semi")))}
 }
 
 // Legend explain the marks the shown rows carry, one line for all of

@@ -59,7 +59,9 @@ func (u *Understander) finish(x *extraction, m *advice.Result, text string) {
 	case IntentAvailability:
 		x.WeekSlots()
 	case IntentClarify:
-		// A pick of one of the readings is answered from this Query.
+		// A pick of one of the readings is answered from this Query;
+		// thanks or a greeting is small talk when no reading fits.
+		q.SmallTalk = slots.SmallTalk(q.Asked)
 		x.AdviceSlots()
 		x.ClaimSlots()
 		x.WeekSlots()

@@ -95,6 +95,28 @@ type (
 	WeekWindow  = when.WeekWindow
 	Claim       = slots.Claim
 	OOMError    = slots.OOMError
+	YesNo       = slots.YesNo
+)
+
+// What a message asks that the bot does not do (Query.OutOfScope; see
+// slots.ReadScope).
+const (
+	ScopeCode   = slots.ScopeCode
+	ScopeText   = slots.ScopeText
+	ScopeAct    = slots.ScopeAct
+	ScopeLLMAPI = slots.ScopeLLMAPI
+	ScopeImage  = slots.ScopeImage
+)
+
+// What a yes/no question asks (Query.YesNo.Kind; see slots.YesNo).
+const (
+	YesNoFits    = slots.YesNoFits
+	YesNoWorth   = slots.YesNoWorth
+	YesNoCan     = slots.YesNoCan
+	YesNoHave    = slots.YesNoHave
+	YesNoCheaper = slots.YesNoCheaper
+	YesNoEasy    = slots.YesNoEasy
+	YesNoTrue    = slots.YesNoTrue
 )
 
 // HasCJK reports whether s has a Chinese character.

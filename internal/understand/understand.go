@@ -290,13 +290,17 @@ func (u *Understander) Understand(text string) Query {
 	// The stated conditions, read once the scorer has read the rest (they
 	// change nothing it sees).
 	x.ConditionSlots()
+	x.YesNoSlots()
+	x.ScopeSlots()
 	if d := u.pattern(&x); d != "" {
 		q.Intent, q.Confidence = d, 1
 		q.Alternatives = alternatives(ranked, d, "")
 	} else {
 		u.decide(q, ranked)
 		applyRules(q, &m, &x, ranked)
+		yesNoRule(q)
 	}
+	scopeRule(q)
 	u.finish(&x, &m, text)
 	q.Verbs = u.verbs(&x)
 	u.askedAbout(&x)

@@ -34,7 +34,7 @@ var answersOnly = []string{
 	"advice.oom.costs", "estimate.too_many_gpus", "prices.full.not_stock", "subscribe.list.cancel_hint", "meta.clarify.title",
 	"workload.change.detection", "workload.change.generate", "workload.change.lora", "workload.change.own_data",
 	"workload.change.samples", "workload.change.train", "workload.change.two_stage",
-	"ids.group_hint", "ids.wechat_bind", "ids.wechat_remark", "router.confirm.how",
+	"ids.group_hint", "ids.wechat_bind", "ids.wechat_remark", "router.confirm.how", "meta.clarify.how_one", "meta.clarify.one",
 	// Quoted words that ask nothing (a legend, a name).
 	"advice.card.enough_note", "estimate.disk_unknown", "plan.hourly_times_note", "storage.admin.unbound",
 	// Words for the operator, in logs and the command line, not chats.

@@ -289,6 +289,13 @@ func cardChoice(ctx context.Context, a *answer.Ask, p *adviceview.Advice) *advic
 	}
 	c.Cards = workloadCards(ctx, a, w)
 	p.Advice.Workload, p.Advice.Cards = w, c.Cards
+	if q.YesNo != nil && c.OneNamed && len(c.Named) == 1 {
+		// "SDXL 出图 3090 够吗": the card's memory against the job's least.
+		c.Verdict = &render.Verdict{Kind: render.AskFits, Answer: render.VerdictNo}
+		if c.Named[0].MemoryGB >= w.VRAMGB.Low {
+			c.Verdict.Answer = render.VerdictYes
+		}
+	}
 	return c
 }
 

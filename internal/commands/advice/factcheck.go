@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/commands/answer"
@@ -17,9 +18,12 @@ import (
 func init() { answer.Register(answer.Intent{Name: understand.IntentFactCheck, Answer: FactCheck}) }
 
 // FactCheck answers "文章说…是真的吗", "听说…", "is it true that…": the
-// claim (Query.Claim, the prices and names) against the sourced figure,
+// claim (Query.Claim, the prices and names) in its own terms — a plan's
+// price against plan prices, a month's disk for its size against the
+// per-day price times it, dollars as dollars — against the sourced
+// figure and, for a card's hourly price, the live or recorded offers,
 // yes, no or partly, with the value, its date and its source.
-func FactCheck(_ context.Context, a *answer.Ask) answer.Out {
+func FactCheck(ctx context.Context, a *answer.Ask) answer.Out {
 	q := a.Query
 	cl := understand.Claim{}
 	if q.Claim != nil {
@@ -32,6 +36,8 @@ func FactCheck(_ context.Context, a *answer.Ask) answer.Out {
 		c = ck.freeDisk(q)
 	case len(q.NamedGPUs) >= 2 && cl.HasTimes:
 		c = ck.speed(q, cl.TimesLow, cl.TimesHigh)
+	case cl.VRAMGB > 0 && len(q.GPUs) > 0:
+		c = ck.vram(q, cl.VRAMGB)
 	case cl.NoCard:
 		c = ck.platformFigure(q, "no_card_price", func(p *catalog.Platform) *catalog.Figure { return p.Storage.NoCard.CNYPerHour })
 	case cl.HasDays && cl.Delete:
@@ -40,17 +46,28 @@ func FactCheck(_ context.Context, a *answer.Ask) answer.Out {
 		c = ck.granularity(q, cl.Grain)
 	case cl.Spot:
 		c = ck.spot(q)
+	case cl.Stopped && q.Platform != "":
+		c = ck.stoppedBilling(q)
+	case q.PriceCNY > 0 && planMode(q.BillingMode) && (q.ModeNamed || cl.PlanCNY > 0):
+		c = ck.planPrice(q)
+	case q.PriceCNY > 0 && q.PriceUnit == "month" && q.SizeGB > 0:
+		c = ck.diskMonth(q)
 	case q.PriceCNY > 0 && (cl.Disk || q.PriceUnit == "gb_day" || q.PriceUnit == "gb_month"):
 		c = ck.platformFigure(q, "disk_price", func(p *catalog.Platform) *catalog.Figure { return p.Storage.DataDiskCNYPerGBDay })
 	case (q.PriceCNY > 0 || q.MaxPriceCNY > 0) && len(q.GPUs) > 0:
-		c = ck.gpuPrice(q)
+		c = ck.gpuPrice(ctx, q, cl.USD)
 	}
 	if c == nil {
 		c = &adviceview.CheckRow{Claim: "other", Verdict: adviceview.VerdictUnknown}
 	}
-	c.OffBy = offBy(c)
+	if c.OffBy == 0 {
+		c.OffBy = offBy(c)
+	}
 	return answer.Out{Payload: adviceview.Check{Lang: i18n.Of(q.English), Check: c, PerMonth: q.PriceUnit == "gb_month"}, Query: q}
 }
+
+// planMode reports whether mode is a plan with a term (包天 … 包年).
+func planMode(mode string) bool { return catalog.TermHours(mode) > 0 && mode != understand.ModeSpot }
 
 // checker checks claims against the catalog of an Ask.
 type checker struct{ *answer.Ask }
@@ -93,43 +110,14 @@ func (r checker) platformFigure(q understand.Query, claim string, figure func(*c
 	if q.PriceUnit == "gb_month" {
 		v /= 30
 	}
-	c.Claimed = trimF4(v)
+	// Four decimals: a price per GB-day is a few fen or less.
+	c.Claimed = strconv.FormatFloat(understand.Round4(v), 'f', -1, 64)
 	f := figure(p)
 	if f == nil {
 		return c
 	}
 	c.Actual, c.Source = render.FigureText(*f), r.cite(p.ID, *f)
 	c.Verdict = judge(v, f.Low, f.High)
-	return c
-}
-
-// gpuPrice checks an hourly price: on the named platform, or against the
-// lowest list price anywhere.
-func (r checker) gpuPrice(q understand.Query) *adviceview.CheckRow {
-	v := q.PriceCNY
-	if v == 0 {
-		v = q.MaxPriceCNY
-	}
-	c := &adviceview.CheckRow{Claim: "gpu_price", GPU: q.GPUs[0], Claimed: trimF4(v), Verdict: adviceview.VerdictUnknown}
-	var best *catalog.Figure
-	for i := range r.Cat.Platforms {
-		p := &r.Cat.Platforms[i]
-		if q.Platform != "" && p.ID != q.Platform {
-			continue
-		}
-		for _, pr := range p.Prices {
-			if !slices.Contains(q.GPUs, pr.GPU) || best != nil && pr.CNYPerHour.Low >= best.Low {
-				continue
-			}
-			f := pr.CNYPerHour
-			best, c.Platform, c.GPU = &f, p.ID, pr.GPU
-		}
-	}
-	if best == nil {
-		return c
-	}
-	c.Actual, c.Source = render.FigureText(*best), r.cite(c.Platform, *best)
-	c.Verdict = judge(v, best.Low, best.High)
 	return c
 }
 
@@ -147,6 +135,7 @@ func (r checker) retention(q understand.Query, days float64) *adviceview.CheckRo
 		if c.Actual == "" || math.Abs(rt.Days-days) < math.Abs(mustNum(c.Actual)-days) {
 			c.Actual = trimF4(rt.Days)
 			c.Source = r.cite(p.ID, catalog.Figure{Source: rt.Source, Verified: true})
+			c.Rule = rt.Text.Pick(r.English)
 		}
 	}
 	switch {

@@ -30,7 +30,7 @@ func TestFactCheck(t *testing.T) {
 		{"disk per day, 50× off", understand.Query{Platform: "autodl", PriceCNY: 0.5, PriceUnit: "gb_day", Claim: &understand.Claim{Disk: true}},
 			"disk_price", adviceview.VerdictNo, "0.5", true},
 		{"disk per month", understand.Query{Platform: "autodl", PriceCNY: 0.25, PriceUnit: "gb_month", Claim: &understand.Claim{Disk: true}},
-			"disk_price", adviceview.VerdictYes, "0.01", false},
+			"disk_price", adviceview.VerdictYes, "0.0083", false}, // per GB-day, to four decimals
 		{"free disk", understand.Query{Platform: "autodl", Claim: &understand.Claim{Disk: true, Free: true}}, "free_disk", adviceview.VerdictPartly, "free", false},
 		{"per second", understand.Query{Platform: "autodl", Claim: &understand.Claim{Grain: "second"}}, "granularity", adviceview.VerdictYes, "second", false},
 		{"speed", understand.Query{NamedGPUs: []string{"RTX 4090", "RTX 3090"}, Claim: &understand.Claim{HasTimes: true, TimesLow: 2, TimesHigh: 2.5}},

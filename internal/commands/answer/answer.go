@@ -71,11 +71,12 @@ type Alerts struct {
 	Policy stock.Policy
 }
 
-// A short form fits a phone screen: at most MaxShortLines lines of text
-// (title, lines and notes; a line wider than ScreenColumns counts once per
-// ScreenColumns) and MaxShortRows table rows. The rest goes behind "详情".
+// A short form fits a phone screen: at most MaxShortLines lines of plain
+// text in all (title, lines, table, notes and the "详情" hint), each line
+// wrapped at ScreenColumns cells (a CJK character is two), and at most
+// MaxShortRows table rows. The rest goes behind "详情".
 const (
-	MaxShortLines = 12
+	MaxShortLines = render.PhoneLines
 	MaxShortRows  = render.ShortRows
-	ScreenColumns = 80
+	ScreenColumns = render.PhoneCells
 )

@@ -16,6 +16,7 @@ import (
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/history"
 	"github.com/labgpu/bot/internal/i18n"
+	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/render/availabilityview"
 	"github.com/labgpu/bot/internal/understand"
 )
@@ -45,7 +46,45 @@ func Answer(_ context.Context, a *answer.Ask) answer.Out {
 	if q.When != nil {
 		out.Figures.Asked = asked(q.When, &pf, now, loc)
 	}
+	if q.YesNo != nil && q.YesNo.Kind == understand.YesNoEasy {
+		out.Verdict = easyVerdict(&pf, out.Figures, out.HourOfWeek)
+	}
 	return answer.Out{Payload: out, Query: q}
+}
+
+// Shares of the time a card is in stock from which it is easy to get,
+// and under which it is hard (between: it depends).
+const (
+	easyShare = 0.7
+	hardShare = 0.3
+)
+
+// easyVerdict answers "好抢吗" from the share of the time the card was in
+// stock: in the window the question names, else at this hour of the
+// week, else over the week; nil without data.
+func easyVerdict(pf *history.Profile, f *availabilityview.Figures, hourOfWeek int) *render.Verdict {
+	share, weight := 0.0, 0
+	switch {
+	case f.Asked != nil:
+		share, weight = availabilityview.Share(pf, f.Asked.Days, f.Asked.Hours)
+	default:
+		if x := pf.Hours[hourOfWeek/24][hourOfWeek%24]; x.Weight > 0 {
+			share, weight = x.Share, 1
+		} else {
+			share, weight = availabilityview.Share(pf, nil, nil)
+		}
+	}
+	if weight == 0 {
+		return nil
+	}
+	v := &render.Verdict{Kind: render.AskEasy, Answer: render.VerdictUnsure}
+	switch {
+	case share >= easyShare:
+		v.Answer = render.VerdictYes
+	case share < hardShare:
+		v.Answer = render.VerdictNo
+	}
+	return v
 }
 
 // profile is the history of the GPU asked about: of a family named

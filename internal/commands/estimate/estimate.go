@@ -90,6 +90,16 @@ func run(ctx context.Context, env *answer.Env, q *understand.Query) (estimatevie
 		e.Plan = planNote(env, est.Options[0], en)
 		e.Period = periodNote(env, *q, est.Options[0])
 	}
+	e.Verdict = jobVerdict(env.Cat, est, *q, func() *estimator.Estimate {
+		// Worth it against the cheapest run on any card.
+		j := job
+		j.GPUs, j.GPUCount = nil, 0
+		all, err := env.Est.Estimate(j, quotes)
+		if err != nil {
+			return nil
+		}
+		return all
+	})
 	estimateUses(q, &e, uses)
 	return e, uses.List()
 }

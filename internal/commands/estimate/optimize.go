@@ -154,6 +154,7 @@ func optimize(env *answer.Env, q understand.Query) planview.Plans {
 	}
 	if len(out.Options) > 0 {
 		p.RulesSource = rulesSource(env, out.Options[0], q.English)
+		p.Verdict = plansVerdict(out, as, q)
 	}
 	return p
 }

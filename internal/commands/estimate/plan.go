@@ -41,6 +41,7 @@ func planAnswer(_ context.Context, a *answer.Ask) answer.Out {
 	uses.Add(answer.NotUsed(understand.CondRegion, answer.WhyListRegion))
 	p := estimateview.Plan{Plan: estimateview.PlanResult{Mode: q.BillingMode, Rows: planRows(a.Env, q)}, Platforms: q.Platforms,
 		NamedGPUs: q.NamedGPUs, Now: a.Now(), Lang: i18n.Of(q.English)}
+	p.Verdict = modeVerdict(p.Plan.Rows, q.BillingMode, q)
 	return answer.Out{Payload: p, Query: q, Uses: uses.List()}
 }
 

@@ -73,5 +73,8 @@ func workloadEstimate(ctx context.Context, env *answer.Env, q understand.Query, 
 	w.Family, _ = env.Work.Family(est.Family)
 	w.Dataset, _ = env.Work.Dataset(est.Job.Dataset)
 	w.Loader, _ = env.Work.Loader(est.Loader)
+	if q.YesNo != nil && (q.PriceCNY > 0 || q.YesNo.WithinHours > 0) {
+		w.Verdict = optionsVerdict(env.Cat, opts, q)
+	}
 	return w, true
 }

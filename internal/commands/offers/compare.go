@@ -56,6 +56,7 @@ func compareAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 		}
 	}
 	c.Finish(r.Rd)
+	c.Verdict = compareVerdict(q, &c)
 	return answer.Out{Payload: c, Query: q, Uses: uses.List()}
 }
 

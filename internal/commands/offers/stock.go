@@ -31,6 +31,11 @@ func (r *Answers) stock(ctx context.Context, q understand.Query) answer.Out {
 	if q.Elsewhere {
 		q.Platforms, q.Platform = nil, ""
 	}
+	if q.YesNo != nil && q.YesNo.Kind == understand.YesNoCan && q.MaxPriceCNY == 0 && q.PriceCNY > 0 {
+		// "两张A100 一小时12块能搞定吗": the money asked is the hour's budget
+		// for all the cards.
+		q.MaxPriceCNY = q.PriceCNY / float64(max(q.GPUCount, 1))
+	}
 	now := r.Now()
 	snap := r.Offers.Snapshot(ctx)
 	uses, rq := r.offerUses(&q, snap)
@@ -53,7 +58,7 @@ func (r *Answers) stock(ctx context.Context, q understand.Query) answer.Out {
 		rows = bestPerCard(rows)
 	}
 	p := offerview.Stock{Lang: i18n.Of(q.English), Ask: stockAsk(q), Offers: rows, Providers: offerview.ProviderRows(snap, r.Rd.Clock),
-		NoPrice: noPrice, AboveCap: above, Now: now, USD: q.Currency == understand.CurrencyUSD}
+		NoPrice: noPrice, AboveCap: above, Now: now, USD: q.Currency == understand.CurrencyUSD, Verdict: stockVerdict(q, rows, above)}
 	uses.Add(answer.Said(understand.CondCurrency)...)
 	uses.Add(answer.Applied(understand.CondPriceTotal, understand.CondPricePerCard)...)
 	uses.Add(answer.NotUsed(understand.CondPeriod, answer.WhyHourly), answer.NotUsed(understand.CondBudget, answer.WhyHourly),

@@ -97,11 +97,18 @@ func (p Advice) Reply(rd *render.Renderer) chat.Reply {
 	// tie holds what the lab's data adds (estimate, prices, stock), kept
 	// apart so the short form can take its first lines.
 	tie := chat.Reply{}
+	// The estimate of a card question's job, rendered once for both
+	// forms.
+	var est *chat.Reply
+	if p.Card != nil && p.Card.Estimate != nil {
+		r := p.Card.Estimate.Reply(rd)
+		est = &r
+	}
 	if p.Card != nil {
 		// A card question: the cards first, then the general logic; the
 		// rough tiers only when no job was named.
 		tie.Title = l.T("advice.card.title")
-		showSteps = !p.Card.reply(rd, l, &tie)
+		showSteps = !p.Card.reply(rd, l, &tie, est)
 		rep.Title, tie.Title = tie.Title, ""
 		causes, steps = l.T("advice.card.how"), l.T("advice.card.tiers")
 		if !p.CardTopic {
@@ -115,9 +122,17 @@ func (p Advice) Reply(rd *render.Renderer) chat.Reply {
 	if showSteps {
 		stepLines = numbered(ar.Steps)
 	}
+	// 详情 has the estimate of a card question whole (the short form its
+	// first screen).
+	tieFull, whole := p.Card.fullTie(l, est)
 	p.tie(rd, l, &tie)
-	rep.Lines = append(append(append(append(rep.Lines, causes), causeLines...), tie.Lines...), stepsBlock(steps, stepLines)...)
-	rep.Table, rep.Notes = tie.Table, tie.Notes
+	if whole {
+		p.tie(rd, l, &tieFull)
+	} else {
+		tieFull = tie
+	}
+	rep.Lines = append(append(append(append(rep.Lines, causes), causeLines...), tieFull.Lines...), stepsBlock(steps, stepLines)...)
+	rep.Table, rep.Notes = tieFull.Table, tieFull.Notes
 	short := chat.Reply{Title: rep.Title, Table: shortTable(tie.Table)}
 	if len(causeLines) > 0 {
 		lead := l.T("advice.most_common")

@@ -33,6 +33,9 @@ type CardChoice struct {
 	Named    []NamedCard
 	OneNamed bool
 	Cards    []Card
+	// Verdict answers "3090 够吗" for the one card named (nil when no
+	// yes/no question was asked): its word opens the title.
+	Verdict *render.Verdict
 }
 
 // NamedCard is a card a question names, with its nominal memory (GiB).
@@ -90,10 +93,10 @@ const maxCardRows = 6
 // reply adds the card answer to rep (its title the card question's) and
 // reports whether it named a job (the card list then replaces the
 // general tiers).
-func (c *CardChoice) reply(rd *render.Renderer, l i18n.Lang, rep *chat.Reply) bool {
+func (c *CardChoice) reply(rd *render.Renderer, l i18n.Lang, rep *chat.Reply, est *chat.Reply) bool {
 	switch {
 	case c.Estimate != nil:
-		return c.estimate(rd, l, rep)
+		return c.estimate(l, rep, *est)
 	case c.Workload == nil:
 		compared := len(c.Compared) >= 2 && c.compare(rd, l, rep)
 		rep.Lines = append(rep.Lines, l.T("advice.card.ask"))
@@ -120,8 +123,7 @@ func (c *CardChoice) reply(rd *render.Renderer, l i18n.Lang, rep *chat.Reply) bo
 
 // estimate is an LLM job's card answer: the estimate's cards that fit
 // and what they cost, cheapest first.
-func (c *CardChoice) estimate(rd *render.Renderer, l i18n.Lang, rep *chat.Reply) bool {
-	sub := c.Estimate.Reply(rd)
+func (c *CardChoice) estimate(l i18n.Lang, rep *chat.Reply, sub chat.Reply) bool {
 	if c.Estimated {
 		// The estimate's title without its "估算：" (in either language).
 		job := strings.TrimPrefix(strings.TrimPrefix(sub.Title, i18n.ZH.T("advice.card.estimate_prefix")), i18n.EN.T("advice.card.estimate_prefix"))
@@ -134,6 +136,20 @@ func (c *CardChoice) estimate(rd *render.Renderer, l i18n.Lang, rep *chat.Reply)
 	rep.Table = sub.Table
 	rep.Notes = append(rep.Notes, sub.Notes...)
 	return c.Estimated
+}
+
+// fullTie is the card answer to a language model's job as 详情 shows it:
+// the full form of the estimate's reply sub (its every line, option and
+// note); false when there is none (no card question, or no estimate).
+func (c *CardChoice) fullTie(l i18n.Lang, sub *chat.Reply) (chat.Reply, bool) {
+	if c == nil || sub == nil || !c.Estimated {
+		return chat.Reply{}, false
+	}
+	if sub.Full == nil {
+		return chat.Reply{}, false
+	}
+	rep := chat.Reply{Lines: append([]string{l.T("advice.card.fit_costs")}, sub.Full.Lines...), Table: sub.Full.Table, Notes: sub.Full.Notes}
+	return rep, true
 }
 
 // verdicts says, for each card the question names ("SDXL 用 3090 够吗"),
@@ -153,6 +169,9 @@ func (c *CardChoice) verdicts(l i18n.Lang, rep *chat.Reply) {
 		rep.Lines = append(rep.Lines, l.T("advice.card.verdict", g.ID, g.MemoryGB, verdict))
 		if c.OneNamed {
 			rep.Title = l.T("advice.card.verdict_title", g.ID, w.Name.Pick(l.English()), verdict)
+		}
+		if c.OneNamed && c.Verdict != nil {
+			rep.Title = c.Verdict.Line(l.T("advice.card.verdict_why", g.ID, g.MemoryGB, w.Name.Pick(l.English()), w.VRAMGB.Low, w.VRAMGB.High), l)
 		}
 	}
 }

@@ -1,6 +1,9 @@
 package adviceview
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/render"
@@ -33,6 +36,42 @@ type CheckRow struct {
 	// OffBy is how many times the claimed figure is off the sourced one
 	// (0: not a number, or within it).
 	OffBy float64 `json:"-"`
+	// Unverified: the sourced figure is one only the seed articles give.
+	Unverified bool `json:"unverified,omitempty"`
+	// Mode is a plan claim's billing mode (plan_price); HourlyCNY and
+	// HourlyTerm, when no plan price is on record, the pay-as-you-go
+	// price (CNY per GPU-hour) and what it comes to over the term (CNY).
+	Mode       string `json:"mode,omitempty"`
+	HourlyCNY  string `json:"hourly_cny,omitempty"`
+	HourlyTerm string `json:"hourly_term_cny,omitempty"`
+	// SizeGB and FreeGB are a month-of-disk claim's size and the free
+	// part (disk_month); PerGBDay the price per GB-day behind it.
+	SizeGB   float64 `json:"size_gb,omitempty"`
+	FreeGB   float64 `json:"free_gb,omitempty"`
+	PerGBDay string  `json:"cny_per_gb_day,omitempty"`
+	// ClaimedUSD and ActualUSD are the figures in US dollars when the
+	// claim was in dollars (gpu_price).
+	ClaimedUSD string `json:"claimed_usd,omitempty"`
+	ActualUSD  string `json:"actual_usd,omitempty"`
+	// Observed: Actual is a live or recorded offer (Source says which and
+	// how old), not a list price.
+	Observed bool `json:"observed,omitempty"`
+	// Also are the other figures the claim may mean (another variant of
+	// the card, the list price beside an offer seen).
+	Also []CheckAlso `json:"also,omitempty"`
+	// Rule is the platform's own rule behind the verdict, in words.
+	Rule string `json:"rule,omitempty"`
+}
+
+// CheckAlso is another figure beside a price check's: the card, its
+// price (CNY per GPU-hour; USD in dollars when the claim was), its source
+// and whether it is an offer seen.
+type CheckAlso struct {
+	GPU      string `json:"gpu"`
+	Value    string `json:"value"`
+	USD      string `json:"usd,omitempty"`
+	Source   string `json:"source"`
+	Observed bool   `json:"observed,omitempty"`
 }
 
 // Verdicts.
@@ -46,12 +85,16 @@ const (
 // verdictKeys are the verdicts' message keys.
 var verdictKeys = map[string]string{VerdictYes: "factcheck.verdict.yes", VerdictNo: "factcheck.verdict.no", VerdictPartly: "factcheck.verdict.partly"}
 
-// Reply writes the verdict first: yes, no or partly, the value, its date
-// and source.
+// Reply writes the verdict first: yes, no or partly, the value in the
+// claim's own terms (its mode, its size for a month, its currency), its
+// date and source; then the other figures it may mean and the rule.
 func (p Check) Reply(rd *render.Renderer) chat.Reply {
 	l, c := p.Lang, p.Check
 	what := subject(rd, c, l)
 	if c.Verdict == VerdictUnknown {
+		if c.Claim == "plan_price" && c.GPU != "" {
+			return chat.Reply{Title: p.noPlan(rd)}
+		}
 		title := l.T("factcheck.unknown")
 		if what != "" {
 			title = l.T("factcheck.unknown_about", what)
@@ -62,19 +105,109 @@ func (p Check) Reply(rd *render.Renderer) chat.Reply {
 	if k, ok := verdictKeys[c.Verdict]; ok {
 		head = l.T(k)
 	}
-	line := l.T("factcheck.line", head, what, actualText(c.Claim, c.Actual, l), c.Source)
+	line := l.T("factcheck.line", head, what, p.actualText(), c.Source)
 	if c.Claimed != "" && c.Verdict != VerdictYes {
-		line += l.T("factcheck.claimed", claimedText(c, l))
+		line += l.T("factcheck.claimed", p.claimedText())
 		if c.OffBy >= 2 {
 			line += l.T("factcheck.off_by", c.OffBy)
 		}
 	}
 	rep := chat.Reply{Title: l.T("factcheck.end", line)}
+	for _, a := range c.Also {
+		value := l.T("factcheck.value.gpu_price", a.Value)
+		if a.USD != "" {
+			value = l.T("factcheck.value.gpu_price_usd", a.Value, a.USD)
+		}
+		rep.Lines = append(rep.Lines, l.T("factcheck.also", a.GPU, value, a.Source))
+	}
+	if c.Rule != "" {
+		rep.Lines = append(rep.Lines, l.T("factcheck.rule", rd.PlatformName(c.Platform, l.English()), c.Rule))
+	}
 	if c.Claim == "disk_price" && !p.PerMonth && c.Verdict == VerdictNo {
 		rep.Lines = append(rep.Lines, l.T("factcheck.month_for_day"))
 	}
 	rep.Lines = append(rep.Lines, l.T("factcheck.prices_change"))
 	return rep
+}
+
+// noPlan says that no price of the plan claimed is on record, and what
+// pay-as-you-go comes to over its term.
+func (p Check) noPlan(rd *render.Renderer) string {
+	l, c := p.Lang, p.Check
+	en := l.English()
+	name, mode := rd.PlatformName(c.Platform, en), render.ModeName(c.Mode, en)
+	if c.HourlyTerm == "" {
+		return l.T("factcheck.plan.none", name, c.GPU, mode)
+	}
+	return l.T("factcheck.plan.none_hourly", name, c.GPU, mode, c.HourlyCNY, periodWord(c.Mode, l), c.HourlyTerm)
+}
+
+// periodKeys name a plan's term ("月", "month").
+var periodKeys = map[string]string{"daily": "plan.period.daily", "weekly": "plan.period.weekly", "monthly": "plan.period.monthly",
+	"yearly": "plan.period.yearly"}
+
+// periodWord names a plan's term; "" for a mode without one.
+func periodWord(mode string, l i18n.Lang) string {
+	if k, ok := periodKeys[mode]; ok {
+		return l.T(k)
+	}
+	return ""
+}
+
+// actualText is the sourced value in the claim's terms.
+func (p Check) actualText() string {
+	l, c := p.Lang, p.Check
+	mark := ""
+	if c.Unverified {
+		mark = render.MarkUnverified
+	}
+	switch {
+	case c.Claim == "gpu_price" && c.ActualUSD != "":
+		return l.T("factcheck.value.gpu_price_usd", c.Actual+mark, c.ActualUSD)
+	case c.Claim == "disk_price" && p.PerMonth:
+		return l.T("factcheck.value.disk_price_month", c.Actual, monthOf(c.Actual))
+	case c.Claim == "disk_month":
+		return l.T("factcheck.value.disk_month", c.Actual, render.TrimF(c.FreeGB), c.PerGBDay)
+	case c.Claim == "plan_price":
+		return l.T("factcheck.value.plan_price", c.Actual+mark)
+	case c.Claim == "stopped_billing" && c.Actual == "yes" && c.PerGBDay != "":
+		return l.T("factcheck.value.stopped_billed", c.PerGBDay)
+	case c.Claim == "stopped_billing" && c.Actual == "yes":
+		return l.T("factcheck.value.billed")
+	case c.Claim == "stopped_billing":
+		return l.T("factcheck.value.not_billed")
+	}
+	return actualText(c.Claim, c.Actual+mark, l)
+}
+
+// claimedText is the claimed value in its own terms.
+func (p Check) claimedText() string {
+	l, c := p.Lang, p.Check
+	switch {
+	case c.Claim == "gpu_price" && c.ClaimedUSD != "":
+		return l.T("factcheck.value.claimed_usd", c.ClaimedUSD, c.Claimed)
+	case c.Claim == "disk_price" && p.PerMonth:
+		return l.T("factcheck.value.disk_price_per_month", monthOf(c.Claimed))
+	case c.Claim == "disk_month" || c.Claim == "plan_price":
+		return l.T("factcheck.value.cny", c.Claimed)
+	}
+	return claimedText(c, l)
+}
+
+// monthOf is a per-day figure (or range) times 30: "0.0167" → "0.5".
+func monthOf(day string) string {
+	lo, hi, ok := strings.Cut(day, "-")
+	a, err1 := strconv.ParseFloat(lo, 64)
+	if err1 != nil {
+		return day
+	}
+	s := render.TrimF(a * 30)
+	if ok {
+		if b, err := strconv.ParseFloat(hi, 64); err == nil {
+			s += "-" + render.TrimF(b*30)
+		}
+	}
+	return s
 }
 
 // subject names what the claim is about ("AutoDL 数据盘价格").
@@ -96,10 +229,21 @@ func subject(rd *render.Renderer, c *CheckRow, l i18n.Lang) string {
 	case "free_disk":
 		return l.T("factcheck.subject.free_disk", name)
 	case "gpu_price":
-		if c.Platform == "" {
+		switch {
+		case c.Platform == "":
 			return l.T("factcheck.subject.gpu_price", c.GPU)
+		case c.Observed:
+			return l.T("factcheck.subject.gpu_offer", name, c.GPU)
 		}
 		return l.T("factcheck.subject.gpu_list_price", name, c.GPU)
+	case "plan_price":
+		return l.T("factcheck.subject.plan_price", name, c.GPU, render.ModeName(c.Mode, l.English()))
+	case "disk_month":
+		return l.T("factcheck.subject.disk_month", name, render.TrimF(c.SizeGB))
+	case "stopped_billing":
+		return l.T("factcheck.subject.stopped_billing", name)
+	case "vram":
+		return l.T("factcheck.subject.vram", c.GPU)
 	}
 	return ""
 }
@@ -122,6 +266,8 @@ func actualText(claim, v string, l i18n.Lang) string {
 		return l.T("factcheck.value.not_offered")
 	case "speed":
 		return l.T("factcheck.value.times", v)
+	case "vram":
+		return l.T("factcheck.value.gb", v)
 	case "free_disk":
 		if v == "free" {
 			return l.T("factcheck.value.all_free")

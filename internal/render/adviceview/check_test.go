@@ -31,7 +31,8 @@ func TestCheckReply(t *testing.T) {
 		want string
 	}{
 		{Check{Check: disk}, "不对：AutoDL 数据盘价格是 0.0066-0.01 元/GB·天（AutoDL 官方文档，2026-08），说法里是 0.5 元/GB·天，差了约 50 倍。\n常见的误读：把“元/GB/月”当成了“元/GB/天”（差 30 倍）。\n价格会变，以平台页面为准。"},
-		{Check{Check: disk, PerMonth: true, Lang: i18n.EN}, "No: AutoDL data-disk price is 0.0066-0.01 CNY per GB-day (AutoDL 官方文档，2026-08); the claim says 0.5 CNY per GB-day, off by about 50×.\nPrices change; the platform's page has the last word."},
+		// A claim per GB-month is said and compared per GB-month.
+		{Check{Check: disk, PerMonth: true, Lang: i18n.EN}, "No: AutoDL data-disk price is 0.0066-0.01 CNY per GB-day (about 0.2-0.3 CNY per GB-month) (AutoDL 官方文档，2026-08); the claim says 15 CNY per GB-month, off by about 50×.\nPrices change; the platform's page has the last word."},
 		{Check{Check: &CheckRow{Claim: "granularity", Verdict: VerdictNo, Platform: "autodl", Claimed: "minute", Actual: "second", Source: "s"}},
 			"不对：AutoDL 按量计费的粒度是 秒（s），说法里是 分钟。\n价格会变，以平台页面为准。"},
 		{Check{Check: &CheckRow{Claim: "spot", Verdict: VerdictYes, Platform: "vastai", Claimed: "spot", Actual: "spot", Source: "s"}, Lang: i18n.EN},

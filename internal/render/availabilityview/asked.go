@@ -115,6 +115,16 @@ func askedLine(w *AskedRow, pf *history.Profile, n *Names, l i18n.Lang) string {
 	return l.T("availability.asked.line", pf.GPU, WindowName(w, n, l), verdict, share*100)
 }
 
+// askedWhy is askedLine without its verdict word, for a yes/no
+// question's verdict to open: "A100 80GB 周末晚上（18–24 点）有货 100%。".
+func askedWhy(w *AskedRow, pf *history.Profile, n *Names, l i18n.Lang) string {
+	share, weight := Share(pf, w.Days, w.Hours)
+	if weight == 0 {
+		return l.T("availability.asked.no_data", pf.GPU, WindowName(w, n, l))
+	}
+	return l.T("availability.asked.why", pf.GPU, WindowName(w, n, l), share*100)
+}
+
 // Share is pf's share with stock on days (0 Monday; nil every day) at
 // hours (nil all day), weighted by the slots behind each hour; weight 0
 // when the window has no data.

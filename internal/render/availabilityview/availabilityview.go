@@ -38,6 +38,9 @@ type Availability struct {
 	// Names are the names of the days and parts of the day the answer
 	// says (the vocabulary's).
 	Names *Names `json:"-"`
+	// Verdict answers "好抢吗" (nil when it was not asked): its word
+	// opens the first line.
+	Verdict *render.Verdict `json:"verdict,omitempty"`
 }
 
 // Figures are the rows behind the answer.
@@ -139,7 +142,9 @@ func (a Availability) Reply(rd *render.Renderer) chat.Reply {
 		rep.Lines = append(rep.Lines, overall)
 	}
 	rep.Lines = append(rep.Lines, l.T("availability.basis", pf.Days, rd.PlatformNames(pf.Platforms, l.English())))
+	few := -1
 	if pf.Days < fewDays {
+		few = len(rep.Lines)
 		rep.Lines = append(rep.Lines, l.T("availability.few_days", pf.Days))
 	}
 	how := a.HourOfWeek
@@ -150,11 +155,45 @@ func (a Availability) Reply(rd *render.Renderer) chat.Reply {
 		}
 		rep.Lines = append(rep.Lines, line)
 	}
+	if a.Verdict != nil {
+		// The verdict's word first, the share after it.
+		why := rep.Title
+		if f.Asked != nil {
+			why = askedWhy(f.Asked, pf, n, l)
+		}
+		rep.Title = a.Verdict.Line(why, l)
+	}
 	full := rep
 	full.Table = hourTable(pf, l)
 	full.Notes = []string{l.T("availability.note")}
-	rep.Full = &full
-	return rep
+	return a.phone(rep, full, few, pf.Days)
+}
+
+// phone is the short form on one phone screen: the lines (that the
+// history is thin in fewer words: line few, -1 none) and the heat map
+// without its title when it fits with the first line or more of them
+// (the last ones, this hour's figures, then in 详情 only); the rest
+// behind 详情 (full).
+func (a Availability) phone(rep, full chat.Reply, few, days int) chat.Reply {
+	short := chat.Reply{Title: rep.Title, Lines: slices.Clone(rep.Lines), Full: &full}
+	if few >= 0 {
+		short.Lines[few] = a.Lang.T("availability.few_days_short", days)
+	}
+	if rep.Chart == nil {
+		return short
+	}
+	c := *rep.Chart
+	c.Title = ""
+	// Never without the first line (the basis) nor a thin history's
+	// caveat.
+	for k := len(short.Lines); k >= max(1, few+1); k-- {
+		with := short
+		with.Lines, with.Chart = short.Lines[:k], &c
+		if render.FitsPhone(with) {
+			return with
+		}
+	}
+	return short
 }
 
 // daily is the history's window on every day of the week

@@ -92,6 +92,10 @@ type Estimate struct {
 	Period    *PeriodNote `json:"-"`
 	BudgetCNY float64     `json:"-"`
 	USD       bool        `json:"-"`
+	// Verdict answers the yes/no question asked about the job ("24G 跑
+	// 7B QLoRA 够不够", "100块能搞定吗"; nil when none was asked): the
+	// reply's first line.
+	Verdict *Verdict `json:"verdict,omitempty"`
 }
 
 // PlanNote is the billing mode an estimate's cheapest option assumed: it
@@ -138,10 +142,11 @@ func (e Estimate) Reply(rd *render.Renderer) chat.Reply {
 		short.Lines = append(lines, short.Lines...)
 		full.Lines = append(append([]string(nil), lines...), full.Lines...)
 	}
-	short.Full = &full
 	if e.Plan != nil {
 		short.Notes = append(short.Notes, e.planNote(rd))
+		full.Notes = append(full.Notes, e.planNote(rd))
 	}
+	short.Full = &full
 	return short
 }
 
@@ -155,39 +160,66 @@ func (e Estimate) planNote(rd *render.Renderer) string {
 	return l.T("estimate.plan_note.plan", rd.PlatformName(p.Platform, l.English()), render.ModeName(p.Mode, l.English()), p.CNY, p.Source)
 }
 
-// short is the estimate's first screen: the verdict (the cheapest option,
-// or the named cards compared), the VRAM line, what fits, at most five
-// options and the assumptions in one line.
+// short is the estimate's first screen: the verdict of a yes/no
+// question, the cheapest run (or the named cards compared), the VRAM
+// line, what fits, at most shortOptions options in a table narrow enough
+// for a phone, and where the prices come from and what was assumed.
 func (e Estimate) short(rd *render.Renderer, full chat.Reply, fits []fitLine) chat.Reply {
 	l, est := e.Lang, e.Estimate
 	rep := chat.Reply{Title: full.Title}
-	if v := e.verdict(rd); v != "" {
-		rep.Title = v
+	head := e.verdict(rd)
+	switch {
+	case e.Verdict != nil:
+		rep.Title = e.verdictLine(rd)
+		if head != "" {
+			rep.Lines = append(rep.Lines, head)
+		}
+	case head != "":
+		rep.Title = head
 	}
 	rep.Lines = append(rep.Lines, e.Problems...)
-	v := est.VRAM
-	line := l.T("estimate.short.vram", v.Total)
-	if est.Method != estimator.MethodInference && est.VRAMMin < v.Total-0.05 {
-		line += l.T("estimate.short.vram_min", est.VRAMMin)
+	if e.Verdict == nil || e.Verdict.Why != WhyVRAM {
+		v := est.VRAM
+		line := l.T("estimate.short.vram", v.Total)
+		if est.Method != estimator.MethodInference && est.VRAMMin < v.Total-0.05 {
+			line += l.T("estimate.short.vram_min", est.VRAMMin)
+		}
+		rep.Lines = append(rep.Lines, line+l.T("estimate.stop"))
 	}
-	rep.Lines = append(rep.Lines, line+l.T("estimate.stop"))
 	for _, f := range fits {
-		if f.short {
-			rep.Lines = append(rep.Lines, shortenList(f.text, 70, l))
+		switch {
+		case !f.short || f.nofit && e.Verdict != nil && e.Verdict.Why == WhyVRAM:
+			// The verdict already says it does not fit.
+		case f.list:
+			rep.Lines = append(rep.Lines, shortenList(f.text, shortListRunes, l))
+		default:
+			rep.Lines = append(rep.Lines, f.text)
 		}
 	}
+	// What was assumed, and how to change it, before the options.
+	rep.Lines = append(rep.Lines, shortAssumptions(est, l))
 	if full.Table != nil {
 		rep.Table = table(rd, est, l)
-	}
-	if len(est.Options) > render.ShortRows {
-		rep.Notes = append(rep.Notes, l.T("estimate.more_options", len(est.Options)-render.ShortRows))
 	}
 	if note := optionSourcesNote(est.Options, l); note != "" {
 		rep.Notes = append(rep.Notes, note)
 	}
-	rep.Notes = append(rep.Notes, shortAssumptions(est, l))
+	if len(est.Options) > shortOptions {
+		rep.Notes = append(rep.Notes, l.T("estimate.more_options", len(est.Options)-shortOptions))
+	}
 	return rep
 }
+
+// shortOptions are the options the short form's table shows;
+// shortListRunes the length a list of cards is cut to there.
+const (
+	shortOptions   = 3
+	shortListRunes = 24
+)
+
+// shortStackKeys name a stack other than the default in the short form's
+// one line of assumptions.
+var shortStackKeys = map[string]string{estimator.StackTuned: "estimate.stack.short_tuned", estimator.StackHF: "estimate.stack.short_hf"}
 
 // shorten cuts a line to n runes with an ellipsis.
 func shorten(s string, n int) string {
@@ -232,7 +264,12 @@ func (e Estimate) verdict(rd *render.Renderer) string {
 	if len(est.Options) == 0 || est.Cheapest < 0 {
 		return ""
 	}
-	what := e.job()
+	what := e.shortJob()
+	if e.UnknownModel != "" || est.Scaled {
+		// A model not in the catalog, or a configuration scaled to its
+		// size, is said up front.
+		what = e.job()
+	}
 	c := est.Options[est.Cheapest]
 	if est.Method == estimator.MethodInference {
 		return l.T("estimate.verdict.inference", what, rd.PlatformName(c.Platform, en), c.GPU, c.GPUCount, render.Money(c.GPUCostCNY))
@@ -274,7 +311,9 @@ func cardsVerdict(rd *render.Renderer, est *estimator.Estimate, named []string, 
 		b.GPU, render.Money(b.TotalCNY), b.Hours)
 }
 
-// table is the short form's table: five options, fewer columns.
+// table is the short form's table, narrow enough for a phone: the first
+// shortOptions options, each its platform, cards, and cost per hour
+// (inference) or hours and total (training).
 func table(rd *render.Renderer, est *estimator.Estimate, l i18n.Lang) *chat.Table {
 	t := &chat.Table{}
 	en := l.English()
@@ -285,16 +324,16 @@ func table(rd *render.Renderer, est *estimator.Estimate, l i18n.Lang) *chat.Tabl
 		t.Header = l.L("estimate.table.short_training")
 	}
 	for i, o := range est.Options {
-		if i == render.ShortRows {
+		if i == shortOptions {
 			break
 		}
 		star := unverifiedMark(o.Verified)
+		cards := fmt.Sprintf("%s×%d", o.GPU, o.GPUCount)
 		if inference {
-			t.Rows = append(t.Rows, []string{rd.PlatformName(o.Platform, en), o.GPU, strconv.Itoa(o.GPUCount), render.Money(o.GPUCostCNY) + star,
-				render.SourceLabel(o.PriceSource, en) + " " + o.PriceAsOf})
+			t.Rows = append(t.Rows, []string{rd.ShortName(o.Platform, en), cards, render.Money(o.GPUCostCNY) + star})
 			continue
 		}
-		t.Rows = append(t.Rows, []string{rd.PlatformName(o.Platform, en), o.GPU, strconv.Itoa(o.GPUCount), strconv.FormatFloat(o.Hours, 'f', 1, 64), totalCell(o, star)})
+		t.Rows = append(t.Rows, []string{rd.ShortName(o.Platform, en), cards, strconv.FormatFloat(o.Hours, 'f', 1, 64), render.Money(o.TotalCNY) + star})
 	}
 	return t
 }
@@ -318,7 +357,7 @@ func optionSourcesNote(opts []estimator.Option, l i18n.Lang) string {
 	live, unverified := false, false
 	var dates []string
 	for i, o := range opts {
-		if i == render.ShortRows {
+		if i == shortOptions {
 			break
 		}
 		if o.PriceSource != string(stock.SourceCatalog) {
@@ -346,11 +385,20 @@ func optionSourcesNote(opts []estimator.Option, l i18n.Lang) string {
 
 // shortAssumptions is the assumptions in one line with the follow-ups.
 func shortAssumptions(est *estimator.Estimate, l i18n.Lang) string {
-	if est.Method == estimator.MethodInference {
-		return l.T("estimate.short.assumed_inference", est.SeqLen, est.Batch, est.Bits)
+	model := ""
+	if est.Typical && !est.Scaled {
+		// "7B" was estimated as a typical model of its size.
+		model = l.T("estimate.short.typical", est.ModelID)
 	}
-	return l.T("estimate.short.assumed_training", est.SeqLen, est.Batch, dataText(est.Job, false, l), est.Epochs,
-		spaceAfterLatin(stackName(est.Stack, l), l), paddingShort(est, l))
+	if est.Method == estimator.MethodInference {
+		return model + l.T("estimate.short.assumed_inference", est.SeqLen, est.Batch, est.Bits)
+	}
+	stack := ""
+	if est.Stack == estimator.StackTuned || est.Stack == estimator.StackHF {
+		// The default stack goes unsaid here (详情 names it).
+		stack = l.T("list.sep") + spaceAfterLatin(l.T(keyOr(shortStackKeys, est.Stack, "estimate.stack.short_hf")), l)
+	}
+	return model + l.T("estimate.short.assumed_training", est.SeqLen, est.Batch, dataText(est.Job, false, l), est.Epochs, stack)
 }
 
 // dataText is the job's data: "5万条×512 tokens" ("5万 条 × 512 tokens"
@@ -519,6 +567,9 @@ func estimateNotes(est *estimator.Estimate, shown []estimator.Option, l i18n.Lan
 type fitLine struct {
 	text  string
 	short bool
+	// list: a list of cards, cut short in the short form; nofit: a line
+	// saying the cards asked do not hold the job.
+	list, nofit bool
 }
 
 // fitLines list the GPUs that fit, grouped by layout, and those that do
@@ -530,22 +581,22 @@ func (e Estimate) fitLines(rd *render.Renderer) []fitLine {
 	var lines []fitLine
 	fit, nofit := fitGroups(est, e.GPUsAsked, l)
 	if len(fit) > 0 {
-		lines = append(lines, fitLine{l.T("estimate.fit.fits", strings.Join(fit, l.T("estimate.sep"))), true})
+		lines = append(lines, fitLine{text: l.T("estimate.fit.fits", strings.Join(fit, l.T("estimate.sep"))), short: true, list: true})
 		if len(nofit) > 0 && e.GPUsAsked {
-			lines = append(lines, fitLine{l.T("estimate.fit.nofit", strings.Join(nofit, l.T("list.sep"))), true})
+			lines = append(lines, fitLine{text: l.T("estimate.fit.nofit", strings.Join(nofit, l.T("list.sep"))), short: true, nofit: true})
 		}
 		return lines
 	}
 	switch {
 	case est.Job.GPUCount > 0:
-		lines = append(lines, fitLine{l.T("estimate.fit.not_on", est.Job.GPUCount, strings.Join(est.Job.GPUs, "/")), true})
+		lines = append(lines, fitLine{text: l.T("estimate.fit.not_on", est.Job.GPUCount, strings.Join(est.Job.GPUs, "/")), short: true, nofit: true})
 	case !e.GPUsAsked:
-		lines = append(lines, fitLine{l.T("estimate.fit.no_card"), !l.English()})
+		lines = append(lines, fitLine{text: l.T("estimate.fit.no_card"), short: !l.English()})
 	default:
-		lines = append(lines, fitLine{l.T("estimate.fit.none_asked"), !l.English()})
+		lines = append(lines, fitLine{text: l.T("estimate.fit.none_asked"), short: !l.English(), nofit: true})
 	}
 	if alt := alternativesLine(rd, e.Alternatives, l); alt != "" {
-		lines = append(lines, fitLine{alt, true})
+		lines = append(lines, fitLine{text: alt, short: true})
 	}
 	return lines
 }

@@ -90,16 +90,20 @@ func TestEstimate(t *testing.T) {
 		notShortFull string
 	}{
 		{name: "zh", ask: estimateview.Estimate{},
-			title: "7B 模型（按典型配置 Qwen2.5-7B） LoRA：最便宜 AutoDL RTX 4090×1 约 23.50 元（20.00–30.00），10.0 小时。",
-			short: []string{"显存约 20.2 GB（batch 1 + 梯度累积约 17.1 GB）。", "放得下——单卡：A100 80GB；单卡（batch 2+梯度累积）：RTX 4090", "23.50 (20.00-30.00)", "24.00* (21.00-28.00)",
-				"价格是目录标价（不是实时价）：2026-01；* 仅见于 2025 年测评文章、未核实。", "按 seq 2048、batch 8、5万条×512 tokens、3 轮、FlashAttention-2 估算（时长按实际 token）"},
-			full: []string{"估算：7B 模型（按典型配置 Qwen2.5-7B） LoRA", "单卡显存：约 20.2 GB（权重 15.2 + 梯度 0.0", "训练量：7680万 tokens（数据 × 3 轮），约 3.2e+18 FLOPs",
+			// The short form on a phone: the model behind "7B" in the
+			// assumptions, the list of cards cut, the totals without their
+			// ranges; 详情 has them all.
+			title: "7B LoRA：最便宜 AutoDL RTX 4090×1 约 23.50 元（20.00–30.00），10.0 小时。",
+			short: []string{"显存约 20.2 GB（batch 1 + 梯度累积约 17.1 GB）。", "放得下——单卡：A100 80GB等", "AutoDL  RTX 4090×1   10.0  23.50", "24.00*",
+				"价格是目录标价（不是实时价）：2026-01；* 仅见于 2025 年测评文章、未核实。", "模型按典型配置 Qwen2.5-7B；按 seq 2048、batch 8、5万条×512 tokens、3 轮估算"},
+			full: []string{"估算：7B 模型（按典型配置 Qwen2.5-7B） LoRA", "放得下——单卡：A100 80GB；单卡（batch 2+梯度累积）：RTX 4090", "23.50 (20.00-30.00)",
+				"单卡显存：约 20.2 GB（权重 15.2 + 梯度 0.0", "训练量：7680万 tokens（数据 × 3 轮），约 3.2e+18 FLOPs",
 				"最便宜：AutoDL RTX 4090 ×1，约 23.50 元（10.0 小时）；最快：AutoDL A100 80GB ×1，4.0 小时，约 24.00 元*。", "未知", "目录标价 2026-01*",
 				"LoRA rank 16（全部线性层）", "数据 5万 条 × 512 tokens", "MFU 0.30-0.50"}},
 		{name: "en, named cards, unknown model", ask: estimateview.Estimate{Lang: i18n.EN, NamedGPUs: []string{"RTX 4090", "A100 80GB"}, GPUsAsked: true, UnknownModel: "Foo-7B", Problems: []string{"⚠ x."}},
 			title: "7B model (typical config: Qwen2.5-7B) — “Foo-7B” is not in the catalog; estimated from its size, LoRA: RTX 4090 is the cheaper run, about 23.50 CNY (10.0 h, AutoDL) vs A100 80GB about 24.00 CNY (4.0 h).",
-			short: []string{"⚠ x.", "Fits — 1 GPU: A100 80GB; 1 GPU (batch 2 + grad accumulation): RTX 4090", "Does not fit: T4 — try QLoRA", "50k samples × 512 tokens"},
-			full:  []string{"Cheapest: AutoDL RTX 4090 ×1, ~23.50 CNY (10.0 h). Fastest: AutoDL A100 80GB ×1, 4.0 h, ~24.00 CNY*.", "LoRA rank 16 (all linear layers)"}},
+			short: []string{"⚠ x.", "Fits — 1 GPU: A100 80GB…", "Does not fit: T4 — try QLoRA", "50k samples × 512 tokens"},
+			full:  []string{"Fits — 1 GPU: A100 80GB; 1 GPU (batch 2 + grad accumulation): RTX 4090", "Cheapest: AutoDL RTX 4090 ×1, ~23.50 CNY (10.0 h). Fastest: AutoDL A100 80GB ×1, 4.0 h, ~24.00 CNY*.", "LoRA rank 16 (all linear layers)"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e := c.ask

@@ -28,6 +28,9 @@ type Plan struct {
 	NamedGPUs []string   `json:"-"`
 	Now       time.Time  `json:"-"`
 	Lang      i18n.Lang  `json:"-"`
+	// Verdict answers the yes/no question asked ("200块能包一个月4090吗";
+	// nil when none was asked): the first line.
+	Verdict *PlanVerdict `json:"verdict,omitempty"`
 }
 
 // PlanResult is a billing-mode answer's mode and rows, those with a plan
@@ -87,13 +90,21 @@ func (p Plan) Reply(rd *render.Renderer) chat.Reply {
 		return chat.Reply{Title: l.T("plan.none", render.ModeName(mode, en))}
 	}
 	hours := catalog.PlanModes[mode]
-	rep := chat.Reply{Title: p.verdict(rd), Table: p.table(rd)}
+	full := chat.Reply{Title: p.verdict(rd), Table: p.table(rd)}
 	if mode != modeSpot {
-		rep.Notes = append(rep.Notes, l.T("plan.hourly_times_note", hours, render.ModeName(mode, en), render.ModeName(mode, en)))
+		full.Notes = append(full.Notes, l.T("plan.hourly_times_note", hours, render.ModeName(mode, en), render.ModeName(mode, en)))
 	} else {
-		rep.Notes = append(rep.Notes, l.T("plan.spot_note"))
+		full.Notes = append(full.Notes, l.T("plan.spot_note"))
 	}
-	rep.Notes = append(rep.Notes, p.legend(rd)...)
+	full.Notes = append(full.Notes, p.legend(rd)...)
+	rep := full
+	rep.Table = p.phoneTable(rd, full.Table)
+	if p.Verdict != nil {
+		rep.Title = p.verdictLine(rd)
+		rep.Lines = append([]string{full.Title}, rep.Lines...)
+		full.Title, full.Lines = rep.Title, rep.Lines
+	}
+	rep.Full = &full
 	return rep
 }
 

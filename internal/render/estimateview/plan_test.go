@@ -23,7 +23,9 @@ func TestPlan(t *testing.T) {
 	if want := "RTX 4090 包月：目录里有 AutoDL RTX 4090 的包月价 1500 元（src）；按量标价折算最低 AutoDL RTX 4090 约 1440 元/月（2.00 元/卡时 × 720 小时）。"; rep.Title != want {
 		t.Errorf("title %q, want %q", rep.Title, want)
 	}
-	text := chat.PlainText(rep)
+	// The hourly price times the month is in 详情 when the phone's table
+	// has no room for it.
+	text := chat.PlainText(rep) + chat.PlainText(*rep.Full)
 	for _, want := range []string{"没有记录", "936-1080*", "“按量×720 小时”是按量标价", "* 只有 2025 年的租卡测评文章这么写"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("plan lacks %q:\n%s", want, text)

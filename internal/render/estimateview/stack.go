@@ -26,15 +26,6 @@ func RatioText(r estimator.Range) string {
 	return fmt.Sprintf("%.1f–%.1f", r.Low, r.High)
 }
 
-// paddingShort is the short form's note on tokens: the hours count real
-// tokens; padded to seq they take PaddingFactor times as long.
-func paddingShort(est *estimator.Estimate, l i18n.Lang) string {
-	if est.PaddingFactor > 1.05 {
-		return l.T("estimate.short.padding", render.TrimF(est.PaddingFactor))
-	}
-	return l.T("estimate.short.no_padding")
-}
-
 // tokenNote says which tokens the hours count and what padding costs.
 func tokenNote(est *estimator.Estimate, l i18n.Lang) string {
 	note := l.T("estimate.stack.token_note")

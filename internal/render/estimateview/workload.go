@@ -29,6 +29,9 @@ type Workload struct {
 	Loader   *workload.Loader   `json:"-"`
 	GPUCount int                `json:"-"`
 	Lang     i18n.Lang          `json:"-"`
+	// Verdict answers a yes/no question about the job ("50块钱能不能跑完
+	// SDXL 出1000张图"; nil when none was asked): the first line.
+	Verdict *Verdict `json:"verdict,omitempty"`
 }
 
 // Reply is the short form (the cheapest run, the speed or the
@@ -46,7 +49,11 @@ func (w Workload) Reply(rd *render.Renderer) chat.Reply {
 func (w Workload) short(rd *render.Renderer) chat.Reply {
 	l, en := w.Lang, w.Lang.English()
 	rep := chat.Reply{Title: w.verdict(rd)}
-	if s := w.speedLine(); s != "" {
+	if w.Verdict != nil {
+		rep.Title = Estimate{Lang: l, Verdict: w.Verdict}.verdictLine(rd)
+		rep.Lines = append(rep.Lines, w.verdict(rd))
+	}
+	if s := w.speedLine(true); s != "" {
 		rep.Lines = append(rep.Lines, s)
 	}
 	if len(w.Options) == 0 {
@@ -54,17 +61,17 @@ func (w Workload) short(rd *render.Renderer) chat.Reply {
 	}
 	t := &chat.Table{Header: l.L("workload.table.short")}
 	for i, o := range w.Options {
-		if i == render.ShortRows {
+		if i == shortOptions {
 			break
 		}
-		t.Rows = append(t.Rows, []string{rd.PlatformName(o.Platform, en), o.GPU, hoursText(o.Hours), totalCell(o, unverifiedMark(o.Verified))})
+		t.Rows = append(t.Rows, []string{rd.ShortName(o.Platform, en), o.GPU, hoursText(o.Hours), render.Money(o.TotalCNY) + unverifiedMark(o.Verified)})
 	}
 	rep.Table = t
-	if len(w.Options) > render.ShortRows {
-		rep.Notes = append(rep.Notes, l.T("estimate.more_options", len(w.Options)-render.ShortRows))
-	}
 	if note := optionSourcesNote(w.Options, l); note != "" {
 		rep.Notes = append(rep.Notes, note)
+	}
+	if len(w.Options) > shortOptions {
+		rep.Notes = append(rep.Notes, l.T("estimate.more_options", len(w.Options)-shortOptions))
 	}
 	rep.Notes = append(rep.Notes, w.assumptions())
 	return rep
@@ -118,13 +125,17 @@ func (w Workload) what() string {
 // speedLine says what sets the pace on the cheapest card: the data
 // loader (and how fast the card would be with a fast one), or the card's
 // own speed.
-func (w Workload) speedLine() string {
+func (w Workload) speedLine(short bool) string {
 	l, en := w.Lang, w.Lang.English()
 	f, ok := w.optionFit()
 	if !ok {
 		return ""
 	}
-	if f.DataBound && w.Loader != nil {
+	switch {
+	case f.DataBound && w.Loader != nil && short:
+		// In a few words on the first screen; how to fix it in 详情.
+		return l.T("workload.speed.loader_bound_short", w.Loader.PerSec.Typical, f.GPU)
+	case f.DataBound && w.Loader != nil:
 		return l.T("workload.speed.loader_bound", w.Loader.Name.Pick(en), w.Loader.PerSec.Typical, f.GPU, w.Loader.Fix.Pick(en),
 			hoursText(f.Hours.Low+estimator.SetupHours))
 	}
@@ -132,7 +143,7 @@ func (w Workload) speedLine() string {
 	if w.Est.Unverified {
 		mark = l.T("workload.speed.unverified")
 	}
-	return l.T("workload.speed.line", f.GPU, speedText(w.Est, f.PerSec.Typical, l), f.MFU.Typical, mark)
+	return l.T("workload.speed.line", f.GPU, speedText(w.Est, f.PerSec.Typical, l), 100*f.MFU.Typical, mark)
 }
 
 // speedText is a speed in the job's unit: "830 张/秒", "12.6 秒/张",
@@ -211,6 +222,10 @@ func (w Workload) full(rd *render.Renderer) chat.Reply {
 	l, e := w.Lang, w.Est
 	rep := chat.Reply{Title: w.verdict(rd)}
 	rep.Lines = append(rep.Lines, computeLine(e, l))
+	if f, ok := w.optionFit(); ok && f.DataBound && w.Loader != nil {
+		// The loader sets the pace, and how to get past it.
+		rep.Lines = append(rep.Lines, w.speedLine(false))
+	}
 	rep.Lines = append(rep.Lines, w.speedLines()...)
 	if s := cardRatioLine(e, l); s != "" {
 		rep.Lines = append(rep.Lines, s)
@@ -237,6 +252,8 @@ func (w Workload) full(rd *render.Renderer) chat.Reply {
 		rep.Notes = append(rep.Notes, l.T("estimate.disk_unknown"))
 	}
 	rep.Notes = append(rep.Notes, w.methodNotes()...)
+	// What was assumed, as the first screen says it.
+	rep.Notes = append(rep.Notes, w.assumptions())
 	return rep
 }
 

@@ -60,11 +60,11 @@ func TestWorkloadAnswer(t *testing.T) {
 		{name: "whole ImageNet has no seed line", job: workload.Job{Model: "resnet50", Dataset: "imagenet"}, title: "ResNet-50 · ImageNet-1k（128.12万张）× 30 轮",
 			notInShort: []string{"原文实测（2025"}},
 		{name: "SDXL images", job: workload.Job{Model: "sdxl", Images: 1000}, title: "SDXL 出 1000 张图（1024×1024，30 步）：最便宜 AutoDL",
-			short: []string{"秒/张（MFU", "说“50步”“2000张”“1024x1024”可改"}, full: []string{"原文说 3090 出一张 1024×1024 约 2–3 秒", "每张 367 TFLOPs"}},
+			short: []string{"秒/张（算力用上约", "说“50步”“2000张”“1024x1024”可改"}, full: []string{"原文说 3090 出一张 1024×1024 约 2–3 秒", "每张 367 TFLOPs"}},
 		{name: "BERT in English", job: workload.Job{Model: "bert-base", Samples: 100000}, en: true,
 			title: "BERT-base fine-tune, 100k samples × 3 epochs (seq 128): cheapest AutoDL",
-			short: []string{"samples/s (MFU", "(say “more” for the whole answer)"}, full: []string{"Compute: 300k samples"}},
-		{name: "SD LoRA", job: workload.Job{Model: "sd15-lora", Images: 20}, title: "SD 1.5 LoRA 训练（20 张图，2000 步）", short: []string{"it/s（MFU"}},
+			short: []string{"samples/s (using about", "(say “more” for the whole answer)"}, full: []string{"Compute: 300k samples"}},
+		{name: "SD LoRA", job: workload.Job{Model: "sd15-lora", Images: 20}, title: "SD 1.5 LoRA 训练（20 张图，2000 步）", short: []string{"it/s（算力用上约"}},
 		{name: "Flux is unverified", job: workload.Job{Model: "flux-dev"}, title: "Flux.1-dev 出 100 张图", full: []string{"没有拿实测核对过"}},
 	}
 	for _, c := range cases {

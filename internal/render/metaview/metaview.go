@@ -25,15 +25,20 @@ type HelpArea struct {
 	Examples []string
 }
 
-// Reply is the menu, with how answers come and how to ask for an area.
+// Reply is the menu, with how answers come and how to ask for an area:
+// one phrasing an area on the first screen, all of them behind 详情.
 func (h Help) Reply(*render.Renderer) chat.Reply {
 	l := h.Lang
-	rep := chat.Reply{Title: l.T("help.title")}
+	full := chat.Reply{Title: l.T("help.title")}
+	short := full
 	for _, a := range h.Areas {
-		rep.Lines = append(rep.Lines, l.T("help.area", a.Name, quoted(a.Examples, l)))
+		full.Lines = append(full.Lines, l.T("help.area", a.Name, quoted(a.Examples, l)))
+		short.Lines = append(short.Lines, l.T("help.area", a.Name, quoted(a.Examples[:min(1, len(a.Examples))], l)))
 	}
-	rep.Notes = append(rep.Notes, l.T("help.short_first"), l.T("help.areas_hint"))
-	return rep
+	full.Notes = append(full.Notes, l.T("help.short_first"), l.T("help.areas_hint"))
+	short.Notes = append(short.Notes, l.T("help.areas_hint"))
+	short.Full = &full
+	return short
 }
 
 // quoted are phrasings in quotes, one after the other.
@@ -122,10 +127,11 @@ func (s SmallTalk) Reply(*render.Renderer) chat.Reply {
 	return chat.Reply{Title: s.Lang.T("meta.chitchat.ok")}
 }
 
-// Clarify asks back between the two likeliest readings.
+// Clarify asks back between the two likeliest readings that fit, or
+// whether the one that fits is meant.
 type Clarify struct {
-	Lang     i18n.Lang  `json:"-"`
-	Readings [2]Reading `json:"-"`
+	Lang     i18n.Lang `json:"-"`
+	Readings []Reading `json:"-"`
 }
 
 // Reading is one reading of a question, named as help names its intent,
@@ -144,16 +150,35 @@ func (c Clarify) Reply(*render.Renderer) chat.Reply {
 		}
 		return r.Name
 	}
+	if len(c.Readings) == 1 {
+		return chat.Reply{Title: l.T("meta.clarify.one", name(c.Readings[0])), Lines: []string{l.T("meta.clarify.how_one")}}
+	}
 	return chat.Reply{Title: l.T("meta.clarify.title", name(c.Readings[0]), name(c.Readings[1])), Lines: []string{l.T("meta.clarify.how")}}
 }
 
-// Unknown: the question is outside what the bot does.
+// Unknown: the question is outside what the bot does; Kind is what it
+// asked that the bot does not do (understand's Scope* kinds: code, text,
+// act, llm_api, image; "" when it does not say).
 type Unknown struct {
 	Lang i18n.Lang `json:"-"`
+	Kind string    `json:"-"`
 }
 
-// Reply says what the bot does do.
+// Unclear is the Unknown kind of a message read several ways, none of
+// which fits it: not understood, rather than not done.
+const Unclear = "unclear"
+
+// unknownKeys say, for what was asked, what the bot does not do and the
+// nearest thing it does (or, Unclear, how to ask).
+var unknownKeys = map[string]string{"code": "meta.unknown.code", "text": "meta.unknown.text", "act": "meta.unknown.act",
+	"llm_api": "meta.unknown.llm_api", "image": "meta.unknown.image", Unclear: "meta.unknown.unclear"}
+
+// Reply says plainly what the bot does not do and the nearest thing it
+// does, or what it does.
 func (u Unknown) Reply(*render.Renderer) chat.Reply {
+	if k, ok := unknownKeys[u.Kind]; ok {
+		return chat.Reply{Title: u.Lang.T(k)}
+	}
 	return chat.Reply{Title: u.Lang.T("meta.unknown.title"), Lines: []string{u.Lang.T("meta.unknown.help")}}
 }
 

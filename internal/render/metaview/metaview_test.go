@@ -18,12 +18,16 @@ func TestOneLiners(t *testing.T) {
 		{SmallTalk{Lang: i18n.ZH, Kind: Thanks}.Reply(nil), "不客气！"},
 		{SmallTalk{Lang: i18n.EN, Kind: Greeting}.Reply(nil), "Hi! Say “help” to see what I can do."},
 		{SmallTalk{Lang: i18n.ZH}.Reply(nil), "👌"},
-		{Clarify{Lang: i18n.ZH, Readings: [2]Reading{{Name: "查价"}, {Name: "CUDA OOM", Troubleshooting: true}}}.Reply(nil), "你是想问“查价”还是“排错：CUDA OOM”？\n回 1 或 2，或者换个说法再问一次。"},
+		{Clarify{Lang: i18n.ZH, Readings: []Reading{{Name: "查价"}, {Name: "CUDA OOM", Troubleshooting: true}}}.Reply(nil), "你是想问“查价”还是“排错：CUDA OOM”？\n回 1 或 2，或者换个说法再问一次。"},
 		{NothingMore{Lang: i18n.EN}.Reply(nil), "Nothing to expand"},
 		{Failed{Lang: i18n.EN}.Reply(nil), "Something went wrong on my side"},
 		{Interim(i18n.ZH), "查询中…\n正在取最新数据"},
-		{Help{Lang: i18n.ZH, Areas: []HelpArea{{Name: "估算费用", Examples: []string{"7B LoRA 要多少钱", "显存够吗"}}}}.Reply(nil), "• 估算费用：“7B LoRA 要多少钱”“显存够吗”"},
-		{Help{Lang: i18n.EN, Areas: []HelpArea{{Name: "cost estimates", Examples: []string{"a", "b"}}}}.Reply(nil), "• cost estimates: “a” “b”"},
+		{Help{Lang: i18n.ZH, Areas: []HelpArea{{Name: "估算费用", Examples: []string{"7B LoRA 要多少钱", "显存够吗"}}}}.Reply(nil), "• 估算费用：“7B LoRA 要多少钱”"},
+		{*Help{Lang: i18n.ZH, Areas: []HelpArea{{Name: "估算费用", Examples: []string{"7B LoRA 要多少钱", "显存够吗"}}}}.Reply(nil).Full, "• 估算费用：“7B LoRA 要多少钱”“显存够吗”"},
+		{Clarify{Lang: i18n.ZH, Readings: []Reading{{Name: "静音"}}}.Reply(nil), "你是想问“静音”吗？\n回 1"},
+		{Unknown{Lang: i18n.ZH, Kind: "code"}.Reply(nil), "写代码我不做；我能帮你估这个训练要多少钱"},
+		{Unknown{Lang: i18n.EN, Kind: "act"}.Reply(nil), "I can't start, rent or buy anything on a platform for you"},
+		{*Help{Lang: i18n.EN, Areas: []HelpArea{{Name: "cost estimates", Examples: []string{"a", "b"}}}}.Reply(nil).Full, "• cost estimates: “a” “b”"},
 	}
 	for _, c := range cases {
 		if got := chat.PlainText(c.rep); !strings.Contains(got, c.want) {

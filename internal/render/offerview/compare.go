@@ -36,6 +36,9 @@ type Compare struct {
 	// Ratio is how much faster one of two cards trains (nil when the
 	// estimator has no speed for either).
 	Ratio *TrainingRatio `json:"-"`
+	// Verdict answers the yes/no question asked ("恒源云3090比AutoDL便宜
+	// 吗"; nil when none was asked): the first line.
+	Verdict *CompareVerdict `json:"verdict,omitempty"`
 }
 
 // CompareResult is the comparison behind an answer (intent compare).
@@ -116,13 +119,20 @@ func (c *Compare) Finish(rd *render.Renderer) {
 // Reply is the verdict first, then at most five rows.
 func (c Compare) Reply(rd *render.Renderer) chat.Reply {
 	v := c.view(rd)
+	var rep chat.Reply
 	switch {
 	case c.AskBack:
 		return v.which()
 	case len(c.Compared) > 0:
-		return v.platforms()
+		rep = v.platforms()
+	default:
+		rep = v.cards()
 	}
-	return v.cards()
+	if c.Verdict != nil {
+		rep.Lines = append([]string{rep.Title}, rep.Lines...)
+		rep.Title = v.verdictLine()
+	}
+	return rep
 }
 
 // verdict is the first line: on the platforms or the cards compared.

@@ -88,7 +88,8 @@ func TestPricesReply(t *testing.T) {
 	one := offerview.Prices{Ask: offerview.PricesAsk{Platforms: []string{"autodl"}, Named: []string{"autodl"}}, Offers: []render.OfferRow{row}}
 	rep := one.Reply(rd)
 	if !strings.HasPrefix(rep.Title, "AutoDL：") || !strings.Contains(rep.Title, "RTX 4090 2.00") || rep.Full == nil ||
-		!strings.HasPrefix(rep.Full.Title, "AutoDL 计费规则和目录标价") || rep.Table == nil || rep.Table.Rows[0][2] != row.Cite {
+		!strings.HasPrefix(rep.Full.Title, "AutoDL 计费规则和目录标价") || rep.Table == nil || rep.Table.Rows[0][2] != row.AsOf ||
+		!strings.Contains(chat.PlainText(*rep.Full), row.Cite) {
 		t.Errorf("one platform:\n%s", chat.PlainText(rep))
 	}
 	en := offerview.Prices{Lang: i18n.EN, Ask: one.Ask, Offers: one.Offers}.Reply(rd)

@@ -152,7 +152,44 @@ func (v pricesView) gpus() chat.Reply {
 		rep.Notes = append(rep.Notes, v.l.T("offers.end", st))
 	}
 	rep.Notes = append(rep.Notes, v.l.T("prices.gpu.ask_stock", v.Ask.GPU))
+	if rep.Table == nil {
+		return rep
+	}
+	// On a phone: platform, the card when several, price and date; the
+	// sources behind 详情.
+	full := rep
+	rep.Table = v.phoneTable(t)
+	rep.Full = &full
 	return rep
+}
+
+// phoneTable is a list-price table narrow enough for a phone: the
+// platform, the card (when the rows hold several), the price and its
+// date (the columns of prices.gpu.header but the source).
+func (v pricesView) phoneTable(t *chat.Table) *chat.Table {
+	gpus := map[string]bool{}
+	for _, r := range t.Rows {
+		gpus[r[1]] = true
+	}
+	cols := []int{0, 1, 2, 3}
+	if len(gpus) == 1 {
+		cols = []int{0, 2, 3}
+	}
+	out := &chat.Table{}
+	for _, c := range cols {
+		out.Header = append(out.Header, t.Header[c])
+	}
+	for i, r := range t.Rows {
+		var row []string
+		for _, c := range cols {
+			row = append(row, r[c])
+		}
+		if i < len(v.Offers) {
+			row[0] = v.rd.ShortName(v.Offers[i].Platform, v.en)
+		}
+		out.Rows = append(out.Rows, row)
+	}
+	return out
 }
 
 // overview is every platform's billing granularity, data-disk price and
@@ -184,7 +221,7 @@ func (v pricesView) platformShort(p *catalog.Platform, rows []render.OfferRow) c
 			prices = append(prices, row.GPU+" "+render.PriceCell(row, v.en)+render.StaleTag(row, v.en))
 		}
 		if len(t.Rows) < render.ShortRows {
-			t.Rows = append(t.Rows, []string{row.GPU, render.PriceCell(row, v.en), row.Cite + render.StaleTag(row, v.en)})
+			t.Rows = append(t.Rows, []string{row.GPU, render.PriceCell(row, v.en), row.AsOf + render.StaleTag(row, v.en)})
 		}
 	}
 	rep := chat.Reply{Title: v.shortTitle(p, prices)}

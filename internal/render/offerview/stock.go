@@ -32,6 +32,9 @@ type Stock struct {
 	// USD: the question asked in US dollars; a line gives the first
 	// offers' prices in them.
 	USD bool `json:"-"`
+	// Verdict answers the yes/no question asked ("恒源云有3090吗", "5块钱能
+	// 跑一小时4090吗"; nil when none was asked): the first line.
+	Verdict *StockVerdict `json:"verdict,omitempty"`
 }
 
 // StockAsk is what a stock question asked, as the Query read it: the
@@ -74,6 +77,9 @@ func (s Stock) Reply(rd *render.Renderer) chat.Reply {
 	rows := s.Offers
 	full := v.full()
 	short := chat.Reply{Title: v.verdict()}
+	if s.Verdict != nil {
+		short.Title = v.verdictLine()
+	}
 	short.Lines = append(append(append([]string(nil), s.Ask.Problems...), v.src.failureLines()...), v.src.absentLines(rows)...)
 	if s.AboveCap {
 		short.Lines = append(short.Lines, v.l.T("stock.above_cap", render.TrimF(s.Ask.MaxPriceCNY)))
@@ -85,20 +91,34 @@ func (s Stock) Reply(rd *render.Renderer) chat.Reply {
 	}
 	if s.Ask.GPUCount > 1 {
 		// The counts are per region or platform, not per machine.
-		short.Lines = append(short.Lines, v.l.T("stock.one_machine", s.Ask.GPUCount, s.Ask.GPUCount))
+		short.Lines = append(short.Lines, v.l.T("stock.one_machine", s.Ask.GPUCount))
 	}
-	if t := v.table(render.ShortRows); t != nil {
-		short.Table = t
+	short.Table = v.phoneTable(phoneRows)
+	shown := rows[:min(len(rows), phoneRows)]
+	if len(rows) > phoneRows {
+		short.Notes = append(short.Notes, v.l.T("stock.more", len(rows)-phoneRows))
 	}
-	shown := rows[:min(len(rows), render.ShortRows)]
-	if len(rows) > render.ShortRows {
-		short.Notes = append(short.Notes, v.l.T("stock.more", len(rows)-render.ShortRows))
+	if !v.hasLive() && len(rows) > 0 {
+		short.Notes = append(short.Notes, v.l.T("offers.end", v.src.noLiveReason()))
 	}
-	short.Notes = append(short.Notes, v.notes(shown)...)
-	if len(rows) > render.ShortRows || len(full.Notes) > len(short.Notes) {
+	short.Notes = append(short.Notes, v.shortNotes(shown)...)
+	if len(rows) > 0 || len(full.Notes) > len(short.Notes) {
 		short.Full = &full
 	}
 	return short
+}
+
+// phoneRows are the offers the short form shows.
+const phoneRows = 4
+
+// hasLive reports whether a row is live and current.
+func (v *stockView) hasLive() bool {
+	for _, row := range v.Offers {
+		if row.Source == string(stock.SourceLive) && !row.Stale {
+			return true
+		}
+	}
+	return false
 }
 
 // full is the whole stock answer behind "详情".
@@ -106,13 +126,13 @@ func (v *stockView) full() chat.Reply {
 	rows := v.Offers
 	rep := chat.Reply{Title: v.l.T("stock.full.title", v.gpuLabel())}
 	rep.Lines = append(append(append([]string(nil), v.Ask.Problems...), v.src.failureLines()...), v.src.absentLines(rows)...)
-	hasLive := false
-	for _, row := range rows {
-		if row.Source == string(stock.SourceLive) && !row.Stale {
-			hasLive = true
-		}
+	if v.Verdict != nil {
+		rep.Title = v.verdictLine()
 	}
-	if len(rows) > 0 && !hasLive {
+	if v.Ask.GPUCount > 1 {
+		rep.Lines = append(rep.Lines, v.l.T("stock.one_machine", v.Ask.GPUCount))
+	}
+	if len(rows) > 0 && !v.hasLive() {
 		rep.Lines = append(rep.Lines, v.src.noLiveLine())
 	}
 	rep.Table = v.table(maxOfferRows)
@@ -154,6 +174,26 @@ func (v *stockView) notes(rows []render.OfferRow) []string {
 	}
 	notes = append(notes, v.rd.Legend(withOthers(rows), v.en)...)
 	notes = append(notes, disagreeLines(v.rd, rows, v.en)...)
+	for _, row := range rows {
+		if row.Currency == "USD" {
+			notes = append(notes, v.l.T("stock.fx", v.rd.Cat.FXUSDCNY))
+			break
+		}
+	}
+	return notes
+}
+
+// shortNotes are notes under the rows a phone shows: the marks in a few
+// words and the USD conversion (the endpoints that disagree are in 详情).
+func (v *stockView) shortNotes(rows []render.OfferRow) []string {
+	var notes []string
+	for _, row := range rows {
+		if row.PartlyUnder {
+			notes = append(notes, v.l.T("stock.partly_under"))
+			break
+		}
+	}
+	notes = append(notes, v.rd.ShortLegend(withOthers(rows), v.en)...)
 	for _, row := range rows {
 		if row.Currency == "USD" {
 			notes = append(notes, v.l.T("stock.fx", v.rd.Cat.FXUSDCNY))
@@ -209,8 +249,8 @@ func (v *stockView) verdict() string {
 	best := rows[0]
 	switch {
 	case len(live) == 0 && len(replayed) > 0:
-		return v.l.T("stock.verdict.replayed", name, v.src.noLiveReason(), v.cheapestPhrase(replayed[0]), render.FreePhrase(replayed[0], v.en),
-			render.SourceCell(replayed[0], v.en), v.cheaperDoubt(replayed))
+		return v.l.T("stock.verdict.replayed", name, v.cheapestPhrase(replayed[0]), render.FreePhrase(replayed[0], v.en),
+			v.recordedWhen(replayed[0]), v.cheaperDoubt(replayed))
 	case len(live) > 0:
 		return v.l.T("stock.verdict.live", name, platforms, v.offerName(live[0]), render.PriceWithUnit(live[0], v.en), render.FreePhrase(live[0], v.en),
 			render.SourceCell(live[0], v.en), v.cheaperDoubt(live))
@@ -219,7 +259,7 @@ func (v *stockView) verdict() string {
 	case !best.Stale && best.Available != nil && !*best.Available:
 		// An old figure (a failed fetch, a row missing from the latest
 		// answer) is unknown stock now, never "sold out".
-		return v.l.T("stock.verdict.replay_sold_out", name, v.src.noLiveReason(), render.SourceCell(best, v.en))
+		return v.l.T("stock.verdict.replay_sold_out", name, v.recordedWhen(best))
 	}
 	var same []render.OfferRow
 	for _, row := range rows {
@@ -227,7 +267,7 @@ func (v *stockView) verdict() string {
 			same = append(same, row)
 		}
 	}
-	return v.l.T("stock.verdict.unknown", name, v.src.noLiveReason(), v.offerName(best), render.PriceWithUnit(best, v.en), render.SourceCell(best, v.en), v.cheaperDoubt(same))
+	return v.l.T("stock.verdict.unknown", name, v.offerName(best), render.PriceWithUnit(best, v.en), render.SourceCell(best, v.en), v.cheaperDoubt(same))
 }
 
 // availableFrom are the rows available now that keep holds, and on how

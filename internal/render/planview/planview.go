@@ -40,6 +40,9 @@ type Plans struct {
 	// plan (conditionLines).
 	BudgetCNY float64 `json:"-"`
 	USD       bool    `json:"-"`
+	// Verdict answers the yes/no question asked ("3090包月值吗", "1000块够
+	// 租一个月3090吗"; nil when none was asked): the first line.
+	Verdict *Verdict `json:"verdict,omitempty"`
 }
 
 // Assumed lists what the answer assumed because the question did not say
@@ -83,7 +86,11 @@ func (p Plans) Reply(rd *render.Renderer) chat.Reply {
 	if len(res.Options) == 0 {
 		return chat.Reply{English: en, Title: l.T("plan.opt.none", res.Profile.GPU)}
 	}
-	rep := chat.Reply{English: en, Title: verdict(rd, res, as, l), Table: p.table(rd, shortRows)}
+	rep := chat.Reply{English: en, Title: verdict(rd, res, as, l), Table: p.shortTable(rd)}
+	if p.Verdict != nil {
+		rep.Lines = append(rep.Lines, rep.Title)
+		rep.Title = p.verdictLine(rd)
+	}
 	rep.Lines = append(rep.Lines, p.conditionLines(rd)...)
 	if line, ok := missingMode(res, as.Asked, l); ok {
 		rep.Lines = append(rep.Lines, line)
@@ -94,10 +101,25 @@ func (p Plans) Reply(rd *render.Renderer) chat.Reply {
 	full := rep
 	full.Table = p.table(rd, len(res.Options))
 	full.Notes = append(append([]string(nil), rep.Notes...), p.rules(rd.Cat, res.Options[0])...)
-	if len(res.Options) > shortRows || len(full.Notes) > len(rep.Notes) {
-		rep.Full = &full
+	if len(res.Options) > phoneRows {
+		rep.Notes = append([]string{l.T("estimate.more_options", len(res.Options)-phoneRows)}, rep.Notes...)
 	}
+	rep.Full = &full
 	return rep
+}
+
+// phoneRows are the plans the short form's table shows.
+const phoneRows = 3
+
+// shortTable is the first plans narrow enough for a phone: platform,
+// mode and total (what it includes and the price's source are in 详情).
+func (p Plans) shortTable(rd *render.Renderer) *chat.Table {
+	l, en := p.Lang, p.Lang.English()
+	t := &chat.Table{Header: l.L("plan.opt.short_table")}
+	for _, o := range p.Result.Options[:min(phoneRows, len(p.Result.Options))] {
+		t.Rows = append(t.Rows, []string{rd.ShortName(o.Platform, en), render.ModeName(o.Mode, en), cost(o) + mark(o.Price)})
+	}
+	return t
 }
 
 // verdict is the first line: the cheapest plan, its total, and where a

@@ -1,6 +1,13 @@
 package slots
 
-import "github.com/labgpu/bot/internal/understand/slots/words"
+import (
+	"cmp"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/labgpu/bot/internal/understand/slots/words"
+)
 
 // Claim is what a claim checked by intent factcheck says, in words
 // ("文章说 AutoDL 数据盘免费", "听说关机 15 天会删数据", "4090 比 3090 快
@@ -23,6 +30,21 @@ type Claim struct {
 	// 1.5 and 2; one figure is both), when HasTimes.
 	TimesLow, TimesHigh float64
 	HasTimes            bool
+	// PlanCNY is a plan's price the claim writes without a currency word
+	// ("包月1200", "包月一万五"), CNY; HourlyCNY an hourly price written
+	// so ("0.79/hr", "3.59 an hour"); 0 when none.
+	PlanCNY, HourlyCNY float64
+	// USD: the claim's prices are in US dollars (刀, $, 美元, USD).
+	USD bool
+	// PerGBMonth: its price is per GB per month ("一个G一个月"); Month:
+	// per month for the whole size named ("20G一个月5块").
+	PerGBMonth, Month bool
+	// Stopped: it says something is billed while stopped ("停机了存储也
+	// 收钱"); Dearer: that something costs more ("更贵", "双倍").
+	Stopped, Dearer bool
+	// VRAMGB is a card's memory the claim states ("3090的显存是48G"), GB;
+	// 0 when none.
+	VRAMGB float64
 }
 
 // The advice and fact-check words (configs/slots/advice.yaml).
@@ -35,14 +57,46 @@ var (
 	claimSpot   = words.NewExpr("advice.claim_spot")
 	claimFree   = words.NewExpr("advice.claim_free")
 	claimTimes  = words.NewExpr("advice.claim_times")
+	claimHours  = words.NewExpr("advice.claim_hours")
+	claimPlan   = words.NewExpr("advice.claim_plan_price")
+	claimHourly = words.NewExpr("advice.claim_bare_hourly")
+	claimGBMon  = words.NewExpr("advice.claim_gb_month")
+	claimMonth  = words.NewExpr("advice.claim_month")
+	claimUSD    = words.NewExpr("advice.claim_usd")
+	claimStop   = words.NewExpr("advice.claim_stopped")
+	claimDearer = words.NewExpr("advice.claim_dearer")
+	claimVRAM   = words.NewExpr("advice.claim_vram")
 	// servingWords make an out-of-memory report an inference job.
 	servingWords = words.NewWords("advice.serving")
 )
 
 // ClaimSlots reads what a fact check's claim says into Query.Claim, from
-// the whole message (folded), not only its question part.
+// the whole message (folded), not only its question part, and the
+// claim's own terms into the price slots: a plan's or an hour's price
+// written without a currency word is PriceCNY (in CNY at the catalog's
+// rate when the claim is in US dollars); a price per GB per month is
+// PriceUnit gb_month, per month for the size named PriceUnit month.
 func (x *Extraction) ClaimSlots() {
-	x.q.Claim = ReadClaim(x.whole)
+	c := ReadClaim(x.whole)
+	q := x.q
+	x.q.Claim = c
+	if q.PriceCNY == 0 {
+		bare := c.PlanCNY
+		if bare == 0 {
+			bare = c.HourlyCNY
+		}
+		if c.USD && x.cat.FXUSDCNY > 0 {
+			bare *= x.cat.FXUSDCNY
+		}
+		q.PriceCNY = Round4(bare)
+	}
+	switch {
+	case q.PriceCNY == 0:
+	case c.PerGBMonth:
+		q.PriceUnit = "gb_month"
+	case c.Month && q.SizeGB > 0 && q.PriceUnit == "":
+		q.PriceUnit = "month"
+	}
 }
 
 // ReadClaim reads a claim from folded text.
@@ -56,6 +110,28 @@ func ReadClaim(s string) *Claim {
 	if m := claimGrain.FindStringSubmatch(s); m != nil {
 		c.Grain = words.Mapping("advice.grain_units")[m[1]] + m[2]
 	}
+	if m := claimHours.FindStringSubmatch(s); m != nil && !c.HasDays {
+		h, _ := words.ParseNum(m[1])
+		c.Days, c.HasDays = h/24, true
+	}
+	if m := claimPlan.FindStringSubmatch(s); m != nil {
+		c.PlanCNY = bigNum(m[1])
+	}
+	if m := claimHourly.FindStringSubmatch(s); m != nil {
+		c.HourlyCNY, _ = words.ParseNum(m[1])
+	}
+	c.USD = claimUSD.MatchString(s)
+	c.PerGBMonth = claimGBMon.MatchString(s)
+	c.Month = !c.PerGBMonth && claimMonth.MatchString(s)
+	c.Stopped, c.Dearer = claimStop.MatchString(s), claimDearer.MatchString(s)
+	if m := claimVRAM.FindStringSubmatch(s); m != nil {
+		for _, g := range m[1:] {
+			if g != "" {
+				c.VRAMGB, _ = words.ParseNum(g)
+				break
+			}
+		}
+	}
 	if m := claimTimes.FindStringSubmatch(s); m != nil {
 		c.TimesLow, _ = words.ParseNum(m[1])
 		c.TimesHigh = c.TimesLow
@@ -65,4 +141,39 @@ func ReadClaim(s string) *Claim {
 		c.HasTimes = true
 	}
 	return c
+}
+
+// bigNum reads a number that may count in 万 and 千 ("1200", "一万五"
+// 15000, "两千" 2000, "1.5万"); 0 when it does not read.
+func bigNum(s string) float64 {
+	units := words.Numbers("advice.big_units")
+	for _, word := range slices.SortedFunc(maps.Keys(units), func(a, b string) int { return cmp.Compare(units[b], units[a]) }) {
+		u := struct {
+			word string
+			size float64
+		}{word, units[word]}
+		head, tail, ok := strings.Cut(s, u.word)
+		if !ok {
+			continue
+		}
+		n, ok := words.ParseNum(head)
+		if head == "" {
+			n, ok = 1, true
+		}
+		if !ok {
+			return 0
+		}
+		v := n * u.size
+		if tail != "" {
+			t := bigNum(tail)
+			if len([]rune(tail)) == 1 && t < 10 {
+				// "一万五": the digit after 万 counts thousands.
+				t *= u.size / 10
+			}
+			v += t
+		}
+		return v
+	}
+	n, _ := words.ParseNum(s)
+	return n
 }

@@ -253,6 +253,18 @@ type Query struct {
 	// SmallTalk is what a chitchat message is (smalltalk.go):
 	// SmallTalkThanks, SmallTalkGreeting or "".
 	SmallTalk string `json:"-"`
+	// OutOfScope is what the message asks that the bot does not do (a
+	// Scope* kind: write code or text, act on a platform, an LLM API's
+	// price, draw an image; scope.go), so the answer says so and names
+	// the nearest thing it does; "" for any other message.
+	OutOfScope string `json:"out_of_scope,omitempty"`
+	// Question: the message asks something (a question mark, 吗, 呢, an
+	// A-not-A, a wh-word; yesno.go), so no action is offered for it.
+	Question bool `json:"-"`
+	// YesNo is what a yes/no question asks ("够不够", "划算吗", "有…吗",
+	// "is 24G enough"; yesno.go), so the answer opens with the verdict;
+	// nil for any other message.
+	YesNo *YesNo `json:"yes_no,omitempty"`
 	// Topic is the advice entry id (intent advice; empty when nothing
 	// matched well enough) and Score its confidence in [0, 1).
 	Topic string  `json:"topic,omitempty"`

@@ -1,0 +1,153 @@
+package offers
+
+import (
+	"github.com/labgpu/bot/internal/render"
+	"github.com/labgpu/bot/internal/render/offerview"
+	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/understand"
+)
+
+// stockVerdict answers a yes/no question about stock from the rows found
+// (rows ranked as RowsFor ranks them; above: none was under the
+// question's ceiling): is the card in stock — live figures first, then
+// recorded ones (said as such), never "sold out" on a list price alone —
+// or can it be had within the ceiling per GPU-hour for the cards asked.
+// nil for any other question.
+func stockVerdict(q understand.Query, rows []OfferRow, above bool) *offerview.StockVerdict {
+	y := q.YesNo
+	if y == nil {
+		return nil
+	}
+	switch y.Kind {
+	case understand.YesNoCan, understand.YesNoWorth, understand.YesNoCheaper:
+		if q.MaxPriceCNY > 0 {
+			return canVerdict(q, rows, above)
+		}
+	}
+	return haveVerdict(rows)
+}
+
+// haveVerdict: is the card in stock.
+func haveVerdict(rows []OfferRow) *offerview.StockVerdict {
+	v := &offerview.StockVerdict{Verdict: render.Verdict{Kind: render.AskHave, Answer: render.VerdictNo}}
+	if len(rows) == 0 {
+		return v
+	}
+	for _, src := range []stock.Source{stock.SourceLive, stock.SourceReplay} {
+		var seen *OfferRow
+		for i := range rows {
+			row := &rows[i]
+			if row.Source != string(src) || row.Stale {
+				continue
+			}
+			if row.Available != nil && *row.Available {
+				v.Answer, v.Row, v.Live = render.VerdictYes, row, src == stock.SourceLive
+				return v
+			}
+			if seen == nil && row.Available != nil {
+				seen = row
+			}
+		}
+		if seen != nil && !anyUnknown(rows) {
+			v.Row, v.Live = seen, src == stock.SourceLive
+			return v
+		}
+	}
+	v.Answer, v.Row = render.VerdictUnsure, &rows[0]
+	return v
+}
+
+// anyUnknown reports whether a row's stock is unknown (a list price).
+func anyUnknown(rows []OfferRow) bool {
+	for _, row := range rows {
+		if row.Available == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// canVerdict: can the card be had within the ceiling (CNY per GPU-hour).
+func canVerdict(q understand.Query, rows []OfferRow, above bool) *offerview.StockVerdict {
+	v := &offerview.StockVerdict{Verdict: render.Verdict{Kind: render.AskCan, Answer: render.VerdictUnsure}, CeilingCNY: q.MaxPriceCNY,
+		Count: max(q.GPUCount, 1)}
+	var priced []*OfferRow
+	for i := range rows {
+		if row := &rows[i]; row.PriceCNY != nil || row.ListPriceCNY > 0 {
+			priced = append(priced, row)
+		}
+	}
+	if len(priced) == 0 {
+		return v
+	}
+	v.Row = priced[0]
+	if above {
+		v.Answer = render.VerdictNo
+		return v
+	}
+	for _, row := range priced {
+		// A whole price under the ceiling before a range only partly
+		// under it.
+		if !row.PartlyUnder && (row.Available == nil || *row.Available) {
+			v.Row = row
+			break
+		}
+	}
+	v.Answer = render.VerdictYes
+	return v
+}
+
+// compareVerdict answers a yes/no question about a comparison: is the
+// first platform named cheaper (or dearer, or worth going to) than the
+// second for the first card both price; or is the first card named
+// cheaper or dearer than the second per hour. nil for any other question
+// or when the figures cannot decide it.
+func compareVerdict(q understand.Query, c *offerview.Compare) *offerview.CompareVerdict {
+	y := q.YesNo
+	if y == nil || y.Kind != understand.YesNoCheaper && y.Kind != understand.YesNoWorth || c.AskBack {
+		return nil
+	}
+	kind := render.AskCheaper
+	switch {
+	case y.Kind == understand.YesNoWorth:
+		kind = render.AskWorth
+	case y.Dearer:
+		kind = render.AskDearer
+	}
+	v := &offerview.CompareVerdict{Verdict: render.Verdict{Kind: kind}}
+	var first, second float64
+	if len(c.Compared) >= 2 {
+		a, b := c.Compared[0], c.Compared[1]
+		for _, pp := range c.Result.Prices {
+			qa, okA := pp.Quotes[a]
+			qb, okB := pp.Quotes[b]
+			if okA && okB {
+				v.GPU, v.First, v.Second, v.Same = pp.GPU, a, b, pp.Cheaper == ""
+				first, second = qa.CNYPerGPUHour, qb.CNYPerGPUHour
+				break
+			}
+		}
+	} else if len(c.Result.Cards) >= 2 && c.Result.Cards[0].PriceCNY > 0 && c.Result.Cards[1].PriceCNY > 0 {
+		v.First, v.Second, v.Cards = c.Result.Cards[0].GPU, c.Result.Cards[1].GPU, true
+		first, second = c.Result.Cards[0].PriceCNY, c.Result.Cards[1].PriceCNY
+		v.Same = first/second > 1-sameShare && first/second < 1+sameShare
+	}
+	if v.First == "" || second <= 0 {
+		return nil
+	}
+	v.Pct = (first/second - 1) * 100
+	cheaper := first < second
+	switch {
+	case v.Same:
+		v.Answer = render.VerdictSame
+	case kind == render.AskDearer && !cheaper, kind != render.AskDearer && cheaper:
+		v.Answer = render.VerdictYes
+	default:
+		v.Answer = render.VerdictNo
+	}
+	return v
+}
+
+// sameShare: two cards' hourly prices within it of each other cost about
+// the same.
+const sameShare = 0.05
