@@ -191,7 +191,27 @@ func proseLine(line, folded string) bool {
 func englishChatLine(line string) bool {
 	line = strings.TrimSpace(line)
 	plain, chat := plainWords(line)
-	return chat || plain >= 6
+	return chat || plain >= 6 || plain >= 2 && endsWith(line, questionMarks.List()) && hasPlainWord(line)
+}
+
+// hasPlainWord reports whether a folded line has a word of letters only
+// (three or more: "anywhere", not "a100" or "80g"): a question of card
+// names alone ("A100 80G?") is no English sentence.
+func hasPlainWord(folded string) bool {
+	for _, w := range strings.Fields(folded) {
+		w = strings.Trim(w, ".,!?;:\"'()[]？")
+		if len(w) < 3 || codeToken(w) {
+			continue
+		}
+		letters := true
+		for i := 0; i < len(w); i++ {
+			letters = letters && (w[i] >= 'a' && w[i] <= 'z')
+		}
+		if letters {
+			return true
+		}
+	}
+	return false
 }
 
 // plainWords counts a folded line's English words that are not code
