@@ -23,11 +23,9 @@ package commands_test
 //
 // The corpus was written test-first, before the conversation features of
 // issue 28 (frames, conditions, verdicts, actions only when asked) were
-// built, so most of it fails today. The test therefore only reports
-// unless DIALOGUE_STRICT=1 is set or dialogueStrict is true; then it
-// fails when fewer than DialogueMinRight of the turns are RIGHT or any
-// turn changes state without an explicit verb. Turn dialogueStrict on
-// when the features land, so CI guards them.
+// built. Now that they are, the test is strict: it fails when fewer than
+// DialogueMinRight of the turns are RIGHT or any turn changes state
+// without an explicit verb.
 
 import (
 	"context"
@@ -68,10 +66,8 @@ import (
 const DialogueMinRight = 0.95
 
 // dialogueStrict makes TestDialogueCorpus fail below DialogueMinRight or
-// on any state change nobody asked for. It is false while the features of
-// issue 28 are not built (the corpus was written first); DIALOGUE_STRICT=1
-// turns it on for one run.
-const dialogueStrict = false
+// on any state change nobody asked for (the regression guard of issue 28).
+const dialogueStrict = true
 
 // dialogueAll lists every turn with -v, RIGHT ones too (for reviewing
 // the corpus: go test -run DialogueCorpus -v -dialogue.all).
