@@ -26,13 +26,38 @@ func WithChange(rd *render.Renderer, rep chat.Reply, base, q Query) chat.Reply {
 	head := l.T("router.frame.line", strings.Join(parts, l.T("router.frame.join")))
 	switch {
 	case rep.Title != "":
-		rep.Title = head + rep.Title
+		var names []string
+		for _, g := range q.NamedGPUs {
+			if !slices.Contains(base.NamedGPUs, g) {
+				names = append(names, g)
+			}
+		}
+		for _, p := range q.Platforms {
+			if !slices.Contains(base.Platforms, p) {
+				names = append(names, rd.PlatformName(p, l.English()))
+			}
+		}
+		rep.Title = head + withoutName(rep.Title, names)
 	case len(rep.Lines) > 0:
 		rep.Lines = append([]string{head + rep.Lines[0]}, rep.Lines[1:]...)
 	default:
 		rep.Title = strings.TrimRight(head, " ")
 	}
 	return rep
+}
+
+// withoutName is title without a leading card or platform name the
+// change line already says ("换成 A100：A100：库存未知…" reads "换成 A100：
+// 库存未知…"; "on vast.ai: vast.ai A100: …" reads "on vast.ai: A100: …").
+func withoutName(title string, names []string) string {
+	for _, n := range names {
+		for _, sep := range []string{"：", ": ", " "} {
+			if rest, ok := strings.CutPrefix(title, n+sep); ok && rest != "" {
+				return rest
+			}
+		}
+	}
+	return title
 }
 
 // changes names what differs between base and q: cards, platforms, the
