@@ -37,7 +37,7 @@ func WithChange(rd *render.Renderer, rep chat.Reply, base, q Query) chat.Reply {
 				names = append(names, rd.PlatformName(p, l.English()))
 			}
 		}
-		rep.Title = head + withoutName(rep.Title, names)
+		rep.Title = head + withoutName(rep.Title, names, l.L("router.frame.name_seps"))
 	case len(rep.Lines) > 0:
 		rep.Lines = append([]string{head + rep.Lines[0]}, rep.Lines[1:]...)
 	default:
@@ -49,9 +49,9 @@ func WithChange(rd *render.Renderer, rep chat.Reply, base, q Query) chat.Reply {
 // withoutName is title without a leading card or platform name the
 // change line already says ("换成 A100：A100：库存未知…" reads "换成 A100：
 // 库存未知…"; "on vast.ai: vast.ai A100: …" reads "on vast.ai: A100: …").
-func withoutName(title string, names []string) string {
+func withoutName(title string, names, seps []string) string {
 	for _, n := range names {
-		for _, sep := range []string{"：", ": ", " "} {
+		for _, sep := range seps {
 			if rest, ok := strings.CutPrefix(title, n+sep); ok && rest != "" {
 				return rest
 			}

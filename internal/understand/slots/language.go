@@ -199,7 +199,10 @@ func englishChatLine(line string) bool {
 // names alone ("A100 80G?") is no English sentence.
 func hasPlainWord(folded string) bool {
 	for _, w := range strings.Fields(folded) {
-		w = strings.Trim(w, ".,!?;:\"'()[]？")
+		w = strings.Trim(w, ".,!?;:\"'()[]")
+		for _, m := range questionMarks.List() {
+			w = strings.TrimSuffix(w, m)
+		}
 		if len(w) < 3 || codeToken(w) {
 			continue
 		}
