@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,6 +27,9 @@ func digestAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 		return a.Out(off)
 	}
 	l := i18n.Of(a.English)
+	if a.AskedAbout == IntentDigestOn || a.AskedAbout == IntentDigestOff {
+		return a.Out(ledgerview.DigestInfo{Lang: l, On: digestOn(ctx, a)})
+	}
 	lab, events, err := a.Storage.Events(ctx, a.From)
 	if err != nil {
 		return a.Out(storeError(a.English, err))
@@ -48,6 +52,27 @@ func digestAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 		}
 	}
 	return a.Out(p)
+}
+
+// digestChats is a ledger that lists the chats the digest goes to (both
+// stores).
+type digestChats interface {
+	DigestChats(ctx context.Context) ([]string, error)
+}
+
+// digestOn reports whether the asker's chat gets the weekly digest (nil
+// when the store cannot say).
+func digestOn(ctx context.Context, a *answer.Ask) *bool {
+	dc, ok := a.Storage.Ledger.(digestChats)
+	if !ok {
+		return nil
+	}
+	chats, err := dc.DigestChats(ctx)
+	if err != nil {
+		return nil
+	}
+	on := slices.Contains(chats, a.From.ChatKey())
+	return &on
 }
 
 // digestWeek is the ISO week a digest question asks about: the week it

@@ -2,6 +2,9 @@ package commands
 
 import (
 	"context"
+	"math"
+
+	"github.com/labgpu/bot/internal/billing/ledger"
 
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/i18n"
@@ -28,8 +31,17 @@ func storageListAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 	now := a.Now()
 	p := ledgerview.List{Lang: i18n.Of(a.English), Mine: a.Mine, AsOf: now}
 	sortDisks(disks)
+	if asked := askedDisk(a); asked != nil {
+		p.Asked = asked
+		for _, d := range disks {
+			if diskMatches(d, asked) {
+				asked.Found++
+			}
+		}
+	}
+	p.Focus = a.DiskRef
 	for _, d := range disks {
-		if a.Mine && d.Owner != a.From.SenderID {
+		if a.Mine && d.Owner != a.From.SenderID || p.Asked != nil && p.Asked.Found > 0 && !diskMatches(d, p.Asked) {
 			continue
 		}
 		row := ledgerview.ListDisk{DiskState: d, Days: int(now.Sub(d.Since).Hours() / 24), Yours: d.Owner == a.From.SenderID && d.Owner != ""}
@@ -48,4 +60,23 @@ func storageListAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 		p.Disks = append(p.Disks, row)
 	}
 	return a.Out(p)
+}
+
+// askedDisk is the disk a question about registering one named ("do we
+// still have that 500G disk on hengyuan?": read as storage_add, asked
+// about): nil for a plain list.
+func askedDisk(a *answer.Ask) *ledgerview.ListAsked {
+	if a.AskedAbout != IntentStorageAdd || a.Platform == "" && a.SizeGB <= 0 {
+		return nil
+	}
+	return &ledgerview.ListAsked{Platform: a.Platform, SizeGB: a.SizeGB}
+}
+
+// diskMatches reports whether d is the disk asked about (its platform,
+// and its size within 5%).
+func diskMatches(d ledger.DiskState, asked *ledgerview.ListAsked) bool {
+	if asked.Platform != "" && d.Platform != asked.Platform {
+		return false
+	}
+	return asked.SizeGB <= 0 || math.Abs(d.SizeGB-asked.SizeGB) <= asked.SizeGB*0.05
 }

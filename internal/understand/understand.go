@@ -310,17 +310,20 @@ func (u *Understander) Understand(text string) Query {
 // reQuestion is a message that asks rather than tells.
 var reQuestion = words.NewExpr("pipeline.question")
 
+// reRequest is a polite request shaped as a question ("周报能开吗").
+var reRequest = words.NewExpr("pipeline.request")
+
 // askedAbout answers an action read without its verb, in a message that
 // asks, with the intent its definition names for questions about it
 // (Definition.Question): the action is kept as the first alternative.
 func (u *Understander) askedAbout(x *extraction) {
 	q := x.Query()
 	d := u.in.Def(q.Intent)
-	if !d.Action() || d.Question == "" || slices.Contains(q.Verbs, q.Intent) || !reQuestion.MatchString(x.Folded()) {
+	if !d.Action() || d.Question == "" || slices.Contains(q.Verbs, q.Intent) || !reQuestion.MatchString(x.Folded()) || reRequest.MatchString(x.Folded()) {
 		return
 	}
 	q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
-	q.Intent = d.Question
+	q.AskedAbout, q.Intent = q.Intent, d.Question
 }
 
 // ActionFloor is the least confidence at which an intent that changes

@@ -94,3 +94,25 @@ func (s DigestSwitch) Reply(*render.Renderer) chat.Reply {
 	}
 	return chat.Reply{Title: l.T("digest.off")}
 }
+
+// DigestInfo answers a question about the weekly digest ("周报是每周几发的",
+// "is the digest on here?"): when it is sent and whether this chat gets
+// it (On nil: not known); nothing changes.
+type DigestInfo struct {
+	Lang i18n.Lang `json:"-"`
+	On   *bool     `json:"on,omitempty"`
+}
+
+// Reply says when the digest goes out and how to switch it.
+func (s DigestInfo) Reply(*render.Renderer) chat.Reply {
+	l := s.Lang
+	note := l.T("digest.info_unknown")
+	switch {
+	case s.On == nil:
+	case *s.On:
+		note = l.T("digest.info_on")
+	default:
+		note = l.T("digest.info_off")
+	}
+	return chat.Reply{Title: l.T("digest.info"), Notes: []string{note}}
+}

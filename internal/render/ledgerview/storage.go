@@ -188,6 +188,20 @@ type List struct {
 	Marked   bool      `json:"-"`
 	Unpriced int       `json:"-"`
 	AsOf     time.Time `json:"-"`
+	// Asked is what a question about a disk named ("do we still have
+	// that 500G disk on hengyuan?"): the list answers it first (nil: a
+	// plain list). Focus is the one disk a follow-up asks the cost of
+	// ("这个一个月多少钱" after registering it; "": none).
+	Asked *ListAsked `json:"-"`
+	Focus string     `json:"-"`
+}
+
+// ListAsked is the disk a question named and how many match it (the
+// rows are the matches, or every disk when none does).
+type ListAsked struct {
+	Platform string
+	SizeGB   float64
+	Found    int
 }
 
 // ListDisk is one disk of a List.
@@ -239,10 +253,48 @@ func (s List) Reply(rd *render.Renderer) chat.Reply {
 		note = l.T("storage.list.total_unpriced", s.Total, mark, s.Unpriced, rd.Clock.Minute(s.AsOf))
 	}
 	rep := chat.Reply{Title: title, Table: &chat.Table{Header: l.L("storage.list.header"), Rows: rows}, Notes: []string{note}}
+	if lead := s.lead(rd); lead != "" {
+		rep.Title, rep.Lines = lead, []string{title}
+	}
 	if s.Marked {
 		rep.Notes = append(rep.Notes, render.UnverifiedFigureNote(en))
 	}
 	return rep
+}
+
+// lead is the answer to the question the list was asked for: the
+// disk a follow-up asks about with what it costs, or whether a disk
+// named is on the ledger ("" for a plain list).
+func (s List) lead(rd *render.Renderer) string {
+	l, en := s.Lang, s.Lang.English()
+	if s.Focus != "" {
+		for _, d := range s.Disks {
+			if d.Disk != s.Focus || d.Monthly == nil {
+				continue
+			}
+			mark := ""
+			if d.Marked {
+				mark = render.MarkUnverified
+			}
+			return l.T("storage.list.disk_monthly", d.Disk, rd.PlatformName(d.Platform, en), GBText(d.SizeGB), *d.Monthly, mark)
+		}
+		return ""
+	}
+	if s.Asked == nil {
+		return ""
+	}
+	var what []string
+	if s.Asked.Platform != "" {
+		what = append(what, rd.PlatformName(s.Asked.Platform, en))
+	}
+	if s.Asked.SizeGB > 0 {
+		what = append(what, GBText(s.Asked.SizeGB))
+	}
+	named := strings.Join(what, " ")
+	if s.Asked.Found == 0 {
+		return l.T("storage.list.not_found", " "+named)
+	}
+	return l.T("storage.list.found", named, s.Asked.Found)
 }
 
 // ownerText names a disk's owner for the asker: "你" for their own, the

@@ -318,6 +318,11 @@ type Query struct {
 	// 3"): such an intent is done only when it is among them (the
 	// pipeline fills it).
 	Verbs []string `json:"-"`
+	// AskedAbout is the action a message was read as and asks about
+	// rather than asks for ("周报是每周几发的": digest_on), answered by
+	// the intent its definition names for questions (the pipeline fills
+	// it; "" otherwise).
+	AskedAbout string `json:"-"`
 	// CJK: the message has Chinese characters (a follow-up in Chinese is
 	// answered in Chinese whatever the question it changes was in).
 	CJK bool `json:"-"`
