@@ -10,6 +10,7 @@ import (
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/frame"
 	"github.com/labgpu/bot/internal/render/estimateview"
+	"github.com/labgpu/bot/internal/understand"
 	"github.com/labgpu/bot/internal/workload"
 )
 
@@ -87,6 +88,9 @@ func (r *Router) inContext(c *conversation, q Query) (Query, *Query) {
 	if c.frame == nil {
 		return frame.Alone(q), nil
 	}
+	if m, ok := ledgerFollow(c.frame, q); ok {
+		return m, nil
+	}
 	m, ok := r.editor().Follow(c.frame, q)
 	if !ok {
 		return m, nil
@@ -136,6 +140,18 @@ func mergeFollowUp(m, q Query) (Query, bool) {
 		m.Model, m.ParamsB, m.ModelText = q.Model, q.ParamsB, q.ModelText
 	})
 	mergeParams(&m, q, set)
+	vram := max(q.SizeGB, q.FollowSizeGB)
+	set(noJob && vram >= minVRAMFollow && vram <= maxVRAMFollow && len(q.Platforms) == 0 && len(q.GPUs) == 0, func() {
+		// "16G呢" after "24G够不够": a card size (VRAM), never a disk.
+		yn := understand.YesNo{Kind: understand.YesNoFits}
+		if m.YesNo != nil {
+			yn = *m.YesNo
+			yn.Kind = understand.YesNoFits
+		}
+		yn.VRAMGB = vram
+		m.YesNo = &yn
+		m.SizeGB, m.SizeText, m.Note = 0, "", ""
+	})
 	set(len(frame.Others(q)) > 0, func() { m = frame.Overlay(m, q) })
 	if !changed {
 		return q, false
@@ -150,6 +166,13 @@ func mergeFollowUp(m, q Query) (Query, bool) {
 	m.English = frame.Language(m, q)
 	return m, true
 }
+
+// A size a follow-up of an estimate names alone is a card's memory
+// within these GB ("16G呢"); larger ones are not read as one.
+const (
+	minVRAMFollow = 4
+	maxVRAMFollow = 200
+)
 
 // mergeParams sets in m each parameter q names (set records a change).
 func mergeParams(m *Query, q Query, set func(bool, func())) {
@@ -218,6 +241,9 @@ func frameOf(res Result) *Query {
 			fq.Asked = strings.TrimSpace(w.Est.Job.Model + " " + w.Est.Job.Dataset)
 			fq.WorkloadModel, fq.WorkloadDataset = w.Est.Job.Model, w.Est.Job.Dataset
 		}
+	case ledgerFrames[fq.Intent]:
+		// What a ledger follow-up continues (storage_follow.go).
+		fq.KB, fq.Asked = nil, ""
 	case !frame.Editable(fq):
 		return nil
 	default:

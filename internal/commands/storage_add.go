@@ -32,8 +32,10 @@ func storageAddAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 	if err != nil {
 		return a.Out(storeError(a.English, err))
 	}
-	return a.Out(ledgerview.Added{Lang: l, ID: id, Platform: a.Platform, SizeGB: a.SizeGB, Note: a.Note,
+	out := a.Out(ledgerview.Added{Lang: l, ID: id, Platform: a.Platform, SizeGB: a.SizeGB, Note: a.Note,
 		Cost: diskCost(a, a.Platform, a.SizeGB, false), WeakWeChat: a.From.WeakWeChat()})
+	out.Query.DiskRef = id // the disk a follow-up asks about ("这个一个月多少钱")
+	return out
 }
 
 // storageAddProblem is why a registration cannot be made: a size that is

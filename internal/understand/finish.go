@@ -80,8 +80,10 @@ func (u *Understander) finish(x *extraction, m *advice.Result, text string) {
 			q.DiskRef = ""
 		}
 		if q.Intent != IntentAdvice && q.Intent != IntentFactCheck && q.Intent != IntentPlan {
-			if q.FollowUp {
-				q.FollowSizeGB = q.SizeGB // "40G的呢": a card's variant
+			if q.FollowUp || q.Intent == IntentClarify && diskAlternative(q) {
+				// "40G的呢": a card's variant; "把它改成500G" unsure
+				// between disk readings: the disk a ledger answer named.
+				q.FollowSizeGB = q.SizeGB
 			}
 			q.SizeGB, q.SizeText = 0, ""
 		}
@@ -110,4 +112,16 @@ func (u *Understander) finish(x *extraction, m *advice.Result, text string) {
 			x.WorkloadNames(u.work)
 		}
 	}
+}
+
+// diskAlternative reports whether an ask-back offers a reading about a
+// disk of the ledger.
+func diskAlternative(q *Query) bool {
+	for _, a := range q.Alternatives {
+		switch a.Intent {
+		case IntentStorageAdd, IntentStorageResize:
+			return true
+		}
+	}
+	return false
 }
