@@ -7,9 +7,11 @@ import (
 	"time"
 
 	kb "github.com/labgpu/bot/internal/advice"
+	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/frame"
 	"github.com/labgpu/bot/internal/render/estimateview"
+	"github.com/labgpu/bot/internal/understand"
 	"github.com/labgpu/bot/internal/workload"
 )
 
@@ -121,7 +123,7 @@ func mergeFollowUp(m, q Query) (Query, bool) {
 	case q.OnlyParams:
 	case q.SwitchTo && noJob && q.Intent != IntentSubscribe && q.Intent != IntentUnsubscribe && q.Intent != IntentMute:
 	case noJob && (q.Intent == IntentEstimate || q.Intent == IntentClarify || q.Intent == IntentUnknown):
-	case q.FollowUp && !frame.OwnQuestion(q, IntentEstimate):
+	case q.FollowUp && (q.Bare || !frame.OwnQuestion(q, IntentEstimate)):
 	default:
 		return q, false
 	}
@@ -137,6 +139,8 @@ func mergeFollowUp(m, q Query) (Query, bool) {
 	})
 	mergeParams(&m, q, set)
 	set(len(frame.Others(q)) > 0, func() { m = frame.Overlay(m, q) })
+	set(q.PlatformGroup != "" && len(q.Platforms) == 0 && len(m.Platforms) > 0, func() { m.Platform, m.Platforms = "", nil })
+	set(q.BillingMode != "", func() { estimateMode(&m, q) })
 	if !changed {
 		return q, false
 	}
@@ -149,6 +153,21 @@ func mergeFollowUp(m, q Query) (Query, bool) {
 	m.Intent, m.Confidence, m.Alternatives, m.Problems = IntentEstimate, q.Confidence, nil, q.Problems
 	m.English = frame.Language(m, q)
 	return m, true
+}
+
+// estimateMode carries a billing mode into an estimate ("换成包月呢"): a
+// plan's mode prices the card over its term (the estimate's period line,
+// unless the question gave a period of its own); pay-as-you-go drops the
+// term a mode set.
+func estimateMode(m *Query, q Query) {
+	was := catalog.PlanModes[m.BillingMode] / 24
+	if m.BillingMode != "" && m.BillingMode != understand.ModeSpot && m.PeriodDays == was {
+		m.PeriodDays = 0
+	}
+	m.BillingMode, m.ModeNamed = q.BillingMode, q.ModeNamed
+	if days := catalog.PlanModes[q.BillingMode] / 24; q.PeriodDays == 0 && m.PeriodDays == 0 && q.BillingMode != understand.ModeSpot && days >= 1 {
+		m.PeriodDays = days
+	}
 }
 
 // mergeParams sets in m each parameter q names (set records a change).

@@ -122,6 +122,10 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 // continues reports whether a message may continue an answer at all: not
 // "详情", help, an action said outright, a subscription or a fact check.
 func continues(q Query) bool {
+	if q.Bare && valuesOf(q).any() && !slices.Contains(q.Verbs, q.Intent) {
+		// Nothing but values ("2 cards?"): no reading of its own.
+		return true
+	}
 	switch q.Intent {
 	case understand.IntentMore:
 		// "详情" names nothing; "5万条" misread as it does.
@@ -130,7 +134,11 @@ func continues(q Query) bool {
 		// A claim is a sentence of its own; "under 2.5 yuan?" misread as
 		// one is a follow-up.
 		return q.FollowUp
-	case understand.IntentHelp, understand.IntentSubscribe, understand.IntentSubscriptions, understand.IntentStorageList:
+	case understand.IntentSubscriptions, understand.IntentStorageList:
+		// A listing asks no value: one with values but no card or
+		// platform ("2 cards?") is a follow-up misread.
+		return q.FollowUp && valuesOf(q).any() && !hasSubject(q)
+	case understand.IntentHelp, understand.IntentSubscribe:
 		return false
 	}
 	return !slices.Contains(q.Verbs, q.Intent)
@@ -261,6 +269,10 @@ func (e Editor) apply(f, q Query, b brings, target string, cheapest float64) Que
 	}
 	if b.other {
 		m = Overlay(m, q)
+	}
+	if q.PlatformGroup != "" && !b.platform {
+		// "只看国内的": the group in place of the platform asked.
+		m.Platform, m.Platforms = "", nil
 	}
 	return m
 }
