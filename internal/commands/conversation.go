@@ -138,7 +138,7 @@ func mergeFollowUp(m, q Query) (Query, bool) {
 		m.Model, m.ParamsB, m.ModelText = q.Model, q.ParamsB, q.ModelText
 	})
 	mergeParams(&m, q, set)
-	set(len(frame.Others(q)) > 0, func() { m = frame.Overlay(m, q) })
+	set(len(frame.Others(q)) > 0, func() { f := m; m = frame.Overlay(m, q); frame.AddSchedule(&m, f, q) })
 	set(q.PlatformGroup != "" && len(q.Platforms) == 0 && len(m.Platforms) > 0, func() { m.Platform, m.Platforms = "", nil })
 	set(q.BillingMode != "", func() { estimateMode(&m, q) })
 	if !changed {

@@ -82,7 +82,7 @@ func changes(rd *render.Renderer, base, q Query, l i18n.Lang) []string {
 	add(q.SpanDays != base.SpanDays && q.SpanDays > 0, "router.frame.days", render.TrimF(q.SpanDays))
 	add(q.HoursPerWeek != base.HoursPerWeek && q.HoursPerWeek > 0, "router.frame.hours_week", render.TrimF(q.HoursPerWeek))
 	add(q.TotalHours != base.TotalHours && q.TotalHours > 0, "router.frame.hours_total", render.TrimF(q.TotalHours))
-	if w := whenName(q.When, l); w != "" && !sameWhen(base.When, q.When) {
+	if w := whenName(q.When, l); w != "" && !sameWhen(base.When, q.When) && q.Intent != understand.IntentPlan {
 		out = append(out, l.T("router.frame.when", w))
 	}
 	add(q.Period != base.Period && q.Period != "", "router.frame.period", periodName(q.Period, l))
@@ -91,7 +91,7 @@ func changes(rd *render.Renderer, base, q Query, l i18n.Lang) []string {
 	add(q.PeriodDays != base.PeriodDays && q.PeriodDays > 0 && q.SpanDays == base.SpanDays && q.BillingMode == base.BillingMode,
 		"router.frame.days", render.TrimF(q.PeriodDays))
 	add(q.VRAMMinGB != base.VRAMMinGB && q.VRAMMinGB > 0, "router.frame.vram_min", render.TrimF(q.VRAMMinGB))
-	out = append(out, scheduleChanges(base.Schedule, q.Schedule, l)...)
+	out = append(out, scheduleChanges(append(slices.Clone(base.Schedule), base.ScheduleAlso...), append(slices.Clone(q.Schedule), q.ScheduleAlso...), l)...)
 	return append(out, jobChanges(base, q, l)...)
 }
 
