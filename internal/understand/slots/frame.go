@@ -27,6 +27,8 @@ var (
 	reLater = words.NewExpr("frame.later")
 	// reAlso adds to the last question instead of replacing ("周末也跑").
 	reAlso = words.NewExpr("frame.also")
+	// reSame asks the chat's last question again ("同问", "+1").
+	reSame = words.NewExpr("frame.same")
 )
 
 // followUpSlots marks how a message may continue the conversation
@@ -43,6 +45,7 @@ func followUpSlots(x *Extraction) {
 	q.Cheaper = reCheaper.MatchString(x.s)
 	q.FollowLater = reLater.MatchString(x.s)
 	q.FollowAlso = reAlso.MatchString(x.s)
+	q.Same = reSame.MatchString(x.s)
 	rest := x.rest
 	if span := followCount(x); span != nil {
 		rest = blank(rest, span[0], span[1])

@@ -320,6 +320,9 @@ type Query struct {
 	// FollowAlso: a follow-up adds to what the last question said ("周末
 	// 也跑", "白天也用", "weekends too") instead of replacing it.
 	FollowAlso bool `json:"-"`
+	// Same: the message asks the chat's last question again ("同问",
+	// "+1", "我也想知道", "same question").
+	Same bool `json:"-"`
 	// Verbs are the intents that change state whose explicit verb the
 	// message has (their definitions' verbs: "静音", "取消订阅", "删除存储
 	// 3"): such an intent is done only when it is among them (the
