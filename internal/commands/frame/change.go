@@ -101,7 +101,19 @@ func scheduleChanges(was, now []string, l i18n.Lang) []string {
 	if slices.Equal(was, now) || len(now) == 0 {
 		return nil
 	}
-	name := func(s string) string { return l.T("router.frame.schedules." + s) }
+	name := func(s string) string {
+		switch s {
+		case understand.ScheduleEvenings:
+			return l.T("router.frame.schedules.evenings")
+		case understand.ScheduleNights:
+			return l.T("router.frame.schedules.nights")
+		case understand.ScheduleDaytime:
+			return l.T("router.frame.schedules.daytime")
+		case understand.ScheduleWeekdays:
+			return l.T("router.frame.schedules.weekdays")
+		}
+		return l.T("router.frame.schedules.weekends")
+	}
 	return nameChanges(was, now, name, "router.frame.schedule", l)
 }
 
