@@ -7,6 +7,7 @@ import (
 	"time"
 
 	kb "github.com/labgpu/bot/internal/advice"
+	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/frame"
 	"github.com/labgpu/bot/internal/render/estimateview"
@@ -125,7 +126,7 @@ func mergeFollowUp(m, q Query) (Query, bool) {
 	case q.OnlyParams:
 	case q.SwitchTo && noJob && q.Intent != IntentSubscribe && q.Intent != IntentUnsubscribe && q.Intent != IntentMute:
 	case noJob && (q.Intent == IntentEstimate || q.Intent == IntentClarify || q.Intent == IntentUnknown):
-	case q.FollowUp && !frame.OwnQuestion(q, IntentEstimate):
+	case q.FollowUp && (q.Bare || !frame.OwnQuestion(q, IntentEstimate)):
 	default:
 		return q, false
 	}
@@ -152,7 +153,9 @@ func mergeFollowUp(m, q Query) (Query, bool) {
 		m.YesNo = &yn
 		m.SizeGB, m.SizeText, m.Note = 0, "", ""
 	})
-	set(len(frame.Others(q)) > 0, func() { m = frame.Overlay(m, q) })
+	set(len(frame.Others(q)) > 0, func() { f := m; m = frame.Overlay(m, q); frame.AddSchedule(&m, f, q) })
+	set(q.PlatformGroup != "" && len(q.Platforms) == 0 && len(m.Platforms) > 0, func() { m.Platform, m.Platforms = "", nil })
+	set(q.BillingMode != "", func() { estimateMode(&m, q) })
 	if !changed {
 		return q, false
 	}
@@ -173,6 +176,21 @@ const (
 	minVRAMFollow = 4
 	maxVRAMFollow = 200
 )
+
+// estimateMode carries a billing mode into an estimate ("换成包月呢"): a
+// plan's mode prices the card over its term (the estimate's period line,
+// unless the question gave a period of its own); pay-as-you-go drops the
+// term a mode set.
+func estimateMode(m *Query, q Query) {
+	was := catalog.PlanModes[m.BillingMode] / 24
+	if m.BillingMode != "" && m.BillingMode != understand.ModeSpot && m.PeriodDays == was {
+		m.PeriodDays = 0
+	}
+	m.BillingMode, m.ModeNamed = q.BillingMode, q.ModeNamed
+	if days := catalog.PlanModes[q.BillingMode] / 24; q.PeriodDays == 0 && m.PeriodDays == 0 && q.BillingMode != understand.ModeSpot && days >= 1 {
+		m.PeriodDays = days
+	}
+}
 
 // mergeParams sets in m each parameter q names (set records a change).
 func mergeParams(m *Query, q Query, set func(bool, func())) {

@@ -87,6 +87,25 @@ func (r *Router) repliedFrame(ctx context.Context, msg chat.Message) *Frame {
 	return r.quotedFrame(ctx, msg)
 }
 
+// sameQuestion is the chat's last answered question, whoever asked it,
+// while a follow-up may still continue it ("同问", "+1"); ok is false for
+// none.
+func (r *Router) sameQuestion(ctx context.Context, msg chat.Message) (Query, bool) {
+	ctx, cancel := context.WithTimeout(ctx, frameTimeout)
+	defer cancel()
+	list, err := r.frames.Frames(ctx, saidKey(msg))
+	if err != nil || len(list) == 0 {
+		return Query{}, false
+	}
+	f := frame.Decode(list[0])
+	if f == nil || !r.live(f.At, FrameTTL) {
+		return Query{}, false
+	}
+	q := f.Query.Restore()
+	q.Confidence, q.Alternatives = 1, nil
+	return q, true
+}
+
 // minQuote is the fewest characters of a quote matched against an
 // answer: a shorter one could be any message.
 const minQuote = 6

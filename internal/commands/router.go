@@ -314,6 +314,11 @@ func (r *Router) answerMessage(ctx context.Context, msg chat.Message) (res Resul
 	var edited *Query
 	if conv != nil {
 		q, edited = r.inContext(conv, q)
+		if q.Same {
+			if s, ok := r.sameQuestion(ctx, msg); ok {
+				q, edited = s, nil
+			}
+		}
 	}
 	pctx, pend := stock.WithPending(ctx)
 	res = r.answer(pctx, q, msg, edited)

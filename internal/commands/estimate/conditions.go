@@ -49,6 +49,73 @@ func scheduleHours(schedule []string) (perDay float64, days int, window string, 
 	return perDay, days, window, true
 }
 
+// weekHours are the hours a week the schedule and the schedules added
+// to it run ("只有晚上跑" then "周末也跑": the evenings and the weekends,
+// the weekend evenings counted once; each added schedule is one of its
+// own); window is the schedule's when nothing is added; ok is false for
+// no schedule.
+func weekHours(schedule, also []string) (hours float64, window string, ok bool) {
+	perDay, days, window, ok := scheduleHours(schedule)
+	if !ok {
+		return 0, "", false
+	}
+	if len(also) == 0 {
+		return perDay * float64(days), window, true
+	}
+	var week [2][24]bool // weekdays, weekends × the hours of a day
+	for _, part := range append([][]string{schedule}, splitEach(also)...) {
+		d, h := scheduleMask(part)
+		for c := range week {
+			for i := range week[c] {
+				week[c][i] = week[c][i] || d[c] && h[i]
+			}
+		}
+	}
+	for c, n := range [2]float64{5, 2} {
+		for _, on := range week[c] {
+			if on {
+				hours += n
+			}
+		}
+	}
+	return hours, "", true
+}
+
+// splitEach is each element of xs as a list of its own.
+func splitEach(xs []string) [][]string {
+	out := make([][]string, len(xs))
+	for i, x := range xs {
+		out[i] = []string{x}
+	}
+	return out
+}
+
+// scheduleMask is when a schedule runs: on weekdays and weekends, and the
+// hours of the day (an evening 19:00-23:00, a night 22:00-08:00, a
+// working day 08:00-18:00, as scheduleHours counts them).
+func scheduleMask(schedule []string) (days [2]bool, hours [24]bool) {
+	days = [2]bool{true, true}
+	from, to := 0, 24
+	for _, s := range schedule {
+		switch s {
+		case understand.ScheduleEvenings:
+			from, to = 19, 19+eveningHours
+		case understand.ScheduleNights:
+			from, to = 22, 22+nightHours
+		case understand.ScheduleDaytime:
+			from, to = 8, 8+daytimeHours
+		case understand.ScheduleWeekdays:
+			days = [2]bool{true, false}
+		case understand.ScheduleWeekends:
+			days = [2]bool{false, true}
+		}
+	}
+	for h := from; h < to; h++ {
+		hours[h%24] = true
+	}
+	return days, hours
+}
+
 // planGPUs applies the VRAM asked to a plan question's cards: none named,
 // the cards within it (the optimizer prices the cheapest, as it does a
 // family's variants); named, those within it.
@@ -88,8 +155,8 @@ func periodNote(env *answer.Env, q understand.Query, o estimator.Option) *estima
 		return nil
 	}
 	hours := q.PeriodDays * wholeDay
-	if perDay, days, _, ok := scheduleHours(q.Schedule); ok {
-		hours = q.PeriodDays * perDay * float64(days) / 7
+	if week, _, ok := weekHours(q.Schedule, q.ScheduleAlso); ok {
+		hours = q.PeriodDays * week / 7
 	}
 	best, ok := CheapestPlan(env, o.Platform, o.GPU, o.GPUCount, hours)
 	if !ok {

@@ -65,7 +65,9 @@ func Profile(q understand.Query, prices []plan.Price, now time.Time) (plan.Profi
 		// "白天上课晚上才跑": the schedule's hours, said in the answer; a
 		// span under a week is its own days ("周末两天连着跑": around the
 		// clock for two days).
-		if perDay, n, window, ok := scheduleHours(q.Schedule); ok && !(days > 0 && days < 7 && perDay == wholeDay) {
+		if week, window, ok := weekHours(q.Schedule, q.ScheduleAlso); ok && len(q.ScheduleAlso) > 0 {
+			p.HoursPerWeek, p.Window = week, window
+		} else if perDay, n, window, ok := scheduleHours(q.Schedule); ok && !(days > 0 && days < 7 && perDay == wholeDay) {
 			if days > 0 && days < 7 {
 				n = 7
 			}

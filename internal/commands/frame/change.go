@@ -74,7 +74,7 @@ func changes(rd *render.Renderer, base, q Query, l i18n.Lang) []string {
 	platform := func(id string) string { return rd.PlatformName(id, l.English()) }
 	out = append(out, nameChanges(base.NamedGPUs, q.NamedGPUs, same, "router.frame.gpu", l)...)
 	out = append(out, nameChanges(base.Platforms, q.Platforms, platform, "router.frame.platform", l)...)
-	add(len(q.Platforms) == 0 && len(base.Platforms) > 0, "router.frame.any_platform")
+	add(len(q.Platforms) == 0 && len(base.Platforms) > 0 && q.PlatformGroup == base.PlatformGroup, "router.frame.any_platform")
 	add(q.GPUCount != base.GPUCount && q.GPUCount > 0, "router.frame.count", q.GPUCount)
 	add(q.MaxPriceCNY != base.MaxPriceCNY && q.MaxPriceCNY > 0 && !q.Cheaper, "router.frame.price", render.TrimF(q.MaxPriceCNY))
 	add(q.Cheaper && q.MaxPriceCNY != base.MaxPriceCNY, "router.frame.cheaper")
@@ -82,12 +82,39 @@ func changes(rd *render.Renderer, base, q Query, l i18n.Lang) []string {
 	add(q.SpanDays != base.SpanDays && q.SpanDays > 0, "router.frame.days", render.TrimF(q.SpanDays))
 	add(q.HoursPerWeek != base.HoursPerWeek && q.HoursPerWeek > 0, "router.frame.hours_week", render.TrimF(q.HoursPerWeek))
 	add(q.TotalHours != base.TotalHours && q.TotalHours > 0, "router.frame.hours_total", render.TrimF(q.TotalHours))
-	if w := whenName(q.When, l); w != "" && !sameWhen(base.When, q.When) {
+	if w := whenName(q.When, l); w != "" && !sameWhen(base.When, q.When) && q.Intent != understand.IntentPlan {
 		out = append(out, l.T("router.frame.when", w))
 	}
 	add(q.Period != base.Period && q.Period != "", "router.frame.period", periodName(q.Period, l))
 	add(q.Region != base.Region && q.Region != "", "router.frame.region", q.Region)
+	add(q.PlatformGroup != base.PlatformGroup && q.PlatformGroup != "", "router.frame.group", l.T("condition.name."+q.PlatformGroup))
+	add(q.PeriodDays != base.PeriodDays && q.PeriodDays > 0 && q.SpanDays == base.SpanDays && q.BillingMode == base.BillingMode,
+		"router.frame.days", render.TrimF(q.PeriodDays))
+	add(q.VRAMMinGB != base.VRAMMinGB && q.VRAMMinGB > 0, "router.frame.vram_min", render.TrimF(q.VRAMMinGB))
+	out = append(out, scheduleChanges(append(slices.Clone(base.Schedule), base.ScheduleAlso...), append(slices.Clone(q.Schedule), q.ScheduleAlso...), l)...)
 	return append(out, jobChanges(base, q, l)...)
+}
+
+// scheduleChanges names the schedule's parts added ("加上 周末") or, when
+// none of was is kept, the new schedule ("改成 白天").
+func scheduleChanges(was, now []string, l i18n.Lang) []string {
+	if slices.Equal(was, now) || len(now) == 0 {
+		return nil
+	}
+	name := func(s string) string {
+		switch s {
+		case understand.ScheduleEvenings:
+			return l.T("router.frame.schedules.evenings")
+		case understand.ScheduleNights:
+			return l.T("router.frame.schedules.nights")
+		case understand.ScheduleDaytime:
+			return l.T("router.frame.schedules.daytime")
+		case understand.ScheduleWeekdays:
+			return l.T("router.frame.schedules.weekdays")
+		}
+		return l.T("router.frame.schedules.weekends")
+	}
+	return nameChanges(was, now, name, "router.frame.schedule", l)
 }
 
 // nameChanges names the cards or platforms of now that were not in was:

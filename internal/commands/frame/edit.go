@@ -122,6 +122,10 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 // continues reports whether a message may continue an answer at all: not
 // "详情", help, an action said outright, a subscription or a fact check.
 func continues(q Query) bool {
+	if q.Bare && valuesOf(q).any() && !slices.Contains(q.Verbs, q.Intent) {
+		// Nothing but values ("2 cards?"): no reading of its own.
+		return true
+	}
 	switch q.Intent {
 	case understand.IntentMore:
 		// "详情" names nothing; "5万条" misread as it does.
@@ -130,7 +134,11 @@ func continues(q Query) bool {
 		// A claim is a sentence of its own; "under 2.5 yuan?" misread as
 		// one is a follow-up.
 		return q.FollowUp
-	case understand.IntentHelp, understand.IntentSubscribe, understand.IntentSubscriptions, understand.IntentStorageList:
+	case understand.IntentSubscriptions, understand.IntentStorageList:
+		// A listing asks no value: one with values but no card or
+		// platform ("2 cards?") is a follow-up misread.
+		return q.FollowUp && valuesOf(q).any() && !hasSubject(q)
+	case understand.IntentHelp, understand.IntentSubscribe:
 		return false
 	}
 	return !slices.Contains(q.Verbs, q.Intent)
@@ -213,7 +221,9 @@ func transition(f, q Query, b brings) string {
 			return understand.IntentStock
 		}
 	case understand.IntentPlan:
-		if b.mode && hourly && !b.usage {
+		// Pay-as-you-go for a plan with no usage of its own asks the
+		// offers; one with a usage ("只有晚上跑 一个月") prices it so.
+		if b.mode && hourly && !b.usage && !usage(f) {
 			return understand.IntentStock
 		}
 	case understand.IntentCompare:
@@ -222,6 +232,11 @@ func transition(f, q Query, b brings) string {
 		}
 	}
 	return f.Intent
+}
+
+// usage reports whether q states how long or when the cards run.
+func usage(q Query) bool {
+	return q.SpanDays > 0 || q.HoursPerWeek > 0 || q.TotalHours > 0 || q.Continuous || q.PeriodDays > 0 || len(q.Schedule) > 0
 }
 
 // apply is the frame's Query f answered as target with the values q names
@@ -261,6 +276,11 @@ func (e Editor) apply(f, q Query, b brings, target string, cheapest float64) Que
 	}
 	if b.other {
 		m = Overlay(m, q)
+		AddSchedule(&m, f, q)
+	}
+	if q.PlatformGroup != "" && !b.platform {
+		// "只看国内的": the group in place of the platform asked.
+		m.Platform, m.Platforms = "", nil
 	}
 	return m
 }
@@ -282,7 +302,7 @@ var handled = map[string]bool{
 	"model": true, "model_text": true, "params_b": true, "workload": true, "workload_model": true, "workload_dataset": true,
 	"images": true, "steps": true, "resolution": true, "data_percent": true, "method": true, "bits": true, "seq_len": true,
 	"batch": true, "samples": true, "tokens_per_sample": true, "tokens": true, "lora_rank": true, "lora_targets": true,
-	"optimizer": true, "stack": true, "no_grad_ckpt": true, "no_flash_attn": true, "zero": true, "epochs": true,
+	"optimizer": true, "stack": true, "schedule_also": true, "no_grad_ckpt": true, "no_flash_attn": true, "zero": true, "epochs": true,
 }
 
 // Others are the fields of q's JSON that overlay would set.
@@ -322,11 +342,35 @@ func Overlay(m, q Query) Query {
 	if err != nil {
 		return m
 	}
+	// Unmarshal reuses the slices and pointers it decodes into, which m
+	// shares with the frame's Query: each is decoded afresh.
 	merged := m
+	merged.GPUs, merged.NamedGPUs, merged.Platforms, merged.ExcludePlatforms = nil, nil, nil, nil
+	merged.Alternatives, merged.Conditions, merged.Schedule, merged.ScheduleAlso, merged.Problems = nil, nil, nil, nil, nil
+	merged.Deadline, merged.YesNo = nil, nil
 	if json.Unmarshal(out, &merged) != nil {
 		return m
 	}
 	return merged
+}
+
+// AddSchedule reads a schedule said as an addition ("周末也跑" after "只
+// 有晚上跑") as one more part of the frame's schedule, where overlay put
+// it in its place; a schedule said plainly replaces the frame's whole.
+func AddSchedule(m *Query, f, q Query) {
+	if len(q.Schedule) == 0 {
+		return
+	}
+	if !q.FollowAlso || len(f.Schedule) == 0 {
+		m.ScheduleAlso = nil
+		return
+	}
+	m.Schedule = slices.Clone(f.Schedule)
+	m.ScheduleAlso = appendNew(f.ScheduleAlso, q.Schedule...)
+	// The added part is named by the change line, not as "only …".
+	m.Conditions = slices.DeleteFunc(slices.Clone(m.Conditions), func(c understand.Condition) bool {
+		return c.Kind == understand.CondSchedule
+	})
 }
 
 // applyPlan carries a billing mode and a usage into m: a plan's mode and

@@ -25,6 +25,10 @@ var (
 	reFollowCount = words.NewExpr("frame.count")
 	// reLater is a time from now ("过两个小时呢").
 	reLater = words.NewExpr("frame.later")
+	// reAlso adds to the last question instead of replacing ("周末也跑").
+	reAlso = words.NewExpr("frame.also")
+	// reSame asks the chat's last question again ("同问", "+1").
+	reSame = words.NewExpr("frame.same")
 )
 
 // followUpSlots marks how a message may continue the conversation
@@ -40,6 +44,8 @@ func followUpSlots(x *Extraction) {
 	}
 	q.Cheaper = reCheaper.MatchString(x.s)
 	q.FollowLater = reLater.MatchString(x.s)
+	q.FollowAlso = reAlso.MatchString(x.s)
+	q.Same = reSame.MatchString(x.s)
 	rest := x.rest
 	if span := followCount(x); span != nil {
 		rest = blank(rest, span[0], span[1])
@@ -50,7 +56,7 @@ func followUpSlots(x *Extraction) {
 	}
 	q.Bare = onlyFiller(reFiller.ReplaceAllString(rest, " "))
 	question := reFollowQuestion.MatchString(x.s) && !words.ContainsAny(x.s, kwStockWord.List())
-	q.FollowUp = q.Bare || q.Cheaper || question || reFollowUp.MatchString(x.s)
+	q.FollowUp = q.Bare || q.Cheaper || question || q.FollowAlso || reFollowUp.MatchString(x.s)
 }
 
 // followCount reads a count a short message names without a card

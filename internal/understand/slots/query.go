@@ -191,6 +191,10 @@ type Query struct {
 	// ScheduleDaytime, ScheduleWeekdays, ScheduleWeekends ("白天上课晚上才
 	// 跑": evenings; "周一到周五白天跑": weekdays, daytime).
 	Schedule []string `json:"schedule,omitempty"`
+	// ScheduleAlso is a schedule added to Schedule by a follow-up ("只有
+	// 晚上跑" then "周末也跑": the evenings and the weekends): its hours
+	// add to Schedule's, the overlap counted once.
+	ScheduleAlso []string `json:"schedule_also,omitempty"`
 	// All is "cancel all my subscriptions"; SubRef names one subscription
 	// to cancel (its number in "我的订阅" or its id).
 	All    bool   `json:"all,omitempty"`
@@ -313,6 +317,12 @@ type Query struct {
 	// FollowLater: a follow-up asks about a time from now ("过两个小时呢",
 	// "later?"), which after a stock answer asks when the card is free.
 	FollowLater bool `json:"-"`
+	// FollowAlso: a follow-up adds to what the last question said ("周末
+	// 也跑", "白天也用", "weekends too") instead of replacing it.
+	FollowAlso bool `json:"-"`
+	// Same: the message asks the chat's last question again ("同问",
+	// "+1", "我也想知道", "same question").
+	Same bool `json:"-"`
 	// Verbs are the intents that change state whose explicit verb the
 	// message has (their definitions' verbs: "静音", "取消订阅", "删除存储
 	// 3"): such an intent is done only when it is among them (the
