@@ -10,6 +10,7 @@ import (
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/frame"
 	"github.com/labgpu/bot/internal/render/estimateview"
+	"github.com/labgpu/bot/internal/understand"
 	"github.com/labgpu/bot/internal/workload"
 )
 
@@ -76,6 +77,12 @@ func (r *Router) inContext(c *conversation, q Query) (Query, *Query) {
 		p := c.pending.Restore()
 		p.Confidence, p.Verbs = 1, []string{p.Intent}
 		return p, nil
+	}
+	if q.ConfirmOnly {
+		// "确认" with nothing waiting (or what waited expired, or another
+		// message came in between): nothing is done, and the bot says so.
+		q.Intent, q.Confidence, q.SmallTalk, q.Alternatives = IntentChitChat, 1, understand.SmallTalkNoAction, nil
+		return q, nil
 	}
 	if cl := r.clarifyOf(c.member); cl != nil && q.Choice > 0 && q.Choice <= len(cl.Alternatives) {
 		alt := cl.Alternatives[q.Choice-1]

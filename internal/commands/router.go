@@ -315,6 +315,7 @@ func (r *Router) answerMessage(ctx context.Context, msg chat.Message) (res Resul
 	if conv != nil {
 		q, edited = r.inContext(conv, q)
 	}
+	q = r.objectOf(ctx, q, msg)
 	pctx, pend := stock.WithPending(ctx)
 	res = r.answer(pctx, q, msg, edited)
 	if conv != nil {

@@ -303,8 +303,55 @@ func (u *Understander) Understand(text string) Query {
 	scopeRule(q)
 	u.finish(&x, &m, text)
 	q.Verbs = u.verbs(&x)
+	q.NamesAlerts = reAlertWord.MatchString(x.Folded())
+	q.NamesDisks = slices.Contains(x.concepts, "@disk")
+	u.declined(&x)
 	u.askedAbout(&x)
+	u.complained(&x)
 	return *q
+}
+
+// The words of what a message says about an action rather than asking
+// for it (configs/slots/pipeline.yaml).
+var (
+	// reDecline says not to do an action ("别静音", "先不要删2号盘");
+	// reDeclineUnless are the same words asking to end one ("别静音了").
+	reDecline       = words.NewExpr("pipeline.decline")
+	reDeclineUnless = words.NewExpr("pipeline.decline_unless")
+	// reAlertComplaint complains about alerts ("提醒刷屏了").
+	reAlertComplaint = words.NewExpr("pipeline.alert_complaint")
+)
+
+// declined answers a message that says not to do an action ("别静音，等
+// 4090呢", "我不想取消订阅", "2号盘先不要删") as small talk that changes
+// nothing: no action's verb counts, and an action reading becomes a short
+// acknowledgement (the action kept as the first alternative).
+func (u *Understander) declined(x *extraction) {
+	q := x.Query()
+	f := x.Folded()
+	if !reDecline.MatchString(f) || reDeclineUnless.MatchString(f) {
+		return
+	}
+	q.Verbs = nil
+	if d := u.in.Def(q.Intent); (d == nil || !d.Action()) && q.Intent != IntentSubscribe && q.Intent != IntentClarify {
+		return
+	}
+	q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
+	q.Intent, q.Confidence, q.SmallTalk = IntentChitChat, 1, SmallTalkDecline
+}
+
+// complained answers a complaint about alerts read as a change to the
+// member's subscriptions without its verb ("昨晚4090的通知刷了一晚上屏") with
+// the offer to mute the chat (asked first: it has no verb either), never
+// a cancellation or a new subscription.
+func (u *Understander) complained(x *extraction) {
+	q := x.Query()
+	if q.Intent != IntentSubscribe && q.Intent != IntentUnsubscribe || slices.Contains(q.Verbs, q.Intent) || !reAlertComplaint.MatchString(x.Folded()) {
+		return
+	}
+	q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
+	q.Intent, q.Verbs, q.MuteMinutes, q.MuteUntil = IntentMute, nil, 0, ""
+	x.MuteSlots()
 }
 
 // reQuestion is a message that asks rather than tells.

@@ -139,6 +139,7 @@ func Extract(c *catalog.Catalog, text string, chatEnglish bool) *Extraction {
 	}
 	q.SwitchTo = reSwitch.MatchString(s) && !words.ContainsAny(s, kwStockWord.List())
 	q.OnlyParams = onlyParams(x)
+	q.AboutMute = reMuteWord.MatchString(s)
 	q.Choice = choiceOf(s)
 	followUpSlots(x)
 	return x
