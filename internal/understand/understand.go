@@ -300,6 +300,7 @@ func (u *Understander) Understand(text string) Query {
 		applyRules(q, &m, &x, ranked)
 		yesNoRule(q)
 	}
+	diskCostRule(q, &x)
 	scopeRule(q)
 	u.finish(&x, &m, text)
 	q.Verbs = u.verbs(&x)
@@ -399,8 +400,8 @@ func (u *Understander) Ranked(text string) ([]scorer.Scored, string) {
 var reBare = words.NewExpr("pipeline.bare")
 
 // pattern returns the first intent (by Order) whose pattern matches; a
-// message that is only a name asks about it: a card its offers, a
-// platform its prices, a model its estimate.
+// message that is only a name asks about it: a card its offers (on the
+// platform it names too), a platform its prices, a model its estimate.
 func (u *Understander) pattern(x *extraction) string {
 	if reBare.MatchString(x.Rest()) {
 		switch q := x.Query(); {
@@ -410,6 +411,9 @@ func (u *Understander) pattern(x *extraction) string {
 			return IntentStock
 		case len(q.Platforms) > 0 && len(q.GPUs) == 0:
 			return IntentPrices
+		case len(q.Platforms) > 0 && len(q.GPUs) > 0:
+			// "恒源 4090", "vastai 4090?": the card's offers there.
+			return IntentStock
 		}
 	}
 	for _, d := range u.in.Defs {
@@ -680,10 +684,37 @@ func boundaryRules(q *Query, m *advice.Result, x *extraction, ranked []scorer.Sc
 	case q.Intent == IntentAdvice && m.Best == nil && slices.Contains(x.concepts, "@thanks") && !hasAny(folded, questionMarks.List()) && !slots.ErrorLine(folded):
 		// "Killed the old kernel, thanks": thanks, not a problem.
 		q.Intent, q.Topic = IntentChitChat, ""
+	case (q.Intent == IntentEstimate || q.Intent == IntentPrices && len(q.Platforms) == 0) && q.UnknownGPU != "" && len(q.GPUs) == 0 &&
+		!job && q.Method == "" && q.Workload == "":
+		// "3060ti 多少钱": a card the catalog does not have, no job; the
+		// offers answer says so and names the cards it has.
+		q.Intent, q.Topic = IntentStock, ""
 	case (q.Intent == IntentUnsubscribe || q.Intent == IntentSubscriptions) && len(q.ExcludePlatforms) > 0 && len(q.GPUs) > 0 && !reAlertWord.MatchString(folded):
 		// "4090 不要autodl 其他家呢": 不要 rules a platform out of a stock
 		// question; it cancels nothing.
 		q.Intent, q.Topic = IntentStock, ""
+	}
+}
+
+// diskCostRule answers what a disk costs ("这块盘一个月多少钱", "100G 数据盘
+// 存一个月多少") with the lab's disks and what each costs a month (a disk
+// of ours named) or every platform's disk price, never a GPU plan or
+// estimate, and never a change to a disk. A pattern's reading too ("一个
+// 月…多少" is the plan's).
+func diskCostRule(q *Query, x *extraction) {
+	folded := x.Folded()
+	job := q.Model != "" || q.ParamsB > 0 || q.ModelText != "" || q.Workload != ""
+	switch {
+	case q.Intent != IntentPlan && q.Intent != IntentEstimate && (q.Intent != IntentPrices || len(q.Platforms) > 0):
+		return
+	case !slices.Contains(x.concepts, "@disk") || len(q.GPUs) > 0 || q.UnknownGPU != "" || job ||
+		!ContainsAny(folded, kwCost.List()) && !ContainsAny(folded, kwConditionCost.List()):
+		return
+	}
+	q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
+	q.Intent, q.Topic, q.Confidence = IntentPrices, "", 1
+	if q.DiskRef != "" || reOurDisks.MatchString(folded) || reMine.MatchString(folded) {
+		q.Intent = IntentStorageList
 	}
 }
 

@@ -146,8 +146,8 @@ func Extract(c *catalog.Catalog, text string, chatEnglish bool) *Extraction {
 }
 
 // reDigitTypo is a card number typed with a letter o for a zero ("4o90",
-// "3o90", "5o9o").
-var reDigitTypo = textgate.MustCompile(`(?:^|[^a-z0-9])[1-9][0o][0-9o]0(?:[^a-z0-9]|$)`)
+// "3o90", "5o9o", "a1oo", "h8oo").
+var reDigitTypo = textgate.MustCompile(`(?:^|[^a-z0-9])(?:[1-9][0o][0-9o]0|[abhv][1-9][0o][0o])(?:[^a-z0-9]|$)`)
 
 // fixDigitTypos turns the o of "4o90" into 0, keeping byte offsets.
 func fixDigitTypos(s string) string {

@@ -68,6 +68,9 @@ type Query struct {
 	// UnknownGPU is a GPU-like name the catalog does not know ("3090 ti",
 	// "b200"); answers name it instead of guessing.
 	UnknownGPU string `json:"unknown_gpu,omitempty"`
+	// TypoGPU is a card number typed with two digits swapped ("4900"),
+	// read as the card in GPU ("RTX 4090"); answers say so.
+	TypoGPU string `json:"typo_gpu,omitempty"`
 	// Platform is the first catalog platform id named; Platforms lists all
 	// of them ("autodl 和 恒源云").
 	Platform  string   `json:"platform,omitempty"`
