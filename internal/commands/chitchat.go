@@ -20,6 +20,10 @@ func chitChatAnswer(_ context.Context, a *answer.Ask) answer.Out {
 		p.Kind = metaview.Thanks
 	case understand.SmallTalkGreeting:
 		p.Kind = metaview.Greeting
+	case understand.SmallTalkDecline:
+		p.Kind = metaview.Decline
+	case understand.SmallTalkNoAction:
+		p.Kind = metaview.NoAction
 	}
 	return a.Out(p)
 }

@@ -94,7 +94,12 @@ func implicitUse(intent string, q Query, kind string) (answer.Use, bool) {
 // withConditionLine adds the line about the conditions after the first
 // line of the reply (and of its long form).
 func withConditionLine(rep chat.Reply, uses []render.Condition, en bool) chat.Reply {
-	line := render.ConditionLine(i18n.Of(en), uses)
+	return withLine(rep, render.ConditionLine(i18n.Of(en), uses))
+}
+
+// withLine adds a line after the first line of the reply (and of its
+// long form); "" adds nothing.
+func withLine(rep chat.Reply, line string) chat.Reply {
 	if line == "" {
 		return rep
 	}

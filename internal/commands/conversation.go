@@ -79,6 +79,12 @@ func (r *Router) inContext(c *conversation, q Query) (Query, *Query) {
 		p.Confidence, p.Verbs = 1, []string{p.Intent}
 		return p, nil
 	}
+	if q.ConfirmOnly {
+		// "确认" with nothing waiting (or what waited expired, or another
+		// message came in between): nothing is done, and the bot says so.
+		q.Intent, q.Confidence, q.SmallTalk, q.Alternatives = IntentChitChat, 1, understand.SmallTalkNoAction, nil
+		return q, nil
+	}
 	if cl := r.clarifyOf(c.member); cl != nil && q.Choice > 0 && q.Choice <= len(cl.Alternatives) {
 		alt := cl.Alternatives[q.Choice-1]
 		picked := *cl

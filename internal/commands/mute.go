@@ -35,6 +35,13 @@ func muteAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 	case a.MuteMinutes > 0:
 		until = now.Add(time.Duration(a.MuteMinutes) * time.Minute)
 	}
+	if !until.IsZero() {
+		// A mute never shortens a longer one (a "确认" of an hour asked
+		// before, while the chat is muted for three): the longer is kept.
+		if cur, err := a.Alerts.Log.MutedUntil(ctx, a.From.ChatKey()); err == nil && cur.After(until) {
+			return a.Out(alertview.Muted{Lang: l, Until: cur, Minutes: a.MuteMinutes, Longer: true, Problems: a.Problems, UnknownGPU: a.UnknownGPU})
+		}
+	}
 	if err := a.Alerts.Log.SetMute(ctx, a.From.ChatKey(), until); err != nil {
 		return a.Out(storeError(a.English, err))
 	}

@@ -320,6 +320,7 @@ func (r *Router) answerMessage(ctx context.Context, msg chat.Message) (res Resul
 			}
 		}
 	}
+	q = r.objectOf(ctx, q, msg)
 	pctx, pend := stock.WithPending(ctx)
 	res = r.answer(pctx, q, msg, edited)
 	if conv != nil {
@@ -380,6 +381,9 @@ func (r *Router) answer(ctx context.Context, q Query, msg chat.Message, edited *
 		res.Uses = conditionUses(q.Intent, out.Query, out.Uses)
 	}
 	res.Reply = withConditionLine(res.Reply, res.Uses, res.English)
+	if q.TypoGPU != "" && edited == nil && res.GPU != "" {
+		res.Reply = withLine(res.Reply, i18n.Of(res.English).T("router.typo_gpu", q.TypoGPU, res.GPU))
+	}
 	if edited != nil {
 		res.Reply = frame.WithChange(r.rd, res.Reply, *edited, res.Query)
 	}

@@ -30,6 +30,12 @@ func storageChangeAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 		return a.Out(off)
 	}
 	if refusal, ok := changeRefusal(a); ok {
+		if refusal.Why == ledgerview.UnchangedWhich {
+			// Which disk: the lab's are listed to pick from.
+			if _, disks, failed := labDisks(ctx, a); failed == nil {
+				refusal.Disks = disks
+			}
+		}
 		return a.Out(refusal)
 	}
 	for range ledgerTries {

@@ -65,7 +65,8 @@ func TestStorageRefusals(t *testing.T) {
 		{"删除存储 12a", commands.IntentStorageRemove, []string{"没有编号 #12a"}},
 		{"storage remove abc", commands.IntentStorageRemove, []string{"no storage #abc"}},
 		{"存储 9 已关机", commands.IntentStorageStop, []string{"没有编号 #9"}},
-		{"删除存储", commands.IntentStorageRemove, []string{"要改哪块存储", "删除存储 3"}},
+		// No number, one disk in the lab: that disk named, and asked first.
+		{"删除存储", commands.IntentStorageRemove, []string{"#1", "确认"}},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {

@@ -25,9 +25,12 @@ func subscriptionsAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 	if failed != nil {
 		return a.Out(failed)
 	}
-	p := alertview.Subscriptions{Lang: i18n.Of(a.English), Subscriptions: mine}
-	if len(mine) > 0 {
-		if until, err := a.Alerts.Log.MutedUntil(ctx, a.From.ChatKey()); err == nil && a.Now().Before(until) {
+	p := alertview.Subscriptions{Lang: i18n.Of(a.English), Subscriptions: mine, AskedMute: a.AboutMute}
+	if len(mine) > 0 || a.AboutMute {
+		until, err := a.Alerts.Log.MutedUntil(ctx, a.From.ChatKey())
+		if err != nil {
+			p.AskedMute = false // unknown: not said either way
+		} else if a.Now().Before(until) {
 			p.MutedUntil = until
 		}
 	}

@@ -173,11 +173,11 @@ func SourceHash(in *Intents, base *advice.Base) string {
 		w(d.Examples...)
 		w(d.Keywords...)
 		for _, p := range d.Patterns {
-			w(p.Re, p.Unless)
+			w(p.Re, p.Unless, p.With)
 			w(p.Needs...)
 		}
 		for _, p := range d.Verbs {
-			w("verb", p.Re, p.Unless)
+			w("verb", p.Re, p.Unless, p.With)
 			w(p.Needs...)
 		}
 		w("question", d.Question)

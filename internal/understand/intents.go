@@ -65,8 +65,11 @@ type Pattern struct {
 	Re     string   `yaml:"re"`
 	Needs  []string `yaml:"needs"`
 	Unless string   `yaml:"unless"`
+	// With must match too, anywhere in the text: what a verb must be said
+	// of ("关" turns the digest off only in a message naming the digest).
+	With string `yaml:"with"`
 
-	re, unless *textgate.Regexp
+	re, unless, with *textgate.Regexp
 }
 
 // TopicCorpus are phrasings of one knowledge-base topic.
@@ -246,6 +249,11 @@ func (p *Pattern) compile() error {
 			return err
 		}
 	}
+	if p.With != "" {
+		if p.with, err = textgate.Compile(p.With); err != nil {
+			return err
+		}
+	}
 	for _, n := range p.Needs {
 		if slotNames[n] == nil {
 			return errors.New("unknown slot " + n + " in needs")
@@ -257,7 +265,7 @@ func (p *Pattern) compile() error {
 // matches reports whether the pattern recognises the folded text s with
 // slots q.
 func (p *Pattern) matches(s string, q *Query) bool {
-	if !p.re.MatchString(s) || p.unless != nil && p.unless.MatchString(s) {
+	if !p.re.MatchString(s) || p.unless != nil && p.unless.MatchString(s) || p.with != nil && !p.with.MatchString(s) {
 		return false
 	}
 	for _, n := range p.Needs {

@@ -74,6 +74,8 @@ const (
 	AdminUnbind       = slots.AdminUnbind
 	SmallTalkThanks   = slots.SmallTalkThanks
 	SmallTalkGreeting = slots.SmallTalkGreeting
+	SmallTalkDecline  = slots.SmallTalkDecline
+	SmallTalkNoAction = slots.SmallTalkNoAction
 )
 
 // Periods (slot period).

@@ -300,11 +300,59 @@ func (u *Understander) Understand(text string) Query {
 		applyRules(q, &m, &x, ranked)
 		yesNoRule(q)
 	}
+	diskCostRule(q, &x)
 	scopeRule(q)
 	u.finish(&x, &m, text)
 	q.Verbs = u.verbs(&x)
+	q.NamesAlerts = reAlertWord.MatchString(x.Folded())
+	q.NamesDisks = slices.Contains(x.concepts, "@disk")
+	u.declined(&x)
 	u.askedAbout(&x)
+	u.complained(&x)
 	return *q
+}
+
+// The words of what a message says about an action rather than asking
+// for it (configs/slots/pipeline.yaml).
+var (
+	// reDecline says not to do an action ("别静音", "先不要删2号盘");
+	// reDeclineUnless are the same words asking to end one ("别静音了").
+	reDecline       = words.NewExpr("pipeline.decline")
+	reDeclineUnless = words.NewExpr("pipeline.decline_unless")
+	// reAlertComplaint complains about alerts ("提醒刷屏了").
+	reAlertComplaint = words.NewExpr("pipeline.alert_complaint")
+)
+
+// declined answers a message that says not to do an action ("别静音，等
+// 4090呢", "我不想取消订阅", "2号盘先不要删") as small talk that changes
+// nothing: no action's verb counts, and an action reading becomes a short
+// acknowledgement (the action kept as the first alternative).
+func (u *Understander) declined(x *extraction) {
+	q := x.Query()
+	f := x.Folded()
+	if !reDecline.MatchString(f) || reDeclineUnless.MatchString(f) {
+		return
+	}
+	q.Verbs = nil
+	if d := u.in.Def(q.Intent); (d == nil || !d.Action()) && q.Intent != IntentSubscribe && q.Intent != IntentClarify {
+		return
+	}
+	q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
+	q.Intent, q.Confidence, q.SmallTalk = IntentChitChat, 1, SmallTalkDecline
+}
+
+// complained answers a complaint about alerts read as a change to the
+// member's subscriptions without its verb ("昨晚4090的通知刷了一晚上屏") with
+// the offer to mute the chat (asked first: it has no verb either), never
+// a cancellation or a new subscription.
+func (u *Understander) complained(x *extraction) {
+	q := x.Query()
+	if q.Intent != IntentSubscribe && q.Intent != IntentUnsubscribe || slices.Contains(q.Verbs, q.Intent) || !reAlertComplaint.MatchString(x.Folded()) {
+		return
+	}
+	q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
+	q.Intent, q.Verbs, q.MuteMinutes, q.MuteUntil = IntentMute, nil, 0, ""
+	x.MuteSlots()
 }
 
 // reQuestion is a message that asks rather than tells.
@@ -355,8 +403,8 @@ func (u *Understander) Ranked(text string) ([]scorer.Scored, string) {
 var reBare = words.NewExpr("pipeline.bare")
 
 // pattern returns the first intent (by Order) whose pattern matches; a
-// message that is only a name asks about it: a card its offers, a
-// platform its prices, a model its estimate.
+// message that is only a name asks about it: a card its offers (on the
+// platform it names too), a platform its prices, a model its estimate.
 func (u *Understander) pattern(x *extraction) string {
 	if reBare.MatchString(x.Rest()) {
 		switch q := x.Query(); {
@@ -366,6 +414,9 @@ func (u *Understander) pattern(x *extraction) string {
 			return IntentStock
 		case len(q.Platforms) > 0 && len(q.GPUs) == 0:
 			return IntentPrices
+		case len(q.Platforms) > 0 && len(q.GPUs) > 0:
+			// "恒源 4090", "vastai 4090?": the card's offers there.
+			return IntentStock
 		}
 	}
 	for _, d := range u.in.Defs {
@@ -636,10 +687,37 @@ func boundaryRules(q *Query, m *advice.Result, x *extraction, ranked []scorer.Sc
 	case q.Intent == IntentAdvice && m.Best == nil && slices.Contains(x.concepts, "@thanks") && !hasAny(folded, questionMarks.List()) && !slots.ErrorLine(folded):
 		// "Killed the old kernel, thanks": thanks, not a problem.
 		q.Intent, q.Topic = IntentChitChat, ""
+	case (q.Intent == IntentEstimate || q.Intent == IntentPrices && len(q.Platforms) == 0) && q.UnknownGPU != "" && len(q.GPUs) == 0 &&
+		!job && q.Method == "" && q.Workload == "":
+		// "3060ti 多少钱": a card the catalog does not have, no job; the
+		// offers answer says so and names the cards it has.
+		q.Intent, q.Topic = IntentStock, ""
 	case (q.Intent == IntentUnsubscribe || q.Intent == IntentSubscriptions) && len(q.ExcludePlatforms) > 0 && len(q.GPUs) > 0 && !reAlertWord.MatchString(folded):
 		// "4090 不要autodl 其他家呢": 不要 rules a platform out of a stock
 		// question; it cancels nothing.
 		q.Intent, q.Topic = IntentStock, ""
+	}
+}
+
+// diskCostRule answers what a disk costs ("这块盘一个月多少钱", "100G 数据盘
+// 存一个月多少") with the lab's disks and what each costs a month (a disk
+// of ours named) or every platform's disk price, never a GPU plan or
+// estimate, and never a change to a disk. A pattern's reading too ("一个
+// 月…多少" is the plan's).
+func diskCostRule(q *Query, x *extraction) {
+	folded := x.Folded()
+	job := q.Model != "" || q.ParamsB > 0 || q.ModelText != "" || q.Workload != ""
+	switch {
+	case q.Intent != IntentPlan && q.Intent != IntentEstimate && (q.Intent != IntentPrices || len(q.Platforms) > 0):
+		return
+	case !slices.Contains(x.concepts, "@disk") || len(q.GPUs) > 0 || q.UnknownGPU != "" || job ||
+		!ContainsAny(folded, kwCost.List()) && !ContainsAny(folded, kwConditionCost.List()):
+		return
+	}
+	q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
+	q.Intent, q.Topic, q.Confidence = IntentPrices, "", 1
+	if q.DiskRef != "" || reOurDisks.MatchString(folded) || reMine.MatchString(folded) {
+		q.Intent = IntentStorageList
 	}
 }
 

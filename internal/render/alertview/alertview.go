@@ -152,11 +152,17 @@ type Subscriptions struct {
 	Subscriptions []stock.Subscription `json:"subscriptions,omitempty"`
 	// MutedUntil is when the chat's mute ends (zero: not muted).
 	MutedUntil time.Time `json:"-"`
+	// AskedMute: the question was about the mute ("现在静音了吗"); the
+	// reply says first whether the chat is muted.
+	AskedMute bool `json:"-"`
 }
 
-// Reply lists them.
+// Reply lists them (a question about the mute: its state first).
 func (s Subscriptions) Reply(rd *render.Renderer) chat.Reply {
 	l := s.Lang
+	if s.AskedMute {
+		return s.muteFirst(rd)
+	}
 	if len(s.Subscriptions) == 0 {
 		return chat.Reply{Title: l.T("subscribe.list.none")}
 	}
@@ -165,6 +171,22 @@ func (s Subscriptions) Reply(rd *render.Renderer) chat.Reply {
 		rep.Notes = append(rep.Notes, l.T("subscribe.list.muted", rd.Clock.Minute(s.MutedUntil)))
 	}
 	rep.Notes = append(rep.Notes, l.T("subscribe.list.cancel_hint"))
+	return rep
+}
+
+// muteFirst answers a question about the mute: whether the chat is
+// muted and until when, then the member's subscriptions.
+func (s Subscriptions) muteFirst(rd *render.Renderer) chat.Reply {
+	l := s.Lang
+	rep := chat.Reply{Title: l.T("subscribe.list.not_muted")}
+	if !s.MutedUntil.IsZero() {
+		rep.Title = l.T("subscribe.list.muted_now", rd.Clock.Minute(s.MutedUntil))
+	}
+	if len(s.Subscriptions) == 0 {
+		rep.Lines = []string{l.T("subscribe.list.none")}
+		return rep
+	}
+	rep.Lines = append([]string{l.T("subscribe.list.title", len(s.Subscriptions))}, Lines(rd, s.Subscriptions, l.English())...)
 	return rep
 }
 
@@ -210,6 +232,9 @@ type Muted struct {
 	Lang    i18n.Lang `json:"-"`
 	Until   time.Time `json:"-"`
 	Minutes int       `json:"-"`
+	// Longer: the chat was already muted past the end asked for (Until is
+	// that end, kept; Minutes the length asked for).
+	Longer bool `json:"-"`
 	// Problems are what the question held that was not used.
 	Problems   []string `json:"-"`
 	UnknownGPU string   `json:"-"`
@@ -219,7 +244,10 @@ type Muted struct {
 func (m Muted) Reply(rd *render.Renderer) chat.Reply {
 	l := m.Lang
 	rep := chat.Reply{Title: l.T("subscribe.mute.off")}
-	if !m.Until.IsZero() {
+	switch {
+	case m.Longer:
+		rep.Title = l.T("subscribe.mute.longer", rd.Clock.Minute(m.Until), Duration(time.Duration(m.Minutes)*time.Minute, l))
+	case !m.Until.IsZero():
 		rep.Title = l.T("subscribe.mute.until", rd.Clock.Minute(m.Until), Duration(time.Duration(m.Minutes)*time.Minute, l))
 	}
 	rep.Lines = append(rep.Lines, render.ProblemLines(m.Problems, m.UnknownGPU, l.English())...)

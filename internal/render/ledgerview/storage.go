@@ -333,9 +333,11 @@ type Unchanged struct {
 	Example string           `json:"-"`
 	Problem Problem          `json:"-"`
 	Owner   ledger.DiskState `json:"-"`
+	// Disks are the lab's disks to pick from when none was named.
+	Disks []ledger.DiskState `json:"-"`
 }
 
-// Reply says why in one line.
+// Reply says why in one line (no disk named: the lab's disks listed).
 func (u Unchanged) Reply(rd *render.Renderer) chat.Reply {
 	l := u.Lang
 	var t string
@@ -348,6 +350,9 @@ func (u Unchanged) Reply(rd *render.Renderer) chat.Reply {
 			ex = l.T("storage.change.example")
 		}
 		t = l.T("storage.change.which", ex)
+		if len(u.Disks) > 0 {
+			return chat.Reply{Title: l.T("storage.change.which_of", len(u.Disks)), Lines: u.diskLines(rd), Notes: []string{t}}
+		}
 	case UnchangedProblem:
 		t = l.T("storage.change.not_changed", u.Disk, u.Problem.text(rd, l))
 	case UnchangedNoDisk:
@@ -364,6 +369,17 @@ func (u Unchanged) Reply(rd *render.Renderer) chat.Reply {
 		t = l.T("storage.change.busy", u.Disk)
 	}
 	return chat.Reply{Title: t}
+}
+
+// diskLines are the disks to pick from, one line each: number, platform,
+// size, note.
+func (u Unchanged) diskLines(rd *render.Renderer) []string {
+	l := u.Lang
+	out := make([]string, 0, len(u.Disks))
+	for _, d := range u.Disks {
+		out = append(out, strings.TrimSpace(l.T("storage.change.which_line", d.Disk, rd.PlatformName(d.Platform, l.English()), GBText(d.SizeGB), d.Note)))
+	}
+	return out
 }
 
 // Changed is a change written to the ledger: the disk as it was, the

@@ -108,6 +108,10 @@ func (n NothingMore) Reply(*render.Renderer) chat.Reply {
 const (
 	Thanks   = "thanks"
 	Greeting = "greeting"
+	// Decline: the member said not to do an action ("别静音").
+	Decline = "decline"
+	// NoAction: a "确认" when nothing waits for one.
+	NoAction = "no_action"
 )
 
 // SmallTalk answers thanks and greetings with one line, never the menu.
@@ -123,6 +127,10 @@ func (s SmallTalk) Reply(*render.Renderer) chat.Reply {
 		return chat.Reply{Title: s.Lang.T("meta.chitchat.thanks")}
 	case Greeting:
 		return chat.Reply{Title: s.Lang.T("meta.chitchat.greeting")}
+	case Decline:
+		return chat.Reply{Title: s.Lang.T("meta.chitchat.decline")}
+	case NoAction:
+		return chat.Reply{Title: s.Lang.T("meta.chitchat.no_action")}
 	}
 	return chat.Reply{Title: s.Lang.T("meta.chitchat.ok")}
 }

@@ -14,6 +14,7 @@ var (
 	reHourAndHalf = words.NewExpr("alerts.hour_and_half")
 	reMute        = words.NewExpr("alerts.mute")
 	reUnmute      = words.NewExpr("alerts.unmute")
+	reMuteWord    = words.NewExpr("alerts.mute_word")
 	reAllWords    = words.NewExpr("alerts.all")
 	reSubRef      = words.NewExpr("alerts.sub_ref")
 	reMinFree     = words.NewExpr("alerts.min_free")

@@ -139,14 +139,15 @@ func Extract(c *catalog.Catalog, text string, chatEnglish bool) *Extraction {
 	}
 	q.SwitchTo = reSwitch.MatchString(s) && !words.ContainsAny(s, kwStockWord.List())
 	q.OnlyParams = onlyParams(x)
+	q.AboutMute = reMuteWord.MatchString(s)
 	q.Choice = choiceOf(s)
 	followUpSlots(x)
 	return x
 }
 
 // reDigitTypo is a card number typed with a letter o for a zero ("4o90",
-// "3o90", "5o9o").
-var reDigitTypo = textgate.MustCompile(`(?:^|[^a-z0-9])[1-9][0o][0-9o]0(?:[^a-z0-9]|$)`)
+// "3o90", "5o9o", "a1oo", "h8oo").
+var reDigitTypo = textgate.MustCompile(`(?:^|[^a-z0-9])(?:[1-9][0o][0-9o]0|[abhv][1-9][0o][0o])(?:[^a-z0-9]|$)`)
 
 // fixDigitTypos turns the o of "4o90" into 0, keeping byte offsets.
 func fixDigitTypos(s string) string {

@@ -21,6 +21,8 @@ var (
 	reCheaper = words.NewExpr("frame.cheaper")
 	// reConfirm says yes to a question the bot asked back.
 	reConfirm = words.NewExpr("frame.confirm")
+	// reConfirmOnly is a yes that only answers such a question ("确认").
+	reConfirmOnly = words.NewExpr("frame.confirm_only")
 	// reFollowCount is a count a follow-up names alone ("两张呢").
 	reFollowCount = words.NewExpr("frame.count")
 	// reLater is a time from now ("过两个小时呢").
@@ -38,6 +40,7 @@ var (
 func followUpSlots(x *Extraction) {
 	q := x.q
 	q.Confirm = reConfirm.MatchString(x.s)
+	q.ConfirmOnly = q.Confirm && reConfirmOnly.MatchString(x.s)
 	limit, _ := words.Number("frame.limits", "follow_up_runes")
 	if utf8.RuneCountInString(x.s) > int(limit) {
 		return

@@ -13,6 +13,10 @@ import (
 var (
 	// reGPUish is a GPU-like name: "3080", "rtx 3090 ti", "b200", "h20e".
 	reGPUish = words.NewExpr("names.gpuish")
+	// reTypoNumber is a card number with two digits swapped ("4900");
+	// reTypoUnless a message where it is money or a date.
+	reTypoNumber = words.NewExpr("names.typo_number")
+	reTypoUnless = words.NewExpr("names.typo_unless")
 	// reVariant is a suffix naming a GPU variant: "ti", "super".
 	reVariant = words.NewExpr("names.variant")
 	// reCountEN is an English count right before a GPU name ("one 4090").
@@ -97,12 +101,52 @@ func extractNames(x *Extraction) {
 		}
 		x.use(m.Start, m.End, phGPU)
 	}
+	if q.UnknownGPU == "" && len(gpus) == 0 && q.Model == "" && swappedGPU(x) {
+		return
+	}
 	if q.UnknownGPU == "" && len(gpus) == 0 {
 		if m := reGPUish.FindStringSubmatchIndex(x.rest); m != nil {
 			q.UnknownGPU = strings.TrimSpace(x.rest[m[2]:m[3]])
 			x.marks = append(x.marks, mark{m[2], m[3], phGPU})
 		}
 	}
+}
+
+// swappedGPU reads a card number typed with two neighbouring digits
+// swapped ("4900一小时多少钱": RTX 4090) as the one card it swaps to, and
+// records the number as written (Query.TypoGPU) so the answer says what
+// it assumed. False when there is none or more than one card it may be.
+func swappedGPU(x *Extraction) bool {
+	q := x.q
+	m := reTypoNumber.FindStringSubmatchIndex(x.rest)
+	if m == nil || reTypoUnless.MatchString(x.s) {
+		return false
+	}
+	num := x.rest[m[2]:m[3]]
+	var found *catalog.Match
+	for i := 0; i+1 < len(num); i++ {
+		b := []byte(num)
+		b[i], b[i+1] = b[i+1], b[i]
+		if b[i] == b[i+1] {
+			continue
+		}
+		ms := x.cat.FindGPUs(string(b))
+		if len(ms) != 1 || ms[0].Start != 0 || ms[0].End != len(b) {
+			continue
+		}
+		if found != nil && found.ID != ms[0].ID {
+			return false // two cards it may be: not guessed
+		}
+		found = &ms[0]
+	}
+	if found == nil {
+		return false
+	}
+	q.GPU, q.GPUFamily, q.TypoGPU = found.ID, found.Family, num
+	q.NamedGPUs = []string{found.ID}
+	q.GPUs = append(q.GPUs[:0], x.cat.FamilyMembers(found.ID)...)
+	x.use(m[2], m[3], phGPU)
+	return true
 }
 
 // countNear reads a GPU count just before or after a GPU name: "两张4090",

@@ -68,6 +68,9 @@ type Query struct {
 	// UnknownGPU is a GPU-like name the catalog does not know ("3090 ti",
 	// "b200"); answers name it instead of guessing.
 	UnknownGPU string `json:"unknown_gpu,omitempty"`
+	// TypoGPU is a card number typed with two digits swapped ("4900"),
+	// read as the card in GPU ("RTX 4090"); answers say so.
+	TypoGPU string `json:"typo_gpu,omitempty"`
 	// Platform is the first catalog platform id named; Platforms lists all
 	// of them ("autodl 和 恒源云").
 	Platform  string   `json:"platform,omitempty"`
@@ -252,6 +255,14 @@ type Query struct {
 	// day's when MuteTomorrow. It wins over MuteMinutes.
 	MuteUntil    string `json:"mute_until,omitempty"`
 	MuteTomorrow bool   `json:"mute_tomorrow,omitempty"`
+	// AboutMute: the message names the chat's mute ("现在静音了吗"); the
+	// subscription list then says first whether the chat is muted.
+	AboutMute bool `json:"-"`
+	// NamesAlerts: the message names alerts or subscriptions ("订阅",
+	// "提醒"); NamesDisks a disk or storage ("盘", "存储"). An action
+	// that names neither ("删了吧") has its object decided by the state.
+	NamesAlerts bool `json:"-"`
+	NamesDisks  bool `json:"-"`
 	// Area is the help area asked about ("帮助 告警" → alerts).
 	Area string `json:"area,omitempty"`
 	// SmallTalk is what a chitchat message is (smalltalk.go):
@@ -306,6 +317,9 @@ type Query struct {
 	Bare     bool `json:"-"`
 	Cheaper  bool `json:"-"`
 	Confirm  bool `json:"-"`
+	// ConfirmOnly: the yes is one that only answers such a question
+	// ("确认", "do it"); with nothing waiting the bot says so.
+	ConfirmOnly bool `json:"-"`
 	// FollowSizeGB is a size a follow-up names that its own reading does
 	// not take (the pipeline drops a size outside a storage or plan
 	// question): "40G的呢" after an A100 80GB answer asks for the 40 GB

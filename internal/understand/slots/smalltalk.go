@@ -10,6 +10,11 @@ import (
 const (
 	SmallTalkThanks   = "thanks"
 	SmallTalkGreeting = "greeting"
+	// SmallTalkDecline: the member said not to do an action ("别静音");
+	// nothing changes.
+	SmallTalkDecline = "decline"
+	// SmallTalkNoAction: a yes ("确认") when nothing waits for one.
+	SmallTalkNoAction = "no_action"
 )
 
 // SmallTalk is what a chitchat message is by its words
