@@ -103,6 +103,15 @@ func ConditionLine(l i18n.Lang, conds []Condition) string {
 	return strings.Join(parts, l.T("condition.sep"))
 }
 
+// GroupName is a platform group's name ("domestic" → 国内平台); "" for an
+// unknown group.
+func GroupName(l i18n.Lang, group string) string {
+	if k, ok := nameKeys[group]; ok {
+		return l.T(k)
+	}
+	return ""
+}
+
 // ConditionName names one condition in l ("显存 ≥40 GB", "国内平台", "租 14
 // 天", "地区“华东”").
 func ConditionName(l i18n.Lang, c Condition) string {

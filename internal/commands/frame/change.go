@@ -87,7 +87,7 @@ func changes(rd *render.Renderer, base, q Query, l i18n.Lang) []string {
 	}
 	add(q.Period != base.Period && q.Period != "", "router.frame.period", periodName(q.Period, l))
 	add(q.Region != base.Region && q.Region != "", "router.frame.region", q.Region)
-	add(q.PlatformGroup != base.PlatformGroup && q.PlatformGroup != "", "router.frame.group", l.T("condition.name."+q.PlatformGroup))
+	add(q.PlatformGroup != base.PlatformGroup && q.PlatformGroup != "", "router.frame.group", render.GroupName(l, q.PlatformGroup))
 	add(q.PeriodDays != base.PeriodDays && q.PeriodDays > 0 && q.SpanDays == base.SpanDays && q.BillingMode == base.BillingMode,
 		"router.frame.days", render.TrimF(q.PeriodDays))
 	add(q.VRAMMinGB != base.VRAMMinGB && q.VRAMMinGB > 0, "router.frame.vram_min", render.TrimF(q.VRAMMinGB))
