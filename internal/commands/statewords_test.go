@@ -21,7 +21,7 @@ func TestStateWords(t *testing.T) {
 	r := commands.NewRouter(cat, nil)
 	cases := []struct {
 		text, intent, smallTalk, gpu, typo string
-		noVerb                              bool
+		noVerb                             bool
 	}{
 		{text: "别静音 我在等4090", intent: commands.IntentChitChat, smallTalk: understand.SmallTalkDecline, noVerb: true},
 		{text: "3号盘先别删", intent: commands.IntentChitChat, smallTalk: understand.SmallTalkDecline, noVerb: true},
