@@ -313,6 +313,10 @@ func (r *Router) answerMessage(ctx context.Context, msg chat.Message) (res Resul
 	conv := r.conversation(ctx, msg)
 	var edited *Query
 	if conv != nil {
+		if en, ok := r.threadLanguage(conv); ok && q.Langless {
+			// "4090?", "13B?", a bare paste: the conversation's language.
+			q.English = en
+		}
 		q, edited = r.inContext(conv, q)
 	}
 	pctx, pend := stock.WithPending(ctx)

@@ -22,6 +22,13 @@ var (
 	// message".
 	questionMarks = words.NewWords("language.question_marks")
 	colons        = words.NewWords("language.colons")
+	// clauseBreaks end the program's words on an error line and start the
+	// asker's ("CUDA error: … triggered, any idea?", "… - what now").
+	clauseBreaks = words.NewWords("language.clause_breaks")
+	dashes       = words.NewWords("language.dashes")
+	// connectors join two things to choose from ("3090 or 4090"): a short
+	// line of names and a connector is English.
+	connectors = words.NewWords("language.connectors")
 )
 
 // HasCJK reports whether s has a Chinese character (\p{Han}): a loop,
@@ -130,16 +137,24 @@ func isWordByte(c byte) bool {
 // bare paste or a bare error ("Killed", "CUDA out of memroy"), the chat's
 // language.
 func AnswerEnglish(text string, chatEnglish bool) bool {
+	en, _ := answerLanguage(text, chatEnglish)
+	return en
+}
+
+// answerLanguage is AnswerEnglish, and whether the text itself says the
+// language (false: a bare paste, "4090?", "/help", which take the chat's
+// or the thread's).
+func answerLanguage(text string, chatEnglish bool) (en, said bool) {
 	folded := catalog.Fold(text)
 	if HasCJK(folded) {
-		return false
+		return false, true
 	}
 	if !hasLatinWord(folded) {
-		return chatEnglish
+		return chatEnglish, false
 	}
 	if t := strings.TrimSpace(folded); strings.HasPrefix(t, "/") && len(strings.Fields(t)) <= 2 {
 		// "/help" is a command, not English.
-		return chatEnglish
+		return chatEnglish, false
 	}
 	lines := strings.Split(folded, "\n")
 	// Each line is classified once: a paste has fifty.
@@ -155,13 +170,69 @@ func AnswerEnglish(text string, chatEnglish bool) bool {
 	for i, line := range strings.Split(text, "\n") {
 		k := min(i, len(lines)-1)
 		if program[k] {
+			if errorLine(lines[k]) && askedAfterError(lines[k]) {
+				return true, true
+			}
 			continue
 		}
 		if paste && proseLine(line, lines[k]) || !paste && englishChatLine(lines[k]) {
-			return true
+			return true, true
 		}
 	}
-	return chatEnglish
+	return chatEnglish, false
+}
+
+// askedAfterError reports whether an error line (folded) carries the
+// asker's own English: words after the error's name with no colon
+// ("torch.cuda.OutOfMemoryError on A100 40GB training llama2 13b full
+// finetune": no program prints that), or a last clause of the asker's
+// after a break ("CUDA error: device-side assert triggered, any idea?",
+// "… - what does it mean"): a question with a word people use with the
+// bot, or a sentence of its own.
+func askedAfterError(folded string) bool {
+	t := strings.TrimSpace(folded)
+	if rest, ok := afterErrorName(t); ok && !errorLine(rest) && englishChatLine(rest) {
+		return true
+	}
+	asks := endsWith(t, questionMarks.List())
+	cut := -1
+	for _, b := range clauseBreaks.List() {
+		if !asks && !dashes.Has(strings.TrimSpace(b)) {
+			continue // a program's sentences end in ". ", never in "?"
+		}
+		if i := strings.LastIndex(t, b); i >= 0 && i+len(b) > cut {
+			cut = i + len(b)
+		}
+	}
+	if cut < 0 || cut >= len(t) {
+		return false
+	}
+	last := strings.TrimSpace(t[cut:])
+	if !asks {
+		return reAskStart.MatchString(last) || englishChatLine(last)
+	}
+	plain, chat := plainWords(last)
+	return reAskStart.MatchString(last) || plain >= 2 && chat
+}
+
+// afterErrorName is the rest of a line that opens with an error's name
+// ("outofmemoryerror", "torch.cuda.outofmemoryerror") followed by a space,
+// not the colon programs print after it.
+func afterErrorName(t string) (string, bool) {
+	n := 0
+	for n < len(t) && (isWordByte(t[n]) || t[n] == '.') {
+		n++
+	}
+	if n == 0 || n == len(t) || !isSpace(t[n]) {
+		return "", false
+	}
+	name := t[:n]
+	for _, kw := range []string{"error", "exception"} {
+		if len(name) > len(kw) && strings.HasSuffix(name, kw) {
+			return t[n:], true
+		}
+	}
+	return "", false
 }
 
 // proseLine reports whether a line of a paste (as written, and folded)
@@ -191,7 +262,29 @@ func proseLine(line, folded string) bool {
 func englishChatLine(line string) bool {
 	line = strings.TrimSpace(line)
 	plain, chat := plainWords(line)
-	return chat || plain >= 6 || plain >= 2 && endsWith(line, questionMarks.List()) && hasPlainWord(line)
+	return chat || plain >= 6 || plain >= 2 && endsWith(line, questionMarks.List()) && hasPlainWord(line) ||
+		choiceLine(line)
+}
+
+// choiceLine reports whether a folded line is names joined by a connector
+// ("3090 or 4090", "rtx 3090 or 4090"): at most five words, at most one
+// plain word besides the connectors.
+func choiceLine(line string) bool {
+	fields := strings.Fields(line)
+	if len(fields) < 3 || len(fields) > 5 {
+		return false
+	}
+	joined, others := 0, 0
+	for _, w := range fields {
+		w = strings.Trim(w, ".,!?;:\"'()[]")
+		switch {
+		case connectors.Has(w):
+			joined++
+		case hasLatinWord(w) && !codeToken(w):
+			others++
+		}
+	}
+	return joined > 0 && others <= 1
 }
 
 // hasPlainWord reports whether a folded line has a word of letters only
