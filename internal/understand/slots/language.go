@@ -29,6 +29,13 @@ var (
 	// connectors join two things to choose from ("3090 or 4090"): a short
 	// line of names and a connector is English.
 	connectors = words.NewWords("language.connectors")
+	// either are words people of both languages write alone ("ok",
+	// "yes", "confirm"): such a message takes the conversation's language.
+	either = words.NewWords("language.either")
+	// proseWords make a lower-case line of three words or more the
+	// asker's sentence ("loss is nan", "jupyter won't open"): programs
+	// write theirs with a capital.
+	proseWords = words.NewWords("language.prose_words")
 )
 
 // HasCJK reports whether s has a Chinese character (\p{Han}): a loop,
@@ -61,10 +68,32 @@ func isChatEnglish(w string) bool {
 		for j < len(w) && isWordByte(w[j]) {
 			j++
 		}
-		if chatEnglish.Has(w[i:j]) {
+		if chatEnglish.Has(w[i:j]) || swappedChatWord(w[i:j]) {
 			return true
 		}
 		i = j
+	}
+	return false
+}
+
+// swappedChatWord reports whether a word of five letters or more is one
+// of chatEnglish with two neighbouring letters swapped ("cheapset",
+// "pirce"): the commonest typo.
+func swappedChatWord(w string) bool {
+	if len(w) < 5 {
+		return false
+	}
+	b := []byte(w)
+	for i := 0; i+1 < len(b); i++ {
+		if b[i] == b[i+1] {
+			continue
+		}
+		b[i], b[i+1] = b[i+1], b[i]
+		ok := chatEnglish.Has(string(b))
+		b[i], b[i+1] = b[i+1], b[i]
+		if ok {
+			return true
+		}
 	}
 	return false
 }
@@ -156,6 +185,9 @@ func answerLanguage(text string, chatEnglish bool) (en, said bool) {
 		// "/help" is a command, not English.
 		return chatEnglish, false
 	}
+	if eitherOnly(folded) {
+		return chatEnglish, false
+	}
 	lines := strings.Split(folded, "\n")
 	// Each line is classified once: a paste has fifty.
 	program := make([]bool, len(lines))
@@ -175,7 +207,7 @@ func answerLanguage(text string, chatEnglish bool) (en, said bool) {
 			}
 			continue
 		}
-		if paste && proseLine(line, lines[k]) || !paste && englishChatLine(lines[k]) {
+		if paste && proseLine(line, lines[k]) || !paste && (englishChatLine(lines[k]) || lowerProse(line, lines[k])) {
 			return true, true
 		}
 	}
@@ -264,6 +296,45 @@ func englishChatLine(line string) bool {
 	plain, chat := plainWords(line)
 	return chat || plain >= 6 || plain >= 2 && endsWith(line, questionMarks.List()) && hasPlainWord(line) ||
 		choiceLine(line)
+}
+
+// eitherOnly reports whether folded text is only words of either
+// language ("ok", "yes!", "confirm").
+func eitherOnly(folded string) bool {
+	fields := strings.Fields(folded)
+	for _, w := range fields {
+		if !either.Has(strings.Trim(w, ".,!?;:\"'()[]~")) {
+			return false
+		}
+	}
+	return len(fields) > 0
+}
+
+// lowerProse reports whether a line (as written, and folded) is a
+// lower-case sentence of the asker's: it starts with a lower-case
+// letter, has three plain words or more and one of proseWords ("loss is
+// nan", "jupyter won't open") and no "name: message" colon; "cuda out of
+// memory" typed bare stays the chat's.
+func lowerProse(line, folded string) bool {
+	line = strings.TrimSpace(line)
+	if line == "" || line[0] < 'a' || line[0] > 'z' || containsOne(line, colons.List()) {
+		return false // "packet_write_wait: Connection … Broken pipe" is the program's
+	}
+	plain, _ := plainWords(folded)
+	if plain < 3 {
+		return false
+	}
+	for _, w := range strings.Fields(folded) {
+		if codeToken(w) {
+			continue
+		}
+		for _, part := range strings.FieldsFunc(w, func(r rune) bool { return r > 127 || !isWordByte(byte(r)) }) {
+			if proseWords.Has(part) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // choiceLine reports whether a folded line is names joined by a connector
