@@ -288,6 +288,9 @@ func (r *Router) remember(ctx context.Context, msg chat.Message, c *conversation
 	if c.member != nil {
 		f = *c.member
 	}
+	if f.English != res.English || now.Sub(f.LangAt) > langRefresh {
+		f.English, f.LangAt, changed = res.English, now, true
+	}
 	var linked []byte
 	if fq := frameOf(res); fq != nil {
 		f.Query, f.At, f.Said, f.Cheapest, changed = frame.Keep(*fq), now, firstLine(res.Text), cheapest(res), true
@@ -313,6 +316,27 @@ func (r *Router) remember(ctx context.Context, msg chat.Message, c *conversation
 		r.saveFrame(ctx, memberKey(msg), &f, FrameTTL)
 	}
 	r.rememberFull(msg, res, now)
+}
+
+// langRefresh is how old the kept language may get before an answer in
+// the same language writes it again (the frame's TTL counts from the
+// last write).
+const langRefresh = time.Minute
+
+// threadLanguage is the language of the conversation a message continues:
+// the replied-to answer's, else the member's last answer's (ok false when
+// there is none).
+func (r *Router) threadLanguage(c *conversation) (en, ok bool) {
+	if c.linked && c.frame != nil {
+		return c.frame.Query.English, true
+	}
+	if en, ok := c.member.Language(r.now(), FrameTTL); ok {
+		return en, true
+	}
+	if c.frame != nil {
+		return c.frame.Query.English, true
+	}
+	return false, false
 }
 
 // firstLine is the first non-empty line of text.

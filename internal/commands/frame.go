@@ -8,6 +8,7 @@ import (
 
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/frame"
+	"github.com/labgpu/bot/internal/understand"
 )
 
 // The conversation's frames (package frame): what a member's next
@@ -79,6 +80,29 @@ func (r *Router) putFrame(ctx context.Context, key string, b []byte, ttl time.Du
 	}
 }
 
+// fitsAsked reports whether q asks, yes or no, whether a card (a count
+// of cards, a VRAM size) is enough, naming no job of its own ("3090够吗",
+// "yes or no: 4090 enough?"): of an estimate, it asks about its job.
+func fitsAsked(q Query) bool {
+	y := q.YesNo
+	if y == nil || y.Kind != understand.YesNoFits && y.Kind != understand.YesNoCan || y.WithinHours > 0 || q.PriceCNY > 0 {
+		return false
+	}
+	if q.Model != "" || q.ParamsB > 0 || q.ModelText != "" || q.WorkloadModel != "" || q.KBWorkload != "" {
+		return false
+	}
+	if len(q.GPUs) == 0 && y.VRAMGB <= 0 {
+		return false
+	}
+	switch q.Intent {
+	case IntentAdvice:
+		return q.Topic == "" || q.Topic == "card-choice" || q.Topic == "cuda-oom"
+	case IntentEstimate, IntentClarify, IntentUnknown, IntentStock, IntentPrices:
+		return true
+	}
+	return false
+}
+
 // editor edits frames with the router's catalog and its estimate rules.
 func (r *Router) editor() frame.Editor {
 	return frame.Editor{Cat: r.cat, Estimate: r.followEstimate}
@@ -89,6 +113,17 @@ func (r *Router) editor() frame.Editor {
 // platform ("用4090", "在恒源云呢"), another size of model ("那14B呢");
 // a question naming a job of its own starts afresh.
 func (r *Router) followEstimate(f, q Query) (Query, bool) {
+	if fitsAsked(q) {
+		// "3090够吗", "8张4090能跑吗", "is a 3090 enough": whether the
+		// estimate's job fits the card named — the estimate, with the
+		// question's verdict first.
+		y := q.YesNo
+		q.Intent = IntentEstimate
+		if m, ok := mergeFollowUp(f, q); ok {
+			m.YesNo, m.Question = y, true
+			return m, true
+		}
+	}
 	if q.Intent == IntentAdvice && !q.Bare && !q.OnlyParams {
 		// Answered as advice, about the estimate's job: no edit to name.
 		adviceJob(r, f, &q)

@@ -34,6 +34,7 @@ import (
 	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/plan"
 	"github.com/labgpu/bot/internal/render"
+	"github.com/labgpu/bot/internal/render/estimateview"
 	"github.com/labgpu/bot/internal/render/metaview"
 	"github.com/labgpu/bot/internal/stock"
 	"github.com/labgpu/bot/internal/understand"
@@ -313,6 +314,10 @@ func (r *Router) answerMessage(ctx context.Context, msg chat.Message) (res Resul
 	conv := r.conversation(ctx, msg)
 	var edited *Query
 	if conv != nil {
+		if en, ok := r.threadLanguage(conv); ok && q.Langless {
+			// "4090?", "13B?", a bare paste: the conversation's language.
+			q.English = en
+		}
 		q, edited = r.inContext(conv, q)
 		if q.Same {
 			if s, ok := r.sameQuestion(ctx, msg); ok {
@@ -384,7 +389,7 @@ func (r *Router) answer(ctx context.Context, q Query, msg chat.Message, edited *
 	if q.TypoGPU != "" && edited == nil && res.GPU != "" {
 		res.Reply = withLine(res.Reply, i18n.Of(res.English).T("router.typo_gpu", q.TypoGPU, res.GPU))
 	}
-	if edited != nil {
+	if edited != nil && !fitsVerdictFirst(res.Payload) {
 		res.Reply = frame.WithChange(r.rd, res.Reply, *edited, res.Query)
 	}
 	res.Reply = r.withLateLines(ctx, res.Reply, res.English)
@@ -397,6 +402,15 @@ func (r *Router) answer(ctx context.Context, q Query, msg chat.Message, edited *
 		res.FullText = chat.PlainText(*res.Reply.Full)
 	}
 	return res
+}
+
+// fitsVerdictFirst reports whether an answer opens with whether the job
+// fits the card asked ("够：…，RTX 3090 有 24 GB"): the verdict names the
+// card, and a change line before it would push the yes or no off the
+// first clause.
+func fitsVerdictFirst(p render.Payload) bool {
+	e, ok := p.(estimateview.Estimate)
+	return ok && e.Verdict != nil && e.Verdict.Kind == render.AskFits && e.Verdict.Card != ""
 }
 
 // loc is the time zone of the times replies show.

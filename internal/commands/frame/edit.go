@@ -196,7 +196,7 @@ func carry(f, q Query) (Query, bool) {
 	if q.Intent == understand.IntentPrices && len(q.GPUs) > 0 {
 		q.Intent = understand.IntentStock // a card's prices are its offers
 	}
-	q.English = f.English && !q.CJK
+	q.English = Language(f, q)
 	return q, true
 }
 

@@ -45,6 +45,21 @@ type Frame struct {
 	Cheapest float64 `json:"cheapest,omitempty"`
 	// ClarifyAt is when the ask-back was asked.
 	ClarifyAt time.Time `json:"clarify_at,omitzero"`
+	// English is the language of the member's last answer, whatever it
+	// was (advice and help too, which leave no Query to edit), and LangAt
+	// when it was given: a next message that does not say its language
+	// ("still not working" is English enough, "4090?" is not) keeps it.
+	English bool      `json:"english,omitempty"`
+	LangAt  time.Time `json:"lang_at,omitzero"`
+}
+
+// Language is the conversation's language as f keeps it: the last
+// answer's, given within ttl of now (false when there is none).
+func (f *Frame) Language(now time.Time, ttl time.Duration) (en, ok bool) {
+	if f == nil || f.LangAt.IsZero() || now.Sub(f.LangAt) > ttl {
+		return false, false
+	}
+	return f.English, true
 }
 
 // Kept is a Query as a frame keeps it: its JSON fields and those

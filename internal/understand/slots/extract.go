@@ -124,7 +124,9 @@ func Extract(c *catalog.Catalog, text string, chatEnglish bool) *Extraction {
 	cut := len(s) > MaxQuestion
 	s = fixDigitTypos(questionPart(s))
 	q := &Query{Asked: text, CJK: HasCJK(text)}
-	q.English = AnswerEnglish(text, chatEnglish)
+	var said bool
+	q.English, said = answerLanguage(text, chatEnglish)
+	q.Langless = !said
 	x := &Extraction{cat: c, q: q, whole: whole, s: s, rest: s, cut: cut}
 	if strings.TrimSpace(s) == "" {
 		return x
@@ -135,7 +137,7 @@ func Extract(c *catalog.Catalog, text string, chatEnglish bool) *Extraction {
 	if !q.English && HasCJK(s) && !HasCJK(x.rest) && englishChatLine(x.rest) {
 		// Chinese only inside names ("how much is a 4090 on 恒源云"): the
 		// words around them are English.
-		q.English = true
+		q.English, q.Langless = true, false
 	}
 	q.SwitchTo = reSwitch.MatchString(s) && !words.ContainsAny(s, kwStockWord.List())
 	q.OnlyParams = onlyParams(x)

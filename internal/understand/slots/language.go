@@ -22,6 +22,20 @@ var (
 	// message".
 	questionMarks = words.NewWords("language.question_marks")
 	colons        = words.NewWords("language.colons")
+	// clauseBreaks end the program's words on an error line and start the
+	// asker's ("CUDA error: … triggered, any idea?", "… - what now").
+	clauseBreaks = words.NewWords("language.clause_breaks")
+	dashes       = words.NewWords("language.dashes")
+	// connectors join two things to choose from ("3090 or 4090"): a short
+	// line of names and a connector is English.
+	connectors = words.NewWords("language.connectors")
+	// either are words people of both languages write alone ("ok",
+	// "yes", "confirm"): such a message takes the conversation's language.
+	either = words.NewWords("language.either")
+	// proseWords make a lower-case line of three words or more the
+	// asker's sentence ("loss is nan", "jupyter won't open"): programs
+	// write theirs with a capital.
+	proseWords = words.NewWords("language.prose_words")
 )
 
 // HasCJK reports whether s has a Chinese character (\p{Han}): a loop,
@@ -54,10 +68,32 @@ func isChatEnglish(w string) bool {
 		for j < len(w) && isWordByte(w[j]) {
 			j++
 		}
-		if chatEnglish.Has(w[i:j]) {
+		if chatEnglish.Has(w[i:j]) || swappedChatWord(w[i:j]) {
 			return true
 		}
 		i = j
+	}
+	return false
+}
+
+// swappedChatWord reports whether a word of five letters or more is one
+// of chatEnglish with two neighbouring letters swapped ("cheapset",
+// "pirce"): the commonest typo.
+func swappedChatWord(w string) bool {
+	if len(w) < 5 {
+		return false
+	}
+	b := []byte(w)
+	for i := 0; i+1 < len(b); i++ {
+		if b[i] == b[i+1] {
+			continue
+		}
+		b[i], b[i+1] = b[i+1], b[i]
+		ok := chatEnglish.Has(string(b))
+		b[i], b[i+1] = b[i+1], b[i]
+		if ok {
+			return true
+		}
 	}
 	return false
 }
@@ -130,16 +166,27 @@ func isWordByte(c byte) bool {
 // bare paste or a bare error ("Killed", "CUDA out of memroy"), the chat's
 // language.
 func AnswerEnglish(text string, chatEnglish bool) bool {
+	en, _ := answerLanguage(text, chatEnglish)
+	return en
+}
+
+// answerLanguage is AnswerEnglish, and whether the text itself says the
+// language (false: a bare paste, "4090?", "/help", which take the chat's
+// or the thread's).
+func answerLanguage(text string, chatEnglish bool) (en, said bool) {
 	folded := catalog.Fold(text)
 	if HasCJK(folded) {
-		return false
+		return false, true
 	}
 	if !hasLatinWord(folded) {
-		return chatEnglish
+		return chatEnglish, false
 	}
 	if t := strings.TrimSpace(folded); strings.HasPrefix(t, "/") && len(strings.Fields(t)) <= 2 {
 		// "/help" is a command, not English.
-		return chatEnglish
+		return chatEnglish, false
+	}
+	if eitherOnly(folded) {
+		return chatEnglish, false
 	}
 	lines := strings.Split(folded, "\n")
 	// Each line is classified once: a paste has fifty.
@@ -155,13 +202,69 @@ func AnswerEnglish(text string, chatEnglish bool) bool {
 	for i, line := range strings.Split(text, "\n") {
 		k := min(i, len(lines)-1)
 		if program[k] {
+			if errorLine(lines[k]) && askedAfterError(lines[k]) {
+				return true, true
+			}
 			continue
 		}
-		if paste && proseLine(line, lines[k]) || !paste && englishChatLine(lines[k]) {
-			return true
+		if paste && proseLine(line, lines[k]) || !paste && (englishChatLine(lines[k]) || lowerProse(line, lines[k])) {
+			return true, true
 		}
 	}
-	return chatEnglish
+	return chatEnglish, false
+}
+
+// askedAfterError reports whether an error line (folded) carries the
+// asker's own English: words after the error's name with no colon
+// ("torch.cuda.OutOfMemoryError on A100 40GB training llama2 13b full
+// finetune": no program prints that), or a last clause of the asker's
+// after a break ("CUDA error: device-side assert triggered, any idea?",
+// "… - what does it mean"): a question with a word people use with the
+// bot, or a sentence of its own.
+func askedAfterError(folded string) bool {
+	t := strings.TrimSpace(folded)
+	if rest, ok := afterErrorName(t); ok && !errorLine(rest) && englishChatLine(rest) {
+		return true
+	}
+	asks := endsWith(t, questionMarks.List())
+	cut := -1
+	for _, b := range clauseBreaks.List() {
+		if !asks && !dashes.Has(strings.TrimSpace(b)) {
+			continue // a program's sentences end in ". ", never in "?"
+		}
+		if i := strings.LastIndex(t, b); i >= 0 && i+len(b) > cut {
+			cut = i + len(b)
+		}
+	}
+	if cut < 0 || cut >= len(t) {
+		return false
+	}
+	last := strings.TrimSpace(t[cut:])
+	if !asks {
+		return reAskStart.MatchString(last) || englishChatLine(last)
+	}
+	plain, chat := plainWords(last)
+	return reAskStart.MatchString(last) || plain >= 2 && chat
+}
+
+// afterErrorName is the rest of a line that opens with an error's name
+// ("outofmemoryerror", "torch.cuda.outofmemoryerror") followed by a space,
+// not the colon programs print after it.
+func afterErrorName(t string) (string, bool) {
+	n := 0
+	for n < len(t) && (isWordByte(t[n]) || t[n] == '.') {
+		n++
+	}
+	if n == 0 || n == len(t) || !isSpace(t[n]) {
+		return "", false
+	}
+	name := t[:n]
+	for _, kw := range []string{"error", "exception"} {
+		if len(name) > len(kw) && strings.HasSuffix(name, kw) {
+			return t[n:], true
+		}
+	}
+	return "", false
 }
 
 // proseLine reports whether a line of a paste (as written, and folded)
@@ -191,7 +294,68 @@ func proseLine(line, folded string) bool {
 func englishChatLine(line string) bool {
 	line = strings.TrimSpace(line)
 	plain, chat := plainWords(line)
-	return chat || plain >= 6 || plain >= 2 && endsWith(line, questionMarks.List()) && hasPlainWord(line)
+	return chat || plain >= 6 || plain >= 2 && endsWith(line, questionMarks.List()) && hasPlainWord(line) ||
+		choiceLine(line)
+}
+
+// eitherOnly reports whether folded text is only words of either
+// language ("ok", "yes!", "confirm").
+func eitherOnly(folded string) bool {
+	fields := strings.Fields(folded)
+	for _, w := range fields {
+		if !either.Has(strings.Trim(w, ".,!?;:\"'()[]~")) {
+			return false
+		}
+	}
+	return len(fields) > 0
+}
+
+// lowerProse reports whether a line (as written, and folded) is a
+// lower-case sentence of the asker's: it starts with a lower-case
+// letter, has three plain words or more and one of proseWords ("loss is
+// nan", "jupyter won't open") and no "name: message" colon; "cuda out of
+// memory" typed bare stays the chat's.
+func lowerProse(line, folded string) bool {
+	line = strings.TrimSpace(line)
+	if line == "" || line[0] < 'a' || line[0] > 'z' || containsOne(line, colons.List()) {
+		return false // "packet_write_wait: Connection … Broken pipe" is the program's
+	}
+	plain, _ := plainWords(folded)
+	if plain < 3 {
+		return false
+	}
+	for _, w := range strings.Fields(folded) {
+		if codeToken(w) {
+			continue
+		}
+		for _, part := range strings.FieldsFunc(w, func(r rune) bool { return r > 127 || !isWordByte(byte(r)) }) {
+			if proseWords.Has(part) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// choiceLine reports whether a folded line is names joined by a connector
+// ("3090 or 4090", "rtx 3090 or 4090"): at most five words, at most one
+// plain word besides the connectors.
+func choiceLine(line string) bool {
+	fields := strings.Fields(line)
+	if len(fields) < 3 || len(fields) > 5 {
+		return false
+	}
+	joined, others := 0, 0
+	for _, w := range fields {
+		w = strings.Trim(w, ".,!?;:\"'()[]")
+		switch {
+		case connectors.Has(w):
+			joined++
+		case hasLatinWord(w) && !codeToken(w):
+			others++
+		}
+	}
+	return joined > 0 && others <= 1
 }
 
 // hasPlainWord reports whether a folded line has a word of letters only

@@ -102,3 +102,42 @@ func FuzzWrittenOut(f *testing.F) {
 		}
 	})
 }
+
+// The answer's language: the asker's words decide it; a message without
+// them (a bare paste, "4090?", "ok") leaves it to the conversation.
+func TestAnswerLanguage(t *testing.T) {
+	for _, tc := range []struct {
+		text     string
+		en, said bool
+	}{
+		{"3090 or 4090", true, true},
+		{"rtx 3090 vs a100", true, true},
+		{"version", true, true},
+		{"chat id", true, true},
+		{"torch.cuda.OutOfMemoryError on A100 40GB training llama2 13b full finetune", true, true},
+		{"CUDA error: device-side assert triggered, any idea?", true, true},
+		{"CUDA error: device-side assert triggered - what does this mean", true, true},
+		{"loss is nan", true, true},
+		{"jupyter won't open on autodl", true, true},
+		{"cheapset 4090?", true, true},
+		{"still not working", true, true},
+		{"CUDA error: device-side assert triggered", false, false},
+		{"RuntimeError CUDA out of memory", false, false},
+		{"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. Please use expandable segments if you have memory issues.", false, false},
+		{"NameError: name 'x' is not defined. Did you mean: 'y'?", false, false},
+		{"packet_write_wait: Connection to 1.2.3.4 port 22: Broken pipe", false, false},
+		{"No such file or directory", false, false},
+		{"cuda out of memory", false, false},
+		{"4090?", false, false},
+		{"13B?", false, false},
+		{"ok", false, false},
+		{"confirm", false, false},
+		{"/help", false, false},
+		{"3090够吗", false, true},
+	} {
+		en, said := answerLanguage(tc.text, false)
+		if en != tc.en || said != tc.said {
+			t.Errorf("answerLanguage(%q) = %v, %v; want %v, %v", tc.text, en, said, tc.en, tc.said)
+		}
+	}
+}

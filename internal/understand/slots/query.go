@@ -350,6 +350,10 @@ type Query struct {
 	// CJK: the message has Chinese characters (a follow-up in Chinese is
 	// answered in Chinese whatever the question it changes was in).
 	CJK bool `json:"-"`
+	// Langless: the message itself does not say its language — no Chinese
+	// and no English of the asker ("4090?", "13B?", a bare paste): it is
+	// answered in the conversation's language, else the chat's.
+	Langless bool `json:"-"`
 	// KB is the knowledge base's match of the text, and Asked the text as
 	// the member wrote it.
 	KB    *advice.Result `json:"-"`

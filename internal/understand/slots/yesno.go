@@ -62,6 +62,7 @@ var (
 	yesNoWithin    = words.NewExpr("yesno.within")
 	yesNoOvernight = words.NewExpr("yesno.overnight")
 	yesNoQuestion  = words.NewExpr("yesno.question")
+	yesNoSaid      = words.NewExpr("yesno.said")
 )
 
 // yesNoKinds are the kinds in the order they are tried: the first whose
@@ -101,7 +102,13 @@ const maxCardGB = 192
 // ReadYesNo reads a yes/no question from folded text: nil for a message
 // that asks no yes/no question (a wh-question, a statement, a command).
 func ReadYesNo(s string) *YesNo {
-	if !yesNoAsk.MatchString(s) || yesNoWh.MatchString(s) {
+	said := yesNoSaid.MatchString(s)
+	if said {
+		// "yes or no: 4090 enough?": the "or" asks for a verdict, not
+		// between two things.
+		s = yesNoSaid.ReplaceAllString(s, " ")
+	}
+	if !said && !yesNoAsk.MatchString(s) || yesNoWh.MatchString(s) {
 		return nil
 	}
 	y := &YesNo{}
