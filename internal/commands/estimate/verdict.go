@@ -29,6 +29,13 @@ const (
 // every card (for "worth it", when the question named cards).
 func jobVerdict(cat *catalog.Catalog, est *estimator.Estimate, q understand.Query, anyCard func() *estimator.Estimate) *estimateview.Verdict {
 	y := q.YesNo
+	if q.BudgetTotalCNY > 0 && (y == nil || y.Kind == understand.YesNoCan || y.Kind == understand.YesNoFits) {
+		// A total budget stated ("总预算500 两张卡跑完7B LoRA 够吗", or
+		// with no question at all): whether it is enough comes first.
+		if v := optionsVerdict(cat, est.Options, q); v != nil {
+			return v
+		}
+	}
 	if y == nil {
 		return nil
 	}
@@ -141,7 +148,13 @@ func canVerdict(cat *catalog.Catalog, est *estimator.Estimate, q understand.Quer
 // optionsVerdict is canVerdict over the priced runs of a job (an LLM's or
 // another workload's); nil when none is on the cards asked.
 func optionsVerdict(cat *catalog.Catalog, opts []estimator.Option, q understand.Query) *estimateview.Verdict {
-	budget, within := q.PriceCNY, q.YesNo.WithinHours
+	budget, within := q.PriceCNY, 0.0
+	if q.BudgetTotalCNY > 0 {
+		budget = q.BudgetTotalCNY
+	}
+	if q.YesNo != nil {
+		within = q.YesNo.WithinHours
+	}
 	o := askedOption(cat, opts, q, within > 0 && budget == 0)
 	if o == nil {
 		return nil
@@ -150,12 +163,13 @@ func optionsVerdict(cat *catalog.Catalog, opts []estimator.Option, q understand.
 	switch {
 	case budget > 0 && o.TotalCNY > budget:
 		v.Answer, v.Why, v.WithinHours = render.VerdictNo, estimateview.WhyBudget, 0
+		v.Kind = render.AskBudget
 	case within > 0 && o.Hours > within:
 		v.Answer, v.Why, v.BudgetCNY = render.VerdictNo, estimateview.WhyTime, 0
 	case within > 0:
 		v.Why = estimateview.WhyTime
 	default:
-		v.Why = estimateview.WhyBudget
+		v.Why, v.Kind = estimateview.WhyBudget, render.AskBudget
 	}
 	return v
 }
@@ -244,8 +258,20 @@ func cheaperVerdict(cat *catalog.Catalog, est *estimator.Estimate, q understand.
 // nil for any other question.
 func plansVerdict(res plan.Result, as planview.Assumed, q understand.Query) *planview.Verdict {
 	y := q.YesNo
-	if y == nil || len(res.Options) == 0 {
+	if len(res.Options) == 0 {
 		return nil
+	}
+	budget := q.BudgetTotalCNY
+	if budget <= 0 && y != nil {
+		budget = q.PriceCNY
+	}
+	if y == nil {
+		if budget <= 0 {
+			return nil
+		}
+		// A budget stated without a question mark ("预算800，两张A100跑一
+		// 周") is still asked whether it is enough: the verdict first.
+		y = &understand.YesNo{Kind: understand.YesNoCan}
 	}
 	best := res.Options[0]
 	v := &planview.Verdict{Best: best}
@@ -257,9 +283,9 @@ func plansVerdict(res plan.Result, as planview.Assumed, q understand.Query) *pla
 		mode = as.Mentioned
 	}
 	switch {
-	case y.Kind != understand.YesNoWorth && q.PriceCNY > 0:
-		v.Kind, v.BudgetCNY = render.AskCan, q.PriceCNY
-		v.Answer = budgetAnswer(best.CostCNY, q.PriceCNY)
+	case y.Kind != understand.YesNoWorth && budget > 0:
+		v.Kind, v.BudgetCNY = render.AskBudget, budget
+		v.Answer = budgetAnswer(best.CostCNY, budget)
 	case y.Kind == understand.YesNoWorth && mode != "" && mode != "hourly":
 		v.Kind, v.Mode = render.AskWorth, mode
 		planCost := [2]float64{}
@@ -328,7 +354,7 @@ func modeVerdict(rows []estimateview.PlanRow, mode string, q understand.Query) *
 	case y.Kind != understand.YesNoWorth && q.PriceCNY > 0:
 		best, cost, hourly := cheapestTerm(rows)
 		v := &estimateview.PlanVerdict{Row: best, Cost: cost, ByHourly: hourly, BudgetCNY: q.PriceCNY}
-		v.Kind, v.Answer = render.AskCan, budgetAnswer(cost, q.PriceCNY)
+		v.Kind, v.Answer = render.AskBudget, budgetAnswer(cost, q.PriceCNY)
 		return v
 	case y.Kind == understand.YesNoWorth:
 		return worthMode(rows, term, q)

@@ -469,7 +469,9 @@ func (p Plans) rules(cat *catalog.Catalog, o plan.Option) []string {
 func (p Plans) conditionLines(rd *render.Renderer) []string {
 	best := p.Result.Options[0]
 	var out []string
-	if line := estimateview.BudgetLine(p.Lang, p.BudgetCNY, best.CostCNY); line != "" {
+	if p.Verdict != nil && p.Verdict.BudgetCNY > 0 {
+		// The verdict line already says whether the budget is enough.
+	} else if line := estimateview.BudgetLine(p.Lang, p.BudgetCNY, best.CostCNY); line != "" {
 		out = append(out, line)
 	}
 	if p.USD {
