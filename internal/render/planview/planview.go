@@ -101,8 +101,8 @@ func (p Plans) Reply(rd *render.Renderer) chat.Reply {
 	full := rep
 	full.Table = p.table(rd, len(res.Options))
 	full.Notes = append(append([]string(nil), rep.Notes...), p.rules(rd.Cat, res.Options[0])...)
-	if len(res.Options) > phoneRows {
-		rep.Notes = append([]string{l.T("estimate.more_options", len(res.Options)-phoneRows)}, rep.Notes...)
+	if n := render.ShownRows(len(res.Options), phoneRows); len(res.Options) > n {
+		rep.Notes = append([]string{l.T("estimate.more_options", len(res.Options)-n)}, rep.Notes...)
 	}
 	rep.Full = &full
 	return rep
@@ -116,7 +116,7 @@ const phoneRows = 3
 func (p Plans) shortTable(rd *render.Renderer) *chat.Table {
 	l, en := p.Lang, p.Lang.English()
 	t := &chat.Table{Header: l.L("plan.opt.short_table")}
-	for _, o := range p.Result.Options[:min(phoneRows, len(p.Result.Options))] {
+	for _, o := range p.Result.Options[:render.ShownRows(len(p.Result.Options), phoneRows)] {
 		t.Rows = append(t.Rows, []string{rd.ShortName(o.Platform, en), render.ModeName(o.Mode, en), cost(o) + mark(o.Price)})
 	}
 	return t
@@ -147,6 +147,10 @@ func verdict(rd *render.Renderer, res plan.Result, as Assumed, l i18n.Lang) stri
 		cards = fmt.Sprintf("%s×%d", p.GPU, p.Count)
 	}
 	s := l.T("plan.opt.verdict", cards, use, rd.PlatformName(best.Platform, en), render.ModeName(best.Mode, en), cost(best), mark(best.Price))
+	if p.Count > 1 {
+		// Several cards: the total first, then one card's share, labelled.
+		s = l.T("plan.opt.verdict_cards", cards, use, rd.PlatformName(best.Platform, en), render.ModeName(best.Mode, en), p.Count, cost(best), mark(best.Price), perCard(best, p.Count))
+	}
 	if be, ok := breakEven(res, best.Platform); ok {
 		m := ""
 		if !be.Verified {
@@ -266,6 +270,12 @@ func spanText(weeks float64, l i18n.Lang) string {
 		return l.T("plan.opt.span.about_days", math.Max(1, math.Round(days)))
 	}
 	return l.T("plan.opt.span.part_weeks", weeks)
+}
+
+// perCard is one card's share of a cost over n cards: "29-65".
+func perCard(o plan.Option, n int) string {
+	o.CostCNY = [2]float64{o.CostCNY[0] / float64(n), o.CostCNY[1] / float64(n)}
+	return cost(o)
 }
 
 func cost(o plan.Option) string {
