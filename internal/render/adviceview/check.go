@@ -59,6 +59,10 @@ type CheckRow struct {
 	// Also are the other figures the claim may mean (another variant of
 	// the card, the list price beside an offer seen).
 	Also []CheckAlso `json:"also,omitempty"`
+	// Judge answers "is this price dear" (gpu_price asked 贵不贵, 便宜吗,
+	// worth it): JudgeDear above the cheapest figure, JudgeCheap below
+	// it, JudgeInside within its range; "" for a claim of fact.
+	Judge string `json:"judge,omitempty"`
 	// Rule is the platform's own rule behind the verdict, in words.
 	Rule string `json:"rule,omitempty"`
 }
@@ -83,6 +87,13 @@ const (
 )
 
 // verdictKeys are the verdicts' message keys.
+// What a price is against the cheapest on record (CheckRow.Judge).
+const (
+	JudgeDear   = "dear"
+	JudgeCheap  = "cheap"
+	JudgeInside = "inside"
+)
+
 var verdictKeys = map[string]string{VerdictYes: "factcheck.verdict.yes", VerdictNo: "factcheck.verdict.no", VerdictPartly: "factcheck.verdict.partly"}
 
 // Reply writes the verdict first: yes, no or partly, the value in the
@@ -105,9 +116,16 @@ func (p Check) Reply(rd *render.Renderer) chat.Reply {
 	if k, ok := verdictKeys[c.Verdict]; ok {
 		head = l.T(k)
 	}
+	if c.Judge != "" {
+		head = l.T("factcheck.judge." + c.Judge)
+	}
 	line := l.T("factcheck.line", head, what, p.actualText(), c.Source)
-	if c.Claimed != "" && c.Verdict != VerdictYes {
-		line += l.T("factcheck.claimed", p.claimedText())
+	if c.Claimed != "" && (c.Verdict != VerdictYes || c.Judge != "") {
+		claimed := "factcheck.claimed"
+		if c.Judge != "" {
+			claimed = "factcheck.asked"
+		}
+		line += l.T(claimed, p.claimedText())
 		if c.OffBy >= 2 {
 			line += l.T("factcheck.off_by", c.OffBy)
 		}
