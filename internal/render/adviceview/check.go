@@ -144,7 +144,12 @@ func (p Check) Reply(rd *render.Renderer) chat.Reply {
 	if c.Claim == "disk_price" && !p.PerMonth && c.Verdict == VerdictNo {
 		rep.Lines = append(rep.Lines, l.T("factcheck.month_for_day"))
 	}
-	rep.Lines = append(rep.Lines, l.T("factcheck.prices_change"))
+	switch c.Claim {
+	case "speed", "speed_train", "vram":
+		// Not a price: nothing to say about prices changing.
+	default:
+		rep.Lines = append(rep.Lines, l.T("factcheck.prices_change"))
+	}
 	return rep
 }
 
@@ -244,6 +249,8 @@ func subject(rd *render.Renderer, c *CheckRow, l i18n.Lang) string {
 		return l.T("factcheck.subject.spot", name)
 	case "speed":
 		return l.T("factcheck.subject.speed", c.GPU)
+	case "speed_train":
+		return l.T("factcheck.subject.speed_train", c.GPU)
 	case "free_disk":
 		return l.T("factcheck.subject.free_disk", name)
 	case "gpu_price":
@@ -282,7 +289,7 @@ func actualText(claim, v string, l i18n.Lang) string {
 			return l.T("factcheck.value.offered")
 		}
 		return l.T("factcheck.value.not_offered")
-	case "speed":
+	case "speed", "speed_train":
 		return l.T("factcheck.value.times", v)
 	case "vram":
 		return l.T("factcheck.value.gb", v)
