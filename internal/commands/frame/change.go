@@ -87,6 +87,7 @@ func changes(rd *render.Renderer, base, q Query, l i18n.Lang) []string {
 	}
 	add(q.Period != base.Period && q.Period != "", "router.frame.period", periodName(q.Period, l))
 	add(q.Region != base.Region && q.Region != "", "router.frame.region", q.Region)
+	add(q.Intent == understand.IntentPlan && q.SizeGB != base.SizeGB && q.SizeGB > 0, "router.frame.disk", render.TrimF(q.SizeGB))
 	return append(out, jobChanges(base, q, l)...)
 }
 

@@ -95,6 +95,11 @@ func jobParams(q Query) bool {
 // the last estimate's job).
 func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 	f := fr.Query.Restore()
+	if diskFollow(f, q) {
+		// "再加个200G数据盘呢" after a rental's cost: the disk priced in,
+		// not a ledger entry (which names its platform).
+		q.Intent, q.Verbs, q.FollowSizeGB = f.Intent, nil, q.SizeGB
+	}
 	if !Editable(f) || !continues(q) {
 		return q, false
 	}
@@ -117,6 +122,13 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 		return q, false
 	}
 	return e.apply(f, q, b, target, fr.Cheapest), true
+}
+
+// diskFollow reports whether q, read as registering a disk, is a
+// follow-up adding a data disk to a rental's cost (f a plan): said as a
+// follow-up, a size and no platform.
+func diskFollow(f, q Query) bool {
+	return f.Intent == understand.IntentPlan && q.Intent == understand.IntentStorageAdd && q.FollowUp && q.Platform == "" && q.SizeGB > 0
 }
 
 // continues reports whether a message may continue an answer at all: not
@@ -359,6 +371,9 @@ func (e Editor) applyNames(m *Query, f, q Query, b brings, target string) {
 	case b.size:
 		if id, ok := e.variant(f, max(q.FollowSizeGB, q.SizeGB)); ok {
 			m.GPU, m.GPUs, m.NamedGPUs, m.GPUFamily = id, []string{id}, []string{id}, false
+		} else if target == understand.IntentPlan && q.FollowSizeGB > 0 && q.FollowSizeGB == q.SizeGB {
+			// "数据盘要500G呢", "plus a 500GB data disk?": the plan's disk.
+			m.SizeGB = max(q.FollowSizeGB, q.SizeGB)
 		}
 	}
 	switch {

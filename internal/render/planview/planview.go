@@ -389,7 +389,7 @@ func notes(rd *render.Renderer, res plan.Result, as Assumed, l i18n.Lang) []stri
 	if as.ScheduleHours > 0 {
 		a = append(a, l.T("plan.opt.assumed.schedule", as.ScheduleHours, as.ScheduleDays))
 	}
-	if as.Disk {
+	if as.Disk || p.DiskGB > 0 {
 		a = append(a, l.T("plan.opt.assumed.disk", p.DiskGB))
 	}
 	if !as.SetupStated {
