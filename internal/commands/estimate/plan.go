@@ -42,6 +42,9 @@ func planAnswer(_ context.Context, a *answer.Ask) answer.Out {
 	p := estimateview.Plan{Plan: estimateview.PlanResult{Mode: q.BillingMode, Rows: planRows(a.Env, q)}, Platforms: q.Platforms,
 		NamedGPUs: q.NamedGPUs, Now: a.Now(), Lang: i18n.Of(q.English)}
 	p.Verdict = modeVerdict(p.Plan.Rows, q.BillingMode, q)
+	if p.Verdict != nil && p.Verdict.BudgetCNY > 0 {
+		uses.Add(answer.Said(understand.CondBudget)...)
+	}
 	return answer.Out{Payload: p, Query: q, Uses: uses.List()}
 }
 

@@ -347,14 +347,24 @@ func worthAnswer(planCost [2]float64, best plan.Option, p *plan.Option) string {
 func modeVerdict(rows []estimateview.PlanRow, mode string, q understand.Query) *estimateview.PlanVerdict {
 	y := q.YesNo
 	term := catalog.TermHours(mode)
+	budget := q.PriceCNY
+	if q.BudgetTotalCNY > 0 {
+		budget = q.BudgetTotalCNY
+	}
+	if y == nil && q.BudgetTotalCNY > 0 {
+		y = &understand.YesNo{Kind: understand.YesNoCan}
+	}
 	if y == nil || len(rows) == 0 || term == 0 || mode == understand.ModeSpot {
 		return nil
 	}
 	switch {
-	case y.Kind != understand.YesNoWorth && q.PriceCNY > 0:
+	case y.Kind != understand.YesNoWorth && budget > 0:
 		best, cost, hourly := cheapestTerm(rows)
-		v := &estimateview.PlanVerdict{Row: best, Cost: cost, ByHourly: hourly, BudgetCNY: q.PriceCNY}
-		v.Kind, v.Answer = render.AskBudget, budgetAnswer(cost, q.PriceCNY)
+		// A budget is for every card asked ("两张3090包一个月 预算2500").
+		n := float64(max(q.GPUCount, 1))
+		cost = [2]float64{cost[0] * n, cost[1] * n}
+		v := &estimateview.PlanVerdict{Row: best, Cost: cost, ByHourly: hourly, BudgetCNY: budget, Count: max(q.GPUCount, 1)}
+		v.Kind, v.Answer = render.AskBudget, budgetAnswer(cost, budget)
 		return v
 	case y.Kind == understand.YesNoWorth:
 		return worthMode(rows, term, q)
