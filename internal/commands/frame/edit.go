@@ -100,6 +100,11 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 		// not a ledger entry (which names its platform).
 		q.Intent, q.Verbs, q.FollowSizeGB = f.Intent, nil, q.SizeGB
 	}
+	if currencyFollow(f, q) {
+		// "vast上多少刀", "runpod上呢 换成美元" after an answer about a card:
+		// that answer again in dollars (and on the platform named).
+		q.Intent, q.Verbs, q.FollowUp = f.Intent, nil, true
+	}
 	if !Editable(f) || !continues(q) {
 		return q, false
 	}
@@ -129,6 +134,26 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 // follow-up, a size and no platform.
 func diskFollow(f, q Query) bool {
 	return f.Intent == understand.IntentPlan && q.Intent == understand.IntentStorageAdd && q.FollowUp && q.Platform == "" && q.SizeGB > 0
+}
+
+// currencyFollow reports whether q asks the frame's answer in another
+// currency: a currency named, no card, job or price of its own, and a
+// reading that is no answer of its own (a fact check with no figure, an
+// ask-back, nothing understood, a platform's price list).
+func currencyFollow(f, q Query) bool {
+	if !Editable(f) || q.Currency == "" || len(q.GPUs) > 0 || q.UnknownGPU != "" || q.PriceCNY > 0 || q.MaxPriceCNY > 0 || hasJob(q) {
+		return false
+	}
+	switch q.Intent {
+	case understand.IntentFactCheck, understand.IntentClarify, understand.IntentUnknown, understand.IntentPrices, understand.IntentHelp, understand.IntentMore:
+		return true
+	}
+	return false
+}
+
+// hasJob reports whether q names a job.
+func hasJob(q Query) bool {
+	return q.Model != "" || q.ParamsB > 0 || q.ModelText != "" || q.WorkloadModel != "" || q.KBWorkload != ""
 }
 
 // continues reports whether a message may continue an answer at all: not
