@@ -98,7 +98,7 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 	if diskFollow(f, q) {
 		// "再加个200G数据盘呢" after a rental's cost: the disk priced in,
 		// not a ledger entry (which names its platform).
-		q.Intent, q.Verbs, q.FollowSizeGB = f.Intent, nil, q.SizeGB
+		q.Intent, q.Topic, q.Verbs, q.FollowSizeGB = f.Intent, "", nil, q.SizeGB
 	}
 	if currencyFollow(f, q) {
 		// "vast上多少刀", "runpod上呢 换成美元" after an answer about a card:
@@ -133,8 +133,14 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 // follow-up adding a data disk to a rental's cost (f a plan): said as a
 // follow-up, a size and no platform.
 func diskFollow(f, q Query) bool {
-	return f.Intent == understand.IntentPlan && q.Intent == understand.IntentStorageAdd && q.FollowUp && q.Platform == "" && q.SizeGB > 0
+	disk := q.Intent == understand.IntentStorageAdd || q.Intent == understand.IntentStorageResize ||
+		q.Intent == understand.IntentAdvice && q.Topic == diskSizingTopic
+	return f.Intent == understand.IntentPlan && disk && q.FollowUp && q.Platform == "" && q.SizeGB > 0
 }
+
+// diskSizingTopic is the knowledge base's "how big a disk" topic ("数据盘
+// 要500G呢" reads as it).
+const diskSizingTopic = "disk-sizing"
 
 // currencyFollow reports whether q asks the frame's answer in another
 // currency: a currency named, no card, job or price of its own, and a
@@ -396,9 +402,10 @@ func (e Editor) applyNames(m *Query, f, q Query, b brings, target string) {
 	case b.size:
 		if id, ok := e.variant(f, max(q.FollowSizeGB, q.SizeGB)); ok {
 			m.GPU, m.GPUs, m.NamedGPUs, m.GPUFamily = id, []string{id}, []string{id}, false
-		} else if target == understand.IntentPlan && q.FollowSizeGB > 0 && q.FollowSizeGB == q.SizeGB {
-			// "数据盘要500G呢", "plus a 500GB data disk?": the plan's disk.
-			m.SizeGB = max(q.FollowSizeGB, q.SizeGB)
+		} else if target == understand.IntentPlan && q.SizeGB > 0 && (q.FollowSizeGB == q.SizeGB || q.Intent == understand.IntentPlan && q.VRAMMinGB == 0 && q.VRAMMaxGB == 0) {
+			// "数据盘要1T呢", "plus a 500GB data disk?": the plan's disk (a
+			// plan question keeps a size only as its disk's).
+			m.SizeGB = q.SizeGB
 		}
 	}
 	switch {
