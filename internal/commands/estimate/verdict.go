@@ -163,13 +163,13 @@ func optionsVerdict(cat *catalog.Catalog, opts []estimator.Option, q understand.
 	switch {
 	case budget > 0 && o.TotalCNY > budget:
 		v.Answer, v.Why, v.WithinHours = render.VerdictNo, estimateview.WhyBudget, 0
-		v.Kind = render.AskBudget
+		v.Kind = budgetKind(q.YesNo)
 	case within > 0 && o.Hours > within:
 		v.Answer, v.Why, v.BudgetCNY = render.VerdictNo, estimateview.WhyTime, 0
 	case within > 0:
 		v.Why = estimateview.WhyTime
 	default:
-		v.Why, v.Kind = estimateview.WhyBudget, render.AskBudget
+		v.Why, v.Kind = estimateview.WhyBudget, budgetKind(q.YesNo)
 	}
 	return v
 }
@@ -271,7 +271,7 @@ func plansVerdict(res plan.Result, as planview.Assumed, q understand.Query) *pla
 		}
 		// A budget stated without a question mark ("预算800，两张A100跑一
 		// 周") is still asked whether it is enough: the verdict first.
-		y = &understand.YesNo{Kind: understand.YesNoCan}
+		y = &understand.YesNo{Kind: understand.YesNoCan, Enough: true}
 	}
 	best := res.Options[0]
 	v := &planview.Verdict{Best: best}
@@ -284,7 +284,7 @@ func plansVerdict(res plan.Result, as planview.Assumed, q understand.Query) *pla
 	}
 	switch {
 	case y.Kind != understand.YesNoWorth && budget > 0:
-		v.Kind, v.BudgetCNY = render.AskBudget, budget
+		v.Kind, v.BudgetCNY = budgetKind(y), budget
 		v.Answer = budgetAnswer(best.CostCNY, budget)
 	case y.Kind == understand.YesNoWorth && mode != "" && mode != "hourly":
 		v.Kind, v.Mode = render.AskWorth, mode
@@ -305,6 +305,17 @@ func plansVerdict(res plan.Result, as planview.Assumed, q understand.Query) *pla
 		return nil
 	}
 	return v
+}
+
+// budgetKind is how a budget's verdict is worded: 够 / 不够 when the
+// question asks whether it is enough or states the budget with no
+// question ("预算800，两张A100跑一周"), 能 / 不能 when it asks whether
+// it can be done ("100块能搞定吗").
+func budgetKind(y *understand.YesNo) string {
+	if y == nil || y.Enough || y.Kind != understand.YesNoCan {
+		return render.AskBudget
+	}
+	return render.AskCan
 }
 
 // budgetAnswer: is a cost range within a budget — yes when all of it
@@ -352,7 +363,7 @@ func modeVerdict(rows []estimateview.PlanRow, mode string, q understand.Query) *
 		budget = q.BudgetTotalCNY
 	}
 	if y == nil && q.BudgetTotalCNY > 0 {
-		y = &understand.YesNo{Kind: understand.YesNoCan}
+		y = &understand.YesNo{Kind: understand.YesNoCan, Enough: true}
 	}
 	if y == nil || len(rows) == 0 || term == 0 || mode == understand.ModeSpot {
 		return nil
@@ -364,7 +375,7 @@ func modeVerdict(rows []estimateview.PlanRow, mode string, q understand.Query) *
 		n := float64(max(q.GPUCount, 1))
 		cost = [2]float64{cost[0] * n, cost[1] * n}
 		v := &estimateview.PlanVerdict{Row: best, Cost: cost, ByHourly: hourly, BudgetCNY: budget, Count: max(q.GPUCount, 1)}
-		v.Kind, v.Answer = render.AskBudget, budgetAnswer(cost, budget)
+		v.Kind, v.Answer = budgetKind(y), budgetAnswer(cost, budget)
 		return v
 	case y.Kind == understand.YesNoWorth:
 		return worthMode(rows, term, q)
