@@ -269,10 +269,11 @@ func bestVerdict(cands []candidate, v float64) string {
 // one it matches best, an offer seen before a list price, then the
 // nearest.
 // asksDear reports whether the question asks if a price is dear or
-// cheap, or a good deal ("贵不贵", "算便宜吗", "good deal?"), of one card.
+// cheap, or a good deal ("贵不贵", "算便宜吗", "good deal?"), of one card
+// (not one platform's against another's: "比autodl便宜三毛").
 func asksDear(q understand.Query) bool {
 	y := q.YesNo
-	return y != nil && (y.Kind == understand.YesNoCheaper || y.Kind == understand.YesNoWorth) && len(q.NamedGPUs) < 2
+	return y != nil && (y.Kind == understand.YesNoCheaper || y.Kind == understand.YesNoWorth) && len(q.NamedGPUs) < 2 && len(q.Platforms) < 2
 }
 
 // cheapestCandidate is the figure with the lowest price.

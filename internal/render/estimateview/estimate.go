@@ -204,8 +204,8 @@ func (e Estimate) short(rd *render.Renderer, full chat.Reply, fits []fitLine) ch
 	if note := optionSourcesNote(est.Options, l); note != "" {
 		rep.Notes = append(rep.Notes, note)
 	}
-	if n := render.ShownRows(len(est.Options), shortOptions); len(est.Options) > n {
-		rep.Notes = append(rep.Notes, l.T("estimate.more_options", len(est.Options)-n))
+	if len(est.Options) > shortOptions {
+		rep.Notes = append(rep.Notes, l.T("estimate.more_options", len(est.Options)-shortOptions))
 	}
 	return rep
 }
@@ -324,7 +324,7 @@ func table(rd *render.Renderer, est *estimator.Estimate, l i18n.Lang) *chat.Tabl
 		t.Header = l.L("estimate.table.short_training")
 	}
 	for i, o := range est.Options {
-		if i == render.ShownRows(len(est.Options), shortOptions) {
+		if i == shortOptions {
 			break
 		}
 		star := unverifiedMark(o.Verified)
@@ -357,7 +357,7 @@ func optionSourcesNote(opts []estimator.Option, l i18n.Lang) string {
 	live, unverified := false, false
 	var dates []string
 	for i, o := range opts {
-		if i == render.ShownRows(len(opts), shortOptions) {
+		if i == shortOptions {
 			break
 		}
 		if o.PriceSource != string(stock.SourceCatalog) {

@@ -61,7 +61,7 @@ func (w Workload) short(rd *render.Renderer) chat.Reply {
 	}
 	t := &chat.Table{Header: l.L("workload.table.short")}
 	for i, o := range w.Options {
-		if i == render.ShownRows(len(w.Options), shortOptions) {
+		if i == shortOptions {
 			break
 		}
 		t.Rows = append(t.Rows, []string{rd.ShortName(o.Platform, en), o.GPU, hoursText(o.Hours), render.Money(o.TotalCNY) + unverifiedMark(o.Verified)})
@@ -70,8 +70,8 @@ func (w Workload) short(rd *render.Renderer) chat.Reply {
 	if note := optionSourcesNote(w.Options, l); note != "" {
 		rep.Notes = append(rep.Notes, note)
 	}
-	if n := render.ShownRows(len(w.Options), shortOptions); len(w.Options) > n {
-		rep.Notes = append(rep.Notes, l.T("estimate.more_options", len(w.Options)-n))
+	if len(w.Options) > shortOptions {
+		rep.Notes = append(rep.Notes, l.T("estimate.more_options", len(w.Options)-shortOptions))
 	}
 	rep.Notes = append(rep.Notes, w.assumptions())
 	return rep
