@@ -94,6 +94,8 @@ const (
 	JudgeInside = "inside"
 )
 
+var judgeKeys = map[string]string{JudgeDear: "factcheck.judge.dear", JudgeCheap: "factcheck.judge.cheap", JudgeInside: "factcheck.judge.inside"}
+
 var verdictKeys = map[string]string{VerdictYes: "factcheck.verdict.yes", VerdictNo: "factcheck.verdict.no", VerdictPartly: "factcheck.verdict.partly"}
 
 // Reply writes the verdict first: yes, no or partly, the value in the
@@ -116,8 +118,8 @@ func (p Check) Reply(rd *render.Renderer) chat.Reply {
 	if k, ok := verdictKeys[c.Verdict]; ok {
 		head = l.T(k)
 	}
-	if c.Judge != "" {
-		head = l.T("factcheck.judge." + c.Judge)
+	if k, ok := judgeKeys[c.Judge]; ok {
+		head = l.T(k)
 	}
 	line := l.T("factcheck.line", head, what, p.actualText(), c.Source)
 	if c.Claimed != "" && (c.Verdict != VerdictYes || c.Judge != "") {
