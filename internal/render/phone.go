@@ -304,3 +304,13 @@ func fitRows(short *chat.Reply, t *chat.Table, asTable bool, items []string, bud
 	}
 	return budget
 }
+
+// ShownRows is how many of total rows a short form shows when it wants
+// to show want: all of them when only one more is left (a "……还有 1 条"
+// line takes the place the row would).
+func ShownRows(total, want int) int {
+	if total == want+1 {
+		return total
+	}
+	return min(total, want)
+}

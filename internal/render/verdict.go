@@ -21,6 +21,9 @@ const (
 	AskCheaper = "cheaper"
 	AskDearer  = "dearer"
 	AskEasy    = "easy"
+	// AskBudget: is a budget the member stated enough ("预算500够吗", or
+	// a budget stated with no question at all): 够 / 不够.
+	AskBudget = "budget"
 )
 
 // Verdict answers a yes/no question: what it asks (Kind, one of the Ask
@@ -41,6 +44,7 @@ var verdictWords = map[string]map[string]string{
 	AskCheaper: {VerdictYes: "verdict.cheaper.yes", VerdictNo: "verdict.cheaper.no", VerdictSame: "verdict.cheaper.same", VerdictUnsure: "verdict.cheaper.unsure"},
 	AskDearer:  {VerdictYes: "verdict.dearer.yes", VerdictNo: "verdict.dearer.no", VerdictSame: "verdict.dearer.same", VerdictUnsure: "verdict.dearer.unsure"},
 	AskEasy:    {VerdictYes: "verdict.easy.yes", VerdictNo: "verdict.easy.no", VerdictUnsure: "verdict.easy.unsure"},
+	AskBudget:  {VerdictYes: "verdict.budget.yes", VerdictNo: "verdict.budget.no", VerdictUnsure: "verdict.budget.unsure"},
 }
 
 // Word is the verdict's word in l ("够", "不划算", "No, not worth it");

@@ -65,7 +65,8 @@ func conditionIntent(q *Query, folded string) (string, []string) {
 			from = append(from, IntentPrices)
 		}
 		return IntentStock, from
-	case q.Currency != "" && card && cost:
+	case (q.Currency != "" || q.GPUCount > 1) && card && cost && !job:
+		// "runpod的4090多少刀", "how much per hour for 8 H100s": a price.
 		return IntentStock, []string{IntentAvailability}
 	}
 	return "", nil

@@ -110,6 +110,7 @@ var slotNames = map[string]func(q *Query) bool{
 	"two_gpus":      func(q *Query) bool { return len(q.NamedGPUs) >= 2 },
 	"no_workload":   func(q *Query) bool { return q.Workload == "" },
 	"two_platforms": func(q *Query) bool { return len(q.Platforms) >= 2 },
+	"price":         func(q *Query) bool { return q.PriceCNY > 0 || q.MaxPriceCNY > 0 },
 }
 
 // LoadIntents reads every configs/intents/*.yaml strictly (an unknown key

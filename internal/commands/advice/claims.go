@@ -143,7 +143,22 @@ func (r checker) gpuPrice(ctx context.Context, q understand.Query, usd bool) *ad
 		v, usd = v*fx, true
 	}
 	best := pickCandidate(cands, v)
-	c := &adviceview.CheckRow{Claim: "gpu_price", Platform: best.platform, GPU: best.gpu, Claimed: trimF4(v),
+	judgeAs := ""
+	if asksDear(q) {
+		// "8刀一小时贵不贵", "两块钱算便宜吗": the price against the cheapest
+		// on record — above it dear, below it cheap, inside its range it
+		// depends (platform, region, time).
+		best = cheapestCandidate(cands)
+		switch {
+		case v > best.high*1.05:
+			judgeAs = adviceview.JudgeDear
+		case v < best.low*0.95:
+			judgeAs = adviceview.JudgeCheap
+		default:
+			judgeAs = adviceview.JudgeInside
+		}
+	}
+	c := &adviceview.CheckRow{Judge: judgeAs, Claim: "gpu_price", Platform: best.platform, GPU: best.gpu, Claimed: trimF4(v),
 		Actual: rangeText(best.low, best.high), Source: best.source, Verdict: judge(v, best.low, best.high), Observed: best.observed,
 		Unverified: !best.verified}
 	if q.Platform == "" {
@@ -253,6 +268,25 @@ func bestVerdict(cands []candidate, v float64) string {
 // pickCandidate is the figure a claimed value is checked against: the
 // one it matches best, an offer seen before a list price, then the
 // nearest.
+// asksDear reports whether the question asks if a price is dear or
+// cheap, or a good deal ("贵不贵", "算便宜吗", "good deal?"), of one card
+// (not one platform's against another's: "比autodl便宜三毛").
+func asksDear(q understand.Query) bool {
+	y := q.YesNo
+	return y != nil && (y.Kind == understand.YesNoCheaper || y.Kind == understand.YesNoWorth) && len(q.NamedGPUs) < 2 && len(q.Platforms) < 2
+}
+
+// cheapestCandidate is the figure with the lowest price.
+func cheapestCandidate(cands []candidate) candidate {
+	best := cands[0]
+	for _, c := range cands[1:] {
+		if c.low < best.low || c.low == best.low && c.observed && !best.observed {
+			best = c
+		}
+	}
+	return best
+}
+
 func pickCandidate(cands []candidate, v float64) candidate {
 	best := cands[0]
 	dist := func(c candidate) float64 { return math.Min(math.Abs(v-c.low), math.Abs(v-c.high)) }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/i18n"
@@ -216,6 +217,45 @@ func (r checker) speed(q understand.Query, lo, hi float64) *adviceview.CheckRow 
 		c.Claimed += "-" + trimF4(hi)
 	}
 	c.Verdict = judge(ratio, lo, hi)
+	if t := r.trainingSpeed(q, a.ID, b.ID, lo, hi, ratio); t != nil {
+		return t
+	}
+	return c
+}
+
+// speedJob is the job a speed claim is checked on: a 7B QLoRA at seq
+// 2048, batch 4 (it fits 24 GB cards), as the card comparison does.
+var speedJob = estimator.Job{ParamsB: 7, Method: estimator.MethodQLoRA, Bits: 4, SeqLen: 2048, Batch: 4}
+
+// trainingSpeed checks "a 比 b 快 lo–hi 倍" against the estimator's
+// training speed of a over b (its range from the measured throughputs it
+// rests on), the spec ratio named beside it; nil when either card has no
+// speed.
+func (r checker) trainingSpeed(q understand.Query, a, b string, lo, hi, spec float64) *adviceview.CheckRow {
+	est := &estimator.Estimator{Cat: r.Cat}
+	ta, errA := est.Throughput(speedJob, a)
+	tb, errB := est.Throughput(speedJob, b)
+	if errA != nil || errB != nil || !(ta.Low > 0 && tb.Low > 0 && ta.High > 0 && tb.High > 0) {
+		return nil
+	}
+	mlo, mhi := math.Min(ta.Low/tb.Low, ta.High/tb.High), math.Max(ta.Low/tb.Low, ta.High/tb.High)
+	actual := fmt.Sprintf("%.1f", mlo)
+	if fmt.Sprintf("%.1f", mhi) != actual {
+		actual += "-" + fmt.Sprintf("%.1f", mhi)
+	}
+	c := &adviceview.CheckRow{Claim: "speed_train", GPU: a + " / " + b, Claimed: trimF4(lo), Actual: actual,
+		Source: i18n.Of(q.English).T("factcheck.speed_train_source", spec), OffBy: -1}
+	if hi > lo {
+		c.Claimed += "-" + trimF4(hi)
+	}
+	switch {
+	case lo >= mlo*0.9 && hi <= mhi*1.1:
+		c.Verdict = adviceview.VerdictYes
+	case hi >= mlo*0.85 && lo <= mhi*1.15:
+		c.Verdict = adviceview.VerdictPartly
+	default:
+		c.Verdict = adviceview.VerdictNo
+	}
 	return c
 }
 

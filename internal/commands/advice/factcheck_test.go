@@ -34,7 +34,7 @@ func TestFactCheck(t *testing.T) {
 		{"free disk", understand.Query{Platform: "autodl", Claim: &understand.Claim{Disk: true, Free: true}}, "free_disk", adviceview.VerdictPartly, "free", false},
 		{"per second", understand.Query{Platform: "autodl", Claim: &understand.Claim{Grain: "second"}}, "granularity", adviceview.VerdictYes, "second", false},
 		{"speed", understand.Query{NamedGPUs: []string{"RTX 4090", "RTX 3090"}, Claim: &understand.Claim{HasTimes: true, TimesLow: 2, TimesHigh: 2.5}},
-			"speed", adviceview.VerdictYes, "2-2.5", false},
+			"speed_train", adviceview.VerdictPartly, "2-2.5", false}, // the training estimate is 1.8-2.2×
 		{"gpu price", understand.Query{GPUs: []string{"RTX 4090"}, MaxPriceCNY: 1.5}, "gpu_price", "", "1.5", false},
 		{"nothing to check", understand.Query{Platform: "autodl"}, "other", adviceview.VerdictUnknown, "", false},
 		{"no claim read", understand.Query{}, "other", adviceview.VerdictUnknown, "", false},

@@ -42,6 +42,13 @@ func planAnswer(_ context.Context, a *answer.Ask) answer.Out {
 	p := estimateview.Plan{Plan: estimateview.PlanResult{Mode: q.BillingMode, Rows: planRows(a.Env, q)}, Platforms: q.Platforms,
 		NamedGPUs: q.NamedGPUs, Now: a.Now(), Lang: i18n.Of(q.English)}
 	p.Verdict = modeVerdict(p.Plan.Rows, q.BillingMode, q)
+	if q.GPUCount > 1 && len(p.Plan.Rows) > 0 && catalog.TermHours(q.BillingMode) > 0 && q.BillingMode != understand.ModeSpot {
+		best, cost, hourly := cheapestTerm(p.Plan.Rows)
+		p.Cards = &estimateview.PlanCards{Count: q.GPUCount, Row: best, Cost: cost, ByHourly: hourly}
+	}
+	if p.Verdict != nil && p.Verdict.BudgetCNY > 0 {
+		uses.Add(answer.Said(understand.CondBudget)...)
+	}
 	return answer.Out{Payload: p, Query: q, Uses: uses.List()}
 }
 

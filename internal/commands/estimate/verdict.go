@@ -29,6 +29,13 @@ const (
 // every card (for "worth it", when the question named cards).
 func jobVerdict(cat *catalog.Catalog, est *estimator.Estimate, q understand.Query, anyCard func() *estimator.Estimate) *estimateview.Verdict {
 	y := q.YesNo
+	if q.BudgetTotalCNY > 0 && (y == nil || y.Kind == understand.YesNoCan || y.Kind == understand.YesNoFits) {
+		// A total budget stated ("总预算500 两张卡跑完7B LoRA 够吗", or
+		// with no question at all): whether it is enough comes first.
+		if v := optionsVerdict(cat, est.Options, q); v != nil {
+			return v
+		}
+	}
 	if y == nil {
 		return nil
 	}
@@ -141,7 +148,13 @@ func canVerdict(cat *catalog.Catalog, est *estimator.Estimate, q understand.Quer
 // optionsVerdict is canVerdict over the priced runs of a job (an LLM's or
 // another workload's); nil when none is on the cards asked.
 func optionsVerdict(cat *catalog.Catalog, opts []estimator.Option, q understand.Query) *estimateview.Verdict {
-	budget, within := q.PriceCNY, q.YesNo.WithinHours
+	budget, within := q.PriceCNY, 0.0
+	if q.BudgetTotalCNY > 0 {
+		budget = q.BudgetTotalCNY
+	}
+	if q.YesNo != nil {
+		within = q.YesNo.WithinHours
+	}
 	o := askedOption(cat, opts, q, within > 0 && budget == 0)
 	if o == nil {
 		return nil
@@ -150,12 +163,13 @@ func optionsVerdict(cat *catalog.Catalog, opts []estimator.Option, q understand.
 	switch {
 	case budget > 0 && o.TotalCNY > budget:
 		v.Answer, v.Why, v.WithinHours = render.VerdictNo, estimateview.WhyBudget, 0
+		v.Kind = budgetKind(q.YesNo)
 	case within > 0 && o.Hours > within:
 		v.Answer, v.Why, v.BudgetCNY = render.VerdictNo, estimateview.WhyTime, 0
 	case within > 0:
 		v.Why = estimateview.WhyTime
 	default:
-		v.Why = estimateview.WhyBudget
+		v.Why, v.Kind = estimateview.WhyBudget, budgetKind(q.YesNo)
 	}
 	return v
 }
@@ -244,8 +258,20 @@ func cheaperVerdict(cat *catalog.Catalog, est *estimator.Estimate, q understand.
 // nil for any other question.
 func plansVerdict(res plan.Result, as planview.Assumed, q understand.Query) *planview.Verdict {
 	y := q.YesNo
-	if y == nil || len(res.Options) == 0 {
+	if len(res.Options) == 0 {
 		return nil
+	}
+	budget := q.BudgetTotalCNY
+	if budget <= 0 && y != nil {
+		budget = q.PriceCNY
+	}
+	if y == nil {
+		if budget <= 0 {
+			return nil
+		}
+		// A budget stated without a question mark ("预算800，两张A100跑一
+		// 周") is still asked whether it is enough: the verdict first.
+		y = &understand.YesNo{Kind: understand.YesNoCan, Enough: true}
 	}
 	best := res.Options[0]
 	v := &planview.Verdict{Best: best}
@@ -257,9 +283,9 @@ func plansVerdict(res plan.Result, as planview.Assumed, q understand.Query) *pla
 		mode = as.Mentioned
 	}
 	switch {
-	case y.Kind != understand.YesNoWorth && q.PriceCNY > 0:
-		v.Kind, v.BudgetCNY = render.AskCan, q.PriceCNY
-		v.Answer = budgetAnswer(best.CostCNY, q.PriceCNY)
+	case y.Kind != understand.YesNoWorth && budget > 0:
+		v.Kind, v.BudgetCNY = budgetKind(y), budget
+		v.Answer = budgetAnswer(best.CostCNY, budget)
 	case y.Kind == understand.YesNoWorth && mode != "" && mode != "hourly":
 		v.Kind, v.Mode = render.AskWorth, mode
 		planCost := [2]float64{}
@@ -279,6 +305,17 @@ func plansVerdict(res plan.Result, as planview.Assumed, q understand.Query) *pla
 		return nil
 	}
 	return v
+}
+
+// budgetKind is how a budget's verdict is worded: 够 / 不够 when the
+// question asks whether it is enough or states the budget with no
+// question ("预算800，两张A100跑一周"), 能 / 不能 when it asks whether
+// it can be done ("100块能搞定吗").
+func budgetKind(y *understand.YesNo) string {
+	if y == nil || y.Enough || y.Kind != understand.YesNoCan {
+		return render.AskBudget
+	}
+	return render.AskCan
 }
 
 // budgetAnswer: is a cost range within a budget — yes when all of it
@@ -321,14 +358,24 @@ func worthAnswer(planCost [2]float64, best plan.Option, p *plan.Option) string {
 func modeVerdict(rows []estimateview.PlanRow, mode string, q understand.Query) *estimateview.PlanVerdict {
 	y := q.YesNo
 	term := catalog.TermHours(mode)
+	budget := q.PriceCNY
+	if q.BudgetTotalCNY > 0 {
+		budget = q.BudgetTotalCNY
+	}
+	if y == nil && q.BudgetTotalCNY > 0 {
+		y = &understand.YesNo{Kind: understand.YesNoCan, Enough: true}
+	}
 	if y == nil || len(rows) == 0 || term == 0 || mode == understand.ModeSpot {
 		return nil
 	}
 	switch {
-	case y.Kind != understand.YesNoWorth && q.PriceCNY > 0:
+	case y.Kind != understand.YesNoWorth && budget > 0:
 		best, cost, hourly := cheapestTerm(rows)
-		v := &estimateview.PlanVerdict{Row: best, Cost: cost, ByHourly: hourly, BudgetCNY: q.PriceCNY}
-		v.Kind, v.Answer = render.AskCan, budgetAnswer(cost, q.PriceCNY)
+		// A budget is for every card asked ("两张3090包一个月 预算2500").
+		n := float64(max(q.GPUCount, 1))
+		cost = [2]float64{cost[0] * n, cost[1] * n}
+		v := &estimateview.PlanVerdict{Row: best, Cost: cost, ByHourly: hourly, BudgetCNY: budget, Count: max(q.GPUCount, 1)}
+		v.Kind, v.Answer = budgetKind(y), budgetAnswer(cost, budget)
 		return v
 	case y.Kind == understand.YesNoWorth:
 		return worthMode(rows, term, q)

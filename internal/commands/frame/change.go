@@ -92,6 +92,7 @@ func changes(rd *render.Renderer, base, q Query, l i18n.Lang) []string {
 		"router.frame.days", render.TrimF(q.PeriodDays))
 	add(q.VRAMMinGB != base.VRAMMinGB && q.VRAMMinGB > 0, "router.frame.vram_min", render.TrimF(q.VRAMMinGB))
 	out = append(out, scheduleChanges(append(slices.Clone(base.Schedule), base.ScheduleAlso...), append(slices.Clone(q.Schedule), q.ScheduleAlso...), l)...)
+	add(q.Intent == understand.IntentPlan && q.SizeGB != base.SizeGB && q.SizeGB > 0, "router.frame.disk", render.TrimF(q.SizeGB))
 	return append(out, jobChanges(base, q, l)...)
 }
 

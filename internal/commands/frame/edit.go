@@ -95,6 +95,16 @@ func jobParams(q Query) bool {
 // the last estimate's job).
 func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 	f := fr.Query.Restore()
+	if diskFollow(f, q) {
+		// "再加个200G数据盘呢" after a rental's cost: the disk priced in,
+		// not a ledger entry (which names its platform).
+		q.Intent, q.Topic, q.Verbs, q.FollowSizeGB = f.Intent, "", nil, q.SizeGB
+	}
+	if currencyFollow(f, q) {
+		// "vast上多少刀", "runpod上呢 换成美元" after an answer about a card:
+		// that answer again in dollars (and on the platform named).
+		q.Intent, q.Verbs, q.FollowUp = f.Intent, nil, true
+	}
 	if !Editable(f) || !continues(q) {
 		return q, false
 	}
@@ -117,6 +127,39 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 		return q, false
 	}
 	return e.apply(f, q, b, target, fr.Cheapest), true
+}
+
+// diskFollow reports whether q, read as registering a disk, is a
+// follow-up adding a data disk to a rental's cost (f a plan): said as a
+// follow-up, a size and no platform.
+func diskFollow(f, q Query) bool {
+	disk := q.Intent == understand.IntentStorageAdd || q.Intent == understand.IntentStorageResize ||
+		q.Intent == understand.IntentAdvice && q.Topic == diskSizingTopic
+	return f.Intent == understand.IntentPlan && disk && q.FollowUp && q.Platform == "" && q.SizeGB > 0
+}
+
+// diskSizingTopic is the knowledge base's "how big a disk" topic ("数据盘
+// 要500G呢" reads as it).
+const diskSizingTopic = "disk-sizing"
+
+// currencyFollow reports whether q asks the frame's answer in another
+// currency: a currency named, no card, job or price of its own, and a
+// reading that is no answer of its own (a fact check with no figure, an
+// ask-back, nothing understood, a platform's price list).
+func currencyFollow(f, q Query) bool {
+	if !Editable(f) || q.Currency == "" || len(q.GPUs) > 0 || q.UnknownGPU != "" || q.PriceCNY > 0 || q.MaxPriceCNY > 0 || hasJob(q) {
+		return false
+	}
+	switch q.Intent {
+	case understand.IntentFactCheck, understand.IntentClarify, understand.IntentUnknown, understand.IntentPrices, understand.IntentHelp, understand.IntentMore:
+		return true
+	}
+	return false
+}
+
+// hasJob reports whether q names a job.
+func hasJob(q Query) bool {
+	return q.Model != "" || q.ParamsB > 0 || q.ModelText != "" || q.WorkloadModel != "" || q.KBWorkload != ""
 }
 
 // continues reports whether a message may continue an answer at all: not
@@ -403,6 +446,10 @@ func (e Editor) applyNames(m *Query, f, q Query, b brings, target string) {
 	case b.size:
 		if id, ok := e.variant(f, max(q.FollowSizeGB, q.SizeGB)); ok {
 			m.GPU, m.GPUs, m.NamedGPUs, m.GPUFamily = id, []string{id}, []string{id}, false
+		} else if target == understand.IntentPlan && q.SizeGB > 0 && (q.FollowSizeGB == q.SizeGB || q.Intent == understand.IntentPlan && q.VRAMMinGB == 0 && q.VRAMMaxGB == 0) {
+			// "数据盘要1T呢", "plus a 500GB data disk?": the plan's disk (a
+			// plan question keeps a size only as its disk's).
+			m.SizeGB = q.SizeGB
 		}
 	}
 	switch {

@@ -58,7 +58,7 @@ func pricesUses(env *answer.Env, q *understand.Query) *answer.Uses {
 func (r *Answers) prices(q understand.Query) offerview.Prices {
 	en := q.English
 	p := offerview.Prices{Lang: i18n.Of(en), Ask: offerview.PricesAsk{NoCardMode: q.NoCardMode, Retention: q.Retention, Named: q.Platforms,
-		GPU: q.GPU, GPUs: q.GPUs, NamedGPUs: q.NamedGPUs, Exclude: q.ExcludePlatforms, USD: q.Currency == understand.CurrencyUSD}}
+		GPU: q.GPU, GPUs: q.GPUs, NamedGPUs: q.NamedGPUs, Exclude: q.ExcludePlatforms, USD: q.Currency == understand.CurrencyUSD, Count: q.GPUCount}}
 	if len(q.NamedGPUs) == 0 {
 		p.Ask.VRAMMinGB, p.Ask.VRAMMaxGB = q.VRAMMinGB, q.VRAMMaxGB
 	}

@@ -59,6 +59,10 @@ type CheckRow struct {
 	// Also are the other figures the claim may mean (another variant of
 	// the card, the list price beside an offer seen).
 	Also []CheckAlso `json:"also,omitempty"`
+	// Judge answers "is this price dear" (gpu_price asked 贵不贵, 便宜吗,
+	// worth it): JudgeDear above the cheapest figure, JudgeCheap below
+	// it, JudgeInside within its range; "" for a claim of fact.
+	Judge string `json:"judge,omitempty"`
 	// Rule is the platform's own rule behind the verdict, in words.
 	Rule string `json:"rule,omitempty"`
 }
@@ -83,6 +87,15 @@ const (
 )
 
 // verdictKeys are the verdicts' message keys.
+// What a price is against the cheapest on record (CheckRow.Judge).
+const (
+	JudgeDear   = "dear"
+	JudgeCheap  = "cheap"
+	JudgeInside = "inside"
+)
+
+var judgeKeys = map[string]string{JudgeDear: "factcheck.judge.dear", JudgeCheap: "factcheck.judge.cheap", JudgeInside: "factcheck.judge.inside"}
+
 var verdictKeys = map[string]string{VerdictYes: "factcheck.verdict.yes", VerdictNo: "factcheck.verdict.no", VerdictPartly: "factcheck.verdict.partly"}
 
 // Reply writes the verdict first: yes, no or partly, the value in the
@@ -105,9 +118,16 @@ func (p Check) Reply(rd *render.Renderer) chat.Reply {
 	if k, ok := verdictKeys[c.Verdict]; ok {
 		head = l.T(k)
 	}
+	if k, ok := judgeKeys[c.Judge]; ok {
+		head = l.T(k)
+	}
 	line := l.T("factcheck.line", head, what, p.actualText(), c.Source)
-	if c.Claimed != "" && c.Verdict != VerdictYes {
-		line += l.T("factcheck.claimed", p.claimedText())
+	if c.Claimed != "" && (c.Verdict != VerdictYes || c.Judge != "") {
+		claimed := "factcheck.claimed"
+		if c.Judge != "" {
+			claimed = "factcheck.asked"
+		}
+		line += l.T(claimed, p.claimedText())
 		if c.OffBy >= 2 {
 			line += l.T("factcheck.off_by", c.OffBy)
 		}
@@ -126,7 +146,12 @@ func (p Check) Reply(rd *render.Renderer) chat.Reply {
 	if c.Claim == "disk_price" && !p.PerMonth && c.Verdict == VerdictNo {
 		rep.Lines = append(rep.Lines, l.T("factcheck.month_for_day"))
 	}
-	rep.Lines = append(rep.Lines, l.T("factcheck.prices_change"))
+	switch c.Claim {
+	case "speed", "speed_train", "vram":
+		// Not a price: nothing to say about prices changing.
+	default:
+		rep.Lines = append(rep.Lines, l.T("factcheck.prices_change"))
+	}
 	return rep
 }
 
@@ -226,6 +251,8 @@ func subject(rd *render.Renderer, c *CheckRow, l i18n.Lang) string {
 		return l.T("factcheck.subject.spot", name)
 	case "speed":
 		return l.T("factcheck.subject.speed", c.GPU)
+	case "speed_train":
+		return l.T("factcheck.subject.speed_train", c.GPU)
 	case "free_disk":
 		return l.T("factcheck.subject.free_disk", name)
 	case "gpu_price":
@@ -264,7 +291,7 @@ func actualText(claim, v string, l i18n.Lang) string {
 			return l.T("factcheck.value.offered")
 		}
 		return l.T("factcheck.value.not_offered")
-	case "speed":
+	case "speed", "speed_train":
 		return l.T("factcheck.value.times", v)
 	case "vram":
 		return l.T("factcheck.value.gb", v)

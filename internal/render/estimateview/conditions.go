@@ -45,9 +45,15 @@ func USDLine(rd *render.Renderer, l i18n.Lang, cost [2]float64) string {
 	if fx <= 0 {
 		return ""
 	}
-	s := fmt.Sprintf("$%.0f", cost[0]/fx)
-	if cost[1] > cost[0]+0.5 {
-		s += fmt.Sprintf("-%.0f", cost[1]/fx)
+	// Whole dollars, or cents under $20 ("$1.21-2.20", not "$1-2").
+	f := "%.0f"
+	if cost[1]/fx < 20 {
+		f = "%.2f"
+	}
+	lo, hi := fmt.Sprintf(f, cost[0]/fx), fmt.Sprintf(f, cost[1]/fx)
+	s := "$" + lo
+	if hi != lo {
+		s += "-" + hi
 	}
 	return l.T("estimate.usd", s, fx)
 }

@@ -31,6 +31,19 @@ type Plan struct {
 	// Verdict answers the yes/no question asked ("200块能包一个月4090吗";
 	// nil when none was asked): the first line.
 	Verdict *PlanVerdict `json:"verdict,omitempty"`
+	// Cards is the cheapest term for every card asked when several were
+	// ("4张4090一天多少"; nil for one): all of them and one, labelled.
+	Cards *PlanCards `json:"cards,omitempty"`
+}
+
+// PlanCards is the cheapest price of one term (Row's plan, or its
+// pay-as-you-go for the whole term when ByHourly) for Count cards: Cost
+// is one card's.
+type PlanCards struct {
+	Count    int        `json:"count"`
+	Row      PlanRow    `json:"row"`
+	Cost     [2]float64 `json:"cost_cny"`
+	ByHourly bool       `json:"by_hourly,omitempty"`
 }
 
 // PlanResult is a billing-mode answer's mode and rows, those with a plan
@@ -97,6 +110,15 @@ func (p Plan) Reply(rd *render.Renderer) chat.Reply {
 		full.Notes = append(full.Notes, l.T("plan.spot_note"))
 	}
 	full.Notes = append(full.Notes, p.legend(rd)...)
+	if c := p.Cards; c != nil && c.Count > 1 && c.Cost[0] > 0 {
+		how := render.ModeName(mode, en)
+		if c.ByHourly {
+			how = l.T("plan.yesno.hourly_term", PeriodWord(mode, l))
+		}
+		n := float64(c.Count)
+		full.Lines = append(full.Lines, l.T("plan.cards", c.Count, rd.PlatformName(c.Row.Platform, en), how,
+			rangeText([2]float64{c.Cost[0] * n, c.Cost[1] * n}), rangeText(c.Cost)))
+	}
 	rep := full
 	rep.Table = p.phoneTable(rd, full.Table)
 	if p.Verdict != nil {

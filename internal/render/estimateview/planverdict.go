@@ -1,6 +1,8 @@
 package estimateview
 
 import (
+	"fmt"
+
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/render"
@@ -25,6 +27,8 @@ type PlanVerdict struct {
 	// the whole term.
 	ByHourly       bool `json:"by_hourly,omitempty"`
 	AroundTheClock bool `json:"around_the_clock,omitempty"`
+	// Count is how many cards a budget's Cost is for (1: one).
+	Count int `json:"count,omitempty"`
 }
 
 // verdictLine is the first line of a billing-mode answer to a yes/no
@@ -46,7 +50,11 @@ func (p Plan) verdictLine(rd *render.Renderer) string {
 		case render.VerdictUnsure:
 			key = "plan.yesno.budget_unsure"
 		}
-		return v.Line(l.T(key, v.Row.GPU, mode, price, where, render.TrimF(v.BudgetCNY)), l)
+		gpu := v.Row.GPU
+		if v.Count > 1 {
+			gpu = fmt.Sprintf("%s×%d", gpu, v.Count)
+		}
+		return v.Line(l.T(key, gpu, mode, price, where, render.TrimF(v.BudgetCNY)), l)
 	}
 	if v.StatedCNY > 0 {
 		price = render.TrimF(v.StatedCNY)

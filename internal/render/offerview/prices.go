@@ -39,6 +39,9 @@ type PricesAsk struct {
 	// was named (0: none).
 	USD                  bool
 	VRAMMinGB, VRAMMaxGB float64
+	// Count is how many cards were asked for ("3张A100 一小时多少": 3);
+	// above one a line gives the cheapest row's price for all of them.
+	Count int
 }
 
 // NoCardRow is a platform's no-GPU mode: whether it has one and its
@@ -70,9 +73,9 @@ func (p Prices) Reply(rd *render.Renderer) chat.Reply {
 	case p.Ask.NoCardMode:
 		return v.noCard()
 	case len(p.Ask.Platforms) > 0:
-		return v.withUSD(v.platforms())
+		return v.withCount(v.withUSD(v.platforms()))
 	case len(p.Ask.GPUs) > 0:
-		return v.withUSD(v.gpus())
+		return v.withCount(v.withUSD(v.gpus()))
 	}
 	return v.overview()
 }
@@ -85,6 +88,29 @@ func (v pricesView) withUSD(rep chat.Reply) chat.Reply {
 	if line := v.rd.USDLine(v.Offers, v.en); line != "" {
 		rep.Lines = append([]string{line}, rep.Lines...)
 	}
+	return rep
+}
+
+// withCount adds, for several cards asked, the cheapest row's price for
+// all of them and for one, first.
+func (v pricesView) withCount(rep chat.Reply) chat.Reply {
+	if v.Ask.Count < 2 {
+		return rep
+	}
+	var best *render.OfferRow
+	for i := range v.Offers {
+		r := &v.Offers[i]
+		if r.PriceCNY != nil && *r.PriceCNY > 0 && (best == nil || *r.PriceCNY < *best.PriceCNY) {
+			best = r
+		}
+	}
+	if best == nil {
+		return rep
+	}
+	n := float64(v.Ask.Count)
+	low, high := *best.PriceCNY, max(best.PriceHighCNY, *best.PriceCNY)
+	line := v.l.T("stock.cards_total", v.Ask.Count, v.rd.PlatformName(best.Platform, v.en), priceRange(low*n, high*n), priceRange(low, high))
+	rep.Lines = append([]string{line}, rep.Lines...)
 	return rep
 }
 

@@ -1,6 +1,7 @@
 package offerview
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -90,13 +91,17 @@ func (s Stock) Reply(rd *render.Renderer) chat.Reply {
 		}
 	}
 	if s.Ask.GPUCount > 1 {
+		if line := v.cardsTotal(); line != "" {
+			short.Lines = append(short.Lines, line)
+		}
 		// The counts are per region or platform, not per machine.
 		short.Lines = append(short.Lines, v.l.T("stock.one_machine", s.Ask.GPUCount))
 	}
-	short.Table = v.phoneTable(phoneRows)
-	shown := rows[:min(len(rows), phoneRows)]
-	if len(rows) > phoneRows {
-		short.Notes = append(short.Notes, v.l.T("stock.more", len(rows)-phoneRows))
+	n := render.ShownRows(len(rows), phoneRows)
+	short.Table = v.phoneTable(n)
+	shown := rows[:n]
+	if len(rows) > n {
+		short.Notes = append(short.Notes, v.l.T("stock.more", len(rows)-n))
 	}
 	if !v.hasLive() && len(rows) > 0 {
 		short.Notes = append(short.Notes, v.l.T("offers.end", v.src.noLiveReason()))
@@ -345,4 +350,32 @@ func vramText(l i18n.Lang, lo, hi float64) string {
 		s += l.T("stock.vram_max", render.TrimF(hi))
 	}
 	return s
+}
+
+// cardsTotal is the hourly price of all the cards asked at the first
+// row's price, with one card's, labelled ("2 张合计约 2.40-5.40 元/小时
+// （每张 1.20-2.70）"); "" when the first row has no price.
+func (v *stockView) cardsTotal() string {
+	if len(v.Offers) == 0 {
+		return ""
+	}
+	r := v.Offers[0]
+	low, high := r.ListPriceCNY, r.ListPriceHighCNY
+	if r.PriceCNY != nil {
+		low, high = *r.PriceCNY, r.PriceHighCNY
+	}
+	if low <= 0 {
+		return ""
+	}
+	n := float64(v.Ask.GPUCount)
+	return v.l.T("stock.cards_total", v.Ask.GPUCount, v.rd.PlatformName(r.Platform, v.en), priceRange(low*n, high*n), priceRange(low, high))
+}
+
+// priceRange is a price or a range to the fen: "2.40" or "2.40-5.40"
+// (one number when the ends are equal).
+func priceRange(low, high float64) string {
+	if high-low < 0.005 {
+		return fmt.Sprintf("%.2f", low)
+	}
+	return fmt.Sprintf("%.2f-%.2f", low, high)
 }

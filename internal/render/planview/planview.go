@@ -101,8 +101,8 @@ func (p Plans) Reply(rd *render.Renderer) chat.Reply {
 	full := rep
 	full.Table = p.table(rd, len(res.Options))
 	full.Notes = append(append([]string(nil), rep.Notes...), p.rules(rd.Cat, res.Options[0])...)
-	if len(res.Options) > phoneRows {
-		rep.Notes = append([]string{l.T("estimate.more_options", len(res.Options)-phoneRows)}, rep.Notes...)
+	if n := render.ShownRows(len(res.Options), phoneRows); len(res.Options) > n {
+		rep.Notes = append([]string{l.T("estimate.more_options", len(res.Options)-n)}, rep.Notes...)
 	}
 	rep.Full = &full
 	return rep
@@ -116,7 +116,7 @@ const phoneRows = 3
 func (p Plans) shortTable(rd *render.Renderer) *chat.Table {
 	l, en := p.Lang, p.Lang.English()
 	t := &chat.Table{Header: l.L("plan.opt.short_table")}
-	for _, o := range p.Result.Options[:min(phoneRows, len(p.Result.Options))] {
+	for _, o := range p.Result.Options[:render.ShownRows(len(p.Result.Options), phoneRows)] {
 		t.Rows = append(t.Rows, []string{rd.ShortName(o.Platform, en), render.ModeName(o.Mode, en), cost(o) + mark(o.Price)})
 	}
 	return t
@@ -147,6 +147,10 @@ func verdict(rd *render.Renderer, res plan.Result, as Assumed, l i18n.Lang) stri
 		cards = fmt.Sprintf("%s×%d", p.GPU, p.Count)
 	}
 	s := l.T("plan.opt.verdict", cards, use, rd.PlatformName(best.Platform, en), render.ModeName(best.Mode, en), cost(best), mark(best.Price))
+	if p.Count > 1 {
+		// Several cards: the total first, then one card's share, labelled.
+		s = l.T("plan.opt.verdict_cards", cards, use, rd.PlatformName(best.Platform, en), render.ModeName(best.Mode, en), p.Count, cost(best), mark(best.Price), perCard(best, p.Count))
+	}
 	if be, ok := breakEven(res, best.Platform); ok {
 		m := ""
 		if !be.Verified {
@@ -268,6 +272,12 @@ func spanText(weeks float64, l i18n.Lang) string {
 	return l.T("plan.opt.span.part_weeks", weeks)
 }
 
+// perCard is one card's share of a cost over n cards: "29-65".
+func perCard(o plan.Option, n int) string {
+	o.CostCNY = [2]float64{o.CostCNY[0] / float64(n), o.CostCNY[1] / float64(n)}
+	return cost(o)
+}
+
 func cost(o plan.Option) string {
 	if o.CostCNY[1]-o.CostCNY[0] >= 0.5 {
 		return fmt.Sprintf("%.0f-%.0f", o.CostCNY[0], o.CostCNY[1])
@@ -379,7 +389,7 @@ func notes(rd *render.Renderer, res plan.Result, as Assumed, l i18n.Lang) []stri
 	if as.ScheduleHours > 0 {
 		a = append(a, l.T("plan.opt.assumed.schedule", as.ScheduleHours, as.ScheduleDays))
 	}
-	if as.Disk {
+	if as.Disk || p.DiskGB > 0 {
 		a = append(a, l.T("plan.opt.assumed.disk", p.DiskGB))
 	}
 	if !as.SetupStated {
@@ -469,7 +479,9 @@ func (p Plans) rules(cat *catalog.Catalog, o plan.Option) []string {
 func (p Plans) conditionLines(rd *render.Renderer) []string {
 	best := p.Result.Options[0]
 	var out []string
-	if line := estimateview.BudgetLine(p.Lang, p.BudgetCNY, best.CostCNY); line != "" {
+	if p.Verdict != nil && p.Verdict.BudgetCNY > 0 {
+		// The verdict line already says whether the budget is enough.
+	} else if line := estimateview.BudgetLine(p.Lang, p.BudgetCNY, best.CostCNY); line != "" {
 		out = append(out, line)
 	}
 	if p.USD {

@@ -57,6 +57,7 @@ var (
 	claimSpot   = words.NewExpr("advice.claim_spot")
 	claimFree   = words.NewExpr("advice.claim_free")
 	claimTimes  = words.NewExpr("advice.claim_times")
+	claimFaster = words.NewExpr("advice.claim_faster")
 	claimHours  = words.NewExpr("advice.claim_hours")
 	claimPlan   = words.NewExpr("advice.claim_plan_price")
 	claimHourly = words.NewExpr("advice.claim_bare_hourly")
@@ -132,13 +133,17 @@ func ReadClaim(s string) *Claim {
 			}
 		}
 	}
-	if m := claimTimes.FindStringSubmatch(s); m != nil {
-		c.TimesLow, _ = words.ParseNum(m[1])
+	if m := claimTimes.FindStringSubmatchIndex(s); m != nil {
+		c.TimesLow, _ = words.ParseNum(s[m[2]:m[3]])
 		c.TimesHigh = c.TimesLow
-		if m[2] != "" {
-			c.TimesHigh, _ = words.ParseNum(m[2])
+		if m[4] >= 0 {
+			c.TimesHigh, _ = words.ParseNum(s[m[4]:m[5]])
 		}
-		c.HasTimes = true
+		if claimFaster.MatchString(s[:m[0]]) && m[4] < 0 {
+			// "快一倍": twice as fast; "快两倍": 2–3×.
+			c.TimesLow, c.TimesHigh = max(c.TimesLow, 2), c.TimesLow+1
+		}
+		c.HasTimes = c.TimesLow > 0
 	}
 	return c
 }

@@ -86,8 +86,15 @@ func extractUsage(x *Extraction) {
 		}
 	}
 	q.SpanDays, x.spanAt = spanDays(spanText)
-	if q.SpanDays == 0 && q.TotalHours > 0 && rePerMonth.MatchString(x.rest) {
-		q.SpanDays = 30 // "~100 hours a month"
+	if q.TotalHours > 0 && rePerMonth.MatchString(x.rest) {
+		switch {
+		case q.SpanDays == 0:
+			q.SpanDays = 30 // "~100 hours a month"
+		case q.SpanDays > 31:
+			// "每月200小时，用4个月": the hours of every month of the span
+			// (800 h over 120 days, not 200 h in all).
+			q.TotalHours = math.Round(q.TotalHours * q.SpanDays / 30)
+		}
 	}
 	q.Continuous = q.Continuous || reContinuous.MatchString(x.rest)
 	if q.Window == "" {

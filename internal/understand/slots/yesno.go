@@ -44,6 +44,9 @@ type YesNo struct {
 	// WithinHours is the time the job must be done in ("两小时跑得完吗" 2,
 	// "一晚上" 10, "一周内" 168), hours; 0 when none.
 	WithinHours float64 `json:"within_hours,omitempty"`
+	// Enough: asked whether something is enough ("够不够", "够吗", "is it
+	// enough"): a budget's verdict says 够 / 不够 rather than 能 / 不能.
+	Enough bool `json:"enough,omitempty"`
 }
 
 // The yes/no words (configs/slots/yesno.yaml).
@@ -63,6 +66,7 @@ var (
 	yesNoOvernight = words.NewExpr("yesno.overnight")
 	yesNoQuestion  = words.NewExpr("yesno.question")
 	yesNoSaid      = words.NewExpr("yesno.said")
+	yesNoEnough    = words.NewExpr("yesno.enough")
 )
 
 // yesNoKinds are the kinds in the order they are tried: the first whose
@@ -125,6 +129,7 @@ func ReadYesNo(s string) *YesNo {
 		y.VRAMGB, _ = words.ParseNum(m[1])
 	}
 	y.Dearer = y.Kind == YesNoCheaper && yesNoDearer.MatchString(s) && !yesNoCheap.MatchString(s)
+	y.Enough = yesNoEnough.MatchString(s)
 	y.WithinHours = withinHours(s)
 	if y.WithinHours > 0 && y.Kind == YesNoFits {
 		// "两小时跑得完吗": a time, not the VRAM.

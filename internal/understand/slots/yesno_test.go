@@ -13,8 +13,8 @@ func TestReadYesNo(t *testing.T) {
 		text string
 		want *YesNo
 	}{
-		{"24G 跑 7B QLoRA 够不够", &YesNo{Kind: YesNoFits, VRAMGB: 24}},
-		{"is an A6000 enough for 14b lora", &YesNo{Kind: YesNoFits}},
+		{"24G 跑 7B QLoRA 够不够", &YesNo{Kind: YesNoFits, VRAMGB: 24, Enough: true}},
+		{"is an A6000 enough for 14b lora", &YesNo{Kind: YesNoFits, Enough: true}},
 		{"一天就用两三个小时 3090包月值吗", &YesNo{Kind: YesNoWorth}},
 		{"4090 包月值不值 我一周就用十几个小时", &YesNo{Kind: YesNoWorth}},
 		{"is monthly worth it for a 3090 if I run it 24/7", &YesNo{Kind: YesNoWorth}},
