@@ -213,6 +213,9 @@ func (b *Board) Restore(ctx context.Context) error {
 	}
 	for _, s := range snaps {
 		if id, ok := known[s.Provider]; ok && (s.Identity == "" || s.Identity == id) {
+			// The recording process's breaker and running fetch are not
+			// this one's.
+			s.Breaker, s.Late, s.RunningFor = "", false, 0
 			b.last[s.Provider] = s
 		}
 	}
@@ -309,9 +312,16 @@ func (b *Board) fetchAndRecord(p Provider) ProviderSnapshot {
 	if b.opt.Store != nil && ps.Status != StatusNotConfigured {
 		// Failures are saved too (a stale snapshot keeps the last good
 		// offers), so the next process knows the provider is failing.
+		// The breaker's state goes with it: readiness on every replica
+		// reads the poller's recorded state (it is cleared on Restore: a
+		// breaker is the process's own).
+		saved := ps
+		if st := b.breakerState(name); st != BreakerClosed {
+			saved.Breaker = st
+		}
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(b.ctx), b.opt.Timeout)
 		defer cancel()
-		if err := b.opt.Store.SaveProviderSnapshot(ctx, ps); err != nil {
+		if err := b.opt.Store.SaveProviderSnapshot(ctx, saved); err != nil {
 			b.opt.Log.Warn("stock: save snapshot", "provider", name, "err", err)
 		}
 	}
