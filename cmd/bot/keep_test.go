@@ -247,3 +247,30 @@ func TestBackupRefusesEmptyStore(t *testing.T) {
 		t.Errorf("backup of a store with state: %d %s %s", code, stdout, stderr)
 	}
 }
+
+// TestDigestPreviewEveryChat: bot digest --preview without --lab shows
+// every chat that turned the digest on, each with its lab's digest (a
+// chat grouped by storage.labs named with its lab); with none on it says
+// so and how; --lab still previews that lab's chats only.
+func TestDigestPreviewEveryChat(t *testing.T) {
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "bot.yaml")
+	os.WriteFile(cfgPath, []byte("storage:\n  prices: {autodl: 0.01}\n  labs:\n    nlp: [feishu/oc_nlp]\n"), 0o600)
+	env := []string{"BOT_DATA_DIR=" + filepath.Join(dir, "data"), "BOT_CONFIG=" + cfgPath}
+	if out, stderr, code := run(t, "", env, "digest", "--preview"); code != 0 || !strings.Contains(out, "no chat has turned the digest on") {
+		t.Errorf("preview with no chat on: %d %s %s", code, out, stderr)
+	}
+	for _, ck := range []string{"feishu/oc_nlp", "feishu/oc_cv"} {
+		if out, stderr, code := run(t, "", env, "ask", "--chat", ck, "开启周报"); code != 0 {
+			t.Fatalf("开启周报 in %s: %d %s %s", ck, code, out, stderr)
+		}
+	}
+	out, stderr, code := run(t, "", env, "digest", "--preview")
+	if code != 0 || !strings.Contains(out, "== feishu/oc_cv gets") || !strings.Contains(out, "== feishu/oc_nlp (lab nlp) gets") || strings.Contains(out, "console") {
+		t.Errorf("preview of every chat: %d\n%s\n%s", code, out, stderr)
+	}
+	out, stderr, code = run(t, "", env, "digest", "--preview", "--lab", "nlp")
+	if code != 0 || !strings.Contains(out, "== feishu/oc_nlp (lab nlp) gets") || strings.Contains(out, "oc_cv") {
+		t.Errorf("preview of lab nlp: %d\n%s\n%s", code, out, stderr)
+	}
+}
