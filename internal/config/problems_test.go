@@ -167,8 +167,8 @@ func TestEffectiveMasks(t *testing.T) {
 			t.Errorf("the effective settings show %s:\n%s", secret, out)
 		}
 	}
-	for _, want := range []string{"cooldown: 45m # line 2", "app_id: cli_x # from FEISHU_APP_ID", "redis_url: redis://:***@10.0.0.5:6379/1 # from REDIS_URL",
-		"url: https://open.feishu.cn/***", "token: '***' # from AUTODL_TOKEN", "digest_schedule: 0 9 * * 1"} {
+	for _, want := range []string{"cooldown: 45m # " + p + ":2", "app_id: cli_x # env FEISHU_APP_ID", "redis_url: redis://:***@10.0.0.5:6379/1 # env REDIS_URL", "debounce: 1 # default", "groups: [] # default",
+		"url: https://open.feishu.cn/***", "token: '***' # env AUTODL_TOKEN", "digest_schedule: 0 9 * * 1 # default"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the effective settings lack %q:\n%s", want, out)
 		}
