@@ -89,13 +89,18 @@ func (c Config) annotate(n *yaml.Node, path string) {
 				}
 				continue
 			}
-			switch cm := c.sourceComment(p); {
-			case cm != "":
-				k.LineComment = cm
+			cm := c.sourceComment(p)
+			switch {
 			case len(v.Content) == 0:
 				// An empty list or map (written "[]", "{}"): nothing
-				// below says where it came from.
-				v.LineComment = defaultComment
+				// below says where it came from, and the comment goes
+				// after the value to be written at all.
+				if cm == "" {
+					cm = defaultComment
+				}
+				v.LineComment = cm
+			case cm != "":
+				k.LineComment = cm
 			case v.Kind == yaml.SequenceNode:
 				// A list's items carry no comment of their own.
 				k.LineComment = defaultComment

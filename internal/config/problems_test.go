@@ -174,3 +174,28 @@ func TestEffectiveMasks(t *testing.T) {
 		}
 	}
 }
+
+// TestProviderBlockNames: a provider block is named after the provider,
+// not the catalog's platform id; the platform id (恒源云's "hengyuan")
+// is refused naming the block to use, any other name listing them.
+func TestProviderBlockNames(t *testing.T) {
+	cases := []struct{ name, body, want string }{
+		{"the platform id", "stock:\n  providers:\n    hengyuan:\n      enabled: true\n", "its provider block is stock.providers.gpushare"},
+		{"a name nobody knows", "stock:\n  providers:\n    nosuch:\n      enabled: true\n", "the providers are catalog, autodl, vastai, gpushare"},
+		{"the provider's name", "stock:\n  providers:\n    gpushare:\n      enabled: true\n", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := config.Load(write(t, c.body), env(nil))
+			if c.want == "" {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("got %v, want %q", err, c.want)
+			}
+		})
+	}
+}
