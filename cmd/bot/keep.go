@@ -44,12 +44,15 @@ func storeOf(cfg config.Config) backup.Store {
 func keepCmds() []*cobra.Command { return []*cobra.Command{backupCmd(), restoreCmd(), migrateCmd()} }
 
 func backupCmd() *cobra.Command {
-	return &cobra.Command{
+	var allowEmpty bool
+	cmd := &cobra.Command{
 		Use:   "backup FILE|-",
 		Short: "write a backup of the store to FILE (a .tar.gz; - for stdout): consistent while bot serve runs",
 		Long: "Writes both files of the embedded store (labgpu.db and labgpu-claims.db), each a consistent copy, " +
 			"through the running bot's admin listener when a bot holds them (BOT_ADMIN_TOKEN); with the Redis store, every entry. " +
-			"The backup is opened as it is written and what it holds is printed. bot restore puts it back.",
+			"The backup is opened as it is written and what it holds is printed. bot restore puts it back. " +
+			"A store with no entries at all (most often the wrong BOT_DATA_DIR, data_dir, REDIS_URL or store.prefix) is refused, " +
+			"nothing written, unless --allow-empty.",
 		Example: "  bot backup /backups/labgpu-$(date +%F).tar.gz\n  docker compose exec -T bot bot backup - > labgpu.tar.gz",
 		Args:    oneFile("backup needs one file, e.g. bot backup labgpu-backup.tar.gz (- writes to stdout)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -57,11 +60,19 @@ func backupCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if !allowEmpty {
+				if err := storeFileMissing(cfg); err != nil {
+					return err
+				}
+			}
 			out, done, err := backupTarget(args[0])
 			if err != nil {
 				return err
 			}
 			res, err := backup.Backup(cmd.Context(), storeOf(cfg), out)
+			if err == nil && res.Counts.Total() == 0 && !allowEmpty {
+				err = emptyStoreError(cfg, res.Via)
+			}
 			if err = done(err); err != nil {
 				return err
 			}
@@ -73,17 +84,83 @@ func backupCmd() *cobra.Command {
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&allowEmpty, "allow-empty", false, "write the backup even when the store holds no entries")
+	return cmd
 }
 
-// backupTarget opens where a backup goes: stdout for "-" (never a
-// terminal), else a temporary file beside path that done renames into
-// place once the backup is whole (and removes otherwise).
+// storeLocation says where the config puts the store and where that
+// setting came from: "data_dir /srv/x (from environment variable
+// BOT_DATA_DIR)", "store.redis_url redis://… (default)".
+func storeLocation(cfg config.Config) string {
+	key, val := "data_dir", cfg.DataDir
+	if cfg.Store.Kind == "redis" {
+		key, val = "store.redis_url", backup.Redacted(cfg.Store.RedisURL)
+		if len(cfg.Store.RedisAddrs) > 0 {
+			key, val = "store.redis_addrs", strings.Join(cfg.Store.RedisAddrs, ",")
+		}
+		val += fmt.Sprintf(", store.prefix %q (%s)", cfg.Store.Prefix, sourceOr(cfg, "store.prefix"))
+	}
+	return fmt.Sprintf("%s %s (%s)", key, val, sourceOr(cfg, key))
+}
+
+// sourceOr is where key's value came from, "default" for a built-in one.
+func sourceOr(cfg config.Config, key string) string {
+	if src := cfg.Source(key); src != "" {
+		return "from " + src
+	}
+	return "default"
+}
+
+// storeFileMissing refuses a backup of an embedded store whose file does
+// not exist (a wrong data dir): opening it would create an empty one.
+func storeFileMissing(cfg config.Config) error {
+	if cfg.Store.Kind == "redis" {
+		return nil
+	}
+	path := filepath.Join(cfg.DataDir, embedded.FileName)
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("backup: no store at %s: %s holds no %s; is that the bot's data directory? "+
+			"Set BOT_DATA_DIR (or data_dir) to it; nothing was written (--allow-empty writes an empty backup anyway)",
+			path, storeLocation(cfg), embedded.FileName)
+	}
+	return nil
+}
+
+// emptyStoreError is a backup refused because the store holds nothing.
+func emptyStoreError(cfg config.Config, via string) error {
+	return fmt.Errorf("the store is empty: %s holds no entries (no subscription, ledger event, snapshot or any other state); "+
+		"it was looked for at %s. Is that the bot's store? Check BOT_DATA_DIR or data_dir (REDIS_URL, store.prefix for Redis); "+
+		"nothing was written (--allow-empty writes an empty backup anyway)", via, storeLocation(cfg))
+}
+
+// backupTarget opens where a backup goes: a temporary file beside path
+// that done renames into place once the backup is whole (and removes
+// otherwise); for "-" (stdout, never a terminal) a temporary file that
+// done copies to stdout once the backup is whole, so a refused backup
+// writes nothing there either.
 func backupTarget(path string) (w io.Writer, done func(error) error, err error) {
 	if path == "-" {
 		if terminal(os.Stdout) {
 			return nil, nil, usageError{errors.New("backup -: stdout is a terminal; redirect it to a file (bot backup - > labgpu.tar.gz)")}
 		}
-		return os.Stdout, func(err error) error { return err }, nil
+		f, err := os.CreateTemp("", "labgpu-backup-stdout-")
+		if err != nil {
+			return nil, nil, fmt.Errorf("backup -: %w", err)
+		}
+		return f, func(err error) error {
+			defer os.Remove(f.Name())
+			defer f.Close()
+			if err != nil {
+				return fmt.Errorf("backup -: %w", err)
+			}
+			if _, err := f.Seek(0, io.SeekStart); err != nil {
+				return fmt.Errorf("backup -: %w", err)
+			}
+			if _, err := io.Copy(os.Stdout, f); err != nil {
+				return fmt.Errorf("backup -: %w", err)
+			}
+			return nil
+		}, nil
 	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".partial-")
 	if err != nil {

@@ -199,3 +199,78 @@ func restoreAfterwards(t *testing.T, backupFile, data string) {
 		t.Errorf("restore over entries: %d %s", code, stderr)
 	}
 }
+
+// TestBackupRefusesEmptyStore: bot backup of a store that holds nothing
+// (most often the wrong BOT_DATA_DIR) writes nothing and says what was
+// empty and where it looked, and where that setting came from; a data
+// directory without the store's file is not created; --allow-empty writes
+// the backup all the same; a store with state backs up.
+func TestBackupRefusesEmptyStore(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "no-such-dir")
+	out := filepath.Join(dir, "b.tar.gz")
+	_, stderr, code := run(t, "", []string{"BOT_DATA_DIR=" + missing}, "backup", out)
+	if code == 0 || !strings.Contains(stderr, "no store at "+filepath.Join(missing, "labgpu.db")) || !strings.Contains(stderr, "environment variable BOT_DATA_DIR") ||
+		!strings.Contains(stderr, "--allow-empty") {
+		t.Errorf("a data dir without a store: %d %s", code, stderr)
+	}
+	if _, err := os.Stat(missing); !os.IsNotExist(err) {
+		t.Errorf("the missing data dir was created: %v", err)
+	}
+	empty := filepath.Join(dir, "empty")
+	if _, stderr, code := run(t, "", []string{"BOT_DATA_DIR=" + empty}, "backup", "--allow-empty", out); code != 0 {
+		t.Fatalf("--allow-empty: %d %s", code, stderr)
+	}
+	if _, err := os.Stat(out); err != nil {
+		t.Fatalf("--allow-empty wrote no backup: %v", err)
+	}
+	// Now the store's files exist, and hold nothing.
+	again := filepath.Join(dir, "again.tar.gz")
+	for _, target := range []string{again, "-"} {
+		stdout, stderr, code := run(t, "", []string{"BOT_DATA_DIR=" + empty}, "backup", target)
+		if code == 0 || !strings.Contains(stderr, "the store is empty: "+empty+" holds no entries") || !strings.Contains(stderr, "data_dir "+empty+" (from environment variable BOT_DATA_DIR)") {
+			t.Errorf("backup %s of an empty store: %d %s", target, code, stderr)
+		}
+		if stdout != "" {
+			t.Errorf("backup %s of an empty store wrote %d bytes to stdout", target, len(stdout))
+		}
+	}
+	if _, err := os.Stat(again); !os.IsNotExist(err) {
+		t.Errorf("a backup of an empty store was written: %v", err)
+	}
+	csv := filepath.Join(dir, "l.csv")
+	os.WriteFile(csv, []byte("time,owner,platform,disk,action,size_gb,note\n2026-11-16T00:00:00+08:00,alice,autodl,1,add,80,\n"), 0o600)
+	if _, stderr, code := run(t, "", []string{"BOT_DATA_DIR=" + empty}, "storage", "import", "--lab", "feishu/oc_lab", csv); code != 0 {
+		t.Fatalf("import: %d %s", code, stderr)
+	}
+	if stdout, stderr, code := run(t, "", []string{"BOT_DATA_DIR=" + empty}, "backup", again); code != 0 || !strings.Contains(stdout, "ledger_events 1") {
+		t.Errorf("backup of a store with state: %d %s %s", code, stdout, stderr)
+	}
+}
+
+// TestDigestPreviewEveryChat: bot digest --preview without --lab shows
+// every chat that turned the digest on, each with its lab's digest (a
+// chat grouped by storage.labs named with its lab); with none on it says
+// so and how; --lab still previews that lab's chats only.
+func TestDigestPreviewEveryChat(t *testing.T) {
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "bot.yaml")
+	os.WriteFile(cfgPath, []byte("storage:\n  prices: {autodl: 0.01}\n  labs:\n    nlp: [feishu/oc_nlp]\n"), 0o600)
+	env := []string{"BOT_DATA_DIR=" + filepath.Join(dir, "data"), "BOT_CONFIG=" + cfgPath}
+	if out, stderr, code := run(t, "", env, "digest", "--preview"); code != 0 || !strings.Contains(out, "no chat has turned the digest on") {
+		t.Errorf("preview with no chat on: %d %s %s", code, out, stderr)
+	}
+	for _, ck := range []string{"feishu/oc_nlp", "feishu/oc_cv"} {
+		if out, stderr, code := run(t, "", env, "ask", "--chat", ck, "开启周报"); code != 0 {
+			t.Fatalf("开启周报 in %s: %d %s %s", ck, code, out, stderr)
+		}
+	}
+	out, stderr, code := run(t, "", env, "digest", "--preview")
+	if code != 0 || !strings.Contains(out, "== feishu/oc_cv gets") || !strings.Contains(out, "== feishu/oc_nlp (lab nlp) gets") || strings.Contains(out, "console") {
+		t.Errorf("preview of every chat: %d\n%s\n%s", code, out, stderr)
+	}
+	out, stderr, code = run(t, "", env, "digest", "--preview", "--lab", "nlp")
+	if code != 0 || !strings.Contains(out, "== feishu/oc_nlp (lab nlp) gets") || strings.Contains(out, "oc_cv") {
+		t.Errorf("preview of lab nlp: %d\n%s\n%s", code, out, stderr)
+	}
+}

@@ -413,7 +413,12 @@ func digestCmd() *cobra.Command {
 			}
 			return withLoaded(cmd, func(a *app.App) error {
 				if preview {
-					ps, err := a.PreviewDigest(cmd.Context(), a.LabFor(lab))
+					// Without --lab: every chat that turned the digest on.
+					previewLab := ""
+					if cmd.Flags().Changed("lab") {
+						previewLab = a.LabFor(lab)
+					}
+					ps, err := a.PreviewDigest(cmd.Context(), previewLab)
 					if err != nil {
 						return err
 					}
@@ -449,7 +454,7 @@ func digestCmd() *cobra.Command {
 		},
 	}
 	c.Flags().BoolVar(&send, "send", false, "also post it to the lab's chats now, every time it is run (webhooks and Feishu; WeChat only from bot serve); the scheduled digest is not affected")
-	c.Flags().BoolVar(&preview, "preview", false, "show what the next scheduled run would post to each of the lab's chats (its period, figures as of now); sends nothing, claims nothing")
+	c.Flags().BoolVar(&preview, "preview", false, "show what the next scheduled run would post to each of the lab's chats, or without --lab to every chat that turned the digest on (its period, figures as of now); sends nothing, claims nothing")
 	c.Flags().StringVar(&pngPath, "png", "", "also draw the last 8 weeks as a PNG bar chart in FILE")
 	c.Flags().StringVar(&week, "week", "", "ISO week, e.g. 2026-W48 (default: this week so far)")
 	c.Flags().StringVar(&format, "format", "text", "output format: text or json")

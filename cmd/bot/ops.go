@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -73,8 +74,8 @@ func configCmd() *cobra.Command {
 		Short: "check the config and the environment; print what would run and the settings in effect (secrets masked), or every problem (exit 2)",
 		Long: "Loads the config file (--config or BOT_CONFIG) and the environment as bot serve would, checks the catalog directory and the plans " +
 			"against it, and starts nothing: no store, no channel, no network. With no problem it prints what would run (store, channels and why, " +
-			"providers) and the settings in effect as YAML, secrets masked, each value from the file or the environment marked with its line or " +
-			"variable; else every problem, one a line, each naming the key, where its value came from and the fix, and exits 2.",
+			"providers) and the settings in effect as YAML, secrets masked, each value marked with its source (FILE:LINE, env VARIABLE or default); " +
+			"it warns (exit 0) of a secret written in the file that a variable could set and of a file with secrets others may read; else every problem, one a line, each naming the key, where its value came from and the fix, and exits 2.",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return checkConfig(configPath(cmd), cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -92,6 +93,9 @@ func checkConfig(path string, out, errOut io.Writer) error {
 		return usageError{err}
 	}
 	ps = append(ps, app.CheckConfig(cfg, len(ps) == 0)...)
+	for _, w := range configWarnings(cfg) {
+		fmt.Fprintln(errOut, "bot config check: warning: "+w)
+	}
 	if len(ps) > 0 {
 		fmt.Fprintf(errOut, "bot config check: %d problem(s):\n", len(ps))
 		for _, p := range ps {
@@ -104,10 +108,39 @@ func checkConfig(path string, out, errOut io.Writer) error {
 		return err
 	}
 	fmt.Fprint(out, app.Describe(cfg).String())
-	fmt.Fprintln(out, "\n# The settings in effect (secrets masked; a comment names the file line or environment variable of a value):")
+	fmt.Fprintln(out, "\n# The settings in effect (secrets masked; after each value where it came from: FILE:LINE, env VARIABLE, or default, with what an empty or zero default stands for):")
 	fmt.Fprint(out, eff)
 	fmt.Fprintln(errOut, "bot config check: no problems")
 	return nil
+}
+
+// configWarnings are what config check warns of without failing: each
+// secret the config file writes that an environment variable could set
+// instead, and a config file holding secrets that its group or others
+// may read (mode & 0o044).
+func configWarnings(cfg config.Config) []string {
+	var out []string
+	secrets := cfg.SecretsInFile()
+	file := cfg.File()
+	for _, s := range secrets {
+		if s.Env != "" {
+			out = append(out, fmt.Sprintf("%s line %d: %s is a secret written in the config file: set %s in the environment instead "+
+				"(the systemd EnvironmentFile or the compose env_file, mode 600) and delete it from the file", file, s.Line, s.Key, s.Env))
+		}
+	}
+	if len(secrets) == 0 {
+		return out
+	}
+	fi, err := os.Stat(file)
+	if err != nil || fi.Mode().Perm()&0o044 == 0 {
+		return out
+	}
+	keys := make([]string, len(secrets))
+	for i, s := range secrets {
+		keys[i] = fmt.Sprintf("%s (line %d)", s.Key, s.Line)
+	}
+	return append(out, fmt.Sprintf("%s is readable by others (mode %04o) and holds secrets: %s; chmod 600 %s (or 640 with the bot's group)",
+		file, fi.Mode().Perm(), strings.Join(keys, ", "), file))
 }
 
 // webhookCmd is `bot webhook test NAME`.

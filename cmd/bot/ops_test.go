@@ -24,7 +24,7 @@ func TestConfigCheckExample(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	for _, want := range []string{"config:    ../../configs/config.example.yaml", "store:     embedded ", "channel:   feishu off: ",
-		"cooldown: 30m # line ", "digest_schedule: 0 9 * * 1 # line "} {
+		"cooldown: 30m # ../../configs/config.example.yaml:", "digest_schedule: 0 9 * * 1 # ../../configs/config.example.yaml:", "redis_master_name: \"\" # default", "0s means the poll interval, at least 30s"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -236,4 +236,59 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// TestConfigCheckSecretWarnings: config check warns, and still exits 0,
+// of a secret written in the config file that an environment variable
+// can set (naming the variable), and of a config file with secrets that
+// others may read (mode & 0o044); a secret the environment sets, or a
+// file without secrets, draws no warning.
+func TestConfigCheckSecretWarnings(t *testing.T) {
+	const (
+		secret = "stock:\n  providers:\n    autodl:\n      token: abc123\n"
+		hook   = "webhooks:\n  - {name: lab, kind: wecom, url: \"https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=k\"}\n"
+		plain  = "alerts:\n  cooldown: 20m\n"
+	)
+	cases := []struct {
+		name, body string
+		mode       os.FileMode
+		env        []string
+		want       []string
+		not        []string
+	}{
+		{"a token in a world-readable file", secret, 0o644, nil,
+			[]string{"line 4: stock.providers.autodl.token is a secret written in the config file: set AUTODL_TOKEN in the environment instead",
+				"is readable by others (mode 0644) and holds secrets: stock.providers.autodl.token (line 4); chmod 600"}, nil},
+		{"a token in a group-readable file", secret, 0o640, nil,
+			[]string{"set AUTODL_TOKEN in the environment instead", "is readable by others (mode 0640)"}, nil},
+		{"a token in a private file", secret, 0o600, nil,
+			[]string{"set AUTODL_TOKEN in the environment instead"}, []string{"readable by others"}},
+		{"the token from the environment", secret, 0o644, []string{"AUTODL_TOKEN=from-env"}, nil, []string{"warning"}},
+		{"a webhook URL (no variable for it) in a readable file", hook, 0o644, nil,
+			[]string{"holds secrets: webhooks[0].url (line 2)"}, []string{"in the environment instead"}},
+		{"no secret in a readable file", plain, 0o644, nil, nil, []string{"warning"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "bot.yaml")
+			if err := os.WriteFile(path, []byte(c.body), c.mode); err != nil {
+				t.Fatal(err)
+			}
+			os.Chmod(path, c.mode) // past the umask
+			_, stderr, code := run(t, "", c.env, "config", "check", "--config", path)
+			if code != 0 || !strings.Contains(stderr, "no problems") {
+				t.Fatalf("exit %d (warnings never fail): %s", code, stderr)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, stderr)
+				}
+			}
+			for _, w := range c.not {
+				if strings.Contains(stderr, w) {
+					t.Errorf("stderr has %q:\n%s", w, stderr)
+				}
+			}
+		})
+	}
 }

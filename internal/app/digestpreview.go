@@ -18,6 +18,9 @@ import (
 // lab at its next run.
 type DigestPreview struct {
 	Chat string
+	// Lab is the chat's lab (the chat itself unless storage.labs groups
+	// it).
+	Lab string
 	// On says the chat turned the digest on ("开启周报"); the schedule
 	// sends nothing to a chat that did not.
 	On bool
@@ -35,20 +38,24 @@ type DigestPreview struct {
 
 // PreviewDigest is what the scheduled digest would send each of lab's
 // chats at its next run (`bot digest --preview`): the period that run
-// covers (jobs.Digest.Due) and the digest of it as of now. It sends
-// nothing, claims nothing and moves no chat's mark, so the scheduled
-// digest goes out as if no preview had been made.
+// covers (jobs.Digest.Due) and the digest of it as of now. With lab ""
+// it is every chat that turned the digest on, each with its own lab's
+// digest (none: no chat did). It sends nothing, claims nothing and moves
+// no chat's mark, so the scheduled digest goes out as if no preview had
+// been made.
 func (a *App) PreviewDigest(ctx context.Context, lab string) ([]DigestPreview, error) {
 	if a.Store == nil {
 		return nil, errNoStore
 	}
-	chats := a.labChats(lab)
-	if len(chats) == 0 {
-		return nil, fmt.Errorf("lab %q has no chats: name a chat key (feishu/oc_…, webhook/<name>) or list its chats in storage.labs", lab)
-	}
 	on, err := a.Store.DigestChats(ctx)
 	if err != nil {
 		return nil, err
+	}
+	chats := a.labChats(lab)
+	if lab == "" {
+		chats = slices.Sorted(slices.Values(on))
+	} else if len(chats) == 0 {
+		return nil, fmt.Errorf("lab %q has no chats: name a chat key (feishu/oc_…, webhook/<name>) or list its chats in storage.labs", lab)
 	}
 	now := a.now()
 	at := now
@@ -60,7 +67,7 @@ func (a *App) PreviewDigest(ctx context.Context, lab string) ([]DigestPreview, e
 	job := a.NewDigestJob(nil)
 	var out []DigestPreview
 	for _, ck := range chats {
-		p := DigestPreview{Chat: ck, On: slices.Contains(on, ck)}
+		p := DigestPreview{Chat: ck, Lab: a.LabFor(ck), On: slices.Contains(on, ck)}
 		if a.Cfg.Storage.DigestSchedule != "" {
 			p.NextRun = at
 		}
@@ -89,10 +96,19 @@ func (a *App) PreviewDigest(ctx context.Context, lab string) ([]DigestPreview, e
 // would show it.
 func (a *App) WritePreview(w io.Writer, ps []DigestPreview) {
 	c := a.Clock()
+	if len(ps) == 0 {
+		fmt.Fprintln(w, "no chat has turned the digest on (\"digest on\" in a chat), so the schedule sends nothing; bot digest --preview --lab CHAT shows what a chat would get")
+		return
+	}
 	for i, p := range ps {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
+		chatName := p.Chat
+		if p.Lab != "" && p.Lab != p.Chat {
+			chatName += " (lab " + p.Lab + ")"
+		}
+		p.Chat = chatName
 		when := "with no schedule (storage.digest_schedule is off), as of now"
 		if !p.NextRun.IsZero() {
 			when = "at the next scheduled run, " + c.Zoned(p.NextRun)

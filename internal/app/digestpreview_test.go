@@ -52,7 +52,7 @@ func TestPreviewThenScheduledDigest(t *testing.T) {
 		var out bytes.Buffer
 		a.WritePreview(&out, ps)
 		text := out.String()
-		if !strings.Contains(text, "== webhook/wc gets, at the next scheduled run, 2026-12-07 09:00") || !strings.Contains(text, "period 2026-11-30 to 2026-12-07") ||
+		if !strings.Contains(text, "== webhook/wc (lab nlp) gets, at the next scheduled run, 2026-12-07 09:00") || !strings.Contains(text, "period 2026-11-30 to 2026-12-07") ||
 			!strings.Contains(text, "存储花费") || strings.Contains(text, "详情") {
 			t.Errorf("preview text:\n%s", text)
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -13,8 +14,10 @@ import (
 
 	"github.com/labgpu/bot/internal/app/health"
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/config"
 	"github.com/labgpu/bot/internal/jobs"
 	"github.com/labgpu/bot/internal/stock"
+	"github.com/labgpu/bot/internal/stock/provider"
 )
 
 // Readiness is /readyz's body (health.Readiness); Check one of its facts.
@@ -35,6 +38,10 @@ const readyProbeTimeout = 2 * time.Second
 
 // storeProbeEvery is how often the store is probed in the background.
 const storeProbeEvery = time.Second
+
+// providerReadEvery is how often the provider states the polling replica
+// recorded are read from the store (for /readyz and /metrics).
+const providerReadEvery = 2 * time.Second
 
 // defaultReadyStoreGrace is http.ready_store_grace's default.
 const defaultReadyStoreGrace = 30 * time.Second
@@ -74,9 +81,36 @@ func (a *App) Readiness(_ context.Context, chans []chat.Channel) Readiness {
 		in.Channels = append(in.Channels, health.ChannelChecks(ch)...)
 	}
 	if a.Cfg.Stock.Poll.Schedule != "" && a.Board != nil {
-		in.Polling, in.Providers, in.ProviderAge = true, a.Board.Health().Providers, a.readyProviderAge()
+		in.Polling, in.Providers, in.ProviderAge = true, a.providerStates(), a.readyProviderAge()
 	}
 	return health.Decide(in)
+}
+
+// providerStates are the configured providers' states readiness and the
+// metrics read: as the polling replica recorded them in the store (read
+// by the store watch), so every replica, the one polling or a standby,
+// says the same; without a store, this process's board.
+func (a *App) providerStates() []stock.ProviderSnapshot {
+	configured := configuredProviders(a.Cfg)
+	if a.Store == nil {
+		return health.Recorded(a.Board.Health().Providers, configured)
+	}
+	a.storeWatch.mu.Lock()
+	defer a.storeWatch.mu.Unlock()
+	return health.Recorded(a.storeWatch.providers, configured)
+}
+
+// configuredProviders are the providers whose health counts: those that
+// run live (set up, or switched on), not the catalog's list prices and
+// not a platform without its credentials.
+func configuredProviders(cfg config.Config) []string {
+	var out []string
+	for _, s := range provider.Registry() {
+		if _, live := cfg.Stock.Providers.Runs(s); live {
+			out = append(out, s.Name)
+		}
+	}
+	return out
 }
 
 // storeWatch probes the store in the background and records the outcome
@@ -84,6 +118,43 @@ func (a *App) Readiness(_ context.Context, chans []chat.Channel) Readiness {
 type storeWatch struct {
 	mu    sync.Mutex
 	state health.StoreState
+	// providers are the provider states last read from the store, or
+	// recorded by this replica's poll at polledAt (their offers left out).
+	providers []stock.ProviderSnapshot
+	polledAt  time.Time
+}
+
+// recordProviders keeps the provider states read from the store by a
+// read that started at readAt; a read that started before this replica's
+// own poll recorded its states is older than them and dropped.
+func (w *storeWatch) recordProviders(snaps []stock.ProviderSnapshot, readAt time.Time) {
+	snaps = withoutOffers(snaps)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if readAt.Before(w.polledAt) {
+		return
+	}
+	w.providers = snaps
+}
+
+// polled keeps the provider states this replica's poll just recorded in
+// the store (so the poller reads its own poll at once, not at the next
+// read).
+func (w *storeWatch) polled(snaps []stock.ProviderSnapshot) {
+	snaps = withoutOffers(snaps)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.providers, w.polledAt = snaps, time.Now()
+}
+
+// withoutOffers copies provider states without their offers.
+func withoutOffers(snaps []stock.ProviderSnapshot) []stock.ProviderSnapshot {
+	out := make([]stock.ProviderSnapshot, len(snaps))
+	for i, s := range snaps {
+		s.Offers, s.Absent = nil, nil
+		out[i] = s
+	}
+	return out
 }
 
 func (w *storeWatch) record(now time.Time, err error) {
@@ -113,22 +184,43 @@ func (a *App) storeState() health.StoreState {
 }
 
 // watchStore probes the store (one blob read: a round trip to Redis, a
-// read of the bbolt file) now and every storeProbeEvery until ctx ends.
+// read of the bbolt file) now and every storeProbeEvery until ctx ends,
+// and, when the bot polls, reads the provider states the polling replica
+// recorded every providerReadEvery.
 func (a *App) watchStore(ctx context.Context) {
-	bs, ok := a.Store.(blobStore)
-	if !ok {
+	bs, _ := a.Store.(blobStore)
+	polling := a.Cfg.Stock.Poll.Schedule != "" && a.Store != nil
+	if bs == nil && !polling {
 		return
 	}
 	t := time.NewTicker(storeProbeEvery)
 	defer t.Stop()
+	var lastRead time.Time
 	for {
-		pctx, cancel := context.WithTimeout(ctx, readyProbeTimeout)
-		_, err := bs.GetBlob(pctx, "readyz-probe")
-		cancel()
-		if ctx.Err() != nil {
-			return
+		if bs != nil {
+			pctx, cancel := context.WithTimeout(ctx, readyProbeTimeout)
+			_, err := bs.GetBlob(pctx, "readyz-probe")
+			cancel()
+			if ctx.Err() != nil {
+				return
+			}
+			a.storeWatch.record(a.now(), err)
 		}
-		a.storeWatch.record(a.now(), err)
+		if polling && time.Since(lastRead) >= providerReadEvery {
+			readAt := time.Now()
+			pctx, cancel := context.WithTimeout(ctx, readyProbeTimeout)
+			snaps, err := a.Store.LoadProviderSnapshots(pctx)
+			cancel()
+			if ctx.Err() != nil {
+				return
+			}
+			if err == nil {
+				// On failure the last states read stay, ageing: the
+				// store check says the store is failing.
+				a.storeWatch.recordProviders(snaps, readAt)
+				lastRead = readAt
+			}
+		}
 		select {
 		case <-ctx.Done():
 			return
@@ -195,11 +287,17 @@ func (c readyCollector) Collect(ch chan<- prometheus.Metric) {
 		return
 	}
 	now := c.a.now()
+	configured := configuredProviders(c.a.Cfg)
 	for _, p := range c.a.Board.Health().Providers {
-		if p.Status == stock.StatusNotConfigured || p.Provider == string(stock.SourceCatalog) {
+		if !slices.Contains(configured, p.Provider) {
 			continue
 		}
+		// This process's breaker: a standby's only moves with the
+		// fetches its answers make.
 		ch <- prometheus.MustNewConstMetric(breakerDesc, prometheus.GaugeValue, breakerStateCode[p.Breaker], p.Provider)
+	}
+	for _, p := range c.a.providerStates() {
+		// The last success as recorded by whichever replica polls.
 		if !p.FetchedAt.IsZero() {
 			ch <- prometheus.MustNewConstMetric(successAgeDesc, prometheus.GaugeValue, now.Sub(p.FetchedAt).Seconds(), p.Provider)
 		}

@@ -183,3 +183,69 @@ func TestBreakerInReadyzAndMetrics(t *testing.T) {
 		t.Errorf("vast.ai saw %d requests; want the start-up poll's one", n)
 	}
 }
+
+// TestReadyzStandby: two replicas on one Redis, the first polling (it
+// holds the poll lock), the second standing by. The standby's /readyz
+// reads the provider states the poller recorded in the store: ready once
+// the poller's fetch is recorded (not "degraded" for want of fetches of
+// its own), only the configured platform checked (the platforms that run
+// without credentials never count), and degraded, naming the platform,
+// once the recorded success is older than http.ready_provider_age.
+func TestReadyzStandby(t *testing.T) {
+	var requests atomic.Int64
+	vast := slowVast(t, 0)
+	counting := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		http.Redirect(w, r, vast+r.URL.RequestURI(), http.StatusTemporaryRedirect)
+	}))
+	t.Cleanup(counting.Close)
+	cfg := config.Default()
+	storeConfigs[1].set(t, &cfg)
+	on := true
+	cfg.Stock.Providers.Of("vastai").Enabled = &on
+	cfg.Stock.Providers.Of("vastai").BaseURL = counting.URL
+	cfg.Stock.Poll.Schedule = "@every 1h"
+	cfg.Stock.Poll.Jitter = config.Dur(0)
+	cfg.HTTP.ReadyProviderAge = config.Dur(3 * time.Second)
+
+	cfg.DataDir = t.TempDir()
+	_, poller, stopPoller := startServe(t, cfg)
+	defer stopPoller()
+	waitFor(t, "the poller ready after its start-up poll", func() bool {
+		code, rd := readyz(t, poller)
+		return code == http.StatusOK && rd.Status == app.StatusReady
+	})
+	if n := requests.Load(); n != 1 {
+		t.Fatalf("vast.ai saw %d requests before the standby started; want the poller's one", n)
+	}
+
+	cfg.DataDir = t.TempDir()
+	_, standby, stopStandby := startServe(t, cfg)
+	defer stopStandby()
+	waitFor(t, "the standby ready from the poller's record", func() bool {
+		code, rd := readyz(t, standby)
+		return code == http.StatusOK && rd.Status == app.StatusReady
+	})
+	_, rd := readyz(t, standby)
+	var providers []string
+	for _, c := range rd.Checks {
+		if strings.HasPrefix(c.Name, "provider ") {
+			providers = append(providers, c.Name)
+		}
+	}
+	if strings.Join(providers, ",") != "provider vastai" {
+		t.Errorf("the standby checks %v; want only the configured vastai", providers)
+	}
+	if n := requests.Load(); n != 1 {
+		t.Errorf("vast.ai saw %d requests; the standby must not fetch (want the poller's one)", n)
+	}
+	waitFor(t, "the standby degraded once the recorded success is too old", func() bool {
+		code, rd := readyz(t, standby)
+		return code == http.StatusOK && rd.Status == app.StatusDegraded && strings.Join(rd.Degraded, ",") == "provider vastai" &&
+			strings.Contains(failing(rd), "provider vastai: last success")
+	})
+	if m := get(t, standby+"/metrics"); !strings.Contains(m, `labgpu_provider_last_success_age_seconds{provider="vastai"}`) ||
+		strings.Contains(m, `labgpu_provider_breaker_state{provider="autodl"}`) {
+		t.Errorf("standby /metrics:\n%s", grep(m, "labgpu_provider"))
+	}
+}

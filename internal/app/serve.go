@@ -189,7 +189,10 @@ func (a *App) startJobs(ctx context.Context, chans chat.Channels, m *Metrics) (s
 	}
 	if spec := a.Cfg.Stock.Poll.Schedule; spec != "" {
 		poller = a.NewPoller()
-		poller.OnPoll = m.observePoll
+		poller.OnPoll = func(s stock.Snapshot, r stock.ProcessResult) {
+			m.observePoll(s, r)
+			a.storeWatch.polled(s.Providers) // what the poll saved in the store
+		}
 		if err := s.AddNow(ctx, spec, poller.Run, jobs.Jitter(ctx, a.Cfg.Stock.Poll.Jitter.D())); err != nil {
 			return stop, fmt.Errorf("stock.poll.schedule: %w", err)
 		}

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/labgpu/bot/internal/catalog"
 )
 
 // MarshalYAML writes a duration as the config takes it ("30m", "1h30m";
@@ -37,8 +39,9 @@ const Masked = "***"
 // it: every key with its value (defaults included), secrets masked
 // (tokens, keys and secrets as "***", a webhook's URL, which holds its
 // key, down to its host, a Redis URL without its password), and a
-// comment after each value that came from the environment ("# from
-// FEISHU_APP_ID") or the file ("# line 12").
+// comment after each value saying where it came from: the environment
+// ("# env FEISHU_APP_ID"), the file ("# bot.yaml:12") or the built-in
+// default ("# default").
 func (c Config) Effective() (string, error) {
 	var root yaml.Node
 	if err := root.Encode(c); err != nil {
@@ -72,10 +75,35 @@ func (c Config) annotate(n *yaml.Node, path string) {
 					v.Style = 0
 				}
 				k.LineComment = c.sourceComment(p)
+				if k.LineComment == "" {
+					k.LineComment = defaultComment
+				}
+				if strings.HasPrefix(p, "stock.providers.") && strings.HasSuffix(p, ".enabled") && v.Value == "null" {
+					k.LineComment += ": null means on when its credentials are set (vastai: only with enabled: true)"
+				}
+				if m, ok := zeroMeans[p]; ok && (v.Value == "" || v.Value == "0" || v.Value == "0s") {
+					k.LineComment += ": " + v.Value + " means " + m
+					if v.Value == "" {
+						k.LineComment = strings.Replace(k.LineComment, ":  means", `: "" means`, 1)
+					}
+				}
 				continue
 			}
-			if cm := c.sourceComment(p); cm != "" {
+			cm := c.sourceComment(p)
+			switch {
+			case len(v.Content) == 0:
+				// An empty list or map (written "[]", "{}"): nothing
+				// below says where it came from, and the comment goes
+				// after the value to be written at all.
+				if cm == "" {
+					cm = defaultComment
+				}
+				v.LineComment = cm
+			case cm != "":
 				k.LineComment = cm
+			case v.Kind == yaml.SequenceNode:
+				// A list's items carry no comment of their own.
+				k.LineComment = defaultComment
 			}
 			c.annotate(v, p)
 		}
@@ -86,19 +114,44 @@ func (c Config) annotate(n *yaml.Node, path string) {
 	}
 }
 
-// sourceComment says where key's value came from, as a comment ("" for a
-// default).
+// sourceComment says where key's value came from, as a comment: "env
+// FEISHU_APP_ID", "bot.yaml:12" (the file as named), "" when neither set
+// it (a default).
 func (c Config) sourceComment(key string) string {
 	if c.src == nil {
 		return ""
 	}
 	if v := c.src.envOf(key); v != "" {
-		return "from " + v
+		return "env " + v
 	}
 	if n, ok := c.src.lines[key]; ok {
-		return fmt.Sprintf("line %d", n)
+		file := c.src.file
+		if file == "" {
+			file = "line "
+		} else {
+			file += ":"
+		}
+		return fmt.Sprintf("%s%d", file, n)
 	}
 	return ""
+}
+
+// defaultComment marks a value no file line or variable set.
+const defaultComment = "default"
+
+// zeroMeans says what an empty or zero value of a key stands for, so the
+// effective settings show the value in effect, not only "0".
+var zeroMeans = map[string]string{
+	"catalog.dir":                     "the built-in catalog",
+	"catalog.fx_usd_cny":              "the catalog's USD→CNY rate",
+	"stock.list_price_max_age_months": fmt.Sprintf("%d months", catalog.DefaultListPriceMaxAgeMonths),
+	"stock.poll.timezone":             "the top-level timezone",
+	"stock.poll.lock_ttl":             "the poll interval, at least 30s",
+	"http.ready_provider_age":         "three poll intervals, at least 10m",
+	"admin.token":                     "no admin listener (one-shot commands cannot reach a running bot's embedded store)",
+	"wechat.qr_code_png":              "<data_dir>/wechat-qr.png",
+	"feishu.verification_token":       "none (the websocket mode needs none; the webhook mode requires it)",
+	"feishu.encrypt_key":              "none (the websocket mode needs none; the webhook mode requires it unless allow_no_encrypt_key)",
 }
 
 // secretKeys are the last parts of the keys whose values are secrets.

@@ -167,10 +167,35 @@ func TestEffectiveMasks(t *testing.T) {
 			t.Errorf("the effective settings show %s:\n%s", secret, out)
 		}
 	}
-	for _, want := range []string{"cooldown: 45m # line 2", "app_id: cli_x # from FEISHU_APP_ID", "redis_url: redis://:***@10.0.0.5:6379/1 # from REDIS_URL",
-		"url: https://open.feishu.cn/***", "token: '***' # from AUTODL_TOKEN", "digest_schedule: 0 9 * * 1"} {
+	for _, want := range []string{"cooldown: 45m # " + p + ":2", "app_id: cli_x # env FEISHU_APP_ID", "redis_url: redis://:***@10.0.0.5:6379/1 # env REDIS_URL", "debounce: 1 # default", "groups: [] # default",
+		"url: https://open.feishu.cn/***", "token: '***' # env AUTODL_TOKEN", "digest_schedule: 0 9 * * 1 # default"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the effective settings lack %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestProviderBlockNames: a provider block is named after the provider,
+// not the catalog's platform id; the platform id (恒源云's "hengyuan")
+// is refused naming the block to use, any other name listing them.
+func TestProviderBlockNames(t *testing.T) {
+	cases := []struct{ name, body, want string }{
+		{"the platform id", "stock:\n  providers:\n    hengyuan:\n      enabled: true\n", "its provider block is stock.providers.gpushare"},
+		{"a name nobody knows", "stock:\n  providers:\n    nosuch:\n      enabled: true\n", "the providers are catalog, autodl, vastai, gpushare"},
+		{"the provider's name", "stock:\n  providers:\n    gpushare:\n      enabled: true\n", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := config.Load(write(t, c.body), env(nil))
+			if c.want == "" {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("got %v, want %q", err, c.want)
+			}
+		})
 	}
 }

@@ -155,8 +155,17 @@ func (ps ProvidersConf) validate(r *report) {
 			var known []string
 			for _, reg := range provider.Registry() {
 				known = append(known, reg.Name)
+				if reg.PlatformID() == name {
+					// The catalog's platform id is not the block's name
+					// (恒源云: platform hengyuan, provider gpushare).
+					r.add(key, "no such provider: %q is the platform's id in the catalog; its provider block is stock.providers.%s", name, reg.Name)
+					known = nil
+					break
+				}
 			}
-			r.add(key, "no such provider (the providers are %s)", strings.Join(known, ", "))
+			if known != nil {
+				r.add(key, "no such provider (the providers are %s)", strings.Join(known, ", "))
+			}
 			continue
 		}
 		ps[name].validate(r, key, s)

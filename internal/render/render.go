@@ -11,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/i18n"
@@ -571,15 +570,17 @@ func (r *Renderer) Alert(a stock.Alert) chat.Reply {
 	return rep
 }
 
-// alertWho is whom an alert item is for: "@alice", or the command line's
-// "你订阅的".
+// alertWho is whom an alert item is for: "@alice"; "订阅的同学" when the
+// member's name is unknown (the channel's own mention of the id, which
+// the chat shows with the real name, opens the message: never an
+// invented name such as "@成员467d"); or the command line's "你订阅的".
 func alertWho(s stock.Subscription, l i18n.Lang) string {
 	switch {
 	case s.OwnerID == ConsoleOwner || s.OwnerID == "":
 		// The command line's owner is nobody to @mention.
 		return l.T("alert.yours")
 	case s.OwnerName == "":
-		return "@" + ledger.MemberLabel(s.OwnerID)
+		return l.T("alert.subscriber")
 	}
 	return "@" + s.OwnerName
 }

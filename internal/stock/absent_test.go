@@ -33,26 +33,38 @@ const (
 // figures forward, stale, and names it in Absent), so its return is no
 // transition and sends no second "有货了"; an explicit zero is a known sold
 // out, which clears the subscription, so stock coming back fires again.
+// Missing from two answers in a row it is sold out too (delisted, or sold
+// out and no longer listed): a transition that sends nothing, after which
+// its return alerts once.
 func TestAbsentRowAlerts(t *testing.T) {
 	t0 := time.Date(2026, 12, 1, 20, 0, 0, 0, time.UTC)
 	subs := []stock.Subscription{
 		{ID: "any", Channel: "console", ChatID: "lab-any", GPUs: []string{"RTX 4090"}, CreatedAt: t0},
 		{ID: "autodl", Channel: "console", ChatID: "lab-autodl", GPUs: []string{"RTX 4090"}, Platforms: []string{"autodl"}, CreatedAt: t0},
 	}
+	// What the 4090 is in an answer: listed (or never listed), absent for
+	// the first time (unknown), or absent again (sold out).
+	const (
+		listed = iota
+		absent
+		gone
+	)
 	type step struct {
-		body   string
-		want   int  // alerts so far, per chat
-		absent bool // the 4090 is missing from this answer
+		body string
+		want int // alerts so far, per chat
+		row  int // listed, absent or gone
 	}
 	cases := []struct {
 		name  string
 		steps []step
 	}{
-		{"in stock → row absent → in stock: one alert", []step{{esdBoth, 1, false}, {esdNo4090, 1, true}, {esdBoth, 1, false}}},
-		{"in stock → absent twice → in stock: one alert", []step{{esdBoth, 1, false}, {esdNo4090, 1, true}, {esdNo4090, 1, true}, {esdOnly4090, 1, false}}},
-		{"in stock → explicit 0 → in stock: two alerts", []step{{esdBoth, 1, false}, {esdZero4090, 1, false}, {esdBoth, 2, false}}},
-		{"explicit 0 → absent → in stock: one alert", []step{{esdZero4090, 0, false}, {esdNo4090, 0, true}, {esdBoth, 1, false}}},
-		{"never listed → in stock: one alert", []step{{esdNo4090, 0, false}, {esdBoth, 1, false}}},
+		{"in stock → row absent → in stock: one alert", []step{{esdBoth, 1, listed}, {esdNo4090, 1, absent}, {esdBoth, 1, listed}}},
+		{"in stock → absent twice → in stock: two alerts", []step{{esdBoth, 1, listed}, {esdNo4090, 1, absent}, {esdNo4090, 1, gone}, {esdOnly4090, 2, listed}}},
+		{"in stock → absent three times → in stock: two alerts", []step{{esdBoth, 1, listed}, {esdNo4090, 1, absent}, {esdNo4090, 1, gone}, {esdNo4090, 1, gone}, {esdBoth, 2, listed}}},
+		{"absences not in a row: one alert", []step{{esdBoth, 1, listed}, {esdNo4090, 1, absent}, {esdBoth, 1, listed}, {esdNo4090, 1, absent}, {esdBoth, 1, listed}}},
+		{"in stock → explicit 0 → in stock: two alerts", []step{{esdBoth, 1, listed}, {esdZero4090, 1, listed}, {esdBoth, 2, listed}}},
+		{"explicit 0 → absent → in stock: one alert", []step{{esdZero4090, 0, listed}, {esdNo4090, 0, absent}, {esdBoth, 1, listed}}},
+		{"never listed → in stock: one alert", []step{{esdNo4090, 0, listed}, {esdBoth, 1, listed}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -86,12 +98,17 @@ func TestAbsentRowAlerts(t *testing.T) {
 				if ps.Status != stock.StatusOK || ps.Err != "" {
 					t.Fatalf("step %d: a partial list is a good answer: %+v", i, ps)
 				}
-				if s.absent {
+				switch s.row {
+				case absent:
 					checkAbsent(t, snap, last4090)
-				} else if slices.ContainsFunc(ps.Absent, func(a stock.Absent) bool { return a.GPU == "RTX 4090" }) {
-					t.Fatalf("step %d: absent %+v, but the answer lists the 4090", i, ps.Absent)
+				case gone:
+					checkGone(t, snap)
+				default:
+					if slices.ContainsFunc(ps.Absent, func(a stock.Absent) bool { return a.GPU == "RTX 4090" }) {
+						t.Fatalf("step %d: absent %+v, but the answer lists the 4090", i, ps.Absent)
+					}
 				}
-				if !s.absent && s.body != esdNo4090 {
+				if s.row == listed && s.body != esdNo4090 {
 					last4090 = now
 				}
 				before := map[string]stock.NotifyRecord{}
@@ -106,7 +123,7 @@ func TestAbsentRowAlerts(t *testing.T) {
 						t.Fatalf("step %d: %s has %d alerts, want %d", i, chat, sent[chat], s.want)
 					}
 				}
-				if s.absent {
+				if s.row == absent {
 					for k, v := range st.recs {
 						if before[k] != v {
 							t.Errorf("step %d: an absent row changed %s's record: %+v → %+v", i, k, before[k], v)
@@ -152,15 +169,71 @@ func checkAbsent(t *testing.T, snap stock.Snapshot, lastSeen time.Time) {
 	}
 }
 
-// TestAbsentRowExpires: a type missing for longer than AbsentFor is gone:
-// its carried figures are dropped, and a platform that answers without it
-// then says nothing of it (a subscription to it sees sold out only where
-// every platform answered).
+// checkGone: left out of a second answer in a row, the 4090 is no longer
+// carried nor named absent, and every 4090 subscription observes sold out.
+func checkGone(t *testing.T, snap stock.Snapshot) {
+	t.Helper()
+	ps := status(snap, "autodl")
+	if len(ps.Absent) != 0 {
+		t.Fatalf("absent %+v after two answers without the 4090; want none (sold out)", ps.Absent)
+	}
+	for _, o := range ps.Offers {
+		if o.GPU == "RTX 4090" {
+			t.Fatalf("the 4090 is still carried after two answers without it: %+v", o)
+		}
+	}
+	ix := stock.NewIndex(snap)
+	for _, s := range []stock.Subscription{{GPUs: []string{"RTX 4090"}}, {GPUs: []string{"RTX 4090"}, Platforms: []string{"autodl"}}} {
+		if got := ix.Observe(s).State; got != stock.SoldOut {
+			t.Errorf("%v %v after two answers without it: %v, want sold out", s.GPUs, s.Platforms, got)
+		}
+	}
+}
+
+// TestAbsenceOf: what a type left out of the latest answer is, by how
+// many whole answers in a row left it out and when it was last seen.
+func TestAbsenceOf(t *testing.T) {
+	seen := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
+	day := stock.MaxAlertAge
+	cases := []struct {
+		name      string
+		misses    int
+		after     time.Duration
+		absentFor time.Duration
+		want      stock.Available
+	}{
+		{"one miss: unknown", 1, 10 * time.Minute, day, stock.Unknown},
+		{"only partial answers: unknown", 0, time.Hour, day, stock.Unknown},
+		{"two misses in a row: sold out", 2, 20 * time.Minute, day, stock.SoldOut},
+		{"more misses: sold out", 5, time.Hour, day, stock.SoldOut},
+		{"one miss, at the carrying limit: unknown", 1, day, day, stock.Unknown},
+		{"one miss, past the carrying limit: sold out", 1, day + time.Second, day, stock.SoldOut},
+		{"no miss yet, past the limit: sold out", 0, 3 * time.Hour, 2 * time.Hour, stock.SoldOut},
+		{"never carried: sold out", 1, time.Minute, -1, stock.SoldOut},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := stock.AbsenceOf(c.misses, seen, seen.Add(c.after), c.absentFor); got != c.want {
+				t.Errorf("AbsenceOf(%d, +%v, %v) = %v, want %v", c.misses, c.after, c.absentFor, got, c.want)
+			}
+		})
+	}
+	if got := stock.AbsenceOf(1, time.Time{}, seen, day); got != stock.SoldOut {
+		t.Errorf("unknown last sighting: %v, want sold out (not carried)", got)
+	}
+}
+
+// TestAbsentRowExpires: a type missing for longer than AbsentFor is gone
+// even when no second whole answer has said so (the answers since were
+// cut off): its carried figures are dropped, and a platform that answers
+// without it then says nothing of it (a subscription to it sees sold out
+// only where every platform answered).
 func TestAbsentRowExpires(t *testing.T) {
 	now := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
 	var mu sync.Mutex
 	rows := []stock.Offer{{Platform: "autodl", GPU: "RTX 4090", Free: stock.IntPtr(3), Source: stock.SourceLive}, {Platform: "autodl", GPU: "RTX 3090", Free: stock.IntPtr(1), Source: stock.SourceLive}}
+	var partial error
 	p := &scripted{name: "autodl", fn: func(context.Context) ([]stock.Offer, error) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -168,7 +241,7 @@ func TestAbsentRowExpires(t *testing.T) {
 		for i := range out {
 			out[i].ObservedAt = now
 		}
-		return out, nil
+		return out, partial
 	}}
 	b := stock.NewBoard([]stock.Provider{p}, stock.BoardOptions{Now: clock, AbsentFor: 2 * time.Hour, Log: slog.New(slog.DiscardHandler)})
 	b.Refresh(context.Background())
@@ -176,10 +249,15 @@ func TestAbsentRowExpires(t *testing.T) {
 	mu.Lock()
 	rows = rows[1:]
 	mu.Unlock()
-	for _, step := range []struct {
+	for i, step := range []struct {
 		after  time.Duration
 		absent bool
 	}{{time.Hour, true}, {time.Hour, true}, {time.Minute, false}} {
+		if i == 1 {
+			mu.Lock()
+			partial = fmt.Errorf("one region failed: %w", stock.ErrPartial)
+			mu.Unlock()
+		}
 		now = now.Add(step.after)
 		ps := status(b.Refresh(context.Background()), "autodl")
 		if got := len(ps.Absent) == 1; got != step.absent {
@@ -193,7 +271,9 @@ func TestAbsentRowExpires(t *testing.T) {
 
 // TestAbsentSurvivesFailureAndRestart: a failed fetch keeps the absent
 // list with the carried figures, and a board restored from the store goes
-// on carrying them from the same last sighting.
+// on carrying them from the same last sighting, counting the same misses:
+// a cut-off answer after the restart carries it still, the next whole
+// answer without it is the second miss (sold out, dropped).
 func TestAbsentSurvivesFailureAndRestart(t *testing.T) {
 	now := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
@@ -211,6 +291,10 @@ func TestAbsentSurvivesFailureAndRestart(t *testing.T) {
 	}
 	only3090 := func() ([]stock.Offer, error) {
 		return []stock.Offer{{Platform: "autodl", GPU: "RTX 3090", Free: stock.IntPtr(1), Source: stock.SourceLive, ObservedAt: now}}, nil
+	}
+	cut := func() ([]stock.Offer, error) {
+		o, _ := only3090()
+		return o, fmt.Errorf("a region failed: %w", stock.ErrPartial)
 	}
 	store := &jsonSnapshots{m: map[string][]byte{}}
 	opt := stock.BoardOptions{Now: clock, Store: store, Log: slog.New(slog.DiscardHandler)}
@@ -232,10 +316,16 @@ func TestAbsentSurvivesFailureAndRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	now = now.Add(10 * time.Minute)
+	set(cut)
+	ps = status(b2.Refresh(context.Background()), "autodl")
+	if ps.Status != stock.StatusOK || len(ps.Absent) != 1 || !ps.Absent[0].LastSeen.Equal(seen) || ps.Absent[0].Misses != 1 || len(ps.Offers) != 2 {
+		t.Fatalf("restored board, cut-off answer, 4090 still absent: %+v", ps)
+	}
+	now = now.Add(10 * time.Minute)
 	set(only3090)
 	ps = status(b2.Refresh(context.Background()), "autodl")
-	if ps.Status != stock.StatusOK || len(ps.Absent) != 1 || !ps.Absent[0].LastSeen.Equal(seen) || len(ps.Offers) != 2 {
-		t.Fatalf("restored board, 4090 still absent: %+v", ps)
+	if ps.Status != stock.StatusOK || len(ps.Absent) != 0 || len(ps.Offers) != 1 {
+		t.Fatalf("restored board, second whole answer without the 4090: %+v; want it sold out (dropped)", ps)
 	}
 }
 

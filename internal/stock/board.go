@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -60,7 +59,9 @@ type BoardOptions struct {
 	Backoff time.Duration
 	// AbsentFor is how long a GPU type missing from a provider's answers
 	// is carried forward as unknown (its last figures, stale, listed in
-	// ProviderSnapshot.Absent) before it counts as gone: default
+	// ProviderSnapshot.Absent) at most before it counts as gone, whatever
+	// the number of answers (two whole answers without it end it sooner,
+	// AbsenceOf): default
 	// MaxAlertAge (24 h), the age past which a figure no longer moves an
 	// alert anyway; negative: never carried.
 	AbsentFor time.Duration
@@ -105,9 +106,10 @@ const (
 // one that answers an empty list (ErrEmpty, ReasonEmpty): an empty answer
 // is unknown, never an empty, "sold out" snapshot. Likewise a platform's
 // GPU type that an otherwise good answer leaves out keeps its last
-// figures, stale, for up to AbsentFor (ProviderSnapshot.Absent): a row
-// missing for one poll is unknown, not sold out, so its return is no new
-// "有货了".
+// figures, stale (ProviderSnapshot.Absent): a row missing for one poll is
+// unknown, not sold out, so its return is no new "有货了". Left out of
+// two whole answers in a row (or for longer than AbsentFor) it is sold out
+// and dropped (AbsenceOf), so its return later alerts once.
 //
 // Each provider is fetched at most once at a time (single-flight): the
 // poller's Refresh and every answer's Snapshot that need it while a fetch
@@ -211,6 +213,9 @@ func (b *Board) Restore(ctx context.Context) error {
 	}
 	for _, s := range snaps {
 		if id, ok := known[s.Provider]; ok && (s.Identity == "" || s.Identity == id) {
+			// The recording process's breaker and running fetch are not
+			// this one's.
+			s.Breaker, s.Late, s.RunningFor = "", false, 0
 			b.last[s.Provider] = s
 		}
 	}
@@ -307,9 +312,16 @@ func (b *Board) fetchAndRecord(p Provider) ProviderSnapshot {
 	if b.opt.Store != nil && ps.Status != StatusNotConfigured {
 		// Failures are saved too (a stale snapshot keeps the last good
 		// offers), so the next process knows the provider is failing.
+		// The breaker's state goes with it: readiness on every replica
+		// reads the poller's recorded state (it is cleared on Restore: a
+		// breaker is the process's own).
+		saved := ps
+		if st := b.breakerState(name); st != BreakerClosed {
+			saved.Breaker = st
+		}
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(b.ctx), b.opt.Timeout)
 		defer cancel()
-		if err := b.opt.Store.SaveProviderSnapshot(ctx, ps); err != nil {
+		if err := b.opt.Store.SaveProviderSnapshot(ctx, saved); err != nil {
 			b.opt.Log.Warn("stock: save snapshot", "provider", name, "err", err)
 		}
 	}
@@ -355,7 +367,7 @@ func (b *Board) fetchOne(ctx context.Context, p Provider) (ps ProviderSnapshot, 
 		b.opt.Log.Warn("stock: partial fetch", "provider", name, "err", err)
 		now := b.opt.Now()
 		ps := ProviderSnapshot{Provider: name, Status: StatusOK, FetchedAt: now, Err: err.Error(), Reason: ReasonPartial}
-		ps.Offers, ps.Absent = b.carryAbsent(name, offers, now)
+		ps.Offers, ps.Absent = b.carryAbsent(name, offers, now, true)
 		var pe *PartialError
 		if errors.As(err, &pe) {
 			ps.FailedPlatforms = pe.Platforms
@@ -371,16 +383,21 @@ func (b *Board) fetchOne(ctx context.Context, p Provider) (ps ProviderSnapshot, 
 	}
 	now := b.opt.Now()
 	ps = ProviderSnapshot{Provider: name, Status: StatusOK, FetchedAt: now}
-	ps.Offers, ps.Absent = b.carryAbsent(name, offers, now)
+	ps.Offers, ps.Absent = b.carryAbsent(name, offers, now, false)
 	return ps, false
 }
 
-// carryAbsent appends to a good answer's offers the last figures of each
+// carryAbsent appends to an answer's offers the last figures of each
 // platform × GPU type the provider's previous snapshot had and this answer
 // leaves out, marked Stale, with the list of those types: missing from one
-// answer is unknown, not sold out. A type last listed more than AbsentFor
-// before now is gone and dropped.
-func (b *Board) carryAbsent(name string, offers []Offer, now time.Time) ([]Offer, []Absent) {
+// answer is unknown, not sold out. A type that whole (not partial) answers
+// have left out twice in a row is sold out (AbsenceOf): it is dropped, so
+// a subscription to it observes sold out (a transition, sending nothing)
+// and its return alerts once. A type last listed more than AbsentFor
+// before now is dropped too. partial says the answer is cut off (some of
+// the provider's inputs failed): it carries what it leaves out without
+// counting as a miss.
+func (b *Board) carryAbsent(name string, offers []Offer, now time.Time, partial bool) ([]Offer, []Absent) {
 	b.mu.Lock()
 	prev, ok := b.last[name]
 	b.mu.Unlock()
@@ -392,31 +409,58 @@ func (b *Board) carryAbsent(name string, offers []Offer, now time.Time) ([]Offer
 	for i := range offers {
 		listed[key{offers[i].Platform, offers[i].GPU}] = true
 	}
-	since := make(map[key]time.Time, len(prev.Absent))
+	before := make(map[key]Absent, len(prev.Absent))
 	for _, a := range prev.Absent {
-		since[key{a.Platform, a.GPU}] = a.LastSeen
+		before[key{a.Platform, a.GPU}] = a
 	}
 	out := offers[:len(offers):len(offers)] // appends never write into the provider's slice
 	var absent []Absent
+	decided := map[key]bool{}
 	for _, o := range prev.Offers {
 		k := key{o.Platform, o.GPU}
 		if o.Source == SourceCatalog || listed[k] {
 			continue
 		}
-		seen, carried := since[k]
+		a, carried := before[k]
 		if !carried {
-			seen = prev.FetchedAt // listed in the previous answer
+			a = Absent{Platform: k.platform, GPU: k.gpu, LastSeen: prev.FetchedAt} // listed in the previous answer
 		}
-		if seen.IsZero() || now.Sub(seen) > b.opt.AbsentFor {
+		if _, done := decided[k]; !done {
+			if !partial {
+				a.Misses++
+			}
+			decided[k] = AbsenceOf(a.Misses, a.LastSeen, now, b.opt.AbsentFor) == Unknown
+			if decided[k] {
+				absent = append(absent, a)
+			}
+		}
+		if !decided[k] {
 			continue
-		}
-		if !slices.ContainsFunc(absent, func(a Absent) bool { return a.Platform == k.platform && a.GPU == k.gpu }) {
-			absent = append(absent, Absent{Platform: k.platform, GPU: k.gpu, LastSeen: seen})
 		}
 		o.Stale = true
 		out = append(out, o)
 	}
 	return out, absent
+}
+
+// SoldOutAfterMisses is how many whole answers in a row must leave a GPU
+// type out before it counts as sold out (see AbsenceOf).
+const SoldOutAfterMisses = 2
+
+// AbsenceOf is what a platform's GPU type is when the provider's latest
+// answer left it out: misses is how many whole (not partial, not empty,
+// successful) answers in a row have left it out, lastSeen when an answer
+// last listed it. Unknown (its last figures are carried, stale) after one
+// miss; SoldOut (dropped: the platform stopped listing it, delisted or
+// sold out) after SoldOutAfterMisses, or when it was last seen more than
+// absentFor before now (negative absentFor: never carried; a zero
+// lastSeen: unknown when, so not carried).
+func AbsenceOf(misses int, lastSeen, now time.Time, absentFor time.Duration) Available {
+	switch {
+	case absentFor < 0, lastSeen.IsZero(), now.Sub(lastSeen) > absentFor, misses >= SoldOutAfterMisses:
+		return SoldOut
+	}
+	return Unknown
 }
 
 // fetchBreaking is fetchRetrying through p's circuit breaker.

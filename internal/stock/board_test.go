@@ -306,3 +306,28 @@ func TestBoardTimeoutWhileRetrying(t *testing.T) {
 		t.Errorf("reason %q, error %q; want server_error naming the 502", ps.Reason, ps.Err)
 	}
 }
+
+// TestBreakerRecorded: the snapshot saved after a fetch that opened the
+// breaker says so (a standby's readiness reads it), and a board restored
+// from it starts with its own breaker closed.
+func TestBreakerRecorded(t *testing.T) {
+	p := &scripted{name: "vastai", fn: func(context.Context) ([]stock.Offer, error) {
+		return nil, fmt.Errorf("HTTP 502: %w", stock.ErrServer)
+	}}
+	store := &jsonSnapshots{m: map[string][]byte{}}
+	opt := stock.BoardOptions{Store: store, Log: slog.New(slog.DiscardHandler), Breaker: stock.BreakerOptions{Failures: 1, OpenFor: time.Hour}}
+	stock.NewBoard([]stock.Provider{p}, opt).Refresh(context.Background())
+	saved, err := store.LoadProviderSnapshots(context.Background())
+	if err != nil || len(saved) != 1 || saved[0].Breaker != stock.BreakerOpen {
+		t.Fatalf("saved %+v, %v; want the open breaker recorded", saved, err)
+	}
+	b := stock.NewBoard([]stock.Provider{p}, opt)
+	if err := b.Restore(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, ps := range b.Health().Providers {
+		if ps.Breaker != "" {
+			t.Errorf("restored board: %s breaker %q; want its own, closed", ps.Provider, ps.Breaker)
+		}
+	}
+}

@@ -62,18 +62,23 @@ type ProviderSnapshot struct {
 	// Absent lists the GPU types an earlier answer listed and the latest
 	// good one did not (see Board): their last figures are still in
 	// Offers, marked Stale, so their stock reads as unknown, never as
-	// sold out.
+	// sold out. A type left out of two whole answers in a row is sold out
+	// and no longer carried (AbsenceOf).
 	Absent []Absent `json:"absent,omitempty"`
 }
 
 // Absent is a platform's GPU type missing from a provider's latest answer
 // although an earlier answer listed it: unknown for now, never a
-// transition (only an explicit zero, or a sold-out level, says sold out).
+// transition; missing from two whole answers in a row it is sold out and
+// no longer listed here (AbsenceOf).
 type Absent struct {
 	Platform string `json:"platform"` // catalog platform id
 	GPU      string `json:"gpu"`      // catalog GPU id
 	// LastSeen is the fetch time of the last answer that listed it.
 	LastSeen time.Time `json:"last_seen"`
+	// Misses is how many whole answers (not partial ones) have left it
+	// out since; at SoldOutAfterMisses it is sold out (AbsenceOf).
+	Misses int `json:"misses,omitempty"`
 }
 
 // FailReason is why a provider's fetch failed, in terms a person can act on.

@@ -146,6 +146,28 @@ func ChannelChecks(ch chat.Channel) []Check {
 	return out
 }
 
+// Recorded is the provider states readiness checks: of each configured
+// provider (a live platform, set up, or the replay), its state as
+// recorded in the store by whichever replica polls (recorded), or, with
+// no record yet, a bare state that reads "not fetched yet". A provider
+// that is not configured never counts, whatever was recorded of it
+// (by another configuration, or before its credentials were removed).
+func Recorded(recorded []stock.ProviderSnapshot, configured []string) []stock.ProviderSnapshot {
+	out := make([]stock.ProviderSnapshot, 0, len(configured))
+	for _, name := range configured {
+		ps := stock.ProviderSnapshot{Provider: name}
+		for _, r := range recorded {
+			if r.Provider == name {
+				ps = r
+				break
+			}
+		}
+		out = append(out, ps)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Provider < out[j].Provider })
+	return out
+}
+
 // providerChecks: each configured provider's recorded state. A provider
 // fails when its breaker is open, when its running fetch has gone longer
 // than the answer budget without an answer, when it never fetched or its last fetch

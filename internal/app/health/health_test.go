@@ -63,3 +63,41 @@ func TestDecideReadiness(t *testing.T) {
 		})
 	}
 }
+
+// TestRecorded: the states readiness checks are the configured
+// providers', as recorded: a record of a provider that is not configured
+// never counts, a configured one without a record reads "not fetched
+// yet", and the recorded state decides with its age (a standby reads the
+// poller's record, ready while it is fresh).
+func TestRecorded(t *testing.T) {
+	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	fresh := stock.ProviderSnapshot{Provider: "vastai", Status: stock.StatusOK, FetchedAt: now.Add(-time.Minute)}
+	old := stock.ProviderSnapshot{Provider: "vastai", Status: stock.StatusOK, FetchedAt: now.Add(-time.Hour)}
+	failing := stock.ProviderSnapshot{Provider: "gpushare", Status: stock.StatusError, Err: "HTTP 401"}
+	cases := []struct {
+		name       string
+		recorded   []stock.ProviderSnapshot
+		configured []string
+		status     string
+		degraded   string
+	}{
+		{"the poller's fresh record", []stock.ProviderSnapshot{fresh}, []string{"vastai"}, StatusReady, ""},
+		{"a record too old", []stock.ProviderSnapshot{old}, []string{"vastai"}, StatusDegraded, "provider vastai"},
+		{"nothing recorded yet", nil, []string{"vastai"}, StatusDegraded, "provider vastai"},
+		{"a failing record of a provider not configured", []stock.ProviderSnapshot{fresh, failing}, []string{"vastai"}, StatusReady, ""},
+		{"no provider configured", []stock.ProviderSnapshot{failing}, nil, StatusReady, ""},
+		{"two configured, one failing", []stock.ProviderSnapshot{failing, fresh}, []string{"vastai", "gpushare"}, StatusDegraded, "provider gpushare"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ps := Recorded(c.recorded, c.configured)
+			if len(ps) != len(c.configured) {
+				t.Fatalf("%d states for %d configured providers: %+v", len(ps), len(c.configured), ps)
+			}
+			rd := Decide(In{Now: now, Store: StoreState{Open: true}, StoreGrace: 30 * time.Second, Polling: true, Providers: ps, ProviderAge: 10 * time.Minute})
+			if rd.Status != c.status || strings.Join(rd.Degraded, ",") != c.degraded {
+				t.Errorf("got %s degraded %v; want %s degraded %q", rd.Status, rd.Degraded, c.status, c.degraded)
+			}
+		})
+	}
+}
