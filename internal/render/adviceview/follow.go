@@ -37,7 +37,7 @@ func (p Follow) Reply(_ *render.Renderer) chat.Reply {
 	var rep chat.Reply
 	switch {
 	case p.Text != "" && p.Verdict != "":
-		rep.Title = l.T("advice.follow.verdict_line", l.T("advice.follow.verdict."+p.Verdict), p.Text)
+		rep.Title = l.T("advice.follow.verdict_line", l.T(followVerdictKeys[p.Verdict]), p.Text)
 		rep.Lines = append(rep.Lines, p.Lines...)
 	case p.Text != "":
 		rep.Title = l.T("advice.follow.finding", p.Title)
@@ -56,4 +56,12 @@ func (p Follow) Reply(_ *render.Renderer) chat.Reply {
 		}
 	}
 	return rep
+}
+
+// followVerdictKeys are the catalog keys of a branch's verdicts (literal, so
+// TestCallsMatchCatalog sees them).
+var followVerdictKeys = map[string]string{
+	"yes":   "advice.follow.verdict.yes",
+	"no":    "advice.follow.verdict.no",
+	"maybe": "advice.follow.verdict.maybe",
 }
