@@ -88,11 +88,37 @@ type Topic struct {
 	// Examples are real-style inputs; every term must occur in one of
 	// them, which Load checks.
 	Examples []string `yaml:"examples" json:"examples,omitempty"`
+	// Next is what to try when the steps did not help ("还是不行", "有没
+	// 有别的办法"): alternatives the steps do not name, in zh and en.
+	Next Lines `yaml:"next,omitempty" json:"next,omitempty"`
+	// Follow are the topic's branches: a finding or a fix a member names
+	// after its answer ("nvidia-smi能看到卡", "换bf16行吗") and what it
+	// means there.
+	Follow []Branch `yaml:"follow,omitempty" json:"follow,omitempty"`
 
 	res []*regexp.Regexp
 	// anchored[k] is set when pattern k uses ^ or $ (run on the whole text).
 	anchored []bool
 }
+
+// Branch is one finding or fix a follow-up of a topic's answer can name:
+// When are its terms (lowercase substrings of the folded message, each
+// enough alone; a term that starts or ends with an ASCII letter or digit
+// only at a word boundary there), Verdict the answer to a yes/no question
+// about it ("yes", "no", "maybe"; empty for a finding), Text what it
+// means, in zh and en.
+type Branch struct {
+	When    []string     `yaml:"when" json:"when"`
+	Verdict string       `yaml:"verdict,omitempty" json:"verdict,omitempty"`
+	Text    catalog.Text `yaml:"text" json:"text"`
+}
+
+// Branch verdicts.
+const (
+	VerdictYes   = "yes"
+	VerdictNo    = "no"
+	VerdictMaybe = "maybe"
+)
 
 // Workload is a job the LLM estimator does not model (BERT fine-tuning,
 // Stable Diffusion images, CNN training): the VRAM it needs on one card.
@@ -370,7 +396,65 @@ func checkTopic(t *Topic) error {
 			return bad("empty cause or step")
 		}
 	}
+	if len(t.Next.Zh) != len(t.Next.En) {
+		return bad("next needs as many zh as en lines (%d zh, %d en)", len(t.Next.Zh), len(t.Next.En))
+	}
+	for i, br := range t.Follow {
+		switch {
+		case len(br.When) == 0:
+			return bad("follow %d has no when terms", i+1)
+		case strings.TrimSpace(br.Text.Zh) == "" || strings.TrimSpace(br.Text.En) == "":
+			return bad("follow %d needs zh and en text", i+1)
+		case br.Verdict != "" && br.Verdict != VerdictYes && br.Verdict != VerdictNo && br.Verdict != VerdictMaybe:
+			return bad("follow %d: verdict %q is not yes, no or maybe", i+1, br.Verdict)
+		}
+		for _, w := range br.When {
+			if w == "" || w != strings.TrimSpace(string(Normalize(w))) {
+				return bad("follow %d: term %q is not lowercase, folded and trimmed", i+1, w)
+			}
+		}
+	}
 	return nil
+}
+
+// Findings are the branches of every topic whose terms the text names,
+// as "topic#n" (n counts from 1), in the order of the file.
+func (b *Base) Findings(text string) []string {
+	norm := Normalize(text)
+	var out []string
+	for i := range b.Topics {
+		t := &b.Topics[i]
+		for n, br := range t.Follow {
+			for _, w := range br.When {
+				if newTerm(w, i, 0, false).in(norm) {
+					out = append(out, fmt.Sprintf("%s#%d", t.ID, n+1))
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// FindingOf is the first of findings that is a branch of topic id, and
+// its number (1-based); ok is false for none.
+func (b *Base) FindingOf(id string, findings []string) (*Branch, int, bool) {
+	t, ok := b.byID[id]
+	if !ok {
+		return nil, 0, false
+	}
+	for _, f := range findings {
+		tid, num, found := strings.Cut(f, "#")
+		if !found || tid != id {
+			continue
+		}
+		var n int
+		if _, err := fmt.Sscanf(num, "%d", &n); err != nil || n < 1 || n > len(t.Follow) {
+			continue
+		}
+		return &t.Follow[n-1], n, true
+	}
+	return nil, 0, false
 }
 
 // addTerms validates and indexes a topic's terms of one kind ("error",

@@ -95,6 +95,9 @@ func (r *Router) inContext(c *conversation, q Query) (Query, *Query) {
 	if c.frame == nil {
 		return frame.Alone(q), nil
 	}
+	if m, ok := r.adviceFollow(c.frame, q); ok {
+		return m, nil
+	}
 	if m, ok := ledgerFollow(c.frame, q); ok {
 		return m, nil
 	}
@@ -268,7 +271,7 @@ func frameOf(res Result) *Query {
 	case ledgerFrames[fq.Intent]:
 		// What a ledger follow-up continues (storage_follow.go).
 		fq.KB, fq.Asked = nil, ""
-	case !frame.Editable(fq):
+	case !frame.Editable(fq) && (fq.Intent != IntentAdvice || fq.Topic == ""):
 		return nil
 	default:
 		fq.KB, fq.Asked = nil, ""
@@ -294,6 +297,7 @@ func (r *Router) remember(ctx context.Context, msg chat.Message, c *conversation
 	var linked []byte
 	if fq := frameOf(res); fq != nil {
 		f.Query, f.At, f.Said, f.Cheapest, changed = frame.Keep(*fq), now, firstLine(res.Text), cheapest(res), true
+		f.Query.AdviceTopic, f.Query.AdviceShown = r.adviceShown(c, res)
 		linked = r.link(ctx, msg, f)
 	}
 	switch {

@@ -286,6 +286,9 @@ func (u *Understander) Understand(text string) Query {
 	}
 	m := *x.kb
 	q.KB = &m
+	if u.base != nil {
+		q.Findings = u.base.Findings(text)
+	}
 	ranked := u.rank(&x, &m)
 	// The stated conditions, read once the scorer has read the rest (they
 	// change nothing it sees).

@@ -31,7 +31,7 @@ var answersOnly = []string{
 	"release.list.note", "release.list.plans", "storage.add.hint", "storage.list.none", "storage.change.no_disk",
 	"storage.admin.not_private", "storage.admin.no_code", "storage.admin.expired", "storage.admin.spent",
 	"storage.admin.code_issued", "storage.admin.no_such", "help.short_first", "help.areas_hint", "help.topics_note",
-	"advice.oom.costs", "estimate.too_many_gpus", "prices.full.not_stock", "subscribe.list.cancel_hint", "meta.clarify.title",
+	"advice.oom.costs", "advice.follow.paste", "advice.follow.check", "advice.follow.next", "advice.follow.exhausted", "estimate.too_many_gpus", "prices.full.not_stock", "subscribe.list.cancel_hint", "meta.clarify.title",
 	"workload.change.detection", "workload.change.generate", "workload.change.lora", "workload.change.own_data",
 	"workload.change.samples", "workload.change.train", "workload.change.two_stage",
 	"ids.group_hint", "ids.wechat_bind", "ids.wechat_remark", "router.confirm.how", "meta.clarify.how_one", "meta.clarify.one",

@@ -41,6 +41,9 @@ func Advice(ctx context.Context, a *answer.Ask) answer.Out {
 		}
 		return answer.Out{Payload: p, Query: q}
 	}
+	if q.AdviceBranch > 0 || q.AdviceNext {
+		return answer.Out{Payload: follow(a, t), Query: q}
+	}
 	m := topicHit(q.KB, t, q.Score)
 	*p.Advice = adviceview.Entry{Topic: t.ID, Title: t.Title.Pick(en), Score: render.Round2(m.Best.Score), Matched: m.Best.Terms,
 		Causes: t.Causes.Pick(en), Steps: t.Steps.Pick(en), Source: t.Source}
@@ -390,4 +393,31 @@ func topicHit(m *kb.Result, t *kb.Topic, score float64) *kb.Result {
 		}
 	}
 	return out
+}
+
+// follow answers a follow-up of topic t's answer (Query.AdviceBranch,
+// AdviceNext): the branch it names, or the steps the last answer did not
+// show (Query.AdviceShown of them were) and the topic's alternatives; with
+// none left, the first related topic to check next.
+func follow(a *answer.Ask, t *kb.Topic) adviceview.Follow {
+	q := a.Query
+	en := q.English
+	p := adviceview.Follow{Lang: i18n.Of(en), Topic: t.ID, Title: t.Title.Pick(en)}
+	if q.AdviceBranch > 0 && q.AdviceBranch <= len(t.Follow) {
+		br := t.Follow[q.AdviceBranch-1]
+		p.Verdict, p.Text = br.Verdict, br.Text.Pick(en)
+		return p
+	}
+	p.Next = true
+	steps := t.Steps.Pick(en)
+	p.Steps = append(slices.Clone(steps[min(q.AdviceShown, len(steps)):]), t.Next.Pick(en)...)
+	if len(p.Steps) == 0 {
+		for _, id := range t.Related {
+			if r, ok := a.Env.KB.Topic(id); ok {
+				p.Check = r.Title.Pick(en)
+				break
+			}
+		}
+	}
+	return p
 }

@@ -74,6 +74,12 @@ type Kept struct {
 	Asked      string                 `json:"asked,omitempty"`
 	Serving    bool                   `json:"serving,omitempty"`
 	Verbs      []string               `json:"verbs,omitempty"`
+	// AdviceTopic is the troubleshooting topic the answer was (also when
+	// it is kept as the estimate of the job it read), which a follow-up
+	// ("还是不行", "换bf16行吗") continues; AdviceShown how many of its
+	// steps and alternatives the member has seen.
+	AdviceTopic string `json:"advice_topic,omitempty"`
+	AdviceShown int    `json:"advice_shown,omitempty"`
 }
 
 // Keep is q as a frame keeps it.

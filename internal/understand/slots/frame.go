@@ -31,6 +31,10 @@ var (
 	reAlso = words.NewExpr("frame.also")
 	// reSame asks the chat's last question again ("同问", "+1").
 	reSame = words.NewExpr("frame.same")
+	// reStill says a fix did not help ("还是不行"); reOtherWays asks for
+	// other ways ("有没有别的办法").
+	reStill     = words.NewExpr("frame.still")
+	reOtherWays = words.NewExpr("frame.other_ways")
 )
 
 // followUpSlots marks how a message may continue the conversation
@@ -49,6 +53,8 @@ func followUpSlots(x *Extraction) {
 	q.FollowLater = reLater.MatchString(x.s)
 	q.FollowAlso = reAlso.MatchString(x.s)
 	q.Same = reSame.MatchString(x.s)
+	q.Still = reStill.MatchString(x.s)
+	q.OtherWays = reOtherWays.MatchString(x.s)
 	rest := x.rest
 	if span := followCount(x); span != nil {
 		rest = blank(rest, span[0], span[1])

@@ -337,6 +337,23 @@ type Query struct {
 	// Same: the message asks the chat's last question again ("同问",
 	// "+1", "我也想知道", "same question").
 	Same bool `json:"-"`
+	// Still: the message says what was tried did not help ("还是不行",
+	// "batch改成1还是爆", "still OOM"); OtherWays asks for other ways
+	// ("有没有别的办法", "other options?"). After a troubleshooting
+	// answer both ask its topic's next steps.
+	Still     bool `json:"-"`
+	OtherWays bool `json:"-"`
+	// Findings are the knowledge base's topic branches the message names
+	// ("nvidia-smi能看到卡", "换bf16行吗": "topic#n", advice.Base.Findings);
+	// a follow-up of that topic's answer is answered by its branch.
+	Findings []string `json:"-"`
+	// AdviceBranch (1-based) and AdviceNext are how the conversation
+	// answers a follow-up of a troubleshooting answer: the topic's branch
+	// it names, or its next steps (AdviceShown of its steps the last
+	// answer showed).
+	AdviceBranch int  `json:"-"`
+	AdviceNext   bool `json:"-"`
+	AdviceShown  int  `json:"-"`
 	// Verbs are the intents that change state whose explicit verb the
 	// message has (their definitions' verbs: "静音", "取消订阅", "删除存储
 	// 3"): such an intent is done only when it is among them (the
