@@ -147,7 +147,7 @@ const diskSizingTopic = "disk-sizing"
 // reading that is no answer of its own (a fact check with no figure, an
 // ask-back, nothing understood, a platform's price list).
 func currencyFollow(f, q Query) bool {
-	if !Editable(f) || q.Currency == "" || len(q.GPUs) > 0 || q.UnknownGPU != "" || q.PriceCNY > 0 || q.MaxPriceCNY > 0 || hasJob(q) {
+	if !Editable(f) || q.Currency == "" || len(q.GPUs) > 0 || q.UnknownGPU != "" || q.PriceCNY > 0 || q.MaxPriceCNY > 0 || HasJob(q) {
 		return false
 	}
 	switch q.Intent {
@@ -157,8 +157,8 @@ func currencyFollow(f, q Query) bool {
 	return false
 }
 
-// hasJob reports whether q names a job.
-func hasJob(q Query) bool {
+// HasJob reports whether q names a job.
+func HasJob(q Query) bool {
 	return q.Model != "" || q.ParamsB > 0 || q.ModelText != "" || q.WorkloadModel != "" || q.KBWorkload != ""
 }
 
