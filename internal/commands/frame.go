@@ -97,7 +97,7 @@ func fitsAsked(q Query) bool {
 	}
 	switch q.Intent {
 	case IntentAdvice:
-		return q.Topic == "" || q.Topic == "card-choice" || q.Topic == "cuda-oom"
+		return q.Topic == "" || q.Topic == cardChoice || q.Topic == "cuda-oom"
 	case IntentEstimate, IntentClarify, IntentUnknown, IntentStock, IntentPrices:
 		return true
 	}
@@ -124,6 +124,14 @@ func (r *Router) followEstimate(f, q Query) (Query, bool) {
 			m.YesNo, m.Question = y, true
 			return m, true
 		}
+	}
+	if q.Intent == IntentEstimate && !frame.HasJob(q) && !q.Bare && !frame.Valued(q) {
+		// "要跑多久", "要多少钱" naming nothing: the estimate's job again.
+		m := f
+		m.Intent, m.Confidence, m.Alternatives, m.Problems = IntentEstimate, 1, nil, q.Problems
+		m.English = frame.Language(f, q)
+		m.YesNo, m.Question = q.YesNo, q.YesNo != nil
+		return m, true
 	}
 	if jobAsked(q) {
 		// "两周能跑完吗", "is that within a 5000 yuan budget?", "A100 80G

@@ -78,6 +78,12 @@ func valuesOf(q Query) brings {
 	}
 }
 
+// Valued reports whether q names any value a follow-up may edit an
+// answer with (a card, platform, count, price, term, job figure …).
+func Valued(q Query) bool {
+	return valuesOf(q).any() || q.FollowCount > 0 || q.BudgetTotalCNY > 0 || q.Cheaper
+}
+
 // MaxCards is the most cards a count said alone is read as ("要是
 // 两张呢"); a larger one is images after an image job ("5000张呢").
 const MaxCards = 64
