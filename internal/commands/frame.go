@@ -139,6 +139,13 @@ func (r *Router) followEstimate(f, q Query) (Query, bool) {
 		// term, time or budget asked, with the question's verdict first.
 		y := q.YesNo
 		q.Intent = IntentEstimate
+		if y != nil && y.WithinHours == 0 && q.SpanDays > 0 {
+			// "半天能跑完吗", "can it finish within a day?": the span
+			// said is the time to be done in.
+			yc := *y
+			yc.WithinHours = q.SpanDays * 24
+			y = &yc
+		}
 		if y != nil && y.WithinHours > 0 {
 			// A time to be done in is no rental term.
 			q.BillingMode, q.ModeNamed, q.SpanDays, q.PeriodDays, q.Conditions = "", false, 0, 0, nil
@@ -149,6 +156,11 @@ func (r *Router) followEstimate(f, q Query) (Query, bool) {
 			}
 			return m, true
 		}
+	}
+	if q.FollowUp && q.KBWorkload != "" && q.KBWorkload != f.KBWorkload && r.work != nil && r.work.Advice[q.Workload] != "" {
+		// "那 SDXL 出1000张图呢" after another job: that job's estimate.
+		q.Intent, q.Topic, q.Confidence = IntentEstimate, "", 1
+		return q, true
 	}
 	if q.Intent == IntentAdvice && !q.Bare && !q.OnlyParams {
 		// Answered as advice, about the estimate's job: no edit to name.
@@ -179,7 +191,7 @@ func jobAsked(q Query) bool {
 	}
 	y := q.YesNo
 	switch {
-	case y != nil && y.Kind == understand.YesNoCan && y.WithinHours > 0:
+	case y != nil && y.Kind == understand.YesNoCan && (y.WithinHours > 0 || q.SpanDays > 0):
 		return true
 	case q.BudgetTotalCNY > 0 && (y == nil || y.Kind == understand.YesNoCan || y.Kind == understand.YesNoFits):
 		return true
