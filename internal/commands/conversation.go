@@ -280,6 +280,24 @@ func frameOf(res Result) *Query {
 	return &fq
 }
 
+// cardChoice is the knowledge base's "which card" topic.
+const cardChoice = "card-choice"
+
+// jobFrame is the frame of a card choice for a job the workload
+// estimator knows ("SDXL 出图用什么卡"): that job's estimate, so that a
+// follow-up asking its cost, time or fit ("要是1000张图呢，多少钱", "3090
+// 够吗", "要跑多久") is answered for it; any other frame as it is.
+func (r *Router) jobFrame(fq *Query) *Query {
+	if fq == nil || fq.Intent != IntentAdvice || fq.Topic != cardChoice || fq.Workload == "" || r.work == nil || r.work.Advice[fq.Workload] == "" {
+		return fq
+	}
+	if fq.Model != "" || fq.ParamsB > 0 {
+		return fq
+	}
+	fq.Intent, fq.Topic, fq.Score = IntentEstimate, "", 0
+	return fq
+}
+
 // remember keeps what the sender's next messages may continue: the
 // frame of an answer a follow-up may edit, an ask-back, an action asked
 // back; the frame of each answer also under the question's id (for the
@@ -295,7 +313,7 @@ func (r *Router) remember(ctx context.Context, msg chat.Message, c *conversation
 		f.English, f.LangAt, changed = res.English, now, true
 	}
 	var linked []byte
-	if fq := frameOf(res); fq != nil {
+	if fq := r.jobFrame(frameOf(res)); fq != nil {
 		f.Query, f.At, f.Said, f.Cheapest, changed = frame.Keep(*fq), now, firstLine(res.Text), cheapest(res), true
 		f.Query.AdviceTopic, f.Query.AdviceShown = r.adviceShown(c, res)
 		linked = r.link(ctx, msg, f)

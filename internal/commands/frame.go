@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/labgpu/bot/internal/chat"
@@ -96,7 +97,7 @@ func fitsAsked(q Query) bool {
 	}
 	switch q.Intent {
 	case IntentAdvice:
-		return q.Topic == "" || q.Topic == "card-choice" || q.Topic == "cuda-oom"
+		return q.Topic == "" || q.Topic == cardChoice || q.Topic == "cuda-oom"
 	case IntentEstimate, IntentClarify, IntentUnknown, IntentStock, IntentPrices:
 		return true
 	}
@@ -124,6 +125,43 @@ func (r *Router) followEstimate(f, q Query) (Query, bool) {
 			return m, true
 		}
 	}
+	if q.Intent == IntentEstimate && !frame.HasJob(q) && !q.Bare && !frame.Valued(q) {
+		// "要跑多久", "要多少钱" naming nothing: the estimate's job again.
+		m := f
+		m.Intent, m.Confidence, m.Alternatives, m.Problems = IntentEstimate, 1, nil, q.Problems
+		m.English = frame.Language(f, q)
+		m.YesNo, m.Question = q.YesNo, q.YesNo != nil
+		return m, true
+	}
+	if jobAsked(q) {
+		// "两周能跑完吗", "is that within a 5000 yuan budget?", "A100 80G
+		// 的话要多少钱", "一个月挂着多少钱": the estimate's job, on the card,
+		// term, time or budget asked, with the question's verdict first.
+		y := q.YesNo
+		q.Intent = IntentEstimate
+		if y != nil && y.WithinHours == 0 && q.SpanDays > 0 {
+			// "半天能跑完吗", "can it finish within a day?": the span
+			// said is the time to be done in.
+			yc := *y
+			yc.WithinHours = q.SpanDays * 24
+			y = &yc
+		}
+		if y != nil && y.WithinHours > 0 {
+			// A time to be done in is no rental term.
+			q.BillingMode, q.ModeNamed, q.SpanDays, q.PeriodDays, q.Conditions = "", false, 0, 0, nil
+		}
+		if m, ok := mergeFollowUp(f, q); ok {
+			if y != nil {
+				m.YesNo, m.Question = y, true
+			}
+			return m, true
+		}
+	}
+	if q.FollowUp && q.KBWorkload != "" && q.KBWorkload != f.KBWorkload && r.work != nil && r.work.Advice[q.Workload] != "" {
+		// "那 SDXL 出1000张图呢" after another job: that job's estimate.
+		q.Intent, q.Topic, q.Confidence = IntentEstimate, "", 1
+		return q, true
+	}
 	if q.Intent == IntentAdvice && !q.Bare && !q.OnlyParams {
 		// Answered as advice, about the estimate's job: no edit to name.
 		adviceJob(r, f, &q)
@@ -141,4 +179,26 @@ func (r *Router) followEstimate(f, q Query) (Query, bool) {
 		return q, false
 	}
 	return mergeFollowUp(f, q)
+}
+
+// jobAsked reports whether q asks about the last estimate's job: it names
+// no job of its own and asks whether the job is done within a time or a
+// budget, what it costs over a rental term, or — said as a follow-up —
+// what it costs on the card named.
+func jobAsked(q Query) bool {
+	if frame.HasJob(q) || slices.Contains(q.Verbs, q.Intent) {
+		return false
+	}
+	y := q.YesNo
+	switch {
+	case y != nil && y.Kind == understand.YesNoCan && (y.WithinHours > 0 || q.SpanDays > 0):
+		return true
+	case q.BudgetTotalCNY > 0 && (y == nil || y.Kind == understand.YesNoCan || y.Kind == understand.YesNoFits):
+		return true
+	case q.Intent == IntentPlan && len(q.GPUs) == 0 && (q.BillingMode != "" || q.Continuous || q.SpanDays > 0):
+		return true
+	case q.Intent == IntentPrices && q.FollowUp && len(q.GPUs) > 0:
+		return true
+	}
+	return false
 }

@@ -409,8 +409,13 @@ func (r *Router) answer(ctx context.Context, q Query, msg chat.Message, edited *
 // card, and a change line before it would push the yes or no off the
 // first clause.
 func fitsVerdictFirst(p render.Payload) bool {
-	e, ok := p.(estimateview.Estimate)
-	return ok && e.Verdict != nil && e.Verdict.Kind == render.AskFits && e.Verdict.Card != ""
+	switch e := p.(type) {
+	case estimateview.Estimate:
+		return e.Verdict != nil && e.Verdict.Kind == render.AskFits && e.Verdict.Card != ""
+	case estimateview.Workload:
+		return e.Verdict != nil && e.Verdict.Kind == render.AskFits && e.Verdict.Card != ""
+	}
+	return false
 }
 
 // loc is the time zone of the times replies show.

@@ -4,8 +4,10 @@ import (
 	"context"
 
 	"github.com/labgpu/bot/internal/billing/estimator"
+	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/i18n"
+	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/render/estimateview"
 	"github.com/labgpu/bot/internal/understand"
 	"github.com/labgpu/bot/internal/workload"
@@ -76,5 +78,26 @@ func workloadEstimate(ctx context.Context, env *answer.Env, q understand.Query, 
 	if q.YesNo != nil && (q.PriceCNY > 0 || q.YesNo.WithinHours > 0) {
 		w.Verdict = optionsVerdict(env.Cat, opts, q)
 	}
+	if w.Verdict == nil && q.YesNo != nil && (q.YesNo.Kind == understand.YesNoFits || q.YesNo.Kind == understand.YesNoCan) {
+		w.Verdict = workloadFits(env.Cat, est, q, w.Model.Name)
+	}
 	return w, true
+}
+
+// workloadFits: does a workload's job fit the card asked ("3090够吗"
+// after "SDXL 出图用什么卡"); nil when the question named no card the
+// estimate has.
+func workloadFits(cat *catalog.Catalog, est *workload.Estimate, q understand.Query, job string) *estimateview.Verdict {
+	for _, f := range est.Fits {
+		if len(q.GPUs) == 0 || !onCards(cat, f.GPU, q.GPUs) {
+			continue
+		}
+		v := &estimateview.Verdict{Verdict: render.Verdict{Kind: render.AskFits, Answer: render.VerdictNo}, Why: estimateview.WhyVRAM,
+			Count: max(q.GPUCount, 1), Card: f.GPU, HaveGB: f.MemoryGB, NeedGB: f.VRAMGB, Job: job}
+		if f.Fits {
+			v.Answer = render.VerdictYes
+		}
+		return v
+	}
+	return nil
 }

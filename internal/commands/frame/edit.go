@@ -78,6 +78,12 @@ func valuesOf(q Query) brings {
 	}
 }
 
+// Valued reports whether q names any value a follow-up may edit an
+// answer with (a card, platform, count, price, term, job figure …).
+func Valued(q Query) bool {
+	return valuesOf(q).any() || q.FollowCount > 0 || q.BudgetTotalCNY > 0 || q.Cheaper
+}
+
 // MaxCards is the most cards a count said alone is read as ("要是
 // 两张呢"); a larger one is images after an image job ("5000张呢").
 const MaxCards = 64
@@ -147,7 +153,7 @@ const diskSizingTopic = "disk-sizing"
 // reading that is no answer of its own (a fact check with no figure, an
 // ask-back, nothing understood, a platform's price list).
 func currencyFollow(f, q Query) bool {
-	if !Editable(f) || q.Currency == "" || len(q.GPUs) > 0 || q.UnknownGPU != "" || q.PriceCNY > 0 || q.MaxPriceCNY > 0 || hasJob(q) {
+	if !Editable(f) || q.Currency == "" || len(q.GPUs) > 0 || q.UnknownGPU != "" || q.PriceCNY > 0 || q.MaxPriceCNY > 0 || HasJob(q) {
 		return false
 	}
 	switch q.Intent {
@@ -157,8 +163,8 @@ func currencyFollow(f, q Query) bool {
 	return false
 }
 
-// hasJob reports whether q names a job.
-func hasJob(q Query) bool {
+// HasJob reports whether q names a job.
+func HasJob(q Query) bool {
 	return q.Model != "" || q.ParamsB > 0 || q.ModelText != "" || q.WorkloadModel != "" || q.KBWorkload != ""
 }
 

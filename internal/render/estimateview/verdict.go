@@ -40,6 +40,9 @@ type Verdict struct {
 	Other       *estimator.Option `json:"other,omitempty"`
 	BudgetCNY   float64           `json:"budget_cny,omitempty"`
 	WithinHours float64           `json:"within_hours,omitempty"`
+	// Job names a workload's job (SDXL, BERT-base …): its verdict has no
+	// language-model estimate to name it from.
+	Job string `json:"job,omitempty"`
 }
 
 // verdictLine is the first line of an estimate that answers a yes/no
@@ -137,6 +140,9 @@ func (e Estimate) limitText() string {
 // "Qwen2.5-32B LoRA".
 func (e Estimate) shortJob() string {
 	est, l := e.Estimate, e.Lang
+	if est == nil {
+		return e.Verdict.Job
+	}
 	model := est.ModelID
 	if est.Typical || est.Scaled || e.UnknownModel != "" {
 		model = l.T("estimate.yesno.size", render.TrimF(est.ParamsB))
