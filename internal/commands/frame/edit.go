@@ -105,6 +105,12 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 		// that answer again in dollars (and on the platform named).
 		q.Intent, q.Verbs, q.FollowUp = f.Intent, nil, true
 	}
+	if priceFollow(f, q) {
+		// "那0.5刀呢", "那3块呢" after offers under a price: the same
+		// offers under the new price.
+		q.MaxPriceCNY, q.PriceCNY, q.PriceUnit = q.PriceCNY, 0, ""
+		q.Intent, q.Verbs, q.FollowUp = f.Intent, nil, true
+	}
 	if !Editable(f) || !continues(q) {
 		return q, false
 	}
@@ -152,6 +158,30 @@ func currencyFollow(f, q Query) bool {
 	}
 	switch q.Intent {
 	case understand.IntentFactCheck, understand.IntentClarify, understand.IntentUnknown, understand.IntentPrices, understand.IntentHelp, understand.IntentMore:
+		return true
+	}
+	return false
+}
+
+// priceFollow reports whether q, a bare amount said as a follow-up
+// ("那0.5刀呢", "3块呢"), moves the price ceiling of offers asked under
+// one: no card, job or ceiling of its own, and a reading that is no
+// answer of its own.
+func priceFollow(f, q Query) bool {
+	if f.MaxPriceCNY <= 0 || q.PriceCNY <= 0 || q.MaxPriceCNY > 0 || !(q.FollowUp || q.Bare) {
+		return false
+	}
+	if q.PriceUnit != "" && q.PriceUnit != "hour" || len(q.GPUs) > 0 || q.UnknownGPU != "" || hasJob(q) {
+		return false
+	}
+	switch f.Intent {
+	case understand.IntentStock, understand.IntentPrices, understand.IntentCompare:
+	default:
+		return false
+	}
+	switch q.Intent {
+	case understand.IntentFactCheck, understand.IntentClarify, understand.IntentUnknown, understand.IntentPrices,
+		understand.IntentStock, understand.IntentMore, understand.IntentChitChat, understand.IntentHelp:
 		return true
 	}
 	return false
@@ -277,6 +307,26 @@ func transition(f, q Query, b brings) string {
 	return f.Intent
 }
 
+// redivide shares a total hourly ceiling over several cards out again
+// after the count or the total changed ("三张呢" after "两张一共5块以内":
+// 5/3 a card), and keeps the condition the answer names in step.
+func redivide(m *Query) {
+	if m.PriceTotalCNY <= 0 || m.GPUCount < 1 {
+		return
+	}
+	m.MaxPriceCNY = understand.Round4(m.PriceTotalCNY / float64(m.GPUCount))
+	m.Conditions = slices.Clone(m.Conditions)
+	found := false
+	for i, c := range m.Conditions {
+		if c.Kind == understand.CondPriceTotal {
+			m.Conditions[i].Value, m.Conditions[i].Count, found = m.PriceTotalCNY, m.GPUCount, true
+		}
+	}
+	if !found {
+		m.Conditions = append(m.Conditions, understand.Condition{Kind: understand.CondPriceTotal, Value: m.PriceTotalCNY, Count: m.GPUCount})
+	}
+}
+
 // usage reports whether q states how long or when the cards run.
 func usage(q Query) bool {
 	return q.SpanDays > 0 || q.HoursPerWeek > 0 || q.TotalHours > 0 || q.Continuous || q.PeriodDays > 0 || len(q.Schedule) > 0
@@ -295,7 +345,13 @@ func (e Editor) apply(f, q Query, b brings, target string, cheapest float64) Que
 	}
 	if b.price {
 		m.MaxPriceCNY = q.MaxPriceCNY
+		if f.PriceTotalCNY > 0 && q.PriceTotalCNY == 0 && !q.HasCondition(understand.CondPricePerCard) {
+			// A new amount after a total for several cards ("那6块呢"
+			// after "两张一共5块以内") is their new total.
+			m.PriceTotalCNY = q.MaxPriceCNY
+		}
 	}
+	redivide(&m)
 	if q.Cheaper && cheapest > 0 && !b.price {
 		// Cheaper than the best the last answer showed, anywhere.
 		m.MaxPriceCNY = cheapest - 0.01
