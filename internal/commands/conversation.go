@@ -92,6 +92,11 @@ func (r *Router) inContext(c *conversation, q Query) (Query, *Query) {
 		picked.Score = alt.Score
 		return picked, nil
 	}
+	if a := r.alertOf(c.member); a != nil {
+		if s, ok := frame.AlertFollow(*a, q); ok {
+			return s, nil
+		}
+	}
 	if c.frame == nil {
 		return frame.Alone(q), nil
 	}
@@ -113,6 +118,16 @@ func (r *Router) clarifyOf(f *Frame) *Query {
 		return nil
 	}
 	q := f.Clarify.Restore()
+	return &q
+}
+
+// alertOf is the member's last stock alert answer while a next message
+// may continue it (nil otherwise).
+func (r *Router) alertOf(f *Frame) *Query {
+	if f == nil || f.Alert == nil || !r.live(f.AlertAt, FrameTTL) {
+		return nil
+	}
+	q := f.Alert.Restore()
 	return &q
 }
 
@@ -302,6 +317,13 @@ func (r *Router) remember(ctx context.Context, msg chat.Message, c *conversation
 		f.Clarify, f.ClarifyAt, changed = &cq, now, true
 	case f.Clarify != nil:
 		f.Clarify, changed = nil, true
+	}
+	switch {
+	case res.Intent == IntentSubscribe && !res.Confirm:
+		aq := frame.Keep(res.Query)
+		f.Alert, f.AlertAt, changed = &aq, now, true
+	case f.Alert != nil:
+		f.Alert, changed = nil, true
 	}
 	if f.Pending != res.Confirm {
 		f.Pending, changed = res.Confirm, true

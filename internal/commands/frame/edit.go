@@ -187,6 +187,49 @@ func priceFollow(f, q Query) bool {
 	return false
 }
 
+// AlertFollow reads q after a stock alert answer a (alert): a card said
+// after the bot asked which card the alert is for ("A6000 please"), or
+// one more card asked like the alert just set ("A100 也要", "再加一个h100
+// 的", "H100 too"), is that alert for the card named, on a's platforms and
+// region (its price was the other card's). The subscribe verb was said:
+// the alert is set without asking back.
+func AlertFollow(a, q Query) (Query, bool) {
+	if len(q.GPUs) == 0 && q.UnknownGPU == "" || hasJob(q) || q.YesNo != nil || q.WhichPlatform {
+		return q, false
+	}
+	switch q.Intent {
+	case understand.IntentStock, understand.IntentPrices, understand.IntentClarify, understand.IntentUnknown,
+		understand.IntentChitChat, understand.IntentMore, understand.IntentSubscribe:
+	case understand.IntentUnsubscribe:
+		if slices.Contains(q.Verbs, q.Intent) {
+			return q, false // "取消 A100": said outright
+		}
+	default:
+		return q, false
+	}
+	asked := len(a.GPUs) == 0 // the bot asked which card
+	if !(asked && (q.Bare || q.FollowUp || q.Intent == understand.IntentSubscribe) || !asked && q.FollowAddOne) {
+		return q, false
+	}
+	s := q
+	s.Intent, s.Confidence, s.Alternatives, s.Topic = understand.IntentSubscribe, 1, nil, ""
+	s.Verbs = []string{understand.IntentSubscribe}
+	if len(s.Platforms) == 0 && len(s.ExcludePlatforms) == 0 {
+		s.Platform, s.Platforms, s.ExcludePlatforms = a.Platform, slices.Clone(a.Platforms), slices.Clone(a.ExcludePlatforms)
+	}
+	if s.Region == "" {
+		s.Region = a.Region
+	}
+	if s.MinFree == 0 {
+		s.MinFree = a.MinFree
+	}
+	if asked && s.MaxPriceCNY == 0 {
+		s.MaxPriceCNY = a.MaxPriceCNY
+	}
+	s.English = Language(a, q)
+	return s, true
+}
+
 // hasJob reports whether q names a job.
 func hasJob(q Query) bool {
 	return q.Model != "" || q.ParamsB > 0 || q.ModelText != "" || q.WorkloadModel != "" || q.KBWorkload != ""

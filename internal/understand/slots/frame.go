@@ -29,6 +29,8 @@ var (
 	reLater = words.NewExpr("frame.later")
 	// reAlso adds to the last question instead of replacing ("周末也跑").
 	reAlso = words.NewExpr("frame.also")
+	// reAddOne asks for one more of the same ("A100 也要").
+	reAddOne = words.NewExpr("frame.add_one")
 	// reSame asks the chat's last question again ("同问", "+1").
 	reSame = words.NewExpr("frame.same")
 )
@@ -48,6 +50,7 @@ func followUpSlots(x *Extraction) {
 	q.Cheaper = reCheaper.MatchString(x.s)
 	q.FollowLater = reLater.MatchString(x.s)
 	q.FollowAlso = reAlso.MatchString(x.s)
+	q.FollowAddOne = reAddOne.MatchString(x.s)
 	q.Same = reSame.MatchString(x.s)
 	rest := x.rest
 	if span := followCount(x); span != nil {

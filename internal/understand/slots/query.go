@@ -334,6 +334,9 @@ type Query struct {
 	// FollowAlso: a follow-up adds to what the last question said ("周末
 	// 也跑", "白天也用", "weekends too") instead of replacing it.
 	FollowAlso bool `json:"-"`
+	// FollowAddOne: a follow-up asks for one more of the same as the
+	// last action ("A100 也要", "再加一个h100的", "H100 too").
+	FollowAddOne bool `json:"-"`
 	// Same: the message asks the chat's last question again ("同问",
 	// "+1", "我也想知道", "same question").
 	Same bool `json:"-"`
