@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,9 +22,11 @@ import (
 // asked back, taken from the store as the message came (a "确认" does it,
 // anything else drops it).
 type conversation struct {
-	member  *Frame
-	frame   *Frame
-	linked  bool
+	member *Frame
+	frame  *Frame
+	linked bool
+	// edited: the message was answered as an edit of the frame.
+	edited  bool
 	pending *frame.Kept
 }
 
@@ -119,6 +122,17 @@ func (r *Router) clarifyOf(f *Frame) *Query {
 	}
 	q := f.Clarify.Restore()
 	return &q
+}
+
+// appendNewStrings is xs with those of ys it lacks added.
+func appendNewStrings(xs []string, ys ...string) []string {
+	out := slices.Clone(xs)
+	for _, y := range ys {
+		if !slices.Contains(out, y) {
+			out = append(out, y)
+		}
+	}
+	return out
 }
 
 // alertOf is the member's last stock alert answer while a next message
@@ -309,6 +323,11 @@ func (r *Router) remember(ctx context.Context, msg chat.Message, c *conversation
 	var linked []byte
 	if fq := frameOf(res); fq != nil {
 		f.Query, f.At, f.Said, f.Cheapest, changed = frame.Keep(*fq), now, firstLine(res.Text), cheapest(res), true
+		if c.edited {
+			f.Seen = appendNewStrings(f.Seen, fq.Platforms...)
+		} else {
+			f.Seen = slices.Clone(fq.Platforms)
+		}
 		linked = r.link(ctx, msg, f)
 	}
 	switch {

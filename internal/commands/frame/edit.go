@@ -132,7 +132,12 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 	if form && !q.Bare && OwnQuestion(q, target) {
 		return q, false
 	}
-	return e.apply(f, q, b, target, fr.Cheapest), true
+	m := e.apply(f, q, b, target, fr.Cheapest)
+	if q.FollowWhich && !b.platform && len(fr.Seen) >= 2 {
+		// "which is cheaper" after "on autodl" → "and on vast?": both.
+		m.Platform, m.Platforms = "", slices.Clone(fr.Seen)
+	}
+	return m, true
 }
 
 // diskFollow reports whether q, read as registering a disk, is a

@@ -49,6 +49,10 @@ type Frame struct {
 	// more alert like it.
 	Alert   *Kept     `json:"alert,omitempty"`
 	AlertAt time.Time `json:"alert_at,omitzero"`
+	// Seen are the platforms the thread of follow-ups named one after
+	// another ("how much on autodl" → "and on vast?"): "which is cheaper"
+	// compares them.
+	Seen []string `json:"seen,omitempty"`
 	// ClarifyAt is when the ask-back was asked.
 	ClarifyAt time.Time `json:"clarify_at,omitzero"`
 	// English is the language of the member's last answer, whatever it

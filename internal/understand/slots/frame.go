@@ -31,6 +31,8 @@ var (
 	reAlso = words.NewExpr("frame.also")
 	// reAddOne asks for one more of the same ("A100 也要").
 	reAddOne = words.NewExpr("frame.add_one")
+	// reWhichOne asks which of the options named is better ("哪个更便宜").
+	reWhichOne = words.NewExpr("frame.which_one")
 	// reSame asks the chat's last question again ("同问", "+1").
 	reSame = words.NewExpr("frame.same")
 )
@@ -51,6 +53,7 @@ func followUpSlots(x *Extraction) {
 	q.FollowLater = reLater.MatchString(x.s)
 	q.FollowAlso = reAlso.MatchString(x.s)
 	q.FollowAddOne = reAddOne.MatchString(x.s)
+	q.FollowWhich = reWhichOne.MatchString(x.s)
 	q.Same = reSame.MatchString(x.s)
 	rest := x.rest
 	if span := followCount(x); span != nil {
@@ -62,7 +65,7 @@ func followUpSlots(x *Extraction) {
 	}
 	q.Bare = onlyFiller(reFiller.ReplaceAllString(rest, " "))
 	question := reFollowQuestion.MatchString(x.s) && !words.ContainsAny(x.s, kwStockWord.List())
-	q.FollowUp = q.Bare || q.Cheaper || question || q.FollowAlso || reFollowUp.MatchString(x.s)
+	q.FollowUp = q.Bare || q.Cheaper || question || q.FollowAlso || q.FollowWhich || reFollowUp.MatchString(x.s)
 }
 
 // followCount reads a count a short message names without a card

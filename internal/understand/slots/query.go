@@ -337,6 +337,9 @@ type Query struct {
 	// FollowAddOne: a follow-up asks for one more of the same as the
 	// last action ("A100 也要", "再加一个h100的", "H100 too").
 	FollowAddOne bool `json:"-"`
+	// FollowWhich: a follow-up asks which of the options the
+	// conversation named is better ("which is cheaper over a month").
+	FollowWhich bool `json:"-"`
 	// Same: the message asks the chat's last question again ("同问",
 	// "+1", "我也想知道", "same question").
 	Same bool `json:"-"`
