@@ -341,6 +341,10 @@ func (r *Router) remember(ctx context.Context, msg chat.Message, c *conversation
 	case res.Intent == IntentSubscribe && !res.Confirm:
 		aq := frame.Keep(res.Query)
 		f.Alert, f.AlertAt, changed = &aq, now, true
+	case res.Intent == IntentSubscriptions:
+		// "A100也帮我订一个" after the member's alerts were listed.
+		aq := frame.Keep(Query{Intent: IntentSubscriptions, English: res.English})
+		f.Alert, f.AlertAt, changed = &aq, now, true
 	case f.Alert != nil:
 		f.Alert, changed = nil, true
 	}

@@ -197,7 +197,8 @@ func priceFollow(f, q Query) bool {
 // one more card asked like the alert just set ("A100 也要", "再加一个h100
 // 的", "H100 too"), is that alert for the card named, on a's platforms and
 // region (its price was the other card's). The subscribe verb was said:
-// the alert is set without asking back.
+// the alert is set without asking back. After the member's alerts were
+// listed (a an empty Query of that reading), one more asked is set too.
 func AlertFollow(a, q Query) (Query, bool) {
 	if len(q.GPUs) == 0 && q.UnknownGPU == "" || hasJob(q) || q.YesNo != nil || q.WhichPlatform {
 		return q, false
@@ -212,7 +213,7 @@ func AlertFollow(a, q Query) (Query, bool) {
 	default:
 		return q, false
 	}
-	asked := len(a.GPUs) == 0 // the bot asked which card
+	asked := a.Intent == understand.IntentSubscribe && len(a.GPUs) == 0 // the bot asked which card
 	if !(asked && (q.Bare || q.FollowUp || q.Intent == understand.IntentSubscribe) || !asked && q.FollowAddOne) {
 		return q, false
 	}
