@@ -1,6 +1,7 @@
 package slots
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -121,4 +122,36 @@ func (x *Extraction) FollowUpSlots() {
 		x.q.Region = m[1] + m[2]
 	}
 	offerAsk(x.q, x.whole)
+}
+
+// reRegionFollowRest is what a follow-up naming only a region or a group
+// of platforms may say besides it ("华东有没有", "国内平台的").
+var reRegionFollowRest = words.NewExpr("conditions.region_follow_rest")
+
+// conditionFollow marks a short message that names nothing but a region
+// or a group of platforms ("华东有没有", "国内平台的", "overseas only") as
+// a follow-up: read after the conditions (ConditionSlots), which the
+// first reading of follow-ups ran before.
+func conditionFollow(x *Extraction) {
+	q := x.q
+	if q.FollowUp || len(q.GPUs) > 0 || len(q.Platforms) > 0 || q.UnknownGPU != "" {
+		return
+	}
+	limit, _ := words.Number("frame.limits", "follow_up_runes")
+	if utf8.RuneCountInString(x.s) > int(limit) {
+		return
+	}
+	rest, named := x.s, false
+	for _, c := range q.Conditions {
+		if c.Kind != CondPlatformGroup && c.Kind != CondRegion {
+			continue
+		}
+		if c.Span[0] < 0 || c.Span[1] > len(rest) || c.Span[0] >= c.Span[1] {
+			return
+		}
+		rest, named = blank(rest, c.Span[0], c.Span[1]), true
+	}
+	if named && strings.TrimSpace(reRegionFollowRest.ReplaceAllString(rest, " ")) == "" {
+		q.FollowUp = true
+	}
 }
