@@ -388,6 +388,7 @@ func (e Editor) apply(f, q Query, b brings, target string, cheapest float64) Que
 	m := cloneQuery(f)
 	m.Intent, m.Confidence, m.Alternatives, m.Problems, m.Issues = target, 1, nil, q.Problems, q.Issues
 	m.English = Language(f, q)
+	m.LiveAsked = q.LiveAsked // "are these prices live?" asks of this answer only
 	e.applyNames(&m, f, q, b, target)
 	if b.count {
 		m.GPUCount = max(q.GPUCount, q.FollowCount)

@@ -88,6 +88,8 @@ type Query struct {
 	WhichPlatform bool   `json:"which_platform,omitempty"`
 	NoCardMode    bool   `json:"no_card_mode,omitempty"`
 	Retention     bool   `json:"retention,omitempty"`
+	// LiveAsked asks whether the prices are live ("价格是实时的吗").
+	LiveAsked bool `json:"-"`
 	Aspect        string `json:"aspect,omitempty"`
 	// MaxPriceCNY is a price ceiling, CNY per GPU-hour ("1块5以下" → 1.5).
 	MaxPriceCNY float64 `json:"max_price_cny,omitempty"`
