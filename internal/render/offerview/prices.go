@@ -30,10 +30,10 @@ type Prices struct {
 // question named them), the cards (GPU the first id, NamedGPUs as named)
 // and the platforms ruled out.
 type PricesAsk struct {
-	NoCardMode, Retention    bool
+	NoCardMode, Retention bool
 	// LiveAsked: the question asked whether the prices are live (list
 	// prices never are: 不是 first).
-	LiveAsked bool
+	LiveAsked                bool
 	Platforms, Named         []string
 	GPU                      string
 	GPUs, NamedGPUs, Exclude []string

@@ -84,13 +84,13 @@ type Query struct {
 	// ("无卡模式"); Retention asks how long a platform keeps data; Aspect
 	// is what a comparison asks about: AspectPrice, AspectSpeed or
 	// AspectStability (words in configs/slots/offers.yaml, offers.go).
-	Elsewhere     bool   `json:"elsewhere,omitempty"`
-	WhichPlatform bool   `json:"which_platform,omitempty"`
-	NoCardMode    bool   `json:"no_card_mode,omitempty"`
-	Retention     bool   `json:"retention,omitempty"`
+	Elsewhere     bool `json:"elsewhere,omitempty"`
+	WhichPlatform bool `json:"which_platform,omitempty"`
+	NoCardMode    bool `json:"no_card_mode,omitempty"`
+	Retention     bool `json:"retention,omitempty"`
 	// LiveAsked asks whether the prices are live ("价格是实时的吗").
-	LiveAsked bool `json:"-"`
-	Aspect        string `json:"aspect,omitempty"`
+	LiveAsked bool   `json:"-"`
+	Aspect    string `json:"aspect,omitempty"`
 	// MaxPriceCNY is a price ceiling, CNY per GPU-hour ("1块5以下" → 1.5).
 	MaxPriceCNY float64 `json:"max_price_cny,omitempty"`
 	// PriceCNY is a price the question states without a ceiling word
