@@ -425,6 +425,7 @@ func (e Editor) apply(f, q Query, b brings, target string, cheapest float64) Que
 	}
 	if b.other {
 		m = Overlay(m, q)
+		m.Conditions = keptConditions(f.Conditions, q.Conditions)
 		AddSchedule(&m, f, q)
 	}
 	if q.PlatformGroup != "" && !b.platform {
@@ -501,6 +502,19 @@ func Overlay(m, q Query) Query {
 		return m
 	}
 	return merged
+}
+
+// keptConditions are the conditions of an edit: the follow-up's, and
+// the frame's of the kinds it does not restate (a VRAM floor stays when
+// "只要国内的" adds a platform group), as their fields stay.
+func keptConditions(f, q []understand.Condition) []understand.Condition {
+	out := slices.Clone(q)
+	for _, c := range f {
+		if !slices.ContainsFunc(q, func(n understand.Condition) bool { return n.Kind == c.Kind }) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // AddSchedule reads a schedule said as an addition ("周末也跑" after "只
