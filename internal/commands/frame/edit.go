@@ -210,6 +210,10 @@ func AlertFollow(a, q Query) (Query, bool) {
 		if slices.Contains(q.Verbs, q.Intent) {
 			return q, false // "取消 A100": said outright
 		}
+	case understand.IntentStorageAdd:
+		if q.SizeGB > 0 || q.FollowSizeGB > 0 {
+			return q, false // a disk: "add 200G on autodl"
+		}
 	default:
 		return q, false
 	}
