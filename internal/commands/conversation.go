@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,9 +22,11 @@ import (
 // asked back, taken from the store as the message came (a "确认" does it,
 // anything else drops it).
 type conversation struct {
-	member  *Frame
-	frame   *Frame
-	linked  bool
+	member *Frame
+	frame  *Frame
+	linked bool
+	// edited: the message was answered as an edit of the frame.
+	edited  bool
 	pending *frame.Kept
 }
 
@@ -92,6 +95,11 @@ func (r *Router) inContext(c *conversation, q Query) (Query, *Query) {
 		picked.Score = alt.Score
 		return picked, nil
 	}
+	if a := r.alertOf(c.member); a != nil {
+		if s, ok := frame.AlertFollow(*a, q); ok {
+			return s, nil
+		}
+	}
 	if c.frame == nil {
 		return frame.Alone(q), nil
 	}
@@ -116,6 +124,27 @@ func (r *Router) clarifyOf(f *Frame) *Query {
 		return nil
 	}
 	q := f.Clarify.Restore()
+	return &q
+}
+
+// appendNewStrings is xs with those of ys it lacks added.
+func appendNewStrings(xs []string, ys ...string) []string {
+	out := slices.Clone(xs)
+	for _, y := range ys {
+		if !slices.Contains(out, y) {
+			out = append(out, y)
+		}
+	}
+	return out
+}
+
+// alertOf is the member's last stock alert answer while a next message
+// may continue it (nil otherwise).
+func (r *Router) alertOf(f *Frame) *Query {
+	if f == nil || f.Alert == nil || !r.live(f.AlertAt, FrameTTL) {
+		return nil
+	}
+	q := f.Alert.Restore()
 	return &q
 }
 
@@ -316,6 +345,11 @@ func (r *Router) remember(ctx context.Context, msg chat.Message, c *conversation
 	if fq := r.jobFrame(frameOf(res)); fq != nil {
 		f.Query, f.At, f.Said, f.Cheapest, changed = frame.Keep(*fq), now, firstLine(res.Text), cheapest(res), true
 		f.Query.AdviceTopic, f.Query.AdviceShown = r.adviceShown(c, res)
+		if c.edited {
+			f.Seen = appendNewStrings(f.Seen, fq.Platforms...)
+		} else {
+			f.Seen = slices.Clone(fq.Platforms)
+		}
 		linked = r.link(ctx, msg, f)
 	}
 	switch {
@@ -324,6 +358,17 @@ func (r *Router) remember(ctx context.Context, msg chat.Message, c *conversation
 		f.Clarify, f.ClarifyAt, changed = &cq, now, true
 	case f.Clarify != nil:
 		f.Clarify, changed = nil, true
+	}
+	switch {
+	case res.Intent == IntentSubscribe && !res.Confirm:
+		aq := frame.Keep(res.Query)
+		f.Alert, f.AlertAt, changed = &aq, now, true
+	case res.Intent == IntentSubscriptions:
+		// "A100也帮我订一个" after the member's alerts were listed.
+		aq := frame.Keep(Query{Intent: IntentSubscriptions, English: res.English})
+		f.Alert, f.AlertAt, changed = &aq, now, true
+	case f.Alert != nil:
+		f.Alert, changed = nil, true
 	}
 	if f.Pending != res.Confirm {
 		f.Pending, changed = res.Confirm, true

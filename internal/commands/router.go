@@ -324,6 +324,7 @@ func (r *Router) answerMessage(ctx context.Context, msg chat.Message) (res Resul
 				q, edited = s, nil
 			}
 		}
+		conv.edited = edited != nil
 	}
 	q = r.objectOf(ctx, q, msg)
 	pctx, pend := stock.WithPending(ctx)

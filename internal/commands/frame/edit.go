@@ -111,6 +111,12 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 		// that answer again in dollars (and on the platform named).
 		q.Intent, q.Verbs, q.FollowUp = f.Intent, nil, true
 	}
+	if priceFollow(f, q) {
+		// "那0.5刀呢", "那3块呢" after offers under a price: the same
+		// offers under the new price.
+		q.MaxPriceCNY, q.PriceCNY, q.PriceUnit = q.PriceCNY, 0, ""
+		q.Intent, q.Verbs, q.FollowUp = f.Intent, nil, true
+	}
 	if !Editable(f) || !continues(q) {
 		return q, false
 	}
@@ -132,7 +138,12 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 	if form && !q.Bare && OwnQuestion(q, target) {
 		return q, false
 	}
-	return e.apply(f, q, b, target, fr.Cheapest), true
+	m := e.apply(f, q, b, target, fr.Cheapest)
+	if q.FollowWhich && !b.platform && len(fr.Seen) >= 2 {
+		// "which is cheaper" after "on autodl" → "and on vast?": both.
+		m.Platform, m.Platforms = "", slices.Clone(fr.Seen)
+	}
+	return m, true
 }
 
 // diskFollow reports whether q, read as registering a disk, is a
@@ -161,6 +172,78 @@ func currencyFollow(f, q Query) bool {
 		return true
 	}
 	return false
+}
+
+// priceFollow reports whether q, a bare amount said as a follow-up
+// ("那0.5刀呢", "3块呢"), moves the price ceiling of offers asked under
+// one: no card, job or ceiling of its own, and a reading that is no
+// answer of its own.
+func priceFollow(f, q Query) bool {
+	if f.MaxPriceCNY <= 0 || q.PriceCNY <= 0 || q.MaxPriceCNY > 0 || !(q.FollowUp || q.Bare) {
+		return false
+	}
+	if q.PriceUnit != "" && q.PriceUnit != "hour" || len(q.GPUs) > 0 || q.UnknownGPU != "" || HasJob(q) {
+		return false
+	}
+	switch f.Intent {
+	case understand.IntentStock, understand.IntentPrices, understand.IntentCompare:
+	default:
+		return false
+	}
+	switch q.Intent {
+	case understand.IntentFactCheck, understand.IntentClarify, understand.IntentUnknown, understand.IntentPrices,
+		understand.IntentStock, understand.IntentMore, understand.IntentChitChat, understand.IntentHelp:
+		return true
+	}
+	return false
+}
+
+// AlertFollow reads q after a stock alert answer a (alert): a card said
+// after the bot asked which card the alert is for ("A6000 please"), or
+// one more card asked like the alert just set ("A100 也要", "再加一个h100
+// 的", "H100 too"), is that alert for the card named, on a's platforms and
+// region (its price was the other card's). The subscribe verb was said:
+// the alert is set without asking back. After the member's alerts were
+// listed (a an empty Query of that reading), one more asked is set too.
+func AlertFollow(a, q Query) (Query, bool) {
+	if len(q.GPUs) == 0 && q.UnknownGPU == "" || HasJob(q) || q.YesNo != nil || q.WhichPlatform {
+		return q, false
+	}
+	switch q.Intent {
+	case understand.IntentStock, understand.IntentPrices, understand.IntentClarify, understand.IntentUnknown,
+		understand.IntentChitChat, understand.IntentMore, understand.IntentSubscribe:
+	case understand.IntentUnsubscribe:
+		if slices.Contains(q.Verbs, q.Intent) {
+			return q, false // "取消 A100": said outright
+		}
+	case understand.IntentStorageAdd:
+		if q.SizeGB > 0 || q.FollowSizeGB > 0 {
+			return q, false // a disk: "add 200G on autodl"
+		}
+	default:
+		return q, false
+	}
+	asked := a.Intent == understand.IntentSubscribe && len(a.GPUs) == 0 // the bot asked which card
+	if !(asked && (q.Bare || q.FollowUp || q.Intent == understand.IntentSubscribe) || !asked && q.FollowAddOne) {
+		return q, false
+	}
+	s := q
+	s.Intent, s.Confidence, s.Alternatives, s.Topic = understand.IntentSubscribe, 1, nil, ""
+	s.Verbs = []string{understand.IntentSubscribe}
+	if len(s.Platforms) == 0 && len(s.ExcludePlatforms) == 0 {
+		s.Platform, s.Platforms, s.ExcludePlatforms = a.Platform, slices.Clone(a.Platforms), slices.Clone(a.ExcludePlatforms)
+	}
+	if s.Region == "" {
+		s.Region = a.Region
+	}
+	if s.MinFree == 0 {
+		s.MinFree = a.MinFree
+	}
+	if asked && s.MaxPriceCNY == 0 {
+		s.MaxPriceCNY = a.MaxPriceCNY
+	}
+	s.English = Language(a, q)
+	return s, true
 }
 
 // HasJob reports whether q names a job.
@@ -283,6 +366,26 @@ func transition(f, q Query, b brings) string {
 	return f.Intent
 }
 
+// redivide shares a total hourly ceiling over several cards out again
+// after the count or the total changed ("三张呢" after "两张一共5块以内":
+// 5/3 a card), and keeps the condition the answer names in step.
+func redivide(m *Query) {
+	if m.PriceTotalCNY <= 0 || m.GPUCount < 1 {
+		return
+	}
+	m.MaxPriceCNY = understand.Round4(m.PriceTotalCNY / float64(m.GPUCount))
+	m.Conditions = slices.Clone(m.Conditions)
+	found := false
+	for i, c := range m.Conditions {
+		if c.Kind == understand.CondPriceTotal {
+			m.Conditions[i].Value, m.Conditions[i].Count, found = m.PriceTotalCNY, m.GPUCount, true
+		}
+	}
+	if !found {
+		m.Conditions = append(m.Conditions, understand.Condition{Kind: understand.CondPriceTotal, Value: m.PriceTotalCNY, Count: m.GPUCount})
+	}
+}
+
 // usage reports whether q states how long or when the cards run.
 func usage(q Query) bool {
 	return q.SpanDays > 0 || q.HoursPerWeek > 0 || q.TotalHours > 0 || q.Continuous || q.PeriodDays > 0 || len(q.Schedule) > 0
@@ -295,13 +398,20 @@ func (e Editor) apply(f, q Query, b brings, target string, cheapest float64) Que
 	m := cloneQuery(f)
 	m.Intent, m.Confidence, m.Alternatives, m.Problems, m.Issues = target, 1, nil, q.Problems, q.Issues
 	m.English = Language(f, q)
+	m.LiveAsked = q.LiveAsked // "are these prices live?" asks of this answer only
 	e.applyNames(&m, f, q, b, target)
 	if b.count {
 		m.GPUCount = max(q.GPUCount, q.FollowCount)
 	}
 	if b.price {
 		m.MaxPriceCNY = q.MaxPriceCNY
+		if f.PriceTotalCNY > 0 && q.PriceTotalCNY == 0 && !q.HasCondition(understand.CondPricePerCard) {
+			// A new amount after a total for several cards ("那6块呢"
+			// after "两张一共5块以内") is their new total.
+			m.PriceTotalCNY = q.MaxPriceCNY
+		}
 	}
+	redivide(&m)
 	if q.Cheaper && cheapest > 0 && !b.price {
 		// Cheaper than the best the last answer showed, anywhere.
 		m.MaxPriceCNY = cheapest - 0.01
@@ -325,6 +435,7 @@ func (e Editor) apply(f, q Query, b brings, target string, cheapest float64) Que
 	}
 	if b.other {
 		m = Overlay(m, q)
+		m.Conditions = keptConditions(f.Conditions, q.Conditions)
 		AddSchedule(&m, f, q)
 	}
 	if q.PlatformGroup != "" && !b.platform {
@@ -401,6 +512,19 @@ func Overlay(m, q Query) Query {
 		return m
 	}
 	return merged
+}
+
+// keptConditions are the conditions of an edit: the follow-up's, and
+// the frame's of the kinds it does not restate (a VRAM floor stays when
+// "只要国内的" adds a platform group), as their fields stay.
+func keptConditions(f, q []understand.Condition) []understand.Condition {
+	out := slices.Clone(q)
+	for _, c := range f {
+		if !slices.ContainsFunc(q, func(n understand.Condition) bool { return n.Kind == c.Kind }) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // AddSchedule reads a schedule said as an addition ("周末也跑" after "只

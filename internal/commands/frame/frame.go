@@ -43,6 +43,16 @@ type Frame struct {
 	// offers it showed (0: none), which "再便宜点的" goes below.
 	Said     string  `json:"said,omitempty"`
 	Cheapest float64 `json:"cheapest,omitempty"`
+	// Alert is the member's last stock alert answer (one set, or the
+	// question which card it is for) and AlertAt when it was given: a
+	// card said next answers that question, and "A100 也要" adds one
+	// more alert like it.
+	Alert   *Kept     `json:"alert,omitempty"`
+	AlertAt time.Time `json:"alert_at,omitzero"`
+	// Seen are the platforms the thread of follow-ups named one after
+	// another ("how much on autodl" → "and on vast?"): "which is cheaper"
+	// compares them.
+	Seen []string `json:"seen,omitempty"`
 	// ClarifyAt is when the ask-back was asked.
 	ClarifyAt time.Time `json:"clarify_at,omitzero"`
 	// English is the language of the member's last answer, whatever it

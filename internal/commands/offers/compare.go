@@ -25,11 +25,13 @@ type (
 
 // compareAnswer answers "恒源云和AutoDL哪个便宜", "3090 还是 4090": two or
 // more platforms per card, or two or more cards side by side. "3090
-// 哪家便宜" — one card across platforms — is the stock answer (cheapest
-// first), and its Query says so.
+// 哪家便宜" — one card across platforms, or the cards of a VRAM floor
+// ("显存48G起步的卡 哪家便宜") — is the stock answer (cheapest first), and
+// its Query says so.
 func compareAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 	r, q := New(a.Env), a.Query
-	if len(q.Platforms) < 2 && len(q.NamedGPUs) == 1 && q.WhichPlatform {
+	vram := len(q.NamedGPUs) == 0 && (q.VRAMMinGB > 0 || q.VRAMMaxGB > 0)
+	if len(q.Platforms) < 2 && (len(q.NamedGPUs) == 1 || vram) && q.WhichPlatform {
 		q.Intent = understand.IntentStock
 		return r.stock(ctx, q)
 	}

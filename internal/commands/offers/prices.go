@@ -57,7 +57,7 @@ func pricesUses(env *answer.Env, q *understand.Query) *answer.Uses {
 // GPUs on every platform; the overview is the catalog's, read by render.
 func (r *Answers) prices(q understand.Query) offerview.Prices {
 	en := q.English
-	p := offerview.Prices{Lang: i18n.Of(en), Ask: offerview.PricesAsk{NoCardMode: q.NoCardMode, Retention: q.Retention, Named: q.Platforms,
+	p := offerview.Prices{Lang: i18n.Of(en), Ask: offerview.PricesAsk{NoCardMode: q.NoCardMode, Retention: q.Retention, LiveAsked: q.LiveAsked, Named: q.Platforms,
 		GPU: q.GPU, GPUs: q.GPUs, NamedGPUs: q.NamedGPUs, Exclude: q.ExcludePlatforms, USD: q.Currency == understand.CurrencyUSD, Count: q.GPUCount}}
 	if len(q.NamedGPUs) == 0 {
 		p.Ask.VRAMMinGB, p.Ask.VRAMMaxGB = q.VRAMMinGB, q.VRAMMaxGB

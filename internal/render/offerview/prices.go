@@ -30,7 +30,10 @@ type Prices struct {
 // question named them), the cards (GPU the first id, NamedGPUs as named)
 // and the platforms ruled out.
 type PricesAsk struct {
-	NoCardMode, Retention    bool
+	NoCardMode, Retention bool
+	// LiveAsked: the question asked whether the prices are live (list
+	// prices never are: 不是 first).
+	LiveAsked                bool
 	Platforms, Named         []string
 	GPU                      string
 	GPUs, NamedGPUs, Exclude []string
@@ -69,6 +72,19 @@ type pricesView struct {
 // the named cards, or the overview.
 func (p Prices) Reply(rd *render.Renderer) chat.Reply {
 	v := pricesView{Prices: p, rd: rd, l: p.Lang, en: p.Lang.English()}
+	rep := v.reply()
+	if p.Ask.LiveAsked && !p.Ask.NoCardMode {
+		// "价格是实时的吗": list prices are not; said first.
+		rep.Lines = append([]string{rep.Title}, rep.Lines...)
+		rep.Title = v.l.T("prices.live_no")
+	}
+	return rep
+}
+
+// reply is the answer to what was asked, before the verdict on whether
+// the prices are live.
+func (v pricesView) reply() chat.Reply {
+	p := v.Prices
 	switch {
 	case p.Ask.NoCardMode:
 		return v.noCard()

@@ -29,8 +29,14 @@ func (v *stockView) verdictLine() string {
 	row := sv.Row
 	if row == nil {
 		key := "offers.yesno.no_none"
-		if sv.Kind == render.AskCan {
+		switch {
+		case sv.Kind == render.AskCan:
 			key = "offers.yesno.can_unsure"
+		case len(v.Ask.Platforms) == 0:
+			// A card no recording and no list price has anywhere is a gap
+			// in what the bot knows, not "no platform has it": unsure. (A
+			// platform named whose lineup lacks the card: no.)
+			key, sv.Answer = "offers.yesno.unknown_card", render.VerdictUnsure
 		}
 		return sv.Line(l.T(key, v.subject()), l)
 	}

@@ -197,6 +197,7 @@ func (x *Extraction) ConditionSlots() {
 	readCurrency(x, t)
 	readSchedule(x, t)
 	sort.SliceStable(x.q.Conditions, func(i, j int) bool { return x.q.Conditions[i].Span[0] < x.q.Conditions[j].Span[0] })
+	conditionFollow(x)
 }
 
 // conditionText is the folded question with the names found blanked

@@ -1,6 +1,7 @@
 package slots
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -29,6 +30,10 @@ var (
 	reLater = words.NewExpr("frame.later")
 	// reAlso adds to the last question instead of replacing ("周末也跑").
 	reAlso = words.NewExpr("frame.also")
+	// reAddOne asks for one more of the same ("A100 也要").
+	reAddOne = words.NewExpr("frame.add_one")
+	// reWhichOne asks which of the options named is better ("哪个更便宜").
+	reWhichOne = words.NewExpr("frame.which_one")
 	// reSame asks the chat's last question again ("同问", "+1").
 	reSame = words.NewExpr("frame.same")
 	// reStill says a fix did not help ("还是不行"); reOtherWays asks for
@@ -52,6 +57,8 @@ func followUpSlots(x *Extraction) {
 	q.Cheaper = reCheaper.MatchString(x.s)
 	q.FollowLater = reLater.MatchString(x.s)
 	q.FollowAlso = reAlso.MatchString(x.s)
+	q.FollowAddOne = reAddOne.MatchString(x.s)
+	q.FollowWhich = reWhichOne.MatchString(x.s)
 	q.Same = reSame.MatchString(x.s)
 	q.Still = reStill.MatchString(x.s)
 	q.OtherWays = reOtherWays.MatchString(x.s)
@@ -65,7 +72,7 @@ func followUpSlots(x *Extraction) {
 	}
 	q.Bare = onlyFiller(reFiller.ReplaceAllString(rest, " "))
 	question := reFollowQuestion.MatchString(x.s) && !words.ContainsAny(x.s, kwStockWord.List())
-	q.FollowUp = q.Bare || q.Cheaper || question || q.FollowAlso || reFollowUp.MatchString(x.s)
+	q.FollowUp = q.Bare || q.Cheaper || question || q.FollowAlso || q.FollowWhich || reFollowUp.MatchString(x.s)
 }
 
 // followCount reads a count a short message names without a card
@@ -121,4 +128,36 @@ func (x *Extraction) FollowUpSlots() {
 		x.q.Region = m[1] + m[2]
 	}
 	offerAsk(x.q, x.whole)
+}
+
+// reRegionFollowRest is what a follow-up naming only a region or a group
+// of platforms may say besides it ("华东有没有", "国内平台的").
+var reRegionFollowRest = words.NewExpr("conditions.region_follow_rest")
+
+// conditionFollow marks a short message that names nothing but a region
+// or a group of platforms ("华东有没有", "国内平台的", "overseas only") as
+// a follow-up: read after the conditions (ConditionSlots), which the
+// first reading of follow-ups ran before.
+func conditionFollow(x *Extraction) {
+	q := x.q
+	if q.FollowUp || len(q.GPUs) > 0 || len(q.Platforms) > 0 || q.UnknownGPU != "" {
+		return
+	}
+	limit, _ := words.Number("frame.limits", "follow_up_runes")
+	if utf8.RuneCountInString(x.s) > int(limit) {
+		return
+	}
+	rest, named := x.s, false
+	for _, c := range q.Conditions {
+		if c.Kind != CondPlatformGroup && c.Kind != CondRegion {
+			continue
+		}
+		if c.Span[0] < 0 || c.Span[1] > len(rest) || c.Span[0] >= c.Span[1] {
+			return
+		}
+		rest, named = blank(rest, c.Span[0], c.Span[1]), true
+	}
+	if named && strings.TrimSpace(reRegionFollowRest.ReplaceAllString(rest, " ")) == "" {
+		q.FollowUp = true
+	}
 }

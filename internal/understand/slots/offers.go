@@ -21,6 +21,7 @@ var (
 	offerNoneThere     = words.NewExpr("offers.none_there")
 	offerNoCard        = words.NewExpr("offers.no_card")
 	offerRetention     = words.NewExpr("offers.retention")
+	offerLiveAsk       = words.NewExpr("offers.live_ask")
 	offerPrice         = words.NewExpr("offers.aspect_price")
 	offerSpeed         = words.NewExpr("offers.aspect_speed")
 	offerStability     = words.NewExpr("offers.aspect_stability")
@@ -41,6 +42,7 @@ func offerAsk(q *Query, s string) {
 	q.Elsewhere = offerElsewhere.MatchString(s) || q.WhichPlatform && offerNoneThere.MatchString(s)
 	q.NoCardMode = offerNoCard.MatchString(s)
 	q.Retention = offerRetention.MatchString(s)
+	q.LiveAsked = offerLiveAsk.MatchString(s)
 	price, speed := offerPrice.MatchString(s), offerSpeed.MatchString(s)
 	switch {
 	case offerStability.MatchString(s):

@@ -84,11 +84,13 @@ type Query struct {
 	// ("无卡模式"); Retention asks how long a platform keeps data; Aspect
 	// is what a comparison asks about: AspectPrice, AspectSpeed or
 	// AspectStability (words in configs/slots/offers.yaml, offers.go).
-	Elsewhere     bool   `json:"elsewhere,omitempty"`
-	WhichPlatform bool   `json:"which_platform,omitempty"`
-	NoCardMode    bool   `json:"no_card_mode,omitempty"`
-	Retention     bool   `json:"retention,omitempty"`
-	Aspect        string `json:"aspect,omitempty"`
+	Elsewhere     bool `json:"elsewhere,omitempty"`
+	WhichPlatform bool `json:"which_platform,omitempty"`
+	NoCardMode    bool `json:"no_card_mode,omitempty"`
+	Retention     bool `json:"retention,omitempty"`
+	// LiveAsked asks whether the prices are live ("价格是实时的吗").
+	LiveAsked bool   `json:"-"`
+	Aspect    string `json:"aspect,omitempty"`
 	// MaxPriceCNY is a price ceiling, CNY per GPU-hour ("1块5以下" → 1.5).
 	MaxPriceCNY float64 `json:"max_price_cny,omitempty"`
 	// PriceCNY is a price the question states without a ceiling word
@@ -334,6 +336,12 @@ type Query struct {
 	// FollowAlso: a follow-up adds to what the last question said ("周末
 	// 也跑", "白天也用", "weekends too") instead of replacing it.
 	FollowAlso bool `json:"-"`
+	// FollowAddOne: a follow-up asks for one more of the same as the
+	// last action ("A100 也要", "再加一个h100的", "H100 too").
+	FollowAddOne bool `json:"-"`
+	// FollowWhich: a follow-up asks which of the options the
+	// conversation named is better ("which is cheaper over a month").
+	FollowWhich bool `json:"-"`
 	// Same: the message asks the chat's last question again ("同问",
 	// "+1", "我也想知道", "same question").
 	Same bool `json:"-"`
