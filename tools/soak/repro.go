@@ -10,13 +10,14 @@ import (
 	"github.com/labgpu/bot/tools/soak/fakes"
 )
 
-// reproKill reproduces, with one replica, what the soak counts as lost
-// when a replica is SIGKILLed while it answers: the callback acknowledges
-// an event (HTTP 200) as soon as it is claimed and queued, and the answer
-// is made afterwards, in memory. A stock question waits up to the answer
-// budget for a platform whose fetch just started; a replica killed
-// meanwhile never answers, and Feishu does not deliver an event again
-// once it had its 200.
+// reproKill reproduces, with one replica, what the soak counted as lost
+// before the inbox: a replica SIGKILLed while it answers an event it had
+// acknowledged (HTTP 200; Feishu does not deliver an event again once it
+// had its 200). A stock question waits up to the answer budget for a
+// platform whose fetch just started; the replica is killed meanwhile.
+// The callback keeps every event it will answer in the store's inbox
+// before its 200, so the restarted replica takes the entry over once the
+// killed process's lease ended, and answers it once.
 //
 // Steps: vast.ai answers once (its data is fresh), then hangs; after
 // stock.max_age a question ("control") starts a fetch and is answered
