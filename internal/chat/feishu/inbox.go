@@ -45,9 +45,6 @@ type Inbox interface {
 // dropped. The delivered parts of an answer are remembered as long.
 const InboxTTL = 24 * time.Hour
 
-// ParkTTL is InboxTTL (the name older callers use).
-const ParkTTL = InboxTTL
-
 // DefaultLeaseTTL is Options.LeaseTTL's default: a process SIGKILLed
 // while answering has its events taken over 1 to 1⅔ leases later.
 const DefaultLeaseTTL = 6 * time.Second
