@@ -472,7 +472,7 @@ func (b *Bot) process(ctx context.Context, j job) {
 	if p.Reply == nil {
 		reply := chat.Reply{Lines: []string{unsupportedText()}}
 		if !p.Unsupported {
-			reply, later = b.answerMessage(ctx, p.Msg, &p.InterimID)
+			reply, later = b.answerMessage(ctx, p.Msg, &p.InterimID, b.noteInterim(j, p))
 		}
 		if b.cutOff() {
 			// Cut off while answering: answered again at the next start.

@@ -154,6 +154,28 @@ func (b *Bot) retry(j job, p parked) {
 	}
 }
 
+// noteInterim is what records in j's inbox entry the "查询中…" card posted
+// for it, so that a replica taking it over turns that card into the
+// answer instead of leaving it; nil when j is not in the inbox.
+func (b *Bot) noteInterim(j job, p parked) func(id string) {
+	if !j.inboxed || b.opts.Inbox == nil {
+		return nil
+	}
+	return func(id string) {
+		q := p
+		q.InterimID = id
+		data, err := q.encode()
+		if err == nil {
+			ctx, cancel := context.WithTimeout(context.Background(), inboxTimeout)
+			err = b.opts.Inbox.PutInbox(ctx, b.inboxKey(p.Msg.ID), b.owner, data, InboxTTL)
+			cancel()
+		}
+		if err != nil {
+			b.log.Warn("feishu: could not note the interim card in the inbox", "message_id", p.Msg.ID, "err", err)
+		}
+	}
+}
+
 // put writes p in the inbox owned by owner.
 func (b *Bot) put(p parked, owner string) error {
 	data, err := p.encode()
