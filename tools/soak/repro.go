@@ -24,7 +24,8 @@ import (
 // after the budget, naming vast.ai late. After that fetch gave up
 // (stock.timeout), the same question again ("crash"): once it is
 // acknowledged the replica is SIGKILLed, started again, and given 15 s.
-// It reports both and returns whether the crash question was answered.
+// It reports both and returns whether the crash question was answered,
+// exactly once.
 func reproKill(ctx context.Context, o options, w io.Writer) (answered bool, err error) {
 	o.Replicas, o.Short, o.Hang = 1, true, "whole"
 	s := &soak{o: o, rng: nil, state: map[string]bool{}, notable: map[string][]noted{}, noteCount: map[string]int{}, subs: map[string]subInfo{}}
@@ -126,7 +127,12 @@ func (s *soak) reproCrash(ctx context.Context, w io.Writer) (bool, error) {
 		fmt.Fprintf(w, "no answer 15 s after the restart: LOST (Feishu does not deliver an event again after a 200)\n")
 		return false, nil
 	}
-	fmt.Fprintf(w, "answered after %.1f s\n", after.Seconds())
+	sleep(ctx, 2*time.Second) // a second answer would land by now
+	if n := len(s.answers(crash.ID)); n != 1 {
+		fmt.Fprintf(w, "answered after %.1f s, but %d times: DUPLICATED\n", after.Seconds(), n)
+		return false, nil
+	}
+	fmt.Fprintf(w, "answered after %.1f s, once\n", after.Seconds())
 	return true, nil
 }
 

@@ -62,3 +62,33 @@ func TestSoakShort(t *testing.T) {
 		t.Error("no /readyz probe was answered")
 	}
 }
+
+// TestReproKillWhileAnswering: one replica, a stock question acknowledged
+// (HTTP 200), the replica SIGKILLed while the answer waits for a hung
+// platform, started again: the question is answered, exactly once (the
+// inbox kept it; the restarted process takes it over once the killed
+// one's lease ended). Real processes and redis-server, as the soak.
+func TestReproKillWhileAnswering(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the repro runs about 40 s")
+	}
+	var log bytes.Buffer
+	o := options{Seed: 26, Replicas: 1, Rate: 3, RedisBin: "redis-server", RedisPersist: "everysec", Log: &log}
+	if err := defaults(&o, nil); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI needs redis-server for the repro: %v", err)
+		}
+		t.Skip(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	var out bytes.Buffer
+	answered, err := reproKill(ctx, o, &out)
+	t.Logf("%s%s", log.String(), out.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !answered {
+		t.Fatal("the question acknowledged by the killed replica was not answered exactly once")
+	}
+}
