@@ -205,6 +205,8 @@ func (a *App) serveFeishu(ctx context.Context, m *Metrics, _ chat.Channels) (cha
 	if err != nil {
 		return nil, nil, fmt.Errorf("feishu: %w", err)
 	}
+	m.Registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "labgpu_feishu_unkept_total",
+		Help: "Feishu events acknowledged while the store was down, so kept in memory only, not in the inbox."}, func() float64 { return float64(bot.Unkept()) }))
 	// labgpu_callback_rejected_total{reason}: the callback's refusals
 	// (feishu.Reject*), read at each scrape.
 	for _, r := range feishu.RejectReasons() {

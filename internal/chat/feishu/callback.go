@@ -359,7 +359,12 @@ func (b *Bot) onMessage(ctx context.Context, ev *larkim.P2MessageReceiveV1) erro
 	j := job{ev: ev, received: b.opts.Now(), claim: c}
 	if b.opts.Inbox != nil {
 		// Durable before the 200: Feishu does not deliver it again after.
-		if msg, v := Gate(ev, b.BotOpenID(), b.opts.Started); v == Answer || v == Unsupported {
+		// While the store is down (the claim is in the process's window)
+		// the bot keeps answering, from memory: an outage does not mute
+		// it (a replica lost during the outage loses what it holds).
+		if msg, v := Gate(ev, b.BotOpenID(), b.opts.Started); (v == Answer || v == Unsupported) && c.Local {
+			b.unkept.Add(1)
+		} else if v == Answer || v == Unsupported {
 			p := parked{Msg: msg, Unsupported: v == Unsupported, Received: j.received}
 			if err := b.accept(ctx, p); err != nil {
 				b.release()

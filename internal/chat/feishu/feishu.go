@@ -191,6 +191,9 @@ type Bot struct {
 	// those put back in the inbox (Options.Inbox).
 	handedBack atomic.Int64
 	parked     atomic.Int64
+	// unkept counts events acknowledged while the store was down, kept
+	// in memory only (Unkept).
+	unkept atomic.Int64
 	// owner is this process's name in the inbox.
 	owner string
 

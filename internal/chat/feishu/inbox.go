@@ -101,6 +101,11 @@ func newOwner(replica string) string {
 	return replica + "/" + hex.EncodeToString(b[:])
 }
 
+// Unkept is how many events were acknowledged while the store was down
+// (their claims in the deduper's process window), so kept in memory
+// only, not in the inbox.
+func (b *Bot) Unkept() int64 { return b.unkept.Load() }
+
 // inboxPrefix is where this app's inbox entries are kept in the store.
 func (b *Bot) inboxPrefix() string { return "feishu/" + b.opts.AppID + "/" }
 
@@ -227,7 +232,7 @@ func (b *Bot) parkQueued(j job) {
 
 // tendInbox renews this process's lease and takes over the inbox entries
 // left by processes gone (or of no owner), every third of the lease,
-// until ctx ends (the shutdown).
+// until ctx ends (the shutdown) or Close has ended.
 func (b *Bot) tendInbox(ctx context.Context) {
 	if b.opts.Inbox == nil {
 		return
@@ -246,6 +251,8 @@ func (b *Bot) tendInbox(ctx context.Context) {
 		}
 		select {
 		case <-ctx.Done():
+			return
+		case <-b.runCtx.Done(): // Close ended
 			return
 		case <-t.C:
 		}
