@@ -196,6 +196,12 @@ type Bot struct {
 	unkept atomic.Int64
 	// owner is this process's name in the inbox.
 	owner string
+	// toDrop are inbox entries of answers sent while the store was down,
+	// cleared when it answers (dropPending).
+	dropMu sync.Mutex
+	toDrop map[string]bool
+	// stopLease ends the lease loop (tests: a process gone).
+	stopLease context.CancelFunc
 
 	tokMu  sync.Mutex
 	tok    string
@@ -303,7 +309,9 @@ func New(ctx context.Context, opts Options) (*Bot, error) {
 		<-ctx.Done()
 		b.shutdown()
 	}()
-	go b.tendInbox(ctx)
+	leaseCtx, stopLease := context.WithCancel(b.runCtx)
+	b.stopLease = stopLease
+	go b.tendInbox(leaseCtx)
 	log.Info("feishu bot ready", "mode", opts.Mode, "base_url", opts.BaseURL, "bot_open_id", id,
 		"encrypted", opts.EncryptKey != "")
 	return b, nil

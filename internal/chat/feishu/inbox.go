@@ -133,12 +133,43 @@ func (b *Bot) finish(j job) {
 	if !j.inboxed || b.opts.Inbox == nil || j.p == nil {
 		return
 	}
+	key := b.inboxKey(j.p.Msg.ID)
 	ctx, cancel := context.WithTimeout(context.Background(), inboxTimeout)
 	defer cancel()
-	if err := b.opts.Inbox.DropInbox(ctx, b.inboxKey(j.p.Msg.ID)); err != nil {
-		// Left, it is taken over once this process is gone and skipped by
-		// its idempotency key.
-		b.log.Warn("feishu: could not clear an answered message from the inbox", "message_id", j.p.Msg.ID, "err", err)
+	if err := b.opts.Inbox.DropInbox(ctx, key); err != nil {
+		// Left, it would be taken over once this process is gone and
+		// answered again (the store was down: the delivered parts may
+		// not be marked either), so it is cleared as soon as the store
+		// answers (dropPending).
+		b.log.Warn("feishu: could not clear an answered message from the inbox; retrying", "message_id", j.p.Msg.ID, "err", err)
+		b.dropMu.Lock()
+		if b.toDrop == nil {
+			b.toDrop = map[string]bool{}
+		}
+		b.toDrop[key] = true
+		b.dropMu.Unlock()
+	}
+}
+
+// dropPending clears the inbox entries of answers sent while the store
+// was down, once it answers again.
+func (b *Bot) dropPending(ctx context.Context) {
+	b.dropMu.Lock()
+	keys := make([]string, 0, len(b.toDrop))
+	for k := range b.toDrop {
+		keys = append(keys, k)
+	}
+	b.dropMu.Unlock()
+	for _, k := range keys {
+		dctx, cancel := context.WithTimeout(ctx, inboxTimeout)
+		err := b.opts.Inbox.DropInbox(dctx, k)
+		cancel()
+		if err != nil {
+			return // the store is still down: the next tick tries again
+		}
+		b.dropMu.Lock()
+		delete(b.toDrop, k)
+		b.dropMu.Unlock()
 	}
 }
 
@@ -232,7 +263,7 @@ func (b *Bot) parkQueued(j job) {
 
 // tendInbox renews this process's lease and takes over the inbox entries
 // left by processes gone (or of no owner), every third of the lease,
-// until ctx ends (the shutdown) or Close has ended.
+// until Close has ended (ctx, of runCtx, ends with it).
 func (b *Bot) tendInbox(ctx context.Context) {
 	if b.opts.Inbox == nil {
 		return
@@ -240,19 +271,26 @@ func (b *Bot) tendInbox(ctx context.Context) {
 	lease := b.opts.LeaseTTL
 	t := time.NewTicker(lease / 3)
 	defer t.Stop()
+	// The lease is renewed through the shutdown grace (the answers under
+	// way are this process's), until Close ends; taking over stops with
+	// the shutdown (takeOver).
+	defer b.dropPending(context.Background()) // a last try at Close
+	failing := false
 	for {
 		rctx, cancel := context.WithTimeout(ctx, inboxTimeout)
 		err := b.opts.Inbox.RenewInboxLease(rctx, b.owner, lease)
 		cancel()
-		if err == nil {
+		switch {
+		case err == nil:
+			failing = false
+			b.dropPending(ctx)
 			b.takeOver(ctx, lease*2/3)
-		} else if ctx.Err() == nil {
-			b.log.Warn("feishu: could not renew the inbox lease; not taking over meanwhile", "err", err)
+		case !failing && ctx.Err() == nil:
+			failing = true
+			b.log.Warn("feishu: could not renew the inbox lease; not taking over until it is renewed", "err", err)
 		}
 		select {
-		case <-ctx.Done():
-			return
-		case <-b.runCtx.Done(): // Close ended
+		case <-ctx.Done(): // Close ended
 			return
 		case <-t.C:
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/labgpu/bot/internal/chat/feishu"
 	"github.com/labgpu/bot/internal/store/embedded"
+	"github.com/labgpu/bot/internal/store/storetest"
 	redisstore "github.com/labgpu/bot/internal/store/redis"
 )
 
@@ -243,7 +244,8 @@ func TestKilledReplicaAnswerTakenOver(t *testing.T) {
 				t.Fatalf("HTTP %d", rec.Code)
 			}
 			<-hA.got
-			killA() // A stops renewing its lease; its answer hangs
+			killA()
+			feishu.StopLease(a) // A stops renewing its lease, as when killed; its answer hangs
 			killed := time.Now()
 
 			optsB := baseOptions(f, &recHandler{}, nil)
@@ -298,5 +300,63 @@ func TestInboxDownRefusesEvent(t *testing.T) {
 	}
 	if len(f.messages()) != 1 {
 		t.Errorf("%d answers to the redelivery; want 1", len(f.messages()))
+	}
+}
+
+// TestAnsweredWhileStoreDownCleared: an answer sent while Redis is down
+// cannot clear its inbox entry then; it is cleared once Redis is back,
+// so that the entry is not taken over (and answered again) when this
+// replica is gone later.
+func TestAnsweredWhileStoreDownCleared(t *testing.T) {
+	srv := storetest.StartRedis(t)
+	prefix := fmt.Sprintf("labgpu-drop-%d:", time.Now().UnixNano())
+	st, err := redisstore.Open(context.Background(), srv.URL(), prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	f := newFake(t)
+	h := &recHandler{gate: make(chan struct{}), got: make(chan struct{}, 1)}
+	opts := baseOptions(f, h, nil)
+	opts.Inbox, opts.LeaseTTL = st, 300*time.Millisecond
+	b := newBot(t, opts)
+	if rec := deliver(b.HTTPHandler(), sealed(p2pEvent(t, "ev-drop", "om-drop", "q"), time.Now())); rec.Code != http.StatusOK {
+		t.Fatalf("HTTP %d", rec.Code)
+	}
+	<-h.got
+	entry := func() bool {
+		n, _ := st.Client().HExists(context.Background(), prefix+"inbox", "e:feishu/"+appID+"/om-drop").Result()
+		return n
+	}
+	if !entry() {
+		t.Fatal("no inbox entry for the acknowledged message")
+	}
+	// This server keeps nothing across a restart; the soak's (and a
+	// deployment's) append-only file does: the entry is put back as it was.
+	field := "e:feishu/" + appID + "/om-drop"
+	raw, err := st.Client().HGet(context.Background(), prefix+"inbox", field).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Kill()
+	close(h.gate) // answered with Redis down
+	deadline := time.Now().Add(5 * time.Second)
+	for len(f.messages()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(f.messages()) != 1 {
+		t.Fatalf("%d messages; want the answer", len(f.messages()))
+	}
+	time.Sleep(2500 * time.Millisecond) // past the drop's own tries (inboxTimeout)
+	srv.Restart()
+	if err := st.Client().HSet(context.Background(), prefix+"inbox", field, raw).Err(); err != nil {
+		t.Fatal(err)
+	}
+	deadline = time.Now().Add(5 * time.Second)
+	for entry() && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if entry() {
+		t.Error("the answered message's inbox entry is still there 5 s after Redis came back")
 	}
 }
