@@ -11,8 +11,8 @@ import (
 
 	"github.com/labgpu/bot/internal/chat/feishu"
 	"github.com/labgpu/bot/internal/store/embedded"
-	"github.com/labgpu/bot/internal/store/storetest"
 	redisstore "github.com/labgpu/bot/internal/store/redis"
+	"github.com/labgpu/bot/internal/store/storetest"
 )
 
 // parkStore is what a Feishu bot keeps in the bot's store.
