@@ -230,7 +230,7 @@ func migrateCmd() *cobra.Command {
 		Use:   "migrate --to redis://HOST:6379/0 [--prefix labgpu:] [--force]",
 		Short: "move every kind of state into Redis (for two replicas), with counts per kind before and after",
 		Long: "Copies subscriptions, alert records, mutes, digest settings and marks, the storage ledger, blobs (the WeChat login state " +
-			"and admin bindings), the availability history, snapshots, claims, delivered parts and parked answers from the configured store " +
+			"and admin bindings), the availability history, snapshots, claims and delivered parts (not the Feishu inbox, which is transient) from the configured store " +
 			"into Redis (locks stay: they belong to running bots). The embedded store is read in one transaction, through the running bot " +
 			"when one holds it, and left as it was. A Redis prefix holding anything is refused without --force, which deletes it first.",
 		Example: "  bot migrate --to redis://:secret@127.0.0.1:6379/0",

@@ -122,13 +122,21 @@ func (c *Client) MarkDelivered(ctx context.Context, key string, ttl time.Duratio
 	return c.do(ctx, "MarkDelivered", nil, key, ttl)
 }
 
-func (c *Client) ParkReply(ctx context.Context, key string, data []byte, ttl time.Duration) error {
-	return c.do(ctx, "ParkReply", nil, key, data, ttl)
+func (c *Client) PutInbox(ctx context.Context, key, owner string, data []byte, ttl time.Duration) error {
+	return c.do(ctx, "PutInbox", nil, key, owner, data, ttl)
 }
 
-func (c *Client) TakeParkedReplies(ctx context.Context, prefix string) (map[string][]byte, error) {
+func (c *Client) DropInbox(ctx context.Context, key string) error {
+	return c.do(ctx, "DropInbox", nil, key)
+}
+
+func (c *Client) RenewInboxLease(ctx context.Context, owner string, ttl time.Duration) error {
+	return c.do(ctx, "RenewInboxLease", nil, owner, ttl)
+}
+
+func (c *Client) ClaimInbox(ctx context.Context, prefix, taker string, confirm time.Duration) (map[string][]byte, error) {
 	out := map[string][]byte{}
-	err := c.do(ctx, "TakeParkedReplies", &out, prefix)
+	err := c.do(ctx, "ClaimInbox", &out, prefix, taker, confirm)
 	return out, err
 }
 

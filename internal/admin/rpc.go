@@ -31,8 +31,10 @@ type Store interface {
 	SwapDigestMark(ctx context.Context, chatKey, old, new string) (bool, error)
 	Delivered(ctx context.Context, key string) (bool, error)
 	MarkDelivered(ctx context.Context, key string, ttl time.Duration) error
-	ParkReply(ctx context.Context, key string, data []byte, ttl time.Duration) error
-	TakeParkedReplies(ctx context.Context, prefix string) (map[string][]byte, error)
+	PutInbox(ctx context.Context, key, owner string, data []byte, ttl time.Duration) error
+	DropInbox(ctx context.Context, key string) error
+	RenewInboxLease(ctx context.Context, owner string, ttl time.Duration) error
+	ClaimInbox(ctx context.Context, prefix, taker string, confirm time.Duration) (map[string][]byte, error)
 }
 
 // The optional parts a store may serve.
@@ -246,8 +248,10 @@ var methods = map[string]handler{
 	"SwapDigestMark":        m3(Store.SwapDigestMark),
 	"Delivered":             m1(Store.Delivered),
 	"MarkDelivered":         e2(Store.MarkDelivered),
-	"ParkReply":             e3(Store.ParkReply),
-	"TakeParkedReplies":     m1(Store.TakeParkedReplies),
+	"PutInbox":              e4(Store.PutInbox),
+	"DropInbox":             e1(Store.DropInbox),
+	"RenewInboxLease":       e2(Store.RenewInboxLease),
+	"ClaimInbox":            m3(Store.ClaimInbox),
 	"PutFrame":              e3(frames.PutFrame),
 	"Frame":                 m1(frames.Frame),
 	"TakeFrame":             m1(frames.TakeFrame),

@@ -46,10 +46,10 @@ type Store interface {
 	DigestChats(ctx context.Context) ([]string, error)
 	// Sends kept exact across restarts and replicas: where each chat's
 	// scheduled digest stands, the parts the outboxes delivered and the
-	// Feishu answers a shutdown cut off.
+	// Feishu events acknowledged and not answered yet (the inbox).
 	jobs.DigestMarks
 	chat.DeliveryLog
-	feishu.Parking
+	feishu.Inbox
 	// The conversation's frames: a follow-up after a restart or on
 	// another replica continues the answer it follows.
 	commands.FrameStore

@@ -201,10 +201,12 @@ func (a *App) serveFeishu(ctx context.Context, m *Metrics, _ chat.Channels) (cha
 		EncryptKey: fc.EncryptKey, AllowNoEncryptKey: fc.AllowNoEncryptKey, BaseURL: fc.BaseURL, Mode: fc.Mode,
 		Started: time.Now(), Dedup: dedup, Handler: countingHandler{a: a, m: m}, InterimAfter: a.Cfg.Stock.InterimAfter.D(), Log: a.Log,
 		OnSend: m.countSend("feishu"), DrainTimeout: a.Cfg.HTTP.ShutdownGrace.D(), Delivered: a.deliveryLog(),
-		Parking: a.parking()})
+		Inbox: a.inbox(), Replica: a.replicaID})
 	if err != nil {
 		return nil, nil, fmt.Errorf("feishu: %w", err)
 	}
+	m.Registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "labgpu_feishu_unkept_total",
+		Help: "Feishu events acknowledged while the store was down, so kept in memory only, not in the inbox."}, func() float64 { return float64(bot.Unkept()) }))
 	// labgpu_callback_rejected_total{reason}: the callback's refusals
 	// (feishu.Reject*), read at each scrape.
 	for _, r := range feishu.RejectReasons() {
@@ -289,9 +291,9 @@ func (a *App) alerts() stock.Notifier {
 // running channels, with the job's idempotency key.
 func sendTo(chans chat.Channels) jobs.SendFunc { return chans.Send }
 
-// parking is the store as where Feishu keeps the answers a shutdown cut
-// off (nil without a store).
-func (a *App) parking() feishu.Parking {
+// inbox is the store as where Feishu keeps the events it acknowledged
+// until they are answered (nil without a store).
+func (a *App) inbox() feishu.Inbox {
 	if a.Store == nil {
 		return nil
 	}

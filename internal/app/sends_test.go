@@ -54,7 +54,7 @@ func feishuBot(t *testing.T, cfg config.Config, a *app.App) *feishu.Bot {
 	t.Helper()
 	fc := cfg.Feishu
 	b, err := feishu.New(context.Background(), feishu.Options{AppID: fc.AppID, AppSecret: fc.AppSecret, VerificationToken: fc.VerificationToken,
-		EncryptKey: fc.EncryptKey, BaseURL: fc.BaseURL, Mode: fc.Mode, Handler: a.Router, Delivered: a.Store, Parking: a.Store})
+		EncryptKey: fc.EncryptKey, BaseURL: fc.BaseURL, Mode: fc.Mode, Handler: a.Router, Delivered: a.Store, Inbox: a.Store})
 	if err != nil {
 		t.Fatal(err)
 	}

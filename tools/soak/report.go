@@ -157,8 +157,8 @@ type report struct {
 	MessagesLost     int `json:"messages_lost"`
 	// LostToKill are lost messages the replica that acknowledged them was
 	// SIGKILLed within killWindow of the acknowledgement, before it
-	// answered (the answer is made in memory after the 200: see
-	// -repro kill-while-answering).
+	// answered, and that no replica took over from the inbox (see
+	// -repro kill-while-answering); counted as lost like any other.
 	LostToKill         int `json:"messages_lost_to_kill"`
 	MessagesDuplicated int `json:"messages_duplicated"`
 	// Undelivered: every redelivery failed (Feishu would give up too).
@@ -784,7 +784,7 @@ func (r *report) writeMessages(w io.Writer) {
 	fmt.Fprintf(w, "  messages answered/sent: %d/%d  lost %d  duplicated %d  (undelivered after all redeliveries %d; redeliveries %d; repeats absorbed by Feishu uuid %d)\n",
 		r.MessagesAnswered, r.MessagesSent, r.MessagesLost, r.MessagesDuplicated, r.Undelivered, r.Redeliveries, r.AnswerRepeats)
 	if r.LostToKill > 0 {
-		fmt.Fprintf(w, "    %d of the lost were acknowledged by a replica SIGKILLed before it answered (answers are made in memory after the 200; go run ./tools/soak -repro kill-while-answering)\n", r.LostToKill)
+		fmt.Fprintf(w, "    %d of the lost were acknowledged by a replica SIGKILLed before it answered and were not taken over from the inbox (go run ./tools/soak -repro kill-while-answering)\n", r.LostToKill)
 	}
 	if r.MergedMessages > 0 {
 		fmt.Fprintf(w, "  %d answers came merged in %d messages that reply to nothing (matched to the chat's unanswered messages)\n", r.MergedAnswers, r.MergedMessages)

@@ -10,20 +10,22 @@ import (
 	"github.com/labgpu/bot/tools/soak/fakes"
 )
 
-// reproKill reproduces, with one replica, what the soak counts as lost
-// when a replica is SIGKILLed while it answers: the callback acknowledges
-// an event (HTTP 200) as soon as it is claimed and queued, and the answer
-// is made afterwards, in memory. A stock question waits up to the answer
-// budget for a platform whose fetch just started; a replica killed
-// meanwhile never answers, and Feishu does not deliver an event again
-// once it had its 200.
+// reproKill reproduces, with one replica, what the soak counted as lost
+// before the inbox: a replica SIGKILLed while it answers an event it had
+// acknowledged (HTTP 200; Feishu does not deliver an event again once it
+// had its 200). A stock question waits up to the answer budget for a
+// platform whose fetch just started; the replica is killed meanwhile.
+// The callback keeps every event it will answer in the store's inbox
+// before its 200, so the restarted replica takes the entry over once the
+// killed process's lease ended, and answers it once.
 //
 // Steps: vast.ai answers once (its data is fresh), then hangs; after
 // stock.max_age a question ("control") starts a fetch and is answered
 // after the budget, naming vast.ai late. After that fetch gave up
 // (stock.timeout), the same question again ("crash"): once it is
 // acknowledged the replica is SIGKILLed, started again, and given 15 s.
-// It reports both and returns whether the crash question was answered.
+// It reports both and returns whether the crash question was answered,
+// exactly once.
 func reproKill(ctx context.Context, o options, w io.Writer) (answered bool, err error) {
 	o.Replicas, o.Short, o.Hang = 1, true, "whole"
 	s := &soak{o: o, rng: nil, state: map[string]bool{}, notable: map[string][]noted{}, noteCount: map[string]int{}, subs: map[string]subInfo{}}
@@ -125,7 +127,12 @@ func (s *soak) reproCrash(ctx context.Context, w io.Writer) (bool, error) {
 		fmt.Fprintf(w, "no answer 15 s after the restart: LOST (Feishu does not deliver an event again after a 200)\n")
 		return false, nil
 	}
-	fmt.Fprintf(w, "answered after %.1f s\n", after.Seconds())
+	sleep(ctx, 2*time.Second) // a second answer would land by now
+	if n := len(s.answers(crash.ID)); n != 1 {
+		fmt.Fprintf(w, "answered after %.1f s, but %d times: DUPLICATED\n", after.Seconds(), n)
+		return false, nil
+	}
+	fmt.Fprintf(w, "answered after %.1f s, once\n", after.Seconds())
 	return true, nil
 }
 

@@ -25,13 +25,15 @@ import (
 	"github.com/labgpu/bot/internal/i18n"
 )
 
-// job is one deduplicated event waiting for a worker, or an answer the
-// last shutdown parked (parked set, ev nil).
+// job is one deduplicated event waiting for a worker, or an inbox entry
+// taken over from a process gone (resumed, ev nil).
 type job struct {
 	ev       *larkim.P2MessageReceiveV1
 	received time.Time
-	claim    Claim // of the event (claimKey)
-	parked   *parked
+	claim    Claim   // of the event (claimKey)
+	p        *parked // the gated message (and its answer when resumed); nil: gated by the worker
+	resumed  bool    // taken over from the inbox
+	inboxed  bool    // kept in the inbox until answered (finish)
 }
 
 // claimKey is the one claim an event takes: "feishu:msg:<message_id>",
@@ -354,8 +356,28 @@ func (b *Bot) onMessage(ctx context.Context, ev *larkim.P2MessageReceiveV1) erro
 		b.log.Debug("feishu event: duplicate delivery ignored", "event_id", hdr.EventID)
 		return nil
 	}
-	if err := b.push(job{ev: ev, received: b.opts.Now(), claim: c}); err != nil {
+	j := job{ev: ev, received: b.opts.Now(), claim: c}
+	if b.opts.Inbox != nil {
+		// Durable before the 200: Feishu does not deliver it again after.
+		// While the store is down (the claim is in the process's window)
+		// the bot keeps answering, from memory: an outage does not mute
+		// it (a replica lost during the outage loses what it holds).
+		if msg, v := Gate(ev, b.BotOpenID(), b.opts.Started); (v == Answer || v == Unsupported) && c.Local {
+			b.unkept.Add(1)
+		} else if v == Answer || v == Unsupported {
+			p := parked{Msg: msg, Unsupported: v == Unsupported, Received: j.received}
+			if err := b.accept(ctx, p); err != nil {
+				b.release()
+				b.releaseClaims(c)
+				b.log.Warn("feishu event: could not keep it in the inbox, Feishu will retry", "event_id", hdr.EventID, "err", err)
+				return reject(http.StatusServiceUnavailable, "inbox unavailable", fmt.Errorf("feishu: keep event in the inbox: %w", err))
+			}
+			j.p, j.inboxed = &p, true
+		}
+	}
+	if err := b.push(j); err != nil {
 		b.release()
+		b.finish(j)
 		// Released, so that Feishu's retry is not taken for a duplicate.
 		b.releaseClaims(c)
 		b.log.Warn("feishu event refused: shutting down, Feishu will retry", "event_id", hdr.EventID)
@@ -408,8 +430,8 @@ func (b *Bot) worker() {
 		b.release()
 		if b.cutOff() {
 			// Past the shutdown grace: Feishu had its 200 and will not
-			// deliver it again, so it is kept for the next start
-			// (Options.Parking; counted, logged once by Close).
+			// deliver it again, so it goes back in the inbox
+			// (Options.Inbox; counted, logged once by Close).
 			b.parkQueued(j)
 			continue
 		}
@@ -424,21 +446,22 @@ func (b *Bot) worker() {
 func unsupportedText() string { return i18n.ZH.T("feishu.unsupported") }
 
 // process gates one event (claimed by onMessage), asks the Handler and
-// sends the reply; for an answer the last shutdown parked, it goes on
-// where that one stopped. When the shutdown grace ends meanwhile, what
-// is known of the answer is parked for the next start.
+// sends the reply; for an inbox entry taken over, it goes on where the
+// process gone stopped. When the shutdown grace ends meanwhile, what is
+// known of the answer goes back in the inbox.
 func (b *Bot) process(ctx context.Context, j job) {
 	var p parked
 	defer func() {
 		if r := recover(); r != nil {
 			b.log.Error("feishu: panic while handling a message", "message_id", p.Msg.ID, "panic", fmt.Sprint(r))
+			b.finish(j) // not tried again: it would panic again
 			if p.InterimID != "" {
 				b.finishInterim(context.WithoutCancel(ctx), p.InterimID, p.Msg.ChatID, i18n.ZH.T("feishu.interim.failed"))
 			}
 		}
 	}()
-	if j.parked != nil {
-		p = *j.parked
+	if j.p != nil {
+		p = *j.p
 	} else {
 		msg, v := Gate(j.ev, b.BotOpenID(), b.opts.Started)
 		if v != Answer && v != Unsupported {
@@ -454,7 +477,7 @@ func (b *Bot) process(ctx context.Context, j job) {
 	if p.Reply == nil {
 		reply := chat.Reply{Lines: []string{unsupportedText()}}
 		if !p.Unsupported {
-			reply, later = b.answerMessage(ctx, p.Msg, &p.InterimID)
+			reply, later = b.answerMessage(ctx, p.Msg, &p.InterimID, b.noteInterim(j, p))
 		}
 		if b.cutOff() {
 			// Cut off while answering: answered again at the next start.
@@ -476,9 +499,10 @@ func (b *Bot) deliver(ctx context.Context, j job, p parked, later chat.Later) {
 		if p.InterimID != "" {
 			b.finishInterim(ctx, p.InterimID, msg.ChatID, i18n.ZH.T("feishu.interim.nothing"))
 		}
+		b.finish(j)
 		return
 	}
-	if j.parked != nil && b.opts.Now().Sub(p.AnsweredAt) > staleAfter {
+	if j.resumed && b.opts.Now().Sub(p.AnsweredAt) > staleAfter {
 		reply = staleNote(reply, p.AnsweredAt)
 	}
 	if p.InterimID == "" && later != nil {
@@ -488,6 +512,7 @@ func (b *Bot) deliver(ctx context.Context, j job, p parked, later chat.Later) {
 		if id, err := b.postAnswerCard(ctx, msg, reply); err == nil {
 			b.log.Info("feishu: answered", "message_id", msg.ID, "chat_id", msg.ChatID, "chat_type", string(msg.ChatType),
 				"latency_ms", b.opts.Now().Sub(p.Received).Milliseconds())
+			b.finish(j)
 			b.linkAnswer(ctx, msg, []string{id})
 			b.followUp(id, msg, later)
 			return
@@ -499,18 +524,20 @@ func (b *Bot) deliver(ctx context.Context, j job, p parked, later chat.Later) {
 		switch {
 		case err == nil:
 			b.log.Info("feishu: answered in place", "message_id", msg.ID, "chat_id", msg.ChatID, "latency_ms", b.opts.Now().Sub(p.Received).Milliseconds())
+			b.finish(j)
 			b.linkAnswer(ctx, msg, []string{p.InterimID})
 			// Answered from older data: the card is updated again when the
 			// late platform answers.
 			b.followUp(p.InterimID, msg, later)
 			return
 		case b.cutOff():
-			b.park(j, p) // the update is made again (the same content) at the next start
+			b.park(j, p) // the update is made again (the same content) by whoever takes it
 			return
 		case patched:
 			// The answer's first card is in place; sending it all again
 			// would show it twice.
 			b.log.Error("feishu: answered in place, but a further card failed", "message_id", msg.ID, "chat_id", msg.ChatID, "err", err)
+			b.finish(j)
 			return
 		}
 		b.log.Warn("feishu: could not update the interim card; sending the answer", "message_id", msg.ID, "err", err)
@@ -520,25 +547,26 @@ func (b *Bot) deliver(ctx context.Context, j job, p parked, later chat.Later) {
 			}
 		}()
 	}
-	// Its delivered parts are remembered as long as a parked answer
-	// waits: one cut off between parts goes on where it stopped.
+	// Its delivered parts are remembered as long as an inbox entry waits:
+	// one cut off between parts goes on where it stopped.
 	var sent []string
 	var sentMu sync.Mutex
-	o := chat.SendOptions{ReplyTo: msg.ID, IdempotencyKey: "reply:" + msg.ID, Mergeable: j.parked == nil, Remember: ParkTTL,
+	o := chat.SendOptions{ReplyTo: msg.ID, IdempotencyKey: "reply:" + msg.ID, Mergeable: !j.resumed, Remember: InboxTTL,
 		Sent: func(id string) { sentMu.Lock(); sent = append(sent, id); sentMu.Unlock() }}
 	if err := b.Send(ctx, msg.ChatID, reply, o); err != nil {
 		if b.cutOff() {
-			// The grace ended mid-send: the rest goes at the next start,
+			// The grace ended mid-send: the rest goes from the inbox,
 			// under the same key.
 			b.park(j, p)
 			return
 		}
-		// Released: Feishu's retry of this event is then answered
-		// instead of being taken for a duplicate.
-		b.log.Error("feishu: reply failed; released for Feishu to retry", "message_id", msg.ID, "chat_id", msg.ChatID, "err", err)
-		b.releaseClaims(j.claim)
+		// Back in the inbox for another try (after maxAttempts dropped,
+		// its claim released should Feishu deliver it again).
+		b.log.Error("feishu: reply failed; kept in the inbox for another try", "message_id", msg.ID, "chat_id", msg.ChatID, "attempts", p.Attempts+1, "err", err)
+		b.retry(j, p)
 		return
 	}
+	b.finish(j)
 	b.log.Info("feishu: answered", "message_id", msg.ID, "chat_id", msg.ChatID, "chat_type", string(msg.ChatType),
 		"latency_ms", b.opts.Now().Sub(p.Received).Milliseconds())
 	sentMu.Lock()

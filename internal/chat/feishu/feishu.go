@@ -12,8 +12,10 @@
 //   - every event's header.token is compared with the verification token
 //     (the SDK compares it only for url_verification);
 //   - request bodies are size-limited;
-//   - the handler only deduplicates (event_id) and enqueues, so Feishu gets
-//     its 200 fast; workers gate, deduplicate message_id, answer and reply;
+//   - the handler deduplicates (message_id), writes an event it will answer
+//     in the inbox in the store (Options.Inbox) and enqueues it before
+//     Feishu gets its 200; workers answer and reply, then clear the inbox
+//     entry; a live replica takes over the entries of one that died;
 //   - the tenant_access_token is cached per Bot, not in the SDK's
 //     process-wide cache (which is keyed by app id only, §1d);
 //   - message content is built with encoding/json (the SDK's text builder
@@ -145,21 +147,28 @@ type Options struct {
 	// Workers handle queued events; default 4.
 	Workers int
 	// DrainTimeout is the shutdown grace: how long Close lets the workers
-	// answer queued events; what is left then is parked (Parking) for the
-	// next start, or, without Parking, handed back (released, so a
-	// redelivery would be answered: but Feishu had its 200 and does not
-	// redeliver); default DefaultDrainTimeout.
+	// answer queued events; what is left then is put back in the Inbox, of
+	// no owner, for another replica or the next start, or, without an
+	// Inbox, handed back (released, so a redelivery would be answered: but
+	// Feishu had its 200 and does not redeliver); default
+	// DefaultDrainTimeout.
 	DrainTimeout time.Duration
 	// QueueSize is the number of events waiting for a worker; when it is
 	// full the callback answers 503 so that Feishu retries. Default 1024.
 	QueueSize int
-	// Parking keeps the answers the shutdown grace cut off (Feishu had
-	// its 200 for those events and will not deliver them again) for the
-	// next start, which sends them (under their idempotency keys) or, for
-	// a message not answered yet, answers it. Nil: they are handed back
-	// (their claims released) as before, and lost unless Feishu
-	// redelivers.
-	Parking Parking
+	// Inbox keeps every event the bot will answer from before its 200
+	// until its answer is sent (Feishu does not deliver an event again
+	// after a 200): the callback answers 503 when it cannot write it, and
+	// a live replica takes over the events of one killed while answering,
+	// and those a shutdown cut off. Nil: acknowledged events live in
+	// memory only, and are lost with the process.
+	Inbox Inbox
+	// Replica names this process in the Inbox (with a random part per
+	// start); default "feishu".
+	Replica string
+	// LeaseTTL is how long this process's inbox lease lasts without
+	// renewal (renewed every third of it); default DefaultLeaseTTL.
+	LeaseTTL time.Duration
 	// Delivered keeps the parts a keyed send delivered beyond the process
 	// (the bot's store): a send repeated after a restart or on another
 	// replica skips them. Nil: in the process only.
@@ -179,9 +188,20 @@ type Bot struct {
 	// refusals counts events refused under load, logged as a rate.
 	refusals rateLog
 	// handedBack counts events released unanswered at shutdown; parked
-	// those kept for the next start (Options.Parking).
+	// those put back in the inbox (Options.Inbox).
 	handedBack atomic.Int64
 	parked     atomic.Int64
+	// unkept counts events acknowledged while the store was down, kept
+	// in memory only (Unkept).
+	unkept atomic.Int64
+	// owner is this process's name in the inbox.
+	owner string
+	// toDrop are inbox entries of answers sent while the store was down,
+	// cleared when it answers (dropPending).
+	dropMu sync.Mutex
+	toDrop map[string]bool
+	// stopLease ends the lease loop (tests: a process gone).
+	stopLease context.CancelFunc
 
 	tokMu  sync.Mutex
 	tok    string
@@ -253,6 +273,7 @@ func New(ctx context.Context, opts Options) (*Bot, error) {
 		slots:    make(chan struct{}, opts.QueueSize),
 		jobs:     make(chan job, opts.QueueSize),
 		backoff:  200 * time.Millisecond,
+		owner:    newOwner(opts.Replica),
 	}
 	b.out = b.newOutbox()
 	b.client = lark.NewClient(opts.AppID, opts.AppSecret,
@@ -288,7 +309,9 @@ func New(ctx context.Context, opts Options) (*Bot, error) {
 		<-ctx.Done()
 		b.shutdown()
 	}()
-	go b.unpark(ctx)
+	leaseCtx, stopLease := context.WithCancel(b.runCtx)
+	b.stopLease = stopLease
+	go b.tendInbox(leaseCtx)
 	log.Info("feishu bot ready", "mode", opts.Mode, "base_url", opts.BaseURL, "bot_open_id", id,
 		"encrypted", opts.EncryptKey != "")
 	return b, nil
@@ -358,6 +381,9 @@ func checkOptions(opts Options) (Options, error) {
 	if opts.QueueSize <= 0 {
 		opts.QueueSize = DefaultQueueSize
 	}
+	if opts.LeaseTTL <= 0 {
+		opts.LeaseTTL = DefaultLeaseTTL
+	}
 	return opts, nil
 }
 
@@ -418,7 +444,7 @@ func (b *Bot) startBotInfo(ctx context.Context) (string, error) {
 var errCredentials = errors.New("the open platform refused the app's credentials or settings")
 
 // DefaultDrainTimeout bounds how long Close waits for queued events; what
-// is left then is parked for the next start (Options.Parking).
+// is left then is put back in the inbox (Options.Inbox).
 const DefaultDrainTimeout = 10 * time.Second
 
 // DrainTimeout is DefaultDrainTimeout (the name older callers use).
@@ -427,9 +453,9 @@ const DrainTimeout = DefaultDrainTimeout
 // Close stops accepting events (the callback then answers 503, so Feishu
 // retries them), lets the workers finish the queued ones for up to
 // DrainTimeout, then cuts off what is still being answered or sent and
-// keeps it in the store (Options.Parking), with the queued events not
-// started, for the next start; it waits for the workers. It is
-// idempotent.
+// puts it back in the inbox (Options.Inbox), of no owner, with the
+// queued events not started, for another replica or the next start; it
+// waits for the workers. It is idempotent.
 func (b *Bot) Close() error {
 	began := time.Now()
 	b.shutdown()
@@ -452,7 +478,7 @@ func (b *Bot) Close() error {
 			"handed_back", n, "grace", grace, "took", time.Since(began).Round(time.Millisecond))
 	}
 	if n := b.parked.Load(); n > 0 {
-		b.log.Warn("feishu: stopped; answers not sent in the shutdown grace are kept in the store and go out at the next start",
+		b.log.Warn("feishu: stopped; answers not sent in the shutdown grace are kept in the inbox for another replica or the next start",
 			"parked", n, "grace", grace, "took", time.Since(began).Round(time.Millisecond))
 	}
 	return nil

@@ -21,10 +21,10 @@ const interimSendTimeout = 3 * time.Second
 // can replace it in place (Update), even when the Handler panics. A
 // Handler that is a chat.Updater may also return how to answer again
 // once the data it lacked has come (followUp).
-func (b *Bot) answerMessage(ctx context.Context, msg chat.Message, interimID *string) (chat.Reply, chat.Later) {
+func (b *Bot) answerMessage(ctx context.Context, msg chat.Message, interimID *string, posted func(id string)) (chat.Reply, chat.Later) {
 	ir, ok := b.opts.Handler.(chat.Interimer)
 	var interim func()
-	if ok {
+	if ok && *interimID == "" { // one taken over may have its card already
 		interim = func() {
 			cards, err := renderTableCards(ir.Interim(msg), nil, nil)
 			if err != nil || len(cards) == 0 {
@@ -42,6 +42,9 @@ func (b *Bot) answerMessage(ctx context.Context, msg chat.Message, interimID *st
 				return
 			}
 			*interimID = id
+			if posted != nil {
+				posted(id)
+			}
 		}
 	}
 	var later chat.Later

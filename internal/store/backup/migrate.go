@@ -26,7 +26,9 @@ type Migration struct {
 // under prefix ("" for the default): subscriptions, alert records,
 // mutes, digest settings and marks, the ledger, blobs (the WeChat login
 // state and admin bindings), the availability history, snapshots,
-// claims, delivered parts and parked answers (dump.Kinds; locks stay).
+// claims and delivered parts (dump.Kinds; locks stay, and so does the
+// Feishu inbox: events acknowledged and not answered yet are seconds of
+// state, answered by the bot before it is stopped for the move).
 // A target holding anything is refused unless force, which deletes it
 // first. The embedded store is read in one transaction, from its file or
 // from a backup the running bot takes; it is left as it was.

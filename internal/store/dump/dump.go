@@ -50,22 +50,19 @@ const (
 	Claims Kind = "claims"
 	// Delivered: Key a part an outbox delivered, Expires the mark's end.
 	Delivered Kind = "delivered_parts"
-	// Parked: Key the parked answer's key, Value its bytes, Expires its
-	// end (feishu.Parking).
-	Parked Kind = "parked_replies"
 	// Locks: Key the lock's name, Owner the replica holding it, Expires
 	// its end. Counted, never moved: a lock belongs to a running process.
 	Locks Kind = "locks"
 )
 
 // Kinds are every kind, in the order Move writes them.
-var Kinds = []Kind{Subscriptions, AlertRecords, Mutes, DigestChats, DigestMarks, Ledger, Blobs, History, Snapshots, Claims, Delivered, Parked, Locks}
+var Kinds = []Kind{Subscriptions, AlertRecords, Mutes, DigestChats, DigestMarks, Ledger, Blobs, History, Snapshots, Claims, Delivered, Locks}
 
 // Expiring reports whether entries of kind k end by themselves (an entry
 // may expire between two counts).
 func (k Kind) Expiring() bool {
 	switch k {
-	case Mutes, Claims, Delivered, Parked, Locks:
+	case Mutes, Claims, Delivered, Locks:
 		return true
 	}
 	return false

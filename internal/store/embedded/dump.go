@@ -32,7 +32,6 @@ var dumpBuckets = []struct {
 	{bucketHistory, dump.History, plain},
 	{bucketSnapshots, dump.Snapshots, plain},
 	{bucketDelivered, dump.Delivered, decodeExpiring},
-	{bucketParked, dump.Parked, decodeExpiring},
 	{bucketLocks, dump.Locks, decodeLock},
 }
 
@@ -44,6 +43,10 @@ var notDumped = map[string]string{
 	// store would.
 	string(bucketFrames):     "conversation frames: minutes of state, not carried over",
 	string(bucketFrameLists): "the bot messages a reply can continue: a day of state, not carried over",
+	// The inbox holds events for seconds, until their answer is sent; a
+	// move is made with the bot stopped, after its inbox was answered.
+	string(bucketInbox):       "the Feishu inbox: events acknowledged and not answered yet, seconds of state, not carried over",
+	string(bucketInboxLeases): "the inbox owners' leases: belong to running processes, like locks",
 }
 
 func plain(k, v []byte, _ time.Time) (dump.Record, bool) {
@@ -200,7 +203,7 @@ func importRecord(tx *bolt.Tx, r dump.Record) error {
 		return tx.Bucket(bucketMutes).Put(key, v)
 	case dump.DigestChats:
 		return tx.Bucket(bucketDigest).Put(key, []byte{1})
-	case dump.Delivered, dump.Parked:
+	case dump.Delivered:
 		return tx.Bucket(bucketOf(r.Kind)).Put(key, expiryValue(r.Expires, r.Value))
 	}
 	b := bucketOf(r.Kind)

@@ -41,7 +41,7 @@ var (
 	bucketDigest        = []byte("digest_chats")        // chat key → 1 (weekly digest on)
 	bucketHistory       = []byte("stock_history")       // chunk key → history chunk (internal/history)
 	allBuckets          = [][]byte{bucketSnapshots, bucketSubscriptions, bucketNotify, bucketClaims, bucketMutes, bucketLocks, bucketBlobs, bucketStorage, bucketDigest, bucketHistory,
-		bucketDelivered, bucketDigestMarks, bucketParked, bucketFrames, bucketFrameLists}
+		bucketDelivered, bucketDigestMarks, bucketInbox, bucketInboxLeases, bucketFrames, bucketFrameLists}
 )
 
 // Store is a bbolt-backed store. Safe for concurrent use.

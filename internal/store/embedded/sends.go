@@ -18,8 +18,6 @@ var (
 	bucketDelivered = []byte("delivered_parts")
 	// chat key → the mark jobs.Digest keeps (opaque text).
 	bucketDigestMarks = []byte("digest_marks")
-	// key → expiry (8 bytes) then the answer's bytes (feishu.Parking).
-	bucketParked = []byte("parked_replies")
 )
 
 // expiryValue is exp as a bucket value, followed by data.
@@ -138,54 +136,4 @@ func (s *Store) SwapDigestMark(ctx context.Context, chatKey, old, new string) (b
 		return false, fmt.Errorf("embedded store: swap digest mark %q: %w", chatKey, err)
 	}
 	return swapped, nil
-}
-
-// ParkReply keeps data under key for ttl, replacing what was parked
-// there (feishu.Parking).
-func (s *Store) ParkReply(ctx context.Context, key string, data []byte, ttl time.Duration) error {
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("embedded store: park reply %q: %w", key, err)
-	}
-	if key == "" || ttl <= 0 {
-		return fmt.Errorf("embedded store: park reply %q for %v: empty key or ttl not positive", key, ttl)
-	}
-	err := s.db.Batch(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketParked).Put([]byte(key), expiryValue(s.now().Add(ttl), data))
-	})
-	if err != nil {
-		return fmt.Errorf("embedded store: park reply %q: %w", key, err)
-	}
-	return nil
-}
-
-// TakeParkedReplies removes every answer parked under a key starting with
-// prefix and returns those not expired, in one transaction: two callers
-// never take the same one.
-func (s *Store) TakeParkedReplies(ctx context.Context, prefix string) (map[string][]byte, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("embedded store: take parked replies: %w", err)
-	}
-	out := map[string][]byte{}
-	err := s.db.Update(func(tx *bolt.Tx) error {
-		now := s.now()
-		b := tx.Bucket(bucketParked)
-		var taken [][]byte
-		c := b.Cursor()
-		for k, v := c.Seek([]byte(prefix)); k != nil && bytes.HasPrefix(k, []byte(prefix)); k, v = c.Next() {
-			taken = append(taken, bytes.Clone(k))
-			if exp, data, ok := splitExpiry(v); ok && now.Before(exp) {
-				out[string(k)] = bytes.Clone(data)
-			}
-		}
-		for _, k := range taken {
-			if err := b.Delete(k); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("embedded store: take parked replies: %w", err)
-	}
-	return out, nil
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -45,8 +44,6 @@ func (s *Store) Export(ctx context.Context, emit func(dump.Record) error) error 
 			err = s.exportDigestChats(ctx, emit)
 		case k == dump.Ledger:
 			err = s.exportLedger(ctx, emit)
-		case k == dump.Parked:
-			err = s.exportParked(ctx, now, emit)
 		default:
 			err = fmt.Errorf("no key holds %s", k)
 		}
@@ -97,24 +94,6 @@ func (s *Store) exportLedger(ctx context.Context, emit func(dump.Record) error) 
 			if err := emit(dump.Record{Kind: dump.Ledger, Key: lab, Value: []byte(v)}); err != nil {
 				return err
 			}
-		}
-	}
-	return nil
-}
-
-func (s *Store) exportParked(ctx context.Context, now time.Time, emit func(dump.Record) error) error {
-	m, err := s.c.HGetAll(ctx, s.key("parked")).Result()
-	if err != nil {
-		return err
-	}
-	for _, f := range sortedKeys(m) {
-		exp, data, ok := strings.Cut(m[f], "|")
-		ms, err := strconv.ParseInt(exp, 10, 64)
-		if !ok || err != nil || ms <= now.UnixMilli() {
-			continue
-		}
-		if err := emit(dump.Record{Kind: dump.Parked, Key: f, Value: []byte(data), Expires: time.UnixMilli(ms)}); err != nil {
-			return err
 		}
 	}
 	return nil
@@ -276,10 +255,6 @@ func (s *Store) importRecord(ctx context.Context, p goredis.Pipeliner, r dump.Re
 		p.SetArgs(ctx, s.key("claim:", r.Key), v, at)
 	case k == dump.Delivered:
 		p.SetArgs(ctx, s.key("sent:", r.Key), "1", at)
-	case k == dump.Parked:
-		ttl := roundUpMs(r.Expires.Sub(now))
-		v := strconv.FormatInt(r.Expires.UnixMilli(), 10) + "|" + string(r.Value)
-		parkScript.Eval(ctx, p, []string{s.key("parked")}, r.Key, v, ttl.Milliseconds())
 	default:
 		return fmt.Errorf("no key holds %s", k)
 	}
@@ -297,9 +272,10 @@ func roundUpMsTime(t time.Time) time.Time {
 }
 
 // Clear deletes every key of the store's layout under its prefix but the
-// locks (dump.Clearer).
+// locks (dump.Clearer), the Feishu inbox included (never exported: it
+// holds events for seconds, until they are answered).
 func (s *Store) Clear(ctx context.Context) error {
-	del := []string{s.key("storage-labs"), s.key("digest-chats"), s.key("parked")}
+	del := []string{s.key("storage-labs"), s.key("digest-chats"), s.key("inbox"), s.key("parked")}
 	for _, h := range dumpHashes {
 		del = append(del, s.key(h))
 	}

@@ -20,7 +20,8 @@
 //	P+"sent:"+key        string "1": a part an outbox delivered, expires
 //	                     after its ttl (chat.DeliveryLog)
 //	P+"digest_marks"     hash  chat key → where its scheduled digest stands
-//	P+"parked"           hash  key → answer parked at shutdown (sends.go)
+//	P+"inbox"            hash  the Feishu inbox and its owners' leases
+//	                     (inbox.go)
 //	P+"frame:"+key       string a conversation's frame, expires after its
 //	                     ttl (frames.go)
 //	P+"frames:"+key      list  a chat's recent answers' frames, capped

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	goredis "github.com/redis/go-redis/v9"
@@ -17,9 +15,6 @@ import (
 //	P+"sent:"+key     string "1", expires after the mark's ttl
 //	                  (chat.DeliveryLog)
 //	P+"digest_marks"  hash  chat key → jobs.Digest's mark
-//	P+"parked"        hash  key → "<expiry, Unix ms>|<answer bytes>"
-//	                  (feishu.Parking); the hash expires with its newest
-//	                  entry, so answers nobody takes do not stay
 
 // Delivered reports whether key was marked delivered and has not expired
 // (chat.DeliveryLog).
@@ -82,66 +77,4 @@ func (s *Store) SwapDigestMark(ctx context.Context, chatKey, old, new string) (b
 		return false, fmt.Errorf("redis store: swap digest mark %q: %w", chatKey, err)
 	}
 	return n == 1, nil
-}
-
-// parkScript sets field ARGV[1] of KEYS[1] to ARGV[2] and keeps the hash
-// at least ARGV[3] ms.
-var parkScript = goredis.NewScript(`
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-local ttl = tonumber(ARGV[3])
-if redis.call('PTTL', KEYS[1]) < ttl then
-	redis.call('PEXPIRE', KEYS[1], ttl)
-end
-return 1
-`)
-
-// ParkReply keeps data under key for ttl, replacing what was parked
-// there (feishu.Parking).
-func (s *Store) ParkReply(ctx context.Context, key string, data []byte, ttl time.Duration) error {
-	if key == "" || ttl <= 0 {
-		return fmt.Errorf("redis store: park reply %q for %v: empty key or ttl not positive", key, ttl)
-	}
-	ttl = roundUpMs(ttl)
-	v := strconv.FormatInt(time.Now().Add(ttl).UnixMilli(), 10) + "|" + string(data)
-	if err := parkScript.Run(ctx, s.c, []string{s.key("parked")}, key, v, ttl.Milliseconds()).Err(); err != nil {
-		return fmt.Errorf("redis store: park reply %q: %w", key, err)
-	}
-	return nil
-}
-
-// takeScript removes and returns (as field, value, …) the fields of
-// KEYS[1] that start with ARGV[1].
-var takeScript = goredis.NewScript(`
-local all = redis.call('HGETALL', KEYS[1])
-local out = {}
-for i = 1, #all, 2 do
-	local k = all[i]
-	if string.sub(k, 1, #ARGV[1]) == ARGV[1] then
-		redis.call('HDEL', KEYS[1], k)
-		out[#out + 1] = k
-		out[#out + 1] = all[i + 1]
-	end
-end
-return out
-`)
-
-// TakeParkedReplies removes every answer parked under a key starting with
-// prefix and returns those not expired, in one script: two callers never
-// take the same one.
-func (s *Store) TakeParkedReplies(ctx context.Context, prefix string) (map[string][]byte, error) {
-	res, err := takeScript.Run(ctx, s.c, []string{s.key("parked")}, prefix).StringSlice()
-	if err != nil {
-		return nil, fmt.Errorf("redis store: take parked replies: %w", err)
-	}
-	now := time.Now().UnixMilli()
-	out := map[string][]byte{}
-	for i := 0; i+1 < len(res); i += 2 {
-		exp, data, ok := strings.Cut(res[i+1], "|")
-		ms, err := strconv.ParseInt(exp, 10, 64)
-		if !ok || err != nil || ms <= now {
-			continue // expired, or not ours to read
-		}
-		out[res[i]] = []byte(data)
-	}
-	return out, nil
 }

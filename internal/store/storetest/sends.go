@@ -10,15 +10,17 @@ import (
 
 // SendStore keeps sends exact across restarts and replicas: the parts an
 // outbox delivered (chat.DeliveryLog), where each chat's scheduled digest
-// stands (jobs.DigestMarks) and the answers a channel parked at shutdown
-// for the next start (feishu.Parking).
+// stands (jobs.DigestMarks) and the events acknowledged and not answered
+// yet (feishu.Inbox).
 type SendStore interface {
 	Delivered(ctx context.Context, key string) (bool, error)
 	MarkDelivered(ctx context.Context, key string, ttl time.Duration) error
 	DigestMark(ctx context.Context, chatKey string) (string, error)
 	SwapDigestMark(ctx context.Context, chatKey, old, new string) (bool, error)
-	ParkReply(ctx context.Context, key string, data []byte, ttl time.Duration) error
-	TakeParkedReplies(ctx context.Context, prefix string) (map[string][]byte, error)
+	PutInbox(ctx context.Context, key, owner string, data []byte, ttl time.Duration) error
+	DropInbox(ctx context.Context, key string) error
+	RenewInboxLease(ctx context.Context, owner string, ttl time.Duration) error
+	ClaimInbox(ctx context.Context, prefix, taker string, confirm time.Duration) (map[string][]byte, error)
 }
 
 // Sends checks a SendStore.
@@ -27,8 +29,9 @@ func Sends(t *testing.T, s SendStore) {
 	t.Run("Delivered", func(t *testing.T) { delivered(t, s) })
 	t.Run("DigestMarks", func(t *testing.T) { digestMarks(t, s) })
 	t.Run("DigestMarksConcurrent", func(t *testing.T) { digestMarksConcurrent(t, s) })
-	t.Run("Parked", func(t *testing.T) { parked(t, s) })
-	t.Run("ParkedConcurrent", func(t *testing.T) { parkedConcurrent(t, s) })
+	t.Run("Inbox", func(t *testing.T) { inbox(t, s) })
+	t.Run("InboxLeaseExpiry", func(t *testing.T) { inboxLeaseExpiry(t, s) })
+	t.Run("InboxConcurrent", func(t *testing.T) { inboxConcurrent(t, s) })
 }
 
 // delivered: a marked key is delivered until its ttl ends; keys are
@@ -120,58 +123,142 @@ func digestMarksConcurrent(t *testing.T, s SendStore) {
 	}
 }
 
-// parked: parked answers are taken once, by prefix, with their bytes;
-// a key parked again replaces; expired ones are not returned.
-func parked(t *testing.T, s SendStore) {
+// inbox: entries of no owner are taken at once, by prefix, with their
+// bytes, once; a key put again replaces; dropped and expired entries are
+// not returned; a live owner's entries stay with it; bad arguments are
+// errors.
+func inbox(t *testing.T, s SendStore) {
 	ctx := context.Background()
 	pre, other := unique(t, "feishu")+"/", unique(t, "wechat")+"/"
-	put := func(k string, v []byte, ttl time.Duration) {
+	alive, taker := unique(t, "replica-alive"), unique(t, "replica-taker")
+	put := func(k, owner string, v []byte, ttl time.Duration) {
 		t.Helper()
-		if err := s.ParkReply(ctx, k, v, ttl); err != nil {
+		if err := s.PutInbox(ctx, k, owner, v, ttl); err != nil {
 			t.Fatal(err)
 		}
 	}
-	put(pre+"om_1", []byte("first"), time.Hour)
-	put(pre+"om_1", []byte(text("binary_answer")), time.Hour)
-	put(pre+"om_2", []byte{0xff, 0x00, 0x01}, time.Hour)
-	put(pre+"om_old", []byte("stale"), 50*time.Millisecond)
-	put(other+"om_1", []byte("theirs"), time.Hour)
-	time.Sleep(120 * time.Millisecond)
-	got, err := s.TakeParkedReplies(ctx, pre)
-	if err != nil {
+	if err := s.RenewInboxLease(ctx, alive, time.Hour); err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 2 || string(got[pre+"om_1"]) != text("binary_answer") || string(got[pre+"om_2"]) != "\xff\x00\x01" {
-		t.Errorf("taken %q; want om_1 (the second park) and om_2, not the expired one", got)
+	put(pre+"om_1", alive, []byte("first"), time.Hour)
+	put(pre+"om_1", "", []byte(text("binary_answer")), time.Hour)
+	put(pre+"om_2", "", []byte{0xff, '|', 0x00, 0x01}, time.Hour)
+	put(pre+"om_old", "", []byte("stale"), 50*time.Millisecond)
+	put(pre+"om_done", "", []byte("answered"), time.Hour)
+	put(pre+"om_alive", alive, []byte("being answered"), time.Hour)
+	put(other+"om_1", "", []byte("theirs"), time.Hour)
+	if err := s.DropInbox(ctx, pre+"om_done"); err != nil {
+		t.Fatal(err)
 	}
-	if again, err := s.TakeParkedReplies(ctx, pre); err != nil || len(again) != 0 {
-		t.Errorf("taken twice: %q, %v", again, err)
+	if err := s.DropInbox(ctx, pre+"om_none"); err != nil {
+		t.Errorf("dropping an absent entry: %v", err)
 	}
-	if theirs, err := s.TakeParkedReplies(ctx, other); err != nil || len(theirs) != 1 || string(theirs[other+"om_1"]) != "theirs" {
+	time.Sleep(120 * time.Millisecond)
+	for range 2 { // a live owner's entry stays its own, whatever the wait
+		got, err := s.ClaimInbox(ctx, pre, taker, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 2 || string(got[pre+"om_1"]) != text("binary_answer") || string(got[pre+"om_2"]) != "\xff|\x00\x01" {
+			t.Errorf("taken %q; want om_1 (the second put, of no owner) and om_2, not the expired, dropped or owned ones", got)
+		}
+		// What taker took is its own now: taken again by nobody while its
+		// lease lasts.
+		if err := s.RenewInboxLease(ctx, taker, time.Hour); err != nil {
+			t.Fatal(err)
+		}
+		if again, err := s.ClaimInbox(ctx, pre, unique(t, "replica-third"), 0); err != nil || len(again) != 0 {
+			t.Errorf("taken twice: %q, %v", again, err)
+		}
+		put(pre+"om_1", "", []byte(text("binary_answer")), time.Hour)
+		put(pre+"om_2", "", []byte{0xff, '|', 0x00, 0x01}, time.Hour)
+	}
+	if theirs, err := s.ClaimInbox(ctx, other, taker, 0); err != nil || len(theirs) != 1 || string(theirs[other+"om_1"]) != "theirs" {
 		t.Errorf("another prefix: %q, %v", theirs, err)
 	}
-	if err := s.ParkReply(ctx, "", []byte("x"), time.Hour); err == nil {
+	if err := s.PutInbox(ctx, "", "", []byte("x"), time.Hour); err == nil {
 		t.Error("an empty key was accepted")
 	}
-	if err := s.ParkReply(ctx, pre+"x", []byte("x"), 0); err == nil {
+	if err := s.PutInbox(ctx, pre+"x", "", []byte("x"), 0); err == nil {
 		t.Error("a zero ttl was accepted")
+	}
+	if err := s.RenewInboxLease(ctx, "", time.Hour); err == nil {
+		t.Error("a lease of no owner was accepted")
 	}
 }
 
-// parkedConcurrent: replicas starting at once take every parked answer
-// exactly once between them.
-func parkedConcurrent(t *testing.T, s SendStore) {
+// inboxLeaseExpiry: the entries of an owner whose lease ended are taken
+// over, not at the first look (which notes the lease gone) but once it
+// has been gone for confirm; an owner that renews its lease meanwhile
+// keeps them.
+func inboxLeaseExpiry(t *testing.T, s SendStore) {
 	ctx := context.Background()
 	pre := unique(t, "feishu") + "/"
-	const n = 40
-	for i := range n {
-		if err := s.ParkReply(ctx, fmt.Sprintf("%som_%d", pre, i), []byte{byte(i)}, time.Hour); err != nil {
+	dead, paused, taker := unique(t, "replica-dead"), unique(t, "replica-paused"), unique(t, "replica-taker")
+	for _, o := range []string{dead, paused} {
+		if err := s.RenewInboxLease(ctx, o, 100*time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.PutInbox(ctx, pre+o, o, []byte(o), time.Hour); err != nil {
 			t.Fatal(err)
 		}
 	}
+	const confirm = 300 * time.Millisecond
+	if got, err := s.ClaimInbox(ctx, pre, taker, confirm); err != nil || len(got) != 0 {
+		t.Fatalf("while the leases last: taken %q, %v", got, err)
+	}
+	time.Sleep(200 * time.Millisecond) // both leases ended
+	if got, err := s.ClaimInbox(ctx, pre, taker, confirm); err != nil || len(got) != 0 {
+		t.Fatalf("at the first look after the leases ended: taken %q, %v; want none (noted only)", got, err)
+	}
+	if err := s.RenewInboxLease(ctx, paused, time.Hour); err != nil { // back after a pause
+		t.Fatal(err)
+	}
+	time.Sleep(confirm + 50*time.Millisecond)
+	got, err := s.ClaimInbox(ctx, pre, taker, confirm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || string(got[pre+dead]) != dead {
+		t.Errorf("taken %q; want only the dead owner's entry (the paused one renewed its lease)", got)
+	}
+	// The renewed owner's entry is not suspect any more: when its lease
+	// ends again, the confirm wait starts over.
+	if err := s.RenewInboxLease(ctx, paused, 50*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if got, err := s.ClaimInbox(ctx, pre, taker, confirm); err != nil || len(got) != 0 {
+		t.Errorf("first look after the renewed lease ended: taken %q, %v; want none", got, err)
+	}
+}
+
+// inboxConcurrent: replicas taking over at once take every orphaned
+// entry exactly once between them.
+func inboxConcurrent(t *testing.T, s SendStore) {
+	ctx := context.Background()
+	pre := unique(t, "feishu") + "/"
+	dead := unique(t, "replica-dead")
+	const n = 40
+	for i := range n {
+		owner := ""
+		if i%2 == 1 {
+			owner = dead // never had a lease
+		}
+		if err := s.PutInbox(ctx, fmt.Sprintf("%som_%d", pre, i), owner, []byte{byte(i)}, time.Hour); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// First look: the entries of no owner are taken, the dead owner's
+	// noted.
+	first, err := s.ClaimInbox(ctx, pre, unique(t, "replica-first"), time.Millisecond)
+	if err != nil || len(first) != n/2 {
+		t.Fatalf("first look: took %d, %v; want the %d of no owner", len(first), err, n/2)
+	}
+	time.Sleep(10 * time.Millisecond)
 	seen := make(chan string, 4*n)
-	Race(t, 4, "take", func(int) (bool, error) {
-		got, err := s.TakeParkedReplies(ctx, pre)
+	Race(t, 4, "take", func(i int) (bool, error) {
+		got, err := s.ClaimInbox(ctx, pre, fmt.Sprintf("%s-taker-%d", dead, i), time.Millisecond)
 		for k := range got {
 			seen <- k
 		}
@@ -182,8 +269,11 @@ func parkedConcurrent(t *testing.T, s SendStore) {
 	for k := range seen {
 		count[k]++
 	}
+	for k := range first {
+		count[k]++
+	}
 	if len(count) != n {
-		t.Errorf("%d of %d parked answers taken", len(count), n)
+		t.Errorf("%d of %d orphaned entries taken", len(count), n)
 	}
 	for k, c := range count {
 		if c != 1 {

@@ -12,12 +12,13 @@ import (
 	"github.com/labgpu/bot/internal/chat/feishu"
 	"github.com/labgpu/bot/internal/store/embedded"
 	redisstore "github.com/labgpu/bot/internal/store/redis"
+	"github.com/labgpu/bot/internal/store/storetest"
 )
 
 // parkStore is what a Feishu bot keeps in the bot's store.
 type parkStore interface {
 	feishu.Deduper
-	feishu.Parking
+	feishu.Inbox
 	Delivered(ctx context.Context, key string) (bool, error)
 	MarkDelivered(ctx context.Context, key string, ttl time.Duration) error
 	Close() error
@@ -95,7 +96,7 @@ func TestShutdownKeepsQueuedAnswers(t *testing.T) {
 					t.Helper()
 					opts := baseOptions(f, &recHandler{}, &logs)
 					d := newDeduper(t, st, feishu.StoreDeduperOptions{})
-					opts.Dedup, opts.Parking, opts.Delivered, opts.DrainTimeout = d, st, st, grace
+					opts.Dedup, opts.Inbox, opts.Delivered, opts.DrainTimeout = d, st, st, grace
 					b, err := feishu.New(ctx, opts)
 					if err != nil {
 						t.Fatal(err)
@@ -178,7 +179,7 @@ func TestParkedAnswerSaysWhenItWasMade(t *testing.T) {
 			st, reopen := parkStores[0].open(t)
 			h := &recHandler{got: make(chan struct{}, 1)}
 			opts := baseOptions(f, h, nil)
-			opts.Parking, opts.Delivered, opts.DrainTimeout = st, st, 300*time.Millisecond
+			opts.Inbox, opts.Delivered, opts.DrainTimeout = st, st, 300*time.Millisecond
 			ctx, sigterm := context.WithCancel(context.Background())
 			b, err := feishu.New(ctx, opts)
 			if err != nil {
@@ -198,7 +199,7 @@ func TestParkedAnswerSaysWhenItWasMade(t *testing.T) {
 			f.mu.Unlock()
 			st = reopen()
 			opts = baseOptions(f, &recHandler{}, nil)
-			opts.Parking, opts.Delivered = st, st
+			opts.Inbox, opts.Delivered = st, st
 			opts.Now = func() time.Time { return time.Now().Add(c.later) }
 			newBot(t, opts)
 			deadline := time.Now().Add(10 * time.Second)
@@ -214,5 +215,148 @@ func TestParkedAnswerSaysWhenItWasMade(t *testing.T) {
 				t.Errorf("sent %q; a note of when it was made: %v", text, c.note)
 			}
 		})
+	}
+}
+
+// TestKilledReplicaAnswerTakenOver: replica A acknowledges a question
+// (HTTP 200) and dies while answering it (its lease is no longer
+// renewed, its answer never made); replica B, on the same store, takes
+// the inbox entry over once A's lease ended and answers it. When A's
+// answer comes late after all (a replica that was only stalled), it is
+// not sent a second time: the idempotency key's parts are delivered.
+func TestKilledReplicaAnswerTakenOver(t *testing.T) {
+	const lease = 300 * time.Millisecond
+	for _, kind := range parkStores {
+		t.Run(kind.name, func(t *testing.T) {
+			f := newFake(t)
+			f.uuids = map[string]bool{}
+			st, _ := kind.open(t)
+			dedup := newDeduper(t, st, feishu.StoreDeduperOptions{})
+			hA := &recHandler{gate: make(chan struct{}), got: make(chan struct{}, 1)}
+			optsA := baseOptions(f, hA, nil)
+			optsA.Dedup, optsA.Inbox, optsA.Delivered, optsA.LeaseTTL, optsA.Replica = dedup, st, st, lease, "replica-a"
+			ctxA, killA := context.WithCancel(context.Background())
+			a, err := feishu.New(ctxA, optsA)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rec := deliver(a.HTTPHandler(), sealed(p2pEvent(t, "ev-kill", "om-kill", "q"), time.Now())); rec.Code != http.StatusOK {
+				t.Fatalf("HTTP %d", rec.Code)
+			}
+			<-hA.got
+			killA()
+			feishu.StopLease(a) // A stops renewing its lease, as when killed; its answer hangs
+			killed := time.Now()
+
+			optsB := baseOptions(f, &recHandler{}, nil)
+			optsB.Dedup, optsB.Inbox, optsB.Delivered, optsB.LeaseTTL, optsB.Replica = dedup, st, st, lease, "replica-b"
+			newBot(t, optsB)
+			deadline := time.Now().Add(10 * time.Second)
+			for len(f.messages()) == 0 && time.Now().Before(deadline) {
+				time.Sleep(20 * time.Millisecond)
+			}
+			took := time.Since(killed)
+			if msgs := f.messages(); len(msgs) != 1 || msgs[0].text(t) != "echo: q" {
+				t.Fatalf("%d messages after A died; want B's answer once", len(msgs))
+			}
+			if took < lease {
+				t.Errorf("taken over %v after A died, before its %v lease ended", took, lease)
+			}
+			close(hA.gate) // A was only stalled: its answer comes now
+			_ = a.Close()
+			time.Sleep(300 * time.Millisecond)
+			if n := len(f.messages()); n != 1 {
+				t.Errorf("%d messages once A answered late; want 1 (the key's part was delivered)", n)
+			}
+		})
+	}
+}
+
+// TestInboxDownRefusesEvent: when the event cannot be kept in the inbox
+// the callback does not answer 200 (Feishu delivers it again).
+func TestInboxDownRefusesEvent(t *testing.T) {
+	f := newFake(t)
+	st, err := embedded.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close() // every write fails
+	opts := baseOptions(f, &recHandler{}, nil)
+	opts.Inbox = st
+	b := newBot(t, opts)
+	if rec := deliver(b.HTTPHandler(), sealed(p2pEvent(t, "ev-down", "om-down", "q"), time.Now())); rec.Code != http.StatusServiceUnavailable {
+		t.Fatalf("HTTP %d with the inbox down; want 503", rec.Code)
+	}
+	// The claim was released: the redelivery is not taken for a duplicate.
+	opts2 := baseOptions(f, &recHandler{}, nil)
+	opts2.Dedup = opts.Dedup
+	b2 := newBot(t, opts2)
+	if rec := deliver(b2.HTTPHandler(), sealed(p2pEvent(t, "ev-down", "om-down", "q"), time.Now())); rec.Code != http.StatusOK {
+		t.Fatalf("redelivery: HTTP %d", rec.Code)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for len(f.messages()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(f.messages()) != 1 {
+		t.Errorf("%d answers to the redelivery; want 1", len(f.messages()))
+	}
+}
+
+// TestAnsweredWhileStoreDownCleared: an answer sent while Redis is down
+// cannot clear its inbox entry then; it is cleared once Redis is back,
+// so that the entry is not taken over (and answered again) when this
+// replica is gone later.
+func TestAnsweredWhileStoreDownCleared(t *testing.T) {
+	srv := storetest.StartRedis(t)
+	prefix := fmt.Sprintf("labgpu-drop-%d:", time.Now().UnixNano())
+	st, err := redisstore.Open(context.Background(), srv.URL(), prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	f := newFake(t)
+	h := &recHandler{gate: make(chan struct{}), got: make(chan struct{}, 1)}
+	opts := baseOptions(f, h, nil)
+	opts.Inbox, opts.LeaseTTL = st, 300*time.Millisecond
+	b := newBot(t, opts)
+	if rec := deliver(b.HTTPHandler(), sealed(p2pEvent(t, "ev-drop", "om-drop", "q"), time.Now())); rec.Code != http.StatusOK {
+		t.Fatalf("HTTP %d", rec.Code)
+	}
+	<-h.got
+	entry := func() bool {
+		n, _ := st.Client().HExists(context.Background(), prefix+"inbox", "e:feishu/"+appID+"/om-drop").Result()
+		return n
+	}
+	if !entry() {
+		t.Fatal("no inbox entry for the acknowledged message")
+	}
+	// This server keeps nothing across a restart; the soak's (and a
+	// deployment's) append-only file does: the entry is put back as it was.
+	field := "e:feishu/" + appID + "/om-drop"
+	raw, err := st.Client().HGet(context.Background(), prefix+"inbox", field).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Kill()
+	close(h.gate) // answered with Redis down
+	deadline := time.Now().Add(5 * time.Second)
+	for len(f.messages()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(f.messages()) != 1 {
+		t.Fatalf("%d messages; want the answer", len(f.messages()))
+	}
+	time.Sleep(2500 * time.Millisecond) // past the drop's own tries (inboxTimeout)
+	srv.Restart()
+	if err := st.Client().HSet(context.Background(), prefix+"inbox", field, raw).Err(); err != nil {
+		t.Fatal(err)
+	}
+	deadline = time.Now().Add(5 * time.Second)
+	for entry() && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if entry() {
+		t.Error("the answered message's inbox entry is still there 5 s after Redis came back")
 	}
 }
