@@ -144,6 +144,8 @@ var (
 	reBudgetBefore  = words.NewExpr("conditions.budget_before")
 	reBudgetAfter   = words.NewExpr("conditions.budget_after")
 	reBudgetHourly  = words.NewExpr("conditions.budget_hourly")
+	reBudgetEnough  = words.NewExpr("conditions.budget_enough")
+	reEnoughAfter   = words.NewExpr("conditions.budget_enough_not_after")
 	reHourlyCeiling = words.NewExpr("conditions.hourly_ceiling")
 	reTotalWords    = words.NewExpr("conditions.total_words")
 	rePerCardWords  = words.NewExpr("conditions.per_card_words")
@@ -474,8 +476,12 @@ func otherGroup(g string) string {
 // money rules read from the same amount is no price.
 func readBudget(x *Extraction, t string) {
 	q := x.q
-	for _, re := range []*words.Expr{reBudgetBefore, reBudgetAfter} {
+	about := q.BillingMode != "" || len(q.GPUs) > 0 // an amount alone is a budget only about cards or a plan
+	for _, re := range []*words.Expr{reBudgetBefore, reBudgetAfter, reBudgetEnough} {
 		for _, m := range re.FindAllStringSubmatchIndex(t, -1) {
+			if re == reBudgetEnough && (!about || reEnoughAfter.MatchString(before(t, m[0]+1, 16))) {
+				continue
+			}
 			numEnd := m[5]
 			if m[6] >= 0 {
 				numEnd = m[7]
