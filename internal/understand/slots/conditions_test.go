@@ -201,7 +201,7 @@ func TestBudgetSaid(t *testing.T) {
 		{"budget $100 per card for two 4090s, how many hours", 200 * fx, 2, CurrencyUSD},
 		{"两张3090包月 预算2000够吗", 2000, 0, ""},
 		{"每张预算1000够吗 3090包月", 1000, 0, ""}, // one card: per card is all
-		{"两张3090包月 1500够吗", 1500, 0, ""}, // an amount asked whether enough
+		{"两张3090包月 1500够吗", 1500, 0, ""},   // an amount asked whether enough
 		{"$200 enough for a 4090 monthly?", 200 * fx, 0, CurrencyUSD},
 		{"4090包月 预算100刀够吗", 100 * fx, 0, CurrencyUSD},
 		{"预算$500 7B LoRA 够吗", 500 * fx, 0, CurrencyUSD},
