@@ -100,7 +100,8 @@ func changes(rd *render.Renderer, base, q Query, l i18n.Lang) []string {
 // modeSaid reports whether a follow-up's billing mode is one it asked
 // for: a plan named outright ("包周呢"), pay-as-you-go said other than as
 // a time ("按量呢", not "一小时后呢"), another plan said without a new
-// span ("一个月的呢", not "要是跑一周呢": its 7 days are the change).
+// rental period ("monthly?", not "要是跑一周呢": its 7 days, a period
+// the follow-up states, are the change).
 func modeSaid(base, q Query, l i18n.Lang) bool {
 	switch {
 	case q.ModeNamed:
@@ -108,7 +109,8 @@ func modeSaid(base, q Query, l i18n.Lang) bool {
 	case q.BillingMode == understand.ModeHourly:
 		return whenName(q.When, l) == "" || sameWhen(base.When, q.When)
 	}
-	return q.SpanDays == base.SpanDays && q.PeriodDays == base.PeriodDays
+	c, ok := q.Condition(understand.CondPeriod)
+	return !ok || c.Value == base.PeriodDays
 }
 
 // scheduleChanges names the schedule's parts added ("加上 周末") or, when

@@ -479,7 +479,7 @@ func readBudget(x *Extraction, t string) {
 	about := q.BillingMode != "" || len(q.GPUs) > 0 // an amount alone is a budget only about cards or a plan
 	for _, re := range []*words.Expr{reBudgetBefore, reBudgetAfter, reBudgetEnough} {
 		for _, m := range re.FindAllStringSubmatchIndex(t, -1) {
-			if re == reBudgetEnough && (!about || reEnoughAfter.MatchString(before(t, m[0]+1, 16))) {
+			if re == reBudgetEnough && (!about || m[2] < 0 && m[6] < 0 && reEnoughAfter.MatchString(before(t, m[0]+1, 16))) {
 				continue
 			}
 			numEnd := m[5]

@@ -93,6 +93,10 @@ func extractUsage(x *Extraction) {
 			spanText = blank(spanText, i, i+len(d.Text))
 		}
 	}
+	if m := rePerMonth.FindStringIndex(spanText); m != nil && q.TotalHours > 0 {
+		// "一个月大概用120小时，租两周": the rate's month is no span.
+		spanText = blank(spanText, m[0], m[1])
+	}
 	q.SpanDays, x.spanAt = spanDays(spanText)
 	if q.TotalHours > 0 && rePerMonth.MatchString(x.rest) {
 		switch {
