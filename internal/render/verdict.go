@@ -66,3 +66,26 @@ func (v Verdict) Line(why string, l i18n.Lang) string {
 	}
 	return l.T("verdict.line", w, why)
 }
+
+// BudgetSaid is how a budget was said, for its verdict to say it the
+// same way: in US dollars (USDRate, CNY per dollar; 0: in CNY) and per
+// card for Cards cards (0 or 1: for everything).
+type BudgetSaid struct {
+	USDRate float64 `json:"usd_rate,omitempty"`
+	Cards   int     `json:"cards,omitempty"`
+}
+
+// BudgetText is a budget of cny in all as it was said: "1000 元", "$100
+// （约 720 元）", "每张 1000 元（2 张共 2000 元）".
+func BudgetText(l i18n.Lang, cny float64, said BudgetSaid) string {
+	n := max(said.Cards, 1)
+	switch {
+	case said.USDRate > 0 && n > 1:
+		return l.T("verdict.budget_said.per_card_usd", TrimF(Round2(cny/said.USDRate/float64(n))), n, TrimF(cny))
+	case said.USDRate > 0:
+		return l.T("verdict.budget_said.usd", TrimF(Round2(cny/said.USDRate)), TrimF(cny))
+	case n > 1:
+		return l.T("verdict.budget_said.per_card", TrimF(cny/float64(n)), n, TrimF(cny))
+	}
+	return l.T("verdict.budget_said.cny", TrimF(cny))
+}

@@ -188,7 +188,7 @@ func estimateUses(q *understand.Query, e *estimateview.Estimate, uses *answer.Us
 // group asked, the card's pay-as-you-go list price and the hours the
 // budget buys at it for the cards asked, cheapest first.
 func budgetHours(env *answer.Env, q understand.Query) estimateview.Budget {
-	b := estimateview.Budget{BudgetCNY: q.BudgetTotalCNY, Count: max(q.GPUCount, 1), Lang: i18n.Of(q.English)}
+	b := estimateview.Budget{BudgetCNY: q.BudgetTotalCNY, BudgetSaid: budgetSaid(q, q.BudgetTotalCNY), Count: max(q.GPUCount, 1), Lang: i18n.Of(q.English)}
 	n := float64(b.Count)
 	for _, p := range planPlatforms(env, q) {
 		if !answer.InGroup(env.Cat, p.ID, q.PlatformGroup) {

@@ -34,6 +34,7 @@ func planAnswer(_ context.Context, a *answer.Ask) answer.Out {
 	if q.BudgetTotalCNY > 0 && (q.BillingMode == "" || q.BillingMode == understand.ModeHourly) {
 		// "预算1000块 4090 能跑多少小时": the hours the budget buys.
 		uses.Add(answer.Said(understand.CondBudget)...)
+		uses.Add(budgetCurrency(q)...)
 		uses.Add(answer.Applied(understand.CondPlatformGroup)...)
 		return answer.Out{Payload: budgetHours(a.Env, q), Query: q, Uses: uses.List()}
 	}
@@ -48,6 +49,7 @@ func planAnswer(_ context.Context, a *answer.Ask) answer.Out {
 	}
 	if p.Verdict != nil && p.Verdict.BudgetCNY > 0 {
 		uses.Add(answer.Said(understand.CondBudget)...)
+		uses.Add(budgetCurrency(q)...)
 	}
 	return answer.Out{Payload: p, Query: q, Uses: uses.List()}
 }
@@ -105,4 +107,14 @@ func planPlatforms(r *answer.Env, q understand.Query) []*catalog.Platform {
 		}
 	}
 	return out
+}
+
+// budgetCurrency is the currency's use when an answer weighs the budget:
+// a budget said in US dollars is converted at the rate and said so
+// ("$100（约 720 元）"); none otherwise.
+func budgetCurrency(q understand.Query) []answer.Use {
+	if c, ok := q.Condition(understand.CondBudget); ok && c.Name == understand.CurrencyUSD {
+		return answer.Said(understand.CondCurrency)
+	}
+	return nil
 }

@@ -159,7 +159,8 @@ func optionsVerdict(cat *catalog.Catalog, opts []estimator.Option, q understand.
 	if o == nil {
 		return nil
 	}
-	v := &estimateview.Verdict{Verdict: render.Verdict{Kind: render.AskCan, Answer: render.VerdictYes}, Option: o, BudgetCNY: budget, WithinHours: within}
+	v := &estimateview.Verdict{Verdict: render.Verdict{Kind: render.AskCan, Answer: render.VerdictYes}, Option: o, BudgetCNY: budget, WithinHours: within,
+		BudgetSaid: budgetSaid(q, budget)}
 	switch {
 	case budget > 0 && o.TotalCNY > budget:
 		v.Answer, v.Why, v.WithinHours = render.VerdictNo, estimateview.WhyBudget, 0
@@ -284,7 +285,7 @@ func plansVerdict(res plan.Result, as planview.Assumed, q understand.Query) *pla
 	}
 	switch {
 	case y.Kind != understand.YesNoWorth && budget > 0:
-		v.Kind, v.BudgetCNY = budgetKind(y), budget
+		v.Kind, v.BudgetCNY, v.BudgetSaid = budgetKind(y), budget, budgetSaid(q, budget)
 		v.Answer = budgetAnswer(best.CostCNY, budget)
 	case y.Kind == understand.YesNoWorth && mode != "" && mode != "hourly":
 		v.Kind, v.Mode = render.AskWorth, mode
@@ -374,7 +375,7 @@ func modeVerdict(rows []estimateview.PlanRow, mode string, q understand.Query) *
 		// A budget is for every card asked ("两张3090包一个月 预算2500").
 		n := float64(max(q.GPUCount, 1))
 		cost = [2]float64{cost[0] * n, cost[1] * n}
-		v := &estimateview.PlanVerdict{Row: best, Cost: cost, ByHourly: hourly, BudgetCNY: budget, Count: max(q.GPUCount, 1)}
+		v := &estimateview.PlanVerdict{Row: best, Cost: cost, ByHourly: hourly, BudgetCNY: budget, BudgetSaid: budgetSaid(q, budget), Count: max(q.GPUCount, 1)}
 		v.Kind, v.Answer = budgetKind(y), budgetAnswer(cost, budget)
 		return v
 	case y.Kind == understand.YesNoWorth:
@@ -426,4 +427,24 @@ func cheapestTerm(rows []estimateview.PlanRow) (best estimateview.PlanRow, cost 
 		}
 	}
 	return best, cost, hourly
+}
+
+// budgetSaid is how the question said the budget a verdict weighs
+// (budget, CNY in all): in US dollars at the rate read, per card for the
+// cards counted; nothing for another amount than the budget's.
+func budgetSaid(q understand.Query, budget float64) render.BudgetSaid {
+	c, ok := q.Condition(understand.CondBudget)
+	if !ok || budget <= 0 || math.Abs(c.Value-budget) > 1e-6 {
+		return render.BudgetSaid{}
+	}
+	var said render.BudgetSaid
+	if c.Name == understand.CurrencyUSD {
+		if fx, ok := q.Condition(understand.CondCurrency); ok && fx.Value > 0 {
+			said.USDRate = fx.Value
+		}
+	}
+	if c.Count > 1 {
+		said.Cards = c.Count
+	}
+	return said
 }

@@ -78,7 +78,8 @@ func changes(rd *render.Renderer, base, q Query, l i18n.Lang) []string {
 	add(q.GPUCount != base.GPUCount && q.GPUCount > 0, "router.frame.count", q.GPUCount)
 	add(q.MaxPriceCNY != base.MaxPriceCNY && q.MaxPriceCNY > 0 && !q.Cheaper, "router.frame.price", render.TrimF(q.MaxPriceCNY))
 	add(q.Cheaper && q.MaxPriceCNY != base.MaxPriceCNY, "router.frame.cheaper")
-	add(q.BillingMode != base.BillingMode && q.BillingMode != "", "router.frame.mode", render.ModeName(q.BillingMode, l.English()))
+	modeSaid := modeSaid(base, q, l)
+	add(q.BillingMode != base.BillingMode && q.BillingMode != "" && modeSaid, "router.frame.mode", render.ModeName(q.BillingMode, l.English()))
 	add(q.SpanDays != base.SpanDays && q.SpanDays > 0, "router.frame.days", render.TrimF(q.SpanDays))
 	add(q.HoursPerWeek != base.HoursPerWeek && q.HoursPerWeek > 0, "router.frame.hours_week", render.TrimF(q.HoursPerWeek))
 	add(q.TotalHours != base.TotalHours && q.TotalHours > 0, "router.frame.hours_total", render.TrimF(q.TotalHours))
@@ -88,12 +89,28 @@ func changes(rd *render.Renderer, base, q Query, l i18n.Lang) []string {
 	add(q.Period != base.Period && q.Period != "", "router.frame.period", periodName(q.Period, l))
 	add(q.Region != base.Region && q.Region != "", "router.frame.region", q.Region)
 	add(q.PlatformGroup != base.PlatformGroup && q.PlatformGroup != "", "router.frame.group", render.GroupName(l, q.PlatformGroup))
-	add(q.PeriodDays != base.PeriodDays && q.PeriodDays > 0 && q.SpanDays == base.SpanDays && q.BillingMode == base.BillingMode,
+	add(q.PeriodDays != base.PeriodDays && q.PeriodDays > 0 && q.SpanDays == base.SpanDays && (q.BillingMode == base.BillingMode || !modeSaid),
 		"router.frame.days", render.TrimF(q.PeriodDays))
 	add(q.VRAMMinGB != base.VRAMMinGB && q.VRAMMinGB > 0, "router.frame.vram_min", render.TrimF(q.VRAMMinGB))
 	out = append(out, scheduleChanges(append(slices.Clone(base.Schedule), base.ScheduleAlso...), append(slices.Clone(q.Schedule), q.ScheduleAlso...), l)...)
 	add(q.Intent == understand.IntentPlan && q.SizeGB != base.SizeGB && q.SizeGB > 0, "router.frame.disk", render.TrimF(q.SizeGB))
 	return append(out, jobChanges(base, q, l)...)
+}
+
+// modeSaid reports whether a follow-up's billing mode is one it asked
+// for: a plan named outright ("包周呢"), pay-as-you-go said other than as
+// a time ("按量呢", not "一小时后呢"), another plan said without a new
+// rental period ("monthly?", not "要是跑一周呢": its 7 days, a period
+// the follow-up states, are the change).
+func modeSaid(base, q Query, l i18n.Lang) bool {
+	switch {
+	case q.ModeNamed:
+		return true
+	case q.BillingMode == understand.ModeHourly:
+		return whenName(q.When, l) == "" || sameWhen(base.When, q.When)
+	}
+	c, ok := q.Condition(understand.CondPeriod)
+	return !ok || c.Value == base.PeriodDays
 }
 
 // scheduleChanges names the schedule's parts added ("加上 周末") or, when

@@ -94,10 +94,12 @@ func (e Estimate) conditionLines(rd *render.Renderer) []string {
 // the hours the budget buys at it for Count cards (at the price's high
 // and low ends), cheapest first. The JSON carries the rows.
 type Budget struct {
-	BudgetCNY float64     `json:"budget_total_cny"`
-	Count     int         `json:"gpu_count"`
-	Rows      []BudgetRow `json:"budget_rows"`
-	Lang      i18n.Lang   `json:"-"`
+	BudgetCNY float64 `json:"budget_total_cny"`
+	// BudgetSaid: how the budget was said (in dollars, per card).
+	BudgetSaid render.BudgetSaid `json:"budget_said,omitzero"`
+	Count      int               `json:"gpu_count"`
+	Rows       []BudgetRow       `json:"budget_rows"`
+	Lang       i18n.Lang         `json:"-"`
 }
 
 // BudgetRow is one platform's card in a Budget.
@@ -114,10 +116,10 @@ type BudgetRow struct {
 func (b Budget) Reply(rd *render.Renderer) chat.Reply {
 	l, en := b.Lang, b.Lang.English()
 	if len(b.Rows) == 0 {
-		return chat.Reply{Title: l.T("estimate.budget_hours.none", render.TrimF(b.BudgetCNY))}
+		return chat.Reply{Title: l.T("estimate.budget_hours.none", render.BudgetText(l, b.BudgetCNY, b.BudgetSaid))}
 	}
 	best := b.Rows[0]
-	rep := chat.Reply{Title: l.T("estimate.budget_hours.verdict", render.TrimF(b.BudgetCNY), best.GPU, max(b.Count, 1), rd.PlatformName(best.Platform, en),
+	rep := chat.Reply{Title: l.T("estimate.budget_hours.verdict", render.BudgetText(l, b.BudgetCNY, b.BudgetSaid), best.GPU, max(b.Count, 1), rd.PlatformName(best.Platform, en),
 		render.FigureText(best.Price), rangeText(best.Hours))}
 	t := &chat.Table{Header: l.L("estimate.budget_hours.header")}
 	for _, r := range b.Rows[:min(len(b.Rows), render.ShortRows)] {

@@ -17,11 +17,13 @@ import (
 // record).
 type PlanVerdict struct {
 	render.Verdict
-	Row            PlanRow    `json:"row"`
-	Cost           [2]float64 `json:"cost_cny"`
-	BudgetCNY      float64    `json:"budget_cny,omitempty"`
-	StatedCNY      float64    `json:"stated_cny,omitempty"`
-	BreakEvenHours float64    `json:"break_even_hours,omitempty"`
+	Row       PlanRow    `json:"row"`
+	Cost      [2]float64 `json:"cost_cny"`
+	BudgetCNY float64    `json:"budget_cny,omitempty"`
+	// BudgetSaid: how the budget was said (in dollars, per card).
+	BudgetSaid     render.BudgetSaid `json:"budget_said,omitzero"`
+	StatedCNY      float64           `json:"stated_cny,omitempty"`
+	BreakEvenHours float64           `json:"break_even_hours,omitempty"`
 	// ByHourly: Cost is the pay-as-you-go price for a whole term (no
 	// plan price is lower); AroundTheClock: the question runs the card
 	// the whole term.
@@ -54,7 +56,7 @@ func (p Plan) verdictLine(rd *render.Renderer) string {
 		if v.Count > 1 {
 			gpu = fmt.Sprintf("%s×%d", gpu, v.Count)
 		}
-		return v.Line(l.T(key, gpu, mode, price, where, render.TrimF(v.BudgetCNY)), l)
+		return v.Line(l.T(key, gpu, mode, price, where, render.BudgetText(l, v.BudgetCNY, v.BudgetSaid)), l)
 	}
 	if v.StatedCNY > 0 {
 		price = render.TrimF(v.StatedCNY)

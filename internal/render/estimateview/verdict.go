@@ -29,16 +29,18 @@ const (
 // against (Other), the budget (CNY) and the time (hours) asked.
 type Verdict struct {
 	render.Verdict
-	Why         string            `json:"why"`
-	Card        string            `json:"card,omitempty"`
-	Count       int               `json:"count,omitempty"`
-	HaveGB      float64           `json:"have_gb,omitempty"`
-	NeedGB      float64           `json:"need_gb,omitempty"`
-	MicroBatch  int               `json:"micro_batch,omitempty"`
-	FitsOn      int               `json:"fits_on,omitempty"`
-	Option      *estimator.Option `json:"option,omitempty"`
-	Other       *estimator.Option `json:"other,omitempty"`
-	BudgetCNY   float64           `json:"budget_cny,omitempty"`
+	Why        string            `json:"why"`
+	Card       string            `json:"card,omitempty"`
+	Count      int               `json:"count,omitempty"`
+	HaveGB     float64           `json:"have_gb,omitempty"`
+	NeedGB     float64           `json:"need_gb,omitempty"`
+	MicroBatch int               `json:"micro_batch,omitempty"`
+	FitsOn     int               `json:"fits_on,omitempty"`
+	Option     *estimator.Option `json:"option,omitempty"`
+	Other      *estimator.Option `json:"other,omitempty"`
+	BudgetCNY  float64           `json:"budget_cny,omitempty"`
+	// BudgetSaid: how the budget was said (in dollars, per card).
+	BudgetSaid  render.BudgetSaid `json:"budget_said,omitzero"`
 	WithinHours float64           `json:"within_hours,omitempty"`
 	// Job names a workload's job (SDXL, BERT-base …): its verdict has no
 	// language-model estimate to name it from.
@@ -59,9 +61,9 @@ func (e Estimate) verdictLine(rd *render.Renderer) string {
 		o := v.Option
 		if yes {
 			why = l.T("estimate.yesno.budget_yes", rd.PlatformName(o.Platform, en), o.GPU, o.GPUCount, render.Money(o.TotalCNY),
-				render.Money(o.TotalLowCNY), render.Money(o.TotalHighCNY), render.TrimF(v.BudgetCNY))
+				render.Money(o.TotalLowCNY), render.Money(o.TotalHighCNY), render.BudgetText(l, v.BudgetCNY, v.BudgetSaid))
 		} else {
-			why = l.T("estimate.yesno.budget_no", render.Money(o.TotalCNY), rd.PlatformName(o.Platform, en), o.GPU, o.GPUCount, o.Hours, render.TrimF(v.BudgetCNY))
+			why = l.T("estimate.yesno.budget_no", render.Money(o.TotalCNY), rd.PlatformName(o.Platform, en), o.GPU, o.GPUCount, o.Hours, render.BudgetText(l, v.BudgetCNY, v.BudgetSaid))
 		}
 	case WhyTime:
 		key := "estimate.yesno.time_no"

@@ -23,6 +23,8 @@ type Verdict struct {
 	Best      plan.Option  `json:"best"`
 	Hourly    *plan.Option `json:"hourly,omitempty"`
 	BudgetCNY float64      `json:"budget_cny,omitempty"`
+	// BudgetSaid: how the budget was said (in dollars, per card).
+	BudgetSaid render.BudgetSaid `json:"budget_said,omitzero"`
 }
 
 // verdictLine is the first line of a plan answer to a yes/no question.
@@ -39,7 +41,7 @@ func (p Plans) verdictLine(rd *render.Renderer) string {
 		case render.VerdictUnsure:
 			key = "plan.opt.yesno.budget_unsure"
 		}
-		return v.Line(l.T(key, use, rd.PlatformName(b.Platform, en), render.ModeName(b.Mode, en), cost(b)+mark(b.Price), render.TrimF(v.BudgetCNY)), l)
+		return v.Line(l.T(key, use, rd.PlatformName(b.Platform, en), render.ModeName(b.Mode, en), cost(b)+mark(b.Price), render.BudgetText(l, v.BudgetCNY, v.BudgetSaid)), l)
 	}
 	mode := render.ModeName(v.Mode, en)
 	planCost := ""

@@ -33,7 +33,8 @@ const (
 	CondPriceTotal   = "price_total"
 	CondPricePerCard = "price_per_card"
 	// CondBudget: a budget for everything asked (Query.BudgetTotalCNY;
-	// Value CNY).
+	// Value CNY): Name CurrencyUSD when it was said in US dollars, Count
+	// the cards when it was said per card (Value is then all of them).
 	CondBudget = "budget"
 	// CondCurrency: amounts in, or answers asked in, another currency
 	// than CNY (Query.Currency; Name "USD", Value the rate the catalog
@@ -143,6 +144,8 @@ var (
 	reBudgetBefore  = words.NewExpr("conditions.budget_before")
 	reBudgetAfter   = words.NewExpr("conditions.budget_after")
 	reBudgetHourly  = words.NewExpr("conditions.budget_hourly")
+	reBudgetEnough  = words.NewExpr("conditions.budget_enough")
+	reEnoughAfter   = words.NewExpr("conditions.budget_enough_not_after")
 	reHourlyCeiling = words.NewExpr("conditions.hourly_ceiling")
 	reTotalWords    = words.NewExpr("conditions.total_words")
 	rePerCardWords  = words.NewExpr("conditions.per_card_words")
@@ -193,6 +196,7 @@ func (x *Extraction) ConditionSlots() {
 	readBudget(x, t)
 	readHourlyCeiling(x, t)
 	readCardCount(x, t)
+	readBudgetPerCard(x)
 	readCardTotal(x, t)
 	readCurrency(x, t)
 	readSchedule(x, t)
@@ -473,8 +477,12 @@ func otherGroup(g string) string {
 // money rules read from the same amount is no price.
 func readBudget(x *Extraction, t string) {
 	q := x.q
-	for _, re := range []*words.Expr{reBudgetBefore, reBudgetAfter} {
+	about := q.BillingMode != "" || len(q.GPUs) > 0 // an amount alone is a budget only about cards or a plan
+	for _, re := range []*words.Expr{reBudgetBefore, reBudgetAfter, reBudgetEnough} {
 		for _, m := range re.FindAllStringSubmatchIndex(t, -1) {
+			if re == reBudgetEnough && (!about || m[2] < 0 && m[6] < 0 && reEnoughAfter.MatchString(before(t, m[0]+1, 16))) {
+				continue
+			}
 			numEnd := m[5]
 			if m[6] >= 0 {
 				numEnd = m[7]
@@ -501,7 +509,14 @@ func readBudget(x *Extraction, t string) {
 				continue
 			}
 			q.BudgetTotalCNY = Round4(v)
-			x.add(Condition{Kind: CondBudget, Value: q.BudgetTotalCNY}, m[0], numEnd)
+			c := Condition{Kind: CondBudget, Value: q.BudgetTotalCNY}
+			if usd && x.cat.FXUSDCNY > 0 {
+				c.Name = CurrencyUSD
+			}
+			x.add(c, m[0], numEnd)
+			// "每张预算1000", "每张卡预算100", "预算每张1000", "$100 per card".
+			x.budgetPerCard = rePerCardWords.MatchString(before(t, m[0], 12)) ||
+				rePerCardWords.MatchString(t[m[0]:m[4]]) || rePerCardWords.MatchString(firstBytes(t[numEnd:], 12))
 			if math.Abs(q.PriceCNY-q.BudgetTotalCNY) < 1e-6 {
 				q.PriceCNY, q.PriceUnit = 0, ""
 			}
@@ -511,6 +526,34 @@ func readBudget(x *Extraction, t string) {
 			return
 		}
 	}
+}
+
+// readBudgetPerCard makes a budget said per card ("两张3090包月 每张预算
+// 1000": 2000 in all) the budget of all the cards counted, its condition
+// counting them (Count).
+func readBudgetPerCard(x *Extraction) {
+	q := x.q
+	n := q.GPUCount
+	if !x.budgetPerCard || n < 2 || q.BudgetTotalCNY <= 0 {
+		return
+	}
+	q.BudgetTotalCNY = Round4(q.BudgetTotalCNY * float64(n))
+	for i := range q.Conditions {
+		if c := &q.Conditions[i]; c.Kind == CondBudget {
+			c.Value, c.Count = q.BudgetTotalCNY, n
+		}
+	}
+}
+
+// firstBytes is at most n bytes of s from its start, cut at a rune start.
+func firstBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // readHourlyCeiling reads an hourly ceiling the money rules left without

@@ -179,3 +179,51 @@ func FuzzConditions(f *testing.F) {
 		}
 	})
 }
+
+// TestBudgetSaid: a budget said per card is all the cards' (its condition
+// counting them), one said in US dollars is converted and named so, and
+// neither is read where the words are about something else.
+func TestBudgetSaid(t *testing.T) {
+	cat, err := catalog.Load(configs.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx := cat.FXUSDCNY
+	for _, c := range []struct {
+		text   string
+		budget float64
+		cards  int
+		name   string
+	}{
+		{"两张3090包月 每张预算1000够吗", 2000, 2, ""},
+		{"4张4090跑3天 每张卡预算100够吗", 400, 4, ""},
+		{"两张4090 预算每张500 能跑多少小时", 1000, 2, ""},
+		{"budget $100 per card for two 4090s, how many hours", 200 * fx, 2, CurrencyUSD},
+		{"两张3090包月 预算2000够吗", 2000, 0, ""},
+		{"每张预算1000够吗 3090包月", 1000, 0, ""}, // one card: per card is all
+		{"两张3090包月 1500够吗", 1500, 0, ""},   // an amount asked whether enough
+		{"$200 enough for a 4090 monthly?", 200 * fx, 0, CurrencyUSD},
+		{"4090包月 预算100刀够吗", 100 * fx, 0, CurrencyUSD},
+		{"预算$500 7B LoRA 够吗", 500 * fx, 0, CurrencyUSD},
+		{"预算3000 四张4090 每张2块以内", 3000, 0, ""}, // the per-card words are the ceiling's
+	} {
+		q := conditionsOf(t, cat, c.text)
+		b, ok := q.Condition(CondBudget)
+		if !ok || !sameWant(q.BudgetTotalCNY, c.budget) || !sameWant(b.Value, c.budget) || b.Count != c.cards || b.Name != c.name {
+			t.Errorf("%q: budget %v, condition %+v (found %v); want %v for %d cards, name %q", c.text, q.BudgetTotalCNY, b, ok, c.budget, c.cards, c.name)
+		}
+	}
+}
+
+// TestNoBudgetSaid: amounts that are no budget.
+func TestNoBudgetSaid(t *testing.T) {
+	cat, err := catalog.Load(configs.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{"4090 batch 32够吗", "seq 4096够吗 4090", "7B 够吗", "3090 一小时3块够吗", "100够吗"} {
+		if q := conditionsOf(t, cat, text); q.BudgetTotalCNY > 0 || q.HasCondition(CondBudget) {
+			t.Errorf("%q: budget %v read", text, q.BudgetTotalCNY)
+		}
+	}
+}

@@ -33,6 +33,9 @@ type Extraction struct {
 	// none), usdAt where an amount in US dollars was (the conditions
 	// read them: ConditionSlots).
 	spanAt, usdAt []int
+	// budgetPerCard: the budget read was said per card ("每张预算1000");
+	// readBudgetPerCard multiplies it by the cards once they are counted.
+	budgetPerCard bool
 }
 
 // Cut reports whether the message was longer than MaxQuestion, so that

@@ -36,7 +36,14 @@ var (
 	// asker's sentence ("loss is nan", "jupyter won't open"): programs
 	// write theirs with a capital.
 	proseWords = words.NewWords("language.prose_words")
+	// reOnCard: a short line naming the card the asker ran on ("CUDA out
+	// of memory on 4090").
+	reOnCard = words.NewExpr("language.on_card")
 )
+
+// maxOnCardWords is the most words of a line that reOnCard makes the
+// asker's: a program's long line may name a card too.
+const maxOnCardWords = 8
 
 // HasCJK reports whether s has a Chinese character (\p{Han}): a loop,
 // because the regexp costs a µs per line of a long paste.
@@ -207,11 +214,19 @@ func answerLanguage(text string, chatEnglish bool) (en, said bool) {
 			}
 			continue
 		}
-		if paste && proseLine(line, lines[k]) || !paste && (englishChatLine(lines[k]) || lowerProse(line, lines[k])) {
+		if paste && proseLine(line, lines[k]) || !paste && (englishChatLine(lines[k]) || lowerProse(line, lines[k]) || onCardLine(lines[k])) {
 			return true, true
 		}
 	}
 	return chatEnglish, false
+}
+
+// onCardLine reports whether a folded line is a short one of the
+// asker's naming the card it ran on ("oom on 4090", "nccl timeout on 8
+// a100s").
+func onCardLine(folded string) bool {
+	n := len(strings.Fields(folded))
+	return n >= 2 && n <= maxOnCardWords && hasPlainWord(folded) && reOnCard.MatchString(folded)
 }
 
 // askedAfterError reports whether an error line (folded) carries the

@@ -28,3 +28,21 @@ func TestBillingModeNamedPlanWins(t *testing.T) {
 		}
 	}
 }
+
+// TestHourlyTimeNoMode: "一小时" as a time ("一小时后呢") is no billing mode.
+func TestHourlyTimeNoMode(t *testing.T) {
+	cat, err := catalog.Load(configs.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ text, mode string }{
+		{"一小时后呢", ""},
+		{"4090 一小时以内能开上吗", ""},
+		{"4090 一小时多少钱", ModeHourly},
+		{"4090 按量呢", ModeHourly},
+	} {
+		if q := Extract(cat, c.text, false).Query(); q.BillingMode != c.mode {
+			t.Errorf("%q: billing mode %q, want %q", c.text, q.BillingMode, c.mode)
+		}
+	}
+}

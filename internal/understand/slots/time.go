@@ -25,6 +25,9 @@ var billingModes = []struct {
 // 包月, not a weekly plan).
 var reNamedPlan = words.NewExpr("billing.named_plan")
 
+// reHourlyTime: after an hourly word, a time ("一小时后"), not the mode.
+var reHourlyTime = words.NewExpr("billing.hourly_time_after")
+
 // extractBillingMode reads the billing mode asked about: a plan named
 // outright, else the leftmost non-hourly mode ("按量和包月哪个划算" asks
 // about 包月), else hourly.
@@ -42,6 +45,9 @@ func extractBillingMode(x *Extraction) {
 	best, at, span := "", -1, []int(nil)
 	for _, bm := range billingModes {
 		loc := bm.re.FindStringIndex(x.rest)
+		if loc != nil && bm.mode == ModeHourly && reHourlyTime.MatchString(x.rest[loc[1]:]) {
+			loc = nil // "一小时后呢": a time
+		}
 		if loc == nil {
 			continue
 		}

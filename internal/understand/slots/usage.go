@@ -58,6 +58,14 @@ var (
 	dayUnits       = words.NewWords("usage.day_units")
 )
 
+// daysPerYear is a year of a span ("半年": 180 days, six months of the
+// catalog's 30 days); maxSpanYears the most years read as one ("2025年"
+// is a date).
+const (
+	daysPerYear  = 360
+	maxSpanYears = 5
+)
+
 // minTotalHours is the fewest hours read as a job's total: "多少钱一小时"
 // is a price unit, not a usage profile.
 const minTotalHours = 5
@@ -85,15 +93,25 @@ func extractUsage(x *Extraction) {
 			spanText = blank(spanText, i, i+len(d.Text))
 		}
 	}
+	if m := rePerMonth.FindStringIndex(spanText); m != nil && q.TotalHours > 0 {
+		// "一个月大概用120小时，租两周": the rate's month is no span.
+		spanText = blank(spanText, m[0], m[1])
+	}
 	q.SpanDays, x.spanAt = spanDays(spanText)
 	if q.TotalHours > 0 && rePerMonth.MatchString(x.rest) {
 		switch {
 		case q.SpanDays == 0:
 			q.SpanDays = 30 // "~100 hours a month"
-		case q.SpanDays > 31:
+		case q.SpanDays != 30:
 			// "每月200小时，用4个月": the hours of every month of the span
-			// (800 h over 120 days, not 200 h in all).
+			// (800 h over 120 days, not 200 h in all); "每月100小时 用两
+			// 周": 47 h.
 			q.TotalHours = math.Round(q.TotalHours * q.SpanDays / 30)
+		}
+		if h := q.SpanDays * 24; q.TotalHours > h {
+			// More hours a month than it has ("每月99999小时"): the
+			// cards run around the clock for the span.
+			q.TotalHours, q.Continuous = h, true
 		}
 	}
 	q.Continuous = q.Continuous || reContinuous.MatchString(x.rest)
@@ -186,6 +204,9 @@ func spanMatch(s string, m []int) (float64, bool) {
 		return 0, false
 	}
 	unit := spanUnitDays(group(4))
+	if unit >= daysPerYear && v > maxSpanYears {
+		return 0, false // "2025年" is a year, not a span
+	}
 	switch {
 	case isHalf(group(2)):
 		return (v + 0.5) * unit, true

@@ -45,6 +45,17 @@ func TestUsage(t *testing.T) {
 		{"每天上午9点到12点用4090，两周", 21, 0, 14, false, words.WindowDay},
 		{"we use an A100 from 8pm to 2am every night for two weeks", 42, 0, 14, false, words.WindowEvening},
 		{"how much for a 4090 monthly vs hourly if I use it ~100 hours a month", 0, 100, 30, false, ""},
+		// Hours a month over any span (scaled to it), a year's span, and
+		// more hours a month than a month has (around the clock).
+		{"4090 每月100小时 用两周多少钱", 0, 47, 14, false, ""},
+		{"3090 每月200小时 用半年多少钱", 0, 1200, 180, false, ""},
+		{"3090 每月200小时，用4个月", 0, 800, 120, false, ""},
+		{"3090 每月200小时 用一个月", 0, 200, 30, false, ""},
+		{"A100 每月300小时 租一年", 0, 3600, 360, false, ""},
+		{"4090 每月99999小时 用100个月", 0, 72000, 3000, true, ""},
+		{"4090 每月1000小时 用两周", 0, 336, 14, true, ""},
+		{"4090 一个月大概用120小时，租两周要多少钱", 0, 56, 14, false, ""},
+		{"2025年的4090 每月100小时", 0, 100, 30, false, ""},
 		{"4090 30h/周 跑半个月", 30, 0, 15, false, ""},
 		{"3090 竞价实例多少钱一小时", 0, 0, 0, false, ""},
 		{"we run a 4090 about 50 hours a week for 3 weeks", 50, 0, 21, false, ""},
