@@ -80,7 +80,7 @@ func followCount(x *Extraction) []int {
 	if m == nil {
 		return nil
 	}
-	for g := 1; g <= 2; g++ {
+	for g := 1; 2*g+1 < len(m); g++ {
 		if m[2*g] < 0 {
 			continue
 		}
