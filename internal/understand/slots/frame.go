@@ -35,6 +35,8 @@ var (
 	// other ways ("有没有别的办法").
 	reStill     = words.NewExpr("frame.still")
 	reOtherWays = words.NewExpr("frame.other_ways")
+	// reWhyVerdict asks why the last verdict is what it is ("为什么不够").
+	reWhyVerdict = words.NewExpr("frame.why_verdict")
 )
 
 // followUpSlots marks how a message may continue the conversation
@@ -55,6 +57,7 @@ func followUpSlots(x *Extraction) {
 	q.Same = reSame.MatchString(x.s)
 	q.Still = reStill.MatchString(x.s)
 	q.OtherWays = reOtherWays.MatchString(x.s)
+	q.WhyVerdict = reWhyVerdict.MatchString(x.s)
 	rest := x.rest
 	if span := followCount(x); span != nil {
 		rest = blank(rest, span[0], span[1])

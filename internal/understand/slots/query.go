@@ -343,6 +343,10 @@ type Query struct {
 	// answer both ask its topic's next steps.
 	Still     bool `json:"-"`
 	OtherWays bool `json:"-"`
+	// WhyVerdict asks why the last verdict is what it is ("为什么不够",
+	// "why not?", "为啥放不下"): after a yes/no answer, the figures
+	// that decided it.
+	WhyVerdict bool `json:"-"`
 	// Findings are the knowledge base's topic branches the message names
 	// ("nvidia-smi能看到卡", "换bf16行吗": "topic#n", advice.Base.Findings);
 	// a follow-up of that topic's answer is answered by its branch.
