@@ -79,6 +79,11 @@ func (r *Router) inContext(c *conversation, q Query) (Query, *Query) {
 		p.Confidence, p.Verbs = 1, []string{p.Intent}
 		return p, nil
 	}
+	if q.Undo {
+		if m, ok := undo(c, q); ok {
+			return m, nil
+		}
+	}
 	if q.ConfirmOnly {
 		// "确认" with nothing waiting (or what waited expired, or another
 		// message came in between): nothing is done, and the bot says so.
@@ -314,6 +319,10 @@ func (r *Router) remember(ctx context.Context, msg chat.Message, c *conversation
 	}
 	if f.English != res.English || now.Sub(f.LangAt) > langRefresh {
 		f.English, f.LangAt, changed = res.English, now, true
+	}
+	if did := didSubscription(res); f.DidSub != did {
+		// Before the frame is linked: the linked copy is the member's too.
+		f.DidSub, changed = did, true
 	}
 	var linked []byte
 	if fq := r.jobFrame(frameOf(res)); fq != nil {

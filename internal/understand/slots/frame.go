@@ -37,6 +37,8 @@ var (
 	reOtherWays = words.NewExpr("frame.other_ways")
 	// reWhyVerdict asks why the last verdict is what it is ("为什么不够").
 	reWhyVerdict = words.NewExpr("frame.why_verdict")
+	// reUndo takes back what was just asked ("算了 不要了", "nvm").
+	reUndo = words.NewExpr("frame.undo")
 )
 
 // followUpSlots marks how a message may continue the conversation
@@ -58,6 +60,7 @@ func followUpSlots(x *Extraction) {
 	q.Still = reStill.MatchString(x.s)
 	q.OtherWays = reOtherWays.MatchString(x.s)
 	q.WhyVerdict = reWhyVerdict.MatchString(x.s)
+	q.Undo = reUndo.MatchString(x.s)
 	rest := x.rest
 	if span := followCount(x); span != nil {
 		rest = blank(rest, span[0], span[1])

@@ -347,6 +347,10 @@ type Query struct {
 	// "why not?", "为啥放不下"): after a yes/no answer, the figures
 	// that decided it.
 	WhyVerdict bool `json:"-"`
+	// Undo takes back what the member just asked, and only that ("算了
+	// 不要了", "撤销", "nvm, don't"): right after an action the bot did,
+	// that action is undone; after anything else nothing changes.
+	Undo bool `json:"-"`
 	// Findings are the knowledge base's topic branches the message names
 	// ("nvidia-smi能看到卡", "换bf16行吗": "topic#n", advice.Base.Findings);
 	// a follow-up of that topic's answer is answered by its branch.
