@@ -100,6 +100,9 @@ func (r *Router) inContext(c *conversation, q Query) (Query, *Query) {
 	if c.frame == nil {
 		return frame.Alone(q), nil
 	}
+	if m, ok := alertFollow(c.frame, q); ok {
+		return m, nil
+	}
 	if m, ok := whyFollow(c.frame, q); ok {
 		return m, nil
 	}

@@ -43,3 +43,35 @@ func didSubscription(res Result) string {
 	}
 	return ""
 }
+
+// alertFollow reads "有了告诉我", "tell me when it is" after an answer
+// about a card (stock, prices, when it is free …): a subscription to that
+// card, on the platforms, price cap and region the answer was about —
+// the member asked for it outright; false when q names a card of its own
+// or asks no alert, or the frame has no card.
+func alertFollow(f *Frame, q Query) (Query, bool) {
+	if f == nil || len(q.GPUs) > 0 || q.UnknownGPU != "" || !q.AlertAsk && q.Intent != IntentSubscribe {
+		return q, false
+	}
+	p := f.Query.Restore()
+	if len(p.GPUs) == 0 || !frame.Editable(p) {
+		return q, false
+	}
+	m := q
+	m.Intent, m.Topic, m.Confidence, m.Alternatives = IntentSubscribe, "", 1, nil
+	m.GPU, m.GPUs, m.NamedGPUs, m.GPUFamily = p.GPU, p.GPUs, p.NamedGPUs, p.GPUFamily
+	if len(q.Platforms) == 0 {
+		m.Platform, m.Platforms = p.Platform, p.Platforms
+	}
+	if q.MaxPriceCNY == 0 {
+		m.MaxPriceCNY = p.MaxPriceCNY
+	}
+	if q.Region == "" {
+		m.Region = p.Region
+	}
+	if len(q.ExcludePlatforms) == 0 {
+		m.ExcludePlatforms = p.ExcludePlatforms
+	}
+	m.English = frame.Language(p, q)
+	return m, true
+}

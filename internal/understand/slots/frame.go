@@ -39,6 +39,8 @@ var (
 	reWhyVerdict = words.NewExpr("frame.why_verdict")
 	// reUndo takes back what was just asked ("算了 不要了", "nvm").
 	reUndo = words.NewExpr("frame.undo")
+	// reAlertAsk asks to be told when the last answer's card is there.
+	reAlertAsk = words.NewExpr("frame.alert_ask")
 )
 
 // followUpSlots marks how a message may continue the conversation
@@ -61,6 +63,7 @@ func followUpSlots(x *Extraction) {
 	q.OtherWays = reOtherWays.MatchString(x.s)
 	q.WhyVerdict = reWhyVerdict.MatchString(x.s)
 	q.Undo = reUndo.MatchString(x.s)
+	q.AlertAsk = reAlertAsk.MatchString(x.s)
 	rest := x.rest
 	if span := followCount(x); span != nil {
 		rest = blank(rest, span[0], span[1])
