@@ -100,6 +100,11 @@ func (r *Router) inContext(c *conversation, q Query) (Query, *Query) {
 	if c.frame == nil {
 		return frame.Alone(q), nil
 	}
+	if q.OutOfScope != "" && q.Intent == IntentUnknown {
+		// "那帮我订一台4090": what the bot does not do, whatever it
+		// follows.
+		return q, nil
+	}
 	if m, ok := alertFollow(c.frame, q); ok {
 		return m, nil
 	}
