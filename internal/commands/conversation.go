@@ -82,6 +82,11 @@ func (r *Router) inContext(c *conversation, q Query) (Query, *Query) {
 		p.Confidence, p.Verbs = 1, []string{p.Intent}
 		return p, nil
 	}
+	if q.Undo {
+		if m, ok := undo(c, q); ok {
+			return m, nil
+		}
+	}
 	if q.ConfirmOnly {
 		// "确认" with nothing waiting (or what waited expired, or another
 		// message came in between): nothing is done, and the bot says so.
@@ -102,6 +107,17 @@ func (r *Router) inContext(c *conversation, q Query) (Query, *Query) {
 	}
 	if c.frame == nil {
 		return frame.Alone(q), nil
+	}
+	if q.OutOfScope != "" && q.Intent == IntentUnknown {
+		// "那帮我订一台4090": what the bot does not do, whatever it
+		// follows.
+		return q, nil
+	}
+	if m, ok := alertFollow(c.frame, q); ok {
+		return m, nil
+	}
+	if m, ok := whyFollow(c.frame, q); ok {
+		return m, nil
 	}
 	if m, ok := r.adviceFollow(c.frame, q); ok {
 		return m, nil
@@ -340,6 +356,10 @@ func (r *Router) remember(ctx context.Context, msg chat.Message, c *conversation
 	}
 	if f.English != res.English || now.Sub(f.LangAt) > langRefresh {
 		f.English, f.LangAt, changed = res.English, now, true
+	}
+	if did := didSubscription(res); f.DidSub != did {
+		// Before the frame is linked: the linked copy is the member's too.
+		f.DidSub, changed = did, true
 	}
 	var linked []byte
 	if fq := r.jobFrame(frameOf(res)); fq != nil {

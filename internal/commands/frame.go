@@ -162,6 +162,14 @@ func (r *Router) followEstimate(f, q Query) (Query, bool) {
 		q.Intent, q.Topic, q.Confidence = IntentEstimate, "", 1
 		return q, true
 	}
+	if q.Intent == IntentAdvice && q.FollowUp && !frame.HasJob(q) && frame.JobParams(q) {
+		// "那要是只跑10个epoch呢", "那用 zero3 两张呢": the job's figures
+		// edited, though their words also name a troubleshooting topic.
+		q.Intent, q.Topic, q.KB = IntentEstimate, "", nil
+		if m, ok := mergeFollowUp(f, q); ok {
+			return m, true
+		}
+	}
 	if q.Intent == IntentAdvice && !q.Bare && !q.OnlyParams {
 		// Answered as advice, about the estimate's job: no edit to name.
 		adviceJob(r, f, &q)

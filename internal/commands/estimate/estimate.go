@@ -79,7 +79,8 @@ func run(ctx context.Context, env *answer.Env, q *understand.Query) (estimatevie
 		return estimateview.Failed{Err: err.Error(), Lang: l}, nil
 	}
 	e := estimateview.Estimate{Figures: estimateview.FiguresOf(est), Lang: l, Problems: answer.ProblemLines(*q, en),
-		NamedGPUs: q.NamedGPUs, GPUsAsked: q.GPU != "", BudgetCNY: q.BudgetTotalCNY, USD: q.Currency == understand.CurrencyUSD}
+		NamedGPUs: q.NamedGPUs, GPUsAsked: q.GPU != "", BudgetCNY: q.BudgetTotalCNY, USD: q.Currency == understand.CurrencyUSD,
+		WhyOnly: q.WhyVerdict}
 	if q.ModelText != "" && q.Model == "" {
 		e.UnknownModel = q.ModelText
 	}

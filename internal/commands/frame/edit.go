@@ -88,6 +88,10 @@ func Valued(q Query) bool {
 // 两张呢"); a larger one is images after an image job ("5000张呢").
 const MaxCards = 64
 
+// JobParams reports whether q names a job's figures or switches
+// ("10个epoch", "zero3", "seq 4096").
+func JobParams(q Query) bool { return jobParams(q) }
+
 // jobParams reports whether q names a job's figures or switches.
 func jobParams(q Query) bool {
 	return q.SeqLen > 0 || q.Batch > 0 || q.Samples > 0 || q.Tokens > 0 || q.TokensPerSample > 0 || q.Epochs > 0 ||

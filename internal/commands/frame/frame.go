@@ -61,6 +61,10 @@ type Frame struct {
 	// ("still not working" is English enough, "4090?" is not) keeps it.
 	English bool      `json:"english,omitempty"`
 	LangAt  time.Time `json:"lang_at,omitzero"`
+	// DidSub is the subscription the member's last answer added (its
+	// id; "" when the last answer did nothing), which an undo right after
+	// it ("算了 不要了", "nvm") cancels.
+	DidSub string `json:"did_sub,omitempty"`
 }
 
 // Language is the conversation's language as f keeps it: the last

@@ -91,6 +91,9 @@ type Estimate struct {
 	// in US dollars. Each adds a line (conditionLines).
 	Period    *PeriodNote `json:"-"`
 	BudgetCNY float64     `json:"-"`
+	// WhyOnly: the member asked why the verdict is what it is; the short
+	// form is the verdict and the figures that decided it.
+	WhyOnly bool `json:"-"`
 	USD       bool        `json:"-"`
 	// Verdict answers the yes/no question asked about the job ("24G 跑
 	// 7B QLoRA 够不够", "100块能搞定吗"; nil when none was asked): the
@@ -138,6 +141,9 @@ func (e Estimate) Reply(rd *render.Renderer) chat.Reply {
 	fits := e.fitLines(rd)
 	full := e.full(rd, fits)
 	short := e.short(rd, full, fits)
+	if e.WhyOnly && e.Verdict != nil {
+		short = e.why(rd, full)
+	}
 	if lines := e.conditionLines(rd); len(lines) > 0 {
 		short.Lines = append(lines, short.Lines...)
 		full.Lines = append(append([]string(nil), lines...), full.Lines...)
@@ -859,4 +865,20 @@ func AnyFits(est *estimator.Estimate) bool {
 		}
 	}
 	return false
+}
+
+// why is the short form of "为什么不够" after a verdict: the verdict line
+// and what decided it — the VRAM one card needs by part against the
+// card's, else the run the verdict weighed (its cost and hours) — with
+// the rest behind "详情".
+func (e Estimate) why(rd *render.Renderer, full chat.Reply) chat.Reply {
+	rep := chat.Reply{Title: e.verdictLine(rd)}
+	if e.Verdict.Why == WhyVRAM {
+		rep.Lines = append(rep.Lines, vramLine(e.Estimate, e.Lang)+e.Lang.T("estimate.stop"))
+	}
+	if head := e.verdict(rd); head != "" && e.Verdict.Why != WhyVRAM {
+		rep.Lines = append(rep.Lines, head)
+	}
+	rep.Lines = append(rep.Lines, shortAssumptions(e.Estimate, e.Lang))
+	return rep
 }

@@ -40,6 +40,12 @@ var (
 	// other ways ("有没有别的办法").
 	reStill     = words.NewExpr("frame.still")
 	reOtherWays = words.NewExpr("frame.other_ways")
+	// reWhyVerdict asks why the last verdict is what it is ("为什么不够").
+	reWhyVerdict = words.NewExpr("frame.why_verdict")
+	// reUndo takes back what was just asked ("算了 不要了", "nvm").
+	reUndo = words.NewExpr("frame.undo")
+	// reAlertAsk asks to be told when the last answer's card is there.
+	reAlertAsk = words.NewExpr("frame.alert_ask")
 )
 
 // followUpSlots marks how a message may continue the conversation
@@ -62,6 +68,9 @@ func followUpSlots(x *Extraction) {
 	q.Same = reSame.MatchString(x.s)
 	q.Still = reStill.MatchString(x.s)
 	q.OtherWays = reOtherWays.MatchString(x.s)
+	q.WhyVerdict = reWhyVerdict.MatchString(x.s)
+	q.Undo = reUndo.MatchString(x.s)
+	q.AlertAsk = reAlertAsk.MatchString(x.s)
 	rest := x.rest
 	if span := followCount(x); span != nil {
 		rest = blank(rest, span[0], span[1])
@@ -87,7 +96,7 @@ func followCount(x *Extraction) []int {
 	if m == nil {
 		return nil
 	}
-	for g := 1; g <= 2; g++ {
+	for g := 1; 2*g+1 < len(m); g++ {
 		if m[2*g] < 0 {
 			continue
 		}

@@ -351,6 +351,17 @@ type Query struct {
 	// answer both ask its topic's next steps.
 	Still     bool `json:"-"`
 	OtherWays bool `json:"-"`
+	// WhyVerdict asks why the last verdict is what it is ("为什么不够",
+	// "why not?", "为啥放不下"): after a yes/no answer, the figures
+	// that decided it.
+	WhyVerdict bool `json:"-"`
+	// Undo takes back what the member just asked, and only that ("算了
+	// 不要了", "撤销", "nvm, don't"): right after an action the bot did,
+	// that action is undone; after anything else nothing changes.
+	Undo bool `json:"-"`
+	// AlertAsk asks to be told when the card of the last answer is
+	// available, naming none ("有了告诉我", "tell me when it is").
+	AlertAsk bool `json:"-"`
 	// Findings are the knowledge base's topic branches the message names
 	// ("nvidia-smi能看到卡", "换bf16行吗": "topic#n", advice.Base.Findings);
 	// a follow-up of that topic's answer is answered by its branch.

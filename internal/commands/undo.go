@@ -1,0 +1,80 @@
+package commands
+
+import (
+	"github.com/labgpu/bot/internal/commands/frame"
+	"github.com/labgpu/bot/internal/render/alertview"
+	"github.com/labgpu/bot/internal/understand"
+)
+
+// undo reads "算了 不要了", "撤销", "nvm, don't" (Query.Undo): right after
+// the bot added a subscription for the member, that subscription is
+// cancelled (the member said so outright; the answer names it); after
+// an answer that changed nothing, nothing changes and the bot says so
+// ("好，不动。"), never asking which subscription to cancel; an action
+// asked back is dropped the same way. After a ledger answer the ledger's
+// own follow-ups read it (false).
+func undo(c *conversation, q Query) (Query, bool) {
+	f := c.member
+	if f != nil && f.DidSub != "" && c.pending == nil {
+		m := q
+		m.Intent, m.Topic, m.Confidence, m.Alternatives = IntentUnsubscribe, "", 1, nil
+		m.SubRef, m.All, m.Verbs = f.DidSub, false, []string{IntentUnsubscribe}
+		m.GPU, m.GPUs, m.NamedGPUs, m.Platforms, m.Platform = "", nil, nil, nil, ""
+		m.English = frame.Language(f.Query.Restore(), q)
+		if en, ok := f.Language(f.LangAt, FrameTTL); ok && !q.English {
+			m.English = en
+		}
+		return m, true
+	}
+	if c.pending == nil && c.frame != nil && ledgerFrames[c.frame.Query.Intent] {
+		return q, false
+	}
+	m := q
+	m.Intent, m.Topic, m.Confidence, m.Alternatives, m.Verbs = IntentChitChat, "", 1, nil, nil
+	m.SmallTalk = understand.SmallTalkDecline
+	return m, true
+}
+
+// didSubscription is the id of the subscription an answer added ("" when
+// it added none).
+func didSubscription(res Result) string {
+	if p, ok := res.Payload.(alertview.Subscribed); ok {
+		return p.Subscription.ID
+	}
+	return ""
+}
+
+// alertFollow reads "有了告诉我", "tell me when it is" after an answer
+// about a card (stock, prices, when it is free …): a subscription to that
+// card, on the platforms, price cap and region the answer was about —
+// the member asked for it outright; false when q names a card of its own
+// or does not point at the last answer, or the frame has no card.
+func alertFollow(f *Frame, q Query) (Query, bool) {
+	// Only a request that points at the last answer's card ("有了告诉我",
+	// "tell me when it is") takes it; "帮我开个有货提醒" names no card and
+	// is asked which one (never an alert on a card the member did not say).
+	if f == nil || len(q.GPUs) > 0 || q.UnknownGPU != "" || !q.AlertAsk {
+		return q, false
+	}
+	p := f.Query.Restore()
+	if len(p.GPUs) == 0 || !frame.Editable(p) {
+		return q, false
+	}
+	m := q
+	m.Intent, m.Topic, m.Confidence, m.Alternatives = IntentSubscribe, "", 1, nil
+	m.GPU, m.GPUs, m.NamedGPUs, m.GPUFamily = p.GPU, p.GPUs, p.NamedGPUs, p.GPUFamily
+	if len(q.Platforms) == 0 {
+		m.Platform, m.Platforms = p.Platform, p.Platforms
+	}
+	if q.MaxPriceCNY == 0 {
+		m.MaxPriceCNY = p.MaxPriceCNY
+	}
+	if q.Region == "" {
+		m.Region = p.Region
+	}
+	if len(q.ExcludePlatforms) == 0 {
+		m.ExcludePlatforms = p.ExcludePlatforms
+	}
+	m.English = frame.Language(p, q)
+	return m, true
+}
