@@ -305,6 +305,7 @@ func (u *Understander) Understand(text string) Query {
 	}
 	diskCostRule(q, &x)
 	scopeRule(q)
+	q.LedgerAsk = reLedgerFollow.MatchString(x.Folded())
 	u.finish(&x, &m, text)
 	q.Verbs = u.verbs(&x)
 	q.NamesAlerts = reAlertWord.MatchString(x.Folded())
@@ -324,6 +325,9 @@ var (
 	reDeclineUnless = words.NewExpr("pipeline.decline_unless")
 	// reAlertComplaint complains about alerts ("提醒刷屏了").
 	reAlertComplaint = words.NewExpr("pipeline.alert_complaint")
+	// reLedgerFollow asks what a ledger answer's disk costs or saves, or
+	// names it ("它", "that disk").
+	reLedgerFollow = words.NewExpr("pipeline.ledger_follow")
 )
 
 // declined answers a message that says not to do an action ("别静音，等
