@@ -351,10 +351,11 @@ func (u *Understander) declined(x *extraction) {
 // complained answers a complaint about alerts read as a change to the
 // member's subscriptions without its verb ("昨晚4090的通知刷了一晚上屏") with
 // the offer to mute the chat (asked first: it has no verb either), never
-// a cancellation or a new subscription.
+// a cancellation or a new subscription (a complaint naming the alerts,
+// "通知刷屏了", is no request for one).
 func (u *Understander) complained(x *extraction) {
 	q := x.Query()
-	if q.Intent != IntentSubscribe && q.Intent != IntentUnsubscribe || slices.Contains(q.Verbs, q.Intent) || !reAlertComplaint.MatchString(x.Folded()) {
+	if q.Intent != IntentSubscribe && q.Intent != IntentUnsubscribe || q.Intent == IntentUnsubscribe && slices.Contains(q.Verbs, q.Intent) || !reAlertComplaint.MatchString(x.Folded()) {
 		return
 	}
 	q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
@@ -368,13 +369,17 @@ var reQuestion = words.NewExpr("pipeline.question")
 // reRequest is a polite request shaped as a question ("周报能开吗").
 var reRequest = words.NewExpr("pipeline.request")
 
+// reShowNow asks to see something now ("发一下周报", "周报发我看看").
+var reShowNow = words.NewExpr("pipeline.show_now")
+
 // askedAbout answers an action read without its verb, in a message that
-// asks, with the intent its definition names for questions about it
+// asks or asks to see it now, with the intent its definition names for questions about it
 // (Definition.Question): the action is kept as the first alternative.
 func (u *Understander) askedAbout(x *extraction) {
 	q := x.Query()
 	d := u.in.Def(q.Intent)
-	if !d.Action() || d.Question == "" || slices.Contains(q.Verbs, q.Intent) || !reQuestion.MatchString(x.Folded()) || reRequest.MatchString(x.Folded()) {
+	f := x.Folded()
+	if !d.Action() || d.Question == "" || slices.Contains(q.Verbs, q.Intent) || (!reQuestion.MatchString(f) || reRequest.MatchString(f)) && !reShowNow.MatchString(f) {
 		return
 	}
 	q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
