@@ -311,6 +311,7 @@ func (u *Understander) Understand(text string) Query {
 	q.NamesAlerts = reAlertWord.MatchString(x.Folded())
 	q.NamesDisks = slices.Contains(x.concepts, "@disk")
 	u.declined(&x)
+	u.unnamed(&x)
 	u.askedAbout(&x)
 	u.complained(&x)
 	return *q
@@ -361,6 +362,28 @@ func (u *Understander) complained(x *extraction) {
 	q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
 	q.Intent, q.Verbs, q.MuteMinutes, q.MuteUntil = IntentMute, nil, 0, ""
 	x.MuteSlots()
+}
+
+// unnamed answers an action read without its verb in a message that does
+// not name what its verbs must be said of ("这块存储不用了", "花费不要算了"
+// read as the digest switched off): the first other action among the
+// readings ("这块存储不用了": the disk's removal, asked first), else the
+// action's question (the digest); the action kept as an alternative.
+func (u *Understander) unnamed(x *extraction) {
+	q := x.Query()
+	d := u.in.Def(q.Intent)
+	if !d.Action() || d.Question == "" || slices.Contains(q.Verbs, q.Intent) || d.named(x.Folded()) {
+		return
+	}
+	to := d.Question
+	for _, a := range q.Alternatives {
+		if ad := u.in.Def(a.Intent); ad.Action() && ad.Question != d.Question {
+			to = a.Intent
+			break
+		}
+	}
+	q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
+	q.Intent = to
 }
 
 // reQuestion is a message that asks rather than tells.
