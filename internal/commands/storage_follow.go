@@ -54,7 +54,7 @@ func ledgerFollow(f *Frame, q Query) (Query, bool) {
 	resize := slices.Contains(q.Verbs, IntentStorageResize)
 	own := slices.Contains(q.Verbs, q.Intent) && q.Intent != IntentStorageResize
 	switch {
-	case !own && disk != "" && size > 0 && resize && len(q.Platforms) == 0:
+	case !own && disk != "" && size > 0 && resize && len(q.Platforms) == 0 && !troubleshooting(q):
 		// "把它改成500G", "resize it to 800GB": that disk, to that size,
 		// on the member's verb. The reading's confidence stays: one
 		// unsure only between ledger readings (an ask-back, a
@@ -90,4 +90,16 @@ func ledgerFollow(f *Frame, q Query) (Query, bool) {
 	m.DiskRef = disk
 	m.English = frame.Language(f.Query.Restore(), q)
 	return m, true
+}
+
+// troubleshooting reports whether q is a troubleshooting question of its
+// own, whatever its words share with a resize ("Tried to allocate 2.00
+// GiB", "想把数据盘从 50G 扩到 200G，控制台在哪里点"): a paste (an error
+// found, an OOM), or a troubleshooting reading that names no disk as
+// "它"/"it" or matches its topic strongly.
+func troubleshooting(q Query) bool {
+	if q.OOM != nil || len(q.Findings) > 0 {
+		return true
+	}
+	return q.Intent == IntentAdvice && (!q.LedgerAsk || q.KB != nil && q.KB.Best != nil && q.KB.Best.Strong)
 }

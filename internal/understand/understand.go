@@ -248,7 +248,7 @@ func (u *Understander) Training() []Labelled {
 		out = labelAll(out, t.Examples, topicLabel(t.ID), false)
 	}
 	for _, w := range u.base.Workloads {
-		out = labelAll(out, w.Examples, topicLabel("card-choice"), false)
+		out = labelAll(out, w.Examples, topicLabel(advice.TopicCardChoice), false)
 	}
 	return out
 }
@@ -710,9 +710,9 @@ func boundaryRules(q *Query, m *advice.Result, x *extraction, ranked []scorer.Sc
 	case q.Intent == IntentCompare && job:
 		// "H100 和 A100 训练7B LoRA哪个划算": the named cards for that job.
 		q.Intent = IntentEstimate
-	case q.Intent == IntentEstimate && m.Best != nil && m.Best.Topic.ID == "cuda-oom" && reHappened.MatchString(folded) && !ContainsAny(folded, kwWillIt.List()):
-		q.Intent, q.Topic = IntentAdvice, "cuda-oom"
-	case q.Intent == IntentAdvice && q.Topic == "cuda-oom" && job && ContainsAny(folded, kwWillIt.List()) && !reHappened.MatchString(folded) && (m.Best == nil || !m.Best.Strong):
+	case q.Intent == IntentEstimate && m.Best != nil && m.Best.Topic.ID == advice.TopicOOM && reHappened.MatchString(folded) && !ContainsAny(folded, kwWillIt.List()):
+		q.Intent, q.Topic = IntentAdvice, advice.TopicOOM
+	case q.Intent == IntentAdvice && q.Topic == advice.TopicOOM && job && ContainsAny(folded, kwWillIt.List()) && !reHappened.MatchString(folded) && (m.Best == nil || !m.Best.Strong):
 		// "13B LoRA 4090 会不会爆显存": asked before the fact, the estimate
 		// answers it.
 		q.Intent, q.Topic = IntentEstimate, ""
