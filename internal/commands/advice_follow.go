@@ -86,7 +86,6 @@ func ownQuestion(q Query, topic string) bool {
 // over continuing the topic.
 const acceptSure = 0.5
 
-
 // adviceShown is the troubleshooting topic an answer keeps for its
 // follow-ups and how many of its steps and alternatives the member has
 // seen: an advice answer's steps its short text shows; a follow-up's next

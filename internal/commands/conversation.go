@@ -280,7 +280,6 @@ func frameOf(res Result) *Query {
 	return &fq
 }
 
-
 // jobFrame is the frame of a card choice for a job the workload
 // estimator knows ("SDXL 出图用什么卡"): that job's estimate, so that a
 // follow-up asking its cost, time or fit ("要是1000张图呢，多少钱", "3090
