@@ -402,7 +402,7 @@ func (u *Understander) askedAbout(x *extraction) {
 	q := x.Query()
 	d := u.in.Def(q.Intent)
 	f := x.Folded()
-	if !d.Action() || d.Question == "" || slices.Contains(q.Verbs, q.Intent) || (!reQuestion.MatchString(f) || reRequest.MatchString(f)) && !reShowNow.MatchString(f) {
+	if !d.Action() || d.Question == "" || slices.Contains(q.Verbs, q.Intent) || reRequest.MatchString(f) || !reQuestion.MatchString(f) && !reShowNow.MatchString(f) {
 		return
 	}
 	q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
