@@ -28,6 +28,14 @@ import (
 // File is the knowledge base's file name inside the configs directory.
 const File = "advice.yaml"
 
+// The topics the code names by id (the rest are data only): the card
+// choice ("用什么卡"), which a workload or a card follow-up continues, and
+// CUDA out of memory, which an OOM paste or a fit question is about.
+const (
+	TopicCardChoice = "card-choice"
+	TopicOOM        = "cuda-oom"
+)
+
 // Ties name the lab data an answer adds to a topic's steps.
 const (
 	TieOOM       = "oom"       // the estimate of the job in the question

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"fmt"
+	kb "github.com/labgpu/bot/internal/advice"
 	"strings"
 
 	"github.com/labgpu/bot/internal/commands/frame"
@@ -20,9 +21,6 @@ import (
 //     是爆", "有没有别的办法"), or the same topic again without a paste of
 //     its own: the steps not yet shown and the topic's alternatives.
 
-// cardChoiceTopic is the knowledge base's "which card" topic.
-const cardChoiceTopic = "card-choice"
-
 // adviceFollow reads q as a follow-up of the troubleshooting answer f
 // keeps; false when it is none (a question of its own, or f is no
 // troubleshooting answer).
@@ -30,7 +28,7 @@ func (r *Router) adviceFollow(f *Frame, q Query) (Query, bool) {
 	if f == nil || f.Query.AdviceTopic == "" || r.advice == nil {
 		return q, false
 	}
-	if f.Query.AdviceTopic == cardChoiceTopic {
+	if f.Query.AdviceTopic == kb.TopicCardChoice {
 		return cardFollow(f, q)
 	}
 	topic := f.Query.AdviceTopic
@@ -49,10 +47,10 @@ func (r *Router) adviceFollow(f *Frame, q Query) (Query, bool) {
 	switch {
 	case named:
 		m.AdviceBranch = branch
-	case q.Intent == IntentAdvice && q.Topic == cardChoiceTopic:
+	case q.Intent == IntentAdvice && q.Topic == kb.TopicCardChoice:
 		// "那换什么卡": the cards for the job the paste gave (a card it
 		// names kept: "3090够吗").
-		m.Topic, m.KB = cardChoiceTopic, nil
+		m.Topic, m.KB = kb.TopicCardChoice, nil
 		if len(q.GPUs) > 0 {
 			m.GPU, m.GPUs, m.NamedGPUs, m.GPUFamily = q.GPU, q.GPUs, q.NamedGPUs, q.GPUFamily
 		} else {
@@ -71,27 +69,22 @@ func (r *Router) adviceFollow(f *Frame, q Query) (Query, bool) {
 // names another topic, an OOM report), or a sure reading of another
 // answer about a subject it names.
 func ownQuestion(q Query, topic string) bool {
-	if q.OOM != nil && topic != "cuda-oom" {
+	if q.OOM != nil && topic != kb.TopicOOM {
 		return true
 	}
-	if b := q.KB; b != nil && b.Best != nil && b.Best.Topic.ID != topic && b.Best.Topic.ID != cardChoiceTopic && b.Best.Strong && !q.Still && !q.OtherWays {
+	if b := q.KB; b != nil && b.Best != nil && b.Best.Topic.ID != topic && b.Best.Topic.ID != kb.TopicCardChoice && b.Best.Strong && !q.Still && !q.OtherWays {
 		return true
 	}
 	switch q.Intent {
 	case IntentAdvice, IntentMore, IntentUnknown, IntentClarify, IntentHelp, IntentChitChat:
 		return false
 	}
-	return q.Confidence >= acceptSure && (hasSubjectQ(q) || !q.Still && !q.OtherWays)
+	return q.Confidence >= acceptSure && (frame.HasSubject(q) || !q.Still && !q.OtherWays)
 }
 
 // acceptSure is the confidence at which another intent's reading wins
 // over continuing the topic.
 const acceptSure = 0.5
-
-// hasSubjectQ reports whether q names a card, platform or job.
-func hasSubjectQ(q Query) bool {
-	return len(q.GPUs) > 0 || len(q.Platforms) > 0 || q.Model != "" || q.ParamsB > 0 || q.ModelText != ""
-}
 
 // adviceShown is the troubleshooting topic an answer keeps for its
 // follow-ups and how many of its steps and alternatives the member has
@@ -138,16 +131,11 @@ func prefix(s string, n int) string {
 // about, for that workload (its verdict on the workload's memory).
 func cardFollow(f *Frame, q Query) (Query, bool) {
 	w := f.Query.KBWorkload
-	if w == "" || q.Intent != IntentAdvice || q.Topic != cardChoiceTopic || q.KBWorkload != "" || hasJob(q) || len(q.GPUs) == 0 {
+	if w == "" || q.Intent != IntentAdvice || q.Topic != kb.TopicCardChoice || frame.HasJob(q) || len(q.GPUs) == 0 {
 		return q, false
 	}
 	m := q
 	m.KBWorkload, m.Workload, m.Asked = w, f.Query.Workload, f.Query.Asked
 	m.English = frame.Language(f.Query.Restore(), q)
 	return m, true
-}
-
-// hasJob reports whether q names a job of its own.
-func hasJob(q Query) bool {
-	return q.Model != "" || q.ParamsB > 0 || q.ModelText != "" || q.WorkloadModel != ""
 }

@@ -62,6 +62,11 @@ func (r *Router) describeAction(a *answer.Ask, l i18n.Lang) string {
 			return l.T("router.confirm.unsubscribe_gpus", strings.Join(q.NamedGPUs, l.T("router.frame.join")))
 		}
 		return l.T("router.confirm.unsubscribe")
+	case IntentSubscribe:
+		if len(q.GPUs) > 0 {
+			return l.T("router.confirm.subscribe_gpus", strings.Join(q.GPUs, l.T("router.frame.join")))
+		}
+		return l.T("router.confirm.subscribe")
 	case IntentStorageAdd:
 		if q.Platform == "" || q.SizeGB <= 0 {
 			return l.T("router.confirm.storage_add_any")

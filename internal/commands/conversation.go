@@ -325,15 +325,12 @@ func frameOf(res Result) *Query {
 	return &fq
 }
 
-// cardChoice is the knowledge base's "which card" topic.
-const cardChoice = "card-choice"
-
 // jobFrame is the frame of a card choice for a job the workload
 // estimator knows ("SDXL 出图用什么卡"): that job's estimate, so that a
 // follow-up asking its cost, time or fit ("要是1000张图呢，多少钱", "3090
 // 够吗", "要跑多久") is answered for it; any other frame as it is.
 func (r *Router) jobFrame(fq *Query) *Query {
-	if fq == nil || fq.Intent != IntentAdvice || fq.Topic != cardChoice || fq.Workload == "" || r.work == nil || r.work.Advice[fq.Workload] == "" {
+	if fq == nil || fq.Intent != IntentAdvice || fq.Topic != kb.TopicCardChoice || fq.Workload == "" || r.work == nil || r.work.Advice[fq.Workload] == "" {
 		return fq
 	}
 	if fq.Model != "" || fq.ParamsB > 0 {

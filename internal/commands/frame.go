@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"encoding/json"
+	kb "github.com/labgpu/bot/internal/advice"
 	"log/slog"
 	"slices"
 	"time"
@@ -89,7 +90,7 @@ func fitsAsked(q Query) bool {
 	if y == nil || y.Kind != understand.YesNoFits && y.Kind != understand.YesNoCan || y.WithinHours > 0 || q.PriceCNY > 0 {
 		return false
 	}
-	if q.Model != "" || q.ParamsB > 0 || q.ModelText != "" || q.WorkloadModel != "" || q.KBWorkload != "" {
+	if frame.HasJob(q) {
 		return false
 	}
 	if len(q.GPUs) == 0 && y.VRAMGB <= 0 {
@@ -97,7 +98,7 @@ func fitsAsked(q Query) bool {
 	}
 	switch q.Intent {
 	case IntentAdvice:
-		return q.Topic == "" || q.Topic == cardChoice || q.Topic == "cuda-oom"
+		return q.Topic == "" || q.Topic == kb.TopicCardChoice || q.Topic == kb.TopicOOM
 	case IntentEstimate, IntentClarify, IntentUnknown, IntentStock, IntentPrices:
 		return true
 	}

@@ -89,7 +89,7 @@ func (r *Router) repliedFrame(ctx context.Context, msg chat.Message) *Frame {
 
 // sameQuestion is the chat's last answered question, whoever asked it,
 // while a follow-up may still continue it ("同问", "+1"); ok is false for
-// none.
+// none, and for an action (a change is done only on its own verb).
 func (r *Router) sameQuestion(ctx context.Context, msg chat.Message) (Query, bool) {
 	ctx, cancel := context.WithTimeout(ctx, frameTimeout)
 	defer cancel()
@@ -102,6 +102,11 @@ func (r *Router) sameQuestion(ctx context.Context, msg chat.Message) (Query, boo
 		return Query{}, false
 	}
 	q := f.Query.Restore()
+	if r.in.Def(q.Intent).Action() {
+		// "+1" after "登记存储 autodl 100G": agreeing, not asking for
+		// the action again.
+		return Query{}, false
+	}
 	q.Confidence, q.Alternatives = 1, nil
 	return q, true
 }

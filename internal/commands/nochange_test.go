@@ -3,6 +3,7 @@ package commands_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -18,16 +19,21 @@ import (
 // after each kind of answer, changes no state: not the subscriptions, the
 // chat's mute, its storage ledger or its digest switch, read through the
 // store after every message. The chat holds one of each to change (two
-// alerts, a mute, a running and a stopped disk, the digest on), all the
-// sender's, so an action that fired would show.
+// alerts, a running and a stopped disk, the digest on), all the sender's,
+// so an action that fired would show; it is unmuted after every other
+// seed, so that any mute shows, and muted for a week after the rest, so
+// that an unmute shows (the mute is compared exactly). One seed registers
+// a disk (the answer names its number, which a resize or a removal could
+// take), and "+1" and "同问" follow every seed, an action's too.
 func TestNoStateChangeWithoutAVerb(t *testing.T) {
 	if testing.Short() {
-		t.Skip("answers every corpus phrasing eleven times")
+		t.Skip("answers every corpus phrasing thirteen times")
 	}
 	msgs := quietMessages(t)
-	t.Logf("%d messages, alone and after each of 10 answers", len(msgs))
 	seeds := []string{"", "哪家有4090", "AutoDL 怎么收费", "3090 还是 4090", "3090 包月多少", "7B LoRA 要多少钱",
-		"A100 80G 什么时候好抢", "which card for SDXL", "本周存储花费", "我的订阅", "帮我写个训练脚本"}
+		"A100 80G 什么时候好抢", "which card for SDXL", "本周存储花费", "我的订阅", "帮我写个训练脚本",
+		"登记存储 autodl 100G 放权重", "我的存储"}
+	t.Logf("%d messages, alone and after each of %d answers", len(msgs), len(seeds)-1)
 	for i, seed := range seeds {
 		name := fmt.Sprintf("after %q", seed)
 		if seed == "" {
@@ -35,7 +41,7 @@ func TestNoStateChangeWithoutAVerb(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			quietPass(t, fmt.Sprintf("quiet-%d", i), seed, msgs)
+			quietPass(t, fmt.Sprintf("quiet-%d", i), seed, msgs, i%2 == 1)
 		})
 	}
 }
@@ -72,29 +78,38 @@ func quietMessages(t *testing.T) []quietMessage {
 			}
 		}
 	}
+	// Agreeing with the last answer, whatever it was (an action's too).
+	add("+1", "同问")
 	return out
 }
 
-// quietPass answers each message after seed's answer (its frame put back
-// before every message; none for ""), failing on any change; after one,
+// quietPass answers each message after seed's answer (its frame and the
+// chat's last answers, which "+1" repeats, put back before every message;
+// none for ""), failing on any change; after one,
 // the pass goes on in a fresh chat, so that a change is never hidden by
 // an earlier one.
-func quietPass(t *testing.T, name, seed string, msgs []quietMessage) {
+func quietPass(t *testing.T, name, seed string, msgs []quietMessage, muted bool) {
 	frames := &mapFrames{m: map[string][]byte{}}
 	r, st := dialogueRouterWith(t, commands.WithFrames(frames))
 	ctx := context.Background()
 	chats := 0
 	var chatID string
 	var frame []byte
+	var said [][]byte
 	ask := func(m quietMessage) commands.Result {
 		return r.Answer(ctx, chat.Message{Channel: "test", ChatID: chatID, SenderID: m.sender, SenderName: m.sender,
 			Text: m.text, ChatType: chat.Group, Time: dialogueNow})
 	}
 	key := func(sender string) string { return "frame/test/" + chatID + "/" + sender }
+	saidKey := func() string { return "frame-said/test/" + chatID + "/" }
 	fresh := func() {
 		chats++
 		chatID = fmt.Sprintf("%s-%d", name, chats)
-		d := &dialogue{ID: chatID, Given: &given{Subscriptions: []string{"RTX 4090", "A100 80GB"}, MutedMinutes: 30, Digest: true,
+		mute := 0
+		if muted {
+			mute = 7 * 24 * 60
+		}
+		d := &dialogue{ID: chatID, Given: &given{Subscriptions: []string{"RTX 4090", "A100 80GB"}, MutedMinutes: mute, Digest: true,
 			Disks: []givenDisk{{Platform: "autodl", SizeGB: 80}, {Platform: "hengyuan", SizeGB: 50, StoppedDaysAgo: 3}}}}
 		if err := setGiven(ctx, st, d, chatID); err != nil {
 			t.Fatal(err)
@@ -102,11 +117,13 @@ func quietPass(t *testing.T, name, seed string, msgs []quietMessage) {
 		if seed != "" {
 			ask(quietMessage{defaultSender, seed})
 			frame = frames.get(key(defaultSender))
+			said = frames.list(saidKey())
 		}
 	}
 	fresh()
 	for _, m := range msgs {
 		frames.set(key(m.sender), frame)
+		frames.setList(saidKey(), said)
 		before := snapshotState(ctx, t, st, "test/"+chatID)
 		res := ask(m)
 		if changed := changes(before, snapshotState(ctx, t, st, "test/"+chatID)); len(changed) > 0 {
@@ -162,6 +179,21 @@ func (f *mapFrames) PushFrame(_ context.Context, key string, data []byte, keep i
 		f.l[key] = f.l[key][:keep]
 	}
 	return nil
+}
+
+func (f *mapFrames) list(key string) [][]byte {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.l[key])
+}
+
+func (f *mapFrames) setList(key string, l [][]byte) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.l == nil {
+		f.l = map[string][][]byte{}
+	}
+	f.l[key] = slices.Clone(l)
 }
 
 func (f *mapFrames) Frames(_ context.Context, key string) ([][]byte, error) {

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"slices"
 
 	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/chat"
@@ -9,24 +10,31 @@ import (
 )
 
 // A destructive action that names no object ("删了吧", "把那块删掉",
-// "delete that disk") is read against what the member has: the storage
-// ledger's disks when the message names a disk or the member has no
-// subscription, else the member's subscriptions. One thing to act on is
-// named and asked first (never done on the bare verb); several are
-// listed and the member asked which; the first is never taken.
+// "delete that disk") is read against what the member has: the disks
+// the member registered when the message names a disk, says a disk's
+// removal verb ("那块删了吧") or continues a ledger answer, else the member's subscriptions ("别再@我了", "不用了谢谢"
+// with none: the answer says there is none; never another member's disk,
+// never a disk the message is not about). One thing to act on is named
+// and asked first (never done on the bare verb); several are listed and
+// the member asked which; the first is never taken.
 
 // objectOf gives q, an unsubscribe or a disk removal without its object,
-// the object the chat's state decides; q unchanged for any other
-// message.
-func (r *Router) objectOf(ctx context.Context, q Query, msg chat.Message) Query {
+// the object the chat's state decides (ledger: the conversation's last
+// answer was about the ledger); q unchanged for any other message.
+func (r *Router) objectOf(ctx context.Context, q Query, msg chat.Message, ledgerAnswer bool) Query {
 	if !objectless(q) || msg.ChatID == "" {
 		return q
 	}
 	a := &answer.Ask{Query: q, From: askerOf(msg), Env: r.env}
 	var disks []ledger.DiskState
-	if storageOff(a) == nil {
+	if storageOff(a) == nil && (q.NamesDisks || ledgerAnswer || slices.Contains(q.Verbs, IntentStorageRemove)) {
 		if _, events, err := a.Storage.Events(ctx, a.From); err == nil {
-			disks, _ = ledger.DisksAt(events, a.Now())
+			all, _ := ledger.DisksAt(events, a.Now())
+			for _, d := range all {
+				if a.From.OwnsDisk(d.Owner) {
+					disks = append(disks, d)
+				}
+			}
 		}
 	}
 	subs, failed := mySubscriptions(ctx, a)
@@ -34,7 +42,10 @@ func (r *Router) objectOf(ctx context.Context, q Query, msg chat.Message) Query 
 		subs = nil
 	}
 	switch {
-	case len(disks) > 0 && (q.NamesDisks || len(subs) == 0):
+	case len(disks) == 0 && len(subs) == 0 && failed == nil && q.Intent == IntentUnsubscribe:
+		// Nothing to stop: the answer says the member has no alerts.
+		q.Intent, q.Verbs = IntentSubscriptions, nil
+	case len(disks) > 0:
 		q.Intent = IntentStorageRemove
 		if len(disks) == 1 {
 			q.DiskRef, q.Verbs = disks[0].Disk, nil // named, and asked first

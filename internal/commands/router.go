@@ -326,7 +326,7 @@ func (r *Router) answerMessage(ctx context.Context, msg chat.Message) (res Resul
 		}
 		conv.edited = edited != nil
 	}
-	q = r.objectOf(ctx, q, msg)
+	q = r.objectOf(ctx, q, msg, conv != nil && conv.frame != nil && ledgerFrames[conv.frame.Query.Intent])
 	pctx, pend := stock.WithPending(ctx)
 	res = r.answer(pctx, q, msg, edited)
 	if conv != nil {

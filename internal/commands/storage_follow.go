@@ -4,17 +4,24 @@ import (
 	"slices"
 
 	"github.com/labgpu/bot/internal/commands/frame"
+	"github.com/labgpu/bot/internal/understand"
 )
 
 // Follow-ups of the storage ledger: after an answer about the ledger (a
 // disk registered, the list, a change, the spend), a message that names
-// no card, job or disk of its own continues it — "这个一个月多少钱",
-// "删了能省多少", "how much does that cost per month?" ask what the disk
-// just named costs (the list, that disk first), "现在还有哪些" the list,
-// "把它改成500G" (a resize verb and a size) resizes that disk. Without a
-// verb nothing changes (an action asked about is answered by the list).
+// no card, job or disk of its own and asks the ledger something — what
+// the disk costs or deleting it saves, the disk as "它"/"that", what is
+// left (understand's LedgerAsk), or a ledger reading of its own —
+// continues it: "这个一个月多少钱", "删了能省多少", "how much does that
+// cost per month?" ask what the disk just named costs (the list, that
+// disk first), "200G 一个月多少钱", "1T呢" what it would cost at that size
+// (the ledger unchanged), "现在还有哪些" the list, "把它改成500G" (a resize
+// verb and a size) resizes that disk. A size is never a verb: without
+// one nothing changes. Any other question after a ledger answer ("CUDA
+// out of memory怎么办", "最便宜的是哪家") is answered as its own.
 
-// ledgerFrames are the answers a ledger follow-up continues.
+// ledgerFrames are the answers a ledger follow-up continues, and the
+// readings that are about the ledger.
 var ledgerFrames = map[string]bool{
 	IntentStorageAdd: true, IntentStorageList: true, IntentStorageResize: true, IntentStorageStop: true,
 	IntentStorageStart: true, IntentStorageRemove: true, IntentDigest: true, IntentStorageRisk: true,
@@ -22,44 +29,77 @@ var ledgerFrames = map[string]bool{
 
 // ledgerAsks are the readings a message continuing a ledger answer may
 // have been given on its own words: a price or cost question about
-// nothing named, an ask-back, or a ledger question.
+// nothing named, an ask-back, or a ledger question (a troubleshooting or
+// comparison question is one of its own).
 var ledgerAsks = map[string]bool{
 	IntentPrices: true, IntentPlan: true, IntentEstimate: true, IntentStock: true, IntentClarify: true, IntentUnknown: true,
 	IntentDigest: true, IntentStorageList: true, IntentStorageAdd: true, IntentStorageRemove: true, IntentStorageStop: true,
-	IntentStorageStart: true, IntentStorageResize: true, IntentMore: false, IntentAdvice: true, IntentCompare: true,
+	IntentStorageStart: true, IntentStorageResize: true,
 }
 
 // ledgerFollow reads q after the ledger answer of f (false: not such a
 // follow-up).
 func ledgerFollow(f *Frame, q Query) (Query, bool) {
-	if f == nil || !ledgerFrames[f.Query.Intent] || !ledgerAsks[q.Intent] || q.Intent == IntentStorageList && q.Confidence >= 1 {
+	if f == nil || !ledgerFrames[f.Query.Intent] || q.Intent == IntentStorageList && q.Confidence >= 1 {
 		return q, false
 	}
-	if len(q.GPUs) > 0 || q.UnknownGPU != "" || q.Model != "" || q.ParamsB > 0 || q.ModelText != "" || q.DiskRef != "" {
+	if len(q.GPUs) > 0 || q.UnknownGPU != "" || frame.HasJob(q) || q.Workload != "" || q.DiskRef != "" {
 		return q, false
 	}
 	disk := f.Query.DiskRef
+	if f.Query.Intent == IntentStorageRemove {
+		disk = "" // gone: no size or resize of it
+	}
 	size := max(q.SizeGB, q.FollowSizeGB)
+	resize := slices.Contains(q.Verbs, IntentStorageResize)
 	own := slices.Contains(q.Verbs, q.Intent) && q.Intent != IntentStorageResize
 	switch {
-	case !own && disk != "" && size > 0 && slices.Contains(q.Verbs, IntentStorageResize):
-		// "把它改成500G": that disk, to that size.
+	case !own && disk != "" && size > 0 && resize && len(q.Platforms) == 0 && !troubleshooting(q):
+		// "把它改成500G", "resize it to 800GB": that disk, to that size,
+		// on the member's verb. The reading's confidence stays: one
+		// unsure only between ledger readings (an ask-back, a
+		// registration) is the disk's change the frame names; any other
+		// reading unsure is asked first (asksFirst).
 		m := q
-		m.Intent, m.Confidence, m.Alternatives, m.DiskRef, m.SizeGB = IntentStorageResize, 1, nil, disk, size
-		m.Verbs = append(slices.Clone(q.Verbs), IntentStorageResize)
+		m.Intent, m.Alternatives, m.DiskRef, m.SizeGB = IntentStorageResize, nil, disk, size
+		if ledgerFrames[q.Intent] || q.Intent == IntentClarify || q.Intent == IntentUnknown {
+			m.Confidence = max(m.Confidence, understand.ActionFloor)
+		}
+		return m, true
+	case !ledgerAsks[q.Intent] || q.Topic != "":
+		return q, false
+	case !own && disk != "" && size > 0 && len(q.Platforms) == 0:
+		// "200G 一个月多少钱", "1T呢", "how much for 500GB": what that disk
+		// would cost at that size; nothing changes.
+		m := q
+		m.Intent, m.Confidence, m.Alternatives, m.AskedAbout = IntentStorageList, 1, nil, ""
+		m.DiskRef, m.SizeGB, m.FollowSizeGB = disk, 0, size
+		m.English = frame.Language(f.Query.Restore(), q)
 		return m, true
 	case own || len(q.Platforms) > 0 || size > 0:
 		// An action said outright, or a question about another disk.
 		return q, false
 	case q.Intent == IntentDigest && q.Period != "" || q.Week != "":
 		return q, false
+	case !ledgerFrames[q.Intent] && !q.LedgerAsk:
+		// A question of its own ("最便宜的是哪家", "怎么收费的").
+		return q, false
 	}
 	m := q
 	m.Intent, m.Confidence, m.Alternatives, m.AskedAbout = IntentStorageList, 1, nil, ""
-	m.DiskRef = ""
-	if f.Query.Intent != IntentStorageRemove {
-		m.DiskRef = disk
-	}
+	m.DiskRef = disk
 	m.English = frame.Language(f.Query.Restore(), q)
 	return m, true
+}
+
+// troubleshooting reports whether q is a troubleshooting question of its
+// own, whatever its words share with a resize ("Tried to allocate 2.00
+// GiB", "想把数据盘从 50G 扩到 200G，控制台在哪里点"): a paste (an error
+// found, an OOM), or a troubleshooting reading that names no disk as
+// "它"/"it" or matches its topic strongly.
+func troubleshooting(q Query) bool {
+	if q.OOM != nil || len(q.Findings) > 0 {
+		return true
+	}
+	return q.Intent == IntentAdvice && (!q.LedgerAsk || q.KB != nil && q.KB.Best != nil && q.KB.Best.Strong)
 }

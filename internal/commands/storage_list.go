@@ -52,6 +52,10 @@ func storageListAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 			m := max(d.SizeGB-free, 0) * perDay * 30
 			p.Total += m
 			row.Monthly = &m
+			if d.Disk == p.Focus && a.FollowSizeGB > 0 {
+				// "200G 一个月多少钱" after the disk's answer: at that size.
+				p.At, p.AtMonthly = a.FollowSizeGB, max(a.FollowSizeGB-free, 0)*perDay*30
+			}
 			if perDay > 0 && diskPriceUnverified(a, d.Platform) {
 				// A seed-only price, and the total it goes into.
 				row.Marked, p.Marked = true, true

@@ -24,7 +24,7 @@ func TestActionVerbs(t *testing.T) {
 	u := r.Understander()
 	want := []string{commands.IntentDigestOff, commands.IntentDigestOn, commands.IntentMute, commands.IntentStorageAdd,
 		commands.IntentStorageRemove, commands.IntentStorageResize, commands.IntentStorageStart, commands.IntentStorageStop,
-		commands.IntentUnsubscribe}
+		commands.IntentSubscribe, commands.IntentUnsubscribe}
 	var actions []string
 	for _, d := range in.Defs {
 		if d.Action() {

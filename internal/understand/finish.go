@@ -80,9 +80,10 @@ func (u *Understander) finish(x *extraction, m *advice.Result, text string) {
 			q.DiskRef = ""
 		}
 		if q.Intent != IntentAdvice && q.Intent != IntentFactCheck && q.Intent != IntentPlan {
-			if q.FollowUp || q.Intent == IntentClarify && diskAlternative(q) {
+			if q.FollowUp || q.Intent == IntentClarify && diskAlternative(q) || q.LedgerAsk && len(q.GPUs) == 0 && q.Model == "" && q.ParamsB == 0 {
 				// "40G的呢": a card's variant; "把它改成500G" unsure
-				// between disk readings: the disk a ledger answer named.
+				// between disk readings, "how much for 500GB": the disk a
+				// ledger answer named.
 				q.FollowSizeGB = q.SizeGB
 			}
 			q.SizeGB, q.SizeText = 0, ""

@@ -226,6 +226,18 @@ func (d *Definition) compile() error {
 // done only on one of them (see Verbs).
 func (d *Definition) Action() bool { return d != nil && len(d.Verbs) > 0 }
 
+// named reports whether the folded text s names what the definition's
+// verbs must be said of (Pattern.With): true when a verb needs nothing
+// named.
+func (d *Definition) named(s string) bool {
+	for i := range d.Verbs {
+		if d.Verbs[i].with == nil || d.Verbs[i].with.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
 // hasVerb reports whether one of the definition's verbs matches the
 // folded text s with slots q.
 func (d *Definition) hasVerb(s string, q *Query) bool {

@@ -248,7 +248,7 @@ func (u *Understander) Training() []Labelled {
 		out = labelAll(out, t.Examples, topicLabel(t.ID), false)
 	}
 	for _, w := range u.base.Workloads {
-		out = labelAll(out, w.Examples, topicLabel("card-choice"), false)
+		out = labelAll(out, w.Examples, topicLabel(advice.TopicCardChoice), false)
 	}
 	return out
 }
@@ -305,11 +305,13 @@ func (u *Understander) Understand(text string) Query {
 	}
 	diskCostRule(q, &x)
 	scopeRule(q)
+	q.LedgerAsk = reLedgerFollow.MatchString(x.Folded())
 	u.finish(&x, &m, text)
 	q.Verbs = u.verbs(&x)
 	q.NamesAlerts = reAlertWord.MatchString(x.Folded())
 	q.NamesDisks = slices.Contains(x.concepts, "@disk")
 	u.declined(&x)
+	u.unnamed(&x)
 	u.askedAbout(&x)
 	u.complained(&x)
 	return *q
@@ -324,6 +326,9 @@ var (
 	reDeclineUnless = words.NewExpr("pipeline.decline_unless")
 	// reAlertComplaint complains about alerts ("提醒刷屏了").
 	reAlertComplaint = words.NewExpr("pipeline.alert_complaint")
+	// reLedgerFollow asks what a ledger answer's disk costs or saves, or
+	// names it ("它", "that disk").
+	reLedgerFollow = words.NewExpr("pipeline.ledger_follow")
 )
 
 // declined answers a message that says not to do an action ("别静音，等
@@ -347,15 +352,38 @@ func (u *Understander) declined(x *extraction) {
 // complained answers a complaint about alerts read as a change to the
 // member's subscriptions without its verb ("昨晚4090的通知刷了一晚上屏") with
 // the offer to mute the chat (asked first: it has no verb either), never
-// a cancellation or a new subscription.
+// a cancellation or a new subscription (a complaint naming the alerts,
+// "通知刷屏了", is no request for one).
 func (u *Understander) complained(x *extraction) {
 	q := x.Query()
-	if q.Intent != IntentSubscribe && q.Intent != IntentUnsubscribe || slices.Contains(q.Verbs, q.Intent) || !reAlertComplaint.MatchString(x.Folded()) {
+	if q.Intent != IntentSubscribe && q.Intent != IntentUnsubscribe || q.Intent == IntentUnsubscribe && slices.Contains(q.Verbs, q.Intent) || !reAlertComplaint.MatchString(x.Folded()) {
 		return
 	}
 	q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
 	q.Intent, q.Verbs, q.MuteMinutes, q.MuteUntil = IntentMute, nil, 0, ""
 	x.MuteSlots()
+}
+
+// unnamed answers an action read without its verb in a message that does
+// not name what its verbs must be said of ("这块存储不用了", "花费不要算了"
+// read as the digest switched off): the first other action among the
+// readings ("这块存储不用了": the disk's removal, asked first), else the
+// action's question (the digest); the action kept as an alternative.
+func (u *Understander) unnamed(x *extraction) {
+	q := x.Query()
+	d := u.in.Def(q.Intent)
+	if !d.Action() || d.Question == "" || slices.Contains(q.Verbs, q.Intent) || d.named(x.Folded()) {
+		return
+	}
+	to := d.Question
+	for _, a := range q.Alternatives {
+		if ad := u.in.Def(a.Intent); ad.Action() && ad.Question != d.Question {
+			to = a.Intent
+			break
+		}
+	}
+	q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
+	q.Intent = to
 }
 
 // reQuestion is a message that asks rather than tells.
@@ -364,13 +392,17 @@ var reQuestion = words.NewExpr("pipeline.question")
 // reRequest is a polite request shaped as a question ("周报能开吗").
 var reRequest = words.NewExpr("pipeline.request")
 
+// reShowNow asks to see something now ("发一下周报", "周报发我看看").
+var reShowNow = words.NewExpr("pipeline.show_now")
+
 // askedAbout answers an action read without its verb, in a message that
-// asks, with the intent its definition names for questions about it
+// asks or asks to see it now, with the intent its definition names for questions about it
 // (Definition.Question): the action is kept as the first alternative.
 func (u *Understander) askedAbout(x *extraction) {
 	q := x.Query()
 	d := u.in.Def(q.Intent)
-	if !d.Action() || d.Question == "" || slices.Contains(q.Verbs, q.Intent) || !reQuestion.MatchString(x.Folded()) || reRequest.MatchString(x.Folded()) {
+	f := x.Folded()
+	if !d.Action() || d.Question == "" || slices.Contains(q.Verbs, q.Intent) || reRequest.MatchString(f) || !reQuestion.MatchString(f) && !reShowNow.MatchString(f) {
 		return
 	}
 	q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
@@ -678,9 +710,9 @@ func boundaryRules(q *Query, m *advice.Result, x *extraction, ranked []scorer.Sc
 	case q.Intent == IntentCompare && job:
 		// "H100 和 A100 训练7B LoRA哪个划算": the named cards for that job.
 		q.Intent = IntentEstimate
-	case q.Intent == IntentEstimate && m.Best != nil && m.Best.Topic.ID == "cuda-oom" && reHappened.MatchString(folded) && !ContainsAny(folded, kwWillIt.List()):
-		q.Intent, q.Topic = IntentAdvice, "cuda-oom"
-	case q.Intent == IntentAdvice && q.Topic == "cuda-oom" && job && ContainsAny(folded, kwWillIt.List()) && !reHappened.MatchString(folded) && (m.Best == nil || !m.Best.Strong):
+	case q.Intent == IntentEstimate && m.Best != nil && m.Best.Topic.ID == advice.TopicOOM && reHappened.MatchString(folded) && !ContainsAny(folded, kwWillIt.List()):
+		q.Intent, q.Topic = IntentAdvice, advice.TopicOOM
+	case q.Intent == IntentAdvice && q.Topic == advice.TopicOOM && job && ContainsAny(folded, kwWillIt.List()) && !reHappened.MatchString(folded) && (m.Best == nil || !m.Best.Strong):
 		// "13B LoRA 4090 会不会爆显存": asked before the fact, the estimate
 		// answers it.
 		q.Intent, q.Topic = IntentEstimate, ""

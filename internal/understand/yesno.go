@@ -1,6 +1,10 @@
 package understand
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/labgpu/bot/internal/advice"
+)
 
 // yesNoRule settles, for a yes/no question (Query.YesNo), readings the
 // scorer mixes up with troubleshooting or an ask-back, from what the
@@ -48,7 +52,7 @@ func yesNoRule(q *Query) {
 	case y.Kind == YesNoCheaper && card && q.Intent == IntentFactCheck && q.PriceCNY == 0:
 		to = IntentCompare
 	case (y.Kind == YesNoFits || y.Kind == YesNoCan) && (q.Model != "" || q.ParamsB > 0) && q.Intent == IntentAdvice &&
-		(q.Topic == "" || q.Topic == "card-choice" || q.Topic == "cuda-oom") && (q.KB == nil || q.KB.Best == nil || !q.KB.Best.Strong):
+		(q.Topic == "" || q.Topic == advice.TopicCardChoice || q.Topic == advice.TopicOOM) && (q.KB == nil || q.KB.Best == nil || !q.KB.Best.Strong):
 		// "is 24G enough for 7b inference": the estimate says whether
 		// it fits, not a card-choice topic.
 		to = IntentEstimate

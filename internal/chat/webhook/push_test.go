@@ -28,7 +28,7 @@ var answersOnly = []string{
 	"estimate.short.assumed_inference", "estimate.short.assumed_training", "estimate.assumed.inference", "estimate.assumed.training",
 	"estimate.stack.tuned_speedup", "advice.stock.live", "advice.stock.alert", "meta.chitchat.greeting", "meta.clarify.how",
 	"meta.unknown.help", "subscribe.list.none", "subscribe.list.muted_now", "subscribe.mute.longer", "subscribe.cancel.which", "subscribe.how", "digest.on_hint", "digest.info_on", "digest.info_off", "digest.info_unknown", "release.list.check",
-	"release.list.note", "release.list.plans", "storage.add.hint", "storage.list.none", "storage.change.no_disk",
+	"release.list.note", "release.list.plans", "storage.add.hint", "storage.list.none", "storage.list.disk_monthly_at", "storage.change.no_disk",
 	"storage.admin.not_private", "storage.admin.no_code", "storage.admin.expired", "storage.admin.spent",
 	"storage.admin.code_issued", "storage.admin.no_such", "help.short_first", "help.areas_hint", "help.topics_note",
 	"advice.oom.costs", "advice.follow.paste", "advice.follow.check", "advice.follow.next", "advice.follow.exhausted", "estimate.too_many_gpus", "prices.full.not_stock", "subscribe.list.cancel_hint", "meta.clarify.title",

@@ -51,8 +51,8 @@ func Advice(ctx context.Context, a *answer.Ask) answer.Out {
 	// A how-to question ("第一次租卡要注意什么") gets the topic as advice,
 	// not as a diagnosis with a confidence.
 	p.HowTo = len(t.Errors) == 0 && !m.Problem && t.Tie != kb.TieCard
-	if t.Tie == kb.TieCard && (t.ID == "card-choice" || q.Model != "" || q.ParamsB > 0) {
-		p.Card, p.CardTopic = cardChoice(ctx, a, &p), t.ID == "card-choice"
+	if t.Tie == kb.TieCard && (t.ID == kb.TopicCardChoice || q.Model != "" || q.ParamsB > 0) {
+		p.Card, p.CardTopic = cardChoice(ctx, a, &p), t.ID == kb.TopicCardChoice
 	}
 	tie(ctx, a, t, &p)
 	p.Advice.Related = refs(m.Related, en)

@@ -2,6 +2,7 @@ package frame
 
 import (
 	"encoding/json"
+	"github.com/labgpu/bot/internal/advice"
 	"slices"
 
 	"github.com/labgpu/bot/internal/catalog"
@@ -31,13 +32,10 @@ func Editable(q Query) bool {
 	case understand.IntentStock, understand.IntentPrices, understand.IntentCompare, understand.IntentPlan, understand.IntentEstimate, understand.IntentAvailability, understand.IntentDigest:
 		return true
 	case understand.IntentAdvice:
-		return q.Topic == cardChoiceTopic
+		return q.Topic == advice.TopicCardChoice
 	}
 	return false
 }
-
-// cardChoiceTopic is the knowledge base's "which card" topic.
-const cardChoiceTopic = "card-choice"
 
 // brings is what kinds of values a message names.
 type brings struct {
@@ -250,7 +248,8 @@ func AlertFollow(a, q Query) (Query, bool) {
 	return s, true
 }
 
-// HasJob reports whether q names a job.
+// HasJob reports whether q names a job: a model, its size, a workload
+// the estimator or the knowledge base knows. It is the one such check.
 func HasJob(q Query) bool {
 	return q.Model != "" || q.ParamsB > 0 || q.ModelText != "" || q.WorkloadModel != "" || q.KBWorkload != ""
 }
@@ -273,7 +272,7 @@ func continues(q Query) bool {
 	case understand.IntentSubscriptions, understand.IntentStorageList:
 		// A listing asks no value: one with values but no card or
 		// platform ("2 cards?") is a follow-up misread.
-		return q.FollowUp && valuesOf(q).any() && !hasSubject(q)
+		return q.FollowUp && valuesOf(q).any() && !HasSubject(q)
 	case understand.IntentHelp, understand.IntentSubscribe:
 		return false
 	}
@@ -285,7 +284,7 @@ func continues(q Query) bool {
 // a subject it names itself ("哪家有A100呢" after an estimate).
 func OwnQuestion(q Query, target string) bool {
 	sure := q.Confidence >= understand.Accept && Editable(q)
-	return sure && q.Intent != target && hasSubject(q)
+	return sure && q.Intent != target && HasSubject(q)
 }
 
 // asks reports whether q reads as intent, or is unsure between it and
@@ -308,20 +307,20 @@ func elliptical(f, q Query) bool {
 	if len(f.GPUs) > 0 {
 		return len(q.GPUs) == 0 && q.UnknownGPU == ""
 	}
-	return !hasSubject(q)
+	return !HasSubject(q)
 }
 
-// hasSubject reports whether q names what its answer is about: a card, a
+// HasSubject reports whether q names what its answer is about: a card, a
 // platform or a job.
-func hasSubject(q Query) bool {
-	return len(q.GPUs) > 0 || len(q.Platforms) > 0 || q.Model != "" || q.ParamsB > 0 || q.ModelText != "" || q.WorkloadModel != ""
+func HasSubject(q Query) bool {
+	return len(q.GPUs) > 0 || len(q.Platforms) > 0 || HasJob(q)
 }
 
 // carry answers a follow-up that names no value but asks another thing of
 // the same subject ("价格呢" after a stock answer): its own reading, about
 // the frame's card and platform.
 func carry(f, q Query) (Query, bool) {
-	if !q.FollowUp || hasSubject(q) || !Editable(q) || q.Intent == understand.IntentEstimate || q.Intent == understand.IntentDigest {
+	if !q.FollowUp || HasSubject(q) || !Editable(q) || q.Intent == understand.IntentEstimate || q.Intent == understand.IntentDigest {
 		return q, false
 	}
 	if len(f.GPUs) == 0 && len(f.Platforms) == 0 {

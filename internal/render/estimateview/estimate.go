@@ -94,7 +94,7 @@ type Estimate struct {
 	// WhyOnly: the member asked why the verdict is what it is; the short
 	// form is the verdict and the figures that decided it.
 	WhyOnly bool `json:"-"`
-	USD       bool        `json:"-"`
+	USD     bool `json:"-"`
 	// Verdict answers the yes/no question asked about the job ("24G 跑
 	// 7B QLoRA 够不够", "100块能搞定吗"; nil when none was asked): the
 	// reply's first line.

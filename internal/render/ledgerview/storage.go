@@ -194,6 +194,11 @@ type List struct {
 	// ("这个一个月多少钱" after registering it; "": none).
 	Asked *ListAsked `json:"-"`
 	Focus string     `json:"-"`
+	// At is a size the follow-up asks the Focus disk's cost at ("200G
+	// 一个月多少钱", "1T呢"), and AtMonthly what that would cost per 30
+	// days (At 0: none; the ledger is not changed).
+	At        float64 `json:"-"`
+	AtMonthly float64 `json:"-"`
 }
 
 // ListAsked is the disk a question named and how many match it (the
@@ -275,6 +280,10 @@ func (s List) lead(rd *render.Renderer) string {
 			mark := ""
 			if d.Marked {
 				mark = render.MarkUnverified
+			}
+			if s.At > 0 {
+				return l.T("storage.list.disk_monthly_at", d.Disk, rd.PlatformName(d.Platform, en), GBText(s.At), s.AtMonthly, mark,
+					GBText(d.SizeGB), *d.Monthly, d.Disk, GBText(s.At))
 			}
 			return l.T("storage.list.disk_monthly", d.Disk, rd.PlatformName(d.Platform, en), GBText(d.SizeGB), *d.Monthly, mark)
 		}

@@ -265,6 +265,10 @@ type Query struct {
 	// that names neither ("删了吧") has its object decided by the state.
 	NamesAlerts bool `json:"-"`
 	NamesDisks  bool `json:"-"`
+	// LedgerAsk: the message has a word of a question continuing a
+	// storage-ledger answer (what it costs or saves, the disk as "它",
+	// what is left).
+	LedgerAsk bool `json:"-"`
 	// Area is the help area asked about ("帮助 告警" → alerts).
 	Area string `json:"area,omitempty"`
 	// SmallTalk is what a chitchat message is (smalltalk.go):
