@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/chat/claim"
 	"github.com/labgpu/bot/internal/chat/feishu"
 	"github.com/labgpu/bot/internal/chat/webhook"
 	"github.com/labgpu/bot/internal/chat/wechat"
@@ -194,7 +195,7 @@ func channelKindOf(name string) (channelKind, bool) {
 // connection; it counts its own sends, answers included (OnSend).
 func (a *App) serveFeishu(ctx context.Context, m *Metrics, _ chat.Channels) (chat.Channel, chat.Sender, error) {
 	fc := a.Cfg.Feishu
-	dedup := feishu.NewStoreDeduper(a.Store, feishu.StoreDeduperOptions{Log: a.Log})
+	dedup := claim.NewStoreDeduper(a.Store, claim.StoreDeduperOptions{Log: a.Log})
 	m.Registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "labgpu_feishu_dedup_fallbacks_total",
 		Help: "Feishu claims taken in the process because the store failed."}, func() float64 { return float64(dedup.Fallbacks()) }))
 	bot, err := feishu.New(ctx, feishu.Options{AppID: fc.AppID, AppSecret: fc.AppSecret, VerificationToken: fc.VerificationToken,

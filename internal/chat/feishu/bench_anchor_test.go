@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/chat/claim"
 	"github.com/labgpu/bot/internal/chat/feishu"
 	"github.com/labgpu/bot/internal/chat/feishu/feishutest"
 	"github.com/labgpu/bot/internal/store/embedded"
@@ -47,7 +48,7 @@ func BenchmarkCallbackVsSDK(b *testing.B) {
 		sdk.drain(b)
 	})
 	bot := func(b *testing.B, st feishu.Deduper) {
-		d := feishu.NewStoreDeduper(st, feishu.StoreDeduperOptions{})
+		d := claim.NewStoreDeduper(st, claim.StoreDeduperOptions{})
 		defer d.Close()
 		h := &countingHandler{}
 		opts := baseOptions(f, h, nil)

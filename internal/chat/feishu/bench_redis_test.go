@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/labgpu/bot/internal/chat/claim"
 	"github.com/labgpu/bot/internal/chat/feishu"
 	"github.com/labgpu/bot/internal/store/embedded"
 	redisstore "github.com/labgpu/bot/internal/store/redis"
@@ -40,7 +41,7 @@ func BenchmarkCallbackRedisStore(b *testing.B) {
 				opts.QueueSize = 1 << 16
 				opts.Dedup = st
 				if claims == "deduper" {
-					d := feishu.NewStoreDeduper(st, feishu.StoreDeduperOptions{})
+					d := claim.NewStoreDeduper(st, claim.StoreDeduperOptions{})
 					defer d.Close()
 					opts.Dedup = d
 				}
@@ -81,7 +82,7 @@ func BenchmarkCallbackStoreDeduperEmbedded(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer st.Close()
-			d := feishu.NewStoreDeduper(st, feishu.StoreDeduperOptions{})
+			d := claim.NewStoreDeduper(st, claim.StoreDeduperOptions{})
 			defer d.Close()
 			opts := baseOptions(f, noopHandler{}, nil)
 			opts.QueueSize = 1 << 16

@@ -22,6 +22,7 @@ import (
 	segjson "github.com/segmentio/encoding/json"
 
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/chat/claim"
 	"github.com/labgpu/bot/internal/i18n"
 )
 
@@ -30,10 +31,10 @@ import (
 type job struct {
 	ev       *larkim.P2MessageReceiveV1
 	received time.Time
-	claim    Claim   // of the event (claimKey)
-	p        *parked // the gated message (and its answer when resumed); nil: gated by the worker
-	resumed  bool    // taken over from the inbox
-	inboxed  bool    // kept in the inbox until answered (finish)
+	claim    claim.Claim // of the event (claimKey)
+	p        *parked     // the gated message (and its answer when resumed); nil: gated by the worker
+	resumed  bool        // taken over from the inbox
+	inboxed  bool        // kept in the inbox until answered (finish)
 }
 
 // claimKey is the one claim an event takes: "feishu:msg:<message_id>",
@@ -346,7 +347,8 @@ func (b *Bot) onMessage(ctx context.Context, ev *larkim.P2MessageReceiveV1) erro
 	c, err := b.claim(ctx, claimKey(ev))
 	if err != nil {
 		// Not claimed by this process (a claim of its own that lands
-		// late is released by a Claimer), so Feishu's retry is answered.
+		// late is released by a claim.Claimer), so Feishu's retry is
+		// answered.
 		b.release()
 		b.log.Warn("feishu event: dedup store failed, Feishu will retry", "event_id", hdr.EventID, "err", err)
 		return reject(http.StatusServiceUnavailable, "dedup store unavailable", fmt.Errorf("feishu: claim event: %w", err))

@@ -17,6 +17,7 @@ import (
 	larkws "github.com/larksuite/oapi-sdk-go/v3/ws"
 
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/chat/claim"
 	"github.com/labgpu/bot/internal/chat/feishu"
 )
 
@@ -738,7 +739,7 @@ func TestShutdownGrace(t *testing.T) {
 	var logs syncBuffer
 	opts := baseOptions(f, h, &logs)
 	opts.Workers, opts.DrainTimeout = 1, 300*time.Millisecond
-	dedup := feishu.NewMemoryDeduper()
+	dedup := claim.NewMemoryDeduper()
 	opts.Dedup = dedup
 	b, err := feishu.New(context.Background(), opts)
 	if err != nil {

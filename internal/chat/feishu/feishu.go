@@ -42,17 +42,14 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/chat/claim"
 )
 
-// Deduper is the stores' SET NX: ClaimAlert returns true for the first
-// caller with key within ttl and false for every later one. The embedded
-// and Redis stores implement it; MemoryDeduper is a process-local one.
-type Deduper interface {
-	ClaimAlert(ctx context.Context, key string, ttl time.Duration) (bool, error)
-	// ReleaseAlert frees a claim whose work was not done (a failed reply,
-	// a job dropped at shutdown), so Feishu's retry is answered.
-	ReleaseAlert(ctx context.Context, key string) error
-}
+// Deduper is the stores' SET NX (claim.Deduper): ClaimAlert returns true
+// for the first caller with key within ttl and false for every later one.
+// The embedded and Redis stores implement it; claim.StoreDeduper is the
+// one `bot serve` passes, claim.MemoryDeduper a process-local one.
+type Deduper = claim.Deduper
 
 // Modes accepted in Options.Mode.
 const (
@@ -123,7 +120,7 @@ type Options struct {
 	Started time.Time
 	// Dedup remembers events: one claim each, on the message id
 	// ("feishu:msg:<id>"; "feishu:event:<id>" for an event without one),
-	// TTL DedupTTL. Default: a MemoryDeduper, which
+	// TTL DedupTTL. Default: a claim.MemoryDeduper, which
 	// is neither shared between replicas nor kept across restarts.
 	Dedup Deduper
 	// Handler answers messages. Required.
@@ -364,7 +361,7 @@ func checkOptions(opts Options) (Options, error) {
 		opts.Started = opts.Now()
 	}
 	if opts.Dedup == nil {
-		opts.Dedup = NewMemoryDeduper()
+		opts.Dedup = claim.NewMemoryDeduper()
 	}
 	if opts.Log == nil {
 		opts.Log = slog.Default()

@@ -26,6 +26,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/chat/claim"
 	"github.com/labgpu/bot/internal/chat/feishu"
 	"github.com/labgpu/bot/internal/fixture"
 )
@@ -520,6 +521,21 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
+// newDeduper is a claim.StoreDeduper over st for a test, quiet, replica
+// "test" unless opts says otherwise, closed when the test ends.
+func newDeduper(t *testing.T, st feishu.Deduper, opts claim.StoreDeduperOptions) *claim.StoreDeduper {
+	t.Helper()
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if opts.Replica == "" {
+		opts.Replica = "test"
+	}
+	d := claim.NewStoreDeduper(st, opts)
+	t.Cleanup(func() { _ = d.Close() })
+	return d
+}
+
 // baseOptions are options for a webhook bot against f.
 func baseOptions(f *fake, h chat.Handler, logs io.Writer) feishu.Options {
 	if logs == nil {
@@ -531,7 +547,7 @@ func baseOptions(f *fake, h chat.Handler, logs io.Writer) feishu.Options {
 		BaseURL:     f.srv.URL,
 		Mode:        feishu.ModeWebhook,
 		Handler:     h,
-		Dedup:       feishu.NewMemoryDeduper(),
+		Dedup:       claim.NewMemoryDeduper(),
 		Log:         slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		RatePerChat: rate.Inf,
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/labgpu/bot/internal/chat/claim"
 	"github.com/labgpu/bot/internal/chat/feishu"
 	"github.com/labgpu/bot/internal/store/embedded"
 	redisstore "github.com/labgpu/bot/internal/store/redis"
@@ -92,10 +93,10 @@ func TestShutdownKeepsQueuedAnswers(t *testing.T) {
 				f.slow, f.slowAfter, f.uuids = 600*time.Millisecond, slowAfter, map[string]bool{}
 				st, reopen := kind.open(t)
 				var logs syncBuffer
-				start := func(ctx context.Context, st parkStore) (*feishu.Bot, *feishu.StoreDeduper) {
+				start := func(ctx context.Context, st parkStore) (*feishu.Bot, *claim.StoreDeduper) {
 					t.Helper()
 					opts := baseOptions(f, &recHandler{}, &logs)
-					d := newDeduper(t, st, feishu.StoreDeduperOptions{})
+					d := newDeduper(t, st, claim.StoreDeduperOptions{})
 					opts.Dedup, opts.Inbox, opts.Delivered, opts.DrainTimeout = d, st, st, grace
 					b, err := feishu.New(ctx, opts)
 					if err != nil {
@@ -231,7 +232,7 @@ func TestKilledReplicaAnswerTakenOver(t *testing.T) {
 			f := newFake(t)
 			f.uuids = map[string]bool{}
 			st, _ := kind.open(t)
-			dedup := newDeduper(t, st, feishu.StoreDeduperOptions{})
+			dedup := newDeduper(t, st, claim.StoreDeduperOptions{})
 			hA := &recHandler{gate: make(chan struct{}), got: make(chan struct{}, 1)}
 			optsA := baseOptions(f, hA, nil)
 			optsA.Dedup, optsA.Inbox, optsA.Delivered, optsA.LeaseTTL, optsA.Replica = dedup, st, st, lease, "replica-a"

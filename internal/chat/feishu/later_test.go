@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/chat"
+	"github.com/labgpu/bot/internal/chat/claim"
 	"github.com/labgpu/bot/internal/chat/feishu"
 )
 
@@ -197,7 +198,7 @@ func TestReadyFromRecordedIntake(t *testing.T) {
 			var mu sync.Mutex
 			now := time.Now()
 			clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-			dedup := &switchDedup{mem: feishu.NewMemoryDeduper()}
+			dedup := &switchDedup{mem: claim.NewMemoryDeduper()}
 			opts := baseOptions(f, &recHandler{}, nil)
 			opts.Dedup, opts.Now = dedup, clock
 			b := newBot(t, opts)

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/labgpu/bot/internal/chat/feishu"
+	"github.com/labgpu/bot/internal/chat/claim"
 	redisstore "github.com/labgpu/bot/internal/store/redis"
 	"github.com/labgpu/bot/internal/store/storetest"
 )
@@ -20,14 +20,14 @@ type redisBot struct {
 	t     *testing.T
 	srv   *storetest.RedisServer
 	st    *redisstore.Store
-	d     *feishu.StoreDeduper
+	d     *claim.StoreDeduper
 	f     *fake
 	h     *recHandler
 	hh    http.Handler
 	dlogs *syncBuffer // the deduper's log
 }
 
-func newRedisBot(t *testing.T, opts feishu.StoreDeduperOptions) *redisBot {
+func newRedisBot(t *testing.T, opts claim.StoreDeduperOptions) *redisBot {
 	t.Helper()
 	rb := &redisBot{t: t, srv: storetest.StartRedis(t), f: newFake(t), h: &recHandler{}, dlogs: &syncBuffer{}}
 	st, err := redisstore.Open(context.Background(), rb.srv.URL(), "")
@@ -122,7 +122,7 @@ func (rb *redisBot) setCalls() int {
 // releases its own late claim, and Feishu's redelivery (same event_id) is
 // answered exactly once.
 func TestRedisPausedDuringClaim(t *testing.T) {
-	rb := newRedisBot(t, feishu.StoreDeduperOptions{Window: -1, ClaimTimeout: 300 * time.Millisecond, Replica: "a"})
+	rb := newRedisBot(t, claim.StoreDeduperOptions{Window: -1, ClaimTimeout: 300 * time.Millisecond, Replica: "a"})
 	before := rb.setCalls()
 
 	rb.srv.Pause()
@@ -158,7 +158,7 @@ func TestRedisPausedDuringClaim(t *testing.T) {
 // Redis answers, claims go to it again. One line for the outage, one for
 // the recovery.
 func TestRedisPausedFallback(t *testing.T) {
-	rb := newRedisBot(t, feishu.StoreDeduperOptions{ClaimTimeout: 300 * time.Millisecond, ProbeEvery: 50 * time.Millisecond, Replica: "b"})
+	rb := newRedisBot(t, claim.StoreDeduperOptions{ClaimTimeout: 300 * time.Millisecond, ProbeEvery: 50 * time.Millisecond, Replica: "b"})
 
 	rb.srv.Pause()
 	took := rb.deliver("ev-paused", http.StatusOK)
@@ -198,7 +198,7 @@ func TestRedisPausedFallback(t *testing.T) {
 // counted and logged once; with Redis back claims are in Redis again and
 // a redelivery of an event of the outage is still a duplicate.
 func TestRedisDownFallback(t *testing.T) {
-	rb := newRedisBot(t, feishu.StoreDeduperOptions{ClaimTimeout: 300 * time.Millisecond, ProbeEvery: 50 * time.Millisecond, Replica: "c"})
+	rb := newRedisBot(t, claim.StoreDeduperOptions{ClaimTimeout: 300 * time.Millisecond, ProbeEvery: 50 * time.Millisecond, Replica: "c"})
 
 	rb.srv.Kill()
 	rb.deliver("ev-down", http.StatusOK)

@@ -11,7 +11,7 @@ import (
 )
 
 // OwnedClaimStore is the claims with an owner token that the Feishu
-// callback takes (chat/feishu.OwnerStore), beside stock.AlertStore's
+// callback takes (chat/claim.OwnerStore), beside stock.AlertStore's
 // ClaimAlert and ReleaseAlert, in the same key space.
 type OwnedClaimStore interface {
 	stock.AlertStore

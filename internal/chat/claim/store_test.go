@@ -1,6 +1,7 @@
-package feishu_test
+package claim_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -10,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/labgpu/bot/internal/chat/feishu"
+	"github.com/labgpu/bot/internal/chat/claim"
 )
 
-// ownerStore is an in-memory feishu.OwnerStore whose failures the test
+// ownerStore is an in-memory claim.OwnerStore whose failures the test
 // sets: down fails every call; failNext fails the next ClaimAs calls
 // without applying them; applyThenFail applies the next ClaimAs and then
 // fails it, as a timed-out call a server applies later.
@@ -110,7 +111,7 @@ func (s *ownerStore) get(key string) (string, bool) {
 	return o, ok
 }
 
-func newDeduper(t *testing.T, st feishu.Deduper, opts feishu.StoreDeduperOptions) *feishu.StoreDeduper {
+func newDeduper(t *testing.T, st claim.Deduper, opts claim.StoreDeduperOptions) *claim.StoreDeduper {
 	t.Helper()
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -118,7 +119,7 @@ func newDeduper(t *testing.T, st feishu.Deduper, opts feishu.StoreDeduperOptions
 	if opts.Replica == "" {
 		opts.Replica = "test"
 	}
-	d := feishu.NewStoreDeduper(st, opts)
+	d := claim.NewStoreDeduper(st, opts)
 	t.Cleanup(func() { _ = d.Close() })
 	return d
 }
@@ -127,7 +128,7 @@ func newDeduper(t *testing.T, st feishu.Deduper, opts feishu.StoreDeduperOptions
 // own and nothing else; a duplicate is not held.
 func TestStoreDeduperHappyPath(t *testing.T) {
 	st := newOwnerStore()
-	d := newDeduper(t, st, feishu.StoreDeduperOptions{})
+	d := newDeduper(t, st, claim.StoreDeduperOptions{})
 	ctx := context.Background()
 	a, err := d.Claim(ctx, "k1", time.Hour)
 	if err != nil || !a.Held || a.Local || !strings.HasPrefix(a.Owner, "test/") {
@@ -158,7 +159,7 @@ func TestStoreDeduperHappyPath(t *testing.T) {
 func TestStoreDeduperResolves(t *testing.T) {
 	ctx := context.Background()
 	st := newOwnerStore()
-	d := newDeduper(t, st, feishu.StoreDeduperOptions{})
+	d := newDeduper(t, st, claim.StoreDeduperOptions{})
 
 	st.set(func(s *ownerStore) { s.applyThenFail = 1 })
 	c, err := d.Claim(ctx, "applied", time.Hour)
@@ -195,13 +196,13 @@ func TestStoreDeduperResolves(t *testing.T) {
 func TestStoreDeduperReleasesOnlyItsOwn(t *testing.T) {
 	ctx := context.Background()
 	st := newOwnerStore()
-	d := newDeduper(t, st, feishu.StoreDeduperOptions{Window: -1, ClaimTimeout: 40 * time.Millisecond})
+	d := newDeduper(t, st, claim.StoreDeduperOptions{Window: -1, ClaimTimeout: 40 * time.Millisecond})
 
 	c, err := d.Claim(ctx, "mine", time.Hour)
 	if err != nil || !c.Held {
 		t.Fatal(c, err)
 	}
-	if err := d.Release(ctx, feishu.Claim{Key: "mine", Held: true, Owner: "other/1"}); err != nil {
+	if err := d.Release(ctx, claim.Claim{Key: "mine", Held: true, Owner: "other/1"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := st.get("mine"); !ok {
@@ -248,7 +249,7 @@ func TestStoreDeduperFallback(t *testing.T) {
 	ctx := context.Background()
 	st := newOwnerStore()
 	logs := &syncBuffer{}
-	d := newDeduper(t, st, feishu.StoreDeduperOptions{ClaimTimeout: 40 * time.Millisecond, ProbeEvery: 20 * time.Millisecond,
+	d := newDeduper(t, st, claim.StoreDeduperOptions{ClaimTimeout: 40 * time.Millisecond, ProbeEvery: 20 * time.Millisecond,
 		Log: slog.New(slog.NewTextHandler(logs, nil))})
 	st.set(func(s *ownerStore) { s.down = true })
 	c, err := d.Claim(ctx, "e1", time.Hour)
@@ -298,7 +299,7 @@ func TestStoreDeduperFallback(t *testing.T) {
 // TestStoreDeduperNilStore: without a store it is a process-local
 // deduper, as New's default.
 func TestStoreDeduperNilStore(t *testing.T) {
-	d := newDeduper(t, nil, feishu.StoreDeduperOptions{})
+	d := newDeduper(t, nil, claim.StoreDeduperOptions{})
 	ctx := context.Background()
 	if ok, err := d.ClaimAlert(ctx, "k", time.Hour); err != nil || !ok {
 		t.Fatal(ok, err)
@@ -309,4 +310,22 @@ func TestStoreDeduperNilStore(t *testing.T) {
 	if d.Fallbacks() != 0 {
 		t.Errorf("fallbacks %d", d.Fallbacks())
 	}
+}
+
+// syncBuffer collects logs from several goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -1,4 +1,4 @@
-package feishu
+package claim
 
 import (
 	"context"
@@ -62,7 +62,8 @@ type StoreDeduperOptions struct {
 }
 
 // StoreDeduper is the Feishu callback's Deduper over the bot's store
-// (embedded or Redis); it implements Claimer.
+// (embedded or Redis); it implements Claimer. `bot serve` passes one as
+// the Feishu bot's Options.Dedup.
 //
 // Owner tokens: when the store is an OwnerStore, every claim is a SET NX
 // whose value is a token of its own (replica, a random nonce per process,
@@ -113,7 +114,8 @@ type StoreDeduper struct {
 
 // NewStoreDeduper returns a StoreDeduper over store, which is usually the
 // bot's store; owner tokens are used when it implements OwnerStore. A nil
-// store is a MemoryDeduper (what New uses without Options.Dedup).
+// store is a MemoryDeduper (what the Feishu bot's New uses without
+// Options.Dedup).
 func NewStoreDeduper(store Deduper, opts StoreDeduperOptions) *StoreDeduper {
 	if store == nil {
 		store = NewMemoryDeduper()
