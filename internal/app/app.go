@@ -288,7 +288,7 @@ func (a *App) newRouter(kbOpt commands.Option) error {
 // StorageOptions are the storage commands' settings from the config.
 func (a *App) StorageOptions() commands.StorageOptions {
 	o := commands.StorageOptions{Price: ledger.CatalogStoragePrice(a.Cat, a.Cfg.Storage.Prices), Overrides: a.Cfg.Storage.Prices, Admins: a.Cfg.Storage.Admins,
-		Labs: a.Cfg.Storage.LabOfChat()}
+		Labs: a.Cfg.Storage.LabOfChat(), DigestSchedule: a.Cfg.Storage.DigestSchedule}
 	if a.Store != nil {
 		o.Ledger = a.Store
 	}

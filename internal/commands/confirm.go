@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/render/alertview"
@@ -125,4 +126,51 @@ func (r *Router) muteLines(ctx context.Context, a *answer.Ask, l i18n.Lang) []st
 		lines = append(lines, l.T("router.confirm.muted_now", r.rd.Clock.Minute(until)))
 	}
 	return lines
+}
+
+// explainLine says what an action would mean, for a question about it
+// ("取消订阅会怎样"): the reply's first line, before the state it is about.
+func explainLine(action string, l i18n.Lang) string {
+	switch action {
+	case IntentMute:
+		return l.T("explain.mute")
+	case IntentSubscribe:
+		return l.T("explain.subscribe")
+	case IntentUnsubscribe:
+		return l.T("explain.unsubscribe")
+	case IntentDigestOn:
+		return l.T("explain.digest_on")
+	case IntentDigestOff:
+		return l.T("explain.digest_off")
+	case IntentStorageAdd:
+		return l.T("explain.storage_add")
+	case IntentStorageRemove:
+		return l.T("explain.storage_remove")
+	case IntentStorageStop:
+		return l.T("explain.storage_stop")
+	case IntentStorageStart:
+		return l.T("explain.storage_start")
+	case IntentStorageResize:
+		return l.T("explain.storage_resize")
+	}
+	return ""
+}
+
+// withLead puts line first in rep, its title after it.
+func withLead(rep chat.Reply, line string) chat.Reply {
+	if line == "" {
+		return rep
+	}
+	lead := func(r chat.Reply) chat.Reply {
+		if r.Title != "" {
+			r.Lines = append([]string{r.Title}, r.Lines...)
+		}
+		r.Title = line
+		return r
+	}
+	if rep.Full != nil {
+		full := lead(*rep.Full)
+		rep.Full = &full
+	}
+	return lead(rep)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -27,8 +28,10 @@ func digestAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 		return a.Out(off)
 	}
 	l := i18n.Of(a.English)
-	if a.AskedAbout == IntentDigestOn || a.AskedAbout == IntentDigestOff {
-		return a.Out(ledgerview.DigestInfo{Lang: l, On: digestOn(ctx, a)})
+	if a.AskedAbout == IntentDigestOn || a.AskedAbout == IntentDigestOff || a.StateAsk == "digest" || a.Explain != "" {
+		p := ledgerview.DigestInfo{Lang: l, On: digestOn(ctx, a), Asked: a.StateAsk == "digest", Weekday: -1}
+		p.Weekday, p.Clock = weeklyAt(a.Storage.DigestSchedule)
+		return a.Out(p)
 	}
 	lab, events, err := a.Storage.Events(ctx, a.From)
 	if err != nil {
@@ -106,4 +109,21 @@ func digestSwitchAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 		return a.Out(storeError(a.English, err))
 	}
 	return a.Out(ledgerview.DigestSwitch{Lang: i18n.Of(a.English), On: on})
+}
+
+// weeklyAt reads a weekly cron spec ("0 9 * * 1": minute, hour, any
+// day, any month, one weekday) as its weekday (0 Sunday) and clock time;
+// -1 and "" for any other spec.
+func weeklyAt(spec string) (int, string) {
+	f := strings.Fields(spec)
+	if len(f) != 5 || f[2] != "*" || f[3] != "*" {
+		return -1, ""
+	}
+	m, errM := strconv.Atoi(f[0])
+	h, errH := strconv.Atoi(f[1])
+	d, errD := strconv.Atoi(f[4])
+	if errM != nil || errH != nil || errD != nil || m < 0 || m > 59 || h < 0 || h > 23 || d < 0 || d > 7 {
+		return -1, ""
+	}
+	return d % 7, fmt.Sprintf("%d:%02d", h, m)
 }

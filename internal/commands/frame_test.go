@@ -153,9 +153,9 @@ func TestActionAskedFirst(t *testing.T) {
 		until, err := st.MutedUntil(ctx, "test/g")
 		return err == nil && time.Now().Before(until)
 	}
-	res := say(r, "g", "alice", "静音的话会怎样")
+	res := say(r, "g", "alice", "静音一小时吧？")
 	if !res.Confirm || res.Intent != commands.IntentMute || muted() || !strings.Contains(res.Text, "确认") {
-		t.Fatalf("静音的话会怎样: confirm %v, muted %v, %q", res.Confirm, muted(), res.Text)
+		t.Fatalf("静音一小时吧？: confirm %v, muted %v, %q", res.Confirm, muted(), res.Text)
 	}
 	if res := say(r, "g", "bob", "确认"); muted() {
 		t.Errorf("bob's 确认 muted alice's asked action: %s %q", res.Intent, firstTextLine(res.Text))
@@ -166,7 +166,7 @@ func TestActionAskedFirst(t *testing.T) {
 	if err := st.SetMute(ctx, "test/g", time.Time{}); err != nil {
 		t.Fatal(err)
 	}
-	say(r, "g", "alice", "静音的话会怎样")
+	say(r, "g", "alice", "静音一小时吧？")
 	say(r, "g", "alice", "哪家有4090")
 	if say(r, "g", "alice", "确认"); muted() {
 		t.Error("a 确认 after another question did the dropped action")

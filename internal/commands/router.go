@@ -387,6 +387,9 @@ func (r *Router) answer(ctx context.Context, q Query, msg chat.Message, edited *
 		res.Uses = conditionUses(q.Intent, out.Query, out.Uses)
 	}
 	res.Reply = withConditionLine(res.Reply, res.Uses, res.English)
+	if q.Explain != "" && !res.Confirm {
+		res.Reply = withLead(res.Reply, explainLine(q.Explain, i18n.Of(res.English)))
+	}
 	if q.TypoGPU != "" && edited == nil && res.GPU != "" {
 		res.Reply = withLine(res.Reply, i18n.Of(res.English).T("router.typo_gpu", q.TypoGPU, res.GPU))
 	}

@@ -37,14 +37,50 @@ var ledgerAsks = map[string]bool{
 	IntentStorageStart: true, IntentStorageResize: true,
 }
 
+// diskAsks are the readings a message naming a disk by number may have
+// been given when it only asks about it ("2号盘呢").
+var diskAsks = map[string]bool{
+	IntentUnknown: true, IntentClarify: true, IntentStorageList: true, IntentStorageRisk: true, IntentPrices: true,
+	IntentPlan: true, IntentStock: true, IntentChitChat: true,
+}
+
 // ledgerFollow reads q after the ledger answer of f (false: not such a
 // follow-up).
 func ledgerFollow(f *Frame, q Query) (Query, bool) {
-	if f == nil || !ledgerFrames[f.Query.Intent] || q.Intent == IntentStorageList && q.Confidence >= 1 {
+	if f == nil || !ledgerFrames[f.Query.Intent] || q.StateAsk != "" || q.Explain != "" {
+		// A question about the chat's settings or what an action means
+		// is one of its own.
 		return q, false
 	}
-	if len(q.GPUs) > 0 || q.UnknownGPU != "" || frame.HasJob(q) || q.Workload != "" || q.DiskRef != "" {
+	if q.Intent == IntentStorageList && q.Confidence >= 1 && q.LedgerPick == "" && q.LedgerBudget == 0 {
+		// A list asked for again ("我们组的盘"), not the disk of the
+		// last answer.
 		return q, false
+	}
+	if len(q.GPUs) > 0 || q.UnknownGPU != "" || frame.HasJob(q) || q.Workload != "" {
+		return q, false
+	}
+	if q.DiskRef != "" {
+		// "2号盘呢", "#3 how much a year": that disk's cost, when the
+		// message says no change of it.
+		if len(q.Verbs) > 0 || !diskAsks[q.Intent] || q.Topic != "" {
+			return q, false
+		}
+		m := q
+		m.Intent, m.Confidence, m.Alternatives, m.AskedAbout = IntentStorageList, 1, nil, ""
+		m.English = frame.Language(f.Query.Restore(), q)
+		if m.BillingMode == "" {
+			m.BillingMode = f.Query.BillingMode
+		}
+		return m, true
+	}
+	if q.LedgerBudget > 0 || q.LedgerPick == "total" || q.LedgerPick == "stopped" {
+		// "加起来一个月多少", "停机的那块呢", "该删哪块": the ledger's
+		// disks, not the one of the last answer.
+		m := q
+		m.Intent, m.Confidence, m.Alternatives, m.AskedAbout, m.DiskRef, m.Verbs = IntentStorageList, 1, nil, "", "", nil
+		m.English = frame.Language(f.Query.Restore(), q)
+		return m, true
 	}
 	disk := f.Query.DiskRef
 	if f.Query.Intent == IntentStorageRemove {

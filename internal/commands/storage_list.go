@@ -1,8 +1,11 @@
 package commands
 
 import (
+	"cmp"
 	"context"
 	"math"
+	"slices"
+	"time"
 
 	"github.com/labgpu/bot/internal/billing/ledger"
 
@@ -40,6 +43,18 @@ func storageListAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 		}
 	}
 	p.Focus = a.DiskRef
+	p.Yearly = a.BillingMode == "yearly"
+	p.AskTotal = a.LedgerPick == "total" && a.DiskRef == ""
+	if a.LedgerPick == "stopped" && a.DiskRef == "" {
+		// "停机的那块呢": the disk stopped longest.
+		p.AskStopped = true
+		var since time.Time
+		for _, d := range disks {
+			if d.Stopped && (!a.Mine || d.Owner == a.From.SenderID) && (p.Focus == "" || d.Since.Before(since)) {
+				p.Focus, since = d.Disk, d.Since
+			}
+		}
+	}
 	for _, d := range disks {
 		if a.Mine && d.Owner != a.From.SenderID || p.Asked != nil && p.Asked.Found > 0 && !diskMatches(d, p.Asked) {
 			continue
@@ -63,8 +78,82 @@ func storageListAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 		}
 		p.Disks = append(p.Disks, row)
 	}
+	if a.LedgerBudget > 0 {
+		p.Focus, p.AskTotal, p.AskStopped = "", false, false
+		p.Budget = budgetAdvice(p.Disks, p.Total, a.LedgerBudget)
+	}
 	return a.Out(p)
 }
+
+// budgetAdvice picks the disks to drop to get the monthly total under
+// budget: the fewest disks; among as few, the ones stopped longest
+// (most stopped days in all), then the least money dropped (the most
+// kept). Nothing is removed: it is advice. Unpriced disks are never
+// picked. Over maxBudgetDisks priced disks, the pick is greedy: stopped
+// longest first, then the most expensive.
+func budgetAdvice(disks []ledgerview.ListDisk, total, budget float64) *ledgerview.ListBudget {
+	b := &ledgerview.ListBudget{Budget: budget, Total: total, After: total}
+	if total <= budget {
+		return b
+	}
+	var priced []ledgerview.ListDisk
+	for _, d := range disks {
+		if d.Monthly != nil && *d.Monthly > 0 {
+			priced = append(priced, d)
+		}
+	}
+	stoppedDays := func(d ledgerview.ListDisk) int {
+		if d.Stopped {
+			return d.Days + 1 // a disk stopped today still counts as stopped
+		}
+		return 0
+	}
+	if len(priced) > maxBudgetDisks {
+		slices.SortStableFunc(priced, func(x, y ledgerview.ListDisk) int {
+			if c := cmp.Compare(stoppedDays(y), stoppedDays(x)); c != 0 {
+				return c
+			}
+			return cmp.Compare(*y.Monthly, *x.Monthly)
+		})
+		for _, d := range priced {
+			if b.After <= budget {
+				break
+			}
+			b.After -= *d.Monthly
+			b.Drop = append(b.Drop, d.Disk)
+		}
+		return b
+	}
+	best, bestN, bestDays, bestCut := -1, 0, 0, 0.0
+	for set := 1; set < 1<<len(priced); set++ {
+		n, days, cut := 0, 0, 0.0
+		for i, d := range priced {
+			if set&(1<<i) != 0 {
+				n, days, cut = n+1, days+stoppedDays(d), cut+*d.Monthly
+			}
+		}
+		if total-cut > budget+1e-9 {
+			continue
+		}
+		if best < 0 || n < bestN || n == bestN && (days > bestDays || days == bestDays && cut < bestCut) {
+			best, bestN, bestDays, bestCut = set, n, days, cut
+		}
+	}
+	if best < 0 {
+		return b // unpriced disks alone keep it over: nothing priced to drop
+	}
+	for i, d := range priced {
+		if best&(1<<i) != 0 {
+			b.Drop = append(b.Drop, d.Disk)
+		}
+	}
+	b.After = total - bestCut
+	return b
+}
+
+// maxBudgetDisks is how many priced disks the budget advice tries every
+// combination of.
+const maxBudgetDisks = 16
 
 // askedDisk is the disk a question about registering one named ("do we
 // still have that 500G disk on hengyuan?": read as storage_add, asked

@@ -76,7 +76,8 @@ func (u *Understander) finish(x *extraction, m *advice.Result, text string) {
 	switch q.Intent {
 	case IntentStorageResize, IntentStorageStop, IntentStorageStart, IntentStorageRemove, IntentStorageAdd:
 	default:
-		if q.Intent != IntentStorageList {
+		if q.Intent != IntentStorageList && q.Intent != IntentUnknown && q.Intent != IntentClarify {
+			// (Unknown or unsure: kept for a ledger follow-up, "2号盘呢".)
 			q.DiskRef = ""
 		}
 		if q.Intent != IntentAdvice && q.Intent != IntentFactCheck && q.Intent != IntentPlan {

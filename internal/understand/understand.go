@@ -314,6 +314,9 @@ func (u *Understander) Understand(text string) Query {
 	u.unnamed(&x)
 	u.askedAbout(&x)
 	u.complained(&x)
+	u.explained(&x)
+	u.stateAsked(&x)
+	ledgerAsked(&x)
 	return *q
 }
 
@@ -407,6 +410,111 @@ func (u *Understander) askedAbout(x *extraction) {
 	}
 	q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
 	q.AskedAbout, q.Intent = q.Intent, d.Question
+}
+
+// The words of questions about the chat's settings and about what an
+// action would mean (configs/slots/pipeline.yaml).
+var (
+	reStateAsk    = words.NewExpr("pipeline.state_ask")
+	reStateDigest = words.NewExpr("pipeline.state_digest")
+	reStateMute   = words.NewExpr("pipeline.state_mute")
+	reStateAlerts = words.NewExpr("pipeline.state_alerts")
+	reConsequence = words.NewExpr("pipeline.consequence")
+	reLedgerTotal = words.NewExpr("pipeline.ledger_total")
+	reLedgerStop  = words.NewExpr("pipeline.ledger_stopped")
+	reLedgerDrop  = words.NewExpr("pipeline.ledger_drop")
+	reLedgerThis  = words.NewExpr("pipeline.ledger_this")
+)
+
+// explainedBy is the intent that answers a question about what an
+// action would mean, beside the explanation: the state the action
+// would change.
+var explainedBy = map[string]string{
+	IntentMute: IntentSubscriptions, IntentSubscribe: IntentSubscriptions, IntentUnsubscribe: IntentSubscriptions,
+	IntentDigestOn: IntentDigest, IntentDigestOff: IntentDigest,
+	IntentStorageAdd: IntentStorageList, IntentStorageRemove: IntentStorageList, IntentStorageResize: IntentStorageList,
+	IntentStorageStop: IntentStorageList, IntentStorageStart: IntentStorageList,
+}
+
+// explained answers a message that asks what an action would mean or
+// leave ("取消订阅会怎样", "静音之后还能收到提醒吗", "what happens if I mute
+// the chat?") with the explanation and the state it is about: the action
+// is neither done nor offered. Only without the action's own verb: "静音
+// 2小时" is done.
+func (u *Understander) explained(x *extraction) {
+	q := x.Query()
+	action := q.Intent
+	if q.AskedAbout != "" {
+		action = q.AskedAbout
+	}
+	host, ok := explainedBy[action]
+	if !ok || slices.Contains(q.Verbs, action) || !reConsequence.MatchString(x.Folded()) {
+		return
+	}
+	if q.Intent != host {
+		q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
+	}
+	q.Explain, q.Intent, q.AskedAbout, q.Confidence, q.Verbs = action, host, "", 1, nil
+}
+
+// stateAsked answers a question about how the chat's digest, mute or
+// alerts are now ("周报现在是开着的吗", "我们群开了周报没", "are alerts muted
+// here?", "我订了哪些提醒") with that state, whatever action its words
+// share with a request: nothing changes. A polite request shaped as a
+// question ("周报能开吗") is a request.
+func (u *Understander) stateAsked(x *extraction) {
+	q := x.Query()
+	f := x.Folded()
+	if q.Explain != "" || !reStateAsk.MatchString(f) || reRequest.MatchString(f) {
+		return
+	}
+	var to string
+	switch {
+	case reStateDigest.MatchString(f):
+		q.StateAsk, to = "digest", IntentDigest
+	case reStateMute.MatchString(f):
+		q.StateAsk, to = "mute", IntentSubscriptions
+		q.AboutMute = true
+	case reStateAlerts.MatchString(f) && (q.Intent == IntentSubscriptions || explainedBy[q.Intent] == IntentSubscriptions || !u.in.Def(q.Intent).Action()):
+		q.StateAsk, to = "alerts", IntentSubscriptions
+	default:
+		return
+	}
+	if q.Intent != to {
+		q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
+	}
+	q.Intent, q.AskedAbout, q.Confidence, q.Verbs = to, "", 1, nil
+}
+
+// ledgerAsked reads what a question about the ledger's disks picks:
+// all of them added up ("加起来一个月多少"), the stopped one ("停机的那块呢"),
+// or which to drop to get under a monthly budget ("每月存储预算只有100，该删
+// 哪块盘": LedgerBudget, from the budget or price ceiling it states).
+func ledgerAsked(x *extraction) {
+	q := x.Query()
+	f := x.Folded()
+	switch {
+	case reLedgerTotal.MatchString(f):
+		q.LedgerPick = "total"
+	case reLedgerStop.MatchString(f):
+		q.LedgerPick = "stopped"
+	case reLedgerThis.MatchString(f):
+		q.LedgerPick = "this"
+	}
+	if !reLedgerDrop.MatchString(f) || len(q.GPUs) > 0 {
+		return
+	}
+	budget := q.BudgetTotalCNY
+	if budget <= 0 {
+		budget = q.MaxPriceCNY
+	}
+	if budget > 0 && (q.NamesDisks || strings.HasPrefix(q.Intent, "storage")) {
+		// Advice from the ledger, whatever removal its words share.
+		if q.Intent != IntentStorageList {
+			q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
+		}
+		q.LedgerBudget, q.Intent, q.Confidence, q.Verbs = budget, IntentStorageList, 1, nil
+	}
 }
 
 // ActionFloor is the least confidence at which an intent that changes

@@ -53,6 +53,9 @@ type StorageOptions struct {
 	// Labs maps chat keys ("feishu/oc_…") to a lab name; a chat not listed
 	// is its own lab.
 	Labs map[string]string
+	// DigestSchedule is when the weekly digest goes out (the cron spec of
+	// storage.digest_schedule; "": not known here).
+	DigestSchedule string
 }
 
 // LabOf returns the lab of a chat key: its configured lab or the chat

@@ -97,15 +97,25 @@ func (s DigestSwitch) Reply(*render.Renderer) chat.Reply {
 
 // DigestInfo answers a question about the weekly digest ("周报是每周几发的",
 // "is the digest on here?"): when it is sent and whether this chat gets
-// it (On nil: not known); nothing changes.
+// it (On nil: not known); nothing changes. Asked: the question was
+// whether it is on, and the reply says that first; Weekday and Clock are
+// when the schedule posts it (Weekday -1: not known).
 type DigestInfo struct {
-	Lang i18n.Lang `json:"-"`
-	On   *bool     `json:"on,omitempty"`
+	Lang    i18n.Lang `json:"-"`
+	On      *bool     `json:"on,omitempty"`
+	Asked   bool      `json:"-"`
+	Weekday int       `json:"-"`
+	Clock   string    `json:"-"`
 }
 
-// Reply says when the digest goes out and how to switch it.
+// Reply says whether it is on here (when asked), when the digest goes
+// out and how to switch it.
 func (s DigestInfo) Reply(*render.Renderer) chat.Reply {
 	l := s.Lang
+	when := l.T("digest.info")
+	if s.Weekday >= 0 && s.Clock != "" {
+		when = l.T("digest.info_at", l.L("digest.weekdays")[s.Weekday%7], s.Clock)
+	}
 	note := l.T("digest.info_unknown")
 	switch {
 	case s.On == nil:
@@ -114,5 +124,12 @@ func (s DigestInfo) Reply(*render.Renderer) chat.Reply {
 	default:
 		note = l.T("digest.info_off")
 	}
-	return chat.Reply{Title: l.T("digest.info"), Notes: []string{note}}
+	if s.Asked && s.On != nil {
+		verdict := l.T("digest.info_no")
+		if *s.On {
+			verdict = l.T("digest.info_yes")
+		}
+		return chat.Reply{Title: verdict + when, Notes: []string{note}}
+	}
+	return chat.Reply{Title: when, Notes: []string{note}}
 }

@@ -199,6 +199,23 @@ type List struct {
 	// days (At 0: none; the ledger is not changed).
 	At        float64 `json:"-"`
 	AtMonthly float64 `json:"-"`
+	// Yearly: the question asked per year (the Focus disk's or the
+	// total's cost times 12). Total asks for all the disks added up,
+	// Stopped for the one stopped longest.
+	Yearly     bool `json:"-"`
+	AskTotal   bool `json:"-"`
+	AskStopped bool `json:"-"`
+	// Budget is the advice for a monthly budget: which disks to drop to
+	// get under it (nil: not asked).
+	Budget *ListBudget `json:"-"`
+}
+
+// ListBudget is which disks to drop to get a lab's monthly storage
+// total under Budget: the fewest, stopped longest first (Drop, their
+// numbers), the total now and after.
+type ListBudget struct {
+	Budget, Total, After float64
+	Drop                 []string
 }
 
 // ListAsked is the disk a question named and how many match it (the
@@ -260,6 +277,9 @@ func (s List) Reply(rd *render.Renderer) chat.Reply {
 	rep := chat.Reply{Title: title, Table: &chat.Table{Header: l.L("storage.list.header"), Rows: rows}, Notes: []string{note}}
 	if lead := s.lead(rd); lead != "" {
 		rep.Title, rep.Lines = lead, []string{title}
+		if s.Budget != nil && len(s.Budget.Drop) > 0 {
+			rep.Lines = []string{l.T("storage.list.budget_why"), title}
+		}
 	}
 	if s.Marked {
 		rep.Notes = append(rep.Notes, render.UnverifiedFigureNote(en))
@@ -272,6 +292,34 @@ func (s List) Reply(rd *render.Renderer) chat.Reply {
 // named is on the ledger ("" for a plain list).
 func (s List) lead(rd *render.Renderer) string {
 	l, en := s.Lang, s.Lang.English()
+	mark := ""
+	if s.Marked {
+		mark = render.MarkUnverified
+	}
+	switch {
+	case s.Budget != nil:
+		return s.budgetLead(rd)
+	case s.AskTotal:
+		priced := 0
+		var top *ListDisk
+		for i, d := range s.Disks {
+			if d.Monthly != nil {
+				priced++
+				if top == nil || *d.Monthly > *top.Monthly {
+					top = &s.Disks[i]
+				}
+			}
+		}
+		if top == nil {
+			return ""
+		}
+		if s.Yearly {
+			return l.T("storage.list.total_yearly", s.Total*12, mark, s.Total, priced)
+		}
+		return l.T("storage.list.total_monthly", s.Total, mark, priced, top.Disk, *top.Monthly)
+	case s.AskStopped && s.Focus == "":
+		return l.T("storage.list.no_stopped", len(s.Disks))
+	}
 	if s.Focus != "" {
 		for _, d := range s.Disks {
 			if d.Disk != s.Focus || d.Monthly == nil {
@@ -284,6 +332,12 @@ func (s List) lead(rd *render.Renderer) string {
 			if s.At > 0 {
 				return l.T("storage.list.disk_monthly_at", d.Disk, rd.PlatformName(d.Platform, en), GBText(s.At), s.AtMonthly, mark,
 					GBText(d.SizeGB), *d.Monthly, d.Disk, GBText(s.At))
+			}
+			switch {
+			case s.Yearly:
+				return l.T("storage.list.disk_yearly", d.Disk, rd.PlatformName(d.Platform, en), GBText(d.SizeGB), *d.Monthly*12, mark, *d.Monthly)
+			case s.AskStopped && d.Stopped:
+				return l.T("storage.list.stopped_one", d.Disk, rd.PlatformName(d.Platform, en), GBText(d.SizeGB), d.Days, *d.Monthly, mark)
 			}
 			return l.T("storage.list.disk_monthly", d.Disk, rd.PlatformName(d.Platform, en), GBText(d.SizeGB), *d.Monthly, mark)
 		}
@@ -304,6 +358,29 @@ func (s List) lead(rd *render.Renderer) string {
 		return l.T("storage.list.not_found", " "+named)
 	}
 	return l.T("storage.list.found", named, s.Asked.Found)
+}
+
+// budgetLead says which disks to drop to get under the budget, with
+// the total now and after, and how they were picked.
+func (s List) budgetLead(rd *render.Renderer) string {
+	l, en, b := s.Lang, s.Lang.English(), s.Budget
+	if len(b.Drop) == 0 {
+		return l.T("storage.list.budget_within", b.Total, b.Budget)
+	}
+	var names []string
+	for _, id := range b.Drop {
+		for _, d := range s.Disks {
+			if d.Disk != id || d.Monthly == nil {
+				continue
+			}
+			state := l.T("storage.list.budget_running")
+			if d.Stopped {
+				state = l.T("storage.list.budget_stopped", d.Days)
+			}
+			names = append(names, l.T("storage.list.budget_disk", d.Disk, rd.PlatformName(d.Platform, en), GBText(d.SizeGB), state, *d.Monthly))
+		}
+	}
+	return l.T("storage.list.budget_drop", strings.Join(names, l.T("router.frame.join")), b.Total, b.After, b.Budget)
 }
 
 // ownerText names a disk's owner for the asker: "你" for their own, the

@@ -387,6 +387,22 @@ type Query struct {
 	// the intent its definition names for questions (the pipeline fills
 	// it; "" otherwise).
 	AskedAbout string `json:"-"`
+	// StateAsk: the message asks how a setting of the chat is now
+	// ("周报现在开着吗": "digest", "本群静音了吗": "mute", "我订了哪些提醒":
+	// "alerts"): answered with the setting, never changed (the pipeline
+	// fills it).
+	StateAsk string `json:"-"`
+	// Explain is the action a message asks what doing would mean
+	// ("取消订阅会怎样", "静音之后还能收到提醒吗"): explained, neither done
+	// nor offered (the pipeline fills it).
+	Explain string `json:"-"`
+	// LedgerPick is which of the ledger's disks a ledger follow-up asks
+	// about when it names none by number: "total" (all of them added
+	// up), "stopped" (the one stopped longest).
+	LedgerPick string `json:"-"`
+	// LedgerBudget is a monthly storage budget (CNY) a ledger question
+	// asks which disks to drop to get under; advice only.
+	LedgerBudget float64 `json:"-"`
 	// CJK: the message has Chinese characters (a follow-up in Chinese is
 	// answered in Chinese whatever the question it changes was in).
 	CJK bool `json:"-"`
