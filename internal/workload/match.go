@@ -164,8 +164,13 @@ func (d *Data) aboutLoRA(folded string) bool {
 func (d *Data) Find(text string) (model, dataset string) {
 	folded := catalog.Fold(text)
 	model = d.names.best(folded)
-	if m, ok := d.model[model]; ok && m.LoRA != "" && d.aboutLoRA(folded) {
-		model = m.LoRA
+	if m, ok := d.model[model]; ok && d.aboutLoRA(folded) {
+		switch {
+		case m.LoRA != "":
+			model = m.LoRA
+		case m.Train != "":
+			model = m.Train
+		}
 	}
 	return model, d.sets.best(folded)
 }

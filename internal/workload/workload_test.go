@@ -56,7 +56,7 @@ func estimate(t *testing.T, j workload.Job, gpu string) (*workload.Estimate, wor
 // reproduced within 30% at the anchor's stack (the family's high, tuned
 // speed unless the anchor says typical), GPU-bound, at the anchor's
 // sequence length; image generation anchors are steps per second of one
-// image (the VAE decode left out).
+// image (the VAE decode left out); inference anchors images per second.
 func TestAnchors(t *testing.T) {
 	d, c := load(t)
 	n := 0
@@ -86,6 +86,9 @@ func TestAnchors(t *testing.T) {
 					passes = 2
 				}
 				flops = 2 * gmacs * passes * 1e9
+			}
+			if m.Kind == workload.KindInfer {
+				flops = 2 * gmacs * 1e9 // one forward pass an image
 			}
 			got := stack / (flops * workload.SecondsPerFLOP(f, g, false))
 			t.Logf("%s %s on %s: model %.3g/s, measured %.3g/s (%+.0f%%)", f.ID, a.Model, a.GPU, got, a.PerSec, (got/a.PerSec-1)*100)
