@@ -201,3 +201,6 @@ func InRegion(region, offer string) bool { return slots.InRegion(region, offer) 
 // runs, after a verb (slots.JobNames): the candidates for a job no
 // estimator knows.
 func JobNames(folded string) []string { return slots.JobNames(folded) }
+
+// AsksSpeed reports whether a folded text asks about speed (slots.AsksSpeed).
+func AsksSpeed(folded string) bool { return slots.AsksSpeed(folded) }

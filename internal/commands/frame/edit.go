@@ -166,9 +166,17 @@ func diskFollow(f, q Query) bool {
 // topic, asks how a card count changes the last estimate: several cards
 // named and no job of its own.
 func speedFollow(f, q Query) bool {
-	return f.Intent == understand.IntentEstimate && q.Intent == understand.IntentAdvice && q.Topic == multiGPUTopic &&
-		q.GPUCount > 1 && !HasJob(q)
+	if f.Intent != understand.IntentEstimate || q.Intent != understand.IntentAdvice || q.GPUCount < 2 || HasJob(q) {
+		return false
+	}
+	// The troubleshooting topic, or a short question about speed that
+	// read as another topic ("would 2 A100s be faster").
+	return q.Topic == multiGPUTopic || len([]rune(q.Asked)) <= maxSpeedFollowRunes && understand.AsksSpeed(catalog.Fold(q.Asked))
 }
+
+// maxSpeedFollowRunes is the longest question about speed read as a
+// card-count follow-up when it reads as another troubleshooting topic.
+const maxSpeedFollowRunes = 40
 
 // multiGPUTopic is the knowledge base's "more cards barely faster" topic.
 const multiGPUTopic = "multi-gpu-scaling"
