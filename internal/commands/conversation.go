@@ -257,6 +257,7 @@ func mergeParams(m *Query, q Query, set func(bool, func())) {
 	set(q.TokensPerSample > 0, func() { m.TokensPerSample = q.TokensPerSample })
 	set(q.Epochs > 0, func() { m.Epochs = q.Epochs })
 	set(q.Images > 0, func() { m.Images = q.Images })
+	set(q.AudioHours > 0, func() { m.AudioHours = q.AudioHours })
 	set(q.Steps > 0, func() { m.Steps = q.Steps })
 	set(q.Resolution > 0, func() { m.Resolution = q.Resolution })
 	set(q.DataPercent > 0, func() { m.DataPercent = q.DataPercent })

@@ -97,6 +97,15 @@ func (u *Understander) finish(x *extraction, m *advice.Result, text string) {
 		// pick may be an estimate.
 		x.WorkloadNames(u.work)
 	}
+	if q.Intent == IntentAdvice && q.Topic == advice.TopicCardChoice && q.KBWorkload == "" && q.Model == "" && q.ParamsB == 0 {
+		// "SAM微调要什么卡": a job the workload estimator knows and the
+		// knowledge base does not: its estimate lists the cards that
+		// hold it, cheapest first.
+		x.WorkloadNames(u.work)
+		if q.WorkloadModel != "" {
+			q.Intent, q.Topic, q.KB = IntentEstimate, "", nil
+		}
+	}
 	switch q.Intent {
 	case IntentStock, IntentPrices, IntentCompare, IntentClarify:
 		x.OfferAsk()

@@ -196,3 +196,11 @@ const (
 // InRegion reports whether an offer's region is in the region a question
 // asked for (see slots.InRegion).
 func InRegion(region, offer string) bool { return slots.InRegion(region, offer) }
+
+// JobNames are the names a folded question gives to what it trains or
+// runs, after a verb (slots.JobNames): the candidates for a job no
+// estimator knows.
+func JobNames(folded string) []string { return slots.JobNames(folded) }
+
+// AsksSpeed reports whether a folded text asks about speed (slots.AsksSpeed).
+func AsksSpeed(folded string) bool { return slots.AsksSpeed(folded) }

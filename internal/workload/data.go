@@ -37,7 +37,50 @@ const (
 	KindGenerate = "generate"
 	// KindLoRA trains a LoRA for steps_per_image × images steps.
 	KindLoRA = "lora"
+	// KindInfer runs a model once over each image (FLOPs), or over audio
+	// at a measured rate (Model.Rate).
+	KindInfer = "infer"
 )
+
+// Units a model's job counts (Model.Unit; "" images or text samples).
+const (
+	// UnitClip is a 30-second audio clip (Whisper pads every input to 30 s).
+	UnitClip = "clip"
+	// UnitAudio is a second of audio, at a measured real-time factor.
+	UnitAudio = "audio"
+)
+
+// Rate is a measured speed of an inference job: units per second at each
+// stack on a card of BandwidthGBs, scaled to other cards by their memory
+// bandwidth (autoregressive decoding is bandwidth-bound).
+type Rate struct {
+	BandwidthGBs float64 `yaml:"bandwidth_gbs"`
+	PerSec       Span    `yaml:"per_sec"`
+	Source       string  `yaml:"source"`
+}
+
+// MultiGPU is the share of each card's speed a job keeps on several cards
+// of one machine, by the job's kind.
+type MultiGPU struct {
+	Train    Span   `yaml:"train"`
+	LoRA     Span   `yaml:"lora"`
+	Generate Span   `yaml:"generate"`
+	Infer    Span   `yaml:"infer"`
+	Source   string `yaml:"source"`
+}
+
+// Of is the efficiency span of a kind of job.
+func (m MultiGPU) Of(kind string) Span {
+	switch kind {
+	case KindLoRA:
+		return m.LoRA
+	case KindGenerate:
+		return m.Generate
+	case KindInfer:
+		return m.Infer
+	}
+	return m.Train
+}
 
 // Span is a low / typical / high figure.
 type Span struct {
@@ -121,6 +164,8 @@ type Defaults struct {
 	Epochs   float64 `yaml:"epochs,omitempty"`
 	Samples  int     `yaml:"samples,omitempty"`
 	Images   int     `yaml:"images,omitempty"`
+	// AudioHours is the audio of an inference job over audio.
+	AudioHours float64 `yaml:"audio_hours,omitempty"`
 }
 
 // Reference is a measured run of the model's default job (a seed's), shown
@@ -158,8 +203,15 @@ type Model struct {
 	VRAMGB float64 `yaml:"vram_gb,omitempty"`
 	// DiskGB is the weights on disk.
 	DiskGB float64 `yaml:"disk_gb"`
-	// LoRA names the model's LoRA-training workload.
-	LoRA      string       `yaml:"lora,omitempty"`
+	// LoRA names the model's LoRA-training workload; Train its
+	// training (fine-tuning) workload: what a question naming the model
+	// with training words means.
+	LoRA  string `yaml:"lora,omitempty"`
+	Train string `yaml:"train,omitempty"`
+	// Unit is what the job counts ("" images or samples, UnitClip,
+	// UnitAudio); Rate a measured speed used instead of FLOPs.
+	Unit      string       `yaml:"unit,omitempty"`
+	Rate      *Rate        `yaml:"rate,omitempty"`
 	Defaults  Defaults     `yaml:"defaults"`
 	Reference *Reference   `yaml:"reference,omitempty"`
 	SeedNote  catalog.Text `yaml:"seed_note,omitempty"`
@@ -178,6 +230,8 @@ type Data struct {
 	// LoRAWords say a question naming a generation model is about
 	// training a LoRA for it (matched in the folded text).
 	LoRAWords []string `yaml:"lora_words"`
+	// MultiGPU is the multi-GPU efficiency by kind of job.
+	MultiGPU MultiGPU `yaml:"multi_gpu"`
 
 	family  map[string]*Family
 	loader  map[string]*Loader
@@ -216,6 +270,12 @@ func (d *Data) index() error {
 	}
 	if len(d.LoRAWords) == 0 {
 		return fmt.Errorf("lora_words: none")
+	}
+	mg := d.MultiGPU
+	for _, sp := range []Span{mg.Train, mg.LoRA, mg.Generate, mg.Infer} {
+		if !spanOK(sp) || sp.High > 1 || mg.Source == "" {
+			return fmt.Errorf("multi_gpu: each kind needs 0 < low ≤ typical ≤ high ≤ 1, and a source")
+		}
 	}
 	for i := range d.Loaders {
 		l := &d.Loaders[i]
@@ -342,8 +402,23 @@ func (d *Data) checkModel(m *Model) error {
 		if m.StepsPerImage <= 0 || m.Batch <= 0 || !(m.VRAMGB > 0) || m.Resolution <= 0 || m.Defaults.Images <= 0 {
 			return bad("a LoRA model needs steps_per_image, a batch, vram_gb, a resolution and default images")
 		}
+	case KindInfer:
+		switch {
+		case !(m.VRAMGB > 0):
+			return bad("an inference model needs vram_gb")
+		case m.Unit == UnitAudio && (m.Rate == nil || !spanOK(m.Rate.PerSec) || !(m.Rate.BandwidthGBs > 0) || m.Rate.Source == "" || !(m.Defaults.AudioHours > 0)):
+			return bad("an audio inference model needs a rate (bandwidth_gbs, per_sec, source) and default audio_hours")
+		case m.Unit != UnitAudio && (m.Resolution <= 0 || m.Defaults.Images <= 0):
+			return bad("an image inference model needs a resolution and default images")
+		}
 	default:
-		return bad("kind %q is not train, generate or lora", m.Kind)
+		return bad("kind %q is not train, generate, lora or infer", m.Kind)
+	}
+	if m.Unit != "" && m.Unit != UnitClip && m.Unit != UnitAudio {
+		return bad("unit %q is not clip or audio", m.Unit)
+	}
+	if tm, ok := d.model[m.Train]; m.Train != "" && (!ok || tm.Kind != KindTrain) {
+		return bad("train %q is not a training model", m.Train)
 	}
 	if ds := m.Defaults.Dataset; ds != "" {
 		if _, ok := d.dataset[ds]; !ok {

@@ -36,6 +36,11 @@ type Job struct {
 	Resolution int  `json:"resolution,omitempty"`
 	SeqLen     int  `json:"seq_len,omitempty"`
 	FP32       bool `json:"fp32,omitempty"`
+	// AudioHours is the audio of a job over audio (Whisper: transcribed,
+	// or cut into 30-second clips to train on).
+	AudioHours float64 `json:"audio_hours,omitempty"`
+	// GPUCount is the cards of one machine the job runs on (0: one).
+	GPUCount int `json:"gpu_count,omitempty"`
 	// GPUs limits the estimate to these catalog GPU ids (nil: all).
 	GPUs []string `json:"gpus,omitempty"`
 }
@@ -85,6 +90,16 @@ type Estimate struct {
 	// Unverified is set when the family's speed was checked against no
 	// measurement.
 	Unverified bool `json:"unverified,omitempty"`
+	// GPUCount is the cards each fit runs on (1 or more); MultiGPU the
+	// share of each card's speed kept on them (1 on one card).
+	GPUCount int `json:"gpu_count"`
+	// MinVRAMGB is the memory the job needs at batch 1 (a fixed need for
+	// generation, LoRA and inference).
+	MinVRAMGB float64         `json:"min_vram_gb"`
+	MultiGPU  estimator.Range `json:"multi_gpu_efficiency"`
+	// Measured is set when the speed is a measured rate (Model.Rate)
+	// scaled by bandwidth, not FLOPs.
+	Measured bool `json:"measured,omitempty"`
 }
 
 // job is a normalised job with what the estimate reads.
@@ -100,6 +115,9 @@ type job struct {
 	work       float64
 	perUnit    float64
 	as         []string
+	// gpus and eff: the cards and the share of each card's speed kept.
+	gpus int
+	eff  Span
 }
 
 // Estimate computes a job's speed, hours and memory on every CUDA card of
@@ -111,7 +129,16 @@ func (d *Data) Estimate(cat *catalog.Catalog, j Job) (*Estimate, error) {
 	}
 	est := &Estimate{Job: n.Job, Name: n.m.Name, Kind: n.m.Kind, Family: n.f.ID, Work: n.work, FLOPsPerUnit: n.perUnit,
 		FLOPs: n.work * n.perUnit, Assumptions: n.as, Unverified: n.f.Unverified, DiskGB: round(diskGB(n), 1)}
-	est.Unit = map[string]string{KindTrain: "sample", KindGenerate: "image", KindLoRA: "step"}[n.m.Kind]
+	est.Unit = map[string]string{KindTrain: "sample", KindGenerate: "image", KindLoRA: "step", KindInfer: "image"}[n.m.Kind]
+	switch n.m.Unit {
+	case UnitClip:
+		est.Unit = "clip"
+	case UnitAudio:
+		est.Unit = "audio_second"
+	}
+	est.GPUCount, est.Measured = n.gpus, n.m.Rate != nil
+	est.MinVRAMGB = round(needAt(n, 1), 1)
+	est.MultiGPU = estimator.Range{Low: n.eff.Low, Typical: n.eff.Typical, High: n.eff.High}
 	if n.ds != nil {
 		est.DatasetName = n.ds.Name
 	}
@@ -140,9 +167,33 @@ func (d *Data) normalize(j Job) (*job, error) {
 			return nil, ErrBadNumber
 		}
 	}
-	n := &job{Job: j, m: m, f: d.family[m.Family], scale: 1, pix: 1}
+	if j.GPUCount < 0 || j.AudioHours < 0 || math.IsNaN(j.AudioHours) || math.IsInf(j.AudioHours, 0) {
+		return nil, ErrBadNumber
+	}
+	n := &job{Job: j, m: m, f: d.family[m.Family], scale: 1, pix: 1, gpus: max(j.GPUCount, 1), eff: Span{Low: 1, Typical: 1, High: 1}}
+	if n.gpus > 1 {
+		n.eff = d.MultiGPU.Of(m.Kind)
+	}
+	n.GPUCount = n.gpus
 	def := func(name string, v any) { n.as = append(n.as, fmt.Sprintf("%s=%v", name, v)) }
+	if m.Unit == UnitClip && n.Samples == 0 && n.AudioHours > 0 {
+		n.Samples = int(math.Ceil(n.AudioHours * 3600 / 30)) // 30-second clips
+	}
 	switch m.Kind {
+	case KindInfer:
+		if m.Unit == UnitAudio {
+			if n.AudioHours == 0 {
+				n.AudioHours = m.Defaults.AudioHours
+				def("audio_hours", n.AudioHours)
+			}
+			n.work = n.AudioHours * 3600
+			break
+		}
+		if n.Images == 0 {
+			n.Images = m.Defaults.Images
+			def("images", n.Images)
+		}
+		n.work = float64(n.Images)
 	case KindTrain:
 		d.normalizeTrain(n, def)
 	case KindGenerate:
@@ -252,6 +303,11 @@ func flopsPerUnit(n *job) float64 {
 		return 2 * (g*passes*float64(n.Steps) + m.DecodeGMACs*n.scale) * 1e9
 	case KindLoRA:
 		return 3 * 2 * g * float64(n.Batch) * 1e9
+	case KindInfer:
+		if m.Unit == UnitAudio {
+			return 2 * g / 30 * 1e9 // a second of a 30-second window
+		}
+		return 2 * g * 1e9
 	}
 	return 3 * 2 * g * 1e9
 }
@@ -267,6 +323,12 @@ func diskGB(n *job) float64 {
 		disk = m.DiskGB + float64(n.Images)*1.5e-3*n.pix
 	case m.Kind == KindLoRA:
 		disk = m.DiskGB + float64(n.Images)*2e-3 + 0.2
+	case m.Kind == KindInfer && m.Unit == UnitAudio:
+		disk = m.DiskGB + n.AudioHours*0.12 // 16 kHz 16-bit WAV
+	case m.Kind == KindInfer:
+		disk = m.DiskGB + float64(n.Images)*0.5e-3*n.pix // the image and its masks
+	case m.Unit == UnitClip:
+		disk += float64(n.Samples) * 1e-3 // a 30 s WAV clip
 	case n.ds != nil && n.Samples == 0 && n.Images == 0:
 		share := 1.0
 		if n.Fraction > 0 {
@@ -318,6 +380,11 @@ func fit(n *job, g *catalog.GPU) Fit {
 	spf := SecondsPerFLOP(n.f, g, n.FP32)
 	gpu := func(stack float64) float64 { return stack / (n.perUnit * spf) }
 	f.GPUPerSec = estimator.Range{Low: gpu(n.f.Stack.Low), Typical: gpu(n.f.Stack.Typical), High: gpu(n.f.Stack.High)}
+	if r := n.m.Rate; r != nil {
+		// A measured rate, scaled by the card's memory bandwidth.
+		k := g.BandwidthGBs / r.BandwidthGBs
+		f.GPUPerSec = estimator.Range{Low: r.PerSec.Low * k, Typical: r.PerSec.Typical * k, High: r.PerSec.High * k}
+	}
 	f.PerSec = f.GPUPerSec
 	if l := n.loader; l != nil {
 		f.PerSec = estimator.Range{Low: math.Min(f.PerSec.Low, l.PerSec.Low), Typical: math.Min(f.PerSec.Typical, l.PerSec.Typical), High: math.Min(f.PerSec.High, l.PerSec.High)}
@@ -326,8 +393,12 @@ func fit(n *job, g *catalog.GPU) Fit {
 	p := peak(g, n.FP32)
 	mfu := func(rate float64) float64 { return round(rate*n.perUnit/p, 3) }
 	f.MFU = estimator.Range{Low: mfu(f.PerSec.Low), Typical: mfu(f.PerSec.Typical), High: mfu(f.PerSec.High)}
+	// On several cards each keeps eff of its speed (the data loader's
+	// CPU cores come with each card on the rental platforms: assumption).
+	c := float64(n.gpus)
+	all := estimator.Range{Low: f.PerSec.Low * c * n.eff.Low, Typical: f.PerSec.Typical * c * n.eff.Typical, High: f.PerSec.High * c * n.eff.High}
 	hours := func(rate float64) float64 { return round(n.work/rate/3600, 3) }
-	f.Hours = estimator.Range{Low: hours(f.PerSec.High), Typical: hours(f.PerSec.Typical), High: hours(f.PerSec.Low)}
+	f.Hours = estimator.Range{Low: hours(all.High), Typical: hours(all.Typical), High: hours(all.Low)}
 	f.PerSec = roundRange(f.PerSec)
 	f.GPUPerSec = roundRange(f.GPUPerSec)
 	return f
@@ -344,13 +415,7 @@ func vram(n *job, g *catalog.GPU) (need float64, batch int, fits bool) {
 		need = m.VRAMGB
 		return round(need, 1), n.Batch, need <= limit
 	}
-	per := m.VRAM.PerSampleGB * n.pix
-	if m.Seq > 0 && n.SeqLen > 0 {
-		per = m.VRAM.PerSampleGB * float64(n.SeqLen) / float64(m.Seq)
-	}
-	if n.FP32 {
-		per *= 2 // activations in fp32
-	}
+	per := perSampleGB(n)
 	batch = n.Batch
 	need = m.VRAM.BaseGB + per*float64(batch)
 	if need > limit {
@@ -361,6 +426,28 @@ func vram(n *job, g *catalog.GPU) (need float64, batch int, fits bool) {
 		need = m.VRAM.BaseGB + per*float64(batch)
 	}
 	return round(need, 1), batch, true
+}
+
+// perSampleGB is a training job's memory per sample of the batch, GB.
+func perSampleGB(n *job) float64 {
+	m := n.m
+	per := m.VRAM.PerSampleGB * n.pix
+	if m.Seq > 0 && n.SeqLen > 0 {
+		per = m.VRAM.PerSampleGB * float64(n.SeqLen) / float64(m.Seq)
+	}
+	if n.FP32 {
+		per *= 2 // activations in fp32
+	}
+	return per
+}
+
+// needAt is the memory the job needs at a batch, GB (the fixed need of a
+// job without a batch-dependent one).
+func needAt(n *job, batch int) float64 {
+	if n.m.VRAM == nil {
+		return n.m.VRAMGB
+	}
+	return n.m.VRAM.BaseGB + perSampleGB(n)*float64(batch)
 }
 
 func round(x float64, places int) float64 {

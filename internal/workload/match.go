@@ -137,6 +137,24 @@ func (m *matcher) best(folded string) string {
 	return id
 }
 
+// all returns the ids of every name found in folded text.
+func (m *matcher) all(folded string) []string {
+	var ids []string
+	cand := m.candidates(folded)
+	for i, p := range m.pats {
+		if cand != nil && !cand[i] || !p.re.Possible(folded) {
+			continue
+		}
+		for _, loc := range p.re.FindAllStringIndex(folded, -1) {
+			if glueFree(folded, loc[0], loc[1]) {
+				ids = append(ids, p.id)
+				break
+			}
+		}
+	}
+	return ids
+}
+
 // glueFree reports whether [start, end) of s has no ASCII letter or digit
 // right before or after it.
 func glueFree(s string, start, end int) bool {
@@ -164,8 +182,23 @@ func (d *Data) aboutLoRA(folded string) bool {
 func (d *Data) Find(text string) (model, dataset string) {
 	folded := catalog.Fold(text)
 	model = d.names.best(folded)
-	if m, ok := d.model[model]; ok && m.LoRA != "" && d.aboutLoRA(folded) {
-		model = m.LoRA
+	if m, ok := d.model[model]; ok && m.Kind == KindLoRA {
+		// A LoRA named by a generic word ("画风 lora") for a base model
+		// the question names ("flux 的画风 lora"): that model's LoRA.
+		for _, id := range d.names.all(folded) {
+			if b := d.model[id]; b.LoRA != "" && b.LoRA != model {
+				model = b.LoRA
+				break
+			}
+		}
+	}
+	if m, ok := d.model[model]; ok && d.aboutLoRA(folded) {
+		switch {
+		case m.LoRA != "":
+			model = m.LoRA
+		case m.Train != "":
+			model = m.Train
+		}
 	}
 	return model, d.sets.best(folded)
 }

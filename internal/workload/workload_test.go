@@ -56,7 +56,7 @@ func estimate(t *testing.T, j workload.Job, gpu string) (*workload.Estimate, wor
 // reproduced within 30% at the anchor's stack (the family's high, tuned
 // speed unless the anchor says typical), GPU-bound, at the anchor's
 // sequence length; image generation anchors are steps per second of one
-// image (the VAE decode left out).
+// image (the VAE decode left out); inference anchors images per second.
 func TestAnchors(t *testing.T) {
 	d, c := load(t)
 	n := 0
@@ -86,6 +86,9 @@ func TestAnchors(t *testing.T) {
 					passes = 2
 				}
 				flops = 2 * gmacs * passes * 1e9
+			}
+			if m.Kind == workload.KindInfer {
+				flops = 2 * gmacs * 1e9 // one forward pass an image
 			}
 			got := stack / (flops * workload.SecondsPerFLOP(f, g, false))
 			t.Logf("%s %s on %s: model %.3g/s, measured %.3g/s (%+.0f%%)", f.ID, a.Model, a.GPU, got, a.PerSec, (got/a.PerSec-1)*100)
@@ -346,5 +349,58 @@ func TestAdviceWorkloads(t *testing.T) {
 	}
 	if len(d.Advice) < 6 {
 		t.Errorf("only %d knowledge-base workloads mapped", len(d.Advice))
+	}
+}
+
+// TestMultiGPU: N cards divide the hours by N × the kind's efficiency
+// (training 0.8, generation and inference 0.97 typical), and one card is
+// the single-card estimate.
+func TestMultiGPU(t *testing.T) {
+	for _, tc := range []struct {
+		model string
+		eff   float64
+	}{{"bert-base", 0.8}, {"sdxl", 0.97}, {"sam-vit-h", 0.97}, {"flux-lora", 0.8}, {"whisper-large-v3", 0.97}} {
+		j := workload.Job{Model: tc.model, Images: 100000, GPUs: []string{"RTX 4090"}} // long enough for hours to three decimals
+		if tc.model == "bert-base" {
+			j.Images, j.Samples = 0, 1000000
+		}
+		_, one := estimate(t, j, "RTX 4090")
+		j.GPUCount = 4
+		est, four := estimate(t, j, "RTX 4090")
+		if est.GPUCount != 4 || est.MultiGPU.Typical != tc.eff {
+			t.Errorf("%s: gpu_count %d, efficiency %v, want 4 and %v", tc.model, est.GPUCount, est.MultiGPU.Typical, tc.eff)
+		}
+		if r := one.Hours.Typical / four.Hours.Typical; math.Abs(r-4*tc.eff) > 0.05*4*tc.eff {
+			t.Errorf("%s: 4 cards %.3f h vs one %.3f h: %.2f×, want %.2f×", tc.model, four.Hours.Typical, one.Hours.Typical, r, 4*tc.eff)
+		}
+	}
+}
+
+// TestNewWorkloads: Whisper transcription counts audio at a measured rate
+// scaled by bandwidth (a 3070 Ti-class 608 GB/s card runs faster-whisper
+// at 12.4 × real time), Whisper fine-tuning cuts audio into 30-second
+// clips, and a question naming Flux with training words means its LoRA.
+func TestNewWorkloads(t *testing.T) {
+	d, _ := load(t)
+	est, f := estimate(t, workload.Job{Model: "whisper-large-v3", AudioHours: 100}, "RTX 3090")
+	if !est.Measured || est.Work != 100*3600 {
+		t.Errorf("whisper: measured %v, work %v s, want a measured rate over 360000 s", est.Measured, est.Work)
+	}
+	if want := 12.4 * 936 / 608; math.Abs(f.PerSec.Typical-want) > 0.1 {
+		t.Errorf("whisper on a 3090: %.2f × real time, want %.2f", f.PerSec.Typical, want)
+	}
+	est, _ = estimate(t, workload.Job{Model: "whisper-small-ft", AudioHours: 50}, "RTX 4090")
+	if est.Job.Samples != 6000 {
+		t.Errorf("whisper-small-ft on 50 h: %d clips, want 6000", est.Job.Samples)
+	}
+	for text, want := range map[string]string{"训练flux lora要多少钱": "flux-lora", "想练个 flux 的画风 lora": "flux-lora",
+		"微调whisper": "whisper-large-v3-ft", "sam 推理 1万张": "sam-vit-h", "fine-tune SAM": "sam-finetune", "whisper small 转写": "whisper-small"} {
+		if got, _ := d.Find(text); got != want {
+			t.Errorf("Find(%q) = %q, want %q", text, got, want)
+		}
+	}
+	_, f = estimate(t, workload.Job{Model: "flux-lora"}, "RTX 4090")
+	if !f.Fits || f.VRAMGB != 22 {
+		t.Errorf("flux-lora on a 4090: fits %v at %.1f GB, want 22 GB fitting", f.Fits, f.VRAMGB)
 	}
 }

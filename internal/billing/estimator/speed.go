@@ -132,6 +132,12 @@ func mfu(s shape, g *catalog.GPU, j Job) Range {
 // XTuner's 8×A100 full fine-tunes keep 0.55-0.63 MFU per GPU, about what
 // one GPU would (0.9 and more with NVLink and long sequences).
 func scaling(n int) Range {
+	return Scaling(n)
+}
+
+// Scaling is the multi-GPU efficiency of n cards in one machine: the
+// share of each card's speed kept (scaling).
+func Scaling(n int) Range {
 	switch {
 	case n <= 1:
 		return Range{Low: 1, Typical: 1, High: 1}

@@ -3,8 +3,10 @@ package estimate
 import (
 	"context"
 	"errors"
+	"strings"
 
 	"github.com/labgpu/bot/internal/billing/estimator"
+	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/render/estimateview"
@@ -72,7 +74,11 @@ func run(ctx context.Context, env *answer.Env, q *understand.Query) (estimatevie
 	est, err := env.Est.Estimate(job, quotes)
 	switch {
 	case errors.Is(err, estimator.ErrUnknownModel):
-		return estimateview.AskSize{ModelText: q.ModelText, Lang: l}, nil
+		ask := estimateview.AskSize{ModelText: q.ModelText, Lang: l}
+		if ask.ModelText == "" {
+			ask.Job = unknownJob(env.Cat, q.Asked)
+		}
+		return ask, nil
 	case errors.Is(err, estimator.ErrTooManyGPUs):
 		return estimateview.TooManyGPUs{Max: estimator.MaxGPUs, Lang: l}, nil
 	case err != nil:
@@ -86,6 +92,9 @@ func run(ctx context.Context, env *answer.Env, q *understand.Query) (estimatevie
 	}
 	if !estimateview.AnyFits(est) {
 		e.Alternatives = alternatives(env.Est, est, quotes)
+	}
+	if job.GPUCount > 1 {
+		e.Scaling = llmScaling(env.Est, est, job, quotes)
 	}
 	if len(est.Options) > 0 {
 		e.Plan = planNote(env, est.Options[0], en)
@@ -158,4 +167,83 @@ func cheapestFit(x *estimator.Estimator, j estimator.Job, quotes estimator.Quote
 		}
 	}
 	return estimator.Option{}, nil, false
+}
+
+// llmScaling compares the cheapest option's card on the cards asked with
+// one of it ("换成4张A100呢", "用两张4090会快多少"): the hours on each and
+// the estimator's multi-GPU efficiency; for inference, that one request
+// runs no faster on more cards. nil without an option.
+func llmScaling(x *estimator.Estimator, est *estimator.Estimate, job estimator.Job, quotes estimator.Quotes) *estimateview.Scaling {
+	if len(est.Options) == 0 || est.Cheapest < 0 {
+		return nil
+	}
+	o := est.Options[est.Cheapest]
+	if o.GPUCount < 2 {
+		return nil
+	}
+	var fN *estimator.Fit
+	for i := range est.Fits {
+		if est.Fits[i].GPU == o.GPU && est.Fits[i].Fits {
+			fN = &est.Fits[i]
+		}
+	}
+	if fN == nil {
+		return nil
+	}
+	s := &estimateview.Scaling{GPU: o.GPU, N: o.GPUCount, HoursN: fN.Hours.Typical + estimator.SetupHours, Eff: estimator.Scaling(o.GPUCount)}
+	one := job
+	one.GPUCount, one.GPUs = 1, []string{o.GPU}
+	e1, err := x.Estimate(one, quotes)
+	if err == nil {
+		for _, f := range e1.Fits {
+			if f.GPU == o.GPU && f.Fits && f.GPUCount == 1 {
+				s.OneFits, s.Hours1 = true, f.Hours.Typical+estimator.SetupHours
+			}
+		}
+	}
+	switch {
+	case job.Method == estimator.MethodInference && s.OneFits:
+		s.Why = estimateview.ScaleInference
+	case job.Method == estimator.MethodInference:
+		return nil // it needs the cards to hold the model: nothing to compare
+	case s.OneFits && s.Hours1-estimator.SetupHours < estimator.SetupHours:
+		s.Why = estimateview.ScaleSmall
+	}
+	return s
+}
+
+// unknownJob is the name of the job a question trains or runs that no
+// estimator knows ("训练一个Mamba要多少钱": "Mamba", as written), or "":
+// the first name after a verb that is no card or platform.
+func unknownJob(cat *catalog.Catalog, asked string) string {
+	folded := catalog.Fold(asked)
+	for _, name := range understand.JobNames(folded) {
+		if len(cat.FindGPUs(name)) > 0 || len(cat.FindPlatforms(name)) > 0 || len(cat.FindModels(name)) > 0 || llmFamily(cat, name) {
+			continue
+		}
+		if i := strings.Index(strings.ToLower(asked), name); i >= 0 && len(asked) >= i+len(name) {
+			return asked[i : i+len(name)] // as the asker wrote it
+		}
+		return name
+	}
+	return ""
+}
+
+// llmFamily reports whether a folded name begins a language model family
+// the catalog knows ("qwen", "deepseek"): asked without a size, which the
+// plain ask-back asks for.
+func llmFamily(cat *catalog.Catalog, name string) bool {
+	for _, f := range cat.Families {
+		for _, n := range append([]string{f.ID}, f.Names...) {
+			if strings.HasPrefix(strings.ReplaceAll(catalog.Fold(n), " ", ""), name) {
+				return true
+			}
+		}
+	}
+	for _, m := range cat.Models {
+		if strings.HasPrefix(catalog.Fold(m.ID), name) {
+			return true
+		}
+	}
+	return false
 }

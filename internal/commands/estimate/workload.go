@@ -31,7 +31,8 @@ func WorkloadJob(d *workload.Data, q understand.Query) (workload.Job, bool) {
 		return workload.Job{}, false
 	}
 	j := workload.Job{Model: model, Dataset: dataset, Samples: q.Samples, Images: q.Images, Epochs: q.Epochs, Steps: q.Steps,
-		Batch: q.Batch, Resolution: q.Resolution, SeqLen: q.SeqLen, FP32: q.Bits == 32}
+		Batch: q.Batch, Resolution: q.Resolution, SeqLen: q.SeqLen, FP32: q.Bits == 32, AudioHours: q.AudioHours,
+		GPUCount: q.GPUCount}
 	if dataset != "" && q.DataPercent > 0 {
 		j.Fraction = q.DataPercent / 100
 	}
@@ -60,7 +61,7 @@ func workloadEstimate(ctx context.Context, env *answer.Env, q understand.Query, 
 	hours := map[string]estimator.Range{}
 	for _, f := range est.Fits {
 		if f.Fits && env.CudaCard(f.GPU) {
-			fits = append(fits, estimator.Fit{GPU: f.GPU, MemoryGB: f.MemoryGB, Fits: true, GPUCount: 1, VRAMPerGPU: f.VRAMGB, MicroBatch: f.Batch, Hours: f.Hours, MFU: f.MFU})
+			fits = append(fits, estimator.Fit{GPU: f.GPU, MemoryGB: f.MemoryGB, Fits: true, GPUCount: max(est.GPUCount, 1), VRAMPerGPU: f.VRAMGB, MicroBatch: f.Batch, Hours: f.Hours, MFU: f.MFU})
 			hours[f.GPU] = f.Hours
 		}
 	}
@@ -75,6 +76,9 @@ func workloadEstimate(ctx context.Context, env *answer.Env, q understand.Query, 
 	w.Family, _ = env.Work.Family(est.Family)
 	w.Dataset, _ = env.Work.Dataset(est.Job.Dataset)
 	w.Loader, _ = env.Work.Loader(est.Loader)
+	if est.GPUCount > 1 {
+		w.Scaling = workloadScaling(env, j, est, opts)
+	}
 	if q.YesNo != nil && (q.PriceCNY > 0 || q.YesNo.WithinHours > 0) {
 		w.Verdict = optionsVerdict(env.Cat, opts, q)
 	}
@@ -99,5 +103,44 @@ func workloadFits(cat *catalog.Catalog, est *workload.Estimate, q understand.Que
 		}
 		return v
 	}
-	return nil
+	if q.YesNo == nil || q.YesNo.VRAMGB <= 0 || len(q.GPUs) > 0 {
+		return nil
+	}
+	// "16G 能训 Flux LoRA 吗": a memory size, no card.
+	v := &estimateview.Verdict{Verdict: render.Verdict{Kind: render.AskFits, Answer: render.VerdictNo}, Why: estimateview.WhyVRAM,
+		Count: 1, HaveGB: q.YesNo.VRAMGB, NeedGB: est.MinVRAMGB, Job: job}
+	if est.MinVRAMGB <= estimator.FitFraction*q.YesNo.VRAMGB*(1<<30)/1e9 {
+		v.Answer = render.VerdictYes
+	}
+	return v
+}
+
+// workloadScaling compares the cheapest option's card on the cards asked
+// with one of it: the hours on each and the efficiency assumed; nil when
+// there is no option or one card cannot be estimated.
+func workloadScaling(env *answer.Env, j workload.Job, est *workload.Estimate, opts []estimator.Option) *estimateview.Scaling {
+	var f workload.Fit
+	found := false
+	if len(opts) > 0 {
+		for _, x := range est.Fits {
+			if x.GPU == opts[0].GPU && x.Fits {
+				f, found = x, true
+			}
+		}
+	}
+	if !found {
+		return nil
+	}
+	one := j
+	one.GPUCount, one.GPUs = 1, []string{f.GPU}
+	e1, err := env.Work.Estimate(env.Cat, one)
+	if err != nil || len(e1.Fits) == 0 || !e1.Fits[0].Fits {
+		return nil
+	}
+	s := &estimateview.Scaling{GPU: f.GPU, N: est.GPUCount, HoursN: f.Hours.Typical + estimator.SetupHours,
+		Hours1: e1.Fits[0].Hours.Typical + estimator.SetupHours, Eff: est.MultiGPU, OneFits: true}
+	if e1.Fits[0].Hours.Typical < estimator.SetupHours {
+		s.Why = estimateview.ScaleSmall
+	}
+	return s
 }

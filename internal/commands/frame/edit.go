@@ -94,7 +94,7 @@ func JobParams(q Query) bool { return jobParams(q) }
 func jobParams(q Query) bool {
 	return q.SeqLen > 0 || q.Batch > 0 || q.Samples > 0 || q.Tokens > 0 || q.TokensPerSample > 0 || q.Epochs > 0 ||
 		q.Bits > 0 || q.LoRARank > 0 || q.LoRATargets != "" || q.Optimizer != "" || q.Stack != "" || q.NoGradCkpt ||
-		q.NoFlashAttn || q.ZeRO > 0 || q.Method != "" || q.Images > 0 || q.Steps > 0 || q.Resolution > 0 || q.DataPercent > 0
+		q.NoFlashAttn || q.ZeRO > 0 || q.Method != "" || q.Images > 0 || q.Steps > 0 || q.Resolution > 0 || q.DataPercent > 0 || q.AudioHours > 0
 }
 
 // Follow edits the frame's Query with q when q continues it: the Query to
@@ -118,6 +118,11 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 		// offers under the new price.
 		q.MaxPriceCNY, q.PriceCNY, q.PriceUnit = q.PriceCNY, 0, ""
 		q.Intent, q.Verbs, q.FollowUp = f.Intent, nil, true
+	}
+	if speedFollow(f, q) {
+		// "用两张4090会快多少" after an estimate: the same job on those
+		// cards, compared with one, not the multi-GPU troubleshooting.
+		q.Intent, q.Topic, q.Verbs, q.FollowUp = f.Intent, "", nil, true
 	}
 	if !Editable(f) || !continues(q) {
 		return q, false
@@ -156,6 +161,25 @@ func diskFollow(f, q Query) bool {
 		q.Intent == understand.IntentAdvice && q.Topic == diskSizingTopic
 	return f.Intent == understand.IntentPlan && disk && q.FollowUp && q.Platform == "" && q.SizeGB > 0
 }
+
+// speedFollow reports whether q, read as the multi-GPU troubleshooting
+// topic, asks how a card count changes the last estimate: several cards
+// named and no job of its own.
+func speedFollow(f, q Query) bool {
+	if f.Intent != understand.IntentEstimate || q.Intent != understand.IntentAdvice || q.GPUCount < 2 || HasJob(q) {
+		return false
+	}
+	// The troubleshooting topic, or a short question about speed that
+	// read as another topic ("would 2 A100s be faster").
+	return q.Topic == multiGPUTopic || len([]rune(q.Asked)) <= maxSpeedFollowRunes && understand.AsksSpeed(catalog.Fold(q.Asked))
+}
+
+// maxSpeedFollowRunes is the longest question about speed read as a
+// card-count follow-up when it reads as another troubleshooting topic.
+const maxSpeedFollowRunes = 40
+
+// multiGPUTopic is the knowledge base's "more cards barely faster" topic.
+const multiGPUTopic = "multi-gpu-scaling"
 
 // diskSizingTopic is the knowledge base's "how big a disk" topic ("数据盘
 // 要500G呢" reads as it).

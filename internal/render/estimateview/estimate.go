@@ -95,6 +95,9 @@ type Estimate struct {
 	// form is the verdict and the figures that decided it.
 	WhyOnly bool `json:"-"`
 	USD     bool `json:"-"`
+	// Scaling compares the cards asked with one of them (nil unless
+	// several were asked).
+	Scaling *Scaling `json:"-"`
 	// Verdict answers the yes/no question asked about the job ("24G 跑
 	// 7B QLoRA 够不够", "100块能搞定吗"; nil when none was asked): the
 	// reply's first line.
@@ -184,6 +187,9 @@ func (e Estimate) short(rd *render.Renderer, full chat.Reply, fits []fitLine) ch
 		rep.Title = head
 	}
 	rep.Lines = append(rep.Lines, e.Problems...)
+	if s := e.Scaling.line(l); s != "" {
+		rep.Lines = append(rep.Lines, s)
+	}
 	if e.Verdict == nil || e.Verdict.Why != WhyVRAM {
 		v := est.VRAM
 		line := l.T("estimate.short.vram", v.Total)

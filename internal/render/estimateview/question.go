@@ -14,7 +14,10 @@ import (
 // ("question").
 type AskSize struct {
 	ModelText string
-	Lang      i18n.Lang
+	// Job is the name of a job the question trains or runs that neither
+	// estimator knows ("训练一个Mamba": "mamba"; "" when none was read).
+	Job  string
+	Lang i18n.Lang
 }
 
 // EstimateFigures are none: nothing was estimated.
@@ -24,6 +27,9 @@ func (AskSize) EstimateFigures() Figures { return Figures{} }
 func (a AskSize) Question() string {
 	if a.ModelText != "" {
 		return a.Lang.T("estimate.ask_size.named", a.ModelText)
+	}
+	if a.Job != "" {
+		return a.Lang.T("estimate.ask_size.job", a.Job)
 	}
 	return a.Lang.T("estimate.ask_size.plain")
 }

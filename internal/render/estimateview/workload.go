@@ -32,6 +32,8 @@ type Workload struct {
 	// Verdict answers a yes/no question about the job ("50块钱能不能跑完
 	// SDXL 出1000张图"; nil when none was asked): the first line.
 	Verdict *Verdict `json:"verdict,omitempty"`
+	// Scaling compares the cards asked with one of them (nil on one card).
+	Scaling *Scaling `json:"scaling,omitempty"`
 }
 
 // Reply is the short form (the cheapest run, the speed or the
@@ -53,7 +55,9 @@ func (w Workload) short(rd *render.Renderer) chat.Reply {
 		rep.Title = Estimate{Lang: l, Verdict: w.Verdict}.verdictLine(rd)
 		rep.Lines = append(rep.Lines, w.verdict(rd))
 	}
-	if s := w.speedLine(true); s != "" {
+	if s := w.Scaling.line(l); s != "" {
+		rep.Lines = append(rep.Lines, s)
+	} else if s := w.speedLine(true); s != "" {
 		rep.Lines = append(rep.Lines, s)
 	}
 	if len(w.Options) == 0 {
@@ -64,7 +68,7 @@ func (w Workload) short(rd *render.Renderer) chat.Reply {
 		if i == shortOptions {
 			break
 		}
-		t.Rows = append(t.Rows, []string{rd.ShortName(o.Platform, en), o.GPU, hoursText(o.Hours), render.Money(o.TotalCNY) + unverifiedMark(o.Verified)})
+		t.Rows = append(t.Rows, []string{rd.ShortName(o.Platform, en), cardsText(o.GPU, o.GPUCount), hoursText(o.Hours), render.Money(o.TotalCNY) + unverifiedMark(o.Verified)})
 	}
 	rep.Table = t
 	if note := optionSourcesNote(w.Options, l); note != "" {
@@ -84,7 +88,7 @@ func (w Workload) verdict(rd *render.Renderer) string {
 	what := w.what()
 	if len(w.Options) > 0 {
 		c := w.Options[0]
-		return l.T("workload.verdict.priced", what, rd.PlatformName(c.Platform, l.English()), c.GPU, render.Money(c.TotalCNY),
+		return l.T("workload.verdict.priced", what, rd.PlatformName(c.Platform, l.English()), cardsText(c.GPU, c.GPUCount), render.Money(c.TotalCNY),
 			render.Money(c.TotalLowCNY), render.Money(c.TotalHighCNY), hoursText(c.Hours))
 	}
 	f, ok := fastestFit(w.Est)
@@ -103,8 +107,16 @@ func (w Workload) what() string {
 		return l.T("workload.what.generate", e.Name, HumanNum(e.Work, l), j.Resolution, j.Resolution, j.Steps)
 	case workload.KindLoRA:
 		return l.T("workload.what.lora", e.Name, HumanNum(float64(j.Images), l), HumanNum(e.Work, l))
+	case workload.KindInfer:
+		if e.Unit == "audio_second" {
+			return l.T("workload.what.audio", e.Name, HumanNum(j.AudioHours, l))
+		}
+		return l.T("workload.what.infer", e.Name, HumanNum(e.Work, l), j.Resolution, j.Resolution)
 	}
 	perEpoch := HumanNum(e.Work/j.Epochs, l)
+	if e.Unit == "clip" {
+		return l.T("workload.what.clips", e.Name, perEpoch, HumanNum(e.Work/j.Epochs*30/3600, l), j.Epochs)
+	}
 	if j.SeqLen > 0 {
 		return l.T("workload.what.samples", e.Name, perEpoch, j.Epochs, j.SeqLen)
 	}
@@ -139,6 +151,9 @@ func (w Workload) speedLine(short bool) string {
 		return l.T("workload.speed.loader_bound", w.Loader.Name.Pick(en), w.Loader.PerSec.Typical, f.GPU, w.Loader.Fix.Pick(en),
 			hoursText(f.Hours.Low+estimator.SetupHours))
 	}
+	if w.Est.Measured {
+		return l.T("workload.speed.measured", f.GPU, speedText(w.Est, f.PerSec.Typical, l))
+	}
 	mark := ""
 	if w.Est.Unverified {
 		mark = l.T("workload.speed.unverified")
@@ -150,7 +165,11 @@ func (w Workload) speedLine(short bool) string {
 // "1.4 it/s", "410 条/秒".
 func speedText(e *workload.Estimate, perSec float64, l i18n.Lang) string {
 	switch {
-	case e.Kind == workload.KindGenerate:
+	case e.Unit == "audio_second":
+		return l.T("workload.speed.realtime", figure(perSec))
+	case e.Unit == "clip":
+		return l.T("workload.speed.clips", figure(perSec))
+	case e.Kind == workload.KindGenerate || e.Kind == workload.KindInfer && perSec < 1:
 		return l.T("workload.speed.per_image", figure(1/perSec))
 	case e.Kind == workload.KindLoRA:
 		return l.T("workload.speed.steps", figure(perSec))
@@ -175,7 +194,7 @@ func figure(x float64) string {
 // changeKeys are what a workload answer suggests saying to change it, by
 // the workload's kind.
 var changeKeys = map[string]string{workload.KindGenerate: "workload.change.generate", workload.KindLoRA: "workload.change.lora",
-	workload.KindTrain: "workload.change.train"}
+	workload.KindTrain: "workload.change.train", workload.KindInfer: "workload.change.infer"}
 
 // assumptions is the assumptions in one line with the follow-ups.
 func (w Workload) assumptions() string {
@@ -191,9 +210,17 @@ func (w Workload) assumptions() string {
 	if e.Job.Batch > 0 {
 		parts = append(parts, fmt.Sprintf("batch %d", e.Job.Batch))
 	}
-	parts = append(parts, prec, l.T("workload.assumed.one_gpu"))
+	cards := l.T("workload.assumed.one_gpu")
+	if e.GPUCount > 1 {
+		cards = l.T("workload.assumed.gpus", e.GPUCount, 100*e.MultiGPU.Typical)
+	}
+	parts = append(parts, prec, cards)
 	change := changeKeys[e.Kind]
 	switch {
+	case e.Unit == "audio_second":
+		change = "workload.change.audio"
+	case e.Unit == "clip":
+		change = "workload.change.clips"
 	case e.Kind != workload.KindTrain:
 	case e.Job.SeqLen > 0:
 		change = "workload.change.samples"
@@ -221,6 +248,9 @@ func (w Workload) assumptions() string {
 func (w Workload) full(rd *render.Renderer) chat.Reply {
 	l, e := w.Lang, w.Est
 	rep := chat.Reply{Title: w.verdict(rd)}
+	if s := w.Scaling.line(l); s != "" {
+		rep.Lines = append(rep.Lines, s)
+	}
 	rep.Lines = append(rep.Lines, computeLine(e, l))
 	if f, ok := w.optionFit(); ok && f.DataBound && w.Loader != nil {
 		// The loader sets the pace, and how to get past it.
@@ -266,6 +296,11 @@ func computeLine(e *workload.Estimate, l i18n.Lang) string {
 		return l.T("workload.compute.generate", HumanNum(e.Work, l), e.FLOPsPerUnit/1e12, j.Steps, e.FLOPs/1e15)
 	case workload.KindLoRA:
 		return l.T("workload.compute.lora", HumanNum(e.Work, l), e.FLOPsPerUnit/1e12, j.Batch, e.FLOPs/1e15)
+	case workload.KindInfer:
+		if e.Measured {
+			return l.T("workload.compute.audio", HumanNum(j.AudioHours, l))
+		}
+		return l.T("workload.compute.infer", HumanNum(e.Work, l), e.FLOPsPerUnit/1e12, e.FLOPs/1e15)
 	}
 	return l.T("workload.compute.train", HumanNum(e.Work, l), e.FLOPsPerUnit/1e9, e.FLOPs/1e15)
 }
@@ -340,7 +375,7 @@ func (w Workload) methodNotes() []string {
 	if e.Unverified {
 		notes = append(notes, l.T("workload.notes.unverified"))
 	}
-	if w.GPUCount > 1 {
+	if w.GPUCount > 1 && w.Est.GPUCount < 2 {
 		notes = append(notes, l.T("workload.notes.gpus", w.GPUCount))
 	}
 	return notes
@@ -397,4 +432,12 @@ func hoursText(h float64) string {
 		return fmt.Sprintf("%.2f", h)
 	}
 	return fmt.Sprintf("%.1f", h)
+}
+
+// cardsText is a card and its count when more than one ("A100 80GB×4").
+func cardsText(gpu string, n int) string {
+	if n > 1 {
+		return fmt.Sprintf("%s×%d", gpu, n)
+	}
+	return gpu
 }

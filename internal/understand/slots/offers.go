@@ -53,3 +53,7 @@ func offerAsk(q *Query, s string) {
 		q.Aspect = AspectSpeed
 	}
 }
+
+// AsksSpeed reports whether a folded text asks about speed ("快", "faster"):
+// the comparison aspect's words.
+func AsksSpeed(folded string) bool { return offerSpeed.MatchString(folded) }

@@ -127,6 +127,9 @@ type Query struct {
 	Steps       int     `json:"steps,omitempty"`
 	Resolution  int     `json:"resolution,omitempty"`
 	DataPercent float64 `json:"data_percent,omitempty"`
+	// AudioHours is hours of audio to transcribe or train on ("100 小时音频",
+	// "50 hours of audio").
+	AudioHours float64 `json:"audio_hours,omitempty"`
 	// Method is full, lora, qlora or inference.
 	Method  string `json:"method,omitempty"`
 	Bits    int    `json:"bits,omitempty"`

@@ -3,6 +3,7 @@ package slots
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/labgpu/bot/internal/understand/slots/words"
 )
@@ -15,8 +16,9 @@ var (
 	// reImages are image counts: "1000 张图", "20张图片", "500 images"; a
 	// bare "500张" only from ten up (below, "2张" is a GPU count: "至少2张空闲").
 	reImages  = words.NewExprs("workload.images", 2)
+	reAudio   = words.NewExprs("workload.audio_hours", 2)
 	reSteps   = words.NewExprs("workload.steps", 3)
-	reRes     = words.NewExprs("workload.resolution", 3)
+	reRes     = words.NewExprs("workload.resolution", 4)
 	rePercent = words.NewExpr("workload.percent")
 )
 
@@ -25,6 +27,22 @@ var (
 func extractWorkload(x *Extraction) {
 	q := x.q
 	extractResolution(x)
+	for _, re := range reAudio.All() {
+		loc := re.FindStringSubmatchIndex(x.rest)
+		if loc == nil {
+			continue
+		}
+		v, ok := words.ParseNum(x.rest[loc[2]:loc[3]])
+		unit := ""
+		if loc[4] >= 0 {
+			unit = x.rest[loc[4]:loc[5]]
+		}
+		if n := v * mult(unit); ok && n > 0 && n < 1e6 {
+			q.AudioHours = n
+			x.use(loc[0], loc[1], "")
+			break
+		}
+	}
 	for i, re := range reImages.All() {
 		loc := re.FindStringSubmatchIndex(x.rest)
 		if loc == nil {
@@ -105,4 +123,29 @@ func (x *Extraction) WorkloadNames(names WorkloadNames) {
 		return
 	}
 	q.WorkloadModel, q.WorkloadDataset = names.Find(q.Asked)
+}
+
+// The name of a job nobody knows, after a verb of training or running it
+// (configs/slots/workload.yaml unknown_job), and the words that are none.
+var (
+	reUnknownJob = words.NewExpr("workload.unknown_job")
+	notJobName   = words.NewWords("workload.unknown_job_not")
+)
+
+// JobNames are the words a folded question gives as the name of what it
+// trains or runs ("训练一个mamba要多少钱": mamba), in order; the caller
+// drops those it knows (cards, platforms).
+func JobNames(folded string) []string {
+	var out []string
+	for _, m := range reUnknownJob.FindAllStringSubmatch(folded, -1) {
+		name := m[1]
+		if name == "" {
+			name = m[2]
+		}
+		name = strings.Trim(name, ".-_+")
+		if len(name) >= 2 && !notJobName.Has(name) {
+			out = append(out, name)
+		}
+	}
+	return out
 }
