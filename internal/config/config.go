@@ -54,8 +54,9 @@ type Config struct {
 // ChatConf is how the bot talks in the lab's chats.
 type ChatConf struct {
 	// Language answers a bare paste (an error with no words of the
-	// asker's own): "zh" (default) or "en". Questions are answered in
-	// their own language.
+	// asker's own): "auto" (default: a paste of English program output in
+	// English, anything else without words of its language in Chinese),
+	// "zh" or "en". Questions are answered in their own language.
 	Language string `yaml:"language"`
 }
 
@@ -295,7 +296,7 @@ func Default() Config {
 		ChannelsConf: ChannelsConf{Feishu: FeishuConf{Mode: "websocket", BaseURL: "https://open.feishu.cn"}},
 		Storage:      StorageConf{DigestSchedule: "0 9 * * 1", BudgetSchedule: "@hourly", ReleaseWarnings: DefaultReleaseWarnings()},
 		Log:          LogConf{Level: "info"},
-		Chat:         ChatConf{Language: "zh"},
+		Chat:         ChatConf{Language: "auto"},
 	}
 }
 
@@ -624,9 +625,9 @@ func (c Config) validateLogAndChat(r *report) {
 		r.add("log.level", "%q is not debug, info, warn or error", c.Log.Level)
 	}
 	switch c.Chat.Language {
-	case "zh", "en":
+	case "auto", "zh", "en":
 	default:
-		r.add("chat.language", "%q is not zh or en", c.Chat.Language)
+		r.add("chat.language", "%q is not auto, zh or en", c.Chat.Language)
 	}
 }
 

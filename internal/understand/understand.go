@@ -2,6 +2,7 @@ package understand
 
 import (
 	"math"
+	"regexp"
 	"runtime"
 	"slices"
 	"sort"
@@ -798,8 +799,14 @@ func (u *Understander) evidence(q *Query) bool {
 		return true
 	}
 	text := strings.TrimSpace(q.Asked)
-	return strings.Count(text, "\n") < 2 && !slots.ErrorLine(catalog.Fold(text))
+	folded := catalog.Fold(text)
+	return strings.Count(text, "\n") < 2 && !slots.ErrorLine(folded) && !reExceptionName.MatchString(folded)
 }
+
+// reExceptionName is an exception's name as a traceback prints it before
+// its message, also inside a sentence ("装完 opencv 就 ImportError: …"):
+// such a message quotes an error, which the knowledge base would know.
+var reExceptionName = regexp.MustCompile(`[a-z](?:error|exception):`)
 
 // Calibration is the exponent that turns the scorer's posteriors into the
 // confidences the thresholds read (p^Calibration, renormalised): naive
