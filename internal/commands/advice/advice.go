@@ -418,7 +418,10 @@ func follow(a *answer.Ask, t *kb.Topic) adviceview.Follow {
 		br := t.Follow[q.AdviceBranch-1]
 		p.Verdict, p.Text = br.Verdict, br.Text.Pick(en)
 		if q.AdviceNext {
-			// It did not help: the steps not yet given after it.
+			// It did not help ("开了fp16也不行"): what the fix does, as a
+			// finding (no "yes" to a fix that failed), then the steps
+			// not yet given.
+			p.Verdict = ""
 			p.Steps = leftSteps(t, q.AdviceShown, en)
 			p.Steps = p.Steps[:min(len(p.Steps), maxStepsAfterBranch)]
 		}
