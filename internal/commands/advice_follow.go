@@ -2,6 +2,7 @@ package commands
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	kb "github.com/labgpu/bot/internal/advice"
@@ -113,7 +114,9 @@ func ownQuestion(q Query, topic string) bool {
 // line, a printed error of another topic, an OOM report after another
 // topic), not a money or stock question ("那4090多少钱").
 func reportsOn(q Query, topic string) bool {
-	if !q.Still && !q.Finding || q.OwnAsk && q.Intent != IntentAdvice {
+	if !q.Still && !q.Finding || q.OwnAsk && q.Intent != IntentAdvice || slices.Contains(q.Verbs, q.Intent) {
+		// An action said outright ("已经烦死了 静音 2小时") is done, not
+		// read as a finding.
 		return false
 	}
 	if q.OOM != nil && topic != kb.TopicOOM {
