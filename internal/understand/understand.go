@@ -568,7 +568,7 @@ func (u *Understander) decide(q *Query, ranked []scorer.Scored) {
 	topic := ""
 	if best.Label == IntentAdvice {
 		_, topic = splitLabel(topLabel(ranked, IntentAdvice))
-		if share := labelP(ranked, topicLabel(topic)) / intentP(ranked, IntentAdvice); share < TopicAccept || !u.evidence(q) && share < 0.95 {
+		if share := labelP(ranked, topicLabel(topic)) / intentP(ranked, IntentAdvice); share < TopicAccept || !u.evidence(q) && (share < 0.95 || unknownLine(q, topic)) {
 			// Advice, but no topic stands out: "I don't know this one"
 			// with the closest topics, not a wrong topic's steps.
 			q.Alternatives = alternatives(ranked, "", "")
@@ -801,6 +801,24 @@ func (u *Understander) evidence(q *Query) bool {
 	text := strings.TrimSpace(q.Asked)
 	folded := catalog.Fold(text)
 	return strings.Count(text, "\n") < 2 && !slots.ErrorLine(folded) && !reExceptionName.MatchString(folded)
+}
+
+// unknownLine reports whether q is one printed error line in which the
+// knowledge base found nothing of topic, not even a hint: the scorer's
+// sureness there comes from words the line shares with other errors
+// ("KeyError: 'model.embed_tokens.weight'" is no device mismatch), so
+// the answer is "I don't know this one".
+func unknownLine(q *Query, topic string) bool {
+	m := q.KB
+	if m == nil || m.Best != nil || strings.Contains(strings.TrimSpace(q.Asked), "\n") {
+		return false
+	}
+	for _, h := range m.Closest {
+		if h.Topic != nil && h.Topic.ID == topic {
+			return false
+		}
+	}
+	return true
 }
 
 // reExceptionName is an exception's name as a traceback prints it before
