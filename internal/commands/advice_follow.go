@@ -7,6 +7,7 @@ import (
 
 	kb "github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/understand"
 	"github.com/labgpu/bot/internal/understand/slots"
 
 	"github.com/labgpu/bot/internal/commands/frame"
@@ -39,6 +40,14 @@ func (r *Router) adviceFollow(f *Frame, q Query) (Query, bool) {
 	t, ok := r.advice.Topic(topic)
 	if !ok {
 		return q, false
+	}
+	if q.Resolved && !q.Still && !q.OwnAsk && !frame.HasSubject(q) && q.OOM == nil && (q.KB == nil || q.KB.Best == nil) && !slices.Contains(q.Verbs, q.Intent) {
+		// "已经好了 谢谢", "好了 原来是别的进程占着": solved; a thanks,
+		// not more steps or an out-of-scope answer.
+		m := q
+		m.Intent, m.Topic, m.Confidence, m.Alternatives, m.SmallTalk = IntentChitChat, "", 1, nil, understand.SmallTalkThanks
+		m.English = frame.Language(f.Query.Restore(), q)
+		return m, true
 	}
 	_, branch, named := r.advice.FindingOf(topic, q.Findings)
 	report := reportsOn(q, topic)

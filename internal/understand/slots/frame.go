@@ -45,6 +45,8 @@ var (
 	// ("多少钱", "哪家有").
 	reFinding = words.NewExpr("frame.finding")
 	reOwnAsk  = words.NewExpr("frame.own_ask")
+	// reResolved says the problem is solved ("已经好了 谢谢").
+	reResolved = words.NewExpr("frame.resolved")
 	// reWhyVerdict asks why the last verdict is what it is ("为什么不够").
 	reWhyVerdict = words.NewExpr("frame.why_verdict")
 	// reUndo takes back what was just asked ("算了 不要了", "nvm").
@@ -75,6 +77,7 @@ func followUpSlots(x *Extraction) {
 	q.OtherWays = reOtherWays.MatchString(x.s)
 	q.Finding = reFinding.MatchString(x.s)
 	q.OwnAsk = reOwnAsk.MatchString(x.s)
+	q.Resolved = reResolved.MatchString(x.s)
 	q.WhyVerdict = reWhyVerdict.MatchString(x.s)
 	q.Undo = reUndo.MatchString(x.s)
 	q.AlertAsk = reAlertAsk.MatchString(x.s)

@@ -362,6 +362,9 @@ type Query struct {
 	// answer a finding that asks nothing of its own continues its topic.
 	Finding bool `json:"-"`
 	OwnAsk  bool `json:"-"`
+	// Resolved: the message says the problem is solved ("已经好了 谢谢",
+	// "搞定了", "works now"); after a troubleshooting answer it is thanked.
+	Resolved bool `json:"-"`
 	// WhyVerdict asks why the last verdict is what it is ("为什么不够",
 	// "why not?", "为啥放不下"): after a yes/no answer, the figures
 	// that decided it.
