@@ -2,8 +2,13 @@ package commands
 
 import (
 	"fmt"
-	kb "github.com/labgpu/bot/internal/advice"
+	"slices"
 	"strings"
+
+	kb "github.com/labgpu/bot/internal/advice"
+	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/understand"
+	"github.com/labgpu/bot/internal/understand/slots"
 
 	"github.com/labgpu/bot/internal/commands/frame"
 	"github.com/labgpu/bot/internal/render/adviceview"
@@ -32,11 +37,21 @@ func (r *Router) adviceFollow(f *Frame, q Query) (Query, bool) {
 		return cardFollow(f, q)
 	}
 	topic := f.Query.AdviceTopic
-	if _, ok := r.advice.Topic(topic); !ok {
+	t, ok := r.advice.Topic(topic)
+	if !ok {
 		return q, false
 	}
+	if q.Resolved && !q.Still && !q.OwnAsk && !frame.HasSubject(q) && q.OOM == nil && (q.KB == nil || q.KB.Best == nil) && !slices.Contains(q.Verbs, q.Intent) {
+		// "已经好了 谢谢", "好了 原来是别的进程占着": solved; a thanks,
+		// not more steps or an out-of-scope answer.
+		m := q
+		m.Intent, m.Topic, m.Confidence, m.Alternatives, m.SmallTalk = IntentChitChat, "", 1, nil, understand.SmallTalkThanks
+		m.English = frame.Language(f.Query.Restore(), q)
+		return m, true
+	}
 	_, branch, named := r.advice.FindingOf(topic, q.Findings)
-	if !named && ownQuestion(q, topic) {
+	report := reportsOn(q, topic)
+	if !named && !report && ownQuestion(q, topic) {
 		return q, false
 	}
 	m := f.Query.Restore()
@@ -47,6 +62,10 @@ func (r *Router) adviceFollow(f *Frame, q Query) (Query, bool) {
 	switch {
 	case named:
 		m.AdviceBranch = branch
+		if q.Still {
+			// "开了fp16也不行": what that fix does, then what is left to try.
+			m.AdviceNext, m.AdviceShown = true, f.Query.AdviceShown
+		}
 	case q.Intent == IntentAdvice && q.Topic == kb.TopicCardChoice:
 		// "那换什么卡": the cards for the job the paste gave (a card it
 		// names kept: "3090够吗").
@@ -57,6 +76,21 @@ func (r *Router) adviceFollow(f *Frame, q Query) (Query, bool) {
 			m.GPU, m.GPUs, m.NamedGPUs, m.GPUFamily = "", nil, nil, false
 		}
 	case q.Still || q.OtherWays || q.Intent == IntentAdvice && q.Topic == topic:
+		m.AdviceNext, m.AdviceShown = true, f.Query.AdviceShown
+	case report && t.Tie == kb.TieOOM && (frame.HasJob(q) || len(q.GPUs) > 0):
+		// "模型是7B的", "我用的是4090": the OOM answer again with the job
+		// (or card) it brings, so its estimate says what fits.
+		mergeParams(&m, q, func(ok bool, f func()) {
+			if ok {
+				f()
+			}
+		})
+		if q.Model != "" || q.ModelText != "" {
+			m.Model, m.ParamsB, m.ModelText = q.Model, q.ParamsB, q.ModelText
+		}
+	case report:
+		// "batch 已经是1了", "我装的是 cuda 12.1", "eval 的时候爆的": the
+		// same problem, the steps not yet given.
 		m.AdviceNext, m.AdviceShown = true, f.Query.AdviceShown
 	default:
 		return q, false
@@ -80,6 +114,28 @@ func ownQuestion(q Query, topic string) bool {
 		return false
 	}
 	return q.Confidence >= acceptSure && (frame.HasSubject(q) || !q.Still && !q.OtherWays)
+}
+
+// reportsOn reports whether q, after a troubleshooting answer about
+// topic, reports what the member found, has or tried and asks nothing of
+// its own ("batch 已经是1了还是爆", "开了fp16也不行", "我装的是 cuda 12.1",
+// "eval 的时候爆的", "换了A100还是爆"): not a paste of its own (an error
+// line, a printed error of another topic, an OOM report after another
+// topic), not a money or stock question ("那4090多少钱").
+func reportsOn(q Query, topic string) bool {
+	if !q.Still && !q.Finding || q.OwnAsk && q.Intent != IntentAdvice || slices.Contains(q.Verbs, q.Intent) {
+		// An action said outright ("已经烦死了 静音 2小时") is done, not
+		// read as a finding.
+		return false
+	}
+	if q.OOM != nil && topic != kb.TopicOOM {
+		return false
+	}
+	if b := q.KB; b != nil && b.Best != nil && b.Best.Strong && b.Best.Topic.ID != topic {
+		return false
+	}
+	text := strings.TrimSpace(q.Asked)
+	return !strings.Contains(text, "\n") && !slots.ErrorLine(catalog.Fold(text))
 }
 
 // acceptSure is the confidence at which another intent's reading wins

@@ -192,10 +192,12 @@ func TestCardChoiceCompare(t *testing.T) {
 	mustContain(t, whole(res), "RTX 4090", "RTX 3090", "BF16 TFLOPS", "带宽", "更划算")
 }
 
-// A pasted error in a Chinese group is answered in Chinese; English prose
-// gets English.
+// A pasted error in a chat whose language is zh is answered in Chinese;
+// English prose gets English. zh is the default (the chat's language for
+// a bare paste); with chat.language auto a bare English paste is answered
+// in English.
 func TestAdviceLanguage(t *testing.T) {
-	r := adviceRouter(t)
+	r := adviceRouter(t, commands.WithChatLanguage("zh"))
 	for text, en := range map[string]bool{
 		"RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB":                                                                     false,
 		"Traceback (most recent call last):\nOSError: [Errno 28] No space left on device":                                                   false,
@@ -207,6 +209,25 @@ func TestAdviceLanguage(t *testing.T) {
 	} {
 		if res := ask(r, text); res.English != en {
 			t.Errorf("%q: english = %v, want %v", text, res.English, en)
+		}
+	}
+	def := adviceRouter(t)
+	if res := ask(def, "ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory"); res.English {
+		t.Errorf("a bare English paste in a chat with the default language: answered in English:\n%s", res.Text)
+	}
+	auto := adviceRouter(t, commands.WithChatLanguage("auto"))
+	for _, text := range []string{
+		"RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB",
+		"Traceback (most recent call last):\nOSError: [Errno 28] No space left on device",
+		"ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory",
+	} {
+		if res := ask(auto, text); !res.English {
+			t.Errorf("%q in an auto chat: answered in Chinese:\n%s", text, res.Text)
+		}
+	}
+	for _, text := range []string{"4090?", "7B LoRA 要多少钱", "RuntimeError: CUDA out of memory 怎么办"} {
+		if res := ask(auto, text); res.English {
+			t.Errorf("%q in an auto chat: answered in English:\n%s", text, res.Text)
 		}
 	}
 }
@@ -382,7 +403,7 @@ func TestAdviceBoundaries(t *testing.T) {
 	// A pasted log the base does not know, with a platform only in its
 	// paths, gets "I don't know this one", not that platform's prices.
 	res0 := ask(r, "root@autodl-container-1:~/autodl-tmp# python train.py\nTraceback (most recent call last):\n  File \"train.py\", line 3\nImportError: cannot import name 'x' from 'y'")
-	if res0.Intent != commands.IntentAdvice || res0.Topic != "" || res0.English {
+	if res0.Intent != commands.IntentAdvice || res0.Topic != "" {
 		t.Errorf("unknown paste: intent %q topic %q english %v", res0.Intent, res0.Topic, res0.English)
 	}
 	// Thanks and greetings get one line, not the menu.

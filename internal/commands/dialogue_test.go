@@ -605,7 +605,10 @@ func runDialogue(t *testing.T, r *commands.Router, st *embedded.Store, d *dialog
 		res := r.Answer(ctx, chat.Message{Channel: "test", ChatID: chatID, SenderID: tn.sender(), SenderName: tn.sender(),
 			Text: tn.Say, ChatType: chat.Group, Time: dialogueNow})
 		after := snapshotState(ctx, t, st, chatKey)
-		tr := gradeTurn(tn, res, before, after, d.isEnglish())
+		// A first message that does not say its language (a bare paste)
+		// is answered in the chat's language, Chinese by default.
+		english := d.isEnglish() && !(i == 0 && res.Query.Langless)
+		tr := gradeTurn(tn, res, before, after, english)
 		tr.d, tr.i = d, i
 		out = append(out, tr)
 	}

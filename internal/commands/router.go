@@ -84,6 +84,9 @@ type Router struct {
 	u      *Understander
 	in     *Intents
 	chatEn bool
+	// pasteZh answers a bare English paste in Chinese (chat.language
+	// "zh"); otherwise, with chatEn false, it is answered in English.
+	pasteZh bool
 	// listPriceMaxAge is the months after which a list price is stale
 	// (0: catalog.DefaultListPriceMaxAgeMonths).
 	listPriceMaxAge int
@@ -189,9 +192,14 @@ func WithLazyLoad() Option { return func(r *Router) { r.lazy = true } }
 // workloads.yaml); without it the embedded one is used.
 func WithWorkloads(d *workload.Data) Option { return func(r *Router) { r.work = d } }
 
-// WithChatLanguage sets the language of answers to bare pastes ("en" or
-// "zh", the default); questions are answered in their own language.
-func WithChatLanguage(lang string) Option { return func(r *Router) { r.chatEn = lang == "en" } }
+// WithChatLanguage sets the language of answers to bare pastes: "zh"
+// (the default), "en", or "auto" (a paste of English program output in
+// English, any other message without words of its language in Chinese);
+// questions are answered in their own language, a paste inside a
+// conversation in the conversation's.
+func WithChatLanguage(lang string) Option {
+	return func(r *Router) { r.chatEn, r.pasteZh = lang == "en", lang == "zh" }
+}
 
 // NewRouter builds a router over the catalog and an offer source. It
 // trains the intent scorer (or takes it from a cache of routers built on
@@ -199,7 +207,7 @@ func WithChatLanguage(lang string) Option { return func(r *Router) { r.chatEn = 
 // the embedded intent definitions do not load, which their tests rule
 // out.
 func NewRouter(cat *catalog.Catalog, board Offers, opts ...Option) *Router {
-	r := &Router{cat: cat, offers: board, now: time.Now, fulls: map[string]*recentFull{}, answered: map[string][]byte{}}
+	r := &Router{cat: cat, offers: board, now: time.Now, fulls: map[string]*recentFull{}, answered: map[string][]byte{}, pasteZh: true}
 	for _, o := range opts {
 		o(r)
 	}
@@ -295,6 +303,17 @@ func (r *Router) Answer(ctx context.Context, msg chat.Message) Result {
 	return res
 }
 
+// englishPaste reports whether a message that does not say its
+// language, outside a conversation, is answered in English: a paste of
+// English program output ("ImportError: …", "Killed") when the chat's
+// language is "auto".
+func (r *Router) englishPaste(q Query, text string) bool {
+	if r.chatEn || r.pasteZh {
+		return r.chatEn
+	}
+	return understand.EnglishPaste(text) || q.KB != nil && q.KB.Best != nil && q.KB.Best.Strong
+}
+
 // answerMessage is Answer, and the answer again for later when a
 // platform was late (nil otherwise).
 func (r *Router) answerMessage(ctx context.Context, msg chat.Message) (res Result, later chat.Later) {
@@ -317,6 +336,8 @@ func (r *Router) answerMessage(ctx context.Context, msg chat.Message) (res Resul
 		if en, ok := r.threadLanguage(conv); ok && q.Langless {
 			// "4090?", "13B?", a bare paste: the conversation's language.
 			q.English = en
+		} else if q.Langless && r.englishPaste(q, msg.Text) {
+			q.English = true
 		}
 		q, edited = r.inContext(conv, q)
 		if q.Same {
@@ -325,6 +346,8 @@ func (r *Router) answerMessage(ctx context.Context, msg chat.Message) (res Resul
 			}
 		}
 		conv.edited = edited != nil
+	} else if q.Langless && r.englishPaste(q, msg.Text) {
+		q.English = true
 	}
 	q = r.objectOf(ctx, q, msg, conv != nil && conv.frame != nil && ledgerFrames[conv.frame.Query.Intent])
 	pctx, pend := stock.WithPending(ctx)

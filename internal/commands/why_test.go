@@ -110,10 +110,10 @@ func TestWhyExamples(t *testing.T) {
 	}
 }
 
-// TestWhyLanguage: bare pastes are answered in the chat's language; the
-// words of a question decide otherwise.
+// TestWhyLanguage: bare pastes are answered in the chat's language (here
+// zh); the words of a question decide otherwise.
 func TestWhyLanguage(t *testing.T) {
-	r := adviceRouter(t)
+	r := adviceRouter(t, commands.WithChatLanguage("zh"))
 	for text, english := range map[string]bool{
 		"torch.cuda.is_available() False": false,
 		"Killed":                          false,

@@ -54,8 +54,10 @@ type Config struct {
 // ChatConf is how the bot talks in the lab's chats.
 type ChatConf struct {
 	// Language answers a bare paste (an error with no words of the
-	// asker's own): "zh" (default) or "en". Questions are answered in
-	// their own language.
+	// asker's own): "zh" (the default), "en", or "auto" (a paste of
+	// English program output in English, anything else without words of
+	// its language in Chinese). Questions are answered in their own
+	// language.
 	Language string `yaml:"language"`
 }
 
@@ -624,9 +626,9 @@ func (c Config) validateLogAndChat(r *report) {
 		r.add("log.level", "%q is not debug, info, warn or error", c.Log.Level)
 	}
 	switch c.Chat.Language {
-	case "zh", "en":
+	case "auto", "zh", "en":
 	default:
-		r.add("chat.language", "%q is not zh or en", c.Chat.Language)
+		r.add("chat.language", "%q is not auto, zh or en", c.Chat.Language)
 	}
 }
 

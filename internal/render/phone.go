@@ -3,6 +3,7 @@ package render
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mattn/go-runewidth"
 
@@ -141,6 +142,12 @@ func FitPhone(rep, full chat.Reply, en bool) chat.Reply {
 		} else {
 			break
 		}
+	}
+	if n := len(short.Lines); n > 0 && n < len(rep.Lines) && n > rep.Keep && heading(short.Lines[n-1]) {
+		// A heading ("怎么做：") whose first item did not fit is left to
+		// 详情 with its items.
+		budget += TextLines(short.Lines[n-1])
+		short.Lines = short.Lines[:n-1]
 	}
 	if table {
 		budget = fitRows(&short, rep.Table, asTable, rows, budget, i18n.Of(en))
@@ -314,3 +321,14 @@ func ShownRows(total, want int) int {
 	}
 	return min(total, want)
 }
+
+// heading reports whether a line introduces the lines after it: it ends
+// with a colon ("怎么做：", "What to do:").
+func heading(line string) bool {
+	t := strings.TrimSpace(line)
+	r, _ := utf8.DecodeLastRuneInString(t)
+	return r == ':' || r == fullWidthColon
+}
+
+// fullWidthColon is U+FF1A, the colon of Chinese text.
+const fullWidthColon = 0xFF1A

@@ -138,6 +138,10 @@ func ContainsAny(s string, kws []string) bool { return words.ContainsAny(s, kws)
 // AnswerEnglish decides the answer's language (see slots.AnswerEnglish).
 func AnswerEnglish(text string, chatEnglish bool) bool { return slots.AnswerEnglish(text, chatEnglish) }
 
+// EnglishPaste reports whether text is a paste of English program output
+// (see slots.EnglishPaste).
+func EnglishPaste(text string) bool { return slots.EnglishPaste(text) }
+
 // MuteEnd is when a mute given as a clock time ends (see slots.MuteEnd).
 func MuteEnd(now time.Time, loc *time.Location, clock string, tomorrow bool) time.Time {
 	return slots.MuteEnd(now, loc, clock, tomorrow)

@@ -2,6 +2,7 @@ package understand
 
 import (
 	"math"
+	"regexp"
 	"runtime"
 	"slices"
 	"sort"
@@ -675,7 +676,7 @@ func (u *Understander) decide(q *Query, ranked []scorer.Scored) {
 	topic := ""
 	if best.Label == IntentAdvice {
 		_, topic = splitLabel(topLabel(ranked, IntentAdvice))
-		if share := labelP(ranked, topicLabel(topic)) / intentP(ranked, IntentAdvice); share < TopicAccept || !u.evidence(q) && share < 0.95 {
+		if share := labelP(ranked, topicLabel(topic)) / intentP(ranked, IntentAdvice); share < TopicAccept || !u.evidence(q) && (share < 0.95 || unknownLine(q, topic)) {
 			// Advice, but no topic stands out: "I don't know this one"
 			// with the closest topics, not a wrong topic's steps.
 			q.Alternatives = alternatives(ranked, "", "")
@@ -906,8 +907,32 @@ func (u *Understander) evidence(q *Query) bool {
 		return true
 	}
 	text := strings.TrimSpace(q.Asked)
-	return strings.Count(text, "\n") < 2 && !slots.ErrorLine(catalog.Fold(text))
+	folded := catalog.Fold(text)
+	return strings.Count(text, "\n") < 2 && !slots.ErrorLine(folded) && !reExceptionName.MatchString(folded)
 }
+
+// unknownLine reports whether q is one printed error line in which the
+// knowledge base found nothing of topic, not even a hint: the scorer's
+// sureness there comes from words the line shares with other errors
+// ("KeyError: 'model.embed_tokens.weight'" is no device mismatch), so
+// the answer is "I don't know this one".
+func unknownLine(q *Query, topic string) bool {
+	m := q.KB
+	if m == nil || m.Best != nil || strings.Contains(strings.TrimSpace(q.Asked), "\n") {
+		return false
+	}
+	for _, h := range m.Closest {
+		if h.Topic != nil && h.Topic.ID == topic {
+			return false
+		}
+	}
+	return true
+}
+
+// reExceptionName is an exception's name as a traceback prints it before
+// its message, also inside a sentence ("装完 opencv 就 ImportError: …"):
+// such a message quotes an error, which the knowledge base would know.
+var reExceptionName = regexp.MustCompile(`[a-z](?:error|exception):`)
 
 // Calibration is the exponent that turns the scorer's posteriors into the
 // confidences the thresholds read (p^Calibration, renormalised): naive

@@ -395,6 +395,17 @@ func topicHit(m *kb.Result, t *kb.Topic, score float64) *kb.Result {
 	return out
 }
 
+// maxStepsAfterBranch is how many steps a branch's answer lists after it
+// when the fix it names did not help.
+const maxStepsAfterBranch = 3
+
+// leftSteps are topic t's steps after the first shown, then its
+// alternatives.
+func leftSteps(t *kb.Topic, shown int, en bool) []string {
+	steps := t.Steps.Pick(en)
+	return append(slices.Clone(steps[min(shown, len(steps)):]), t.Next.Pick(en)...)
+}
+
 // follow answers a follow-up of topic t's answer (Query.AdviceBranch,
 // AdviceNext): the branch it names, or the steps the last answer did not
 // show (Query.AdviceShown of them were) and the topic's alternatives; with
@@ -406,11 +417,18 @@ func follow(a *answer.Ask, t *kb.Topic) adviceview.Follow {
 	if q.AdviceBranch > 0 && q.AdviceBranch <= len(t.Follow) {
 		br := t.Follow[q.AdviceBranch-1]
 		p.Verdict, p.Text = br.Verdict, br.Text.Pick(en)
+		if q.AdviceNext {
+			// It did not help ("开了fp16也不行"): what the fix does, as a
+			// finding (no "yes" to a fix that failed), then the steps
+			// not yet given.
+			p.Verdict = ""
+			p.Steps = leftSteps(t, q.AdviceShown, en)
+			p.Steps = p.Steps[:min(len(p.Steps), maxStepsAfterBranch)]
+		}
 		return p
 	}
 	p.Next = true
-	steps := t.Steps.Pick(en)
-	p.Steps = append(slices.Clone(steps[min(q.AdviceShown, len(steps)):]), t.Next.Pick(en)...)
+	p.Steps = leftSteps(t, q.AdviceShown, en)
 	if len(p.Steps) == 0 {
 		for _, id := range t.Related {
 			if r, ok := a.Env.KB.Topic(id); ok {

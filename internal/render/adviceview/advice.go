@@ -144,8 +144,21 @@ func (p Advice) Reply(rd *render.Renderer) chat.Reply {
 		}
 		short.Lines = append(short.Lines, lead+strings.TrimPrefix(causeLines[0], "• "))
 	}
-	short.Lines = append(short.Lines, firstN(tie.Lines, 2)...)
-	short.Lines = append(short.Lines, stepsBlock(steps, firstN(stepLines, 3))...)
+	tieLines, ask := firstN(tie.Lines, 2), ""
+	if p.OOM != nil && p.OOM.NoJob && len(tieLines) > 0 {
+		// "Tell me the model …" comes after the first steps: what to do
+		// first, what to tell the bot next.
+		tieLines, ask = tieLines[:len(tieLines)-1], tieLines[len(tieLines)-1]
+	}
+	short.Lines = append(short.Lines, tieLines...)
+	first := 3
+	if ask != "" {
+		first = 2 // room for the ask after them
+	}
+	short.Lines = append(short.Lines, stepsBlock(steps, firstN(stepLines, first))...)
+	if ask != "" {
+		short.Notes = append(short.Notes, ask)
+	}
 	rep.Notes = append(rep.Notes, sourceNotes(ar, l)...)
 	short.Notes = append(short.Notes, firstN(tie.Notes, 1)...)
 	short.Notes = append(short.Notes, starNote(short.Table, tie.Notes[min(1, len(tie.Notes)):])...)

@@ -20,13 +20,16 @@ func TestAdviceReply(t *testing.T) {
 	rep := p.Reply(rd)
 	short := chat.PlainText(rep)
 	for _, want := range []string{"很可能是：显存不够（CUDA OOM）（把握 86%）", "最常见的原因：batch 太大", "报错里：这一步还要 1.96 GiB，卡总共 23.65 GiB。",
-		"告诉我模型", "1. 减小 batch", "3. 用 QLoRA", "相关：内存不够被杀"} {
+		"告诉我模型", "1. 减小 batch", "2. 开梯度检查点", "相关：内存不够被杀"} {
 		if !strings.Contains(short, want) {
 			t.Errorf("short form lacks %q:\n%s", want, short)
 		}
 	}
-	if strings.Contains(short, "4. 换大卡") || rep.Full == nil {
-		t.Errorf("short form has the fourth step or no 详情:\n%s", short)
+	if strings.Contains(short, "3. 用 QLoRA") || rep.Full == nil {
+		t.Errorf("short form has a third step beside the ask, or no 详情:\n%s", short)
+	}
+	if strings.Index(short, "告诉我模型") < strings.Index(short, "2. 开梯度检查点") {
+		t.Errorf("the ask for the job comes before the steps:\n%s", short)
 	}
 	full := chat.PlainText(*rep.Full)
 	for _, want := range []string{"可能的原因：", "• 序列太长", "4. 换大卡", "依据：文字里有 “out of memory”", "来源：一篇 2025 年的高校租卡横评；PyTorch FAQ"} {

@@ -39,9 +39,11 @@ func (p Follow) Reply(_ *render.Renderer) chat.Reply {
 	case p.Text != "" && p.Verdict != "":
 		rep.Title = l.T("advice.follow.verdict_line", l.T(followVerdictKeys[p.Verdict]), p.Text)
 		rep.Lines = append(rep.Lines, p.Lines...)
+		rep.Lines = append(rep.Lines, p.stepsAfter(l)...)
 	case p.Text != "":
 		rep.Title = l.T("advice.follow.finding", p.Title)
 		rep.Lines = append(append(rep.Lines, p.Text), p.Lines...)
+		rep.Lines = append(rep.Lines, p.stepsAfter(l)...)
 	case len(p.Steps) > 0:
 		rep.Title = l.T("advice.follow.next", p.Title)
 		rep.Lines = append(append(rep.Lines, p.Lines...), numbered(p.Steps)...)
@@ -56,6 +58,15 @@ func (p Follow) Reply(_ *render.Renderer) chat.Reply {
 		}
 	}
 	return rep
+}
+
+// stepsAfter are the steps a branch's answer lists after it (the fix it
+// names did not help): a heading and the steps, numbered.
+func (p Follow) stepsAfter(l i18n.Lang) []string {
+	if p.Next || len(p.Steps) == 0 {
+		return nil
+	}
+	return append([]string{l.T("advice.follow.next", p.Title)}, numbered(p.Steps)...)
 }
 
 // followVerdictKeys are the catalog keys of a branch's verdicts (literal, so

@@ -40,6 +40,13 @@ var (
 	// other ways ("有没有别的办法").
 	reStill     = words.NewExpr("frame.still")
 	reOtherWays = words.NewExpr("frame.other_ways")
+	// reFinding reports what the member found, has or tried ("batch 已经
+	// 是1了", "我装的是 cuda 12.1"); reOwnAsk asks something of its own
+	// ("多少钱", "哪家有").
+	reFinding = words.NewExpr("frame.finding")
+	reOwnAsk  = words.NewExpr("frame.own_ask")
+	// reResolved says the problem is solved ("已经好了 谢谢").
+	reResolved = words.NewExpr("frame.resolved")
 	// reWhyVerdict asks why the last verdict is what it is ("为什么不够").
 	reWhyVerdict = words.NewExpr("frame.why_verdict")
 	// reUndo takes back what was just asked ("算了 不要了", "nvm").
@@ -68,6 +75,9 @@ func followUpSlots(x *Extraction) {
 	q.Same = reSame.MatchString(x.s)
 	q.Still = reStill.MatchString(x.s)
 	q.OtherWays = reOtherWays.MatchString(x.s)
+	q.Finding = reFinding.MatchString(x.s)
+	q.OwnAsk = reOwnAsk.MatchString(x.s)
+	q.Resolved = reResolved.MatchString(x.s)
 	q.WhyVerdict = reWhyVerdict.MatchString(x.s)
 	q.Undo = reUndo.MatchString(x.s)
 	q.AlertAsk = reAlertAsk.MatchString(x.s)

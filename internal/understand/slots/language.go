@@ -221,6 +221,25 @@ func answerLanguage(text string, chatEnglish bool) (en, said bool) {
 	return chatEnglish, false
 }
 
+// EnglishPaste reports whether text is a paste of a program's English
+// output and nothing of the asker's in another language: no Chinese, a
+// Latin word, and a line as programs print errors or logs ("RuntimeError:
+// …", "[rank0]: …", "$ nvidia-smi"). Such a paste says nothing of the
+// asker's language (AnswerEnglish gives the chat's); a chat whose language
+// is "auto" answers it in English.
+func EnglishPaste(text string) bool {
+	folded := catalog.Fold(text)
+	if HasCJK(folded) || !hasLatinWord(folded) {
+		return false
+	}
+	for _, line := range strings.Split(folded, "\n") {
+		if logLine(line) || errorLine(line) {
+			return true
+		}
+	}
+	return false
+}
+
 // onCardLine reports whether a folded line is a short one of the
 // asker's naming the card it ran on ("oom on 4090", "nccl timeout on 8
 // a100s").
@@ -405,6 +424,12 @@ func plainWords(folded string) (plain int, chat bool) {
 			continue
 		}
 		w = strings.Trim(w, ".,!?;:\"'()[]")
+		if w == "i" {
+			// "I already use fp16": the one English word of one letter.
+			plain++
+			chat = true
+			continue
+		}
 		if !hasLatinWord(w) {
 			continue
 		}

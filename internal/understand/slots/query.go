@@ -358,6 +358,16 @@ type Query struct {
 	// answer both ask its topic's next steps.
 	Still     bool `json:"-"`
 	OtherWays bool `json:"-"`
+	// Finding: a short message reports what the member found, has or
+	// tried ("batch 已经是1了", "nvidia-smi 看显存是空的", "我装的是 cuda
+	// 12.1", "it only happens during eval"); OwnAsk: it asks something of
+	// its own ("多少钱", "哪家有", "how much"). After a troubleshooting
+	// answer a finding that asks nothing of its own continues its topic.
+	Finding bool `json:"-"`
+	OwnAsk  bool `json:"-"`
+	// Resolved: the message says the problem is solved ("已经好了 谢谢",
+	// "搞定了", "works now"); after a troubleshooting answer it is thanked.
+	Resolved bool `json:"-"`
 	// WhyVerdict asks why the last verdict is what it is ("为什么不够",
 	// "why not?", "为啥放不下"): after a yes/no answer, the figures
 	// that decided it.
