@@ -37,6 +37,12 @@ func TestExtract(t *testing.T) {
 		{"包月 a100 多少钱", func(q *Query) bool { return q.BillingMode == ModeMonthly && q.GPU == "A100" },
 			" §mode   §gpu  多少钱", []string{"mode"}},
 		{"4o90 有货吗", func(q *Query) bool { return q.GPU == "RTX 4090" }, " §gpu  有货吗", nil},
+		{"henyuan云呢", func(q *Query) bool { return q.Platform == "hengyuan" }, " §plat 呢", nil},
+		{"and lamda?", func(q *Query) bool { return slices.Equal(q.Platforms, []string{"lambda"}) }, "and  §plat ?", nil},
+		{"不要runpood", func(q *Query) bool {
+			return len(q.Platforms) == 0 && slices.Equal(q.ExcludePlatforms, []string{"runpod"})
+		},
+			"不要 §plat ", []string{"off", "no_domain"}},
 	} {
 		x := Extract(cat, c.text, false)
 		if !c.check(x.Query()) {

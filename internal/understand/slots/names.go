@@ -30,7 +30,58 @@ var (
 	// reExcludeAfter rules out the platform named right before it
 	// ("autodl 除外", "vast 不要", "runpod 不考虑").
 	reExcludeAfter = words.NewExpr("names.exclude_after")
+	// reNearPlatform is a word that may be a platform's name typed one
+	// letter off ("lamda", "henyuan"); reNearSuffix a "云" or "cloud"
+	// after it; kwNearNot English words never read so.
+	reNearPlatform = words.NewExpr("names.near_platform")
+	reNearSuffix   = words.NewExpr("names.near_platform_suffix")
+	kwNearNot      = words.NewWords("names.near_platform_not")
 )
+
+// nearPlatform reads, in a message naming no platform exactly, a word
+// one letter off a platform's Latin name ("and lamda?", "henyuan云呢",
+// "what about runpood") as that platform, as if it were spelt right.
+func nearPlatform(x *Extraction) {
+	q := x.q
+	short, _ := words.Number("names.near_platform_edits", "short")
+	long, _ := words.Number("names.near_platform_edits", "long")
+	from, _ := words.Number("names.near_platform_edits", "long_from")
+	for _, loc := range reNearPlatform.FindAllStringIndex(x.rest, -1) {
+		a, b := loc[0], loc[1]
+		if a > 0 && isWordByte(x.rest[a-1]) || b < len(x.rest) && isWordByte(x.rest[b]) {
+			continue // part of a longer word or a name with digits
+		}
+		w := x.rest[a:b]
+		if kwNearNot.Has(w) {
+			continue
+		}
+		edits := short
+		if float64(len(w)) >= from {
+			edits = long
+		}
+		id, ok := x.cat.NearPlatform(w, int(edits))
+		if !ok {
+			continue
+		}
+		if m := reNearSuffix.FindStringIndex(x.rest[b:]); m != nil {
+			b += m[1]
+		}
+		m := catalog.Match{ID: id, Start: a, End: b}
+		if excluded(x.rest, m) {
+			if !slices.Contains(q.ExcludePlatforms, id) {
+				q.ExcludePlatforms = append(q.ExcludePlatforms, id)
+			}
+		} else {
+			if q.Platform == "" {
+				q.Platform = id
+			}
+			if !slices.Contains(q.Platforms, id) {
+				q.Platforms = append(q.Platforms, id)
+			}
+		}
+		x.use(a, b, phPlatform)
+	}
+}
 
 // excluded reports whether the asker rules out the platform m names.
 func excluded(folded string, m catalog.Match) bool {
@@ -70,6 +121,9 @@ func extractNames(x *Extraction) {
 			q.Platforms = append(q.Platforms, m.ID)
 		}
 		x.use(m.Start, m.End, phPlatform)
+	}
+	if len(plats) == 0 {
+		nearPlatform(x)
 	}
 	for _, m := range x.cat.FindModels(x.rest) {
 		if q.Model == "" {
