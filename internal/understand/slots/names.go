@@ -36,7 +36,41 @@ var (
 	reNearPlatform = words.NewExpr("names.near_platform")
 	reNearSuffix   = words.NewExpr("names.near_platform_suffix")
 	kwNearNot      = words.NewWords("names.near_platform_not")
+	// rePeople is how many members each rent cards ("5个人", "3
+	// students"), reEach says each ("每人", "each"), reTotalCount a count
+	// for all of them ("总共两张").
+	rePeople     = words.NewExpr("names.people")
+	reEach       = words.NewExpr("names.each")
+	reTotalCount = words.NewExpr("names.total_count")
 )
+
+// extractPeople reads several members each renting cards ("我们组5个人
+// 每人一张4090", "3 students, one A100 each"): the count is the members
+// times the cards each (one unless said), unless a count is said for all
+// of them ("3个人总共两张").
+func extractPeople(x *Extraction) {
+	q := x.q
+	m := rePeople.FindStringSubmatch(x.rest)
+	if m == nil || !reEach.MatchString(x.rest) || reTotalCount.MatchString(x.rest) {
+		return
+	}
+	w := m[1]
+	if w == "" {
+		w = m[2]
+	}
+	n, ok := words.ParseNum(w)
+	if !ok {
+		n, ok = englishNumber(w)
+	}
+	if !ok || n < 2 || n > 64 || n != float64(int(n)) {
+		return
+	}
+	each := max(q.GPUCount, 1)
+	if int(n)*each > 64 {
+		return
+	}
+	q.People, q.PerPerson, q.GPUCount = int(n), each, int(n)*each
+}
 
 // nearPlatform reads, in a message naming no platform exactly, a word
 // one letter off a platform's Latin name ("and lamda?", "henyuan云呢",
