@@ -27,8 +27,9 @@ var reHavePrice = words.NewExpr("pipeline.have_price")
 //     evenings?"): the availability answer;
 //   - is a claim with a price true ("AutoDL 数据盘 100G 一个月 15 块左右
 //     是吗"): the fact check, even where the scorer read a registration;
-//   - is a card there ("does runpod have 4090s?"), read as a price list
-//     or an ask-back: the stock answer, verdict first;
+//   - is a card there ("does runpod have 4090s?", "是不是都被抢光了"),
+//     read as a price list, when it is usually free or an ask-back: the
+//     stock answer, verdict first;
 //   - can a job be done within a budget ("50块钱能不能跑完 SDXL 出1000张
 //     图"): the estimate; a card's hour within one ("两张A100 一小时12块能
 //     搞定吗"): the stock answer.
@@ -52,6 +53,12 @@ func yesNoRule(q *Query) {
 		// "AutoDL 数据盘 100G 一个月 15 块左右 是吗", "3090的显存是48G对吧":
 		// a claim to check, not a disk to register or a card to choose.
 		to = IntentFactCheck
+	case y.Kind == YesNoHave && card && !plan && !job && (q.Intent == IntentPrices || q.Intent == IntentClarify || q.Intent == IntentAvailability) && !reHavePrice.MatchString(catalog.Fold(q.Asked)):
+		// "is there an A100 on autodl?", "does runpod have 4090s?",
+		// "4090是不是都被抢光了": whether the card is there, said first —
+		// the stock answer's verdict, not a platform's price list nor
+		// when the card is usually free.
+		to = IntentStock
 	case !unsettled:
 	case (y.Kind == YesNoWorth || y.Kind == YesNoCan || y.Kind == YesNoFits) && card && plan && !job:
 		to = IntentPlan
@@ -69,11 +76,6 @@ func yesNoRule(q *Query) {
 	case y.Kind == YesNoCan && money && job:
 		to = IntentEstimate
 	case y.Kind == YesNoCan && money && card && q.Intent != IntentStock && q.Intent != IntentPrices:
-		to = IntentStock
-	case y.Kind == YesNoHave && card && !plan && !job && (q.Intent == IntentPrices || q.Intent == IntentClarify) && !reHavePrice.MatchString(catalog.Fold(q.Asked)):
-		// "is there an A100 on autodl?", "does runpod have 4090s?",
-		// "4090是不是卖完了": whether the card is there, said first —
-		// the stock answer's verdict, not a platform's price list.
 		to = IntentStock
 	}
 	if to == "" || to == q.Intent {
