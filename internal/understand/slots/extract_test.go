@@ -42,6 +42,8 @@ func TestExtract(t *testing.T) {
 		{"3个人总共两张a100", func(q *Query) bool { return q.GPUCount == 2 && q.People == 0 }, "3个人总共两张 §gpu ", nil},
 		{"4 of us, two 3090s each", func(q *Query) bool { return q.GPUCount == 8 && q.People == 4 && q.PerPerson == 2 },
 			"4 of us, two  §gpu s each", nil},
+		{"横源云呢", func(q *Query) bool { return q.Platform == "hengyuan" }, " §plat 呢", []string{"short"}},
+		{"资源呢", func(q *Query) bool { return len(q.Platforms) == 0 }, "资源呢", []string{"no_domain", "short"}},
 		{"henyuan云呢", func(q *Query) bool { return q.Platform == "hengyuan" }, " §plat 呢", nil},
 		{"and lamda?", func(q *Query) bool { return slices.Equal(q.Platforms, []string{"lambda"}) }, "and  §plat ?", nil},
 		{"不要runpood", func(q *Query) bool {

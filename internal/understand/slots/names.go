@@ -72,6 +72,44 @@ func extractPeople(x *Extraction) {
 	q.People, q.PerPerson, q.GPUCount = int(n), each, int(n)*each
 }
 
+// soundAlikePlatforms reads, in a message naming no platform, a name
+// typed with characters that sound like its own ("横源云", "恒远呢", "聚池
+// 那边"): the message again with those characters replaced
+// (names.platform_sound_alikes; one CJK rune for another, so the byte
+// offsets stay) finds the platform.
+func soundAlikePlatforms(x *Extraction) {
+	q := x.q
+	alike := words.Mapping("names.platform_sound_alikes")
+	var b strings.Builder
+	changed := false
+	for _, r := range x.rest {
+		if to, ok := alike[string(r)]; ok && len(to) == len(string(r)) {
+			b.WriteString(to)
+			changed = true
+			continue
+		}
+		b.WriteRune(r)
+	}
+	if !changed {
+		return
+	}
+	for _, m := range x.cat.FindPlatforms(b.String()) {
+		if excluded(x.rest, m) {
+			if !slices.Contains(q.ExcludePlatforms, m.ID) {
+				q.ExcludePlatforms = append(q.ExcludePlatforms, m.ID)
+			}
+		} else {
+			if q.Platform == "" {
+				q.Platform = m.ID
+			}
+			if !slices.Contains(q.Platforms, m.ID) {
+				q.Platforms = append(q.Platforms, m.ID)
+			}
+		}
+		x.use(m.Start, m.End, phPlatform)
+	}
+}
+
 // nearPlatform reads, in a message naming no platform exactly, a word
 // one letter off a platform's Latin name ("and lamda?", "henyuan云呢",
 // "what about runpood") as that platform, as if it were spelt right.
@@ -157,6 +195,9 @@ func extractNames(x *Extraction) {
 		x.use(m.Start, m.End, phPlatform)
 	}
 	if len(plats) == 0 {
+		soundAlikePlatforms(x)
+	}
+	if len(q.Platforms) == 0 && len(q.ExcludePlatforms) == 0 {
 		nearPlatform(x)
 	}
 	for _, m := range x.cat.FindModels(x.rest) {
