@@ -40,27 +40,36 @@ var (
 	// students"), reEach says each ("每人", "each"), reTotalCount a count
 	// for all of them ("总共两张").
 	rePeople     = words.NewExpr("names.people")
+	reWithMe     = words.NewExpr("names.people_with_me")
 	reEach       = words.NewExpr("names.each")
 	reTotalCount = words.NewExpr("names.total_count")
 )
 
 // extractPeople reads several members each renting cards ("我们组5个人
-// 每人一张4090", "3 students, one A100 each"): the count is the members
+// 每人一张4090", "3 students, one A100 each", "我和师弟各一张"): the count is the members
 // times the cards each (one unless said), unless a count is said for all
 // of them ("3个人总共两张").
 func extractPeople(x *Extraction) {
 	q := x.q
-	m := rePeople.FindStringSubmatch(x.rest)
-	if m == nil || !reEach.MatchString(x.rest) || reTotalCount.MatchString(x.rest) {
+	if !reEach.MatchString(x.rest) || reTotalCount.MatchString(x.rest) {
 		return
 	}
-	w := m[1]
-	if w == "" {
-		w = m[2]
-	}
-	n, ok := words.ParseNum(w)
-	if !ok {
-		n, ok = englishNumber(w)
+	var n float64
+	ok := false
+	if m := reWithMe.FindStringSubmatch(x.rest); m != nil {
+		// "我和师弟": the asker and one other; "我跟两个师妹": and two.
+		n, ok = 2, true
+		if v, isNum := words.ParseNum(m[1]); m[1] != "" && isNum {
+			n = v + 1
+		}
+	} else if m := rePeople.FindStringSubmatch(x.rest); m != nil {
+		w := m[1]
+		if w == "" {
+			w = m[2]
+		}
+		if n, ok = words.ParseNum(w); !ok {
+			n, ok = englishNumber(w)
+		}
 	}
 	if !ok || n < 2 || n > 64 || n != float64(int(n)) {
 		return
