@@ -59,3 +59,46 @@ func (c *Catalog) ClosestPlatforms(raw string, n int) []string {
 	}
 	return ids
 }
+
+// NearPlatform returns the platform whose Latin-letter name (id, English
+// name or alias: "lambda", "hengyuan", "runpod") a word of letters is a
+// typo of: at most maxEdits edits away (Levenshtein over Compact forms),
+// starting with the same letter, and nearer than any other platform's
+// name — "lamda" is Lambda, "henyuan" 恒源云 (pinyin "hengyuan"). A word
+// that is a name exactly, or near two platforms alike, finds none.
+func (c *Catalog) NearPlatform(word string, maxEdits int) (string, bool) {
+	key := Compact(word)
+	if key == "" || maxEdits <= 0 || !latinLetters(key) {
+		return "", false
+	}
+	if _, exact := c.platNames.exact[key]; exact {
+		return "", false
+	}
+	best, bestD, tie := "", maxEdits+1, false
+	for name, p := range c.platNames.exact {
+		if !latinLetters(name) || name[0] != key[0] {
+			continue
+		}
+		d := levenshtein.ComputeDistance(key, name)
+		switch {
+		case d < bestD:
+			best, bestD, tie = p.id, d, false
+		case d == bestD && p.id != best:
+			tie = true
+		}
+	}
+	if best == "" || tie {
+		return "", false
+	}
+	return best, true
+}
+
+// latinLetters reports whether s is a-z only.
+func latinLetters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'a' || s[i] > 'z' {
+			return false
+		}
+	}
+	return s != ""
+}

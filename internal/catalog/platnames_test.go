@@ -59,3 +59,29 @@ func TestDataDiskPricesPlausible(t *testing.T) {
 		}
 	}
 }
+
+// TestNearPlatform: a Latin word one letter off one platform's name is
+// that platform; an exact name, a word near two platforms alike or near
+// none, or one with another first letter finds none.
+func TestNearPlatform(t *testing.T) {
+	c := loadEmbedded(t)
+	for _, tc := range []struct {
+		word string
+		want string
+	}{
+		{"lamda", "lambda"},
+		{"henyuan", "hengyuan"},
+		{"runpood", "runpod"},
+		{"matpol", "matpool"},
+		{"lambda", ""}, // exact: the matcher reads it
+		{"about", ""},
+		{"there", ""},
+		{"ambda", ""}, // another first letter
+		{"恒远云", ""},
+	} {
+		got, _ := c.NearPlatform(tc.word, 1)
+		if got != tc.want {
+			t.Errorf("NearPlatform(%q) = %q, want %q", tc.word, got, tc.want)
+		}
+	}
+}

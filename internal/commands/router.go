@@ -330,6 +330,7 @@ func (r *Router) answerMessage(ctx context.Context, msg chat.Message) (res Resul
 	}()
 	r.ready()
 	q := r.u.Understand(msg.Text)
+	yesNo := q.YesNo != nil
 	conv := r.conversation(ctx, msg)
 	var edited *Query
 	if conv != nil {
@@ -351,12 +352,12 @@ func (r *Router) answerMessage(ctx context.Context, msg chat.Message) (res Resul
 	}
 	q = r.objectOf(ctx, q, msg, conv != nil && conv.frame != nil && ledgerFrames[conv.frame.Query.Intent])
 	pctx, pend := stock.WithPending(ctx)
-	res = r.answer(pctx, q, msg, edited)
+	res = r.answer(pctx, q, msg, edited, yesNo)
 	if conv != nil {
 		r.remember(ctx, msg, conv, res)
 	}
 	if pend.Late() && refreshable[res.Intent] && !res.Confirm {
-		later = r.later(pend, q, msg, res, edited)
+		later = r.later(pend, q, msg, res, edited, yesNo)
 	}
 	return res, later
 }
@@ -369,13 +370,13 @@ var refreshable = map[string]bool{IntentStock: true, IntentPrices: true, IntentC
 // later answers q again once the fetches first answered late have ended,
 // from what they brought (fetching nothing more); false when the answer
 // reads the same.
-func (r *Router) later(pend *stock.Pending, q Query, msg chat.Message, first Result, edited *Query) chat.Later {
+func (r *Router) later(pend *stock.Pending, q Query, msg chat.Message, first Result, edited *Query, yesNo bool) chat.Later {
 	return func(ctx context.Context) (chat.Reply, bool) {
 		if err := pend.Wait(ctx); err != nil {
 			return chat.Reply{}, false
 		}
 		actx, _ := stock.WithPending(stock.WithoutRefresh(ctx))
-		res := r.answer(actx, q, msg, edited)
+		res := r.answer(actx, q, msg, edited, yesNo)
 		if res.Text == first.Text && res.FullText == first.FullText {
 			return chat.Reply{}, false
 		}
@@ -388,13 +389,14 @@ func (r *Router) later(pend *stock.Pending, q Query, msg chat.Message, first Res
 // from flags).
 func (r *Router) AnswerQuery(ctx context.Context, q Query) Result {
 	ctx, _ = stock.WithPending(ctx)
-	return r.answer(ctx, q, chat.Message{Channel: "cli", ChatID: "cli", SenderID: "cli"}, nil)
+	return r.answer(ctx, q, chat.Message{Channel: "cli", ChatID: "cli", SenderID: "cli"}, nil, false)
 }
 
 // answer runs q's intent (an action not clearly asked for: the question
 // whether to do it); edited is the frame's Query q edits (nil: none), and
-// the answer then says first what changed.
-func (r *Router) answer(ctx context.Context, q Query, msg chat.Message, edited *Query) Result {
+// the answer then says first what changed (after the verdict when the
+// message itself asked yes or no: yesNo).
+func (r *Router) answer(ctx context.Context, q Query, msg chat.Message, edited *Query, yesNo bool) Result {
 	r.ready()
 	res := Result{Query: q, msg: msg}
 	in, ok := answer.Lookup(q.Intent)
@@ -417,7 +419,7 @@ func (r *Router) answer(ctx context.Context, q Query, msg chat.Message, edited *
 		res.Reply = withLine(res.Reply, i18n.Of(res.English).T("router.typo_gpu", q.TypoGPU, res.GPU))
 	}
 	if edited != nil && !fitsVerdictFirst(res.Payload) {
-		res.Reply = frame.WithChange(r.rd, res.Reply, *edited, res.Query)
+		res.Reply = frame.WithChange(r.rd, res.Reply, *edited, res.Query, yesNo)
 	}
 	res.Reply = r.withLateLines(ctx, res.Reply, res.English)
 	if q.Intent != IntentMore {

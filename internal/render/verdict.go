@@ -1,6 +1,10 @@
 package render
 
-import "github.com/labgpu/bot/internal/i18n"
+import (
+	"strings"
+
+	"github.com/labgpu/bot/internal/i18n"
+)
 
 // The answers to a yes/no question (Verdict.Answer).
 const (
@@ -88,4 +92,24 @@ func BudgetText(l i18n.Lang, cny float64, said BudgetSaid) string {
 		return l.T("verdict.budget_said.per_card", TrimF(cny/float64(n)), n, TrimF(cny))
 	}
 	return l.T("verdict.budget_said.cny", TrimF(cny))
+}
+
+// CutVerdict splits a reply's first line that opens with a verdict
+// ("有：录下的数据里…", "Yes: in recorded data …") into the verdict's word
+// and the rest; ok is false when the line opens with none. The longest
+// word wins ("没有" before "有", "No, not worth it" before "No").
+func CutVerdict(line string, l i18n.Lang) (word, rest string, ok bool) {
+	for _, answers := range verdictWords {
+		for _, key := range answers {
+			w := l.T(key)
+			if w == "" || len(w) <= len(word) {
+				continue
+			}
+			head := l.T("verdict.line", w, "")
+			if r, found := strings.CutPrefix(line, head); found && r != "" {
+				word, rest, ok = w, r, true
+			}
+		}
+	}
+	return word, rest, ok
 }

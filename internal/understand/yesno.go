@@ -4,7 +4,13 @@ import (
 	"slices"
 
 	"github.com/labgpu/bot/internal/advice"
+	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/understand/slots/words"
 )
+
+// reHavePrice is a "have" question about a price ("有人记得官网定的价吗"):
+// the price list answers it (configs/slots/pipeline.yaml).
+var reHavePrice = words.NewExpr("pipeline.have_price")
 
 // yesNoRule settles, for a yes/no question (Query.YesNo), readings the
 // scorer mixes up with troubleshooting or an ask-back, from what the
@@ -21,6 +27,9 @@ import (
 //     evenings?"): the availability answer;
 //   - is a claim with a price true ("AutoDL 数据盘 100G 一个月 15 块左右
 //     是吗"): the fact check, even where the scorer read a registration;
+//   - is a card there ("does runpod have 4090s?", "是不是都被抢光了"),
+//     read as a price list, when it is usually free or an ask-back: the
+//     stock answer, verdict first;
 //   - can a job be done within a budget ("50块钱能不能跑完 SDXL 出1000张
 //     图"): the estimate; a card's hour within one ("两张A100 一小时12块能
 //     搞定吗"): the stock answer.
@@ -44,6 +53,12 @@ func yesNoRule(q *Query) {
 		// "AutoDL 数据盘 100G 一个月 15 块左右 是吗", "3090的显存是48G对吧":
 		// a claim to check, not a disk to register or a card to choose.
 		to = IntentFactCheck
+	case y.Kind == YesNoHave && card && !plan && !job && (q.Intent == IntentPrices || q.Intent == IntentClarify || q.Intent == IntentAvailability) && !reHavePrice.MatchString(catalog.Fold(q.Asked)):
+		// "is there an A100 on autodl?", "does runpod have 4090s?",
+		// "4090是不是都被抢光了": whether the card is there, said first —
+		// the stock answer's verdict, not a platform's price list nor
+		// when the card is usually free.
+		to = IntentStock
 	case !unsettled:
 	case (y.Kind == YesNoWorth || y.Kind == YesNoCan || y.Kind == YesNoFits) && card && plan && !job:
 		to = IntentPlan

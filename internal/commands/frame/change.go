@@ -16,14 +16,30 @@ import (
 // the frame's Query and the one answered, named in the answer's words.
 
 // WithChange puts what changed from base to q before the reply's first
-// line (unchanged when nothing nameable changed).
-func WithChange(rd *render.Renderer, rep chat.Reply, base, q Query) chat.Reply {
+// line (unchanged when nothing nameable changed); after its verdict when
+// the follow-up itself asked yes or no (yesNo: "恒源有吗", "and vast, any
+// free?"), so the verdict stays first.
+func WithChange(rd *render.Renderer, rep chat.Reply, base, q Query, yesNo bool) chat.Reply {
 	l := i18n.Of(q.English)
 	parts := changes(rd, base, q, l)
 	if len(parts) == 0 {
 		return rep
 	}
 	head := l.T("router.frame.line", strings.Join(parts, l.T("router.frame.join")))
+	if yesNo {
+		// A yes/no follow-up ("恒源有吗", "and on vast, any?"): the verdict
+		// stays first, what changed right after it ("有（换到 恒源云）：…").
+		if w, rest, ok := render.CutVerdict(rep.Title, l); ok {
+			rep.Title = l.T("router.frame.after_verdict", w, strings.Join(parts, l.T("router.frame.join"))) + rest
+			return rep
+		}
+		if len(rep.Lines) > 0 {
+			if w, rest, ok := render.CutVerdict(rep.Lines[0], l); ok {
+				rep.Lines = append([]string{l.T("router.frame.after_verdict", w, strings.Join(parts, l.T("router.frame.join"))) + rest}, rep.Lines[1:]...)
+				return rep
+			}
+		}
+	}
 	switch {
 	case rep.Title != "":
 		var names []string

@@ -307,6 +307,11 @@ func continues(q Query) bool {
 // its own: read surely as another answer than the edit would give, about
 // a subject it names itself ("哪家有A100呢" after an estimate).
 func OwnQuestion(q Query, target string) bool {
+	if q.YesNo != nil && q.YesNo.Kind == understand.YesNoHave && target == understand.IntentStock && len(q.GPUs) == 0 && q.UnknownGPU == "" && !HasJob(q) {
+		// "does lambda have any?", "恒源有吗" after offers of a card: is
+		// that card there, never the platform's price list.
+		return false
+	}
 	sure := q.Confidence >= understand.Accept && Editable(q)
 	return sure && q.Intent != target && HasSubject(q)
 }

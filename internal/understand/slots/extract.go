@@ -113,7 +113,7 @@ func (x *Extraction) ScorerText() string {
 // not be read as prices or counts), then money, then the job's numbers,
 // then words.
 var extractors = []func(*Extraction){
-	extractNames, extractGPUCount, extractMoney, extractSeqAndSample, extractDataSize, extractWorkload,
+	extractNames, extractGPUCount, extractPeople, extractMoney, extractSeqAndSample, extractDataSize, extractWorkload,
 	extractBatchAndSwitches, extractMethod, extractParams, extractUsage, extractBillingMode, extractPeriod,
 	extractSize, extractDiskRef,
 }

@@ -37,6 +37,20 @@ func TestExtract(t *testing.T) {
 		{"包月 a100 多少钱", func(q *Query) bool { return q.BillingMode == ModeMonthly && q.GPU == "A100" },
 			" §mode   §gpu  多少钱", []string{"mode"}},
 		{"4o90 有货吗", func(q *Query) bool { return q.GPU == "RTX 4090" }, " §gpu  有货吗", nil},
+		{"我们组5个人每人一张4090跑一个月", func(q *Query) bool { return q.GPUCount == 5 && q.People == 5 && q.PerPerson == 1 },
+			"我们组5个人每人一张 §gpu 跑 §mode ", []string{"mode"}},
+		{"我跟两个师妹各一张3090", func(q *Query) bool { return q.GPUCount == 3 && q.People == 3 }, "我跟两个师妹各一张 §gpu ", nil},
+		{"3个人总共两张a100", func(q *Query) bool { return q.GPUCount == 2 && q.People == 0 }, "3个人总共两张 §gpu ", nil},
+		{"4 of us, two 3090s each", func(q *Query) bool { return q.GPUCount == 8 && q.People == 4 && q.PerPerson == 2 },
+			"4 of us, two  §gpu s each", nil},
+		{"横源云呢", func(q *Query) bool { return q.Platform == "hengyuan" }, " §plat 呢", []string{"short"}},
+		{"资源呢", func(q *Query) bool { return len(q.Platforms) == 0 }, "资源呢", []string{"no_domain", "short"}},
+		{"henyuan云呢", func(q *Query) bool { return q.Platform == "hengyuan" }, " §plat 呢", nil},
+		{"and lamda?", func(q *Query) bool { return slices.Equal(q.Platforms, []string{"lambda"}) }, "and  §plat ?", nil},
+		{"不要runpood", func(q *Query) bool {
+			return len(q.Platforms) == 0 && slices.Equal(q.ExcludePlatforms, []string{"runpod"})
+		},
+			"不要 §plat ", []string{"off", "no_domain"}},
 	} {
 		x := Extract(cat, c.text, false)
 		if !c.check(x.Query()) {

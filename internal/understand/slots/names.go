@@ -30,7 +30,139 @@ var (
 	// reExcludeAfter rules out the platform named right before it
 	// ("autodl 除外", "vast 不要", "runpod 不考虑").
 	reExcludeAfter = words.NewExpr("names.exclude_after")
+	// reNearPlatform is a word that may be a platform's name typed one
+	// letter off ("lamda", "henyuan"); reNearSuffix a "云" or "cloud"
+	// after it; kwNearNot English words never read so.
+	reNearPlatform = words.NewExpr("names.near_platform")
+	reNearSuffix   = words.NewExpr("names.near_platform_suffix")
+	kwNearNot      = words.NewWords("names.near_platform_not")
+	// rePeople is how many members each rent cards ("5个人", "3
+	// students"), reEach says each ("每人", "each"), reTotalCount a count
+	// for all of them ("总共两张").
+	rePeople     = words.NewExpr("names.people")
+	reWithMe     = words.NewExpr("names.people_with_me")
+	reEach       = words.NewExpr("names.each")
+	reTotalCount = words.NewExpr("names.total_count")
 )
+
+// extractPeople reads several members each renting cards ("我们组5个人
+// 每人一张4090", "3 students, one A100 each", "我和师弟各一张"): the count is the members
+// times the cards each (one unless said), unless a count is said for all
+// of them ("3个人总共两张").
+func extractPeople(x *Extraction) {
+	q := x.q
+	if !reEach.MatchString(x.rest) || reTotalCount.MatchString(x.rest) {
+		return
+	}
+	var n float64
+	ok := false
+	if m := reWithMe.FindStringSubmatch(x.rest); m != nil {
+		// "我和师弟": the asker and one other; "我跟两个师妹": and two.
+		n, ok = 2, true
+		if v, isNum := words.ParseNum(m[1]); m[1] != "" && isNum {
+			n = v + 1
+		}
+	} else if m := rePeople.FindStringSubmatch(x.rest); m != nil {
+		w := m[1]
+		if w == "" {
+			w = m[2]
+		}
+		if n, ok = words.ParseNum(w); !ok {
+			n, ok = englishNumber(w)
+		}
+	}
+	if !ok || n < 2 || n > 64 || n != float64(int(n)) {
+		return
+	}
+	each := max(q.GPUCount, 1)
+	if int(n)*each > 64 {
+		return
+	}
+	q.People, q.PerPerson, q.GPUCount = int(n), each, int(n)*each
+}
+
+// soundAlikePlatforms reads, in a message naming no platform, a name
+// typed with characters that sound like its own ("横源云", "恒远呢", "聚池
+// 那边"): the message again with those characters replaced
+// (names.platform_sound_alikes; one CJK rune for another, so the byte
+// offsets stay) finds the platform.
+func soundAlikePlatforms(x *Extraction) {
+	q := x.q
+	alike := words.Mapping("names.platform_sound_alikes")
+	var b strings.Builder
+	changed := false
+	for _, r := range x.rest {
+		if to, ok := alike[string(r)]; ok && len(to) == len(string(r)) {
+			b.WriteString(to)
+			changed = true
+			continue
+		}
+		b.WriteRune(r)
+	}
+	if !changed {
+		return
+	}
+	for _, m := range x.cat.FindPlatforms(b.String()) {
+		if excluded(x.rest, m) {
+			if !slices.Contains(q.ExcludePlatforms, m.ID) {
+				q.ExcludePlatforms = append(q.ExcludePlatforms, m.ID)
+			}
+		} else {
+			if q.Platform == "" {
+				q.Platform = m.ID
+			}
+			if !slices.Contains(q.Platforms, m.ID) {
+				q.Platforms = append(q.Platforms, m.ID)
+			}
+		}
+		x.use(m.Start, m.End, phPlatform)
+	}
+}
+
+// nearPlatform reads, in a message naming no platform exactly, a word
+// one letter off a platform's Latin name ("and lamda?", "henyuan云呢",
+// "what about runpood") as that platform, as if it were spelt right.
+func nearPlatform(x *Extraction) {
+	q := x.q
+	short, _ := words.Number("names.near_platform_edits", "short")
+	long, _ := words.Number("names.near_platform_edits", "long")
+	from, _ := words.Number("names.near_platform_edits", "long_from")
+	for _, loc := range reNearPlatform.FindAllStringIndex(x.rest, -1) {
+		a, b := loc[0], loc[1]
+		if a > 0 && isWordByte(x.rest[a-1]) || b < len(x.rest) && isWordByte(x.rest[b]) {
+			continue // part of a longer word or a name with digits
+		}
+		w := x.rest[a:b]
+		if kwNearNot.Has(w) {
+			continue
+		}
+		edits := short
+		if float64(len(w)) >= from {
+			edits = long
+		}
+		id, ok := x.cat.NearPlatform(w, int(edits))
+		if !ok {
+			continue
+		}
+		if m := reNearSuffix.FindStringIndex(x.rest[b:]); m != nil {
+			b += m[1]
+		}
+		m := catalog.Match{ID: id, Start: a, End: b}
+		if excluded(x.rest, m) {
+			if !slices.Contains(q.ExcludePlatforms, id) {
+				q.ExcludePlatforms = append(q.ExcludePlatforms, id)
+			}
+		} else {
+			if q.Platform == "" {
+				q.Platform = id
+			}
+			if !slices.Contains(q.Platforms, id) {
+				q.Platforms = append(q.Platforms, id)
+			}
+		}
+		x.use(a, b, phPlatform)
+	}
+}
 
 // excluded reports whether the asker rules out the platform m names.
 func excluded(folded string, m catalog.Match) bool {
@@ -70,6 +202,12 @@ func extractNames(x *Extraction) {
 			q.Platforms = append(q.Platforms, m.ID)
 		}
 		x.use(m.Start, m.End, phPlatform)
+	}
+	if len(plats) == 0 {
+		soundAlikePlatforms(x)
+	}
+	if len(q.Platforms) == 0 && len(q.ExcludePlatforms) == 0 {
+		nearPlatform(x)
 	}
 	for _, m := range x.cat.FindModels(x.rest) {
 		if q.Model == "" {

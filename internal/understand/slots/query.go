@@ -157,6 +157,12 @@ type Query struct {
 	ZeRO        int     `json:"zero,omitempty"`
 	Epochs      float64 `json:"epochs,omitempty"`
 	GPUCount    int     `json:"gpu_count,omitempty"`
+	// People is how many members each rent cards ("我们组5个人每人一张
+	// 4090", "3 students, one A100 each") and PerPerson how many each
+	// rents: GPUCount is then People × PerPerson. A count said in total
+	// ("3个人总共两张") is GPUCount alone.
+	People    int `json:"people,omitempty"`
+	PerPerson int `json:"per_person,omitempty"`
 	// MinFree is the fewest free GPUs a subscription wants ("至少2张").
 	MinFree int `json:"min_free,omitempty"`
 	// Region is a region the question limits offers to: a subscription's
