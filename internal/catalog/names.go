@@ -98,8 +98,10 @@ type matcher struct {
 }
 
 // sepRe separates the runs of an alias: spaces, hyphens, underscores,
-// slashes and colons ("qwen2.5:7b" as ollama names it).
-var sepRe = `[\s\-_/:]*`
+// slashes, colons ("qwen2.5:7b" as ollama names it) and dots between
+// letters ("vast.ai": without it "vast" matched alone and ".ai" was left
+// in a disk's note).
+var sepRe = `[\s\-_/:.]*`
 
 // AliasPattern turns an alias into a regular expression: runs of letters
 // and of digits, folded, may be separated by sepRe ("" when the alias has
