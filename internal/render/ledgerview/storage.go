@@ -270,7 +270,11 @@ func (s List) Reply(rd *render.Renderer) chat.Reply {
 		mark = render.MarkUnverified
 	}
 	note := l.T("storage.list.total", s.Total, mark, rd.Clock.Minute(s.AsOf))
-	if s.Unpriced > 0 {
+	switch {
+	case s.Unpriced > 0 && s.Unpriced >= len(rows):
+		// No disk priced: no total at all, never "at least 0.0".
+		note = l.T("storage.list.total_none", rd.Clock.Minute(s.AsOf))
+	case s.Unpriced > 0:
 		// Never a silent zero: the total leaves the unpriced disks out.
 		note = l.T("storage.list.total_unpriced", s.Total, mark, s.Unpriced, rd.Clock.Minute(s.AsOf))
 	}
