@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/understand/slots"
+	"github.com/labgpu/bot/internal/understand/slots/language"
 	"github.com/labgpu/bot/internal/understand/slots/when"
 	"github.com/labgpu/bot/internal/understand/slots/words"
 )
@@ -122,7 +123,7 @@ const (
 )
 
 // HasCJK reports whether s has a Chinese character.
-func HasCJK(s string) bool { return slots.HasCJK(s) }
+func HasCJK(s string) bool { return language.HasCJK(s) }
 
 // ParseNum parses "12", "1.5", "三", "十二", "二十", "一百".
 func ParseNum(s string) (float64, bool) { return words.ParseNum(s) }
@@ -135,12 +136,14 @@ func Round4(x float64) float64 { return slots.Round4(x) }
 // words.ContainsAny).
 func ContainsAny(s string, kws []string) bool { return words.ContainsAny(s, kws) }
 
-// AnswerEnglish decides the answer's language (see slots.AnswerEnglish).
-func AnswerEnglish(text string, chatEnglish bool) bool { return slots.AnswerEnglish(text, chatEnglish) }
+// AnswerEnglish decides the answer's language (see language.AnswerEnglish).
+func AnswerEnglish(text string, chatEnglish bool) bool {
+	return language.AnswerEnglish(text, chatEnglish)
+}
 
 // EnglishPaste reports whether text is a paste of English program output
-// (see slots.EnglishPaste).
-func EnglishPaste(text string) bool { return slots.EnglishPaste(text) }
+// (see language.EnglishPaste).
+func EnglishPaste(text string) bool { return language.EnglishPaste(text) }
 
 // MuteEnd is when a mute given as a clock time ends (see slots.MuteEnd).
 func MuteEnd(now time.Time, loc *time.Location, clock string, tomorrow bool) time.Time {

@@ -2,7 +2,6 @@ package slots
 
 import (
 	"sort"
-	"strings"
 
 	"github.com/labgpu/bot/internal/understand/slots/words"
 )
@@ -103,10 +102,10 @@ func amounts(s, orig string) []amount {
 			if !ok || v <= 0 {
 				continue
 			}
-			if endsWith(m[0], kuaiWords.List()) && reAfterKuai.MatchString(orig[loc[1]:]) && !reRangeTo.MatchString(s[:loc[0]]) {
+			if words.EndsWithAny(m[0], kuaiWords.List()) && reAfterKuai.MatchString(orig[loc[1]:]) && !reRangeTo.MatchString(s[:loc[0]]) {
 				continue // "两块4090" counts cards
 			}
-			if endsWith(m[0], oneWords.List()) && reUnitAfterOne.MatchString(s[loc[1]:]) {
+			if words.EndsWithAny(m[0], oneWords.List()) && reUnitAfterOne.MatchString(s[loc[1]:]) {
 				continue // "5毛一小时": the 一 is "per", a shorter rule reads "5毛"
 			}
 			found = append(found, amount{loc[0], loc[1], v, rule.usd != nil && rule.usd(m)})
@@ -191,16 +190,6 @@ func extractMoney(x *Extraction) {
 			x.use(loc[0], loc[1], phMoney)
 		}
 	}
-}
-
-// endsWith reports whether s ends with one of ws.
-func endsWith(s string, ws []string) bool {
-	for _, w := range ws {
-		if strings.HasSuffix(s, w) {
-			return true
-		}
-	}
-	return false
 }
 
 // Round4 rounds to four decimals (prices are kept to 0.0001 CNY).
