@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/labgpu/bot/internal/textgate"
+	"github.com/labgpu/bot/internal/understand/slots/when"
 	"github.com/labgpu/bot/internal/understand/slots/words"
 )
 
@@ -690,7 +691,7 @@ func readSchedule(x *Extraction, t string) {
 // the day is in t (nil: none): nights cross midnight, evenings start at
 // 17 or later and end by midnight, daytime lies between 5 and 19.
 func clockSchedule(t, name string) []int {
-	loc, from, to, ok := clockSpan(t)
+	loc, from, to, ok := when.ClockSpan(t)
 	if loc == nil || !ok {
 		return nil
 	}
