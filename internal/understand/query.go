@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/understand/slots"
+	"github.com/labgpu/bot/internal/understand/slots/conditions"
 	"github.com/labgpu/bot/internal/understand/slots/language"
 	"github.com/labgpu/bot/internal/understand/slots/when"
 	"github.com/labgpu/bot/internal/understand/slots/words"
@@ -129,7 +130,7 @@ func HasCJK(s string) bool { return language.HasCJK(s) }
 func ParseNum(s string) (float64, bool) { return words.ParseNum(s) }
 
 // Round4 rounds to four decimals.
-func Round4(x float64) float64 { return slots.Round4(x) }
+func Round4(x float64) float64 { return words.Round4(x) }
 
 // ContainsAny reports whether s contains one of kws, a keyword with an
 // ASCII letter at an end not glued to further letters there (see
@@ -172,37 +173,40 @@ func Weekdays() []Weekday { return words.Weekdays() }
 // RelativeDays are the days named from today (see words.RelativeDays).
 func RelativeDays() []RelativeDay { return words.RelativeDays() }
 
-// Condition is a condition a question states (see slots.Condition); the
+// Condition is a condition a question states (see conditions.Condition); the
 // Cond* constants are its kinds, Group* the platform groups, Schedule*
 // the schedules, CurrencyUSD the one other currency read.
-type Condition = slots.Condition
+type Condition = conditions.Condition
+
+// Stated are a Query's stated conditions (see conditions.Stated).
+type Stated = conditions.Stated
 
 // Condition kinds, platform groups, schedules and currencies (see slots).
 const (
-	CondVRAMMin       = slots.CondVRAMMin
-	CondVRAMMax       = slots.CondVRAMMax
-	CondPeriod        = slots.CondPeriod
-	CondRegion        = slots.CondRegion
-	CondPlatformGroup = slots.CondPlatformGroup
-	CondPriceTotal    = slots.CondPriceTotal
-	CondPricePerCard  = slots.CondPricePerCard
-	CondBudget        = slots.CondBudget
-	CondCurrency      = slots.CondCurrency
-	CondSchedule      = slots.CondSchedule
-	GroupDomestic     = slots.GroupDomestic
-	GroupOverseas     = slots.GroupOverseas
-	GroupBoth         = slots.GroupBoth
-	ScheduleEvenings  = slots.ScheduleEvenings
-	ScheduleNights    = slots.ScheduleNights
-	ScheduleDaytime   = slots.ScheduleDaytime
-	ScheduleWeekdays  = slots.ScheduleWeekdays
-	ScheduleWeekends  = slots.ScheduleWeekends
-	CurrencyUSD       = slots.CurrencyUSD
+	CondVRAMMin       = conditions.CondVRAMMin
+	CondVRAMMax       = conditions.CondVRAMMax
+	CondPeriod        = conditions.CondPeriod
+	CondRegion        = conditions.CondRegion
+	CondPlatformGroup = conditions.CondPlatformGroup
+	CondPriceTotal    = conditions.CondPriceTotal
+	CondPricePerCard  = conditions.CondPricePerCard
+	CondBudget        = conditions.CondBudget
+	CondCurrency      = conditions.CondCurrency
+	CondSchedule      = conditions.CondSchedule
+	GroupDomestic     = conditions.GroupDomestic
+	GroupOverseas     = conditions.GroupOverseas
+	GroupBoth         = conditions.GroupBoth
+	ScheduleEvenings  = conditions.ScheduleEvenings
+	ScheduleNights    = conditions.ScheduleNights
+	ScheduleDaytime   = conditions.ScheduleDaytime
+	ScheduleWeekdays  = conditions.ScheduleWeekdays
+	ScheduleWeekends  = conditions.ScheduleWeekends
+	CurrencyUSD       = conditions.CurrencyUSD
 )
 
 // InRegion reports whether an offer's region is in the region a question
-// asked for (see slots.InRegion).
-func InRegion(region, offer string) bool { return slots.InRegion(region, offer) }
+// asked for (see conditions.InRegion).
+func InRegion(region, offer string) bool { return conditions.InRegion(region, offer) }
 
 // JobNames are the names a folded question gives to what it trains or
 // runs, after a verb (slots.JobNames): the candidates for a job no

@@ -89,7 +89,7 @@ func (x *Extraction) ClaimSlots() {
 		if c.USD && x.cat.FXUSDCNY > 0 {
 			bare *= x.cat.FXUSDCNY
 		}
-		q.PriceCNY = Round4(bare)
+		q.PriceCNY = words.Round4(bare)
 	}
 	switch {
 	case q.PriceCNY == 0:

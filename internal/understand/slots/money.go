@@ -167,14 +167,14 @@ func extractMoney(x *Extraction) {
 		ceil := reCeilBefore.MatchString(before) || reCeilAfter.MatchString(x.rest[end:]) || reRangeTo.MatchString(before) && q.PriceCNY > 0
 		switch {
 		case ceil && q.MaxPriceCNY == 0 && v < 1000 && unit != "gb_day" && unit != "gb_month":
-			q.MaxPriceCNY = Round4(v)
+			q.MaxPriceCNY = words.Round4(v)
 			if reRangeTo.MatchString(before) {
 				// The range's low end was no stated price.
 				q.PriceCNY, q.PriceUnit = 0, ""
 			}
 		case ceil && q.MaxPriceCNY == 0:
 		case q.PriceCNY == 0:
-			q.PriceCNY, q.PriceUnit = Round4(v), unit
+			q.PriceCNY, q.PriceUnit = words.Round4(v), unit
 		default:
 			continue
 		}
@@ -191,6 +191,3 @@ func extractMoney(x *Extraction) {
 		}
 	}
 }
-
-// Round4 rounds to four decimals (prices are kept to 0.0001 CNY).
-func Round4(x float64) float64 { return float64(int64(x*1e4+0.5)) / 1e4 }
