@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/understand/slots"
+	"github.com/labgpu/bot/internal/understand/slots/claim"
 	"github.com/labgpu/bot/internal/understand/slots/conditions"
 	"github.com/labgpu/bot/internal/understand/slots/language"
 	"github.com/labgpu/bot/internal/understand/slots/when"
@@ -97,7 +98,7 @@ type (
 	Query       = slots.Query
 	Alternative = slots.Alternative
 	WeekWindow  = when.WeekWindow
-	Claim       = slots.Claim
+	Claim       = claim.Claim
 	OOMError    = slots.OOMError
 	YesNo       = slots.YesNo
 )

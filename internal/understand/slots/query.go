@@ -20,6 +20,7 @@ package slots
 import (
 	"github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/i18n"
+	"github.com/labgpu/bot/internal/understand/slots/claim"
 	"github.com/labgpu/bot/internal/understand/slots/conditions"
 	"github.com/labgpu/bot/internal/understand/slots/when"
 )
@@ -409,7 +410,7 @@ type Query struct {
 	Serving bool      `json:"-"`
 	// Claim is what a fact check's claim says beside its prices (nil
 	// outside a fact check).
-	Claim *Claim `json:"-"`
+	Claim *claim.Claim `json:"-"`
 	// When is the part of the week the question names ("周末晚上", "明天
 	// 上午10点"; nil: none).
 	When *when.WeekWindow `json:"-"`
