@@ -35,7 +35,7 @@ func digestAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 	}
 	lab, events, err := a.Storage.Events(ctx, a.From)
 	if err != nil {
-		return a.Out(storeError(a.English, err))
+		return a.Out(answer.StoreError(a.English, err))
 	}
 	now, loc := a.Now(), a.Rd.Clock.Location()
 	d, err := ledger.BuildDigest(events, lab, digestWeek(a, now.In(loc), loc), loc, a.Storage.Price, now)
@@ -106,7 +106,7 @@ func digestSwitchAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 	}
 	on := a.Intent == IntentDigestOn
 	if err := a.Storage.Ledger.SetDigestChat(ctx, a.From.ChatKey(), on); err != nil {
-		return a.Out(storeError(a.English, err))
+		return a.Out(answer.StoreError(a.English, err))
 	}
 	return a.Out(ledgerview.DigestSwitch{Lang: i18n.Of(a.English), On: on})
 }

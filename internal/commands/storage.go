@@ -127,7 +127,7 @@ func findDisk(disks []ledger.DiskState, ref string) *ledger.DiskState {
 func labDisks(ctx context.Context, a *answer.Ask) (string, []ledger.DiskState, render.Payload) {
 	lab, events, err := a.Storage.Events(ctx, a.From)
 	if err != nil {
-		return "", nil, storeError(a.English, err)
+		return "", nil, answer.StoreError(a.English, err)
 	}
 	disks, _ := ledger.DisksAt(events, a.Now())
 	return lab, disks, nil

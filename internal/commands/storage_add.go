@@ -30,7 +30,7 @@ func storageAddAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 		Platform: a.Platform, Action: ledger.ActionAdd, SizeGB: a.SizeGB, Note: a.Note}
 	id, err := a.Storage.Ledger.AddStorageDisk(ctx, e)
 	if err != nil {
-		return a.Out(storeError(a.English, err))
+		return a.Out(answer.StoreError(a.English, err))
 	}
 	out := a.Out(ledgerview.Added{Lang: l, ID: id, Platform: a.Platform, SizeGB: a.SizeGB, Note: a.Note,
 		Cost: diskCost(a, a.Platform, a.SizeGB, false), WeakWeChat: a.From.WeakWeChat()})

@@ -74,7 +74,7 @@ func bindAdmin(ctx context.Context, a *answer.Ask) render.Payload {
 		return append(out, WeChatAdmin{ID: from.SenderID, Name: from.SenderName, BoundAt: now})
 	})
 	if err != nil {
-		return storeError(a.English, err)
+		return answer.StoreError(a.English, err)
 	}
 	slog.Info("storage: WeChat admin bound", "name", from.SenderName)
 	return adminSays(a, ledgerview.AdminBound)
@@ -91,7 +91,7 @@ func issueBindCode(a *answer.Ask) render.Payload {
 		p.N = BindCodesPerHour
 		return p
 	case err != nil:
-		return storeError(a.English, err)
+		return answer.StoreError(a.English, err)
 	}
 	out := a.Storage.Console
 	if out == nil {
@@ -112,7 +112,7 @@ func listAdmins(ctx context.Context, a *answer.Ask) render.Payload {
 	}
 	admins, err := a.Storage.WeChatAdmins(ctx)
 	if err != nil {
-		return storeError(a.English, err)
+		return answer.StoreError(a.English, err)
 	}
 	if len(admins) == 0 {
 		return adminSays(a, ledgerview.AdminNoneBound)
@@ -156,7 +156,7 @@ func unbindAdmin(ctx context.Context, a *answer.Ask) render.Payload {
 	p := ledgerview.Admin{Lang: i18n.Of(a.English), Name: name, N: removed}
 	switch {
 	case err != nil:
-		return storeError(a.English, err)
+		return answer.StoreError(a.English, err)
 	case removed == 0:
 		p.Say = ledgerview.AdminNoSuch
 	case removed > 1:

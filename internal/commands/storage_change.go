@@ -41,7 +41,7 @@ func storageChangeAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 	for range ledgerTries {
 		lab, events, err := a.Storage.Events(ctx, a.From)
 		if err != nil {
-			return a.Out(storeError(a.English, err))
+			return a.Out(answer.StoreError(a.English, err))
 		}
 		disks, _ := ledger.DisksAt(events, a.Now())
 		c, refused := decideChange(ctx, a, lab, disks)
@@ -53,7 +53,7 @@ func storageChangeAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 			continue
 		}
 		if err != nil {
-			return a.Out(storeError(a.English, err))
+			return a.Out(answer.StoreError(a.English, err))
 		}
 		return a.Out(changed(a, c))
 	}

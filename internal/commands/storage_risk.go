@@ -20,7 +20,7 @@ func storageRiskAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 	}
 	_, events, err := a.Storage.Events(ctx, a.From)
 	if err != nil {
-		return a.Out(storeError(a.English, err))
+		return a.Out(answer.StoreError(a.English, err))
 	}
 	now := a.Now()
 	risks := ledger.ReleaseRisks(events, a.Cat, now)
