@@ -10,6 +10,7 @@ import (
 
 	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/commands/answer"
+	"github.com/labgpu/bot/internal/commands/storage"
 	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/render/ledgerview"
 )
@@ -24,7 +25,7 @@ func init() {
 // and the month ("这个月存储花了多少": the month first, the week after):
 // the digest of the lab's ledger, with the disks about to be released.
 func digestAnswer(ctx context.Context, a *answer.Ask) answer.Out {
-	if off := storageOff(a); off != nil {
+	if off := storage.Off(a); off != nil {
 		return a.Out(off)
 	}
 	l := i18n.Of(a.English)
@@ -101,7 +102,7 @@ func digestWeek(a *answer.Ask, now time.Time, loc *time.Location) string {
 // digestSwitchAnswer answers "开启周报" and "关闭周报" for the asker's
 // chat.
 func digestSwitchAnswer(ctx context.Context, a *answer.Ask) answer.Out {
-	if off := storageOff(a); off != nil {
+	if off := storage.Off(a); off != nil {
 		return a.Out(off)
 	}
 	on := a.Intent == IntentDigestOn

@@ -1,4 +1,4 @@
-package commands
+package storage
 
 import (
 	"context"
@@ -12,14 +12,16 @@ import (
 	"github.com/labgpu/bot/internal/understand"
 )
 
-func init() { answer.Register(answer.Intent{Name: IntentStorageAdd, Answer: storageAddAnswer}) }
+func init() {
+	answer.Register(answer.Intent{Name: understand.IntentStorageAdd, Answer: storageAddAnswer})
+}
 
 // storageAddAnswer answers "登记存储 AutoDL 数据盘 80G 实验数据": the disk
 // added to the lab's ledger under a number the store allocates in the
 // same write (members registering at the same moment get numbers of
 // their own), and what it costs.
 func storageAddAnswer(ctx context.Context, a *answer.Ask) answer.Out {
-	if off := storageOff(a); off != nil {
+	if off := Off(a); off != nil {
 		return a.Out(off)
 	}
 	l := i18n.Of(a.English)
