@@ -7,6 +7,7 @@ import (
 	"github.com/labgpu/bot/internal/understand/slots/claim"
 	"github.com/labgpu/bot/internal/understand/slots/conditions"
 	"github.com/labgpu/bot/internal/understand/slots/language"
+	"github.com/labgpu/bot/internal/understand/slots/oom"
 	"github.com/labgpu/bot/internal/understand/slots/when"
 	"github.com/labgpu/bot/internal/understand/slots/words"
 )
@@ -99,7 +100,7 @@ type (
 	Alternative = slots.Alternative
 	WeekWindow  = when.WeekWindow
 	Claim       = claim.Claim
-	OOMError    = slots.OOMError
+	OOMError    = oom.Error
 	YesNo       = slots.YesNo
 )
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/understand/slots/claim"
+	"github.com/labgpu/bot/internal/understand/slots/oom"
 	"github.com/labgpu/bot/internal/understand/slots/words"
 )
 
@@ -42,23 +43,23 @@ func TestReadClaim(t *testing.T) {
 func TestReadOOMError(t *testing.T) {
 	for _, c := range []struct {
 		text string
-		want *OOMError
+		want *oom.Error
 	}{
 		{"RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 23.65 GiB total capacity; 21.40 GiB already allocated; 1.02 GiB free; 21.50 GiB reserved)",
-			&OOMError{AllocGiB: 2, TotalGiB: 23.65, FreeGiB: 1.02}},
+			&oom.Error{AllocGiB: 2, TotalGiB: 23.65, FreeGiB: 1.02}},
 		{"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 512.00 MiB. GPU 0 has a total capacity of 23.65 GiB of which 1.06 GiB is free.",
-			&OOMError{AllocGiB: 0.5, TotalGiB: 23.65, FreeGiB: 1.06}},
-		{"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.96 GiB.", &OOMError{AllocGiB: 1.96, TotalGiB: -1, FreeGiB: -1}},
+			&oom.Error{AllocGiB: 0.5, TotalGiB: 23.65, FreeGiB: 1.06}},
+		{"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.96 GiB.", &oom.Error{AllocGiB: 1.96, TotalGiB: -1, FreeGiB: -1}},
 		// The last error of a paste is read, from its line on.
 		{"Tried to allocate 9.00 GiB (GPU 0; 79.00 GiB total capacity)\nTraceback …\nTRIED TO ALLOCATE 3.00 GIB (GPU 0; 23.65 GIB TOTAL CAPACITY; 512 MIB FREE)",
-			&OOMError{AllocGiB: 3, TotalGiB: 23.65, FreeGiB: 0.5}},
+			&oom.Error{AllocGiB: 3, TotalGiB: 23.65, FreeGiB: 0.5}},
 		// The asker's own words after the error: the whole paste.
-		{"CUDA out of memory. Tried to allocate 2.00 GiB\n为什么 tried to allocate 这么多", &OOMError{AllocGiB: 2, TotalGiB: -1, FreeGiB: -1}},
+		{"CUDA out of memory. Tried to allocate 2.00 GiB\n为什么 tried to allocate 这么多", &oom.Error{AllocGiB: 2, TotalGiB: -1, FreeGiB: -1}},
 		{"Tried to allocate 99999999999999999999 GiB", nil},
 		{"CUDA out of memory 怎么办", nil},
 		{"", nil},
 	} {
-		got := ReadOOMError(c.text)
+		got := oom.Read(c.text)
 		if (got == nil) != (c.want == nil) || got != nil && *got != *c.want {
 			t.Errorf("%q: %+v, want %+v", c.text, got, c.want)
 		}
@@ -90,7 +91,7 @@ func FuzzAdviceSlots(f *testing.F) {
 		if c.Grain != "" && c.Grain != "second" && c.Grain != "minute" && c.Grain != "hour" {
 			t.Fatalf("%q: grain %q", s, c.Grain)
 		}
-		if e := ReadOOMError(s); e != nil && (e.AllocGiB < 0 || e.AllocGiB > 1e6 || e.TotalGiB < -1 || e.FreeGiB < -1) {
+		if e := oom.Read(s); e != nil && (e.AllocGiB < 0 || e.AllocGiB > 1e6 || e.TotalGiB < -1 || e.FreeGiB < -1) {
 			t.Fatalf("%q: %+v", s, *e)
 		}
 	})

@@ -22,6 +22,7 @@ import (
 	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/understand/slots/claim"
 	"github.com/labgpu/bot/internal/understand/slots/conditions"
+	"github.com/labgpu/bot/internal/understand/slots/oom"
 	"github.com/labgpu/bot/internal/understand/slots/when"
 )
 
@@ -406,8 +407,8 @@ type Query struct {
 	// OOM are the figures of a pasted CUDA out-of-memory error (nil:
 	// none); Serving: the text speaks of inference or serving ("推理",
 	// "vllm"), so an OOM report is no training job.
-	OOM     *OOMError `json:"-"`
-	Serving bool      `json:"-"`
+	OOM     *oom.Error `json:"-"`
+	Serving bool       `json:"-"`
 	// Claim is what a fact check's claim says beside its prices (nil
 	// outside a fact check).
 	Claim *claim.Claim `json:"-"`
