@@ -2,9 +2,12 @@
 // (storage_add), the lab's disks listed with what they cost and a budget's
 // advice (storage_list, with the admin commands said to it), a disk
 // resized, stopped, started or removed (storage_resize, _stop, _start,
-// _remove) and the stopped disks at risk (storage_risk). Each registers
+// _remove), the stopped disks at risk (storage_risk) and the ledger's
+// digest and its switch (digest, digest_on, digest_off). Each registers
 // itself and answers from the Ask alone, the ledger's state and stores
-// being the Env's (answer.Storage).
+// being the Env's (answer.Storage). Follow reads a message after a ledger
+// answer as its follow-up (the router's conversation calls it; Frames are
+// the answers it continues).
 package storage
 
 import (
