@@ -13,8 +13,12 @@
 // and checked by subpackage words, which also holds the one number
 // parser (words.ParseNum) and the one vocabulary of times of day and of
 // the week; subpackage when reads with that vocabulary the part of the
-// week a question names (Query.When) and a plan's due date
-// (Query.Deadline). Neither imports this package.
+// week a question names (Query.When), a daily clock range and a plan's
+// due date (Query.Deadline). Subpackages read, from the text and what the
+// extractors here hand them: language the answer's language, money the
+// amounts, conditions the conditions a question states (Query.Stated),
+// claim a fact check's claim (Query.Claim), oom a pasted out-of-memory
+// error (Query.OOM). None imports this package.
 package slots
 
 import (
