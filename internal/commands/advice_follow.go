@@ -8,7 +8,7 @@ import (
 	kb "github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/understand"
-	"github.com/labgpu/bot/internal/understand/slots"
+	"github.com/labgpu/bot/internal/understand/slots/language"
 
 	"github.com/labgpu/bot/internal/commands/frame"
 	"github.com/labgpu/bot/internal/render/adviceview"
@@ -135,7 +135,7 @@ func reportsOn(q Query, topic string) bool {
 		return false
 	}
 	text := strings.TrimSpace(q.Asked)
-	return !strings.Contains(text, "\n") && !slots.ErrorLine(catalog.Fold(text))
+	return !strings.Contains(text, "\n") && !language.ErrorLine(catalog.Fold(text))
 }
 
 // acceptSure is the confidence at which another intent's reading wins

@@ -11,6 +11,7 @@ import (
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/frame"
+	"github.com/labgpu/bot/internal/commands/storage"
 	"github.com/labgpu/bot/internal/render/estimateview"
 	"github.com/labgpu/bot/internal/understand"
 	"github.com/labgpu/bot/internal/workload"
@@ -122,7 +123,7 @@ func (r *Router) inContext(c *conversation, q Query) (Query, *Query) {
 	if m, ok := r.adviceFollow(c.frame, q); ok {
 		return m, nil
 	}
-	if m, ok := ledgerFollow(c.frame, q); ok {
+	if m, ok := storage.Follow(c.frame, q); ok {
 		return m, nil
 	}
 	m, ok := r.editor().Follow(c.frame, q)
@@ -314,7 +315,7 @@ func frameOf(res Result) *Query {
 			fq.Asked = strings.TrimSpace(w.Est.Job.Model + " " + w.Est.Job.Dataset)
 			fq.WorkloadModel, fq.WorkloadDataset = w.Est.Job.Model, w.Est.Job.Dataset
 		}
-	case ledgerFrames[fq.Intent]:
+	case storage.Frames[fq.Intent]:
 		// What a ledger follow-up continues (storage_follow.go).
 		fq.KB, fq.Asked = nil, ""
 	case !frame.Editable(fq) && (fq.Intent != IntentAdvice || fq.Topic == ""):

@@ -43,7 +43,7 @@ func muteAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 		}
 	}
 	if err := a.Alerts.Log.SetMute(ctx, a.From.ChatKey(), until); err != nil {
-		return a.Out(storeError(a.English, err))
+		return a.Out(answer.StoreError(a.English, err))
 	}
 	return a.Out(alertview.Muted{Lang: l, Until: until, Minutes: a.MuteMinutes, Problems: a.Problems, UnknownGPU: a.UnknownGPU})
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/labgpu/bot/internal/billing/ledger"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/answer"
+	"github.com/labgpu/bot/internal/commands/storage"
 )
 
 // A destructive action that names no object ("删了吧", "把那块删掉",
@@ -27,7 +28,7 @@ func (r *Router) objectOf(ctx context.Context, q Query, msg chat.Message, ledger
 	}
 	a := &answer.Ask{Query: q, From: askerOf(msg), Env: r.env}
 	var disks []ledger.DiskState
-	if storageOff(a) == nil && (q.NamesDisks || ledgerAnswer || slices.Contains(q.Verbs, IntentStorageRemove)) {
+	if storage.Off(a) == nil && (q.NamesDisks || ledgerAnswer || slices.Contains(q.Verbs, IntentStorageRemove)) {
 		if _, events, err := a.Storage.Events(ctx, a.From); err == nil {
 			all, _ := ledger.DisksAt(events, a.Now())
 			for _, d := range all {

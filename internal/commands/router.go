@@ -30,6 +30,7 @@ import (
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/commands/estimate"
 	"github.com/labgpu/bot/internal/commands/frame"
+	"github.com/labgpu/bot/internal/commands/storage"
 	"github.com/labgpu/bot/internal/history"
 	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/plan"
@@ -350,7 +351,7 @@ func (r *Router) answerMessage(ctx context.Context, msg chat.Message) (res Resul
 	} else if q.Langless && r.englishPaste(q, msg.Text) {
 		q.English = true
 	}
-	q = r.objectOf(ctx, q, msg, conv != nil && conv.frame != nil && ledgerFrames[conv.frame.Query.Intent])
+	q = r.objectOf(ctx, q, msg, conv != nil && conv.frame != nil && storage.Frames[conv.frame.Query.Intent])
 	pctx, pend := stock.WithPending(ctx)
 	res = r.answer(pctx, q, msg, edited, yesNo)
 	if conv != nil {

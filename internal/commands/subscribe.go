@@ -56,7 +56,7 @@ func subscribeAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 	case errors.Is(err, errTooManySubscriptions):
 		return a.Out(alertview.TooMany{Lang: l, Have: mine, Max: MaxSubscriptionsPerMember})
 	case err != nil:
-		return a.Out(storeError(a.English, err))
+		return a.Out(answer.StoreError(a.English, err))
 	}
 	p := alertview.Subscribed{Lang: l, Subscription: sub, Problems: a.Problems, UnknownGPU: a.UnknownGPU,
 		Cooldown: a.Alerts.Policy.Cooldown, Asker: a.From.SenderID}
@@ -90,7 +90,7 @@ func stockNow(ctx context.Context, a *answer.Ask, p *alertview.Subscribed) {
 		err = a.Alerts.Log.PutNotifyRecords(ctx, []stock.NotifyRecord{rec})
 	}
 	if err != nil {
-		e := storeError(a.English, err)
+		e := answer.StoreError(a.English, err)
 		p.RecordErr = &e
 	}
 }

@@ -54,10 +54,10 @@ func unsubscribeAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 	}
 	for _, s := range drop {
 		if err := a.Alerts.Subs.RemoveSubscription(ctx, s.ID); err != nil {
-			return a.Out(storeError(a.English, err))
+			return a.Out(answer.StoreError(a.English, err))
 		}
 		if err := a.Alerts.Log.DeleteNotifyRecord(ctx, s.ID); err != nil {
-			return a.Out(storeError(a.English, err))
+			return a.Out(answer.StoreError(a.English, err))
 		}
 	}
 	return a.Out(alertview.Cancelled{Lang: l, Cancelled: drop})
@@ -99,7 +99,7 @@ func mySubscriptions(ctx context.Context, a *answer.Ask) ([]stock.Subscription, 
 	}
 	all, err := a.Alerts.Subs.Subscriptions(ctx)
 	if err != nil {
-		return nil, storeError(a.English, err)
+		return nil, answer.StoreError(a.English, err)
 	}
 	var mine []stock.Subscription
 	for _, s := range all {

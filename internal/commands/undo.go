@@ -2,6 +2,7 @@ package commands
 
 import (
 	"github.com/labgpu/bot/internal/commands/frame"
+	"github.com/labgpu/bot/internal/commands/storage"
 	"github.com/labgpu/bot/internal/render/alertview"
 	"github.com/labgpu/bot/internal/understand"
 )
@@ -26,7 +27,7 @@ func undo(c *conversation, q Query) (Query, bool) {
 		}
 		return m, true
 	}
-	if c.pending == nil && c.frame != nil && ledgerFrames[c.frame.Query.Intent] {
+	if c.pending == nil && c.frame != nil && storage.Frames[c.frame.Query.Intent] {
 		return q, false
 	}
 	m := q

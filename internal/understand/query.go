@@ -4,6 +4,10 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/understand/slots"
+	"github.com/labgpu/bot/internal/understand/slots/claim"
+	"github.com/labgpu/bot/internal/understand/slots/conditions"
+	"github.com/labgpu/bot/internal/understand/slots/language"
+	"github.com/labgpu/bot/internal/understand/slots/oom"
 	"github.com/labgpu/bot/internal/understand/slots/when"
 	"github.com/labgpu/bot/internal/understand/slots/words"
 )
@@ -95,8 +99,8 @@ type (
 	Query       = slots.Query
 	Alternative = slots.Alternative
 	WeekWindow  = when.WeekWindow
-	Claim       = slots.Claim
-	OOMError    = slots.OOMError
+	Claim       = claim.Claim
+	OOMError    = oom.Error
 	YesNo       = slots.YesNo
 )
 
@@ -122,25 +126,27 @@ const (
 )
 
 // HasCJK reports whether s has a Chinese character.
-func HasCJK(s string) bool { return slots.HasCJK(s) }
+func HasCJK(s string) bool { return language.HasCJK(s) }
 
 // ParseNum parses "12", "1.5", "三", "十二", "二十", "一百".
 func ParseNum(s string) (float64, bool) { return words.ParseNum(s) }
 
 // Round4 rounds to four decimals.
-func Round4(x float64) float64 { return slots.Round4(x) }
+func Round4(x float64) float64 { return words.Round4(x) }
 
 // ContainsAny reports whether s contains one of kws, a keyword with an
 // ASCII letter at an end not glued to further letters there (see
 // words.ContainsAny).
 func ContainsAny(s string, kws []string) bool { return words.ContainsAny(s, kws) }
 
-// AnswerEnglish decides the answer's language (see slots.AnswerEnglish).
-func AnswerEnglish(text string, chatEnglish bool) bool { return slots.AnswerEnglish(text, chatEnglish) }
+// AnswerEnglish decides the answer's language (see language.AnswerEnglish).
+func AnswerEnglish(text string, chatEnglish bool) bool {
+	return language.AnswerEnglish(text, chatEnglish)
+}
 
 // EnglishPaste reports whether text is a paste of English program output
-// (see slots.EnglishPaste).
-func EnglishPaste(text string) bool { return slots.EnglishPaste(text) }
+// (see language.EnglishPaste).
+func EnglishPaste(text string) bool { return language.EnglishPaste(text) }
 
 // MuteEnd is when a mute given as a clock time ends (see slots.MuteEnd).
 func MuteEnd(now time.Time, loc *time.Location, clock string, tomorrow bool) time.Time {
@@ -169,37 +175,40 @@ func Weekdays() []Weekday { return words.Weekdays() }
 // RelativeDays are the days named from today (see words.RelativeDays).
 func RelativeDays() []RelativeDay { return words.RelativeDays() }
 
-// Condition is a condition a question states (see slots.Condition); the
+// Condition is a condition a question states (see conditions.Condition); the
 // Cond* constants are its kinds, Group* the platform groups, Schedule*
 // the schedules, CurrencyUSD the one other currency read.
-type Condition = slots.Condition
+type Condition = conditions.Condition
+
+// Stated are a Query's stated conditions (see conditions.Stated).
+type Stated = conditions.Stated
 
 // Condition kinds, platform groups, schedules and currencies (see slots).
 const (
-	CondVRAMMin       = slots.CondVRAMMin
-	CondVRAMMax       = slots.CondVRAMMax
-	CondPeriod        = slots.CondPeriod
-	CondRegion        = slots.CondRegion
-	CondPlatformGroup = slots.CondPlatformGroup
-	CondPriceTotal    = slots.CondPriceTotal
-	CondPricePerCard  = slots.CondPricePerCard
-	CondBudget        = slots.CondBudget
-	CondCurrency      = slots.CondCurrency
-	CondSchedule      = slots.CondSchedule
-	GroupDomestic     = slots.GroupDomestic
-	GroupOverseas     = slots.GroupOverseas
-	GroupBoth         = slots.GroupBoth
-	ScheduleEvenings  = slots.ScheduleEvenings
-	ScheduleNights    = slots.ScheduleNights
-	ScheduleDaytime   = slots.ScheduleDaytime
-	ScheduleWeekdays  = slots.ScheduleWeekdays
-	ScheduleWeekends  = slots.ScheduleWeekends
-	CurrencyUSD       = slots.CurrencyUSD
+	CondVRAMMin       = conditions.CondVRAMMin
+	CondVRAMMax       = conditions.CondVRAMMax
+	CondPeriod        = conditions.CondPeriod
+	CondRegion        = conditions.CondRegion
+	CondPlatformGroup = conditions.CondPlatformGroup
+	CondPriceTotal    = conditions.CondPriceTotal
+	CondPricePerCard  = conditions.CondPricePerCard
+	CondBudget        = conditions.CondBudget
+	CondCurrency      = conditions.CondCurrency
+	CondSchedule      = conditions.CondSchedule
+	GroupDomestic     = conditions.GroupDomestic
+	GroupOverseas     = conditions.GroupOverseas
+	GroupBoth         = conditions.GroupBoth
+	ScheduleEvenings  = conditions.ScheduleEvenings
+	ScheduleNights    = conditions.ScheduleNights
+	ScheduleDaytime   = conditions.ScheduleDaytime
+	ScheduleWeekdays  = conditions.ScheduleWeekdays
+	ScheduleWeekends  = conditions.ScheduleWeekends
+	CurrencyUSD       = conditions.CurrencyUSD
 )
 
 // InRegion reports whether an offer's region is in the region a question
-// asked for (see slots.InRegion).
-func InRegion(region, offer string) bool { return slots.InRegion(region, offer) }
+// asked for (see conditions.InRegion).
+func InRegion(region, offer string) bool { return conditions.InRegion(region, offer) }
 
 // JobNames are the names a folded question gives to what it trains or
 // runs, after a verb (slots.JobNames): the candidates for a job no

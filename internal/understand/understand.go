@@ -13,6 +13,7 @@ import (
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/understand/scorer"
 	"github.com/labgpu/bot/internal/understand/slots"
+	"github.com/labgpu/bot/internal/understand/slots/language"
 	"github.com/labgpu/bot/internal/understand/slots/words"
 )
 
@@ -828,7 +829,7 @@ func boundaryRules(q *Query, m *advice.Result, x *extraction, ranked []scorer.Sc
 	case q.Intent == IntentAdvice && m.Best == nil && !named && len(q.GPUs) == 0 && !job &&
 		slices.Contains(x.SlotTags(), "no_domain") && labelP(ranked, IntentUnknown) > 0.01:
 		q.Intent, q.Topic = IntentUnknown, ""
-	case q.Intent == IntentAdvice && m.Best == nil && slices.Contains(x.concepts, "@thanks") && !hasAny(folded, questionMarks.List()) && !slots.ErrorLine(folded):
+	case q.Intent == IntentAdvice && m.Best == nil && slices.Contains(x.concepts, "@thanks") && !hasAny(folded, questionMarks.List()) && !language.ErrorLine(folded):
 		// "Killed the old kernel, thanks": thanks, not a problem.
 		q.Intent, q.Topic = IntentChitChat, ""
 	case (q.Intent == IntentEstimate || q.Intent == IntentPrices && len(q.Platforms) == 0) && q.UnknownGPU != "" && len(q.GPUs) == 0 &&
@@ -908,7 +909,7 @@ func (u *Understander) evidence(q *Query) bool {
 	}
 	text := strings.TrimSpace(q.Asked)
 	folded := catalog.Fold(text)
-	return strings.Count(text, "\n") < 2 && !slots.ErrorLine(folded) && !reExceptionName.MatchString(folded)
+	return strings.Count(text, "\n") < 2 && !language.ErrorLine(folded) && !reExceptionName.MatchString(folded)
 }
 
 // unknownLine reports whether q is one printed error line in which the

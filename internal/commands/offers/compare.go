@@ -38,7 +38,7 @@ func compareAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 	// Cards are compared at their cheapest prices in the platform group
 	// asked; platforms named are compared as named.
 	uses := answer.UsesOf(&q)
-	quotes := r.Quotes(r.Offers.Snapshot(ctx), understand.Query{PlatformGroup: q.PlatformGroup}, estimator.MethodFull, r.Now(), q.English)
+	quotes := r.Quotes(r.Offers.Snapshot(ctx), understand.Query{Stated: understand.Stated{PlatformGroup: q.PlatformGroup}}, estimator.MethodFull, r.Now(), q.English)
 	c := offerview.Compare{Lang: i18n.Of(q.English), Result: offerview.CompareResult{Aspect: q.Aspect}}
 	if g, ok := q.Condition(understand.CondPlatformGroup); ok && g.Name == understand.GroupBoth && len(q.Platforms) < 2 {
 		// "海外平台和国内的4090差多少钱": the cheapest platform of each group.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/labgpu/bot/internal/understand/slots/conditions"
 	"github.com/labgpu/bot/internal/understand/slots/words"
 )
 
@@ -276,8 +277,8 @@ func subscribeSlots(q *Query, s, rest string) {
 		q.MaxPriceCNY, q.PriceTotalCNY = q.PriceTotalCNY, 0
 	}
 	if q.MinFree > 0 {
-		q.DropCondition(CondPriceTotal)
-		q.DropCondition(CondPricePerCard)
+		q.DropCondition(conditions.CondPriceTotal)
+		q.DropCondition(conditions.CondPricePerCard)
 	}
 	// A subscription's region is matched against the platforms' own
 	// region names (stock.Index), so it is only a name this pattern reads,

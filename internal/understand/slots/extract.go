@@ -6,6 +6,7 @@ import (
 
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/textgate"
+	"github.com/labgpu/bot/internal/understand/slots/language"
 	"github.com/labgpu/bot/internal/understand/slots/words"
 )
 
@@ -126,9 +127,9 @@ func Extract(c *catalog.Catalog, text string, chatEnglish bool) *Extraction {
 	s := dropFrames(strings.ToValidUTF8(whole, " "))
 	cut := len(s) > MaxQuestion
 	s = fixDigitTypos(questionPart(s))
-	q := &Query{Asked: text, CJK: HasCJK(text)}
+	q := &Query{Asked: text, CJK: language.HasCJK(text)}
 	var said bool
-	q.English, said = answerLanguage(text, chatEnglish)
+	q.English, said = language.AnswerLanguage(text, chatEnglish)
 	q.Langless = !said
 	x := &Extraction{cat: c, q: q, whole: whole, s: s, rest: s, cut: cut}
 	if strings.TrimSpace(s) == "" {
@@ -137,7 +138,7 @@ func Extract(c *catalog.Catalog, text string, chatEnglish bool) *Extraction {
 	for _, f := range extractors {
 		f(x)
 	}
-	if !q.English && HasCJK(s) && !HasCJK(x.rest) && englishChatLine(x.rest) {
+	if !q.English && language.HasCJK(s) && !language.HasCJK(x.rest) && language.EnglishChatLine(x.rest) {
 		// Chinese only inside names ("how much is a 4090 on 恒源云"): the
 		// words around them are English.
 		q.English, q.Langless = true, false
@@ -320,7 +321,7 @@ func slotTags(q *Query, s string) []string {
 	add(q.DiskRef != "", "disk")
 	add(q.Workload != "", "workload")
 	add(strings.Count(strings.TrimSpace(q.Asked), "\n") >= 2, "paste")
-	add(errorLine(s), "error_line")
+	add(language.ErrorLine(s), "error_line")
 	add(reOffWords.MatchString(s), "off")
 	add(reOnWords.MatchString(s), "on")
 	domain := len(q.GPUs) > 0 || len(q.Platforms) > 0 || q.Model != "" || q.ParamsB > 0 || q.MaxPriceCNY > 0 || q.PriceCNY > 0 || q.SizeGB != 0 || reDomain.MatchString(s)

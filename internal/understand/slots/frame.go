@@ -5,6 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/labgpu/bot/internal/understand/slots/conditions"
 	"github.com/labgpu/bot/internal/understand/slots/words"
 )
 
@@ -168,7 +169,7 @@ func conditionFollow(x *Extraction) {
 	}
 	rest, named := x.s, false
 	for _, c := range q.Conditions {
-		if c.Kind != CondPlatformGroup && c.Kind != CondRegion {
+		if c.Kind != conditions.CondPlatformGroup && c.Kind != conditions.CondRegion {
 			continue
 		}
 		if c.Span[0] < 0 || c.Span[1] > len(rest) || c.Span[0] >= c.Span[1] {

@@ -348,3 +348,8 @@ func within(m catalog.Match, ms []catalog.Match) bool {
 	}
 	return false
 }
+
+// isWordByte is regexp's \w: an ASCII letter, digit or underscore.
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}

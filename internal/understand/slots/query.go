@@ -13,13 +13,20 @@
 // and checked by subpackage words, which also holds the one number
 // parser (words.ParseNum) and the one vocabulary of times of day and of
 // the week; subpackage when reads with that vocabulary the part of the
-// week a question names (Query.When) and a plan's due date
-// (Query.Deadline). Neither imports this package.
+// week a question names (Query.When), a daily clock range and a plan's
+// due date (Query.Deadline). Subpackages read, from the text and what the
+// extractors here hand them: language the answer's language, money the
+// amounts, conditions the conditions a question states (Query.Stated),
+// claim a fact check's claim (Query.Claim), oom a pasted out-of-memory
+// error (Query.OOM). None imports this package.
 package slots
 
 import (
 	"github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/i18n"
+	"github.com/labgpu/bot/internal/understand/slots/claim"
+	"github.com/labgpu/bot/internal/understand/slots/conditions"
+	"github.com/labgpu/bot/internal/understand/slots/oom"
 	"github.com/labgpu/bot/internal/understand/slots/when"
 )
 
@@ -165,50 +172,9 @@ type Query struct {
 	PerPerson int `json:"per_person,omitempty"`
 	// MinFree is the fewest free GPUs a subscription wants ("至少2张").
 	MinFree int `json:"min_free,omitempty"`
-	// Region is a region the question limits offers to: a subscription's
-	// as its finisher reads it ("西北", "quebec"), else a region of
-	// configs/slots/conditions.yaml (maps.regions: "华东", "美国",
-	// "sweden", "us-east"; InRegion says whether an offer is in it).
-	Region string `json:"region,omitempty"`
-
-	// Conditions are the conditions the question states on what it asks
-	// (conditions.go, issue 28), each with its kind, its words and its
-	// meaning, in the order written; the typed fields below hold their
-	// values (Region above, MaxPriceCNY for a total over several cards).
-	// Every answer applies each one or says in one line what it did not
-	// use and why.
-	Conditions []Condition `json:"conditions,omitempty"`
-	// VRAMMinGB and VRAMMaxGB are a VRAM floor and ceiling per card, GB
-	// ("显存要40G以上的" 40, "不超过24G的卡" 24).
-	VRAMMinGB float64 `json:"vram_min_gb,omitempty"`
-	VRAMMaxGB float64 `json:"vram_max_gb,omitempty"`
-	// PeriodDays is how long the member will rent or run, in days ("挂两
-	// 周" 14, "一个月下来" 30, "for a weekend" 2): the cost is over that
-	// period, in the billing mode cheapest for it.
-	PeriodDays float64 `json:"period_days,omitempty"`
-	// PlatformGroup limits the platforms to those run from China
-	// (GroupDomestic: "国内平台", "only chinese platforms") or outside it
-	// (GroupOverseas: "海外的", "境外", "overseas only").
-	PlatformGroup string `json:"platform_group,omitempty"`
-	// Currency is "USD" when the member wrote an amount in US dollars ("0.4
-	// 刀", "$500") or asks for them ("多少刀", "in USD"); amounts are still
-	// read into the *CNY fields at the catalog's rate (fx_usd_cny).
-	Currency string `json:"currency,omitempty"`
-	// BudgetTotalCNY is a budget for everything asked (all cards, the whole
-	// period), CNY ("预算3000", "一共就2000块", "$500 total").
-	BudgetTotalCNY float64 `json:"budget_total_cny,omitempty"`
-	// PriceTotalCNY is an hourly price ceiling stated for all GPUCount
-	// cards together ("两张4090 总共一小时4块以内": 4); MaxPriceCNY holds it
-	// per card (2).
-	PriceTotalCNY float64 `json:"price_total_cny,omitempty"`
-	// Schedule is when the work runs: ScheduleEvenings, ScheduleNights,
-	// ScheduleDaytime, ScheduleWeekdays, ScheduleWeekends ("白天上课晚上才
-	// 跑": evenings; "周一到周五白天跑": weekdays, daytime).
-	Schedule []string `json:"schedule,omitempty"`
-	// ScheduleAlso is a schedule added to Schedule by a follow-up ("只有
-	// 晚上跑" then "周末也跑": the evenings and the weekends): its hours
-	// add to Schedule's, the overlap counted once.
-	ScheduleAlso []string `json:"schedule_also,omitempty"`
+	// Stated are the conditions the question states on what it asks
+	// (Region, Conditions and their typed fields; package conditions).
+	conditions.Stated
 	// All is "cancel all my subscriptions"; SubRef names one subscription
 	// to cancel (its number in "我的订阅" or its id).
 	All    bool   `json:"all,omitempty"`
@@ -445,11 +411,11 @@ type Query struct {
 	// OOM are the figures of a pasted CUDA out-of-memory error (nil:
 	// none); Serving: the text speaks of inference or serving ("推理",
 	// "vllm"), so an OOM report is no training job.
-	OOM     *OOMError `json:"-"`
-	Serving bool      `json:"-"`
+	OOM     *oom.Error `json:"-"`
+	Serving bool       `json:"-"`
 	// Claim is what a fact check's claim says beside its prices (nil
 	// outside a fact check).
-	Claim *Claim `json:"-"`
+	Claim *claim.Claim `json:"-"`
 	// When is the part of the week the question names ("周末晚上", "明天
 	// 上午10点"; nil: none).
 	When *when.WeekWindow `json:"-"`

@@ -40,22 +40,12 @@ var (
 	reWeekdaysOnly = words.NewExpr("usage.weekdays_only")
 	reWeekendsOnly = words.NewExpr("usage.weekends_only")
 	reFullDay      = words.NewExpr("usage.full_day")
-	// reClockRange: "晚上7点到11点", "10点到早上8点", "19:00-23:00": the
-	// groups are the first hour's word (晚上), the hour, the second hour's
-	// word (早上) and its hour.
-	reClockRange = words.NewExpr("usage.clock_range")
-	// reClockRangeEnglish: "8pm to 2am", "from 7 pm until 11 pm".
-	reClockRangeEnglish = words.NewExpr("usage.clock_range_english")
 	// rePerMonth: a total is per month ("100 hours a month").
 	rePerMonth = words.NewExpr("usage.per_month")
 	// reContinuous: the cards run around the clock.
 	reContinuous = words.NewExpr("usage.continuous")
-	// reEvening: the words of the evening window (the vocabulary's).
-	reEvening = words.WindowExpr(words.WindowEvening)
-	// rangeToMorning: a clock range's second word after which the hour is
-	// a morning's; dayUnits: a setup time's units counted in days.
-	rangeToMorning = words.NewWords("usage.range_to_morning")
-	dayUnits       = words.NewWords("usage.day_units")
+	// dayUnits: a setup time's units counted in days.
+	dayUnits = words.NewWords("usage.day_units")
 )
 
 // daysPerYear is a year of a span ("半年": 180 days, six months of the
@@ -221,38 +211,11 @@ func spanMatch(s string, m []int) (float64, bool) {
 // 点", "8pm to 2am") as hours a day and the window it falls in; loc is
 // its span in s. Its hours are when.ClockHour's (ParseNum and 0–24).
 func clockRange(s string) (loc []int, hours float64, window string, ok bool) {
-	loc, from, to, ok := clockSpan(s)
+	loc, from, to, ok := when.ClockSpan(s)
 	if loc == nil {
 		return nil, 0, "", false
 	}
 	return loc, rangeHours(from, to), words.WindowOf(from), ok
-}
-
-// clockSpan reads a daily clock range as the hours it starts and ends
-// (0–24, the end past midnight below the start: 22 to 8); loc is its
-// span in s, nil when there is none, and ok is false when an hour is no
-// clock hour.
-func clockSpan(s string) (loc []int, from, to int, ok bool) {
-	if m := reClockRange.FindStringSubmatchIndex(s); m != nil {
-		from, okFrom := when.ClockHour(s[m[4]:m[5]])
-		to, okTo := when.ClockHour(s[m[8]:m[9]])
-		pm := m[2] >= 0 && pmWord(s[m[2]:m[3]]) || m[2] < 0 && reEvening.MatchString(s[:m[0]])
-		if pm && from < 12 {
-			from += 12
-		}
-		morning := m[6] >= 0 && rangeToMorning.Has(s[m[6]:m[7]])
-		if !morning && to < from && to+12 > from && to <= 12 {
-			to += 12
-		}
-		return m[:2], from, to, okFrom && okTo
-	}
-	if m := reClockRangeEnglish.FindStringSubmatchIndex(s); m != nil {
-		from, okFrom := when.ClockHour(s[m[2]:m[3]])
-		to, okTo := when.ClockHour(s[m[6]:m[7]])
-		from, to = from%12+12*boolInt(s[m[4]:m[5]] == "pm"), to%12+12*boolInt(s[m[8]:m[9]] == "pm")
-		return m[:2], from, to, okFrom && okTo
-	}
-	return nil, 0, 0, false
 }
 
 // rangeHours is the hours from one clock hour to another, past midnight
@@ -263,20 +226,6 @@ func rangeHours(from, to int) float64 {
 		h = 24
 	}
 	return float64(h)
-}
-
-// pmWord reports whether a clock range's first word is a part of the
-// day whose hours are afternoon or evening ("晚上", "下午", "夜里").
-func pmWord(w string) bool {
-	d, ok := words.DayPartNamed(w)
-	return ok && d.Clock == words.ClockPM
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // setupHours is a stated setup time in hours ("一天" 24, "半天" 12,

@@ -26,3 +26,13 @@ func ContainsAny(s string, kws []string) bool {
 }
 
 func isASCIILetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
+
+// EndsWithAny reports whether s ends with one of ws.
+func EndsWithAny(s string, ws []string) bool {
+	for _, w := range ws {
+		if strings.HasSuffix(s, w) {
+			return true
+		}
+	}
+	return false
+}

@@ -70,3 +70,6 @@ func ParseNum(s string) (float64, bool) {
 	}
 	return total + cur, seen
 }
+
+// Round4 rounds to four decimals (prices are kept to 0.0001 CNY).
+func Round4(x float64) float64 { return float64(int64(x*1e4+0.5)) / 1e4 }

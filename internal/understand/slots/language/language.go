@@ -1,4 +1,9 @@
-package slots
+// Package language decides which language a message is in and the answer
+// is to be in: Chinese characters, the English of a person writing to
+// the bot, or a paste of program output that says nothing of the
+// asker's language (the words in configs/slots/language.yaml). It
+// imports nothing of package slots, which calls it.
+package language
 
 import (
 	"strings"
@@ -173,14 +178,14 @@ func isWordByte(c byte) bool {
 // bare paste or a bare error ("Killed", "CUDA out of memroy"), the chat's
 // language.
 func AnswerEnglish(text string, chatEnglish bool) bool {
-	en, _ := answerLanguage(text, chatEnglish)
+	en, _ := AnswerLanguage(text, chatEnglish)
 	return en
 }
 
-// answerLanguage is AnswerEnglish, and whether the text itself says the
+// AnswerLanguage is AnswerEnglish, and whether the text itself says the
 // language (false: a bare paste, "4090?", "/help", which take the chat's
 // or the thread's).
-func answerLanguage(text string, chatEnglish bool) (en, said bool) {
+func AnswerLanguage(text string, chatEnglish bool) (en, said bool) {
 	folded := catalog.Fold(text)
 	if HasCJK(folded) {
 		return false, true
@@ -214,7 +219,7 @@ func answerLanguage(text string, chatEnglish bool) (en, said bool) {
 			}
 			continue
 		}
-		if paste && proseLine(line, lines[k]) || !paste && (englishChatLine(lines[k]) || lowerProse(line, lines[k]) || onCardLine(lines[k])) {
+		if paste && proseLine(line, lines[k]) || !paste && (EnglishChatLine(lines[k]) || lowerProse(line, lines[k]) || onCardLine(lines[k])) {
 			return true, true
 		}
 	}
@@ -257,10 +262,10 @@ func onCardLine(folded string) bool {
 // bot, or a sentence of its own.
 func askedAfterError(folded string) bool {
 	t := strings.TrimSpace(folded)
-	if rest, ok := afterErrorName(t); ok && !errorLine(rest) && englishChatLine(rest) {
+	if rest, ok := afterErrorName(t); ok && !errorLine(rest) && EnglishChatLine(rest) {
 		return true
 	}
-	asks := endsWith(t, questionMarks.List())
+	asks := words.EndsWithAny(t, questionMarks.List())
 	cut := -1
 	for _, b := range clauseBreaks.List() {
 		if !asks && !dashes.Has(strings.TrimSpace(b)) {
@@ -275,7 +280,7 @@ func askedAfterError(folded string) bool {
 	}
 	last := strings.TrimSpace(t[cut:])
 	if !asks {
-		return reAskStart.MatchString(last) || englishChatLine(last)
+		return reAskStart.MatchString(last) || EnglishChatLine(last)
 	}
 	plain, chat := plainWords(last)
 	return reAskStart.MatchString(last) || plain >= 2 && chat
@@ -313,7 +318,7 @@ func proseLine(line, folded string) bool {
 	if line == "" {
 		return false
 	}
-	if reAskStart.MatchString(folded) || endsWith(line, questionMarks.List()) {
+	if reAskStart.MatchString(folded) || words.EndsWithAny(line, questionMarks.List()) {
 		return true
 	}
 	if line[0] < 'a' || line[0] > 'z' || containsOne(line, colons.List()) {
@@ -323,12 +328,12 @@ func proseLine(line, folded string) bool {
 	return plain >= 3
 }
 
-// englishChatLine reports whether a folded line is English written to the
+// EnglishChatLine reports whether a folded line is English written to the
 // bot rather than program output.
-func englishChatLine(line string) bool {
+func EnglishChatLine(line string) bool {
 	line = strings.TrimSpace(line)
 	plain, chat := plainWords(line)
-	return chat || plain >= 6 || plain >= 2 && endsWith(line, questionMarks.List()) && hasPlainWord(line) ||
+	return chat || plain >= 6 || plain >= 2 && words.EndsWithAny(line, questionMarks.List()) && hasPlainWord(line) ||
 		choiceLine(line)
 }
 

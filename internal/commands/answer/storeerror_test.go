@@ -1,4 +1,4 @@
-package commands
+package answer
 
 import (
 	"context"
@@ -27,7 +27,7 @@ func TestStoreError(t *testing.T) {
 		{errors.New("embedded store: subscription too large"), false, "存储出错，这次没有完成：embedded store"},
 	}
 	for _, c := range cases {
-		r := storeError(c.en, c.err).Reply(nil)
+		r := StoreError(c.en, c.err).Reply(nil)
 		if !strings.Contains(r.Title, c.want) {
 			t.Errorf("%v: %q, want %q", c.err, r.Title, c.want)
 		}

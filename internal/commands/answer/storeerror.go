@@ -1,4 +1,4 @@
-package commands
+package answer
 
 import (
 	"context"
@@ -12,10 +12,10 @@ import (
 	"github.com/labgpu/bot/internal/render"
 )
 
-// storeError is the answer of a command whose store call failed: when
+// StoreError is the answer of a command whose store call failed: when
 // the store cannot be reached (Redis down or stalled) it says so plainly
 // and that the rest still works; other failures keep a short cause.
-func storeError(en bool, err error) render.StoreError {
+func StoreError(en bool, err error) render.StoreError {
 	if storeUnreachable(err) {
 		return render.StoreError{Lang: i18n.Of(en), Unreachable: true}
 	}

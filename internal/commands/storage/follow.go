@@ -1,4 +1,4 @@
-package commands
+package storage
 
 import (
 	"slices"
@@ -20,11 +20,11 @@ import (
 // one nothing changes. Any other question after a ledger answer ("CUDA
 // out of memory怎么办", "最便宜的是哪家") is answered as its own.
 
-// ledgerFrames are the answers a ledger follow-up continues, and the
+// Frames are the answers a ledger follow-up continues, and the
 // readings that are about the ledger.
-var ledgerFrames = map[string]bool{
-	IntentStorageAdd: true, IntentStorageList: true, IntentStorageResize: true, IntentStorageStop: true,
-	IntentStorageStart: true, IntentStorageRemove: true, IntentDigest: true, IntentStorageRisk: true,
+var Frames = map[string]bool{
+	understand.IntentStorageAdd: true, understand.IntentStorageList: true, understand.IntentStorageResize: true, understand.IntentStorageStop: true,
+	understand.IntentStorageStart: true, understand.IntentStorageRemove: true, understand.IntentDigest: true, understand.IntentStorageRisk: true,
 }
 
 // ledgerAsks are the readings a message continuing a ledger answer may
@@ -32,27 +32,27 @@ var ledgerFrames = map[string]bool{
 // nothing named, an ask-back, or a ledger question (a troubleshooting or
 // comparison question is one of its own).
 var ledgerAsks = map[string]bool{
-	IntentPrices: true, IntentPlan: true, IntentEstimate: true, IntentStock: true, IntentClarify: true, IntentUnknown: true,
-	IntentDigest: true, IntentStorageList: true, IntentStorageAdd: true, IntentStorageRemove: true, IntentStorageStop: true,
-	IntentStorageStart: true, IntentStorageResize: true,
+	understand.IntentPrices: true, understand.IntentPlan: true, understand.IntentEstimate: true, understand.IntentStock: true, understand.IntentClarify: true, understand.IntentUnknown: true,
+	understand.IntentDigest: true, understand.IntentStorageList: true, understand.IntentStorageAdd: true, understand.IntentStorageRemove: true, understand.IntentStorageStop: true,
+	understand.IntentStorageStart: true, understand.IntentStorageResize: true,
 }
 
 // diskAsks are the readings a message naming a disk by number may have
 // been given when it only asks about it ("2号盘呢").
 var diskAsks = map[string]bool{
-	IntentUnknown: true, IntentClarify: true, IntentStorageList: true, IntentStorageRisk: true, IntentPrices: true,
-	IntentPlan: true, IntentStock: true, IntentChitChat: true,
+	understand.IntentUnknown: true, understand.IntentClarify: true, understand.IntentStorageList: true, understand.IntentStorageRisk: true, understand.IntentPrices: true,
+	understand.IntentPlan: true, understand.IntentStock: true, understand.IntentChitChat: true,
 }
 
-// ledgerFollow reads q after the ledger answer of f (false: not such a
+// Follow reads q after the ledger answer of f (false: not such a
 // follow-up).
-func ledgerFollow(f *Frame, q Query) (Query, bool) {
-	if f == nil || !ledgerFrames[f.Query.Intent] || q.StateAsk != "" || q.Explain != "" {
+func Follow(f *frame.Frame, q understand.Query) (understand.Query, bool) {
+	if f == nil || !Frames[f.Query.Intent] || q.StateAsk != "" || q.Explain != "" {
 		// A question about the chat's settings or what an action means
 		// is one of its own.
 		return q, false
 	}
-	if q.Intent == IntentStorageList && q.Confidence >= 1 && q.LedgerPick == "" && q.LedgerBudget == 0 {
+	if q.Intent == understand.IntentStorageList && q.Confidence >= 1 && q.LedgerPick == "" && q.LedgerBudget == 0 {
 		// A list asked for again ("我们组的盘"), not the disk of the
 		// last answer.
 		return q, false
@@ -67,7 +67,7 @@ func ledgerFollow(f *Frame, q Query) (Query, bool) {
 			return q, false
 		}
 		m := q
-		m.Intent, m.Confidence, m.Alternatives, m.AskedAbout = IntentStorageList, 1, nil, ""
+		m.Intent, m.Confidence, m.Alternatives, m.AskedAbout = understand.IntentStorageList, 1, nil, ""
 		m.English = frame.Language(f.Query.Restore(), q)
 		if m.BillingMode == "" {
 			m.BillingMode = f.Query.BillingMode
@@ -78,17 +78,17 @@ func ledgerFollow(f *Frame, q Query) (Query, bool) {
 		// "加起来一个月多少", "停机的那块呢", "该删哪块": the ledger's
 		// disks, not the one of the last answer.
 		m := q
-		m.Intent, m.Confidence, m.Alternatives, m.AskedAbout, m.DiskRef, m.Verbs = IntentStorageList, 1, nil, "", "", nil
+		m.Intent, m.Confidence, m.Alternatives, m.AskedAbout, m.DiskRef, m.Verbs = understand.IntentStorageList, 1, nil, "", "", nil
 		m.English = frame.Language(f.Query.Restore(), q)
 		return m, true
 	}
 	disk := f.Query.DiskRef
-	if f.Query.Intent == IntentStorageRemove {
+	if f.Query.Intent == understand.IntentStorageRemove {
 		disk = "" // gone: no size or resize of it
 	}
 	size := max(q.SizeGB, q.FollowSizeGB)
-	resize := slices.Contains(q.Verbs, IntentStorageResize)
-	own := slices.Contains(q.Verbs, q.Intent) && q.Intent != IntentStorageResize
+	resize := slices.Contains(q.Verbs, understand.IntentStorageResize)
+	own := slices.Contains(q.Verbs, q.Intent) && q.Intent != understand.IntentStorageResize
 	switch {
 	case !own && disk != "" && size > 0 && resize && len(q.Platforms) == 0 && !troubleshooting(q):
 		// "把它改成500G", "resize it to 800GB": that disk, to that size,
@@ -97,8 +97,8 @@ func ledgerFollow(f *Frame, q Query) (Query, bool) {
 		// registration) is the disk's change the frame names; any other
 		// reading unsure is asked first (asksFirst).
 		m := q
-		m.Intent, m.Alternatives, m.DiskRef, m.SizeGB = IntentStorageResize, nil, disk, size
-		if ledgerFrames[q.Intent] || q.Intent == IntentClarify || q.Intent == IntentUnknown {
+		m.Intent, m.Alternatives, m.DiskRef, m.SizeGB = understand.IntentStorageResize, nil, disk, size
+		if Frames[q.Intent] || q.Intent == understand.IntentClarify || q.Intent == understand.IntentUnknown {
 			m.Confidence = max(m.Confidence, understand.ActionFloor)
 		}
 		return m, true
@@ -108,21 +108,21 @@ func ledgerFollow(f *Frame, q Query) (Query, bool) {
 		// "200G 一个月多少钱", "1T呢", "how much for 500GB": what that disk
 		// would cost at that size; nothing changes.
 		m := q
-		m.Intent, m.Confidence, m.Alternatives, m.AskedAbout = IntentStorageList, 1, nil, ""
+		m.Intent, m.Confidence, m.Alternatives, m.AskedAbout = understand.IntentStorageList, 1, nil, ""
 		m.DiskRef, m.SizeGB, m.FollowSizeGB = disk, 0, size
 		m.English = frame.Language(f.Query.Restore(), q)
 		return m, true
 	case own || len(q.Platforms) > 0 || size > 0:
 		// An action said outright, or a question about another disk.
 		return q, false
-	case q.Intent == IntentDigest && q.Period != "" || q.Week != "":
+	case q.Intent == understand.IntentDigest && q.Period != "" || q.Week != "":
 		return q, false
-	case !ledgerFrames[q.Intent] && !q.LedgerAsk:
+	case !Frames[q.Intent] && !q.LedgerAsk:
 		// A question of its own ("最便宜的是哪家", "怎么收费的").
 		return q, false
 	}
 	m := q
-	m.Intent, m.Confidence, m.Alternatives, m.AskedAbout = IntentStorageList, 1, nil, ""
+	m.Intent, m.Confidence, m.Alternatives, m.AskedAbout = understand.IntentStorageList, 1, nil, ""
 	m.DiskRef = disk
 	m.English = frame.Language(f.Query.Restore(), q)
 	return m, true
@@ -133,9 +133,9 @@ func ledgerFollow(f *Frame, q Query) (Query, bool) {
 // GiB", "想把数据盘从 50G 扩到 200G，控制台在哪里点"): a paste (an error
 // found, an OOM), or a troubleshooting reading that names no disk as
 // "它"/"it" or matches its topic strongly.
-func troubleshooting(q Query) bool {
+func troubleshooting(q understand.Query) bool {
 	if q.OOM != nil || len(q.Findings) > 0 {
 		return true
 	}
-	return q.Intent == IntentAdvice && (!q.LedgerAsk || q.KB != nil && q.KB.Best != nil && q.KB.Best.Strong)
+	return q.Intent == understand.IntentAdvice && (!q.LedgerAsk || q.KB != nil && q.KB.Best != nil && q.KB.Best.Strong)
 }

@@ -1,4 +1,4 @@
-package commands
+package storage
 
 import (
 	"context"
@@ -12,14 +12,16 @@ import (
 	"github.com/labgpu/bot/internal/understand"
 )
 
-func init() { answer.Register(answer.Intent{Name: IntentStorageAdd, Answer: storageAddAnswer}) }
+func init() {
+	answer.Register(answer.Intent{Name: understand.IntentStorageAdd, Answer: storageAddAnswer})
+}
 
 // storageAddAnswer answers "登记存储 AutoDL 数据盘 80G 实验数据": the disk
 // added to the lab's ledger under a number the store allocates in the
 // same write (members registering at the same moment get numbers of
 // their own), and what it costs.
 func storageAddAnswer(ctx context.Context, a *answer.Ask) answer.Out {
-	if off := storageOff(a); off != nil {
+	if off := Off(a); off != nil {
 		return a.Out(off)
 	}
 	l := i18n.Of(a.English)
@@ -30,7 +32,7 @@ func storageAddAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 		Platform: a.Platform, Action: ledger.ActionAdd, SizeGB: a.SizeGB, Note: a.Note}
 	id, err := a.Storage.Ledger.AddStorageDisk(ctx, e)
 	if err != nil {
-		return a.Out(storeError(a.English, err))
+		return a.Out(answer.StoreError(a.English, err))
 	}
 	out := a.Out(ledgerview.Added{Lang: l, ID: id, Platform: a.Platform, SizeGB: a.SizeGB, Note: a.Note,
 		Cost: diskCost(a, a.Platform, a.SizeGB, false), WeakWeChat: a.From.WeakWeChat()})

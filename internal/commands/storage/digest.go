@@ -1,4 +1,4 @@
-package commands
+package storage
 
 import (
 	"context"
@@ -12,30 +12,31 @@ import (
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/render/ledgerview"
+	"github.com/labgpu/bot/internal/understand"
 )
 
 func init() {
-	answer.Register(answer.Intent{Name: IntentDigest, Answer: digestAnswer})
-	answer.Register(answer.Intent{Name: IntentDigestOn, Answer: digestSwitchAnswer})
-	answer.Register(answer.Intent{Name: IntentDigestOff, Answer: digestSwitchAnswer})
+	answer.Register(answer.Intent{Name: understand.IntentDigest, Answer: digestAnswer})
+	answer.Register(answer.Intent{Name: understand.IntentDigestOn, Answer: digestSwitchAnswer})
+	answer.Register(answer.Intent{Name: understand.IntentDigestOff, Answer: digestSwitchAnswer})
 }
 
 // digestAnswer answers "本周存储花费", "存储周报 2026-W47", "上周存储花了多少"
 // and the month ("这个月存储花了多少": the month first, the week after):
 // the digest of the lab's ledger, with the disks about to be released.
 func digestAnswer(ctx context.Context, a *answer.Ask) answer.Out {
-	if off := storageOff(a); off != nil {
+	if off := Off(a); off != nil {
 		return a.Out(off)
 	}
 	l := i18n.Of(a.English)
-	if a.AskedAbout == IntentDigestOn || a.AskedAbout == IntentDigestOff || a.StateAsk == "digest" || a.Explain != "" {
+	if a.AskedAbout == understand.IntentDigestOn || a.AskedAbout == understand.IntentDigestOff || a.StateAsk == "digest" || a.Explain != "" {
 		p := ledgerview.DigestInfo{Lang: l, On: digestOn(ctx, a), Asked: a.StateAsk == "digest", Weekday: -1}
 		p.Weekday, p.Clock = weeklyAt(a.Storage.DigestSchedule)
 		return a.Out(p)
 	}
 	lab, events, err := a.Storage.Events(ctx, a.From)
 	if err != nil {
-		return a.Out(storeError(a.English, err))
+		return a.Out(answer.StoreError(a.English, err))
 	}
 	now, loc := a.Now(), a.Rd.Clock.Location()
 	d, err := ledger.BuildDigest(events, lab, digestWeek(a, now.In(loc), loc), loc, a.Storage.Price, now)
@@ -45,7 +46,7 @@ func digestAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 	ledger.PriceNotes(&d, a.Cat, a.Storage.Overrides)
 	d.ReleaseSoon, d.ReleaseAsOf = ledger.ReleaseRisks(events, a.Cat, now), now
 	p := ledgerview.DigestAnswer{Lang: l, Digest: d, Rounded: d.Rounded(),
-		MonthFirst: a.Period == PeriodThisMonth || a.Period == PeriodLastMonth, Past: a.Period == PeriodLastMonth}
+		MonthFirst: a.Period == understand.PeriodThisMonth || a.Period == understand.PeriodLastMonth, Past: a.Period == understand.PeriodLastMonth}
 	if p.Past {
 		// A month that is over: its whole total, no forecast.
 		now := now.In(loc)
@@ -87,9 +88,9 @@ func digestWeek(a *answer.Ask, now time.Time, loc *time.Location) string {
 		return fmt.Sprintf("%d-W%s", now.Year(), strings.TrimLeft(a.Week, "-W"))
 	case a.Week != "":
 		return a.Week
-	case a.Period == PeriodLastWeek:
+	case a.Period == understand.PeriodLastWeek:
 		return ledger.WeekOf(now.AddDate(0, 0, -7), loc)
-	case a.Period == PeriodLastMonth:
+	case a.Period == understand.PeriodLastMonth:
 		// The last week that lies wholly in last month: its digest's
 		// month-to-date is last month's.
 		first := time.Date(now.Year(), now.Month(), 1, 12, 0, 0, 0, loc)
@@ -101,12 +102,12 @@ func digestWeek(a *answer.Ask, now time.Time, loc *time.Location) string {
 // digestSwitchAnswer answers "开启周报" and "关闭周报" for the asker's
 // chat.
 func digestSwitchAnswer(ctx context.Context, a *answer.Ask) answer.Out {
-	if off := storageOff(a); off != nil {
+	if off := Off(a); off != nil {
 		return a.Out(off)
 	}
-	on := a.Intent == IntentDigestOn
+	on := a.Intent == understand.IntentDigestOn
 	if err := a.Storage.Ledger.SetDigestChat(ctx, a.From.ChatKey(), on); err != nil {
-		return a.Out(storeError(a.English, err))
+		return a.Out(answer.StoreError(a.English, err))
 	}
 	return a.Out(ledgerview.DigestSwitch{Lang: i18n.Of(a.English), On: on})
 }

@@ -1,4 +1,4 @@
-package commands
+package storage
 
 import (
 	"cmp"
@@ -8,20 +8,22 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/billing/ledger"
-
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/render/ledgerview"
+	"github.com/labgpu/bot/internal/understand"
 )
 
-func init() { answer.Register(answer.Intent{Name: IntentStorageList, Answer: storageListAnswer}) }
+func init() {
+	answer.Register(answer.Intent{Name: understand.IntentStorageList, Answer: storageListAnswer})
+}
 
 // storageListAnswer answers "存储列表" and "我的存储" (Mine): the lab's
 // disks now by number, with what each costs per 30 days and the total.
 // The admin commands ride on the same intent ("绑定管理员", "管理员列表",
 // "解除管理员 …": storage_admin.go).
 func storageListAnswer(ctx context.Context, a *answer.Ask) answer.Out {
-	if off := storageOff(a); off != nil {
+	if off := Off(a); off != nil {
 		return a.Out(off)
 	}
 	if a.AdminCommand != "" {
@@ -159,7 +161,7 @@ const maxBudgetDisks = 16
 // still have that 500G disk on hengyuan?": read as storage_add, asked
 // about): nil for a plain list.
 func askedDisk(a *answer.Ask) *ledgerview.ListAsked {
-	if a.AskedAbout != IntentStorageAdd || a.Platform == "" && a.SizeGB <= 0 {
+	if a.AskedAbout != understand.IntentStorageAdd || a.Platform == "" && a.SizeGB <= 0 {
 		return nil
 	}
 	return &ledgerview.ListAsked{Platform: a.Platform, SizeGB: a.SizeGB}

@@ -1,4 +1,4 @@
-package commands
+package storage
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 )
 
 func init() {
-	for _, name := range []string{IntentStorageResize, IntentStorageStop, IntentStorageStart, IntentStorageRemove} {
+	for _, name := range []string{understand.IntentStorageResize, understand.IntentStorageStop, understand.IntentStorageStart, understand.IntentStorageRemove} {
 		answer.Register(answer.Intent{Name: name, Answer: storageChangeAnswer})
 	}
 }
@@ -26,7 +26,7 @@ func init() {
 // decided again on the new ledger (a remove and a resize of one disk at
 // the same moment: the second sees the disk gone).
 func storageChangeAnswer(ctx context.Context, a *answer.Ask) answer.Out {
-	if off := storageOff(a); off != nil {
+	if off := Off(a); off != nil {
 		return a.Out(off)
 	}
 	if refusal, ok := changeRefusal(a); ok {
@@ -41,7 +41,7 @@ func storageChangeAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 	for range ledgerTries {
 		lab, events, err := a.Storage.Events(ctx, a.From)
 		if err != nil {
-			return a.Out(storeError(a.English, err))
+			return a.Out(answer.StoreError(a.English, err))
 		}
 		disks, _ := ledger.DisksAt(events, a.Now())
 		c, refused := decideChange(ctx, a, lab, disks)
@@ -53,7 +53,7 @@ func storageChangeAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 			continue
 		}
 		if err != nil {
-			return a.Out(storeError(a.English, err))
+			return a.Out(answer.StoreError(a.English, err))
 		}
 		return a.Out(changed(a, c))
 	}
@@ -77,7 +77,7 @@ func changeRefusal(a *answer.Ask) (ledgerview.Unchanged, bool) {
 		u := unchanged(a, ledgerview.UnchangedWhich)
 		u.Example = changeExample(a)
 		return u, true
-	case q.Intent != IntentStorageResize || q.SizeText == "" && q.SizeGB > 0:
+	case q.Intent != understand.IntentStorageResize || q.SizeText == "" && q.SizeGB > 0:
 		return ledgerview.Unchanged{}, false
 	}
 	u := unchanged(a, ledgerview.UnchangedProblem)
@@ -125,11 +125,11 @@ func decideChange(ctx context.Context, a *answer.Ask, lab string, disks []ledger
 	}
 	e := ledger.StorageEvent{Time: a.Now(), Lab: lab, Owner: disk.Owner, OwnerName: disk.OwnerName, Platform: disk.Platform, Disk: disk.Disk}
 	switch a.Intent {
-	case IntentStorageResize:
+	case understand.IntentStorageResize:
 		e.Action, e.SizeGB = ledger.ActionResize, a.SizeGB
-	case IntentStorageStop:
+	case understand.IntentStorageStop:
 		e.Action = ledger.ActionStop
-	case IntentStorageStart:
+	case understand.IntentStorageStart:
 		e.Action = ledger.ActionStart
 	default:
 		e.Action = ledger.ActionRemove

@@ -1,4 +1,4 @@
-package commands
+package storage
 
 import (
 	"context"
@@ -7,20 +7,23 @@ import (
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/render/ledgerview"
+	"github.com/labgpu/bot/internal/understand"
 )
 
-func init() { answer.Register(answer.Intent{Name: IntentStorageRisk, Answer: storageRiskAnswer}) }
+func init() {
+	answer.Register(answer.Intent{Name: understand.IntentStorageRisk, Answer: storageRiskAnswer})
+}
 
 // storageRiskAnswer answers "哪些盘快被释放了": the lab's stopped disks
 // that their platforms' retention rules will release or wipe
 // (ledger.ReleaseRisks), or only the asker's ("我的盘会不会被清空").
 func storageRiskAnswer(ctx context.Context, a *answer.Ask) answer.Out {
-	if off := storageOff(a); off != nil {
+	if off := Off(a); off != nil {
 		return a.Out(off)
 	}
 	_, events, err := a.Storage.Events(ctx, a.From)
 	if err != nil {
-		return a.Out(storeError(a.English, err))
+		return a.Out(answer.StoreError(a.English, err))
 	}
 	now := a.Now()
 	risks := ledger.ReleaseRisks(events, a.Cat, now)

@@ -1,4 +1,4 @@
-package commands
+package storage
 
 import (
 	"context"
@@ -64,17 +64,17 @@ func bindAdmin(ctx context.Context, a *answer.Ask) render.Payload {
 		p.N = left
 		return p
 	}
-	err := a.Storage.UpdateWeChatAdmins(ctx, func(list []WeChatAdmin) []WeChatAdmin {
+	err := a.Storage.UpdateWeChatAdmins(ctx, func(list []answer.WeChatAdmin) []answer.WeChatAdmin {
 		out := list[:0:0]
 		for _, x := range list {
 			if x.ID != from.SenderID {
 				out = append(out, x)
 			}
 		}
-		return append(out, WeChatAdmin{ID: from.SenderID, Name: from.SenderName, BoundAt: now})
+		return append(out, answer.WeChatAdmin{ID: from.SenderID, Name: from.SenderName, BoundAt: now})
 	})
 	if err != nil {
-		return storeError(a.English, err)
+		return answer.StoreError(a.English, err)
 	}
 	slog.Info("storage: WeChat admin bound", "name", from.SenderName)
 	return adminSays(a, ledgerview.AdminBound)
@@ -88,16 +88,16 @@ func issueBindCode(a *answer.Ask) render.Payload {
 	switch {
 	case errors.Is(err, answer.ErrTooManyCodes):
 		p := adminSays(a, ledgerview.AdminTooManyCodes)
-		p.N = BindCodesPerHour
+		p.N = answer.BindCodesPerHour
 		return p
 	case err != nil:
-		return storeError(a.English, err)
+		return answer.StoreError(a.English, err)
 	}
 	out := a.Storage.Console
 	if out == nil {
 		out = os.Stderr
 	}
-	minutes := int(BindCodeTTL / time.Minute)
+	minutes := int(answer.BindCodeTTL / time.Minute)
 	fmt.Fprint(out, i18n.EN.T("storage.admin.console", a.From.SenderName, code, minutes, code))
 	slog.Info("storage: WeChat admin binding code issued (printed on the console)", "name", a.From.SenderName)
 	p := adminSays(a, ledgerview.AdminCodeIssued)
@@ -112,14 +112,14 @@ func listAdmins(ctx context.Context, a *answer.Ask) render.Payload {
 	}
 	admins, err := a.Storage.WeChatAdmins(ctx)
 	if err != nil {
-		return storeError(a.English, err)
+		return answer.StoreError(a.English, err)
 	}
 	if len(admins) == 0 {
 		return adminSays(a, ledgerview.AdminNoneBound)
 	}
 	p := ledgerview.AdminList{Lang: i18n.Of(a.English)}
 	for _, x := range admins {
-		p.Admins = append(p.Admins, ledgerview.AdminRow{Name: x.Name, Remark: strings.TrimPrefix(x.ID, WeChatStrongPrefix), BoundAt: x.BoundAt})
+		p.Admins = append(p.Admins, ledgerview.AdminRow{Name: x.Name, Remark: strings.TrimPrefix(x.ID, answer.WeChatStrongPrefix), BoundAt: x.BoundAt})
 	}
 	return p
 }
@@ -137,10 +137,10 @@ func unbindAdmin(ctx context.Context, a *answer.Ask) render.Payload {
 		return adminSays(a, ledgerview.AdminNoBindings)
 	}
 	removed := 0
-	err := a.Storage.UpdateWeChatAdmins(ctx, func(list []WeChatAdmin) []WeChatAdmin {
+	err := a.Storage.UpdateWeChatAdmins(ctx, func(list []answer.WeChatAdmin) []answer.WeChatAdmin {
 		var hits []int
 		for i, x := range list {
-			if x.ID == WeChatStrongPrefix+name {
+			if x.ID == answer.WeChatStrongPrefix+name {
 				hits = []int{i} // the remark name is unique: it wins
 				break
 			}
@@ -156,7 +156,7 @@ func unbindAdmin(ctx context.Context, a *answer.Ask) render.Payload {
 	p := ledgerview.Admin{Lang: i18n.Of(a.English), Name: name, N: removed}
 	switch {
 	case err != nil:
-		return storeError(a.English, err)
+		return answer.StoreError(a.English, err)
 	case removed == 0:
 		p.Say = ledgerview.AdminNoSuch
 	case removed > 1:

@@ -1,4 +1,4 @@
-package slots
+package money
 
 import (
 	"math"
@@ -28,8 +28,8 @@ func TestAmounts(t *testing.T) {
 		{"一块一", 1.1},
 		{"八毛一", 0.81},
 	} {
-		got := amounts(c.text, c.text)
-		if len(got) == 0 || math.Abs(got[0].value-c.want) > 1e-9 {
+		got := Amounts(c.text, c.text)
+		if len(got) == 0 || math.Abs(got[0].Value-c.want) > 1e-9 {
 			t.Errorf("%q: amounts %+v, want %v first", c.text, got, c.want)
 		}
 	}

@@ -1,4 +1,4 @@
-package slots
+package language
 
 import (
 	"regexp"
@@ -140,9 +140,9 @@ func TestAnswerLanguage(t *testing.T) {
 		{"/help", false, false},
 		{"3090够吗", false, true},
 	} {
-		en, said := answerLanguage(tc.text, false)
+		en, said := AnswerLanguage(tc.text, false)
 		if en != tc.en || said != tc.said {
-			t.Errorf("answerLanguage(%q) = %v, %v; want %v, %v", tc.text, en, said, tc.en, tc.said)
+			t.Errorf("AnswerLanguage(%q) = %v, %v; want %v, %v", tc.text, en, said, tc.en, tc.said)
 		}
 	}
 }
