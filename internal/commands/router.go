@@ -418,6 +418,9 @@ func (r *Router) answer(ctx context.Context, q Query, msg chat.Message, edited *
 	if q.TypoGPU != "" && edited == nil && res.GPU != "" {
 		res.Reply = withLine(res.Reply, i18n.Of(res.English).T("router.typo_gpu", q.TypoGPU, res.GPU))
 	}
+	if q.WhyVerdict && q.Intent != IntentEstimate && !res.Confirm {
+		res.Reply = whyReply(res.Reply, i18n.Of(res.English))
+	}
 	if edited != nil && !fitsVerdictFirst(res.Payload) {
 		res.Reply = frame.WithChange(r.rd, res.Reply, *edited, res.Query, yesNo)
 	}
