@@ -25,9 +25,11 @@ var (
 	reEpochs    = words.NewExprs("job.epochs", 2)
 	// reChangedTo stands between an old value and the new ("3轮改成1轮").
 	reChangedTo = words.NewExpr("job.changed_to")
-	reBatch     = words.NewExpr("job.batch")
-	reBits      = words.NewExpr("job.bits")
-	reQV        = words.NewExpr("job.qv")
+	// reChangedToBare is the new value said bare ("5个epoch改成2个").
+	reChangedToBare = words.NewExpr("job.changed_to_bare")
+	reBatch         = words.NewExpr("job.batch")
+	reBits          = words.NewExpr("job.bits")
+	reQV            = words.NewExpr("job.qv")
 	// Training switches: LoRA targets, optimizer, recomputation, attention
 	// kernel, ZeRO stage.
 	reAttnOnly = words.NewExpr("job.attn_only")
@@ -64,6 +66,17 @@ func (x *Extraction) changedTo(re *textgate.Regexp, loc []int) []int {
 			x.use(loc[0], loc[1], "")
 			loc = next
 		}
+	}
+	if m := reChangedToBare.FindStringSubmatchIndex(x.rest[loc[1]:]); m != nil {
+		// "5个epoch改成2个": the number after the change word, in the
+		// unit of the one before (group 1 the number, 2 its multiplier).
+		at := loc[1]
+		x.use(loc[0], loc[1], "")
+		bare := []int{at + m[0], at + m[1], at + m[2], at + m[3], -1, -1}
+		if m[4] >= 0 {
+			bare[4], bare[5] = at+m[4], at+m[5]
+		}
+		return bare
 	}
 	return loc
 }
