@@ -115,6 +115,19 @@ func (r *Router) editor() frame.Editor {
 // platform ("用4090", "在恒源云呢"), another size of model ("那14B呢");
 // a question naming a job of its own starts afresh.
 func (r *Router) followEstimate(f, q Query) (Query, bool) {
+	if q.Intent == IntentCompare && len(q.GPUs) >= 2 && len(q.Platforms) == 0 && !frame.HasJob(q) && q.FollowUp {
+		// "4090 vs 3090 for that?" after an estimate: the cards compared
+		// on the estimate's job, not on a default one.
+		m := f
+		m.Intent, m.Confidence, m.Alternatives, m.Problems = IntentEstimate, 1, nil, q.Problems
+		m.GPU, m.GPUs, m.NamedGPUs, m.GPUFamily, m.UnknownGPU = q.GPU, slices.Clone(q.GPUs), slices.Clone(q.NamedGPUs), q.GPUFamily, ""
+		m.Platform, m.Platforms = "", nil
+		if q.Aspect != "" {
+			m.Aspect = q.Aspect
+		}
+		m.English = frame.Language(f, q)
+		return m, true
+	}
 	if fitsAsked(q) {
 		// "3090够吗", "8张4090能跑吗", "is a 3090 enough": whether the
 		// estimate's job fits the card named — the estimate, with the

@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"time"
 
@@ -419,8 +420,18 @@ func (r *Router) answer(ctx context.Context, q Query, msg chat.Message, edited *
 	if q.TypoGPU != "" && edited == nil && res.GPU != "" {
 		res.Reply = withLine(res.Reply, i18n.Of(res.English).T("router.typo_gpu", q.TypoGPU, res.GPU))
 	}
+	if q.WhyVerdict && q.Intent != IntentEstimate && !res.Confirm {
+		res.Reply = whyReply(res.Reply, i18n.Of(res.English))
+	}
 	if edited != nil && !fitsVerdictFirst(res.Payload) {
-		res.Reply = frame.WithChange(r.rd, res.Reply, *edited, res.Query, yesNo)
+		said := res.Query
+		if yesNo && slices.ContainsFunc(res.Uses, func(c render.Condition) bool { return c.Kind == understand.CondRegion && !c.Applied }) {
+			// A region no offer is in is not named beside a verdict ("有
+			// （西北 地区）" would say there are some there): the answer
+			// says it could not apply it.
+			said.Region = edited.Region
+		}
+		res.Reply = frame.WithChange(r.rd, res.Reply, *edited, said, yesNo)
 	}
 	res.Reply = r.withLateLines(ctx, res.Reply, res.English)
 	if q.Intent != IntentMore {

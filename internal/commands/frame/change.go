@@ -21,7 +21,13 @@ import (
 // free?"), so the verdict stays first.
 func WithChange(rd *render.Renderer, rep chat.Reply, base, q Query, yesNo bool) chat.Reply {
 	l := i18n.Of(q.English)
-	parts := changes(rd, base, q, l)
+	first := rep.Title
+	if first == "" && len(rep.Lines) > 0 {
+		first = rep.Lines[0]
+	}
+	// A change the answer's first line already opens with ("显存 ≥48 GB的卡：…")
+	// is not said twice.
+	parts := slices.DeleteFunc(changes(rd, base, q, l), func(p string) bool { return first != "" && strings.HasPrefix(first, p) })
 	if len(parts) == 0 {
 		return rep
 	}

@@ -130,12 +130,23 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 	if f.Intent == understand.IntentEstimate {
 		return e.Estimate(f, q)
 	}
-	form := q.FollowUp || q.Bare
+	// "最便宜的是哪个", "国内的最便宜是哪家" naming no subject narrow the
+	// last answer (to the conditions they state, cheapest first).
+	narrow := q.FollowCheapest && !HasSubject(q) && q.UnknownGPU == "" && q.YesNo == nil
+	// "多少钱一小时", "哪家最便宜" after an answer about a card: a short
+	// price question naming no subject asks about that card.
+	priceAsk := q.OwnAsk && !HasSubject(q) && q.UnknownGPU == "" && !q.All && len(f.GPUs) > 0 &&
+		(q.Intent == understand.IntentPrices || q.Intent == understand.IntentStock)
+	form := q.FollowUp || q.Bare || narrow || priceAsk
+	if priceAsk && q.BillingMode == understand.ModeHourly && !q.ModeNamed {
+		// "一小时" asks the price per hour, no billing mode.
+		q.BillingMode = ""
+	}
 	if !form && !elliptical(f, q) {
 		return q, false // a question of its own
 	}
 	b := valuesOf(q)
-	if !b.any() && !q.Cheaper {
+	if !b.any() && !q.Cheaper && !narrow && !priceAsk {
 		return carry(f, q)
 	}
 	target := transition(f, q, b)
@@ -470,6 +481,11 @@ func (e Editor) apply(f, q Query, b brings, target string, cheapest float64) Que
 		m.Conditions = keptConditions(f.Conditions, q.Conditions)
 		AddSchedule(&m, f, q)
 	}
+	if (q.VRAMMinGB > 0 || q.VRAMMaxGB > 0) && !b.gpu && !e.anyFits(m.GPUs, m.VRAMMinGB, m.VRAMMaxGB) {
+		// "48G以上的都列一下" after a 24 GB card: the cards of that
+		// memory, not the card asked (which the floor rules out).
+		m.GPU, m.GPUs, m.NamedGPUs, m.GPUFamily, m.UnknownGPU = "", nil, nil, false, ""
+	}
 	if q.PlatformGroup != "" && !b.platform {
 		// "只看国内的": the group in place of the platform asked.
 		m.Platform, m.Platforms = "", nil
@@ -623,6 +639,21 @@ func (e Editor) applyNames(m *Query, f, q Query, b brings, target string) {
 		m.Platform, m.Platforms = "", nil
 	}
 	m.WhichPlatform, m.Elsewhere = q.WhichPlatform, q.Elsewhere
+}
+
+// anyFits reports whether one of the cards ids has memory within the
+// bounds (0: none); true when there are no cards to judge.
+func (e Editor) anyFits(ids []string, minGB, maxGB float64) bool {
+	if len(ids) == 0 || e.Cat == nil {
+		return true
+	}
+	for _, id := range ids {
+		g, ok := e.Cat.GPU(id)
+		if !ok || (minGB <= 0 || g.MemoryGB >= minGB) && (maxGB <= 0 || g.MemoryGB <= maxGB) {
+			return true
+		}
+	}
+	return false
 }
 
 // variant is the card of f's family with sizeGB of memory ("40G的呢"

@@ -35,6 +35,8 @@ var (
 	reAddOne = words.NewExpr("frame.add_one")
 	// reWhichOne asks which of the options named is better ("哪个更便宜").
 	reWhichOne = words.NewExpr("frame.which_one")
+	// reCheapest asks for the cheapest option ("最便宜的是哪个").
+	reCheapest = words.NewExpr("frame.cheapest")
 	// reSame asks the chat's last question again ("同问", "+1").
 	reSame = words.NewExpr("frame.same")
 	// reStill says a fix did not help ("还是不行"); reOtherWays asks for
@@ -73,6 +75,7 @@ func followUpSlots(x *Extraction) {
 	q.FollowAlso = reAlso.MatchString(x.s)
 	q.FollowAddOne = reAddOne.MatchString(x.s)
 	q.FollowWhich = reWhichOne.MatchString(x.s)
+	q.FollowCheapest = reCheapest.MatchString(x.s)
 	q.Same = reSame.MatchString(x.s)
 	q.Still = reStill.MatchString(x.s)
 	q.OtherWays = reOtherWays.MatchString(x.s)

@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/labgpu/bot/internal/textgate"
 	"github.com/labgpu/bot/internal/understand/slots/words"
 )
 
@@ -22,9 +23,13 @@ var (
 	reTokens    = words.NewExpr("job.tokens")
 	reSamples   = words.NewExprs("job.samples", 2)
 	reEpochs    = words.NewExprs("job.epochs", 2)
-	reBatch     = words.NewExpr("job.batch")
-	reBits      = words.NewExpr("job.bits")
-	reQV        = words.NewExpr("job.qv")
+	// reChangedTo stands between an old value and the new ("3轮改成1轮").
+	reChangedTo = words.NewExpr("job.changed_to")
+	// reChangedToBare is the new value said bare ("5个epoch改成2个").
+	reChangedToBare = words.NewExpr("job.changed_to_bare")
+	reBatch         = words.NewExpr("job.batch")
+	reBits          = words.NewExpr("job.bits")
+	reQV            = words.NewExpr("job.qv")
 	// Training switches: LoRA targets, optimizer, recomputation, attention
 	// kernel, ZeRO stage.
 	reAttnOnly = words.NewExpr("job.attn_only")
@@ -48,6 +53,34 @@ var (
 	stopwords = words.NewWords("job.stopwords")
 )
 
+// changedTo is the match of re in rest to read, loc being the first:
+// a later match of the same figure that the words between them make the
+// new value ("3轮改成1轮": 1 轮), the old one blanked; else loc.
+func (x *Extraction) changedTo(re *textgate.Regexp, loc []int) []int {
+	all := re.FindAllStringSubmatchIndex(x.rest, -1)
+	for i := 0; i+1 < len(all); i++ {
+		if all[i][0] != loc[0] {
+			continue
+		}
+		if next := all[i+1]; reChangedTo.MatchString(x.rest[all[i][1]:next[0]]) {
+			x.use(loc[0], loc[1], "")
+			loc = next
+		}
+	}
+	if m := reChangedToBare.FindStringSubmatchIndex(x.rest[loc[1]:]); m != nil {
+		// "5个epoch改成2个": the number after the change word, in the
+		// unit of the one before (group 1 the number, 2 its multiplier).
+		at := loc[1]
+		x.use(loc[0], loc[1], "")
+		bare := []int{at + m[0], at + m[1], at + m[2], at + m[3], -1, -1}
+		if m[4] >= 0 {
+			bare[4], bare[5] = at+m[4], at+m[5]
+		}
+		return bare
+	}
+	return loc
+}
+
 // firstInt reads the first match of res in rest as an int (group 1, times
 // 1024 or 1000 when group 2, "k", is set), blanking it.
 func (x *Extraction) firstInt(res *words.Exprs, k float64, set func(int)) {
@@ -56,6 +89,7 @@ func (x *Extraction) firstInt(res *words.Exprs, k float64, set func(int)) {
 		if loc == nil {
 			continue
 		}
+		loc = x.changedTo(re, loc)
 		v, err := strconv.Atoi(x.rest[loc[2]:loc[3]])
 		if err != nil || v <= 0 {
 			continue
@@ -129,6 +163,7 @@ func extractDataSize(x *Extraction) {
 		if loc == nil {
 			continue
 		}
+		loc = x.changedTo(re, loc)
 		if v, ok := words.ParseNum(x.rest[loc[2]:loc[3]]); ok && v > 0 {
 			unit := ""
 			if loc[4] >= 0 {
@@ -148,6 +183,7 @@ func extractDataSize(x *Extraction) {
 	}
 	for _, re := range reEpochs.All() {
 		if loc := re.FindStringSubmatchIndex(x.rest); loc != nil {
+			loc = x.changedTo(re, loc)
 			if v, ok := words.ParseNum(x.rest[loc[2]:loc[3]]); ok && v > 0 && v <= 1000 {
 				q.Epochs = v
 				x.use(loc[0], loc[1], "")

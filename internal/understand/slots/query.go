@@ -321,6 +321,10 @@ type Query struct {
 	// FollowWhich: a follow-up asks which of the options the
 	// conversation named is better ("which is cheaper over a month").
 	FollowWhich bool `json:"-"`
+	// FollowCheapest: a short message asks for the cheapest ("最便宜的是
+	// 哪个", "国内最便宜的多少", "which is cheapest?"): naming no card,
+	// platform or job, it narrows the last answer to its cheapest option.
+	FollowCheapest bool `json:"-"`
 	// Same: the message asks the chat's last question again ("同问",
 	// "+1", "我也想知道", "same question").
 	Same bool `json:"-"`
