@@ -316,6 +316,7 @@ func (u *Understander) Understand(text string) Query {
 	u.askedAbout(&x)
 	u.complained(&x)
 	u.explained(&x)
+	alertHow(&x)
 	u.stateAsked(&x)
 	ledgerAsked(&x)
 	return *q
@@ -456,6 +457,56 @@ func (u *Understander) explained(x *extraction) {
 		q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
 	}
 	q.Explain, q.Intent, q.AskedAbout, q.Confidence, q.Verbs = action, host, "", 1, nil
+}
+
+// The words of questions about how the alerts work
+// (configs/slots/pipeline.yaml): what they must name, and each topic.
+var (
+	reAlertHowAbout = words.NewExpr("pipeline.alert_how_about")
+	alertTopics     = []struct {
+		explain string
+		re      *words.Expr
+	}{
+		{ExplainAlertInterval, words.NewExpr("pipeline.alert_interval")},
+		{ExplainAlertMention, words.NewExpr("pipeline.alert_mention")},
+		{ExplainAlertRepeat, words.NewExpr("pipeline.alert_repeat")},
+		{ExplainAlertNight, words.NewExpr("pipeline.alert_night")},
+		{ExplainAlertInStock, words.NewExpr("pipeline.alert_instock")},
+	}
+)
+
+// The Explain values of questions about how the alerts work, beside the
+// actions' names.
+const (
+	ExplainAlertInterval = "alerts.interval"
+	ExplainAlertNight    = "alerts.night"
+	ExplainAlertMention  = "alerts.mention"
+	ExplainAlertRepeat   = "alerts.repeat"
+	ExplainAlertInStock  = "alerts.instock"
+)
+
+// alertHow answers a question about how the alerts work ("提醒多久检查一
+// 次", "会不会半夜@我", "有货了会@所有人吗", "同一张卡会提醒几次", "what
+// happens when a card comes back in stock?") with what the bot does, and
+// the asker's subscriptions: nothing is done or offered. Only a message
+// with no action's verb that asks (how often is a question of its own),
+// names alerting and one topic.
+func alertHow(x *extraction) {
+	q := x.Query()
+	f := x.Folded()
+	if len(q.Verbs) > 0 || q.Explain != "" || !reAlertHowAbout.MatchString(f) {
+		return
+	}
+	for _, t := range alertTopics {
+		if !t.re.MatchString(f) || t.explain != ExplainAlertInterval && !reQuestion.MatchString(f) {
+			continue
+		}
+		if q.Intent != IntentSubscriptions {
+			q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
+		}
+		q.Explain, q.Intent, q.AskedAbout, q.Confidence = t.explain, IntentSubscriptions, "", 1
+		return
+	}
 }
 
 // stateAsked answers a question about how the chat's digest, mute or
