@@ -422,10 +422,14 @@ var (
 	reStateMute   = words.NewExpr("pipeline.state_mute")
 	reStateAlerts = words.NewExpr("pipeline.state_alerts")
 	reConsequence = words.NewExpr("pipeline.consequence")
-	reLedgerTotal = words.NewExpr("pipeline.ledger_total")
-	reLedgerStop  = words.NewExpr("pipeline.ledger_stopped")
-	reLedgerDrop  = words.NewExpr("pipeline.ledger_drop")
-	reLedgerThis  = words.NewExpr("pipeline.ledger_this")
+	// reExplainMute and reExplainUnsubscribe name muting and cancelling in
+	// a question about what they would do.
+	reExplainMute        = words.NewExpr("pipeline.explain_mute")
+	reExplainUnsubscribe = words.NewExpr("pipeline.explain_unsubscribe")
+	reLedgerTotal        = words.NewExpr("pipeline.ledger_total")
+	reLedgerStop         = words.NewExpr("pipeline.ledger_stopped")
+	reLedgerDrop         = words.NewExpr("pipeline.ledger_drop")
+	reLedgerThis         = words.NewExpr("pipeline.ledger_this")
 )
 
 // explainedBy is the intent that answers a question about what an
@@ -449,8 +453,20 @@ func (u *Understander) explained(x *extraction) {
 	if q.AskedAbout != "" {
 		action = q.AskedAbout
 	}
+	f := x.Folded()
+	if action == IntentSubscriptions && reConsequence.MatchString(f) {
+		// Read as the subscriptions, the question may still name what
+		// muting or unsubscribing would do ("does muting mean my
+		// subscriptions get deleted?").
+		switch {
+		case reExplainMute.MatchString(f):
+			action = IntentMute
+		case reExplainUnsubscribe.MatchString(f):
+			action = IntentUnsubscribe
+		}
+	}
 	host, ok := explainedBy[action]
-	if !ok || slices.Contains(q.Verbs, action) || !reConsequence.MatchString(x.Folded()) {
+	if !ok || slices.Contains(q.Verbs, action) || !reConsequence.MatchString(f) {
 		return
 	}
 	if q.Intent != host {
@@ -494,11 +510,14 @@ const (
 func alertHow(x *extraction) {
 	q := x.Query()
 	f := x.Folded()
-	if len(q.Verbs) > 0 || q.Explain != "" || !reAlertHowAbout.MatchString(f) {
+	// What muting or cancelling would do is answered as such; what a
+	// subscription does in general gives way to the topic asked.
+	if len(q.Verbs) > 0 || q.Explain != "" && q.Explain != IntentSubscribe || !reAlertHowAbout.MatchString(f) {
 		return
 	}
 	for _, t := range alertTopics {
-		if !t.re.MatchString(f) || t.explain != ExplainAlertInterval && !reQuestion.MatchString(f) {
+		asks := t.explain == ExplainAlertInterval || t.explain == ExplainAlertInStock // their words ask
+		if !t.re.MatchString(f) || !asks && !reQuestion.MatchString(f) {
 			continue
 		}
 		if q.Intent != IntentSubscriptions {
