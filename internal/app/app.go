@@ -274,7 +274,7 @@ func (a *App) newRouter(kbOpt commands.Option) error {
 	if err != nil {
 		return err
 	}
-	opts = append(opts, commands.WithPlans(lab))
+	opts = append(opts, commands.WithPlans(lab), commands.WithAlertFacts(a.alertFacts()))
 	if a.Store != nil {
 		opts = append(opts, commands.WithAlerts(a.Store, a.Store, policy), commands.WithStorage(a.StorageOptions()), commands.WithFrames(a.Store))
 		a.Alerter = &stock.Alerter{Subs: a.Store, Log: a.Store, Notifier: a.alerts(), Policy: policy, Quiet: quietHours(cfg.Alerts.QuietHours, a.Location), Logger: a.Log,
@@ -283,6 +283,19 @@ func (a *App) newRouter(kbOpt commands.Option) error {
 	opts = append(opts, commands.WithHistory(a.History), commands.WithQueueRisk(queueRisk{a}))
 	a.Router = commands.NewRouter(a.Cat, a.Board, opts...)
 	return nil
+}
+
+// alertFacts are the poll interval and quiet hours the answers about how
+// alerts work state ("提醒多久检查一次", "会不会半夜@我"): the schedule's
+// interval (0 without a schedule), the configured windows.
+func (a *App) alertFacts() commands.AlertFacts {
+	f := commands.AlertFacts{QuietHours: a.Cfg.Alerts.QuietHours}
+	if spec := a.Cfg.Stock.Poll.Schedule; spec != "" {
+		if d, err := jobs.Interval(spec, a.now().In(a.Location)); err == nil {
+			f.PollEvery = d
+		}
+	}
+	return f
 }
 
 // StorageOptions are the storage commands' settings from the config.

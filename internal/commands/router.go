@@ -100,6 +100,10 @@ type Router struct {
 	alerts   stock.AlertStore
 	policy   stock.Policy
 	location *time.Location
+	// facts are the poll interval and quiet hours answers about how
+	// alerts work state (WithAlertFacts; factsSet false: the defaults).
+	facts    AlertFacts
+	factsSet bool
 
 	// Storage ledger and digest (nil when not enabled).
 	storage *answer.Storage
@@ -415,7 +419,11 @@ func (r *Router) answer(ctx context.Context, q Query, msg chat.Message, edited *
 	}
 	res.Reply = withConditionLine(res.Reply, res.Uses, res.English)
 	if q.Explain != "" && !res.Confirm {
-		res.Reply = withLead(res.Reply, explainLine(q.Explain, i18n.Of(res.English)))
+		line := explainLine(q.Explain, i18n.Of(res.English))
+		if line == "" {
+			line = r.alertHowLine(q.Explain, askerOf(msg).ChatKey(), i18n.Of(res.English))
+		}
+		res.Reply = withLead(res.Reply, line)
 	}
 	if q.TypoGPU != "" && edited == nil && res.GPU != "" {
 		res.Reply = withLine(res.Reply, i18n.Of(res.English).T("router.typo_gpu", q.TypoGPU, res.GPU))

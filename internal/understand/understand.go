@@ -317,6 +317,7 @@ func (u *Understander) Understand(text string) Query {
 	u.askedAbout(&x)
 	u.complained(&x)
 	u.explained(&x)
+	alertHow(&x)
 	u.stateAsked(&x)
 	ledgerAsked(&x)
 	return *q
@@ -422,10 +423,14 @@ var (
 	reStateMute   = words.NewExpr("pipeline.state_mute")
 	reStateAlerts = words.NewExpr("pipeline.state_alerts")
 	reConsequence = words.NewExpr("pipeline.consequence")
-	reLedgerTotal = words.NewExpr("pipeline.ledger_total")
-	reLedgerStop  = words.NewExpr("pipeline.ledger_stopped")
-	reLedgerDrop  = words.NewExpr("pipeline.ledger_drop")
-	reLedgerThis  = words.NewExpr("pipeline.ledger_this")
+	// reExplainMute and reExplainUnsubscribe name muting and cancelling in
+	// a question about what they would do.
+	reExplainMute        = words.NewExpr("pipeline.explain_mute")
+	reExplainUnsubscribe = words.NewExpr("pipeline.explain_unsubscribe")
+	reLedgerTotal        = words.NewExpr("pipeline.ledger_total")
+	reLedgerStop         = words.NewExpr("pipeline.ledger_stopped")
+	reLedgerDrop         = words.NewExpr("pipeline.ledger_drop")
+	reLedgerThis         = words.NewExpr("pipeline.ledger_this")
 )
 
 // explainedBy is the intent that answers a question about what an
@@ -449,14 +454,79 @@ func (u *Understander) explained(x *extraction) {
 	if q.AskedAbout != "" {
 		action = q.AskedAbout
 	}
+	f := x.Folded()
+	if action == IntentSubscriptions && reConsequence.MatchString(f) {
+		// Read as the subscriptions, the question may still name what
+		// muting or unsubscribing would do ("does muting mean my
+		// subscriptions get deleted?").
+		switch {
+		case reExplainMute.MatchString(f):
+			action = IntentMute
+		case reExplainUnsubscribe.MatchString(f):
+			action = IntentUnsubscribe
+		}
+	}
 	host, ok := explainedBy[action]
-	if !ok || slices.Contains(q.Verbs, action) || !reConsequence.MatchString(x.Folded()) {
+	if !ok || slices.Contains(q.Verbs, action) || !reConsequence.MatchString(f) {
 		return
 	}
 	if q.Intent != host {
 		q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
 	}
 	q.Explain, q.Intent, q.AskedAbout, q.Confidence, q.Verbs = action, host, "", 1, nil
+}
+
+// The words of questions about how the alerts work
+// (configs/slots/pipeline.yaml): what they must name, and each topic.
+var (
+	reAlertHowAbout = words.NewExpr("pipeline.alert_how_about")
+	alertTopics     = []struct {
+		explain string
+		re      *words.Expr
+	}{
+		{ExplainAlertInterval, words.NewExpr("pipeline.alert_interval")},
+		{ExplainAlertMention, words.NewExpr("pipeline.alert_mention")},
+		{ExplainAlertRepeat, words.NewExpr("pipeline.alert_repeat")},
+		{ExplainAlertNight, words.NewExpr("pipeline.alert_night")},
+		{ExplainAlertInStock, words.NewExpr("pipeline.alert_instock")},
+	}
+)
+
+// The Explain values of questions about how the alerts work, beside the
+// actions' names.
+const (
+	ExplainAlertInterval = "alerts.interval"
+	ExplainAlertNight    = "alerts.night"
+	ExplainAlertMention  = "alerts.mention"
+	ExplainAlertRepeat   = "alerts.repeat"
+	ExplainAlertInStock  = "alerts.instock"
+)
+
+// alertHow answers a question about how the alerts work ("提醒多久检查一
+// 次", "会不会半夜@我", "有货了会@所有人吗", "同一张卡会提醒几次", "what
+// happens when a card comes back in stock?") with what the bot does, and
+// the asker's subscriptions: nothing is done or offered. Only a message
+// with no action's verb that asks (how often is a question of its own),
+// names alerting and one topic.
+func alertHow(x *extraction) {
+	q := x.Query()
+	f := x.Folded()
+	// What muting or cancelling would do is answered as such; what a
+	// subscription does in general gives way to the topic asked.
+	if len(q.Verbs) > 0 || q.Explain != "" && q.Explain != IntentSubscribe || !reAlertHowAbout.MatchString(f) {
+		return
+	}
+	for _, t := range alertTopics {
+		asks := t.explain == ExplainAlertInterval || t.explain == ExplainAlertInStock // their words ask
+		if !t.re.MatchString(f) || !asks && !reQuestion.MatchString(f) {
+			continue
+		}
+		if q.Intent != IntentSubscriptions {
+			q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
+		}
+		q.Explain, q.Intent, q.AskedAbout, q.Confidence = t.explain, IntentSubscriptions, "", 1
+		return
+	}
 }
 
 // stateAsked answers a question about how the chat's digest, mute or
