@@ -181,7 +181,19 @@ func (r *Answers) RowsFor(snap stock.Snapshot, q understand.Query, now time.Time
 		}
 	}
 	type key struct{ p, g string }
-	observed := map[key]bool{}
+	observed, pricedSeen := map[key]bool{}, map[key]bool{}
+	if q.MaxPriceCNY > 0 {
+		// Observed offers with a price of their own for a platform and
+		// card decide it under a ceiling: a count without a price there is
+		// not judged by the list price's low end.
+		for _, ps := range snap.Providers {
+			for _, o := range ps.Offers {
+				if o.Source != stock.SourceCatalog && o.HasPrice() {
+					pricedSeen[key{o.Platform, o.GPU}] = true
+				}
+			}
+		}
+	}
 	var offers []stock.Offer
 	for _, ps := range snap.Providers {
 		for _, o := range ps.Offers {
@@ -204,6 +216,9 @@ func (r *Answers) RowsFor(snap stock.Snapshot, q understand.Query, now time.Time
 				// (PartlyUnder).
 				low := o.CNYPerGPUHour
 				if !o.HasPrice() {
+					if o.Source != stock.SourceCatalog && pricedSeen[key{o.Platform, o.GPU}] {
+						continue
+					}
 					low = r.listLow(o)
 				}
 				if low <= 0 {

@@ -24,7 +24,32 @@ func stockVerdict(q understand.Query, rows []OfferRow, above bool) *offerview.St
 			return canVerdict(q, rows, above)
 		}
 	}
+	if q.MaxPriceCNY > 0 {
+		return haveUnder(q, rows, above)
+	}
 	return haveVerdict(rows)
+}
+
+// haveUnder: is the card in stock under the ceiling. Nothing under it
+// is no, with the cheapest there is; an offer whose list-price range is
+// only partly under it is at most unsure.
+func haveUnder(q understand.Query, rows []OfferRow, above bool) *offerview.StockVerdict {
+	if above && len(rows) > 0 {
+		return &offerview.StockVerdict{Verdict: render.Verdict{Kind: render.AskHave, Answer: render.VerdictNo}, Row: &rows[0],
+			CeilingCNY: q.MaxPriceCNY, Count: max(q.GPUCount, 1)}
+	}
+	v := haveVerdict(rows)
+	if v.Answer == render.VerdictYes && v.Row != nil && v.Row.PartlyUnder {
+		for i := range rows {
+			// A whole price under the ceiling in stock decides it.
+			if row := &rows[i]; !row.PartlyUnder && row.Available != nil && *row.Available && row.Source == v.Row.Source {
+				v.Row = row
+				return v
+			}
+		}
+		v.Answer, v.Partly, v.CeilingCNY = render.VerdictUnsure, true, q.MaxPriceCNY
+	}
+	return v
 }
 
 // haveVerdict: is the card in stock.
@@ -89,11 +114,16 @@ func canVerdict(q understand.Query, rows []OfferRow, above bool) *offerview.Stoc
 		// A whole price under the ceiling before a range only partly
 		// under it.
 		if !row.PartlyUnder && (row.Available == nil || *row.Available) {
-			v.Row = row
-			break
+			v.Row, v.Answer = row, render.VerdictYes
+			return v
 		}
 	}
-	v.Answer = render.VerdictYes
+	// Only the low end of a list-price range is under the ceiling: it
+	// may be had, by region and time, not surely.
+	v.Partly = v.Row.PartlyUnder
+	if !v.Partly {
+		v.Answer = render.VerdictYes
+	}
 	return v
 }
 

@@ -21,6 +21,9 @@ type StockVerdict struct {
 	Live       bool             `json:"live,omitempty"`
 	CeilingCNY float64          `json:"ceiling_cny,omitempty"`
 	Count      int              `json:"count,omitempty"`
+	// Partly: Row's list-price range is only partly under the ceiling
+	// (its low end), so the verdict is unsure.
+	Partly bool `json:"partly,omitempty"`
 }
 
 // verdictLine is the first line of a stock answer to a yes/no question.
@@ -41,6 +44,12 @@ func (v *stockView) verdictLine() string {
 		return sv.Line(l.T(key, v.subject()), l)
 	}
 	name, price := v.rd.PlatformName(row.Platform, v.en)+" "+row.GPU, render.PriceWithUnit(*row, v.en)
+	switch {
+	case sv.Partly:
+		return sv.Line(l.T("offers.yesno.partly", name, price, render.SourceCell(*row, v.en), render.TrimF(sv.CeilingCNY)), l)
+	case sv.CeilingCNY > 0 && sv.Answer == render.VerdictNo && sv.Kind == render.AskHave:
+		return sv.Line(l.T("offers.yesno.can_no", name, price, render.SourceCell(*row, v.en), render.TrimF(sv.CeilingCNY)), l)
+	}
 	if sv.Kind == render.AskCan {
 		switch {
 		case sv.Answer == render.VerdictNo:
