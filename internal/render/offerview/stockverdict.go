@@ -24,6 +24,9 @@ type StockVerdict struct {
 	// Partly: Row's list-price range is only partly under the ceiling
 	// (its low end), so the verdict is unsure.
 	Partly bool `json:"partly,omitempty"`
+	// Cheapest is a cheaper offer than Row, asked for cheap ones, whose
+	// stock is unknown (nil when Row is the cheapest).
+	Cheapest *render.OfferRow `json:"cheapest,omitempty"`
 }
 
 // verdictLine is the first line of a stock answer to a yes/no question.
@@ -64,6 +67,10 @@ func (v *stockView) verdictLine() string {
 		return sv.Line(l.T("offers.yesno.unsure", v.subject(), name, price, render.SourceCell(*row, v.en)), l)
 	case sv.Answer == render.VerdictYes && sv.Live:
 		return sv.Line(l.T("offers.yesno.yes_live", name, price, render.FreePhrase(*row, v.en), render.SourceCell(*row, v.en)), l)
+	case sv.Answer == render.VerdictYes && sv.Cheapest != nil:
+		c := *sv.Cheapest
+		return sv.Line(l.T("offers.yesno.yes_cheapest", v.rd.PlatformName(c.Platform, v.en)+" "+c.GPU, render.PriceWithUnit(c, v.en),
+			render.SourceCell(c, v.en), name, price, v.recordedWhen(*row)), l)
 	case sv.Answer == render.VerdictYes:
 		return sv.Line(l.T("offers.yesno.yes_replay", name, price, render.FreePhrase(*row, v.en), v.recordedWhen(*row)), l)
 	case sv.Live:

@@ -68,6 +68,7 @@ var (
 	yesNoSaid      = words.NewExpr("yesno.said")
 	yesNoEnough    = words.NewExpr("yesno.enough")
 	yesNoVRAMAsk   = words.NewExpr("yesno.vram_ask")
+	yesNoCheapAsk  = words.NewExpr("yesno.cheap_ask")
 )
 
 // yesNoKinds are the kinds in the order they are tried: the first whose
@@ -85,6 +86,7 @@ var yesNoKinds = []struct {
 func (x *Extraction) YesNoSlots() {
 	x.q.Question = yesNoAsk.MatchString(x.s) || yesNoWh.MatchString(x.s) || yesNoQuestion.MatchString(x.s)
 	x.q.VRAMAsked = yesNoVRAMAsk.MatchString(x.s)
+	x.q.CheapAsked = yesNoCheapAsk.MatchString(x.s) && !yesNoCheaper.MatchString(x.s)
 	y := ReadYesNo(x.s)
 	if y != nil && y.sizes() {
 		y.VRAMGB = 0
