@@ -120,10 +120,14 @@ func canVerdict(q understand.Query, rows []OfferRow, above bool) *offerview.Stoc
 	}
 	// Only the low end of a list-price range is under the ceiling: it
 	// may be had, by region and time, not surely.
-	v.Partly = v.Row.PartlyUnder
-	if !v.Partly {
-		v.Answer = render.VerdictYes
+	for _, row := range priced {
+		if row.PartlyUnder && (row.Available == nil || *row.Available) {
+			v.Row, v.Partly = row, true
+			return v
+		}
 	}
+	// Every offer under it was sold out when seen: unsure now, and said.
+	v.SoldOut = true
 	return v
 }
 

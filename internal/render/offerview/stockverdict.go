@@ -24,6 +24,9 @@ type StockVerdict struct {
 	// Partly: Row's list-price range is only partly under the ceiling
 	// (its low end), so the verdict is unsure.
 	Partly bool `json:"partly,omitempty"`
+	// SoldOut: every offer under the ceiling (Row the cheapest) was sold
+	// out when seen, so the verdict is unsure.
+	SoldOut bool `json:"sold_out,omitempty"`
 	// Cheapest is a cheaper offer than Row, asked for cheap ones, whose
 	// stock is unknown (nil when Row is the cheapest).
 	Cheapest *render.OfferRow `json:"cheapest,omitempty"`
@@ -48,6 +51,8 @@ func (v *stockView) verdictLine() string {
 	}
 	name, price := v.rd.PlatformName(row.Platform, v.en)+" "+row.GPU, render.PriceWithUnit(*row, v.en)
 	switch {
+	case sv.SoldOut:
+		return sv.Line(l.T("offers.yesno.under_sold_out", name, price, render.SourceCell(*row, v.en), render.TrimF(sv.CeilingCNY)), l)
 	case sv.Partly:
 		return sv.Line(l.T("offers.yesno.partly", name, price, render.SourceCell(*row, v.en), render.TrimF(sv.CeilingCNY)), l)
 	case sv.CeilingCNY > 0 && sv.Answer == render.VerdictNo && sv.Kind == render.AskHave:
