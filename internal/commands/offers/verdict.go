@@ -39,6 +39,10 @@ func haveUnder(q understand.Query, rows []OfferRow, above bool) *offerview.Stock
 			CeilingCNY: q.MaxPriceCNY, Count: max(q.GPUCount, 1)}
 	}
 	v := haveVerdict(rows)
+	if v.Answer == render.VerdictUnsure && v.Row != nil && v.Row.PartlyUnder {
+		// Stock unknown and only the range's low end under the ceiling.
+		v.Partly, v.CeilingCNY = true, q.MaxPriceCNY
+	}
 	if v.Answer == render.VerdictYes && v.Row != nil && v.Row.PartlyUnder {
 		for i := range rows {
 			// A whole price under the ceiling in stock decides it.

@@ -383,7 +383,8 @@ func (v *stockView) cardsTotal() string {
 		return ""
 	}
 	n := float64(v.Ask.GPUCount)
-	return v.l.T("stock.cards_total", v.Ask.GPUCount, v.rd.PlatformName(r.Platform, v.en), priceRange(low*n, high*n), priceRange(low, high))
+	return v.l.T("stock.cards_total", v.Ask.GPUCount, v.rd.PlatformName(r.Platform, v.en), priceRange(low*n, high*n), priceRange(low, high),
+		render.SourceCell(r, v.en))
 }
 
 // priceRange is a price or a range to the fen: "2.40" or "2.40-5.40"
