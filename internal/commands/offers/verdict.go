@@ -27,7 +27,7 @@ func stockVerdict(q understand.Query, rows []OfferRow, above bool) *offerview.St
 	if q.MaxPriceCNY > 0 {
 		return haveUnder(q, rows, above)
 	}
-	return haveVerdict(rows)
+	return haveVerdict(rows, max(q.GPUCount, 1))
 }
 
 // haveUnder: is the card in stock under the ceiling. Nothing under it
@@ -38,7 +38,7 @@ func haveUnder(q understand.Query, rows []OfferRow, above bool) *offerview.Stock
 		return &offerview.StockVerdict{Verdict: render.Verdict{Kind: render.AskHave, Answer: render.VerdictNo}, Row: &rows[0],
 			CeilingCNY: q.MaxPriceCNY, Count: max(q.GPUCount, 1)}
 	}
-	v := haveVerdict(rows)
+	v := haveVerdict(rows, max(q.GPUCount, 1))
 	if v.Answer == render.VerdictUnsure && v.Row != nil && v.Row.PartlyUnder {
 		// Stock unknown and only the range's low end under the ceiling.
 		v.Partly, v.CeilingCNY = true, q.MaxPriceCNY
@@ -56,17 +56,25 @@ func haveUnder(q understand.Query, rows []OfferRow, above bool) *offerview.Stock
 	return v
 }
 
-// haveVerdict: is the card in stock.
-func haveVerdict(rows []OfferRow) *offerview.StockVerdict {
-	v := &offerview.StockVerdict{Verdict: render.Verdict{Kind: render.AskHave, Answer: render.VerdictNo}}
+// haveVerdict: is the card in stock, count of them (an offer with fewer
+// free than that is no yes: unsure, and said).
+func haveVerdict(rows []OfferRow, count int) *offerview.StockVerdict {
+	v := &offerview.StockVerdict{Verdict: render.Verdict{Kind: render.AskHave, Answer: render.VerdictNo}, Count: count}
 	if len(rows) == 0 {
 		return v
 	}
+	var few *OfferRow
 	for _, src := range []stock.Source{stock.SourceLive, stock.SourceReplay} {
 		var seen *OfferRow
 		for i := range rows {
 			row := &rows[i]
 			if row.Source != string(src) || row.Stale {
+				continue
+			}
+			if row.Available != nil && *row.Available && row.Free != nil && *row.Free < count {
+				if few == nil {
+					few = row
+				}
 				continue
 			}
 			if row.Available != nil && *row.Available {
@@ -77,12 +85,16 @@ func haveVerdict(rows []OfferRow) *offerview.StockVerdict {
 				seen = row
 			}
 		}
-		if seen != nil && !anyUnknown(rows) {
+		if seen != nil && few == nil && !anyUnknown(rows) {
 			v.Row, v.Live = seen, src == stock.SourceLive
 			return v
 		}
 	}
 	v.Answer, v.Row = render.VerdictUnsure, &rows[0]
+	if few != nil {
+		// In stock, but fewer free than the cards asked.
+		v.Row, v.TooFew = few, true
+	}
 	return v
 }
 

@@ -375,6 +375,10 @@ func (v *stockView) cardsTotal() string {
 		return ""
 	}
 	r := v.Offers[0]
+	if v.Verdict != nil && v.Verdict.Row != nil && v.Verdict.Answer == render.VerdictYes {
+		// The offer the verdict rests on (one with enough free).
+		r = *v.Verdict.Row
+	}
 	low, high := r.ListPriceCNY, r.ListPriceHighCNY
 	if r.PriceCNY != nil {
 		low, high = *r.PriceCNY, r.PriceHighCNY

@@ -27,6 +27,8 @@ type StockVerdict struct {
 	// SoldOut: every offer under the ceiling (Row the cheapest) was sold
 	// out when seen, so the verdict is unsure.
 	SoldOut bool `json:"sold_out,omitempty"`
+	// TooFew: Row is in stock with fewer free than Count cards.
+	TooFew bool `json:"too_few,omitempty"`
 	// Cheapest is a cheaper offer than Row, asked for cheap ones, whose
 	// stock is unknown (nil when Row is the cheapest).
 	Cheapest *render.OfferRow `json:"cheapest,omitempty"`
@@ -51,6 +53,8 @@ func (v *stockView) verdictLine() string {
 	}
 	name, price := v.rd.PlatformName(row.Platform, v.en)+" "+row.GPU, render.PriceWithUnit(*row, v.en)
 	switch {
+	case sv.TooFew:
+		return sv.Line(l.T("offers.yesno.too_few", name, price, render.FreePhrase(*row, v.en), sv.Count, render.SourceCell(*row, v.en)), l)
 	case sv.SoldOut:
 		return sv.Line(l.T("offers.yesno.under_sold_out", name, price, render.SourceCell(*row, v.en), render.TrimF(sv.CeilingCNY)), l)
 	case sv.Partly:
