@@ -164,6 +164,10 @@ func (r checker) gpuPrice(ctx context.Context, q understand.Query, usd bool) *ad
 	if q.Platform == "" {
 		c.Platform = best.platform
 	}
+	if c.Verdict == adviceview.VerdictYes && judgeAs == "" && best.high > best.low*lowEndSpread && v <= best.low*1.05 {
+		// "恒源云4090才1块3" against 1.30–2.50: only the range's low end.
+		c.Verdict, c.LowEnd = adviceview.VerdictPartly, true
+	}
 	if usd && fx > 0 {
 		c.ClaimedUSD, c.ActualUSD = trimF4(v/fx), rangeText(best.low/fx, best.high/fx)
 	}
@@ -182,6 +186,10 @@ func (r checker) gpuPrice(ctx context.Context, q understand.Query, usd bool) *ad
 	}
 	return c
 }
+
+// lowEndSpread: a range whose high end is this many times its low end
+// or more is a range, not one price, for a claim of its low end.
+const lowEndSpread = 1.15
 
 // maxAlso is how many other figures a price check names.
 const maxAlso = 2

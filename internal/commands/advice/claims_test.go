@@ -57,7 +57,7 @@ func TestClaimOwnTerms(t *testing.T) {
 		{"dollars, the offer seen", understand.Query{Platform: "runpod", GPU: "RTX 4090", GPUs: []string{"RTX 4090"}, PriceCNY: 2.448, Claim: &understand.Claim{USD: true}},
 			"gpu_price", adviceview.VerdictYes, "2.45"},
 		{"dollars read as dollars", understand.Query{Platform: "runpod", GPU: "L40S", GPUs: []string{"L40S"}, PriceCNY: 0.79},
-			"gpu_price", adviceview.VerdictYes, ""},
+			"gpu_price", adviceview.VerdictPartly, ""},
 		{"billed while stopped", understand.Query{Platform: "runpod", Claim: &understand.Claim{Stopped: true, Dearer: true}},
 			"stopped_billing", adviceview.VerdictYes, "yes"},
 		{"a card's memory", understand.Query{GPU: "RTX 3090", GPUs: []string{"RTX 3090"}, Claim: &understand.Claim{VRAMGB: 48}},

@@ -86,7 +86,7 @@ func run(ctx context.Context, env *answer.Env, q *understand.Query) (estimatevie
 	}
 	e := estimateview.Estimate{Figures: estimateview.FiguresOf(est), Lang: l, Problems: answer.ProblemLines(*q, en),
 		NamedGPUs: q.NamedGPUs, GPUsAsked: q.GPU != "", BudgetCNY: q.BudgetTotalCNY, USD: q.Currency == understand.CurrencyUSD,
-		WhyOnly: q.WhyVerdict}
+		WhyOnly: q.WhyVerdict, VRAMAsked: q.VRAMAsked}
 	if q.ModelText != "" && q.Model == "" {
 		e.UnknownModel = q.ModelText
 	}

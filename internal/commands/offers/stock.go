@@ -53,12 +53,23 @@ func (r *Answers) stock(ctx context.Context, q understand.Query) answer.Out {
 			rows, above = allRows, true
 		}
 	}
+	if q.CheapAsked {
+		// "有没有48G以上的卡 便宜点的": the cheapest first.
+		cheapestFirst(rows)
+	}
 	if len(q.NamedGPUs) == 0 && (q.VRAMMinGB > 0 || q.VRAMMaxGB > 0) {
 		// "16G显存够用了 找个最便宜的" asks which card: its best offer each.
 		rows = bestPerCard(rows)
 	}
+	verdict := stockVerdict(q, rows, above)
+	if q.CheapAsked && verdict != nil && verdict.Row != nil && len(rows) > 0 && verdict.Row != &rows[0] &&
+		priceOf(rows[0]) < priceOf(*verdict.Row) && (rows[0].Available == nil || *rows[0].Available) {
+		// The verdict rests on an offer in stock; a cheaper one whose stock
+		// is unknown is named beside it.
+		verdict.Cheapest = &rows[0]
+	}
 	p := offerview.Stock{Lang: i18n.Of(q.English), Ask: stockAsk(q), Offers: rows, Providers: offerview.ProviderRows(snap, r.Rd.Clock),
-		NoPrice: noPrice, AboveCap: above, Now: now, USD: q.Currency == understand.CurrencyUSD, Verdict: stockVerdict(q, rows, above)}
+		NoPrice: noPrice, AboveCap: above, Now: now, USD: q.Currency == understand.CurrencyUSD, Verdict: verdict}
 	uses.Add(answer.Said(understand.CondCurrency)...)
 	uses.Add(answer.Applied(understand.CondPriceTotal, understand.CondPricePerCard)...)
 	uses.Add(answer.NotUsed(understand.CondPeriod, answer.WhyHourly), answer.NotUsed(understand.CondBudget, answer.WhyHourly),
@@ -181,7 +192,19 @@ func (r *Answers) RowsFor(snap stock.Snapshot, q understand.Query, now time.Time
 		}
 	}
 	type key struct{ p, g string }
-	observed := map[key]bool{}
+	observed, pricedSeen := map[key]bool{}, map[key]bool{}
+	if q.MaxPriceCNY > 0 {
+		// Observed offers with a price of their own for a platform and
+		// card decide it under a ceiling: a count without a price there is
+		// not judged by the list price's low end.
+		for _, ps := range snap.Providers {
+			for _, o := range ps.Offers {
+				if o.Source != stock.SourceCatalog && o.HasPrice() {
+					pricedSeen[key{o.Platform, o.GPU}] = true
+				}
+			}
+		}
+	}
 	var offers []stock.Offer
 	for _, ps := range snap.Providers {
 		for _, o := range ps.Offers {
@@ -204,6 +227,9 @@ func (r *Answers) RowsFor(snap stock.Snapshot, q understand.Query, now time.Time
 				// (PartlyUnder).
 				low := o.CNYPerGPUHour
 				if !o.HasPrice() {
+					if o.Source != stock.SourceCatalog && pricedSeen[key{o.Platform, o.GPU}] {
+						continue
+					}
 					low = r.listLow(o)
 				}
 				if low <= 0 {
@@ -289,6 +315,31 @@ func sortRows(rows []OfferRow) {
 		}
 		return price(a) < price(b)
 	})
+}
+
+// cheapestFirst ranks rows by price (a list price beside a count by its
+// low end; none last), sold out after the rest.
+func cheapestFirst(rows []OfferRow) {
+	soldOut := func(x OfferRow) bool { return x.Available != nil && !*x.Available }
+	sort.SliceStable(rows, func(i, j int) bool {
+		a, b := rows[i], rows[j]
+		if soldOut(a) != soldOut(b) {
+			return soldOut(b)
+		}
+		return priceOf(a) < priceOf(b)
+	})
+}
+
+// priceOf is a row's price per GPU-hour, its list price's low end beside
+// a count without one, +Inf with neither.
+func priceOf(row OfferRow) float64 {
+	switch {
+	case row.PriceCNY != nil:
+		return *row.PriceCNY
+	case row.ListPriceCNY > 0:
+		return row.ListPriceCNY
+	}
+	return math.Inf(1)
 }
 
 // bestPerCard keeps the first (best ranked) row of each card.

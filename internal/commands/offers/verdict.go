@@ -24,20 +24,57 @@ func stockVerdict(q understand.Query, rows []OfferRow, above bool) *offerview.St
 			return canVerdict(q, rows, above)
 		}
 	}
-	return haveVerdict(rows)
+	if q.MaxPriceCNY > 0 {
+		return haveUnder(q, rows, above)
+	}
+	return haveVerdict(rows, max(q.GPUCount, 1))
 }
 
-// haveVerdict: is the card in stock.
-func haveVerdict(rows []OfferRow) *offerview.StockVerdict {
-	v := &offerview.StockVerdict{Verdict: render.Verdict{Kind: render.AskHave, Answer: render.VerdictNo}}
+// haveUnder: is the card in stock under the ceiling. Nothing under it
+// is no, with the cheapest there is; an offer whose list-price range is
+// only partly under it is at most unsure.
+func haveUnder(q understand.Query, rows []OfferRow, above bool) *offerview.StockVerdict {
+	if above && len(rows) > 0 {
+		return &offerview.StockVerdict{Verdict: render.Verdict{Kind: render.AskHave, Answer: render.VerdictNo}, Row: &rows[0],
+			CeilingCNY: q.MaxPriceCNY, Count: max(q.GPUCount, 1)}
+	}
+	v := haveVerdict(rows, max(q.GPUCount, 1))
+	if v.Answer == render.VerdictUnsure && v.Row != nil && v.Row.PartlyUnder {
+		// Stock unknown and only the range's low end under the ceiling.
+		v.Partly, v.CeilingCNY = true, q.MaxPriceCNY
+	}
+	if v.Answer == render.VerdictYes && v.Row != nil && v.Row.PartlyUnder {
+		for i := range rows {
+			// A whole price under the ceiling in stock decides it.
+			if row := &rows[i]; !row.PartlyUnder && row.Available != nil && *row.Available && row.Source == v.Row.Source {
+				v.Row = row
+				return v
+			}
+		}
+		v.Answer, v.Partly, v.CeilingCNY = render.VerdictUnsure, true, q.MaxPriceCNY
+	}
+	return v
+}
+
+// haveVerdict: is the card in stock, count of them (an offer with fewer
+// free than that is no yes: unsure, and said).
+func haveVerdict(rows []OfferRow, count int) *offerview.StockVerdict {
+	v := &offerview.StockVerdict{Verdict: render.Verdict{Kind: render.AskHave, Answer: render.VerdictNo}, Count: count}
 	if len(rows) == 0 {
 		return v
 	}
+	var few *OfferRow
 	for _, src := range []stock.Source{stock.SourceLive, stock.SourceReplay} {
 		var seen *OfferRow
 		for i := range rows {
 			row := &rows[i]
 			if row.Source != string(src) || row.Stale {
+				continue
+			}
+			if row.Available != nil && *row.Available && row.Free != nil && *row.Free < count {
+				if few == nil {
+					few = row
+				}
 				continue
 			}
 			if row.Available != nil && *row.Available {
@@ -48,12 +85,16 @@ func haveVerdict(rows []OfferRow) *offerview.StockVerdict {
 				seen = row
 			}
 		}
-		if seen != nil && !anyUnknown(rows) {
+		if seen != nil && few == nil && !anyUnknown(rows) {
 			v.Row, v.Live = seen, src == stock.SourceLive
 			return v
 		}
 	}
 	v.Answer, v.Row = render.VerdictUnsure, &rows[0]
+	if few != nil {
+		// In stock, but fewer free than the cards asked.
+		v.Row, v.TooFew = few, true
+	}
 	return v
 }
 
@@ -89,11 +130,20 @@ func canVerdict(q understand.Query, rows []OfferRow, above bool) *offerview.Stoc
 		// A whole price under the ceiling before a range only partly
 		// under it.
 		if !row.PartlyUnder && (row.Available == nil || *row.Available) {
-			v.Row = row
-			break
+			v.Row, v.Answer = row, render.VerdictYes
+			return v
 		}
 	}
-	v.Answer = render.VerdictYes
+	// Only the low end of a list-price range is under the ceiling: it
+	// may be had, by region and time, not surely.
+	for _, row := range priced {
+		if row.PartlyUnder && (row.Available == nil || *row.Available) {
+			v.Row, v.Partly = row, true
+			return v
+		}
+	}
+	// Every offer under it was sold out when seen: unsure now, and said.
+	v.SoldOut = true
 	return v
 }
 

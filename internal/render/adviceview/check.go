@@ -65,6 +65,9 @@ type CheckRow struct {
 	Judge string `json:"judge,omitempty"`
 	// Rule is the platform's own rule behind the verdict, in words.
 	Rule string `json:"rule,omitempty"`
+	// LowEnd: the claimed price is only the low end of the range on
+	// record (gpu_price): partly true.
+	LowEnd bool `json:"low_end,omitempty"`
 }
 
 // CheckAlso is another figure beside a price check's: the card, its
@@ -128,6 +131,9 @@ func (p Check) Reply(rd *render.Renderer) chat.Reply {
 			claimed = "factcheck.asked"
 		}
 		line += l.T(claimed, p.claimedText())
+		if c.LowEnd {
+			line += l.T("factcheck.low_end")
+		}
 		if c.OffBy >= 2 {
 			line += l.T("factcheck.off_by", c.OffBy)
 		}

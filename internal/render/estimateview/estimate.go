@@ -94,7 +94,10 @@ type Estimate struct {
 	// WhyOnly: the member asked why the verdict is what it is; the short
 	// form is the verdict and the figures that decided it.
 	WhyOnly bool `json:"-"`
-	USD     bool `json:"-"`
+	// VRAMAsked: the question asked for the VRAM ("要多大显存"): the first
+	// line states it, the price after.
+	VRAMAsked bool `json:"-"`
+	USD       bool `json:"-"`
 	// Scaling compares the cards asked with one of them (nil unless
 	// several were asked).
 	Scaling *Scaling `json:"-"`
@@ -177,7 +180,19 @@ func (e Estimate) short(rd *render.Renderer, full chat.Reply, fits []fitLine) ch
 	l, est := e.Lang, e.Estimate
 	rep := chat.Reply{Title: full.Title}
 	head := e.verdict(rd)
+	v := est.VRAM
+	vramLine := l.T("estimate.short.vram", v.Total)
+	if est.Method != estimator.MethodInference && est.VRAMMin < v.Total-0.05 {
+		vramLine += l.T("estimate.short.vram_min", est.VRAMMin)
+	}
+	vramSaid := false
 	switch {
+	case e.Verdict == nil && e.VRAMAsked:
+		// "要多大显存": the VRAM first, then the cheapest way.
+		rep.Title, vramSaid = l.T("estimate.verdict.vram_first", e.shortJob(), vramLine), true
+		if head != "" {
+			rep.Lines = append(rep.Lines, head)
+		}
 	case e.Verdict != nil:
 		rep.Title = e.verdictLine(rd)
 		if head != "" {
@@ -190,13 +205,8 @@ func (e Estimate) short(rd *render.Renderer, full chat.Reply, fits []fitLine) ch
 	if s := e.Scaling.line(l); s != "" {
 		rep.Lines = append(rep.Lines, s)
 	}
-	if e.Verdict == nil || e.Verdict.Why != WhyVRAM {
-		v := est.VRAM
-		line := l.T("estimate.short.vram", v.Total)
-		if est.Method != estimator.MethodInference && est.VRAMMin < v.Total-0.05 {
-			line += l.T("estimate.short.vram_min", est.VRAMMin)
-		}
-		rep.Lines = append(rep.Lines, line+l.T("estimate.stop"))
+	if !vramSaid && (e.Verdict == nil || e.Verdict.Why != WhyVRAM) {
+		rep.Lines = append(rep.Lines, vramLine+l.T("estimate.stop"))
 	}
 	for _, f := range fits {
 		switch {

@@ -107,6 +107,8 @@ func (e Estimate) vramWhy() string {
 		has = l.T("estimate.yesno.size_fits", render.TrimF(v.HaveGB))
 	case v.Card == "":
 		has = l.T("estimate.yesno.size_short", render.TrimF(v.HaveGB))
+	case yes && v.Count > 1:
+		has = l.T("estimate.yesno.each_has", e.cardLabel(), render.TrimF(v.HaveGB))
 	case yes:
 		has = l.T("estimate.yesno.has", e.cardLabel(), render.TrimF(v.HaveGB))
 	case v.Count > 1:

@@ -143,10 +143,30 @@ func (v compareView) verdict() string {
 		}
 		return v.platformVerdict()
 	}
+	if r := v.Ratio; r != nil && len(v.Result.Cards) == 2 && v.Result.Aspect == AspectSpeed {
+		// "哪个快": the training estimate decides, the spec ratio after.
+		a, b := v.Result.Cards[0], v.Result.Cards[1]
+		fast, slow := a, b
+		if b.TensorTFLOPS > a.TensorTFLOPS {
+			fast, slow = b, a
+		}
+		spec := v.l.T("compare.speed", fast.GPU, slow.GPU, fast.TensorTFLOPS/slow.TensorTFLOPS, fast.TensorTFLOPS, slow.TensorTFLOPS)
+		times := fmt.Sprintf("%.1f–%.1f", r.Low, r.High)
+		if math.Round(r.Low*10) == math.Round(r.High*10) {
+			times = fmt.Sprintf("%.1f", r.Low)
+		}
+		if r.Low < 1 || r.High < sameSpeed {
+			return v.l.T("compare.same_train", r.Fast, r.Slow, times, spec)
+		}
+		return v.l.T("compare.faster_train", r.Fast, r.Slow, times, spec)
+	}
 	body := v.cardsVerdict()
 	if r := v.Ratio; r != nil && len(v.Result.Cards) == 2 {
 		// What the spec ratio means for training, as a range, so the one
 		// figure is never read as the speed-up.
+		if math.Round(r.Low*10) == math.Round(r.High*10) {
+			return v.l.T("compare.ratio_one", body, r.Fast, r.Low, r.Slow)
+		}
 		return v.l.T("compare.ratio", body, r.Fast, r.Low, r.High, r.Slow)
 	}
 	return v.l.T("offers.end", body)
@@ -229,6 +249,10 @@ func (v compareView) cardsVerdict() string {
 	return v.l.T("compare.best_value", value.GPU, value.PriceText(), value.TensorTFLOPS, fast.GPU)
 }
 
+// sameSpeed: two cards whose compute is within this ratio are about as
+// fast.
+const sameSpeed = 1.1
+
 // gpuVerdict compares two cards on what was asked, without its full
 // stop: price per hour and per unit of compute, or speed (BF16 TFLOPS).
 func (v compareView) gpuVerdict(a, b CardCompare) string {
@@ -239,8 +263,11 @@ func (v compareView) gpuVerdict(a, b CardCompare) string {
 	}
 	speedLine := v.l.T("compare.speed", fast.GPU, slow.GPU, ratio, fast.TensorTFLOPS, slow.TensorTFLOPS)
 	switch {
+	case v.Result.Aspect == AspectSpeed && ratio < sameSpeed:
+		return v.l.T("compare.same_speed", fast.GPU, slow.GPU, ratio, fast.TensorTFLOPS, slow.TensorTFLOPS)
 	case v.Result.Aspect == AspectSpeed:
-		return speedLine
+		// "哪个快": which one first.
+		return v.l.T("compare.faster", fast.GPU, slow.GPU, ratio, fast.TensorTFLOPS, slow.TensorTFLOPS)
 	case a.PriceCNY == 0 && b.PriceCNY == 0:
 		// A price question gets no made-up answer: say none is known first.
 		return v.l.T("compare.no_prices", a.GPU, b.GPU, speedLine)

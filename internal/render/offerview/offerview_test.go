@@ -58,7 +58,7 @@ func TestStockReply(t *testing.T) {
 		{"failed source", offerview.Stock{Ask: ask, Offers: []render.OfferRow{liveRow()}, Providers: append(live, failed...), Now: at},
 			"RTX 4090 有货：1 个平台，最便宜 AutoDL 2.18 元/卡时，空闲 3（实时 · 5 分钟前）。", []string{"⚠ vast.ai 数据获取失败：超时，它的库存未知。"}},
 		{"above the ceiling", offerview.Stock{Ask: capped, Offers: []render.OfferRow{liveRow()}, Providers: live, AboveCap: true, Now: at},
-			"RTX 4090（1.5 元/卡时以内） 有货：1 个平台，最便宜 AutoDL 2.18 元/卡时，空闲 3（实时 · 5 分钟前）。", []string{"没有 1.5 元/卡时以内的；下面是已知最便宜的。"}},
+			"没有 1.5 元/卡时以内的；下面是已知最便宜的。", []string{"RTX 4090 有货：1 个平台，最便宜 AutoDL 2.18 元/卡时，空闲 3（实时 · 5 分钟前）。"}},
 		{"unknown card", offerview.Stock{Ask: offerview.StockAsk{UnknownGPU: "RTX 9090"}, Now: at},
 			"目录里没有“RTX 9090”这张卡，查不到它的库存和价格。", []string{"可以问的卡："}},
 	}

@@ -125,7 +125,8 @@ func (v pricesView) withCount(rep chat.Reply) chat.Reply {
 	}
 	n := float64(v.Ask.Count)
 	low, high := *best.PriceCNY, max(best.PriceHighCNY, *best.PriceCNY)
-	line := v.l.T("stock.cards_total", v.Ask.Count, v.rd.PlatformName(best.Platform, v.en), priceRange(low*n, high*n), priceRange(low, high))
+	line := v.l.T("stock.cards_total", v.Ask.Count, v.rd.PlatformName(best.Platform, v.en), priceRange(low*n, high*n), priceRange(low, high),
+		render.SourceCell(*best, v.en))
 	rep.Lines = append([]string{line}, rep.Lines...)
 	return rep
 }

@@ -82,8 +82,21 @@ func (s Stock) Reply(rd *render.Renderer) chat.Reply {
 		short.Title = v.verdictLine()
 	}
 	short.Lines = append(append(append([]string(nil), s.Ask.Problems...), v.src.failureLines()...), v.src.absentLines(rows)...)
-	if s.AboveCap {
+	total := ""
+	if s.Ask.GPUCount > 1 {
+		total = v.cardsTotal()
+	}
+	switch {
+	case s.AboveCap && s.Verdict == nil:
+		// Nothing under the price asked: that first, then the cheapest.
+		short.Lines = append([]string{short.Title}, short.Lines...)
+		short.Title = v.l.T("stock.above_cap", render.TrimF(s.Ask.MaxPriceCNY))
+	case s.AboveCap:
 		short.Lines = append(short.Lines, v.l.T("stock.above_cap", render.TrimF(s.Ask.MaxPriceCNY)))
+	case total != "" && s.Verdict == nil:
+		// "两张4090一小时多少": the total for the cards asked first.
+		short.Lines = append([]string{short.Title}, short.Lines...)
+		short.Title, total = total, ""
 	}
 	if s.USD {
 		if line := rd.USDLine(rows, v.en); line != "" {
@@ -91,8 +104,8 @@ func (s Stock) Reply(rd *render.Renderer) chat.Reply {
 		}
 	}
 	if s.Ask.GPUCount > 1 {
-		if line := v.cardsTotal(); line != "" {
-			short.Lines = append(short.Lines, line)
+		if total != "" {
+			short.Lines = append(short.Lines, total)
 		}
 		// The counts are per region or platform, not per machine.
 		short.Lines = append(short.Lines, v.l.T("stock.one_machine", s.Ask.GPUCount))
@@ -229,7 +242,9 @@ func (v *stockView) subject() string {
 	if len(v.Ask.Platforms) > 0 {
 		name = v.rd.PlatformNames(v.Ask.Platforms, v.en) + " " + name
 	}
-	if v.Ask.MaxPriceCNY > 0 {
+	if v.Ask.MaxPriceCNY > 0 && !v.AboveCap {
+		// Above the ceiling the rows are the cheapest there are, not
+		// ones within it.
 		name += v.l.T("stock.verdict.max_price", render.TrimF(v.Ask.MaxPriceCNY))
 	}
 	if len(v.Ask.ExcludePlatforms) > 0 {
@@ -360,6 +375,10 @@ func (v *stockView) cardsTotal() string {
 		return ""
 	}
 	r := v.Offers[0]
+	if v.Verdict != nil && v.Verdict.Row != nil && v.Verdict.Answer == render.VerdictYes {
+		// The offer the verdict rests on (one with enough free).
+		r = *v.Verdict.Row
+	}
 	low, high := r.ListPriceCNY, r.ListPriceHighCNY
 	if r.PriceCNY != nil {
 		low, high = *r.PriceCNY, r.PriceHighCNY
@@ -368,7 +387,8 @@ func (v *stockView) cardsTotal() string {
 		return ""
 	}
 	n := float64(v.Ask.GPUCount)
-	return v.l.T("stock.cards_total", v.Ask.GPUCount, v.rd.PlatformName(r.Platform, v.en), priceRange(low*n, high*n), priceRange(low, high))
+	return v.l.T("stock.cards_total", v.Ask.GPUCount, v.rd.PlatformName(r.Platform, v.en), priceRange(low*n, high*n), priceRange(low, high),
+		render.SourceCell(r, v.en))
 }
 
 // priceRange is a price or a range to the fen: "2.40" or "2.40-5.40"

@@ -21,6 +21,17 @@ type StockVerdict struct {
 	Live       bool             `json:"live,omitempty"`
 	CeilingCNY float64          `json:"ceiling_cny,omitempty"`
 	Count      int              `json:"count,omitempty"`
+	// Partly: Row's list-price range is only partly under the ceiling
+	// (its low end), so the verdict is unsure.
+	Partly bool `json:"partly,omitempty"`
+	// SoldOut: every offer under the ceiling (Row the cheapest) was sold
+	// out when seen, so the verdict is unsure.
+	SoldOut bool `json:"sold_out,omitempty"`
+	// TooFew: Row is in stock with fewer free than Count cards.
+	TooFew bool `json:"too_few,omitempty"`
+	// Cheapest is a cheaper offer than Row, asked for cheap ones, whose
+	// stock is unknown (nil when Row is the cheapest).
+	Cheapest *render.OfferRow `json:"cheapest,omitempty"`
 }
 
 // verdictLine is the first line of a stock answer to a yes/no question.
@@ -41,6 +52,16 @@ func (v *stockView) verdictLine() string {
 		return sv.Line(l.T(key, v.subject()), l)
 	}
 	name, price := v.rd.PlatformName(row.Platform, v.en)+" "+row.GPU, render.PriceWithUnit(*row, v.en)
+	switch {
+	case sv.TooFew:
+		return sv.Line(l.T("offers.yesno.too_few", name, price, render.FreePhrase(*row, v.en), sv.Count, render.SourceCell(*row, v.en)), l)
+	case sv.SoldOut:
+		return sv.Line(l.T("offers.yesno.under_sold_out", name, price, render.SourceCell(*row, v.en), render.TrimF(sv.CeilingCNY)), l)
+	case sv.Partly:
+		return sv.Line(l.T("offers.yesno.partly", name, price, render.SourceCell(*row, v.en), render.TrimF(sv.CeilingCNY)), l)
+	case sv.CeilingCNY > 0 && sv.Answer == render.VerdictNo && sv.Kind == render.AskHave:
+		return sv.Line(l.T("offers.yesno.can_no", name, price, render.SourceCell(*row, v.en), render.TrimF(sv.CeilingCNY)), l)
+	}
 	if sv.Kind == render.AskCan {
 		switch {
 		case sv.Answer == render.VerdictNo:
@@ -55,6 +76,10 @@ func (v *stockView) verdictLine() string {
 		return sv.Line(l.T("offers.yesno.unsure", v.subject(), name, price, render.SourceCell(*row, v.en)), l)
 	case sv.Answer == render.VerdictYes && sv.Live:
 		return sv.Line(l.T("offers.yesno.yes_live", name, price, render.FreePhrase(*row, v.en), render.SourceCell(*row, v.en)), l)
+	case sv.Answer == render.VerdictYes && sv.Cheapest != nil:
+		c := *sv.Cheapest
+		return sv.Line(l.T("offers.yesno.yes_cheapest", v.rd.PlatformName(c.Platform, v.en)+" "+c.GPU, render.PriceWithUnit(c, v.en),
+			render.SourceCell(c, v.en), name, price, v.recordedWhen(*row)), l)
 	case sv.Answer == render.VerdictYes:
 		return sv.Line(l.T("offers.yesno.yes_replay", name, price, render.FreePhrase(*row, v.en), v.recordedWhen(*row)), l)
 	case sv.Live:

@@ -96,8 +96,14 @@ type Query struct {
 	NoCardMode    bool `json:"no_card_mode,omitempty"`
 	Retention     bool `json:"retention,omitempty"`
 	// LiveAsked asks whether the prices are live ("价格是实时的吗").
-	LiveAsked bool   `json:"-"`
-	Aspect    string `json:"aspect,omitempty"`
+	LiveAsked bool `json:"-"`
+	// VRAMAsked asks for the VRAM a job needs ("要多大显存", "how much
+	// VRAM"): the answer states it first (configs/slots/yesno.yaml).
+	VRAMAsked bool `json:"-"`
+	// CheapAsked asks for a cheap card ("便宜点的", "cheapest"), comparing
+	// none: the cheapest that meets the question is named first.
+	CheapAsked bool   `json:"-"`
+	Aspect     string `json:"aspect,omitempty"`
 	// MaxPriceCNY is a price ceiling, CNY per GPU-hour ("1块5以下" → 1.5).
 	MaxPriceCNY float64 `json:"max_price_cny,omitempty"`
 	// PriceCNY is a price the question states without a ceiling word

@@ -67,6 +67,8 @@ var (
 	yesNoQuestion  = words.NewExpr("yesno.question")
 	yesNoSaid      = words.NewExpr("yesno.said")
 	yesNoEnough    = words.NewExpr("yesno.enough")
+	yesNoVRAMAsk   = words.NewExpr("yesno.vram_ask")
+	yesNoCheapAsk  = words.NewExpr("yesno.cheap_ask")
 )
 
 // yesNoKinds are the kinds in the order they are tried: the first whose
@@ -83,6 +85,8 @@ var yesNoKinds = []struct {
 // asks into Query.YesNo (nil when it is none), from the question part.
 func (x *Extraction) YesNoSlots() {
 	x.q.Question = yesNoAsk.MatchString(x.s) || yesNoWh.MatchString(x.s) || yesNoQuestion.MatchString(x.s)
+	x.q.VRAMAsked = yesNoVRAMAsk.MatchString(x.s)
+	x.q.CheapAsked = yesNoCheapAsk.MatchString(x.s) && !yesNoCheaper.MatchString(x.s)
 	y := ReadYesNo(x.s)
 	if y != nil && y.sizes() {
 		y.VRAMGB = 0
