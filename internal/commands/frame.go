@@ -115,18 +115,10 @@ func (r *Router) editor() frame.Editor {
 // platform ("用4090", "在恒源云呢"), another size of model ("那14B呢");
 // a question naming a job of its own starts afresh.
 func (r *Router) followEstimate(f, q Query) (Query, bool) {
-	if q.Intent == IntentCompare && len(q.GPUs) >= 2 && len(q.Platforms) == 0 && !frame.HasJob(q) && q.FollowUp {
+	if compareAsked(q) {
 		// "4090 vs 3090 for that?" after an estimate: the cards compared
 		// on the estimate's job, not on a default one.
-		m := f
-		m.Intent, m.Confidence, m.Alternatives, m.Problems = IntentEstimate, 1, nil, q.Problems
-		m.GPU, m.GPUs, m.NamedGPUs, m.GPUFamily, m.UnknownGPU = q.GPU, slices.Clone(q.GPUs), slices.Clone(q.NamedGPUs), q.GPUFamily, ""
-		m.Platform, m.Platforms = "", nil
-		if q.Aspect != "" {
-			m.Aspect = q.Aspect
-		}
-		m.English = frame.Language(f, q)
-		return m, true
+		return compareOnJob(f, q), true
 	}
 	if fitsAsked(q) {
 		// "3090够吗", "8张4090能跑吗", "is a 3090 enough": whether the
@@ -141,9 +133,7 @@ func (r *Router) followEstimate(f, q Query) (Query, bool) {
 	}
 	if q.Intent == IntentEstimate && !frame.HasJob(q) && !q.Bare && !frame.Valued(q) {
 		// "要跑多久", "要多少钱" naming nothing: the estimate's job again.
-		m := f
-		m.Intent, m.Confidence, m.Alternatives, m.Problems = IntentEstimate, 1, nil, q.Problems
-		m.English = frame.Language(f, q)
+		m := jobAgain(f, q)
 		m.YesNo, m.Question = q.YesNo, q.YesNo != nil
 		return m, true
 	}
@@ -151,19 +141,8 @@ func (r *Router) followEstimate(f, q Query) (Query, bool) {
 		// "两周能跑完吗", "is that within a 5000 yuan budget?", "A100 80G
 		// 的话要多少钱", "一个月挂着多少钱": the estimate's job, on the card,
 		// term, time or budget asked, with the question's verdict first.
-		y := q.YesNo
 		q.Intent = IntentEstimate
-		if y != nil && y.WithinHours == 0 && q.SpanDays > 0 {
-			// "半天能跑完吗", "can it finish within a day?": the span
-			// said is the time to be done in.
-			yc := *y
-			yc.WithinHours = q.SpanDays * 24
-			y = &yc
-		}
-		if y != nil && y.WithinHours > 0 {
-			// A time to be done in is no rental term.
-			q.BillingMode, q.ModeNamed, q.SpanDays, q.PeriodDays, q.Conditions = "", false, 0, 0, nil
-		}
+		y := doneWithin(&q)
 		if m, ok := mergeFollowUp(f, q); ok {
 			if y != nil {
 				m.YesNo, m.Question = y, true
@@ -189,10 +168,62 @@ func (r *Router) followEstimate(f, q Query) (Query, bool) {
 		adviceJob(r, f, &q)
 		return q, false
 	}
-	// A question naming a model of its own (a workload: "yolov8n coco
-	// 100轮", "bert-base 微调") starts a new job, even when only its
-	// numbers are read as slots; a follow-up ("那 SDXL 呢") asks its
-	// estimate instead.
+	return r.editJob(f, q)
+}
+
+// compareAsked reports whether q, said as a follow-up, compares two or
+// more cards naming no platform and no job of its own ("4090 vs 3090 for
+// that?"): of an estimate, it compares the cards on its job.
+func compareAsked(q Query) bool {
+	return q.Intent == IntentCompare && len(q.GPUs) >= 2 && len(q.Platforms) == 0 && !frame.HasJob(q) && q.FollowUp
+}
+
+// compareOnJob is the last estimate f on the cards q compares (and the
+// aspect it asks about, if any), on no platform in particular.
+func compareOnJob(f, q Query) Query {
+	m := jobAgain(f, q)
+	m.GPU, m.GPUs, m.NamedGPUs, m.GPUFamily, m.UnknownGPU = q.GPU, slices.Clone(q.GPUs), slices.Clone(q.NamedGPUs), q.GPUFamily, ""
+	m.Platform, m.Platforms = "", nil
+	if q.Aspect != "" {
+		m.Aspect = q.Aspect
+	}
+	return m
+}
+
+// jobAgain is the last estimate f asked again by q: its job as it was,
+// a sure estimate reading, with q's problems and q's language.
+func jobAgain(f, q Query) Query {
+	m := f
+	m.Intent, m.Confidence, m.Alternatives, m.Problems = IntentEstimate, 1, nil, q.Problems
+	m.English = frame.Language(f, q)
+	return m
+}
+
+// doneWithin returns the verdict q asks for about the estimate's job
+// (nil: none), its span read as the time to be done in, and drops q's
+// rental term when it asks for a time to be done in.
+func doneWithin(q *Query) *understand.YesNo {
+	y := q.YesNo
+	if y != nil && y.WithinHours == 0 && q.SpanDays > 0 {
+		// "半天能跑完吗", "can it finish within a day?": the span
+		// said is the time to be done in.
+		yc := *y
+		yc.WithinHours = q.SpanDays * 24
+		y = &yc
+	}
+	if y != nil && y.WithinHours > 0 {
+		// A time to be done in is no rental term.
+		q.BillingMode, q.ModeNamed, q.SpanDays, q.PeriodDays, q.Conditions = "", false, 0, 0, nil
+	}
+	return y
+}
+
+// editJob reads q as an edit of the last estimate f — its parameters,
+// card or platform, another size of model — unless q names a model of
+// its own (a workload: "yolov8n coco 100轮", "bert-base 微调"): that
+// starts a new job, even when only its numbers are read as slots; said
+// as a follow-up ("那 SDXL 呢") it asks that job's estimate instead.
+func (r *Router) editJob(f, q Query) (Query, bool) {
 	if model, _ := r.work.Find(q.Asked); model != "" && !sameWorkload(r.work, f, model) {
 		if q.FollowUp && q.Intent != IntentEstimate {
 			q.Intent, q.Confidence = IntentEstimate, 1

@@ -309,41 +309,13 @@ func tokenEqual(a, b string) bool {
 // its message id, which covers its event id) and enqueues.
 func (b *Bot) onMessage(ctx context.Context, ev *larkim.P2MessageReceiveV1) error {
 	st, _ := ctx.Value(reqStateKey{}).(*reqState)
-	reject := func(status int, msg string, err error) error {
-		if st != nil {
-			st.status, st.msg = status, msg
-		}
-		if status == http.StatusServiceUnavailable {
-			b.intake.refuse(b.opts.Now(), msg)
-		}
-		return err
-	}
 	if st != nil {
 		st.reached = true
 	}
-	if ev == nil || ev.EventV2Base == nil || ev.EventV2Base.Header == nil || ev.EventV2Base.Header.EventID == "" {
-		b.log.Warn("feishu event without header or event_id")
-		return reject(http.StatusBadRequest, "event without header", errRejected)
+	if err := b.admit(st, ev); err != nil {
+		return err
 	}
 	hdr := ev.EventV2Base.Header
-	if st != nil && !tokenEqual(hdr.Token, b.opts.VerificationToken) {
-		b.rejected(RejectToken, "")
-		return reject(http.StatusUnauthorized, "wrong verification token", errRejected)
-	}
-	if b.BotOpenID() == "" && fromGroup(ev) {
-		// Without its own open_id the bot cannot tell whether it was
-		// @mentioned: Feishu redelivers once the bot info is back.
-		b.refusals.note(b.log, "bot info not fetched yet")
-		return reject(http.StatusServiceUnavailable, "bot info not fetched yet", errNoBotInfo)
-	}
-	if !b.reserve() {
-		if b.closing() {
-			b.refusals.note(b.log, "shutting down")
-			return reject(http.StatusServiceUnavailable, "shutting down", errClosed)
-		}
-		b.refusals.note(b.log, "queue full")
-		return reject(http.StatusServiceUnavailable, "queue full", errQueueFull)
-	}
 	c, err := b.claim(ctx, claimKey(ev))
 	if err != nil {
 		// Not claimed by this process (a claim of its own that lands
@@ -351,7 +323,7 @@ func (b *Bot) onMessage(ctx context.Context, ev *larkim.P2MessageReceiveV1) erro
 		// answered.
 		b.release()
 		b.log.Warn("feishu event: dedup store failed, Feishu will retry", "event_id", hdr.EventID, "err", err)
-		return reject(http.StatusServiceUnavailable, "dedup store unavailable", fmt.Errorf("feishu: claim event: %w", err))
+		return b.rejectEvent(st, http.StatusServiceUnavailable, "dedup store unavailable", fmt.Errorf("feishu: claim event: %w", err))
 	}
 	if !c.Held {
 		b.release()
@@ -360,21 +332,8 @@ func (b *Bot) onMessage(ctx context.Context, ev *larkim.P2MessageReceiveV1) erro
 	}
 	j := job{ev: ev, received: b.opts.Now(), claim: c}
 	if b.opts.Inbox != nil {
-		// Durable before the 200: Feishu does not deliver it again after.
-		// While the store is down (the claim is in the process's window)
-		// the bot keeps answering, from memory: an outage does not mute
-		// it (a replica lost during the outage loses what it holds).
-		if msg, v := Gate(ev, b.BotOpenID(), b.opts.Started); (v == Answer || v == Unsupported) && c.Local {
-			b.unkept.Add(1)
-		} else if v == Answer || v == Unsupported {
-			p := parked{Msg: msg, Unsupported: v == Unsupported, Received: j.received}
-			if err := b.accept(ctx, p); err != nil {
-				b.release()
-				b.releaseClaims(c)
-				b.log.Warn("feishu event: could not keep it in the inbox, Feishu will retry", "event_id", hdr.EventID, "err", err)
-				return reject(http.StatusServiceUnavailable, "inbox unavailable", fmt.Errorf("feishu: keep event in the inbox: %w", err))
-			}
-			j.p, j.inboxed = &p, true
+		if err := b.keepInInbox(ctx, st, &j); err != nil {
+			return err
 		}
 	}
 	if err := b.push(j); err != nil {
@@ -383,10 +342,79 @@ func (b *Bot) onMessage(ctx context.Context, ev *larkim.P2MessageReceiveV1) erro
 		// Released, so that Feishu's retry is not taken for a duplicate.
 		b.releaseClaims(c)
 		b.log.Warn("feishu event refused: shutting down, Feishu will retry", "event_id", hdr.EventID)
-		return reject(http.StatusServiceUnavailable, "shutting down", err)
+		return b.rejectEvent(st, http.StatusServiceUnavailable, "shutting down", err)
 	}
 	b.intake.accepted()
 	b.rejects.accepted()
+	return nil
+}
+
+// rejectEvent refuses the event: st (nil in the long-connection mode)
+// gets the status and message the callback answers with, a 503 is
+// counted as a refusal of the intake, and err is returned for the
+// dispatcher.
+func (b *Bot) rejectEvent(st *reqState, status int, msg string, err error) error {
+	if st != nil {
+		st.status, st.msg = status, msg
+	}
+	if status == http.StatusServiceUnavailable {
+		b.intake.refuse(b.opts.Now(), msg)
+	}
+	return err
+}
+
+// admit checks ev before it is claimed — a header with an event_id, the
+// verification token (in the callback, st non-nil), the bot's open_id
+// for a group message — and takes a queue slot; nil: ev goes on holding
+// a slot, else the error to return, ev rejected (rejectEvent).
+func (b *Bot) admit(st *reqState, ev *larkim.P2MessageReceiveV1) error {
+	if ev == nil || ev.EventV2Base == nil || ev.EventV2Base.Header == nil || ev.EventV2Base.Header.EventID == "" {
+		b.log.Warn("feishu event without header or event_id")
+		return b.rejectEvent(st, http.StatusBadRequest, "event without header", errRejected)
+	}
+	if st != nil && !tokenEqual(ev.EventV2Base.Header.Token, b.opts.VerificationToken) {
+		b.rejected(RejectToken, "")
+		return b.rejectEvent(st, http.StatusUnauthorized, "wrong verification token", errRejected)
+	}
+	if b.BotOpenID() == "" && fromGroup(ev) {
+		// Without its own open_id the bot cannot tell whether it was
+		// @mentioned: Feishu redelivers once the bot info is back.
+		b.refusals.note(b.log, "bot info not fetched yet")
+		return b.rejectEvent(st, http.StatusServiceUnavailable, "bot info not fetched yet", errNoBotInfo)
+	}
+	if !b.reserve() {
+		if b.closing() {
+			b.refusals.note(b.log, "shutting down")
+			return b.rejectEvent(st, http.StatusServiceUnavailable, "shutting down", errClosed)
+		}
+		b.refusals.note(b.log, "queue full")
+		return b.rejectEvent(st, http.StatusServiceUnavailable, "queue full", errQueueFull)
+	}
+	return nil
+}
+
+// keepInInbox puts the claimed event of j in the inbox (Options.Inbox)
+// when it is to be answered, and marks j as kept (j.p, j.inboxed). An
+// event whose claim is local (the store down) is answered from memory,
+// only counted. When the inbox fails, j's slot and claim are released
+// and the error to return is that of rejectEvent.
+func (b *Bot) keepInInbox(ctx context.Context, st *reqState, j *job) error {
+	// Durable before the 200: Feishu does not deliver it again after.
+	// While the store is down (the claim is in the process's window)
+	// the bot keeps answering, from memory: an outage does not mute
+	// it (a replica lost during the outage loses what it holds).
+	if msg, v := Gate(j.ev, b.BotOpenID(), b.opts.Started); (v == Answer || v == Unsupported) && j.claim.Local {
+		b.unkept.Add(1)
+	} else if v == Answer || v == Unsupported {
+		p := parked{Msg: msg, Unsupported: v == Unsupported, Received: j.received}
+		if err := b.accept(ctx, p); err != nil {
+			b.release()
+			b.releaseClaims(j.claim)
+			b.log.Warn("feishu event: could not keep it in the inbox, Feishu will retry", "event_id", j.ev.EventV2Base.Header.EventID, "err", err)
+			return b.rejectEvent(st, http.StatusServiceUnavailable, "inbox unavailable", fmt.Errorf("feishu: keep event in the inbox: %w", err))
+		}
+		j.p, j.inboxed = &p, true
+	}
 	return nil
 }
 
@@ -507,48 +535,77 @@ func (b *Bot) deliver(ctx context.Context, j job, p parked, later chat.Later) {
 	if j.resumed && b.opts.Now().Sub(p.AnsweredAt) > staleAfter {
 		reply = staleNote(reply, p.AnsweredAt)
 	}
-	if p.InterimID == "" && later != nil {
-		// Answered at once from older data (a platform late beyond the
-		// budget already): posted as a card of known id, so that it can
-		// be updated when the data comes.
-		if id, err := b.postAnswerCard(ctx, msg, reply); err == nil {
-			b.log.Info("feishu: answered", "message_id", msg.ID, "chat_id", msg.ChatID, "chat_type", string(msg.ChatType),
-				"latency_ms", b.opts.Now().Sub(p.Received).Milliseconds())
-			b.finish(j)
-			b.linkAnswer(ctx, msg, []string{id})
-			b.followUp(id, msg, later)
-			return
-		}
+	// Answered at once from older data (a platform late beyond the
+	// budget already): posted as a card of known id, so that it can
+	// be updated when the data comes.
+	if p.InterimID == "" && later != nil && b.postToUpdate(ctx, j, p, reply, later) {
+		return
 	}
 	if p.InterimID != "" {
 		// The "查询中…" card becomes the answer.
-		patched, err := b.Update(ctx, p.InterimID, msg.ChatID, reply, msg.ID, "reply:"+msg.ID)
-		switch {
-		case err == nil:
-			b.log.Info("feishu: answered in place", "message_id", msg.ID, "chat_id", msg.ChatID, "latency_ms", b.opts.Now().Sub(p.Received).Milliseconds())
-			b.finish(j)
-			b.linkAnswer(ctx, msg, []string{p.InterimID})
-			// Answered from older data: the card is updated again when the
-			// late platform answers.
-			b.followUp(p.InterimID, msg, later)
-			return
-		case b.cutOff():
-			b.park(j, p) // the update is made again (the same content) by whoever takes it
-			return
-		case patched:
-			// The answer's first card is in place; sending it all again
-			// would show it twice.
-			b.log.Error("feishu: answered in place, but a further card failed", "message_id", msg.ID, "chat_id", msg.ChatID, "err", err)
-			b.finish(j)
+		if b.answerInPlace(ctx, j, p, reply, later) {
 			return
 		}
-		b.log.Warn("feishu: could not update the interim card; sending the answer", "message_id", msg.ID, "err", err)
 		defer func() {
 			if !b.cutOff() {
 				b.finishInterim(ctx, p.InterimID, msg.ChatID, i18n.ZH.T("feishu.interim.next"))
 			}
 		}()
 	}
+	b.sendAnswer(ctx, j, p, reply)
+}
+
+// postToUpdate posts reply, made from older data, as a card of known id
+// and has it updated when the late platform answers (later). False: it
+// could not be posted, and reply is yet to be sent.
+func (b *Bot) postToUpdate(ctx context.Context, j job, p parked, reply chat.Reply, later chat.Later) bool {
+	msg := p.Msg
+	id, err := b.postAnswerCard(ctx, msg, reply)
+	if err != nil {
+		return false
+	}
+	b.logAnswered(p)
+	b.finish(j)
+	b.linkAnswer(ctx, msg, []string{id})
+	b.followUp(id, msg, later)
+	return true
+}
+
+// answerInPlace makes p's "查询中…" card the answer, reply. True: done
+// with j (answered, parked for whoever takes it, or given up with part
+// of the answer in place); false: the card could not be updated, and
+// reply is yet to be sent.
+func (b *Bot) answerInPlace(ctx context.Context, j job, p parked, reply chat.Reply, later chat.Later) bool {
+	msg := p.Msg
+	patched, err := b.Update(ctx, p.InterimID, msg.ChatID, reply, msg.ID, "reply:"+msg.ID)
+	switch {
+	case err == nil:
+		b.log.Info("feishu: answered in place", "message_id", msg.ID, "chat_id", msg.ChatID, "latency_ms", b.opts.Now().Sub(p.Received).Milliseconds())
+		b.finish(j)
+		b.linkAnswer(ctx, msg, []string{p.InterimID})
+		// Answered from older data: the card is updated again when the
+		// late platform answers.
+		b.followUp(p.InterimID, msg, later)
+		return true
+	case b.cutOff():
+		b.park(j, p) // the update is made again (the same content) by whoever takes it
+		return true
+	case patched:
+		// The answer's first card is in place; sending it all again
+		// would show it twice.
+		b.log.Error("feishu: answered in place, but a further card failed", "message_id", msg.ID, "chat_id", msg.ChatID, "err", err)
+		b.finish(j)
+		return true
+	}
+	b.log.Warn("feishu: could not update the interim card; sending the answer", "message_id", msg.ID, "err", err)
+	return false
+}
+
+// sendAnswer sends reply as a reply to p's message, then finishes j; a
+// send that fails goes back in the inbox (parked when cut off by the
+// shutdown grace, else for another try).
+func (b *Bot) sendAnswer(ctx context.Context, j job, p parked, reply chat.Reply) {
+	msg := p.Msg
 	// Its delivered parts are remembered as long as an inbox entry waits:
 	// one cut off between parts goes on where it stopped.
 	var sent []string
@@ -569,12 +626,19 @@ func (b *Bot) deliver(ctx context.Context, j job, p parked, later chat.Later) {
 		return
 	}
 	b.finish(j)
-	b.log.Info("feishu: answered", "message_id", msg.ID, "chat_id", msg.ChatID, "chat_type", string(msg.ChatType),
-		"latency_ms", b.opts.Now().Sub(p.Received).Milliseconds())
+	b.logAnswered(p)
 	sentMu.Lock()
 	ids := slices.Clone(sent)
 	sentMu.Unlock()
 	b.linkAnswer(ctx, msg, ids)
+}
+
+// logAnswered logs that p's message was answered, with the time since
+// it was received.
+func (b *Bot) logAnswered(p parked) {
+	msg := p.Msg
+	b.log.Info("feishu: answered", "message_id", msg.ID, "chat_id", msg.ChatID, "chat_type", string(msg.ChatType),
+		"latency_ms", b.opts.Now().Sub(p.Received).Milliseconds())
 }
 
 // linkAnswer tells a Handler that keeps what its answers were about

@@ -61,18 +61,7 @@ func Follow(f *frame.Frame, q understand.Query) (understand.Query, bool) {
 		return q, false
 	}
 	if q.DiskRef != "" {
-		// "2号盘呢", "#3 how much a year": that disk's cost, when the
-		// message says no change of it.
-		if len(q.Verbs) > 0 || !diskAsks[q.Intent] || q.Topic != "" {
-			return q, false
-		}
-		m := q
-		m.Intent, m.Confidence, m.Alternatives, m.AskedAbout = understand.IntentStorageList, 1, nil, ""
-		m.English = frame.Language(f.Query.Restore(), q)
-		if m.BillingMode == "" {
-			m.BillingMode = f.Query.BillingMode
-		}
-		return m, true
+		return namedDisk(f, q)
 	}
 	if q.LedgerBudget > 0 || q.LedgerPick == "total" || q.LedgerPick == "stopped" {
 		// "加起来一个月多少", "停机的那块呢", "该删哪块": the ledger's
@@ -82,6 +71,31 @@ func Follow(f *frame.Frame, q understand.Query) (understand.Query, bool) {
 		m.English = frame.Language(f.Query.Restore(), q)
 		return m, true
 	}
+	return lastDisk(f, q)
+}
+
+// namedDisk reads q, which names a disk by number, after the ledger
+// answer of f (false: not such a follow-up).
+func namedDisk(f *frame.Frame, q understand.Query) (understand.Query, bool) {
+	// "2号盘呢", "#3 how much a year": that disk's cost, when the
+	// message says no change of it.
+	if len(q.Verbs) > 0 || !diskAsks[q.Intent] || q.Topic != "" {
+		return q, false
+	}
+	m := q
+	m.Intent, m.Confidence, m.Alternatives, m.AskedAbout = understand.IntentStorageList, 1, nil, ""
+	m.English = frame.Language(f.Query.Restore(), q)
+	if m.BillingMode == "" {
+		m.BillingMode = f.Query.BillingMode
+	}
+	return m, true
+}
+
+// lastDisk reads q, which names no disk by number and no part of the
+// ledger, after the ledger answer of f: a resize of the disk f named, its
+// cost at another size, or its cost (the list, that disk first); false:
+// not such a follow-up.
+func lastDisk(f *frame.Frame, q understand.Query) (understand.Query, bool) {
 	disk := f.Query.DiskRef
 	if f.Query.Intent == understand.IntentStorageRemove {
 		disk = "" // gone: no size or resize of it
