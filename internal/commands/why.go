@@ -47,7 +47,9 @@ func whyReply(rep chat.Reply, l i18n.Lang) chat.Reply {
 	}
 	verdict, reasons, ok := render.CutVerdict(first, l)
 	if !ok {
-		for _, sep := range []string{"：", ": "} {
+		// The separator of a verdict line in either language ("%s：%s",
+		// "%s: %s"), from the catalog.
+		for _, sep := range []string{i18n.Of(false).T("verdict.line", "", ""), i18n.Of(true).T("verdict.line", "", "")} {
 			if v, r, found := strings.Cut(first, sep); found && r != "" && len([]rune(v)) <= 40 {
 				verdict, reasons, ok = v, r, true
 				break
