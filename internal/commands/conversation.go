@@ -128,6 +128,9 @@ func (r *Router) inContext(c *conversation, q Query) (Query, *Query) {
 	}
 	m, ok := r.editor().Follow(c.frame, q)
 	if !ok {
+		if t, ok := r.threadFollow(c.frame, m); ok {
+			return t, nil
+		}
 		return m, nil
 	}
 	base := c.frame.Query.Restore()
