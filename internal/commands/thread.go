@@ -44,6 +44,16 @@ func (r *Router) threadFollow(f *Frame, q Query) (Query, bool) {
 	if !weakReading(q, fq, advice) {
 		return q, false
 	}
+	if q.Intent == IntentClarify && !advice && len(q.Alternatives) > 0 {
+		if top := q.Alternatives[0]; top.Intent == IntentAdvice && top.Topic != "" && top.Intent != fq.Intent {
+			// "数据盘太贵了 有啥省钱办法" after a platform's prices: the
+			// topic it reads as first (the way out the thread asks for),
+			// not the prices again.
+			m := q
+			m.Intent, m.Topic, m.Score, m.Confidence, m.Alternatives = top.Intent, top.Topic, top.Score, 1, nil
+			return m, true
+		}
+	}
 	if advice {
 		if b := q.KB; b != nil && b.Best != nil && b.Best.Strong && b.Best.Topic.ID != f.Query.AdviceTopic {
 			return q, false
