@@ -206,6 +206,7 @@ func jobChanges(base, q Query, l i18n.Lang) []string {
 	add(q.Epochs != base.Epochs && q.Epochs > 0, "router.frame.epochs", render.TrimF(q.Epochs))
 	add(q.LoRARank != base.LoRARank && q.LoRARank > 0, "router.frame.rank", q.LoRARank)
 	add(q.Images != base.Images && q.Images > 0, "router.frame.images", q.Images)
+	add(q.Runs != base.Runs && q.Runs > 0, "router.frame.runs", q.Runs)
 	return out
 }
 
