@@ -84,9 +84,16 @@ func run(ctx context.Context, env *answer.Env, q *understand.Query) (estimatevie
 	case err != nil:
 		return estimateview.Failed{Err: err.Error(), Lang: l}, nil
 	}
+	one := scaleRuns(est, q.Runs)
 	e := estimateview.Estimate{Figures: estimateview.FiguresOf(est), Lang: l, Problems: answer.ProblemLines(*q, en),
 		NamedGPUs: q.NamedGPUs, GPUsAsked: q.GPU != "", BudgetCNY: q.BudgetTotalCNY, USD: q.Currency == understand.CurrencyUSD,
 		WhyOnly: q.WhyVerdict, VRAMAsked: q.VRAMAsked}
+	if one != nil {
+		e.Runs, e.RunCNY, e.RunHours = q.Runs, [2]float64{one.TotalLowCNY, one.TotalHighCNY}, one.Hours
+		if e.RunCNY[1] < e.RunCNY[0] || e.RunCNY[1] == 0 {
+			e.RunCNY = [2]float64{one.TotalCNY, one.TotalCNY}
+		}
+	}
 	if q.ModelText != "" && q.Model == "" {
 		e.UnknownModel = q.ModelText
 	}
@@ -246,4 +253,25 @@ func llmFamily(cat *catalog.Catalog, name string) bool {
 		}
 	}
 	return false
+}
+
+// scaleRuns counts the job's priced options runs times ("一个月跑10次":
+// the cost and the hours of all of them) and returns the cheapest
+// option's one run as it was (nil when the job runs once or has none).
+func scaleRuns(est *estimator.Estimate, runs int) *estimator.Option {
+	if runs < 2 || len(est.Options) == 0 {
+		return nil
+	}
+	one := est.Options[0]
+	n := float64(runs)
+	for i := range est.Options {
+		o := &est.Options[i]
+		o.Hours, o.BilledGPUHours, o.GPUCostCNY = o.Hours*n, o.BilledGPUHours*n, o.GPUCostCNY*n
+		o.TotalCNY, o.TotalLowCNY, o.TotalHighCNY = o.TotalCNY*n, o.TotalLowCNY*n, o.TotalHighCNY*n
+		if o.StorageCostCNY != nil {
+			v := *o.StorageCostCNY * n
+			o.StorageCostCNY = &v
+		}
+	}
+	return &one
 }

@@ -167,7 +167,7 @@ func optionsVerdict(cat *catalog.Catalog, opts []estimator.Option, q understand.
 		v.Kind = budgetKind(q.YesNo)
 	case within > 0 && o.Hours > within:
 		v.Answer, v.Why, v.BudgetCNY = render.VerdictNo, estimateview.WhyTime, 0
-	case within > 0:
+	case within > 0 && !(budget > 0 && q.Runs > 1):
 		v.Why = estimateview.WhyTime
 	default:
 		v.Why, v.Kind = estimateview.WhyBudget, budgetKind(q.YesNo)

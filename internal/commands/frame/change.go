@@ -114,6 +114,8 @@ func changes(rd *render.Renderer, base, q Query, l i18n.Lang) []string {
 	add(q.PeriodDays != base.PeriodDays && q.PeriodDays > 0 && q.SpanDays == base.SpanDays && (q.BillingMode == base.BillingMode || !modeSaid),
 		"router.frame.days", render.TrimF(q.PeriodDays))
 	add(q.VRAMMinGB != base.VRAMMinGB && q.VRAMMinGB > 0, "router.frame.vram_min", render.TrimF(q.VRAMMinGB))
+	add(q.VRAMMaxGB != base.VRAMMaxGB && q.VRAMMaxGB > 0, "router.frame.vram_max", render.TrimF(q.VRAMMaxGB))
+	add(q.BudgetTotalCNY != base.BudgetTotalCNY && q.BudgetTotalCNY > 0, "router.frame.budget", render.TrimF(q.BudgetTotalCNY))
 	out = append(out, scheduleChanges(append(slices.Clone(base.Schedule), base.ScheduleAlso...), append(slices.Clone(q.Schedule), q.ScheduleAlso...), l)...)
 	add(q.Intent == understand.IntentPlan && q.SizeGB != base.SizeGB && q.SizeGB > 0, "router.frame.disk", render.TrimF(q.SizeGB))
 	return append(out, jobChanges(base, q, l)...)
@@ -206,6 +208,7 @@ func jobChanges(base, q Query, l i18n.Lang) []string {
 	add(q.Epochs != base.Epochs && q.Epochs > 0, "router.frame.epochs", render.TrimF(q.Epochs))
 	add(q.LoRARank != base.LoRARank && q.LoRARank > 0, "router.frame.rank", q.LoRARank)
 	add(q.Images != base.Images && q.Images > 0, "router.frame.images", q.Images)
+	add(q.Runs != base.Runs && q.Runs > 0, "router.frame.runs", q.Runs)
 	return out
 }
 

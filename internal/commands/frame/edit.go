@@ -145,6 +145,7 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 	if !form && !elliptical(f, q) {
 		return q, false // a question of its own
 	}
+	q = WhenAsSchedule(f, q)
 	b := valuesOf(q)
 	if !b.any() && !q.Cheaper && !narrow && !priceAsk {
 		return carry(f, q)

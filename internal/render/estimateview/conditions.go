@@ -81,6 +81,10 @@ func (e Estimate) conditionLines(rd *render.Renderer) []string {
 	if line := BudgetLine(l, e.BudgetCNY, cost); line != "" {
 		out = append([]string{line}, out...)
 	}
+	if e.Runs > 1 && e.Period == nil {
+		// "一个月跑10次": the figures are of all the runs; one run's beside.
+		out = append([]string{l.T("estimate.runs", e.Runs, rangeText(cost), rangeText(e.RunCNY), e.RunHours)}, out...)
+	}
 	if e.USD {
 		if line := USDLine(rd, l, cost); line != "" {
 			out = append(out, line)

@@ -91,6 +91,12 @@ type Estimate struct {
 	// in US dollars. Each adds a line (conditionLines).
 	Period    *PeriodNote `json:"-"`
 	BudgetCNY float64     `json:"-"`
+	// Runs is how many times the job runs when the question said so (0 or
+	// 1: once): the options' costs and hours are of all of them; RunCNY
+	// and RunHours are one run's (the cheapest option's).
+	Runs     int        `json:"-"`
+	RunCNY   [2]float64 `json:"-"`
+	RunHours float64    `json:"-"`
 	// WhyOnly: the member asked why the verdict is what it is; the short
 	// form is the verdict and the figures that decided it.
 	WhyOnly bool `json:"-"`

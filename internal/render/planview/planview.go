@@ -92,6 +92,12 @@ func (p Plans) Reply(rd *render.Renderer) chat.Reply {
 		rep.Title = p.verdictLine(rd)
 	}
 	rep.Lines = append(rep.Lines, p.conditionLines(rd)...)
+	if usd := estimateview.USDLine(rd, l, res.Options[0].CostCNY); p.USD && usd != "" && p.Verdict == nil {
+		// Asked in US dollars ("in USD?"): the total in dollars first,
+		// the plan in CNY right after it.
+		rep.Lines = append([]string{rep.Title}, slices.DeleteFunc(rep.Lines, func(s string) bool { return s == usd })...)
+		rep.Title = usd
+	}
 	if line, ok := missingMode(res, as.Asked, l); ok {
 		rep.Lines = append(rep.Lines, line)
 	} else if line, ok := hiddenMode(rd, res, as.Mentioned, l); ok {

@@ -153,14 +153,23 @@ func (x *Extraction) FollowUpSlots() {
 	offerAsk(x.q, x.whole)
 }
 
-// reRegionFollowRest is what a follow-up naming only a region or a group
-// of platforms may say besides it ("华东有没有", "国内平台的").
-var reRegionFollowRest = words.NewExpr("conditions.region_follow_rest")
+// reConditionFollowRest is what a follow-up naming only conditions may
+// say besides them ("华东有没有", "国内平台的", "要24G以上", "预算改成2000呢").
+var reConditionFollowRest = words.NewExpr("conditions.condition_follow_rest")
 
-// conditionFollow marks a short message that names nothing but a region
-// or a group of platforms ("华东有没有", "国内平台的", "overseas only") as
-// a follow-up: read after the conditions (ConditionSlots), which the
-// first reading of follow-ups ran before.
+// followKinds are the conditions a short message may state alone to
+// continue the last answer with them.
+var followKinds = map[string]bool{
+	conditions.CondPlatformGroup: true, conditions.CondRegion: true, conditions.CondVRAMMin: true, conditions.CondVRAMMax: true,
+	conditions.CondBudget: true, conditions.CondPeriod: true, conditions.CondSchedule: true,
+}
+
+// conditionFollow marks a short message that names nothing but conditions
+// (a region or a group of platforms, a VRAM floor or ceiling, a budget, a
+// rental period, a schedule: "华东有没有", "国内平台的", "要24G以上",
+// "预算改成2000", "overseas only") as a follow-up: read after the
+// conditions (ConditionSlots), which the first reading of follow-ups ran
+// before. Such a message adds its conditions to the last answer's.
 func conditionFollow(x *Extraction) {
 	q := x.q
 	if q.FollowUp || len(q.GPUs) > 0 || len(q.Platforms) > 0 || q.UnknownGPU != "" {
@@ -172,7 +181,7 @@ func conditionFollow(x *Extraction) {
 	}
 	rest, named := x.s, false
 	for _, c := range q.Conditions {
-		if c.Kind != conditions.CondPlatformGroup && c.Kind != conditions.CondRegion {
+		if !followKinds[c.Kind] {
 			continue
 		}
 		if c.Span[0] < 0 || c.Span[1] > len(rest) || c.Span[0] >= c.Span[1] {
@@ -180,7 +189,7 @@ func conditionFollow(x *Extraction) {
 		}
 		rest, named = blank(rest, c.Span[0], c.Span[1]), true
 	}
-	if named && strings.TrimSpace(reRegionFollowRest.ReplaceAllString(rest, " ")) == "" {
+	if named && strings.TrimSpace(reConditionFollowRest.ReplaceAllString(rest, " ")) == "" {
 		q.FollowUp = true
 	}
 }

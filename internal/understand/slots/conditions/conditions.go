@@ -137,6 +137,9 @@ type Stated struct {
 	// 晚上跑" then "周末也跑": the evenings and the weekends): its hours
 	// add to Schedule's, the overlap counted once.
 	ScheduleAlso []string `json:"schedule_also,omitempty"`
+	// Runs is how many times the job is run ("一个月跑10次", "10 runs a
+	// month"): its cost and hours count that many times.
+	Runs int `json:"runs,omitempty"`
 }
 
 // Asked is what the other slot extractors read before the conditions
@@ -182,6 +185,7 @@ func Read(st *Stated, a *Asked, s, t string) {
 	readCardTotal(x, t)
 	readCurrency(x, t)
 	readSchedule(x, t)
+	readRuns(x, t)
 	sort.SliceStable(x.Conditions, func(i, j int) bool { return x.Conditions[i].Span[0] < x.Conditions[j].Span[0] })
 }
 
@@ -237,6 +241,7 @@ var (
 	rePeriodPast    = words.NewExpr("conditions.period_past")
 	rePeriodCost    = words.NewExpr("conditions.period_cost_after")
 	rePeriodWeekend = words.NewExpr("conditions.period_weekend")
+	reRuns          = words.NewExpr("conditions.runs")
 	reGroup         = words.NewExpr("conditions.platform_group")
 	reGroupNot      = words.NewExpr("conditions.group_not")
 	reGroupPair     = words.NewExpr("conditions.group_pair")
@@ -755,4 +760,30 @@ func clockSchedule(t, name string) []int {
 		return nil
 	}
 	return loc
+}
+
+// Runs read as a job's repetitions: fewer is one run, more a count of
+// something else.
+const (
+	minRuns = 2
+	maxRuns = 1000
+)
+
+// readRuns reads how many times the job is run ("跑10次", "10 runs",
+// "run it 5 times"): the first number of conditions.runs' groups.
+func readRuns(x *reader, t string) {
+	m := reRuns.FindStringSubmatchIndex(t)
+	if m == nil {
+		return
+	}
+	for g := 1; 2*g+1 < len(m); g++ {
+		if m[2*g] < 0 {
+			continue
+		}
+		v, ok := words.ParseNum(t[m[2*g]:m[2*g+1]])
+		if ok && v >= minRuns && v <= maxRuns && v == float64(int(v)) {
+			x.Runs = int(v)
+		}
+		return
+	}
 }
