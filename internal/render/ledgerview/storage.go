@@ -368,6 +368,10 @@ func (s List) lead(rd *render.Renderer) string {
 // the total now and after, and how they were picked.
 func (s List) budgetLead(rd *render.Renderer) string {
 	l, en, b := s.Lang, s.Lang.English(), s.Budget
+	if len(b.Drop) == 0 && s.Unpriced > 0 {
+		// Never "within budget" over disks whose cost is unknown.
+		return l.T("storage.list.budget_within_unpriced", b.Total, b.Budget, s.Unpriced)
+	}
 	if len(b.Drop) == 0 {
 		return l.T("storage.list.budget_within", b.Total, b.Budget)
 	}
@@ -384,7 +388,11 @@ func (s List) budgetLead(rd *render.Renderer) string {
 			names = append(names, l.T("storage.list.budget_disk", d.Disk, rd.PlatformName(d.Platform, en), GBText(d.SizeGB), state, *d.Monthly))
 		}
 	}
-	return l.T("storage.list.budget_drop", strings.Join(names, l.T("router.frame.join")), b.Total, b.After, b.Budget)
+	lead := l.T("storage.list.budget_drop", strings.Join(names, l.T("router.frame.join")), b.Total, b.After, b.Budget)
+	if s.Unpriced > 0 {
+		lead += l.T("storage.list.budget_unpriced", s.Unpriced)
+	}
+	return lead
 }
 
 // ownerText names a disk's owner for the asker: "你" for their own, the
