@@ -25,8 +25,12 @@ var billingModes = []struct {
 // 包月, not a weekly plan).
 var reNamedPlan = words.NewExpr("billing.named_plan")
 
-// reHourlyTime: after an hourly word, a time ("一小时后"), not the mode.
-var reHourlyTime = words.NewExpr("billing.hourly_time_after")
+// reHourlyTime: after an hourly word, a time ("一小时后"), not the mode;
+// reHourlyMute: before it, a mute or pause ("静音一小时吧"): how long.
+var (
+	reHourlyTime = words.NewExpr("billing.hourly_time_after")
+	reHourlyMute = words.NewExpr("billing.hourly_time_before")
+)
 
 // extractBillingMode reads the billing mode asked about: a plan named
 // outright, else the leftmost non-hourly mode ("按量和包月哪个划算" asks
@@ -45,8 +49,8 @@ func extractBillingMode(x *Extraction) {
 	best, at, span := "", -1, []int(nil)
 	for _, bm := range billingModes {
 		loc := bm.re.FindStringIndex(x.rest)
-		if loc != nil && bm.mode == ModeHourly && reHourlyTime.MatchString(x.rest[loc[1]:]) {
-			loc = nil // "一小时后呢": a time
+		if loc != nil && bm.mode == ModeHourly && (reHourlyTime.MatchString(x.rest[loc[1]:]) || reHourlyMute.MatchString(x.rest[:loc[0]])) {
+			loc = nil // "一小时后呢", "静音一小时": a time
 		}
 		if loc == nil {
 			continue
