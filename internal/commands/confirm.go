@@ -131,29 +131,19 @@ func (r *Router) muteLines(ctx context.Context, a *answer.Ask, l i18n.Lang) []st
 // explainLine says what an action would mean, for a question about it
 // ("取消订阅会怎样"): the reply's first line, before the state it is about.
 func explainLine(action string, l i18n.Lang) string {
-	switch action {
-	case IntentMute:
-		return l.T("explain.mute")
-	case IntentSubscribe:
-		return l.T("explain.subscribe")
-	case IntentUnsubscribe:
-		return l.T("explain.unsubscribe")
-	case IntentDigestOn:
-		return l.T("explain.digest_on")
-	case IntentDigestOff:
-		return l.T("explain.digest_off")
-	case IntentStorageAdd:
-		return l.T("explain.storage_add")
-	case IntentStorageRemove:
-		return l.T("explain.storage_remove")
-	case IntentStorageStop:
-		return l.T("explain.storage_stop")
-	case IntentStorageStart:
-		return l.T("explain.storage_start")
-	case IntentStorageResize:
-		return l.T("explain.storage_resize")
+	if key, ok := explainKeys[action]; ok {
+		return l.T(key)
 	}
 	return ""
+}
+
+// explainKeys are the catalog's explanation of each action.
+var explainKeys = map[string]string{
+	IntentMute: "explain.mute", IntentSubscribe: "explain.subscribe", IntentUnsubscribe: "explain.unsubscribe",
+	IntentDigestOn: "explain.digest_on", IntentDigestOff: "explain.digest_off",
+	IntentStorageAdd: "explain.storage_add", IntentStorageRemove: "explain.storage_remove",
+	IntentStorageStop: "explain.storage_stop", IntentStorageStart: "explain.storage_start",
+	IntentStorageResize: "explain.storage_resize",
 }
 
 // withLead puts line first in rep, its title after it.

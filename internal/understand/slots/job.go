@@ -306,7 +306,7 @@ func extractParams(x *Extraction) {
 		if loc == nil {
 			continue
 		}
-		m := submatches(x.rest, loc)
+		m := words.Submatches(x.rest, loc)
 		v, ok := words.ParseNum(m[1])
 		if !ok {
 			continue

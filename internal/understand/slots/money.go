@@ -25,16 +25,6 @@ var (
 	monthUnits = words.NewWords("money.month_units")
 )
 
-func submatches(s string, loc []int) []string {
-	m := make([]string, len(loc)/2)
-	for i := range m {
-		if loc[2*i] >= 0 {
-			m[i] = s[loc[2*i]:loc[2*i+1]]
-		}
-	}
-	return m
-}
-
 // extractMoney fills MaxPriceCNY (an amount with a ceiling word) or
 // PriceCNY and PriceUnit (an amount stated as a fact).
 func extractMoney(x *Extraction) {

@@ -32,12 +32,7 @@ func extractWorkload(x *Extraction) {
 		if loc == nil {
 			continue
 		}
-		v, ok := words.ParseNum(x.rest[loc[2]:loc[3]])
-		unit := ""
-		if loc[4] >= 0 {
-			unit = x.rest[loc[4]:loc[5]]
-		}
-		if n := v * mult(unit); ok && n > 0 && n < 1e6 {
+		if n, ok := countAt(x.rest, loc); ok && n > 0 && n < 1e6 {
 			q.AudioHours = n
 			x.use(loc[0], loc[1], "")
 			break
@@ -48,12 +43,7 @@ func extractWorkload(x *Extraction) {
 		if loc == nil {
 			continue
 		}
-		v, ok := words.ParseNum(x.rest[loc[2]:loc[3]])
-		unit := ""
-		if loc[4] >= 0 {
-			unit = x.rest[loc[4]:loc[5]]
-		}
-		if n := v * mult(unit); ok && n >= 1 && n < 1e9 && (i == 0 || n >= 10) {
+		if n, ok := countAt(x.rest, loc); ok && n >= 1 && n < 1e9 && (i == 0 || n >= 10) {
 			q.Images = int(n)
 			x.use(loc[0], loc[1], "")
 			break
@@ -148,4 +138,16 @@ func JobNames(folded string) []string {
 		}
 	}
 	return out
+}
+
+// countAt is the count a match of an amount pattern says: its first
+// group's number times its second group's multiplier ("2万" → 20000,
+// "100" → 100); ok is false when the number does not parse.
+func countAt(s string, loc []int) (float64, bool) {
+	v, ok := words.ParseNum(s[loc[2]:loc[3]])
+	unit := ""
+	if loc[4] >= 0 {
+		unit = s[loc[4]:loc[5]]
+	}
+	return v * mult(unit), ok
 }

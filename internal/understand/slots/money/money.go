@@ -90,7 +90,7 @@ func Amounts(s, orig string) []Amount {
 	res := reAmounts.All()
 	for i, rule := range amountRules {
 		for _, loc := range res[i].FindAllStringSubmatchIndex(s, -1) {
-			m := submatches(s, loc)
+			m := words.Submatches(s, loc)
 			v, ok := rule.value(m)
 			if !ok || v <= 0 {
 				continue
@@ -118,14 +118,4 @@ func Amounts(s, orig string) []Amount {
 		out = append(out, a)
 	}
 	return out
-}
-
-func submatches(s string, loc []int) []string {
-	m := make([]string, len(loc)/2)
-	for i := range m {
-		if loc[2*i] >= 0 {
-			m[i] = s[loc[2*i]:loc[2*i+1]]
-		}
-	}
-	return m
 }

@@ -36,3 +36,15 @@ func EndsWithAny(s string, ws []string) bool {
 	}
 	return false
 }
+
+// Submatches are the texts of s at a FindStringSubmatchIndex result loc:
+// one per group, "" for a group that did not take part.
+func Submatches(s string, loc []int) []string {
+	m := make([]string, len(loc)/2)
+	for i := range m {
+		if loc[2*i] >= 0 {
+			m[i] = s[loc[2*i]:loc[2*i+1]]
+		}
+	}
+	return m
+}
