@@ -74,6 +74,8 @@ func (r *Router) alertHowLine(topic, chatKey string, l i18n.Lang) string {
 		return l.T("explain.alerts.repeat", dropText, alertview.Duration(cooldown, l))
 	case understand.ExplainAlertInStock:
 		return l.T("explain.alerts.instock", every, dropText, alertview.Duration(cooldown, l))
+	case understand.ExplainAlertOptions:
+		return l.T("explain.alerts.options")
 	}
 	return ""
 }

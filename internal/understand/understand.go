@@ -489,6 +489,7 @@ var (
 		{ExplainAlertRepeat, words.NewExpr("pipeline.alert_repeat")},
 		{ExplainAlertNight, words.NewExpr("pipeline.alert_night")},
 		{ExplainAlertInStock, words.NewExpr("pipeline.alert_instock")},
+		{ExplainAlertOptions, words.NewExpr("pipeline.alert_options")},
 	}
 )
 
@@ -500,6 +501,7 @@ const (
 	ExplainAlertMention  = "alerts.mention"
 	ExplainAlertRepeat   = "alerts.repeat"
 	ExplainAlertInStock  = "alerts.instock"
+	ExplainAlertOptions  = "alerts.options"
 )
 
 // alertHow answers a question about how the alerts work ("提醒多久检查一

@@ -67,9 +67,10 @@ func yesNoRule(q *Query) {
 	case y.Kind == YesNoCheaper && card && q.Intent == IntentFactCheck && q.PriceCNY == 0:
 		to = IntentCompare
 	case (y.Kind == YesNoFits || y.Kind == YesNoCan) && (q.Model != "" || q.ParamsB > 0) && q.Intent == IntentAdvice &&
-		(q.Topic == "" || q.Topic == advice.TopicCardChoice || q.Topic == advice.TopicOOM) && (q.KB == nil || q.KB.Best == nil || !q.KB.Best.Strong):
+		(q.Topic == "" || q.Topic == advice.TopicCardChoice || q.Topic == advice.TopicOOM || y.VRAMGB > 0) && (q.KB == nil || q.KB.Best == nil || !q.KB.Best.Strong):
 		// "is 24G enough for 7b inference": the estimate says whether
-		// it fits, not a card-choice topic.
+		// it fits, not a card-choice topic (nor, with the size read as
+		// VRAM, how big a disk to rent).
 		to = IntentEstimate
 	case y.Kind == YesNoEasy && card && q.Intent != IntentStock && !kbBacked(q):
 		to = IntentAvailability

@@ -127,6 +127,14 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 	if !Editable(f) || !continues(q) {
 		return q, false
 	}
+	if gapFollow(f, q) {
+		// "贵多少", "how much cheaper?" after a comparison: the comparison
+		// again; its first line says by how much.
+		m := f
+		m.Confidence, m.Alternatives, m.Problems = 1, nil, q.Problems
+		m.English = Language(f, q)
+		return m, true
+	}
 	if f.Intent == understand.IntentEstimate {
 		return e.Estimate(f, q)
 	}
@@ -163,6 +171,14 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 		m.Platform, m.Platforms = "", slices.Clone(fr.Seen)
 	}
 	return m, true
+}
+
+// gapFollow reports whether q asks by how much the options of the
+// comparison f differ, naming nothing of its own.
+func gapFollow(f, q Query) bool {
+	b := valuesOf(q)
+	return q.FollowGap && f.Intent == understand.IntentCompare && !HasSubject(q) && q.UnknownGPU == "" &&
+		!b.count && !b.price && !b.mode && !b.usage && !b.params && !b.period
 }
 
 // diskFollow reports whether q, read as registering a disk, is a

@@ -409,13 +409,29 @@ func (v compareView) gpuParts(nameLeader bool) []string {
 			parts = append(parts, v.l.T("compare.platforms.gpu_same", pp.GPU))
 			continue
 		}
-		part := v.l.T("compare.platforms.gpu_less", pp.GPU, pp.SavingPct)
+		part := v.l.T("compare.platforms.gpu_less", pp.GPU, pp.SavingPct, pp.gap())
 		if nameLeader {
 			part = v.rd.PlatformName(pp.Cheaper, v.en) + " " + part
 		}
 		parts = append(parts, part)
 	}
 	return parts
+}
+
+// gap is how much less the cheaper platform's price is than the next
+// one's, in CNY per GPU-hour (by the midpoints the percentage compares).
+func (pp PlatformPrice) gap() float64 {
+	lo, ok := pp.Quotes[pp.Cheaper]
+	if !ok {
+		return 0
+	}
+	next := 0.0
+	for p, q := range pp.Quotes {
+		if p != pp.Cheaper && (next == 0 || q.CNYPerGPUHour < next) {
+			next = q.CNYPerGPUHour
+		}
+	}
+	return max(next-lo.CNYPerGPUHour, 0)
 }
 
 // winnerDoubt says when a cheaper price in the comparison is one whose

@@ -139,7 +139,7 @@ func TestCompareReply(t *testing.T) {
 			"autodl":   {Platform: "autodl", CNYPerGPUHour: 2.18, Low: 2.18, High: 2.18, Source: "live", AsOf: "5 分钟前", Verified: true},
 			"hengyuan": {Platform: "hengyuan", CNYPerGPUHour: 2.6, Low: 2.6, High: 2.6, Source: "catalog", AsOf: "2026", Verified: true}},
 		Cheaper: "autodl", SavingPct: 16}}}}
-	if rep := plats.Reply(rd); rep.Title != "AutoDL 更便宜：RTX 4090 上低 16%。" || rep.Table.Rows[0][3] != "AutoDL 低 16%" {
+	if rep := plats.Reply(rd); rep.Title != "AutoDL 更便宜：RTX 4090 上低 16%（每卡时少 0.42 元）。" || rep.Table.Rows[0][3] != "AutoDL 低 16%" {
 		t.Errorf("platforms:\n%s", chat.PlainText(rep))
 	}
 }

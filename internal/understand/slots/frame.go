@@ -37,6 +37,8 @@ var (
 	reWhichOne = words.NewExpr("frame.which_one")
 	// reCheapest asks for the cheapest option ("最便宜的是哪个").
 	reCheapest = words.NewExpr("frame.cheapest")
+	// reGap asks by how much the options just compared differ ("贵多少").
+	reGap = words.NewExpr("frame.gap")
 	// reSame asks the chat's last question again ("同问", "+1").
 	reSame = words.NewExpr("frame.same")
 	// reStill says a fix did not help ("还是不行"); reOtherWays asks for
@@ -76,6 +78,7 @@ func followUpSlots(x *Extraction) {
 	q.FollowAddOne = reAddOne.MatchString(x.s)
 	q.FollowWhich = reWhichOne.MatchString(x.s)
 	q.FollowCheapest = reCheapest.MatchString(x.s)
+	q.FollowGap = reGap.MatchString(x.s)
 	q.Same = reSame.MatchString(x.s)
 	q.Still = reStill.MatchString(x.s)
 	q.OtherWays = reOtherWays.MatchString(x.s)

@@ -324,6 +324,9 @@ type Query struct {
 	// FollowAddOne: a follow-up asks for one more of the same as the
 	// last action ("A100 也要", "再加一个h100的", "H100 too").
 	FollowAddOne bool `json:"-"`
+	// FollowGap: a short message asks by how much the options just
+	// compared differ ("贵多少", "how much cheaper?").
+	FollowGap bool `json:"-"`
 	// FollowWhich: a follow-up asks which of the options the
 	// conversation named is better ("which is cheaper over a month").
 	FollowWhich bool `json:"-"`
