@@ -57,10 +57,10 @@ func (r *Router) describeAction(a *answer.Ask, l i18n.Lang) string {
 		switch {
 		case q.All:
 			return l.T("router.confirm.unsubscribe_all")
-		case q.SubRef != "":
-			return l.T("router.confirm.unsubscribe_ref", q.SubRef)
 		case len(q.NamedGPUs) > 0:
 			return l.T("router.confirm.unsubscribe_gpus", strings.Join(q.NamedGPUs, l.T("router.frame.join")))
+		case q.SubRef != "":
+			return l.T("router.confirm.unsubscribe_ref", q.SubRef)
 		}
 		return l.T("router.confirm.unsubscribe")
 	case IntentSubscribe:
@@ -86,7 +86,10 @@ func describeMute(q Query, l i18n.Lang) string {
 	switch {
 	case q.MuteUntil != "":
 		day := ""
-		if q.MuteTomorrow {
+		switch {
+		case q.MuteWeekday > 0:
+			day = understand.WeekdayName(q.MuteWeekday, l.English()) + " "
+		case q.MuteTomorrow:
 			day = l.T("router.confirm.tomorrow")
 		}
 		return l.T("router.confirm.mute_until", day+q.MuteUntil)

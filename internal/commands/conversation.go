@@ -359,9 +359,9 @@ func (r *Router) remember(ctx context.Context, msg chat.Message, c *conversation
 	if f.English != res.English || now.Sub(f.LangAt) > langRefresh {
 		f.English, f.LangAt, changed = res.English, now, true
 	}
-	if did := didSubscription(res); f.DidSub != did {
+	if did, gpus := didSubscription(res); f.DidSub != did {
 		// Before the frame is linked: the linked copy is the member's too.
-		f.DidSub, changed = did, true
+		f.DidSub, f.DidSubGPUs, changed = did, gpus, true
 	}
 	var linked []byte
 	if fq := r.jobFrame(frameOf(res)); fq != nil {

@@ -26,7 +26,7 @@ func muteAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 	var until time.Time
 	switch {
 	case a.MuteUntil != "":
-		until = understand.MuteEnd(now, a.Rd.Clock.Location(), a.MuteUntil, a.MuteTomorrow)
+		until = understand.MuteEnd(now, a.Rd.Clock.Location(), a.MuteUntil, a.MuteTomorrow, a.MuteWeekday)
 		a.MuteMinutes = int(until.Sub(now).Round(time.Minute).Minutes())
 		if a.MuteMinutes > int(maxMute/time.Minute) {
 			a.MuteMinutes = int(maxMute / time.Minute)

@@ -5,6 +5,7 @@ import (
 	"github.com/labgpu/bot/internal/commands/storage"
 	"github.com/labgpu/bot/internal/render/alertview"
 	"github.com/labgpu/bot/internal/understand"
+	"slices"
 )
 
 // undo reads "算了 不要了", "撤销", "nvm, don't" (Query.Undo): right after
@@ -20,7 +21,14 @@ func undo(c *conversation, q Query) (Query, bool) {
 		m := q
 		m.Intent, m.Topic, m.Confidence, m.Alternatives = IntentUnsubscribe, "", 1, nil
 		m.SubRef, m.All, m.Verbs = f.DidSub, false, []string{IntentUnsubscribe}
-		m.GPU, m.GPUs, m.NamedGPUs, m.Platforms, m.Platform = "", nil, nil, nil, ""
+		if !q.UndoSure {
+			// "不用了谢谢" may only decline more help: asked first.
+			m.Verbs = nil
+		}
+		m.GPU, m.GPUs, m.Platforms, m.Platform = "", nil, nil, ""
+		// The cards it was for name it when the bot asks first (the id
+		// is no name a member knows).
+		m.NamedGPUs = slices.Clone(f.DidSubGPUs)
 		m.English = frame.Language(f.Query.Restore(), q)
 		if en, ok := f.Language(f.LangAt, FrameTTL); ok && !q.English {
 			m.English = en
@@ -36,13 +44,13 @@ func undo(c *conversation, q Query) (Query, bool) {
 	return m, true
 }
 
-// didSubscription is the id of the subscription an answer added ("" when
-// it added none).
-func didSubscription(res Result) string {
+// didSubscription is the id and cards of the subscription an answer
+// added ("" when it added none).
+func didSubscription(res Result) (string, []string) {
 	if p, ok := res.Payload.(alertview.Subscribed); ok {
-		return p.Subscription.ID
+		return p.Subscription.ID, p.Subscription.GPUs
 	}
-	return ""
+	return "", nil
 }
 
 // alertFollow reads "有了告诉我", "tell me when it is" after an answer

@@ -109,6 +109,12 @@ func (u *Understander) finish(x *extraction, m *advice.Result, text string) {
 	switch q.Intent {
 	case IntentStock, IntentPrices, IntentCompare, IntentClarify:
 		x.OfferAsk()
+	case IntentEstimate:
+		if len(q.GPUs) >= 2 && AsksSpeed(x.Folded()) && !slots.AsksPrice(x.Folded()) {
+			// "A100 40GB vs 80GB for 13B LoRA, which is faster": the
+			// cards' runs compared by their hours.
+			q.Aspect = AspectSpeed
+		}
 	}
 	if q.Intent == IntentStock && q.MaxPriceCNY == 0 && q.PriceCNY > 0 && q.PriceUnit == "hour" {
 		// "5 bucks an hour for an H100, where?": the price a stock

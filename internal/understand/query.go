@@ -114,6 +114,11 @@ const (
 	ScopeImage  = slots.ScopeImage
 )
 
+// What a comparison asks about (Query.Aspect).
+const (
+	AspectSpeed = slots.AspectSpeed
+)
+
 // What a yes/no question asks (Query.YesNo.Kind; see slots.YesNo).
 const (
 	YesNoFits    = slots.YesNoFits
@@ -148,9 +153,20 @@ func AnswerEnglish(text string, chatEnglish bool) bool {
 // (see language.EnglishPaste).
 func EnglishPaste(text string) bool { return language.EnglishPaste(text) }
 
+// WeekdayName is how an answer names one weekday, 1 (Monday) … 7
+// (Sunday): "周一", "Monday" ("" for none).
+func WeekdayName(iso int, en bool) string {
+	for _, w := range words.Weekdays() {
+		if w.ISO == iso {
+			return w.OneName.Pick(en)
+		}
+	}
+	return ""
+}
+
 // MuteEnd is when a mute given as a clock time ends (see slots.MuteEnd).
-func MuteEnd(now time.Time, loc *time.Location, clock string, tomorrow bool) time.Time {
-	return slots.MuteEnd(now, loc, clock, tomorrow)
+func MuteEnd(now time.Time, loc *time.Location, clock string, tomorrow bool, weekday int) time.Time {
+	return slots.MuteEnd(now, loc, clock, tomorrow, weekday)
 }
 
 // The one vocabulary of times of day and of the week

@@ -597,8 +597,15 @@ func ledgerAsked(x *extraction) {
 // A pattern's reading has confidence 1.
 const ActionFloor = 0.6
 
-// verbs are the actions whose explicit verb the message has.
+// reHedge is a hedge ("好像", "I think"): no action is done on its verb.
+var reHedge = words.NewExpr("pipeline.hedge")
+
+// verbs are the actions whose explicit verb the message has (none in a
+// hedged message: "I think disk 1 was deleted already" is asked first).
 func (u *Understander) verbs(x *extraction) []string {
+	if reHedge.MatchString(x.Folded()) {
+		return nil
+	}
 	var out []string
 	for _, d := range u.in.Defs {
 		if d.Action() && d.hasVerb(x.Folded(), x.Query()) {

@@ -87,7 +87,7 @@ func run(ctx context.Context, env *answer.Env, q *understand.Query) (estimatevie
 	one := scaleRuns(est, q.Runs)
 	e := estimateview.Estimate{Figures: estimateview.FiguresOf(est), Lang: l, Problems: answer.ProblemLines(*q, en),
 		NamedGPUs: q.NamedGPUs, GPUsAsked: q.GPU != "", BudgetCNY: q.BudgetTotalCNY, USD: q.Currency == understand.CurrencyUSD,
-		WhyOnly: q.WhyVerdict, VRAMAsked: q.VRAMAsked}
+		WhyOnly: q.WhyVerdict, VRAMAsked: q.VRAMAsked, SpeedAsked: q.Aspect == understand.AspectSpeed}
 	if one != nil {
 		e.Runs, e.RunCNY, e.RunHours = q.Runs, [2]float64{one.TotalLowCNY, one.TotalHighCNY}, one.Hours
 		if e.RunCNY[1] < e.RunCNY[0] || e.RunCNY[1] == 0 {

@@ -65,6 +65,8 @@ type Frame struct {
 	// id; "" when the last answer did nothing), which an undo right after
 	// it ("算了 不要了", "nvm") cancels.
 	DidSub string `json:"did_sub,omitempty"`
+	// DidSubGPUs are its cards: how the bot names it when it asks first.
+	DidSubGPUs []string `json:"did_sub_gpus,omitempty"`
 }
 
 // Language is the conversation's language as f keeps it: the last

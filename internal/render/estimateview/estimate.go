@@ -103,7 +103,10 @@ type Estimate struct {
 	// VRAMAsked: the question asked for the VRAM ("要多大显存"): the first
 	// line states it, the price after.
 	VRAMAsked bool `json:"-"`
-	USD       bool `json:"-"`
+	// SpeedAsked: of two cards named, the question asked which is faster
+	// ("which is faster"): the verdict compares their hours first.
+	SpeedAsked bool `json:"-"`
+	USD        bool `json:"-"`
 	// Scaling compares the cards asked with one of them (nil unless
 	// several were asked).
 	Scaling *Scaling `json:"-"`
@@ -303,7 +306,7 @@ func (e Estimate) verdict(rd *render.Renderer) string {
 		return l.T("estimate.verdict.inference", what, rd.PlatformName(c.Platform, en), c.GPU, c.GPUCount, render.Money(c.GPUCostCNY))
 	}
 	if len(e.NamedGPUs) >= 2 {
-		if v := cardsVerdict(rd, est, e.NamedGPUs, l); v != "" {
+		if v := cardsVerdict(rd, est, e.NamedGPUs, e.SpeedAsked, l); v != "" {
 			return l.T("estimate.verdict.cards", what, v)
 		}
 	}
@@ -312,8 +315,9 @@ func (e Estimate) verdict(rd *render.Renderer) string {
 }
 
 // cardsVerdict compares the cheapest option of each named card (a family
-// name stands for its members).
-func cardsVerdict(rd *render.Renderer, est *estimator.Estimate, named []string, l i18n.Lang) string {
+// name stands for its members): which is the cheaper run, or with speed
+// asked, which is faster.
+func cardsVerdict(rd *render.Renderer, est *estimator.Estimate, named []string, speed bool, l i18n.Lang) string {
 	best := map[string]estimator.Option{}
 	for _, o := range est.Options {
 		for _, n := range named {
@@ -333,11 +337,26 @@ func cardsVerdict(rd *render.Renderer, est *estimator.Estimate, named []string, 
 			opts = append(opts, o)
 		}
 	}
+	if speed {
+		// Which is faster: the one whose run takes fewer hours (about the
+		// same within sameHours), the cost after.
+		sort.SliceStable(opts, func(i, j int) bool { return opts[i].Hours < opts[j].Hours })
+		a, b := opts[0], opts[1]
+		key := "estimate.verdict.faster_card"
+		if b.Hours <= a.Hours*sameHours {
+			key = "estimate.verdict.same_speed"
+		}
+		return l.T(key, a.GPU, a.Hours, render.Money(a.TotalCNY), b.GPU, b.Hours, render.Money(b.TotalCNY))
+	}
 	sort.SliceStable(opts, func(i, j int) bool { return opts[i].TotalCNY < opts[j].TotalCNY })
 	a, b := opts[0], opts[1]
 	return l.T("estimate.verdict.cheaper_card", a.GPU, render.Money(a.TotalCNY), a.Hours, rd.PlatformName(a.Platform, l.English()),
 		b.GPU, render.Money(b.TotalCNY), b.Hours)
 }
+
+// sameHours: two runs whose hours are within this ratio are about as
+// fast.
+const sameHours = 1.05
 
 // table is the short form's table, narrow enough for a phone: the first
 // shortOptions options, each its platform, cards, and cost per hour

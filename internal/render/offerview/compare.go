@@ -138,8 +138,13 @@ func (c Compare) Reply(rd *render.Renderer) chat.Reply {
 // verdict is the first line: on the platforms or the cards compared.
 func (v compareView) verdict() string {
 	if len(v.Compared) > 0 {
-		if v.Result.Aspect == AspectStability {
+		switch v.Result.Aspect {
+		case AspectStability:
 			return v.l.T("compare.stability.platforms")
+		case AspectSpeed:
+			// "AutoDL 和 RunPod 哪个快": the same card computes as fast
+			// anywhere; what differs (network, disks) is not measured.
+			return v.l.T("compare.platforms.speed", v.platformVerdict())
 		}
 		return v.platformVerdict()
 	}

@@ -141,6 +141,15 @@ var (
 	reMuteTomorrow = words.NewExpr("alerts.mute_tomorrow")
 	reUntilWord    = words.NewExpr("alerts.until")
 	reMuteMorning  = words.NewExpr("alerts.mute_morning")
+	// reMuteWeek is a mute over the rest of the week ("周末别提醒").
+	reMuteWeek = words.NewExpr("alerts.mute_week")
+)
+
+// The weekdays a mute over the week ends on: Monday (the week is over),
+// Saturday ("until the weekend").
+const (
+	monday   = 1
+	saturday = 6
 )
 
 // muteUntil reads a mute's end as a clock time ("到明早8点", "静音到晚上
@@ -157,6 +166,30 @@ func muteUntil(q *Query, s string) bool {
 	h, m, meridiem, found := clockIn(target)
 	part, named := words.DayPartAt(target)
 	tomorrow := reMuteTomorrow.MatchString(target)
+	weekday := 0
+	if w, ok := words.WeekdayIn(target); ok {
+		weekday = w.ISO
+	}
+	switch {
+	case weekday > 0:
+	case reMute.MatchString(s):
+		// A length said ("周末两天别发提醒", "这周出差 静音3天") is the
+		// mute's; the week's words only say why.
+	case target != s && reMuteWeek.MatchString(target):
+		weekday = saturday // "静音到周末", "until the weekend"
+	case reMuteWeek.MatchString(s):
+		weekday = monday // "周末别提醒", "mute for the weekend"
+	}
+	if weekday > 0 && !found {
+		// A day named without a time ends in its morning.
+		h := morningHour()
+		if named {
+			h = part.At
+		}
+		q.MuteUntil, q.MuteWeekday = fmt.Sprintf("%02d:00", h), weekday
+		return true
+	}
+	q.MuteWeekday = weekday
 	switch {
 	case found && (h > 24 || m > 59):
 		q.problem(ProblemMuteTime)
@@ -229,12 +262,20 @@ func clockIn(s string) (h, m int, meridiem string, ok bool) {
 
 // MuteEnd is when a mute given as a clock time ends: its next occurrence
 // after now in loc (the next day's when tomorrow is said and the time is
-// still ahead today).
-func MuteEnd(now time.Time, loc *time.Location, clock string, tomorrow bool) time.Time {
+// still ahead today); with a weekday (1 Monday … 7 Sunday), that time on
+// the next such day after today.
+func MuteEnd(now time.Time, loc *time.Location, clock string, tomorrow bool, weekday int) time.Time {
 	var h, m int
 	fmt.Sscanf(clock, "%d:%d", &h, &m)
 	local := now.In(loc)
 	end := time.Date(local.Year(), local.Month(), local.Day(), h, m, 0, 0, loc)
+	if weekday >= 1 && weekday <= 7 {
+		days := (weekday - isoWeekday(local) + 7) % 7
+		if days == 0 {
+			days = 7
+		}
+		return end.AddDate(0, 0, days)
+	}
 	if !end.After(local) {
 		end = end.AddDate(0, 0, 1)
 	}
@@ -244,6 +285,14 @@ func MuteEnd(now time.Time, loc *time.Location, clock string, tomorrow bool) tim
 		end = end.AddDate(0, 0, 1)
 	}
 	return end
+}
+
+// isoWeekday is 1 (Monday) … 7 (Sunday).
+func isoWeekday(t time.Time) int {
+	if t.Weekday() == time.Sunday {
+		return 7
+	}
+	return int(t.Weekday())
 }
 
 // subscribeSlots reads the fewest free GPUs and the region of a

@@ -54,8 +54,10 @@ var (
 	reResolved = words.NewExpr("frame.resolved")
 	// reWhyVerdict asks why the last verdict is what it is ("为什么不够").
 	reWhyVerdict = words.NewExpr("frame.why_verdict")
-	// reUndo takes back what was just asked ("算了 不要了", "nvm").
-	reUndo = words.NewExpr("frame.undo")
+	// reUndo takes back what was just asked ("算了 不要了", "nvm");
+	// reUndoSure has a word that does so outright ("算了", "cancel that").
+	reUndo     = words.NewExpr("frame.undo")
+	reUndoSure = words.NewExpr("frame.undo_sure")
 	// reAlertAsk asks to be told when the last answer's card is there.
 	reAlertAsk = words.NewExpr("frame.alert_ask")
 )
@@ -87,6 +89,7 @@ func followUpSlots(x *Extraction) {
 	q.Resolved = reResolved.MatchString(x.s)
 	q.WhyVerdict = reWhyVerdict.MatchString(x.s)
 	q.Undo = reUndo.MatchString(x.s)
+	q.UndoSure = q.Undo && reUndoSure.MatchString(x.s)
 	q.AlertAsk = reAlertAsk.MatchString(x.s)
 	rest := x.rest
 	if span := followCount(x); span != nil {

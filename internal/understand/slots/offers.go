@@ -54,6 +54,10 @@ func offerAsk(q *Query, s string) {
 	}
 }
 
+// AsksPrice reports whether a folded text asks about price ("便宜",
+// "cheaper"): the comparison aspect's words.
+func AsksPrice(folded string) bool { return offerPrice.MatchString(folded) }
+
 // AsksSpeed reports whether a folded text asks about speed ("快", "faster"):
 // the comparison aspect's words.
 func AsksSpeed(folded string) bool { return offerSpeed.MatchString(folded) }

@@ -238,6 +238,11 @@ type Query struct {
 	// day's when MuteTomorrow. It wins over MuteMinutes.
 	MuteUntil    string `json:"mute_until,omitempty"`
 	MuteTomorrow bool   `json:"mute_tomorrow,omitempty"`
+	// MuteWeekday is the weekday the mute ends on, 1 (Monday) … 7
+	// (Sunday), 0 none ("静音到周一早上9点", "mute until monday 9am"; "周末别
+	// 提醒", "mute for the weekend", "这周都别提醒" end on Monday at
+	// 08:00): the next such day after today. It wins over MuteTomorrow.
+	MuteWeekday int `json:"mute_weekday,omitempty"`
 	// AboutMute: the message names the chat's mute ("现在静音了吗"); the
 	// subscription list then says first whether the chat is muted.
 	AboutMute bool `json:"-"`
@@ -360,7 +365,10 @@ type Query struct {
 	// Undo takes back what the member just asked, and only that ("算了
 	// 不要了", "撤销", "nvm, don't"): right after an action the bot did,
 	// that action is undone; after anything else nothing changes.
-	Undo bool `json:"-"`
+	// UndoSure: it says so outright ("算了", "cancel that"); without it
+	// ("不用了谢谢") the action is offered to undo, not undone.
+	Undo     bool `json:"-"`
+	UndoSure bool `json:"-"`
 	// AlertAsk asks to be told when the card of the last answer is
 	// available, naming none ("有了告诉我", "tell me when it is").
 	AlertAsk bool `json:"-"`
