@@ -58,7 +58,12 @@ func conditionIntent(q *Query, folded string) (string, []string) {
 	case !job && cost && (card && (q.PeriodDays > 0 || len(q.Schedule) > 0 || q.BudgetTotalCNY > 0) || q.BudgetTotalCNY > 0 && q.PeriodDays > 0):
 		return IntentPlan, []string{IntentPrices, IntentStock, IntentAdvice, IntentFactCheck, IntentAvailability, IntentUnknown}
 	case (q.VRAMMinGB > 0 || q.VRAMMaxGB > 0) && (!job || q.MaxPriceCNY > 0) && (q.MaxPriceCNY > 0 || ContainsAny(folded, kwConditionOffer.List())):
-		return IntentStock, []string{IntentEstimate, IntentAdvice, IntentFactCheck, IntentUnknown}
+		from := []string{IntentEstimate, IntentAdvice, IntentFactCheck, IntentUnknown}
+		if len(q.GPUs) < 2 && len(q.Platforms) < 2 {
+			// "显存48G起步的卡 哪家便宜": no two things to compare.
+			from = append(from, IntentCompare)
+		}
+		return IntentStock, from
 	case (q.Region != "" || q.PlatformGroup != "" || q.PriceTotalCNY > 0) && card && !job:
 		from := []string{IntentAdvice, IntentFactCheck, IntentSubscriptions, IntentUnknown}
 		if q.Region != "" {

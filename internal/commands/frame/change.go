@@ -20,6 +20,11 @@ import (
 // the follow-up itself asked yes or no (yesNo: "恒源有吗", "and vast, any
 // free?"), so the verdict stays first.
 func WithChange(rd *render.Renderer, rep chat.Reply, base, q Query, yesNo bool) chat.Reply {
+	if q.Intent == understand.IntentCompare && base.Intent != understand.IntentCompare {
+		// A comparison asked of the last answer ("哪个更便宜", "比4090贵
+		// 多少"): its first line names what it compares.
+		return rep
+	}
 	l := i18n.Of(q.English)
 	first := rep.Title
 	if first == "" && len(rep.Lines) > 0 {
@@ -99,7 +104,7 @@ func changes(rd *render.Renderer, base, q Query, l i18n.Lang) []string {
 	add(len(q.Platforms) == 0 && len(base.Platforms) > 0 && q.PlatformGroup == base.PlatformGroup, "router.frame.any_platform")
 	add(q.GPUCount != base.GPUCount && q.GPUCount > 0, "router.frame.count", q.GPUCount)
 	add(q.MaxPriceCNY != base.MaxPriceCNY && q.MaxPriceCNY > 0 && !q.Cheaper, "router.frame.price", render.TrimF(q.MaxPriceCNY))
-	add(q.Cheaper && q.MaxPriceCNY != base.MaxPriceCNY, "router.frame.cheaper")
+	add(q.Cheaper && !q.FollowWhich && q.MaxPriceCNY != base.MaxPriceCNY, "router.frame.cheaper")
 	modeSaid := modeSaid(base, q, l)
 	add(q.BillingMode != base.BillingMode && q.BillingMode != "" && modeSaid, "router.frame.mode", render.ModeName(q.BillingMode, l.English()))
 	add(q.SpanDays != base.SpanDays && q.SpanDays > 0, "router.frame.days", render.TrimF(q.SpanDays))

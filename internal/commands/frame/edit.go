@@ -127,6 +127,16 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 	if !Editable(f) || !continues(q) {
 		return q, false
 	}
+	if gapCard(f, q) {
+		// "比4090贵多少" after a 5090's offers: the two cards compared.
+		m := q
+		m.Intent, m.Confidence, m.Alternatives, m.Aspect = understand.IntentCompare, 1, nil, "price"
+		m.GPU, m.GPUFamily = f.GPU, f.GPUFamily
+		m.NamedGPUs = append(slices.Clone(f.NamedGPUs), q.NamedGPUs...)
+		m.GPUs = append(slices.Clone(f.GPUs), q.GPUs...)
+		m.English = Language(f, q)
+		return m, true
+	}
 	if gapFollow(f, q) {
 		// "贵多少", "how much cheaper?" after a comparison: the comparison
 		// again; its first line says by how much.
@@ -144,7 +154,9 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 	// "多少钱一小时", "哪家最便宜" after an answer about a card: a short
 	// price question naming no subject asks about that card.
 	priceAsk := q.OwnAsk && !HasSubject(q) && q.UnknownGPU == "" && !q.All && len(f.GPUs) > 0 &&
-		(q.Intent == understand.IntentPrices || q.Intent == understand.IntentStock)
+		(q.Intent == understand.IntentPrices || q.Intent == understand.IntentStock ||
+			// "两张一共多少一小时": read alone, a job's cost or prices.
+			q.Intent == understand.IntentClarify || q.Intent == understand.IntentEstimate)
 	form := q.FollowUp || q.Bare || narrow || priceAsk
 	if priceAsk && q.BillingMode == understand.ModeHourly && !q.ModeNamed {
 		// "一小时" asks the price per hour, no billing mode.
@@ -167,8 +179,12 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 	}
 	m := e.apply(f, q, b, target, fr.Cheapest)
 	if q.FollowWhich && !b.platform && len(fr.Seen) >= 2 {
-		// "which is cheaper" after "on autodl" → "and on vast?": both.
+		// "which is cheaper" after "on autodl" → "and on vast?": both,
+		// compared (the verdict names the cheaper).
 		m.Platform, m.Platforms = "", slices.Clone(fr.Seen)
+		if m.Intent == understand.IntentStock || m.Intent == understand.IntentPrices {
+			m.Intent = understand.IntentCompare
+		}
 	}
 	return m, true
 }
@@ -179,6 +195,17 @@ func gapFollow(f, q Query) bool {
 	b := valuesOf(q)
 	return q.FollowGap && f.Intent == understand.IntentCompare && !HasSubject(q) && q.UnknownGPU == "" &&
 		!b.count && !b.price && !b.mode && !b.usage && !b.params && !b.period
+}
+
+// gapCard reports whether q asks by how much another card differs from
+// the one the offers f were about ("比4090贵多少" after a 5090's).
+func gapCard(f, q Query) bool {
+	switch f.Intent {
+	case understand.IntentStock, understand.IntentPrices:
+	default:
+		return false
+	}
+	return q.FollowGap && len(q.NamedGPUs) == 1 && len(f.NamedGPUs) == 1 && q.NamedGPUs[0] != f.NamedGPUs[0] && !HasJob(q)
 }
 
 // diskFollow reports whether q, read as registering a disk, is a
@@ -472,7 +499,7 @@ func (e Editor) apply(f, q Query, b brings, target string, cheapest float64) Que
 		}
 	}
 	redivide(&m)
-	if q.Cheaper && cheapest > 0 && !b.price {
+	if q.Cheaper && !q.FollowWhich && cheapest > 0 && !b.price {
 		// Cheaper than the best the last answer showed, anywhere.
 		m.MaxPriceCNY = cheapest - 0.01
 		m.Platform, m.Platforms = "", nil

@@ -385,6 +385,10 @@ func (v compareView) platformVerdict() string {
 	if compared == 0 {
 		return v.l.T("compare.platforms.none", names)
 	}
+	if same == compared && compared == 1 {
+		// One card: its prices say how close they are.
+		return v.l.T("compare.platforms.same_one", v.samePrices())
+	}
 	if same == compared {
 		return v.l.T("compare.platforms.same", names, compared)
 	}
@@ -400,6 +404,24 @@ func (v compareView) platformVerdict() string {
 		return v.l.T("compare.platforms.cheaper", v.rd.PlatformName(leaders[0], v.en), strings.Join(parts, sep), v.winnerDoubt())
 	}
 	return v.l.T("compare.platforms.depends", strings.Join(parts, sep), v.winnerDoubt())
+}
+
+// samePrices is the one GPU compared and its price on each platform
+// ("RTX 4090: RunPod 2.45, vast.ai 2.43"), when they are about the same.
+func (v compareView) samePrices() string {
+	for _, pp := range v.Result.Prices {
+		if len(pp.Quotes) < 2 {
+			continue
+		}
+		var parts []string
+		for _, p := range v.Compared {
+			if pq, ok := pp.Quotes[p]; ok {
+				parts = append(parts, v.rd.PlatformName(p, v.en)+" "+quoteText(pq))
+			}
+		}
+		return v.l.T("compare.platforms.same_prices", pp.GPU, strings.Join(parts, v.l.T("list.sep")))
+	}
+	return ""
 }
 
 // gpuParts say, for the first three GPUs compared, which platform is

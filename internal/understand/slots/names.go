@@ -19,6 +19,10 @@ var (
 	reTypoUnless = words.NewExpr("names.typo_unless")
 	// reVariant is a suffix naming a GPU variant: "ti", "super".
 	reVariant = words.NewExpr("names.variant")
+	// reVariantPair is another memory size of the card just named ("a100
+	// 40g和80g"); reSizeSuffix the size ending a card's name as written.
+	reVariantPair = words.NewExpr("names.variant_pair")
+	reSizeSuffix  = words.NewExpr("names.size_suffix")
 	// reCountEN is an English count right before a GPU name ("one 4090").
 	reCountEN = words.NewExpr("names.count_english")
 	// reCount are GPU counts: before a GPU name ("两张4090", "2x 4090"),
@@ -215,7 +219,7 @@ func extractNames(x *Extraction) {
 		}
 		x.use(m.Start, m.End, phModel)
 	}
-	gpus := x.cat.FindGPUs(x.rest)
+	gpus := pairedVariants(x, x.cat.FindGPUs(x.rest))
 	for i, m := range gpus {
 		if i == 0 {
 			q.GPU, q.GPUFamily = m.ID, m.Family
@@ -248,6 +252,32 @@ func extractNames(x *Extraction) {
 			x.marks = append(x.marks, mark{m[2], m[3], phGPU})
 		}
 	}
+}
+
+// pairedVariants adds to the cards found another memory size said right
+// after one ("a100 40g和80g": A100 80GB too), when the catalog has the
+// card with that size.
+func pairedVariants(x *Extraction, gpus []catalog.Match) []catalog.Match {
+	out := gpus
+	for _, m := range gpus {
+		sm := reVariantPair.FindStringSubmatchIndex(x.rest[m.End:])
+		if sm == nil {
+			continue
+		}
+		base := reSizeSuffix.ReplaceAllString(x.rest[m.Start:m.End], "")
+		if base == x.rest[m.Start:m.End] {
+			continue // the name said no size: "4090和80g" is no pair
+		}
+		size := x.rest[m.End+sm[2] : m.End+sm[3]]
+		found := x.cat.FindGPUs(base + " " + size + "g")
+		if len(found) != 1 || found[0].ID == m.ID {
+			continue
+		}
+		v := found[0]
+		v.Start, v.End = m.End+sm[2], m.End+sm[1]
+		out = append(out, v)
+	}
+	return out
 }
 
 // swappedGPU reads a card number typed with two neighbouring digits
