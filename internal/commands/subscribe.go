@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -47,7 +48,7 @@ func subscribeAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 		return a.Out(alertview.WhichGPU{Lang: l, UnknownGPU: a.UnknownGPU})
 	}
 	sub := stock.Subscription{ID: newID(), Channel: a.From.Channel, ChatID: a.From.ChatID, OwnerID: a.From.SenderID, OwnerName: a.From.SenderName,
-		GPUs: a.GPUs, Platforms: a.Platforms, ExcludePlatforms: a.ExcludePlatforms, MaxPriceCNY: a.MaxPriceCNY, MinFree: a.MinFree,
+		GPUs: a.GPUs, Platforms: groupPlatforms(a), ExcludePlatforms: a.ExcludePlatforms, MaxPriceCNY: a.MaxPriceCNY, MinFree: a.MinFree,
 		Region: a.Region, English: a.English, CreatedAt: a.Now()}
 	same, mine, err := addSubscription(ctx, a.Alerts.Subs, sub)
 	switch {
@@ -62,6 +63,22 @@ func subscribeAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 		Cooldown: a.Alerts.Policy.Cooldown, Asker: a.From.SenderID}
 	stockNow(ctx, a, &p)
 	return a.Out(p)
+}
+
+// groupPlatforms are the platforms a subscription watches: those named,
+// else with a group said ("国内的", "overseas only") the catalog's
+// platforms in it (nil: any).
+func groupPlatforms(a *answer.Ask) []string {
+	if len(a.Platforms) > 0 || a.PlatformGroup == "" {
+		return a.Platforms
+	}
+	var out []string
+	for _, p := range a.Rd.Cat.Platforms {
+		if answer.InGroup(a.Rd.Cat, p.ID, a.PlatformGroup) && !slices.Contains(a.ExcludePlatforms, p.ID) {
+			out = append(out, p.ID)
+		}
+	}
+	return out
 }
 
 // stockNow finds where stock stands for a new subscription. When it is

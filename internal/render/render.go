@@ -611,13 +611,20 @@ func (r *Renderer) alertOffer(o stock.Offer, at time.Time, l i18n.Lang) string {
 	return line
 }
 
+// manyPlatforms is the most platforms a subscription's summary names.
+const manyPlatforms = 5
+
 // Describe is a one-line summary of a subscription's conditions.
 func (r *Renderer) Describe(s stock.Subscription, en bool) string {
 	l := i18n.Of(en)
 	parts := []string{strings.Join(s.GPUs, "/")}
-	if len(s.Platforms) > 0 {
+	switch {
+	case len(s.Platforms) > manyPlatforms:
+		// A group ("国内的"): its first few and how many.
+		parts = append(parts, l.T("alert.describe.many", r.PlatformNames(s.Platforms[:3], en), len(s.Platforms)))
+	case len(s.Platforms) > 0:
 		parts = append(parts, r.PlatformNames(s.Platforms, en))
-	} else {
+	default:
 		parts = append(parts, l.T("alert.describe.any_platform"))
 	}
 	if len(s.ExcludePlatforms) > 0 {

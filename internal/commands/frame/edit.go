@@ -626,6 +626,19 @@ func AddSchedule(m *Query, f, q Query) {
 	if len(q.Schedule) == 0 {
 		return
 	}
+	if kept := otherDimension(f.Schedule, q.Schedule); len(kept) > 0 && !q.FollowAlso {
+		// "只跑工作日呢" after "白天上课晚上才跑": weekday evenings — the
+		// working days keep what kept the days busy (weekends, free of
+		// it, replace the evenings: "那周末呢").
+		m.Schedule = appendNew(kept, q.Schedule...)
+		m.ScheduleAlso = nil
+		for _, c := range f.Conditions {
+			if c.Kind == understand.CondSchedule && slices.Contains(kept, c.Name) && !slices.Contains(m.Conditions, c) {
+				m.Conditions = append(slices.Clone(m.Conditions), c)
+			}
+		}
+		return
+	}
 	if !q.FollowAlso || len(f.Schedule) == 0 {
 		m.ScheduleAlso = nil
 		return
@@ -638,15 +651,51 @@ func AddSchedule(m *Query, f, q Query) {
 	})
 }
 
+// modeDays is the span a plan's term stands for when the question gave
+// none ("4090 24小时多少钱" is a day).
+var modeDays = map[string]float64{understand.ModeDaily: 1, understand.ModeWeekly: 7, understand.ModeMonthly: 30}
+
+// weekParts are the schedules of days of the week; the others are of
+// the hours of the day.
+var weekParts = []string{understand.ScheduleWeekdays, understand.ScheduleWeekends}
+
+// otherDimension are the schedules of f of the other dimension than all of
+// q's (days of the week vs hours of the day); nil when q's are of both,
+// name the weekends, or f has none of the other.
+func otherDimension(f, q []string) []string {
+	qWeek := slices.ContainsFunc(q, func(s string) bool { return slices.Contains(weekParts, s) })
+	qDay := slices.ContainsFunc(q, func(s string) bool { return !slices.Contains(weekParts, s) })
+	if qWeek == qDay || slices.Contains(q, understand.ScheduleWeekends) {
+		return nil
+	}
+	var out []string
+	for _, s := range f {
+		if slices.Contains(weekParts, s) != qWeek {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // applyPlan carries a billing mode and a usage into m: a plan's mode and
 // usage are replaced whole; offers asked for pay-as-you-go drop them.
 func applyPlan(m *Query, q Query, b brings, target string) {
 	if b.mode {
 		m.BillingMode, m.ModeNamed = q.BillingMode, q.ModeNamed
 	}
-	if b.usage {
+	switch {
+	case weeklyAgain(*m, q):
+		// "要是60小时呢" after "每周30小时": the week's hours, the rest
+		// of the usage kept.
+		m.HoursPerWeek = q.TotalHours
+	case b.usage:
 		m.SpanDays, m.HoursPerWeek, m.TotalHours, m.Continuous, m.Window = q.SpanDays, q.HoursPerWeek, q.TotalHours, q.Continuous, q.Window
 		m.SetupHours, m.Deadline = q.SetupHours, q.Deadline
+	}
+	if d, ok := modeDays[m.BillingMode]; ok && m.SpanDays == 0 && m.TotalHours == 0 && m.HoursPerWeek == 0 && (q.Window != "" || len(q.Schedule) > 0) {
+		// "要是晚上才跑呢" after a day's price: that day's evening, not
+		// four weeks of them.
+		m.SpanDays = d
 	}
 	if target != understand.IntentPlan {
 		// Offers are pay-as-you-go ("换成按量" keeps saying so).
@@ -655,6 +704,13 @@ func applyPlan(m *Query, q Query, b brings, target string) {
 		}
 		m.SpanDays, m.HoursPerWeek, m.TotalHours, m.Continuous, m.Window = 0, 0, 0, false, ""
 	}
+}
+
+// weeklyAgain reports whether q, naming only a number of hours not said
+// as a total, replaces the hours a week of the plan m.
+func weeklyAgain(m, q Query) bool {
+	return m.HoursPerWeek > 0 && q.TotalHours > 0 && !q.TotalSaid && q.HoursPerWeek == 0 && q.SpanDays == 0 &&
+		!q.Continuous && q.Window == "" && q.Deadline == nil
 }
 
 // applyNames carries the cards and platforms q names into m.

@@ -218,9 +218,13 @@ type Query struct {
 	// ("晚上跑").
 	HoursPerWeek float64 `json:"hours_per_week,omitempty"`
 	TotalHours   float64 `json:"total_hours,omitempty"`
-	SpanDays     float64 `json:"span_days,omitempty"`
-	Continuous   bool    `json:"continuous,omitempty"`
-	Window       string  `json:"window,omitempty"`
+	// TotalSaid: the hours were said as a total ("一共60小时", "60 hours in
+	// total"); a bare "60小时" after hours a week may be a new weekly
+	// figure.
+	TotalSaid  bool    `json:"-"`
+	SpanDays   float64 `json:"span_days,omitempty"`
+	Continuous bool    `json:"continuous,omitempty"`
+	Window     string  `json:"window,omitempty"`
 	// SetupHours is the setup time a question states ("配环境要一天左右":
 	// 24), hours without GPU work; 0 when unstated.
 	SetupHours float64 `json:"setup_hours,omitempty"`

@@ -21,6 +21,8 @@ var (
 	reHoursPerDay = words.NewExprs("usage.hours_per_day", 3)
 	// reTotalHours: "300小时", "300 h", "300 GPU hours".
 	reTotalHours = words.NewExpr("usage.total_hours")
+	// reTotalSaid says the hours are a total ("一共60小时").
+	reTotalSaid = words.NewExpr("usage.total_said")
 	// reSpan: how long the work lasts: "5天", "三周", "一个月", "半个月",
 	// "一个多月" (多: a quarter unit more), "2 weeks".
 	reSpan = words.NewExpr("usage.span")
@@ -149,7 +151,7 @@ func usageRate(x *Extraction, spanText string) string {
 			return blank(spanText, loc[0], loc[1])
 		}
 		if v, ok := firstNum([]*textgate.Regexp{reTotalHours.Regexp()}, spanText); ok && v >= minTotalHours && v != 24 {
-			q.TotalHours = v
+			q.TotalHours, q.TotalSaid = v, reTotalSaid.MatchString(spanText)
 		}
 	}
 	return spanText
