@@ -4,6 +4,7 @@ import (
 	"github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/understand/slots"
 	"github.com/labgpu/bot/internal/understand/slots/words"
+	"math"
 )
 
 // reMine limits a storage list to the sender's own disks
@@ -96,6 +97,8 @@ func (u *Understander) finish(x *extraction, m *advice.Result, text string) {
 		// The questions an estimate answers: its own, an ask-back whose
 		// pick may be an estimate.
 		x.WorkloadNames(u.work)
+		weeklyRuns(q)
+		budgetAsked(q)
 	}
 	if q.Intent == IntentAdvice && q.Topic == advice.TopicCardChoice && q.KBWorkload == "" && q.Model == "" && q.ParamsB == 0 {
 		// "SAM微调要什么卡": a job the workload estimator knows and the
@@ -141,4 +144,42 @@ func diskAlternative(q *Query) bool {
 		}
 	}
 	return false
+}
+
+// assumedWeeks is the weeks a job run every week is counted over when
+// the question says no period (about a month).
+const assumedWeeks = 4
+
+// weeklyRuns turns a job run every week ("3个学生每人每周跑一次7B LoRA")
+// into how many times it runs: a week's runs over the period said (four
+// weeks when none is), times the members when each runs it — each run
+// then on the cards one member rents, not on all of theirs.
+func weeklyRuns(q *Query) {
+	if q.RunsPerWeek <= 0 || q.Runs > 0 {
+		return
+	}
+	q.Weeks, q.WeeksAssumed = assumedWeeks, true
+	if q.PeriodDays > 0 {
+		q.Weeks, q.WeeksAssumed = q.PeriodDays/7, false
+	}
+	runs := q.RunsPerWeek * q.Weeks
+	if q.People > 0 {
+		runs *= float64(q.People)
+		q.GPUCount = max(q.PerPerson, 1)
+	}
+	q.Runs = int(math.Round(runs))
+}
+
+// budgetAsked reads an amount said in a question whether it is enough for
+// a job as its budget ("$200 a month, 13B QLoRA every week, enough?"; "50
+// 块钱能不能跑完" has its own reading):
+// no price unit but a month's, and no budget said otherwise.
+func budgetAsked(q *Query) {
+	if q.Intent != IntentEstimate || q.YesNo == nil || q.YesNo.Kind != YesNoFits || q.BudgetTotalCNY > 0 || q.PriceCNY <= 0 {
+		return
+	}
+	if q.PriceUnit != "" && q.PriceUnit != "month" {
+		return
+	}
+	q.BudgetTotalCNY, q.PriceCNY, q.PriceUnit = q.PriceCNY, 0, ""
 }

@@ -90,6 +90,7 @@ func run(ctx context.Context, env *answer.Env, q *understand.Query) (estimatevie
 		WhyOnly: q.WhyVerdict, VRAMAsked: q.VRAMAsked, SpeedAsked: q.Aspect == understand.AspectSpeed}
 	if one != nil {
 		e.Runs, e.RunCNY, e.RunHours = q.Runs, [2]float64{one.TotalLowCNY, one.TotalHighCNY}, one.Hours
+		e.RunsPerWeek, e.Weeks, e.WeeksAssumed, e.People = q.RunsPerWeek, q.Weeks, q.WeeksAssumed, q.People
 		if e.RunCNY[1] < e.RunCNY[0] || e.RunCNY[1] == 0 {
 			e.RunCNY = [2]float64{one.TotalCNY, one.TotalCNY}
 		}

@@ -83,7 +83,7 @@ func (e Estimate) conditionLines(rd *render.Renderer) []string {
 	}
 	if e.Runs > 1 && e.Period == nil {
 		// "一个月跑10次": the figures are of all the runs; one run's beside.
-		out = append([]string{l.T("estimate.runs", e.Runs, rangeText(cost), rangeText(e.RunCNY), e.RunHours)}, out...)
+		out = append([]string{l.T("estimate.runs", e.Runs, e.weeklyNote(l), rangeText(cost), rangeText(e.RunCNY), e.RunHours)}, out...)
 	}
 	if e.USD {
 		if line := USDLine(rd, l, cost); line != "" {
@@ -132,4 +132,23 @@ func (b Budget) Reply(rd *render.Renderer) chat.Reply {
 	rep.Table = t
 	rep.Notes = append(rep.Notes, l.T("estimate.budget_hours.note"))
 	return rep
+}
+
+// weeklyNote says how runs every week were counted ("" when the runs were
+// said as a count): so often a week, over how many weeks (assumed when
+// none was said), by how many members.
+func (e Estimate) weeklyNote(l i18n.Lang) string {
+	if e.RunsPerWeek <= 0 {
+		return ""
+	}
+	var note string
+	if e.People > 1 {
+		note = l.T("estimate.runs_weekly_people", e.RunsPerWeek, e.Weeks, e.People)
+	} else {
+		note = l.T("estimate.runs_weekly", e.RunsPerWeek, e.Weeks)
+	}
+	if e.WeeksAssumed {
+		note += l.T("estimate.runs_weeks_assumed")
+	}
+	return l.T("estimate.runs_note", note)
 }

@@ -95,6 +95,13 @@ type Estimate struct {
 	// 1: once): the options' costs and hours are of all of them; RunCNY
 	// and RunHours are one run's (the cheapest option's).
 	Runs     int        `json:"-"`
+	// RunsPerWeek, Weeks, People: the runs were counted from a job run
+	// every week ("每人每周跑一次"): that often, over Weeks (WeeksAssumed:
+	// no period was said), by People members (0: one).
+	RunsPerWeek  float64 `json:"-"`
+	Weeks        float64 `json:"-"`
+	WeeksAssumed bool    `json:"-"`
+	People       int     `json:"-"`
 	RunCNY   [2]float64 `json:"-"`
 	RunHours float64    `json:"-"`
 	// WhyOnly: the member asked why the verdict is what it is; the short

@@ -140,6 +140,14 @@ type Stated struct {
 	// Runs is how many times the job is run ("一个月跑10次", "10 runs a
 	// month"): its cost and hours count that many times.
 	Runs int `json:"runs,omitempty"`
+	// RunsPerWeek is how often the job runs a week ("每周跑一次", "twice
+	// a week"): Runs over the period (four weeks when none is said), times
+	// the members when each runs it (the finisher's; see Weeks).
+	RunsPerWeek float64 `json:"runs_per_week,omitempty"`
+	// Weeks is the weeks RunsPerWeek was counted over; WeeksAssumed: none
+	// was said (four, a month).
+	Weeks        float64 `json:"weeks,omitempty"`
+	WeeksAssumed bool    `json:"weeks_assumed,omitempty"`
 }
 
 // Asked is what the other slot extractors read before the conditions
@@ -242,6 +250,7 @@ var (
 	rePeriodCost    = words.NewExpr("conditions.period_cost_after")
 	rePeriodWeekend = words.NewExpr("conditions.period_weekend")
 	reRuns          = words.NewExpr("conditions.runs")
+	reRunsWeek      = words.NewExpr("conditions.runs_week")
 	reGroup         = words.NewExpr("conditions.platform_group")
 	reGroupNot      = words.NewExpr("conditions.group_not")
 	reGroupPair     = words.NewExpr("conditions.group_pair")
@@ -769,9 +778,36 @@ const (
 	maxRuns = 1000
 )
 
+// readRunsWeek reads how often a week the job runs ("每周跑一次", "每周两
+// 次", "once a week", "twice a week", "every week"): group 1 the count
+// (none: once), 2 "twice", 3 an English count.
+func readRunsWeek(x *reader, t string) {
+	m := reRunsWeek.FindStringSubmatch(t)
+	if m == nil {
+		return
+	}
+	v := 1.0
+	if m[2] != "" {
+		v = 2 // "twice"
+	}
+	if n, ok := words.ParseNum(m[1]); ok && n >= 1 && n <= 50 {
+		v = n
+	}
+	if n, ok := words.Number("numbers.english", m[3]); ok {
+		v = n
+	} else if n, ok := words.ParseNum(m[3]); ok && n >= 1 && n <= 50 {
+		v = n
+	}
+	x.RunsPerWeek = v
+}
+
 // readRuns reads how many times the job is run ("跑10次", "10 runs",
 // "run it 5 times"): the first number of conditions.runs' groups.
 func readRuns(x *reader, t string) {
+	readRunsWeek(x, t)
+	if x.RunsPerWeek > 0 {
+		return
+	}
 	m := reRuns.FindStringSubmatchIndex(t)
 	if m == nil {
 		return

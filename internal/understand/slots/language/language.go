@@ -483,6 +483,9 @@ func logLine(s string) bool {
 	if t == "" {
 		return false
 	}
+	if t[0] == '$' && len(t) > 1 && t[1] >= '0' && t[1] <= '9' {
+		return false // "$200 a month": a dollar amount, not a prompt
+	}
 	if strings.IndexByte("{[$>#(|+@", t[0]) >= 0 {
 		return true
 	}
