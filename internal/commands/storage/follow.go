@@ -52,6 +52,9 @@ func Follow(f *frame.Frame, q understand.Query) (understand.Query, bool) {
 		// is one of its own.
 		return q, false
 	}
+	if m, ok := stateReport(f, q); ok {
+		return m, true
+	}
 	if q.Intent == understand.IntentStorageList && q.Confidence >= 1 && q.LedgerPick == "" && q.LedgerBudget == 0 {
 		// A list asked for again ("我们组的盘"), not the disk of the
 		// last answer.
@@ -72,6 +75,38 @@ func Follow(f *frame.Frame, q understand.Query) (understand.Query, bool) {
 		return m, true
 	}
 	return lastDisk(f, q)
+}
+
+// reportReadings are the readings a bare report of a stop or a start
+// ("关机了", "开机了", "started it again") may get on its own words.
+var reportReadings = map[string]bool{
+	understand.IntentStorageStop: true, understand.IntentStorageStart: true, understand.IntentStorageList: true, understand.IntentUnknown: true,
+	understand.IntentClarify: true, understand.IntentChitChat: true, understand.IntentMute: true, understand.IntentDigestOff: true,
+	understand.IntentDigestOn: true, understand.IntentDigest: true, understand.IntentFactCheck: true,
+}
+
+// stateReport reads a bare report that the instance of the disk f named
+// was shut down or started ("关机了", "开机了") as that disk's stop or
+// start, on the member's verb (false: not such a report). One that names
+// alerts, the mute, a period or a size is not about the disk.
+func stateReport(f *frame.Frame, q understand.Query) (understand.Query, bool) {
+	disk := f.Query.DiskRef
+	stop, start := slices.Contains(q.Verbs, understand.IntentStorageStop), slices.Contains(q.Verbs, understand.IntentStorageStart)
+	if disk == "" || f.Query.Intent == understand.IntentStorageRemove || stop == start || !reportReadings[q.Intent] ||
+		q.NamesAlerts || q.AboutMute || q.Period != "" || q.Week != "" || q.SizeGB != 0 || len(q.Platforms) > 0 || q.Topic != "" {
+		return q, false
+	}
+	if q.Confidence >= 1 && !Frames[q.Intent] {
+		return q, false // a pattern's reading of its own ("周报关了")
+	}
+	m := q
+	m.Intent, m.Alternatives, m.DiskRef = understand.IntentStorageStart, nil, disk
+	if stop {
+		m.Intent = understand.IntentStorageStop
+	}
+	m.Confidence = max(m.Confidence, understand.ActionFloor)
+	m.English = frame.Language(f.Query.Restore(), q)
+	return m, true
 }
 
 // namedDisk reads q, which names a disk by number, after the ledger
