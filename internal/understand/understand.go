@@ -430,6 +430,8 @@ var (
 	reLedgerTotal        = words.NewExpr("pipeline.ledger_total")
 	reLedgerStop         = words.NewExpr("pipeline.ledger_stopped")
 	reLedgerDrop         = words.NewExpr("pipeline.ledger_drop")
+	reLedgerDropNot      = words.NewExpr("pipeline.ledger_drop_not")
+	reLedgerOwner        = words.NewExpr("pipeline.ledger_owner")
 	reLedgerThis         = words.NewExpr("pipeline.ledger_this")
 )
 
@@ -572,6 +574,8 @@ func ledgerAsked(x *extraction) {
 		q.LedgerPick = "total"
 	case reLedgerStop.MatchString(f):
 		q.LedgerPick = "stopped"
+	case reLedgerOwner.MatchString(f):
+		q.LedgerPick = "owners"
 	case reLedgerThis.MatchString(f):
 		q.LedgerPick = "this"
 	}
@@ -582,13 +586,22 @@ func ledgerAsked(x *extraction) {
 	if budget <= 0 {
 		budget = q.MaxPriceCNY
 	}
-	if budget > 0 && (q.NamesDisks || strings.HasPrefix(q.Intent, "storage")) {
-		// Advice from the ledger, whatever removal its words share.
-		if q.Intent != IntentStorageList {
-			q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
-		}
-		q.LedgerBudget, q.Intent, q.Confidence, q.Verbs = budget, IntentStorageList, 1, nil
+	ledgerish := q.NamesDisks || strings.HasPrefix(q.Intent, "storage")
+	switch {
+	case budget > 0 && ledgerish:
+		q.LedgerBudget = budget
+	case budget <= 0 && ledgerish && !reLedgerDropNot.MatchString(f):
+		// "哪块盘可以删", "which disks can I delete": the idle disks and
+		// what deleting each saves.
+		q.LedgerPick = "drop"
+	default:
+		return
 	}
+	// Advice from the ledger, whatever removal its words share.
+	if q.Intent != IntentStorageList {
+		q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
+	}
+	q.Intent, q.Confidence, q.Verbs = IntentStorageList, 1, nil
 }
 
 // ActionFloor is the least confidence at which an intent that changes

@@ -66,8 +66,9 @@ func Follow(f *frame.Frame, q understand.Query) (understand.Query, bool) {
 	if q.DiskRef != "" {
 		return namedDisk(f, q)
 	}
-	if q.LedgerBudget > 0 || q.LedgerPick == "total" || q.LedgerPick == "stopped" {
-		// "加起来一个月多少", "停机的那块呢", "该删哪块": the ledger's
+	if q.LedgerBudget > 0 || q.LedgerPick == "total" || q.LedgerPick == "stopped" || q.LedgerPick == "drop" ||
+		q.LedgerPick == "owners" && ledgerAsks[q.Intent] && q.Topic == "" {
+		// "加起来一个月多少", "停机的那块呢", "该删哪块", "who owns what": the ledger's
 		// disks, not the one of the last answer.
 		m := q
 		m.Intent, m.Confidence, m.Alternatives, m.AskedAbout, m.DiskRef, m.Verbs = understand.IntentStorageList, 1, nil, "", "", nil
@@ -92,7 +93,7 @@ var reportReadings = map[string]bool{
 func stateReport(f *frame.Frame, q understand.Query) (understand.Query, bool) {
 	disk := f.Query.DiskRef
 	stop, start := slices.Contains(q.Verbs, understand.IntentStorageStop), slices.Contains(q.Verbs, understand.IntentStorageStart)
-	if disk == "" || f.Query.Intent == understand.IntentStorageRemove || stop == start || !reportReadings[q.Intent] ||
+	if disk == "" || q.DiskRef != "" || f.Query.Intent == understand.IntentStorageRemove || stop == start || !reportReadings[q.Intent] ||
 		q.NamesAlerts || q.AboutMute || q.Period != "" || q.Week != "" || q.SizeGB != 0 || len(q.Platforms) > 0 || q.Topic != "" {
 		return q, false
 	}

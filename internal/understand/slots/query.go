@@ -404,7 +404,9 @@ type Query struct {
 	Explain string `json:"-"`
 	// LedgerPick is which of the ledger's disks a ledger follow-up asks
 	// about when it names none by number: "total" (all of them added
-	// up), "stopped" (the one stopped longest).
+	// up), "stopped" (the one stopped longest), "owners" (who holds
+	// which: the list), "drop" (which could be deleted, without a
+	// budget: advice).
 	LedgerPick string `json:"-"`
 	// LedgerBudget is a monthly storage budget (CNY) a ledger question
 	// asks which disks to drop to get under; advice only.
