@@ -318,6 +318,7 @@ func (u *Understander) Understand(text string) Query {
 	u.complained(&x)
 	u.explained(&x)
 	alertHow(&x)
+	digestAsked(&x)
 	u.stateAsked(&x)
 	ledgerAsked(&x)
 	return *q
@@ -531,6 +532,43 @@ func alertHow(x *extraction) {
 		q.Explain, q.Intent, q.AskedAbout, q.Confidence = t.explain, IntentSubscriptions, "", 1
 		return
 	}
+}
+
+// The Explain values of questions about the digest: when it goes out
+// (its schedule, set in the config) and what it is.
+const (
+	ExplainDigestSchedule = "digest.schedule"
+	ExplainDigestWhat     = "digest.what"
+)
+
+var (
+	reDigestSchedule = words.NewExpr("pipeline.digest_schedule")
+	reDigestWhat     = words.NewExpr("pipeline.digest_what")
+)
+
+// digestAsked answers a message about the digest that asks to move it to
+// another day or time ("周报改成每天发", "周报能不能改到周五发") or what it is
+// ("周报有啥用") with that explanation and its state: the schedule is the
+// config's, so nothing is done or offered, whatever switch its words
+// share.
+func digestAsked(x *extraction) {
+	q := x.Query()
+	f := x.Folded()
+	if q.Explain != "" || !reStateDigest.MatchString(f) || len(q.GPUs) > 0 {
+		return
+	}
+	switch {
+	case reDigestSchedule.MatchString(f):
+		q.Explain = ExplainDigestSchedule
+	case reDigestWhat.MatchString(f):
+		q.Explain = ExplainDigestWhat
+	default:
+		return
+	}
+	if q.Intent != IntentDigest {
+		q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
+	}
+	q.Intent, q.AskedAbout, q.Confidence, q.Verbs, q.BillingMode = IntentDigest, "", 1, nil, ""
 }
 
 // stateAsked answers a question about how the chat's digest, mute or
