@@ -306,6 +306,7 @@ func (u *Understander) Understand(text string) Query {
 		yesNoRule(q)
 	}
 	diskCostRule(q, &x)
+	sightingRule(q)
 	scopeRule(q)
 	q.LedgerAsk = reLedgerFollow.MatchString(x.Folded())
 	u.finish(&x, &m, text)
@@ -433,6 +434,8 @@ var (
 	reLedgerDrop         = words.NewExpr("pipeline.ledger_drop")
 	reLedgerDropNot      = words.NewExpr("pipeline.ledger_drop_not")
 	reLedgerOwner        = words.NewExpr("pipeline.ledger_owner")
+	reReportStop         = words.NewExpr("pipeline.disk_report_stop")
+	reReportStart        = words.NewExpr("pipeline.disk_report_start")
 	reLedgerThis         = words.NewExpr("pipeline.ledger_this")
 )
 
@@ -607,6 +610,12 @@ func (u *Understander) stateAsked(x *extraction) {
 func ledgerAsked(x *extraction) {
 	q := x.Query()
 	f := x.Folded()
+	switch {
+	case reReportStop.MatchString(f):
+		q.DiskReport = IntentStorageStop
+	case reReportStart.MatchString(f):
+		q.DiskReport = IntentStorageStart
+	}
 	switch {
 	case reLedgerTotal.MatchString(f):
 		q.LedgerPick = "total"
@@ -991,9 +1000,25 @@ func diskCostRule(q *Query, x *extraction) {
 	}
 	q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
 	q.Intent, q.Topic, q.Confidence = IntentPrices, "", 1
+	if q.SizeGB > 0 && q.DiskRef == "" && len(q.Platforms) > 0 {
+		// "我们组AutoDL数据盘有200G 每月多少钱": what that size costs
+		// there, whatever the ledger holds.
+		return
+	}
 	if q.DiskRef != "" || reOurDisks.MatchString(folded) || reMine.MatchString(folded) {
 		q.Intent = IntentStorageList
 	}
+}
+
+// sightingRule answers a "registration" that names a card and a price
+// but no disk size ("记一下 autodl 4090 今天看到2块1": a price seen, not a
+// disk) with the card's offers there, never a ledger entry.
+func sightingRule(q *Query) {
+	if q.Intent != IntentStorageAdd || len(q.GPUs) == 0 || q.SizeGB != 0 || q.PriceCNY <= 0 && q.MaxPriceCNY <= 0 {
+		return
+	}
+	q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
+	q.Intent, q.Confidence, q.Note = IntentStock, 1, ""
 }
 
 // The rules' words (configs/slots/pipeline.yaml).

@@ -88,23 +88,19 @@ var reportReadings = map[string]bool{
 
 // stateReport reads a bare report that the instance of the disk f named
 // was shut down or started ("关机了", "开机了") as that disk's stop or
-// start, on the member's verb (false: not such a report). One that names
-// alerts, the mute, a period or a size is not about the disk.
+// start, on the member's verb (false: not such a report): only a message
+// that is nothing but the report (understand's DiskReport).
 func stateReport(f *frame.Frame, q understand.Query) (understand.Query, bool) {
 	disk := f.Query.DiskRef
-	stop, start := slices.Contains(q.Verbs, understand.IntentStorageStop), slices.Contains(q.Verbs, understand.IntentStorageStart)
-	if disk == "" || q.DiskRef != "" || f.Query.Intent == understand.IntentStorageRemove || stop == start || !reportReadings[q.Intent] ||
-		q.NamesAlerts || q.AboutMute || q.Period != "" || q.Week != "" || q.SizeGB != 0 || len(q.Platforms) > 0 || q.Topic != "" {
+	if disk == "" || q.DiskRef != "" || q.DiskReport == "" || !slices.Contains(q.Verbs, q.DiskReport) ||
+		f.Query.Intent == understand.IntentStorageRemove || !reportReadings[q.Intent] {
 		return q, false
 	}
 	if q.Confidence >= 1 && !Frames[q.Intent] {
 		return q, false // a pattern's reading of its own ("周报关了")
 	}
 	m := q
-	m.Intent, m.Alternatives, m.DiskRef = understand.IntentStorageStart, nil, disk
-	if stop {
-		m.Intent = understand.IntentStorageStop
-	}
+	m.Intent, m.Alternatives, m.DiskRef = q.DiskReport, nil, disk
 	m.Confidence = max(m.Confidence, understand.ActionFloor)
 	m.English = frame.Language(f.Query.Restore(), q)
 	return m, true
