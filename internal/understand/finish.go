@@ -5,6 +5,7 @@ import (
 	"github.com/labgpu/bot/internal/understand/slots"
 	"github.com/labgpu/bot/internal/understand/slots/words"
 	"math"
+	"slices"
 )
 
 // reMine limits a storage list to the sender's own disks
@@ -81,7 +82,11 @@ func (u *Understander) finish(x *extraction, m *advice.Result, text string) {
 			// (Unknown or unsure: kept for a ledger follow-up, "2号盘呢".)
 			q.DiskRef = ""
 		}
-		if q.Intent != IntentAdvice && q.Intent != IntentFactCheck && q.Intent != IntentPlan {
+		// "AutoDL 数据盘 200G 每月多少钱": the size priced ("多少钱一个G"
+		// asks the price per GB, no size).
+		diskPrice := q.Intent == IntentPrices && len(q.GPUs) == 0 && q.SizeGB > 1 && slices.Contains(x.concepts, "@disk")
+		q.DiskExtra = diskPrice && reDiskExtra.MatchString(x.Folded())
+		if q.Intent != IntentAdvice && q.Intent != IntentFactCheck && q.Intent != IntentPlan && !diskPrice {
 			if q.FollowUp || q.Intent == IntentClarify && diskAlternative(q) || q.LedgerAsk && len(q.GPUs) == 0 && q.Model == "" && q.ParamsB == 0 {
 				// "40G的呢": a card's variant; "把它改成500G" unsure
 				// between disk readings, "how much for 500GB": the disk a
@@ -183,3 +188,7 @@ func budgetAsked(q *Query) {
 	}
 	q.BudgetTotalCNY, q.PriceCNY, q.PriceUnit = q.PriceCNY, 0, ""
 }
+
+// reDiskExtra prices a data disk as more on top of what one has ("多加
+// 100G"): no free GB off it.
+var reDiskExtra = words.NewExpr("pipeline.disk_extra")

@@ -306,6 +306,7 @@ func (u *Understander) Understand(text string) Query {
 		yesNoRule(q)
 	}
 	diskCostRule(q, &x)
+	sightingRule(q)
 	scopeRule(q)
 	q.LedgerAsk = reLedgerFollow.MatchString(x.Folded())
 	u.finish(&x, &m, text)
@@ -318,6 +319,7 @@ func (u *Understander) Understand(text string) Query {
 	u.complained(&x)
 	u.explained(&x)
 	alertHow(&x)
+	digestAsked(&x)
 	u.stateAsked(&x)
 	ledgerAsked(&x)
 	return *q
@@ -430,6 +432,10 @@ var (
 	reLedgerTotal        = words.NewExpr("pipeline.ledger_total")
 	reLedgerStop         = words.NewExpr("pipeline.ledger_stopped")
 	reLedgerDrop         = words.NewExpr("pipeline.ledger_drop")
+	reLedgerDropNot      = words.NewExpr("pipeline.ledger_drop_not")
+	reLedgerOwner        = words.NewExpr("pipeline.ledger_owner")
+	reReportStop         = words.NewExpr("pipeline.disk_report_stop")
+	reReportStart        = words.NewExpr("pipeline.disk_report_start")
 	reLedgerThis         = words.NewExpr("pipeline.ledger_this")
 )
 
@@ -531,6 +537,43 @@ func alertHow(x *extraction) {
 	}
 }
 
+// The Explain values of questions about the digest: when it goes out
+// (its schedule, set in the config) and what it is.
+const (
+	ExplainDigestSchedule = "digest.schedule"
+	ExplainDigestWhat     = "digest.what"
+)
+
+var (
+	reDigestSchedule = words.NewExpr("pipeline.digest_schedule")
+	reDigestWhat     = words.NewExpr("pipeline.digest_what")
+)
+
+// digestAsked answers a message about the digest that asks to move it to
+// another day or time ("周报改成每天发", "周报能不能改到周五发") or what it is
+// ("周报有啥用") with that explanation and its state: the schedule is the
+// config's, so nothing is done or offered, whatever switch its words
+// share.
+func digestAsked(x *extraction) {
+	q := x.Query()
+	f := x.Folded()
+	if q.Explain != "" || !reStateDigest.MatchString(f) || len(q.GPUs) > 0 {
+		return
+	}
+	switch {
+	case reDigestSchedule.MatchString(f):
+		q.Explain = ExplainDigestSchedule
+	case reDigestWhat.MatchString(f):
+		q.Explain = ExplainDigestWhat
+	default:
+		return
+	}
+	if q.Intent != IntentDigest {
+		q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
+	}
+	q.Intent, q.AskedAbout, q.Confidence, q.Verbs, q.BillingMode = IntentDigest, "", 1, nil, ""
+}
+
 // stateAsked answers a question about how the chat's digest, mute or
 // alerts are now ("周报现在是开着的吗", "我们群开了周报没", "are alerts muted
 // here?", "我订了哪些提醒") with that state, whatever action its words
@@ -568,10 +611,18 @@ func ledgerAsked(x *extraction) {
 	q := x.Query()
 	f := x.Folded()
 	switch {
+	case reReportStop.MatchString(f):
+		q.DiskReport = IntentStorageStop
+	case reReportStart.MatchString(f):
+		q.DiskReport = IntentStorageStart
+	}
+	switch {
 	case reLedgerTotal.MatchString(f):
 		q.LedgerPick = "total"
 	case reLedgerStop.MatchString(f):
 		q.LedgerPick = "stopped"
+	case reLedgerOwner.MatchString(f):
+		q.LedgerPick = "owners"
 	case reLedgerThis.MatchString(f):
 		q.LedgerPick = "this"
 	}
@@ -582,13 +633,22 @@ func ledgerAsked(x *extraction) {
 	if budget <= 0 {
 		budget = q.MaxPriceCNY
 	}
-	if budget > 0 && (q.NamesDisks || strings.HasPrefix(q.Intent, "storage")) {
-		// Advice from the ledger, whatever removal its words share.
-		if q.Intent != IntentStorageList {
-			q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
-		}
-		q.LedgerBudget, q.Intent, q.Confidence, q.Verbs = budget, IntentStorageList, 1, nil
+	ledgerish := q.NamesDisks || strings.HasPrefix(q.Intent, "storage")
+	switch {
+	case budget > 0 && ledgerish:
+		q.LedgerBudget = budget
+	case budget <= 0 && ledgerish && !reLedgerDropNot.MatchString(f):
+		// "哪块盘可以删", "which disks can I delete": the idle disks and
+		// what deleting each saves.
+		q.LedgerPick = "drop"
+	default:
+		return
 	}
+	// Advice from the ledger, whatever removal its words share.
+	if q.Intent != IntentStorageList {
+		q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
+	}
+	q.Intent, q.Confidence, q.Verbs = IntentStorageList, 1, nil
 }
 
 // ActionFloor is the least confidence at which an intent that changes
@@ -940,9 +1000,25 @@ func diskCostRule(q *Query, x *extraction) {
 	}
 	q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
 	q.Intent, q.Topic, q.Confidence = IntentPrices, "", 1
+	if q.SizeGB > 0 && q.DiskRef == "" && len(q.Platforms) > 0 {
+		// "我们组AutoDL数据盘有200G 每月多少钱": what that size costs
+		// there, whatever the ledger holds.
+		return
+	}
 	if q.DiskRef != "" || reOurDisks.MatchString(folded) || reMine.MatchString(folded) {
 		q.Intent = IntentStorageList
 	}
+}
+
+// sightingRule answers a "registration" that names a card and a price
+// but no disk size ("记一下 autodl 4090 今天看到2块1": a price seen, not a
+// disk) with the card's offers there, never a ledger entry.
+func sightingRule(q *Query) {
+	if q.Intent != IntentStorageAdd || len(q.GPUs) == 0 || q.SizeGB != 0 || q.PriceCNY <= 0 && q.MaxPriceCNY <= 0 {
+		return
+	}
+	q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
+	q.Intent, q.Confidence, q.Note = IntentStock, 1, ""
 }
 
 // The rules' words (configs/slots/pipeline.yaml).

@@ -32,6 +32,7 @@ func digestAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 	if a.AskedAbout == understand.IntentDigestOn || a.AskedAbout == understand.IntentDigestOff || a.StateAsk == "digest" || a.Explain != "" {
 		p := ledgerview.DigestInfo{Lang: l, On: digestOn(ctx, a), Asked: a.StateAsk == "digest", Weekday: -1}
 		p.Weekday, p.Clock = weeklyAt(a.Storage.DigestSchedule)
+		p.Schedule, p.ScheduleAsked = a.Storage.DigestSchedule, a.Explain == understand.ExplainDigestSchedule
 		return a.Out(p)
 	}
 	lab, events, err := a.Storage.Events(ctx, a.From)

@@ -52,6 +52,9 @@ func Follow(f *frame.Frame, q understand.Query) (understand.Query, bool) {
 		// is one of its own.
 		return q, false
 	}
+	if m, ok := stateReport(f, q); ok {
+		return m, true
+	}
 	if q.Intent == understand.IntentStorageList && q.Confidence >= 1 && q.LedgerPick == "" && q.LedgerBudget == 0 {
 		// A list asked for again ("我们组的盘"), not the disk of the
 		// last answer.
@@ -63,8 +66,9 @@ func Follow(f *frame.Frame, q understand.Query) (understand.Query, bool) {
 	if q.DiskRef != "" {
 		return namedDisk(f, q)
 	}
-	if q.LedgerBudget > 0 || q.LedgerPick == "total" || q.LedgerPick == "stopped" {
-		// "加起来一个月多少", "停机的那块呢", "该删哪块": the ledger's
+	if q.LedgerBudget > 0 || q.LedgerPick == "total" || q.LedgerPick == "stopped" || q.LedgerPick == "drop" ||
+		q.LedgerPick == "owners" && ledgerAsks[q.Intent] && q.Topic == "" {
+		// "加起来一个月多少", "停机的那块呢", "该删哪块", "who owns what": the ledger's
 		// disks, not the one of the last answer.
 		m := q
 		m.Intent, m.Confidence, m.Alternatives, m.AskedAbout, m.DiskRef, m.Verbs = understand.IntentStorageList, 1, nil, "", "", nil
@@ -72,6 +76,34 @@ func Follow(f *frame.Frame, q understand.Query) (understand.Query, bool) {
 		return m, true
 	}
 	return lastDisk(f, q)
+}
+
+// reportReadings are the readings a bare report of a stop or a start
+// ("关机了", "开机了", "started it again") may get on its own words.
+var reportReadings = map[string]bool{
+	understand.IntentStorageStop: true, understand.IntentStorageStart: true, understand.IntentStorageList: true, understand.IntentUnknown: true,
+	understand.IntentClarify: true, understand.IntentChitChat: true, understand.IntentMute: true, understand.IntentDigestOff: true,
+	understand.IntentDigestOn: true, understand.IntentDigest: true, understand.IntentFactCheck: true,
+}
+
+// stateReport reads a bare report that the instance of the disk f named
+// was shut down or started ("关机了", "开机了") as that disk's stop or
+// start, on the member's verb (false: not such a report): only a message
+// that is nothing but the report (understand's DiskReport).
+func stateReport(f *frame.Frame, q understand.Query) (understand.Query, bool) {
+	disk := f.Query.DiskRef
+	if disk == "" || q.DiskRef != "" || q.DiskReport == "" || !slices.Contains(q.Verbs, q.DiskReport) ||
+		f.Query.Intent == understand.IntentStorageRemove || !reportReadings[q.Intent] {
+		return q, false
+	}
+	if q.Confidence >= 1 && !Frames[q.Intent] {
+		return q, false // a pattern's reading of its own ("周报关了")
+	}
+	m := q
+	m.Intent, m.Alternatives, m.DiskRef = q.DiskReport, nil, disk
+	m.Confidence = max(m.Confidence, understand.ActionFloor)
+	m.English = frame.Language(f.Query.Restore(), q)
+	return m, true
 }
 
 // namedDisk reads q, which names a disk by number, after the ledger

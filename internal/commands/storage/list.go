@@ -80,11 +80,53 @@ func storageListAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 		}
 		p.Disks = append(p.Disks, row)
 	}
-	if a.LedgerBudget > 0 {
+	switch {
+	case a.LedgerBudget > 0:
 		p.Focus, p.AskTotal, p.AskStopped = "", false, false
 		p.Budget = budgetAdvice(p.Disks, p.Total, a.LedgerBudget)
+	case a.LedgerPick == "drop":
+		p.Focus, p.AskTotal, p.AskStopped = "", false, false
+		p.Idle = idleAdvice(p.Disks)
 	}
 	return a.Out(p)
+}
+
+// idleDays is how long a running disk stays unchanged before it counts
+// as idle (the digest's rule).
+const idleDays = 30
+
+// stoppedRank orders stopped disks first.
+func stoppedRank(d ledgerview.ListDisk) int {
+	if d.Stopped {
+		return 0
+	}
+	return 1
+}
+
+// idleAdvice is which disks could be deleted ("哪块盘可以删"): the stopped
+// ones, stopped longest first, then those unchanged for idleDays, with
+// what deleting them saves a month. Nothing is removed: it is advice.
+func idleAdvice(disks []ledgerview.ListDisk) *ledgerview.ListIdle {
+	idle := &ledgerview.ListIdle{}
+	var picked []ledgerview.ListDisk
+	for _, d := range disks {
+		if d.Stopped || d.Days >= idleDays {
+			picked = append(picked, d)
+		}
+	}
+	slices.SortStableFunc(picked, func(x, y ledgerview.ListDisk) int {
+		if x.Stopped != y.Stopped {
+			return cmp.Compare(stoppedRank(x), stoppedRank(y))
+		}
+		return cmp.Compare(y.Days, x.Days)
+	})
+	for _, d := range picked {
+		idle.Drop = append(idle.Drop, d.Disk)
+		if d.Monthly != nil {
+			idle.Saving += *d.Monthly
+		}
+	}
+	return idle
 }
 
 // budgetAdvice picks the disks to drop to get the monthly total under

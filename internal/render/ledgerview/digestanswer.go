@@ -106,6 +106,10 @@ type DigestInfo struct {
 	Asked   bool      `json:"-"`
 	Weekday int       `json:"-"`
 	Clock   string    `json:"-"`
+	// Schedule is the config's storage.digest_schedule, said first when
+	// the question asked to move the digest (ScheduleAsked).
+	Schedule      string `json:"-"`
+	ScheduleAsked bool   `json:"-"`
 }
 
 // Reply says whether it is on here (when asked), when the digest goes
@@ -130,6 +134,13 @@ func (s DigestInfo) Reply(*render.Renderer) chat.Reply {
 			verdict = l.T("digest.info_yes")
 		}
 		return chat.Reply{Title: verdict + when, Notes: []string{note}}
+	}
+	if s.ScheduleAsked {
+		lead := l.T("digest.info_schedule_default")
+		if s.Schedule != "" {
+			lead = l.T("digest.info_schedule", s.Schedule)
+		}
+		return chat.Reply{Title: lead, Lines: []string{when}, Notes: []string{note}}
 	}
 	return chat.Reply{Title: when, Notes: []string{note}}
 }

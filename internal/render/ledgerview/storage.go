@@ -208,6 +208,17 @@ type List struct {
 	// Budget is the advice for a monthly budget: which disks to drop to
 	// get under it (nil: not asked).
 	Budget *ListBudget `json:"-"`
+	// Idle is the advice on which disks could be deleted ("哪块盘可以删";
+	// nil: not asked).
+	Idle *ListIdle `json:"-"`
+}
+
+// ListIdle is which disks could be deleted (Drop: stopped, or unchanged
+// for 30 days; the ones to name first first) and what deleting them all
+// saves a month (their priced part).
+type ListIdle struct {
+	Drop   []string
+	Saving float64
 }
 
 // ListBudget is which disks to drop to get a lab's monthly storage
@@ -303,6 +314,8 @@ func (s List) lead(rd *render.Renderer) string {
 	switch {
 	case s.Budget != nil:
 		return s.budgetLead(rd)
+	case s.Idle != nil:
+		return s.idleLead(rd)
 	case s.AskTotal:
 		priced := 0
 		var top *ListDisk
@@ -393,6 +406,33 @@ func (s List) budgetLead(rd *render.Renderer) string {
 		lead += l.T("storage.list.budget_unpriced", s.Unpriced)
 	}
 	return lead
+}
+
+// idleLead says which disks could be deleted, each with its state and
+// what deleting it saves a month, or that none is idle.
+func (s List) idleLead(rd *render.Renderer) string {
+	l, en := s.Lang, s.Lang.English()
+	if len(s.Idle.Drop) == 0 {
+		return l.T("storage.list.idle_none", len(s.Disks))
+	}
+	var names []string
+	for _, id := range s.Idle.Drop {
+		for _, d := range s.Disks {
+			if d.Disk != id {
+				continue
+			}
+			state := l.T("storage.list.idle_unchanged", d.Days)
+			if d.Stopped {
+				state = l.T("storage.list.budget_stopped", d.Days)
+			}
+			monthly := l.T("storage.list.unknown")
+			if d.Monthly != nil {
+				monthly = strconv.FormatFloat(*d.Monthly, 'f', 1, 64)
+			}
+			names = append(names, l.T("storage.list.idle_disk", d.Disk, rd.PlatformName(d.Platform, en), GBText(d.SizeGB), state, monthly))
+		}
+	}
+	return l.T("storage.list.idle_drop", strings.Join(names, l.T("router.frame.join")), s.Idle.Saving)
 }
 
 // ownerText names a disk's owner for the asker: "你" for their own, the

@@ -178,7 +178,7 @@ const Unclear = "unclear"
 
 // unknownKeys say, for what was asked, what the bot does not do and the
 // nearest thing it does (or, Unclear, how to ask).
-var unknownKeys = map[string]string{"code": "meta.unknown.code", "text": "meta.unknown.text", "act": "meta.unknown.act",
+var unknownKeys = map[string]string{"code": "meta.unknown.code", "text": "meta.unknown.text", "act": "meta.unknown.act", "pay": "meta.unknown.pay", "operate": "meta.unknown.operate",
 	"llm_api": "meta.unknown.llm_api", "image": "meta.unknown.image", Unclear: "meta.unknown.unclear"}
 
 // Reply says plainly what the bot does not do and the nearest thing it

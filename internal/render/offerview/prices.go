@@ -2,6 +2,7 @@ package offerview
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -45,6 +46,13 @@ type PricesAsk struct {
 	// Count is how many cards were asked for ("3张A100 一小时多少": 3);
 	// above one a line gives the cheapest row's price for all of them.
 	Count int
+	// DiskGB is a data disk's size the question named ("AutoDL 数据盘
+	// 200G 每月多少钱"): the answer says first what it costs a month on
+	// the platform (0: none named).
+	DiskGB float64
+	// DiskExtra: DiskGB is more on top of a disk one has: no free GB off
+	// it.
+	DiskExtra bool
 }
 
 // NoCardRow is a platform's no-GPU mode: whether it has one and its
@@ -157,6 +165,12 @@ func (v pricesView) platforms() chat.Reply {
 		switch {
 		case len(v.Ask.Platforms) == 1:
 			rep = v.platformShort(p, rows)
+			if line := v.diskMonth(p); line != "" {
+				rep.Lines = append([]string{rep.Title}, rep.Lines...)
+				rep.Title = line
+				rp.Lines = append([]string{rp.Title}, rp.Lines...)
+				rp.Title = line
+			}
 			rep.Full = &rp
 		case i == 0:
 			rep = chat.Reply{Title: v.l.T("prices.several", v.rd.PlatformNames(v.Ask.Named, v.en))}
@@ -299,6 +313,34 @@ func (v pricesView) shortTitle(p *catalog.Platform, prices []string) string {
 		title = v.noListPrice(p) + " " + title
 	}
 	return title
+}
+
+// diskMonth is what the data disk of the size asked costs a month on p
+// (its size beyond the free GB × the price per GB-day × 30, a range
+// where the catalog has one); "" when no size was asked or p has no
+// data disk price.
+func (v pricesView) diskMonth(p *catalog.Platform) string {
+	st := p.Storage
+	f := st.DataDiskCNYPerGBDay
+	if v.Ask.DiskGB <= 0 || f == nil {
+		return ""
+	}
+	free := st.DataDiskFreeGB
+	if v.Ask.DiskExtra {
+		free = 0
+	}
+	billed := max(v.Ask.DiskGB-free, 0)
+	low, high := billed*f.Low*30, billed*f.High*30
+	cost := render.TrimF(math.Round(low*10) / 10)
+	if f.IsRange() && math.Round(high*10) != math.Round(low*10) {
+		cost += "-" + render.TrimF(math.Round(high*10)/10)
+	}
+	line := v.l.T("prices.short.disk_month", p.DisplayName(v.en), render.TrimF(v.Ask.DiskGB), cost, render.TrimF(free),
+		render.TrimF(billed), render.FigureText(*f))
+	if st.BilledWhileStopped {
+		line += v.l.T("prices.short.billed_stopped")
+	}
+	return v.l.T("offers.end", line)
 }
 
 // shortLines are a platform's data disk and no-GPU mode in a line each.

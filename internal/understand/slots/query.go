@@ -408,8 +408,18 @@ type Query struct {
 	Explain string `json:"-"`
 	// LedgerPick is which of the ledger's disks a ledger follow-up asks
 	// about when it names none by number: "total" (all of them added
-	// up), "stopped" (the one stopped longest).
+	// up), "stopped" (the one stopped longest), "owners" (who holds
+	// which: the list), "drop" (which could be deleted, without a
+	// budget: advice).
 	LedgerPick string `json:"-"`
+	// DiskReport is a bare report that the instance of the disk last
+	// talked about was shut down or started ("关机了", "开机了"): the
+	// intent it reports (IntentStorageStop, IntentStorageStart; "":
+	// none).
+	DiskReport string `json:"-"`
+	// DiskExtra: a data disk size priced is more on top of what one has
+	// ("多加100G数据盘要另外付多少"): no free GB off it.
+	DiskExtra bool `json:"-"`
 	// LedgerBudget is a monthly storage budget (CNY) a ledger question
 	// asks which disks to drop to get under; advice only.
 	LedgerBudget float64 `json:"-"`

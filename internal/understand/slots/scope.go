@@ -11,6 +11,11 @@ const (
 	// ScopeAct: act on a platform for the member ("帮我在AutoDL上开一台
 	// 4090").
 	ScopeAct = "act"
+	// ScopePay: pay or top up on a platform ("帮我往AutoDL充500块").
+	ScopePay = "pay"
+	// ScopeOperate: operate the member's instance (shut it down,
+	// restart, delete it: "帮我把AutoDL上那台实例关了").
+	ScopeOperate = "operate"
 	// ScopeLLMAPI: a language-model API's price ("GPT-4o 的 API 多少钱").
 	ScopeLLMAPI = "llm_api"
 	// ScopeImage: draw an image ("给我生成一张猫猫的图片").
@@ -23,7 +28,7 @@ var (
 		kind string
 		expr *words.Expr
 	}{
-		{ScopeAct, words.NewExpr("scope.act")}, {ScopeLLMAPI, words.NewExpr("scope.llm_api")},
+		{ScopePay, words.NewExpr("scope.pay")}, {ScopeOperate, words.NewExpr("scope.operate")}, {ScopeAct, words.NewExpr("scope.act")}, {ScopeLLMAPI, words.NewExpr("scope.llm_api")},
 		{ScopeCode, words.NewExpr("scope.code")}, {ScopeText, words.NewExpr("scope.text")}, {ScopeImage, words.NewExpr("scope.image")},
 	}
 	scopeDomainAsk = words.NewExpr("scope.domain_ask")

@@ -15,6 +15,9 @@ var (
 	// reSize is a disk size: "80G", "200 GB", "1.5T", "2TB", "-50G".
 	// "500个G", "八十G", "两百g" as students write them.
 	reSize = words.NewExpr("storage.size")
+	// reBareSize is a size without its unit after a resize word ("扩到
+	// 500"): GB.
+	reBareSize = words.NewExpr("storage.bare_size")
 	// reDiskRef names a disk of the lab's list by number: "#3", "3号盘",
 	// "存储 3", "disk 3", "第3块".
 	reDiskRef = words.NewExprs("storage.disk_ref", 4)
@@ -41,6 +44,7 @@ const MaxDiskGB = 1e6
 func extractSize(x *Extraction) {
 	loc := reSize.FindStringSubmatchIndex(x.rest)
 	if loc == nil {
+		extractBareSize(x)
 		return
 	}
 	gb := sizeGB(x.rest[loc[4]:loc[5]], x.rest[loc[6]:loc[7]])
@@ -63,6 +67,19 @@ func extractSize(x *Extraction) {
 		// "AutoDL 2TB 和 恒源云 100G": a second disk in one message (or
 		// "从 100G 扩容到 200G": the old size).
 		x.q.MoreSizes = true
+	}
+}
+
+// extractBareSize reads a size without its unit after a resize word
+// ("扩到500", "resize it to 800") as GB.
+func extractBareSize(x *Extraction) {
+	loc := reBareSize.FindStringSubmatchIndex(x.rest)
+	if loc == nil {
+		return
+	}
+	if gb := sizeGB(x.rest[loc[2]:loc[3]], "g"); gb > 0 && gb <= MaxDiskGB {
+		x.q.SizeGB = gb
+		x.use(loc[2], loc[3], phSize)
 	}
 }
 
