@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"sync"
 
@@ -103,6 +104,10 @@ type Topic struct {
 	// after its answer ("nvidia-smi能看到卡", "换bf16行吗") and what it
 	// means there.
 	Follow []Branch `yaml:"follow,omitempty" json:"follow,omitempty"`
+	// Leads are causes that come first when the message shows them
+	// ("connection refused": the instance is stopped or the port wrong,
+	// not the password).
+	Leads []Lead `yaml:"leads,omitempty" json:"leads,omitempty"`
 
 	res []*regexp.Regexp
 	// anchored[k] is set when pattern k uses ^ or $ (run on the whole text).
@@ -121,11 +126,36 @@ type Branch struct {
 	Text    catalog.Text `yaml:"text" json:"text"`
 }
 
+// Lead is a cause a message shows by itself: When are lowercase RE2
+// patterns on the normalized message (each matching one of the topic's
+// examples), Cause the line that then leads the causes, in zh and en.
+type Lead struct {
+	When  []string     `yaml:"when" json:"when"`
+	Cause catalog.Text `yaml:"cause" json:"cause"`
+}
+
+// LeadOf is the first lead of t whose pattern the text matches (nil for
+// none).
+func (t *Topic) LeadOf(text string) *Lead {
+	norm := Normalize(text)
+	for i := range t.Leads {
+		for _, w := range t.Leads[i].When {
+			if re, err := regexp.Compile(w); err == nil && re.Match(norm) {
+				return &t.Leads[i]
+			}
+		}
+	}
+	return nil
+}
+
 // Branch verdicts.
 const (
 	VerdictYes   = "yes"
 	VerdictNo    = "no"
 	VerdictMaybe = "maybe"
+	// VerdictStated: the text opens with its own verdict ("一般没影响：…"),
+	// for a question neither "yes" nor "no" answers in a word.
+	VerdictStated = "stated"
 )
 
 // Workload is a job the LLM estimator does not model (BERT fine-tuning,
@@ -407,18 +437,38 @@ func checkTopic(t *Topic) error {
 	if len(t.Next.Zh) != len(t.Next.En) {
 		return bad("next needs as many zh as en lines (%d zh, %d en)", len(t.Next.Zh), len(t.Next.En))
 	}
+	if err := checkLeads(t); err != nil {
+		return err
+	}
 	for i, br := range t.Follow {
 		switch {
 		case len(br.When) == 0:
 			return bad("follow %d has no when terms", i+1)
 		case strings.TrimSpace(br.Text.Zh) == "" || strings.TrimSpace(br.Text.En) == "":
 			return bad("follow %d needs zh and en text", i+1)
-		case br.Verdict != "" && br.Verdict != VerdictYes && br.Verdict != VerdictNo && br.Verdict != VerdictMaybe:
-			return bad("follow %d: verdict %q is not yes, no or maybe", i+1, br.Verdict)
+		case br.Verdict != "" && br.Verdict != VerdictYes && br.Verdict != VerdictNo && br.Verdict != VerdictMaybe && br.Verdict != VerdictStated:
+			return bad("follow %d: verdict %q is not yes, no, maybe or stated", i+1, br.Verdict)
 		}
 		for _, w := range br.When {
 			if w == "" || w != strings.TrimSpace(string(Normalize(w))) {
 				return bad("follow %d: term %q is not lowercase, folded and trimmed", i+1, w)
+			}
+		}
+	}
+	return nil
+}
+
+// checkLeads validates a topic's leads: zh and en causes, lowercase
+// patterns that compile and match one of its examples.
+func checkLeads(t *Topic) error {
+	for i, l := range t.Leads {
+		if len(l.When) == 0 || strings.TrimSpace(l.Cause.Zh) == "" || strings.TrimSpace(l.Cause.En) == "" {
+			return entryError("topic", t.ID, "lead %d needs when patterns and a zh and en cause", i+1)
+		}
+		for _, w := range l.When {
+			re, err := regexp.Compile(w)
+			if err != nil || w != strings.ToLower(w) || !slices.ContainsFunc(t.Examples, func(e string) bool { return re.Match(Normalize(e)) }) {
+				return entryError("topic", t.ID, "lead %d: pattern %q must compile, be lowercase and match an example", i+1, w)
 			}
 		}
 	}

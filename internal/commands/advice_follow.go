@@ -51,7 +51,9 @@ func (r *Router) adviceFollow(f *Frame, q Query) (Query, bool) {
 	}
 	_, branch, named := r.advice.FindingOf(topic, q.Findings)
 	report := reportsOn(q, topic)
-	if !named && !report && ownQuestion(q, topic) {
+	worked := q.WorkedBefore && !q.OwnAsk && !named
+	fit := !named && fitAsked(f, q, t)
+	if !named && !report && !worked && !fit && ownQuestion(q, topic) {
 		return q, false
 	}
 	m := f.Query.Restore()
@@ -66,6 +68,18 @@ func (r *Router) adviceFollow(f *Frame, q Query) (Query, bool) {
 			// "开了fp16也不行": what that fix does, then what is left to try.
 			m.AdviceNext, m.AdviceShown = true, f.Query.AdviceShown
 		}
+	case fit:
+		// "batch改成1还会爆吗": the job at the settings asked, its verdict.
+		mergeParams(&m, q, func(ok bool, f func()) {
+			if ok {
+				f()
+			}
+		})
+		m.AdviceFit, m.AdviceShown = true, f.Query.AdviceShown
+	case worked:
+		// "it worked yesterday though": what changes between two runs,
+		// then the steps not yet given.
+		m.AdviceWorked, m.AdviceShown = true, f.Query.AdviceShown
 	case q.Intent == IntentAdvice && q.Topic == kb.TopicCardChoice:
 		// "那换什么卡": the cards for the job the paste gave (a card it
 		// names kept: "3090够吗").
@@ -96,6 +110,17 @@ func (r *Router) adviceFollow(f *Frame, q Query) (Query, bool) {
 		return q, false
 	}
 	return m, true
+}
+
+// fitAsked reports whether q asks, after an OOM answer about a job,
+// whether that job fits at the settings q names ("batch改成1还会爆吗",
+// "seq 2048 还会 oom 吗"): a question with a job setting and no job,
+// card or platform of its own.
+func fitAsked(f *Frame, q Query, t *kb.Topic) bool {
+	settings := q.Batch > 0 || q.SeqLen > 0 || q.Bits > 0 || q.LoRARank > 0
+	asks := q.OwnAsk || q.YesNo != nil || strings.HasSuffix(strings.TrimSpace(q.Asked), "?")
+	return t.Tie == kb.TieOOM && asks && settings && frame.HasJob(f.Query.Restore()) &&
+		!frame.HasJob(q) && len(q.GPUs) == 0 && len(q.Platforms) == 0
 }
 
 // ownQuestion reports whether q, after a troubleshooting answer about

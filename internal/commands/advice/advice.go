@@ -11,8 +11,10 @@ package advice
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	kb "github.com/labgpu/bot/internal/advice"
 	"github.com/labgpu/bot/internal/billing/estimator"
@@ -41,12 +43,18 @@ func Advice(ctx context.Context, a *answer.Ask) answer.Out {
 		}
 		return answer.Out{Payload: p, Query: q}
 	}
-	if q.AdviceBranch > 0 || q.AdviceNext {
+	if br := askedBranch(a.Env.KB, t, q); br > 0 {
+		// "nvcc 11.8 vs nvidia-smi 12.2 有影响吗": a yes/no question about
+		// a branch of the topic gets its verdict first.
+		a.Query.AdviceBranch = br
+		q = a.Query
+	}
+	if q.AdviceBranch > 0 || q.AdviceNext || q.AdviceWorked || q.AdviceFit {
 		return answer.Out{Payload: follow(a, t), Query: q}
 	}
 	m := topicHit(q.KB, t, q.Score)
 	*p.Advice = adviceview.Entry{Topic: t.ID, Title: t.Title.Pick(en), Score: render.Round2(m.Best.Score), Matched: m.Best.Terms,
-		Causes: t.Causes.Pick(en), Steps: t.Steps.Pick(en), Source: t.Source}
+		Causes: leadCauses(t, q.Asked, en), Steps: t.Steps.Pick(en), Source: t.Source}
 	p.Confidence = m.Best.Score
 	// A how-to question ("第一次租卡要注意什么") gets the topic as advice,
 	// not as a diagnosis with a confidence.
@@ -57,6 +65,30 @@ func Advice(ctx context.Context, a *answer.Ask) answer.Out {
 	tie(ctx, a, t, &p)
 	p.Advice.Related = refs(m.Related, en)
 	return answer.Out{Payload: p, Query: q}
+}
+
+// askedBranch is the branch of t with a verdict a yes/no question names
+// without a paste of its own (0: none).
+func askedBranch(base *kb.Base, t *kb.Topic, q understand.Query) int {
+	if q.YesNo == nil || q.OOM != nil || base == nil {
+		return 0
+	}
+	br, n, ok := base.FindingOf(t.ID, q.Findings)
+	if !ok || br.Verdict != kb.VerdictStated {
+		return 0
+	}
+	return n
+}
+
+// leadCauses are t's causes, the one the message shows by itself first
+// ("connection refused": the instance, not the password).
+func leadCauses(t *kb.Topic, asked string, en bool) []string {
+	causes := t.Causes.Pick(en)
+	l := t.LeadOf(asked)
+	if l == nil {
+		return causes
+	}
+	return append([]string{l.Cause.Pick(en)}, causes...)
 }
 
 // topic is the knowledge base's topic of an id (none without a base).
@@ -399,6 +431,62 @@ func topicHit(m *kb.Result, t *kb.Topic, score float64) *kb.Result {
 // when the fix it names did not help.
 const maxStepsAfterBranch = 3
 
+// oomFit answers whether the OOM answer's job fits at the settings a
+// follow-up names ("batch改成1还会爆吗"): its verdict against the card the
+// error or the question gave, then the steps not yet given; false when
+// the job cannot be estimated.
+func oomFit(a *answer.Ask, t *kb.Topic, p *adviceview.Follow) bool {
+	q := a.Query
+	est, err := a.Est.Estimate(oomJob(q), noQuotes)
+	if err != nil {
+		return false
+	}
+	l, need, card := i18n.Of(q.English), est.VRAM.Total, oomCardGB(a)
+	switch {
+	case card == 0:
+		p.Text = l.T("advice.follow.oom_need", fitSettings(q), need)
+	case need > card:
+		p.Text = l.T("advice.follow.oom_fails", fitSettings(q), need, card)
+	default:
+		p.Text = l.T("advice.follow.oom_fits", fitSettings(q), need, card)
+	}
+	p.Verdict = kb.VerdictStated
+	p.Steps = leftSteps(t, q.AdviceShown, q.English)
+	p.Steps = p.Steps[:min(len(p.Steps), maxStepsAfterBranch)]
+	return true
+}
+
+// oomCardGB is the failing card's memory, GB: the error's total
+// capacity, else the card named (0: neither says).
+func oomCardGB(a *answer.Ask) float64 {
+	q := a.Query
+	if q.OOM != nil && q.OOM.TotalGiB > 0 {
+		return q.OOM.TotalGiB * (1 << 30) / 1e9
+	}
+	if len(q.GPUs) > 0 {
+		if g, ok := a.Cat.GPU(q.GPUs[0]); ok {
+			return estimator.CapacityGB(g)
+		}
+	}
+	return 0
+}
+
+// fitSettings names the settings a fit question asked about ("batch 1,
+// seq 4096").
+func fitSettings(q understand.Query) string {
+	var parts []string
+	if q.Batch > 0 {
+		parts = append(parts, fmt.Sprintf("batch %d", q.Batch))
+	}
+	if q.SeqLen > 0 {
+		parts = append(parts, fmt.Sprintf("seq %d", q.SeqLen))
+	}
+	if q.Bits > 0 {
+		parts = append(parts, fmt.Sprintf("%d-bit", q.Bits))
+	}
+	return strings.Join(parts, ", ")
+}
+
 // leftSteps are topic t's steps after the first shown, then its
 // alternatives.
 func leftSteps(t *kb.Topic, shown int, en bool) []string {
@@ -425,6 +513,15 @@ func follow(a *answer.Ask, t *kb.Topic) adviceview.Follow {
 			p.Steps = leftSteps(t, q.AdviceShown, en)
 			p.Steps = p.Steps[:min(len(p.Steps), maxStepsAfterBranch)]
 		}
+		return p
+	}
+	if q.AdviceFit && oomFit(a, t, &p) {
+		return p
+	}
+	if q.AdviceWorked {
+		p.Text = i18n.Of(en).T("advice.follow.worked_before")
+		p.Steps = leftSteps(t, q.AdviceShown, en)
+		p.Steps = p.Steps[:min(len(p.Steps), maxStepsAfterBranch)]
 		return p
 	}
 	p.Next = true

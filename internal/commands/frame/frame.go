@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/labgpu/bot/internal/understand"
+	"github.com/labgpu/bot/internal/understand/slots/oom"
 )
 
 // Query is an understood question (understand's).
@@ -96,17 +97,20 @@ type Kept struct {
 	// steps and alternatives the member has seen.
 	AdviceTopic string `json:"advice_topic,omitempty"`
 	AdviceShown int    `json:"advice_shown,omitempty"`
+	// OOM is what a pasted OOM error said (the card's capacity), which a
+	// fit question ("batch改成1还会爆吗") is decided against.
+	OOM *oom.Error `json:"oom,omitempty"`
 }
 
 // Keep is q as a frame keeps it.
 func Keep(q Query) Kept {
-	return Kept{Query: q, When: q.When, KBWorkload: q.KBWorkload, Asked: q.Asked, Serving: q.Serving, Verbs: q.Verbs}
+	return Kept{Query: q, When: q.When, KBWorkload: q.KBWorkload, Asked: q.Asked, Serving: q.Serving, Verbs: q.Verbs, OOM: q.OOM}
 }
 
 // Restore is the Query a frame kept.
 func (f Kept) Restore() Query {
 	q := f.Query
-	q.When, q.KBWorkload, q.Asked, q.Serving, q.Verbs = f.When, f.KBWorkload, f.Asked, f.Serving, f.Verbs
+	q.When, q.KBWorkload, q.Asked, q.Serving, q.Verbs, q.OOM = f.When, f.KBWorkload, f.Asked, f.Serving, f.Verbs, f.OOM
 	return q
 }
 

@@ -36,6 +36,10 @@ func (p Follow) Reply(_ *render.Renderer) chat.Reply {
 	l := p.Lang
 	var rep chat.Reply
 	switch {
+	case p.Text != "" && p.Verdict == "stated":
+		rep.Title = p.Text
+		rep.Lines = append(rep.Lines, p.Lines...)
+		rep.Lines = append(rep.Lines, p.stepsAfter(l)...)
 	case p.Text != "" && p.Verdict != "":
 		rep.Title = l.T("advice.follow.verdict_line", l.T(followVerdictKeys[p.Verdict]), p.Text)
 		rep.Lines = append(rep.Lines, p.Lines...)

@@ -52,6 +52,8 @@ var (
 	reOwnAsk  = words.NewExpr("frame.own_ask")
 	// reResolved says the problem is solved ("已经好了 谢谢").
 	reResolved = words.NewExpr("frame.resolved")
+	// reWorkedBefore says it worked before ("昨天还好好的").
+	reWorkedBefore = words.NewExpr("frame.worked_before")
 	// reWhyVerdict asks why the last verdict is what it is ("为什么不够").
 	reWhyVerdict = words.NewExpr("frame.why_verdict")
 	// reUndo takes back what was just asked ("算了 不要了", "nvm");
@@ -87,6 +89,7 @@ func followUpSlots(x *Extraction) {
 	q.Finding = reFinding.MatchString(x.s)
 	q.OwnAsk = reOwnAsk.MatchString(x.s)
 	q.Resolved = reResolved.MatchString(x.s)
+	q.WorkedBefore = reWorkedBefore.MatchString(x.s)
 	q.WhyVerdict = reWhyVerdict.MatchString(x.s)
 	q.Undo = reUndo.MatchString(x.s)
 	q.UndoSure = q.Undo && reUndoSure.MatchString(x.s)

@@ -362,6 +362,10 @@ type Query struct {
 	// Resolved: the message says the problem is solved ("已经好了 谢谢",
 	// "搞定了", "works now"); after a troubleshooting answer it is thanked.
 	Resolved bool `json:"-"`
+	// WorkedBefore: it worked before ("昨天还好好的", "it worked
+	// yesterday"); after a troubleshooting answer, the same problem with
+	// what changes between two runs (AdviceWorked).
+	WorkedBefore bool `json:"-"`
 	// WhyVerdict asks why the last verdict is what it is ("为什么不够",
 	// "why not?", "为啥放不下"): after a yes/no answer, the figures
 	// that decided it.
@@ -387,6 +391,10 @@ type Query struct {
 	AdviceBranch int  `json:"-"`
 	AdviceNext   bool `json:"-"`
 	AdviceShown  int  `json:"-"`
+	AdviceWorked bool `json:"-"`
+	// AdviceFit: after an OOM answer with a job, "batch改成1还会爆吗" asks
+	// whether the job fits at the settings it names (a verdict first).
+	AdviceFit bool `json:"-"`
 	// Verbs are the intents that change state whose explicit verb the
 	// message has (their definitions' verbs: "静音", "取消订阅", "删除存储
 	// 3"): such an intent is done only when it is among them (the

@@ -214,7 +214,7 @@ func AnswerLanguage(text string, chatEnglish bool) (en, said bool) {
 	for i, line := range strings.Split(text, "\n") {
 		k := min(i, len(lines)-1)
 		if program[k] {
-			if errorLine(lines[k]) && askedAfterError(lines[k]) {
+			if errorLine(lines[k]) && (askedAfterError(lines[k]) || askedBeforeError(line, lines[k])) {
 				return true, true
 			}
 			continue
@@ -284,6 +284,26 @@ func askedAfterError(folded string) bool {
 	}
 	plain, chat := plainWords(last)
 	return reAskStart.MatchString(last) || plain >= 2 && chat
+}
+
+// askedBeforeError reports whether an error line (as written, and
+// folded) opens with the asker's own English before the error it quotes
+// ("torchrun with 2 GPUs dies with this: torch.distributed…Error: …",
+// "pip on autodl keeps timing out: ERROR: …"): a lower-case lead of
+// three plain words or more, then a colon and a line that starts as
+// programs print errors.
+func askedBeforeError(line, folded string) bool {
+	line = strings.TrimSpace(line)
+	if line == "" || line[0] < 'a' || line[0] > 'z' {
+		return false
+	}
+	t := strings.TrimSpace(folded)
+	i := strings.Index(t, ": ")
+	if i <= 0 || !errorStart(t[i+2:]) || errorStart(t[:i]) {
+		return false
+	}
+	plain, _ := plainWords(t[:i])
+	return plain >= 3 && hasPlainWord(t[:i])
 }
 
 // afterErrorName is the rest of a line that opens with an error's name
