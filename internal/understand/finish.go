@@ -117,6 +117,10 @@ func (u *Understander) finish(x *extraction, m *advice.Result, text string) {
 	switch q.Intent {
 	case IntentStock, IntentPrices, IntentCompare, IntentClarify:
 		x.OfferAsk()
+		if q.Intent == IntentPrices && len(q.GPUs) > 0 && len(q.Platforms) == 1 && slots.AsksNow(x.Folded()) {
+			// "矩池云 4090 现在多少钱": the card's offers there now.
+			q.Intent = IntentStock
+		}
 	case IntentEstimate:
 		if len(q.GPUs) >= 2 && AsksSpeed(x.Folded()) && !slots.AsksPrice(x.Folded()) {
 			// "A100 40GB vs 80GB for 13B LoRA, which is faster": the

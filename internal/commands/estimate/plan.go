@@ -41,7 +41,10 @@ func planAnswer(_ context.Context, a *answer.Ask) answer.Out {
 	uses.Add(answer.Applied(understand.CondPlatformGroup)...)
 	uses.Add(answer.NotUsed(understand.CondRegion, answer.WhyListRegion))
 	p := estimateview.Plan{Plan: estimateview.PlanResult{Mode: q.BillingMode, Rows: planRows(a.Env, q)}, Platforms: q.Platforms,
-		NamedGPUs: q.NamedGPUs, Now: a.Now(), Lang: i18n.Of(q.English)}
+		NamedGPUs: q.NamedGPUs, Now: a.Now(), Lang: i18n.Of(q.English), USD: q.Currency == understand.CurrencyUSD}
+	if p.USD {
+		uses.Add(answer.Said(understand.CondCurrency)...)
+	}
 	p.Verdict = modeVerdict(p.Plan.Rows, q.BillingMode, q)
 	if q.GPUCount > 1 && len(p.Plan.Rows) > 0 && catalog.TermHours(q.BillingMode) > 0 && q.BillingMode != understand.ModeSpot {
 		best, cost, hourly := cheapestTerm(p.Plan.Rows)

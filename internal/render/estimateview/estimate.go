@@ -94,16 +94,16 @@ type Estimate struct {
 	// Runs is how many times the job runs when the question said so (0 or
 	// 1: once): the options' costs and hours are of all of them; RunCNY
 	// and RunHours are one run's (the cheapest option's).
-	Runs     int        `json:"-"`
+	Runs int `json:"-"`
 	// RunsPerWeek, Weeks, People: the runs were counted from a job run
 	// every week ("每人每周跑一次"): that often, over Weeks (WeeksAssumed:
 	// no period was said), by People members (0: one).
-	RunsPerWeek  float64 `json:"-"`
-	Weeks        float64 `json:"-"`
-	WeeksAssumed bool    `json:"-"`
-	People       int     `json:"-"`
-	RunCNY   [2]float64 `json:"-"`
-	RunHours float64    `json:"-"`
+	RunsPerWeek  float64    `json:"-"`
+	Weeks        float64    `json:"-"`
+	WeeksAssumed bool       `json:"-"`
+	People       int        `json:"-"`
+	RunCNY       [2]float64 `json:"-"`
+	RunHours     float64    `json:"-"`
 	// WhyOnly: the member asked why the verdict is what it is; the short
 	// form is the verdict and the figures that decided it.
 	WhyOnly bool `json:"-"`

@@ -34,6 +34,9 @@ type Plan struct {
 	// Cards is the cheapest term for every card asked when several were
 	// ("4张4090一天多少"; nil for one): all of them and one, labelled.
 	Cards *PlanCards `json:"cards,omitempty"`
+	// USD: the member asks in US dollars ("and per month?" after "in
+	// USD?"): the lowest figure is said in dollars too.
+	USD bool `json:"-"`
 }
 
 // PlanCards is the cheapest price of one term (Row's plan, or its
@@ -119,6 +122,11 @@ func (p Plan) Reply(rd *render.Renderer) chat.Reply {
 		full.Lines = append(full.Lines, l.T("plan.cards", c.Count, rd.PlatformName(c.Row.Platform, en), how,
 			rangeText([2]float64{c.Cost[0] * n, c.Cost[1] * n}), rangeText(c.Cost)))
 	}
+	if p.USD {
+		if line := USDLine(rd, l, p.lowest()); line != "" {
+			full.Lines = append([]string{line}, full.Lines...)
+		}
+	}
 	rep := full
 	rep.Table = p.phoneTable(rd, full.Table)
 	if p.Verdict != nil {
@@ -128,6 +136,22 @@ func (p Plan) Reply(rd *render.Renderer) chat.Reply {
 	}
 	rep.Full = &full
 	return rep
+}
+
+// lowest is the lowest term figure of the rows (a plan price, else
+// pay-as-you-go over the term), CNY, as a range.
+func (p Plan) lowest() [2]float64 {
+	var best [2]float64
+	for _, r := range p.Plan.Rows {
+		c := r.HourlyTimesCNY
+		if r.PlanCNY != nil {
+			c = [2]float64{r.PlanCNY.Low, r.PlanCNY.High}
+		}
+		if c[0] > 0 && (best[0] == 0 || c[0] < best[0]) {
+			best = c
+		}
+	}
+	return best
 }
 
 // table is the plan rows as a table.

@@ -19,6 +19,8 @@ var (
 	reRangeTo = words.NewExpr("money.range_to")
 	// reBareCeiling is a ceiling without a currency: "低于2.5".
 	reBareCeiling = words.NewExpr("money.bare_ceiling")
+	// reBarePerHour is a price per hour without a currency ("1.5一小时").
+	reBarePerHour = words.NewExpr("money.bare_per_hour")
 	// reCountUnit follows a number that is a count, not a price.
 	reCountUnit = words.NewExpr("money.count_unit")
 	// monthUnits are per_unit's per-month units.
@@ -70,6 +72,14 @@ func extractMoney(x *Extraction) {
 	}
 	if q.MaxPriceCNY > 0 {
 		return
+	}
+	if loc := reBarePerHour.FindStringSubmatchIndex(x.rest); loc != nil && q.PriceCNY == 0 {
+		// "1.5一小时的4090还有吗": a price per hour said bare.
+		if v, ok := words.ParseNum(x.rest[loc[2]:loc[3]]); ok && v > 0 {
+			q.PriceCNY, q.PriceUnit = v, "hour"
+			x.use(loc[2], loc[1], phMoney)
+			return
+		}
 	}
 	// "低于2.5" without a currency; "少于5万条" is a count.
 	if loc := reBareCeiling.FindStringSubmatchIndex(x.rest); loc != nil && !reCountUnit.MatchString(x.rest[loc[3]:]) {

@@ -22,6 +22,7 @@ var (
 	offerNoCard        = words.NewExpr("offers.no_card")
 	offerRetention     = words.NewExpr("offers.retention")
 	offerLiveAsk       = words.NewExpr("offers.live_ask")
+	offerNowAsk        = words.NewExpr("offers.now_ask")
 	offerPrice         = words.NewExpr("offers.aspect_price")
 	offerSpeed         = words.NewExpr("offers.aspect_speed")
 	offerStability     = words.NewExpr("offers.aspect_stability")
@@ -53,6 +54,10 @@ func offerAsk(q *Query, s string) {
 		q.Aspect = AspectSpeed
 	}
 }
+
+// AsksNow reports whether a folded text asks about now ("现在", "right
+// now"): a card's price asked so is its offers.
+func AsksNow(folded string) bool { return offerNowAsk.MatchString(folded) }
 
 // AsksPrice reports whether a folded text asks about price ("便宜",
 // "cheaper"): the comparison aspect's words.
