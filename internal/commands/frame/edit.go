@@ -680,6 +680,12 @@ func otherDimension(f, q []string) []string {
 // applyPlan carries a billing mode and a usage into m: a plan's mode and
 // usage are replaced whole; offers asked for pay-as-you-go drop them.
 func applyPlan(m *Query, q Query, b brings, target string) {
+	if d, ok := modeDays[q.BillingMode]; ok && b.mode && !q.ModeNamed && !b.usage && usage(*m) {
+		// "and per week?" after "for 3 days": the same use over a week,
+		// not a weekly plan's price.
+		m.SpanDays, m.TotalHours, m.HoursPerWeek = d, 0, m.HoursPerWeek
+		return
+	}
 	if b.mode {
 		m.BillingMode, m.ModeNamed = q.BillingMode, q.ModeNamed
 	}

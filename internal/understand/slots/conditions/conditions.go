@@ -537,6 +537,21 @@ func otherGroup(g string) string {
 // "budget is $500 total", "800 yuan total"): not an hourly price ("预算一
 // 小时3块"), a count ("一共2张") or less than minBudgetCNY. A price the
 // money rules read from the same amount is no price.
+// reAmountUnit is an amount ending in a multiplier ("1万", "2.5k").
+var reAmountUnit = words.NewExpr("conditions.amount_unit")
+
+// amount is an amount as written: a number, optionally ending in a
+// multiplier of numbers.amount_units ("1万" 10000, "一万" 10000, "2.5k"
+// 2500).
+func amount(s string) (float64, bool) {
+	if m := reAmountUnit.FindStringSubmatch(s); m != nil {
+		f, okF := words.Number("conditions.amount_units", m[2])
+		v, ok := words.ParseNum(m[1])
+		return v * f, ok && okF
+	}
+	return words.ParseNum(strings.TrimSpace(s))
+}
+
 func readBudget(x *reader, t string) {
 	q := x
 	about := q.BillingMode != "" || len(q.GPUs) > 0 // an amount alone is a budget only about cards or a plan
@@ -553,7 +568,7 @@ func readBudget(x *reader, t string) {
 			if reBudgetHourly.MatchString(after) || m[6] < 0 && (reCountUnit.MatchString(t[m[5]:]) || reUnitAfterOne.MatchString(t[m[5]:])) {
 				continue
 			}
-			v, ok := words.ParseNum(t[m[4]:m[5]])
+			v, ok := amount(t[m[4]:m[5]])
 			if !ok {
 				continue
 			}
