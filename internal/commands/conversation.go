@@ -105,6 +105,15 @@ func (r *Router) inContext(c *conversation, q Query) (Query, *Query) {
 		if s, ok := frame.AlertFollow(*a, q); ok {
 			return s, nil
 		}
+		if s, ok := listedCancel(*a, q); ok {
+			return s, nil
+		}
+		if s, ok := alertEdit(c.member, *a, q); ok {
+			return s, nil
+		}
+		if s, ok := r.alertCovers(*a, q); ok {
+			return s, nil
+		}
 	}
 	if c.frame == nil {
 		return frame.Alone(q), nil
@@ -387,7 +396,7 @@ func (r *Router) remember(ctx context.Context, msg chat.Message, c *conversation
 		f.Alert, f.AlertAt, changed = &aq, now, true
 	case res.Intent == IntentSubscriptions:
 		// "A100也帮我订一个" after the member's alerts were listed.
-		aq := frame.Keep(Query{Intent: IntentSubscriptions, English: res.English})
+		aq := frame.Keep(Query{Intent: IntentSubscriptions, English: res.English, SubRef: onlyListed(res)})
 		f.Alert, f.AlertAt, changed = &aq, now, true
 	case f.Alert != nil:
 		f.Alert, changed = nil, true

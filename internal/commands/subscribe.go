@@ -50,7 +50,14 @@ func subscribeAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 	sub := stock.Subscription{ID: newID(), Channel: a.From.Channel, ChatID: a.From.ChatID, OwnerID: a.From.SenderID, OwnerName: a.From.SenderName,
 		GPUs: a.GPUs, Platforms: groupPlatforms(a), ExcludePlatforms: a.ExcludePlatforms, MaxPriceCNY: a.MaxPriceCNY, MinFree: a.MinFree,
 		Region: a.Region, English: a.English, CreatedAt: a.Now()}
+	old, failed := replacedSub(ctx, a)
+	if failed != nil {
+		return a.Out(failed)
+	}
 	same, mine, err := addSubscription(ctx, a.Alerts.Subs, sub)
+	if err == nil && old != nil {
+		err = removeSub(ctx, a, *old)
+	}
 	switch {
 	case errors.Is(err, errSubscribed):
 		return a.Out(alertview.Already{Lang: l, Subscription: same})
@@ -60,9 +67,33 @@ func subscribeAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 		return a.Out(answer.StoreError(a.English, err))
 	}
 	p := alertview.Subscribed{Lang: l, Subscription: sub, Problems: a.Problems, UnknownGPU: a.UnknownGPU,
-		Cooldown: a.Alerts.Policy.Cooldown, Asker: a.From.SenderID}
+		Cooldown: a.Alerts.Policy.Cooldown, Asker: a.From.SenderID, Replaced: old}
 	stockNow(ctx, a, &p)
 	return a.Out(p)
+}
+
+// replacedSub is the member's subscription a new one replaces (SubRef,
+// set by an edit of the alert just set: "改成1块8"); nil when none is
+// named or it is gone.
+func replacedSub(ctx context.Context, a *answer.Ask) (*stock.Subscription, render.Payload) {
+	if a.SubRef == "" {
+		return nil, nil
+	}
+	mine, failed := mySubscriptions(ctx, a)
+	for _, s := range mine {
+		if s.ID == a.SubRef {
+			return &s, nil
+		}
+	}
+	return nil, failed
+}
+
+// removeSub cancels s and forgets its alerts.
+func removeSub(ctx context.Context, a *answer.Ask, s stock.Subscription) error {
+	if err := a.Alerts.Subs.RemoveSubscription(ctx, s.ID); err != nil {
+		return err
+	}
+	return a.Alerts.Log.DeleteNotifyRecord(ctx, s.ID)
 }
 
 // groupPlatforms are the platforms a subscription watches: those named,

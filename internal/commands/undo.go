@@ -14,7 +14,8 @@ import (
 // an answer that changed nothing, nothing changes and the bot says so
 // ("好，不动。"), never asking which subscription to cancel; an action
 // asked back is dropped the same way. After a ledger answer the ledger's
-// own follow-ups read it (false).
+// own follow-ups read it (false) when they take it; one they do not
+// ("算了不用" after the digest's state) changes nothing either.
 func undo(c *conversation, q Query) (Query, bool) {
 	f := c.member
 	if f != nil && f.DidSub != "" && c.pending == nil {
@@ -36,7 +37,9 @@ func undo(c *conversation, q Query) (Query, bool) {
 		return m, true
 	}
 	if c.pending == nil && c.frame != nil && storage.Frames[c.frame.Query.Intent] {
-		return q, false
+		if _, ok := storage.Follow(c.frame, q); ok {
+			return q, false
+		}
 	}
 	m := q
 	m.Intent, m.Topic, m.Confidence, m.Alternatives, m.Verbs = IntentChitChat, "", 1, nil, nil
@@ -85,5 +88,78 @@ func alertFollow(f *Frame, q Query) (Query, bool) {
 		m.ExcludePlatforms = p.ExcludePlatforms
 	}
 	m.English = frame.Language(p, q)
+	return m, true
+}
+
+// onlyListed is the id of the one subscription a listing showed ("" when
+// it showed none or several).
+func onlyListed(res Result) string {
+	if p, ok := res.Payload.(alertview.Subscriptions); ok && len(p.Subscriptions) == 1 {
+		return p.Subscriptions[0].ID
+	}
+	return ""
+}
+
+// listedCancel reads "删掉它", "取消这个", "remove it" right after the
+// member's alerts were listed and there was one (a, the listing's Query,
+// holds its id): that subscription is cancelled, as said (the cancel verb
+// and a clear referent); false for anything else.
+func listedCancel(a, q Query) (Query, bool) {
+	if a.Intent != IntentSubscriptions || a.SubRef == "" || !q.Referent || !slices.Contains(q.Verbs, IntentUnsubscribe) {
+		return q, false
+	}
+	if !asksUnsubscribe(q) || len(q.GPUs) > 0 || q.UnknownGPU != "" || q.All {
+		return q, false
+	}
+	m := q
+	m.Intent, m.Topic, m.Confidence, m.Alternatives = IntentUnsubscribe, "", 1, nil
+	m.SubRef, m.Verbs = a.SubRef, []string{IntentUnsubscribe}
+	m.English = frame.Language(a, q)
+	return m, true
+}
+
+// asksUnsubscribe reports whether q reads as a cancellation, or is unsure
+// with one among its two likeliest readings.
+func asksUnsubscribe(q Query) bool {
+	if q.Intent == IntentClarify {
+		for i, alt := range q.Alternatives {
+			if i < 2 && alt.Intent == IntentUnsubscribe {
+				return true
+			}
+		}
+	}
+	return q.Intent == IntentUnsubscribe
+}
+
+// alertEdit reads "改成1块8", "换成runpod", "change it to runpod" right
+// after the bot set an alert for the member (a, that answer's Query; f
+// the member's frame, which holds its id): the alert with the price
+// ceiling, platforms or card said, replacing the one just set in one
+// step (the member said the change outright). False for anything else:
+// "runpod呢" only asks.
+func alertEdit(f *Frame, a, q Query) (Query, bool) {
+	if f == nil || f.DidSub == "" || a.Intent != IntentSubscribe || len(a.GPUs) == 0 || !q.EditVerb {
+		return q, false
+	}
+	price := q.MaxPriceCNY
+	if price == 0 && (q.PriceUnit == "" || q.PriceUnit == "hour") {
+		price = q.PriceCNY
+	}
+	if price == 0 && len(q.Platforms) == 0 && len(q.GPUs) == 0 || frame.HasJob(q) || q.YesNo != nil || q.UnknownGPU != "" {
+		return q, false
+	}
+	m := a
+	m.Topic, m.Confidence, m.Alternatives = "", 1, nil
+	m.Verbs, m.SubRef = []string{IntentSubscribe}, f.DidSub
+	if price > 0 {
+		m.MaxPriceCNY = price
+	}
+	if len(q.Platforms) > 0 {
+		m.Platform, m.Platforms, m.ExcludePlatforms, m.PlatformGroup = q.Platform, q.Platforms, nil, ""
+	}
+	if len(q.GPUs) > 0 {
+		m.GPU, m.GPUs, m.NamedGPUs, m.GPUFamily = q.GPU, q.GPUs, q.NamedGPUs, q.GPUFamily
+	}
+	m.English = frame.Language(a, q)
 	return m, true
 }

@@ -364,12 +364,29 @@ func (u *Understander) declined(x *extraction) {
 // "通知刷屏了", is no request for one).
 func (u *Understander) complained(x *extraction) {
 	q := x.Query()
-	if q.Intent != IntentSubscribe && q.Intent != IntentUnsubscribe || q.Intent == IntentUnsubscribe && slices.Contains(q.Verbs, q.Intent) || !reAlertComplaint.MatchString(x.Folded()) {
+	if !complainable(q) || !reAlertComplaint.MatchString(x.Folded()) {
 		return
 	}
 	q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
 	q.Intent, q.Verbs, q.MuteMinutes, q.MuteUntil = IntentMute, nil, 0, ""
 	x.MuteSlots()
+}
+
+// complainable reports whether q may be a complaint about alerts: read
+// as a subscription, the member's alerts or a cancellation without its
+// verb, or unsure with one of them first ("提醒太多了 烦").
+func complainable(q *Query) bool {
+	intent := q.Intent
+	if intent == IntentClarify && len(q.Alternatives) > 0 {
+		intent = q.Alternatives[0].Intent
+	}
+	switch intent {
+	case IntentSubscribe, IntentSubscriptions:
+		return true
+	case IntentUnsubscribe, IntentMute:
+		return !slices.Contains(q.Verbs, intent)
+	}
+	return false
 }
 
 // unnamed answers an action read without its verb in a message that does

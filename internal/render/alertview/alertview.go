@@ -79,13 +79,25 @@ type Subscribed struct {
 	// Asker the member to @mention.
 	Cooldown time.Duration `json:"-"`
 	Asker    string        `json:"-"`
+	// Replaced is the subscription this one replaced ("改成1块8" right
+	// after it was set; nil: none), cancelled in the same step.
+	Replaced *stock.Subscription `json:"-"`
+}
+
+// title names the subscription, and the one it replaced.
+func (s Subscribed) title(rd *render.Renderer) string {
+	en := s.Lang.English()
+	if s.Replaced != nil {
+		return s.Lang.T("subscribe.replaced", rd.Describe(s.Subscription, en), rd.Describe(*s.Replaced, en))
+	}
+	return s.Lang.T("subscribe.done", rd.Describe(s.Subscription, en))
 }
 
 // Reply is the subscription in one line, the stock now, then how it
 // works.
 func (s Subscribed) Reply(rd *render.Renderer) chat.Reply {
 	l, en := s.Lang, s.Lang.English()
-	rep := chat.Reply{Title: l.T("subscribe.done", rd.Describe(s.Subscription, en))}
+	rep := chat.Reply{Title: s.title(rd)}
 	rep.Lines = append(rep.Lines, render.ProblemLines(s.Problems, s.UnknownGPU, en)...)
 	switch s.State {
 	case stock.InStock:

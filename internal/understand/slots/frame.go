@@ -62,6 +62,10 @@ var (
 	reUndoSure = words.NewExpr("frame.undo_sure")
 	// reAlertAsk asks to be told when the last answer's card is there.
 	reAlertAsk = words.NewExpr("frame.alert_ask")
+	// reReferent points at what the last answer showed ("删掉它").
+	reReferent = words.NewExpr("frame.referent")
+	// reEditVerb changes what the last answer set ("改成1块8").
+	reEditVerb = words.NewExpr("frame.edit_verb")
 )
 
 // followUpSlots marks how a message may continue the conversation
@@ -94,6 +98,8 @@ func followUpSlots(x *Extraction) {
 	q.Undo = reUndo.MatchString(x.s)
 	q.UndoSure = q.Undo && reUndoSure.MatchString(x.s)
 	q.AlertAsk = reAlertAsk.MatchString(x.s)
+	q.Referent = reReferent.MatchString(x.s)
+	q.EditVerb = reEditVerb.MatchString(x.s)
 	rest := x.rest
 	if span := followCount(x); span != nil {
 		rest = blank(rest, span[0], span[1])

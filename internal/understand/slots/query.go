@@ -377,6 +377,12 @@ type Query struct {
 	// ("不用了谢谢") the action is offered to undo, not undone.
 	Undo     bool `json:"-"`
 	UndoSure bool `json:"-"`
+	// EditVerb changes what the last answer set ("改成1块8", "换成runpod",
+	// "change it to runpod"): after an alert just set, that alert.
+	EditVerb bool `json:"-"`
+	// Referent points at what the last answer showed ("删掉它", "取消这个",
+	// "remove it"): after a list of one subscription, that one.
+	Referent bool `json:"-"`
 	// AlertAsk asks to be told when the card of the last answer is
 	// available, naming none ("有了告诉我", "tell me when it is").
 	AlertAsk bool `json:"-"`
