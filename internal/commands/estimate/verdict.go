@@ -61,6 +61,11 @@ func jobVerdict(cat *catalog.Catalog, est *estimator.Estimate, q understand.Quer
 // fitsVerdict: does the job fit the card asked (as many as asked, one
 // when no count is given) or the VRAM size stated.
 func fitsVerdict(est *estimator.Estimate, q understand.Query) *estimateview.Verdict {
+	if q.YesNo != nil && q.YesNo.Lesser {
+		// "do I need an A100 or is a 4080 fine?", "two 4090s or is one
+		// enough?": one of the smallest card named.
+		q.GPUs, q.GPUCount = smallestCard(est, q.GPUs), 1
+	}
 	v := &estimateview.Verdict{Verdict: render.Verdict{Kind: render.AskFits}, Why: estimateview.WhyVRAM, Count: max(q.GPUCount, 1)}
 	need := oneCardNeed(est)
 	if f := askedFit(est, q); f != nil {
@@ -111,6 +116,22 @@ func trainingMicroBatch(est *estimator.Estimate, mb int) int {
 		return 0
 	}
 	return mb
+}
+
+// smallestCard is the card of gpus with the least memory among the
+// estimate's fits (gpus unchanged when none is there).
+func smallestCard(est *estimator.Estimate, gpus []string) []string {
+	var best *estimator.Fit
+	for i := range est.Fits {
+		f := &est.Fits[i]
+		if slices.Contains(gpus, f.GPU) && (best == nil || f.MemoryGB < best.MemoryGB) {
+			best = f
+		}
+	}
+	if best == nil {
+		return gpus
+	}
+	return []string{best.GPU}
 }
 
 // askedFit is the fit of the card the question named (of a family, the

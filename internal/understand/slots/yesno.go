@@ -47,6 +47,10 @@ type YesNo struct {
 	// Enough: asked whether something is enough ("够不够", "够吗", "is it
 	// enough"): a budget's verdict says 够 / 不够 rather than 能 / 不能.
 	Enough bool `json:"enough,omitempty"`
+	// Lesser: asked whether the lesser option will do ("do I need an
+	// A100 or is a 4080 fine?", "two 4090s or is one enough?"): the
+	// verdict is about one card, the smallest named.
+	Lesser bool `json:"lesser,omitempty"`
 }
 
 // The yes/no words (configs/slots/yesno.yaml).
@@ -66,6 +70,7 @@ var (
 	yesNoOvernight = words.NewExpr("yesno.overnight")
 	yesNoQuestion  = words.NewExpr("yesno.question")
 	yesNoSaid      = words.NewExpr("yesno.said")
+	yesNoOrFine    = words.NewExpr("yesno.or_fine")
 	yesNoEnough    = words.NewExpr("yesno.enough")
 	yesNoVRAMAsk   = words.NewExpr("yesno.vram_ask")
 	yesNoCheapAsk  = words.NewExpr("yesno.cheap_ask")
@@ -110,6 +115,11 @@ const maxCardGB = 192
 // ReadYesNo reads a yes/no question from folded text: nil for a message
 // that asks no yes/no question (a wh-question, a statement, a command).
 func ReadYesNo(s string) *YesNo {
+	lesser := false
+	if m := yesNoOrFine.FindStringSubmatch(s); m != nil {
+		// "do I need an A100 or is a 4080 fine?": whether the second is.
+		s, lesser = m[1], true
+	}
 	said := yesNoSaid.MatchString(s)
 	if said {
 		// "yes or no: 4090 enough?": the "or" asks for a verdict, not
@@ -134,6 +144,7 @@ func ReadYesNo(s string) *YesNo {
 	}
 	y.Dearer = y.Kind == YesNoCheaper && yesNoDearer.MatchString(s) && !yesNoCheap.MatchString(s)
 	y.Enough = yesNoEnough.MatchString(s)
+	y.Lesser = lesser
 	y.WithinHours = withinHours(s)
 	if y.WithinHours > 0 && y.Kind == YesNoFits {
 		// "两小时跑得完吗": a time, not the VRAM.
