@@ -27,7 +27,7 @@ func JobFromQuery(q understand.Query) estimator.Job {
 	j := estimator.Job{Model: q.Model, ParamsB: q.ParamsB, Method: q.Method, Bits: q.Bits, SeqLen: q.SeqLen,
 		Batch: q.Batch, Samples: q.Samples, TokensPerSample: q.TokensPerSample, Tokens: q.Tokens, Epochs: q.Epochs,
 		GPUCount: q.GPUCount, LoRARank: q.LoRARank, LoRATargets: q.LoRATargets, Optimizer: q.Optimizer,
-		NoGradCkpt: q.NoGradCkpt, NoFlashAttn: q.NoFlashAttn, ZeRO: q.ZeRO, Stack: q.Stack}
+		NoGradCkpt: q.NoGradCkpt, NoFlashAttn: q.NoFlashAttn, ZeRO: q.ZeRO, Stack: q.Stack, DPO: q.DPO && q.Method != estimator.MethodInference}
 	if len(q.Platforms) <= 1 {
 		j.Platform = q.Platform
 	}
@@ -132,6 +132,13 @@ func alternatives(x *estimator.Estimator, est *estimator.Estimate, quotes estima
 		if o, f, ok := cheapestFit(x, j, quotes); ok {
 			alts = append(alts, estimateview.Alternative{Kind: kind, Option: o, Fit: f})
 		}
+	}
+	if job.Method == estimator.MethodFull && job.Optimizer == "" && len(job.GPUs) > 0 {
+		// "8张A100 80G能跑吗" for a full fine-tune: the cards asked, with
+		// the optimizer state a quarter of its size (no fp32 master).
+		j := job
+		j.Optimizer = estimator.OptimizerAdamW8bit
+		try(estimateview.AltAdam8bit, j)
 	}
 	if job.Method != estimator.MethodQLoRA && job.Method != estimator.MethodInference {
 		j := job

@@ -71,7 +71,7 @@ func workloadEstimate(ctx context.Context, env *answer.Env, q understand.Query, 
 	}
 	opts := env.Est.CostOptions(fits, est.DiskGB, platform, quotes)
 	w := estimateview.Workload{Figures: estimateview.Figures{Options: opts, Hours: hours, FLOPs: est.FLOPs}, Est: est,
-		GPUCount: q.GPUCount, Lang: i18n.Of(q.English)}
+		GPUCount: q.GPUCount, Lang: i18n.Of(q.English), VRAMAsked: q.VRAMAsked}
 	w.Model, _ = env.Work.Model(est.Job.Model)
 	w.Family, _ = env.Work.Family(est.Family)
 	w.Dataset, _ = env.Work.Dataset(est.Job.Dataset)

@@ -62,7 +62,15 @@ var (
 	reUndoSure = words.NewExpr("frame.undo_sure")
 	// reAlertAsk asks to be told when the last answer's card is there.
 	reAlertAsk = words.NewExpr("frame.alert_ask")
+	// reJobFigure asks a job's time ("4090要多久").
+	reJobFigure = words.NewExpr("frame.job_figure")
+	// reCardVRAM asks how much VRAM a card has ("显存多大").
+	reCardVRAM = words.NewExpr("frame.card_vram")
 )
+
+// AsksJobFigure reports whether a folded text asks a job's time
+// ("4090要多久", "how long on an A100").
+func AsksJobFigure(folded string) bool { return reJobFigure.MatchString(folded) }
 
 // followUpSlots marks how a message may continue the conversation
 // (Query.FollowUp, Bare, Cheaper, Confirm); the router decides whether it
@@ -94,6 +102,7 @@ func followUpSlots(x *Extraction) {
 	q.Undo = reUndo.MatchString(x.s)
 	q.UndoSure = q.Undo && reUndoSure.MatchString(x.s)
 	q.AlertAsk = reAlertAsk.MatchString(x.s)
+	q.CardVRAM = reCardVRAM.MatchString(x.s)
 	rest := x.rest
 	if span := followCount(x); span != nil {
 		rest = blank(rest, span[0], span[1])
