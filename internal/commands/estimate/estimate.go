@@ -9,6 +9,7 @@ import (
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/i18n"
+	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/render/estimateview"
 	"github.com/labgpu/bot/internal/understand"
 )
@@ -118,8 +119,36 @@ func run(ctx context.Context, env *answer.Env, q *understand.Query) (estimatevie
 		}
 		return all
 	})
+	int8Fit(env.Est, job, est, e.Verdict)
 	estimateUses(q, &e, uses)
 	return e, uses.List()
+}
+
+// int8Fit notes, for 16-bit inference that does not fit one card asked
+// (or a family's smaller variant), the VRAM it needs at 8 bits when one
+// such card then holds it.
+func int8Fit(x *estimator.Estimator, job estimator.Job, est *estimator.Estimate, v *estimateview.Verdict) {
+	if v == nil || v.Why != estimateview.WhyVRAM || est.Method != estimator.MethodInference || est.Bits != 16 || v.Count > 1 {
+		return
+	}
+	card := v.ShortCard
+	if card == "" && v.Answer == render.VerdictNo {
+		card = v.Card
+	}
+	if card == "" {
+		return
+	}
+	j := job
+	j.Bits, j.GPUs, j.GPUCount = 8, []string{card}, 1
+	e8, err := x.Estimate(j, nil)
+	if err != nil {
+		return
+	}
+	for _, f := range e8.Fits {
+		if f.GPU == card && f.Fits && f.GPUCount == 1 {
+			v.Int8Card, v.Int8GB = card, f.VRAMPerGPU
+		}
+	}
 }
 
 // alternatives are what would work when nothing asked for fits, each

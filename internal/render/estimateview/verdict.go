@@ -42,7 +42,11 @@ type Verdict struct {
 	ShortGB   float64 `json:"short_gb,omitempty"`
 	// TotalGB is the job's need on one card unsplit: a total within all
 	// the cards asked that still does not fit is explained.
-	TotalGB   float64           `json:"total_gb,omitempty"`
+	TotalGB float64 `json:"total_gb,omitempty"`
+	// Int8Card holds 16-bit inference it does not fit at 8 bits, in
+	// Int8GB.
+	Int8Card  string            `json:"int8_card,omitempty"`
+	Int8GB    float64           `json:"int8_gb,omitempty"`
 	Option    *estimator.Option `json:"option,omitempty"`
 	Other     *estimator.Option `json:"other,omitempty"`
 	BudgetCNY float64           `json:"budget_cny,omitempty"`
@@ -132,6 +136,9 @@ func (e Estimate) vramWhy() string {
 	}
 	if yes && v.ShortCard != "" {
 		more += l.T("estimate.yesno.variant_short", v.ShortCard, render.TrimF(v.ShortGB))
+	}
+	if v.Int8Card != "" {
+		more += l.T("estimate.yesno.int8_fits", v.Int8GB, v.Int8Card)
 	}
 	return l.T("estimate.yesno.vram", need, has, more)
 }
