@@ -61,7 +61,7 @@ func run(ctx context.Context, env *answer.Env, q *understand.Query) (estimatevie
 	l := i18n.Of(en)
 	if j, ok := WorkloadJob(env.Work, *q); ok {
 		if w, ok := workloadEstimate(ctx, env, *q, j); ok {
-			return w, nil
+			return w, workloadUses(q, w)
 		}
 	}
 	uses := answer.UsesOf(q)

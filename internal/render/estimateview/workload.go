@@ -34,6 +34,8 @@ type Workload struct {
 	Verdict *Verdict `json:"verdict,omitempty"`
 	// Scaling compares the cards asked with one of them (nil on one card).
 	Scaling *Scaling `json:"scaling,omitempty"`
+	// USD: the total asked in US dollars ("美元呢"): a line says it.
+	USD bool `json:"-"`
 	// VRAMAsked: the question asked for the VRAM ("SDXL LoRA 要多大显存"):
 	// the first line says it, the cheapest run after it.
 	VRAMAsked bool `json:"-"`
@@ -62,6 +64,9 @@ func (w Workload) short(rd *render.Renderer) chat.Reply {
 		rep.Title = w.vramLine()
 		rep.Lines = append(rep.Lines, w.verdict(rd))
 	}
+	if line := w.usdLine(rd); line != "" {
+		rep.Lines = append(rep.Lines, line)
+	}
 	if s := w.Scaling.line(l); s != "" {
 		rep.Lines = append(rep.Lines, s)
 	} else if s := w.speedLine(true); s != "" {
@@ -86,6 +91,20 @@ func (w Workload) short(rd *render.Renderer) chat.Reply {
 	}
 	rep.Notes = append(rep.Notes, w.assumptions())
 	return rep
+}
+
+// usdLine is the cheapest run's total in US dollars when they were asked
+// for ("" otherwise).
+func (w Workload) usdLine(rd *render.Renderer) string {
+	if !w.USD || len(w.Options) == 0 {
+		return ""
+	}
+	o := w.Options[0]
+	cost := [2]float64{o.TotalLowCNY, o.TotalHighCNY}
+	if cost[1] < cost[0] || cost[1] == 0 {
+		cost = [2]float64{o.TotalCNY, o.TotalCNY}
+	}
+	return USDLine(rd, w.Lang, cost)
 }
 
 // vramLine is the VRAM the job needs at batch 1 and, on the cheapest
