@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/frame"
 	"github.com/labgpu/bot/internal/understand"
@@ -252,6 +253,20 @@ func jobAsked(q Query) bool {
 		return true
 	case q.Intent == IntentPrices && q.FollowUp && len(q.GPUs) > 0:
 		return true
+	case cardFigureAsked(q):
+		return true
 	}
 	return false
+}
+
+// cardFigureAsked reports whether q names a card and asks a time
+// but no job ("4090要多久" after an estimate): the estimate's job on that
+// card, not when the card is usually free.
+func cardFigureAsked(q Query) bool {
+	switch q.Intent {
+	case IntentAvailability, IntentPrices, IntentStock, IntentClarify, IntentUnknown:
+	default:
+		return false
+	}
+	return len(q.GPUs) > 0 && len(q.Platforms) == 0 && understand.AsksJobFigure(catalog.Fold(q.Asked))
 }

@@ -357,6 +357,7 @@ func (r *Router) answerMessage(ctx context.Context, msg chat.Message) (res Resul
 		q.English = true
 	}
 	q = r.objectOf(ctx, q, msg, conv != nil && conv.frame != nil && storage.Frames[conv.frame.Query.Intent])
+	q = cardVRAMAsk(q)
 	pctx, pend := stock.WithPending(ctx)
 	res = r.answer(pctx, q, msg, edited, yesNo)
 	if conv != nil {
@@ -424,6 +425,9 @@ func (r *Router) answer(ctx context.Context, q Query, msg chat.Message, edited *
 			line = r.alertHowLine(q.Explain, askerOf(msg).ChatKey(), i18n.Of(res.English))
 		}
 		res.Reply = withLead(res.Reply, line)
+	}
+	if !res.Confirm {
+		res.Reply = withLead(res.Reply, r.cardVRAMLine(q, i18n.Of(res.English)))
 	}
 	if q.TypoGPU != "" && edited == nil && res.GPU != "" {
 		res.Reply = withLine(res.Reply, i18n.Of(res.English).T("router.typo_gpu", q.TypoGPU, res.GPU))

@@ -151,6 +151,12 @@ type Job struct {
 	// TrainEmbeddings makes the embedding and lm_head trainable in a LoRA
 	// job (Qwen's "LoRA (emb)"), which adds their gradients and Adam state.
 	TrainEmbeddings bool
+	// DPO is preference training (TRL's DPOTrainer): each sample is a
+	// chosen and a rejected sequence, trained in one micro-batch, and a
+	// frozen reference model runs a forward pass over both (with LoRA the
+	// base with its adapter off; a full fine-tune holds a second copy of
+	// the weights).
+	DPO bool
 	// Optimizer for a full fine-tune: "" (mixed-precision AdamW: fp32
 	// master + m + v, 12 B/param), OptimizerPureBF16 (bf16 m and v,
 	// 4 B/param), OptimizerAdamW8bit (8-bit m and v, no master copy,
@@ -414,6 +420,7 @@ func (e *Estimator) Normalize(j Job) (Job, *catalog.Model, bool, []string, error
 	if j.Method != MethodInference {
 		j = defaultTraining(j, &as)
 		j = defaultStack(j, m, &as)
+		j = dpoPairs(j, &as)
 	}
 	return j, m, typical, as, nil
 }
@@ -530,6 +537,27 @@ func defaultTraining(j Job, as *assumptions) Job {
 	return j
 }
 
+// dpoPairs makes a DPO job's sequences pairs: twice the sequences per
+// micro-batch and twice the tokens (a chosen and a rejected one each).
+func dpoPairs(j Job, as *assumptions) Job {
+	if !j.DPO {
+		return j
+	}
+	j.Batch *= 2
+	j.Tokens *= 2
+	as.add("dpo=pairs (batch %d sequences, reference forward)", j.Batch)
+	return j
+}
+
+// minBatch is the smallest micro-batch of a training job: one sequence,
+// a DPO job's pair.
+func minBatch(j Job) int {
+	if j.DPO {
+		return 2
+	}
+	return 1
+}
+
 type layout struct{ batch, n int }
 
 // layouts lists the (micro-batch, GPU count) pairs to try, in order of
@@ -544,7 +572,7 @@ func layouts(j Job) []layout {
 	var out []layout
 	batches := []int{j.Batch}
 	if j.Method != MethodInference {
-		for b := j.Batch / 2; b >= 1; b /= 2 {
+		for b := j.Batch / 2; b >= minBatch(j); b /= 2 {
 			batches = append(batches, b)
 		}
 	}
@@ -597,7 +625,7 @@ func (e *Estimator) Estimate(j Job, quotes Quotes) (*Estimate, error) {
 	est.VRAMMin = est.VRAM.Total
 	if j.Method != MethodInference {
 		one := j
-		one.Batch = 1
+		one.Batch = minBatch(j)
 		est.VRAMMin = round(vram(s, one, 1).Total, 1)
 		est.Tokens = j.Tokens * j.Epochs
 		est.FLOPs = flopsPerToken(s, j, N) * est.Tokens

@@ -164,6 +164,9 @@ func flopsPerToken(s shape, j Job, N float64) float64 {
 			k = 6
 		}
 	}
+	if j.DPO {
+		k += 2 // the reference model's forward pass
+	}
 	return k*s.activeParams(N) + 6*s.L*seqTokens(j)*s.h // a mixture of experts runs its active parameters
 }
 

@@ -13,6 +13,10 @@ func vram(s shape, j Job, n int) VRAM {
 		// 4.25); serving at 4 bits is counted so.
 		v.Weights += (0.5 - 0.127) / 8 * nLin
 	}
+	if j.DPO && j.Method == MethodFull {
+		// The frozen reference model: a second copy of the weights.
+		v.Weights *= 2
+	}
 	if n > 1 && j.ZeRO == 0 {
 		j.ZeRO = 3
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/i18n"
+	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/render/estimateview"
 	"github.com/labgpu/bot/internal/understand"
 )
@@ -27,7 +28,7 @@ func JobFromQuery(q understand.Query) estimator.Job {
 	j := estimator.Job{Model: q.Model, ParamsB: q.ParamsB, Method: q.Method, Bits: q.Bits, SeqLen: q.SeqLen,
 		Batch: q.Batch, Samples: q.Samples, TokensPerSample: q.TokensPerSample, Tokens: q.Tokens, Epochs: q.Epochs,
 		GPUCount: q.GPUCount, LoRARank: q.LoRARank, LoRATargets: q.LoRATargets, Optimizer: q.Optimizer,
-		NoGradCkpt: q.NoGradCkpt, NoFlashAttn: q.NoFlashAttn, ZeRO: q.ZeRO, Stack: q.Stack}
+		NoGradCkpt: q.NoGradCkpt, NoFlashAttn: q.NoFlashAttn, ZeRO: q.ZeRO, Stack: q.Stack, DPO: q.DPO && q.Method != estimator.MethodInference}
 	if len(q.Platforms) <= 1 {
 		j.Platform = q.Platform
 	}
@@ -60,7 +61,7 @@ func run(ctx context.Context, env *answer.Env, q *understand.Query) (estimatevie
 	l := i18n.Of(en)
 	if j, ok := WorkloadJob(env.Work, *q); ok {
 		if w, ok := workloadEstimate(ctx, env, *q, j); ok {
-			return w, nil
+			return w, workloadUses(q, w)
 		}
 	}
 	uses := answer.UsesOf(q)
@@ -118,8 +119,36 @@ func run(ctx context.Context, env *answer.Env, q *understand.Query) (estimatevie
 		}
 		return all
 	})
+	int8Fit(env.Est, job, est, e.Verdict)
 	estimateUses(q, &e, uses)
 	return e, uses.List()
+}
+
+// int8Fit notes, for 16-bit inference that does not fit one card asked
+// (or a family's smaller variant), the VRAM it needs at 8 bits when one
+// such card then holds it.
+func int8Fit(x *estimator.Estimator, job estimator.Job, est *estimator.Estimate, v *estimateview.Verdict) {
+	if v == nil || v.Why != estimateview.WhyVRAM || est.Method != estimator.MethodInference || est.Bits != 16 || v.Count > 1 {
+		return
+	}
+	card := v.ShortCard
+	if card == "" && v.Answer == render.VerdictNo {
+		card = v.Card
+	}
+	if card == "" {
+		return
+	}
+	j := job
+	j.Bits, j.GPUs, j.GPUCount = 8, []string{card}, 1
+	e8, err := x.Estimate(j, nil)
+	if err != nil {
+		return
+	}
+	for _, f := range e8.Fits {
+		if f.GPU == card && f.Fits && f.GPUCount == 1 {
+			v.Int8Card, v.Int8GB = card, f.VRAMPerGPU
+		}
+	}
 }
 
 // alternatives are what would work when nothing asked for fits, each
@@ -132,6 +161,13 @@ func alternatives(x *estimator.Estimator, est *estimator.Estimate, quotes estima
 		if o, f, ok := cheapestFit(x, j, quotes); ok {
 			alts = append(alts, estimateview.Alternative{Kind: kind, Option: o, Fit: f})
 		}
+	}
+	if job.Method == estimator.MethodFull && job.Optimizer == "" && len(job.GPUs) > 0 {
+		// "8张A100 80G能跑吗" for a full fine-tune: the cards asked, with
+		// the optimizer state a quarter of its size (no fp32 master).
+		j := job
+		j.Optimizer = estimator.OptimizerAdamW8bit
+		try(estimateview.AltAdam8bit, j)
 	}
 	if job.Method != estimator.MethodQLoRA && job.Method != estimator.MethodInference {
 		j := job

@@ -73,11 +73,12 @@ func fitsVerdict(est *estimator.Estimate, q understand.Query) *estimateview.Verd
 		if f.Fits && f.GPUCount <= v.Count {
 			v.Answer, v.NeedGB = render.VerdictYes, f.VRAMPerGPU
 			v.MicroBatch = trainingMicroBatch(est, f.MicroBatch)
+			v.ShortCard, v.ShortGB = shortVariant(est, q, v.Count)
 			return v
 		}
 		v.Answer, v.NeedGB = render.VerdictNo, need
 		if v.Count > 1 {
-			v.NeedGB = f.VRAMPerGPU
+			v.NeedGB, v.TotalGB = f.VRAMPerGPU, need
 		}
 		if f.Fits {
 			v.FitsOn = f.GPUCount
@@ -132,6 +133,20 @@ func smallestCard(est *estimator.Estimate, gpus []string) []string {
 		return gpus
 	}
 	return []string{best.GPU}
+}
+
+// shortVariant is a variant of the family q asked that the job does not
+// fit on count cards, and its VRAM ("" when none or no family).
+func shortVariant(est *estimator.Estimate, q understand.Query, count int) (string, float64) {
+	if !q.GPUFamily {
+		return "", 0
+	}
+	for _, f := range est.Fits {
+		if slices.Contains(q.GPUs, f.GPU) && (!f.Fits || f.GPUCount > count) {
+			return f.GPU, f.MemoryGB
+		}
+	}
+	return "", 0
 }
 
 // askedFit is the fit of the card the question named (of a family, the

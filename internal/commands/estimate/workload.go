@@ -71,7 +71,7 @@ func workloadEstimate(ctx context.Context, env *answer.Env, q understand.Query, 
 	}
 	opts := env.Est.CostOptions(fits, est.DiskGB, platform, quotes)
 	w := estimateview.Workload{Figures: estimateview.Figures{Options: opts, Hours: hours, FLOPs: est.FLOPs}, Est: est,
-		GPUCount: q.GPUCount, Lang: i18n.Of(q.English)}
+		GPUCount: q.GPUCount, Lang: i18n.Of(q.English), VRAMAsked: q.VRAMAsked, USD: q.Currency == understand.CurrencyUSD}
 	w.Model, _ = env.Work.Model(est.Job.Model)
 	w.Family, _ = env.Work.Family(est.Family)
 	w.Dataset, _ = env.Work.Dataset(est.Job.Dataset)
@@ -143,4 +143,15 @@ func workloadScaling(env *answer.Env, j workload.Job, est *workload.Estimate, op
 		s.Why = estimateview.ScaleSmall
 	}
 	return s
+}
+
+// workloadUses are what a workload's answer did with the conditions: the
+// currency is its line when there is a priced run (nil: none used).
+func workloadUses(q *understand.Query, w estimateview.Workload) []answer.Use {
+	if !w.USD || len(w.Options) == 0 {
+		return nil
+	}
+	uses := answer.UsesOf(q)
+	uses.Add(answer.Said(understand.CondCurrency)...)
+	return uses.List()
 }

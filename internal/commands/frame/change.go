@@ -214,6 +214,9 @@ func jobChanges(base, q Query, l i18n.Lang) []string {
 	add(q.LoRARank != base.LoRARank && q.LoRARank > 0, "router.frame.rank", q.LoRARank)
 	add(q.Images != base.Images && q.Images > 0, "router.frame.images", q.Images)
 	add(q.Runs != base.Runs && q.Runs > 0, "router.frame.runs", q.Runs)
+	add(q.ZeRO != base.ZeRO && q.ZeRO > 0, "router.frame.zero", q.ZeRO)
+	add(q.DataPercent != base.DataPercent && q.DataPercent > 0, "router.frame.data_share", render.TrimF(q.DataPercent))
+	add(q.DPO && !base.DPO, "router.frame.dpo")
 	return out
 }
 

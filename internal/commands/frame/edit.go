@@ -127,6 +127,19 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 	if !Editable(f) || !continues(q) {
 		return q, false
 	}
+	if q.CardVRAM && len(q.GPUs) == 0 && !HasJob(q) && len(f.GPUs) > 0 {
+		// "显存多大" after an answer about the L40S: that card's VRAM.
+		q.GPU, q.GPUs, q.NamedGPUs, q.GPUFamily = f.GPU, slices.Clone(f.GPUs), slices.Clone(f.NamedGPUs), f.GPUFamily
+		q.English = Language(f, q)
+		return q, true
+	}
+	if jobOnCard(f, q) {
+		// "跑7b推理够吗" after "v100还值得租吗": whether the job fits the
+		// card the conversation is about.
+		q.GPU, q.GPUs, q.NamedGPUs, q.GPUFamily = f.GPU, slices.Clone(f.GPUs), slices.Clone(f.NamedGPUs), f.GPUFamily
+		q.Platform, q.Platforms = f.Platform, slices.Clone(f.Platforms)
+		return q, true
+	}
 	if gapCard(f, q) {
 		// "比4090贵多少" after a 5090's offers: the two cards compared.
 		m := q
@@ -206,6 +219,20 @@ func gapCard(f, q Query) bool {
 		return false
 	}
 	return q.FollowGap && len(q.NamedGPUs) == 1 && len(f.NamedGPUs) == 1 && q.NamedGPUs[0] != f.NamedGPUs[0] && !HasJob(q)
+}
+
+// jobOnCard reports whether q asks, yes or no, whether a job fits or
+// runs, naming no card, after an answer about a card (its offers, prices
+// or availability): the job on that card.
+func jobOnCard(f, q Query) bool {
+	switch f.Intent {
+	case understand.IntentStock, understand.IntentPrices, understand.IntentAvailability:
+	default:
+		return false
+	}
+	y := q.YesNo
+	fits := y != nil && (y.Kind == understand.YesNoFits || y.Kind == understand.YesNoCan) && y.VRAMGB <= 0
+	return fits && q.Intent == understand.IntentEstimate && HasJob(q) && len(f.GPUs) > 0 && len(q.GPUs) == 0 && q.UnknownGPU == ""
 }
 
 // diskFollow reports whether q, read as registering a disk, is a

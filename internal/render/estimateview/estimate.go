@@ -139,15 +139,17 @@ type PlanNote struct {
 type AltKind int
 
 // The alternatives when nothing asked for fits: the same job as QLoRA
-// 4-bit, the same card in more GPUs, another card.
+// 4-bit, the same card in more GPUs, another card; a full fine-tune on
+// the cards asked with 8-bit AdamW.
 const (
 	AltQLoRA AltKind = iota
 	AltMoreGPUs
 	AltOtherCard
+	AltAdam8bit
 )
 
 // altKeys name the alternatives (AltKind).
-var altKeys = [...]string{AltQLoRA: "estimate.alt.qlora", AltMoreGPUs: "estimate.alt.more_gpus", AltOtherCard: "estimate.alt.other_card"}
+var altKeys = [...]string{AltQLoRA: "estimate.alt.qlora", AltMoreGPUs: "estimate.alt.more_gpus", AltOtherCard: "estimate.alt.other_card", AltAdam8bit: "estimate.alt.adam_8bit"}
 
 // Alternative is one way to run a job that does not fit: its cheapest
 // known option (Option.Platform "" when no price is known) and its fit.
@@ -223,6 +225,11 @@ func (e Estimate) short(rd *render.Renderer, full chat.Reply, fits []fitLine) ch
 	}
 	if !vramSaid && (e.Verdict == nil || e.Verdict.Why != WhyVRAM) {
 		rep.Lines = append(rep.Lines, vramLine+l.T("estimate.stop"))
+	}
+	for _, note := range []string{dpoNote(est, l), zeroNote(est, l)} {
+		if note != "" {
+			rep.Lines = append(rep.Lines, note)
+		}
 	}
 	for _, f := range fits {
 		switch {
@@ -480,7 +487,40 @@ func (e Estimate) job() string {
 	if e.UnknownModel != "" {
 		model += l.T("estimate.model.unknown", e.UnknownModel)
 	}
-	return l.T("estimate.job", model, render.MethodName(est.Method, est.Bits, l.English()))
+	return l.T("estimate.job", model, methodName(est, l))
+}
+
+// methodName names the estimate's method, DPO around it ("DPO（LoRA）").
+func methodName(est *estimator.Estimate, l i18n.Lang) string {
+	m := render.MethodName(est.Method, est.Bits, l.English())
+	if est.Job.DPO {
+		return l.T("estimate.method.dpo", m)
+	}
+	return m
+}
+
+// zeroNote says what the ZeRO stage asked shards ("" when none was
+// asked).
+func zeroNote(est *estimator.Estimate, l i18n.Lang) string {
+	switch est.Job.ZeRO {
+	case 2:
+		return l.T("estimate.short.zero_note", 2, l.T("estimate.short.zero2_parts"))
+	case 3:
+		return l.T("estimate.short.zero_note", 3, l.T("estimate.short.zero3_parts"))
+	}
+	return ""
+}
+
+// dpoNote says how a DPO job was costed ("" for any other job).
+func dpoNote(est *estimator.Estimate, l i18n.Lang) string {
+	if !est.Job.DPO {
+		return ""
+	}
+	ref := l.T("estimate.short.dpo_ref_lora")
+	if est.Method == estimator.MethodFull {
+		ref = l.T("estimate.short.dpo_ref_full")
+	}
+	return l.T("estimate.short.dpo_note", est.Job.Batch, ref)
 }
 
 // Full is the full estimate: the VRAM breakdown, the cards that fit, the

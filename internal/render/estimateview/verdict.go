@@ -29,16 +29,27 @@ const (
 // against (Other), the budget (CNY) and the time (hours) asked.
 type Verdict struct {
 	render.Verdict
-	Why        string            `json:"why"`
-	Card       string            `json:"card,omitempty"`
-	Count      int               `json:"count,omitempty"`
-	HaveGB     float64           `json:"have_gb,omitempty"`
-	NeedGB     float64           `json:"need_gb,omitempty"`
-	MicroBatch int               `json:"micro_batch,omitempty"`
-	FitsOn     int               `json:"fits_on,omitempty"`
-	Option     *estimator.Option `json:"option,omitempty"`
-	Other      *estimator.Option `json:"other,omitempty"`
-	BudgetCNY  float64           `json:"budget_cny,omitempty"`
+	Why        string  `json:"why"`
+	Card       string  `json:"card,omitempty"`
+	Count      int     `json:"count,omitempty"`
+	HaveGB     float64 `json:"have_gb,omitempty"`
+	NeedGB     float64 `json:"need_gb,omitempty"`
+	MicroBatch int     `json:"micro_batch,omitempty"`
+	FitsOn     int     `json:"fits_on,omitempty"`
+	// ShortCard is a variant of the family asked that the job does not
+	// fit (V100 16GB beside a V100 32GB that it fits), ShortGB its VRAM.
+	ShortCard string  `json:"short_card,omitempty"`
+	ShortGB   float64 `json:"short_gb,omitempty"`
+	// TotalGB is the job's need on one card unsplit: a total within all
+	// the cards asked that still does not fit is explained.
+	TotalGB float64 `json:"total_gb,omitempty"`
+	// Int8Card holds 16-bit inference it does not fit at 8 bits, in
+	// Int8GB.
+	Int8Card  string            `json:"int8_card,omitempty"`
+	Int8GB    float64           `json:"int8_gb,omitempty"`
+	Option    *estimator.Option `json:"option,omitempty"`
+	Other     *estimator.Option `json:"other,omitempty"`
+	BudgetCNY float64           `json:"budget_cny,omitempty"`
 	// BudgetSaid: how the budget was said (in dollars, per card).
 	BudgetSaid  render.BudgetSaid `json:"budget_said,omitzero"`
 	WithinHours float64           `json:"within_hours,omitempty"`
@@ -120,6 +131,15 @@ func (e Estimate) vramWhy() string {
 	if v.FitsOn > v.Count {
 		more = l.T("estimate.yesno.needs_more", v.FitsOn)
 	}
+	if !yes && v.Count > 1 && v.Card != "" && v.TotalGB > 0 && v.TotalGB <= v.HaveGB*float64(v.Count) {
+		more += l.T("estimate.yesno.per_card", v.Count, render.TrimF(v.HaveGB*float64(v.Count)))
+	}
+	if yes && v.ShortCard != "" {
+		more += l.T("estimate.yesno.variant_short", v.ShortCard, render.TrimF(v.ShortGB))
+	}
+	if v.Int8Card != "" {
+		more += l.T("estimate.yesno.int8_fits", v.Int8GB, v.Int8Card)
+	}
 	return l.T("estimate.yesno.vram", need, has, more)
 }
 
@@ -151,5 +171,5 @@ func (e Estimate) shortJob() string {
 	if est.Typical || est.Scaled || e.UnknownModel != "" {
 		model = l.T("estimate.yesno.size", render.TrimF(est.ParamsB))
 	}
-	return l.T("estimate.job", model, render.MethodName(est.Method, est.Bits, l.English()))
+	return l.T("estimate.job", model, methodName(est, l))
 }

@@ -34,6 +34,11 @@ type Workload struct {
 	Verdict *Verdict `json:"verdict,omitempty"`
 	// Scaling compares the cards asked with one of them (nil on one card).
 	Scaling *Scaling `json:"scaling,omitempty"`
+	// USD: the total asked in US dollars ("美元呢"): a line says it.
+	USD bool `json:"-"`
+	// VRAMAsked: the question asked for the VRAM ("SDXL LoRA 要多大显存"):
+	// the first line says it, the cheapest run after it.
+	VRAMAsked bool `json:"-"`
 }
 
 // Reply is the short form (the cheapest run, the speed or the
@@ -51,9 +56,16 @@ func (w Workload) Reply(rd *render.Renderer) chat.Reply {
 func (w Workload) short(rd *render.Renderer) chat.Reply {
 	l, en := w.Lang, w.Lang.English()
 	rep := chat.Reply{Title: w.verdict(rd)}
-	if w.Verdict != nil {
+	switch {
+	case w.Verdict != nil:
 		rep.Title = Estimate{Lang: l, Verdict: w.Verdict}.verdictLine(rd)
 		rep.Lines = append(rep.Lines, w.verdict(rd))
+	case w.VRAMAsked && w.Est.MinVRAMGB > 0:
+		rep.Title = w.vramLine()
+		rep.Lines = append(rep.Lines, w.verdict(rd))
+	}
+	if line := w.usdLine(rd); line != "" {
+		rep.Lines = append(rep.Lines, line)
 	}
 	if s := w.Scaling.line(l); s != "" {
 		rep.Lines = append(rep.Lines, s)
@@ -79,6 +91,30 @@ func (w Workload) short(rd *render.Renderer) chat.Reply {
 	}
 	rep.Notes = append(rep.Notes, w.assumptions())
 	return rep
+}
+
+// usdLine is the cheapest run's total in US dollars when they were asked
+// for ("" otherwise).
+func (w Workload) usdLine(rd *render.Renderer) string {
+	if !w.USD || len(w.Options) == 0 {
+		return ""
+	}
+	o := w.Options[0]
+	cost := [2]float64{o.TotalLowCNY, o.TotalHighCNY}
+	if cost[1] < cost[0] || cost[1] == 0 {
+		cost = [2]float64{o.TotalCNY, o.TotalCNY}
+	}
+	return USDLine(rd, w.Lang, cost)
+}
+
+// vramLine is the VRAM the job needs at batch 1 and, on the cheapest
+// run's card, at the batch it runs with.
+func (w Workload) vramLine() string {
+	l, what := w.Lang, w.what()
+	if f, ok := w.optionFit(); ok && f.Batch > 1 && f.VRAMGB > w.Est.MinVRAMGB+0.05 {
+		return l.T("workload.verdict.vram_first", what, w.Est.MinVRAMGB, f.GPU, f.Batch, f.VRAMGB)
+	}
+	return l.T("workload.verdict.vram_first_min", what, w.Est.MinVRAMGB)
 }
 
 // verdict is the first line: the job, the cheapest run and its hours;

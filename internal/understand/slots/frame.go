@@ -66,7 +66,15 @@ var (
 	reReferent = words.NewExpr("frame.referent")
 	// reEditVerb changes what the last answer set ("改成1块8").
 	reEditVerb = words.NewExpr("frame.edit_verb")
+	// reJobFigure asks a job's time ("4090要多久").
+	reJobFigure = words.NewExpr("frame.job_figure")
+	// reCardVRAM asks how much VRAM a card has ("显存多大").
+	reCardVRAM = words.NewExpr("frame.card_vram")
 )
+
+// AsksJobFigure reports whether a folded text asks a job's time
+// ("4090要多久", "how long on an A100").
+func AsksJobFigure(folded string) bool { return reJobFigure.MatchString(folded) }
 
 // followUpSlots marks how a message may continue the conversation
 // (Query.FollowUp, Bare, Cheaper, Confirm); the router decides whether it
@@ -100,6 +108,7 @@ func followUpSlots(x *Extraction) {
 	q.AlertAsk = reAlertAsk.MatchString(x.s)
 	q.Referent = reReferent.MatchString(x.s)
 	q.EditVerb = reEditVerb.MatchString(x.s)
+	q.CardVRAM = reCardVRAM.MatchString(x.s)
 	rest := x.rest
 	if span := followCount(x); span != nil {
 		rest = blank(rest, span[0], span[1])

@@ -38,6 +38,7 @@ var (
 	reNoCkpt   = words.NewExpr("job.no_ckpt")
 	reNoFlash  = words.NewExpr("job.no_flash")
 	reZeRO     = words.NewExpr("job.zero")
+	reDPO      = words.NewExpr("job.dpo")
 	reParams   = words.NewExprs("job.params", 2)
 	// rePretrain is a pretraining job, not a "pretrained" model.
 	rePretrain = words.NewExpr("job.pretrain")
@@ -241,6 +242,7 @@ func extractBatchAndSwitches(x *Extraction) {
 	if m := reZeRO.FindStringSubmatch(s); m != nil {
 		q.ZeRO, _ = strconv.Atoi(m[1])
 	}
+	q.DPO = reDPO.MatchString(s)
 }
 
 // extractMethod reads LoRA, QLoRA, full fine-tuning or inference and

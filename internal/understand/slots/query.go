@@ -165,11 +165,13 @@ type Query struct {
 	Stack string `json:"stack,omitempty"`
 	// NoGradCkpt and NoFlashAttn turn off gradient checkpointing and
 	// FlashAttention; ZeRO is 2 or 3 when named.
-	NoGradCkpt  bool    `json:"no_grad_ckpt,omitempty"`
-	NoFlashAttn bool    `json:"no_flash_attn,omitempty"`
-	ZeRO        int     `json:"zero,omitempty"`
-	Epochs      float64 `json:"epochs,omitempty"`
-	GPUCount    int     `json:"gpu_count,omitempty"`
+	NoGradCkpt  bool `json:"no_grad_ckpt,omitempty"`
+	NoFlashAttn bool `json:"no_flash_attn,omitempty"`
+	ZeRO        int  `json:"zero,omitempty"`
+	// DPO: preference training with a reference model ("7B DPO").
+	DPO      bool    `json:"dpo,omitempty"`
+	Epochs   float64 `json:"epochs,omitempty"`
+	GPUCount int     `json:"gpu_count,omitempty"`
 	// People is how many members each rent cards ("我们组5个人每人一张
 	// 4090", "3 students, one A100 each") and PerPerson how many each
 	// rents: GPUCount is then People × PerPerson. A count said in total
@@ -386,6 +388,9 @@ type Query struct {
 	// AlertAsk asks to be told when the card of the last answer is
 	// available, naming none ("有了告诉我", "tell me when it is").
 	AlertAsk bool `json:"-"`
+	// CardVRAM asks how much VRAM a card has ("显存多大" after an answer
+	// about the L40S, "4090显存多少"), naming no job.
+	CardVRAM bool `json:"-"`
 	// Findings are the knowledge base's topic branches the message names
 	// ("nvidia-smi能看到卡", "换bf16行吗": "topic#n", advice.Base.Findings);
 	// a follow-up of that topic's answer is answered by its branch.

@@ -20,6 +20,7 @@ var (
 	reSteps   = words.NewExprs("workload.steps", 3)
 	reRes     = words.NewExprs("workload.resolution", 4)
 	rePercent = words.NewExpr("workload.percent")
+	reShare   = words.NewExpr("workload.share")
 )
 
 // extractWorkload reads a non-LLM job's images, steps, resolution and
@@ -67,6 +68,27 @@ func extractWorkload(x *Extraction) {
 			q.DataPercent = v
 			x.use(loc[0], loc[1], "")
 		}
+	}
+	extractShare(x)
+}
+
+// extractShare reads a dataset's share said as a fraction ("一半数据",
+// "half the data") when no percent was said.
+func extractShare(x *Extraction) {
+	if x.q.DataPercent > 0 {
+		return
+	}
+	loc := reShare.FindStringSubmatchIndex(x.rest)
+	if loc == nil {
+		return
+	}
+	g := 2
+	if loc[2] < 0 {
+		g = 4
+	}
+	if v, ok := words.Number("workload.shares", x.rest[loc[g]:loc[g+1]]); ok {
+		x.q.DataPercent = v
+		x.use(loc[0], loc[1], "")
 	}
 }
 
