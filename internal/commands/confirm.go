@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"github.com/labgpu/bot/internal/commands/alerts"
 	"slices"
 	"strings"
 	"time"
@@ -122,7 +123,7 @@ func (r *Router) muteLines(ctx context.Context, a *answer.Ask, l i18n.Lang) []st
 	if a.MuteMinutes > 0 || a.MuteUntil != "" {
 		lines = append(lines, l.T("router.confirm.mute_note"))
 	}
-	if alertsOff(a) {
+	if alerts.Off(a) {
 		return lines
 	}
 	if until, err := a.Alerts.Log.MutedUntil(ctx, a.From.ChatKey()); err == nil && a.Now().Before(until) {

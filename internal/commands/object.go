@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"github.com/labgpu/bot/internal/commands/alerts"
 	"slices"
 
 	"github.com/labgpu/bot/internal/billing/ledger"
@@ -38,7 +39,7 @@ func (r *Router) objectOf(ctx context.Context, q Query, msg chat.Message, ledger
 			}
 		}
 	}
-	subs, failed := mySubscriptions(ctx, a)
+	subs, failed := alerts.Mine(ctx, a)
 	if failed != nil {
 		subs = nil
 	}

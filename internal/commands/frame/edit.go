@@ -710,7 +710,7 @@ func applyPlan(m *Query, q Query, b brings, target string) {
 	if d, ok := modeDays[q.BillingMode]; ok && b.mode && !q.ModeNamed && !b.usage && usage(*m) {
 		// "and per week?" after "for 3 days": the same use over a week,
 		// not a weekly plan's price.
-		m.SpanDays, m.TotalHours, m.HoursPerWeek = d, 0, m.HoursPerWeek
+		m.SpanDays, m.TotalHours = d, 0
 		return
 	}
 	if b.mode {

@@ -1,7 +1,8 @@
-package commands
+package alerts
 
 import (
 	"context"
+	"github.com/labgpu/bot/internal/understand"
 	"slices"
 	"sort"
 	"strconv"
@@ -14,14 +15,14 @@ import (
 )
 
 func init() {
-	answer.Register(answer.Intent{Name: IntentSubscriptions, Answer: subscriptionsAnswer})
-	answer.Register(answer.Intent{Name: IntentUnsubscribe, Answer: unsubscribeAnswer})
+	answer.Register(answer.Intent{Name: understand.IntentSubscriptions, Answer: subscriptionsAnswer})
+	answer.Register(answer.Intent{Name: understand.IntentUnsubscribe, Answer: unsubscribeAnswer})
 }
 
 // subscriptionsAnswer answers "我的订阅": the member's subscriptions in
 // this chat and the chat's mute.
 func subscriptionsAnswer(ctx context.Context, a *answer.Ask) answer.Out {
-	mine, failed := mySubscriptions(ctx, a)
+	mine, failed := Mine(ctx, a)
 	if failed != nil {
 		return a.Out(failed)
 	}
@@ -40,7 +41,7 @@ func subscriptionsAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 // unsubscribeAnswer answers "取消订阅 4090", "unsubscribe all", "取消订阅
 // 2" (its number in "我的订阅", or its id).
 func unsubscribeAnswer(ctx context.Context, a *answer.Ask) answer.Out {
-	mine, failed := mySubscriptions(ctx, a)
+	mine, failed := Mine(ctx, a)
 	if failed != nil {
 		return a.Out(failed)
 	}
@@ -90,11 +91,11 @@ func toCancel(a *answer.Ask, mine []stock.Subscription) []stock.Subscription {
 	return drop
 }
 
-// mySubscriptions lists the sender's subscriptions in this chat, oldest
+// Mine lists the sender's subscriptions in this chat, oldest
 // first. Other members' and other chats' are never shown. When alerts
 // are off or the store fails, it returns the answer that says so.
-func mySubscriptions(ctx context.Context, a *answer.Ask) ([]stock.Subscription, render.Payload) {
-	if alertsOff(a) {
+func Mine(ctx context.Context, a *answer.Ask) ([]stock.Subscription, render.Payload) {
+	if Off(a) {
 		return nil, alertview.Off{Lang: i18n.Of(a.English)}
 	}
 	all, err := a.Alerts.Subs.Subscriptions(ctx)

@@ -1,10 +1,11 @@
-package commands
+package alerts
 
 import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"github.com/labgpu/bot/internal/understand"
 	"slices"
 	"strings"
 	"time"
@@ -17,22 +18,15 @@ import (
 	"github.com/labgpu/bot/internal/stock"
 )
 
-func init() { answer.Register(answer.Intent{Name: IntentSubscribe, Answer: subscribeAnswer}) }
-
-// ConsoleOwner is the sender id of the console and the command line.
-const ConsoleOwner = render.ConsoleOwner
+func init() {
+	answer.Register(answer.Intent{Name: understand.IntentSubscribe, Answer: subscribeAnswer})
+}
 
 // MaxSubscriptionsPerMember caps one member's subscriptions in one chat.
 const MaxSubscriptionsPerMember = 20
 
-// WithAlerts enables the subscription commands over the given stores, with
-// the policy whose cooldown the replies mention.
-func WithAlerts(subs stock.SubscriptionStore, log stock.AlertStore, p stock.Policy) Option {
-	return func(r *Router) { r.subs, r.alerts, r.policy = subs, log, p }
-}
-
-// alertsOff reports whether the alert intents have no stores to work on.
-func alertsOff(a *answer.Ask) bool {
+// Off reports whether the alert intents have no stores to work on.
+func Off(a *answer.Ask) bool {
 	return a.Alerts == nil || a.Alerts.Subs == nil || a.Alerts.Log == nil
 }
 
@@ -42,7 +36,7 @@ func alertsOff(a *answer.Ask) bool {
 func subscribeAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 	l := i18n.Of(a.English)
 	switch {
-	case alertsOff(a):
+	case Off(a):
 		return a.Out(alertview.Off{Lang: l})
 	case len(a.GPUs) == 0:
 		return a.Out(alertview.WhichGPU{Lang: l, UnknownGPU: a.UnknownGPU})
@@ -79,7 +73,7 @@ func replacedSub(ctx context.Context, a *answer.Ask) (*stock.Subscription, rende
 	if a.SubRef == "" {
 		return nil, nil
 	}
-	mine, failed := mySubscriptions(ctx, a)
+	mine, failed := Mine(ctx, a)
 	for _, s := range mine {
 		if s.ID == a.SubRef {
 			return &s, nil

@@ -1,4 +1,4 @@
-package commands
+package alerts
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"github.com/labgpu/bot/internal/understand"
 )
 
-func init() { answer.Register(answer.Intent{Name: IntentMute, Answer: muteAnswer}) }
+func init() { answer.Register(answer.Intent{Name: understand.IntentMute, Answer: muteAnswer}) }
 
 // maxMute is the longest a chat's alerts are muted.
 const maxMute = 7 * 24 * time.Hour
@@ -19,7 +19,7 @@ const maxMute = 7 * 24 * time.Hour
 // "取消静音" (MuteMinutes 0) for the asker's chat.
 func muteAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 	l := i18n.Of(a.English)
-	if alertsOff(a) {
+	if Off(a) {
 		return a.Out(alertview.Off{Lang: l})
 	}
 	now := a.Now()
