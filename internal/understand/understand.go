@@ -478,10 +478,12 @@ func (u *Understander) explained(x *extraction) {
 		action = q.AskedAbout
 	}
 	f := x.Folded()
-	if action == IntentSubscriptions && reConsequence.MatchString(f) {
-		// Read as the subscriptions, the question may still name what
-		// muting or unsubscribing would do ("does muting mean my
-		// subscriptions get deleted?").
+	nothing := action == IntentCompare && len(q.GPUs) < 2 && len(q.Platforms) < 2 || action == IntentAdvice && !kbBacked(q)
+	if (action == IntentSubscriptions || nothing) && reConsequence.MatchString(f) {
+		// Read as the subscriptions (or a comparison of nothing, advice
+		// the knowledge base does not back: "静音一般设多久比较好"), the question may still name what muting or
+		// unsubscribing would do ("does muting mean my subscriptions get
+		// deleted?").
 		switch {
 		case reExplainMute.MatchString(f):
 			action = IntentMute

@@ -27,7 +27,7 @@ var answersOnly = []string{
 	"stock.verdict.sold_out", "prices.gpu.ask_stock", "prices.overview.hint", "prices.short.not_stock", "compare.cards.note",
 	"estimate.short.assumed_inference", "estimate.short.assumed_training", "estimate.assumed.inference", "estimate.assumed.training",
 	"estimate.stack.tuned_speedup", "advice.stock.live", "advice.stock.alert", "meta.chitchat.greeting", "meta.clarify.how",
-	"meta.unknown.help", "subscribe.list.none", "subscribe.list.muted_now", "subscribe.mute.longer", "subscribe.cancel.which", "subscribe.how", "digest.on_hint", "explain.digest_off", "explain.alerts.night", "explain.alerts.night_quiet", "explain.storage_remove", "explain.storage_start", "explain.storage_stop", "digest.info_on", "digest.info_off", "digest.info_unknown", "release.list.check",
+	"meta.unknown.help", "explain.mute", "subscribe.list.none", "subscribe.list.muted_now", "subscribe.mute.longer", "subscribe.cancel.which", "subscribe.how", "digest.on_hint", "explain.digest_off", "explain.alerts.night", "explain.alerts.night_quiet", "explain.storage_remove", "explain.storage_start", "explain.storage_stop", "digest.info_on", "digest.info_off", "digest.info_unknown", "release.list.check",
 	"release.list.note", "release.list.plans", "storage.add.hint", "storage.list.none", "storage.list.disk_monthly_at", "storage.change.no_disk",
 	"storage.admin.not_private", "meta.unknown.operate", "storage.list.idle_drop", "storage.admin.no_code", "storage.admin.expired", "storage.admin.spent",
 	"storage.admin.code_issued", "storage.admin.no_such", "help.short_first", "help.areas_hint", "help.topics_note",
