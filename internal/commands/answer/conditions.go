@@ -147,7 +147,8 @@ func VRAMFits(cat *catalog.Catalog, id string, q *understand.Query) bool {
 }
 
 // VRAMCards are the catalog's cards within the question's VRAM floor and
-// ceiling that some platform lists a price for, in the catalog's order.
+// ceiling: those some platform lists a price for, in the catalog's order,
+// then the others (live or recorded offers may have them).
 func VRAMCards(cat *catalog.Catalog, q *understand.Query) []string {
 	var out []string
 	for i := range cat.Platforms {
@@ -155,6 +156,13 @@ func VRAMCards(cat *catalog.Catalog, q *understand.Query) []string {
 			if !slices.Contains(out, pr.GPU) && VRAMFits(cat, pr.GPU, q) {
 				out = append(out, pr.GPU)
 			}
+		}
+	}
+	// Cards no list prices but live or recorded offers may have (an
+	// H800 on AutoDL): after the priced ones.
+	for _, g := range cat.GPUs {
+		if !slices.Contains(out, g.ID) && VRAMFits(cat, g.ID, q) {
+			out = append(out, g.ID)
 		}
 	}
 	return out

@@ -269,11 +269,12 @@ func (v *stockView) verdict() string {
 	best := rows[0]
 	switch {
 	case len(live) == 0 && len(replayed) > 0:
+		replayed = pricedFirst(replayed)
 		return v.l.T("stock.verdict.replayed", name, v.cheapestPhrase(replayed[0]), render.FreePhrase(replayed[0], v.en),
-			v.recordedWhen(replayed[0]), v.cheaperDoubt(replayed))
+			v.recordedWhen(replayed[0]), v.cheaperDoubt(replayed)+v.cheaperUnknown(rows, replayed[0]))
 	case len(live) > 0:
 		return v.l.T("stock.verdict.live", name, platforms, v.offerName(live[0]), render.PriceWithUnit(live[0], v.en), render.FreePhrase(live[0], v.en),
-			render.SourceCell(live[0], v.en), v.cheaperDoubt(live))
+			render.SourceCell(live[0], v.en), v.cheaperDoubt(live)+v.cheaperUnknown(rows, live[0]))
 	case best.Source == string(stock.SourceLive) && !best.Stale && best.Available != nil && !*best.Available:
 		return v.l.T("stock.verdict.sold_out", name, render.SourceCell(best, v.en), v.Ask.GPU)
 	case !best.Stale && best.Available != nil && !*best.Available:
@@ -304,6 +305,45 @@ func availableFrom(rows []render.OfferRow, keep func(render.OfferRow) bool) ([]r
 		}
 	}
 	return out, len(platforms)
+}
+
+// pricedFirst is rows with the priced ones first (in their order): an
+// offer without a price is never "the cheapest".
+func pricedFirst(rows []render.OfferRow) []render.OfferRow {
+	out := slices.Clone(rows)
+	slices.SortStableFunc(out, func(a, b render.OfferRow) int {
+		switch {
+		case a.PriceCNY != nil && b.PriceCNY == nil:
+			return -1
+		case a.PriceCNY == nil && b.PriceCNY != nil:
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// cheaperUnknown names the cheapest row lower than first whose stock is
+// unknown ("" when none): the headline's "cheapest available" never hides
+// a lower figure (a list price, an offer without a count).
+func (v *stockView) cheaperUnknown(rows []render.OfferRow, first render.OfferRow) string {
+	var low *render.OfferRow
+	top := rowPrice(first) // 0: no price, not even a list price beside it
+	for i := range rows {
+		row := &rows[i]
+		p := rowPrice(*row)
+		if row.Available == nil && row.Verified && p > 0 && (top == 0 || p < top) && (low == nil || p < rowPrice(*low)) {
+			low = row
+		}
+	}
+	switch {
+	case low == nil:
+		return ""
+	case top == 0:
+		// The one in stock has no price: the cheapest figure known.
+		return v.l.T("stock.doubt.priced", v.rd.PlatformName(low.Platform, v.en)+" "+low.GPU, render.PriceWithUnit(*low, v.en), render.SourceCell(*low, v.en))
+	}
+	return v.l.T("stock.doubt.line", v.rd.PlatformName(low.Platform, v.en), render.PriceCell(*low, v.en), v.l.T("stock.doubt.stock_unknown", render.SourceCell(*low, v.en)))
 }
 
 // cheaperDoubt names a row cheaper than the first of rows that was ranked
