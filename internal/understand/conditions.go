@@ -28,7 +28,7 @@ func conditionRule(q *Query, folded string) {
 	target, from := conditionIntent(q, folded)
 	if target != "" && redirectable(q.Intent, from...) {
 		q.Intent, q.Topic = target, ""
-		if q.Currency != "" && q.Intent == IntentStock && len(q.Platforms) > 0 && q.Region == "" && q.PlatformGroup == "" {
+		if q.Currency != "" && q.Intent == IntentStock && len(q.Platforms) > 0 && len(q.GPUs) == 0 && q.Region == "" && q.PlatformGroup == "" {
 			q.Intent = IntentPrices
 		}
 	}

@@ -117,8 +117,11 @@ func (u *Understander) finish(x *extraction, m *advice.Result, text string) {
 	switch q.Intent {
 	case IntentStock, IntentPrices, IntentCompare, IntentClarify:
 		x.OfferAsk()
-		if q.Intent == IntentPrices && len(q.GPUs) > 0 && len(q.Platforms) == 1 && slots.AsksNow(x.Folded()) {
-			// "矩池云 4090 现在多少钱": the card's offers there now.
+		if q.Intent == IntentPrices && len(q.GPUs) > 0 && len(q.Platforms) == 1 && (q.BillingMode == "" || q.BillingMode == ModeHourly) &&
+			(slots.AsksNow(x.Folded()) || q.Currency != "") && !slots.AsksBilling(x.Folded()) {
+			// "矩池云 4090 现在多少钱", "vast上4090多少刀一小时": the card's
+			// offers there (live or recorded first, the list after, in
+			// dollars too), not the platform's rules.
 			q.Intent = IntentStock
 		}
 	case IntentEstimate:

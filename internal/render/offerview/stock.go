@@ -280,6 +280,10 @@ func (v *stockView) verdict() string {
 	case !best.Stale && best.Available != nil && !*best.Available:
 		// An old figure (a failed fetch, a row missing from the latest
 		// answer) is unknown stock now, never "sold out".
+		if rowPrice(best) > 0 {
+			// A price asked gets it though the card was sold out.
+			return v.l.T("stock.verdict.replay_sold_out_priced", name, v.recordedWhen(best), v.rd.PlatformName(best.Platform, v.en), render.PriceWithUnit(best, v.en))
+		}
 		return v.l.T("stock.verdict.replay_sold_out", name, v.recordedWhen(best))
 	}
 	var same []render.OfferRow

@@ -23,6 +23,7 @@ var (
 	offerRetention     = words.NewExpr("offers.retention")
 	offerLiveAsk       = words.NewExpr("offers.live_ask")
 	offerNowAsk        = words.NewExpr("offers.now_ask")
+	offerBillingAsk    = words.NewExpr("offers.billing_ask")
 	offerPrice         = words.NewExpr("offers.aspect_price")
 	offerSpeed         = words.NewExpr("offers.aspect_speed")
 	offerStability     = words.NewExpr("offers.aspect_stability")
@@ -54,6 +55,10 @@ func offerAsk(q *Query, s string) {
 		q.Aspect = AspectSpeed
 	}
 }
+
+// AsksBilling reports whether a folded text asks how a platform bills
+// ("怎么收费", "按秒还是按分钟"): its rules, not a card's offers.
+func AsksBilling(folded string) bool { return offerBillingAsk.MatchString(folded) }
 
 // AsksNow reports whether a folded text asks about now ("现在", "right
 // now"): a card's price asked so is its offers.
