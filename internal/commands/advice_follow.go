@@ -50,7 +50,9 @@ func (r *Router) adviceFollow(f *Frame, q Query) (Query, bool) {
 		return m, true
 	}
 	_, branch, named := r.advice.FindingOf(topic, q.Findings)
-	report := reportsOn(q, topic)
+	job := jobSaid(q, t)
+	named = named && !job
+	report := reportsOn(q, topic) || job
 	worked := q.WorkedBefore && !q.OwnAsk && !named
 	fit := !named && fitAsked(f, q, t)
 	if !named && !report && !worked && !fit && ownQuestion(q, topic) {
@@ -110,6 +112,16 @@ func (r *Router) adviceFollow(f *Frame, q Query) (Query, bool) {
 		return q, false
 	}
 	return m, true
+}
+
+// jobSaid reports whether q, after an OOM answer, says the job that ran
+// out of memory without asking ("I'm fine-tuning mistral 7b full params
+// with batch 8 on a 4090", "他在两张3090上全参微调7B"): the OOM answer again
+// with its estimate, not an estimate of its own nor a branch its words
+// name ("两张").
+func jobSaid(q Query, t *kb.Topic) bool {
+	return t.Tie == kb.TieOOM && (q.Model != "" || q.ParamsB > 0) && !q.Question && q.YesNo == nil && q.OOM == nil &&
+		!slices.Contains(q.Verbs, q.Intent)
 }
 
 // fitAsked reports whether q asks, after an OOM answer about a job,

@@ -70,7 +70,7 @@ func Advice(ctx context.Context, a *answer.Ask) answer.Out {
 // askedBranch is the branch of t with a verdict a yes/no question names
 // without a paste of its own (0: none).
 func askedBranch(base *kb.Base, t *kb.Topic, q understand.Query) int {
-	if q.YesNo == nil || q.OOM != nil || base == nil {
+	if q.YesNo == nil && !q.YesNoAsked || q.OOM != nil || base == nil {
 		return 0
 	}
 	br, n, ok := base.FindingOf(t.ID, q.Findings)
@@ -155,6 +155,8 @@ func oomTie(a *answer.Ask, p *adviceview.Advice) *adviceview.OOM {
 			break // one named card; a family ("A100") lists its variants
 		}
 	}
+	o.Count = max(1, q.GPUCount)
+	o.NoFit = len(o.NeedCards) > 0 && est.VRAMMin > o.NeedCards[0].CapacityGB*float64(o.Count)
 	o.Savings = oomSavings(a.Est, job, est)
 	if len(q.GPUs) > 0 {
 		o.Failed = q.GPUs[0]

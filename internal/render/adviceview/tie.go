@@ -41,6 +41,10 @@ type OOM struct {
 	// have held the job.
 	Failed      string
 	FailedHolds int
+	// NoFit: the named cards (Count of them) hold less than the job
+	// needs even at micro-batch 1: said first, with what to do instead.
+	NoFit bool
+	Count int
 }
 
 // OOMError are the figures of a pasted CUDA OOM error, GiB (TotalGiB and
@@ -145,6 +149,10 @@ func endOfSentence(r rune) bool { return r == '.' || r == ' ' || r == 0x3002 }
 // reply says the error's figures, the job's VRAM beside the card named,
 // the savings and the cards that hold it.
 func (o *OOM) reply(est *estimator.Estimate, l i18n.Lang, rep *chat.Reply) {
+	if o.NoFit && est != nil && len(o.NeedCards) > 0 {
+		c := o.NeedCards[0]
+		rep.Lines = append(rep.Lines, l.T("advice.oom.no_fit", est.VRAMMin, o.Count, c.ID, c.CapacityGB*float64(o.Count)))
+	}
 	if e := o.Error; e != nil {
 		line := l.T("advice.oom.error", e.AllocGiB)
 		if e.TotalGiB >= 0 {

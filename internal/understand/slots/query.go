@@ -278,6 +278,11 @@ type Query struct {
 	// "is 24G enough"; yesno.go), so the answer opens with the verdict;
 	// nil for any other message.
 	YesNo *YesNo `json:"yes_no,omitempty"`
+	// YesNoAsked: the message asks yes or no, whatever it is about
+	// ("关机了还扣钱吗", "does RunPod charge for storage when my pod is
+	// stopped?"), so a knowledge-base topic's stated verdict opens the
+	// answer even where YesNo names no kind.
+	YesNoAsked bool `json:"-"`
 	// Topic is the advice entry id (intent advice; empty when nothing
 	// matched well enough) and Score its confidence in [0, 1).
 	Topic string  `json:"topic,omitempty"`

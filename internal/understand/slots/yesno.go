@@ -74,6 +74,7 @@ var (
 	yesNoEnough    = words.NewExpr("yesno.enough")
 	yesNoVRAMAsk   = words.NewExpr("yesno.vram_ask")
 	yesNoCheapAsk  = words.NewExpr("yesno.cheap_ask")
+	yesNoLead      = words.NewExpr("yesno.lead")
 )
 
 // yesNoKinds are the kinds in the order they are tried: the first whose
@@ -103,6 +104,17 @@ func (x *Extraction) YesNoSlots() {
 		}
 	}
 	x.q.YesNo = y
+	x.q.YesNoAsked = y != nil || AsksYesNo(x.s)
+}
+
+// AsksYesNo reports whether folded text asks yes or no, of any kind: a
+// yes/no form without a wh-word, or an English question its auxiliary
+// opens (a "when" clause after it asks nothing of its own).
+func AsksYesNo(s string) bool {
+	if yesNoSaid.MatchString(s) || yesNoLead.MatchString(s) {
+		return true
+	}
+	return yesNoAsk.MatchString(s) && !yesNoWh.MatchString(s)
 }
 
 // sizes reports whether the question may name a card by its memory

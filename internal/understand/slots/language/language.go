@@ -6,6 +6,7 @@
 package language
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -31,6 +32,11 @@ var (
 	// asker's ("CUDA error: … triggered, any idea?", "… - what now").
 	clauseBreaks = words.NewWords("language.clause_breaks")
 	dashes       = words.NewWords("language.dashes")
+	// leadIns open a last clause of the asker's on an error line when it
+	// has one of clauseWords ("… reset by peer when downloading from
+	// huggingface on a chinese platform").
+	leadIns     = words.NewWords("language.lead_ins")
+	clauseWords = words.NewWords("language.clause_words")
 	// connectors join two things to choose from ("3090 or 4090"): a short
 	// line of names and a connector is English.
 	connectors = words.NewWords("language.connectors")
@@ -265,6 +271,9 @@ func askedAfterError(folded string) bool {
 	if rest, ok := afterErrorName(t); ok && !errorLine(rest) && EnglishChatLine(rest) {
 		return true
 	}
+	if askedInClause(t) {
+		return true
+	}
 	asks := words.EndsWithAny(t, questionMarks.List())
 	cut := -1
 	for _, b := range clauseBreaks.List() {
@@ -284,6 +293,24 @@ func askedAfterError(folded string) bool {
 	}
 	plain, chat := plainWords(last)
 	return reAskStart.MatchString(last) || plain >= 2 && chat
+}
+
+// askedInClause reports whether an error line (folded, trimmed) ends
+// with a clause of the asker's that a lead-in opens: after it, three plain
+// words or more, one of them the asker's or where they run, and no colon.
+func askedInClause(t string) bool {
+	for _, b := range leadIns.List() {
+		i := strings.LastIndex(t, b)
+		if i < 0 || containsOne(t[i+len(b):], colons.List()) {
+			continue
+		}
+		rest := t[i+len(b):]
+		plain, _ := plainWords(rest)
+		if plain >= 3 && slices.ContainsFunc(strings.Fields(rest), func(w string) bool { return clauseWords.Has(strings.Trim(w, ".,!?;\"'()[]")) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // askedBeforeError reports whether an error line (as written, and
