@@ -129,6 +129,9 @@ func (r *Router) inContext(c *conversation, q Query) (Query, *Query) {
 	if m, ok := whyFollow(c.frame, q); ok {
 		return m, nil
 	}
+	if m, ok := frame.DiskPriceFollow(c.frame, q); ok {
+		return m, nil
+	}
 	if m, ok := r.adviceFollow(c.frame, q); ok {
 		return m, nil
 	}

@@ -454,7 +454,29 @@ var (
 	reReportStop         = words.NewExpr("pipeline.disk_report_stop")
 	reReportStart        = words.NewExpr("pipeline.disk_report_start")
 	reLedgerThis         = words.NewExpr("pipeline.ledger_this")
+	reLedgerPerOwner     = words.NewExpr("pipeline.ledger_per_owner")
+	reLedgerOver         = words.NewExpr("pipeline.ledger_over")
+	reLedgerWords        = words.NewExpr("pipeline.ledger_words")
+	reLedgerBackup       = words.NewExpr("pipeline.ledger_backup")
+	reLedgerStateAsk     = words.NewExpr("pipeline.ledger_state_ask")
+	reLedgerCostAsk      = words.NewExpr("pipeline.ledger_cost_ask")
+	reNoteOwner          = words.NewExpr("pipeline.note_owner")
+	notOwners            = words.NewWords("pipeline.not_owners")
 )
+
+// AsksCost reports whether folded text asks what something costs
+// ("多少钱", "how much").
+func AsksCost(folded string) bool { return reLedgerCostAsk.MatchString(folded) }
+
+// NoteOwner is the member a disk's note names as holding it ("张三的模型"
+// is 张三's; "": none).
+func NoteOwner(note string) string {
+	m := reNoteOwner.FindStringSubmatch(strings.TrimSpace(note))
+	if m == nil || notOwners.Has(strings.ToLower(m[1])) {
+		return ""
+	}
+	return m[1]
+}
 
 // explainedBy is the intent that answers a question about what an
 // action would mean, beside the explanation: the state the action
@@ -636,6 +658,8 @@ func ledgerAsked(x *extraction) {
 		q.DiskReport = IntentStorageStart
 	}
 	switch {
+	case reLedgerPerOwner.MatchString(f) && q.DiskRef == "":
+		q.LedgerPick = "per_owner"
 	case reLedgerTotal.MatchString(f):
 		q.LedgerPick = "total"
 	case reLedgerStop.MatchString(f):
@@ -645,7 +669,7 @@ func ledgerAsked(x *extraction) {
 	case reLedgerThis.MatchString(f):
 		q.LedgerPick = "this"
 	}
-	if !reLedgerDrop.MatchString(f) || len(q.GPUs) > 0 {
+	if ledgerQuestion(x) || !reLedgerDrop.MatchString(f) || len(q.GPUs) > 0 {
 		return
 	}
 	budget := q.BudgetTotalCNY
@@ -668,6 +692,45 @@ func ledgerAsked(x *extraction) {
 		q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
 	}
 	q.Intent, q.Confidence, q.Verbs = IntentStorageList, 1, nil
+}
+
+// ledgerQuestion reads a question about the ledger that changes nothing
+// and is answered from it (false: none): GB and CNY a month per member
+// ("谁的盘最多"), whether the monthly cost is over a budget ("每月预算500，
+// 现在超了吗"), and about one disk its cost at another size ("存储1扩容到
+// 300G要多少钱"), whether to back it up before removing it, or its state
+// ("存储1关机了吗").
+func ledgerQuestion(x *extraction) bool {
+	q := x.Query()
+	f := x.Folded()
+	ledgerish := q.NamesDisks || strings.HasPrefix(q.Intent, "storage") || q.Intent == IntentDigest || reLedgerWords.MatchString(f)
+	budget := max(q.BudgetTotalCNY, q.MaxPriceCNY)
+	switch {
+	case len(q.GPUs) > 0 || q.OutOfScope != "" || !ledgerish:
+		return false
+	case q.DiskRef == "" && (len(q.Verbs) > 0 || q.Period != "" || q.Week != ""):
+		// A registration, or the digest's spend of a period ("上周存储费
+		// 按人拆一下": its shares per member).
+		return false
+	case q.DiskRef == "" && budget > 0 && reLedgerOver.MatchString(f):
+		q.LedgerBudget, q.LedgerPick = budget, "over"
+	case q.LedgerPick == "per_owner":
+	case q.DiskRef == "":
+		return false
+	case reLedgerBackup.MatchString(f):
+		q.LedgerPick = "backup"
+	case reLedgerStateAsk.MatchString(f) && q.SizeGB <= 0:
+		q.LedgerPick = "state"
+	case q.SizeGB > 0 && reLedgerCostAsk.MatchString(f):
+		q.FollowSizeGB, q.SizeGB = q.SizeGB, 0
+	default:
+		return false
+	}
+	if q.Intent != IntentStorageList {
+		q.Alternatives = append([]Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
+	}
+	q.Intent, q.Confidence, q.Verbs, q.AskedAbout = IntentStorageList, 1, nil, ""
+	return true
 }
 
 // ActionFloor is the least confidence at which an intent that changes

@@ -29,7 +29,7 @@ var answersOnly = []string{
 	"estimate.stack.tuned_speedup", "advice.stock.live", "advice.stock.alert", "meta.chitchat.greeting", "meta.clarify.how",
 	"meta.unknown.help", "explain.mute", "subscribe.list.none", "subscribe.list.muted_now", "subscribe.mute.longer", "subscribe.cancel.which", "subscribe.how", "digest.on_hint", "explain.digest_off", "explain.alerts.night", "explain.alerts.night_quiet", "explain.storage_remove", "explain.storage_start", "explain.storage_stop", "digest.info_on", "digest.info_off", "digest.info_unknown", "release.list.check",
 	"release.list.note", "release.list.plans", "storage.add.hint", "storage.list.none", "storage.list.disk_monthly_at", "storage.change.no_disk",
-	"storage.admin.not_private", "meta.unknown.operate", "storage.list.idle_drop", "storage.admin.no_code", "storage.admin.expired", "storage.admin.spent",
+	"storage.admin.not_private", "meta.unknown.operate", "meta.unknown.account", "meta.unknown.email", "meta.unknown.wipe", "storage.list.state_running", "storage.list.state_stopped", "storage.list.backup", "storage.list.idle_drop", "storage.admin.no_code", "storage.admin.expired", "storage.admin.spent",
 	"storage.admin.code_issued", "storage.admin.no_such", "help.short_first", "help.areas_hint", "help.topics_note",
 	"advice.oom.costs", "advice.follow.paste", "advice.follow.check", "advice.follow.next", "advice.follow.exhausted", "estimate.too_many_gpus", "prices.full.not_stock", "subscribe.list.cancel_hint", "meta.clarify.title",
 	"workload.change.detection", "workload.change.generate", "workload.change.lora", "workload.change.own_data",

@@ -91,6 +91,9 @@ type Kept struct {
 	Asked      string                 `json:"asked,omitempty"`
 	Serving    bool                   `json:"serving,omitempty"`
 	Verbs      []string               `json:"verbs,omitempty"`
+	// NamesDisks: the question named a data disk or storage ("恒源云数据盘
+	// 多少钱一个G"), which a size follow-up prices.
+	NamesDisks bool `json:"names_disks,omitempty"`
 	// AdviceTopic is the troubleshooting topic the answer was (also when
 	// it is kept as the estimate of the job it read), which a follow-up
 	// ("还是不行", "换bf16行吗") continues; AdviceShown how many of its
@@ -104,13 +107,14 @@ type Kept struct {
 
 // Keep is q as a frame keeps it.
 func Keep(q Query) Kept {
-	return Kept{Query: q, When: q.When, KBWorkload: q.KBWorkload, Asked: q.Asked, Serving: q.Serving, Verbs: q.Verbs, OOM: q.OOM}
+	return Kept{Query: q, When: q.When, KBWorkload: q.KBWorkload, Asked: q.Asked, Serving: q.Serving, Verbs: q.Verbs, OOM: q.OOM, NamesDisks: q.NamesDisks}
 }
 
 // Restore is the Query a frame kept.
 func (f Kept) Restore() Query {
 	q := f.Query
 	q.When, q.KBWorkload, q.Asked, q.Serving, q.Verbs, q.OOM = f.When, f.KBWorkload, f.Asked, f.Serving, f.Verbs, f.OOM
+	q.NamesDisks = f.NamesDisks
 	return q
 }
 

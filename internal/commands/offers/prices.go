@@ -47,9 +47,22 @@ func pricesUses(env *answer.Env, q *understand.Query) *answer.Uses {
 		}
 	}
 	uses.Add(answer.Said(understand.CondCurrency)...)
-	uses.Add(answer.NotUsed(understand.CondRegion, answer.WhyListRegion), answer.NotUsed(understand.CondPeriod, answer.WhyHourly),
-		answer.NotUsed(understand.CondBudget, answer.WhyHourly))
+	if diskOnly(*q) {
+		// A data disk's cost over the period asked.
+		uses.Add(answer.Applied(understand.CondPeriod)...)
+	} else {
+		uses.Add(answer.NotUsed(understand.CondPeriod, answer.WhyHourly))
+	}
+	uses.Add(answer.NotUsed(understand.CondRegion, answer.WhyListRegion), answer.NotUsed(understand.CondBudget, answer.WhyHourly))
 	return uses
+}
+
+// diskOnly reports whether q asks only what a data disk of its size
+// costs, answered per day, per month and over its period: on several
+// platforms or none named ("多加100G多少钱"), or on one over a period
+// ("autodl数据盘200G挂两周多少钱").
+func diskOnly(q understand.Query) bool {
+	return q.SizeGB > 0 && len(q.GPUs) == 0 && !q.NoCardMode && (len(q.Platforms) != 1 || q.PeriodDays > 0)
 }
 
 // prices finds what a prices answer shows: the no-GPU modes, or the list
@@ -65,6 +78,13 @@ func (r *Answers) prices(q understand.Query) offerview.Prices {
 	}
 	if q.NoCardMode {
 		p.NoCard = r.noCardRows(q)
+		return p
+	}
+	if diskOnly(q) {
+		p.Ask.DiskOnly, p.Ask.PeriodDays = true, q.PeriodDays
+		for _, pl := range r.MainPlatforms(q) {
+			p.Ask.Platforms = append(p.Ask.Platforms, pl.ID)
+		}
 		return p
 	}
 	for _, id := range q.Platforms {

@@ -66,7 +66,7 @@ func Follow(f *frame.Frame, q understand.Query) (understand.Query, bool) {
 	if q.DiskRef != "" {
 		return namedDisk(f, q)
 	}
-	if q.LedgerBudget > 0 || q.LedgerPick == "total" || q.LedgerPick == "stopped" || q.LedgerPick == "drop" ||
+	if q.LedgerBudget > 0 || q.LedgerPick == "total" || q.LedgerPick == "stopped" || q.LedgerPick == "drop" || q.LedgerPick == "per_owner" && ledgerAsks[q.Intent] ||
 		q.LedgerPick == "owners" && ledgerAsks[q.Intent] && q.Topic == "" {
 		// "加起来一个月多少", "停机的那块呢", "该删哪块", "who owns what": the ledger's
 		// disks, not the one of the last answer.

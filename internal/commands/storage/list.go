@@ -61,7 +61,8 @@ func storageListAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 		if a.Mine && d.Owner != a.From.SenderID || p.Asked != nil && p.Asked.Found > 0 && !diskMatches(d, p.Asked) {
 			continue
 		}
-		row := ledgerview.ListDisk{DiskState: d, Days: int(now.Sub(d.Since).Hours() / 24), Yours: d.Owner == a.From.SenderID && d.Owner != ""}
+		row := ledgerview.ListDisk{DiskState: d, Days: int(now.Sub(d.Since).Hours() / 24), Yours: d.Owner == a.From.SenderID && d.Owner != "",
+			NoteOwner: understand.NoteOwner(d.Note)}
 		perDay, free, ok := a.Storage.Price(d.Platform, d.Stopped)
 		if !ok {
 			p.Unpriced++
@@ -80,15 +81,27 @@ func storageListAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 		}
 		p.Disks = append(p.Disks, row)
 	}
+	ledgerAdvice(a, &p)
+	return a.Out(p)
+}
+
+// ledgerAdvice sets what p answers beyond the list: which disks to drop
+// for a budget (or, asked whether it is over, that first), which could be
+// deleted, each member's share, or the Focus disk's state or backup.
+func ledgerAdvice(a *answer.Ask, p *ledgerview.List) {
 	switch {
 	case a.LedgerBudget > 0:
 		p.Focus, p.AskTotal, p.AskStopped = "", false, false
 		p.Budget = budgetAdvice(p.Disks, p.Total, a.LedgerBudget)
+		p.Budget.AskOver = a.LedgerPick == "over"
 	case a.LedgerPick == "drop":
 		p.Focus, p.AskTotal, p.AskStopped = "", false, false
 		p.Idle = idleAdvice(p.Disks)
+	case a.LedgerPick == "per_owner":
+		p.Focus, p.AskTotal, p.AskStopped, p.PerOwner = "", false, false, true
+	case a.LedgerPick == "backup" || a.LedgerPick == "state":
+		p.AskDisk = a.LedgerPick
 	}
-	return a.Out(p)
 }
 
 // idleDays is how long a running disk stays unchanged before it counts

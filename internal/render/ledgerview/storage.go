@@ -1,6 +1,8 @@
 package ledgerview
 
 import (
+	"cmp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -211,6 +213,11 @@ type List struct {
 	// Idle is the advice on which disks could be deleted ("哪块盘可以删";
 	// nil: not asked).
 	Idle *ListIdle `json:"-"`
+	// PerOwner asks each member's GB and CNY a month, largest first
+	// ("谁的盘最多"). AskDisk asks about the Focus disk: "state" (is it
+	// stopped), "backup" (back it up before removing it); "": neither.
+	PerOwner bool   `json:"-"`
+	AskDisk  string `json:"-"`
 }
 
 // ListIdle is which disks could be deleted (Drop: stopped, or unchanged
@@ -227,6 +234,9 @@ type ListIdle struct {
 type ListBudget struct {
 	Budget, Total, After float64
 	Drop                 []string
+	// AskOver: asked whether the total is over the budget ("现在超了吗"):
+	// the verdict first.
+	AskOver bool
 }
 
 // ListAsked is the disk a question named and how many match it (the
@@ -241,9 +251,11 @@ type ListAsked struct {
 type ListDisk struct {
 	ledger.DiskState
 	// Days is how long it has been in its state; Yours whether the
-	// asker registered it.
-	Days  int
-	Yours bool
+	// asker registered it; NoteOwner the member its note names as
+	// holding it ("张三的模型"; "": none).
+	Days      int
+	Yours     bool
+	NoteOwner string
 	// Monthly is its CNY per 30 days (nil: no price), Marked when the
 	// price is seed-only.
 	Monthly *float64
@@ -316,6 +328,10 @@ func (s List) lead(rd *render.Renderer) string {
 		return s.budgetLead(rd)
 	case s.Idle != nil:
 		return s.idleLead(rd)
+	case s.PerOwner:
+		return s.ownerLead()
+	case s.AskDisk != "" && s.Focus != "":
+		return s.diskLead(rd)
 	case s.AskTotal:
 		priced := 0
 		var top *ListDisk
@@ -378,8 +394,30 @@ func (s List) lead(rd *render.Renderer) string {
 }
 
 // budgetLead says which disks to drop to get under the budget, with
-// the total now and after, and how they were picked.
+// the total now and after, and how they were picked; asked whether the
+// total is over, the verdict first.
 func (s List) budgetLead(rd *render.Renderer) string {
+	l, b := s.Lang, s.Budget
+	if !b.AskOver {
+		return s.dropLead(rd)
+	}
+	mark := ""
+	if s.Marked {
+		mark = render.MarkUnverified
+	}
+	if b.Total > b.Budget {
+		return l.T("storage.list.over_yes", b.Total, mark, b.Budget, b.Total-b.Budget) + s.dropLead(rd)
+	}
+	lead := l.T("storage.list.over_no", b.Total, mark, b.Budget, b.Budget-b.Total)
+	if s.Unpriced > 0 {
+		lead += l.T("storage.list.budget_unpriced", s.Unpriced)
+	}
+	return lead
+}
+
+// dropLead says which disks to drop to get under the budget, with the
+// total now and after.
+func (s List) dropLead(rd *render.Renderer) string {
 	l, en, b := s.Lang, s.Lang.English(), s.Budget
 	if len(b.Drop) == 0 && s.Unpriced > 0 {
 		// Never "within budget" over disks whose cost is unknown.
@@ -433,6 +471,73 @@ func (s List) idleLead(rd *render.Renderer) string {
 		}
 	}
 	return l.T("storage.list.idle_drop", strings.Join(names, l.T("router.frame.join")), s.Idle.Saving)
+}
+
+// ownerLead is each member's GB and CNY a month, largest first: the
+// member a note names as holding a disk ("张三的模型"), else who
+// registered it.
+func (s List) ownerLead() string {
+	l := s.Lang
+	type share struct {
+		name    string
+		gb, cny float64
+		marked  bool
+	}
+	var shares []*share
+	by := map[string]*share{}
+	for _, d := range s.Disks {
+		name := d.NoteOwner
+		if name == "" {
+			name = ownerText(d.DiskState, d.Yours, l)
+		}
+		sh := by[name]
+		if sh == nil {
+			sh = &share{name: name}
+			by[name] = sh
+			shares = append(shares, sh)
+		}
+		sh.gb += d.SizeGB
+		if d.Monthly != nil {
+			sh.cny += *d.Monthly
+		}
+		sh.marked = sh.marked || d.Marked
+	}
+	slices.SortStableFunc(shares, func(x, y *share) int {
+		if c := cmp.Compare(y.gb, x.gb); c != 0 {
+			return c
+		}
+		return cmp.Compare(y.cny, x.cny)
+	})
+	parts := make([]string, 0, len(shares))
+	for _, sh := range shares {
+		mark := ""
+		if sh.marked {
+			mark = render.MarkUnverified
+		}
+		parts = append(parts, l.T("storage.list.owner_share", sh.name, GBText(sh.gb), sh.cny, mark))
+	}
+	return l.T("storage.list.per_owner", strings.Join(parts, l.T("router.frame.join")))
+}
+
+// diskLead answers a question about the Focus disk: whether it is
+// stopped (its state first), or whether to back it up before removing
+// it (yes, and why).
+func (s List) diskLead(rd *render.Renderer) string {
+	l, en := s.Lang, s.Lang.English()
+	for _, d := range s.Disks {
+		if d.Disk != s.Focus {
+			continue
+		}
+		name := l.T("storage.list.disk_name", d.Disk, rd.PlatformName(d.Platform, en), GBText(d.SizeGB))
+		switch {
+		case s.AskDisk == "backup":
+			return l.T("storage.list.backup", name, d.Disk)
+		case d.Stopped:
+			return l.T("storage.list.state_stopped", d.Days, name, d.Disk)
+		}
+		return l.T("storage.list.state_running", d.Days, name, d.Disk)
+	}
+	return ""
 }
 
 // ownerText names a disk's owner for the asker: "你" for their own, the

@@ -179,7 +179,7 @@ const Unclear = "unclear"
 // unknownKeys say, for what was asked, what the bot does not do and the
 // nearest thing it does (or, Unclear, how to ask).
 var unknownKeys = map[string]string{"code": "meta.unknown.code", "text": "meta.unknown.text", "act": "meta.unknown.act", "pay": "meta.unknown.pay", "operate": "meta.unknown.operate",
-	"llm_api": "meta.unknown.llm_api", "image": "meta.unknown.image", Unclear: "meta.unknown.unclear"}
+	"llm_api": "meta.unknown.llm_api", "image": "meta.unknown.image", "account": "meta.unknown.account", "email": "meta.unknown.email", "wipe": "meta.unknown.wipe", Unclear: "meta.unknown.unclear"}
 
 // Reply says plainly what the bot does not do and the nearest thing it
 // does, or what it does.

@@ -53,6 +53,11 @@ type PricesAsk struct {
 	// DiskExtra: DiskGB is more on top of a disk one has: no free GB off
 	// it.
 	DiskExtra bool
+	// DiskOnly: the question asks only what a data disk of DiskGB costs
+	// (on the platforms answered for, several or one over a period), per
+	// day, per month and over PeriodDays (0: none said).
+	DiskOnly   bool
+	PeriodDays float64
 }
 
 // NoCardRow is a platform's no-GPU mode: whether it has one and its
@@ -96,6 +101,8 @@ func (v pricesView) reply() chat.Reply {
 	switch {
 	case p.Ask.NoCardMode:
 		return v.noCard()
+	case p.Ask.DiskOnly && p.Ask.DiskGB > 0 && len(p.Ask.Platforms) > 0:
+		return v.diskCosts()
 	case len(p.Ask.Platforms) > 0:
 		return v.withCount(v.withUSD(v.platforms()))
 	case len(p.Ask.GPUs) > 0:
@@ -341,6 +348,56 @@ func (v pricesView) diskMonth(p *catalog.Platform) string {
 		line += v.l.T("prices.short.billed_stopped")
 	}
 	return v.l.T("offers.end", line)
+}
+
+// diskCosts is what a data disk of the size asked costs on each platform
+// answered for: per day, per month (30 days) and over the period asked,
+// its size beyond the free GB (none off it when it is more on top of a
+// disk one has) × the price per GB-day.
+func (v pricesView) diskCosts() chat.Reply {
+	var lines []string
+	for _, id := range v.Ask.Platforms {
+		p, ok := v.rd.Cat.Platform(id)
+		if !ok || p.Storage.DataDiskCNYPerGBDay == nil {
+			continue
+		}
+		f := *p.Storage.DataDiskCNYPerGBDay
+		free := p.Storage.DataDiskFreeGB
+		if v.Ask.DiskExtra {
+			free = 0
+		}
+		billed := max(v.Ask.DiskGB-free, 0)
+		line := v.l.T("prices.disk.row", p.DisplayName(v.en), costRange(billed*f.Low, billed*f.High, 100), costRange(billed*f.Low*30, billed*f.High*30, 10),
+			render.FigureText(f), render.TrimF(free))
+		if d := v.Ask.PeriodDays; d > 0 && d != 30 {
+			line = v.l.T("prices.disk.period", render.TrimF(d), costRange(billed*f.Low*d, billed*f.High*d, 10)) + line
+		}
+		if p.Storage.BilledWhileStopped {
+			line += v.l.T("prices.short.billed_stopped")
+		}
+		lines = append(lines, v.l.T("offers.end", line))
+	}
+	key := "prices.disk.title"
+	if v.Ask.DiskExtra {
+		key = "prices.disk.title_extra"
+	}
+	if len(lines) == 0 {
+		return chat.Reply{Title: v.l.T("prices.disk.none", render.TrimF(v.Ask.DiskGB))}
+	}
+	if len(lines) == 1 {
+		return chat.Reply{Title: v.l.T(key, render.TrimF(v.Ask.DiskGB)) + lines[0], Notes: []string{v.l.T("prices.disk.note")}}
+	}
+	return chat.Reply{Title: v.l.T(key, render.TrimF(v.Ask.DiskGB)), Lines: lines, Notes: []string{v.l.T("prices.disk.note")}}
+}
+
+// costRange is low to high rounded to 1/per (one figure when they round
+// alike).
+func costRange(low, high, per float64) string {
+	lo, hi := math.Round(low*per)/per, math.Round(high*per)/per
+	if hi != lo {
+		return render.TrimF(lo) + "-" + render.TrimF(hi)
+	}
+	return render.TrimF(lo)
 }
 
 // shortLines are a platform's data disk and no-GPU mode in a line each.

@@ -432,7 +432,9 @@ type Query struct {
 	Explain string `json:"-"`
 	// LedgerPick is which of the ledger's disks a ledger follow-up asks
 	// about when it names none by number: "total" (all of them added
-	// up), "stopped" (the one stopped longest), "owners" (who holds
+	// up), "stopped" (the one stopped longest), "per_owner" (GB and CNY a
+	// month per member), "over" (the total against LedgerBudget), "backup"
+	// and "state" (of DiskRef), "owners" (who holds
 	// which: the list), "drop" (which could be deleted, without a
 	// budget: advice).
 	LedgerPick string `json:"-"`

@@ -20,6 +20,13 @@ const (
 	ScopeLLMAPI = "llm_api"
 	// ScopeImage: draw an image ("给我生成一张猫猫的图片").
 	ScopeImage = "image"
+	// ScopeAccount: look into a member's account on a platform (its
+	// balance or bills).
+	ScopeAccount = "account"
+	// ScopeEmail: send answers or the digest anywhere but this chat.
+	ScopeEmail = "email"
+	// ScopeWipe: delete files or data on a platform's instance or disk.
+	ScopeWipe = "wipe"
 )
 
 // The out-of-scope words (configs/slots/scope.yaml), in the order tried.
@@ -28,6 +35,7 @@ var (
 		kind string
 		expr *words.Expr
 	}{
+		{ScopeWipe, words.NewExpr("scope.wipe")}, {ScopeAccount, words.NewExpr("scope.account")}, {ScopeEmail, words.NewExpr("scope.email")},
 		{ScopePay, words.NewExpr("scope.pay")}, {ScopeOperate, words.NewExpr("scope.operate")}, {ScopeAct, words.NewExpr("scope.act")}, {ScopeLLMAPI, words.NewExpr("scope.llm_api")},
 		{ScopeCode, words.NewExpr("scope.code")}, {ScopeText, words.NewExpr("scope.text")}, {ScopeImage, words.NewExpr("scope.image")},
 	}

@@ -1,0 +1,47 @@
+package frame
+
+import (
+	"slices"
+
+	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/understand"
+)
+
+// diskFullTopics are the knowledge base's topics after which a size with
+// a cost question asks what that much more data disk costs.
+var diskFullTopics = map[string]bool{"disk-full": true, diskSizingTopic: true}
+
+// DiskPriceFollow reads q after the answer of fr as a data disk's cost
+// at the size q names (false: not such a follow-up): "100G一个月呢" after
+// "恒源云数据盘多少钱一个G" (that platform's disk at 100 GB for a month,
+// never its cards' monthly prices), "how much to add 100GB?" after a
+// "No space left on device" paste (that much more disk on the platform
+// the conversation is about, or on the main ones).
+func DiskPriceFollow(fr *Frame, q Query) (Query, bool) {
+	if fr == nil {
+		return q, false
+	}
+	f := fr.Query.Restore()
+	size := max(q.SizeGB, q.FollowSizeGB)
+	if size <= 0 || len(q.GPUs) > 0 || len(f.GPUs) > 0 || HasJob(q) || q.UnknownGPU != "" || q.DiskRef != "" || q.OutOfScope != "" {
+		return q, false
+	}
+	folded := catalog.Fold(q.Asked)
+	afterDisk := f.Intent == understand.IntentPrices && f.NamesDisks && (q.FollowUp || q.Bare || understand.AsksCost(folded))
+	afterFull := diskFullTopics[fr.Query.AdviceTopic] && understand.AsksCost(folded) && len(q.Findings) == 0 && q.OOM == nil
+	if !afterDisk && !afterFull {
+		return q, false
+	}
+	m := q
+	m.Intent, m.Topic, m.Confidence, m.Alternatives, m.Verbs = understand.IntentPrices, "", 1, nil, nil
+	m.SizeGB, m.FollowSizeGB, m.BillingMode, m.NoCardMode = size, 0, "", false
+	if len(m.Platforms) == 0 {
+		m.Platform, m.Platforms = f.Platform, slices.Clone(f.Platforms)
+	}
+	if m.PeriodDays <= 0 && len(m.Platforms) == 1 {
+		m.PeriodDays = 30 // "一个月呢", or none said: a month
+	}
+	m.DiskExtra = q.DiskExtra || afterFull
+	m.English = Language(f, q)
+	return m, true
+}
