@@ -39,7 +39,10 @@ func compareAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 	// asked; platforms named are compared as named.
 	uses := answer.UsesOf(&q)
 	quotes := r.Quotes(r.Offers.Snapshot(ctx), understand.Query{Stated: understand.Stated{PlatformGroup: q.PlatformGroup}}, estimator.MethodFull, r.Now(), q.English)
-	c := offerview.Compare{Lang: i18n.Of(q.English), Result: offerview.CompareResult{Aspect: q.Aspect}}
+	c := offerview.Compare{Lang: i18n.Of(q.English), Result: offerview.CompareResult{Aspect: q.Aspect}, USD: q.Currency == understand.CurrencyUSD}
+	if c.USD {
+		uses.Add(answer.Said(understand.CondCurrency)...)
+	}
 	if g, ok := q.Condition(understand.CondPlatformGroup); ok && g.Name == understand.GroupBoth && len(q.Platforms) < 2 {
 		// "海外平台和国内的4090差多少钱": the cheapest platform of each group.
 		if plats := r.cheapestOfGroups(quotes, q.GPUs); len(plats) == 2 {

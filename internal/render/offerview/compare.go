@@ -39,6 +39,9 @@ type Compare struct {
 	// Verdict answers the yes/no question asked ("恒源云3090比AutoDL便宜
 	// 吗"; nil when none was asked): the first line.
 	Verdict *CompareVerdict `json:"verdict,omitempty"`
+	// USD: the member asks in US dollars ("按美元算呢"): the platforms'
+	// prices are said in dollars too.
+	USD bool `json:"-"`
 }
 
 // CompareResult is the comparison behind an answer (intent compare).
@@ -312,6 +315,11 @@ func (v compareView) platforms() chat.Reply {
 	}
 	t, doubt, unitDoubt := v.priceTable()
 	rep := chat.Reply{Title: v.verdict(), Lines: caveats}
+	if v.USD {
+		if line := v.rd.USDLine(v.quoteRows(), v.en); line != "" {
+			rep.Lines = append(rep.Lines, line)
+		}
+	}
 	if len(t.Rows) > 0 {
 		rep.Table = t
 	}
@@ -443,6 +451,24 @@ func (v compareView) gpuParts(nameLeader bool) []string {
 		parts = append(parts, part)
 	}
 	return parts
+}
+
+// quoteRows are the compared platforms' prices as offer rows (for the
+// dollar line), GPU by GPU.
+func (v compareView) quoteRows() []render.OfferRow {
+	var rows []render.OfferRow
+	for _, pp := range v.Result.Prices {
+		for _, p := range v.Compared {
+			if pq, ok := pp.Quotes[p]; ok && pq.CNYPerGPUHour > 0 {
+				price := pq.Low
+				if price <= 0 {
+					price = pq.CNYPerGPUHour
+				}
+				rows = append(rows, render.OfferRow{Platform: p, GPU: pp.GPU, PriceCNY: &price, PriceHighCNY: pq.High})
+			}
+		}
+	}
+	return rows
 }
 
 // gap is how much less the cheaper platform's price is than the next
