@@ -12,6 +12,7 @@ import (
 	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/render/estimateview"
+	"github.com/labgpu/bot/internal/render/offerview"
 	"github.com/labgpu/bot/internal/render/planview"
 	"github.com/labgpu/bot/internal/understand"
 )
@@ -69,13 +70,17 @@ func optionHeadline(opts []estimator.Option) (headline, bool) {
 // (edited, answered again) — of the two cards an answer compares when
 // the follow-up asked it again as it was.
 func (r *Router) withFigureLine(ctx context.Context, res Result, bases []Query, ask figureAsk, msg chat.Message) Result {
+	l := i18n.Of(res.English)
 	now, ok := headlineOf(res.Payload)
+	line := ""
+	if c, isCompare := res.Payload.(offerview.Compare); isCompare && ask.gap {
+		ok, line = true, compareGapLine(l, c)
+	}
 	if !ok || res.Confirm {
 		return res
 	}
-	l := i18n.Of(res.English)
-	line := ""
 	switch {
+	case line != "":
 	case ask.hours && now.hours > 0:
 		line = l.T("router.figure.hours", hoursText(now.hours), r.rd.PlatformName(now.platform, l.English()), now.gpu, now.count, render.Money(now.mid()))
 	case ask.gap:
@@ -180,4 +185,24 @@ func cardsGapLine(l i18n.Lang, p render.Payload) string {
 	}
 	return l.T(key, fast.GPU, slow.GPU, hoursText(slow.Hours-fast.Hours), hoursText(fast.Hours), hoursText(slow.Hours),
 		render.Money(math.Abs(fast.TotalCNY-slow.TotalCNY)), render.Money(fast.TotalCNY), render.Money(slow.TotalCNY))
+}
+
+// compareGapLine is, for two cards compared, by how much the dearer one
+// costs more an hour and what that makes of the same job's total at
+// their compute ("" without both prices).
+func compareGapLine(l i18n.Lang, c offerview.Compare) string {
+	cards := c.Result.Cards
+	if len(cards) != 2 || cards[0].PriceCNY <= 0 || cards[1].PriceCNY <= 0 || cards[0].TensorTFLOPS <= 0 || cards[1].TensorTFLOPS <= 0 {
+		return ""
+	}
+	dear, cheap := cards[0], cards[1]
+	if dear.PriceCNY < cheap.PriceCNY {
+		dear, cheap = cheap, dear
+	}
+	perDear, perCheap := dear.PriceCNY/dear.TensorTFLOPS, cheap.PriceCNY/cheap.TensorTFLOPS
+	key, pct := "router.figure.hour_gap_dearer_total", (1-perCheap/perDear)*100
+	if perDear < perCheap {
+		key, pct = "router.figure.hour_gap_cheaper_total", (1-perDear/perCheap)*100
+	}
+	return l.T(key, dear.GPU, cheap.GPU, render.Money(dear.PriceCNY-cheap.PriceCNY), render.Money(dear.PriceCNY), render.Money(cheap.PriceCNY), pct)
 }
