@@ -377,6 +377,11 @@ func (r *Router) remember(ctx context.Context, msg chat.Message, c *conversation
 	}
 	var linked []byte
 	if fq := r.jobFrame(frameOf(res)); fq != nil {
+		f.Before = nil
+		if c.edited && f.Query.Intent != "" {
+			before := f.Query
+			f.Before = &before
+		}
 		f.Query, f.At, f.Said, f.Cheapest, changed = frame.Keep(*fq), now, firstLine(res.Text), cheapest(res), true
 		f.Query.AdviceTopic, f.Query.AdviceShown = r.adviceShown(c, res)
 		if c.edited {

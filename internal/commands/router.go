@@ -337,6 +337,7 @@ func (r *Router) answerMessage(ctx context.Context, msg chat.Message) (res Resul
 	r.ready()
 	q := r.u.Understand(msg.Text)
 	yesNo := q.YesNo != nil
+	ask := figureAskOf(q, msg.Text)
 	conv := r.conversation(ctx, msg)
 	var edited *Query
 	if conv != nil {
@@ -360,6 +361,9 @@ func (r *Router) answerMessage(ctx context.Context, msg chat.Message) (res Resul
 	q = cardVRAMAsk(q)
 	pctx, pend := stock.WithPending(ctx)
 	res = r.answer(pctx, q, msg, edited, yesNo)
+	if edited != nil && (ask.gap || ask.hours) {
+		res = r.withFigureLine(pctx, res, figureBases(*edited, conv), ask, msg)
+	}
 	if conv != nil {
 		r.remember(ctx, msg, conv, res)
 	}

@@ -104,6 +104,8 @@ func (u *Understander) finish(x *extraction, m *advice.Result, text string) {
 		x.WorkloadNames(u.work)
 		weeklyRuns(q)
 		budgetAsked(q)
+	case IntentPlan:
+		budgetEach(q, x.Folded())
 	}
 	if q.Intent == IntentAdvice && q.Topic == advice.TopicCardChoice && q.KBWorkload == "" && q.Model == "" && q.ParamsB == 0 {
 		// "SAM微调要什么卡": a job the workload estimator knows and the
@@ -194,6 +196,22 @@ func budgetAsked(q *Query) {
 		return
 	}
 	q.BudgetTotalCNY, q.PriceCNY, q.PriceUnit = q.PriceCNY, 0, ""
+}
+
+// budgetEach reads a plan's budget said per member ("三个学生每人每月预算
+// 800，用4090按量够跑多少小时") as one member's, on that member's cards —
+// not the members' cards together — and, asked how many hours it buys
+// with no plan named, as pay-as-you-go ("每月" is the budget's period).
+func budgetEach(q *Query, folded string) {
+	if q.BudgetTotalCNY <= 0 {
+		return
+	}
+	if q.People > 0 && slots.BudgetEach(folded) {
+		q.GPUCount, q.People, q.PerPerson = max(q.PerPerson, 1), 0, 0
+	}
+	if !q.ModeNamed && slots.HoursAsked(folded) {
+		q.BillingMode = ModeHourly
+	}
 }
 
 // reDiskExtra prices a data disk as more on top of what one has ("多加

@@ -108,6 +108,11 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 		// not a ledger entry (which names its platform).
 		q.Intent, q.Topic, q.Verbs, q.FollowSizeGB = f.Intent, "", nil, q.SizeGB
 	}
+	if budgetFollow(f, q) {
+		// "is that under $500?" after a plan: that plan against the
+		// amount, the verdict first.
+		return withBudget(f, q), true
+	}
 	if currencyFollow(f, q) {
 		// "vast上多少刀", "runpod上呢 换成美元" after an answer about a card:
 		// that answer again in dollars (and on the platform named).
@@ -187,7 +192,9 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 	if !form && !(asks(q, target) && elliptical(f, q)) {
 		return q, false
 	}
-	if form && !q.Bare && OwnQuestion(q, target) {
+	if form && !q.Bare && !(q.FollowGap && q.FollowUp) && OwnQuestion(q, target) {
+		// ("换成4090多多少" after a plan: that plan on the 4090, by how
+		// much it differs said first.)
 		return q, false
 	}
 	m := e.apply(f, q, b, target, fr.Cheapest)
@@ -551,6 +558,7 @@ func (e Editor) apply(f, q Query, b brings, target string, cheapest float64) Que
 		m = Overlay(m, q)
 		m.Conditions = keptConditions(f.Conditions, q.Conditions)
 		AddSchedule(&m, f, q)
+		RescaleWeek(&m, f, q)
 	}
 	if (q.VRAMMinGB > 0 || q.VRAMMaxGB > 0) && !b.gpu && !e.anyFits(m.GPUs, m.VRAMMinGB, m.VRAMMaxGB) {
 		// "48G以上的都列一下" after a 24 GB card: the cards of that
@@ -715,6 +723,11 @@ func applyPlan(m *Query, q Query, b brings, target string) {
 	}
 	if b.mode {
 		m.BillingMode, m.ModeNamed = q.BillingMode, q.ModeNamed
+		if q.ModeNamed && !b.usage && q.YesNo == nil && target == understand.IntentPlan && q.BillingMode != understand.ModeHourly && usage(*m) {
+			// "what if I go monthly instead?", "包月呢" after a plan: is
+			// that plan worth it for this use (the verdict first).
+			m.YesNo = &understand.YesNo{Kind: understand.YesNoWorth}
+		}
 	}
 	switch {
 	case weeklyAgain(*m, q):
@@ -722,8 +735,13 @@ func applyPlan(m *Query, q Query, b brings, target string) {
 		// of the usage kept.
 		m.HoursPerWeek = q.TotalHours
 	case b.usage:
+		span := m.SpanDays
 		m.SpanDays, m.HoursPerWeek, m.TotalHours, m.Continuous, m.Window = q.SpanDays, q.HoursPerWeek, q.TotalHours, q.Continuous, q.Window
 		m.SetupHours, m.Deadline = q.SetupHours, q.Deadline
+		if whenOnly(q) {
+			// "只晚上跑呢" after "挂两周": evenings over those two weeks.
+			m.SpanDays = span
+		}
 	}
 	if d, ok := modeDays[m.BillingMode]; ok && m.SpanDays == 0 && m.TotalHours == 0 && m.HoursPerWeek == 0 && (q.Window != "" || len(q.Schedule) > 0) {
 		// "要是晚上才跑呢" after a day's price: that day's evening, not

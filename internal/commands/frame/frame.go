@@ -68,6 +68,10 @@ type Frame struct {
 	DidSub string `json:"did_sub,omitempty"`
 	// DidSubGPUs are its cards: how the bot names it when it asks first.
 	DidSubGPUs []string `json:"did_sub_gpus,omitempty"`
+	// Before is the Query the last answer edited (nil when it was no
+	// edit): "how much more?" after "what if I use 4 A100s" weighs the
+	// new figure against the one before the change.
+	Before *Kept `json:"before,omitempty"`
 }
 
 // Language is the conversation's language as f keeps it: the last

@@ -62,8 +62,10 @@ func extractMoney(x *Extraction) {
 				// The range's low end was no stated price.
 				q.PriceCNY, q.PriceUnit = 0, ""
 			}
-		case ceil && q.MaxPriceCNY == 0:
+		case ceil && q.MaxPriceCNY == 0 && (unit != "" || q.PriceCNY > 0):
 		case q.PriceCNY == 0:
+			// "is that under $500?": an amount in all (no price an
+			// hour), stated as a fact.
 			q.PriceCNY, q.PriceUnit = words.Round4(v), unit
 		default:
 			continue
@@ -89,3 +91,18 @@ func extractMoney(x *Extraction) {
 		}
 	}
 }
+
+// reBudgetEach says a budget is each member's ("每人每月预算800");
+// reHoursAsked asks the hours a budget buys (configs/slots/money.yaml).
+var (
+	reBudgetEach = words.NewExpr("money.budget_each")
+	reHoursAsked = words.NewExpr("money.hours_asked")
+)
+
+// BudgetEach reports whether a folded text says its budget is each
+// member's ("三个学生每人每月预算800").
+func BudgetEach(folded string) bool { return reBudgetEach.MatchString(folded) }
+
+// HoursAsked reports whether a folded text asks how many hours
+// ("够跑多少小时", "how many hours").
+func HoursAsked(folded string) bool { return reHoursAsked.MatchString(folded) }

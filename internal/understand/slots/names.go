@@ -356,6 +356,9 @@ func extractGPUCount(x *Extraction) {
 		return
 	}
 	if m := reCount.All()[3].FindStringSubmatch(x.rest); m != nil {
+		if m[len(m)-1] != "" {
+			return // "30 GPU hours a week": hours, not 30 cards
+		}
 		if v, ok := words.ParseNum(m[1]); ok && v >= 1 && v <= 64 {
 			q.GPUCount = int(v)
 		}
