@@ -21,12 +21,13 @@ import (
 // figures: by how much the new answer differs from the last ("贵多少",
 // "换成4090多多少", "how much more?") or how long the job runs ("那要跑多
 // 久").
-type figureAsk struct{ gap, hours bool }
+type figureAsk struct{ gap, hours, speed bool }
 
 // figureAskOf reads it from the message as written (q: its reading
 // alone, before the frame edits it).
 func figureAskOf(q Query, text string) figureAsk {
-	return figureAsk{gap: q.FollowGap, hours: !q.FollowGap && understand.AsksJobFigure(catalog.Fold(text))}
+	f := catalog.Fold(text)
+	return figureAsk{gap: q.FollowGap, hours: !q.FollowGap && understand.AsksJobFigure(f), speed: q.FollowGap && understand.AsksSpeed(f)}
 }
 
 // headline is an answer's main figures: its cheapest way's cost (CNY,
@@ -79,13 +80,18 @@ func (r *Router) withFigureLine(ctx context.Context, res Result, bases []Query, 
 	if !ok || res.Confirm {
 		return res
 	}
+	if e, isEst := res.Payload.(estimateview.Estimate); isEst && ask.speed && e.Scaling != nil {
+		// "用两张3090会快多少": the answer compares the cards with one
+		// already (its scaling line).
+		return res
+	}
 	switch {
 	case line != "":
 	case ask.hours && now.hours > 0:
 		line = l.T("router.figure.hours", hoursText(now.hours), r.rd.PlatformName(now.platform, l.English()), now.gpu, now.count, render.Money(now.mid()))
 	case ask.gap:
 		for _, b := range bases {
-			if line = r.gapFrom(ctx, l, now, b, msg); line != "" {
+			if line = r.gapFrom(ctx, l, now, b, msg, ask.speed); line != "" {
 				break
 			}
 		}
@@ -97,6 +103,15 @@ func (r *Router) withFigureLine(ctx context.Context, res Result, bases []Query, 
 		return res
 	}
 	res.Reply = withLead(res.Reply, line)
+	if !render.FitsPhone(res.Reply) {
+		// The figure asked goes first; the rest is cut to one screen
+		// again, behind "详情".
+		full := res.Reply
+		if res.Reply.Full != nil {
+			full = *res.Reply.Full
+		}
+		res.Reply = render.FitPhone(res.Reply, full, res.English)
+	}
 	res.Text = chat.PlainText(res.Reply)
 	if res.Reply.Full != nil {
 		res.FullText = chat.PlainText(*res.Reply.Full)
@@ -117,7 +132,7 @@ func figureBases(edited Query, conv *conversation) []Query {
 
 // gapFrom is the gap line against the answer to base ("" when it has no
 // headline or reads the same).
-func (r *Router) gapFrom(ctx context.Context, l i18n.Lang, now headline, base Query, msg chat.Message) string {
+func (r *Router) gapFrom(ctx context.Context, l i18n.Lang, now headline, base Query, msg chat.Message, speed bool) string {
 	in, found := answer.Lookup(base.Intent)
 	if !found {
 		return ""
@@ -127,15 +142,16 @@ func (r *Router) gapFrom(ctx context.Context, l i18n.Lang, now headline, base Qu
 	if !ok {
 		return ""
 	}
-	return gapLine(l, now, was)
+	return gapLine(l, now, was, speed)
 }
 
 // hoursText is hours as an answer says them (one decimal).
 func hoursText(h float64) string { return render.TrimF(math.Round(h*10) / 10) }
 
 // gapLine is the new figure and its difference from the last answer's
-// ("" when both read the same).
-func gapLine(l i18n.Lang, now, was headline) string {
+// ("" when both read the same); asked how much faster (speed), the hours
+// come first.
+func gapLine(l i18n.Lang, now, was headline, speed bool) string {
 	d := now.mid() - was.mid()
 	dh := now.hours - was.hours
 	if math.Abs(d) < 0.005*max(was.mid(), 1) && math.Abs(dh) < 0.05 {
@@ -148,15 +164,18 @@ func gapLine(l i18n.Lang, now, was headline) string {
 	case d < 0:
 		key = "router.figure.less"
 	}
-	line := l.T(key, render.Money(math.Abs(d)), render.Money(now.mid()), render.Money(was.mid()))
-	if now.hours > 0 && was.hours > 0 && math.Abs(dh) >= 0.05 {
-		k := "router.figure.faster"
-		if dh > 0 {
-			k = "router.figure.slower"
-		}
-		line += l.T(k, hoursText(math.Abs(dh)), hoursText(now.hours), hoursText(was.hours))
+	money := l.T(key, render.Money(math.Abs(d)), render.Money(now.mid()), render.Money(was.mid()))
+	if now.hours <= 0 || was.hours <= 0 || math.Abs(dh) < 0.05 {
+		return money
 	}
-	return line
+	k, first := "router.figure.faster", "router.figure.faster_first"
+	if dh > 0 {
+		k, first = "router.figure.slower", "router.figure.slower_first"
+	}
+	if speed {
+		return l.T(first, hoursText(math.Abs(dh)), hoursText(now.hours), hoursText(was.hours), money)
+	}
+	return money + l.T(k, hoursText(math.Abs(dh)), hoursText(now.hours), hoursText(was.hours))
 }
 
 // cardsGapLine is, for an estimate that compares the cards named, the
