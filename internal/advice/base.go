@@ -225,7 +225,11 @@ type Base struct {
 	terms []term
 	lits  []literal
 	// wtrie finds workload keywords; wterms[i] is keyword i's workload.
-	wtrie  *ahocorasick.Automaton
+	wtrie *ahocorasick.Automaton
+	// finds are the branches' terms (Findings); ftrie finds them in one
+	// pass (pattern i is finds[i]).
+	finds  []finding
+	ftrie  *ahocorasick.Automaton
 	wterms []term
 	// scan: no automata (Scan); every literal is in short, and workload
 	// keywords are looked for one by one.
@@ -346,7 +350,36 @@ func New(topics []Topic, workloads []Workload, opts ...Option) (*Base, error) {
 	if err := b.indexWorkloads(); err != nil {
 		return nil, err
 	}
+	if err := b.indexFindings(); err != nil {
+		return nil, err
+	}
 	return b, nil
+}
+
+// finding is one term of a branch: topic i's branch n (0-based).
+type finding struct {
+	term      term
+	topic, br int
+}
+
+// indexFindings lists every branch's terms, and builds the automaton
+// that finds them all in one pass (none in scan mode: Findings scans).
+func (b *Base) indexFindings() error {
+	var strs []string
+	for i := range b.Topics {
+		for n, br := range b.Topics[i].Follow {
+			for _, w := range br.When {
+				b.finds = append(b.finds, finding{term: newTerm(w, i, 0, false), topic: i, br: n})
+				strs = append(strs, w)
+			}
+		}
+	}
+	if b.scan {
+		return nil
+	}
+	var err error
+	b.ftrie, err = newAutomaton(strs)
+	return err
 }
 
 // indexer is New's state while it indexes the topics' terms and patterns
@@ -479,16 +512,26 @@ func checkLeads(t *Topic) error {
 // as "topic#n" (n counts from 1), in the order of the file.
 func (b *Base) Findings(text string) []string {
 	norm := Normalize(text)
-	var out []string
-	for i := range b.Topics {
-		t := &b.Topics[i]
-		for n, br := range t.Follow {
-			for _, w := range br.When {
-				if newTerm(w, i, 0, false).in(norm) {
-					out = append(out, fmt.Sprintf("%s#%d", t.ID, n+1))
-					break
-				}
+	hit := map[[2]int]bool{}
+	if b.ftrie != nil {
+		for _, m := range b.ftrie.FindAllOverlapping(norm) {
+			if f := b.finds[m.PatternID]; f.term.bounded(norm, m.End) {
+				hit[[2]int{f.topic, f.br}] = true
 			}
+		}
+	} else {
+		for _, f := range b.finds {
+			if !hit[[2]int{f.topic, f.br}] && f.term.in(norm) {
+				hit[[2]int{f.topic, f.br}] = true
+			}
+		}
+	}
+	var out []string
+	for _, f := range b.finds {
+		// In the knowledge base's order, each branch once.
+		if k := [2]int{f.topic, f.br}; hit[k] {
+			out = append(out, fmt.Sprintf("%s#%d", b.Topics[f.topic].ID, f.br+1))
+			delete(hit, k)
 		}
 	}
 	return out

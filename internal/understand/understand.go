@@ -644,6 +644,10 @@ func (u *Understander) stateAsked(x *extraction) {
 	q.Intent, q.AskedAbout, q.Confidence, q.Verbs = to, "", 1, nil
 }
 
+// maxLedgerAsk is the longest folded message (bytes) read for a question
+// about the ledger's disks ("加起来一个月多少", "每个人占多少").
+const maxLedgerAsk = 600
+
 // ledgerAsked reads what a question about the ledger's disks picks:
 // all of them added up ("加起来一个月多少"), the stopped one ("停机的那块呢"),
 // or which to drop to get under a monthly budget ("每月存储预算只有100，该删
@@ -651,6 +655,9 @@ func (u *Understander) stateAsked(x *extraction) {
 func ledgerAsked(x *extraction) {
 	q := x.Query()
 	f := x.Folded()
+	if len(f) > maxLedgerAsk {
+		return // a paste or an essay: no short question about the ledger
+	}
 	switch {
 	case reReportStop.MatchString(f):
 		q.DiskReport = IntentStorageStop
