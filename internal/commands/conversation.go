@@ -108,6 +108,9 @@ func (r *Router) inContext(c *conversation, q Query) (Query, *Query) {
 		if s, ok := listedCancel(*a, q); ok {
 			return s, nil
 		}
+		if s, ok := listedCancelAll(*a, q); ok {
+			return s, nil
+		}
 		if s, ok := alertEdit(c.member, *a, q); ok {
 			return s, nil
 		}
@@ -127,6 +130,9 @@ func (r *Router) inContext(c *conversation, q Query) (Query, *Query) {
 		return m, nil
 	}
 	if m, ok := whyFollow(c.frame, q); ok {
+		return m, nil
+	}
+	if m, ok := r.factFollow(c.frame, q); ok {
 		return m, nil
 	}
 	if m, ok := frame.DiskPriceFollow(c.frame, q); ok {
@@ -333,6 +339,9 @@ func frameOf(res Result) *Query {
 	case storage.Frames[fq.Intent]:
 		// What a ledger follow-up continues (storage_follow.go).
 		fq.KB, fq.Asked = nil, ""
+	case fq.Intent == IntentFactCheck:
+		// The claim, read again for another platform (factfollow.go).
+		fq.KB = nil
 	case !frame.Editable(fq) && (fq.Intent != IntentAdvice || fq.Topic == ""):
 		return nil
 	default:

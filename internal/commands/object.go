@@ -48,14 +48,42 @@ func (r *Router) objectOf(ctx context.Context, q Query, msg chat.Message, ledger
 		// Nothing to stop: the answer says the member has no alerts.
 		q.Intent, q.Verbs = IntentSubscriptions, nil
 	case len(disks) > 0:
-		q.Intent = IntentStorageRemove
-		if len(disks) == 1 {
-			q.DiskRef, q.Verbs = disks[0].Disk, nil // named, and asked first
+		q.Intent = diskAction(q)
+		if d, ok := oneDisk(disks, q.SizeGB); ok {
+			q.DiskRef, q.Verbs = d, nil // named, and asked first
 		}
 	case len(subs) == 1 && !q.NamesDisks:
 		q.Intent, q.SubRef, q.Verbs = IntentUnsubscribe, "1", nil
 	}
 	return q
+}
+
+// diskAction is the ledger change an objectless stop or removal asks
+// for: "那块停掉吧", "关掉它" shut the instance down (a stop), anything
+// else takes the disk off the ledger.
+func diskAction(q Query) string {
+	if slices.Contains(q.Verbs, IntentStorageStop) && !slices.Contains(q.Verbs, IntentStorageRemove) {
+		return IntentStorageStop
+	}
+	return IntentStorageRemove
+}
+
+// oneDisk is the disk a message means among the member's: the only one,
+// or the only one of the size it names ("那个50G的").
+func oneDisk(disks []ledger.DiskState, sizeGB float64) (string, bool) {
+	if len(disks) == 1 {
+		return disks[0].Disk, true
+	}
+	var found []string
+	for _, d := range disks {
+		if sizeGB > 0 && d.SizeGB == sizeGB {
+			found = append(found, d.Disk)
+		}
+	}
+	if len(found) == 1 {
+		return found[0], true
+	}
+	return "", false
 }
 
 // objectless reports whether q removes something without saying what:

@@ -118,6 +118,35 @@ func listedCancel(a, q Query) (Query, bool) {
 	return m, true
 }
 
+// listedCancelAll reads "全部取消", "都删了" right after the member's
+// alerts were listed: all of them are cancelled, as said (the cancel
+// verb and "all"); false for anything else.
+func listedCancelAll(a, q Query) (Query, bool) {
+	if a.Intent != IntentSubscriptions || !q.SaysAll || !slices.Contains(q.Verbs, IntentUnsubscribe) {
+		return q, false
+	}
+	if len(q.GPUs) > 0 || q.UnknownGPU != "" || q.SubRef != "" || len(q.Platforms) > 0 || q.Topic != "" || !readsUnsubscribe(q) {
+		return q, false
+	}
+	m := q
+	m.Intent, m.Topic, m.Confidence, m.Alternatives = IntentUnsubscribe, "", 1, nil
+	m.All, m.Verbs = true, []string{IntentUnsubscribe}
+	m.English = frame.Language(a, q)
+	return m, true
+}
+
+// readsUnsubscribe reports whether q reads as a cancellation, or has it
+// next after a reading that acts on nothing ("全部取消" read as "详情").
+func readsUnsubscribe(q Query) bool {
+	if asksUnsubscribe(q) {
+		return true
+	}
+	if q.Intent != IntentMore && q.Intent != IntentChitChat && q.Intent != IntentUnknown {
+		return false
+	}
+	return len(q.Alternatives) > 0 && q.Alternatives[0].Intent == IntentUnsubscribe
+}
+
 // asksUnsubscribe reports whether q reads as a cancellation, or is unsure
 // with one among its two likeliest readings.
 func asksUnsubscribe(q Query) bool {

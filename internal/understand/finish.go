@@ -21,6 +21,7 @@ var reOurDisks = words.NewExpr("pipeline.our_disks")
 // commands read names from it).
 func (u *Understander) finish(x *extraction, m *advice.Result, text string) {
 	q := x.Query()
+	x.SaysAllSlot()
 	switch q.Intent {
 	case IntentSubscribe:
 		x.SubscribeSlots()

@@ -129,6 +129,9 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 		// cards, compared with one, not the multi-GPU troubleshooting.
 		q.Intent, q.Topic, q.Verbs, q.FollowUp = f.Intent, "", nil, true
 	}
+	if m, ok := sideFollow(f, q); ok {
+		return m, true
+	}
 	if !Editable(f) || !continues(q) {
 		return q, false
 	}
@@ -207,6 +210,47 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 		}
 	}
 	return m, true
+}
+
+// sideFollow reads a question about another side of the same subject:
+// the data disk of the platforms compared (diskCompare), the retention
+// or no-card mode of the platform the answer was about (platformAspect).
+func sideFollow(f, q Query) (Query, bool) {
+	if m, ok := diskCompare(f, q); ok {
+		return m, true
+	}
+	return platformAspect(f, q)
+}
+
+// diskCompare reads "存储呢，数据盘哪家便宜" after platforms compared:
+// the same platforms, their data-disk prices first.
+func diskCompare(f, q Query) (Query, bool) {
+	if f.Intent != understand.IntentCompare || len(f.Platforms) < 2 || !q.NamesDisks || HasSubject(q) || q.UnknownGPU != "" {
+		return q, false
+	}
+	if q.DiskRef != "" || len(q.Verbs) > 0 || q.SizeGB > 0 || !(q.WhichPlatform || q.Cheaper || q.Aspect == "price" || q.FollowUp) {
+		return q, false
+	}
+	m := f
+	m.Confidence, m.Alternatives, m.NamesDisks, m.Aspect = 1, nil, true, "price"
+	m.English = Language(f, q)
+	return m, true
+}
+
+// platformAspect reads a question about another side of the platform
+// the last answer was about ("关机后数据保留多久" after AutoDL's no-card
+// mode, "无卡模式呢" after its retention) as that question, about that
+// platform: not the last answer again.
+func platformAspect(f, q Query) (Query, bool) {
+	if len(f.Platforms) == 0 || HasSubject(q) || q.UnknownGPU != "" || q.Intent != understand.IntentPrices {
+		return q, false
+	}
+	if !(q.Retention && !f.Retention || q.NoCardMode && !f.NoCardMode) {
+		return q, false
+	}
+	q.Platform, q.Platforms = f.Platform, slices.Clone(f.Platforms)
+	q.English = Language(f, q)
+	return q, true
 }
 
 // gapFollow reports whether q asks by how much the options of the

@@ -40,6 +40,7 @@ func compareAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 	uses := answer.UsesOf(&q)
 	quotes := r.Quotes(r.Offers.Snapshot(ctx), understand.Query{Stated: understand.Stated{PlatformGroup: q.PlatformGroup}}, estimator.MethodFull, r.Now(), q.English)
 	c := offerview.Compare{Lang: i18n.Of(q.English), Result: offerview.CompareResult{Aspect: q.Aspect}, USD: q.Currency == understand.CurrencyUSD}
+	c.DiskFirst = q.NamesDisks && len(q.GPUs) == 0
 	if c.USD {
 		uses.Add(answer.Said(understand.CondCurrency)...)
 	}

@@ -42,6 +42,9 @@ type Compare struct {
 	// USD: the member asks in US dollars ("按美元算呢"): the platforms'
 	// prices are said in dollars too.
 	USD bool `json:"-"`
+	// DiskFirst: the question is about the data disk ("数据盘哪家便宜"):
+	// the platforms' disk prices lead, the cards' verdict follows.
+	DiskFirst bool `json:"-"`
 }
 
 // CompareResult is the comparison behind an answer (intent compare).
@@ -323,7 +326,10 @@ func (v compareView) platforms() chat.Reply {
 	if len(t.Rows) > 0 {
 		rep.Table = t
 	}
-	if line := v.diskLine(); line != "" {
+	if line := v.diskLine(); line != "" && v.DiskFirst {
+		rep.Lines = append([]string{rep.Title}, rep.Lines...)
+		rep.Title = line
+	} else if line != "" {
 		rep.Lines = append(rep.Lines, line)
 	}
 	rep.Notes = append(rep.Notes, v.sourcesNote())

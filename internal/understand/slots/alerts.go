@@ -45,6 +45,10 @@ func (x *Extraction) SubscribeSlots() { subscribeSlots(x.q, x.s, x.rest) }
 // UnsubscribeSlots fills a cancellation's slots (see unsubscribeSlots).
 func (x *Extraction) UnsubscribeSlots() { unsubscribeSlots(x.q, x.rest) }
 
+// SaysAllSlot notes whether the message names all of something
+// (Query.SaysAll).
+func (x *Extraction) SaysAllSlot() { x.q.SaysAll = reAllWords.MatchString(x.rest) }
+
 // MuteSlots fills a mute's duration or end (see muteMinutes).
 func (x *Extraction) MuteSlots() { muteMinutes(x.q, x.s) }
 

@@ -390,6 +390,9 @@ type Query struct {
 	// Referent points at what the last answer showed ("删掉它", "取消这个",
 	// "remove it"): after a list of one subscription, that one.
 	Referent bool `json:"-"`
+	// SaysAll names all of something ("全部取消", "都删了"), whatever the
+	// reading: after a list of the member's alerts, all of them.
+	SaysAll bool `json:"-"`
 	// AlertAsk asks to be told when the card of the last answer is
 	// available, naming none ("有了告诉我", "tell me when it is").
 	AlertAsk bool `json:"-"`
