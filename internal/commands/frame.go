@@ -132,6 +132,11 @@ func (r *Router) followEstimate(f, q Query) (Query, bool) {
 			return m, true
 		}
 	}
+	if cardsGapAsked(f, q) {
+		// "差多少钱", "how much extra?" after the job on two cards: the
+		// estimate again; its first line says by how much they differ.
+		return jobAgain(f, q), true
+	}
 	if q.Intent == IntentEstimate && !frame.HasJob(q) && !q.Bare && !frame.Valued(q) {
 		// "要跑多久", "要多少钱" naming nothing: the estimate's job again.
 		m := jobAgain(f, q)
@@ -170,6 +175,14 @@ func (r *Router) followEstimate(f, q Query) (Query, bool) {
 		return q, false
 	}
 	return r.editJob(f, q)
+}
+
+// cardsGapAsked reports whether q asks by how much the cards the estimate
+// f compares differ, naming nothing of its own ("差多少钱").
+func cardsGapAsked(f, q Query) bool {
+	v := q
+	v.Cheaper, v.Aspect = false, "" // "便宜多少" says which way, no value
+	return q.FollowGap && len(f.NamedGPUs) >= 2 && !frame.HasSubject(q) && q.UnknownGPU == "" && !frame.Valued(v)
 }
 
 // compareAsked reports whether q, said as a follow-up, compares two or

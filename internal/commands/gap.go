@@ -89,6 +89,8 @@ func (r *Router) withFigureLine(ctx context.Context, res Result, bases []Query, 
 	case line != "":
 	case ask.hours && now.hours > 0:
 		line = l.T("router.figure.hours", hoursText(now.hours), r.rd.PlatformName(now.platform, l.English()), now.gpu, now.count, render.Money(now.mid()))
+	case ask.gap && r.platformsGapLine(l, res.Payload) != "":
+		line = r.platformsGapLine(l, res.Payload)
 	case ask.gap:
 		for _, b := range bases {
 			if line = r.gapFrom(ctx, l, now, b, msg, ask.speed); line != "" {
@@ -224,4 +226,36 @@ func compareGapLine(l i18n.Lang, c offerview.Compare) string {
 		key, pct = "router.figure.hour_gap_cheaper_total", (1-perDear/perCheap)*100
 	}
 	return l.T(key, dear.GPU, cheap.GPU, render.Money(dear.PriceCNY-cheap.PriceCNY), render.Money(dear.PriceCNY), render.Money(cheap.PriceCNY), pct)
+}
+
+// platformsGapLine is, for a plan that prices the same card on two
+// platforms ("how much extra per day?" after vast.ai against RunPod), by
+// how much the dearer one's cheapest plan costs more ("" for any other
+// answer).
+func (r *Router) platformsGapLine(l i18n.Lang, p render.Payload) string {
+	v, ok := p.(planview.Plans)
+	if !ok {
+		return ""
+	}
+	var best []int
+	seen := map[string]bool{}
+	for i, o := range v.Result.Options {
+		if o.GPU != v.Result.Options[0].GPU {
+			return ""
+		}
+		if !seen[o.Platform] {
+			seen[o.Platform] = true
+			best = append(best, i)
+		}
+	}
+	if len(best) != 2 {
+		return ""
+	}
+	lo, hi := v.Result.Options[best[0]], v.Result.Options[best[1]]
+	a, b := (lo.CostCNY[0]+lo.CostCNY[1])/2, (hi.CostCNY[0]+hi.CostCNY[1])/2
+	if b < a {
+		lo, hi, a, b = hi, lo, b, a
+	}
+	name := func(id string) string { return r.rd.PlatformName(id, l.English()) }
+	return l.T("router.figure.platforms_dearer", name(hi.Platform), name(lo.Platform), render.Money(b-a), render.Money(b), render.Money(a))
 }

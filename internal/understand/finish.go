@@ -208,6 +208,7 @@ func budgetEach(q *Query, folded string) {
 		return
 	}
 	if q.People > 0 && slots.BudgetEach(folded) {
+		q.Members = q.People
 		q.GPUCount, q.People, q.PerPerson = max(q.PerPerson, 1), 0, 0
 	}
 	if !q.ModeNamed && slots.HoursAsked(folded) {

@@ -102,7 +102,9 @@ func changes(rd *render.Renderer, base, q Query, l i18n.Lang) []string {
 	out = append(out, nameChanges(base.NamedGPUs, q.NamedGPUs, same, "router.frame.gpu", l)...)
 	out = append(out, nameChanges(base.Platforms, q.Platforms, platform, "router.frame.platform", l)...)
 	add(len(q.Platforms) == 0 && len(base.Platforms) > 0 && q.PlatformGroup == base.PlatformGroup, "router.frame.any_platform")
-	add(q.GPUCount != base.GPUCount && q.GPUCount > 0, "router.frame.count", q.GPUCount)
+	people := q.People != base.People && q.People > 0 || q.Members != base.Members && q.Members > 0
+	add(people, "router.frame.people", max(q.People, q.Members))
+	add(q.GPUCount != base.GPUCount && q.GPUCount > 0 && !people, "router.frame.count", q.GPUCount)
 	add(q.MaxPriceCNY != base.MaxPriceCNY && q.MaxPriceCNY > 0 && !q.Cheaper, "router.frame.price", render.TrimF(q.MaxPriceCNY))
 	add(q.Cheaper && !q.FollowWhich && q.MaxPriceCNY != base.MaxPriceCNY, "router.frame.cheaper")
 	modeSaid := modeSaid(base, q, l)

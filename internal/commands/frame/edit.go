@@ -82,6 +82,24 @@ func Valued(q Query) bool {
 	return valuesOf(q).any() || q.FollowCount > 0 || q.BudgetTotalCNY > 0 || q.Cheaper
 }
 
+// applyPeople edits the members' count q names alone ("要是只有2个学生
+// 用呢", "what if we drop to 4 students"): after a budget said per member
+// the answer stays one member's (on that member's cards), said for the
+// new count; otherwise each member rents as before.
+func applyPeople(m *Query, f, q Query) {
+	if q.People <= 0 || q.BudgetTotalCNY > 0 {
+		return
+	}
+	if f.Members > 0 {
+		m.Members, m.GPUCount = q.People, f.GPUCount
+		return
+	}
+	each := max(f.PerPerson, 1)
+	if q.People*each <= MaxCards {
+		m.People, m.PerPerson, m.GPUCount = q.People, each, q.People*each
+	}
+}
+
 // MaxCards is the most cards a count said alone is read as ("要是
 // 两张呢"); a larger one is images after an image job ("5000张呢").
 const MaxCards = 64
@@ -568,6 +586,7 @@ func (e Editor) apply(f, q Query, b brings, target string, cheapest float64) Que
 	if b.count {
 		m.GPUCount = max(q.GPUCount, q.FollowCount)
 	}
+	applyPeople(&m, f, q)
 	if b.price {
 		m.MaxPriceCNY = q.MaxPriceCNY
 		if f.PriceTotalCNY > 0 && q.PriceTotalCNY == 0 && !q.HasCondition(understand.CondPricePerCard) {

@@ -43,10 +43,11 @@ var (
 	// rePeople is how many members each rent cards ("5个人", "3
 	// students"), reEach says each ("每人", "each"), reTotalCount a count
 	// for all of them ("总共两张").
-	rePeople     = words.NewExpr("names.people")
-	reWithMe     = words.NewExpr("names.people_with_me")
-	reEach       = words.NewExpr("names.each")
-	reTotalCount = words.NewExpr("names.total_count")
+	rePeople      = words.NewExpr("names.people")
+	reWithMe      = words.NewExpr("names.people_with_me")
+	rePeopleAlone = words.NewExpr("names.people_follow")
+	reEach        = words.NewExpr("names.each")
+	reTotalCount  = words.NewExpr("names.total_count")
 )
 
 // extractPeople reads several members each renting cards ("我们组5个人
@@ -55,25 +56,23 @@ var (
 // of them ("3个人总共两张").
 func extractPeople(x *Extraction) {
 	q := x.q
-	if !reEach.MatchString(x.rest) || reTotalCount.MatchString(x.rest) {
+	alone := rePeopleAlone.FindStringSubmatch(x.rest)
+	if alone == nil && (!reEach.MatchString(x.rest) || reTotalCount.MatchString(x.rest)) {
 		return
 	}
 	var n float64
 	ok := false
-	if m := reWithMe.FindStringSubmatch(x.rest); m != nil {
+	if m := alone; m != nil {
+		// "要是只有2个学生用呢": the members alone, one card each.
+		n, ok = peopleCount(m)
+	} else if m := reWithMe.FindStringSubmatch(x.rest); m != nil {
 		// "我和师弟": the asker and one other; "我跟两个师妹": and two.
 		n, ok = 2, true
 		if v, isNum := words.ParseNum(m[1]); m[1] != "" && isNum {
 			n = v + 1
 		}
 	} else if m := rePeople.FindStringSubmatch(x.rest); m != nil {
-		w := m[1]
-		if w == "" {
-			w = m[2]
-		}
-		if n, ok = words.ParseNum(w); !ok {
-			n, ok = englishNumber(w)
-		}
+		n, ok = peopleCount(m)
 	}
 	if !ok || n < 2 || n > 64 || n != float64(int(n)) {
 		return
@@ -83,6 +82,19 @@ func extractPeople(x *Extraction) {
 		return
 	}
 	q.People, q.PerPerson, q.GPUCount = int(n), each, int(n)*each
+}
+
+// peopleCount is the members' count a names.people match says (group 1
+// or 2: digits, Chinese or numbers.english).
+func peopleCount(m []string) (float64, bool) {
+	w := m[1]
+	if w == "" {
+		w = m[2]
+	}
+	if n, ok := words.ParseNum(w); ok {
+		return n, true
+	}
+	return englishNumber(w)
 }
 
 // soundAlikePlatforms reads, in a message naming no platform, a name

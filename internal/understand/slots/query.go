@@ -178,6 +178,10 @@ type Query struct {
 	// ("3个人总共两张") is GPUCount alone.
 	People    int `json:"people,omitempty"`
 	PerPerson int `json:"per_person,omitempty"`
+	// Members is how many members a budget said per member was for
+	// ("4个学生，每人每月预算800"): the answer is one member's, so People
+	// is 0; a follow-up naming another count ("要是只有2个学生呢") says so.
+	Members int `json:"members,omitempty"`
 	// MinFree is the fewest free GPUs a subscription wants ("至少2张").
 	MinFree int `json:"min_free,omitempty"`
 	// Stated are the conditions the question states on what it asks
