@@ -138,7 +138,7 @@ func (r *Router) inContext(c *conversation, q Query) (Query, *Query) {
 	if m, ok := frame.DiskPriceFollow(c.frame, q); ok {
 		return m, nil
 	}
-	if m, ok := r.adviceFollow(c.frame, q); ok {
+	if m, ok := frame.AdviceFollow(r.advice, c.frame, q); ok {
 		return m, nil
 	}
 	if m, ok := storage.Follow(c.frame, q); ok {
@@ -216,7 +216,7 @@ func mergeFollowUp(m, q Query) (Query, bool) {
 	set(!noJob && (q.FollowUp || q.Bare), func() {
 		m.Model, m.ParamsB, m.ModelText = q.Model, q.ParamsB, q.ModelText
 	})
-	mergeParams(&m, q, set)
+	frame.MergeParams(&m, q, set)
 	vram := max(q.SizeGB, q.FollowSizeGB)
 	set(noJob && vram >= minVRAMFollow && vram <= maxVRAMFollow && len(q.Platforms) == 0 && len(q.GPUs) == 0, func() {
 		// "16G呢" after "24G够不够": a card size (VRAM), never a disk.
@@ -266,38 +266,6 @@ func estimateMode(m *Query, q Query) {
 	if days := catalog.PlanModes[q.BillingMode] / 24; q.PeriodDays == 0 && m.PeriodDays == 0 && q.BillingMode != understand.ModeSpot && days >= 1 {
 		m.PeriodDays = days
 	}
-}
-
-// mergeParams sets in m each parameter q names (set records a change).
-func mergeParams(m *Query, q Query, set func(bool, func())) {
-	size := q.SizeB + q.ParamsB
-	set(size > 0 && m.Model == "" && m.ParamsB == 0, func() { m.ParamsB = size })
-	set(q.SeqLen > 0, func() { m.SeqLen = q.SeqLen })
-	set(q.Batch > 0, func() { m.Batch = q.Batch })
-	set(q.Samples > 0, func() { m.Samples = q.Samples; m.Tokens = 0 })
-	set(q.Tokens > 0, func() { m.Tokens = q.Tokens })
-	set(q.TokensPerSample > 0, func() { m.TokensPerSample = q.TokensPerSample })
-	set(q.Epochs > 0, func() { m.Epochs = q.Epochs })
-	set(q.Images > 0, func() { m.Images = q.Images })
-	set(q.AudioHours > 0, func() { m.AudioHours = q.AudioHours })
-	set(q.Steps > 0, func() { m.Steps = q.Steps })
-	set(q.Resolution > 0, func() { m.Resolution = q.Resolution })
-	set(q.DataPercent > 0, func() { m.DataPercent = q.DataPercent })
-	set(q.Bits > 0, func() { m.Bits = q.Bits })
-	set(q.LoRARank > 0, func() { m.LoRARank = q.LoRARank })
-	set(q.LoRATargets != "", func() { m.LoRATargets = q.LoRATargets })
-	set(q.Optimizer != "", func() { m.Optimizer = q.Optimizer })
-	set(q.Stack != "", func() { m.Stack = q.Stack })
-	set(q.NoGradCkpt, func() { m.NoGradCkpt = true })
-	set(q.NoFlashAttn, func() { m.NoFlashAttn = true })
-	set(q.ZeRO > 0, func() { m.ZeRO = q.ZeRO })
-	set(q.Method != "", func() { m.Method = q.Method })
-	set(q.GPUCount > 0, func() { m.GPUCount = q.GPUCount })
-	images := q.FollowCount > frame.MaxCards || m.Images > 0 && q.FollowCount > 1 && len(q.GPUs) == 0
-	set(q.FollowCount > 0 && images, func() { m.Images = q.FollowCount })
-	set(q.FollowCount > 0 && q.GPUCount == 0 && !images, func() { m.GPUCount = q.FollowCount })
-	set(len(q.GPUs) > 0, func() { m.GPU, m.GPUs, m.NamedGPUs, m.GPUFamily = q.GPU, q.GPUs, q.NamedGPUs, q.GPUFamily })
-	set(len(q.Platforms) > 0, func() { m.Platform, m.Platforms = q.Platform, q.Platforms })
 }
 
 // adviceJob gives an OOM or card question that names no job ("爆显存了")

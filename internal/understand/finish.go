@@ -128,7 +128,7 @@ func (u *Understander) finish(x *extraction, m *advice.Result, text string) {
 			q.Intent = IntentStock
 		}
 	case IntentEstimate:
-		if len(q.GPUs) >= 2 && AsksSpeed(x.Folded()) && !slots.AsksPrice(x.Folded()) {
+		if len(q.GPUs) >= 2 && AsksSpeed(x.Folded()) && q.Aspect == "" {
 			// "A100 40GB vs 80GB for 13B LoRA, which is faster": the
 			// cards' runs compared by their hours.
 			q.Aspect = AspectSpeed

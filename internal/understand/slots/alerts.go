@@ -2,6 +2,7 @@ package slots
 
 import (
 	"fmt"
+	"github.com/labgpu/bot/internal/understand/slots/when"
 	"strconv"
 	"strings"
 	"time"
@@ -149,13 +150,6 @@ var (
 	reMuteWeek = words.NewExpr("alerts.mute_week")
 )
 
-// The weekdays a mute over the week ends on: Monday (the week is over),
-// Saturday ("until the weekend").
-const (
-	monday   = 1
-	saturday = 6
-)
-
 // muteUntil reads a mute's end as a clock time ("到明早8点", "静音到晚上
 // 12点", "mute until 7:30pm", "到中午", "今晚别推了"); it reports whether
 // one was given. What follows the last "到/until" is the end; a part of
@@ -180,9 +174,9 @@ func muteUntil(q *Query, s string) bool {
 		// A length said ("周末两天别发提醒", "这周出差 静音3天") is the
 		// mute's; the week's words only say why.
 	case target != s && reMuteWeek.MatchString(target):
-		weekday = saturday // "静音到周末", "until the weekend"
+		weekday = int(time.Saturday) // "静音到周末", "until the weekend" (ISO 6)
 	case reMuteWeek.MatchString(s):
-		weekday = monday // "周末别提醒", "mute for the weekend"
+		weekday = int(time.Monday) // "周末别提醒", "mute for the weekend" (ISO 1)
 	}
 	if weekday > 0 && !found {
 		// A day named without a time ends in its morning.
@@ -274,7 +268,7 @@ func MuteEnd(now time.Time, loc *time.Location, clock string, tomorrow bool, wee
 	local := now.In(loc)
 	end := time.Date(local.Year(), local.Month(), local.Day(), h, m, 0, 0, loc)
 	if weekday >= 1 && weekday <= 7 {
-		days := (weekday - isoWeekday(local) + 7) % 7
+		days := (weekday - when.ISOWeekday(local) + 7) % 7
 		if days == 0 {
 			days = 7
 		}
@@ -289,14 +283,6 @@ func MuteEnd(now time.Time, loc *time.Location, clock string, tomorrow bool, wee
 		end = end.AddDate(0, 0, 1)
 	}
 	return end
-}
-
-// isoWeekday is 1 (Monday) … 7 (Sunday).
-func isoWeekday(t time.Time) int {
-	if t.Weekday() == time.Sunday {
-		return 7
-	}
-	return int(t.Weekday())
 }
 
 // subscribeSlots reads the fewest free GPUs and the region of a

@@ -64,10 +64,6 @@ func AsksBilling(folded string) bool { return offerBillingAsk.MatchString(folded
 // now"): a card's price asked so is its offers.
 func AsksNow(folded string) bool { return offerNowAsk.MatchString(folded) }
 
-// AsksPrice reports whether a folded text asks about price ("便宜",
-// "cheaper"): the comparison aspect's words.
-func AsksPrice(folded string) bool { return offerPrice.MatchString(folded) }
-
 // AsksSpeed reports whether a folded text asks about speed ("快", "faster"):
 // the comparison aspect's words.
 func AsksSpeed(folded string) bool { return offerSpeed.MatchString(folded) }

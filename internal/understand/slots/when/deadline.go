@@ -121,8 +121,8 @@ func countWords(s string, ws []string) int {
 	return n
 }
 
-// isoWeekday is 1 (Monday) … 7 (Sunday).
-func isoWeekday(t time.Time) int {
+// ISOWeekday is 1 (Monday) … 7 (Sunday).
+func ISOWeekday(t time.Time) int {
 	if t.Weekday() == time.Sunday {
 		return 7
 	}
@@ -132,7 +132,7 @@ func isoWeekday(t time.Time) int {
 // Date is the due day (midnight, in now's location).
 func (d Deadline) Date(now time.Time) time.Time {
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, now.Location())
-	wd := isoWeekday(today)
+	wd := ISOWeekday(today)
 	switch {
 	case d.Weekday > 0 && d.WeeksAhead > 0:
 		// 下周五: Friday of the calendar week (Monday first) after this one.
