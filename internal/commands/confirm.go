@@ -30,8 +30,25 @@ func (r *Router) asksFirst(q Query) bool {
 	if !r.in.Def(q.Intent).Action() {
 		return false
 	}
-	return !slices.Contains(q.Verbs, q.Intent) || q.Confidence < understand.ActionFloor
+	return !slices.Contains(q.Verbs, q.Intent) || q.Confidence < understand.ActionFloor || r.longWeekMute(q)
 }
+
+// longWeekMute reports whether q mutes to a day read from words about the
+// week for longer than longWeekMute allows ("mute for the weekend" said on
+// a Tuesday mutes until Monday): said back, with its end, before it is
+// done.
+func (r *Router) longWeekMute(q Query) bool {
+	if q.Intent != IntentMute || !q.MuteWeekWords || q.MuteUntil == "" {
+		return false
+	}
+	now := r.now()
+	end := understand.MuteEnd(now, r.rd.Clock.Location(), q.MuteUntil, q.MuteTomorrow, q.MuteWeekday)
+	return end.Sub(now) > maxWeekWordsMute
+}
+
+// maxWeekWordsMute is the longest mute read from words about the week
+// that is done without asking (a weekend's, said on Friday or Saturday).
+const maxWeekWordsMute = 72 * time.Hour
 
 // confirmIntent answers an action asked first with the question.
 func (r *Router) confirmIntent(name string) answer.Intent {

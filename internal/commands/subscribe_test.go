@@ -200,3 +200,35 @@ func TestAlertAnswersJSON(t *testing.T) {
 		t.Errorf("a cancellation carries no subscription: %v", m)
 	}
 }
+
+// TestWeekWordsMuteAskedWhenLong: a mute read from words about the week
+// ("mute for the weekend", "周末别提醒") ends on Monday; said early in the
+// week that is most of a week, so the bot says its end and asks first;
+// said on Friday evening or at the weekend it is done. A weekday named
+// ("静音到周一早上") is done whenever it is said.
+func TestWeekWordsMuteAskedWhenLong(t *testing.T) {
+	sh := time.FixedZone("CST", 8*3600)
+	st, err := embedded.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	for _, c := range []struct {
+		now     time.Time
+		text    string
+		confirm bool
+	}{
+		{time.Date(2026, 12, 8, 10, 0, 0, 0, sh), "mute for the weekend", true}, // Tuesday: until Monday is six days
+		{time.Date(2026, 12, 8, 10, 0, 0, 0, sh), "周末别提醒了", true},
+		{time.Date(2026, 12, 11, 20, 0, 0, 0, sh), "mute for the weekend", false}, // Friday evening
+		{time.Date(2026, 12, 12, 9, 0, 0, 0, sh), "周末别提醒了", false},                // Saturday
+		{time.Date(2026, 12, 8, 10, 0, 0, 0, sh), "静音到周一早上", false},               // named: done
+	} {
+		now := c.now
+		r := newRouterWith(t, commands.WithAlerts(st, st, stock.DefaultPolicy()), commands.WithClock(func() time.Time { return now }))
+		res := from(r, "week-"+c.now.Weekday().String(), "alice", c.text)
+		if res.Intent != commands.IntentMute || res.Confirm != c.confirm {
+			t.Errorf("%s %q: intent %s, asked first %v, want %v:\n%s", c.now.Weekday(), c.text, res.Intent, res.Confirm, c.confirm, res.Text)
+		}
+	}
+}

@@ -169,14 +169,13 @@ func muteUntil(q *Query, s string) bool {
 		weekday = w.ISO
 	}
 	switch {
-	case weekday > 0:
-	case reMute.MatchString(s):
-		// A length said ("周末两天别发提醒", "这周出差 静音3天") is the
-		// mute's; the week's words only say why.
+	case weekday > 0, reMute.MatchString(s):
+		// A weekday named; or a length said ("周末两天别发提醒", "这周出差
+		// 静音3天"): the week's words only say why.
 	case target != s && reMuteWeek.MatchString(target):
-		weekday = int(time.Saturday) // "静音到周末", "until the weekend" (ISO 6)
+		weekday, q.MuteWeekWords = int(time.Saturday), true // "静音到周末", "until the weekend" (ISO 6)
 	case reMuteWeek.MatchString(s):
-		weekday = int(time.Monday) // "周末别提醒", "mute for the weekend" (ISO 1)
+		weekday, q.MuteWeekWords = int(time.Monday), true // "周末别提醒", "mute for the weekend" (ISO 1)
 	}
 	if weekday > 0 && !found {
 		// A day named without a time ends in its morning.

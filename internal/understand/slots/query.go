@@ -253,6 +253,10 @@ type Query struct {
 	// 提醒", "mute for the weekend", "这周都别提醒" end on Monday at
 	// 08:00): the next such day after today. It wins over MuteTomorrow.
 	MuteWeekday int `json:"mute_weekday,omitempty"`
+	// MuteWeekWords: the weekday was read from words about the week ("周
+	// 末别提醒", "mute for the weekend"), not named; a long mute so read is
+	// asked first.
+	MuteWeekWords bool `json:"-"`
 	// AboutMute: the message names the chat's mute ("现在静音了吗"); the
 	// subscription list then says first whether the chat is muted.
 	AboutMute bool `json:"-"`
