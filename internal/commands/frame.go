@@ -8,7 +8,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/frame"
 	"github.com/labgpu/bot/internal/understand"
@@ -281,5 +280,5 @@ func cardFigureAsked(q Query) bool {
 	default:
 		return false
 	}
-	return len(q.GPUs) > 0 && len(q.Platforms) == 0 && understand.AsksJobFigure(catalog.Fold(q.Asked))
+	return len(q.GPUs) > 0 && len(q.Platforms) == 0 && q.AsksHours
 }

@@ -4,14 +4,12 @@ import (
 	"context"
 	"github.com/labgpu/bot/internal/render/figureview"
 
-	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/render/estimateview"
 	"github.com/labgpu/bot/internal/render/offerview"
-	"github.com/labgpu/bot/internal/understand"
 )
 
 // figureAsk is what a follow-up asks of an estimate's or a plan's
@@ -20,11 +18,10 @@ import (
 // 久").
 type figureAsk struct{ gap, hours, speed bool }
 
-// figureAskOf reads it from the message as written (q: its reading
-// alone, before the frame edits it).
-func figureAskOf(q Query, text string) figureAsk {
-	f := catalog.Fold(text)
-	return figureAsk{gap: q.FollowGap, hours: !q.FollowGap && understand.AsksJobFigure(f), speed: q.FollowGap && understand.AsksSpeed(f)}
+// figureAskOf reads it from the message's reading alone (q, before the
+// frame edits it).
+func figureAskOf(q Query) figureAsk {
+	return figureAsk{gap: q.FollowGap, hours: !q.FollowGap && q.AsksHours, speed: q.FollowGap && q.AsksFaster}
 }
 
 // withFigureLine puts first what a follow-up asked of the figures: the

@@ -337,7 +337,7 @@ func (r *Router) answerMessage(ctx context.Context, msg chat.Message) (res Resul
 	r.ready()
 	q := r.u.Understand(msg.Text)
 	yesNo := q.YesNo != nil
-	ask := figureAskOf(q, msg.Text)
+	ask := figureAskOf(q)
 	conv := r.conversation(ctx, msg)
 	var edited *Query
 	if conv != nil {

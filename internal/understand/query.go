@@ -233,7 +233,3 @@ func JobNames(folded string) []string { return slots.JobNames(folded) }
 
 // AsksSpeed reports whether a folded text asks about speed (slots.AsksSpeed).
 func AsksSpeed(folded string) bool { return slots.AsksSpeed(folded) }
-
-// AsksJobFigure reports whether a folded text asks a job's time
-// ("4090要多久").
-func AsksJobFigure(folded string) bool { return slots.AsksJobFigure(folded) }

@@ -331,15 +331,10 @@ func pricedFirst(rows []render.OfferRow) []render.OfferRow {
 // unknown ("" when none): the headline's "cheapest available" never hides
 // a lower figure (a list price, an offer without a count).
 func (v *stockView) cheaperUnknown(rows []render.OfferRow, first render.OfferRow) string {
-	var low *render.OfferRow
 	top := rowPrice(first) // 0: no price, not even a list price beside it
-	for i := range rows {
-		row := &rows[i]
-		p := rowPrice(*row)
-		if row.Available == nil && row.Verified && p > 0 && (top == 0 || p < top) && (low == nil || p < rowPrice(*low)) {
-			low = row
-		}
-	}
+	low := lowestWhere(rows, rowPrice, func(row render.OfferRow) bool {
+		return row.Available == nil && row.Verified && (top == 0 || rowPrice(row) < top)
+	})
 	switch {
 	case low == nil:
 		return ""
@@ -350,6 +345,27 @@ func (v *stockView) cheaperUnknown(rows []render.OfferRow, first render.OfferRow
 	return v.l.T("stock.doubt.line", v.rd.PlatformName(low.Platform, v.en), render.PriceCell(*low, v.en), v.l.T("stock.doubt.stock_unknown", render.SourceCell(*low, v.en)))
 }
 
+// lowestWhere is the row of rows keep takes with the lowest positive
+// price (price of a row: its offer's, or with its list price beside it),
+// nil when none.
+func lowestWhere(rows []render.OfferRow, price func(render.OfferRow) float64, keep func(render.OfferRow) bool) *render.OfferRow {
+	var low *render.OfferRow
+	for i := range rows {
+		if p := price(rows[i]); p > 0 && keep(rows[i]) && (low == nil || p < price(*low)) {
+			low = &rows[i]
+		}
+	}
+	return low
+}
+
+// offerPrice is a row's own price per GPU-hour (0 when it has none).
+func offerPrice(row render.OfferRow) float64 {
+	if row.PriceCNY == nil {
+		return 0
+	}
+	return *row.PriceCNY
+}
+
 // cheaperDoubt names a row cheaper than the first of rows that was ranked
 // after it because its price is unverified or stale ("" when none): the
 // ordering never hides a lower figure without saying so.
@@ -357,13 +373,9 @@ func (v *stockView) cheaperDoubt(rows []render.OfferRow) string {
 	if len(rows) == 0 || rows[0].PriceCNY == nil {
 		return ""
 	}
-	var low *render.OfferRow
-	for i := range rows[1:] {
-		row := &rows[i+1]
-		if render.Trust(*row) > render.Trust(rows[0]) && row.PriceCNY != nil && *row.PriceCNY < *rows[0].PriceCNY && (low == nil || *row.PriceCNY < *low.PriceCNY) {
-			low = row
-		}
-	}
+	low := lowestWhere(rows, offerPrice, func(row render.OfferRow) bool {
+		return render.Trust(row) > render.Trust(rows[0]) && offerPrice(row) < *rows[0].PriceCNY
+	})
 	if low == nil {
 		return ""
 	}

@@ -177,15 +177,6 @@ func muteUntil(q *Query, s string) bool {
 	case reMuteWeek.MatchString(s):
 		weekday, q.MuteWeekWords = int(time.Monday), true // "周末别提醒", "mute for the weekend" (ISO 1)
 	}
-	if weekday > 0 && !found {
-		// A day named without a time ends in its morning.
-		h := morningHour()
-		if named {
-			h = part.At
-		}
-		q.MuteUntil, q.MuteWeekday = fmt.Sprintf("%02d:00", h), weekday
-		return true
-	}
 	q.MuteWeekday = weekday
 	switch {
 	case found && (h > 24 || m > 59):
@@ -201,8 +192,9 @@ func muteUntil(q *Query, s string) bool {
 		case strings.HasPrefix(meridiem, "p") && h < 12:
 			h += 12
 		}
-	case target != s && (named || tomorrow):
-		// "到明天": the morning's point (08:00).
+	case weekday > 0 || target != s && (named || tomorrow):
+		// "到明天", a weekday without a time ("静音到周一", "周末别提醒"):
+		// the morning's point (08:00), or the part of the day named.
 		h, m = morningHour(), 0
 		if named {
 			h = part.At

@@ -72,16 +72,14 @@ var (
 	reCardVRAM = words.NewExpr("frame.card_vram")
 )
 
-// AsksJobFigure reports whether a folded text asks a job's time
-// ("4090要多久", "how long on an A100").
-func AsksJobFigure(folded string) bool { return reJobFigure.MatchString(folded) }
-
 // followUpSlots marks how a message may continue the conversation
 // (Query.FollowUp, Bare, Cheaper, Confirm); the router decides whether it
 // does (internal/commands/frame.go). Run after the extractors: Bare reads
 // what they left of the text.
 func followUpSlots(x *Extraction) {
 	q := x.q
+	q.AsksHours = reJobFigure.MatchString(x.whole)
+	q.AsksFaster = offerSpeed.MatchString(x.whole)
 	q.Confirm = reConfirm.MatchString(x.s)
 	q.ConfirmOnly = q.Confirm && reConfirmOnly.MatchString(x.s)
 	limit, _ := words.Number("frame.limits", "follow_up_runes")

@@ -351,6 +351,11 @@ type Query struct {
 	// FollowGap: a short message asks by how much the options just
 	// compared differ ("贵多少", "how much cheaper?").
 	FollowGap bool `json:"-"`
+	// AsksHours: the message asks how long a job runs ("4090要多久", "how
+	// long on an A100"); AsksFaster: it asks about speed ("快多少"). Read
+	// from the whole message, whatever its length.
+	AsksHours  bool `json:"-"`
+	AsksFaster bool `json:"-"`
 	// FollowWhich: a follow-up asks which of the options the
 	// conversation named is better ("which is cheaper over a month").
 	FollowWhich bool `json:"-"`

@@ -540,12 +540,12 @@ func otherGroup(g string) string {
 // reAmountUnit is an amount ending in a multiplier ("1万", "2.5k").
 var reAmountUnit = words.NewExpr("conditions.amount_unit")
 
-// amount is an amount as written: a number, optionally ending in a
-// multiplier of numbers.amount_units ("1万" 10000, "一万" 10000, "2.5k"
-// 2500).
+// amount is an amount as written: a number, optionally ending in one of
+// the multipliers counts and sizes take (numbers.multipliers: "1万"
+// 10000, "一万" 10000, "2.5k" 2500).
 func amount(s string) (float64, bool) {
 	if m := reAmountUnit.FindStringSubmatch(s); m != nil {
-		f, okF := words.Number("conditions.amount_units", m[2])
+		f, okF := words.Number("numbers.multipliers", m[2])
 		v, ok := words.ParseNum(m[1])
 		return v * f, ok && okF
 	}
