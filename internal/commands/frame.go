@@ -181,7 +181,11 @@ func (r *Router) followEstimate(f, q Query) (Query, bool) {
 func cardsGapAsked(f, q Query) bool {
 	v := q
 	v.Cheaper, v.Aspect = false, "" // "便宜多少" says which way, no value
-	return q.FollowGap && len(f.NamedGPUs) >= 2 && !frame.HasSubject(q) && q.UnknownGPU == "" && !frame.Valued(v)
+	if len(q.NamedGPUs) > 0 && !slices.ContainsFunc(q.NamedGPUs, func(g string) bool { return !slices.Contains(f.NamedGPUs, g) }) {
+		// "how much faster is the 4090": one of the cards compared.
+		v.GPU, v.GPUs, v.NamedGPUs, v.GPUFamily = "", nil, nil, false
+	}
+	return q.FollowGap && len(f.NamedGPUs) >= 2 && !frame.HasSubject(v) && q.UnknownGPU == "" && !frame.Valued(v)
 }
 
 // compareAsked reports whether q, said as a follow-up, compares two or

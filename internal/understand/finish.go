@@ -108,6 +108,11 @@ func (u *Understander) finish(x *extraction, m *advice.Result, text string) {
 	case IntentPlan:
 		budgetEach(q, x.Folded())
 	}
+	if q.Intent == IntentAdvice && q.Topic == advice.TopicCardChoice && q.KBWorkload != "" && len(q.NamedGPUs) >= 2 {
+		// "3090还是4090跑SDXL LoRA": the model its estimate prices (SDXL,
+		// not the workload's default).
+		x.WorkloadNames(u.work)
+	}
 	if q.Intent == IntentAdvice && q.Topic == advice.TopicCardChoice && q.KBWorkload == "" && q.Model == "" && q.ParamsB == 0 {
 		// "SAM微调要什么卡": a job the workload estimator knows and the
 		// knowledge base does not: its estimate lists the cards that

@@ -309,6 +309,14 @@ func cardChoice(ctx context.Context, a *answer.Ask, p *adviceview.Advice) *advic
 		return c
 	}
 	w := workload(a.Env.KB, q.KBWorkload)
+	if w != nil && w.Kind == "training" && len(q.NamedGPUs) >= 2 {
+		// "3090还是4090跑SDXL LoRA": which of the cards named runs the
+		// job for less (or as fast for the same money), from its estimate.
+		if est, f, _ := estimateJob(ctx, a); len(f.Options) > 0 {
+			c.Estimate, p.Figures, c.Estimated = est, f, true
+			return c
+		}
+	}
 	if w == nil {
 		if len(q.GPUs) >= 2 {
 			c.Compared = compared(ctx, a)

@@ -71,7 +71,8 @@ func workloadEstimate(ctx context.Context, env *answer.Env, q understand.Query, 
 	}
 	opts := env.Est.CostOptions(fits, est.DiskGB, platform, quotes)
 	w := estimateview.Workload{Figures: estimateview.Figures{Options: opts, Hours: hours, FLOPs: est.FLOPs}, Est: est,
-		GPUCount: q.GPUCount, Lang: i18n.Of(q.English), VRAMAsked: q.VRAMAsked, USD: q.Currency == understand.CurrencyUSD}
+		GPUCount: q.GPUCount, Lang: i18n.Of(q.English), VRAMAsked: q.VRAMAsked, USD: q.Currency == understand.CurrencyUSD,
+		NamedGPUs: q.NamedGPUs, SpeedAsked: q.Aspect == understand.AspectSpeed}
 	w.Model, _ = env.Work.Model(est.Job.Model)
 	w.Family, _ = env.Work.Family(est.Family)
 	w.Dataset, _ = env.Work.Dataset(est.Job.Dataset)

@@ -320,7 +320,7 @@ func (e Estimate) verdict(rd *render.Renderer) string {
 		return l.T("estimate.verdict.inference", what, rd.PlatformName(c.Platform, en), c.GPU, c.GPUCount, render.Money(c.GPUCostCNY))
 	}
 	if len(e.NamedGPUs) >= 2 {
-		if v := cardsVerdict(rd, est, e.NamedGPUs, e.SpeedAsked, l); v != "" {
+		if v := cardsVerdict(rd, est.Options, e.NamedGPUs, e.SpeedAsked, l); v != "" {
 			return l.T("estimate.verdict.cards", what, v)
 		}
 	}
@@ -331,9 +331,9 @@ func (e Estimate) verdict(rd *render.Renderer) string {
 // cardsVerdict compares the cheapest option of each named card (a family
 // name stands for its members): which is the cheaper run, or with speed
 // asked, which is faster.
-func cardsVerdict(rd *render.Renderer, est *estimator.Estimate, named []string, speed bool, l i18n.Lang) string {
+func cardsVerdict(rd *render.Renderer, options []estimator.Option, named []string, speed bool, l i18n.Lang) string {
 	best := map[string]estimator.Option{}
-	for _, o := range est.Options {
+	for _, o := range options {
 		for _, n := range named {
 			if o.GPU == n || slices.Contains(rd.Cat.FamilyMembers(n), o.GPU) {
 				if b, ok := best[n]; !ok || o.TotalCNY < b.TotalCNY {
@@ -364,6 +364,10 @@ func cardsVerdict(rd *render.Renderer, est *estimator.Estimate, named []string, 
 	}
 	sort.SliceStable(opts, func(i, j int) bool { return opts[i].TotalCNY < opts[j].TotalCNY })
 	a, b := opts[0], opts[1]
+	if b.TotalCNY <= a.TotalCNY*sameCost && a.Hours > b.Hours*sameHours {
+		// About the same money: the faster run is the pick.
+		return l.T("estimate.verdict.same_cost", b.GPU, b.Hours, a.GPU, a.Hours, render.Money(b.TotalCNY), render.Money(a.TotalCNY))
+	}
 	return l.T("estimate.verdict.cheaper_card", a.GPU, render.Money(a.TotalCNY), a.Hours, rd.PlatformName(a.Platform, l.English()),
 		b.GPU, render.Money(b.TotalCNY), b.Hours)
 }
@@ -371,6 +375,10 @@ func cardsVerdict(rd *render.Renderer, est *estimator.Estimate, named []string, 
 // sameHours: two runs whose hours are within this ratio are about as
 // fast.
 const sameHours = 1.05
+
+// sameCost: two runs whose totals are within this ratio cost about the
+// same.
+const sameCost = 1.05
 
 // table is the short form's table, narrow enough for a phone: the first
 // shortOptions options, each its platform, cards, and cost per hour

@@ -101,7 +101,7 @@ func TestEstimate(t *testing.T) {
 				"最便宜：AutoDL RTX 4090 ×1，约 23.50 元（10.0 小时）；最快：AutoDL A100 80GB ×1，4.0 小时，约 24.00 元*。", "未知", "目录标价 2026-01*",
 				"LoRA rank 16（全部线性层）", "数据 5万 条 × 512 tokens", "MFU 0.30-0.50"}},
 		{name: "en, named cards, unknown model", ask: estimateview.Estimate{Lang: i18n.EN, NamedGPUs: []string{"RTX 4090", "A100 80GB"}, GPUsAsked: true, UnknownModel: "Foo-7B", Problems: []string{"⚠ x."}},
-			title: "7B model (typical config: Qwen2.5-7B) — “Foo-7B” is not in the catalog; estimated from its size, LoRA: RTX 4090 is the cheaper run, about 23.50 CNY (10.0 h, AutoDL) vs A100 80GB about 24.00 CNY (4.0 h).",
+			title: "7B model (typical config: Qwen2.5-7B) — “Foo-7B” is not in the catalog; estimated from its size, LoRA: about the same money, the A100 80GB is faster: about 4.0 h against 10.0 h on the RTX 4090 (about 24.00 vs 23.50 CNY).",
 			short: []string{"⚠ x.", "Fits — 1 GPU: A100 80GB…", "Does not fit: T4 — try QLoRA", "50k samples × 512 tokens"},
 			full:  []string{"Fits — 1 GPU: A100 80GB; 1 GPU (batch 2 + grad accumulation): RTX 4090", "Cheapest: AutoDL RTX 4090 ×1, ~23.50 CNY (10.0 h). Fastest: AutoDL A100 80GB ×1, 4.0 h, ~24.00 CNY*.", "LoRA rank 16 (all linear layers)"}},
 	} {

@@ -39,6 +39,11 @@ type Workload struct {
 	// VRAMAsked: the question asked for the VRAM ("SDXL LoRA 要多大显存"):
 	// the first line says it, the cheapest run after it.
 	VRAMAsked bool `json:"-"`
+	// NamedGPUs are the cards the question names ("SDXL LoRA 3090还是
+	// 4090"): with two or more, the first line says which run is cheaper
+	// (SpeedAsked: which is faster).
+	NamedGPUs  []string `json:"-"`
+	SpeedAsked bool     `json:"-"`
 }
 
 // Reply is the short form (the cheapest run, the speed or the
@@ -122,6 +127,11 @@ func (w Workload) vramLine() string {
 func (w Workload) verdict(rd *render.Renderer) string {
 	l := w.Lang
 	what := w.what()
+	if len(w.NamedGPUs) >= 2 {
+		if v := cardsVerdict(rd, w.Options, w.NamedGPUs, w.SpeedAsked, l); v != "" {
+			return l.T("estimate.verdict.cards", what, v)
+		}
+	}
 	if len(w.Options) > 0 {
 		c := w.Options[0]
 		return l.T("workload.verdict.priced", what, rd.PlatformName(c.Platform, l.English()), cardsText(c.GPU, c.GPUCount), render.Money(c.TotalCNY),

@@ -6,6 +6,7 @@ package figureview
 import (
 	"math"
 	"slices"
+	"strconv"
 
 	"github.com/labgpu/bot/internal/billing/estimator"
 	"github.com/labgpu/bot/internal/i18n"
@@ -52,7 +53,11 @@ func optionHeadline(opts []estimator.Option) (Headline, bool) {
 }
 
 // HoursText is Hours as an answer says them (one decimal).
-func HoursText(h float64) string { return render.TrimF(math.Round(h*10) / 10) }
+func HoursText(h float64) string {
+	// Rounded as %.1f rounds, so that the figure reads as the answer's.
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(h, 'f', 1, 64), 64)
+	return render.TrimF(v)
+}
 
 // GapLine is the new figure and its difference from the last answer's
 // ("" when both read the same); asked how much faster (speed), the hours
@@ -88,17 +93,24 @@ func GapLine(l i18n.Lang, now, was Headline, speed bool) string {
 // faster card's lead in Hours and the difference in cost ("" for any
 // other answer).
 func CardsGapLine(l i18n.Lang, p render.Payload) string {
-	e, ok := p.(estimateview.Estimate)
-	if !ok || len(e.NamedGPUs) < 2 {
+	var named []string
+	var options []estimator.Option
+	switch e := p.(type) {
+	case estimateview.Estimate:
+		named, options = e.NamedGPUs, e.Options
+	case estimateview.Workload:
+		named, options = e.NamedGPUs, e.Options
+	}
+	if len(named) < 2 {
 		return ""
 	}
 	var best []estimator.Option
-	for _, g := range e.NamedGPUs[:2] {
-		i := slices.IndexFunc(e.Options, func(o estimator.Option) bool { return o.GPU == g })
+	for _, g := range named[:2] {
+		i := slices.IndexFunc(options, func(o estimator.Option) bool { return o.GPU == g })
 		if i < 0 {
 			return ""
 		}
-		best = append(best, e.Options[i])
+		best = append(best, options[i])
 	}
 	fast, slow := best[0], best[1]
 	if slow.Hours < fast.Hours {

@@ -72,11 +72,17 @@ func TestExtractionFinishers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := Extract(cat, "登记存储 autodl 200G 实验数据", false)
-	if got := x.StorageNote(); got != "实验数据" {
-		t.Errorf("storage note %q", got)
+	for text, want := range map[string]string{
+		"登记存储 autodl 200G 实验数据":                "实验数据",
+		"登记存储 恒源云 200G 赵六 数据集":                 "赵六 数据集", // (fresh pass S: "赵 集")
+		"登记存储 恒源云 100G 张三 数据":                  "张三 数据",
+		"storage add autodl 120GB alice ckpts": "alice ckpts",
+	} {
+		if got := Extract(cat, text, false).StorageNote(); got != want {
+			t.Errorf("storage note of %q: %q, want %q", text, got, want)
+		}
 	}
-	x = Extract(cat, "4090 至少2张空闲时提醒我", false)
+	x := Extract(cat, "4090 至少2张空闲时提醒我", false)
 	if x.SubscribeSlots(); x.Query().MinFree != 2 || x.Query().GPUCount != 0 {
 		t.Errorf("subscribe: min free %d, gpu count %d", x.Query().MinFree, x.Query().GPUCount)
 	}

@@ -155,7 +155,16 @@ func (x *Extraction) DiskToken() string {
 // traceback's frames dropped), the folded words are the note. Bytes that
 // are no UTF-8 become U+FFFD.
 func (x *Extraction) StorageNote() string {
-	rest := x.rest
+	// From the whole folded text less the platform, size, card and price
+	// found: other readers' spans ("六" read as a count, "数据" as a disk
+	// word) are the member's words here ("赵六 数据集").
+	rest := x.s
+	for _, m := range x.marks {
+		switch m.token {
+		case phPlatform, phSize, phGPU, phMoney:
+			rest = blank(rest, m.start, m.end)
+		}
+	}
 	if loc := reStorageAddHead.FindStringIndex(rest); loc != nil {
 		rest = blank(rest, loc[0], loc[1])
 	}
