@@ -150,6 +150,27 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 	if m, ok := sideFollow(f, q); ok {
 		return m, true
 	}
+	if jobOnCompared(f, q) {
+		// "跑7B LoRA的话呢" after "3090 还是 4090": the job's estimate on
+		// the two cards, which is the cheaper run first.
+		q.GPU, q.GPUs, q.NamedGPUs, q.GPUFamily = f.GPU, slices.Clone(f.GPUs), slices.Clone(f.NamedGPUs), f.GPUFamily
+		if len(q.Platforms) == 0 {
+			q.Platform, q.Platforms = f.Platform, slices.Clone(f.Platforms)
+		}
+		q.English = Language(f, q)
+		return q, true
+	}
+	if cardOnPlatform(f, q) {
+		// "3090多少钱" after "秘塔智算有什么卡": that platform's 3090.
+		q.Platform, q.Platforms = f.Platform, slices.Clone(f.Platforms)
+		q.English = Language(f, q)
+		return q, true
+	}
+	if m, ok := compareWith(f, q); ok {
+		// "和3090比呢", "跟autodl比呢", "vs A100 80G?": the two side by
+		// side.
+		return m, true
+	}
 	if !Editable(f) || !continues(q) {
 		return q, false
 	}
@@ -929,4 +950,75 @@ func Alone(q Query) Query {
 		q.Intent, q.Confidence = understand.IntentStock, 1
 	}
 	return q
+}
+
+// compareWith reads a message that sets a card or a platform against the
+// one the last answer f was about ("和3090比呢" after the 4090's prices,
+// "跟autodl比呢" after 恒源云's billing, "和runpod比呢" after Lambda's
+// H100): a comparison of the two cards (on f's platforms) or of the two
+// platforms (for f's cards). False when q names both kinds, a job, or
+// nothing f has the like of.
+func compareWith(f, q Query) (Query, bool) {
+	if !q.CompareWith || HasJob(q) || q.UnknownGPU != "" {
+		return q, false
+	}
+	switch f.Intent {
+	case understand.IntentStock, understand.IntentPrices, understand.IntentCompare, understand.IntentAvailability, understand.IntentClarify:
+	default:
+		return q, false
+	}
+	m := f
+	switch {
+	case len(q.GPUs) > 0 && len(q.Platforms) == 0 && len(f.GPUs) > 0:
+		m.GPUs, m.NamedGPUs = withNew(f.GPUs, q.GPUs), withNew(f.NamedGPUs, q.NamedGPUs)
+	case len(q.Platforms) > 0 && len(q.GPUs) == 0 && len(f.Platforms) > 0:
+		m.Platforms = withNew(f.Platforms, q.Platforms)
+	default:
+		return q, false
+	}
+	if len(m.NamedGPUs) < 2 && len(m.Platforms) < 2 {
+		return q, false
+	}
+	m.Intent, m.Confidence, m.Alternatives, m.Topic, m.Verbs = understand.IntentCompare, 1, nil, "", nil
+	m.YesNo, m.Problems = nil, q.Problems
+	m.English = Language(f, q)
+	return m, true
+}
+
+// withNew is xs with those of ys it lacks added after them.
+func withNew(xs, ys []string) []string {
+	out := slices.Clone(xs)
+	for _, y := range ys {
+		if !slices.Contains(out, y) {
+			out = append(out, y)
+		}
+	}
+	return out
+}
+
+// cardOnPlatform reports whether q asks a card's price or stock, naming
+// no platform and not asking which one has it, right after an answer
+// about one platform's cards (f names the platform and no card): the
+// card on that platform.
+func cardOnPlatform(f, q Query) bool {
+	switch f.Intent {
+	case understand.IntentStock, understand.IntentPrices:
+	default:
+		return false
+	}
+	switch q.Intent {
+	case understand.IntentStock, understand.IntentPrices:
+	default:
+		return false
+	}
+	return len(f.Platforms) == 1 && len(f.GPUs) == 0 && len(q.GPUs) > 0 && len(q.Platforms) == 0 && len(q.ExcludePlatforms) == 0 &&
+		q.PlatformGroup == "" && !q.WhichPlatform && !q.All && !q.CompareWith && !HasJob(q) && q.UnknownGPU == ""
+}
+
+// jobOnCompared reports whether q names a job, and no card, right after
+// two or more cards were compared ("3090 还是 4090" → "跑7B LoRA的话呢",
+// "for SDXL LoRA training?"): that job on those cards.
+func jobOnCompared(f, q Query) bool {
+	return f.Intent == understand.IntentCompare && len(f.NamedGPUs) >= 2 && q.Intent == understand.IntentEstimate &&
+		HasJob(q) && len(q.GPUs) == 0 && q.UnknownGPU == "" && (q.FollowUp || q.Bare || q.Question)
 }

@@ -62,6 +62,8 @@ var (
 	reUndoSure = words.NewExpr("frame.undo_sure")
 	// reAlertAsk asks to be told when the last answer's card is there.
 	reAlertAsk = words.NewExpr("frame.alert_ask")
+	// Setting a subject against the last answer's ("和3090比呢").
+	reCompareWith = words.NewExpr("frame.compare_with")
 	// reReferent points at what the last answer showed ("删掉它").
 	reReferent = words.NewExpr("frame.referent")
 	// reEditVerb changes what the last answer set ("改成1块8").
@@ -93,6 +95,7 @@ func followUpSlots(x *Extraction) {
 	q.FollowWhich = reWhichOne.MatchString(x.s)
 	q.FollowCheapest = reCheapest.MatchString(x.s)
 	q.FollowGap = reGap.MatchString(x.s)
+	q.CompareWith = reCompareWith.MatchString(x.s)
 	q.Same = reSame.MatchString(x.s)
 	q.Still = reStill.MatchString(x.s)
 	q.OtherWays = reOtherWays.MatchString(x.s)

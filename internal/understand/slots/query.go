@@ -351,6 +351,10 @@ type Query struct {
 	// FollowGap: a short message asks by how much the options just
 	// compared differ ("贵多少", "how much cheaper?").
 	FollowGap bool `json:"-"`
+	// CompareWith: a short message sets what it names against the last
+	// answer's subject ("和3090比呢", "跟autodl比呢", "vs A100 80G?",
+	// "compared to runpod?").
+	CompareWith bool `json:"-"`
 	// AsksHours: the message asks how long a job runs ("4090要多久", "how
 	// long on an A100"); AsksFaster: it asks about speed ("快多少"). Read
 	// from the whole message, whatever its length.
