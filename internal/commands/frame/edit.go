@@ -970,9 +970,9 @@ func compareWith(f, q Query) (Query, bool) {
 	m := f
 	switch {
 	case len(q.GPUs) > 0 && len(q.Platforms) == 0 && len(f.GPUs) > 0:
-		m.GPUs, m.NamedGPUs = withNew(f.GPUs, q.GPUs), withNew(f.NamedGPUs, q.NamedGPUs)
+		m.GPUs, m.NamedGPUs = appendNew(f.GPUs, q.GPUs...), appendNew(f.NamedGPUs, q.NamedGPUs...)
 	case len(q.Platforms) > 0 && len(q.GPUs) == 0 && len(f.Platforms) > 0:
-		m.Platforms = withNew(f.Platforms, q.Platforms)
+		m.Platforms = appendNew(f.Platforms, q.Platforms...)
 	default:
 		return q, false
 	}
@@ -985,16 +985,6 @@ func compareWith(f, q Query) (Query, bool) {
 	return m, true
 }
 
-// withNew is xs with those of ys it lacks added after them.
-func withNew(xs, ys []string) []string {
-	out := slices.Clone(xs)
-	for _, y := range ys {
-		if !slices.Contains(out, y) {
-			out = append(out, y)
-		}
-	}
-	return out
-}
 
 // cardOnPlatform reports whether q asks a card's price or stock, naming
 // no platform and not asking which one has it, right after an answer
