@@ -125,6 +125,7 @@ func (u *Understander) finish(x *extraction, m *advice.Result, text string) {
 	switch q.Intent {
 	case IntentStock, IntentPrices, IntentCompare, IntentClarify:
 		x.OfferAsk()
+		x.FreeFloor()
 		if q.Intent == IntentPrices && len(q.GPUs) > 0 && len(q.Platforms) == 1 && (q.BillingMode == "" || q.BillingMode == ModeHourly) &&
 			(slots.AsksNow(x.Folded()) || q.Currency != "") && !slots.AsksBilling(x.Folded()) {
 			// "矩池云 4090 现在多少钱", "vast上4090多少刀一小时": the card's

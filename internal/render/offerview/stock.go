@@ -431,9 +431,17 @@ func (v *stockView) cardsTotal() string {
 		return ""
 	}
 	r := v.Offers[0]
+	short := ""
 	if v.Verdict != nil && v.Verdict.Row != nil && v.Verdict.Answer == render.VerdictYes {
 		// The offer the verdict rests on (one with enough free).
 		r = *v.Verdict.Row
+	} else if e, ok := v.enoughFree(); ok && e.Platform != r.Platform {
+		// "哪家能一次租到3张": the cheapest with that many free; the
+		// cheaper one's count said after.
+		if r.Free != nil {
+			short = v.l.T("stock.too_few", v.rd.PlatformName(r.Platform, v.en), *r.Free, v.Ask.GPUCount)
+		}
+		r = e
 	}
 	low, high := r.ListPriceCNY, r.ListPriceHighCNY
 	if r.PriceCNY != nil {
@@ -444,7 +452,18 @@ func (v *stockView) cardsTotal() string {
 	}
 	n := float64(v.Ask.GPUCount)
 	return v.l.T("stock.cards_total", v.Ask.GPUCount, v.rd.PlatformName(r.Platform, v.en), priceRange(low*n, high*n), priceRange(low, high),
-		render.SourceCell(r, v.en))
+		render.SourceCell(r, v.en)) + short
+}
+
+// enoughFree is the first offer (cheapest first) whose free count, or a
+// plentiful stock level, covers the cards asked; false when none says so.
+func (v *stockView) enoughFree() (render.OfferRow, bool) {
+	for _, r := range v.Offers {
+		if r.Free != nil && *r.Free >= v.Ask.GPUCount || r.Level == stock.LevelHigh {
+			return r, true
+		}
+	}
+	return render.OfferRow{}, false
 }
 
 // priceRange is a price or a range to the fen: "2.40" or "2.40-5.40"

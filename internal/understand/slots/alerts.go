@@ -20,6 +20,7 @@ var (
 	reAllWords    = words.NewExpr("alerts.all")
 	reSubRef      = words.NewExpr("alerts.sub_ref")
 	reMinFree     = words.NewExpr("alerts.min_free")
+	reFreeFloor   = words.NewExpr("alerts.free_floor")
 	reMinEN       = words.NewExpr("alerts.min_free_english")
 	reRegion      = words.NewExpr("alerts.region")
 	// reChoice picks a reading after an ask-back: "1", "第二个", "后者".
@@ -274,6 +275,21 @@ func MuteEnd(now time.Time, loc *time.Location, clock string, tomorrow bool, wee
 		end = end.AddDate(0, 0, 1)
 	}
 	return end
+}
+
+// FreeFloor reads, for a stock question, the fewest free cards it asks
+// for ("cheapest one with at least 2 free", "至少3张空闲的") as the cards
+// wanted, when it named no count.
+func (x *Extraction) FreeFloor() {
+	q := x.q
+	if q.GPUCount > 0 {
+		return
+	}
+	if m := reFreeFloor.FindStringSubmatch(x.s); m != nil {
+		if v, ok := words.ParseNum(m[1]); ok && v >= 2 && v <= 64 {
+			q.GPUCount = int(v)
+		}
+	}
 }
 
 // subscribeSlots reads the fewest free GPUs and the region of a
