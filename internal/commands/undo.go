@@ -164,15 +164,21 @@ func asksUnsubscribe(q Query) bool {
 // after the bot set an alert for the member (a, that answer's Query; f
 // the member's frame, which holds its id): the alert with the price
 // ceiling, platforms or card said, replacing the one just set in one
-// step (the member said the change outright). False for anything else:
+// step (the member said the change outright; "also under $0.30" adds
+// the cap). False for anything else:
 // "runpod呢" only asks.
 func alertEdit(f *Frame, a, q Query) (Query, bool) {
-	if f == nil || f.DidSub == "" || a.Intent != IntentSubscribe || len(a.GPUs) == 0 || !q.EditVerb {
+	if f == nil || f.DidSub == "" || a.Intent != IntentSubscribe || len(a.GPUs) == 0 || !q.EditVerb && !q.FollowAlso {
 		return q, false
 	}
 	price := q.MaxPriceCNY
 	if price == 0 && (q.PriceUnit == "" || q.PriceUnit == "hour") {
 		price = q.PriceCNY
+	}
+	if !q.EditVerb && (price == 0 || len(q.Platforms) > 0 || len(q.GPUs) > 0) {
+		// "also under $0.30": a price cap added to the alert just set;
+		// "also A100" is one more alert (frame.AlertFollow).
+		return q, false
 	}
 	if price == 0 && len(q.Platforms) == 0 && len(q.GPUs) == 0 || frame.HasJob(q) || q.YesNo != nil || q.UnknownGPU != "" {
 		return q, false

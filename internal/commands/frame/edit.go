@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"github.com/labgpu/bot/internal/advice"
 	"slices"
+	"strings"
 
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/understand"
@@ -366,8 +367,12 @@ func currencyFollow(f, q Query) bool {
 		return false
 	}
 	switch q.Intent {
-	case understand.IntentFactCheck, understand.IntentClarify, understand.IntentUnknown, understand.IntentPrices, understand.IntentHelp, understand.IntentMore:
+	case understand.IntentFactCheck, understand.IntentClarify, understand.IntentUnknown, understand.IntentPrices, understand.IntentHelp, understand.IntentMore,
+		understand.IntentEstimate, understand.IntentStock:
 		return true
+	case understand.IntentAdvice:
+		// "in dollars please" read as a weak troubleshooting match.
+		return q.OOM == nil && (q.KB == nil || q.KB.Best == nil || !q.KB.Best.Strong) && !strings.Contains(strings.TrimSpace(q.Asked), "\n")
 	}
 	return false
 }
@@ -984,7 +989,6 @@ func compareWith(f, q Query) (Query, bool) {
 	m.English = Language(f, q)
 	return m, true
 }
-
 
 // cardOnPlatform reports whether q asks a card's price or stock, naming
 // no platform and not asking which one has it, right after an answer
