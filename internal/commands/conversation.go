@@ -235,6 +235,10 @@ func mergeFollowUp(m, q Query) (Query, bool) {
 	if !changed {
 		return q, false
 	}
+	if q.Method == "lora" && q.Bits == 0 && m.Bits > 0 && m.Bits < 16 {
+		// "那lora呢" after a QLoRA answer: 16-bit LoRA, not 4-bit again.
+		m.Bits = 0
+	}
 	if m.Method == "qlora" && m.Bits == 16 {
 		m.Method = "lora"
 	}

@@ -138,8 +138,11 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 		q.Intent, q.Verbs, q.FollowUp = f.Intent, nil, true
 	}
 	if priceFollow(f, q) {
-		// "那0.5刀呢", "那3块呢" after offers under a price: the same
-		// offers under the new price.
+		// "那0.5刀呢", "那3块呢", "2.5呢" after offers under a price: the
+		// same offers under the new price.
+		if q.PriceCNY <= 0 {
+			q.PriceCNY = q.BareAmount
+		}
 		q.MaxPriceCNY, q.PriceCNY, q.PriceUnit = q.PriceCNY, 0, ""
 		q.Intent, q.Verbs, q.FollowUp = f.Intent, nil, true
 	}
@@ -382,6 +385,10 @@ func currencyFollow(f, q Query) bool {
 // one: no card, job or ceiling of its own, and a reading that is no
 // answer of its own.
 func priceFollow(f, q Query) bool {
+	if q.PriceCNY <= 0 && q.BareAmount > 0 && q.BareAmount <= 50 && f.MaxPriceCNY > 0 {
+		// "2.5呢": a number alone after offers under a price.
+		q.PriceCNY, q.FollowUp = q.BareAmount, true
+	}
 	if f.MaxPriceCNY <= 0 || q.PriceCNY <= 0 || q.MaxPriceCNY > 0 || !(q.FollowUp || q.Bare) {
 		return false
 	}

@@ -1,6 +1,7 @@
 package slots
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -64,6 +65,8 @@ var (
 	reAlertAsk = words.NewExpr("frame.alert_ask")
 	// Setting a subject against the last answer's ("和3090比呢").
 	reCompareWith = words.NewExpr("frame.compare_with")
+	// A number said alone ("2.5呢").
+	reBareAmount = words.NewExpr("frame.bare_amount")
 	// reReferent points at what the last answer showed ("删掉它").
 	reReferent = words.NewExpr("frame.referent")
 	// reEditVerb changes what the last answer set ("改成1块8").
@@ -96,6 +99,9 @@ func followUpSlots(x *Extraction) {
 	q.FollowCheapest = reCheapest.MatchString(x.s)
 	q.FollowGap = reGap.MatchString(x.s)
 	q.CompareWith = reCompareWith.MatchString(x.s)
+	if m := reBareAmount.FindStringSubmatch(x.s); m != nil {
+		q.BareAmount, _ = strconv.ParseFloat(m[1], 64)
+	}
 	q.Same = reSame.MatchString(x.s)
 	q.Still = reStill.MatchString(x.s)
 	q.OtherWays = reOtherWays.MatchString(x.s)

@@ -19,6 +19,8 @@ var (
 	reRangeTo = words.NewExpr("money.range_to")
 	// reBareCeiling is a ceiling without a currency: "低于2.5".
 	reBareCeiling = words.NewExpr("money.bare_ceiling")
+	// reBareCeilingAfter is one said after: "1.5以下".
+	reBareCeilingAfter = words.NewExpr("money.bare_ceiling_after")
 	// reBarePerHour is a price per hour without a currency ("1.5一小时").
 	reBarePerHour = words.NewExpr("money.bare_per_hour")
 	// reCountUnit follows a number that is a count, not a price.
@@ -88,6 +90,15 @@ func extractMoney(x *Extraction) {
 		if v, ok := words.ParseNum(x.rest[loc[2]:loc[3]]); ok && v > 0 && v < 1000 {
 			q.MaxPriceCNY = v
 			x.use(loc[0], loc[1], phMoney)
+			return
+		}
+	}
+	// "有1.5以下的卡吗": a price under a ceiling, its currency left out
+	// (two digits at most: a card or a size has its own unit).
+	if loc := reBareCeilingAfter.FindStringSubmatchIndex(x.rest); loc != nil {
+		if v, ok := words.ParseNum(x.rest[loc[2]:loc[3]]); ok && v > 0 && v <= 50 {
+			q.MaxPriceCNY = v
+			x.use(loc[2], loc[1], phMoney)
 		}
 	}
 }

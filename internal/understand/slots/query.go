@@ -355,6 +355,9 @@ type Query struct {
 	// answer's subject ("和3090比呢", "跟autodl比呢", "vs A100 80G?",
 	// "compared to runpod?").
 	CompareWith bool `json:"-"`
+	// BareAmount is a number said alone as a follow-up ("2.5呢", "那3
+	// 呢"): a new price ceiling after offers under one (0: none).
+	BareAmount float64 `json:"-"`
 	// AsksHours: the message asks how long a job runs ("4090要多久", "how
 	// long on an A100"); AsksFaster: it asks about speed ("快多少"). Read
 	// from the whole message, whatever its length.
