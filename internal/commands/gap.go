@@ -33,7 +33,11 @@ func (r *Router) withFigureLine(ctx context.Context, res Result, bases []Query, 
 	now, ok := figureview.HeadlineOf(res.Payload)
 	line := ""
 	if c, isCompare := res.Payload.(offerview.Compare); isCompare && ask.gap {
-		ok, line = true, figureview.CompareGapLine(l, c)
+		ok, line = true, figureview.CompareGapLine(r.rd, l, c)
+	}
+	if p, isPlan := res.Payload.(estimateview.Plan); isPlan && ask.gap {
+		// "比按量省多少" after a plan price.
+		ok, line = true, figureview.ModeGapLine(l, p)
 	}
 	if !ok || res.Confirm {
 		return res
@@ -45,6 +49,9 @@ func (r *Router) withFigureLine(ctx context.Context, res Result, bases []Query, 
 	}
 	switch {
 	case line != "":
+	case ask.hours && figureview.CardsGapLine(l, res.Payload) != "":
+		// "差几个小时" of two cards: both runs' hours.
+		line = figureview.CardsGapLine(l, res.Payload)
 	case ask.hours && now.Hours > 0:
 		line = l.T("router.figure.hours", figureview.HoursText(now.Hours), r.rd.PlatformName(now.Platform, l.English()), now.Gpu, now.Count, render.Money(now.Mid()))
 	case ask.gap && figureview.PlatformsGapLine(r.rd, l, res.Payload) != "":

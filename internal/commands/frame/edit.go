@@ -164,6 +164,21 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 		q.English = Language(f, q)
 		return q, true
 	}
+	if hoursOfCompared(f, q) {
+		// "差几个小时", "how many hours apart" after two cards compared:
+		// the job the comparison's speed was worked out on (7B QLoRA,
+		// or the method it named), estimated on both, faster first.
+		m := f
+		m.Intent, m.Confidence, m.Alternatives, m.Aspect = understand.IntentEstimate, 1, nil, understand.AspectSpeed
+		if m.Model == "" && m.ParamsB == 0 {
+			m.ParamsB = ratioParamsB
+		}
+		if m.Method == "" {
+			m.Method, m.Bits = "qlora", 4
+		}
+		m.English = Language(f, q)
+		return m, true
+	}
 	if cardOnPlatform(f, q) {
 		// "3090多少钱" after "秘塔智算有什么卡": that platform's 3090.
 		q.Platform, q.Platforms = f.Platform, slices.Clone(f.Platforms)
@@ -198,6 +213,14 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 		m.GPU, m.GPUFamily = f.GPU, f.GPUFamily
 		m.NamedGPUs = append(slices.Clone(f.NamedGPUs), q.NamedGPUs...)
 		m.GPUs = append(slices.Clone(f.GPUs), q.GPUs...)
+		m.English = Language(f, q)
+		return m, true
+	}
+	if planGapFollow(f, q) {
+		// "比按量省多少", "how much does it save vs hourly" after a plan's
+		// price: that answer again; its first line says by how much.
+		m := f
+		m.Confidence, m.Alternatives, m.Problems = 1, nil, q.Problems
 		m.English = Language(f, q)
 		return m, true
 	}
@@ -285,7 +308,17 @@ func diskCompare(f, q Query) (Query, bool) {
 // mode, "无卡模式呢" after its retention) as that question, about that
 // platform: not the last answer again.
 func platformAspect(f, q Query) (Query, bool) {
-	if len(f.Platforms) == 0 || HasSubject(q) || q.UnknownGPU != "" || q.Intent != understand.IntentPrices {
+	if len(f.Platforms) == 0 || HasSubject(q) || q.UnknownGPU != "" {
+		return q, false
+	}
+	if q.NamesDisks && f.NoCardMode && !q.NoCardMode && q.SizeGB == 0 && q.DiskRef == "" && len(q.Verbs) == 0 && q.FollowUp {
+		// "数据盘呢" after the platform's no-GPU mode: its data disk.
+		q.Intent, q.Confidence, q.Alternatives, q.Topic = understand.IntentPrices, 1, nil, ""
+		q.Platform, q.Platforms = f.Platform, slices.Clone(f.Platforms)
+		q.English = Language(f, q)
+		return q, true
+	}
+	if q.Intent != understand.IntentPrices {
 		return q, false
 	}
 	if !(q.Retention && !f.Retention || q.NoCardMode && !f.NoCardMode) {
@@ -1022,4 +1055,25 @@ func cardOnPlatform(f, q Query) bool {
 func jobOnCompared(f, q Query) bool {
 	return f.Intent == understand.IntentCompare && len(f.NamedGPUs) >= 2 && q.Intent == understand.IntentEstimate &&
 		HasJob(q) && len(q.GPUs) == 0 && q.UnknownGPU == "" && (q.FollowUp || q.Bare || q.Question)
+}
+
+// ratioParamsB is the model size a card comparison's speed ratio is
+// worked out on (offers' ratioJob: a 7B QLoRA).
+const ratioParamsB = 7
+
+// hoursOfCompared reports whether q asks the hours, or by how much, of
+// the cards f compared on no job of its own ("差几个小时", "how many
+// hours apart"), naming nothing new.
+func hoursOfCompared(f, q Query) bool {
+	return f.Intent == understand.IntentCompare && len(f.NamedGPUs) >= 2 && len(f.Platforms) == 0 && !HasJob(f) &&
+		q.AsksHours && !HasSubject(q) && !HasJob(q) && q.UnknownGPU == "" && !valuesOf(q).any()
+}
+
+// planGapFollow reports whether q asks by how much a billing-mode answer
+// f saves over pay-as-you-go (the mode it may name is the one compared
+// with), naming nothing else of its own.
+func planGapFollow(f, q Query) bool {
+	b := valuesOf(q)
+	return q.FollowGap && f.Intent == understand.IntentPlan && !HasSubject(q) && q.UnknownGPU == "" &&
+		!b.count && !b.price && !b.usage && !b.params && !b.period
 }

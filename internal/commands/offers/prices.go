@@ -71,7 +71,8 @@ func diskOnly(q understand.Query) bool {
 func (r *Answers) prices(q understand.Query) offerview.Prices {
 	en := q.English
 	p := offerview.Prices{Lang: i18n.Of(en), Ask: offerview.PricesAsk{NoCardMode: q.NoCardMode, Retention: q.Retention, LiveAsked: q.LiveAsked, Named: q.Platforms,
-		GPU: q.GPU, GPUs: q.GPUs, NamedGPUs: q.NamedGPUs, Exclude: q.ExcludePlatforms, USD: q.Currency == understand.CurrencyUSD, Count: q.GPUCount,
+		DiskFirst: q.NamesDisks && len(q.GPUs) == 0,
+		GPU:       q.GPU, GPUs: q.GPUs, NamedGPUs: q.NamedGPUs, Exclude: q.ExcludePlatforms, USD: q.Currency == understand.CurrencyUSD, Count: q.GPUCount,
 		DiskGB: q.SizeGB, DiskExtra: q.DiskExtra}}
 	if len(q.NamedGPUs) == 0 {
 		p.Ask.VRAMMinGB, p.Ask.VRAMMaxGB = q.VRAMMinGB, q.VRAMMaxGB

@@ -124,13 +124,14 @@ func CardsGapLine(l i18n.Lang, p render.Payload) string {
 		render.Money(math.Abs(fast.TotalCNY-slow.TotalCNY)), render.Money(fast.TotalCNY), render.Money(slow.TotalCNY))
 }
 
-// CompareGapLine is, for two cards compared, by how much the dearer one
+// CompareGapLine is, for two cards compared (or a card on two
+// platforms: platformsHourGap), by how much the dearer one
 // costs more an hour and what that makes of the same job's total at
 // their compute ("" without both prices).
-func CompareGapLine(l i18n.Lang, c offerview.Compare) string {
+func CompareGapLine(rd *render.Renderer, l i18n.Lang, c offerview.Compare) string {
 	cards := c.Result.Cards
 	if len(cards) != 2 || cards[0].PriceCNY <= 0 || cards[1].PriceCNY <= 0 || cards[0].TensorTFLOPS <= 0 || cards[1].TensorTFLOPS <= 0 {
-		return ""
+		return platformsHourGap(rd, l, c)
 	}
 	dear, cheap := cards[0], cards[1]
 	if dear.PriceCNY < cheap.PriceCNY {
@@ -174,4 +175,64 @@ func PlatformsGapLine(rd *render.Renderer, l i18n.Lang, p render.Payload) string
 	}
 	name := func(id string) string { return rd.PlatformName(id, l.English()) }
 	return l.T("router.figure.platforms_dearer", name(hi.Platform), name(lo.Platform), render.Money(b-a), render.Money(b), render.Money(a))
+}
+
+// platformsHourGap is, for one card compared on two platforms ("vast和
+// runpod 4090哪个便宜" → "差多少钱"), by how much the dearer one costs more
+// an hour, a day and a month of 720 hours, at the midpoints the
+// comparison used ("" without both prices).
+func platformsHourGap(rd *render.Renderer, l i18n.Lang, c offerview.Compare) string {
+	if len(c.Compared) != 2 || len(c.Result.Prices) == 0 {
+		return ""
+	}
+	p := c.Result.Prices[0]
+	a, okA := p.Quotes[c.Compared[0]]
+	b, okB := p.Quotes[c.Compared[1]]
+	if !okA || !okB || a.CNYPerGPUHour <= 0 || b.CNYPerGPUHour <= 0 {
+		return ""
+	}
+	if a.CNYPerGPUHour < b.CNYPerGPUHour {
+		a, b = b, a
+	}
+	// From the prices as shown, so the figures add up as the reader sees
+	// them.
+	d := math.Round(a.CNYPerGPUHour*100)/100 - math.Round(b.CNYPerGPUHour*100)/100
+	return l.T("router.figure.platform_hour_gap", rd.PlatformName(a.Platform, l.English()), rd.PlatformName(b.Platform, l.English()), p.GPU,
+		render.Money(d), render.Money(a.CNYPerGPUHour), render.Money(b.CNYPerGPUHour), render.Money(d*24), render.Money(d*720))
+}
+
+// ModeGapLine is, for a billing-mode answer with a plan price and its
+// pay-as-you-go equivalent (the list price over the whole term), by how
+// much the plan saves or costs over pay-as-you-go run the whole term, at
+// the midpoints ("比按量省多少" after "autodl 4090 包月多少"; "" when no
+// row has both).
+func ModeGapLine(l i18n.Lang, p estimateview.Plan) string {
+	for _, r := range p.Plan.Rows {
+		if r.PlanCNY == nil || r.HourlyTimesCNY[1] <= 0 {
+			continue
+		}
+		plan := (r.PlanCNY.Low + r.PlanCNY.High) / 2
+		hourly := (r.HourlyTimesCNY[0] + r.HourlyTimesCNY[1]) / 2
+		term := estimateview.PeriodWord(p.Plan.Mode, l)
+		mark := ""
+		if !r.PlanCNY.Verified {
+			mark = "*"
+		}
+		key := "router.figure.mode_saves"
+		if plan > hourly {
+			key = "router.figure.mode_dearer"
+		}
+		return l.T(key, term, rangeText(r.PlanCNY.Low, r.PlanCNY.High)+mark, rangeText(r.HourlyTimesCNY[0], r.HourlyTimesCNY[1]),
+			render.TrimF(math.Round(math.Abs(plan-hourly))))
+	}
+	return ""
+}
+
+// rangeText is "1200-1500", or one figure when the ends are equal, in
+// whole yuan.
+func rangeText(low, high float64) string {
+	if math.Round(high) == math.Round(low) {
+		return render.TrimF(math.Round(low))
+	}
+	return render.TrimF(math.Round(low)) + "-" + render.TrimF(math.Round(high))
 }

@@ -32,6 +32,9 @@ type Prices struct {
 // and the platforms ruled out.
 type PricesAsk struct {
 	NoCardMode, Retention bool
+	// DiskFirst: the question asked about the data disk ("AutoDL 数据盘
+	// 多少钱", "数据盘呢"): its line opens a platform's answer.
+	DiskFirst bool
 	// LiveAsked: the question asked whether the prices are live (list
 	// prices never are: 不是 first).
 	LiveAsked                bool
@@ -290,6 +293,12 @@ func (v pricesView) platformShort(p *catalog.Platform, rows []render.OfferRow) c
 	}
 	rep := chat.Reply{Title: v.shortTitle(p, prices)}
 	rep.Lines = v.shortLines(p)
+	if v.Ask.DiskFirst && len(rep.Lines) > 0 && p.Storage.DataDiskCNYPerGBDay != nil {
+		// "数据盘呢": the disk's line first, named for the platform.
+		disk := v.l.T("offers.named", p.DisplayName(v.en), rep.Lines[0])
+		rep.Lines = append([]string{rep.Title}, rep.Lines[1:]...)
+		rep.Title = disk
+	}
 	v.retention(&rep, p)
 	if len(t.Rows) > 0 {
 		rep.Table = t
