@@ -164,9 +164,9 @@ func WeekdayName(iso int, en bool) string {
 	return ""
 }
 
-// MuteEnd is when a mute given as a clock time ends (see slots.MuteEnd).
+// MuteEnd is when a mute given as a clock time ends (see when.MuteEnd).
 func MuteEnd(now time.Time, loc *time.Location, clock string, tomorrow bool, weekday int) time.Time {
-	return slots.MuteEnd(now, loc, clock, tomorrow, weekday)
+	return when.MuteEnd(now, loc, clock, tomorrow, weekday)
 }
 
 // The one vocabulary of times of day and of the week

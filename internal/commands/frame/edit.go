@@ -154,40 +154,7 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 	if m, ok := sideFollow(f, q); ok {
 		return m, true
 	}
-	if jobOnCompared(f, q) {
-		// "跑7B LoRA的话呢" after "3090 还是 4090": the job's estimate on
-		// the two cards, which is the cheaper run first.
-		q.GPU, q.GPUs, q.NamedGPUs, q.GPUFamily = f.GPU, slices.Clone(f.GPUs), slices.Clone(f.NamedGPUs), f.GPUFamily
-		if len(q.Platforms) == 0 {
-			q.Platform, q.Platforms = f.Platform, slices.Clone(f.Platforms)
-		}
-		q.English = Language(f, q)
-		return q, true
-	}
-	if hoursOfCompared(f, q) {
-		// "差几个小时", "how many hours apart" after two cards compared:
-		// the job the comparison's speed was worked out on (7B QLoRA,
-		// or the method it named), estimated on both, faster first.
-		m := f
-		m.Intent, m.Confidence, m.Alternatives, m.Aspect = understand.IntentEstimate, 1, nil, understand.AspectSpeed
-		if m.Model == "" && m.ParamsB == 0 {
-			m.ParamsB = ratioParamsB
-		}
-		if m.Method == "" {
-			m.Method, m.Bits = "qlora", 4
-		}
-		m.English = Language(f, q)
-		return m, true
-	}
-	if cardOnPlatform(f, q) {
-		// "3090多少钱" after "秘塔智算有什么卡": that platform's 3090.
-		q.Platform, q.Platforms = f.Platform, slices.Clone(f.Platforms)
-		q.English = Language(f, q)
-		return q, true
-	}
-	if m, ok := compareWith(f, q); ok {
-		// "和3090比呢", "跟autodl比呢", "vs A100 80G?": the two side by
-		// side.
+	if m, ok := reframe(f, q); ok {
 		return m, true
 	}
 	if !Editable(f) || !continues(q) {
@@ -206,30 +173,7 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 		q.Platform, q.Platforms = f.Platform, slices.Clone(f.Platforms)
 		return q, true
 	}
-	if gapCard(f, q) {
-		// "比4090贵多少" after a 5090's offers: the two cards compared.
-		m := q
-		m.Intent, m.Confidence, m.Alternatives, m.Aspect = understand.IntentCompare, 1, nil, "price"
-		m.GPU, m.GPUFamily = f.GPU, f.GPUFamily
-		m.NamedGPUs = append(slices.Clone(f.NamedGPUs), q.NamedGPUs...)
-		m.GPUs = append(slices.Clone(f.GPUs), q.GPUs...)
-		m.English = Language(f, q)
-		return m, true
-	}
-	if planGapFollow(f, q) {
-		// "比按量省多少", "how much does it save vs hourly" after a plan's
-		// price: that answer again; its first line says by how much.
-		m := f
-		m.Confidence, m.Alternatives, m.Problems = 1, nil, q.Problems
-		m.English = Language(f, q)
-		return m, true
-	}
-	if gapFollow(f, q) {
-		// "贵多少", "how much cheaper?" after a comparison: the comparison
-		// again; its first line says by how much.
-		m := f
-		m.Confidence, m.Alternatives, m.Problems = 1, nil, q.Problems
-		m.English = Language(f, q)
+	if m, ok := gapAgain(f, q); ok {
 		return m, true
 	}
 	if f.Intent == understand.IntentEstimate {
@@ -327,25 +271,6 @@ func platformAspect(f, q Query) (Query, bool) {
 	q.Platform, q.Platforms = f.Platform, slices.Clone(f.Platforms)
 	q.English = Language(f, q)
 	return q, true
-}
-
-// gapFollow reports whether q asks by how much the options of the
-// comparison f differ, naming nothing of its own.
-func gapFollow(f, q Query) bool {
-	b := valuesOf(q)
-	return q.FollowGap && f.Intent == understand.IntentCompare && !HasSubject(q) && q.UnknownGPU == "" &&
-		!b.count && !b.price && !b.mode && !b.usage && !b.params && !b.period
-}
-
-// gapCard reports whether q asks by how much another card differs from
-// the one the offers f were about ("比4090贵多少" after a 5090's).
-func gapCard(f, q Query) bool {
-	switch f.Intent {
-	case understand.IntentStock, understand.IntentPrices:
-	default:
-		return false
-	}
-	return q.FollowGap && len(q.NamedGPUs) == 1 && len(f.NamedGPUs) == 1 && q.NamedGPUs[0] != f.NamedGPUs[0] && !HasJob(q)
 }
 
 // jobOnCard reports whether q asks, yes or no, whether a job fits or
@@ -995,85 +920,4 @@ func Alone(q Query) Query {
 		q.Intent, q.Confidence = understand.IntentStock, 1
 	}
 	return q
-}
-
-// compareWith reads a message that sets a card or a platform against the
-// one the last answer f was about ("和3090比呢" after the 4090's prices,
-// "跟autodl比呢" after 恒源云's billing, "和runpod比呢" after Lambda's
-// H100): a comparison of the two cards (on f's platforms) or of the two
-// platforms (for f's cards). False when q names both kinds, a job, or
-// nothing f has the like of.
-func compareWith(f, q Query) (Query, bool) {
-	if !q.CompareWith || HasJob(q) || q.UnknownGPU != "" {
-		return q, false
-	}
-	switch f.Intent {
-	case understand.IntentStock, understand.IntentPrices, understand.IntentCompare, understand.IntentAvailability, understand.IntentClarify:
-	default:
-		return q, false
-	}
-	m := f
-	switch {
-	case len(q.GPUs) > 0 && len(q.Platforms) == 0 && len(f.GPUs) > 0:
-		m.GPUs, m.NamedGPUs = appendNew(f.GPUs, q.GPUs...), appendNew(f.NamedGPUs, q.NamedGPUs...)
-	case len(q.Platforms) > 0 && len(q.GPUs) == 0 && len(f.Platforms) > 0:
-		m.Platforms = appendNew(f.Platforms, q.Platforms...)
-	default:
-		return q, false
-	}
-	if len(m.NamedGPUs) < 2 && len(m.Platforms) < 2 {
-		return q, false
-	}
-	m.Intent, m.Confidence, m.Alternatives, m.Topic, m.Verbs = understand.IntentCompare, 1, nil, "", nil
-	m.YesNo, m.Problems = nil, q.Problems
-	m.English = Language(f, q)
-	return m, true
-}
-
-// cardOnPlatform reports whether q asks a card's price or stock, naming
-// no platform and not asking which one has it, right after an answer
-// about one platform's cards (f names the platform and no card): the
-// card on that platform.
-func cardOnPlatform(f, q Query) bool {
-	switch f.Intent {
-	case understand.IntentStock, understand.IntentPrices:
-	default:
-		return false
-	}
-	switch q.Intent {
-	case understand.IntentStock, understand.IntentPrices:
-	default:
-		return false
-	}
-	return len(f.Platforms) == 1 && len(f.GPUs) == 0 && len(q.GPUs) > 0 && len(q.Platforms) == 0 && len(q.ExcludePlatforms) == 0 &&
-		q.PlatformGroup == "" && !q.WhichPlatform && !q.All && !q.CompareWith && !HasJob(q) && q.UnknownGPU == ""
-}
-
-// jobOnCompared reports whether q names a job, and no card, right after
-// two or more cards were compared ("3090 还是 4090" → "跑7B LoRA的话呢",
-// "for SDXL LoRA training?"): that job on those cards.
-func jobOnCompared(f, q Query) bool {
-	return f.Intent == understand.IntentCompare && len(f.NamedGPUs) >= 2 && q.Intent == understand.IntentEstimate &&
-		HasJob(q) && len(q.GPUs) == 0 && q.UnknownGPU == "" && (q.FollowUp || q.Bare || q.Question)
-}
-
-// ratioParamsB is the model size a card comparison's speed ratio is
-// worked out on (offers' ratioJob: a 7B QLoRA).
-const ratioParamsB = 7
-
-// hoursOfCompared reports whether q asks the hours, or by how much, of
-// the cards f compared on no job of its own ("差几个小时", "how many
-// hours apart"), naming nothing new.
-func hoursOfCompared(f, q Query) bool {
-	return f.Intent == understand.IntentCompare && len(f.NamedGPUs) >= 2 && len(f.Platforms) == 0 && !HasJob(f) &&
-		q.AsksHours && !HasSubject(q) && !HasJob(q) && q.UnknownGPU == "" && !valuesOf(q).any()
-}
-
-// planGapFollow reports whether q asks by how much a billing-mode answer
-// f saves over pay-as-you-go (the mode it may name is the one compared
-// with), naming nothing else of its own.
-func planGapFollow(f, q Query) bool {
-	b := valuesOf(q)
-	return q.FollowGap && f.Intent == understand.IntentPlan && !HasSubject(q) && q.UnknownGPU == "" &&
-		!b.count && !b.price && !b.usage && !b.params && !b.period
 }

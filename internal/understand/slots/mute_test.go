@@ -1,6 +1,7 @@
 package slots
 
 import (
+	"github.com/labgpu/bot/internal/understand/slots/when"
 	"testing"
 	"time"
 )
@@ -86,7 +87,7 @@ func TestMuteEnd(t *testing.T) {
 		{at(1, 23, 0), "09:30", true, 0, at(2, 9, 30)},  // tomorrow, already the next occurrence
 		{at(1, 8, 0), "08:00", false, 0, at(2, 8, 0)},   // now exactly: the next one
 	} {
-		if got := MuteEnd(c.now.UTC(), sh, c.clock, c.tomorrow, c.weekday); !got.Equal(c.want) {
+		if got := when.MuteEnd(c.now.UTC(), sh, c.clock, c.tomorrow, c.weekday); !got.Equal(c.want) {
 			t.Errorf("now %v clock %s tomorrow %v: %v, want %v", c.now, c.clock, c.tomorrow, got, c.want)
 		}
 	}
