@@ -383,7 +383,10 @@ func complainable(q *Query) bool {
 	switch intent {
 	case IntentSubscribe, IntentSubscriptions:
 		return true
-	case IntentUnsubscribe, IntentMute:
+	case IntentUnsubscribe:
+		// "stop pinging me so much": a cancel verb naming no alert.
+		return !slices.Contains(q.Verbs, intent) || len(q.GPUs) == 0 && q.UnknownGPU == "" && !q.All && q.SubRef == ""
+	case IntentMute:
 		return !slices.Contains(q.Verbs, intent)
 	}
 	return false

@@ -37,7 +37,7 @@ func AdviceFollow(base *kb.Base, f *Frame, q Query) (Query, bool) {
 	if !ok {
 		return q, false
 	}
-	if q.Resolved && !q.Still && !q.OwnAsk && !HasSubject(q) && q.OOM == nil && (q.KB == nil || q.KB.Best == nil) && !slices.Contains(q.Verbs, q.Intent) {
+	if q.Resolved && !q.Still && !q.OwnAsk && !q.AsksWhy && !HasSubject(q) && q.OOM == nil && (q.KB == nil || q.KB.Best == nil) && !slices.Contains(q.Verbs, q.Intent) {
 		// "已经好了 谢谢", "好了 原来是别的进程占着": solved; a thanks,
 		// not more steps or an out-of-scope answer.
 		m := q

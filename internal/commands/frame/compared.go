@@ -42,6 +42,15 @@ func reframe(f, q Query) (Query, bool) {
 		q.English = Language(f, q)
 		return q, true
 	}
+	if q.AsksFree && !HasSubject(q) && !HasJob(q) && q.UnknownGPU == "" && len(f.GPUs) > 0 &&
+		(f.Intent == understand.IntentStock || f.Intent == understand.IntentPrices || f.Intent == understand.IntentCompare) {
+		// "how many free", "有几张" after offers of a card: its offers,
+		// with their free counts.
+		m := f
+		m.Intent, m.Confidence, m.Alternatives, m.YesNo, m.Problems = understand.IntentStock, 1, nil, nil, q.Problems
+		m.English = Language(f, q)
+		return m, true
+	}
 	if m, ok := compareWith(f, q); ok {
 		// "和3090比呢", "跟autodl比呢", "vs A100 80G?": the two side by
 		// side.

@@ -122,6 +122,11 @@ func jobParams(q Query) bool {
 // the last estimate's job).
 func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 	f := fr.Query.Restore()
+	if q.Intent == understand.IntentMore && (valuesOf(q).any() || q.PlatformGroup != "") && !HasSubject(q) && Editable(f) {
+		// "国内的有吗" read as "the rest of it": a condition on the last
+		// answer.
+		q.Intent, q.FollowUp = f.Intent, true
+	}
 	if diskFollow(f, q) {
 		// "再加个200G数据盘呢" after a rental's cost: the disk priced in,
 		// not a ledger entry (which names its platform).

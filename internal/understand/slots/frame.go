@@ -67,6 +67,9 @@ var (
 	reCompareWith = words.NewExpr("frame.compare_with")
 	// A number said alone ("2.5呢").
 	reBareAmount = words.NewExpr("frame.bare_amount")
+	// Asking why, and how many are free.
+	reAsksWhy  = words.NewExpr("frame.asks_why")
+	reAsksFree = words.NewExpr("frame.asks_free")
 	// reReferent points at what the last answer showed ("删掉它").
 	reReferent = words.NewExpr("frame.referent")
 	// reEditVerb changes what the last answer set ("改成1块8").
@@ -99,6 +102,7 @@ func followUpSlots(x *Extraction) {
 	q.FollowCheapest = reCheapest.MatchString(x.s)
 	q.FollowGap = reGap.MatchString(x.s)
 	q.CompareWith = reCompareWith.MatchString(x.s)
+	q.AsksWhy, q.AsksFree = reAsksWhy.MatchString(x.s), reAsksFree.MatchString(x.s)
 	if m := reBareAmount.FindStringSubmatch(x.s); m != nil {
 		q.BareAmount, _ = strconv.ParseFloat(m[1], 64)
 	}

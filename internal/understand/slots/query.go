@@ -355,6 +355,10 @@ type Query struct {
 	// answer's subject ("和3090比呢", "跟autodl比呢", "vs A100 80G?",
 	// "compared to runpod?").
 	CompareWith bool `json:"-"`
+	// AsksWhy: the message asks why ("num_workers改成0就好了 为啥", "why
+	// did that work"); AsksFree how many are free ("how many free", "有
+	// 几张").
+	AsksWhy, AsksFree bool `json:"-"`
 	// BareAmount is a number said alone as a follow-up ("2.5呢", "那3
 	// 呢"): a new price ceiling after offers under one (0: none).
 	BareAmount float64 `json:"-"`
