@@ -51,6 +51,9 @@ func reframe(f, q Query) (Query, bool) {
 		m.English = Language(f, q)
 		return m, true
 	}
+	if m, ok := digestSwitch(f, q); ok {
+		return m, true
+	}
 	if m, ok := compareWith(f, q); ok {
 		// "和3090比呢", "跟autodl比呢", "vs A100 80G?": the two side by
 		// side.
@@ -191,3 +194,32 @@ func gapCard(f, q Query) bool {
 	}
 	return q.FollowGap && len(q.NamedGPUs) == 1 && len(f.NamedGPUs) == 1 && q.NamedGPUs[0] != f.NamedGPUs[0] && !HasJob(q)
 }
+
+// digestSwitch reads "那就关了吧", "turn it off" right after an answer
+// about the weekly digest, which a reading alone takes for the alerts
+// (the cancel verb without an object): the digest switched as the
+// reading's digest alternative says, asked first (the message names no
+// digest).
+func digestSwitch(f, q Query) (Query, bool) {
+	if f.Intent != understand.IntentDigest || HasSubject(q) || q.UnknownGPU != "" {
+		return q, false
+	}
+	switch q.Intent {
+	case understand.IntentSubscriptions, understand.IntentUnsubscribe, understand.IntentMute, understand.IntentClarify, understand.IntentChitChat, understand.IntentUnknown:
+	default:
+		return q, false
+	}
+	for _, a := range q.Alternatives {
+		if (a.Intent == understand.IntentDigestOff || a.Intent == understand.IntentDigestOn) && a.Score >= digestSwitchMin {
+			m := q
+			m.Intent, m.Confidence, m.Alternatives, m.Verbs, m.Topic = a.Intent, a.Score, nil, nil, ""
+			m.English = Language(f, q)
+			return m, true
+		}
+	}
+	return q, false
+}
+
+// digestSwitchMin is the least score of the digest switch among a
+// follow-up's readings for it to be what is asked (first).
+const digestSwitchMin = 0.3
