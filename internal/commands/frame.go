@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	kb "github.com/labgpu/bot/internal/advice"
+	"github.com/labgpu/bot/internal/workload"
 	"log/slog"
 	"slices"
 	"time"
@@ -115,6 +116,9 @@ func (r *Router) editor() frame.Editor {
 // platform ("用4090", "在恒源云呢"), another size of model ("那14B呢");
 // a question naming a job of its own starts afresh.
 func (r *Router) followEstimate(f, q Query) (Query, bool) {
+	if m, ok := r.loraOfModel(f, q); ok {
+		return m, true
+	}
 	if compareAsked(q) {
 		// "4090 vs 3090 for that?" after an estimate: the cards compared
 		// on the estimate's job, not on a default one.
@@ -285,4 +289,24 @@ func cardFigureAsked(q Query) bool {
 		return false
 	}
 	return len(q.GPUs) > 0 && len(q.Platforms) == 0 && q.AsksHours
+}
+
+// loraOfModel reads "换成sdxl" after a LoRA training estimate (SD 1.5
+// LoRA): the LoRA of the model named, on the same figures, not that
+// model's image generation.
+func (r *Router) loraOfModel(f, q Query) (Query, bool) {
+	if r.work == nil || f.WorkloadModel == "" || q.WorkloadModel == "" || !(q.FollowUp || q.SwitchTo || q.Bare) {
+		return q, false
+	}
+	was, ok := r.work.Model(f.WorkloadModel)
+	if !ok || was.Kind != workload.KindLoRA {
+		return q, false
+	}
+	now, ok := r.work.Model(q.WorkloadModel)
+	if !ok || now.LoRA == "" || now.LoRA == f.WorkloadModel {
+		return q, false
+	}
+	m := jobAgain(f, q)
+	m.WorkloadModel, m.Asked = now.LoRA, now.LoRA
+	return m, true
 }

@@ -2,6 +2,7 @@ package frame
 
 import (
 	"slices"
+	"unicode/utf8"
 
 	"github.com/labgpu/bot/internal/understand"
 )
@@ -132,6 +133,10 @@ func compareWith(f, q Query) (Query, bool) {
 	return m, true
 }
 
+// shortRulesAsk is the longest question (runes) read as asking more of
+// the platform just shown when it names none.
+const shortRulesAsk = 12
+
 // cardOnPlatform reports whether q asks a card's price or stock, naming
 // no platform and not asking which one has it, right after an answer
 // about one platform's cards (f names the platform and no card): the
@@ -147,7 +152,10 @@ func cardOnPlatform(f, q Query) bool {
 	default:
 		return false
 	}
-	return len(f.Platforms) == 1 && len(f.GPUs) == 0 && len(q.GPUs) > 0 && len(q.Platforms) == 0 && len(q.ExcludePlatforms) == 0 &&
+	// A card named, or a short question of the platform's rules ("关机收
+	// 费吗" after "恒源云怎么收费").
+	card := len(q.GPUs) > 0 || q.Intent == understand.IntentPrices && f.Intent == understand.IntentPrices && utf8.RuneCountInString(q.Asked) <= shortRulesAsk
+	return len(f.Platforms) == 1 && len(f.GPUs) == 0 && card && len(q.Platforms) == 0 && len(q.ExcludePlatforms) == 0 &&
 		q.PlatformGroup == "" && !q.WhichPlatform && !q.All && !q.CompareWith && !HasJob(q) && q.UnknownGPU == ""
 }
 

@@ -113,7 +113,7 @@ func JobParams(q Query) bool { return jobParams(q) }
 func jobParams(q Query) bool {
 	return q.SeqLen > 0 || q.Batch > 0 || q.Samples > 0 || q.Tokens > 0 || q.TokensPerSample > 0 || q.Epochs > 0 ||
 		q.Bits > 0 || q.LoRARank > 0 || q.LoRATargets != "" || q.Optimizer != "" || q.Stack != "" || q.NoGradCkpt ||
-		q.NoFlashAttn || q.ZeRO > 0 || q.Method != "" || q.Images > 0 || q.Steps > 0 || q.Resolution > 0 || q.DataPercent > 0 || q.AudioHours > 0
+		q.NoFlashAttn || q.ZeRO > 0 || q.Method != "" || q.DPO || q.SFT || q.Images > 0 || q.Steps > 0 || q.Resolution > 0 || q.DataPercent > 0 || q.AudioHours > 0
 }
 
 // Follow edits the frame's Query with q when q continues it: the Query to

@@ -23,6 +23,8 @@ func MergeParams(m *Query, q Query, set func(bool, func())) {
 	set(q.NoGradCkpt, func() { m.NoGradCkpt = true })
 	set(q.NoFlashAttn, func() { m.NoFlashAttn = true })
 	set(q.ZeRO > 0, func() { m.ZeRO = q.ZeRO })
+	set(q.DPO && !m.DPO, func() { m.DPO, m.SFT = true, false })
+	set(q.SFT && m.DPO, func() { m.DPO = false })
 	set(q.Method != "", func() { m.Method = q.Method })
 	set(q.GPUCount > 0, func() { m.GPUCount = q.GPUCount })
 	images := q.FollowCount > MaxCards || m.Images > 0 && q.FollowCount > 1 && len(q.GPUs) == 0

@@ -39,6 +39,7 @@ var (
 	reNoFlash  = words.NewExpr("job.no_flash")
 	reZeRO     = words.NewExpr("job.zero")
 	reDPO      = words.NewExpr("job.dpo")
+	reSFT      = words.NewExpr("job.sft")
 	reParams   = words.NewExprs("job.params", 2)
 	// rePretrain is a pretraining job, not a "pretrained" model.
 	rePretrain = words.NewExpr("job.pretrain")
@@ -243,6 +244,7 @@ func extractBatchAndSwitches(x *Extraction) {
 		q.ZeRO, _ = strconv.Atoi(m[1])
 	}
 	q.DPO = reDPO.MatchString(s)
+	q.SFT = !q.DPO && reSFT.MatchString(s)
 }
 
 // extractMethod reads LoRA, QLoRA, full fine-tuning or inference and

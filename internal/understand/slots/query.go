@@ -168,8 +168,10 @@ type Query struct {
 	NoGradCkpt  bool `json:"no_grad_ckpt,omitempty"`
 	NoFlashAttn bool `json:"no_flash_attn,omitempty"`
 	ZeRO        int  `json:"zero,omitempty"`
-	// DPO: preference training with a reference model ("7B DPO").
+	// DPO: preference training with a reference model ("7B DPO"); SFT
+	// plain supervised fine-tuning named ("那SFT呢" after a DPO: no DPO).
 	DPO      bool    `json:"dpo,omitempty"`
+	SFT      bool    `json:"sft,omitempty"`
 	Epochs   float64 `json:"epochs,omitempty"`
 	GPUCount int     `json:"gpu_count,omitempty"`
 	// People is how many members each rent cards ("我们组5个人每人一张
