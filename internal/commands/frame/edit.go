@@ -616,6 +616,10 @@ func (e Editor) apply(f, q Query, b brings, target string, cheapest float64) Que
 	if b.other {
 		m = Overlay(m, q)
 		m.Conditions = keptConditions(f.Conditions, q.Conditions)
+		if m.PlatformGroup == "" {
+			// A group the platform named dropped (applyNames).
+			m.Conditions = slices.DeleteFunc(slices.Clone(m.Conditions), func(c understand.Condition) bool { return c.Kind == understand.CondPlatformGroup })
+		}
 		AddSchedule(&m, f, q)
 		RescaleWeek(&m, f, q)
 	}
@@ -848,7 +852,27 @@ func (e Editor) applyNames(m *Query, f, q Query, b brings, target string) {
 	case b.which:
 		m.Platform, m.Platforms = "", nil
 	}
+	if b.platform && q.PlatformGroup == "" && e.outsideGroup(m.PlatformGroup, q.Platforms) {
+		// "ok and vast?" after "domestic platforms": the platform named,
+		// the group it is not in dropped.
+		m.PlatformGroup = ""
+		m.Conditions = slices.DeleteFunc(slices.Clone(m.Conditions), func(c understand.Condition) bool { return c.Kind == understand.CondPlatformGroup })
+	}
 	m.WhichPlatform, m.Elsewhere = q.WhichPlatform, q.Elsewhere
+}
+
+// outsideGroup reports whether one of the platforms ids is outside the
+// platform group (domestic or overseas; "": none).
+func (e Editor) outsideGroup(group string, ids []string) bool {
+	if e.Cat == nil || group != understand.GroupDomestic && group != understand.GroupOverseas {
+		return false
+	}
+	for _, id := range ids {
+		if p, ok := e.Cat.Platform(id); ok && p.Domestic() != (group == understand.GroupDomestic) {
+			return true
+		}
+	}
+	return false
 }
 
 // anyFits reports whether one of the cards ids has memory within the
