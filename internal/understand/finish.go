@@ -134,6 +134,15 @@ func (u *Understander) finish(x *extraction, m *advice.Result, text string) {
 			q.Intent = IntentStock
 		}
 	case IntentEstimate:
+		if len(q.NamedGPUs) >= 2 && q.Model == "" && q.ParamsB == 0 && q.ModelText == "" && q.Workload == "" && q.WorkloadModel == "" {
+			// "4090 和 3090 跑 qlora 谁快": two cards and a method, no model:
+			// the cards compared (their speed on a typical job), not a
+			// question back for the model's size.
+			q.Intent = IntentCompare
+			if AsksSpeed(x.Folded()) {
+				q.Aspect = AspectSpeed
+			}
+		}
 		if len(q.GPUs) >= 2 && AsksSpeed(x.Folded()) && q.Aspect == "" {
 			// "A100 40GB vs 80GB for 13B LoRA, which is faster": the
 			// cards' runs compared by their hours.
