@@ -122,6 +122,14 @@ func (u *Understander) finish(x *extraction, m *advice.Result, text string) {
 			q.Intent, q.Topic, q.KB = IntentEstimate, "", nil
 		}
 	}
+	if q.Intent == IntentPrices && q.SpanDays > 0 && len(q.GPUs) > 0 && len(q.Platforms) <= 1 && q.BillingMode == "" && !q.NoCardMode && q.SizeGB == 0 {
+		// "3天 4090 多少钱": the card rented those days round the clock,
+		// not its hourly list.
+		q.Intent = IntentPlan
+		if q.HoursPerWeek == 0 && q.TotalHours == 0 && q.Window == "" && len(q.Schedule) == 0 {
+			q.Continuous = true
+		}
+	}
 	switch q.Intent {
 	case IntentStock, IntentPrices, IntentCompare, IntentClarify:
 		x.OfferAsk()

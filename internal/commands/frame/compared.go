@@ -107,7 +107,9 @@ const ratioParamsB = 7
 // platforms (for f's cards). False when q names both kinds, a job, or
 // nothing f has the like of.
 func compareWith(f, q Query) (Query, bool) {
-	if !q.CompareWith || HasJob(q) || q.UnknownGPU != "" {
+	// "比恒源云贵吗", "is it cheaper than runpod": the same, asked yes or no.
+	than := q.YesNo != nil && q.YesNo.Kind == understand.YesNoCheaper
+	if !q.CompareWith && !than || HasJob(q) || q.UnknownGPU != "" {
 		return q, false
 	}
 	switch f.Intent {
@@ -128,7 +130,7 @@ func compareWith(f, q Query) (Query, bool) {
 		return q, false
 	}
 	m.Intent, m.Confidence, m.Alternatives, m.Topic, m.Verbs = understand.IntentCompare, 1, nil, "", nil
-	m.YesNo, m.Problems = nil, q.Problems
+	m.YesNo, m.Problems = q.YesNo, q.Problems
 	m.English = Language(f, q)
 	return m, true
 }
@@ -231,3 +233,15 @@ func digestSwitch(f, q Query) (Query, bool) {
 // digestSwitchMin is the least score of the digest switch among a
 // follow-up's readings for it to be what is asked (first).
 const digestSwitchMin = 0.3
+
+// scheduleFollow reports whether q states when the work runs ("只晚上跑
+// 呢", "只白天跑 早9到晚9") right after a plan, an estimate or offers,
+// though its words read as the peak-hours troubleshooting.
+func scheduleFollow(f, q Query) bool {
+	switch f.Intent {
+	case understand.IntentPlan, understand.IntentEstimate, understand.IntentPrices, understand.IntentStock:
+	default:
+		return false
+	}
+	return q.Intent == understand.IntentAdvice && len(q.Schedule) > 0 && !HasJob(q) && q.OOM == nil
+}

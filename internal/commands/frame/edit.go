@@ -156,6 +156,11 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 		// cards, compared with one, not the multi-GPU troubleshooting.
 		q.Intent, q.Topic, q.Verbs, q.FollowUp = f.Intent, "", nil, true
 	}
+	if scheduleFollow(f, q) {
+		// "只晚上跑呢 晚上8点到早上8点" after a plan: its schedule, not the
+		// peak-hours troubleshooting its words also name.
+		q.Intent, q.Topic, q.KB, q.Verbs, q.FollowUp = f.Intent, "", nil, nil, true
+	}
 	if m, ok := sideFollow(f, q); ok {
 		return m, true
 	}
@@ -801,8 +806,9 @@ func applyPlan(m *Query, q Query, b brings, target string) {
 		span := m.SpanDays
 		m.SpanDays, m.HoursPerWeek, m.TotalHours, m.Continuous, m.Window = q.SpanDays, q.HoursPerWeek, q.TotalHours, q.Continuous, q.Window
 		m.SetupHours, m.Deadline = q.SetupHours, q.Deadline
-		if whenOnly(q) {
-			// "只晚上跑呢" after "挂两周": evenings over those two weeks.
+		if whenOnly(q) || q.SpanDays == 0 && q.TotalHours == 0 && q.Deadline == nil && !q.Continuous {
+			// "只晚上跑呢", "早9到晚9", "每周30小时" after "挂两周": those
+			// hours over those two weeks.
 			m.SpanDays = span
 		}
 	}

@@ -236,6 +236,8 @@ var (
 	reVRAMSize      = words.NewExpr("conditions.vram_size")
 	reVRAMBefore    = words.NewExpr("conditions.vram_before")
 	reVRAMAfter     = words.NewExpr("conditions.vram_after")
+	reVRAMCard      = words.NewExpr("conditions.vram_card_after")
+	reVRAMCardJob   = words.NewExpr("conditions.vram_card_job")
 	reFloorBefore   = words.NewExpr("conditions.floor_before")
 	reFloorAfter    = words.NewExpr("conditions.floor_after")
 	reVCeilBefore   = words.NewExpr("conditions.ceil_before")
@@ -344,7 +346,8 @@ func readVRAM(x *reader, t string) {
 				q.VRAMMaxGB = v
 				x.add(Condition{Kind: CondVRAMMax, Value: v}, start, end)
 			}
-		case reFloorBefore.MatchString(pre) || reFloorAfter.MatchString(after):
+		case reFloorBefore.MatchString(pre) || reFloorAfter.MatchString(after) || reVRAMCard.MatchString(t[loc[1]:]) && !reVRAMCardJob.MatchString(t):
+			// ("便宜的48g卡": a card of that memory, or more.)
 			if q.VRAMMinGB == 0 {
 				q.VRAMMinGB = v
 				x.add(Condition{Kind: CondVRAMMin, Value: v}, start, end)

@@ -8,6 +8,10 @@ var (
 	// groups are the first hour's word (晚上), the hour, the second hour's
 	// word (早上) and its hour.
 	reClockRange = words.NewExpr("usage.clock_range")
+	// reClockRangeShort: "早9到晚9", "晚8到早8": each end named by its part
+	// of the day, no 点; pmShort are the parts whose hours are after noon.
+	reClockRangeShort = words.NewExpr("usage.clock_range_short")
+	pmShort           = words.NewWords("usage.pm_short")
 	// reClockRangeEnglish: "8pm to 2am", "from 7 pm until 11 pm".
 	reClockRangeEnglish = words.NewExpr("usage.clock_range_english")
 	// reEvening: the words of the evening window (the vocabulary's).
@@ -31,6 +35,18 @@ func ClockSpan(s string) (loc []int, from, to int, ok bool) {
 		}
 		morning := m[6] >= 0 && rangeToMorning.Has(s[m[6]:m[7]])
 		if !morning && to < from && to+12 > from && to <= 12 {
+			to += 12
+		}
+		return m[:2], from, to, okFrom && okTo
+	}
+	if m := reClockRangeShort.FindStringSubmatchIndex(s); m != nil {
+		// "早9到晚9": both ends named by their part of the day.
+		from, okFrom := ClockHour(s[m[4]:m[5]])
+		to, okTo := ClockHour(s[m[8]:m[9]])
+		if pmShort.Has(s[m[2]:m[3]]) && from < 12 {
+			from += 12
+		}
+		if pmShort.Has(s[m[6]:m[7]]) && to < 12 {
 			to += 12
 		}
 		return m[:2], from, to, okFrom && okTo
