@@ -141,6 +141,9 @@ func (r *Router) inContext(c *conversation, q Query) (Query, *Query) {
 	if m, ok := frame.AdviceFollow(r.advice, c.frame, q); ok {
 		return m, nil
 	}
+	if m, ok := frame.DigestExplain(c.frame, q); ok {
+		return m, nil
+	}
 	if m, ok := storage.Follow(c.frame, q); ok {
 		return m, nil
 	}
@@ -308,6 +311,10 @@ func frameOf(res Result) *Query {
 			fq.Asked = strings.TrimSpace(w.Est.Job.Model + " " + w.Est.Job.Dataset)
 			fq.WorkloadModel, fq.WorkloadDataset = w.Est.Job.Model, w.Est.Job.Dataset
 		}
+	case fq.Intent == IntentDigestOn || fq.Intent == IntentDigestOff:
+		// "what does it include" after the digest was switched: asked of
+		// the digest.
+		fq.Intent, fq.KB, fq.Asked = IntentDigest, nil, ""
 	case storage.Frames[fq.Intent]:
 		// What a ledger follow-up continues (storage_follow.go).
 		fq.KB, fq.Asked = nil, ""

@@ -593,6 +593,19 @@ var (
 	reDigestWhat     = words.NewExpr("pipeline.digest_what")
 )
 
+// DigestExplainOf is the explanation of the digest a folded follow-up
+// asks for after an answer about it ("里面都有啥", "what does it include",
+// "什么时候发"): ExplainDigestSchedule, ExplainDigestWhat or "".
+func DigestExplainOf(folded string) string {
+	switch {
+	case reDigestSchedule.MatchString(folded):
+		return ExplainDigestSchedule
+	case reDigestWhat.MatchString(folded):
+		return ExplainDigestWhat
+	}
+	return ""
+}
+
 // digestAsked answers a message about the digest that asks to move it to
 // another day or time ("周报改成每天发", "周报能不能改到周五发") or what it is
 // ("周报有啥用") with that explanation and its state: the schedule is the

@@ -2,6 +2,8 @@ package frame
 
 import (
 	"slices"
+
+	"github.com/labgpu/bot/internal/catalog"
 	"unicode/utf8"
 
 	"github.com/labgpu/bot/internal/understand"
@@ -55,6 +57,7 @@ func reframe(f, q Query) (Query, bool) {
 	if m, ok := digestSwitch(f, q); ok {
 		return m, true
 	}
+
 	if m, ok := compareWith(f, q); ok {
 		// "和3090比呢", "跟autodl比呢", "vs A100 80G?": the two side by
 		// side.
@@ -244,4 +247,21 @@ func scheduleFollow(f, q Query) bool {
 		return false
 	}
 	return q.Intent == understand.IntentAdvice && len(q.Schedule) > 0 && !HasJob(q) && q.OOM == nil
+}
+
+// DigestExplain reads "what does it include", "什么时候发" right after an
+// answer about the weekly digest (f): that explanation of the digest.
+func DigestExplain(fr *Frame, q Query) (Query, bool) {
+	if fr == nil {
+		return q, false
+	}
+	f := fr.Query.Restore()
+	e := understand.DigestExplainOf(catalog.Fold(q.Asked))
+	if e == "" || f.Intent != understand.IntentDigest || HasSubject(q) || len(q.Verbs) > 0 {
+		return q, false
+	}
+	m := f
+	m.Intent, m.Confidence, m.Alternatives, m.Explain, m.StateAsk = understand.IntentDigest, 1, nil, e, ""
+	m.English = Language(f, q)
+	return m, true
 }

@@ -211,8 +211,6 @@ func morningHour() int {
 	return d.At
 }
 
-
-
 // FreeFloor reads, for a stock question, the fewest free cards it asks
 // for ("cheapest one with at least 2 free", "至少3张空闲的") as the cards
 // wanted, when it named no count.
