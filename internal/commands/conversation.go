@@ -144,7 +144,7 @@ func (r *Router) inContext(c *conversation, q Query) (Query, *Query) {
 	if m, ok := frame.DigestExplain(c.frame, q); ok {
 		return m, nil
 	}
-	if m, ok := storage.Follow(c.frame, q); ok {
+	if m, ok := storage.Follow(c.frame, q); ok && !(digestAsk(q) && c.frame.Query.Intent == IntentDigest) {
 		return m, nil
 	}
 	m, ok := r.editor().Follow(c.frame, q)
@@ -532,4 +532,15 @@ func (r *Router) lastFull(msg chat.Message) *chat.Reply {
 		}
 	}
 	return nil
+}
+
+// digestAsk reports whether q is read as a question or a switch of the
+// weekly digest ("周报别发了吧？"): after an answer about the digest, its
+// own, not a ledger follow-up.
+func digestAsk(q Query) bool {
+	switch q.Intent {
+	case IntentDigest, IntentDigestOn, IntentDigestOff:
+		return true
+	}
+	return false
 }
