@@ -22,6 +22,9 @@ func DiskPriceFollow(fr *Frame, q Query) (Query, bool) {
 		return q, false
 	}
 	f := fr.Query.Restore()
+	if m, ok := diskPerMonth(f, q); ok {
+		return m, true
+	}
 	size := max(q.SizeGB, q.FollowSizeGB)
 	if size <= 0 || len(q.GPUs) > 0 || len(f.GPUs) > 0 || HasJob(q) || q.UnknownGPU != "" || q.DiskRef != "" || q.OutOfScope != "" {
 		return q, false
@@ -42,6 +45,21 @@ func DiskPriceFollow(fr *Frame, q Query) (Query, bool) {
 		m.PeriodDays = 30 // "一个月呢", or none said: a month
 	}
 	m.DiskExtra = q.DiskExtra || afterFull
+	m.English = Language(f, q)
+	return m, true
+}
+
+// diskPerMonth reads "is that per month?", "一个月呢" naming no size after
+// a platform's data-disk price (per GB-day): that price, a GB's month
+// first.
+func diskPerMonth(f, q Query) (Query, bool) {
+	month := q.BillingMode == understand.ModeMonthly || q.PeriodDays == 30 || q.PriceUnit == "month"
+	if !month || f.Intent != understand.IntentPrices || !f.NamesDisks || len(f.Platforms) != 1 || max(q.SizeGB, q.FollowSizeGB) > 0 ||
+		HasSubject(q) || q.UnknownGPU != "" || !(q.FollowUp || q.Bare || q.YesNo != nil) {
+		return q, false
+	}
+	m := f
+	m.Intent, m.Confidence, m.Alternatives, m.PeriodDays, m.BillingMode = understand.IntentPrices, 1, nil, 30, ""
 	m.English = Language(f, q)
 	return m, true
 }

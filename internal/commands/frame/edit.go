@@ -253,6 +253,8 @@ func diskCompare(f, q Query) (Query, bool) {
 	}
 	m := f
 	m.Confidence, m.Alternatives, m.NamesDisks, m.Aspect = 1, nil, true, "price"
+	// The platforms' disks, not the card they were compared on.
+	m.GPU, m.GPUs, m.NamedGPUs, m.GPUFamily = "", nil, nil, false
 	m.English = Language(f, q)
 	return m, true
 }

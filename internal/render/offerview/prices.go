@@ -33,8 +33,10 @@ type Prices struct {
 type PricesAsk struct {
 	NoCardMode, Retention bool
 	// DiskFirst: the question asked about the data disk ("AutoDL 数据盘
-	// 多少钱", "数据盘呢"): its line opens a platform's answer.
-	DiskFirst bool
+	// 多少钱", "数据盘呢"): its line opens a platform's answer;
+	// DiskPerMonth: asked per month ("is that per month?"), that line
+	// says a GB's month too.
+	DiskFirst, DiskPerMonth bool
 	// LiveAsked: the question asked whether the prices are live (list
 	// prices never are: 不是 first).
 	LiveAsked                bool
@@ -296,6 +298,11 @@ func (v pricesView) platformShort(p *catalog.Platform, rows []render.OfferRow) c
 	if v.Ask.DiskFirst && len(rep.Lines) > 0 && p.Storage.DataDiskCNYPerGBDay != nil {
 		// "数据盘呢": the disk's line first, named for the platform.
 		disk := v.l.T("offers.named", p.DisplayName(v.en), rep.Lines[0])
+		if f := p.Storage.DataDiskCNYPerGBDay; v.Ask.DiskPerMonth {
+			// "is that per month?": per GB-day; a GB's month first.
+			disk = v.l.T("prices.short.disk_per_month", p.DisplayName(v.en), costRange(f.Low*30, f.High*30, 1000), render.TrimF(p.Storage.DataDiskFreeGB),
+				render.FigureText(*f))
+		}
 		rep.Lines = append([]string{rep.Title}, rep.Lines[1:]...)
 		rep.Title = disk
 	}
