@@ -84,6 +84,15 @@ func (r *Router) inContext(c *conversation, q Query) (Query, *Query) {
 		return p, nil
 	}
 	if q.Undo {
+		if a := r.alertOf(c.member); a != nil && a.Intent == IntentSubscriptions && a.SubRef != "" && q.UndoSure && q.CancelWord {
+			// "取消吧" (the cancel verb) right after the member's one alert
+			// was listed: that one cancelled ("算了不用" only declines).
+			m := q
+			m.Intent, m.Topic, m.Confidence, m.Alternatives = IntentUnsubscribe, "", 1, nil
+			m.SubRef, m.All, m.Verbs = a.SubRef, false, []string{IntentUnsubscribe}
+			m.English = frame.Language(*a, q)
+			return m, nil
+		}
 		if m, ok := undo(c, q); ok {
 			return m, nil
 		}
@@ -112,6 +121,9 @@ func (r *Router) inContext(c *conversation, q Query) (Query, *Query) {
 			return s, nil
 		}
 		if s, ok := alertEdit(c.member, *a, q); ok {
+			return s, nil
+		}
+		if s, ok := muteEdit(*a, q); ok {
 			return s, nil
 		}
 		if s, ok := r.alertCovers(*a, q); ok {
@@ -388,6 +400,10 @@ func (r *Router) remember(ctx context.Context, msg chat.Message, c *conversation
 	}
 	switch {
 	case res.Intent == IntentSubscribe && !res.Confirm:
+		aq := frame.Keep(res.Query)
+		f.Alert, f.AlertAt, changed = &aq, now, true
+	case res.Intent == IntentMute && !res.Confirm && (res.Query.MuteMinutes > 0 || res.Query.MuteUntil != ""):
+		// "actually make it 9pm" moves it (muteEdit).
 		aq := frame.Keep(res.Query)
 		f.Alert, f.AlertAt, changed = &aq, now, true
 	case res.Intent == IntentSubscriptions:

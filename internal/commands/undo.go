@@ -175,6 +175,10 @@ func alertEdit(f *Frame, a, q Query) (Query, bool) {
 	if price == 0 && (q.PriceUnit == "" || q.PriceUnit == "hour") {
 		price = q.PriceCNY
 	}
+	if price == 0 && q.EditVerb && a.MaxPriceCNY > 0 && q.BareAmount > 0 {
+		// "make it 5" after "under 6 yuan": the new cap.
+		price = q.BareAmount
+	}
 	if !q.EditVerb && (price == 0 || len(q.Platforms) > 0 || len(q.GPUs) > 0) {
 		// "also under $0.30": a price cap added to the alert just set;
 		// "also A100" is one more alert (frame.AlertFollow).
@@ -195,6 +199,20 @@ func alertEdit(f *Frame, a, q Query) (Query, bool) {
 	if len(q.GPUs) > 0 {
 		m.GPU, m.GPUs, m.NamedGPUs, m.GPUFamily = q.GPU, q.GPUs, q.NamedGPUs, q.GPUFamily
 	}
+	m.English = frame.Language(a, q)
+	return m, true
+}
+
+// muteEdit reads "actually make it 9pm", "改成2小时" right after the bot
+// muted the chat (a, that answer's Query): the mute with the new end, in
+// one step (the member said the change outright, of the mute just set).
+func muteEdit(a, q Query) (Query, bool) {
+	if a.Intent != IntentMute || !q.EditVerb || q.MuteMinutes <= 0 && q.MuteUntil == "" || len(q.GPUs) > 0 || frame.HasJob(q) {
+		return q, false
+	}
+	m := q
+	m.Intent, m.Topic, m.Confidence, m.Alternatives, m.Verbs = IntentMute, "", 1, nil, []string{IntentMute}
+	m.MuteEdit = true
 	m.English = frame.Language(a, q)
 	return m, true
 }

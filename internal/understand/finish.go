@@ -22,6 +22,11 @@ var reOurDisks = words.NewExpr("pipeline.our_disks")
 func (u *Understander) finish(x *extraction, m *advice.Result, text string) {
 	q := x.Query()
 	x.SaysAllSlot()
+	if q.EditVerb && q.Intent != IntentMute {
+		// "actually make it 9pm": a mute just set, moved (the router
+		// reads it so only right after one).
+		x.MuteSlots()
+	}
 	switch q.Intent {
 	case IntentSubscribe:
 		x.SubscribeSlots()

@@ -37,8 +37,9 @@ func muteAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 	}
 	if !until.IsZero() {
 		// A mute never shortens a longer one (a "确认" of an hour asked
-		// before, while the chat is muted for three): the longer is kept.
-		if cur, err := a.Alerts.Log.MutedUntil(ctx, a.From.ChatKey()); err == nil && cur.After(until) {
+		// before, while the chat is muted for three): the longer is kept,
+		// unless it changes the mute just set ("actually make it 2h").
+		if cur, err := a.Alerts.Log.MutedUntil(ctx, a.From.ChatKey()); err == nil && cur.After(until) && !a.MuteEdit {
 			return a.Out(alertview.Muted{Lang: l, Until: cur, Minutes: a.MuteMinutes, Longer: true, Problems: a.Problems, UnknownGPU: a.UnknownGPU})
 		}
 	}

@@ -72,7 +72,7 @@ func (r *Answers) prices(q understand.Query) offerview.Prices {
 	en := q.English
 	p := offerview.Prices{Lang: i18n.Of(en), Ask: offerview.PricesAsk{NoCardMode: q.NoCardMode, Retention: q.Retention, LiveAsked: q.LiveAsked, Named: q.Platforms,
 		DiskFirst: q.NamesDisks && len(q.GPUs) == 0, DiskPerMonth: q.NamesDisks && len(q.GPUs) == 0 && q.SizeGB == 0 && q.PeriodDays == 30,
-		GPU:       q.GPU, GPUs: q.GPUs, NamedGPUs: q.NamedGPUs, Exclude: q.ExcludePlatforms, USD: q.Currency == understand.CurrencyUSD, Count: q.GPUCount,
+		GPU: q.GPU, GPUs: q.GPUs, NamedGPUs: q.NamedGPUs, Exclude: q.ExcludePlatforms, USD: q.Currency == understand.CurrencyUSD, Count: q.GPUCount,
 		DiskGB: q.SizeGB, DiskExtra: q.DiskExtra}}
 	if len(q.NamedGPUs) == 0 {
 		p.Ask.VRAMMinGB, p.Ask.VRAMMaxGB = q.VRAMMinGB, q.VRAMMaxGB

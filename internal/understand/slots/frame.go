@@ -70,6 +70,8 @@ var (
 	// Asking why, and how many are free.
 	reAsksWhy  = words.NewExpr("frame.asks_why")
 	reAsksFree = words.NewExpr("frame.asks_free")
+	// Saying cancel or delete ("取消吧").
+	reCancelWord = words.NewExpr("frame.cancel_word")
 	// reReferent points at what the last answer showed ("删掉它").
 	reReferent = words.NewExpr("frame.referent")
 	// reEditVerb changes what the last answer set ("改成1块8").
@@ -103,6 +105,7 @@ func followUpSlots(x *Extraction) {
 	q.FollowGap = reGap.MatchString(x.s)
 	q.CompareWith = reCompareWith.MatchString(x.s)
 	q.AsksWhy, q.AsksFree = reAsksWhy.MatchString(x.s), reAsksFree.MatchString(x.s)
+	q.CancelWord = reCancelWord.MatchString(x.s)
 	if m := reBareAmount.FindStringSubmatch(x.s); m != nil {
 		q.BareAmount, _ = strconv.ParseFloat(m[1], 64)
 	}

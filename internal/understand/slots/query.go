@@ -361,6 +361,13 @@ type Query struct {
 	// did that work"); AsksFree how many are free ("how many free", "有
 	// 几张").
 	AsksWhy, AsksFree bool `json:"-"`
+	// MuteEdit: the mute changes the one just set ("actually make it 2
+	// hours"): a shorter end replaces it (a mute otherwise never
+	// shortens a longer one).
+	MuteEdit bool `json:"-"`
+	// CancelWord: the message says cancel or delete itself ("取消吧",
+	// "删了", "cancel it"), not only a decline ("算了不用").
+	CancelWord bool `json:"-"`
 	// BareAmount is a number said alone as a follow-up ("2.5呢", "那3
 	// 呢"): a new price ceiling after offers under one (0: none).
 	BareAmount float64 `json:"-"`
