@@ -124,6 +124,13 @@ func (r *Router) followEstimate(f, q Query) (Query, bool) {
 		// on the estimate's job, not on a default one.
 		return compareOnJob(f, q), true
 	}
+	if q.Intent == IntentCompare && len(q.NamedGPUs) == 1 && len(f.NamedGPUs) == 1 && q.NamedGPUs[0] != f.NamedGPUs[0] && len(q.Platforms) == 0 && !frame.HasJob(q) {
+		// "一张4090呢 哪个快" after the job on a 3090: both cards on it.
+		c := q
+		c.GPUs, c.NamedGPUs = append(slices.Clone(f.GPUs), q.GPUs...), append(slices.Clone(f.NamedGPUs), q.NamedGPUs...)
+		c.GPU = f.GPU
+		return compareOnJob(f, c), true
+	}
 	if fitsAsked(q) {
 		// "3090够吗", "8张4090能跑吗", "is a 3090 enough": whether the
 		// estimate's job fits the card named — the estimate, with the

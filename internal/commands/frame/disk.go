@@ -2,6 +2,7 @@ package frame
 
 import (
 	"slices"
+	"unicode/utf8"
 
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/understand"
@@ -55,7 +56,7 @@ func DiskPriceFollow(fr *Frame, q Query) (Query, bool) {
 func diskPerMonth(f, q Query) (Query, bool) {
 	month := q.BillingMode == understand.ModeMonthly || q.PeriodDays == 30 || q.PriceUnit == "month"
 	if !month || f.Intent != understand.IntentPrices || !f.NamesDisks || len(f.Platforms) != 1 || max(q.SizeGB, q.FollowSizeGB) > 0 ||
-		HasSubject(q) || q.UnknownGPU != "" || !(q.FollowUp || q.Bare || q.YesNo != nil) {
+		HasSubject(q) || q.UnknownGPU != "" || !(q.FollowUp || q.Bare || q.YesNo != nil || utf8.RuneCountInString(q.Asked) <= shortRulesAsk) {
 		return q, false
 	}
 	m := f

@@ -31,7 +31,10 @@ type (
 func compareAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 	r, q := New(a.Env), a.Query
 	vram := len(q.NamedGPUs) == 0 && (q.VRAMMinGB > 0 || q.VRAMMaxGB > 0)
-	if len(q.Platforms) < 2 && (len(q.NamedGPUs) == 1 || vram) && q.WhichPlatform {
+	// ("国内平台哪个A100最便宜": one card in one platform group is that
+	// too.)
+	which := q.WhichPlatform || len(q.Platforms) == 0 && (q.PlatformGroup == understand.GroupDomestic || q.PlatformGroup == understand.GroupOverseas)
+	if len(q.Platforms) < 2 && (len(q.NamedGPUs) == 1 || vram) && which {
 		q.Intent = understand.IntentStock
 		return r.stock(ctx, q)
 	}
