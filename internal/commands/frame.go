@@ -124,6 +124,16 @@ func (r *Router) followEstimate(f, q Query) (Query, bool) {
 		// on the estimate's job, not on a default one.
 		return compareOnJob(f, q), true
 	}
+	if v := q; q.Intent == IntentCompare && len(q.GPUs) == 0 && len(q.Platforms) == 0 && q.UnknownGPU == "" && !frame.HasJob(q) && !frame.Valued(clearAsk(v)) {
+		// "哪个快", "最便宜的是哪个" after an estimate: its cards compared
+		// again (which is faster first when speed is asked), or its
+		// cheapest run.
+		m := jobAgain(f, q)
+		if q.Aspect != "" {
+			m.Aspect = q.Aspect
+		}
+		return m, true
+	}
 	if q.Intent == IntentCompare && len(q.NamedGPUs) == 1 && len(f.NamedGPUs) == 1 && q.NamedGPUs[0] != f.NamedGPUs[0] && len(q.Platforms) == 0 && !frame.HasJob(q) {
 		// "一张4090呢 哪个快" after the job on a 3090: both cards on it.
 		c := q
@@ -316,4 +326,11 @@ func (r *Router) loraOfModel(f, q Query) (Query, bool) {
 	m := jobAgain(f, q)
 	m.WorkloadModel, m.Asked = now.LoRA, now.LoRA
 	return m, true
+}
+
+// clearAsk is q without what only says which way a comparison asks
+// ("便宜多少", "哪个快"): no value of its own.
+func clearAsk(q Query) Query {
+	q.Cheaper, q.Aspect = false, ""
+	return q
 }
