@@ -116,6 +116,17 @@ func (r *Router) editor() frame.Editor {
 // platform ("用4090", "在恒源云呢"), another size of model ("那14B呢");
 // a question naming a job of its own starts afresh.
 func (r *Router) followEstimate(f, q Query) (Query, bool) {
+	if size := max(q.SizeGB, q.FollowSizeGB); size > 0 && len(q.GPUs) == 0 && q.UnknownGPU == "" && f.GPU != "" {
+		// "80G的呢" after "a100 40g 够吗": the A100 80GB.
+		if id, ok := r.editor().Variant(f, size); ok {
+			q.GPU, q.GPUs, q.NamedGPUs, q.GPUFamily, q.SizeGB, q.FollowSizeGB = id, []string{id}, []string{id}, false, 0, 0
+			if q.YesNo != nil {
+				y := *q.YesNo
+				y.VRAMGB = 0
+				q.YesNo = &y
+			}
+		}
+	}
 	if m, ok := r.loraOfModel(f, q); ok {
 		return m, true
 	}

@@ -122,6 +122,12 @@ func jobParams(q Query) bool {
 // the last estimate's job).
 func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 	f := fr.Query.Restore()
+	if len(q.ExcludePlatforms) > 0 && !HasSubject(q) && len(q.Verbs) == 0 && Editable(f) &&
+		(q.Intent == understand.IntentSubscriptions || q.Intent == understand.IntentUnsubscribe || q.Intent == understand.IntentClarify) {
+		// "不要autodl" after offers: those offers without that platform
+		// (read alone, a cancellation's words).
+		q.Intent, q.FollowUp = f.Intent, true
+	}
 	if q.Intent == understand.IntentMore && (valuesOf(q).any() || q.PlatformGroup != "") && !HasSubject(q) && Editable(f) {
 		// "国内的有吗" read as "the rest of it": a condition on the last
 		// answer.
@@ -897,6 +903,10 @@ func (e Editor) anyFits(ids []string, minGB, maxGB float64) bool {
 	}
 	return false
 }
+
+// Variant is the card of f's family with sizeGB of memory ("80G的呢"
+// after an A100 40GB answer: the A100 80GB); false when there is none.
+func (e Editor) Variant(f Query, sizeGB float64) (string, bool) { return e.variant(f, sizeGB) }
 
 // variant is the card of f's family with sizeGB of memory ("40G的呢"
 // after an A100 80GB answer: the A100 40GB).
