@@ -84,16 +84,7 @@ func (r *Router) inContext(c *conversation, q Query) (Query, *Query) {
 		return p, nil
 	}
 	if q.Undo {
-		if a := r.alertOf(c.member); a != nil && a.Intent == IntentSubscriptions && a.SubRef != "" && q.UndoSure && q.CancelWord {
-			// "取消吧" (the cancel verb) right after the member's one alert
-			// was listed: that one cancelled ("算了不用" only declines).
-			m := q
-			m.Intent, m.Topic, m.Confidence, m.Alternatives = IntentUnsubscribe, "", 1, nil
-			m.SubRef, m.All, m.Verbs = a.SubRef, false, []string{IntentUnsubscribe}
-			m.English = frame.Language(*a, q)
-			return m, nil
-		}
-		if m, ok := undo(c, q); ok {
+		if m, ok := r.undoOf(c, q); ok {
 			return m, nil
 		}
 	}
@@ -559,4 +550,18 @@ func digestAsk(q Query) bool {
 		return true
 	}
 	return false
+}
+
+// undoOf reads "取消吧", "算了", "cancel": after the member's one alert was
+// listed, the cancel verb cancels it ("算了不用" only declines); else what
+// undo makes of it.
+func (r *Router) undoOf(c *conversation, q Query) (Query, bool) {
+	if a := r.alertOf(c.member); a != nil && a.Intent == IntentSubscriptions && a.SubRef != "" && q.UndoSure && q.CancelWord {
+		m := q
+		m.Intent, m.Topic, m.Confidence, m.Alternatives = IntentUnsubscribe, "", 1, nil
+		m.SubRef, m.All, m.Verbs = a.SubRef, false, []string{IntentUnsubscribe}
+		m.English = frame.Language(*a, q)
+		return m, true
+	}
+	return undo(c, q)
 }

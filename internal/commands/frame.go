@@ -116,41 +116,11 @@ func (r *Router) editor() frame.Editor {
 // platform ("用4090", "在恒源云呢"), another size of model ("那14B呢");
 // a question naming a job of its own starts afresh.
 func (r *Router) followEstimate(f, q Query) (Query, bool) {
-	if size := max(q.SizeGB, q.FollowSizeGB); size > 0 && len(q.GPUs) == 0 && q.UnknownGPU == "" && f.GPU != "" {
-		// "80G的呢" after "a100 40g 够吗": the A100 80GB.
-		if id, ok := r.editor().Variant(f, size); ok {
-			q.GPU, q.GPUs, q.NamedGPUs, q.GPUFamily, q.SizeGB, q.FollowSizeGB = id, []string{id}, []string{id}, false, 0, 0
-			if q.YesNo != nil {
-				y := *q.YesNo
-				y.VRAMGB = 0
-				q.YesNo = &y
-			}
-		}
+	if m, ok := r.editor().EstimateCompared(f, &q); ok {
+		return m, true
 	}
 	if m, ok := r.loraOfModel(f, q); ok {
 		return m, true
-	}
-	if compareAsked(q) {
-		// "4090 vs 3090 for that?" after an estimate: the cards compared
-		// on the estimate's job, not on a default one.
-		return compareOnJob(f, q), true
-	}
-	if v := q; q.Intent == IntentCompare && len(q.GPUs) == 0 && len(q.Platforms) == 0 && q.UnknownGPU == "" && !frame.HasJob(q) && !frame.Valued(clearAsk(v)) {
-		// "哪个快", "最便宜的是哪个" after an estimate: its cards compared
-		// again (which is faster first when speed is asked), or its
-		// cheapest run.
-		m := jobAgain(f, q)
-		if q.Aspect != "" {
-			m.Aspect = q.Aspect
-		}
-		return m, true
-	}
-	if q.Intent == IntentCompare && len(q.NamedGPUs) == 1 && len(f.NamedGPUs) == 1 && q.NamedGPUs[0] != f.NamedGPUs[0] && len(q.Platforms) == 0 && !frame.HasJob(q) {
-		// "一张4090呢 哪个快" after the job on a 3090: both cards on it.
-		c := q
-		c.GPUs, c.NamedGPUs = append(slices.Clone(f.GPUs), q.GPUs...), append(slices.Clone(f.NamedGPUs), q.NamedGPUs...)
-		c.GPU = f.GPU
-		return compareOnJob(f, c), true
 	}
 	if fitsAsked(q) {
 		// "3090够吗", "8张4090能跑吗", "is a 3090 enough": whether the
@@ -166,11 +136,11 @@ func (r *Router) followEstimate(f, q Query) (Query, bool) {
 	if cardsGapAsked(f, q) {
 		// "差多少钱", "how much extra?" after the job on two cards: the
 		// estimate again; its first line says by how much they differ.
-		return jobAgain(f, q), true
+		return frame.JobAgain(f, q), true
 	}
 	if q.Intent == IntentEstimate && !frame.HasJob(q) && !q.Bare && !frame.Valued(q) {
 		// "要跑多久", "要多少钱" naming nothing: the estimate's job again.
-		m := jobAgain(f, q)
+		m := frame.JobAgain(f, q)
 		m.YesNo, m.Question = q.YesNo, q.YesNo != nil
 		return m, true
 	}
@@ -218,34 +188,6 @@ func cardsGapAsked(f, q Query) bool {
 		v.GPU, v.GPUs, v.NamedGPUs, v.GPUFamily = "", nil, nil, false
 	}
 	return q.FollowGap && len(f.NamedGPUs) >= 2 && !frame.HasSubject(v) && q.UnknownGPU == "" && !frame.Valued(v)
-}
-
-// compareAsked reports whether q, said as a follow-up, compares two or
-// more cards naming no platform and no job of its own ("4090 vs 3090 for
-// that?"): of an estimate, it compares the cards on its job.
-func compareAsked(q Query) bool {
-	return q.Intent == IntentCompare && len(q.GPUs) >= 2 && len(q.Platforms) == 0 && !frame.HasJob(q) && q.FollowUp
-}
-
-// compareOnJob is the last estimate f on the cards q compares (and the
-// aspect it asks about, if any), on no platform in particular.
-func compareOnJob(f, q Query) Query {
-	m := jobAgain(f, q)
-	m.GPU, m.GPUs, m.NamedGPUs, m.GPUFamily, m.UnknownGPU = q.GPU, slices.Clone(q.GPUs), slices.Clone(q.NamedGPUs), q.GPUFamily, ""
-	m.Platform, m.Platforms = "", nil
-	if q.Aspect != "" {
-		m.Aspect = q.Aspect
-	}
-	return m
-}
-
-// jobAgain is the last estimate f asked again by q: its job as it was,
-// a sure estimate reading, with q's problems and q's language.
-func jobAgain(f, q Query) Query {
-	m := f
-	m.Intent, m.Confidence, m.Alternatives, m.Problems = IntentEstimate, 1, nil, q.Problems
-	m.English = frame.Language(f, q)
-	return m
 }
 
 // doneWithin returns the verdict q asks for about the estimate's job
@@ -334,14 +276,7 @@ func (r *Router) loraOfModel(f, q Query) (Query, bool) {
 	if !ok || now.LoRA == "" || now.LoRA == f.WorkloadModel {
 		return q, false
 	}
-	m := jobAgain(f, q)
+	m := frame.JobAgain(f, q)
 	m.WorkloadModel, m.Asked = now.LoRA, now.LoRA
 	return m, true
-}
-
-// clearAsk is q without what only says which way a comparison asks
-// ("便宜多少", "哪个快"): no value of its own.
-func clearAsk(q Query) Query {
-	q.Cheaper, q.Aspect = false, ""
-	return q
 }

@@ -113,28 +113,8 @@ func (u *Understander) finish(x *extraction, m *advice.Result, text string) {
 	case IntentPlan:
 		budgetEach(q, x.Folded())
 	}
-	if q.Intent == IntentAdvice && q.Topic == advice.TopicCardChoice && q.KBWorkload != "" && len(q.NamedGPUs) >= 2 {
-		// "3090还是4090跑SDXL LoRA": the model its estimate prices (SDXL,
-		// not the workload's default).
-		x.WorkloadNames(u.work)
-	}
-	if q.Intent == IntentAdvice && q.Topic == advice.TopicCardChoice && q.KBWorkload == "" && q.Model == "" && q.ParamsB == 0 {
-		// "SAM微调要什么卡": a job the workload estimator knows and the
-		// knowledge base does not: its estimate lists the cards that
-		// hold it, cheapest first.
-		x.WorkloadNames(u.work)
-		if q.WorkloadModel != "" {
-			q.Intent, q.Topic, q.KB = IntentEstimate, "", nil
-		}
-	}
-	if q.Intent == IntentPrices && q.SpanDays > 0 && len(q.GPUs) > 0 && len(q.Platforms) <= 1 && q.BillingMode == "" && !q.NoCardMode && q.SizeGB == 0 {
-		// "3天 4090 多少钱": the card rented those days round the clock,
-		// not its hourly list.
-		q.Intent = IntentPlan
-		if q.HoursPerWeek == 0 && q.TotalHours == 0 && q.Window == "" && len(q.Schedule) == 0 {
-			q.Continuous = true
-		}
-	}
+	u.cardJob(x)
+	rentalDays(q)
 	switch q.Intent {
 	case IntentStock, IntentPrices, IntentCompare, IntentClarify:
 		x.OfferAsk()
@@ -147,15 +127,7 @@ func (u *Understander) finish(x *extraction, m *advice.Result, text string) {
 			q.Intent = IntentStock
 		}
 	case IntentEstimate:
-		if len(q.NamedGPUs) >= 2 && q.Model == "" && q.ParamsB == 0 && q.ModelText == "" && q.Workload == "" && q.WorkloadModel == "" {
-			// "4090 和 3090 跑 qlora 谁快": two cards and a method, no model:
-			// the cards compared (their speed on a typical job), not a
-			// question back for the model's size.
-			q.Intent = IntentCompare
-			if AsksSpeed(x.Folded()) {
-				q.Aspect = AspectSpeed
-			}
-		}
+		cardsWithoutModel(x)
 		if len(q.GPUs) >= 2 && AsksSpeed(x.Folded()) && q.Aspect == "" {
 			// "A100 40GB vs 80GB for 13B LoRA, which is faster": the
 			// cards' runs compared by their hours.
@@ -247,3 +219,50 @@ func budgetEach(q *Query, folded string) {
 // reDiskExtra prices a data disk as more on top of what one has ("多加
 // 100G"): no free GB off it.
 var reDiskExtra = words.NewExpr("pipeline.disk_extra")
+
+// cardJob reads the job of a card question: "3090还是4090跑SDXL LoRA" (the
+// model its estimate prices, SDXL, not the workload's default); "SAM微调
+// 要什么卡" (a job the workload estimator knows and the knowledge base
+// does not: its estimate lists the cards that hold it, cheapest first).
+func (u *Understander) cardJob(x *extraction) {
+	q := x.Query()
+	if q.Intent == IntentAdvice && q.Topic == advice.TopicCardChoice && q.KBWorkload != "" && len(q.NamedGPUs) >= 2 {
+		// "3090还是4090跑SDXL LoRA": the model its estimate prices (SDXL,
+		// not the workload's default).
+		x.WorkloadNames(u.work)
+	}
+	if q.Intent == IntentAdvice && q.Topic == advice.TopicCardChoice && q.KBWorkload == "" && q.Model == "" && q.ParamsB == 0 {
+		// "SAM微调要什么卡": a job the workload estimator knows and the
+		// knowledge base does not: its estimate lists the cards that
+		// hold it, cheapest first.
+		x.WorkloadNames(u.work)
+		if q.WorkloadModel != "" {
+			q.Intent, q.Topic, q.KB = IntentEstimate, "", nil
+		}
+	}
+}
+
+// rentalDays reads "3天 4090 多少钱" as the card rented those days round
+// the clock, not its hourly list.
+func rentalDays(q *Query) {
+	if q.Intent == IntentPrices && q.SpanDays > 0 && len(q.GPUs) > 0 && len(q.Platforms) <= 1 && q.BillingMode == "" && !q.NoCardMode && q.SizeGB == 0 {
+		q.Intent = IntentPlan
+		if q.HoursPerWeek == 0 && q.TotalHours == 0 && q.Window == "" && len(q.Schedule) == 0 {
+			q.Continuous = true
+		}
+	}
+}
+
+// cardsWithoutModel reads "4090 和 3090 跑 qlora 谁快" (two cards and a
+// method, no model) as the cards compared, their speed on a typical job,
+// not a question back for the model's size.
+func cardsWithoutModel(x *extraction) {
+	q := x.Query()
+	if len(q.NamedGPUs) < 2 || q.Model != "" || q.ParamsB > 0 || q.ModelText != "" || q.Workload != "" || q.WorkloadModel != "" {
+		return
+	}
+	q.Intent = IntentCompare
+	if AsksSpeed(x.Folded()) {
+		q.Aspect = AspectSpeed
+	}
+}

@@ -122,51 +122,13 @@ func jobParams(q Query) bool {
 // the last estimate's job).
 func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 	f := fr.Query.Restore()
-	if len(q.ExcludePlatforms) > 0 && !HasSubject(q) && len(q.Verbs) == 0 && Editable(f) &&
-		(q.Intent == understand.IntentSubscriptions || q.Intent == understand.IntentUnsubscribe || q.Intent == understand.IntentClarify) {
-		// "不要autodl" after offers: those offers without that platform
-		// (read alone, a cancellation's words).
-		q.Intent, q.FollowUp = f.Intent, true
-	}
-	if q.Intent == understand.IntentMore && (valuesOf(q).any() || q.PlatformGroup != "") && !HasSubject(q) && Editable(f) {
-		// "国内的有吗" read as "the rest of it": a condition on the last
-		// answer.
-		q.Intent, q.FollowUp = f.Intent, true
-	}
-	if diskFollow(f, q) {
-		// "再加个200G数据盘呢" after a rental's cost: the disk priced in,
-		// not a ledger entry (which names its platform).
-		q.Intent, q.Topic, q.Verbs, q.FollowSizeGB = f.Intent, "", nil, q.SizeGB
-	}
+	q = readAs(f, q)
 	if budgetFollow(f, q) {
 		// "is that under $500?" after a plan: that plan against the
 		// amount, the verdict first.
 		return withBudget(f, q), true
 	}
-	if currencyFollow(f, q) {
-		// "vast上多少刀", "runpod上呢 换成美元" after an answer about a card:
-		// that answer again in dollars (and on the platform named).
-		q.Intent, q.Verbs, q.FollowUp = f.Intent, nil, true
-	}
-	if priceFollow(f, q) {
-		// "那0.5刀呢", "那3块呢", "2.5呢" after offers under a price: the
-		// same offers under the new price.
-		if q.PriceCNY <= 0 {
-			q.PriceCNY = q.BareAmount
-		}
-		q.MaxPriceCNY, q.PriceCNY, q.PriceUnit = q.PriceCNY, 0, ""
-		q.Intent, q.Verbs, q.FollowUp = f.Intent, nil, true
-	}
-	if speedFollow(f, q) {
-		// "用两张4090会快多少" after an estimate: the same job on those
-		// cards, compared with one, not the multi-GPU troubleshooting.
-		q.Intent, q.Topic, q.Verbs, q.FollowUp = f.Intent, "", nil, true
-	}
-	if scheduleFollow(f, q) {
-		// "只晚上跑呢 晚上8点到早上8点" after a plan: its schedule, not the
-		// peak-hours troubleshooting its words also name.
-		q.Intent, q.Topic, q.KB, q.Verbs, q.FollowUp = f.Intent, "", nil, nil, true
-	}
+	q = valuesAs(f, q)
 	if m, ok := sideFollow(f, q); ok {
 		return m, true
 	}
@@ -965,6 +927,60 @@ func Alone(q Query) Query {
 	if q.Bare && len(q.GPUs) > 0 && len(q.Platforms) == 0 && (q.Intent == understand.IntentUnknown || q.Intent == understand.IntentClarify) {
 		q.Alternatives = append([]understand.Alternative{{Intent: q.Intent, Score: q.Confidence}}, q.Alternatives...)
 		q.Intent, q.Confidence = understand.IntentStock, 1
+	}
+	return q
+}
+
+// readAs is q read as what it is after f where its reading alone is
+// another thing: "不要autodl" after offers (a cancellation's words), "国
+// 内的有吗" read as "the rest", "再加个200G数据盘呢" after a rental's cost.
+func readAs(f, q Query) Query {
+	if len(q.ExcludePlatforms) > 0 && !HasSubject(q) && len(q.Verbs) == 0 && Editable(f) &&
+		(q.Intent == understand.IntentSubscriptions || q.Intent == understand.IntentUnsubscribe || q.Intent == understand.IntentClarify) {
+		// "不要autodl" after offers: those offers without that platform
+		// (read alone, a cancellation's words).
+		q.Intent, q.FollowUp = f.Intent, true
+	}
+	if q.Intent == understand.IntentMore && (valuesOf(q).any() || q.PlatformGroup != "") && !HasSubject(q) && Editable(f) {
+		// "国内的有吗" read as "the rest of it": a condition on the last
+		// answer.
+		q.Intent, q.FollowUp = f.Intent, true
+	}
+	if diskFollow(f, q) {
+		// "再加个200G数据盘呢" after a rental's cost: the disk priced in,
+		// not a ledger entry (which names its platform).
+		q.Intent, q.Topic, q.Verbs, q.FollowSizeGB = f.Intent, "", nil, q.SizeGB
+	}
+	return q
+}
+
+// valuesAs is q with the values it says in the frame's terms: a currency,
+// a price ceiling, a speed-up, a schedule, each asked of the last answer
+// rather than of a reading of its own.
+func valuesAs(f, q Query) Query {
+	if currencyFollow(f, q) {
+		// "vast上多少刀", "runpod上呢 换成美元" after an answer about a card:
+		// that answer again in dollars (and on the platform named).
+		q.Intent, q.Verbs, q.FollowUp = f.Intent, nil, true
+	}
+	if priceFollow(f, q) {
+		// "那0.5刀呢", "那3块呢", "2.5呢" after offers under a price: the
+		// same offers under the new price.
+		if q.PriceCNY <= 0 {
+			q.PriceCNY = q.BareAmount
+		}
+		q.MaxPriceCNY, q.PriceCNY, q.PriceUnit = q.PriceCNY, 0, ""
+		q.Intent, q.Verbs, q.FollowUp = f.Intent, nil, true
+	}
+	if speedFollow(f, q) {
+		// "用两张4090会快多少" after an estimate: the same job on those
+		// cards, compared with one, not the multi-GPU troubleshooting.
+		q.Intent, q.Topic, q.Verbs, q.FollowUp = f.Intent, "", nil, true
+	}
+	if scheduleFollow(f, q) {
+		// "只晚上跑呢 晚上8点到早上8点" after a plan: its schedule, not the
+		// peak-hours troubleshooting its words also name.
+		q.Intent, q.Topic, q.KB, q.Verbs, q.FollowUp = f.Intent, "", nil, nil, true
 	}
 	return q
 }
