@@ -553,13 +553,21 @@ func digestAsk(q Query) bool {
 }
 
 // undoOf reads "取消吧", "算了", "cancel": after the member's one alert was
-// listed, the cancel verb cancels it ("算了不用" only declines); else what
-// undo makes of it.
+// listed, the cancel verb cancels it ("算了不用" only declines); right
+// after a mute, it is lifted; else what undo makes of it.
 func (r *Router) undoOf(c *conversation, q Query) (Query, bool) {
 	if a := r.alertOf(c.member); a != nil && a.Intent == IntentSubscriptions && a.SubRef != "" && q.UndoSure && q.CancelWord {
 		m := q
 		m.Intent, m.Topic, m.Confidence, m.Alternatives = IntentUnsubscribe, "", 1, nil
 		m.SubRef, m.All, m.Verbs = a.SubRef, false, []string{IntentUnsubscribe}
+		m.English = frame.Language(*a, q)
+		return m, true
+	}
+	if a := r.alertOf(c.member); a != nil && a.Intent == IntentMute && q.UndoSure {
+		// "actually cancel that", "算了" right after a mute: unmuted.
+		m := q
+		m.Intent, m.Topic, m.Confidence, m.Alternatives, m.Verbs = IntentMute, "", 1, nil, []string{IntentMute}
+		m.MuteMinutes, m.MuteUntil, m.MuteTomorrow, m.MuteWeekday, m.MuteEdit = 0, "", false, 0, true
 		m.English = frame.Language(*a, q)
 		return m, true
 	}
