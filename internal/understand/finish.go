@@ -115,6 +115,8 @@ func (u *Understander) finish(x *extraction, m *advice.Result, text string) {
 	}
 	u.cardJob(x)
 	rentalDays(q)
+	cardHours(q)
+	hoursForBudget(q, x.Folded())
 	switch q.Intent {
 	case IntentStock, IntentPrices, IntentCompare, IntentClarify:
 		x.OfferAsk()
@@ -265,4 +267,24 @@ func cardsWithoutModel(x *extraction) {
 	if AsksSpeed(x.Folded()) {
 		q.Aspect = AspectSpeed
 	}
+}
+
+// cardHours reads "300 GPU-hours of A100 this month, total cost?" as what
+// those card hours cost (a plan), not the storage digest its words about
+// the month's total also read as.
+func cardHours(q *Query) {
+	if q.Intent == IntentDigest && len(q.GPUs) > 0 && (q.TotalHours > 0 || q.HoursPerWeek > 0) {
+		q.Intent = IntentPlan
+	}
+}
+
+// hoursForBudget reads "how many hours on an A100 80G with $100" (read as
+// when the card is free) as the hours the amount buys on the card
+// (a plan with that budget, pay-as-you-go).
+func hoursForBudget(q *Query, folded string) {
+	if q.Intent != IntentAvailability || len(q.GPUs) == 0 || q.PriceCNY <= 0 || q.PriceUnit != "" || !slots.HoursAsked(folded) {
+		return
+	}
+	q.Intent, q.BillingMode = IntentPlan, ModeHourly
+	q.BudgetTotalCNY, q.PriceCNY = q.PriceCNY, 0
 }
