@@ -567,7 +567,7 @@ func (r *Router) undoOf(c *conversation, q Query) (Query, bool) {
 		// "actually cancel that", "算了" right after a mute: unmuted.
 		m := q
 		m.Intent, m.Topic, m.Confidence, m.Alternatives, m.Verbs = IntentMute, "", 1, nil, []string{IntentMute}
-		m.MuteMinutes, m.MuteUntil, m.MuteTomorrow, m.MuteWeekday, m.MuteEdit = 0, "", false, 0, true
+		m.MuteMinutes, m.MuteUntil, m.MuteTomorrow, m.MuteWeekday = 0, "", false, 0
 		m.English = frame.Language(*a, q)
 		return m, true
 	}

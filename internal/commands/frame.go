@@ -181,8 +181,7 @@ func (r *Router) followEstimate(f, q Query) (Query, bool) {
 // cardsGapAsked reports whether q asks by how much the cards the estimate
 // f compares differ, naming nothing of its own ("差多少钱").
 func cardsGapAsked(f, q Query) bool {
-	v := q
-	v.Cheaper, v.Aspect = false, "" // "便宜多少" says which way, no value
+	v := frame.ClearAsk(q) // "便宜多少" says which way, no value
 	if len(q.NamedGPUs) > 0 && !slices.ContainsFunc(q.NamedGPUs, func(g string) bool { return !slices.Contains(f.NamedGPUs, g) }) {
 		// "how much faster is the 4090": one of the cards compared.
 		v.GPU, v.GPUs, v.NamedGPUs, v.GPUFamily = "", nil, nil, false

@@ -617,12 +617,7 @@ func digestAsked(x *extraction) {
 	if q.Explain != "" || !reStateDigest.MatchString(f) || len(q.GPUs) > 0 {
 		return
 	}
-	switch {
-	case reDigestSchedule.MatchString(f):
-		q.Explain = ExplainDigestSchedule
-	case reDigestWhat.MatchString(f):
-		q.Explain = ExplainDigestWhat
-	default:
+	if q.Explain = DigestExplainOf(f); q.Explain == "" {
 		return
 	}
 	if q.Intent != IntentDigest {

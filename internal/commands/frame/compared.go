@@ -80,17 +80,10 @@ func gapAgain(f, q Query) (Query, bool) {
 		m.English = Language(f, q)
 		return m, true
 	}
-	if planGapFollow(f, q) {
-		// "比按量省多少", "how much does it save vs hourly" after a plan's
-		// price: that answer again; its first line says by how much.
-		m := f
-		m.Confidence, m.Alternatives, m.Problems = 1, nil, q.Problems
-		m.English = Language(f, q)
-		return m, true
-	}
-	if gapFollow(f, q) {
-		// "贵多少", "how much cheaper?" after a comparison: the comparison
-		// again; its first line says by how much.
+	if planGapFollow(f, q) || gapFollow(f, q) {
+		// "贵多少", "how much cheaper?" after a comparison, "比按量省多少"
+		// after a plan's price: that answer again; its first line says by
+		// how much.
 		m := f
 		m.Confidence, m.Alternatives, m.Problems = 1, nil, q.Problems
 		m.English = Language(f, q)

@@ -28,7 +28,7 @@ func (e Editor) EstimateCompared(f Query, q *Query) (Query, bool) {
 		// "4090 vs 3090 for that?": the cards on the estimate's job, not
 		// on a default one.
 		return CompareOnJob(f, *q), true
-	case q.Intent == understand.IntentCompare && len(q.GPUs) == 0 && len(q.Platforms) == 0 && q.UnknownGPU == "" && !HasJob(*q) && !Valued(clearAsk(*q)):
+	case q.Intent == understand.IntentCompare && len(q.GPUs) == 0 && len(q.Platforms) == 0 && q.UnknownGPU == "" && !HasJob(*q) && !Valued(ClearAsk(*q)):
 		// "哪个快", "最便宜的是哪个": the estimate again, the faster or the
 		// cheapest first.
 		m := JobAgain(f, *q)
@@ -74,9 +74,9 @@ func JobAgain(f, q Query) Query {
 	return m
 }
 
-// clearAsk is q without what only says which way a comparison asks
+// ClearAsk is q without what only says which way a comparison asks
 // ("便宜多少", "哪个快"): no value of its own.
-func clearAsk(q Query) Query {
+func ClearAsk(q Query) Query {
 	q.Cheaper, q.Aspect = false, ""
 	return q
 }
