@@ -441,7 +441,7 @@ func (r *Router) answer(ctx context.Context, q Query, msg chat.Message, edited *
 	}
 	if edited != nil && !fitsVerdictFirst(res.Payload) {
 		said := res.Query
-		if yesNo && slices.ContainsFunc(res.Uses, func(c render.Condition) bool { return c.Kind == understand.CondRegion && !c.Applied }) {
+		if slices.ContainsFunc(res.Uses, func(c render.Condition) bool { return c.Kind == understand.CondRegion && !c.Applied }) {
 			// A region no offer is in is not named beside a verdict ("有
 			// （西北 地区）" would say there are some there): the answer
 			// says it could not apply it.

@@ -62,6 +62,11 @@ func (r *Answers) stock(ctx context.Context, q understand.Query) answer.Out {
 		rows = bestPerCard(rows)
 	}
 	verdict := stockVerdict(q, rows, above)
+	if q.Region != "" && rq.Region == "" && verdict != nil && verdict.Answer == render.VerdictYes && verdict.Row != nil && r.hasRegions(snap, q) {
+		// "重庆区有没有" where the offers' regions are known and none is in
+		// 重庆: not a yes. (Offers without regions say so in a line.)
+		verdict.Answer, verdict.OtherRegion, verdict.Cheapest = render.VerdictUnsure, q.Region, nil
+	}
 	if q.CheapAsked && verdict != nil && verdict.Row != nil && len(rows) > 0 && verdict.Row != &rows[0] &&
 		priceOf(rows[0]) < priceOf(*verdict.Row) && (rows[0].Available == nil || *rows[0].Available) {
 		// The verdict rests on an offer in stock; a cheaper one whose stock
@@ -102,6 +107,13 @@ func (r *Answers) offerUses(q *understand.Query, snap stock.Snapshot) (*answer.U
 	}
 	rq.Region = ""
 	return uses, rq
+}
+
+// hasRegions reports whether any offer of q's cards and platforms names
+// its region.
+func (r *Answers) hasRegions(snap stock.Snapshot, q understand.Query) bool {
+	regions, _ := r.regionsOffered(snap, q)
+	return len(regions) > 0
 }
 
 // maxRegionsNamed is how many regions a reply names when none is the one

@@ -32,6 +32,9 @@ type StockVerdict struct {
 	// Cheapest is a cheaper offer than Row, asked for cheap ones, whose
 	// stock is unknown (nil when Row is the cheapest).
 	Cheapest *render.OfferRow `json:"cheapest,omitempty"`
+	// OtherRegion is the region asked ("重庆") when no offer is in it:
+	// Row is in stock elsewhere, so whether there is one there is unsure.
+	OtherRegion string `json:"other_region,omitempty"`
 }
 
 // verdictLine is the first line of a stock answer to a yes/no question.
@@ -72,6 +75,8 @@ func (v *stockView) verdictLine() string {
 		return sv.Line(l.T("offers.yesno.can_yes_one", name, price, render.SourceCell(*row, v.en), render.TrimF(sv.CeilingCNY)), l)
 	}
 	switch {
+	case sv.OtherRegion != "":
+		return sv.Line(l.T("offers.yesno.other_region", sv.OtherRegion, name, price, render.FreePhrase(*row, v.en), render.SourceCell(*row, v.en)), l)
 	case sv.Answer == render.VerdictUnsure:
 		return sv.Line(l.T("offers.yesno.unsure", v.subject(), name, price, render.SourceCell(*row, v.en)), l)
 	case sv.Answer == render.VerdictYes && sv.Live:

@@ -126,7 +126,7 @@ func Extract(c *catalog.Catalog, text string, chatEnglish bool) *Extraction {
 	whole := catalog.Fold(text)
 	s := dropFrames(strings.ToValidUTF8(whole, " "))
 	cut := len(s) > MaxQuestion
-	s = fixDigitTypos(questionPart(s))
+	s = correctNames(c, fixDigitTypos(questionPart(s)))
 	q := &Query{Asked: text, CJK: language.HasCJK(text)}
 	var said bool
 	q.English, said = language.AnswerLanguage(text, chatEnglish)

@@ -48,7 +48,36 @@ var (
 	rePeopleAlone = words.NewExpr("names.people_follow")
 	reEach        = words.NewExpr("names.each")
 	reTotalCount  = words.NewExpr("names.total_count")
+	// reCorrection corrects a name said earlier in the same message ("哦不对
+	// 是3090", "sorry I meant h100"): see correctNames.
+	reCorrection = words.NewExpr("names.correction")
 )
+
+// correctNames blanks (keeping byte offsets) the cards, platforms and
+// models named before a correction in one message when one of the same
+// kind is named after it ("4090多少钱 哦不对 是3090" reads as "多少钱 …
+// 3090"), and the correction's words with them. Without a name after it
+// the message is left as it is.
+func correctNames(c *catalog.Catalog, s string) string {
+	loc := reCorrection.FindStringIndex(s)
+	if loc == nil {
+		return s
+	}
+	before, after := s[:loc[0]], s[loc[1]:]
+	changed := false
+	for _, find := range []func(string) []catalog.Match{c.FindGPUs, c.FindPlatforms, c.FindModels} {
+		if len(find(after)) == 0 {
+			continue
+		}
+		for _, m := range find(before) {
+			s, changed = blank(s, m.Start, m.End), true
+		}
+	}
+	if changed {
+		s = blank(s, loc[0], loc[1])
+	}
+	return s
+}
 
 // extractPeople reads several members each renting cards ("我们组5个人
 // 每人一张4090", "3 students, one A100 each", "我和师弟各一张"): the count is the members
