@@ -85,6 +85,10 @@ func implicitUse(intent string, q Query, kind string) (answer.Use, bool) {
 			return answer.Use{Kind: kind, Applied: true, Said: true}, true
 		}
 		return answer.NotUsed(kind, answer.WhySubscribeRegion), true
+	case intent == IntentSubscribe && kind == understand.CondPlatformGroup && (q.PlatformGroup != "" || len(q.Platforms) > 0):
+		// "只要国内的": the alert is for that group's platforms, and its
+		// reply names them.
+		return answer.Use{Kind: kind, Applied: true, Said: true}, true
 	case intent == understand.IntentAvailability && kind == understand.CondSchedule && q.When != nil:
 		return answer.Use{Kind: kind, Applied: true, Said: true}, true
 	}

@@ -108,6 +108,9 @@ func (r *Router) inContext(c *conversation, q Query) (Query, *Query) {
 		if s, ok := listedCancel(*a, q); ok {
 			return s, nil
 		}
+		if s, ok := setCancel(c.member, *a, q); ok {
+			return s, nil
+		}
 		if s, ok := listedCancelAll(*a, q); ok {
 			return s, nil
 		}
@@ -362,7 +365,8 @@ func (r *Router) remember(ctx context.Context, msg chat.Message, c *conversation
 	if f.English != res.English || now.Sub(f.LangAt) > langRefresh {
 		f.English, f.LangAt, changed = res.English, now, true
 	}
-	if did, gpus := didSubscription(res); f.DidSub != did {
+	keepAlert := askedOfAlert(f, res)
+	if did, gpus := didSubscription(res); f.DidSub != did && !keepAlert {
 		// Before the frame is linked: the linked copy is the member's too.
 		f.DidSub, f.DidSubGPUs, changed = did, gpus, true
 	}
@@ -390,6 +394,9 @@ func (r *Router) remember(ctx context.Context, msg chat.Message, c *conversation
 		f.Clarify, changed = nil, true
 	}
 	switch {
+	case keepAlert:
+		// "海外的也算吗" about the alert just set: "改成2块以下" next still
+		// edits it.
 	case res.Intent == IntentSubscribe && !res.Confirm:
 		aq := frame.Keep(res.Query)
 		f.Alert, f.AlertAt, changed = &aq, now, true

@@ -47,6 +47,17 @@ func undo(c *conversation, q Query) (Query, bool) {
 	return m, true
 }
 
+// askedOfAlert reports whether res answered a question about the alert
+// the bot just set for the member (f's, "海外的也算吗", "does that include
+// vast?"): an answer about alerts that changed none and lists that one
+// alone, so that an edit or a cancel next still means it.
+func askedOfAlert(f Frame, res Result) bool {
+	if f.DidSub == "" || f.Alert == nil || f.Alert.Intent != IntentSubscribe || res.Intent != IntentSubscriptions || res.Confirm {
+		return false
+	}
+	return onlyListed(res) == f.DidSub
+}
+
 // didSubscription is the id and cards of the subscription an answer
 // added ("" when it added none).
 func didSubscription(res Result) (string, []string) {
@@ -108,12 +119,28 @@ func listedCancel(a, q Query) (Query, bool) {
 	if a.Intent != IntentSubscriptions || a.SubRef == "" || !q.Referent || !slices.Contains(q.Verbs, IntentUnsubscribe) {
 		return q, false
 	}
+	return cancelRef(a, a.SubRef, q)
+}
+
+// setCancel reads "取消这个", "cancel that one" right after the bot set
+// an alert for the member (a, that answer's Query; f holds its id): that
+// subscription is cancelled, as said (the cancel verb and a clear
+// referent); false for anything else.
+func setCancel(f *Frame, a, q Query) (Query, bool) {
+	if f == nil || f.DidSub == "" || a.Intent != IntentSubscribe || !q.Referent || !q.CancelWord {
+		return q, false
+	}
+	return cancelRef(a, f.DidSub, q)
+}
+
+// cancelRef is q as the cancellation of the subscription ref.
+func cancelRef(a Query, ref string, q Query) (Query, bool) {
 	if !asksUnsubscribe(q) || len(q.GPUs) > 0 || q.UnknownGPU != "" || q.All {
 		return q, false
 	}
 	m := q
 	m.Intent, m.Topic, m.Confidence, m.Alternatives = IntentUnsubscribe, "", 1, nil
-	m.SubRef, m.Verbs = a.SubRef, []string{IntentUnsubscribe}
+	m.SubRef, m.Verbs = ref, []string{IntentUnsubscribe}
 	m.English = frame.Language(a, q)
 	return m, true
 }
@@ -184,7 +211,8 @@ func alertEdit(f *Frame, a, q Query) (Query, bool) {
 		// "also A100" is one more alert (frame.AlertFollow).
 		return q, false
 	}
-	if price == 0 && len(q.Platforms) == 0 && len(q.GPUs) == 0 || frame.HasJob(q) || q.YesNo != nil || q.UnknownGPU != "" {
+	if price == 0 && len(q.Platforms) == 0 && len(q.GPUs) == 0 && q.PlatformGroup == "" && q.Region == "" && q.MinFree == 0 ||
+		frame.HasJob(q) || q.YesNo != nil || q.UnknownGPU != "" {
 		return q, false
 	}
 	m := a
@@ -193,8 +221,20 @@ func alertEdit(f *Frame, a, q Query) (Query, bool) {
 	if price > 0 {
 		m.MaxPriceCNY = price
 	}
-	if len(q.Platforms) > 0 {
+	switch {
+	case len(q.Platforms) > 0:
 		m.Platform, m.Platforms, m.ExcludePlatforms, m.PlatformGroup = q.Platform, q.Platforms, nil, ""
+	case q.PlatformGroup != "":
+		// "只要国内的": the platforms of that group.
+		m.Platform, m.Platforms, m.PlatformGroup = "", nil, q.PlatformGroup
+		m.Conditions = append(slices.Clone(m.Conditions), q.Conditions...)
+	}
+	if q.Region != "" {
+		m.Region = q.Region
+		m.Conditions = append(slices.Clone(m.Conditions), q.Conditions...)
+	}
+	if q.MinFree > 0 {
+		m.MinFree = q.MinFree
 	}
 	if len(q.GPUs) > 0 {
 		m.GPU, m.GPUs, m.NamedGPUs, m.GPUFamily = q.GPU, q.GPUs, q.NamedGPUs, q.GPUFamily
