@@ -49,7 +49,7 @@ func Advice(ctx context.Context, a *answer.Ask) answer.Out {
 		a.Query.AdviceBranch = br
 		q = a.Query
 	}
-	if q.AdviceBranch > 0 || q.AdviceNext || q.AdviceWorked || q.AdviceFit {
+	if q.AdviceBranch > 0 || q.AdviceNext || q.AdviceWorked || q.AdviceFit || q.AdviceAsk != "" {
 		return answer.Out{Payload: follow(a, t), Query: q}
 	}
 	m := topicHit(q.KB, t, q.Score)
@@ -504,6 +504,25 @@ func leftSteps(t *kb.Topic, shown int, en bool) []string {
 	return append(slices.Clone(steps[min(shown, len(steps)):]), t.Next.Pick(en)...)
 }
 
+// askedStep is the index of the step most of the question's words
+// (Query.AskWords) are in, the first on a tie or when none is.
+func askedStep(steps []string, asked []string) int {
+	best, bestN := 0, 0
+	for i, s := range steps {
+		s = strings.ToLower(s)
+		n := 0
+		for _, w := range asked {
+			if strings.Contains(s, w) {
+				n += len([]rune(w))
+			}
+		}
+		if n > bestN {
+			best, bestN = i, n
+		}
+	}
+	return best
+}
+
 // follow answers a follow-up of topic t's answer (Query.AdviceBranch,
 // AdviceNext): the branch it names, or the steps the last answer did not
 // show (Query.AdviceShown of them were) and the topic's alternatives; with
@@ -527,6 +546,18 @@ func follow(a *answer.Ask, t *kb.Topic) adviceview.Follow {
 	}
 	if q.AdviceFit && oomFit(a, t, &p) {
 		return p
+	}
+	if q.AdviceAsk != "" {
+		// "怎么定位是哪一行": the step the question's words name (the
+		// first when none does), then the others.
+		steps := append(slices.Clone(t.Steps.Pick(en)), t.Next.Pick(en)...)
+		if len(steps) > 0 {
+			i := askedStep(steps, q.AskWords)
+			p.Text, p.Verdict = steps[i], kb.VerdictStated
+			p.Steps = slices.Delete(steps, i, i+1)
+			p.Steps = p.Steps[:min(len(p.Steps), maxStepsAfterBranch)]
+			return p
+		}
 	}
 	if q.AdviceWorked {
 		p.Text = i18n.Of(en).T("advice.follow.worked_before")

@@ -51,7 +51,8 @@ func AdviceFollow(base *kb.Base, f *Frame, q Query) (Query, bool) {
 	report := reportsOn(q, topic) || job
 	worked := q.WorkedBefore && !q.OwnAsk && !named
 	fit := !named && fitAsked(f, q, t)
-	if !named && !report && !worked && !fit && ownQuestion(q, topic) {
+	ask := !named && !worked && !fit && topicAsk(q, topic)
+	if !named && !report && !worked && !fit && !ask && ownQuestion(q, topic) {
 		return q, false
 	}
 	m := f.Query.Restore()
@@ -87,6 +88,9 @@ func AdviceFollow(base *kb.Base, f *Frame, q Query) (Query, bool) {
 		} else {
 			m.GPU, m.GPUs, m.NamedGPUs, m.GPUFamily = "", nil, nil, false
 		}
+	case ask:
+		// "怎么定位是哪一行": the step it asks about, then the others.
+		m.AdviceAsk, m.AskWords = q.Asked, q.AskWords
 	case q.Still || q.OtherWays || q.Intent == understand.IntentAdvice && q.Topic == topic:
 		m.AdviceNext, m.AdviceShown = true, f.Query.AdviceShown
 	case report && t.Tie == kb.TieOOM && (HasJob(q) || len(q.GPUs) > 0):
@@ -166,6 +170,29 @@ func reportsOn(q Query, topic string) bool {
 	}
 	if b := q.KB; b != nil && b.Best != nil && b.Best.Strong && b.Best.Topic.ID != topic {
 		return false
+	}
+	text := strings.TrimSpace(q.Asked)
+	return !strings.Contains(text, "\n") && !language.ErrorLine(catalog.Fold(text))
+}
+
+// topicAsk reports whether q, after a troubleshooting answer about
+// topic, asks how to do one of its fixes or which ("怎么定位是哪一行",
+// "镜像咋设", "what should I try first", "how do I install it on AutoDL"):
+// no card, job or error of its own, no other topic it names for sure,
+// and no money or stock question.
+func topicAsk(q Query, topic string) bool {
+	if !q.TopicAsk || q.Still || q.OtherWays || len(q.GPUs) > 0 || HasJob(q) || q.OOM != nil || slices.Contains(q.Verbs, q.Intent) {
+		return false
+	}
+	if b := q.KB; b != nil && b.Best != nil && b.Best.Strong && b.Best.Topic.ID != topic {
+		return false
+	}
+	switch q.Intent {
+	case understand.IntentStock, understand.IntentEstimate, understand.IntentPlan, understand.IntentCompare, understand.IntentSubscribe,
+		understand.IntentFactCheck, understand.IntentDigest:
+		return q.Confidence < acceptSure
+	case understand.IntentPrices:
+		return q.Confidence < acceptSure || !q.OwnAsk
 	}
 	text := strings.TrimSpace(q.Asked)
 	return !strings.Contains(text, "\n") && !language.ErrorLine(catalog.Fold(text))

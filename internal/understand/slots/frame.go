@@ -1,6 +1,7 @@
 package slots
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -63,6 +64,8 @@ var (
 	reUndoSure = words.NewExpr("frame.undo_sure")
 	// reAlertAsk asks to be told when the last answer's card is there.
 	reAlertAsk = words.NewExpr("frame.alert_ask")
+	// reTopicAsk asks how to do one of the last answer's fixes.
+	reTopicAsk = words.NewExpr("frame.topic_ask")
 	// Setting a subject against the last answer's ("和3090比呢").
 	reCompareWith = words.NewExpr("frame.compare_with")
 	// A number said alone ("2.5呢").
@@ -81,6 +84,45 @@ var (
 	// reCardVRAM asks how much VRAM a card has ("显存多大").
 	reCardVRAM = words.NewExpr("frame.card_vram")
 )
+
+// kwAskStop are the words of a how-to question that name no step.
+var kwAskStop = words.NewWords("frame.ask_stop")
+
+// askWords are the words of s that may name a step of a fix
+// (Query.AskWords), each once.
+func askWords(s string) []string {
+	var out []string
+	add := func(w string) {
+		if !kwAskStop.Has(w) && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	var han []rune
+	flush := func() {
+		for i := 0; i+1 < len(han); i++ {
+			add(string(han[i : i+2]))
+		}
+		han = han[:0]
+	}
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '-'
+	}) {
+		for _, r := range f {
+			if unicode.Is(unicode.Han, r) {
+				han = append(han, r)
+				continue
+			}
+			flush()
+		}
+		flush()
+		for _, w := range strings.FieldsFunc(f, func(r rune) bool { return unicode.Is(unicode.Han, r) }) {
+			if len(w) >= 3 {
+				add(strings.ToLower(w))
+			}
+		}
+	}
+	return out
+}
 
 // followUpSlots marks how a message may continue the conversation
 // (Query.FollowUp, Bare, Cheaper, Confirm); the router decides whether it
@@ -114,6 +156,10 @@ func followUpSlots(x *Extraction) {
 	q.OtherWays = reOtherWays.MatchString(x.s)
 	q.Finding = reFinding.MatchString(x.s)
 	q.OwnAsk = reOwnAsk.MatchString(x.s)
+	q.TopicAsk = reTopicAsk.MatchString(x.s)
+	if q.TopicAsk {
+		q.AskWords = askWords(x.s)
+	}
 	q.Resolved = reResolved.MatchString(x.s)
 	q.WorkedBefore = reWorkedBefore.MatchString(x.s)
 	q.WhyVerdict = reWhyVerdict.MatchString(x.s)

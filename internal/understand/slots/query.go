@@ -399,6 +399,15 @@ type Query struct {
 	// answer a finding that asks nothing of its own continues its topic.
 	Finding bool `json:"-"`
 	OwnAsk  bool `json:"-"`
+	// TopicAsk: it asks how to do something or which of several
+	// ("怎么定位是哪一行", "which version should I install"); after a
+	// troubleshooting answer, the step its words name.
+	TopicAsk bool `json:"-"`
+	// AskWords are the words of such a question that may name a step:
+	// lower-case ASCII words of three letters or more and Chinese
+	// character pairs, frame.ask_stop left out ("怎么定位是哪一行" → 定位,
+	// 位是, 一行).
+	AskWords []string `json:"-"`
 	// Resolved: the message says the problem is solved ("已经好了 谢谢",
 	// "搞定了", "works now"); after a troubleshooting answer it is thanked.
 	Resolved bool `json:"-"`
@@ -444,6 +453,10 @@ type Query struct {
 	AdviceNext   bool `json:"-"`
 	AdviceShown  int  `json:"-"`
 	AdviceWorked bool `json:"-"`
+	// AdviceAsk is a question how to do one of the topic's fixes ("怎么定位
+	// 是哪一行", "which version should I install"): the step its words
+	// name is answered first.
+	AdviceAsk string `json:"-"`
 	// AdviceFit: after an OOM answer with a job, "batch改成1还会爆吗" asks
 	// whether the job fits at the settings it names (a verdict first).
 	AdviceFit bool `json:"-"`

@@ -476,8 +476,9 @@ func plainWords(folded string) (plain int, chat bool) {
 			continue
 		}
 		w = strings.Trim(w, ".,!?;:\"'()[]")
-		if w == "i" {
-			// "I already use fp16": the one English word of one letter.
+		if w == "i" || strings.ContainsRune(w, '\'') && chatEnglish.Has(w) {
+			// "I already use fp16": the one English word of one letter;
+			// "I'm on CUDA 12.1", "it's on a 5090": a contraction of one.
 			plain++
 			chat = true
 			continue
