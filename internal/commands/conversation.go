@@ -153,6 +153,9 @@ func (r *Router) inContext(c *conversation, q Query) (Query, *Query) {
 	if m, ok := storage.Follow(c.frame, q); ok && !(digestAsk(q) && c.frame.Query.Intent == IntentDigest) {
 		return m, nil
 	}
+	if m, ok := r.jobBack(c.frame, q); ok {
+		return m, nil
+	}
 	m, ok := r.editor().Follow(c.frame, q)
 	if !ok {
 		if t, ok := r.threadFollow(c.frame, m); ok {
@@ -193,6 +196,26 @@ func (r *Router) alertOf(f *Frame) *Query {
 	}
 	q := f.Alert.Restore()
 	return &q
+}
+
+// jobBack reads an estimate question naming no job ("要多少钱", "那要多
+// 久", "预算30够不够") after an answer that is no estimate (stock, a
+// troubleshooting answer) as a question about the conversation's last
+// job (Frame.Job): its estimate, edited as an estimate's follow-up is.
+func (r *Router) jobBack(f *Frame, q Query) (Query, bool) {
+	if f == nil || f.Job == nil || q.Intent != IntentEstimate || frame.HasJob(q) {
+		return q, false
+	}
+	if cur := f.Query.Restore(); cur.Intent == IntentEstimate && frame.HasJob(cur) {
+		return q, false // the estimate's own follow-ups
+	}
+	job := f.Job.Restore()
+	if fq := r.jobFrame(&job); fq != nil {
+		job = *fq
+	}
+	job.Intent, job.Topic, job.KB, job.Confidence, job.YesNo = IntentEstimate, "", nil, 1, nil
+	job.Problems, job.Issues = nil, nil
+	return r.followEstimate(job, q)
 }
 
 // sameWorkload reports whether the last estimate asked about the
@@ -378,6 +401,10 @@ func (r *Router) remember(ctx context.Context, msg chat.Message, c *conversation
 			f.Before = &before
 		}
 		f.Query, f.At, f.Said, f.Cheapest, changed = frame.Keep(*fq), now, firstLine(res.Text), cheapest(res), true
+		if frame.HasJob(*fq) {
+			job := f.Query
+			f.Job = &job
+		}
 		f.Query.AdviceTopic, f.Query.AdviceShown = r.adviceShown(c, res)
 		if c.edited {
 			f.Seen = appendNewStrings(f.Seen, fq.Platforms...)

@@ -138,6 +138,19 @@ func (r *Router) followEstimate(f, q Query) (Query, bool) {
 		// estimate again; its first line says by how much they differ.
 		return frame.JobAgain(f, q), true
 	}
+	if platformCostAsked(q) {
+		// "runpod多少钱", "cost on RunPod" after the job's estimate: the
+		// job there, not the platform's price list ("runpod怎么收费" is).
+		q.Intent = IntentEstimate
+		if m, ok := mergeFollowUp(f, q); ok {
+			return m, true
+		}
+	}
+	if cheapestAsked(q) {
+		// "最便宜的是哪家" after the job's estimate: where it runs
+		// cheapest, not every card's stock.
+		return frame.JobAgain(f, q), true
+	}
 	if q.Intent == IntentEstimate && !frame.HasJob(q) && !q.Bare && !frame.Valued(q) {
 		// "要跑多久", "要多少钱" naming nothing: the estimate's job again.
 		m := frame.JobAgain(f, q)
@@ -176,6 +189,35 @@ func (r *Router) followEstimate(f, q Query) (Query, bool) {
 		return q, false
 	}
 	return r.editJob(f, q)
+}
+
+// platformCostAsked reports whether q asks only what something costs on
+// a platform it names ("runpod多少钱", "how much on vast"): no card, job,
+// disk, billing mode or price of its own.
+func platformCostAsked(q Query) bool {
+	if len(q.Platforms) == 0 || len(q.GPUs) > 0 || frame.HasJob(q) || q.UnknownGPU != "" || q.NamesDisks || q.BillingMode != "" ||
+		q.Aspect != understand.AspectPrice || q.PriceCNY > 0 || q.MaxPriceCNY > 0 || q.YesNo != nil || slices.Contains(q.Verbs, q.Intent) {
+		return false
+	}
+	switch q.Intent {
+	case IntentPrices, IntentStock, IntentEstimate:
+		return true
+	}
+	return false
+}
+
+// cheapestAsked reports whether q asks only which platform is cheapest
+// ("最便宜的是哪家", "which one is cheapest"), naming no card, platform or
+// job, no price and no stock condition.
+func cheapestAsked(q Query) bool {
+	if !q.WhichPlatform && !q.FollowCheapest || q.Aspect != understand.AspectPrice || frame.HasSubject(q) || frame.Valued(frame.ClearAsk(q)) || q.YesNo != nil {
+		return false
+	}
+	switch q.Intent {
+	case IntentStock, IntentPrices, IntentCompare:
+		return q.Confidence < 1 || q.FollowCheapest
+	}
+	return false
 }
 
 // cardsGapAsked reports whether q asks by how much the cards the estimate

@@ -228,8 +228,9 @@ var reDiskExtra = words.NewExpr("pipeline.disk_extra")
 // does not: its estimate lists the cards that hold it, cheapest first).
 func (u *Understander) cardJob(x *extraction) {
 	q := x.Query()
-	if q.Intent == IntentAdvice && q.Topic == advice.TopicCardChoice && q.KBWorkload != "" && len(q.NamedGPUs) >= 2 {
-		// "3090还是4090跑SDXL LoRA": the model its estimate prices (SDXL,
+	if q.Intent == IntentAdvice && q.Topic == advice.TopicCardChoice && q.KBWorkload != "" {
+		// "3090还是4090跑SDXL LoRA", "what card for SDXL LoRA": the model
+		// its estimate prices, now or in a follow-up ("how long": SDXL,
 		// not the workload's default).
 		x.WorkloadNames(u.work)
 	}

@@ -117,6 +117,7 @@ const (
 // What a comparison asks about (Query.Aspect).
 const (
 	AspectSpeed = slots.AspectSpeed
+	AspectPrice = slots.AspectPrice
 )
 
 // What a yes/no question asks (Query.YesNo.Kind; see slots.YesNo).

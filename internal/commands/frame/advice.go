@@ -212,6 +212,7 @@ func cardFollow(f *Frame, q Query) (Query, bool) {
 	}
 	m := q
 	m.KBWorkload, m.Workload, m.Asked = w, f.Query.Workload, f.Query.Asked
+	m.WorkloadModel, m.WorkloadDataset = f.Query.WorkloadModel, f.Query.WorkloadDataset
 	m.English = Language(f.Query.Restore(), q)
 	return m, true
 }

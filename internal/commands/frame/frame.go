@@ -72,6 +72,11 @@ type Frame struct {
 	// edit): "how much more?" after "what if I use 4 A100s" weighs the
 	// new figure against the one before the change.
 	Before *Kept `json:"before,omitempty"`
+	// Job is the last job the conversation talked about (an estimate, an
+	// OOM answer that read one, a card choice for a workload), kept
+	// while other answers come in between: "要多少钱", "那要多久" naming no
+	// job after a stock answer or a troubleshooting answer ask about it.
+	Job *Kept `json:"job,omitempty"`
 }
 
 // Language is the conversation's language as f keeps it: the last
