@@ -15,6 +15,9 @@ func (r *Router) factFollow(f *Frame, q Query) (Query, bool) {
 		return q, false
 	}
 	fq := f.Query.Restore()
+	if m, ok := r.factCard(fq, q); ok {
+		return m, true
+	}
 	if len(q.Platforms) != 1 || slices.Equal(q.Platforms, fq.Platforms) || !(q.Bare || q.FollowUp) {
 		return q, false
 	}
@@ -32,6 +35,32 @@ func (r *Router) factFollow(f *Frame, q Query) (Query, bool) {
 			m.PriceUnit = q.PriceUnit
 		}
 	}
+	m.Confidence, m.Alternatives, m.Verbs = 1, nil, nil
+	m.English = frame.Language(fq, q)
+	return m, true
+}
+
+// factCard reads another card after a fact check of a platform's price
+// ("那A100呢" after "听说矩池云3090一小时1.5 对吗"): with a price of its own
+// ("那A100 5块呢"), the claim again for that card and price; without, that
+// card's prices on the claim's platforms (its price was the other
+// card's).
+func (r *Router) factCard(fq, q Query) (Query, bool) {
+	if len(q.GPUs) == 0 || len(fq.Platforms) == 0 || len(q.Platforms) > 0 || !(q.Bare || q.FollowUp) || frame.HasJob(q) ||
+		slices.Equal(q.GPUs, fq.GPUs) || slices.Contains(q.Verbs, q.Intent) {
+		return q, false
+	}
+	m := q
+	if q.PriceCNY > 0 {
+		if c := r.Understand(fq.Asked); c.Intent == IntentFactCheck {
+			m = c
+			m.GPU, m.GPUs, m.NamedGPUs, m.GPUFamily = q.GPU, slices.Clone(q.GPUs), slices.Clone(q.NamedGPUs), q.GPUFamily
+			m.PriceCNY, m.PriceUnit = q.PriceCNY, q.PriceUnit
+		}
+	} else {
+		m.Intent, m.Topic, m.YesNo = IntentPrices, "", nil
+	}
+	m.Platform, m.Platforms = fq.Platform, slices.Clone(fq.Platforms)
 	m.Confidence, m.Alternatives, m.Verbs = 1, nil, nil
 	m.English = frame.Language(fq, q)
 	return m, true

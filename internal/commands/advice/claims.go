@@ -164,8 +164,9 @@ func (r checker) gpuPrice(ctx context.Context, q understand.Query, usd bool) *ad
 	if q.Platform == "" {
 		c.Platform = best.platform
 	}
-	if c.Verdict == adviceview.VerdictYes && judgeAs == "" && best.high > best.low*lowEndSpread && v <= best.low*1.05 {
-		// "恒源云4090才1块3" against 1.30–2.50: only the range's low end.
+	if c.Verdict == adviceview.VerdictYes && judgeAs == "" && best.high > best.low*lowEndSpread && v <= best.low+(best.high-best.low)*lowEndShare {
+		// "恒源云4090才1块3" against 1.30–2.50, "AutoDL 4090 1块3" against
+		// 1.20–2.70: the range's low end, not a price to count on.
 		c.Verdict, c.LowEnd = adviceview.VerdictPartly, true
 	}
 	if usd && fx > 0 {
@@ -190,6 +191,10 @@ func (r checker) gpuPrice(ctx context.Context, q understand.Query, usd bool) *ad
 // lowEndSpread: a range whose high end is this many times its low end
 // or more is a range, not one price, for a claim of its low end.
 const lowEndSpread = 1.15
+
+// lowEndShare: a claim within this share of such a range above its low
+// end is a claim of its low end.
+const lowEndShare = 0.25
 
 // maxAlso is how many other figures a price check names.
 const maxAlso = 2

@@ -66,6 +66,7 @@ var (
 	claimHours  = words.NewExpr("advice.claim_hours")
 	claimPlan   = words.NewExpr("advice.claim_plan_price")
 	claimHourly = words.NewExpr("advice.claim_bare_hourly")
+	claimAfter  = words.NewExpr("advice.claim_hourly_after")
 	claimGBMon  = words.NewExpr("advice.claim_gb_month")
 	claimMonth  = words.NewExpr("advice.claim_month")
 	claimUSD    = words.NewExpr("advice.claim_usd")
@@ -93,6 +94,9 @@ func Read(s string) *Claim {
 		c.PlanCNY = bigNum(m[1])
 	}
 	if m := claimHourly.FindStringSubmatch(s); m != nil {
+		c.HourlyCNY, _ = words.ParseNum(m[1])
+	} else if m := claimAfter.FindStringSubmatch(s); m != nil {
+		// "3090一小时1.5": the price after the hour.
 		c.HourlyCNY, _ = words.ParseNum(m[1])
 	}
 	c.USD = claimUSD.MatchString(s)
