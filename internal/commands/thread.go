@@ -92,7 +92,9 @@ func weakReading(q, fq Query, advice bool) bool {
 			}
 		}
 	case understand.IntentPrices:
-		return !q.OwnAsk && !q.All
+		// "多久会被释放" asks how long data is kept: a price question of
+		// its own.
+		return !q.OwnAsk && !q.All && !q.Retention
 	}
 	return false
 }

@@ -34,7 +34,9 @@ func AdviceFollow(base *kb.Base, f *Frame, q Query) (Query, bool) {
 	}
 	topic := f.Query.AdviceTopic
 	t, ok := base.Topic(topic)
-	if !ok {
+	if !ok || q.Retention && q.Intent == understand.IntentPrices && !q.Still {
+		// "多久会被释放" after talk of storage fees: how long the
+		// platforms keep data, a question of its own.
 		return q, false
 	}
 	if q.Resolved && !q.Still && !q.OwnAsk && !q.AsksWhy && !HasSubject(q) && q.OOM == nil && (q.KB == nil || q.KB.Best == nil) && !slices.Contains(q.Verbs, q.Intent) {

@@ -242,6 +242,14 @@ func platformAspect(f, q Query) (Query, bool) {
 		q.English = Language(f, q)
 		return q, true
 	}
+	if f.Intent == understand.IntentPrices && f.Retention && q.AsksHours && !q.Retention && q.YesNo == nil && len(q.Verbs) == 0 {
+		// "多久" after how long the platform keeps data: that again, not
+		// a job's hours.
+		m := f
+		m.Confidence, m.Alternatives = 1, nil
+		m.English = Language(f, q)
+		return m, true
+	}
 	if q.Intent != understand.IntentPrices {
 		return q, false
 	}

@@ -66,6 +66,14 @@ func Follow(f *frame.Frame, q understand.Query) (understand.Query, bool) {
 	if q.DiskRef != "" {
 		return namedDisk(f, q)
 	}
+	if q.Retention && len(q.Platforms) == 0 && len(q.Verbs) == 0 && f.Query.DiskRef != "" {
+		// "会被清吗", "多久会被释放" after a disk was marked stopped: the
+		// lab's disks at risk, that one among them.
+		m := q
+		m.Intent, m.Topic, m.Confidence, m.Alternatives = understand.IntentStorageRisk, "", 1, nil
+		m.English = frame.Language(f.Query.Restore(), q)
+		return m, true
+	}
 	if q.LedgerBudget > 0 || q.LedgerPick == "total" || q.LedgerPick == "stopped" || q.LedgerPick == "drop" || q.LedgerPick == "per_owner" && ledgerAsks[q.Intent] ||
 		q.LedgerPick == "owners" && ledgerAsks[q.Intent] && q.Topic == "" {
 		// "加起来一个月多少", "停机的那块呢", "该删哪块", "who owns what": the ledger's

@@ -102,14 +102,21 @@ func ReleaseList(r *render.Renderer, risks []ledger.AtRisk, now time.Time, en bo
 	cites := map[string]bool{}
 	var notes []string
 	plans := false
+	listed := map[string]bool{}
 	for _, a := range append(soon, gone...) {
 		plans = plans || a.Rule.PlanExpiry
-		rows = append(rows, []string{"#" + a.Disk, r.PlatformName(a.Platform, en), GBText(a.SizeGB), ownerName(a.DiskState, en),
-			Span(now.Sub(a.StoppedAt), en), whenText(r.Clock, a, now, en), a.Rule.Lost.Pick(en)})
 		if c := ruleLine(r, a, en); !cites[c] {
 			cites[c] = true
 			notes = append(notes, c)
 		}
+		if listed[a.Disk] {
+			// A disk two rules reach (released, then cleared): its
+			// soonest loss is its row; the rules are both in the notes.
+			continue
+		}
+		listed[a.Disk] = true
+		rows = append(rows, []string{"#" + a.Disk, r.PlatformName(a.Platform, en), GBText(a.SizeGB), ownerName(a.DiskState, en),
+			Span(now.Sub(a.StoppedAt), en), whenText(r.Clock, a, now, en), a.Rule.Lost.Pick(en)})
 	}
 	rep.Table = &chat.Table{Header: i18n.Of(en).L("release.list.header"), Rows: rows}
 	rep.Notes = append([]string{i18n.Of(en).T("release.list.note")}, notes...)

@@ -112,8 +112,30 @@ func (v pricesView) reply() chat.Reply {
 		return v.withCount(v.withUSD(v.platforms()))
 	case len(p.Ask.GPUs) > 0:
 		return v.withCount(v.withUSD(v.gpus()))
+	case p.Ask.Retention:
+		return v.retentionOverview()
 	}
 	return v.overview()
+}
+
+// retentionOverview answers "关机多久会被释放" naming no platform: each
+// platform's first data-loss rule, those without one named after.
+func (v pricesView) retentionOverview() chat.Reply {
+	rep := chat.Reply{Title: v.l.T("prices.retention.overview")}
+	var none []string
+	for i := range v.rd.Cat.Platforms {
+		p := &v.rd.Cat.Platforms[i]
+		if len(p.Retention) == 0 {
+			none = append(none, p.DisplayName(v.en))
+			continue
+		}
+		rep.Lines = append(rep.Lines, v.l.T("offers.named", p.DisplayName(v.en), p.Retention[0].Text.Pick(v.en)))
+	}
+	if len(none) > 0 {
+		rep.Notes = append(rep.Notes, v.l.T("prices.retention.unknown", strings.Join(none, v.l.T("list.sep"))))
+	}
+	rep.Notes = append(rep.Notes, v.l.T("prices.retention.advice"))
+	return rep
 }
 
 // withUSD adds the prices in US dollars first to a reply asked in them.
