@@ -101,28 +101,8 @@ func (r *Router) inContext(c *conversation, q Query) (Query, *Query) {
 		picked.Score = alt.Score
 		return picked, nil
 	}
-	if a := r.alertOf(c.member); a != nil {
-		if s, ok := frame.AlertFollow(*a, q); ok {
-			return s, nil
-		}
-		if s, ok := listedCancel(*a, q); ok {
-			return s, nil
-		}
-		if s, ok := setCancel(c.member, *a, q); ok {
-			return s, nil
-		}
-		if s, ok := listedCancelAll(*a, q); ok {
-			return s, nil
-		}
-		if s, ok := alertEdit(c.member, *a, q); ok {
-			return s, nil
-		}
-		if s, ok := muteEdit(*a, q); ok {
-			return s, nil
-		}
-		if s, ok := r.alertCovers(*a, q); ok {
-			return s, nil
-		}
+	if m, ok := r.alertFollows(c, q); ok {
+		return m, nil
 	}
 	if c.frame == nil {
 		return frame.Alone(q), nil
@@ -132,7 +112,7 @@ func (r *Router) inContext(c *conversation, q Query) (Query, *Query) {
 		// follows.
 		return q, nil
 	}
-	if m, ok := alertFollow(c.frame, q); ok {
+	if m, ok := frame.CardAlert(c.frame, q); ok {
 		return m, nil
 	}
 	if m, ok := whyFollow(c.frame, q); ok {
@@ -165,6 +145,38 @@ func (r *Router) inContext(c *conversation, q Query) (Query, *Query) {
 	}
 	base := c.frame.Query.Restore()
 	return m, &base
+}
+
+// alertFollows reads q after the member's last alert answer (an alert
+// set, a mute, the alerts listed): what it lets a short message do
+// outright (frame/alertedit.go).
+func (r *Router) alertFollows(c *conversation, q Query) (Query, bool) {
+	a := r.alertOf(c.member)
+	if a == nil {
+		return q, false
+	}
+	if s, ok := frame.AlertFollow(*a, q); ok {
+		return s, true
+	}
+	if s, ok := frame.ListedCancel(*a, q); ok {
+		return s, true
+	}
+	if s, ok := frame.SetCancel(c.member, *a, q); ok {
+		return s, true
+	}
+	if s, ok := frame.ListedCancelAll(*a, q); ok {
+		return s, true
+	}
+	if s, ok := frame.AlertEdit(c.member, *a, q); ok {
+		return s, true
+	}
+	if s, ok := frame.MuteEdit(*a, q); ok {
+		return s, true
+	}
+	if s, ok := r.alertCovers(*a, q); ok {
+		return s, true
+	}
+	return q, false
 }
 
 // clarifyOf is the frame's ask-back while it may be picked from (nil

@@ -138,18 +138,8 @@ func (r *Router) followEstimate(f, q Query) (Query, bool) {
 		// estimate again; its first line says by how much they differ.
 		return frame.JobAgain(f, q), true
 	}
-	if platformCostAsked(q) {
-		// "runpod多少钱", "cost on RunPod" after the job's estimate: the
-		// job there, not the platform's price list ("runpod怎么收费" is).
-		q.Intent = IntentEstimate
-		if m, ok := mergeFollowUp(f, q); ok {
-			return m, true
-		}
-	}
-	if cheapestAsked(q) {
-		// "最便宜的是哪家" after the job's estimate: where it runs
-		// cheapest, not every card's stock.
-		return frame.JobAgain(f, q), true
+	if m, ok := jobAsks(f, q); ok {
+		return m, true
 	}
 	if q.Intent == IntentEstimate && !frame.HasJob(q) && !q.Bare && !frame.Valued(q) {
 		// "要跑多久", "要多少钱" naming nothing: the estimate's job again.
@@ -189,6 +179,33 @@ func (r *Router) followEstimate(f, q Query) (Query, bool) {
 		return q, false
 	}
 	return r.editJob(f, q)
+}
+
+// jobAsks reads what a short follow-up asks of the estimate f names
+// nothing of its own for: the cost on a platform it names, a bare card
+// count, the cheapest platform.
+func jobAsks(f, q Query) (Query, bool) {
+	if platformCostAsked(q) {
+		// "runpod多少钱", "cost on RunPod" after the job's estimate: the
+		// job there, not the platform's price list ("runpod怎么收费" is).
+		q.Intent = IntentEstimate
+		if m, ok := mergeFollowUp(f, q); ok {
+			return m, true
+		}
+	}
+	if n := q.BareAmount; f.GPUCount > 1 && n >= 1 && n <= 64 && n == float64(int(n)) && !frame.Valued(q) && !frame.HasSubject(q) {
+		// "what if 4" after "8 H100s for …": that many cards.
+		q.GPUCount, q.Intent = int(n), IntentEstimate
+		if m, ok := mergeFollowUp(f, q); ok {
+			return m, true
+		}
+	}
+	if cheapestAsked(q) {
+		// "最便宜的是哪家" after the job's estimate: where it runs
+		// cheapest, not every card's stock.
+		return frame.JobAgain(f, q), true
+	}
+	return q, false
 }
 
 // platformCostAsked reports whether q asks only what something costs on
