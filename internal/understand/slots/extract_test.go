@@ -94,4 +94,3 @@ func TestExtractionFinishers(t *testing.T) {
 		t.Errorf("mute: %d minutes", x.Query().MuteMinutes)
 	}
 }
-
