@@ -115,6 +115,9 @@ func (r *Router) inContext(c *conversation, q Query) (Query, *Query) {
 	if m, ok := frame.CardAlert(c.frame, q); ok {
 		return m, nil
 	}
+	if m, ok := frame.PickFollow(c.frame, q); ok {
+		return m, nil
+	}
 	if m, ok := whyFollow(c.frame, q); ok {
 		return m, nil
 	}

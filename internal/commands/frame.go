@@ -185,6 +185,13 @@ func (r *Router) followEstimate(f, q Query) (Query, bool) {
 // nothing of its own for: the cost on a platform it names, a bare card
 // count, the cheapest platform.
 func jobAsks(f, q Query) (Query, bool) {
+	if methodVs(q) {
+		// "is it worth it vs LoRA": the job with that method.
+		q.Intent, q.YesNo = IntentEstimate, nil
+		if m, ok := mergeFollowUp(f, q); ok {
+			return m, true
+		}
+	}
 	if platformCostAsked(q) {
 		// "runpod多少钱", "cost on RunPod" after the job's estimate: the
 		// job there, not the platform's price list ("runpod怎么收费" is).

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labgpu/bot/internal/chat"
 	"github.com/labgpu/bot/internal/commands/answer"
+	"github.com/labgpu/bot/internal/commands/frame"
 	"github.com/labgpu/bot/internal/i18n"
 	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/render/estimateview"
@@ -16,12 +17,20 @@ import (
 // figures: by how much the new answer differs from the last ("贵多少",
 // "换成4090多多少", "how much more?") or how long the job runs ("那要跑多
 // 久").
-type figureAsk struct{ gap, hours, speed bool }
+type figureAsk struct{ gap, hours, speed, pick bool }
 
 // figureAskOf reads it from the message's reading alone (q, before the
 // frame edits it).
 func figureAskOf(q Query) figureAsk {
-	return figureAsk{gap: q.FollowGap, hours: !q.FollowGap && q.AsksHours, speed: q.FollowGap && q.AsksFaster}
+	gap := q.FollowGap || methodVs(q)
+	return figureAsk{gap: gap, hours: !gap && q.AsksHours, speed: q.FollowGap && q.AsksFaster, pick: q.PickAsk}
+}
+
+// methodVs reports whether q sets another method against the last job
+// ("is it worth it vs LoRA", "跟QLoRA比呢"), naming no card, platform or
+// job: that method's estimate, by how much it differs.
+func methodVs(q Query) bool {
+	return q.Intent == IntentCompare && q.Method != "" && !frame.HasSubject(q) && q.UnknownGPU == ""
 }
 
 // withFigureLine puts first what a follow-up asked of the figures: the
@@ -49,6 +58,9 @@ func (r *Router) withFigureLine(ctx context.Context, res Result, bases []Query, 
 	}
 	switch {
 	case line != "":
+	case ask.pick && figureview.CardsPickLine(l, res.Payload) != "":
+		// "那我该选哪个" of two cards: which, and why.
+		line = figureview.CardsPickLine(l, res.Payload)
 	case ask.hours && figureview.CardsGapLine(l, res.Payload) != "":
 		// "差几个小时" of two cards: both runs' hours.
 		line = figureview.CardsGapLine(l, res.Payload)

@@ -361,8 +361,12 @@ func (r *Router) answerMessage(ctx context.Context, msg chat.Message) (res Resul
 	q = cardVRAMAsk(q)
 	pctx, pend := stock.WithPending(ctx)
 	res = r.answer(pctx, q, msg, edited, yesNo)
-	if edited != nil && (ask.gap || ask.hours) {
+	switch {
+	case edited != nil && (ask.gap || ask.hours):
 		res = r.withFigureLine(pctx, res, figureBases(*edited, conv), ask, msg)
+	case ask.pick && q.PickAsk:
+		// "那我该选哪个": the last answer again, its pick first.
+		res = r.withFigureLine(pctx, res, nil, ask, msg)
 	}
 	if conv != nil {
 		r.remember(ctx, msg, conv, res)

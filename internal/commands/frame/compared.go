@@ -110,6 +110,10 @@ func compareWith(f, q Query) (Query, bool) {
 	}
 	switch f.Intent {
 	case understand.IntentStock, understand.IntentPrices, understand.IntentCompare, understand.IntentAvailability, understand.IntentClarify:
+	case understand.IntentPlan:
+		if len(q.GPUs) == 0 {
+			return q, false
+		}
 	default:
 		return q, false
 	}
@@ -124,6 +128,14 @@ func compareWith(f, q Query) (Query, bool) {
 	}
 	if len(m.NamedGPUs) < 2 && len(m.Platforms) < 2 {
 		return q, false
+	}
+	if f.Intent == understand.IntentPlan {
+		// "vs A100 80G" after a card's monthly price: the same term on
+		// both, side by side.
+		m.GPU = f.GPU
+		m.Confidence, m.Alternatives, m.Topic, m.Verbs, m.Problems = 1, nil, "", nil, q.Problems
+		m.English = Language(f, q)
+		return m, true
 	}
 	m.Intent, m.Confidence, m.Alternatives, m.Topic, m.Verbs = understand.IntentCompare, 1, nil, "", nil
 	m.YesNo, m.Problems = q.YesNo, q.Problems
@@ -255,6 +267,30 @@ func DigestExplain(fr *Frame, q Query) (Query, bool) {
 	}
 	m := f
 	m.Intent, m.Confidence, m.Alternatives, m.Explain, m.StateAsk = understand.IntentDigest, 1, nil, e, ""
+	m.English = Language(f, q)
+	return m, true
+}
+
+// PickFollow reads "那我该选哪个", "which should I pick then" after an
+// answer that set two or more cards side by side (a job on both, a card
+// comparison, a card choice): that answer again, its pick first (the
+// router's figure line); false otherwise.
+func PickFollow(fr *Frame, q Query) (Query, bool) {
+	if fr == nil || !q.PickAsk || HasSubject(q) || q.UnknownGPU != "" || len(q.Verbs) > 0 {
+		return q, false
+	}
+	f := fr.Query.Restore()
+	if len(f.NamedGPUs) < 2 {
+		return q, false
+	}
+	switch f.Intent {
+	case understand.IntentEstimate, understand.IntentCompare, understand.IntentAdvice:
+	default:
+		return q, false
+	}
+	m := f
+	m.Confidence, m.Alternatives, m.Aspect, m.YesNo = 1, nil, "", nil
+	m.PickAsk = true
 	m.English = Language(f, q)
 	return m, true
 }

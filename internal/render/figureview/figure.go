@@ -4,6 +4,7 @@
 package figureview
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -93,6 +94,49 @@ func GapLine(l i18n.Lang, now, was Headline, speed bool) string {
 // faster card's lead in Hours and the difference in cost ("" for any
 // other answer).
 func CardsGapLine(l i18n.Lang, p render.Payload) string {
+	fast, slow, ok := namedPair(p)
+	if !ok {
+		return ""
+	}
+	key := "router.figure.cards_dearer"
+	if fast.TotalCNY < slow.TotalCNY {
+		key = "router.figure.cards_cheaper"
+	}
+	return l.T(key, fast.GPU, slow.GPU, HoursText(slow.Hours-fast.Hours), HoursText(fast.Hours), HoursText(slow.Hours),
+		render.Money(math.Abs(fast.TotalCNY-slow.TotalCNY)), render.Money(fast.TotalCNY), render.Money(slow.TotalCNY))
+}
+
+// CardsPickLine is, for an estimate that compares the cards named, the
+// one to take and why: faster and cheaper, about the same money and
+// faster, or which for money and which for time ("" for any other
+// answer).
+func CardsPickLine(l i18n.Lang, p render.Payload) string {
+	fast, slow, ok := namedPair(p)
+	if !ok {
+		return ""
+	}
+	h := func(o estimator.Option) string { return HoursText(o.Hours) }
+	c := func(o estimator.Option) string { return render.Money(o.TotalCNY) }
+	switch {
+	case fast.TotalCNY <= slow.TotalCNY:
+		return l.T("router.figure.pick_both", cards(fast), h(fast), h(slow), c(fast), c(slow))
+	case fast.TotalCNY <= slow.TotalCNY*1.05:
+		return l.T("router.figure.pick_fast", cards(fast), h(fast), h(slow), c(fast), c(slow))
+	}
+	return l.T("router.figure.pick_either", cards(slow), c(slow), c(fast), cards(fast), h(fast), h(slow))
+}
+
+// cards names an option's cards: "RTX 3090", "RTX 3090×2".
+func cards(o estimator.Option) string {
+	if o.GPUCount > 1 {
+		return fmt.Sprintf("%s×%d", o.GPU, o.GPUCount)
+	}
+	return o.GPU
+}
+
+// namedPair is the cheapest option of each of the first two cards an
+// estimate names, the faster first.
+func namedPair(p render.Payload) (fast, slow estimator.Option, ok bool) {
 	var named []string
 	var options []estimator.Option
 	switch e := p.(type) {
@@ -102,26 +146,21 @@ func CardsGapLine(l i18n.Lang, p render.Payload) string {
 		named, options = e.NamedGPUs, e.Options
 	}
 	if len(named) < 2 {
-		return ""
+		return fast, slow, false
 	}
 	var best []estimator.Option
 	for _, g := range named[:2] {
 		i := slices.IndexFunc(options, func(o estimator.Option) bool { return o.GPU == g })
 		if i < 0 {
-			return ""
+			return fast, slow, false
 		}
 		best = append(best, options[i])
 	}
-	fast, slow := best[0], best[1]
+	fast, slow = best[0], best[1]
 	if slow.Hours < fast.Hours {
 		fast, slow = slow, fast
 	}
-	key := "router.figure.cards_dearer"
-	if fast.TotalCNY < slow.TotalCNY {
-		key = "router.figure.cards_cheaper"
-	}
-	return l.T(key, fast.GPU, slow.GPU, HoursText(slow.Hours-fast.Hours), HoursText(fast.Hours), HoursText(slow.Hours),
-		render.Money(math.Abs(fast.TotalCNY-slow.TotalCNY)), render.Money(fast.TotalCNY), render.Money(slow.TotalCNY))
+	return fast, slow, true
 }
 
 // CompareGapLine is, for two cards compared (or a card on two

@@ -66,6 +66,8 @@ var (
 	reAlertAsk = words.NewExpr("frame.alert_ask")
 	// reTopicAsk asks how to do one of the last answer's fixes.
 	reTopicAsk = words.NewExpr("frame.topic_ask")
+	// rePickAsk asks which of the last answer's options to take.
+	rePickAsk = words.NewExpr("frame.pick_ask")
 	// Setting a subject against the last answer's ("和3090比呢").
 	reCompareWith = words.NewExpr("frame.compare_with")
 	// A number said alone ("2.5呢").
@@ -157,6 +159,7 @@ func followUpSlots(x *Extraction) {
 	q.Finding = reFinding.MatchString(x.s)
 	q.OwnAsk = reOwnAsk.MatchString(x.s)
 	q.TopicAsk = reTopicAsk.MatchString(x.s)
+	q.PickAsk = rePickAsk.MatchString(x.s)
 	if q.TopicAsk {
 		q.AskWords = askWords(x.s)
 	}

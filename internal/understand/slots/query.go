@@ -403,6 +403,9 @@ type Query struct {
 	// ("怎么定位是哪一行", "which version should I install"); after a
 	// troubleshooting answer, the step its words name.
 	TopicAsk bool `json:"-"`
+	// PickAsk: it asks which of the options the last answer set side by
+	// side to take ("那我该选哪个", "which should I pick then").
+	PickAsk bool `json:"-"`
 	// AskWords are the words of such a question that may name a step:
 	// lower-case ASCII words of three letters or more and Chinese
 	// character pairs, frame.ask_stop left out ("怎么定位是哪一行" → 定位,
