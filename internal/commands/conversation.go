@@ -118,6 +118,9 @@ func (r *Router) inContext(c *conversation, q Query) (Query, *Query) {
 	if m, ok := frame.PickFollow(c.frame, q); ok {
 		return m, nil
 	}
+	if m, ok := frame.WhichAgain(c.frame, q); ok {
+		return m, nil
+	}
 	if m, ok := whyFollow(c.frame, q); ok {
 		return m, nil
 	}

@@ -2,10 +2,10 @@ package frame
 
 import (
 	"slices"
-
-	"github.com/labgpu/bot/internal/catalog"
+	"strings"
 	"unicode/utf8"
 
+	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/understand"
 )
 
@@ -291,6 +291,24 @@ func PickFollow(fr *Frame, q Query) (Query, bool) {
 	m := f
 	m.Confidence, m.Alternatives, m.Aspect, m.YesNo = 1, nil, "", nil
 	m.PickAsk = true
+	m.English = Language(f, q)
+	return m, true
+}
+
+// WhichAgain reads a bare "哪家", "which platform?" after a plan or an
+// estimate: that answer again, whose first line names the cheapest
+// platform (never an ask-back which two to compare).
+func WhichAgain(fr *Frame, q Query) (Query, bool) {
+	if fr == nil || !q.WhichPlatform || HasSubject(q) || Valued(ClearAsk(q)) || q.YesNo != nil || len(q.Verbs) > 0 ||
+		utf8.RuneCountInString(strings.TrimSpace(q.Asked)) > shortRulesAsk {
+		return q, false
+	}
+	f := fr.Query.Restore()
+	if f.Intent != understand.IntentPlan && f.Intent != understand.IntentEstimate {
+		return q, false
+	}
+	m := f
+	m.Confidence, m.Alternatives = 1, nil
 	m.English = Language(f, q)
 	return m, true
 }

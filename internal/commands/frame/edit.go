@@ -768,8 +768,11 @@ func applyPlan(m *Query, q Query, b brings, target string) {
 		return
 	}
 	if b.mode {
+		// A budget's question ("预算3000 够吗") stays when the mode said
+		// is the one it asked about already.
+		keep := m.BillingMode == q.BillingMode && m.YesNo != nil && m.BudgetTotalCNY > 0
 		m.BillingMode, m.ModeNamed = q.BillingMode, q.ModeNamed
-		if q.ModeNamed && !b.usage && q.YesNo == nil && target == understand.IntentPlan && q.BillingMode != understand.ModeHourly && usage(*m) {
+		if q.ModeNamed && !b.usage && q.YesNo == nil && !keep && target == understand.IntentPlan && q.BillingMode != understand.ModeHourly && usage(*m) {
 			// "what if I go monthly instead?", "包月呢" after a plan: is
 			// that plan worth it for this use (the verdict first).
 			m.YesNo = &understand.YesNo{Kind: understand.YesNoWorth}
