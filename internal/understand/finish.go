@@ -64,6 +64,7 @@ func (u *Understander) finish(x *extraction, m *advice.Result, text string) {
 		x.AdviceSlots()
 	case IntentFactCheck:
 		x.ClaimSlots()
+		noClaim(q)
 	case IntentAvailability:
 		x.WeekSlots()
 	case IntentClarify:

@@ -129,6 +129,14 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 		return withBudget(f, q), true
 	}
 	q = valuesAs(f, q)
+	if q.CNYAsk && !HasSubject(q) && q.Currency == "" && Editable(f) {
+		// "换算成人民币呢": the last answer in yuan, its own currency.
+		m := f
+		m.Currency, m.Confidence, m.Alternatives = "", 1, nil
+		m.Conditions = slices.DeleteFunc(slices.Clone(m.Conditions), func(c understand.Condition) bool { return c.Kind == understand.CondCurrency })
+		m.English = Language(f, q)
+		return m, true
+	}
 	if m, ok := sideFollow(f, q); ok {
 		return m, true
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/labgpu/bot/internal/catalog"
 	"github.com/labgpu/bot/internal/commands/answer"
@@ -19,10 +20,12 @@ func init() { answer.Register(answer.Intent{Name: understand.IntentPrices, Answe
 // pricesAnswer answers "AutoDL 怎么收费" (one platform's rules and list
 // prices), "4090 价格表" (one GPU's list prices across platforms), "价格"
 // (an overview of every platform) or "无卡模式多少钱".
-func pricesAnswer(_ context.Context, a *answer.Ask) answer.Out {
+func pricesAnswer(ctx context.Context, a *answer.Ask) answer.Out {
 	q := a.Query
 	uses := pricesUses(a.Env, &q)
-	p := New(a.Env).prices(q)
+	r := New(a.Env)
+	p := r.prices(q)
+	p.Seen = r.seen(ctx, q)
 	if q.Currency == understand.CurrencyUSD && len(p.Offers) == 0 {
 		uses.Add(answer.NotUsed(understand.CondCurrency, answer.WhyNoCNY))
 	}
@@ -108,6 +111,38 @@ func (r *Answers) prices(q understand.Query) offerview.Prices {
 	}
 	return p
 }
+
+// seen are the live or recorded offers of the cards q names on the one
+// platform it names, the cheapest in stock (else the cheapest) of each
+// card; none without both.
+func (r *Answers) seen(ctx context.Context, q understand.Query) []OfferRow {
+	if len(q.Platforms) != 1 || len(q.GPUs) == 0 || q.NoCardMode || q.SizeGB > 0 || q.Retention || q.ListAsked || q.LiveAsked {
+		return nil
+	}
+	rows, _ := r.RowsFor(r.Offers.Snapshot(ctx), q, r.Now())
+	var out []OfferRow
+	for _, g := range q.NamedGPUs {
+		best := -1
+		for i, row := range rows {
+			if row.Source != string(stock.SourceLive) && row.Source != string(stock.SourceReplay) || row.Stale || row.PriceCNY == nil {
+				continue
+			}
+			if row.GPU != g && !strings.HasPrefix(row.GPU, g) {
+				continue
+			}
+			if best < 0 || inStock(row) && !inStock(rows[best]) || inStock(row) == inStock(rows[best]) && *row.PriceCNY < *rows[best].PriceCNY {
+				best = i
+			}
+		}
+		if best >= 0 {
+			out = append(out, rows[best])
+		}
+	}
+	return out
+}
+
+// inStock reports whether a row was seen with cards free.
+func inStock(row OfferRow) bool { return row.Available != nil && *row.Available }
 
 // gpuRows are the named cards' list prices on every platform not ruled
 // out, trusted and cheapest first, each citing the platform's list price

@@ -24,6 +24,10 @@ type Prices struct {
 	Offers []render.OfferRow `json:"offers,omitempty"`
 	// NoCard is each main platform's no-GPU mode (Ask.NoCardMode).
 	NoCard []NoCardRow `json:"-"`
+	// Seen are live or recorded offers of the cards asked on the
+	// platforms asked (the cheapest of each), said beside the list
+	// prices: what was seen beats what is listed.
+	Seen []render.OfferRow `json:"seen,omitempty"`
 }
 
 // PricesAsk is what a prices question asked: the no-GPU mode, how long
@@ -91,6 +95,13 @@ type pricesView struct {
 func (p Prices) Reply(rd *render.Renderer) chat.Reply {
 	v := pricesView{Prices: p, rd: rd, l: p.Lang, en: p.Lang.English()}
 	rep := v.reply()
+	for i := len(p.Seen) - 1; i >= 0; i-- {
+		// "vast上4090多少钱" with a recorded offer: it first.
+		row := p.Seen[i]
+		rep.Lines = append([]string{rep.Title}, rep.Lines...)
+		rep.Title = v.l.T("prices.seen", rd.PlatformName(row.Platform, v.en)+" "+row.GPU, render.PriceWithUnit(row, v.en),
+			render.FreePhrase(row, v.en), render.SourceCell(row, v.en))
+	}
 	if p.Ask.LiveAsked && !p.Ask.NoCardMode {
 		// "价格是实时的吗": list prices are not; said first.
 		rep.Lines = append([]string{rep.Title}, rep.Lines...)

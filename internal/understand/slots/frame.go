@@ -68,6 +68,8 @@ var (
 	reTopicAsk = words.NewExpr("frame.topic_ask")
 	// rePickAsk asks which of the last answer's options to take.
 	rePickAsk = words.NewExpr("frame.pick_ask")
+	// reCNYAsk asks the last answer in yuan.
+	reCNYAsk = words.NewExpr("frame.cny_ask")
 	// Setting a subject against the last answer's ("和3090比呢").
 	reCompareWith = words.NewExpr("frame.compare_with")
 	// A number said alone ("2.5呢").
@@ -160,6 +162,7 @@ func followUpSlots(x *Extraction) {
 	q.OwnAsk = reOwnAsk.MatchString(x.s)
 	q.TopicAsk = reTopicAsk.MatchString(x.s)
 	q.PickAsk = rePickAsk.MatchString(x.s)
+	q.CNYAsk = reCNYAsk.MatchString(x.s)
 	if q.TopicAsk {
 		q.AskWords = askWords(x.s)
 	}

@@ -22,6 +22,7 @@ var (
 	offerNoCard        = words.NewExpr("offers.no_card")
 	offerRetention     = words.NewExpr("offers.retention")
 	offerLiveAsk       = words.NewExpr("offers.live_ask")
+	offerListAsk       = words.NewExpr("offers.list_ask")
 	offerNowAsk        = words.NewExpr("offers.now_ask")
 	offerBillingAsk    = words.NewExpr("offers.billing_ask")
 	offerPrice         = words.NewExpr("offers.aspect_price")
@@ -45,6 +46,7 @@ func offerAsk(q *Query, s string) {
 	q.NoCardMode = offerNoCard.MatchString(s)
 	q.Retention = offerRetention.MatchString(s)
 	q.LiveAsked = offerLiveAsk.MatchString(s)
+	q.ListAsked = offerListAsk.MatchString(s)
 	price, speed := offerPrice.MatchString(s), offerSpeed.MatchString(s)
 	switch {
 	case offerStability.MatchString(s):

@@ -97,6 +97,9 @@ type Query struct {
 	Retention     bool `json:"retention,omitempty"`
 	// LiveAsked asks whether the prices are live ("价格是实时的吗").
 	LiveAsked bool `json:"-"`
+	// ListAsked asks for the list price itself ("list price of H100 on
+	// runpod"): no offer seen goes before it.
+	ListAsked bool `json:"-"`
 	// VRAMAsked asks for the VRAM a job needs ("要多大显存", "how much
 	// VRAM"): the answer states it first (configs/slots/yesno.yaml).
 	VRAMAsked bool `json:"-"`
@@ -406,6 +409,8 @@ type Query struct {
 	// PickAsk: it asks which of the options the last answer set side by
 	// side to take ("那我该选哪个", "which should I pick then").
 	PickAsk bool `json:"-"`
+	// CNYAsk: it asks the last answer in yuan ("换算成人民币呢").
+	CNYAsk bool `json:"-"`
 	// AskWords are the words of such a question that may name a step:
 	// lower-case ASCII words of three letters or more and Chinese
 	// character pairs, frame.ask_stop left out ("怎么定位是哪一行" → 定位,
