@@ -197,6 +197,12 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 		return q, false
 	}
 	m := e.apply(f, q, b, target, fr.Cheapest)
+	if narrow && q.Aspect == understand.AspectPrice && q.MaxPriceCNY == 0 && q.PriceCNY == 0 && q.BareAmount == 0 && m.MaxPriceCNY > 0 {
+		// "有货的最便宜多少" after offers under a price: the cheapest,
+		// whatever it costs (none was under it).
+		m.MaxPriceCNY = 0
+		m.YesNo = nil
+	}
 	if q.FollowWhich && !b.platform && len(fr.Seen) >= 2 {
 		// "which is cheaper" after "on autodl" → "and on vast?": both,
 		// compared (the verdict names the cheaper).
