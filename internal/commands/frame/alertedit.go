@@ -22,7 +22,9 @@ func CardAlert(f *Frame, q Query) (Query, bool) {
 		return q, false
 	}
 	p := f.Query.Restore()
-	if len(p.GPUs) == 0 || !Editable(p) {
+	if len(p.GPUs) == 0 || len(p.NamedGPUs) == 0 || !Editable(p) {
+		// Cards the answer chose by memory ("which 24GB card is
+		// cheapest"): "it" names none of them for sure; asked which.
 		return q, false
 	}
 	m := q
@@ -30,6 +32,10 @@ func CardAlert(f *Frame, q Query) (Query, bool) {
 	m.GPU, m.GPUs, m.NamedGPUs, m.GPUFamily = p.GPU, p.GPUs, p.NamedGPUs, p.GPUFamily
 	if len(q.Platforms) == 0 {
 		m.Platform, m.Platforms = p.Platform, p.Platforms
+	}
+	if len(q.Platforms) == 0 && q.PlatformGroup == "" {
+		// "only domestic" said before: the alert is for those platforms.
+		m.PlatformGroup = p.PlatformGroup
 	}
 	if q.MaxPriceCNY == 0 {
 		m.MaxPriceCNY = p.MaxPriceCNY

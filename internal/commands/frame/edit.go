@@ -129,6 +129,9 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 		return withBudget(f, q), true
 	}
 	q = valuesAs(f, q)
+	if m, ok := e.otherCards(f, q); ok {
+		return m, true
+	}
 	if q.CNYAsk && !HasSubject(q) && q.Currency == "" && Editable(f) {
 		// "换算成人民币呢": the last answer in yuan, its own currency.
 		m := f
@@ -1008,4 +1011,35 @@ func valuesAs(f, q Query) Query {
 		q.Intent, q.Topic, q.KB, q.Verbs, q.FollowUp = f.Intent, "", nil, nil, true
 	}
 	return q
+}
+
+// otherCards reads "48G的还有别的吗", "any other options?" after offers of
+// one card: the cards with at least its memory (or the floor said),
+// cheapest first, on the same platforms and conditions.
+func (e Editor) otherCards(f, q Query) (Query, bool) {
+	// "at least 48GB" after one card's offers asks the cards with that
+	// much, not that card alone.
+	floorSaid := q.VRAMMinGB > 0 && q.VRAMMaxGB == 0 && (q.FollowUp || q.Bare)
+	if !q.OthersAsk && !floorSaid || HasSubject(q) || q.UnknownGPU != "" || len(f.NamedGPUs) != 1 || len(q.Verbs) > 0 {
+		return q, false
+	}
+	if f.Intent != understand.IntentStock && f.Intent != understand.IntentPrices {
+		return q, false
+	}
+	floor := q.VRAMMinGB
+	if floor == 0 {
+		if g, ok := e.Cat.GPU(f.GPUs[0]); ok {
+			floor = g.MemoryGB
+		}
+	}
+	if floor <= 0 {
+		return q, false
+	}
+	m := f
+	m.Intent, m.Confidence, m.Alternatives, m.YesNo = understand.IntentStock, 1, nil, nil
+	m.GPU, m.GPUs, m.NamedGPUs, m.GPUFamily = "", nil, nil, false
+	m.VRAMMinGB, m.CheapAsked = floor, true
+	m.Conditions = append(slices.Clone(m.Conditions), q.Conditions...)
+	m.English = Language(f, q)
+	return m, true
 }

@@ -70,6 +70,8 @@ var (
 	rePickAsk = words.NewExpr("frame.pick_ask")
 	// reCNYAsk asks the last answer in yuan.
 	reCNYAsk = words.NewExpr("frame.cny_ask")
+	// reOthersAsk asks for other cards than the one just shown.
+	reOthersAsk = words.NewExpr("frame.others_ask")
 	// Setting a subject against the last answer's ("和3090比呢").
 	reCompareWith = words.NewExpr("frame.compare_with")
 	// A number said alone ("2.5呢").
@@ -163,6 +165,7 @@ func followUpSlots(x *Extraction) {
 	q.TopicAsk = reTopicAsk.MatchString(x.s)
 	q.PickAsk = rePickAsk.MatchString(x.s)
 	q.CNYAsk = reCNYAsk.MatchString(x.s)
+	q.OthersAsk = reOthersAsk.MatchString(x.s)
 	if q.TopicAsk {
 		q.AskWords = askWords(x.s)
 	}

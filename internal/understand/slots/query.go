@@ -409,6 +409,9 @@ type Query struct {
 	// PickAsk: it asks which of the options the last answer set side by
 	// side to take ("那我该选哪个", "which should I pick then").
 	PickAsk bool `json:"-"`
+	// OthersAsk: it asks for other cards than the one just shown ("48G的
+	// 还有别的吗").
+	OthersAsk bool `json:"-"`
 	// CNYAsk: it asks the last answer in yuan ("换算成人民币呢").
 	CNYAsk bool `json:"-"`
 	// AskWords are the words of such a question that may name a step:
