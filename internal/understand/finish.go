@@ -21,6 +21,7 @@ var reOurDisks = words.NewExpr("pipeline.our_disks")
 // commands read names from it).
 func (u *Understander) finish(x *extraction, m *advice.Result, text string) {
 	q := x.Query()
+	retentionAsk(x)
 	x.SaysAllSlot()
 	if q.EditVerb && q.Intent != IntentMute {
 		// "actually make it 9pm": a mute just set, moved (the router
