@@ -291,3 +291,8 @@ func hoursForBudget(q *Query, folded string) {
 	q.Intent, q.BillingMode = IntentPlan, ModeHourly
 	q.BudgetTotalCNY, q.PriceCNY = q.PriceCNY, 0
 }
+
+// AsksExtra reports whether a folded text asks about more disk on top
+// of what there is ("那加50G呢", "多加100G", "add 200GB"): priced in full,
+// no free quota taken off.
+func AsksExtra(folded string) bool { return reDiskExtra.MatchString(folded) }

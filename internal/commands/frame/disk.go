@@ -31,7 +31,9 @@ func DiskPriceFollow(fr *Frame, q Query) (Query, bool) {
 		return q, false
 	}
 	folded := catalog.Fold(q.Asked)
-	afterDisk := f.Intent == understand.IntentPrices && f.NamesDisks && (q.FollowUp || q.Bare || understand.AsksCost(folded))
+	// After a platform's prices or the price overview (no card in
+	// either), a size with a cost question is a disk: no card to rent.
+	afterDisk := f.Intent == understand.IntentPrices && (f.NamesDisks || len(f.NamedGPUs) == 0) && (q.FollowUp || q.Bare || understand.AsksCost(folded))
 	afterFull := diskFullTopics[fr.Query.AdviceTopic] && understand.AsksCost(folded) && len(q.Findings) == 0 && q.OOM == nil
 	if !afterDisk && !afterFull {
 		return q, false
@@ -45,7 +47,7 @@ func DiskPriceFollow(fr *Frame, q Query) (Query, bool) {
 	if m.PeriodDays <= 0 && len(m.Platforms) == 1 {
 		m.PeriodDays = 30 // "一个月呢", or none said: a month
 	}
-	m.DiskExtra = q.DiskExtra || afterFull
+	m.DiskExtra = q.DiskExtra || afterFull || understand.AsksExtra(folded)
 	m.English = Language(f, q)
 	return m, true
 }

@@ -270,6 +270,13 @@ func platformAspect(f, q Query) (Query, bool) {
 	if q.Intent != understand.IntentPrices {
 		return q, false
 	}
+	if f.NamesDisks && f.Intent == understand.IntentPrices && !q.NamesDisks && !q.Retention && !q.NoCardMode && q.SizeGB == 0 && len(q.Verbs) == 0 {
+		// "超了怎么收费" after "AutoDL数据盘免费多少G": still its disk.
+		q.NamesDisks = true
+		q.Platform, q.Platforms = f.Platform, slices.Clone(f.Platforms)
+		q.English = Language(f, q)
+		return q, true
+	}
 	if !(q.Retention && !f.Retention || q.NoCardMode && !f.NoCardMode) {
 		return q, false
 	}
