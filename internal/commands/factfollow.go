@@ -18,6 +18,16 @@ func (r *Router) factFollow(f *Frame, q Query) (Query, bool) {
 	if m, ok := r.factCard(fq, q); ok {
 		return m, true
 	}
+	if q.Intent == IntentPrices && len(fq.Platforms) > 0 && !frame.HasSubject(q) && q.UnknownGPU == "" && len(q.Verbs) == 0 {
+		// "那免费多少G" after a check of AutoDL's disk price: that
+		// platform's rules, its disk first when the claim was one.
+		m := q
+		m.Platform, m.Platforms = fq.Platform, slices.Clone(fq.Platforms)
+		m.NamesDisks = q.NamesDisks || fq.NamesDisks
+		m.Confidence, m.Alternatives = 1, nil
+		m.English = frame.Language(fq, q)
+		return m, true
+	}
 	if len(q.Platforms) != 1 || slices.Equal(q.Platforms, fq.Platforms) || !(q.Bare || q.FollowUp) {
 		return q, false
 	}

@@ -185,6 +185,19 @@ func (r *Router) followEstimate(f, q Query) (Query, bool) {
 // nothing of its own for: the cost on a platform it names, a bare card
 // count, the cheapest platform.
 func jobAsks(f, q Query) (Query, bool) {
+	v := frame.ClearAsk(q)
+	if v.BillingMode == understand.ModeHourly && !v.ModeNamed {
+		v.BillingMode = "" // "per hour" asks the rate, no billing mode
+	}
+	if q.Intent == IntentPrices && q.Aspect == understand.AspectPrice && !frame.HasSubject(q) && !frame.Valued(v) &&
+		q.UnknownGPU == "" && !q.NamesDisks && !q.NoCardMode && !q.Retention && len(q.Verbs) == 0 {
+		// "总共多少钱", "cost per hour for that" after the estimate: its
+		// figures again (the cost first, not a fit verdict), not every
+		// platform's price list.
+		m := frame.JobAgain(f, q)
+		m.YesNo, m.Question = nil, false
+		return m, true
+	}
 	if methodVs(q) {
 		// "is it worth it vs LoRA": the job with that method.
 		q.Intent, q.YesNo = IntentEstimate, nil
