@@ -2,10 +2,8 @@ package commands
 
 import (
 	"fmt"
-	"slices"
 	"time"
 
-	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/commands/frame"
 
 	"github.com/labgpu/bot/internal/i18n"
@@ -87,67 +85,7 @@ func (r *Router) alertHowLine(topic, chatKey string, l i18n.Lang) string {
 	return ""
 }
 
-// The Explain values of "海外的也算吗" after an alert was set: whether it
-// covers the platforms asked (alertCovers).
-const (
-	explainCoversAny  = "alerts.covers_any"
-	explainCoversSome = "alerts.covers_some"
-	explainCoversNot  = "alerts.covers_not"
-)
-
 // coversKeys are the catalog's verdict on each.
 var coversKeys = map[string]string{
-	explainCoversAny: "explain.alerts.covers_any", explainCoversSome: "explain.alerts.covers_some", explainCoversNot: "explain.alerts.covers_not",
-}
-
-// alertCovers answers "海外的也算吗", "runpod的也算吗", "does it cover
-// overseas platforms?" right after an alert was set (a, its Query): yes
-// or no first, then the member's alerts; nothing changes. False when q
-// names a card, a price, a job, says a verb or an edit ("改成runpod").
-func (r *Router) alertCovers(a, q Query) (Query, bool) {
-	if a.Intent != IntentSubscribe || len(a.GPUs) == 0 || q.PlatformGroup == "" && len(q.Platforms) == 0 {
-		return q, false
-	}
-	if len(q.GPUs) > 0 || len(q.Verbs) > 0 || q.EditVerb || q.FollowAddOne || frame.HasJob(q) || q.MaxPriceCNY > 0 || q.PriceCNY > 0 {
-		return q, false
-	}
-	m := q
-	m.Intent, m.Topic, m.Confidence, m.Alternatives = IntentSubscriptions, "", 1, nil
-	m.Explain = r.coverage(a, q)
-	m.Platform, m.Platforms, m.PlatformGroup = "", nil, ""
-	m.English = frame.Language(a, q)
-	return m, true
-}
-
-// coverage is whether alert a watches the platforms q names or the
-// group it says: any platform, some of them, or none.
-func (r *Router) coverage(a, q Query) string {
-	if len(a.Platforms) == 0 && a.PlatformGroup == "" && len(a.ExcludePlatforms) == 0 {
-		return explainCoversAny
-	}
-	asked := q.Platforms
-	if len(asked) == 0 {
-		for _, p := range r.cat.Platforms {
-			if answer.InGroup(r.cat, p.ID, q.PlatformGroup) {
-				asked = append(asked, p.ID)
-			}
-		}
-	}
-	for _, p := range asked {
-		if r.watches(a, p) {
-			return explainCoversSome
-		}
-	}
-	return explainCoversNot
-}
-
-// watches reports whether alert a looks at platform p.
-func (r *Router) watches(a Query, p string) bool {
-	if slices.Contains(a.ExcludePlatforms, p) {
-		return false
-	}
-	if len(a.Platforms) > 0 {
-		return slices.Contains(a.Platforms, p)
-	}
-	return a.PlatformGroup == "" || answer.InGroup(r.cat, p, a.PlatformGroup)
+	frame.ExplainCoversAny: "explain.alerts.covers_any", frame.ExplainCoversSome: "explain.alerts.covers_some", frame.ExplainCoversNot: "explain.alerts.covers_not",
 }

@@ -121,6 +121,9 @@ func (r *Router) inContext(c *conversation, q Query) (Query, *Query) {
 	if m, ok := frame.WhichAgain(c.frame, q); ok {
 		return m, nil
 	}
+	if m, ok := frame.HourAgain(c.frame, q); ok {
+		return m, nil
+	}
 	if m, ok := whyFollow(c.frame, q); ok {
 		return m, nil
 	}
@@ -179,7 +182,7 @@ func (r *Router) alertFollows(c *conversation, q Query) (Query, bool) {
 	if s, ok := frame.MuteEdit(*a, q); ok {
 		return s, true
 	}
-	if s, ok := r.alertCovers(*a, q); ok {
+	if s, ok := frame.AlertCovers(r.cat, *a, q); ok {
 		return s, true
 	}
 	return q, false

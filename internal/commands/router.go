@@ -37,6 +37,7 @@ import (
 	"github.com/labgpu/bot/internal/plan"
 	"github.com/labgpu/bot/internal/render"
 	"github.com/labgpu/bot/internal/render/estimateview"
+	"github.com/labgpu/bot/internal/render/figureview"
 	"github.com/labgpu/bot/internal/render/metaview"
 	"github.com/labgpu/bot/internal/stock"
 	"github.com/labgpu/bot/internal/understand"
@@ -436,6 +437,10 @@ func (r *Router) answer(ctx context.Context, q Query, msg chat.Message, edited *
 	}
 	if !res.Confirm {
 		res.Reply = withLead(res.Reply, r.cardVRAMLine(q, i18n.Of(res.English)))
+	}
+	if q.HourAsk {
+		// "是每小时吗": what the figure is per, first.
+		res.Reply = withLead(res.Reply, figureview.HourLine(r.rd, i18n.Of(res.English), res.Payload))
 	}
 	if q.TypoGPU != "" && edited == nil && res.GPU != "" {
 		res.Reply = withLine(res.Reply, i18n.Of(res.English).T("router.typo_gpu", q.TypoGPU, res.GPU))

@@ -3,6 +3,8 @@ package frame
 import (
 	"slices"
 
+	"github.com/labgpu/bot/internal/catalog"
+	"github.com/labgpu/bot/internal/commands/answer"
 	"github.com/labgpu/bot/internal/understand"
 )
 
@@ -194,4 +196,64 @@ func MuteEdit(a, q Query) (Query, bool) {
 	m.MuteEdit = true
 	m.English = Language(a, q)
 	return m, true
+}
+
+// The Explain values of "海外的也算吗" after an alert was set: whether it
+// covers the platforms asked (AlertCovers).
+const (
+	ExplainCoversAny  = "alerts.covers_any"
+	ExplainCoversSome = "alerts.covers_some"
+	ExplainCoversNot  = "alerts.covers_not"
+)
+
+// AlertCovers answers "海外的也算吗", "runpod的也算吗", "does it cover
+// overseas platforms?" right after an alert was set (a, its Query): yes
+// or no first, then the member's alerts; nothing changes. False when q
+// names a card, a price, a job, says a verb or an edit ("改成runpod").
+func AlertCovers(cat *catalog.Catalog, a, q Query) (Query, bool) {
+	if a.Intent != understand.IntentSubscribe || len(a.GPUs) == 0 || q.PlatformGroup == "" && len(q.Platforms) == 0 {
+		return q, false
+	}
+	if len(q.GPUs) > 0 || len(q.Verbs) > 0 || q.EditVerb || q.FollowAddOne || HasJob(q) || q.MaxPriceCNY > 0 || q.PriceCNY > 0 {
+		return q, false
+	}
+	m := q
+	m.Intent, m.Topic, m.Confidence, m.Alternatives = understand.IntentSubscriptions, "", 1, nil
+	m.Explain = coverage(cat, a, q)
+	m.Platform, m.Platforms, m.PlatformGroup = "", nil, ""
+	m.English = Language(a, q)
+	return m, true
+}
+
+// coverage is whether alert a watches the platforms q names or the
+// group it says: any platform, some of them, or none.
+func coverage(cat *catalog.Catalog, a, q Query) string {
+	if len(a.Platforms) == 0 && a.PlatformGroup == "" && len(a.ExcludePlatforms) == 0 {
+		return ExplainCoversAny
+	}
+	asked := q.Platforms
+	if len(asked) == 0 {
+		for _, p := range cat.Platforms {
+			if answer.InGroup(cat, p.ID, q.PlatformGroup) {
+				asked = append(asked, p.ID)
+			}
+		}
+	}
+	for _, p := range asked {
+		if watches(cat, a, p) {
+			return ExplainCoversSome
+		}
+	}
+	return ExplainCoversNot
+}
+
+// watches reports whether alert a looks at platform p.
+func watches(cat *catalog.Catalog, a Query, p string) bool {
+	if slices.Contains(a.ExcludePlatforms, p) {
+		return false
+	}
+	if len(a.Platforms) > 0 {
+		return slices.Contains(a.Platforms, p)
+	}
+	return a.PlatformGroup == "" || answer.InGroup(cat, p, a.PlatformGroup)
 }

@@ -295,6 +295,28 @@ func PickFollow(fr *Frame, q Query) (Query, bool) {
 	return m, true
 }
 
+// HourAgain reads "是每小时吗", "is that per hour?" after offers, prices
+// or an estimate: that answer again, the router's line saying first
+// what its figure is per.
+func HourAgain(fr *Frame, q Query) (Query, bool) {
+	if fr == nil || !q.HourAsk || HasSubject(q) || q.UnknownGPU != "" || len(q.Verbs) > 0 {
+		return q, false
+	}
+	f := fr.Query.Restore()
+	switch f.Intent {
+	case understand.IntentStock, understand.IntentPrices, understand.IntentEstimate:
+	default:
+		return q, false
+	}
+	m := f
+	m.Confidence, m.Alternatives, m.HourAsk = 1, nil, true
+	if m.BillingMode == understand.ModeHourly && !m.ModeNamed {
+		m.BillingMode = ""
+	}
+	m.English = Language(f, q)
+	return m, true
+}
+
 // WhichAgain reads a bare "哪家", "which platform?" after a plan or an
 // estimate: that answer again, whose first line names the cheapest
 // platform (never an ask-back which two to compare).

@@ -275,3 +275,31 @@ func rangeText(low, high float64) string {
 	}
 	return render.TrimF(math.Round(low)) + "-" + render.TrimF(math.Round(high))
 }
+
+// HourLine answers "是每小时吗", "is that per hour?" of an answer's
+// figure: offers and list prices are per GPU-hour (yes); an estimate's is
+// the whole run (no), with what an hour of it costs ("" for any other
+// answer).
+func HourLine(rd *render.Renderer, l i18n.Lang, p render.Payload) string {
+	switch e := p.(type) {
+	case offerview.Stock, offerview.Prices:
+		return l.T("router.figure.hour_yes")
+	case estimateview.Estimate:
+		return estimateHour(rd, l, e.Options)
+	case estimateview.Workload:
+		return estimateHour(rd, l, e.Options)
+	}
+	return ""
+}
+
+// estimateHour says an estimate's total is the whole run, and what its
+// cheapest option costs an hour.
+func estimateHour(rd *render.Renderer, l i18n.Lang, opts []estimator.Option) string {
+	if len(opts) == 0 || opts[0].Hours <= 0 {
+		return ""
+	}
+	o := opts[0]
+	n := max(o.GPUCount, 1)
+	return l.T("router.figure.hour_no", render.Money(o.TotalCNY), HoursText(o.Hours), render.Money(o.PriceCNY*float64(n)),
+		n, render.Money(o.PriceCNY), rd.PlatformName(o.Platform, l.English()))
+}

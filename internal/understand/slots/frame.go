@@ -1,7 +1,6 @@
 package slots
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -70,6 +69,8 @@ var (
 	rePickAsk = words.NewExpr("frame.pick_ask")
 	// reCNYAsk asks the last answer in yuan.
 	reCNYAsk = words.NewExpr("frame.cny_ask")
+	// reHourAsk asks whether the last figure is per hour.
+	reHourAsk = words.NewExpr("frame.hour_ask")
 	// reOthersAsk asks for other cards than the one just shown.
 	reOthersAsk = words.NewExpr("frame.others_ask")
 	// Setting a subject against the last answer's ("和3090比呢").
@@ -96,39 +97,7 @@ var kwAskStop = words.NewWords("frame.ask_stop")
 
 // askWords are the words of s that may name a step of a fix
 // (Query.AskWords), each once.
-func askWords(s string) []string {
-	var out []string
-	add := func(w string) {
-		if !kwAskStop.Has(w) && !slices.Contains(out, w) {
-			out = append(out, w)
-		}
-	}
-	var han []rune
-	flush := func() {
-		for i := 0; i+1 < len(han); i++ {
-			add(string(han[i : i+2]))
-		}
-		han = han[:0]
-	}
-	for _, f := range strings.FieldsFunc(s, func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '-'
-	}) {
-		for _, r := range f {
-			if unicode.Is(unicode.Han, r) {
-				han = append(han, r)
-				continue
-			}
-			flush()
-		}
-		flush()
-		for _, w := range strings.FieldsFunc(f, func(r rune) bool { return unicode.Is(unicode.Han, r) }) {
-			if len(w) >= 3 {
-				add(strings.ToLower(w))
-			}
-		}
-	}
-	return out
-}
+func askWords(s string) []string { return words.Terms(s, kwAskStop.Has) }
 
 // followUpSlots marks how a message may continue the conversation
 // (Query.FollowUp, Bare, Cheaper, Confirm); the router decides whether it
@@ -165,6 +134,7 @@ func followUpSlots(x *Extraction) {
 	q.TopicAsk = reTopicAsk.MatchString(x.s)
 	q.PickAsk = rePickAsk.MatchString(x.s)
 	q.CNYAsk = reCNYAsk.MatchString(x.s)
+	q.HourAsk = reHourAsk.MatchString(x.s)
 	q.OthersAsk = reOthersAsk.MatchString(x.s)
 	if q.TopicAsk {
 		q.AskWords = askWords(x.s)

@@ -412,6 +412,9 @@ type Query struct {
 	// OthersAsk: it asks for other cards than the one just shown ("48G的
 	// 还有别的吗").
 	OthersAsk bool `json:"-"`
+	// HourAsk: it asks whether the last answer's figure is per hour
+	// ("是每小时吗", "is that per hour?").
+	HourAsk bool `json:"-"`
 	// CNYAsk: it asks the last answer in yuan ("换算成人民币呢").
 	CNYAsk bool `json:"-"`
 	// AskWords are the words of such a question that may name a step:
