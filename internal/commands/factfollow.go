@@ -31,7 +31,8 @@ func (r *Router) factFollow(f *Frame, q Query) (Query, bool) {
 	if len(q.Platforms) != 1 || slices.Equal(q.Platforms, fq.Platforms) || !(q.Bare || q.FollowUp) {
 		return q, false
 	}
-	if len(q.GPUs) > 0 || q.UnknownGPU != "" || frame.HasJob(q) || q.DiskRef != "" || slices.Contains(q.Verbs, q.Intent) {
+	if len(q.GPUs) > 0 && !slices.Equal(q.GPUs, fq.GPUs) || q.UnknownGPU != "" || frame.HasJob(q) || q.DiskRef != "" || slices.Contains(q.Verbs, q.Intent) {
+		// ("那AutoDL 4090 1块2呢": the claim's card again is no other.)
 		return q, false
 	}
 	m := r.Understand(fq.Asked)

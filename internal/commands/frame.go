@@ -185,6 +185,13 @@ func (r *Router) followEstimate(f, q Query) (Query, bool) {
 // nothing of its own for: the cost on a platform it names, a bare card
 // count, the cheapest platform.
 func jobAsks(f, q Query) (Query, bool) {
+	if f.AudioHours > 0 && q.TotalHours > 0 && q.AudioHours == 0 && !frame.HasSubject(q) && q.HoursPerWeek == 0 && q.SpanDays == 0 {
+		// "500小时呢" after transcribing 100 hours: the audio's hours.
+		q.AudioHours, q.TotalHours, q.Intent = q.TotalHours, 0, IntentEstimate
+		if m, ok := mergeFollowUp(f, q); ok {
+			return m, true
+		}
+	}
 	v := frame.ClearAsk(q)
 	if v.BillingMode == understand.ModeHourly && !v.ModeNamed {
 		v.BillingMode = "" // "per hour" asks the rate, no billing mode

@@ -50,7 +50,7 @@ func AdviceFollow(base *kb.Base, f *Frame, q Query) (Query, bool) {
 	_, branch, named := base.FindingOf(topic, q.Findings)
 	job := jobSaid(q, t)
 	named = named && !job
-	report := reportsOn(q, topic) || job
+	report := reportsOn(q, topic) || job || platformReport(q)
 	worked := q.WorkedBefore && !q.OwnAsk && !named
 	fit := !named && fitAsked(f, q, t)
 	ask := !named && !worked && !fit && topicAsk(q, topic)
@@ -198,6 +198,20 @@ func topicAsk(q Query, topic string) bool {
 	}
 	text := strings.TrimSpace(q.Asked)
 	return !strings.Contains(text, "\n") && !language.ErrorLine(catalog.Fold(text))
+}
+
+// platformReport reports whether q, after a troubleshooting answer,
+// only says where it runs ("是AutoDL的", "租的矩池云", "租的AutoDL 4090"):
+// a platform, at most one card, no job, no question of its own.
+func platformReport(q Query) bool {
+	if len(q.Platforms) == 0 || len(q.GPUs) > 1 || HasJob(q) || q.OwnAsk || q.Aspect != "" || q.YesNo != nil || len(q.Verbs) > 0 {
+		return false
+	}
+	switch q.Intent {
+	case understand.IntentClarify, understand.IntentUnknown, understand.IntentPrices, understand.IntentStock:
+		return q.Confidence < 1 || q.Bare
+	}
+	return false
 }
 
 // acceptSure is the confidence at which another intent's reading wins

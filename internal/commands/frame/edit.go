@@ -177,7 +177,9 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 		(q.Intent == understand.IntentPrices || q.Intent == understand.IntentStock ||
 			// "两张一共多少一小时": read alone, a job's cost or prices.
 			q.Intent == understand.IntentClarify || q.Intent == understand.IntentEstimate)
-	form := q.FollowUp || q.Bare || narrow || priceAsk
+	// "哪个更值" after two platforms one after another: which of them.
+	which := q.FollowWhich && !HasSubject(q) && len(fr.Seen) >= 2
+	form := q.FollowUp || q.Bare || narrow || priceAsk || which
 	if priceAsk && q.BillingMode == understand.ModeHourly && !q.ModeNamed {
 		// "一小时" asks the price per hour, no billing mode.
 		q.BillingMode = ""
@@ -187,7 +189,7 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 	}
 	q = WhenAsSchedule(f, q)
 	b := valuesOf(q)
-	if !b.any() && !q.Cheaper && !narrow && !priceAsk {
+	if !b.any() && !q.Cheaper && !narrow && !priceAsk && !which {
 		return carry(f, q)
 	}
 	target := transition(f, q, b)
@@ -212,6 +214,10 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 		m.Platform, m.Platforms = "", slices.Clone(fr.Seen)
 		if m.Intent == understand.IntentStock || m.Intent == understand.IntentPrices {
 			m.Intent = understand.IntentCompare
+		}
+		if m.Intent == understand.IntentPlan && m.YesNo == nil {
+			// "哪个更值" of two plans: which is cheaper, said first.
+			m.YesNo = &understand.YesNo{Kind: understand.YesNoCheaper}
 		}
 	}
 	return m, true
