@@ -421,7 +421,8 @@ func (r *Router) remember(ctx context.Context, msg chat.Message, c *conversation
 			before := f.Query
 			f.Before = &before
 		}
-		f.Query, f.At, f.Said, f.Cheapest, changed = frame.Keep(*fq), now, firstLine(res.Text), cheapest(res), true
+		f.Query, f.At, f.Said, changed = frame.Keep(*fq), now, firstLine(res.Text), true
+		f.Cheapest, f.CheapestAt = cheapest(res)
 		if frame.HasJob(*fq) {
 			job := f.Query
 			f.Job = &job

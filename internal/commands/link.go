@@ -156,7 +156,7 @@ func squeeze(s string) string {
 // cheapest is the lowest price per GPU-hour among the offers a stock or
 // prices answer showed, sold-out ones left out (0 when it showed none): "再便宜点的" asks below
 // it.
-func cheapest(res Result) float64 {
+func cheapest(res Result) (float64, string) {
 	var offers []OfferRow
 	switch p := res.Payload.(type) {
 	case offerview.Stock:
@@ -164,14 +164,14 @@ func cheapest(res Result) float64 {
 	case offerview.Prices:
 		offers = p.Offers
 	}
-	low := 0.0
+	low, at := 0.0, ""
 	for _, o := range offers {
 		if o.PriceCNY == nil || o.Available != nil && !*o.Available {
 			continue
 		}
 		if low == 0 || *o.PriceCNY < low {
-			low = *o.PriceCNY
+			low, at = *o.PriceCNY, o.Platform
 		}
 	}
-	return low
+	return low, at
 }

@@ -570,7 +570,7 @@ func alertHow(x *extraction) {
 	}
 	for _, t := range alertTopics {
 		asks := t.explain == ExplainAlertInterval || t.explain == ExplainAlertInStock // their words ask
-		if !t.re.MatchString(f) || !asks && !reQuestion.MatchString(f) {
+		if !t.re.MatchString(f) || !asks && !reQuestion.MatchString(f) || t.explain == ExplainAlertOptions && !reAlertWord.MatchString(f) {
 			continue
 		}
 		if q.Intent != IntentSubscriptions {

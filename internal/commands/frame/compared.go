@@ -123,6 +123,9 @@ func compareWith(f, q Query) (Query, bool) {
 		m.GPUs, m.NamedGPUs = appendNew(f.GPUs, q.GPUs...), appendNew(f.NamedGPUs, q.NamedGPUs...)
 	case len(q.Platforms) > 0 && len(q.GPUs) == 0 && len(f.Platforms) > 0:
 		m.Platforms = appendNew(f.Platforms, q.Platforms...)
+		// The platforms named are compared, whatever group was asked.
+		m.PlatformGroup = ""
+		m.Conditions = slices.DeleteFunc(slices.Clone(m.Conditions), func(c understand.Condition) bool { return c.Kind == understand.CondPlatformGroup })
 	default:
 		return q, false
 	}

@@ -122,6 +122,12 @@ func jobParams(q Query) bool {
 // the last estimate's job).
 func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 	f := fr.Query.Restore()
+	if len(f.Platforms) == 0 && fr.CheapestAt != "" && len(q.Platforms) > 0 && len(q.GPUs) == 0 &&
+		(q.CompareWith || q.YesNo != nil && q.YesNo.Kind == understand.YesNoCheaper) {
+		// "is that cheaper than AutoDL?" after offers on any platform:
+		// "that" is the cheapest shown.
+		f.Platform, f.Platforms = fr.CheapestAt, []string{fr.CheapestAt}
+	}
 	q = readAs(f, q)
 	if budgetFollow(f, q) {
 		// "is that under $500?" after a plan: that plan against the

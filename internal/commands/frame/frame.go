@@ -44,6 +44,9 @@ type Frame struct {
 	// offers it showed (0: none), which "再便宜点的" goes below.
 	Said     string  `json:"said,omitempty"`
 	Cheapest float64 `json:"cheapest,omitempty"`
+	// CheapestAt is the platform of that cheapest offer ("is that
+	// cheaper than AutoDL?" after offers overseas sets it against it).
+	CheapestAt string `json:"cheapest_at,omitempty"`
 	// Alert is the member's last stock alert answer (one set, or the
 	// question which card it is for) and AlertAt when it was given: a
 	// card said next answers that question, and "A100 也要" adds one

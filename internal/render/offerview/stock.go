@@ -100,7 +100,9 @@ func (s Stock) Reply(rd *render.Renderer) chat.Reply {
 	}
 	if s.USD {
 		if line := rd.USDLine(rows, v.en); line != "" {
-			short.Lines = append(short.Lines, line)
+			// Asked in dollars: right under the verdict, never cut.
+			short.Lines = append([]string{line}, short.Lines...)
+			short.Keep++
 		}
 	}
 	if s.Ask.GPUCount > 1 {
