@@ -289,6 +289,15 @@ func hoursForBudget(q *Query, folded string) {
 		return
 	}
 	q.Intent, q.BillingMode = IntentPlan, ModeHourly
+	if _, ok := q.Condition(CondBudget); !ok {
+		// The amount is the budget, in the currency it was said in
+		// ("200刀能租多久": 200 dollars).
+		c := Condition{Kind: CondBudget, Value: q.PriceCNY}
+		if q.Currency == CurrencyUSD {
+			c.Name = CurrencyUSD
+		}
+		q.Conditions = append(q.Conditions, c)
+	}
 	q.BudgetTotalCNY, q.PriceCNY = q.PriceCNY, 0
 }
 

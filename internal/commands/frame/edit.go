@@ -161,6 +161,15 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 		q.English = Language(f, q)
 		return q, true
 	}
+	if q.Intent == understand.IntentAvailability && len(q.GPUs) == 0 && q.UnknownGPU == "" && len(f.GPUs) > 0 {
+		// "一般几点有货" after an answer about the 4090: when it is free.
+		q.GPU, q.GPUs, q.NamedGPUs, q.GPUFamily = f.GPU, slices.Clone(f.GPUs), slices.Clone(f.NamedGPUs), f.GPUFamily
+		if len(q.Platforms) == 0 {
+			q.Platform, q.Platforms = f.Platform, slices.Clone(f.Platforms)
+		}
+		q.English = Language(f, q)
+		return q, true
+	}
 	if jobOnCard(f, q) {
 		// "跑7b推理够吗" after "v100还值得租吗": whether the job fits the
 		// card the conversation is about.
