@@ -20,7 +20,7 @@ var (
 	reBareSize = words.NewExpr("storage.bare_size")
 	// reDiskRef names a disk of the lab's list by number: "#3", "3号盘",
 	// "存储 3", "disk 3", "第3块".
-	reDiskRef = words.NewExprs("storage.disk_ref", 4)
+	reDiskRef = words.NewExprs("storage.disk_ref", 5)
 	// reDiskToken is the disk a storage command names when it is not a
 	// plain number: "删除存储 abc", "存储 ssd-1 已关机", "storage remove
 	// x1", "storage resize 1 200G" (group 1). An imported ledger may use
