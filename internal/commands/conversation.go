@@ -182,6 +182,9 @@ func (r *Router) alertFollows(c *conversation, q Query) (Query, bool) {
 	if s, ok := frame.MuteEdit(*a, q); ok {
 		return s, true
 	}
+	if s, ok := frame.MuteEnd(*a, q); ok {
+		return s, true
+	}
 	if s, ok := frame.AlertCovers(r.cat, *a, q); ok {
 		return s, true
 	}

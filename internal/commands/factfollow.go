@@ -57,8 +57,10 @@ func (r *Router) factFollow(f *Frame, q Query) (Query, bool) {
 // card's prices on the claim's platforms (its price was the other
 // card's).
 func (r *Router) factCard(fq, q Query) (Query, bool) {
-	if len(q.GPUs) == 0 || len(fq.Platforms) == 0 || len(q.Platforms) > 0 || !(q.Bare || q.FollowUp) || frame.HasJob(q) ||
+	if len(q.GPUs) == 0 || len(fq.Platforms) == 0 || len(q.Platforms) > 0 && q.PriceCNY == 0 || !(q.Bare || q.FollowUp) || frame.HasJob(q) ||
 		slices.Equal(q.GPUs, fq.GPUs) || slices.Contains(q.Verbs, q.Intent) {
+		// ("那AutoDL 3090 1块32呢": another card and platform, a price of
+		// its own: that claim.)
 		return q, false
 	}
 	m := q
@@ -72,6 +74,9 @@ func (r *Router) factCard(fq, q Query) (Query, bool) {
 		m.Intent, m.Topic, m.YesNo = IntentPrices, "", nil
 	}
 	m.Platform, m.Platforms = fq.Platform, slices.Clone(fq.Platforms)
+	if len(q.Platforms) > 0 {
+		m.Platform, m.Platforms = q.Platform, slices.Clone(q.Platforms)
+	}
 	m.Confidence, m.Alternatives, m.Verbs = 1, nil, nil
 	m.English = frame.Language(fq, q)
 	return m, true

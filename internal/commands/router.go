@@ -442,6 +442,10 @@ func (r *Router) answer(ctx context.Context, q Query, msg chat.Message, edited *
 		// "是每小时吗": what the figure is per, first.
 		res.Reply = withLead(res.Reply, figureview.HourLine(r.rd, i18n.Of(res.English), res.Payload))
 	}
+	if q.CurrencyAsk {
+		// "是美元还是人民币": the figures' currency, first.
+		res.Reply = withLead(res.Reply, figureview.CurrencyLine(i18n.Of(res.English), q.Currency == understand.CurrencyUSD))
+	}
 	if q.TypoGPU != "" && edited == nil && res.GPU != "" {
 		res.Reply = withLine(res.Reply, i18n.Of(res.English).T("router.typo_gpu", q.TypoGPU, res.GPU))
 	}

@@ -257,3 +257,15 @@ func watches(cat *catalog.Catalog, a Query, p string) bool {
 	}
 	return a.PlatformGroup == "" || answer.InGroup(cat, p, a.PlatformGroup)
 }
+
+// MuteEnd reads "那现在几点结束", "when does it end?" right after the bot
+// muted the chat (a, that answer's Query): the chat's alerts and mute
+// state, the mute first; nothing changes.
+func MuteEnd(a, q Query) (Query, bool) {
+	if a.Intent != understand.IntentMute || !q.MuteEndAsk || len(q.Verbs) > 0 || HasSubject(q) {
+		return q, false
+	}
+	m := Query{Intent: understand.IntentSubscriptions, Confidence: 1, AboutMute: true, Asked: q.Asked}
+	m.English = Language(a, q)
+	return m, true
+}

@@ -302,7 +302,7 @@ func PickFollow(fr *Frame, q Query) (Query, bool) {
 // or an estimate: that answer again, the router's line saying first
 // what its figure is per.
 func HourAgain(fr *Frame, q Query) (Query, bool) {
-	if fr == nil || !q.HourAsk || HasSubject(q) || q.UnknownGPU != "" || len(q.Verbs) > 0 {
+	if fr == nil || !q.HourAsk && !q.CurrencyAsk || HasSubject(q) || q.UnknownGPU != "" || len(q.Verbs) > 0 {
 		return q, false
 	}
 	f := fr.Query.Restore()
@@ -312,7 +312,7 @@ func HourAgain(fr *Frame, q Query) (Query, bool) {
 		return q, false
 	}
 	m := f
-	m.Confidence, m.Alternatives, m.HourAsk = 1, nil, true
+	m.Confidence, m.Alternatives, m.HourAsk, m.CurrencyAsk = 1, nil, q.HourAsk, q.CurrencyAsk
 	if m.BillingMode == understand.ModeHourly && !m.ModeNamed {
 		m.BillingMode = ""
 	}

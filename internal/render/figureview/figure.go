@@ -303,3 +303,12 @@ func estimateHour(rd *render.Renderer, l i18n.Lang, opts []estimator.Option) str
 	return l.T("router.figure.hour_no", render.Money(o.TotalCNY), HoursText(o.Hours), render.Money(o.PriceCNY*float64(n)),
 		n, render.Money(o.PriceCNY), rd.PlatformName(o.Platform, l.English()))
 }
+
+// CurrencyLine answers "是美元还是人民币" of an answer's figures: yuan
+// (CNY), with dollars beside them when asked in dollars.
+func CurrencyLine(l i18n.Lang, usd bool) string {
+	if usd {
+		return l.T("router.figure.currency_usd")
+	}
+	return l.T("router.figure.currency_cny")
+}

@@ -71,6 +71,10 @@ var (
 	reCNYAsk = words.NewExpr("frame.cny_ask")
 	// reHourAsk asks whether the last figure is per hour.
 	reHourAsk = words.NewExpr("frame.hour_ask")
+	// reMuteEndAsk asks when the mute ends; reCurrencyAsk the currency
+	// of the last figures.
+	reMuteEndAsk  = words.NewExpr("frame.mute_end_ask")
+	reCurrencyAsk = words.NewExpr("frame.currency_ask")
 	// reOthersAsk asks for other cards than the one just shown.
 	reOthersAsk = words.NewExpr("frame.others_ask")
 	// Setting a subject against the last answer's ("和3090比呢").
@@ -135,6 +139,8 @@ func followUpSlots(x *Extraction) {
 	q.PickAsk = rePickAsk.MatchString(x.s)
 	q.CNYAsk = reCNYAsk.MatchString(x.s)
 	q.HourAsk = reHourAsk.MatchString(x.s)
+	q.MuteEndAsk = reMuteEndAsk.MatchString(x.s)
+	q.CurrencyAsk = reCurrencyAsk.MatchString(x.s)
 	q.OthersAsk = reOthersAsk.MatchString(x.s)
 	if q.TopicAsk {
 		q.AskWords = askWords(x.s)

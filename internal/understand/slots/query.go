@@ -415,6 +415,9 @@ type Query struct {
 	// HourAsk: it asks whether the last answer's figure is per hour
 	// ("是每小时吗", "is that per hour?").
 	HourAsk bool `json:"-"`
+	// MuteEndAsk asks when the mute just set ends ("那现在几点结束");
+	// CurrencyAsk the currency of the last figures ("是美元还是人民币").
+	MuteEndAsk, CurrencyAsk bool `json:"-"`
 	// CNYAsk: it asks the last answer in yuan ("换算成人民币呢").
 	CNYAsk bool `json:"-"`
 	// AskWords are the words of such a question that may name a step:

@@ -67,6 +67,7 @@ var (
 	claimPlan   = words.NewExpr("advice.claim_plan_price")
 	claimHourly = words.NewExpr("advice.claim_bare_hourly")
 	claimAfter  = words.NewExpr("advice.claim_hourly_after")
+	claimBare   = words.NewExpr("advice.claim_bare_price")
 	claimGBMon  = words.NewExpr("advice.claim_gb_month")
 	claimMonth  = words.NewExpr("advice.claim_month")
 	claimUSD    = words.NewExpr("advice.claim_usd")
@@ -97,6 +98,9 @@ func Read(s string) *Claim {
 		c.HourlyCNY, _ = words.ParseNum(m[1])
 	} else if m := claimAfter.FindStringSubmatch(s); m != nil {
 		// "3090一小时1.5": the price after the hour.
+		c.HourlyCNY, _ = words.ParseNum(m[1])
+	} else if m := claimBare.FindStringSubmatch(s); m != nil && c.PlanCNY == 0 && !c.Disk {
+		// "autodl的3090 1.32是真的吗": a card's price, per GPU-hour.
 		c.HourlyCNY, _ = words.ParseNum(m[1])
 	}
 	c.USD = claimUSD.MatchString(s)
