@@ -121,13 +121,7 @@ func jobParams(q Query) bool {
 // question of its own or nothing to apply; or an advice question given
 // the last estimate's job).
 func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
-	f := fr.Query.Restore()
-	if len(f.Platforms) == 0 && fr.CheapestAt != "" && len(q.Platforms) > 0 && len(q.GPUs) == 0 &&
-		(q.CompareWith || q.YesNo != nil && q.YesNo.Kind == understand.YesNoCheaper) {
-		// "is that cheaper than AutoDL?" after offers on any platform:
-		// "that" is the cheapest shown.
-		f.Platform, f.Platforms = fr.CheapestAt, []string{fr.CheapestAt}
-	}
+	f := thatOffer(fr, q)
 	q = readAs(f, q)
 	if budgetFollow(f, q) {
 		// "is that under $500?" after a plan: that plan against the
@@ -138,12 +132,7 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 	if m, ok := e.otherCards(f, q); ok {
 		return m, true
 	}
-	if q.CNYAsk && !HasSubject(q) && q.Currency == "" && Editable(f) {
-		// "换算成人民币呢": the last answer in yuan, its own currency.
-		m := f
-		m.Currency, m.Confidence, m.Alternatives = "", 1, nil
-		m.Conditions = slices.DeleteFunc(slices.Clone(m.Conditions), func(c understand.Condition) bool { return c.Kind == understand.CondCurrency })
-		m.English = Language(f, q)
+	if m, ok := inYuan(f, q); ok {
 		return m, true
 	}
 	if m, ok := sideFollow(f, q); ok {
@@ -155,20 +144,8 @@ func (e Editor) Follow(fr *Frame, q Query) (Query, bool) {
 	if !Editable(f) || !continues(q) {
 		return q, false
 	}
-	if q.CardVRAM && len(q.GPUs) == 0 && !HasJob(q) && len(f.GPUs) > 0 {
-		// "显存多大" after an answer about the L40S: that card's VRAM.
-		q.GPU, q.GPUs, q.NamedGPUs, q.GPUFamily = f.GPU, slices.Clone(f.GPUs), slices.Clone(f.NamedGPUs), f.GPUFamily
-		q.English = Language(f, q)
-		return q, true
-	}
-	if q.Intent == understand.IntentAvailability && len(q.GPUs) == 0 && q.UnknownGPU == "" && len(f.GPUs) > 0 {
-		// "一般几点有货" after an answer about the 4090: when it is free.
-		q.GPU, q.GPUs, q.NamedGPUs, q.GPUFamily = f.GPU, slices.Clone(f.GPUs), slices.Clone(f.NamedGPUs), f.GPUFamily
-		if len(q.Platforms) == 0 {
-			q.Platform, q.Platforms = f.Platform, slices.Clone(f.Platforms)
-		}
-		q.English = Language(f, q)
-		return q, true
+	if m, ok := cardOfLast(f, q); ok {
+		return m, true
 	}
 	if jobOnCard(f, q) {
 		// "跑7b推理够吗" after "v100还值得租吗": whether the job fits the
@@ -1070,4 +1047,49 @@ func (e Editor) otherCards(f, q Query) (Query, bool) {
 	m.Conditions = append(slices.Clone(m.Conditions), q.Conditions...)
 	m.English = Language(f, q)
 	return m, true
+}
+
+// thatOffer is the frame's Query, its platform the cheapest offer's when
+// it named none and q sets another platform against "that" ("is that
+// cheaper than AutoDL?" after offers on any platform).
+func thatOffer(fr *Frame, q Query) Query {
+	f := fr.Query.Restore()
+	if len(f.Platforms) == 0 && fr.CheapestAt != "" && len(q.Platforms) > 0 && len(q.GPUs) == 0 &&
+		(q.CompareWith || q.YesNo != nil && q.YesNo.Kind == understand.YesNoCheaper) {
+		f.Platform, f.Platforms = fr.CheapestAt, []string{fr.CheapestAt}
+	}
+	return f
+}
+
+// inYuan reads "换算成人民币呢" after an answer: that answer in yuan, its
+// own currency.
+func inYuan(f, q Query) (Query, bool) {
+	if !q.CNYAsk || HasSubject(q) || q.Currency != "" || !Editable(f) {
+		return q, false
+	}
+	m := f
+	m.Currency, m.Confidence, m.Alternatives = "", 1, nil
+	m.Conditions = slices.DeleteFunc(slices.Clone(m.Conditions), func(c understand.Condition) bool { return c.Kind == understand.CondCurrency })
+	m.English = Language(f, q)
+	return m, true
+}
+
+// cardOfLast reads a question about a card naming none after an answer
+// about one: "显存多大" (its VRAM), "一般几点有货" (when it is free).
+func cardOfLast(f, q Query) (Query, bool) {
+	if len(q.GPUs) > 0 || q.UnknownGPU != "" || len(f.GPUs) == 0 {
+		return q, false
+	}
+	switch {
+	case q.CardVRAM && !HasJob(q):
+	case q.Intent == understand.IntentAvailability:
+		if len(q.Platforms) == 0 {
+			q.Platform, q.Platforms = f.Platform, slices.Clone(f.Platforms)
+		}
+	default:
+		return q, false
+	}
+	q.GPU, q.GPUs, q.NamedGPUs, q.GPUFamily = f.GPU, slices.Clone(f.GPUs), slices.Clone(f.NamedGPUs), f.GPUFamily
+	q.English = Language(f, q)
+	return q, true
 }
