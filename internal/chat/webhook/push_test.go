@@ -34,7 +34,7 @@ var answersOnly = []string{
 	"advice.oom.costs", "advice.follow.paste", "advice.follow.check", "advice.follow.next", "advice.follow.exhausted", "estimate.too_many_gpus", "prices.full.not_stock", "subscribe.list.cancel_hint", "meta.clarify.title",
 	"workload.change.detection", "workload.change.generate", "workload.change.lora", "workload.change.own_data",
 	"workload.change.samples", "workload.change.train", "workload.change.two_stage", "workload.change.infer", "workload.change.audio", "workload.change.clips",
-	"ids.group_hint", "ids.wechat_bind", "ids.wechat_remark", "router.confirm.how", "meta.clarify.how_one", "meta.clarify.one",
+	"ids.group_hint", "ids.wechat_bind", "ids.wechat_remark", "router.confirm.how", "meta.clarify.how_one", "meta.clarify.one", "router.figure.currency_cny",
 	// Quoted words that ask nothing (a legend, a name).
 	"advice.card.enough_note", "estimate.disk_unknown", "plan.hourly_times_note", "storage.admin.unbound",
 	// Words for the operator, in logs and the command line, not chats.
