@@ -285,6 +285,12 @@ func cardHours(q *Query) {
 // when the card is free) as the hours the amount buys on the card
 // (a plan with that budget, pay-as-you-go).
 func hoursForBudget(q *Query, folded string) {
+	if q.BudgetTotalCNY > 0 && q.PriceCNY == 0 && len(q.GPUs) > 0 && slots.HoursAsked(folded) && q.BillingMode == "" && q.Model == "" && q.ParamsB == 0 &&
+		(q.Intent == IntentStock || q.Intent == IntentPrices || q.Intent == IntentAvailability || q.Intent == IntentClarify) {
+		// "200刀预算 租H100 能跑多久": the budget said as one.
+		q.Intent, q.BillingMode = IntentPlan, ModeHourly
+		return
+	}
 	if q.Intent != IntentAvailability || len(q.GPUs) == 0 || q.PriceCNY <= 0 || q.PriceUnit != "" || !slots.HoursAsked(folded) {
 		return
 	}
