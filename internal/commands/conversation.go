@@ -164,29 +164,18 @@ func (r *Router) alertFollows(c *conversation, q Query) (Query, bool) {
 	if a == nil {
 		return q, false
 	}
-	if s, ok := frame.AlertFollow(*a, q); ok {
-		return s, true
+	readers := []func(a, q Query) (Query, bool){
+		frame.AlertFollow, frame.ListedCancel,
+		func(a, q Query) (Query, bool) { return frame.SetCancel(c.member, a, q) },
+		frame.ListedCancelAll,
+		func(a, q Query) (Query, bool) { return frame.AlertEdit(c.member, a, q) },
+		frame.MuteEdit, frame.MuteEnd,
+		func(a, q Query) (Query, bool) { return frame.AlertCovers(r.cat, a, q) },
 	}
-	if s, ok := frame.ListedCancel(*a, q); ok {
-		return s, true
-	}
-	if s, ok := frame.SetCancel(c.member, *a, q); ok {
-		return s, true
-	}
-	if s, ok := frame.ListedCancelAll(*a, q); ok {
-		return s, true
-	}
-	if s, ok := frame.AlertEdit(c.member, *a, q); ok {
-		return s, true
-	}
-	if s, ok := frame.MuteEdit(*a, q); ok {
-		return s, true
-	}
-	if s, ok := frame.MuteEnd(*a, q); ok {
-		return s, true
-	}
-	if s, ok := frame.AlertCovers(r.cat, *a, q); ok {
-		return s, true
+	for _, read := range readers {
+		if s, ok := read(*a, q); ok {
+			return s, true
+		}
 	}
 	return q, false
 }

@@ -28,27 +28,3 @@ func noClaim(q *Query) {
 		}
 	}
 }
-
-// retentionAsk reads "关机了数据会被删吗", "数据还在吗" — how long a platform
-// keeps data, not understood or read as storage fees — as the platforms'
-// retention rules (intent prices, Query.Retention).
-func retentionAsk(x *extraction) {
-	q := x.Query()
-	switch {
-	case reOurDisks.MatchString(x.Folded()):
-		return // the lab's disks ("存储里有要被删的吗"): the ledger's
-	case q.Intent == IntentUnknown || q.Intent == IntentClarify:
-	case q.Intent == IntentAdvice && q.Topic == topicIdleStorage && !q.TopicAsk:
-		// (how to keep data and pay less is the topic's: "怎么才能…")
-	default:
-		return
-	}
-	x.OfferAsk()
-	if q.Retention && !q.NoCardMode && q.SizeGB == 0 && len(q.GPUs) == 0 {
-		q.Intent, q.Topic, q.Confidence, q.Alternatives, q.KB = IntentPrices, "", 1, nil, nil
-	}
-}
-
-// topicIdleStorage is the knowledge base's topic on storage billed while
-// stopped, whose words a question about data kept shares.
-const topicIdleStorage = "idle-storage-cost"

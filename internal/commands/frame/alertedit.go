@@ -79,11 +79,19 @@ func cancelRef(a Query, ref string, q Query) (Query, bool) {
 	if !AsksUnsubscribe(q) || len(q.GPUs) > 0 || q.UnknownGPU != "" || q.All {
 		return q, false
 	}
+	m := unsubscribeOf(a, q)
+	m.SubRef = ref
+	return m, true
+}
+
+// unsubscribeOf is q as a cancellation said outright (the verb its
+// reading needs), in the language of the alert answer a it follows.
+func unsubscribeOf(a, q Query) Query {
 	m := q
 	m.Intent, m.Topic, m.Confidence, m.Alternatives = understand.IntentUnsubscribe, "", 1, nil
-	m.SubRef, m.Verbs = ref, []string{understand.IntentUnsubscribe}
+	m.Verbs = []string{understand.IntentUnsubscribe}
 	m.English = Language(a, q)
-	return m, true
+	return m
 }
 
 // ListedCancelAll reads "全部取消", "都删了" right after the member's
@@ -96,10 +104,8 @@ func ListedCancelAll(a, q Query) (Query, bool) {
 	if len(q.GPUs) > 0 || q.UnknownGPU != "" || q.SubRef != "" || len(q.Platforms) > 0 || q.Topic != "" || !ReadsUnsubscribe(q) {
 		return q, false
 	}
-	m := q
-	m.Intent, m.Topic, m.Confidence, m.Alternatives = understand.IntentUnsubscribe, "", 1, nil
-	m.All, m.Verbs = true, []string{understand.IntentUnsubscribe}
-	m.English = Language(a, q)
+	m := unsubscribeOf(a, q)
+	m.All = true
 	return m, true
 }
 

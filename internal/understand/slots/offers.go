@@ -58,6 +58,13 @@ func offerAsk(q *Query, s string) {
 	}
 }
 
+// AsksRetention reports whether a folded text asks how long a platform
+// keeps data ("关机了数据会被删吗": Query.Retention), not about the no-GPU
+// mode (Query.NoCardMode).
+func AsksRetention(folded string) bool {
+	return offerRetention.MatchString(folded) && !offerNoCard.MatchString(folded)
+}
+
 // AsksBilling reports whether a folded text asks how a platform bills
 // ("怎么收费", "按秒还是按分钟"): its rules, not a card's offers.
 func AsksBilling(folded string) bool { return offerBillingAsk.MatchString(folded) }
